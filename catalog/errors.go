@@ -1,0 +1,14 @@
+package catalog
+
+import "errors"
+
+// Error kinds of the catalog. Wrap them with context
+// (fmt.Errorf("load table %s: %w", name, ErrNotFound)); wire maps each kind to
+// a SQLSTATE via errors.Is.
+var (
+	ErrNotFound       = errors.New("not found")
+	ErrAlreadyExists  = errors.New("already exists")
+	ErrCommitConflict = errors.New("commit conflict")
+	ErrDataInvalid    = errors.New("invalid data")
+	ErrUnsupported    = errors.New("unsupported")
+)

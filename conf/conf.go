@@ -1,0 +1,46 @@
+// Package conf loads icegate's configuration: the file icegate.yaml, ICEGATE_*
+// environment variables and command-line flags, through viper, with flags
+// over environment over file over defaults. Load validates every value and
+// fails with an error that names the offending key.
+package conf
+
+// Config is the validated server configuration.
+type Config struct {
+	// Listen is the TCP address to serve (key "listen", default
+	// "127.0.0.1:5433").
+	Listen string
+	// Warehouse is the root directory of the embedded filesystem catalog
+	// (key "warehouse", default "./warehouse"). It need not exist when
+	// empty; icegate never writes into it just to read.
+	Warehouse string
+	// CatalogName is the name of the embedded catalog (key "catalog.name",
+	// default "icegate"): the database clients connect to, and the first
+	// part of three-part names.
+	CatalogName string
+	// PathPrefixes maps prefixes of paths written in metadata (for example
+	// "s3://bucket/warehouse/") to local directories (key "paths.prefixes").
+	// Paths not covered resolve by their tail under the table's directory.
+	PathPrefixes map[string]string
+	// TLS, when both files are set, enables TLS (keys "tls.cert", "tls.key").
+	TLSCert string
+	TLSKey  string
+	// Users are the configured logins with SCRAM-SHA-256 verifiers (key
+	// "users": a list of {name, scram}). Never plaintext passwords.
+	Users []User
+	// Password is the password of the built-in user "icegate", from the
+	// environment variable ICEGATE_PASSWORD only (never from a file).
+	Password string
+	// MaxConnections bounds concurrent client connections (key
+	// "max_connections", default 100).
+	MaxConnections int
+	// LogLevel is debug, info, warn or error (key "log.level", default info).
+	LogLevel string
+}
+
+// User is a configured login.
+type User struct {
+	Name string
+	// SCRAM is the stored verifier in PostgreSQL's pg_authid format:
+	// SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>.
+	SCRAM string
+}

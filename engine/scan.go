@@ -1,0 +1,21 @@
+package engine
+
+import (
+	"github.com/icegate/icegate/catalog"
+)
+
+// ScanSpec says what a table scan reads.
+type ScanSpec struct {
+	Table *catalog.Table
+	// Tasks are the files to read with their deletes, as planned by
+	// catalog.PlanFiles for the snapshot being read (empty: no rows).
+	Tasks []catalog.FileScanTask
+	// Schema is the read schema: the table's current schema, or the
+	// snapshot's for time travel. Files written under other schemas are
+	// projected onto it by field id (name mapping for files without ids).
+	Schema *catalog.Schema
+	// FieldIDs are the top-level field ids of Schema to produce, in output
+	// order. The output schema has one column per id, named as the field,
+	// typed per the Arrow column of DESIGN.md section 3.
+	FieldIDs []int
+}

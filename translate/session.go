@@ -1,0 +1,89 @@
+package translate
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// The contract between the protocol (package wire) and the SQL layer. wire
+// imports these interfaces and knows nothing of
+// Iceberg: it hands statement text to a Session and encodes the Arrow batches
+// it gets back, choosing one encoder per column by the column's type OID.
+// Errors returned by these methods should be *pgerr.Error; any other error
+// goes out as XX000.
+
+// Backend creates sessions; one per client connection, after authentication.
+type Backend interface {
+	NewSession(ctx context.Context, info StartupInfo) (Session, error)
+}
+
+// StartupInfo is what the client sent at startup, after authentication.
+type StartupInfo struct {
+	User     string
+	Database string
+	// Params holds every startup parameter (application_name, DateStyle,
+	// TimeZone, search_path, options, client_encoding...).
+	Params map[string]string
+}
+
+// Session is one client's SQL session. Its methods are called from one
+// goroutine at a time (the connection's), never concurrently.
+type Session interface {
+	// Prepare parses and binds the statements of sql. The simple protocol
+	// passes whole query strings (zero statements means an empty query); the
+	// extended protocol passes one statement with the parameter types the
+	// client declared (0 = unspecified, to be inferred). A syntax error is
+	// 42601 with Position set.
+	Prepare(ctx context.Context, sql string, paramTypes []uint32) ([]Statement, error)
+	// Setting returns the current value of a session setting ("TimeZone",
+	// "DateStyle", "IntervalStyle", "extra_float_digits", "bytea_output"...),
+	// as SHOW prints it, or "" when unknown. wire reads it to encode values.
+	Setting(name string) string
+	// ReportedParams returns the current values of the settings PostgreSQL
+	// reports with ParameterStatus (server_version, server_encoding,
+	// client_encoding, DateStyle, TimeZone, integer_datetimes,
+	// standard_conforming_strings, application_name, is_superuser,
+	// IntervalStyle, session_authorization). wire sends those that changed
+	// after each statement.
+	ReportedParams() map[string]string
+	Close() error
+}
+
+// Statement is one prepared statement.
+type Statement interface {
+	// ParamTypes are the OIDs of the statement's parameters ($1...), after
+	// inference.
+	ParamTypes() []uint32
+	// Columns describes the rows the statement returns; nil when it returns
+	// none (SET, BEGIN...: the protocol's NoData).
+	Columns() []pgtypes.Column
+	// Execute runs the statement with its parameters in text form (nil =
+	// NULL; wire decodes binary parameters to text first).
+	Execute(ctx context.Context, params []*string) (Rows, error)
+}
+
+// Rows is the result of one execution. Results stream: the first batch
+// reaches the client before the statement has read all its input.
+type Rows interface {
+	// Next returns the next batch, nil at the end. The batch's columns match
+	// Statement.Columns one to one. It is valid until the next call to Next
+	// or Close. ctx may differ between calls (portals resumed later).
+	Next(ctx context.Context) (arrow.RecordBatch, error)
+	// Tag is the CommandComplete tag, given the number of rows sent:
+	// "SELECT 3", "SHOW", "SET", "INSERT 0 1"...
+	Tag(rowsSent int64) string
+	// Notices are messages to send before CommandComplete (NOTICE/WARNING).
+	Notices() []Notice
+	Close() error
+}
+
+// Notice is a NoticeResponse.
+type Notice struct {
+	Severity string // "NOTICE", "WARNING"
+	Code     string
+	Message  string
+	Detail   string
+}
