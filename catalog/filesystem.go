@@ -1,0 +1,319 @@
+package catalog
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// defaultCacheEntries bounds the parsed-file cache of a Filesystem catalog.
+const defaultCacheEntries = 4096
+
+// Filesystem is a read-only Catalog over a warehouse directory in the layout
+// of Hadoop catalogs: namespaces are directories (nested namespaces nested
+// directories) and a table is a directory holding metadata/ with its
+// metadata files.
+type Filesystem struct {
+	name     string
+	root     string
+	prefixes map[string]string
+	cache    *fileCache
+
+	mu  sync.Mutex
+	ios map[string]FileIO // table directory -> its FileIO (keeps resolution caches)
+}
+
+// NewFilesystem returns the catalog called name over the warehouse at root.
+// prefixes maps written path prefixes to local directories (see NewLocalIO).
+// root need not exist: the catalog is then empty.
+func NewFilesystem(name, root string, prefixes map[string]string) (*Filesystem, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("catalog %s: warehouse %q: %w", name, root, err)
+	}
+	return &Filesystem{
+		name:     name,
+		root:     abs,
+		prefixes: prefixes,
+		cache:    newFileCache(defaultCacheEntries),
+		ios:      make(map[string]FileIO),
+	}, nil
+}
+
+// Name implements Catalog.
+func (c *Filesystem) Name() string { return c.name }
+
+// Root returns the warehouse directory.
+func (c *Filesystem) Root() string { return c.root }
+
+// ListNamespaces implements Catalog: every directory under the root that is
+// not a table nor inside one, as a path of names.
+func (c *Filesystem) ListNamespaces(ctx context.Context) ([][]string, error) {
+	var out [][]string
+	var walk func(dir string, ns []string) error
+	walk = func(dir string, ns []string) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && len(ns) == 0 {
+				return nil
+			}
+			return fmt.Errorf("list namespaces in %s: %w", dir, err)
+		}
+		for _, e := range entries {
+			if !isDir(dir, e) || strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			sub := filepath.Join(dir, e.Name())
+			if isTableDir(sub) {
+				continue
+			}
+			child := append(append([]string(nil), ns...), e.Name())
+			out = append(out, child)
+			if err := walk(sub, child); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(c.root, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListTables implements Catalog.
+func (c *Filesystem) ListTables(ctx context.Context, namespace []string) ([]Identifier, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	dir, err := c.namespaceDir(namespace)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("namespace %s: %w", strings.Join(namespace, "."), ErrNotFound)
+		}
+		return nil, fmt.Errorf("list tables in %s: %w", strings.Join(namespace, "."), err)
+	}
+	var out []Identifier
+	for _, e := range entries {
+		if isDir(dir, e) && !strings.HasPrefix(e.Name(), ".") && isTableDir(filepath.Join(dir, e.Name())) {
+			out = append(out, Identifier{Namespace: append([]string(nil), namespace...), Name: e.Name()})
+		}
+	}
+	return out, nil
+}
+
+// LoadTable implements Catalog.
+func (c *Filesystem) LoadTable(ctx context.Context, id Identifier) (*Table, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	name := strings.Join(append(append([]string(nil), id.Namespace...), id.Name), ".")
+	nsDir, err := c.namespaceDir(id.Namespace)
+	if err != nil {
+		return nil, err
+	}
+	if !validName(id.Name) {
+		return nil, fmt.Errorf("load table %s: %w", name, ErrNotFound)
+	}
+	tableDir := filepath.Join(nsDir, id.Name)
+	if !isTableDir(tableDir) {
+		if _, err := os.Stat(nsDir); err != nil {
+			return nil, fmt.Errorf("load table %s: namespace %s: %w", name, strings.Join(id.Namespace, "."), ErrNotFound)
+		}
+		return nil, fmt.Errorf("load table %s: %w", name, ErrNotFound)
+	}
+	metaPath, err := currentMetadataFile(filepath.Join(tableDir, "metadata"))
+	if err != nil {
+		return nil, fmt.Errorf("load table %s: %w", name, err)
+	}
+	meta, err := c.readMetadata(metaPath)
+	if err != nil {
+		return nil, fmt.Errorf("load table %s: %w", name, err)
+	}
+	return &Table{
+		Ident:            Identifier{Namespace: append([]string(nil), id.Namespace...), Name: id.Name},
+		MetadataLocation: metaPath,
+		Metadata:         meta,
+		IO:               c.tableIO(tableDir),
+	}, nil
+}
+
+func (c *Filesystem) tableIO(tableDir string) FileIO {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if fio, ok := c.ios[tableDir]; ok {
+		return &cachingIO{FileIO: fio, cache: c.cache}
+	}
+	if len(c.ios) >= maxResolvedDirs {
+		clear(c.ios)
+	}
+	fio := NewLocalIO(tableDir, c.root, c.prefixes)
+	c.ios[tableDir] = fio
+	return &cachingIO{FileIO: fio, cache: c.cache}
+}
+
+// readMetadata reads and parses a metadata file (gzip or plain), cached by
+// path: metadata files are immutable.
+func (c *Filesystem) readMetadata(path string) (*TableMetadata, error) {
+	if v, ok := c.cache.get("metadata:" + path); ok {
+		return v.(*TableMetadata), nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("read metadata %s: %w", path, ErrNotFound)
+		}
+		return nil, fmt.Errorf("read metadata %s: %w", path, err)
+	}
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("read metadata %s: %w: %w", path, ErrDataInvalid, err)
+		}
+		if data, err = io.ReadAll(zr); err != nil {
+			return nil, fmt.Errorf("read metadata %s: %w: %w", path, ErrDataInvalid, err)
+		}
+	}
+	m, err := ParseMetadata(data)
+	if err != nil {
+		return nil, fmt.Errorf("metadata %s: %w", path, err)
+	}
+	c.cache.put("metadata:"+path, m)
+	return m, nil
+}
+
+func (c *Filesystem) namespaceDir(ns []string) (string, error) {
+	for _, n := range ns {
+		if !validName(n) {
+			return "", fmt.Errorf("namespace %s: %w", strings.Join(ns, "."), ErrNotFound)
+		}
+	}
+	return filepath.Join(append([]string{c.root}, ns...)...), nil
+}
+
+// validName rejects names that would leave their directory.
+func validName(n string) bool {
+	return n != "" && n != "." && n != ".." && !strings.ContainsAny(n, `/\`) && !strings.ContainsRune(n, 0)
+}
+
+func isDir(parent string, e os.DirEntry) bool {
+	if e.IsDir() {
+		return true
+	}
+	if e.Type()&fs.ModeSymlink != 0 {
+		st, err := os.Stat(filepath.Join(parent, e.Name()))
+		return err == nil && st.IsDir()
+	}
+	return false
+}
+
+// isTableDir reports whether dir holds metadata/ with a version hint or a
+// metadata file.
+func isTableDir(dir string) bool {
+	entries, err := os.ReadDir(filepath.Join(dir, "metadata"))
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		n := e.Name()
+		if n == "version-hint.text" || metadataVersion(n) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	versionedFile = regexp.MustCompile(`^v(\d+)(\.gz)?\.metadata\.json(\.gz)?$`)
+	numberedFile  = regexp.MustCompile(`^(\d+)-[^/]+?(\.gz)?\.metadata\.json(\.gz)?$`)
+)
+
+// metadataVersion returns the version number of a metadata file name
+// ("v3.metadata.json", "00003-<uuid>.metadata.json", gzip variants), or -1.
+func metadataVersion(name string) int64 {
+	m := versionedFile.FindStringSubmatch(name)
+	if m == nil {
+		m = numberedFile.FindStringSubmatch(name)
+	}
+	if m == nil {
+		return -1
+	}
+	n, err := strconv.ParseInt(m[1], 10, 64)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// currentMetadataFile picks the current metadata file of a table's metadata
+// directory: the one version-hint.text names (a version number or a file
+// stem), else the highest version among the metadata files.
+func currentMetadataFile(metaDir string) (string, error) {
+	if hint, err := os.ReadFile(filepath.Join(metaDir, "version-hint.text")); err == nil {
+		if p := hintedFile(metaDir, strings.TrimSpace(string(hint))); p != "" {
+			return p, nil
+		}
+	}
+	entries, err := os.ReadDir(metaDir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("metadata directory %s: %w", metaDir, ErrNotFound)
+		}
+		return "", fmt.Errorf("list %s: %w", metaDir, err)
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if !e.IsDir() && metadataVersion(e.Name()) >= 0 {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) == 0 {
+		return "", fmt.Errorf("no metadata file in %s: %w", metaDir, ErrNotFound)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		vi, vj := metadataVersion(names[i]), metadataVersion(names[j])
+		if vi != vj {
+			return vi < vj
+		}
+		return names[i] < names[j]
+	})
+	return filepath.Join(metaDir, names[len(names)-1]), nil
+}
+
+// hintedFile returns the metadata file a version hint names, or "".
+func hintedFile(metaDir, hint string) string {
+	if hint == "" || strings.ContainsAny(hint, `/\`) {
+		return ""
+	}
+	var cands []string
+	if _, err := strconv.ParseUint(hint, 10, 63); err == nil {
+		cands = []string{"v" + hint + ".metadata.json", "v" + hint + ".gz.metadata.json", "v" + hint + ".metadata.json.gz"}
+	} else {
+		cands = []string{hint, hint + ".metadata.json", hint + ".gz.metadata.json", hint + ".metadata.json.gz"}
+	}
+	for _, n := range cands {
+		p := filepath.Join(metaDir, n)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && (n != hint || metadataVersion(n) >= 0) {
+			return p
+		}
+	}
+	return ""
+}
