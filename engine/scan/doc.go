@@ -1,0 +1,20 @@
+// Package scan reads an Iceberg table's data files into Arrow record batches.
+//
+// It sits at the bottom of the statement flow: translate plans a table scan
+// as an engine.ScanSpec (the FileScanTasks that catalog.PlanFiles produced
+// for a snapshot, the read schema and the projected field ids), and New turns
+// it into an engine.Operator. Each task's data file is read by a format
+// reader (Parquet through parquet-go's typed page API, Avro through
+// twmb/avro), projected onto the read schema by field id (name mapping or
+// names for files without ids, defaults and identity-partition values for
+// missing columns, type promotions), and its deletes (position deletes,
+// equality deletes, deletion vectors) are applied before a batch leaves the
+// scan. Files are read in parallel by a bounded pool of workers and batches
+// stream out as they are ready.
+//
+// Parquet columns take the fastest path that fits them: top-level
+// primitives, structs of primitives and lists of primitives decode page
+// values straight into Arrow builders; other nested shapes (maps, lists of
+// structs, nested lists, variants) assemble each row from repetition and
+// definition levels. Variants are produced as JSON text.
+package scan

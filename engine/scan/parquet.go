@@ -1,0 +1,177 @@
+package scan
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine"
+)
+
+// columnReader reads one top-level read field from the row groups of a
+// Parquet file.
+type columnReader interface {
+	startRowGroup(rg parquet.RowGroup)
+	read(b array.Builder, n int) error
+	close()
+}
+
+// flatColumn reads a top-level primitive column.
+type flatColumn struct {
+	node *pqNode
+	leaf leafReader
+}
+
+func (c *flatColumn) startRowGroup(rg parquet.RowGroup) {
+	c.leaf.start(rg.ColumnChunks()[c.node.leaf].Pages())
+}
+func (c *flatColumn) read(b array.Builder, n int) error {
+	if err := c.leaf.read(b, n); err != nil {
+		return fmt.Errorf("column %q: %w", c.node.name, err)
+	}
+	return nil
+}
+func (c *flatColumn) close() { c.leaf.close() }
+
+// parquetReader reads a Parquet data or delete file, row group by row
+// group, decoding only the projected columns.
+type parquetReader struct {
+	path     string
+	pf       *parquet.File
+	fields   []readField
+	cols     []columnReader // nil where the file lacks the field
+	builders []array.Builder
+	opts     readOptions
+	rg       int   // current row group, -1 before the first
+	left     int64 // rows left in the current row group
+	pos      int64 // file position of the next row
+}
+
+func openParquet(path string, f catalog.File, fields []readField, opts readOptions) (*parquetReader, error) {
+	pf, err := parquet.OpenFile(f, f.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, fmt.Errorf("open parquet file %s: %w", path, err)
+	}
+	top, hasIDs, err := buildPqSchema(pf.Metadata().Schema)
+	if err != nil {
+		return nil, fmt.Errorf("parquet file %s: %w", path, err)
+	}
+	ff := make([]fileField, len(top))
+	for i, n := range top {
+		ff[i] = n
+	}
+	var schemaFields []catalog.NestedField
+	for _, rf := range fields {
+		schemaFields = append(schemaFields, rf.field)
+	}
+	assignIDs(ff, hasIDs, opts.mapping, schemaFields)
+
+	r := &parquetReader{path: path, pf: pf, fields: fields, opts: opts, rg: -1}
+	for _, rf := range fields {
+		var node *pqNode
+		for _, n := range top {
+			if n.id != 0 && n.id == rf.field.ID {
+				node = n
+				break
+			}
+		}
+		r.builders = append(r.builders, array.NewBuilder(opts.mem, engine.ArrowType(rf.field.Type)))
+		if node == nil {
+			r.cols = append(r.cols, nil)
+			continue
+		}
+		col, err := newColumnReader(rf.field.Type, node, opts.generalNested)
+		if err != nil {
+			r.close()
+			return nil, fmt.Errorf("parquet file %s: %w", path, err)
+		}
+		r.cols = append(r.cols, col)
+	}
+	return r, nil
+}
+
+func newColumnReader(t catalog.Type, n *pqNode, generalNested bool) (columnReader, error) {
+	if p, ok := t.(*catalog.PrimitiveType); ok && n.shape == pqPrimitive && n.maxRep == 0 {
+		leaf, err := newLeafReader(n, p)
+		if err != nil {
+			return nil, err
+		}
+		leaf.cursor().maxDef = byte(n.maxDef)
+		return &flatColumn{node: n, leaf: leaf}, nil
+	}
+	if st, ok := t.(*catalog.StructType); ok && !generalNested && flatStruct(st, n) {
+		return newStructColumn(st, n)
+	}
+	if lt, ok := t.(*catalog.ListType); ok && !generalNested && flatList(lt, n) {
+		return newListColumn(lt, n)
+	}
+	return newNestedColumn(t, n)
+}
+
+func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, int, error) {
+	for r.left == 0 {
+		r.rg++
+		rgs := r.pf.RowGroups()
+		if r.rg >= len(rgs) {
+			return nil, r.pos, 0, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, 0, 0, err
+		}
+		rg := rgs[r.rg]
+		r.left = rg.NumRows()
+		for _, c := range r.cols {
+			if c != nil {
+				c.startRowGroup(rg)
+			}
+		}
+	}
+	k := int(min(int64(n), r.left))
+	out := make([]arrow.Array, len(r.fields))
+	release := func() {
+		for _, a := range out {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}
+	for i, c := range r.cols {
+		if c == nil {
+			a, err := constantArray(r.opts.mem, r.fields[i].field.Type, r.fields[i].missing, k)
+			if err != nil {
+				release()
+				return nil, 0, 0, fmt.Errorf("parquet file %s: column %q: %w", r.path, r.fields[i].field.Name, err)
+			}
+			out[i] = a
+			continue
+		}
+		b := r.builders[i]
+		b.Reserve(k)
+		if err := c.read(b, k); err != nil {
+			release()
+			return nil, 0, 0, fmt.Errorf("read parquet file %s row group %d: %w", r.path, r.rg, err)
+		}
+		out[i] = b.NewArray()
+	}
+	pos := r.pos
+	r.pos += int64(k)
+	r.left -= int64(k)
+	return out, pos, k, nil
+}
+
+func (r *parquetReader) close() error {
+	for _, c := range r.cols {
+		if c != nil {
+			c.close()
+		}
+	}
+	for _, b := range r.builders {
+		b.Release()
+	}
+	r.cols, r.builders = nil, nil
+	return nil
+}

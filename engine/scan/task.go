@@ -1,0 +1,216 @@
+package scan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// scanRun is the state shared by the workers of one scan.
+type scanRun struct {
+	spec      engine.ScanSpec
+	mem       memory.Allocator
+	batchSize int
+	schema    *arrow.Schema
+	mapping   []mappedField
+	cache     *deleteCache
+	// generalNested: see Options.generalNested.
+	generalNested bool
+}
+
+func newScanRun(spec engine.ScanSpec, opts Options) (*scanRun, error) {
+	r := &scanRun{spec: spec, mem: opts.Alloc, batchSize: opts.BatchSize, cache: newDeleteCache(),
+		generalNested: opts.generalNested}
+	fields := make([]arrow.Field, len(spec.FieldIDs))
+	for i, id := range spec.FieldIDs {
+		fields[i] = engine.ArrowField(*topField(spec, id))
+	}
+	r.schema = arrow.NewSchema(fields, nil)
+	if spec.Table != nil && spec.Table.Metadata != nil {
+		m, err := parseNameMapping(spec.Table.Metadata.Properties)
+		if err != nil {
+			return nil, err
+		}
+		if m != nil && spec.Schema != nil && !mappingConsistent(m, spec.Schema) {
+			slog.Warn("table name mapping disagrees with the schema's field ids; matching file columns by name",
+				"table", spec.Table.Ident.Name)
+			m = nil
+		}
+		r.mapping = m
+	}
+	return r, nil
+}
+
+func topField(spec engine.ScanSpec, id int) *catalog.NestedField {
+	if spec.Schema == nil {
+		return nil
+	}
+	for i := range spec.Schema.Fields {
+		if spec.Schema.Fields[i].ID == id {
+			return &spec.Schema.Fields[i]
+		}
+	}
+	return nil
+}
+
+// openFile opens a data or delete file and its reader for fields.
+func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []readField) (fileReader, catalog.File, error) {
+	if s.spec.Table == nil || s.spec.Table.IO == nil {
+		return nil, nil, fmt.Errorf("scan: table has no FileIO")
+	}
+	opts := readOptions{mem: s.mem, mapping: s.mapping, generalNested: s.generalNested}
+	format := catalog.FileFormat(strings.ToUpper(string(df.Format)))
+	switch format {
+	case catalog.FormatParquet, catalog.FormatAvro:
+	case catalog.FormatORC:
+		return nil, nil, pgerr.Unsupported("reading ORC data files").WithDetail("File %s is in ORC format.", df.Path)
+	default:
+		return nil, nil, pgerr.Unsupported("reading %s data files", df.Format).WithDetail("File %s.", df.Path)
+	}
+	f, err := s.spec.Table.IO.Open(ctx, df.Path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open %s: %w", df.Path, err)
+	}
+	var r fileReader
+	if format == catalog.FormatParquet {
+		r, err = openParquet(df.Path, f, fields, opts)
+	} else {
+		r, err = openAvro(df.Path, f, fields, opts)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return r, f, nil
+}
+
+// runTask reads one data file, applies its deletes and emits its batches.
+func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, emit func(arrow.RecordBatch) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	df := task.File
+	// The read fields: the projected ones, then equality columns the
+	// projection lacks (read for the delete check, then dropped).
+	fields := make([]readField, 0, len(s.spec.FieldIDs))
+	index := map[int]int{}
+	add := func(f catalog.NestedField) {
+		if _, ok := index[f.ID]; ok {
+			return
+		}
+		missing := f.InitialDefault
+		if v, ok := identityPartitionValue(task, f.ID); ok {
+			missing = v
+		}
+		index[f.ID] = len(fields)
+		fields = append(fields, readField{field: f, missing: missing})
+	}
+	outIdx := make([]int, len(s.spec.FieldIDs)) // output column -> read field
+	for i, id := range s.spec.FieldIDs {
+		add(*topField(s.spec, id))
+		outIdx[i] = index[id]
+	}
+	nOut := len(fields)
+
+	positions, eqs, err := s.loadTaskDeletes(ctx, task, func(id int) error {
+		f, err := s.equalityField(id)
+		if err == nil {
+			add(f)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+
+	r, f, err := s.openFile(ctx, df, fields)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	defer r.close()
+
+	eqCols := make([][]int, len(eqs))
+	for i, eq := range eqs {
+		for _, id := range eq.ids {
+			eqCols[i] = append(eqCols[i], index[id])
+		}
+	}
+	var del []bool
+	var key []byte
+	var sel []arrow.Array
+	for {
+		cols, pos, n, err := r.next(ctx, s.batchSize)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return nil
+		}
+		if cap(del) < n {
+			del = make([]bool, n)
+		}
+		del = del[:n]
+		clear(del)
+		deleted := positions.mark(pos, del)
+		for i, eq := range eqs {
+			sel = sel[:0]
+			for _, c := range eqCols[i] {
+				sel = append(sel, cols[c])
+			}
+			m, err := eq.mark(sel, del, &key)
+			if err != nil {
+				releaseAll(cols)
+				return fmt.Errorf("data file %s: %w", df.Path, err)
+			}
+			deleted += m
+		}
+		releaseAll(cols[nOut:])
+		cols = cols[:nOut]
+		if deleted == n {
+			releaseAll(cols)
+			continue
+		}
+		if deleted > 0 {
+			kept, err := keepRows(s.mem, cols, del)
+			releaseAll(cols)
+			if err != nil {
+				return fmt.Errorf("data file %s: apply deletes: %w", df.Path, err)
+			}
+			cols = kept
+		}
+		out := make([]arrow.Array, len(outIdx))
+		for i, j := range outIdx {
+			out[i] = cols[j]
+			out[i].Retain()
+		}
+		releaseAll(cols)
+		rec := array.NewRecordBatch(s.schema, out, int64(n-deleted))
+		releaseAll(out)
+		if err := emit(rec); err != nil {
+			return err
+		}
+	}
+}
+
+func releaseAll(arrs []arrow.Array) {
+	for _, a := range arrs {
+		if a != nil {
+			a.Release()
+		}
+	}
+}
+
+func isContextErr(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
