@@ -1,0 +1,499 @@
+package exec
+
+import (
+	"context"
+	"math"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// AggCall is one aggregate of a HashAggregate: Fn(Arg) with optional
+// DISTINCT and FILTER (WHERE Filter). Arg is nil for count(*).
+type AggCall struct {
+	Fn       string
+	Arg      expr.Expr
+	Distinct bool
+	Filter   expr.Expr
+	Name     string
+}
+
+// AggResultType is the PostgreSQL result type of an aggregate over an
+// argument type (arg nil for count(*)). Unsupported combinations are 42883.
+func AggResultType(fn string, arg arrow.DataType) (arrow.DataType, error) {
+	fn = strings.ToLower(fn)
+	if fn == "count" {
+		return arrow.PrimitiveTypes.Int64, nil
+	}
+	if arg == nil {
+		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s(*) does not exist", fn)
+	}
+	undefined := pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", fn, expr.PGTypeName(arg)).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	id := arg.ID()
+	switch fn {
+	case "sum":
+		switch {
+		case id == arrow.INT16 || id == arrow.INT32:
+			return arrow.PrimitiveTypes.Int64, nil
+		case id == arrow.INT64:
+			return &arrow.Decimal128Type{Precision: 38, Scale: 0}, nil
+		case id == arrow.FLOAT32 || id == arrow.FLOAT64:
+			return arg, nil
+		case id == arrow.DECIMAL128:
+			return &arrow.Decimal128Type{Precision: 38, Scale: arg.(*arrow.Decimal128Type).Scale}, nil
+		case expr.IsNumericType(arg):
+			return arg, nil
+		}
+	case "avg":
+		switch {
+		case id == arrow.INT16 || id == arrow.INT32 || id == arrow.INT64 || id == arrow.DECIMAL128 || expr.IsNumericType(arg):
+			return expr.NumericType(), nil
+		case id == arrow.FLOAT32 || id == arrow.FLOAT64:
+			return arrow.PrimitiveTypes.Float64, nil
+		}
+	case "min", "max":
+		switch id {
+		case arrow.BOOL:
+			// PostgreSQL has no min/max(boolean) (bool_and/bool_or instead).
+		case arrow.INT16, arrow.INT32, arrow.INT64, arrow.FLOAT32, arrow.FLOAT64, arrow.DECIMAL128,
+			arrow.STRING, arrow.BINARY, arrow.FIXED_SIZE_BINARY, arrow.DATE32, arrow.TIME64, arrow.TIMESTAMP:
+			return arg, nil
+		case arrow.EXTENSION:
+			if expr.IsNumericType(arg) {
+				return arg, nil
+			}
+		}
+	}
+	return nil, undefined
+}
+
+// aggState accumulates one aggregate for every group. update folds the
+// rows of one batch: g[i] is row i's group, < 0 to skip the row.
+type aggState interface {
+	grow(n int)
+	update(g []int32, arg arrow.Array) error
+	result(mem memory.Allocator) (arrow.Array, error)
+	release()
+}
+
+func newAggState(ctx context.Context, fn string, arg arrow.DataType, res arrow.DataType) (aggState, error) {
+	switch fn {
+	case "count":
+		return &countState{}, nil
+	case "sum", "avg":
+		id := arg.ID()
+		switch {
+		case fn == "sum" && (id == arrow.INT16 || id == arrow.INT32):
+			return &sumIntState{}, nil
+		case id == arrow.FLOAT32 && fn == "sum":
+			return &sumFloatState{f32: true}, nil
+		case id == arrow.FLOAT32 || id == arrow.FLOAT64:
+			return &sumFloatState{avg: fn == "avg"}, nil
+		default:
+			return &sumDecState{avg: fn == "avg", res: res}, nil
+		}
+	case "min", "max":
+		return &minMaxState{max: fn == "max", t: arg, ctx: ctx}, nil
+	}
+	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", fn)
+}
+
+// countState is count(*) / count(x).
+type countState struct{ n []int64 }
+
+func (s *countState) release() {}
+
+func (s *countState) grow(n int) { s.n = growTo(s.n, n) }
+
+func (s *countState) update(g []int32, arg arrow.Array) error {
+	if arg == nil || arg.NullN() == 0 {
+		for _, k := range g {
+			if k >= 0 {
+				s.n[k]++
+			}
+		}
+		return nil
+	}
+	for i, k := range g {
+		if k >= 0 && arg.IsValid(i) {
+			s.n[k]++
+		}
+	}
+	return nil
+}
+
+func (s *countState) result(mem memory.Allocator) (arrow.Array, error) {
+	b := array.NewInt64Builder(mem)
+	defer b.Release()
+	b.AppendValues(s.n, nil)
+	return b.NewArray(), nil
+}
+
+func growTo[T any](s []T, n int) []T {
+	for len(s) < n {
+		var zero T
+		s = append(s, zero)
+	}
+	return s
+}
+
+// sumIntState is sum(int2|int4) -> int8.
+type sumIntState struct {
+	sum  []int64
+	seen []bool
+}
+
+func (s *sumIntState) release() {}
+
+func (s *sumIntState) grow(n int) { s.sum, s.seen = growTo(s.sum, n), growTo(s.seen, n) }
+
+func (s *sumIntState) update(g []int32, arg arrow.Array) error {
+	var get func(i int) int64
+	switch a := arg.(type) {
+	case *array.Int16:
+		v := a.Int16Values()
+		get = func(i int) int64 { return int64(v[i]) }
+	case *array.Int32:
+		v := a.Int32Values()
+		get = func(i int) int64 { return int64(v[i]) }
+	}
+	nulls := arg.NullN() > 0
+	for i, k := range g {
+		if k < 0 || nulls && arg.IsNull(i) {
+			continue
+		}
+		x, y := s.sum[k], get(i)
+		r := x + y
+		if (x >= 0) == (y >= 0) && (r >= 0) != (x >= 0) {
+			return pgerr.New(pgerr.NumericValueOutOfRange, "bigint out of range")
+		}
+		s.sum[k], s.seen[k] = r, true
+	}
+	return nil
+}
+
+func (s *sumIntState) result(mem memory.Allocator) (arrow.Array, error) {
+	b := array.NewInt64Builder(mem)
+	defer b.Release()
+	b.AppendValues(s.sum, s.seen)
+	return b.NewArray(), nil
+}
+
+// sumFloatState is sum(float4) (accumulated in float4), sum(float8) and
+// avg(float4|float8) (accumulated in float8).
+type sumFloatState struct {
+	f32  bool
+	avg  bool
+	sum  []float64
+	cnt  []int64
+	seen []bool
+}
+
+func (s *sumFloatState) release() {}
+
+func (s *sumFloatState) grow(n int) {
+	s.sum, s.cnt, s.seen = growTo(s.sum, n), growTo(s.cnt, n), growTo(s.seen, n)
+}
+
+func (s *sumFloatState) update(g []int32, arg arrow.Array) error {
+	var get func(i int) float64
+	switch a := arg.(type) {
+	case *array.Float32:
+		v := a.Float32Values()
+		get = func(i int) float64 { return float64(v[i]) }
+	case *array.Float64:
+		v := a.Float64Values()
+		get = func(i int) float64 { return v[i] }
+	}
+	nulls := arg.NullN() > 0
+	for i, k := range g {
+		if k < 0 || nulls && arg.IsNull(i) {
+			continue
+		}
+		x, y := s.sum[k], get(i)
+		var r float64
+		if s.f32 {
+			r = float64(float32(x) + float32(y))
+		} else {
+			r = x + y
+		}
+		if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+			return pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: overflow")
+		}
+		s.sum[k], s.seen[k] = r, true
+		s.cnt[k]++
+	}
+	return nil
+}
+
+func (s *sumFloatState) result(mem memory.Allocator) (arrow.Array, error) {
+	if s.f32 {
+		b := array.NewFloat32Builder(mem)
+		defer b.Release()
+		for k, v := range s.sum {
+			if s.seen[k] {
+				b.Append(float32(v))
+			} else {
+				b.AppendNull()
+			}
+		}
+		return b.NewArray(), nil
+	}
+	b := array.NewFloat64Builder(mem)
+	defer b.Release()
+	for k, v := range s.sum {
+		switch {
+		case !s.seen[k]:
+			b.AppendNull()
+		case s.avg:
+			b.Append(v / float64(s.cnt[k]))
+		default:
+			b.Append(v)
+		}
+	}
+	return b.NewArray(), nil
+}
+
+// sumDecState is sum(int8|numeric) and avg(int*|numeric), exact.
+type sumDecState struct {
+	avg   bool
+	res   arrow.DataType
+	sum   []decimal128.Num
+	scale []int32
+	cnt   []int64
+}
+
+func (s *sumDecState) release() {}
+
+func (s *sumDecState) grow(n int) {
+	s.sum, s.scale, s.cnt = growTo(s.sum, n), growTo(s.scale, n), growTo(s.cnt, n)
+}
+
+func (s *sumDecState) update(g []int32, arg arrow.Array) error {
+	var get func(i int) (decimal128.Num, int32)
+	switch a := arg.(type) {
+	case *array.Int16:
+		v := a.Int16Values()
+		get = func(i int) (decimal128.Num, int32) { return decimal128.FromI64(int64(v[i])), 0 }
+	case *array.Int32:
+		v := a.Int32Values()
+		get = func(i int) (decimal128.Num, int32) { return decimal128.FromI64(int64(v[i])), 0 }
+	case *array.Int64:
+		v := a.Int64Values()
+		get = func(i int) (decimal128.Num, int32) { return decimal128.FromI64(v[i]), 0 }
+	default:
+		get = func(i int) (decimal128.Num, int32) { return expr.DecimalValue(arg, i) }
+	}
+	nulls := arg.NullN() > 0
+	for i, k := range g {
+		if k < 0 || nulls && arg.IsNull(i) {
+			continue
+		}
+		u, sc := get(i)
+		r, rs, err := expr.NumericAdd(s.sum[k], s.scale[k], u, sc)
+		if err != nil {
+			return err
+		}
+		s.sum[k], s.scale[k] = r, rs
+		s.cnt[k]++
+	}
+	return nil
+}
+
+func (s *sumDecState) result(mem memory.Allocator) (arrow.Array, error) {
+	if expr.IsNumericType(s.res) {
+		b := expr.NewNumericBuilder(mem)
+		defer b.Release()
+		for k, v := range s.sum {
+			switch {
+			case s.cnt[k] == 0:
+				b.AppendNull()
+			case s.avg:
+				q, qs, err := expr.NumericDiv(v, s.scale[k], decimal128.FromI64(s.cnt[k]), 0)
+				if err != nil {
+					return nil, err
+				}
+				b.Append(q, qs)
+			default:
+				b.Append(v, s.scale[k])
+			}
+		}
+		return b.NewArray(), nil
+	}
+	dt := s.res.(*arrow.Decimal128Type)
+	b := array.NewDecimal128Builder(mem, dt)
+	defer b.Release()
+	for k, v := range s.sum {
+		if s.cnt[k] == 0 {
+			b.AppendNull()
+			continue
+		}
+		// Values of a Decimal128 input all have the column's scale.
+		if s.scale[k] != dt.Scale {
+			r, err := v.Rescale(s.scale[k], dt.Scale)
+			if err != nil {
+				return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
+			}
+			v = r
+		}
+		b.Append(v)
+	}
+	return b.NewArray(), nil
+}
+
+// minMaxState keeps the smallest or largest value of each group: it stores
+// for each group the index of its best value in a growing values array,
+// appended to only when a group's best changes.
+type minMaxState struct {
+	ctx  context.Context
+	max  bool
+	t    arrow.DataType
+	best []int32 // index into vals; -1 = none yet
+	// Candidate values accumulate in parts; compacted on result.
+	parts []arrow.Array
+	base  []int // start of each part in the virtual concatenation
+	total int
+	// For comparisons of a batch value with a group's current best, the
+	// best's (part, row).
+	bestPart []int32
+	bestRow  []int32
+	scratch  []int32
+	touched  []int32
+}
+
+func (s *minMaxState) grow(n int) {
+	for len(s.best) < n {
+		s.best = append(s.best, -1)
+		s.bestPart = append(s.bestPart, -1)
+		s.bestRow = append(s.bestRow, -1)
+	}
+}
+
+func (s *minMaxState) update(g []int32, arg arrow.Array) error {
+	self, err := expr.Comparator(arg, arg)
+	if err != nil {
+		return err
+	}
+	// First the best row of this batch per group (scratch[g] = row, -1 =
+	// none; touched lists the groups to visit and reset).
+	for len(s.scratch) < len(s.best) {
+		s.scratch = append(s.scratch, -1)
+	}
+	s.touched = s.touched[:0]
+	nulls := arg.NullN() > 0
+	for i, k := range g {
+		if k < 0 || nulls && arg.IsNull(i) {
+			continue
+		}
+		j := s.scratch[k]
+		if j < 0 {
+			s.scratch[k] = int32(i)
+			s.touched = append(s.touched, k)
+			continue
+		}
+		// PostgreSQL's smaller/larger functions keep the later of equal
+		// values (it shows: 0 and -0, 1.5 and 1.50).
+		c := self(i, int(j))
+		if (s.max && c >= 0) || (!s.max && c <= 0) {
+			s.scratch[k] = int32(i)
+		}
+	}
+	if len(s.touched) == 0 {
+		return nil
+	}
+	// Then against the stored best; keep the batch only if it improves one.
+	cmps := make([]func(i, j int) int, len(s.parts))
+	improved := false
+	for _, k := range s.touched {
+		i := s.scratch[k]
+		s.scratch[k] = -1
+		p := s.bestPart[k]
+		if p >= 0 {
+			if cmps[p] == nil {
+				c, err := expr.Comparator(arg, s.parts[p])
+				if err != nil {
+					return err
+				}
+				cmps[p] = c
+			}
+			c := cmps[p](int(i), int(s.bestRow[k]))
+			if !((s.max && c >= 0) || (!s.max && c <= 0)) {
+				continue
+			}
+		}
+		s.bestPart[k] = int32(len(s.parts))
+		s.bestRow[k] = i
+		improved = true
+	}
+	if improved {
+		arg.Retain()
+		s.parts = append(s.parts, arg)
+		s.base = append(s.base, s.total)
+		s.total += arg.Len()
+		if len(s.parts) >= 64 {
+			return s.compact()
+		}
+	}
+	return nil
+}
+
+// compact copies the current best values into one array, dropping the
+// batches they came from, so memory follows the number of groups.
+func (s *minMaxState) compact() error {
+	arr, err := s.gather(expr.Allocator(s.ctx))
+	if err != nil {
+		return err
+	}
+	s.release()
+	s.parts = []arrow.Array{arr}
+	s.base = []int{0}
+	s.total = arr.Len()
+	for k := range s.bestPart {
+		if s.bestPart[k] >= 0 {
+			s.bestPart[k], s.bestRow[k] = 0, int32(k)
+		}
+	}
+	return nil
+}
+
+// gather returns the best value of every group (NULL where none).
+func (s *minMaxState) gather(mem memory.Allocator) (arrow.Array, error) {
+	if len(s.parts) == 0 {
+		return nullArray(mem, s.t, len(s.best)), nil
+	}
+	all, err := concatArrays(mem, s.parts)
+	if err != nil {
+		return nil, err
+	}
+	defer all.Release()
+	b := array.NewInt32Builder(mem)
+	defer b.Release()
+	for k := range s.bestPart {
+		if p := s.bestPart[k]; p >= 0 {
+			b.Append(int32(s.base[p]) + s.bestRow[k])
+		} else {
+			b.AppendNull()
+		}
+	}
+	idx := b.NewArray()
+	defer idx.Release()
+	return expr.TakeArray(expr.WithAllocator(s.ctx, mem), all, idx)
+}
+
+func (s *minMaxState) result(mem memory.Allocator) (arrow.Array, error) {
+	return s.gather(mem)
+}
+
+func (s *minMaxState) release() {
+	for _, p := range s.parts {
+		p.Release()
+	}
+	s.parts, s.base, s.total = nil, nil, 0
+}

@@ -1,0 +1,376 @@
+package exec
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/expr"
+)
+
+// hashAggOp is GROUP BY with aggregates. Groups are found by hashing an
+// encoding of the key values (built in one reused buffer, so a row costs
+// no allocation unless it starts a group); the key values of each group
+// are copied out once, when the group appears. Memory grows with the
+// number of groups (and of DISTINCT values), not with the input.
+type hashAggOp struct {
+	in       engine.Operator
+	groups   []expr.Program
+	aggs     []AggCall
+	args     []*expr.Program // nil for count(*)
+	filters  []*expr.Program // nil without FILTER
+	argTypes []arrow.DataType
+	resTypes []arrow.DataType
+	schema   *arrow.Schema
+	ctx      context.Context
+
+	index    map[string]int32
+	ngroups  int
+	keyParts [][]arrow.Array
+	states   []aggState
+	distinct []map[string]struct{}
+
+	result arrow.RecordBatch
+	pos    int64
+	out    arrow.RecordBatch
+	done   bool
+}
+
+// NewHashAggregate returns GROUP BY groups computing aggs over in. The
+// output has the group keys, then one column per aggregate. Without
+// groups it yields exactly one row, also for empty input. opts are the
+// session's compile options.
+func NewHashAggregate(in engine.Operator, groups []expr.Expr, aggs []AggCall, opts ...expr.CompileOptions) (engine.Operator, error) {
+	o := &hashAggOp{in: in, aggs: aggs}
+	var fields []arrow.Field
+	for i, g := range groups {
+		p, err := expr.Compile(g, in.Schema(), opts...)
+		if err != nil {
+			return nil, err
+		}
+		o.groups = append(o.groups, p)
+		t := g.Type()
+		if dt, ok := t.(*arrow.DictionaryType); ok {
+			t = dt.ValueType
+		}
+		name := g.String()
+		if name == "" {
+			name = fmt.Sprintf("group%d", i+1)
+		}
+		fields = append(fields, arrow.Field{Name: name, Type: t, Nullable: true})
+	}
+	for _, a := range aggs {
+		fn := strings.ToLower(a.Fn)
+		var argT arrow.DataType
+		var argP, filterP *expr.Program
+		if a.Arg != nil {
+			argT = a.Arg.Type()
+			if dt, ok := argT.(*arrow.DictionaryType); ok {
+				argT = dt.ValueType
+			}
+			p, err := expr.Compile(a.Arg, in.Schema(), opts...)
+			if err != nil {
+				return nil, err
+			}
+			argP = &p
+		} else if fn != "count" {
+			return nil, fmt.Errorf("aggregate %s needs an argument", fn)
+		}
+		if a.Filter != nil {
+			p, err := expr.Compile(a.Filter, in.Schema(), opts...)
+			if err != nil {
+				return nil, err
+			}
+			filterP = &p
+		}
+		rt, err := AggResultType(fn, argT)
+		if err != nil {
+			return nil, err
+		}
+		o.args = append(o.args, argP)
+		o.filters = append(o.filters, filterP)
+		o.argTypes = append(o.argTypes, argT)
+		o.resTypes = append(o.resTypes, rt)
+		name := a.Name
+		if name == "" {
+			name = fn
+		}
+		fields = append(fields, arrow.Field{Name: name, Type: rt, Nullable: true})
+	}
+	o.schema = arrow.NewSchema(fields, nil)
+	return o, nil
+}
+
+func (o *hashAggOp) Open(ctx context.Context) error {
+	o.ctx = ctx
+	o.index = map[string]int32{}
+	o.keyParts = make([][]arrow.Array, len(o.groups))
+	o.states = make([]aggState, len(o.aggs))
+	o.distinct = make([]map[string]struct{}, len(o.aggs))
+	for i, a := range o.aggs {
+		s, err := newAggState(ctx, strings.ToLower(a.Fn), o.argTypes[i], o.resTypes[i])
+		if err != nil {
+			return err
+		}
+		o.states[i] = s
+		if a.Distinct {
+			o.distinct[i] = map[string]struct{}{}
+		}
+	}
+	if len(o.groups) == 0 {
+		o.grow(1)
+	}
+	return o.in.Open(ctx)
+}
+
+func (o *hashAggOp) grow(n int) {
+	o.ngroups = n
+	for _, s := range o.states {
+		s.grow(n)
+	}
+}
+
+func (o *hashAggOp) Next() (arrow.RecordBatch, error) {
+	if o.out != nil {
+		o.out.Release()
+		o.out = nil
+	}
+	if !o.done {
+		if err := o.consume(); err != nil {
+			return nil, err
+		}
+		o.done = true
+	}
+	if o.result == nil || o.pos >= o.result.NumRows() {
+		return nil, nil
+	}
+	if err := o.ctx.Err(); err != nil {
+		return nil, err
+	}
+	end := min(o.pos+outBatchRows, o.result.NumRows())
+	o.out = o.result.NewSlice(o.pos, end)
+	o.pos = end
+	return o.out, nil
+}
+
+func (o *hashAggOp) consume() error {
+	for {
+		if err := o.ctx.Err(); err != nil {
+			return err
+		}
+		b, err := o.in.Next()
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			break
+		}
+		if err := o.add(b); err != nil {
+			return err
+		}
+	}
+	return o.finish()
+}
+
+// add folds one batch into the groups.
+func (o *hashAggOp) add(b arrow.RecordBatch) error {
+	n := int(b.NumRows())
+	gids := make([]int32, n)
+	if len(o.groups) > 0 {
+		if err := o.assignGroups(b, gids); err != nil {
+			return err
+		}
+	}
+	var g []int32
+	for a := range o.aggs {
+		var arg arrow.Array
+		if o.args[a] != nil {
+			v, err := o.args[a].Eval(o.ctx, b)
+			if err != nil {
+				return err
+			}
+			arg = v
+		}
+		err := func() error {
+			if arg != nil {
+				defer arg.Release()
+			}
+			rows := gids
+			if o.filters[a] != nil || o.distinct[a] != nil {
+				g = append(g[:0], gids...)
+				rows = g
+			}
+			if o.filters[a] != nil {
+				if err := o.applyFilter(a, b, rows); err != nil {
+					return err
+				}
+			}
+			if o.distinct[a] != nil && arg != nil {
+				if err := o.applyDistinct(a, arg, rows); err != nil {
+					return err
+				}
+			}
+			return o.states[a].update(rows, arg)
+		}()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// assignGroups finds or creates the group of every row.
+func (o *hashAggOp) assignGroups(b arrow.RecordBatch, gids []int32) error {
+	keys := make([]arrow.Array, len(o.groups))
+	defer releaseAll(keys)
+	writers := make([]keyWriter, len(o.groups))
+	for i, p := range o.groups {
+		k, err := p.Eval(o.ctx, b)
+		if err != nil {
+			return err
+		}
+		keys[i] = k
+		if writers[i], err = newKeyWriter(k); err != nil {
+			return err
+		}
+	}
+	var buf []byte
+	var newRows []int32
+	for r := range gids {
+		if r&1023 == 1023 {
+			if err := o.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		buf = buf[:0]
+		for _, w := range writers {
+			buf = w(buf, r)
+		}
+		id, ok := o.index[string(buf)]
+		if !ok {
+			id = int32(o.ngroups + len(newRows))
+			o.index[string(buf)] = id
+			newRows = append(newRows, int32(r))
+		}
+		gids[r] = id
+	}
+	if len(newRows) == 0 {
+		return nil
+	}
+	idx := int32Array(expr.Allocator(o.ctx), newRows)
+	defer idx.Release()
+	for i, k := range keys {
+		t, err := expr.TakeArray(o.ctx, k, idx)
+		if err != nil {
+			return err
+		}
+		o.keyParts[i] = append(o.keyParts[i], t)
+		if len(o.keyParts[i]) >= 64 {
+			// Many batches each brought a few groups: merge their keys.
+			merged, err := concatArrays(expr.Allocator(o.ctx), o.keyParts[i])
+			if err != nil {
+				return err
+			}
+			releaseAll(o.keyParts[i])
+			o.keyParts[i] = []arrow.Array{merged}
+		}
+	}
+	o.grow(o.ngroups + len(newRows))
+	return nil
+}
+
+func (o *hashAggOp) applyFilter(a int, b arrow.RecordBatch, rows []int32) error {
+	m, err := o.filters[a].Eval(o.ctx, b)
+	if err != nil {
+		return err
+	}
+	defer m.Release()
+	mask, ok := m.(*array.Boolean)
+	if !ok {
+		return fmt.Errorf("FILTER of %s is %s, not boolean", o.aggs[a].Fn, m.DataType())
+	}
+	for i := range rows {
+		if mask.IsNull(i) || !mask.Value(i) {
+			rows[i] = -1
+		}
+	}
+	return nil
+}
+
+// applyDistinct drops rows whose (group, value) was seen before.
+func (o *hashAggOp) applyDistinct(a int, arg arrow.Array, rows []int32) error {
+	w, err := newKeyWriter(arg)
+	if err != nil {
+		return err
+	}
+	seen := o.distinct[a]
+	var buf []byte
+	for i, g := range rows {
+		if g < 0 || arg.IsNull(i) {
+			continue
+		}
+		buf = binary.LittleEndian.AppendUint32(buf[:0], uint32(g))
+		buf = w(buf, i)
+		if _, dup := seen[string(buf)]; dup {
+			rows[i] = -1
+			continue
+		}
+		seen[string(buf)] = struct{}{}
+	}
+	return nil
+}
+
+// finish builds the result batch.
+func (o *hashAggOp) finish() error {
+	if o.ngroups == 0 {
+		return nil
+	}
+	mem := expr.Allocator(o.ctx)
+	cols := make([]arrow.Array, 0, o.schema.NumFields())
+	defer func() { releaseAll(cols) }()
+	for i := range o.groups {
+		c, err := concatArrays(mem, o.keyParts[i])
+		if err != nil {
+			return err
+		}
+		cols = append(cols, c)
+	}
+	for _, s := range o.states {
+		c, err := s.result(mem)
+		if err != nil {
+			return err
+		}
+		cols = append(cols, c)
+	}
+	o.result = array.NewRecordBatch(o.schema, cols, int64(o.ngroups))
+	return nil
+}
+
+func (o *hashAggOp) Close() error {
+	if o.out != nil {
+		o.out.Release()
+		o.out = nil
+	}
+	if o.result != nil {
+		o.result.Release()
+		o.result = nil
+	}
+	for _, parts := range o.keyParts {
+		releaseAll(parts)
+	}
+	o.keyParts = nil
+	for _, s := range o.states {
+		if s != nil {
+			s.release()
+		}
+	}
+	o.states = nil
+	return o.in.Close()
+}
+
+func (o *hashAggOp) Schema() *arrow.Schema { return o.schema }

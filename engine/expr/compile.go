@@ -1,0 +1,184 @@
+package expr
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// CompileOptions are session settings a program depends on.
+type CompileOptions struct {
+	// TimeZone is the session TimeZone: text output of timestamptz,
+	// date_trunc/date_part on timestamptz, timestamp <-> timestamptz casts.
+	// nil means UTC.
+	TimeZone *time.Location
+}
+
+// Program is a compiled expression: Eval runs it over one batch.
+type Program struct {
+	root node
+	t    arrow.DataType
+}
+
+// Type is the type of the arrays Eval returns.
+func (p Program) Type() arrow.DataType { return p.t }
+
+type allocKey struct{}
+
+// WithAllocator returns a context whose programs and operators allocate
+// from mem (tests pass a checked allocator). Without it they use
+// memory.DefaultAllocator.
+func WithAllocator(ctx context.Context, mem memory.Allocator) context.Context {
+	return context.WithValue(ctx, allocKey{}, mem)
+}
+
+// Allocator returns the allocator of ctx (see WithAllocator).
+func Allocator(ctx context.Context) memory.Allocator {
+	if m, ok := ctx.Value(allocKey{}).(memory.Allocator); ok {
+		return m
+	}
+	return memory.DefaultAllocator
+}
+
+// Compile checks e against the input schema and prepares its kernels. opts
+// is at most one CompileOptions.
+func Compile(e Expr, in *arrow.Schema, opts ...CompileOptions) (Program, error) {
+	c := &compiler{in: in, tz: time.UTC}
+	if len(opts) > 0 && opts[0].TimeZone != nil {
+		c.tz = opts[0].TimeZone
+	}
+	n, err := c.compile(e)
+	if err != nil {
+		return Program{}, err
+	}
+	return Program{root: n, t: e.Type()}, nil
+}
+
+// Eval evaluates the program over batch. The caller releases the result,
+// which has batch.NumRows() rows.
+func (p Program) Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Array, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ev := &evalCtx{ctx: ctx, mem: Allocator(ctx), batch: batch, n: int(batch.NumRows())}
+	v, err := p.root.eval(ev)
+	if err != nil {
+		return nil, err
+	}
+	if v.c && ev.n != 1 {
+		defer v.arr.Release()
+		return broadcast(ev.mem, v.arr, ev.n)
+	}
+	return v.arr, nil
+}
+
+// compiler holds what compilation needs.
+type compiler struct {
+	in *arrow.Schema
+	tz *time.Location
+}
+
+// vec is an intermediate result: an array of the batch's length, or (c) a
+// constant of length 1 that stands for every row.
+type vec struct {
+	arr arrow.Array
+	c   bool
+}
+
+// idx is the row index mask of v: row i of the batch is v.arr at i&v.idx().
+func (v vec) idx() int {
+	if v.c {
+		return 0
+	}
+	return -1
+}
+
+type evalCtx struct {
+	ctx   context.Context
+	mem   memory.Allocator
+	batch arrow.RecordBatch
+	n     int
+}
+
+// node is one compiled expression node.
+type node interface {
+	eval(ev *evalCtx) (vec, error)
+}
+
+func (c *compiler) compile(e Expr) (node, error) {
+	switch e := e.(type) {
+	case *Col:
+		if e.Idx < 0 || e.Idx >= c.in.NumFields() {
+			return nil, fmt.Errorf("compile %s: column %d out of range (%d columns)", e.Name, e.Idx, c.in.NumFields())
+		}
+		ft := c.in.Field(e.Idx).Type
+		if dt, ok := ft.(*arrow.DictionaryType); ok {
+			return &colNode{idx: e.Idx, decode: true, t: dt.ValueType}, nil
+		}
+		return &colNode{idx: e.Idx}, nil
+	case *Lit:
+		return newLitNode(e)
+	case *Call:
+		args := make([]node, len(e.Args))
+		for i, a := range e.Args {
+			n, err := c.compile(a)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = n
+		}
+		return c.compileCall(e, args)
+	case *Cast:
+		arg, err := c.compile(e.Arg)
+		if err != nil {
+			return nil, err
+		}
+		return c.compileCast(e.Arg.Type(), e.T, arg)
+	case *Case:
+		return c.compileCase(e)
+	case nil:
+		return nil, fmt.Errorf("compile: nil expression")
+	}
+	return nil, pgerr.Unsupported("expression %T", e)
+}
+
+// callNode runs a kernel over its evaluated arguments.
+type callNode struct {
+	args []node
+	fn   func(ev *evalCtx, args []vec) (vec, error)
+}
+
+func (n *callNode) eval(ev *evalCtx) (vec, error) {
+	vs := make([]vec, len(n.args))
+	defer func() {
+		for _, v := range vs {
+			if v.arr != nil {
+				v.arr.Release()
+			}
+		}
+	}()
+	for i, a := range n.args {
+		v, err := a.eval(ev)
+		if err != nil {
+			return vec{}, err
+		}
+		vs[i] = v
+	}
+	return n.fn(ev, vs)
+}
+
+// outLen is the length of a kernel's output over args: 1 when all are
+// constant, else the batch length.
+func outLen(ev *evalCtx, args []vec) (int, bool) {
+	for _, a := range args {
+		if !a.c {
+			return ev.n, false
+		}
+	}
+	return 1, true
+}

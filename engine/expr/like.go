@@ -1,0 +1,168 @@
+package expr
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// LIKE / ILIKE with PostgreSQL's rules: % matches any run of characters,
+// _ one character, the escape character (default \, none when given as '')
+// makes the next character literal. ILIKE folds case rune by rune.
+
+type likeTok struct {
+	kind byte // 'l' literal, '_' one char, '%' any run
+	r    rune
+}
+
+func compileLike(pat []byte, esc rune, fold bool) ([]likeTok, error) {
+	toks := make([]likeTok, 0, len(pat))
+	for len(pat) > 0 {
+		c, w := utf8.DecodeRune(pat)
+		pat = pat[w:]
+		switch {
+		case esc >= 0 && c == esc:
+			if len(pat) == 0 {
+				return nil, pgerr.New("22025", "LIKE pattern must not end with escape character")
+			}
+			c, w = utf8.DecodeRune(pat)
+			pat = pat[w:]
+			toks = append(toks, likeTok{kind: 'l', r: foldRune(c, fold)})
+		case c == '%':
+			if len(toks) > 0 && toks[len(toks)-1].kind == '%' {
+				continue
+			}
+			toks = append(toks, likeTok{kind: '%'})
+		case c == '_':
+			toks = append(toks, likeTok{kind: '_'})
+		default:
+			toks = append(toks, likeTok{kind: 'l', r: foldRune(c, fold)})
+		}
+	}
+	return toks, nil
+}
+
+func foldRune(c rune, fold bool) rune {
+	if fold {
+		return unicode.ToLower(c)
+	}
+	return c
+}
+
+// likeMatch reports whether s matches the compiled pattern.
+func likeMatch(s []byte, toks []likeTok, fold bool) bool {
+	for len(toks) > 0 {
+		t := toks[0]
+		switch t.kind {
+		case '%':
+			rest := toks[1:]
+			if len(rest) == 0 {
+				return true
+			}
+			for {
+				if likeMatch(s, rest, fold) {
+					return true
+				}
+				if len(s) == 0 {
+					return false
+				}
+				_, w := utf8.DecodeRune(s)
+				s = s[w:]
+			}
+		case '_':
+			if len(s) == 0 {
+				return false
+			}
+			_, w := utf8.DecodeRune(s)
+			s = s[w:]
+		default:
+			if len(s) == 0 {
+				return false
+			}
+			c, w := utf8.DecodeRune(s)
+			if foldRune(c, fold) != t.r {
+				return false
+			}
+			s = s[w:]
+		}
+		toks = toks[1:]
+	}
+	return len(s) == 0
+}
+
+func likeEscape(e []byte) (rune, error) {
+	if len(e) == 0 {
+		return -1, nil
+	}
+	c, w := utf8.DecodeRune(e)
+	if w != len(e) {
+		return 0, pgerr.New("22025", "invalid escape string").WithHint("Escape string must be empty or one character.")
+	}
+	return c, nil
+}
+
+// likeKernel is like / not_like / ilike / not_ilike.
+func likeKernel(negate, fold bool) kernelFn {
+	return func(ev *evalCtx, args []vec) (vec, error) {
+		if constNull(args) {
+			return nullResult(ev, Bool, args), nil
+		}
+		n, c := outLen(ev, args)
+		valid, nulls := andValidity(ev.mem, n, args)
+		vb := bitmap{m: -1}
+		if valid != nil {
+			vb.b = valid.Bytes()
+		}
+		ra := newRowArgs(args)
+		out := newBoolOut(ev.mem, n)
+		fail := func(err error) (vec, error) {
+			out.buf.Release()
+			if valid != nil {
+				valid.Release()
+			}
+			return vec{}, err
+		}
+		constPat := args[1].c && (len(args) < 3 || args[2].c)
+		var toks []likeTok
+		if constPat {
+			esc := rune('\\')
+			if len(args) == 3 {
+				e, err := likeEscape(ra.s(2, 0))
+				if err != nil {
+					return fail(err)
+				}
+				esc = e
+			}
+			t, err := compileLike(ra.s(1, 0), esc, fold)
+			if err != nil {
+				return fail(err)
+			}
+			toks = t
+		}
+		for i := 0; i < n; i++ {
+			if !vb.valid(i) {
+				continue
+			}
+			if !constPat {
+				esc := rune('\\')
+				if len(args) == 3 {
+					e, err := likeEscape(ra.s(2, i))
+					if err != nil {
+						return fail(err)
+					}
+					esc = e
+				}
+				t, err := compileLike(ra.s(1, i), esc, fold)
+				if err != nil {
+					return fail(err)
+				}
+				toks = t
+			}
+			if likeMatch(ra.s(0, i), toks, fold) != negate {
+				out.set(i)
+			}
+		}
+		return vec{arr: out.finish(n, valid, nulls), c: c}, nil
+	}
+}
