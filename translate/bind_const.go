@@ -1,0 +1,84 @@
+package translate
+
+import (
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// constant binds a literal: integers are int4 (int8 when too big, numeric
+// beyond), decimal constants numeric, strings untyped until their context
+// types them.
+func (b *binder) constant(c *pg.A_Const) (bound, error) {
+	if c.Isnull {
+		return bound{null: true}, nil
+	}
+	switch v := c.Val.(type) {
+	case *pg.A_Const_Ival:
+		return bound{e: &expr.Lit{V: v.Ival.Ival, T: expr.Int4}, t: tInt4}, nil
+	case *pg.A_Const_Fval:
+		return b.numericConst(v.Fval.Fval, c.Location)
+	case *pg.A_Const_Boolval:
+		return bound{e: &expr.Lit{V: v.Boolval.Boolval, T: expr.Bool}, t: tBool}, nil
+	case *pg.A_Const_Sval:
+		s := v.Sval.Sval
+		return bound{lit: &s, loc: c.Location}, nil
+	case *pg.A_Const_Bsval:
+		return bound{}, b.errAt(notYetPl("bit string constants"), c.Location)
+	}
+	return bound{}, b.errAt(notYet("this constant"), c.Location)
+}
+
+// numericConst binds a constant the grammar did not make an int4: int8
+// when it is an integer that fits, else numeric.
+func (b *binder) numericConst(s string, loc int32) (bound, error) {
+	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return bound{e: &expr.Lit{V: i, T: expr.Int8}, t: tInt8}, nil
+	}
+	d, ok := parseDecimal(s)
+	if !ok {
+		return bound{}, b.errAt(pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type numeric: \"%s\"", s), loc)
+	}
+	prec := len(strings.TrimLeft(new(big.Int).Abs(d.Unscaled).String(), "0"))
+	if prec < d.Scale+1 {
+		prec = d.Scale + 1
+	}
+	if prec > 38 {
+		return bound{}, b.errAt(notYetPl("numeric constants of more than 38 digits"), loc)
+	}
+	return bound{e: &expr.Lit{V: d, T: &arrow.Decimal128Type{Precision: int32(prec), Scale: int32(d.Scale)}}, t: tNumeric}, nil
+}
+
+// parseDecimal parses "12.50", "1e3", ".5", "1.5E-3" exactly.
+func parseDecimal(s string) (catalog.Decimal, bool) {
+	mant, exp := s, 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil {
+			return catalog.Decimal{}, false
+		}
+		mant, exp = s[:i], e
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := intPart + frac
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return catalog.Decimal{}, false
+	}
+	u, ok := new(big.Int).SetString(digits, 10)
+	if !ok {
+		return catalog.Decimal{}, false
+	}
+	scale := len(frac) - exp
+	if scale < 0 {
+		u.Mul(u, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-scale)), nil))
+		scale = 0
+	}
+	return catalog.Decimal{Unscaled: u, Scale: scale}, true
+}

@@ -1,0 +1,369 @@
+package translate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// expr binds a scalar expression. Above an aggregation (b.agg set), an
+// expression that matches a GROUP BY expression becomes a reference to that
+// group key, aggregates become references to their results, and any other
+// column reference is a grouping error.
+func (b *binder) expr(n *pg.Node) (bound, error) {
+	if b.agg != nil && !b.inAgg && !containsAggregate(n) {
+		return b.groupedExpr(n)
+	}
+	return b.exprNode(n)
+}
+
+// groupedExpr binds an aggregate-free expression above an aggregation.
+func (b *binder) groupedExpr(n *pg.Node) (bound, error) {
+	agg := b.agg
+	b.agg = nil
+	in, err := b.exprNode(n)
+	b.agg = agg
+	if err != nil {
+		return bound{}, err
+	}
+	if in.unknown() {
+		return in, nil
+	}
+	if i := agg.findGroup(in.e); i >= 0 {
+		g := agg.groups[i]
+		name := g.name
+		if name == "" {
+			name = fmt.Sprintf("group%d", i+1)
+		}
+		return bound{e: &expr.Col{Idx: i, Name: name, T: g.e.Type()}, t: g.t, name: in.name, strong: in.strong}, nil
+	}
+	if !usesColumns(in.e) {
+		return in, nil // a constant
+	}
+	if cr := n.GetColumnRef(); cr != nil {
+		name := columnRefText(cr)
+		if c, ok := in.e.(*expr.Col); ok && b.scope != nil {
+			name = b.scope.refName() + "." + c.Name
+		}
+		return bound{}, b.errAt(pgerr.New(pgerr.GroupingError,
+			"column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function",
+			name), cr.Location)
+	}
+	return b.exprNode(n) // bind the parts: each must be grouped
+}
+
+// exprNode binds one node by its kind.
+func (b *binder) exprNode(n *pg.Node) (bound, error) {
+	if err := b.ctx.Err(); err != nil {
+		return bound{}, err
+	}
+	switch x := n.Node.(type) {
+	case *pg.Node_AConst:
+		return b.constant(x.AConst)
+	case *pg.Node_ColumnRef:
+		return b.columnRef(x.ColumnRef)
+	case *pg.Node_ParamRef:
+		return b.paramRef(x.ParamRef)
+	case *pg.Node_AExpr:
+		return b.aExpr(x.AExpr)
+	case *pg.Node_BoolExpr:
+		return b.boolExpr(x.BoolExpr)
+	case *pg.Node_NullTest:
+		arg, err := b.expr(x.NullTest.Arg)
+		if err != nil {
+			return bound{}, err
+		}
+		fn := "isnull"
+		if x.NullTest.Nulltesttype == pg.NullTestType_IS_NOT_NULL {
+			fn = "isnotnull"
+		}
+		return b.call(fn, []bound{arg.resolveUnknownIn(b)}, x.NullTest.Location)
+	case *pg.Node_BooleanTest:
+		return b.booleanTest(x.BooleanTest)
+	case *pg.Node_TypeCast:
+		return b.typeCast(x.TypeCast)
+	case *pg.Node_FuncCall:
+		return b.funcCall(x.FuncCall)
+	case *pg.Node_CaseExpr:
+		return b.caseExpr(x.CaseExpr)
+	case *pg.Node_CoalesceExpr:
+		args, err := b.exprs(x.CoalesceExpr.Args)
+		if err != nil {
+			return bound{}, err
+		}
+		r, err := b.call("coalesce", args, x.CoalesceExpr.Location)
+		r.name, r.strong = "coalesce", true
+		return r, err
+	case *pg.Node_MinMaxExpr:
+		fn := "greatest"
+		if x.MinMaxExpr.Op == pg.MinMaxOp_IS_LEAST {
+			fn = "least"
+		}
+		args, err := b.exprs(x.MinMaxExpr.Args)
+		if err != nil {
+			return bound{}, err
+		}
+		r, err := b.call(fn, args, x.MinMaxExpr.Location)
+		r.name, r.strong = fn, true
+		return r, err
+	case *pg.Node_SqlvalueFunction:
+		return b.sqlValueFunction(x.SqlvalueFunction)
+	case *pg.Node_SubLink:
+		return bound{}, b.errAt(notYetPl("subqueries"), x.SubLink.Location)
+	case *pg.Node_AArrayExpr:
+		return bound{}, b.errAt(notYetPl("ARRAY constructors"), x.AArrayExpr.Location)
+	case *pg.Node_AIndirection:
+		return bound{}, notYetPl("array subscripts and field selection")
+	case *pg.Node_RowExpr:
+		return bound{}, b.errAt(notYetPl("row constructors"), x.RowExpr.Location)
+	case *pg.Node_CollateClause:
+		return bound{}, b.errAt(notYet("COLLATE"), x.CollateClause.Location)
+	case *pg.Node_GroupingFunc:
+		return bound{}, b.errAt(notYet("GROUPING"), x.GroupingFunc.Location)
+	}
+	return bound{}, notYet(fmt.Sprintf("expression %s", strings.TrimPrefix(fmt.Sprintf("%T", n.Node), "*pg_query.Node_")))
+}
+
+func (b *binder) exprs(ns []*pg.Node) ([]bound, error) {
+	out := make([]bound, len(ns))
+	for i, n := range ns {
+		e, err := b.expr(n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// columnRef binds a column name, qualified or not.
+func (b *binder) columnRef(cr *pg.ColumnRef) (bound, error) {
+	var parts []string
+	for _, f := range cr.Fields {
+		switch f.Node.(type) {
+		case *pg.Node_String_:
+			parts = append(parts, f.GetString_().Sval)
+		case *pg.Node_AStar:
+			return bound{}, b.errAt(notYet("* in this position"), cr.Location)
+		}
+	}
+	if len(parts[len(parts)-1]) == maxIdentifierBytes {
+		if full := b.fullIdents(cr.Location, len(parts)); full != nil {
+			parts = full
+		}
+	}
+	name := parts[len(parts)-1]
+	quoted := b.identQuoted(cr.Location, len(parts)-1)
+	written := strings.Join(parts, ".")
+	if b.scope == nil {
+		return bound{}, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" does not exist", written), cr.Location)
+	}
+	if len(parts) > 1 {
+		qual := parts[:len(parts)-1]
+		if !b.scope.matchesQualifier(qual) {
+			return bound{}, b.errAt(pgerr.New(pgerr.UndefinedTable,
+				"missing FROM-clause entry for table \"%s\"", qual[len(qual)-1]), cr.Location)
+		}
+	}
+	i := findColumn(b.scope.cols, name, quoted)
+	switch i {
+	case -1:
+		if len(parts) > 1 {
+			return bound{}, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column %s does not exist", written), cr.Location)
+		}
+		return bound{}, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" does not exist", name), cr.Location)
+	case -2:
+		return bound{}, b.errAt(pgerr.New(pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", name), cr.Location)
+	}
+	c := b.scope.cols[i]
+	return bound{e: &expr.Col{Idx: b.scope.use(i), Name: c.Name, T: c.Arrow}, t: c.Type, name: c.Name, strong: true}, nil
+}
+
+func columnRefText(cr *pg.ColumnRef) string {
+	var parts []string
+	for _, f := range cr.Fields {
+		if s := f.GetString_(); s != nil {
+			parts = append(parts, s.Sval)
+		} else {
+			parts = append(parts, "*")
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
+// paramRef binds $n: typed when the client declared the type, else untyped
+// until the context gives it one (then recorded as the parameter's type).
+func (b *binder) paramRef(p *pg.ParamRef) (bound, error) {
+	n := int(p.Number)
+	if n < 1 || n > 65535 {
+		return bound{}, b.errAt(pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", n), p.Location)
+	}
+	b.params.setType(n, 0)
+	var val *string
+	if b.params.bound {
+		if n > len(b.params.values) {
+			return bound{}, pgerr.New(pgerr.ProtocolViolation, "bind message supplies %d parameters, but prepared statement requires %d", len(b.params.values), n)
+		}
+		val = b.params.values[n-1]
+	}
+	if !b.params.bound {
+		// At Prepare only the types matter; "$n" shows in EXPLAIN.
+		ph := fmt.Sprintf("$%d", n)
+		val = &ph
+	}
+	if oid := b.params.typeOf(n); oid != 0 && oid != tUnknown.OID {
+		t := pgType{oid, -1}
+		at := arrowOf(t)
+		if val == nil {
+			return bound{e: &expr.Lit{V: nil, T: at}, t: t}, nil
+		}
+		return bound{e: b.coerce(bound{lit: val, param: n, loc: -1}, at), t: t}, nil
+	}
+	if val == nil {
+		return bound{null: true, param: n}, nil
+	}
+	return bound{lit: val, param: n}, nil
+}
+
+// call resolves a function or operator through the engine's catalogue and
+// casts the arguments to the types it asks for.
+func (b *binder) call(fn string, args []bound, loc int32) (bound, error) {
+	if fn != "isnull" && fn != "isnotnull" {
+		for _, a := range args {
+			if !a.unknown() && (a.t.OID == tJSONB.OID || pgtypes.ElemOf(a.t.OID) != 0) {
+				return bound{}, b.errAt(undefinedCall(fn, args), loc)
+			}
+		}
+	}
+	types := make([]arrow.DataType, len(args))
+	for i, a := range args {
+		types[i] = a.arrowType()
+	}
+	r, err := expr.Resolve(fn, types)
+	if err != nil {
+		// PostgreSQL prefers text for untyped literals the first pass could
+		// not place (date_part('year', d), extract(...)): retry so.
+		retry := append([]arrow.DataType(nil), types...)
+		changed := false
+		for i, a := range args {
+			if a.unknown() {
+				retry[i], changed = expr.Text, true
+			}
+		}
+		if changed {
+			if r2, err2 := expr.Resolve(fn, retry); err2 == nil {
+				r, err = r2, nil
+			}
+		}
+	}
+	if err != nil {
+		return bound{}, b.errAt(withFunctionHint(err), loc)
+	}
+	ex := make([]expr.Expr, len(args))
+	for i, a := range args {
+		t := r.Args[i]
+		if t.ID() == arrow.NULL {
+			t = expr.Text // an argument left untyped is text, as in PostgreSQL
+		}
+		ex[i] = b.coerce(a, t)
+	}
+	t := pgTypeOfArrow(r.Result)
+	switch fn {
+	case "coalesce", "greatest", "least", "nullif", "neg", "abs":
+		t = commonPG(args, t)
+	}
+	return bound{e: &expr.Call{Fn: fn, Args: ex, T: r.Result}, t: t}, nil
+}
+
+// commonPG keeps the PostgreSQL type (with typmod) of arguments that share
+// one, for functions that return their argument type.
+func commonPG(args []bound, def pgType) pgType {
+	var t *pgType
+	for _, a := range args {
+		if a.unknown() {
+			continue
+		}
+		if t == nil {
+			at := a.t
+			t = &at
+		} else if *t != a.t {
+			if t.OID == a.t.OID {
+				return pgType{t.OID, -1}
+			}
+			return def
+		}
+	}
+	if t == nil || t.OID != def.OID {
+		return def
+	}
+	return *t
+}
+
+// coerce converts a bound expression to Arrow type t, recording the type of
+// an untyped parameter.
+//
+// A string literal converted to another type is converted once here, as
+// PostgreSQL does while parsing, so that bad input fails at bind time with
+// the literal's position (the first such error is kept in b.litErr).
+func (b *binder) coerce(x bound, t arrow.DataType) expr.Expr {
+	if x.param > 0 && x.unknown() {
+		b.params.setType(x.param, pgTypeOfArrow(t).OID)
+	}
+	e := coerce(x, t)
+	if x.lit != nil && !arrow.TypeEqual(t, expr.Text) && (x.param == 0 || b.params.bound) && b.litErr == nil {
+		if err := b.checkConst(e); err != nil {
+			b.litErr = b.errAt(err, x.loc)
+		}
+	}
+	return e
+}
+
+// checkConst evaluates a constant expression once and returns its error.
+func (b *binder) checkConst(e expr.Expr) error {
+	prog, err := expr.Compile(e, emptySchema, b.compileOptions())
+	if err != nil {
+		return err
+	}
+	one := array.NewRecordBatch(emptySchema, nil, 1)
+	defer one.Release()
+	arr, err := prog.Eval(b.ctx, one)
+	if err != nil {
+		return err
+	}
+	arr.Release()
+	return nil
+}
+
+var emptySchema = arrow.NewSchema(nil, nil)
+
+func (b *binder) compileOptions() expr.CompileOptions {
+	return expr.CompileOptions{TimeZone: b.sess.settings.location()}
+}
+
+// resolveUnknownIn gives an untyped literal the type text.
+func (x bound) resolveUnknownIn(b *binder) bound {
+	if !x.unknown() {
+		return x
+	}
+	e := b.coerce(x, expr.Text)
+	return bound{e: e, t: tText, name: x.name, strong: x.strong}
+}
+
+// asBool checks that x is boolean (an untyped literal becomes one), for
+// WHERE, HAVING, AND/OR/NOT and CASE conditions.
+func (b *binder) asBool(x bound, what string, loc int32) (expr.Expr, error) {
+	if x.unknown() {
+		return b.coerce(x, expr.Bool), nil
+	}
+	if x.t.OID != tBool.OID {
+		return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type %s", what, x.t), loc)
+	}
+	return x.e, nil
+}

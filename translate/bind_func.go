@@ -1,0 +1,198 @@
+package translate
+
+import (
+	"os"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/exec"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// versionString is what version() returns.
+const versionString = "PostgreSQL 16.6 (icegate) on x86_64-pc-linux-gnu, compiled by Go, 64-bit"
+
+// aggregateNames are the aggregate functions icegate computes.
+var aggregateNames = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true}
+
+// funcName is the function's name without a pg_catalog qualifier.
+func funcName(fc *pg.FuncCall) string {
+	if len(fc.Funcname) == 0 {
+		return ""
+	}
+	return fc.Funcname[len(fc.Funcname)-1].GetString_().GetSval()
+}
+
+func (b *binder) funcCall(fc *pg.FuncCall) (bound, error) {
+	name := funcName(fc)
+	if len(fc.Funcname) > 1 {
+		schema := fc.Funcname[0].GetString_().GetSval()
+		if schema != "pg_catalog" {
+			return bound{}, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s.%s does not exist", schema, name), fc.Location)
+		}
+	}
+	if fc.Over != nil {
+		return bound{}, b.errAt(notYetPl("window functions"), fc.Location)
+	}
+	if aggregateNames[name] {
+		return b.aggregate(fc, name)
+	}
+	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
+		return bound{}, b.errAt(pgerr.New(pgerr.WrongObjectType,
+			"%s is not an aggregate function", name), fc.Location)
+	}
+	if r, ok, err := b.constantFunc(fc, name); ok || err != nil {
+		r.name, r.strong = name, true
+		return r, err
+	}
+	args, err := b.exprs(fc.Args)
+	if err != nil {
+		return bound{}, err
+	}
+	if name == "concat" {
+		for i := range args {
+			args[i] = args[i].resolveUnknownIn(b)
+		}
+	}
+	r, err := b.call(name, args, fc.Location)
+	r.name, r.strong = name, true
+	return r, err
+}
+
+// constantFunc binds the functions that are constants for a statement:
+// version(), now(), current_setting(name), current_database(),
+// current_schema(), current_user, pg_backend_pid().
+func (b *binder) constantFunc(fc *pg.FuncCall, name string) (bound, bool, error) {
+	text := func(s string) bound { return bound{e: &expr.Lit{V: s, T: expr.Text}, t: tText} }
+	noArgs := func() error {
+		if len(fc.Args) != 0 {
+			return b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, "...").
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+		}
+		return nil
+	}
+	switch name {
+	case "version":
+		return text(versionString), true, noArgs()
+	case "now", "transaction_timestamp", "statement_timestamp", "clock_timestamp":
+		return bound{e: &expr.Lit{V: b.now.UnixMicro(), T: expr.Timestamptz}, t: tTimestamptz}, true, noArgs()
+	case "current_database":
+		return text(b.sess.database), true, noArgs()
+	case "current_schema":
+		s := b.sess.currentSchema(b.ctx)
+		if s == "" {
+			return bound{e: &expr.Lit{V: nil, T: expr.Text}, t: tText}, true, noArgs()
+		}
+		return text(s), true, noArgs()
+	case "current_user", "session_user":
+		return text(b.sess.currentUser()), true, noArgs()
+	case "pg_backend_pid":
+		return bound{e: &expr.Lit{V: b.sess.pid, T: expr.Int4}, t: tInt4}, true, noArgs()
+	case "current_setting":
+		if len(fc.Args) < 1 || len(fc.Args) > 2 {
+			return bound{}, true, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function current_setting does not exist"), fc.Location)
+		}
+		s := fc.Args[0].GetAConst().GetSval()
+		if s == nil {
+			return bound{}, true, b.errAt(notYet("current_setting with a non-constant name"), fc.Location)
+		}
+		missingOK := false
+		if len(fc.Args) == 2 {
+			missingOK = fc.Args[1].GetAConst().GetBoolval().GetBoolval()
+		}
+		v, ok := b.sess.settings.get(s.Sval)
+		if !ok {
+			if missingOK {
+				return bound{e: &expr.Lit{V: nil, T: expr.Text}, t: tText}, true, nil
+			}
+			return bound{}, true, b.errAt(unknownSetting(s.Sval), fc.Location)
+		}
+		return text(v), true, nil
+	case "pg_postmaster_start_time":
+		return bound{e: &expr.Lit{V: b.sess.backend.started.UnixMicro(), T: expr.Timestamptz}, t: tTimestamptz}, true, noArgs()
+	case "inet_server_port", "inet_client_port":
+		return bound{e: &expr.Lit{V: nil, T: expr.Int4}, t: tInt4}, true, nil
+	case "pg_my_temp_schema":
+		return bound{e: &expr.Lit{V: int32(0), T: expr.Int4}, t: tInt4}, true, nil
+	case "gethostname":
+		h, _ := os.Hostname()
+		return text(h), true, nil
+	}
+	return bound{}, false, nil
+}
+
+// aggregate binds count/sum/avg/min/max [DISTINCT] [FILTER (WHERE ...)]:
+// the arguments are bound over the input rows and the call becomes a
+// reference to the aggregation's output column.
+func (b *binder) aggregate(fc *pg.FuncCall, name string) (bound, error) {
+	switch {
+	case b.where != "":
+		return bound{}, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", b.where), fc.Location)
+	case b.inAgg:
+		return bound{}, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), fc.Location)
+	case b.agg == nil:
+		return bound{}, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here"), fc.Location)
+	case len(fc.AggOrder) > 0:
+		return bound{}, b.errAt(notYet("ORDER BY in aggregate calls"), fc.Location)
+	case fc.AggWithinGroup:
+		return bound{}, b.errAt(notYet("WITHIN GROUP"), fc.Location)
+	case fc.FuncVariadic:
+		return bound{}, b.errAt(notYet("VARIADIC"), fc.Location)
+	}
+	agg := b.agg
+	b.agg, b.inAgg = nil, true
+	defer func() { b.agg, b.inAgg = agg, false }()
+
+	call := aggCall{Fn: name, Distinct: fc.AggDistinct, Name: name}
+	var argType arrow.DataType
+	var argPG pgType
+	switch {
+	case fc.AggStar:
+		if name != "count" {
+			return bound{}, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s(*) does not exist", name), fc.Location)
+		}
+	case len(fc.Args) == 1:
+		a, err := b.expr(fc.Args[0])
+		if err != nil {
+			return bound{}, err
+		}
+		a = a.resolveUnknownIn(b)
+		call.Arg = a.e
+		argType, argPG = a.e.Type(), a.t
+	default:
+		return bound{}, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(fc.Args)), fc.Location)
+	}
+	if fc.AggFilter != nil {
+		f, err := b.expr(fc.AggFilter)
+		if err != nil {
+			return bound{}, err
+		}
+		fe, err := b.asBool(f, "FILTER", fc.Location)
+		if err != nil {
+			return bound{}, err
+		}
+		call.Filter = fe
+	}
+	if argPG.OID == tJSONB.OID || pgtypes.ElemOf(argPG.OID) != 0 {
+		if name != "count" {
+			return bound{}, b.errAt(undefinedCall(name, []bound{{t: argPG, e: call.Arg}}), fc.Location)
+		}
+		if call.Distinct {
+			return bound{}, b.errAt(notYet("count(DISTINCT) of "+argPG.String()), fc.Location)
+		}
+	}
+	t, err := exec.AggResultType(name, argType)
+	if err != nil {
+		return bound{}, b.errAt(withFunctionHint(err), fc.Location)
+	}
+	call.T = t
+	pt := pgTypeOfArrow(t)
+	if name == "min" || name == "max" {
+		pt = argPG
+	}
+	j := agg.add(call)
+	return bound{e: &expr.Col{Idx: len(agg.groups) + j, Name: name, T: t}, t: pt, name: name, strong: true}, nil
+}

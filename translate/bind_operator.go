@@ -1,0 +1,292 @@
+package translate
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
+	op := ""
+	if len(a.Name) > 0 {
+		op = a.Name[len(a.Name)-1].GetString_().GetSval()
+	}
+	switch a.Kind {
+	case pg.A_Expr_Kind_AEXPR_OP:
+		if a.Lexpr == nil {
+			r, err := b.expr(a.Rexpr)
+			if err != nil {
+				return bound{}, err
+			}
+			switch op {
+			case "+":
+				return r, nil
+			case "-":
+				return b.call("neg", []bound{r}, a.Location)
+			}
+			return bound{}, b.errAt(undefinedOperator(op, []bound{r}), a.Location)
+		}
+		l, err := b.expr(a.Lexpr)
+		if err != nil {
+			return bound{}, err
+		}
+		r, err := b.expr(a.Rexpr)
+		if err != nil {
+			return bound{}, err
+		}
+		switch op {
+		case "~~":
+			op = "like"
+		case "!~~":
+			op = "not_like"
+		case "~~*":
+			op = "ilike"
+		case "!~~*":
+			op = "not_ilike"
+		case "!=":
+			op = "<>"
+		}
+		if op == "||" && l.unknown() && r.unknown() {
+			l, r = l.resolveUnknownIn(b), r.resolveUnknownIn(b)
+		}
+		switch op {
+		case "^":
+			res, err := b.call("power", []bound{l, r}, a.Location)
+			res.name, res.strong = "", false
+			return res, err
+		case "+", "-", "*", "/", "%", "=", "<>", "<", "<=", ">", ">=", "||", "like", "not_like", "ilike", "not_ilike":
+			return b.call(op, []bound{l, r}, a.Location)
+		}
+		return bound{}, b.errAt(undefinedOperator(op, []bound{l, r}), a.Location)
+	case pg.A_Expr_Kind_AEXPR_DISTINCT, pg.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		l, r, err := b.pair(a)
+		if err != nil {
+			return bound{}, err
+		}
+		fn := "is_distinct_from"
+		if a.Kind == pg.A_Expr_Kind_AEXPR_NOT_DISTINCT {
+			fn = "is_not_distinct_from"
+		}
+		return b.call(fn, []bound{l, r}, a.Location)
+	case pg.A_Expr_Kind_AEXPR_NULLIF:
+		l, r, err := b.pair(a)
+		if err != nil {
+			return bound{}, err
+		}
+		res, err := b.call("nullif", []bound{l, r}, a.Location)
+		res.name, res.strong = "nullif", true
+		return res, err
+	case pg.A_Expr_Kind_AEXPR_IN:
+		l, err := b.expr(a.Lexpr)
+		if err != nil {
+			return bound{}, err
+		}
+		items, err := b.exprs(a.Rexpr.GetList().GetItems())
+		if err != nil {
+			return bound{}, err
+		}
+		res, err := b.call("in", append([]bound{l}, items...), a.Location)
+		if err != nil || op == "=" {
+			return res, err
+		}
+		return b.call("not", []bound{res}, a.Location)
+	case pg.A_Expr_Kind_AEXPR_LIKE, pg.A_Expr_Kind_AEXPR_ILIKE:
+		return b.like(a, op)
+	case pg.A_Expr_Kind_AEXPR_BETWEEN, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN:
+		x, err := b.expr(a.Lexpr)
+		if err != nil {
+			return bound{}, err
+		}
+		bounds := a.Rexpr.GetList().GetItems()
+		if len(bounds) != 2 {
+			return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "malformed BETWEEN"), a.Location)
+		}
+		lo, err := b.expr(bounds[0])
+		if err != nil {
+			return bound{}, err
+		}
+		hi, err := b.expr(bounds[1])
+		if err != nil {
+			return bound{}, err
+		}
+		op1, op2, join := ">=", "<=", "and"
+		if a.Kind == pg.A_Expr_Kind_AEXPR_NOT_BETWEEN {
+			op1, op2, join = "<", ">", "or"
+		}
+		c1, err := b.call(op1, []bound{x, lo}, a.Location)
+		if err != nil {
+			return bound{}, err
+		}
+		c2, err := b.call(op2, []bound{x, hi}, a.Location)
+		if err != nil {
+			return bound{}, err
+		}
+		return b.call(join, []bound{c1, c2}, a.Location)
+	case pg.A_Expr_Kind_AEXPR_OP_ANY, pg.A_Expr_Kind_AEXPR_OP_ALL:
+		return bound{}, b.errAt(notYet("ANY/ALL (array)"), a.Location)
+	case pg.A_Expr_Kind_AEXPR_SIMILAR:
+		return bound{}, b.errAt(notYet("SIMILAR TO"), a.Location)
+	case pg.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
+		return bound{}, b.errAt(notYet("BETWEEN SYMMETRIC"), a.Location)
+	}
+	return bound{}, b.errAt(notYet("this operator"), a.Location)
+}
+
+func (b *binder) pair(a *pg.A_Expr) (bound, bound, error) {
+	l, err := b.expr(a.Lexpr)
+	if err != nil {
+		return bound{}, bound{}, err
+	}
+	r, err := b.expr(a.Rexpr)
+	return l, r, err
+}
+
+// like binds [NOT] [I]LIKE with an optional ESCAPE (the grammar wraps the
+// pattern in like_escape(pattern, escape)).
+func (b *binder) like(a *pg.A_Expr, op string) (bound, error) {
+	l, err := b.expr(a.Lexpr)
+	if err != nil {
+		return bound{}, err
+	}
+	args := []bound{l}
+	if fc := a.Rexpr.GetFuncCall(); fc != nil && funcName(fc) == "like_escape" && len(fc.Args) == 2 {
+		p, err := b.expr(fc.Args[0])
+		if err != nil {
+			return bound{}, err
+		}
+		e, err := b.expr(fc.Args[1])
+		if err != nil {
+			return bound{}, err
+		}
+		args = append(args, p, e)
+	} else {
+		p, err := b.expr(a.Rexpr)
+		if err != nil {
+			return bound{}, err
+		}
+		args = append(args, p)
+	}
+	fn := map[string]string{"~~": "like", "!~~": "not_like", "~~*": "ilike", "!~~*": "not_ilike"}[op]
+	if fn == "" {
+		return bound{}, b.errAt(notYet("operator "+op), a.Location)
+	}
+	return b.call(fn, args, a.Location)
+}
+
+func (b *binder) boolExpr(x *pg.BoolExpr) (bound, error) {
+	fn, what := "and", "AND"
+	switch x.Boolop {
+	case pg.BoolExprType_OR_EXPR:
+		fn, what = "or", "OR"
+	case pg.BoolExprType_NOT_EXPR:
+		fn, what = "not", "NOT"
+	}
+	args := make([]expr.Expr, len(x.Args))
+	for i, n := range x.Args {
+		a, err := b.expr(n)
+		if err != nil {
+			return bound{}, err
+		}
+		e, err := b.asBool(a, what, x.Location)
+		if err != nil {
+			return bound{}, err
+		}
+		args[i] = e
+	}
+	return bound{e: &expr.Call{Fn: fn, Args: args, T: expr.Bool}, t: tBool}, nil
+}
+
+func (b *binder) booleanTest(x *pg.BooleanTest) (bound, error) {
+	a, err := b.expr(x.Arg)
+	if err != nil {
+		return bound{}, err
+	}
+	e, err := b.asBool(a, "IS TRUE", x.Location)
+	if err != nil {
+		return bound{}, err
+	}
+	arg := bound{e: e, t: tBool}
+	lit := func(v bool) bound { return bound{e: &expr.Lit{V: v, T: expr.Bool}, t: tBool} }
+	switch x.Booltesttype {
+	case pg.BoolTestType_IS_TRUE:
+		return b.call("is_not_distinct_from", []bound{arg, lit(true)}, x.Location)
+	case pg.BoolTestType_IS_NOT_TRUE:
+		return b.call("is_distinct_from", []bound{arg, lit(true)}, x.Location)
+	case pg.BoolTestType_IS_FALSE:
+		return b.call("is_not_distinct_from", []bound{arg, lit(false)}, x.Location)
+	case pg.BoolTestType_IS_NOT_FALSE:
+		return b.call("is_distinct_from", []bound{arg, lit(false)}, x.Location)
+	case pg.BoolTestType_IS_UNKNOWN:
+		return b.call("isnull", []bound{arg}, x.Location)
+	default:
+		return b.call("isnotnull", []bound{arg}, x.Location)
+	}
+}
+
+// caseExpr binds a searched or simple CASE; the results get their common
+// type.
+func (b *binder) caseExpr(c *pg.CaseExpr) (bound, error) {
+	var subject *bound
+	if c.Arg != nil {
+		s, err := b.expr(c.Arg)
+		if err != nil {
+			return bound{}, err
+		}
+		subject = &s
+	}
+	var conds []expr.Expr
+	var results []bound
+	for _, w := range c.Args {
+		cw := w.GetCaseWhen()
+		if cw == nil {
+			continue
+		}
+		cond, err := b.expr(cw.Expr)
+		if err != nil {
+			return bound{}, err
+		}
+		if subject != nil {
+			cond, err = b.call("=", []bound{*subject, cond}, cw.Location)
+			if err != nil {
+				return bound{}, err
+			}
+		}
+		ce, err := b.asBool(cond, "CASE/WHEN", cw.Location)
+		if err != nil {
+			return bound{}, err
+		}
+		conds = append(conds, ce)
+		r, err := b.expr(cw.Result)
+		if err != nil {
+			return bound{}, err
+		}
+		results = append(results, r)
+	}
+	var elseB *bound
+	if c.Defresult != nil {
+		e, err := b.expr(c.Defresult)
+		if err != nil {
+			return bound{}, err
+		}
+		elseB = &e
+		results = append(results, e)
+	}
+	types := make([]arrow.DataType, len(results))
+	for i, r := range results {
+		types[i] = r.arrowType()
+	}
+	t, err := expr.CommonType("CASE", types)
+	if err != nil {
+		return bound{}, b.errAt(err, c.Location)
+	}
+	out := &expr.Case{T: t}
+	for i, cond := range conds {
+		out.Whens = append(out.Whens, expr.When{Cond: cond, Then: b.coerce(results[i], t)})
+	}
+	if elseB != nil {
+		out.Else = b.coerce(*elseB, t)
+	}
+	return bound{e: out, t: commonPG(results, pgTypeOfArrow(t)), name: "case", strong: true}, nil
+}

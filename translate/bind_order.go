@@ -1,0 +1,140 @@
+package translate
+
+import (
+	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// bindOrderBy binds ORDER BY keys: output-column ordinals, output-column
+// names (which win over input columns, as in PostgreSQL), or expressions.
+// With DISTINCT every key must be an output column.
+func (b *binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) ([]sortKey, error) {
+	var keys []sortKey
+	for _, n := range list {
+		sb := n.GetSortBy()
+		if sb == nil {
+			return nil, notYet("this ORDER BY item")
+		}
+		if sb.SortbyDir == pg.SortByDir_SORTBY_USING {
+			return nil, b.errAt(notYet("ORDER BY ... USING"), sb.Location)
+		}
+		var e bound
+		found := false
+		outIdx := -1
+		if c := sb.Node.GetAConst(); c != nil && c.GetIval() != nil {
+			i := int(c.GetIval().Ival)
+			if i < 1 || i > len(targets) {
+				return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", i), c.Location)
+			}
+			e, found, outIdx = targets[i-1].e, true, i-1
+		} else if cr := sb.Node.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+			name := cr.Fields[0].GetString_().Sval
+			for i, t := range targets {
+				if t.name != name {
+					continue
+				}
+				if found && fmtExpr(t.e.e) != fmtExpr(e.e) {
+					return nil, b.errAt(pgerr.New(pgerr.AmbiguousColumn, "ORDER BY \"%s\" is ambiguous", name), cr.Location)
+				}
+				if !found {
+					e, found, outIdx = t.e, true, i
+				}
+			}
+		}
+		if !found {
+			var err error
+			if e, err = b.expr(sb.Node); err != nil {
+				return nil, err
+			}
+			e = e.resolveUnknownIn(b)
+		}
+		if !scalarType(e.t) {
+			return nil, b.errAt(notYet("ORDER BY on type "+e.t.String()), nodeLocation(sb.Node))
+		}
+		k := sortKey{E: e.e}
+		if distinct {
+			if outIdx < 0 {
+				key := fmtExpr(e.e)
+				for i, t := range targets {
+					if fmtExpr(t.e.e) == key {
+						outIdx = i
+						break
+					}
+				}
+			}
+			if outIdx < 0 {
+				return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference,
+					"for SELECT DISTINCT, ORDER BY expressions must appear in select list"), nodeLocation(sb.Node))
+			}
+			k.E = &expr.Col{Idx: outIdx, Name: targets[outIdx].name, T: targets[outIdx].e.e.Type()}
+		}
+		k.Desc = sb.SortbyDir == pg.SortByDir_SORTBY_DESC
+		switch sb.SortbyNulls {
+		case pg.SortByNulls_SORTBY_NULLS_FIRST:
+			k.NullsFirst = true
+		case pg.SortByNulls_SORTBY_NULLS_LAST:
+			k.NullsFirst = false
+		default:
+			k.NullsFirst = k.Desc
+		}
+		keys = append(keys, k)
+	}
+	return keys, nil
+}
+
+// limitValue evaluates a LIMIT or OFFSET expression: a constant, NULL/ALL
+// (no limit) or a parameter. It returns -1 for none.
+func (b *binder) limitValue(n *pg.Node, what string) (int64, error) {
+	if n == nil {
+		return -1, nil
+	}
+	var v int64
+	switch x := n.Node.(type) {
+	case *pg.Node_AConst:
+		c := x.AConst
+		switch {
+		case c.Isnull:
+			return -1, nil
+		case c.GetIval() != nil:
+			v = int64(c.GetIval().Ival)
+		case c.GetFval() != nil:
+			i, err := strconv.ParseInt(c.GetFval().Fval, 10, 64)
+			if err != nil {
+				return 0, b.errAt(pgerr.New(pgerr.NumericValueOutOfRange, "bigint out of range"), c.Location)
+			}
+			v = i
+		default:
+			return 0, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type bigint", what), c.Location)
+		}
+	case *pg.Node_ParamRef:
+		n := int(x.ParamRef.Number)
+		b.params.setType(n, pgtypes.Int8)
+		if !b.params.bound {
+			return -1, nil
+		}
+		if n > len(b.params.values) || b.params.values[n-1] == nil {
+			return -1, nil
+		}
+		i, err := strconv.ParseInt(strings.TrimSpace(*b.params.values[n-1]), 10, 64)
+		if err != nil {
+			return 0, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type bigint: \"%s\"", *b.params.values[n-1])
+		}
+		v = i
+	default:
+		return 0, b.errAt(notYet("non-constant "+what), nodeLocation(n))
+	}
+	if v < 0 {
+		code := "2201W"
+		if what == "OFFSET" {
+			code = "2201X"
+		}
+		return 0, pgerr.New(code, "%s must not be negative", what)
+	}
+	return v, nil
+}

@@ -1,0 +1,64 @@
+package translate
+
+import (
+	"time"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/expr"
+)
+
+func (b *binder) sqlValueFunction(f *pg.SQLValueFunction) (bound, error) {
+	loc := b.sess.settings.location()
+	now := b.now
+	text := func(s, name string) (bound, error) {
+		return bound{e: &expr.Lit{V: s, T: expr.Text}, t: tText, name: name, strong: true}, nil
+	}
+	switch f.Op {
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
+		y, m, d := now.In(loc).Date()
+		days := int32(civilDays(y, int(m), d))
+		return bound{e: &expr.Lit{V: days, T: expr.Date}, t: tDate, name: "current_date", strong: true}, nil
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
+		return bound{e: &expr.Lit{V: now.UnixMicro(), T: expr.Timestamptz}, t: tTimestamptz, name: "current_timestamp", strong: true}, nil
+	case pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
+		return bound{e: &expr.Lit{V: localMicros(now, loc), T: expr.Timestamp}, t: tTimestamp, name: "localtimestamp", strong: true}, nil
+	case pg.SQLValueFunctionOp_SVFOP_LOCALTIME, pg.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
+		us := localMicros(now, loc) % (86400 * 1e6)
+		if us < 0 {
+			us += 86400 * 1e6
+		}
+		return bound{e: &expr.Lit{V: us, T: expr.Time}, t: tTime, name: "localtime", strong: true}, nil
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:
+		return bound{}, b.errAt(notYet("time with time zone (CURRENT_TIME)"), f.Location)
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_USER:
+		return text(b.sess.currentUser(), "current_user")
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
+		return text(b.sess.currentUser(), "current_role")
+	case pg.SQLValueFunctionOp_SVFOP_USER:
+		return text(b.sess.currentUser(), "user")
+	case pg.SQLValueFunctionOp_SVFOP_SESSION_USER:
+		return text(b.sess.user, "session_user")
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
+		return text(b.sess.database, "current_catalog")
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
+		s := b.sess.currentSchema(b.ctx)
+		if s == "" {
+			return bound{e: &expr.Lit{V: nil, T: expr.Text}, t: tText, name: "current_schema", strong: true}, nil
+		}
+		return text(s, "current_schema")
+	}
+	return bound{}, b.errAt(notYet("this SQL value function"), f.Location)
+}
+
+// civilDays is the number of days from 1970-01-01 to y-m-d.
+func civilDays(y, m, d int) int64 {
+	return time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Unix() / 86400
+}
+
+// localMicros is the wall-clock time of t in loc, as microseconds since the
+// epoch of a timestamp without time zone.
+func localMicros(t time.Time, loc *time.Location) int64 {
+	_, off := t.In(loc).Zone()
+	return t.UnixMicro() + int64(off)*1e6
+}

@@ -1,0 +1,132 @@
+package translate
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// binder binds one statement. It is used once.
+type binder struct {
+	ctx  context.Context
+	sess *session
+	stmt parsedStmt
+	now  time.Time
+
+	// params are the statement's parameters ($1...): their types (0 =
+	// not yet inferred) and, at Execute, their values.
+	params *paramSet
+
+	scope *scope    // the FROM table; nil when there is none
+	agg   *aggScope // non-nil while binding expressions above an aggregation
+	where string    // the clause being bound when aggregates are not allowed there ("WHERE"...)
+	inAgg bool      // binding the arguments of an aggregate
+	tok   []*pg.ScanToken
+	// lastTypmod is the length of the varchar(n)/char(n) typeName last
+	// resolved (0 = none).
+	lastTypmod int
+	// litErr is the first error converting a string literal (coerce).
+	litErr error
+}
+
+// paramSet holds the types and values of $n parameters.
+type paramSet struct {
+	types  []uint32
+	values []*string // nil slice at Prepare
+	bound  bool      // values are present (Execute)
+}
+
+func (p *paramSet) typeOf(n int) uint32 {
+	if n-1 < len(p.types) {
+		return p.types[n-1]
+	}
+	return 0
+}
+
+func (p *paramSet) setType(n int, oid uint32) {
+	for len(p.types) < n {
+		p.types = append(p.types, 0)
+	}
+	if p.types[n-1] == 0 {
+		p.types[n-1] = oid
+	}
+}
+
+func newBinder(ctx context.Context, s *session, stmt parsedStmt, params *paramSet, now time.Time) *binder {
+	return &binder{ctx: ctx, sess: s, stmt: stmt, params: params, now: now}
+}
+
+// errAt sets the error position (a byte offset into the query string) on a
+// *pgerr.Error that has none.
+func (b *binder) errAt(err error, loc int32) error {
+	if pe := pgerr.As(err); pe != nil && pe.Position == 0 && loc >= 0 {
+		pe.Position = charPos(b.stmt.sql, loc)
+	}
+	return err
+}
+
+// fullIdents recovers the n dotted identifier parts starting at byte
+// offset loc from the source text, undoing the parser's truncation of
+// identifiers to 63 bytes (Iceberg names may be longer). Unquoted parts fold
+// to lower case; quoted parts keep their case. It returns nil when the
+// tokens there do not form such a name.
+func (b *binder) fullIdents(loc int32, n int) []string {
+	if b.tok == nil {
+		if res, err := pg.Scan(b.stmt.sql); err == nil {
+			b.tok = res.Tokens
+		}
+	}
+	i := sort.Search(len(b.tok), func(i int) bool { return b.tok[i].Start >= loc })
+	var parts []string
+	for k := 0; k < n; k++ {
+		j := i + 2*k
+		if j >= len(b.tok) {
+			return nil
+		}
+		raw := b.stmt.sql[b.tok[j].Start:b.tok[j].End]
+		if strings.HasPrefix(raw, `"`) && strings.HasSuffix(raw, `"`) && len(raw) >= 2 {
+			parts = append(parts, strings.ReplaceAll(raw[1:len(raw)-1], `""`, `"`))
+		} else {
+			parts = append(parts, asciiLower(raw))
+		}
+	}
+	return parts
+}
+
+// asciiLower folds ASCII letters as PostgreSQL folds unquoted identifiers.
+func asciiLower(s string) string {
+	bs := []byte(s)
+	for i, c := range bs {
+		if 'A' <= c && c <= 'Z' {
+			bs[i] = c + 32
+		}
+	}
+	return string(bs)
+}
+
+// identQuoted reports whether part k (0-based) of a dotted name starting at
+// byte offset loc was written as a quoted identifier.
+func (b *binder) identQuoted(loc int32, k int) bool {
+	if b.stmt.quoted == nil {
+		return false
+	}
+	if k == 0 {
+		return b.stmt.quoted[loc]
+	}
+	if b.tok == nil {
+		if res, err := pg.Scan(b.stmt.sql); err == nil {
+			b.tok = res.Tokens
+		}
+	}
+	i := sort.Search(len(b.tok), func(i int) bool { return b.tok[i].Start >= loc })
+	j := i + 2*k // ident . ident . ident
+	if j < len(b.tok) {
+		return b.stmt.quoted[b.tok[j].Start]
+	}
+	return false
+}

@@ -1,0 +1,181 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// tableName is a table reference as written: 1 to 3 parts, each with
+// whether it was quoted.
+type tableName struct {
+	Catalog, Schema, Name string
+	written               string // for messages, as PostgreSQL prints it
+}
+
+func tableNameOf(rv *pg.RangeVar) tableName {
+	tn := tableName{Catalog: rv.Catalogname, Schema: rv.Schemaname, Name: rv.Relname}
+	parts := []string{}
+	for _, p := range []string{rv.Catalogname, rv.Schemaname, rv.Relname} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	tn.written = strings.Join(parts, ".")
+	return tn
+}
+
+// resolveTable finds the table a name refers to. Names of 1-3 parts:
+// catalog.namespace.table, namespace.table, table. An unqualified name
+// resolves through search_path and then, if the catalog has exactly one
+// namespace, through that one. A namespace written as a dotted string
+// ("a.b") names a nested namespace. Tables are loaded directly first; the
+// catalog's namespaces are listed only when that fails.
+func (s *session) resolveTable(ctx context.Context, tn tableName) (*catalog.Table, error) {
+	if tn.Catalog != "" && tn.Catalog != s.cat.Name() {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.written)
+	}
+	notFound := pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tn.written)
+	if tn.Schema != "" {
+		if t, err := s.loadTable(ctx, []string{tn.Schema}, tn.Name); t != nil || err != nil {
+			return t, err
+		}
+		ns, err := s.findNamespace(ctx, tn.Schema)
+		if err != nil {
+			return nil, err
+		}
+		if ns == nil {
+			// PostgreSQL reports a missing schema in a relation name as a
+			// missing relation.
+			return nil, notFound
+		}
+		if len(ns) > 1 {
+			if t, err := s.loadTable(ctx, ns, tn.Name); t != nil || err != nil {
+				return t, err
+			}
+		}
+		return nil, notFound
+	}
+	tried := map[string]bool{}
+	for _, schema := range s.settings.searchPath() {
+		tried[schema] = true
+		if t, err := s.loadTable(ctx, []string{schema}, tn.Name); t != nil || err != nil {
+			return t, err
+		}
+	}
+	all, err := s.cat.ListNamespaces(ctx)
+	if err != nil {
+		return nil, pgerr.Wrap(err, pgerr.IOError, "list namespaces: %v", err)
+	}
+	for _, schema := range s.settings.searchPath() {
+		if ns := matchNamespace(all, schema); len(ns) > 1 {
+			if t, err := s.loadTable(ctx, ns, tn.Name); t != nil || err != nil {
+				return t, err
+			}
+		}
+	}
+	if len(all) == 1 && !tried[strings.Join(all[0], ".")] {
+		if t, err := s.loadTable(ctx, all[0], tn.Name); t != nil || err != nil {
+			return t, err
+		}
+	}
+	return nil, notFound
+}
+
+// findNamespace returns the namespace a schema name denotes, or nil.
+func (s *session) findNamespace(ctx context.Context, schema string) ([]string, error) {
+	all, err := s.cat.ListNamespaces(ctx)
+	if err != nil {
+		return nil, pgerr.Wrap(err, pgerr.IOError, "list namespaces: %v", err)
+	}
+	return matchNamespace(all, schema), nil
+}
+
+func matchNamespace(all [][]string, schema string) []string {
+	for _, ns := range all {
+		if strings.Join(ns, ".") == schema {
+			return ns
+		}
+	}
+	return nil
+}
+
+// loadTable loads namespace.name; nil without error when it does not exist.
+// A table name matches exactly, else a unique case-insensitive match.
+func (s *session) loadTable(ctx context.Context, ns []string, name string) (*catalog.Table, error) {
+	t, err := s.cat.LoadTable(ctx, catalog.Identifier{Namespace: ns, Name: name})
+	if err == nil {
+		return t, nil
+	}
+	if !errors.Is(err, catalog.ErrNotFound) {
+		return nil, pgerr.Wrap(err, pgerr.IOError, "load table %s.%s: %v", strings.Join(ns, "."), name, err)
+	}
+	ids, lerr := s.cat.ListTables(ctx, ns)
+	if lerr != nil {
+		return nil, nil
+	}
+	var match *catalog.Identifier
+	for i := range ids {
+		if strings.EqualFold(ids[i].Name, name) || truncatedMatch(ids[i].Name, name) {
+			if match != nil {
+				return nil, nil
+			}
+			match = &ids[i]
+		}
+	}
+	if match == nil || match.Name == name {
+		return nil, nil
+	}
+	t, err = s.cat.LoadTable(ctx, *match)
+	if err != nil {
+		return nil, pgerr.Wrap(err, pgerr.IOError, "load table %s: %v", match.Name, err)
+	}
+	return t, nil
+}
+
+// findColumn finds a column by name: an exact match first; for an unquoted
+// identifier with no exact match, a unique case-insensitive match. It
+// returns -1 when there is none and -2 when the case-insensitive match is
+// ambiguous.
+func findColumn(cols []column, name string, quoted bool) int {
+	for i, c := range cols {
+		if c.Name == name {
+			return i
+		}
+	}
+	for i, c := range cols {
+		if truncatedMatch(c.Name, name) {
+			return i
+		}
+	}
+	if quoted {
+		return -1
+	}
+	found := -1
+	for i, c := range cols {
+		if strings.EqualFold(c.Name, name) {
+			if found >= 0 {
+				return -2
+			}
+			found = i
+		}
+	}
+	return found
+}
+
+// maxIdentifierBytes is PostgreSQL's identifier limit (NAMEDATALEN-1): the
+// parser truncates longer identifiers, so an Iceberg name longer than this
+// is reached through its first 63 bytes.
+const maxIdentifierBytes = 63
+
+// truncatedMatch reports whether written is the parser's truncation of a
+// longer Iceberg name (case-insensitively, as the fold may have lowered it).
+func truncatedMatch(actual, written string) bool {
+	return len(written) == maxIdentifierBytes && len(actual) > maxIdentifierBytes &&
+		strings.EqualFold(actual[:maxIdentifierBytes], written)
+}

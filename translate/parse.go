@@ -1,0 +1,102 @@
+package translate
+
+import (
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+	pgparser "github.com/pganalyze/pg_query_go/v6/parser"
+
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// parsedStmt is one statement of a query string: its AST and its text.
+type parsedStmt struct {
+	node *pg.Node
+	text string // the statement's own text, for messages
+	// quoted holds the byte offsets (in the whole query string) where a
+	// quoted identifier starts; unquoted identifiers were folded to lower
+	// case by the parser and may match a column case-insensitively.
+	quoted map[int32]bool
+	sql    string // the whole query string (locations are offsets into it)
+}
+
+// parse splits sql into its statements. Empty statements (";") are dropped.
+// Syntax errors are 42601 with Position set.
+func parse(sql string) ([]parsedStmt, error) {
+	tree, err := pg.Parse(sql)
+	if err != nil {
+		return nil, syntaxError(sql, err)
+	}
+	quoted := quotedIdents(sql)
+	var out []parsedStmt
+	for _, raw := range tree.Stmts {
+		if raw.Stmt == nil {
+			continue
+		}
+		start := int(raw.StmtLocation)
+		end := len(sql)
+		if raw.StmtLen > 0 {
+			end = start + int(raw.StmtLen)
+		}
+		if start > len(sql) {
+			start = len(sql)
+		}
+		if end > len(sql) {
+			end = len(sql)
+		}
+		out = append(out, parsedStmt{
+			node:   raw.Stmt,
+			text:   strings.TrimSpace(sql[start:end]),
+			quoted: quoted,
+			sql:    sql,
+		})
+	}
+	return out, nil
+}
+
+// syntaxError converts a pg_query error to a 42601 error with PostgreSQL's
+// message and cursor position.
+func syntaxError(sql string, err error) error {
+	var pe *pgparser.Error
+	if !errors.As(err, &pe) {
+		return pgerr.Wrap(err, pgerr.SyntaxError, "%s", err.Error())
+	}
+	e := pgerr.New(pgerr.SyntaxError, "%s", pe.Message)
+	if pe.Cursorpos > 0 {
+		e.Position = int32(pe.Cursorpos)
+	}
+	return e
+}
+
+// quotedIdents returns the byte offsets of quoted identifiers in sql, from
+// pg_query's scanner.
+func quotedIdents(sql string) map[int32]bool {
+	res, err := pg.Scan(sql)
+	if err != nil {
+		return nil
+	}
+	var m map[int32]bool
+	for _, tok := range res.Tokens {
+		if tok.Token == pg.Token_IDENT && int(tok.Start) < len(sql) && sql[tok.Start] == '"' {
+			if m == nil {
+				m = map[int32]bool{}
+			}
+			m[tok.Start] = true
+		}
+	}
+	return m
+}
+
+// charPos converts a byte offset in sql to PostgreSQL's 1-based character
+// position.
+func charPos(sql string, off int32) int32 {
+	if off < 0 {
+		return 0
+	}
+	if int(off) > len(sql) {
+		off = int32(len(sql))
+	}
+	return int32(utf8.RuneCountInString(sql[:off])) + 1
+}

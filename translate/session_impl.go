@@ -1,0 +1,215 @@
+package translate
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// Options configure a Backend.
+type Options struct {
+	Logger *slog.Logger
+}
+
+// backend creates sessions over one catalog.
+type backend struct {
+	cat     catalog.Catalog
+	log     *slog.Logger
+	started time.Time
+	nextPID atomic.Int32
+}
+
+var _ Backend = (*backend)(nil)
+
+// NewBackend returns the Backend serving cat. The database a client
+// connects to must be the catalog's name.
+func NewBackend(cat catalog.Catalog, opts Options) Backend {
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	b := &backend{cat: cat, log: log, started: time.Now()}
+	b.nextPID.Store(1000)
+	return b
+}
+
+// NewSession starts a session for an authenticated client. An unknown
+// database is FATAL 3D000; startup parameters set session settings.
+func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, error) {
+	db := info.Database
+	if db == "" {
+		db = b.cat.Name()
+	}
+	if db != b.cat.Name() {
+		e := pgerr.New(pgerr.InvalidCatalogName, "database \"%s\" does not exist", db)
+		e.Severity = "FATAL"
+		return nil, e
+	}
+	s := &session{
+		backend:  b,
+		cat:      b.cat,
+		user:     info.User,
+		database: db,
+		pid:      b.nextPID.Add(1),
+		settings: newSettings(info.User),
+	}
+	params := map[string]string{}
+	for k, v := range info.Params {
+		switch strings.ToLower(k) {
+		case "user", "database", "replication":
+		case "options":
+			for ok, ov := range parseOptions(v) {
+				params[ok] = ov
+			}
+		default:
+			params[k] = v
+		}
+	}
+	for k, v := range params {
+		if err := s.settings.set(k, v); err != nil {
+			if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.UndefinedObject {
+				// PostgreSQL rejects unknown startup parameters; drivers send
+				// a few extras (e.g. extra_float_digits is known). Ignore
+				// unknown ones rather than refusing the connection.
+				b.log.Debug("ignoring unknown startup parameter", "name", k)
+				continue
+			}
+			pe := pgerr.As(err)
+			if pe != nil {
+				pe.Severity = "FATAL"
+			}
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// session is one client's SQL session.
+type session struct {
+	backend  *backend
+	cat      catalog.Catalog
+	user     string
+	database string
+	pid      int32
+	settings *settings
+	inTx     bool
+}
+
+var _ Session = (*session)(nil)
+
+func (s *session) Setting(name string) string {
+	v, _ := s.settings.get(name)
+	return v
+}
+
+func (s *session) ReportedParams() map[string]string { return s.settings.reported() }
+
+func (s *session) Close() error { return nil }
+
+// TxStatus is the ReadyForQuery status: 'T' inside BEGIN ... COMMIT, else
+// 'I'.
+func (s *session) TxStatus() byte {
+	if s.inTx {
+		return 'T'
+	}
+	return 'I'
+}
+
+func (s *session) currentUser() string {
+	if v := s.settings.values["session_authorization"]; v != "" {
+		return v
+	}
+	return s.user
+}
+
+// currentSchema is the first schema of search_path that exists, or "".
+func (s *session) currentSchema(ctx context.Context) string {
+	all, err := s.cat.ListNamespaces(ctx)
+	if err != nil {
+		return ""
+	}
+	for _, sp := range s.settings.searchPath() {
+		if matchNamespace(all, sp) != nil {
+			return sp
+		}
+	}
+	return ""
+}
+
+// Prepare parses sql and prepares each statement in it.
+func (s *session) Prepare(ctx context.Context, sql string, paramTypes []uint32) ([]Statement, error) {
+	stmts, err := parse(sql)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Statement, 0, len(stmts))
+	for _, ps := range stmts {
+		st, err := s.prepare(ctx, ps, paramTypes, len(stmts) == 1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// statementTimeout is statement_timeout (milliseconds; 0 = none).
+func (s *session) statementTimeout() time.Duration {
+	ms, ok := parseMillis(s.settings.values["statement_timeout"])
+	if !ok || ms <= 0 {
+		return 0
+	}
+	return time.Duration(ms) * time.Millisecond
+}
+
+// parseOptions reads the settings of the "options" startup parameter
+// (PGOPTIONS): "-c name=value" and "--name=value", space separated, with
+// backslash escaping a space.
+func parseOptions(opts string) map[string]string {
+	var words []string
+	var cur strings.Builder
+	esc := false
+	for _, r := range opts {
+		switch {
+		case esc:
+			cur.WriteRune(r)
+			esc = false
+		case r == '\\':
+			esc = true
+		case r == ' ' || r == '\t':
+			if cur.Len() > 0 {
+				words = append(words, cur.String())
+				cur.Reset()
+			}
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	if cur.Len() > 0 {
+		words = append(words, cur.String())
+	}
+	out := map[string]string{}
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "-c" && i+1 < len(words):
+			i++
+			w = words[i]
+		case strings.HasPrefix(w, "-c"):
+			w = w[2:]
+		case strings.HasPrefix(w, "--"):
+			w = w[2:]
+		default:
+			continue
+		}
+		if k, v, ok := strings.Cut(w, "="); ok {
+			out[strings.ReplaceAll(k, "-", "_")] = v
+		}
+	}
+	return out
+}

@@ -1,0 +1,421 @@
+package translate
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// setting describes one session setting (a GUC in PostgreSQL's terms).
+type setting struct {
+	Name     string // canonical spelling, as SHOW prints the column name
+	Doc      string // SHOW ALL's description
+	Default  string
+	Reported bool // sent with ParameterStatus when it changes
+	ReadOnly bool // SET fails with 55P02 (cannot be changed)
+	// Check validates and normalises a value; nil accepts anything.
+	Check func(v, cur string) (string, error)
+}
+
+// settingDefs is the registry of the settings a session knows. Names are
+// matched case-insensitively. session_authorization's default is the
+// session's user, filled in when the session starts.
+var settingDefs = []setting{
+	{Name: "application_name", Doc: "Sets the application name to be reported in statistics and logs.", Default: "", Reported: true},
+	{Name: "bytea_output", Doc: "Sets the output format for bytea.", Default: "hex", Check: oneOf("hex", "escape")},
+	{Name: "client_encoding", Doc: "Sets the client's character set encoding.", Default: "UTF8", Reported: true, Check: checkEncoding},
+	{Name: "DateStyle", Doc: "Sets the display format for date and time values.", Default: "ISO, MDY", Reported: true, Check: checkDateStyle},
+	{Name: "extra_float_digits", Doc: "Sets the number of digits displayed for floating-point values.", Default: "1", Check: checkIntRange(-15, 3)},
+	{Name: "integer_datetimes", Doc: "Shows whether datetimes are integer based.", Default: "on", Reported: true, ReadOnly: true},
+	{Name: "IntervalStyle", Doc: "Sets the display format for interval values.", Default: "postgres", Reported: true,
+		Check: oneOf("postgres", "postgres_verbose", "sql_standard", "iso_8601")},
+	{Name: "is_superuser", Doc: "Shows whether the current user is a superuser.", Default: "on", Reported: true, ReadOnly: true},
+	{Name: "lc_messages", Doc: "Sets the language in which messages are displayed.", Default: "C"},
+	{Name: "lc_monetary", Doc: "Sets the locale for formatting monetary amounts.", Default: "C"},
+	{Name: "lc_numeric", Doc: "Sets the locale for formatting numbers.", Default: "C"},
+	{Name: "lc_time", Doc: "Sets the locale for formatting date and time values.", Default: "C"},
+	{Name: "max_identifier_length", Doc: "Shows the maximum identifier length.", Default: "63", ReadOnly: true},
+	{Name: "search_path", Doc: "Sets the schema search order for names that are not schema-qualified.", Default: "public, default"},
+	{Name: "server_encoding", Doc: "Shows the server (database) character set encoding.", Default: "UTF8", Reported: true, ReadOnly: true},
+	{Name: "server_version", Doc: "Shows the server version.", Default: "16.6", Reported: true, ReadOnly: true},
+	{Name: "server_version_num", Doc: "Shows the server version as an integer.", Default: "160006", ReadOnly: true},
+	{Name: "session_authorization", Doc: "Sets the session user name.", Default: "", Reported: true},
+	{Name: "standard_conforming_strings", Doc: "Causes '...' strings to treat backslashes literally.", Default: "on", Reported: true, Check: oneOf("on")},
+	{Name: "statement_timeout", Doc: "Sets the maximum allowed duration of any statement.", Default: "0", Check: checkMillis},
+	{Name: "TimeZone", Doc: "Sets the time zone for displaying and interpreting time stamps.", Default: "UTC", Reported: true, Check: checkTimeZone},
+	{Name: "transaction_isolation", Doc: "Sets the current transaction's isolation level.", Default: "read committed"},
+	{Name: "default_transaction_isolation", Doc: "Sets the transaction isolation level of each new transaction.", Default: "read committed"},
+	{Name: "default_transaction_read_only", Doc: "Sets the default read-only status of new transactions.", Default: "off"},
+	{Name: "transaction_read_only", Doc: "Sets the current transaction's read-only status.", Default: "off"},
+	{Name: "scram_iterations", Doc: "Sets the iteration count for SCRAM secret generation.", Default: "4096"},
+	{Name: "in_hot_standby", Doc: "Shows whether hot standby is currently active.", Default: "off", Reported: true, ReadOnly: true},
+}
+
+// settingAliases maps alternative names to canonical ones (lower case).
+var settingAliases = map[string]string{
+	"time zone": "timezone",
+	"names":     "client_encoding",
+}
+
+// lookupSetting finds a setting by name, case-insensitively.
+func lookupSetting(name string) *setting {
+	n := strings.ToLower(name)
+	if a, ok := settingAliases[n]; ok {
+		n = a
+	}
+	for i := range settingDefs {
+		if strings.ToLower(settingDefs[i].Name) == n {
+			return &settingDefs[i]
+		}
+	}
+	return nil
+}
+
+// settings holds a session's current values, keyed by canonical name.
+type settings struct {
+	values map[string]string
+	// custom holds placeholder settings whose names have a dot
+	// ("myapp.tenant"), which PostgreSQL lets any session set.
+	custom map[string]string
+}
+
+func newSettings(user string) *settings {
+	s := &settings{values: map[string]string{}, custom: map[string]string{}}
+	for _, d := range settingDefs {
+		s.values[d.Name] = d.Default
+	}
+	s.values["session_authorization"] = user
+	return s
+}
+
+// get returns the value of a setting, or "" and false when it is unknown.
+func (s *settings) get(name string) (string, bool) {
+	d := lookupSetting(name)
+	if d == nil {
+		v, ok := s.custom[strings.ToLower(name)]
+		return v, ok
+	}
+	return s.values[d.Name], true
+}
+
+// set validates and stores a value. Errors: 42704 unknown setting, 55P02
+// read-only, 22023 invalid value.
+func (s *settings) set(name, value string) error {
+	d := lookupSetting(name)
+	if d == nil {
+		if isCustomSetting(name) {
+			s.custom[strings.ToLower(name)] = value
+			return nil
+		}
+		return unknownSetting(name)
+	}
+	if d.ReadOnly {
+		if cur := s.values[d.Name]; strings.EqualFold(cur, value) {
+			return nil
+		}
+		return pgerr.New("55P02", "parameter \"%s\" cannot be changed", strings.ToLower(name))
+	}
+	if d.Check != nil {
+		v, err := d.Check(value, s.values[d.Name])
+		if err != nil {
+			return err
+		}
+		value = v
+	}
+	s.values[d.Name] = value
+	return nil
+}
+
+// reset restores a setting to its default.
+func (s *settings) reset(name string, user string) error {
+	d := lookupSetting(name)
+	if d == nil {
+		if isCustomSetting(name) {
+			delete(s.custom, strings.ToLower(name))
+			return nil
+		}
+		return unknownSetting(name)
+	}
+	if d.ReadOnly {
+		return pgerr.New("55P02", "parameter \"%s\" cannot be changed", strings.ToLower(name))
+	}
+	s.values[d.Name] = d.Default
+	if d.Name == "session_authorization" {
+		s.values[d.Name] = user
+	}
+	return nil
+}
+
+// resetAll restores every changeable setting.
+func (s *settings) resetAll(user string) {
+	clear(s.custom)
+	for _, d := range settingDefs {
+		if !d.ReadOnly {
+			s.values[d.Name] = d.Default
+		}
+	}
+	s.values["session_authorization"] = user
+}
+
+// reported returns the values of the settings reported by ParameterStatus.
+func (s *settings) reported() map[string]string {
+	m := map[string]string{}
+	for _, d := range settingDefs {
+		if d.Reported {
+			m[d.Name] = s.values[d.Name]
+		}
+	}
+	return m
+}
+
+// location returns the session time zone.
+func (s *settings) location() *time.Location {
+	loc, err := parseTimeZone(s.values["TimeZone"])
+	if err != nil {
+		return time.UTC
+	}
+	return loc
+}
+
+// searchPath returns the schemas of search_path in order.
+func (s *settings) searchPath() []string {
+	return splitSearchPath(s.values["search_path"])
+}
+
+func unknownSetting(name string) error {
+	return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter \"%s\"", strings.ToLower(name))
+}
+
+func invalidValue(name, value string) *pgerr.Error {
+	return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, value)
+}
+
+func oneOf(vals ...string) func(string, string) (string, error) {
+	return func(v, _ string) (string, error) {
+		for _, ok := range vals {
+			if strings.EqualFold(v, ok) {
+				return ok, nil
+			}
+		}
+		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter: \"%s\"", v).
+			WithHint("Available values: %s.", strings.Join(vals, ", "))
+	}
+}
+
+func checkIntRange(lo, hi int) func(string, string) (string, error) {
+	return func(v, _ string) (string, error) {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter: \"%s\"", v)
+		}
+		if n < lo || n > hi {
+			return "", pgerr.New(pgerr.InvalidParameterValue,
+				"%d is outside the valid range for parameter (%d .. %d)", n, lo, hi)
+		}
+		return strconv.Itoa(n), nil
+	}
+}
+
+func checkEncoding(v, _ string) (string, error) {
+	switch strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(v), "-", "")) {
+	case "UTF8", "UNICODE":
+		return "UTF8", nil
+	}
+	return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"client_encoding\": \"%s\"", v).
+		WithDetail("icegate supports only the UTF8 client encoding.")
+}
+
+// checkDateStyle accepts PostgreSQL's DateStyle values: an output style
+// (ISO, SQL, Postgres, German) and/or an order (DMY, MDY, YMD, with the
+// aliases Euro/European and US/NonEuro/NonEuropean), case-insensitively.
+// The result is PostgreSQL's canonical spelling ("ISO, MDY"); a part not
+// given keeps its current value.
+func checkDateStyle(v, cur string) (string, error) {
+	style, order := "ISO", "MDY"
+	if cs, co, ok := strings.Cut(cur, ", "); ok {
+		style, order = cs, co
+	}
+	haveOrder := false
+	for _, part := range strings.Split(v, ",") {
+		p := strings.ToLower(strings.TrimSpace(part))
+		switch p {
+		case "iso":
+			style = "ISO"
+		case "sql":
+			style = "SQL"
+		case "postgres":
+			style = "Postgres"
+		case "german":
+			style = "German"
+			if !haveOrder {
+				order = "DMY"
+			}
+		case "dmy", "euro", "european":
+			order, haveOrder = "DMY", true
+		case "mdy", "us", "noneuro", "noneuropean":
+			order, haveOrder = "MDY", true
+		case "ymd":
+			order, haveOrder = "YMD", true
+		case "default":
+		default:
+			return "", invalidValue("DateStyle", v).WithDetail("Unrecognized key word: \"%s\".", strings.TrimSpace(part))
+		}
+	}
+	return style + ", " + order, nil
+}
+
+// checkTimeZone accepts IANA names, UTC/GMT/Z and numeric offsets.
+func checkTimeZone(v, _ string) (string, error) {
+	if _, err := parseTimeZone(v); err != nil {
+		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": \"%s\"", v)
+	}
+	return v, nil
+}
+
+// LoadTimeZone resolves a TimeZone setting value as PostgreSQL does: IANA
+// names, UTC/GMT/Z, POSIX-style offsets ("+02:00" and "-5" are, as in
+// PostgreSQL, hours WEST of Greenwich) and the "<+02>-02" form SET TIME ZONE
+// with a number stores. wire uses it to print timestamptz values.
+func LoadTimeZone(v string) (*time.Location, error) { return parseTimeZone(v) }
+
+func parseTimeZone(v string) (*time.Location, error) {
+	s := strings.TrimSpace(v)
+	switch strings.ToUpper(s) {
+	case "UTC", "GMT", "Z", "ZULU", "UCT", "ETC/UTC", "UNIVERSAL", "LOCAL", "DEFAULT":
+		return time.UTC, nil
+	}
+	if strings.HasPrefix(s, "<") {
+		if i := strings.IndexByte(s, '>'); i > 0 {
+			if off, ok := parseOffset(s[i+1:]); ok {
+				return time.FixedZone(s[1:i], -off), nil
+			}
+		}
+		return nil, fmt.Errorf("invalid time zone %q", v)
+	}
+	if off, ok := parseOffset(s); ok {
+		if off == 0 {
+			return time.UTC, nil
+		}
+		return time.FixedZone(formatOffset(-off), -off), nil
+	}
+	if s == "" || strings.ContainsAny(s, " \t") {
+		return nil, fmt.Errorf("invalid time zone %q", v)
+	}
+	return time.LoadLocation(s)
+}
+
+// posixZoneForHours is the value SET TIME ZONE <number> stores: hours EAST
+// of Greenwich written in POSIX form ("<+02>-02").
+func posixZoneForHours(sec int) string {
+	if sec == 0 {
+		return "UTC"
+	}
+	return "<" + formatOffset(sec) + ">" + formatOffset(-sec)
+}
+
+// parseOffset parses "+02:00", "-5", "+0530", "2" into seconds east.
+func parseOffset(s string) (int, bool) {
+	if s == "" {
+		return 0, false
+	}
+	sign := 1
+	switch s[0] {
+	case '+':
+		s = s[1:]
+	case '-':
+		sign, s = -1, s[1:]
+	}
+	var h, m int
+	var err error
+	switch {
+	case strings.Contains(s, ":"):
+		hp, mp, _ := strings.Cut(s, ":")
+		if h, err = strconv.Atoi(hp); err != nil {
+			return 0, false
+		}
+		if m, err = strconv.Atoi(mp); err != nil {
+			return 0, false
+		}
+	case len(s) == 4:
+		if h, err = strconv.Atoi(s[:2]); err != nil {
+			return 0, false
+		}
+		if m, err = strconv.Atoi(s[2:]); err != nil {
+			return 0, false
+		}
+	default:
+		if h, err = strconv.Atoi(s); err != nil {
+			return 0, false
+		}
+	}
+	if h > 15 || m > 59 || h < 0 || m < 0 {
+		return 0, false
+	}
+	return sign * (h*3600 + m*60), true
+}
+
+func formatOffset(sec int) string {
+	sign := '+'
+	if sec < 0 {
+		sign, sec = '-', -sec
+	}
+	if sec%3600 == 0 {
+		return fmt.Sprintf("%c%02d", sign, sec/3600)
+	}
+	return fmt.Sprintf("%c%02d:%02d", sign, sec/3600, sec%3600/60)
+}
+
+// splitSearchPath splits a search_path value into schema names: quoted
+// names keep their case, unquoted ones fold to lower case.
+func splitSearchPath(v string) []string {
+	var out []string
+	for _, part := range strings.Split(v, ",") {
+		p := strings.TrimSpace(part)
+		if p == "" {
+			continue
+		}
+		if len(p) >= 2 && p[0] == '"' && p[len(p)-1] == '"' {
+			out = append(out, strings.ReplaceAll(p[1:len(p)-1], `""`, `"`))
+			continue
+		}
+		out = append(out, strings.ToLower(p))
+	}
+	return out
+}
+
+// checkMillis accepts a time in milliseconds with an optional unit (ms, s,
+// min, h, d), as PostgreSQL's time settings do; SHOW prints it as given.
+func checkMillis(v, _ string) (string, error) {
+	if _, ok := parseMillis(v); !ok {
+		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"statement_timeout\": \"%s\"", v)
+	}
+	return strings.TrimSpace(v), nil
+}
+
+// parseMillis parses "500", "5s", "1min", "250 ms" into milliseconds.
+func parseMillis(v string) (int64, bool) {
+	s := strings.TrimSpace(v)
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	n, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil || n < 0 {
+		return 0, false
+	}
+	mult := map[string]int64{"": 1, "ms": 1, "s": 1000, "min": 60000, "h": 3600000, "d": 86400000}[strings.TrimSpace(s[i:])]
+	if mult == 0 {
+		return 0, false
+	}
+	return n * mult, true
+}
+
+// isCustomSetting reports whether name is a placeholder setting name
+// (qualified with a dot, as extensions and applications use).
+func isCustomSetting(name string) bool {
+	i := strings.IndexByte(name, '.')
+	return i > 0 && i < len(name)-1
+}

@@ -1,0 +1,166 @@
+package translate
+
+import (
+	"context"
+	"sort"
+	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// showStatement is SHOW name or SHOW ALL.
+type showStatement struct {
+	s    *session
+	name string // canonical setting name; "" for ALL
+}
+
+func (s *session) prepareShow(x *pg.VariableShowStmt) (Statement, error) {
+	if strings.EqualFold(x.Name, "all") {
+		return &showStatement{s: s}, nil
+	}
+	d := lookupSetting(x.Name)
+	if d == nil {
+		if isCustomSetting(x.Name) {
+			return &showStatement{s: s, name: x.Name}, nil
+		}
+		return nil, unknownSetting(x.Name)
+	}
+	return &showStatement{s: s, name: d.Name}, nil
+}
+
+func (st *showStatement) ParamTypes() []uint32 { return nil }
+
+func (st *showStatement) Columns() []pgtypes.Column {
+	if st.name == "" {
+		return []pgtypes.Column{
+			{Name: "name", TypeOID: pgtypes.Text, Typmod: -1},
+			{Name: "setting", TypeOID: pgtypes.Text, Typmod: -1},
+			{Name: "description", TypeOID: pgtypes.Text, Typmod: -1},
+		}
+	}
+	return []pgtypes.Column{{Name: st.name, TypeOID: pgtypes.Text, Typmod: -1}}
+}
+
+func (st *showStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	if st.name != "" {
+		v, ok := st.s.settings.get(st.name)
+		if !ok {
+			return nil, unknownSetting(st.name)
+		}
+		return textRows(st.name, []string{v}, "SHOW")
+	}
+	names := make([]string, 0, len(settingDefs))
+	for _, d := range settingDefs {
+		names = append(names, d.Name)
+	}
+	sort.Slice(names, func(i, j int) bool { return strings.ToLower(names[i]) < strings.ToLower(names[j]) })
+	vals := make([]string, len(names))
+	descs := make([]string, len(names))
+	for i, n := range names {
+		vals[i] = st.s.settings.values[n]
+		descs[i] = lookupSetting(n).Doc
+	}
+	return textTable([]string{"name", "setting", "description"}, [][]string{names, vals, descs}, "SHOW")
+}
+
+// prepareSet handles SET [SESSION|LOCAL] name {TO|=} value, SET TIME ZONE,
+// RESET name and RESET ALL. The change happens at Execute.
+func (s *session) prepareSet(x *pg.VariableSetStmt) (Statement, error) {
+	switch x.Kind {
+	case pg.VariableSetKind_VAR_RESET_ALL:
+		return &utilityStatement{tag: "RESET", run: func() error { s.settings.resetAll(s.user); return nil }}, nil
+	case pg.VariableSetKind_VAR_RESET, pg.VariableSetKind_VAR_SET_DEFAULT:
+		tag := "SET"
+		if x.Kind == pg.VariableSetKind_VAR_RESET {
+			tag = "RESET"
+		}
+		if lookupSetting(x.Name) == nil && !isCustomSetting(x.Name) {
+			return nil, unknownSetting(x.Name)
+		}
+		return &utilityStatement{tag: tag, run: func() error { return s.settings.reset(x.Name, s.user) }}, nil
+	case pg.VariableSetKind_VAR_SET_VALUE:
+		if x.Name == "" || strings.HasPrefix(x.Name, "transaction") || strings.HasPrefix(x.Name, "session characteristics") {
+			return &utilityStatement{tag: "SET"}, nil // SET TRANSACTION ...: accepted, reads are snapshot-per-statement
+		}
+		if lookupSetting(x.Name) == nil && !isCustomSetting(x.Name) {
+			return nil, unknownSetting(x.Name)
+		}
+		value, err := setValue(x)
+		if err != nil {
+			return nil, err
+		}
+		return &utilityStatement{tag: "SET", run: func() error { return s.settings.set(x.Name, value) }}, nil
+	case pg.VariableSetKind_VAR_SET_MULTI:
+		return &utilityStatement{tag: "SET"}, nil // SET TRANSACTION / SESSION CHARACTERISTICS
+	}
+	return nil, notYet("SET FROM CURRENT")
+}
+
+// setValue turns SET's argument list into the setting's text: constants
+// joined with ", " (identifiers quoted where needed, as search_path
+// prints them); a number for TIME ZONE means hours east of Greenwich.
+func setValue(x *pg.VariableSetStmt) (string, error) {
+	var parts []string
+	for _, a := range x.Args {
+		c := a.GetAConst()
+		if c == nil {
+			if a.GetTypeCast() != nil {
+				return "", notYet("SET TIME ZONE INTERVAL")
+			}
+			return "", pgerr.New(pgerr.SyntaxError, "SET %s takes only constant values", x.Name)
+		}
+		switch v := c.Val.(type) {
+		case *pg.A_Const_Sval:
+			s := v.Sval.Sval
+			if strings.EqualFold(x.Name, "search_path") && len(x.Args) > 0 {
+				s = quoteIdentIfNeeded(s)
+			}
+			parts = append(parts, s)
+		case *pg.A_Const_Ival:
+			if strings.EqualFold(x.Name, "timezone") {
+				parts = append(parts, posixZoneForHours(int(v.Ival.Ival)*3600))
+				continue
+			}
+			parts = append(parts, strconv.Itoa(int(v.Ival.Ival)))
+		case *pg.A_Const_Fval:
+			if strings.EqualFold(x.Name, "timezone") {
+				f, err := strconv.ParseFloat(v.Fval.Fval, 64)
+				if err != nil {
+					return "", invalidValue("TimeZone", v.Fval.Fval)
+				}
+				parts = append(parts, posixZoneForHours(int(f*3600)))
+				continue
+			}
+			parts = append(parts, v.Fval.Fval)
+		case *pg.A_Const_Boolval:
+			if v.Boolval.Boolval {
+				parts = append(parts, "on")
+			} else {
+				parts = append(parts, "off")
+			}
+		default:
+			return "", pgerr.New(pgerr.SyntaxError, "SET %s takes only constant values", x.Name)
+		}
+	}
+	return strings.Join(parts, ", "), nil
+}
+
+// quoteIdentIfNeeded quotes a name that is not a plain lower-case
+// identifier.
+func quoteIdentIfNeeded(s string) string {
+	plain := s != ""
+	for i, r := range s {
+		if !(r == '_' || (r >= 'a' && r <= 'z') || (i > 0 && (r >= '0' && r <= '9' || r == '$'))) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}

@@ -1,0 +1,272 @@
+package translate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// prepare makes the Statement for one parsed statement.
+//
+// When eager is false (a query string of several statements), a SELECT is
+// bound only when described or executed, so that it sees what the
+// statements before it did (SET search_path ...).
+func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint32, eager bool) (Statement, error) {
+	switch x := ps.node.Node.(type) {
+	case *pg.Node_SelectStmt:
+		st := &selectStatement{sess: s, ps: ps, declared: append([]uint32(nil), paramTypes...)}
+		if !eager {
+			st.ctx = context.WithoutCancel(ctx)
+			return st, nil
+		}
+		if err := st.bind(ctx); err != nil {
+			return nil, err
+		}
+		return st, nil
+	case *pg.Node_ExplainStmt:
+		sel := x.ExplainStmt.Query.GetSelectStmt()
+		if sel == nil {
+			return nil, notYet("EXPLAIN of this statement")
+		}
+		for _, o := range x.ExplainStmt.Options {
+			if d := o.GetDefElem(); d != nil && strings.EqualFold(d.Defname, "analyze") {
+				return nil, notYet("EXPLAIN ANALYZE")
+			}
+		}
+		inner := ps
+		inner.node = x.ExplainStmt.Query
+		st := &selectStatement{sess: s, ps: inner, declared: append([]uint32(nil), paramTypes...)}
+		if err := st.bind(ctx); err != nil {
+			return nil, err
+		}
+		return &explainStatement{sel: st}, nil
+	case *pg.Node_VariableSetStmt:
+		return s.prepareSet(x.VariableSetStmt)
+	case *pg.Node_VariableShowStmt:
+		return s.prepareShow(x.VariableShowStmt)
+	case *pg.Node_TransactionStmt:
+		return s.prepareTransaction(x.TransactionStmt)
+	case *pg.Node_DiscardStmt:
+		switch x.DiscardStmt.Target {
+		case pg.DiscardMode_DISCARD_ALL:
+			return &utilityStatement{tag: "DISCARD ALL", run: func() error {
+				s.settings.resetAll(s.user)
+				return nil
+			}}, nil
+		case pg.DiscardMode_DISCARD_PLANS:
+			return &utilityStatement{tag: "DISCARD PLANS"}, nil
+		case pg.DiscardMode_DISCARD_SEQUENCES:
+			return &utilityStatement{tag: "DISCARD SEQUENCES"}, nil
+		default:
+			return &utilityStatement{tag: "DISCARD TEMP"}, nil
+		}
+	}
+	return nil, unsupportedStatement(ps.node)
+}
+
+// unsupportedStatement names a statement kind icegate does not run yet.
+func unsupportedStatement(n *pg.Node) error {
+	name := strings.TrimPrefix(fmt.Sprintf("%T", n.Node), "*pg_query.Node_")
+	kinds := map[string]string{
+		"InsertStmt": "INSERT", "UpdateStmt": "UPDATE", "DeleteStmt": "DELETE", "MergeStmt": "MERGE",
+		"CreateStmt": "CREATE TABLE", "CreateTableAsStmt": "CREATE TABLE AS", "DropStmt": "DROP",
+		"AlterTableStmt": "ALTER TABLE", "CreateSchemaStmt": "CREATE SCHEMA", "TruncateStmt": "TRUNCATE",
+		"ViewStmt": "CREATE VIEW", "IndexStmt": "CREATE INDEX", "CopyStmt": "COPY", "CallStmt": "CALL",
+		"PrepareStmt": "PREPARE", "ExecuteStmt": "EXECUTE", "DeallocateStmt": "DEALLOCATE",
+		"DeclareCursorStmt": "DECLARE CURSOR", "FetchStmt": "FETCH", "ClosePortalStmt": "CLOSE",
+		"ListenStmt": "LISTEN", "NotifyStmt": "NOTIFY", "UnlistenStmt": "UNLISTEN", "VacuumStmt": "VACUUM",
+		"GrantStmt": "GRANT", "CreateRoleStmt": "CREATE ROLE", "DoStmt": "DO", "CreateFunctionStmt": "CREATE FUNCTION",
+		"LockStmt": "LOCK", "CreatedbStmt": "CREATE DATABASE", "RenameStmt": "ALTER ... RENAME",
+	}
+	if k, ok := kinds[name]; ok {
+		return notYet(k)
+	}
+	return notYetPl(strings.TrimSuffix(name, "Stmt") + " statements")
+}
+
+// selectStatement is a prepared SELECT. It binds at Prepare (to describe
+// its columns and parameters) and again at Execute, with the parameter
+// values and the table's then-current snapshot.
+type selectStatement struct {
+	sess     *session
+	ps       parsedStmt
+	declared []uint32 // parameter types the client declared
+	params   []uint32 // after inference
+	plan     *selectPlan
+	cols     []pgtypes.Column
+	// ctx is set while binding is deferred (see prepare).
+	ctx context.Context
+	// fresh is true until the first Execute: a statement without
+	// parameters then runs the plan bound at Prepare (same statement, same
+	// snapshot) instead of binding again.
+	fresh bool
+}
+
+// ensureBound binds a deferred statement.
+func (st *selectStatement) ensureBound() error {
+	if st.plan != nil || st.ctx == nil {
+		return nil
+	}
+	return st.bind(st.ctx)
+}
+
+func (st *selectStatement) bind(ctx context.Context) error {
+	ps := &paramSet{types: append([]uint32(nil), st.declared...)}
+	b := newBinder(ctx, st.sess, st.ps, ps, time.Now())
+	plan, err := b.bindSelect(st.ps.node.GetSelectStmt())
+	if err != nil {
+		return err
+	}
+	for i, t := range ps.types {
+		if t == 0 {
+			ps.types[i] = pgtypes.Text // PostgreSQL resolves an unused/untyped parameter as text
+		}
+	}
+	st.plan, st.cols, st.params = plan, plan.cols, ps.types
+	st.fresh = true
+	return nil
+}
+
+func (st *selectStatement) ParamTypes() []uint32 {
+	_ = st.ensureBound()
+	return st.params
+}
+
+// Columns describes the result; for a deferred statement whose binding
+// fails it is nil and Execute returns the error.
+func (st *selectStatement) Columns() []pgtypes.Column {
+	_ = st.ensureBound()
+	return st.cols
+}
+
+// Execute re-binds with the parameter values and a fresh table snapshot,
+// then starts the plan. The result columns must not change from Prepare.
+func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	if st.plan == nil {
+		if err := st.bind(ctx); err != nil {
+			return nil, err
+		}
+		st.ctx = nil
+	}
+	if len(params) != len(st.params) {
+		return nil, pgerr.New(pgerr.ProtocolViolation,
+			"bind message supplies %d parameters, but prepared statement requires %d", len(params), len(st.params))
+	}
+	plan := st.plan
+	if !st.fresh || len(st.params) > 0 {
+		ps := &paramSet{types: append([]uint32(nil), st.params...), values: params, bound: true}
+		b := newBinder(ctx, st.sess, st.ps, ps, time.Now())
+		var err error
+		if plan, err = b.bindSelect(st.ps.node.GetSelectStmt()); err != nil {
+			return nil, err
+		}
+		if !sameColumns(plan.cols, st.cols) {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
+		}
+	}
+	st.fresh = false
+	op, err := lower(ctx, st.sess, plan)
+	if err != nil {
+		return nil, err
+	}
+	rows := newOperatorRows(op, "SELECT")
+	rows.timeout = st.sess.statementTimeout()
+	return rows, nil
+}
+
+func sameColumns(a, b []pgtypes.Column) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// explainStatement prints the plan of a SELECT as one text column.
+type explainStatement struct {
+	sel *selectStatement
+}
+
+func (e *explainStatement) ParamTypes() []uint32 { return e.sel.params }
+
+func (e *explainStatement) Columns() []pgtypes.Column {
+	return []pgtypes.Column{{Name: "QUERY PLAN", TypeOID: pgtypes.Text, Typmod: -1}}
+}
+
+func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	return textRows("QUERY PLAN", strings.Split(e.sel.plan.String(), "\n"), "EXPLAIN")
+}
+
+// utilityStatement runs a side effect at Execute and returns no rows.
+type utilityStatement struct {
+	tag string
+	run func() error
+}
+
+func (u *utilityStatement) ParamTypes() []uint32      { return nil }
+func (u *utilityStatement) Columns() []pgtypes.Column { return nil }
+func (u *utilityStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	if u.run != nil {
+		if err := u.run(); err != nil {
+			return nil, err
+		}
+	}
+	return &emptyRows{tag: u.tag}, nil
+}
+
+// prepareTransaction accepts BEGIN/COMMIT/ROLLBACK as no-ops (every
+// statement reads its own snapshot), with PostgreSQL's warnings for a
+// BEGIN inside a transaction and a COMMIT/ROLLBACK outside one.
+func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
+	begin := func(tag string) Statement {
+		return &txStatement{tag: tag, run: func() []Notice {
+			if s.inTx {
+				return []Notice{{Severity: "WARNING", Code: "25001", Message: "there is already a transaction in progress"}}
+			}
+			s.inTx = true
+			return nil
+		}}
+	}
+	end := func(tag string) Statement {
+		return &txStatement{tag: tag, run: func() []Notice {
+			if !s.inTx {
+				return []Notice{{Severity: "WARNING", Code: "25P01", Message: "there is no transaction in progress"}}
+			}
+			s.inTx = false
+			return nil
+		}}
+	}
+	switch t.Kind {
+	case pg.TransactionStmtKind_TRANS_STMT_BEGIN:
+		return begin("BEGIN"), nil
+	case pg.TransactionStmtKind_TRANS_STMT_START:
+		return begin("START TRANSACTION"), nil
+	case pg.TransactionStmtKind_TRANS_STMT_COMMIT:
+		return end("COMMIT"), nil
+	case pg.TransactionStmtKind_TRANS_STMT_ROLLBACK:
+		return end("ROLLBACK"), nil
+	}
+	return nil, notYetPl("savepoints and two-phase commit")
+}
+
+// txStatement is BEGIN, COMMIT or ROLLBACK.
+type txStatement struct {
+	tag string
+	run func() []Notice
+}
+
+func (t *txStatement) ParamTypes() []uint32      { return nil }
+func (t *txStatement) Columns() []pgtypes.Column { return nil }
+func (t *txStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	return &emptyRows{tag: t.tag, notices: t.run()}, nil
+}

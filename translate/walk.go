@@ -1,0 +1,72 @@
+package translate
+
+import (
+	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/icegate/icegate/engine/expr"
+)
+
+// containsAggregate reports whether an expression's AST calls an aggregate
+// (outside window functions).
+func containsAggregate(n *pg.Node) bool {
+	found := false
+	walkAST(n.ProtoReflect(), func(m protoreflect.Message) bool {
+		if fc, ok := m.Interface().(*pg.FuncCall); ok && fc.Over == nil && aggregateNames[funcName(fc)] && len(fc.Funcname) <= 2 {
+			found = true
+		}
+		if _, ok := m.Interface().(*pg.SubLink); ok {
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+// walkAST visits m and the messages below it, depth first, while visit
+// returns true.
+func walkAST(m protoreflect.Message, visit func(protoreflect.Message) bool) {
+	if !m.IsValid() || !visit(m) {
+		return
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList() && fd.Message() != nil:
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				walkAST(l.Get(i).Message(), visit)
+			}
+		case fd.Message() != nil && !fd.IsMap():
+			walkAST(v.Message(), visit)
+		}
+		return true
+	})
+}
+
+// usesColumns reports whether a bound expression reads any column.
+func usesColumns(e expr.Expr) bool {
+	switch e := e.(type) {
+	case *expr.Col:
+		return true
+	case *expr.Cast:
+		return usesColumns(e.Arg)
+	case *expr.Call:
+		for _, a := range e.Args {
+			if usesColumns(a) {
+				return true
+			}
+		}
+	case *expr.Case:
+		for _, w := range e.Whens {
+			if usesColumns(w.Cond) || usesColumns(w.Then) {
+				return true
+			}
+		}
+		if e.Else != nil {
+			return usesColumns(e.Else)
+		}
+	}
+	return false
+}
+
+type protoreflectMessage = protoreflect.Message
