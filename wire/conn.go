@@ -1,0 +1,294 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"net"
+	"runtime/debug"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate"
+)
+
+// txStatuser is implemented by sessions that track transactions; wire sends
+// its status ('I', 'T', 'E') in ReadyForQuery. Sessions without it are
+// always idle.
+type txStatuser interface {
+	TxStatus() byte
+}
+
+// conn is one client connection. All protocol work happens on its own
+// goroutine; only cancelStatement is called from others.
+type conn struct {
+	srv    *Server
+	logger *slog.Logger
+	nc     net.Conn
+	remote net.Addr
+	be     *pgproto3.Backend
+	input  *pump
+
+	ctx        context.Context // ends when the client goes or the server stops
+	cancelConn context.CancelCauseFunc
+
+	pid        uint32
+	secret     []byte
+	registered bool
+	session    translate.Session
+	reported   map[string]string
+
+	stmts   map[string]*prepared
+	portals map[string]*portal
+	// ignoreTillSync is set after an error in an extended-protocol message:
+	// everything up to the next Sync is discarded.
+	ignoreTillSync bool
+
+	mu         sync.Mutex
+	stmtCancel context.CancelCauseFunc // of the running statement, nil when idle
+
+	rowBuf []byte // reused buffer of encoded DataRows
+
+	tzName string // TimeZone setting tzLoc was loaded for
+	tzLoc  *time.Location
+}
+
+// errCancelRequest is the cause of a statement canceled by CancelRequest.
+var errCancelRequest = errors.New("cancel request")
+
+// errClientGone is the cause when the client closed its connection.
+var errClientGone = errors.New("client connection closed")
+
+func (s *Server) serveConn(ctx context.Context, nc net.Conn) {
+	c := &conn{
+		srv:     s,
+		nc:      nc,
+		remote:  nc.RemoteAddr(),
+		logger:  s.logger.With("remote", nc.RemoteAddr().String()),
+		stmts:   make(map[string]*prepared),
+		portals: make(map[string]*portal),
+	}
+	c.ctx, c.cancelConn = context.WithCancelCause(ctx)
+	stop := context.AfterFunc(c.ctx, func() { nc.Close() })
+	defer func() {
+		stop()
+		c.cancelConn(errClientGone)
+		nc.Close()
+		if c.input != nil {
+			c.input.stop(io.EOF)
+		}
+		c.closeAll()
+		if c.registered {
+			s.unregister(c)
+		}
+	}()
+	defer func() {
+		if r := recover(); r != nil {
+			c.logger.Error("panic in connection", "panic", r, "stack", string(debug.Stack()))
+			if c.be != nil {
+				c.sendError(&pgerr.Error{Code: pgerr.InternalError, Severity: "FATAL",
+					Message: fmt.Sprintf("internal error: %v", r)})
+				_ = c.be.Flush()
+			}
+		}
+	}()
+	if err := c.run(nc); err != nil && !errors.Is(err, errCanceled) {
+		c.logger.Debug("connection ended", "err", err)
+	}
+}
+
+// run drives one connection from its first byte to its end.
+func (c *conn) run(nc net.Conn) error {
+	stream, sp, err := c.negotiate(nc)
+	if err != nil {
+		if pe := pgerr.As(err); pe != nil {
+			// An ErrorResponse is allowed in place of the authentication
+			// request, so the client learns why.
+			be := pgproto3.NewBackend(nc, nc)
+			be.Send(errorResponse(pe))
+			_ = be.Flush()
+		}
+		return err
+	}
+	c.nc = stream
+	c.input = startPump(stream, func(err error) { c.cancelConn(errClientGone) })
+	c.be = pgproto3.NewBackend(c.input, stream)
+	c.be.SetMaxBodyLen(1 << 30)
+	if err := c.startSession(sp); err != nil {
+		// Every error before ReadyForQuery ends the connection: FATAL.
+		fatal := *c.toPgError(err)
+		fatal.Severity = "FATAL"
+		c.be.Send(errorResponse(&fatal))
+		_ = c.flush()
+		return err
+	}
+	return c.loop()
+}
+
+// loop reads and runs messages until Terminate, a FATAL error, or the end of
+// the connection.
+func (c *conn) loop() error {
+	for {
+		msg, err := c.be.Receive()
+		if err != nil {
+			if c.ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) {
+				return err
+			}
+			c.sendError(&pgerr.Error{Code: pgerr.ProtocolViolation, Severity: "FATAL",
+				Message: fmt.Sprintf("invalid frontend message: %v", err)})
+			_ = c.flush()
+			return err
+		}
+		switch m := msg.(type) {
+		case *pgproto3.Terminate:
+			return nil
+		case *pgproto3.Sync:
+			c.ignoreTillSync = false
+			c.sync()
+		case *pgproto3.Flush:
+			if err := c.flush(); err != nil {
+				return err
+			}
+			continue
+		case *pgproto3.CopyData, *pgproto3.CopyDone, *pgproto3.CopyFail:
+			continue // PostgreSQL ignores these outside COPY
+		case *pgproto3.Query:
+			if c.ignoreTillSync {
+				continue
+			}
+			// simpleQuery answers errors itself; what it returns ends the
+			// connection.
+			if err := c.simpleQuery(m.String); err != nil {
+				return err
+			}
+		default:
+			if c.ignoreTillSync {
+				continue
+			}
+			if err := c.dispatch(m); err != nil {
+				c.sendError(err)
+				if isFatal(err) {
+					_ = c.flush()
+					return err
+				}
+				c.ignoreTillSync = true
+			}
+		}
+		if c.ctx.Err() != nil {
+			return context.Cause(c.ctx)
+		}
+	}
+}
+
+// dispatch runs one message other than Sync, Flush and Terminate.
+func (c *conn) dispatch(msg pgproto3.FrontendMessage) (err error) {
+	defer c.recoverPanic(&err)
+	switch m := msg.(type) {
+	case *pgproto3.Parse:
+		return c.parse(m)
+	case *pgproto3.Bind:
+		return c.bind(m)
+	case *pgproto3.Describe:
+		return c.describe(m)
+	case *pgproto3.Execute:
+		return c.execute(m)
+	case *pgproto3.Close:
+		return c.closeObject(m)
+	case *pgproto3.FunctionCall:
+		return pgerr.Unsupported("the fast-path function call interface")
+	}
+	return &pgerr.Error{Code: pgerr.ProtocolViolation, Severity: "FATAL",
+		Message: fmt.Sprintf("unexpected message type %T", msg)}
+}
+
+// flush writes buffered messages to the client.
+func (c *conn) flush() error {
+	if err := c.be.Flush(); err != nil {
+		c.cancelConn(errClientGone)
+		return fmt.Errorf("write to client: %w", err)
+	}
+	return nil
+}
+
+// sendReady sends ReadyForQuery with the session's transaction status.
+func (c *conn) sendReady() {
+	status := byte('I')
+	if ts, ok := c.session.(txStatuser); ok {
+		status = ts.TxStatus()
+	}
+	c.be.Send(&pgproto3.ReadyForQuery{TxStatus: status})
+}
+
+// sync ends an extended-protocol batch: portals of the implicit transaction
+// are dropped and ReadyForQuery is sent.
+func (c *conn) sync() {
+	if ts, ok := c.session.(txStatuser); !ok || ts.TxStatus() == 'I' {
+		for name, p := range c.portals {
+			p.close()
+			delete(c.portals, name)
+		}
+	}
+	c.sendReady()
+	_ = c.flush()
+}
+
+// reportParams sends ParameterStatus for reported settings that changed
+// since they were last sent (all of them when all is set).
+func (c *conn) reportParams(all bool) {
+	current := c.session.ReportedParams()
+	if c.reported == nil {
+		c.reported = make(map[string]string, len(current))
+	}
+	for _, name := range slices.Sorted(maps.Keys(current)) {
+		value := current[name]
+		if old, ok := c.reported[name]; all || !ok || old != value {
+			c.be.Send(&pgproto3.ParameterStatus{Name: name, Value: value})
+			c.reported[name] = value
+		}
+	}
+}
+
+// beginStatement returns the context of a statement execution; a
+// CancelRequest for this session cancels it.
+func (c *conn) beginStatement() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(c.ctx)
+	c.mu.Lock()
+	c.stmtCancel = cancel
+	c.mu.Unlock()
+	return ctx, func() {
+		c.mu.Lock()
+		c.stmtCancel = nil
+		c.mu.Unlock()
+		cancel(nil)
+	}
+}
+
+// cancelStatement cancels the running statement, if any.
+func (c *conn) cancelStatement() {
+	c.mu.Lock()
+	cancel := c.stmtCancel
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel(errCancelRequest)
+	}
+}
+
+// closeAll closes every portal and the session.
+func (c *conn) closeAll() {
+	for name, p := range c.portals {
+		p.close()
+		delete(c.portals, name)
+	}
+	if c.session != nil {
+		if err := c.session.Close(); err != nil {
+			c.logger.Warn("close session", "err", err)
+		}
+	}
+}

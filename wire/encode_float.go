@@ -1,0 +1,237 @@
+package wire
+
+import (
+	"math"
+	"strconv"
+)
+
+// appendFloat8 formats f as PostgreSQL's float8out: with extra_float_digits
+// > 0 (the default 1) the shortest text that reads back exactly, in
+// exponent form when the decimal exponent is below -4 or at least 15;
+// otherwise %g with 15+extra_float_digits significant digits.
+func appendFloat8(dst []byte, f float64, efd int) []byte {
+	return appendFloat(dst, f, 64, 15, efd)
+}
+
+// appendFloat4 is float4out: as appendFloat8 with float32 precision (6
+// digits for the exponent switch).
+func appendFloat4(dst []byte, f float32, efd int) []byte {
+	return appendFloat(dst, float64(f), 32, 6, efd)
+}
+
+func appendFloat(dst []byte, f float64, bitSize, digits, efd int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(dst, "NaN"...)
+	case math.IsInf(f, 1):
+		return append(dst, "Infinity"...)
+	case math.IsInf(f, -1):
+		return append(dst, "-Infinity"...)
+	}
+	if efd <= 0 {
+		return strconv.AppendFloat(dst, f, 'g', max(1, digits+efd), bitSize)
+	}
+	start := len(dst)
+	dst = appendShortest(dst, f, bitSize)
+	_, exp := splitExponent(dst[start:])
+	if exp < -4 || exp >= digits {
+		return dst
+	}
+	return toFixed(dst, start, exp)
+}
+
+// toFixed rewrites the 'e'-format number at dst[start:] (decimal
+// exponent exp, -4 <= exp < 17) in fixed notation.
+func toFixed(dst []byte, start, exp int) []byte {
+	var digits [24]byte
+	nd := 0
+	neg := false
+	for _, ch := range dst[start:] {
+		if ch == 'e' {
+			break
+		}
+		switch {
+		case ch == '-':
+			neg = true
+		case ch >= '0' && ch <= '9':
+			digits[nd] = ch
+			nd++
+		}
+	}
+	dst = dst[:start]
+	if neg {
+		dst = append(dst, '-')
+	}
+	if exp < 0 {
+		dst = append(dst, '0', '.')
+		for k := 0; k < -exp-1; k++ {
+			dst = append(dst, '0')
+		}
+		return append(dst, digits[:nd]...)
+	}
+	if nd <= exp+1 {
+		dst = append(dst, digits[:nd]...)
+		for k := nd; k < exp+1; k++ {
+			dst = append(dst, '0')
+		}
+		return dst
+	}
+	dst = append(dst, digits[:exp+1]...)
+	dst = append(dst, '.')
+	return append(dst, digits[exp+1:nd]...)
+}
+
+// splitExponent returns the number of significant digits and the decimal
+// exponent of a number strconv wrote in 'e' format.
+func splitExponent(b []byte) (digits, exp int) {
+	for k := 0; k < len(b); k++ {
+		switch ch := b[k]; {
+		case ch >= '0' && ch <= '9':
+			digits++
+		case ch == 'e':
+			return digits, parseExponent(b[k+1:])
+		}
+	}
+	return digits, 0
+}
+
+// appendShortest appends the shortest 'e'-format decimal that lies strictly
+// inside f's rounding interval, as PostgreSQL's Ryu-based float8out and
+// float4out do. strconv's shortest output may sit exactly on the interval's
+// boundary (a tie that reads back as f by round-half-even, like 1e+23); then
+// the next longer correctly rounded decimal that is strictly inside is used.
+func appendShortest(dst []byte, f float64, bitSize int) []byte {
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, f, 'e', -1, bitSize)
+	if !onBoundary(dst[start:], f, bitSize) {
+		return dst
+	}
+	maxDigits := 17
+	if bitSize == 32 {
+		maxDigits = 9
+	}
+	digits, _ := splitExponent(dst[start:])
+	for p := digits + 1; p <= maxDigits; p++ {
+		dst = strconv.AppendFloat(dst[:start], f, 'e', p-1, bitSize)
+		dst = trimMantissaZeros(dst, start)
+		if !onBoundary(dst[start:], f, bitSize) {
+			return dst
+		}
+	}
+	return dst
+}
+
+// trimMantissaZeros removes trailing zeros (and a bare '.') from the
+// mantissa of the 'e'-format number at dst[start:].
+func trimMantissaZeros(dst []byte, start int) []byte {
+	e := start
+	for e < len(dst) && dst[e] != 'e' {
+		e++
+	}
+	end := e
+	for end > start && dst[end-1] == '0' {
+		end--
+	}
+	if end > start && dst[end-1] == '.' {
+		end--
+	}
+	if end == e {
+		return dst
+	}
+	n := copy(dst[end:], dst[e:])
+	return dst[:end+n]
+}
+
+// onBoundary reports whether the decimal s (strconv 'e' format) is exactly
+// halfway between f and a neighbour. Cheap tests rule out almost every
+// value first: a tie must be a dyadic rational (a decimal with a fraction
+// needs a mantissa divisible by 5^k) that is not itself representable.
+func onBoundary(s []byte, f float64, bitSize int) bool {
+	if len(s) > 0 && s[0] == '-' {
+		s, f = s[1:], -f
+	}
+	var mant uint64
+	n := 0
+	k := 0
+	for ; k < len(s) && s[k] != 'e'; k++ {
+		if s[k] != '.' {
+			mant = mant*10 + uint64(s[k]-'0')
+			n++
+		}
+	}
+	if k == len(s) || mant == 0 {
+		return false
+	}
+	exp := parseExponent(s[k+1:])
+	scale := exp - (n - 1) // s = mant * 10^scale
+	// A tie needs one significant bit more than the format has; a decimal
+	// whose odd part fits in the significand is f itself.
+	sigLimit := uint64(1) << 53
+	if bitSize == 32 {
+		sigLimit = 1 << 24
+	}
+	if scale >= 0 {
+		odd := mant
+		for odd%2 == 0 {
+			odd /= 2
+		}
+		for j := 0; j < scale && odd < sigLimit; j++ {
+			odd *= 5
+		}
+		if odd < sigLimit {
+			return false
+		}
+	} else {
+		if -scale > 27 {
+			return false
+		}
+		pow5 := uint64(1)
+		for j := 0; j < -scale; j++ {
+			pow5 *= 5
+		}
+		if mant%pow5 != 0 {
+			return false // not a dyadic rational
+		}
+		if mant/pow5 < sigLimit {
+			return false
+		}
+	}
+	// Nudge s up and down by far less than any ulp; a tie moves to the
+	// neighbour on one side.
+	var buf [64]byte
+	digits := strconv.AppendUint(buf[:0], mant, 10)
+	up := append(append([]byte(nil), digits...), "0000000000000000000000001e"...)
+	up = strconv.AppendInt(up, int64(scale-25), 10)
+	down := strconv.AppendUint(nil, mant-1, 10)
+	down = append(down, "9999999999999999999999999e"...)
+	down = strconv.AppendInt(down, int64(scale-25), 10)
+	fu, _ := strconv.ParseFloat(string(up), bitSize)
+	fd, _ := strconv.ParseFloat(string(down), bitSize)
+	return fu != f || fd != f
+}
+
+// appendFloatNumeric formats f as the numeric PostgreSQL makes of it
+// (to_jsonb, float8::numeric of the shortest text): no exponent, no
+// negative zero. Not-finite values are not numbers; callers handle them.
+func appendFloatNumeric(dst []byte, f float64, bitSize int) []byte {
+	var tmp [32]byte
+	txt := strconv.AppendFloat(tmp[:0], f, 'e', -1, bitSize)
+	return appendNumericFromText(dst, txt)
+}
+
+// parseExponent reads the signed decimal exponent strconv writes after 'e'.
+func parseExponent(b []byte) int {
+	neg := false
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		neg = b[0] == '-'
+		b = b[1:]
+	}
+	n := 0
+	for _, ch := range b {
+		n = n*10 + int(ch-'0')
+	}
+	if neg {
+		return -n
+	}
+	return n
+}

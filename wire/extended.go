@@ -1,0 +1,247 @@
+package wire
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate"
+)
+
+// SQLSTATEs of the extended protocol's object names (not in pgerr's table).
+const (
+	invalidSQLStatementName = "26000"
+	duplicatePreparedStmt   = "42P05"
+	duplicateCursor         = "42P03"
+	invalidCursorName       = "34000"
+)
+
+// prepared is a statement made by Parse. stmt is nil for an empty query.
+type prepared struct {
+	stmt translate.Statement
+}
+
+// portal is a statement bound to parameters and result formats by Bind.
+type portal struct {
+	stmt    *prepared
+	params  []*string
+	formats []int16
+	env     *encodeEnv
+	result  *resultStream // nil until the first Execute
+	done    bool
+}
+
+func (p *portal) close() {
+	if p.result != nil {
+		_ = p.result.rows.Close()
+		p.result = nil
+	}
+}
+
+func (c *conn) parse(m *pgproto3.Parse) error {
+	if m.Name != "" {
+		if _, exists := c.stmts[m.Name]; exists {
+			return pgerr.New(duplicatePreparedStmt, "prepared statement %q already exists", m.Name)
+		}
+	}
+	ctx, done := c.beginStatement()
+	defer done()
+	stmts, err := c.session.Prepare(ctx, m.Query, slices.Clone(m.ParameterOIDs))
+	if err != nil {
+		return err
+	}
+	if len(stmts) > 1 {
+		return pgerr.New(pgerr.SyntaxError, "cannot insert multiple commands into a prepared statement")
+	}
+	p := &prepared{}
+	if len(stmts) == 1 {
+		p.stmt = stmts[0]
+	}
+	c.stmts[m.Name] = p
+	c.be.Send(&pgproto3.ParseComplete{})
+	return nil
+}
+
+func (c *conn) statement(name string) (*prepared, error) {
+	p, ok := c.stmts[name]
+	if !ok {
+		if name == "" {
+			return nil, pgerr.New(invalidSQLStatementName, "unnamed prepared statement does not exist")
+		}
+		return nil, pgerr.New(invalidSQLStatementName, "prepared statement %q does not exist", name)
+	}
+	return p, nil
+}
+
+func (c *conn) bind(m *pgproto3.Bind) error {
+	st, err := c.statement(m.PreparedStatement)
+	if err != nil {
+		return err
+	}
+	if m.DestinationPortal != "" {
+		if _, exists := c.portals[m.DestinationPortal]; exists {
+			return pgerr.New(duplicateCursor, "portal %q already exists", m.DestinationPortal)
+		}
+	} else if old := c.portals[""]; old != nil {
+		old.close()
+		delete(c.portals, "")
+	}
+	var paramTypes []uint32
+	var cols []pgtypes.Column
+	if st.stmt != nil {
+		paramTypes, cols = st.stmt.ParamTypes(), st.stmt.Columns()
+	}
+	params, err := decodeParams(m.Parameters, m.ParameterFormatCodes, paramTypes)
+	if err != nil {
+		return err
+	}
+	formats, err := resultFormats(m.ResultFormatCodes, cols)
+	if err != nil {
+		return err
+	}
+	c.portals[m.DestinationPortal] = &portal{stmt: st, params: params, formats: formats, env: c.env()}
+	c.be.Send(&pgproto3.BindComplete{})
+	return nil
+}
+
+// resultFormats expands Bind's result format codes to one per column and
+// checks binary output exists for each binary column.
+func resultFormats(codes []int16, cols []pgtypes.Column) ([]int16, error) {
+	formats := make([]int16, len(cols))
+	switch {
+	case len(codes) == 0:
+	case len(codes) == 1:
+		for k := range formats {
+			formats[k] = codes[0]
+		}
+	case len(codes) == len(cols):
+		copy(formats, codes)
+	default:
+		return nil, pgerr.New(pgerr.ProtocolViolation, "bind message has %d result formats but query has %d columns", len(codes), len(cols))
+	}
+	for k, f := range formats {
+		switch f {
+		case formatText:
+		case formatBinary:
+			if !binaryOutputSupported(cols[k].TypeOID) {
+				name := pgtypes.TypeName(cols[k].TypeOID)
+				if name == "" {
+					name = fmt.Sprintf("OID %d", cols[k].TypeOID)
+				}
+				return nil, pgerr.Unsupported("binary output of type %s (column %q)", name, cols[k].Name)
+			}
+		default:
+			return nil, pgerr.New(pgerr.ProtocolViolation, "unsupported format code: %d", f)
+		}
+	}
+	return formats, nil
+}
+
+func (c *conn) describe(m *pgproto3.Describe) error {
+	switch m.ObjectType {
+	case 'S':
+		st, err := c.statement(m.Name)
+		if err != nil {
+			return err
+		}
+		if st.stmt == nil {
+			c.be.Send(&pgproto3.ParameterDescription{ParameterOIDs: []uint32{}})
+			c.be.Send(&pgproto3.NoData{})
+			return nil
+		}
+		c.be.Send(&pgproto3.ParameterDescription{ParameterOIDs: st.stmt.ParamTypes()})
+		cols := st.stmt.Columns()
+		if cols == nil {
+			c.be.Send(&pgproto3.NoData{})
+		} else {
+			c.be.Send(rowDescription(cols, make([]int16, len(cols))))
+		}
+		return nil
+	case 'P':
+		p, err := c.portal(m.Name)
+		if err != nil {
+			return err
+		}
+		if p.stmt.stmt == nil || p.stmt.stmt.Columns() == nil {
+			c.be.Send(&pgproto3.NoData{})
+			return nil
+		}
+		c.be.Send(rowDescription(p.stmt.stmt.Columns(), p.formats))
+		return nil
+	}
+	return pgerr.New(pgerr.ProtocolViolation, "invalid DESCRIBE message subtype %d", m.ObjectType)
+}
+
+func (c *conn) portal(name string) (*portal, error) {
+	p, ok := c.portals[name]
+	if !ok {
+		if name == "" {
+			return nil, pgerr.New(invalidCursorName, "unnamed portal does not exist")
+		}
+		return nil, pgerr.New(invalidCursorName, "portal %q does not exist", name)
+	}
+	return p, nil
+}
+
+func (c *conn) execute(m *pgproto3.Execute) error {
+	p, err := c.portal(m.Portal)
+	if err != nil {
+		return err
+	}
+	if p.stmt.stmt == nil {
+		c.be.Send(&pgproto3.EmptyQueryResponse{})
+		return nil
+	}
+	ctx, done := c.beginStatement()
+	defer done()
+	if p.result == nil {
+		if p.done {
+			c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte("SELECT 0")})
+			return nil
+		}
+		rows, err := p.stmt.stmt.Execute(ctx, p.params)
+		if err != nil {
+			p.done = true
+			return err
+		}
+		p.result = &resultStream{rows: rows, enc: newRowEncoder(p.stmt.stmt.Columns(), p.formats, p.env)}
+	}
+	suspended, sent, err := c.send(ctx, p.result, int64(m.MaxRows))
+	if err != nil {
+		p.close()
+		p.done = true
+		return err
+	}
+	if suspended {
+		c.be.Send(&pgproto3.PortalSuspended{})
+		return nil
+	}
+	c.finish(p.result.rows, sent)
+	rows := p.result.rows
+	p.result = nil
+	p.done = true
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	c.reportParams(false)
+	return nil
+}
+
+func (c *conn) closeObject(m *pgproto3.Close) error {
+	switch m.ObjectType {
+	case 'S':
+		delete(c.stmts, m.Name)
+	case 'P':
+		if p := c.portals[m.Name]; p != nil {
+			p.close()
+			delete(c.portals, m.Name)
+		}
+	default:
+		return pgerr.New(pgerr.ProtocolViolation, "invalid CLOSE message subtype %d", m.ObjectType)
+	}
+	c.be.Send(&pgproto3.CloseComplete{})
+	return nil
+}

@@ -1,0 +1,138 @@
+package wire
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate"
+)
+
+// flushBytes is how much encoded row data is buffered before it is written,
+// within a batch; every batch ends with a write.
+const flushBytes = 256 << 10
+
+// resultStream is an executing statement's rows on their way to the client;
+// a suspended portal keeps one across Execute messages.
+type resultStream struct {
+	rows  translate.Rows
+	enc   *rowEncoder
+	batch arrow.RecordBatch // current batch, nil when the next must be fetched
+	next  int               // first row of batch not yet sent
+}
+
+// send streams up to limit rows (0: all) and reports whether rows remain
+// (the portal is suspended) and how many were sent.
+func (c *conn) send(ctx context.Context, r *resultStream, limit int64) (suspended bool, sent int64, err error) {
+	for {
+		if r.batch == nil {
+			if err := ctx.Err(); err != nil {
+				return false, sent, err
+			}
+			b, err := r.rows.Next(ctx)
+			if err != nil {
+				return false, sent, err
+			}
+			if b == nil {
+				return false, sent, nil
+			}
+			if err := r.enc.bindBatch(b); err != nil {
+				return false, sent, err
+			}
+			r.batch, r.next = b, 0
+		}
+		n := int(r.batch.NumRows())
+		to := n
+		if limit > 0 && int64(to-r.next) > limit-sent {
+			to = r.next + int(limit-sent)
+		}
+		for r.next < to {
+			end := min(to, r.next+256)
+			c.rowBuf = r.enc.appendRows(c.rowBuf, r.next, end)
+			sent += int64(end - r.next)
+			r.next = end
+			if len(c.rowBuf) >= flushBytes {
+				if err := c.writeRows(); err != nil {
+					return false, sent, err
+				}
+			}
+		}
+		if err := c.writeRows(); err != nil {
+			return false, sent, err
+		}
+		if r.next >= n {
+			r.batch = nil
+		}
+		if limit > 0 && sent >= limit {
+			return true, sent, nil
+		}
+	}
+}
+
+// writeRows writes buffered messages, then the encoded DataRows, to the
+// client.
+func (c *conn) writeRows() error {
+	if err := c.flush(); err != nil {
+		c.rowBuf = c.rowBuf[:0]
+		return err
+	}
+	if len(c.rowBuf) == 0 {
+		return nil
+	}
+	_, err := c.nc.Write(c.rowBuf)
+	if cap(c.rowBuf) > 4*flushBytes {
+		c.rowBuf = nil
+	} else {
+		c.rowBuf = c.rowBuf[:0]
+	}
+	if err != nil {
+		c.cancelConn(errClientGone)
+		return err
+	}
+	return nil
+}
+
+// finish sends the notices and CommandComplete of a result.
+func (c *conn) finish(rows translate.Rows, sent int64) {
+	for _, n := range rows.Notices() {
+		c.be.Send(&pgproto3.NoticeResponse{
+			Severity: n.Severity, SeverityUnlocalized: n.Severity, Code: n.Code, Message: n.Message, Detail: n.Detail,
+		})
+	}
+	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(rows.Tag(sent))})
+}
+
+// rowDescription describes cols with their result formats.
+func rowDescription(cols []pgtypes.Column, formats []int16) *pgproto3.RowDescription {
+	fields := make([]pgproto3.FieldDescription, len(cols))
+	for k, col := range cols {
+		fields[k] = pgproto3.FieldDescription{
+			Name:                 []byte(col.Name),
+			TableOID:             col.TableOID,
+			TableAttributeNumber: uint16(col.AttNum),
+			DataTypeOID:          col.TypeOID,
+			DataTypeSize:         pgtypes.TypeSize(col.TypeOID),
+			TypeModifier:         col.Typmod,
+			Format:               formats[k],
+		}
+	}
+	return &pgproto3.RowDescription{Fields: fields}
+}
+
+// env reads the session settings encoders depend on.
+func (c *conn) env() *encodeEnv {
+	env := &encodeEnv{loc: time.UTC, extraFloatDigits: 1}
+	if tz := c.session.Setting("TimeZone"); tz != "" {
+		env.loc = c.location(tz)
+	}
+	if efd := c.session.Setting("extra_float_digits"); efd != "" {
+		if v, err := strconv.Atoi(efd); err == nil {
+			env.extraFloatDigits = v
+		}
+	}
+	return env
+}

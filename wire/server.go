@@ -1,0 +1,155 @@
+package wire
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/icegate/icegate/auth"
+	"github.com/icegate/icegate/translate"
+)
+
+// Config configures a Server.
+type Config struct {
+	Backend translate.Backend
+	Auth    *auth.Authenticator
+	// TLS enables SSLRequest; nil answers 'N'.
+	TLS *tls.Config
+	// MaxConnections bounds concurrent sessions; 0 means 100.
+	MaxConnections int
+	Logger         *slog.Logger
+}
+
+// Server serves the PostgreSQL protocol on listeners.
+type Server struct {
+	cfg    Config
+	logger *slog.Logger
+
+	mu     sync.Mutex
+	addr   net.Addr
+	conns  map[uint32]*conn // by BackendKeyData process id
+	nextID uint32
+	active int
+	wg     sync.WaitGroup
+}
+
+// NewServer returns a Server for cfg.
+func NewServer(cfg Config) *Server {
+	if cfg.MaxConnections <= 0 {
+		cfg.MaxConnections = 100
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &Server{cfg: cfg, logger: logger, conns: make(map[uint32]*conn)}
+}
+
+// Addr is the address of the listener being served, nil before Serve.
+func (s *Server) Addr() net.Addr {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addr
+}
+
+// Serve accepts connections on ln until ctx is done or ln fails. On return
+// the listener is closed, every connection has been closed and its goroutine
+// has finished. It returns nil when ctx ended it.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	if s.cfg.Backend == nil || s.cfg.Auth == nil {
+		return errors.New("wire: Config.Backend and Config.Auth are required")
+	}
+	s.mu.Lock()
+	s.addr = ln.Addr()
+	s.mu.Unlock()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() { ln.Close() })
+	defer stop()
+
+	var err error
+	for {
+		nc, aerr := ln.Accept()
+		if aerr != nil {
+			if ctx.Err() == nil && (errors.Is(aerr, syscall.EMFILE) || errors.Is(aerr, syscall.ENFILE)) {
+				// Out of file descriptors: wait for connections to end.
+				s.logger.Warn("accept failed; retrying", "err", aerr)
+				select {
+				case <-ctx.Done():
+				case <-time.After(100 * time.Millisecond):
+				}
+				continue
+			}
+			if ctx.Err() == nil {
+				err = fmt.Errorf("accept on %s: %w", ln.Addr(), aerr)
+			}
+			break
+		}
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.serveConn(ctx, nc)
+		}()
+	}
+	ln.Close()
+	cancel()
+	s.wg.Wait()
+	return err
+}
+
+// register assigns a process id and secret to c and counts it against
+// MaxConnections; false means the server is full.
+func (s *Server) register(c *conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.active >= s.cfg.MaxConnections {
+		return false
+	}
+	s.active++
+	for {
+		s.nextID++
+		if s.nextID == 0 {
+			continue
+		}
+		if _, used := s.conns[s.nextID]; !used {
+			break
+		}
+	}
+	c.pid = s.nextID
+	var secret [4]byte
+	_, _ = rand.Read(secret[:])
+	c.secret = secret[:]
+	s.conns[c.pid] = c
+	return true
+}
+
+func (s *Server) unregister(c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conns[c.pid] == c {
+		delete(s.conns, c.pid)
+		s.active--
+	}
+}
+
+// cancel handles a CancelRequest: the running statement of the session with
+// this process id and secret is canceled. Mismatches are ignored silently, as
+// PostgreSQL does.
+func (s *Server) cancel(pid uint32, secret []byte) {
+	s.mu.Lock()
+	c := s.conns[pid]
+	s.mu.Unlock()
+	if c == nil || subtle.ConstantTimeCompare(c.secret, secret) != 1 {
+		s.logger.Debug("cancel request for unknown session", "pid", pid)
+		return
+	}
+	c.cancelStatement()
+}

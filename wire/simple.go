@@ -1,0 +1,64 @@
+package wire
+
+import (
+	"github.com/jackc/pgx/v5/pgproto3"
+)
+
+// simpleQuery runs a Query message: each statement of the string in order,
+// stopping at the first error, then ReadyForQuery. Errors go to the client
+// here; only a FATAL error or a broken connection is returned.
+func (c *conn) simpleQuery(sql string) error {
+	// Like PostgreSQL, a simple query drops the unnamed statement and portal.
+	delete(c.stmts, "")
+	if p := c.portals[""]; p != nil {
+		p.close()
+		delete(c.portals, "")
+	}
+	if err := c.runSimple(sql); err != nil {
+		c.sendError(err)
+		if isFatal(err) {
+			_ = c.flush()
+			return err
+		}
+	}
+	c.reportParams(false)
+	c.sendReady()
+	return c.flush()
+}
+
+func (c *conn) runSimple(sql string) (err error) {
+	defer c.recoverPanic(&err)
+	ctx, done := c.beginStatement()
+	defer done()
+	stmts, err := c.session.Prepare(ctx, sql, nil)
+	if err != nil {
+		return err
+	}
+	if len(stmts) == 0 {
+		c.be.Send(&pgproto3.EmptyQueryResponse{})
+		return nil
+	}
+	for _, st := range stmts {
+		rows, err := st.Execute(ctx, nil)
+		if err != nil {
+			return err
+		}
+		cols := st.Columns()
+		formats := make([]int16, len(cols))
+		if cols != nil {
+			c.be.Send(rowDescription(cols, formats))
+		}
+		r := &resultStream{rows: rows, enc: newRowEncoder(cols, formats, c.env())}
+		_, sent, err := c.send(ctx, r, 0)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		c.finish(rows, sent)
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		c.reportParams(false)
+	}
+	return nil
+}
