@@ -1,0 +1,248 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/spf13/pflag"
+
+	"github.com/icegate/icegate/auth"
+	"github.com/icegate/icegate/conf"
+)
+
+// run executes the command line args with stdin and returns stdout,
+// stderr and the error.
+func run(ctx context.Context, stdin string, args ...string) (string, string, error) {
+	var out, errOut bytes.Buffer
+	root := newRootCommand(strings.NewReader(stdin), &out, &errOut)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	return out.String(), errOut.String(), err
+}
+
+func TestVersion(t *testing.T) {
+	out, _, err := run(context.Background(), "", "version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out, "icegate "+version+" (go") {
+		t.Errorf("version printed %q", out)
+	}
+}
+
+// TestUserAdd checks that the printed entry is a valid users: list item
+// that conf loads and auth accepts.
+func TestUserAdd(t *testing.T) {
+	out, _, err := run(context.Background(), "correct horse\n", "user", "add", "alice", "--password-stdin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "icegate.yaml")
+	if err := os.WriteFile(file, []byte("users:\n"+out), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	conf.AddFlags(fs)
+	if err := fs.Parse([]string{"--config", file}); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := conf.Load(fs, nil)
+	if err != nil {
+		t.Fatalf("conf.Load of the printed entry:\n%s\n%v", out, err)
+	}
+	if len(cfg.Users) != 1 || cfg.Users[0].Name != "alice" {
+		t.Fatalf("users %+v, want alice", cfg.Users)
+	}
+	if _, err := auth.ParseVerifier(cfg.Users[0].SCRAM); err != nil {
+		t.Errorf("auth rejects the verifier: %v", err)
+	}
+	if strings.Contains(out, "correct horse") {
+		t.Errorf("output contains the password:\n%s", out)
+	}
+}
+
+func TestCommandErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		stdin string
+		args  []string
+		err   string
+	}{
+		{"empty password", "\n", []string{"user", "add", "bob", "--password-stdin"}, "empty password"},
+		{"no terminal", "", []string{"user", "add", "bob"}, "not a terminal"},
+		{"user add without name", "", []string{"user", "add"}, "accepts 1 arg"},
+		{"bad listen", "", []string{"serve", "--listen", "nowhere"}, `conf: listen: "nowhere" is not host:port`},
+		{"bad log level", "", []string{"serve", "--log-level", "loud"}, "conf: log.level"},
+		{"serve takes no args", "", []string{"serve", "extra"}, "unknown command"},
+		{"trust on a public address", "", []string{"serve", "--warehouse", os.TempDir(), "--listen", "0.0.0.0:0"}, "refusing to listen"},
+		{"tls key missing", "", []string{"serve", "--tls-cert", "/nonexistent.crt"}, "conf: tls.key: must be set together with tls.cert"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := run(context.Background(), tc.stdin, tc.args...)
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Fatalf("error %v, want one containing %q", err, tc.err)
+			}
+		})
+	}
+}
+
+// TestServe starts `icegate serve` in-process on a free port, queries it,
+// and stops it by cancelling its context as SIGINT would.
+func TestServe(t *testing.T) {
+	addr, logs := startServe(t)
+	if !strings.Contains(logs.String(), "psql -h 127.0.0.1 -p ") {
+		t.Errorf("listening line lacks the psql login hint:\n%s", logs.String())
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, "postgres://icegate@"+addr+"/icegate?sslmode=disable")
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer conn.Close(ctx)
+	var n int64
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM iceberg.duckdb__uuid").Scan(&n); err != nil || n != 10 {
+		t.Errorf("count(*) = %d, %v; want 10", n, err)
+	}
+}
+
+// TestServeTLS serves with a certificate and key and connects with
+// sslmode=require.
+func TestServeTLS(t *testing.T) {
+	certFile, keyFile := writeSelfSigned(t)
+	addr, _ := startServe(t, "--tls-cert", certFile, "--tls-key", keyFile)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, "postgres://icegate@"+addr+"/icegate?sslmode=require")
+	if err != nil {
+		t.Fatalf("connect with TLS: %v", err)
+	}
+	defer conn.Close(ctx)
+	if _, ok := conn.PgConn().Conn().(*tls.Conn); !ok {
+		t.Errorf("connection is %T, want *tls.Conn", conn.PgConn().Conn())
+	}
+	var one int
+	if err := conn.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil || one != 1 {
+		t.Errorf("SELECT 1 over TLS: %d, %v", one, err)
+	}
+}
+
+// startServe runs `icegate serve` over the fixtures on 127.0.0.1:0 with
+// extra flags, waits for its listening line and returns the address. The
+// server is stopped, as SIGINT would stop it, when the test ends, and must
+// return nil.
+func startServe(t *testing.T, extra ...string) (string, *syncBuffer) {
+	t.Helper()
+	root, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	warehouse := filepath.Join(root, "..", "..", "..", "shared", "fixtures")
+	t.Chdir(t.TempDir()) // no icegate.yaml
+
+	ctx, cancel := context.WithCancel(context.Background())
+	logs := &syncBuffer{}
+	done := make(chan error, 1)
+	go func() {
+		rootCmd := newRootCommand(strings.NewReader(""), &bytes.Buffer{}, logs)
+		rootCmd.SetArgs(append([]string{"serve", "--warehouse", warehouse, "--listen", "127.0.0.1:0"}, extra...))
+		done <- rootCmd.ExecuteContext(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve returned %v after its context was cancelled", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("serve did not return within 10s of cancel")
+		}
+	})
+	addrRE := regexp.MustCompile(`msg="icegate listening" addr=(\S+)`)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if m := addrRE.FindStringSubmatch(logs.String()); m != nil {
+			return m[1], logs
+		}
+		select {
+		case err := <-done:
+			done <- err
+			t.Fatalf("serve returned early: %v\n%s", err, logs.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no listening line in the log after 20s:\n%s", logs.String())
+		}
+	}
+}
+
+// writeSelfSigned writes a fresh self-signed certificate for 127.0.0.1 and
+// its key, PEM-encoded, and returns their paths.
+func writeSelfSigned(t *testing.T) (certFile, keyFile string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "icegate test"},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(time.Hour),
+		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile = filepath.Join(dir, "server.crt"), filepath.Join(dir, "server.key")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return certFile, keyFile
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/icegate/icegate/auth"
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/conf"
+	"github.com/icegate/icegate/translate"
+	"github.com/icegate/icegate/wire"
+)
+
+func newServeCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the tables of a warehouse directory over the PostgreSQL protocol",
+		Long: "Serves until SIGINT or SIGTERM. Settings come from flags, ICEGATE_* environment variables\n" +
+			"and icegate.yaml, in that order of precedence. The built-in user icegate has the password\n" +
+			"in ICEGATE_PASSWORD; without one, only loopback addresses may be served (trust).",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := conf.Load(cmd.Flags(), os.Environ())
+			if err != nil {
+				return err
+			}
+			return serve(cmd.Context(), cfg, cmd.ErrOrStderr())
+		},
+	}
+	conf.AddFlags(cmd.Flags())
+	return cmd
+}
+
+// serve wires the packages together and serves until ctx is done.
+func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
+	logger := newLogger(logOut, cfg.LogLevel)
+
+	cat, err := catalog.NewFilesystem(cfg.CatalogName, cfg.Warehouse, cfg.PathPrefixes)
+	if err != nil {
+		return fmt.Errorf("open warehouse %s: %w", cfg.Warehouse, err)
+	}
+	backend := translate.NewBackend(cat, translate.Options{Logger: logger})
+
+	users := make([]auth.User, len(cfg.Users))
+	for i, u := range cfg.Users {
+		users[i] = auth.User{Name: u.Name, SCRAM: u.SCRAM}
+	}
+	authn, err := auth.New(users, cfg.Password, logger)
+	if err != nil {
+		return fmt.Errorf("set up authentication: %w", err)
+	}
+	if err := authn.CheckListen(cfg.Listen); err != nil {
+		return err
+	}
+	tlsConfig, err := loadTLS(cfg.TLSCert, cfg.TLSKey)
+	if err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
+	}
+	srv := wire.NewServer(wire.Config{
+		Backend:        backend,
+		Auth:           authn,
+		TLS:            tlsConfig,
+		MaxConnections: cfg.MaxConnections,
+		Logger:         logger,
+	})
+	addr := ln.Addr().(*net.TCPAddr)
+	logger.Info("icegate listening",
+		"addr", addr.String(),
+		"warehouse", cfg.Warehouse,
+		"login", loginHint(addr, cfg),
+		"tls", tlsConfig != nil)
+
+	err = srv.Serve(ctx, ln)
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, net.ErrClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	logger.Info("icegate stopped")
+	return nil
+}
+
+// loginHint is the psql command line that connects, and how it
+// authenticates.
+func loginHint(addr *net.TCPAddr, cfg *conf.Config) string {
+	host := addr.IP.String()
+	if addr.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	user, how := auth.BuiltinUser, "no password: trust on loopback only"
+	switch {
+	case cfg.Password != "":
+		how = "password: the value of ICEGATE_PASSWORD"
+	case len(cfg.Users) > 0:
+		user, how = cfg.Users[0].Name, "password of a configured user"
+	}
+	return fmt.Sprintf("psql -h %s -p %d -U %s %s (%s)", host, addr.Port, user, cfg.CatalogName, how)
+}
+
+func loadTLS(certFile, keyFile string) (*tls.Config, error) {
+	if certFile == "" && keyFile == "" {
+		return nil, nil
+	}
+	pair, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return nil, fmt.Errorf("load TLS certificate %s and key %s: %w", certFile, keyFile, err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}, nil
+}
+
+func newLogger(w io.Writer, level string) *slog.Logger {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		l = slog.LevelInfo
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
+}

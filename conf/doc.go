@@ -1,0 +1,12 @@
+package conf
+
+// Where conf sits: cmd/icegate calls Load once at start, before anything
+// listens. The validated Config then wires the rest: Warehouse, CatalogName
+// and PathPrefixes open the filesystem catalog; Users and Password configure
+// auth; Listen, TLS and MaxConnections configure wire; LogLevel the logger.
+// Nothing else reads the environment, files or flags.
+//
+// Layers, lowest first: built-in defaults, the file (an explicit --config
+// FILE, else ./icegate.yaml when present), ICEGATE_* environment variables,
+// then flags the user set. Keys and defaults are documented on the Config
+// fields; AddFlags defines the flags and EnvVars lists the variables.

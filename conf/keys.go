@@ -1,0 +1,43 @@
+package conf
+
+// Configuration keys as written in icegate.yaml.
+const (
+	keyListen         = "listen"
+	keyWarehouse      = "warehouse"
+	keyCatalogName    = "catalog.name"
+	keyPathPrefixes   = "paths.prefixes"
+	keyTLSCert        = "tls.cert"
+	keyTLSKey         = "tls.key"
+	keyUsers          = "users"
+	keyPassword       = "password"
+	keyMaxConnections = "max_connections"
+	keyLogLevel       = "log.level"
+)
+
+// Defaults for keys that have one.
+const (
+	DefaultListen         = "127.0.0.1:5433"
+	DefaultWarehouse      = "./warehouse"
+	DefaultCatalogName    = "icegate"
+	DefaultMaxConnections = 100
+	DefaultLogLevel       = "info"
+	// DefaultFile is the configuration file read when no --config is given
+	// and it exists in the working directory.
+	DefaultFile = "icegate.yaml"
+)
+
+// fileKeys are the scalar or list keys a configuration file may set.
+// paths.prefixes is a map whose own keys are free-form.
+var fileKeys = map[string]bool{
+	keyListen:         true,
+	keyWarehouse:      true,
+	keyCatalogName:    true,
+	keyTLSCert:        true,
+	keyTLSKey:         true,
+	keyUsers:          true,
+	keyMaxConnections: true,
+	keyLogLevel:       true,
+}
+
+// LogLevels are the accepted values of log.level.
+var LogLevels = []string{"debug", "info", "warn", "error"}

@@ -1,0 +1,194 @@
+package conf
+
+import (
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+// verifier returns a well-formed SCRAM-SHA-256 verifier (the keys are not
+// derived from any password: Load checks only the shape).
+func verifier() string {
+	b := func(n int, c byte) string {
+		return base64.StdEncoding.EncodeToString([]byte(strings.Repeat(string(c), n)))
+	}
+	return "SCRAM-SHA-256$4096:" + b(16, 's') + "$" + b(32, 'k') + ":" + b(32, 'v')
+}
+
+func writeFile(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	cert := writeFile(t, dir, "server.crt", "cert")
+	key := writeFile(t, dir, "server.key", "key")
+	v := verifier()
+
+	defaults := Config{
+		Listen: DefaultListen, Warehouse: DefaultWarehouse, CatalogName: DefaultCatalogName,
+		PathPrefixes: map[string]string{}, MaxConnections: DefaultMaxConnections, LogLevel: DefaultLogLevel,
+	}
+	with := func(f func(*Config)) Config {
+		c := defaults
+		c.PathPrefixes = map[string]string{}
+		f(&c)
+		return c
+	}
+
+	tests := []struct {
+		name  string
+		file  string // contents of the --config file; "" = no --config
+		env   []string
+		flags []string
+		want  Config
+		err   string // substring of the error; "" = success
+	}{
+		{name: "defaults", want: defaults},
+		{
+			name: "file sets every key",
+			file: `
+listen: 0.0.0.0:6543
+warehouse: /data/wh
+catalog:
+  name: lake
+paths:
+  prefixes:
+    "s3://Bucket.Name/wh/": /data/wh/
+    "hdfs://localhost:20500/test-warehouse/": /data/tw/
+tls:
+  cert: ` + cert + `
+  key: ` + key + `
+users:
+  - name: alice
+    scram: ` + v + `
+max_connections: 7
+log:
+  level: debug
+`,
+			want: Config{
+				Listen: "0.0.0.0:6543", Warehouse: "/data/wh", CatalogName: "lake",
+				PathPrefixes: map[string]string{"s3://Bucket.Name/wh/": "/data/wh/", "hdfs://localhost:20500/test-warehouse/": "/data/tw/"},
+				TLSCert:      cert, TLSKey: key, Users: []User{{Name: "alice", SCRAM: v}},
+				MaxConnections: 7, LogLevel: "debug",
+			},
+		},
+		{
+			name: "env over file",
+			file: "listen: 127.0.0.1:1111\nwarehouse: /from/file\n",
+			env:  []string{"ICEGATE_LISTEN=127.0.0.1:2222", "ICEGATE_PASSWORD=s3cret", "ICEGATE_CATALOG_NAME=envcat", "PATH=/bin", "ICEGATE_MAX_CONNECTIONS=3", "ICEGATE_LOG_LEVEL=warn"},
+			want: with(func(c *Config) {
+				c.Listen, c.Warehouse, c.Password, c.CatalogName, c.MaxConnections, c.LogLevel = "127.0.0.1:2222", "/from/file", "s3cret", "envcat", 3, "warn"
+			}),
+		},
+		{
+			name:  "flags over env over file",
+			file:  "listen: 127.0.0.1:1111\nwarehouse: /from/file\n",
+			env:   []string{"ICEGATE_LISTEN=127.0.0.1:2222", "ICEGATE_WAREHOUSE=/from/env"},
+			flags: []string{"--listen", "127.0.0.1:3333", "--max-connections", "9"},
+			want: with(func(c *Config) {
+				c.Listen, c.Warehouse, c.MaxConnections = "127.0.0.1:3333", "/from/env", 9
+			}),
+		},
+		{
+			name: "env path prefixes replace the file's",
+			file: "paths:\n  prefixes:\n    /a/: /b/\n",
+			env:  []string{"ICEGATE_PATHS_PREFIXES=s3://x/=/local/x/, /test-warehouse/=/tw/"},
+			want: with(func(c *Config) {
+				c.PathPrefixes = map[string]string{"s3://x/": "/local/x/", "/test-warehouse/": "/tw/"}
+			}),
+		},
+		{name: "listen not host:port", flags: []string{"--listen", "x"}, err: `conf: listen: "x" is not host:port`},
+		{name: "listen bad port", env: []string{"ICEGATE_LISTEN=localhost:postgres"}, err: `conf: listen: "localhost:postgres" is not host:port`},
+		{name: "empty warehouse", env: []string{"ICEGATE_WAREHOUSE="}, err: "conf: warehouse: must not be empty"},
+		{name: "cert without key", flags: []string{"--tls-cert", cert}, err: "conf: tls.key: must be set together with tls.cert"},
+		{name: "key without cert", file: "tls:\n  key: " + key + "\n", err: "conf: tls.cert: must be set together with tls.key"},
+		{name: "unreadable cert", flags: []string{"--tls-cert", filepath.Join(dir, "missing.crt"), "--tls-key", key}, err: "conf: tls.cert: open"},
+		{name: "bad verifier", file: "users:\n  - name: bob\n    scram: plaintext\n", err: `conf: users[0].scram: user "bob": not a SCRAM-SHA-256 verifier`},
+		{name: "short verifier key", file: "users:\n  - name: bob\n    scram: SCRAM-SHA-256$4096:c2FsdA==$YQ==:YQ==\n", err: "conf: users[0].scram: user \"bob\": verifier StoredKey is not 32 bytes"},
+		{name: "user with password", file: "users:\n  - name: bob\n    password: x\n", err: "conf: users[0].password: unknown key"},
+		{name: "user twice", file: "users:\n  - {name: bob, scram: \"" + v + "\"}\n  - {name: bob, scram: \"" + v + "\"}\n", err: `conf: users[1].name: user "bob" is listed twice`},
+		{name: "users not a list", file: "users: bob\n", err: "conf: users: must be a list"},
+		{name: "zero max_connections", file: "max_connections: 0\n", err: "conf: max_connections: 0 must be greater than zero"},
+		{name: "max_connections not a number", env: []string{"ICEGATE_MAX_CONNECTIONS=lots"}, err: `conf: max_connections: "lots" is not an integer`},
+		{name: "unknown log level", flags: []string{"--log-level", "verbose"}, err: `conf: log.level: "verbose" is not one of debug, info, warn, error`},
+		{name: "unknown key in file", file: "listen: 127.0.0.1:5433\nlisten_addr: x\ncatalog:\n  nmae: y\n", err: "conf: catalog.nmae, listen_addr: unknown key in config file"},
+		{name: "password in file", file: "password: hunter2\n", err: "conf: password: not allowed in the config file"},
+		{name: "unknown env variable", env: []string{"ICEGATE_LISTN=127.0.0.1:1"}, err: "conf: environment ICEGATE_LISTN: unknown variable"},
+		{name: "bad env prefixes", env: []string{"ICEGATE_PATHS_PREFIXES=nothing"}, err: `conf: paths.prefixes: "nothing" is not FROM=TO`},
+		{name: "broken yaml", file: "listen: [\n", err: "conf: config file"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+			AddFlags(fs)
+			args := tc.flags
+			if tc.file != "" {
+				args = append([]string{"--config", writeFile(t, t.TempDir(), "icegate.yaml", tc.file)}, args...)
+			}
+			if err := fs.Parse(args); err != nil {
+				t.Fatal(err)
+			}
+			got, err := Load(fs, tc.env)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("Load: error %v, want one containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if !reflect.DeepEqual(*got, tc.want) {
+				t.Errorf("Load:\n got %+v\nwant %+v", *got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLoadConfigFileDiscovery(t *testing.T) {
+	t.Run("icegate.yaml in the working directory", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFile(t, dir, DefaultFile, "warehouse: /from/default/file\n")
+		t.Chdir(dir)
+		got, err := Load(nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Warehouse != "/from/default/file" {
+			t.Errorf("warehouse %q, want the value of ./%s", got.Warehouse, DefaultFile)
+		}
+	})
+	t.Run("missing explicit file", func(t *testing.T) {
+		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+		AddFlags(fs)
+		missing := filepath.Join(t.TempDir(), "nope.yaml")
+		if err := fs.Parse([]string{"--config", missing}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(fs, nil)
+		if err == nil || !strings.HasPrefix(err.Error(), "conf: config file "+missing) {
+			t.Fatalf("error %v, want one naming the missing file", err)
+		}
+	})
+	t.Run("no file at all", func(t *testing.T) {
+		t.Chdir(t.TempDir())
+		got, err := Load(nil, []string{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Listen != DefaultListen {
+			t.Errorf("listen %q, want default %q", got.Listen, DefaultListen)
+		}
+	})
+}

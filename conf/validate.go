@@ -1,0 +1,82 @@
+package conf
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// validate checks every value; the error names the key at fault.
+func (c *Config) validate() error {
+	if err := checkListen(c.Listen); err != nil {
+		return err
+	}
+	if strings.TrimSpace(c.Warehouse) == "" {
+		return fmt.Errorf("conf: %s: must not be empty", keyWarehouse)
+	}
+	if strings.TrimSpace(c.CatalogName) == "" {
+		return fmt.Errorf("conf: %s: must not be empty", keyCatalogName)
+	}
+	for from, to := range c.PathPrefixes {
+		if from == "" || to == "" {
+			return fmt.Errorf("conf: %s: %q -> %q: prefix and directory must not be empty", keyPathPrefixes, from, to)
+		}
+	}
+	if err := checkTLS(c.TLSCert, c.TLSKey); err != nil {
+		return err
+	}
+	seen := make(map[string]bool, len(c.Users))
+	for i, u := range c.Users {
+		if u.Name == "" {
+			return fmt.Errorf("conf: %s[%d].name: must not be empty", keyUsers, i)
+		}
+		if seen[u.Name] {
+			return fmt.Errorf("conf: %s[%d].name: user %q is listed twice", keyUsers, i, u.Name)
+		}
+		seen[u.Name] = true
+		if err := CheckVerifier(u.SCRAM); err != nil {
+			return fmt.Errorf("conf: %s[%d].scram: user %q: %w", keyUsers, i, u.Name, err)
+		}
+	}
+	if c.MaxConnections <= 0 {
+		return fmt.Errorf("conf: %s: %d must be greater than zero", keyMaxConnections, c.MaxConnections)
+	}
+	if !slices.Contains(LogLevels, c.LogLevel) {
+		return fmt.Errorf("conf: %s: %q is not one of %s", keyLogLevel, c.LogLevel, strings.Join(LogLevels, ", "))
+	}
+	return nil
+}
+
+func checkListen(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("conf: %s: %q is not host:port", keyListen, addr)
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("conf: %s: %q is not host:port (port %q is not a number from 0 to 65535)", keyListen, addr, port)
+	}
+	return nil
+}
+
+func checkTLS(cert, key string) error {
+	switch {
+	case cert == "" && key == "":
+		return nil
+	case cert == "":
+		return fmt.Errorf("conf: %s: must be set together with %s", keyTLSCert, keyTLSKey)
+	case key == "":
+		return fmt.Errorf("conf: %s: must be set together with %s", keyTLSKey, keyTLSCert)
+	}
+	for _, f := range []struct{ key, path string }{{keyTLSCert, cert}, {keyTLSKey, key}} {
+		file, err := os.Open(f.path)
+		if err != nil {
+			return fmt.Errorf("conf: %s: %w", f.key, err)
+		}
+		file.Close()
+	}
+	return nil
+}
