@@ -1,0 +1,173 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/icegate/icegate/auth"
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/translate"
+	"github.com/icegate/icegate/wire"
+)
+
+// lineitemRows is the row count of the benchmark table.
+const lineitemRows = 111968
+
+const lineitemTable = "iceberg.duckdb__lineitem_iceberg_gz"
+
+// queries are the benchmarked statements, each reading the whole table.
+var queries = []struct{ name, sql string }{
+	{"pricing_summary", `SELECT l_returnflag, l_linestatus, count(*), sum(l_quantity), avg(l_extendedprice)
+		FROM ` + lineitemTable + `
+		WHERE l_shipdate <= date '1998-09-02'
+		GROUP BY 1, 2`},
+	{"count", "SELECT count(*) FROM " + lineitemTable},
+	{"scan_all", "SELECT * FROM " + lineitemTable},
+}
+
+// BenchmarkTranslate runs the statements in-process through a translate
+// Session, draining the Arrow batches.
+func BenchmarkTranslate(b *testing.B) {
+	backend := translate.NewBackend(openCatalog(b), translate.Options{Logger: quietLogger()})
+	ctx := context.Background()
+	sess, err := backend.NewSession(ctx, translate.StartupInfo{User: "icegate", Database: "icegate", Params: map[string]string{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sess.Close()
+	for _, q := range queries {
+		b.Run(q.name, func(b *testing.B) {
+			for b.Loop() {
+				stmts, err := sess.Prepare(ctx, q.sql, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(stmts) != 1 {
+					b.Fatalf("Prepare returned %d statements, want 1", len(stmts))
+				}
+				rows, err := stmts[0].Execute(ctx, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for {
+					rec, err := rows.Next(ctx)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if rec == nil {
+						break
+					}
+				}
+				if err := rows.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportRows(b)
+		})
+	}
+}
+
+// BenchmarkWire runs the statements over the protocol with pgx (extended
+// protocol, binary results where pgx asks for them), reading every row.
+func BenchmarkWire(b *testing.B) {
+	addr := startServer(b, openCatalog(b))
+	ctx := context.Background()
+	host, port, _ := net.SplitHostPort(addr)
+	conn, err := pgx.Connect(ctx, "postgres://icegate@"+host+":"+port+"/icegate?sslmode=disable")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, q := range queries {
+		b.Run(q.name, func(b *testing.B) {
+			for b.Loop() {
+				rows, err := conn.Query(ctx, q.sql)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for rows.Next() {
+					_ = rows.RawValues()
+				}
+				if err := rows.Err(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportRows(b)
+		})
+	}
+}
+
+// reportRows reports table rows read per second.
+func reportRows(b *testing.B) {
+	if s := b.Elapsed().Seconds(); s > 0 {
+		b.ReportMetric(float64(lineitemRows)*float64(b.N)/s, "rows/s")
+	}
+}
+
+// openCatalog opens ../shared/fixtures (found from the module root) as a
+// filesystem catalog named icegate.
+func openCatalog(b *testing.B) catalog.Catalog {
+	b.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			b.Fatal("go.mod not found above the working directory")
+		}
+		dir = parent
+	}
+	warehouse := filepath.Join(dir, "..", "shared", "fixtures")
+	cat, err := catalog.NewFilesystem("icegate", warehouse, nil)
+	if err != nil {
+		b.Fatalf("open %s: %v", warehouse, err)
+	}
+	return cat
+}
+
+// startServer serves cat on a loopback port until the benchmark ends.
+func startServer(b *testing.B, cat catalog.Catalog) string {
+	b.Helper()
+	logger := quietLogger()
+	authn, err := auth.New(nil, "", logger)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := wire.NewServer(wire.Config{
+		Backend: translate.NewBackend(cat, translate.Options{Logger: logger}),
+		Auth:    authn,
+		Logger:  logger,
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := srv.Serve(ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
+			b.Errorf("Serve: %v", err)
+		}
+	}()
+	b.Cleanup(func() { cancel(); wg.Wait() })
+	return ln.Addr().String()
+}
+
+func quietLogger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+}

@@ -1,0 +1,160 @@
+package integration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/icegate/icegate/auth"
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/translate"
+	"github.com/icegate/icegate/wire"
+)
+
+// serverOpts tunes the in-process server; the zero value serves the
+// catalog "icegate" with trust authentication for the built-in user.
+type serverOpts struct {
+	catalogName string
+	users       []auth.User
+	password    string // of the built-in user icegate
+	maxConns    int
+}
+
+// startServer serves warehouse in-process on 127.0.0.1 with a free port,
+// wired as `icegate serve` wires it, and returns the address. The server
+// stops, and its connections close, when the test ends.
+func startServer(t testing.TB, warehouse string, opts serverOpts) string {
+	t.Helper()
+	if opts.catalogName == "" {
+		opts.catalogName = "icegate"
+	}
+	if opts.maxConns == 0 {
+		opts.maxConns = 100
+	}
+	logger := slog.New(slog.NewTextHandler(testLogWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+
+	cat, err := catalog.NewFilesystem(opts.catalogName, warehouse, nil)
+	if err != nil {
+		t.Fatalf("open warehouse %s: %v", warehouse, err)
+	}
+	authn, err := auth.New(opts.users, opts.password, logger)
+	if err != nil {
+		t.Fatalf("auth.New: %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	if err := authn.CheckListen(ln.Addr().String()); err != nil {
+		ln.Close()
+		t.Fatalf("CheckListen: %v", err)
+	}
+	srv := wire.NewServer(wire.Config{
+		Backend:        translate.NewBackend(cat, translate.Options{Logger: logger}),
+		Auth:           authn,
+		MaxConnections: opts.maxConns,
+		Logger:         logger,
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := srv.Serve(ctx, ln); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, net.ErrClosed) {
+			t.Errorf("Serve: %v", err)
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Errorf("server on %s did not stop within 10s of its context's cancel", ln.Addr())
+		}
+	})
+	return ln.Addr().String()
+}
+
+// testLogWriter sends server logs to the test log, so they show with -v or
+// on failure only.
+type testLogWriter struct{ t testing.TB }
+
+func (w testLogWriter) Write(p []byte) (int, error) {
+	w.t.Logf("server: %s", p)
+	return len(p), nil
+}
+
+var _ io.Writer = testLogWriter{}
+
+// connString is a libpq-style URL for the built-in user on addr.
+func connString(addr, user, password string) string {
+	host, port, _ := net.SplitHostPort(addr)
+	if password != "" {
+		user += ":" + password
+	}
+	return fmt.Sprintf("postgres://%s@%s:%s/icegate?sslmode=disable&TimeZone=UTC", user, host, port)
+}
+
+// connect opens a pgx connection to addr as the built-in user, closed at
+// the end of the test.
+func connect(t testing.TB, addr string) *pgx.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, connString(addr, "icegate", ""))
+	if err != nil {
+		t.Fatalf("connect to %s: %v", addr, err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// moduleRoot is the directory holding go.mod, found from the working
+// directory up.
+func moduleRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// fixturesWarehouse is ../shared/fixtures from the module root: a read-only
+// warehouse whose namespace "iceberg" holds the fixture tables.
+func fixturesWarehouse(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(moduleRoot(t), "..", "shared", "fixtures")
+	if _, err := os.Stat(filepath.Join(dir, "iceberg", "tables.json")); err != nil {
+		t.Fatalf("fixtures not found: %v (expected ../shared/fixtures/iceberg beside the repository)", err)
+	}
+	return dir
+}
+
+// testCtx is a context bounded by the test's deadline, or a minute.
+func testCtx(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}

@@ -1,0 +1,4 @@
+// Package layering holds the test that keeps icegate's imports flowing one
+// way: cmd -> wire/auth/conf -> translate -> engine -> catalog, with
+// internal/pgerr and internal/pgtypes as leaves any layer may use.
+package layering
