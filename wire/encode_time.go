@@ -198,14 +198,19 @@ func appendTimestamptz(dst []byte, us int64, z *zoneCache, sep byte) []byte {
 	dst, bc := appendYMD(dst, days)
 	dst = append(dst, sep)
 	dst = appendClock(dst, local-days*microsPerDay)
-	dst = appendOffset(dst, off)
+	// JSON's ISO form (sep 'T') always prints the minutes of the offset,
+	// as PostgreSQL's XSD style does: +00:00, not +00.
+	dst = appendOffset(dst, off, sep == 'T')
 	if bc {
 		dst = append(dst, " BC"...)
 	}
 	return dst
 }
 
-func appendOffset(dst []byte, off int64) []byte {
+// appendOffset appends a UTC offset as PostgreSQL prints it: +hh, +hh:mm
+// when there are minutes (or always, when withMinutes), +hh:mm:ss when there
+// are seconds.
+func appendOffset(dst []byte, off int64, withMinutes bool) []byte {
 	if off < 0 {
 		dst = append(dst, '-')
 		off = -off
@@ -213,7 +218,7 @@ func appendOffset(dst []byte, off int64) []byte {
 		dst = append(dst, '+')
 	}
 	dst = append2(dst, int(off/3600))
-	if m, s := off/60%60, off%60; m != 0 || s != 0 {
+	if m, s := off/60%60, off%60; m != 0 || s != 0 || withMinutes {
 		dst = append(dst, ':')
 		dst = append2(dst, int(m))
 		if s != 0 {
