@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"container/list"
+	"strings"
 	"sync"
 )
 
@@ -82,4 +83,20 @@ func cacheOf(io FileIO) *fileCache {
 		return c.cache
 	}
 	return nil
+}
+
+// dropPrefix removes every entry whose key starts with prefix (the files of
+// a dropped or renamed table, whose paths may be reused).
+func (c *fileCache) dropPrefix(prefix string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for key, el := range c.byKey {
+		if strings.HasPrefix(key, prefix) {
+			c.order.Remove(el)
+			delete(c.byKey, key)
+		}
+	}
 }

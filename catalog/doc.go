@@ -10,4 +10,13 @@
 // metadata_json.go parses metadata files, manifest*.go read the Avro
 // manifests, fileio.go resolves paths written on other machines to local
 // files, filesystem.go is the Hadoop-layout catalog and plan.go the planner.
+//
+// The write side sits at the end of an INSERT: the engine writes data files
+// and hands them to Append (append.go), which writes a manifest
+// (manifest_write.go) and a manifest list (manifest_list_write.go), then
+// commits a new snapshot through a MutableCatalog (catalog_write.go). A
+// commit checks Requirements against the current metadata (requirement.go),
+// applies Updates to a MetadataBuilder (update.go, builder.go), writes the
+// result as JSON (metadata_write.go) and swaps it in atomically
+// (filesystem_write.go); a lost race is ErrCommitConflict and is retried.
 package catalog

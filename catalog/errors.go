@@ -11,4 +11,6 @@ var (
 	ErrCommitConflict = errors.New("commit conflict")
 	ErrDataInvalid    = errors.New("invalid data")
 	ErrUnsupported    = errors.New("unsupported")
+	// ErrNotEmpty: a namespace still holds tables or namespaces.
+	ErrNotEmpty = errors.New("not empty")
 )

@@ -20,10 +20,10 @@ import (
 // defaultCacheEntries bounds the parsed-file cache of a Filesystem catalog.
 const defaultCacheEntries = 4096
 
-// Filesystem is a read-only Catalog over a warehouse directory in the layout
-// of Hadoop catalogs: namespaces are directories (nested namespaces nested
-// directories) and a table is a directory holding metadata/ with its
-// metadata files.
+// Filesystem is a Catalog (and a MutableCatalog: filesystem_write.go) over a
+// warehouse directory in the layout of Hadoop catalogs: namespaces are
+// directories (nested namespaces nested directories) and a table is a
+// directory holding metadata/ with its metadata files.
 type Filesystem struct {
 	name     string
 	root     string
@@ -32,6 +32,8 @@ type Filesystem struct {
 
 	mu  sync.Mutex
 	ios map[string]FileIO // table directory -> its FileIO (keeps resolution caches)
+
+	hintMu sync.Mutex // serializes version hint updates (filesystem_write.go)
 }
 
 // NewFilesystem returns the catalog called name over the warehouse at root.

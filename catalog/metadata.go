@@ -25,6 +25,9 @@ type TableMetadata struct {
 	Refs               map[string]SnapshotRef
 	Statistics         []StatisticsFile
 	NextRowID          *int64 // v3
+	// PartitionStatistics lists partition statistics files (kept so that
+	// commits carry them over).
+	PartitionStatistics []PartitionStatisticsFile
 }
 
 // Snapshot is one snapshot of a table.
@@ -64,6 +67,17 @@ type MetadataLogEntry struct {
 
 // StatisticsFile is a Puffin table-statistics file entry.
 type StatisticsFile struct {
+	SnapshotID     int64
+	StatisticsPath string
+	FileSizeBytes  int64
+	// FileFooterSizeBytes and BlobMetadata (the "blob-metadata" JSON array,
+	// verbatim) are kept so that commits carry the entry over intact.
+	FileFooterSizeBytes int64
+	BlobMetadata        []byte
+}
+
+// PartitionStatisticsFile is a partition-statistics file entry.
+type PartitionStatisticsFile struct {
 	SnapshotID     int64
 	StatisticsPath string
 	FileSizeBytes  int64

@@ -131,10 +131,17 @@ type jsonMetadata struct {
 	DefaultSortOrderID *jsonInt64         `json:"default-sort-order-id"`
 	Refs               map[string]jsonRef `json:"refs"`
 	Statistics         []struct {
+		SnapshotID          jsonInt64       `json:"snapshot-id"`
+		StatisticsPath      string          `json:"statistics-path"`
+		FileSizeBytes       jsonInt64       `json:"file-size-in-bytes"`
+		FileFooterSizeBytes jsonInt64       `json:"file-footer-size-in-bytes"`
+		BlobMetadata        json.RawMessage `json:"blob-metadata"`
+	} `json:"statistics"`
+	PartitionStatistics []struct {
 		SnapshotID     jsonInt64 `json:"snapshot-id"`
 		StatisticsPath string    `json:"statistics-path"`
 		FileSizeBytes  jsonInt64 `json:"file-size-in-bytes"`
-	} `json:"statistics"`
+	} `json:"partition-statistics"`
 	NextRowID *jsonInt64 `json:"next-row-id"`
 }
 
@@ -307,7 +314,13 @@ func (m *TableMetadata) parseSnapshots(jm *jsonMetadata) {
 		m.MetadataLog = append(m.MetadataLog, MetadataLogEntry{TimestampMs: int64(e.TimestampMs), MetadataFile: e.MetadataFile})
 	}
 	for _, e := range jm.Statistics {
-		m.Statistics = append(m.Statistics, StatisticsFile{SnapshotID: int64(e.SnapshotID), StatisticsPath: e.StatisticsPath, FileSizeBytes: int64(e.FileSizeBytes)})
+		m.Statistics = append(m.Statistics, StatisticsFile{
+			SnapshotID: int64(e.SnapshotID), StatisticsPath: e.StatisticsPath, FileSizeBytes: int64(e.FileSizeBytes),
+			FileFooterSizeBytes: int64(e.FileFooterSizeBytes), BlobMetadata: compactJSON(e.BlobMetadata),
+		})
+	}
+	for _, e := range jm.PartitionStatistics {
+		m.PartitionStatistics = append(m.PartitionStatistics, PartitionStatisticsFile{SnapshotID: int64(e.SnapshotID), StatisticsPath: e.StatisticsPath, FileSizeBytes: int64(e.FileSizeBytes)})
 	}
 	m.Refs = make(map[string]SnapshotRef, len(jm.Refs)+1)
 	for name, r := range jm.Refs {
@@ -375,4 +388,14 @@ func (t Transform) String() string {
 		return t.Name + "[" + strconv.Itoa(t.Param) + "]"
 	}
 	return t.Name
+}
+
+// compactJSON returns raw JSON without insignificant space (nil for none or
+// null), so equal values compare equal whatever their layout.
+func compactJSON(raw json.RawMessage) []byte {
+	var b bytes.Buffer
+	if len(raw) == 0 || string(trimJSON(raw)) == "null" || json.Compact(&b, raw) != nil {
+		return nil
+	}
+	return b.Bytes()
 }

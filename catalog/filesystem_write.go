@@ -1,0 +1,399 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+var _ MutableCatalog = (*Filesystem)(nil)
+
+const versionHintFile = "version-hint.text"
+
+func qualified(ns []string, name string) string {
+	return strings.Join(append(append([]string(nil), ns...), name), ".")
+}
+
+// CreateNamespace implements MutableCatalog: a directory under its parent
+// namespace's. Namespace properties are not stored by this catalog.
+func (c *Filesystem) CreateNamespace(ctx context.Context, ns []string, props map[string]string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	name := strings.Join(ns, ".")
+	if len(props) > 0 {
+		return fmt.Errorf("create namespace %s: namespace properties in a filesystem catalog: %w", name, ErrUnsupported)
+	}
+	if len(ns) == 0 {
+		return fmt.Errorf("create namespace: empty name: %w", ErrDataInvalid)
+	}
+	dir, err := c.namespaceDir(ns)
+	if err != nil {
+		return fmt.Errorf("create namespace %s: invalid name: %w", name, ErrDataInvalid)
+	}
+	parent := filepath.Dir(dir)
+	if len(ns) == 1 {
+		if err := os.MkdirAll(parent, 0o755); err != nil {
+			return fmt.Errorf("create namespace %s: %w", name, err)
+		}
+	} else if st, err := os.Stat(parent); err != nil || !st.IsDir() || isTableDir(parent) {
+		return fmt.Errorf("create namespace %s: parent namespace %s: %w", name, strings.Join(ns[:len(ns)-1], "."), ErrNotFound)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("create namespace %s: %w", name, ErrAlreadyExists)
+		}
+		return fmt.Errorf("create namespace %s: %w", name, err)
+	}
+	return nil
+}
+
+// DropNamespace implements MutableCatalog.
+func (c *Filesystem) DropNamespace(ctx context.Context, ns []string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	name := strings.Join(ns, ".")
+	dir, err := c.namespaceDir(ns)
+	if err != nil || len(ns) == 0 {
+		return fmt.Errorf("drop namespace %s: %w", name, ErrNotFound)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() || isTableDir(dir) {
+		return fmt.Errorf("drop namespace %s: %w", name, ErrNotFound)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("drop namespace %s: %w", name, err)
+	}
+	if len(entries) > 0 {
+		return fmt.Errorf("drop namespace %s: it holds %s: %w", name, entries[0].Name(), ErrNotEmpty)
+	}
+	if err := os.Remove(dir); err != nil {
+		if errors.Is(err, fs.ErrExist) { // ENOTEMPTY: something appeared meanwhile
+			return fmt.Errorf("drop namespace %s: %w: %w", name, ErrNotEmpty, err)
+		}
+		return fmt.Errorf("drop namespace %s: %w", name, err)
+	}
+	return nil
+}
+
+// tableDir returns the directory of table id.
+func (c *Filesystem) tableDir(id Identifier) (string, error) {
+	nsDir, err := c.namespaceDir(id.Namespace)
+	if err != nil || !validName(id.Name) {
+		return "", fmt.Errorf("table %s: %w", qualified(id.Namespace, id.Name), ErrNotFound)
+	}
+	return filepath.Join(nsDir, id.Name), nil
+}
+
+// CreateTable implements MutableCatalog: the table directory with data/ and
+// metadata/v1.metadata.json. The location is the table directory.
+func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableSpec) (*Table, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	name := qualified(id.Namespace, id.Name)
+	dir, err := c.tableDir(id)
+	if err != nil {
+		return nil, fmt.Errorf("create table %s: invalid name: %w", name, ErrDataInvalid)
+	}
+	nsDir := filepath.Dir(dir)
+	if st, err := os.Stat(nsDir); err != nil || !st.IsDir() || isTableDir(nsDir) || len(id.Namespace) == 0 {
+		return nil, fmt.Errorf("create table %s: namespace %s: %w", name, strings.Join(id.Namespace, "."), ErrNotFound)
+	}
+	if spec.Location != "" && strings.TrimSuffix(stripScheme(spec.Location), "/") != dir {
+		return nil, fmt.Errorf("create table %s: location %s outside the warehouse layout: %w", name, spec.Location, ErrUnsupported)
+	}
+	meta, err := NewTableMetadata(spec, dir, newUUID())
+	if err != nil {
+		return nil, fmt.Errorf("create table %s: %w", name, err)
+	}
+	data, err := MarshalMetadata(meta)
+	if err != nil {
+		return nil, fmt.Errorf("create table %s: %w", name, err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("create table %s: %w", name, ErrAlreadyExists)
+		}
+		return nil, fmt.Errorf("create table %s: %w", name, err)
+	}
+	c.forget(dir)
+	metaDir := filepath.Join(dir, "metadata")
+	err = os.Mkdir(filepath.Join(dir, "data"), 0o755)
+	if err == nil {
+		err = os.Mkdir(metaDir, 0o755)
+	}
+	if err == nil {
+		err = createExclusive(metaDir, "v1.metadata.json", data)
+	}
+	if err == nil {
+		err = replaceFile(metaDir, versionHintFile, []byte("1"))
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("create table %s: %w", name, err)
+	}
+	return c.LoadTable(ctx, id)
+}
+
+// latestMetadata returns the newest metadata file of a table's metadata
+// directory and its version number. It follows v<N+1>.metadata.json past
+// the version hint, which a writer updates only after its commit.
+func latestMetadata(metaDir string) (string, int64, error) {
+	path, err := currentMetadataFile(metaDir)
+	if err != nil {
+		return "", 0, err
+	}
+	v := metadataVersion(filepath.Base(path))
+	if v < 0 {
+		return "", 0, fmt.Errorf("metadata file %s has no version number: %w", path, ErrUnsupported)
+	}
+	for {
+		next := filepath.Join(metaDir, "v"+strconv.FormatInt(v+1, 10)+".metadata.json")
+		if st, err := os.Stat(next); err != nil || st.IsDir() {
+			return path, v, nil
+		}
+		path, v = next, v+1
+	}
+}
+
+// advanceHint sets the version hint to version unless it names a newer one
+// already (commits of this process finish in any order).
+func (c *Filesystem) advanceHint(metaDir string, version int64) error {
+	c.hintMu.Lock()
+	defer c.hintMu.Unlock()
+	if old, err := os.ReadFile(filepath.Join(metaDir, versionHintFile)); err == nil {
+		if n, err := strconv.ParseInt(strings.TrimSpace(string(old)), 10, 64); err == nil && n >= version {
+			return nil
+		}
+	}
+	return replaceFile(metaDir, versionHintFile, []byte(strconv.FormatInt(version, 10)))
+}
+
+// CommitTable implements MutableCatalog. The new metadata file is
+// v<N+1>.metadata.json, created with a link that fails when another writer
+// created it first: that lost race is ErrCommitConflict.
+func (c *Filesystem) CommitTable(ctx context.Context, id Identifier, reqs []Requirement, updates []Update) (*Table, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	name := qualified(id.Namespace, id.Name)
+	dir, err := c.tableDir(id)
+	if err != nil {
+		return nil, err
+	}
+	if !isTableDir(dir) {
+		// Tables come into being through CreateTable only.
+		return nil, fmt.Errorf("commit table %s: %w", name, ErrNotFound)
+	}
+	metaDir := filepath.Join(dir, "metadata")
+	basePath, version, err := latestMetadata(metaDir)
+	if err != nil {
+		return nil, fmt.Errorf("commit table %s: %w", name, err)
+	}
+	base, err := c.readMetadata(basePath)
+	if err != nil {
+		return nil, fmt.Errorf("commit table %s: %w", name, err)
+	}
+	if err := CheckRequirements(base, reqs); err != nil {
+		return nil, fmt.Errorf("commit table %s: %w", name, err)
+	}
+	b := NewMetadataBuilderFrom(base, metadataFileLocation(base, filepath.Base(basePath)))
+	if err := b.Apply(updates...); err != nil {
+		return nil, fmt.Errorf("commit table %s: %w", name, err)
+	}
+	meta, err := b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("commit table %s: %w", name, err)
+	}
+	data, err := MarshalMetadata(meta)
+	if err != nil {
+		return nil, fmt.Errorf("commit table %s: %w", name, err)
+	}
+	next := version + 1
+	newName := "v" + strconv.FormatInt(next, 10) + ".metadata.json"
+	if err := createExclusive(metaDir, newName, data); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("commit table %s: version %d was committed concurrently: %w", name, next, ErrCommitConflict)
+		}
+		return nil, fmt.Errorf("commit table %s: %w", name, err)
+	}
+	// The commit has happened; what follows only helps readers and tidies.
+	if err := c.advanceHint(metaDir, next); err != nil {
+		slog.Warn("update version hint", "table", name, "err", err)
+	}
+	newPath := filepath.Join(metaDir, newName)
+	c.cache.put("metadata:"+newPath, meta)
+	tbl := &Table{
+		Ident:            Identifier{Namespace: append([]string(nil), id.Namespace...), Name: id.Name},
+		MetadataLocation: newPath,
+		Metadata:         meta,
+		IO:               c.tableIO(dir),
+	}
+	if meta.Properties[PropDeleteAfterCommit] == "true" {
+		c.deleteDroppedMetadata(tbl, metaDir, base, b.baseLocation)
+	}
+	return tbl, nil
+}
+
+// metadataFileLocation is the written location of a metadata file of m.
+func metadataFileLocation(m *TableMetadata, name string) string {
+	return MetadataLocation(m) + "/" + name
+}
+
+// deleteDroppedMetadata removes the metadata files that fell off the
+// metadata log in this commit (write.metadata.delete-after-commit.enabled).
+func (c *Filesystem) deleteDroppedMetadata(tbl *Table, metaDir string, base *TableMetadata, baseLocation string) {
+	kept := map[string]bool{}
+	for _, e := range tbl.Metadata.MetadataLog {
+		kept[e.MetadataFile] = true
+	}
+	old := append([]MetadataLogEntry{{MetadataFile: baseLocation}}, base.MetadataLog...)
+	for _, e := range old {
+		if kept[e.MetadataFile] || e.MetadataFile == "" {
+			continue
+		}
+		local, err := tbl.IO.Resolve(e.MetadataFile)
+		if err != nil || filepath.Dir(local) != metaDir {
+			continue
+		}
+		if err := os.Remove(local); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			slog.Warn("delete old metadata file", "file", local, "err", err)
+		}
+	}
+}
+
+// DropTable implements MutableCatalog. As in Hadoop catalogs the table
+// directory is removed either way; purge makes no difference to files
+// outside it, which are never deleted.
+func (c *Filesystem) DropTable(ctx context.Context, id Identifier, purge bool) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	dir, err := c.tableDir(id)
+	if err != nil {
+		return err
+	}
+	if !isTableDir(dir) {
+		return fmt.Errorf("drop table %s: %w", qualified(id.Namespace, id.Name), ErrNotFound)
+	}
+	// Make the table disappear first, then remove the rest.
+	if err := os.RemoveAll(filepath.Join(dir, "metadata")); err != nil {
+		return fmt.Errorf("drop table %s: %w", qualified(id.Namespace, id.Name), err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("drop table %s: %w", qualified(id.Namespace, id.Name), err)
+	}
+	c.forget(dir)
+	return nil
+}
+
+// forget drops what the catalog cached about the table in dir: a table
+// created there later reuses the metadata file names.
+func (c *Filesystem) forget(dir string) {
+	c.mu.Lock()
+	delete(c.ios, dir)
+	c.mu.Unlock()
+	c.cache.dropPrefix("metadata:" + dir + string(filepath.Separator))
+}
+
+// RenameTable implements MutableCatalog by renaming the table directory.
+// Files keep the paths written in metadata; reads resolve them under the
+// new directory.
+func (c *Filesystem) RenameTable(ctx context.Context, from, to Identifier) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	src, err := c.tableDir(from)
+	if err != nil {
+		return err
+	}
+	if !isTableDir(src) {
+		return fmt.Errorf("rename table %s: %w", qualified(from.Namespace, from.Name), ErrNotFound)
+	}
+	dst, err := c.tableDir(to)
+	if err != nil {
+		return fmt.Errorf("rename table to %s: invalid name: %w", qualified(to.Namespace, to.Name), ErrDataInvalid)
+	}
+	nsDir := filepath.Dir(dst)
+	if st, err := os.Stat(nsDir); err != nil || !st.IsDir() || isTableDir(nsDir) || len(to.Namespace) == 0 {
+		return fmt.Errorf("rename table to %s: namespace %s: %w", qualified(to.Namespace, to.Name), strings.Join(to.Namespace, "."), ErrNotFound)
+	}
+	if _, err := os.Lstat(dst); err == nil {
+		return fmt.Errorf("rename table to %s: %w", qualified(to.Namespace, to.Name), ErrAlreadyExists)
+	}
+	if err := os.Rename(src, dst); err != nil {
+		return fmt.Errorf("rename table %s to %s: %w", qualified(from.Namespace, from.Name), qualified(to.Namespace, to.Name), err)
+	}
+	c.forget(src)
+	return nil
+}
+
+// NewOutput implements MutableCatalog: written paths under the table's
+// location map to the same relative paths under its directory.
+func (c *Filesystem) NewOutput(t *Table) (OutputIO, error) {
+	dir, err := c.tableDir(t.Ident)
+	if err != nil {
+		return nil, err
+	}
+	return &fsOutput{location: strings.TrimSuffix(t.Metadata.Location, "/"), dir: dir}, nil
+}
+
+type fsOutput struct {
+	location string
+	dir      string
+}
+
+func (o *fsOutput) local(path string) (string, error) {
+	rest, ok := strings.CutPrefix(path, o.location+"/")
+	if !ok {
+		return "", fmt.Errorf("output %s: not under the table location %s: %w", path, o.location, ErrDataInvalid)
+	}
+	local := filepath.Join(o.dir, filepath.FromSlash(rest))
+	if !strings.HasPrefix(local, o.dir+string(filepath.Separator)) {
+		return "", fmt.Errorf("output %s: leaves the table directory: %w", path, ErrDataInvalid)
+	}
+	return local, nil
+}
+
+// Create implements OutputIO.
+func (o *fsOutput) Create(ctx context.Context, path string) (io.WriteCloser, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	local, err := o.local(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(local), 0o755); err != nil {
+		return nil, fmt.Errorf("output %s: %w", path, err)
+	}
+	f, err := os.OpenFile(local, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("output %s: %w", path, ErrAlreadyExists)
+		}
+		return nil, fmt.Errorf("output %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// Remove implements OutputIO.
+func (o *fsOutput) Remove(ctx context.Context, path string) error {
+	local, err := o.local(path)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(local); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", path, err)
+	}
+	return nil
+}
