@@ -20,23 +20,7 @@ import (
 // reason. Each must fail with SQLSTATE 0A000 (feature not supported); one
 // that starts working fails the test until it is removed from this list, so
 // the list stays honest.
-var knownUnsupported = map[string]string{
-	"impala__airports_orc":                                                   "ORC data files",
-	"impala__complextypestbl_iceberg_orc":                                    "ORC data files",
-	"impala__iceberg_alltypes_part_orc":                                      "ORC data files",
-	"impala__iceberg_avro_mixed":                                             "ORC data files (mixed with Avro and Parquet)",
-	"impala__iceberg_legacy_partition_schema_evolution_orc":                  "ORC data files",
-	"impala__iceberg_migrated_alter_test_orc":                                "ORC data files",
-	"impala__iceberg_migrated_complex_test_orc":                              "ORC data files",
-	"impala__iceberg_mixed_file_format_test":                                 "ORC data files (mixed with Parquet)",
-	"impala__iceberg_partitioned_orc":                                        "ORC data files",
-	"impala__iceberg_v2_no_deletes_orc":                                      "ORC data files",
-	"impala__iceberg_v2_partitioned_position_deletes_orc":                    "ORC data and delete files",
-	"impala__iceberg_v2_positional_delete_all_rows_orc":                      "ORC data and delete files",
-	"impala__iceberg_v3_default_value_orc":                                   "ORC data files",
-	"impala__iceberg_v3_row_lineage_orc":                                     "ORC data files",
-	"impala__iceberg_v2_positional_not_all_data_files_have_delete_files_orc": "ORC data and delete files",
-}
+var knownUnsupported = map[string]string{}
 
 // TestFixtures opens every fixture table through the server and checks its
 // row count, the rows of SELECT * against the count, and the rows against

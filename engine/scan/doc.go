@@ -5,7 +5,7 @@
 // for a snapshot, the read schema and the projected field ids), and New turns
 // it into an engine.Operator. Each task's data file is read by a format
 // reader (Parquet through parquet-go's typed page API, Avro through
-// twmb/avro), projected onto the read schema by field id (name mapping or
+// twmb/avro, ORC through the orcfile subpackage), projected onto the read schema by field id (name mapping or
 // names for files without ids, defaults and identity-partition values for
 // missing columns, type promotions), and its deletes (position deletes,
 // equality deletes, deletion vectors) are applied before a batch leaves the
@@ -17,4 +17,7 @@
 // values straight into Arrow builders; other nested shapes (maps, lists of
 // structs, nested lists, variants) assemble each row from repetition and
 // definition levels. Variants are produced as JSON text.
+//
+// ORC files are decoded stripe by stripe into column vectors (orcfile),
+// reading only the projected columns' streams, and converted to Arrow.
 package scan

@@ -134,7 +134,6 @@ func TestErrorsBySQLSTATE(t *testing.T) {
 		ids   func(s *catalog.Schema) []int
 		code  string
 	}{
-		{"orc data file", "impala__iceberg_v2_no_deletes_orc", allFieldIDs, pgerr.FeatureNotSupported},
 		{"unknown field id", "lithium__no_partitioning", func(*catalog.Schema) []int { return []int{1, 999} }, pgerr.UndefinedColumn},
 	}
 	for _, c := range cases {

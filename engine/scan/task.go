@@ -71,9 +71,7 @@ func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []r
 	opts := readOptions{mem: s.mem, mapping: s.mapping, generalNested: s.generalNested}
 	format := catalog.FileFormat(strings.ToUpper(string(df.Format)))
 	switch format {
-	case catalog.FormatParquet, catalog.FormatAvro:
-	case catalog.FormatORC:
-		return nil, nil, pgerr.Unsupported("reading ORC data files").WithDetail("File %s is in ORC format.", df.Path)
+	case catalog.FormatParquet, catalog.FormatAvro, catalog.FormatORC:
 	default:
 		return nil, nil, pgerr.Unsupported("reading %s data files", df.Format).WithDetail("File %s.", df.Path)
 	}
@@ -82,9 +80,12 @@ func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []r
 		return nil, nil, fmt.Errorf("open %s: %w", df.Path, err)
 	}
 	var r fileReader
-	if format == catalog.FormatParquet {
+	switch format {
+	case catalog.FormatParquet:
 		r, err = openParquet(df.Path, f, fields, opts)
-	} else {
+	case catalog.FormatORC:
+		r, err = openORC(df.Path, f, fields, opts)
+	default:
 		r, err = openAvro(df.Path, f, fields, opts)
 	}
 	if err != nil {
