@@ -87,3 +87,54 @@ type Notice struct {
 	Message  string
 	Detail   string
 }
+
+// CopyOptions are the options of a COPY statement, as the binder resolved
+// them (PostgreSQL's defaults filled in): what the client sends (COPY FROM
+// STDIN) or receives (COPY TO STDOUT).
+type CopyOptions struct {
+	Format    string // "text", "csv" or "binary"
+	Delimiter byte   // text: '\t'; csv: ','
+	Null      string // text: `\N`; csv: ""
+	Quote     byte   // csv only: '"'
+	Escape    byte   // csv only: defaults to Quote
+	Header    bool   // csv (and text in PostgreSQL 15+): first line is a header
+	// ForceQuote / ForceNotNull / ForceNull are csv column lists (indexes
+	// into the copied columns).
+	ForceQuote   []int
+	ForceNotNull []int
+	ForceNull    []int
+}
+
+// CopyFromStatement is implemented by a Statement that is
+// COPY ... FROM STDIN. wire sends CopyInResponse with Columns() (one
+// column per copied column), parses the CopyData stream by Options, and
+// feeds the rows to CopyIn; PostgreSQL's errors for malformed input
+// (22P02, 22P04 "bad COPY file format", with the 1-based line number in the
+// message's CONTEXT-like Detail "COPY t, line 3") come from wire's parser
+// or from CopyIn's value conversion. A statement either commits every row
+// or nothing.
+type CopyFromStatement interface {
+	Statement
+	Options() CopyOptions
+	// CopyIn consumes all rows of src and returns the command tag
+	// ("COPY n").
+	CopyIn(ctx context.Context, src CopySource) (tag string, err error)
+}
+
+// CopySource yields the rows of a COPY FROM stream in chunks. Each row has
+// one field per copied column, in text form (nil = NULL), already
+// unescaped. Next returns nil rows at the end. LineOf gives the 1-based
+// input line of row i of the last chunk, for error messages.
+type CopySource interface {
+	Next(ctx context.Context) (rows [][]*string, err error)
+	LineOf(i int) int
+}
+
+// CopyToStatement is implemented by a Statement that is COPY ... TO STDOUT
+// (of a table or a query). It executes like a query (Columns, Execute,
+// Rows); wire sends CopyOutResponse and encodes each row as one CopyData
+// line by Options instead of DataRows, then CopyDone and the tag "COPY n".
+type CopyToStatement interface {
+	Statement
+	Options() CopyOptions
+}
