@@ -9,6 +9,19 @@
 // through Rows. Session settings (SET, SHOW, RESET, ParameterStatus) live in
 // settings.go.
 //
+// Statements that write go the other way. Before parsing, the dialect pass
+// (dialect.go) cuts Spark's DDL clauses (USING, PARTITIONED BY,
+// TBLPROPERTIES, LOCATION, COMMENT, PURGE, ARRAY<..>/MAP<..>/STRUCT<..>
+// types) out of the text by token positions, so that CREATE TABLE in both
+// dialects binds into the same catalog.TableSpec (bind_ddl.go) and runs
+// against a catalog.MutableCatalog (ddl_exec.go, ctas_exec.go). INSERT
+// (bind_insert.go, insert_exec.go) and COPY FROM STDIN (bind_copy.go,
+// copy_exec.go) turn their rows into Arrow batches of the table's columns
+// with PostgreSQL's assignment casts and text input rules, write them with
+// engine/write and commit them with catalog.Append: one snapshot per
+// statement, or nothing and no files left. Catalog errors become SQLSTATEs
+// in errors_catalog.go.
+//
 // The pg_query AST never leaves this package: Statements keep it only to
 // re-bind at Execute with the parameter values and a fresh table snapshot.
 package translate

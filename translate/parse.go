@@ -20,11 +20,18 @@ type parsedStmt struct {
 	// case by the parser and may match a column case-insensitively.
 	quoted map[int32]bool
 	sql    string // the whole query string (locations are offsets into it)
+	// extras holds the Spark clauses the dialect pass cut out of this
+	// statement (dialect.go); nil when there were none.
+	extras *ddlExtras
 }
 
 // parse splits sql into its statements. Empty statements (";") are dropped.
 // Syntax errors are 42601 with Position set.
 func parse(sql string) ([]parsedStmt, error) {
+	sql, extras, err := rewriteDialect(sql)
+	if err != nil {
+		return nil, err
+	}
 	tree, err := pg.Parse(sql)
 	if err != nil {
 		return nil, syntaxError(sql, err)
@@ -46,12 +53,18 @@ func parse(sql string) ([]parsedStmt, error) {
 		if end > len(sql) {
 			end = len(sql)
 		}
-		out = append(out, parsedStmt{
+		ps := parsedStmt{
 			node:   raw.Stmt,
 			text:   strings.TrimSpace(sql[start:end]),
 			quoted: quoted,
 			sql:    sql,
-		})
+		}
+		for _, x := range extras {
+			if x.start < end && x.end > start {
+				ps.extras = x
+			}
+		}
+		out = append(out, ps)
 	}
 	return out, nil
 }

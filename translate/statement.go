@@ -52,6 +52,20 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 		return s.prepareShow(x.VariableShowStmt)
 	case *pg.Node_TransactionStmt:
 		return s.prepareTransaction(x.TransactionStmt)
+	case *pg.Node_CreateStmt:
+		return s.prepareCreateTable(ps, x.CreateStmt, ps.extras)
+	case *pg.Node_CreateTableAsStmt:
+		return s.prepareCreateTableAs(ps, x.CreateTableAsStmt, ps.extras)
+	case *pg.Node_CreateSchemaStmt:
+		return s.prepareCreateSchema(x.CreateSchemaStmt)
+	case *pg.Node_DropStmt:
+		return s.prepareDrop(x.DropStmt, ps.extras)
+	case *pg.Node_RenameStmt:
+		return s.prepareRename(x.RenameStmt)
+	case *pg.Node_InsertStmt:
+		return s.prepareInsert(ctx, ps, x.InsertStmt, paramTypes, eager)
+	case *pg.Node_CopyStmt:
+		return s.prepareCopy(ctx, ps, x.CopyStmt, eager)
 	case *pg.Node_DiscardStmt:
 		switch x.DiscardStmt.Target {
 		case pg.DiscardMode_DISCARD_ALL:

@@ -1,0 +1,506 @@
+package translate
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// createTable is a bound CREATE TABLE (or the table part of CREATE TABLE
+// AS): the Iceberg table to create.
+type createTable struct {
+	id          catalog.Identifier
+	name        string // as written, for messages
+	spec        catalog.TableSpec
+	ifNotExists bool
+	// defaultSchema is set when the name was unqualified: the namespace is
+	// created on first use.
+	defaultSchema bool
+	items         []partitionItem // partitioning, bound against the schema at create
+}
+
+// tableIdent resolves the namespace a table name creates or names in DDL.
+// An unqualified name goes to the first schema of search_path (public).
+func (s *session) tableIdent(ctx context.Context, tn tableName) (catalog.Identifier, bool, error) {
+	if tn.Catalog != "" && tn.Catalog != s.cat.Name() {
+		return catalog.Identifier{}, false, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.written)
+	}
+	if tn.Schema != "" {
+		ns, err := s.findNamespace(ctx, tn.Schema)
+		if err != nil {
+			return catalog.Identifier{}, false, err
+		}
+		if ns == nil {
+			ns = []string{tn.Schema}
+		}
+		return catalog.Identifier{Namespace: ns, Name: tn.Name}, false, nil
+	}
+	schema := "public"
+	for _, sp := range s.settings.searchPath() {
+		if sp != "$user" && sp != "pg_catalog" {
+			schema = sp
+			break
+		}
+	}
+	return catalog.Identifier{Namespace: []string{schema}, Name: tn.Name}, true, nil
+}
+
+// bindCreateTable binds CREATE TABLE name (columns) [WITH (...)] and the
+// Spark clauses the dialect pass took out (x, nil when none).
+func (s *session) bindCreateTable(ctx context.Context, ps parsedStmt, cs *pg.CreateStmt, x *ddlExtras) (*createTable, error) {
+	if cs.Relation.Relpersistence == "t" {
+		return nil, notYetPl("temporary tables")
+	}
+	if len(cs.InhRelations) > 0 {
+		return nil, notYet("INHERITS")
+	}
+	if cs.Partspec != nil {
+		return nil, pgerr.Unsupported("PARTITION BY in CREATE TABLE").
+			WithHint("Partition Iceberg tables with WITH (partitioning = 'days(ts), bucket(16, id)') or PARTITIONED BY (...).")
+	}
+	if cs.AccessMethod != "" && !strings.EqualFold(cs.AccessMethod, "iceberg") {
+		return nil, pgerr.Unsupported("table access method \"%s\"", cs.AccessMethod)
+	}
+	ct, err := s.newCreateTable(ctx, cs.Relation, cs.IfNotExists, cs.Options, x)
+	if err != nil {
+		return nil, err
+	}
+	ids := &idCounter{}
+	schema := &catalog.Schema{}
+	seen := map[string]bool{}
+	for _, n := range cs.TableElts {
+		cd := n.GetColumnDef()
+		if cd == nil {
+			return nil, notYetPl("table constraints")
+		}
+		if seen[cd.Colname] {
+			return nil, pgerr.New(codeDuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
+		}
+		seen[cd.Colname] = true
+		f := catalog.NestedField{ID: ids.next(), Name: cd.Colname}
+		if f.Type, err = icebergTypeOf(cd.TypeName, x, ids); err != nil {
+			return nil, err
+		}
+		for _, c := range cd.Constraints {
+			con := c.GetConstraint()
+			switch con.GetContype() {
+			case pg.ConstrType_CONSTR_NOTNULL:
+				f.Required = true
+			case pg.ConstrType_CONSTR_NULL:
+				f.Required = false
+			case pg.ConstrType_CONSTR_DEFAULT:
+				v, err := s.columnDefault(ctx, ps, f, con.RawExpr)
+				if err != nil {
+					return nil, err
+				}
+				// A write default always; on v3 the initial default too.
+				f.WriteDefault = v
+				if ct.spec.FormatVersion >= 3 {
+					f.InitialDefault = v
+				}
+			default:
+				return nil, notYetPl("column constraints other than NOT NULL")
+			}
+		}
+		if x != nil {
+			f.Doc = x.comments[cd.Colname]
+		}
+		schema.Fields = append(schema.Fields, f)
+	}
+	ct.spec.Schema = schema
+	if ct.spec.Spec, err = partitionSpecOf(ct.items, schema); err != nil {
+		return nil, err
+	}
+	return ct, nil
+}
+
+// newCreateTable binds what CREATE TABLE and CREATE TABLE AS share: the
+// name, the options and the Spark clauses.
+func (s *session) newCreateTable(ctx context.Context, rel *pg.RangeVar, ifNotExists bool, options []*pg.Node, x *ddlExtras) (*createTable, error) {
+	tn := tableNameOf(rel)
+	id, def, err := s.tableIdent(ctx, tn)
+	if err != nil {
+		return nil, err
+	}
+	ct := &createTable{id: id, name: tn.written, ifNotExists: ifNotExists, defaultSchema: def,
+		spec: catalog.TableSpec{Properties: map[string]string{}}}
+	for _, o := range options {
+		d := o.GetDefElem()
+		if d == nil {
+			continue
+		}
+		val := defElemString(d)
+		switch strings.ToLower(d.Defname) {
+		case "partitioning", "partitioned_by", "partitioned-by":
+			if ct.items, err = parsePartitioning(val); err != nil {
+				return nil, err
+			}
+		case "format-version", "format_version":
+			if err := ct.setFormatVersion(val); err != nil {
+				return nil, err
+			}
+		case "location":
+			ct.spec.Location = val
+		default:
+			ct.spec.Properties[d.Defname] = val
+		}
+	}
+	if x != nil {
+		if x.using != "" && x.using != "iceberg" {
+			return nil, pgerr.Unsupported("CREATE TABLE ... USING %s", x.using).WithHint("icegate creates Iceberg tables: USING iceberg.")
+		}
+		if x.hasPartBy {
+			ct.items = x.partitioned
+		}
+		for _, k := range x.propOrder {
+			if k == "format-version" {
+				if err := ct.setFormatVersion(x.props[k]); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			ct.spec.Properties[k] = x.props[k]
+		}
+		if x.comment != nil {
+			ct.spec.Properties["comment"] = *x.comment
+		}
+		if x.location != nil {
+			ct.spec.Location = *x.location
+		}
+	}
+	return ct, nil
+}
+
+func (ct *createTable) setFormatVersion(v string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 1 || n > 3 {
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for \"format-version\": \"%s\"", v).
+			WithHint("Iceberg format versions are 1, 2 and 3.")
+	}
+	ct.spec.FormatVersion = n
+	return nil
+}
+
+// defElemString is the value of an option as text.
+func defElemString(d *pg.DefElem) string {
+	if d.Arg == nil {
+		return "true"
+	}
+	switch a := d.Arg.Node.(type) {
+	case *pg.Node_String_:
+		return a.String_.Sval
+	case *pg.Node_Integer:
+		return strconv.Itoa(int(a.Integer.Ival))
+	case *pg.Node_Float:
+		return a.Float.Fval
+	case *pg.Node_Boolean:
+		return strconv.FormatBool(a.Boolean.Boolval)
+	case *pg.Node_TypeName:
+		var parts []string
+		for _, n := range a.TypeName.Names {
+			parts = append(parts, n.GetString_().GetSval())
+		}
+		return strings.Join(parts, ".")
+	case *pg.Node_AConst:
+		if sv := a.AConst.GetSval(); sv != nil {
+			return sv.Sval
+		}
+		if iv := a.AConst.GetIval(); iv != nil {
+			return strconv.Itoa(int(iv.Ival))
+		}
+	}
+	return ""
+}
+
+// idCounter hands out field ids for a new schema (CreateTable replaces
+// them with fresh ones; they only need to be unique here).
+type idCounter struct{ n int }
+
+func (c *idCounter) next() int { c.n++; return c.n }
+
+// icebergTypeOf maps a column's type as PostgreSQL parsed it (or a
+// placeholder of the dialect pass) to an Iceberg type (DESIGN.md section 3).
+func icebergTypeOf(tn *pg.TypeName, x *ddlExtras, ids *idCounter) (catalog.Type, error) {
+	var names []string
+	for _, n := range tn.Names {
+		names = append(names, n.GetString_().GetSval())
+	}
+	name := names[len(names)-1]
+	if x != nil && strings.HasPrefix(name, "@") {
+		if st := x.types[name]; st != nil {
+			return sparkIceberg(st, x.spark, ids)
+		}
+	}
+	if len(names) > 1 && names[0] != "pg_catalog" {
+		return nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", strings.Join(names, ".")).WithPosition(tn.Location + 1)
+	}
+	var mods []int
+	for _, m := range tn.Typmods {
+		c := m.GetAConst()
+		if c == nil || c.GetIval() == nil {
+			return nil, pgerr.New(pgerr.SyntaxError, "type modifiers must be simple constants or identifiers")
+		}
+		mods = append(mods, int(c.GetIval().Ival))
+	}
+	// Spark's spellings were replaced by placeholders: what PostgreSQL
+	// parsed has PostgreSQL's meaning (timestamp without time zone).
+	st := &sparkType{name: name, args: mods, loc: tn.Location}
+	t, err := sparkIceberg(st, false, ids)
+	if err != nil {
+		return nil, err
+	}
+	if len(tn.ArrayBounds) > 0 {
+		for range tn.ArrayBounds {
+			t = &catalog.ListType{ElementID: ids.next(), Element: t}
+		}
+	}
+	return t, nil
+}
+
+func prim(id catalog.TypeID) *catalog.PrimitiveType { return &catalog.PrimitiveType{ID: id} }
+
+// sparkIceberg maps a type name (PostgreSQL's internal names, their SQL
+// spellings, or Spark's) to an Iceberg type. spark gives TIMESTAMP and
+// FLOAT Spark's meaning.
+func sparkIceberg(st *sparkType, spark bool, ids *idCounter) (catalog.Type, error) {
+	switch st.name {
+	case "bool", "boolean":
+		return prim(catalog.TBoolean), nil
+	case "int2", "smallint", "short", "int4", "int", "integer", "byte", "tinyint":
+		return prim(catalog.TInt), nil
+	case "int8", "bigint", "long":
+		return prim(catalog.TLong), nil
+	case "float4", "real":
+		return prim(catalog.TFloat), nil
+	case "float":
+		if spark || (len(st.args) == 1 && st.args[0] <= 24) {
+			return prim(catalog.TFloat), nil
+		}
+		return prim(catalog.TDouble), nil
+	case "float8", "double":
+		return prim(catalog.TDouble), nil
+	case "numeric", "decimal", "dec":
+		switch len(st.args) {
+		case 0:
+			if spark {
+				return &catalog.PrimitiveType{ID: catalog.TDecimal, Precision: 10, Scale: 0}, nil
+			}
+			return nil, pgerr.Unsupported("numeric without precision and scale in an Iceberg table").
+				WithHint("Iceberg decimals have a fixed precision and scale: write numeric(P,S), P at most 38.")
+		default:
+			p, s := st.args[0], 0
+			if len(st.args) > 1 {
+				s = st.args[1]
+			}
+			if p < 1 || p > 38 {
+				return nil, pgerr.Unsupported("numeric precision %d in an Iceberg table", p).WithHint("Iceberg decimals hold 1 to 38 digits.")
+			}
+			if s < 0 || s > p {
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "NUMERIC scale %d must be between 0 and precision %d", s, p)
+			}
+			return &catalog.PrimitiveType{ID: catalog.TDecimal, Precision: p, Scale: s}, nil
+		}
+	case "text", "varchar", "bpchar", "char", "character", "character varying", "string", "json", "jsonb", "name":
+		return prim(catalog.TString), nil
+	case "bytea", "binary":
+		return prim(catalog.TBinary), nil
+	case "date":
+		return prim(catalog.TDate), nil
+	case "time":
+		return prim(catalog.TTime), nil
+	case "timestamp":
+		if spark {
+			return prim(catalog.TTimestamptz), nil
+		}
+		return prim(catalog.TTimestamp), nil
+	case "timestamp_ntz":
+		return prim(catalog.TTimestamp), nil
+	case "timestamptz", "timestamp_ltz":
+		return prim(catalog.TTimestamptz), nil
+	case "uuid":
+		return prim(catalog.TUUID), nil
+	case "array":
+		e, err := sparkIceberg(st.elem, spark, ids)
+		if err != nil {
+			return nil, err
+		}
+		return &catalog.ListType{ElementID: ids.next(), Element: e}, nil
+	case "map":
+		k, err := sparkIceberg(st.key, spark, ids)
+		if err != nil {
+			return nil, err
+		}
+		v, err := sparkIceberg(st.val, spark, ids)
+		if err != nil {
+			return nil, err
+		}
+		return &catalog.MapType{KeyID: ids.next(), Key: k, ValueID: ids.next(), Value: v}, nil
+	case "struct":
+		out := &catalog.StructType{}
+		seen := map[string]bool{}
+		for _, f := range st.fields {
+			if seen[f.name] {
+				return nil, pgerr.New(codeDuplicateColumn, "field \"%s\" specified more than once in a struct", f.name)
+			}
+			seen[f.name] = true
+			ft, err := sparkIceberg(f.t, spark, ids)
+			if err != nil {
+				return nil, err
+			}
+			out.Fields = append(out.Fields, catalog.NestedField{ID: ids.next(), Name: f.name, Type: ft, Required: f.notNull, Doc: f.comment})
+		}
+		return out, nil
+	case "interval", "serial", "serial4", "serial8", "bigserial", "smallserial", "serial2", "money", "timetz",
+		"inet", "cidr", "macaddr", "macaddr8", "bit", "varbit", "xml", "oid", "point", "line", "box", "tsvector",
+		"tsquery", "int4range", "int8range", "numrange", "tsrange", "tstzrange", "daterange", "void", "variant":
+		return nil, pgerr.Unsupported("type %s in an Iceberg table", st.name).WithPosition(st.loc + 1)
+	}
+	return nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", st.name).WithPosition(st.loc + 1)
+}
+
+// partitionSpecOf binds partition items to the columns of schema.
+func partitionSpecOf(items []partitionItem, schema *catalog.Schema) (*catalog.PartitionSpec, error) {
+	if len(items) == 0 {
+		return nil, nil
+	}
+	spec := &catalog.PartitionSpec{}
+	names := map[string]bool{}
+	for i, it := range items {
+		var src *catalog.NestedField
+		for k := range schema.Fields {
+			if schema.Fields[k].Name == it.column {
+				src = &schema.Fields[k]
+			}
+		}
+		if src == nil {
+			for k := range schema.Fields {
+				if strings.EqualFold(schema.Fields[k].Name, it.column) {
+					src = &schema.Fields[k]
+				}
+			}
+		}
+		if src == nil {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "partition column \"%s\" does not exist", it.column)
+		}
+		tr, suffix, err := transformOf(it)
+		if err != nil {
+			return nil, err
+		}
+		if err := transformApplies(tr, src); err != nil {
+			return nil, err
+		}
+		name := src.Name
+		if suffix != "" {
+			name += "_" + suffix
+		}
+		if names[name] {
+			return nil, pgerr.New(codeInvalidTableDef, "partition field \"%s\" specified more than once", name)
+		}
+		names[name] = true
+		spec.Fields = append(spec.Fields, catalog.PartitionField{SourceID: src.ID, FieldID: 1000 + i, Name: name, Transform: tr})
+	}
+	return spec, nil
+}
+
+// transformOf maps a transform as written (Spark's plural names too) to
+// the spec's transform and the suffix of its partition field's name.
+func transformOf(it partitionItem) (catalog.Transform, string, error) {
+	noParam := func(name, suffix string) (catalog.Transform, string, error) {
+		if it.hasParam {
+			return catalog.Transform{}, "", pgerr.New(pgerr.InvalidParameterValue, "partition transform %s takes no parameter", it.transform)
+		}
+		return catalog.Transform{Name: name}, suffix, nil
+	}
+	switch it.transform {
+	case "identity":
+		return noParam("identity", "")
+	case "years", "year":
+		return noParam("year", "year")
+	case "months", "month":
+		return noParam("month", "month")
+	case "days", "day", "date":
+		return noParam("day", "day")
+	case "hours", "hour", "date_hour":
+		return noParam("hour", "hour")
+	case "void":
+		return noParam("void", "null")
+	case "bucket", "truncate":
+		if !it.hasParam || it.param <= 0 {
+			return catalog.Transform{}, "", pgerr.New(pgerr.InvalidParameterValue, "partition transform %s needs a positive parameter: %s(N, column)", it.transform, it.transform)
+		}
+		suffix := "bucket"
+		if it.transform == "truncate" {
+			suffix = "trunc"
+		}
+		return catalog.Transform{Name: it.transform, Param: it.param}, suffix, nil
+	}
+	return catalog.Transform{}, "", pgerr.New(pgerr.InvalidParameterValue, "unknown partition transform \"%s\"", it.transform).
+		WithHint("Transforms are identity, years, months, days, hours, bucket(N, col), truncate(W, col) and void.")
+}
+
+// transformApplies checks a transform against its source column's type.
+func transformApplies(tr catalog.Transform, src *catalog.NestedField) error {
+	p := catalog.Primitive(src.Type)
+	if p == nil {
+		return pgerr.New(codeInvalidTableDef, "cannot partition by %s of column \"%s\" of type %s", tr, src.Name, src.Type)
+	}
+	ok := true
+	switch tr.Name {
+	case "year", "month", "day":
+		ok = p.ID == catalog.TDate || p.ID == catalog.TTimestamp || p.ID == catalog.TTimestamptz || p.ID == catalog.TTimestampNs || p.ID == catalog.TTimestamptzNs
+	case "hour":
+		ok = p.ID == catalog.TTimestamp || p.ID == catalog.TTimestamptz || p.ID == catalog.TTimestampNs || p.ID == catalog.TTimestamptzNs
+	case "bucket":
+		ok = p.ID != catalog.TBoolean && p.ID != catalog.TFloat && p.ID != catalog.TDouble
+	case "truncate":
+		ok = p.ID == catalog.TInt || p.ID == catalog.TLong || p.ID == catalog.TDecimal || p.ID == catalog.TString || p.ID == catalog.TBinary
+	}
+	if !ok {
+		return pgerr.New(codeInvalidTableDef, "cannot partition by %s of column \"%s\" of type %s", tr, src.Name, src.Type)
+	}
+	return nil
+}
+
+// icebergTypeOfPG is the Iceberg type a query's result column of
+// PostgreSQL type t becomes in CREATE TABLE AS.
+func icebergTypeOfPG(t pgType, name string) (catalog.Type, error) {
+	if p, s, ok := t.numericPS(); ok {
+		return &catalog.PrimitiveType{ID: catalog.TDecimal, Precision: p, Scale: s}, nil
+	}
+	switch t.OID {
+	case tBool.OID:
+		return prim(catalog.TBoolean), nil
+	case tInt2.OID, tInt4.OID:
+		return prim(catalog.TInt), nil
+	case tInt8.OID:
+		return prim(catalog.TLong), nil
+	case tFloat4.OID:
+		return prim(catalog.TFloat), nil
+	case tFloat8.OID:
+		return prim(catalog.TDouble), nil
+	case pgtypes.Text, pgtypes.Unknown, pgtypes.Varchar, pgtypes.BPChar, pgtypes.Name:
+		return prim(catalog.TString), nil
+	case tBytea.OID:
+		return prim(catalog.TBinary), nil
+	case tUUID.OID:
+		return prim(catalog.TUUID), nil
+	case tDate.OID:
+		return prim(catalog.TDate), nil
+	case tTime.OID:
+		return prim(catalog.TTime), nil
+	case tTimestamp.OID:
+		return prim(catalog.TTimestamp), nil
+	case tTimestamptz.OID:
+		return prim(catalog.TTimestamptz), nil
+	case tNumeric.OID:
+		return nil, pgerr.Unsupported("column \"%s\" of type numeric without precision and scale in CREATE TABLE AS", name).
+			WithHint("Cast it to numeric(P,S).")
+	}
+	return nil, pgerr.Unsupported("column \"%s\" of type %s in CREATE TABLE AS", name, t)
+}

@@ -1,0 +1,258 @@
+package translate
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// insertPlan is a bound INSERT: the rows to write, as expressions of the
+// table's columns (every column, in schema order, typed as the writer
+// wants them).
+type insertPlan struct {
+	table  *catalog.Table
+	schema *catalog.Schema
+	cols   []column
+	// values are the rows of INSERT ... VALUES; otherwise sel is the query
+	// and project computes the table's columns from its output.
+	values  [][]expr.Expr
+	sel     *selectPlan
+	project []expr.Expr
+}
+
+// bindInsert binds INSERT INTO t [(cols)] VALUES ... | SELECT ....
+func (b *binder) bindInsert(ins *pg.InsertStmt) (*insertPlan, error) {
+	switch {
+	case ins.OnConflictClause != nil:
+		return nil, notYet("INSERT ... ON CONFLICT")
+	case len(ins.ReturningList) > 0:
+		return nil, notYet("INSERT ... RETURNING")
+	case ins.WithClause != nil:
+		return nil, notYet("WITH in INSERT")
+	case ins.Override != pg.OverridingKind_OVERRIDING_NOT_SET:
+		return nil, notYet("OVERRIDING in INSERT")
+	}
+	tn := tableNameOf(ins.Relation)
+	t, err := b.sess.resolveTable(b.ctx, tn)
+	if err != nil {
+		return nil, b.errAt(err, ins.Relation.Location)
+	}
+	p := &insertPlan{table: t, schema: t.Metadata.CurrentSchema()}
+	p.cols = columnsOf(p.schema)
+	targets, err := b.insertTargets(ins, p.cols, tn)
+	if err != nil {
+		return nil, err
+	}
+	sel := ins.SelectStmt.GetSelectStmt()
+	if sel == nil { // DEFAULT VALUES
+		p.values = [][]expr.Expr{p.defaults()}
+		return p, nil
+	}
+	if len(sel.ValuesLists) > 0 && len(sel.SortClause) == 0 && sel.LimitCount == nil && sel.LimitOffset == nil {
+		for _, n := range sel.ValuesLists {
+			items := n.GetList().GetItems()
+			if err := b.checkInsertArity(len(items), len(targets), len(ins.Cols) > 0, nodeLocation(n)); err != nil {
+				return nil, err
+			}
+			row := p.defaults()
+			for i, it := range items {
+				if it.GetSetToDefault() != nil {
+					continue
+				}
+				if containsAggregate(it) {
+					return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in VALUES"), nodeLocation(it))
+				}
+				x, err := b.expr(it)
+				if err != nil {
+					return nil, err
+				}
+				c := targets[i]
+				if row[c], err = b.assign(x, p.cols[c], nodeLocation(it)); err != nil {
+					return nil, err
+				}
+			}
+			p.values = append(p.values, row)
+		}
+		if b.litErr != nil {
+			return nil, b.litErr
+		}
+		return p, nil
+	}
+	// INSERT ... SELECT: string constants in the query's target list stay
+	// untyped until assigned, as in PostgreSQL.
+	plan, err := b.bindSelect(sel)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.checkInsertArity(len(plan.cols), len(targets), len(ins.Cols) > 0, nodeLocation(ins.SelectStmt)); err != nil {
+		return nil, err
+	}
+	p.sel = plan
+	p.project = p.defaults()
+	for i, c := range plan.cols {
+		x := bound{e: &expr.Col{Idx: i, Name: c.Name, T: plan.output[i].Type()}, t: pgType{c.TypeOID, c.Typmod}}
+		loc := nodeLocation(ins.SelectStmt)
+		if len(sel.TargetList) == len(plan.cols) {
+			rt := sel.TargetList[i].GetResTarget()
+			loc = nodeLocation(rt.GetVal())
+			if ac := rt.GetVal().GetAConst(); ac != nil && ac.Isnull {
+				p.project[targets[i]] = &expr.Lit{V: nil, T: p.cols[targets[i]].Arrow}
+				continue
+			} else if ac != nil && ac.GetSval() != nil {
+				x.t = tUnknown
+			}
+		}
+		tc := targets[i]
+		if x.t == tUnknown {
+			if !expr.CanCast(x.e.Type(), p.cols[tc].Arrow) {
+				return nil, b.errAt(assignError(p.cols[tc], tText), loc)
+			}
+			p.project[tc] = castIfNeeded(x.e, p.cols[tc].Arrow)
+			continue
+		}
+		if p.project[tc], err = b.assign(x, p.cols[tc], loc); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// insertTargets returns the column index each inserted expression goes to.
+func (b *binder) insertTargets(ins *pg.InsertStmt, cols []column, tn tableName) ([]int, error) {
+	if len(ins.Cols) == 0 {
+		out := make([]int, len(cols))
+		for i := range out {
+			out[i] = i
+		}
+		return out, nil
+	}
+	seen := map[int]bool{}
+	var out []int
+	for _, n := range ins.Cols {
+		rt := n.GetResTarget()
+		if len(rt.Indirection) > 0 {
+			return nil, b.errAt(notYet("INSERT into fields of a column"), rt.Location)
+		}
+		i := findColumn(cols, rt.Name, b.identQuoted(rt.Location, 0))
+		if i < 0 {
+			return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, tn.Name), rt.Location)
+		}
+		if seen[i] {
+			return nil, b.errAt(pgerr.New(codeDuplicateColumn, "column \"%s\" specified more than once", rt.Name), rt.Location)
+		}
+		seen[i] = true
+		out = append(out, i)
+	}
+	return out, nil
+}
+
+func (b *binder) checkInsertArity(exprs, targets int, explicit bool, loc int32) error {
+	if exprs > targets {
+		return b.errAt(pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns"), loc)
+	}
+	if exprs < targets && explicit {
+		return b.errAt(pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions"), loc)
+	}
+	return nil
+}
+
+// defaults is a row of every column's value when not given: its write
+// default, else NULL.
+func (p *insertPlan) defaults() []expr.Expr {
+	row := make([]expr.Expr, len(p.cols))
+	for i, c := range p.cols {
+		row[i] = writeDefault(p.schema.Fields[i], c.Arrow)
+	}
+	return row
+}
+
+// writeDefault is the value a write gives a column it does not name: the
+// field's write default (primitive types), else NULL.
+func writeDefault(f catalog.NestedField, t arrow.DataType) expr.Expr {
+	if f.WriteDefault == nil || catalog.Primitive(f.Type) == nil {
+		return &expr.Lit{V: nil, T: t}
+	}
+	return &expr.Lit{V: f.WriteDefault, T: t}
+}
+
+// assign converts x to column c's type with PostgreSQL's assignment cast
+// rules (INSERT, COPY): numbers into any number type (numeric rounds to
+// the column's scale), anything into text, dates and timestamps among
+// themselves, untyped literals into anything they parse as.
+func (b *binder) assign(x bound, c column, loc int32) (expr.Expr, error) {
+	if x.unknown() {
+		if !expr.CanCast(expr.Text, c.Arrow) && !x.null {
+			return nil, b.errAt(notYet(fmt.Sprintf("writing a literal into column \"%s\" of type %s", c.Name, c.Type)), loc)
+		}
+		return b.coerce(x, c.Arrow), nil
+	}
+	if !assignable(x.t, c.Type) {
+		return nil, b.errAt(assignError(c, x.t), loc)
+	}
+	from := x.e.Type()
+	if arrow.TypeEqual(from, c.Arrow) {
+		return x.e, nil
+	}
+	if !expr.CanCast(from, c.Arrow) {
+		if sameArrowShape(from, c.Arrow) {
+			return x.e, nil
+		}
+		return nil, b.errAt(notYet(fmt.Sprintf("writing %s into column \"%s\" of type %s", x.t, c.Name, c.Type)), loc)
+	}
+	return &expr.Cast{Arg: x.e, T: c.Arrow}, nil
+}
+
+func castIfNeeded(e expr.Expr, t arrow.DataType) expr.Expr {
+	if arrow.TypeEqual(e.Type(), t) {
+		return e
+	}
+	return &expr.Cast{Arg: e, T: t}
+}
+
+// sameArrowShape reports types that differ only in names and metadata
+// (nested columns copied from another table).
+func sameArrowShape(a, b arrow.DataType) bool {
+	switch a.ID() {
+	case arrow.LIST, arrow.STRUCT, arrow.MAP:
+		return a.ID() == b.ID()
+	}
+	return false
+}
+
+func assignError(c column, from pgType) *pgerr.Error {
+	return pgerr.New(pgerr.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", c.Name, c.Type, from).
+		WithHint("You will need to rewrite or cast the expression.")
+}
+
+// assignable reports whether PostgreSQL converts from into to on
+// assignment.
+func assignable(from, to pgType) bool {
+	if from.OID == to.OID {
+		return true
+	}
+	switch to.OID {
+	case pgtypes.Text, pgtypes.Varchar, pgtypes.BPChar:
+		return true
+	}
+	num := func(o uint32) bool {
+		switch o {
+		case pgtypes.Int2, pgtypes.Int4, pgtypes.Int8, pgtypes.Float4, pgtypes.Float8, pgtypes.Numeric:
+			return true
+		}
+		return false
+	}
+	if num(from.OID) && num(to.OID) {
+		return true
+	}
+	dt := func(o uint32) bool { return o == pgtypes.Date || o == pgtypes.Timestamp || o == pgtypes.Timestamptz }
+	if dt(from.OID) && (dt(to.OID) || (to.OID == pgtypes.Time && from.OID != pgtypes.Date)) {
+		return true
+	}
+	return false
+}

@@ -1,0 +1,129 @@
+package translate
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/exec"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// prepareCreateTableAs prepares CREATE TABLE t [WITH (...)] AS SELECT ...
+// (and the Spark form with its clauses before AS): it creates the table
+// with the query's columns, then writes the query's rows in one snapshot.
+// If writing fails the new table is dropped again. The tag is PostgreSQL's
+// "SELECT n".
+func (s *session) prepareCreateTableAs(ps parsedStmt, cs *pg.CreateTableAsStmt, x *ddlExtras) (Statement, error) {
+	if cs.Objtype != pg.ObjectType_OBJECT_TABLE {
+		return nil, notYet("CREATE MATERIALIZED VIEW")
+	}
+	sel := cs.Query.GetSelectStmt()
+	if sel == nil {
+		return nil, notYet("CREATE TABLE AS of this statement")
+	}
+	st := &ctasStatement{sess: s, ps: ps, cs: cs, sel: sel, x: x}
+	return st, nil
+}
+
+type ctasStatement struct {
+	sess *session
+	ps   parsedStmt
+	cs   *pg.CreateTableAsStmt
+	sel  *pg.SelectStmt
+	x    *ddlExtras
+}
+
+func (st *ctasStatement) ParamTypes() []uint32      { return nil }
+func (st *ctasStatement) Columns() []pgtypes.Column { return nil }
+
+func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	s := st.sess
+	mc, err := s.mutableCatalog("CREATE TABLE AS")
+	if err != nil {
+		return nil, err
+	}
+	inner := st.ps
+	inner.node = st.cs.Query
+	b := newBinder(ctx, s, inner, &paramSet{}, time.Now())
+	plan, err := b.bindSelect(st.sel)
+	if err != nil {
+		return nil, err
+	}
+	into := st.cs.Into
+	ct, err := s.newCreateTable(ctx, into.Rel, st.cs.IfNotExists, into.Options, st.x)
+	if err != nil {
+		return nil, err
+	}
+	if len(into.ColNames) > len(plan.cols) {
+		return nil, pgerr.New(pgerr.SyntaxError, "too many column names were specified")
+	}
+	schema := &catalog.Schema{}
+	seen := map[string]bool{}
+	for i, c := range plan.cols {
+		name := c.Name
+		if i < len(into.ColNames) {
+			name = into.ColNames[i].GetString_().GetSval()
+		}
+		if seen[name] {
+			return nil, pgerr.New(codeDuplicateColumn, "column \"%s\" specified more than once", name)
+		}
+		seen[name] = true
+		t, err := icebergTypeOfPG(pgType{c.TypeOID, c.Typmod}, name)
+		if err != nil {
+			return nil, err
+		}
+		schema.Fields = append(schema.Fields, catalog.NestedField{ID: i + 1, Name: name, Type: t})
+	}
+	ct.spec.Schema = schema
+	if ct.spec.Spec, err = partitionSpecOf(ct.items, schema); err != nil {
+		return nil, err
+	}
+	t, notices, err := s.createTable(ctx, mc, ct)
+	if err != nil {
+		return nil, err
+	}
+	if t == nil { // IF NOT EXISTS and it exists
+		return &emptyRows{tag: "CREATE TABLE AS", notices: notices}, nil
+	}
+	if into.SkipData {
+		return &emptyRows{tag: "CREATE TABLE AS"}, nil
+	}
+	n, err := st.fill(ctx, mc, t, plan)
+	if err != nil {
+		if derr := mc.DropTable(context.WithoutCancel(ctx), t.Ident, true); derr != nil {
+			s.backend.log.Warn("drop the table of a failed CREATE TABLE AS", "table", t.Ident.Name, "error", derr)
+		}
+		return nil, err
+	}
+	return &emptyRows{tag: fmt.Sprintf("SELECT %d", n)}, nil
+}
+
+// fill writes the query's rows into the new table.
+func (st *ctasStatement) fill(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, plan *selectPlan) (int64, error) {
+	s := st.sess
+	schema := t.Metadata.CurrentSchema()
+	cols := columnsOf(schema)
+	in, err := lower(ctx, s, plan)
+	if err != nil {
+		return 0, err
+	}
+	exprs := make([]expr.Expr, len(cols))
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		exprs[i] = castIfNeeded(&expr.Col{Idx: i, Name: c.Name, T: plan.output[i].Type()}, c.Arrow)
+		names[i] = c.Name
+	}
+	var op engine.Operator
+	if op, err = exec.NewProject(in, exprs, names, s.compileOptions()); err != nil {
+		in.Close()
+		return 0, err
+	}
+	return s.writeRows(ctx, mc, t, schema, op)
+}

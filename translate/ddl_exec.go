@@ -1,0 +1,240 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// ddlStatement is a statement that changes the catalog and returns no rows.
+// It binds and runs at Execute, so that it sees what the statements before
+// it in the same query string did.
+type ddlStatement struct {
+	tag string
+	run func(ctx context.Context) ([]Notice, error)
+}
+
+func (d *ddlStatement) ParamTypes() []uint32      { return nil }
+func (d *ddlStatement) Columns() []pgtypes.Column { return nil }
+func (d *ddlStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	notices, err := d.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &emptyRows{tag: d.tag, notices: notices}, nil
+}
+
+// prepareCreateTable prepares CREATE TABLE.
+func (s *session) prepareCreateTable(ps parsedStmt, cs *pg.CreateStmt, x *ddlExtras) (Statement, error) {
+	return &ddlStatement{tag: "CREATE TABLE", run: func(ctx context.Context) ([]Notice, error) {
+		mc, err := s.mutableCatalog("CREATE TABLE")
+		if err != nil {
+			return nil, err
+		}
+		ct, err := s.bindCreateTable(ctx, ps, cs, x)
+		if err != nil {
+			return nil, err
+		}
+		_, notices, err := s.createTable(ctx, mc, ct)
+		return notices, err
+	}}, nil
+}
+
+// createTable creates the table of ct; nil without error when it exists
+// and IF NOT EXISTS was given (with PostgreSQL's notice).
+func (s *session) createTable(ctx context.Context, mc catalog.MutableCatalog, ct *createTable) (*catalog.Table, []Notice, error) {
+	if ct.spec.Location != "" {
+		// The filesystem catalog decides where tables live; only the
+		// default location is accepted.
+		ct.spec.Location = strings.TrimSuffix(ct.spec.Location, "/")
+	}
+	if ct.defaultSchema {
+		if err := mc.CreateNamespace(ctx, ct.id.Namespace, nil); err != nil && !errors.Is(err, catalog.ErrAlreadyExists) {
+			return nil, nil, catalogError(err, kindSchema, strings.Join(ct.id.Namespace, "."))
+		}
+	}
+	t, err := mc.CreateTable(ctx, ct.id, ct.spec)
+	switch {
+	case err == nil:
+		return t, nil, nil
+	case errors.Is(err, catalog.ErrAlreadyExists) && ct.ifNotExists:
+		return nil, []Notice{{Severity: "NOTICE", Code: pgerr.DuplicateTable,
+			Message: "relation \"" + ct.id.Name + "\" already exists, skipping"}}, nil
+	case errors.Is(err, catalog.ErrNotFound):
+		return nil, nil, catalogError(err, kindSchema, strings.Join(ct.id.Namespace, "."))
+	case errors.Is(err, catalog.ErrUnsupported) && ct.spec.Location != "":
+		return nil, nil, pgerr.Wrap(err, pgerr.FeatureNotSupported, "LOCATION '%s' is not supported: tables live at their default location in the warehouse", ct.spec.Location)
+	}
+	return nil, nil, catalogError(err, kindTable, ct.name)
+}
+
+// prepareCreateSchema prepares CREATE SCHEMA [IF NOT EXISTS] name.
+func (s *session) prepareCreateSchema(cs *pg.CreateSchemaStmt) (Statement, error) {
+	if len(cs.SchemaElts) > 0 {
+		return nil, notYetPl("schema elements in CREATE SCHEMA")
+	}
+	name := cs.Schemaname
+	if name == "" {
+		return nil, notYet("CREATE SCHEMA AUTHORIZATION without a name")
+	}
+	return &ddlStatement{tag: "CREATE SCHEMA", run: func(ctx context.Context) ([]Notice, error) {
+		mc, err := s.mutableCatalog("CREATE SCHEMA")
+		if err != nil {
+			return nil, err
+		}
+		err = mc.CreateNamespace(ctx, []string{name}, nil)
+		if errors.Is(err, catalog.ErrAlreadyExists) && cs.IfNotExists {
+			return []Notice{{Severity: "NOTICE", Code: pgerr.DuplicateSchema,
+				Message: "schema \"" + name + "\" already exists, skipping"}}, nil
+		}
+		return nil, catalogError(err, kindSchema, name)
+	}}, nil
+}
+
+// prepareDrop prepares DROP TABLE and DROP SCHEMA.
+func (s *session) prepareDrop(ds *pg.DropStmt, x *ddlExtras) (Statement, error) {
+	cascade := ds.Behavior == pg.DropBehavior_DROP_CASCADE
+	switch ds.RemoveType {
+	case pg.ObjectType_OBJECT_TABLE:
+		purge := x != nil && x.purge
+		return &ddlStatement{tag: "DROP TABLE", run: func(ctx context.Context) ([]Notice, error) {
+			mc, err := s.mutableCatalog("DROP TABLE")
+			if err != nil {
+				return nil, err
+			}
+			var notices []Notice
+			for _, obj := range ds.Objects {
+				tn := tableNameOfList(obj)
+				t, err := s.resolveTable(ctx, tn)
+				if pgerr.Code(err) == pgerr.UndefinedTable && ds.MissingOk {
+					notices = append(notices, Notice{Severity: "NOTICE", Code: "00000",
+						Message: "table \"" + tn.Name + "\" does not exist, skipping"})
+					continue
+				}
+				if err != nil {
+					return nil, err
+				}
+				if err := mc.DropTable(ctx, t.Ident, purge); err != nil {
+					return nil, catalogError(err, kindTable, tn.written)
+				}
+			}
+			return notices, nil
+		}}, nil
+	case pg.ObjectType_OBJECT_SCHEMA:
+		return &ddlStatement{tag: "DROP SCHEMA", run: func(ctx context.Context) ([]Notice, error) {
+			mc, err := s.mutableCatalog("DROP SCHEMA")
+			if err != nil {
+				return nil, err
+			}
+			var notices []Notice
+			for _, obj := range ds.Objects {
+				name := obj.GetString_().GetSval()
+				ns, err := s.findNamespace(ctx, name)
+				if err != nil {
+					return nil, err
+				}
+				if ns == nil {
+					if ds.MissingOk {
+						notices = append(notices, Notice{Severity: "NOTICE", Code: "00000",
+							Message: "schema \"" + name + "\" does not exist, skipping"})
+						continue
+					}
+					return nil, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", name)
+				}
+				if cascade {
+					n, err := s.dropTablesIn(ctx, mc, ns)
+					if err != nil {
+						return nil, err
+					}
+					if n > 0 {
+						notices = append(notices, Notice{Severity: "NOTICE", Code: "00000",
+							Message: "drop cascades to " + plural(n, "other object")})
+					}
+				}
+				if err := mc.DropNamespace(ctx, ns); err != nil {
+					return nil, catalogError(err, kindSchema, name)
+				}
+			}
+			return notices, nil
+		}}, nil
+	}
+	return nil, notYet("DROP " + strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// dropTablesIn drops every table of namespace ns (DROP SCHEMA ... CASCADE)
+// and returns how many it dropped.
+func (s *session) dropTablesIn(ctx context.Context, mc catalog.MutableCatalog, ns []string) (int, error) {
+	ids, err := mc.ListTables(ctx, ns)
+	if err != nil {
+		return 0, catalogError(err, kindSchema, strings.Join(ns, "."))
+	}
+	for _, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		if err := mc.DropTable(ctx, id, false); err != nil && !errors.Is(err, catalog.ErrNotFound) {
+			return 0, catalogError(err, kindTable, id.Name)
+		}
+		slog.Debug("dropped table by DROP SCHEMA CASCADE", "table", id.Name)
+	}
+	return len(ids), nil
+}
+
+// tableNameOfList reads a table name given as a list of strings (DROP).
+func tableNameOfList(n *pg.Node) tableName {
+	var parts []string
+	for _, it := range n.GetList().GetItems() {
+		parts = append(parts, it.GetString_().GetSval())
+	}
+	tn := tableName{written: strings.Join(parts, ".")}
+	switch len(parts) {
+	case 1:
+		tn.Name = parts[0]
+	case 2:
+		tn.Schema, tn.Name = parts[0], parts[1]
+	case 3:
+		tn.Catalog, tn.Schema, tn.Name = parts[0], parts[1], parts[2]
+	}
+	return tn
+}
+
+// prepareRename prepares ALTER TABLE t RENAME TO u.
+func (s *session) prepareRename(rs *pg.RenameStmt) (Statement, error) {
+	if rs.RenameType != pg.ObjectType_OBJECT_TABLE {
+		return nil, notYet("ALTER ... RENAME of this kind of object")
+	}
+	return &ddlStatement{tag: "ALTER TABLE", run: func(ctx context.Context) ([]Notice, error) {
+		mc, err := s.mutableCatalog("ALTER TABLE")
+		if err != nil {
+			return nil, err
+		}
+		tn := tableNameOf(rs.Relation)
+		t, err := s.resolveTable(ctx, tn)
+		if pgerr.Code(err) == pgerr.UndefinedTable && rs.MissingOk {
+			return []Notice{{Severity: "NOTICE", Code: "00000", Message: "relation \"" + tn.Name + "\" does not exist, skipping"}}, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		to := catalog.Identifier{Namespace: t.Ident.Namespace, Name: rs.Newname}
+		if err := mc.RenameTable(ctx, t.Ident, to); err != nil {
+			return nil, catalogError(err, kindTable, rs.Newname)
+		}
+		return nil, nil
+	}}, nil
+}

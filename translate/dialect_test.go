@@ -1,0 +1,166 @@
+package translate
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// TestRewriteDialect checks the text the dialect pass hands the parser: the
+// same length (offsets keep pointing at what the client wrote; want is
+// compared with runs of blanks collapsed), valid PostgreSQL, and the side
+// structure holding what was cut.
+func TestRewriteDialect(t *testing.T) {
+	cases := []struct {
+		sql, want string
+		check     func(t *testing.T, x *ddlExtras)
+	}{
+		{
+			sql:  "SELECT 1",
+			want: "SELECT 1",
+		},
+		{
+			sql:  "CREATE TABLE t (a int) WITH (partitioning = 'days(ts)')",
+			want: "CREATE TABLE t (a int) WITH (partitioning = 'days(ts)')",
+		},
+		{
+			sql:  "CREATE TABLE db.t (id BIGINT COMMENT 'k', s STRING) USING iceberg PARTITIONED BY (bucket(16, id)) TBLPROPERTIES ('a'='b', 'c' = 'd''e')",
+			want: `CREATE TABLE db.t (id "@1" , s "@2" )`,
+			check: func(t *testing.T, x *ddlExtras) {
+				if !x.spark || x.using != "iceberg" || x.comments["id"] != "k" {
+					t.Errorf("extras %+v", x)
+				}
+				if x.props["a"] != "b" || x.props["c"] != "d'e" || strings.Join(x.propOrder, ",") != "a,c" {
+					t.Errorf("properties %v", x.props)
+				}
+				if len(x.partitioned) != 1 || x.partitioned[0] != (partitionItem{transform: "bucket", column: "id", param: 16, hasParam: true, loc: x.partitioned[0].loc}) {
+					t.Errorf("partitioning %+v", x.partitioned)
+				}
+				if x.types["@1"].name != "bigint" || x.types["@2"].name != "string" {
+					t.Errorf("types %+v", x.types)
+				}
+			},
+		},
+		{
+			sql:  "create table t (m map<string, array<struct<a: int, b: decimal(5,2)>>>)",
+			want: `create table t (m "@1" )`,
+			check: func(t *testing.T, x *ddlExtras) {
+				m := x.types["@1"]
+				if m == nil || m.name != "map" || m.val.name != "array" || m.val.elem.fields[1].t.args[1] != 2 {
+					t.Errorf("type %+v", m)
+				}
+			},
+		},
+		{
+			sql:  "DROP TABLE a.b PURGE; SELECT 1",
+			want: "DROP TABLE a.b ; SELECT 1",
+			check: func(t *testing.T, x *ddlExtras) {
+				if !x.purge || x.start != 0 || x.end != 21 {
+					t.Errorf("extras %+v", x)
+				}
+			},
+		},
+		{
+			sql:  "DROP TABLE purge",
+			want: "DROP TABLE purge",
+		},
+		{
+			sql:  "CREATE TABLE comment (location text, comment text)",
+			want: "CREATE TABLE comment (location text, comment text)",
+		},
+		{
+			sql:  "CREATE TABLE t USING iceberg PARTITIONED BY (years(d), c) AS SELECT 1",
+			want: "CREATE TABLE t AS SELECT 1",
+		},
+	}
+	for _, c := range cases {
+		got, extras, err := rewriteDialect(c.sql)
+		if err != nil {
+			t.Errorf("%s: %v", c.sql, err)
+			continue
+		}
+		if strings.Join(strings.Fields(got), " ") != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.sql, got, c.want)
+		}
+		if len(got) != len(c.sql) {
+			t.Errorf("%s: length changed", c.sql)
+		}
+		if _, err := pg.Parse(got); err != nil {
+			t.Errorf("%s: rewritten text does not parse: %v", c.sql, err)
+		}
+		if c.check != nil {
+			if len(extras) != 1 {
+				t.Errorf("%s: %d extras", c.sql, len(extras))
+				continue
+			}
+			c.check(t, extras[0])
+		}
+	}
+}
+
+// TestRewriteDialectErrors checks malformed Spark clauses.
+func TestRewriteDialectErrors(t *testing.T) {
+	for _, c := range []struct{ sql, code string }{
+		{"CREATE TABLE t (a ARRAY<INT)", pgerr.SyntaxError},
+		{"CREATE TABLE t (a INT) USING iceberg PARTITIONED BY (bucket(4 a))", pgerr.SyntaxError},
+		{"CREATE TABLE t (a INT) TBLPROPERTIES ('a')", pgerr.SyntaxError},
+		{"CREATE TABLE t (a INT) STORED AS orc", pgerr.FeatureNotSupported},
+	} {
+		_, _, err := rewriteDialect(c.sql)
+		if pgerr.Code(err) != c.code {
+			t.Errorf("%s: %v (%s), want %s", c.sql, err, pgerr.Code(err), c.code)
+		}
+	}
+}
+
+// TestCopyOptions checks option defaults and checks, in both syntaxes.
+func TestCopyOptions(t *testing.T) {
+	cols := []string{"a", "b"}
+	cases := []struct {
+		sql  string
+		want string // fmt of the options, or the SQLSTATE
+	}{
+		{"COPY t FROM STDIN", `{text 9 \N 0 0 false [] [] []}`},
+		{"COPY t FROM STDIN CSV HEADER", `{csv 44  34 34 true [] [] []}`},
+		{"COPY t FROM STDIN WITH (FORMAT csv, HEADER true, DELIMITER ';', NULL 'NA', QUOTE '''', ESCAPE '\\')", `{csv 59 NA 39 92 true [] [] []}`},
+		{"COPY t FROM STDIN WITH (FORMAT csv, FORCE_NOT_NULL (b), FORCE_NULL (a))", `{csv 44  34 34 false [] [1] [0]}`},
+		{"COPY t TO STDOUT WITH (FORMAT csv, FORCE_QUOTE *)", `{csv 44  34 34 false [0 1] [] []}`},
+		{"COPY t TO STDOUT (FORMAT csv, FORCE_QUOTE (b))", `{csv 44  34 34 false [1] [] []}`},
+		{"COPY t FROM STDIN DELIMITER '|' NULL ''", `{text 124  0 0 false [] [] []}`},
+		{"COPY t FROM STDIN WITH (FORMAT csv, FORCE_QUOTE (a))", pgerr.FeatureNotSupported},
+		{"COPY t FROM STDIN WITH (FORMAT csv, FORCE_NULL (zz))", pgerr.InvalidColumnReference},
+		{"COPY t FROM STDIN WITH (FORMAT 'xml')", pgerr.InvalidParameterValue},
+		{"COPY t FROM STDIN WITH (FORMAT binary)", "{binary 0  0 0 false [] [] []}"},
+		{"COPY t FROM STDIN BINARY", "{binary 0  0 0 false [] [] []}"},
+		{"COPY t FROM STDIN WITH (FORMAT binary, HEADER)", pgerr.SyntaxError},
+		{"COPY t FROM STDIN WITH (FORMAT csv, FORMAT text)", pgerr.SyntaxError},
+		{"COPY t FROM STDIN WITH (ESCAPE 'x')", pgerr.FeatureNotSupported},
+		{"COPY t FROM STDIN WITH (FORMAT csv, DELIMITER '\"')", pgerr.FeatureNotSupported},
+		{"COPY t FROM STDIN WITH (DELIMITER 'a')", pgerr.InvalidParameterValue},
+	}
+	for _, c := range cases {
+		tree, err := pg.Parse(c.sql)
+		if err != nil {
+			t.Fatalf("%s: %v", c.sql, err)
+		}
+		cs := tree.Stmts[0].Stmt.GetCopyStmt()
+		o, err := copyOptions(cs.Options, cols, cs.IsFrom)
+		got := ""
+		if err != nil {
+			got = pgerr.Code(err)
+		} else {
+			got = fmtOptions(o)
+		}
+		if got != c.want {
+			t.Errorf("%s: got %s, want %s", c.sql, got, c.want)
+		}
+	}
+}
+
+func fmtOptions(o CopyOptions) string {
+	return fmt.Sprintf("{%s %d %s %d %d %v %v %v %v}", o.Format, o.Delimiter, o.Null, o.Quote, o.Escape, o.Header, o.ForceQuote, o.ForceNotNull, o.ForceNull)
+}

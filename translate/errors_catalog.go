@@ -1,0 +1,76 @@
+package translate
+
+import (
+	"context"
+	"errors"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// SQLSTATEs of DDL errors that pgerr has no name for.
+const (
+	codeDuplicateColumn      = "42701"
+	codeDependentObjects     = "2BP01"
+	codeReadOnlyTransaction  = "25006"
+	codeInvalidTableDef      = "42P16"
+	codeBadCopyFileFormat    = "22P04"
+	codeInvalidColumnDefault = "42P17"
+)
+
+// objectKind says what a catalog call was about, for the SQLSTATE and the
+// message of its errors.
+type objectKind int
+
+const (
+	kindTable objectKind = iota
+	kindSchema
+)
+
+// catalogError converts an error of a catalog call about the object name
+// (a table or a schema, as written) into the PostgreSQL error a client
+// expects. Errors that already carry a SQLSTATE pass through.
+func catalogError(err error, kind objectKind, name string) error {
+	if err == nil {
+		return nil
+	}
+	if pe := pgerr.As(err); pe != nil {
+		return err
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement due to user request")
+	}
+	switch {
+	case errors.Is(err, catalog.ErrNotFound):
+		if kind == kindSchema {
+			return pgerr.Wrap(err, pgerr.InvalidSchemaName, "schema \"%s\" does not exist", name)
+		}
+		return pgerr.Wrap(err, pgerr.UndefinedTable, "relation \"%s\" does not exist", name)
+	case errors.Is(err, catalog.ErrAlreadyExists):
+		if kind == kindSchema {
+			return pgerr.Wrap(err, pgerr.DuplicateSchema, "schema \"%s\" already exists", name)
+		}
+		return pgerr.Wrap(err, pgerr.DuplicateTable, "relation \"%s\" already exists", name)
+	case errors.Is(err, catalog.ErrNotEmpty):
+		return pgerr.Wrap(err, codeDependentObjects, "cannot drop schema %s because other objects depend on it", name).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	case errors.Is(err, catalog.ErrCommitConflict):
+		return pgerr.Wrap(err, pgerr.SerializationFailure, "could not serialize access due to concurrent update of \"%s\"", name).
+			WithDetail("%s", err.Error())
+	case errors.Is(err, catalog.ErrUnsupported):
+		return pgerr.Wrap(err, pgerr.FeatureNotSupported, "%s", err.Error())
+	case errors.Is(err, catalog.ErrDataInvalid):
+		return pgerr.Wrap(err, pgerr.InvalidParameterValue, "%s", err.Error())
+	}
+	return pgerr.Wrap(err, pgerr.IOError, "%s: %v", name, err)
+}
+
+// mutableCatalog returns the session's catalog as a MutableCatalog, or the
+// error for a statement that writes into a read-only one.
+func (s *session) mutableCatalog(what string) (catalog.MutableCatalog, error) {
+	mc, ok := s.cat.(catalog.MutableCatalog)
+	if !ok {
+		return nil, pgerr.New(codeReadOnlyTransaction, "cannot execute %s: catalog \"%s\" is read-only", what, s.cat.Name())
+	}
+	return mc, nil
+}

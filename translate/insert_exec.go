@@ -1,0 +1,259 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/exec"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/engine/write"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// insertStatement is a prepared INSERT. Like a SELECT it binds at Prepare
+// (to infer its parameters' types from the target columns) and again at
+// Execute with the parameter values and the table's current snapshot.
+type insertStatement struct {
+	sess     *session
+	ps       parsedStmt
+	ins      *pg.InsertStmt
+	declared []uint32
+	params   []uint32
+}
+
+func (s *session) prepareInsert(ctx context.Context, ps parsedStmt, ins *pg.InsertStmt, paramTypes []uint32, eager bool) (Statement, error) {
+	st := &insertStatement{sess: s, ps: ps, ins: ins, declared: append([]uint32(nil), paramTypes...)}
+	if eager {
+		if _, err := st.bind(ctx, nil); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+// bind binds the statement; values are the parameters at Execute (nil at
+// Prepare).
+func (st *insertStatement) bind(ctx context.Context, values []*string) (*insertPlan, error) {
+	types := st.declared
+	if values != nil || st.params != nil {
+		types = st.params
+	}
+	ps := &paramSet{types: append([]uint32(nil), types...), values: values, bound: values != nil}
+	b := newBinder(ctx, st.sess, st.ps, ps, time.Now())
+	p, err := b.bindInsert(st.ins)
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range ps.types {
+		if t == 0 {
+			ps.types[i] = pgtypes.Text
+		}
+	}
+	if st.params == nil {
+		st.params = ps.types
+	}
+	return p, nil
+}
+
+func (st *insertStatement) ParamTypes() []uint32      { return st.params }
+func (st *insertStatement) Columns() []pgtypes.Column { return nil }
+
+func (st *insertStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	mc, err := st.sess.mutableCatalog("INSERT")
+	if err != nil {
+		return nil, err
+	}
+	if params == nil {
+		params = []*string{}
+	}
+	if st.params != nil && len(params) != len(st.params) {
+		return nil, pgerr.New(pgerr.ProtocolViolation,
+			"bind message supplies %d parameters, but prepared statement requires %d", len(params), len(st.params))
+	}
+	p, err := st.bind(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	if timeout := st.sess.statementTimeout(); timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errStatementTimeout)
+		defer cancel()
+	}
+	op, err := st.sess.insertOperator(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	n, err := st.sess.writeRows(ctx, mc, p.table, p.schema, op)
+	if err != nil {
+		return nil, err
+	}
+	return &emptyRows{tag: fmt.Sprintf("INSERT 0 %d", n)}, nil
+}
+
+// insertOperator is the operator yielding the rows an INSERT writes, with
+// the table's columns.
+func (s *session) insertOperator(ctx context.Context, p *insertPlan) (engine.Operator, error) {
+	opts := s.compileOptions()
+	fields := make([]arrow.Field, len(p.cols))
+	names := make([]string, len(p.cols))
+	for i, c := range p.cols {
+		fields[i] = arrow.Field{Name: c.Name, Type: c.Arrow, Nullable: true}
+		names[i] = c.Name
+	}
+	if p.values != nil {
+		return exec.NewValues(arrow.NewSchema(fields, nil), p.values, opts)
+	}
+	in, err := lower(ctx, s, p.sel)
+	if err != nil {
+		return nil, err
+	}
+	op, err := exec.NewProject(in, p.project, names, opts)
+	if err != nil {
+		in.Close()
+		return nil, err
+	}
+	return op, nil
+}
+
+// tableWrite is one statement's write into a table: a Writer over the
+// table's data location, committed with one append.
+type tableWrite struct {
+	mc    catalog.MutableCatalog
+	table *catalog.Table
+	w     *write.Writer
+	rows  int64
+}
+
+// newTableWrite starts writing rows of schema (the table's current one)
+// into t.
+func newTableWrite(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, schema *catalog.Schema) (*tableWrite, error) {
+	out, err := mc.NewOutput(t)
+	if err != nil {
+		return nil, catalogError(err, kindTable, t.Ident.Name)
+	}
+	m := t.Metadata
+	w, err := write.NewWriter(ctx, write.WriterSpec{
+		IO:            write.TableOutput(ctx, out),
+		DataDir:       write.DataDir(m),
+		Schema:        schema,
+		Spec:          m.SpecByID(m.DefaultSpecID),
+		Properties:    m.Properties,
+		FormatVersion: m.FormatVersion,
+	})
+	if err != nil {
+		return nil, writeError(err, t)
+	}
+	return &tableWrite{mc: mc, table: t, w: w}, nil
+}
+
+// write writes one batch of the table's columns.
+func (tw *tableWrite) write(b arrow.RecordBatch) error {
+	if err := tw.w.Write(b); err != nil {
+		return writeError(err, tw.table)
+	}
+	tw.rows += b.NumRows()
+	return nil
+}
+
+// commit closes the files and appends them in one snapshot; on failure
+// every file written is removed.
+func (tw *tableWrite) commit(ctx context.Context) error {
+	files, err := tw.w.Close()
+	if err != nil {
+		return writeError(err, tw.table)
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	_, err = catalog.Append(ctx, tw.mc, tw.table.Ident, files, nil)
+	// Append retries lost races per the table's commit.retry.* properties;
+	// many writers at once can exhaust them while the files are still
+	// good, so try a few more rounds before giving up.
+	for round := 0; round < extraCommitRounds && errors.Is(err, catalog.ErrCommitConflict) && ctx.Err() == nil; round++ {
+		_, err = catalog.Append(ctx, tw.mc, tw.table.Ident, files, nil)
+	}
+	if err != nil {
+		tw.abort()
+		return catalogError(err, kindTable, tw.table.Ident.Name)
+	}
+	return nil
+}
+
+// extraCommitRounds is how many times a write calls catalog.Append again
+// after it gave up on a commit conflict.
+const extraCommitRounds = 8
+
+// abort removes the files written.
+func (tw *tableWrite) abort() {
+	if err := tw.w.Abort(); err != nil {
+		slog.Warn("remove data files of a failed write", "table", tw.table.Ident.Name, "error", err)
+	}
+}
+
+func writeError(err error, t *catalog.Table) error {
+	if pgerr.As(err) != nil {
+		return err
+	}
+	return catalogError(fmt.Errorf("write %s: %w", strings.Join(append(append([]string(nil), t.Ident.Namespace...), t.Ident.Name), "."), err), kindTable, t.Ident.Name)
+}
+
+// writeRows writes every row of op into t and commits them; it returns the
+// number of rows.
+func (s *session) writeRows(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, schema *catalog.Schema, op engine.Operator) (n int64, err error) {
+	defer func() {
+		if cerr := op.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
+	tw, err := newTableWrite(ctx, mc, t, schema)
+	if err != nil {
+		return 0, err
+	}
+	if err := op.Open(ctx); err != nil {
+		tw.abort()
+		return 0, mapCtxErr(ctx, err)
+	}
+	for {
+		b, err := op.Next()
+		if err != nil {
+			tw.abort()
+			return 0, mapCtxErr(ctx, err)
+		}
+		if b == nil {
+			break
+		}
+		if err := tw.write(b); err != nil {
+			return 0, err
+		}
+	}
+	if err := tw.commit(ctx); err != nil {
+		return 0, err
+	}
+	return tw.rows, nil
+}
+
+// mapCtxErr reports a statement timeout as PostgreSQL does.
+func mapCtxErr(ctx context.Context, err error) error {
+	if pgerr.As(err) == nil && ctx.Err() != nil {
+		if cause := context.Cause(ctx); pgerr.As(cause) != nil {
+			return cause
+		}
+		return pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement due to user request")
+	}
+	return err
+}
+
+// compileOptions are the session settings compiled expressions depend on.
+func (s *session) compileOptions() expr.CompileOptions {
+	return expr.CompileOptions{TimeZone: s.settings.location()}
+}
