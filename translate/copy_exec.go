@@ -198,6 +198,7 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 	if err := tw.commit(ctx); err != nil {
 		return "", err
 	}
+	s.committedWrite() // COPY has no notice channel; ROLLBACK still warns
 	return fmt.Sprintf("COPY %d", tw.rows), nil
 }
 

@@ -93,7 +93,7 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 		return &emptyRows{tag: "CREATE TABLE AS", notices: notices}, nil
 	}
 	if into.SkipData {
-		return &emptyRows{tag: "CREATE TABLE AS"}, nil
+		return &emptyRows{tag: "CREATE TABLE AS", notices: s.committedWrite()}, nil
 	}
 	n, err := st.fill(ctx, mc, t, plan)
 	if err != nil {
@@ -102,7 +102,7 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 		}
 		return nil, err
 	}
-	return &emptyRows{tag: fmt.Sprintf("SELECT %d", n)}, nil
+	return &emptyRows{tag: fmt.Sprintf("SELECT %d", n), notices: s.committedWrite()}, nil
 }
 
 // fill writes the query's rows into the new table.

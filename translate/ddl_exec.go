@@ -18,8 +18,9 @@ import (
 // It binds and runs at Execute, so that it sees what the statements before
 // it in the same query string did.
 type ddlStatement struct {
-	tag string
-	run func(ctx context.Context) ([]Notice, error)
+	sess *session
+	tag  string
+	run  func(ctx context.Context) ([]Notice, error)
 }
 
 func (d *ddlStatement) ParamTypes() []uint32      { return nil }
@@ -29,12 +30,12 @@ func (d *ddlStatement) Execute(ctx context.Context, params []*string) (Rows, err
 	if err != nil {
 		return nil, err
 	}
-	return &emptyRows{tag: d.tag, notices: notices}, nil
+	return &emptyRows{tag: d.tag, notices: append(notices, d.sess.committedWrite()...)}, nil
 }
 
 // prepareCreateTable prepares CREATE TABLE.
 func (s *session) prepareCreateTable(ps parsedStmt, cs *pg.CreateStmt, x *ddlExtras) (Statement, error) {
-	return &ddlStatement{tag: "CREATE TABLE", run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "CREATE TABLE", run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("CREATE TABLE")
 		if err != nil {
 			return nil, err
@@ -85,7 +86,7 @@ func (s *session) prepareCreateSchema(cs *pg.CreateSchemaStmt) (Statement, error
 	if name == "" {
 		return nil, notYet("CREATE SCHEMA AUTHORIZATION without a name")
 	}
-	return &ddlStatement{tag: "CREATE SCHEMA", run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "CREATE SCHEMA", run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("CREATE SCHEMA")
 		if err != nil {
 			return nil, err
@@ -105,7 +106,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *ddlExtras) (Statement, error) 
 	switch ds.RemoveType {
 	case pg.ObjectType_OBJECT_TABLE:
 		purge := x != nil && x.purge
-		return &ddlStatement{tag: "DROP TABLE", run: func(ctx context.Context) ([]Notice, error) {
+		return &ddlStatement{sess: s, tag: "DROP TABLE", run: func(ctx context.Context) ([]Notice, error) {
 			mc, err := s.mutableCatalog("DROP TABLE")
 			if err != nil {
 				return nil, err
@@ -129,7 +130,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *ddlExtras) (Statement, error) 
 			return notices, nil
 		}}, nil
 	case pg.ObjectType_OBJECT_SCHEMA:
-		return &ddlStatement{tag: "DROP SCHEMA", run: func(ctx context.Context) ([]Notice, error) {
+		return &ddlStatement{sess: s, tag: "DROP SCHEMA", run: func(ctx context.Context) ([]Notice, error) {
 			mc, err := s.mutableCatalog("DROP SCHEMA")
 			if err != nil {
 				return nil, err
@@ -218,7 +219,7 @@ func (s *session) prepareRename(rs *pg.RenameStmt) (Statement, error) {
 	if rs.RenameType != pg.ObjectType_OBJECT_TABLE {
 		return nil, notYet("ALTER ... RENAME of this kind of object")
 	}
-	return &ddlStatement{tag: "ALTER TABLE", run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "ALTER TABLE", run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("ALTER TABLE")
 		if err != nil {
 			return nil, err

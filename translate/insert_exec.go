@@ -97,7 +97,7 @@ func (st *insertStatement) Execute(ctx context.Context, params []*string) (Rows,
 	if err != nil {
 		return nil, err
 	}
-	return &emptyRows{tag: fmt.Sprintf("INSERT 0 %d", n)}, nil
+	return &emptyRows{tag: fmt.Sprintf("INSERT 0 %d", n), notices: st.sess.committedWrite()}, nil
 }
 
 // insertOperator is the operator yielding the rows an INSERT writes, with

@@ -98,6 +98,7 @@ type session struct {
 	pid      int32
 	settings *settings
 	inTx     bool
+	txWrites int // writes committed since BEGIN (each commits on its own)
 }
 
 var _ Session = (*session)(nil)

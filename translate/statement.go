@@ -247,7 +247,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 			if s.inTx {
 				return []Notice{{Severity: "WARNING", Code: "25001", Message: "there is already a transaction in progress"}}
 			}
-			s.inTx = true
+			s.inTx, s.txWrites = true, 0
 			return nil
 		}}
 	}
@@ -256,8 +256,14 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 			if !s.inTx {
 				return []Notice{{Severity: "WARNING", Code: "25P01", Message: "there is no transaction in progress"}}
 			}
-			s.inTx = false
-			return nil
+			var notices []Notice
+			if tag == "ROLLBACK" && s.txWrites > 0 {
+				notices = []Notice{{Severity: "WARNING", Code: "01000",
+					Message: fmt.Sprintf("ROLLBACK did not undo %d write statement(s) of this transaction block", s.txWrites),
+					Detail:  "icegate commits each write statement when it ends; transaction blocks spanning several writes are not supported yet."}}
+			}
+			s.inTx, s.txWrites = false, 0
+			return notices
 		}}
 	}
 	switch t.Kind {
@@ -271,6 +277,23 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 		return end("ROLLBACK"), nil
 	}
 	return nil, notYetPl("savepoints and two-phase commit")
+}
+
+// committedWrite records that a write statement has committed. Inside a
+// transaction block it returns, for the first such write, the notice that
+// the write is already committed: icegate commits every write statement on
+// its own (one snapshot each), and ROLLBACK cannot undo it.
+func (s *session) committedWrite() []Notice {
+	if !s.inTx {
+		return nil
+	}
+	s.txWrites++
+	if s.txWrites > 1 {
+		return nil
+	}
+	return []Notice{{Severity: "NOTICE", Code: "00000",
+		Message: "this write is committed now, not at COMMIT",
+		Detail:  "icegate commits each write statement when it ends; a later ROLLBACK does not undo it."}}
 }
 
 // txStatement is BEGIN, COMMIT or ROLLBACK.

@@ -390,3 +390,27 @@ func TestCreateTableLocation(t *testing.T) {
 		t.Errorf("LOCATION elsewhere: %s", out)
 	}
 }
+
+// TestWritesInTransactionBlock pins what a write inside BEGIN ... ROLLBACK
+// does today: it commits when the statement ends, the client is told so at
+// the first write, and ROLLBACK warns that it undid nothing.
+func TestWritesInTransactionBlock(t *testing.T) {
+	s, _, _ := newWriteSession(t)
+	run(t, s, "CREATE TABLE tx (a int)")
+	for _, tc := range []struct{ sql, want string }{
+		{"BEGIN", "BEGIN"},
+		{"INSERT INTO tx VALUES (1)", "NOTICE: this write is committed now, not at COMMIT\nINSERT 0 1"},
+		{"INSERT INTO tx VALUES (2)", "INSERT 0 1"},
+		{"ROLLBACK", "WARNING: ROLLBACK did not undo 2 write statement(s) of this transaction block\nROLLBACK"},
+		{"INSERT INTO tx VALUES (3)", "INSERT 0 1"},
+		{"BEGIN", "BEGIN"},
+		{"ROLLBACK", "ROLLBACK"},
+	} {
+		if got := statementOutput(s, tc.sql); got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.sql, got, tc.want)
+		}
+	}
+	if got := queryRows(t, s, "SELECT a FROM tx ORDER BY a"); strings.Join(got, ",") != "1,2,3" {
+		t.Errorf("rows after ROLLBACK = %v, want 1,2,3 (each write committed on its own)", got)
+	}
+}
