@@ -31,8 +31,10 @@ import (
 //	begin / commit          transaction status T / I
 //	notice                  one row and a NOTICE
 //	whoami                  user/database/application_name of the session
+//	copy ...                see copy_backend_test.go
 type testBackend struct {
 	events chan string // what sleeping statements saw: "canceled", "closed"
+	copied copyLog     // rows COPY FROM statements received
 }
 
 func newTestBackend() *testBackend { return &testBackend{events: make(chan string, 16)} }
@@ -99,6 +101,8 @@ func (s *testSession) Prepare(ctx context.Context, sql string, paramTypes []uint
 			switch {
 			case len(words) == 2 && words[1] == "types":
 				st.cols = typesColumns
+			case strings.HasSuffix(strings.Join(words, " "), `from "t"`):
+				st.cols = copyTColumns // how pgx's CopyFrom learns the column types
 			case len(words) == 4 && words[1] == "numbers":
 				st.cols = []pgtypes.Column{{Name: "n", TypeOID: pgtypes.Int8, Typmod: -1}}
 			default:
@@ -117,6 +121,13 @@ func (s *testSession) Prepare(ctx context.Context, sql string, paramTypes []uint
 			}
 			st.params = []uint32{oid}
 			st.cols = []pgtypes.Column{{Name: "echo", TypeOID: pgtypes.Text, Typmod: -1}}
+		case "copy":
+			cs, err := s.prepareCopy(words)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, cs)
+			continue
 		case "set", "begin", "commit":
 		default:
 			return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near %q", words[0]).WithPosition(int32(start + 1))

@@ -174,8 +174,10 @@ func (c *conn) loop() error {
 			}
 			if err := c.dispatch(m); err != nil {
 				c.sendError(err)
+				// Like PostgreSQL, an error goes out at once, not at the
+				// next Sync: a client streaming COPY data learns to stop.
+				_ = c.flush()
 				if isFatal(err) {
-					_ = c.flush()
 					return err
 				}
 				c.ignoreTillSync = true

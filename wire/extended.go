@@ -22,6 +22,7 @@ const (
 // prepared is a statement made by Parse. stmt is nil for an empty query.
 type prepared struct {
 	stmt translate.Statement
+	sql  string
 }
 
 // portal is a statement bound to parameters and result formats by Bind.
@@ -56,7 +57,7 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 	if len(stmts) > 1 {
 		return pgerr.New(pgerr.SyntaxError, "cannot insert multiple commands into a prepared statement")
 	}
-	p := &prepared{}
+	p := &prepared{sql: m.Query}
 	if len(stmts) == 1 {
 		p.stmt = stmts[0]
 	}
@@ -92,7 +93,10 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 	var paramTypes []uint32
 	var cols []pgtypes.Column
 	if st.stmt != nil {
-		paramTypes, cols = st.stmt.ParamTypes(), st.stmt.Columns()
+		paramTypes = st.stmt.ParamTypes()
+		if !isCopy(st.stmt) {
+			cols = st.stmt.Columns()
+		}
 	}
 	params, err := decodeParams(m.Parameters, m.ParameterFormatCodes, paramTypes)
 	if err != nil {
@@ -154,7 +158,7 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 		}
 		c.be.Send(&pgproto3.ParameterDescription{ParameterOIDs: st.stmt.ParamTypes()})
 		cols := st.stmt.Columns()
-		if cols == nil {
+		if cols == nil || isCopy(st.stmt) {
 			c.be.Send(&pgproto3.NoData{})
 		} else {
 			c.be.Send(rowDescription(cols, make([]int16, len(cols))))
@@ -165,7 +169,7 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 		if err != nil {
 			return err
 		}
-		if p.stmt.stmt == nil || p.stmt.stmt.Columns() == nil {
+		if p.stmt.stmt == nil || p.stmt.stmt.Columns() == nil || isCopy(p.stmt.stmt) {
 			c.be.Send(&pgproto3.NoData{})
 			return nil
 		}
@@ -197,6 +201,16 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 	}
 	ctx, done := c.beginStatement()
 	defer done()
+	if p.result == nil && !p.done {
+		if handled, err := c.runCopy(ctx, p.stmt.stmt, p.params, p.stmt.sql); handled {
+			p.done = true
+			if err != nil {
+				return err
+			}
+			c.reportParams(false)
+			return nil
+		}
+	}
 	if p.result == nil {
 		if p.done {
 			c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte("SELECT 0")})

@@ -38,7 +38,18 @@ func (c *conn) runSimple(sql string) (err error) {
 		c.be.Send(&pgproto3.EmptyQueryResponse{})
 		return nil
 	}
+	copySQL := ""
+	if len(stmts) == 1 {
+		copySQL = sql
+	}
 	for _, st := range stmts {
+		if handled, err := c.runCopy(ctx, st, nil, copySQL); handled {
+			if err != nil {
+				return err
+			}
+			c.reportParams(false)
+			continue
+		}
 		rows, err := st.Execute(ctx, nil)
 		if err != nil {
 			return err
