@@ -7,4 +7,9 @@
 // format) receives for SELECT * with iceberg-go's own scan of the same
 // table, printed as PostgreSQL prints each type. The module never imports
 // icegate's packages, and the main module never imports iceberg-go.
+//
+// The reverse direction creates and fills tables through icegate's SQL
+// (INSERT, COPY, CREATE TABLE AS) and checks them with iceberg-go: its scans
+// against icegate's SELECT, and the snapshots, manifests and file metrics
+// icegate wrote.
 package oracle
