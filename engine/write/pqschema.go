@@ -171,7 +171,8 @@ func primitiveNode(t *catalog.PrimitiveType, name string) (parquet.Node, int, er
 			return parquet.Decimal(t.Scale, t.Precision, parquet.Int64Type), 0, nil
 		case t.Precision <= 38:
 			n := decimalFixedLength(t.Precision)
-			return parquet.Decimal(t.Scale, t.Precision, parquet.FixedLenByteArrayType(n)), n, nil
+			dec := parquet.Decimal(t.Scale, t.Precision, parquet.FixedLenByteArrayType(n))
+			return parquet.Leaf(signedDecimal{dec.Type()}), n, nil
 		}
 	case catalog.TDate:
 		return parquet.Date(), 0, nil
