@@ -56,8 +56,22 @@ func (b *binder) numericConst(s string, loc int32) (bound, error) {
 	return bound{e: &expr.Lit{V: d, T: &arrow.Decimal128Type{Precision: int32(prec), Scale: int32(d.Scale)}}, t: tNumeric}, nil
 }
 
-// parseDecimal parses "12.50", "1e3", ".5", "1.5E-3" exactly.
+// parseDecimal parses "12.50", "1e3", ".5", "1.5E-3" exactly, with an
+// optional leading minus: the grammar folds a unary minus into the
+// constant ("-1.5").
 func parseDecimal(s string) (catalog.Decimal, bool) {
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	d, ok := parseUnsignedDecimal(s)
+	if ok && neg {
+		d.Unscaled.Neg(d.Unscaled)
+	}
+	return d, ok
+}
+
+func parseUnsignedDecimal(s string) (catalog.Decimal, bool) {
 	mant, exp := s, 0
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
 		e, err := strconv.Atoi(s[i+1:])
