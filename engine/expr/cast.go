@@ -503,9 +503,15 @@ func castFromText(to arrow.DataType, loc *time.Location) (kernelFn, error) {
 				str := string(s.get(i))
 				u, sc, ok := parseDecimal(str)
 				var err error
-				if !ok {
+				switch {
+				case !ok && numericSyntaxOK(str):
+					u, err = overlongNumericInput(str, dt)
+					if dt != nil {
+						sc = dt.Scale
+					}
+				case !ok:
 					err = invalidInput("numeric", str)
-				} else if dt != nil {
+				case dt != nil:
 					u, err = coerceDecimal(u, sc, dt)
 					sc = dt.Scale
 				}

@@ -4,7 +4,9 @@ import (
 	"math/big"
 	"math/bits"
 	"strconv"
+	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/icegate/icegate/internal/pgerr"
@@ -331,4 +333,64 @@ func trimSpace(s string) string {
 
 func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// numericSyntaxOK reports whether s is well-formed numeric input
+// ([sign] digits [. digits] [e [sign] digits], surrounding spaces allowed).
+func numericSyntaxOK(s string) bool {
+	s = trimSpace(s)
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	mant, exp, hasExp := s, "", false
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant, exp, hasExp = s[:i], s[i+1:], true
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	if intPart+frac == "" || strings.Trim(intPart+frac, "0123456789") != "" {
+		return false
+	}
+	if hasExp {
+		if exp != "" && (exp[0] == '+' || exp[0] == '-') {
+			exp = exp[1:]
+		}
+		if exp == "" || strings.Trim(exp, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// overlongNumericInput is the error for well-formed numeric input that has
+// more digits than Decimal128 holds before rounding: for numeric(P,S) the
+// value is rounded to S exactly and either fits (ok) or overflows as
+// PostgreSQL reports it; unconstrained numeric beyond 38 digits is beyond
+// icegate's numeric (22003 "value overflows numeric format").
+func overlongNumericInput(s string, t *arrow.Decimal128Type) (decimal128.Num, error) {
+	if t == nil {
+		return decimal128.Num{}, errNumOver
+	}
+	r, ok := new(big.Rat).SetString(trimSpace(s))
+	if !ok {
+		return decimal128.Num{}, errNumOver
+	}
+	r.Mul(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(t.Scale)), nil)))
+	// Round half away from zero to an integer of unscaled units.
+	q, m := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
+	if new(big.Int).Lsh(new(big.Int).Abs(m), 1).Cmp(r.Denom()) >= 0 {
+		if r.Sign() < 0 {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(t.Precision)), nil)
+	if n, ok := bigToDec(q); ok && new(big.Int).Abs(q).Cmp(limit) < 0 {
+		return n, nil
+	}
+	e := pgerr.New(pgerr.NumericValueOutOfRange, "numeric field overflow")
+	if d := t.Precision - t.Scale; d > 0 {
+		return decimal128.Num{}, e.WithDetail("A field with precision %d, scale %d must round to an absolute value less than 10^%d.", t.Precision, t.Scale, d)
+	}
+	return decimal128.Num{}, e.WithDetail("A field with precision %d, scale %d must round to an absolute value less than 1.", t.Precision, t.Scale)
 }

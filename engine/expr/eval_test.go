@@ -271,6 +271,8 @@ var evalCases = []evalCase{
 	{sql: "'1e3'::numeric", e: cast(txt("1e3"), NumericType())},
 	{sql: "'123.456'::numeric(5,2)", e: cast(txt("123.456"), &arrow.Decimal128Type{Precision: 5, Scale: 2})},
 	{sql: "'1234.5'::numeric(5,2)", e: cast(txt("1234.5"), &arrow.Decimal128Type{Precision: 5, Scale: 2})},
+	{sql: "'-374399999999999999999999999999.9999999888'::numeric(38,10)", e: cast(txt("-374399999999999999999999999999.9999999888"), &arrow.Decimal128Type{Precision: 38, Scale: 10})},
+	{sql: "'99999999999999999999999999999999999999.4'::numeric(38,0)", e: cast(txt("99999999999999999999999999999999999999.4"), &arrow.Decimal128Type{Precision: 38, Scale: 0})},
 	{sql: "'yes'::bool and p", e: call("and", cast(txt("yes"), Bool), col(cP))},
 	{sql: "'maybe'::bool", e: cast(txt("maybe"), Bool)},
 	{sql: "'2024-02-30'::date", e: cast(txt("2024-02-30"), Date)},
