@@ -23,16 +23,8 @@ type knownBug struct {
 
 // knownIcegateBugs lists the known mismatches, each with the spec's rule.
 var knownIcegateBugs = []knownBug{
-	{
-		table: "types",
-		match: "types where n38 = '",
-		why: "the Parquet row-group statistics icegate writes for numeric(38,10) (decimal on " +
-			"FIXED_LEN_BYTE_ARRAY(16)) order values as unsigned bytes, so a row group holding " +
-			"negative and positive values gets min = the smallest positive, max = the largest " +
-			"negative; parquet.thrift's ColumnOrder says DECIMAL sorts by signed comparison of " +
-			"the represented value, and iceberg-go, trusting the statistics, skips row groups " +
-			"that hold the value (the manifest's Iceberg bounds are right)",
-	},
+	// Fixed: Parquet statistics of decimals on FIXED_LEN_BYTE_ARRAY were
+	// ordered as unsigned bytes (engine/write/decimal_order.go).
 }
 
 // knownSQLBug is a statement icegate rejects with the wrong SQLSTATE (or
@@ -44,16 +36,8 @@ type knownSQLBug struct {
 
 // knownSQLBugs are the ones met while writing the reverse test's tables.
 var knownSQLBugs = []knownSQLBug{
-	{
-		sql: "SELECT -1.5", got: "22P02",
-		why: "unary minus on a numeric constant fails (invalid input syntax for type numeric: \"-1.5\"), " +
-			"also -(1.5) and in INSERT ... VALUES (-50.00); the tables quote negative numerics",
-	},
-	{
-		sql: "SELECT '-374399999999999999999999999999.9999999888'::numeric(38,10)", got: "22P02", want: "22003",
-		why: "a numeric input of more than 38 digits is 'invalid input syntax'; PostgreSQL reads it and " +
-			"reports numeric field overflow",
-	},
+	// Fixed: unary minus on numeric constants (translate/bind_const.go) and
+	// overlong numeric input for numeric(P,S) (engine/expr/decmath.go).
 }
 
 // checkKnownSQLBugs fails t for every known SQL bug that no longer shows.
