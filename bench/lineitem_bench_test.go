@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/icegate/icegate/auth"
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/fixtures"
 	"github.com/icegate/icegate/translate"
 	"github.com/icegate/icegate/wire"
 )
@@ -116,21 +116,7 @@ func reportRows(b *testing.B) {
 // filesystem catalog named icegate.
 func openCatalog(b *testing.B) catalog.Catalog {
 	b.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			b.Fatal("go.mod not found above the working directory")
-		}
-		dir = parent
-	}
-	warehouse := filepath.Join(dir, "..", "shared", "fixtures")
+	warehouse := fixtures.Warehouse(b)
 	cat, err := catalog.NewFilesystem("icegate", warehouse, nil)
 	if err != nil {
 		b.Fatalf("open %s: %v", warehouse, err)

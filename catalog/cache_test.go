@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/icegate/icegate/internal/fixtures"
 )
 
 // TestRepeatedPlanReadsNoManifests: after a first LoadTable + PlanFiles,
@@ -16,7 +18,7 @@ import (
 func TestRepeatedPlanReadsNoManifests(t *testing.T) {
 	root := t.TempDir()
 	dst := filepath.Join(root, "ns", "refdeletes3")
-	copyTree(t, filepath.Join(fixturesDir(t), "lithium__refdeletes3"), dst)
+	copyTree(t, filepath.Join(fixtures.Dir(t), "lithium__refdeletes3"), dst)
 	cat, err := NewFilesystem("tmp", root, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +117,7 @@ func copyTree(t *testing.T, src, dst string) {
 // TestConcurrentPlans plans tables from several goroutines sharing one
 // catalog (and its caches).
 func TestConcurrentPlans(t *testing.T) {
-	fx := fixturesDir(t)
+	fx := fixtures.Dir(t)
 	cat, err := NewFilesystem("fixtures", filepath.Dir(fx), nil)
 	if err != nil {
 		t.Fatal(err)

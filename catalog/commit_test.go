@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/icegate/icegate/internal/fixtures"
 )
 
 // TestCreateAppendReload creates a table of each format version, appends
@@ -355,7 +357,7 @@ func TestAppendLostRaceCleansUp(t *testing.T) {
 // prefixes, deletes, evolved specs) and plans the result.
 func TestAppendToFixtureCopies(t *testing.T) {
 	ctx := context.Background()
-	fx := fixturesDir(t)
+	fx := fixtures.Dir(t)
 	tables := loadFixtureTables(t)
 	folders := make([]string, 0, len(tables))
 	for f := range tables {

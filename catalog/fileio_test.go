@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/icegate/icegate/internal/fixtures"
 )
 
 func TestResolvePrefixStyles(t *testing.T) {
-	fx := fixturesDir(t)
+	fx := fixtures.Dir(t)
 	root := filepath.Dir(fx)
 	for _, tc := range []struct {
 		name, folder, written, want string
@@ -84,7 +86,7 @@ func TestResolvePrefixStyles(t *testing.T) {
 }
 
 func TestResolveSpellingsCompareEqual(t *testing.T) {
-	fx := fixturesDir(t)
+	fx := fixtures.Dir(t)
 	fio := NewLocalIO(filepath.Join(fx, "impala__iceberg_v2_delete_positional"), filepath.Dir(fx), nil)
 	tasks := planCurrent(t, loadFixture(t, "impala__iceberg_v2_delete_positional"))
 	if len(tasks) == 0 {
@@ -107,7 +109,7 @@ func TestResolveSpellingsCompareEqual(t *testing.T) {
 }
 
 func TestResolveExplicitPrefix(t *testing.T) {
-	fx := fixturesDir(t)
+	fx := fixtures.Dir(t)
 	root := filepath.Dir(fx)
 	fio := NewLocalIO(filepath.Join(fx, "lithium__no_partitioning"), root, map[string]string{
 		"s3a://warehouse/no_partitioning/": filepath.Join("iceberg", "lithium__partition_evolution"),
@@ -124,7 +126,7 @@ func TestResolveExplicitPrefix(t *testing.T) {
 }
 
 func TestResolveMissing(t *testing.T) {
-	fx := fixturesDir(t)
+	fx := fixtures.Dir(t)
 	fio := NewLocalIO(filepath.Join(fx, "lithium__no_partitioning"), filepath.Dir(fx), nil)
 	const written = "s3a://warehouse/no_partitioning/nodir/missing.parquet"
 	if _, err := fio.Resolve(written); !errors.Is(err, ErrNotFound) {

@@ -9,10 +9,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/icegate/icegate/internal/fixtures"
 )
 
 func TestFilesystemListing(t *testing.T) {
-	fx := fixturesDir(t)
+	fx := fixtures.Dir(t)
 	tables := loadFixtureTables(t)
 	cat, err := NewFilesystem("fixtures", filepath.Dir(fx), nil)
 	if err != nil {
@@ -58,7 +60,7 @@ func TestFilesystemListing(t *testing.T) {
 }
 
 func TestFilesystemNotFound(t *testing.T) {
-	fx := fixturesDir(t)
+	fx := fixtures.Dir(t)
 	cat, err := NewFilesystem("fixtures", filepath.Dir(fx), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +96,7 @@ func TestFilesystemNotFound(t *testing.T) {
 // TestCurrentMetadataFile covers every way a table names its current
 // metadata file, on copies of a fixture's metadata file.
 func TestCurrentMetadataFile(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join(fixturesDir(t), "lithium__no_partitioning", "metadata", "00002-f7dd062a-ad44-4948-ba0c-4cd9f585ba04.metadata.json"))
+	src, err := os.ReadFile(filepath.Join(fixtures.Dir(t), "lithium__no_partitioning", "metadata", "00002-f7dd062a-ad44-4948-ba0c-4cd9f585ba04.metadata.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,32 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-)
 
-// fixturesDir returns the shared Iceberg fixtures directory, found from the
-// module root (the directory holding go.mod).
-func fixturesDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root not found")
-		}
-		dir = parent
-	}
-	fx := filepath.Join(dir, "..", "shared", "fixtures", "iceberg")
-	if _, err := os.Stat(filepath.Join(fx, "tables.json")); err != nil {
-		t.Fatalf("fixtures not found at %s: %v", fx, err)
-	}
-	return fx
-}
+	"github.com/icegate/icegate/internal/fixtures"
+)
 
 // fixtureTable is the part of a tables.json entry the tests check.
 type fixtureTable struct {
@@ -51,7 +28,7 @@ type fixtureTable struct {
 
 func loadFixtureTables(t testing.TB) map[string]fixtureTable {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixturesDir(t), "tables.json"))
+	data, err := os.ReadFile(filepath.Join(fixtures.Dir(t), "tables.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

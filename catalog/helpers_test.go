@@ -4,13 +4,15 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+
+	"github.com/icegate/icegate/internal/fixtures"
 )
 
 // loadFixture loads a fixture table through a Filesystem catalog rooted at
 // the fixtures' parent directory.
 func loadFixture(t testing.TB, folder string) *Table {
 	t.Helper()
-	fx := fixturesDir(t)
+	fx := fixtures.Dir(t)
 	cat, err := NewFilesystem("fixtures", filepath.Dir(fx), nil)
 	if err != nil {
 		t.Fatal(err)

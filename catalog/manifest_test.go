@@ -4,13 +4,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/icegate/icegate/internal/fixtures"
 )
 
 // largestManifest is the biggest manifest among the fixtures.
 const largestManifest = "lithium__identity_partitioning/metadata/bfd02a62-ed9d-4ab0-83a0-992b76310fe4-m0.avro"
 
 func TestDecodeManifestInheritance(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(fixturesDir(t), filepath.FromSlash(largestManifest)))
+	data, err := os.ReadFile(filepath.Join(fixtures.Dir(t), filepath.FromSlash(largestManifest)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +51,7 @@ func BenchmarkDecodeManifest(b *testing.B) {
 		"impala__iceberg_partitioned/metadata/af797bab-2f2c-44df-a77b-d91c7198fe53-m0.avro",
 	} {
 		b.Run(filepath.Base(filepath.Dir(filepath.Dir(name))), func(b *testing.B) {
-			data, err := os.ReadFile(filepath.Join(fixturesDir(b), filepath.FromSlash(name)))
+			data, err := os.ReadFile(filepath.Join(fixtures.Dir(b), filepath.FromSlash(name)))
 			if err != nil {
 				b.Fatal(err)
 			}

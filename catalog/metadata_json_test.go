@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/icegate/icegate/internal/fixtures"
 )
 
 func TestParseMetadataV1Legacy(t *testing.T) {
@@ -97,7 +99,7 @@ func TestParseMetadataTransforms(t *testing.T) {
 // TestParseMetadataExactIDs: README quirk 1. v2 of the table holds the exact
 // id, which float64 would round to ...728.
 func TestParseMetadataExactIDs(t *testing.T) {
-	dir := filepath.Join(fixturesDir(t), "impala__iceberg_v3_all_types", "metadata")
+	dir := filepath.Join(fixtures.Dir(t), "impala__iceberg_v3_all_types", "metadata")
 	for _, tc := range []struct {
 		file string
 		want int64
@@ -139,7 +141,7 @@ func TestParseMetadataRefs(t *testing.T) {
 func fixtureMetadata(t *testing.T, folder string) *TableMetadata {
 	t.Helper()
 	ft := loadFixtureTables(t)[folder]
-	data, err := os.ReadFile(filepath.Join(fixturesDir(t), folder, filepath.FromSlash(ft.CurrentMetadata)))
+	data, err := os.ReadFile(filepath.Join(fixtures.Dir(t), folder, filepath.FromSlash(ft.CurrentMetadata)))
 	if err != nil {
 		t.Fatal(err)
 	}

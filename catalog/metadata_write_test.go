@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/icegate/icegate/internal/fixtures"
 )
 
 // readFixtureMetadata reads a fixture's current metadata file (gzip or not).
@@ -32,7 +34,7 @@ func readFixtureMetadata(t *testing.T, path string) []byte {
 // TestMarshalMetadataRoundTrip parses every fixture's current metadata,
 // writes it and parses it again: the two parses must be equal.
 func TestMarshalMetadataRoundTrip(t *testing.T) {
-	fx := fixturesDir(t)
+	fx := fixtures.Dir(t)
 	versions := map[int]int{}
 	for folder, ft := range loadFixtureTables(t) {
 		t.Run(folder, func(t *testing.T) {

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/icegate/icegate/internal/fixtures"
 )
 
 // attachedDeletes gives, for fixtures where it differs from the number of
@@ -27,7 +29,7 @@ var attachedDeletes = map[string]map[string]int{
 }
 
 func TestPlanEveryFixture(t *testing.T) {
-	fx := fixturesDir(t)
+	fx := fixtures.Dir(t)
 	tables := loadFixtureTables(t)
 	cat, err := NewFilesystem("fixtures", filepath.Dir(fx), nil)
 	if err != nil {
@@ -151,7 +153,7 @@ func liveDeleteKinds(t *testing.T, tbl *Table, snap *Snapshot) map[string]int {
 // live data files and their record counts match tables.json, and a snapshot
 // whose manifest list is missing (README quirk 7) fails with ErrNotFound.
 func TestPlanEverySnapshot(t *testing.T) {
-	fx := fixturesDir(t)
+	fx := fixtures.Dir(t)
 	tables := loadFixtureTables(t)
 	cat, err := NewFilesystem("fixtures", filepath.Dir(fx), nil)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/lib/pq"
 
+	"github.com/icegate/icegate/internal/fixtures"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -171,7 +172,7 @@ func detailOf(err error) string {
 // carries the same values as SELECT *, escaped as PostgreSQL's text format
 // escapes them.
 func TestCopyToFixtures(t *testing.T) {
-	warehouse := fixturesWarehouse(t)
+	warehouse := fixtures.Warehouse(t)
 	fixtures := loadFixtures(t, warehouse)
 	addr := startServer(t, warehouse, serverOpts{})
 	c := &reconnecting{t: t, addr: addr}

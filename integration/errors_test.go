@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/icegate/icegate/auth"
+	"github.com/icegate/icegate/internal/fixtures"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -21,7 +22,7 @@ import (
 // SQLSTATEs (and a position for syntax errors), in both query modes, and
 // that the connection stays usable after each.
 func TestStatementErrors(t *testing.T) {
-	addr := startServer(t, fixturesWarehouse(t), serverOpts{})
+	addr := startServer(t, fixtures.Warehouse(t), serverOpts{})
 	conn := connect(t, addr)
 	tests := []struct {
 		name     string
@@ -75,7 +76,7 @@ func TestAuthErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := startServer(t, fixturesWarehouse(t), serverOpts{
+	addr := startServer(t, fixtures.Warehouse(t), serverOpts{
 		users:    []auth.User{{Name: "alice", SCRAM: verifier}},
 		password: "builtin-secret",
 	})
@@ -120,7 +121,7 @@ func TestAuthErrors(t *testing.T) {
 // authenticated connection, a garbage message: each must close only its own
 // connection while another connection keeps working.
 func TestBrokenConnections(t *testing.T) {
-	addr := startServer(t, fixturesWarehouse(t), serverOpts{})
+	addr := startServer(t, fixtures.Warehouse(t), serverOpts{})
 	bystander := connect(t, addr)
 
 	startup := func(params map[string]string) []byte {

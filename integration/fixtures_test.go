@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/icegate/icegate/internal/fixtures"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -26,7 +27,7 @@ var knownUnsupported = map[string]string{}
 // row count, the rows of SELECT * against the count, and the rows against
 // the answers of the current snapshot.
 func TestFixtures(t *testing.T) {
-	warehouse := fixturesWarehouse(t)
+	warehouse := fixtures.Warehouse(t)
 	fixtures := loadFixtures(t, warehouse)
 	addr := startServer(t, warehouse, serverOpts{})
 	c := &reconnecting{t: t, addr: addr}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/icegate/icegate/internal/fixtures"
 )
 
 // psqlCases are queries run through psql, with the output PostgreSQL's psql
@@ -66,7 +68,7 @@ func TestPsql(t *testing.T) {
 		}
 		t.Skip("psql is not on PATH: install postgresql-client to run this test (it fails instead when CI is set)")
 	}
-	addr := startBinary(t, buildBinary(t), fixturesWarehouse(t))
+	addr := startBinary(t, buildBinary(t), fixtures.Warehouse(t))
 	host, port, _ := net.SplitHostPort(addr)
 
 	for _, tc := range psqlCases {
@@ -95,7 +97,7 @@ func buildBinary(t *testing.T) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/icegate")
-	cmd.Dir = moduleRoot(t)
+	cmd.Dir = fixtures.ModuleRoot(t)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/icegate: %v\n%s", err, out)
 	}

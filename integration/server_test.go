@@ -7,8 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -119,37 +117,6 @@ func connect(t testing.TB, addr string) *pgx.Conn {
 	}
 	t.Cleanup(func() { conn.Close(context.Background()) })
 	return conn
-}
-
-// moduleRoot is the directory holding go.mod, found from the working
-// directory up.
-func moduleRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the working directory")
-		}
-		dir = parent
-	}
-}
-
-// fixturesWarehouse is ../shared/fixtures from the module root: a read-only
-// warehouse whose namespace "iceberg" holds the fixture tables.
-func fixturesWarehouse(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join(moduleRoot(t), "..", "shared", "fixtures")
-	if _, err := os.Stat(filepath.Join(dir, "iceberg", "tables.json")); err != nil {
-		t.Fatalf("fixtures not found: %v (expected ../shared/fixtures/iceberg beside the repository)", err)
-	}
-	return dir
 }
 
 // testCtx is a context bounded by the test's deadline, or a minute.

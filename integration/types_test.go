@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/icegate/icegate/internal/fixtures"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	_ "github.com/lib/pq" // registers the "postgres" driver for database/sql
@@ -84,7 +85,7 @@ func typeCases() []typeCase {
 // TestTypesThroughClients reads values of every primitive type through pgx
 // (extended and simple protocol) and lib/pq and checks the Go values.
 func TestTypesThroughClients(t *testing.T) {
-	warehouse := fixturesWarehouse(t)
+	warehouse := fixtures.Warehouse(t)
 	addr := startServer(t, warehouse, serverOpts{})
 	conn := connect(t, addr)
 	db, err := sql.Open("postgres", connString(addr, "icegate", ""))

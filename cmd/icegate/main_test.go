@@ -25,6 +25,7 @@ import (
 
 	"github.com/icegate/icegate/auth"
 	"github.com/icegate/icegate/conf"
+	"github.com/icegate/icegate/internal/fixtures"
 )
 
 // run executes the command line args with stdin and returns stdout,
@@ -149,11 +150,7 @@ func TestServeTLS(t *testing.T) {
 // return nil.
 func startServe(t *testing.T, extra ...string) (string, *syncBuffer) {
 	t.Helper()
-	root, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	warehouse := filepath.Join(root, "..", "..", "..", "shared", "fixtures")
+	warehouse := fixtures.Warehouse(t)
 	t.Chdir(t.TempDir()) // no icegate.yaml
 
 	ctx, cancel := context.WithCancel(context.Background())

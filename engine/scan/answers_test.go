@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/internal/fixtures"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -31,7 +32,7 @@ type answerSection struct {
 // (comma or tab) become "|", single quotes around strings are dropped.
 func readAnswer(t *testing.T, name string) *answerSection {
 	t.Helper()
-	f, err := os.Open(filepath.Join(fixturesDir(t), "answers", name+".txt"))
+	f, err := os.Open(filepath.Join(fixtures.Dir(t), "answers", name+".txt"))
 	if err != nil {
 		return nil
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/internal/fixtures"
 )
 
 // readWithPqarrow reads Parquet files with arrow-go's reader (a second,
@@ -58,7 +59,7 @@ func readWithPqarrow(t *testing.T, paths []string) []arrow.RecordBatch {
 func TestGeneratedSpecAgainstExpectedRows(t *testing.T) {
 	for _, name := range []string{"duckdb__generated_spec1_0_001", "duckdb__generated_spec2_0_001"} {
 		t.Run(name, func(t *testing.T) {
-			paths, _ := filepath.Glob(filepath.Join(fixturesDir(t), "answers", name, "expected_rows", "*.parquet"))
+			paths, _ := filepath.Glob(filepath.Join(fixtures.Dir(t), "answers", name, "expected_rows", "*.parquet"))
 			if len(paths) == 0 {
 				t.Fatal("no expected rows")
 			}

@@ -13,32 +13,8 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/internal/fixtures"
 )
-
-// fixturesDir returns the shared Iceberg fixtures, found from the module
-// root (the directory holding go.mod).
-func fixturesDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root not found")
-		}
-		dir = parent
-	}
-	fx := filepath.Join(dir, "..", "shared", "fixtures", "iceberg")
-	if _, err := os.Stat(fx); err != nil {
-		t.Fatalf("fixtures not found at %s: %v", fx, err)
-	}
-	return fx
-}
 
 // fixtureFacts is the part of tables.json the tests use.
 type fixtureFacts struct {
@@ -48,7 +24,7 @@ type fixtureFacts struct {
 
 func loadFacts(t testing.TB) map[string]fixtureFacts {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixturesDir(t), "tables.json"))
+	data, err := os.ReadFile(filepath.Join(fixtures.Dir(t), "tables.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +45,7 @@ var nestedFixtures = map[string]string{
 // its current snapshot.
 func loadTable(t testing.TB, name string) (*catalog.Table, []catalog.FileScanTask) {
 	t.Helper()
-	cat, err := catalog.NewFilesystem("fixtures", fixturesDir(t), nil)
+	cat, err := catalog.NewFilesystem("fixtures", fixtures.Dir(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

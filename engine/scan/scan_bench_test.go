@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/internal/fixtures"
 )
 
 const benchTable = "duckdb__lineitem_iceberg_gz"
@@ -46,7 +47,7 @@ func BenchmarkScanLineitem(b *testing.B) {
 // BenchmarkPqarrowLineitem reads the same file with arrow-go's pqarrow
 // reader, for comparison only (pqarrow stays out of non-test code).
 func BenchmarkPqarrowLineitem(b *testing.B) {
-	matches, err := filepath.Glob(filepath.Join(fixturesDir(b), benchTable, "data", "*.parquet"))
+	matches, err := filepath.Glob(filepath.Join(fixtures.Dir(b), benchTable, "data", "*.parquet"))
 	if err != nil || len(matches) == 0 {
 		b.Fatalf("no parquet file for %s: %v", benchTable, err)
 	}

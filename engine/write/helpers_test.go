@@ -18,38 +18,14 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/scan"
+	"github.com/icegate/icegate/internal/fixtures"
 	"github.com/icegate/icegate/internal/pgerr"
 )
-
-// fixturesDir returns the shared Iceberg fixtures, found from the module
-// root (the directory holding go.mod).
-func fixturesDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root not found")
-		}
-		dir = parent
-	}
-	fx := filepath.Join(dir, "..", "shared", "fixtures", "iceberg")
-	if _, err := os.Stat(fx); err != nil {
-		t.Fatalf("fixtures not found at %s: %v", fx, err)
-	}
-	return fx
-}
 
 // loadFixture loads a fixture table and plans its current snapshot.
 func loadFixture(t testing.TB, name string) (*catalog.Table, []catalog.FileScanTask) {
 	t.Helper()
-	cat, err := catalog.NewFilesystem("fixtures", fixturesDir(t), nil)
+	cat, err := catalog.NewFilesystem("fixtures", fixtures.Dir(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

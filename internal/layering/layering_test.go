@@ -21,6 +21,7 @@ var forbidden = map[string][]string{
 	"conf":               {"engine", "catalog", "translate", "wire", "cmd", "integration"},
 	"internal/pgerr":     {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgtypes"},
 	"internal/pgtypes":   {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr"},
+	"internal/fixtures":  {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgnumeric"},
 	"internal/pgnumeric": {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes"},
 }
 
