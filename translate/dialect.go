@@ -38,6 +38,7 @@ type ddlExtras struct {
 	using       string
 	comment     *string
 	purge       bool
+	alter       *sparkAlter // a Spark clause of ALTER TABLE
 }
 
 // sparkType is a type written in Spark's syntax.
@@ -129,7 +130,7 @@ func rewriteDialect(sql string) (string, []*ddlExtras, error) {
 }
 
 // mayHaveDDL is a quick test that spares queries without the words
-// CREATE or DROP the scan.
+// CREATE, DROP or ALTER the scan.
 func mayHaveDDL(sql string) bool {
 	for i := 0; i+4 <= len(sql); i++ {
 		switch sql[i] | 0x20 {
@@ -139,6 +140,10 @@ func mayHaveDDL(sql string) bool {
 			}
 		case 'd':
 			if strings.EqualFold(sql[i:i+4], "drop") {
+				return true
+			}
+		case 'a':
+			if i+5 <= len(sql) && strings.EqualFold(sql[i:i+5], "alter") {
 				return true
 			}
 		}
@@ -176,6 +181,9 @@ func (r *dialectRewriter) rewrite() (bool, error) {
 		r.blank(t[len(t)-1].start, t[len(t)-1].end)
 		r.x.purge = true
 		return true, nil
+	}
+	if len(t) >= 4 && r.low(0) == "alter" && r.low(1) == "table" {
+		return r.rewriteAlter()
 	}
 	if len(t) < 3 || r.low(0) != "create" {
 		return false, nil

@@ -22,6 +22,13 @@
 // statement, or nothing and no files left. Catalog errors become SQLSTATEs
 // in errors_catalog.go.
 //
+// ALTER TABLE and COMMENT change metadata only (alter_exec.go): the schema
+// edits of alter_schema.go (add, drop, rename, promote, reorder columns,
+// nested ones by path), table properties, and, in Spark's forms that
+// dialect_alter.go keeps as tokens (alter_spark*.go), partition evolution,
+// the write order and identifier fields. Each statement is one commit whose
+// requirements make a concurrent change fail with 40001.
+//
 // The pg_query AST never leaves this package: Statements keep it only to
 // re-bind at Execute with the parameter values and a fresh table snapshot.
 package translate

@@ -61,7 +61,17 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 	case *pg.Node_DropStmt:
 		return s.prepareDrop(x.DropStmt, ps.extras)
 	case *pg.Node_RenameStmt:
+		if x.RenameStmt.RenameType == pg.ObjectType_OBJECT_COLUMN && x.RenameStmt.RelationType == pg.ObjectType_OBJECT_TABLE {
+			return s.prepareRenameColumn(x.RenameStmt)
+		}
 		return s.prepareRename(x.RenameStmt)
+	case *pg.Node_AlterTableStmt:
+		if ps.extras != nil && ps.extras.alter != nil {
+			return s.prepareSparkAlter(ps, x.AlterTableStmt, ps.extras.alter)
+		}
+		return s.prepareAlterTable(ps, x.AlterTableStmt)
+	case *pg.Node_CommentStmt:
+		return s.prepareComment(x.CommentStmt)
 	case *pg.Node_InsertStmt:
 		return s.prepareInsert(ctx, ps, x.InsertStmt, paramTypes, eager)
 	case *pg.Node_CopyStmt:

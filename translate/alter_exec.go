@@ -1,0 +1,281 @@
+package translate
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// ALTER TABLE changes only metadata: each statement is one CommitTable
+// whose requirements make a concurrent change of the same schema or
+// properties fail with 40001 instead of being lost.
+
+// alterTarget resolves the table of an ALTER statement; nil without error
+// when it is missing and IF EXISTS was given (with the notice).
+func (s *session) alterTarget(ctx context.Context, rel *pg.RangeVar, missingOk bool) (*catalog.Table, []Notice, error) {
+	tn := tableNameOf(rel)
+	t, err := s.resolveTable(ctx, tn)
+	if pgerr.Code(err) == pgerr.UndefinedTable && missingOk {
+		return nil, []Notice{{Severity: "NOTICE", Code: "00000", Message: "relation \"" + tn.Name + "\" does not exist, skipping"}}, nil
+	}
+	return t, nil, err
+}
+
+// prepareAlterTable prepares ALTER TABLE t <commands>.
+func (s *session) prepareAlterTable(ps parsedStmt, as *pg.AlterTableStmt) (Statement, error) {
+	if as.Objtype != pg.ObjectType_OBJECT_TABLE {
+		return nil, notYet("ALTER " + strings.TrimPrefix(as.Objtype.String(), "OBJECT_"))
+	}
+	return &ddlStatement{sess: s, tag: "ALTER TABLE", run: func(ctx context.Context) ([]Notice, error) {
+		mc, err := s.mutableCatalog("ALTER TABLE")
+		if err != nil {
+			return nil, err
+		}
+		t, notices, err := s.alterTarget(ctx, as.Relation, as.MissingOk)
+		if t == nil || err != nil {
+			return notices, err
+		}
+		m := t.Metadata
+		e := newSchemaEdit(t)
+		props := &propertyEdit{}
+		for _, n := range as.Cmds {
+			cmd := n.GetAlterTableCmd()
+			if cmd == nil {
+				return nil, notYet("this ALTER TABLE command")
+			}
+			ns, err := s.alterCommand(ctx, ps, m, e, props, cmd)
+			if err != nil {
+				return nil, err
+			}
+			notices = append(notices, ns...)
+		}
+		var reqs []catalog.Requirement
+		var updates []catalog.Update
+		if props.version > 0 {
+			if props.version < m.FormatVersion {
+				return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot downgrade format-version from %d to %d", m.FormatVersion, props.version)
+			}
+			updates = append(updates, catalog.UpgradeFormatVersion{FormatVersion: props.version})
+		}
+		if e.changed {
+			reqs = append(reqs, e.requirements()...)
+			updates = append(updates, e.updates()...)
+		}
+		if len(props.set) > 0 {
+			updates = append(updates, catalog.SetProperties{Updates: props.set})
+		}
+		if len(props.remove) > 0 {
+			updates = append(updates, catalog.RemoveProperties{Removals: props.remove})
+		}
+		if len(updates) == 0 {
+			return notices, nil
+		}
+		if len(reqs) == 0 {
+			reqs = []catalog.Requirement{catalog.AssertTableUUID{UUID: m.TableUUID}}
+		}
+		if _, err := mc.CommitTable(ctx, t.Ident, reqs, updates); err != nil {
+			return nil, catalogError(err, kindTable, t.Ident.Name)
+		}
+		return notices, nil
+	}}, nil
+}
+
+// propertyEdit collects SET (...) and RESET (...) of one ALTER TABLE.
+type propertyEdit struct {
+	set     map[string]string
+	remove  []string
+	version int // format-version to upgrade to (0: none)
+}
+
+// alterCommand applies one command of ALTER TABLE to the edits.
+func (s *session) alterCommand(ctx context.Context, ps parsedStmt, m *catalog.TableMetadata, e *schemaEdit, props *propertyEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
+	switch cmd.Subtype {
+	case pg.AlterTableType_AT_AddColumn:
+		return s.addColumn(ctx, ps, m, e, cmd)
+	case pg.AlterTableType_AT_DropColumn:
+		if cmd.Behavior == pg.DropBehavior_DROP_CASCADE {
+			return nil, notYet("DROP COLUMN ... CASCADE")
+		}
+		ok, err := e.drop(cmd.Name, cmd.MissingOk)
+		if err == nil && !ok {
+			return []Notice{{Severity: "NOTICE", Code: "00000", Message: "column \"" + cmd.Name + "\" of relation \"" + e.table + "\" does not exist, skipping"}}, nil
+		}
+		return nil, err
+	case pg.AlterTableType_AT_AlterColumnType:
+		cd := cmd.GetDef().GetColumnDef()
+		if cd == nil || cd.TypeName == nil {
+			return nil, notYet("this ALTER COLUMN form")
+		}
+		if cd.RawDefault != nil {
+			return nil, notYet("ALTER COLUMN TYPE ... USING")
+		}
+		to, err := icebergTypeOf(cd.TypeName, ps.extras, &idCounter{n: e.ids.n})
+		if err != nil {
+			return nil, err
+		}
+		return nil, e.retype(cmd.Name, to)
+	case pg.AlterTableType_AT_DropNotNull:
+		return nil, e.dropNotNull(cmd.Name)
+	case pg.AlterTableType_AT_SetNotNull:
+		return nil, pgerr.Unsupported("ALTER COLUMN ... SET NOT NULL").
+			WithHint("Iceberg cannot make an optional column required: existing data files may hold nulls.")
+	case pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions:
+		for _, o := range cmd.GetDef().GetList().GetItems() {
+			d := o.GetDefElem()
+			if d == nil {
+				continue
+			}
+			k := d.Defname
+			if d.Defnamespace != "" {
+				k = d.Defnamespace + "." + k
+			}
+			if cmd.Subtype == pg.AlterTableType_AT_ResetRelOptions {
+				if k == "format-version" {
+					return nil, pgerr.New(pgerr.InvalidParameterValue, "format-version cannot be reset")
+				}
+				props.remove = append(props.remove, k)
+				continue
+			}
+			v := defElemString(d)
+			if k == "format-version" {
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 1 || n > 3 {
+					return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid format-version \"%s\": 1, 2 or 3", v)
+				}
+				props.version = n
+				continue
+			}
+			if props.set == nil {
+				props.set = map[string]string{}
+			}
+			props.set[k] = v
+		}
+		return nil, nil
+	}
+	return nil, notYet("ALTER TABLE " + strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(cmd.Subtype.String(), "AT_"), "_", " ")))
+}
+
+// addColumn applies ADD COLUMN [IF NOT EXISTS] c type [NULL] [DEFAULT const].
+func (s *session) addColumn(ctx context.Context, ps parsedStmt, m *catalog.TableMetadata, e *schemaEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
+	cd := cmd.GetDef().GetColumnDef()
+	if cd == nil {
+		return nil, notYet("this ADD form")
+	}
+	f := catalog.NestedField{ID: e.ids.next()}
+	var err error
+	if f.Type, err = icebergTypeOf(cd.TypeName, ps.extras, e.ids); err != nil {
+		return nil, err
+	}
+	f.Name = cd.Colname
+	for _, c := range cd.Constraints {
+		con := c.GetConstraint()
+		switch con.GetContype() {
+		case pg.ConstrType_CONSTR_NULL:
+		case pg.ConstrType_CONSTR_NOTNULL:
+			return nil, pgerr.Unsupported("ADD COLUMN ... NOT NULL").
+				WithHint("Existing rows have no value for a new column: add it without NOT NULL.")
+		case pg.ConstrType_CONSTR_DEFAULT:
+			if m.FormatVersion < 3 {
+				return nil, pgerr.Unsupported("ADD COLUMN ... DEFAULT on a format-version %d table", m.FormatVersion).
+					WithHint("Defaults for existing rows need format-version 3: ALTER TABLE ... SET (\"format-version\" = '3') first.")
+			}
+			v, err := s.columnDefault(ctx, ps, f, con.RawExpr)
+			if err != nil {
+				return nil, err
+			}
+			f.InitialDefault, f.WriteDefault = v, v
+		default:
+			return nil, notYetPl("column constraints other than NULL and DEFAULT in ADD COLUMN")
+		}
+	}
+	if ps.extras != nil {
+		f.Doc = ps.extras.comments[cd.Colname]
+	}
+	added, err := e.add(cd.Colname, f, cmd.MissingOk)
+	if err != nil || added {
+		return nil, err
+	}
+	return []Notice{{Severity: "NOTICE", Code: codeDuplicateColumn, Message: "column \"" + cd.Colname + "\" already exists, skipping"}}, nil
+}
+
+// prepareRenameColumn prepares ALTER TABLE t RENAME COLUMN a TO b.
+func (s *session) prepareRenameColumn(rs *pg.RenameStmt) (Statement, error) {
+	return &ddlStatement{sess: s, tag: "ALTER TABLE", run: func(ctx context.Context) ([]Notice, error) {
+		mc, err := s.mutableCatalog("ALTER TABLE")
+		if err != nil {
+			return nil, err
+		}
+		t, notices, err := s.alterTarget(ctx, rs.Relation, rs.MissingOk)
+		if t == nil || err != nil {
+			return notices, err
+		}
+		e := newSchemaEdit(t)
+		if err := e.rename(rs.Subname, rs.Newname); err != nil {
+			return nil, err
+		}
+		return nil, commitSchema(ctx, mc, t, e)
+	}}, nil
+}
+
+// prepareComment prepares COMMENT ON COLUMN t.c IS '...' and COMMENT ON
+// TABLE t IS '...' (the table property "comment").
+func (s *session) prepareComment(cs *pg.CommentStmt) (Statement, error) {
+	var parts []string
+	for _, it := range cs.Object.GetList().GetItems() {
+		parts = append(parts, it.GetString_().GetSval())
+	}
+	switch {
+	case cs.Objtype == pg.ObjectType_OBJECT_COLUMN && len(parts) >= 2:
+	case cs.Objtype == pg.ObjectType_OBJECT_TABLE && len(parts) >= 1:
+		parts = append(parts, "")
+	default:
+		return nil, notYet("COMMENT ON " + strings.TrimPrefix(cs.Objtype.String(), "OBJECT_"))
+	}
+	col := parts[len(parts)-1]
+	rel := &pg.RangeVar{Relname: parts[len(parts)-2]}
+	if len(parts) >= 3 {
+		rel.Schemaname = parts[len(parts)-3]
+	}
+	if len(parts) >= 4 {
+		rel.Catalogname = parts[len(parts)-4]
+	}
+	return &ddlStatement{sess: s, tag: "COMMENT", run: func(ctx context.Context) ([]Notice, error) {
+		mc, err := s.mutableCatalog("COMMENT")
+		if err != nil {
+			return nil, err
+		}
+		t, _, err := s.alterTarget(ctx, rel, false)
+		if err != nil {
+			return nil, err
+		}
+		if cs.Objtype == pg.ObjectType_OBJECT_TABLE {
+			var u catalog.Update = catalog.SetProperties{Updates: map[string]string{"comment": cs.Comment}}
+			if cs.Comment == "" {
+				u = catalog.RemoveProperties{Removals: []string{"comment"}}
+			}
+			_, err := mc.CommitTable(ctx, t.Ident, []catalog.Requirement{catalog.AssertTableUUID{UUID: t.Metadata.TableUUID}}, []catalog.Update{u})
+			return nil, catalogError(err, kindTable, t.Ident.Name)
+		}
+		e := newSchemaEdit(t)
+		if err := e.setDoc(col, cs.Comment); err != nil {
+			return nil, err
+		}
+		return nil, commitSchema(ctx, mc, t, e)
+	}}, nil
+}
+
+// commitSchema commits a schema edit of t (nothing when it changed nothing).
+func commitSchema(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, e *schemaEdit) error {
+	if !e.changed {
+		return nil
+	}
+	if _, err := mc.CommitTable(ctx, t.Ident, e.requirements(), e.updates()); err != nil {
+		return catalogError(err, kindTable, t.Ident.Name)
+	}
+	return nil
+}

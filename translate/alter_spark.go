@@ -1,0 +1,220 @@
+package translate
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// prepareSparkAlter prepares an ALTER TABLE whose clause is one of Spark's
+// (dialect_alter.go): it runs from the clause's tokens.
+func (s *session) prepareSparkAlter(ps parsedStmt, as *pg.AlterTableStmt, a *sparkAlter) (Statement, error) {
+	return &ddlStatement{sess: s, tag: "ALTER TABLE", run: func(ctx context.Context) ([]Notice, error) {
+		mc, err := s.mutableCatalog("ALTER TABLE")
+		if err != nil {
+			return nil, err
+		}
+		t, notices, err := s.alterTarget(ctx, as.Relation, as.MissingOk)
+		if t == nil || err != nil {
+			return notices, err
+		}
+		c := &tokCursor{toks: a.toks, sql: ps.sql, end: a.loc}
+		reqs, updates, err := s.sparkAlterUpdates(t, a.kind, c)
+		if err != nil {
+			return nil, err
+		}
+		if len(updates) == 0 {
+			return nil, nil
+		}
+		if _, err := mc.CommitTable(ctx, t.Ident, reqs, updates); err != nil {
+			return nil, catalogError(err, kindTable, t.Ident.Name)
+		}
+		return nil, nil
+	}}, nil
+}
+
+// sparkAlterUpdates binds a Spark clause to the commit that makes it.
+func (s *session) sparkAlterUpdates(t *catalog.Table, kind string, c *tokCursor) ([]catalog.Requirement, []catalog.Update, error) {
+	m := t.Metadata
+	switch kind {
+	case "add-columns", "alter-column", "drop-columns", "rename-column", "set-ident", "drop-ident":
+		e := newSchemaEdit(t)
+		var err error
+		switch kind {
+		case "add-columns":
+			err = sparkAddColumns(e, c)
+		case "alter-column":
+			err = sparkAlterColumn(e, c)
+		case "drop-columns":
+			err = sparkDropColumns(e, c)
+		case "rename-column":
+			err = sparkRenameColumn(e, c)
+		case "set-ident":
+			err = sparkSetIdentifiers(e, c)
+		case "drop-ident":
+			err = sparkDropIdentifiers(e, c)
+		}
+		if err != nil || !e.changed {
+			return nil, nil, err
+		}
+		return e.requirements(), e.updates(), nil
+	case "set-props", "unset-props":
+		return sparkProperties(m, kind, c)
+	case "add-part", "drop-part", "replace-part":
+		p := newSpecEdit(m)
+		if err := p.apply(kind, c); err != nil {
+			return nil, nil, err
+		}
+		return p.requirements(), p.updates(), nil
+	case "write-order":
+		return sparkWriteOrder(m, c)
+	}
+	return nil, nil, notYet("this ALTER TABLE clause")
+}
+
+// tokCursor reads the tokens of a Spark clause.
+type tokCursor struct {
+	toks []dialectTok
+	i    int
+	sql  string
+	end  int // byte offset for errors at the end
+}
+
+func (c *tokCursor) done() bool { return c.i >= len(c.toks) }
+
+func (c *tokCursor) peek() string {
+	if c.i < len(c.toks) {
+		return c.toks[c.i].low
+	}
+	return ""
+}
+
+func (c *tokCursor) accept(words ...string) bool {
+	for k, w := range words {
+		if c.i+k >= len(c.toks) || c.toks[c.i+k].low != w {
+			return false
+		}
+	}
+	c.i += len(words)
+	return true
+}
+
+// syntax is a 42601 error at the current token.
+func (c *tokCursor) syntax(what string) error {
+	off := c.end
+	if c.i < len(c.toks) {
+		off = c.toks[c.i].start
+	} else if len(c.toks) > 0 {
+		off = c.toks[len(c.toks)-1].end
+	}
+	return pgerr.New(pgerr.SyntaxError, "syntax error in ALTER TABLE: expected %s", what).WithPosition(charPos(c.sql, int32(off)))
+}
+
+// name reads a column name: ident (. ident)*.
+func (c *tokCursor) name() (string, error) {
+	if c.done() || !isWordTok(c.toks[c.i]) {
+		return "", c.syntax("a column name")
+	}
+	parts := []string{identText(c.toks[c.i].text)}
+	c.i++
+	for c.i+1 < len(c.toks) && c.toks[c.i].tok == pg.Token_ASCII_46 && isWordTok(c.toks[c.i+1]) {
+		parts = append(parts, identText(c.toks[c.i+1].text))
+		c.i += 2
+	}
+	return strings.Join(parts, "."), nil
+}
+
+// sconst reads a string constant.
+func (c *tokCursor) sconst() (string, error) {
+	if c.done() || c.toks[c.i].tok != pg.Token_SCONST {
+		return "", c.syntax("a string constant")
+	}
+	c.i++
+	return sconst(c.toks[c.i-1].text), nil
+}
+
+// until returns the tokens up to (not including) the first of words at
+// depth 0, or to the end; the cursor moves past them.
+func (c *tokCursor) until(words ...string) []dialectTok {
+	depth := 0
+	from := c.i
+	for ; c.i < len(c.toks); c.i++ {
+		tk := c.toks[c.i]
+		switch tk.tok {
+		case pg.Token_ASCII_40, pg.Token_ASCII_60:
+			depth++
+		case pg.Token_ASCII_41, pg.Token_ASCII_62:
+			depth--
+		case pg.Token_Op:
+			depth += strings.Count(tk.text, "<") - strings.Count(tk.text, ">")
+		}
+		if depth == 0 && slices.Contains(words, tk.low) {
+			break
+		}
+	}
+	return c.toks[from:c.i]
+}
+
+// parenList returns the tokens inside "(" ... ")" when the cursor is at
+// "(" (moving past them), else the rest of the clause.
+func (c *tokCursor) parenList() ([]dialectTok, error) {
+	if c.peek() != "(" {
+		rest := c.toks[c.i:]
+		c.i = len(c.toks)
+		return rest, nil
+	}
+	close := matchParen(c.toks, c.i)
+	if close < 0 {
+		return nil, c.syntax("\")\"")
+	}
+	in := c.toks[c.i+1 : close]
+	c.i = close + 1
+	if !c.done() {
+		return nil, c.syntax("the end of the statement")
+	}
+	return in, nil
+}
+
+// splitTop splits tokens at the commas at depth 0.
+func splitTop(t []dialectTok) [][]dialectTok {
+	var out [][]dialectTok
+	depth, from := 0, 0
+	for k, tk := range t {
+		switch tk.tok {
+		case pg.Token_ASCII_40, pg.Token_ASCII_60:
+			depth++
+		case pg.Token_ASCII_41, pg.Token_ASCII_62:
+			depth--
+		case pg.Token_Op:
+			depth += strings.Count(tk.text, "<") - strings.Count(tk.text, ">")
+		case pg.Token_ASCII_44:
+			if depth == 0 {
+				out = append(out, t[from:k])
+				from = k + 1
+			}
+		}
+	}
+	if from < len(t) {
+		out = append(out, t[from:])
+	}
+	return out
+}
+
+func (c *tokCursor) sub(t []dialectTok) *tokCursor {
+	return &tokCursor{toks: t, sql: c.sql, end: c.end}
+}
+
+// sparkTypeOf parses a Spark type from tokens.
+func (c *tokCursor) sparkTypeOf(t []dialectTok, ids *idCounter) (catalog.Type, error) {
+	p := &sparkTypeParser{toks: t}
+	st, err := p.parse()
+	if err != nil || p.i != len(t) {
+		return nil, c.syntax("a type")
+	}
+	return sparkIceberg(st, true, ids)
+}

@@ -1,0 +1,281 @@
+package translate
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// Spark's column clauses of ALTER TABLE, applied to a schema edit.
+
+// sparkAddColumns reads ADD COLUMN(S) [(] c type [NOT NULL] [COMMENT 'x']
+// [FIRST | AFTER d], ... [)].
+func sparkAddColumns(e *schemaEdit, c *tokCursor) error {
+	list, err := c.parenList()
+	if err != nil {
+		return err
+	}
+	for _, def := range splitTop(list) {
+		d := c.sub(def)
+		name, err := d.name()
+		if err != nil {
+			return err
+		}
+		f := catalog.NestedField{ID: e.ids.next()}
+		if f.Type, err = d.sparkTypeOf(d.until("not", "comment", "first", "after"), e.ids); err != nil {
+			return err
+		}
+		if d.accept("not", "null") {
+			return pgerr.Unsupported("ADD COLUMN ... NOT NULL").
+				WithHint("Existing rows have no value for a new column: add it without NOT NULL.")
+		}
+		if d.accept("comment") {
+			if f.Doc, err = d.sconst(); err != nil {
+				return err
+			}
+		}
+		if _, err := e.add(name, f, false); err != nil {
+			return err
+		}
+		if err := position(e, d, name); err != nil {
+			return err
+		}
+		if !d.done() {
+			return d.syntax("the end of the column definition")
+		}
+	}
+	return nil
+}
+
+// position reads [FIRST | AFTER d] and moves column name there.
+func position(e *schemaEdit, d *tokCursor, name string) error {
+	switch {
+	case d.accept("first"):
+		return e.move(name, "")
+	case d.accept("after"):
+		after, err := d.name()
+		if err != nil {
+			return err
+		}
+		return e.move(name, after)
+	}
+	return nil
+}
+
+// sparkAlterColumn reads ALTER COLUMN c [TYPE t] [COMMENT 'x'] [FIRST |
+// AFTER d] [DROP NOT NULL].
+func sparkAlterColumn(e *schemaEdit, c *tokCursor) error {
+	name, err := c.name()
+	if err != nil {
+		return err
+	}
+	if c.done() {
+		return c.syntax("TYPE, COMMENT, FIRST, AFTER or DROP NOT NULL")
+	}
+	for !c.done() {
+		switch {
+		case c.accept("type"):
+			to, err := c.sparkTypeOf(c.until("comment", "first", "after", "drop", "set"), &idCounter{n: e.ids.n})
+			if err != nil {
+				return err
+			}
+			if err := e.retype(name, to); err != nil {
+				return err
+			}
+		case c.accept("comment"):
+			doc, err := c.sconst()
+			if err != nil {
+				return err
+			}
+			if err := e.setDoc(name, doc); err != nil {
+				return err
+			}
+		case c.peek() == "first" || c.peek() == "after":
+			if err := position(e, c, name); err != nil {
+				return err
+			}
+		case c.accept("drop", "not", "null"):
+			if err := e.dropNotNull(name); err != nil {
+				return err
+			}
+		case c.accept("set", "not", "null"):
+			return pgerr.Unsupported("ALTER COLUMN ... SET NOT NULL").
+				WithHint("Iceberg cannot make an optional column required: existing data files may hold nulls.")
+		default:
+			return c.syntax("TYPE, COMMENT, FIRST, AFTER or DROP NOT NULL")
+		}
+	}
+	return nil
+}
+
+// sparkDropColumns reads DROP COLUMNS [(] c, d [)].
+func sparkDropColumns(e *schemaEdit, c *tokCursor) error {
+	list, err := c.parenList()
+	if err != nil {
+		return err
+	}
+	for _, n := range splitTop(list) {
+		d := c.sub(n)
+		name, err := d.name()
+		if err != nil {
+			return err
+		}
+		if !d.done() {
+			return d.syntax("\",\"")
+		}
+		if _, err := e.drop(name, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// identifierNames reads a, b, ... and returns their field ids.
+func identifierNames(e *schemaEdit, c *tokCursor) ([]int, []string, error) {
+	var ids []int
+	var names []string
+	for _, n := range splitTop(c.toks[c.i:]) {
+		d := c.sub(n)
+		name, err := d.name()
+		if err != nil {
+			return nil, nil, err
+		}
+		if !d.done() {
+			return nil, nil, d.syntax("\",\"")
+		}
+		fs, i := e.lookup(name)
+		if fs == nil {
+			return nil, nil, undefinedColumn(name)
+		}
+		ids = append(ids, (*fs)[i].ID)
+		names = append(names, name)
+	}
+	c.i = len(c.toks)
+	return ids, names, nil
+}
+
+// sparkSetIdentifiers reads SET IDENTIFIER FIELDS a, b.
+func sparkSetIdentifiers(e *schemaEdit, c *tokCursor) error {
+	ids, names, err := identifierNames(e, c)
+	if err != nil {
+		return err
+	}
+	if len(ids) == 0 {
+		return c.syntax("a column name")
+	}
+	for k, id := range ids {
+		f := e.schema.FindField(id)
+		p := catalog.Primitive(f.Type)
+		switch {
+		case !f.Required:
+			return pgerr.New(codeInvalidTableDef, "column \"%s\" cannot be an identifier field: it is nullable", names[k])
+		case p == nil || p.ID == catalog.TFloat || p.ID == catalog.TDouble:
+			return pgerr.New(codeInvalidTableDef, "column \"%s\" cannot be an identifier field: its type is %s", names[k], f.Type)
+		}
+	}
+	if !slices.Equal(e.schema.IdentifierFieldIDs, ids) {
+		e.schema.IdentifierFieldIDs = ids
+		e.changed = true
+	}
+	return nil
+}
+
+// sparkDropIdentifiers reads DROP IDENTIFIER FIELDS [a, b] (no names: all).
+func sparkDropIdentifiers(e *schemaEdit, c *tokCursor) error {
+	ids, names, err := identifierNames(e, c)
+	if err != nil {
+		return err
+	}
+	if len(ids) == 0 {
+		e.changed = len(e.schema.IdentifierFieldIDs) > 0
+		e.schema.IdentifierFieldIDs = nil
+		return nil
+	}
+	for k, id := range ids {
+		i := slices.Index(e.schema.IdentifierFieldIDs, id)
+		if i < 0 {
+			return pgerr.New(codeInvalidTableDef, "column \"%s\" is not an identifier field", names[k])
+		}
+		e.schema.IdentifierFieldIDs = slices.Delete(e.schema.IdentifierFieldIDs, i, i+1)
+		e.changed = true
+	}
+	return nil
+}
+
+// sparkProperties reads SET TBLPROPERTIES ('k' = 'v', ...) and UNSET
+// TBLPROPERTIES [IF EXISTS] ('k', ...).
+func sparkProperties(m *catalog.TableMetadata, kind string, c *tokCursor) ([]catalog.Requirement, []catalog.Update, error) {
+	reqs := []catalog.Requirement{catalog.AssertTableUUID{UUID: m.TableUUID}}
+	if kind == "unset-props" {
+		ifExists := c.accept("if", "exists")
+		list, err := c.parenList()
+		if err != nil {
+			return nil, nil, err
+		}
+		var keys []string
+		for _, k := range splitTop(list) {
+			if len(k) != 1 {
+				return nil, nil, c.sub(k).syntax("a property key")
+			}
+			key := propText(k[0])
+			if key == "format-version" {
+				return nil, nil, pgerr.New(pgerr.InvalidParameterValue, "format-version cannot be unset")
+			}
+			if _, ok := m.Properties[key]; !ok && !ifExists {
+				return nil, nil, pgerr.New(pgerr.InvalidParameterValue, "table property \"%s\" is not set", key).
+					WithHint("Use UNSET TBLPROPERTIES IF EXISTS to ignore missing properties.")
+			}
+			keys = append(keys, key)
+		}
+		return reqs, []catalog.Update{catalog.RemoveProperties{Removals: keys}}, nil
+	}
+	list, err := c.parenList()
+	if err != nil {
+		return nil, nil, err
+	}
+	r := &dialectRewriter{sql: c.sql, x: &ddlExtras{}}
+	if err := r.properties(list); err != nil {
+		return nil, nil, err
+	}
+	var updates []catalog.Update
+	props := map[string]string{}
+	for _, k := range r.x.propOrder {
+		v := r.x.props[k]
+		if k != "format-version" {
+			props[k] = v
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 3 {
+			return nil, nil, pgerr.New(pgerr.InvalidParameterValue, "invalid format-version \"%s\": 1, 2 or 3", v)
+		}
+		if n < m.FormatVersion {
+			return nil, nil, pgerr.New(pgerr.InvalidParameterValue, "cannot downgrade format-version from %d to %d", m.FormatVersion, n)
+		}
+		updates = append(updates, catalog.UpgradeFormatVersion{FormatVersion: n})
+	}
+	if len(props) > 0 {
+		updates = append(updates, catalog.SetProperties{Updates: props})
+	}
+	return reqs, updates, nil
+}
+
+// sparkRenameColumn reads RENAME COLUMN a.b TO c (a dotted name, which
+// PostgreSQL's grammar lacks).
+func sparkRenameColumn(e *schemaEdit, c *tokCursor) error {
+	name, err := c.name()
+	if err != nil {
+		return err
+	}
+	if !c.accept("to") || c.done() || !isWordTok(c.toks[c.i]) {
+		return c.syntax("TO new_name")
+	}
+	to := identText(c.toks[c.i].text)
+	c.i++
+	if !c.done() {
+		return c.syntax("the end of the statement")
+	}
+	return e.rename(name, to)
+}
