@@ -3,6 +3,7 @@ package translate
 import (
 	"context"
 	"errors"
+	"io/fs"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
@@ -61,6 +62,14 @@ func catalogError(err error, kind objectKind, name string) error {
 		return pgerr.Wrap(err, pgerr.FeatureNotSupported, "%s", err.Error())
 	case errors.Is(err, catalog.ErrDataInvalid):
 		return pgerr.Wrap(err, pgerr.InvalidParameterValue, "%s", err.Error())
+	case errors.Is(err, fs.ErrPermission):
+		what := "table"
+		if kind == kindSchema {
+			what = "schema"
+		}
+		return pgerr.Wrap(err, pgerr.InsufficientPrivilege, "permission denied for %s %s", what, name).
+			WithDetail("%v", err).
+			WithHint("The icegate process cannot write into this part of the warehouse.")
 	}
 	return pgerr.Wrap(err, pgerr.IOError, "%s: %v", name, err)
 }
