@@ -29,6 +29,12 @@
 // the write order and identifier fields. Each statement is one commit whose
 // requirements make a concurrent change fail with 40001.
 //
+// Spark's metadata statements (DESCRIBE [EXTENDED], SHOW TABLES, SHOW
+// SCHEMAS, SHOW TBLPROPERTIES, SHOW CREATE TABLE) are not in PostgreSQL's
+// grammar: describe_parse.go recognises them by tokens before the parser
+// (any other SHOW stays a setting) and describe.go, show_tables.go and
+// show_create.go answer them with text rows shaped like Spark's.
+//
 // The pg_query AST never leaves this package: Statements keep it only to
 // re-bind at Execute with the parameter values and a fresh table snapshot.
 package translate

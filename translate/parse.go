@@ -23,11 +23,19 @@ type parsedStmt struct {
 	// extras holds the Spark clauses the dialect pass cut out of this
 	// statement (dialect.go); nil when there were none.
 	extras *ddlExtras
+	// meta is set (and node nil) for a Spark metadata statement
+	// (describe_parse.go).
+	meta *metaStmt
 }
 
 // parse splits sql into its statements. Empty statements (";") are dropped.
 // Syntax errors are 42601 with Position set.
 func parse(sql string) ([]parsedStmt, error) {
+	if mayHaveMeta(sql) {
+		if out, ok, err := parseWithMeta(sql); ok || err != nil {
+			return out, err
+		}
+	}
 	sql, extras, err := rewriteDialect(sql)
 	if err != nil {
 		return nil, err

@@ -18,6 +18,9 @@ import (
 // bound only when described or executed, so that it sees what the
 // statements before it did (SET search_path ...).
 func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint32, eager bool) (Statement, error) {
+	if ps.meta != nil {
+		return s.prepareMeta(ps.meta), nil
+	}
 	switch x := ps.node.Node.(type) {
 	case *pg.Node_SelectStmt:
 		st := &selectStatement{sess: s, ps: ps, declared: append([]uint32(nil), paramTypes...)}

@@ -1,0 +1,285 @@
+package translate
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// metaStatement runs a metadata statement (DESCRIBE, SHOW TABLES,
+// SHOW TBLPROPERTIES, SHOW CREATE TABLE, SHOW SCHEMAS). Results are text
+// columns shaped like Spark's, tagged SHOW.
+type metaStatement struct {
+	s *session
+	m *metaStmt
+}
+
+func (s *session) prepareMeta(m *metaStmt) Statement { return &metaStatement{s: s, m: m} }
+
+func (st *metaStatement) ParamTypes() []uint32 { return nil }
+
+func (st *metaStatement) columnNames() []string {
+	switch st.m.kind {
+	case metaDescribe:
+		return []string{"col_name", "data_type", "comment"}
+	case metaTblProperties:
+		return []string{"key", "value"}
+	case metaShowCreate:
+		return []string{"createtab_stmt"}
+	case metaShowTables:
+		return []string{"namespace", "tableName", "isTemporary"}
+	}
+	return []string{"namespace"}
+}
+
+func (st *metaStatement) Columns() []pgtypes.Column {
+	names := st.columnNames()
+	cols := make([]pgtypes.Column, len(names))
+	for i, n := range names {
+		cols[i] = pgtypes.Column{Name: n, TypeOID: pgtypes.Text, Typmod: -1}
+	}
+	return cols
+}
+
+func (st *metaStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	var rows [][]string
+	var err error
+	switch st.m.kind {
+	case metaShowTables:
+		rows, err = st.s.showTables(ctx, st.m.schema)
+	case metaShowSchemas:
+		rows, err = st.s.showSchemas(ctx)
+	default:
+		var t *catalog.Table
+		if t, err = st.s.resolveTable(ctx, st.m.table); err != nil {
+			return nil, err
+		}
+		switch st.m.kind {
+		case metaDescribe:
+			rows = st.s.describe(t, st.m.extended)
+		case metaTblProperties:
+			rows = st.s.tblProperties(t, st.m.key)
+		case metaShowCreate:
+			rows = [][]string{{st.s.showCreate(t)}}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	names := st.columnNames()
+	cols := make([][]string, len(names))
+	for i := range cols {
+		cols[i] = make([]string, len(rows))
+		for r, row := range rows {
+			cols[i][r] = row[i]
+		}
+	}
+	return textTable(names, cols, "SHOW")
+}
+
+// describe is DESCRIBE [EXTENDED] t: the columns, the partition fields
+// and, extended, the metadata columns and the table's details.
+func (s *session) describe(t *catalog.Table, extended bool) [][]string {
+	m := t.Metadata
+	schema := m.CurrentSchema()
+	var rows [][]string
+	for _, f := range schema.Fields {
+		rows = append(rows, []string{f.Name, sparkTypeName(f.Type), f.Doc})
+	}
+	spec := m.SpecByID(m.DefaultSpecID)
+	if spec != nil && len(spec.Fields) > 0 {
+		rows = append(rows, []string{"", "", ""},
+			[]string{"# Partition Information", "", ""},
+			[]string{"# col_name", "data_type", "comment"})
+		for _, pf := range spec.Fields {
+			src := schema.FindField(pf.SourceID)
+			rows = append(rows, []string{transformText(pf, src), partitionResultType(pf, src), ""})
+		}
+	}
+	if !extended {
+		return rows
+	}
+	rows = append(rows, []string{"", "", ""},
+		[]string{"# Metadata Columns", "", ""},
+		[]string{"_spec_id", "int", ""},
+		[]string{"_partition", partitionStructType(spec, schema), ""},
+		[]string{"_file", "string", ""},
+		[]string{"_pos", "bigint", ""},
+		[]string{"_deleted", "boolean", ""},
+		[]string{"", "", ""},
+		[]string{"# Detailed Table Information", "", ""},
+		[]string{"Name", s.qualifiedName(t), ""})
+	if c, ok := m.Properties["comment"]; ok {
+		rows = append(rows, []string{"Comment", c, ""})
+	}
+	rows = append(rows,
+		[]string{"Type", "MANAGED", ""},
+		[]string{"Location", m.Location, ""},
+		[]string{"Provider", "iceberg", ""})
+	if o, ok := m.Properties["owner"]; ok {
+		rows = append(rows, []string{"Owner", o, ""})
+	}
+	var kv []string
+	for _, p := range tableProperties(m) {
+		kv = append(kv, p[0]+"="+p[1])
+	}
+	rows = append(rows, []string{"Table Properties", "[" + strings.Join(kv, ",") + "]", ""})
+	return rows
+}
+
+// qualifiedName is catalog.namespace.table.
+func (s *session) qualifiedName(t *catalog.Table) string {
+	parts := append([]string{s.cat.Name()}, t.Ident.Namespace...)
+	return strings.Join(append(parts, t.Ident.Name), ".")
+}
+
+// reservedProperty reports the properties Spark shows as clauses of
+// their own rather than as table properties.
+func reservedProperty(k string) bool {
+	switch k {
+	case "comment", "owner", "location", "provider", "external":
+		return true
+	}
+	return false
+}
+
+// tableProperties is what Spark lists as a table's properties: the
+// stored ones (less the reserved ones) plus current-snapshot-id, format
+// and format-version, sorted by key.
+func tableProperties(m *catalog.TableMetadata) [][2]string {
+	props := map[string]string{}
+	for k, v := range m.Properties {
+		if !reservedProperty(k) {
+			props[k] = v
+		}
+	}
+	props["current-snapshot-id"] = "none"
+	if m.CurrentSnapshotID != nil {
+		props["current-snapshot-id"] = strconv.FormatInt(*m.CurrentSnapshotID, 10)
+	}
+	props["format"] = "iceberg/parquet"
+	props["format-version"] = strconv.Itoa(m.FormatVersion)
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([][2]string, len(keys))
+	for i, k := range keys {
+		out[i] = [2]string{k, props[k]}
+	}
+	return out
+}
+
+// tblProperties is SHOW TBLPROPERTIES t [('key')].
+func (s *session) tblProperties(t *catalog.Table, key *string) [][]string {
+	var rows [][]string
+	for _, p := range tableProperties(t.Metadata) {
+		if key == nil || p[0] == *key {
+			rows = append(rows, []string{p[0], p[1]})
+		}
+	}
+	if key != nil && len(rows) == 0 {
+		rows = [][]string{{*key, fmt.Sprintf("Table %s does not have property: %s", s.qualifiedName(t), *key)}}
+	}
+	return rows
+}
+
+// sparkTypeName spells an Iceberg type as Spark's DESCRIBE prints it
+// (Spark's catalogString: bigint, string, decimal(10,2), timestamp for
+// timestamptz, timestamp_ntz for timestamp, struct<a:int,b:string>). We
+// chose Spark's spelling over PostgreSQL's because these statements are
+// Spark's and their output is compared with Spark's by users and tools.
+// Iceberg types Spark lacks keep Iceberg's name (uuid, time, variant...),
+// which icegate's Spark-form CREATE TABLE also reads, so SHOW CREATE TABLE
+// round-trips; fixed[n] prints as binary, as in Spark.
+func sparkTypeName(t catalog.Type) string {
+	switch t := t.(type) {
+	case *catalog.PrimitiveType:
+		switch t.ID {
+		case catalog.TBoolean:
+			return "boolean"
+		case catalog.TInt:
+			return "int"
+		case catalog.TLong:
+			return "bigint"
+		case catalog.TFloat:
+			return "float"
+		case catalog.TDouble:
+			return "double"
+		case catalog.TDecimal:
+			return fmt.Sprintf("decimal(%d,%d)", t.Precision, t.Scale)
+		case catalog.TDate:
+			return "date"
+		case catalog.TTimestamptz, catalog.TTimestamptzNs:
+			return "timestamp"
+		case catalog.TTimestamp, catalog.TTimestampNs:
+			return "timestamp_ntz"
+		case catalog.TString:
+			return "string"
+		case catalog.TFixed, catalog.TBinary:
+			return "binary"
+		}
+		return t.String()
+	case *catalog.StructType:
+		parts := make([]string, len(t.Fields))
+		for i, f := range t.Fields {
+			parts[i] = f.Name + ":" + sparkTypeName(f.Type)
+		}
+		return "struct<" + strings.Join(parts, ",") + ">"
+	case *catalog.ListType:
+		return "array<" + sparkTypeName(t.Element) + ">"
+	case *catalog.MapType:
+		return "map<" + sparkTypeName(t.Key) + "," + sparkTypeName(t.Value) + ">"
+	}
+	return t.String()
+}
+
+// transformText is a partition field in Spark's form: ts, days(ts),
+// bucket(16, id), truncate(4, s).
+func transformText(pf catalog.PartitionField, src *catalog.NestedField) string {
+	col := fmt.Sprintf("%d", pf.SourceID)
+	if src != nil {
+		col = quoteIdentIfNeeded(src.Name)
+	}
+	switch pf.Transform.Name {
+	case "identity":
+		return col
+	case "bucket", "truncate":
+		return fmt.Sprintf("%s(%d, %s)", pf.Transform.Name, pf.Transform.Param, col)
+	case "year", "month", "day", "hour":
+		return pf.Transform.Name + "s(" + col + ")"
+	}
+	return pf.Transform.Name + "(" + col + ")"
+}
+
+// partitionResultType is the type of a partition field's values (spec
+// "Partition Transforms").
+func partitionResultType(pf catalog.PartitionField, src *catalog.NestedField) string {
+	switch pf.Transform.Name {
+	case "bucket", "year", "month", "hour":
+		return "int"
+	case "day":
+		return "date"
+	}
+	if src == nil {
+		return "unknown"
+	}
+	return sparkTypeName(src.Type)
+}
+
+// partitionStructType is the type of the _partition metadata column.
+func partitionStructType(spec *catalog.PartitionSpec, schema *catalog.Schema) string {
+	var parts []string
+	if spec != nil {
+		for _, pf := range spec.Fields {
+			parts = append(parts, pf.Name+":"+partitionResultType(pf, schema.FindField(pf.SourceID)))
+		}
+	}
+	return "struct<" + strings.Join(parts, ",") + ">"
+}

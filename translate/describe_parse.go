@@ -1,0 +1,266 @@
+package translate
+
+import (
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// Spark's metadata statements (DESCRIBE, SHOW TABLES, SHOW TBLPROPERTIES,
+// SHOW CREATE TABLE, SHOW SCHEMAS) are not in PostgreSQL's grammar, which
+// reads SHOW x as a setting. They are recognised here from the scanner's
+// tokens before the parser runs; any other statement goes to the parser.
+
+// metaKind names a metadata statement.
+type metaKind int
+
+const (
+	metaDescribe metaKind = iota + 1
+	metaTblProperties
+	metaShowCreate
+	metaShowTables
+	metaShowSchemas
+)
+
+// metaStmt is a recognised metadata statement.
+type metaStmt struct {
+	kind     metaKind
+	extended bool
+	table    tableName
+	key      *string // SHOW TBLPROPERTIES t ('key')
+	schema   string  // SHOW TABLES IN schema ("" = first of search_path)
+}
+
+// mayHaveMeta is a quick test that spares other queries the scan.
+func mayHaveMeta(sql string) bool {
+	l := strings.ToLower(sql)
+	return strings.Contains(l, "desc") || strings.Contains(l, "show")
+}
+
+// parseWithMeta splits sql into statements when one of them is a metadata
+// statement; ok is false when none is (the caller parses as usual).
+func parseWithMeta(sql string) (out []parsedStmt, ok bool, err error) {
+	res, err := pg.Scan(sql)
+	if err != nil {
+		return nil, false, nil
+	}
+	var toks []dialectTok
+	for _, t := range res.Tokens {
+		if int(t.End) > len(sql) || t.Start < 0 {
+			continue
+		}
+		txt := sql[t.Start:t.End]
+		toks = append(toks, dialectTok{tok: t.Token, start: int(t.Start), end: int(t.End), text: txt, low: strings.ToLower(txt)})
+	}
+	type piece struct {
+		toks       []dialectTok
+		start, end int
+	}
+	var pieces []piece
+	start := 0
+	for i := 0; i <= len(toks); {
+		j := i
+		for j < len(toks) && toks[j].tok != pg.Token_ASCII_59 {
+			j++
+		}
+		end := len(sql)
+		if j < len(toks) {
+			end = toks[j].start
+		}
+		if j > i {
+			pieces = append(pieces, piece{toks: toks[i:j], start: start, end: end})
+		}
+		if j < len(toks) {
+			start = toks[j].end
+		}
+		i = j + 1
+	}
+	any := false
+	metas := make([]*metaStmt, len(pieces))
+	for k, p := range pieces {
+		m, err := readMeta(sql, p.toks)
+		if err != nil {
+			return nil, true, err
+		}
+		metas[k] = m
+		any = any || m != nil
+	}
+	if !any {
+		return nil, false, nil
+	}
+	for k, p := range pieces {
+		text := sql[p.start:p.end]
+		if metas[k] != nil {
+			out = append(out, parsedStmt{text: strings.TrimSpace(text), sql: sql, meta: metas[k]})
+			continue
+		}
+		// Blank out what comes before, one space per character, so that
+		// error positions count from the start of the whole string.
+		var pad strings.Builder
+		for _, c := range sql[:p.start] {
+			if c == '\n' {
+				pad.WriteByte('\n')
+			} else {
+				pad.WriteByte(' ')
+			}
+		}
+		sub, err := parse(pad.String() + text)
+		if err != nil {
+			return nil, true, err
+		}
+		out = append(out, sub...)
+	}
+	return out, true, nil
+}
+
+// metaReader reads the tokens of one statement.
+type metaReader struct {
+	sql  string
+	toks []dialectTok
+	i    int
+}
+
+func (r *metaReader) low() string {
+	if r.i < len(r.toks) {
+		return r.toks[r.i].low
+	}
+	return ""
+}
+
+func (r *metaReader) accept(words ...string) bool {
+	for _, w := range words {
+		if r.low() == w {
+			r.i++
+			return true
+		}
+	}
+	return false
+}
+
+func (r *metaReader) done() bool { return r.i >= len(r.toks) }
+
+func (r *metaReader) syntaxErr() error {
+	e := pgerr.New(pgerr.SyntaxError, "syntax error at end of input")
+	if !r.done() {
+		e = pgerr.New(pgerr.SyntaxError, "syntax error at or near \"%s\"", r.toks[r.i].text)
+		e = e.WithPosition(charPos(r.sql, int32(r.toks[r.i].start)))
+	}
+	return e
+}
+
+// name reads ident(.ident)*.
+func (r *metaReader) name() ([]string, error) {
+	var parts []string
+	for {
+		if r.done() || !isWordTok(r.toks[r.i]) {
+			return nil, r.syntaxErr()
+		}
+		parts = append(parts, identText(r.toks[r.i].text))
+		r.i++
+		if r.done() || r.toks[r.i].tok != pg.Token_ASCII_46 {
+			return parts, nil
+		}
+		r.i++
+	}
+}
+
+func (r *metaReader) tableName() (tableName, error) {
+	parts, err := r.name()
+	if err != nil {
+		return tableName{}, err
+	}
+	if len(parts) > 3 {
+		return tableName{}, pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
+	}
+	tn := tableName{written: strings.Join(parts, ".")}
+	tn.Name = parts[len(parts)-1]
+	if len(parts) >= 2 {
+		tn.Schema = parts[len(parts)-2]
+	}
+	if len(parts) == 3 {
+		tn.Catalog = parts[0]
+	}
+	return tn, nil
+}
+
+// readMeta recognises a metadata statement; nil when toks is another
+// statement (SHOW of a setting among them).
+func readMeta(sql string, toks []dialectTok) (*metaStmt, error) {
+	r := &metaReader{sql: sql, toks: toks}
+	m := &metaStmt{}
+	switch {
+	case r.accept("describe", "desc"):
+		m.kind = metaDescribe
+		r.accept("table")
+		if r.low() == "extended" || r.low() == "formatted" {
+			if r.i+1 < len(toks) { // DESCRIBE extended: a table named extended
+				r.i++
+				m.extended = true
+			}
+		}
+		tn, err := r.tableName()
+		if err != nil {
+			return nil, err
+		}
+		m.table = tn
+	case r.accept("show"):
+		switch {
+		case r.accept("tables"):
+			m.kind = metaShowTables
+			if r.accept("in", "from") {
+				parts, err := r.name()
+				if err != nil {
+					return nil, err
+				}
+				m.schema = strings.Join(parts, ".")
+			}
+		case r.accept("schemas", "namespaces", "databases"):
+			m.kind = metaShowSchemas
+		case r.low() == "tblproperties":
+			r.i++
+			m.kind = metaTblProperties
+			tn, err := r.tableName()
+			if err != nil {
+				return nil, err
+			}
+			m.table = tn
+			if r.accept("(") {
+				if r.done() || r.toks[r.i].tok != pg.Token_SCONST {
+					return nil, r.syntaxErr()
+				}
+				k := sconst(r.toks[r.i].text)
+				m.key = &k
+				r.i++
+				if !r.accept(")") {
+					return nil, r.syntaxErr()
+				}
+			}
+		case r.low() == "create" && r.i+1 < len(toks) && toks[r.i+1].low == "table":
+			r.i += 2
+			m.kind = metaShowCreate
+			tn, err := r.tableName()
+			if err != nil {
+				return nil, err
+			}
+			m.table = tn
+		default:
+			return nil, nil
+		}
+	default:
+		return nil, nil
+	}
+	if !r.done() {
+		// Spark forms icegate does not have yet say so, rather than
+		// being syntax errors.
+		switch {
+		case m.kind == metaDescribe:
+			return nil, notYet("DESCRIBE of a single column")
+		case m.kind == metaShowTables && r.low() == "like":
+			return nil, notYet("SHOW TABLES LIKE")
+		}
+		return nil, r.syntaxErr()
+	}
+	return m, nil
+}
