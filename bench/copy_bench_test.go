@@ -1,0 +1,116 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/icegate/icegate/bench/tpch"
+	"github.com/icegate/icegate/catalog"
+)
+
+// BenchmarkCopyLineitem loads TPC-H lineitem with COPY FROM STDIN (text
+// format) through pgx's CopyFrom, reading a file generated once. It runs
+// against icegate in-process on a temporary warehouse and, when
+// ICEGATE_BENCH_PG holds a PostgreSQL connection string, against that
+// PostgreSQL with the same code. ICEGATE_BENCH_SF sets the scale factor
+// (default 0.1; 1 is about 6M rows and 0.7 GB). Each iteration loads into
+// a freshly created table; creating it is not timed.
+func BenchmarkCopyLineitem(b *testing.B) {
+	sf := 0.1
+	if s := os.Getenv("ICEGATE_BENCH_SF"); s != "" {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || v <= 0 {
+			b.Fatalf("ICEGATE_BENCH_SF=%q: want a positive number", s)
+		}
+		sf = v
+	}
+	path := filepath.Join(b.TempDir(), "lineitem.tbl")
+	rows, size := writeLineitem(b, path, sf)
+	b.Logf("scale factor %v: %d rows, %d bytes in %s", sf, rows, size, path)
+
+	b.Run("icegate", func(b *testing.B) {
+		cat, err := catalog.NewFilesystem("icegate", b.TempDir(), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		host, port, _ := net.SplitHostPort(startServer(b, cat))
+		benchCopy(b, "postgres://icegate@"+host+":"+port+"/icegate?sslmode=disable", path, rows, size)
+	})
+	if dsn := os.Getenv("ICEGATE_BENCH_PG"); dsn != "" {
+		b.Run("postgres", func(b *testing.B) {
+			benchCopy(b, dsn, path, rows, size)
+		})
+	}
+}
+
+// writeLineitem generates the rows of sf into path in COPY text format.
+func writeLineitem(b *testing.B, path string, sf float64) (rows, size int64) {
+	b.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rows, size, err = tpch.Write(f, sf, tpch.Text)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		b.Fatalf("generate %s: %v", path, err)
+	}
+	return rows, size
+}
+
+// benchCopy connects to dsn and, per iteration, recreates table lineitem
+// (untimed) and times COPY lineitem FROM STDIN of the file at path. It
+// reports rows/s and, through SetBytes, MB/s of input.
+func benchCopy(b *testing.B, dsn, path string, rows, size int64) {
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		b.Fatalf("connect: %v", err)
+	}
+	defer conn.Close(ctx)
+	b.SetBytes(size)
+	want := fmt.Sprintf("COPY %d", rows)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		for _, sql := range []string{"DROP TABLE IF EXISTS lineitem", "CREATE TABLE lineitem (" + tpch.Columns + ")"} {
+			if _, err := conn.Exec(ctx, sql); err != nil {
+				b.Fatalf("%s: %v", sql, err)
+			}
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		tag, err := conn.PgConn().CopyFrom(ctx, f, "COPY lineitem FROM STDIN")
+		b.StopTimer()
+		f.Close()
+		if err != nil {
+			b.Fatalf("COPY: %v", err)
+		}
+		if tag.String() != want {
+			b.Fatalf("COPY returned %q, want %q", tag, want)
+		}
+		b.StartTimer()
+	}
+	if s := b.Elapsed().Seconds(); s > 0 {
+		b.ReportMetric(float64(rows)*float64(b.N)/s, "rows/s")
+	}
+	var got int64
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM lineitem").Scan(&got); err != nil {
+		b.Fatalf("count loaded rows: %v", err)
+	}
+	if got != rows {
+		b.Fatalf("table holds %d rows after COPY, want %d", got, rows)
+	}
+}
