@@ -35,10 +35,8 @@ type hashAggOp struct {
 	states   []aggState
 	distinct []map[string]struct{}
 
-	result arrow.RecordBatch
-	pos    int64
-	out    arrow.RecordBatch
-	done   bool
+	emit slicer
+	done bool
 }
 
 // NewHashAggregate returns GROUP BY groups computing aggs over in. The
@@ -136,26 +134,13 @@ func (o *hashAggOp) grow(n int) {
 }
 
 func (o *hashAggOp) Next() (arrow.RecordBatch, error) {
-	if o.out != nil {
-		o.out.Release()
-		o.out = nil
-	}
 	if !o.done {
 		if err := o.consume(); err != nil {
 			return nil, err
 		}
 		o.done = true
 	}
-	if o.result == nil || o.pos >= o.result.NumRows() {
-		return nil, nil
-	}
-	if err := o.ctx.Err(); err != nil {
-		return nil, err
-	}
-	end := min(o.pos+outBatchRows, o.result.NumRows())
-	o.out = o.result.NewSlice(o.pos, end)
-	o.pos = end
-	return o.out, nil
+	return o.emit.next(o.ctx)
 }
 
 func (o *hashAggOp) consume() error {
@@ -347,19 +332,12 @@ func (o *hashAggOp) finish() error {
 		}
 		cols = append(cols, c)
 	}
-	o.result = array.NewRecordBatch(o.schema, cols, int64(o.ngroups))
+	o.emit.set(array.NewRecordBatch(o.schema, cols, int64(o.ngroups)))
 	return nil
 }
 
 func (o *hashAggOp) Close() error {
-	if o.out != nil {
-		o.out.Release()
-		o.out = nil
-	}
-	if o.result != nil {
-		o.result.Release()
-		o.result = nil
-	}
+	o.emit.release()
 	for _, parts := range o.keyParts {
 		releaseAll(parts)
 	}

@@ -37,10 +37,8 @@ type sortOp struct {
 	rows    int64
 
 	// After sorting: one batch in sorted order, emitted in slices.
-	sorted arrow.RecordBatch
-	pos    int64
-	out    arrow.RecordBatch
-	done   bool
+	emit slicer
+	done bool
 }
 
 // NewSort returns ORDER BY keys over in. opts are the session's compile
@@ -76,29 +74,16 @@ func (o *sortOp) Open(ctx context.Context) error {
 }
 
 func (o *sortOp) Next() (arrow.RecordBatch, error) {
-	if o.out != nil {
-		o.out.Release()
-		o.out = nil
-	}
 	if !o.done {
 		if err := o.consume(); err != nil {
 			return nil, err
 		}
 		o.done = true
 	}
-	if o.sorted == nil || o.pos >= o.sorted.NumRows() {
-		return nil, nil
-	}
-	if err := o.ctx.Err(); err != nil {
-		return nil, err
-	}
-	end := min(o.pos+outBatchRows, o.sorted.NumRows())
-	o.out = o.sorted.NewSlice(o.pos, end)
-	o.pos = end
-	return o.out, nil
+	return o.emit.next(o.ctx)
 }
 
-// consume reads the whole input and leaves it sorted in o.sorted.
+// consume reads the whole input and hands it, sorted, to o.emit.
 func (o *sortOp) consume() error {
 	compactAt := int64(-1)
 	if o.limit >= 0 {
@@ -144,7 +129,7 @@ func (o *sortOp) consume() error {
 	if err := o.sortBuffered(keep); err != nil {
 		return err
 	}
-	o.sorted = o.batches[0]
+	o.emit.set(o.batches[0])
 	o.batches = nil
 	releaseAll(o.keyCols[0])
 	o.keyCols = nil
@@ -282,15 +267,8 @@ func (o *sortOp) releaseBuffered() {
 }
 
 func (o *sortOp) Close() error {
-	if o.out != nil {
-		o.out.Release()
-		o.out = nil
-	}
 	o.releaseBuffered()
-	if o.sorted != nil {
-		o.sorted.Release()
-		o.sorted = nil
-	}
+	o.emit.release()
 	return o.in.Close()
 }
 
