@@ -339,6 +339,27 @@ func castNumber(kt kind, to arrow.DataType) kernelFn {
 	}
 	// To a decimal.
 	dt, _ := to.(*arrow.Decimal128Type)
+	return decimalCast(to, func(v vec) decRowFn {
+		r := readNum(v)
+		return func(i int) (decimal128.Num, int32, error) {
+			u, sc, err := r.toDec(i)
+			if err == nil && dt != nil {
+				u, err = coerceDecimal(u, sc, dt)
+				sc = dt.Scale
+			}
+			return u, sc, err
+		}
+	})
+}
+
+// decRowFn converts row i of a cast's input into a decimal (unscaled and
+// display scale).
+type decRowFn func(i int) (decimal128.Num, int32, error)
+
+// decimalCast is the kernel of a cast to Decimal128 or NumericType: the
+// validity of the input, one decRowFn call per valid row, and the output
+// array; the first error releases everything.
+func decimalCast(to arrow.DataType, mk func(v vec) decRowFn) kernelFn {
 	return func(ev *evalCtx, args []vec) (vec, error) {
 		if constNull(args) {
 			return nullResult(ev, to, args), nil
@@ -349,20 +370,16 @@ func castNumber(kt kind, to arrow.DataType) kernelFn {
 		if valid != nil {
 			vb.b = valid.Bytes()
 		}
-		r := readNum(args[0])
+		row := mk(args[0])
 		out := newDecOut(ev.mem, to, n)
 		for i := 0; i < n; i++ {
 			if !vb.valid(i) {
 				out.zero(i)
 				continue
 			}
-			u, s, err := r.toDec(i)
-			if err == nil && dt != nil {
-				u, err = coerceDecimal(u, s, dt)
-				s = dt.Scale
-			}
+			u, sc, err := row(i)
 			if err == nil {
-				err = out.set(i, u, s)
+				err = out.set(i, u, sc)
 			}
 			if err != nil {
 				out.release()
@@ -483,51 +500,27 @@ func castFromText(to arrow.DataType, loc *time.Location) (kernelFn, error) {
 		}), nil
 	case kDecimal, kNumeric:
 		dt, _ := to.(*arrow.Decimal128Type)
-		return func(ev *evalCtx, args []vec) (vec, error) {
-			if constNull(args) {
-				return nullResult(ev, to, args), nil
-			}
-			n, c := outLen(ev, args)
-			valid, nulls := andValidity(ev.mem, n, args)
-			vb := bitmap{m: -1}
-			if valid != nil {
-				vb.b = valid.Bytes()
-			}
-			s := text(args[0])
-			out := newDecOut(ev.mem, to, n)
-			for i := 0; i < n; i++ {
-				if !vb.valid(i) {
-					out.zero(i)
-					continue
-				}
+		return decimalCast(to, func(v vec) decRowFn {
+			s := text(v)
+			return func(i int) (decimal128.Num, int32, error) {
 				str := string(s.get(i))
 				u, sc, ok := parseDecimal(str)
-				var err error
 				switch {
 				case !ok && numericSyntaxOK(str):
-					u, err = overlongNumericInput(str, dt)
+					u, err := overlongNumericInput(str, dt)
 					if dt != nil {
 						sc = dt.Scale
 					}
+					return u, sc, err
 				case !ok:
-					err = invalidInput("numeric", str)
+					return u, sc, invalidInput("numeric", str)
 				case dt != nil:
-					u, err = coerceDecimal(u, sc, dt)
-					sc = dt.Scale
+					u, err := coerceDecimal(u, sc, dt)
+					return u, dt.Scale, err
 				}
-				if err == nil {
-					err = out.set(i, u, sc)
-				}
-				if err != nil {
-					out.release()
-					if valid != nil {
-						valid.Release()
-					}
-					return vec{}, err
-				}
+				return u, sc, nil
 			}
-			return vec{arr: out.finish(n, valid, nulls), c: c}, nil
-		}, nil
+		}), nil
 	case kBytea, kFixed:
 		return func(ev *evalCtx, args []vec) (vec, error) {
 			if constNull(args) {
