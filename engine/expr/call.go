@@ -199,5 +199,8 @@ func (c *compiler) kernel(fn string, ts []arrow.DataType, res arrow.DataType) (k
 		}
 		return nil, wrongArgs(fn, ts)
 	}
+	if k, ok, err := c.kernelMore(fn, ts, res); ok {
+		return k, err
+	}
 	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", signature(fn, ts))
 }

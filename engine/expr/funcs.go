@@ -277,6 +277,9 @@ func Resolve(fn string, args []arrow.DataType) (Resolved, error) {
 			}
 		}
 	default:
+		if r, ok, err := resolveMore(fn, args); ok {
+			return r, err
+		}
 		return Resolved{}, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", signature(fn, args))
 	}
 	if isOperator(fn) {
