@@ -38,6 +38,7 @@ type fileOptions struct {
 	pageBytes      int
 	dictBytes      int64
 	targetFileSize int64
+	avro           avroCodecOptions // Avro files only
 }
 
 // parseFileOptions reads the write.* table properties; a value that is not

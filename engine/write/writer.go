@@ -31,9 +31,28 @@ type WriterSpec struct {
 	// Properties are the table properties (write.* settings).
 	Properties    map[string]string
 	FormatVersion int
+	// Format overrides write.format.default for this write ("parquet",
+	// "avro"; "" keeps the table's).
+	Format string
+	// SortOrder is the table's default sort order: when it has fields, the
+	// rows of every data file are written in that order and the files
+	// carry its id (nil or no fields: unsorted).
+	SortOrder *catalog.SortOrder
 }
 
-// Writer writes Arrow batches of a table's rows into Parquet data files,
+// dataFile is one data file being written, in either format.
+type dataFile interface {
+	// write appends the rows sel of the batch columns cols.
+	write(cols []arrow.Array, sel []int) error
+	// size is the estimated size of the file so far.
+	size() int64
+	// close finishes the file and returns its DataFile.
+	close(specID int) (*catalog.DataFile, error)
+	// abort closes the output without finishing the file.
+	abort()
+}
+
+// Writer writes Arrow batches of a table's rows into Parquet (or Avro) data files,
 // one open file per partition (fanout), rolling to a new file at
 // write.target-file-size-bytes. A Writer is used by one goroutine.
 type Writer struct {
@@ -41,6 +60,10 @@ type Writer struct {
 	spec       WriterSpec
 	layout     *tableLayout
 	opts       fileOptions
+	format     catalog.FileFormat
+	avro       *avroLayout // Avro files only
+	sort       *sortKeys   // nil: unsorted
+	sorting    sortBuffer
 	modes      []metricsMode
 	transforms []*PartitionTransform
 	sources    [][]int // per partition field: struct path of its source column
@@ -48,8 +71,8 @@ type Writer struct {
 	queryID    string
 	fileCount  int
 
-	open    map[string]*parquetFile // by partition key
-	order   []string                // keys of open, in creation order
+	open    map[string]dataFile // by partition key
+	order   []string            // keys of open, in creation order
 	done    []*catalog.DataFile
 	created []string // every file created, for Abort
 	failed  error
@@ -78,8 +101,25 @@ func NewWriter(ctx context.Context, spec WriterSpec) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Writer{ctx: ctx, spec: spec, layout: layout, opts: opts, modes: modes,
-		queryID: newUUID(), open: map[string]*parquetFile{}}
+	format, err := parseFormat(spec.Format, spec.Properties)
+	if err != nil {
+		return nil, err
+	}
+	w := &Writer{ctx: ctx, spec: spec, layout: layout, opts: opts, modes: modes, format: format,
+		queryID: newUUID(), open: map[string]dataFile{}}
+	if format == catalog.FormatAvro {
+		if w.opts.avro, err = parseAvroCodec(spec.Properties); err != nil {
+			return nil, err
+		}
+		if w.avro, err = newAvroLayout(spec.Schema); err != nil {
+			return nil, err
+		}
+	}
+	if spec.SortOrder != nil && len(spec.SortOrder.Fields) > 0 {
+		if w.sort, err = newSortKeys(spec.Schema, spec.SortOrder); err != nil {
+			return nil, err
+		}
+	}
 	for _, f := range spec.Schema.Fields {
 		w.arrowTypes = append(w.arrowTypes, engine.ArrowType(f.Type))
 	}
@@ -185,14 +225,32 @@ func (w *Writer) write(batch arrow.RecordBatch) error {
 		}
 		cols[k] = col
 	}
-	if len(w.transforms) == 0 {
-		sel := make([]int, n)
-		for i := range sel {
-			sel[i] = i
+	if w.sort != nil {
+		w.sorting.add(cols)
+		if w.sorting.bytes >= w.sortBufferLimit() {
+			return w.flushSorted()
 		}
-		return w.writeTo("", nil, cols, sel)
+		return nil
 	}
-	groups, err := w.route(cols, n)
+	return w.writeRows(cols, identity(n))
+}
+
+// identity is the rows 0..n-1 in order.
+func identity(n int) []int {
+	sel := make([]int, n)
+	for i := range sel {
+		sel[i] = i
+	}
+	return sel
+}
+
+// writeRows writes rows of cols, in the order given, to their partitions'
+// files.
+func (w *Writer) writeRows(cols []arrow.Array, rows []int) error {
+	if len(w.transforms) == 0 {
+		return w.writeTo("", nil, cols, rows)
+	}
+	groups, err := w.route(cols, rows)
 	if err != nil {
 		return err
 	}
@@ -212,8 +270,8 @@ type partitionGroup struct {
 }
 
 // route computes the partition tuple of every row and groups the rows by it
-// (groups in order of first appearance).
-func (w *Writer) route(cols []arrow.Array, n int) ([]*partitionGroup, error) {
+// (groups in order of first appearance, rows in the order given).
+func (w *Writer) route(cols []arrow.Array, rows []int) ([]*partitionGroup, error) {
 	sources := make([]arrow.Array, len(w.transforms))
 	parents := make([][]arrow.Array, len(w.transforms))
 	for j, path := range w.sources {
@@ -228,7 +286,7 @@ func (w *Writer) route(cols []arrow.Array, n int) ([]*partitionGroup, error) {
 	var groups []*partitionGroup
 	tuple := make([]any, len(w.transforms))
 	var key []byte
-	for i := 0; i < n; i++ {
+	for _, i := range rows {
 		key = key[:0]
 		for j, t := range w.transforms {
 			var v any
@@ -323,12 +381,16 @@ func (w *Writer) writeTo(key string, tuple []any, cols []arrow.Array, rows []int
 	return nil
 }
 
-func (w *Writer) openFile(tuple []any) (*parquetFile, error) {
+func (w *Writer) openFile(tuple []any) (dataFile, error) {
 	dir := strings.TrimRight(w.spec.DataDir, "/")
 	if len(w.transforms) > 0 {
 		dir += "/" + partitionPath(w.spec.Spec, w.transforms, tuple)
 	}
-	path := fmt.Sprintf("%s/00000-%d-%s.parquet", dir, w.fileCount, w.queryID)
+	ext := "parquet"
+	if w.format == catalog.FormatAvro {
+		ext = "avro"
+	}
+	path := fmt.Sprintf("%s/00000-%d-%s.%s", dir, w.fileCount, w.queryID, ext)
 	w.fileCount++
 	out, err := w.spec.IO.Create(path)
 	if err != nil {
@@ -337,6 +399,14 @@ func (w *Writer) openFile(tuple []any) (*parquetFile, error) {
 	w.created = append(w.created, path)
 	if tuple == nil {
 		tuple = []any{}
+	}
+	if w.format == catalog.FormatAvro {
+		f, err := newAvroFile(path, out, w.avro, w.layout, w.opts, w.modes, tuple)
+		if err != nil {
+			out.Close()
+			return nil, err
+		}
+		return f, nil
 	}
 	return newParquetFile(path, out, w.layout, w.opts, w.modes, tuple), nil
 }
@@ -361,6 +431,10 @@ func (w *Writer) closeFile(key string) error {
 	if err != nil {
 		return err
 	}
+	if w.sort != nil {
+		id := w.spec.SortOrder.ID
+		df.SortOrderID = &id
+	}
 	w.done = append(w.done, df)
 	return nil
 }
@@ -373,6 +447,10 @@ func (w *Writer) Close() ([]*catalog.DataFile, error) {
 	}
 	if w.closed {
 		return nil, fmt.Errorf("write: writer is closed")
+	}
+	if err := w.flushSorted(); err != nil {
+		w.fail(err)
+		return nil, err
 	}
 	for len(w.order) > 0 {
 		if err := w.closeFile(w.order[0]); err != nil {
@@ -390,8 +468,9 @@ func (w *Writer) Abort() error {
 	for _, k := range w.order {
 		w.open[k].abort()
 	}
-	w.open = map[string]*parquetFile{}
+	w.open = map[string]dataFile{}
 	w.order = nil
+	w.sorting.release()
 	var errs []error
 	for _, p := range w.created {
 		if err := w.spec.IO.Remove(p); err != nil {

@@ -40,9 +40,10 @@ const partRows = `[
 {"id": 6, "ts": "2024-02-29T23:59:59.999999Z", "s": "ünï", "d": "2024-02-29", "dec": "2.00", "st": {"k": 2}}
 ]`
 
-// TestPartitionedWrites writes rows under a spec per transform: every file
-// holds only rows whose partition tuple is the file's, in the directory
-// the tuple names, and the files together hold every row once.
+// TestPartitionedWrites writes rows under a spec per transform, in Parquet
+// and in Avro: every file holds only rows whose partition tuple is the
+// file's, in the directory the tuple names, and the files together hold
+// every row once.
 func TestPartitionedWrites(t *testing.T) {
 	schema := partSchema()
 	rec := recordFromJSON(t, schema, partRows)
@@ -70,70 +71,72 @@ func TestPartitionedWrites(t *testing.T) {
 		}, 5, "d_year=2024/id_bucket="},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			spec := &catalog.PartitionSpec{ID: 3, Fields: tc.fields}
-			dir := t.TempDir()
-			// the batch twice, split so that partitions span batches
-			files := writeAll(t, WriterSpec{IO: LocalFiles{}, DataDir: dir + "/data", Schema: schema, Spec: spec},
-				rec.NewSlice(0, 3), rec.NewSlice(3, 6), rec)
-			if len(files) != tc.files {
-				t.Errorf("files = %d, want %d", len(files), tc.files)
-			}
-			tbl := tableFor(dir, schema)
-			var all []string
-			foundDir := false
-			for _, df := range files {
-				if df.SpecID != 3 || len(df.Partition) != len(tc.fields) {
-					t.Fatalf("%s: spec %d, partition %v", df.Path, df.SpecID, df.Partition)
+		for _, format := range []string{"parquet", "avro"} {
+			t.Run(format+"/"+tc.name, func(t *testing.T) {
+				spec := &catalog.PartitionSpec{ID: 3, Fields: tc.fields}
+				dir := t.TempDir()
+				// the batch twice, split so that partitions span batches
+				files := writeAll(t, WriterSpec{IO: LocalFiles{}, DataDir: dir + "/data", Schema: schema, Spec: spec, Format: format},
+					rec.NewSlice(0, 3), rec.NewSlice(3, 6), rec)
+				if len(files) != tc.files {
+					t.Errorf("files = %d, want %d", len(files), tc.files)
 				}
-				if strings.Contains(df.Path, "/data/"+tc.dir) {
-					foundDir = true
-				}
-				recs := scanRecords(t, tbl, schema, tasksFor([]*catalog.DataFile{df}, spec))
-				if n := countRows(recs); n != df.RecordCount {
-					t.Errorf("%s: %d rows read, record count %d", df.Path, n, df.RecordCount)
-				}
-				for _, r := range recs {
-					for j, pf := range tc.fields {
-						path, src := sourcePath(schema, pf.SourceID)
-						p, err := NewPartitionTransform(pf.Transform, src.Type)
-						if err != nil {
-							t.Fatal(err)
-						}
-						col := r.Column(path[0])
-						for _, k := range path[1:] {
-							col = structField(col, k)
-						}
-						for i := 0; i < int(r.NumRows()); i++ {
-							v, err := p.Value(col, i)
+				tbl := tableFor(dir, schema)
+				var all []string
+				foundDir := false
+				for _, df := range files {
+					if df.SpecID != 3 || len(df.Partition) != len(tc.fields) {
+						t.Fatalf("%s: spec %d, partition %v", df.Path, df.SpecID, df.Partition)
+					}
+					if strings.Contains(df.Path, "/data/"+tc.dir) {
+						foundDir = true
+					}
+					recs := scanRecords(t, tbl, schema, tasksFor([]*catalog.DataFile{df}, spec))
+					if n := countRows(recs); n != df.RecordCount {
+						t.Errorf("%s: %d rows read, record count %d", df.Path, n, df.RecordCount)
+					}
+					for _, r := range recs {
+						for j, pf := range tc.fields {
+							path, src := sourcePath(schema, pf.SourceID)
+							p, err := NewPartitionTransform(pf.Transform, src.Type)
 							if err != nil {
 								t.Fatal(err)
 							}
-							if len(path) > 1 && r.Column(path[0]).IsNull(i) {
-								v = nil
+							col := r.Column(path[0])
+							for _, k := range path[1:] {
+								col = structField(col, k)
 							}
-							if !catalog.ValuesEqual(v, df.Partition[j]) {
-								t.Errorf("%s row %d: partition %v, file has %v", df.Path, i, v, df.Partition[j])
+							for i := 0; i < int(r.NumRows()); i++ {
+								v, err := p.Value(col, i)
+								if err != nil {
+									t.Fatal(err)
+								}
+								if len(path) > 1 && r.Column(path[0]).IsNull(i) {
+									v = nil
+								}
+								if !catalog.ValuesEqual(v, df.Partition[j]) {
+									t.Errorf("%s row %d: partition %v, file has %v", df.Path, i, v, df.Partition[j])
+								}
 							}
 						}
 					}
+					all = append(all, rowStrings(recs...)...)
+					releaseAll(recs)
+					if want := partitionPath(spec, mustTransforms(t, schema, spec), df.Partition); !strings.HasPrefix(df.Path, dir+"/data/"+want+"/") {
+						t.Errorf("path %s is not under the partition directory %s", df.Path, want)
+					}
 				}
-				all = append(all, rowStrings(recs...)...)
-				releaseAll(recs)
-				if want := partitionPath(spec, mustTransforms(t, schema, spec), df.Partition); !strings.HasPrefix(df.Path, dir+"/data/"+want+"/") {
-					t.Errorf("path %s is not under the partition directory %s", df.Path, want)
+				if !foundDir {
+					t.Errorf("no file under a directory starting %q: %v", tc.dir, paths(files))
 				}
-			}
-			if !foundDir {
-				t.Errorf("no file under a directory starting %q: %v", tc.dir, paths(files))
-			}
-			slices.Sort(all)
-			want := append(rowStrings(rec), rowStrings(rec)...)
-			slices.Sort(want)
-			if !slices.Equal(all, want) {
-				t.Errorf("rows differ\n got: %q\nwant: %q", all, want)
-			}
-		})
+				slices.Sort(all)
+				want := append(rowStrings(rec), rowStrings(rec)...)
+				slices.Sort(want)
+				if !slices.Equal(all, want) {
+					t.Errorf("rows differ\n got: %q\nwant: %q", all, want)
+				}
+			})
+		}
 	}
 }
 
@@ -278,31 +281,44 @@ func TestNotNullViolation(t *testing.T) {
 		{"list element", `[{"i": 1, "ls": [{"x": 1}, null]}]`, "ls.element"},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			bad := recordFromJSON(t, schema, tc.rows)
-			defer bad.Release()
-			dir := t.TempDir()
-			w, err := NewWriter(context.Background(), WriterSpec{IO: LocalFiles{}, DataDir: dir, Schema: schema,
-				Spec: &catalog.PartitionSpec{Fields: []catalog.PartitionField{{SourceID: 2, FieldID: 1000, Name: "i",
-					Transform: catalog.Transform{Name: "identity"}}}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Write(good); err != nil {
-				t.Fatal(err)
-			}
-			err = w.Write(bad)
-			wantCode(t, err, pgerr.NotNullViolation)
-			if want := fmt.Sprintf("null value in column %q violates not-null constraint", tc.column); pgerr.As(err).Message != want {
-				t.Errorf("message = %q, want %q", pgerr.As(err).Message, want)
-			}
-			if files := listFiles(t, dir); len(files) != 0 {
-				t.Errorf("files left after the failed write: %v", files)
-			}
-			if _, err := w.Close(); pgerr.As(err) == nil || pgerr.As(err).Code != pgerr.NotNullViolation {
-				t.Errorf("close after failure = %v, want the write's error", err)
-			}
-		})
+		for _, variant := range []string{"parquet", "avro", "parquet sorted", "avro sorted"} {
+			t.Run(variant+"/"+tc.name, func(t *testing.T) {
+				bad := recordFromJSON(t, schema, tc.rows)
+				defer bad.Release()
+				dir := t.TempDir()
+				ws := WriterSpec{IO: LocalFiles{}, DataDir: dir, Schema: schema, Format: strings.Fields(variant)[0],
+					Spec: &catalog.PartitionSpec{Fields: []catalog.PartitionField{{SourceID: 2, FieldID: 1000, Name: "i",
+						Transform: catalog.Transform{Name: "identity"}}}}}
+				sorted := strings.HasSuffix(variant, "sorted")
+				if sorted {
+					ws.SortOrder = &catalog.SortOrder{ID: 1, Fields: []catalog.SortField{{SourceID: 13,
+						Transform: catalog.Transform{Name: "identity"}, Direction: "asc", NullOrder: "nulls-first"}}}
+				}
+				w, err := NewWriter(context.Background(), ws)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := w.Write(good); err != nil {
+					t.Fatal(err)
+				}
+				err = w.Write(bad)
+				if err == nil && sorted {
+					// a sorted write meets nested values when it writes its
+					// buffer: at Close here
+					_, err = w.Close()
+				}
+				wantCode(t, err, pgerr.NotNullViolation)
+				if want := fmt.Sprintf("null value in column %q violates not-null constraint", tc.column); pgerr.As(err).Message != want {
+					t.Errorf("message = %q, want %q", pgerr.As(err).Message, want)
+				}
+				if files := listFiles(t, dir); len(files) != 0 {
+					t.Errorf("files left after the failed write: %v", files)
+				}
+				if _, err := w.Close(); pgerr.As(err) == nil || pgerr.As(err).Code != pgerr.NotNullViolation {
+					t.Errorf("close after failure = %v, want the write's error", err)
+				}
+			})
+		}
 	}
 }
 
