@@ -24,7 +24,7 @@ func (s *session) prepareSparkAlter(ps parsedStmt, as *pg.AlterTableStmt, a *spa
 			return notices, err
 		}
 		c := &tokCursor{toks: a.toks, sql: ps.sql, end: a.loc}
-		reqs, updates, err := s.sparkAlterUpdates(t, a.kind, c)
+		reqs, updates, err := s.sparkAlterUpdates(ctx, ps, t, a.kind, c)
 		if err != nil {
 			return nil, err
 		}
@@ -39,7 +39,7 @@ func (s *session) prepareSparkAlter(ps parsedStmt, as *pg.AlterTableStmt, a *spa
 }
 
 // sparkAlterUpdates binds a Spark clause to the commit that makes it.
-func (s *session) sparkAlterUpdates(t *catalog.Table, kind string, c *tokCursor) ([]catalog.Requirement, []catalog.Update, error) {
+func (s *session) sparkAlterUpdates(ctx context.Context, ps parsedStmt, t *catalog.Table, kind string, c *tokCursor) ([]catalog.Requirement, []catalog.Update, error) {
 	m := t.Metadata
 	switch kind {
 	case "add-columns", "alter-column", "drop-columns", "rename-column", "set-ident", "drop-ident":
@@ -47,7 +47,9 @@ func (s *session) sparkAlterUpdates(t *catalog.Table, kind string, c *tokCursor)
 		var err error
 		switch kind {
 		case "add-columns":
-			err = sparkAddColumns(e, c)
+			err = sparkAddColumns(e, c, func(f catalog.NestedField, expr []dialectTok) (any, error) {
+				return s.sparkColumnDefault(ctx, ps, m, f, expr)
+			})
 		case "alter-column":
 			err = sparkAlterColumn(e, c)
 		case "drop-columns":
@@ -217,4 +219,36 @@ func (c *tokCursor) sparkTypeOf(t []dialectTok, ids *idCounter) (catalog.Type, e
 		return nil, c.syntax("a type")
 	}
 	return sparkIceberg(st, true, ids)
+}
+
+// sparkColumnDefault evaluates the DEFAULT expression of a Spark ADD
+// COLUMN with the same rules as the PostgreSQL form (addColumn): a
+// constant of the column's type, kept as initial and write default, which
+// needs format version 3. The expression is parsed in place: a blank
+// query with the expression's tokens where they were written, so that
+// error positions stay the user's.
+func (s *session) sparkColumnDefault(ctx context.Context, ps parsedStmt, m *catalog.TableMetadata, f catalog.NestedField, expr []dialectTok) (any, error) {
+	if m.FormatVersion < 3 {
+		return nil, pgerr.Unsupported("ADD COLUMN ... DEFAULT on a format-version %d table", m.FormatVersion).
+			WithHint("Defaults for existing rows need format-version 3: ALTER TABLE ... SET TBLPROPERTIES ('format-version' = '3') first.")
+	}
+	// ps.sql has the clause blanked by the dialect pass; the tokens keep
+	// the text as written, at their offsets.
+	from := expr[0].start
+	buf := []byte(strings.Repeat(" ", max(len(ps.sql), expr[len(expr)-1].end)))
+	copy(buf, "SELECT")
+	for _, tk := range expr {
+		copy(buf[tk.start:tk.end], tk.text)
+	}
+	tree, err := pg.Parse(string(buf))
+	if err != nil || len(tree.Stmts) != 1 {
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error in the DEFAULT of column \"%s\"", f.Name).
+			WithPosition(charPos(ps.sql, int32(from)))
+	}
+	sel := tree.Stmts[0].Stmt.GetSelectStmt()
+	if sel == nil || len(sel.TargetList) != 1 || sel.FromClause != nil || sel.WhereClause != nil {
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error in the DEFAULT of column \"%s\"", f.Name).
+			WithPosition(charPos(ps.sql, int32(from)))
+	}
+	return s.columnDefault(ctx, ps, f, sel.TargetList[0].GetResTarget().GetVal())
 }

@@ -10,9 +10,10 @@ import (
 
 // Spark's column clauses of ALTER TABLE, applied to a schema edit.
 
-// sparkAddColumns reads ADD COLUMN(S) [(] c type [NOT NULL] [COMMENT 'x']
-// [FIRST | AFTER d], ... [)].
-func sparkAddColumns(e *schemaEdit, c *tokCursor) error {
+// sparkAddColumns reads ADD COLUMN(S) [(] c type [NOT NULL] [DEFAULT expr]
+// [COMMENT 'x'] [FIRST | AFTER d], ... [)]. defaultOf evaluates a DEFAULT
+// expression for the new field.
+func sparkAddColumns(e *schemaEdit, c *tokCursor, defaultOf func(f catalog.NestedField, expr []dialectTok) (any, error)) error {
 	list, err := c.parenList()
 	if err != nil {
 		return err
@@ -23,13 +24,24 @@ func sparkAddColumns(e *schemaEdit, c *tokCursor) error {
 		if err != nil {
 			return err
 		}
-		f := catalog.NestedField{ID: e.ids.next()}
-		if f.Type, err = d.sparkTypeOf(d.until("not", "comment", "first", "after"), e.ids); err != nil {
+		f := catalog.NestedField{ID: e.ids.next(), Name: name}
+		if f.Type, err = d.sparkTypeOf(d.until("not", "default", "comment", "first", "after"), e.ids); err != nil {
 			return err
 		}
 		if d.accept("not", "null") {
 			return pgerr.Unsupported("ADD COLUMN ... NOT NULL").
 				WithHint("Existing rows have no value for a new column: add it without NOT NULL.")
+		}
+		if d.accept("default") {
+			expr := d.until("comment", "first", "after")
+			if len(expr) == 0 {
+				return d.syntax("an expression after DEFAULT")
+			}
+			v, err := defaultOf(f, expr)
+			if err != nil {
+				return err
+			}
+			f.InitialDefault, f.WriteDefault = v, v
 		}
 		if d.accept("comment") {
 			if f.Doc, err = d.sconst(); err != nil {

@@ -3,6 +3,9 @@ package translate
 import (
 	"slices"
 	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
@@ -49,7 +52,7 @@ func (p *specEdit) apply(kind string, c *tokCursor) error {
 // term binds one partition term (col, days(ts), bucket(16, id)...) to the
 // current schema: the field without an id, named by default.
 func (p *specEdit) term(c *tokCursor, t []dialectTok) (catalog.PartitionField, error) {
-	items, err := parsePartitionItems(t)
+	items, err := parsePartitionItems(joinDottedNames(t))
 	if err != nil || len(items) != 1 {
 		return catalog.PartitionField{}, c.sub(t).syntax("a partition transform")
 	}
@@ -76,6 +79,29 @@ func (p *specEdit) term(c *tokCursor, t []dialectTok) (catalog.PartitionField, e
 		name += "_" + suffix
 	}
 	return catalog.PartitionField{SourceID: src.ID, Name: name, Transform: tr}, nil
+}
+
+// joinDottedNames turns each name a.b.c (a path to a field inside struct
+// columns) into one quoted identifier token "a.b.c", which the partition
+// term reader takes as a column and schemaEdit.lookup resolves as a path.
+func joinDottedNames(t []dialectTok) []dialectTok {
+	var out []dialectTok
+	for k := 0; k < len(t); k++ {
+		if !isWordTok(t[k]) || k+2 >= len(t) || t[k+1].tok != pg.Token_ASCII_46 || !isWordTok(t[k+2]) {
+			out = append(out, t[k])
+			continue
+		}
+		parts := []string{identText(t[k].text)}
+		first := t[k]
+		for k+2 < len(t) && t[k+1].tok == pg.Token_ASCII_46 && isWordTok(t[k+2]) {
+			parts = append(parts, identText(t[k+2].text))
+			k += 2
+		}
+		joined := strings.Join(parts, ".")
+		out = append(out, dialectTok{tok: pg.Token_IDENT, start: first.start, end: t[k].end,
+			text: `"` + strings.ReplaceAll(joined, `"`, `""`) + `"`, low: strings.ToLower(joined)})
+	}
+	return out
 }
 
 // addTerm adds term [AS name] (the rest of c after the term).

@@ -26,6 +26,9 @@ func (st *metaStatement) ParamTypes() []uint32 { return nil }
 func (st *metaStatement) columnNames() []string {
 	switch st.m.kind {
 	case metaDescribe:
+		if st.m.column != "" {
+			return []string{"info_name", "info_value"}
+		}
 		return []string{"col_name", "data_type", "comment"}
 	case metaTblProperties:
 		return []string{"key", "value"}
@@ -52,8 +55,14 @@ func (st *metaStatement) Execute(ctx context.Context, params []*string) (Rows, e
 	switch st.m.kind {
 	case metaShowTables:
 		rows, err = st.s.showTables(ctx, st.m.schema)
+		if err == nil && st.m.pattern != nil {
+			rows = filterRows(rows, 1, *st.m.pattern)
+		}
 	case metaShowSchemas:
 		rows, err = st.s.showSchemas(ctx)
+		if err == nil && st.m.pattern != nil {
+			rows = filterRows(rows, 0, *st.m.pattern)
+		}
 	default:
 		var t *catalog.Table
 		if t, err = st.s.resolveTable(ctx, st.m.table); err != nil {
@@ -61,7 +70,11 @@ func (st *metaStatement) Execute(ctx context.Context, params []*string) (Rows, e
 		}
 		switch st.m.kind {
 		case metaDescribe:
-			rows = st.s.describe(t, st.m.extended)
+			if st.m.column != "" {
+				rows, err = describeColumn(t, st.m.column, st.m.extended)
+			} else {
+				rows = st.s.describe(t, st.m.extended)
+			}
 		case metaTblProperties:
 			rows = st.s.tblProperties(t, st.m.key)
 		case metaShowCreate:
@@ -98,7 +111,7 @@ func (s *session) describe(t *catalog.Table, extended bool) [][]string {
 			[]string{"# col_name", "data_type", "comment"})
 		for _, pf := range spec.Fields {
 			src := schema.FindField(pf.SourceID)
-			rows = append(rows, []string{transformText(pf, src), partitionResultType(pf, src), ""})
+			rows = append(rows, []string{transformText(pf, schema), partitionResultType(pf, src), ""})
 		}
 	}
 	if !extended {
@@ -162,8 +175,16 @@ func tableProperties(m *catalog.TableMetadata) [][2]string {
 	if m.CurrentSnapshotID != nil {
 		props["current-snapshot-id"] = strconv.FormatInt(*m.CurrentSnapshotID, 10)
 	}
-	props["format"] = "iceberg/parquet"
+	// Spark's "format" is iceberg/ and the default file format.
+	format := strings.ToLower(strings.TrimSpace(m.Properties["write.format.default"]))
+	if format == "" {
+		format = "parquet"
+	}
+	props["format"] = "iceberg/" + format
 	props["format-version"] = strconv.Itoa(m.FormatVersion)
+	if order := sortOrderText(m); order != "" {
+		props["sort-order"] = order
+	}
 	keys := make([]string, 0, len(props))
 	for k := range props {
 		keys = append(keys, k)
@@ -241,11 +262,15 @@ func sparkTypeName(t catalog.Type) string {
 }
 
 // transformText is a partition field in Spark's form: ts, days(ts),
-// bucket(16, id), truncate(4, s).
-func transformText(pf catalog.PartitionField, src *catalog.NestedField) string {
+// bucket(16, id), truncate(4, s); a source inside a struct is its path
+// (st.a).
+func transformText(pf catalog.PartitionField, schema *catalog.Schema) string {
 	col := fmt.Sprintf("%d", pf.SourceID)
-	if src != nil {
-		col = quoteIdentIfNeeded(src.Name)
+	if path := fieldPath(schema.Fields, pf.SourceID); path != nil {
+		for i, p := range path {
+			path[i] = quoteIdentIfNeeded(p)
+		}
+		col = strings.Join(path, ".")
 	}
 	switch pf.Transform.Name {
 	case "identity":
@@ -282,4 +307,43 @@ func partitionStructType(spec *catalog.PartitionSpec, schema *catalog.Schema) st
 		}
 	}
 	return "struct<" + strings.Join(parts, ",") + ">"
+}
+
+// sortOrderText is the table's default sort order as Spark shows it in the
+// "sort-order" property ("id ASC NULLS FIRST, bucket(16, s) DESC NULLS
+// LAST"); "" when the table is unsorted.
+func sortOrderText(m *catalog.TableMetadata) string {
+	var order *catalog.SortOrder
+	for _, o := range m.SortOrders {
+		if o.ID == m.DefaultSortOrderID {
+			order = o
+		}
+	}
+	if order == nil || len(order.Fields) == 0 {
+		return ""
+	}
+	schema := m.CurrentSchema()
+	parts := make([]string, len(order.Fields))
+	for i, f := range order.Fields {
+		pf := catalog.PartitionField{SourceID: f.SourceID, Transform: f.Transform}
+		parts[i] = transformText(pf, schema) + " " + strings.ToUpper(f.Direction) + " " +
+			strings.ToUpper(strings.ReplaceAll(f.NullOrder, "-", " "))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// fieldPath is the names from a top-level column down to field id through
+// struct columns; nil when id is not there.
+func fieldPath(fs []catalog.NestedField, id int) []string {
+	for _, f := range fs {
+		if f.ID == id {
+			return []string{f.Name}
+		}
+		if st, ok := f.Type.(*catalog.StructType); ok {
+			if rest := fieldPath(st.Fields, id); rest != nil {
+				return append([]string{f.Name}, rest...)
+			}
+		}
+	}
+	return nil
 }

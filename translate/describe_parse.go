@@ -31,6 +31,8 @@ type metaStmt struct {
 	table    tableName
 	key      *string // SHOW TBLPROPERTIES t ('key')
 	schema   string  // SHOW TABLES IN schema ("" = first of search_path)
+	column   string  // DESCRIBE t col: the column (dotted into structs)
+	pattern  *string // SHOW TABLES / SCHEMAS [LIKE] 'pattern'
 }
 
 // mayHaveMeta is a quick test that spares other queries the scan.
@@ -205,6 +207,16 @@ func readMeta(sql string, toks []dialectTok) (*metaStmt, error) {
 			return nil, err
 		}
 		m.table = tn
+		if r.low() == "partition" {
+			return nil, notYet("DESCRIBE ... PARTITION")
+		}
+		if !r.done() {
+			parts, err := r.name()
+			if err != nil {
+				return nil, err
+			}
+			m.column = strings.Join(parts, ".")
+		}
 	case r.accept("show"):
 		switch {
 		case r.accept("tables"):
@@ -216,8 +228,14 @@ func readMeta(sql string, toks []dialectTok) (*metaStmt, error) {
 				}
 				m.schema = strings.Join(parts, ".")
 			}
+			if err := r.pattern(m); err != nil {
+				return nil, err
+			}
 		case r.accept("schemas", "namespaces", "databases"):
 			m.kind = metaShowSchemas
+			if err := r.pattern(m); err != nil {
+				return nil, err
+			}
 		case r.low() == "tblproperties":
 			r.i++
 			m.kind = metaTblProperties
@@ -252,15 +270,26 @@ func readMeta(sql string, toks []dialectTok) (*metaStmt, error) {
 		return nil, nil
 	}
 	if !r.done() {
-		// Spark forms icegate does not have yet say so, rather than
-		// being syntax errors.
-		switch {
-		case m.kind == metaDescribe:
-			return nil, notYet("DESCRIBE of a single column")
-		case m.kind == metaShowTables && r.low() == "like":
-			return nil, notYet("SHOW TABLES LIKE")
-		}
 		return nil, r.syntaxErr()
 	}
 	return m, nil
+}
+
+// pattern reads Spark's optional [LIKE] 'pattern' of SHOW TABLES and SHOW
+// SCHEMAS.
+func (r *metaReader) pattern(m *metaStmt) error {
+	like := r.accept("like")
+	if r.done() {
+		if like {
+			return r.syntaxErr()
+		}
+		return nil
+	}
+	if r.toks[r.i].tok != pg.Token_SCONST {
+		return r.syntaxErr()
+	}
+	p := sconst(r.toks[r.i].text)
+	m.pattern = &p
+	r.i++
+	return nil
 }

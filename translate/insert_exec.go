@@ -149,11 +149,23 @@ func newTableWrite(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Ta
 		Spec:          m.SpecByID(m.DefaultSpecID),
 		Properties:    m.Properties,
 		FormatVersion: m.FormatVersion,
+		SortOrder:     defaultSortOrder(m),
 	})
 	if err != nil {
 		return nil, writeError(err, t)
 	}
 	return &tableWrite{mc: mc, table: t, w: w}, nil
+}
+
+// defaultSortOrder is the table's default sort order (nil when there is
+// none); the Writer writes each data file in it when it has fields.
+func defaultSortOrder(m *catalog.TableMetadata) *catalog.SortOrder {
+	for _, o := range m.SortOrders {
+		if o.ID == m.DefaultSortOrderID {
+			return o
+		}
+	}
+	return nil
 }
 
 // write writes one batch of the table's columns.

@@ -9,8 +9,8 @@ import (
 // showCreate is SHOW CREATE TABLE t: a statement in Spark's form that
 // recreates the table, which icegate's own CREATE TABLE reads back. Types
 // use Spark's SQL spelling (upper case, as Spark prints here); properties
-// leave out current-snapshot-id and format, which describe the table
-// rather than configure it.
+// leave out current-snapshot-id, format and sort-order, which describe the
+// table rather than configure it.
 func (s *session) showCreate(t *catalog.Table) string {
 	m := t.Metadata
 	var b strings.Builder
@@ -31,7 +31,7 @@ func (s *session) showCreate(t *catalog.Table) string {
 	if spec := m.SpecByID(m.DefaultSpecID); spec != nil && len(spec.Fields) > 0 {
 		parts := make([]string, len(spec.Fields))
 		for i, pf := range spec.Fields {
-			parts[i] = transformText(pf, m.CurrentSchema().FindField(pf.SourceID))
+			parts[i] = transformText(pf, m.CurrentSchema())
 		}
 		b.WriteString("PARTITIONED BY (" + strings.Join(parts, ", ") + ")\n")
 	}
@@ -41,7 +41,7 @@ func (s *session) showCreate(t *catalog.Table) string {
 	b.WriteString("LOCATION " + quoteLiteral(m.Location) + "\n")
 	var props []string
 	for _, p := range tableProperties(m) {
-		if p[0] == "current-snapshot-id" || p[0] == "format" {
+		if p[0] == "current-snapshot-id" || p[0] == "format" || p[0] == "sort-order" {
 			continue
 		}
 		props = append(props, "  "+quoteLiteral(p[0])+" = "+quoteLiteral(p[1]))

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -58,4 +59,28 @@ func (s *session) showSchemas(ctx context.Context) ([][]string, error) {
 		rows[i] = []string{n}
 	}
 	return rows, nil
+}
+
+// filterRows keeps the rows whose column col matches a Spark name pattern:
+// alternatives separated by "|", "*" for any characters, otherwise a
+// regular expression, matched whole and case-insensitively. An alternative
+// that is not a valid expression matches nothing, as in Spark.
+func filterRows(rows [][]string, col int, pattern string) [][]string {
+	var res []*regexp.Regexp
+	for _, alt := range strings.Split(strings.TrimSpace(pattern), "|") {
+		re, err := regexp.Compile("(?i)^(?:" + strings.ReplaceAll(strings.TrimSpace(alt), "*", ".*") + ")$")
+		if err == nil {
+			res = append(res, re)
+		}
+	}
+	var out [][]string
+	for _, r := range rows {
+		for _, re := range res {
+			if re.MatchString(r[col]) {
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out
 }
