@@ -14,22 +14,158 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
-// AggCall is one aggregate of a HashAggregate: Fn(Arg) with optional
-// DISTINCT and FILTER (WHERE Filter). Arg is nil for count(*).
+// AggCall is one aggregate of a HashAggregate: Fn(Arg, Args...) with
+// optional DISTINCT, ORDER BY and FILTER (WHERE Filter). Arg is nil for
+// count(*).
+//
+// Ordered-set aggregates (percentile_cont, percentile_disc, mode) are
+// written fn(Args...) WITHIN GROUP (ORDER BY OrderBy[0]): their aggregated
+// value is the one ORDER BY key (Arg is nil or the same expression) and
+// Args are the direct arguments, which must be constants (the fraction).
 type AggCall struct {
 	Fn       string
 	Arg      expr.Expr
 	Distinct bool
 	Filter   expr.Expr
 	Name     string
+	// Args are the arguments after Arg: string_agg's delimiter (any
+	// expression), an ordered-set aggregate's direct arguments (constants).
+	Args []expr.Expr
+	// OrderBy is ORDER BY inside the aggregate (array_agg(x ORDER BY y
+	// DESC)) or, for an ordered-set aggregate, its WITHIN GROUP.
+	OrderBy []SortKey
+}
+
+// isOrderedSet reports whether fn is an ordered-set aggregate (WITHIN GROUP).
+func isOrderedSet(fn string) bool {
+	switch fn {
+	case "percentile_cont", "percentile_disc", "mode":
+		return true
+	}
+	return false
+}
+
+// AggResultTypeN is the PostgreSQL result type of aggregate fn over
+// arguments of the given types, in the order of the SQL call: Arg then
+// Args for ordinary aggregates; for ordered-set aggregates the direct
+// arguments then the WITHIN GROUP expression (percentile_cont(fraction,
+// x), mode(x)). No arguments is count(*). Unsupported combinations are
+// 42883.
+func AggResultTypeN(fn string, args []arrow.DataType) (arrow.DataType, error) {
+	fn = strings.ToLower(fn)
+	plain := make([]arrow.DataType, len(args))
+	for i, a := range args {
+		plain[i] = plainType(a)
+	}
+	switch {
+	case fn == "count" && len(args) <= 1:
+		return arrow.PrimitiveTypes.Int64, nil
+	case len(args) == 0:
+		return AggResultType(fn, nil)
+	}
+	undefined := func() error {
+		names := make([]string, len(args))
+		for i, a := range plain {
+			names[i] = expr.PGTypeName(a)
+		}
+		return pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", fn, strings.Join(names, ", ")).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	a := plain[0]
+	switch fn {
+	case "sum", "avg", "min", "max":
+		if len(args) == 1 {
+			return AggResultType(fn, a)
+		}
+	case "bool_and", "bool_or", "every":
+		if len(args) == 1 && a.ID() == arrow.BOOL {
+			return arrow.FixedWidthTypes.Boolean, nil
+		}
+	case "string_agg":
+		if len(args) != 2 {
+			break
+		}
+		d := plain[1].ID()
+		switch a.ID() {
+		case arrow.STRING:
+			if d == arrow.STRING || d == arrow.NULL {
+				return arrow.BinaryTypes.String, nil
+			}
+		case arrow.BINARY:
+			if d == arrow.BINARY || d == arrow.NULL {
+				return arrow.BinaryTypes.Binary, nil
+			}
+		}
+	case "array_agg":
+		if len(args) == 1 && isScalarType(a) {
+			return arrow.ListOf(a), nil
+		}
+	case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
+		if len(args) != 1 {
+			break
+		}
+		switch {
+		case a.ID() == arrow.FLOAT32 || a.ID() == arrow.FLOAT64:
+			return arrow.PrimitiveTypes.Float64, nil
+		case isExactNumber(a):
+			return expr.NumericType(), nil
+		}
+	case "percentile_cont":
+		if len(args) == 2 && isNumberOrNull(a) && isNumberOrNull(plain[1]) {
+			return arrow.PrimitiveTypes.Float64, nil
+		}
+	case "percentile_disc":
+		if len(args) == 2 && isNumberOrNull(a) && isScalarType(plain[1]) {
+			return plain[1], nil
+		}
+	case "mode":
+		if len(args) == 1 && isScalarType(a) {
+			return a, nil
+		}
+	}
+	return nil, undefined()
+}
+
+func isExactNumber(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.INT16, arrow.INT32, arrow.INT64, arrow.DECIMAL128:
+		return true
+	}
+	return expr.IsNumericType(t)
+}
+
+func isNumberOrNull(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.NULL, arrow.FLOAT32, arrow.FLOAT64:
+		return true
+	}
+	return isExactNumber(t)
+}
+
+// isScalarType reports whether values of t can be aggregated into arrays,
+// sorted and compared (every type of expr but the untyped NULL).
+func isScalarType(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.BOOL, arrow.INT16, arrow.INT32, arrow.INT64, arrow.FLOAT32, arrow.FLOAT64, arrow.DECIMAL128,
+		arrow.STRING, arrow.BINARY, arrow.FIXED_SIZE_BINARY, arrow.DATE32, arrow.TIME64, arrow.TIMESTAMP:
+		return true
+	}
+	return expr.IsNumericType(t)
 }
 
 // AggResultType is the PostgreSQL result type of an aggregate over an
 // argument type (arg nil for count(*)). Unsupported combinations are 42883.
+// Aggregates of more than one argument need AggResultTypeN.
 func AggResultType(fn string, arg arrow.DataType) (arrow.DataType, error) {
 	fn = strings.ToLower(fn)
-	if fn == "count" {
+	switch fn {
+	case "count":
 		return arrow.PrimitiveTypes.Int64, nil
+	case "sum", "avg", "min", "max":
+	default:
+		if arg != nil {
+			return AggResultTypeN(fn, []arrow.DataType{arg})
+		}
 	}
 	if arg == nil {
 		return nil, pgerr.New(pgerr.UndefinedFunction, "function %s(*) does not exist", fn)
@@ -101,6 +237,18 @@ func newAggState(ctx context.Context, fn string, arg arrow.DataType, res arrow.D
 		}
 	case "min", "max":
 		return &minMaxState{max: fn == "max", t: arg, ctx: ctx}, nil
+	case "bool_and", "every", "bool_or":
+		return &boolState{or: fn == "bool_or"}, nil
+	case "string_agg":
+		return &stringAggState{bytea: arg.ID() == arrow.BINARY}, nil
+	case "array_agg":
+		return &arrayAggState{ctx: ctx, elem: arg}, nil
+	case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
+		kind := newVarianceKind(fn)
+		if arg.ID() == arrow.FLOAT32 || arg.ID() == arrow.FLOAT64 {
+			return &floatVarState{kind: kind}, nil
+		}
+		return &numericVarState{kind: kind}, nil
 	}
 	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", fn)
 }

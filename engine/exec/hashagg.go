@@ -11,6 +11,7 @@ import (
 
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 // hashAggOp is GROUP BY with aggregates. Groups are found by hashing an
@@ -22,8 +23,11 @@ type hashAggOp struct {
 	in       engine.Operator
 	groups   []expr.Program
 	aggs     []AggCall
-	args     []*expr.Program // nil for count(*)
-	filters  []*expr.Program // nil without FILTER
+	args     []*expr.Program  // nil for count(*)
+	filters  []*expr.Program  // nil without FILTER
+	extras   [][]expr.Program // arguments after the first (string_agg's delimiter)
+	direct   [][]expr.Program // direct arguments of ordered-set aggregates (constants)
+	sortKeys [][]expr.Program // ORDER BY inside the call / WITHIN GROUP
 	argTypes []arrow.DataType
 	resTypes []arrow.DataType
 	schema   *arrow.Schema
@@ -37,6 +41,11 @@ type hashAggOp struct {
 
 	emit slicer
 	done bool
+
+	// Two-phase aggregation (agg_partial.go): partial emits states,
+	// final merges them; stateCols[a] are aggregate a's input columns.
+	phase     aggPhase
+	stateCols [][]int
 }
 
 // NewHashAggregate returns GROUP BY groups computing aggs over in. The
@@ -64,14 +73,20 @@ func NewHashAggregate(in engine.Operator, groups []expr.Expr, aggs []AggCall, op
 	}
 	for _, a := range aggs {
 		fn := strings.ToLower(a.Fn)
+		arg := a.Arg
+		if isOrderedSet(fn) {
+			if len(a.OrderBy) != 1 {
+				return nil, pgerr.New(pgerr.WrongObjectType, "WITHIN GROUP is required for ordered-set aggregate %s", fn)
+			}
+			if arg == nil {
+				arg = a.OrderBy[0].E
+			}
+		}
 		var argT arrow.DataType
 		var argP, filterP *expr.Program
-		if a.Arg != nil {
-			argT = a.Arg.Type()
-			if dt, ok := argT.(*arrow.DictionaryType); ok {
-				argT = dt.ValueType
-			}
-			p, err := expr.Compile(a.Arg, in.Schema(), opts...)
+		if arg != nil {
+			argT = plainType(arg.Type())
+			p, err := expr.Compile(arg, in.Schema(), opts...)
 			if err != nil {
 				return nil, err
 			}
@@ -86,12 +101,47 @@ func NewHashAggregate(in engine.Operator, groups []expr.Expr, aggs []AggCall, op
 			}
 			filterP = &p
 		}
-		rt, err := AggResultType(fn, argT)
+		var extras, direct, keys []expr.Program
+		var types []arrow.DataType
+		for _, e := range a.Args {
+			types = append(types, e.Type())
+			if isOrderedSet(fn) {
+				p, err := expr.Compile(e, emptySchema, opts...)
+				if err != nil {
+					return nil, pgerr.Unsupported("%s with a direct argument that is not a constant", fn)
+				}
+				direct = append(direct, p)
+				continue
+			}
+			p, err := expr.Compile(e, in.Schema(), opts...)
+			if err != nil {
+				return nil, err
+			}
+			extras = append(extras, p)
+		}
+		if argT != nil {
+			if isOrderedSet(fn) {
+				types = append(types, argT)
+			} else {
+				types = append([]arrow.DataType{argT}, types...)
+			}
+		}
+		for _, k := range a.OrderBy {
+			p, err := expr.Compile(k.E, in.Schema(), opts...)
+			if err != nil {
+				return nil, err
+			}
+			keys = append(keys, p)
+		}
+		rt, err := AggResultTypeN(fn, types)
 		if err != nil {
 			return nil, err
 		}
 		o.args = append(o.args, argP)
 		o.filters = append(o.filters, filterP)
+		o.extras = append(o.extras, extras)
+		o.direct = append(o.direct, direct)
+		o.sortKeys = append(o.sortKeys, keys)
 		o.argTypes = append(o.argTypes, argT)
 		o.resTypes = append(o.resTypes, rt)
 		name := a.Name
@@ -111,7 +161,7 @@ func (o *hashAggOp) Open(ctx context.Context) error {
 	o.states = make([]aggState, len(o.aggs))
 	o.distinct = make([]map[string]struct{}, len(o.aggs))
 	for i, a := range o.aggs {
-		s, err := newAggState(ctx, strings.ToLower(a.Fn), o.argTypes[i], o.resTypes[i])
+		s, err := o.newState(ctx, i)
 		if err != nil {
 			return err
 		}
@@ -171,6 +221,9 @@ func (o *hashAggOp) add(b arrow.RecordBatch) error {
 			return err
 		}
 	}
+	if o.phase == phaseFinal {
+		return o.merge(b, gids)
+	}
 	var g []int32
 	for a := range o.aggs {
 		var arg arrow.Array
@@ -200,7 +253,7 @@ func (o *hashAggOp) add(b arrow.RecordBatch) error {
 					return err
 				}
 			}
-			return o.states[a].update(rows, arg)
+			return o.update(a, b, rows, arg)
 		}()
 		if err != nil {
 			return err
@@ -287,7 +340,9 @@ func (o *hashAggOp) applyFilter(a int, b arrow.RecordBatch, rows []int32) error 
 	return nil
 }
 
-// applyDistinct drops rows whose (group, value) was seen before.
+// applyDistinct drops rows whose (group, value) was seen before. NULL is
+// one value too (array_agg(DISTINCT x) keeps one NULL; the other
+// aggregates skip NULLs anyway).
 func (o *hashAggOp) applyDistinct(a int, arg arrow.Array, rows []int32) error {
 	w, err := newKeyWriter(arg)
 	if err != nil {
@@ -296,7 +351,7 @@ func (o *hashAggOp) applyDistinct(a int, arg arrow.Array, rows []int32) error {
 	seen := o.distinct[a]
 	var buf []byte
 	for i, g := range rows {
-		if g < 0 || arg.IsNull(i) {
+		if g < 0 {
 			continue
 		}
 		buf = binary.LittleEndian.AppendUint32(buf[:0], uint32(g))
@@ -326,6 +381,14 @@ func (o *hashAggOp) finish() error {
 		cols = append(cols, c)
 	}
 	for _, s := range o.states {
+		if o.phase == phasePartial {
+			cs, err := s.(partialState).partial(mem)
+			cols = append(cols, cs...)
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		c, err := s.result(mem)
 		if err != nil {
 			return err
@@ -352,3 +415,80 @@ func (o *hashAggOp) Close() error {
 }
 
 func (o *hashAggOp) Schema() *arrow.Schema { return o.schema }
+
+// newState makes the state of aggregate i: ordered-set aggregates and
+// those with ORDER BY run inside an orderedState.
+func (o *hashAggOp) newState(ctx context.Context, i int) (aggState, error) {
+	fn := strings.ToLower(o.aggs[i].Fn)
+	if isOrderedSet(fn) {
+		direct, err := evalConstants(ctx, o.direct[i])
+		defer releaseAll(direct)
+		if err != nil {
+			return nil, err
+		}
+		inner, err := newOrderedSetState(ctx, fn, o.argTypes[i], o.resTypes[i], direct)
+		if err != nil {
+			return nil, err
+		}
+		return newOrderedState(ctx, inner, o.aggs[i].OrderBy, 0), nil
+	}
+	s, err := newAggState(ctx, fn, o.argTypes[i], o.resTypes[i])
+	if err != nil {
+		return nil, err
+	}
+	if len(o.aggs[i].OrderBy) > 0 {
+		return newOrderedState(ctx, s, o.aggs[i].OrderBy, len(o.extras[i])), nil
+	}
+	return s, nil
+}
+
+// evalConstants evaluates constant expressions to one-row arrays.
+func evalConstants(ctx context.Context, progs []expr.Program) ([]arrow.Array, error) {
+	one := array.NewRecordBatch(emptySchema, nil, 1)
+	defer one.Release()
+	out := make([]arrow.Array, len(progs))
+	for i, p := range progs {
+		a, err := p.Eval(ctx, one)
+		if err != nil {
+			return out, err
+		}
+		out[i] = a
+	}
+	return out, nil
+}
+
+// update feeds the rows of batch b (rows[i] = group, < 0 to skip) to
+// aggregate a, with its extra arguments and sort keys evaluated.
+func (o *hashAggOp) update(a int, b arrow.RecordBatch, rows []int32, arg arrow.Array) error {
+	st := o.states[a]
+	os, ordered := st.(*orderedState)
+	xs, hasExtra := st.(extraArgState)
+	if !ordered && !hasExtra {
+		return st.update(rows, arg)
+	}
+	evalAll := func(progs []expr.Program) ([]arrow.Array, error) {
+		out := make([]arrow.Array, len(progs))
+		for i, p := range progs {
+			v, err := p.Eval(o.ctx, b)
+			if err != nil {
+				return out, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}
+	extra, err := evalAll(o.extras[a])
+	defer releaseAll(extra)
+	if err != nil {
+		return err
+	}
+	if !ordered {
+		return xs.updateExtra(rows, arg, extra)
+	}
+	keys, err := evalAll(o.sortKeys[a])
+	defer releaseAll(keys)
+	if err != nil {
+		return err
+	}
+	return os.updateOrdered(rows, arg, extra, keys)
+}
