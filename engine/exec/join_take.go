@@ -1,0 +1,232 @@
+package exec
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/icegate/icegate/engine/expr"
+)
+
+// takeFixed gathers rows idx (all valid) of a fixed-width array (integers,
+// floats, dates, times, timestamps, decimals, fixed-size binary; not
+// booleans, dictionaries or extension types) with one
+// tight loop per width, skipping the generic take kernel's dispatch and
+// bounds checks. It returns nil for other types.
+func takeFixed(mem memory.Allocator, a arrow.Array, idx []int32) arrow.Array {
+	switch a.DataType().ID() {
+	case arrow.DICTIONARY, arrow.EXTENSION, arrow.BOOL:
+		return nil
+	}
+	fw, ok := a.DataType().(arrow.FixedWidthDataType)
+	if !ok || fw.BitWidth()%8 != 0 || fw.BitWidth() == 0 {
+		return nil
+	}
+	d := a.Data()
+	if len(d.Buffers()) != 2 || d.Buffers()[1] == nil {
+		return nil
+	}
+	width := fw.BitWidth() / 8
+	n := len(idx)
+	vals := memory.NewResizableBuffer(mem)
+	defer vals.Release()
+	vals.Resize(n * width)
+	src := d.Buffers()[1].Bytes()[d.Offset()*width:]
+	dst := vals.Bytes()
+	switch width {
+	case 1:
+		for i, x := range idx {
+			dst[i] = src[x]
+		}
+	case 2:
+		gatherWords(arrow.Uint16Traits.CastFromBytes(dst), arrow.Uint16Traits.CastFromBytes(src), idx)
+	case 4:
+		gatherWords(arrow.Uint32Traits.CastFromBytes(dst), arrow.Uint32Traits.CastFromBytes(src), idx)
+	case 8:
+		gatherWords(arrow.Uint64Traits.CastFromBytes(dst), arrow.Uint64Traits.CastFromBytes(src), idx)
+	case 16:
+		s, t := arrow.Uint64Traits.CastFromBytes(src), arrow.Uint64Traits.CastFromBytes(dst)
+		for i, x := range idx {
+			t[2*i], t[2*i+1] = s[2*x], s[2*x+1]
+		}
+	default:
+		for i, x := range idx {
+			copy(dst[i*width:(i+1)*width], src[int(x)*width:])
+		}
+	}
+	valid, nulls := gatherValidity(mem, a, idx)
+	if valid != nil {
+		defer valid.Release()
+	}
+	out := array.NewData(a.DataType(), n, []*memory.Buffer{valid, vals}, nil, nulls, 0)
+	defer out.Release()
+	return array.MakeFromData(out)
+}
+
+// takeBinary gathers rows idx (all valid) of a text or bytea array. It
+// returns nil for other types.
+func takeBinary(mem memory.Allocator, a arrow.Array, idx []int32) arrow.Array {
+	var offs []int32
+	switch a := a.(type) {
+	case *array.String:
+		offs = a.ValueOffsets()
+	case *array.Binary:
+		offs = a.ValueOffsets()
+	default:
+		return nil
+	}
+	d := a.Data()
+	var src []byte
+	if b := d.Buffers()[2]; b != nil {
+		src = b.Bytes()
+	}
+	n := len(idx)
+	ob := memory.NewResizableBuffer(mem)
+	defer ob.Release()
+	ob.Resize((n + 1) * 4)
+	outOffs := arrow.Int32Traits.CastFromBytes(ob.Bytes())
+	total := int32(0)
+	for i, x := range idx {
+		outOffs[i] = total
+		total += offs[x+1] - offs[x]
+	}
+	outOffs[n] = total
+	vb := memory.NewResizableBuffer(mem)
+	defer vb.Release()
+	vb.Resize(int(total))
+	dst := vb.Bytes()
+	for i, x := range idx {
+		copy(dst[outOffs[i]:outOffs[i+1]], src[offs[x]:offs[x+1]])
+	}
+	valid, nulls := gatherValidity(mem, a, idx)
+	if valid != nil {
+		defer valid.Release()
+	}
+	out := array.NewData(a.DataType(), n, []*memory.Buffer{valid, ob, vb}, nil, nulls, 0)
+	defer out.Release()
+	return array.MakeFromData(out)
+}
+
+// gatherValidity is the validity bitmap of rows idx of a (nil when a has
+// no NULLs) and the number of NULLs among them.
+func gatherValidity(mem memory.Allocator, a arrow.Array, idx []int32) (*memory.Buffer, int) {
+	if a.NullN() == 0 {
+		return nil, 0
+	}
+	valid := memory.NewResizableBuffer(mem)
+	valid.Resize(int(bitutil.BytesForBits(int64(len(idx)))))
+	vb := valid.Bytes()
+	clear(vb)
+	bm, off := a.NullBitmapBytes(), a.Data().Offset()
+	nulls := 0
+	for i, x := range idx {
+		if bitutil.BitIsSet(bm, off+int(x)) {
+			bitutil.SetBit(vb, i)
+		} else {
+			nulls++
+		}
+	}
+	return valid, nulls
+}
+
+func gatherWords[T uint16 | uint32 | uint64](dst, src []T, idx []int32) {
+	dst = dst[:len(idx)]
+	for i, x := range idx {
+		dst[i] = src[x]
+	}
+}
+
+// gatherPairs is the batch of the left rows li beside the right rows ri.
+func (o *joinOp) gatherPairs(li, ri []int32) (arrow.RecordBatch, error) {
+	p := &o.probe
+	cols := make([]arrow.Array, 0, o.pairSchema.NumFields())
+	defer func() { releaseAll(cols) }()
+	cols, err := o.takeCols(cols, p.cols, li)
+	if err != nil {
+		return nil, err
+	}
+	if cols, err = o.takeCols(cols, o.build.batch.Columns(), ri); err != nil {
+		return nil, err
+	}
+	return array.NewRecordBatch(o.pairSchema, cols, int64(len(li))), nil
+}
+
+// takeCols appends rows idx of every column of src to dst, decoding
+// dictionaries. An identity selection (or nil idx) shares the columns.
+func (o *joinOp) takeCols(dst, src []arrow.Array, idx []int32) ([]arrow.Array, error) {
+	if len(src) == 0 {
+		return dst, nil
+	}
+	all := idx == nil || isIdentity(idx, src[0].Len())
+	mem := expr.Allocator(o.ctx)
+	var ia arrow.Array
+	defer func() {
+		if ia != nil {
+			ia.Release()
+		}
+	}()
+	for _, c := range src {
+		if d, ok := c.(*array.Dictionary); ok {
+			t, err := o.takeDict(d, idx, all)
+			if err != nil {
+				return dst, err
+			}
+			dst = append(dst, t)
+			continue
+		}
+		if all {
+			c.Retain()
+			dst = append(dst, c)
+			continue
+		}
+		if t := takeFixed(mem, c, idx); t != nil {
+			dst = append(dst, t)
+			continue
+		}
+		if t := takeBinary(mem, c, idx); t != nil {
+			dst = append(dst, t)
+			continue
+		}
+		if ia == nil {
+			ia = int32Array(mem, idx)
+		}
+		t, err := expr.TakeArray(o.ctx, c, ia)
+		if err != nil {
+			return dst, fmt.Errorf("join: %w", err)
+		}
+		dst = append(dst, t)
+	}
+	return dst, nil
+}
+
+// takeDict gathers rows idx (all of them) of a dictionary array as plain
+// values: the indices first, then their values.
+func (o *joinOp) takeDict(d *array.Dictionary, idx []int32, all bool) (arrow.Array, error) {
+	ix := d.Indices()
+	if all {
+		ix.Retain()
+	} else if ix = takeFixed(expr.Allocator(o.ctx), ix, idx); ix == nil {
+		return nil, fmt.Errorf("join: dictionary indices of type %s", d.Indices().DataType())
+	}
+	defer ix.Release()
+	v, err := expr.TakeArray(o.ctx, d.Dictionary(), ix)
+	if err != nil {
+		return nil, fmt.Errorf("join: decode dictionary: %w", err)
+	}
+	return v, nil
+}
+
+func isIdentity(idx []int32, n int) bool {
+	if len(idx) != n {
+		return false
+	}
+	for i, x := range idx {
+		if x != int32(i) {
+			return false
+		}
+	}
+	return true
+}
