@@ -21,6 +21,12 @@ type Catalog interface {
 	// LoadTable loads the current metadata of a table. The returned Table is
 	// immutable and safe for concurrent use.
 	LoadTable(ctx context.Context, id Identifier) (*Table, error)
+	// ListViews lists the views of a namespace (ListTables lists no views).
+	ListViews(ctx context.Context, namespace []string) ([]Identifier, error)
+	// LoadView loads the current metadata of a view; ErrNotFound when there
+	// is none, also when the name is a table's (LoadTable likewise returns
+	// ErrNotFound for a view).
+	LoadView(ctx context.Context, id Identifier) (*View, error)
 }
 
 // Table is a loaded table: its current metadata and the FileIO that reads

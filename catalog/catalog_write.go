@@ -29,6 +29,14 @@ type MutableCatalog interface {
 	RenameTable(ctx context.Context, from, to Identifier) error
 	// NewOutput returns where new files of a loaded table are written.
 	NewOutput(t *Table) (OutputIO, error)
+	// CreateView creates a view from meta (NewViewMetadata). With replace,
+	// an existing view gets meta's current version as its new current
+	// version. A table or view of that name is ErrAlreadyExists (a view only
+	// without replace).
+	CreateView(ctx context.Context, id Identifier, meta *ViewMetadata, replace bool) (*View, error)
+	// DropView drops a view; ErrNotFound when there is none (also when the
+	// name is a table's: DropTable drops tables only).
+	DropView(ctx context.Context, id Identifier) error
 }
 
 // OutputIO creates and removes files of one table. Paths are written paths

@@ -19,4 +19,10 @@
 // applies Updates to a MetadataBuilder (update.go, builder.go), writes the
 // result as JSON (metadata_write.go) and swaps it in atomically
 // (filesystem_write.go); a lost race is ErrCommitConflict and is retried.
+//
+// Views (view.go, view_json.go, view_filesystem.go) are Iceberg view
+// metadata: the query text and output schema translate stores for CREATE
+// VIEW and reads back to bind a view's query where its name is used. In the
+// filesystem catalog a view is laid out like a table; its metadata (view-uuid
+// instead of table-uuid) tells it from one.
 package catalog

@@ -97,7 +97,8 @@ func (c *Filesystem) ListNamespaces(ctx context.Context) ([][]string, error) {
 	return out, nil
 }
 
-// ListTables implements Catalog.
+// ListTables implements Catalog. Views (directories whose metadata is view
+// metadata) are not listed.
 func (c *Filesystem) ListTables(ctx context.Context, namespace []string) ([]Identifier, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -115,7 +116,8 @@ func (c *Filesystem) ListTables(ctx context.Context, namespace []string) ([]Iden
 	}
 	var out []Identifier
 	for _, e := range entries {
-		if isDir(dir, e) && !strings.HasPrefix(e.Name(), ".") && isTableDir(filepath.Join(dir, e.Name())) {
+		if isDir(dir, e) && !strings.HasPrefix(e.Name(), ".") && isTableDir(filepath.Join(dir, e.Name())) &&
+			!c.isViewDir(filepath.Join(dir, e.Name())) {
 			out = append(out, Identifier{Namespace: append([]string(nil), namespace...), Name: e.Name()})
 		}
 	}
@@ -178,6 +180,27 @@ func (c *Filesystem) readMetadata(path string) (*TableMetadata, error) {
 	if v, ok := c.cache.get("metadata:" + path); ok {
 		return v.(*TableMetadata), nil
 	}
+	if v, ok := c.cache.get(kindKey(path)); ok && v.(bool) {
+		return nil, fmt.Errorf("metadata %s: %w", path, errIsView)
+	}
+	data, err := readMetadataBytes(path)
+	if err != nil {
+		return nil, err
+	}
+	if isViewJSON(data) {
+		c.cache.put(kindKey(path), true)
+		return nil, fmt.Errorf("metadata %s: %w", path, errIsView)
+	}
+	m, err := ParseMetadata(data)
+	if err != nil {
+		return nil, fmt.Errorf("metadata %s: %w", path, err)
+	}
+	c.cache.put("metadata:"+path, m)
+	return m, nil
+}
+
+// readMetadataBytes reads a metadata file, gunzipped if it is gzip.
+func readMetadataBytes(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -194,12 +217,7 @@ func (c *Filesystem) readMetadata(path string) (*TableMetadata, error) {
 			return nil, fmt.Errorf("read metadata %s: %w: %w", path, ErrDataInvalid, err)
 		}
 	}
-	m, err := ParseMetadata(data)
-	if err != nil {
-		return nil, fmt.Errorf("metadata %s: %w", path, err)
-	}
-	c.cache.put("metadata:"+path, m)
-	return m, nil
+	return data, nil
 }
 
 func (c *Filesystem) namespaceDir(ns []string) (string, error) {

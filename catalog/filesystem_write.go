@@ -285,6 +285,9 @@ func (c *Filesystem) DropTable(ctx context.Context, id Identifier, purge bool) e
 	if !isTableDir(dir) {
 		return fmt.Errorf("drop table %s: %w", qualified(id.Namespace, id.Name), ErrNotFound)
 	}
+	if c.isViewDir(dir) {
+		return fmt.Errorf("drop table %s: %w", qualified(id.Namespace, id.Name), errIsView)
+	}
 	// Make the table disappear first, then remove the rest.
 	if err := os.RemoveAll(filepath.Join(dir, "metadata")); err != nil {
 		return fmt.Errorf("drop table %s: %w", qualified(id.Namespace, id.Name), err)
@@ -318,6 +321,9 @@ func (c *Filesystem) RenameTable(ctx context.Context, from, to Identifier) error
 	}
 	if !isTableDir(src) {
 		return fmt.Errorf("rename table %s: %w", qualified(from.Namespace, from.Name), ErrNotFound)
+	}
+	if c.isViewDir(src) {
+		return fmt.Errorf("rename table %s: %w", qualified(from.Namespace, from.Name), errIsView)
 	}
 	dst, err := c.tableDir(to)
 	if err != nil {
