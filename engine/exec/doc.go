@@ -1,6 +1,10 @@
 // Package exec holds the engine's relational operators over Arrow record
-// batches: Filter, Project, HashAggregate, Sort, TopN, Limit, Values and
-// Batches.
+// batches: Filter, Project, HashAggregate (whole, or partial + final
+// under Gather), Sort, TopN, Limit, Values, Batches; HashJoin and
+// NestedLoopJoin (inner, left, right, full, semi, anti, mark; null-aware
+// and single-match modes); Window; UnionAll and SetOp (INTERSECT /
+// EXCEPT [ALL]); TableFunc (set-returning functions); RecursiveUnion with
+// its WorkTable; Gather (parallel pipelines).
 //
 // translate plans a statement into a tree of these operators on top of
 // engine/scan's table scans; wire pulls batches from the root with Next.

@@ -1,0 +1,386 @@
+package exec
+
+import (
+	"context"
+	"math/bits"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/icegate/icegate/engine/expr"
+)
+
+// winSortIndices returns the row order of keys by spec, ties in input order.
+func winSortIndices(ctx context.Context, keys []arrow.Array, spec []SortKey) ([]int32, error) {
+	n := keys[0].Len()
+	idx := make([]int32, n)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	if packed, ok := winSortPacked(keys, spec, idx); ok {
+		return packed, ctx.Err()
+	}
+	if fast, ok := winSortIntKeys(keys, spec, idx); ok {
+		return fast, ctx.Err()
+	}
+	cmp, err := rowOrder(keys, spec)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(idx, func(a, b int32) int {
+		if c := cmp(int(a), int(b)); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
+	return idx, ctx.Err()
+}
+
+// winIntSortKey is one integer sort key as unsigned words that order like
+// the key (descending keys complemented), with NULL ranks when it has
+// NULLs.
+type winIntSortKey struct {
+	v    []uint64
+	null []byte // 0 sorts first; nil = no NULLs
+}
+
+// winSortIntKeys sorts idx by keys when every key is an integer or date
+// column, comparing plain words instead of calling comparators. ok is
+// false for other key types.
+func winSortIntKeys(keys []arrow.Array, spec []SortKey, idx []int32) ([]int32, bool) {
+	ks := make([]winIntSortKey, len(keys))
+	for k, a := range keys {
+		var get func(i int) int64
+		switch a := a.(type) {
+		case *array.Int16:
+			v := a.Int16Values()
+			get = func(i int) int64 { return int64(v[i]) }
+		case *array.Int32:
+			v := a.Int32Values()
+			get = func(i int) int64 { return int64(v[i]) }
+		case *array.Int64:
+			v := a.Int64Values()
+			get = func(i int) int64 { return v[i] }
+		case *array.Date32:
+			v := a.Date32Values()
+			get = func(i int) int64 { return int64(v[i]) }
+		default:
+			return nil, false
+		}
+		v := make([]uint64, a.Len())
+		var flip uint64 = 1 << 63
+		if spec[k].Desc {
+			flip = ^flip
+		}
+		for i := range v {
+			v[i] = uint64(get(i)) ^ flip
+		}
+		ks[k].v = v
+		if a.NullN() > 0 {
+			null := make([]byte, a.Len())
+			var nullRank, validRank byte = 1, 0
+			if spec[k].NullsFirst {
+				nullRank, validRank = 0, 1
+			}
+			for i := range null {
+				if a.IsNull(i) {
+					null[i], v[i] = nullRank, 0
+				} else {
+					null[i] = validRank
+				}
+			}
+			ks[k].null = null
+		}
+	}
+	slices.SortFunc(idx, func(a, b int32) int {
+		for _, k := range ks {
+			if k.null != nil {
+				if x, y := k.null[a], k.null[b]; x != y {
+					return int(x) - int(y)
+				}
+			}
+			if x, y := k.v[a], k.v[b]; x != y {
+				if x < y {
+					return -1
+				}
+				return 1
+			}
+		}
+		return int(a - b)
+	})
+	return idx, true
+}
+
+// winSortPacked sorts rows by integer keys whose value ranges, NULL and
+// the row index all fit in one 64-bit word together: each key becomes its
+// offset from the key's minimum (NULL one past either end), the words are
+// radix-sorted, and the row index in the low bits keeps the sort stable.
+// ok is false when the keys do not fit.
+func winSortPacked(keys []arrow.Array, spec []SortKey, idx []int32) ([]int32, bool) {
+	n := len(idx)
+	type field struct {
+		get   func(i int) int64
+		min   int64
+		top   uint64 // largest code
+		nulls bool
+		bits  int
+	}
+	fields := make([]field, len(keys))
+	total := bits.Len64(uint64(max(n-1, 0)))
+	idxBits := total
+	for k, a := range keys {
+		var get func(i int) int64
+		switch a := a.(type) {
+		case *array.Int16:
+			v := a.Int16Values()
+			get = func(i int) int64 { return int64(v[i]) }
+		case *array.Int32:
+			v := a.Int32Values()
+			get = func(i int) int64 { return int64(v[i]) }
+		case *array.Int64:
+			v := a.Int64Values()
+			get = func(i int) int64 { return v[i] }
+		case *array.Date32:
+			v := a.Date32Values()
+			get = func(i int) int64 { return int64(v[i]) }
+		default:
+			return nil, false
+		}
+		f := field{get: get, nulls: a.NullN() > 0}
+		lo, hi, any := int64(0), int64(0), false
+		for i := 0; i < n; i++ {
+			if f.nulls && a.IsNull(i) {
+				continue
+			}
+			x := get(i)
+			if !any {
+				lo, hi, any = x, x, true
+			} else {
+				lo, hi = min(lo, x), max(hi, x)
+			}
+		}
+		f.min = lo
+		f.top = uint64(hi) - uint64(lo)
+		if f.top == ^uint64(0) {
+			return nil, false
+		}
+		if f.nulls {
+			f.top++
+		}
+		f.bits = bits.Len64(f.top)
+		total += f.bits
+		if total > 64 {
+			return nil, false
+		}
+		fields[k] = f
+	}
+	words := make([]uint64, n)
+	for i := range words {
+		var w uint64
+		for k, f := range fields {
+			var code uint64
+			rng := f.top
+			if f.nulls {
+				rng--
+			}
+			switch {
+			case f.nulls && keys[k].IsNull(i):
+				code = f.top // NULLS LAST
+				if spec[k].NullsFirst {
+					code = 0
+				}
+			default:
+				code = uint64(f.get(i)) - uint64(f.min)
+				if spec[k].Desc {
+					code = rng - code
+				}
+				if f.nulls && spec[k].NullsFirst {
+					code++
+				}
+			}
+			w = w<<f.bits | code
+		}
+		words[i] = w<<idxBits | uint64(i)
+	}
+	radixSort64(words, total)
+	mask := uint64(1)<<idxBits - 1
+	for i, w := range words {
+		idx[i] = int32(w & mask)
+	}
+	return idx, true
+}
+
+// radixSort64 sorts words whose set bits are all below bit width, least
+// significant byte first.
+func radixSort64(words []uint64, width int) {
+	if len(words) < 256 {
+		slices.Sort(words)
+		return
+	}
+	tmp := make([]uint64, len(words))
+	src, dst := words, tmp
+	for shift := 0; shift < width; shift += 8 {
+		var count [256]int
+		for _, w := range src {
+			count[(w>>shift)&0xff]++
+		}
+		if count[(src[0]>>shift)&0xff] == len(src) {
+			continue // every word has this byte: nothing moves
+		}
+		pos := 0
+		for b := range count {
+			c := count[b]
+			count[b] = pos
+			pos += c
+		}
+		for _, w := range src {
+			b := (w >> shift) & 0xff
+			dst[count[b]] = w
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &words[0] {
+		copy(words, src)
+	}
+}
+
+// winTakeBatch gathers rows idx of b. Strings, binaries and fixed-width
+// columns are copied straight into buffers sized once; other types go
+// through expr.TakeArray.
+func winTakeBatch(ctx context.Context, b arrow.RecordBatch, idx []int32) (arrow.RecordBatch, error) {
+	mem := expr.Allocator(ctx)
+	var ia arrow.Array
+	defer func() {
+		if ia != nil {
+			ia.Release()
+		}
+	}()
+	cols := make([]arrow.Array, b.NumCols())
+	defer releaseAll(cols)
+	for j := range cols {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		a := b.Column(j)
+		switch a := a.(type) {
+		case *array.String:
+			cols[j] = takeVarBinary(mem, a, a.Value, idx)
+			continue
+		case *array.Binary:
+			cols[j] = takeVarBinary(mem, a, a.ValueString, idx)
+			continue
+		}
+		if c := takeFixedWidth(mem, a, idx); c != nil {
+			cols[j] = c
+			continue
+		}
+		if ia == nil {
+			ia = int32Array(mem, idx)
+		}
+		c, err := expr.TakeArray(ctx, a, ia)
+		if err != nil {
+			return nil, err
+		}
+		cols[j] = c
+	}
+	return array.NewRecordBatch(b.Schema(), cols, int64(len(idx))), nil
+}
+
+// takeValidity returns the validity bitmap of rows idx of a (nil without
+// NULLs) and the number of NULLs.
+func takeValidity(mem memory.Allocator, a arrow.Array, idx []int32) (*memory.Buffer, int) {
+	if a.NullN() == 0 {
+		return nil, 0
+	}
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(int(bitutil.BytesForBits(int64(len(idx)))))
+	bits := buf.Bytes()
+	clear(bits)
+	nulls := 0
+	for k, i := range idx {
+		if a.IsNull(int(i)) {
+			nulls++
+		} else {
+			bitutil.SetBit(bits, k)
+		}
+	}
+	return buf, nulls
+}
+
+func takeVarBinary(mem memory.Allocator, a arrow.Array, get func(i int) string, idx []int32) arrow.Array {
+	n := len(idx)
+	total := 0
+	for _, i := range idx {
+		total += len(get(int(i)))
+	}
+	valid, nulls := takeValidity(mem, a, idx)
+	offBuf := memory.NewResizableBuffer(mem)
+	offBuf.Resize((n + 1) * 4)
+	offs := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
+	dataBuf := memory.NewResizableBuffer(mem)
+	dataBuf.Resize(total)
+	data := dataBuf.Bytes()
+	pos := 0
+	for k, i := range idx {
+		offs[k] = int32(pos)
+		pos += copy(data[pos:], get(int(i)))
+	}
+	offs[n] = int32(pos)
+	return newArrayFromBuffers(a.DataType(), n, nulls, valid, offBuf, dataBuf)
+}
+
+// takeFixedWidth gathers rows of a primitive column of 2, 4, 8 or 16
+// byte values; nil for other arrays.
+func takeFixedWidth(mem memory.Allocator, a arrow.Array, idx []int32) arrow.Array {
+	fw, ok := a.DataType().(arrow.FixedWidthDataType)
+	if !ok || len(a.Data().Children()) > 0 || len(a.Data().Buffers()) != 2 || a.DataType().ID() == arrow.DICTIONARY {
+		return nil
+	}
+	width := fw.BitWidth() / 8
+	if fw.BitWidth()%8 != 0 || (width != 2 && width != 4 && width != 8 && width != 16) {
+		return nil
+	}
+	src := a.Data().Buffers()[1].Bytes()[a.Data().Offset()*width:]
+	n := len(idx)
+	valid, nulls := takeValidity(mem, a, idx)
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(n * width)
+	dst := buf.Bytes()
+	switch width {
+	case 2:
+		takeWords(arrow.Uint16Traits.CastFromBytes(dst), arrow.Uint16Traits.CastFromBytes(src), idx)
+	case 4:
+		takeWords(arrow.Uint32Traits.CastFromBytes(dst), arrow.Uint32Traits.CastFromBytes(src), idx)
+	case 8:
+		takeWords(arrow.Uint64Traits.CastFromBytes(dst), arrow.Uint64Traits.CastFromBytes(src), idx)
+	case 16:
+		d, s := arrow.Uint64Traits.CastFromBytes(dst), arrow.Uint64Traits.CastFromBytes(src)
+		for k, i := range idx {
+			d[2*k], d[2*k+1] = s[2*i], s[2*i+1]
+		}
+	}
+	return newArrayFromBuffers(a.DataType(), n, nulls, valid, buf)
+}
+
+func takeWords[T uint16 | uint32 | uint64](dst, src []T, idx []int32) {
+	for k, i := range idx {
+		dst[k] = src[i]
+	}
+}
+
+// newArrayFromBuffers makes an array of t over the buffers (validity
+// first, may be nil), taking over the caller's references.
+func newArrayFromBuffers(t arrow.DataType, n, nulls int, bufs ...*memory.Buffer) arrow.Array {
+	d := array.NewData(t, n, bufs, nil, nulls, 0)
+	for _, b := range bufs {
+		if b != nil {
+			b.Release()
+		}
+	}
+	defer d.Release()
+	return array.MakeFromData(d)
+}
