@@ -103,6 +103,8 @@ func pgTypeOfArrow(t arrow.DataType) pgType {
 			return tTimestamptz
 		}
 		return tTimestamp
+	case *arrow.MonthDayNanoIntervalType:
+		return tInterval
 	case *arrow.ListType:
 		if arr := pgtypes.ArrayOf(pgTypeOfArrow(t.Elem()).OID); arr != 0 {
 			return pgType{arr, -1}

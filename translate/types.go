@@ -33,6 +33,7 @@ var (
 	tTime        = pgType{pgtypes.Time, -1}
 	tTimestamp   = pgType{pgtypes.Timestamp, -1}
 	tTimestamptz = pgType{pgtypes.Timestamptz, -1}
+	tInterval    = pgType{pgtypes.Interval, -1}
 	tJSONB       = pgType{pgtypes.JSONB, -1}
 	tUnknown     = pgType{pgtypes.Unknown, -1}
 )
@@ -151,6 +152,8 @@ func arrowOf(t pgType) arrow.DataType {
 		return &arrow.TimestampType{Unit: arrow.Microsecond}
 	case pgtypes.Timestamptz:
 		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	case pgtypes.Interval:
+		return arrow.FixedWidthTypes.MonthDayNanoInterval
 	}
 	if elem := pgtypes.ElemOf(t.OID); elem != 0 {
 		return arrow.ListOf(arrowOf(pgType{elem, -1}))

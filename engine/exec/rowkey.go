@@ -84,6 +84,13 @@ func newKeyWriter(a arrow.Array) (keyWriter, error) {
 		}
 	case *array.FixedSizeBinary:
 		w = func(dst []byte, i int) []byte { return append(append(dst, 1), a.Value(i)...) }
+	case *array.MonthDayNanoInterval:
+		// Intervals PostgreSQL calls equal ('1 day', '24 hours') share a key.
+		w = func(dst []byte, i int) []byte {
+			days, us := expr.IntervalSpan(a.Value(i))
+			dst = binary.LittleEndian.AppendUint64(append(dst, 1), uint64(days))
+			return binary.LittleEndian.AppendUint64(dst, uint64(us))
+		}
 	default:
 		return nil, fmt.Errorf("cannot group by type %s", a.DataType())
 	}

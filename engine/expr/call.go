@@ -30,6 +30,9 @@ func wrongArgs(fn string, ts []arrow.DataType) error {
 }
 
 func (c *compiler) kernel(fn string, ts []arrow.DataType, res arrow.DataType) (kernelFn, error) {
+	if k, ok, err := kernelDatetime(c, fn, ts, res); ok {
+		return k, err
+	}
 	n := len(ts)
 	switch fn {
 	case "+", "-", "*", "/", "%":

@@ -267,6 +267,22 @@ func castKernel(from, to arrow.DataType, loc *time.Location) (kernelFn, error) {
 		return castDatetime(kf, kt, to, loc), nil
 	case (kf == kBytea || kf == kFixed) && (kt == kBytea || kt == kFixed):
 		return castBinary(to), nil
+	case kf == kTime && kt == kInterval:
+		return fixedCast[arrow.MonthDayNanoInterval](to, func(v vec) rowFn[arrow.MonthDayNanoInterval] {
+			a, m := values[int64](v.arr), v.idx()
+			return func(i int) (arrow.MonthDayNanoInterval, error) { return ival{us: a[i&m]}.arrow(), nil }
+		}), nil
+	case kf == kInterval && kt == kTime:
+		return fixedCast[int64](to, func(v vec) rowFn[int64] {
+			a, m := values[arrow.MonthDayNanoInterval](v.arr), v.idx()
+			return func(i int) (int64, error) {
+				us := ivalOf(a[i&m]).us % usPerDay
+				if us < 0 {
+					us += usPerDay
+				}
+				return us, nil
+			}
+		}), nil
 	}
 	return nil, cannotCast(from, to)
 }
@@ -497,6 +513,14 @@ func castFromText(to arrow.DataType, loc *time.Location) (kernelFn, error) {
 		return fixedCast[int64](to, func(v vec) rowFn[int64] {
 			s := text(v)
 			return func(i int) (int64, error) { return parseTimestamp(string(s.get(i)), kt == kTimestamptz, loc) }
+		}), nil
+	case kInterval:
+		return fixedCast[arrow.MonthDayNanoInterval](to, func(v vec) rowFn[arrow.MonthDayNanoInterval] {
+			s := text(v)
+			return func(i int) (arrow.MonthDayNanoInterval, error) {
+				iv, err := parseInterval(string(s.get(i)))
+				return iv.arrow(), err
+			}
 		}), nil
 	case kDecimal, kNumeric:
 		dt, _ := to.(*arrow.Decimal128Type)

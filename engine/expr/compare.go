@@ -192,6 +192,9 @@ func rowComparer(l, r vec) rowCmpFn {
 		return intRowCmp[int32](l, r)
 	case kl == kInt8 || kl == kTime || kl == kTimestamp || kl == kTimestamptz:
 		return intRowCmp[int64](l, r)
+	case kl == kInterval:
+		a, b, ma, mb := values[arrow.MonthDayNanoInterval](l.arr), values[arrow.MonthDayNanoInterval](r.arr), l.idx(), r.idx()
+		return func(i int) int { return cmpIval(ivalOf(a[i&ma]), ivalOf(b[i&mb])) }
 	}
 	return nil
 }
@@ -254,7 +257,7 @@ func compareKernel(fn string, l, r arrow.DataType) (kernelFn, error) {
 		return cmpFloats[float32](op), nil
 	case kFloat8:
 		return cmpFloats[float64](op), nil
-	case kDecimal, kNumeric, kText, kBytea, kFixed, kBool:
+	case kDecimal, kNumeric, kText, kBytea, kFixed, kBool, kInterval:
 		return cmpGeneric(op), nil
 	}
 	return nil, operatorError(fn, []arrow.DataType{l, r})

@@ -95,6 +95,11 @@ func Resolve(fn string, args []arrow.DataType) (Resolved, error) {
 		norm[i] = normalize(a)
 	}
 	args = norm
+	// Date/time/interval operators and functions the core does not type
+	// (date + int, timestamp - interval, date_part on interval...).
+	if r, ok, err := resolveDatetime(fn, args); ok {
+		return r, err
+	}
 	n := len(args)
 	same := func(res arrow.DataType) (Resolved, error) {
 		return Resolved{Args: append([]arrow.DataType(nil), args...), Result: res}, nil
@@ -564,6 +569,8 @@ func CanCast(from, to arrow.DataType) bool {
 	case (kf == kDate || kf == kTimestamp || kf == kTimestamptz) && (kt == kDate || kt == kTimestamp || kt == kTimestamptz):
 		return true
 	case (kf == kTimestamp || kf == kTimestamptz) && kt == kTime:
+		return true
+	case (kf == kTime && kt == kInterval) || (kf == kInterval && kt == kTime):
 		return true
 	case (kf == kBytea || kf == kFixed) && (kt == kBytea || kt == kFixed):
 		return true

@@ -178,6 +178,9 @@ func takeArray(ctx context.Context, mem memory.Allocator, a, idx arrow.Array) (a
 		defer s.Release()
 		return array.NewExtensionArrayWithStorage(theNumericType, s), nil
 	}
+	if a.DataType().ID() == arrow.INTERVAL_MONTH_DAY_NANO {
+		return takeInterval(ctx, a, idx)
+	}
 	return compute.TakeArray(ctx, a, idx)
 }
 

@@ -255,7 +255,7 @@ func broadcast(mem memory.Allocator, a arrow.Array, n int) (arrow.Array, error) 
 	ib.AppendValues(make([]int32, n), nil)
 	idx := ib.NewArray()
 	defer idx.Release()
-	return compute.TakeArray(compute.WithAllocator(context.Background(), mem), a, idx)
+	return takeArray(context.Background(), mem, a, idx)
 }
 
 // makeNulls is an all-NULL array of type t.

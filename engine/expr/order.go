@@ -50,6 +50,9 @@ func Comparator(a, b arrow.Array) (func(i, j int) int, error) {
 	case kText, kBytea:
 		x, y := binaryOf(va), binaryOf(vb)
 		return func(i, j int) int { return bytes.Compare(x.get(i), y.get(j)) }, nil
+	case kInterval:
+		x, y := values[arrow.MonthDayNanoInterval](a), values[arrow.MonthDayNanoInterval](b)
+		return func(i, j int) int { return cmpIval(ivalOf(x[i]), ivalOf(y[j])) }, nil
 	case kFixed:
 		x, y := fixedBinaryOf(va), fixedBinaryOf(vb)
 		return func(i, j int) int { return bytes.Compare(x.get(i), y.get(j)) }, nil

@@ -65,6 +65,8 @@ func AppendText(dst []byte, arr arrow.Array, i int, loc *time.Location) []byte {
 			return AppendTimestamp(dst, v)
 		}
 		return AppendTimestamptz(dst, v, loc)
+	case *array.MonthDayNanoInterval:
+		return AppendInterval(dst, a.Value(i))
 	}
 	return append(dst, arr.ValueStr(i)...)
 }

@@ -23,6 +23,7 @@ var (
 	Time        arrow.DataType = arrow.FixedWidthTypes.Time64us
 	Timestamp   arrow.DataType = &arrow.TimestampType{Unit: arrow.Microsecond}
 	Timestamptz arrow.DataType = &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	Interval    arrow.DataType = arrow.FixedWidthTypes.MonthDayNanoInterval
 )
 
 // kind is the engine's classification of an Arrow type, the unit kernels
@@ -46,7 +47,8 @@ const (
 	kTime
 	kTimestamp
 	kTimestamptz
-	kNull // arrow.Null: an untyped NULL
+	kNull     // arrow.Null: an untyped NULL
+	kInterval // MonthDayNanoInterval: months, days, nanoseconds (µs precision)
 )
 
 func kindOf(t arrow.DataType) kind {
@@ -89,6 +91,8 @@ func kindOf(t arrow.DataType) kind {
 		return kTimestamptz
 	case *arrow.NullType:
 		return kNull
+	case *arrow.MonthDayNanoIntervalType:
+		return kInterval
 	case *arrow.DictionaryType:
 		return kindOf(t.ValueType)
 	}
@@ -138,6 +142,8 @@ func PGTypeName(t arrow.DataType) string {
 		return "timestamp with time zone"
 	case kNull:
 		return "unknown"
+	case kInterval:
+		return "interval"
 	}
 	return fmt.Sprint(t)
 }
