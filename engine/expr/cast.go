@@ -212,6 +212,9 @@ func castKernel(from, to arrow.DataType, loc *time.Location) (kernelFn, error) {
 			return args[0], nil
 		}, nil
 	}
+	if k, ok, err := listCastKernel(from, to, loc); ok {
+		return k, err
+	}
 	if tt, ok := from.(*arrow.TimestampType); ok && tt.Unit == arrow.Nanosecond {
 		us := &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: tt.TimeZone}
 		inner, err := castKernel(us, to, loc)

@@ -552,6 +552,9 @@ func upperName(fn string) string {
 // and -> time, decimal scale/precision changes, FixedSizeBinary/Binary <->
 // bytea.
 func CanCast(from, to arrow.DataType) bool {
+	if can, ok := canCastList(from, to); ok {
+		return can
+	}
 	kf, kt := kindOf(from), kindOf(to)
 	if kf == kInvalid || kt == kInvalid || kt == kNull {
 		return false

@@ -1,0 +1,72 @@
+package expr
+
+import (
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// Casts involving arrays, for castKernel and CanCast to delegate to:
+// text -> T[] (array_in), T[] -> text (array_out), S[] -> T[] (each
+// element cast S -> T).
+
+// listCastKernel is the kernel of a cast from or to a list type; ok is
+// false when neither side is a list.
+func listCastKernel(from, to arrow.DataType, loc *time.Location) (k kernelFn, ok bool, err error) {
+	c := &compiler{tz: loc}
+	fe, fromList := listElem(from)
+	tl, toList := to.(*arrow.ListType)
+	switch {
+	case toList && kindOf(from) == kText:
+		k, err := c.arrayIn(tl)
+		return k, true, err
+	case fromList && kindOf(to) == kText:
+		return c.arrayOut(), true, nil
+	case fromList && toList:
+		ek, err := castKernel(fe, tl.Elem(), loc)
+		if err != nil {
+			return nil, true, cannotCastList(from, to)
+		}
+		return func(ev *evalCtx, args []vec) (vec, error) {
+			l := args[0].arr.(*array.List)
+			vals := l.ListValues()
+			cv, err := ek(arrSubEval(ev, vals.Len()), []vec{{arr: vals}})
+			if err != nil {
+				return vec{}, err
+			}
+			defer cv.arr.Release()
+			ld := l.Data()
+			d := array.NewData(to, ld.Len(), ld.Buffers(), []arrow.ArrayData{cv.arr.Data()}, ld.NullN(), ld.Offset())
+			defer d.Release()
+			return vec{arr: array.MakeFromData(d), c: args[0].c}, nil
+		}, true, nil
+	case fromList || toList:
+		return nil, true, cannotCastList(from, to)
+	}
+	return nil, false, nil
+}
+
+func cannotCastList(from, to arrow.DataType) error {
+	err := cannotCast(from, to)
+	err.Message = "cannot cast type " + arrTypeName(from) + " to " + arrTypeName(to)
+	return err
+}
+
+// canCastList reports whether a cast from or to a list type is supported;
+// ok is false when neither side is a list.
+func canCastList(from, to arrow.DataType) (can, ok bool) {
+	fe, fromList := listElem(from)
+	te, toList := listElem(to)
+	switch {
+	case toList && (kindOf(from) == kText || kindOf(from) == kNull):
+		return kindOf(te) != kInvalid, true
+	case fromList && kindOf(to) == kText:
+		return kindOf(fe) != kInvalid, true
+	case fromList && toList:
+		return CanCast(fe, te), true
+	case fromList || toList:
+		return false, true
+	}
+	return false, false
+}
