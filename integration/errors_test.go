@@ -35,8 +35,12 @@ func TestStatementErrors(t *testing.T) {
 		{name: "unknown column", sql: "SELECT no_such_column FROM iceberg.duckdb__uuid", code: pgerr.UndefinedColumn},
 		{name: "syntax error at a token", sql: "SELEC 1", code: pgerr.SyntaxError, position: 1},
 		{name: "syntax error at end of input", sql: "SELECT 1 FROM", code: pgerr.SyntaxError, position: 14},
-		{name: "join is not supported", sql: "SELECT * FROM iceberg.duckdb__uuid a JOIN iceberg.duckdb__uuid b ON a.uuid = b.uuid",
+		{name: "row locking is not supported", sql: "SELECT * FROM iceberg.duckdb__uuid FOR UPDATE",
 			code: pgerr.FeatureNotSupported},
+		{name: "ambiguous column", sql: "SELECT uuid FROM iceberg.duckdb__uuid a JOIN iceberg.duckdb__uuid b ON a.uuid = b.uuid",
+			code: pgerr.AmbiguousColumn, position: 8},
+		{name: "scalar subquery with two rows", sql: "SELECT (SELECT uuid FROM iceberg.duckdb__uuid CROSS JOIN (VALUES (1), (2)) v)",
+			code: pgerr.CardinalityViolation},
 	}
 	modes := []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeSimpleProtocol}
 	for _, tc := range tests {

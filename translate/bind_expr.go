@@ -37,20 +37,17 @@ func (b *binder) groupedExpr(n *pg.Node) (bound, error) {
 		return in, nil
 	}
 	if i := agg.findGroup(in.e); i >= 0 {
-		g := agg.groups[i]
-		name := g.name
-		if name == "" {
-			name = fmt.Sprintf("group%d", i+1)
-		}
-		return bound{e: &expr.Col{Idx: i, Name: name, T: g.e.Type()}, t: g.t, name: in.name, strong: in.strong}, nil
+		r := b.ref(agg.groupCols[i])
+		r.t, r.name, r.strong = agg.groups[i].t, in.name, in.strong
+		return r, nil
 	}
 	if !usesColumns(in.e) {
 		return in, nil // a constant
 	}
 	if cr := n.GetColumnRef(); cr != nil {
 		name := columnRefText(cr)
-		if c, ok := in.e.(*expr.Col); ok && b.scope != nil {
-			name = b.scope.refName() + "." + c.Name
+		if c, ok := in.e.(*expr.Col); ok {
+			name = b.qualifiedName(colID(c.Idx))
 		}
 		return bound{}, b.errAt(pgerr.New(pgerr.GroupingError,
 			"column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function",
@@ -116,17 +113,17 @@ func (b *binder) exprNode(n *pg.Node) (bound, error) {
 	case *pg.Node_SqlvalueFunction:
 		return b.sqlValueFunction(x.SqlvalueFunction)
 	case *pg.Node_SubLink:
-		return bound{}, b.errAt(notYetPl("subqueries"), x.SubLink.Location)
+		return b.subLink(x.SubLink)
 	case *pg.Node_AArrayExpr:
-		return bound{}, b.errAt(notYetPl("ARRAY constructors"), x.AArrayExpr.Location)
+		return b.arrayExpr(x.AArrayExpr)
 	case *pg.Node_AIndirection:
-		return bound{}, notYetPl("array subscripts and field selection")
+		return b.indirection(x.AIndirection)
 	case *pg.Node_RowExpr:
 		return bound{}, b.errAt(notYetPl("row constructors"), x.RowExpr.Location)
 	case *pg.Node_CollateClause:
 		return bound{}, b.errAt(notYet("COLLATE"), x.CollateClause.Location)
 	case *pg.Node_GroupingFunc:
-		return bound{}, b.errAt(notYet("GROUPING"), x.GroupingFunc.Location)
+		return b.groupingFunc(x.GroupingFunc)
 	}
 	return bound{}, notYet(fmt.Sprintf("expression %s", strings.TrimPrefix(fmt.Sprintf("%T", n.Node), "*pg_query.Node_")))
 }
@@ -143,47 +140,18 @@ func (b *binder) exprs(ns []*pg.Node) ([]bound, error) {
 	return out, nil
 }
 
-// columnRef binds a column name, qualified or not.
-func (b *binder) columnRef(cr *pg.ColumnRef) (bound, error) {
-	var parts []string
-	for _, f := range cr.Fields {
-		switch f.Node.(type) {
-		case *pg.Node_String_:
-			parts = append(parts, f.GetString_().Sval)
-		case *pg.Node_AStar:
-			return bound{}, b.errAt(notYet("* in this position"), cr.Location)
+// qualifiedName is item.column for a column of a FROM item.
+func (b *binder) qualifiedName(id colID) string {
+	for s := b.scope; s != nil; s = s.parent {
+		for _, it := range s.items {
+			for _, c := range it.cols {
+				if c.id == id {
+					return it.refName() + "." + c.name
+				}
+			}
 		}
 	}
-	if len(parts[len(parts)-1]) == maxIdentifierBytes {
-		if full := b.fullIdents(cr.Location, len(parts)); full != nil {
-			parts = full
-		}
-	}
-	name := parts[len(parts)-1]
-	quoted := b.identQuoted(cr.Location, len(parts)-1)
-	written := strings.Join(parts, ".")
-	if b.scope == nil {
-		return bound{}, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" does not exist", written), cr.Location)
-	}
-	if len(parts) > 1 {
-		qual := parts[:len(parts)-1]
-		if !b.scope.matchesQualifier(qual) {
-			return bound{}, b.errAt(pgerr.New(pgerr.UndefinedTable,
-				"missing FROM-clause entry for table \"%s\"", qual[len(qual)-1]), cr.Location)
-		}
-	}
-	i := findColumn(b.scope.cols, name, quoted)
-	switch i {
-	case -1:
-		if len(parts) > 1 {
-			return bound{}, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column %s does not exist", written), cr.Location)
-		}
-		return bound{}, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" does not exist", name), cr.Location)
-	case -2:
-		return bound{}, b.errAt(pgerr.New(pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", name), cr.Location)
-	}
-	c := b.scope.cols[i]
-	return bound{e: &expr.Col{Idx: b.scope.use(i), Name: c.Name, T: c.Arrow}, t: c.Type, name: c.Name, strong: true}, nil
+	return b.q.meta(id).name
 }
 
 func columnRefText(cr *pg.ColumnRef) string {
@@ -235,7 +203,7 @@ func (b *binder) paramRef(p *pg.ParamRef) (bound, error) {
 // call resolves a function or operator through the engine's catalogue and
 // casts the arguments to the types it asks for.
 func (b *binder) call(fn string, args []bound, loc int32) (bound, error) {
-	if fn != "isnull" && fn != "isnotnull" {
+	if !acceptsComposite(fn) {
 		for _, a := range args {
 			if !a.unknown() && (a.t.OID == tJSONB.OID || pgtypes.ElemOf(a.t.OID) != 0) {
 				return bound{}, b.errAt(undefinedCall(fn, args), loc)
@@ -264,6 +232,11 @@ func (b *binder) call(fn string, args []bound, loc int32) (bound, error) {
 		}
 	}
 	if err != nil {
+		for _, a := range args {
+			if !a.unknown() && (a.t.OID == tJSONB.OID || pgtypes.ElemOf(a.t.OID) != 0) {
+				return bound{}, b.errAt(undefinedCall(fn, args), loc)
+			}
+		}
 		return bound{}, b.errAt(withFunctionHint(err), loc)
 	}
 	ex := make([]expr.Expr, len(args))
@@ -278,8 +251,23 @@ func (b *binder) call(fn string, args []bound, loc int32) (bound, error) {
 	switch fn {
 	case "coalesce", "greatest", "least", "nullif", "neg", "abs":
 		t = commonPG(args, t)
+	case "->", "#>", "jsonb_extract_path", "to_jsonb":
+		t = tJSONB // JSON text typed jsonb
 	}
 	return bound{e: &expr.Call{Fn: fn, Args: ex, T: r.Result}, t: t}, nil
+}
+
+// acceptsComposite reports whether fn takes arrays or jsonb values (the
+// array and JSON functions and operators); other functions reject them
+// before resolution, with PostgreSQL's message.
+func acceptsComposite(fn string) bool {
+	switch fn {
+	case "isnull", "isnotnull", "array", "cardinality", "string_to_array", "@>", "<@", "&&",
+		"->", "->>", "#>", "#>>", "to_jsonb", "unnest", "generate_subscripts":
+		return true
+	}
+	return strings.HasPrefix(fn, "array_") || strings.HasPrefix(fn, "any:") || strings.HasPrefix(fn, "all:") ||
+		strings.HasPrefix(fn, "jsonb_")
 }
 
 // commonPG keeps the PostgreSQL type (with typmod) of arguments that share

@@ -16,7 +16,13 @@ import (
 const versionString = "PostgreSQL 16.6 (icegate) on x86_64-pc-linux-gnu, compiled by Go, 64-bit"
 
 // aggregateNames are the aggregate functions icegate computes.
-var aggregateNames = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true}
+var aggregateNames = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true,
+	"bool_and": true, "bool_or": true, "every": true, "string_agg": true, "array_agg": true,
+	"stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true,
+	"percentile_cont": true, "percentile_disc": true, "mode": true}
+
+// orderedSetAggregates take WITHIN GROUP (ORDER BY ...).
+var orderedSetAggregates = map[string]bool{"percentile_cont": true, "percentile_disc": true, "mode": true}
 
 // funcName is the function's name without a pg_catalog qualifier.
 func funcName(fc *pg.FuncCall) string {
@@ -35,10 +41,13 @@ func (b *binder) funcCall(fc *pg.FuncCall) (bound, error) {
 		}
 	}
 	if fc.Over != nil {
-		return bound{}, b.errAt(notYetPl("window functions"), fc.Location)
+		return b.windowFunc(fc, name)
 	}
 	if aggregateNames[name] {
 		return b.aggregate(fc, name)
+	}
+	if setReturningFuncs[name] {
+		return b.selectListSRF(fc, name)
 	}
 	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
 		return bound{}, b.errAt(pgerr.New(pgerr.WrongObjectType,
@@ -135,35 +144,62 @@ func (b *binder) aggregate(fc *pg.FuncCall, name string) (bound, error) {
 		return bound{}, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), fc.Location)
 	case b.agg == nil:
 		return bound{}, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here"), fc.Location)
-	case len(fc.AggOrder) > 0:
-		return bound{}, b.errAt(notYet("ORDER BY in aggregate calls"), fc.Location)
-	case fc.AggWithinGroup:
-		return bound{}, b.errAt(notYet("WITHIN GROUP"), fc.Location)
 	case fc.FuncVariadic:
 		return bound{}, b.errAt(notYet("VARIADIC"), fc.Location)
+	case orderedSetAggregates[name] != fc.AggWithinGroup:
+		if fc.AggWithinGroup {
+			return bound{}, b.errAt(pgerr.New(pgerr.WrongObjectType, "%s is not an ordered-set aggregate, so it cannot have WITHIN GROUP", name), fc.Location)
+		}
+		return bound{}, b.errAt(pgerr.New(pgerr.WrongObjectType, "WITHIN GROUP is required for ordered-set aggregate %s", name), fc.Location)
 	}
 	agg := b.agg
 	b.agg, b.inAgg = nil, true
 	defer func() { b.agg, b.inAgg = agg, false }()
 
 	call := aggCall{Fn: name, Distinct: fc.AggDistinct, Name: name}
-	var argType arrow.DataType
+	var types []arrow.DataType
 	var argPG pgType
-	switch {
-	case fc.AggStar:
-		if name != "count" {
-			return bound{}, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s(*) does not exist", name), fc.Location)
+	args, err := b.exprs(fc.Args)
+	if err != nil {
+		return bound{}, err
+	}
+	for i := range args {
+		args[i] = args[i].resolveUnknownIn(b)
+	}
+	if fc.AggStar && name != "count" {
+		return bound{}, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s(*) does not exist", name), fc.Location)
+	}
+	order, _, err := b.bindOrderBy(fc.AggOrder, nil, false)
+	if err != nil {
+		return bound{}, err
+	}
+	for _, k := range order {
+		call.OrderBy = append(call.OrderBy, k.sortKey)
+	}
+	if fc.AggWithinGroup {
+		// fn(direct args) WITHIN GROUP (ORDER BY x): the aggregated value is
+		// x; the direct arguments are constants.
+		if len(call.OrderBy) != 1 {
+			return bound{}, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s needs exactly one WITHIN GROUP ordering column", name), fc.Location)
 		}
-	case len(fc.Args) == 1:
-		a, err := b.expr(fc.Args[0])
-		if err != nil {
-			return bound{}, err
+		for _, a := range args {
+			if usesColumns(a.e) {
+				return bound{}, b.errAt(notYet("non-constant direct arguments of "+name), fc.Location)
+			}
+			call.Args = append(call.Args, b.coerce(a, expr.Float8))
+			types = append(types, expr.Float8)
 		}
-		a = a.resolveUnknownIn(b)
-		call.Arg = a.e
-		argType, argPG = a.e.Type(), a.t
-	default:
-		return bound{}, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s with %d arguments does not exist", name, len(fc.Args)), fc.Location)
+		call.Arg = call.OrderBy[0].E
+		types = append(types, call.Arg.Type())
+		argPG = pgTypeOfArrow(call.Arg.Type())
+	} else if len(args) > 0 {
+		call.Arg = args[0].e
+		argPG = args[0].t
+		types = append(types, args[0].e.Type())
+		for _, a := range args[1:] {
+			call.Args = append(call.Args, a.e)
+			types = append(types, a.e.Type())
+		}
 	}
 	if fc.AggFilter != nil {
 		f, err := b.expr(fc.AggFilter)
@@ -176,23 +212,32 @@ func (b *binder) aggregate(fc *pg.FuncCall, name string) (bound, error) {
 		}
 		call.Filter = fe
 	}
-	if argPG.OID == tJSONB.OID || pgtypes.ElemOf(argPG.OID) != 0 {
-		if name != "count" {
+	if call.Arg != nil && (argPG.OID == tJSONB.OID || pgtypes.ElemOf(argPG.OID) != 0) {
+		if name != "count" && name != "array_agg" {
 			return bound{}, b.errAt(undefinedCall(name, []bound{{t: argPG, e: call.Arg}}), fc.Location)
 		}
 		if call.Distinct {
-			return bound{}, b.errAt(notYet("count(DISTINCT) of "+argPG.String()), fc.Location)
+			return bound{}, b.errAt(notYet(name+"(DISTINCT) of "+argPG.String()), fc.Location)
 		}
 	}
-	t, err := exec.AggResultType(name, argType)
+	t, err := exec.AggResultTypeN(name, types)
 	if err != nil {
 		return bound{}, b.errAt(withFunctionHint(err), fc.Location)
 	}
 	call.T = t
 	pt := pgTypeOfArrow(t)
-	if name == "min" || name == "max" {
+	switch name {
+	case "min", "max":
 		pt = argPG
+	case "percentile_disc", "mode":
+		pt = pgType{argPG.OID, -1}
 	}
-	j := agg.add(call)
-	return bound{e: &expr.Col{Idx: len(agg.groups) + j, Name: name, T: t}, t: pt, name: name, strong: true}, nil
+	call.pt = pt
+	j, isNew := agg.add(call)
+	if isNew {
+		agg.aggCols = append(agg.aggCols, b.newCol(name, pt, t))
+	}
+	r := b.ref(agg.aggCols[j])
+	r.name = name
+	return r, nil
 }

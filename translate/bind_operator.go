@@ -6,6 +6,7 @@ import (
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
 )
 
 func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
@@ -57,6 +58,11 @@ func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
 			res.name, res.strong = "", false
 			return res, err
 		case "+", "-", "*", "/", "%", "=", "<>", "<", "<=", ">", ">=", "||", "like", "not_like", "ilike", "not_ilike":
+			return b.call(op, []bound{l, r}, a.Location)
+		}
+		// Other operators (regular expressions, array containment...) are
+		// looked up by their symbol in the function catalogue.
+		if _, err := expr.Resolve(op, []arrow.DataType{l.arrowType(), r.arrowType()}); err == nil {
 			return b.call(op, []bound{l, r}, a.Location)
 		}
 		return bound{}, b.errAt(undefinedOperator(op, []bound{l, r}), a.Location)
@@ -125,7 +131,25 @@ func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
 		}
 		return b.call(join, []bound{c1, c2}, a.Location)
 	case pg.A_Expr_Kind_AEXPR_OP_ANY, pg.A_Expr_Kind_AEXPR_OP_ALL:
-		return bound{}, b.errAt(notYet("ANY/ALL (array)"), a.Location)
+		l, r, err := b.pair(a)
+		if err != nil {
+			return bound{}, err
+		}
+		q := "any:"
+		if a.Kind == pg.A_Expr_Kind_AEXPR_OP_ALL {
+			q = "all:"
+		}
+		if op == "!=" {
+			op = "<>"
+		}
+		if r.unknown() {
+			// '{1,2}' is an array of the left side's type.
+			l = l.resolveUnknownIn(b)
+			if arr := pgtypes.ArrayOf(l.t.OID); arr != 0 {
+				r = bound{e: b.coerce(r, arrowOf(pgType{arr, -1})), t: pgType{arr, -1}}
+			}
+		}
+		return b.call(q+op, []bound{l, r}, a.Location)
 	case pg.A_Expr_Kind_AEXPR_SIMILAR:
 		return bound{}, b.errAt(notYet("SIMILAR TO"), a.Location)
 	case pg.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:

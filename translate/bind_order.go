@@ -11,18 +11,29 @@ import (
 	"github.com/icegate/icegate/internal/pgtypes"
 )
 
+// orderKey is a bound ORDER BY key: the output column it is (out), or
+// else the index of the extra column (junk) the projection computes for
+// it.
+type orderKey struct {
+	sortKey
+	out, junk int
+}
+
 // bindOrderBy binds ORDER BY keys: output-column ordinals, output-column
 // names (which win over input columns, as in PostgreSQL), or expressions.
-// With DISTINCT every key must be an output column.
-func (b *binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) ([]sortKey, error) {
-	var keys []sortKey
+// An expression equal to an output column sorts by that column; others
+// are returned in junk, to be computed beside the outputs. With DISTINCT
+// every key must be an output column.
+func (b *binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) ([]orderKey, []expr.Expr, error) {
+	var keys []orderKey
+	var junk []expr.Expr
 	for _, n := range list {
 		sb := n.GetSortBy()
 		if sb == nil {
-			return nil, notYet("this ORDER BY item")
+			return nil, nil, notYet("this ORDER BY item")
 		}
 		if sb.SortbyDir == pg.SortByDir_SORTBY_USING {
-			return nil, b.errAt(notYet("ORDER BY ... USING"), sb.Location)
+			return nil, nil, b.errAt(notYet("ORDER BY ... USING"), sb.Location)
 		}
 		var e bound
 		found := false
@@ -30,7 +41,7 @@ func (b *binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) (
 		if c := sb.Node.GetAConst(); c != nil && c.GetIval() != nil {
 			i := int(c.GetIval().Ival)
 			if i < 1 || i > len(targets) {
-				return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", i), c.Location)
+				return nil, nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "ORDER BY position %d is not in select list", i), c.Location)
 			}
 			e, found, outIdx = targets[i-1].e, true, i-1
 		} else if cr := sb.Node.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
@@ -40,7 +51,7 @@ func (b *binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) (
 					continue
 				}
 				if found && fmtExpr(t.e.e) != fmtExpr(e.e) {
-					return nil, b.errAt(pgerr.New(pgerr.AmbiguousColumn, "ORDER BY \"%s\" is ambiguous", name), cr.Location)
+					return nil, nil, b.errAt(pgerr.New(pgerr.AmbiguousColumn, "ORDER BY \"%s\" is ambiguous", name), cr.Location)
 				}
 				if !found {
 					e, found, outIdx = t.e, true, i
@@ -50,29 +61,30 @@ func (b *binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) (
 		if !found {
 			var err error
 			if e, err = b.expr(sb.Node); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			e = e.resolveUnknownIn(b)
 		}
 		if !scalarType(e.t) {
-			return nil, b.errAt(notYet("ORDER BY on type "+e.t.String()), nodeLocation(sb.Node))
+			return nil, nil, b.errAt(notYet("ORDER BY on type "+e.t.String()), nodeLocation(sb.Node))
 		}
-		k := sortKey{E: e.e}
-		if distinct {
-			if outIdx < 0 {
-				key := fmtExpr(e.e)
-				for i, t := range targets {
-					if fmtExpr(t.e.e) == key {
-						outIdx = i
-						break
-					}
+		if outIdx < 0 {
+			key := fmtExpr(e.e)
+			for i, t := range targets {
+				if fmtExpr(t.e.e) == key {
+					outIdx = i
+					break
 				}
 			}
-			if outIdx < 0 {
-				return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference,
+		}
+		k := orderKey{sortKey: sortKey{E: e.e}, out: outIdx, junk: -1}
+		if outIdx < 0 {
+			if distinct {
+				return nil, nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference,
 					"for SELECT DISTINCT, ORDER BY expressions must appear in select list"), nodeLocation(sb.Node))
 			}
-			k.E = &expr.Col{Idx: outIdx, Name: targets[outIdx].name, T: targets[outIdx].e.e.Type()}
+			k.junk = len(junk)
+			junk = append(junk, e.e)
 		}
 		k.Desc = sb.SortbyDir == pg.SortByDir_SORTBY_DESC
 		switch sb.SortbyNulls {
@@ -85,7 +97,7 @@ func (b *binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) (
 		}
 		keys = append(keys, k)
 	}
-	return keys, nil
+	return keys, junk, nil
 }
 
 // limitValue evaluates a LIMIT or OFFSET expression: a constant, NULL/ALL

@@ -1,10 +1,12 @@
 package translate
 
 import (
+	"fmt"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
@@ -18,20 +20,44 @@ type target struct {
 	e    bound
 }
 
-// bindSelect binds a SELECT over zero or one table.
+// bindSelect binds a query: a SELECT, VALUES, or a set operation of them,
+// with its WITH clause.
 func (b *binder) bindSelect(sel *pg.SelectStmt) (*selectPlan, error) {
+	if sel.WithClause != nil {
+		pop, err := b.pushWith(sel.WithClause)
+		if err != nil {
+			return nil, err
+		}
+		defer pop()
+	}
+	switch {
+	case sel.Op != pg.SetOperation_SETOP_NONE:
+		return b.bindSetOp(sel)
+	case len(sel.ValuesLists) > 0:
+		return b.bindValues(sel)
+	}
+	return b.bindSelectCore(sel)
+}
+
+// bindSelectCore binds one SELECT ... FROM ... WHERE ... GROUP BY ...
+// HAVING ... ORDER BY ... LIMIT in PostgreSQL's order of evaluation:
+//
+//	from -> where -> aggregate -> having -> window -> project ->
+//	distinct -> sort -> limit
+//
+// Sort keys that are not output columns are computed by the projection
+// as extra columns the result does not show.
+func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*selectPlan, error) {
 	if err := b.checkSelectFeatures(sel); err != nil {
 		return nil, err
 	}
-	p := &selectPlan{limit: -1, cols: []pgtypes.Column{}} // a SELECT always describes its rows, even with no columns
-	if len(sel.ValuesLists) > 0 {
-		return b.bindValues(sel, p)
-	}
-	if err := b.bindFrom(sel.FromClause); err != nil {
+	saved := b.enterQuery()
+	defer b.leaveQuery(saved)
+
+	cur, err := b.bindFrom(sel.FromClause)
+	if err != nil {
 		return nil, err
 	}
-	p.scope = b.scope
-
 	if sel.WhereClause != nil {
 		b.where = "WHERE"
 		w, err := b.expr(sel.WhereClause)
@@ -39,12 +65,14 @@ func (b *binder) bindSelect(sel *pg.SelectStmt) (*selectPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		if p.where, err = b.asBool(w, "WHERE", nodeLocation(sel.WhereClause)); err != nil {
+		pred, err := b.asBool(w, "WHERE", nodeLocation(sel.WhereClause))
+		if err != nil {
 			return nil, err
 		}
 		if b.litErr != nil {
 			return nil, b.litErr
 		}
+		cur = &filterRel{in: b.applyPending(cur), pred: pred}
 	}
 
 	hasAgg := len(sel.GroupClause) > 0 || sel.HavingClause != nil
@@ -54,12 +82,22 @@ func (b *binder) bindSelect(sel *pg.SelectStmt) (*selectPlan, error) {
 	for _, n := range sel.SortClause {
 		hasAgg = hasAgg || containsAggregate(n)
 	}
+	var agg *aggScope
 	if hasAgg {
-		p.agg = &aggScope{}
-		if err := b.bindGroupBy(sel, p.agg); err != nil {
+		agg = &aggScope{}
+		if err := b.bindGroupBy(sel, agg); err != nil {
 			return nil, err
 		}
-		b.agg = p.agg
+		cur = b.applyPending(cur)
+		b.agg = agg
+	}
+	b.win = &windowScope{named: map[string]*pg.WindowDef{}}
+	for _, n := range sel.WindowClause {
+		wd := n.GetWindowDef()
+		if _, dup := b.win.named[wd.Name]; dup {
+			return nil, b.errAt(pgerr.New("42P20", "window \"%s\" is already defined", wd.Name), wd.Location)
+		}
+		b.win.named[wd.Name] = wd
 	}
 
 	targets, err := b.bindTargets(sel.TargetList)
@@ -69,172 +107,379 @@ func (b *binder) bindSelect(sel *pg.SelectStmt) (*selectPlan, error) {
 	if b.litErr != nil {
 		return nil, b.litErr
 	}
+	var having expr.Expr
 	if sel.HavingClause != nil {
 		h, err := b.expr(sel.HavingClause)
 		if err != nil {
 			return nil, err
 		}
-		if p.having, err = b.asBool(h, "HAVING", nodeLocation(sel.HavingClause)); err != nil {
+		if having, err = b.asBool(h, "HAVING", nodeLocation(sel.HavingClause)); err != nil {
 			return nil, err
 		}
 	}
-	p.distinct = len(sel.DistinctClause) > 0
-	if p.distinct {
+	var distinctOn []*pg.Node
+	for _, d := range sel.DistinctClause {
+		if d != nil && d.Node != nil {
+			distinctOn = append(distinctOn, &pg.Node{Node: &pg.Node_SortBy{SortBy: &pg.SortBy{Node: d, Location: -1}}})
+		}
+	}
+	distinct := len(sel.DistinctClause) > 0 && len(distinctOn) == 0
+	if distinct {
 		for _, t := range targets {
 			if !scalarType(t.e.t) {
 				return nil, notYet("SELECT DISTINCT on type " + t.e.t.String())
 			}
 		}
 	}
+	p := &selectPlan{cols: []pgtypes.Column{}} // a SELECT always describes its rows, even with no columns
+	var outExprs []expr.Expr
 	for _, t := range targets {
-		p.output = append(p.output, t.e.e)
+		outExprs = append(outExprs, t.e.e)
 		p.cols = append(p.cols, pgtypes.Column{Name: t.name, TypeOID: t.e.t.OID, Typmod: t.e.t.Typmod})
 	}
-	if p.sort, err = b.bindOrderBy(sel.SortClause, targets, p.distinct); err != nil {
+	sortKeys, junk, err := b.bindOrderBy(sel.SortClause, targets, distinct)
+	if err != nil {
 		return nil, err
 	}
+	onKeys, onJunk, err := b.bindOrderBy(distinctOn, targets, false)
+	if err != nil {
+		return nil, err
+	}
+	for i := range onKeys {
+		if onKeys[i].junk >= 0 {
+			onKeys[i].junk += len(junk)
+		}
+	}
+	junk = append(junk, onJunk...)
 	if b.litErr != nil {
 		return nil, b.litErr
 	}
-	b.agg = nil
+
+	// Build the nodes above FROM/WHERE.
+	if agg != nil {
+		cur = b.aggregation(agg, b.applyPendingPre(cur))
+		b.agg = nil
+	}
+	if having != nil {
+		cur = &filterRel{in: b.applyPending(cur), pred: having}
+	}
+	cur = b.applyPending(cur)
+	cur = b.win.wrap(cur)
+
+	// The projection: outputs, then the sort keys that are not outputs.
+	proj := &projectRel{in: cur}
+	for i, e := range outExprs {
+		proj.exprs = append(proj.exprs, e)
+		proj.cols = append(proj.cols, b.colFor(e, p.cols[i].Name, targets[i].e.t))
+	}
+	p.out = append([]colID(nil), proj.cols...)
+	for _, j := range junk {
+		proj.exprs = append(proj.exprs, j)
+		proj.cols = append(proj.cols, b.colFor(j, "?sort?", pgTypeOfArrow(j.Type())))
+	}
+	cur = proj
+	// Sort keys become references to projected columns.
+	projected := func(ks []orderKey) []sortKey {
+		keys := make([]sortKey, len(ks))
+		for i, k := range ks {
+			keys[i] = k.sortKey
+			if k.out >= 0 {
+				keys[i].E = b.ref(p.out[k.out]).e
+			} else {
+				keys[i].E = b.ref(proj.cols[len(outExprs)+k.junk]).e
+			}
+		}
+		return keys
+	}
+	keys := projected(sortKeys)
+	if len(onKeys) > 0 {
+		// DISTINCT ON: the first row of each group in ORDER BY order.
+		var part []expr.Expr
+		for _, k := range projected(onKeys) {
+			part = append(part, k.E)
+		}
+		rn := b.newCol("row_number", tInt8, expr.Int8)
+		w := &windowRel{in: cur, partition: part, order: keys, cols: []colID{rn},
+			calls: []windowCall{{fn: "row_number", frame: exec.DefaultFrame(), t: expr.Int8}}}
+		cur = &filterRel{in: w, pred: &expr.Call{Fn: "=", Args: []expr.Expr{b.ref(rn).e, &expr.Lit{V: int64(1), T: expr.Int8}}, T: expr.Bool}}
+	}
+	if distinct {
+		groups := make([]expr.Expr, len(p.out))
+		for i, id := range p.out {
+			groups[i] = b.ref(id).e
+		}
+		cur = &aggRel{in: cur, groups: groups, groupCols: append([]colID(nil), p.out...)}
+	}
+	if len(keys) > 0 {
+		cur = &sortRel{in: cur, keys: keys}
+	}
 	if sel.LimitOption == pg.LimitOption_LIMIT_OPTION_WITH_TIES {
 		return nil, notYet("FETCH ... WITH TIES")
 	}
-	if p.limit, err = b.limitValue(sel.LimitCount, "LIMIT"); err != nil {
+	if cur, err = b.bindLimit(sel, cur); err != nil {
+		return nil, err
+	}
+	p.root = cur
+	p.finish(b)
+	return p, nil
+}
+
+// bindLimit puts LIMIT / OFFSET over r.
+func (b *binder) bindLimit(sel *pg.SelectStmt, r rel) (rel, error) {
+	limit, err := b.limitValue(sel.LimitCount, "LIMIT")
+	if err != nil {
 		return nil, err
 	}
 	off, err := b.limitValue(sel.LimitOffset, "OFFSET")
 	if err != nil {
 		return nil, err
 	}
-	if off > 0 {
-		p.offset = off
+	if off < 0 {
+		off = 0
 	}
-	return p, nil
+	if limit < 0 && off == 0 {
+		return r, nil
+	}
+	return &limitRel{in: r, limit: limit, offset: off}, nil
+}
+
+// queryState is what enterQuery saves of the enclosing query's binding.
+type queryState struct {
+	scope   *scope
+	agg     *aggScope
+	win     *windowScope
+	where   string
+	inAgg   bool
+	pending []pendingJoin
+	pre     []pendingJoin
+}
+
+// enterQuery starts binding a (sub)query: a new scope whose parent is the
+// current one.
+func (b *binder) enterQuery() queryState {
+	s := queryState{scope: b.scope, agg: b.agg, win: b.win, where: b.where, inAgg: b.inAgg, pending: b.pending, pre: b.pendingPre}
+	b.scope = &scope{parent: b.scope, outerAgg: b.agg}
+	b.agg, b.win, b.where, b.inAgg, b.pending, b.pendingPre = nil, nil, "", false, nil, nil
+	return s
+}
+
+func (b *binder) leaveQuery(s queryState) {
+	b.scope, b.agg, b.win, b.where, b.inAgg, b.pending, b.pendingPre = s.scope, s.agg, s.win, s.where, s.inAgg, s.pending, s.pre
+}
+
+// colFor is the column id an output expression is projected as: the id
+// itself for a plain column reference, else a new one.
+func (b *binder) colFor(e expr.Expr, name string, t pgType) colID {
+	if c, ok := e.(*expr.Col); ok {
+		return colID(c.Idx)
+	}
+	return b.newCol(name, t, e.Type())
+}
+
+func exprsOf(bs []bound) []expr.Expr {
+	out := make([]expr.Expr, len(bs))
+	for i, x := range bs {
+		out[i] = x.e
+	}
+	return out
 }
 
 // checkSelectFeatures rejects what the binder does not handle yet with
 // 0A000 naming it.
 func (b *binder) checkSelectFeatures(sel *pg.SelectStmt) error {
 	switch {
-	case sel.WithClause != nil:
-		return b.errAt(notYet("WITH"), sel.WithClause.Location)
-	case sel.Op == pg.SetOperation_SETOP_UNION:
-		return notYet("UNION")
-	case sel.Op == pg.SetOperation_SETOP_INTERSECT:
-		return notYet("INTERSECT")
-	case sel.Op == pg.SetOperation_SETOP_EXCEPT:
-		return notYet("EXCEPT")
 	case sel.IntoClause != nil:
 		return notYet("SELECT INTO")
 	case len(sel.LockingClause) > 0:
 		return notYet("SELECT FOR UPDATE/SHARE")
-	case len(sel.WindowClause) > 0:
-		return notYet("WINDOW")
 	case sel.GroupDistinct:
 		return notYet("GROUP BY DISTINCT")
 	}
-	for _, d := range sel.DistinctClause {
-		if d != nil && d.Node != nil {
-			return notYet("SELECT DISTINCT ON")
-		}
-	}
 	return nil
-}
-
-// bindFrom binds the FROM clause: nothing or one table.
-func (b *binder) bindFrom(from []*pg.Node) error {
-	if len(from) == 0 {
-		return nil
-	}
-	if len(from) > 1 {
-		return b.errAt(notYet("JOIN"), nodeLocation(from[1]))
-	}
-	switch x := from[0].Node.(type) {
-	case *pg.Node_RangeVar:
-		rv := x.RangeVar
-		alias := ""
-		if rv.Alias != nil {
-			if len(rv.Alias.Colnames) > 0 {
-				return b.errAt(notYetPl("column aliases in FROM"), rv.Location)
-			}
-			alias = rv.Alias.Aliasname
-		}
-		tn := tableNameOf(rv)
-		b.untruncateTable(rv, &tn)
-		t, err := b.sess.resolveTable(b.ctx, tn)
-		if err != nil {
-			return b.errAt(err, rv.Location)
-		}
-		if t.Metadata == nil || t.Metadata.CurrentSchema() == nil {
-			return pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.written)
-		}
-		b.scope = newScope(t, tn, alias)
-		return nil
-	case *pg.Node_JoinExpr:
-		return notYet("JOIN")
-	case *pg.Node_RangeSubselect:
-		return notYetPl("subqueries in FROM")
-	case *pg.Node_RangeFunction:
-		return notYetPl("functions in FROM")
-	}
-	return notYet("this FROM item")
 }
 
 // bindGroupBy binds the GROUP BY items over the input rows. An item may be
 // an expression, an output-column ordinal or, when no input column has the
-// name, an output-column alias, as PostgreSQL allows.
+// name, an output-column alias, as PostgreSQL allows. GROUPING SETS,
+// ROLLUP and CUBE set agg.sets.
 func (b *binder) bindGroupBy(sel *pg.SelectStmt, agg *aggScope) error {
+	var product [][]int // the grouping sets so far (nil: one empty set)
+	hasSets := false
 	for _, n := range sel.GroupClause {
-		switch n.Node.(type) {
-		case *pg.Node_GroupingSet:
-			return notYetPl("GROUPING SETS, ROLLUP and CUBE")
-		}
-		node := n
-		if c := n.GetAConst(); c != nil && c.GetIval() != nil {
-			i := int(c.GetIval().Ival)
-			if i < 1 || i > len(sel.TargetList) {
-				return b.errAt(pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", i), c.Location)
+		var sets [][]int
+		if gs := n.GetGroupingSet(); gs != nil {
+			hasSets = true
+			var err error
+			if sets, err = b.groupingSets(sel, agg, gs); err != nil {
+				return err
 			}
-			node = sel.TargetList[i-1].GetResTarget().GetVal()
-			if star := node.GetColumnRef(); star != nil && isStar(star) {
-				return b.errAt(notYet("GROUP BY an ordinal of *"), c.Location)
+		} else {
+			i, err := b.groupItem(sel, agg, n)
+			if err != nil {
+				return err
 			}
-		} else if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && b.scopeLacks(cr) {
-			name := cr.Fields[0].GetString_().GetSval()
-			for _, t := range sel.TargetList {
-				if rt := t.GetResTarget(); rt != nil && rt.Name == name {
-					node = rt.Val
-					break
-				}
-			}
+			sets = [][]int{{i}}
 		}
-		if containsAggregate(node) {
-			return b.errAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY"), nodeLocation(node))
+		product = crossSets(product, sets)
+	}
+	if hasSets {
+		if len(product) == 0 {
+			product = [][]int{{}}
 		}
-		g, err := b.expr(node)
-		if err != nil {
-			return err
-		}
-		g = g.resolveUnknownIn(b)
-		if !scalarType(g.t) {
-			return b.errAt(notYet("GROUP BY on type "+g.t.String()), nodeLocation(node))
-		}
-		if agg.findGroup(g.e) < 0 {
-			agg.addGroup(g)
-		}
+		agg.sets = product
 	}
 	return nil
+}
+
+// crossSets is the grouping sets of two GROUP BY items side by side: every
+// set of a combined with every set of b.
+func crossSets(a, b [][]int) [][]int {
+	if a == nil {
+		return b
+	}
+	var out [][]int
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, append(append([]int(nil), x...), y...))
+		}
+	}
+	return out
+}
+
+// groupingSets expands ROLLUP, CUBE and GROUPING SETS into lists of group
+// indexes.
+func (b *binder) groupingSets(sel *pg.SelectStmt, agg *aggScope, gs *pg.GroupingSet) ([][]int, error) {
+	// units are the elements: each one or more group expressions.
+	var units [][]int
+	unit := func(n *pg.Node) ([]int, error) {
+		var nodes []*pg.Node
+		if r := n.GetRowExpr(); r != nil {
+			nodes = r.Args
+		} else if l := n.GetList(); l != nil {
+			nodes = l.Items
+		} else {
+			nodes = []*pg.Node{n}
+		}
+		var u []int
+		for _, x := range nodes {
+			i, err := b.groupItem(sel, agg, x)
+			if err != nil {
+				return nil, err
+			}
+			u = append(u, i)
+		}
+		return u, nil
+	}
+	switch gs.Kind {
+	case pg.GroupingSetKind_GROUPING_SET_EMPTY:
+		return [][]int{{}}, nil
+	case pg.GroupingSetKind_GROUPING_SET_SETS:
+		var out [][]int
+		for _, c := range gs.Content {
+			if inner := c.GetGroupingSet(); inner != nil {
+				sets, err := b.groupingSets(sel, agg, inner)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, sets...)
+				continue
+			}
+			u, err := unit(c)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, u)
+		}
+		return out, nil
+	}
+	for _, c := range gs.Content {
+		u, err := unit(c)
+		if err != nil {
+			return nil, err
+		}
+		units = append(units, u)
+	}
+	var out [][]int
+	switch gs.Kind {
+	case pg.GroupingSetKind_GROUPING_SET_ROLLUP:
+		for k := len(units); k >= 0; k-- {
+			var set []int
+			for _, u := range units[:k] {
+				set = append(set, u...)
+			}
+			out = append(out, set)
+		}
+	case pg.GroupingSetKind_GROUPING_SET_CUBE:
+		if len(units) > 12 {
+			return nil, pgerr.New("54001", "CUBE is limited to 12 elements")
+		}
+		for mask := (1 << len(units)) - 1; mask >= 0; mask-- {
+			var set []int
+			for k, u := range units {
+				if mask&(1<<(len(units)-1-k)) != 0 {
+					set = append(set, u...)
+				}
+			}
+			out = append(out, set)
+		}
+	default:
+		return nil, notYet("this grouping set")
+	}
+	return out, nil
+}
+
+// groupItem binds one GROUP BY expression and returns its index among the
+// group keys.
+func (b *binder) groupItem(sel *pg.SelectStmt, agg *aggScope, n *pg.Node) (int, error) {
+	node := n
+	if c := n.GetAConst(); c != nil && c.GetIval() != nil {
+		i := int(c.GetIval().Ival)
+		if i < 1 || i > len(sel.TargetList) {
+			return 0, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "GROUP BY position %d is not in select list", i), c.Location)
+		}
+		node = sel.TargetList[i-1].GetResTarget().GetVal()
+		if star := node.GetColumnRef(); star != nil && isStar(star) {
+			return 0, b.errAt(notYet("GROUP BY an ordinal of *"), c.Location)
+		}
+	} else if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && b.scopeLacks(cr) {
+		name := cr.Fields[0].GetString_().GetSval()
+		for _, t := range sel.TargetList {
+			if rt := t.GetResTarget(); rt != nil && rt.Name == name {
+				node = rt.Val
+				break
+			}
+		}
+	}
+	if containsAggregate(node) {
+		return 0, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in GROUP BY"), nodeLocation(node))
+	}
+	g, err := b.expr(node)
+	if err != nil {
+		return 0, err
+	}
+	g = g.resolveUnknownIn(b)
+	if !scalarType(g.t) {
+		return 0, b.errAt(notYet("GROUP BY on type "+g.t.String()), nodeLocation(node))
+	}
+	if i := agg.findGroup(g.e); i >= 0 {
+		return i, nil
+	}
+	agg.groups = append(agg.groups, g)
+	agg.keys = append(agg.keys, fmtExpr(g.e))
+	name := g.name
+	if name == "" {
+		name = fmt.Sprintf("group%d", len(agg.groups))
+	}
+	agg.groupCols = append(agg.groupCols, b.newCol(name, g.t, g.e.Type()))
+	return len(agg.groups) - 1, nil
 }
 
 // scopeLacks reports whether a one-part column reference names no input
 // column.
 func (b *binder) scopeLacks(cr *pg.ColumnRef) bool {
-	if b.scope == nil {
-		return true
-	}
 	name := cr.Fields[0].GetString_().GetSval()
-	return findColumn(b.scope.cols, name, b.identQuoted(cr.Location, 0)) == -1
+	_, err := b.scope.lookup(name, b.identQuoted(cr.Location, 0))
+	return err != nil
 }
 
 func isStar(cr *pg.ColumnRef) bool {
@@ -277,50 +522,62 @@ func (b *binder) bindTargets(list []*pg.Node) ([]target, error) {
 	return out, nil
 }
 
-// expandStar expands * or t.* into the table's columns.
+// expandStar expands * or t.* into the columns of the FROM items.
 func (b *binder) expandStar(cr *pg.ColumnRef) ([]target, error) {
-	if b.scope == nil {
+	if len(b.scope.items) == 0 {
 		if len(cr.Fields) > 1 {
 			q := cr.Fields[len(cr.Fields)-2].GetString_().GetSval()
 			return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", q), cr.Location)
 		}
 		return nil, b.errAt(pgerr.New(pgerr.SyntaxError, "SELECT * with no tables specified is not valid"), cr.Location)
 	}
+	var cols []itemCol
+	var owner []*rangeItem
 	if len(cr.Fields) > 1 {
 		var q []string
 		for _, f := range cr.Fields[:len(cr.Fields)-1] {
 			q = append(q, f.GetString_().GetSval())
 		}
-		if !b.scope.matchesQualifier(q) {
+		it := b.scope.findItem(q)
+		if it == nil {
 			return nil, b.errAt(pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", q[len(q)-1]), cr.Location)
+		}
+		for _, c := range it.cols {
+			if !c.hidden {
+				cols, owner = append(cols, c), append(owner, it)
+			}
+		}
+	} else {
+		for _, c := range b.scope.merged {
+			cols, owner = append(cols, c), append(owner, nil)
+		}
+		for _, it := range b.scope.items {
+			for _, c := range it.cols {
+				if !c.hidden && !c.merged {
+					cols, owner = append(cols, c), append(owner, it)
+				}
+			}
 		}
 	}
 	var out []target
-	for i, c := range b.scope.cols {
-		var e bound
+	for i, c := range cols {
+		e := b.ref(c.id)
 		if b.agg != nil {
-			in := bound{e: &expr.Col{Idx: b.scope.use(i), Name: c.Name, T: c.Arrow}, t: c.Type}
-			g := b.agg.findGroup(in.e)
+			g := b.agg.findGroup(e.e)
 			if g < 0 {
+				name := c.name
+				if owner[i] != nil {
+					name = owner[i].refName() + "." + c.name
+				}
 				return nil, b.errAt(pgerr.New(pgerr.GroupingError,
-					"column \"%s.%s\" must appear in the GROUP BY clause or be used in an aggregate function",
-					b.scope.refName(), c.Name), cr.Location)
+					"column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", name), cr.Location)
 			}
-			e = bound{e: &expr.Col{Idx: g, Name: c.Name, T: c.Arrow}, t: c.Type}
-		} else {
-			e = bound{e: &expr.Col{Idx: b.scope.use(i), Name: c.Name, T: c.Arrow}, t: c.Type}
+			e = b.ref(b.agg.groupCols[g])
+			e.name = c.name
 		}
-		out = append(out, target{name: c.Name, e: e})
+		out = append(out, target{name: c.name, e: e})
 	}
 	return out, nil
-}
-
-// refName is the name the table is referred to by in messages.
-func (s *scope) refName() string {
-	if s.alias != "" {
-		return s.alias
-	}
-	return s.written.Name
 }
 
 // nodeLocation is the byte offset of a node in the query, or -1.

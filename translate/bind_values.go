@@ -15,7 +15,9 @@ import (
 // rows whose columns (column1, column2, ...) take the common type of their
 // values. ORDER BY may name the columns, their ordinals or expressions of
 // them.
-func (b *binder) bindValues(sel *pg.SelectStmt, p *selectPlan) (*selectPlan, error) {
+func (b *binder) bindValues(sel *pg.SelectStmt) (*selectPlan, error) {
+	saved := b.enterQuery()
+	defer b.leaveQuery(saved)
 	var rows [][]bound
 	for _, n := range sel.ValuesLists {
 		items := n.GetList().GetItems()
@@ -35,12 +37,16 @@ func (b *binder) bindValues(sel *pg.SelectStmt, p *selectPlan) (*selectPlan, err
 		}
 		rows = append(rows, row)
 	}
-	ncol := len(rows[0])
-	p.values = make([][]expr.Expr, len(rows))
-	for r := range rows {
-		p.values[r] = make([]expr.Expr, ncol)
+	if len(b.pending) > 0 {
+		return nil, notYetPl("correlated subqueries in VALUES")
 	}
-	sc := &scope{pos: map[int]int{}}
+	ncol := len(rows[0])
+	vr := &valuesRel{rows: make([][]expr.Expr, len(rows))}
+	for r := range rows {
+		vr.rows[r] = make([]expr.Expr, ncol)
+	}
+	p := &selectPlan{cols: []pgtypes.Column{}}
+	it := &rangeItem{name: "*VALUES*"}
 	for c := 0; c < ncol; c++ {
 		col := make([]bound, len(rows))
 		types := make([]arrow.DataType, len(rows))
@@ -52,36 +58,50 @@ func (b *binder) bindValues(sel *pg.SelectStmt, p *selectPlan) (*selectPlan, err
 			return nil, b.errAt(err, nodeLocation(sel.ValuesLists[0]))
 		}
 		for r := range rows {
-			p.values[r][c] = b.coerce(col[r], t)
+			vr.rows[r][c] = b.coerce(col[r], t)
 		}
 		pt := commonPG(col, pgTypeOfArrow(t))
 		name := fmt.Sprintf("column%d", c+1)
-		sc.cols = append(sc.cols, column{Name: name, Type: pt, Arrow: t})
-		sc.use(c)
-		p.output = append(p.output, &expr.Col{Idx: c, Name: name, T: t})
+		id := b.newCol(name, pt, t)
+		vr.cols = append(vr.cols, id)
+		it.cols = append(it.cols, itemCol{name: name, id: id})
 		p.cols = append(p.cols, pgtypes.Column{Name: name, TypeOID: pt.OID, Typmod: pt.Typmod})
 	}
 	if b.litErr != nil {
 		return nil, b.litErr
 	}
-	b.scope = sc
-	targets := make([]target, ncol)
-	for c := range targets {
-		targets[c] = target{name: sc.cols[c].Name, e: bound{e: p.output[c], t: sc.cols[c].Type}}
-	}
-	var err error
-	if p.sort, err = b.bindOrderBy(sel.SortClause, targets, false); err != nil {
-		return nil, err
-	}
-	if p.limit, err = b.limitValue(sel.LimitCount, "LIMIT"); err != nil {
-		return nil, err
-	}
-	off, err := b.limitValue(sel.LimitOffset, "OFFSET")
+	b.scope.items = append(b.scope.items, it)
+	p.out = vr.cols
+	r, err := b.orderAndLimit(sel, vr, p)
 	if err != nil {
 		return nil, err
 	}
-	if off > 0 {
-		p.offset = off
-	}
+	p.root = r
+	p.finish(b)
 	return p, nil
+}
+
+// orderAndLimit binds the ORDER BY and LIMIT of a VALUES list or a set
+// operation over its output columns p.out.
+func (b *binder) orderAndLimit(sel *pg.SelectStmt, r rel, p *selectPlan) (rel, error) {
+	targets := make([]target, len(p.out))
+	for i, id := range p.out {
+		targets[i] = target{name: p.cols[i].Name, e: b.ref(id)}
+	}
+	keys, junk, err := b.bindOrderBy(sel.SortClause, targets, false)
+	if err != nil {
+		return nil, err
+	}
+	if len(junk) > 0 {
+		return nil, b.errAt(notYet("ORDER BY expressions that are not output columns here"), nodeLocation(sel.SortClause[0]))
+	}
+	if len(keys) > 0 {
+		sk := make([]sortKey, len(keys))
+		for i, k := range keys {
+			sk[i] = k.sortKey
+			sk[i].E = b.ref(p.out[k.out]).e
+		}
+		r = &sortRel{in: r, keys: sk}
+	}
+	return b.bindLimit(sel, r)
 }

@@ -22,8 +22,20 @@ type binder struct {
 	// not yet inferred) and, at Execute, their values.
 	params *paramSet
 
-	scope *scope    // the FROM table; nil when there is none
+	// q holds the column ids of the statement (shared by its subqueries).
+	q     *colTable
+	scope *scope    // the names of the query being bound; nil outside a query
 	agg   *aggScope // non-nil while binding expressions above an aggregation
+	win   *windowScope
+	// pending are the joins subqueries in the clause being bound need
+	// (pendingPre: those inside aggregate arguments).
+	pending, pendingPre []pendingJoin
+	// ctes is the stack of WITH clauses in effect.
+	ctes []*cteDef
+	// viewNS is the namespace of the view being expanded (its unqualified
+	// names resolve there first); viewStack the views being expanded.
+	viewNS    []string
+	viewStack []string
 	where string    // the clause being bound when aggregates are not allowed there ("WHERE"...)
 	inAgg bool      // binding the arguments of an aggregate
 	tok   []*pg.ScanToken
@@ -58,7 +70,7 @@ func (p *paramSet) setType(n int, oid uint32) {
 }
 
 func newBinder(ctx context.Context, s *session, stmt parsedStmt, params *paramSet, now time.Time) *binder {
-	return &binder{ctx: ctx, sess: s, stmt: stmt, params: params, now: now}
+	return &binder{ctx: ctx, sess: s, stmt: stmt, params: params, now: now, q: &colTable{}}
 }
 
 // errAt sets the error position (a byte offset into the query string) on a

@@ -115,6 +115,11 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *ddlExtras) (Statement, error) 
 			for _, obj := range ds.Objects {
 				tn := tableNameOfList(obj)
 				t, err := s.resolveTable(ctx, tn)
+				if pgerr.Code(err) == pgerr.UndefinedTable {
+					if verr := s.viewIsNotTable(ctx, tn); verr != nil {
+						return nil, verr
+					}
+				}
 				if pgerr.Code(err) == pgerr.UndefinedTable && ds.MissingOk {
 					notices = append(notices, Notice{Severity: "NOTICE", Code: "00000",
 						Message: "table \"" + tn.Name + "\" does not exist, skipping"})
@@ -155,6 +160,11 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *ddlExtras) (Statement, error) 
 					if err != nil {
 						return nil, err
 					}
+					nv, err := s.dropViewsIn(ctx, mc, ns)
+					if err != nil {
+						return nil, err
+					}
+					n += nv
 					if n > 0 {
 						notices = append(notices, Notice{Severity: "NOTICE", Code: "00000",
 							Message: "drop cascades to " + plural(n, "other object")})

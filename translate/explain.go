@@ -63,7 +63,7 @@ func writeExpr(sb *strings.Builder, e expr.Expr) {
 	case nil:
 		sb.WriteString("<nil>")
 	default:
-		fmt.Fprintf(sb, "%T", e)
+		sb.WriteString(e.String())
 	}
 }
 

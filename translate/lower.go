@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -13,137 +14,581 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
-// lower builds the engine operator tree of a bound SELECT. The table's
-// files are planned here, from its current snapshot.
+// lower builds the engine operator tree of a bound query; it yields
+// exactly the query's result columns, in order. The tree is optimized
+// first (optimize.go), tables' files are planned here, and uncorrelated
+// subqueries in expressions run here, once.
 func lower(ctx context.Context, s *session, p *selectPlan) (engine.Operator, error) {
-	opts := expr.CompileOptions{TimeZone: s.settings.location()}
-	in, err := lowerInput(ctx, p, opts)
+	l := &lowerer{ctx: ctx, s: s, q: p.q, opts: expr.CompileOptions{TimeZone: s.settings.location()}, init: map[*subqueryExpr]*expr.Lit{}}
+	return l.lowerPlan(p)
+}
+
+// lowerer lowers one statement's relational trees.
+type lowerer struct {
+	ctx  context.Context
+	s    *session
+	q    *colTable
+	opts expr.CompileOptions
+	// init caches the values of uncorrelated subqueries.
+	init map[*subqueryExpr]*expr.Lit
+	// stats, for EXPLAIN ANALYZE, records what each node's operator did;
+	// root is the optimized tree lowerPlan lowered.
+	stats map[rel]*opStats
+	root  rel
+	// workTables are the work tables of the recursive queries being run.
+	workTables map[*workTableRef]*exec.WorkTable
+	// split, while a parallel part is lowered, restricts one scan to some
+	// of its files.
+	split *scanSplit
+}
+
+// lowerPlan lowers a query and projects its result columns.
+func (l *lowerer) lowerPlan(p *selectPlan) (engine.Operator, error) {
+	root := optimize(p.root)
+	l.root = root
+	op, layout, err := l.lower(root, setOf(p.out))
 	if err != nil {
 		return nil, err
 	}
-	if p.scope == nil && p.values == nil && p.where == nil && p.agg == nil && !p.distinct && len(p.sort) == 0 {
-		// SELECT <constants>: one row of the output expressions.
-		v, err := exec.NewValues(outputSchema(p), [][]expr.Expr{p.output}, opts)
-		if err != nil {
-			return nil, err
-		}
-		return withLimit(v, p), nil
+	if sameIDs(layout, p.out) && !hasDictionary(op.Schema()) {
+		return op, nil
 	}
-	if p.where != nil {
-		if in, err = exec.NewFilter(in, p.where, opts); err != nil {
-			return nil, err
-		}
+	exprs := make([]expr.Expr, len(p.out))
+	names := make([]string, len(p.out))
+	for i, id := range p.out {
+		exprs[i] = l.ref(id)
+		names[i] = p.cols[i].Name
 	}
-	if p.agg != nil {
-		groups := make([]expr.Expr, len(p.agg.groups))
-		for i, g := range p.agg.groups {
-			groups[i] = g.e
-		}
-		if in, err = newHashAggregate(in, groups, p.agg.aggs, opts); err != nil {
-			return nil, err
-		}
-	}
-	if p.having != nil {
-		if in, err = exec.NewFilter(in, p.having, opts); err != nil {
-			return nil, err
-		}
-	}
-	names := make([]string, len(p.cols))
-	for i, c := range p.cols {
-		names[i] = c.Name
-	}
-	if p.distinct {
-		if in, err = exec.NewProject(in, p.output, names, opts); err != nil {
-			return nil, err
-		}
-		keys := make([]expr.Expr, len(p.output))
-		for i, e := range p.output {
-			keys[i] = &expr.Col{Idx: i, Name: names[i], T: e.Type()}
-		}
-		if in, err = newHashAggregate(in, keys, nil, opts); err != nil {
-			return nil, err
-		}
-		if in, err = lowerSort(in, p, opts); err != nil {
-			return nil, err
-		}
-		return withLimit(in, p), nil
-	}
-	if in, err = lowerSort(in, p, opts); err != nil {
-		return nil, err
-	}
-	if in, err = exec.NewProject(in, p.output, names, opts); err != nil {
-		return nil, err
-	}
-	return withLimit(in, p), nil
+	return l.project(op, layout, exprs, names)
 }
 
-// lowerInput is the scan of the FROM table, or one row without columns.
-func lowerInput(ctx context.Context, p *selectPlan, opts expr.CompileOptions) (engine.Operator, error) {
-	if p.values != nil {
-		fields := make([]arrow.Field, len(p.values[0]))
-		for i, e := range p.values[0] {
-			fields[i] = arrow.Field{Name: p.cols[i].Name, Type: e.Type(), Nullable: true}
+func hasDictionary(s *arrow.Schema) bool {
+	for _, f := range s.Fields() {
+		if f.Type.ID() == arrow.DICTIONARY {
+			return true
 		}
-		return exec.NewValues(arrow.NewSchema(fields, nil), p.values, opts)
 	}
-	if p.scope == nil {
-		return exec.NewValues(arrow.NewSchema(nil, nil), [][]expr.Expr{{}}, opts)
+	return false
+}
+
+func (l *lowerer) ref(id colID) expr.Expr {
+	m := l.q.meta(id)
+	return &expr.Col{Idx: int(id), Name: m.name, T: m.at}
+}
+
+// project lowers a projection of bound expressions over op.
+func (l *lowerer) project(op engine.Operator, layout []colID, exprs []expr.Expr, names []string) (engine.Operator, error) {
+	es, err := l.remapAll(exprs, layout)
+	if err != nil {
+		op.Close()
+		return nil, err
 	}
-	t := p.scope.table
-	var tasks []catalog.FileScanTask
-	if snap := t.Metadata.CurrentSnapshot(); snap != nil {
-		var err error
-		tasks, err = catalog.PlanFiles(ctx, t, snap)
+	out, err := exec.NewProject(op, es, names, l.opts)
+	if err != nil {
+		op.Close()
+		return nil, err
+	}
+	return out, nil
+}
+
+// remap turns a bound expression over column ids into one over the
+// positions of layout, and replaces uncorrelated subqueries by their
+// values.
+func (l *lowerer) remap(e expr.Expr, layout []colID) (expr.Expr, error) {
+	return rewriteExpr(e, func(e expr.Expr) (expr.Expr, error) {
+		switch x := e.(type) {
+		case *expr.Col:
+			i := indexOf(layout, colID(x.Idx))
+			if i < 0 {
+				return nil, fmt.Errorf("plan: column #%d (%s) is not in the input %v", x.Idx, x.Name, layout)
+			}
+			return &expr.Col{Idx: i, Name: x.Name, T: x.T}, nil
+		case *subqueryExpr:
+			return l.initPlan(x)
+		}
+		return e, nil
+	})
+}
+
+func (l *lowerer) remapAll(es []expr.Expr, layout []colID) ([]expr.Expr, error) {
+	out := make([]expr.Expr, len(es))
+	for i, e := range es {
+		r, err := l.remap(e, layout)
 		if err != nil {
-			if pgerr.As(err) != nil {
+			return nil, err
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+// lower lowers r, producing at least the columns in need; it returns the
+// operator and the column id of each of its output columns.
+func (l *lowerer) lower(r rel, need colSet) (engine.Operator, []colID, error) {
+	if err := l.ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	op, layout, err := l.lowerNode(r, need)
+	if err != nil || l.stats == nil {
+		return op, layout, err
+	}
+	st := &opStats{}
+	l.stats[r] = st
+	return &statsOp{Operator: op, st: st}, layout, nil
+}
+
+// lowerNode lowers one node (and, through lower, its inputs).
+func (l *lowerer) lowerNode(r rel, need colSet) (engine.Operator, []colID, error) {
+	switch x := r.(type) {
+	case *scanRel:
+		return l.lowerScan(x, need)
+	case *oneRowRel:
+		op, err := exec.NewValues(emptySchema, [][]expr.Expr{{}}, l.opts)
+		return op, nil, err
+	case *valuesRel:
+		rows := make([][]expr.Expr, len(x.rows))
+		for i, row := range x.rows {
+			rr, err := l.remapAll(row, nil)
+			if err != nil {
+				return nil, nil, err
+			}
+			rows[i] = rr
+		}
+		fields := make([]arrow.Field, len(x.cols))
+		for i, id := range x.cols {
+			m := l.q.meta(id)
+			fields[i] = arrow.Field{Name: m.name, Type: m.at, Nullable: true}
+		}
+		op, err := exec.NewValues(arrow.NewSchema(fields, nil), rows, l.opts)
+		return op, x.cols, err
+	case *filterRel:
+		return l.lowerFilter(x, need)
+	case *projectRel:
+		var exprs []expr.Expr
+		var cols []colID
+		var names []string
+		childNeed := colSet{}
+		for i, id := range x.cols {
+			if need.has(id) {
+				exprs = append(exprs, x.exprs[i])
+				cols = append(cols, id)
+				names = append(names, l.q.meta(id).name)
+				childNeed.addRefs(x.exprs[i])
+			}
+		}
+		in, layout, err := l.lower(x.in, childNeed)
+		if err != nil {
+			return nil, nil, err
+		}
+		op, err := l.project(in, layout, exprs, names)
+		return op, cols, err
+	case *aggRel:
+		return l.lowerAgg(x)
+	case *joinRel:
+		return l.lowerJoin(x, need)
+	case *sortRel:
+		return l.lowerSort(x, need, -1)
+	case *limitRel:
+		var in engine.Operator
+		var layout []colID
+		var err error
+		if s, ok := x.in.(*sortRel); ok && x.limit >= 0 {
+			in, layout, err = l.lowerSort(s, need, x.limit+x.offset)
+		} else {
+			in, layout, err = l.lower(x.in, need)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		return exec.NewLimit(in, x.limit, x.offset), layout, nil
+	case *setOpRel:
+		return l.lowerSetOp(x)
+	case *windowRel:
+		return l.lowerWindow(x, need)
+	case *tableFuncRel:
+		return l.lowerTableFunc(x, need)
+	case *recursiveRel:
+		return l.lowerRecursive(x)
+	case *workTableRel:
+		wt, ok := l.workTables[x.wt]
+		if !ok {
+			return nil, nil, fmt.Errorf("lower: work table %s outside its recursive query", x.wt.name)
+		}
+		return exec.NewWorkTableScan(wt), x.cols, nil
+	}
+	return nil, nil, fmt.Errorf("lower: unknown plan node %T", r)
+}
+
+// lowerScan reads the needed columns of a table at its snapshot.
+func (l *lowerer) lowerScan(x *scanRel, need colSet) (engine.Operator, []colID, error) {
+	var ids []int
+	var layout []colID
+	for i, id := range x.cols {
+		if need.has(id) {
+			ids = append(ids, x.fieldIDs[i])
+			layout = append(layout, id)
+		}
+	}
+	t := x.table
+	tasks, err := l.planFiles(x)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := scan.Options{}
+	if l.split != nil && l.split.scan == x {
+		tasks, opts.Parallelism = l.split.tasks, 1
+	}
+	return scan.New(engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.schema, FieldIDs: ids}, opts), layout, nil
+}
+
+// planFiles lists the files of a scan's snapshot.
+func (l *lowerer) planFiles(x *scanRel) ([]catalog.FileScanTask, error) {
+	if x.snapshot == nil {
+		return nil, nil
+	}
+	tasks, err := catalog.PlanFiles(l.ctx, x.table, x.snapshot)
+	if err != nil {
+		if pgerr.As(err) != nil {
+			return nil, err
+		}
+		return nil, pgerr.Wrap(err, pgerr.IOError, "plan scan of %s: %v", x.table.Ident.Name, err)
+	}
+	return tasks, nil
+}
+
+// lowerFilter lowers a filter. A filter on the mark of a mark join whose
+// mark nothing else needs turns the join into a semi join (mark) or an
+// anti join (NOT mark).
+func (l *lowerer) lowerFilter(x *filterRel, need colSet) (engine.Operator, []colID, error) {
+	in := x.in
+	preds := conjuncts(x.pred)
+	if j, ok := in.(*joinRel); ok && j.typ == joinMark && !need.has(j.mark) {
+		var rest []expr.Expr
+		var typ joinType = -1
+		for _, p := range preds {
+			if c, ok := p.(*expr.Col); ok && colID(c.Idx) == j.mark && typ < 0 {
+				typ = joinSemi
+				continue
+			}
+			if n, ok := p.(*expr.Call); ok && n.Fn == "not" && len(n.Args) == 1 && typ < 0 {
+				if c, ok := n.Args[0].(*expr.Col); ok && colID(c.Idx) == j.mark {
+					typ = joinAnti
+					continue
+				}
+			}
+			rest = append(rest, p)
+		}
+		if typ >= 0 && !refsOf(andOf(rest)).has(j.mark) {
+			nj := *j
+			nj.typ = typ
+			if typ == joinSemi {
+				nj.nullAware = false
+			}
+			if len(rest) == 0 {
+				return l.lower(&nj, need)
+			}
+			in, preds = &nj, rest
+		}
+	}
+	childNeed := colSet{}
+	for id := range need {
+		childNeed.add(id)
+	}
+	pred := andOf(preds)
+	childNeed.addRefs(pred)
+	op, layout, err := l.lower(in, childNeed)
+	if err != nil {
+		return nil, nil, err
+	}
+	pe, err := l.remap(pred, layout)
+	if err != nil {
+		op.Close()
+		return nil, nil, err
+	}
+	f, err := exec.NewFilter(op, pe, l.opts)
+	if err != nil {
+		op.Close()
+		return nil, nil, err
+	}
+	return f, layout, nil
+}
+
+// lowerAgg lowers an aggregation: group keys, then aggregates.
+func (l *lowerer) lowerAgg(x *aggRel) (engine.Operator, []colID, error) {
+	if n, ok := countFromMetadata(x); ok {
+		row := make([]expr.Expr, len(x.aggs))
+		fields := make([]arrow.Field, len(x.aggs))
+		for i := range x.aggs {
+			row[i] = &expr.Lit{V: n, T: expr.Int8}
+			fields[i] = arrow.Field{Name: "count", Type: expr.Int8, Nullable: true}
+		}
+		op, err := exec.NewValues(arrow.NewSchema(fields, nil), [][]expr.Expr{row}, l.opts)
+		return op, x.aggCols, err
+	}
+	childNeed := colSet{}
+	for _, e := range relExprs(x) {
+		childNeed.addRefs(e)
+	}
+	if op, ok, err := l.parallelAgg(x, childNeed); ok || err != nil {
+		return op, x.outCols(), err
+	}
+	in, layout, err := l.lower(x.in, childNeed)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l.aggOver(in, layout, x, exec.NewHashAggregate)
+}
+
+// aggOver puts the aggregation x over in (whose columns are layout),
+// built by newAgg (the whole or the partial phase).
+func (l *lowerer) aggOver(in engine.Operator, layout []colID, x *aggRel,
+	newAgg func(engine.Operator, []expr.Expr, []exec.AggCall, ...expr.CompileOptions) (engine.Operator, error)) (engine.Operator, []colID, error) {
+	calls, groups, err := l.aggCalls(x, layout)
+	if err != nil {
+		in.Close()
+		return nil, nil, err
+	}
+	op, err := newAgg(in, groups, calls, l.opts)
+	if err != nil {
+		in.Close()
+		return nil, nil, err
+	}
+	return op, x.outCols(), nil
+}
+
+// aggCalls lowers an aggregation's group keys and calls over layout.
+func (l *lowerer) aggCalls(x *aggRel, layout []colID) ([]exec.AggCall, []expr.Expr, error) {
+	groups, err := l.remapAll(x.groups, layout)
+	if err != nil {
+		return nil, nil, err
+	}
+	calls := make([]exec.AggCall, len(x.aggs))
+	for i, a := range x.aggs {
+		c := exec.AggCall{Fn: a.Fn, Distinct: a.Distinct, Name: a.Name}
+		if a.Arg != nil {
+			if c.Arg, err = l.remap(a.Arg, layout); err != nil {
+				return nil, nil, err
+			}
+		}
+		if a.Filter != nil {
+			if c.Filter, err = l.remap(a.Filter, layout); err != nil {
+				return nil, nil, err
+			}
+		}
+		if err := l.aggExtras(&c, a, layout); err != nil {
+			return nil, nil, err
+		}
+		calls[i] = c
+	}
+	return calls, groups, nil
+}
+
+// lowerSort lowers ORDER BY; with limit >= 0 it keeps only the first
+// limit rows (top-N).
+func (l *lowerer) lowerSort(x *sortRel, need colSet, limit int64) (engine.Operator, []colID, error) {
+	childNeed := colSet{}
+	for id := range need {
+		childNeed.add(id)
+	}
+	for _, k := range x.keys {
+		childNeed.addRefs(k.E)
+	}
+	in, layout, err := l.lower(x.in, childNeed)
+	if err != nil {
+		return nil, nil, err
+	}
+	keys, err := l.sortKeys(x.keys, layout)
+	if err != nil {
+		in.Close()
+		return nil, nil, err
+	}
+	var op engine.Operator
+	if limit >= 0 {
+		op, err = exec.NewTopN(in, keys, limit, l.opts)
+	} else {
+		op, err = exec.NewSort(in, keys, l.opts)
+	}
+	if err != nil {
+		in.Close()
+		return nil, nil, err
+	}
+	return op, layout, nil
+}
+
+func (l *lowerer) sortKeys(ks []sortKey, layout []colID) ([]exec.SortKey, error) {
+	keys := make([]exec.SortKey, len(ks))
+	for i, k := range ks {
+		e, err := l.remap(k.E, layout)
+		if err != nil {
+			return nil, err
+		}
+		keys[i] = exec.SortKey{E: e, Desc: k.Desc, NullsFirst: k.NullsFirst}
+	}
+	return keys, nil
+}
+
+// lowerExact lowers r and projects exactly cols, in order.
+func (l *lowerer) lowerExact(r rel, cols []colID) (engine.Operator, error) {
+	op, layout, err := l.lower(r, setOf(cols))
+	if err != nil {
+		return nil, err
+	}
+	if sameIDs(layout, cols) && !hasDictionary(op.Schema()) {
+		return op, nil
+	}
+	exprs := make([]expr.Expr, len(cols))
+	names := make([]string, len(cols))
+	for i, id := range cols {
+		exprs[i] = l.ref(id)
+		names[i] = l.q.meta(id).name
+	}
+	return l.project(op, layout, exprs, names)
+}
+
+// lowerSetOp lowers UNION ALL / INTERSECT / EXCEPT.
+func (l *lowerer) lowerSetOp(x *setOpRel) (engine.Operator, []colID, error) {
+	ins := make([]engine.Operator, 0, len(x.ins))
+	closeAll := func() {
+		for _, op := range ins {
+			op.Close()
+		}
+	}
+	for i, in := range x.ins {
+		op, err := l.lowerExact(in, x.inCols[i])
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		ins = append(ins, op)
+	}
+	var op engine.Operator
+	var err error
+	switch x.op {
+	case "union":
+		op, err = exec.NewUnionAll(ins...)
+	case "intersect":
+		op, err = exec.NewSetOp(exec.SetIntersect, x.all, ins[0], ins[1], l.opts)
+	case "except":
+		op, err = exec.NewSetOp(exec.SetExcept, x.all, ins[0], ins[1], l.opts)
+	default:
+		err = fmt.Errorf("lower: set operation %q", x.op)
+	}
+	if err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	return op, x.cols, nil
+}
+
+// initPlan runs an uncorrelated subquery once and returns its value: the
+// single value of its single row (NULL without rows; more than one row is
+// an error), or for EXISTS whether it has a row.
+func (l *lowerer) initPlan(x *subqueryExpr) (*expr.Lit, error) {
+	if v, ok := l.init[x]; ok {
+		return v, nil
+	}
+	sub := &lowerer{ctx: l.ctx, s: l.s, q: x.plan.q, opts: l.opts, init: l.init}
+	p := x.plan
+	if x.exists {
+		p = &selectPlan{root: &limitRel{in: p.root, limit: 1}, out: p.out, cols: p.cols, q: p.q}
+	}
+	op, err := sub.lowerPlan(p)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := drain(l.ctx, op, 2)
+	if err != nil {
+		return nil, err
+	}
+	var lit *expr.Lit
+	switch {
+	case x.exists:
+		lit = &expr.Lit{V: len(rows) > 0, T: expr.Bool}
+	case len(rows) > 1:
+		return nil, pgerr.New(pgerr.CardinalityViolation, "more than one row returned by a subquery used as an expression")
+	case len(rows) == 0:
+		lit = &expr.Lit{V: nil, T: x.T}
+	default:
+		lit = &expr.Lit{V: rows[0].V, T: x.T}
+	}
+	l.init[x] = lit
+	return lit, nil
+}
+
+// drain runs op and returns the values of the first column of at most
+// max rows (it stops reading after max).
+func drain(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error) {
+	defer op.Close()
+	if err := op.Open(ctx); err != nil {
+		return nil, err
+	}
+	var out []*expr.Lit
+	for len(out) < max {
+		b, err := op.Next()
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			break
+		}
+		for i := 0; i < int(b.NumRows()) && len(out) < max; i++ {
+			v, err := expr.ValueLit(b.Column(0), i)
+			if err != nil {
 				return nil, err
 			}
-			return nil, pgerr.Wrap(err, pgerr.IOError, "plan scan of %s: %v", t.Ident.Name, err)
+			out = append(out, v)
 		}
 	}
-	return scan.New(engine.ScanSpec{
-		Table:    t,
-		Tasks:    tasks,
-		Schema:   p.scope.schema,
-		FieldIDs: p.scope.fieldIDs(),
-	}, scan.Options{}), nil
+	return out, nil
 }
 
-func lowerSort(in engine.Operator, p *selectPlan, opts expr.CompileOptions) (engine.Operator, error) {
-	if len(p.sort) == 0 {
-		return in, nil
+// lowerRecursive lowers WITH RECURSIVE's union; each iteration lowers the
+// recursive term afresh (operators run once).
+func (l *lowerer) lowerRecursive(x *recursiveRel) (engine.Operator, []colID, error) {
+	anchor, err := l.lowerExact(x.anchor, x.anchorCols)
+	if err != nil {
+		return nil, nil, err
 	}
-	keys := make([]exec.SortKey, len(p.sort))
-	for i, k := range p.sort {
-		keys[i] = exec.SortKey{E: k.E, Desc: k.Desc, NullsFirst: k.NullsFirst}
+	wt := exec.NewWorkTable(anchor.Schema())
+	if l.workTables == nil {
+		l.workTables = map[*workTableRef]*exec.WorkTable{}
 	}
-	if p.limit >= 0 {
-		return exec.NewTopN(in, keys, p.limit+p.offset, opts)
+	l.workTables[x.wt] = wt
+	op, err := exec.NewRecursiveUnion(anchor, wt, func() (engine.Operator, error) {
+		return l.lowerExact(x.recursive, x.recursCols)
+	}, x.distinct)
+	if err != nil {
+		anchor.Close()
+		return nil, nil, err
 	}
-	return exec.NewSort(in, keys, opts)
+	return op, x.cols, nil
 }
 
-func withLimit(in engine.Operator, p *selectPlan) engine.Operator {
-	if p.limit < 0 && p.offset <= 0 {
-		return in
+// countFromMetadata answers SELECT count(*) FROM t (no WHERE, no GROUP BY)
+// from the snapshot summary when it is exact: the summary has the record
+// count and says the snapshot has no delete files.
+func countFromMetadata(x *aggRel) (int64, bool) {
+	scan, ok := x.in.(*scanRel)
+	if !ok || len(x.groups) > 0 || len(x.aggs) == 0 {
+		return 0, false
 	}
-	return exec.NewLimit(in, p.limit, p.offset)
-}
-
-// outputSchema is the schema of the result batches.
-func outputSchema(p *selectPlan) *arrow.Schema {
-	fields := make([]arrow.Field, len(p.output))
-	for i, e := range p.output {
-		fields[i] = arrow.Field{Name: p.cols[i].Name, Type: e.Type(), Nullable: true}
+	for _, a := range x.aggs {
+		if a.Fn != "count" || a.Arg != nil || a.Filter != nil || a.Distinct {
+			return 0, false
+		}
 	}
-	return arrow.NewSchema(fields, nil)
-}
-
-// newHashAggregate lowers an aggregation: group keys, then the aggregates.
-func newHashAggregate(in engine.Operator, groups []expr.Expr, aggs []aggCall, opts expr.CompileOptions) (engine.Operator, error) {
-	calls := make([]exec.AggCall, len(aggs))
-	for i, a := range aggs {
-		calls[i] = exec.AggCall{Fn: a.Fn, Arg: a.Arg, Distinct: a.Distinct, Filter: a.Filter, Name: a.Name}
+	if scan.snapshot == nil {
+		return 0, true
 	}
-	return exec.NewHashAggregate(in, groups, calls, opts)
+	sum := scan.snapshot.Summary
+	n, ok := summaryInt(sum, "total-records")
+	if !ok {
+		return 0, false
+	}
+	for _, k := range []string{"total-delete-files", "total-position-deletes", "total-equality-deletes"} {
+		if v, ok := summaryInt(sum, k); !ok || v != 0 {
+			return 0, false
+		}
+	}
+	return n, true
 }

@@ -8,27 +8,25 @@ import (
 	"github.com/icegate/icegate/internal/pgtypes"
 )
 
-// selectPlan is a bound SELECT over zero or one table, in the order the
-// engine runs it:
-//
-//	scan (or one empty row) -> where -> aggregate -> having ->
-//	sort -> project -> limit                      (without DISTINCT)
-//	project -> distinct -> sort -> limit          (with DISTINCT)
-//
-// Sort keys are expressions over the rows entering the sort: before the
-// projection without DISTINCT, over the output columns with it.
+// selectPlan is a bound query: its relational tree (root), the columns of
+// its result (out, which root produces among maybe others) and how they
+// are described to the client (cols). output holds a reference to each
+// result column, for callers that need their Arrow types.
 type selectPlan struct {
-	scope    *scope        // nil: no FROM clause
-	values   [][]expr.Expr // VALUES rows (then scope is nil)
-	where    expr.Expr
-	agg      *aggScope // nil: no aggregation
-	having   expr.Expr
-	distinct bool
-	output   []expr.Expr
-	cols     []pgtypes.Column
-	sort     []sortKey
-	limit    int64 // -1: none
-	offset   int64
+	root   rel
+	out    []colID
+	cols   []pgtypes.Column
+	output []expr.Expr
+	q      *colTable
+}
+
+// finish fills output once root and out are set.
+func (p *selectPlan) finish(b *binder) {
+	p.q = b.q
+	p.output = make([]expr.Expr, len(p.out))
+	for i, id := range p.out {
+		p.output[i] = b.ref(id).e
+	}
 }
 
 // sortKey is one ORDER BY key with PostgreSQL's NULL placement resolved.
@@ -38,90 +36,190 @@ type sortKey struct {
 	NullsFirst bool
 }
 
-// String renders the plan, one operator per line from the top (the output)
-// down to the scan, for tests and EXPLAIN.
+// String renders the plan, one node per line from the result down to the
+// scans, for tests and EXPLAIN.
 func (p *selectPlan) String() string {
+	return strings.Join(p.render(optimize(p.root), nil), "\n")
+}
+
+// render prints the optimized tree root of p; with stats (EXPLAIN
+// ANALYZE) each node also shows what it did.
+func (p *selectPlan) render(root rel, stats map[rel]*opStats) []string {
 	var lines []string
-	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
-	if p.limit >= 0 || p.offset > 0 {
-		add("limit %d offset %d", p.limit, p.offset)
+	items := make([]string, len(p.out))
+	for i, id := range p.out {
+		c := p.cols[i]
+		items[i] = fmt.Sprintf("#%d AS %q %s", id, c.Name, pgType{c.TypeOID, c.Typmod})
 	}
-	sortLine := func() {
-		if len(p.sort) == 0 {
-			return
+	lines = append(lines, "result "+strings.Join(items, ", "))
+	// Scans show the columns they read: those something uses.
+	used := setOf(p.out)
+	visitRel(root, func(r rel) {
+		for _, e := range relExprs(r) {
+			used.addRefs(e)
 		}
-		keys := make([]string, len(p.sort))
-		for i, k := range p.sort {
-			keys[i] = fmtExpr(k.E)
-			if k.Desc {
-				keys[i] += " DESC"
+		if s, ok := r.(*setOpRel); ok {
+			for _, cols := range s.inCols {
+				for _, id := range cols {
+					used.add(id)
+				}
 			}
-			if k.NullsFirst {
-				keys[i] += " NULLS FIRST"
-			} else {
-				keys[i] += " NULLS LAST"
+		}
+		if s, ok := r.(*recursiveRel); ok {
+			for _, id := range append(append([]colID(nil), s.anchorCols...), s.recursCols...) {
+				used.add(id)
 			}
 		}
-		add("sort %s", strings.Join(keys, ", "))
-	}
-	projLine := func() {
-		items := make([]string, len(p.output))
-		for i, e := range p.output {
-			c := p.cols[i]
-			items[i] = fmt.Sprintf("%s AS %q %s", fmtExpr(e), c.Name, pgType{c.TypeOID, c.Typmod})
+	})
+	var walk func(r rel, depth int)
+	walk = func(r rel, depth int) {
+		line := strings.Repeat("  ", depth) + "└ " + describeRel(p.q, r, used)
+		if st, ok := stats[r]; ok {
+			line += "  " + st.String()
+		} else if stats != nil {
+			line += "  (never executed)"
 		}
-		add("project %s", strings.Join(items, ", "))
-	}
-	if p.distinct {
-		sortLine()
-		add("distinct")
-		projLine()
-	} else {
-		projLine()
-		sortLine()
-	}
-	if p.having != nil {
-		add("filter %s", fmtExpr(p.having))
-	}
-	if p.agg != nil {
-		gs := make([]string, len(p.agg.groups))
-		for i, g := range p.agg.groups {
-			gs[i] = fmtExpr(g.e)
+		lines = append(lines, line)
+		for _, c := range relChildren(r) {
+			walk(c, depth+1)
 		}
-		as := make([]string, len(p.agg.aggs))
-		for i, a := range p.agg.aggs {
+	}
+	walk(root, 0)
+	return lines
+}
+
+// describeRel is one node's line in a plan.
+func describeRel(q *colTable, r rel, used colSet) string {
+	switch x := r.(type) {
+	case *scanRel:
+		var cols []string
+		for i, id := range x.cols {
+			if used.has(id) {
+				cols = append(cols, fmt.Sprintf("#%d:%s#%d", id, q.meta(id).name, x.fieldIDs[i]))
+			}
+		}
+		return fmt.Sprintf("scan %s [%s]", x.name, strings.Join(cols, ", "))
+	case *oneRowRel:
+		return "values (one row)"
+	case *valuesRel:
+		return fmt.Sprintf("values (%d rows) [%s]", len(x.rows), fmtCols(q, x.cols))
+	case *filterRel:
+		return "filter " + fmtExpr(x.pred)
+	case *projectRel:
+		items := make([]string, len(x.exprs))
+		for i, e := range x.exprs {
+			if c, ok := e.(*expr.Col); ok && colID(c.Idx) == x.cols[i] {
+				items[i] = fmtExpr(e)
+				continue
+			}
+			items[i] = fmt.Sprintf("%s AS #%d", fmtExpr(e), x.cols[i])
+		}
+		return "project " + strings.Join(items, ", ")
+	case *aggRel:
+		gs := make([]string, len(x.groups))
+		for i, g := range x.groups {
+			gs[i] = fmtExpr(g)
+			if c, ok := g.(*expr.Col); !ok || colID(c.Idx) != x.groupCols[i] {
+				gs[i] += fmt.Sprintf(" AS #%d", x.groupCols[i])
+			}
+		}
+		as := make([]string, len(x.aggs))
+		for i, a := range x.aggs {
 			arg := "*"
 			if a.Arg != nil {
 				arg = fmtExpr(a.Arg)
+			}
+			for _, extra := range a.Args {
+				arg += ", " + fmtExpr(extra)
 			}
 			if a.Distinct {
 				arg = "DISTINCT " + arg
 			}
 			as[i] = fmt.Sprintf("%s(%s)", a.Fn, arg)
+			if len(a.OrderBy) > 0 {
+				as[i] += " ORDER BY " + fmtKeys(a.OrderBy)
+			}
 			if a.Filter != nil {
 				as[i] += " FILTER (WHERE " + fmtExpr(a.Filter) + ")"
 			}
-			as[i] += "::" + fmtArrow(a.T)
+			as[i] += fmt.Sprintf("::%s AS #%d", fmtArrow(a.T), x.aggCols[i])
 		}
-		add("aggregate groups [%s] aggs [%s]", strings.Join(gs, ", "), strings.Join(as, ", "))
-	}
-	if p.where != nil {
-		add("filter %s", fmtExpr(p.where))
-	}
-	if p.values != nil {
-		add("values (%d rows)", len(p.values))
-	} else if p.scope == nil {
-		add("values (one row)")
-	} else {
-		cols := make([]string, len(p.scope.used))
-		for i, c := range p.scope.used {
-			col := p.scope.cols[c]
-			cols[i] = fmt.Sprintf("%s#%d", col.Name, col.FieldID)
+		if len(x.aggs) == 0 {
+			return fmt.Sprintf("distinct [%s]", strings.Join(gs, ", "))
 		}
-		add("scan %s.%s [%s]", strings.Join(p.scope.table.Ident.Namespace, "."), p.scope.table.Ident.Name, strings.Join(cols, ", "))
+		return fmt.Sprintf("aggregate groups [%s] aggs [%s]", strings.Join(gs, ", "), strings.Join(as, ", "))
+	case *joinRel:
+		s := x.typ.String() + " join"
+		if x.cond != nil {
+			s += " on " + fmtExpr(x.cond)
+		}
+		if x.typ == joinMark {
+			s += fmt.Sprintf(" mark #%d", x.mark)
+		}
+		if x.nullAware {
+			s += " null-aware"
+		}
+		if x.single {
+			s += " single"
+		}
+		if x.apply {
+			s += " (per outer row)"
+		}
+		return s
+	case *sortRel:
+		return "sort " + fmtKeys(x.keys)
+	case *limitRel:
+		return fmt.Sprintf("limit %d offset %d", x.limit, x.offset)
+	case *windowRel:
+		calls := make([]string, len(x.calls))
+		for i, c := range x.calls {
+			args := make([]string, len(c.args))
+			for j, a := range c.args {
+				args[j] = fmtExpr(a)
+			}
+			calls[i] = fmt.Sprintf("%s(%s) AS #%d", c.fn, strings.Join(args, ", "), x.cols[i])
+		}
+		parts := make([]string, len(x.partition))
+		for i, e := range x.partition {
+			parts[i] = fmtExpr(e)
+		}
+		return fmt.Sprintf("window partition [%s] order [%s] [%s]", strings.Join(parts, ", "), fmtKeys(x.order), strings.Join(calls, ", "))
+	case *setOpRel:
+		op := x.op
+		if x.all {
+			op += " all"
+		}
+		return fmt.Sprintf("%s [%s]", op, fmtCols(q, x.cols))
+	case *recursiveRel:
+		op := "recursive union"
+		if !x.distinct {
+			op += " all"
+		}
+		return fmt.Sprintf("%s %s [%s]", op, x.wt.name, fmtCols(q, x.cols))
+	case *workTableRel:
+		return fmt.Sprintf("work table %s [%s]", x.wt.name, fmtCols(q, x.cols))
+	case *tableFuncRel:
+		args := make([]string, len(x.args))
+		for i, a := range x.args {
+			args[i] = fmtExpr(a)
+		}
+		return fmt.Sprintf("function %s(%s) [%s]", x.fn, strings.Join(args, ", "), fmtCols(q, x.cols))
 	}
-	for i := 1; i < len(lines); i++ {
-		lines[i] = strings.Repeat("  ", i-1) + "└ " + lines[i]
+	return fmt.Sprintf("%T", r)
+}
+
+func fmtKeys(keys []sortKey) string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = fmtExpr(k.E)
+		if k.Desc {
+			out[i] += " DESC"
+		}
+		if k.NullsFirst {
+			out[i] += " NULLS FIRST"
+		} else {
+			out[i] += " NULLS LAST"
+		}
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(out, ", ")
 }

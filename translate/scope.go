@@ -2,93 +2,132 @@ package translate
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
+	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
 )
 
-// scope is the FROM clause's one table: its columns, the name it is
-// referred to by, and the columns the statement uses (the scan's
-// projection, in first-use order).
+// scope is what names can refer to while binding one SELECT: the items of
+// its FROM clause, the columns USING/NATURAL joins merged, and the
+// enclosing query's scope (a reference resolved there is an outer,
+// correlated reference).
 type scope struct {
-	table   *catalog.Table
-	schema  *catalog.Schema
-	written tableName
-	alias   string // the alias, or "" when none
-	cols    []column
-	used    []int       // indexes into cols, in scan output order
-	pos     map[int]int // index into cols -> scan output index
+	parent *scope
+	items  []*rangeItem
+	// merged are the join columns of USING / NATURAL joins: an unqualified
+	// name finds them first, and * lists them first.
+	merged []itemCol
+	// outerAgg is the aggregation of the enclosing query when this
+	// (sub)query is bound inside its aggregated part.
+	outerAgg *aggScope
 }
 
-func newScope(t *catalog.Table, tn tableName, alias string) *scope {
-	s := t.Metadata.CurrentSchema()
-	return &scope{table: t, schema: s, written: tn, alias: alias, cols: columnsOf(s), pos: map[int]int{}}
+// rangeItem is one FROM item: a table, a derived table, VALUES, a
+// function or a CTE reference, with the name it is referred to by.
+type rangeItem struct {
+	table *catalog.Table // nil unless a catalog table
+	tn    tableName      // how the table was written (tables only)
+	alias string         // the alias, or "" when none
+	name  string         // the reference name when there is no alias
+	cols  []itemCol
 }
 
-// use marks column i as read and returns its index in the scan output.
-func (s *scope) use(i int) int {
-	if p, ok := s.pos[i]; ok {
-		return p
-	}
-	s.pos[i] = len(s.used)
-	s.used = append(s.used, i)
-	return s.pos[i]
+// itemCol is a column of a FROM item.
+type itemCol struct {
+	name string
+	id   colID
+	// merged is true for a column a USING/NATURAL join merged: * lists
+	// the merged column once instead.
+	merged bool
+	// hidden columns (metadata columns) are not listed by *.
+	hidden bool
+}
+
+// cteDef is a WITH query: bound afresh at each reference, in the scope
+// the WITH clause was in.
+type cteDef struct {
+	name    string
+	aliases []string // column aliases, or nil
+	query   *pg.SelectStmt
+	scope   *scope
+	binding bool // being bound: its name means a table inside itself
+	// recursive: WITH RECURSIVE whose UNION's right side refers to it.
+	// While that side is bound (inRecursiveTerm), the name means the work
+	// table wt with columns wtMetas.
+	recursive       bool
+	inRecursiveTerm bool
+	wt              *workTableRef
+	wtMetas         []colMeta
 }
 
 // matchesQualifier reports whether a column qualifier (t, ns.t or
-// cat.ns.t) names this table.
-func (s *scope) matchesQualifier(q []string) bool {
+// cat.ns.t) names this item.
+func (it *rangeItem) matchesQualifier(q []string) bool {
 	last := q[len(q)-1]
-	if s.table == nil {
-		return len(q) == 1 && last == "*VALUES*"
+	if it.alias != "" {
+		return len(q) == 1 && last == it.alias
 	}
-	if s.alias != "" {
-		return len(q) == 1 && last == s.alias
+	if it.table == nil {
+		return len(q) == 1 && last == it.name
 	}
-	if last != s.written.Name && last != s.table.Ident.Name {
+	if last != it.tn.Name && last != it.table.Ident.Name {
 		return false
 	}
 	if len(q) >= 2 {
 		ns := q[len(q)-2]
-		if s.written.Schema != "" && ns != s.written.Schema {
+		if it.tn.Schema != "" && ns != it.tn.Schema {
 			return false
 		}
 	}
 	return true
 }
 
-// fieldIDs lists the field ids the scan must produce, in output order.
-func (s *scope) fieldIDs() []int {
-	ids := make([]int, len(s.used))
-	for i, c := range s.used {
-		ids[i] = s.cols[c].FieldID
+// refName is the name the item is referred to by in messages.
+func (it *rangeItem) refName() string {
+	if it.alias != "" {
+		return it.alias
 	}
-	return ids
+	if it.table != nil {
+		return it.tn.Name
+	}
+	return it.name
 }
 
 // aggScope collects the GROUP BY expressions and the aggregate calls of a
-// query; expressions above the aggregation refer to its output: the group
-// keys, then the aggregates.
+// query; expressions above the aggregation refer to its output columns.
 type aggScope struct {
-	groups  []bound
-	keys    []string
-	aggs    []aggCall
-	aggKeys []string
+	groups    []bound
+	groupCols []colID
+	keys      []string
+	aggs      []aggCall
+	aggCols   []colID
+	aggKeys   []string
+	// sets are the grouping sets (indexes into groups) of GROUPING SETS,
+	// ROLLUP and CUBE; nil for a plain GROUP BY.
+	sets [][]int
+	// grouping are the GROUPING(...) calls: their arguments' group indexes
+	// and result columns.
+	grouping []groupingCall
+}
+
+// groupingCall is one GROUPING(a, b, ...) of a query.
+type groupingCall struct {
+	args []int
+	id   colID
 }
 
 // aggCall is one aggregate of the aggregation.
 type aggCall struct {
 	Fn       string
 	Arg      expr.Expr // nil for count(*)
+	Args     []expr.Expr
 	Distinct bool
 	Filter   expr.Expr // nil when none
+	OrderBy  []sortKey
 	Name     string
 	T        arrow.DataType
-}
-
-func (a *aggScope) addGroup(g bound) {
-	a.groups = append(a.groups, g)
-	a.keys = append(a.keys, fmtExpr(g.e))
+	pt       pgType
 }
 
 func (a *aggScope) findGroup(e expr.Expr) int {
@@ -103,17 +142,29 @@ func (a *aggScope) findGroup(e expr.Expr) int {
 
 // add registers an aggregate (identical calls share one) and returns its
 // index among the aggregates.
-func (a *aggScope) add(c aggCall) int {
+func (a *aggScope) add(c aggCall) (int, bool) {
 	k := c.Fn + "|" + fmtExpr(c.Arg) + "|" + fmtExpr(c.Filter)
+	for _, x := range c.Args {
+		k += "|" + fmtExpr(x)
+	}
+	for _, o := range c.OrderBy {
+		k += "|o" + fmtExpr(o.E)
+		if o.Desc {
+			k += "d"
+		}
+		if o.NullsFirst {
+			k += "f"
+		}
+	}
 	if c.Distinct {
 		k += "|distinct"
 	}
 	for i, x := range a.aggKeys {
 		if x == k {
-			return i
+			return i, false
 		}
 	}
 	a.aggs = append(a.aggs, c)
 	a.aggKeys = append(a.aggKeys, k)
-	return len(a.aggs) - 1
+	return len(a.aggs) - 1, true
 }

@@ -99,6 +99,7 @@ type session struct {
 	settings *settings
 	inTx     bool
 	txWrites int // writes committed since BEGIN (each commits on its own)
+	temp     map[string]*tempView
 }
 
 var _ Session = (*session)(nil)

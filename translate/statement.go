@@ -37,9 +37,23 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 		if sel == nil {
 			return nil, notYet("EXPLAIN of this statement")
 		}
+		analyze := false
 		for _, o := range x.ExplainStmt.Options {
-			if d := o.GetDefElem(); d != nil && strings.EqualFold(d.Defname, "analyze") {
-				return nil, notYet("EXPLAIN ANALYZE")
+			d := o.GetDefElem()
+			if d == nil {
+				continue
+			}
+			switch strings.ToLower(d.Defname) {
+			case "analyze":
+				analyze = explainFlag(d)
+			case "verbose", "costs", "buffers", "timing", "summary", "settings", "wal":
+				// Accepted; the plan shows what icegate has.
+			case "format":
+				if v := strings.ToLower(defElemString(d)); v != "text" {
+					return nil, notYet("EXPLAIN (FORMAT " + strings.ToUpper(v) + ")")
+				}
+			default:
+				return nil, pgerr.New(pgerr.SyntaxError, "unrecognized EXPLAIN option \"%s\"", d.Defname)
 			}
 		}
 		inner := ps
@@ -48,7 +62,7 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 		if err := st.bind(ctx); err != nil {
 			return nil, err
 		}
-		return &explainStatement{sel: st}, nil
+		return &explainStatement{sel: st, analyze: analyze}, nil
 	case *pg.Node_VariableSetStmt:
 		return s.prepareSet(x.VariableSetStmt)
 	case *pg.Node_VariableShowStmt:
@@ -61,7 +75,12 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 		return s.prepareCreateTableAs(ps, x.CreateTableAsStmt, ps.extras)
 	case *pg.Node_CreateSchemaStmt:
 		return s.prepareCreateSchema(x.CreateSchemaStmt)
+	case *pg.Node_ViewStmt:
+		return s.prepareCreateView(ps, x.ViewStmt)
 	case *pg.Node_DropStmt:
+		if x.DropStmt.RemoveType == pg.ObjectType_OBJECT_VIEW {
+			return s.prepareDropView(x.DropStmt)
+		}
 		return s.prepareDrop(x.DropStmt, ps.extras)
 	case *pg.Node_RenameStmt:
 		if x.RenameStmt.RenameType == pg.ObjectType_OBJECT_COLUMN && x.RenameStmt.RelationType == pg.ObjectType_OBJECT_TABLE {
@@ -221,7 +240,8 @@ func sameColumns(a, b []pgtypes.Column) bool {
 
 // explainStatement prints the plan of a SELECT as one text column.
 type explainStatement struct {
-	sel *selectStatement
+	sel     *selectStatement
+	analyze bool
 }
 
 func (e *explainStatement) ParamTypes() []uint32 { return e.sel.params }
@@ -231,7 +251,14 @@ func (e *explainStatement) Columns() []pgtypes.Column {
 }
 
 func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
-	return textRows("QUERY PLAN", strings.Split(e.sel.plan.String(), "\n"), "EXPLAIN")
+	if !e.analyze {
+		return textRows("QUERY PLAN", strings.Split(e.sel.plan.String(), "\n"), "EXPLAIN")
+	}
+	lines, err := explainAnalyze(ctx, e.sel.sess, e.sel.plan)
+	if err != nil {
+		return nil, err
+	}
+	return textRows("QUERY PLAN", lines, "EXPLAIN")
 }
 
 // utilityStatement runs a side effect at Execute and returns no rows.
@@ -319,4 +346,13 @@ func (t *txStatement) ParamTypes() []uint32      { return nil }
 func (t *txStatement) Columns() []pgtypes.Column { return nil }
 func (t *txStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
 	return &emptyRows{tag: t.tag, notices: t.run()}, nil
+}
+
+// explainFlag is the value of a boolean EXPLAIN option (no value: true).
+func explainFlag(d *pg.DefElem) bool {
+	switch strings.ToLower(defElemString(d)) {
+	case "false", "off", "0", "no":
+		return false
+	}
+	return true
 }

@@ -15,6 +15,9 @@ func containsAggregate(n *pg.Node) bool {
 		if fc, ok := m.Interface().(*pg.FuncCall); ok && fc.Over == nil && aggregateNames[funcName(fc)] && len(fc.Funcname) <= 2 {
 			found = true
 		}
+		if _, ok := m.Interface().(*pg.GroupingFunc); ok {
+			found = true
+		}
 		if _, ok := m.Interface().(*pg.SubLink); ok {
 			return false
 		}

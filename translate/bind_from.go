@@ -1,0 +1,657 @@
+package translate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// bindFrom binds the FROM clause into a relation and fills b.scope with
+// its items. Items separated by commas are cross joins (the optimizer
+// turns WHERE conditions into join conditions); no FROM is one empty row.
+func (b *binder) bindFrom(from []*pg.Node) (rel, error) {
+	var cur rel
+	for _, n := range from {
+		r, err := b.bindFromItem(n, cur)
+		if err != nil {
+			return nil, err
+		}
+		cur = r
+	}
+	if cur == nil {
+		return &oneRowRel{}, nil
+	}
+	return cur, nil
+}
+
+// bindFromItem binds one FROM item and joins it to left (the items before
+// it; nil for the first). Functions and LATERAL subqueries may refer to
+// the columns of left.
+func (b *binder) bindFromItem(n *pg.Node, left rel) (rel, error) {
+	cross := func(r rel) rel {
+		if left == nil {
+			return r
+		}
+		return &joinRel{typ: joinInner, left: left, right: r}
+	}
+	switch x := n.Node.(type) {
+	case *pg.Node_RangeVar:
+		r, err := b.bindRangeVar(x.RangeVar)
+		if err != nil {
+			return nil, err
+		}
+		return cross(r), nil
+	case *pg.Node_JoinExpr:
+		r, err := b.bindJoin(x.JoinExpr)
+		if err != nil {
+			return nil, err
+		}
+		return cross(r), nil
+	case *pg.Node_RangeSubselect:
+		return b.bindRangeSubselect(x.RangeSubselect, left)
+	case *pg.Node_RangeFunction:
+		return b.bindRangeFunction(x.RangeFunction, left)
+	}
+	return nil, b.errAt(notYet("this FROM item"), nodeLocation(n))
+}
+
+// bindRangeVar binds a table name or a WITH query's name.
+func (b *binder) bindRangeVar(rv *pg.RangeVar) (rel, error) {
+	alias, colAliases := "", []string(nil)
+	if rv.Alias != nil {
+		alias = rv.Alias.Aliasname
+		for _, c := range rv.Alias.Colnames {
+			colAliases = append(colAliases, c.GetString_().GetSval())
+		}
+	}
+	if rv.Schemaname == "" && rv.Catalogname == "" {
+		if cte := b.findCTE(rv.Relname); cte != nil {
+			return b.bindCTERef(cte, rv, alias, colAliases)
+		}
+	}
+	tn := tableNameOf(rv)
+	b.untruncateTable(rv, &tn)
+	if tn.Schema == "" && tn.Catalog == "" {
+		if _, ok := b.sess.temp[tn.Name]; ok {
+			return b.bindView(rv, tn, alias, colAliases) // temporary views come first
+		}
+		if len(b.viewNS) > 0 {
+			// Inside a view, unqualified names resolve in its namespace.
+			vn := tn
+			vn.Schema = strings.Join(b.viewNS, ".")
+			if t, err := b.sess.resolveTable(b.ctx, vn); err == nil {
+				tn = vn
+				return b.bindTable(rv, tn, t, alias, colAliases)
+			}
+		}
+	}
+	t, err := b.sess.resolveTable(b.ctx, tn)
+	if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.UndefinedTable {
+		if r, verr := b.bindView(rv, tn, alias, colAliases); r != nil || verr != nil {
+			return r, verr
+		}
+	}
+	if err != nil {
+		return nil, b.errAt(err, rv.Location)
+	}
+	return b.bindTable(rv, tn, t, alias, colAliases)
+}
+
+// bindTable binds a catalog table as a FROM item.
+func (b *binder) bindTable(rv *pg.RangeVar, tn tableName, t *catalog.Table, alias string, colAliases []string) (rel, error) {
+	if t.Metadata == nil || t.Metadata.CurrentSchema() == nil {
+		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.written)
+	}
+	schema := t.Metadata.CurrentSchema()
+	cols := columnsOf(schema)
+	if len(colAliases) > len(cols) {
+		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
+			tn.Name, len(cols), len(colAliases)), rv.Location)
+	}
+	r := &scanRel{table: t, schema: schema, snapshot: t.Metadata.CurrentSnapshot(), name: tn.written}
+	it := &rangeItem{table: t, tn: tn, alias: alias}
+	for i, c := range cols {
+		name := c.Name
+		if i < len(colAliases) {
+			name = colAliases[i]
+		}
+		id := b.newCol(name, c.Type, c.Arrow)
+		r.fieldIDs = append(r.fieldIDs, c.FieldID)
+		r.cols = append(r.cols, id)
+		it.cols = append(it.cols, itemCol{name: name, id: id})
+	}
+	b.scope.items = append(b.scope.items, it)
+	return r, nil
+}
+
+// bindRangeSubselect binds (SELECT ...) [AS] alias [(cols)] and joins it
+// to left. A LATERAL subquery sees the items before it.
+func (b *binder) bindRangeSubselect(rs *pg.RangeSubselect, left rel) (rel, error) {
+	sel := rs.Subquery.GetSelectStmt()
+	if sel == nil {
+		return nil, notYet("this subquery in FROM")
+	}
+	var p *selectPlan
+	var err error
+	if rs.Lateral {
+		p, err = b.bindSubquery(sel)
+	} else {
+		p, err = b.bindSubqueryIn(b.scope.parent, sel)
+	}
+	if err != nil {
+		return nil, err
+	}
+	alias := ""
+	var colAliases []string
+	if rs.Alias != nil {
+		alias = rs.Alias.Aliasname
+		for _, c := range rs.Alias.Colnames {
+			colAliases = append(colAliases, c.GetString_().GetSval())
+		}
+	}
+	if err := b.addDerivedItem(p, alias, "subquery", colAliases, nodeLocation(rs.Subquery)); err != nil {
+		return nil, err
+	}
+	if left == nil {
+		return p.root, nil
+	}
+	if rs.Lateral {
+		return b.lateralJoin(left, p, joinInner)
+	}
+	return &joinRel{typ: joinInner, left: left, right: p.root}, nil
+}
+
+// addDerivedItem adds a FROM item for a bound query's output columns.
+func (b *binder) addDerivedItem(p *selectPlan, alias, name string, colAliases []string, loc int32) error {
+	if len(colAliases) > len(p.out) {
+		return b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
+			alias, len(p.out), len(colAliases)), loc)
+	}
+	it := &rangeItem{alias: alias, name: name}
+	seen := map[colID]bool{}
+	for i, id := range p.out {
+		cname := p.cols[i].Name
+		if i < len(colAliases) {
+			cname = colAliases[i]
+		}
+		if seen[id] {
+			// The same column twice in the select list: give the second
+			// its own id so that both can be named.
+			nid := b.newCol(cname, pgType{p.cols[i].TypeOID, p.cols[i].Typmod}, b.q.meta(id).at)
+			p.root = &projectRel{in: p.root, exprs: append(refsTo(b, p.root.outCols()), b.ref(id).e), cols: append(p.root.outCols(), nid)}
+			id = nid
+			p.out[i] = nid
+		}
+		seen[id] = true
+		it.cols = append(it.cols, itemCol{name: cname, id: id})
+	}
+	b.scope.items = append(b.scope.items, it)
+	return nil
+}
+
+// refsTo returns references to the given columns.
+func refsTo(b *binder, ids []colID) []expr.Expr {
+	out := make([]expr.Expr, len(ids))
+	for i, id := range ids {
+		out[i] = b.ref(id).e
+	}
+	return out
+}
+
+// bindJoin binds a JOIN b ON/USING/NATURAL; the items of both sides join
+// the scope.
+func (b *binder) bindJoin(j *pg.JoinExpr) (rel, error) {
+	if j.Alias != nil {
+		return nil, notYet("an alias for a JOIN")
+	}
+	first := len(b.scope.items)
+	lr, err := b.bindFromItem(j.Larg, nil)
+	if err != nil {
+		return nil, err
+	}
+	mid := len(b.scope.items)
+	mergedBefore := len(b.scope.merged)
+	if lateralItem(j.Rarg) {
+		return b.bindLateralJoin(j, lr)
+	}
+	rr, err := b.bindFromItem(j.Rarg, nil)
+	if err != nil {
+		return nil, err
+	}
+	var typ joinType
+	switch j.Jointype {
+	case pg.JoinType_JOIN_INNER:
+		typ = joinInner
+	case pg.JoinType_JOIN_LEFT:
+		typ = joinLeft
+	case pg.JoinType_JOIN_RIGHT:
+		typ = joinRight
+	case pg.JoinType_JOIN_FULL:
+		typ = joinFull
+	default:
+		return nil, notYet("this join type")
+	}
+	jr := &joinRel{typ: typ, left: lr, right: rr}
+	using := []string{}
+	for _, u := range j.UsingClause {
+		using = append(using, u.GetString_().GetSval())
+	}
+	if j.IsNatural {
+		leftNames := map[string]bool{}
+		for _, it := range b.scope.items[first:mid] {
+			for _, c := range it.cols {
+				if !c.hidden {
+					leftNames[c.name] = true
+				}
+			}
+		}
+		for _, it := range b.scope.items[mid:] {
+			for _, c := range it.cols {
+				if !c.hidden && leftNames[c.name] {
+					using = append(using, c.name)
+				}
+			}
+		}
+	}
+	if len(using) > 0 {
+		var conds []expr.Expr
+		var merged []itemCol
+		var proj *projectRel
+		for _, name := range using {
+			l, err := b.findIn(b.scope.items[first:mid], b.scope.merged[:mergedBefore], name, "left")
+			if err != nil {
+				return nil, err
+			}
+			r, err := b.findIn(b.scope.items[mid:], b.scope.merged[mergedBefore:], name, "right")
+			if err != nil {
+				return nil, err
+			}
+			lb, rb := b.ref(l.id), b.ref(r.id)
+			eq, err := b.binaryOp("=", lb, rb, -1)
+			if err != nil {
+				return nil, err
+			}
+			conds = append(conds, eq.e)
+			b.markMerged(l.id)
+			b.markMerged(r.id)
+			switch typ {
+			case joinInner, joinLeft:
+				merged = append(merged, itemCol{name: name, id: l.id})
+			case joinRight:
+				merged = append(merged, itemCol{name: name, id: r.id})
+			default:
+				if proj == nil {
+					proj = &projectRel{in: jr, exprs: refsTo(b, jr.outCols()), cols: jr.outCols()}
+				}
+				co, err := b.call("coalesce", []bound{lb, rb}, -1)
+				if err != nil {
+					return nil, err
+				}
+				id := b.newCol(name, co.t, co.e.Type())
+				proj.exprs = append(proj.exprs, co.e)
+				proj.cols = append(proj.cols, id)
+				merged = append(merged, itemCol{name: name, id: id})
+			}
+		}
+		jr.cond = andOf(conds)
+		b.scope.merged = append(b.scope.merged[:mergedBefore:mergedBefore], merged...)
+		if proj != nil {
+			return proj, nil
+		}
+		return jr, nil
+	}
+	if j.Quals != nil {
+		saved := b.where
+		b.where = "JOIN conditions"
+		c, err := b.expr(j.Quals)
+		b.where = saved
+		if err != nil {
+			return nil, err
+		}
+		cond, err := b.asBool(c, "JOIN/ON", nodeLocation(j.Quals))
+		if err != nil {
+			return nil, err
+		}
+		if len(b.pending) > 0 {
+			return nil, b.errAt(notYetPl("subqueries in JOIN conditions"), nodeLocation(j.Quals))
+		}
+		jr.cond = cond
+	} else if typ != joinInner {
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error: JOIN needs ON or USING")
+	}
+	return jr, nil
+}
+
+// markMerged flags the item column with id as merged by USING.
+func (b *binder) markMerged(id colID) {
+	for _, it := range b.scope.items {
+		for i := range it.cols {
+			if it.cols[i].id == id {
+				it.cols[i].merged = true
+			}
+		}
+	}
+}
+
+// findIn finds a USING column among some items (merged columns first).
+func (b *binder) findIn(items []*rangeItem, merged []itemCol, name, side string) (itemCol, error) {
+	for _, c := range merged {
+		if c.name == name {
+			return c, nil
+		}
+	}
+	var found *itemCol
+	for _, it := range items {
+		for i := range it.cols {
+			if it.cols[i].name == name && !it.cols[i].merged {
+				if found != nil {
+					return itemCol{}, pgerr.New(pgerr.AmbiguousColumn, "common column name \"%s\" appears more than once in %s table", name, side)
+				}
+				found = &it.cols[i]
+			}
+		}
+	}
+	if found == nil {
+		return itemCol{}, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in %s table", name, side)
+	}
+	return *found, nil
+}
+
+// lookup resolves an unqualified column name in this scope only: merged
+// USING columns first, then the items (more than one match is
+// ambiguous).
+func (s *scope) lookup(name string, quoted bool) (itemCol, error) {
+	for _, c := range s.merged {
+		if c.name == name {
+			return c, nil
+		}
+	}
+	var found *itemCol
+	var foundIn *rangeItem
+	for _, it := range s.items {
+		cols := make([]column, len(it.cols))
+		for i, c := range it.cols {
+			cols[i] = column{Name: c.name}
+		}
+		switch i := findColumn(cols, name, quoted); i {
+		case -1:
+			continue
+		case -2:
+			return itemCol{}, pgerr.New(pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", name)
+		default:
+			if found != nil && foundIn != it {
+				return itemCol{}, pgerr.New(pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", name)
+			}
+			found, foundIn = &it.cols[i], it
+		}
+	}
+	if found == nil {
+		return itemCol{}, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" does not exist", name)
+	}
+	return *found, nil
+}
+
+// findItem finds the FROM item a qualifier names (nil if none).
+func (s *scope) findItem(q []string) *rangeItem {
+	for _, it := range s.items {
+		if it.matchesQualifier(q) {
+			return it
+		}
+	}
+	return nil
+}
+
+// columnRef binds a column name, qualified or not, in the current scope
+// and then in the enclosing queries' scopes (an outer reference).
+func (b *binder) columnRef(cr *pg.ColumnRef) (bound, error) {
+	var parts []string
+	for _, f := range cr.Fields {
+		switch f.Node.(type) {
+		case *pg.Node_String_:
+			parts = append(parts, f.GetString_().Sval)
+		case *pg.Node_AStar:
+			return bound{}, b.errAt(notYet("* in this position"), cr.Location)
+		}
+	}
+	if len(parts[len(parts)-1]) == maxIdentifierBytes {
+		if full := b.fullIdents(cr.Location, len(parts)); full != nil {
+			parts = full
+		}
+	}
+	name := parts[len(parts)-1]
+	quoted := b.identQuoted(cr.Location, len(parts)-1)
+	written := strings.Join(parts, ".")
+	var firstErr error
+	for s := b.scope; s != nil; s = s.parent {
+		var c itemCol
+		var err error
+		if len(parts) > 1 {
+			qual := parts[:len(parts)-1]
+			it := s.findItem(qual)
+			if it == nil {
+				if firstErr == nil {
+					firstErr = pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", qual[len(qual)-1])
+				}
+				continue
+			}
+			cols := make([]column, len(it.cols))
+			for i, c := range it.cols {
+				cols[i] = column{Name: c.name}
+			}
+			switch i := findColumn(cols, name, quoted); i {
+			case -1:
+				return bound{}, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column %s does not exist", written), cr.Location)
+			case -2:
+				return bound{}, b.errAt(pgerr.New(pgerr.AmbiguousColumn, "column reference \"%s\" is ambiguous", name), cr.Location)
+			default:
+				c = it.cols[i]
+			}
+		} else {
+			c, err = s.lookup(name, quoted)
+			if err != nil {
+				if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.AmbiguousColumn {
+					return bound{}, b.errAt(err, cr.Location)
+				}
+				if firstErr == nil {
+					firstErr = err
+				}
+				continue
+			}
+		}
+		r := b.ref(c.id)
+		r.name = c.name
+		if s != b.scope {
+			return b.outerRef(s, r, written, cr.Location)
+		}
+		return r, nil
+	}
+	if firstErr == nil {
+		if len(parts) > 1 {
+			firstErr = pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", parts[len(parts)-2])
+		} else {
+			firstErr = pgerr.New(pgerr.UndefinedColumn, "column \"%s\" does not exist", name)
+		}
+	}
+	return bound{}, b.errAt(firstErr, cr.Location)
+}
+
+// outerRef is a reference from a subquery to a column of an enclosing
+// query bound in scope s. When that query aggregates, the column must be
+// one of its group keys, and the reference is to the key.
+func (b *binder) outerRef(s *scope, r bound, written string, loc int32) (bound, error) {
+	// The aggregation of the query owning s is recorded in the scope of
+	// the query nested just inside it.
+	for in := b.scope; in != nil; in = in.parent {
+		if in.parent != s {
+			continue
+		}
+		if agg := in.outerAgg; agg != nil {
+			g := agg.findGroup(r.e)
+			if g < 0 {
+				return bound{}, b.errAt(pgerr.New(pgerr.GroupingError,
+					"subquery uses ungrouped column \"%s\" from outer query", written), loc)
+			}
+			name := r.name
+			r = b.ref(agg.groupCols[g])
+			r.name = name
+		}
+		break
+	}
+	return r, nil
+}
+
+// newCol allocates a column id.
+func (b *binder) newCol(name string, t pgType, at arrow.DataType) colID {
+	return b.q.add(colMeta{name: name, t: t, at: at})
+}
+
+// ref is a bound reference to column id.
+func (b *binder) ref(id colID) bound {
+	m := b.q.meta(id)
+	return bound{e: &expr.Col{Idx: int(id), Name: m.name, T: m.at}, t: m.t, name: m.name, strong: true}
+}
+
+// colTable holds the metadata of a statement's column ids.
+type colTable struct {
+	metas []colMeta
+}
+
+func (q *colTable) add(m colMeta) colID {
+	q.metas = append(q.metas, m)
+	return colID(len(q.metas) - 1)
+}
+
+func (q *colTable) meta(id colID) colMeta {
+	if int(id) < 0 || int(id) >= len(q.metas) {
+		panic(fmt.Sprintf("translate: unknown column id %d", id))
+	}
+	return q.metas[id]
+}
+
+// lateralItem reports whether a join's right side may refer to its left
+// side: a LATERAL subquery or a function.
+func lateralItem(n *pg.Node) bool {
+	if rs := n.GetRangeSubselect(); rs != nil {
+		return rs.Lateral
+	}
+	return n.GetRangeFunction() != nil
+}
+
+// bindLateralJoin binds left [INNER|LEFT] JOIN LATERAL (...) ON cond, and
+// left CROSS JOIN LATERAL (...).
+func (b *binder) bindLateralJoin(j *pg.JoinExpr, left rel) (rel, error) {
+	var typ joinType
+	switch j.Jointype {
+	case pg.JoinType_JOIN_INNER:
+		typ = joinInner
+	case pg.JoinType_JOIN_LEFT:
+		typ = joinLeft
+	default:
+		return nil, pgerr.New(pgerr.InvalidColumnReference, "the right side of a RIGHT or FULL JOIN cannot be LATERAL")
+	}
+	if len(j.UsingClause) > 0 || j.IsNatural {
+		return nil, notYet("USING or NATURAL with LATERAL")
+	}
+	var r rel
+	if rs := j.Rarg.GetRangeSubselect(); rs != nil {
+		p, err := b.bindSubquery(rs.Subquery.GetSelectStmt())
+		if err != nil {
+			return nil, err
+		}
+		alias := ""
+		var colAliases []string
+		if rs.Alias != nil {
+			alias = rs.Alias.Aliasname
+			for _, c := range rs.Alias.Colnames {
+				colAliases = append(colAliases, c.GetString_().GetSval())
+			}
+		}
+		if err := b.addDerivedItem(p, alias, "subquery", colAliases, nodeLocation(rs.Subquery)); err != nil {
+			return nil, err
+		}
+		if r, err = b.lateralJoin(left, p, typ); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if r, err = b.bindRangeFunction(j.Rarg.GetRangeFunction(), left); err != nil {
+			return nil, err
+		}
+		switch x := r.(type) {
+		case *joinRel:
+			x.typ = typ
+		case *tableFuncRel:
+			x.outer = typ == joinLeft
+		}
+	}
+	if j.Quals == nil {
+		return r, nil
+	}
+	saved := b.where
+	b.where = "JOIN conditions"
+	c, err := b.expr(j.Quals)
+	b.where = saved
+	if err != nil {
+		return nil, err
+	}
+	cond, err := b.asBool(c, "JOIN/ON", nodeLocation(j.Quals))
+	if err != nil {
+		return nil, err
+	}
+	if l, ok := cond.(*expr.Lit); ok && l.V == true {
+		return r, nil
+	}
+	switch x := r.(type) {
+	case *joinRel:
+		x.cond = andOf(append(conjuncts(x.cond), cond))
+		return x, nil
+	}
+	if typ == joinLeft {
+		return nil, notYet("LEFT JOIN LATERAL of a function with a join condition other than ON true")
+	}
+	return &filterRel{in: r, pred: cond}, nil
+}
+
+// maxViewDepth bounds views over views (and catches a view that refers
+// to itself).
+const maxViewDepth = 32
+
+// bindView binds a view as a FROM item: its stored query, bound in its
+// own namespace as a subquery. It returns a nil rel when no view has the
+// name.
+func (b *binder) bindView(rv *pg.RangeVar, tn tableName, alias string, colAliases []string) (rel, error) {
+	sql, ns, found, err := b.sess.lookupView(b.ctx, tn)
+	if err != nil {
+		return nil, b.errAt(err, rv.Location)
+	}
+	if !found {
+		return nil, nil
+	}
+	if len(b.viewStack) >= maxViewDepth {
+		return nil, b.errAt(pgerr.New("42P17", "infinite recursion detected in rules for relation \"%s\"", tn.Name), rv.Location)
+	}
+	stmts, err := parse(sql)
+	if err != nil || len(stmts) != 1 || stmts[0].node.GetSelectStmt() == nil {
+		return nil, b.errAt(pgerr.New(pgerr.DataCorrupted, "view \"%s\" does not hold a query icegate can read", tn.written), rv.Location)
+	}
+	saved, savedNS, savedTok, savedCTEs := b.stmt, b.viewNS, b.tok, b.ctes
+	b.stmt, b.viewNS, b.tok, b.ctes = stmts[0], ns, nil, nil
+	b.viewStack = append(b.viewStack, tn.Name)
+	p, err := b.bindSubqueryIn(nil, stmts[0].node.GetSelectStmt())
+	b.viewStack = b.viewStack[:len(b.viewStack)-1]
+	b.stmt, b.viewNS, b.tok, b.ctes = saved, savedNS, savedTok, savedCTEs
+	if err != nil {
+		return nil, b.errAt(err, rv.Location)
+	}
+	name := tn.Name
+	if err := b.addDerivedItem(p, alias, name, colAliases, rv.Location); err != nil {
+		return nil, err
+	}
+	return p.root, nil
+}

@@ -1,0 +1,652 @@
+package translate
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// Subqueries in expressions.
+//
+// An uncorrelated scalar subquery or EXISTS becomes a subqueryExpr: lower
+// runs its plan once, before the statement's operators start, and puts
+// the value in its place (PostgreSQL's InitPlan). IN / ANY / ALL and every
+// correlated subquery become joins to the relation the expression is
+// evaluated over: the binder records them as pending joins, and the clause
+// being bound puts them below the node that uses their result (a mark
+// join's boolean, a left join's value). Correlated subqueries are
+// decorrelated: the conditions of their WHERE that refer to the outer
+// query move into the join condition (and an aggregate subquery groups
+// by the inner side of those conditions). Forms that cannot be
+// decorrelated that way are reported as not supported.
+
+// subqueryExpr is an uncorrelated scalar subquery or EXISTS in a bound
+// expression; lower evaluates it once.
+type subqueryExpr struct {
+	plan   *selectPlan
+	exists bool
+	T      arrow.DataType
+}
+
+func (s *subqueryExpr) Type() arrow.DataType { return s.T }
+func (s *subqueryExpr) String() string {
+	if s.exists {
+		return "EXISTS(subquery)"
+	}
+	return "(subquery)"
+}
+
+// pendingJoin is a join a subquery in an expression needs below the node
+// that evaluates the expression.
+type pendingJoin struct {
+	typ       joinType
+	right     rel
+	cond      expr.Expr
+	mark      colID
+	nullAware bool
+	single    bool
+	// srf, when set, is a set-returning function of the select list to
+	// evaluate over the relation instead of a join.
+	srf *tableFuncRel
+	// apply: a correlated right side run once per row (lower_apply.go).
+	apply bool
+}
+
+// wrapPending puts one pending join (or set-returning function) over r.
+func wrapPending(r rel, p pendingJoin) rel {
+	if p.srf != nil {
+		f := *p.srf
+		f.in = r
+		return &f
+	}
+	return &joinRel{typ: p.typ, left: r, right: p.right, cond: p.cond, mark: p.mark, nullAware: p.nullAware, single: p.single, apply: p.apply}
+}
+
+// applyPending puts the pending joins of the clause just bound over r.
+func (b *binder) applyPending(r rel) rel {
+	for _, p := range b.pending {
+		r = wrapPending(r, p)
+	}
+	b.pending = nil
+	return r
+}
+
+// applyPendingPre puts the joins of subqueries inside aggregate arguments
+// below the aggregation.
+func (b *binder) applyPendingPre(r rel) rel {
+	for _, p := range b.pendingPre {
+		r = wrapPending(r, p)
+	}
+	b.pendingPre = nil
+	return r
+}
+
+func (b *binder) addPending(p pendingJoin) {
+	if b.inAgg {
+		b.pendingPre = append(b.pendingPre, p)
+		return
+	}
+	b.pending = append(b.pending, p)
+}
+
+// bindSubquery binds a subquery whose enclosing scope is the current one.
+func (b *binder) bindSubquery(sel *pg.SelectStmt) (*selectPlan, error) {
+	return b.bindSelect(sel)
+}
+
+// bindSubqueryIn binds a subquery whose enclosing scope is parent.
+func (b *binder) bindSubqueryIn(parent *scope, sel *pg.SelectStmt) (*selectPlan, error) {
+	saved := b.scope
+	b.scope = parent
+	defer func() { b.scope = saved }()
+	return b.bindSelect(sel)
+}
+
+// subLink binds a subquery expression.
+func (b *binder) subLink(sl *pg.SubLink) (bound, error) {
+	sel := sl.Subselect.GetSelectStmt()
+	if sel == nil {
+		return bound{}, b.errAt(notYet("this subquery"), sl.Location)
+	}
+	if b.where == "JOIN conditions" {
+		return bound{}, b.errAt(notYetPl("subqueries in JOIN conditions"), sl.Location)
+	}
+	// The test expression of IN / ANY is bound in the outer query, before
+	// the subquery.
+	var test bound
+	if sl.Testexpr != nil {
+		if sl.Testexpr.GetRowExpr() != nil {
+			return bound{}, b.errAt(notYet("row comparisons with subqueries"), sl.Location)
+		}
+		var err error
+		if test, err = b.expr(sl.Testexpr); err != nil {
+			return bound{}, err
+		}
+	}
+	where, inAgg := b.where, b.inAgg
+	p, err := b.bindSubquery(sel)
+	b.where, b.inAgg = where, inAgg
+	if err != nil {
+		return bound{}, err
+	}
+	free := freeRefs(p.root)
+	switch sl.SubLinkType {
+	case pg.SubLinkType_EXISTS_SUBLINK:
+		if len(free) == 0 {
+			return bound{e: &subqueryExpr{plan: p, exists: true, T: expr.Bool}, t: tBool, name: "exists", strong: true}, nil
+		}
+		return b.markJoin(p, free, nil, "", false, sl.Location)
+	case pg.SubLinkType_EXPR_SUBLINK:
+		if len(p.out) != 1 {
+			return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery must return only one column"), sl.Location)
+		}
+		t := pgType{p.cols[0].TypeOID, p.cols[0].Typmod}
+		if len(free) == 0 {
+			return bound{e: &subqueryExpr{plan: p, T: p.output[0].Type()}, t: t, name: p.cols[0].Name, strong: true}, nil
+		}
+		return b.scalarJoin(p, free, sl.Location)
+	case pg.SubLinkType_ANY_SUBLINK, pg.SubLinkType_ALL_SUBLINK:
+		if len(p.out) != 1 {
+			return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery has too many columns"), sl.Location)
+		}
+		op := "="
+		if len(sl.OperName) > 0 {
+			op = sl.OperName[len(sl.OperName)-1].GetString_().GetSval()
+		}
+		all := sl.SubLinkType == pg.SubLinkType_ALL_SUBLINK
+		if all {
+			neg, ok := negatedOp[op]
+			if !ok {
+				return bound{}, b.errAt(notYet("ALL with operator "+op), sl.Location)
+			}
+			op = neg
+		}
+		r, err := b.markJoin(p, free, &test, op, true, sl.Location)
+		if err != nil || !all {
+			return r, err
+		}
+		return b.call("not", []bound{r}, sl.Location)
+	case pg.SubLinkType_ARRAY_SUBLINK:
+		return bound{}, b.errAt(notYet("ARRAY(subquery)"), sl.Location)
+	}
+	return bound{}, b.errAt(notYet("this kind of subquery"), sl.Location)
+}
+
+// negatedOp maps a comparison to the one that is true exactly when it is
+// false (x op ALL (s) is NOT (x negop ANY (s))).
+var negatedOp = map[string]string{"=": "<>", "<>": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+// markJoin binds EXISTS (free refs: correlated) or test op ANY (p) as a
+// mark join to the current input and returns its boolean.
+func (b *binder) markJoin(p *selectPlan, free colSet, test *bound, op string, nullAware bool, loc int32) (bound, error) {
+	right := p.root
+	var conds []expr.Expr
+	var key expr.Expr
+	if test != nil {
+		key = p.output[0]
+	}
+	apply := false
+	if len(free) > 0 {
+		inner, projected, ok := unwrapForJoin(p, test == nil)
+		var pulled rel
+		var pulledConds []expr.Expr
+		if ok {
+			pulled, pulledConds, ok = pullCorrelated(b, inner, free)
+		}
+		if ok && test != nil && refsOf(projected).intersects(free) {
+			ok = false
+		}
+		if ok {
+			right, conds = pulled, pulledConds
+			if test != nil {
+				key = projected
+			}
+		} else {
+			apply = true // run the subquery per outer row
+		}
+	}
+	if test != nil {
+		kb := bound{e: key, t: b.typeOfOutput(p, 0)}
+		cmp, err := b.binaryOp(op, *test, kb, loc)
+		if err != nil {
+			return bound{}, err
+		}
+		if cmp.t.OID != tBool.OID {
+			return bound{}, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "op ANY/ALL (array) requires operator to yield boolean"), loc)
+		}
+		conds = append([]expr.Expr{cmp.e}, conds...)
+	}
+	mark := b.newCol("mark", tBool, expr.Bool)
+	b.addPending(pendingJoin{typ: joinMark, right: right, cond: andOf(conds), mark: mark, nullAware: nullAware && test != nil, apply: apply})
+	r := b.ref(mark)
+	r.name = "exists"
+	if test != nil {
+		r.name, r.strong = "?column?", false
+	}
+	return r, nil
+}
+
+// binaryOp binds l op r.
+func (b *binder) binaryOp(op string, l, r bound, loc int32) (bound, error) {
+	return b.call(op, []bound{l, r}, loc)
+}
+
+func (b *binder) typeOfOutput(p *selectPlan, i int) pgType {
+	return pgType{p.cols[i].TypeOID, p.cols[i].Typmod}
+}
+
+// unwrapForJoin returns the relation below a subquery's projection and
+// the projected expression of its first output. For EXISTS, ORDER BY,
+// DISTINCT and a LIMIT of at least one row do not matter and are dropped.
+func unwrapForJoin(p *selectPlan, exists bool) (rel, expr.Expr, bool) {
+	r := p.root
+	for {
+		switch x := r.(type) {
+		case *limitRel:
+			if !exists || x.offset > 0 || x.limit == 0 {
+				return nil, nil, false
+			}
+			r = x.in
+			continue
+		case *sortRel:
+			r = x.in
+			continue
+		case *aggRel:
+			if len(x.aggs) > 0 || !exists {
+				if len(x.aggs) == 0 && sameIDs(x.groupCols, p.out) {
+					r = x.in // DISTINCT: IN does not care about duplicates
+					continue
+				}
+				return nil, nil, false
+			}
+			r = x.in
+			continue
+		case *projectRel:
+			var first expr.Expr
+			for i, id := range x.cols {
+				if len(p.out) > 0 && id == p.out[0] {
+					first = x.exprs[i]
+					break
+				}
+			}
+			if _, isAgg := x.in.(*aggRel); isAgg {
+				return nil, nil, false
+			}
+			return x.in, first, true
+		}
+		return nil, nil, false
+	}
+}
+
+func sameIDs(a, b []colID) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// scalarJoin binds a correlated scalar subquery as a left join that
+// yields at most one row per outer row.
+func (b *binder) scalarJoin(p *selectPlan, free colSet, loc int32) (bound, error) {
+	proj, ok := p.root.(*projectRel)
+	if !ok {
+		if s, isSort := p.root.(*sortRel); isSort {
+			proj, ok = s.in.(*projectRel)
+		}
+	}
+	if !ok {
+		return b.applyScalar(p), nil
+	}
+	value := proj.exprs[indexOf(proj.cols, p.out[0])]
+	t := b.typeOfOutput(p, 0)
+	if ag, isAgg := proj.in.(*aggRel); isAgg && len(ag.groups) == 0 {
+		inner, conds, ok := pullCorrelated(b, ag.in, free)
+		if !ok {
+			return b.applyScalar(p), nil
+		}
+		// Group by the inner side of each correlated equality.
+		innerIDs := setOf(producedCols(inner))
+		na := &aggRel{in: inner, aggs: append([]aggCall(nil), ag.aggs...), aggCols: append([]colID(nil), ag.aggCols...)}
+		var joinConds []expr.Expr
+		for _, c := range conds {
+			in, out, ok := splitEquality(c, innerIDs, free)
+			if !ok {
+				return b.applyScalar(p), nil
+			}
+			g := b.newCol("key", pgTypeOfArrow(in.Type()), in.Type())
+			na.groups = append(na.groups, in)
+			na.groupCols = append(na.groupCols, g)
+			eq := &expr.Call{Fn: "=", Args: []expr.Expr{out, b.ref(g).e}, T: expr.Bool}
+			joinConds = append(joinConds, eq)
+		}
+		marker := b.newCol("matched", tInt8, expr.Int8)
+		na.aggs = append(na.aggs, aggCall{Fn: "count", Name: "count", T: expr.Int8, pt: tInt8})
+		na.aggCols = append(na.aggCols, marker)
+		// Over no rows, count is 0 and the other aggregates NULL: the
+		// value of an outer row without a group.
+		empty, err := rewriteExpr(value, func(e expr.Expr) (expr.Expr, error) {
+			c, ok := e.(*expr.Col)
+			if !ok {
+				return e, nil
+			}
+			for i, id := range ag.aggCols {
+				if colID(c.Idx) == id {
+					if ag.aggs[i].Fn == "count" {
+						return &expr.Lit{V: int64(0), T: c.T}, nil
+					}
+					return &expr.Lit{V: nil, T: c.T}, nil
+				}
+			}
+			return e, nil
+		})
+		if err != nil {
+			return bound{}, err
+		}
+		b.addPending(pendingJoin{typ: joinLeft, right: na, cond: andOf(joinConds), single: true})
+		v := &expr.Case{T: value.Type(), Whens: []expr.When{{
+			Cond: &expr.Call{Fn: "isnotnull", Args: []expr.Expr{b.ref(marker).e}, T: expr.Bool}, Then: value}}, Else: empty}
+		return bound{e: v, t: t, name: p.cols[0].Name, strong: true}, nil
+	}
+	inner, conds, ok := pullCorrelated(b, proj.in, free)
+	if !ok {
+		return b.applyScalar(p), nil
+	}
+	marker := b.newCol("matched", tBool, expr.Bool)
+	right := &projectRel{in: inner, exprs: append(refsTo(b, inner.outCols()), &expr.Lit{V: true, T: expr.Bool}), cols: append(append([]colID(nil), inner.outCols()...), marker)}
+	b.addPending(pendingJoin{typ: joinLeft, right: right, cond: andOf(conds), single: true})
+	v := &expr.Case{T: value.Type(), Whens: []expr.When{{
+		Cond: &expr.Call{Fn: "isnotnull", Args: []expr.Expr{b.ref(marker).e}, T: expr.Bool}, Then: value}},
+		Else: &expr.Lit{V: nil, T: value.Type()}}
+	return bound{e: v, t: t, name: p.cols[0].Name, strong: true}, nil
+}
+
+// applyScalar binds a correlated scalar subquery that cannot be
+// decorrelated: it runs once per outer row (a left join that fails on a
+// second row).
+func (b *binder) applyScalar(p *selectPlan) bound {
+	b.addPending(pendingJoin{typ: joinLeft, right: p.root, single: true, apply: true})
+	r := b.ref(p.out[0])
+	r.t, r.name = b.typeOfOutput(p, 0), p.cols[0].Name
+	return r
+}
+
+func indexOf(ids []colID, id colID) int {
+	for i, x := range ids {
+		if x == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// splitEquality splits inner = outer (either order) into its sides.
+func splitEquality(c expr.Expr, inner, outer colSet) (in, out expr.Expr, ok bool) {
+	call, isCall := c.(*expr.Call)
+	if !isCall || call.Fn != "=" || len(call.Args) != 2 {
+		return nil, nil, false
+	}
+	l, r := call.Args[0], call.Args[1]
+	lr, rr := refsOf(l), refsOf(r)
+	switch {
+	case len(lr) > 0 && lr.subsetOf(inner) && rr.subsetOf(outer):
+		return l, r, true
+	case len(rr) > 0 && rr.subsetOf(inner) && lr.subsetOf(outer):
+		return r, l, true
+	}
+	return nil, nil, false
+}
+
+// lateralJoin joins left to a LATERAL subquery that refers to its
+// columns: the references must be in the subquery's WHERE conditions,
+// which become the join condition.
+func (b *binder) lateralJoin(left rel, p *selectPlan, typ joinType) (rel, error) {
+	free := freeRefs(p.root)
+	if len(free) == 0 {
+		return &joinRel{typ: typ, left: left, right: p.root}, nil
+	}
+	right, conds, ok := pullCorrelated(b, p.root, free)
+	if !ok {
+		return &joinRel{typ: typ, left: left, right: p.root, apply: true}, nil
+	}
+	return &joinRel{typ: typ, left: left, right: right, cond: andOf(conds)}, nil
+}
+
+// pullCorrelated removes from r the WHERE conditions that refer to
+// columns in free and returns them; the projections above them pass the
+// inner columns those conditions use. It fails when free columns are
+// used anywhere else.
+func pullCorrelated(b *binder, r rel, free colSet) (rel, []expr.Expr, bool) {
+	switch x := r.(type) {
+	case *filterRel:
+		in, pulled, ok := pullCorrelated(b, x.in, free)
+		if !ok {
+			return nil, nil, false
+		}
+		var keep []expr.Expr
+		for _, c := range conjuncts(x.pred) {
+			if refsOf(c).intersects(free) {
+				pulled = append(pulled, c)
+			} else {
+				keep = append(keep, c)
+			}
+		}
+		if len(keep) == 0 {
+			return in, pulled, true
+		}
+		return &filterRel{in: in, pred: andOf(keep)}, pulled, true
+	case *projectRel:
+		for _, e := range x.exprs {
+			if refsOf(e).intersects(free) {
+				return nil, nil, false
+			}
+		}
+		in, pulled, ok := pullCorrelated(b, x.in, free)
+		if !ok {
+			return nil, nil, false
+		}
+		np := &projectRel{in: in, exprs: append([]expr.Expr(nil), x.exprs...), cols: append([]colID(nil), x.cols...)}
+		have := setOf(np.cols)
+		produced := setOf(producedCols(in))
+		for _, c := range pulled {
+			for id := range refsOf(c) {
+				if produced.has(id) && !have.has(id) {
+					np.exprs = append(np.exprs, b.ref(id).e)
+					np.cols = append(np.cols, id)
+					have.add(id)
+				}
+			}
+		}
+		return np, pulled, true
+	case *joinRel:
+		if x.typ == joinInner {
+			if x.cond != nil && refsOf(x.cond).intersects(free) {
+				return nil, nil, false
+			}
+			l, pl, ok := pullCorrelated(b, x.left, free)
+			if !ok {
+				return nil, nil, false
+			}
+			rr, pr, ok := pullCorrelated(b, x.right, free)
+			if !ok {
+				return nil, nil, false
+			}
+			return &joinRel{typ: x.typ, left: l, right: rr, cond: x.cond}, append(pl, pr...), true
+		}
+	}
+	if freeRefs(r).intersects(free) {
+		return nil, nil, false
+	}
+	return r, nil, true
+}
+
+func (s colSet) intersects(t colSet) bool {
+	for id := range s {
+		if t.has(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// freeRefs is the set of columns r's expressions use that no node of r
+// produces: the outer references of a subquery.
+func freeRefs(r rel) colSet {
+	used, produced := colSet{}, colSet{}
+	visitRel(r, func(n rel) {
+		for _, e := range relExprs(n) {
+			used.addRefs(e)
+		}
+		for _, id := range ownCols(n) {
+			produced.add(id)
+		}
+	})
+	free := colSet{}
+	for id := range used {
+		if !produced.has(id) {
+			free.add(id)
+		}
+	}
+	return free
+}
+
+// producedCols lists every column produced anywhere in r.
+func producedCols(r rel) []colID {
+	var out []colID
+	visitRel(r, func(n rel) { out = append(out, ownCols(n)...) })
+	return out
+}
+
+// ownCols are the columns a node itself creates (not passes through).
+func ownCols(r rel) []colID {
+	switch x := r.(type) {
+	case *scanRel:
+		return x.cols
+	case *valuesRel:
+		return x.cols
+	case *projectRel:
+		return x.cols
+	case *aggRel:
+		return x.outCols()
+	case *windowRel:
+		return x.cols
+	case *setOpRel:
+		return x.cols
+	case *tableFuncRel:
+		return x.cols
+	case *recursiveRel:
+		return x.cols
+	case *workTableRel:
+		return x.cols
+	case *joinRel:
+		if x.typ == joinMark {
+			return []colID{x.mark}
+		}
+	}
+	return nil
+}
+
+// visitRel calls visit on r and every node below it.
+func visitRel(r rel, visit func(rel)) {
+	visit(r)
+	for _, c := range relChildren(r) {
+		visitRel(c, visit)
+	}
+}
+
+func relChildren(r rel) []rel {
+	switch x := r.(type) {
+	case *filterRel:
+		return []rel{x.in}
+	case *projectRel:
+		return []rel{x.in}
+	case *aggRel:
+		return []rel{x.in}
+	case *joinRel:
+		return []rel{x.left, x.right}
+	case *sortRel:
+		return []rel{x.in}
+	case *limitRel:
+		return []rel{x.in}
+	case *windowRel:
+		return []rel{x.in}
+	case *setOpRel:
+		return x.ins
+	case *tableFuncRel:
+		return []rel{x.in}
+	case *recursiveRel:
+		return []rel{x.anchor, x.recursive}
+	}
+	return nil
+}
+
+// relExprs lists the expressions a node evaluates.
+func relExprs(r rel) []expr.Expr {
+	var out []expr.Expr
+	switch x := r.(type) {
+	case *valuesRel:
+		for _, row := range x.rows {
+			out = append(out, row...)
+		}
+	case *filterRel:
+		out = append(out, x.pred)
+	case *projectRel:
+		out = append(out, x.exprs...)
+	case *aggRel:
+		out = append(out, x.groups...)
+		for _, a := range x.aggs {
+			if a.Arg != nil {
+				out = append(out, a.Arg)
+			}
+			out = append(out, a.Args...)
+			if a.Filter != nil {
+				out = append(out, a.Filter)
+			}
+			for _, k := range a.OrderBy {
+				out = append(out, k.E)
+			}
+		}
+	case *joinRel:
+		if x.cond != nil {
+			out = append(out, x.cond)
+		}
+	case *sortRel:
+		for _, k := range x.keys {
+			out = append(out, k.E)
+		}
+	case *windowRel:
+		out = append(out, x.partition...)
+		for _, k := range x.order {
+			out = append(out, k.E)
+		}
+		for _, c := range x.calls {
+			out = append(out, c.args...)
+			if c.filter != nil {
+				out = append(out, c.filter)
+			}
+		}
+	case *tableFuncRel:
+		out = append(out, x.args...)
+	}
+	return out
+}
+
+// fmtCols renders column ids for EXPLAIN.
+func fmtCols(q *colTable, ids []colID) string {
+	s := ""
+	for i, id := range ids {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("#%d:%s", id, q.meta(id).name)
+	}
+	return s
+}

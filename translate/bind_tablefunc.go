@@ -1,0 +1,167 @@
+package translate
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/exec"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// setReturningFuncs are the set-returning functions icegate evaluates
+// (engine/exec's table functions).
+var setReturningFuncs = map[string]bool{"generate_series": true, "unnest": true, "generate_subscripts": true}
+
+// bindTableFuncArgs binds the arguments of a set-returning function and
+// the columns it returns.
+func (b *binder) bindTableFuncArgs(fc *pg.FuncCall, name string) ([]expr.Expr, []arrow.Field, error) {
+	args, err := b.exprs(fc.Args)
+	if err != nil {
+		return nil, nil, err
+	}
+	types := make([]arrow.DataType, len(args))
+	for i := range args {
+		types[i] = args[i].arrowType()
+	}
+	if name == "generate_series" {
+		// start, stop and step share one type.
+		t, err := expr.CommonType("generate_series", types)
+		if err != nil {
+			return nil, nil, b.errAt(err, fc.Location)
+		}
+		if t.ID() == arrow.NULL {
+			t = expr.Int4
+		}
+		for i := range types {
+			types[i] = t
+		}
+	}
+	out := make([]expr.Expr, len(args))
+	for i, a := range args {
+		if a.unknown() && name != "generate_series" {
+			a = a.resolveUnknownIn(b)
+			types[i] = a.e.Type()
+		}
+		out[i] = b.coerce(a, types[i])
+	}
+	fields, err := exec.TableFuncColumns(name, types)
+	if err != nil {
+		return nil, nil, b.errAt(withFunctionHint(err), fc.Location)
+	}
+	return out, fields, nil
+}
+
+// bindRangeFunction binds a function in FROM (implicitly LATERAL: its
+// arguments may use the columns of the items before it) and joins it to
+// left.
+func (b *binder) bindRangeFunction(rf *pg.RangeFunction, left rel) (rel, error) {
+	if len(rf.Functions) != 1 || rf.IsRowsfrom {
+		return nil, notYet("ROWS FROM with several functions")
+	}
+	items := rf.Functions[0].GetList().GetItems()
+	if len(items) > 1 && items[1] != nil && items[1].GetList() != nil && len(items[1].GetList().GetItems()) > 0 {
+		return nil, notYet("a column definition list for a function")
+	}
+	fc := items[0].GetFuncCall()
+	if fc == nil {
+		return nil, b.errAt(notYet("this function in FROM"), nodeLocation(items[0]))
+	}
+	name := funcName(fc)
+	if !setReturningFuncs[name] {
+		return nil, b.errAt(notYet("function "+name+" in FROM"), fc.Location)
+	}
+	saved := b.where
+	b.where = "functions in FROM"
+	args, fields, err := b.bindTableFuncArgs(fc, name)
+	b.where = saved
+	if err != nil {
+		return nil, err
+	}
+	if len(b.pending) > 0 {
+		return nil, b.errAt(notYetPl("subqueries in function arguments in FROM"), fc.Location)
+	}
+	alias := ""
+	var colAliases []string
+	if rf.Alias != nil {
+		alias = rf.Alias.Aliasname
+		for _, c := range rf.Alias.Colnames {
+			colAliases = append(colAliases, c.GetString_().GetSval())
+		}
+	}
+	ncols := len(fields)
+	if rf.Ordinality {
+		ncols++
+	}
+	if len(colAliases) > ncols {
+		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", alias, ncols, len(colAliases)), fc.Location)
+	}
+	tf := &tableFuncRel{fn: name, args: args, ordinality: rf.Ordinality}
+	it := &rangeItem{alias: alias, name: name}
+	for i, f := range fields {
+		cname := f.Name
+		if len(fields) == 1 && alias != "" {
+			cname = alias
+		}
+		if i < len(colAliases) {
+			cname = colAliases[i]
+		}
+		id := b.newCol(cname, pgTypeOfArrow(f.Type), f.Type)
+		tf.cols = append(tf.cols, id)
+		it.cols = append(it.cols, itemCol{name: cname, id: id})
+	}
+	if rf.Ordinality {
+		cname := "ordinality"
+		if len(fields) < len(colAliases) {
+			cname = colAliases[len(fields)]
+		}
+		id := b.newCol(cname, tInt8, expr.Int8)
+		tf.cols = append(tf.cols, id)
+		it.cols = append(it.cols, itemCol{name: cname, id: id})
+	}
+	b.scope.items = append(b.scope.items, it)
+	lateral := false
+	if left != nil {
+		produced := setOf(producedCols(left))
+		for _, a := range args {
+			lateral = lateral || refsOf(a).intersects(produced)
+		}
+	}
+	if lateral {
+		tf.in = left
+		return tf, nil
+	}
+	tf.in = &oneRowRel{}
+	if left == nil {
+		return tf, nil
+	}
+	return &joinRel{typ: joinInner, left: left, right: tf}, nil
+}
+
+// selectListSRF binds a set-returning function in a select list: the
+// rows of the query are repeated for each value it returns.
+func (b *binder) selectListSRF(fc *pg.FuncCall, name string) (bound, error) {
+	if b.win == nil || b.where != "" || b.inAgg {
+		where := b.where
+		if where == "" {
+			where = "this context"
+		}
+		return bound{}, b.errAt(pgerr.New("0A000", "set-returning functions are not allowed in %s", where), fc.Location)
+	}
+	for _, p := range b.pending {
+		if p.srf != nil {
+			return bound{}, b.errAt(notYet("several set-returning functions in one select list"), fc.Location)
+		}
+	}
+	args, fields, err := b.bindTableFuncArgs(fc, name)
+	if err != nil {
+		return bound{}, err
+	}
+	if len(fields) != 1 {
+		return bound{}, b.errAt(notYet("a set-returning function with several columns in a select list"), fc.Location)
+	}
+	id := b.newCol(name, pgTypeOfArrow(fields[0].Type), fields[0].Type)
+	b.pending = append(b.pending, pendingJoin{srf: &tableFuncRel{fn: name, args: args, cols: []colID{id}}})
+	r := b.ref(id)
+	return r, nil
+}

@@ -1,0 +1,310 @@
+package translate
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/exec"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// windowScope collects the window function calls of a query's select list
+// and ORDER BY, grouped by window definition: each group becomes one
+// windowRel between the aggregation and the projection.
+type windowScope struct {
+	named  map[string]*pg.WindowDef
+	groups []*windowGroup
+}
+
+// windowGroup is the calls over one window definition.
+type windowGroup struct {
+	key       string
+	partition []expr.Expr
+	order     []sortKey
+	calls     []windowCall
+	cols      []colID
+}
+
+// windowCall is one window function call; its expressions are bound over
+// column ids (lower remaps them).
+type windowCall struct {
+	fn     string
+	args   []expr.Expr
+	filter expr.Expr
+	frame  exec.WindowFrame
+	t      arrow.DataType
+}
+
+// wrap puts the window nodes over r.
+func (w *windowScope) wrap(r rel) rel {
+	if w == nil {
+		return r
+	}
+	for _, g := range w.groups {
+		r = &windowRel{in: r, partition: g.partition, order: g.order, calls: g.calls, cols: g.cols}
+	}
+	return r
+}
+
+// PostgreSQL's frame option bits (parsenodes.h), as pg_query reports them.
+const (
+	frameRange               = 0x2
+	frameRows                = 0x4
+	frameGroups              = 0x8
+	frameStartUnboundedPrec  = 0x20
+	frameEndUnboundedPrec    = 0x40
+	frameStartUnboundedFoll  = 0x80
+	frameEndUnboundedFoll    = 0x100
+	frameStartCurrentRow     = 0x200
+	frameEndCurrentRow       = 0x400
+	frameStartOffsetPrec     = 0x800
+	frameEndOffsetPrec       = 0x1000
+	frameStartOffsetFoll     = 0x2000
+	frameEndOffsetFoll       = 0x4000
+	frameExcludeCurrentRow   = 0x8000
+	frameExcludeGroup        = 0x10000
+	frameExcludeTies         = 0x20000
+	frameNonDefault          = 0x1
+)
+
+// windowFunc binds fn(...) OVER (...).
+func (b *binder) windowFunc(fc *pg.FuncCall, name string) (bound, error) {
+	switch {
+	case b.inAgg:
+		return bound{}, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot contain window function calls"), fc.Location)
+	case b.where != "":
+		return bound{}, b.errAt(pgerr.New("42P20", "window functions are not allowed in %s", b.where), fc.Location)
+	case b.win == nil:
+		return bound{}, b.errAt(pgerr.New("42P20", "window functions are not allowed here"), fc.Location)
+	case fc.AggDistinct:
+		return bound{}, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "DISTINCT is not implemented for window functions"), fc.Location)
+	case len(fc.AggOrder) > 0:
+		return bound{}, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "aggregate ORDER BY is not implemented for window functions"), fc.Location)
+	case fc.AggWithinGroup:
+		return bound{}, b.errAt(notYet("WITHIN GROUP over a window"), fc.Location)
+	}
+	wd, err := b.resolveWindow(fc.Over, fc.Location)
+	if err != nil {
+		return bound{}, err
+	}
+	var partition []expr.Expr
+	var pkeys []string
+	for _, n := range wd.PartitionClause {
+		x, err := b.expr(n)
+		if err != nil {
+			return bound{}, err
+		}
+		x = x.resolveUnknownIn(b)
+		if !scalarType(x.t) {
+			return bound{}, b.errAt(notYet("PARTITION BY on type "+x.t.String()), nodeLocation(n))
+		}
+		partition = append(partition, x.e)
+		pkeys = append(pkeys, fmtExpr(x.e))
+	}
+	var order []sortKey
+	for _, n := range wd.OrderClause {
+		sb := n.GetSortBy()
+		if sb == nil || sb.SortbyDir == pg.SortByDir_SORTBY_USING {
+			return bound{}, b.errAt(notYet("this window ORDER BY item"), nodeLocation(n))
+		}
+		x, err := b.expr(sb.Node)
+		if err != nil {
+			return bound{}, err
+		}
+		x = x.resolveUnknownIn(b)
+		if !scalarType(x.t) {
+			return bound{}, b.errAt(notYet("ORDER BY on type "+x.t.String()), nodeLocation(sb.Node))
+		}
+		k := sortKey{E: x.e, Desc: sb.SortbyDir == pg.SortByDir_SORTBY_DESC}
+		switch sb.SortbyNulls {
+		case pg.SortByNulls_SORTBY_NULLS_FIRST:
+			k.NullsFirst = true
+		case pg.SortByNulls_SORTBY_NULLS_LAST:
+		default:
+			k.NullsFirst = k.Desc
+		}
+		order = append(order, k)
+	}
+	var args []bound
+	if !fc.AggStar {
+		if args, err = b.exprs(fc.Args); err != nil {
+			return bound{}, err
+		}
+	}
+	for i := range args {
+		args[i] = args[i].resolveUnknownIn(b)
+	}
+	// lag/lead's default takes the value's type; offsets are integers.
+	if (name == "lag" || name == "lead") && len(args) == 3 {
+		args[2] = bound{e: b.coerce(args[2], args[0].e.Type()), t: args[0].t}
+	}
+	call := windowCall{fn: name}
+	types := make([]arrow.DataType, len(args))
+	for i, a := range args {
+		call.args = append(call.args, a.e)
+		types[i] = a.e.Type()
+	}
+	if fc.AggFilter != nil {
+		f, err := b.expr(fc.AggFilter)
+		if err != nil {
+			return bound{}, err
+		}
+		if call.filter, err = b.asBool(f, "FILTER", fc.Location); err != nil {
+			return bound{}, err
+		}
+	}
+	t, err := exec.WindowResultType(name, types)
+	if err != nil {
+		return bound{}, b.errAt(withFunctionHint(err), fc.Location)
+	}
+	call.t = t
+	pt := pgTypeOfArrow(t)
+	switch name {
+	case "min", "max", "lag", "lead", "first_value", "last_value", "nth_value":
+		pt = args[0].t
+	}
+	if call.frame, err = b.windowFrame(wd, order); err != nil {
+		return bound{}, err
+	}
+	key := fmt.Sprintf("%v|%s", pkeys, fmtKeys(order))
+	var g *windowGroup
+	for _, x := range b.win.groups {
+		if x.key == key {
+			g = x
+		}
+	}
+	if g == nil {
+		g = &windowGroup{key: key, partition: partition, order: order}
+		b.win.groups = append(b.win.groups, g)
+	}
+	id := b.newCol(name, pt, t)
+	g.calls = append(g.calls, call)
+	g.cols = append(g.cols, id)
+	r := b.ref(id)
+	return r, nil
+}
+
+// resolveWindow merges OVER (w ...) / OVER w with the query's WINDOW
+// clause.
+func (b *binder) resolveWindow(wd *pg.WindowDef, loc int32) (*pg.WindowDef, error) {
+	ref := wd.Refname
+	if wd.Name != "" && len(wd.PartitionClause) == 0 && len(wd.OrderClause) == 0 && wd.FrameOptions&frameNonDefault == 0 {
+		ref = wd.Name // OVER w
+	}
+	if ref == "" {
+		return wd, nil
+	}
+	base, ok := b.win.named[ref]
+	if !ok {
+		return nil, b.errAt(pgerr.New("42704", "window \"%s\" does not exist", ref), loc)
+	}
+	base, err := b.resolveWindow(base, loc)
+	if err != nil {
+		return nil, err
+	}
+	if ref == wd.Name {
+		return base, nil
+	}
+	if len(wd.PartitionClause) > 0 {
+		return nil, b.errAt(pgerr.New("42P20", "cannot override PARTITION BY clause of window \"%s\"", ref), loc)
+	}
+	if len(base.OrderClause) > 0 && len(wd.OrderClause) > 0 {
+		return nil, b.errAt(pgerr.New("42P20", "cannot override ORDER BY clause of window \"%s\"", ref), loc)
+	}
+	if base.FrameOptions&frameNonDefault != 0 {
+		return nil, b.errAt(pgerr.New("42P20", "cannot copy window \"%s\" because it has a frame clause", ref), loc)
+	}
+	merged := &pg.WindowDef{PartitionClause: base.PartitionClause, OrderClause: base.OrderClause,
+		FrameOptions: wd.FrameOptions, StartOffset: wd.StartOffset, EndOffset: wd.EndOffset}
+	if len(wd.OrderClause) > 0 {
+		merged.OrderClause = wd.OrderClause
+	}
+	return merged, nil
+}
+
+// windowFrame converts a window definition's frame options.
+func (b *binder) windowFrame(wd *pg.WindowDef, order []sortKey) (exec.WindowFrame, error) {
+	fo := wd.FrameOptions
+	if fo&frameNonDefault == 0 {
+		return exec.DefaultFrame(), nil
+	}
+	f := exec.WindowFrame{Mode: exec.FrameRange}
+	switch {
+	case fo&frameRows != 0:
+		f.Mode = exec.FrameRows
+	case fo&frameGroups != 0:
+		f.Mode = exec.FrameGroups
+		if len(order) == 0 {
+			return f, pgerr.New("42P20", "GROUPS mode requires an ORDER BY clause")
+		}
+	}
+	offset := func(n *pg.Node) (expr.Expr, error) {
+		x, err := b.expr(n)
+		if err != nil {
+			return nil, err
+		}
+		if usesColumns(x.e) {
+			return nil, b.errAt(pgerr.New("42P20", "argument of %s must not contain variables", map[exec.FrameMode]string{exec.FrameRows: "ROWS", exec.FrameRange: "RANGE", exec.FrameGroups: "GROUPS"}[f.Mode]), nodeLocation(n))
+		}
+		if f.Mode != exec.FrameRange {
+			return b.coerce(x, expr.Int8), nil
+		}
+		if len(order) != 1 {
+			return nil, b.errAt(pgerr.New("42P20", "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column"), nodeLocation(n))
+		}
+		kt := order[0].E.Type()
+		if kt.ID() == arrow.DATE32 {
+			return b.coerce(x, expr.Int8), nil
+		}
+		return b.coerce(x, kt), nil
+	}
+	var err error
+	switch {
+	case fo&frameStartUnboundedPrec != 0:
+		f.Start.Kind = exec.UnboundedPreceding
+	case fo&frameStartCurrentRow != 0:
+		f.Start.Kind = exec.CurrentRow
+	case fo&frameStartOffsetPrec != 0:
+		f.Start.Kind = exec.OffsetPreceding
+		f.Start.Offset, err = offset(wd.StartOffset)
+	case fo&frameStartOffsetFoll != 0:
+		f.Start.Kind = exec.OffsetFollowing
+		f.Start.Offset, err = offset(wd.StartOffset)
+	case fo&frameStartUnboundedFoll != 0:
+		return f, pgerr.New("42P20", "frame start cannot be UNBOUNDED FOLLOWING")
+	}
+	if err != nil {
+		return f, err
+	}
+	switch {
+	case fo&frameEndUnboundedFoll != 0:
+		f.End.Kind = exec.UnboundedFollowing
+	case fo&frameEndCurrentRow != 0:
+		f.End.Kind = exec.CurrentRow
+	case fo&frameEndOffsetPrec != 0:
+		f.End.Kind = exec.OffsetPreceding
+		f.End.Offset, err = offset(wd.EndOffset)
+	case fo&frameEndOffsetFoll != 0:
+		f.End.Kind = exec.OffsetFollowing
+		f.End.Offset, err = offset(wd.EndOffset)
+	case fo&frameEndUnboundedPrec != 0:
+		return f, pgerr.New("42P20", "frame end cannot be UNBOUNDED PRECEDING")
+	default:
+		f.End.Kind = exec.CurrentRow // ROWS n PRECEDING means BETWEEN n PRECEDING AND CURRENT ROW
+	}
+	if err != nil {
+		return f, err
+	}
+	switch {
+	case fo&frameExcludeCurrentRow != 0:
+		f.Exclude = exec.ExcludeCurrentRow
+	case fo&frameExcludeGroup != 0:
+		f.Exclude = exec.ExcludeGroup
+	case fo&frameExcludeTies != 0:
+		f.Exclude = exec.ExcludeTies
+	}
+	return f, nil
+}

@@ -1,0 +1,81 @@
+package translate
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/expr"
+)
+
+// opStats is what one operator did during EXPLAIN ANALYZE: the rows and
+// batches it returned and the time spent in it and below it.
+type opStats struct {
+	rows, batches int64
+	dur           time.Duration
+}
+
+func (s *opStats) String() string {
+	return fmt.Sprintf("(actual rows=%d batches=%d time=%.3f ms)", s.rows, s.batches, float64(s.dur.Microseconds())/1000)
+}
+
+// statsOp counts what passes through an operator.
+type statsOp struct {
+	engine.Operator
+	st *opStats
+}
+
+func (o *statsOp) Open(ctx context.Context) error {
+	t := time.Now()
+	err := o.Operator.Open(ctx)
+	o.st.dur += time.Since(t)
+	return err
+}
+
+func (o *statsOp) Next() (arrow.RecordBatch, error) {
+	t := time.Now()
+	b, err := o.Operator.Next()
+	o.st.dur += time.Since(t)
+	if b != nil {
+		o.st.rows += b.NumRows()
+		o.st.batches++
+	}
+	return b, err
+}
+
+// explainAnalyze runs the query, discarding its rows, and prints its plan
+// with what each node did.
+func explainAnalyze(ctx context.Context, s *session, p *selectPlan) ([]string, error) {
+	start := time.Now()
+	l := &lowerer{ctx: ctx, s: s, q: p.q, opts: expr.CompileOptions{TimeZone: s.settings.location()},
+		init: map[*subqueryExpr]*expr.Lit{}, stats: map[rel]*opStats{}}
+	op, err := l.lowerPlan(p)
+	if err != nil {
+		return nil, err
+	}
+	planned := time.Since(start)
+	defer op.Close()
+	if err := op.Open(ctx); err != nil {
+		return nil, mapCtxErr(ctx, err)
+	}
+	rows := int64(0)
+	for {
+		b, err := op.Next()
+		if err != nil {
+			return nil, mapCtxErr(ctx, err)
+		}
+		if b == nil {
+			break
+		}
+		rows += b.NumRows()
+	}
+	lines := p.render(l.root, l.stats)
+	lines = append(lines,
+		fmt.Sprintf("Planning Time: %.3f ms", float64(planned.Microseconds())/1000),
+		fmt.Sprintf("Execution Time: %.3f ms", float64(time.Since(start).Microseconds())/1000),
+		fmt.Sprintf("Rows: %d", rows))
+	return lines, nil
+}

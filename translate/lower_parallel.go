@@ -1,0 +1,136 @@
+package translate
+
+import (
+	"runtime"
+	"sort"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/exec"
+)
+
+// Parallel aggregation. An aggregation over a pipeline of filters and
+// projections on one table scan runs as one partial aggregation per CPU,
+// each over its share of the table's files, gathered and merged by a
+// final aggregation. The aggregates must be ones whose states merge
+// (count, sum, avg, min, max, bool_and/or, the variance family; not
+// DISTINCT, ORDER BY, string_agg, array_agg or ordered sets).
+
+// scanSplit makes one scan read only some files.
+type scanSplit struct {
+	scan  *scanRel
+	tasks []catalog.FileScanTask
+}
+
+// mergeableAggs are the aggregates the two-phase aggregation supports.
+var mergeableAggs = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true,
+	"bool_and": true, "bool_or": true, "every": true,
+	"stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true}
+
+// parallelAgg lowers x in parallel when it can; ok is false when it
+// cannot (then nothing was built).
+func (l *lowerer) parallelAgg(x *aggRel, need colSet) (engine.Operator, bool, error) {
+	parts := runtime.GOMAXPROCS(0)
+	if parts < 2 || l.stats != nil || len(x.aggs) == 0 {
+		return nil, false, nil
+	}
+	for _, a := range x.aggs {
+		if !mergeableAggs[a.Fn] || a.Distinct || len(a.OrderBy) > 0 {
+			return nil, false, nil
+		}
+	}
+	sr := pipelineScan(x.in)
+	if sr == nil {
+		return nil, false, nil
+	}
+	tasks, err := l.planFiles(sr)
+	if err != nil {
+		return nil, true, err
+	}
+	shares := splitTasks(tasks, parts)
+	if len(shares) < 2 {
+		return nil, false, nil
+	}
+	var ops []engine.Operator
+	closeAll := func() {
+		for _, op := range ops {
+			op.Close()
+		}
+	}
+	defer func() { l.split = nil }()
+	for _, share := range shares {
+		l.split = &scanSplit{scan: sr, tasks: share}
+		in, layout, err := l.lower(x.in, need)
+		if err != nil {
+			closeAll()
+			return nil, true, err
+		}
+		op, _, err := l.aggOver(in, layout, x, exec.NewHashAggregatePartial)
+		if err != nil {
+			closeAll()
+			return nil, true, err
+		}
+		ops = append(ops, op)
+	}
+	g, err := exec.NewGather(ops)
+	if err != nil {
+		closeAll()
+		return nil, true, err
+	}
+	// The final phase merges states: its calls only give the aggregates'
+	// names and argument types (their expressions are not evaluated).
+	calls := make([]exec.AggCall, len(x.aggs))
+	for i, a := range x.aggs {
+		calls[i] = exec.AggCall{Fn: a.Fn, Name: a.Name, Arg: a.Arg, Args: a.Args}
+	}
+	op, err := exec.NewHashAggregateFinal(g, len(x.groups), calls, l.opts)
+	if err != nil {
+		g.Close()
+		return nil, true, err
+	}
+	return op, true, nil
+}
+
+// pipelineScan returns the scan at the bottom of a chain of filters and
+// projections, or nil when r is not such a chain.
+func pipelineScan(r rel) *scanRel {
+	for {
+		switch x := r.(type) {
+		case *filterRel:
+			r = x.in
+		case *projectRel:
+			r = x.in
+		case *scanRel:
+			return x
+		default:
+			return nil
+		}
+	}
+}
+
+// splitTasks deals files into at most n shares of about equal bytes.
+func splitTasks(tasks []catalog.FileScanTask, n int) [][]catalog.FileScanTask {
+	if len(tasks) < 2 {
+		return nil
+	}
+	n = min(n, len(tasks))
+	order := make([]int, len(tasks))
+	for i := range order {
+		order[i] = i
+	}
+	size := func(i int) int64 { return tasks[i].File.FileSizeInBytes }
+	sort.SliceStable(order, func(a, b int) bool { return size(order[a]) > size(order[b]) })
+	shares := make([][]catalog.FileScanTask, n)
+	load := make([]int64, n)
+	for _, i := range order {
+		min := 0
+		for k := 1; k < n; k++ {
+			if load[k] < load[min] {
+				min = k
+			}
+		}
+		shares[min] = append(shares[min], tasks[i])
+		load[min] += size(i)
+	}
+	return shares
+}

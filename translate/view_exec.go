@@ -1,0 +1,590 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// Views: CREATE [OR REPLACE] [TEMP] VIEW and DROP VIEW. A persistent view
+// is Iceberg view metadata in the catalog holding the query's source text
+// and output schema; a temporary view lives in the session only. Both are
+// found by lookupView, which the binder calls for a name that is no table.
+
+// tempView is a view of one session (CREATE TEMP VIEW).
+type tempView struct {
+	name      string
+	sql       string
+	defaultNS []string
+	cols      []pgtypes.Column
+}
+
+// tempViews returns the session's temporary views by name, creating the map
+// on first use.
+func (s *session) tempViews() map[string]*tempView {
+	if s.temp == nil {
+		s.temp = map[string]*tempView{}
+	}
+	return s.temp
+}
+
+// tempSchema is the schema name PostgreSQL gives temporary relations.
+const tempSchema = "pg_temp"
+
+// viewStatement creates or drops views and returns no rows. It binds and
+// runs at Execute, so that it sees what the statements before it did.
+type viewStatement struct {
+	sess *session
+	tag  string
+	// run returns the notices and whether it changed the catalog.
+	run func(ctx context.Context) ([]Notice, bool, error)
+}
+
+func (v *viewStatement) ParamTypes() []uint32      { return nil }
+func (v *viewStatement) Columns() []pgtypes.Column { return nil }
+func (v *viewStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	notices, wrote, err := v.run(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if wrote {
+		notices = append(notices, v.sess.committedWrite()...)
+	}
+	return &emptyRows{tag: v.tag, notices: notices}, nil
+}
+
+// prepareCreateView prepares CREATE [OR REPLACE] [TEMP] VIEW name [(cols)]
+// [WITH (...)] AS query.
+func (s *session) prepareCreateView(ps parsedStmt, vs *pg.ViewStmt) (Statement, error) {
+	if vs.WithCheckOption == pg.ViewCheckOption_LOCAL_CHECK_OPTION || vs.WithCheckOption == pg.ViewCheckOption_CASCADED_CHECK_OPTION {
+		return nil, pgerr.Unsupported("WITH CHECK OPTION").WithHint("icegate views are read-only.")
+	}
+	for _, o := range vs.Options {
+		d := o.GetDefElem()
+		if d == nil {
+			continue
+		}
+		switch strings.ToLower(d.Defname) {
+		case "security_barrier", "security_invoker":
+			// icegate has no row security: nothing to do.
+		case "check_option":
+			return nil, pgerr.Unsupported("WITH CHECK OPTION").WithHint("icegate views are read-only.")
+		default:
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "unrecognized parameter \"%s\"", d.Defname)
+		}
+	}
+	sel := vs.Query.GetSelectStmt()
+	if sel == nil {
+		return nil, notYet("CREATE VIEW of this statement")
+	}
+	text, recursive, err := viewQueryText(ps.text)
+	if err != nil {
+		return nil, err
+	}
+	if recursive {
+		return nil, notYet("CREATE RECURSIVE VIEW")
+	}
+	return &viewStatement{sess: s, tag: "CREATE VIEW", run: func(ctx context.Context) ([]Notice, bool, error) {
+		return s.createView(ctx, ps, vs, sel, text)
+	}}, nil
+}
+
+// createView runs CREATE VIEW: it binds the query for its output columns,
+// then stores the view on the session (TEMP) or in the catalog.
+func (s *session) createView(ctx context.Context, ps parsedStmt, vs *pg.ViewStmt, sel *pg.SelectStmt, text string) ([]Notice, bool, error) {
+	tn := tableNameOf(vs.View)
+	inner := ps
+	inner.node = vs.Query
+	b := newBinder(ctx, s, inner, &paramSet{}, time.Now())
+	plan, err := b.bindSelect(sel)
+	if err != nil {
+		return nil, false, err
+	}
+	cols, err := viewColumns(plan.cols, vs.Aliases)
+	if err != nil {
+		return nil, false, err
+	}
+	temp := vs.View.Relpersistence == "t"
+	var notices []Notice
+	if !temp && s.usesTempView(vs.Query) {
+		temp = true
+		notices = append(notices, Notice{Severity: "NOTICE", Code: "00000",
+			Message: "view \"" + tn.Name + "\" will be a temporary view"})
+	}
+	if temp {
+		return notices, false, s.createTempView(tn, vs.Replace, cols, text, s.defaultNamespace(ctx, nil))
+	}
+	return notices, true, s.createCatalogView(ctx, tn, vs.Replace, cols, text)
+}
+
+// viewColumns names the query's columns by the view's column list.
+func viewColumns(cols []pgtypes.Column, aliases []*pg.Node) ([]pgtypes.Column, error) {
+	if len(aliases) > len(cols) {
+		return nil, pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
+	}
+	out := append([]pgtypes.Column(nil), cols...)
+	seen := map[string]bool{}
+	for i := range out {
+		out[i].TableOID, out[i].AttNum = 0, 0
+		if i < len(aliases) {
+			out[i].Name = aliases[i].GetString_().GetSval()
+		}
+		if seen[out[i].Name] {
+			return nil, pgerr.New(codeDuplicateColumn, "column \"%s\" specified more than once", out[i].Name)
+		}
+		seen[out[i].Name] = true
+	}
+	return out, nil
+}
+
+// createTempView stores a temporary view on the session.
+func (s *session) createTempView(tn tableName, replace bool, cols []pgtypes.Column, text string, defaultNS []string) error {
+	if tn.Catalog != "" || (tn.Schema != "" && tn.Schema != tempSchema) {
+		return pgerr.New(codeInvalidTableDef, "cannot create temporary relation in non-temporary schema")
+	}
+	views := s.tempViews()
+	if prev, ok := views[tn.Name]; ok {
+		if !replace {
+			return pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", tn.Name)
+		}
+		old := make([]viewColumn, len(prev.cols))
+		for i, c := range prev.cols {
+			old[i] = viewColumn{name: c.Name, typ: pgType{c.TypeOID, c.Typmod}}
+		}
+		if err := checkReplacedColumns(old, cols, func(i int) bool {
+			return old[i].typ == pgType{cols[i].TypeOID, cols[i].Typmod}
+		}); err != nil {
+			return err
+		}
+	}
+	views[tn.Name] = &tempView{name: tn.Name, sql: text, defaultNS: defaultNS, cols: cols}
+	return nil
+}
+
+// createCatalogView creates or replaces a view in the catalog.
+func (s *session) createCatalogView(ctx context.Context, tn tableName, replace bool, cols []pgtypes.Column, text string) error {
+	mc, err := s.mutableCatalog("CREATE VIEW")
+	if err != nil {
+		return err
+	}
+	id, def, err := s.tableIdent(ctx, tn)
+	if err != nil {
+		return err
+	}
+	if def {
+		if err := mc.CreateNamespace(ctx, id.Namespace, nil); err != nil && !errors.Is(err, catalog.ErrAlreadyExists) {
+			return catalogError(err, kindSchema, strings.Join(id.Namespace, "."))
+		}
+	}
+	if _, err := s.cat.LoadTable(ctx, id); err == nil {
+		if replace {
+			return pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", tn.Name)
+		}
+		return pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", tn.Name)
+	}
+	schema := &catalog.Schema{}
+	for i, c := range cols {
+		t, err := icebergTypeOfPG(pgType{c.TypeOID, c.Typmod}, c.Name)
+		doc := ""
+		if err != nil {
+			// The schema of a view is informative: a type no Iceberg table
+			// can hold is kept as a string, with its PostgreSQL name.
+			t = &catalog.PrimitiveType{ID: catalog.TString}
+			doc = "PostgreSQL type " + pgType{c.TypeOID, c.Typmod}.String()
+		}
+		schema.Fields = append(schema.Fields, catalog.NestedField{ID: i + 1, Name: c.Name, Type: t, Doc: doc})
+	}
+	if replace {
+		if old, err := s.cat.LoadView(ctx, id); err == nil {
+			if err := checkReplacedCatalogColumns(old.Schema(), schema); err != nil {
+				return err
+			}
+		}
+	}
+	meta, err := catalog.NewViewMetadata(catalog.ViewSpec{
+		Schema:           schema,
+		SQL:              text,
+		Dialect:          catalog.DialectPostgres,
+		DefaultNamespace: s.defaultNamespace(ctx, id.Namespace),
+		DefaultCatalog:   s.cat.Name(),
+		Summary:          map[string]string{"engine-name": "icegate"},
+	}, "", "", time.Now().UnixMilli())
+	if err != nil {
+		return catalogError(err, kindTable, tn.written)
+	}
+	if _, err := mc.CreateView(ctx, id, meta, replace); err != nil {
+		if errors.Is(err, catalog.ErrNotFound) {
+			return catalogError(err, kindSchema, strings.Join(id.Namespace, "."))
+		}
+		return catalogError(err, kindTable, tn.Name)
+	}
+	return nil
+}
+
+// defaultNamespace is the namespace unqualified names in a view's query
+// resolve in: the first schema of search_path that exists, else fallback.
+func (s *session) defaultNamespace(ctx context.Context, fallback []string) []string {
+	all, err := s.cat.ListNamespaces(ctx)
+	if err != nil {
+		return fallback
+	}
+	for _, sp := range s.settings.searchPath() {
+		if ns := matchNamespace(all, sp); ns != nil {
+			return ns
+		}
+	}
+	if len(all) == 1 {
+		return all[0]
+	}
+	return fallback
+}
+
+type viewColumn struct {
+	name string
+	typ  pgType
+}
+
+// checkReplacedColumns applies PostgreSQL's rule for CREATE OR REPLACE
+// VIEW: the new query keeps the old columns, in order, with their names and
+// types (same(i) compares the types of column i); it may add columns at
+// the end.
+func checkReplacedColumns(old []viewColumn, cols []pgtypes.Column, same func(i int) bool) error {
+	if len(cols) < len(old) {
+		return pgerr.New(codeInvalidTableDef, "cannot drop columns from view")
+	}
+	for i, o := range old {
+		if cols[i].Name != o.name {
+			return pgerr.New(codeInvalidTableDef, "cannot change name of view column \"%s\" to \"%s\"", o.name, cols[i].Name).
+				WithHint("Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.")
+		}
+		if !same(i) {
+			return pgerr.New(codeInvalidTableDef, "cannot change data type of view column \"%s\" from %s to %s",
+				o.name, o.typ, pgType{cols[i].TypeOID, cols[i].Typmod})
+		}
+	}
+	return nil
+}
+
+// checkReplacedCatalogColumns is checkReplacedColumns for a view in the
+// catalog, whose column types are Iceberg types.
+func checkReplacedCatalogColumns(old, next *catalog.Schema) error {
+	if old == nil {
+		return nil
+	}
+	oldCols := make([]viewColumn, len(old.Fields))
+	for i, f := range old.Fields {
+		oldCols[i] = viewColumn{name: f.Name, typ: pgTypeOfIceberg(f.Type)}
+	}
+	cols := make([]pgtypes.Column, len(next.Fields))
+	for i, f := range next.Fields {
+		t := pgTypeOfIceberg(f.Type)
+		cols[i] = pgtypes.Column{Name: f.Name, TypeOID: t.OID, Typmod: t.Typmod}
+	}
+	return checkReplacedColumns(oldCols, cols, func(i int) bool {
+		return old.Fields[i].Type.String() == next.Fields[i].Type.String() && old.Fields[i].Doc == next.Fields[i].Doc
+	})
+}
+
+// usesTempView reports whether a query names a temporary view of the
+// session (a view over it must be temporary too). Names of the query's
+// WITH items are not views.
+func (s *session) usesTempView(q *pg.Node) bool {
+	if len(s.temp) == 0 {
+		return false
+	}
+	ctes := map[string]bool{}
+	walkAST(q.ProtoReflect(), func(m protoreflect.Message) bool {
+		if c, ok := m.Interface().(*pg.CommonTableExpr); ok {
+			ctes[c.Ctename] = true
+		}
+		return true
+	})
+	found := false
+	walkAST(q.ProtoReflect(), func(m protoreflect.Message) bool {
+		if rv, ok := m.Interface().(*pg.RangeVar); ok && rv.Catalogname == "" &&
+			(rv.Schemaname == "" && !ctes[rv.Relname] || rv.Schemaname == tempSchema) {
+			if _, ok := s.temp[rv.Relname]; ok {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// viewQueryText returns the source text of CREATE VIEW's query: what
+// follows the first AS outside parentheses, up to the last token that is
+// not a comment. recursive is true for CREATE RECURSIVE VIEW.
+func viewQueryText(stmt string) (text string, recursive bool, err error) {
+	res, err := pg.Scan(stmt)
+	if err != nil {
+		return "", false, pgerr.Wrap(err, pgerr.SyntaxError, "%s", err.Error())
+	}
+	depth, start, end := 0, -1, -1
+	for _, tok := range res.Tokens {
+		switch {
+		case tok.Token == pg.Token_SQL_COMMENT || tok.Token == pg.Token_C_COMMENT:
+			continue
+		case start >= 0:
+			if tok.Token != pg.Token_ASCII_59 {
+				end = int(tok.End)
+			}
+		case tok.Token == pg.Token_ASCII_40:
+			depth++
+		case tok.Token == pg.Token_ASCII_41:
+			depth--
+		case tok.Token == pg.Token_RECURSIVE && depth == 0:
+			recursive = true
+		case tok.Token == pg.Token_AS && depth == 0:
+			start = int(tok.End)
+		}
+	}
+	if start < 0 || end < start || end > len(stmt) {
+		return "", recursive, pgerr.New(pgerr.SyntaxError, "CREATE VIEW without AS query")
+	}
+	return strings.TrimSpace(stmt[start:end]), recursive, nil
+}
+
+// prepareDropView prepares DROP VIEW [IF EXISTS] name [, ...] [CASCADE |
+// RESTRICT]. Every name is resolved before any view is dropped. icegate
+// does not record which views depend on a view, so CASCADE drops no more
+// and RESTRICT refuses nothing.
+func (s *session) prepareDropView(ds *pg.DropStmt) (Statement, error) {
+	return &viewStatement{sess: s, tag: "DROP VIEW", run: func(ctx context.Context) ([]Notice, bool, error) {
+		var notices []Notice
+		var drop []*viewDef
+		for _, obj := range ds.Objects {
+			tn := tableNameOfList(obj)
+			v, err := s.resolveView(ctx, tn)
+			if err != nil {
+				return nil, false, err
+			}
+			if v != nil {
+				drop = append(drop, v)
+				continue
+			}
+			if _, err := s.resolveTable(ctx, tn); err == nil {
+				return nil, false, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", tn.Name).
+					WithHint("Use DROP TABLE to remove a table.")
+			} else if pgerr.Code(err) != pgerr.UndefinedTable {
+				return nil, false, err
+			}
+			if !ds.MissingOk {
+				return nil, false, pgerr.New(pgerr.UndefinedTable, "view \"%s\" does not exist", tn.written)
+			}
+			notices = append(notices, Notice{Severity: "NOTICE", Code: "00000",
+				Message: "view \"" + tn.written + "\" does not exist, skipping"})
+		}
+		wrote := false
+		for _, v := range drop {
+			if v.temp {
+				delete(s.tempViews(), v.ident.Name)
+				continue
+			}
+			mc, err := s.mutableCatalog("DROP VIEW")
+			if err != nil {
+				return nil, false, err
+			}
+			if err := mc.DropView(ctx, v.ident); err != nil {
+				return nil, false, dropViewError(err, v.ident.Name)
+			}
+			wrote = true
+		}
+		return notices, wrote, nil
+	}}, nil
+}
+
+func dropViewError(err error, name string) error {
+	if errors.Is(err, catalog.ErrNotFound) {
+		return pgerr.Wrap(err, pgerr.UndefinedTable, "view \"%s\" does not exist", name)
+	}
+	return catalogError(err, kindTable, name)
+}
+
+// viewDef is a view a name resolved to.
+type viewDef struct {
+	ident     catalog.Identifier // the catalog's name; for a temp view its name alone
+	temp      bool
+	sql       string
+	dialect   string // of sql: "postgres" for views icegate made
+	defaultNS []string
+	columns   []string // the view's column names
+}
+
+// lookupView finds the view a 1-3 part name refers to, the way
+// resolveTable finds tables: an unqualified name is a temporary view of the
+// session first, then a view in the schemas of search_path (or in the only
+// namespace); pg_temp.name is a temporary view only. It returns the query
+// to bind in the view's place (see viewDef.query) and the namespace its
+// unqualified names resolve in; found is false when there is no such view.
+// The query of a view made by another engine may be in that engine's
+// dialect (the postgres one when the view has it).
+func (s *session) lookupView(ctx context.Context, tn tableName) (sql string, defaultNS []string, found bool, err error) {
+	v, err := s.resolveView(ctx, tn)
+	if err != nil || v == nil {
+		return "", nil, false, err
+	}
+	return v.query(), v.defaultNS, true, nil
+}
+
+// query is the SELECT a view stands for: its stored query as a subquery
+// whose output is exactly the view's columns. The stored text alone would
+// lose the names of the view's column list (CREATE VIEW v (a, b) AS
+// SELECT 1, 2) and, for a query with *, would grow with its tables, where
+// PostgreSQL fixes a view's columns when it is made.
+func (v *viewDef) query() string {
+	if len(v.columns) == 0 {
+		return v.sql
+	}
+	q := make([]string, len(v.columns))
+	for i, c := range v.columns {
+		q[i] = quoteIdent(c)
+	}
+	list := strings.Join(q, ", ")
+	// The newline ends a line comment the stored text might end with.
+	return "SELECT " + list + " FROM (" + v.sql + "\n) AS " + quoteIdent(v.ident.Name) + " (" + list + ")"
+}
+
+// quoteIdent quotes a name as a SQL identifier.
+func quoteIdent(s string) string {
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// resolveView is lookupView returning the whole definition; nil when there
+// is no such view.
+func (s *session) resolveView(ctx context.Context, tn tableName) (*viewDef, error) {
+	if tn.Catalog != "" && tn.Catalog != s.cat.Name() {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.written)
+	}
+	if tn.Catalog == "" && (tn.Schema == "" || tn.Schema == tempSchema) {
+		if t, ok := s.temp[tn.Name]; ok {
+			v := &viewDef{ident: catalog.Identifier{Name: t.name}, temp: true, sql: t.sql,
+				dialect: catalog.DialectPostgres, defaultNS: append([]string(nil), t.defaultNS...)}
+			for _, c := range t.cols {
+				v.columns = append(v.columns, c.Name)
+			}
+			return v, nil
+		}
+		if tn.Schema == tempSchema {
+			return nil, nil
+		}
+	}
+	if tn.Schema != "" {
+		if v, err := s.loadView(ctx, []string{tn.Schema}, tn.Name); v != nil || err != nil {
+			return v, err
+		}
+		ns, err := s.findNamespace(ctx, tn.Schema)
+		if err != nil || len(ns) <= 1 {
+			return nil, err
+		}
+		return s.loadView(ctx, ns, tn.Name)
+	}
+	tried := map[string]bool{}
+	for _, schema := range s.settings.searchPath() {
+		tried[schema] = true
+		if v, err := s.loadView(ctx, []string{schema}, tn.Name); v != nil || err != nil {
+			return v, err
+		}
+	}
+	all, err := s.cat.ListNamespaces(ctx)
+	if err != nil {
+		return nil, pgerr.Wrap(err, pgerr.IOError, "list namespaces: %v", err)
+	}
+	for _, schema := range s.settings.searchPath() {
+		if ns := matchNamespace(all, schema); len(ns) > 1 {
+			if v, err := s.loadView(ctx, ns, tn.Name); v != nil || err != nil {
+				return v, err
+			}
+		}
+	}
+	if len(all) == 1 && !tried[strings.Join(all[0], ".")] {
+		return s.loadView(ctx, all[0], tn.Name)
+	}
+	return nil, nil
+}
+
+// loadView loads the view namespace.name; nil without error when there is
+// none. A name matches exactly, else a unique case-insensitive match.
+func (s *session) loadView(ctx context.Context, ns []string, name string) (*viewDef, error) {
+	v, err := s.cat.LoadView(ctx, catalog.Identifier{Namespace: ns, Name: name})
+	if err != nil {
+		if !errors.Is(err, catalog.ErrNotFound) {
+			return nil, pgerr.Wrap(err, pgerr.IOError, "load view %s.%s: %v", strings.Join(ns, "."), name, err)
+		}
+		ids, lerr := s.cat.ListViews(ctx, ns)
+		if lerr != nil {
+			return nil, nil
+		}
+		var match *catalog.Identifier
+		for i := range ids {
+			if strings.EqualFold(ids[i].Name, name) || truncatedMatch(ids[i].Name, name) {
+				if match != nil {
+					return nil, nil
+				}
+				match = &ids[i]
+			}
+		}
+		if match == nil || match.Name == name {
+			return nil, nil
+		}
+		if v, err = s.cat.LoadView(ctx, *match); err != nil {
+			return nil, pgerr.Wrap(err, pgerr.IOError, "load view %s: %v", match.Name, err)
+		}
+	}
+	sql, dialect, ok := v.SQL()
+	if !ok {
+		return nil, pgerr.Unsupported("view \"%s\" without a SQL representation", v.Ident.Name)
+	}
+	def := &viewDef{ident: v.Ident, sql: sql, dialect: dialect, defaultNS: v.DefaultNamespace()}
+	if schema := v.Schema(); schema != nil {
+		for _, f := range schema.Fields {
+			def.columns = append(def.columns, f.Name)
+		}
+	}
+	return def, nil
+}
+
+// Helpers for the table statements that meet views.
+
+// viewIsNotTable returns PostgreSQL's error for DROP TABLE naming a view
+// (42809 "\"v\" is not a table", with the hint to use DROP VIEW), or nil
+// when tn names no view. DROP TABLE calls it when the table is not found.
+func (s *session) viewIsNotTable(ctx context.Context, tn tableName) error {
+	v, err := s.resolveView(ctx, tn)
+	if err != nil || v == nil {
+		return err
+	}
+	return pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", tn.Name).
+		WithHint("Use DROP VIEW to remove a view.")
+}
+
+// dropViewsIn drops every view of namespace ns (DROP SCHEMA ... CASCADE)
+// and returns how many it dropped.
+func (s *session) dropViewsIn(ctx context.Context, mc catalog.MutableCatalog, ns []string) (int, error) {
+	ids, err := mc.ListViews(ctx, ns)
+	if err != nil {
+		return 0, catalogError(err, kindSchema, strings.Join(ns, "."))
+	}
+	n := 0
+	for _, id := range ids {
+		if err := ctx.Err(); err != nil {
+			return n, err
+		}
+		if err := mc.DropView(ctx, id); err != nil {
+			if errors.Is(err, catalog.ErrNotFound) {
+				continue
+			}
+			return n, dropViewError(err, id.Name)
+		}
+		n++
+	}
+	return n, nil
+}

@@ -1,0 +1,213 @@
+package translate
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// runOK runs SQL statements and fails the test on an error.
+func runOK(t *testing.T, s *session, sql string) {
+	t.Helper()
+	if out := statementOutput(s, sql); strings.Contains(out, "error (") {
+		t.Fatalf("%s:\n%s", sql, out)
+	}
+}
+
+// TestLookupView resolves view names the way the binder will: temporary
+// views first for unqualified names, then search_path and the namespaces of
+// the catalog; it also checks the stored query text and default namespace.
+func TestLookupView(t *testing.T) {
+	ctx := context.Background()
+	s, cat, _ := newWriteSession(t)
+	runOK(t, s, `CREATE SCHEMA sales;
+CREATE TABLE sales.orders (id bigint, amount numeric(10,2));
+CREATE VIEW sales.big (order_id) AS
+  SELECT id, amount FROM sales.orders WHERE amount > 10 -- the big ones
+  ;
+CREATE TEMP VIEW recent AS SELECT id FROM sales.orders /* all of them */;`)
+
+	// A view made by another engine, in its dialect only, with a mixed-case
+	// name.
+	spark, err := catalog.NewViewMetadata(catalog.ViewSpec{
+		Schema:           &catalog.Schema{Fields: []catalog.NestedField{{ID: 1, Name: "n", Type: &catalog.PrimitiveType{ID: catalog.TLong}}}},
+		SQL:              "SELECT count(1) AS n FROM orders",
+		Dialect:          "spark",
+		DefaultNamespace: []string{"sales"},
+	}, "", "", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cat.CreateView(ctx, catalog.Identifier{Namespace: []string{"sales"}, Name: "OrderCount"}, spark, false); err != nil {
+		t.Fatal(err)
+	}
+
+	bigSQL := "SELECT id, amount FROM sales.orders WHERE amount > 10"
+	cases := []struct {
+		name      []string // catalog, schema, table as written
+		sql       string
+		defaultNS []string
+		found     bool
+		code      string
+	}{
+		{name: []string{"", "", "big"}, sql: bigSQL, defaultNS: []string{"sales"}, found: true},
+		{name: []string{"", "sales", "big"}, sql: bigSQL, defaultNS: []string{"sales"}, found: true},
+		{name: []string{"icegate", "sales", "big"}, sql: bigSQL, defaultNS: []string{"sales"}, found: true},
+		{name: []string{"elsewhere", "sales", "big"}, code: pgerr.FeatureNotSupported},
+		{name: []string{"", "", "recent"}, sql: "SELECT id FROM sales.orders", defaultNS: []string{"sales"}, found: true},
+		{name: []string{"", "pg_temp", "recent"}, sql: "SELECT id FROM sales.orders", defaultNS: []string{"sales"}, found: true},
+		{name: []string{"", "sales", "recent"}},
+		{name: []string{"", "pg_temp", "big"}},
+		{name: []string{"", "", "orders"}},
+		{name: []string{"", "nope", "big"}},
+		{name: []string{"", "", "ordercount"}, sql: "SELECT count(1) AS n FROM orders", defaultNS: []string{"sales"}, found: true},
+	}
+	for _, c := range cases {
+		tn := tableName{Catalog: c.name[0], Schema: c.name[1], Name: c.name[2], written: strings.Trim(strings.Join(c.name, "."), ".")}
+		sql, ns, found, err := s.lookupView(ctx, tn)
+		if pgerr.Code(err) != c.code && (c.code != "" || err != nil) {
+			t.Errorf("%s: error %v, want %s", tn.written, err, c.code)
+			continue
+		}
+		def, _ := s.resolveView(ctx, tn)
+		stored := ""
+		if def != nil {
+			stored = def.sql
+			if sql != def.query() {
+				t.Errorf("%s: lookupView gives %q, not the view's query %q", tn.written, sql, def.query())
+			}
+		}
+		if stored != c.sql || found != c.found || !slices.Equal(ns, c.defaultNS) {
+			t.Errorf("%s: got %q %v %v, want %q %v %v", tn.written, stored, ns, found, c.sql, c.defaultNS, c.found)
+		}
+	}
+
+	// The query lookupView gives has the view's columns, named by its
+	// column list, and binds as a subquery.
+	sql, _, _, _ := s.lookupView(ctx, tableName{Schema: "sales", Name: "big", written: "sales.big"})
+	want := `SELECT "order_id", "amount" FROM (SELECT id, amount FROM sales.orders WHERE amount > 10` + "\n" + `) AS "big" ("order_id", "amount")`
+	if sql != want {
+		t.Errorf("view query\n%s\nwant\n%s", sql, want)
+	}
+	stmts, err := s.Prepare(ctx, "SELECT * FROM ("+sql+") AS big", nil)
+	if err != nil {
+		t.Fatalf("bind the view query: %v", err)
+	}
+	var names []string
+	for _, c := range stmts[0].Columns() {
+		names = append(names, c.Name)
+	}
+	if !slices.Equal(names, []string{"order_id", "amount"}) {
+		t.Errorf("columns of the view query %v", names)
+	}
+
+	// The view's columns are in its metadata: the column list names the
+	// first, the query the rest.
+	v, err := cat.LoadView(ctx, catalog.Identifier{Namespace: []string{"sales"}, Name: "big"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cols []string
+	for _, f := range v.Schema().Fields {
+		cols = append(cols, f.Name+" "+f.Type.String())
+	}
+	if !slices.Equal(cols, []string{"order_id long", "amount decimal(10, 2)"}) {
+		t.Errorf("view schema %v", cols)
+	}
+	if cur := v.Metadata.CurrentVersion(); cur.DefaultCatalog != "icegate" || cur.Summary["engine-name"] != "icegate" {
+		t.Errorf("version %+v", cur)
+	}
+
+	// With two namespaces, search_path decides where an unqualified name
+	// is looked for.
+	runOK(t, s, `CREATE SCHEMA hr; CREATE VIEW hr.big AS SELECT 2 AS two`)
+	if _, _, found, _ := s.lookupView(ctx, tableName{Name: "big", written: "big"}); found {
+		t.Error("unqualified name found with two namespaces and none on search_path")
+	}
+	runOK(t, s, `SET search_path = hr, sales`)
+	if v, _ := s.resolveView(ctx, tableName{Name: "big", written: "big"}); v == nil || v.sql != "SELECT 2 AS two" || !slices.Equal(v.defaultNS, []string{"hr"}) {
+		t.Errorf("search_path hr: %+v", v)
+	}
+}
+
+// TestViewQueryText checks the query text cut from CREATE VIEW statements.
+func TestViewQueryText(t *testing.T) {
+	cases := []struct {
+		stmt, want string
+		recursive  bool
+	}{
+		{"CREATE VIEW v AS SELECT 1", "SELECT 1", false},
+		{"create or replace view v (a, b) with (security_barrier) as\n  select 1 as x, 2 -- two\n", "select 1 as x, 2", false},
+		{`CREATE VIEW "AS" AS SELECT 'AS' AS "as";`, `SELECT 'AS' AS "as"`, false},
+		{"CREATE VIEW v AS /* why */ WITH t AS (SELECT 1 AS a) SELECT a FROM t", "/* why */ WITH t AS (SELECT 1 AS a) SELECT a FROM t", false},
+		{"CREATE RECURSIVE VIEW r (n) AS VALUES (1) UNION ALL SELECT n + 1 FROM r", "VALUES (1) UNION ALL SELECT n + 1 FROM r", true},
+	}
+	for _, c := range cases {
+		got, rec, err := viewQueryText(c.stmt)
+		if err != nil || got != c.want || rec != c.recursive {
+			t.Errorf("%q: %q %v %v, want %q %v", c.stmt, got, rec, err, c.want, c.recursive)
+		}
+	}
+	if _, _, err := viewQueryText("CREATE VIEW v"); pgerr.Code(err) != pgerr.SyntaxError {
+		t.Errorf("no AS: %v", err)
+	}
+}
+
+// TestUsesTempView checks which queries make a view temporary: those that
+// name a temporary view, unless a WITH item of that name hides it.
+func TestUsesTempView(t *testing.T) {
+	s, _, _ := newWriteSession(t)
+	runOK(t, s, `CREATE TEMP VIEW recent AS SELECT 1 AS id`)
+	cases := []struct {
+		query string
+		want  bool
+	}{
+		{"SELECT * FROM recent", true},
+		{"SELECT * FROM pg_temp.recent", true},
+		{"SELECT 1 WHERE EXISTS (SELECT 1 FROM (SELECT * FROM recent) r)", true},
+		{"SELECT * FROM public.recent", false},
+		{"WITH recent AS (SELECT 2 AS id) SELECT * FROM recent", false},
+		{"SELECT * FROM other", false},
+	}
+	for _, c := range cases {
+		stmts, err := parse(c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.usesTempView(stmts[0].node); got != c.want {
+			t.Errorf("%s: %v, want %v", c.query, got, c.want)
+		}
+	}
+}
+
+// TestViewHelpersForTables covers the helpers DROP TABLE and DROP SCHEMA
+// use for views.
+func TestViewHelpersForTables(t *testing.T) {
+	ctx := context.Background()
+	s, cat, _ := newWriteSession(t)
+	runOK(t, s, `CREATE SCHEMA sales;
+CREATE TABLE sales.orders (id bigint);
+CREATE VIEW sales.v1 AS SELECT id FROM sales.orders;
+CREATE VIEW sales.v2 AS SELECT 1 AS one`)
+	err := s.viewIsNotTable(ctx, tableName{Schema: "sales", Name: "v1", written: "sales.v1"})
+	if pe := pgerr.As(err); pe == nil || pe.Code != pgerr.WrongObjectType || pe.Message != `"v1" is not a table` || pe.Hint == "" {
+		t.Errorf("view as table: %v", err)
+	}
+	if err := s.viewIsNotTable(ctx, tableName{Schema: "sales", Name: "orders", written: "sales.orders"}); err != nil {
+		t.Errorf("a table: %v", err)
+	}
+	n, err := s.dropViewsIn(ctx, cat, []string{"sales"})
+	if err != nil || n != 2 {
+		t.Fatalf("dropViewsIn: %d %v", n, err)
+	}
+	if views, _ := cat.ListViews(ctx, []string{"sales"}); len(views) != 0 {
+		t.Errorf("views left %v", views)
+	}
+	if tables, _ := cat.ListTables(ctx, []string{"sales"}); len(tables) != 1 {
+		t.Errorf("tables %v: the table must stay", tables)
+	}
+}
