@@ -51,23 +51,23 @@ func (w *windowScope) wrap(r rel) rel {
 
 // PostgreSQL's frame option bits (parsenodes.h), as pg_query reports them.
 const (
-	frameRange               = 0x2
-	frameRows                = 0x4
-	frameGroups              = 0x8
-	frameStartUnboundedPrec  = 0x20
-	frameEndUnboundedPrec    = 0x40
-	frameStartUnboundedFoll  = 0x80
-	frameEndUnboundedFoll    = 0x100
-	frameStartCurrentRow     = 0x200
-	frameEndCurrentRow       = 0x400
-	frameStartOffsetPrec     = 0x800
-	frameEndOffsetPrec       = 0x1000
-	frameStartOffsetFoll     = 0x2000
-	frameEndOffsetFoll       = 0x4000
-	frameExcludeCurrentRow   = 0x8000
-	frameExcludeGroup        = 0x10000
-	frameExcludeTies         = 0x20000
-	frameNonDefault          = 0x1
+	frameRange              = 0x2
+	frameRows               = 0x4
+	frameGroups             = 0x8
+	frameStartUnboundedPrec = 0x20
+	frameEndUnboundedPrec   = 0x40
+	frameStartUnboundedFoll = 0x80
+	frameEndUnboundedFoll   = 0x100
+	frameStartCurrentRow    = 0x200
+	frameEndCurrentRow      = 0x400
+	frameStartOffsetPrec    = 0x800
+	frameEndOffsetPrec      = 0x1000
+	frameStartOffsetFoll    = 0x2000
+	frameEndOffsetFoll      = 0x4000
+	frameExcludeCurrentRow  = 0x8000
+	frameExcludeGroup       = 0x10000
+	frameExcludeTies        = 0x20000
+	frameNonDefault         = 0x1
 )
 
 // windowFunc binds fn(...) OVER (...).

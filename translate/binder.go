@@ -36,9 +36,9 @@ type binder struct {
 	// names resolve there first); viewStack the views being expanded.
 	viewNS    []string
 	viewStack []string
-	where string    // the clause being bound when aggregates are not allowed there ("WHERE"...)
-	inAgg bool      // binding the arguments of an aggregate
-	tok   []*pg.ScanToken
+	where     string // the clause being bound when aggregates are not allowed there ("WHERE"...)
+	inAgg     bool   // binding the arguments of an aggregate
+	tok       []*pg.ScanToken
 	// lastTypmod is the length of the varchar(n)/char(n) typeName last
 	// resolved (0 = none).
 	lastTypmod int
