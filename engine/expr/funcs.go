@@ -439,10 +439,12 @@ func common2(a, b arrow.DataType) (arrow.DataType, bool) {
 	case ka.isNumber() && kb.isNumber():
 		switch {
 		case ka.isFloat() || kb.isFloat():
-			if ka == kFloat4 && kb == kFloat4 {
-				return Float4, true
+			// PostgreSQL's implicit casts run int -> numeric -> real ->
+			// double precision: real absorbs ints and numerics.
+			if ka == kFloat8 || kb == kFloat8 {
+				return Float8, true
 			}
-			return Float8, true
+			return Float4, true
 		case ka.isInt() && kb.isInt():
 			if kb > ka {
 				return b, true
