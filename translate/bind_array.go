@@ -84,7 +84,7 @@ func (b *binder) indirection(ind *pg.A_Indirection) (bound, error) {
 			if err != nil {
 				return bound{}, err
 			}
-			r.t = x.t
+			r.t, r.name, r.strong = x.t, x.name, x.strong
 			x = r
 			continue
 		}
@@ -99,6 +99,7 @@ func (b *binder) indirection(ind *pg.A_Indirection) (bound, error) {
 		if elemType.OID != 0 {
 			r.t = elemType
 		}
+		r.name, r.strong = x.name, x.strong // a subscript keeps its array's name
 		x = r
 	}
 	return x, nil

@@ -17,6 +17,10 @@ func (b *binder) typeCast(tc *pg.TypeCast) (bound, error) {
 	if err != nil {
 		return bound{}, err
 	}
+	if a := tc.Arg.GetAArrayExpr(); a != nil && len(a.Elements) == 0 && pgtypes.ElemOf(t.OID) != 0 {
+		// ARRAY[]::T[]: an empty array of the cast's type.
+		return bound{e: &expr.Call{Fn: "array", T: arrowOf(t)}, t: t, name: "array", strong: true}, nil
+	}
 	arg, err := b.expr(tc.Arg)
 	if err != nil {
 		return bound{}, err
@@ -30,7 +34,7 @@ func (b *binder) typeCast(tc *pg.TypeCast) (bound, error) {
 	if arg.strong {
 		out.name, out.strong = arg.name, true
 	} else {
-		out.name, out.strong = typName, true
+		out.name, out.strong = typName, false
 	}
 	return out, nil
 }
@@ -58,7 +62,7 @@ func (b *binder) castTo(arg bound, t pgType, loc int32) (bound, error) {
 	if arrow.TypeEqual(from, at) && (arg.t == t || t.Typmod < 0) {
 		return bound{e: arg.e, t: t}, nil
 	}
-	if t.OID == pgtypes.Text && (arg.t.OID == pgtypes.JSONB || pgtypes.ElemOf(arg.t.OID) != 0) {
+	if t.OID == pgtypes.Text && arg.t.OID == pgtypes.JSONB {
 		return bound{}, b.errAt(notYet("casting "+arg.t.String()+" to text"), loc)
 	}
 	if !expr.CanCast(from, at) {
@@ -170,13 +174,22 @@ func (b *binder) typeName(tn *pg.TypeName) (pgType, string, error) {
 		t = tTimestamptz
 	case "jsonb", "json":
 		return pgType{}, "", b.errAt(notYet("casting to "+name), tn.Location)
-	case "interval", "timetz", "money", "inet", "cidr", "macaddr", "bit", "varbit", "xml", "oid", "regclass", "regtype", "regproc":
+	case "interval":
+		if len(mods) > 0 {
+			return pgType{}, "", b.errAt(notYet("interval field restrictions and precision"), tn.Location)
+		}
+		t = tInterval
+	case "timetz", "money", "inet", "cidr", "macaddr", "bit", "varbit", "xml", "oid", "regclass", "regtype", "regproc":
 		return pgType{}, "", b.errAt(pgerr.Unsupported("type %s", name), tn.Location)
 	default:
 		return pgType{}, "", b.errAt(pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name), tn.Location)
 	}
 	if len(tn.ArrayBounds) > 0 {
-		return pgType{}, "", b.errAt(notYet("casting to array types"), tn.Location)
+		arr := pgtypes.ArrayOf(t.OID)
+		if arr == 0 || len(tn.ArrayBounds) > 1 {
+			return pgType{}, "", b.errAt(notYet("casting to array type "+name+"[]"), tn.Location)
+		}
+		return pgType{arr, -1}, canon, nil
 	}
 	return t, canon, nil
 }

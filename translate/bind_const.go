@@ -39,6 +39,9 @@ func (b *binder) constant(c *pg.A_Const) (bound, error) {
 // numericConst binds a constant the grammar did not make an int4: int8
 // when it is an integer that fits, else numeric.
 func (b *binder) numericConst(s string, loc int32) (bound, error) {
+	if i, err := strconv.ParseInt(s, 10, 32); err == nil {
+		return bound{e: &expr.Lit{V: int32(i), T: expr.Int4}, t: tInt4}, nil // -2147483648
+	}
 	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return bound{e: &expr.Lit{V: i, T: expr.Int8}, t: tInt8}, nil
 	}

@@ -27,6 +27,15 @@ func (b *binder) expr(n *pg.Node) (bound, error) {
 // groupedExpr binds an aggregate-free expression above an aggregation.
 func (b *binder) groupedExpr(n *pg.Node) (bound, error) {
 	agg := b.agg
+	if n.GetSubLink() != nil {
+		// A subquery's value is computed above the aggregation; its outer
+		// references must be group keys (outerRef checks them).
+		saved := b.hiddenAgg
+		b.agg, b.hiddenAgg = nil, agg
+		r, err := b.exprNode(n)
+		b.agg, b.hiddenAgg = agg, saved
+		return r, err
+	}
 	b.agg = nil
 	in, err := b.exprNode(n)
 	b.agg = agg

@@ -23,6 +23,7 @@ func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
 			}
 			switch op {
 			case "+":
+				r.name, r.strong = "", false
 				return r, nil
 			case "-":
 				return b.call("neg", []bound{r}, a.Location)
@@ -312,5 +313,11 @@ func (b *binder) caseExpr(c *pg.CaseExpr) (bound, error) {
 	if elseB != nil {
 		out.Else = b.coerce(*elseB, t)
 	}
-	return bound{e: out, t: commonPG(results, pgTypeOfArrow(t)), name: "case", strong: true}, nil
+	// PostgreSQL names a CASE after its ELSE result when that has a strong
+	// name (a column or function), else "case".
+	name := "case"
+	if elseB != nil && elseB.strong && elseB.name != "" {
+		name = elseB.name
+	}
+	return bound{e: out, t: commonPG(results, pgTypeOfArrow(t)), name: name, strong: name != "case"}, nil
 }

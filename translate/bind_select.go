@@ -18,6 +18,9 @@ type target struct {
 	node *pg.Node
 	name string
 	e    bound
+	// untyped: an untyped literal ('abc', NULL) PostgreSQL would leave
+	// unknown; a set operation gives it the other side's type.
+	untyped bool
 }
 
 // bindSelect binds a query: a SELECT, VALUES, or a set operation of them,
@@ -136,6 +139,7 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*selectPlan, error) {
 	for _, t := range targets {
 		outExprs = append(outExprs, t.e.e)
 		p.cols = append(p.cols, pgtypes.Column{Name: t.name, TypeOID: t.e.t.OID, Typmod: t.e.t.Typmod})
+		p.untyped = append(p.untyped, t.untyped)
 	}
 	sortKeys, junk, err := b.bindOrderBy(sel.SortClause, targets, distinct)
 	if err != nil {
@@ -252,19 +256,24 @@ type queryState struct {
 	inAgg   bool
 	pending []pendingJoin
 	pre     []pendingJoin
+	hidden  *aggScope
 }
 
 // enterQuery starts binding a (sub)query: a new scope whose parent is the
 // current one.
 func (b *binder) enterQuery() queryState {
-	s := queryState{scope: b.scope, agg: b.agg, win: b.win, where: b.where, inAgg: b.inAgg, pending: b.pending, pre: b.pendingPre}
-	b.scope = &scope{parent: b.scope, outerAgg: b.agg}
-	b.agg, b.win, b.where, b.inAgg, b.pending, b.pendingPre = nil, nil, "", false, nil, nil
+	s := queryState{scope: b.scope, agg: b.agg, win: b.win, where: b.where, inAgg: b.inAgg, pending: b.pending, pre: b.pendingPre, hidden: b.hiddenAgg}
+	outer := b.agg
+	if outer == nil {
+		outer = b.hiddenAgg
+	}
+	b.scope = &scope{parent: b.scope, outerAgg: outer}
+	b.agg, b.win, b.where, b.inAgg, b.pending, b.pendingPre, b.hiddenAgg = nil, nil, "", false, nil, nil, nil
 	return s
 }
 
 func (b *binder) leaveQuery(s queryState) {
-	b.scope, b.agg, b.win, b.where, b.inAgg, b.pending, b.pendingPre = s.scope, s.agg, s.win, s.where, s.inAgg, s.pending, s.pre
+	b.scope, b.agg, b.win, b.where, b.inAgg, b.pending, b.pendingPre, b.hiddenAgg = s.scope, s.agg, s.win, s.where, s.inAgg, s.pending, s.pre, s.hidden
 }
 
 // colFor is the column id an output expression is projected as: the id
@@ -509,6 +518,7 @@ func (b *binder) bindTargets(list []*pg.Node) ([]target, error) {
 		if err != nil {
 			return nil, err
 		}
+		untyped := e.unknown()
 		e = e.resolveUnknownIn(b)
 		name := rt.Name
 		if name == "" {
@@ -517,7 +527,7 @@ func (b *binder) bindTargets(list []*pg.Node) ([]target, error) {
 		if name == "" {
 			name = "?column?"
 		}
-		out = append(out, target{node: rt.Val, name: name, e: e})
+		out = append(out, target{node: rt.Val, name: name, e: e, untyped: untyped})
 	}
 	return out, nil
 }

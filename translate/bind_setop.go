@@ -32,9 +32,22 @@ func (b *binder) bindSetOp(sel *pg.SelectStmt) (*selectPlan, error) {
 	for i := range left.out {
 		lb, rb := b.ref(left.out[i]), b.ref(right.out[i])
 		lb.t, rb.t = b.typeOfOutput(left, i), b.typeOfOutput(right, i)
-		t, err := expr.CommonType(opName, []arrow.DataType{lb.e.Type(), rb.e.Type()})
+		lt, rt := lb.e.Type(), rb.e.Type()
+		if left.isUntyped(i) {
+			lt = arrow.Null
+		}
+		if right.isUntyped(i) {
+			rt = arrow.Null
+		}
+		t, err := expr.CommonType(opName, []arrow.DataType{lt, rt})
 		if err != nil {
 			return nil, err
+		}
+		if lt.ID() == arrow.NULL {
+			lb.t = pgTypeOfArrow(t)
+		}
+		if rt.ID() == arrow.NULL {
+			rb.t = pgTypeOfArrow(t)
 		}
 		pt := commonPG([]bound{lb, rb}, pgTypeOfArrow(t))
 		if t.ID() == arrow.NULL {
@@ -57,6 +70,11 @@ func (b *binder) bindSetOp(sel *pg.SelectStmt) (*selectPlan, error) {
 		r = &aggRel{in: sr, groups: refsTo(b, sr.cols), groupCols: sr.cols}
 	}
 	p.out = sr.cols
+	for i := range p.out {
+		// Both sides untyped: the result stays untyped for an enclosing
+		// set operation.
+		p.untyped = append(p.untyped, left.isUntyped(i) && right.isUntyped(i))
+	}
 	saved := b.enterQuery()
 	it := &rangeItem{name: "*SELECT*"}
 	for i, id := range p.out {

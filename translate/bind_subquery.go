@@ -309,6 +309,11 @@ func (b *binder) scalarJoin(p *selectPlan, free colSet, loc int32) (bound, error
 	value := proj.exprs[indexOf(proj.cols, p.out[0])]
 	t := b.typeOfOutput(p, 0)
 	if ag, isAgg := proj.in.(*aggRel); isAgg && len(ag.groups) == 0 {
+		for _, e := range relExprs(ag) {
+			if refsOf(e).intersects(free) {
+				return b.applyScalar(p), nil // an aggregate over outer values
+			}
+		}
 		inner, conds, ok := pullCorrelated(b, ag.in, free)
 		if !ok {
 			return b.applyScalar(p), nil

@@ -137,8 +137,12 @@ func (b *binder) windowFunc(fc *pg.FuncCall, name string) (bound, error) {
 	for i := range args {
 		args[i] = args[i].resolveUnknownIn(b)
 	}
-	// lag/lead's default takes the value's type; offsets are integers.
+	// lag/lead's default takes the value's type (PostgreSQL's anyelement:
+	// numeric loses its typmod, so a default 0 stays 0).
 	if (name == "lag" || name == "lead") && len(args) == 3 {
+		if args[0].t.OID == tNumeric.OID && args[0].t.Typmod >= 0 {
+			args[0] = bound{e: b.coerce(args[0], expr.NumericType()), t: tNumeric}
+		}
 		args[2] = bound{e: b.coerce(args[2], args[0].e.Type()), t: args[0].t}
 	}
 	call := windowCall{fn: name}

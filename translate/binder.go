@@ -26,6 +26,9 @@ type binder struct {
 	q     *colTable
 	scope *scope    // the names of the query being bound; nil outside a query
 	agg   *aggScope // non-nil while binding expressions above an aggregation
+	// hiddenAgg is the aggregation of the query whose grouped expression
+	// holds the subquery being bound (agg is nil meanwhile).
+	hiddenAgg *aggScope
 	win   *windowScope
 	// pending are the joins subqueries in the clause being bound need
 	// (pendingPre: those inside aggregate arguments).

@@ -18,7 +18,13 @@ type selectPlan struct {
 	cols   []pgtypes.Column
 	output []expr.Expr
 	q      *colTable
+	// untyped marks result columns that are untyped literals (see
+	// target.untyped); nil when none.
+	untyped []bool
 }
+
+// isUntyped reports whether result column i is an untyped literal.
+func (p *selectPlan) isUntyped(i int) bool { return i < len(p.untyped) && p.untyped[i] }
 
 // finish fills output once root and out are set.
 func (p *selectPlan) finish(b *binder) {

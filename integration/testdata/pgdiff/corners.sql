@@ -39,7 +39,6 @@ SELECT sum(qty), sum(id), sum(amount), sum(price), sum(x), avg(qty), avg(id), av
 SELECT count(*) + 1, count(*) * 1.5, max(id) - min(id), max(amount) - min(amount) FROM pgd.sales;
 SELECT qty * 2, qty + id, qty / 2, qty * 1.0, qty * price, amount * price FROM pgd.sales ORDER BY id;
 SELECT id + 0.5::real, id * 2::bigint, id / 2::numeric FROM pgd.sales ORDER BY id;
--- known: column name of +qty is "qty", PostgreSQL "?column?" (unary plus is an operator)
 SELECT -qty, +qty FROM pgd.sales ORDER BY id;
 -- known: icegate fails with 42883: bitwise operators & | # ~ << >> on integer are missing
 SELECT qty & 1, qty | 8, 5 # 3, ~qty, qty << 2, qty >> 1 FROM pgd.sales WHERE qty IS NOT NULL ORDER BY id;
@@ -54,7 +53,6 @@ SELECT 12345678.9::real, 1.5::real * 2, (1.0 / 3)::real, 2.0::double precision /
 -- correlated subqueries in more places
 -- known: icegate fails with 0A000: subqueries in JOIN conditions are not supported yet
 SELECT e.id FROM pgd.emp e JOIN pgd.dept d ON d.id = e.dept_id AND e.salary = (SELECT max(x.salary) FROM pgd.emp x WHERE x.dept_id = d.id) ORDER BY e.id;
--- known: icegate fails with XX000 (plan: column is not in the input): outer column inside the aggregate argument of a correlated subquery
 SELECT e.id, (SELECT sum(s.amount * e.id) FROM pgd.sales s WHERE s.emp_id = e.id) FROM pgd.emp e ORDER BY e.id;
 SELECT e.id, (SELECT count(*) FROM pgd.sales s WHERE s.amount > e.salary / 50) FROM pgd.emp e ORDER BY e.id;
 SELECT e.id, (SELECT max(m.salary) FROM pgd.emp m WHERE m.id = e.mgr_id) - e.salary AS gap FROM pgd.emp e ORDER BY e.id;
@@ -98,11 +96,8 @@ SELECT qty FROM pgd.sales UNION ALL SELECT s FROM pgd.nums UNION ALL SELECT 1.5 
 SELECT x FROM pgd.nums UNION SELECT price FROM pgd.sales ORDER BY 1 DESC NULLS LAST;
 SELECT name AS n FROM pgd.emp EXCEPT SELECT region FROM pgd.dept ORDER BY n NULLS FIRST;
 -- CASE and COALESCE typing
--- known: CASE over numeric, int, real is double precision (0.10000000149011612) named "case", PostgreSQL real (0.1) named "price" after ELSE
 SELECT CASE WHEN qty > 2 THEN amount WHEN qty > 0 THEN qty ELSE price END FROM pgd.sales ORDER BY id;
--- known: CASE ... ELSE id END is named "case", PostgreSQL names it "id" after its ELSE column
 SELECT CASE WHEN id % 2 = 0 THEN NULL ELSE id END, CASE WHEN false THEN 1 END FROM pgd.emp ORDER BY id;
--- known: coalesce(real, int) is double precision (0.10000000149011612), PostgreSQL real (0.1)
 SELECT coalesce(qty, amount, 0), coalesce(price, qty) FROM pgd.sales ORDER BY id;
 SELECT nullif(qty, 1), nullif(region, ''), nullif(NULL::int, 1) FROM pgd.sales ORDER BY id;
 SELECT CASE region WHEN 'north' THEN 1 WHEN NULL THEN 2 ELSE 3 END FROM pgd.sales ORDER BY id;

@@ -88,7 +88,6 @@ SELECT id FROM pgd.emp e WHERE salary > (SELECT avg(salary) FROM pgd.emp x WHERE
 SELECT d.id, (SELECT max(s.amount) FROM pgd.sales s WHERE s.emp_id IN (SELECT e.id FROM pgd.emp e WHERE e.dept_id = d.id)) FROM pgd.dept d ORDER BY d.id;
 SELECT id, CASE WHEN EXISTS (SELECT 1 FROM pgd.sales WHERE emp_id = e.id) THEN 'seller' ELSE 'none' END FROM pgd.emp e ORDER BY id;
 SELECT id FROM pgd.emp e ORDER BY (SELECT count(*) FROM pgd.sales s WHERE s.emp_id = e.id) DESC, id;
--- known: icegate fails with XX000 (plan: column is not in the input): correlated subquery in HAVING
 SELECT dept_id, count(*) FROM pgd.emp e GROUP BY dept_id HAVING count(*) > (SELECT count(*) FROM pgd.dept d WHERE d.id = e.dept_id) ORDER BY 1;
 SELECT id FROM pgd.emp WHERE id IN (SELECT emp_id FROM pgd.sales ORDER BY amount DESC NULLS LAST LIMIT 2) ORDER BY id;
 SELECT (SELECT (SELECT max(id) FROM pgd.dept)) AS x;
@@ -99,7 +98,6 @@ WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELE
 -- windows corners
 SELECT id, row_number() OVER w FROM pgd.emp WHERE false WINDOW w AS (ORDER BY id);
 SELECT id, sum(salary) OVER (PARTITION BY dept_id ORDER BY hired NULLS LAST, id ROWS UNBOUNDED PRECEDING) FROM pgd.emp ORDER BY id;
--- known: lead(numeric, 1, 0) default prints 0.00, PostgreSQL 0 (the result is numeric without typmod)
 SELECT id, lag(bonus, 1, 0) OVER (ORDER BY id), lead(salary, 1, 0) OVER (ORDER BY id) FROM pgd.emp ORDER BY id;
 SELECT id, avg(v) OVER (ORDER BY s ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) FROM (SELECT row_number() OVER (ORDER BY s, v) AS id, v, s FROM pgd.nums) t ORDER BY id;
 SELECT k, count(v) OVER (PARTITION BY k), count(*) OVER (PARTITION BY k ORDER BY v NULLS FIRST) FROM pgd.nums ORDER BY k, v NULLS FIRST, s;

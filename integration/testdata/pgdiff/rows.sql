@@ -64,10 +64,8 @@ SELECT unnest(ARRAY[1, 2]) + 1;
 SELECT count(*) FROM (SELECT generate_series(1, id) FROM pgd.emp WHERE id <= 4) t;
 -- arrays as values
 SELECT ARRAY[1, 2, 3] AS a, ARRAY['x', NULL] AS b;
--- known: icegate fails with 0A000: casting to array types is not supported yet
 SELECT ARRAY[]::int[] AS c;
 SELECT array_length(ARRAY[1, 2, 3], 1), cardinality(ARRAY[1, 2]);
--- known: column name of (ARRAY[...])[2] is "?column?", PostgreSQL "array"
 SELECT (ARRAY[5, 6, 7])[2];
 SELECT 2 = ANY (ARRAY[1, 2, 3]), 4 = ANY (ARRAY[1, NULL]), 1 <> ALL (ARRAY[2, 3]);
 SELECT id FROM pgd.emp WHERE id = ANY (ARRAY[1, 3, 5]) ORDER BY id;
@@ -105,7 +103,6 @@ VALUES (1, 'a'), (2, NULL), (NULL, 'c');
 SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS v(n, s) ORDER BY n DESC;
 SELECT v.n, e.name FROM (VALUES (1), (2), (99)) v(n) LEFT JOIN pgd.emp e ON e.id = v.n ORDER BY v.n;
 SELECT 1 AS a, 'x' AS b, NULL AS c, true AS d, 1.50 AS e, 2.5e3 AS f;
--- known: -2147483648 is typed bigint (OID 20), PostgreSQL int4 (OID 23)
 SELECT -2147483648, 2147483648, 9223372036854775807, 0.1 + 0.2;
 -- column names as PostgreSQL derives them
 SELECT count(*), sum(salary), id + 1, name, e.name, 1, 'x', CAST(id AS text), id::bigint FROM pgd.emp e GROUP BY id, name ORDER BY e.id LIMIT 1;

@@ -40,7 +40,6 @@ SELECT dept_id FROM pgd.emp UNION ALL SELECT id FROM pgd.dept;
 SELECT name FROM pgd.emp UNION SELECT name FROM pgd.dept ORDER BY 1 NULLS FIRST;
 SELECT name FROM pgd.emp UNION ALL SELECT name FROM pgd.dept ORDER BY name;
 SELECT region FROM pgd.sales UNION SELECT region FROM pgd.dept;
--- known: icegate fails with 42804: UNION of int, int, NULL resolves NULL to text, PostgreSQL to int
 SELECT 1 AS a UNION SELECT 1 UNION SELECT NULL;
 SELECT 1, 'a' UNION ALL SELECT 2, 'b' UNION ALL SELECT 1, 'a';
 SELECT id, name FROM pgd.emp WHERE id < 3 UNION SELECT id, name FROM pgd.emp WHERE id > 6 ORDER BY id;
