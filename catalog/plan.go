@@ -28,24 +28,43 @@ const filePathFieldID = 2147483546
 // Tasks share their DataFile and PartitionSpec values with the catalog's
 // cache: treat them as read-only.
 func PlanFiles(ctx context.Context, t *Table, snap *Snapshot) ([]FileScanTask, error) {
+	tasks, _, err := planFiles(ctx, t, snap, nil)
+	return tasks, err
+}
+
+// planFiles plans snap, keeping only the data manifests and files filter
+// lets through (all of them when filter is nil).
+func planFiles(ctx context.Context, t *Table, snap *Snapshot, filter *scanFilter) ([]FileScanTask, PlanStats, error) {
+	var stats PlanStats
 	if snap == nil {
-		return nil, nil
+		return nil, stats, nil
 	}
 	manifests, err := ReadManifestList(ctx, t.IO, snap)
 	if err != nil {
-		return nil, fmt.Errorf("plan %s snapshot %d: %w", t.Ident.Name, snap.SnapshotID, err)
+		return nil, stats, fmt.Errorf("plan %s snapshot %d: %w", t.Ident.Name, snap.SnapshotID, err)
 	}
 	p := newPlanner(t)
 	var dataManifests []*Manifest
 	for i := range manifests {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, stats, err
 		}
-		m, err := ReadManifest(ctx, t.IO, &manifests[i])
+		mf := &manifests[i]
+		if mf.Content == ManifestData {
+			stats.Manifests++
+			if filter != nil && !filter.manifestMayMatch(mf, t.Metadata.SpecByID(mf.SpecID)) {
+				stats.ManifestsSkipped++
+				continue
+			}
+		}
+		m, err := ReadManifest(ctx, t.IO, mf)
 		if err != nil {
-			return nil, fmt.Errorf("plan %s snapshot %d: %w", t.Ident.Name, snap.SnapshotID, err)
+			return nil, stats, fmt.Errorf("plan %s snapshot %d: %w", t.Ident.Name, snap.SnapshotID, err)
 		}
 		if m.Content == ManifestDeletes {
+			if mf.Content == ManifestData {
+				stats.Manifests-- // the list said data; the header says deletes
+			}
 			p.addDeletes(m)
 		} else {
 			dataManifests = append(dataManifests, m)
@@ -54,17 +73,22 @@ func PlanFiles(ctx context.Context, t *Table, snap *Snapshot) ([]FileScanTask, e
 	var tasks []FileScanTask
 	for _, m := range dataManifests {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, stats, err
 		}
 		spec := p.spec(m)
 		for _, e := range m.Entries {
 			if e.Status == StatusDeleted || e.File.Content != ContentData {
 				continue
 			}
+			stats.Files++
+			if filter != nil && !filter.fileMayMatch(e.File, spec) {
+				stats.FilesSkipped++
+				continue
+			}
 			tasks = append(tasks, FileScanTask{File: e.File, Spec: spec, Deletes: p.deletesFor(e.File)})
 		}
 	}
-	return tasks, nil
+	return tasks, stats, nil
 }
 
 // planner indexes the live delete files of a snapshot.

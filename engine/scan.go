@@ -18,4 +18,9 @@ type ScanSpec struct {
 	// order. The output schema has one column per id, named as the field,
 	// typed per the Arrow column of DESIGN.md section 3.
 	FieldIDs []int
+	// Filters are conjuncts of the query's filter (catalog.PlanFilesFiltered
+	// has already used them to drop files). The scan may skip Parquet row
+	// groups whose statistics rule them out; it still returns rows of the
+	// groups it reads that do not match, so a Filter above must re-check.
+	Filters []catalog.Predicate
 }

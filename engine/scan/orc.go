@@ -85,6 +85,10 @@ func (r *orcReader) startStripe() error {
 		r.cols[i] = c
 	}
 	r.left = s.Rows
+	if c := r.opts.counters; c != nil { // stripes are read whole: no statistics yet
+		c.groups.Add(1)
+		c.rows.Add(s.Rows)
+	}
 	return nil
 }
 

@@ -49,6 +49,9 @@ type parquetReader struct {
 	rg       int   // current row group, -1 before the first
 	left     int64 // rows left in the current row group
 	pos      int64 // file position of the next row
+
+	// pruned: the filtered columns row groups are judged by.
+	pruned []prunedColumn
 }
 
 func openParquet(path string, f catalog.File, fields []readField, opts readOptions) (*parquetReader, error) {
@@ -71,6 +74,9 @@ func openParquet(path string, f catalog.File, fields []readField, opts readOptio
 	assignIDs(ff, hasIDs, opts.mapping, schemaFields)
 
 	r := &parquetReader{path: path, pf: pf, fields: fields, opts: opts, rg: -1}
+	if len(opts.filter) > 0 {
+		r.pruned = parquetGroupFilter(opts.filter, fields, top)
+	}
 	for _, rf := range fields {
 		var node *pqNode
 		for _, n := range top {
@@ -123,6 +129,10 @@ func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, 
 			return nil, 0, 0, err
 		}
 		rg := rgs[r.rg]
+		if r.skipGroup() {
+			r.pos += rg.NumRows() // positions stay those of the file
+			continue
+		}
 		r.left = rg.NumRows()
 		for _, c := range r.cols {
 			if c != nil {
@@ -174,4 +184,20 @@ func (r *parquetReader) close() error {
 	}
 	r.cols, r.builders = nil, nil
 	return nil
+}
+
+// skipGroup reports whether statistics rule the current row group out,
+// and counts it.
+func (r *parquetReader) skipGroup() bool {
+	c := r.opts.counters
+	if c == nil {
+		return false
+	}
+	c.groups.Add(1)
+	if len(r.pruned) > 0 && !rowGroupMayMatch(r.pf.Metadata(), r.rg, r.pruned) {
+		c.skipped.Add(1)
+		return true
+	}
+	c.rows.Add(r.pf.RowGroups()[r.rg].NumRows())
+	return false
 }

@@ -34,4 +34,8 @@ type readOptions struct {
 	mapping []mappedField
 	// generalNested disables the struct fast path.
 	generalNested bool
+	// filter lets a data file's reader skip row groups; counters count the
+	// groups read and skipped (both nil for delete files).
+	filter   groupFilter
+	counters *scanCounters
 }

@@ -48,6 +48,8 @@ type Scan struct {
 
 	mu  sync.Mutex
 	err error // first worker error
+
+	counters *scanCounters // what the workers read and skipped (Stats)
 }
 
 var _ engine.Operator = (*Scan)(nil)
@@ -94,6 +96,7 @@ func (s *Scan) Open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	s.counters = run.counters
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	workers := min(s.opts.Parallelism, len(s.spec.Tasks))
 	s.out = make(chan arrow.RecordBatch, max(workers, 1))

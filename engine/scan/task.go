@@ -26,11 +26,14 @@ type scanRun struct {
 	cache     *deleteCache
 	// generalNested: see Options.generalNested.
 	generalNested bool
+	// filter: the predicates row-group statistics can judge.
+	filter   groupFilter
+	counters *scanCounters
 }
 
 func newScanRun(spec engine.ScanSpec, opts Options) (*scanRun, error) {
 	r := &scanRun{spec: spec, mem: opts.Alloc, batchSize: opts.BatchSize, cache: newDeleteCache(),
-		generalNested: opts.generalNested}
+		generalNested: opts.generalNested, filter: newGroupFilter(spec), counters: &scanCounters{}}
 	fields := make([]arrow.Field, len(spec.FieldIDs))
 	for i, id := range spec.FieldIDs {
 		fields[i] = engine.ArrowField(*topField(spec, id))
@@ -69,6 +72,9 @@ func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []r
 		return nil, nil, fmt.Errorf("scan: table has no FileIO")
 	}
 	opts := readOptions{mem: s.mem, mapping: s.mapping, generalNested: s.generalNested}
+	if df.Content == catalog.ContentData { // row groups of data files may be skipped
+		opts.filter, opts.counters = s.filter, s.counters
+	}
 	format := catalog.FileFormat(strings.ToUpper(string(df.Format)))
 	switch format {
 	case catalog.FormatParquet, catalog.FormatAvro, catalog.FormatORC:
