@@ -16,10 +16,15 @@ import (
 type opStats struct {
 	rows, batches int64
 	dur           time.Duration
+	extra         string // what a scan pruned
 }
 
 func (s *opStats) String() string {
-	return fmt.Sprintf("(actual rows=%d batches=%d time=%.3f ms)", s.rows, s.batches, float64(s.dur.Microseconds())/1000)
+	out := fmt.Sprintf("(actual rows=%d batches=%d time=%.3f ms)", s.rows, s.batches, float64(s.dur.Microseconds())/1000)
+	if s.extra != "" {
+		out += " (" + s.extra + ")"
+	}
+	return out
 }
 
 // statsOp counts what passes through an operator.
@@ -71,6 +76,17 @@ func explainAnalyze(ctx context.Context, s *session, p *selectPlan) ([]string, e
 			break
 		}
 		rows += b.NumRows()
+	}
+	// Scans also say what pruning skipped.
+	for _, rec := range l.scanStats {
+		st, ok := l.stats[rec.rel]
+		if !ok {
+			continue
+		}
+		ps := l.planned[rec.rel].stats
+		ss := rec.scan.Stats()
+		st.extra = fmt.Sprintf("manifests %d skipped %d, files %d skipped %d, row groups %d skipped %d",
+			ps.Manifests, ps.ManifestsSkipped, ps.Files, ps.FilesSkipped, ss.RowGroups, ss.RowGroupsSkipped)
 	}
 	lines := p.render(l.root, l.stats)
 	lines = append(lines,

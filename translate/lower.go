@@ -40,12 +40,31 @@ type lowerer struct {
 	// split, while a parallel part is lowered, restricts one scan to some
 	// of its files.
 	split *scanSplit
+	// scanPreds are the pruning predicates of scans (lower_prune.go);
+	// planned caches each scan's planned files.
+	scanPreds map[*scanRel][]catalog.Predicate
+	planned   map[*scanRel]plannedScan
+	// scanStats are the scans built, for EXPLAIN ANALYZE.
+	scanStats []scanRecord
+}
+
+// scanRecord ties a scan operator to its plan node.
+type scanRecord struct {
+	rel  *scanRel
+	scan *scan.Scan
+}
+
+// plannedScan is the outcome of planning one scan.
+type plannedScan struct {
+	tasks []catalog.FileScanTask
+	stats catalog.PlanStats
 }
 
 // lowerPlan lowers a query and projects its result columns.
 func (l *lowerer) lowerPlan(p *selectPlan) (engine.Operator, error) {
 	root := optimize(p.root)
 	l.root = root
+	l.collectScanPredicates(root)
 	op, layout, err := l.lower(root, setOf(p.out))
 	if err != nil {
 		return nil, err
@@ -238,7 +257,11 @@ func (l *lowerer) lowerScan(x *scanRel, need colSet) (engine.Operator, []colID, 
 	if l.split != nil && l.split.scan == x {
 		tasks, opts.Parallelism = l.split.tasks, 1
 	}
-	return scan.New(engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.schema, FieldIDs: ids}, opts), layout, nil
+	sc := scan.New(engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.schema, FieldIDs: ids, Filters: l.scanPreds[x]}, opts)
+	if s, ok := sc.(*scan.Scan); ok && l.stats != nil {
+		l.scanStats = append(l.scanStats, scanRecord{rel: x, scan: s})
+	}
+	return sc, layout, nil
 }
 
 // planFiles lists the files of a scan's snapshot.
@@ -246,13 +269,20 @@ func (l *lowerer) planFiles(x *scanRel) ([]catalog.FileScanTask, error) {
 	if x.snapshot == nil {
 		return nil, nil
 	}
-	tasks, err := catalog.PlanFiles(l.ctx, x.table, x.snapshot)
+	if p, ok := l.planned[x]; ok {
+		return p.tasks, nil
+	}
+	tasks, stats, err := catalog.PlanFilesFiltered(l.ctx, x.table, x.snapshot, l.scanPreds[x])
 	if err != nil {
 		if pgerr.As(err) != nil {
 			return nil, err
 		}
 		return nil, pgerr.Wrap(err, pgerr.IOError, "plan scan of %s: %v", x.table.Ident.Name, err)
 	}
+	if l.planned == nil {
+		l.planned = map[*scanRel]plannedScan{}
+	}
+	l.planned[x] = plannedScan{tasks: tasks, stats: stats}
 	return tasks, nil
 }
 
