@@ -385,8 +385,16 @@ func partitionSpecOf(items []partitionItem, schema *catalog.Schema) (*catalog.Pa
 				}
 			}
 		}
+		srcName := ""
+		if src == nil && strings.Contains(it.column, ".") {
+			// A field of a struct column: st.a.
+			src, srcName = findColumnPath(schema.Fields, it.column)
+		}
 		if src == nil {
 			return nil, pgerr.New(pgerr.UndefinedColumn, "partition column \"%s\" does not exist", it.column)
+		}
+		if srcName == "" {
+			srcName = src.Name
 		}
 		tr, suffix, err := transformOf(it)
 		if err != nil {
@@ -395,7 +403,7 @@ func partitionSpecOf(items []partitionItem, schema *catalog.Schema) (*catalog.Pa
 		if err := transformApplies(tr, src); err != nil {
 			return nil, err
 		}
-		name := src.Name
+		name := srcName
 		if suffix != "" {
 			name += "_" + suffix
 		}

@@ -225,7 +225,7 @@ func tableNameOfList(n *pg.Node) tableName {
 }
 
 // prepareRename prepares ALTER TABLE t RENAME TO u.
-func (s *session) prepareRename(rs *pg.RenameStmt) (Statement, error) {
+func (s *session) prepareRename(rs *pg.RenameStmt, x *ddlExtras) (Statement, error) {
 	if rs.RenameType != pg.ObjectType_OBJECT_TABLE {
 		return nil, notYet("ALTER ... RENAME of this kind of object")
 	}
@@ -243,6 +243,16 @@ func (s *session) prepareRename(rs *pg.RenameStmt) (Statement, error) {
 			return nil, err
 		}
 		to := catalog.Identifier{Namespace: t.Ident.Namespace, Name: rs.Newname}
+		if x != nil && x.renameNS != nil {
+			ns, err := s.findNamespace(ctx, *x.renameNS)
+			if err != nil {
+				return nil, err
+			}
+			if ns == nil {
+				return nil, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", *x.renameNS)
+			}
+			to.Namespace = ns
+		}
 		if err := mc.RenameTable(ctx, t.Ident, to); err != nil {
 			return nil, catalogError(err, kindTable, rs.Newname)
 		}

@@ -39,6 +39,7 @@ type ddlExtras struct {
 	comment     *string
 	purge       bool
 	alter       *sparkAlter // a Spark clause of ALTER TABLE
+	renameNS    *string     // the namespace of ALTER TABLE ... RENAME TO ns.t
 }
 
 // sparkType is a type written in Spark's syntax.
@@ -180,6 +181,15 @@ func (r *dialectRewriter) rewrite() (bool, error) {
 	if len(t) >= 4 && r.low(0) == "drop" && r.low(1) == "table" && r.low(len(t)-1) == "purge" && t[len(t)-2].tok != pg.Token_ASCII_44 {
 		r.blank(t[len(t)-1].start, t[len(t)-1].end)
 		r.x.purge = true
+		return true, nil
+	}
+	if n := len(t); n >= 7 && r.low(0) == "alter" && r.low(1) == "table" && r.low(n-5) == "rename" && r.low(n-4) == "to" &&
+		isWordTok(t[n-3]) && t[n-2].tok == pg.Token_ASCII_46 && isWordTok(t[n-1]) {
+		// Spark's RENAME TO ns.t: PostgreSQL takes a bare name; the
+		// namespace is kept aside.
+		ns := identText(t[n-3].text)
+		r.x.renameNS = &ns
+		r.blank(t[n-3].start, t[n-2].end)
 		return true, nil
 	}
 	if len(t) >= 4 && r.low(0) == "alter" && r.low(1) == "table" {
@@ -628,6 +638,7 @@ func propText(t dialectTok) string {
 // parsePartitionItems reads "days(ts), bucket(16, id), country" from
 // tokens.
 func parsePartitionItems(t []dialectTok) ([]partitionItem, error) {
+	t = joinDottedNames(t) // st.a: a field of a struct column
 	var items []partitionItem
 	bad := func(k int) error {
 		e := pgerr.New(pgerr.SyntaxError, "syntax error in partitioning: expected column or transform(column)")

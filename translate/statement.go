@@ -86,7 +86,7 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 		if x.RenameStmt.RenameType == pg.ObjectType_OBJECT_COLUMN && x.RenameStmt.RelationType == pg.ObjectType_OBJECT_TABLE {
 			return s.prepareRenameColumn(x.RenameStmt)
 		}
-		return s.prepareRename(x.RenameStmt)
+		return s.prepareRename(x.RenameStmt, ps.extras)
 	case *pg.Node_AlterTableStmt:
 		if ps.extras != nil && ps.extras.alter != nil {
 			return s.prepareSparkAlter(ps, x.AlterTableStmt, ps.extras.alter)
