@@ -307,20 +307,30 @@ func (b *binder) bindJoin(j *pg.JoinExpr) (rel, error) {
 		return jr, nil
 	}
 	if j.Quals != nil {
-		saved := b.where
-		b.where = "JOIN conditions"
+		saved, savedPending := b.where, b.pending
+		b.where, b.pending = "JOIN conditions", nil
+		if typ == joinInner {
+			b.where = "" // an inner join's condition may hold subqueries: it filters the join
+		}
 		c, err := b.expr(j.Quals)
 		b.where = saved
 		if err != nil {
+			b.pending = savedPending
 			return nil, err
 		}
 		cond, err := b.asBool(c, "JOIN/ON", nodeLocation(j.Quals))
 		if err != nil {
+			b.pending = savedPending
 			return nil, err
 		}
 		if len(b.pending) > 0 {
-			return nil, b.errAt(notYetPl("subqueries in JOIN conditions"), nodeLocation(j.Quals))
+			// Subqueries in an inner join's condition: join, then filter
+			// with their results.
+			r := b.applyPending(jr)
+			b.pending = savedPending
+			return &filterRel{in: r, pred: cond}, nil
 		}
+		b.pending = savedPending
 		jr.cond = cond
 	} else if typ != joinInner {
 		return nil, pgerr.New(pgerr.SyntaxError, "syntax error: JOIN needs ON or USING")

@@ -218,7 +218,32 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*selectPlan, error) {
 		cur = &sortRel{in: cur, keys: keys}
 	}
 	if sel.LimitOption == pg.LimitOption_LIMIT_OPTION_WITH_TIES {
-		return nil, notYet("FETCH ... WITH TIES")
+		// FETCH FIRST n ROWS WITH TIES: the rows whose rank in the ORDER BY
+		// is at most n.
+		if len(keys) == 0 {
+			return nil, pgerr.New("42601", "WITH TIES cannot be specified without ORDER BY clause")
+		}
+		n, err := b.limitValue(sel.LimitCount, "LIMIT")
+		if err != nil {
+			return nil, err
+		}
+		if off, err := b.limitValue(sel.LimitOffset, "OFFSET"); err != nil || off > 0 {
+			if err != nil {
+				return nil, err
+			}
+			return nil, notYet("OFFSET with FETCH ... WITH TIES")
+		}
+		if n >= 0 {
+			rk := b.newCol("rank", tInt8, expr.Int8)
+			sorted := cur.(*sortRel)
+			w := &windowRel{in: sorted.in, order: keys, cols: []colID{rk},
+				calls: []windowCall{{fn: "rank", frame: exec.DefaultFrame(), t: expr.Int8}}}
+			f := &filterRel{in: w, pred: &expr.Call{Fn: "<=", Args: []expr.Expr{b.ref(rk).e, &expr.Lit{V: n, T: expr.Int8}}, T: expr.Bool}}
+			cur = &sortRel{in: f, keys: keys}
+		}
+		p.root = cur
+		p.finish(b)
+		return p, nil
 	}
 	if cur, err = b.bindLimit(sel, cur); err != nil {
 		return nil, err

@@ -113,7 +113,7 @@ func (b *binder) subLink(sl *pg.SubLink) (bound, error) {
 		return bound{}, b.errAt(notYet("this subquery"), sl.Location)
 	}
 	if b.where == "JOIN conditions" {
-		return bound{}, b.errAt(notYetPl("subqueries in JOIN conditions"), sl.Location)
+		return bound{}, b.errAt(notYetPl("subqueries in the conditions of outer joins"), sl.Location)
 	}
 	// The test expression of IN / ANY is bound in the outer query, before
 	// the subquery.

@@ -51,7 +51,6 @@ SELECT date '0001-01-01', date '9999-12-31', timestamp '1970-01-01 00:00:00';
 SELECT 1.0::double precision, 100.0::double precision, 1234567.125::double precision, 0.1::real, 1e-10::double precision;
 SELECT 12345678.9::real, 1.5::real * 2, (1.0 / 3)::real, 2.0::double precision / 3;
 -- correlated subqueries in more places
--- known: icegate fails with 0A000: subqueries in JOIN conditions are not supported yet
 SELECT e.id FROM pgd.emp e JOIN pgd.dept d ON d.id = e.dept_id AND e.salary = (SELECT max(x.salary) FROM pgd.emp x WHERE x.dept_id = d.id) ORDER BY e.id;
 SELECT e.id, (SELECT sum(s.amount * e.id) FROM pgd.sales s WHERE s.emp_id = e.id) FROM pgd.emp e ORDER BY e.id;
 SELECT e.id, (SELECT count(*) FROM pgd.sales s WHERE s.amount > e.salary / 50) FROM pgd.emp e ORDER BY e.id;

@@ -87,7 +87,6 @@ SELECT id FROM pgd.emp ORDER BY id OFFSET 10;
 SELECT id FROM pgd.emp ORDER BY id LIMIT 0;
 SELECT id FROM pgd.emp ORDER BY id LIMIT ALL OFFSET 5;
 SELECT id FROM pgd.emp ORDER BY id FETCH FIRST 2 ROWS ONLY;
--- known: icegate fails with 0A000: FETCH ... WITH TIES is not supported yet
 SELECT salary FROM pgd.emp ORDER BY salary DESC FETCH FIRST 2 ROWS WITH TIES;
 SELECT id FROM pgd.emp ORDER BY id LIMIT -1;
 SELECT id, salary * -1 AS neg FROM pgd.emp ORDER BY neg, id;
