@@ -24,6 +24,18 @@ var EnvVars = map[string]string{
 	"ICEGATE_LOG_LEVEL":       keyLogLevel,
 }
 
+// harnessVariable reports whether an ICEGATE_* name belongs to the test
+// and benchmark harnesses (ICEGATE_TEST_*, ICEGATE_BENCH_*, ICEGATE_PGDIFF_*),
+// which the server ignores.
+func harnessVariable(name string) bool {
+	for _, p := range []string{EnvPrefix + "TEST_", EnvPrefix + "BENCH_", EnvPrefix + "PGDIFF_"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // readEnv returns the ICEGATE_* variables of env ("NAME=value" entries) by
 // the key they set. An ICEGATE_* variable conf does not know is an error, so
 // a misspelt name does not go unnoticed.
@@ -31,7 +43,7 @@ func readEnv(env []string) (map[string]string, error) {
 	out := make(map[string]string)
 	for _, kv := range env {
 		name, value, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(name, EnvPrefix) {
+		if !strings.HasPrefix(name, EnvPrefix) || harnessVariable(name) {
 			continue
 		}
 		key, ok := EnvVars[name]

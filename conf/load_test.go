@@ -125,6 +125,7 @@ log:
 		{name: "unknown key in file", file: "listen: 127.0.0.1:5433\nlisten_addr: x\ncatalog:\n  nmae: y\n", err: "conf: catalog.nmae, listen_addr: unknown key in config file"},
 		{name: "password in file", file: "password: hunter2\n", err: "conf: password: not allowed in the config file"},
 		{name: "unknown env variable", env: []string{"ICEGATE_LISTN=127.0.0.1:1"}, err: "conf: environment ICEGATE_LISTN: unknown variable"},
+		{name: "harness variables are ignored", env: []string{"ICEGATE_TEST_PG=postgres://x", "ICEGATE_BENCH_SF=1", "ICEGATE_LISTN=127.0.0.1:1"}, err: "conf: environment ICEGATE_LISTN: unknown variable"},
 		{name: "bad env prefixes", env: []string{"ICEGATE_PATHS_PREFIXES=nothing"}, err: `conf: paths.prefixes: "nothing" is not FROM=TO`},
 		{name: "broken yaml", file: "listen: [\n", err: "conf: config file"},
 	}
