@@ -29,7 +29,7 @@ type binder struct {
 	// hiddenAgg is the aggregation of the query whose grouped expression
 	// holds the subquery being bound (agg is nil meanwhile).
 	hiddenAgg *aggScope
-	win   *windowScope
+	win       *windowScope
 	// pending are the joins subqueries in the clause being bound need
 	// (pendingPre: those inside aggregate arguments).
 	pending, pendingPre []pendingJoin
