@@ -212,6 +212,9 @@ func castKernel(from, to arrow.DataType, loc *time.Location) (kernelFn, error) {
 			return args[0], nil
 		}, nil
 	}
+	if k, ok, err := jsonCastKernel(from, to, loc); ok {
+		return k, err
+	}
 	if k, ok, err := listCastKernel(from, to, loc); ok {
 		return k, err
 	}

@@ -554,6 +554,9 @@ func upperName(fn string) string {
 // and -> time, decimal scale/precision changes, FixedSizeBinary/Binary <->
 // bytea.
 func CanCast(from, to arrow.DataType) bool {
+	if can, ok := canCastJSON(from, to); ok {
+		return can
+	}
 	if can, ok := canCastList(from, to); ok {
 		return can
 	}

@@ -75,6 +75,7 @@ func sqlTables() []sqlTable {
 		partTimeSQLTable(),
 		copySQLTable(),
 		ctasSQLTable(),
+		nestedSQLTable(),
 	}
 }
 
