@@ -142,6 +142,17 @@ func resolveDatetime(fn string, args []arrow.DataType) (Resolved, bool, error) {
 		if n == 2 && isTextish(args[0]) && isTextish(args[1]) {
 			return res(Date, Text, Text)
 		}
+	case "timezone":
+		// x AT TIME ZONE zone: a wall-clock timestamp read in zone gives a
+		// timestamptz; a timestamptz gives the wall clock in zone.
+		if n == 2 && isTextish(args[0]) {
+			switch kindOf(args[1]) {
+			case kTimestamp:
+				return res(Timestamptz, Text, args[1])
+			case kTimestamptz:
+				return res(Timestamp, Text, args[1])
+			}
+		}
 	case "to_timestamp":
 		if n == 2 && isTextish(args[0]) && isTextish(args[1]) {
 			return res(Timestamptz, Text, Text)
@@ -154,7 +165,7 @@ func resolveDatetime(fn string, args []arrow.DataType) (Resolved, bool, error) {
 	}
 	switch fn {
 	case "age", "make_date", "make_time", "make_timestamp", "make_timestamptz", "make_interval",
-		"justify_days", "justify_hours", "justify_interval", "date_bin", "to_char", "to_date", "to_timestamp":
+		"justify_days", "justify_hours", "justify_interval", "date_bin", "to_char", "to_date", "to_timestamp", "timezone":
 		return Resolved{}, true, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", signature(fn, args)).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}

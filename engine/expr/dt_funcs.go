@@ -31,6 +31,10 @@ func datetimeFuncKernel(c *compiler, fn string, ks []kind, res arrow.DataType) (
 		if n == 2 && ks[0] == ks[1] && (ks[0] == kTimestamp || ks[0] == kTimestamptz) {
 			return ageKernel(ks[0] == kTimestamptz, c.tz), true
 		}
+	case "timezone":
+		if n == 2 && ks[0] == kText && (ks[1] == kTimestamp || ks[1] == kTimestamptz) {
+			return atTimeZoneKernel(res, ks[1] == kTimestamptz), true
+		}
 	case "make_date":
 		if n == 3 && all(kInt4, 0, 3) {
 			return makeDateKernel(), true
@@ -510,4 +514,45 @@ func intervalTruncKernel() kernelFn {
 			}
 		})(ev, twoArgs(args))
 	}
+}
+
+// atTimeZoneKernel is x AT TIME ZONE zone: from a timestamptz, the wall
+// clock in zone; from a timestamp, the instant its wall clock denotes in
+// zone.
+func atTimeZoneKernel(res arrow.DataType, fromTZ bool) kernelFn {
+	return dtRows[int64](res, func(args []vec) rowFn[int64] {
+		zone, ts := dtText(args[0]), dtI64(args[1])
+		var lastName string
+		var lastLoc *time.Location
+		var lastOff int64
+		lastFixed := false
+		return func(i int) (int64, error) {
+			z, us := zone(i), ts(i)
+			if z != lastName || (lastLoc == nil && !lastFixed) {
+				lastName, lastLoc, lastFixed = z, nil, false
+				if off, ok := parseZone(z); ok {
+					// A numeric zone is POSIX-style here, as in PostgreSQL:
+					// '+02' is two hours west of UTC.
+					lastOff, lastFixed = -off, true
+				} else {
+					l, err := time.LoadLocation(z)
+					if err != nil {
+						return 0, pgerr.New(pgerr.InvalidParameterValue, "time zone \"%s\" not recognized", z)
+					}
+					lastLoc = l
+				}
+			}
+			if lastFixed {
+				if fromTZ {
+					return checkTS(us + lastOff*usPerSec)
+				}
+				return checkTS(us - lastOff*usPerSec)
+			}
+			if fromTZ {
+				_, off := time.UnixMicro(us).In(lastLoc).Zone()
+				return checkTS(us + int64(off)*usPerSec)
+			}
+			return checkTS(localToUTC(us, lastLoc))
+		}
+	})
 }

@@ -137,7 +137,6 @@ SELECT date '2024-12-31' - date '2024-01-01';
 SELECT to_date('2024-05-06', 'YYYY-MM-DD');
 SELECT sales.id, sold_at < paid_at, sold_at = paid_at, hired < sold_at FROM pgd.sales JOIN pgd.emp ON emp.id = sales.emp_id ORDER BY sales.id;
 SELECT timestamptz '2024-06-01 12:00:00+02', '2024-01-01'::timestamp::date;
--- known: icegate fails with 42883: function timezone(unknown, timestamp without time zone) does not exist
 SELECT timestamp '2024-06-01 12:00:00' AT TIME ZONE 'UTC';
 SELECT id FROM pgd.sales WHERE sold_at >= '2024-02-01' AND sold_at < '2024-04-01' ORDER BY id;
 SELECT id FROM pgd.emp WHERE hired BETWEEN '2020-01-01' AND '2021-12-31' ORDER BY id;
@@ -147,3 +146,5 @@ SELECT sold_at::text, paid_at::text, price::text, amount::text FROM pgd.sales OR
 SELECT 'true'::boolean, 'f'::boolean, 'yes'::boolean, 1::boolean, 0::boolean;
 SELECT '2024-01-02'::date, '2024-01-02 03:04:05.123456'::timestamp, '2024-01-02 03:04:05.5+05:30'::timestamptz;
 SELECT 12345678901234567890::numeric, -0.000001::numeric, 1.10::numeric(5,3), 5::numeric(10,2);
+
+SELECT id, sold_at AT TIME ZONE 'America/New_York', sold_at AT TIME ZONE '+05', paid_at AT TIME ZONE 'Asia/Kolkata' FROM pgd.sales ORDER BY id;
