@@ -27,6 +27,10 @@ func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
 				return r, nil
 			case "-":
 				return b.call("neg", []bound{r}, a.Location)
+			case "@":
+				return b.call("abs", []bound{r}, a.Location)
+			case "~":
+				return b.call("~", []bound{r}, a.Location)
 			}
 			return bound{}, b.errAt(undefinedOperator(op, []bound{r}), a.Location)
 		}

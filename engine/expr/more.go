@@ -12,8 +12,8 @@ type (
 )
 
 var (
-	moreResolvers = [...]familyResolver{resolveStrings, resolveDatetime, resolveArrays}
-	moreKernels   = [...]familyKernel{kernelStrings, kernelDatetime, kernelArrays}
+	moreResolvers = [...]familyResolver{resolveBits, resolveStrings, resolveDatetime, resolveArrays}
+	moreKernels   = [...]familyKernel{kernelBits, kernelStrings, kernelDatetime, kernelArrays}
 )
 
 func resolveMore(fn string, args []arrow.DataType) (Resolved, bool, error) {

@@ -40,9 +40,7 @@ SELECT count(*) + 1, count(*) * 1.5, max(id) - min(id), max(amount) - min(amount
 SELECT qty * 2, qty + id, qty / 2, qty * 1.0, qty * price, amount * price FROM pgd.sales ORDER BY id;
 SELECT id + 0.5::real, id * 2::bigint, id / 2::numeric FROM pgd.sales ORDER BY id;
 SELECT -qty, +qty FROM pgd.sales ORDER BY id;
--- known: icegate fails with 42883: bitwise operators & | # ~ << >> on integer are missing
 SELECT qty & 1, qty | 8, 5 # 3, ~qty, qty << 2, qty >> 1 FROM pgd.sales WHERE qty IS NOT NULL ORDER BY id;
--- known: icegate fails with 42883: prefix operator @ (absolute value) on integer is missing
 SELECT @ qty FROM pgd.sales ORDER BY id;
 SELECT min(qty::bigint), max(amount::double precision), min(price::numeric) FROM pgd.sales;
 -- text output of times and floats
