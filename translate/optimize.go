@@ -13,7 +13,133 @@ import (
 // (so FROM a, b WHERE a.x = b.y is a hash join). Nodes are copied, never
 // changed: a prepared statement lowers its tree again at each Execute.
 func optimize(r rel) rel {
-	return pushDown(r, nil)
+	return pushDown(orderJoins(pushDown(r, nil)), nil)
+}
+
+// orderJoins rebuilds each cluster of inner joins so that every join has
+// a condition linking it to the tables joined before, when one exists:
+// FROM a, b, c WHERE a.x = c.x AND c.y = b.y joins a with c first, not a
+// with b (a cross product). Tables keep their FROM order otherwise.
+func orderJoins(r rel) rel {
+	if j, ok := r.(*joinRel); ok && j.typ == joinInner && !j.apply {
+		var leaves []rel
+		var conds []expr.Expr
+		var flatten func(r rel)
+		flatten = func(r rel) {
+			if j, ok := r.(*joinRel); ok && j.typ == joinInner && !j.apply {
+				flatten(j.left)
+				flatten(j.right)
+				conds = append(conds, conjuncts(j.cond)...)
+				return
+			}
+			leaves = append(leaves, orderJoins(r))
+		}
+		flatten(j)
+		if len(leaves) > 2 {
+			return buildJoins(leaves, conds)
+		}
+		nj := *j
+		nj.left, nj.right = leaves[0], leaves[1]
+		return &nj
+	}
+	return mapChildren(r, orderJoins)
+}
+
+// buildJoins joins leaves left-deep, each next leaf the first one linked
+// to what is joined so far by a condition.
+func buildJoins(leaves []rel, conds []expr.Expr) rel {
+	used := make([]bool, len(conds))
+	cur := leaves[0]
+	have := setOf(producedCols(cur))
+	rest := leaves[1:]
+	for len(rest) > 0 {
+		pick := 0
+		for i, leaf := range rest {
+			cols := setOf(producedCols(leaf))
+			linked := false
+			for k, c := range conds {
+				refs := refsOf(c)
+				if !used[k] && refs.intersects(cols) && refs.intersects(have) {
+					linked = true
+					break
+				}
+			}
+			if linked {
+				pick = i
+				break
+			}
+		}
+		leaf := rest[pick]
+		rest = append(append([]rel(nil), rest[:pick]...), rest[pick+1:]...)
+		for id := range setOf(producedCols(leaf)) {
+			have.add(id)
+		}
+		var on []expr.Expr
+		for k, c := range conds {
+			if !used[k] && refsOf(c).subsetOf(have) {
+				used[k] = true
+				on = append(on, c)
+			}
+		}
+		cur = &joinRel{typ: joinInner, left: cur, right: leaf, cond: andOf(on)}
+	}
+	var left []expr.Expr
+	for k, c := range conds {
+		if !used[k] {
+			left = append(left, c) // outer references: keep above
+		}
+	}
+	return withFilter(cur, left)
+}
+
+// mapChildren copies r with fn applied to its inputs.
+func mapChildren(r rel, fn func(rel) rel) rel {
+	switch x := r.(type) {
+	case *filterRel:
+		n := *x
+		n.in = fn(x.in)
+		return &n
+	case *projectRel:
+		n := *x
+		n.in = fn(x.in)
+		return &n
+	case *aggRel:
+		n := *x
+		n.in = fn(x.in)
+		return &n
+	case *joinRel:
+		n := *x
+		n.left, n.right = fn(x.left), fn(x.right)
+		return &n
+	case *sortRel:
+		n := *x
+		n.in = fn(x.in)
+		return &n
+	case *limitRel:
+		n := *x
+		n.in = fn(x.in)
+		return &n
+	case *windowRel:
+		n := *x
+		n.in = fn(x.in)
+		return &n
+	case *tableFuncRel:
+		n := *x
+		n.in = fn(x.in)
+		return &n
+	case *setOpRel:
+		n := *x
+		n.ins = make([]rel, len(x.ins))
+		for i, in := range x.ins {
+			n.ins[i] = fn(in)
+		}
+		return &n
+	case *recursiveRel:
+		n := *x
+		n.anchor, n.recursive = fn(x.anchor), fn(x.recursive)
+		return &n
+	}
+	return r
 }
 
 // pushDown returns r with preds (conditions over r's output) applied as
@@ -21,7 +147,11 @@ func optimize(r rel) rel {
 func pushDown(r rel, preds []expr.Expr) rel {
 	switch x := r.(type) {
 	case *filterRel:
-		return pushDown(x.in, append(append([]expr.Expr(nil), preds...), conjuncts(x.pred)...))
+		more := []expr.Expr(nil)
+		for _, c := range conjuncts(x.pred) {
+			more = append(more, factorOr(c)...)
+		}
+		return pushDown(x.in, append(append([]expr.Expr(nil), preds...), more...))
 	case *joinRel:
 		return pushIntoJoin(x, preds)
 	case *projectRel:
@@ -148,4 +278,60 @@ func summaryInt(summary map[string]string, key string) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	return n, err == nil
+}
+
+// factorOr pulls the conditions every branch of an OR shares out of it:
+// (a AND b) OR (a AND c) is a AND (b OR c). TPC-H Q19's join key sits in
+// each branch of an OR; factored out, it becomes a hash join key.
+func factorOr(e expr.Expr) []expr.Expr {
+	call, ok := e.(*expr.Call)
+	if !ok || call.Fn != "or" || len(call.Args) < 2 {
+		return []expr.Expr{e}
+	}
+	branches := make([][]expr.Expr, len(call.Args))
+	for i, a := range call.Args {
+		branches[i] = conjuncts(a)
+	}
+	var common []expr.Expr
+	for _, c := range branches[0] {
+		key := fmtExpr(c)
+		inAll := true
+		for _, b := range branches[1:] {
+			found := false
+			for _, x := range b {
+				if fmtExpr(x) == key {
+					found = true
+					break
+				}
+			}
+			if !found {
+				inAll = false
+				break
+			}
+		}
+		if inAll {
+			common = append(common, c)
+		}
+	}
+	if len(common) == 0 {
+		return []expr.Expr{e}
+	}
+	shared := map[string]bool{}
+	for _, c := range common {
+		shared[fmtExpr(c)] = true
+	}
+	rest := make([]expr.Expr, 0, len(branches))
+	for _, b := range branches {
+		var keep []expr.Expr
+		for _, x := range b {
+			if !shared[fmtExpr(x)] {
+				keep = append(keep, x)
+			}
+		}
+		if len(keep) == 0 {
+			return common // one branch is just the shared part: the OR is true
+		}
+		rest = append(rest, andOf(keep))
+	}
+	return append(common, &expr.Call{Fn: "or", Args: rest, T: expr.Bool})
 }
