@@ -23,14 +23,7 @@ import (
 // (default 0.1; 1 is about 6M rows and 0.7 GB). Each iteration loads into
 // a freshly created table; creating it is not timed.
 func BenchmarkCopyLineitem(b *testing.B) {
-	sf := 0.1
-	if s := os.Getenv("ICEGATE_BENCH_SF"); s != "" {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || v <= 0 {
-			b.Fatalf("ICEGATE_BENCH_SF=%q: want a positive number", s)
-		}
-		sf = v
-	}
+	sf := scaleFactor(b)
 	path := filepath.Join(b.TempDir(), "lineitem.tbl")
 	rows, size := writeLineitem(b, path, sf)
 	b.Logf("scale factor %v: %d rows, %d bytes in %s", sf, rows, size, path)
@@ -48,6 +41,20 @@ func BenchmarkCopyLineitem(b *testing.B) {
 			benchCopy(b, dsn, path, rows, size)
 		})
 	}
+}
+
+// scaleFactor is ICEGATE_BENCH_SF, 0.1 when unset.
+func scaleFactor(b *testing.B) float64 {
+	b.Helper()
+	s := os.Getenv("ICEGATE_BENCH_SF")
+	if s == "" {
+		return 0.1
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v <= 0 {
+		b.Fatalf("ICEGATE_BENCH_SF=%q: want a positive number", s)
+	}
+	return v
 }
 
 // writeLineitem generates the rows of sf into path in COPY text format.

@@ -1,10 +1,17 @@
-// Package bench holds icegate's benchmarks. They run whole statements over
-// the largest fixture table (duckdb__lineitem_iceberg_gz, 111968 rows of
-// TPC-H lineitem) two ways: in-process through translate's Session (parse,
-// plan, engine, catalog; no protocol) and over the wire through pgx
-// against the real server on a loopback port, so the cost of the protocol
-// and value encoding is the difference. Each reports rows/s: table rows
-// read per second.
+// Package bench holds icegate's benchmarks. They sit outside the statement
+// flow and drive it whole, over the wire or through translate's Session:
 //
-// Run with `make bench` or `go test -run '^$' -bench . ./bench/`.
+//   - BenchmarkTranslate and BenchmarkWire run statements over the largest
+//     fixture table (duckdb__lineitem_iceberg_gz, 111968 rows of TPC-H
+//     lineitem) in-process and over the wire, so the cost of the protocol
+//     and value encoding is the difference; each reports rows/s.
+//   - BenchmarkCopyLineitem times COPY FROM STDIN of generated lineitem,
+//     against icegate and optionally PostgreSQL.
+//   - BenchmarkTPCH loads the eight TPC-H tables (bench/tpch) into a
+//     warehouse once per process and runs the 22 queries over the wire;
+//     bench/duckdb runs the same queries with DuckDB over the same Parquet
+//     files and checks icegate's answers.
+//
+// Run with `make bench` or `go test -run '^$' -bench . ./bench/`; README.md
+// has the TPC-H commands.
 package bench

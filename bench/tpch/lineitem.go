@@ -99,6 +99,20 @@ func (g *Generator) AppendOrder(buf []byte) ([]byte, int) {
 	}
 	key := g.order
 	g.order++
+	return g.appendOrder(buf, key, nil)
+}
+
+// orderSummary is what the orders row of an order derives from its lines.
+type orderSummary struct {
+	orderDate  int   // days since STARTDATE
+	totalCents int64 // sum of extendedprice*(1+tax)*(1-discount), in cents
+	shipped    int   // lines with linestatus F
+	lines      int
+}
+
+// appendOrder appends the lines of order key to buf and, when sum is not
+// nil, fills it in.
+func (g *Generator) appendOrder(buf []byte, key int64, sum *orderSummary) ([]byte, int) {
 	g.pcg.Seed(uint64(key), 0x6c696e656974656d) // "lineitem"
 	r := g.rng
 	sep := byte('\t')
@@ -107,9 +121,12 @@ func (g *Generator) AppendOrder(buf []byte) ([]byte, int) {
 	}
 	orderDate := r.IntN(orderDateSpan)
 	lines := 1 + r.IntN(7)
+	if sum != nil {
+		*sum = orderSummary{orderDate: orderDate, lines: lines}
+	}
 	for line := 1; line <= lines; line++ {
 		part := 1 + r.Int64N(g.parts)
-		supp := 1 + r.Int64N(g.suppliers)
+		supp := PartSupplier(part, r.IntN(suppliersPerPart), g.suppliers)
 		qty := int64(1 + r.IntN(50))
 		price := qty * retailPriceCents(part)
 		discount := int64(r.IntN(11))
@@ -124,6 +141,12 @@ func (g *Generator) AppendOrder(buf []byte) ([]byte, int) {
 		status := byte('O')
 		if ship <= currentDate {
 			status = 'F'
+		}
+		if sum != nil {
+			sum.totalCents += (price*(100+tax)*(100-discount) + 5000) / 10000
+			if status == 'F' {
+				sum.shipped++
+			}
 		}
 
 		buf = strconv.AppendInt(buf, key, 10)
@@ -156,6 +179,17 @@ func (g *Generator) AppendOrder(buf []byte) ([]byte, int) {
 		buf = append(buf, '\n')
 	}
 	return buf, lines
+}
+
+// suppliersPerPart is the number of partsupp rows of a part.
+const suppliersPerPart = 4
+
+// PartSupplier is the specification's rule (4.2.3) for the i-th (0..3)
+// supplier of part among suppliers: partsupp holds exactly these pairs, and
+// lineitem draws its l_suppkey among them.
+func PartSupplier(part int64, i int, suppliers int64) int64 {
+	s := suppliers
+	return (part+int64(i)*(s/suppliersPerPart+(part-1)/s))%s + 1
 }
 
 // retailPriceCents is the specification's P_RETAILPRICE of a part, in cents.

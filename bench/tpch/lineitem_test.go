@@ -14,15 +14,15 @@ func TestGeneratorPinnedRows(t *testing.T) {
 		want   []string
 	}{
 		{Text, []string{
-			"1\t959\t29\t1\t22.00\t40918.90\t0.05\t0.02\tA\tF\t1994-04-20\t1994-06-03\t1994-04-23\tTAKE BACK RETURN\tAIR\tsleep platelets detect of bold",
-			"1\t463\t97\t2\t41.00\t55901.86\t0.08\t0.01\tR\tF\t1994-04-02\t1994-05-08\t1994-04-11\tTAKE BACK RETURN\tTRUCK\tideas instructio",
-			"2\t852\t88\t1\t20.00\t35057.00\t0.08\t0.00\tN\tO\t1998-02-04\t1998-04-17\t1998-02-28\tDELIVER IN PERSON\tREG AIR\tslyly integrate courts bold according depe",
+			"1\t959\t94\t1\t22.00\t40918.90\t0.05\t0.02\tA\tF\t1994-04-20\t1994-06-03\t1994-04-23\tTAKE BACK RETURN\tAIR\tsleep platelets detect of bold",
+			"1\t463\t22\t2\t41.00\t55901.86\t0.08\t0.01\tR\tF\t1994-04-02\t1994-05-08\t1994-04-11\tTAKE BACK RETURN\tTRUCK\tideas instructio",
+			"2\t852\t52\t1\t20.00\t35057.00\t0.08\t0.00\tN\tO\t1998-02-04\t1998-04-17\t1998-02-28\tDELIVER IN PERSON\tREG AIR\tslyly integrate courts bold according depe",
 		}},
 		{CSV, []string{
-			"1,959,29,1,22.00,40918.90,0.05,0.02,A,F,1994-04-20,1994-06-03,1994-04-23,TAKE BACK RETURN,AIR,sleep platelets detect of bold",
-			"1,463,97,2,41.00,55901.86,0.08,0.01,R,F,1994-04-02,1994-05-08,1994-04-11,TAKE BACK RETURN,TRUCK,ideas instructio",
-			"2,852,88,1,20.00,35057.00,0.08,0.00,N,O,1998-02-04,1998-04-17,1998-02-28,DELIVER IN PERSON,REG AIR,slyly integrate courts bold according depe",
-			"2,228,49,2,36.00,40615.92,0.06,0.03,N,O,1998-03-27,1998-04-02,1998-04-07,NONE,REG AIR,slyly ideas carefull",
+			"1,959,94,1,22.00,40918.90,0.05,0.02,A,F,1994-04-20,1994-06-03,1994-04-23,TAKE BACK RETURN,AIR,sleep platelets detect of bold",
+			"1,463,22,2,41.00,55901.86,0.08,0.01,R,F,1994-04-02,1994-05-08,1994-04-11,TAKE BACK RETURN,TRUCK,ideas instructio",
+			"2,852,52,1,20.00,35057.00,0.08,0.00,N,O,1998-02-04,1998-04-17,1998-02-28,DELIVER IN PERSON,REG AIR,slyly integrate courts bold according depe",
+			"2,228,29,2,36.00,40615.92,0.06,0.03,N,O,1998-03-27,1998-04-02,1998-04-07,NONE,REG AIR,slyly ideas carefull",
 		}},
 	}
 	for _, tt := range tests {

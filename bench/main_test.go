@@ -1,0 +1,16 @@
+package bench
+
+import (
+	"os"
+	"testing"
+)
+
+// TestMain removes the TPC-H warehouse BenchmarkTPCH created, after every
+// benchmark of the process has run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if w := &tpchWarehouse; w.temp {
+		os.RemoveAll(w.dir)
+	}
+	os.Exit(code)
+}
