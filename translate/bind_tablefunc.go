@@ -24,17 +24,23 @@ func (b *binder) bindTableFuncArgs(fc *pg.FuncCall, name string) ([]expr.Expr, [
 	for i := range args {
 		types[i] = args[i].arrowType()
 	}
-	if name == "generate_series" {
-		// start, stop and step share one type.
-		t, err := expr.CommonType("generate_series", types)
+	if name == "generate_series" && len(types) >= 2 {
+		// start and stop share one type; so does a numeric step, while a
+		// timestamp series steps by an interval.
+		t, err := expr.CommonType("generate_series", types[:2])
 		if err != nil {
 			return nil, nil, b.errAt(err, fc.Location)
 		}
 		if t.ID() == arrow.NULL {
 			t = expr.Int4
 		}
-		for i := range types {
-			types[i] = t
+		types[0], types[1] = t, t
+		if len(types) == 3 {
+			if t.ID() == arrow.TIMESTAMP {
+				types[2] = arrowOf(tInterval)
+			} else {
+				types[2] = t
+			}
 		}
 	}
 	out := make([]expr.Expr, len(args))

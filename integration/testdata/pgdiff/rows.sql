@@ -40,7 +40,6 @@ SELECT * FROM generate_series(1, 10, 3) AS g(n);
 SELECT * FROM generate_series(5, 1, -2) g;
 SELECT * FROM generate_series(1, 0);
 SELECT g FROM generate_series(0.5, 2.0, 0.5) AS g;
--- known: icegate fails with 0A000: type interval is not supported
 SELECT * FROM generate_series(timestamp '2024-01-01', timestamp '2024-01-03', interval '1 day');
 SELECT g.n, e.name FROM generate_series(1, 4) AS g(n) LEFT JOIN pgd.emp e ON e.id = g.n ORDER BY g.n;
 SELECT n, count(e.id) FROM generate_series(0, 6) n LEFT JOIN pgd.emp e ON e.dept_id = n GROUP BY n ORDER BY n;
