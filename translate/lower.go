@@ -256,6 +256,7 @@ func (l *lowerer) lowerScan(x *scanRel, need colSet) (engine.Operator, []colID, 
 	opts := scan.Options{}
 	if l.split != nil && l.split.scan == x {
 		tasks, opts.Parallelism = l.split.tasks, 1
+		opts.Shard, opts.Shards = l.split.shard, l.split.shards
 	}
 	sc := scan.New(engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.schema, FieldIDs: ids, Filters: l.scanPreds[x]}, opts)
 	if s, ok := sc.(*scan.Scan); ok && l.stats != nil {

@@ -16,10 +16,12 @@ import (
 // (count, sum, avg, min, max, bool_and/or, the variance family; not
 // DISTINCT, ORDER BY, string_agg, array_agg or ordered sets).
 
-// scanSplit makes one scan read only some files.
+// scanSplit makes one scan read only some files, or (shards > 1) one
+// shard of the row groups of all of them.
 type scanSplit struct {
-	scan  *scanRel
-	tasks []catalog.FileScanTask
+	scan          *scanRel
+	tasks         []catalog.FileScanTask
+	shard, shards int
 }
 
 // mergeableAggs are the aggregates the two-phase aggregation supports.
@@ -47,8 +49,18 @@ func (l *lowerer) parallelAgg(x *aggRel, need colSet) (engine.Operator, bool, er
 	if err != nil {
 		return nil, true, err
 	}
-	shares := splitTasks(tasks, parts)
-	if len(shares) < 2 {
+	var splits []*scanSplit
+	if shares := splitTasks(tasks, parts); len(shares) >= parts {
+		for _, share := range shares {
+			splits = append(splits, &scanSplit{scan: sr, tasks: share})
+		}
+	} else if len(tasks) > 0 {
+		// Fewer files than CPUs: each part reads every file's share of
+		// row groups.
+		for k := 0; k < parts; k++ {
+			splits = append(splits, &scanSplit{scan: sr, tasks: tasks, shard: k, shards: parts})
+		}
+	} else {
 		return nil, false, nil
 	}
 	var ops []engine.Operator
@@ -58,8 +70,8 @@ func (l *lowerer) parallelAgg(x *aggRel, need colSet) (engine.Operator, bool, er
 		}
 	}
 	defer func() { l.split = nil }()
-	for _, share := range shares {
-		l.split = &scanSplit{scan: sr, tasks: share}
+	for _, split := range splits {
+		l.split = split
 		in, layout, err := l.lower(x.in, need)
 		if err != nil {
 			closeAll()

@@ -189,6 +189,9 @@ func (r *parquetReader) close() error {
 // skipGroup reports whether statistics rule the current row group out,
 // and counts it.
 func (r *parquetReader) skipGroup() bool {
+	if r.opts.shards > 1 && r.rg%r.opts.shards != r.opts.shard {
+		return true // another shard of the scan reads it
+	}
 	c := r.opts.counters
 	if c == nil {
 		return false

@@ -38,4 +38,7 @@ type readOptions struct {
 	// groups read and skipped (both nil for delete files).
 	filter   groupFilter
 	counters *scanCounters
+	// shard, shards: read only the row groups i with i % shards == shard
+	// (shards <= 1: all).
+	shard, shards int
 }

@@ -25,6 +25,12 @@ type Options struct {
 	BatchSize int
 	// Parallelism is how many files are read at once (default GOMAXPROCS).
 	Parallelism int
+	// Shards > 1 makes this scan one of Shards that together read the
+	// table once: it reads the Parquet row groups whose index is Shard
+	// modulo Shards, and files of other formats only when Shard is 0.
+	// Parallel plans run one scan per shard when a table has fewer files
+	// than CPUs.
+	Shard, Shards int
 
 	// generalNested reads every nested column through the general
 	// level-assembly path (tests compare it with the struct fast path).

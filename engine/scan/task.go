@@ -29,11 +29,14 @@ type scanRun struct {
 	// filter: the predicates row-group statistics can judge.
 	filter   groupFilter
 	counters *scanCounters
+	// shard, shards: see Options.Shards.
+	shard, shards int
 }
 
 func newScanRun(spec engine.ScanSpec, opts Options) (*scanRun, error) {
 	r := &scanRun{spec: spec, mem: opts.Alloc, batchSize: opts.BatchSize, cache: newDeleteCache(),
-		generalNested: opts.generalNested, filter: newGroupFilter(spec), counters: &scanCounters{}}
+		generalNested: opts.generalNested, filter: newGroupFilter(spec), counters: &scanCounters{},
+		shard: opts.Shard, shards: opts.Shards}
 	fields := make([]arrow.Field, len(spec.FieldIDs))
 	for i, id := range spec.FieldIDs {
 		fields[i] = engine.ArrowField(*topField(spec, id))
@@ -74,6 +77,7 @@ func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []r
 	opts := readOptions{mem: s.mem, mapping: s.mapping, generalNested: s.generalNested}
 	if df.Content == catalog.ContentData { // row groups of data files may be skipped
 		opts.filter, opts.counters = s.filter, s.counters
+		opts.shard, opts.shards = s.shard, s.shards
 	}
 	format := catalog.FileFormat(strings.ToUpper(string(df.Format)))
 	switch format {
@@ -107,6 +111,9 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, emit 
 		return err
 	}
 	df := task.File
+	if s.shards > 1 && s.shard != 0 && catalog.FileFormat(strings.ToUpper(string(df.Format))) != catalog.FormatParquet {
+		return nil // shard 0 reads the files that are not split by row group
+	}
 	// The read fields: the projected ones, then equality columns the
 	// projection lacks (read for the delete check, then dropped).
 	fields := make([]readField, 0, len(s.spec.FieldIDs))

@@ -1,0 +1,47 @@
+package scan
+
+import (
+	"sort"
+	"testing"
+
+	"github.com/icegate/icegate/engine"
+)
+
+// TestShardsReadEveryRowOnce checks on every fixture table that the
+// shards of a scan together return exactly the rows of the whole scan
+// (deletes applied), whatever the number of shards.
+func TestShardsReadEveryRowOnce(t *testing.T) {
+	facts := loadFacts(t)
+	names := make([]string, 0, len(facts))
+	for name := range facts {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			tbl, tasks := loadTable(t, name)
+			schema := tbl.Metadata.CurrentSchema()
+			spec := engine.ScanSpec{Table: tbl, Tasks: tasks, Schema: schema, FieldIDs: allFieldIDs(schema)}
+			whole, err := scanAll(t, spec, Options{})
+			if err != nil {
+				t.Skipf("the whole scan fails (%v): covered by the fixture tests", err)
+			}
+			want := countRows(whole)
+			releaseRecs(whole)
+			for _, shards := range []int{2, 3} {
+				got := int64(0)
+				for k := 0; k < shards; k++ {
+					recs, err := scanAll(t, spec, Options{Shard: k, Shards: shards})
+					if err != nil {
+						t.Fatalf("shard %d of %d: %v", k, shards, err)
+					}
+					got += countRows(recs)
+					releaseRecs(recs)
+				}
+				if got != want {
+					t.Errorf("%d shards return %d rows, the whole scan %d", shards, got, want)
+				}
+			}
+		})
+	}
+}
