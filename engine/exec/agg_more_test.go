@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/engine"
@@ -302,72 +301,4 @@ func readGoldenFile(t testing.TB, path string) map[string][]string {
 		out[cur] = append(out[cur], line)
 	}
 	return out
-}
-
-// drainText is drain with lists printed as PostgreSQL prints arrays.
-func drainText(ctx context.Context, t testing.TB, op engine.Operator) ([]string, error) {
-	if err := op.Open(ctx); err != nil {
-		op.Close()
-		return nil, err
-	}
-	var rows []string
-	for {
-		b, err := op.Next()
-		if err != nil {
-			op.Close()
-			return nil, err
-		}
-		if b == nil {
-			break
-		}
-		if b.NumRows() == 0 {
-			t.Errorf("operator returned an empty batch")
-		}
-		if !b.Schema().Equal(op.Schema()) {
-			t.Errorf("batch schema %s differs from operator schema %s", b.Schema(), op.Schema())
-		}
-		for i := 0; i < int(b.NumRows()); i++ {
-			var sb strings.Builder
-			for c := 0; c < int(b.NumCols()); c++ {
-				if c > 0 {
-					sb.WriteByte('|')
-				}
-				sb.WriteString(cellText(b.Column(c), i))
-			}
-			rows = append(rows, sb.String())
-		}
-	}
-	return rows, op.Close()
-}
-
-func cellText(a arrow.Array, i int) string {
-	l, ok := a.(*array.List)
-	if !ok || a.IsNull(i) {
-		return cell(a, i)
-	}
-	start, end := l.ValueOffsets(i)
-	vals := l.ListValues()
-	var sb strings.Builder
-	sb.WriteByte('{')
-	for j := start; j < end; j++ {
-		if j > start {
-			sb.WriteByte(',')
-		}
-		sb.WriteString(arrayElem(vals, int(j)))
-	}
-	sb.WriteByte('}')
-	return sb.String()
-}
-
-// arrayElem is an array element as PostgreSQL's array output writes it.
-func arrayElem(a arrow.Array, i int) string {
-	if a.IsNull(i) {
-		return "NULL"
-	}
-	s := cell(a, i)
-	if s == "" || strings.EqualFold(s, "NULL") || strings.ContainsAny(s, "{},\"\\ \t\n") {
-		s = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)
-		return `"` + s + `"`
-	}
-	return s
 }

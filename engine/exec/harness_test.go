@@ -119,6 +119,16 @@ func batchSizes() map[string][]int {
 // drain runs op to the end and renders its rows (booleans as t/f, like
 // psql), checking the Operator contract on the way.
 func drain(ctx context.Context, t testing.TB, op engine.Operator) ([]string, error) {
+	return drainCells(ctx, t, op, cell)
+}
+
+// drainText is drain with lists printed as PostgreSQL prints arrays.
+func drainText(ctx context.Context, t testing.TB, op engine.Operator) ([]string, error) {
+	return drainCells(ctx, t, op, cellText)
+}
+
+// drainCells runs op to the end and renders each value with render.
+func drainCells(ctx context.Context, t testing.TB, op engine.Operator, render func(arrow.Array, int) string) ([]string, error) {
 	if err := op.Open(ctx); err != nil {
 		op.Close()
 		return nil, err
@@ -145,7 +155,7 @@ func drain(ctx context.Context, t testing.TB, op engine.Operator) ([]string, err
 				if c > 0 {
 					sb.WriteByte('|')
 				}
-				sb.WriteString(cell(b.Column(c), i))
+				sb.WriteString(render(b.Column(c), i))
 			}
 			rows = append(rows, sb.String())
 		}
@@ -225,4 +235,36 @@ func sortedCopy(rows []string) []string {
 	c := append([]string(nil), rows...)
 	sort.Strings(c)
 	return c
+}
+
+func cellText(a arrow.Array, i int) string {
+	l, ok := a.(*array.List)
+	if !ok || a.IsNull(i) {
+		return cell(a, i)
+	}
+	start, end := l.ValueOffsets(i)
+	vals := l.ListValues()
+	var sb strings.Builder
+	sb.WriteByte('{')
+	for j := start; j < end; j++ {
+		if j > start {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(arrayElem(vals, int(j)))
+	}
+	sb.WriteByte('}')
+	return sb.String()
+}
+
+// arrayElem is an array element as PostgreSQL's array output writes it.
+func arrayElem(a arrow.Array, i int) string {
+	if a.IsNull(i) {
+		return "NULL"
+	}
+	s := cell(a, i)
+	if s == "" || strings.EqualFold(s, "NULL") || strings.ContainsAny(s, "{},\"\\ \t\n") {
+		s = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)
+		return `"` + s + `"`
+	}
+	return s
 }

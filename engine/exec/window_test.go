@@ -551,7 +551,7 @@ func TestWindow(t *testing.T) {
 					src.Close()
 					t.Fatal(err)
 				}
-				got, err := winDrain(ctx, t, op)
+				got, err := drainText(ctx, t, op)
 				if err != nil {
 					got = []string{"ERROR " + sqlstate(err)}
 				}
@@ -773,66 +773,4 @@ func TestWindowSortPaths(t *testing.T) {
 		check("chosen", all)
 		releaseAll(keys)
 	}
-}
-
-// winDrain is drain with arrays printed as PostgreSQL prints them.
-func winDrain(ctx context.Context, t testing.TB, op engine.Operator) ([]string, error) {
-	if err := op.Open(ctx); err != nil {
-		op.Close()
-		return nil, err
-	}
-	var out []string
-	for {
-		b, err := op.Next()
-		if err != nil {
-			op.Close()
-			return nil, err
-		}
-		if b == nil {
-			break
-		}
-		if b.NumRows() == 0 {
-			t.Errorf("operator returned an empty batch")
-		}
-		if !b.Schema().Equal(op.Schema()) {
-			t.Errorf("batch schema %s differs from operator schema %s", b.Schema(), op.Schema())
-		}
-		for i := 0; i < int(b.NumRows()); i++ {
-			var sb strings.Builder
-			for c := 0; c < int(b.NumCols()); c++ {
-				if c > 0 {
-					sb.WriteByte('|')
-				}
-				sb.WriteString(winCell(b.Column(c), i))
-			}
-			out = append(out, sb.String())
-		}
-	}
-	return out, op.Close()
-}
-
-func winCell(a arrow.Array, i int) string {
-	l, ok := a.(*array.List)
-	if !ok || a.IsNull(i) {
-		return cell(a, i)
-	}
-	start, end := l.ValueOffsets(i)
-	var sb strings.Builder
-	sb.WriteByte('{')
-	for j := start; j < end; j++ {
-		if j > start {
-			sb.WriteByte(',')
-		}
-		v := cell(l.ListValues(), int(j))
-		if l.ListValues().IsNull(int(j)) {
-			sb.WriteString("NULL")
-			continue
-		}
-		if v == "" || strings.EqualFold(v, "NULL") || strings.ContainsAny(v, "{}\\\", \t\n") {
-			v = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v) + `"`
-		}
-		sb.WriteString(v)
-	}
-	sb.WriteByte('}')
-	return sb.String()
 }
