@@ -63,13 +63,7 @@ func (b *binder) bindFromItem(n *pg.Node, left rel) (rel, error) {
 
 // bindRangeVar binds a table name or a WITH query's name.
 func (b *binder) bindRangeVar(rv *pg.RangeVar) (rel, error) {
-	alias, colAliases := "", []string(nil)
-	if rv.Alias != nil {
-		alias = rv.Alias.Aliasname
-		for _, c := range rv.Alias.Colnames {
-			colAliases = append(colAliases, c.GetString_().GetSval())
-		}
-	}
+	alias, colAliases := aliasOf(rv.Alias)
 	if rv.Schemaname == "" && rv.Catalogname == "" {
 		if cte := b.findCTE(rv.Relname); cte != nil {
 			return b.bindCTERef(cte, rv, alias, colAliases)
@@ -133,6 +127,23 @@ func (b *binder) bindTable(rv *pg.RangeVar, tn tableName, t *catalog.Table, alia
 // bindRangeSubselect binds (SELECT ...) [AS] alias [(cols)] and joins it
 // to left. A LATERAL subquery sees the items before it.
 func (b *binder) bindRangeSubselect(rs *pg.RangeSubselect, left rel) (rel, error) {
+	p, err := b.bindSubselectItem(rs)
+	if err != nil {
+		return nil, err
+	}
+	if left == nil {
+		return p.root, nil
+	}
+	if rs.Lateral {
+		return b.lateralJoin(left, p, joinInner)
+	}
+	return &joinRel{typ: joinInner, left: left, right: p.root}, nil
+}
+
+// bindSubselectItem binds (SELECT ...) [AS] alias [(cols)] and adds its
+// FROM item. A LATERAL subquery sees the items before it; another sees
+// only the enclosing queries.
+func (b *binder) bindSubselectItem(rs *pg.RangeSubselect) (*selectPlan, error) {
 	sel := rs.Subquery.GetSelectStmt()
 	if sel == nil {
 		return nil, notYet("this subquery in FROM")
@@ -147,24 +158,38 @@ func (b *binder) bindRangeSubselect(rs *pg.RangeSubselect, left rel) (rel, error
 	if err != nil {
 		return nil, err
 	}
-	alias := ""
-	var colAliases []string
-	if rs.Alias != nil {
-		alias = rs.Alias.Aliasname
-		for _, c := range rs.Alias.Colnames {
-			colAliases = append(colAliases, c.GetString_().GetSval())
-		}
-	}
+	alias, colAliases := aliasOf(rs.Alias)
 	if err := b.addDerivedItem(p, alias, "subquery", colAliases, nodeLocation(rs.Subquery)); err != nil {
 		return nil, err
 	}
-	if left == nil {
-		return p.root, nil
+	return p, nil
+}
+
+// aliasOf is an alias's name and column names (none for nil).
+func aliasOf(a *pg.Alias) (string, []string) {
+	if a == nil {
+		return "", nil
 	}
-	if rs.Lateral {
-		return b.lateralJoin(left, p, joinInner)
+	var cols []string
+	for _, c := range a.Colnames {
+		cols = append(cols, c.GetString_().GetSval())
 	}
-	return &joinRel{typ: joinInner, left: left, right: p.root}, nil
+	return a.Aliasname, cols
+}
+
+// joinTypeOf maps the parser's join types icegate plans.
+func joinTypeOf(t pg.JoinType) (joinType, bool) {
+	switch t {
+	case pg.JoinType_JOIN_INNER:
+		return joinInner, true
+	case pg.JoinType_JOIN_LEFT:
+		return joinLeft, true
+	case pg.JoinType_JOIN_RIGHT:
+		return joinRight, true
+	case pg.JoinType_JOIN_FULL:
+		return joinFull, true
+	}
+	return 0, false
 }
 
 // addDerivedItem adds a FROM item for a bound query's output columns.
@@ -224,17 +249,8 @@ func (b *binder) bindJoin(j *pg.JoinExpr) (rel, error) {
 	if err != nil {
 		return nil, err
 	}
-	var typ joinType
-	switch j.Jointype {
-	case pg.JoinType_JOIN_INNER:
-		typ = joinInner
-	case pg.JoinType_JOIN_LEFT:
-		typ = joinLeft
-	case pg.JoinType_JOIN_RIGHT:
-		typ = joinRight
-	case pg.JoinType_JOIN_FULL:
-		typ = joinFull
-	default:
+	typ, ok := joinTypeOf(j.Jointype)
+	if !ok {
 		return nil, notYet("this join type")
 	}
 	jr := &joinRel{typ: typ, left: lr, right: rr}
@@ -556,13 +572,8 @@ func lateralItem(n *pg.Node) bool {
 // bindLateralJoin binds left [INNER|LEFT] JOIN LATERAL (...) ON cond, and
 // left CROSS JOIN LATERAL (...).
 func (b *binder) bindLateralJoin(j *pg.JoinExpr, left rel) (rel, error) {
-	var typ joinType
-	switch j.Jointype {
-	case pg.JoinType_JOIN_INNER:
-		typ = joinInner
-	case pg.JoinType_JOIN_LEFT:
-		typ = joinLeft
-	default:
+	typ, ok := joinTypeOf(j.Jointype)
+	if !ok || (typ != joinInner && typ != joinLeft) {
 		return nil, pgerr.New(pgerr.InvalidColumnReference, "the right side of a RIGHT or FULL JOIN cannot be LATERAL")
 	}
 	if len(j.UsingClause) > 0 || j.IsNatural {
@@ -570,19 +581,8 @@ func (b *binder) bindLateralJoin(j *pg.JoinExpr, left rel) (rel, error) {
 	}
 	var r rel
 	if rs := j.Rarg.GetRangeSubselect(); rs != nil {
-		p, err := b.bindSubquery(rs.Subquery.GetSelectStmt())
+		p, err := b.bindSubselectItem(rs)
 		if err != nil {
-			return nil, err
-		}
-		alias := ""
-		var colAliases []string
-		if rs.Alias != nil {
-			alias = rs.Alias.Aliasname
-			for _, c := range rs.Alias.Colnames {
-				colAliases = append(colAliases, c.GetString_().GetSval())
-			}
-		}
-		if err := b.addDerivedItem(p, alias, "subquery", colAliases, nodeLocation(rs.Subquery)); err != nil {
 			return nil, err
 		}
 		if r, err = b.lateralJoin(left, p, typ); err != nil {

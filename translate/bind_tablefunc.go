@@ -87,14 +87,7 @@ func (b *binder) bindRangeFunction(rf *pg.RangeFunction, left rel) (rel, error) 
 	if len(b.pending) > 0 {
 		return nil, b.errAt(notYetPl("subqueries in function arguments in FROM"), fc.Location)
 	}
-	alias := ""
-	var colAliases []string
-	if rf.Alias != nil {
-		alias = rf.Alias.Aliasname
-		for _, c := range rf.Alias.Colnames {
-			colAliases = append(colAliases, c.GetString_().GetSval())
-		}
-	}
+	alias, colAliases := aliasOf(rf.Alias)
 	ncols := len(fields)
 	if rf.Ordinality {
 		ncols++

@@ -65,20 +65,11 @@ func (l *lowerer) lowerPlan(p *selectPlan) (engine.Operator, error) {
 	root := optimize(p.root)
 	l.root = root
 	l.collectScanPredicates(root)
-	op, layout, err := l.lower(root, setOf(p.out))
-	if err != nil {
-		return nil, err
-	}
-	if sameIDs(layout, p.out) && !hasDictionary(op.Schema()) {
-		return op, nil
-	}
-	exprs := make([]expr.Expr, len(p.out))
 	names := make([]string, len(p.out))
-	for i, id := range p.out {
-		exprs[i] = l.ref(id)
+	for i := range p.out {
 		names[i] = p.cols[i].Name
 	}
-	return l.project(op, layout, exprs, names)
+	return l.lowerExactNamed(root, p.out, names)
 }
 
 func hasDictionary(s *arrow.Schema) bool {
@@ -460,6 +451,16 @@ func (l *lowerer) sortKeys(ks []sortKey, layout []colID) ([]exec.SortKey, error)
 
 // lowerExact lowers r and projects exactly cols, in order.
 func (l *lowerer) lowerExact(r rel, cols []colID) (engine.Operator, error) {
+	names := make([]string, len(cols))
+	for i, id := range cols {
+		names[i] = l.q.meta(id).name
+	}
+	return l.lowerExactNamed(r, cols, names)
+}
+
+// lowerExactNamed lowers r and projects exactly cols, in order, named
+// names; dictionary columns come out decoded.
+func (l *lowerer) lowerExactNamed(r rel, cols []colID, names []string) (engine.Operator, error) {
 	op, layout, err := l.lower(r, setOf(cols))
 	if err != nil {
 		return nil, err
@@ -468,10 +469,8 @@ func (l *lowerer) lowerExact(r rel, cols []colID) (engine.Operator, error) {
 		return op, nil
 	}
 	exprs := make([]expr.Expr, len(cols))
-	names := make([]string, len(cols))
 	for i, id := range cols {
 		exprs[i] = l.ref(id)
-		names[i] = l.q.meta(id).name
 	}
 	return l.project(op, layout, exprs, names)
 }
