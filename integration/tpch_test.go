@@ -32,11 +32,12 @@ func TestTPCHAgainstPostgres(t *testing.T) {
 			t.Fatalf("%s: %s: %v", who, sql, err)
 		}
 	}
-	setup(pg, "PostgreSQL", "DROP SCHEMA IF EXISTS tpch CASCADE")
-	for _, c := range []struct {
+	sides := []struct {
 		conn *pgx.Conn
 		who  string
-	}{{ig, "icegate"}, {pg, "PostgreSQL"}} {
+	}{{ig, "icegate"}, {pg, "PostgreSQL"}}
+	setup(pg, "PostgreSQL", "DROP SCHEMA IF EXISTS tpch CASCADE")
+	for _, c := range sides {
 		setup(c.conn, c.who, "CREATE SCHEMA tpch")
 		setup(c.conn, c.who, "SET search_path = tpch")
 	}
@@ -46,10 +47,7 @@ func TestTPCHAgainstPostgres(t *testing.T) {
 		if err != nil {
 			t.Fatalf("generate %s: %v", tb.Name, err)
 		}
-		for _, c := range []struct {
-			conn *pgx.Conn
-			who  string
-		}{{ig, "icegate"}, {pg, "PostgreSQL"}} {
+		for _, c := range sides {
 			setup(c.conn, c.who, fmt.Sprintf("CREATE TABLE tpch.%s (%s)", tb.Name, tb.Columns))
 			tag, err := c.conn.PgConn().CopyFrom(ctx, bytes.NewReader(data.Bytes()), "COPY tpch."+tb.Name+" FROM STDIN")
 			if err != nil {
