@@ -153,13 +153,50 @@ func (b *binder) typeName(tn *pg.TypeName) (pgType, string, error) {
 		if len(mods) == 1 {
 			b.lastTypmod = mods[0]
 		}
-	case "bpchar", "char", "character":
+	case "char":
+		if len(names) == 1 && len(mods) == 0 {
+			// Written "char" (quoted): PostgreSQL's one-byte internal type;
+			// unquoted char arrives as pg_catalog.bpchar.
+			t = pgType{pgtypes.Char, -1}
+			break
+		}
+		t, canon = pgType{pgtypes.BPChar, -1}, "bpchar"
+		if len(mods) == 1 {
+			b.lastTypmod = mods[0]
+		}
+	case "bpchar", "character":
 		t, canon = pgType{pgtypes.BPChar, -1}, "bpchar"
 		if len(mods) == 1 {
 			b.lastTypmod = mods[0]
 		}
 	case "name":
-		t = tText
+		t = pgType{pgtypes.Name, -1}
+	case "oid":
+		t = pgType{pgtypes.OID, -1}
+	case "regclass":
+		t = pgType{pgtypes.Regclass, -1}
+	case "regtype":
+		t = pgType{pgtypes.Regtype, -1}
+	case "regproc":
+		t = pgType{pgtypes.Regproc, -1}
+	case "regprocedure":
+		t = pgType{pgtypes.Regprocedure, -1}
+	case "regoper":
+		t = pgType{pgtypes.Regoper, -1}
+	case "regnamespace":
+		t = pgType{pgtypes.Regnamespace, -1}
+	case "regrole":
+		t = pgType{pgtypes.Regrole, -1}
+	case "xid":
+		t = pgType{pgtypes.XID, -1}
+	case "cid":
+		t = pgType{pgtypes.CID, -1}
+	case "int2vector":
+		t = pgType{pgtypes.Int2Vector, -1}
+	case "oidvector":
+		t = pgType{pgtypes.OIDVector, -1}
+	case "pg_node_tree":
+		t = pgType{pgtypes.PgNodeTree, -1}
 	case "bytea":
 		t = tBytea
 	case "uuid":
@@ -179,7 +216,7 @@ func (b *binder) typeName(tn *pg.TypeName) (pgType, string, error) {
 			return pgType{}, "", b.errAt(notYet("interval field restrictions and precision"), tn.Location)
 		}
 		t = tInterval
-	case "timetz", "money", "inet", "cidr", "macaddr", "bit", "varbit", "xml", "oid", "regclass", "regtype", "regproc":
+	case "timetz", "money", "inet", "cidr", "macaddr", "bit", "varbit", "xml":
 		return pgType{}, "", b.errAt(pgerr.Unsupported("type %s", name), tn.Location)
 	default:
 		return pgType{}, "", b.errAt(pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name), tn.Location)

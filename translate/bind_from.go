@@ -71,6 +71,9 @@ func (b *binder) bindRangeVar(rv *pg.RangeVar) (rel, error) {
 	}
 	tn := tableNameOf(rv)
 	b.untruncateTable(rv, &tn)
+	if st := sysTable(tn, b.sess.cat.Name()); st != nil {
+		return b.bindSysTable(rv.Location, tn, st, alias, colAliases)
+	}
 	if tn.Schema == "" && tn.Catalog == "" {
 		if _, ok := b.sess.temp[tn.Name]; ok {
 			return b.bindView(rv, tn, alias, colAliases) // temporary views come first

@@ -535,6 +535,8 @@ func ownCols(r rel) []colID {
 	switch x := r.(type) {
 	case *scanRel:
 		return x.cols
+	case *sysRel:
+		return x.cols
 	case *valuesRel:
 		return x.cols
 	case *projectRel:

@@ -152,6 +152,8 @@ func (l *lowerer) lowerNode(r rel, need colSet) (engine.Operator, []colID, error
 	switch x := r.(type) {
 	case *scanRel:
 		return l.lowerScan(x, need)
+	case *sysRel:
+		return l.lowerSys(x)
 	case *oneRowRel:
 		op, err := exec.NewValues(emptySchema, [][]expr.Expr{{}}, l.opts)
 		return op, nil, err

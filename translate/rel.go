@@ -298,7 +298,9 @@ func rewriteExpr(e expr.Expr, fn func(expr.Expr) (expr.Expr, error)) (expr.Expr,
 			}
 		}
 		if args != nil {
-			e = &expr.Call{Fn: x.Fn, Args: args, T: x.T}
+			c := *x
+			c.Args = args
+			e = &c
 		}
 	case *expr.Case:
 		c := &expr.Case{T: x.T, Whens: make([]expr.When, len(x.Whens))}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/syscat"
 )
 
 // Options configure a Backend.
@@ -57,6 +58,7 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 		database: db,
 		pid:      b.nextPID.Add(1),
 		settings: newSettings(info.User),
+		started:  time.Now(),
 	}
 	params := map[string]string{}
 	for k, v := range info.Params {
@@ -100,6 +102,11 @@ type session struct {
 	inTx     bool
 	txWrites int // writes committed since BEGIN (each commits on its own)
 	temp     map[string]*tempView
+	started  time.Time
+	// sys is the system catalog snapshot of statement execution sysAt;
+	// sysGen counts executions (syscat.go).
+	sys           *syscat.Snapshot
+	sysAt, sysGen uint64
 }
 
 var _ Session = (*session)(nil)
@@ -151,6 +158,7 @@ func (s *session) Prepare(ctx context.Context, sql string, paramTypes []uint32) 
 	}
 	out := make([]Statement, 0, len(stmts))
 	for _, ps := range stmts {
+		s.newStatementSnapshot()
 		st, err := s.prepare(ctx, ps, paramTypes, len(stmts) == 1)
 		if err != nil {
 			return nil, err

@@ -194,6 +194,7 @@ func (st *selectStatement) Columns() []pgtypes.Column {
 // Execute re-binds with the parameter values and a fresh table snapshot,
 // then starts the plan. The result columns must not change from Prepare.
 func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	st.sess.newStatementSnapshot()
 	if st.plan == nil {
 		if err := st.bind(ctx); err != nil {
 			return nil, err

@@ -8,6 +8,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/syscat"
 )
 
 // pgType is a PostgreSQL type as the binder tracks it per expression: the
@@ -120,6 +121,9 @@ func pgTypeOfIceberg(t catalog.Type) pgType {
 // read from tables may use a wider Arrow type of the same PostgreSQL type
 // (Timestamp(ns), FixedSizeBinary(L) for bytea, Struct for jsonb).
 func arrowOf(t pgType) arrow.DataType {
+	if pgtypes.IsOIDType(t.OID) || t.OID == pgtypes.Int2Vector || t.OID == pgtypes.OIDVector {
+		return syscat.ArrowOf(t.OID)
+	}
 	switch t.OID {
 	case pgtypes.Bool:
 		return arrow.FixedWidthTypes.Boolean

@@ -8,6 +8,9 @@ import (
 
 // compileCall picks the kernel of a Call from its name and argument types.
 func (c *compiler) compileCall(e *Call, args []node) (node, error) {
+	if e.Go != nil {
+		return &rowFnNode{args: args, fn: e.Go, t: e.T, name: e.Fn}, nil
+	}
 	ts := make([]arrow.DataType, len(e.Args))
 	for i, a := range e.Args {
 		ts[i] = a.Type()

@@ -9,6 +9,8 @@
 package expr
 
 import (
+	"context"
+
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
@@ -44,7 +46,17 @@ type Call struct {
 	Fn   string
 	Args []Expr
 	T    arrow.DataType
+	// Go, when set, computes the call row by row instead of a kernel
+	// chosen by Fn (which then only names it).
+	Go RowFn
 }
+
+// RowFn computes a scalar function on one row's Go values: args has one
+// value per argument (nil for NULL, else the value's Go form as Lit
+// documents; a list is []any), and the result is the Go form of the
+// Call's type, or nil for NULL. It serves functions that are not hot, such
+// as the system catalog's lookups (pg_table_is_visible, format_type).
+type RowFn func(ctx context.Context, args []any) (any, error)
 
 // Cast converts Arg to T with PostgreSQL's cast semantics (rounding,
 // overflow errors 22003, invalid text 22P02...).

@@ -218,8 +218,50 @@ func appendGo(b array.Builder, v any) error {
 			b.Append(arrow.Timestamp(x))
 			return nil
 		}
+	case *array.ListBuilder:
+		return appendGoList(b, v)
 	}
 	return fmt.Errorf("cannot hold Go %T", v)
+}
+
+// appendGoList appends a list given as []any (nil elements are NULLs),
+// []string, []int16, []int32 or []int64.
+func appendGoList(b *array.ListBuilder, v any) error {
+	var elems []any
+	switch x := v.(type) {
+	case []any:
+		elems = x
+	case []string:
+		for _, e := range x {
+			elems = append(elems, e)
+		}
+	case []int16:
+		for _, e := range x {
+			elems = append(elems, e)
+		}
+	case []int32:
+		for _, e := range x {
+			elems = append(elems, e)
+		}
+	case []int64:
+		for _, e := range x {
+			elems = append(elems, e)
+		}
+	default:
+		return fmt.Errorf("cannot hold Go %T in a list", v)
+	}
+	b.Append(true)
+	vb := b.ValueBuilder()
+	for _, e := range elems {
+		if e == nil {
+			vb.AppendNull()
+			continue
+		}
+		if err := appendGo(vb, e); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func asInt64(v any) (int64, bool) {
@@ -234,6 +276,8 @@ func asInt64(v any) (int64, bool) {
 		return int64(x), true
 	case int64:
 		return x, true
+	case uint32:
+		return int64(x), true
 	case *big.Int:
 		if x.IsInt64() {
 			return x.Int64(), true

@@ -13,10 +13,11 @@ const module = "github.com/icegate/icegate/"
 // it must not import directly. Checking every direct import keeps each edge
 // of the graph pointing down the layers, so no path can climb them either.
 var forbidden = map[string][]string{
-	"catalog":            {"engine", "translate", "wire", "auth", "conf", "cmd", "integration"},
-	"engine":             {"translate", "wire", "auth", "conf", "cmd", "integration"},
+	"catalog":            {"engine", "syscat", "translate", "wire", "auth", "conf", "cmd", "integration"},
+	"engine":             {"syscat", "translate", "wire", "auth", "conf", "cmd", "integration"},
+	"syscat":             {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "integration"},
 	"translate":          {"wire", "auth", "cmd", "integration"},
-	"wire":               {"engine", "catalog", "cmd", "integration"},
+	"wire":               {"engine", "catalog", "syscat", "cmd", "integration"},
 	"auth":               {"engine", "catalog", "translate", "wire", "cmd", "integration"},
 	"conf":               {"engine", "catalog", "translate", "wire", "cmd", "integration"},
 	"internal/pgerr":     {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgtypes"},

@@ -51,6 +51,52 @@ const (
 	JSONBArray       uint32 = 3807
 )
 
+// OIDs of the types of the system catalog's columns and of the object
+// identifier types (oid, regclass...): icegate computes them as Arrow Int64
+// (the oid family), String (name, "char", pg_node_tree, aclitem) and lists.
+const (
+	Int2Vector   uint32 = 22
+	Regproc      uint32 = 24
+	TID          uint32 = 27
+	XID          uint32 = 28
+	CID          uint32 = 29
+	OIDVector    uint32 = 30
+	PgNodeTree   uint32 = 194
+	Inet         uint32 = 869
+	Aclitem      uint32 = 1033
+	CharArray    uint32 = 1002
+	NameArray    uint32 = 1003
+	OIDArray     uint32 = 1028
+	AclitemArray uint32 = 1034
+	Regprocedure uint32 = 2202
+	Regoper      uint32 = 2203
+	Anyarray     uint32 = 2277
+	PgLsn        uint32 = 3220
+	Regnamespace uint32 = 4089
+	Regrole      uint32 = 4096
+)
+
+// IsOIDType reports whether oid is one of the object identifier types
+// (oid, regclass, regtype, regproc, regnamespace, xid...): unsigned 32-bit
+// numbers that icegate computes as Arrow Int64.
+func IsOIDType(oid uint32) bool {
+	switch oid {
+	case OID, Regclass, Regtype, Regproc, Regprocedure, Regoper, Regnamespace, Regrole, XID, CID:
+		return true
+	}
+	return false
+}
+
+// IsRegType reports whether oid is a reg* alias type, whose text form is an
+// object's name rather than its number.
+func IsRegType(oid uint32) bool {
+	switch oid {
+	case Regclass, Regtype, Regproc, Regprocedure, Regoper, Regnamespace, Regrole:
+		return true
+	}
+	return false
+}
+
 // Column describes one result column as RowDescription carries it.
 type Column struct {
 	Name     string
@@ -73,8 +119,10 @@ func TypeSize(oid uint32) int16 {
 		return 1
 	case Int2:
 		return 2
-	case Int4, Float4, Date, OID, Regclass, Regtype:
+	case Int4, Float4, Date, OID, Regclass, Regtype, Regproc, Regprocedure, Regoper, Regnamespace, Regrole, XID, CID:
 		return 4
+	case TID:
+		return 6
 	case Int8, Float8, Time, Timestamp, Timestamptz:
 		return 8
 	case UUID, Interval:
@@ -140,6 +188,44 @@ func TypeName(oid uint32) string {
 		return "regclass"
 	case Regtype:
 		return "regtype"
+	case Regproc:
+		return "regproc"
+	case Regprocedure:
+		return "regprocedure"
+	case Regoper:
+		return "regoper"
+	case Regnamespace:
+		return "regnamespace"
+	case Regrole:
+		return "regrole"
+	case XID:
+		return "xid"
+	case CID:
+		return "cid"
+	case TID:
+		return "tid"
+	case Int2Vector:
+		return "int2vector"
+	case OIDVector:
+		return "oidvector"
+	case PgNodeTree:
+		return "pg_node_tree"
+	case Inet:
+		return "inet"
+	case Aclitem:
+		return "aclitem"
+	case CharArray:
+		return "\"char\"[]"
+	case NameArray:
+		return "name[]"
+	case OIDArray:
+		return "oid[]"
+	case AclitemArray:
+		return "aclitem[]"
+	case Anyarray:
+		return "anyarray"
+	case PgLsn:
+		return "pg_lsn"
 	case Void:
 		return "void"
 	case Record:
@@ -211,6 +297,14 @@ func ArrayOf(elem uint32) uint32 {
 		return ByteaArray
 	case JSONB:
 		return JSONBArray
+	case Char:
+		return CharArray
+	case Name:
+		return NameArray
+	case OID:
+		return OIDArray
+	case Aclitem:
+		return AclitemArray
 	}
 	return 0
 }
@@ -218,7 +312,13 @@ func ArrayOf(elem uint32) uint32 {
 // ElemOf returns the element OID of an array type, or 0 when oid is not an
 // array type icegate knows.
 func ElemOf(oid uint32) uint32 {
-	for _, e := range []uint32{Bool, Int2, Int4, Int8, Text, Float4, Float8, Date, Time, Timestamp, Timestamptz, Numeric, UUID, Bytea, JSONB} {
+	switch oid {
+	case Int2Vector:
+		return Int2
+	case OIDVector:
+		return OID
+	}
+	for _, e := range []uint32{Bool, Int2, Int4, Int8, Text, Float4, Float8, Date, Time, Timestamp, Timestamptz, Numeric, UUID, Bytea, JSONB, Char, Name, OID, Aclitem} {
 		if ArrayOf(e) == oid {
 			return e
 		}

@@ -1,0 +1,196 @@
+package syscat
+
+import (
+	"sort"
+	"strings"
+	"time"
+)
+
+// Snapshot is what the catalog relations and functions are computed from:
+// one session's view of the warehouse at the start of a statement. translate
+// fills the exported fields and calls Index; the methods look objects up.
+type Snapshot struct {
+	Database      string
+	User          string
+	ServerVersion string // "16.6"
+	// SearchPath is the session's search_path, as set ("$user" included).
+	SearchPath []string
+	// Namespaces are the warehouse's namespaces, Relations its tables and
+	// views (any order; Index sorts them).
+	Namespaces []*Namespace
+	Relations  []*Relation
+	Settings   []Setting
+	Session    SessionInfo
+
+	nsByName  map[string]*Namespace
+	nsByOID   map[uint32]*Namespace
+	relByName map[[2]string]*Relation
+	relByOID  map[uint32]*Relation
+	system    []*Relation
+}
+
+// Namespace is a schema: an Iceberg namespace (levels joined by ".") or
+// one of the built-in schemas.
+type Namespace struct {
+	Name    string
+	OID     uint32
+	Comment string
+	System  bool // pg_catalog, information_schema
+}
+
+// Relation is a table or view of pg_class.
+type Relation struct {
+	Namespace string
+	Name      string
+	OID       uint32
+	Kind      byte // 'r' table, 'v' view
+	Columns   []Attribute
+	Comment   string
+	// ViewDef is a view's query text (Kind 'v').
+	ViewDef string
+	// PrimaryKey lists the attnums (1-based) of the table's identifier
+	// fields, in order: served as a primary key (pg_index, pg_constraint,
+	// information_schema.table_constraints).
+	PrimaryKey []int16
+	// PartitionKey is the partition spec as PostgreSQL-like text
+	// ("bucket(16, id), day(ts)"), "" when unpartitioned.
+	PartitionKey string
+	// Rows, Bytes and Files come from the current snapshot's summary; -1
+	// when unknown.
+	Rows, Bytes, Files int64
+	Properties         map[string]string
+	Location           string
+	LastUpdated        time.Time
+	// System is true for the relations of pg_catalog and
+	// information_schema (Table set).
+	System bool
+	Table  *Table
+}
+
+// Attribute is a column of a relation.
+type Attribute struct {
+	Name    string
+	Type    uint32 // PostgreSQL type OID
+	Typmod  int32  // -1 when none
+	NotNull bool
+	Comment string
+	// Default is the column's default as SQL text, "" when none.
+	Default string
+}
+
+// Setting is one row of pg_settings / SHOW ALL.
+type Setting struct {
+	Name, Setting, Unit, Category, Description, Context, Vartype, Source string
+	BootVal, ResetVal                                                    string
+	EnumVals                                                             []string
+}
+
+// SessionInfo describes the session for pg_stat_activity.
+type SessionInfo struct {
+	PID             int32
+	ApplicationName string
+	ClientAddr      string
+	ClientPort      int32
+	BackendStart    time.Time
+	Query           string
+}
+
+// Index sorts the snapshot's objects, adds the built-in schemas and the
+// catalog relations themselves, and builds the lookup maps. Call it once
+// after filling the exported fields.
+func (s *Snapshot) Index() {
+	s.Namespaces = append(s.Namespaces,
+		&Namespace{Name: "pg_catalog", OID: PgCatalogOID, System: true, Comment: "system catalog schema"},
+		&Namespace{Name: "information_schema", OID: InformationSchemaOID, System: true})
+	sort.Slice(s.Namespaces, func(i, j int) bool { return s.Namespaces[i].Name < s.Namespaces[j].Name })
+	s.nsByName = make(map[string]*Namespace, len(s.Namespaces))
+	s.nsByOID = make(map[uint32]*Namespace, len(s.Namespaces))
+	for _, n := range s.Namespaces {
+		if n.OID == 0 {
+			n.OID = NamespaceOID(n.Name)
+		}
+		s.nsByName[n.Name] = n
+		s.nsByOID[n.OID] = n
+	}
+	s.system = s.system[:0]
+	for _, t := range Tables() {
+		r := &Relation{Namespace: t.Schema, Name: t.Name, OID: t.OID, Kind: t.Kind, System: true, Table: t, Rows: -1, Bytes: -1, Files: -1}
+		for _, c := range t.Columns {
+			r.Columns = append(r.Columns, Attribute{Name: c.Name, Type: c.Type, Typmod: -1})
+		}
+		s.system = append(s.system, r)
+	}
+	s.Relations = append(s.Relations, s.system...)
+	sort.Slice(s.Relations, func(i, j int) bool {
+		a, b := s.Relations[i], s.Relations[j]
+		if a.Namespace != b.Namespace {
+			return a.Namespace < b.Namespace
+		}
+		return a.Name < b.Name
+	})
+	s.relByName = make(map[[2]string]*Relation, len(s.Relations))
+	s.relByOID = make(map[uint32]*Relation, len(s.Relations))
+	for _, r := range s.Relations {
+		if r.OID == 0 {
+			r.OID = ObjectOID(KindRelation, r.Namespace, r.Name)
+		}
+		s.relByName[[2]string{r.Namespace, r.Name}] = r
+		s.relByOID[r.OID] = r
+	}
+}
+
+// Namespace returns the schema called name, or nil.
+func (s *Snapshot) Namespace(name string) *Namespace { return s.nsByName[name] }
+
+// NamespaceByOID returns the schema with OID oid, or nil.
+func (s *Snapshot) NamespaceByOID(oid uint32) *Namespace { return s.nsByOID[oid] }
+
+// Relation returns the relation schema.name, or nil.
+func (s *Snapshot) Relation(schema, name string) *Relation {
+	return s.relByName[[2]string{schema, name}]
+}
+
+// RelationByOID returns the relation with OID oid, or nil.
+func (s *Snapshot) RelationByOID(oid uint32) *Relation { return s.relByOID[oid] }
+
+// EffectiveSearchPath returns the schemas unqualified names are looked up
+// in, in order, as current_schemas(true) lists them: pg_catalog first
+// (unless the path names it elsewhere), then the path's schemas that exist
+// ("$user" as the user's name).
+func (s *Snapshot) EffectiveSearchPath(includeImplicit bool) []string {
+	var out []string
+	explicitCatalog := false
+	for _, p := range s.SearchPath {
+		if strings.TrimSpace(p) == "pg_catalog" {
+			explicitCatalog = true
+		}
+	}
+	if includeImplicit && !explicitCatalog {
+		out = append(out, "pg_catalog")
+	}
+	for _, p := range s.SearchPath {
+		p = strings.TrimSpace(p)
+		if p == "$user" {
+			p = s.User
+		}
+		if s.nsByName[p] != nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Visible reports whether r is found by its unqualified name: no relation
+// of the same name sits in a schema earlier on the search path
+// (pg_table_is_visible).
+func (s *Snapshot) Visible(r *Relation) bool {
+	for _, ns := range s.EffectiveSearchPath(true) {
+		if ns == r.Namespace {
+			return true
+		}
+		if s.Relation(ns, r.Name) != nil {
+			return false
+		}
+	}
+	return false
+}

@@ -1,0 +1,268 @@
+package translate
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/exec"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/syscat"
+)
+
+// sysRel reads one relation of the system catalog (package syscat): its
+// rows are computed when the statement runs, from a snapshot of the
+// warehouse.
+type sysRel struct {
+	table *syscat.Table
+	cols  []colID
+}
+
+func (r *sysRel) outCols() []colID { return r.cols }
+
+// sysTable finds the catalog relation a table name refers to: a name
+// qualified by pg_catalog or information_schema, or an unqualified name of
+// pg_catalog (which PostgreSQL searches first). It returns nil for any
+// other name.
+func sysTable(tn tableName, catalogName string) *syscat.Table {
+	if tn.Catalog != "" && tn.Catalog != catalogName {
+		return nil
+	}
+	if tn.Schema == "" {
+		return syscat.Lookup("pg_catalog", tn.Name)
+	}
+	return syscat.Lookup(tn.Schema, tn.Name)
+}
+
+// bindSysTable binds a catalog relation as a FROM item.
+func (b *binder) bindSysTable(loc int32, tn tableName, t *syscat.Table, alias string, colAliases []string) (rel, error) {
+	if len(colAliases) > len(t.Columns) {
+		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
+			tn.Name, len(t.Columns), len(colAliases)), loc)
+	}
+	r := &sysRel{table: t}
+	it := &rangeItem{tn: tn, alias: alias}
+	for i, c := range t.Columns {
+		name := c.Name
+		if i < len(colAliases) {
+			name = colAliases[i]
+		}
+		id := b.newCol(name, pgType{c.Type, -1}, syscat.ArrowOf(c.Type))
+		r.cols = append(r.cols, id)
+		it.cols = append(it.cols, itemCol{name: name, id: id})
+	}
+	b.scope.items = append(b.scope.items, it)
+	return r, nil
+}
+
+// lowerSys computes a catalog relation's rows.
+func (l *lowerer) lowerSys(x *sysRel) (engine.Operator, []colID, error) {
+	snap, err := l.s.sysSnapshot(l.ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	batch, err := x.table.Batch(l.ctx, expr.Allocator(l.ctx), snap)
+	if err != nil {
+		return nil, nil, pgerr.Wrap(err, pgerr.InternalError, "compute %s.%s: %v", x.table.Schema, x.table.Name, err)
+	}
+	return exec.NewBatches(x.table.ArrowSchema(), []arrow.RecordBatch{batch}), x.cols, nil
+}
+
+// sysSnapshot returns the snapshot of the warehouse that the catalog
+// relations and functions of the current statement read. It is built once
+// per statement execution (sysGen changes between them) and reused by
+// every catalog relation and function of that statement.
+func (s *session) sysSnapshot(ctx context.Context) (*syscat.Snapshot, error) {
+	if s.sys != nil && s.sysAt == s.sysGen {
+		return s.sys, nil
+	}
+	snap, err := s.buildSysSnapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.sys, s.sysAt = snap, s.sysGen
+	return snap, nil
+}
+
+// newStatementSnapshot makes the next sysSnapshot read the warehouse anew:
+// called when a statement starts executing.
+func (s *session) newStatementSnapshot() { s.sysGen++ }
+
+// buildSysSnapshot reads the warehouse's namespaces, tables and views.
+func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error) {
+	ver, _ := s.settings.get("server_version")
+	snap := &syscat.Snapshot{
+		Database:      s.database,
+		User:          s.currentUser(),
+		ServerVersion: ver,
+		SearchPath:    s.settings.searchPath(),
+		Session: syscat.SessionInfo{
+			PID:             s.pid,
+			ApplicationName: s.Setting("application_name"),
+			BackendStart:    s.started,
+		},
+	}
+	for _, d := range settingDefs {
+		v, _ := s.settings.get(d.Name)
+		snap.Settings = append(snap.Settings, syscat.Setting{Name: d.Name, Setting: v, Description: d.Doc,
+			Context: settingContext(d), Vartype: "string", Source: "default", BootVal: d.Default, ResetVal: d.Default})
+	}
+	namespaces, err := s.cat.ListNamespaces(ctx)
+	if err != nil {
+		return nil, pgerr.Wrap(err, pgerr.IOError, "list namespaces: %v", err)
+	}
+	for _, ns := range namespaces {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		name := strings.Join(ns, ".")
+		snap.Namespaces = append(snap.Namespaces, &syscat.Namespace{Name: name})
+		ids, err := s.cat.ListTables(ctx, ns)
+		if err != nil {
+			return nil, pgerr.Wrap(err, pgerr.IOError, "list tables of %s: %v", name, err)
+		}
+		for _, id := range ids {
+			t, err := s.cat.LoadTable(ctx, id)
+			if err != nil {
+				// A table another engine is writing, or a broken one, must not
+				// hide the rest of the catalog from a client's browser.
+				s.backend.log.Warn("system catalog: skip table", "table", id.Name, "namespace", name, "err", err)
+				continue
+			}
+			snap.Relations = append(snap.Relations, sysTableRelation(name, t))
+		}
+		vids, err := s.cat.ListViews(ctx, ns)
+		if err != nil {
+			return nil, pgerr.Wrap(err, pgerr.IOError, "list views of %s: %v", name, err)
+		}
+		for _, id := range vids {
+			v, err := s.cat.LoadView(ctx, id)
+			if err != nil {
+				s.backend.log.Warn("system catalog: skip view", "view", id.Name, "namespace", name, "err", err)
+				continue
+			}
+			snap.Relations = append(snap.Relations, sysViewRelation(name, v))
+		}
+	}
+	snap.Index()
+	return snap, nil
+}
+
+// sysTableRelation describes an Iceberg table for pg_class and friends.
+func sysTableRelation(ns string, t *catalog.Table) *syscat.Relation {
+	r := &syscat.Relation{Namespace: ns, Name: t.Ident.Name, Kind: 'r', Rows: -1, Bytes: -1, Files: -1}
+	m := t.Metadata
+	if m == nil {
+		return r
+	}
+	r.Properties = m.Properties
+	r.Comment = m.Properties["comment"]
+	r.Location = m.Location
+	r.LastUpdated = time.UnixMilli(m.LastUpdatedMs).UTC()
+	schema := m.CurrentSchema()
+	if schema != nil {
+		r.Columns = sysAttributes(schema)
+		for _, id := range schema.IdentifierFieldIDs {
+			for i, f := range schema.Fields {
+				if f.ID == id {
+					r.PrimaryKey = append(r.PrimaryKey, int16(i+1))
+				}
+			}
+		}
+		if spec := m.SpecByID(m.DefaultSpecID); spec != nil && len(spec.Fields) > 0 {
+			var parts []string
+			for _, f := range spec.Fields {
+				src := fmt.Sprint(f.SourceID)
+				if sf := schema.FindField(f.SourceID); sf != nil {
+					src = sf.Name
+				}
+				parts = append(parts, partitionKeyText(f.Transform.String(), src))
+			}
+			r.PartitionKey = strings.Join(parts, ", ")
+		}
+	}
+	r.Rows, r.Bytes, r.Files = 0, 0, 0
+	if snap := m.CurrentSnapshot(); snap != nil {
+		r.Rows = summaryOr(snap.Summary, "total-records")
+		r.Bytes = summaryOr(snap.Summary, "total-files-size")
+		r.Files = summaryOr(snap.Summary, "total-data-files")
+	}
+	return r
+}
+
+// partitionKeyText renders one partition field as icegate's partitioning
+// option spells it: identity as the column, else transform(arg, column).
+func partitionKeyText(transform, col string) string {
+	switch {
+	case transform == "identity":
+		return col
+	case strings.HasPrefix(transform, "bucket[") || strings.HasPrefix(transform, "truncate["):
+		i := strings.IndexByte(transform, '[')
+		return transform[:i] + "(" + strings.TrimSuffix(transform[i+1:], "]") + ", " + col + ")"
+	}
+	return transform + "(" + col + ")"
+}
+
+// summaryOr reads an integer field of a snapshot summary, -1 when absent.
+func summaryOr(m map[string]string, key string) int64 {
+	if n, ok := summaryInt(m, key); ok {
+		return n
+	}
+	return -1
+}
+
+// sysViewRelation describes a catalog view for pg_class and friends.
+func sysViewRelation(ns string, v *catalog.View) *syscat.Relation {
+	r := &syscat.Relation{Namespace: ns, Name: v.Ident.Name, Kind: 'v', Rows: -1, Bytes: -1, Files: -1}
+	if sql, _, ok := v.SQL(); ok {
+		r.ViewDef = sql
+	}
+	if v.Metadata != nil {
+		r.Properties = v.Metadata.Properties
+		r.Comment = v.Metadata.Properties["comment"]
+		r.Location = v.Metadata.Location
+	}
+	if schema := v.Schema(); schema != nil {
+		r.Columns = sysAttributes(schema)
+	}
+	return r
+}
+
+func sysAttributes(schema *catalog.Schema) []syscat.Attribute {
+	var out []syscat.Attribute
+	for _, f := range schema.Fields {
+		t := pgTypeOfIceberg(f.Type)
+		a := syscat.Attribute{Name: f.Name, Type: t.OID, Typmod: t.Typmod, NotNull: f.Required, Comment: f.Doc}
+		if f.WriteDefault != nil {
+			a.Default = sqlLiteral(f.WriteDefault, t)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// sqlLiteral renders a column default as pg_get_expr shows it.
+func sqlLiteral(v any, t pgType) string {
+	switch x := v.(type) {
+	case string:
+		return "'" + strings.ReplaceAll(x, "'", "''") + "'::" + t.String()
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return fmt.Sprint(v)
+}
+
+// settingContext is pg_settings.context of a setting.
+func settingContext(d setting) string {
+	if d.ReadOnly {
+		return "internal"
+	}
+	return "user"
+}
