@@ -195,8 +195,3 @@ func alignOf(size int16) string {
 	}
 	return "i"
 }
-
-// informationSchemaTables lists the relations of information_schema.
-func informationSchemaTables() []*Table {
-	return nil
-}
