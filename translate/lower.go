@@ -20,7 +20,11 @@ import (
 // subqueries in expressions run here, once.
 func lower(ctx context.Context, s *session, p *selectPlan) (engine.Operator, error) {
 	l := &lowerer{ctx: ctx, s: s, q: p.q, opts: expr.CompileOptions{TimeZone: s.settings.location()}, init: map[*subqueryExpr]*expr.Lit{}}
-	return l.lowerPlan(p)
+	op, err := l.lowerPlan(p)
+	if err != nil {
+		return nil, err
+	}
+	return s.limitMemory(op), nil
 }
 
 // lowerer lowers one statement's relational trees.

@@ -35,6 +35,7 @@ type hashAggOp struct {
 
 	index    map[string]int32
 	ngroups  int
+	mem      memAccount
 	keyParts [][]arrow.Array
 	states   []aggState
 	distinct []map[string]struct{}
@@ -156,6 +157,7 @@ func NewHashAggregate(in engine.Operator, groups []expr.Expr, aggs []AggCall, op
 
 func (o *hashAggOp) Open(ctx context.Context) error {
 	o.ctx = ctx
+	o.mem = newMemAccount(ctx, "hash aggregation")
 	o.index = map[string]int32{}
 	o.keyParts = make([][]arrow.Array, len(o.groups))
 	o.states = make([]aggState, len(o.aggs))
@@ -279,6 +281,7 @@ func (o *hashAggOp) assignGroups(b arrow.RecordBatch, gids []int32) error {
 	}
 	var buf []byte
 	var newRows []int32
+	var newBytes int64
 	for r := range gids {
 		if r&1023 == 1023 {
 			if err := o.ctx.Err(); err != nil {
@@ -294,11 +297,17 @@ func (o *hashAggOp) assignGroups(b arrow.RecordBatch, gids []int32) error {
 			id = int32(o.ngroups + len(newRows))
 			o.index[string(buf)] = id
 			newRows = append(newRows, int32(r))
+			newBytes += int64(len(buf))
 		}
 		gids[r] = id
 	}
 	if len(newRows) == 0 {
 		return nil
+	}
+	// Each group holds its key twice (the index and the key columns), a
+	// map entry and its aggregates' states: about this much.
+	if err := o.mem.grow(2*newBytes + int64(len(newRows))*int64(64+16*len(o.aggs))); err != nil {
+		return err
 	}
 	idx := int32Array(expr.Allocator(o.ctx), newRows)
 	defer idx.Release()
@@ -361,6 +370,9 @@ func (o *hashAggOp) applyDistinct(a int, arg arrow.Array, rows []int32) error {
 			continue
 		}
 		seen[string(buf)] = struct{}{}
+		if err := o.mem.grow(int64(len(buf)) + 48); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -401,6 +413,7 @@ func (o *hashAggOp) finish() error {
 
 func (o *hashAggOp) Close() error {
 	o.emit.release()
+	o.mem.release()
 	for _, parts := range o.keyParts {
 		releaseAll(parts)
 	}

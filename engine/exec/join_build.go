@@ -27,6 +27,8 @@ type joinBuild struct {
 
 	nullHead   int32 // first row of the NULL chain, -1 if none
 	hasNullKey bool
+
+	mem memAccount
 }
 
 func (b *joinBuild) release() {
@@ -37,6 +39,7 @@ func (b *joinBuild) release() {
 	releaseAll(b.keys)
 	b.keys = nil
 	b.ints, b.strs, b.index, b.next = nil, nil, nil, nil
+	b.mem.release()
 }
 
 // decodeColumns returns the columns of b with dictionaries decoded; the
@@ -89,6 +92,9 @@ func (o *joinOp) buildRight() error {
 		}
 		for j, c := range cols {
 			parts[j] = append(parts[j], c)
+			if err := b.mem.growArray(c); err != nil {
+				return err
+			}
 		}
 		b.rows += int(rb.NumRows())
 	}
@@ -115,6 +121,10 @@ func (o *joinOp) buildRight() error {
 			return err
 		}
 		b.keys = append(b.keys, k)
+	}
+	// The chains and the hash table: about 24 bytes a row.
+	if err := b.mem.grow(24 * int64(b.rows)); err != nil {
+		return err
 	}
 	b.next = make([]int32, b.rows)
 	if len(b.keys) == 1 && isIntKeyType(b.keys[0].DataType()) {

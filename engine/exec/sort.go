@@ -36,6 +36,8 @@ type sortOp struct {
 	keyCols [][]arrow.Array
 	rows    int64
 
+	mem memAccount
+
 	// After sorting: one batch in sorted order, emitted in slices.
 	emit slicer
 	done bool
@@ -70,6 +72,7 @@ func newSort(in engine.Operator, keys []SortKey, limit int64, opts []expr.Compil
 
 func (o *sortOp) Open(ctx context.Context) error {
 	o.ctx = ctx
+	o.mem = newMemAccount(ctx, "sort")
 	return o.in.Open(ctx)
 }
 
@@ -113,6 +116,14 @@ func (o *sortOp) consume() error {
 		o.batches = append(o.batches, b)
 		o.keyCols = append(o.keyCols, keys)
 		o.rows += b.NumRows()
+		if err := o.mem.growBatch(b); err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if err := o.mem.growArray(k); err != nil {
+				return err
+			}
+		}
 		if compactAt >= 0 && o.rows > compactAt {
 			if err := o.sortBuffered(o.limit); err != nil {
 				return err
@@ -195,6 +206,7 @@ func (o *sortOp) sortBuffered(keep int64) error {
 	o.batches = []arrow.RecordBatch{sorted}
 	o.keyCols = [][]arrow.Array{sortedKeys}
 	o.rows = sorted.NumRows()
+	o.mem.resize(o.batches, sortedKeys)
 	return nil
 }
 
@@ -268,6 +280,7 @@ func (o *sortOp) releaseBuffered() {
 
 func (o *sortOp) Close() error {
 	o.releaseBuffered()
+	o.mem.release()
 	o.emit.release()
 	return o.in.Close()
 }

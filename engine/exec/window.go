@@ -238,6 +238,7 @@ type windowCall struct {
 // and appends one column per call.
 type windowOp struct {
 	in     engine.Operator
+	mem    memAccount
 	parts  []expr.Program
 	order  []SortKey
 	orders []expr.Program
@@ -334,6 +335,7 @@ func compileWindowCall(c WindowCall, schema *arrow.Schema, order []SortKey, opts
 
 func (o *windowOp) Open(ctx context.Context) error {
 	o.ctx = ctx
+	o.mem = newMemAccount(ctx, "window")
 	return o.in.Open(ctx)
 }
 
@@ -372,6 +374,9 @@ func (o *windowOp) consume() error {
 		b.Retain()
 		o.batches = append(o.batches, b)
 		rows += b.NumRows()
+		if err := o.mem.growBatch(b); err != nil {
+			return err
+		}
 	}
 	if rows == 0 {
 		return nil
@@ -455,6 +460,7 @@ func (o *windowOp) releaseInput() {
 
 func (o *windowOp) Close() error {
 	o.releaseInput()
+	o.mem.release()
 	o.emit.release()
 	return o.in.Close()
 }

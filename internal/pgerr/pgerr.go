@@ -52,6 +52,7 @@ const (
 	WrongObjectType              = "42809"
 	InvalidColumnReference       = "42P10"
 	UndefinedSchema              = "3F000"
+	OutOfMemory                  = "53200"
 	TooManyConnections           = "53300"
 	ProgramLimitExceeded         = "54000"
 	QueryCanceled                = "57014"
