@@ -12,7 +12,7 @@ import (
 // power(numeric, numeric) for integral exponents, with PostgreSQL 16's
 // result scale: at least 16 significant digits judged from the estimated
 // decimal weight of the result, and no less than either input's display
-// scale. Non-integral exponents are not supported.
+// scale. Other exponents go through exp(y * ln(x)) (decPowerReal).
 
 // nbaseDigits returns the base-10000 digits of |u|*10^-s (leading and
 // trailing zero digits stripped) and the weight of the first one.
@@ -65,7 +65,7 @@ func decPower(b decimal128.Num, sb int32, e decimal128.Num, se int32) (decimal12
 		if b.Sign() < 0 && rem.Sign() != 0 {
 			return b, 0, pgerr.New("2201F", "a negative number raised to a non-integer power yields a complex result")
 		}
-		return b, 0, pgerr.Unsupported("power(numeric, numeric) with a non-integer exponent")
+		return decPowerReal(b, sb, e, se)
 	}
 	exp := int64(ei.LowBits())
 	if b.Sign() == 0 && exp < 0 {
@@ -118,6 +118,34 @@ func decPower(b decimal128.Num, sb int32, e decimal128.Num, se int32) (decimal12
 		return n, rs, errNumOver
 	}
 	return n, rs, nil
+}
+
+// decPowerReal is x^y for x >= 0 and any y, as exp(y * ln(x)) with
+// PostgreSQL's result scale (power_var): 16 significant digits judged from
+// the estimated decimal weight of the result, at least either input's
+// scale, at most 1000; a result too small for that scale is zero.
+func decPowerReal(x decimal128.Num, sx int32, y decimal128.Num, sy int32) (decimal128.Num, int32, error) {
+	if x.Sign() == 0 {
+		if y.Sign() < 0 {
+			return x, 0, pgerr.New("2201F", "zero raised to a negative power is undefined")
+		}
+		return decimal128.Num{}, clampScale(max(16, int(sx), int(sy))), nil
+	}
+	ln := bigLn(decFloat(x, sx))
+	ln.Mul(ln, decFloat(y, sy))
+	val, _ := ln.Float64()
+	if math.Abs(val) > 131072*4*1.01 {
+		if val > 0 {
+			return x, 0, errNumOver
+		}
+		return decimal128.Num{}, 1000, nil
+	}
+	val *= 0.434294481903252 // decimal weight of the result
+	if val > 40 {
+		return x, 0, errNumOver
+	}
+	rs := clampScale(max(16-int(val), int(sx), int(sy)))
+	return roundFloat(bigExp(ln), rs)
 }
 
 func decPowerKernel() kernelFn {
