@@ -129,6 +129,7 @@ var windowFns = map[string]winFn{
 	"variance":     fnAggregate,
 	"var_samp":     fnAggregate,
 	"var_pop":      fnAggregate,
+	"string_agg":   fnAggregate,
 }
 
 // WindowResultType is the result type of a window function (42883 pgerr
@@ -193,7 +194,13 @@ func WindowResultType(fn string, args []arrow.DataType) (arrow.DataType, error) 
 		switch {
 		case fn == "count" && len(args) == 0:
 			return arrow.PrimitiveTypes.Int64, nil
-		case len(args) == 1:
+		case fn == "string_agg" && len(args) == 2:
+			t, err := AggResultTypeN(fn, args)
+			if err != nil {
+				return nil, undefined()
+			}
+			return t, nil
+		case len(args) == 1 && fn != "string_agg":
 			if fn == "every" {
 				fn = "bool_and"
 			}

@@ -25,15 +25,16 @@ import (
 // frames (winStateAggregate).
 
 // winAggregate computes aggregate fn over every row's frame. arg is nil
-// for count(*); filter is the FILTER mask or nil.
-func winAggregate(ctx context.Context, fr *winFrames, fn string, arg arrow.Array, argT, res arrow.DataType, filter arrow.Array) (arrow.Array, error) {
+// for count(*); filter is the FILTER mask or nil; extra are the arguments
+// after the first (string_agg's delimiter).
+func winAggregate(ctx context.Context, fr *winFrames, fn string, arg arrow.Array, argT, res arrow.DataType, filter arrow.Array, extra []arrow.Array) (arrow.Array, error) {
 	if fn == "every" {
 		fn = "bool_and"
 	}
 	switch fn {
 	case "count", "sum", "avg", "min", "max", "bool_and", "bool_or":
 	default:
-		return winStateAggregate(ctx, fr, fn, arg, argT, res, filter)
+		return winStateAggregate(ctx, fr, fn, arg, argT, res, filter, extra)
 	}
 	incl, err := winIncludedRows(fr.lay.n, arg, filter)
 	if err != nil {
@@ -528,12 +529,12 @@ func (a *winBoolAcc) result(ctx context.Context) (arrow.Array, error) {
 	return b.NewArray(), nil
 }
 
-// winStateAggregate runs any other aggregate of agg.go (array_agg, the
-// variances) over the frames with its aggregate state: each run of rows
+// winStateAggregate runs any other aggregate of agg.go (array_agg,
+// string_agg, the variances) over the frames with its aggregate state: each run of rows
 // sharing one frame is a group, fed its frame's rows in order (the rows
 // are gathered in chunks). Whole-partition frames cost O(rows); frames
 // that move cost the sum of their sizes.
-func winStateAggregate(ctx context.Context, fr *winFrames, fn string, arg arrow.Array, argT, res arrow.DataType, filter arrow.Array) (arrow.Array, error) {
+func winStateAggregate(ctx context.Context, fr *winFrames, fn string, arg arrow.Array, argT, res arrow.DataType, filter arrow.Array, extra []arrow.Array) (arrow.Array, error) {
 	incl, err := winIncludedRows(fr.lay.n, nil, filter) // the state skips NULLs as the aggregate does
 	if err != nil {
 		return nil, err
@@ -561,6 +562,18 @@ func winStateAggregate(ctx context.Context, fr *winFrames, fn string, arg arrow.
 			return err
 		}
 		defer vals.Release()
+		if xs, ok := st.(extraArgState); ok {
+			ex := make([]arrow.Array, len(extra))
+			defer releaseAll(ex)
+			for j, e := range extra {
+				if ex[j], err = expr.TakeArray(ctx, e, ia); err != nil {
+					return err
+				}
+			}
+			err = xs.updateExtra(groups, vals, ex)
+			rows, groups = rows[:0], groups[:0]
+			return err
+		}
 		err = st.update(groups, vals)
 		rows, groups = rows[:0], groups[:0]
 		return err

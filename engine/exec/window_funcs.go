@@ -44,10 +44,11 @@ func (o *windowOp) evalCall(sorted arrow.RecordBatch, l *winLayout, c *windowCal
 		}
 		var arg arrow.Array
 		var argT arrow.DataType
+		var extra []arrow.Array
 		if len(args) > 0 {
-			arg, argT = args[0], c.argTypes[0]
+			arg, argT, extra = args[0], c.argTypes[0], args[1:]
 		}
-		return winAggregate(o.ctx, fr, c.fn, arg, argT, c.res, filter)
+		return winAggregate(o.ctx, fr, c.fn, arg, argT, c.res, filter, extra)
 	}
 	idx, valid, err := fr.positions(c.kind, args)
 	if err != nil {

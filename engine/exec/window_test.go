@@ -697,7 +697,9 @@ func TestWindowResultType(t *testing.T) {
 		{"nth_value", []arrow.DataType{expr.Text}, nil, "42883"},
 		{"sum", []arrow.DataType{expr.Text}, nil, "42883"},
 		{"no_such_fn", nil, nil, "42883"},
-		{"string_agg", []arrow.DataType{expr.Text, expr.Text}, nil, "0A000"},
+		{"string_agg", []arrow.DataType{expr.Text, expr.Text}, expr.Text, ""},
+		{"string_agg", []arrow.DataType{expr.Text}, nil, "42883"},
+		{"json_agg", []arrow.DataType{expr.Text}, nil, "42883"},
 		{"stddev", []arrow.DataType{expr.Int4}, expr.NumericType(), ""},
 	}
 	for _, c := range cases {
