@@ -260,6 +260,10 @@ func (b *binder) windowFrame(wd *pg.WindowDef, order []sortKey) (exec.WindowFram
 			return nil, b.errAt(pgerr.New("42P20", "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column"), nodeLocation(n))
 		}
 		kt := order[0].E.Type()
+		if x.t.OID == tInterval.OID || (x.unknown() && (kt.ID() == arrow.DATE32 || kt.ID() == arrow.TIMESTAMP)) {
+			// Over a date or timestamp key the offset is an interval.
+			return b.coerce(x, arrow.FixedWidthTypes.MonthDayNanoInterval), nil
+		}
 		if kt.ID() == arrow.DATE32 {
 			return b.coerce(x, expr.Int8), nil
 		}

@@ -238,6 +238,7 @@ type windowCall struct {
 	frame    WindowFrame
 	start    *expr.Program // constant offset programs; nil without
 	end      *expr.Program
+	opts     []expr.CompileOptions
 }
 
 // windowOp evaluates window functions over one window (PARTITION BY +
@@ -298,7 +299,7 @@ func NewWindow(in engine.Operator, partition []expr.Expr, order []SortKey, calls
 }
 
 func compileWindowCall(c WindowCall, schema *arrow.Schema, order []SortKey, opts []expr.CompileOptions) (windowCall, error) {
-	wc := windowCall{fn: strings.ToLower(c.Fn), frame: c.Frame}
+	wc := windowCall{fn: strings.ToLower(c.Fn), frame: c.Frame, opts: opts}
 	if f := wc.frame; f.Mode == 0 && f.Start.Kind == 0 && f.End.Kind == 0 && f.Exclude == 0 &&
 		f.Start.Offset == nil && f.End.Offset == nil {
 		// The zero WindowFrame (its end UNBOUNDED PRECEDING is no frame).

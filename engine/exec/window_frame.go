@@ -45,6 +45,9 @@ const (
 	winFamInt
 	winFamFloat
 	winFamDecimal
+	// winFamTime: RANGE over date / timestamp keys with interval offsets.
+	winFamTime
+	winFamInterval
 )
 
 func winFamilyOf(t arrow.DataType) winKeyFamily {
@@ -55,6 +58,10 @@ func winFamilyOf(t arrow.DataType) winKeyFamily {
 		return winFamFloat
 	case arrow.DECIMAL128:
 		return winFamDecimal
+	case arrow.TIMESTAMP:
+		return winFamTime
+	case arrow.INTERVAL_MONTH_DAY_NANO:
+		return winFamInterval
 	}
 	if expr.IsNumericType(t) {
 		return winFamDecimal
@@ -76,8 +83,13 @@ func compileWinOffset(f WindowFrame, b FrameBound, order []SortKey) (*expr.Progr
 		kt := winPlainTypes([]arrow.DataType{order[0].E.Type()})[0]
 		kf, of := winFamilyOf(kt), winFamilyOf(ot)
 		// Integer keys take integer offsets; float keys any number;
-		// numeric keys integers and numerics.
+		// numeric keys integers and numerics; date and timestamp keys
+		// intervals.
 		ok := of != winFamNone && ot.ID() != arrow.DATE32
+		if of == winFamInterval {
+			kf = winFamTime
+			ok = kt.ID() == arrow.DATE32 || kt.ID() == arrow.TIMESTAMP
+		}
 		switch kf {
 		case winFamNone:
 			ok = false
@@ -85,6 +97,8 @@ func compileWinOffset(f WindowFrame, b FrameBound, order []SortKey) (*expr.Progr
 			ok = ok && of == winFamInt
 		case winFamDecimal:
 			ok = ok && of != winFamFloat
+		case winFamTime:
+			ok = ok && of == winFamInterval
 		}
 		if !ok {
 			return nil, pgerr.New(pgerr.FeatureNotSupported,
@@ -113,6 +127,10 @@ type winOffset struct {
 	scale int32
 	fam   winKeyFamily
 	bad   bool // negative or NaN RANGE offset: an error once a value is compared
+	// An interval offset (RANGE over date / timestamp keys) and the
+	// session's compile options its arithmetic needs (time zone).
+	iv   arrow.MonthDayNanoInterval
+	opts []expr.CompileOptions
 }
 
 type winOffsets struct{ start, end winOffset }
@@ -132,6 +150,7 @@ func evalWinOffsets(ctx context.Context, c windowCall) (winOffsets, error) {
 			return out, err
 		}
 	}
+	out.start.opts, out.end.opts = c.opts, c.opts
 	return out, nil
 }
 
@@ -165,6 +184,11 @@ func evalWinOffset(ctx context.Context, mode FrameMode, p expr.Program, which st
 		v.d, v.scale = expr.DecimalValue(a, 0)
 		v.f = v.d.ToFloat64(v.scale)
 		v.bad = v.d.Sign() < 0
+	case winFamInterval:
+		v.iv = a.(*array.MonthDayNanoInterval).Value(0)
+		// PostgreSQL compares the interval with zero as a whole (a month
+		// is 30 days).
+		v.bad = (int64(v.iv.Months)*30+int64(v.iv.Days))*86400e9+v.iv.Nanoseconds < 0
 	}
 	if mode != FrameRange && v.bad {
 		return v, pgerr.New(codeInvalidFrameSize, "frame %s offset must not be negative", which)
@@ -373,6 +397,14 @@ func (l *winLayout) newRangeBound(b FrameBound, off winOffset, start bool) (*win
 		sub, less = !sub, !less
 	}
 	rb := &winRangeBound{start: start, bad: off.bad, key: l.orderKey, nullsLo: l.nullsFirst}
+	if off.fam == winFamInterval {
+		in, err := winInRangeTime(l.ctx, l.orderKey, off, sub, less)
+		if err != nil {
+			return nil, err
+		}
+		rb.in = in
+		return rb, nil
+	}
 	in, err := winInRange(l.orderKey, off, sub, less)
 	if err != nil {
 		return nil, err
@@ -538,4 +570,79 @@ func winInRange(key arrow.Array, off winOffset, sub, less bool) (func(r, c int) 
 	}
 	return nil, pgerr.New(pgerr.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s",
 		expr.PGTypeName(key.DataType()))
+}
+
+// winInRangeTime is in_range for a date or timestamp key and an interval
+// offset: each row's bound is its key plus or minus the interval, with the
+// engine's date/time arithmetic (months and days in the session's time
+// zone for timestamptz; a date's bound is a timestamp), computed once per
+// row; a row is compared with the bound in microseconds.
+func winInRangeTime(ctx context.Context, key arrow.Array, off winOffset, sub, less bool) (func(r, c int) bool, error) {
+	kt := key.DataType()
+	if kt.ID() != arrow.DATE32 && kt.ID() != arrow.TIMESTAMP {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type interval",
+			expr.PGTypeName(kt))
+	}
+	op := "+"
+	if sub {
+		op = "-"
+	}
+	bt := arrow.DataType(&arrow.TimestampType{Unit: arrow.Microsecond})
+	if ts, ok := kt.(*arrow.TimestampType); ok {
+		bt = &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: ts.TimeZone}
+	}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "key", Type: kt, Nullable: true}}, nil)
+	var base expr.Expr = &expr.Col{Idx: 0, Name: "key", T: kt}
+	if kt.ID() == arrow.DATE32 {
+		base = &expr.Cast{Arg: base, T: bt} // date ± interval is a timestamp
+	}
+	e := &expr.Call{Fn: op, Args: []expr.Expr{base,
+		&expr.Lit{V: off.iv, T: arrow.FixedWidthTypes.MonthDayNanoInterval}}, T: bt}
+	p, err := expr.Compile(e, schema, off.opts...)
+	if err != nil {
+		return nil, err
+	}
+	batch := array.NewRecordBatch(schema, []arrow.Array{key}, int64(key.Len()))
+	defer batch.Release()
+	bounds, err := p.Eval(ctx, batch)
+	if err != nil {
+		return nil, err
+	}
+	defer bounds.Release()
+	bv := bounds.(*array.Timestamp).TimestampValues()
+	bound := make([]int64, len(bv))
+	for i, v := range bv {
+		bound[i] = int64(v)
+	}
+	val, err := winMicros(key)
+	if err != nil {
+		return nil, err
+	}
+	return func(r, c int) bool {
+		if less {
+			return val(r) <= bound[c]
+		}
+		return val(r) >= bound[c]
+	}, nil
+}
+
+// winMicros reads a date or timestamp key as microseconds since the epoch.
+func winMicros(key arrow.Array) (func(i int) int64, error) {
+	switch a := key.(type) {
+	case *array.Date32:
+		v := a.Date32Values()
+		return func(i int) int64 { return int64(v[i]) * 86400e6 }, nil
+	case *array.Timestamp:
+		v := a.TimestampValues()
+		switch a.DataType().(*arrow.TimestampType).Unit {
+		case arrow.Second:
+			return func(i int) int64 { return int64(v[i]) * 1e6 }, nil
+		case arrow.Millisecond:
+			return func(i int) int64 { return int64(v[i]) * 1e3 }, nil
+		case arrow.Nanosecond:
+			return func(i int) int64 { return int64(v[i]) / 1e3 }, nil
+		}
+		return func(i int) int64 { return int64(v[i]) }, nil
+	}
+	return nil, pgerr.New(pgerr.FeatureNotSupported, "RANGE offsets over %s", expr.PGTypeName(key.DataType()))
 }

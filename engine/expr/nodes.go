@@ -220,6 +220,11 @@ func appendGo(b array.Builder, v any) error {
 		}
 	case *array.ListBuilder:
 		return appendGoList(b, v)
+	case *array.MonthDayNanoIntervalBuilder:
+		if x, ok := v.(arrow.MonthDayNanoInterval); ok {
+			b.Append(x)
+			return nil
+		}
 	}
 	return fmt.Errorf("cannot hold Go %T", v)
 }

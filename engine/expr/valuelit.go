@@ -51,6 +51,8 @@ func ValueLit(a arrow.Array, i int) (*Lit, error) {
 		v = int64(a.Value(i))
 	case *array.Timestamp:
 		v = int64(a.Value(i))
+	case *array.MonthDayNanoInterval:
+		v = a.Value(i)
 	default:
 		return nil, pgerr.Unsupported("a subquery value of type %s", t)
 	}
