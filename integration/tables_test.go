@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -19,6 +20,36 @@ type fixture struct {
 	ExpectedRows      *int64   `json:"expected_rows_current"`
 	ExpectedRowsBasis *string  `json:"expected_rows_basis"`
 	Answers           []string `json:"answers"`
+	// PerSnapshot describes every snapshot of the table, oldest first.
+	PerSnapshot []snapshotFacts `json:"per_snapshot"`
+}
+
+// snapshotFacts is what tables.json knows of one snapshot.
+type snapshotFacts struct {
+	SnapshotID   json.Number      `json:"snapshot_id"`
+	TotalRecords *string          `json:"total_records"`
+	RecordCounts map[string]int64 `json:"record_counts"`
+	// RowsAfterDeletes is the snapshot's row count with its deletes
+	// applied; nil when it has no deletes (then TotalRecords) or when
+	// the fixtures do not know it.
+	RowsAfterDeletes *int64 `json:"rows_after_deletes"`
+}
+
+// expectedRows is the snapshot's row count, or false when unknown.
+func (s snapshotFacts) expectedRows() (int64, bool) {
+	if s.RowsAfterDeletes != nil {
+		return *s.RowsAfterDeletes, true
+	}
+	for kind := range s.RecordCounts {
+		if kind != "data" {
+			return 0, false // deletes whose effect the fixtures do not record
+		}
+	}
+	if s.TotalRecords == nil {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(*s.TotalRecords, 10, 64)
+	return n, err == nil
 }
 
 // loadFixtures reads tables.json under warehouse/iceberg, sorted by folder.

@@ -64,6 +64,9 @@ func (b *binder) bindFromItem(n *pg.Node, left rel) (rel, error) {
 // bindRangeVar binds a table name or a WITH query's name.
 func (b *binder) bindRangeVar(rv *pg.RangeVar) (rel, error) {
 	alias, colAliases := aliasOf(rv.Alias)
+	if c := b.stmt.asOf[rv.Location]; c != nil {
+		return b.bindTimeTravel(rv, c, alias, colAliases)
+	}
 	if rv.Schemaname == "" && rv.Catalogname == "" {
 		if cte := b.findCTE(rv.Relname); cte != nil {
 			return b.bindCTERef(cte, rv, alias, colAliases)
@@ -95,23 +98,30 @@ func (b *binder) bindRangeVar(rv *pg.RangeVar) (rel, error) {
 		}
 	}
 	if err != nil {
+		if r, ok, rerr := b.bindRefName(rv, tn, alias, colAliases); ok {
+			return r, rerr
+		}
 		return nil, b.errAt(err, rv.Location)
 	}
 	return b.bindTable(rv, tn, t, alias, colAliases)
 }
 
-// bindTable binds a catalog table as a FROM item.
+// bindTable binds a catalog table, at its current snapshot, as a FROM item.
 func (b *binder) bindTable(rv *pg.RangeVar, tn tableName, t *catalog.Table, alias string, colAliases []string) (rel, error) {
 	if t.Metadata == nil || t.Metadata.CurrentSchema() == nil {
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.written)
 	}
-	schema := t.Metadata.CurrentSchema()
+	return b.bindTableAt(rv, tn, t, t.Metadata.CurrentSnapshot(), t.Metadata.CurrentSchema(), alias, colAliases)
+}
+
+// bindTableAt binds a table read at snapshot with schema.
+func (b *binder) bindTableAt(rv *pg.RangeVar, tn tableName, t *catalog.Table, snapshot *catalog.Snapshot, schema *catalog.Schema, alias string, colAliases []string) (rel, error) {
 	cols := columnsOf(schema)
 	if len(colAliases) > len(cols) {
 		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
 			tn.Name, len(cols), len(colAliases)), rv.Location)
 	}
-	r := &scanRel{table: t, schema: schema, snapshot: t.Metadata.CurrentSnapshot(), name: tn.written}
+	r := &scanRel{table: t, schema: schema, snapshot: snapshot, name: tn.written}
 	it := &rangeItem{table: t, tn: tn, alias: alias}
 	for i, c := range cols {
 		name := c.Name

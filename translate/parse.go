@@ -26,6 +26,9 @@ type parsedStmt struct {
 	// meta is set (and node nil) for a Spark metadata statement
 	// (describe_parse.go).
 	meta *metaStmt
+	// asOf holds the time-travel clauses cut out of the query string, by
+	// the offset of the table name each follows (asof.go).
+	asOf map[int32]*asOfClause
 }
 
 // parse splits sql into its statements. Empty statements (";") are dropped.
@@ -37,6 +40,10 @@ func parse(sql string) ([]parsedStmt, error) {
 		}
 	}
 	sql, extras, err := rewriteDialect(sql)
+	if err != nil {
+		return nil, err
+	}
+	sql, asOf, err := rewriteAsOf(sql)
 	if err != nil {
 		return nil, err
 	}
@@ -66,6 +73,7 @@ func parse(sql string) ([]parsedStmt, error) {
 			text:   strings.TrimSpace(sql[start:end]),
 			quoted: quoted,
 			sql:    sql,
+			asOf:   asOf,
 		}
 		for _, x := range extras {
 			if x.start < end && x.end > start {

@@ -1,0 +1,405 @@
+package translate
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// Time travel. Spark, Trino and SQL:2011 write the version of a table to
+// read after its name: t VERSION AS OF 123, t VERSION AS OF 'tag',
+// t TIMESTAMP AS OF '2024-01-01 00:00:00', t FOR SYSTEM_VERSION AS OF ...,
+// t FOR SYSTEM_TIME AS OF ..., t FOR VERSION AS OF / FOR TIMESTAMP AS OF.
+// PostgreSQL's grammar has none of these, so before parsing the clause is
+// cut out of the text (blanked: every offset the parser reports still
+// points into the client's text) and kept by the offset of the table
+// name it follows; binding the name reads it from there.
+
+// asOfClause is one time-travel clause.
+type asOfClause struct {
+	timestamp bool   // TIMESTAMP / SYSTEM_TIME; else VERSION / SYSTEM_VERSION
+	value     string // the value's SQL text: a literal, a typed literal, a call or (expression)
+	loc       int32  // offset of the clause, for errors
+}
+
+// mayHaveAsOf is a fast check for rewriteAsOf.
+func mayHaveAsOf(sql string) bool {
+	return strings.Contains(strings.ToLower(sql), "of")
+}
+
+// rewriteAsOf blanks the time-travel clauses of sql and returns them by
+// the offset of the table name each follows.
+func rewriteAsOf(sql string) (string, map[int32]*asOfClause, error) {
+	if !mayHaveAsOf(sql) {
+		return sql, nil, nil
+	}
+	res, err := pg.Scan(sql)
+	if err != nil {
+		return sql, nil, nil // the parser reports it
+	}
+	toks := make([]dialectTok, len(res.Tokens))
+	for i, t := range res.Tokens {
+		text := sql[t.Start:t.End]
+		toks[i] = dialectTok{tok: t.Token, start: int(t.Start), end: int(t.End), text: text, low: strings.ToLower(text)}
+	}
+	low := func(i int) string {
+		if i < 0 || i >= len(toks) {
+			return ""
+		}
+		return toks[i].low
+	}
+	var out map[int32]*asOfClause
+	buf := []byte(sql)
+	for i := 0; i+2 < len(toks); i++ {
+		kind := low(i)
+		if (kind != "version" && kind != "system_version" && kind != "timestamp" && kind != "system_time") ||
+			low(i+1) != "as" || low(i+2) != "of" {
+			continue
+		}
+		j := i
+		if low(i-1) == "for" {
+			j = i - 1
+		}
+		// The table name before the clause: word (. word)*.
+		k := j - 1
+		if k < 0 || !isWordTok(toks[k]) {
+			continue
+		}
+		for k-2 >= 0 && toks[k-1].text == "." && isWordTok(toks[k-2]) {
+			k -= 2
+		}
+		v := i + 3
+		if v >= len(toks) {
+			return sql, nil, pgerr.New(pgerr.SyntaxError, "syntax error at end of input: %s AS OF needs a value", strings.ToUpper(kind))
+		}
+		end := asOfValueEnd(toks, v)
+		if end < 0 {
+			e := pgerr.New(pgerr.SyntaxError, "syntax error at or near \"%s\"", toks[v].text)
+			e.Position = charPos(sql, int32(toks[v].start))
+			return sql, nil, e
+		}
+		if out == nil {
+			out = map[int32]*asOfClause{}
+		}
+		out[int32(toks[k].start)] = &asOfClause{
+			timestamp: kind == "timestamp" || kind == "system_time",
+			value:     sql[toks[v].start:toks[end].end],
+			loc:       int32(toks[j].start),
+		}
+		for p := toks[j].start; p < toks[end].end; p++ {
+			if buf[p] != '\n' {
+				buf[p] = ' '
+			}
+		}
+		i = end
+	}
+	return string(buf), out, nil
+}
+
+// asOfValueEnd returns the index of the last token of the value starting
+// at v, or -1: a literal (optionally signed), a typed literal (TIMESTAMP
+// '...'), a function call, or a parenthesized expression.
+func asOfValueEnd(toks []dialectTok, v int) int {
+	t := toks[v]
+	switch {
+	case t.text == "(":
+		return matchParen(toks, v)
+	case t.text == "-" || t.text == "+":
+		if v+1 < len(toks) && (toks[v+1].tok == pg.Token_ICONST || toks[v+1].tok == pg.Token_FCONST) {
+			return v + 1
+		}
+		return -1
+	case t.tok == pg.Token_ICONST || t.tok == pg.Token_FCONST || t.tok == pg.Token_SCONST:
+		return v
+	case isWordTok(t):
+		if v+1 < len(toks) && toks[v+1].tok == pg.Token_SCONST {
+			return v + 1
+		}
+		if v+1 < len(toks) && toks[v+1].text == "(" {
+			return matchParen(toks, v+1)
+		}
+		switch t.low {
+		case "current_timestamp", "now", "localtimestamp", "current_date":
+			return v
+		}
+	}
+	return -1
+}
+
+// timeTravel picks the snapshot and schema a time-travel clause reads
+// from table t (Spark's rule: a snapshot id, timestamp or tag reads with
+// that snapshot's schema; a branch with the table's current schema).
+func (b *binder) timeTravel(t *catalog.Table, name string, c *asOfClause) (*catalog.Snapshot, *catalog.Schema, error) {
+	m := t.Metadata
+	v, err := b.asOfValue(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.timestamp {
+		var us int64
+		switch x := v.(type) {
+		case int64:
+			us = x * 1e6 // epoch seconds, as Spark reads a number
+		case float64:
+			us = int64(x * 1e6)
+		case time.Time:
+			us = x.UnixMicro()
+		default:
+			return nil, nil, pgerr.New(pgerr.DatatypeMismatch, "TIMESTAMP AS OF needs a timestamp or a number of epoch seconds, not %v", v)
+		}
+		s := snapshotAsOf(m, us/1000)
+		if s == nil {
+			return nil, nil, noSnapshot(m, name, fmt.Sprintf("no snapshot of table \"%s\" is as old as %s", name,
+				time.UnixMicro(us).In(b.sess.settings.location()).Format("2006-01-02 15:04:05.999999-07")))
+		}
+		return s, snapshotSchema(m, s), nil
+	}
+	switch x := v.(type) {
+	case int64:
+		s := m.SnapshotByID(x)
+		if s == nil {
+			return nil, nil, noSnapshot(m, name, fmt.Sprintf("table \"%s\" has no snapshot %d", name, x))
+		}
+		return s, snapshotSchema(m, s), nil
+	case string:
+		if ref, ok := m.Refs[x]; ok {
+			s := m.SnapshotByID(ref.SnapshotID)
+			if s == nil {
+				return nil, nil, noSnapshot(m, name, fmt.Sprintf("%s \"%s\" of table \"%s\" points to snapshot %d, which no longer exists", ref.Type, x, name, ref.SnapshotID))
+			}
+			if ref.Type == "branch" {
+				return s, m.CurrentSchema(), nil
+			}
+			return s, snapshotSchema(m, s), nil
+		}
+		if id, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64); err == nil {
+			if s := m.SnapshotByID(id); s != nil {
+				return s, snapshotSchema(m, s), nil
+			}
+		}
+		return nil, nil, noSnapshot(m, name, fmt.Sprintf("table \"%s\" has no branch or tag \"%s\"", name, x))
+	}
+	return nil, nil, pgerr.New(pgerr.DatatypeMismatch, "VERSION AS OF needs a snapshot id or a branch or tag name, not %v", v)
+}
+
+// asOfValue evaluates a clause's value: int64, float64, string or
+// time.Time (timestamps and dates, in the session's time zone).
+func (b *binder) asOfValue(c *asOfClause) (any, error) {
+	tree, err := pg.Parse("SELECT " + c.value)
+	if err != nil || len(tree.Stmts) != 1 {
+		return nil, pgerr.New(pgerr.SyntaxError, "invalid AS OF value: %s", c.value)
+	}
+	sel := tree.Stmts[0].Stmt.GetSelectStmt()
+	if sel == nil || len(sel.TargetList) != 1 {
+		return nil, pgerr.New(pgerr.SyntaxError, "invalid AS OF value: %s", c.value)
+	}
+	saved := b.scope
+	b.scope = &scope{}
+	x, err := b.expr(sel.TargetList[0].GetResTarget().Val)
+	b.scope = saved
+	if err != nil {
+		return nil, err
+	}
+	if usesColumns(x.e) {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "AS OF values must be constants")
+	}
+	if x.null {
+		return nil, pgerr.New(pgerr.NullValueNotAllowed, "AS OF value must not be null")
+	}
+	if x.lit != nil {
+		if !c.timestamp {
+			return *x.lit, nil
+		}
+		x = bound{e: b.coerce(x, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}), t: tTimestamptz}
+		if b.litErr != nil {
+			err := b.litErr
+			b.litErr = nil
+			return nil, err
+		}
+	}
+	prog, err := expr.Compile(x.e, emptySchema, b.compileOptions())
+	if err != nil {
+		return nil, err
+	}
+	one := array.NewRecordBatch(emptySchema, nil, 1)
+	defer one.Release()
+	arr, err := prog.Eval(b.ctx, one)
+	if err != nil {
+		return nil, err
+	}
+	defer arr.Release()
+	if arr.IsNull(0) {
+		return nil, pgerr.New(pgerr.NullValueNotAllowed, "AS OF value must not be null")
+	}
+	switch a := arr.(type) {
+	case *array.Int16:
+		return int64(a.Value(0)), nil
+	case *array.Int32:
+		return int64(a.Value(0)), nil
+	case *array.Int64:
+		return a.Value(0), nil
+	case *array.Float32:
+		return float64(a.Value(0)), nil
+	case *array.Float64:
+		return a.Value(0), nil
+	case *array.String:
+		return a.Value(0), nil
+	case *array.Timestamp:
+		us := int64(a.Value(0))
+		tt := a.DataType().(*arrow.TimestampType)
+		if tt.Unit == arrow.Nanosecond {
+			us /= 1000
+		}
+		if tt.TimeZone == "" {
+			// timestamp without time zone: wall time in the session's zone.
+			w := time.UnixMicro(us).UTC()
+			return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), b.sess.settings.location()), nil
+		}
+		return time.UnixMicro(us), nil
+	case *array.Date32:
+		d := time.Unix(int64(a.Value(0))*86400, 0).UTC()
+		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, b.sess.settings.location()), nil
+	}
+	if expr.IsNumericType(arr.DataType()) || arr.DataType().ID() == arrow.DECIMAL128 {
+		u, s := expr.DecimalValue(arr, 0)
+		if s == 0 {
+			return u.ToFloat64(0), nil
+		}
+		return u.ToFloat64(s), nil
+	}
+	return nil, pgerr.New(pgerr.DatatypeMismatch, "AS OF value of type %s is neither a version nor a time", expr.PGTypeName(arr.DataType()))
+}
+
+// snapshotAsOf returns the snapshot that was current at ms: the last entry
+// of the snapshot log at or before it (or, without a log, the newest
+// snapshot that old), nil when the table is younger.
+func snapshotAsOf(m *catalog.TableMetadata, ms int64) *catalog.Snapshot {
+	var best *catalog.SnapshotLogEntry
+	for i := range m.SnapshotLog {
+		e := &m.SnapshotLog[i]
+		if e.TimestampMs <= ms && (best == nil || e.TimestampMs >= best.TimestampMs) {
+			best = e
+		}
+	}
+	if best != nil {
+		return m.SnapshotByID(best.SnapshotID)
+	}
+	var snap *catalog.Snapshot
+	for _, s := range m.Snapshots {
+		if s.TimestampMs <= ms && (snap == nil || s.TimestampMs > snap.TimestampMs) {
+			snap = s
+		}
+	}
+	return snap
+}
+
+// snapshotSchema is the schema a snapshot was written with (the current
+// one when the snapshot does not say).
+func snapshotSchema(m *catalog.TableMetadata, s *catalog.Snapshot) *catalog.Schema {
+	if s.SchemaID != nil {
+		if sc := m.SchemaByID(*s.SchemaID); sc != nil {
+			return sc
+		}
+	}
+	return m.CurrentSchema()
+}
+
+// noSnapshot is the error for a version that does not exist: 22023 with the
+// snapshots (id and time, oldest first) and refs that do.
+func noSnapshot(m *catalog.TableMetadata, name, msg string) error {
+	snaps := append([]*catalog.Snapshot(nil), m.Snapshots...)
+	sort.Slice(snaps, func(i, j int) bool { return snaps[i].TimestampMs < snaps[j].TimestampMs })
+	var parts []string
+	for i, s := range snaps {
+		if i == 20 {
+			parts = append(parts, fmt.Sprintf("... (%d more)", len(snaps)-20))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%d (%s)", s.SnapshotID, time.UnixMilli(s.TimestampMs).UTC().Format("2006-01-02 15:04:05.000Z")))
+	}
+	detail := "The table has no snapshots."
+	if len(parts) > 0 {
+		detail = "Existing snapshots: " + strings.Join(parts, ", ") + "."
+	}
+	if len(m.Refs) > 0 {
+		var refs []string
+		for n, r := range m.Refs {
+			refs = append(refs, fmt.Sprintf("%s %s -> %d", r.Type, n, r.SnapshotID))
+		}
+		sort.Strings(refs)
+		detail += " Branches and tags: " + strings.Join(refs, ", ") + "."
+	}
+	return pgerr.New(pgerr.InvalidParameterValue, "%s", msg).WithDetail("%s", detail)
+}
+
+// bindTimeTravel binds a table name followed by a time-travel clause.
+func (b *binder) bindTimeTravel(rv *pg.RangeVar, c *asOfClause, alias string, colAliases []string) (rel, error) {
+	tn := tableNameOf(rv)
+	b.untruncateTable(rv, &tn)
+	t, err := b.sess.resolveTable(b.ctx, tn)
+	if err != nil {
+		if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.UndefinedTable {
+			if _, _, found, verr := b.sess.lookupView(b.ctx, tn); verr == nil && found {
+				return nil, b.errAt(pgerr.Unsupported("time travel on a view (\"%s\")", tn.written), c.loc)
+			}
+		}
+		return nil, b.errAt(err, rv.Location)
+	}
+	if t.Metadata == nil {
+		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no metadata", tn.written)
+	}
+	snap, schema, err := b.timeTravel(t, tn.written, c)
+	if err != nil {
+		return nil, b.errAt(err, c.loc)
+	}
+	if schema == nil {
+		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no schema for snapshot %d", tn.written, snap.SnapshotID)
+	}
+	return b.bindTableAt(rv, tn, t, snap, schema, alias, colAliases)
+}
+
+// bindRefName binds Spark's spelling of a branch or tag as a table name,
+// t.branch_<name> / t.tag_<name> (ns.t.branch_<name>), when the name
+// resolves no table: ok is false when it is not such a name.
+func (b *binder) bindRefName(rv *pg.RangeVar, tn tableName, alias string, colAliases []string) (rel, bool, error) {
+	var kind, ref string
+	switch {
+	case strings.HasPrefix(tn.Name, "branch_"):
+		kind, ref = "branch", strings.TrimPrefix(tn.Name, "branch_")
+	case strings.HasPrefix(tn.Name, "tag_"):
+		kind, ref = "tag", strings.TrimPrefix(tn.Name, "tag_")
+	default:
+		return nil, false, nil
+	}
+	if tn.Schema == "" || ref == "" {
+		return nil, false, nil
+	}
+	base := tableName{Schema: tn.Catalog, Name: tn.Schema, written: tn.written}
+	t, err := b.sess.resolveTable(b.ctx, base)
+	if err != nil || t.Metadata == nil {
+		return nil, false, nil
+	}
+	r, ok := t.Metadata.Refs[ref]
+	if !ok || r.Type != kind {
+		return nil, true, b.errAt(noSnapshot(t.Metadata, base.Schema+"."+base.Name, fmt.Sprintf("table \"%s\" has no %s \"%s\"", tn.Schema, kind, ref)), rv.Location)
+	}
+	snap, schema, err := b.timeTravel(t, tn.Schema, &asOfClause{value: "'" + strings.ReplaceAll(ref, "'", "''") + "'"})
+	if err != nil {
+		return nil, true, b.errAt(err, rv.Location)
+	}
+	if alias == "" {
+		alias = tn.Name
+	}
+	rel, err := b.bindTableAt(rv, base, t, snap, schema, alias, colAliases)
+	return rel, true, err
+}
