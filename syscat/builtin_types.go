@@ -15,28 +15,56 @@ type TypeInfo struct {
 	// The I/O functions' names (typinput...), "-" for none.
 	Input, Output, Receive, Send string
 	Align, Storage               byte
+	// The I/O and typmod functions' OIDs (typinput...), 0 for none.
+	InputOID, OutputOID, ReceiveOID, SendOID, ModInOID, ModOutOID uint32
+	NotNull                                                       bool   // typnotnull
+	BaseType                                                      uint32 // typbasetype (domains)
+	Typmod                                                        int32  // typtypmod
+	NDims                                                         int32  // typndims
+	Collation                                                     uint32 // typcollation: 100 for collatable types
 }
 
-// builtinTypes is PostgreSQL 15's pg_type for the built-in types.
-// TODO(system catalog): the full list is generated from PostgreSQL 15.
-var builtinTypes = []TypeInfo{
-	{OID: 16, Name: "bool", Len: 1, ByVal: true, Type: 'b', Category: 'B', Preferred: true, Delim: ',', Array: 1000, Input: "boolin", Output: "boolout", Receive: "boolrecv", Send: "boolsend", Align: 'c', Storage: 'p'},
-	{OID: 20, Name: "int8", Len: 8, ByVal: true, Type: 'b', Category: 'N', Delim: ',', Array: 1016, Input: "int8in", Output: "int8out", Receive: "int8recv", Send: "int8send", Align: 'd', Storage: 'p'},
-	{OID: 23, Name: "int4", Len: 4, ByVal: true, Type: 'b', Category: 'N', Delim: ',', Array: 1007, Input: "int4in", Output: "int4out", Receive: "int4recv", Send: "int4send", Align: 'i', Storage: 'p'},
-	{OID: 25, Name: "text", Len: -1, Type: 'b', Category: 'S', Preferred: true, Delim: ',', Array: 1009, Input: "textin", Output: "textout", Receive: "textrecv", Send: "textsend", Align: 'i', Storage: 'x'},
-}
+var typesByOID, typesByName, builtinTypes = indexTypes()
 
-var typesByOID, typesByName = indexTypes()
-
-func indexTypes() (map[uint32]*TypeInfo, map[string]*TypeInfo) {
-	byOID := make(map[uint32]*TypeInfo, len(builtinTypes))
-	byName := make(map[string]*TypeInfo, len(builtinTypes))
-	for i := range builtinTypes {
-		t := &builtinTypes[i]
+// indexTypes reads the generated pg_type rows into TypeInfos.
+func indexTypes() (map[uint32]*TypeInfo, map[string]*TypeInfo, []TypeInfo) {
+	c := builtinColumns("pg_type")
+	rows := builtinRows["pg_type"]
+	list := make([]TypeInfo, len(rows))
+	byOID := make(map[uint32]*TypeInfo, len(rows))
+	byName := make(map[string]*TypeInfo, len(rows))
+	for i, r := range rows {
+		t := &list[i]
+		*t = TypeInfo{
+			OID: c.oid(r, "oid"), Name: c.str(r, "typname"), Len: c.int16(r, "typlen"),
+			ByVal: c.bool(r, "typbyval"), Type: c.char(r, "typtype"), Category: c.char(r, "typcategory"),
+			Preferred: c.bool(r, "typispreferred"), Delim: c.char(r, "typdelim"),
+			Elem: c.oid(r, "typelem"), Array: c.oid(r, "typarray"),
+			Align: c.char(r, "typalign"), Storage: c.char(r, "typstorage"),
+			InputOID: c.oid(r, "typinput"), OutputOID: c.oid(r, "typoutput"),
+			ReceiveOID: c.oid(r, "typreceive"), SendOID: c.oid(r, "typsend"),
+			ModInOID: c.oid(r, "typmodin"), ModOutOID: c.oid(r, "typmodout"),
+			NotNull: c.bool(r, "typnotnull"), BaseType: c.oid(r, "typbasetype"),
+			Typmod: c.int32(r, "typtypmod"), NDims: c.int32(r, "typndims"),
+			Collation: c.oid(r, "typcollation"),
+		}
 		byOID[t.OID] = t
 		byName[t.Name] = t
 	}
-	return byOID, byName
+	for i := range list {
+		t := &list[i]
+		t.Input, t.Output = procName(t.InputOID), procName(t.OutputOID)
+		t.Receive, t.Send = procName(t.ReceiveOID), procName(t.SendOID)
+	}
+	return byOID, byName, list
+}
+
+// procName is the name of the built-in function with OID oid, "-" for 0.
+func procName(oid uint32) string {
+	if p := ProcByOID(oid); p != nil {
+		return p.Name
+	}
+	return "-"
 }
 
 // TypeByOID returns the built-in type with OID oid, or nil.
@@ -45,3 +73,7 @@ func TypeByOID(oid uint32) *TypeInfo { return typesByOID[oid] }
 // TypeByName returns the built-in type called name (typname, as int4 or
 // _int4), or nil.
 func TypeByName(name string) *TypeInfo { return typesByName[name] }
+
+// BuiltinTypes returns every built-in type, ordered by OID. The caller must
+// not change them.
+func BuiltinTypes() []TypeInfo { return builtinTypes }

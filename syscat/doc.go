@@ -16,4 +16,15 @@
 // pg_catalog and information_schema) carry PostgreSQL 15's OIDs; user
 // schemas, tables and views get OIDs hashed from their names (ObjectOID), so
 // the same object has the same OID in every session and across restarts.
+//
+// Generated data: shapes_gen.go (each pg_catalog relation's OID, relkind and
+// columns) and builtins_gen.go (PostgreSQL's rows for the built-in types,
+// functions, operators, casts, aggregates, ranges, access methods, operator
+// classes, collations, languages and their comments) are written by
+// "go run ./syscat/gen -pg URL" from a PostgreSQL 15 server; run it again
+// when icegate learns new functions. The relations computed from the
+// warehouse (pg_class, pg_attribute, pg_index, pg_constraint,
+// pg_description...) are filled by name in pg_*.go; a relation no fill
+// computes lists no rows. TestPgCatalogShapesMatchPostgres and
+// TestPgCatalogRowsMatchPostgres compare both with the reference server.
 package syscat

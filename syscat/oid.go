@@ -23,6 +23,7 @@ const (
 	KindRelation   = "r"
 	KindIndex      = "i" // the primary-key index of a table with identifier fields
 	KindConstraint = "c" // its primary-key constraint
+	KindDefault    = "d" // a column default (pg_attrdef)
 )
 
 // ObjectOID returns the OID of a user object: a hash of its kind and

@@ -2,16 +2,67 @@ package syscat
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/icegate/icegate/internal/pgtypes"
 )
 
-// pgCatalogTables lists the relations of pg_catalog.
+// pgCatalogTables lists the relations of pg_catalog: PostgreSQL 15's
+// shapes (shapes_gen.go), each with the fill that computes its rows; a
+// relation without one lists no rows (icegate has no such objects).
 func pgCatalogTables() []*Table {
-	return []*Table{
-		pgNamespace(),
-		pgClass(),
-		pgAttribute(),
+	fills := pgFills()
+	out := make([]*Table, 0, len(pgShapes))
+	for _, sh := range pgShapes {
+		t := &Table{Schema: "pg_catalog", Name: sh.name, OID: sh.oid, Kind: sh.kind, Columns: sh.columns}
+		fill := fills[sh.name]
+		if fill == nil {
+			fill = emptyFill
+		}
+		t.Rows = rowsOf(t, fill)
+		out = append(out, t)
+	}
+	return out
+}
+
+// pgFills maps the relations that list rows to the fills computing them.
+func pgFills() map[string]fillFunc {
+	return map[string]fillFunc{
+		"pg_namespace":          namespaceFill,
+		"pg_class":              classFill,
+		"pg_attribute":          attributeFill,
+		"pg_type":               builtinFill("pg_type"),
+		"pg_proc":               builtinFill("pg_proc"),
+		"pg_operator":           builtinFill("pg_operator"),
+		"pg_cast":               builtinFill("pg_cast"),
+		"pg_range":              builtinFill("pg_range"),
+		"pg_am":                 builtinFill("pg_am"),
+		"pg_opclass":            builtinFill("pg_opclass"),
+		"pg_opfamily":           builtinFill("pg_opfamily"),
+		"pg_collation":          builtinFill("pg_collation"),
+		"pg_language":           builtinFill("pg_language"),
+		"pg_aggregate":          builtinFill("pg_aggregate"),
+		"pg_index":              indexFill,
+		"pg_constraint":         constraintFill,
+		"pg_indexes":            indexesFill,
+		"pg_depend":             dependFill,
+		"pg_description":        descriptionFill,
+		"pg_attrdef":            attrdefFill,
+		"pg_database":           databaseFill,
+		"pg_roles":              rolesFill,
+		"pg_user":               userFill,
+		"pg_tablespace":         tablespaceFill,
+		"pg_settings":           settingsFill,
+		"pg_stat_activity":      statActivityFill,
+		"pg_stat_all_tables":    statTablesFill(false),
+		"pg_stat_user_tables":   statTablesFill(true),
+		"pg_stat_all_indexes":   statIndexesFill(false),
+		"pg_stat_user_indexes":  statIndexesFill(true),
+		"pg_statio_all_tables":  statioTablesFill(false),
+		"pg_statio_user_tables": statioTablesFill(true),
+		"pg_stat_database":      statDatabaseFill,
+		"pg_tables":             tablesFill,
+		"pg_views":              viewsFill,
 	}
 }
 
@@ -44,54 +95,40 @@ const (
 	tTimestamp  = pgtypes.Timestamptz
 	tInt2Vector = pgtypes.Int2Vector
 	tOIDVector  = pgtypes.OIDVector
+	tInt2Arr    = pgtypes.Int2Array
+	tOIDArr     = pgtypes.OIDArray
 )
 
-func pgNamespace() *Table {
-	return &Table{
-		Schema: "pg_catalog", Name: "pg_namespace", OID: 2615, Kind: 'r',
-		Columns: cols("oid", tOID, "nspname", tName, "nspowner", tOID, "nspacl", tAclArr),
-		Rows: func(_ context.Context, s *Snapshot) ([][]any, error) {
-			var rows [][]any
-			for _, n := range s.Namespaces {
-				rows = append(rows, []any{n.OID, n.Name, BootstrapSuperuserOID, nil})
-			}
-			return rows, nil
-		},
+// isOIDFamily reports whether values of type oid are uint32 in rows.
+func isOIDFamily(oid uint32) bool { return pgtypes.IsOIDType(oid) }
+
+// Catalog OIDs that rows of other catalogs name (classoid, refclassid).
+const (
+	pgClassOID      uint32 = 1259
+	pgNamespaceOID  uint32 = 2615
+	pgConstraintOID uint32 = 2606
+	pgAttrdefOID    uint32 = 2604
+)
+
+func namespaceFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	for _, n := range s.Namespaces {
+		w.add("oid", n.OID, "nspname", n.Name, "nspowner", BootstrapSuperuserOID)
 	}
+	return nil
 }
 
-func pgClass() *Table {
-	return &Table{
-		Schema: "pg_catalog", Name: "pg_class", OID: 1259, Kind: 'r',
-		Columns: cols("oid", tOID, "relname", tName, "relnamespace", tOID, "reltype", tOID,
-			"reloftype", tOID, "relowner", tOID, "relam", tOID, "relfilenode", tOID,
-			"reltablespace", tOID, "relpages", tInt4, "reltuples", tFloat4, "relallvisible", tInt4,
-			"reltoastrelid", tOID, "relhasindex", tBool, "relisshared", tBool, "relpersistence", tChar,
-			"relkind", tChar, "relnatts", tInt2, "relchecks", tInt2, "relhasrules", tBool,
-			"relhastriggers", tBool, "relhassubclass", tBool, "relrowsecurity", tBool,
-			"relforcerowsecurity", tBool, "relispopulated", tBool, "relreplident", tChar,
-			"relispartition", tBool, "relrewrite", tOID, "relfrozenxid", tXID, "relminmxid", tXID,
-			"relacl", tAclArr, "reloptions", tTextArr, "relpartbound", tNodeTree),
-		Rows: func(_ context.Context, s *Snapshot) ([][]any, error) {
-			var rows [][]any
-			for _, r := range s.Relations {
-				rows = append(rows, classRow(s, r, r.OID, r.Name, r.Kind, int16(len(r.Columns)), len(r.PrimaryKey) > 0))
-				if len(r.PrimaryKey) > 0 {
-					// The primary-key index that stands for the identifier fields.
-					rows = append(rows, classRow(s, r, PrimaryKeyIndexOID(r), PrimaryKeyName(r), 'i', int16(len(r.PrimaryKey)), false))
-				}
-			}
-			return rows, nil
-		},
+func classFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	for _, r := range s.Relations {
+		classRow(s, w, r, r.OID, r.Name, r.Kind, int16(len(r.Columns)), len(r.PrimaryKey) > 0)
+		if len(r.PrimaryKey) > 0 {
+			// The primary-key index that stands for the identifier fields.
+			classRow(s, w, r, PrimaryKeyIndexOID(r), PrimaryKeyName(r), 'i', int16(len(r.PrimaryKey)), false)
+		}
 	}
+	return nil
 }
 
-func classRow(s *Snapshot, r *Relation, oid uint32, name string, kind byte, natts int16, hasIndex bool) []any {
-	ns := s.Namespace(r.Namespace)
-	var nsOID uint32
-	if ns != nil {
-		nsOID = ns.OID
-	}
+func classRow(s *Snapshot, w *rowWriter, r *Relation, oid uint32, name string, kind byte, natts int16, hasIndex bool) {
 	pages, tuples := int32(0), float32(-1)
 	if kind == 'r' && r.Rows >= 0 {
 		tuples = float32(r.Rows)
@@ -99,21 +136,26 @@ func classRow(s *Snapshot, r *Relation, oid uint32, name string, kind byte, natt
 			pages = int32((r.Bytes + 8191) / 8192)
 		}
 	}
-	am := uint32(0)
+	am, fileNode, replident := uint32(0), uint32(0), "n"
 	switch kind {
 	case 'r':
-		am = 2 // heap
+		am, fileNode, replident = 2, oid, "d" // heap
 	case 'i':
-		am = 403 // btree
+		am, fileNode = 403, oid // btree
 	}
-	return []any{oid, name, nsOID, uint32(0), uint32(0), BootstrapSuperuserOID, am, uint32(0),
-		uint32(0), pages, tuples, int32(0),
-		uint32(0), hasIndex, false, "p",
-		string(kind), natts, int16(0), kind == 'v',
-		false, false, false,
-		false, true, "d",
-		false, uint32(0), uint32(0), uint32(0),
-		nil, nil, nil}
+	w.add("oid", oid, "relname", name, "relnamespace", namespaceOID(s, r.Namespace),
+		"relowner", BootstrapSuperuserOID, "relam", am, "relfilenode", fileNode,
+		"relpages", pages, "reltuples", tuples, "relhasindex", hasIndex, "relpersistence", "p",
+		"relkind", string(kind), "relnatts", natts, "relhasrules", kind == 'v',
+		"relispopulated", true, "relreplident", replident)
+}
+
+// namespaceOID is the OID of the schema called name, 0 when unknown.
+func namespaceOID(s *Snapshot, name string) uint32 {
+	if ns := s.Namespace(name); ns != nil {
+		return ns.OID
+	}
+	return 0
 }
 
 // PrimaryKeyName is the name of the primary key that stands for a table's
@@ -128,60 +170,42 @@ func PrimaryKeyConstraintOID(r *Relation) uint32 {
 	return ObjectOID(KindConstraint, r.Namespace, r.Name)
 }
 
-func pgAttribute() *Table {
-	return &Table{
-		Schema: "pg_catalog", Name: "pg_attribute", OID: 1249, Kind: 'r',
-		Columns: cols("attrelid", tOID, "attname", tName, "atttypid", tOID, "attstattarget", tInt4,
-			"attlen", tInt2, "attnum", tInt2, "attndims", tInt4, "attcacheoff", tInt4,
-			"atttypmod", tInt4, "attbyval", tBool, "attalign", tChar, "attstorage", tChar,
-			"attcompression", tChar, "attnotnull", tBool, "atthasdef", tBool, "atthasmissing", tBool,
-			"attidentity", tChar, "attgenerated", tChar, "attisdropped", tBool, "attislocal", tBool,
-			"attinhcount", tInt4, "attcollation", tOID, "attacl", tAclArr, "attoptions", tTextArr,
-			"attfdwoptions", tTextArr, "attmissingval", tAnyarray),
-		Rows: func(_ context.Context, s *Snapshot) ([][]any, error) {
-			var rows [][]any
-			for _, r := range s.Relations {
-				for i, a := range r.Columns {
-					rows = append(rows, attributeRow(r.OID, a, int16(i+1)))
-				}
-				if len(r.PrimaryKey) > 0 {
-					for i, attnum := range r.PrimaryKey {
-						a := r.Columns[attnum-1]
-						a.Default = ""
-						rows = append(rows, attributeRow(PrimaryKeyIndexOID(r), a, int16(i+1)))
-					}
-				}
+func attributeFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	for _, r := range s.Relations {
+		for i, a := range r.Columns {
+			attributeRow(w, r.OID, a, int16(i+1))
+		}
+		for i, attnum := range r.PrimaryKey {
+			if int(attnum) < 1 || int(attnum) > len(r.Columns) {
+				return fmt.Errorf("%s.%s: primary key column %d out of range", r.Namespace, r.Name, attnum)
 			}
-			return rows, nil
-		},
+			a := r.Columns[attnum-1]
+			a.Default, a.NotNull = "", false // index columns carry neither
+			attributeRow(w, PrimaryKeyIndexOID(r), a, int16(i+1))
+		}
 	}
+	return nil
 }
 
-func attributeRow(rel uint32, a Attribute, num int16) []any {
+func attributeRow(w *rowWriter, rel uint32, a Attribute, num int16) {
 	size := pgtypes.TypeSize(a.Type)
-	byVal := size > 0 && size <= 8
-	ndims := int32(0)
-	if pgtypes.ElemOf(a.Type) != 0 && a.Type != pgtypes.Int2Vector && a.Type != pgtypes.OIDVector {
-		ndims = 1
-	}
-	collation := uint32(0)
-	switch a.Type {
-	case pgtypes.Text, pgtypes.Varchar, pgtypes.BPChar:
-		collation = 100 // default
-	case pgtypes.Name:
-		collation = 950 // C
-	}
-	storage := "p"
+	byVal, align, storage := size > 0 && size <= 8, alignOf(size), "p"
 	if size < 0 {
 		storage = "x"
 	}
-	return []any{rel, a.Name, a.Type, int32(-1),
-		size, num, ndims, int32(-1),
-		a.Typmod, byVal, alignOf(size), storage,
-		"", a.NotNull, a.Default != "", false,
-		"", "", false, true,
-		int32(0), collation, nil, nil,
-		nil, nil}
+	ndims := int32(0)
+	collation := uint32(0)
+	if t := TypeByOID(a.Type); t != nil {
+		size, byVal, align, storage, collation = t.Len, t.ByVal, string(t.Align), string(t.Storage), t.Collation
+		if t.Category == 'A' && t.Len == -1 {
+			ndims = 1
+		}
+	}
+	w.add("attrelid", rel, "attname", a.Name, "atttypid", a.Type, "attstattarget", int32(-1),
+		"attlen", size, "attnum", num, "attndims", ndims, "attcacheoff", int32(-1),
+		"atttypmod", a.Typmod, "attbyval", byVal, "attalign", align, "attstorage", storage,
+		"attnotnull", a.NotNull, "atthasdef", a.Default != "", "attislocal", true,
+		"attcollation", collation)
 }
 
 func alignOf(size int16) string {

@@ -93,6 +93,9 @@ type SessionInfo struct {
 	ClientPort      int32
 	BackendStart    time.Time
 	Query           string
+	// QueryStart is when the current statement started (query_start,
+	// xact_start and state_change of pg_stat_activity); zero when unknown.
+	QueryStart time.Time
 }
 
 // Index sorts the snapshot's objects, adds the built-in schemas and the
@@ -116,7 +119,7 @@ func (s *Snapshot) Index() {
 	for _, t := range Tables() {
 		r := &Relation{Namespace: t.Schema, Name: t.Name, OID: t.OID, Kind: t.Kind, System: true, Table: t, Rows: -1, Bytes: -1, Files: -1}
 		for _, c := range t.Columns {
-			r.Columns = append(r.Columns, Attribute{Name: c.Name, Type: c.Type, Typmod: -1})
+			r.Columns = append(r.Columns, Attribute{Name: c.Name, Type: c.Type, Typmod: -1, NotNull: c.NotNull})
 		}
 		s.system = append(s.system, r)
 	}

@@ -10,6 +10,9 @@ import (
 type Column struct {
 	Name string
 	Type uint32
+	// NotNull is pg_attribute.attnotnull: the column never holds NULL (a
+	// row that sets no value gets the type's zero value).
+	NotNull bool
 }
 
 // Table is one relation of pg_catalog or information_schema.

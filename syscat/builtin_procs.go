@@ -1,0 +1,54 @@
+package syscat
+
+// ProcInfo is a built-in function as pg_proc describes it.
+type ProcInfo struct {
+	OID      uint32
+	Name     string   // proname
+	ArgTypes []uint32 // proargtypes: the input arguments' types
+	RetType  uint32   // prorettype
+	RetSet   bool     // proretset: a set-returning function
+	Kind     byte     // prokind: 'f' function, 'a' aggregate, 'w' window, 'p' procedure
+	// AllArgTypes and ArgModes (proallargtypes, proargmodes: 'i', 'o',
+	// 'b', 'v', 't') are set for functions with OUT or VARIADIC arguments;
+	// ArgNames (proargnames) for functions with named arguments.
+	AllArgTypes  []uint32
+	ArgModes     []string
+	ArgNames     []string
+	NArgDefaults int16  // pronargdefaults
+	Variadic     uint32 // provariadic: the variadic array's element type
+	Strict       bool   // proisstrict
+	Volatile     byte   // provolatile: 'i', 's', 'v'
+	Lang         uint32 // prolang: 12 internal, 14 sql
+	Src          string // prosrc
+}
+
+var procsByOID, procsByName = indexProcs()
+
+// indexProcs reads the generated pg_proc rows into ProcInfos.
+func indexProcs() (map[uint32]*ProcInfo, map[string][]*ProcInfo) {
+	c := builtinColumns("pg_proc")
+	rows := builtinRows["pg_proc"]
+	byOID := make(map[uint32]*ProcInfo, len(rows))
+	byName := make(map[string][]*ProcInfo, len(rows))
+	for _, r := range rows {
+		p := &ProcInfo{
+			OID: c.oid(r, "oid"), Name: c.str(r, "proname"), ArgTypes: c.oids(r, "proargtypes"),
+			RetType: c.oid(r, "prorettype"), RetSet: c.bool(r, "proretset"), Kind: c.char(r, "prokind"),
+			AllArgTypes: c.oids(r, "proallargtypes"), ArgModes: c.strs(r, "proargmodes"),
+			ArgNames: c.strs(r, "proargnames"), NArgDefaults: c.int16(r, "pronargdefaults"),
+			Variadic: c.oid(r, "provariadic"), Strict: c.bool(r, "proisstrict"),
+			Volatile: c.char(r, "provolatile"), Lang: c.oid(r, "prolang"), Src: c.str(r, "prosrc"),
+		}
+		byOID[p.OID] = p
+		byName[p.Name] = append(byName[p.Name], p)
+	}
+	return byOID, byName
+}
+
+// ProcByOID returns the built-in function with OID oid, or nil. The caller
+// must not change it.
+func ProcByOID(oid uint32) *ProcInfo { return procsByOID[oid] }
+
+// ProcsByName returns the built-in functions called name (every overload,
+// ordered by OID), or nil. The caller must not change them.
+func ProcsByName(name string) []*ProcInfo { return procsByName[name] }

@@ -1,0 +1,136 @@
+package syscat
+
+import (
+	"context"
+	"strings"
+)
+
+// A table's Iceberg identifier fields are served as its primary key: a
+// unique btree index (pg_index, pg_class relkind 'i') and a primary-key
+// constraint (pg_constraint) over those columns, named <table>_pkey.
+
+func indexFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	for _, r := range s.Relations {
+		if len(r.PrimaryKey) == 0 {
+			continue
+		}
+		n := int16(len(r.PrimaryKey))
+		collations := make([]uint32, n)
+		classes := make([]uint32, n)
+		for i, attnum := range r.PrimaryKey {
+			typ := keyType(r, attnum)
+			if t := TypeByOID(typ); t != nil {
+				collations[i] = t.Collation
+			}
+			classes[i] = btreeOpclass(typ)
+		}
+		w.add("indexrelid", PrimaryKeyIndexOID(r), "indrelid", r.OID, "indnatts", n, "indnkeyatts", n,
+			"indisunique", true, "indisprimary", true, "indimmediate", true, "indisvalid", true,
+			"indisready", true, "indislive", true, "indkey", append([]int16(nil), r.PrimaryKey...),
+			"indcollation", collations, "indclass", classes, "indoption", make([]int16, n))
+	}
+	return nil
+}
+
+func constraintFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	for _, r := range s.Relations {
+		if len(r.PrimaryKey) == 0 {
+			continue
+		}
+		w.add("oid", PrimaryKeyConstraintOID(r), "conname", PrimaryKeyName(r),
+			"connamespace", namespaceOID(s, r.Namespace), "contype", "p", "convalidated", true,
+			"conrelid", r.OID, "conindid", PrimaryKeyIndexOID(r),
+			"confupdtype", " ", "confdeltype", " ", "confmatchtype", " ",
+			"conislocal", true, "connoinherit", true, "conkey", append([]int16(nil), r.PrimaryKey...))
+	}
+	return nil
+}
+
+func indexesFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	for _, r := range s.Relations {
+		if len(r.PrimaryKey) == 0 {
+			continue
+		}
+		w.add("schemaname", r.Namespace, "tablename", r.Name, "indexname", PrimaryKeyName(r),
+			"indexdef", IndexDef(r))
+	}
+	return nil
+}
+
+// dependFill lists what PostgreSQL records for a primary key: the index
+// depends internally on its constraint, the constraint automatically on
+// each of its table's columns.
+func dependFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	for _, r := range s.Relations {
+		if len(r.PrimaryKey) == 0 {
+			continue
+		}
+		w.add("classid", pgClassOID, "objid", PrimaryKeyIndexOID(r), "objsubid", int32(0),
+			"refclassid", pgConstraintOID, "refobjid", PrimaryKeyConstraintOID(r), "refobjsubid", int32(0), "deptype", "i")
+		for _, attnum := range r.PrimaryKey {
+			w.add("classid", pgConstraintOID, "objid", PrimaryKeyConstraintOID(r), "objsubid", int32(0),
+				"refclassid", pgClassOID, "refobjid", r.OID, "refobjsubid", int32(attnum), "deptype", "a")
+		}
+	}
+	return nil
+}
+
+// IndexDef is pg_get_indexdef of a table's primary-key index:
+// CREATE UNIQUE INDEX t_pkey ON ns.t USING btree (id).
+func IndexDef(r *Relation) string {
+	return "CREATE UNIQUE INDEX " + QuoteIdent(PrimaryKeyName(r)) + " ON " + QuoteIdent(r.Namespace) + "." +
+		QuoteIdent(r.Name) + " USING btree (" + keyColumns(r) + ")"
+}
+
+// ConstraintDef is pg_get_constraintdef of a table's primary key:
+// PRIMARY KEY (id).
+func ConstraintDef(r *Relation) string { return "PRIMARY KEY (" + keyColumns(r) + ")" }
+
+func keyColumns(r *Relation) string {
+	names := make([]string, 0, len(r.PrimaryKey))
+	for _, attnum := range r.PrimaryKey {
+		if int(attnum) >= 1 && int(attnum) <= len(r.Columns) {
+			names = append(names, QuoteIdent(r.Columns[attnum-1].Name))
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+func keyType(r *Relation, attnum int16) uint32 {
+	if int(attnum) >= 1 && int(attnum) <= len(r.Columns) {
+		return r.Columns[attnum-1].Type
+	}
+	return 0
+}
+
+// btreeOpclasses maps a type OID to its default btree operator class.
+var btreeOpclasses = indexOpclasses()
+
+func indexOpclasses() map[uint32]uint32 {
+	c := builtinColumns("pg_opclass")
+	m := map[uint32]uint32{}
+	for _, r := range builtinRows["pg_opclass"] {
+		if c.oid(r, "opcmethod") == 403 && c.bool(r, "opcdefault") {
+			m[c.oid(r, "opcintype")] = c.oid(r, "oid")
+		}
+	}
+	return m
+}
+
+// btreeOpclass is the default btree operator class a key column of type
+// typ is indexed with: the type's own, else its category's (text_ops for
+// varchar and bpchar... array_ops for arrays), 0 when none.
+func btreeOpclass(typ uint32) uint32 {
+	if oc, ok := btreeOpclasses[typ]; ok {
+		return oc
+	}
+	if t := TypeByOID(typ); t != nil {
+		switch t.Category {
+		case 'S':
+			return btreeOpclasses[25] // text
+		case 'A':
+			return btreeOpclasses[2277] // anyarray
+		}
+	}
+	return 0
+}

@@ -1,0 +1,115 @@
+package syscat
+
+import (
+	"context"
+	"time"
+)
+
+// The server-wide relations: the one database icegate serves, the one
+// role every session acts as, the tablespaces, the settings and the
+// session itself.
+
+// Tablespace OIDs, as PostgreSQL assigns them.
+const (
+	DefaultTablespaceOID uint32 = 1663 // pg_default
+	GlobalTablespaceOID  uint32 = 1664 // pg_global
+)
+
+// DatabaseCollation is the database's collation and ctype (datcollate,
+// datctype): icegate compares text by code point, as C.UTF-8 does.
+const DatabaseCollation = "C.UTF-8"
+
+func databaseFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	w.add("oid", DatabaseOID, "datname", s.Database, "datdba", BootstrapSuperuserOID, "encoding", int32(6),
+		"datlocprovider", "c", "datallowconn", true, "datconnlimit", int32(-1), "datfrozenxid", uint32(1),
+		"datminmxid", uint32(1), "dattablespace", DefaultTablespaceOID,
+		"datcollate", DatabaseCollation, "datctype", DatabaseCollation)
+	return nil
+}
+
+// rolesFill lists the session's user as the bootstrap superuser (OID 10),
+// which owns every object icegate lists.
+func rolesFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	w.add("rolname", s.User, "rolsuper", true, "rolinherit", true, "rolcreaterole", true,
+		"rolcreatedb", true, "rolcanlogin", true, "rolreplication", false, "rolconnlimit", int32(-1),
+		"rolpassword", "********", "rolbypassrls", false, "oid", BootstrapSuperuserOID)
+	return nil
+}
+
+func userFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	w.add("usename", s.User, "usesysid", BootstrapSuperuserOID, "usecreatedb", true, "usesuper", true,
+		"userepl", false, "usebypassrls", false, "passwd", "********")
+	return nil
+}
+
+func tablespaceFill(_ context.Context, _ *Snapshot, w *rowWriter) error {
+	w.add("oid", DefaultTablespaceOID, "spcname", "pg_default", "spcowner", BootstrapSuperuserOID)
+	w.add("oid", GlobalTablespaceOID, "spcname", "pg_global", "spcowner", BootstrapSuperuserOID)
+	return nil
+}
+
+func settingsFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	for _, st := range s.Settings {
+		var enumVals any
+		if len(st.EnumVals) > 0 {
+			enumVals = st.EnumVals
+		}
+		w.add("name", st.Name, "setting", st.Setting, "unit", nullIfEmpty(st.Unit),
+			"category", st.Category, "short_desc", st.Description, "context", st.Context,
+			"vartype", st.Vartype, "source", st.Source, "enumvals", enumVals,
+			"boot_val", st.BootVal, "reset_val", st.ResetVal, "pending_restart", false)
+	}
+	return nil
+}
+
+// statActivityFill lists the session itself.
+func statActivityFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	si := s.Session
+	w.add("datid", DatabaseOID, "datname", s.Database, "pid", si.PID, "usesysid", BootstrapSuperuserOID,
+		"usename", s.User, "application_name", si.ApplicationName, "client_addr", nullIfEmpty(si.ClientAddr),
+		"client_port", clientPort(si), "backend_start", nullIfZero(si.BackendStart),
+		"xact_start", nullIfZero(si.QueryStart), "query_start", nullIfZero(si.QueryStart),
+		"state_change", nullIfZero(si.QueryStart), "state", "active", "query", si.Query,
+		"backend_type", "client backend")
+	return nil
+}
+
+// clientPort is pg_stat_activity.client_port: -1 for a Unix socket, NULL
+// when unknown.
+func clientPort(si SessionInfo) any {
+	if si.ClientPort == 0 {
+		return nil
+	}
+	return si.ClientPort
+}
+
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func nullIfZero(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t
+}
+
+// statDatabaseFill lists the database with one backend, the session, and
+// no counters.
+func statDatabaseFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	zero := int64(0)
+	pairs := []any{"datid", DatabaseOID, "datname", s.Database, "numbackends", int32(1)}
+	for _, c := range []string{"xact_commit", "xact_rollback", "blks_read", "blks_hit", "tup_returned",
+		"tup_fetched", "tup_inserted", "tup_updated", "tup_deleted", "conflicts", "temp_files", "temp_bytes",
+		"deadlocks", "sessions", "sessions_abandoned", "sessions_fatal", "sessions_killed"} {
+		pairs = append(pairs, c, zero)
+	}
+	for _, c := range []string{"blk_read_time", "blk_write_time", "session_time", "active_time", "idle_in_transaction_time"} {
+		pairs = append(pairs, c, float64(0))
+	}
+	w.add(pairs...)
+	return nil
+}
