@@ -27,6 +27,9 @@ type createTable struct {
 
 // tableIdent resolves the namespace a table name creates or names in DDL.
 // An unqualified name goes to the first schema of search_path (public).
+// The bool is true when creating the table creates its namespace: the
+// default one, or public, which PostgreSQL clients take to exist (the
+// system catalog lists it) even in a warehouse without it.
 func (s *session) tableIdent(ctx context.Context, tn tableName) (catalog.Identifier, bool, error) {
 	if tn.Catalog != "" && tn.Catalog != s.cat.Name() {
 		return catalog.Identifier{}, false, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.written)
@@ -37,7 +40,7 @@ func (s *session) tableIdent(ctx context.Context, tn tableName) (catalog.Identif
 			return catalog.Identifier{}, false, err
 		}
 		if ns == nil {
-			ns = []string{tn.Schema}
+			return catalog.Identifier{Namespace: []string{tn.Schema}, Name: tn.Name}, tn.Schema == "public", nil
 		}
 		return catalog.Identifier{Namespace: ns, Name: tn.Name}, false, nil
 	}

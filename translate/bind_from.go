@@ -65,6 +65,9 @@ func (b *binder) bindFromItem(n *pg.Node, left rel) (rel, error) {
 func (b *binder) bindRangeVar(rv *pg.RangeVar) (rel, error) {
 	alias, colAliases := aliasOf(rv.Alias)
 	if c := b.stmt.asOf[rv.Location]; c != nil {
+		if r, ok, err := b.bindMetadataTable(rv, tableNameOf(rv), alias, colAliases); ok {
+			return r, err
+		}
 		return b.bindTimeTravel(rv, c, alias, colAliases)
 	}
 	if rv.Schemaname == "" && rv.Catalogname == "" {
@@ -100,6 +103,12 @@ func (b *binder) bindRangeVar(rv *pg.RangeVar) (rel, error) {
 	if err != nil {
 		if r, ok, rerr := b.bindRefName(rv, tn, alias, colAliases); ok {
 			return r, rerr
+		}
+		if st := b.searchPathSysTable(tn); st != nil {
+			return b.bindSysTable(rv.Location, tn, st, alias, colAliases)
+		}
+		if r, ok, merr := b.bindMetadataTable(rv, tn, alias, colAliases); ok {
+			return r, merr
 		}
 		return nil, b.errAt(err, rv.Location)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/syscat"
 )
 
 // scope is what names can refer to while binding one SELECT: the items of
@@ -31,6 +32,9 @@ type rangeItem struct {
 	alias string         // the alias, or "" when none
 	name  string         // the reference name when there is no alias
 	cols  []itemCol
+	// sys is set for a system catalog relation (pg_catalog.pg_class):
+	// pg_class.oid and pg_catalog.pg_class.oid refer to it.
+	sys *syscat.Table
 }
 
 // itemCol is a column of a FROM item.
@@ -68,6 +72,12 @@ func (it *rangeItem) matchesQualifier(q []string) bool {
 	if it.alias != "" {
 		return len(q) == 1 && last == it.alias
 	}
+	if it.sys != nil {
+		if last != it.sys.Name {
+			return false
+		}
+		return len(q) == 1 || q[len(q)-2] == it.sys.Schema
+	}
 	if it.table == nil {
 		return len(q) == 1 && last == it.name
 	}
@@ -90,6 +100,9 @@ func (it *rangeItem) refName() string {
 	}
 	if it.table != nil {
 		return it.tn.Name
+	}
+	if it.sys != nil {
+		return it.sys.Name
 	}
 	return it.name
 }

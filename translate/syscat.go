@@ -8,12 +8,14 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
 )
 
@@ -22,7 +24,9 @@ import (
 // warehouse.
 type sysRel struct {
 	table *syscat.Table
-	cols  []colID
+	// cols are the relation's columns, then the system column tableoid
+	// (hidden from *).
+	cols []colID
 }
 
 func (r *sysRel) outCols() []colID { return r.cols }
@@ -41,6 +45,21 @@ func sysTable(tn tableName, catalogName string) *syscat.Table {
 	return syscat.Lookup(tn.Schema, tn.Name)
 }
 
+// searchPathSysTable finds an unqualified name in information_schema when
+// the session's search_path names that schema (and no table of the
+// warehouse took the name first).
+func (b *binder) searchPathSysTable(tn tableName) *syscat.Table {
+	if tn.Schema != "" || tn.Catalog != "" {
+		return nil
+	}
+	for _, p := range b.sess.settings.searchPath() {
+		if p == "information_schema" {
+			return syscat.Lookup(p, tn.Name)
+		}
+	}
+	return nil
+}
+
 // bindSysTable binds a catalog relation as a FROM item.
 func (b *binder) bindSysTable(loc int32, tn tableName, t *syscat.Table, alias string, colAliases []string) (rel, error) {
 	if len(colAliases) > len(t.Columns) {
@@ -48,7 +67,7 @@ func (b *binder) bindSysTable(loc int32, tn tableName, t *syscat.Table, alias st
 			tn.Name, len(t.Columns), len(colAliases)), loc)
 	}
 	r := &sysRel{table: t}
-	it := &rangeItem{tn: tn, alias: alias}
+	it := &rangeItem{tn: tn, alias: alias, sys: t}
 	for i, c := range t.Columns {
 		name := c.Name
 		if i < len(colAliases) {
@@ -58,6 +77,9 @@ func (b *binder) bindSysTable(loc int32, tn tableName, t *syscat.Table, alias st
 		r.cols = append(r.cols, id)
 		it.cols = append(it.cols, itemCol{name: name, id: id})
 	}
+	toid := b.newCol("tableoid", pgType{pgtypes.OID, -1}, syscat.ArrowOf(pgtypes.OID))
+	r.cols = append(r.cols, toid)
+	it.cols = append(it.cols, itemCol{name: "tableoid", id: toid, hidden: true})
 	b.scope.items = append(b.scope.items, it)
 	return r, nil
 }
@@ -68,11 +90,24 @@ func (l *lowerer) lowerSys(x *sysRel) (engine.Operator, []colID, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	batch, err := x.table.Batch(l.ctx, expr.Allocator(l.ctx), snap)
+	mem := expr.Allocator(l.ctx)
+	batch, err := x.table.Batch(l.ctx, mem, snap)
 	if err != nil {
 		return nil, nil, pgerr.Wrap(err, pgerr.InternalError, "compute %s.%s: %v", x.table.Schema, x.table.Name, err)
 	}
-	return exec.NewBatches(x.table.ArrowSchema(), []arrow.RecordBatch{batch}), x.cols, nil
+	defer batch.Release()
+	// The system column tableoid: the relation's own OID on every row.
+	ob := array.NewInt64Builder(mem)
+	defer ob.Release()
+	for i := int64(0); i < batch.NumRows(); i++ {
+		ob.Append(int64(x.table.OID))
+	}
+	oids := ob.NewArray()
+	defer oids.Release()
+	fields := append(x.table.ArrowSchema().Fields(), arrow.Field{Name: "tableoid", Type: arrow.PrimitiveTypes.Int64, Nullable: true})
+	schema := arrow.NewSchema(fields, nil)
+	out := array.NewRecordBatch(schema, append(append([]arrow.Array(nil), batch.Columns()...), oids), batch.NumRows())
+	return exec.NewBatches(schema, []arrow.RecordBatch{out}), x.cols, nil
 }
 
 // sysSnapshot returns the snapshot of the warehouse that the catalog
@@ -149,6 +184,20 @@ func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error
 				continue
 			}
 			snap.Relations = append(snap.Relations, sysViewRelation(name, v))
+		}
+	}
+	hasPublic := false
+	for _, n := range snap.Namespaces {
+		hasPublic = hasPublic || n.Name == "public"
+	}
+	if !hasPublic {
+		// PostgreSQL always has public, and clients look for it (the
+		// default of search_path); it holds no tables until one is made.
+		snap.Namespaces = append(snap.Namespaces, &syscat.Namespace{Name: "public"})
+	}
+	for _, n := range snap.Namespaces {
+		if n.Name == "public" && n.Comment == "" {
+			n.Comment = "standard public schema"
 		}
 	}
 	snap.Index()
