@@ -1,6 +1,12 @@
 package translate
 
 import (
+	"context"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	pg "github.com/pganalyze/pg_query_go/v6"
 
@@ -30,6 +36,7 @@ func (b *binder) arrayExpr(a *pg.A_ArrayExpr) (bound, error) {
 	if t.ID() == arrow.NULL {
 		t = expr.Text
 	}
+	elemType := commonPG(elems, pgTypeOfArrow(t))
 	for i := range elems {
 		elems[i] = bound{e: b.coerce(elems[i], t), t: pgTypeOfArrow(t)}
 	}
@@ -37,7 +44,7 @@ func (b *binder) arrayExpr(a *pg.A_ArrayExpr) (bound, error) {
 	if err != nil {
 		return bound{}, err
 	}
-	if arr := pgtypes.ArrayOf(commonPG(elems, pgTypeOfArrow(t)).OID); arr != 0 {
+	if arr := pgtypes.ArrayOf(elemType.OID); arr != 0 {
 		r.t = pgType{arr, -1}
 	}
 	r.name, r.strong = "array", true
@@ -54,12 +61,22 @@ func (b *binder) indirection(ind *pg.A_Indirection) (bound, error) {
 	for _, n := range ind.Indirection {
 		idx := n.GetAIndices()
 		if idx == nil {
-			return bound{}, b.errAt(notYet("field selection from a composite value"), loc)
+			if f := n.GetString_(); f != nil {
+				// (composite).field
+				if x, err = b.fieldSelection(x, f.GetSval(), loc); err != nil {
+					return bound{}, err
+				}
+				continue
+			}
+			return bound{}, b.errAt(notYet("this kind of indirection"), loc)
 		}
 		if pgtypes.ElemOf(x.t.OID) == 0 && x.t.OID != tJSONB.OID {
 			return bound{}, b.errAt(pgerr.New(pgerr.DatatypeMismatch,
 				"cannot subscript type %s because it does not support subscripting", x.t), loc)
 		}
+		// int2vector and oidvector (pg_index.indkey, proargtypes) count
+		// from 0: indkey[0] is the first key.
+		vector := isVectorType(x.t.OID)
 		bound1 := func(n *pg.Node) (bound, error) {
 			if n == nil {
 				return bound{e: &expr.Lit{V: nil, T: expr.Int4}, t: tInt4}, nil
@@ -68,7 +85,11 @@ func (b *binder) indirection(ind *pg.A_Indirection) (bound, error) {
 			if err != nil {
 				return bound{}, err
 			}
-			return bound{e: b.coerce(v, expr.Int4), t: tInt4}, nil
+			e := b.coerce(v, expr.Int4)
+			if vector {
+				e = &expr.Call{Fn: "+", Args: []expr.Expr{e, &expr.Lit{V: int32(1), T: expr.Int4}}, T: expr.Int4}
+			}
+			return bound{e: e, t: tInt4}, nil
 		}
 		elemType := pgType{pgtypes.ElemOf(x.t.OID), -1}
 		if idx.IsSlice {
@@ -85,6 +106,9 @@ func (b *binder) indirection(ind *pg.A_Indirection) (bound, error) {
 				return bound{}, err
 			}
 			r.t, r.name, r.strong = x.t, x.name, x.strong
+			if vector {
+				r.t = pgType{pgtypes.ArrayOf(elemType.OID), -1}
+			}
 			x = r
 			continue
 		}
@@ -103,4 +127,150 @@ func (b *binder) indirection(ind *pg.A_Indirection) (bound, error) {
 		x = r
 	}
 	return x, nil
+}
+
+// isVectorType reports whether oid is int2vector or oidvector: arrays
+// whose subscripts start at 0, printed as numbers separated by spaces.
+func isVectorType(oid uint32) bool {
+	return oid == pgtypes.Int2Vector || oid == pgtypes.OIDVector
+}
+
+// vectorCast converts to and from int2vector and oidvector: their text
+// form is the numbers separated by blanks ("1 3"); they convert to the
+// arrays of their elements (int2[], oid[]) but not back. ok is false when
+// neither side is a vector.
+func (b *binder) vectorCast(arg bound, t pgType, loc int32) (out bound, ok bool, err error) {
+	from := uint32(0)
+	if !arg.unknown() {
+		from = arg.t.OID
+	}
+	switch {
+	case isVectorType(from) && (t.OID == pgtypes.Text || t.OID == pgtypes.Varchar):
+		sep := bound{e: &expr.Lit{V: " ", T: expr.Text}, t: tText}
+		r, err := b.call("array_to_string", []bound{arg, sep}, loc)
+		r.t = pgType{t.OID, -1}
+		return r, true, err
+	case isVectorType(from) && (t.OID == from || t.OID == pgtypes.ArrayOf(pgtypes.ElemOf(from))):
+		return bound{e: arg.e, t: t}, true, nil
+	case isVectorType(t.OID) && (arg.unknown() || regTextual(from)):
+		in := arg
+		if arg.unknown() {
+			in = arg.resolveUnknownIn(b)
+		}
+		return bound{e: vectorIn(in.e, t.OID), t: t}, true, nil
+	case isVectorType(t.OID) || isVectorType(from):
+		return bound{}, true, b.errAt(cannotCast(arg.t, t), loc)
+	}
+	return bound{}, false, nil
+}
+
+// vectorIn reads the text form of an int2vector or oidvector.
+func vectorIn(e expr.Expr, typ uint32) expr.Expr {
+	elem := pgtypes.ElemOf(typ)
+	return &expr.Call{Fn: pgtypes.TypeName(typ) + "in", Args: []expr.Expr{e}, T: arrowOf(pgType{typ, -1}), Go: func(_ context.Context, a []any) (any, error) {
+		s, ok := a[0].(string)
+		if !ok {
+			return nil, nil
+		}
+		out := []any{}
+		for _, f := range strings.Fields(s) {
+			n, err := strconv.ParseInt(f, 10, 64)
+			switch {
+			case err != nil:
+				return nil, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type %s: \"%s\"", pgtypes.TypeName(elem), f)
+			case elem == pgtypes.Int2 && (n < math.MinInt16 || n > math.MaxInt16):
+				return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value \"%s\" is out of range for type smallint", f)
+			case elem == pgtypes.OID && (n < math.MinInt32 || n > math.MaxUint32):
+				return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value \"%s\" is out of range for type oid", f)
+			}
+			if elem == pgtypes.OID {
+				n = int64(uint32(n))
+			}
+			out = append(out, n)
+		}
+		return out, nil
+	}}
+}
+
+// vectorBounds is array_lower and array_upper of an int2vector or
+// oidvector, whose subscripts start at 0; ok is false for other calls.
+func (b *binder) vectorBounds(fn string, args []bound, loc int32) (bound, bool, error) {
+	if fn != "array_lower" && fn != "array_upper" || len(args) != 2 || args[0].unknown() || !isVectorType(args[0].t.OID) {
+		return bound{}, false, nil
+	}
+	arr := args[0]
+	arr.t = pgType{pgtypes.ArrayOf(pgtypes.ElemOf(arr.t.OID)), -1}
+	r, err := b.call(fn, []bound{arr, args[1]}, loc)
+	if err != nil {
+		return bound{}, true, err
+	}
+	one := bound{e: &expr.Lit{V: int32(1), T: expr.Int4}, t: tInt4}
+	out, err := b.call("-", []bound{r, one}, loc)
+	out.name, out.strong = fn, true
+	return out, true, err
+}
+
+// vectorSubscripts rewrites generate_subscripts(v, dim [, reverse]) over
+// an int2vector or oidvector column, whose subscripts start at 0, into
+// generate_series(array_lower(v, dim), array_upper(v, dim) [, -1]); other
+// calls come back as they are. The column a FROM item without an alias
+// gets is then named generate_series.
+func (b *binder) vectorSubscripts(fc *pg.FuncCall, name string) (*pg.FuncCall, string) {
+	if name != "generate_subscripts" || len(fc.Args) < 2 || len(fc.Args) > 3 || fc.Args[0].GetColumnRef() == nil {
+		return fc, name
+	}
+	agg := b.agg
+	b.agg = nil
+	v, err := b.expr(fc.Args[0])
+	b.agg = agg
+	if err != nil || v.unknown() || !isVectorType(v.t.OID) {
+		return fc, name
+	}
+	bound := func(fn string) *pg.Node {
+		return pg.MakeFuncCallNode([]*pg.Node{pg.MakeStrNode(fn)}, []*pg.Node{fc.Args[0], fc.Args[1]}, fc.Location)
+	}
+	args := []*pg.Node{bound("array_lower"), bound("array_upper")}
+	if len(fc.Args) == 3 {
+		c := fc.Args[2].GetAConst()
+		if c == nil || c.GetBoolval() == nil {
+			return fc, name
+		}
+		if c.GetBoolval().Boolval {
+			args = []*pg.Node{args[1], args[0], pg.MakeAConstIntNode(-1, fc.Location)}
+		}
+	}
+	return &pg.FuncCall{Funcname: []*pg.Node{pg.MakeStrNode("generate_series")}, Args: args, Location: fc.Location}, "generate_series"
+}
+
+// arrayEquality binds a = b and a <> b over two arrays of one type
+// (pol.polroles = '{0}', an untyped literal being read as the other
+// side's array type): equal when they have the same elements in the same
+// order, NULL elements equal to each other, as PostgreSQL's array_eq.
+// ok is false when neither side is an array.
+func (b *binder) arrayEquality(op string, l, r bound, loc int32) (bound, bool, error) {
+	if op != "=" && op != "<>" {
+		return bound{}, false, nil
+	}
+	isArr := func(x bound) bool { return !x.unknown() && pgtypes.ElemOf(x.t.OID) != 0 }
+	switch {
+	case isArr(l) && r.lit != nil:
+		r = bound{e: b.coerce(r, l.e.Type()), t: l.t}
+	case isArr(r) && l.lit != nil:
+		l = bound{e: b.coerce(l, r.e.Type()), t: r.t}
+	case !isArr(l) || !isArr(r):
+		return bound{}, false, nil
+	}
+	if !arrow.TypeEqual(l.e.Type(), r.e.Type()) {
+		return bound{}, true, b.errAt(undefinedOperator(op, []bound{l, r}), loc)
+	}
+	want := op == "="
+	fn := func(_ context.Context, a []any) (any, error) {
+		x, okx := a[0].([]any)
+		y, oky := a[1].([]any)
+		if !okx || !oky {
+			return nil, nil
+		}
+		return slices.Equal(x, y) == want, nil
+	}
+	return bound{e: &expr.Call{Fn: "array_" + map[bool]string{true: "eq", false: "ne"}[want], Args: []expr.Expr{l.e, r.e}, T: expr.Bool, Go: fn}, t: tBool}, true, nil
 }

@@ -42,6 +42,12 @@ func (b *binder) typeCast(tc *pg.TypeCast) (bound, error) {
 // castTo converts a bound expression to PostgreSQL type t with explicit-cast
 // semantics.
 func (b *binder) castTo(arg bound, t pgType, loc int32) (bound, error) {
+	if r, ok, err := b.regCast(arg, t, loc); ok {
+		return r, err
+	}
+	if r, ok, err := b.vectorCast(arg, t, loc); ok {
+		return r, err
+	}
 	at := arrowOf(t)
 	if t.OID == pgtypes.Varchar || t.OID == pgtypes.BPChar {
 		// varchar and char values are text; an explicit cast to

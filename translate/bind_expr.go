@@ -130,7 +130,7 @@ func (b *binder) exprNode(n *pg.Node) (bound, error) {
 	case *pg.Node_RowExpr:
 		return bound{}, b.errAt(notYetPl("row constructors"), x.RowExpr.Location)
 	case *pg.Node_CollateClause:
-		return bound{}, b.errAt(notYet("COLLATE"), x.CollateClause.Location)
+		return b.collate(x.CollateClause)
 	case *pg.Node_GroupingFunc:
 		return b.groupingFunc(x.GroupingFunc)
 	}
@@ -212,6 +212,9 @@ func (b *binder) paramRef(p *pg.ParamRef) (bound, error) {
 // call resolves a function or operator through the engine's catalogue and
 // casts the arguments to the types it asks for.
 func (b *binder) call(fn string, args []bound, loc int32) (bound, error) {
+	if r, ok, err := b.vectorBounds(fn, args, loc); ok {
+		return r, err
+	}
 	if !acceptsComposite(fn) {
 		for _, a := range args {
 			if !a.unknown() && (a.t.OID == tJSONB.OID || pgtypes.ElemOf(a.t.OID) != 0) {
@@ -294,10 +297,14 @@ func commonPG(args []bound, def pgType) pgType {
 			if t.OID == a.t.OID {
 				return pgType{t.OID, -1}
 			}
+			if o, ok := oidOverInteger(*t, a.t); ok {
+				t = &o
+				continue
+			}
 			return def
 		}
 	}
-	if t == nil || t.OID != def.OID {
+	if t == nil || !keepsCatalogType(*t, def) {
 		return def
 	}
 	return *t

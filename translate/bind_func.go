@@ -33,6 +33,9 @@ func funcName(fc *pg.FuncCall) string {
 }
 
 func (b *binder) funcCall(fc *pg.FuncCall) (bound, error) {
+	if r, ok, err := b.sysFunc(fc); ok {
+		return r, err
+	}
 	name := funcName(fc)
 	if len(fc.Funcname) > 1 {
 		schema := fc.Funcname[0].GetString_().GetSval()

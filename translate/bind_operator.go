@@ -1,6 +1,8 @@
 package translate
 
 import (
+	"strings"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	pg "github.com/pganalyze/pg_query_go/v6"
 
@@ -13,6 +15,12 @@ func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
 	op := ""
 	if len(a.Name) > 0 {
 		op = a.Name[len(a.Name)-1].GetString_().GetSval()
+	}
+	if len(a.Name) > 1 {
+		// OPERATOR(pg_catalog.op) is the built-in op.
+		if err := b.operatorSchema(a); err != nil {
+			return bound{}, err
+		}
 	}
 	switch a.Kind {
 	case pg.A_Expr_Kind_AEXPR_OP:
@@ -41,6 +49,12 @@ func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
 		r, err := b.expr(a.Rexpr)
 		if err != nil {
 			return bound{}, err
+		}
+		if l, r, err = b.oidOperands(op, l, r, a.Location); err != nil {
+			return bound{}, err
+		}
+		if res, ok, err := b.arrayEquality(op, l, r, a.Location); ok {
+			return res, err
 		}
 		switch op {
 		case "~~":
@@ -97,6 +111,11 @@ func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
 		items, err := b.exprs(a.Rexpr.GetList().GetItems())
 		if err != nil {
 			return bound{}, err
+		}
+		for i := range items {
+			if items[i], err = b.oidListItem(l, items[i], a.Location); err != nil {
+				return bound{}, err
+			}
 		}
 		res, err := b.call("in", append([]bound{l}, items...), a.Location)
 		if err != nil || op == "=" {
@@ -324,4 +343,98 @@ func (b *binder) caseExpr(c *pg.CaseExpr) (bound, error) {
 		name = elseB.name
 	}
 	return bound{e: out, t: commonPG(results, pgTypeOfArrow(t)), name: name, strong: name != "case"}, nil
+}
+
+// operatorSchema checks the schema of OPERATOR(schema.op): pg_catalog
+// holds every operator icegate has; another schema holds none.
+func (b *binder) operatorSchema(a *pg.A_Expr) error {
+	schema := a.Name[0].GetString_().GetSval()
+	if len(a.Name) == 2 && schema == "pg_catalog" {
+		return nil
+	}
+	var parts []string
+	for _, n := range a.Name {
+		parts = append(parts, n.GetString_().GetSval())
+	}
+	if len(a.Name) == 2 {
+		snap, err := b.sysSnap()
+		if err != nil {
+			return err
+		}
+		if snap.Namespace(schema) == nil {
+			return b.errAt(pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema), a.Location)
+		}
+	}
+	var args []bound
+	for _, n := range []*pg.Node{a.Lexpr, a.Rexpr} {
+		if n == nil {
+			continue
+		}
+		x, err := b.expr(n)
+		if err != nil {
+			return err
+		}
+		args = append(args, x)
+	}
+	if len(args) == 0 {
+		return b.errAt(pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", strings.Join(parts, ".")), a.Location)
+	}
+	return b.errAt(undefinedOperator(strings.Join(parts, "."), args), a.Location)
+}
+
+// collate binds x COLLATE name. icegate compares and sorts text by its
+// bytes; for the UTF-8 text it serves that is the order of the C, POSIX,
+// ucs_basic and C.utf8 collations, and of the database's default
+// collation as icegate defines it, so those are accepted and change
+// nothing. Other collations PostgreSQL knows (ICU and libc locales) are
+// not supported; an unknown name is 42704.
+func (b *binder) collate(c *pg.CollateClause) (bound, error) {
+	x, err := b.expr(c.Arg)
+	if err != nil {
+		return bound{}, err
+	}
+	x = x.resolveUnknownIn(b)
+	var names []string
+	for _, n := range c.Collname {
+		names = append(names, n.GetString_().GetSval())
+	}
+	name := names[len(names)-1]
+	written := strings.Join(names, ".")
+	if len(names) > 2 || len(names) == 2 && names[0] != "pg_catalog" {
+		return bound{}, b.errAt(pgerr.New(pgerr.UndefinedObject, "collation \"%s\" for encoding \"UTF8\" does not exist", written), c.Location)
+	}
+	switch {
+	case name == "default" || name == "C" || name == "POSIX" || name == "ucs_basic" || name == "C.utf8":
+	case strings.HasSuffix(name, "-x-icu") || localeName(name):
+		return bound{}, b.errAt(pgerr.Unsupported("collation \"%s\" (icegate compares text by its bytes: use COLLATE \"C\")", name), c.Location)
+	default:
+		return bound{}, b.errAt(pgerr.New(pgerr.UndefinedObject, "collation \"%s\" for encoding \"UTF8\" does not exist", written), c.Location)
+	}
+	switch x.t.OID {
+	case pgtypes.Text, pgtypes.Varchar, pgtypes.BPChar, pgtypes.Name:
+		return x, nil
+	}
+	return bound{}, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "collations are not supported by type %s", x.t), c.Location)
+}
+
+// localeName reports whether name looks like an operating system locale
+// (en_US, en_US.utf8, de_DE.UTF-8): collations PostgreSQL creates from
+// the locales of its host.
+func localeName(name string) bool {
+	base, _, _ := strings.Cut(name, ".")
+	lang, country, ok := strings.Cut(base, "_")
+	if !ok || len(lang) < 2 || len(lang) > 3 || len(country) != 2 {
+		return false
+	}
+	for _, r := range lang {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	for _, r := range country {
+		if r < 'A' || r > 'Z' {
+			return false
+		}
+	}
+	return true
 }

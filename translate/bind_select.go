@@ -24,8 +24,19 @@ type target struct {
 }
 
 // bindSelect binds a query: a SELECT, VALUES, or a set operation of them,
-// with its WITH clause.
+// with its WITH clause. The statement's own query (the rows a client
+// receives) also gets its object identifier columns printed as names
+// (regOutput).
 func (b *binder) bindSelect(sel *pg.SelectStmt) (*selectPlan, error) {
+	p, err := b.bindQuery(sel)
+	if err != nil || b.stmt.node.GetSelectStmt() != sel {
+		return p, err
+	}
+	return b.regOutput(p)
+}
+
+// bindQuery binds a query for bindSelect.
+func (b *binder) bindQuery(sel *pg.SelectStmt) (*selectPlan, error) {
 	if sel.WithClause != nil {
 		pop, err := b.pushWith(sel.WithClause)
 		if err != nil {
@@ -302,9 +313,10 @@ func (b *binder) leaveQuery(s queryState) {
 }
 
 // colFor is the column id an output expression is projected as: the id
-// itself for a plain column reference, else a new one.
+// itself for a plain column reference of that type, else a new one (a
+// cast that only retypes, c.oid::regclass, is a reference too).
 func (b *binder) colFor(e expr.Expr, name string, t pgType) colID {
-	if c, ok := e.(*expr.Col); ok {
+	if c, ok := e.(*expr.Col); ok && b.q.meta(colID(c.Idx)).t == t {
 		return colID(c.Idx)
 	}
 	return b.newCol(name, t, e.Type())

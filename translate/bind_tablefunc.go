@@ -1,12 +1,15 @@
 package translate
 
 import (
+	"strings"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
 )
 
 // setReturningFuncs are the set-returning functions icegate evaluates
@@ -74,6 +77,13 @@ func (b *binder) bindRangeFunction(rf *pg.RangeFunction, left rel) (rel, error) 
 		return nil, b.errAt(notYet("this function in FROM"), nodeLocation(items[0]))
 	}
 	name := funcName(fc)
+	fc, name = b.vectorSubscripts(fc, name)
+	if name == "pg_get_keywords" {
+		return b.bindKeywords(rf, fc, left)
+	}
+	if name == "_pg_expandarray" {
+		return nil, b.errAt(notYet("information_schema._pg_expandarray in FROM"), fc.Location)
+	}
 	if !setReturningFuncs[name] {
 		return nil, b.errAt(notYet("function "+name+" in FROM"), fc.Location)
 	}
@@ -140,6 +150,7 @@ func (b *binder) bindRangeFunction(rf *pg.RangeFunction, left rel) (rel, error) 
 // selectListSRF binds a set-returning function in a select list: the
 // rows of the query are repeated for each value it returns.
 func (b *binder) selectListSRF(fc *pg.FuncCall, name string) (bound, error) {
+	fc, name = b.vectorSubscripts(fc, name)
 	if b.win == nil || b.where != "" || b.inAgg {
 		where := b.where
 		if where == "" {
@@ -163,4 +174,58 @@ func (b *binder) selectListSRF(fc *pg.FuncCall, name string) (bound, error) {
 	b.pending = append(b.pending, pendingJoin{srf: &tableFuncRel{fn: name, args: args, cols: []colID{id}}})
 	r := b.ref(id)
 	return r, nil
+}
+
+// setReturningSysFuncs are the set-returning catalog functions:
+// pg_get_keywords() and information_schema._pg_expandarray(anyarray).
+var setReturningSysFuncs = map[string]bool{"pg_get_keywords": true, "_pg_expandarray": true}
+
+// bindKeywords binds pg_get_keywords() in FROM: PostgreSQL 15's keywords
+// (word, catcode, barelabel, catdesc, baredesc) as constant rows.
+func (b *binder) bindKeywords(rf *pg.RangeFunction, fc *pg.FuncCall, left rel) (rel, error) {
+	if len(fc.Args) != 0 {
+		return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function pg_get_keywords(...) does not exist").
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+	}
+	if rf.Ordinality {
+		return nil, b.errAt(notYet("WITH ORDINALITY on pg_get_keywords"), fc.Location)
+	}
+	alias, colAliases := aliasOf(rf.Alias)
+	if alias == "" {
+		alias = "pg_get_keywords"
+	}
+	names := []string{"word", "catcode", "barelabel", "catdesc", "baredesc"}
+	types := []pgType{tText, {pgtypes.Char, -1}, tBool, tText, tText}
+	if len(colAliases) > len(names) {
+		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", alias, len(names), len(colAliases)), fc.Location)
+	}
+	catdesc := map[string]string{"U": "unreserved", "C": "unreserved (cannot be function or type name)",
+		"T": "reserved (can be function or type name)", "R": "reserved"}
+	vr := &valuesRel{}
+	for _, line := range strings.Split(strings.TrimSpace(pgKeywords), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			continue
+		}
+		bare, baredesc := f[2] == "t", "requires AS"
+		if bare {
+			baredesc = "can be bare label"
+		}
+		vr.rows = append(vr.rows, []expr.Expr{&expr.Lit{V: f[0], T: expr.Text}, &expr.Lit{V: f[1], T: expr.Text},
+			&expr.Lit{V: bare, T: expr.Bool}, &expr.Lit{V: catdesc[f[1]], T: expr.Text}, &expr.Lit{V: baredesc, T: expr.Text}})
+	}
+	it := &rangeItem{alias: alias, name: "pg_get_keywords"}
+	for i, n := range names {
+		if i < len(colAliases) {
+			n = colAliases[i]
+		}
+		id := b.newCol(n, types[i], arrowOf(types[i]))
+		vr.cols = append(vr.cols, id)
+		it.cols = append(it.cols, itemCol{name: n, id: id})
+	}
+	b.scope.items = append(b.scope.items, it)
+	if left == nil {
+		return vr, nil
+	}
+	return &joinRel{typ: joinInner, left: left, right: vr}, nil
 }

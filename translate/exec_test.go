@@ -136,6 +136,9 @@ func checkWireTypes(t *testing.T, pos string, cols []pgtypes.Column, b arrow.Rec
 		}
 		want := arrowOf(pgType{col.TypeOID, col.Typmod})
 		got := b.Column(j).DataType()
+		if pgtypes.IsRegType(col.TypeOID) && arrow.TypeEqual(got, arrow.BinaryTypes.String) {
+			continue // the objects' names (regOutput)
+		}
 		if !wireCompatible(want, got) {
 			t.Errorf("%s: column %s: OID %d with Arrow type %s", pos, col.Name, col.TypeOID, got)
 		}

@@ -13,7 +13,7 @@ type (
 
 var (
 	moreResolvers = [...]familyResolver{resolveBits, resolveStrings, resolveDatetime, resolveArrays}
-	moreKernels   = [...]familyKernel{kernelBits, kernelStrings, kernelDatetime, kernelArrays}
+	moreKernels   = [...]familyKernel{kernelBits, kernelStrings, kernelDatetime, kernelArrays, kernelSys}
 )
 
 func resolveMore(fn string, args []arrow.DataType) (Resolved, bool, error) {

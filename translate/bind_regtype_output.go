@@ -1,0 +1,41 @@
+package translate
+
+import (
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// regOutput prints the result columns of a reg* type (SELECT
+// 'pg_class'::regclass, SELECT c.oid::regclass FROM pg_class c) as the
+// names of their objects: a projection above the query computes them as
+// text from the statement's catalog snapshot, while the columns keep their
+// type OIDs in the row description. Rows are ordered and compared by OID
+// below it, as PostgreSQL does; wire sends a text column of a reg* type
+// as it is.
+func (b *binder) regOutput(p *selectPlan) (*selectPlan, error) {
+	need := false
+	for _, c := range p.cols {
+		need = need || pgtypes.IsRegType(c.TypeOID)
+	}
+	if !need {
+		return p, nil
+	}
+	proj := &projectRel{in: p.root}
+	for i, id := range p.out {
+		e := b.ref(id).e
+		typ := p.cols[i].TypeOID
+		if !pgtypes.IsRegType(typ) {
+			proj.exprs = append(proj.exprs, e)
+			proj.cols = append(proj.cols, id)
+			continue
+		}
+		text, err := b.regText(e, typ)
+		if err != nil {
+			return nil, err
+		}
+		proj.exprs = append(proj.exprs, text)
+		proj.cols = append(proj.cols, b.newCol(p.cols[i].Name, pgType{typ, -1}, text.Type()))
+	}
+	p.root, p.out = proj, proj.cols
+	p.finish(b)
+	return p, nil
+}

@@ -1,0 +1,84 @@
+package translate
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// information_schema._pg_expandarray(anyarray) and the composite values it
+// returns. pgJDBC's getPrimaryKeys selects
+//
+//	(information_schema._pg_expandarray(i.indkey)).n AS KEY_SEQ,
+//	information_schema._pg_expandarray(i.indkey) AS KEYS
+//
+// and compares (result.KEYS).x outside: one row per element of indkey, the
+// two calls in step. A call is bound as unnest over a list of (x, n)
+// structs (engine/expr's _pg_expandarray kernel); the same call twice in
+// one select list reads the same rows; (value).field selects a field
+// (fieldSelection).
+
+// expandArraySRF binds information_schema._pg_expandarray(array) in a
+// select list: a column of the composite type (x, n).
+func (b *binder) expandArraySRF(fc *pg.FuncCall) (bound, error) {
+	if b.win == nil || b.where != "" || b.inAgg {
+		where := b.where
+		if where == "" {
+			where = "this context"
+		}
+		return bound{}, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", where), fc.Location)
+	}
+	args, err := b.exprs(fc.Args)
+	if err != nil {
+		return bound{}, err
+	}
+	if len(args) != 1 || args[0].unknown() {
+		return bound{}, b.errAt(undefinedCall("information_schema._pg_expandarray", args), fc.Location)
+	}
+	lt, ok := args[0].e.Type().(*arrow.ListType)
+	if !ok {
+		return bound{}, b.errAt(undefinedCall("information_schema._pg_expandarray", args), fc.Location)
+	}
+	call := &expr.Call{Fn: "_pg_expandarray", Args: []expr.Expr{args[0].e}, T: expr.ExpandArrayType(lt.Elem())}
+	key := call.String()
+	for _, p := range b.pending {
+		if p.srf == nil {
+			continue
+		}
+		if p.srf.fn == "unnest" && len(p.srf.args) == 1 && p.srf.args[0].String() == key {
+			r := b.ref(p.srf.cols[0])
+			r.name = "_pg_expandarray"
+			return r, nil
+		}
+		return bound{}, b.errAt(notYet("several set-returning functions in one select list"), fc.Location)
+	}
+	id := b.newCol("_pg_expandarray", pgType{pgtypes.Record, -1}, call.T.(*arrow.ListType).Elem())
+	b.pending = append(b.pending, pendingJoin{srf: &tableFuncRel{fn: "unnest", args: []expr.Expr{call}, cols: []colID{id}}})
+	r := b.ref(id)
+	r.name = "_pg_expandarray"
+	return r, nil
+}
+
+// fieldSelection binds (x).field on a composite value (an Arrow struct):
+// the field's value, named after the field. For the indirection binder:
+// a String indirection of A_Indirection.
+func (b *binder) fieldSelection(x bound, field string, loc int32) (bound, error) {
+	st, ok := x.e.Type().(*arrow.StructType)
+	if !ok {
+		return bound{}, b.errAt(pgerr.New(pgerr.WrongObjectType,
+			"column notation .%s applied to type %s, which is not a composite type", field, x.t), loc)
+	}
+	idx, found := st.FieldIdx(field)
+	if !found {
+		return bound{}, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" not found in data type %s", field, x.t), loc)
+	}
+	ft := st.Field(idx).Type
+	return bound{
+		e:    &expr.Call{Fn: "_record_field", Args: []expr.Expr{x.e, &expr.Lit{V: int32(idx), T: expr.Int4}}, T: ft},
+		t:    pgTypeOfArrow(ft),
+		name: field, strong: true,
+	}, nil
+}
