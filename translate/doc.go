@@ -35,6 +35,11 @@
 // (any other SHOW stays a setting) and describe.go, show_tables.go and
 // show_create.go answer them with text rows shaped like Spark's.
 //
+// Transaction blocks (tx*.go) give a session PostgreSQL's behaviour around
+// per-statement commits: one table snapshot per block (tx_catalog.go), the
+// failed state, savepoints, SET LOCAL, READ ONLY. Cursors (cursor*.go)
+// stream their query's batches as FETCH and MOVE ask for rows.
+//
 // The pg_query AST never leaves this package: Statements keep it only to
 // re-bind at Execute with the parameter values and a fresh table snapshot.
 package translate

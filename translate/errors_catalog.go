@@ -77,7 +77,10 @@ func catalogError(err error, kind objectKind, name string) error {
 // mutableCatalog returns the session's catalog as a MutableCatalog, or the
 // error for a statement that writes into a read-only one.
 func (s *session) mutableCatalog(what string) (catalog.MutableCatalog, error) {
-	mc, ok := s.cat.(catalog.MutableCatalog)
+	if err := s.readOnlyError(what); err != nil {
+		return nil, err
+	}
+	mc, ok := s.writableCatalog()
 	if !ok {
 		return nil, pgerr.New(codeReadOnlyTransaction, "cannot execute %s: catalog \"%s\" is read-only", what, s.cat.Name())
 	}

@@ -42,6 +42,18 @@ func (o *memLimitOp) Open(ctx context.Context) error {
 	return o.Operator.Open(exec.WithMemoryLimit(ctx, o.lim))
 }
 
+// checkMemory validates a statement_mem value and prints it as SHOW does.
+func checkMemory(v, _ string) (string, error) {
+	n, err := parseMemory(v)
+	if err != nil {
+		return "", err
+	}
+	if n == 0 {
+		return "0", nil
+	}
+	return exec.FormatBytes(n), nil
+}
+
 // parseMemory reads a memory setting as PostgreSQL writes them: a number
 // of kilobytes, or a number with a unit (B, kB, MB, GB, TB). 0 and -1
 // mean no limit.

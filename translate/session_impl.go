@@ -59,7 +59,9 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 		pid:      b.nextPID.Add(1),
 		settings: newSettings(info.User),
 		started:  time.Now(),
+		base:     b.cat,
 	}
+	s.cat = &pinnedCatalog{Catalog: b.cat, s: s}
 	params := map[string]string{}
 	for k, v := range info.Params {
 		switch strings.ToLower(k) {
@@ -88,6 +90,7 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 			return nil, err
 		}
 	}
+	s.syncTxSettings()
 	return s, nil
 }
 
@@ -99,10 +102,16 @@ type session struct {
 	database string
 	pid      int32
 	settings *settings
-	inTx     bool
-	txWrites int // writes committed since BEGIN (each commits on its own)
-	temp     map[string]*tempView
-	started  time.Time
+	// tx is the open transaction block, nil outside one (tx.go).
+	tx *txBlock
+	// cursors are the open cursors by name (cursor.go).
+	cursors map[string]*cursor
+	// pins are the table snapshots the open block has read
+	// (tx_catalog.go); base is the catalog underneath.
+	pins    map[string]*catalog.Table
+	base    catalog.Catalog
+	temp    map[string]*tempView
+	started time.Time
 	// sys is the system catalog snapshot of statement execution sysAt;
 	// sysGen counts executions (syscat.go).
 	sys           *syscat.Snapshot
@@ -118,15 +127,10 @@ func (s *session) Setting(name string) string {
 
 func (s *session) ReportedParams() map[string]string { return s.settings.reported() }
 
-func (s *session) Close() error { return nil }
-
-// TxStatus is the ReadyForQuery status: 'T' inside BEGIN ... COMMIT, else
-// 'I'.
-func (s *session) TxStatus() byte {
-	if s.inTx {
-		return 'T'
-	}
-	return 'I'
+// Close ends the session: its cursors release their streams.
+func (s *session) Close() error {
+	s.closeCursors(func(*cursor) bool { return true })
+	return nil
 }
 
 func (s *session) currentUser() string {
@@ -152,15 +156,25 @@ func (s *session) currentSchema(ctx context.Context) string {
 
 // Prepare parses sql and prepares each statement in it.
 func (s *session) Prepare(ctx context.Context, sql string, paramTypes []uint32) ([]Statement, error) {
+	// Cursors of the previous query string's implicit transaction end
+	// with it.
+	s.closeImplicitCursors()
 	stmts, err := parse(sql)
 	if err != nil {
+		s.StatementFailed(err)
 		return nil, err
+	}
+	if len(stmts) > 0 && !isBlockExit(stmts[0]) {
+		if err := s.checkNotFailed(); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]Statement, 0, len(stmts))
 	for _, ps := range stmts {
 		s.newStatementSnapshot()
 		st, err := s.prepare(ctx, ps, paramTypes, len(stmts) == 1)
 		if err != nil {
+			s.StatementFailed(err)
 			return nil, err
 		}
 		out = append(out, st)

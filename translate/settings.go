@@ -45,11 +45,14 @@ var settingDefs = []setting{
 	{Name: "session_authorization", Doc: "Sets the session user name.", Default: "", Reported: true},
 	{Name: "standard_conforming_strings", Doc: "Causes '...' strings to treat backslashes literally.", Default: "on", Reported: true, Check: oneOf("on")},
 	{Name: "statement_timeout", Doc: "Sets the maximum allowed duration of any statement.", Default: "0", Check: checkMillis},
+	{Name: statementMemSetting, Doc: "Sets the most memory one statement's sorts, hash tables and windows may hold; past it the statement fails with 53200.", Default: defaultStatementMem, Check: checkMemory},
 	{Name: "TimeZone", Doc: "Sets the time zone for displaying and interpreting time stamps.", Default: "UTC", Reported: true, Check: checkTimeZone},
-	{Name: "transaction_isolation", Doc: "Sets the current transaction's isolation level.", Default: "read committed"},
-	{Name: "default_transaction_isolation", Doc: "Sets the transaction isolation level of each new transaction.", Default: "read committed"},
-	{Name: "default_transaction_read_only", Doc: "Sets the default read-only status of new transactions.", Default: "off"},
-	{Name: "transaction_read_only", Doc: "Sets the current transaction's read-only status.", Default: "off"},
+	{Name: "transaction_isolation", Doc: "Sets the current transaction's isolation level.", Default: "read committed", Check: checkIsolation},
+	{Name: "default_transaction_isolation", Doc: "Sets the transaction isolation level of each new transaction.", Default: "read committed", Check: checkIsolation},
+	{Name: "default_transaction_read_only", Doc: "Sets the default read-only status of new transactions.", Default: "off", Check: checkBool},
+	{Name: "transaction_read_only", Doc: "Sets the current transaction's read-only status.", Default: "off", Check: checkBool},
+	{Name: "default_transaction_deferrable", Doc: "Sets the default deferrable status of new transactions.", Default: "off", Check: checkBool},
+	{Name: "transaction_deferrable", Doc: "Whether to defer a read-only serializable transaction until it can be executed with no possible serialization failures.", Default: "off", Check: checkBool},
 	{Name: "scram_iterations", Doc: "Sets the iteration count for SCRAM secret generation.", Default: "4096"},
 	{Name: "in_hot_standby", Doc: "Shows whether hot standby is currently active.", Default: "off", Reported: true, ReadOnly: true},
 }
@@ -134,7 +137,8 @@ func (s *settings) reset(name string, user string) error {
 	d := lookupSetting(name)
 	if d == nil {
 		if isCustomSetting(name) {
-			delete(s.custom, strings.ToLower(name))
+			// A placeholder, once set, stays defined (empty).
+			s.custom[strings.ToLower(name)] = ""
 			return nil
 		}
 		return unknownSetting(name)
@@ -151,13 +155,66 @@ func (s *settings) reset(name string, user string) error {
 
 // resetAll restores every changeable setting.
 func (s *settings) resetAll(user string) {
-	clear(s.custom)
+	for k := range s.custom {
+		s.custom[k] = ""
+	}
 	for _, d := range settingDefs {
 		if !d.ReadOnly {
 			s.values[d.Name] = d.Default
 		}
 	}
 	s.values["session_authorization"] = user
+}
+
+// settingsState is a copy of a session's settings, to restore at ROLLBACK
+// or ROLLBACK TO SAVEPOINT.
+type settingsState struct {
+	values, custom map[string]string
+}
+
+func (s *settings) state() settingsState {
+	return settingsState{values: copyStrings(s.values), custom: copyStrings(s.custom)}
+}
+
+// A placeholder setting created since keeps existing, empty, as in
+// PostgreSQL.
+func (s *settings) restore(st settingsState) {
+	custom := copyStrings(st.custom)
+	for k := range s.custom {
+		if _, ok := custom[k]; !ok {
+			custom[k] = ""
+		}
+	}
+	s.values, s.custom = copyStrings(st.values), custom
+}
+
+// restoreOne sets a setting back to a saved value (key as canonicalKey
+// returns it; "" for a custom setting means it did not exist).
+func (s *settings) restoreOne(key, v string) {
+	if d := lookupSetting(key); d != nil {
+		s.values[d.Name] = v
+		return
+	}
+	if v == unsetMarker {
+		v = ""
+	}
+	s.custom[key] = v
+}
+
+// unsetMarker stands for a custom setting that did not exist.
+const unsetMarker = "\x00unset"
+
+// current returns a setting's value for restoreOne: a custom setting that
+// does not exist is a marker value.
+func (s *settings) current(name string) (key, v string) {
+	if d := lookupSetting(name); d != nil {
+		return d.Name, s.values[d.Name]
+	}
+	key = strings.ToLower(name)
+	if v, ok := s.custom[key]; ok {
+		return key, v
+	}
+	return key, unsetMarker
 }
 
 // reported returns the values of the settings reported by ParameterStatus.
@@ -203,6 +260,26 @@ func oneOf(vals ...string) func(string, string) (string, error) {
 		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter: \"%s\"", v).
 			WithHint("Available values: %s.", strings.Join(vals, ", "))
 	}
+}
+
+func checkIsolation(v, _ string) (string, error) {
+	switch l := strings.ToLower(strings.TrimSpace(v)); l {
+	case "serializable", "repeatable read", "read committed", "read uncommitted":
+		return l, nil
+	}
+	return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"transaction_isolation\": \"%s\"", v).
+		WithHint("Available values: serializable, repeatable read, read committed, read uncommitted.")
+}
+
+// checkBool accepts PostgreSQL's boolean spellings and stores on/off.
+func checkBool(v, _ string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "on", "true", "yes", "1", "t", "y":
+		return "on", nil
+	case "off", "false", "no", "0", "f", "n":
+		return "off", nil
+	}
+	return "", pgerr.New(pgerr.InvalidParameterValue, "parameter requires a Boolean value")
 }
 
 func checkIntRange(lo, hi int) func(string, string) (string, error) {

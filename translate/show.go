@@ -46,6 +46,9 @@ func (st *showStatement) Columns() []pgtypes.Column {
 }
 
 func (st *showStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	if err := st.s.checkNotFailed(); err != nil {
+		return nil, err
+	}
 	if st.name != "" {
 		v, ok := st.s.settings.get(st.name)
 		if !ok {
@@ -68,11 +71,21 @@ func (st *showStatement) Execute(ctx context.Context, params []*string) (Rows, e
 }
 
 // prepareSet handles SET [SESSION|LOCAL] name {TO|=} value, SET TIME ZONE,
-// RESET name and RESET ALL. The change happens at Execute.
+// SET TRANSACTION, SET SESSION CHARACTERISTICS, RESET name and RESET ALL.
+// The change happens at Execute. Inside a transaction block ROLLBACK undoes
+// it, and a SET LOCAL lasts until the block ends; outside a block SET LOCAL
+// and SET TRANSACTION only warn (25P01), as in PostgreSQL.
 func (s *session) prepareSet(x *pg.VariableSetStmt) (Statement, error) {
 	switch x.Kind {
 	case pg.VariableSetKind_VAR_RESET_ALL:
-		return &utilityStatement{tag: "RESET", run: func() error { s.settings.resetAll(s.user); return nil }}, nil
+		return &utilityStatement{tag: "RESET", sess: s, run: func() error {
+			s.settings.resetAll(s.user)
+			if s.tx != nil {
+				s.tx.local = nil
+			}
+			s.syncTxSettings()
+			return nil
+		}}, nil
 	case pg.VariableSetKind_VAR_RESET, pg.VariableSetKind_VAR_SET_DEFAULT:
 		tag := "SET"
 		if x.Kind == pg.VariableSetKind_VAR_RESET {
@@ -81,11 +94,8 @@ func (s *session) prepareSet(x *pg.VariableSetStmt) (Statement, error) {
 		if lookupSetting(x.Name) == nil && !isCustomSetting(x.Name) {
 			return nil, unknownSetting(x.Name)
 		}
-		return &utilityStatement{tag: tag, run: func() error { return s.settings.reset(x.Name, s.user) }}, nil
+		return s.setStatement(tag, x.Name, x.IsLocal, func() error { return s.settings.reset(x.Name, s.user) }), nil
 	case pg.VariableSetKind_VAR_SET_VALUE:
-		if x.Name == "" || strings.HasPrefix(x.Name, "transaction") || strings.HasPrefix(x.Name, "session characteristics") {
-			return &utilityStatement{tag: "SET"}, nil // SET TRANSACTION ...: accepted, reads are snapshot-per-statement
-		}
 		if lookupSetting(x.Name) == nil && !isCustomSetting(x.Name) {
 			return nil, unknownSetting(x.Name)
 		}
@@ -93,11 +103,98 @@ func (s *session) prepareSet(x *pg.VariableSetStmt) (Statement, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &utilityStatement{tag: "SET", run: func() error { return s.settings.set(x.Name, value) }}, nil
+		if d := lookupSetting(x.Name); d != nil && (d.Name == "transaction_isolation" || d.Name == "transaction_read_only" || d.Name == "transaction_deferrable") {
+			// SET transaction_read_only = on is SET TRANSACTION READ ONLY.
+			return &setTxStatement{s: s, what: "SET TRANSACTION", run: func() error { return s.setTxCharacteristic(d.Name, value) }}, nil
+		}
+		return s.setStatement("SET", x.Name, x.IsLocal, func() error { return s.settings.set(x.Name, value) }), nil
 	case pg.VariableSetKind_VAR_SET_MULTI:
-		return &utilityStatement{tag: "SET"}, nil // SET TRANSACTION / SESSION CHARACTERISTICS
+		switch strings.ToUpper(x.Name) {
+		case "TRANSACTION":
+			return &setTxStatement{s: s, what: "SET TRANSACTION", run: func() error { return s.applyTxOptions(x.Args, false) }}, nil
+		case "SESSION CHARACTERISTICS":
+			return &utilityStatement{tag: "SET", sess: s, run: func() error { return s.applyTxOptions(x.Args, true) }}, nil
+		}
+		return nil, notYet("SET " + x.Name)
 	}
 	return nil, notYet("SET FROM CURRENT")
+}
+
+// setStatement changes one setting with change (SET, SET LOCAL, RESET).
+func (s *session) setStatement(tag, name string, local bool, change func() error) Statement {
+	return &setStatementRows{tag: tag, run: func() ([]Notice, error) {
+		if err := s.checkNotFailed(); err != nil {
+			return nil, err
+		}
+		if local && s.tx == nil {
+			return []Notice{{Severity: "WARNING", Code: codeNoActiveTransaction, Message: "SET LOCAL can only be used in transaction blocks"}}, nil
+		}
+		return nil, s.changeSetting(name, local, change)
+	}}
+}
+
+// changeSetting runs change, which sets or resets the setting name. Inside
+// a block, a local change remembers the session's value for COMMIT to
+// restore, and a session-level one makes an earlier SET LOCAL of the name
+// permanent.
+func (s *session) changeSetting(name string, local bool, change func() error) error {
+	key, before := s.settings.current(name)
+	if err := change(); err != nil {
+		return err
+	}
+	if s.tx != nil {
+		if local {
+			if _, ok := s.tx.local[key]; !ok {
+				if s.tx.local == nil {
+					s.tx.local = map[string]string{}
+				}
+				s.tx.local[key] = before
+			}
+		} else {
+			delete(s.tx.local, key)
+		}
+	}
+	s.syncTxSettings()
+	return nil
+}
+
+// setStatementRows is a SET or RESET that may warn.
+type setStatementRows struct {
+	tag string
+	run func() ([]Notice, error)
+}
+
+func (u *setStatementRows) ParamTypes() []uint32      { return nil }
+func (u *setStatementRows) Columns() []pgtypes.Column { return nil }
+func (u *setStatementRows) Execute(ctx context.Context, params []*string) (Rows, error) {
+	notices, err := u.run()
+	if err != nil {
+		return nil, err
+	}
+	return &emptyRows{tag: u.tag, notices: notices}, nil
+}
+
+// setTxStatement is SET TRANSACTION: outside a block it only warns.
+type setTxStatement struct {
+	s    *session
+	what string
+	run  func() error
+}
+
+func (u *setTxStatement) ParamTypes() []uint32      { return nil }
+func (u *setTxStatement) Columns() []pgtypes.Column { return nil }
+func (u *setTxStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	if err := u.s.checkNotFailed(); err != nil {
+		return nil, err
+	}
+	var notices []Notice
+	if u.s.tx == nil {
+		notices = []Notice{{Severity: "WARNING", Code: codeNoActiveTransaction, Message: u.what + " can only be used in transaction blocks"}}
+	}
+	if err := u.run(); err != nil {
+		return nil, err
+	}
+	return &emptyRows{tag: "SET", notices: notices}, nil
 }
 
 // setValue turns SET's argument list into the setting's text: constants

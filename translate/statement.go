@@ -23,15 +23,7 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 	}
 	switch x := ps.node.Node.(type) {
 	case *pg.Node_SelectStmt:
-		st := &selectStatement{sess: s, ps: ps, declared: append([]uint32(nil), paramTypes...)}
-		if !eager {
-			st.ctx = context.WithoutCancel(ctx)
-			return st, nil
-		}
-		if err := st.bind(ctx); err != nil {
-			return nil, err
-		}
-		return st, nil
+		return s.newSelect(ctx, ps, paramTypes, eager)
 	case *pg.Node_ExplainStmt:
 		sel := x.ExplainStmt.Query.GetSelectStmt()
 		if sel == nil {
@@ -99,19 +91,15 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 	case *pg.Node_CopyStmt:
 		return s.prepareCopy(ctx, ps, x.CopyStmt, eager)
 	case *pg.Node_DiscardStmt:
-		switch x.DiscardStmt.Target {
-		case pg.DiscardMode_DISCARD_ALL:
-			return &utilityStatement{tag: "DISCARD ALL", run: func() error {
-				s.settings.resetAll(s.user)
-				return nil
-			}}, nil
-		case pg.DiscardMode_DISCARD_PLANS:
-			return &utilityStatement{tag: "DISCARD PLANS"}, nil
-		case pg.DiscardMode_DISCARD_SEQUENCES:
-			return &utilityStatement{tag: "DISCARD SEQUENCES"}, nil
-		default:
-			return &utilityStatement{tag: "DISCARD TEMP"}, nil
-		}
+		return s.prepareDiscard(x.DiscardStmt), nil
+	case *pg.Node_DeclareCursorStmt:
+		return s.prepareDeclare(ctx, ps, x.DeclareCursorStmt, paramTypes, eager)
+	case *pg.Node_FetchStmt:
+		return s.prepareFetch(x.FetchStmt), nil
+	case *pg.Node_ClosePortalStmt:
+		return s.prepareClose(x.ClosePortalStmt), nil
+	case *pg.Node_DeallocateStmt:
+		return s.prepareDeallocate(x.DeallocateStmt)
 	}
 	return nil, unsupportedStatement(ps.node)
 }
@@ -154,6 +142,19 @@ type selectStatement struct {
 	fresh bool
 }
 
+// newSelect prepares a SELECT, binding it now when eager.
+func (s *session) newSelect(ctx context.Context, ps parsedStmt, paramTypes []uint32, eager bool) (*selectStatement, error) {
+	st := &selectStatement{sess: s, ps: ps, declared: append([]uint32(nil), paramTypes...)}
+	if !eager {
+		st.ctx = context.WithoutCancel(ctx)
+		return st, nil
+	}
+	if err := st.bind(ctx); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
 // ensureBound binds a deferred statement.
 func (st *selectStatement) ensureBound() error {
 	if st.plan != nil || st.ctx == nil {
@@ -194,7 +195,11 @@ func (st *selectStatement) Columns() []pgtypes.Column {
 // Execute re-binds with the parameter values and a fresh table snapshot,
 // then starts the plan. The result columns must not change from Prepare.
 func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	if err := st.sess.checkNotFailed(); err != nil {
+		return nil, err
+	}
 	st.sess.newStatementSnapshot()
+	st.sess.markQueried()
 	if st.plan == nil {
 		if err := st.bind(ctx); err != nil {
 			return nil, err
@@ -252,6 +257,9 @@ func (e *explainStatement) Columns() []pgtypes.Column {
 }
 
 func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	if err := e.sel.sess.checkNotFailed(); err != nil {
+		return nil, err
+	}
 	if !e.analyze {
 		return textRows("QUERY PLAN", strings.Split(e.sel.plan.String(), "\n"), "EXPLAIN")
 	}
@@ -262,91 +270,28 @@ func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows,
 	return textRows("QUERY PLAN", lines, "EXPLAIN")
 }
 
-// utilityStatement runs a side effect at Execute and returns no rows.
+// utilityStatement runs a side effect at Execute and returns no rows. With
+// sess set, it fails in a failed transaction block.
 type utilityStatement struct {
-	tag string
-	run func() error
+	tag  string
+	run  func() error
+	sess *session
 }
 
 func (u *utilityStatement) ParamTypes() []uint32      { return nil }
 func (u *utilityStatement) Columns() []pgtypes.Column { return nil }
 func (u *utilityStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	if u.sess != nil {
+		if err := u.sess.checkNotFailed(); err != nil {
+			return nil, err
+		}
+	}
 	if u.run != nil {
 		if err := u.run(); err != nil {
 			return nil, err
 		}
 	}
 	return &emptyRows{tag: u.tag}, nil
-}
-
-// prepareTransaction accepts BEGIN/COMMIT/ROLLBACK as no-ops (every
-// statement reads its own snapshot), with PostgreSQL's warnings for a
-// BEGIN inside a transaction and a COMMIT/ROLLBACK outside one.
-func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
-	begin := func(tag string) Statement {
-		return &txStatement{tag: tag, run: func() []Notice {
-			if s.inTx {
-				return []Notice{{Severity: "WARNING", Code: "25001", Message: "there is already a transaction in progress"}}
-			}
-			s.inTx, s.txWrites = true, 0
-			return nil
-		}}
-	}
-	end := func(tag string) Statement {
-		return &txStatement{tag: tag, run: func() []Notice {
-			if !s.inTx {
-				return []Notice{{Severity: "WARNING", Code: "25P01", Message: "there is no transaction in progress"}}
-			}
-			var notices []Notice
-			if tag == "ROLLBACK" && s.txWrites > 0 {
-				notices = []Notice{{Severity: "WARNING", Code: "01000",
-					Message: fmt.Sprintf("ROLLBACK did not undo %d write statement(s) of this transaction block", s.txWrites),
-					Detail:  "icegate commits each write statement when it ends; transaction blocks spanning several writes are not supported yet."}}
-			}
-			s.inTx, s.txWrites = false, 0
-			return notices
-		}}
-	}
-	switch t.Kind {
-	case pg.TransactionStmtKind_TRANS_STMT_BEGIN:
-		return begin("BEGIN"), nil
-	case pg.TransactionStmtKind_TRANS_STMT_START:
-		return begin("START TRANSACTION"), nil
-	case pg.TransactionStmtKind_TRANS_STMT_COMMIT:
-		return end("COMMIT"), nil
-	case pg.TransactionStmtKind_TRANS_STMT_ROLLBACK:
-		return end("ROLLBACK"), nil
-	}
-	return nil, notYetPl("savepoints and two-phase commit")
-}
-
-// committedWrite records that a write statement has committed. Inside a
-// transaction block it returns, for the first such write, the notice that
-// the write is already committed: icegate commits every write statement on
-// its own (one snapshot each), and ROLLBACK cannot undo it.
-func (s *session) committedWrite() []Notice {
-	if !s.inTx {
-		return nil
-	}
-	s.txWrites++
-	if s.txWrites > 1 {
-		return nil
-	}
-	return []Notice{{Severity: "NOTICE", Code: "00000",
-		Message: "this write is committed now, not at COMMIT",
-		Detail:  "icegate commits each write statement when it ends; a later ROLLBACK does not undo it."}}
-}
-
-// txStatement is BEGIN, COMMIT or ROLLBACK.
-type txStatement struct {
-	tag string
-	run func() []Notice
-}
-
-func (t *txStatement) ParamTypes() []uint32      { return nil }
-func (t *txStatement) Columns() []pgtypes.Column { return nil }
-func (t *txStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
-	return &emptyRows{tag: t.tag, notices: t.run()}, nil
 }
 
 // explainFlag is the value of a boolean EXPLAIN option (no value: true).

@@ -31,6 +31,7 @@ func (c *conn) toPgError(err error) *pgerr.Error {
 
 // sendError queues an ErrorResponse for err.
 func (c *conn) sendError(err error) {
+	c.noteFailure(err)
 	c.be.Send(errorResponse(c.toPgError(err)))
 }
 

@@ -104,6 +104,7 @@ func (c *conn) finish(rows translate.Rows, sent int64) {
 		})
 	}
 	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(rows.Tag(sent))})
+	c.discardIfAsked(rows)
 }
 
 // rowDescription describes cols with their result formats.

@@ -1,0 +1,175 @@
+package translate
+
+import (
+	"context"
+	"fmt"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// prepareTransaction makes BEGIN / START TRANSACTION, COMMIT / END,
+// ROLLBACK / ABORT, SAVEPOINT, RELEASE and ROLLBACK TO, with PostgreSQL's
+// warnings for a BEGIN inside a block and a COMMIT or ROLLBACK outside one.
+func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
+	switch t.Kind {
+	case pg.TransactionStmtKind_TRANS_STMT_BEGIN:
+		return s.beginStatement("BEGIN", t.Options), nil
+	case pg.TransactionStmtKind_TRANS_STMT_START:
+		return s.beginStatement("START TRANSACTION", t.Options), nil
+	case pg.TransactionStmtKind_TRANS_STMT_COMMIT:
+		return s.endStatement("COMMIT", true, t.Chain), nil
+	case pg.TransactionStmtKind_TRANS_STMT_ROLLBACK:
+		return s.endStatement("ROLLBACK", false, t.Chain), nil
+	case pg.TransactionStmtKind_TRANS_STMT_SAVEPOINT:
+		return &txStatement{run: func() (string, []Notice, error) {
+			if s.tx == nil {
+				return "", nil, blockOnly("SAVEPOINT")
+			}
+			if err := s.checkNotFailed(); err != nil {
+				return "", nil, err
+			}
+			s.tx.savepoints = append(s.tx.savepoints, savepoint{
+				name: t.SavepointName, settings: s.settings.state(), local: copyStrings(s.tx.local), writes: s.tx.writes})
+			return "SAVEPOINT", nil, nil
+		}}, nil
+	case pg.TransactionStmtKind_TRANS_STMT_RELEASE:
+		return &txStatement{run: func() (string, []Notice, error) {
+			if s.tx == nil {
+				return "", nil, blockOnly("RELEASE SAVEPOINT")
+			}
+			if err := s.checkNotFailed(); err != nil {
+				return "", nil, err
+			}
+			i := s.tx.findSavepoint(t.SavepointName)
+			if i < 0 {
+				return "", nil, noSavepoint(t.SavepointName)
+			}
+			s.tx.savepoints = s.tx.savepoints[:i]
+			s.releaseCursors(i)
+			return "RELEASE", nil, nil
+		}}, nil
+	case pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
+		return &txStatement{run: func() (string, []Notice, error) {
+			if s.tx == nil {
+				return "", nil, blockOnly("ROLLBACK TO SAVEPOINT")
+			}
+			i := s.tx.findSavepoint(t.SavepointName)
+			if i < 0 {
+				return "", nil, noSavepoint(t.SavepointName)
+			}
+			sp := s.tx.savepoints[i]
+			s.tx.savepoints = s.tx.savepoints[:i+1]
+			s.settings.restore(sp.settings)
+			s.tx.local = copyStrings(sp.local)
+			s.tx.failed = false
+			s.rollbackCursors(i)
+			s.syncTxSettings()
+			var notices []Notice
+			if n := s.tx.writes - sp.writes; n > 0 {
+				notices = []Notice{notUndone("ROLLBACK TO SAVEPOINT", n)}
+			}
+			return "ROLLBACK", notices, nil
+		}}, nil
+	}
+	return nil, notYetPl("two-phase commit statements")
+}
+
+// beginStatement is BEGIN or START TRANSACTION.
+func (s *session) beginStatement(tag string, opts []*pg.Node) Statement {
+	return &txStatement{run: func() (string, []Notice, error) {
+		if s.tx != nil {
+			if err := s.checkNotFailed(); err != nil {
+				return "", nil, err
+			}
+			// PostgreSQL warns and applies the options to the open block.
+			if err := s.applyTxOptions(opts, false); err != nil {
+				return "", nil, err
+			}
+			return tag, []Notice{{Severity: "WARNING", Code: codeActiveTransaction, Message: "there is already a transaction in progress"}}, nil
+		}
+		if err := s.beginBlock(opts); err != nil {
+			return "", nil, err
+		}
+		return tag, nil, nil
+	}}
+}
+
+// endStatement is COMMIT or ROLLBACK [AND CHAIN]. COMMIT of a failed
+// block rolls it back (tag ROLLBACK), as in PostgreSQL.
+func (s *session) endStatement(tag string, commit, chain bool) Statement {
+	return &txStatement{run: func() (string, []Notice, error) {
+		if s.tx == nil {
+			if chain {
+				return "", nil, blockOnly(tag + " AND CHAIN")
+			}
+			return tag, []Notice{{Severity: "WARNING", Code: codeNoActiveTransaction, Message: "there is no transaction in progress"}}, nil
+		}
+		tx := s.tx
+		if tx.failed {
+			commit, tag = false, "ROLLBACK"
+		}
+		var notices []Notice
+		if !commit && tx.writes > 0 {
+			notices = []Notice{notUndone("ROLLBACK", tx.writes)}
+		}
+		err := s.endBlock(commit)
+		if chain {
+			// A new block with the same characteristics.
+			s.tx = &txBlock{atBegin: s.settings.state(), isolation: tx.isolation, readOnly: tx.readOnly, deferrable: tx.deferrable}
+			s.syncTxSettings()
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		return tag, notices, nil
+	}}
+}
+
+// notUndone is the warning that a rollback left committed writes in place.
+func notUndone(what string, n int) Notice {
+	return Notice{Severity: "WARNING", Code: "01000",
+		Message: fmt.Sprintf("%s did not undo %d write statement(s) of this transaction block", what, n),
+		Detail:  "icegate commits each write statement when it ends; transaction blocks spanning several writes are not supported yet."}
+}
+
+// blockOnly is PostgreSQL's error for a statement that needs a block.
+func blockOnly(what string) error {
+	return pgerr.New(codeNoActiveTransaction, "%s can only be used in transaction blocks", what)
+}
+
+// committedWrite records that a write statement has committed. Inside a
+// transaction block it returns, for the first such write, the notice that
+// the write is already committed: icegate commits every write statement on
+// its own (one snapshot each), and ROLLBACK cannot undo it.
+func (s *session) committedWrite() []Notice {
+	if s.tx == nil {
+		return nil
+	}
+	s.tx.queried = true
+	s.tx.writes++
+	if s.tx.writes > 1 {
+		return nil
+	}
+	return []Notice{{Severity: "NOTICE", Code: "00000",
+		Message: "this write is committed now, not at COMMIT",
+		Detail:  "icegate commits each write statement when it ends; a later ROLLBACK does not undo it."}}
+}
+
+// txStatement is a transaction control statement. It checks the block's
+// state itself (COMMIT and ROLLBACK run in a failed block).
+type txStatement struct {
+	run func() (tag string, notices []Notice, err error)
+}
+
+func (t *txStatement) ParamTypes() []uint32      { return nil }
+func (t *txStatement) Columns() []pgtypes.Column { return nil }
+func (t *txStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	tag, notices, err := t.run()
+	if err != nil {
+		return nil, err
+	}
+	return &emptyRows{tag: tag, notices: notices}, nil
+}
