@@ -33,6 +33,10 @@ type Config struct {
 	// MaxConnections bounds concurrent client connections (key
 	// "max_connections", default 100).
 	MaxConnections int
+	// MaxMessageSize bounds one client protocol message (Query, Parse,
+	// Bind, CopyData...) in bytes (key "max_message_size", default 1 GiB,
+	// PostgreSQL's limit). A larger message ends its connection.
+	MaxMessageSize int
 	// LogLevel is debug, info, warn or error (key "log.level", default info).
 	LogLevel string
 }

@@ -11,6 +11,7 @@ const (
 	keyUsers          = "users"
 	keyPassword       = "password"
 	keyMaxConnections = "max_connections"
+	keyMaxMessageSize = "max_message_size"
 	keyLogLevel       = "log.level"
 )
 
@@ -20,11 +21,18 @@ const (
 	DefaultWarehouse      = "./warehouse"
 	DefaultCatalogName    = "icegate"
 	DefaultMaxConnections = 100
+	// DefaultMaxMessageSize is PostgreSQL's limit on one protocol
+	// message: 1 GiB.
+	DefaultMaxMessageSize = 1 << 30
 	DefaultLogLevel       = "info"
 	// DefaultFile is the configuration file read when no --config is given
 	// and it exists in the working directory.
 	DefaultFile = "icegate.yaml"
 )
+
+// minMaxMessageSize is the smallest max_message_size: every message that is
+// not data (Sync, Execute, Describe...) must fit.
+const minMaxMessageSize = 10000
 
 // fileKeys are the scalar or list keys a configuration file may set.
 // paths.prefixes is a map whose own keys are free-form.
@@ -36,6 +44,7 @@ var fileKeys = map[string]bool{
 	keyTLSKey:         true,
 	keyUsers:          true,
 	keyMaxConnections: true,
+	keyMaxMessageSize: true,
 	keyLogLevel:       true,
 }
 

@@ -43,6 +43,7 @@ func Load(flags *pflag.FlagSet, env []string) (*Config, error) {
 	v.SetDefault(keyWarehouse, DefaultWarehouse)
 	v.SetDefault(keyCatalogName, DefaultCatalogName)
 	v.SetDefault(keyMaxConnections, DefaultMaxConnections)
+	v.SetDefault(keyMaxMessageSize, DefaultMaxMessageSize)
 	v.SetDefault(keyLogLevel, DefaultLogLevel)
 
 	envValues, err := readEnv(env)
@@ -127,6 +128,10 @@ func build(v *viper.Viper, prefixes map[string]string) (*Config, error) {
 	raw := v.Get(keyMaxConnections)
 	if cfg.MaxConnections, err = cast.ToIntE(raw); err != nil {
 		return nil, fmt.Errorf("conf: %s: %q is not an integer", keyMaxConnections, fmt.Sprint(raw))
+	}
+	raw = v.Get(keyMaxMessageSize)
+	if cfg.MaxMessageSize, err = cast.ToIntE(raw); err != nil {
+		return nil, fmt.Errorf("conf: %s: %q is not an integer", keyMaxMessageSize, fmt.Sprint(raw))
 	}
 	if cfg.Users, err = readUsers(v.Get(keyUsers)); err != nil {
 		return nil, err

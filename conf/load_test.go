@@ -38,6 +38,7 @@ func TestLoad(t *testing.T) {
 	defaults := Config{
 		Listen: DefaultListen, Warehouse: DefaultWarehouse, CatalogName: DefaultCatalogName,
 		PathPrefixes: map[string]string{}, MaxConnections: DefaultMaxConnections, LogLevel: DefaultLogLevel,
+		MaxMessageSize: DefaultMaxMessageSize,
 	}
 	with := func(f func(*Config)) Config {
 		c := defaults
@@ -73,6 +74,7 @@ users:
   - name: alice
     scram: ` + v + `
 max_connections: 7
+max_message_size: 1048576
 log:
   level: debug
 `,
@@ -80,7 +82,7 @@ log:
 				Listen: "0.0.0.0:6543", Warehouse: "/data/wh", CatalogName: "lake",
 				PathPrefixes: map[string]string{"s3://Bucket.Name/wh/": "/data/wh/", "hdfs://localhost:20500/test-warehouse/": "/data/tw/"},
 				TLSCert:      cert, TLSKey: key, Users: []User{{Name: "alice", SCRAM: v}},
-				MaxConnections: 7, LogLevel: "debug",
+				MaxConnections: 7, LogLevel: "debug", MaxMessageSize: 1 << 20,
 			},
 		},
 		{
@@ -121,6 +123,10 @@ log:
 		{name: "users not a list", file: "users: bob\n", err: "conf: users: must be a list"},
 		{name: "zero max_connections", file: "max_connections: 0\n", err: "conf: max_connections: 0 must be greater than zero"},
 		{name: "max_connections not a number", env: []string{"ICEGATE_MAX_CONNECTIONS=lots"}, err: `conf: max_connections: "lots" is not an integer`},
+		{name: "max_message_size from env", env: []string{"ICEGATE_MAX_MESSAGE_SIZE=65536"}, want: with(func(c *Config) { c.MaxMessageSize = 65536 })},
+		{name: "max_message_size too small", file: "max_message_size: 100\n", err: "conf: max_message_size: 100 must be from 10000 to 1073741824 bytes"},
+		{name: "max_message_size too large", env: []string{"ICEGATE_MAX_MESSAGE_SIZE=2147483648"}, err: "conf: max_message_size: 2147483648 must be from 10000 to 1073741824 bytes"},
+		{name: "max_message_size not a number", env: []string{"ICEGATE_MAX_MESSAGE_SIZE=1GB"}, err: `conf: max_message_size: "1GB" is not an integer`},
 		{name: "unknown log level", flags: []string{"--log-level", "verbose"}, err: `conf: log.level: "verbose" is not one of debug, info, warn, error`},
 		{name: "unknown key in file", file: "listen: 127.0.0.1:5433\nlisten_addr: x\ncatalog:\n  nmae: y\n", err: "conf: catalog.nmae, listen_addr: unknown key in config file"},
 		{name: "password in file", file: "password: hunter2\n", err: "conf: password: not allowed in the config file"},

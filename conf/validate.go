@@ -44,6 +44,9 @@ func (c *Config) validate() error {
 	if c.MaxConnections <= 0 {
 		return fmt.Errorf("conf: %s: %d must be greater than zero", keyMaxConnections, c.MaxConnections)
 	}
+	if c.MaxMessageSize < minMaxMessageSize || c.MaxMessageSize > DefaultMaxMessageSize {
+		return fmt.Errorf("conf: %s: %d must be from %d to %d bytes", keyMaxMessageSize, c.MaxMessageSize, minMaxMessageSize, DefaultMaxMessageSize)
+	}
 	if !slices.Contains(LogLevels, c.LogLevel) {
 		return fmt.Errorf("conf: %s: %q is not one of %s", keyLogLevel, c.LogLevel, strings.Join(LogLevels, ", "))
 	}

@@ -35,6 +35,7 @@ type conn struct {
 	remote net.Addr
 	be     *pgproto3.Backend
 	input  *pump
+	frames *frameReader
 
 	ctx        context.Context // ends when the client goes or the server stops
 	cancelConn context.CancelCauseFunc
@@ -120,7 +121,7 @@ func (c *conn) run(nc net.Conn) error {
 	c.nc = stream
 	c.input = startPump(stream, func(err error) { c.cancelConn(errClientGone) })
 	c.be = pgproto3.NewBackend(c.input, stream)
-	c.be.SetMaxBodyLen(1 << 30)
+	c.frames = newFrameReader(c.input, c.srv.cfg.MaxMessageSize)
 	if err := c.startSession(sp); err != nil {
 		// Every error before ReadyForQuery ends the connection: FATAL.
 		fatal := *c.toPgError(err)
@@ -136,14 +137,14 @@ func (c *conn) run(nc net.Conn) error {
 // the connection.
 func (c *conn) loop() error {
 	for {
-		msg, err := c.be.Receive()
+		msg, err := c.frames.next()
 		if err != nil {
-			if c.ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) {
-				return err
+			// Malformed input gets its FATAL error; a connection that broke
+			// or ended between messages ends quietly.
+			if pe := pgerr.As(err); pe != nil {
+				c.sendError(pe)
+				_ = c.flush()
 			}
-			c.sendError(&pgerr.Error{Code: pgerr.ProtocolViolation, Severity: "FATAL",
-				Message: fmt.Sprintf("invalid frontend message: %v", err)})
-			_ = c.flush()
 			return err
 		}
 		switch m := msg.(type) {

@@ -191,7 +191,10 @@ func (s *copySource) context(err error, raw []byte) error {
 
 // receiveCopy reads one message of the COPY stream into s.
 func (c *conn) receiveCopy(s *copySource) error {
-	msg, err := c.be.Receive()
+	msg, err := c.frames.next()
+	if pe := pgerr.As(err); pe != nil {
+		return pe
+	}
 	if err != nil {
 		c.cancelConn(errClientGone)
 		return &pgerr.Error{Code: pgerr.ConnectionException, Severity: "FATAL",

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
@@ -35,6 +36,9 @@ func decodeParams(values [][]byte, formats []int16, types []uint32) ([]*string, 
 		var s string
 		switch format {
 		case formatText:
+			if !utf8.Valid(v) {
+				return nil, invalidUTF8(v)
+			}
 			s = string(v)
 		case formatBinary:
 			var err error
@@ -66,6 +70,13 @@ func decodeBinaryParam(v []byte, oid uint32) (string, error) {
 		return nil
 	}
 	var buf []byte
+	if pgtypes.IsOIDType(oid) {
+		// oidrecv, and the reg* types' receive functions that call it.
+		if err := need(4); err != nil {
+			return "", err
+		}
+		return strconv.FormatUint(uint64(binary.BigEndian.Uint32(v)), 10), nil
+	}
 	switch oid {
 	case pgtypes.Bool:
 		if err := need(1); err != nil {
@@ -85,11 +96,6 @@ func decodeBinaryParam(v []byte, oid uint32) (string, error) {
 			return "", err
 		}
 		return strconv.Itoa(int(int32(binary.BigEndian.Uint32(v)))), nil
-	case pgtypes.OID:
-		if err := need(4); err != nil {
-			return "", err
-		}
-		return strconv.FormatUint(uint64(binary.BigEndian.Uint32(v)), 10), nil
 	case pgtypes.Int8:
 		if err := need(8); err != nil {
 			return "", err
@@ -105,11 +111,23 @@ func decodeBinaryParam(v []byte, oid uint32) (string, error) {
 			return "", err
 		}
 		buf = appendFloat8(buf, math.Float64frombits(binary.BigEndian.Uint64(v)), 1)
-	case pgtypes.Text, pgtypes.Varchar, pgtypes.BPChar, pgtypes.Name, pgtypes.Unknown, pgtypes.JSON, pgtypes.Char:
+	case pgtypes.Char:
+		// charrecv takes one byte; its text form is what charin reads back.
+		if err := need(1); err != nil {
+			return "", err
+		}
+		return string(appendCharOut(nil, v[0])), nil
+	case pgtypes.Text, pgtypes.Varchar, pgtypes.BPChar, pgtypes.Name, pgtypes.Unknown, pgtypes.JSON, pgtypes.PgNodeTree:
+		if !utf8.Valid(v) {
+			return "", invalidUTF8(v)
+		}
 		return string(v), nil
 	case pgtypes.JSONB:
 		if len(v) == 0 || v[0] != 1 {
 			return "", pgerr.New(pgerr.InvalidBinaryRepresentation, "unsupported jsonb version number")
+		}
+		if !utf8.Valid(v[1:]) {
+			return "", invalidUTF8(v[1:])
 		}
 		return string(v[1:]), nil
 	case pgtypes.Bytea:

@@ -85,7 +85,10 @@ func TestDecodeBinaryParamErrors(t *testing.T) {
 		{pgtypes.Numeric, "0000000012340000", pgerr.InvalidBinaryRepresentation},
 		{pgtypes.JSONB, "027b7d", pgerr.InvalidBinaryRepresentation},
 		{pgtypes.Interval, "00", pgerr.InvalidBinaryRepresentation},
-		{pgtypes.Regtype, "00000019", pgerr.FeatureNotSupported},
+		{pgtypes.Regtype, "0019", pgerr.InvalidBinaryRepresentation},
+		{pgtypes.Char, "6162", pgerr.InvalidBinaryRepresentation},
+		{pgtypes.Name, "61ff", "22021"},
+		{pgtypes.Inet, "00", pgerr.FeatureNotSupported},
 	}
 	for _, tc := range cases {
 		b, _ := hex.DecodeString(tc.hex)

@@ -16,7 +16,18 @@
 // a translate.CopyToStatement executes like a query and each row goes out
 // as one CopyData line.
 //
+// Client messages after startup are framed by frames.go, which checks each
+// header before reading a body: unknown types, bad lengths and messages over
+// their limit (Config.MaxMessageSize for Query, Parse, Bind, CopyData and
+// FunctionCall, 10000 bytes for the others, as PostgreSQL) end that
+// connection with a FATAL 08P01; memory grows with the bytes that arrive,
+// not with a declared length. Query strings and text parameters must be
+// valid UTF-8 (22021).
+//
 // Text output is byte-identical to PostgreSQL 16 for the types icegate
 // emits; wire/testdata/text_golden.tsv was recorded from a real server by
-// wire/testdata/golden.sql.
+// wire/testdata/golden.sql. The system catalog's types (oid and reg*,
+// "char", int2vector, oidvector, name[], aclitem...) are encoded by
+// encode_catalog.go; a reg* column the binder turned into names has no
+// binary form there (0A000), and aclitem none at all (42883, as PostgreSQL).
 package wire

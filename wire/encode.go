@@ -177,6 +177,9 @@ func unsupportedEncoding(oid uint32, dt arrow.DataType, format int16) error {
 // binaryOutputSupported reports whether wire has a binary encoder for oid;
 // Bind checks it so the error comes before any row.
 func binaryOutputSupported(oid uint32) bool {
+	if handled, err := catalogBinaryOutput(oid); handled {
+		return err == nil
+	}
 	switch oid {
 	case pgtypes.Bool, pgtypes.Int2, pgtypes.Int4, pgtypes.Int8, pgtypes.OID, pgtypes.Float4, pgtypes.Float8,
 		pgtypes.Numeric, pgtypes.Text, pgtypes.Varchar, pgtypes.BPChar, pgtypes.Name, pgtypes.Unknown, pgtypes.Char,

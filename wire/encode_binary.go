@@ -23,6 +23,9 @@ func binaryEncoder(oid uint32, dt arrow.DataType, env *encodeEnv) (binder, error
 		}
 		return bindDictionary(inner), nil
 	}
+	if b, ok, err := catalogBinary(oid, dt, env); ok {
+		return b, err
+	}
 	switch oid {
 	case pgtypes.Bool:
 		if dt.ID() == arrow.BOOL {
@@ -36,7 +39,7 @@ func binaryEncoder(oid uint32, dt arrow.DataType, env *encodeEnv) (binder, error
 				}
 			}, nil
 		}
-	case pgtypes.Int2, pgtypes.Int4, pgtypes.Int8, pgtypes.OID:
+	case pgtypes.Int2, pgtypes.Int4, pgtypes.Int8:
 		if get := integerReader(dt); get != nil {
 			width := pgtypes.TypeSize(oid)
 			return func(arr arrow.Array) appendFunc {

@@ -15,12 +15,15 @@ import (
 // values arrive in. Output is byte-identical to PostgreSQL 16's output
 // functions with the default DateStyle (ISO, MDY) and bytea_output (hex).
 func textEncoder(oid uint32, dt arrow.DataType, env *encodeEnv) (binder, error) {
+	if b, ok, err := catalogText(oid, dt, env); ok {
+		return b, err
+	}
 	switch oid {
 	case pgtypes.Bool:
 		if dt.ID() == arrow.BOOL {
 			return bindBoolText, nil
 		}
-	case pgtypes.Int2, pgtypes.Int4, pgtypes.Int8, pgtypes.OID, pgtypes.Regclass, pgtypes.Regtype:
+	case pgtypes.Int2, pgtypes.Int4, pgtypes.Int8:
 		if b := integerText(dt); b != nil {
 			return b, nil
 		}

@@ -48,6 +48,9 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 			return pgerr.New(duplicatePreparedStmt, "prepared statement %q already exists", m.Name)
 		}
 	}
+	if err := checkUTF8(m.Query); err != nil {
+		return err
+	}
 	ctx, done := c.beginStatement()
 	defer done()
 	stmts, err := c.session.Prepare(ctx, m.Query, slices.Clone(m.ParameterOIDs))
@@ -130,6 +133,9 @@ func resultFormats(codes []int16, cols []pgtypes.Column) ([]int16, error) {
 		switch f {
 		case formatText:
 		case formatBinary:
+			if _, err := catalogBinaryOutput(cols[k].TypeOID); err != nil {
+				return nil, err
+			}
 			if !binaryOutputSupported(cols[k].TypeOID) {
 				name := pgtypes.TypeName(cols[k].TypeOID)
 				if name == "" {

@@ -25,8 +25,9 @@ type testServer struct {
 }
 
 // startServer serves cfg on 127.0.0.1:0 until the test ends; missing
-// Backend and Auth default to the test backend and trust authentication.
-func startServer(t *testing.T, cfg Config) *testServer {
+// Backend, Auth and Logger default to the test backend, trust
+// authentication and a logger that discards.
+func startServer(t testing.TB, cfg Config) *testServer {
 	t.Helper()
 	ts := &testServer{}
 	if cfg.Backend == nil {
@@ -40,7 +41,9 @@ func startServer(t *testing.T, cfg Config) *testServer {
 		}
 		cfg.Auth = a
 	}
-	cfg.Logger = quietLogger()
+	if cfg.Logger == nil {
+		cfg.Logger = quietLogger()
+	}
 	ts.srv = NewServer(cfg)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

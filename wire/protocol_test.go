@@ -135,13 +135,24 @@ func TestParameterStatusAfterSet(t *testing.T) {
 }
 
 func TestBinaryOutputUnsupportedType(t *testing.T) {
-	cols := []pgtypes.Column{{Name: "i", TypeOID: pgtypes.Regtype}}
+	cols := []pgtypes.Column{{Name: "i", TypeOID: pgtypes.Inet}}
 	_, err := resultFormats([]int16{formatBinary}, cols)
-	if pgerr.Code(err) != pgerr.FeatureNotSupported || !strings.Contains(err.Error(), "regtype") {
-		t.Errorf("binary regtype: %v, want 0A000 naming regtype", err)
+	if pgerr.Code(err) != pgerr.FeatureNotSupported || !strings.Contains(err.Error(), "inet") {
+		t.Errorf("binary inet: %v, want 0A000 naming inet", err)
 	}
 	if f, err := resultFormats([]int16{formatText}, cols); err != nil || f[0] != formatText {
-		t.Errorf("text regtype: %v %v", f, err)
+		t.Errorf("text inet: %v %v", f, err)
+	}
+	// PostgreSQL has no aclitem send function: 42883 as it says.
+	acl := []pgtypes.Column{{Name: "relacl", TypeOID: pgtypes.AclitemArray}}
+	if _, err := resultFormats([]int16{formatBinary}, acl); pgerr.Code(err) != undefinedFunction ||
+		err.Error() != "no binary output function available for type aclitem" {
+		t.Errorf("binary aclitem[]: %v, want 42883", err)
+	}
+	for _, oid := range []uint32{pgtypes.Regtype, pgtypes.Regclass, pgtypes.OIDVector, pgtypes.Int2Vector, pgtypes.NameArray, pgtypes.CharArray, pgtypes.XID} {
+		if _, err := resultFormats([]int16{formatBinary}, []pgtypes.Column{{Name: "c", TypeOID: oid}}); err != nil {
+			t.Errorf("binary %s: %v", pgtypes.TypeName(oid), err)
+		}
 	}
 	if _, err := resultFormats([]int16{0, 1}, cols); pgerr.Code(err) != pgerr.ProtocolViolation {
 		t.Errorf("format count mismatch: %v, want 08P01", err)

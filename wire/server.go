@@ -25,6 +25,10 @@ type Config struct {
 	TLS *tls.Config
 	// MaxConnections bounds concurrent sessions; 0 means 100.
 	MaxConnections int
+	// MaxMessageSize bounds one client message that carries data (Query,
+	// Parse, Bind, CopyData, FunctionCall); 0 means 1 GiB, PostgreSQL's
+	// limit. Other messages are held to 10000 bytes, as in PostgreSQL.
+	MaxMessageSize int
 	Logger         *slog.Logger
 }
 

@@ -14,7 +14,11 @@ func (c *conn) simpleQuery(sql string) error {
 		p.close()
 		delete(c.portals, "")
 	}
-	if err := c.runSimple(sql); err != nil {
+	err := checkUTF8(sql)
+	if err == nil {
+		err = c.runSimple(sql)
+	}
+	if err != nil {
 		c.sendError(err)
 		if isFatal(err) {
 			_ = c.flush()
@@ -55,7 +59,11 @@ func (c *conn) runSimple(sql string) (err error) {
 			return err
 		}
 		cols := st.Columns()
-		formats := make([]int16, len(cols))
+		formats, err := simpleFormats(st, cols)
+		if err != nil {
+			rows.Close()
+			return err
+		}
 		if cols != nil {
 			c.be.Send(rowDescription(cols, formats))
 		}

@@ -220,13 +220,11 @@ func (c *conn) authenticate(user string) error {
 func (c *conn) scram(user string) error {
 	ex := c.srv.cfg.Auth.Begin(user)
 	c.be.Send(&pgproto3.AuthenticationSASL{AuthMechanisms: ex.Mechanisms()})
-	if err := c.be.SetAuthType(pgproto3.AuthTypeSASL); err != nil {
-		return err
-	}
+	c.frames.expectAuth(&pgproto3.SASLInitialResponse{})
 	if err := c.flush(); err != nil {
 		return err
 	}
-	msg, err := c.be.Receive()
+	msg, err := c.frames.next()
 	if err != nil {
 		return fmt.Errorf("read SASL initial response: %w", err)
 	}
@@ -240,13 +238,11 @@ func (c *conn) scram(user string) error {
 		return err
 	}
 	c.be.Send(&pgproto3.AuthenticationSASLContinue{Data: serverFirst})
-	if err := c.be.SetAuthType(pgproto3.AuthTypeSASLContinue); err != nil {
-		return err
-	}
+	c.frames.expectAuth(&pgproto3.SASLResponse{})
 	if err := c.flush(); err != nil {
 		return err
 	}
-	msg, err = c.be.Receive()
+	msg, err = c.frames.next()
 	if err != nil {
 		return fmt.Errorf("read SASL response: %w", err)
 	}
@@ -261,5 +257,5 @@ func (c *conn) scram(user string) error {
 		return err
 	}
 	c.be.Send(&pgproto3.AuthenticationSASLFinal{Data: serverFinal})
-	return c.be.SetAuthType(pgproto3.AuthTypeOk)
+	return nil
 }

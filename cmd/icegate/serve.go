@@ -74,6 +74,7 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 		Auth:           authn,
 		TLS:            tlsConfig,
 		MaxConnections: cfg.MaxConnections,
+		MaxMessageSize: cfg.MaxMessageSize,
 		Logger:         logger,
 	})
 	addr := ln.Addr().(*net.TCPAddr)

@@ -132,3 +132,51 @@ SELECT 'jsonb_elem', k, v FROM (VALUES
   ('uuid:a0eebc999c0b4ef8bb6d6bb9bd380a11', to_jsonb('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid)::text)
 ) t(k, v);
 SET TimeZone = 'UTC';
+-- The system catalog's types. Keys: decimal OIDs, "char" bytes in hex,
+-- vectors and arrays as JSON lists (the Arrow list the test builds).
+SELECT 'oid', v::text, v::oid::text FROM unnest(ARRAY[0, 1, 1259, 2147483648, 4294967295]::bigint[]) v;
+SELECT 'xid', v::text, v::text::xid::text FROM unnest(ARRAY[0, 3, 4294967295]::bigint[]) v;
+SELECT 'cid', v::text, v::text::cid::text FROM unnest(ARRAY[0, 7, 4294967295]::bigint[]) v;
+SELECT 'regclass', v::text, v::oid::regclass::text FROM unnest(ARRAY[0, 999999, 4000000000]::bigint[]) v;
+SELECT 'regtype', v::text, v::oid::regtype::text FROM unnest(ARRAY[0, 999999]::bigint[]) v;
+SELECT 'regproc', v::text, v::oid::regproc::text FROM unnest(ARRAY[0, 999999]::bigint[]) v;
+SELECT 'regnamespace', v::text, v::oid::regnamespace::text FROM unnest(ARRAY[0, 999999]::bigint[]) v;
+SELECT 'regrole', v::text, v::oid::regrole::text FROM unnest(ARRAY[0, 999999]::bigint[]) v;
+SELECT 'char', encode(charsend(v), 'hex'), v::text
+FROM unnest(ARRAY['a', 'r', ' ', '"', '\', '', E'\\201', E'\\377', E'\\177', E'\\001']::"char"[]) v;
+SELECT 'int2vector', array_to_json(v::int2[])::text, v::text
+FROM unnest(ARRAY['1 2 3', '', '-32768 32767', '0']::int2vector[]) v;
+SELECT 'oidvector', array_to_json(v::oid[])::text, v::text
+FROM unnest(ARRAY['26 23', '', '4294967295 0 1259']::oidvector[]) v;
+SELECT 'name[]', array_to_json(v)::text, v::text FROM (VALUES
+  (ARRAY['a b', '', NULL, 'x"y', 'NULL', 'pg_catalog', 'a,b', '{}', 'back\slash', 'é']::name[]),
+  (ARRAY['public']::name[]), ('{}'::name[])) t(v);
+SELECT 'oid[]', array_to_json(v)::text, v::text FROM (VALUES
+  (ARRAY[1, 4294967295, NULL]::oid[]), ('{}'::oid[]), (ARRAY[26]::oid[])) t(v);
+SELECT 'char[]', array_to_json(v)::text, v::text FROM (VALUES
+  (ARRAY['a', 'r', ' ', '"', ',', '\', '{', NULL]::"char"[]), (ARRAY['', E'\\201']::"char"[])) t(v);
+SELECT 'aclitem[]', array_to_json(v)::text, v::text FROM (VALUES
+  ('{postgres=arwdDxt/postgres,=r/postgres}'::aclitem[]), ('{postgres=r*w/postgres,=U/postgres}'::aclitem[])) t(v);
+-- Binary: the *send functions of the same types, hex; kind send:<type>.
+SELECT 'send:oid', v::text, encode(oidsend(v::oid), 'hex') FROM unnest(ARRAY[0, 1259, 4294967295]::bigint[]) v;
+SELECT 'send:xid', v::text, encode(xidsend(v::text::xid), 'hex') FROM unnest(ARRAY[3, 4294967295]::bigint[]) v;
+SELECT 'send:cid', v::text, encode(cidsend(v::text::cid), 'hex') FROM unnest(ARRAY[7]::bigint[]) v;
+SELECT 'send:regclass', v::text, encode(regclasssend(v::oid::regclass), 'hex') FROM unnest(ARRAY[1259, 4000000000]::bigint[]) v;
+SELECT 'send:regtype', v::text, encode(regtypesend(v::oid::regtype), 'hex') FROM unnest(ARRAY[25]::bigint[]) v;
+SELECT 'send:regproc', v::text, encode(regprocsend(v::oid::regproc), 'hex') FROM unnest(ARRAY[1242]::bigint[]) v;
+SELECT 'send:regnamespace', v::text, encode(regnamespacesend(v::oid::regnamespace), 'hex') FROM unnest(ARRAY[11]::bigint[]) v;
+SELECT 'send:regrole', v::text, encode(regrolesend(v::oid::regrole), 'hex') FROM unnest(ARRAY[10]::bigint[]) v;
+SELECT 'send:char', encode(charsend(v), 'hex'), encode(charsend(v), 'hex')
+FROM unnest(ARRAY['a', '', E'\\201']::"char"[]) v;
+SELECT 'send:name', v::text, encode(namesend(v), 'hex') FROM unnest(ARRAY['pg_class', '', 'é']::name[]) v;
+SELECT 'send:pg_node_tree', 'node', encode(textsend('{QUERY :commandType 1}'), 'hex');
+SELECT 'send:int2vector', array_to_json(v::int2[])::text, encode(int2vectorsend(v), 'hex')
+FROM unnest(ARRAY['1 2 3', '', '-1']::int2vector[]) v;
+SELECT 'send:oidvector', array_to_json(v::oid[])::text, encode(oidvectorsend(v), 'hex')
+FROM unnest(ARRAY['26 23 4294967295', '']::oidvector[]) v;
+SELECT 'send:name[]', array_to_json(v)::text, encode(array_send(v), 'hex') FROM (VALUES
+  (ARRAY['a b', '', NULL]::name[]), ('{}'::name[])) t(v);
+SELECT 'send:oid[]', array_to_json(v)::text, encode(array_send(v), 'hex') FROM (VALUES
+  (ARRAY[1, 4294967295]::oid[])) t(v);
+SELECT 'send:char[]', array_to_json(v)::text, encode(array_send(v), 'hex') FROM (VALUES
+  (ARRAY['a', '', NULL]::"char"[])) t(v);
