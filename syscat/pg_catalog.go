@@ -41,6 +41,7 @@ func pgFills() map[string]fillFunc {
 		"pg_opfamily":           builtinFill("pg_opfamily"),
 		"pg_collation":          builtinFill("pg_collation"),
 		"pg_language":           builtinFill("pg_language"),
+		"pg_conversion":         builtinFill("pg_conversion"),
 		"pg_aggregate":          builtinFill("pg_aggregate"),
 		"pg_index":              indexFill,
 		"pg_constraint":         constraintFill,

@@ -173,7 +173,7 @@ func TestEmptyRelations(t *testing.T) {
 	for _, name := range []string{"pg_inherits", "pg_enum", "pg_extension", "pg_trigger", "pg_rewrite",
 		"pg_sequence", "pg_sequences", "pg_policy", "pg_publication", "pg_statistic_ext", "pg_partitioned_table",
 		"pg_foreign_table", "pg_event_trigger", "pg_matviews", "pg_stats", "pg_locks", "pg_available_extensions",
-		"pg_shdescription", "pg_conversion", "pg_auth_members"} {
+		"pg_shdescription", "pg_auth_members"} {
 		if rows := catalogRows(t, s, name, "", nil); len(rows) != 0 {
 			t.Errorf("pg_catalog.%s: %d rows, want none", name, len(rows))
 		}

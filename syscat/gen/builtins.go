@@ -70,6 +70,7 @@ var catalogs = []catalog{
 	{"pg_opfamily", `x.oid IN (SELECT opcfamily FROM pg_catalog.pg_opclass
 		WHERE opcmethod = 403 AND opcdefault AND opcintype = ANY($1))`, "x.oid"},
 	{"pg_cast", "x.castsource = ANY($1) AND x.casttarget = ANY($1)", "x.oid"},
+	{"pg_conversion", "true", "x.oid"},
 }
 
 // procRefColumns are the columns of the generated catalogs that name a
