@@ -537,6 +537,8 @@ func ownCols(r rel) []colID {
 		return x.cols
 	case *sysRel:
 		return x.cols
+	case *metaRel:
+		return x.cols
 	case *valuesRel:
 		return x.cols
 	case *projectRel:

@@ -158,6 +158,8 @@ func (l *lowerer) lowerNode(r rel, need colSet) (engine.Operator, []colID, error
 		return l.lowerScan(x, need)
 	case *sysRel:
 		return l.lowerSys(x)
+	case *metaRel:
+		return l.lowerMeta(x)
 	case *oneRowRel:
 		op, err := exec.NewValues(emptySchema, [][]expr.Expr{{}}, l.opts)
 		return op, nil, err

@@ -1,13 +1,141 @@
 package translate
 
 import (
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
 	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/exec"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
 )
+
+// Iceberg metadata tables. A table name followed by $kind (ns.t$snapshots,
+// "t$files") or by .kind (ns.t.snapshots, t.files) names one of the
+// relations of metaTables, whose rows are computed when the statement
+// runs from the table's metadata at one snapshot (the current one, or the
+// one a time-travel clause picks).
+
+// metaRel reads one metadata table of an Iceberg table.
+type metaRel struct {
+	table *catalog.Table
+	def   *metaTableDef
+	// snapshot is the snapshot the snapshot-scoped tables read (nil: the
+	// table has none).
+	snapshot *catalog.Snapshot
+	name     string // as written, for EXPLAIN
+	columns  []metaCol
+	cols     []colID
+}
+
+func (r *metaRel) outCols() []colID { return r.cols }
+
+// splitMetaName splits a name into the table it qualifies and the
+// metadata table kind: t$kind in the last part, else the last part of a
+// name of two or three parts.
+func splitMetaName(tn tableName) (base tableName, kind string, ok bool) {
+	if i := strings.LastIndexByte(tn.Name, '$'); i > 0 && i < len(tn.Name)-1 {
+		base = tableName{Catalog: tn.Catalog, Schema: tn.Schema, Name: tn.Name[:i]}
+		kind = tn.Name[i+1:]
+	} else if tn.Schema != "" {
+		base = tableName{Schema: tn.Catalog, Name: tn.Schema}
+		kind = tn.Name
+	} else {
+		return tableName{}, "", false
+	}
+	var parts []string
+	for _, p := range []string{base.Catalog, base.Schema, base.Name} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	base.written = strings.Join(parts, ".")
+	return base, strings.ToLower(kind), true
+}
 
 // bindMetadataTable binds an Iceberg metadata table (ns.t$snapshots,
 // "t$files", ns.t.snapshots...) as a FROM item; ok is false when tn names
 // no metadata table. A time-travel clause after the name
 // (b.stmt.asOf[rv.Location]) reads the metadata of that snapshot.
 func (b *binder) bindMetadataTable(rv *pg.RangeVar, tn tableName, alias string, colAliases []string) (r rel, ok bool, err error) {
-	return nil, false, nil
+	b.untruncateTable(rv, &tn)
+	base, kind, ok := splitMetaName(tn)
+	if !ok {
+		return nil, false, nil
+	}
+	clause := b.stmt.asOf[rv.Location]
+	if clause != nil {
+		// A table read at a version: the name may well be the table's own.
+		if _, err := b.sess.resolveTable(b.ctx, tn); err == nil {
+			return nil, false, nil
+		}
+	}
+	t, err := b.sess.resolveTable(b.ctx, base)
+	if err != nil || t.Metadata == nil {
+		return nil, false, nil
+	}
+	def := metaTableByName(kind)
+	if def == nil {
+		return nil, true, b.errAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tn.written).
+			WithDetail("Table \"%s\" has no metadata table \"%s\".", base.written, kind).
+			WithHint("The metadata tables are %s.", strings.Join(metaTableNames(), ", ")), rv.Location)
+	}
+	snap := t.Metadata.CurrentSnapshot()
+	if clause != nil {
+		if !def.perSnapshot {
+			return nil, true, b.errAt(pgerr.Unsupported("time travel on metadata table \"%s\" (it lists every snapshot)", kind), clause.loc)
+		}
+		s, _, err := b.timeTravel(t, base.written, clause)
+		if err != nil {
+			return nil, true, b.errAt(err, clause.loc)
+		}
+		snap = s
+	}
+	columns := def.columns(t.Metadata)
+	if len(colAliases) > len(columns) {
+		return nil, true, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
+			tn.Name, len(columns), len(colAliases)), rv.Location)
+	}
+	mr := &metaRel{table: t, def: def, snapshot: snap, name: base.written + "$" + kind, columns: columns}
+	it := &rangeItem{tn: tn, alias: alias, name: tn.Name}
+	for i, c := range columns {
+		name := c.name
+		if i < len(colAliases) {
+			name = colAliases[i]
+		}
+		id := b.newCol(name, c.typ, arrowOf(c.typ))
+		mr.cols = append(mr.cols, id)
+		it.cols = append(it.cols, itemCol{name: name, id: id})
+	}
+	b.scope.items = append(b.scope.items, it)
+	return mr, true, nil
+}
+
+// lowerMeta computes a metadata table's rows.
+func (l *lowerer) lowerMeta(x *metaRel) (engine.Operator, []colID, error) {
+	rows, err := x.def.rows(l.ctx, &metaSource{table: x.table, meta: x.table.Metadata, snapshot: x.snapshot, columns: x.columns})
+	if err != nil {
+		if pgerr.As(err) != nil {
+			return nil, nil, err
+		}
+		return nil, nil, pgerr.Wrap(err, pgerr.IOError, "compute %s: %v", x.name, err)
+	}
+	batch, err := metaBatch(expr.Allocator(l.ctx), x.columns, rows)
+	if err != nil {
+		return nil, nil, pgerr.Wrap(err, pgerr.InternalError, "compute %s: %v", x.name, err)
+	}
+	return exec.NewBatches(batch.Schema(), []arrow.RecordBatch{batch}), x.cols, nil
+}
+
+// describeMeta is the metadata table's line in a plan.
+func describeMeta(q *colTable, x *metaRel) string {
+	at := ""
+	if x.def.perSnapshot && x.snapshot != nil {
+		at = fmt.Sprintf(" at snapshot %d", x.snapshot.SnapshotID)
+	}
+	return fmt.Sprintf("metadata table %s%s [%s]", x.name, at, fmtCols(q, x.cols))
 }
