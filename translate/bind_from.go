@@ -80,6 +80,12 @@ func (b *binder) bindRangeVar(rv *pg.RangeVar) (rel, error) {
 	if st := sysTable(tn, b.sess.cat.Name()); st != nil {
 		return b.bindSysTable(rv.Location, tn, st, alias, colAliases)
 	}
+	if strings.Contains(tn.Name, "$") {
+		// t$snapshots: a metadata table, found without listing views.
+		if r, ok, err := b.bindMetadataTable(rv, tn, alias, colAliases); ok {
+			return r, err
+		}
+	}
 	if tn.Schema == "" && tn.Catalog == "" {
 		if _, ok := b.sess.temp[tn.Name]; ok {
 			return b.bindView(rv, tn, alias, colAliases) // temporary views come first
@@ -142,6 +148,7 @@ func (b *binder) bindTableAt(rv *pg.RangeVar, tn tableName, t *catalog.Table, sn
 		r.cols = append(r.cols, id)
 		it.cols = append(it.cols, itemCol{name: name, id: id})
 	}
+	b.addMetadataColumns(r, it, t, schema)
 	b.scope.items = append(b.scope.items, it)
 	return r, nil
 }
@@ -568,6 +575,9 @@ func (b *binder) ref(id colID) bound {
 // colTable holds the metadata of a statement's column ids.
 type colTable struct {
 	metas []colMeta
+	// hidden are the ids of tables' metadata columns (metacol.go), from
+	// hiddenColBase up.
+	hidden []colMeta
 }
 
 func (q *colTable) add(m colMeta) colID {
@@ -576,6 +586,9 @@ func (q *colTable) add(m colMeta) colID {
 }
 
 func (q *colTable) meta(id colID) colMeta {
+	if id >= hiddenColBase {
+		return q.hiddenMeta(id)
+	}
 	if int(id) < 0 || int(id) >= len(q.metas) {
 		panic(fmt.Sprintf("translate: unknown column id %d", id))
 	}

@@ -20,4 +20,9 @@
 //
 // ORC files are decoded stripe by stripe into column vectors (orcfile),
 // reading only the projected columns' streams, and converted to Arrow.
+//
+// Besides the schema's columns a scan produces the metadata columns _file,
+// _pos, _spec_id, _partition and _deleted when FieldIDs holds their
+// reserved field ids (metacol.go); they are computed from the task and the
+// row positions the readers report, never read from the file.
 package scan

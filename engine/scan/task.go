@@ -31,12 +31,14 @@ type scanRun struct {
 	counters *scanCounters
 	// shard, shards: see Options.Shards.
 	shard, shards int
+	// meta are the metadata columns projected.
+	meta metaColumns
 }
 
 func newScanRun(spec engine.ScanSpec, opts Options) (*scanRun, error) {
 	r := &scanRun{spec: spec, mem: opts.Alloc, batchSize: opts.BatchSize, cache: newDeleteCache(),
 		generalNested: opts.generalNested, filter: newGroupFilter(spec), counters: &scanCounters{},
-		shard: opts.Shard, shards: opts.Shards}
+		shard: opts.Shard, shards: opts.Shards, meta: newMetaColumns(spec)}
 	fields := make([]arrow.Field, len(spec.FieldIDs))
 	for i, id := range spec.FieldIDs {
 		fields[i] = engine.ArrowField(*topField(spec, id))
@@ -58,6 +60,9 @@ func newScanRun(spec engine.ScanSpec, opts Options) (*scanRun, error) {
 }
 
 func topField(spec engine.ScanSpec, id int) *catalog.NestedField {
+	if IsMetadataField(id) {
+		return metadataField(spec, id)
+	}
 	if spec.Schema == nil {
 		return nil
 	}
@@ -131,6 +136,10 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, emit 
 	}
 	outIdx := make([]int, len(s.spec.FieldIDs)) // output column -> read field
 	for i, id := range s.spec.FieldIDs {
+		if IsMetadataField(id) {
+			outIdx[i] = -1 // filled by s.meta
+			continue
+		}
 		add(*topField(s.spec, id))
 		outIdx[i] = index[id]
 	}
@@ -191,6 +200,9 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, emit 
 		}
 		releaseAll(cols[nOut:])
 		cols = cols[:nOut]
+		if s.meta.markDeleted {
+			deleted = 0 // _deleted is read: deleted rows stay, flagged
+		}
 		if deleted == n {
 			releaseAll(cols)
 			continue
@@ -205,10 +217,16 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, emit 
 		}
 		out := make([]arrow.Array, len(outIdx))
 		for i, j := range outIdx {
-			out[i] = cols[j]
-			out[i].Retain()
+			if j >= 0 {
+				out[i] = cols[j]
+				out[i].Retain()
+			}
 		}
 		releaseAll(cols)
+		if err := s.meta.fill(s.mem, task, out, pos, del, deleted > 0); err != nil {
+			releaseAll(out)
+			return fmt.Errorf("data file %s: %w", df.Path, err)
+		}
 		rec := array.NewRecordBatch(s.schema, out, int64(n-deleted))
 		releaseAll(out)
 		if err := emit(rec); err != nil {

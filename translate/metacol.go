@@ -1,0 +1,57 @@
+package translate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/scan"
+)
+
+// addMetadataColumns gives a table's FROM item its metadata columns
+// (_file, _pos, _spec_id, _partition, _deleted; engine/scan/metacol.go):
+// they can be named but * does not list them. A column of the table with
+// the same name (in any case) hides the metadata column, as in Spark.
+func (b *binder) addMetadataColumns(r *scanRel, it *rangeItem, t *catalog.Table, schema *catalog.Schema) {
+	taken := func(name string) bool {
+		for _, c := range it.cols {
+			if strings.EqualFold(c.name, name) {
+				return true
+			}
+		}
+		for _, f := range schema.Fields {
+			if strings.EqualFold(f.Name, name) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range scan.MetadataColumns(t.Metadata, schema) {
+		if taken(f.Name) {
+			continue
+		}
+		id := b.q.addHidden(colMeta{name: f.Name, t: pgTypeOfIceberg(f.Type), at: engine.ArrowType(f.Type)})
+		r.fieldIDs = append(r.fieldIDs, f.ID)
+		r.cols = append(r.cols, id)
+		it.cols = append(it.cols, itemCol{name: f.Name, id: id, hidden: true})
+	}
+}
+
+// hiddenColBase is the first id of metadata columns. Every table has them,
+// so they are numbered apart: the ids of the other columns, which plans
+// show, stay those of a statement without them.
+const hiddenColBase colID = 1 << 24
+
+func (q *colTable) addHidden(m colMeta) colID {
+	q.hidden = append(q.hidden, m)
+	return hiddenColBase + colID(len(q.hidden)-1)
+}
+
+func (q *colTable) hiddenMeta(id colID) colMeta {
+	i := int(id - hiddenColBase)
+	if i >= len(q.hidden) {
+		panic(fmt.Sprintf("translate: unknown column id %d", id))
+	}
+	return q.hidden[i]
+}
