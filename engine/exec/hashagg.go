@@ -157,6 +157,7 @@ func NewHashAggregate(in engine.Operator, groups []expr.Expr, aggs []AggCall, op
 
 func (o *hashAggOp) Open(ctx context.Context) error {
 	o.ctx = ctx
+	o.mem.release()
 	o.mem = newMemAccount(ctx, "hash aggregation")
 	o.index = map[string]int32{}
 	o.keyParts = make([][]arrow.Array, len(o.groups))

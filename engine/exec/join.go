@@ -207,6 +207,7 @@ func decodedFields(s *arrow.Schema, nullable bool) []arrow.Field {
 
 func (o *joinOp) Open(ctx context.Context) error {
 	o.ctx = ctx
+	o.build.mem.release()
 	o.build.mem = newMemAccount(ctx, "hash join build side")
 	if err := o.right.Open(ctx); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/icegate/icegate/internal/pgerr"
 )
@@ -144,22 +145,62 @@ func FormatBytes(n int64) string {
 	return fmt.Sprintf("%dB", n)
 }
 
-// dataBytes is the size of the buffers behind an array (slices count
-// their whole buffers: what keeping them keeps alive).
+// dataBytes is the memory an array's rows take: what its own rows use
+// of its buffers. A slice counts its share, not the whole buffers it
+// shares with its siblings: operators that emit slices of one batch
+// (sort, aggregation) would otherwise be counted once per slice.
 func dataBytes(d arrow.ArrayData) int64 {
-	var n int64
-	for _, b := range d.Buffers() {
+	a := array.MakeFromData(d)
+	defer a.Release()
+	return arrayBytes(a)
+}
+
+func arrayBytes(a arrow.Array) int64 {
+	n := int64(a.Len())
+	bytes := (n + 7) / 8 // validity
+	switch a := a.(type) {
+	case *array.String:
+		if n > 0 {
+			bytes += 4*(n+1) + int64(a.ValueOffset(int(n)-1)+len(a.Value(int(n)-1))-a.ValueOffset(0))
+		}
+		return bytes
+	case *array.Binary:
+		if n > 0 {
+			o := a.ValueOffsets()
+			bytes += 4*(n+1) + int64(o[n]-o[0])
+		}
+		return bytes
+	case *array.LargeString, *array.LargeBinary:
+		for _, b := range a.Data().Buffers() {
+			if b != nil {
+				bytes += int64(b.Len())
+			}
+		}
+		return bytes
+	case *array.List:
+		if n > 0 {
+			start, _ := a.ValueOffsets(0)
+			_, end := a.ValueOffsets(int(n) - 1)
+			child := array.NewSlice(a.ListValues(), start, end)
+			bytes += 4*(n+1) + arrayBytes(child)
+			child.Release()
+		}
+		return bytes
+	case *array.Struct:
+		for i := 0; i < a.NumField(); i++ {
+			bytes += arrayBytes(a.Field(i))
+		}
+		return bytes
+	case *array.Dictionary:
+		return bytes + arrayBytes(a.Indices()) + arrayBytes(a.Dictionary())
+	}
+	if fw, ok := a.DataType().(arrow.FixedWidthDataType); ok {
+		return bytes + (n*int64(fw.BitWidth())+7)/8
+	}
+	for _, b := range a.Data().Buffers() {
 		if b != nil {
-			n += int64(b.Len())
+			bytes += int64(b.Len())
 		}
 	}
-	for _, c := range d.Children() {
-		n += dataBytes(c)
-	}
-	if d.DataType().ID() == arrow.DICTIONARY {
-		if dict := d.Dictionary(); dict != nil {
-			n += dataBytes(dict)
-		}
-	}
-	return n
+	return bytes
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/engine"
@@ -69,5 +70,31 @@ func TestFormatBytes(t *testing.T) {
 		if got := FormatBytes(n); got != want {
 			t.Errorf("FormatBytes(%d) = %s, want %s", n, got, want)
 		}
+	}
+}
+
+// TestMemoryLimitCountsSlices checks that slices of one batch count their
+// own rows, not the whole buffers they share: a sort over 100 slices of a
+// batch fits a limit of a few times that batch's size.
+func TestMemoryLimitCountsSlices(t *testing.T) {
+	rows := tableRows(t)
+	whole := makeBatches(t, memory.DefaultAllocator, rows, []int{len(rows)})[0]
+	defer whole.Release()
+	full := int64(0)
+	for _, c := range whole.Columns() {
+		full += dataBytes(c.Data())
+	}
+	var parts []arrow.RecordBatch
+	for i := int64(0); i < whole.NumRows(); i += 3 {
+		parts = append(parts, whole.NewSlice(i, min(i+3, whole.NumRows())))
+	}
+	op, err := NewSort(NewBatches(tableSchema, parts), []SortKey{{E: col(tS)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := NewMemoryLimit(4*full, "statement_mem")
+	got, err := drain(WithMemoryLimit(context.Background(), lim), t, op)
+	if err != nil || len(got) != len(rows) {
+		t.Fatalf("sort of %d slices under %d bytes: %d rows, %v", len(parts), 4*full, len(got), err)
 	}
 }

@@ -72,6 +72,7 @@ func newSort(in engine.Operator, keys []SortKey, limit int64, opts []expr.Compil
 
 func (o *sortOp) Open(ctx context.Context) error {
 	o.ctx = ctx
+	o.mem.release() // an operator opened again starts its account anew
 	o.mem = newMemAccount(ctx, "sort")
 	return o.in.Open(ctx)
 }

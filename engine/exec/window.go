@@ -343,6 +343,7 @@ func compileWindowCall(c WindowCall, schema *arrow.Schema, order []SortKey, opts
 
 func (o *windowOp) Open(ctx context.Context) error {
 	o.ctx = ctx
+	o.mem.release()
 	o.mem = newMemAccount(ctx, "window")
 	return o.in.Open(ctx)
 }
