@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	pg "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
@@ -273,4 +274,63 @@ func (b *binder) arrayEquality(op string, l, r bound, loc int32) (bound, bool, e
 		return slices.Equal(x, y) == want, nil
 	}
 	return bound{e: &expr.Call{Fn: "array_" + map[bool]string{true: "eq", false: "ne"}[want], Args: []expr.Expr{l.e, r.e}, T: expr.Bool, Go: fn}, t: tBool}, true, nil
+}
+
+// arraySubLink binds ARRAY(subquery): the values of the subquery's one
+// column in its order, an empty array when it has no rows. The subquery is
+// aggregated with array_agg (ordered by the subquery's ORDER BY); an
+// uncorrelated one runs once, a correlated one once per outer row.
+func (b *binder) arraySubLink(p *selectPlan, free colSet, loc int32) (bound, error) {
+	if len(p.out) != 1 {
+		return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery must return only one column"), loc)
+	}
+	elem := b.typeOfOutput(p, 0)
+	arrOID := pgtypes.ArrayOf(elem.OID)
+	if arrOID == 0 {
+		return bound{}, b.errAt(notYet("ARRAY(subquery) of type "+elem.String()), loc)
+	}
+	in := p.root
+	arg := b.ref(p.out[0]).e
+	if pr, ok := in.(*projectRel); ok {
+		// A projection above the ORDER BY (which sorted on columns it
+		// drops): aggregate its expression over the sorted rows.
+		_, sorted := pr.in.(*sortRel)
+		if l, isLimit := pr.in.(*limitRel); isLimit {
+			_, sorted = l.in.(*sortRel)
+		}
+		if i := indexOf(pr.cols, p.out[0]); i >= 0 && sorted {
+			in, arg = pr.in, pr.exprs[i]
+		}
+	}
+	var order []sortKey
+	switch x := in.(type) {
+	case *sortRel:
+		in, order = x.in, x.keys
+	case *limitRel:
+		if s, ok := x.in.(*sortRel); ok {
+			order = s.keys
+		}
+	}
+	t, err := exec.AggResultTypeN("array_agg", []arrow.DataType{arg.Type()})
+	if err != nil {
+		return bound{}, b.errAt(notYet("ARRAY(subquery) of type "+elem.String()), loc)
+	}
+	arrPG := pgType{arrOID, -1}
+	aggCol := b.newCol("array_agg", arrPG, t)
+	agg := &aggRel{in: in, aggs: []aggCall{{Fn: "array_agg", Arg: arg, OrderBy: order, Name: "array_agg", T: t, pt: arrPG}},
+		aggCols: []colID{aggCol}}
+	value := &expr.Case{T: t, Whens: []expr.When{{
+		Cond: &expr.Call{Fn: "isnotnull", Args: []expr.Expr{b.ref(aggCol).e}, T: expr.Bool}, Then: b.ref(aggCol).e}},
+		Else: &expr.Call{Fn: "array", T: t}}
+	v := b.newCol("array", arrPG, t)
+	proj := &projectRel{in: agg, exprs: []expr.Expr{value}, cols: []colID{v}}
+	if len(free) == 0 {
+		plan := &selectPlan{root: proj, out: []colID{v}, cols: []pgtypes.Column{{Name: "array", TypeOID: arrOID, Typmod: -1}}}
+		plan.finish(b)
+		return bound{e: &subqueryExpr{plan: plan, T: t}, t: arrPG, name: "array", strong: true}, nil
+	}
+	b.addPending(pendingJoin{typ: joinLeft, right: proj, single: true, apply: true})
+	r := b.ref(v)
+	r.t, r.name, r.strong = arrPG, "array", true
+	return r, nil
 }

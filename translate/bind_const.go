@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
 )
 
 // constant binds a literal: integers are int4 (int8 when too big, numeric
@@ -98,4 +100,109 @@ func parseUnsignedDecimal(s string) (catalog.Decimal, bool) {
 		scale = 0
 	}
 	return catalog.Decimal{Unscaled: u, Scale: scale}, true
+}
+
+// Numeric constants of more than 38 digits do not fit the engine's
+// numeric; PostgreSQL converts them to float8 wherever they meet a float
+// (a cast to float8 or float4, an operator whose other operand is a
+// float), and those uses are bound here as float8 constants. Any other use
+// stays a 0A000 error (numericConst).
+
+// bigConst returns the text of n when n is a numeric constant of more than
+// 38 digits.
+func bigConst(n *pg.Node) (string, bool) {
+	c := n.GetAConst()
+	if c == nil || c.GetFval() == nil {
+		return "", false
+	}
+	s := c.GetFval().GetFval()
+	d, ok := parseDecimal(s)
+	if !ok {
+		return "", false
+	}
+	prec := len(strings.TrimLeft(new(big.Int).Abs(d.Unscaled).String(), "0"))
+	if prec < d.Scale+1 {
+		prec = d.Scale + 1
+	}
+	return s, prec > 38
+}
+
+// bigConstFloat is the float8 constant for a big numeric constant; like
+// PostgreSQL's numeric to float8 cast it fails with 22003 beyond float8's
+// range.
+func (b *binder) bigConstFloat(s string, loc int32) (bound, error) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil && (math.IsInf(f, 0) || f == 0) {
+		if math.IsInf(f, 0) {
+			return bound{}, b.errAt(pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: overflow"), loc)
+		}
+		return bound{}, b.errAt(pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: underflow"), loc)
+	}
+	return bound{e: &expr.Lit{V: f, T: expr.Float8}, t: tFloat8}, nil
+}
+
+// isFloatType reports whether x is float4 or float8.
+func isFloatType(x bound) bool {
+	return !x.unknown() && (x.t.OID == pgtypes.Float4 || x.t.OID == pgtypes.Float8)
+}
+
+// bigConstCast binds a cast of a big numeric constant: to float8 or
+// float4 through float8, else as any cast (which fails with 0A000).
+func (b *binder) bigConstCast(tc *pg.TypeCast, s string) (bound, error) {
+	t, typName, err := b.typeName(tc.TypeName)
+	if err != nil {
+		return bound{}, err
+	}
+	if t.OID != pgtypes.Float4 && t.OID != pgtypes.Float8 {
+		return b.typeCast(tc)
+	}
+	f, err := b.bigConstFloat(s, tc.Arg.GetAConst().Location)
+	if err != nil {
+		return bound{}, err
+	}
+	out, err := b.castTo(f, t, tc.Location)
+	if err != nil {
+		return bound{}, err
+	}
+	if t.OID == pgtypes.Float4 {
+		v := f.e.(*expr.Lit).V.(float64)
+		if a := math.Abs(v); a > math.MaxFloat32 {
+			return bound{}, b.errAt(pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: overflow"), tc.Location)
+		} else if a != 0 && a < math.SmallestNonzeroFloat32 {
+			return bound{}, b.errAt(pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: underflow"), tc.Location)
+		}
+	}
+	out.name, out.strong = typName, false
+	return out, nil
+}
+
+// bigConstOperands binds the operands of l op r when one of them is a big
+// numeric constant: it becomes a float8 constant when the other operand is
+// a float. ok is false when neither operand is a big constant.
+func (b *binder) bigConstOperands(l, r *pg.Node) (lb, rb bound, ok bool, err error) {
+	ls, lbig := bigConst(l)
+	rs, rbig := bigConst(r)
+	switch {
+	case lbig && !rbig:
+		if rb, err = b.expr(r); err != nil {
+			return lb, rb, true, err
+		}
+		if !isFloatType(rb) {
+			lb, err = b.expr(l)
+			return lb, rb, true, err
+		}
+		lb, err = b.bigConstFloat(ls, l.GetAConst().Location)
+		return lb, rb, true, err
+	case rbig && !lbig:
+		if lb, err = b.expr(l); err != nil {
+			return lb, rb, true, err
+		}
+		if !isFloatType(lb) {
+			rb, err = b.expr(r)
+			return lb, rb, true, err
+		}
+		rb, err = b.bigConstFloat(rs, r.GetAConst().Location)
+		return lb, rb, true, err
+	}
+	return lb, rb, false, nil
 }

@@ -82,6 +82,9 @@ func (b *binder) exprNode(n *pg.Node) (bound, error) {
 	case *pg.Node_BoolExpr:
 		return b.boolExpr(x.BoolExpr)
 	case *pg.Node_NullTest:
+		if isRowNode(x.NullTest.Arg) {
+			return b.rowNullTest(x.NullTest)
+		}
 		arg, err := b.expr(x.NullTest.Arg)
 		if err != nil {
 			return bound{}, err
@@ -94,8 +97,17 @@ func (b *binder) exprNode(n *pg.Node) (bound, error) {
 	case *pg.Node_BooleanTest:
 		return b.booleanTest(x.BooleanTest)
 	case *pg.Node_TypeCast:
+		if s, ok := bigConst(x.TypeCast.Arg); ok {
+			return b.bigConstCast(x.TypeCast, s)
+		}
 		return b.typeCast(x.TypeCast)
 	case *pg.Node_FuncCall:
+		if fc, ok := rowKeyCount(x.FuncCall); ok {
+			return b.funcCall(fc)
+		}
+		if funcName(x.FuncCall) == "pg_typeof" && x.FuncCall.Over == nil && !x.FuncCall.AggStar && len(x.FuncCall.Funcname) <= 2 {
+			return b.pgTypeof(x.FuncCall)
+		}
 		return b.funcCall(x.FuncCall)
 	case *pg.Node_CaseExpr:
 		return b.caseExpr(x.CaseExpr)
@@ -128,6 +140,9 @@ func (b *binder) exprNode(n *pg.Node) (bound, error) {
 	case *pg.Node_AIndirection:
 		return b.indirection(x.AIndirection)
 	case *pg.Node_RowExpr:
+		if isRowKey(x.RowExpr) {
+			return b.rowKey(x.RowExpr)
+		}
 		return bound{}, b.errAt(notYetPl("row constructors"), x.RowExpr.Location)
 	case *pg.Node_CollateClause:
 		return b.collate(x.CollateClause)
@@ -370,4 +385,32 @@ func (b *binder) asBool(x bound, what string, loc int32) (expr.Expr, error) {
 		return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type %s", what, x.t), loc)
 	}
 	return x.e, nil
+}
+
+// pgTypeof binds pg_typeof(x): the PostgreSQL type the binder gave x, as a
+// regtype constant (unknown for an untyped literal).
+func (b *binder) pgTypeof(fc *pg.FuncCall) (bound, error) {
+	if len(fc.Funcname) == 2 && fc.Funcname[0].GetString_().GetSval() != "pg_catalog" {
+		return b.funcCall(fc)
+	}
+	if len(fc.Args) != 1 || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
+		return bound{}, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function pg_typeof does not exist").
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+	}
+	arg, err := b.expr(fc.Args[0])
+	if err != nil {
+		return bound{}, err
+	}
+	oid := arg.t.OID
+	if arg.unknown() {
+		oid = tUnknown.OID
+	}
+	if tc := fc.Args[0].GetTypeCast(); tc != nil {
+		// Values of varchar and char are bound as text; the cast names the
+		// type.
+		if t, _, err := b.typeName(tc.TypeName); err == nil {
+			oid = t.OID
+		}
+	}
+	return bound{e: &expr.Lit{V: int64(oid), T: expr.Int8}, t: pgType{pgtypes.Regtype, -1}, name: "pg_typeof", strong: true}, nil
 }

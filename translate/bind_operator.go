@@ -23,6 +23,16 @@ func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
 		}
 	}
 	switch a.Kind {
+	case pg.A_Expr_Kind_AEXPR_OP, pg.A_Expr_Kind_AEXPR_DISTINCT, pg.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		if r, ok, err := b.rowOperator(a, op); ok {
+			return r, err
+		}
+	case pg.A_Expr_Kind_AEXPR_IN:
+		if isRowNode(a.Lexpr) {
+			return b.rowInList(a, op)
+		}
+	}
+	switch a.Kind {
 	case pg.A_Expr_Kind_AEXPR_OP:
 		if a.Lexpr == nil {
 			r, err := b.expr(a.Rexpr)
@@ -42,11 +52,10 @@ func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
 			}
 			return bound{}, b.errAt(undefinedOperator(op, []bound{r}), a.Location)
 		}
-		l, err := b.expr(a.Lexpr)
-		if err != nil {
-			return bound{}, err
+		l, r, big, err := b.bigConstOperands(a.Lexpr, a.Rexpr)
+		if !big && err == nil {
+			l, r, err = b.pair(a)
 		}
-		r, err := b.expr(a.Rexpr)
 		if err != nil {
 			return bound{}, err
 		}
@@ -67,6 +76,11 @@ func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
 			op = "not_ilike"
 		case "!=":
 			op = "<>"
+		}
+		if op == "||" {
+			if res, ok, err := b.arrayConcat(l, r, a.Location); ok {
+				return res, err
+			}
 		}
 		if op == "||" && l.unknown() && r.unknown() {
 			l, r = l.resolveUnknownIn(b), r.resolveUnknownIn(b)
@@ -437,4 +451,32 @@ func localeName(name string) bool {
 		}
 	}
 	return true
+}
+
+// arrayConcat binds || when a side is an array: array_cat of two arrays,
+// array_append / array_prepend of an array and an element. An untyped
+// literal beside an array is an array when it is written as one ('{...}').
+func (b *binder) arrayConcat(l, r bound, loc int32) (bound, bool, error) {
+	isArr := func(x bound) bool { return !x.unknown() && pgtypes.ElemOf(x.t.OID) != 0 }
+	looksArr := func(x bound) bool { return x.lit != nil && strings.HasPrefix(strings.TrimSpace(*x.lit), "{") }
+	var fn string
+	switch {
+	case isArr(l) && (isArr(r) || looksArr(r)):
+		fn = "array_cat"
+		if r.unknown() {
+			r = bound{e: b.coerce(r, l.e.Type()), t: l.t}
+		}
+	case isArr(r) && looksArr(l):
+		fn = "array_cat"
+		l = bound{e: b.coerce(l, r.e.Type()), t: r.t}
+	case isArr(l):
+		fn = "array_append"
+	case isArr(r):
+		fn = "array_prepend"
+	default:
+		return bound{}, false, nil
+	}
+	res, err := b.call(fn, []bound{l, r}, loc)
+	res.name, res.strong = "", false
+	return res, true, err
 }

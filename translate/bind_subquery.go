@@ -120,7 +120,7 @@ func (b *binder) subLink(sl *pg.SubLink) (bound, error) {
 	var test bound
 	if sl.Testexpr != nil {
 		if sl.Testexpr.GetRowExpr() != nil {
-			return bound{}, b.errAt(notYet("row comparisons with subqueries"), sl.Location)
+			return b.rowSubLink(sl)
 		}
 		var err error
 		if test, err = b.expr(sl.Testexpr); err != nil {
@@ -171,7 +171,7 @@ func (b *binder) subLink(sl *pg.SubLink) (bound, error) {
 		}
 		return b.call("not", []bound{r}, sl.Location)
 	case pg.SubLinkType_ARRAY_SUBLINK:
-		return bound{}, b.errAt(notYet("ARRAY(subquery)"), sl.Location)
+		return b.arraySubLink(p, free, sl.Location)
 	}
 	return bound{}, b.errAt(notYet("this kind of subquery"), sl.Location)
 }

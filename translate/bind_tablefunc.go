@@ -65,8 +65,8 @@ func (b *binder) bindTableFuncArgs(fc *pg.FuncCall, name string) ([]expr.Expr, [
 // arguments may use the columns of the items before it) and joins it to
 // left.
 func (b *binder) bindRangeFunction(rf *pg.RangeFunction, left rel) (rel, error) {
-	if len(rf.Functions) != 1 || rf.IsRowsfrom {
-		return nil, notYet("ROWS FROM with several functions")
+	if len(rf.Functions) != 1 {
+		return b.bindRowsFrom(rf, left)
 	}
 	items := rf.Functions[0].GetList().GetItems()
 	if len(items) > 1 && items[1] != nil && items[1].GetList() != nil && len(items[1].GetList().GetItems()) > 0 {
@@ -85,7 +85,7 @@ func (b *binder) bindRangeFunction(rf *pg.RangeFunction, left rel) (rel, error) 
 		return nil, b.errAt(notYet("information_schema._pg_expandarray in FROM"), fc.Location)
 	}
 	if !setReturningFuncs[name] {
-		return nil, b.errAt(notYet("function "+name+" in FROM"), fc.Location)
+		return b.bindScalarFromFunction(rf, fc, name, left)
 	}
 	saved := b.where
 	b.where = "functions in FROM"
@@ -97,15 +97,21 @@ func (b *binder) bindRangeFunction(rf *pg.RangeFunction, left rel) (rel, error) 
 	if len(b.pending) > 0 {
 		return nil, b.errAt(notYetPl("subqueries in function arguments in FROM"), fc.Location)
 	}
+	return b.rangeFuncRel(rf, name, name, args, fields, left, fc.Location)
+}
+
+// rangeFuncRel makes the FROM item of a set-returning function call fn
+// (args) with columns fields, named name, joined to left.
+func (b *binder) rangeFuncRel(rf *pg.RangeFunction, name, fn string, args []expr.Expr, fields []arrow.Field, left rel, loc int32) (rel, error) {
 	alias, colAliases := aliasOf(rf.Alias)
 	ncols := len(fields)
 	if rf.Ordinality {
 		ncols++
 	}
 	if len(colAliases) > ncols {
-		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", alias, ncols, len(colAliases)), fc.Location)
+		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", alias, ncols, len(colAliases)), loc)
 	}
-	tf := &tableFuncRel{fn: name, args: args, ordinality: rf.Ordinality}
+	tf := &tableFuncRel{fn: fn, args: args, ordinality: rf.Ordinality}
 	it := &rangeItem{alias: alias, name: name}
 	for i, f := range fields {
 		cname := f.Name
@@ -158,11 +164,6 @@ func (b *binder) selectListSRF(fc *pg.FuncCall, name string) (bound, error) {
 		}
 		return bound{}, b.errAt(pgerr.New("0A000", "set-returning functions are not allowed in %s", where), fc.Location)
 	}
-	for _, p := range b.pending {
-		if p.srf != nil {
-			return bound{}, b.errAt(notYet("several set-returning functions in one select list"), fc.Location)
-		}
-	}
 	args, fields, err := b.bindTableFuncArgs(fc, name)
 	if err != nil {
 		return bound{}, err
@@ -171,8 +172,18 @@ func (b *binder) selectListSRF(fc *pg.FuncCall, name string) (bound, error) {
 		return bound{}, b.errAt(notYet("a set-returning function with several columns in a select list"), fc.Location)
 	}
 	id := b.newCol(name, pgTypeOfArrow(fields[0].Type), fields[0].Type)
-	b.pending = append(b.pending, pendingJoin{srf: &tableFuncRel{fn: name, args: args, cols: []colID{id}}})
 	r := b.ref(id)
+	r.name, r.strong = name, true
+	for _, p := range b.pending {
+		if p.srf != nil {
+			// Another one in the same select list: evaluated in step.
+			if err := zipInto(p.srf, name, args, id); err != nil {
+				return bound{}, b.errAt(err, fc.Location)
+			}
+			return r, nil
+		}
+	}
+	b.pending = append(b.pending, pendingJoin{srf: &tableFuncRel{fn: name, args: args, cols: []colID{id}}})
 	return r, nil
 }
 
@@ -228,4 +239,127 @@ func (b *binder) bindKeywords(rf *pg.RangeFunction, fc *pg.FuncCall, left rel) (
 		return vr, nil
 	}
 	return &joinRel{typ: joinInner, left: left, right: vr}, nil
+}
+
+// zipInto adds the set-returning function fn(args) with result column id
+// to the select list's set-returning function tf: the functions are
+// evaluated in step (engine/exec's zipped calls).
+func zipInto(tf *tableFuncRel, fn string, args []expr.Expr, id colID) error {
+	if tf.ordinality || tf.outer || len(tf.cols) == 0 {
+		return notYet("several set-returning functions in one select list")
+	}
+	if strings.HasPrefix(tf.fn, "zip(") {
+		// zip(f:1,g:2) + h(x) = zip(f:1,g:2,h:1)
+		tf.fn = strings.TrimSuffix(tf.fn, ")") + "," + strings.TrimPrefix(exec.ZipFuncName([]string{fn}, []int{len(args)}), "zip(")
+	} else {
+		tf.fn = exec.ZipFuncName([]string{tf.fn, fn}, []int{len(tf.args), len(args)})
+	}
+	tf.args = append(append([]expr.Expr(nil), tf.args...), args...)
+	tf.cols = append(tf.cols, id)
+	return nil
+}
+
+// bindScalarFromFunction binds a function that returns one value used as
+// a FROM item (string_to_array(...) AS s): a table of one row and one
+// column, named after the alias or else the function. Its arguments may
+// use the columns of the items before it.
+func (b *binder) bindScalarFromFunction(rf *pg.RangeFunction, fc *pg.FuncCall, name string, left rel) (rel, error) {
+	if aggregateNames[name] || fc.Over != nil {
+		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in functions in FROM"), fc.Location)
+	}
+	saved := b.where
+	b.where = "functions in FROM"
+	v, err := b.expr(&pg.Node{Node: &pg.Node_FuncCall{FuncCall: fc}})
+	b.where = saved
+	if err != nil {
+		return nil, err
+	}
+	if len(b.pending) > 0 {
+		return nil, b.errAt(notYetPl("subqueries in function arguments in FROM"), fc.Location)
+	}
+	v = v.resolveUnknownIn(b)
+	alias, colAliases := aliasOf(rf.Alias)
+	ncols := 1
+	if rf.Ordinality {
+		ncols++
+	}
+	if len(colAliases) > ncols {
+		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", alias, ncols, len(colAliases)), fc.Location)
+	}
+	cname := name
+	if alias != "" {
+		cname = alias
+	}
+	if len(colAliases) > 0 {
+		cname = colAliases[0]
+	}
+	it := &rangeItem{alias: alias, name: name}
+	id := b.newCol(cname, v.t, v.e.Type())
+	it.cols = append(it.cols, itemCol{name: cname, id: id})
+	var in rel = &oneRowRel{}
+	var exprs []expr.Expr
+	var cols []colID
+	if left != nil {
+		in = left
+		for _, c := range left.outCols() {
+			exprs = append(exprs, b.ref(c).e)
+			cols = append(cols, c)
+		}
+	}
+	exprs, cols = append(exprs, v.e), append(cols, id)
+	if rf.Ordinality {
+		oname := "ordinality"
+		if len(colAliases) > 1 {
+			oname = colAliases[1]
+		}
+		oid := b.newCol(oname, tInt8, expr.Int8)
+		it.cols = append(it.cols, itemCol{name: oname, id: oid})
+		exprs, cols = append(exprs, &expr.Lit{V: int64(1), T: expr.Int8}), append(cols, oid)
+	}
+	b.scope.items = append(b.scope.items, it)
+	return &projectRel{in: in, exprs: exprs, cols: cols}, nil
+}
+
+// bindRowsFrom binds ROWS FROM (f(...), g(...)): the set-returning
+// functions evaluated in step, one column each.
+func (b *binder) bindRowsFrom(rf *pg.RangeFunction, left rel) (rel, error) {
+	var fns []string
+	var nargs []int
+	var args []expr.Expr
+	var fields []arrow.Field
+	loc := int32(-1)
+	for _, f := range rf.Functions {
+		items := f.GetList().GetItems()
+		if len(items) > 1 && items[1] != nil && items[1].GetList() != nil && len(items[1].GetList().GetItems()) > 0 {
+			return nil, notYet("a column definition list for a function")
+		}
+		fc := items[0].GetFuncCall()
+		if fc == nil {
+			return nil, b.errAt(notYet("this function in FROM"), nodeLocation(items[0]))
+		}
+		if loc < 0 {
+			loc = fc.Location
+		}
+		name := funcName(fc)
+		fc, name = b.vectorSubscripts(fc, name)
+		if !setReturningFuncs[name] {
+			return nil, b.errAt(notYet("function "+name+" in ROWS FROM"), fc.Location)
+		}
+		saved := b.where
+		b.where = "functions in FROM"
+		a, fs, err := b.bindTableFuncArgs(fc, name)
+		b.where = saved
+		if err != nil {
+			return nil, err
+		}
+		if len(fs) != 1 {
+			return nil, b.errAt(notYet("a function of several columns in ROWS FROM"), fc.Location)
+		}
+		fns, nargs = append(fns, name), append(nargs, len(a))
+		args, fields = append(args, a...), append(fields, fs...)
+	}
+	if len(b.pending) > 0 {
+		return nil, b.errAt(notYetPl("subqueries in function arguments in FROM"), loc)
+	}
+	return b.rangeFuncRel(rf, fns[0], exec.ZipFuncName(fns, nargs), args, fields, left, loc)
 }

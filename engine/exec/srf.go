@@ -34,6 +34,12 @@ const srfBatchRows = 4096
 // of one timestamp type, the interval as Arrow's month-day-nano interval.
 func TableFuncColumns(fn string, args []arrow.DataType) ([]arrow.Field, error) {
 	fn = strings.ToLower(fn)
+	if parts, ok, err := zipParts(fn, len(args)); ok {
+		if err != nil {
+			return nil, err
+		}
+		return zipColumns(parts, args)
+	}
 	t, err := srfResultType(fn, args)
 	if err != nil {
 		return nil, err
@@ -161,6 +167,7 @@ type tableFuncOp struct {
 	outer       bool
 	schema      *arrow.Schema
 	resT        arrow.DataType
+	cols        []arrow.Field  // the function's columns
 	tz          *time.Location // session time zone (timestamptz series)
 	ctx         context.Context
 	gen         srfGen
@@ -189,7 +196,7 @@ func NewTableFunc(in engine.Operator, fn string, args []expr.Expr, ordinality, o
 	if err != nil {
 		return nil, err
 	}
-	o := &tableFuncOp{in: in, fn: fn, ordinality: ordinality, outer: outer, resT: cols[0].Type, tz: time.UTC}
+	o := &tableFuncOp{in: in, fn: fn, ordinality: ordinality, outer: outer, resT: cols[0].Type, cols: cols, tz: time.UTC}
 	if len(opts) > 0 && opts[0].TimeZone != nil {
 		o.tz = opts[0].TimeZone
 	}
@@ -210,15 +217,23 @@ func NewTableFunc(in engine.Operator, fn string, args []expr.Expr, ordinality, o
 }
 
 func (o *tableFuncOp) newGen(mem memory.Allocator) srfGen {
-	switch o.fn {
+	if parts, ok, _ := zipParts(o.fn, len(o.args)); ok {
+		return newZipGen(o, mem, parts)
+	}
+	return newGenFor(o.fn, o.resT, mem, o.tz)
+}
+
+// newGenFor is the generator of one function with result type resT.
+func newGenFor(fn string, resT arrow.DataType, mem memory.Allocator, tz *time.Location) srfGen {
+	switch fn {
 	case "generate_series":
-		if o.resT.ID() == arrow.TIMESTAMP {
-			return newTimeSeries(mem, o.resT, o.tz)
+		if resT.ID() == arrow.TIMESTAMP {
+			return newTimeSeries(mem, resT, tz)
 		}
-		if expr.IsNumericType(o.resT) {
+		if expr.IsNumericType(resT) {
 			return newNumericSeries(mem)
 		}
-		return newIntSeries(mem, o.resT)
+		return newIntSeries(mem, resT)
 	case "unnest":
 		return &unnestGen{}
 	default: // generate_subscripts
@@ -342,9 +357,19 @@ func (o *tableFuncOp) chunk() (arrow.RecordBatch, error) {
 		return nil, nil
 	}
 	mem := expr.Allocator(o.ctx)
-	fnCol, err := o.gen.finish(o.ctx)
-	if err != nil {
-		return nil, err
+	var fnCols []arrow.Array
+	if mg, ok := o.gen.(multiGen); ok {
+		all, err := mg.finishAll(o.ctx)
+		if err != nil {
+			return nil, err
+		}
+		fnCols = all
+	} else {
+		fnCol, err := o.gen.finish(o.ctx)
+		if err != nil {
+			return nil, err
+		}
+		fnCols = []arrow.Array{fnCol}
 	}
 	cols := make([]arrow.Array, 0, o.schema.NumFields())
 	defer func() { releaseAll(cols) }()
@@ -353,12 +378,12 @@ func (o *tableFuncOp) chunk() (arrow.RecordBatch, error) {
 	for j := 0; j < int(o.batch.NumCols()); j++ {
 		c, err := takeColumn(o.ctx, o.batch.Column(j), ia, inIdx)
 		if err != nil {
-			fnCol.Release()
+			releaseAll(fnCols)
 			return nil, err
 		}
 		cols = append(cols, c)
 	}
-	cols = append(cols, fnCol)
+	cols = append(cols, fnCols...)
 	if o.ordinality {
 		b := array.NewInt64Builder(mem)
 		b.AppendValues(ords, ordValid)

@@ -53,6 +53,13 @@ func ValueLit(a arrow.Array, i int) (*Lit, error) {
 		v = int64(a.Value(i))
 	case *array.MonthDayNanoInterval:
 		v = a.Value(i)
+	case *array.List:
+		// An array value (ARRAY(subquery)): its elements as Go values.
+		x, err := goValue(a, i)
+		if err != nil {
+			return nil, err
+		}
+		v = x
 	default:
 		return nil, pgerr.Unsupported("a subquery value of type %s", t)
 	}

@@ -45,7 +45,6 @@ SELECT g.n, e.name FROM generate_series(1, 4) AS g(n) LEFT JOIN pgd.emp e ON e.i
 SELECT n, count(e.id) FROM generate_series(0, 6) n LEFT JOIN pgd.emp e ON e.dept_id = n GROUP BY n ORDER BY n;
 SELECT * FROM unnest(ARRAY[3, 1, 2]);
 SELECT * FROM unnest(ARRAY['a', NULL, '']) AS u(x);
--- known: icegate fails with 42883: multi-argument unnest(int[], text[]) missing (message shows Arrow types)
 SELECT * FROM unnest(ARRAY[1, 2], ARRAY['x', 'y', 'z']) AS u(n, s);
 SELECT * FROM unnest(ARRAY[10, 20]) WITH ORDINALITY AS u(v, i);
 SELECT * FROM generate_series(1, 3) WITH ORDINALITY AS g(v, i);
@@ -54,7 +53,6 @@ SELECT d.id, u FROM pgd.dept d CROSS JOIN LATERAL unnest(ARRAY[d.id, d.id * 10])
 SELECT sum(g), count(*), avg(g) FROM generate_series(1, 100) g;
 -- generate_series and unnest in the select list
 SELECT generate_series(1, 3);
--- known: icegate fails with 0A000: several set-returning functions in one select list is not supported yet
 SELECT generate_series(1, 3) AS a, generate_series(1, 2) AS b;
 SELECT id, generate_series(1, 2) AS g FROM pgd.dept WHERE id <= 2 ORDER BY id, g;
 SELECT unnest(ARRAY[1, NULL, 3]) AS u;

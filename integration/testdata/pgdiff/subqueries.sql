@@ -46,7 +46,6 @@ SELECT id FROM pgd.emp WHERE dept_id IN (SELECT id FROM pgd.dept WHERE false);
 SELECT id, dept_id IN (SELECT id FROM pgd.dept) AS in_dept FROM pgd.emp ORDER BY id;
 SELECT id, dept_id NOT IN (SELECT id FROM pgd.dept WHERE id < 3) AS x FROM pgd.emp ORDER BY id;
 SELECT id, mgr_id IN (1, 3, NULL) AS x FROM pgd.emp ORDER BY id;
--- known: icegate fails with 0A000: row comparisons with subqueries is not supported yet
 SELECT id FROM pgd.emp WHERE (dept_id, mgr_id) IN (SELECT dept_id, mgr_id FROM pgd.emp WHERE id = 2) ORDER BY id;
 SELECT id FROM pgd.sales WHERE emp_id IN (SELECT id FROM pgd.emp WHERE active) ORDER BY id;
 SELECT id FROM pgd.sales WHERE emp_id NOT IN (SELECT mgr_id FROM pgd.emp WHERE mgr_id IS NOT NULL) ORDER BY id;

@@ -1,0 +1,294 @@
+package translate
+
+import (
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// Row constructors in comparisons: (a, b) = (c, d), ROW(a, b) < ROW(c, d),
+// (a, b) IN ((1, 2), (3, 4)), (a, b) IS [NOT] DISTINCT FROM (c, d),
+// ROW(a, b) IS [NOT] NULL, and (a, b) op (SELECT x, y ...). A row is never
+// a value of its own here: each comparison becomes the element-wise
+// expression PostgreSQL defines, with its NULL semantics (= is the AND of
+// the element comparisons, <> their OR, < <= > >= compare
+// lexicographically and are NULL at the first pair that is NULL). A row
+// used as a value (a select-list item, an aggregate argument) stays a
+// 0A000 error.
+
+// rowElems returns the elements of n when it is a row constructor, or of
+// a scalar subquery of several columns (bound as a single-row left join);
+// ok is false for anything else.
+func (b *binder) rowElems(n *pg.Node) (elems []bound, ok bool, err error) {
+	if r := n.GetRowExpr(); r != nil {
+		elems, err = b.exprs(r.Args)
+		return elems, true, err
+	}
+	sl := n.GetSubLink()
+	if sl == nil || sl.SubLinkType != pg.SubLinkType_EXPR_SUBLINK || sl.Subselect.GetSelectStmt() == nil {
+		return nil, false, nil
+	}
+	if b.where == "JOIN conditions" {
+		return nil, true, b.errAt(notYetPl("subqueries in the conditions of outer joins"), sl.Location)
+	}
+	where, inAgg := b.where, b.inAgg
+	p, err := b.bindSubquery(sl.Subselect.GetSelectStmt())
+	b.where, b.inAgg = where, inAgg
+	if err != nil {
+		return nil, true, err
+	}
+	b.addPending(pendingJoin{typ: joinLeft, right: p.root, single: true, apply: len(freeRefs(p.root)) > 0})
+	for i, id := range p.out {
+		r := b.ref(id)
+		r.t, r.name = b.typeOfOutput(p, i), p.cols[i].Name
+		elems = append(elems, r)
+	}
+	return elems, true, nil
+}
+
+// isRowNode reports whether n is a row constructor.
+func isRowNode(n *pg.Node) bool { return n != nil && n.GetRowExpr() != nil }
+
+// rowOperator binds l op r when either side is a row constructor; ok is
+// false when neither is.
+func (b *binder) rowOperator(a *pg.A_Expr, op string) (bound, bool, error) {
+	if !isRowNode(a.Lexpr) && !isRowNode(a.Rexpr) {
+		return bound{}, false, nil
+	}
+	l, lok, err := b.rowElems(a.Lexpr)
+	if err != nil {
+		return bound{}, true, err
+	}
+	r, rok, err := b.rowElems(a.Rexpr)
+	if err != nil {
+		return bound{}, true, err
+	}
+	if !lok || !rok {
+		return bound{}, true, b.errAt(notYet("comparing a row constructor with a value that is not a row"), a.Location)
+	}
+	switch a.Kind {
+	case pg.A_Expr_Kind_AEXPR_DISTINCT, pg.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		fn, join := "is_distinct_from", "or"
+		if a.Kind == pg.A_Expr_Kind_AEXPR_NOT_DISTINCT {
+			fn, join = "is_not_distinct_from", "and"
+		}
+		r, err := b.rowElementwise(fn, join, l, r, a.Location)
+		return r, true, err
+	}
+	res, err := b.rowCompare(op, l, r, a.Location)
+	return res, true, err
+}
+
+// rowCompare binds l op r over two rows of elements.
+func (b *binder) rowCompare(op string, l, r []bound, loc int32) (bound, error) {
+	if op == "!=" {
+		op = "<>"
+	}
+	if len(l) != len(r) {
+		return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "unequal number of entries in row expressions"), loc)
+	}
+	if len(l) == 0 {
+		return bound{}, b.errAt(notYet("comparing empty rows"), loc)
+	}
+	switch op {
+	case "=":
+		return b.rowElementwise("=", "and", l, r, loc)
+	case "<>":
+		return b.rowElementwise("<>", "or", l, r, loc)
+	case "<", "<=", ">", ">=":
+	default:
+		return bound{}, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "could not determine interpretation of row comparison operator %s", op).
+			WithHint("Row comparison operators must be associated with btree operator families."), loc)
+	}
+	// The first pair that is not equal decides; a NULL pair before it
+	// makes the result NULL. The last pair decides alone.
+	c := &expr.Case{T: expr.Bool}
+	for i := range l {
+		cmp, err := b.call(op, []bound{l[i], r[i]}, loc)
+		if err != nil {
+			return bound{}, err
+		}
+		if err := b.checkBoolResult(op, cmp, loc); err != nil {
+			return bound{}, err
+		}
+		if i == len(l)-1 {
+			c.Else = cmp.e
+			break
+		}
+		eq, err := b.call("=", []bound{l[i], r[i]}, loc)
+		if err != nil {
+			return bound{}, err
+		}
+		undecided := &expr.Call{Fn: "coalesce", Args: []expr.Expr{
+			&expr.Call{Fn: "not", Args: []expr.Expr{eq.e}, T: expr.Bool},
+			&expr.Lit{V: true, T: expr.Bool}}, T: expr.Bool}
+		c.Whens = append(c.Whens, expr.When{Cond: undecided, Then: cmp.e})
+	}
+	return bound{e: c, t: tBool}, nil
+}
+
+// rowElementwise combines fn over each pair of elements with join (and,
+// or).
+func (b *binder) rowElementwise(fn, join string, l, r []bound, loc int32) (bound, error) {
+	if len(l) != len(r) {
+		return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "unequal number of entries in row expressions"), loc)
+	}
+	args := make([]expr.Expr, len(l))
+	for i := range l {
+		c, err := b.call(fn, []bound{l[i], r[i]}, loc)
+		if err != nil {
+			return bound{}, err
+		}
+		if err := b.checkBoolResult(fn, c, loc); err != nil {
+			return bound{}, err
+		}
+		args[i] = c.e
+	}
+	if len(args) == 1 {
+		return bound{e: args[0], t: tBool}, nil
+	}
+	return bound{e: &expr.Call{Fn: join, Args: args, T: expr.Bool}, t: tBool}, nil
+}
+
+func (b *binder) checkBoolResult(op string, c bound, loc int32) error {
+	if c.t.OID != tBool.OID {
+		return b.errAt(pgerr.New(pgerr.DatatypeMismatch, "row comparison operator must yield type boolean, not type %s", c.t), loc)
+	}
+	return nil
+}
+
+// rowInList binds (a, b) [NOT] IN ((1, 2), (3, 4)): the OR of the row
+// equalities (NOT of it for NOT IN).
+func (b *binder) rowInList(a *pg.A_Expr, op string) (bound, error) {
+	l, _, err := b.rowElems(a.Lexpr)
+	if err != nil {
+		return bound{}, err
+	}
+	items := a.Rexpr.GetList().GetItems()
+	var alts []expr.Expr
+	for _, it := range items {
+		r, ok, err := b.rowElems(it)
+		if err != nil {
+			return bound{}, err
+		}
+		if !ok {
+			return bound{}, b.errAt(notYet("comparing a row constructor with a value that is not a row"), a.Location)
+		}
+		eq, err := b.rowCompare("=", l, r, a.Location)
+		if err != nil {
+			return bound{}, err
+		}
+		alts = append(alts, eq.e)
+	}
+	var e expr.Expr
+	switch len(alts) {
+	case 0:
+		return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "syntax error: empty IN list"), a.Location)
+	case 1:
+		e = alts[0]
+	default:
+		e = &expr.Call{Fn: "or", Args: alts, T: expr.Bool}
+	}
+	if op != "=" {
+		e = &expr.Call{Fn: "not", Args: []expr.Expr{e}, T: expr.Bool}
+	}
+	return bound{e: e, t: tBool}, nil
+}
+
+// rowNullTest binds ROW(...) IS [NOT] NULL: IS NULL when every element is
+// NULL, IS NOT NULL when none is.
+func (b *binder) rowNullTest(nt *pg.NullTest) (bound, error) {
+	elems, _, err := b.rowElems(nt.Arg)
+	if err != nil {
+		return bound{}, err
+	}
+	fn := "isnull"
+	if nt.Nulltesttype == pg.NullTestType_IS_NOT_NULL {
+		fn = "isnotnull"
+	}
+	args := make([]expr.Expr, len(elems))
+	for i, x := range elems {
+		c, err := b.call(fn, []bound{x.resolveUnknownIn(b)}, nt.Location)
+		if err != nil {
+			return bound{}, err
+		}
+		args[i] = c.e
+	}
+	switch len(args) {
+	case 0:
+		return bound{e: &expr.Lit{V: fn == "isnull", T: expr.Bool}, t: tBool}, nil
+	case 1:
+		return bound{e: args[0], t: tBool}, nil
+	}
+	return bound{e: &expr.Call{Fn: "and", Args: args, T: expr.Bool}, t: tBool}, nil
+}
+
+// rowInSubquery binds (a, b) IN (SELECT x, y ...) (op "=", ANY) and
+// (a, b) NOT IN / <> ALL (SELECT ...) (negate). With rows, IN is true when
+// some row of the subquery equals, else NULL when some row's comparison is
+// NULL, else false: two mark joins, one for each question.
+func (b *binder) rowInSubquery(sl *pg.SubLink, op string, negate bool) (bound, error) {
+	tests, _, err := b.rowElems(sl.Testexpr)
+	if err != nil {
+		return bound{}, err
+	}
+	if op != "=" {
+		return bound{}, b.errAt(notYet("row comparison "+op+" with ANY or ALL"), sl.Location)
+	}
+	var marks [2]bound
+	for k := range marks {
+		where, inAgg := b.where, b.inAgg
+		p, err := b.bindSubquery(sl.Subselect.GetSelectStmt())
+		b.where, b.inAgg = where, inAgg
+		if err != nil {
+			return bound{}, err
+		}
+		switch {
+		case len(p.out) > len(tests):
+			return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery has too many columns"), sl.Location)
+		case len(p.out) < len(tests):
+			return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery has too few columns"), sl.Location)
+		}
+		right := make([]bound, len(p.out))
+		for i, id := range p.out {
+			right[i] = b.ref(id)
+			right[i].t = b.typeOfOutput(p, i)
+		}
+		eq, err := b.rowElementwise("=", "and", tests, right, sl.Location)
+		if err != nil {
+			return bound{}, err
+		}
+		cond := eq.e
+		if k == 1 {
+			cond = &expr.Call{Fn: "isnull", Args: []expr.Expr{cond}, T: expr.Bool}
+		}
+		mark := b.newCol("mark", tBool, expr.Bool)
+		b.addPending(pendingJoin{typ: joinMark, right: p.root, cond: cond, mark: mark, apply: len(freeRefs(p.root)) > 0})
+		marks[k] = b.ref(mark)
+	}
+	c := &expr.Case{T: expr.Bool, Whens: []expr.When{
+		{Cond: marks[0].e, Then: &expr.Lit{V: !negate, T: expr.Bool}},
+		{Cond: marks[1].e, Then: &expr.Lit{V: nil, T: expr.Bool}},
+	}, Else: &expr.Lit{V: negate, T: expr.Bool}}
+	return bound{e: c, t: tBool}, nil
+}
+
+// rowSubLink binds a subquery whose test expression is a row constructor:
+// (a, b) IN / = ANY / <> ALL (SELECT ...).
+func (b *binder) rowSubLink(sl *pg.SubLink) (bound, error) {
+	op := "="
+	if len(sl.OperName) > 0 {
+		op = sl.OperName[len(sl.OperName)-1].GetString_().GetSval()
+	}
+	if op == "!=" {
+		op = "<>"
+	}
+	switch {
+	case sl.SubLinkType == pg.SubLinkType_ANY_SUBLINK && op == "=":
+		return b.rowInSubquery(sl, "=", false)
+	case sl.SubLinkType == pg.SubLinkType_ALL_SUBLINK && op == "<>":
+		return b.rowInSubquery(sl, "=", true)
+	}
+	return bound{}, b.errAt(notYet("row comparison "+op+" with ANY or ALL"), sl.Location)
+}
