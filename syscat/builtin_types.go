@@ -22,6 +22,9 @@ type TypeInfo struct {
 	Typmod                                                        int32  // typtypmod
 	NDims                                                         int32  // typndims
 	Collation                                                     uint32 // typcollation: 100 for collatable types
+	// Namespace is typnamespace: pg_catalog, or information_schema for
+	// its domains (which icegate lists but does not use).
+	Namespace uint32
 }
 
 var typesByOID, typesByName, builtinTypes = indexTypes()
@@ -46,10 +49,12 @@ func indexTypes() (map[uint32]*TypeInfo, map[string]*TypeInfo, []TypeInfo) {
 			ModInOID: c.oid(r, "typmodin"), ModOutOID: c.oid(r, "typmodout"),
 			NotNull: c.bool(r, "typnotnull"), BaseType: c.oid(r, "typbasetype"),
 			Typmod: c.int32(r, "typtypmod"), NDims: c.int32(r, "typndims"),
-			Collation: c.oid(r, "typcollation"),
+			Collation: c.oid(r, "typcollation"), Namespace: c.oid(r, "typnamespace"),
 		}
 		byOID[t.OID] = t
-		byName[t.Name] = t
+		if t.Namespace == PgCatalogOID {
+			byName[t.Name] = t
+		}
 	}
 	for i := range list {
 		t := &list[i]

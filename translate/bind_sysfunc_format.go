@@ -58,6 +58,10 @@ func typeFacts(oid uint32) (name string, quoted bool, elem uint32, ok bool) {
 		if ti.Elem != 0 && ti.Storage != 'p' {
 			elem = ti.Elem
 		}
+		if ti.Namespace == syscat.InformationSchemaOID && elem == 0 {
+			// Not on the search path: PostgreSQL qualifies it.
+			return "information_schema." + ti.Name, true, 0, true
+		}
 		return ti.Name, false, elem, true
 	}
 	if oid != pgtypes.Int2Vector && oid != pgtypes.OIDVector {

@@ -41,8 +41,10 @@ type catalog struct {
 // typeCond picks PostgreSQL's built-in types: base, pseudo, range,
 // multirange, enum and domain types of pg_catalog and their arrays (not the
 // catalogs' row types).
-const typeCond = `x.typnamespace = 11 AND x.typtype IN ('b','p','r','m','e','d')
-	AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_type e WHERE e.oid = x.typelem AND e.typtype = 'c')`
+const typeCond = `(x.typnamespace = 11 AND x.typtype IN ('b','p','r','m','e','d')
+	AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_type e WHERE e.oid = x.typelem AND e.typtype = 'c'))
+	OR (x.typnamespace = 'information_schema'::pg_catalog.regnamespace AND (x.typtype = 'd'
+	OR EXISTS (SELECT 1 FROM pg_catalog.pg_type e WHERE e.oid = x.typelem AND e.typtype = 'd')))`
 
 // operatorCond picks the operators icegate has: $2 their names, $1 the
 // allowed types.
