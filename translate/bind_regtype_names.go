@@ -113,8 +113,8 @@ func regclassIn(snap *syscat.Snapshot, s string) (uint32, error) {
 	switch len(parts) {
 	case 1:
 		for _, ns := range snap.EffectiveSearchPath(true) {
-			if r := snap.Relation(ns, parts[0]); r != nil {
-				return r.OID, nil
+			if oid := regclassLookup(snap, ns, parts[0]); oid != 0 {
+				return oid, nil
 			}
 		}
 		return 0, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", parts[0])
@@ -137,28 +137,50 @@ func regclassIn2(snap *syscat.Snapshot, schema, name string) (uint32, error) {
 	if snap.Namespace(schema) == nil {
 		return 0, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", schema)
 	}
-	r := snap.Relation(schema, name)
-	if r == nil {
+	oid := regclassLookup(snap, schema, name)
+	if oid == 0 {
 		return 0, pgerr.New(pgerr.UndefinedTable, "relation \"%s.%s\" does not exist", schema, name)
 	}
-	return r.OID, nil
+	return oid, nil
 }
 
-// regclassOut prints a relation OID as regclassout does: the name,
-// qualified when the search path does not find it, quoted when needed;
-// an OID no relation has as its number.
+// regclassLookup finds the relation schema.name among the tables and views
+// and the indexes of their primary keys (named <table>_pkey); 0 when there
+// is none.
+func regclassLookup(snap *syscat.Snapshot, schema, name string) uint32 {
+	if r := snap.Relation(schema, name); r != nil {
+		return r.OID
+	}
+	if table, ok := strings.CutSuffix(name, "_pkey"); ok {
+		if r := snap.Relation(schema, table); r != nil && len(r.PrimaryKey) > 0 && syscat.PrimaryKeyName(r) == name {
+			return syscat.PrimaryKeyIndexOID(r)
+		}
+	}
+	return 0
+}
+
+// regclassOut prints a relation OID as regclassout does: the name of the
+// table, view or primary-key index, qualified when the search path does
+// not find it, quoted when needed; an OID no relation has (a constraint's,
+// say) as its number.
 func regclassOut(snap *syscat.Snapshot, oid uint32) string {
 	if oid == 0 {
 		return "-"
 	}
-	r := snap.RelationByOID(oid)
-	if r == nil {
-		return strconv.FormatUint(uint64(oid), 10)
+	if r := snap.RelationByOID(oid); r != nil {
+		if snap.Visible(r) {
+			return regQuoteIdent(r.Name)
+		}
+		return regQuoteIdent(r.Namespace) + "." + regQuoteIdent(r.Name)
 	}
-	if snap.Visible(r) {
-		return regQuoteIdent(r.Name)
+	if r := relationOfIndex(snap, oid); r != nil {
+		name := syscat.PrimaryKeyName(r)
+		if visibleAs(snap, r.Namespace, name) {
+			return regQuoteIdent(name)
+		}
+		return regQuoteIdent(r.Namespace) + "." + regQuoteIdent(name)
 	}
-	return regQuoteIdent(r.Namespace) + "." + regQuoteIdent(r.Name)
+	return strconv.FormatUint(uint64(oid), 10)
 }
 
 // regnamespaceIn resolves a schema name (one identifier).

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -61,10 +62,18 @@ func TestRegInOut(t *testing.T) {
 	snap := &syscat.Snapshot{Database: "icegate", User: "tester", SearchPath: []string{"$user", "public"},
 		Namespaces: []*syscat.Namespace{{Name: "public"}, {Name: "sales"}},
 		Relations: []*syscat.Relation{{Namespace: "public", Name: "orders", Kind: 'r'},
-			{Namespace: "sales", Name: "orders", Kind: 'r'}, {Namespace: "sales", Name: "Big One", Kind: 'v'}}}
+			{Namespace: "sales", Name: "orders", Kind: 'r', PrimaryKey: []int16{1}, Columns: []syscat.Attribute{{Name: "id", Type: pgtypes.Int8}}},
+			{Namespace: "sales", Name: "Big One", Kind: 'v'},
+			{Namespace: "public", Name: "Items", Kind: 'r', PrimaryKey: []int16{1}, Columns: []syscat.Attribute{{Name: "id", Type: pgtypes.Int8}}}}}
 	snap.Index()
 	pub := snap.Relation("public", "orders").OID
 	sales := snap.Relation("sales", "orders").OID
+	// The primary keys' indexes are relations (regclass); their
+	// constraints are not.
+	salesIndex := syscat.PrimaryKeyIndexOID(snap.Relation("sales", "orders"))
+	itemsIndex := syscat.PrimaryKeyIndexOID(snap.Relation("public", "Items"))
+	itemsConstraint := syscat.PrimaryKeyConstraintOID(snap.Relation("public", "Items"))
+	oidText := func(oid uint32) string { return strconv.FormatUint(uint64(oid), 10) }
 	for _, tc := range []struct {
 		typ  uint32
 		in   string
@@ -84,6 +93,13 @@ func TestRegInOut(t *testing.T) {
 		{typ: pgtypes.Regclass, in: "nosuch.orders", code: pgerr.InvalidSchemaName},
 		{typ: pgtypes.Regclass, in: "other.public.orders", code: pgerr.FeatureNotSupported},
 		{typ: pgtypes.Regclass, in: "a.b.c.d", code: pgerr.SyntaxError},
+		{typ: pgtypes.Regclass, in: "sales.orders_pkey", oid: salesIndex, out: "sales.orders_pkey"},
+		{typ: pgtypes.Regclass, in: oidText(salesIndex), oid: salesIndex, out: "sales.orders_pkey"},
+		{typ: pgtypes.Regclass, in: `"Items_pkey"`, oid: itemsIndex, out: `"Items_pkey"`},
+		{typ: pgtypes.Regclass, in: `public."Items_pkey"`, oid: itemsIndex, out: `"Items_pkey"`},
+		{typ: pgtypes.Regclass, in: oidText(itemsConstraint), oid: itemsConstraint, out: oidText(itemsConstraint)},
+		{typ: pgtypes.Regclass, in: "orders_pkey", code: pgerr.UndefinedTable},
+		{typ: pgtypes.Regclass, in: `sales."Big One_pkey"`, code: pgerr.UndefinedTable},
 		{typ: pgtypes.Regnamespace, in: "sales", oid: snap.Namespace("sales").OID, out: "sales"},
 		{typ: pgtypes.Regnamespace, in: "nosuch", code: pgerr.InvalidSchemaName},
 		{typ: pgtypes.Regrole, in: "tester", oid: 10, out: "tester"},
@@ -179,4 +195,38 @@ func firstValue(ctx context.Context, st Statement, params []*string) (string, er
 		return "", err
 	}
 	return valueText(b.Column(0), 0), nil
+}
+
+// TestRegclassOfIndexes: a primary key's index OID (pg_index.indexrelid)
+// prints as the index's name, and its name reads back as that OID, as
+// SQLAlchemy's and pgJDBC's index queries expect; the constraint's OID is
+// no relation and prints as its number, as in PostgreSQL.
+func TestRegclassOfIndexes(t *testing.T) {
+	s, _, _ := newWriteSession(t)
+	ctx := context.Background()
+	for _, sql := range []string{
+		"CREATE TABLE public.lines (order_id bigint NOT NULL, line int NOT NULL, qty int)",
+		"ALTER TABLE public.lines SET IDENTIFIER FIELDS order_id, line",
+	} {
+		if _, err := execAll(s, sql); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	for _, tc := range []struct{ sql, want string }{
+		{"SELECT i.indexrelid::regclass FROM pg_index i WHERE i.indrelid = 'public.lines'::regclass", "lines_pkey"},
+		{"SELECT i.indexrelid::regclass::text = c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'lines'::regclass", "true"},
+		{"SELECT 'lines_pkey'::regclass = (SELECT indexrelid FROM pg_index WHERE indrelid = 'lines'::regclass)", "true"},
+		{"SELECT 'public.lines_pkey'::regclass::oid = (SELECT conindid FROM pg_constraint WHERE conname = 'lines_pkey')", "true"},
+		{"SELECT c.oid::regclass::text = c.oid::text FROM pg_constraint c WHERE c.conname = 'lines_pkey'", "true"},
+	} {
+		stmts, err := s.Prepare(ctx, tc.sql, nil)
+		if err != nil {
+			t.Errorf("%s: %v", tc.sql, err)
+			continue
+		}
+		got, err := firstValue(ctx, stmts[0], nil)
+		if err != nil || got != tc.want {
+			t.Errorf("%s: %q, %v; want %q", tc.sql, got, err, tc.want)
+		}
+	}
 }

@@ -155,11 +155,22 @@ func typeName(oid uint32) string {
 }
 
 // appendBinaryTuple appends row i of the bound batch (of an encoder with
-// binary formats) as a CopyData message: a DataRow's body is a tuple.
-func appendBinaryTuple(dst []byte, enc *rowEncoder, i int) []byte {
+// binary formats) as a CopyData message, after prefix (the header, for the
+// first row) in the same message: a DataRow's body is a tuple.
+func appendBinaryTuple(dst, prefix []byte, enc *rowEncoder, i int) []byte {
 	start := len(dst)
+	if len(prefix) == 0 {
+		dst = enc.appendRows(dst, i, i+1)
+		dst[start] = 'd'
+		return dst
+	}
+	dst = append(dst, 'd', 0, 0, 0, 0)
+	dst = append(dst, prefix...)
+	body := len(dst)
 	dst = enc.appendRows(dst, i, i+1)
-	dst[start] = 'd'
+	// Drop the DataRow's own type byte and length.
+	dst = append(dst[:body], dst[body+5:]...)
+	binary.BigEndian.PutUint32(dst[start+1:], uint32(len(dst)-start-1))
 	return dst
 }
 

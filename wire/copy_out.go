@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"encoding/binary"
+	"slices"
 	"strconv"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -14,8 +15,8 @@ import (
 
 // copyOut runs COPY ... TO STDOUT: the statement executes like a query;
 // CopyOutResponse, then one CopyData per row (text escaping or csv quoting
-// over the text output of each value), flushed per batch, CopyDone and
-// "COPY n".
+// over the text output of each value; the binary format's header shares
+// the first row's message), flushed per batch, CopyDone and "COPY n".
 func (c *conn) copyOut(ctx context.Context, st translate.CopyToStatement, params []*string) error {
 	opts := st.Options()
 	cols := st.Columns()
@@ -54,9 +55,12 @@ func (c *conn) copyOut(ctx context.Context, st translate.CopyToStatement, params
 			w.forceQuote[k] = true
 		}
 	}
+	// The binary header goes out with the first tuple (or the trailer),
+	// in one CopyData message, as PostgreSQL sends it.
+	var binHeader []byte
 	switch {
 	case bin:
-		c.rowBuf = appendCopyData(c.rowBuf, copyBinaryHeader)
+		binHeader = copyBinaryHeader
 	case opts.Header:
 		c.rowBuf = w.appendHeader(c.rowBuf, cols)
 	}
@@ -81,7 +85,8 @@ func (c *conn) copyOut(ctx context.Context, st translate.CopyToStatement, params
 		n := int(b.NumRows())
 		for i := range n {
 			if bin {
-				c.rowBuf = appendBinaryTuple(c.rowBuf, w.enc, i)
+				c.rowBuf = appendBinaryTuple(c.rowBuf, binHeader, w.enc, i)
+				binHeader = nil
 			} else {
 				c.rowBuf = w.appendRow(c.rowBuf, i)
 			}
@@ -97,7 +102,7 @@ func (c *conn) copyOut(ctx context.Context, st translate.CopyToStatement, params
 		}
 	}
 	if bin {
-		c.rowBuf = appendCopyData(c.rowBuf, []byte{0xff, 0xff})
+		c.rowBuf = appendCopyData(c.rowBuf, slices.Concat(binHeader, []byte{0xff, 0xff}))
 	}
 	if err := c.writeRows(); err != nil {
 		return err

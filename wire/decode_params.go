@@ -12,7 +12,8 @@ import (
 
 // decodeParams turns Bind's parameter values into the text form
 // Statement.Execute takes: text values are copied, binary values of the
-// types wire knows are decoded and printed as PostgreSQL would print them.
+// types wire knows (and arrays of them) are decoded and printed as
+// PostgreSQL would print them.
 func decodeParams(values [][]byte, formats []int16, types []uint32) ([]*string, error) {
 	if len(formats) > 1 && len(formats) != len(values) {
 		return nil, pgerr.New(pgerr.ProtocolViolation, "bind message has %d parameter formats but %d parameters", len(formats), len(values))
@@ -43,8 +44,8 @@ func decodeParams(values [][]byte, formats []int16, types []uint32) ([]*string, 
 		case formatBinary:
 			var err error
 			if s, err = decodeBinaryParam(v, types[k]); err != nil {
-				if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.InvalidBinaryRepresentation {
-					pe.Message = "incorrect binary data format in bind parameter " + strconv.Itoa(k+1)
+				if isBadBinary(err) {
+					pgerr.As(err).Message = "incorrect binary data format in bind parameter " + strconv.Itoa(k+1)
 				}
 				return nil, err
 			}
@@ -56,8 +57,19 @@ func decodeParams(values [][]byte, formats []int16, types []uint32) ([]*string, 
 	return out, nil
 }
 
+// badBinaryMessage is the error of a value whose receive function did not
+// read it whole.
+const badBinaryMessage = "incorrect binary data format"
+
 func badBinary() error {
-	return pgerr.New(pgerr.InvalidBinaryRepresentation, "incorrect binary data format")
+	return pgerr.New(pgerr.InvalidBinaryRepresentation, badBinaryMessage)
+}
+
+// isBadBinary reports whether err is badBinary's error (not one a receive
+// function raised with its own message).
+func isBadBinary(err error) bool {
+	pe := pgerr.As(err)
+	return pe != nil && pe.Code == pgerr.InvalidBinaryRepresentation && pe.Message == badBinaryMessage
 }
 
 // decodeBinaryParam is the *recv function of oid followed by its output
@@ -184,6 +196,9 @@ func decodeBinaryParam(v []byte, oid uint32) (string, error) {
 			months: int32(binary.BigEndian.Uint32(v[12:])),
 		})
 	default:
+		if elem, ok := binaryArrayElems[oid]; ok {
+			return decodeBinaryArray(v, elem)
+		}
 		name := pgtypes.TypeName(oid)
 		if name == "" {
 			name = "OID " + strconv.FormatUint(uint64(oid), 10)

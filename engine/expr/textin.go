@@ -231,8 +231,12 @@ func parseDate(s string) (int32, error) {
 		return 0, err
 	}
 	if strings.TrimSpace(rest) != "" {
-		// A time part is accepted and ignored, as PostgreSQL does.
+		// A time part or a zone is accepted and ignored, as PostgreSQL
+		// does (pgJDBC's setDate sends "2024-02-29 +00").
 		r := strings.TrimLeft(rest, " T")
+		if _, ok := parseZone(strings.TrimSpace(r)); ok {
+			return int32(days), nil
+		}
 		if _, _, err := scanClock(r, s, "date"); err != nil {
 			return 0, invalidDatetime("date", s)
 		}
