@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/syscat"
 )
 
 // bindFrom binds the FROM clause into a relation and fills b.scope with
@@ -138,12 +139,13 @@ func (b *binder) bindTableAt(rv *pg.RangeVar, tn tableName, t *catalog.Table, sn
 	}
 	r := &scanRel{table: t, schema: schema, snapshot: snapshot, name: tn.written}
 	it := &rangeItem{table: t, tn: tn, alias: alias}
+	origins := tableOrigins(t, cols)
 	for i, c := range cols {
 		name := c.Name
 		if i < len(colAliases) {
 			name = colAliases[i]
 		}
-		id := b.newCol(name, c.Type, c.Arrow)
+		id := b.q.add(colMeta{name: name, t: c.Type, at: c.Arrow, origin: origins[i]})
 		r.fieldIDs = append(r.fieldIDs, c.FieldID)
 		r.cols = append(r.cols, id)
 		it.cols = append(it.cols, itemCol{name: name, id: id})
@@ -151,6 +153,28 @@ func (b *binder) bindTableAt(rv *pg.RangeVar, tn tableName, t *catalog.Table, sn
 	b.addMetadataColumns(r, it, t, schema)
 	b.scope.items = append(b.scope.items, it)
 	return r, nil
+}
+
+// tableOrigins are the origins of a warehouse table's columns as read with
+// cols (possibly an older schema): the table's OID in pg_class and each
+// column's position in the current schema, found by field id (none for a
+// column the current schema dropped).
+func tableOrigins(t *catalog.Table, cols []column) []colOrigin {
+	out := make([]colOrigin, len(cols))
+	cur := t.Metadata.CurrentSchema()
+	if cur == nil {
+		return out
+	}
+	oid := syscat.ObjectOID(syscat.KindRelation, strings.Join(t.Ident.Namespace, "."), t.Ident.Name)
+	for i, c := range cols {
+		for j, f := range cur.Fields {
+			if f.ID == c.FieldID {
+				out[i] = colOrigin{table: oid, att: int16(j + 1)}
+				break
+			}
+		}
+	}
+	return out
 }
 
 // bindRangeSubselect binds (SELECT ...) [AS] alias [(cols)] and joins it
@@ -237,7 +261,7 @@ func (b *binder) addDerivedItem(p *selectPlan, alias, name string, colAliases []
 		if seen[id] {
 			// The same column twice in the select list: give the second
 			// its own id so that both can be named.
-			nid := b.newCol(cname, pgType{p.cols[i].TypeOID, p.cols[i].Typmod}, b.q.meta(id).at)
+			nid := b.newColFrom(b.ref(id).e, cname, pgType{p.cols[i].TypeOID, p.cols[i].Typmod}, b.q.meta(id).at)
 			p.root = &projectRel{in: p.root, exprs: append(refsTo(b, p.root.outCols()), b.ref(id).e), cols: append(p.root.outCols(), nid)}
 			id = nid
 			p.out[i] = nid
@@ -671,13 +695,14 @@ const maxViewDepth = 32
 // own namespace as a subquery. It returns a nil rel when no view has the
 // name.
 func (b *binder) bindView(rv *pg.RangeVar, tn tableName, alias string, colAliases []string) (rel, error) {
-	sql, ns, found, err := b.sess.lookupView(b.ctx, tn)
+	v, err := b.sess.resolveView(b.ctx, tn)
 	if err != nil {
 		return nil, b.errAt(err, rv.Location)
 	}
-	if !found {
+	if v == nil {
 		return nil, nil
 	}
+	sql, ns := v.query(), v.defaultNS
 	if len(b.viewStack) >= maxViewDepth {
 		return nil, b.errAt(pgerr.New("42P17", "infinite recursion detected in rules for relation \"%s\"", tn.Name), rv.Location)
 	}
@@ -697,6 +722,17 @@ func (b *binder) bindView(rv *pg.RangeVar, tn tableName, alias string, colAliase
 	name := tn.Name
 	if err := b.addDerivedItem(p, alias, name, colAliases, rv.Location); err != nil {
 		return nil, err
+	}
+	if !v.temp {
+		// PostgreSQL reports a view's own columns as the origins of what
+		// reads them, not the tables under it. The ids are the view's
+		// alone: its query was bound here, with no outer references.
+		oid := syscat.ObjectOID(syscat.KindRelation, strings.Join(v.ident.Namespace, "."), v.ident.Name)
+		for i, id := range p.out {
+			if id < hiddenColBase {
+				b.q.metas[id].origin = colOrigin{table: oid, att: int16(i + 1)}
+			}
+		}
 	}
 	return p.root, nil
 }

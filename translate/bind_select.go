@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/engine/exec"
@@ -149,7 +150,8 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*selectPlan, error) {
 	var outExprs []expr.Expr
 	for _, t := range targets {
 		outExprs = append(outExprs, t.e.e)
-		p.cols = append(p.cols, pgtypes.Column{Name: t.name, TypeOID: t.e.t.OID, Typmod: t.e.t.Typmod})
+		o := b.originOf(t.e.e)
+		p.cols = append(p.cols, pgtypes.Column{Name: t.name, TypeOID: t.e.t.OID, Typmod: t.e.t.Typmod, TableOID: o.table, AttNum: o.att})
 		p.untyped = append(p.untyped, t.untyped)
 	}
 	sortKeys, junk, err := b.bindOrderBy(sel.SortClause, targets, distinct)
@@ -319,7 +321,23 @@ func (b *binder) colFor(e expr.Expr, name string, t pgType) colID {
 	if c, ok := e.(*expr.Col); ok && b.q.meta(colID(c.Idx)).t == t {
 		return colID(c.Idx)
 	}
-	return b.newCol(name, t, e.Type())
+	return b.newColFrom(e, name, t, e.Type())
+}
+
+// originOf is the table column e reads unchanged: e's origin when e is a
+// plain column reference, else none.
+func (b *binder) originOf(e expr.Expr) colOrigin {
+	if c, ok := e.(*expr.Col); ok {
+		return b.q.meta(colID(c.Idx)).origin
+	}
+	return colOrigin{}
+}
+
+// newColFrom allocates a column id for the value of e, keeping the table
+// column e reads when it is a plain column reference (a group key, a
+// column renamed by a projection).
+func (b *binder) newColFrom(e expr.Expr, name string, t pgType, at arrow.DataType) colID {
+	return b.q.add(colMeta{name: name, t: t, at: at, origin: b.originOf(e)})
 }
 
 func exprsOf(bs []bound) []expr.Expr {
@@ -516,7 +534,7 @@ func (b *binder) groupItem(sel *pg.SelectStmt, agg *aggScope, n *pg.Node) (int, 
 	if name == "" {
 		name = fmt.Sprintf("group%d", len(agg.groups))
 	}
-	agg.groupCols = append(agg.groupCols, b.newCol(name, g.t, g.e.Type()))
+	agg.groupCols = append(agg.groupCols, b.newColFrom(g.e, name, g.t, g.e.Type()))
 	return len(agg.groups) - 1, nil
 }
 

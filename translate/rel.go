@@ -18,11 +18,22 @@ import (
 type colID int
 
 // colMeta describes a column id: its name (for messages and EXPLAIN), its
-// PostgreSQL type and its Arrow type.
+// PostgreSQL type and its Arrow type, and the table column it is a plain
+// reference to (origin), if any.
 type colMeta struct {
-	name string
-	t    pgType
-	at   arrow.DataType
+	name   string
+	t      pgType
+	at     arrow.DataType
+	origin colOrigin
+}
+
+// colOrigin is the table column a result column reads unchanged, as
+// RowDescription reports it: the relation's OID as pg_class shows it and
+// the column's attnum (1-based position in the table's current schema).
+// The zero value is no origin (an expression, an aggregate, a constant).
+type colOrigin struct {
+	table uint32
+	att   int16
 }
 
 // rel is a node of the relational tree.

@@ -73,11 +73,14 @@ func (b *binder) bindSysTable(loc int32, tn tableName, t *syscat.Table, alias st
 		if i < len(colAliases) {
 			name = colAliases[i]
 		}
-		id := b.newCol(name, pgType{c.Type, -1}, syscat.ArrowOf(c.Type))
+		id := b.q.add(colMeta{name: name, t: pgType{c.Type, -1}, at: syscat.ArrowOf(c.Type),
+			origin: colOrigin{table: t.OID, att: int16(i + 1)}})
 		r.cols = append(r.cols, id)
 		it.cols = append(it.cols, itemCol{name: name, id: id})
 	}
-	toid := b.newCol("tableoid", pgType{pgtypes.OID, -1}, syscat.ArrowOf(pgtypes.OID))
+	// tableoid is system column -6 in pg_attribute.
+	toid := b.q.add(colMeta{name: "tableoid", t: pgType{pgtypes.OID, -1}, at: syscat.ArrowOf(pgtypes.OID),
+		origin: colOrigin{table: t.OID, att: -6}})
 	r.cols = append(r.cols, toid)
 	it.cols = append(it.cols, itemCol{name: "tableoid", id: toid, hidden: true})
 	b.scope.items = append(b.scope.items, it)

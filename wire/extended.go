@@ -89,6 +89,9 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		if _, exists := c.portals[m.DestinationPortal]; exists {
 			return pgerr.New(duplicateCursor, "portal %q already exists", m.DestinationPortal)
 		}
+		if c.cursorExists(m.DestinationPortal) {
+			return pgerr.New(duplicateCursor, "cursor %q already exists", m.DestinationPortal)
+		}
 	} else if old := c.portals[""]; old != nil {
 		old.close()
 		delete(c.portals, "")
@@ -171,6 +174,9 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 		}
 		return nil
 	case 'P':
+		if _, mine := c.portals[m.Name]; !mine && c.describeCursor(m.Name) {
+			return nil
+		}
 		p, err := c.portal(m.Name)
 		if err != nil {
 			return err
@@ -197,6 +203,11 @@ func (c *conn) portal(name string) (*portal, error) {
 }
 
 func (c *conn) execute(m *pgproto3.Execute) error {
+	if _, mine := c.portals[m.Portal]; !mine {
+		if found, err := c.executeCursor(m.Portal, int64(m.MaxRows)); found {
+			return err
+		}
+	}
 	p, err := c.portal(m.Portal)
 	if err != nil {
 		return err
@@ -258,6 +269,8 @@ func (c *conn) closeObject(m *pgproto3.Close) error {
 		if p := c.portals[m.Name]; p != nil {
 			p.close()
 			delete(c.portals, m.Name)
+		} else {
+			c.closeCursor(m.Name)
 		}
 	default:
 		return pgerr.New(pgerr.ProtocolViolation, "invalid CLOSE message subtype %d", m.ObjectType)
