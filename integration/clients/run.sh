@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# The client matrix: builds icegate, serves a fresh warehouse on a free
+# loopback port (user icegate, no password), creates the tables of setup.sql
+# through psql, and runs one scripted scenario per PostgreSQL client (see
+# README.md). Each scenario stops at its first failure with a message saying
+# which step failed (with ICEGATE_CLIENTS_ALL=1 it runs every step); this
+# script prints one PASS/FAIL line per scenario, the log of each failed one,
+# and exits non-zero when any failed.
+#
+#   integration/clients/run.sh [scenario...]   (default: all of them)
+#
+# ICEGATE_BIN names a prebuilt binary (otherwise `go build`), ICEGATE_CLIENTS_PORT
+# a port to use (otherwise a free one is picked), ICEGATE_CLIENTS_PYTHON and
+# ICEGATE_CLIENTS_JDBC_JAR other clients than Debian's. A scenario whose
+# client is not installed is skipped, except when CI is set: then it fails.
+set -uo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+all=(psql jdbc psycopg2 psycopg3 sqlalchemy node odbc)
+if [[ $# -gt 0 ]]; then scenarios=("$@"); else scenarios=("${all[@]}"); fi
+# Debian's python3 has the Debian client packages; a python earlier on the
+# PATH (a virtualenv, pyenv) may not.
+python="${ICEGATE_CLIENTS_PYTHON:-/usr/bin/python3}"
+jdbc_jar="${ICEGATE_CLIENTS_JDBC_JAR:-/usr/share/java/postgresql.jar}"
+
+work="$(mktemp -d)"
+server_pid=""
+cleanup() {
+	if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
+		kill -TERM "$server_pid" 2>/dev/null
+		for _ in $(seq 1 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$server_pid" 2>/dev/null || true
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+die() { echo "clients: $*" >&2; exit 1; }
+
+bin="${ICEGATE_BIN:-}"
+if [[ -z "$bin" ]]; then
+	echo "--- clients: go build"
+	(cd "$root" && go build -o "$work/icegate" ./cmd/icegate) || die "go build failed"
+	bin="$work/icegate"
+fi
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+port="${ICEGATE_CLIENTS_PORT:-}"
+if [[ -z "$port" ]]; then
+	for _ in $(seq 1 50); do
+		candidate=$((20000 + RANDOM % 20000))
+		if ! port_in_use "$candidate"; then port="$candidate"; break; fi
+	done
+	[[ -n "$port" ]] || die "no free port found"
+fi
+port_in_use "$port" && die "port $port is already in use"
+
+mkdir -p "$work/warehouse"
+# The server gets none of the ICEGATE_* variables of this script (it rejects
+# names it does not know) and so none of the caller's settings either.
+(cd "$work" && unset "${!ICEGATE_@}" && exec "$bin" serve --warehouse "$work/warehouse" --listen "127.0.0.1:$port") >"$work/icegate.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 1 300); do
+	port_in_use "$port" && break
+	kill -0 "$server_pid" 2>/dev/null || { cat "$work/icegate.log" >&2; die "icegate serve exited early"; }
+	sleep 0.1
+done
+port_in_use "$port" || { cat "$work/icegate.log" >&2; die "icegate serve not accepting on port $port"; }
+
+# Every client reads where to connect from here (libpq, node-postgres and
+# the JDBC and ODBC scenarios alike).
+export PGHOST=127.0.0.1 PGPORT="$port" PGUSER=icegate PGDATABASE=icegate PGCONNECT_TIMEOUT=10
+unset PGPASSWORD PGSERVICE PGOPTIONS 2>/dev/null || true
+
+command -v psql >/dev/null || die "psql not found: setup.sql needs it"
+psql -X -q -v ON_ERROR_STOP=1 -f "$here/setup.sql" >"$work/setup.log" 2>&1 ||
+	{ cat "$work/setup.log" >&2; die "setup.sql failed"; }
+
+# needs TOOL...: every tool is on the PATH (or an existing file).
+needs() {
+	local t
+	for t in "$@"; do
+		if [[ "$t" == /* ]]; then [[ -e "$t" ]] || { echo "$t"; return 1; }
+		else command -v "$t" >/dev/null || { echo "$t"; return 1; }; fi
+	done
+}
+
+# Each scenario_NAME prints what it does and exits non-zero at the first
+# failure; its output goes to a log shown only when it fails.
+scenario_psql() { bash "$here/psql/scenario.sh" "$work/psql"; }
+scenario_jdbc() {
+	# The client JIT only and the serial collector: a short run starts faster.
+	mkdir -p "$work/jdbc"
+	javac -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -d "$work/jdbc" -cp "$jdbc_jar" "$here"/jdbc/*.java &&
+		java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "$jdbc_jar:$work/jdbc" JdbcScenario
+}
+scenario_psycopg2() { "$python" "$here/python/psycopg2_scenario.py"; }
+scenario_psycopg3() { "$python" "$here/python/psycopg3_scenario.py"; }
+scenario_sqlalchemy() { "$python" "$here/python/sqlalchemy_scenario.py"; }
+scenario_node() {
+	# npm ci into the temporary directory: no node_modules in the tree.
+	mkdir -p "$work/node" && cp "$here"/node/package.json "$here"/node/package-lock.json "$here"/node/*.js "$work/node/" &&
+		(cd "$work/node" && npm ci --no-audit --no-fund --loglevel=error) &&
+		node "$work/node/scenario.js"
+}
+scenario_odbc() { bash "$here/odbc/scenario.sh" "$work/odbc"; }
+
+requirements() {
+	case "$1" in
+	psql) needs psql ;;
+	jdbc) needs javac java "$jdbc_jar" ;;
+	psycopg2 | psycopg3 | sqlalchemy)
+		needs "$python" || return 1
+		local mod="$1"
+		[[ "$mod" == psycopg3 ]] && mod=psycopg
+		"$python" -c "import $mod" 2>/dev/null || { echo "python module $mod"; return 1; }
+		;;
+	node) needs node npm ;;
+	odbc) needs isql && { compgen -G '/usr/lib/*/odbc/psqlodbcw.so' >/dev/null || { echo psqlodbcw.so; return 1; }; } ;;
+	*) echo "no scenario named $1"; return 1 ;;
+	esac
+}
+
+export here work python jdbc_jar
+export PYTHONDONTWRITEBYTECODE=1 # no __pycache__ in the tree
+passed=0 failed=0 skipped=0
+for name in "${scenarios[@]}"; do
+	log="$work/$name.log"
+	start=$SECONDS
+	if ! missing="$(requirements "$name")"; then
+		if [[ -n "${CI:-}" || "$missing" == "no scenario named"* ]]; then
+			failed=$((failed + 1))
+			echo "FAIL $name: not runnable: $missing"
+		else
+			skipped=$((skipped + 1))
+			echo "SKIP $name: $missing not installed"
+		fi
+		continue
+	fi
+	if timeout 180 bash -c "$(declare -f "scenario_$name"); scenario_$name" >"$log" 2>&1; then
+		passed=$((passed + 1))
+		echo "PASS $name ($((SECONDS - start))s)"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $name ($((SECONDS - start))s): $(grep -m1 '^FAIL' "$log" || tail -n 1 "$log")"
+		if [[ -n "${ICEGATE_CLIENTS_ALL:-}" ]]; then sed 's/^/    /' "$log"; else tail -n 60 "$log" | sed 's/^/    /'; fi
+	fi
+done
+
+if ! kill -0 "$server_pid" 2>/dev/null; then
+	failed=$((failed + 1))
+	echo "FAIL icegate exited during the scenarios:"
+	tail -n 40 "$work/icegate.log" | sed 's/^/    /'
+fi
+echo "clients: $passed passed, $failed failed, $skipped skipped"
+[[ "$failed" -eq 0 ]]
