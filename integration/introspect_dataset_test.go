@@ -45,6 +45,8 @@ var introspectSetupPostgres = append([]string{
 	`DROP TABLE IF EXISTS public.orders CASCADE`,
 	`CREATE SCHEMA IF NOT EXISTS public`,
 	fmt.Sprintf(introspectTable, " PRIMARY KEY"),
+	// icegate's database has no comment; initdb comments "postgres".
+	`DO $$ BEGIN EXECUTE format('COMMENT ON DATABASE %I IS NULL', current_database()); END $$`,
 }, introspectData...)
 
 // introspectSetupIcegate creates the dataset in a fresh warehouse.
