@@ -48,6 +48,7 @@ var settingDefs = []setting{
 	{Name: "session_authorization", Doc: "Sets the session user name.", Default: "", Reported: true},
 	{Name: "standard_conforming_strings", Doc: "Causes '...' strings to treat backslashes literally.", Default: "on", Reported: true, Check: oneOf("on")},
 	{Name: "statement_timeout", Doc: "Sets the maximum allowed duration of any statement.", Default: "0", Check: checkMillis},
+	{Name: "idle_in_transaction_session_timeout", Doc: "Sets the maximum allowed idle time between queries, when in a transaction.", Default: "0", Check: checkMillisOf("idle_in_transaction_session_timeout")},
 	{Name: statementMemSetting, Doc: "Sets the most memory one statement's sorts, hash tables and windows may hold; past it the statement fails with 53200.", Default: defaultStatementMem, Check: checkMemory},
 	{Name: "TimeZone", Doc: "Sets the time zone for displaying and interpreting time stamps.", Default: "UTC", Reported: true, Check: checkTimeZone},
 	{Name: "transaction_isolation", Doc: "Sets the current transaction's isolation level.", Default: "read committed", Check: checkIsolation},
@@ -468,11 +469,16 @@ func splitSearchPath(v string) []string {
 
 // checkMillis accepts a time in milliseconds with an optional unit (ms, s,
 // min, h, d), as PostgreSQL's time settings do; SHOW prints it as given.
-func checkMillis(v, _ string) (string, error) {
-	if _, ok := parseMillis(v); !ok {
-		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"statement_timeout\": \"%s\"", v)
+func checkMillis(v, cur string) (string, error) { return checkMillisOf("statement_timeout")(v, cur) }
+
+// checkMillisOf validates a duration setting called name.
+func checkMillisOf(name string) func(v, _ string) (string, error) {
+	return func(v, _ string) (string, error) {
+		if _, ok := parseMillis(v); !ok {
+			return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
+		}
+		return strings.TrimSpace(v), nil
 	}
-	return strings.TrimSpace(v), nil
 }
 
 // parseMillis parses "500", "5s", "1min", "250 ms" into milliseconds.

@@ -137,7 +137,7 @@ func (c *conn) run(nc net.Conn) error {
 // the connection.
 func (c *conn) loop() error {
 	for {
-		msg, err := c.frames.next()
+		msg, err := c.nextMessage()
 		if err != nil {
 			// Malformed input gets its FATAL error; a connection that broke
 			// or ended between messages ends quietly.
@@ -294,4 +294,38 @@ func (c *conn) closeAll() {
 			c.logger.Warn("close session", "err", err)
 		}
 	}
+}
+
+// idleTimeouter is implemented by sessions with
+// idle_in_transaction_session_timeout.
+type idleTimeouter interface {
+	IdleInTransactionTimeout() time.Duration
+}
+
+// errIdleInTransaction ends a session idle too long inside a transaction
+// block.
+var errIdleInTransaction = &pgerr.Error{Code: "25P03", Severity: "FATAL",
+	Message: "terminating connection due to idle-in-transaction timeout"}
+
+// nextMessage reads the next client message; inside a transaction block
+// it gives up after the session's idle_in_transaction_session_timeout with
+// errIdleInTransaction, which the loop sends as FATAL.
+func (c *conn) nextMessage() (pgproto3.FrontendMessage, error) {
+	ts, ok1 := c.session.(txStatuser)
+	it, ok2 := c.session.(idleTimeouter)
+	if !ok1 || !ok2 || ts.TxStatus() == 'I' {
+		return c.frames.next()
+	}
+	d := it.IdleInTransactionTimeout()
+	if d <= 0 {
+		return c.frames.next()
+	}
+	timer := time.AfterFunc(d, func() { c.input.interrupt(errIdleInTransaction) })
+	msg, err := c.frames.next()
+	timer.Stop()
+	c.input.clearInterrupt()
+	if errors.Is(err, errIdleInTransaction) {
+		return nil, errIdleInTransaction
+	}
+	return msg, err
 }

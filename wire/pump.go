@@ -17,6 +17,7 @@ type pump struct {
 	cond *sync.Cond
 	buf  []byte
 	err  error
+	intr error // see interrupt
 }
 
 func startPump(r io.Reader, onClose func(error)) *pump {
@@ -57,11 +58,14 @@ func (p *pump) run(r io.Reader, onClose func(error)) {
 func (p *pump) Read(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for len(p.buf) == 0 && p.err == nil {
+	for len(p.buf) == 0 && p.err == nil && p.intr == nil {
 		p.cond.Wait()
 	}
 	if len(p.buf) == 0 {
-		return 0, p.err
+		if p.err != nil {
+			return 0, p.err
+		}
+		return 0, p.intr
 	}
 	n := copy(b, p.buf)
 	p.buf = p.buf[n:]
@@ -70,6 +74,21 @@ func (p *pump) Read(b []byte) (int, error) {
 	}
 	p.cond.Broadcast()
 	return n, nil
+}
+
+// interrupt makes a Read that waits on an empty buffer (now or later)
+// return err, until clearInterrupt; the reading goroutine goes on.
+func (p *pump) interrupt(err error) {
+	p.mu.Lock()
+	p.intr = err
+	p.cond.Broadcast()
+	p.mu.Unlock()
+}
+
+func (p *pump) clearInterrupt() {
+	p.mu.Lock()
+	p.intr = nil
+	p.mu.Unlock()
 }
 
 // stop makes pending and later Reads fail with err.
