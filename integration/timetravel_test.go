@@ -72,6 +72,11 @@ func TestTimeTravelFixtures(t *testing.T) {
 				if w, ok := meta.columns[id]; ok && cols != w {
 					t.Errorf("%s: %d columns, the snapshot's schema has %d", form, cols, w)
 				}
+				// The table-function form plain PostgreSQL tools can send.
+				lit := "'" + strings.ReplaceAll(fx.sqlName(), "'", "''") + "'"
+				if got3, cols3, err := countAndColumns(ctx, conn, "iceberg.snapshot("+lit+", "+id+")"); err != nil || got3 != got || cols3 != cols {
+					t.Errorf("iceberg.snapshot(%s, %s): %d rows, %d columns, %v; by VERSION AS OF %d, %d", lit, id, got3, cols3, describe(err), got, cols)
+				}
 				checked++
 				at, ok := meta.currentAt[id]
 				if !ok {
@@ -86,6 +91,9 @@ func TestTimeTravelFixtures(t *testing.T) {
 				}
 				if got2 != got {
 					t.Errorf("%s (when snapshot %s became current): count(*) = %d, by id %d", tform, id, got2, got)
+				}
+				if got4, _, err := countAndColumns(ctx, conn, "iceberg.as_of("+lit+", '"+ts+"')"); err != nil || got4 != got {
+					t.Errorf("iceberg.as_of(%s, '%s'): %d rows, %v; by id %d", lit, ts, got4, describe(err), got)
 				}
 			}
 			// Before the first snapshot there is nothing to read: an error

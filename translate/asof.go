@@ -30,6 +30,9 @@ type asOfClause struct {
 	timestamp bool   // TIMESTAMP / SYSTEM_TIME; else VERSION / SYSTEM_VERSION
 	value     string // the value's SQL text: a literal, a typed literal, a call or (expression)
 	loc       int32  // offset of the clause, for errors
+	// node, when set, is the value as already parsed (the table
+	// functions' argument) and value is unused.
+	node *pg.Node
 }
 
 // mayHaveAsOf is a fast check for rewriteAsOf.
@@ -195,17 +198,21 @@ func (b *binder) timeTravel(t *catalog.Table, name string, c *asOfClause) (*cata
 // asOfValue evaluates a clause's value: int64, float64, string or
 // time.Time (timestamps and dates, in the session's time zone).
 func (b *binder) asOfValue(c *asOfClause) (any, error) {
-	tree, err := pg.Parse("SELECT " + c.value)
-	if err != nil || len(tree.Stmts) != 1 {
-		return nil, pgerr.New(pgerr.SyntaxError, "invalid AS OF value: %s", c.value)
-	}
-	sel := tree.Stmts[0].Stmt.GetSelectStmt()
-	if sel == nil || len(sel.TargetList) != 1 {
-		return nil, pgerr.New(pgerr.SyntaxError, "invalid AS OF value: %s", c.value)
+	node := c.node
+	if node == nil {
+		tree, err := pg.Parse("SELECT " + c.value)
+		if err != nil || len(tree.Stmts) != 1 {
+			return nil, pgerr.New(pgerr.SyntaxError, "invalid AS OF value: %s", c.value)
+		}
+		sel := tree.Stmts[0].Stmt.GetSelectStmt()
+		if sel == nil || len(sel.TargetList) != 1 {
+			return nil, pgerr.New(pgerr.SyntaxError, "invalid AS OF value: %s", c.value)
+		}
+		node = sel.TargetList[0].GetResTarget().Val
 	}
 	saved := b.scope
 	b.scope = &scope{}
-	x, err := b.expr(sel.TargetList[0].GetResTarget().Val)
+	x, err := b.expr(node)
 	b.scope = saved
 	if err != nil {
 		return nil, err
@@ -402,4 +409,56 @@ func (b *binder) bindRefName(rv *pg.RangeVar, tn tableName, alias string, colAli
 	}
 	rel, err := b.bindTableAt(rv, base, t, snap, schema, alias, colAliases)
 	return rel, true, err
+}
+
+// bindSnapshotFunction binds the time-travel table functions that plain
+// PostgreSQL tools can send without a dialect:
+// iceberg.snapshot('ns.t', <snapshot id | 'branch' | 'tag'>) and
+// iceberg.as_of('ns.t', <timestamp | epoch seconds>). ok is false for any
+// other FROM function.
+func (b *binder) bindSnapshotFunction(rf *pg.RangeFunction) (rel, bool, error) {
+	if len(rf.Functions) != 1 || rf.Lateral || rf.Ordinality || rf.IsRowsfrom {
+		return nil, false, nil
+	}
+	items := rf.Functions[0].GetList().GetItems()
+	if len(items) == 0 {
+		return nil, false, nil
+	}
+	fc := items[0].GetFuncCall()
+	if fc == nil || len(fc.Funcname) != 2 || fc.Funcname[0].GetString_().GetSval() != "iceberg" {
+		return nil, false, nil
+	}
+	fn := fc.Funcname[1].GetString_().GetSval()
+	if fn != "snapshot" && fn != "as_of" {
+		return nil, false, nil
+	}
+	if len(fc.Args) != 2 {
+		return nil, true, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function iceberg.%s takes a table name and a %s", fn,
+			map[string]string{"snapshot": "snapshot id, branch or tag", "as_of": "timestamp"}[fn]), fc.Location)
+	}
+	name := fc.Args[0].GetAConst().GetSval()
+	if name == nil {
+		return nil, true, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "the first argument of iceberg.%s must be a table name as a string constant", fn), fc.Location)
+	}
+	parts, perr := splitQualifiedName(name.Sval)
+	if perr != nil || len(parts) > 3 {
+		return nil, true, b.errAt(pgerr.New(pgerr.InvalidParameterValue, "invalid table name \"%s\"", name.Sval), fc.Location)
+	}
+	rv := &pg.RangeVar{Relname: parts[len(parts)-1], Inh: true}
+	if len(parts) >= 2 {
+		rv.Schemaname = parts[len(parts)-2]
+	}
+	if len(parts) == 3 {
+		rv.Catalogname = parts[0]
+	}
+	// The table's name is known by its text; errors point at the call.
+	rv.Location = fc.Location
+	rv.Alias = rf.Alias
+	alias, colAliases := aliasOf(rf.Alias)
+	if alias == "" {
+		alias = rv.Relname
+	}
+	c := &asOfClause{timestamp: fn == "as_of", node: fc.Args[1], loc: fc.Location}
+	r, err := b.bindTimeTravel(rv, c, alias, colAliases)
+	return r, true, err
 }

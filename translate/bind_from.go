@@ -57,6 +57,12 @@ func (b *binder) bindFromItem(n *pg.Node, left rel) (rel, error) {
 	case *pg.Node_RangeSubselect:
 		return b.bindRangeSubselect(x.RangeSubselect, left)
 	case *pg.Node_RangeFunction:
+		if r, ok, err := b.bindSnapshotFunction(x.RangeFunction); ok {
+			if err != nil {
+				return nil, err
+			}
+			return cross(r), nil
+		}
 		return b.bindRangeFunction(x.RangeFunction, left)
 	}
 	return nil, b.errAt(notYet("this FROM item"), nodeLocation(n))
