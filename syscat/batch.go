@@ -39,7 +39,7 @@ func (t *Table) Batch(ctx context.Context, mem memory.Allocator, s *Snapshot) (a
 			return nil, fmt.Errorf("%s.%s row %d: %d values for %d columns", t.Schema, t.Name, ri, len(row), len(t.Columns))
 		}
 		for ci, v := range row {
-			if err := appendValue(b.Field(ci), v); err != nil {
+			if err := AppendValue(b.Field(ci), v); err != nil {
 				return nil, fmt.Errorf("%s.%s column %s: %w", t.Schema, t.Name, t.Columns[ci].Name, err)
 			}
 		}
@@ -47,7 +47,10 @@ func (t *Table) Batch(ctx context.Context, mem memory.Allocator, s *Snapshot) (a
 	return b.NewRecordBatch(), nil
 }
 
-func appendValue(b array.Builder, v any) error {
+// AppendValue appends a Go value in the forms Batch documents (also
+// []int32 and []int64 lists) to b: the one conversion of catalog and
+// metadata rows into Arrow.
+func AppendValue(b array.Builder, v any) error {
 	if v == nil {
 		b.AppendNull()
 		return nil
@@ -103,27 +106,36 @@ func appendValue(b array.Builder, v any) error {
 			return nil
 		}
 	case *array.ListBuilder:
-		vb := b.ValueBuilder()
+		var elems []any
 		switch x := v.(type) {
 		case []int16:
-			b.Append(true)
-			for _, e := range x {
-				vb.(*array.Int16Builder).Append(e)
-			}
-			return nil
+			elems = anys(x)
+		case []int32:
+			elems = anys(x)
+		case []int64:
+			elems = anys(x)
 		case []uint32:
-			b.Append(true)
-			for _, e := range x {
-				vb.(*array.Int64Builder).Append(int64(e))
-			}
-			return nil
+			elems = anys(x)
 		case []string:
+			elems = anys(x)
+		}
+		if elems != nil { // anys never returns nil
 			b.Append(true)
-			for _, e := range x {
-				vb.(*array.StringBuilder).Append(e)
+			for _, e := range elems {
+				if err := AppendValue(b.ValueBuilder(), e); err != nil {
+					return err
+				}
 			}
 			return nil
 		}
 	}
 	return fmt.Errorf("value %v (%T) does not fit %s", v, v, b.Type())
+}
+
+func anys[T any](xs []T) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
 }
