@@ -67,15 +67,6 @@ func pgFills() map[string]fillFunc {
 	}
 }
 
-// cols builds a column list from name/type pairs.
-func cols(pairs ...any) []Column {
-	out := make([]Column, 0, len(pairs)/2)
-	for i := 0; i+1 < len(pairs); i += 2 {
-		out = append(out, Column{Name: pairs[i].(string), Type: pairs[i+1].(uint32)})
-	}
-	return out
-}
-
 const (
 	tBool       = pgtypes.Bool
 	tInt2       = pgtypes.Int2

@@ -36,17 +36,6 @@ func (b bound) arrowType() arrow.DataType {
 	return b.e.Type()
 }
 
-// resolveUnknown gives an untyped literal its default type, text.
-func (b bound) resolveUnknown() bound {
-	if !b.unknown() {
-		return b
-	}
-	b.e = coerce(b, expr.Text)
-	b.t = tText
-	b.lit, b.null = nil, false
-	return b
-}
-
 // coerce returns b's expression as type t: untyped literals become
 // constants of t, other expressions get a Cast when their type differs.
 func coerce(b bound, t arrow.DataType) expr.Expr {

@@ -27,8 +27,6 @@ type goldenRow struct {
 	line            int
 }
 
-var goldenKinds = map[string]bool{}
-
 func readGolden(t *testing.T) []goldenRow {
 	t.Helper()
 	f, err := os.Open("testdata/text_golden.tsv")

@@ -18,7 +18,6 @@ func catKernelArr(fn string, t *arrow.ListType) kernelFn {
 			lv    listVec
 			x     arrow.Array
 			m     int
-			base  int
 			isNul bool
 		}
 		parts := make([]part, len(args))

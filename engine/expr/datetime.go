@@ -15,15 +15,14 @@ import (
 
 // fields of a broken-down local time.
 type tm struct {
-	y          int64
-	mon, d     int
-	h, mi      int
-	us         int64 // microseconds within the minute
-	days       int64 // days since epoch of the local date
-	local      int64 // local µs since epoch
-	instant    int64 // µs since epoch (UTC) for timestamptz; = local otherwise
-	offset     int   // zone offset seconds
-	isTimeOnly bool
+	y       int64
+	mon, d  int
+	h, mi   int
+	us      int64 // microseconds within the minute
+	days    int64 // days since epoch of the local date
+	local   int64 // local µs since epoch
+	instant int64 // µs since epoch (UTC) for timestamptz; = local otherwise
+	offset  int   // zone offset seconds
 }
 
 func breakDown(local int64) tm {

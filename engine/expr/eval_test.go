@@ -24,8 +24,6 @@ type evalCase struct {
 	e   Expr
 }
 
-func sum2(a, b Expr) Expr { return call("+", a, b) }
-
 var evalCases = []evalCase{
 	// Integer arithmetic and its errors.
 	{sql: "a + b", e: call("+", col(cA), col(cB))},

@@ -5,9 +5,6 @@ import (
 	"io"
 )
 
-// maxPostScript bounds the postscript length byte's value.
-const maxPostScript = 255
-
 // StripeInfo locates one stripe (Footer.stripes).
 type StripeInfo struct {
 	Offset       int64
