@@ -33,18 +33,28 @@ type Table struct {
 
 // The registry: every catalog relation, by schema and name. It is built
 // once from the definitions of this package and never changes.
-var registry = buildRegistry()
+var registry, ordered = buildRegistry()
 
 type tableKey struct{ schema, name string }
 
-func buildRegistry() map[tableKey]*Table {
+// buildRegistry indexes the relations by name and lists them ordered by
+// schema and name.
+func buildRegistry() (map[tableKey]*Table, []*Table) {
 	m := map[tableKey]*Table{}
+	var all []*Table
 	for _, group := range [][]*Table{pgCatalogTables(), informationSchemaTables()} {
 		for _, t := range group {
 			m[tableKey{t.Schema, t.Name}] = t
+			all = append(all, t)
 		}
 	}
-	return m
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].Schema != all[j].Schema {
+			return all[i].Schema < all[j].Schema
+		}
+		return all[i].Name < all[j].Name
+	})
+	return m, all
 }
 
 // Lookup returns the catalog relation schema.name, or nil.
@@ -52,20 +62,9 @@ func Lookup(schema, name string) *Table {
 	return registry[tableKey{schema, name}]
 }
 
-// Tables returns every catalog relation, ordered by schema and name.
-func Tables() []*Table {
-	out := make([]*Table, 0, len(registry))
-	for _, t := range registry {
-		out = append(out, t)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Schema != out[j].Schema {
-			return out[i].Schema < out[j].Schema
-		}
-		return out[i].Name < out[j].Name
-	})
-	return out
-}
+// Tables returns every catalog relation, ordered by schema and name. The
+// slice is shared: callers must not change it.
+func Tables() []*Table { return ordered }
 
 // IsSystemSchema reports whether name is one of the schemas this package
 // serves.
