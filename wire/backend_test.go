@@ -115,6 +115,9 @@ func (s *testSession) Prepare(ctx context.Context, sql string, paramTypes []uint
 		case "sleep", "notice", "panic", "fail":
 			st.cols = []pgtypes.Column{{Name: "x", TypeOID: pgtypes.Int8, Typmod: -1}}
 		case "echo":
+			if len(words) < 2 {
+				return nil, pgerr.New(pgerr.SyntaxError, "test statement echo needs a type name")
+			}
 			oid := typeByName[words[1]]
 			if len(paramTypes) > 0 && paramTypes[0] != 0 {
 				oid = paramTypes[0]
