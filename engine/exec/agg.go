@@ -426,9 +426,11 @@ func (s *sumDecState) grow(n int) {
 
 func (s *sumDecState) update(g []int32, arg arrow.Array) error {
 	if d, ok := arg.(*array.Decimal128); ok {
-		if t := d.DataType().(*arrow.Decimal128Type); t.Precision <= 28 {
+		t := d.DataType().(*arrow.Decimal128Type)
+		if t.Precision <= 28 {
 			return s.updateSmall(g, d, t.Scale)
 		}
+		return s.updateWide(g, d, t.Scale)
 	}
 	var get func(i int) (decimal128.Num, int32)
 	switch a := arg.(type) {
@@ -488,7 +490,45 @@ func (s *sumDecState) updateSmall(g []int32, d *array.Decimal128, scale int32) e
 	return nil
 }
 
+// updateWide is update over a Decimal128 column whose type allows 38
+// digits (products of money columns are typed so) but whose values mostly
+// fit 64 bits: those are added to the group's 128-bit sum unchecked (2^62
+// of them cannot overflow it); others, a group's first value and scale
+// changes take the checked path. The sum's range is checked by result.
+func (s *sumDecState) updateWide(g []int32, d *array.Decimal128, scale int32) error {
+	vals := d.Values()
+	nulls := d.NullN() > 0
+	for i, k := range g {
+		if k < 0 || nulls && d.IsNull(i) {
+			continue
+		}
+		v := vals[i]
+		if s.cnt[k] > 0 && s.scale[k] == scale && s.cnt[k] < 1<<62 && v.HighBits() == int64(v.LowBits())>>63 {
+			s.sum[k] = s.sum[k].Add(v)
+			s.cnt[k]++
+			continue
+		}
+		if s.cnt[k] == 0 {
+			s.sum[k], s.scale[k] = v, scale
+			s.cnt[k]++
+			continue
+		}
+		r, rs, err := expr.NumericAdd(s.sum[k], s.scale[k], v, scale)
+		if err != nil {
+			return err
+		}
+		s.sum[k], s.scale[k] = r, rs
+		s.cnt[k]++
+	}
+	return nil
+}
+
 func (s *sumDecState) result(mem memory.Allocator) (arrow.Array, error) {
+	for k, v := range s.sum {
+		if s.cnt[k] > 0 && !v.FitsInPrecision(38) {
+			return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
+		}
+	}
 	if expr.IsNumericType(s.res) {
 		b := expr.NewNumericBuilder(mem)
 		defer b.Release()

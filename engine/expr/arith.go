@@ -457,6 +457,14 @@ func decimalArith(op string, t arrow.DataType) kernelFn {
 func arithKernel(op string, l, r, res arrow.DataType) (kernelFn, error) {
 	kl, kr := kindOf(l), kindOf(r)
 	if kl.isDecimal() && kr.isDecimal() {
+		dl, okl := l.(*arrow.Decimal128Type)
+		dr, okr := r.(*arrow.Decimal128Type)
+		dres, okres := res.(*arrow.Decimal128Type)
+		if okl && okr && okres {
+			if k, ok := decimalArithTyped(op, dl, dr, dres); ok {
+				return k, nil
+			}
+		}
 		return decimalArith(op, res), nil
 	}
 	if !arrow.TypeEqual(l, r) && kl != kr {
