@@ -91,9 +91,10 @@ func countTrue(m *array.Boolean) int {
 	return n
 }
 
-// filterBatch keeps the rows of b where mask is TRUE by gathering them with
-// the take kernel (arrow-go's filter kernel mishandles booleans with
-// NULLs, so selection goes through indexes).
+// filterBatch keeps the rows of b where mask is TRUE by gathering them by
+// index (arrow-go's filter kernel mishandles booleans with NULLs):
+// fixed-width and text columns take the typed gathers of join_take.go,
+// others the take kernel.
 func filterBatch(ctx context.Context, b arrow.RecordBatch, mask *array.Boolean) (arrow.RecordBatch, error) {
 	idx := make([]int32, 0, mask.Len())
 	for i := 0; i < mask.Len(); i++ {
@@ -101,10 +102,41 @@ func filterBatch(ctx context.Context, b arrow.RecordBatch, mask *array.Boolean) 
 			idx = append(idx, int32(i))
 		}
 	}
-	out, err := takeBatch(ctx, b, idx)
-	if err != nil {
-		return nil, fmt.Errorf("filter: %w", err)
+	mem := expr.Allocator(ctx)
+	cols := make([]arrow.Array, b.NumCols())
+	release := func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
 	}
+	var ia arrow.Array
+	defer func() {
+		if ia != nil {
+			ia.Release()
+		}
+	}()
+	for j := range cols {
+		c := b.Column(j)
+		if cols[j] = takeFixed(mem, c, idx); cols[j] != nil {
+			continue
+		}
+		if cols[j] = takeBinary(mem, c, idx); cols[j] != nil {
+			continue
+		}
+		if ia == nil {
+			ia = int32Array(mem, idx)
+		}
+		t, err := expr.TakeArray(ctx, c, ia)
+		if err != nil {
+			release()
+			return nil, fmt.Errorf("filter: %w", err)
+		}
+		cols[j] = t
+	}
+	out := array.NewRecordBatch(b.Schema(), cols, int64(len(idx)))
+	release()
 	return out, nil
 }
 
