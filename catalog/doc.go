@@ -20,6 +20,14 @@
 // result as JSON (metadata_write.go) and swaps it in atomically
 // (filesystem_write.go); a lost race is ErrCommitConflict and is retried.
 //
+// Row-level changes (DELETE, UPDATE, MERGE, upserts, and a transaction's
+// statements combined) commit through CommitChange (change*.go): a Change
+// lists the data and delete files added and removed; staging rewrites the
+// manifests holding removed files (change_stage.go), and validation checks
+// the snapshots committed since the change's base for removals and new
+// deletes that conflict with it (change_validate.go; ErrValidation, which a
+// retry cannot fix). Append is the change that only adds data files.
+//
 // Views (view.go, view_json.go, view_filesystem.go) are Iceberg view
 // metadata: the query text and output schema translate stores for CREATE
 // VIEW and reads back to bind a view's query where its name is used. In the

@@ -1,0 +1,60 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// commitChange is CommitChange.
+func commitChange(ctx context.Context, cat MutableCatalog, id Identifier, change *Change) (*Table, error) {
+	name := qualified(id.Namespace, id.Name)
+	tbl, err := cat.LoadTable(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	policy := retryPolicyOf(tbl.Metadata.Properties)
+	start := time.Now()
+	for attempt := 1; ; attempt++ {
+		if err := checkChangeFiles(change, tbl.Metadata.FormatVersion); err != nil {
+			return nil, fmt.Errorf("commit to %s: %w", name, err)
+		}
+		if err := validateChange(ctx, tbl, change); err != nil {
+			return nil, fmt.Errorf("commit to %s: %w", name, err)
+		}
+		out, err := cat.NewOutput(tbl)
+		if err != nil {
+			return nil, fmt.Errorf("commit to %s: %w", name, err)
+		}
+		st, err := stageChange(ctx, out, tbl, change, attempt)
+		if err != nil {
+			return nil, fmt.Errorf("commit to %s: %w", name, err)
+		}
+		committed, err := cat.CommitTable(ctx, id, st.Requirements, st.Updates)
+		if err == nil {
+			return committed, nil
+		}
+		st.discard(context.WithoutCancel(ctx))
+		if !errors.Is(err, ErrCommitConflict) || errors.Is(err, ErrValidation) {
+			return nil, fmt.Errorf("commit to %s: %w", name, err)
+		}
+		if attempt > policy.retries {
+			return nil, fmt.Errorf("commit to %s: gave up after %d attempts: %w", name, attempt, err)
+		}
+		wait := policy.wait(attempt)
+		if time.Since(start)+wait > policy.total {
+			return nil, fmt.Errorf("commit to %s: commit retries timed out: %w", name, err)
+		}
+		slog.Debug("commit lost a race; retrying", "table", name, "attempt", attempt, "wait", wait)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(wait):
+		}
+		if tbl, err = cat.LoadTable(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+}
