@@ -262,11 +262,13 @@ func TestSnapshotPerTableInBlock(t *testing.T) {
 		}, 10},
 		{"first read of big pins its current snapshot", func() int64 { return count(a, "big") }, 5001},
 		{"big stays pinned", func() int64 { execAll(t, b, "INSERT INTO txs.big VALUES (5002)"); return count(a, "big") }, 5001},
-		{"the block's own write moves its pin", func() int64 {
+		{"the block reads its own write on top of its snapshot", func() int64 {
 			execAll(t, a, "INSERT INTO txs.t VALUES (12, 'x12')")
 			return count(a, "t")
-		}, 12},
+		}, 11},
+		{"the other session does not see it before COMMIT", func() int64 { return count(b, "t") }, 11},
 		{"after COMMIT reads are fresh", func() int64 { execAll(t, a, "COMMIT"); return count(a, "big") }, 5002},
+		{"COMMIT added the block's row to the other session's", func() int64 { return count(a, "t") }, 12},
 		{"outside a block every statement is fresh", func() int64 {
 			execAll(t, b, "INSERT INTO txs.t VALUES (13, 'x13')")
 			return count(a, "t")

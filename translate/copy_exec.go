@@ -195,10 +195,10 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 			return "", err
 		}
 	}
-	if err := tw.commit(ctx); err != nil {
+	if err := tw.commit(ctx, s); err != nil {
 		return "", err
 	}
-	s.committedWrite() // COPY has no notice channel; ROLLBACK still warns
+	s.markQueried()
 	return fmt.Sprintf("COPY %d", tw.rows), nil
 }
 

@@ -125,5 +125,5 @@ func (st *ctasStatement) fill(ctx context.Context, mc catalog.MutableCatalog, t 
 		in.Close()
 		return 0, err
 	}
-	return s.writeRows(ctx, mc, t, schema, op)
+	return s.writeRows(ctx, mc, t, schema, op, true)
 }

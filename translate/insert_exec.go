@@ -2,7 +2,6 @@ package translate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -93,11 +92,12 @@ func (st *insertStatement) Execute(ctx context.Context, params []*string) (Rows,
 	if err != nil {
 		return nil, err
 	}
-	n, err := st.sess.writeRows(ctx, mc, p.table, p.schema, op)
+	n, err := st.sess.writeRows(ctx, mc, p.table, p.schema, op, false)
 	if err != nil {
 		return nil, err
 	}
-	return &emptyRows{tag: fmt.Sprintf("INSERT 0 %d", n), notices: st.sess.committedWrite()}, nil
+	st.sess.markQueried()
+	return &emptyRows{tag: fmt.Sprintf("INSERT 0 %d", n)}, nil
 }
 
 // insertOperator is the operator yielding the rows an INSERT writes, with
@@ -132,6 +132,9 @@ type tableWrite struct {
 	table *catalog.Table
 	w     *write.Writer
 	rows  int64
+	// immediate commits even inside a transaction block (CREATE TABLE
+	// AS, whose table exists as soon as it is created).
+	immediate bool
 }
 
 // newTableWrite starts writing rows of schema (the table's current one)
@@ -143,7 +146,9 @@ func newTableWrite(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Ta
 	}
 	m := t.Metadata
 	w, err := write.NewWriter(ctx, write.WriterSpec{
-		IO:            write.TableOutput(ctx, out),
+		// Files are removed after the statement ends too (a rolled-back
+		// block), so their IO outlives its cancellation.
+		IO:            write.TableOutput(context.WithoutCancel(ctx), out),
 		DataDir:       write.DataDir(m),
 		Schema:        schema,
 		Spec:          m.SpecByID(m.DefaultSpecID),
@@ -177,9 +182,10 @@ func (tw *tableWrite) write(b arrow.RecordBatch) error {
 	return nil
 }
 
-// commit closes the files and appends them in one snapshot; on failure
-// every file written is removed.
-func (tw *tableWrite) commit(ctx context.Context) error {
+// commit closes the files and appends them: in one snapshot now, or
+// staged until COMMIT inside a transaction block (tx_writes.go). On
+// failure every file written is removed.
+func (tw *tableWrite) commit(ctx context.Context, s *session) error {
 	files, err := tw.w.Close()
 	if err != nil {
 		return writeError(err, tw.table)
@@ -187,23 +193,16 @@ func (tw *tableWrite) commit(ctx context.Context) error {
 	if len(files) == 0 {
 		return nil
 	}
-	_, err = catalog.Append(ctx, tw.mc, tw.table.Ident, files, nil)
-	// Append retries lost races per the table's commit.retry.* properties;
-	// many writers at once can exhaust them while the files are still
-	// good, so try a few more rounds before giving up.
-	for round := 0; round < extraCommitRounds && errors.Is(err, catalog.ErrCommitConflict) && ctx.Err() == nil; round++ {
-		_, err = catalog.Append(ctx, tw.mc, tw.table.Ident, files, nil)
+	ch := &catalog.Change{AddedDataFiles: files}
+	if tw.immediate {
+		if err := commitNow(ctx, tw.mc, tw.table.Ident, ch); err != nil {
+			tw.abort()
+			return catalogError(err, kindTable, tw.table.Ident.Name)
+		}
+		return nil
 	}
-	if err != nil {
-		tw.abort()
-		return catalogError(err, kindTable, tw.table.Ident.Name)
-	}
-	return nil
+	return s.commitChange(ctx, tw.mc, tw.table, ch, tw.abort)
 }
-
-// extraCommitRounds is how many times a write calls catalog.Append again
-// after it gave up on a commit conflict.
-const extraCommitRounds = 8
 
 // abort removes the files written.
 func (tw *tableWrite) abort() {
@@ -221,7 +220,7 @@ func writeError(err error, t *catalog.Table) error {
 
 // writeRows writes every row of op into t and commits them; it returns the
 // number of rows.
-func (s *session) writeRows(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, schema *catalog.Schema, op engine.Operator) (n int64, err error) {
+func (s *session) writeRows(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, schema *catalog.Schema, op engine.Operator, immediate bool) (n int64, err error) {
 	defer func() {
 		if cerr := op.Close(); cerr != nil && err == nil {
 			err = cerr
@@ -231,6 +230,7 @@ func (s *session) writeRows(ctx context.Context, mc catalog.MutableCatalog, t *c
 	if err != nil {
 		return 0, err
 	}
+	tw.immediate = immediate
 	if err := op.Open(ctx); err != nil {
 		tw.abort()
 		return 0, mapCtxErr(ctx, err)
@@ -248,7 +248,7 @@ func (s *session) writeRows(ctx context.Context, mc catalog.MutableCatalog, t *c
 			return 0, err
 		}
 	}
-	if err := tw.commit(ctx); err != nil {
+	if err := tw.commit(ctx, s); err != nil {
 		return 0, err
 	}
 	return tw.rows, nil

@@ -19,12 +19,16 @@ import (
 // first (optimize.go), tables' files are planned here, and uncorrelated
 // subqueries in expressions run here, once.
 func lower(ctx context.Context, s *session, p *selectPlan) (engine.Operator, error) {
-	l := &lowerer{ctx: ctx, s: s, q: p.q, opts: expr.CompileOptions{TimeZone: s.settings.location()}, init: map[*subqueryExpr]*expr.Lit{}}
+	l := newLowerer(ctx, s, p.q)
 	op, err := l.lowerPlan(p)
 	if err != nil {
 		return nil, err
 	}
 	return s.limitMemory(op), nil
+}
+
+func newLowerer(ctx context.Context, s *session, q *colTable) *lowerer {
+	return &lowerer{ctx: ctx, s: s, q: q, opts: expr.CompileOptions{TimeZone: s.settings.location()}, init: map[*subqueryExpr]*expr.Lit{}}
 }
 
 // lowerer lowers one statement's relational trees.

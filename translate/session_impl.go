@@ -127,9 +127,11 @@ func (s *session) Setting(name string) string {
 
 func (s *session) ReportedParams() map[string]string { return s.settings.reported() }
 
-// Close ends the session: its cursors release their streams.
+// Close ends the session: its cursors release their streams and the
+// writes of an open block are rolled back.
 func (s *session) Close() error {
 	s.closeCursors(func(*cursor) bool { return true })
+	s.rollbackWrites() // a connection lost in a block: its staged writes go
 	return nil
 }
 

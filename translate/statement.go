@@ -87,7 +87,15 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 	case *pg.Node_CommentStmt:
 		return s.prepareComment(x.CommentStmt)
 	case *pg.Node_InsertStmt:
+		if st, ok, err := s.dmlPrepare(ctx, ps, paramTypes, eager); ok {
+			return st, err
+		}
 		return s.prepareInsert(ctx, ps, x.InsertStmt, paramTypes, eager)
+	case *pg.Node_TruncateStmt:
+		return s.prepareTruncate(x.TruncateStmt)
+	case *pg.Node_DeleteStmt, *pg.Node_UpdateStmt, *pg.Node_MergeStmt:
+		st, _, err := s.dmlPrepare(ctx, ps, paramTypes, eager)
+		return st, err
 	case *pg.Node_CopyStmt:
 		return s.prepareCopy(ctx, ps, x.CopyStmt, eager)
 	case *pg.Node_DiscardStmt:

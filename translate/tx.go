@@ -20,13 +20,13 @@ const (
 
 // txBlock is the state of an open transaction block (BEGIN ... COMMIT).
 //
-// icegate's transactions are per statement underneath: every write commits
-// its own Iceberg snapshot when it ends. What a block gives is PostgreSQL's
-// session behaviour around that: one snapshot per table for the reads of
-// the block (tx_catalog.go), cursors that live until the block ends
-// (cursor.go), SET LOCAL and settings that ROLLBACK restores, the failed
-// state after an error, READ ONLY, and savepoints that restore settings
-// and cursors (but not writes, which a NOTICE says are already committed).
+// A block reads one snapshot per table (tx_catalog.go) and stages its data
+// changes until COMMIT, which commits each table's changes as one snapshot
+// (tx_writes.go); schema changes commit when they run (a NOTICE says so).
+// Around that it gives PostgreSQL's session behaviour: cursors that live
+// until the block ends (cursor.go), SET LOCAL and settings that ROLLBACK
+// restores, the failed state after an error, READ ONLY, and savepoints that
+// restore settings, cursors and staged writes.
 type txBlock struct {
 	failed     bool
 	readOnly   bool
@@ -45,6 +45,10 @@ type txBlock struct {
 	local map[string]string
 	// savepoints are open savepoints, oldest first.
 	savepoints []savepoint
+	// tables are the tables the block has written, by pin key, in the
+	// order of their first write (tx_writes.go).
+	tables     map[string]*txTable
+	tableOrder []string
 }
 
 // savepoint is one SAVEPOINT: what ROLLBACK TO restores.
@@ -53,6 +57,8 @@ type savepoint struct {
 	settings settingsState
 	local    map[string]string
 	writes   int
+	// tableWrites is how many staged writes each table had.
+	tableWrites map[string]int
 }
 
 // TxStatus is the ReadyForQuery status: 'I' outside a block, 'T' inside

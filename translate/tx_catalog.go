@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 // pinnedCatalog is the catalog as a session reads it. Outside a
@@ -85,6 +86,9 @@ func (w *writeCatalog) CreateTable(ctx context.Context, id catalog.Identifier, s
 }
 
 func (w *writeCatalog) CommitTable(ctx context.Context, id catalog.Identifier, reqs []catalog.Requirement, updates []catalog.Update) (*catalog.Table, error) {
+	if err := w.s.checkNoPendingWrites(id); err != nil {
+		return nil, err
+	}
 	t, err := w.MutableCatalog.CommitTable(ctx, id, reqs, updates)
 	if err == nil {
 		w.moved(id, t)
@@ -93,6 +97,9 @@ func (w *writeCatalog) CommitTable(ctx context.Context, id catalog.Identifier, r
 }
 
 func (w *writeCatalog) DropTable(ctx context.Context, id catalog.Identifier, purge bool) error {
+	if err := w.s.checkNoPendingWrites(id); err != nil {
+		return err
+	}
 	err := w.MutableCatalog.DropTable(ctx, id, purge)
 	if err == nil {
 		w.moved(id, nil)
@@ -101,10 +108,24 @@ func (w *writeCatalog) DropTable(ctx context.Context, id catalog.Identifier, pur
 }
 
 func (w *writeCatalog) RenameTable(ctx context.Context, from, to catalog.Identifier) error {
+	if err := w.s.checkNoPendingWrites(from); err != nil {
+		return err
+	}
 	err := w.MutableCatalog.RenameTable(ctx, from, to)
 	if err == nil {
 		w.moved(from, nil)
 		w.moved(to, nil)
 	}
 	return err
+}
+
+// checkNoPendingWrites refuses a schema change (which commits at once) of a
+// table the open block has staged data changes for: they were computed
+// against the table as it is.
+func (s *session) checkNoPendingWrites(id catalog.Identifier) error {
+	if !s.pendingWrites(id) {
+		return nil
+	}
+	return pgerr.New(pgerr.FeatureNotSupported, "cannot change the definition of \"%s\" after writing it in the same transaction block", id.Name).
+		WithHint("COMMIT the data changes first.")
 }

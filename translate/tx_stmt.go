@@ -24,7 +24,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 	case pg.TransactionStmtKind_TRANS_STMT_ROLLBACK:
 		return s.endStatement("ROLLBACK", false, t.Chain), nil
 	case pg.TransactionStmtKind_TRANS_STMT_SAVEPOINT:
-		return &txStatement{run: func() (string, []Notice, error) {
+		return &txStatement{run: func(ctx context.Context) (string, []Notice, error) {
 			if s.tx == nil {
 				return "", nil, blockOnly("SAVEPOINT")
 			}
@@ -32,11 +32,11 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 				return "", nil, err
 			}
 			s.tx.savepoints = append(s.tx.savepoints, savepoint{
-				name: t.SavepointName, settings: s.settings.state(), local: copyStrings(s.tx.local), writes: s.tx.writes})
+				name: t.SavepointName, settings: s.settings.state(), local: copyStrings(s.tx.local), writes: s.tx.writes, tableWrites: s.writeMarks()})
 			return "SAVEPOINT", nil, nil
 		}}, nil
 	case pg.TransactionStmtKind_TRANS_STMT_RELEASE:
-		return &txStatement{run: func() (string, []Notice, error) {
+		return &txStatement{run: func(ctx context.Context) (string, []Notice, error) {
 			if s.tx == nil {
 				return "", nil, blockOnly("RELEASE SAVEPOINT")
 			}
@@ -52,7 +52,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 			return "RELEASE", nil, nil
 		}}, nil
 	case pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
-		return &txStatement{run: func() (string, []Notice, error) {
+		return &txStatement{run: func(ctx context.Context) (string, []Notice, error) {
 			if s.tx == nil {
 				return "", nil, blockOnly("ROLLBACK TO SAVEPOINT")
 			}
@@ -66,6 +66,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 			s.tx.local = copyStrings(sp.local)
 			s.tx.failed = false
 			s.rollbackCursors(i)
+			s.rollbackWritesTo(sp.tableWrites)
 			s.syncTxSettings()
 			var notices []Notice
 			if n := s.tx.writes - sp.writes; n > 0 {
@@ -79,7 +80,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 
 // beginStatement is BEGIN or START TRANSACTION.
 func (s *session) beginStatement(tag string, opts []*pg.Node) Statement {
-	return &txStatement{run: func() (string, []Notice, error) {
+	return &txStatement{run: func(ctx context.Context) (string, []Notice, error) {
 		if s.tx != nil {
 			if err := s.checkNotFailed(); err != nil {
 				return "", nil, err
@@ -100,7 +101,7 @@ func (s *session) beginStatement(tag string, opts []*pg.Node) Statement {
 // endStatement is COMMIT or ROLLBACK [AND CHAIN]. COMMIT of a failed
 // block rolls it back (tag ROLLBACK), as in PostgreSQL.
 func (s *session) endStatement(tag string, commit, chain bool) Statement {
-	return &txStatement{run: func() (string, []Notice, error) {
+	return &txStatement{run: func(ctx context.Context) (string, []Notice, error) {
 		if s.tx == nil {
 			if chain {
 				return "", nil, blockOnly(tag + " AND CHAIN")
@@ -115,7 +116,17 @@ func (s *session) endStatement(tag string, commit, chain bool) Statement {
 		if !commit && tx.writes > 0 {
 			notices = []Notice{notUndone("ROLLBACK", tx.writes)}
 		}
-		err := s.endBlock(commit)
+		var err error
+		if commit {
+			if err = s.commitWrites(ctx); err != nil {
+				tag = "ROLLBACK"
+			}
+		} else {
+			s.rollbackWrites()
+		}
+		if eerr := s.endBlock(commit && err == nil); err == nil {
+			err = eerr
+		}
 		if chain {
 			// A new block with the same characteristics.
 			s.tx = &txBlock{atBegin: s.settings.state(), isolation: tx.isolation, readOnly: tx.readOnly, deferrable: tx.deferrable}
@@ -131,8 +142,8 @@ func (s *session) endStatement(tag string, commit, chain bool) Statement {
 // notUndone is the warning that a rollback left committed writes in place.
 func notUndone(what string, n int) Notice {
 	return Notice{Severity: "WARNING", Code: "01000",
-		Message: fmt.Sprintf("%s did not undo %d write statement(s) of this transaction block", what, n),
-		Detail:  "icegate commits each write statement when it ends; transaction blocks spanning several writes are not supported yet."}
+		Message: fmt.Sprintf("%s did not undo %d schema change(s) of this transaction block", what, n),
+		Detail:  "icegate commits CREATE, ALTER, DROP, COMMENT and CREATE TABLE AS when they end; only INSERT, COPY, UPDATE, DELETE and MERGE wait for COMMIT."}
 }
 
 // blockOnly is PostgreSQL's error for a statement that needs a block.
@@ -140,10 +151,11 @@ func blockOnly(what string) error {
 	return pgerr.New(codeNoActiveTransaction, "%s can only be used in transaction blocks", what)
 }
 
-// committedWrite records that a write statement has committed. Inside a
-// transaction block it returns, for the first such write, the notice that
-// the write is already committed: icegate commits every write statement on
-// its own (one snapshot each), and ROLLBACK cannot undo it.
+// committedWrite records that a schema change (DDL, CREATE TABLE AS) has
+// committed. Inside a transaction block it returns, for the first one, the
+// notice that it is already committed: ROLLBACK cannot undo it. Data
+// changes (INSERT, COPY, UPDATE, DELETE, MERGE) wait for COMMIT instead
+// (tx_writes.go).
 func (s *session) committedWrite() []Notice {
 	if s.tx == nil {
 		return nil
@@ -154,20 +166,20 @@ func (s *session) committedWrite() []Notice {
 		return nil
 	}
 	return []Notice{{Severity: "NOTICE", Code: "00000",
-		Message: "this write is committed now, not at COMMIT",
-		Detail:  "icegate commits each write statement when it ends; a later ROLLBACK does not undo it."}}
+		Message: "this schema change is committed now, not at COMMIT",
+		Detail:  "icegate commits CREATE, ALTER, DROP, COMMENT and CREATE TABLE AS when they end; a later ROLLBACK does not undo them."}}
 }
 
 // txStatement is a transaction control statement. It checks the block's
 // state itself (COMMIT and ROLLBACK run in a failed block).
 type txStatement struct {
-	run func() (tag string, notices []Notice, err error)
+	run func(ctx context.Context) (tag string, notices []Notice, err error)
 }
 
 func (t *txStatement) ParamTypes() []uint32      { return nil }
 func (t *txStatement) Columns() []pgtypes.Column { return nil }
 func (t *txStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
-	tag, notices, err := t.run()
+	tag, notices, err := t.run(ctx)
 	if err != nil {
 		return nil, err
 	}

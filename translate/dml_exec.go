@@ -1,0 +1,462 @@
+package translate
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/dml"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// dmlStatement is a prepared DELETE, UPDATE, MERGE or INSERT ... ON
+// CONFLICT / RETURNING. Like INSERT it binds at Prepare (to infer its
+// parameters and describe RETURNING) and again at Execute, with the
+// parameter values and the table as it is then.
+type dmlStatement struct {
+	sess     *session
+	ps       parsedStmt
+	what     string // the statement's name in errors: "DELETE", "UPDATE"...
+	bindFn   func(b *binder) (*dmlPlan, error)
+	declared []uint32
+	params   []uint32
+	cols     []pgtypes.Column
+}
+
+// prepareDML prepares a row-level change whose binder is bindFn.
+func (s *session) prepareDML(ctx context.Context, ps parsedStmt, what string, paramTypes []uint32, eager bool, bindFn func(b *binder) (*dmlPlan, error)) (Statement, error) {
+	st := &dmlStatement{sess: s, ps: ps, what: what, bindFn: bindFn, declared: append([]uint32(nil), paramTypes...)}
+	if eager {
+		if _, err := st.bind(ctx, nil); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+// dmlPrepare routes the row-level change statements to their binders; ok
+// is false for any other statement.
+func (s *session) dmlPrepare(ctx context.Context, ps parsedStmt, paramTypes []uint32, eager bool) (Statement, bool, error) {
+	var st Statement
+	var err error
+	switch x := ps.node.Node.(type) {
+	case *pg.Node_DeleteStmt:
+		st, err = s.prepareDML(ctx, ps, "DELETE", paramTypes, eager, func(b *binder) (*dmlPlan, error) { return b.bindDelete(x.DeleteStmt) })
+	case *pg.Node_UpdateStmt:
+		st, err = s.prepareDML(ctx, ps, "UPDATE", paramTypes, eager, func(b *binder) (*dmlPlan, error) { return b.bindUpdate(x.UpdateStmt) })
+	case *pg.Node_MergeStmt:
+		st, err = s.prepareDML(ctx, ps, "MERGE", paramTypes, eager, func(b *binder) (*dmlPlan, error) { return b.bindMerge(x.MergeStmt) })
+	case *pg.Node_InsertStmt:
+		if x.InsertStmt.OnConflictClause == nil && len(x.InsertStmt.ReturningList) == 0 {
+			return nil, false, nil
+		}
+		st, err = s.prepareDML(ctx, ps, "INSERT", paramTypes, eager, func(b *binder) (*dmlPlan, error) { return b.bindUpsert(x.InsertStmt) })
+	default:
+		return nil, false, nil
+	}
+	return st, true, err
+}
+
+// bind binds the statement; values are the parameters at Execute (nil at
+// Prepare).
+func (st *dmlStatement) bind(ctx context.Context, values []*string) (*dmlPlan, error) {
+	types := st.declared
+	if values != nil || st.params != nil {
+		types = st.params
+	}
+	ps := &paramSet{types: append([]uint32(nil), types...), values: values, bound: values != nil}
+	b := newBinder(ctx, st.sess, st.ps, ps, time.Now())
+	p, err := st.bindFn(b)
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range ps.types {
+		if t == 0 {
+			ps.types[i] = pgtypes.Text
+		}
+	}
+	if st.params == nil {
+		st.params = ps.types
+		st.cols = p.returning
+	}
+	return p, nil
+}
+
+func (st *dmlStatement) ParamTypes() []uint32      { return st.params }
+func (st *dmlStatement) Columns() []pgtypes.Column { return st.cols }
+
+func (st *dmlStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	mc, err := st.sess.mutableCatalog(st.what)
+	if err != nil {
+		return nil, err
+	}
+	st.sess.newStatementSnapshot()
+	if params == nil {
+		params = []*string{}
+	}
+	if st.params != nil && len(params) != len(st.params) {
+		return nil, pgerr.New(pgerr.ProtocolViolation,
+			"bind message supplies %d parameters, but prepared statement requires %d", len(params), len(st.params))
+	}
+	p, err := st.bind(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	if st.cols != nil && !sameColumns(p.returning, st.cols) {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
+	}
+	if timeout := st.sess.statementTimeout(); timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errStatementTimeout)
+		defer cancel()
+	}
+	res, err := st.sess.runDML(ctx, mc, p)
+	if err != nil {
+		return nil, mapCtxErr(ctx, err)
+	}
+	st.sess.markQueried()
+	return res, nil
+}
+
+// dmlOperation is the engine's name for a plan's kind (an upsert is a
+// merge: it updates and inserts).
+func (k dmlKind) operation() dml.Operation {
+	switch k {
+	case dmlKindDelete:
+		return dml.OpDelete
+	case dmlKindUpdate:
+		return dml.OpUpdate
+	}
+	return dml.OpMerge
+}
+
+// tag is the command tag for n affected rows.
+func (k dmlKind) tag(n int64) string {
+	switch k {
+	case dmlKindDelete:
+		return fmt.Sprintf("DELETE %d", n)
+	case dmlKindUpdate:
+		return fmt.Sprintf("UPDATE %d", n)
+	case dmlKindMerge:
+		return fmt.Sprintf("MERGE %d", n)
+	}
+	return fmt.Sprintf("INSERT 0 %d", n)
+}
+
+// runDML runs a bound change: it lowers the plan, feeds its rows to a
+// dml.Writer, commits the change (or stages it in a block) and returns the
+// RETURNING rows with the tag. The statement is atomic: on any error the
+// files it wrote are removed and the table is as it was.
+func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *dmlPlan) (Rows, error) {
+	props := p.table.Metadata.Properties
+	op := p.kind.operation()
+	mode, err := dml.ModeOf(props, op)
+	if err != nil {
+		return nil, err
+	}
+	iso, err := s.isolationLevel(props, op)
+	if err != nil {
+		return nil, err
+	}
+	src, preds, err := lowerDML(ctx, s, p)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	out, err := mc.NewOutput(p.table)
+	if err != nil {
+		return nil, catalogError(err, kindTable, p.table.Ident.Name)
+	}
+	var snap *catalog.Snapshot
+	if p.target != nil {
+		snap = p.target.snapshot
+	}
+	w, err := dml.New(ctx, dml.Spec{Table: p.table, Snapshot: snap, Schema: p.schema, Out: out, Mode: mode})
+	if err != nil {
+		return nil, writeError(err, p.table)
+	}
+	run := &dmlRun{plan: p, w: w, ctx: ctx}
+	if err := run.consume(src); err != nil {
+		w.Abort()
+		run.release()
+		return nil, err
+	}
+	ch, err := w.Finish(ctx)
+	if err != nil {
+		w.Abort()
+		run.release()
+		return nil, writeError(err, p.table)
+	}
+	if !emptyChange(ch) {
+		ch.Isolation = iso
+		ch.ConflictFilter = preds
+		if err := s.validateFrom(ch); err != nil {
+			w.Abort()
+			run.release()
+			return nil, err
+		}
+		if err := s.commitChange(ctx, mc, p.table, ch, w.Abort); err != nil {
+			run.release()
+			return nil, err
+		}
+	}
+	tag := p.kind.tag(run.count)
+	if p.returning == nil {
+		run.release()
+		return &emptyRows{tag: tag}, nil
+	}
+	return &batchRows{batches: run.returned, tag: tag}, nil
+}
+
+func emptyChange(ch *catalog.Change) bool {
+	return len(ch.AddedDataFiles) == 0 && len(ch.AddedDeleteFiles) == 0 && len(ch.RemovedDataFiles) == 0 && len(ch.RemovedDeleteFiles) == 0
+}
+
+// lowerDML lowers a plan's query; it also returns the pruning predicates
+// lowering found for the target's scan: the rows the change read, which
+// serializable validation checks concurrent appends against.
+func lowerDML(ctx context.Context, s *session, p *dmlPlan) (engine.Operator, []catalog.Predicate, error) {
+	l := newLowerer(ctx, s, p.sel.q)
+	op, err := l.lowerPlan(p.sel)
+	if err != nil {
+		return nil, nil, err
+	}
+	var preds []catalog.Predicate
+	if p.target != nil {
+		preds = l.scanPreds[p.target]
+	}
+	op = s.limitMemory(op)
+	if err := op.Open(ctx); err != nil {
+		op.Close()
+		return nil, nil, err
+	}
+	return op, preds, nil
+}
+
+// dmlRun is one execution's bookkeeping: affected rows, RETURNING rows.
+type dmlRun struct {
+	ctx      context.Context
+	plan     *dmlPlan
+	w        *dml.Writer
+	count    int64
+	returned []arrow.RecordBatch
+}
+
+func (r *dmlRun) release() {
+	for _, b := range r.returned {
+		b.Release()
+	}
+	r.returned = nil
+}
+
+// consume reads every row of src and applies it.
+func (r *dmlRun) consume(src engine.Operator) error {
+	for {
+		if err := r.ctx.Err(); err != nil {
+			return err
+		}
+		b, err := src.Next()
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			return nil
+		}
+		if err := r.apply(b); err != nil {
+			return err
+		}
+	}
+}
+
+// apply applies one batch of the plan's rows: removals go to the Writer
+// row by row (it detects a target row reached twice), new rows and
+// RETURNING rows are gathered and passed on per batch.
+func (r *dmlRun) apply(b arrow.RecordBatch) error {
+	p := r.plan
+	files := stringColumn(b.Column(dmlColFile))
+	pos, _ := b.Column(dmlColPos).(*array.Int64)
+	action, ok := b.Column(dmlColAction).(*array.Int32)
+	if !ok || pos == nil {
+		return fmt.Errorf("dml plan: columns %s, %s, want int8 positions and int4 actions",
+			b.Column(dmlColPos).DataType(), b.Column(dmlColAction).DataType())
+	}
+	var inserts, returned []int32
+	for i := 0; i < int(b.NumRows()); i++ {
+		if action.IsNull(i) {
+			continue
+		}
+		a := action.Value(i)
+		switch a {
+		case dmlNone:
+			continue
+		case dmlCardinality:
+			return p.cardinality.err()
+		}
+		if a != dmlInsert && !files.isNull(i) {
+			first, err := r.w.Delete(files.value(i), pos.Value(i))
+			if err != nil {
+				return writeError(err, p.table)
+			}
+			if !first {
+				if p.dup == dupError {
+					return p.cardinality.err()
+				}
+				continue
+			}
+		}
+		if a == dmlUpdate || a == dmlInsert {
+			inserts = append(inserts, int32(i))
+		}
+		returned = append(returned, int32(i))
+		r.count++
+	}
+	if len(inserts) > 0 {
+		rows, err := r.slice(b, dmlColValues, len(p.cols), inserts, tableFields(p.cols))
+		if err != nil {
+			return err
+		}
+		err = r.w.Insert(rows)
+		rows.Release()
+		if err != nil {
+			return writeError(err, p.table)
+		}
+	}
+	if p.returning != nil && len(returned) > 0 {
+		first := dmlColValues + len(p.cols)
+		fields := make([]arrow.Field, len(p.returning))
+		for j, c := range p.returning {
+			fields[j] = arrow.Field{Name: c.Name, Type: b.Column(first + j).DataType(), Nullable: true}
+		}
+		rows, err := r.slice(b, first, len(p.returning), returned, fields)
+		if err != nil {
+			return err
+		}
+		r.returned = append(r.returned, rows)
+	}
+	return nil
+}
+
+// slice gathers rows idx of b's columns [first, first+n) into a batch with
+// fields.
+func (r *dmlRun) slice(b arrow.RecordBatch, first, n int, idx []int32, fields []arrow.Field) (arrow.RecordBatch, error) {
+	mem := expr.Allocator(r.ctx)
+	ib := array.NewInt32Builder(mem)
+	ib.AppendValues(idx, nil)
+	ia := ib.NewArray()
+	ib.Release()
+	defer ia.Release()
+	cols := make([]arrow.Array, 0, n)
+	for j := 0; j < n; j++ {
+		c, err := expr.TakeArray(r.ctx, b.Column(first+j), ia)
+		if err != nil {
+			for _, c := range cols {
+				c.Release()
+			}
+			return nil, err
+		}
+		cols = append(cols, c)
+	}
+	out := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(len(idx)))
+	for _, c := range cols {
+		c.Release()
+	}
+	return out, nil
+}
+
+// tableFields are the Arrow fields of a table's columns, as the Writer
+// wants them.
+func tableFields(cols []column) []arrow.Field {
+	fields := make([]arrow.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = arrow.Field{Name: c.Name, Type: c.Arrow, Nullable: true}
+	}
+	return fields
+}
+
+func (c cardinalityError) err() error {
+	e := pgerr.New(pgerr.CardinalityViolation, "%s", c.message)
+	if c.hint != "" {
+		e = e.WithHint("%s", c.hint)
+	}
+	return e
+}
+
+// stringCol reads a text column however it is encoded.
+type stringCol struct {
+	a    arrow.Array
+	str  *array.String
+	dict *array.Dictionary
+	dv   *array.String
+}
+
+func stringColumn(a arrow.Array) stringCol {
+	c := stringCol{a: a}
+	switch x := a.(type) {
+	case *array.String:
+		c.str = x
+	case *array.Dictionary:
+		c.dict = x
+		c.dv, _ = x.Dictionary().(*array.String)
+	}
+	return c
+}
+
+func (c stringCol) isNull(i int) bool { return c.a.IsNull(i) }
+
+func (c stringCol) value(i int) string {
+	switch {
+	case c.str != nil:
+		return c.str.Value(i)
+	case c.dv != nil:
+		return c.dv.Value(c.dict.GetValueIndex(i))
+	}
+	return c.a.ValueStr(i)
+}
+
+// Session settings of row-level changes (seed 000's write options).
+const (
+	settingIsolationLevel   = "iceberg.isolation_level"
+	settingValidateFromSnap = "iceberg.validate_from_snapshot_id"
+)
+
+// isolationLevel is the session's iceberg.isolation_level when set, else
+// the table's write.<op>.isolation-level.
+func (s *session) isolationLevel(props map[string]string, op dml.Operation) (catalog.IsolationLevel, error) {
+	v, _ := s.settings.get(settingIsolationLevel)
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "":
+		return dml.IsolationOf(props, op)
+	case "serializable":
+		return catalog.Serializable, nil
+	case "snapshot":
+		return catalog.SnapshotIsolation, nil
+	}
+	return 0, pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", settingIsolationLevel, v).
+		WithHint("Available values: serializable, snapshot.")
+}
+
+// validateFrom applies iceberg.validate_from_snapshot_id: the change is
+// validated against every snapshot after that one instead of after the
+// one the statement read.
+func (s *session) validateFrom(ch *catalog.Change) error {
+	v, _ := s.settings.get(settingValidateFromSnap)
+	if v = strings.TrimSpace(v); v == "" {
+		return nil
+	}
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", settingValidateFromSnap, v)
+	}
+	ch.BaseSnapshotID = &id
+	return nil
+}

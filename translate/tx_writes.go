@@ -1,0 +1,274 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/icegate/icegate/catalog"
+)
+
+// Writes inside a transaction block.
+//
+// Outside a block every write statement commits its own snapshot
+// (commitChange). Inside one, a write stages its change instead: its data
+// and delete files are written, and a snapshot is staged on top of the
+// table as the block sees it (catalog.StageChange) without being
+// committed. The block's later statements read that staged table (it
+// replaces the table's pin, tx_catalog.go), so they see their own writes.
+// COMMIT combines each table's changes into one change (catalog.Combine)
+// and commits it as one snapshot, validated against what other sessions
+// committed since the block first read the table; ROLLBACK (and ROLLBACK
+// TO a savepoint) removes the files of the changes it drops. A block that
+// writes several tables commits them one after another: the filesystem
+// catalog has no multi-table commit.
+
+// txTable is one table a block has written.
+type txTable struct {
+	mc catalog.MutableCatalog
+	id catalog.Identifier
+	// base is the table as the block read it before its first write.
+	base *catalog.Table
+	// writes are the staged changes, oldest first.
+	writes []txWrite
+}
+
+// txWrite is one staged write statement.
+type txWrite struct {
+	change *catalog.Change
+	staged *catalog.StagedChange
+	// abort removes the data and delete files the statement wrote.
+	abort func()
+}
+
+// view is the table as the block sees it now.
+func (t *txTable) view() *catalog.Table {
+	if n := len(t.writes); n > 0 {
+		return t.writes[n-1].staged.Table
+	}
+	return t.base
+}
+
+// commitChange makes a write statement's change durable: outside a block
+// it commits it now; inside one it stages it until COMMIT. abort removes
+// the statement's files; it runs when the change fails (or, staged, when
+// the block rolls it back).
+func (s *session) commitChange(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, ch *catalog.Change, abort func()) error {
+	if s.tx == nil {
+		if err := commitNow(ctx, mc, t.Ident, ch); err != nil {
+			abort()
+			return catalogError(err, kindTable, t.Ident.Name)
+		}
+		return nil
+	}
+	key := pinKey(t.Ident)
+	tt := s.tx.tables[key]
+	if tt == nil {
+		// COMMIT goes to the catalog underneath: the session's write
+		// catalog refuses commits of tables with staged writes.
+		under := mc
+		if wc, ok := mc.(*writeCatalog); ok {
+			under = wc.MutableCatalog
+		}
+		tt = &txTable{mc: under, id: t.Ident, base: t}
+		if s.tx.tables == nil {
+			s.tx.tables = map[string]*txTable{}
+		}
+		s.tx.tables[key] = tt
+		s.tx.tableOrder = append(s.tx.tableOrder, key)
+	}
+	view := tt.view()
+	out, err := mc.NewOutput(view)
+	if err != nil {
+		abort()
+		return catalogError(err, kindTable, t.Ident.Name)
+	}
+	staged, err := catalog.StageChange(ctx, out, view, ch)
+	if err != nil {
+		abort()
+		return catalogError(err, kindTable, t.Ident.Name)
+	}
+	tt.writes = append(tt.writes, txWrite{change: ch, staged: staged, abort: abort})
+	if s.pins == nil {
+		s.pins = map[string]*catalog.Table{}
+	}
+	s.pins[key] = staged.Table
+	s.tx.queried = true
+	return nil
+}
+
+// commitNow commits ch. catalog.CommitChange retries lost races per the
+// table's commit.retry.* properties; many writers at once can exhaust
+// them while the change is still valid, so it tries a few more rounds
+// before giving up. A change another writer made invalid fails at once.
+func commitNow(ctx context.Context, mc catalog.MutableCatalog, id catalog.Identifier, ch *catalog.Change) error {
+	commit := func() error {
+		if isAppend(ch) {
+			_, err := catalog.Append(ctx, mc, id, ch.AddedDataFiles, ch.Properties)
+			return err
+		}
+		_, err := catalog.CommitChange(ctx, mc, id, ch)
+		return err
+	}
+	err := commit()
+	for round := 0; round < extraCommitRounds && retryable(err) && ctx.Err() == nil; round++ {
+		err = commit()
+	}
+	return err
+}
+
+// isAppend reports whether ch only adds data files to main.
+func isAppend(ch *catalog.Change) bool {
+	return len(ch.AddedDeleteFiles) == 0 && len(ch.RemovedDataFiles) == 0 && len(ch.RemovedDeleteFiles) == 0 &&
+		(ch.Branch == "" || ch.Branch == "main")
+}
+
+func retryable(err error) bool {
+	return errors.Is(err, catalog.ErrCommitConflict) && !errors.Is(err, catalog.ErrValidation)
+}
+
+// extraCommitRounds is how many times a write calls catalog.CommitChange
+// again after it gave up on a lost race.
+const extraCommitRounds = 8
+
+// pendingWrites reports whether the block has staged writes to the table.
+func (s *session) pendingWrites(id catalog.Identifier) bool {
+	if s.tx == nil {
+		return false
+	}
+	tt := s.tx.tables[pinKey(id)]
+	return tt != nil && len(tt.writes) > 0
+}
+
+// commitWrites commits the block's staged writes, one snapshot per table.
+// On the first failure the changes not yet committed are rolled back and
+// the error returned (tables committed before it stay committed).
+func (s *session) commitWrites(ctx context.Context) error {
+	tx := s.tx
+	defer func() { tx.tables, tx.tableOrder = nil, nil }()
+	var failed error
+	for _, key := range tx.tableOrder {
+		tt := tx.tables[key]
+		if len(tt.writes) == 0 {
+			continue
+		}
+		if failed != nil {
+			tt.rollback(0)
+			continue
+		}
+		changes := make([]*catalog.Change, len(tt.writes))
+		for i, w := range tt.writes {
+			changes[i] = w.change
+		}
+		combined := catalog.Combine(changes)
+		err := commitNow(ctx, tt.mc, tt.id, combined)
+		if err != nil {
+			failed = catalogError(err, kindTable, tt.id.Name)
+			tt.rollback(0)
+			continue
+		}
+		tt.discardStaged()
+		removeDropped(ctx, tt.mc, tt.base, changes, combined)
+	}
+	return failed
+}
+
+// rollbackWrites drops every staged write of the block.
+func (s *session) rollbackWrites() {
+	tx := s.tx
+	if tx == nil {
+		return
+	}
+	for _, key := range tx.tableOrder {
+		tx.tables[key].rollback(0)
+	}
+	tx.tables, tx.tableOrder = nil, nil
+}
+
+// writeMarks records how many writes each table has, for a savepoint.
+func (s *session) writeMarks() map[string]int {
+	if s.tx == nil || len(s.tx.tables) == 0 {
+		return nil
+	}
+	m := make(map[string]int, len(s.tx.tables))
+	for k, tt := range s.tx.tables {
+		m[k] = len(tt.writes)
+	}
+	return m
+}
+
+// rollbackWritesTo drops the writes made after marks (ROLLBACK TO
+// SAVEPOINT) and points the pins back at what the block then saw.
+func (s *session) rollbackWritesTo(marks map[string]int) {
+	if s.tx == nil {
+		return
+	}
+	for key, tt := range s.tx.tables {
+		keep := marks[key]
+		if len(tt.writes) <= keep {
+			continue
+		}
+		tt.rollback(keep)
+		if s.pins != nil {
+			s.pins[key] = tt.view()
+		}
+	}
+}
+
+// rollback drops the writes from index keep on: their files and staged
+// metadata are removed.
+func (t *txTable) rollback(keep int) {
+	for i := len(t.writes) - 1; i >= keep; i-- {
+		w := t.writes[i]
+		w.abort()
+		w.staged.Discard(context.Background())
+	}
+	t.writes = t.writes[:keep]
+}
+
+// discardStaged removes the staged metadata files once the combined
+// change is committed (it wrote its own manifests).
+func (t *txTable) discardStaged() {
+	for _, w := range t.writes {
+		w.staged.Discard(context.Background())
+	}
+	t.writes = nil
+}
+
+// removeDropped removes the files a block's statements added that the
+// combined change does not (added by one statement, removed by a later
+// one): nothing references them.
+func removeDropped(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, changes []*catalog.Change, combined *catalog.Change) {
+	kept := map[string]bool{}
+	for _, f := range combined.AddedDataFiles {
+		kept[f.Path] = true
+	}
+	for _, f := range combined.AddedDeleteFiles {
+		kept[f.Path] = true
+	}
+	var dropped []string
+	seen := map[string]bool{}
+	for _, ch := range changes {
+		for _, list := range [][]*catalog.DataFile{ch.AddedDataFiles, ch.AddedDeleteFiles} {
+			for _, f := range list {
+				if !kept[f.Path] && !seen[f.Path] {
+					seen[f.Path] = true
+					dropped = append(dropped, f.Path)
+				}
+			}
+		}
+	}
+	if len(dropped) == 0 {
+		return
+	}
+	out, err := mc.NewOutput(t)
+	if err != nil {
+		slog.Warn("remove files a transaction replaced", "table", t.Ident.Name, "error", err)
+		return
+	}
+	for _, p := range dropped {
+		if err := out.Remove(context.WithoutCancel(ctx), p); err != nil {
+			slog.Warn("remove file a transaction replaced", "file", p, "error", err)
+		}
+	}
+}
