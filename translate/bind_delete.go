@@ -1,8 +1,49 @@
 package translate
 
-import pg "github.com/pganalyze/pg_query_go/v6"
+import (
+	pg "github.com/pganalyze/pg_query_go/v6"
 
-// bindDelete binds a Delete statement into a dmlPlan (dml.go).
+	"github.com/icegate/icegate/engine/expr"
+)
+
+// bindDelete binds DELETE FROM [ONLY] t [[AS] a] [USING items] [WHERE
+// cond] [RETURNING items] into a dmlPlan (dml.go): the target joined with
+// the USING items by the WHERE condition, one dmlDelete row per target
+// row reached (the executor keeps the first of a row reached twice), the
+// new row NULL, RETURNING over the old values.
 func (b *binder) bindDelete(stmt *pg.DeleteStmt) (*dmlPlan, error) {
-	return nil, notYet("DELETE")
+	saved := b.enterQuery()
+	defer b.leaveQuery(saved)
+	if stmt.WithClause != nil {
+		pop, err := b.pushWith(stmt.WithClause)
+		if err != nil {
+			return nil, err
+		}
+		defer pop()
+	}
+	tg, err := b.bindDMLTarget(stmt.Relation, "DELETE")
+	if err != nil {
+		return nil, err
+	}
+	cur, err := b.bindDMLFrom(tg, tg.scan, stmt.UsingClause)
+	if err != nil {
+		return nil, err
+	}
+	if cur, err = b.bindDMLWhere(cur, stmt.WhereClause); err != nil {
+		return nil, err
+	}
+	cur, ret, retCols, err := b.bindReturning(cur, stmt.ReturningList)
+	if err != nil {
+		return nil, err
+	}
+	return b.finishDML(dmlKindDelete, tg, cur, actionLit(dmlDelete), nullRow(tg.cols), ret, retCols), nil
+}
+
+// nullRow is a new row of typed NULLs, for statements that write none.
+func nullRow(cols []column) []expr.Expr {
+	out := make([]expr.Expr, len(cols))
+	for i, c := range cols {
+		out[i] = &expr.Lit{V: nil, T: c.Arrow}
+	}
+	return out
 }

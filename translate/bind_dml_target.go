@@ -1,0 +1,216 @@
+package translate
+
+import (
+	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/engine/scan"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// dmlTarget is the table a row-level statement changes, bound as the
+// first FROM item of the statement's query: its scan, its FROM item (whose
+// columns the statement's expressions name) and the ids of the scan's
+// _file and _pos, which the plan reads even when a column of the table
+// has one of those names.
+type dmlTarget struct {
+	tn     tableName
+	table  *catalog.Table
+	schema *catalog.Schema
+	cols   []column // columnsOf(schema)
+	scan   *scanRel
+	item   *rangeItem
+	// ids are the ids of the table's columns, in schema order.
+	ids       []colID
+	file, pos colID
+}
+
+// bindDMLTarget binds the target table of verb (DELETE, UPDATE, MERGE,
+// INSERT) as a FROM item of the current scope. It must be a table of the
+// warehouse: views, system catalogs, metadata tables and a table read at
+// another snapshot are not targets.
+func (b *binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error) {
+	tn := tableNameOf(rv)
+	b.untruncateTable(rv, &tn)
+	if b.stmt.asOf[rv.Location] != nil {
+		return nil, b.errAt(notYet(verb+" of a table read at another snapshot"), rv.Location)
+	}
+	sysCatalog := b.errAt(notYet(verb+" on a system catalog"), rv.Location)
+	if sysTable(tn, b.sess.cat.Name()) != nil {
+		return nil, sysCatalog
+	}
+	t, err := b.sess.resolveTable(b.ctx, tn)
+	if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.UndefinedTable {
+		if v, verr := b.sess.resolveView(b.ctx, tn); verr == nil && v != nil {
+			return nil, b.errAt(notYet(verb+" on a view"), rv.Location)
+		}
+		if b.searchPathSysTable(tn) != nil {
+			return nil, sysCatalog
+		}
+	}
+	if err != nil {
+		return nil, b.errAt(err, rv.Location)
+	}
+	if t.Metadata == nil || t.Metadata.CurrentSchema() == nil {
+		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.written)
+	}
+	alias := ""
+	if rv.Alias != nil {
+		alias = rv.Alias.Aliasname
+	}
+	first := len(b.scope.items)
+	r, err := b.bindTable(rv, tn, t, alias, nil)
+	if err != nil {
+		return nil, err
+	}
+	sr, ok := r.(*scanRel)
+	if !ok {
+		return nil, b.errAt(notYet(verb+" on this table"), rv.Location)
+	}
+	tg := &dmlTarget{tn: tn, table: t, schema: sr.schema, cols: columnsOf(sr.schema), scan: sr, item: b.scope.items[first]}
+	tg.ids = append([]colID(nil), sr.cols[:len(tg.cols)]...)
+	tg.file = b.metadataColumn(sr, scan.FieldIDFile)
+	tg.pos = b.metadataColumn(sr, scan.FieldIDPos)
+	return tg, nil
+}
+
+// metadataColumn is the id of the scan's metadata column with field id
+// fid, added to the scan (but not to its FROM item, which names a column
+// of the table that way) when a table column hides it.
+func (b *binder) metadataColumn(sr *scanRel, fid int) colID {
+	for i, f := range sr.fieldIDs {
+		if f == fid {
+			return sr.cols[i]
+		}
+	}
+	for _, f := range scan.MetadataColumns(sr.table.Metadata, sr.schema) {
+		if f.ID != fid {
+			continue
+		}
+		id := b.q.addHidden(colMeta{name: f.Name, t: pgTypeOfIceberg(f.Type), at: engine.ArrowType(f.Type)})
+		sr.fieldIDs = append(sr.fieldIDs, f.ID)
+		sr.cols = append(sr.cols, id)
+		return id
+	}
+	panic("translate: no metadata column with field id " + strconv.Itoa(fid))
+}
+
+// bindDMLFrom binds the FROM items of UPDATE ... FROM and DELETE ...
+// USING and joins them to the target (the WHERE condition becomes the join
+// condition). An item with the target's name is an error, as in
+// PostgreSQL.
+func (b *binder) bindDMLFrom(tg *dmlTarget, cur rel, from []*pg.Node) (rel, error) {
+	first := len(b.scope.items)
+	for _, n := range from {
+		r, err := b.bindFromItem(n, cur)
+		if err != nil {
+			return nil, err
+		}
+		cur = r
+	}
+	name := tg.item.refName()
+	for _, it := range b.scope.items[first:] {
+		if it.refName() != name {
+			continue
+		}
+		if tg.item.alias == "" && it.alias == "" && it.table != nil && it.table != tg.table &&
+			strings.Join(it.table.Ident.Namespace, ".") != strings.Join(tg.table.Ident.Namespace, ".") {
+			continue // two tables of the same name in different schemas
+		}
+		return nil, pgerr.New("42712", "table name \"%s\" specified more than once", name)
+	}
+	return cur, nil
+}
+
+// bindDMLWhere puts the statement's WHERE condition over cur.
+func (b *binder) bindDMLWhere(cur rel, where *pg.Node) (rel, error) {
+	if where == nil {
+		return cur, nil
+	}
+	if c := where.GetCurrentOfExpr(); c != nil {
+		return nil, notYet("WHERE CURRENT OF")
+	}
+	b.where = "WHERE"
+	w, err := b.expr(where)
+	b.where = ""
+	if err != nil {
+		return nil, err
+	}
+	pred, err := b.asBool(w, "WHERE", nodeLocation(where))
+	if err != nil {
+		return nil, err
+	}
+	if b.litErr != nil {
+		return nil, b.litErr
+	}
+	return &filterRel{in: b.applyPending(cur), pred: pred}, nil
+}
+
+// bindReturning binds a RETURNING list over cur in the current scope (*
+// and t.* expand as in a select list) and returns the relation with the
+// joins its subqueries need, the expressions and their descriptions.
+func (b *binder) bindReturning(cur rel, list []*pg.Node) (rel, []expr.Expr, []pgtypes.Column, error) {
+	if len(list) == 0 {
+		return cur, nil, nil, nil
+	}
+	saved := b.where
+	b.where = "RETURNING"
+	targets, err := b.bindTargets(list)
+	b.where = saved
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if b.litErr != nil {
+		return nil, nil, nil, b.litErr
+	}
+	cols := make([]pgtypes.Column, len(targets))
+	exprs := make([]expr.Expr, len(targets))
+	for i, t := range targets {
+		o := b.originOf(t.e.e)
+		cols[i] = pgtypes.Column{Name: t.name, TypeOID: t.e.t.OID, Typmod: t.e.t.Typmod, TableOID: o.table, AttNum: o.att}
+		exprs[i] = t.e.e
+	}
+	return b.applyPending(cur), exprs, cols, nil
+}
+
+// finishDML projects cur into a dmlPlan's layout (dml.go): the target's
+// _file and _pos, action, the new row (values, typed as the table's
+// columns) and the RETURNING values.
+func (b *binder) finishDML(kind dmlKind, tg *dmlTarget, cur rel, action expr.Expr, values []expr.Expr, ret []expr.Expr, retCols []pgtypes.Column) *dmlPlan {
+	proj := &projectRel{in: cur}
+	var descs []pgtypes.Column
+	add := func(e expr.Expr, name string, t pgType, d pgtypes.Column) {
+		proj.exprs = append(proj.exprs, e)
+		proj.cols = append(proj.cols, b.newColFrom(e, name, t, e.Type()))
+		descs = append(descs, d)
+	}
+	desc := func(name string, t pgType) pgtypes.Column {
+		return pgtypes.Column{Name: name, TypeOID: t.OID, Typmod: t.Typmod}
+	}
+	add(b.ref(tg.file).e, "_file", tText, desc("_file", tText))
+	add(b.ref(tg.pos).e, "_pos", tInt8, desc("_pos", tInt8))
+	add(action, "action", tInt4, desc("action", tInt4))
+	for i, c := range tg.cols {
+		add(castIfNeeded(values[i], c.Arrow), c.Name, c.Type, desc(c.Name, c.Type))
+	}
+	for i, e := range ret {
+		add(e, retCols[i].Name, pgType{retCols[i].TypeOID, retCols[i].Typmod}, retCols[i])
+	}
+	sel := &selectPlan{root: proj, out: append([]colID(nil), proj.cols...), cols: descs}
+	sel.finish(b)
+	p := &dmlPlan{kind: kind, table: tg.table, schema: tg.schema, cols: tg.cols, target: tg.scan, sel: sel, dup: dupFirst}
+	if len(retCols) > 0 {
+		p.returning = retCols
+	}
+	return p
+}
+
+// actionLit is the constant action column of a statement whose every row
+// does the same.
+func actionLit(a int32) expr.Expr { return &expr.Lit{V: a, T: expr.Int4} }
