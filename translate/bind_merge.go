@@ -1,8 +1,349 @@
 package translate
 
-import pg "github.com/pganalyze/pg_query_go/v6"
+import (
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// MERGE INTO target USING source ON cond WHEN ... [RETURNING ...] binds
+// into one query over the join of target and source:
+//
+//	target (with _file, _pos)  JOIN  source (with a constant true column)
+//
+// The join is inner when every WHEN clause is MATCHED, source LEFT JOIN
+// target with NOT MATCHED [BY TARGET] clauses, target LEFT JOIN source with
+// NOT MATCHED BY SOURCE clauses, full with both. A row is matched when
+// both sides are present (_file and the source's true column not NULL),
+// not matched by target when only the source is, not matched by source
+// when only the target is. A projection picks the clause: the first, in
+// the order written, of the row's kind whose condition holds (0: none);
+// the next computes the action and the new row with a CASE over that
+// clause, and the RETURNING items over the new row (the old one for a
+// DELETE).
+
+// mergeBinding is the state of one MERGE being bound.
+type mergeBinding struct {
+	tgt       *dmlTarget
+	srcItems  []*rangeItem
+	srcMerged []itemCol
+	// mark is the source's constant true column (NULL when a row has no
+	// source row); -1 when the join always has a source row.
+	mark colID
+	// tgtOuter: the join may produce rows without a target row.
+	tgtOuter bool
+	clauses  []*mergeClause
+}
 
 // bindMerge binds a Merge statement into a dmlPlan (dml.go).
 func (b *binder) bindMerge(stmt *pg.MergeStmt) (*dmlPlan, error) {
-	return nil, notYet("MERGE")
+	p, err := b.bindMergeStmt(stmt)
+	if err != nil {
+		return nil, b.unshiftMergeError(err)
+	}
+	return p, nil
+}
+
+// bindMergeStmt binds a MERGE; its errors' positions are in the text after
+// the dialect pass.
+func (b *binder) bindMergeStmt(stmt *pg.MergeStmt) (*dmlPlan, error) {
+	if stmt.WithClause != nil {
+		if stmt.WithClause.Recursive {
+			return nil, notYet("WITH RECURSIVE in MERGE")
+		}
+		pop, err := b.pushWith(stmt.WithClause)
+		if err != nil {
+			return nil, err
+		}
+		defer pop()
+	}
+	saved := b.enterQuery()
+	defer b.leaveQuery(saved)
+
+	m := &mergeBinding{mark: -1}
+	// The source first, as PostgreSQL: RETURNING * lists its columns
+	// before the target's.
+	src, err := b.bindFromItem(stmt.SourceRelation, nil)
+	if err != nil {
+		return nil, err
+	}
+	m.srcItems = append([]*rangeItem(nil), b.scope.items...)
+	m.srcMerged = append([]itemCol(nil), b.scope.merged...)
+	if m.tgt, err = b.bindDMLTarget(stmt.Relation, "MERGE"); err != nil {
+		return nil, err
+	}
+	if err := m.checkNames(); err != nil {
+		return nil, err
+	}
+	if err := b.readMergeClauses(m, stmt.MergeWhenClauses); err != nil {
+		return nil, err
+	}
+
+	// The join.
+	byTarget, bySource := false, false
+	for _, c := range m.clauses {
+		byTarget = byTarget || c.kind == pg.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_TARGET
+		bySource = bySource || c.kind == pg.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_SOURCE
+	}
+	if bySource {
+		m.mark = b.newCol("?source?", tBool, expr.Bool)
+		ids := src.outCols()
+		src = &projectRel{in: src, exprs: append(refsTo(b, ids), &expr.Lit{V: true, T: expr.Bool}), cols: append(append([]colID(nil), ids...), m.mark)}
+	}
+	var jr *joinRel
+	switch {
+	case byTarget && bySource:
+		jr = &joinRel{typ: joinFull, left: m.tgt.scan, right: src}
+	case byTarget:
+		jr = &joinRel{typ: joinLeft, left: src, right: m.tgt.scan}
+	case bySource:
+		jr = &joinRel{typ: joinLeft, left: m.tgt.scan, right: src}
+	default:
+		jr = &joinRel{typ: joinInner, left: m.tgt.scan, right: src}
+	}
+	m.tgtOuter = byTarget
+	var cur rel = jr
+	if cur, err = b.bindMergeOn(jr, stmt.JoinCondition); err != nil {
+		return nil, err
+	}
+
+	// The clauses' conditions and new rows.
+	for i, c := range m.clauses {
+		if err := b.bindMergeClause(m, c, stmt.MergeWhenClauses[i].GetMergeWhenClause()); err != nil {
+			return nil, err
+		}
+	}
+	if b.litErr != nil {
+		return nil, b.litErr
+	}
+	cur = b.applyPending(cur)
+	b.pending = nil
+
+	// Which clause applies to each row.
+	clause := b.newCol("?clause?", tInt4, expr.Int4)
+	ids := cur.outCols()
+	cur = &projectRel{in: cur, exprs: append(refsTo(b, ids), m.pickClause(b)), cols: append(append([]colID(nil), ids...), clause)}
+
+	p := &dmlPlan{
+		kind:        dmlKindMerge,
+		table:       m.tgt.table,
+		schema:      m.tgt.schema,
+		cols:        m.tgt.cols,
+		target:      m.tgt.scan,
+		dup:         dupError,
+		cardinality: cardinalityError{message: "MERGE command cannot affect row a second time", hint: "Ensure that not more than one source row matches any one target row."},
+	}
+	out, err := b.mergeOutput(m, cur, clause, stmt.ReturningList, p)
+	if err != nil {
+		return nil, err
+	}
+	p.sel = out
+	return p, nil
+}
+
+// checkNames rejects a source named as the target, as PostgreSQL.
+func (m *mergeBinding) checkNames() error {
+	name := m.tgt.item.refName()
+	for _, it := range m.srcItems {
+		if (it.alias != "" || it.table != nil) && it.refName() == name {
+			return pgerr.New("42712", "name \"%s\" specified more than once", name).
+				WithDetail("The name is used both as MERGE target table and data source.")
+		}
+	}
+	return nil
+}
+
+// bindMergeOn binds the ON condition over both sides into jr, or a filter
+// above it when it holds subqueries.
+func (b *binder) bindMergeOn(jr *joinRel, on *pg.Node) (rel, error) {
+	if err := b.rejectMergeAction(on); err != nil {
+		return nil, err
+	}
+	saved := b.where
+	b.where = "JOIN conditions"
+	if jr.typ == joinInner {
+		b.where = "" // an inner join's condition may hold subqueries: it filters the join
+	}
+	c, err := b.expr(on)
+	b.where = saved
+	if err != nil {
+		return nil, err
+	}
+	cond, err := b.asBool(c, "JOIN/ON", nodeLocation(on))
+	if err != nil {
+		return nil, err
+	}
+	if len(b.pending) > 0 {
+		if jr.typ != joinInner {
+			return nil, b.errAt(notYet("a subquery in MERGE's ON condition with NOT MATCHED clauses"), nodeLocation(on))
+		}
+		r := b.applyPending(jr)
+		b.pending = nil
+		return &filterRel{in: r, pred: cond}, nil
+	}
+	jr.cond = cond
+	return jr, nil
+}
+
+// pickClause is the number (from 1) of the clause that applies to a row
+// of the join, 0 for none.
+func (m *mergeBinding) pickClause(b *binder) expr.Expr {
+	file := b.ref(m.tgt.file).e
+	var tgtPresent, tgtAbsent, srcPresent, srcAbsent expr.Expr
+	if m.tgtOuter {
+		tgtPresent = &expr.Call{Fn: "isnotnull", Args: []expr.Expr{file}, T: expr.Bool}
+		tgtAbsent = &expr.Call{Fn: "isnull", Args: []expr.Expr{file}, T: expr.Bool}
+	}
+	if m.mark >= 0 {
+		mark := b.ref(m.mark).e
+		srcPresent = &expr.Call{Fn: "isnotnull", Args: []expr.Expr{mark}, T: expr.Bool}
+		srcAbsent = &expr.Call{Fn: "isnull", Args: []expr.Expr{mark}, T: expr.Bool}
+	}
+	c := &expr.Case{T: expr.Int4, Else: &expr.Lit{V: int32(0), T: expr.Int4}}
+	for k, cl := range m.clauses {
+		var conds []expr.Expr
+		switch cl.kind {
+		case pg.MergeMatchKind_MERGE_WHEN_MATCHED:
+			conds = append(conds, tgtPresent, srcPresent)
+		case pg.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_TARGET:
+			conds = append(conds, tgtAbsent)
+		case pg.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_SOURCE:
+			conds = append(conds, srcAbsent)
+		}
+		conds = append(conds, cl.cond)
+		var all []expr.Expr
+		for _, x := range conds {
+			if x != nil {
+				all = append(all, x)
+			}
+		}
+		cond := andOf(all)
+		if cond == nil {
+			cond = &expr.Lit{V: true, T: expr.Bool}
+		}
+		c.Whens = append(c.Whens, expr.When{Cond: cond, Then: &expr.Lit{V: int32(k + 1), T: expr.Int4}})
+	}
+	return c
+}
+
+// isClause is the condition "the row's clause is number k (from 0)".
+func isClause(b *binder, clause colID, k int) expr.Expr {
+	return &expr.Call{Fn: "=", Args: []expr.Expr{b.ref(clause).e, &expr.Lit{V: int32(k + 1), T: expr.Int4}}, T: expr.Bool}
+}
+
+// mergeOutput builds the dmlPlan's query over cur (the join with the
+// clause column): _file, _pos, action, the new row, then RETURNING.
+func (b *binder) mergeOutput(m *mergeBinding, cur rel, clause colID, returning []*pg.Node, p *dmlPlan) (*selectPlan, error) {
+	cols := m.tgt.cols
+	action := &expr.Case{T: expr.Int4, Else: &expr.Lit{V: dmlNone, T: expr.Int4}}
+	actionText := &expr.Case{T: expr.Text}
+	for k, cl := range m.clauses {
+		if cl.action == dmlNone {
+			continue
+		}
+		action.Whens = append(action.Whens, expr.When{Cond: isClause(b, clause, k), Then: &expr.Lit{V: cl.action, T: expr.Int4}})
+		actionText.Whens = append(actionText.Whens, expr.When{Cond: isClause(b, clause, k), Then: &expr.Lit{V: mergeActionName(cl.action), T: expr.Text}})
+	}
+	newRow := make([]expr.Expr, len(cols))
+	retRow := make([]expr.Expr, len(cols))
+	for i, c := range cols {
+		nv := &expr.Case{T: c.Arrow}
+		rv := &expr.Case{T: c.Arrow}
+		for k, cl := range m.clauses {
+			switch cl.action {
+			case dmlUpdate, dmlInsert:
+				w := expr.When{Cond: isClause(b, clause, k), Then: cl.values[i]}
+				nv.Whens = append(nv.Whens, w)
+				rv.Whens = append(rv.Whens, w)
+			case dmlDelete:
+				rv.Whens = append(rv.Whens, expr.When{Cond: isClause(b, clause, k), Then: b.ref(m.tgt.ids[i]).e})
+			}
+		}
+		newRow[i], retRow[i] = caseOrNull(nv), caseOrNull(rv)
+	}
+
+	// The projection of the action and the new row (and, for RETURNING,
+	// every column of the join, the returned target row and the action's
+	// name).
+	proj := &projectRel{in: cur}
+	add := func(e expr.Expr, id colID) colID {
+		proj.exprs = append(proj.exprs, e)
+		proj.cols = append(proj.cols, id)
+		return id
+	}
+	add(b.ref(m.tgt.file).e, m.tgt.file)
+	add(b.ref(m.tgt.pos).e, m.tgt.pos)
+	actionID := add(action, b.newCol("action", tInt4, expr.Int4))
+	newIDs := make([]colID, len(cols))
+	for i, c := range cols {
+		newIDs[i] = add(newRow[i], b.newCol(c.Name, c.Type, c.Arrow))
+	}
+	sel := &selectPlan{cols: []pgtypes.Column{
+		{Name: "_file", TypeOID: pgtypes.Text, Typmod: -1},
+		{Name: "_pos", TypeOID: pgtypes.Int8, Typmod: -1},
+		{Name: "action", TypeOID: pgtypes.Int4, Typmod: -1},
+	}}
+	sel.out = append([]colID{m.tgt.file, m.tgt.pos, actionID}, newIDs...)
+	for _, c := range cols {
+		sel.cols = append(sel.cols, pgtypes.Column{Name: c.Name, TypeOID: c.Type.OID, Typmod: c.Type.Typmod})
+	}
+	if len(returning) == 0 {
+		sel.root = proj
+		sel.finish(b)
+		return sel, nil
+	}
+
+	passed := setOf(proj.cols)
+	for _, id := range cur.outCols() {
+		if id != clause && !passed.has(id) {
+			add(b.ref(id).e, id)
+		}
+	}
+	retIDs := make([]colID, len(cols))
+	for i, c := range cols {
+		origin := b.q.meta(m.tgt.ids[i]).origin
+		retIDs[i] = add(retRow[i], b.q.add(colMeta{name: c.Name, t: c.Type, at: c.Arrow, origin: origin}))
+	}
+	nameID := add(caseOrNull(actionText), b.newCol(mergeActionColumn, tText, expr.Text))
+	rets, err := b.bindMergeReturning(m, returning, retIDs, nameID)
+	if err != nil {
+		return nil, err
+	}
+	root := b.applyPending(proj)
+	b.pending = nil
+	top := &projectRel{in: root, exprs: refsTo(b, sel.out), cols: append([]colID(nil), sel.out...)}
+	for _, t := range rets {
+		id := b.newColFrom(t.e.e, t.name, t.e.t, t.e.e.Type())
+		top.exprs = append(top.exprs, t.e.e)
+		top.cols = append(top.cols, id)
+		sel.out = append(sel.out, id)
+		o := b.originOf(t.e.e)
+		col := pgtypes.Column{Name: t.name, TypeOID: t.e.t.OID, Typmod: t.e.t.Typmod, TableOID: o.table, AttNum: o.att}
+		sel.cols = append(sel.cols, col)
+		p.returning = append(p.returning, col)
+	}
+	sel.root = top
+	sel.finish(b)
+	return sel, nil
+}
+
+// caseOrNull is c, or a NULL of its type when it has no arm.
+func caseOrNull(c *expr.Case) expr.Expr {
+	if len(c.Whens) == 0 {
+		return &expr.Lit{V: nil, T: c.T}
+	}
+	return c
+}
+
+// mergeActionName is what merge_action() returns for an action.
+func mergeActionName(a int32) string {
+	switch a {
+	case dmlDelete:
+		return "DELETE"
+	case dmlUpdate:
+		return "UPDATE"
+	}
+	return "INSERT"
 }

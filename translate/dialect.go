@@ -40,6 +40,9 @@ type ddlExtras struct {
 	purge       bool
 	alter       *sparkAlter // a Spark clause of ALTER TABLE
 	renameNS    *string     // the namespace of ALTER TABLE ... RENAME TO ns.t
+	// mergeStars are MERGE's Spark actions UPDATE SET * and INSERT *, by
+	// the index of their WHEN clause (dialect_merge.go).
+	mergeStars map[int]mergeStar
 }
 
 // sparkType is a type written in Spark's syntax.
@@ -78,14 +81,16 @@ type dialectTok struct {
 }
 
 // rewriteDialect returns sql with the Spark clauses of its CREATE TABLE
-// and DROP TABLE statements blanked out, and what they said.
+// and DROP TABLE statements blanked out, and what they said. MERGE's Spark
+// actions (UPDATE SET *, INSERT *) are replaced first (dialect_merge.go).
 func rewriteDialect(sql string) (string, []*ddlExtras, error) {
+	sql, mergeExtras := rewriteMergeStars(sql)
 	if !mayHaveDDL(sql) {
-		return sql, nil, nil
+		return sql, mergeExtras, nil
 	}
 	res, err := pg.Scan(sql)
 	if err != nil {
-		return sql, nil, nil // the parser reports the syntax error
+		return sql, mergeExtras, nil // the parser reports the syntax error
 	}
 	toks := make([]dialectTok, 0, len(res.Tokens))
 	for _, t := range res.Tokens {
@@ -127,7 +132,7 @@ func rewriteDialect(sql string) (string, []*ddlExtras, error) {
 		stmtStart = end
 		i = j + 1
 	}
-	return string(out), extras, nil
+	return string(out), append(mergeExtras, extras...), nil
 }
 
 // mayHaveDDL is a quick test that spares queries without the words

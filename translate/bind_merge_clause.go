@@ -1,0 +1,243 @@
+package translate
+
+import (
+	"fmt"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// mergeClause is one WHEN clause of a MERGE.
+type mergeClause struct {
+	kind   pg.MergeMatchKind
+	action int32      // dmlNone (DO NOTHING), dmlUpdate, dmlDelete or dmlInsert
+	star   *mergeStar // Spark's UPDATE SET * / INSERT * (dialect_merge.go)
+	cond   expr.Expr  // the AND condition; nil when none
+	// values is the new row of an UPDATE or INSERT: one expression per
+	// table column, typed as the column.
+	values []expr.Expr
+}
+
+// readMergeClauses reads the kinds and actions of the WHEN clauses and
+// checks their order, as PostgreSQL: a clause after an unconditional one
+// of the same kind is unreachable.
+func (b *binder) readMergeClauses(m *mergeBinding, whens []*pg.Node) error {
+	var stars map[int]mergeStar
+	if b.stmt.extras != nil {
+		stars = b.stmt.extras.mergeStars
+	}
+	unconditional := map[pg.MergeMatchKind]bool{}
+	for i, n := range whens {
+		w := n.GetMergeWhenClause()
+		if w == nil {
+			return notYet("this MERGE clause")
+		}
+		c := &mergeClause{kind: w.MatchKind}
+		switch w.CommandType {
+		case pg.CmdType_CMD_UPDATE:
+			c.action = dmlUpdate
+		case pg.CmdType_CMD_DELETE:
+			c.action = dmlDelete
+		case pg.CmdType_CMD_INSERT:
+			c.action = dmlInsert
+		case pg.CmdType_CMD_NOTHING:
+			c.action = dmlNone
+		default:
+			return notYet("this MERGE action")
+		}
+		if s, ok := stars[i]; ok && w.CommandType == pg.CmdType_CMD_NOTHING {
+			s := s
+			c.star = &s
+			c.action = dmlUpdate
+			if s.insert {
+				c.action = dmlInsert
+			}
+			if err := b.checkMergeStar(c); err != nil {
+				return err
+			}
+		}
+		if w.Override != pg.OverridingKind_OVERRIDING_NOT_SET {
+			return notYet("OVERRIDING in MERGE")
+		}
+		if unconditional[c.kind] {
+			return pgerr.New(pgerr.SyntaxError, "unreachable WHEN clause specified after unconditional WHEN clause")
+		}
+		if w.Condition == nil {
+			unconditional[c.kind] = true
+		}
+		m.clauses = append(m.clauses, c)
+	}
+	return nil
+}
+
+// checkMergeStar rejects a star action in a clause that cannot have it.
+func (b *binder) checkMergeStar(c *mergeClause) error {
+	var msg string
+	switch {
+	case c.star.insert && c.kind != pg.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_TARGET:
+		msg = "INSERT * is only allowed in WHEN NOT MATCHED"
+	case !c.star.insert && c.kind == pg.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_TARGET:
+		msg = "UPDATE SET * is not allowed in WHEN NOT MATCHED"
+	case !c.star.insert && c.kind == pg.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_SOURCE:
+		msg = "UPDATE SET * is not allowed in WHEN NOT MATCHED BY SOURCE: there is no source row"
+	default:
+		return nil
+	}
+	return b.errAt(pgerr.New(pgerr.SyntaxError, "%s", msg), c.star.loc)
+}
+
+// bindMergeClause binds a clause's condition and new row with the FROM
+// items its kind may refer to: both sides when MATCHED, the source when
+// NOT MATCHED [BY TARGET], the target when NOT MATCHED BY SOURCE.
+func (b *binder) bindMergeClause(m *mergeBinding, c *mergeClause, w *pg.MergeWhenClause) error {
+	tgt := []*rangeItem{m.tgt.item}
+	var items, hidden []*rangeItem
+	var merged []itemCol
+	switch c.kind {
+	case pg.MergeMatchKind_MERGE_WHEN_MATCHED:
+		items, merged = append(append([]*rangeItem(nil), m.srcItems...), tgt...), m.srcMerged
+	case pg.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_TARGET:
+		items, merged, hidden = m.srcItems, m.srcMerged, tgt
+	default:
+		items, hidden = tgt, m.srcItems
+	}
+	if err := b.rejectMergeAction(append([]*pg.Node{w.Condition}, append(w.TargetList, w.Values...)...)...); err != nil {
+		return err
+	}
+	return b.withVisible(items, merged, hidden, func() error {
+		if w.Condition != nil {
+			saved := b.where
+			b.where = "MERGE WHEN conditions"
+			x, err := b.expr(w.Condition)
+			b.where = saved
+			if err != nil {
+				return err
+			}
+			if c.cond, err = b.asBool(x, "WHEN", nodeLocation(w.Condition)); err != nil {
+				return err
+			}
+		}
+		switch {
+		case c.star != nil:
+			return b.bindMergeStar(m, c)
+		case c.action == dmlUpdate:
+			var err error
+			c.values, _, err = b.bindSet(m.tgt, w.TargetList)
+			return err
+		case c.action == dmlInsert:
+			return b.bindMergeInsert(m, c, w)
+		}
+		return nil
+	})
+}
+
+// bindMergeInsert binds INSERT [(cols)] VALUES (...) | DEFAULT VALUES.
+func (b *binder) bindMergeInsert(m *mergeBinding, c *mergeClause, w *pg.MergeWhenClause) error {
+	cols := m.tgt.cols
+	c.values = make([]expr.Expr, len(cols))
+	for i, col := range cols {
+		c.values[i] = writeDefault(m.tgt.schema.Fields[i], col.Arrow)
+	}
+	targets := make([]int, 0, len(cols))
+	if len(w.TargetList) == 0 {
+		for i := range cols {
+			targets = append(targets, i)
+		}
+	}
+	seen := map[int]bool{}
+	for _, n := range w.TargetList {
+		rt := n.GetResTarget()
+		i := findColumn(cols, rt.Name, b.identQuoted(rt.Location, 0))
+		if i < 0 {
+			return b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, m.tgt.table.Ident.Name), rt.Location)
+		}
+		if len(rt.Indirection) > 0 {
+			return b.errAt(notYet("INSERT into fields of a column"), rt.Location)
+		}
+		if seen[i] {
+			return b.errAt(pgerr.New(codeDuplicateColumn, "column \"%s\" specified more than once", rt.Name), rt.Location)
+		}
+		seen[i] = true
+		targets = append(targets, i)
+	}
+	if len(w.Values) == 0 && len(w.TargetList) == 0 {
+		return nil // DEFAULT VALUES
+	}
+	loc := int32(-1)
+	if len(w.Values) > 0 {
+		loc = nodeLocation(w.Values[min(len(targets), len(w.Values)-1)])
+	}
+	if err := b.checkInsertArity(len(w.Values), len(targets), len(w.TargetList) > 0, loc); err != nil {
+		if len(w.Values) < len(targets) && len(w.TargetList) > 0 {
+			return b.errAt(pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions"), w.TargetList[len(w.Values)].GetResTarget().Location)
+		}
+		return err
+	}
+	saved := b.where
+	b.where = "VALUES"
+	defer func() { b.where = saved }()
+	for k, v := range w.Values {
+		e, err := b.mergeValue(m, targets[k], v)
+		if err != nil {
+			return err
+		}
+		c.values[targets[k]] = e
+	}
+	return nil
+}
+
+// mergeValue binds the value written into column i: DEFAULT or an
+// expression converted as an assignment.
+func (b *binder) mergeValue(m *mergeBinding, i int, n *pg.Node) (expr.Expr, error) {
+	col := m.tgt.cols[i]
+	if n.GetSetToDefault() != nil {
+		return writeDefault(m.tgt.schema.Fields[i], col.Arrow), nil
+	}
+	x, err := b.expr(n)
+	if err != nil {
+		return nil, err
+	}
+	return b.assign(x, col, nodeLocation(n))
+}
+
+// bindMergeStar expands Spark's UPDATE SET * and INSERT *: every target
+// column from the source column of the same name.
+func (b *binder) bindMergeStar(m *mergeBinding, c *mergeClause) error {
+	src := &scope{items: m.srcItems, merged: m.srcMerged}
+	c.values = make([]expr.Expr, len(m.tgt.cols))
+	for i, col := range m.tgt.cols {
+		ic, err := src.lookup(col.Name, false)
+		if err != nil {
+			pe := pgerr.As(err)
+			if pe != nil && pe.Code == pgerr.UndefinedColumn {
+				what := "UPDATE SET *"
+				if c.star.insert {
+					what = "INSERT *"
+				}
+				err = pgerr.New(pgerr.UndefinedColumn, "column %s does not exist", sourceColumnName(m, col.Name)).
+					WithHint("%s needs a source column for every column of table \"%s\".", what, m.tgt.table.Ident.Name)
+			}
+			return b.errAt(err, c.star.loc)
+		}
+		x := b.ref(ic.id)
+		e, err := b.assign(x, col, c.star.loc)
+		if err != nil {
+			return err
+		}
+		c.values[i] = e
+	}
+	return nil
+}
+
+// sourceColumnName is a source column's name as an error names it:
+// qualified when the source is one named item.
+func sourceColumnName(m *mergeBinding, name string) string {
+	if len(m.srcItems) == 1 {
+		if ref := m.srcItems[0].refName(); ref != "" {
+			return fmt.Sprintf("%s.%s", ref, name)
+		}
+	}
+	return fmt.Sprintf("\"%s\"", name)
+}
