@@ -128,12 +128,13 @@ func (b *binder) bindRangeVar(rv *pg.RangeVar) (rel, error) {
 	return b.bindTable(rv, tn, t, alias, colAliases)
 }
 
-// bindTable binds a catalog table, at its current snapshot, as a FROM item.
+// bindTable binds a catalog table, at its current snapshot (or the head of
+// the session's WAP branch, wap.go), as a FROM item.
 func (b *binder) bindTable(rv *pg.RangeVar, tn tableName, t *catalog.Table, alias string, colAliases []string) (rel, error) {
 	if t.Metadata == nil || t.Metadata.CurrentSchema() == nil {
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.written)
 	}
-	return b.bindTableAt(rv, tn, t, t.Metadata.CurrentSnapshot(), t.Metadata.CurrentSchema(), alias, colAliases)
+	return b.bindTableAt(rv, tn, t, b.sess.readSnapshot(t), t.Metadata.CurrentSchema(), alias, colAliases)
 }
 
 // bindTableAt binds a table read at snapshot with schema.

@@ -54,6 +54,11 @@ func (t *txTable) view() *catalog.Table {
 // the statement's files; it runs when the change fails (or, staged, when
 // the block rolls it back).
 func (s *session) commitChange(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, ch *catalog.Change, abort func()) error {
+	t, err := s.routeWrite(ctx, mc, t, ch)
+	if err != nil {
+		abort()
+		return err
+	}
 	if s.tx == nil {
 		if err := commitNow(ctx, mc, t.Ident, ch); err != nil {
 			abort()
@@ -78,6 +83,14 @@ func (s *session) commitChange(ctx context.Context, mc catalog.MutableCatalog, t
 		s.tx.tableOrder = append(s.tx.tableOrder, key)
 	}
 	view := tt.view()
+	if ch.Branch != "" {
+		if _, ok := view.Metadata.Refs[ch.Branch]; !ok {
+			view = t // the view with the branch routeWrite just created
+			if len(tt.writes) == 0 {
+				tt.base = t
+			}
+		}
+	}
 	out, err := mc.NewOutput(view)
 	if err != nil {
 		abort()
