@@ -26,18 +26,30 @@ type insertPlan struct {
 	project []expr.Expr
 }
 
-// bindInsert binds INSERT INTO t [(cols)] VALUES ... | SELECT ....
+// bindInsert binds [WITH ...] INSERT INTO t [(cols)] VALUES ... | SELECT ....
 func (b *binder) bindInsert(ins *pg.InsertStmt) (*insertPlan, error) {
 	switch {
 	case ins.OnConflictClause != nil:
 		return nil, notYet("INSERT ... ON CONFLICT")
 	case len(ins.ReturningList) > 0:
 		return nil, notYet("INSERT ... RETURNING")
-	case ins.WithClause != nil:
-		return nil, notYet("WITH in INSERT")
 	case ins.Override != pg.OverridingKind_OVERRIDING_NOT_SET:
 		return nil, notYet("OVERRIDING in INSERT")
 	}
+	if ins.WithClause != nil {
+		pop, err := b.pushWith(ins.WithClause)
+		if err != nil {
+			return nil, err
+		}
+		defer pop()
+	}
+	return b.bindInsertRows(ins)
+}
+
+// bindInsertRows binds the table and the rows INSERT proposes (VALUES,
+// SELECT or DEFAULT VALUES into the named columns, defaults elsewhere),
+// which plain INSERT writes and an upsert joins with the table.
+func (b *binder) bindInsertRows(ins *pg.InsertStmt) (*insertPlan, error) {
 	tn := tableNameOf(ins.Relation)
 	t, err := b.sess.resolveTable(b.ctx, tn)
 	if err != nil {
