@@ -77,10 +77,20 @@ func (s *session) bindCreateTable(ctx context.Context, ps parsedStmt, cs *pg.Cre
 	ids := &idCounter{}
 	schema := &catalog.Schema{}
 	seen := map[string]bool{}
+	var primary []string // PRIMARY KEY columns: the identifier fields
 	for _, n := range cs.TableElts {
+		if con := n.GetConstraint(); con != nil && con.Contype == pg.ConstrType_CONSTR_PRIMARY {
+			if primary != nil {
+				return nil, pgerr.New(codeInvalidTableDef, "multiple primary keys for table \"%s\" are not allowed", cs.Relation.Relname)
+			}
+			for _, k := range con.Keys {
+				primary = append(primary, k.GetString_().Sval)
+			}
+			continue
+		}
 		cd := n.GetColumnDef()
 		if cd == nil {
-			return nil, notYetPl("table constraints")
+			return nil, notYetPl("table constraints other than PRIMARY KEY")
 		}
 		if seen[cd.Colname] {
 			return nil, pgerr.New(codeDuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
@@ -97,6 +107,11 @@ func (s *session) bindCreateTable(ctx context.Context, ps parsedStmt, cs *pg.Cre
 				f.Required = true
 			case pg.ConstrType_CONSTR_NULL:
 				f.Required = false
+			case pg.ConstrType_CONSTR_PRIMARY:
+				if primary != nil {
+					return nil, pgerr.New(codeInvalidTableDef, "multiple primary keys for table \"%s\" are not allowed", cs.Relation.Relname)
+				}
+				primary = []string{cd.Colname}
 			case pg.ConstrType_CONSTR_DEFAULT:
 				v, err := s.columnDefault(ctx, ps, f, con.RawExpr)
 				if err != nil {
@@ -108,13 +123,30 @@ func (s *session) bindCreateTable(ctx context.Context, ps parsedStmt, cs *pg.Cre
 					f.InitialDefault = v
 				}
 			default:
-				return nil, notYetPl("column constraints other than NOT NULL")
+				return nil, notYetPl("column constraints other than NOT NULL and PRIMARY KEY")
 			}
 		}
 		if x != nil {
 			f.Doc = x.comments[cd.Colname]
 		}
 		schema.Fields = append(schema.Fields, f)
+	}
+	// A primary key becomes the table's identifier fields (Iceberg's row
+	// identity, which upserts use as their conflict key); its columns are
+	// required, as PostgreSQL makes them NOT NULL. Nothing enforces
+	// uniqueness.
+	for _, name := range primary {
+		found := false
+		for i := range schema.Fields {
+			if schema.Fields[i].Name == name {
+				schema.Fields[i].Required = true
+				schema.IdentifierFieldIDs = append(schema.IdentifierFieldIDs, schema.Fields[i].ID)
+				found = true
+			}
+		}
+		if !found {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" named in key does not exist", name)
+		}
 	}
 	ct.spec.Schema = schema
 	if ct.spec.Spec, err = partitionSpecOf(ct.items, schema); err != nil {
