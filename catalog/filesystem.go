@@ -289,7 +289,7 @@ func metadataVersion(name string) int64 {
 func currentMetadataFile(metaDir string) (string, error) {
 	if hint, err := os.ReadFile(filepath.Join(metaDir, "version-hint.text")); err == nil {
 		if p := hintedFile(metaDir, strings.TrimSpace(string(hint))); p != "" {
-			return p, nil
+			return followCommitted(metaDir, p), nil
 		}
 	}
 	entries, err := os.ReadDir(metaDir)
@@ -316,6 +316,31 @@ func currentMetadataFile(metaDir string) (string, error) {
 		return names[i] < names[j]
 	})
 	return filepath.Join(metaDir, names[len(names)-1]), nil
+}
+
+// followCommitted moves from the hinted metadata file vN.metadata.json to
+// the versions committed after it: a commit links v<N+1> into place before
+// it moves the hint (filesystem_write.go), so a crash between the two
+// leaves the hint one version behind a commit that happened. Hadoop
+// tables of other engines are read the same way.
+func followCommitted(metaDir, p string) string {
+	base := filepath.Base(p)
+	num, ok := strings.CutPrefix(base, "v")
+	if !ok {
+		return p
+	}
+	num, ok = strings.CutSuffix(num, ".metadata.json")
+	n, err := strconv.ParseInt(num, 10, 64)
+	if !ok || err != nil {
+		return p
+	}
+	for {
+		next := filepath.Join(metaDir, "v"+strconv.FormatInt(n+1, 10)+".metadata.json")
+		if st, err := os.Stat(next); err != nil || st.IsDir() {
+			return p
+		}
+		p, n = next, n+1
+	}
 }
 
 // hintedFile returns the metadata file a version hint names, or "".

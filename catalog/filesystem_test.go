@@ -109,7 +109,10 @@ func TestCurrentMetadataFile(t *testing.T) {
 		files map[string]string // name -> content ("" = the metadata JSON)
 		want  string
 	}{
-		{"hint number", map[string]string{"version-hint.text": "2\n", "v1.metadata.json": "", "v2.metadata.json": "", "v3.metadata.json": ""}, "v2.metadata.json"},
+		{"hint number", map[string]string{"version-hint.text": "2\n", "v1.metadata.json": "", "v2.metadata.json": ""}, "v2.metadata.json"},
+		// v3 was committed and the hint not moved yet (a crash between
+		// the two): v3 is current.
+		{"hint behind a commit", map[string]string{"version-hint.text": "2\n", "v1.metadata.json": "", "v2.metadata.json": "", "v3.metadata.json": ""}, "v3.metadata.json"},
 		{"hint gz infix", map[string]string{"version-hint.text": "3", "v3.gz.metadata.json": "gz"}, "v3.gz.metadata.json"},
 		{"hint gz suffix", map[string]string{"version-hint.text": "3", "v3.metadata.json.gz": "gz"}, "v3.metadata.json.gz"},
 		{"hint stem", map[string]string{"version-hint.text": "00001-19739cda-aaaa", "00001-19739cda-aaaa.metadata.json": "", "00002-ffff.metadata.json": ""}, "00001-19739cda-aaaa.metadata.json"},
@@ -154,5 +157,31 @@ func TestCurrentMetadataFile(t *testing.T) {
 				t.Errorf("current snapshot %v", tbl.Metadata.CurrentSnapshotID)
 			}
 		})
+	}
+}
+
+// TestLoadFollowsCommitsPastTheHint: a crash between linking
+// v<N+1>.metadata.json (the commit) and moving the version hint leaves the
+// hint one behind; loading must still see the committed version.
+func TestLoadFollowsCommitsPastTheHint(t *testing.T) {
+	dir := t.TempDir()
+	meta := filepath.Join(dir, "metadata")
+	if err := os.MkdirAll(meta, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"v1.metadata.json", "v2.metadata.json", "v3.metadata.json"} {
+		if err := os.WriteFile(filepath.Join(meta, n), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(meta, "version-hint.text"), []byte("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := currentMetadataFile(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(got) != "v3.metadata.json" {
+		t.Errorf("loads %s, want v3.metadata.json (committed after the hinted v1)", filepath.Base(got))
 	}
 }
