@@ -116,6 +116,9 @@ type session struct {
 	// sysGen counts executions (syscat.go).
 	sys           *syscat.Snapshot
 	sysAt, sysGen uint64
+	// implicit is set between wire's BeginImplicit and EndImplicit
+	// (tx_implicit.go).
+	implicit bool
 }
 
 var _ Session = (*session)(nil)

@@ -28,6 +28,9 @@ const (
 // restores, the failed state after an error, READ ONLY, and savepoints that
 // restore settings, cursors and staged writes.
 type txBlock struct {
+	// implicit: opened by a write of a multi-statement query string or an
+	// extended-protocol batch, not by BEGIN (tx_implicit.go).
+	implicit   bool
 	failed     bool
 	readOnly   bool
 	isolation  string
@@ -65,7 +68,7 @@ type savepoint struct {
 // one, 'E' inside a failed one.
 func (s *session) TxStatus() byte {
 	switch {
-	case s.tx == nil:
+	case s.tx == nil || s.tx.implicit:
 		return 'I'
 	case s.tx.failed:
 		return 'E'

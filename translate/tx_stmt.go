@@ -25,7 +25,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 		return s.endStatement("ROLLBACK", false, t.Chain), nil
 	case pg.TransactionStmtKind_TRANS_STMT_SAVEPOINT:
 		return &txStatement{run: func(ctx context.Context) (string, []Notice, error) {
-			if s.tx == nil {
+			if s.tx == nil || s.tx.implicit {
 				return "", nil, blockOnly("SAVEPOINT")
 			}
 			if err := s.checkNotFailed(); err != nil {
@@ -37,7 +37,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 		}}, nil
 	case pg.TransactionStmtKind_TRANS_STMT_RELEASE:
 		return &txStatement{run: func(ctx context.Context) (string, []Notice, error) {
-			if s.tx == nil {
+			if s.tx == nil || s.tx.implicit {
 				return "", nil, blockOnly("RELEASE SAVEPOINT")
 			}
 			if err := s.checkNotFailed(); err != nil {
@@ -53,7 +53,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 		}}, nil
 	case pg.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
 		return &txStatement{run: func(ctx context.Context) (string, []Notice, error) {
-			if s.tx == nil {
+			if s.tx == nil || s.tx.implicit {
 				return "", nil, blockOnly("ROLLBACK TO SAVEPOINT")
 			}
 			i := s.tx.findSavepoint(t.SavepointName)
@@ -81,6 +81,15 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 // beginStatement is BEGIN or START TRANSACTION.
 func (s *session) beginStatement(tag string, opts []*pg.Node) Statement {
 	return &txStatement{run: func(ctx context.Context) (string, []Notice, error) {
+		if s.inImplicitBlock() {
+			// The implicit block of the query string becomes the block
+			// BEGIN opens.
+			s.tx.implicit = false
+			if err := s.applyTxOptions(opts, false); err != nil {
+				return "", nil, err
+			}
+			return tag, nil, nil
+		}
 		if s.tx != nil {
 			if err := s.checkNotFailed(); err != nil {
 				return "", nil, err
@@ -113,6 +122,11 @@ func (s *session) endStatement(tag string, commit, chain bool) Statement {
 			commit, tag = false, "ROLLBACK"
 		}
 		var notices []Notice
+		if tx.implicit {
+			// COMMIT / ROLLBACK ends the implicit transaction of the
+			// query string so far, with PostgreSQL's warning.
+			notices = append(notices, Notice{Severity: "WARNING", Code: codeNoActiveTransaction, Message: "there is no transaction in progress"})
+		}
 		if !commit && tx.writes > 0 {
 			notices = []Notice{notUndone("ROLLBACK", tx.writes)}
 		}
@@ -157,7 +171,7 @@ func blockOnly(what string) error {
 // changes (INSERT, COPY, UPDATE, DELETE, MERGE) wait for COMMIT instead
 // (tx_writes.go).
 func (s *session) committedWrite() []Notice {
-	if s.tx == nil {
+	if s.tx == nil || s.tx.implicit {
 		return nil
 	}
 	s.tx.queried = true

@@ -59,6 +59,7 @@ func (s *session) commitChange(ctx context.Context, mc catalog.MutableCatalog, t
 		abort()
 		return err
 	}
+	s.openImplicitBlock()
 	if s.tx == nil {
 		if err := commitNow(ctx, mc, t.Ident, ch); err != nil {
 			abort()
@@ -168,6 +169,15 @@ func (s *session) commitWrites(ctx context.Context) error {
 		if failed != nil {
 			tt.rollback(0)
 			continue
+		}
+		if len(tt.writes) == 1 {
+			// One statement: its staged snapshot commits as it is when
+			// nothing was committed since the block read the table.
+			w := tt.writes[0]
+			if _, err := tt.mc.CommitTable(ctx, tt.id, w.staged.Requirements, w.staged.Updates); err == nil {
+				tt.writes = nil
+				continue
+			}
 		}
 		changes := make([]*catalog.Change, len(tt.writes))
 		for i, w := range tt.writes {

@@ -26,6 +26,35 @@ type txStatuser interface {
 	TxStatus() byte
 }
 
+// implicitTransactor is implemented by sessions that run a query string of
+// several statements, or an extended-protocol batch up to Sync, as one
+// implicit transaction: wire calls BeginImplicit before its statements and
+// EndImplicit when it ends (after the error of a failed statement went to
+// the session); EndImplicit's error, a failed commit, goes to the client.
+type implicitTransactor interface {
+	BeginImplicit()
+	EndImplicit(ctx context.Context) error
+}
+
+// endImplicit ends the session's implicit transaction, sending a commit
+// failure to the client.
+func (c *conn) endImplicit() {
+	it, ok := c.session.(implicitTransactor)
+	if !ok {
+		return
+	}
+	if err := it.EndImplicit(c.ctx); err != nil {
+		c.sendError(err)
+	}
+}
+
+// beginImplicit starts (or continues) the implicit transaction.
+func (c *conn) beginImplicit() {
+	if it, ok := c.session.(implicitTransactor); ok {
+		it.BeginImplicit()
+	}
+}
+
 // conn is one client connection. All protocol work happens on its own
 // goroutine; only cancelStatement is called from others.
 type conn struct {
@@ -232,6 +261,7 @@ func (c *conn) sendReady() {
 // sync ends an extended-protocol batch: portals of the implicit transaction
 // are dropped and ReadyForQuery is sent.
 func (c *conn) sync() {
+	c.endImplicit()
 	if ts, ok := c.session.(txStatuser); !ok || ts.TxStatus() == 'I' {
 		for name, p := range c.portals {
 			p.close()

@@ -219,6 +219,7 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 	ctx, done := c.beginStatement()
 	defer done()
 	if p.result == nil && !p.done {
+		c.beginImplicit()
 		if handled, err := c.runCopy(ctx, p.stmt.stmt, p.params, p.stmt.sql); handled {
 			p.done = true
 			if err != nil {

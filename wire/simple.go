@@ -25,6 +25,7 @@ func (c *conn) simpleQuery(sql string) error {
 			return err
 		}
 	}
+	c.endImplicit()
 	c.reportParams(false)
 	c.sendReady()
 	return c.flush()
@@ -47,6 +48,9 @@ func (c *conn) runSimple(sql string) (err error) {
 		copySQL = sql
 	}
 	for _, st := range stmts {
+		if len(stmts) > 1 {
+			c.beginImplicit() // again after a COMMIT in the string
+		}
 		if handled, err := c.runCopy(ctx, st, nil, copySQL); handled {
 			if err != nil {
 				return err
