@@ -21,8 +21,6 @@ type testCase struct {
 	args      []string
 	input     string
 	expected  string
-	// start and end are the line range of the expected output in the file.
-	start, end int
 }
 
 // runDataDriven runs every case of path through run; with -rewrite it
