@@ -49,7 +49,7 @@ port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 port="${ICEGATE_CLIENTS_PORT:-}"
 if [[ -z "$port" ]]; then
 	for _ in $(seq 1 50); do
-		candidate=$((20000 + RANDOM % 20000))
+		candidate=$((20000 + RANDOM % 12000)) # below the ephemeral range (32768+): a port some client connection holds passes the probe but not bind
 		if ! port_in_use "$candidate"; then port="$candidate"; break; fi
 	done
 	[[ -n "$port" ]] || die "no free port found"
