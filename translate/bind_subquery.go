@@ -308,6 +308,11 @@ func (b *binder) scalarJoin(p *selectPlan, free colSet, loc int32) (bound, error
 	}
 	value := proj.exprs[indexOf(proj.cols, p.out[0])]
 	t := b.typeOfOutput(p, 0)
+	if _, noFrom := proj.in.(*oneRowRel); noFrom && p.root == rel(proj) {
+		// (SELECT expr) without FROM is one row: the expression itself,
+		// evaluated over the outer row.
+		return bound{e: value, t: t, name: p.cols[0].Name, strong: true}, nil
+	}
 	if ag, isAgg := proj.in.(*aggRel); isAgg && len(ag.groups) == 0 {
 		for _, e := range relExprs(ag) {
 			if refsOf(e).intersects(free) {
@@ -539,10 +544,22 @@ func ownCols(r rel) []colID {
 		return x.cols
 	case *metaRel:
 		return x.cols
+	case *changesRel:
+		return x.cols
 	case *valuesRel:
 		return x.cols
 	case *projectRel:
-		return x.cols
+		// A plain reference to the same id passes the column through:
+		// whoever produces it is below (or outside: an outer column
+		// selected by a subquery without FROM).
+		var own []colID
+		for i, id := range x.cols {
+			if c, ok := x.exprs[i].(*expr.Col); ok && colID(c.Idx) == id {
+				continue
+			}
+			own = append(own, id)
+		}
+		return own
 	case *aggRel:
 		return x.outCols()
 	case *windowRel:

@@ -76,6 +76,11 @@ SELECT e.id, (SELECT m.name FROM pgd.emp m WHERE m.id = e.mgr_id) AS mgr FROM pg
 SELECT e.id, (SELECT count(*) FROM pgd.sales s WHERE s.emp_id = e.id) AS n, (SELECT coalesce(sum(s.amount), 0) FROM pgd.sales s WHERE s.emp_id = e.id) AS amt FROM pgd.emp e ORDER BY e.id;
 SELECT e.id, (SELECT count(s.amount) FROM pgd.sales s WHERE s.emp_id = e.id) FROM pgd.emp e ORDER BY e.id;
 SELECT e.id, (SELECT s.id FROM pgd.sales s WHERE s.emp_id = e.id ORDER BY s.amount DESC NULLS LAST, s.id LIMIT 1) AS best FROM pgd.emp e ORDER BY e.id;
+-- correlated scalar subqueries without FROM
+SELECT e.id, (SELECT e.salary * 2) AS dbl FROM pgd.emp e ORDER BY e.id;
+SELECT e.id, (SELECT (SELECT e.id + 1)) AS nested FROM pgd.emp e ORDER BY e.id;
+SELECT e.id FROM pgd.emp e WHERE (SELECT e.salary) > 4000 ORDER BY e.id;
+SELECT e.id, (SELECT e.name || '!' LIMIT 1) AS x FROM pgd.emp e ORDER BY e.id;
 -- correlated subqueries with aggregates in WHERE
 SELECT e.id FROM pgd.emp e WHERE e.salary > (SELECT avg(x.salary) FROM pgd.emp x WHERE x.dept_id = e.dept_id) ORDER BY e.id;
 SELECT e.id FROM pgd.emp e WHERE (SELECT count(*) FROM pgd.sales s WHERE s.emp_id = e.id) = 0 ORDER BY e.id;
