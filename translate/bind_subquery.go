@@ -544,8 +544,6 @@ func ownCols(r rel) []colID {
 		return x.cols
 	case *metaRel:
 		return x.cols
-	case *changesRel:
-		return x.cols
 	case *valuesRel:
 		return x.cols
 	case *projectRel:
