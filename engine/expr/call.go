@@ -79,6 +79,9 @@ func (c *compiler) kernel(fn string, ts []arrow.DataType, res arrow.DataType) (k
 		}
 		return likeKernel(fn == "not_like" || fn == "not_ilike", fn == "ilike" || fn == "not_ilike"), nil
 	case "||":
+		if n == 2 && allKinds(ts, kBytea) {
+			return byteaCatKernel, nil
+		}
 		if n != 2 || !allKinds(ts, kText) {
 			return nil, wrongArgs(fn, ts)
 		}

@@ -157,6 +157,9 @@ func Resolve(fn string, args []arrow.DataType) (Resolved, error) {
 			return all(Text, Bool)
 		}
 	case "||":
+		if n == 2 && kindOf(args[0]) == kBytea && kindOf(args[1]) == kBytea {
+			return all(Bytea, Bytea)
+		}
 		if n == 2 && (isTextish(args[0]) || isTextish(args[1])) {
 			return all(Text, Text)
 		}

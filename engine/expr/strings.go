@@ -260,3 +260,30 @@ func concatKernel(ev *evalCtx, args []vec) (vec, error) {
 	}
 	return vec{arr: b.NewArray(), c: c}, nil
 }
+
+// byteaCatKernel is bytea || bytea.
+func byteaCatKernel(ev *evalCtx, args []vec) (vec, error) {
+	if constNull(args) {
+		return nullResult(ev, Bytea, args), nil
+	}
+	n, c := outLen(ev, args)
+	l, lok := args[0].arr.(*array.Binary)
+	r, rok := args[1].arr.(*array.Binary)
+	if !lok || !rok {
+		return vec{}, wrongArgs("||", []arrow.DataType{args[0].arr.DataType(), args[1].arr.DataType()})
+	}
+	ml, mr := args[0].idx(), args[1].idx()
+	b := array.NewBinaryBuilder(ev.mem, arrow.BinaryTypes.Binary)
+	defer b.Release()
+	b.Reserve(n)
+	var buf []byte
+	for i := 0; i < n; i++ {
+		if l.IsNull(i&ml) || r.IsNull(i&mr) {
+			b.AppendNull()
+			continue
+		}
+		buf = append(append(buf[:0], l.Value(i&ml)...), r.Value(i&mr)...)
+		b.Append(buf)
+	}
+	return vec{arr: b.NewArray(), c: c}, nil
+}

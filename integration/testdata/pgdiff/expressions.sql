@@ -146,3 +146,8 @@ SELECT '2024-01-02'::date, '2024-01-02 03:04:05.123456'::timestamp, '2024-01-02 
 SELECT 12345678901234567890::numeric, -0.000001::numeric, 1.10::numeric(5,3), 5::numeric(10,2);
 
 SELECT id, sold_at AT TIME ZONE 'America/New_York', sold_at AT TIME ZONE '+05', paid_at AT TIME ZONE 'Asia/Kolkata' FROM pgd.sales ORDER BY id;
+-- bytea concatenation
+SELECT '\x0102'::bytea || '\xff'::bytea AS b;
+SELECT '\x01'::bytea || NULL::bytea IS NULL AS n;
+SELECT length('\x0102'::bytea || '\x0304'::bytea) AS len;
+SELECT name, name::bytea || '\x00'::bytea AS z FROM pgd.dept ORDER BY id NULLS LAST;
