@@ -64,6 +64,10 @@ type Change struct {
 
 	// Branch is the branch committed to ("" is main).
 	Branch string
+	// StageOnly adds the snapshot (its parent the branch head) without
+	// moving the branch: write-audit-publish's staged snapshots, published
+	// later by cherry-picking.
+	StageOnly bool
 	// BaseSnapshotID is the branch head the change was computed from (nil:
 	// the branch did not exist, an empty table). Validation covers every
 	// snapshot committed to the branch after it.

@@ -13,7 +13,7 @@ func combine(changes []*Change) *Change {
 		return out
 	}
 	first := changes[0]
-	out.Branch, out.BaseSnapshotID = first.Branch, first.BaseSnapshotID
+	out.Branch, out.BaseSnapshotID, out.StageOnly = first.Branch, first.BaseSnapshotID, first.StageOnly
 	m := newPathMatcher(nil)
 	var addedData, addedDeletes []*DataFile
 	// Files added by one of the changes and not removed by a later one.

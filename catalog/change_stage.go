@@ -187,6 +187,9 @@ func (s *StagedChange) stage(ctx context.Context, tbl *Table, change *Change, at
 	ref.SnapshotID = w.snapshotID
 	s.Requirements = []Requirement{AssertRefSnapshotID{Ref: branch, SnapshotID: parentID}}
 	s.Updates = []Update{AddSnapshot{Snapshot: snap}, SetSnapshotRef{Name: branch, Ref: ref}}
+	if change.StageOnly {
+		s.Updates = s.Updates[:1]
+	}
 	b := NewMetadataBuilderFrom(meta, tbl.MetadataLocation)
 	if err := b.Apply(s.Updates...); err != nil {
 		return err
