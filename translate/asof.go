@@ -33,11 +33,17 @@ type asOfClause struct {
 	// node, when set, is the value as already parsed (the table
 	// functions' argument) and value is unused.
 	node *pg.Node
+	// changes marks CHANGES BETWEEN ... AND ... (changes_parse.go): value
+	// / node is the start and to / toNode the end.
+	changes bool
+	to      string
+	toNode  *pg.Node
 }
 
 // mayHaveAsOf is a fast check for rewriteAsOf.
 func mayHaveAsOf(sql string) bool {
-	return strings.Contains(strings.ToLower(sql), "of")
+	low := strings.ToLower(sql)
+	return strings.Contains(low, "of") || strings.Contains(low, "changes")
 }
 
 // rewriteAsOf blanks the time-travel clauses of sql and returns them by
@@ -64,6 +70,18 @@ func rewriteAsOf(sql string) (string, map[int32]*asOfClause, error) {
 	var out map[int32]*asOfClause
 	buf := []byte(sql)
 	for i := 0; i+2 < len(toks); i++ {
+		if c, at, end, err := cutChanges(sql, toks, i); c != nil || err != nil {
+			if err != nil {
+				return sql, nil, err
+			}
+			if out == nil {
+				out = map[int32]*asOfClause{}
+			}
+			out[at] = c
+			blankText(buf, toks[i].start, toks[end].end)
+			i = end
+			continue
+		}
 		kind := low(i)
 		if (kind != "version" && kind != "system_version" && kind != "timestamp" && kind != "system_time") ||
 			low(i+1) != "as" || low(i+2) != "of" {
@@ -144,6 +162,9 @@ func asOfValueEnd(toks []dialectTok, v int) int {
 // that snapshot's schema; a branch with the table's current schema).
 func (b *binder) timeTravel(t *catalog.Table, name string, c *asOfClause) (*catalog.Snapshot, *catalog.Schema, error) {
 	m := t.Metadata
+	if c.changes {
+		return nil, nil, pgerr.Unsupported("CHANGES BETWEEN on \"%s\" here (it reads a table's changes, not a version)", name)
+	}
 	v, err := b.asOfValue(c)
 	if err != nil {
 		return nil, nil, err
@@ -365,6 +386,9 @@ func (b *binder) bindTimeTravel(rv *pg.RangeVar, c *asOfClause, alias string, co
 	if t.Metadata == nil {
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no metadata", tn.written)
 	}
+	if c.changes {
+		return b.bindChanges(rv, tn, t, c, alias, colAliases)
+	}
 	snap, schema, err := b.timeTravel(t, tn.written, c)
 	if err != nil {
 		return nil, b.errAt(err, c.loc)
@@ -425,10 +449,18 @@ func (b *binder) bindSnapshotFunction(rf *pg.RangeFunction) (rel, bool, error) {
 		return nil, false, nil
 	}
 	fc := items[0].GetFuncCall()
+	if isTableChangesCall(fc) {
+		r, err := b.bindTableChanges(rf, fc)
+		return r, true, err
+	}
 	if fc == nil || len(fc.Funcname) != 2 || fc.Funcname[0].GetString_().GetSval() != "iceberg" {
 		return nil, false, nil
 	}
 	fn := fc.Funcname[1].GetString_().GetSval()
+	if fn == "options" || fn == "option" {
+		r, err := b.bindOptionsFunction(rf, fc, fn) // options_func.go
+		return r, true, err
+	}
 	if fn != "snapshot" && fn != "as_of" {
 		return nil, false, nil
 	}

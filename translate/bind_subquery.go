@@ -544,6 +544,8 @@ func ownCols(r rel) []colID {
 		return x.cols
 	case *metaRel:
 		return x.cols
+	case *changesRel:
+		return x.cols
 	case *valuesRel:
 		return x.cols
 	case *projectRel:

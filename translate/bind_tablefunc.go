@@ -65,6 +65,14 @@ func (b *binder) bindTableFuncArgs(fc *pg.FuncCall, name string) ([]expr.Expr, [
 // arguments may use the columns of the items before it) and joins it to
 // left.
 func (b *binder) bindRangeFunction(rf *pg.RangeFunction, left rel) (rel, error) {
+	// The Iceberg table functions (iceberg.snapshot, as_of, table_changes)
+	// on the right of a join.
+	if r, ok, err := b.bindSnapshotFunction(rf); ok {
+		if err != nil || left == nil {
+			return r, err
+		}
+		return &joinRel{typ: joinInner, left: left, right: r}, nil
+	}
 	if len(rf.Functions) != 1 {
 		return b.bindRowsFrom(rf, left)
 	}

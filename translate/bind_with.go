@@ -29,8 +29,14 @@ func (b *binder) pushWith(w *pg.WithClause) (pop func(), err error) {
 		seen[cte.Ctename] = true
 		sel := cte.Ctequery.GetSelectStmt()
 		if sel == nil {
-			pop()
-			return nil, b.errAt(notYet("data-modifying statements in WITH"), cte.Location)
+			// A data-modifying query (dml_with_bind.go).
+			def, err := b.pushDMLCTE(w, cte)
+			if err != nil {
+				pop()
+				return nil, err
+			}
+			b.ctes = append(b.ctes, def)
+			continue
 		}
 		def := &cteDef{name: cte.Ctename, query: sel, scope: b.scope}
 		def.recursive = w.Recursive && sel.Op == pg.SetOperation_SETOP_UNION && refersTo(sel.Rarg, cte.Ctename)
@@ -54,6 +60,9 @@ func (b *binder) findCTE(name string) *cteDef {
 
 // bindCTERef binds a reference to a WITH query as a FROM item.
 func (b *binder) bindCTERef(def *cteDef, rv *pg.RangeVar, alias string, colAliases []string) (rel, error) {
+	if dc := b.dmlCTEOf(def); dc != nil {
+		return b.bindDMLCTERef(def, dc, rv, alias, colAliases)
+	}
 	if def.inRecursiveTerm || def.recursive {
 		return b.bindRecursiveRef(def, rv, alias, colAliases)
 	}

@@ -58,6 +58,10 @@ func (s *session) dmlPrepare(ctx context.Context, ps parsedStmt, paramTypes []ui
 		st, err = s.prepareDML(ctx, ps, "MERGE", paramTypes, eager, func(b *binder) (*dmlPlan, error) { return b.bindMerge(x.MergeStmt) })
 	case *pg.Node_InsertStmt:
 		if x.InsertStmt.OnConflictClause == nil && len(x.InsertStmt.ReturningList) == 0 {
+			if h := dmlTargetHint(ps); h != nil { // options_dml.go: the hint's NOTICEs
+				st, err := hintedStatement(s.prepareInsert(ctx, ps, x.InsertStmt, paramTypes, eager))(h)
+				return st, true, err
+			}
 			return nil, false, nil
 		}
 		st, err = s.prepareDML(ctx, ps, "INSERT", paramTypes, eager, func(b *binder) (*dmlPlan, error) { return b.bindUpsert(x.InsertStmt) })
@@ -120,11 +124,18 @@ func (st *dmlStatement) Execute(ctx context.Context, params []*string) (Rows, er
 		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errStatementTimeout)
 		defer cancel()
 	}
+	hint := dmlTargetHint(st.ps) // options_dml.go
+	if hint != nil {
+		ctx = withStatementOptions(ctx, hint.options)
+	}
 	res, err := st.sess.runDML(ctx, mc, p)
 	if err != nil {
 		return nil, mapCtxErr(ctx, err)
 	}
 	st.sess.markQueried()
+	if hint != nil {
+		res = addNotices(res, hint.notices())
+	}
 	return res, nil
 }
 
@@ -164,7 +175,7 @@ func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *dmlP
 	if err != nil {
 		return nil, err
 	}
-	iso, err := s.isolationLevel(props, op)
+	iso, err := s.isolationLevel(props, op, statementOptions(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +196,7 @@ func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *dmlP
 	if err != nil {
 		return nil, writeError(err, p.table)
 	}
-	run := &dmlRun{plan: p, w: w, ctx: ctx}
+	run := &dmlRun{plan: p, w: w, ctx: ctx, with: dmlWithRunOf(ctx, p, mode)}
 	if err := run.consume(src); err != nil {
 		w.Abort()
 		run.release()
@@ -197,10 +208,17 @@ func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *dmlP
 		run.release()
 		return nil, writeError(err, p.table)
 	}
+	if run.with != nil {
+		if err := run.with.finished(dataFilePaths(ch.RemovedDataFiles)); err != nil {
+			w.Abort()
+			run.release()
+			return nil, err
+		}
+	}
 	if !emptyChange(ch) {
 		ch.Isolation = iso
 		ch.ConflictFilter = preds
-		if err := s.validateFrom(ch); err != nil {
+		if err := s.validateFrom(ch, statementOptions(ctx)); err != nil {
 			w.Abort()
 			run.release()
 			return nil, err
@@ -250,6 +268,9 @@ type dmlRun struct {
 	w        *dml.Writer
 	count    int64
 	returned []arrow.RecordBatch
+	// with checks the rows a statement under a data-modifying WITH
+	// changes (nil otherwise; dml_with_track.go).
+	with *dmlWithRun
 }
 
 func (r *dmlRun) release() {
@@ -312,6 +333,11 @@ func (r *dmlRun) apply(b arrow.RecordBatch) error {
 					return p.cardinality.err()
 				}
 				continue
+			}
+			if r.with != nil {
+				if err := r.with.touch(files.value(i), pos.Value(i)); err != nil {
+					return err
+				}
 			}
 		}
 		if a == dmlUpdate || a == dmlInsert {
@@ -429,10 +455,14 @@ const (
 	settingValidateFromSnap = "iceberg.validate_from_snapshot_id"
 )
 
-// isolationLevel is the session's iceberg.isolation_level when set, else
-// the table's write.<op>.isolation-level.
-func (s *session) isolationLevel(props map[string]string, op dml.Operation) (catalog.IsolationLevel, error) {
+// isolationLevel is the statement's isolation-level option when given,
+// else the session's iceberg.isolation_level when set, else the table's
+// write.<op>.isolation-level.
+func (s *session) isolationLevel(props map[string]string, op dml.Operation, stmt map[string]string) (catalog.IsolationLevel, error) {
 	v, _ := s.settings.get(settingIsolationLevel)
+	if sv, ok := stmt["isolation-level"]; ok {
+		v = sv
+	}
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "":
 		return dml.IsolationOf(props, op)
@@ -445,11 +475,15 @@ func (s *session) isolationLevel(props map[string]string, op dml.Operation) (cat
 		WithHint("Available values: serializable, snapshot.")
 }
 
-// validateFrom applies iceberg.validate_from_snapshot_id: the change is
-// validated against every snapshot after that one instead of after the
-// one the statement read.
-func (s *session) validateFrom(ch *catalog.Change) error {
+// validateFrom applies the statement's validate-from-snapshot-id option
+// or else iceberg.validate_from_snapshot_id: the change is validated
+// against every snapshot after that one instead of after the one the
+// statement read.
+func (s *session) validateFrom(ch *catalog.Change, stmt map[string]string) error {
 	v, _ := s.settings.get(settingValidateFromSnap)
+	if sv, ok := stmt["validate-from-snapshot-id"]; ok {
+		v = sv
+	}
 	if v = strings.TrimSpace(v); v == "" {
 		return nil
 	}

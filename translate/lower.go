@@ -164,6 +164,8 @@ func (l *lowerer) lowerNode(r rel, need colSet) (engine.Operator, []colID, error
 		return l.lowerSys(x)
 	case *metaRel:
 		return l.lowerMeta(x)
+	case *changesRel:
+		return l.lowerChanges(x, need)
 	case *oneRowRel:
 		op, err := exec.NewValues(emptySchema, [][]expr.Expr{{}}, l.opts)
 		return op, nil, err

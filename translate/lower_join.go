@@ -181,7 +181,7 @@ func estimateRows(r rel) float64 {
 		return 1e6
 	case *oneRowRel:
 		return 1
-	case *sysRel, *metaRel:
+	case *sysRel, *metaRel, *changesRel:
 		return 1000
 	case *valuesRel:
 		return float64(len(x.rows))

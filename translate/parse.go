@@ -29,6 +29,9 @@ type parsedStmt struct {
 	// asOf holds the time-travel clauses cut out of the query string, by
 	// the offset of the table name each follows (asof.go).
 	asOf map[int32]*asOfClause
+	// hints holds the OPTIONS hints after table names, by the same offsets
+	// (hints.go).
+	hints map[int32]*tableHint
 }
 
 // parse splits sql into its statements. Empty statements (";") are dropped.
@@ -44,6 +47,10 @@ func parse(sql string) ([]parsedStmt, error) {
 		return nil, err
 	}
 	sql, asOf, err := rewriteAsOf(sql)
+	if err != nil {
+		return nil, err
+	}
+	asOf, hints, err := scanHints(sql, asOf)
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +81,7 @@ func parse(sql string) ([]parsedStmt, error) {
 			quoted: quoted,
 			sql:    sql,
 			asOf:   asOf,
+			hints:  hints,
 		}
 		for _, x := range extras {
 			if x.start < end && x.end > start {

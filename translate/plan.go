@@ -109,6 +109,8 @@ func describeRel(q *colTable, r rel, used colSet) string {
 		return fmt.Sprintf("system catalog %s.%s [%s]", x.table.Schema, x.table.Name, fmtCols(q, x.cols))
 	case *metaRel:
 		return describeMeta(q, x)
+	case *changesRel:
+		return describeChanges(q, x)
 	case *oneRowRel:
 		return "values (one row)"
 	case *valuesRel:

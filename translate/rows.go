@@ -26,6 +26,8 @@ type operatorRows struct {
 	// operators were opened with.
 	timeout time.Duration
 	cancel  context.CancelFunc
+	// notices are sent when the rows end (a hint's, hints.go).
+	notices []Notice
 }
 
 var _ Rows = (*operatorRows)(nil)
@@ -75,7 +77,7 @@ func (r *operatorRows) Next(ctx context.Context) (arrow.RecordBatch, error) {
 
 func (r *operatorRows) Tag(rowsSent int64) string { return fmt.Sprintf("%s %d", r.tag, rowsSent) }
 
-func (r *operatorRows) Notices() []Notice { return nil }
+func (r *operatorRows) Notices() []Notice { return r.notices }
 
 func (r *operatorRows) Close() error {
 	if r.closed {

@@ -70,6 +70,9 @@ var settingAliases = map[string]string{
 // lookupSetting finds a setting by name, case-insensitively.
 func lookupSetting(name string) *setting {
 	n := strings.ToLower(name)
+	if strings.IndexByte(n, '.') > 0 {
+		n = normalizeSettingName(n) // iceberg.split-size is iceberg.split_size
+	}
 	if a, ok := settingAliases[n]; ok {
 		n = a
 	}
@@ -502,6 +505,9 @@ func parseMillis(v string) (int64, bool) {
 // isCustomSetting reports whether name is a placeholder setting name
 // (qualified with a dot, as extensions and applications use).
 func isCustomSetting(name string) bool {
+	if isReservedOptionName(name) {
+		return false // iceberg.* holds only the options' settings
+	}
 	i := strings.IndexByte(name, '.')
 	return i > 0 && i < len(name)-1
 }

@@ -22,6 +22,9 @@ func (s *session) prepareShow(x *pg.VariableShowStmt) (Statement, error) {
 	if strings.EqualFold(x.Name, "all") {
 		return &showStatement{s: s}, nil
 	}
+	if o := lookupOptionSetting(x.Name); o != nil {
+		return &optionShowStatement{s: s, opt: o}, nil
+	}
 	d := lookupSetting(x.Name)
 	if d == nil {
 		if isCustomSetting(x.Name) {
@@ -64,7 +67,7 @@ func (st *showStatement) Execute(ctx context.Context, params []*string) (Rows, e
 	vals := make([]string, len(names))
 	descs := make([]string, len(names))
 	for i, n := range names {
-		vals[i] = st.s.settings.values[n]
+		vals[i] = st.s.shownSetting(n)
 		descs[i] = lookupSetting(n).Doc
 	}
 	return textTable([]string{"name", "setting", "description"}, [][]string{names, vals, descs}, "SHOW")
@@ -129,7 +132,10 @@ func (s *session) setStatement(tag, name string, local bool, change func() error
 		if local && s.tx == nil {
 			return []Notice{{Severity: "WARNING", Code: codeNoActiveTransaction, Message: "SET LOCAL can only be used in transaction blocks"}}, nil
 		}
-		return nil, s.changeSetting(name, local, change)
+		if err := s.changeSetting(name, local, change); err != nil {
+			return nil, err
+		}
+		return s.optionSetNotices(tag, name), nil
 	}}
 }
 

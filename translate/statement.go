@@ -21,6 +21,9 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 	if ps.meta != nil {
 		return s.prepareMeta(ps.meta), nil
 	}
+	if st, ok, err := s.prepareDMLWith(ctx, ps, paramTypes, eager); ok {
+		return st, err
+	}
 	switch x := ps.node.Node.(type) {
 	case *pg.Node_SelectStmt:
 		return s.newSelect(ctx, ps, paramTypes, eager)
@@ -93,6 +96,8 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 		return s.prepareInsert(ctx, ps, x.InsertStmt, paramTypes, eager)
 	case *pg.Node_TruncateStmt:
 		return s.prepareTruncate(x.TruncateStmt)
+	case *pg.Node_CallStmt:
+		return s.prepareCall(x.CallStmt)
 	case *pg.Node_DeleteStmt, *pg.Node_UpdateStmt, *pg.Node_MergeStmt:
 		st, _, err := s.dmlPrepare(ctx, ps, paramTypes, eager)
 		return st, err
@@ -237,6 +242,7 @@ func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows,
 	}
 	rows := newOperatorRows(op, "SELECT")
 	rows.timeout = st.sess.statementTimeout()
+	rows.notices = hintNotices(st.ps.hints)
 	return rows, nil
 }
 

@@ -134,7 +134,7 @@ func commitNow(ctx context.Context, mc catalog.MutableCatalog, id catalog.Identi
 // isAppend reports whether ch only adds data files to main.
 func isAppend(ch *catalog.Change) bool {
 	return len(ch.AddedDeleteFiles) == 0 && len(ch.RemovedDataFiles) == 0 && len(ch.RemovedDeleteFiles) == 0 &&
-		(ch.Branch == "" || ch.Branch == "main")
+		(ch.Branch == "" || ch.Branch == "main") && !ch.StageOnly
 }
 
 func retryable(err error) bool {

@@ -16,8 +16,11 @@ import (
 // one), leaving main untouched until the branch is published, and its
 // reads see the branch, so the changes can be audited before that. Tables
 // without write.wap.enabled are read and written on main, as Spark does.
-// Staged WAP snapshots (spark.wap.id) are not supported: a session that
-// sets it gets 0A000 at its first write of a WAP table.
+// With iceberg.wap_id (or spark.wap.id) set instead, writes of a WAP table
+// add staged snapshots: committed to the table, carrying wap.id in their
+// summary, but not on any branch, so no reader sees them until CALL
+// system.publish_changes('t', 'id') or system.cherrypick_snapshot('t', id)
+// puts them on main (call_exec.go).
 
 const (
 	settingWapBranch      = "iceberg.wap_branch"
@@ -75,9 +78,17 @@ func (s *session) routeWrite(ctx context.Context, mc catalog.MutableCatalog, t *
 	if !wapEnabled(t) {
 		return t, nil
 	}
-	if s.settingEither(settingWapID, settingSparkWapID) != "" {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "staged write-audit-publish snapshots (%s) are not supported", settingWapID).
-			WithHint("Set %s instead: writes then go to that branch until it is published.", settingWapBranch)
+	if id := s.settingEither(settingWapID, settingSparkWapID); id != "" {
+		if s.wapBranch(t) != "" {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot write with both a WAP id and a WAP branch set").
+				WithHint("RESET %s or %s.", settingWapID, settingWapBranch)
+		}
+		ch.StageOnly = true
+		if ch.Properties == nil {
+			ch.Properties = map[string]string{}
+		}
+		ch.Properties["wap.id"] = id
+		return t, nil
 	}
 	b := s.wapBranch(t)
 	if b == "" {

@@ -7,16 +7,22 @@ CREATE TABLE t (id int NOT NULL, v int) {iceberg};
 CREATE TABLE archive (id int NOT NULL, v int) {iceberg};
 INSERT INTO t SELECT i, i FROM generate_series(1, 10) i;
 -- steps
--- Data-modifying WITH (DELETE/UPDATE inside WITH) is not supported: it
--- fails with 0A000 and leaves the tables as they were
--- (TestDMLDataModifyingWithUnsupported); these are the plain equivalents.
-DELETE FROM t WHERE id <= 3 RETURNING *;
-INSERT INTO archive SELECT id, v FROM t WHERE id > 8; DELETE FROM t WHERE id > 8;
-UPDATE t SET v = v * 10 WHERE id IN (4, 5) RETURNING id, v;
+-- Data-modifying WITH: the RETURNING rows are the WITH query's rows.
+WITH d AS (DELETE FROM t WHERE id <= 3 RETURNING *) SELECT * FROM d;
+WITH moved AS (DELETE FROM t WHERE id > 8 RETURNING id, v) INSERT INTO archive SELECT id, v FROM moved;
+WITH u AS (UPDATE t SET v = v * 10 WHERE id IN (4, 5) RETURNING id, v) SELECT * FROM u;
 WITH x AS (SELECT max(id) AS m FROM t) UPDATE t SET v = 0 FROM x WHERE t.id = x.m RETURNING t.*;
 WITH src AS (SELECT id FROM archive) MERGE INTO t USING src ON t.id = src.id WHEN NOT MATCHED THEN INSERT VALUES (src.id, -1);
 WITH s AS (SELECT id, v FROM t WHERE id = 4) INSERT INTO archive SELECT id, v FROM s;
 WITH gone AS (SELECT id FROM t WHERE v < 0) DELETE FROM archive WHERE id IN (SELECT id FROM gone) RETURNING id;
+-- The outer query reads the snapshot before the change; a WITH query
+-- nobody reads still runs; one WITH query reads another's rows; an error
+-- anywhere undoes them all.
+WITH u AS (UPDATE t SET v = v + 1 WHERE id = 6 RETURNING id, v) SELECT t.v AS old, u.v AS new FROM t JOIN u USING (id);
+WITH a AS (INSERT INTO archive VALUES (100, 100)) SELECT count(*) FROM archive;
+WITH d AS (DELETE FROM archive WHERE id = 100 RETURNING id), i AS (INSERT INTO t SELECT id + 1, 0 FROM d RETURNING id, v) SELECT * FROM i;
+WITH a AS (INSERT INTO archive VALUES (200, 200) RETURNING id) UPDATE t SET v = v / (t.id - a.id + 194) FROM a WHERE t.id = 6;
+WITH d AS (DELETE FROM t WHERE id = 101 RETURNING id, v) UPDATE archive SET v = archive.v + d.v FROM d WHERE archive.id = 4 RETURNING archive.*;
 
 -- scenario: savepoints
 -- setup

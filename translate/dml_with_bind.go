@@ -1,0 +1,260 @@
+package translate
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// Binding data-modifying statements in WITH.
+//
+// A statement whose top-level WITH holds a DELETE, UPDATE, INSERT or
+// MERGE binds each of those sub-statements once, when its WITH is
+// pushed, into a dmlPlan of its own (bound at the tables' current
+// snapshots, like the outer statement). A reference to such a WITH query
+// is a valuesRel without rows: dml_with.go fills it with the
+// sub-statement's RETURNING rows after running it, before the outer
+// statement is lowered. The binder finds what it needs (which WITH is the
+// top-level one, the sub-statements bound so far) in its context.
+
+// dmlWithState is what binding one statement with data-modifying WITH
+// queries collects.
+type dmlWithState struct {
+	// top is the statement's own WITH clause: the only one that may hold
+	// data-modifying queries.
+	top *pg.WithClause
+	// subs are the data-modifying WITH queries in the order they are
+	// written (the order they run in).
+	subs  []*dmlCTE
+	byDef map[*cteDef]*dmlCTE
+	track *dmlWithTracker
+}
+
+// dmlCTE is one data-modifying WITH query.
+type dmlCTE struct {
+	name string
+	plan *dmlPlan
+	// q is the column table plan's query was bound in (its RETURNING
+	// columns' types are there).
+	q *colTable
+	// refs are the references to the query: each gets the RETURNING rows.
+	refs []*valuesRel
+}
+
+type dmlWithKey struct{}
+
+// withDMLWith returns ctx carrying st.
+func withDMLWith(ctx context.Context, st *dmlWithState) context.Context {
+	return context.WithValue(ctx, dmlWithKey{}, st)
+}
+
+// dmlWithOf is the state ctx carries, or nil.
+func dmlWithOf(ctx context.Context) *dmlWithState {
+	st, _ := ctx.Value(dmlWithKey{}).(*dmlWithState)
+	return st
+}
+
+// errDMLWithNotTop is PostgreSQL's error for a data-modifying WITH query
+// anywhere but in the statement's own WITH.
+func errDMLWithNotTop() *pgerr.Error {
+	return pgerr.New(pgerr.FeatureNotSupported, "WITH clause containing a data-modifying statement must be at the top level")
+}
+
+// pushDMLCTE binds the data-modifying WITH query cte of w and returns
+// its definition.
+func (b *binder) pushDMLCTE(w *pg.WithClause, cte *pg.CommonTableExpr) (*cteDef, error) {
+	st := dmlWithOf(b.ctx)
+	if st == nil || st.top != w {
+		return nil, b.errAt(errDMLWithNotTop(), cte.Location)
+	}
+	if w.Recursive && dmlRefersTo(cte.Ctequery, cte.Ctename) {
+		return nil, b.errAt(pgerr.New("42P19", "recursive query \"%s\" must not contain data-modifying statements", cte.Ctename), cte.Location)
+	}
+	sub := newBinder(b.ctx, b.sess, b.stmt, b.params, b.now)
+	sub.ctes = append([]*cteDef(nil), b.ctes...)
+	var p *dmlPlan
+	var err error
+	switch x := cte.Ctequery.Node.(type) {
+	case *pg.Node_DeleteStmt:
+		p, err = sub.bindDelete(x.DeleteStmt)
+	case *pg.Node_UpdateStmt:
+		p, err = sub.bindUpdate(x.UpdateStmt)
+	case *pg.Node_MergeStmt:
+		p, err = sub.bindMerge(x.MergeStmt)
+	case *pg.Node_InsertStmt:
+		p, err = sub.bindUpsert(x.InsertStmt)
+	default:
+		return nil, b.errAt(notYet("this WITH item"), cte.Location)
+	}
+	if err != nil {
+		return nil, err
+	}
+	def := &cteDef{name: cte.Ctename, scope: b.scope}
+	for _, a := range cte.Aliascolnames {
+		def.aliases = append(def.aliases, a.GetString_().GetSval())
+	}
+	if p.returning != nil && len(def.aliases) > len(p.returning) {
+		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified",
+			def.name, len(p.returning), len(def.aliases)), cte.Location)
+	}
+	dc := &dmlCTE{name: cte.Ctename, plan: p, q: sub.q}
+	st.subs = append(st.subs, dc)
+	if st.byDef == nil {
+		st.byDef = map[*cteDef]*dmlCTE{}
+	}
+	st.byDef[def] = dc
+	return def, nil
+}
+
+// dmlCTEOf is the data-modifying query a WITH definition stands for, or
+// nil for a plain one.
+func (b *binder) dmlCTEOf(def *cteDef) *dmlCTE {
+	if def.query != nil {
+		return nil
+	}
+	if st := dmlWithOf(b.ctx); st != nil {
+		return st.byDef[def]
+	}
+	return nil
+}
+
+// bindDMLCTERef binds a reference to a data-modifying WITH query: its
+// RETURNING rows, filled in when the query has run.
+func (b *binder) bindDMLCTERef(def *cteDef, dc *dmlCTE, rv *pg.RangeVar, alias string, colAliases []string) (rel, error) {
+	p := dc.plan
+	if p.returning == nil {
+		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH query \"%s\" does not have a RETURNING clause", def.name), rv.Location)
+	}
+	aliases := def.aliases
+	if len(colAliases) > 0 {
+		aliases = colAliases
+	}
+	first := dmlColValues + len(p.cols)
+	vr := &valuesRel{}
+	sp := &selectPlan{root: vr}
+	for j, c := range p.returning {
+		m := dc.q.meta(p.sel.out[first+j])
+		id := b.newCol(c.Name, m.t, m.at)
+		vr.cols = append(vr.cols, id)
+		sp.out = append(sp.out, id)
+		sp.cols = append(sp.cols, pgtypes.Column{Name: c.Name, TypeOID: c.TypeOID, Typmod: c.Typmod})
+	}
+	if err := b.addDerivedItem(sp, alias, def.name, aliases, rv.Location); err != nil {
+		return nil, err
+	}
+	dc.refs = append(dc.refs, vr)
+	return vr, nil
+}
+
+// fill gives every reference to the query the RETURNING rows of its run.
+func (dc *dmlCTE) fill(ctx context.Context, rows Rows) error {
+	br, ok := rows.(*batchRows)
+	if len(dc.refs) == 0 || !ok {
+		return nil
+	}
+	first := dmlColValues + len(dc.plan.cols)
+	types := make([]arrow.DataType, len(dc.plan.returning))
+	for j := range types {
+		types[j] = dc.q.meta(dc.plan.sel.out[first+j]).at
+	}
+	var out [][]expr.Expr
+	for _, batch := range br.batches {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for i := 0; i < int(batch.NumRows()); i++ {
+			row := make([]expr.Expr, len(types))
+			for j := range row {
+				lit, err := expr.ValueLit(batch.Column(j), i)
+				if err != nil {
+					return err
+				}
+				row[j] = castIfNeeded(lit, types[j])
+			}
+			out = append(out, row)
+		}
+	}
+	// The rows are constants: every reference can share them.
+	for _, vr := range dc.refs {
+		vr.rows = out
+	}
+	return nil
+}
+
+// dmlRefersTo reports whether a data-modifying statement mentions an
+// unqualified relation name other than as its target.
+func dmlRefersTo(n *pg.Node, name string) bool {
+	var target *pg.RangeVar
+	switch x := n.Node.(type) {
+	case *pg.Node_DeleteStmt:
+		target = x.DeleteStmt.Relation
+	case *pg.Node_UpdateStmt:
+		target = x.UpdateStmt.Relation
+	case *pg.Node_MergeStmt:
+		target = x.MergeStmt.Relation
+	case *pg.Node_InsertStmt:
+		target = x.InsertStmt.Relation
+	}
+	found := false
+	walkAST(n.ProtoReflect(), func(m protoreflectMessage) bool {
+		if rv, ok := m.Interface().(*pg.RangeVar); ok && rv != target && rv.Schemaname == "" && rv.Relname == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// dmlWithClause returns the statement's WITH clause when it holds a
+// data-modifying query, else nil.
+func dmlWithClause(n *pg.Node) *pg.WithClause {
+	var w *pg.WithClause
+	switch x := n.Node.(type) {
+	case *pg.Node_SelectStmt:
+		w = x.SelectStmt.WithClause
+	case *pg.Node_InsertStmt:
+		w = x.InsertStmt.WithClause
+	case *pg.Node_UpdateStmt:
+		w = x.UpdateStmt.WithClause
+	case *pg.Node_DeleteStmt:
+		w = x.DeleteStmt.WithClause
+	case *pg.Node_MergeStmt:
+		w = x.MergeStmt.WithClause
+	}
+	if w == nil {
+		return nil
+	}
+	for _, c := range w.Ctes {
+		if cte := c.GetCommonTableExpr(); cte != nil && cte.Ctequery.GetSelectStmt() == nil {
+			return w
+		}
+	}
+	return nil
+}
+
+// dmlWithWhat names the first data-modifying query of w, for the
+// read-only errors.
+func dmlWithWhat(w *pg.WithClause) string {
+	for _, c := range w.Ctes {
+		cte := c.GetCommonTableExpr()
+		if cte == nil {
+			continue
+		}
+		switch cte.Ctequery.Node.(type) {
+		case *pg.Node_DeleteStmt:
+			return "DELETE"
+		case *pg.Node_UpdateStmt:
+			return "UPDATE"
+		case *pg.Node_MergeStmt:
+			return "MERGE"
+		case *pg.Node_InsertStmt:
+			return "INSERT"
+		}
+	}
+	return "SELECT"
+}

@@ -1,0 +1,141 @@
+package translate
+
+import (
+	"context"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// iceberg.options(['ns.t']) lists every option of seed 000 with the value
+// in effect for a read or write of the table and its source (statement,
+// session, table, default); iceberg.option('ns.t', 'write-format') is the
+// row of one option. An OPTIONS hint after the call gives the statement
+// level: SELECT * FROM iceberg.options('t') /*+ OPTIONS('split-size'='1') */.
+
+// optionColumns are the columns of iceberg.options().
+var optionColumns = []metaCol{
+	{name: "option", typ: tText},
+	{name: "value", typ: tText},
+	{name: "source", typ: tText},
+	{name: "session_setting", typ: tText},
+	{name: "table_property", typ: tText},
+	{name: "levels", typ: tText},
+	{name: "icegate_acts_at", typ: tText},
+	{name: "description", typ: tText},
+}
+
+// bindOptionsFunction binds iceberg.options / iceberg.option in FROM.
+func (b *binder) bindOptionsFunction(rf *pg.RangeFunction, fc *pg.FuncCall, fn string) (rel, error) {
+	nargs := map[string][2]int{"options": {0, 1}, "option": {2, 2}}[fn]
+	if len(fc.Args) < nargs[0] || len(fc.Args) > nargs[1] {
+		return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function iceberg.%s takes %s", fn,
+			map[string]string{"options": "an optional table name", "option": "a table name and an option name"}[fn]), fc.Location)
+	}
+	var strs []string
+	for i, a := range fc.Args {
+		s := a.GetAConst().GetSval()
+		if s == nil {
+			return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument %d of iceberg.%s must be a string constant", i+1, fn), fc.Location)
+		}
+		strs = append(strs, s.Sval)
+	}
+	opts := icebergOptions
+	if fn == "option" {
+		o := lookupOption(strs[1])
+		if o == nil {
+			o = lookupOptionSetting(strs[1])
+		}
+		if o == nil {
+			return nil, b.errAt(pgerr.New(pgerr.InvalidParameterValue, "unknown option \"%s\"", strs[1]).
+				WithHint("The options are %s.", strings.Join(optionNames(levelSession|levelRead|levelWrite), ", ")), fc.Location)
+		}
+		opts = []icebergOption{*o}
+	}
+	t := &catalog.Table{}
+	var props map[string]string
+	if len(strs) > 0 && strs[0] != "" {
+		parts, err := splitQualifiedName(strs[0])
+		if err != nil || len(parts) > 3 {
+			return nil, b.errAt(pgerr.New(pgerr.InvalidParameterValue, "invalid table name \"%s\"", strs[0]), fc.Location)
+		}
+		rv := &pg.RangeVar{Relname: parts[len(parts)-1], Inh: true, Location: fc.Location}
+		if len(parts) >= 2 {
+			rv.Schemaname = parts[len(parts)-2]
+		}
+		if len(parts) == 3 {
+			rv.Catalogname = parts[0]
+		}
+		tn := tableNameOf(rv)
+		if t, err = b.sess.resolveTable(b.ctx, tn); err != nil {
+			return nil, b.errAt(err, fc.Location)
+		}
+		if t.Metadata != nil {
+			props = t.Metadata.Properties
+		}
+	}
+	var stmt map[string]string
+	if h := b.stmt.hints[fc.Location]; h != nil {
+		stmt = h.options
+	}
+	s := b.sess
+	def := &metaTableDef{name: fn,
+		columns: func(*catalog.TableMetadata) []metaCol { return optionColumns },
+		rows: func(context.Context, *metaSource) ([][]any, error) {
+			return s.optionRows(opts, stmt, props), nil
+		}}
+	alias, colAliases := aliasOf(rf.Alias)
+	if alias == "" {
+		alias = fn
+	}
+	if len(colAliases) > len(optionColumns) {
+		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
+			alias, len(optionColumns), len(colAliases)), fc.Location)
+	}
+	mr := &metaRel{table: t, def: def, name: "iceberg." + fn, columns: optionColumns}
+	it := &rangeItem{alias: alias, name: alias}
+	for i, c := range optionColumns {
+		name := c.name
+		if i < len(colAliases) {
+			name = colAliases[i]
+		}
+		id := b.newCol(name, c.typ, arrowOf(c.typ))
+		mr.cols = append(mr.cols, id)
+		it.cols = append(it.cols, itemCol{name: name, id: id})
+	}
+	b.scope.items = append(b.scope.items, it)
+	return mr, nil
+}
+
+// optionRows are the rows of iceberg.options().
+func (s *session) optionRows(opts []icebergOption, stmt, props map[string]string) [][]any {
+	rows := make([][]any, 0, len(opts))
+	nilIfBlank := func(v string) any {
+		if v == "" {
+			return nil
+		}
+		return v
+	}
+	for i := range opts {
+		o := &opts[i]
+		name := o.Name
+		if o.isPrefix() {
+			name += "<key>"
+		}
+		v := s.effectiveOption(o, stmt, props)
+		var value any = v.value
+		if v.null {
+			value = nil
+		}
+		var setting any
+		if o.Levels&levelSession != 0 {
+			setting = o.settingName()
+		}
+		rows = append(rows, []any{name, value, v.source, setting, nilIfBlank(o.Property),
+			o.levels().names(), nilIfBlank(o.Acts.names()), o.Doc})
+	}
+	return rows
+}

@@ -1,0 +1,94 @@
+package translate
+
+import (
+	"context"
+	"strings"
+
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// Option sources, highest first, as SHOW and iceberg.options() print them.
+const (
+	sourceStatement = "statement"
+	sourceSession   = "session"
+	sourceTable     = "table"
+	sourceDefault   = "default"
+)
+
+// optionValue is an option's value in effect and the level it comes from;
+// null when no level gives one and it has no default.
+type optionValue struct {
+	value  string
+	null   bool
+	source string
+}
+
+// effectiveOption resolves o across the levels: stmt (a hint's options,
+// keyed by lower-case Iceberg name; nil for none), the session, props
+// (the table's properties; nil for none), the default.
+func (s *session) effectiveOption(o *icebergOption, stmt map[string]string, props map[string]string) optionValue {
+	if v, ok := stmt[strings.ToLower(o.Name)]; ok {
+		return optionValue{value: v, source: sourceStatement}
+	}
+	if o.Levels&levelSession != 0 {
+		if v := s.settings.values[o.settingName()]; v != "" {
+			return optionValue{value: v, source: sourceSession}
+		}
+	}
+	if o.Property != "" {
+		if v, ok := props[o.Property]; ok {
+			return optionValue{value: v, source: sourceTable}
+		}
+	}
+	return optionValue{value: o.Default, null: o.Default == "", source: sourceDefault}
+}
+
+// shownSetting is a setting's value for SHOW ALL: an option's value in
+// effect in the session when the session has not set it.
+func (s *session) shownSetting(name string) string {
+	if o := lookupOptionSetting(name); o != nil {
+		return s.effectiveOption(o, nil, nil).value
+	}
+	return s.settings.values[name]
+}
+
+// optionSetNotices is the NOTICE a SET of an option icegate does not act
+// on in the session gets.
+func (s *session) optionSetNotices(tag, name string) []Notice {
+	o := lookupOptionSetting(name)
+	if o == nil || tag != "SET" || o.Acts&levelSession != 0 || s.settings.values[o.settingName()] == "" {
+		return nil
+	}
+	return []Notice{optionIgnoredNotice("setting "+o.settingName(), o)}
+}
+
+// optionIgnoredNotice says that an option is accepted but not acted on.
+func optionIgnoredNotice(what string, o *icebergOption) Notice {
+	return Notice{Severity: "NOTICE", Code: "00000",
+		Message: what + " is accepted, but icegate does not act on it",
+		Detail:  o.Ignored}
+}
+
+// optionShowStatement is SHOW iceberg.<option>: the value in effect in
+// the session and its source (session or default).
+type optionShowStatement struct {
+	s   *session
+	opt *icebergOption
+}
+
+func (st *optionShowStatement) ParamTypes() []uint32 { return nil }
+
+func (st *optionShowStatement) Columns() []pgtypes.Column {
+	return []pgtypes.Column{
+		{Name: st.opt.settingName(), TypeOID: pgtypes.Text, Typmod: -1},
+		{Name: "source", TypeOID: pgtypes.Text, Typmod: -1},
+	}
+}
+
+func (st *optionShowStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	if err := st.s.checkNotFailed(); err != nil {
+		return nil, err
+	}
+	v := st.s.effectiveOption(st.opt, nil, nil)
+	return textTable([]string{st.opt.settingName(), "source"}, [][]string{{v.value}, {v.source}}, "SHOW")
+}
