@@ -248,7 +248,13 @@ func isDir(parent string, e os.DirEntry) bool {
 // isTableDir reports whether dir holds metadata/ with a version hint or a
 // metadata file.
 func isTableDir(dir string) bool {
-	entries, err := os.ReadDir(filepath.Join(dir, "metadata"))
+	meta := filepath.Join(dir, "metadata")
+	// The common case without listing a directory of thousands of
+	// manifests: a version hint.
+	if st, err := os.Stat(filepath.Join(meta, "version-hint.text")); err == nil && !st.IsDir() {
+		return true
+	}
+	entries, err := os.ReadDir(meta)
 	if err != nil {
 		return false
 	}
