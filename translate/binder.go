@@ -9,6 +9,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
 )
 
 // binder binds one statement. It is used once.
@@ -54,6 +55,27 @@ type paramSet struct {
 	types  []uint32
 	values []*string // nil slice at Prepare
 	bound  bool      // values are present (Execute)
+}
+
+// newParamSet is the parameter set of one binding of a prepared
+// statement: at Prepare (values nil, inferred not yet known) the types
+// the client declared; at Execute the inferred types with the values.
+func newParamSet(declared, inferred []uint32, values []*string) *paramSet {
+	types := declared
+	if values != nil || inferred != nil {
+		types = inferred
+	}
+	return &paramSet{types: append([]uint32(nil), types...), values: values, bound: values != nil}
+}
+
+// resolveUntyped gives the parameters nothing typed text, as PostgreSQL
+// resolves an unused or untyped parameter.
+func (p *paramSet) resolveUntyped() {
+	for i, t := range p.types {
+		if t == 0 {
+			p.types[i] = pgtypes.Text
+		}
+	}
 }
 
 func (p *paramSet) typeOf(n int) uint32 {

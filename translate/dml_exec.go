@@ -47,48 +47,48 @@ func (s *session) prepareDML(ctx context.Context, ps parsedStmt, what string, pa
 // dmlPrepare routes the row-level change statements to their binders; ok
 // is false for any other statement.
 func (s *session) dmlPrepare(ctx context.Context, ps parsedStmt, paramTypes []uint32, eager bool) (Statement, bool, error) {
-	var st Statement
-	var err error
-	switch x := ps.node.Node.(type) {
-	case *pg.Node_DeleteStmt:
-		st, err = s.prepareDML(ctx, ps, "DELETE", paramTypes, eager, func(b *binder) (*dmlPlan, error) { return b.bindDelete(x.DeleteStmt) })
-	case *pg.Node_UpdateStmt:
-		st, err = s.prepareDML(ctx, ps, "UPDATE", paramTypes, eager, func(b *binder) (*dmlPlan, error) { return b.bindUpdate(x.UpdateStmt) })
-	case *pg.Node_MergeStmt:
-		st, err = s.prepareDML(ctx, ps, "MERGE", paramTypes, eager, func(b *binder) (*dmlPlan, error) { return b.bindMerge(x.MergeStmt) })
-	case *pg.Node_InsertStmt:
-		if x.InsertStmt.OnConflictClause == nil && len(x.InsertStmt.ReturningList) == 0 {
-			if h := dmlTargetHint(ps); h != nil { // options_dml.go: the hint's NOTICEs
-				st, err := hintedStatement(s.prepareInsert(ctx, ps, x.InsertStmt, paramTypes, eager))(h)
-				return st, true, err
-			}
-			return nil, false, nil
+	if ins := ps.node.GetInsertStmt(); ins != nil && ins.OnConflictClause == nil && len(ins.ReturningList) == 0 {
+		if h := dmlTargetHint(ps); h != nil { // options_dml.go: the hint's NOTICEs
+			st, err := hintedStatement(s.prepareInsert(ctx, ps, ins, paramTypes, eager))(h)
+			return st, true, err
 		}
-		st, err = s.prepareDML(ctx, ps, "INSERT", paramTypes, eager, func(b *binder) (*dmlPlan, error) { return b.bindUpsert(x.InsertStmt) })
-	default:
 		return nil, false, nil
 	}
+	what, bind, ok := dmlBinder(ps.node)
+	if !ok {
+		return nil, false, nil
+	}
+	st, err := s.prepareDML(ctx, ps, what, paramTypes, eager, bind)
 	return st, true, err
+}
+
+// dmlBinder is the binder of a row-level change statement (INSERT as an
+// upsert or with RETURNING) and the statement's name; ok is false for
+// other statements.
+func dmlBinder(n *pg.Node) (what string, bind func(b *binder) (*dmlPlan, error), ok bool) {
+	switch x := n.Node.(type) {
+	case *pg.Node_DeleteStmt:
+		return "DELETE", func(b *binder) (*dmlPlan, error) { return b.bindDelete(x.DeleteStmt) }, true
+	case *pg.Node_UpdateStmt:
+		return "UPDATE", func(b *binder) (*dmlPlan, error) { return b.bindUpdate(x.UpdateStmt) }, true
+	case *pg.Node_MergeStmt:
+		return "MERGE", func(b *binder) (*dmlPlan, error) { return b.bindMerge(x.MergeStmt) }, true
+	case *pg.Node_InsertStmt:
+		return "INSERT", func(b *binder) (*dmlPlan, error) { return b.bindUpsert(x.InsertStmt) }, true
+	}
+	return "", nil, false
 }
 
 // bind binds the statement; values are the parameters at Execute (nil at
 // Prepare).
 func (st *dmlStatement) bind(ctx context.Context, values []*string) (*dmlPlan, error) {
-	types := st.declared
-	if values != nil || st.params != nil {
-		types = st.params
-	}
-	ps := &paramSet{types: append([]uint32(nil), types...), values: values, bound: values != nil}
+	ps := newParamSet(st.declared, st.params, values)
 	b := newBinder(ctx, st.sess, st.ps, ps, time.Now())
 	p, err := st.bindFn(b)
 	if err != nil {
 		return nil, err
 	}
-	for i, t := range ps.types {
-		if t == 0 {
-			ps.types[i] = pgtypes.Text
-		}
-	}
+	ps.resolveUntyped()
 	if st.params == nil {
 		st.params = ps.types
 		st.cols = p.returning

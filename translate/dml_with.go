@@ -57,16 +57,7 @@ func (s *session) prepareDMLWith(ctx context.Context, ps parsedStmt, paramTypes 
 		return nil, false, nil
 	}
 	st := &dmlWithStatement{sess: s, ps: ps, with: w, what: dmlWithWhat(w), declared: append([]uint32(nil), paramTypes...)}
-	switch x := ps.node.Node.(type) {
-	case *pg.Node_DeleteStmt:
-		st.outer = func(b *binder) (*dmlPlan, error) { return b.bindDelete(x.DeleteStmt) }
-	case *pg.Node_UpdateStmt:
-		st.outer = func(b *binder) (*dmlPlan, error) { return b.bindUpdate(x.UpdateStmt) }
-	case *pg.Node_MergeStmt:
-		st.outer = func(b *binder) (*dmlPlan, error) { return b.bindMerge(x.MergeStmt) }
-	case *pg.Node_InsertStmt:
-		st.outer = func(b *binder) (*dmlPlan, error) { return b.bindUpsert(x.InsertStmt) }
-	}
+	_, st.outer, _ = dmlBinder(ps.node) // nil for a SELECT
 	if eager {
 		if _, err := st.bind(ctx, nil); err != nil {
 			return nil, true, err
@@ -79,11 +70,7 @@ func (s *session) prepareDMLWith(ctx context.Context, ps parsedStmt, paramTypes 
 // data-modifying query; values are the parameters at Execute (nil at
 // Prepare).
 func (st *dmlWithStatement) bind(ctx context.Context, values []*string) (*dmlWithBound, error) {
-	types := st.declared
-	if values != nil || st.params != nil {
-		types = st.params
-	}
-	ps := &paramSet{types: append([]uint32(nil), types...), values: values, bound: values != nil}
+	ps := newParamSet(st.declared, st.params, values)
 	state := &dmlWithState{top: st.with}
 	b := newBinder(withDMLWith(ctx, state), st.sess, st.ps, ps, time.Now())
 	bound := &dmlWithBound{state: state}
@@ -103,11 +90,7 @@ func (st *dmlWithStatement) bind(ctx context.Context, values []*string) (*dmlWit
 	if changes := len(state.subs); changes > 1 || changes == 1 && bound.dml != nil {
 		state.track = &dmlWithTracker{}
 	}
-	for i, t := range ps.types {
-		if t == 0 {
-			ps.types[i] = pgtypes.Text
-		}
-	}
+	ps.resolveUntyped()
 	if st.params == nil {
 		st.params = ps.types
 		st.cols = bound.cols

@@ -43,21 +43,13 @@ func (s *session) prepareInsert(ctx context.Context, ps parsedStmt, ins *pg.Inse
 // bind binds the statement; values are the parameters at Execute (nil at
 // Prepare).
 func (st *insertStatement) bind(ctx context.Context, values []*string) (*insertPlan, error) {
-	types := st.declared
-	if values != nil || st.params != nil {
-		types = st.params
-	}
-	ps := &paramSet{types: append([]uint32(nil), types...), values: values, bound: values != nil}
+	ps := newParamSet(st.declared, st.params, values)
 	b := newBinder(ctx, st.sess, st.ps, ps, time.Now())
 	p, err := b.bindInsert(st.ins)
 	if err != nil {
 		return nil, err
 	}
-	for i, t := range ps.types {
-		if t == 0 {
-			ps.types[i] = pgtypes.Text
-		}
-	}
+	ps.resolveUntyped()
 	if st.params == nil {
 		st.params = ps.types
 	}

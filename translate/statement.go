@@ -183,11 +183,7 @@ func (st *selectStatement) bind(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for i, t := range ps.types {
-		if t == 0 {
-			ps.types[i] = pgtypes.Text // PostgreSQL resolves an unused/untyped parameter as text
-		}
-	}
+	ps.resolveUntyped()
 	st.plan, st.cols, st.params = plan, plan.cols, ps.types
 	st.fresh = true
 	return nil

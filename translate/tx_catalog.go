@@ -66,6 +66,16 @@ func (s *session) writableCatalog() (catalog.MutableCatalog, bool) {
 	return &writeCatalog{MutableCatalog: mc, s: s}, true
 }
 
+// underWriteCatalog is the catalog under the session's write catalog
+// (mc itself when it is not one): commits through it neither move pins nor
+// meet the staged-writes check.
+func underWriteCatalog(mc catalog.MutableCatalog) catalog.MutableCatalog {
+	if wc, ok := mc.(*writeCatalog); ok {
+		return wc.MutableCatalog
+	}
+	return mc
+}
+
 func (w *writeCatalog) moved(id catalog.Identifier, t *catalog.Table) {
 	if w.s.pins == nil {
 		return

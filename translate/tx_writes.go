@@ -72,11 +72,7 @@ func (s *session) commitChange(ctx context.Context, mc catalog.MutableCatalog, t
 	if tt == nil {
 		// COMMIT goes to the catalog underneath: the session's write
 		// catalog refuses commits of tables with staged writes.
-		under := mc
-		if wc, ok := mc.(*writeCatalog); ok {
-			under = wc.MutableCatalog
-		}
-		tt = &txTable{mc: under, id: t.Ident, base: t}
+		tt = &txTable{mc: underWriteCatalog(mc), id: t.Ident, base: t}
 		if s.tx.tables == nil {
 			s.tx.tables = map[string]*txTable{}
 		}
@@ -116,25 +112,11 @@ func (s *session) commitChange(ctx context.Context, mc catalog.MutableCatalog, t
 // them while the change is still valid, so it tries a few more rounds
 // before giving up. A change another writer made invalid fails at once.
 func commitNow(ctx context.Context, mc catalog.MutableCatalog, id catalog.Identifier, ch *catalog.Change) error {
-	commit := func() error {
-		if isAppend(ch) {
-			_, err := catalog.Append(ctx, mc, id, ch.AddedDataFiles, ch.Properties)
-			return err
-		}
-		_, err := catalog.CommitChange(ctx, mc, id, ch)
-		return err
-	}
-	err := commit()
+	_, err := catalog.CommitChange(ctx, mc, id, ch)
 	for round := 0; round < extraCommitRounds && retryable(err) && ctx.Err() == nil; round++ {
-		err = commit()
+		_, err = catalog.CommitChange(ctx, mc, id, ch)
 	}
 	return err
-}
-
-// isAppend reports whether ch only adds data files to main.
-func isAppend(ch *catalog.Change) bool {
-	return len(ch.AddedDeleteFiles) == 0 && len(ch.RemovedDataFiles) == 0 && len(ch.RemovedDeleteFiles) == 0 &&
-		(ch.Branch == "" || ch.Branch == "main") && !ch.StageOnly
 }
 
 func retryable(err error) bool {

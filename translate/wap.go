@@ -102,10 +102,7 @@ func (s *session) routeWrite(ctx context.Context, mc catalog.MutableCatalog, t *
 	if head == nil {
 		return t, nil // the first write creates the branch
 	}
-	under := mc
-	if wc, ok := mc.(*writeCatalog); ok {
-		under = wc.MutableCatalog
-	}
+	under := underWriteCatalog(mc) // a ref-only commit; the session's catalog would refuse it in a block
 	ref := catalog.SnapshotRef{SnapshotID: head.SnapshotID, Type: "branch"}
 	if _, err := under.CommitTable(ctx, t.Ident,
 		[]catalog.Requirement{catalog.AssertRefSnapshotID{Ref: b}},
