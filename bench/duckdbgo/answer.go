@@ -92,20 +92,25 @@ func plainValue(v any) (any, error) {
 // agree, numbers may differ by 1e-9 relative plus 0.005 absolute (money
 // rounds to cents), everything else must be equal.
 func Compare(ice, duck Answer) string {
-	if len(ice.Rows) != len(duck.Rows) {
-		return fmt.Sprintf("icegate %d rows, DuckDB %d", len(ice.Rows), len(duck.Rows))
+	return CompareWith(ice, duck, "DuckDB")
+}
+
+// CompareWith is Compare for the answer of the engine named other.
+func CompareWith(ice, ans Answer, other string) string {
+	if len(ice.Rows) != len(ans.Rows) {
+		return fmt.Sprintf("icegate %d rows, %s %d", len(ice.Rows), other, len(ans.Rows))
 	}
 	for i := range ice.Rows {
-		if len(ice.Rows[i]) != len(duck.Rows[i]) {
-			return fmt.Sprintf("row %d: icegate %d columns, DuckDB %d", i, len(ice.Rows[i]), len(duck.Rows[i]))
+		if len(ice.Rows[i]) != len(ans.Rows[i]) {
+			return fmt.Sprintf("row %d: icegate %d columns, %s %d", i, len(ice.Rows[i]), other, len(ans.Rows[i]))
 		}
 		for j := range ice.Rows[i] {
-			if !sameValue(ice.Rows[i][j], duck.Rows[i][j]) {
+			if !sameValue(ice.Rows[i][j], ans.Rows[i][j]) {
 				name := strconv.Itoa(j)
 				if j < len(ice.Columns) {
 					name = ice.Columns[j]
 				}
-				return fmt.Sprintf("row %d column %s: icegate %v, DuckDB %v", i, name, ice.Rows[i][j], duck.Rows[i][j])
+				return fmt.Sprintf("row %d column %s: icegate %v, %s %v", i, name, ice.Rows[i][j], other, ans.Rows[i][j])
 			}
 		}
 	}

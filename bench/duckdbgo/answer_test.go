@@ -38,6 +38,10 @@ func TestCompare(t *testing.T) {
 			if !strings.HasPrefix(got, tt.wantPrefix) {
 				t.Errorf("Compare = %q, want it to start with %q", got, tt.wantPrefix)
 			}
+			pg := CompareWith(ice, Answer{Rows: tt.duck}, "PostgreSQL")
+			if want := strings.ReplaceAll(tt.wantPrefix, "DuckDB", "PostgreSQL"); !strings.HasPrefix(pg, want) {
+				t.Errorf("CompareWith = %q, want it to start with %q", pg, want)
+			}
 		})
 	}
 }

@@ -33,10 +33,20 @@ import (
 // ICEGATE_BENCH_KEEP=/path puts the warehouse there and keeps it (a second
 // run reuses its tables); ICEGATE_BENCH_TIMEOUT (default 2m) bounds each
 // execution.
+//
+// ICEGATE_BENCH_PG, a PostgreSQL connection string, adds PostgreSQL as a
+// third engine: setup loads the same rows into that database unless it
+// already holds them (Postgres.Load: COPY, keys, indexes, VACUUM ANALYZE),
+// each round runs the query on the three engines in a rotating order,
+// PostgreSQL's answer is compared with icegate's, and each query reports
+// pg-ms and pg-ratio (PostgreSQL over DuckDB). ICEGATE_BENCH_PG_TIMEOUT
+// (default 5m) bounds each PostgreSQL execution; a query past it is
+// reported as a timeout and not run on PostgreSQL again.
 func BenchmarkTPCHInterleaved(b *testing.B) {
 	sf := envFloat(b, "ICEGATE_BENCH_SF", 0.1)
 	threads := int(envFloat(b, "ICEGATE_BENCH_THREADS", 2))
 	timeout := envDuration(b, "ICEGATE_BENCH_TIMEOUT", 2*time.Minute)
+	pgTimeout := envDuration(b, "ICEGATE_BENCH_PG_TIMEOUT", 5*time.Minute)
 	ctx := context.Background()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 
@@ -93,6 +103,13 @@ func BenchmarkTPCHInterleaved(b *testing.B) {
 	}
 	b.Logf("scale factor %v, warehouse %s, DuckDB %s at %d threads", sf, dir, version, got)
 
+	var pg *Postgres
+	pgVersion := ""
+	if dsn := os.Getenv("ICEGATE_BENCH_PG"); dsn != "" {
+		pg, pgVersion = openPostgres(b, conn, dsn, sf, threads, pgTimeout)
+		defer pg.Close(ctx)
+	}
+
 	queries, err := tpch.Queries()
 	if err != nil {
 		b.Fatal(err)
@@ -108,20 +125,54 @@ func BenchmarkTPCHInterleaved(b *testing.B) {
 					b.Fatalf("connect to icegate: %v", err)
 				}
 			}
-			interleave(b, conn, duck, q, timeout, &res)
+			interleave(b, conn, duck, pg, q, timeout, &res)
 		})
 		results = append(results, res)
 	}
-	fmt.Printf("\nTPC-H at scale factor %v, icegate beside DuckDB %s at %d threads, interleaved:\n\n", sf, version, threads)
-	if err := WriteTable(os.Stdout, results); err != nil {
+	engines := fmt.Sprintf("DuckDB %s", version)
+	if pg != nil {
+		engines += fmt.Sprintf(" and PostgreSQL %s", pgVersion)
+	}
+	fmt.Printf("\nTPC-H at scale factor %v, icegate beside %s at %d threads, interleaved:\n\n", sf, engines, threads)
+	if err := WriteTable(os.Stdout, results, pg != nil); err != nil {
 		b.Fatal(err)
 	}
 }
 
-// interleave runs q untimed on both engines and compares the answers, then
-// runs one interleaved round per iteration of b.Loop. It fills res as it
-// goes, so that a query that fails or is skipped still has its row.
-func interleave(b *testing.B, conn *pgx.Conn, duck *DuckDB, q tpch.Query, timeout time.Duration, res *QueryResult) {
+// openPostgres opens the PostgreSQL engine at dsn and loads it with the
+// rows of icegate's tables (untimed), logging the load's time.
+func openPostgres(b *testing.B, ice *pgx.Conn, dsn string, sf float64, threads int, timeout time.Duration) (*Postgres, string) {
+	ctx := context.Background()
+	want := map[string]int64{}
+	for _, t := range tpch.Tables {
+		var n int64
+		if err := ice.QueryRow(ctx, "SELECT count(*) FROM "+t.Name).Scan(&n); err != nil {
+			b.Fatalf("count icegate table %s: %v", t.Name, err)
+		}
+		want[t.Name] = n
+	}
+	pg, err := OpenPostgres(ctx, dsn, threads, timeout)
+	if err != nil {
+		b.Fatal(err)
+	}
+	version, err := pg.Version(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := pg.Load(ctx, sf, want, b.Logf); err != nil {
+		b.Fatalf("load TPC-H into PostgreSQL: %v", err)
+	}
+	b.Logf("PostgreSQL %s, max_parallel_workers_per_gather %d, statement_timeout %v", version, max(threads-1, 0), timeout)
+	return pg, version
+}
+
+// interleave runs q untimed on every engine and compares DuckDB's and
+// PostgreSQL's answers with icegate's, then runs one interleaved round per
+// iteration of b.Loop, the engine that goes first rotating between rounds.
+// It fills res as it goes, so that a query that fails or is skipped still
+// has its row. pg is nil without PostgreSQL; a PostgreSQL timeout or error
+// is recorded in res.PGCheck and leaves the other engines' rounds running.
+func interleave(b *testing.B, conn *pgx.Conn, duck *DuckDB, pg *Postgres, q tpch.Query, timeout time.Duration, res *QueryResult) {
 	ctx := context.Background()
 	qctx, cancel := context.WithTimeout(ctx, timeout)
 	ice, err := AnswerPg(qctx, conn, q.SQL)
@@ -150,35 +201,73 @@ func interleave(b *testing.B, conn *pgx.Conn, duck *DuckDB, q tpch.Query, timeou
 	if res.Check != "ok" {
 		b.Errorf("%s: answers differ: %s", q.Name, res.Check)
 	}
+	pgLive := false
+	if pg != nil {
+		pa, err := pg.Answer(ctx, q.SQL)
+		switch {
+		case err != nil:
+			pgFailed(b, q, err, res)
+		default:
+			pgLive = true
+			res.PGCheck = CompareWith(ice, pa, "PostgreSQL")
+			if res.PGCheck != "ok" {
+				b.Errorf("%s: PostgreSQL's answer differs: %s", q.Name, res.PGCheck)
+			}
+		}
+	}
 
-	runIcegate := func() time.Duration {
-		qctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
+	timed := func(run func(context.Context) error) time.Duration {
 		settle()
 		start := time.Now()
-		if _, err := DrainPg(qctx, conn, q.SQL); err != nil {
-			b.Fatalf("icegate %s: %v", q.Name, err)
+		if err := run(ctx); err != nil {
+			return -1
 		}
 		return time.Since(start)
 	}
-	runDuckDB := func() time.Duration {
-		qctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		settle()
-		start := time.Now()
-		if _, err := duck.Drain(qctx, q.SQL); err != nil {
-			b.Fatalf("DuckDB %s: %v", q.Name, err)
-		}
-		return time.Since(start)
+	var iceTimes, duckTimes, pgTimes []time.Duration
+	engines := []func(){
+		func() {
+			iceTimes = append(iceTimes, timed(func(ctx context.Context) error {
+				qctx, cancel := context.WithTimeout(ctx, timeout)
+				defer cancel()
+				if _, err := DrainPg(qctx, conn, q.SQL); err != nil {
+					b.Fatalf("icegate %s: %v", q.Name, err)
+				}
+				return nil
+			}))
+		},
+		func() {
+			duckTimes = append(duckTimes, timed(func(ctx context.Context) error {
+				qctx, cancel := context.WithTimeout(ctx, timeout)
+				defer cancel()
+				if _, err := duck.Drain(qctx, q.SQL); err != nil {
+					b.Fatalf("DuckDB %s: %v", q.Name, err)
+				}
+				return nil
+			}))
+		},
 	}
-	var iceTimes, duckTimes []time.Duration
-	for b.Loop() {
-		if len(iceTimes)%2 == 0 {
-			iceTimes = append(iceTimes, runIcegate())
-			duckTimes = append(duckTimes, runDuckDB())
-		} else {
-			duckTimes = append(duckTimes, runDuckDB())
-			iceTimes = append(iceTimes, runIcegate())
+	if pgLive {
+		engines = append(engines, func() {
+			if !pgLive {
+				return
+			}
+			d := timed(func(ctx context.Context) error {
+				_, err := pg.Drain(ctx, q.SQL)
+				if err != nil {
+					pgFailed(b, q, err, res)
+					pgLive = false
+				}
+				return err
+			})
+			if d > 0 {
+				pgTimes = append(pgTimes, d)
+			}
+		})
+	}
+	for round := 0; b.Loop(); round++ {
+		for i := range engines {
+			engines[(round+i)%len(engines)]()
 		}
 	}
 	res.Rounds = len(iceTimes)
@@ -188,6 +277,27 @@ func interleave(b *testing.B, conn *pgx.Conn, duck *DuckDB, q tpch.Query, timeou
 	b.ReportMetric(float64(res.Icegate.Microseconds())/1000, "icegate-ms")
 	b.ReportMetric(float64(res.DuckDB.Microseconds())/1000, "duckdb-ms")
 	b.ReportMetric(res.Ratio(), "ratio")
+	if pgLive && len(pgTimes) > 0 {
+		res.Postgres = Median(pgTimes)
+		b.ReportMetric(float64(res.Postgres.Microseconds())/1000, "pg-ms")
+		b.ReportMetric(res.PGRatio(), "pg-ratio")
+	}
+}
+
+// pgFailed records PostgreSQL's failure on q: a timeout is logged, any
+// other error fails the sub-benchmark without stopping it.
+func pgFailed(b *testing.B, q tpch.Query, err error, res *QueryResult) {
+	if errors.Is(err, ErrTimeout) {
+		res.PGCheck = "PostgreSQL timeout"
+		b.Logf("PostgreSQL %s: %v", q.Name, err)
+		return
+	}
+	res.PGCheck = "PostgreSQL failed"
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		res.PGCheck = "PostgreSQL: " + pe.Code
+	}
+	b.Errorf("PostgreSQL %s: %v", q.Name, err)
 }
 
 // settle collects the Go heap before a timed execution (outside the
