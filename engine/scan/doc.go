@@ -13,10 +13,19 @@
 // stream out as they are ready.
 //
 // Parquet columns take the fastest path that fits them: top-level
-// primitives, structs of primitives and lists of primitives decode page
-// values straight into Arrow builders; other nested shapes (maps, lists of
-// structs, nested lists, variants) assemble each row from repetition and
-// definition levels. Variants are produced as JSON text.
+// fixed-width primitives, strings and binaries are written straight into
+// the buffers of each batch's arrays (parquet_direct*.go), buffers the scan
+// can recycle once downstream operators release the batches
+// (Options.RecycleBuffers, recycle.go); structs of
+// primitives and lists of primitives decode page values into Arrow
+// builders; other nested shapes (maps, lists of structs, nested lists,
+// variants) assemble each row from repetition and definition levels.
+// Variants are produced as JSON text.
+//
+// A parallel plan reads a table with fewer files than CPUs as shards of
+// one scan each (Options.Shards), and SplitFiles does the same among one
+// scan's workers: a Parquet file with offset indexes is split by rows, so
+// the shards stay even whatever the row groups' sizes (parquet_shard.go).
 //
 // ORC files are decoded stripe by stripe into column vectors (orcfile),
 // reading only the projected columns' streams, and converted to Arrow.

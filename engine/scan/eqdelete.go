@@ -60,7 +60,7 @@ func (s *scanRun) loadEqualityDeletes(ctx context.Context, df *catalog.DataFile)
 			}
 			fields[i] = readField{field: f}
 		}
-		r, f, err := s.openFile(ctx, df, fields)
+		r, f, err := s.openFile(ctx, df, fields, fileShard{})
 		if err != nil {
 			return nil, err
 		}

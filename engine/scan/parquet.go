@@ -24,6 +24,8 @@ type columnReader interface {
 type flatColumn struct {
 	node *pqNode
 	leaf leafReader
+	// direct: the leaf builds each batch's array itself (arrayReader).
+	direct bool
 }
 
 func (c *flatColumn) startRowGroup(rg parquet.RowGroup) {
@@ -47,8 +49,14 @@ type parquetReader struct {
 	builders []array.Builder
 	opts     readOptions
 	rg       int   // current row group, -1 before the first
-	left     int64 // rows left in the current row group
+	left     int64 // rows left to read in the current row group
 	pos      int64 // file position of the next row
+	// groupEnd is the file position of the row after the current group.
+	groupEnd int64
+	// part, ranged: the rows this shard reads when the file is split by
+	// rows rather than by row group (see shardRange).
+	part   rowRange
+	ranged bool
 
 	// pruned: the filtered columns row groups are judged by.
 	pruned []prunedColumn
@@ -95,8 +103,14 @@ func openParquet(path string, f catalog.File, fields []readField, opts readOptio
 			r.close()
 			return nil, fmt.Errorf("parquet file %s: %w", path, err)
 		}
+		if fc, ok := col.(*flatColumn); ok && opts.vals != nil {
+			if ar, ok := fc.leaf.(arrayReader); ok {
+				fc.direct = ar.setDirect(r.builders[len(r.builders)-1].Type())
+			}
+		}
 		r.cols = append(r.cols, col)
 	}
+	r.part, r.ranged = shardRange(pf, r.cols, opts.shard, opts.shards)
 	return r, nil
 }
 
@@ -129,15 +143,29 @@ func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, 
 			return nil, 0, 0, err
 		}
 		rg := rgs[r.rg]
-		if r.skipGroup() {
-			r.pos += rg.NumRows() // positions stay those of the file
+		start := r.groupEnd
+		r.groupEnd += rg.NumRows()
+		from, to := int64(0), rg.NumRows() // the group's rows this reader reads
+		if r.ranged {
+			from = min(max(r.part.lo-start, 0), to)
+			to = max(min(r.part.hi-start, to), from)
+		}
+		r.pos = start + from // positions stay those of the file
+		if r.skipGroup(start, to-from) {
 			continue
 		}
-		r.left = rg.NumRows()
+		r.left = to - from
 		for _, c := range r.cols {
-			if c != nil {
-				c.startRowGroup(rg)
+			if c == nil {
+				continue
 			}
+			if r.ranged {
+				if err := c.(seekColumn).startRowGroupAt(rg, from); err != nil {
+					return nil, 0, 0, fmt.Errorf("read parquet file %s row group %d: %w", r.path, r.rg, err)
+				}
+				continue
+			}
+			c.startRowGroup(rg)
 		}
 	}
 	k := int(min(int64(n), r.left))
@@ -160,6 +188,15 @@ func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, 
 			continue
 		}
 		b := r.builders[i]
+		if fc, ok := c.(*flatColumn); ok && fc.direct {
+			a, err := fc.leaf.(arrayReader).readArray(r.opts.vals, b.Type(), k)
+			if err != nil {
+				release()
+				return nil, 0, 0, fmt.Errorf("read parquet file %s row group %d: column %q: %w", r.path, r.rg, fc.node.name, err)
+			}
+			out[i] = a
+			continue
+		}
 		b.Reserve(k)
 		if err := c.read(b, k); err != nil {
 			release()
@@ -186,21 +223,33 @@ func (r *parquetReader) close() error {
 	return nil
 }
 
-// skipGroup reports whether statistics rule the current row group out,
-// and counts it.
-func (r *parquetReader) skipGroup() bool {
-	if r.opts.shards > 1 && r.rg%r.opts.shards != r.opts.shard {
+// skipGroup reports whether the current row group (starting at file row
+// start) is another shard's or ruled out by statistics, and counts it.
+// rows is how many of its rows this reader would read.
+func (r *parquetReader) skipGroup(start, rows int64) bool {
+	// owner: this shard counts the group (the one holding its first row).
+	owner := true
+	if r.ranged {
+		if rows == 0 {
+			return true
+		}
+		owner = start >= r.part.lo
+	} else if r.opts.shards > 1 && r.rg%r.opts.shards != r.opts.shard {
 		return true // another shard of the scan reads it
 	}
 	c := r.opts.counters
 	if c == nil {
 		return false
 	}
-	c.groups.Add(1)
+	if owner {
+		c.groups.Add(1)
+	}
 	if len(r.pruned) > 0 && !rowGroupMayMatch(r.pf.Metadata(), r.rg, r.pruned) {
-		c.skipped.Add(1)
+		if owner {
+			c.skipped.Add(1)
+		}
 		return true
 	}
-	c.rows.Add(r.pf.RowGroups()[r.rg].NumRows())
+	c.rows.Add(rows)
 	return false
 }

@@ -105,30 +105,30 @@ func newLeafReader(n *pqNode, t *catalog.PrimitiveType) (leafReader, error) {
 		if phys != format.Int32 {
 			return nil, bad()
 		}
-		return newFlat(func(v encoding.Values, _ int, _ []int32) ([]int32, error) { return v.Int32(), nil }, false,
+		return newFixed(func(v encoding.Values, _ int, _ []int32) ([]int32, error) { return v.Int32(), nil }, false,
 			func(b array.Builder, v []int32, valid []bool) { b.(*array.Int32Builder).AppendValues(v, valid) }), nil
 	case catalog.TLong:
 		app := func(b array.Builder, v []int64, valid []bool) { b.(*array.Int64Builder).AppendValues(v, valid) }
 		switch phys {
 		case format.Int64:
-			return newFlat(func(v encoding.Values, _ int, _ []int64) ([]int64, error) { return v.Int64(), nil }, false, app), nil
+			return newFixed(func(v encoding.Values, _ int, _ []int64) ([]int64, error) { return v.Int64(), nil }, false, app), nil
 		case format.Int32:
-			return newFlat(widenInt32, true, app), nil
+			return newFixed(widenInt32, true, app), nil
 		}
 		return nil, bad()
 	case catalog.TFloat:
 		if phys != format.Float {
 			return nil, bad()
 		}
-		return newFlat(func(v encoding.Values, _ int, _ []float32) ([]float32, error) { return v.Float(), nil }, false,
+		return newFixed(func(v encoding.Values, _ int, _ []float32) ([]float32, error) { return v.Float(), nil }, false,
 			func(b array.Builder, v []float32, valid []bool) { b.(*array.Float32Builder).AppendValues(v, valid) }), nil
 	case catalog.TDouble:
 		app := func(b array.Builder, v []float64, valid []bool) { b.(*array.Float64Builder).AppendValues(v, valid) }
 		switch phys {
 		case format.Double:
-			return newFlat(func(v encoding.Values, _ int, _ []float64) ([]float64, error) { return v.Double(), nil }, false, app), nil
+			return newFixed(func(v encoding.Values, _ int, _ []float64) ([]float64, error) { return v.Double(), nil }, false, app), nil
 		case format.Float:
-			return newFlat(widenFloat, true, app), nil
+			return newFixed(widenFloat, true, app), nil
 		}
 		return nil, bad()
 	case catalog.TDecimal:
@@ -140,18 +140,20 @@ func newLeafReader(n *pqNode, t *catalog.PrimitiveType) (leafReader, error) {
 		}
 		switch phys {
 		case format.Int32:
-			return newFlat(decimalFromInt32, true, app), nil
+			return newFixed(decimalFromInt32, true, app), nil
 		case format.Int64:
-			return newFlat(decimalFromInt64, true, app), nil
+			r := newFixed(decimalFromInt64, true, app)
+			r.(*flatReader[decimal128.Num]).widen64 = widenDecimals
+			return r, nil
 		case format.FixedLenByteArray, format.ByteArray:
-			return newFlat(decimalFromBytes, true, app), nil
+			return newFixed(decimalFromBytes, true, app), nil
 		}
 		return nil, bad()
 	case catalog.TDate:
 		if phys != format.Int32 {
 			return nil, bad()
 		}
-		return newFlat(func(v encoding.Values, _ int, _ []arrow.Date32) ([]arrow.Date32, error) {
+		return newFixed(func(v encoding.Values, _ int, _ []arrow.Date32) ([]arrow.Date32, error) {
 			return castSlice[arrow.Date32](v.Int32()), nil
 		}, false, func(b array.Builder, v []arrow.Date32, valid []bool) {
 			b.(*array.Date32Builder).AppendValues(v, valid)
@@ -161,18 +163,18 @@ func newLeafReader(n *pqNode, t *catalog.PrimitiveType) (leafReader, error) {
 		unit := timeUnit(e)
 		switch {
 		case phys == format.Int32: // TIME(MILLIS)
-			return newFlat(func(v encoding.Values, _ int, dst []arrow.Time64) ([]arrow.Time64, error) {
+			return newFixed(func(v encoding.Values, _ int, dst []arrow.Time64) ([]arrow.Time64, error) {
 				for _, x := range v.Int32() {
 					dst = append(dst, arrow.Time64(int64(x)*1000))
 				}
 				return dst, nil
 			}, true, app), nil
 		case phys == format.Int64 && unit == 1e3:
-			return newFlat(func(v encoding.Values, _ int, _ []arrow.Time64) ([]arrow.Time64, error) {
+			return newFixed(func(v encoding.Values, _ int, _ []arrow.Time64) ([]arrow.Time64, error) {
 				return castSlice[arrow.Time64](v.Int64()), nil
 			}, false, app), nil
 		case phys == format.Int64:
-			return newFlat(func(v encoding.Values, _ int, dst []arrow.Time64) ([]arrow.Time64, error) {
+			return newFixed(func(v encoding.Values, _ int, dst []arrow.Time64) ([]arrow.Time64, error) {
 				return appendScaled(dst, v.Int64(), unit, 1e3), nil
 			}, true, app), nil
 		}
@@ -189,15 +191,15 @@ func newLeafReader(n *pqNode, t *catalog.PrimitiveType) (leafReader, error) {
 		case format.Int64:
 			unit := timeUnit(e)
 			if unit == want {
-				return newFlat(func(v encoding.Values, _ int, _ []arrow.Timestamp) ([]arrow.Timestamp, error) {
+				return newFixed(func(v encoding.Values, _ int, _ []arrow.Timestamp) ([]arrow.Timestamp, error) {
 					return castSlice[arrow.Timestamp](v.Int64()), nil
 				}, false, app), nil
 			}
-			return newFlat(func(v encoding.Values, _ int, dst []arrow.Timestamp) ([]arrow.Timestamp, error) {
+			return newFixed(func(v encoding.Values, _ int, dst []arrow.Timestamp) ([]arrow.Timestamp, error) {
 				return appendScaled(dst, v.Int64(), unit, want), nil
 			}, true, app), nil
 		case format.Int96:
-			return newFlat(func(v encoding.Values, _ int, dst []arrow.Timestamp) ([]arrow.Timestamp, error) {
+			return newFixed(func(v encoding.Values, _ int, dst []arrow.Timestamp) ([]arrow.Timestamp, error) {
 				for _, x := range v.Int96() {
 					dst = append(dst, arrow.Timestamp(floorDiv(int96Nanos(x), want)))
 				}

@@ -97,6 +97,22 @@ type flatReader[T any] struct {
 	buf      []T
 	scratch  []T
 	valid    []bool
+
+	// fixed: T is a fixed-width Arrow value; direct: the reader serves
+	// readArray only (parquet_direct.go), and then leaves the current
+	// page's values where they are (lazy says where) rather than in vals.
+	fixed, direct bool
+	lazy          lazyValues
+	// widen64, when set, converts INT64 page values to T (lazyWide:
+	// src64 holds the page's values).
+	widen64 func(dst []T, src []int64)
+	src64   []int64
+	// idx: the page's dictionary indexes (lazyDict).
+	idx []int32
+	// bytes, offs: a plain BYTE_ARRAY page's data and value offsets
+	// (lazyBytes).
+	bytes []byte
+	offs  []uint32
 }
 
 func (r *flatReader[T]) start(pages parquet.Pages) {
@@ -114,6 +130,7 @@ func (r *flatReader[T]) loadPage() error {
 		return err
 	}
 	p := r.cur.page
+	r.lazy = lazyNone
 	if nn == 0 { // all nulls: no values to decode
 		r.vals = r.vals[:0]
 		return nil
@@ -132,8 +149,16 @@ func (r *flatReader[T]) loadPage() error {
 		if len(idx) < nn {
 			return fmt.Errorf("dictionary page holds %d indexes, want %d", len(idx), nn)
 		}
+		idx = idx[:nn]
+		if r.direct {
+			if err := checkIndexes(idx, len(r.dictVals)); err != nil {
+				return err
+			}
+			r.idx, r.lazy = idx, lazyDict
+			return nil
+		}
 		buf := r.buf[:0]
-		for _, k := range idx[:nn] {
+		for _, k := range idx {
 			if int(k) >= len(r.dictVals) || k < 0 {
 				return fmt.Errorf("dictionary index %d out of range %d", k, len(r.dictVals))
 			}
@@ -142,6 +167,11 @@ func (r *flatReader[T]) loadPage() error {
 		r.buf = buf
 		r.vals = buf
 		return nil
+	}
+	if r.direct {
+		if ok, err := r.keepPage(p.Data(), nn); ok || err != nil {
+			return err
+		}
 	}
 	vals, err := r.decode.fn(p.Data(), nn, r.buf[:0])
 	if err != nil {

@@ -30,6 +30,10 @@ type fileReader interface {
 // readOptions are what every format reader needs besides the file.
 type readOptions struct {
 	mem memory.Allocator
+	// vals, when set, allocates the value buffers of the arrays readers
+	// build themselves (mem, or a recycler: Options.RecycleBuffers);
+	// nil: readers use builders over mem.
+	vals memory.Allocator
 	// mapping is the table's name mapping (nil: none or not usable).
 	mapping []mappedField
 	// generalNested disables the struct fast path.

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/internal/pgerr"
 )
@@ -29,12 +31,31 @@ type Options struct {
 	// table once: it reads the Parquet row groups whose index is Shard
 	// modulo Shards, and files of other formats only when Shard is 0.
 	// Parallel plans run one scan per shard when a table has fewer files
-	// than CPUs.
+	// than CPUs. A Parquet file whose column chunks have offset indexes
+	// is split by rows instead (see shardRange): each shard reads about
+	// 1/Shards of its rows, whatever the sizes of its row groups.
 	Shard, Shards int
+	// SplitFiles lets a scan with fewer files than Parallelism split each
+	// Parquet file among its workers as Shards would, so that all of them
+	// decode; batches then come in no particular order, even within a
+	// file. Ignored when Shards > 1.
+	SplitFiles bool
 
 	// generalNested reads every nested column through the general
 	// level-assembly path (tests compare it with the struct fast path).
 	generalNested bool
+	// RecycleBuffers makes the scan allocate the value buffers of
+	// fixed-width columns from a free list that batches return to when
+	// they are released (Alloc then serves the other buffers), sparing
+	// the Go heap a fresh, cleared buffer per batch. Only for consumers
+	// that stop reading a batch's memory when they release it: one that
+	// keeps a slice of the values past Release (as a Parquet writer that
+	// buffers byte slices does) would see them overwritten.
+	RecycleBuffers bool
+
+	// builders reads top-level columns through Arrow builders rather than
+	// straight into arrays (tests compare the two).
+	builders bool
 }
 
 // Scan is the operator that reads a table: it implements engine.Operator.
@@ -104,17 +125,18 @@ func (s *Scan) Open(ctx context.Context) error {
 	}
 	s.counters = run.counters
 	s.ctx, s.cancel = context.WithCancel(ctx)
-	workers := min(s.opts.Parallelism, len(s.spec.Tasks))
+	units := s.units()
+	workers := min(s.opts.Parallelism, len(units))
 	s.out = make(chan arrow.RecordBatch, max(workers, 1))
 	s.done = make(chan struct{})
-	tasks := make(chan int)
+	work := make(chan scanUnit)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range tasks {
-				if err := run.runTask(s.ctx, &s.spec.Tasks[i], s.emit); err != nil {
+			for u := range work {
+				if err := run.runTask(s.ctx, &s.spec.Tasks[u.task], u.part, s.emit); err != nil {
 					s.fail(err)
 					return
 				}
@@ -122,10 +144,10 @@ func (s *Scan) Open(ctx context.Context) error {
 		}()
 	}
 	go func() {
-		defer close(tasks)
-		for i := range s.spec.Tasks {
+		defer close(work)
+		for _, u := range units {
 			select {
-			case tasks <- i:
+			case work <- u:
 			case <-s.ctx.Done():
 				return
 			}
@@ -137,6 +159,31 @@ func (s *Scan) Open(ctx context.Context) error {
 		close(s.done)
 	}()
 	return nil
+}
+
+// scanUnit is what one worker reads at a time: a part of a task's file.
+type scanUnit struct {
+	task int
+	part fileShard
+}
+
+// units lists the work of the scan: each task, or with SplitFiles and
+// fewer tasks than workers, each Parquet task in Parallelism shards.
+func (s *Scan) units() []scanUnit {
+	split := s.opts.SplitFiles && s.opts.Shards <= 1 && s.opts.Parallelism > 1 &&
+		len(s.spec.Tasks) < s.opts.Parallelism
+	var out []scanUnit
+	for i := range s.spec.Tasks {
+		f := s.spec.Tasks[i].File
+		if !split || f == nil || catalog.FileFormat(strings.ToUpper(string(f.Format))) != catalog.FormatParquet {
+			out = append(out, scanUnit{task: i, part: fileShard{shard: s.opts.Shard, shards: s.opts.Shards}})
+			continue
+		}
+		for k := range s.opts.Parallelism {
+			out = append(out, scanUnit{task: i, part: fileShard{shard: k, shards: s.opts.Parallelism}})
+		}
+	}
+	return out
 }
 
 // emit hands a batch to the consumer, or releases it when the scan ends.

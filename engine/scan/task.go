@@ -18,8 +18,10 @@ import (
 
 // scanRun is the state shared by the workers of one scan.
 type scanRun struct {
-	spec      engine.ScanSpec
-	mem       memory.Allocator
+	spec engine.ScanSpec
+	mem  memory.Allocator
+	// vals: see readOptions.vals.
+	vals      memory.Allocator
 	batchSize int
 	schema    *arrow.Schema
 	mapping   []mappedField
@@ -29,8 +31,6 @@ type scanRun struct {
 	// filter: the predicates row-group statistics can judge.
 	filter   groupFilter
 	counters *scanCounters
-	// shard, shards: see Options.Shards.
-	shard, shards int
 	// meta are the metadata columns projected.
 	meta metaColumns
 }
@@ -38,7 +38,14 @@ type scanRun struct {
 func newScanRun(spec engine.ScanSpec, opts Options) (*scanRun, error) {
 	r := &scanRun{spec: spec, mem: opts.Alloc, batchSize: opts.BatchSize, cache: newDeleteCache(),
 		generalNested: opts.generalNested, filter: newGroupFilter(spec), counters: &scanCounters{},
-		shard: opts.Shard, shards: opts.Shards, meta: newMetaColumns(spec)}
+		meta: newMetaColumns(spec)}
+	switch {
+	case opts.builders:
+	case opts.RecycleBuffers:
+		r.vals = &recycler{}
+	default:
+		r.vals = opts.Alloc
+	}
 	fields := make([]arrow.Field, len(spec.FieldIDs))
 	for i, id := range spec.FieldIDs {
 		fields[i] = engine.ArrowField(*topField(spec, id))
@@ -74,15 +81,22 @@ func topField(spec engine.ScanSpec, id int) *catalog.NestedField {
 	return nil
 }
 
-// openFile opens a data or delete file and its reader for fields.
-func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []readField) (fileReader, catalog.File, error) {
+// fileShard is the part of a data file a reader reads: shard of shards
+// (shards <= 1: all of it).
+type fileShard struct {
+	shard, shards int
+}
+
+// openFile opens a data or delete file and its reader for fields; sh
+// applies to data files.
+func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []readField, sh fileShard) (fileReader, catalog.File, error) {
 	if s.spec.Table == nil || s.spec.Table.IO == nil {
 		return nil, nil, fmt.Errorf("scan: table has no FileIO")
 	}
-	opts := readOptions{mem: s.mem, mapping: s.mapping, generalNested: s.generalNested}
+	opts := readOptions{mem: s.mem, vals: s.vals, mapping: s.mapping, generalNested: s.generalNested}
 	if df.Content == catalog.ContentData { // row groups of data files may be skipped
 		opts.filter, opts.counters = s.filter, s.counters
-		opts.shard, opts.shards = s.shard, s.shards
+		opts.shard, opts.shards = sh.shard, sh.shards
 	}
 	format := catalog.FileFormat(strings.ToUpper(string(df.Format)))
 	switch format {
@@ -110,13 +124,14 @@ func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []r
 	return r, f, nil
 }
 
-// runTask reads one data file, applies its deletes and emits its batches.
-func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, emit func(arrow.RecordBatch) error) error {
+// runTask reads shard sh of one data file, applies its deletes and emits
+// its batches.
+func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fileShard, emit func(arrow.RecordBatch) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	df := task.File
-	if s.shards > 1 && s.shard != 0 && catalog.FileFormat(strings.ToUpper(string(df.Format))) != catalog.FormatParquet {
+	if sh.shards > 1 && sh.shard != 0 && catalog.FileFormat(strings.ToUpper(string(df.Format))) != catalog.FormatParquet {
 		return nil // shard 0 reads the files that are not split by row group
 	}
 	// The read fields: the projected ones, then equality columns the
@@ -156,7 +171,7 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, emit 
 		return err
 	}
 
-	r, f, err := s.openFile(ctx, df, fields)
+	r, f, err := s.openFile(ctx, df, fields, sh)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,89 @@
+package scan
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine"
+)
+
+// BenchmarkScanTPCHLineitem reads the columns TPC-H q06 and q01 use from
+// the lineitem table of a TPC-H warehouse (ICEGATE_SCAN_BENCH_WAREHOUSE,
+// the directory holding public/lineitem), one shard at a time as the
+// parallel aggregation reads them (ICEGATE_SCAN_BENCH_RECYCLE set: with
+// Options.RecycleBuffers).
+func BenchmarkScanTPCHLineitem(b *testing.B) {
+	dir := os.Getenv("ICEGATE_SCAN_BENCH_WAREHOUSE")
+	if dir == "" {
+		b.Skip("ICEGATE_SCAN_BENCH_WAREHOUSE is not set (a TPC-H warehouse, e.g. one bench/ keeps)")
+	}
+	ctx := context.Background()
+	cat, err := catalog.NewFilesystem("tpch", dir, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tbl, err := cat.LoadTable(ctx, catalog.Identifier{Namespace: []string{"public"}, Name: "lineitem"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tasks, err := catalog.PlanFiles(ctx, tbl, tbl.Metadata.CurrentSnapshot())
+	if err != nil {
+		b.Fatal(err)
+	}
+	schema := tbl.Metadata.CurrentSchema()
+	ids := func(names ...string) []int {
+		var out []int
+		for _, n := range names {
+			for _, f := range schema.Fields {
+				if f.Name == n {
+					out = append(out, f.ID)
+				}
+			}
+		}
+		return out
+	}
+	cases := []struct {
+		name string
+		cols []int
+	}{
+		{"q06", ids("l_quantity", "l_extendedprice", "l_discount", "l_shipdate")},
+		{"q01", ids("l_returnflag", "l_linestatus", "l_quantity", "l_extendedprice", "l_discount", "l_tax", "l_shipdate")},
+	}
+	recycle := os.Getenv("ICEGATE_SCAN_BENCH_RECYCLE") != ""
+	for _, c := range cases {
+		for _, shards := range []int{1, 2} {
+			for shard := range shards {
+				name := c.name + "/all"
+				if shards > 1 {
+					name = c.name + "/shard" + string(rune('0'+shard))
+				}
+				b.Run(name, func(b *testing.B) {
+					spec := engine.ScanSpec{Table: tbl, Tasks: tasks, Schema: schema, FieldIDs: c.cols}
+					opts := Options{Parallelism: 1, Shard: shard, Shards: shards, RecycleBuffers: recycle}
+					b.ReportAllocs()
+					var rows int64
+					for b.Loop() {
+						op := New(spec, opts)
+						if err := op.Open(ctx); err != nil {
+							b.Fatal(err)
+						}
+						for {
+							rec, err := op.Next()
+							if err != nil {
+								b.Fatal(err)
+							}
+							if rec == nil {
+								break
+							}
+							rows += rec.NumRows()
+						}
+						op.Close()
+					}
+					b.ReportMetric(float64(rows)/float64(b.N), "rows/op")
+				})
+			}
+		}
+	}
+}

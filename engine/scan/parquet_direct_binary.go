@@ -1,0 +1,169 @@
+package scan
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// value returns the page's non-null value d of a direct byte-array reader.
+func (r *flatReader[T]) value(d int) []byte {
+	br := any(r).(*flatReader[[]byte])
+	switch r.lazy {
+	case lazyBytes:
+		return r.bytes[r.offs[d]:r.offs[d+1]]
+	case lazyDict:
+		return br.dictVals[r.idx[d]]
+	}
+	return br.vals[d]
+}
+
+// binaryOut is the offsets and data of a string or binary array being
+// built.
+type binaryOut struct {
+	offs []int32
+	data *memory.Buffer
+	size int
+}
+
+// reserve makes room for extra more bytes of data.
+func (o *binaryOut) reserve(extra int) error {
+	if o.size+extra > math.MaxInt32 {
+		return fmt.Errorf("a batch of strings holds more than %d bytes", math.MaxInt32)
+	}
+	if need := o.size + extra; need > o.data.Cap() {
+		o.data.Reserve(max(need, 2*o.data.Cap()))
+	}
+	return nil
+}
+
+func (o *binaryOut) appendBytes(b []byte) {
+	copy(o.data.Buf()[o.size:], b)
+	o.size += len(b)
+}
+
+// readBinaryArray is readArray for strings and binaries: the offsets and
+// bytes of the batch are written straight into its buffers.
+func (r *flatReader[T]) readBinaryArray(mem memory.Allocator, dt arrow.DataType, n int) (arrow.Array, error) {
+	offsets := memory.NewResizableBuffer(mem)
+	offsets.Resize((n + 1) * 4)
+	o := binaryOut{
+		offs: unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(offsets.Bytes()))), n+1),
+		data: memory.NewResizableBuffer(mem),
+	}
+	o.data.Reserve(n * 8)
+	o.offs[0] = 0
+	var validity *memory.Buffer
+	var valid []byte
+	nulls := 0
+	release := func() {
+		offsets.Release()
+		o.data.Release()
+		if validity != nil {
+			validity.Release()
+		}
+	}
+	c := &r.cur
+	for at := 0; at < n; {
+		if c.page == nil || c.i >= c.n {
+			if err := r.loadPage(); err != nil {
+				release()
+				if errors.Is(err, io.EOF) {
+					return nil, fmt.Errorf("column chunk ended %d rows early: %w", n-at, io.ErrUnexpectedEOF)
+				}
+				return nil, err
+			}
+			continue
+		}
+		k := min(n-at, c.n-c.i)
+		var defs []byte
+		nn := k
+		if len(c.defs) > 0 {
+			defs = c.defs[c.i : c.i+k]
+			nn = 0
+			for _, d := range defs {
+				if d == c.maxDef {
+					nn++
+				}
+			}
+		}
+		if nn == k {
+			if err := r.appendRun(&o, at, c.d, k); err != nil {
+				release()
+				return nil, err
+			}
+			if valid != nil {
+				bitutil.SetBitsTo(valid, int64(at), int64(k), true)
+			}
+		} else {
+			if validity == nil {
+				validity = memory.NewResizableBuffer(mem)
+				validity.Resize(int(bitutil.BytesForBits(int64(n))))
+				valid = validity.Bytes()
+				clear(valid)
+				bitutil.SetBitsTo(valid, 0, int64(at), true)
+			}
+			d := c.d
+			for j, def := range defs {
+				if def == c.maxDef {
+					v := r.value(d)
+					if err := o.reserve(len(v)); err != nil {
+						release()
+						return nil, err
+					}
+					o.appendBytes(v)
+					bitutil.SetBit(valid, at+j)
+					d++
+				}
+				o.offs[at+j+1] = int32(o.size)
+			}
+			nulls += k - nn
+		}
+		c.d += nn
+		c.i += k
+		at += k
+	}
+	o.data.ResizeNoShrink(o.size)
+	buffers := []*memory.Buffer{nil, offsets, o.data}
+	if nulls > 0 {
+		buffers[0] = validity
+	}
+	d := array.NewData(dt, n, buffers, nil, nulls, 0)
+	arr := array.MakeFromData(d)
+	d.Release()
+	release()
+	return arr, nil
+}
+
+// appendRun appends the k non-null values from the page's value d on as
+// the rows at, at+1, ... of o.
+func (r *flatReader[T]) appendRun(o *binaryOut, at, d, k int) error {
+	if r.lazy == lazyBytes {
+		start, end := r.offs[d], r.offs[d+k]
+		if err := o.reserve(int(end - start)); err != nil {
+			return err
+		}
+		base := int32(o.size) - int32(start)
+		for j, off := range r.offs[d+1 : d+k+1] {
+			o.offs[at+j+1] = base + int32(off)
+		}
+		o.appendBytes(r.bytes[start:end])
+		return nil
+	}
+	for j := range k {
+		v := r.value(d + j)
+		if err := o.reserve(len(v)); err != nil {
+			return err
+		}
+		o.appendBytes(v)
+		o.offs[at+j+1] = int32(o.size)
+	}
+	return nil
+}
