@@ -284,11 +284,20 @@ func (s *countState) result(mem memory.Allocator) (arrow.Array, error) {
 	return b.NewArray(), nil
 }
 
+// growTo extends s with zero values to length n (at least doubling its
+// capacity when it must move).
 func growTo[T any](s []T, n int) []T {
-	for len(s) < n {
-		var zero T
-		s = append(s, zero)
+	if n <= len(s) {
+		return s
 	}
+	if n > cap(s) {
+		t := make([]T, n, max(n, 2*cap(s)))
+		copy(t, s)
+		return t
+	}
+	m := len(s)
+	s = s[:n]
+	clear(s[m:])
 	return s
 }
 

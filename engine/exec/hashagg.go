@@ -2,7 +2,6 @@ package exec
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"strings"
 
@@ -14,11 +13,11 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
-// hashAggOp is GROUP BY with aggregates. Groups are found by hashing an
-// encoding of the key values (built in one reused buffer, so a row costs
-// no allocation unless it starts a group); the key values of each group
-// are copied out once, when the group appears. Memory grows with the
-// number of groups (and of DISTINCT values), not with the input.
+// hashAggOp is GROUP BY with aggregates. Groups are numbered by a
+// groupTable specialised by the key's shape (agg_groups.go), a batch at a
+// time and without allocation per row; the key values of each group are
+// copied out once, when the group appears. Memory grows with the number
+// of groups (and of DISTINCT values), not with the input.
 type hashAggOp struct {
 	in       engine.Operator
 	groups   []expr.Program
@@ -33,12 +32,17 @@ type hashAggOp struct {
 	schema   *arrow.Schema
 	ctx      context.Context
 
-	index    map[string]int32
+	table    groupTable // nil without groups
 	ngroups  int
 	mem      memAccount
+	held     int64 // bytes of the table and the DISTINCT sets accounted in mem
 	keyParts [][]arrow.Array
 	states   []aggState
-	distinct []map[string]struct{}
+	distinct []*distinctSet
+
+	// Per-batch buffers, reused.
+	gids, rows, newRows []int32
+	keys                []arrow.Array
 
 	emit slicer
 	done bool
@@ -159,10 +163,17 @@ func (o *hashAggOp) Open(ctx context.Context) error {
 	o.ctx = ctx
 	o.mem.release()
 	o.mem = newMemAccount(ctx, "hash aggregation")
-	o.index = map[string]int32{}
+	o.table, o.held, o.ngroups = nil, 0, 0
+	if len(o.groups) > 0 {
+		types := make([]arrow.DataType, len(o.groups))
+		for i, p := range o.groups {
+			types[i] = p.Type()
+		}
+		o.table = newGroupTable(types)
+	}
 	o.keyParts = make([][]arrow.Array, len(o.groups))
 	o.states = make([]aggState, len(o.aggs))
-	o.distinct = make([]map[string]struct{}, len(o.aggs))
+	o.distinct = make([]*distinctSet, len(o.aggs))
 	for i, a := range o.aggs {
 		s, err := o.newState(ctx, i)
 		if err != nil {
@@ -170,7 +181,7 @@ func (o *hashAggOp) Open(ctx context.Context) error {
 		}
 		o.states[i] = s
 		if a.Distinct {
-			o.distinct[i] = map[string]struct{}{}
+			o.distinct[i] = newDistinctSet()
 		}
 	}
 	if len(o.groups) == 0 {
@@ -218,8 +229,11 @@ func (o *hashAggOp) consume() error {
 // add folds one batch into the groups.
 func (o *hashAggOp) add(b arrow.RecordBatch) error {
 	n := int(b.NumRows())
-	gids := make([]int32, n)
-	if len(o.groups) > 0 {
+	o.gids = growLen(o.gids, n)
+	gids := o.gids
+	if len(o.groups) == 0 {
+		clear(gids)
+	} else {
 		if err := o.assignGroups(b, gids); err != nil {
 			return err
 		}
@@ -227,7 +241,6 @@ func (o *hashAggOp) add(b arrow.RecordBatch) error {
 	if o.phase == phaseFinal {
 		return o.merge(b, gids)
 	}
-	var g []int32
 	for a := range o.aggs {
 		var arg arrow.Array
 		if o.args[a] != nil {
@@ -243,8 +256,8 @@ func (o *hashAggOp) add(b arrow.RecordBatch) error {
 			}
 			rows := gids
 			if o.filters[a] != nil || o.distinct[a] != nil {
-				g = append(g[:0], gids...)
-				rows = g
+				o.rows = append(o.rows[:0], gids...)
+				rows = o.rows
 			}
 			if o.filters[a] != nil {
 				if err := o.applyFilter(a, b, rows); err != nil {
@@ -267,56 +280,39 @@ func (o *hashAggOp) add(b arrow.RecordBatch) error {
 
 // assignGroups finds or creates the group of every row.
 func (o *hashAggOp) assignGroups(b arrow.RecordBatch, gids []int32) error {
-	keys := make([]arrow.Array, len(o.groups))
-	defer releaseAll(keys)
-	writers := make([]keyWriter, len(o.groups))
-	for i, p := range o.groups {
+	keys := o.keys[:0]
+	defer func() {
+		releaseAll(keys)
+		clear(keys)
+		o.keys = keys[:0]
+	}()
+	for _, p := range o.groups {
 		k, err := p.Eval(o.ctx, b)
 		if err != nil {
 			return err
 		}
-		keys[i] = k
-		if writers[i], err = newKeyWriter(k); err != nil {
-			return err
-		}
+		keys = append(keys, k)
 	}
-	var buf []byte
-	var newRows []int32
-	var newBytes int64
-	for r := range gids {
-		if r&1023 == 1023 {
-			if err := o.ctx.Err(); err != nil {
-				return err
-			}
-		}
-		buf = buf[:0]
-		for _, w := range writers {
-			buf = w(buf, r)
-		}
-		id, ok := o.index[string(buf)]
-		if !ok {
-			id = int32(o.ngroups + len(newRows))
-			o.index[string(buf)] = id
-			newRows = append(newRows, int32(r))
-			newBytes += int64(len(buf))
-		}
-		gids[r] = id
+	newRows, err := o.table.assign(keys, gids, o.newRows[:0])
+	o.newRows = newRows
+	if err != nil {
+		return err
+	}
+	if err := o.account(); err != nil {
+		return err
 	}
 	if len(newRows) == 0 {
 		return nil
 	}
-	// Each group holds its key twice (the index and the key columns), a
-	// map entry and its aggregates' states: about this much.
-	if err := o.mem.grow(2*newBytes + int64(len(newRows))*int64(64+16*len(o.aggs))); err != nil {
-		return err
-	}
 	idx := int32Array(expr.Allocator(o.ctx), newRows)
 	defer idx.Release()
+	var keyBytes int64
 	for i, k := range keys {
 		t, err := expr.TakeArray(o.ctx, k, idx)
 		if err != nil {
 			return err
 		}
+		keyBytes += arrayBytes(t)
 		o.keyParts[i] = append(o.keyParts[i], t)
 		if len(o.keyParts[i]) >= 64 {
 			// Many batches each brought a few groups: merge their keys.
@@ -328,7 +324,34 @@ func (o *hashAggOp) assignGroups(b arrow.RecordBatch, gids []int32) error {
 			o.keyParts[i] = []arrow.Array{merged}
 		}
 	}
+	// The groups' key columns, and their aggregates' states: about this
+	// much (a state is one to three 8-byte values in most aggregates).
+	if err := o.mem.grow(keyBytes + int64(len(newRows))*int64(16*len(o.aggs))); err != nil {
+		return err
+	}
 	o.grow(o.ngroups + len(newRows))
+	return nil
+}
+
+// account brings the memory accounted for the group table and the
+// DISTINCT sets up to what they hold.
+func (o *hashAggOp) account() error {
+	var n int64
+	if o.table != nil {
+		n += o.table.size()
+	}
+	for _, d := range o.distinct {
+		if d != nil {
+			n += d.size()
+		}
+	}
+	if n <= o.held {
+		return nil
+	}
+	if err := o.mem.grow(n - o.held); err != nil {
+		return err
+	}
+	o.held = n
 	return nil
 }
 
@@ -354,28 +377,10 @@ func (o *hashAggOp) applyFilter(a int, b arrow.RecordBatch, rows []int32) error 
 // one value too (array_agg(DISTINCT x) keeps one NULL; the other
 // aggregates skip NULLs anyway).
 func (o *hashAggOp) applyDistinct(a int, arg arrow.Array, rows []int32) error {
-	w, err := newKeyWriter(arg)
-	if err != nil {
+	if err := o.distinct[a].filter(arg, rows); err != nil {
 		return err
 	}
-	seen := o.distinct[a]
-	var buf []byte
-	for i, g := range rows {
-		if g < 0 {
-			continue
-		}
-		buf = binary.LittleEndian.AppendUint32(buf[:0], uint32(g))
-		buf = w(buf, i)
-		if _, dup := seen[string(buf)]; dup {
-			rows[i] = -1
-			continue
-		}
-		seen[string(buf)] = struct{}{}
-		if err := o.mem.grow(int64(len(buf)) + 48); err != nil {
-			return err
-		}
-	}
-	return nil
+	return o.account()
 }
 
 // finish builds the result batch.
@@ -425,6 +430,7 @@ func (o *hashAggOp) Close() error {
 		}
 	}
 	o.states = nil
+	o.table, o.distinct = nil, nil
 	return o.in.Close()
 }
 

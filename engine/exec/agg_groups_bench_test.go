@@ -1,0 +1,120 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/icegate/icegate/engine/expr"
+)
+
+// groupBenchSchema is a lineitem-like input: an int8 key (part or order
+// key), a decimal(15,2) quantity, and two one-letter flags.
+var groupBenchSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "key", Type: expr.Int8},
+	{Name: "qty", Type: &arrow.Decimal128Type{Precision: 15, Scale: 2}},
+	{Name: "flag", Type: expr.Text},
+	{Name: "status", Type: expr.Text},
+}, nil)
+
+// groupBenchBatches makes rows in batches of 8192: key random in [0,
+// groups) or, clustered, ascending with about 4 rows per key.
+func groupBenchBatches(rows, groups int, clustered bool) []arrow.RecordBatch {
+	r := rand.New(rand.NewSource(1))
+	var out []arrow.RecordBatch
+	key := int64(0)
+	for done := 0; done < rows; done += 8192 {
+		rb := array.NewRecordBuilder(memory.DefaultAllocator, groupBenchSchema)
+		for range min(8192, rows-done) {
+			if clustered {
+				if r.Intn(4) == 0 {
+					key++
+				}
+				rb.Field(0).(*array.Int64Builder).Append(key)
+			} else {
+				rb.Field(0).(*array.Int64Builder).Append(r.Int63n(int64(groups)))
+			}
+			rb.Field(1).(*array.Decimal128Builder).Append(decimal128.FromI64(r.Int63n(5000) + 100))
+			rb.Field(2).(*array.StringBuilder).Append(string("ANR"[r.Intn(3)]))
+			rb.Field(3).(*array.StringBuilder).Append(string("FO"[r.Intn(2)]))
+		}
+		out = append(out, rb.NewRecordBatch())
+		rb.Release()
+	}
+	return out
+}
+
+func groupBenchCol(i int) expr.Expr {
+	f := groupBenchSchema.Field(i)
+	return &expr.Col{Idx: i, Name: f.Name, T: f.Type}
+}
+
+// BenchmarkGroupBy runs GROUP BY shapes of the TPC-H queries over 1M
+// rows: one random int key with many groups (q17's l_partkey), one
+// clustered int key (q18's l_orderkey), two text flags (q01), and
+// count(DISTINCT) (q16).
+func BenchmarkGroupBy(b *testing.B) {
+	const rows = 1 << 20
+	sum := AggCall{Fn: "sum", Arg: groupBenchCol(1)}
+	for _, c := range []struct {
+		name      string
+		groups    int
+		clustered bool
+		keys      []expr.Expr
+		aggs      []AggCall
+	}{
+		{"int_200k", 200_000, false, []expr.Expr{groupBenchCol(0)}, []AggCall{{Fn: "avg", Arg: groupBenchCol(1)}}},
+		{"int_clustered", 0, true, []expr.Expr{groupBenchCol(0)}, []AggCall{sum}},
+		{"int_100", 100, false, []expr.Expr{groupBenchCol(0)}, []AggCall{{Fn: "count"}}},
+		{"text2_6", 10, false, []expr.Expr{groupBenchCol(2), groupBenchCol(3)}, []AggCall{sum, {Fn: "count"}}},
+		{"int_dec_2", 100, false, []expr.Expr{groupBenchCol(0), groupBenchCol(1)}, []AggCall{{Fn: "count"}}},
+		{"text_3", 10, false, []expr.Expr{groupBenchCol(2)}, []AggCall{{Fn: "count"}}},
+		{"distinct_int", 20_000, false, []expr.Expr{groupBenchCol(2)}, []AggCall{{Fn: "count", Arg: groupBenchCol(0), Distinct: true}}},
+	} {
+		batches := groupBenchBatches(rows, c.groups, c.clustered)
+		b.Run(c.name, func(b *testing.B) {
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, bt := range batches {
+					bt.Retain()
+				}
+				op, err := NewHashAggregate(NewBatches(groupBenchSchema, append([]arrow.RecordBatch(nil), batches...)), c.keys, c.aggs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := op.Open(ctx); err != nil {
+					b.Fatal(err)
+				}
+				n := 0
+				for {
+					bt, err := op.Next()
+					if err != nil {
+						b.Fatal(err)
+					}
+					if bt == nil {
+						break
+					}
+					n += int(bt.NumRows())
+				}
+				op.Close()
+				if n == 0 {
+					b.Fatal(fmt.Sprintf("%s: no groups", c.name))
+				}
+			}
+		})
+		releaseRecords(batches)
+	}
+}
+
+func releaseRecords(bs []arrow.RecordBatch) {
+	for _, b := range bs {
+		b.Release()
+	}
+}
