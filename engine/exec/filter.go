@@ -3,10 +3,11 @@ package exec
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/expr"
@@ -14,11 +15,39 @@ import (
 )
 
 // filterOp keeps the rows where the predicate is TRUE.
+//
+// The predicate's top-level AND is split into conjuncts, each compiled on
+// its own and evaluated in turn: the cheap ones first (integer and date
+// comparisons before decimals, before text, before LIKE and functions),
+// and once a conjunct has rejected enough rows, the batch is compacted
+// so that the next conjuncts run on the survivors only. Only conjuncts
+// that cannot raise an error move: they run first, the others keep their
+// written order after them and only ever see rows every earlier conjunct
+// accepted (the order PostgreSQL may pick when it evaluates the cheap
+// conditions first).
 type filterOp struct {
-	in   engine.Operator
-	pred expr.Program
-	ctx  context.Context
-	out  arrow.RecordBatch
+	in    engine.Operator
+	conj  []filterConj
+	ctx   context.Context
+	out   arrow.RecordBatch
+	alive []uint64 // scratch: rows still alive, as bits
+	mask  []uint64 // scratch: rows the current conjunct keeps
+	idx   []int32  // scratch: row positions
+	// When to compact (see worthCompacting): at least minSaved rows
+	// dropped, at most 1/below alive (1/belowCostly before costly
+	// conjuncts).
+	minSaved, below, belowCostly int
+}
+
+// filterConj is one conjunct of the predicate.
+type filterConj struct {
+	prog expr.Program
+	cost int
+	safe bool // evaluating it cannot raise an error
+	// compacted is the schema of a batch compacted before this conjunct:
+	// the columns this and the later conjuncts read, the others Null.
+	compacted *arrow.Schema
+	keep      []bool // the columns of compacted that are not Null
 }
 
 // NewFilter returns WHERE pred over in: rows where pred is TRUE pass, FALSE
@@ -27,11 +56,106 @@ func NewFilter(in engine.Operator, pred expr.Expr, opts ...expr.CompileOptions) 
 	if id := pred.Type().ID(); id != arrow.BOOL && id != arrow.NULL {
 		return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of WHERE must be type boolean, not type %s", expr.PGTypeName(pred.Type()))
 	}
-	p, err := expr.Compile(pred, in.Schema(), opts...)
-	if err != nil {
+	schema := in.Schema()
+	// Compile the whole predicate first: its errors (unknown operator...)
+	// are those of the statement, whatever the conjuncts.
+	if _, err := expr.Compile(pred, schema, opts...); err != nil {
 		return nil, err
 	}
-	return &filterOp{in: in, pred: p}, nil
+	parts := expr.Conjuncts(expr.Fold(pred, opts...))
+	conj := make([]filterConj, len(parts))
+	refs := make([][]bool, len(parts))
+	for i, p := range parts {
+		prog, err := expr.Compile(p, schema, opts...)
+		if err != nil {
+			return nil, err
+		}
+		cost, canFail := expr.PredicateCost(p)
+		conj[i] = filterConj{prog: prog, cost: cost, safe: !canFail}
+		refs[i] = columnsRead(p, schema.NumFields())
+	}
+	order := conjunctOrder(conj)
+	sorted := make([]filterConj, len(conj))
+	for i, k := range order {
+		sorted[i] = conj[k]
+	}
+	// The columns conjunct k and the later ones read.
+	need := make([]bool, schema.NumFields())
+	for i := len(order) - 1; i >= 0; i-- {
+		for j, r := range refs[order[i]] {
+			need[j] = need[j] || r
+		}
+		sorted[i].keep = slices.Clone(need)
+		sorted[i].compacted = nullSchema(schema, need)
+	}
+	return &filterOp{in: in, conj: sorted, minSaved: compactMinRowsSaved, below: compactBelow, belowCostly: compactBelowCostly}, nil
+}
+
+// conjunctOrder is the evaluation order of the conjuncts: those that
+// cannot fail by cost (stable), then the others as written.
+func conjunctOrder(conj []filterConj) []int {
+	var safe, rest []int
+	for i, c := range conj {
+		if c.safe {
+			safe = append(safe, i)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	slices.SortStableFunc(safe, func(a, b int) int { return conj[a].cost - conj[b].cost })
+	return append(safe, rest...)
+}
+
+// columnsRead marks the input columns e reads.
+func columnsRead(e expr.Expr, n int) []bool {
+	out := make([]bool, n)
+	var walk func(e expr.Expr) bool
+	walk = func(e expr.Expr) bool {
+		switch x := e.(type) {
+		case *expr.Col:
+			if x.Idx >= 0 && x.Idx < n {
+				out[x.Idx] = true
+			}
+		case *expr.Lit:
+		case *expr.Cast:
+			return walk(x.Arg)
+		case *expr.Call:
+			for _, a := range x.Args {
+				if !walk(a) {
+					return false
+				}
+			}
+		case *expr.Case:
+			for _, w := range x.Whens {
+				if !walk(w.Cond) || !walk(w.Then) {
+					return false
+				}
+			}
+			if x.Else != nil {
+				return walk(x.Else)
+			}
+		default:
+			return false
+		}
+		return true
+	}
+	if !walk(e) {
+		for i := range out {
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// nullSchema is schema with the columns not in keep typed Null.
+func nullSchema(schema *arrow.Schema, keep []bool) *arrow.Schema {
+	fs := slices.Clone(schema.Fields())
+	for i := range fs {
+		if !keep[i] {
+			fs[i] = arrow.Field{Name: fs[i].Name, Type: arrow.Null, Nullable: true}
+		}
+	}
+	return arrow.NewSchema(fs, nil)
 }
 
 func (o *filterOp) Open(ctx context.Context) error {
@@ -49,60 +173,135 @@ func (o *filterOp) Next() (arrow.RecordBatch, error) {
 		if err != nil || b == nil {
 			return nil, err
 		}
-		mask, err := o.pred.Eval(o.ctx, b)
+		out, err := o.apply(b)
 		if err != nil {
 			return nil, err
 		}
-		m, ok := mask.(*array.Boolean)
-		if !ok { // an untyped NULL predicate keeps nothing
-			mask.Release()
+		if out == nil {
 			continue
 		}
-		kept := countTrue(m)
-		switch {
-		case kept == 0:
-			mask.Release()
-			continue
-		case kept == m.Len():
-			mask.Release()
-			return b, nil
+		if out != b {
+			o.out = out
 		}
-		out, err := filterBatch(o.ctx, b, m)
-		mask.Release()
-		if err != nil {
-			return nil, err
-		}
-		o.out = out
 		return out, nil
 	}
 }
 
-// countTrue counts the rows that are TRUE (valid and set).
-func countTrue(m *array.Boolean) int {
-	if m.NullN() == 0 {
-		return bitutil.CountSetBits(m.Data().Buffers()[1].Bytes(), m.Data().Offset(), m.Len())
-	}
-	n := 0
-	for i := 0; i < m.Len(); i++ {
-		if m.IsValid(i) && m.Value(i) {
-			n++
+// compactBelow: the batch is compacted before the next conjunct when at
+// most 1/compactBelow of its rows are alive (1/compactBelowCostly when a
+// later conjunct is costlier than integer comparisons).
+const (
+	compactBelow        = 4
+	compactBelowCostly  = 2
+	compactMinRowsSaved = 256
+)
+
+// apply returns the rows of b that pass every conjunct: b itself when all
+// do, nil when none does, else a new batch.
+func (o *filterOp) apply(b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	mem := expr.Allocator(o.ctx)
+	cur := b                    // the batch the conjuncts run on
+	var rows []int32            // rows of b that cur's rows are; nil: cur is b
+	alive, all := o.alive, true // rows of cur still alive (all: every one)
+	defer func() {
+		if cur != b {
+			cur.Release()
+		}
+	}()
+	for k := range o.conj {
+		c := &o.conj[k]
+		n := int(cur.NumRows())
+		if !all {
+			live := expr.CountWords(alive)
+			if !c.safe || o.worthCompacting(k, live, n) {
+				o.idx = expr.AppendSetRows(o.idx[:0], alive)
+				next, err := compact(o.ctx, mem, cur, o.idx, c.compacted, c.keep)
+				if err != nil {
+					return nil, err
+				}
+				if rows == nil {
+					rows = slices.Clone(o.idx)
+				} else {
+					for i, x := range o.idx {
+						rows[i] = rows[x]
+					}
+					rows = rows[:len(o.idx)]
+				}
+				if cur != b {
+					cur.Release()
+				}
+				cur, all = next, true
+				n = len(rows)
+			}
+		}
+		m, err := c.prog.Eval(o.ctx, cur)
+		if err != nil {
+			return nil, err
+		}
+		if all {
+			alive = expr.TrueWords(alive, m)
+			o.alive = alive
+		} else {
+			o.mask = expr.TrueWords(o.mask, m)
+			for i, w := range o.mask {
+				alive[i] &= w
+			}
+		}
+		m.Release()
+		live := expr.CountWords(alive)
+		switch {
+		case live == 0:
+			return nil, nil
+		case live == n:
+			all = true
+		default:
+			all = false
 		}
 	}
-	return n
+	if rows == nil && all {
+		return b, nil
+	}
+	idx := rows
+	if !all {
+		o.idx = expr.AppendSetRows(o.idx[:0], alive)
+		if rows != nil {
+			for i, x := range o.idx {
+				o.idx[i] = rows[x]
+			}
+		}
+		idx = o.idx
+	}
+	return gatherBatch(o.ctx, mem, b, idx, b.Schema(), nil)
 }
 
-// filterBatch keeps the rows of b where mask is TRUE by gathering them by
-// index (arrow-go's filter kernel mishandles booleans with NULLs):
-// fixed-width and text columns take the typed gathers of join_take.go,
-// others the take kernel.
-func filterBatch(ctx context.Context, b arrow.RecordBatch, mask *array.Boolean) (arrow.RecordBatch, error) {
-	idx := make([]int32, 0, mask.Len())
-	for i := 0; i < mask.Len(); i++ {
-		if mask.IsValid(i) && mask.Value(i) {
-			idx = append(idx, int32(i))
+// worthCompacting reports whether gathering the live rows before
+// conjunct k saves more than it costs.
+func (o *filterOp) worthCompacting(k, live, n int) bool {
+	if n-live < o.minSaved {
+		return false
+	}
+	below := o.below
+	for _, c := range o.conj[k:] {
+		if c.cost > expr.CostFixed {
+			below = o.belowCostly
+			break
 		}
 	}
-	mem := expr.Allocator(ctx)
+	return live*below <= n
+}
+
+// compact gathers rows idx of the columns of b in keep into a batch of
+// schema s (the other columns Null).
+func compact(ctx context.Context, mem memory.Allocator, b arrow.RecordBatch, idx []int32, s *arrow.Schema, keep []bool) (arrow.RecordBatch, error) {
+	return gatherBatch(ctx, mem, b, idx, s, keep)
+}
+
+// gatherBatch keeps rows idx of b, as a batch of schema s: the columns in
+// keep (all when keep is nil) are gathered, the others are Null.
+// Fixed-width and text columns take the typed gathers of join_take.go,
+// others the take kernel (arrow-go's filter kernel mishandles booleans
+// with NULLs).
+func gatherBatch(ctx context.Context, mem memory.Allocator, b arrow.RecordBatch, idx []int32, s *arrow.Schema, keep []bool) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, b.NumCols())
 	release := func() {
 		for _, c := range cols {
@@ -118,6 +317,10 @@ func filterBatch(ctx context.Context, b arrow.RecordBatch, mask *array.Boolean) 
 		}
 	}()
 	for j := range cols {
+		if keep != nil && !keep[j] {
+			cols[j] = array.NewNull(len(idx))
+			continue
+		}
 		c := b.Column(j)
 		if cols[j] = takeFixed(mem, c, idx); cols[j] != nil {
 			continue
@@ -135,7 +338,7 @@ func filterBatch(ctx context.Context, b arrow.RecordBatch, mask *array.Boolean) 
 		}
 		cols[j] = t
 	}
-	out := array.NewRecordBatch(b.Schema(), cols, int64(len(idx)))
+	out := array.NewRecordBatch(s, cols, int64(len(idx)))
 	release()
 	return out, nil
 }

@@ -37,6 +37,21 @@ func cmpOpOf(fn string) cmpOp {
 	return opEq
 }
 
+// flip is the operator with its operands exchanged: a op b = b op.flip() a.
+func (op cmpOp) flip() cmpOp {
+	switch op {
+	case opLt:
+		return opGt
+	case opLe:
+		return opGe
+	case opGt:
+		return opLt
+	case opGe:
+		return opLe
+	}
+	return op
+}
+
 func (op cmpOp) test(c int) bool {
 	switch op {
 	case opEq:
@@ -57,7 +72,8 @@ type ordered interface {
 	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint64
 }
 
-// cmpInts compares two integer-like vectors of the same type.
+// cmpInts compares two integer-like vectors of the same type, 64 rows
+// per output word (compare_loops.go).
 func cmpInts[T ordered](op cmpOp) kernelFn {
 	return func(ev *evalCtx, args []vec) (vec, error) {
 		if constNull(args) {
@@ -65,48 +81,17 @@ func cmpInts[T ordered](op cmpOp) kernelFn {
 		}
 		n, c := outLen(ev, args)
 		a, b := values[T](args[0].arr), values[T](args[1].arr)
-		ma, mb := args[0].idx(), args[1].idx()
 		valid, nulls := andValidity(ev.mem, n, args)
-		out := newBoolOut(ev.mem, n)
-		switch op {
-		case opEq:
-			for i := 0; i < n; i++ {
-				if a[i&ma] == b[i&mb] {
-					out.set(i)
-				}
-			}
-		case opNe:
-			for i := 0; i < n; i++ {
-				if a[i&ma] != b[i&mb] {
-					out.set(i)
-				}
-			}
-		case opLt:
-			for i := 0; i < n; i++ {
-				if a[i&ma] < b[i&mb] {
-					out.set(i)
-				}
-			}
-		case opLe:
-			for i := 0; i < n; i++ {
-				if a[i&ma] <= b[i&mb] {
-					out.set(i)
-				}
-			}
-		case opGt:
-			for i := 0; i < n; i++ {
-				if a[i&ma] > b[i&mb] {
-					out.set(i)
-				}
-			}
-		case opGe:
-			for i := 0; i < n; i++ {
-				if a[i&ma] >= b[i&mb] {
-					out.set(i)
-				}
-			}
+		vbuf, w := newWords(ev.mem, n)
+		switch {
+		case args[1].c:
+			cmpOrderedConst(w, n, a, b[0], op)
+		case args[0].c:
+			cmpOrderedConst(w, n, b, a[0], op.flip())
+		default:
+			cmpOrderedCols(w, n, a, b, op)
 		}
-		return vec{arr: out.finish(n, valid, nulls), c: c}, nil
+		return vec{arr: finishWords(vbuf, w, n, valid, nulls), c: c}, nil
 	}
 }
 
@@ -257,7 +242,11 @@ func compareKernel(fn string, l, r arrow.DataType) (kernelFn, error) {
 		return cmpFloats[float32](op), nil
 	case kFloat8:
 		return cmpFloats[float64](op), nil
-	case kDecimal, kNumeric, kText, kBytea, kFixed, kBool, kInterval:
+	case kDecimal, kNumeric:
+		return cmpDecimal(op), nil
+	case kText, kBytea:
+		return cmpBytes(op), nil
+	case kFixed, kBool, kInterval:
 		return cmpGeneric(op), nil
 	}
 	return nil, operatorError(fn, []arrow.DataType{l, r})

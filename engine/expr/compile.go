@@ -52,7 +52,7 @@ func Compile(e Expr, in *arrow.Schema, opts ...CompileOptions) (Program, error) 
 	if len(opts) > 0 && opts[0].TimeZone != nil {
 		c.tz = opts[0].TimeZone
 	}
-	n, err := c.compile(e)
+	n, err := c.compile(fold(e, c.tz))
 	if err != nil {
 		return Program{}, err
 	}

@@ -13,56 +13,88 @@ import (
 // Boolean logic with SQL's three-valued truth tables, NULL tests, and the
 // non-strict functions that pick one of their arguments per row.
 
-// andOr is AND (isAnd) or OR over two or more boolean vectors.
+// andOr is AND (isAnd) or OR over two or more boolean vectors, 64 rows
+// per word. With T the rows an argument makes TRUE and F those it makes
+// FALSE: AND is TRUE where every argument is TRUE and FALSE where one is
+// FALSE; OR is TRUE where one is TRUE and FALSE where every one is FALSE;
+// NULL elsewhere.
 func andOr(isAnd bool) kernelFn {
 	return func(ev *evalCtx, args []vec) (vec, error) {
 		n, c := outLen(ev, args)
-		out := newBoolOut(ev.mem, n)
-		validBuf := newBoolOut(ev.mem, n)
-		nulls := 0
-		vals := make([]boolBits, len(args))
-		valid := make([]bitmap, len(args))
-		isNull := make([]bool, len(args))
-		for j, a := range args {
-			if a.arr.DataType().ID() == arrow.NULL {
-				isNull[j] = true
-				continue
+		vbuf, t := newWords(ev.mem, n)
+		nw := len(t)
+		nullable := false
+		for _, a := range args {
+			if a.arr.DataType().ID() == arrow.NULL || a.arr.NullN() > 0 {
+				nullable = true
 			}
-			vals[j], valid[j] = boolsOf(a), validityOf(a)
 		}
-		for i := 0; i < n; i++ {
-			// decided: a FALSE for AND / TRUE for OR settles the row.
-			sawNull, decided := false, false
-			for j := range args {
-				if isNull[j] || !valid[j].valid(i) {
-					sawNull = true
-					continue
-				}
-				if vals[j].get(i) != isAnd {
-					decided = true
-					break
-				}
+		// f is the FALSE rows of the result, tracked only with NULLs.
+		var f []uint64
+		if nullable {
+			f = make([]uint64, nw)
+		}
+		for k := range t {
+			if isAnd {
+				t[k] = ^uint64(0)
+			} else if f != nil {
+				f[k] = ^uint64(0)
 			}
+		}
+		for _, a := range args {
+			var vals, valid []uint64
+			var cv, cok uint64 // a constant's value and validity, as words
 			switch {
-			case decided:
-				validBuf.set(i)
-				if !isAnd {
-					out.set(i)
+			case a.arr.DataType().ID() == arrow.NULL:
+			case a.c:
+				if a.arr.IsValid(0) {
+					cok = ^uint64(0)
+					if a.arr.(*array.Boolean).Value(0) {
+						cv = ^uint64(0)
+					}
 				}
-			case sawNull:
-				nulls++
 			default:
-				validBuf.set(i)
-				if isAnd {
-					out.set(i)
+				vals = wordsOf(boolsOf(a).b, a.arr.Data().Offset(), n)
+				valid = ValidWords(a.arr)
+				cok = ^uint64(0)
+			}
+			for k := 0; k < nw; k++ {
+				v, ok := cv, cok
+				if vals != nil {
+					v = vals[k]
+				}
+				if valid != nil {
+					ok = valid[k]
+				}
+				switch {
+				case isAnd && f == nil:
+					t[k] &= v
+				case isAnd:
+					t[k] &= v & ok
+					f[k] |= ^v & ok
+				case f == nil:
+					t[k] |= v
+				default:
+					t[k] |= v & ok
+					f[k] &= ^v & ok
 				}
 			}
 		}
-		if nulls == 0 {
-			validBuf.buf.Release()
-			return vec{arr: out.finish(n, nil, 0), c: c}, nil
+		clearTail(t, n)
+		if f == nil {
+			return vec{arr: makeFixed(Bool, n, nil, 0, vbuf), c: c}, nil
 		}
-		return vec{arr: out.finish(n, validBuf.buf, nulls), c: c}, nil
+		valid, vw := newWords(ev.mem, n)
+		for k := range vw {
+			vw[k] = t[k] | f[k]
+		}
+		clearTail(vw, n)
+		nulls := n - CountWords(vw)
+		if nulls == 0 {
+			valid.Release()
+			valid = nil
+		}
+		return vec{arr: makeFixed(Bool, n, valid, nulls, vbuf), c: c}, nil
 	}
 }
 
@@ -72,28 +104,43 @@ func notKernel(ev *evalCtx, args []vec) (vec, error) {
 	}
 	n, c := outLen(ev, args)
 	valid, nulls := andValidity(ev.mem, n, args)
-	in := boolsOf(args[0])
-	out := newBoolOut(ev.mem, n)
-	for i := 0; i < n; i++ {
-		if !in.get(i) {
-			out.set(i)
-		}
+	in := wordsOf(boolsOf(args[0]).b, args[0].arr.Data().Offset(), n)
+	vbuf, w := newWords(ev.mem, n)
+	for k := range w {
+		w[k] = ^in[k]
 	}
-	return vec{arr: out.finish(n, valid, nulls), c: c}, nil
+	return vec{arr: finishWords(vbuf, w, n, valid, nulls), c: c}, nil
 }
 
 // nullTest is IS NULL (want=true) or IS NOT NULL.
 func nullTest(want bool) kernelFn {
 	return func(ev *evalCtx, args []vec) (vec, error) {
 		n, c := outLen(ev, args)
-		vb := nullableValidity(args[0])
-		out := newBoolOut(ev.mem, n)
-		for i := 0; i < n; i++ {
-			if vb.valid(i) != want {
-				out.set(i)
+		vbuf, w := newWords(ev.mem, n)
+		a := args[0].arr
+		var vw []uint64
+		switch {
+		case a.DataType().ID() == arrow.NULL:
+			vw = make([]uint64, len(w))
+		case args[0].c:
+			if a.IsNull(0) {
+				vw = make([]uint64, len(w))
 			}
+		default:
+			vw = ValidWords(a)
 		}
-		return vec{arr: out.finish(n, nil, 0), c: c}, nil
+		for k := range w {
+			m := ^uint64(0)
+			if vw != nil {
+				m = vw[k]
+			}
+			if want {
+				m = ^m
+			}
+			w[k] = m
+		}
+		clearTail(w, n)
+		return vec{arr: makeFixed(Bool, n, nil, 0, vbuf), c: c}, nil
 	}
 }
 
@@ -278,6 +325,9 @@ func extremeKernel(t arrow.DataType, sign int) kernelFn {
 // inKernel is x IN (v1, ...): TRUE if some vi = x; else NULL if x or some
 // vi is NULL; else FALSE.
 func inKernel(ev *evalCtx, args []vec) (vec, error) {
+	if v, ok := inConst(ev, args); ok {
+		return v, nil
+	}
 	n, c := outLen(ev, args)
 	if args[0].arr.DataType().ID() == arrow.NULL {
 		return nullResult(ev, Bool, args), nil
