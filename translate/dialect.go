@@ -81,9 +81,11 @@ type dialectTok struct {
 }
 
 // rewriteDialect returns sql with the Spark clauses of its CREATE TABLE
-// and DROP TABLE statements blanked out, and what they said. MERGE's Spark
-// actions (UPDATE SET *, INSERT *) are replaced first (dialect_merge.go).
+// and DROP TABLE statements blanked out, and what they said. Four-part
+// metadata table names are joined first (dialect_metaname.go), and MERGE's
+// Spark actions (UPDATE SET *, INSERT *) replaced (dialect_merge.go).
 func rewriteDialect(sql string) (string, []*ddlExtras, error) {
+	sql = rewriteMetaNames(sql)
 	sql, mergeExtras := rewriteMergeStars(sql)
 	if !mayHaveDDL(sql) {
 		return sql, mergeExtras, nil

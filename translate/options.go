@@ -76,6 +76,8 @@ var icebergOptions = []icebergOption{
 		Doc: "Write tables with write.wap.enabled as staged snapshots under this id (write-audit-publish)."},
 	{Name: "wap-branch", Levels: levelSession, Spark: "spark.wap.branch", Check: checkOptionText, Acts: levelSession,
 		Doc: "Read and write tables with write.wap.enabled on this branch."},
+	{Name: "list-metadata-tables", Levels: levelSession, Default: "false", Check: checkOptionBool, Acts: levelSession,
+		Doc: "List each table's metadata tables (t$snapshots, t$files...) as views in the system catalog, for BI tools to browse (icegate's own)."},
 	{Name: "compression-codec", Levels: levelSession | levelWrite | levelTable, Spark: "spark.sql.iceberg.compression-codec",
 		Property: "write.parquet.compression-codec", Default: "zstd", Acts: levelTable,
 		Check: checkOptionEnum("uncompressed", "none", "null", "snappy", "gzip", "lz4", "zstd", "brotli", "lzo", "lzop", "bz2", "bzip2", "xz", "deflate", "zlib", "zstd-no-seek"),

@@ -175,6 +175,7 @@ func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error
 				continue
 			}
 			snap.Relations = append(snap.Relations, sysTableRelation(name, t))
+			s.appendMetaTableRelations(snap, name, t)
 		}
 		vids, err := s.cat.ListViews(ctx, ns)
 		if err != nil {
