@@ -177,7 +177,7 @@ func describeRel(q *colTable, r rel, used colSet) string {
 		if x.apply {
 			s += " (per outer row)"
 		}
-		return s
+		return s + joinBuildNote(x)
 	case *sortRel:
 		return "sort " + fmtKeys(x.keys)
 	case *limitRel:

@@ -57,11 +57,16 @@ type JoinSpec struct {
 	// SQLSTATE 21000 (scalar subqueries; with JoinLeft).
 	Single   bool
 	MarkName string // name of the mark column ("mark" if empty)
+	// BuildLeft: hold the left input in memory (the hash table on its
+	// keys) and stream the right one, for a left input much smaller than
+	// the right. Only Semi, Anti, Mark and Single Left joins take it
+	// (join_build_left.go); the output is the same as without it.
+	BuildLeft bool
 }
 
 // NewHashJoin joins left and right on equi keys: it builds a hash table
 // on the right input (the planner puts the smaller side there) and streams
-// the left. It needs at least one key. Right and Full joins emit the
+// the left; with spec.BuildLeft, the other way round. It needs at least one key. Right and Full joins emit the
 // unmatched right rows at the end. The right side is held in memory
 // whole. Rows come out in no particular order. opts are the session's
 // compile options.
@@ -94,6 +99,14 @@ type joinOp struct {
 	standIns    []arrow.Array // all-NULL columns standing in for the others
 	nullAware   bool
 
+	// The roles of the inputs: the build side is held in memory and
+	// indexed by its keys, the probe side streams. Normally build = right.
+	buildIn, probeIn engine.Operator
+	buildKeys        []expr.Program
+	probeKeys        []expr.Program
+	probeKeyExprs    []expr.Expr   // the probe keys as written
+	buildSchema      *arrow.Schema // the build input's columns, decoded
+
 	schema      *arrow.Schema // output
 	pairSchema  *arrow.Schema // left then right columns, decoded, nullable
 	rightSchema *arrow.Schema // right columns, decoded
@@ -109,6 +122,8 @@ type joinOp struct {
 	rightMatched []bool // Right/Full: build rows that found a partner
 	leftDone     bool
 	tailPos      int // next build row the unmatched-right tail looks at
+
+	bl buildLeftState // BuildLeft only
 }
 
 func newJoin(left, right engine.Operator, spec JoinSpec, opts []expr.CompileOptions) (*joinOp, error) {
@@ -153,6 +168,17 @@ func newJoin(left, right engine.Operator, spec JoinSpec, opts []expr.CompileOpti
 	lf := decodedFields(left.Schema(), false)
 	rf := decodedFields(right.Schema(), false)
 	o.rightSchema = arrow.NewSchema(rf, nil)
+	o.buildIn, o.probeIn = right, left
+	o.buildKeys, o.probeKeys, o.probeKeyExprs = o.rkeys, o.lkeys, spec.LeftKeys
+	o.buildSchema = o.rightSchema
+	if spec.BuildLeft {
+		if !buildsLeft(spec) {
+			return nil, fmt.Errorf("join: a %s join cannot build on its left input", spec.Type)
+		}
+		o.buildIn, o.probeIn = left, right
+		o.buildKeys, o.probeKeys, o.probeKeyExprs = o.lkeys, o.rkeys, spec.RightKeys
+		o.buildSchema = arrow.NewSchema(lf, nil)
+	}
 	pair := append(decodedFields(left.Schema(), true), decodedFields(right.Schema(), true)...)
 	o.pairSchema = arrow.NewSchema(pair, nil)
 	if spec.Residual != nil {
@@ -209,10 +235,13 @@ func (o *joinOp) Open(ctx context.Context) error {
 	o.ctx = ctx
 	o.build.mem.release()
 	o.build.mem = newMemAccount(ctx, "hash join build side")
+	if o.spec.BuildLeft {
+		return o.openBuildLeft()
+	}
 	if err := o.right.Open(ctx); err != nil {
 		return err
 	}
-	if err := o.buildRight(); err != nil {
+	if err := o.buildSide(); err != nil {
 		return err
 	}
 	switch o.spec.Type {

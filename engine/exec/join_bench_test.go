@@ -116,3 +116,31 @@ func runJoinBench(b *testing.B, probe, build []arrow.RecordBatch, schema *arrow.
 	}
 	b.ReportMetric(float64(work)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// BenchmarkSemiJoinBuildSide joins 50k outer rows with 1M subquery rows
+// (q04's shape: few outer rows, a large subquery; about 63% of the outer
+// rows have partners) building on either side.
+func BenchmarkSemiJoinBuildSide(b *testing.B) {
+	const outerRows, innerRows = 50_000, 1_000_000
+	schema := joinBenchSchema(expr.Int8)
+	r := rand.New(rand.NewSource(1))
+	outer := joinBenchBatches(schema, outerRows, func(i int) int64 { return int64(i) * 20 })
+	inner := joinBenchBatches(schema, innerRows, func(int) int64 { return r.Int63n(outerRows * 20) })
+	k := &expr.Col{Idx: 0, Name: "k", T: expr.Int8}
+	for _, typ := range []JoinType{JoinSemi, JoinMark} {
+		for _, left := range []bool{false, true} {
+			name := typ.String() + "/build_right"
+			if left {
+				name = typ.String() + "/build_left"
+			}
+			want := outerRows
+			if typ == JoinSemi {
+				want = 31_737 // outer rows with a partner among the inner ones
+			}
+			b.Run(name, func(b *testing.B) {
+				spec := JoinSpec{Type: typ, LeftKeys: []expr.Expr{k}, RightKeys: []expr.Expr{k}, BuildLeft: left}
+				runJoinBench(b, outer, inner, schema, spec, NewHashJoin, want, innerRows)
+			})
+		}
+	}
+}

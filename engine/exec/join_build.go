@@ -11,14 +11,15 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 )
 
-// joinBuild is the buffered right side of a join and, with keys, its hash
-// table. Rows with equal keys form a chain through next, in row order;
-// rows whose key cannot match (a NULL in a key that is not null-safe)
-// form the NULL chain instead, which null-aware joins consult.
+// joinBuild is the buffered build side of a join (normally the right
+// input) and, with keys, its hash table. Rows with equal keys form a
+// chain through next, in row order; rows whose key cannot match (a NULL
+// in a key that is not null-safe) form the NULL chain instead, which
+// null-aware joins consult.
 type joinBuild struct {
 	rows  int
-	batch arrow.RecordBatch // the right rows, dictionaries decoded; nil when empty
-	keys  []arrow.Array     // right key values, one array per key
+	batch arrow.RecordBatch // the build rows, dictionaries decoded; nil when empty
+	keys  []arrow.Array     // build key values, one array per key
 	next  []int32           // next row of the same chain, -1 at the end
 
 	ints  *intTable   // one integer-like key
@@ -64,11 +65,11 @@ func decodeColumns(ctx context.Context, b arrow.RecordBatch) ([]arrow.Array, err
 	return cols, nil
 }
 
-// buildRight reads the whole right input and indexes it.
-func (o *joinOp) buildRight() error {
+// buildSide reads the whole build input and indexes it.
+func (o *joinOp) buildSide() error {
 	b := &o.build
 	b.nullHead = -1
-	nc := o.rightSchema.NumFields()
+	nc := o.buildSchema.NumFields()
 	parts := make([][]arrow.Array, nc)
 	defer func() {
 		for _, p := range parts {
@@ -79,7 +80,7 @@ func (o *joinOp) buildRight() error {
 		if err := o.ctx.Err(); err != nil {
 			return err
 		}
-		rb, err := o.right.Next()
+		rb, err := o.buildIn.Next()
 		if err != nil {
 			return err
 		}
@@ -111,11 +112,11 @@ func (o *joinOp) buildRight() error {
 		}
 		cols[j] = c
 	}
-	b.batch = array.NewRecordBatch(o.rightSchema, cols, int64(b.rows))
-	if len(o.rkeys) == 0 {
+	b.batch = array.NewRecordBatch(o.buildSchema, cols, int64(b.rows))
+	if len(o.buildKeys) == 0 {
 		return nil
 	}
-	for _, p := range o.rkeys {
+	for _, p := range o.buildKeys {
 		k, err := p.Eval(o.ctx, b.batch)
 		if err != nil {
 			return err

@@ -10,20 +10,21 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 )
 
-// lookup finds the first candidate of every row of lb in the hash table.
+// lookup finds the first candidate of every row of probe batch lb in the
+// hash table.
 func (o *joinOp) lookup(lb arrow.RecordBatch) error {
 	p := &o.probe
 	b := &o.build
 	if b.strs != nil {
-		if c, ok := o.spec.LeftKeys[0].(*expr.Col); ok {
+		if c, ok := o.probeKeyExprs[0].(*expr.Col); ok {
 			if d, ok := lb.Column(c.Idx).(*array.Dictionary); ok && lookupDict(p, b, d, o.nullSafe[0]) {
 				return nil
 			}
 		}
 	}
-	keys := make([]arrow.Array, len(o.lkeys))
+	keys := make([]arrow.Array, len(o.probeKeys))
 	defer releaseAll(keys)
-	for i, prog := range o.lkeys {
+	for i, prog := range o.probeKeys {
 		k, err := prog.Eval(o.ctx, lb)
 		if err != nil {
 			return err

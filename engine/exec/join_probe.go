@@ -105,6 +105,9 @@ func (o *joinOp) releasePending() {
 // produce returns the next batch of joined rows, which the caller owns;
 // nil at the end.
 func (o *joinOp) produce() (arrow.RecordBatch, error) {
+	if o.spec.BuildLeft {
+		return o.produceBuildLeft()
+	}
 	p := &o.probe
 	for {
 		if err := o.ctx.Err(); err != nil {
@@ -162,7 +165,7 @@ func (o *joinOp) startBatch(lb arrow.RecordBatch) error {
 	clear(p.matches)
 	clear(p.keyNull)
 	clear(p.nullHit)
-	hashed := len(o.lkeys) > 0
+	hashed := len(o.probeKeys) > 0
 	if hashed {
 		for i := range p.heads {
 			p.heads[i] = -1
@@ -204,7 +207,7 @@ func (o *joinOp) fill() error {
 	p := &o.probe
 	b := &o.build
 	p.li, p.ri, p.isNull = p.li[:0], p.ri[:0], p.isNull[:0]
-	hashed := len(o.lkeys) > 0
+	hashed := len(o.probeKeys) > 0
 	existence := o.existence()
 	rows := int32(b.rows)
 	for iter := 0; p.row < p.n; iter++ {
@@ -273,20 +276,8 @@ func (o *joinOp) matchChunk() (arrow.RecordBatch, error) {
 		return nil, nil
 	}
 	emits := !o.existence()
-	if o.residual != nil {
-		pairs, err := o.gatherForResidual(p.li, p.ri)
-		if err != nil {
-			return nil, err
-		}
-		keep, err := o.residualMask(pairs)
-		pairs.Release()
-		if err != nil {
-			return nil, err
-		}
-		for j, k := range keep {
-			p.li[j], p.ri[j], p.isNull[j] = p.li[k], p.ri[k], p.isNull[k]
-		}
-		p.li, p.ri, p.isNull = p.li[:len(keep)], p.ri[:len(keep)], p.isNull[:len(keep)]
+	if err := o.applyResidual(p.cols, o.build.batch.Columns()); err != nil {
+		return nil, err
 	}
 	for j, i := range p.li {
 		if p.isNull[j] {
@@ -304,5 +295,28 @@ func (o *joinOp) matchChunk() (arrow.RecordBatch, error) {
 	if !emits || len(p.li) == 0 {
 		return nil, nil
 	}
-	return o.gatherPairs(p.li, p.ri)
+	return o.gatherPairs(p.cols, p.li, o.build.batch.Columns(), p.ri)
+}
+
+// applyResidual keeps the chunk's pairs (p.li rows of the left columns
+// lcols, p.ri rows of the right columns rcols) that the residual accepts.
+func (o *joinOp) applyResidual(lcols, rcols []arrow.Array) error {
+	p := &o.probe
+	if o.residual == nil {
+		return nil
+	}
+	pairs, err := o.gatherForResidual(lcols, p.li, rcols, p.ri)
+	if err != nil {
+		return err
+	}
+	keep, err := o.residualMask(pairs)
+	pairs.Release()
+	if err != nil {
+		return err
+	}
+	for j, k := range keep {
+		p.li[j], p.ri[j], p.isNull[j] = p.li[k], p.ri[k], p.isNull[k]
+	}
+	p.li, p.ri, p.isNull = p.li[:len(keep)], p.ri[:len(keep)], p.isNull[:len(keep)]
+	return nil
 }

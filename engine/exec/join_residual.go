@@ -49,14 +49,15 @@ func residualColumns(e expr.Expr, width int) []bool {
 	return used
 }
 
-// gatherForResidual is the batch the residual runs over for pairs li, ri:
-// the columns it reads gathered, the others all-NULL stand-ins.
-func (o *joinOp) gatherForResidual(li, ri []int32) (arrow.RecordBatch, error) {
+// gatherForResidual is the batch the residual runs over for pairs li, ri
+// (rows li of the left columns lcols beside rows ri of the right columns
+// rcols): the columns it reads gathered, the others all-NULL stand-ins.
+func (o *joinOp) gatherForResidual(lcols []arrow.Array, li []int32, rcols []arrow.Array, ri []int32) (arrow.RecordBatch, error) {
 	if o.resCols == nil {
-		return o.gatherPairs(li, ri)
+		return o.gatherPairs(lcols, li, rcols, ri)
 	}
 	n := len(li)
-	nl := len(o.probe.cols)
+	nl := len(lcols)
 	mem := expr.Allocator(o.ctx)
 	cols := make([]arrow.Array, len(o.resCols))
 	defer func() { releaseAll(cols) }()
@@ -64,9 +65,9 @@ func (o *joinOp) gatherForResidual(li, ri []int32) (arrow.RecordBatch, error) {
 		var src arrow.Array
 		idx := li
 		if j < nl {
-			src = o.probe.cols[j]
+			src = lcols[j]
 		} else {
-			src, idx = o.build.batch.Column(j-nl), ri
+			src, idx = rcols[j-nl], ri
 		}
 		if !used {
 			if o.standIns == nil {

@@ -139,16 +139,16 @@ func gatherWords[T uint16 | uint32 | uint64](dst, src []T, idx []int32) {
 	}
 }
 
-// gatherPairs is the batch of the left rows li beside the right rows ri.
-func (o *joinOp) gatherPairs(li, ri []int32) (arrow.RecordBatch, error) {
-	p := &o.probe
+// gatherPairs is the batch of rows li of the left columns lcols beside
+// rows ri of the right columns rcols.
+func (o *joinOp) gatherPairs(lcols []arrow.Array, li []int32, rcols []arrow.Array, ri []int32) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, 0, o.pairSchema.NumFields())
 	defer func() { releaseAll(cols) }()
-	cols, err := o.takeCols(cols, p.cols, li)
+	cols, err := o.takeCols(cols, lcols, li)
 	if err != nil {
 		return nil, err
 	}
-	if cols, err = o.takeCols(cols, o.build.batch.Columns(), ri); err != nil {
+	if cols, err = o.takeCols(cols, rcols, ri); err != nil {
 		return nil, err
 	}
 	return array.NewRecordBatch(o.pairSchema, cols, int64(len(li))), nil

@@ -309,6 +309,11 @@ func joinDataSets() []joinData {
 		{name: "unique_right", left: left, right: unique, lsizes: []int{40}, rsizes: []int{2}},
 		{name: "wide", left: genRows(5, 700, 20000, 9), right: genRows(6, 5000, 20000, 9), lsizes: []int{256, 100}, rsizes: []int{1024}},
 		{name: "skew", left: genRows(3, 90, 2, 0), right: genRows(4, 120, 2, 0), lsizes: []int{90}, rsizes: []int{50}},
+		// Many right batches past a long left side, in both directions.
+		{name: "wide_existence", left: genRows(10, 300, 5000, 9), right: genRows(11, 2000, 5000, 9), lsizes: []int{128}, rsizes: []int{256}},
+		// Every left row finds a partner in the first right batches (a
+		// join building on the left stops reading the right early).
+		{name: "left_all_match", left: genRows(8, 9, 3, 0), right: genRows(9, 200, 3, 7), lsizes: []int{4}, rsizes: []int{16}},
 	}
 }
 
@@ -415,14 +420,20 @@ func joinCases() []joinCase {
 				if d.name == "skew" && (len(k.cols) > 1 || k.nullSafe != nil || res.name != "none" && res.name != "p_lt_p") {
 					continue // the big one runs the main shapes only
 				}
-				if d.name == "wide" && (k.name != "k" || res.name != "none") {
-					continue // many batches and a long unmatched-right tail
+				if (d.name == "wide" || d.name == "wide_existence") && (k.name != "k" || res.name != "none" && res.name != "p_lt_p") {
+					continue // many batches and long tails
+				}
+				if d.name == "left_all_match" && len(k.cols) > 1 {
+					continue
 				}
 				if d.name != "plain" && (res.name == "true" || res.name == "false" || res.name == "s_ne_s" && d.name != "dict") {
 					continue // plain covers these
 				}
 				for typ := JoinInner; typ <= JoinMark; typ++ {
 					if d.name == "wide" && typ != JoinRight && typ != JoinFull {
+						continue
+					}
+					if d.name == "wide_existence" && typ < JoinSemi {
 						continue
 					}
 					c := joinCase{typ: typ, keys: k, res: res, data: d}
@@ -455,19 +466,26 @@ func TestJoin(t *testing.T) {
 			name += "/single"
 		}
 		want, wantErr := c.reference()
-		for _, kind := range []string{"hash", "loop"} {
-			if kind == "hash" && len(c.keys.cols) == 0 {
+		for _, kind := range []string{"hash", "loop", "hash_build_left", "loop_build_left"} {
+			if strings.HasPrefix(kind, "hash") && len(c.keys.cols) == 0 {
 				continue
 			}
 			ls := joinSideSchema("l_", c.data.ldict)
 			rs := joinSideSchema("r_", c.data.rdict)
+			spec := c.spec(ls, rs)
+			if strings.HasSuffix(kind, "build_left") {
+				if !buildsLeft(spec) {
+					continue
+				}
+				spec.BuildLeft = true
+			}
 			left := joinSource(t, mem, ls, c.data.left, c.data.lsizes)
 			right := joinSource(t, mem, rs, c.data.right, c.data.rsizes)
 			newJoin := NewHashJoin
-			if kind == "loop" {
+			if strings.HasPrefix(kind, "loop") {
 				newJoin = NewNestedLoopJoin
 			}
-			op, err := newJoin(left, right, c.spec(ls, rs))
+			op, err := newJoin(left, right, spec)
 			if err != nil {
 				left.Close()
 				right.Close()
