@@ -572,6 +572,8 @@ func ownCols(r rel) []colID {
 		return x.cols
 	case *workTableRel:
 		return x.cols
+	case *cteScanRel:
+		return x.cols
 	case *joinRel:
 		if x.typ == joinMark {
 			return []colID{x.mark}

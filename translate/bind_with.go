@@ -10,8 +10,9 @@ import (
 )
 
 // pushWith makes a WITH clause's queries visible until pop is called.
-// Each reference binds the query anew (the query is inlined), so a WITH
-// query referenced twice is planned twice.
+// As in PostgreSQL, a query referenced more than once or written AS
+// MATERIALIZED is computed once and shared (rel_cte.go); any other one
+// is inlined: each reference binds it anew, as a subquery.
 func (b *binder) pushWith(w *pg.WithClause) (pop func(), err error) {
 	n := len(b.ctes)
 	pop = func() { b.ctes = b.ctes[:n] }
@@ -43,6 +44,7 @@ func (b *binder) pushWith(w *pg.WithClause) (pop func(), err error) {
 		for _, a := range cte.Aliascolnames {
 			def.aliases = append(def.aliases, a.GetString_().GetSval())
 		}
+		def.materialize = !def.recursive && b.materializes(w, cte)
 		b.ctes = append(b.ctes, def)
 	}
 	return pop, nil
@@ -65,6 +67,9 @@ func (b *binder) bindCTERef(def *cteDef, rv *pg.RangeVar, alias string, colAlias
 	}
 	if def.inRecursiveTerm || def.recursive {
 		return b.bindRecursiveRef(def, rv, alias, colAliases)
+	}
+	if def.shared != nil {
+		return b.bindSharedRef(def, rv, alias, colAliases)
 	}
 	def.binding = true
 	// The WITH queries defined after this one are not visible in it.
@@ -89,6 +94,11 @@ func (b *binder) bindCTERef(def *cteDef, rv *pg.RangeVar, alias string, colAlias
 		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified",
 			def.name, len(p.out), len(def.aliases)), rv.Location)
 	}
+	if def.materialize && shareable(p.root) {
+		def.shared = &cteShared{name: def.name, body: p.root, out: p.out, cols: p.cols}
+		return b.bindSharedRef(def, rv, alias, colAliases)
+	}
+	def.materialize = false
 	if err := b.addDerivedItem(p, alias, def.name, aliases, rv.Location); err != nil {
 		return nil, err
 	}
@@ -181,6 +191,127 @@ func (b *binder) bindRecursiveRef(def *cteDef, rv *pg.RangeVar, alias string, co
 	}
 	p.root = rr
 	if err := b.addDerivedItem(p, alias, def.name, colAliases, rv.Location); err != nil {
+		return nil, err
+	}
+	return p.root, nil
+}
+
+// materializes reports whether the WITH query cte of w is computed once
+// and shared: written AS MATERIALIZED, or, unless written AS NOT
+// MATERIALIZED, referenced more than once. Statements with
+// data-modifying WITH queries keep every WITH query inlined.
+func (b *binder) materializes(w *pg.WithClause, cte *pg.CommonTableExpr) bool {
+	if dmlWithOf(b.ctx) != nil {
+		return false
+	}
+	for _, c := range w.Ctes {
+		if c.GetCommonTableExpr().GetCtequery().GetSelectStmt() == nil {
+			return false
+		}
+	}
+	switch cte.Ctematerialized {
+	case pg.CTEMaterialize_CTEMaterializeAlways:
+		return true
+	case pg.CTEMaterialize_CTEMaterializeNever:
+		return false
+	}
+	return b.cteRefCount(w, cte) > 1
+}
+
+// withOwner is a statement that may carry a WITH clause.
+type withOwner interface{ GetWithClause() *pg.WithClause }
+
+// cteRefCount counts the references to cte in the statement w belongs
+// to: its main query and the WITH queries of w that can see it. A nested
+// WITH that defines the same name hides it (nothing below it counts).
+func (b *binder) cteRefCount(w *pg.WithClause, cte *pg.CommonTableExpr) int {
+	var owner protoreflectMessage
+	if b.stmt.node != nil {
+		walkAST(b.stmt.node.ProtoReflect(), func(m protoreflectMessage) bool {
+			if o, ok := m.Interface().(withOwner); ok && o.GetWithClause() == w {
+				owner = m
+			}
+			return owner == nil
+		})
+	}
+	if owner == nil {
+		return 0
+	}
+	self := -1
+	for i, c := range w.Ctes {
+		if c.GetCommonTableExpr() == cte {
+			self = i
+		}
+	}
+	n := 0
+	walkAST(owner, func(m protoreflectMessage) bool {
+		if o, ok := m.Interface().(withOwner); ok && o.GetWithClause() != nil && o.GetWithClause() != w {
+			for _, c := range o.GetWithClause().Ctes {
+				if c.GetCommonTableExpr().GetCtename() == cte.Ctename {
+					return false
+				}
+			}
+		}
+		switch x := m.Interface().(type) {
+		case *pg.RangeVar:
+			if x.Catalogname == "" && x.Schemaname == "" && x.Relname == cte.Ctename {
+				n++
+			}
+		case *pg.WithClause:
+			if x == w {
+				// Only the WITH queries after it see it (all but itself
+				// under RECURSIVE).
+				for i, c := range w.Ctes {
+					if i > self || (w.Recursive && i != self) {
+						walkAST(c.ProtoReflect(), func(m protoreflectMessage) bool {
+							if rv, ok := m.Interface().(*pg.RangeVar); ok && rv.Catalogname == "" && rv.Schemaname == "" && rv.Relname == cte.Ctename {
+								n++
+							}
+							return true
+						})
+					}
+				}
+				return false
+			}
+		}
+		return true
+	})
+	return n
+}
+
+// shareable reports whether a bound WITH query can be computed once for
+// the whole statement: it refers to no column of an enclosing query and
+// reads no recursive query's work table (both change while it runs).
+func shareable(r rel) bool {
+	if len(freeRefs(r)) > 0 {
+		return false
+	}
+	ok := true
+	visitRel(r, func(n rel) {
+		if _, wt := n.(*workTableRel); wt {
+			ok = false
+		}
+	})
+	return ok
+}
+
+// bindSharedRef binds a reference to a shared WITH query: a scan of its
+// result with column ids of its own.
+func (b *binder) bindSharedRef(def *cteDef, rv *pg.RangeVar, alias string, colAliases []string) (rel, error) {
+	sh := def.shared
+	aliases := def.aliases
+	if len(colAliases) > 0 {
+		aliases = colAliases
+	}
+	scan := &cteScanRel{cte: sh}
+	p := &selectPlan{root: scan, cols: sh.cols}
+	for i, id := range sh.out {
+		m := b.q.meta(id)
+		nid := b.q.add(colMeta{name: sh.cols[i].Name, t: pgType{sh.cols[i].TypeOID, sh.cols[i].Typmod}, at: m.at, origin: m.origin})
+		scan.cols = append(scan.cols, nid)
+		p.out = append(p.out, nid)
+	}
+	if err := b.addDerivedItem(p, alias, def.name, aliases, rv.Location); err != nil {
 		return nil, err
 	}
 	return p.root, nil

@@ -54,6 +54,8 @@ type lowerer struct {
 	planned   map[*scanRel]plannedScan
 	// scanStats are the scans built, for EXPLAIN ANALYZE.
 	scanStats []scanRecord
+	// ctes are the shared WITH queries of the execution (lower_cte.go).
+	ctes *cteRuns
 }
 
 // scanRecord ties a scan operator to its plan node.
@@ -233,6 +235,8 @@ func (l *lowerer) lowerNode(r rel, need colSet) (engine.Operator, []colID, error
 		return l.lowerTableFunc(x, need)
 	case *recursiveRel:
 		return l.lowerRecursive(x)
+	case *cteScanRel:
+		return l.lowerCTEScan(x)
 	case *workTableRel:
 		wt, ok := l.workTables[x.wt]
 		if !ok {
@@ -531,7 +535,7 @@ func (l *lowerer) initPlan(x *subqueryExpr) (*expr.Lit, error) {
 	if v, ok := l.init[x]; ok {
 		return v, nil
 	}
-	sub := &lowerer{ctx: l.ctx, s: l.s, q: x.plan.q, opts: l.opts, init: l.init}
+	sub := &lowerer{ctx: l.ctx, s: l.s, q: x.plan.q, opts: l.opts, init: l.init, ctes: l.cteRunsOf()}
 	p := x.plan
 	if x.exists {
 		p = &selectPlan{root: &limitRel{in: p.root, limit: 1}, out: p.out, cols: p.cols, q: p.q}

@@ -264,7 +264,7 @@ func substituteRel(r rel, subst map[colID]*expr.Lit) (rel, error) {
 	}
 	var out rel
 	switch x := r.(type) {
-	case *scanRel, *oneRowRel, *workTableRel, *sysRel, *metaRel, *changesRel:
+	case *scanRel, *oneRowRel, *workTableRel, *sysRel, *metaRel, *changesRel, *cteScanRel:
 		out = r
 	case *valuesRel:
 		n := *x

@@ -60,6 +60,41 @@ func (p *selectPlan) render(root rel, stats map[rel]*opStats) []string {
 	lines = append(lines, "result "+strings.Join(items, ", "))
 	// Scans show the columns they read: those something uses.
 	used := setOf(p.out)
+	ctes := sharedCTEs(root)
+	roots := []rel{root}
+	for _, c := range ctes {
+		roots = append(roots, c.optimized())
+		for _, id := range c.out {
+			used.add(id)
+		}
+	}
+	for _, root := range roots {
+		p.collectUsed(root, used)
+	}
+	var walk func(r rel, depth int)
+	walk = func(r rel, depth int) {
+		line := strings.Repeat("  ", depth) + "└ " + describeRel(p.q, r, used)
+		if st, ok := stats[r]; ok {
+			line += "  " + st.String()
+		} else if stats != nil {
+			line += "  (never executed)"
+		}
+		lines = append(lines, line)
+		for _, c := range relChildren(r) {
+			walk(c, depth+1)
+		}
+	}
+	// Shared WITH queries first, each once, as PostgreSQL shows them.
+	for _, c := range ctes {
+		lines = append(lines, "└ "+describeCTE(p.q, c))
+		walk(c.optimized(), 1)
+	}
+	walk(root, 0)
+	return lines
+}
+
+// collectUsed adds the columns the nodes of root use to used.
+func (p *selectPlan) collectUsed(root rel, used colSet) {
 	visitRel(root, func(r rel) {
 		for _, e := range relExprs(r) {
 			used.addRefs(e)
@@ -77,21 +112,6 @@ func (p *selectPlan) render(root rel, stats map[rel]*opStats) []string {
 			}
 		}
 	})
-	var walk func(r rel, depth int)
-	walk = func(r rel, depth int) {
-		line := strings.Repeat("  ", depth) + "└ " + describeRel(p.q, r, used)
-		if st, ok := stats[r]; ok {
-			line += "  " + st.String()
-		} else if stats != nil {
-			line += "  (never executed)"
-		}
-		lines = append(lines, line)
-		for _, c := range relChildren(r) {
-			walk(c, depth+1)
-		}
-	}
-	walk(root, 0)
-	return lines
 }
 
 // describeRel is one node's line in a plan.
@@ -210,6 +230,8 @@ func describeRel(q *colTable, r rel, used colSet) string {
 		return fmt.Sprintf("%s %s [%s]", op, x.wt.name, fmtCols(q, x.cols))
 	case *workTableRel:
 		return fmt.Sprintf("work table %s [%s]", x.wt.name, fmtCols(q, x.cols))
+	case *cteScanRel:
+		return describeCTEScan(q, x)
 	case *tableFuncRel:
 		args := make([]string, len(x.args))
 		for i, a := range x.args {

@@ -63,6 +63,10 @@ type cteDef struct {
 	inRecursiveTerm bool
 	wt              *workTableRef
 	wtMetas         []colMeta
+	// materialize: computed once and shared by its references
+	// (rel_cte.go), bound into shared at the first one.
+	materialize bool
+	shared      *cteShared
 }
 
 // matchesQualifier reports whether a column qualifier (t, ns.t or

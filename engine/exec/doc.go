@@ -4,7 +4,8 @@
 // NestedLoopJoin (inner, left, right, full, semi, anti, mark; null-aware
 // and single-match modes); Window; UnionAll and SetOp (INTERSECT /
 // EXCEPT [ALL]); TableFunc (set-returning functions); RecursiveUnion with
-// its WorkTable; Gather (parallel pipelines).
+// its WorkTable; Gather (parallel pipelines); Materialized (a WITH query's
+// result computed once and replayed to each of its readers).
 //
 // translate plans a statement into a tree of these operators on top of
 // engine/scan's table scans; wire pulls batches from the root with Next.

@@ -1,0 +1,44 @@
+package translate
+
+import (
+	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/exec"
+)
+
+// cteRuns are the shared WITH queries of one execution of a statement,
+// each lowered once into a Materialized its references read. One cteRuns
+// serves every lowerer of the execution (the subqueries run before the
+// statement starts included); a prepared statement gets a new one at
+// each Execute, as it lowers its tree again.
+type cteRuns struct {
+	runs map[*cteShared]*exec.Materialized
+}
+
+// cteRunsOf returns the lowerer's cteRuns, made on first use.
+func (l *lowerer) cteRunsOf() *cteRuns {
+	if l.ctes == nil {
+		l.ctes = &cteRuns{runs: map[*cteShared]*exec.Materialized{}}
+	}
+	return l.ctes
+}
+
+// lowerCTEScan lowers a reference to a shared WITH query: a reader of
+// its result, which the first reader to open computes.
+func (l *lowerer) lowerCTEScan(x *cteScanRel) (engine.Operator, []colID, error) {
+	runs := l.cteRunsOf()
+	m, ok := runs.runs[x.cte]
+	if !ok {
+		body := x.cte.optimized()
+		build := func() (engine.Operator, error) {
+			l.collectScanPredicates(body)
+			return l.lowerExact(body, x.cte.out)
+		}
+		in, err := build()
+		if err != nil {
+			return nil, nil, err
+		}
+		m = exec.NewMaterialized(in, in.Schema(), build)
+		runs.runs[x.cte] = m
+	}
+	return m.Reader(), x.cols, nil
+}

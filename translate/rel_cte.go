@@ -1,0 +1,83 @@
+package translate
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// WITH queries computed once.
+//
+// As in PostgreSQL, a WITH query that the statement refers to more than
+// once, or that is written AS MATERIALIZED, is evaluated once per
+// execution and its rows are shared by its references; one referred to
+// once, or written AS NOT MATERIALIZED, is inlined like a subquery (so
+// conditions on it still move into it). The shared query is a cteShared,
+// bound once; each reference is a cteScanRel with its own column ids,
+// the i-th of which is the shared query's out[i].
+
+// cteShared is a WITH query whose result its references share.
+type cteShared struct {
+	name string
+	body rel     // the bound query
+	out  []colID // its result columns, in order (ids of body)
+	cols []pgtypes.Column
+
+	once sync.Once
+	opt  rel // body optimized, computed once (nodes are never changed)
+}
+
+// optimized is the body after optimize.
+func (c *cteShared) optimized() rel {
+	c.once.Do(func() { c.opt = optimize(c.body) })
+	return c.opt
+}
+
+// cteScanRel reads the rows of a shared WITH query.
+type cteScanRel struct {
+	cte  *cteShared
+	cols []colID // cols[i] is cte.out[i]
+}
+
+func (r *cteScanRel) outCols() []colID { return r.cols }
+
+// describeCTEScan is a reference's line in a plan.
+func describeCTEScan(q *colTable, x *cteScanRel) string {
+	return fmt.Sprintf("CTE scan %s [%s]", x.cte.name, fmtCols(q, x.cols))
+}
+
+// describeCTE is the line heading a shared WITH query in a plan.
+func describeCTE(q *colTable, c *cteShared) string {
+	return fmt.Sprintf("CTE %s [%s]", c.name, fmtCols(q, c.out))
+}
+
+// sharedCTEs lists the shared WITH queries root reads, directly, in
+// its subqueries or through other shared WITH queries, each once, in the order a plan
+// shows them: a query before those it reads.
+func sharedCTEs(root rel) []*cteShared {
+	var out []*cteShared
+	seen := map[*cteShared]bool{}
+	var walk func(r rel)
+	walk = func(r rel) {
+		visitRel(r, func(n rel) {
+			for _, e := range relExprs(n) {
+				walkExpr(e, func(e expr.Expr) {
+					if sq, ok := e.(*subqueryExpr); ok {
+						walk(sq.plan.root)
+					}
+				})
+			}
+			s, ok := n.(*cteScanRel)
+			if !ok || seen[s.cte] {
+				return
+			}
+			seen[s.cte] = true
+			out = append(out, s.cte)
+			walk(s.cte.optimized())
+		})
+	}
+	walk(root)
+	return out
+}
