@@ -10,10 +10,12 @@ import (
 // pushes predicates down: WHERE conditions move below projections, sorts
 // and group keys, into the inputs of joins they concern, and the
 // conditions over both sides of an inner join become its join condition
-// (so FROM a, b WHERE a.x = b.y is a hash join). Nodes are copied, never
-// changed: a prepared statement lowers its tree again at each Execute.
+// (so FROM a, b WHERE a.x = b.y is a hash join). Then an aggregation a
+// join looks groups up in is restricted to the keys looked up
+// (optimize_keys.go). Nodes are copied, never changed: a prepared
+// statement lowers its tree again at each Execute.
 func optimize(r rel) rel {
-	return pushDown(orderJoins(pushDown(r, nil)), nil)
+	return restrictKeys(pushDown(orderJoins(pushDown(r, nil)), nil))
 }
 
 // orderJoins rebuilds each cluster of inner joins so that every join has
