@@ -15,7 +15,7 @@ import (
 // (optimize_keys.go). Nodes are copied, never changed: a prepared
 // statement lowers its tree again at each Execute.
 func optimize(r rel) rel {
-	return restrictKeys(pushDown(orderJoins(pushDown(r, nil)), nil))
+	return restrictKeys(sinkSemiJoins(pushDown(orderJoins(pushDown(r, nil)), nil)))
 }
 
 // orderJoins rebuilds each cluster of inner joins so that every join has

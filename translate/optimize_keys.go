@@ -195,6 +195,11 @@ func restrictInput(agg *aggRel, outer rel, ks []lookupKey) (rel, bool) {
 		if !ok || estimateRows(src)*keySourceShrink > rows || scanCost(src) >= reads {
 			continue
 		}
+		if _, bare := src.(*scanRel); bare {
+			// A whole table: its keys are usually all the inner side has
+			// (a foreign key), so the semi join would only cost.
+			continue
+		}
 		if setOf(producedCols(src)).intersects(setOf(producedCols(agg.in))) {
 			return nil, false // the same nodes on both sides
 		}
