@@ -51,9 +51,19 @@ func orderJoins(r rel) rel {
 // to what is joined so far by a condition.
 func buildJoins(leaves []rel, conds []expr.Expr) rel {
 	used := make([]bool, len(conds))
-	cur := leaves[0]
-	have := setOf(producedCols(cur))
+	red := planReductions(leaves, conds)
+	idx := make([]int, len(leaves))
+	for i := range idx {
+		idx[i] = i
+	}
+	joined := make([]bool, len(leaves))
+	joined[0] = true
+	cur := red.apply(0, joined)
+	// The columns joined so far: a restricted leaf's semi join outputs
+	// only the leaf's own.
+	have := setOf(producedCols(leaves[0]))
 	rest := leaves[1:]
+	restIdx := idx[1:]
 	for len(rest) > 0 {
 		pick := 0
 		for i, leaf := range rest {
@@ -71,9 +81,12 @@ func buildJoins(leaves []rel, conds []expr.Expr) rel {
 				break
 			}
 		}
-		leaf := rest[pick]
+		li := restIdx[pick]
+		joined[li] = true
+		leaf := red.apply(li, joined)
 		rest = append(append([]rel(nil), rest[:pick]...), rest[pick+1:]...)
-		for id := range setOf(producedCols(leaf)) {
+		restIdx = append(append([]int(nil), restIdx[:pick]...), restIdx[pick+1:]...)
+		for id := range setOf(producedCols(leaves[li])) {
 			have.add(id)
 		}
 		var on []expr.Expr
@@ -241,6 +254,12 @@ func pushIntoJoin(x *joinRel, preds []expr.Expr) rel {
 			rp = append(rp, p)
 		case refs.subsetOf(both) && x.typ == joinInner:
 			cond = append(cond, p)
+			if d, ok := impliedByOr(p, lo); ok {
+				lp = append(lp, d)
+			}
+			if d, ok := impliedByOr(p, ro); ok {
+				rp = append(rp, d)
+			}
 		default:
 			above = append(above, p)
 		}
@@ -269,7 +288,17 @@ func withFilter(r rel, preds []expr.Expr) rel {
 	if len(preds) == 0 {
 		return r
 	}
-	return &filterRel{in: r, pred: andOf(preds)}
+	// Optimizing twice derives the same implied conditions again
+	// (optimize_or.go): keep one of each.
+	seen := make(map[string]bool, len(preds))
+	uniq := preds[:0:0]
+	for _, p := range preds {
+		if k := fmtExpr(p); !seen[k] {
+			seen[k] = true
+			uniq = append(uniq, p)
+		}
+	}
+	return &filterRel{in: r, pred: andOf(uniq)}
 }
 
 // summaryInt reads an integer field of a snapshot summary.
