@@ -300,8 +300,6 @@ func (t *bytesGroups) size() int64 {
 	return int64(cap(t.slots))*16 + int64(cap(t.arena)) + int64(cap(t.ends)+cap(t.hashes))*8
 }
 
-func (t *bytesGroups) groups() int32 { return int32(len(t.ends)) }
-
 func (t *bytesGroups) key(id int32) []byte {
 	start := 0
 	if id > 0 {
@@ -471,10 +469,9 @@ func (g *columnGroups) assign(keys []arrow.Array, gids []int32, newRows []int32)
 // encodedGroups is the table of any other key: each row's key columns
 // are encoded by keyWriter into one buffer, whose rows are the keys.
 type encodedGroups struct {
-	t    *bytesGroups
-	enc  rowEncoding
-	ws   []keyWriter
-	outs []int32
+	t   *bytesGroups
+	enc rowEncoding
+	ws  []keyWriter
 }
 
 func (g *encodedGroups) size() int64 { return g.t.size() + g.enc.size() }
