@@ -240,6 +240,8 @@ func estimate(r rel) (rows, base float64) {
 		return 1e6, 1e6
 	case *oneRowRel:
 		return 1, 1
+	case *cteScanRel:
+		return estimate(x.cte.body) // a shared WITH query: its body's rows
 	case *sysRel, *metaRel, *changesRel:
 		return 1000, 1000
 	case *valuesRel:
