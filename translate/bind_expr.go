@@ -27,6 +27,11 @@ func (b *binder) expr(n *pg.Node) (bound, error) {
 // groupedExpr binds an aggregate-free expression above an aggregation.
 func (b *binder) groupedExpr(n *pg.Node) (bound, error) {
 	agg := b.agg
+	if i, ok := agg.subLinks[n]; ok {
+		r := b.ref(agg.groupCols[i])
+		r.t, r.name, r.strong = agg.groups[i].t, agg.groups[i].name, agg.groups[i].strong
+		return r, nil
+	}
 	if n.GetSubLink() != nil {
 		// A subquery's value is computed above the aggregation; its outer
 		// references must be group keys (outerRef checks them).

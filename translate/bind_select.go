@@ -530,6 +530,10 @@ func (b *binder) groupItem(sel *pg.SelectStmt, agg *aggScope, n *pg.Node) (int, 
 	}
 	agg.groups = append(agg.groups, g)
 	agg.keys = append(agg.keys, fmtExpr(g.e))
+	if agg.subLinks == nil {
+		agg.subLinks = map[*pg.Node]int{}
+	}
+	agg.subLinks[node] = len(agg.groups) - 1
 	name := g.name
 	if name == "" {
 		name = fmt.Sprintf("group%d", len(agg.groups))

@@ -66,6 +66,19 @@ func wrapPending(r rel, p pendingJoin) rel {
 	return &joinRel{typ: p.typ, left: r, right: p.right, cond: p.cond, mark: p.mark, nullAware: p.nullAware, single: p.single, apply: p.apply}
 }
 
+// testExpr binds the left operand of IN / ANY / ALL. Above an
+// aggregation (the subquery is hidden from it, bind_expr.go) the operand
+// is an expression of the query's groups, as any other there: GROUP BY
+// g % 3 with SELECT g % 3 IN (SELECT ...) compares the group's value.
+func (b *binder) testExpr(n *pg.Node) (bound, error) {
+	if b.agg != nil || b.hiddenAgg == nil {
+		return b.expr(n)
+	}
+	b.agg, b.hiddenAgg = b.hiddenAgg, nil
+	defer func() { b.hiddenAgg, b.agg = b.agg, nil }()
+	return b.expr(n)
+}
+
 // applyPending puts the pending joins of the clause just bound over r.
 func (b *binder) applyPending(r rel) rel {
 	for _, p := range b.pending {
@@ -123,7 +136,7 @@ func (b *binder) subLink(sl *pg.SubLink) (bound, error) {
 			return b.rowSubLink(sl)
 		}
 		var err error
-		if test, err = b.expr(sl.Testexpr); err != nil {
+		if test, err = b.testExpr(sl.Testexpr); err != nil {
 			return bound{}, err
 		}
 	}

@@ -117,9 +117,13 @@ type aggScope struct {
 	groups    []bound
 	groupCols []colID
 	keys      []string
-	aggs      []aggCall
-	aggCols   []colID
-	aggKeys   []string
+	// subLinks are the GROUP BY items by parse node: GROUP BY n of a target
+	// holding a subquery binds that target to the group instead of a
+	// second subquery.
+	subLinks map[*pg.Node]int
+	aggs     []aggCall
+	aggCols  []colID
+	aggKeys  []string
 	// sets are the grouping sets (indexes into groups) of GROUPING SETS,
 	// ROLLUP and CUBE; nil for a plain GROUP BY.
 	sets [][]int

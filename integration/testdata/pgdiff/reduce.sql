@@ -39,6 +39,5 @@ SELECT s.sname, count(*) FROM red.fact f JOIN red.supp s ON f.sk = s.sk JOIN red
 SELECT count(*) FROM red.fact f JOIN red.supp s ON f.sk = s.sk WHERE s.nk NOT IN (SELECT nk FROM red.nation WHERE rk = 2);
 SELECT count(*) FROM red.fact f JOIN red.supp s ON f.sk = s.sk WHERE NOT EXISTS (SELECT 1 FROM red.nation n WHERE n.nk = s.nk);
 -- the IN result is also selected
--- known: an IN (subquery) in GROUP BY fails to plan (XX000, column not in the input); it did before these rewrites
 SELECT s.nk IN (SELECT nk FROM red.nation WHERE rk = 2) AS inr, count(*) FROM red.fact f JOIN red.supp s ON f.sk = s.sk GROUP BY 1 ORDER BY 1;
 SELECT s.nk IN (SELECT nk FROM red.nation WHERE rk = 2) AS inr, s.sname FROM red.fact f JOIN red.supp s ON f.sk = s.sk WHERE f.qty = 3 ORDER BY 2, 1 LIMIT 20;
