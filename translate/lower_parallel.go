@@ -103,8 +103,11 @@ func (l *lowerer) parallelAgg(x *aggRel, need colSet) (engine.Operator, bool, er
 	return op, true, nil
 }
 
-// pipelineScan returns the scan at the bottom of a chain of filters and
-// projections, or nil when r is not such a chain.
+// pipelineScan returns the scan at the bottom of a chain of filters,
+// projections and semi joins (through their left input), or nil when r
+// is not such a chain. A semi join keeps left rows, so each part's share
+// of them meets the whole right input (built again by each part: the
+// semi joins of the key restrictions have small right inputs).
 func pipelineScan(r rel) *scanRel {
 	for {
 		switch x := r.(type) {
@@ -112,6 +115,11 @@ func pipelineScan(r rel) *scanRel {
 			r = x.in
 		case *projectRel:
 			r = x.in
+		case *joinRel:
+			if x.typ != joinSemi || x.apply {
+				return nil
+			}
+			r = x.left
 		case *scanRel:
 			return x
 		default:
