@@ -37,6 +37,26 @@ func tableNameOf(rv *pg.RangeVar) tableName {
 // ("a.b") names a nested namespace. Tables are loaded directly first; the
 // catalog's namespaces are listed only when that fails.
 func (s *session) resolveTable(ctx context.Context, tn tableName) (*catalog.Table, error) {
+	t, err := s.lookupTable(ctx, tn)
+	if err == nil {
+		return t, nil
+	}
+	// Not a table: a metadata table's name (t$snapshots, ns.t.files) is
+	// only readable, through FROM (metatable.go). Say so to whatever else
+	// named it (INSERT, UPDATE, DELETE, TRUNCATE, COPY FROM, DDL).
+	if e := pgerr.As(err); e != nil && (e.Code == pgerr.UndefinedTable || e.Code == pgerr.FeatureNotSupported) {
+		if base, kind, ok := splitMetaName(tn); ok && metaTableByName(kind) != nil {
+			if bt, berr := s.lookupTable(ctx, base); berr == nil && bt != nil {
+				return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is a metadata table of \"%s\"", tn.written, base.written).
+					WithDetail("Metadata tables can only be read, in the FROM clause of a query.")
+			}
+		}
+	}
+	return nil, err
+}
+
+// lookupTable is resolveTable without the metadata table check.
+func (s *session) lookupTable(ctx context.Context, tn tableName) (*catalog.Table, error) {
 	if tn.Catalog != "" && tn.Catalog != s.cat.Name() {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.written)
 	}
