@@ -127,23 +127,16 @@ func (r *flatReader[T]) readArray(mem memory.Allocator, dt arrow.DataType, n int
 	data := memory.NewResizableBuffer(mem)
 	data.Resize(n * width)
 	dst := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(data.Bytes()))), n)
-	var validity *memory.Buffer
-	var valid []byte
-	nulls := 0
+	var v validityBits
 	release := func() {
 		data.Release()
-		if validity != nil {
-			validity.Release()
-		}
+		v.release()
 	}
 	c := &r.cur
 	for at := 0; at < n; {
 		if c.page == nil || c.i >= c.n {
-			if err := r.loadPage(); err != nil {
+			if err := r.nextPage(n - at); err != nil {
 				release()
-				if errors.Is(err, io.EOF) {
-					return nil, fmt.Errorf("column chunk ended %d rows early: %w", n-at, io.ErrUnexpectedEOF)
-				}
 				return nil, err
 			}
 			continue
@@ -154,25 +147,12 @@ func (r *flatReader[T]) readArray(mem memory.Allocator, dt arrow.DataType, n int
 			c.d += k
 		} else {
 			defs := c.defs[c.i : c.i+k]
-			nn := 0
-			for _, d := range defs {
-				if d == c.maxDef {
-					nn++
-				}
-			}
+			nn := presentCount(defs, c.maxDef)
 			if nn == k {
 				r.fill(dst[at:at+k], c.d)
-				if valid != nil {
-					bitutil.SetBitsTo(valid, int64(at), int64(k), true)
-				}
+				v.setRun(at, k)
 			} else {
-				if validity == nil {
-					validity = memory.NewResizableBuffer(mem)
-					validity.Resize(int(bitutil.BytesForBits(int64(n))))
-					valid = validity.Bytes()
-					clear(valid)
-					bitutil.SetBitsTo(valid, 0, int64(at), true)
-				}
+				valid := v.start(mem, n, at)
 				d := c.d
 				for j, def := range defs {
 					if def == c.maxDef {
@@ -183,20 +163,80 @@ func (r *flatReader[T]) readArray(mem memory.Allocator, dt arrow.DataType, n int
 						dst[at+j] = zero
 					}
 				}
-				nulls += k - nn
+				v.nulls += k - nn
 			}
 			c.d += nn
 		}
 		c.i += k
 		at += k
 	}
-	buffers := []*memory.Buffer{nil, data}
-	if nulls > 0 {
-		buffers[0] = validity
-	}
-	d := array.NewData(dt, n, buffers, nil, nulls, 0)
+	d := array.NewData(dt, n, []*memory.Buffer{v.buffer(), data}, nil, v.nulls, 0)
 	arr := array.MakeFromData(d)
 	d.Release()
 	release()
 	return arr, nil
+}
+
+// nextPage loads the column chunk's next page; remaining rows were still
+// expected from it.
+func (r *flatReader[T]) nextPage(remaining int) error {
+	err := r.loadPage()
+	if errors.Is(err, io.EOF) {
+		return fmt.Errorf("column chunk ended %d rows early: %w", remaining, io.ErrUnexpectedEOF)
+	}
+	return err
+}
+
+// presentCount is how many of defs are maxDef: the values present among
+// the rows whose definition levels they are (the others are NULL).
+func presentCount(defs []byte, maxDef byte) int {
+	nn := 0
+	for _, d := range defs {
+		if d == maxDef {
+			nn++
+		}
+	}
+	return nn
+}
+
+// validityBits is the validity bitmap of an array being decoded, made
+// when its first NULL arrives (an array without NULLs has none).
+type validityBits struct {
+	buf   *memory.Buffer
+	bits  []byte
+	nulls int
+}
+
+// start makes the bitmap for n rows if it is not there yet, the rows
+// before at valid, and returns its bytes.
+func (v *validityBits) start(mem memory.Allocator, n, at int) []byte {
+	if v.buf == nil {
+		v.buf = memory.NewResizableBuffer(mem)
+		v.buf.Resize(int(bitutil.BytesForBits(int64(n))))
+		v.bits = v.buf.Bytes()
+		clear(v.bits)
+		bitutil.SetBitsTo(v.bits, 0, int64(at), true)
+	}
+	return v.bits
+}
+
+// setRun marks k rows from at valid.
+func (v *validityBits) setRun(at, k int) {
+	if v.bits != nil {
+		bitutil.SetBitsTo(v.bits, int64(at), int64(k), true)
+	}
+}
+
+// buffer is the array's validity buffer: nil without NULLs.
+func (v *validityBits) buffer() *memory.Buffer {
+	if v.nulls == 0 {
+		return nil
+	}
+	return v.buf
+}
+
+func (v *validityBits) release() {
+	if v.buf != nil {
+		v.buf.Release()
+	}
 }

@@ -1,9 +1,7 @@
 package scan
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"unsafe"
 
@@ -60,24 +58,17 @@ func (r *flatReader[T]) readBinaryArray(mem memory.Allocator, dt arrow.DataType,
 	}
 	o.data.Reserve(n * 8)
 	o.offs[0] = 0
-	var validity *memory.Buffer
-	var valid []byte
-	nulls := 0
+	var v validityBits
 	release := func() {
 		offsets.Release()
 		o.data.Release()
-		if validity != nil {
-			validity.Release()
-		}
+		v.release()
 	}
 	c := &r.cur
 	for at := 0; at < n; {
 		if c.page == nil || c.i >= c.n {
-			if err := r.loadPage(); err != nil {
+			if err := r.nextPage(n - at); err != nil {
 				release()
-				if errors.Is(err, io.EOF) {
-					return nil, fmt.Errorf("column chunk ended %d rows early: %w", n-at, io.ErrUnexpectedEOF)
-				}
 				return nil, err
 			}
 			continue
@@ -87,29 +78,16 @@ func (r *flatReader[T]) readBinaryArray(mem memory.Allocator, dt arrow.DataType,
 		nn := k
 		if len(c.defs) > 0 {
 			defs = c.defs[c.i : c.i+k]
-			nn = 0
-			for _, d := range defs {
-				if d == c.maxDef {
-					nn++
-				}
-			}
+			nn = presentCount(defs, c.maxDef)
 		}
 		if nn == k {
 			if err := r.appendRun(&o, at, c.d, k); err != nil {
 				release()
 				return nil, err
 			}
-			if valid != nil {
-				bitutil.SetBitsTo(valid, int64(at), int64(k), true)
-			}
+			v.setRun(at, k)
 		} else {
-			if validity == nil {
-				validity = memory.NewResizableBuffer(mem)
-				validity.Resize(int(bitutil.BytesForBits(int64(n))))
-				valid = validity.Bytes()
-				clear(valid)
-				bitutil.SetBitsTo(valid, 0, int64(at), true)
-			}
+			valid := v.start(mem, n, at)
 			d := c.d
 			for j, def := range defs {
 				if def == c.maxDef {
@@ -124,18 +102,14 @@ func (r *flatReader[T]) readBinaryArray(mem memory.Allocator, dt arrow.DataType,
 				}
 				o.offs[at+j+1] = int32(o.size)
 			}
-			nulls += k - nn
+			v.nulls += k - nn
 		}
 		c.d += nn
 		c.i += k
 		at += k
 	}
 	o.data.ResizeNoShrink(o.size)
-	buffers := []*memory.Buffer{nil, offsets, o.data}
-	if nulls > 0 {
-		buffers[0] = validity
-	}
-	d := array.NewData(dt, n, buffers, nil, nulls, 0)
+	d := array.NewData(dt, n, []*memory.Buffer{v.buffer(), offsets, o.data}, nil, v.nulls, 0)
 	arr := array.MakeFromData(d)
 	d.Release()
 	release()

@@ -62,13 +62,7 @@ func (c *leafCursor) nextPage() (int, error) {
 		return c.n, nil
 	}
 	c.n = len(c.defs)
-	nn := 0
-	for _, d := range c.defs {
-		if d == c.maxDef {
-			nn++
-		}
-	}
-	return nn, nil
+	return presentCount(c.defs, c.maxDef), nil
 }
 
 // valueDecoder converts the count values of a page (or of a dictionary page)
@@ -225,12 +219,7 @@ func (r *flatReader[T]) read(b array.Builder, n int) error {
 			c.d += k
 		} else {
 			defs := c.defs[c.i : c.i+k]
-			nn := 0
-			for _, d := range defs {
-				if d == c.maxDef {
-					nn++
-				}
-			}
+			nn := presentCount(defs, c.maxDef)
 			switch nn {
 			case k:
 				r.appendTo(b, r.vals[c.d:c.d+k], nil)
