@@ -112,7 +112,7 @@ func reportRows(b *testing.B) {
 	}
 }
 
-// openCatalog opens ../shared/fixtures (found from the module root) as a
+// openCatalog opens the fixture warehouse (testdata under the module root) as a
 // filesystem catalog named icegate.
 func openCatalog(b *testing.B) catalog.Catalog {
 	b.Helper()

@@ -12,13 +12,13 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/icegate/icegate/internal/fixtures"
 )
 
 // TestBIReplay replays the catalog queries that BI tools and drivers send
-// when they connect and list schemas, tables and columns: the shared file
-// ../shared/clients/bi-introspection.sql and testdata/bi-introspection-
-// extra.sql (format: readReplayFile). Every entry runs on a fresh
+// when they connect and list schemas, tables and columns:
+// testdata/bi-introspection.sql (a copy of the project's shared client
+// captures) and testdata/bi-introspection-extra.sql (format:
+// readReplayFile). Every entry runs on a fresh
 // connection to icegate and to the reference PostgreSQL, both holding the
 // introspection dataset (introspect_dataset_test.go); entries marked
 // modes=simple go as one simple-protocol Query, the others through the
@@ -37,7 +37,7 @@ func TestBIReplay(t *testing.T) {
 		t.Skip("set ICEGATE_TEST_PG to a PostgreSQL server URL to replay client introspection against it; .ci/run does")
 	}
 	files := []string{
-		filepath.Join(fixtures.ModuleRoot(t), "..", "shared", "clients", "bi-introspection.sql"),
+		filepath.Join("testdata", "bi-introspection.sql"),
 		filepath.Join("testdata", "bi-introspection-extra.sql"),
 	}
 	var entries []replayEntry

@@ -4,7 +4,7 @@
 // both query modes, lib/pq, psql) talk to it over TCP.
 //
 // It sits outside the statement flow, exercising all of it: every fixture
-// table of ../shared/fixtures/iceberg is counted, read whole and compared
+// table of testdata/iceberg is counted, read whole and compared
 // with the answers its origin ships; values of every type are read through
 // each client; errors come back with their SQLSTATEs; a broken connection
 // does not disturb the others. The package has no code of its own beyond

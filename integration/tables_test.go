@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// fixture is one entry of ../shared/fixtures/iceberg/tables.json, with the
+// fixture is one entry of testdata/iceberg/tables.json, with the
 // facts the tests use.
 type fixture struct {
 	Folder            string      `json:"-"`

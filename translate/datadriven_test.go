@@ -83,7 +83,7 @@ func runDataDriven(t *testing.T, path string, run func(t *testing.T, c *testCase
 	}
 }
 
-// fixturesRoot is ../shared/fixtures relative to the module root.
+// fixturesRoot is the fixture warehouse, testdata under the module root.
 func fixturesRoot(t testing.TB) string {
 	_, file, _, _ := runtime.Caller(0)
 	dir := filepath.Dir(file)
@@ -97,7 +97,7 @@ func fixturesRoot(t testing.TB) string {
 		}
 		dir = parent
 	}
-	root := filepath.Join(dir, "..", "shared", "fixtures")
+	root := filepath.Join(dir, "testdata")
 	if _, err := os.Stat(filepath.Join(root, "iceberg")); err != nil {
 		t.Fatalf("fixtures not found at %s: %v", root, err)
 	}
