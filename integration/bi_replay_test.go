@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
-
 )
 
 // TestBIReplay replays the catalog queries that BI tools and drivers send
