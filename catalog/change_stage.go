@@ -119,6 +119,9 @@ func (s *StagedChange) stage(ctx context.Context, tbl *Table, change *Change, at
 	if version >= 2 {
 		seq = meta.LastSequenceNumber + 1
 	}
+	if err := checkNotLive(ctx, tbl, parent, change); err != nil {
+		return err
+	}
 	metrics := newChangeMetrics()
 	for _, f := range change.AddedDataFiles {
 		metrics.file(f, true)

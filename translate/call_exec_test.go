@@ -1,8 +1,12 @@
 package translate
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 // snapshotIDs lists the table's snapshot ids, oldest first.
@@ -116,5 +120,21 @@ func TestPublishTwiceRefused(t *testing.T) {
 			}
 			wantTableState(t, s, c.want)
 		})
+	}
+}
+
+// TestCatalogErrorFileLive: the catalog's refusal to list a file twice
+// reaches clients as 55000, a concurrent writer's as 40001.
+func TestCatalogErrorFileLive(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		code string
+	}{
+		{fmt.Errorf("commit to db.t: data file x is already live: %w", catalog.ErrFileLive), "55000"},
+		{fmt.Errorf("snapshot 1 added data file x: %w (%w)", catalog.ErrValidation, catalog.ErrCommitConflict), "40001"},
+	} {
+		if got := pgerr.Code(catalogError(c.err, kindTable, "t")); got != c.code {
+			t.Errorf("%v: %s, want %s", c.err, got, c.code)
+		}
 	}
 }
