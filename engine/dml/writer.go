@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/engine/write"
 	"github.com/icegate/icegate/internal/pgerr"
 )
@@ -31,19 +32,32 @@ func New(ctx context.Context, spec Spec) (*Writer, error) {
 		}
 		w.threshold = t
 	}
-	data, err := write.NewWriter(ctx, write.WriterSpec{
-		IO:            write.TableOutput(context.WithoutCancel(ctx), spec.Out), // Abort may run after the statement ends
-		DataDir:       write.DataDir(m),
-		Schema:        spec.Schema,
-		Spec:          m.SpecByID(m.DefaultSpecID),
-		Properties:    m.Properties,
-		FormatVersion: m.FormatVersion,
-		SortOrder:     defaultSortOrder(m),
-	})
+	newWriter := func(schema *catalog.Schema) (*write.Writer, error) {
+		return write.NewWriter(ctx, write.WriterSpec{
+			IO:            write.TableOutput(context.WithoutCancel(ctx), spec.Out), // Abort may run after the statement ends
+			DataDir:       write.DataDir(m),
+			Schema:        schema,
+			Spec:          m.SpecByID(m.DefaultSpecID),
+			Properties:    m.Properties,
+			FormatVersion: m.FormatVersion,
+			SortOrder:     defaultSortOrder(m),
+		})
+	}
+	data, err := newWriter(spec.Schema)
 	if err != nil {
 		return nil, err
 	}
 	w.data = data
+	if m.FormatVersion >= 3 {
+		// Rows moved to new files keep their lineage: written with the
+		// row lineage columns after the table's.
+		ls := *spec.Schema
+		ls.Fields = append(append([]catalog.NestedField(nil), spec.Schema.Fields...), scan.LineageFields()...)
+		if w.lineage, err = newWriter(&ls); err != nil {
+			_ = data.Abort()
+			return nil, err
+		}
+	}
 	return w, nil
 }
 
@@ -134,8 +148,13 @@ func (w *Writer) Insert(b arrow.RecordBatch) error {
 // Abort removes every file the Writer wrote, also after Finish (when the
 // commit failed).
 func (w *Writer) Abort() {
-	if err := w.data.Abort(); err != nil {
-		slog.Warn("remove data files of a failed row-level change", "table", w.spec.Table.Ident.Name, "error", err)
+	for _, d := range []*write.Writer{w.data, w.lineage} {
+		if d == nil {
+			continue
+		}
+		if err := d.Abort(); err != nil {
+			slog.Warn("remove data files of a failed row-level change", "table", w.spec.Table.Ident.Name, "error", err)
+		}
 	}
 	seen := map[string]bool{}
 	for _, f := range w.deleteFiles {
