@@ -14,11 +14,15 @@ func TestRowLineageKeptByRewrites(t *testing.T) {
 	cases := []struct {
 		name, props, stmt string
 		untouched         string // WHERE of the rows the statement leaves alone
+		updated           string // the lineage of row 2 after it, when it is updated
 	}{
-		{"copy-on-write delete", "", "DELETE FROM t WHERE id = 2", "id <> 2"},
-		{"copy-on-write update", "", "UPDATE t SET v = v + 1 WHERE id = 2", "id <> 2"},
-		{"copy-on-write merge", "", "MERGE INTO t USING (VALUES (2, 0), (9, 9)) s(id, v) ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)", "id <> 2 AND id <> 9"},
-		{"merge-on-read rewrite", ", 'write.delete.mode' = 'merge-on-read', 'write.merge-on-read.rewrite-threshold' = '0.1'", "DELETE FROM t WHERE id = 2", "id <> 2"},
+		{"copy-on-write delete", "", "DELETE FROM t WHERE id = 2", "id <> 2", ""},
+		{"copy-on-write update", "", "UPDATE t SET v = v + 1 WHERE id = 2", "id <> 2", "2\t1\t3"},
+		{"copy-on-write merge", "", "MERGE INTO t USING (VALUES (2, 0), (9, 9)) s(id, v) ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)", "id <> 2 AND id <> 9", "2\t1\t3"},
+		{"upsert", "", "INSERT INTO t VALUES (2, 0), (9, 9) ON CONFLICT (id) DO UPDATE SET v = excluded.v", "id <> 2 AND id <> 9", "2\t1\t3"},
+		{"merge-on-read rewrite", ", 'write.delete.mode' = 'merge-on-read', 'write.merge-on-read.rewrite-threshold' = '0.1'", "DELETE FROM t WHERE id = 2", "id <> 2", ""},
+		{"merge-on-read update", ", 'write.update.mode' = 'merge-on-read'", "UPDATE t SET v = 0 WHERE id = 2", "id <> 2", "2\t1\t3"},
+		{"merge-on-read update past the threshold", ", 'write.update.mode' = 'merge-on-read', 'write.merge-on-read.rewrite-threshold' = '0.1'", "UPDATE t SET v = 0 WHERE id = 2", "id <> 2", "2\t1\t3"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -36,6 +40,11 @@ func TestRowLineageKeptByRewrites(t *testing.T) {
 			run(t, s, c.stmt)
 			if after := lineage(c.untouched); after != before {
 				t.Errorf("untouched rows' lineage: %s, was %s", after, before)
+			}
+			if c.updated != "" {
+				if got := lineage("id = 2"); got != c.updated {
+					t.Errorf("updated row's lineage: %s, want %s (its row id, the new sequence number)", got, c.updated)
+				}
 			}
 		})
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/scan"
@@ -143,6 +145,42 @@ func (w *Writer) Insert(b arrow.RecordBatch) error {
 		return fmt.Errorf("row-level writer: insert after Finish")
 	}
 	return w.data.Write(b)
+}
+
+// Update adds the new rows of updated rows: the table's columns, then each
+// row's _row_id, which the row keeps (row lineage). Its
+// _last_updated_sequence_number is written null, so it inherits the
+// sequence number of the snapshot committing the change. Without row
+// lineage (before format 3) the row id is dropped and the rows inserted.
+func (w *Writer) Update(b arrow.RecordBatch) error {
+	if w.finished {
+		return fmt.Errorf("row-level writer: update after Finish")
+	}
+	n := int(b.NumCols()) - 1
+	if n != len(w.spec.Schema.Fields) {
+		return fmt.Errorf("row-level writer: update of %d columns, the table has %d", n, len(w.spec.Schema.Fields))
+	}
+	cols := make([]arrow.Array, 0, n+2)
+	fields := make([]arrow.Field, 0, n+2)
+	for i := 0; i <= n; i++ {
+		cols = append(cols, b.Column(i))
+		fields = append(fields, b.Schema().Field(i))
+	}
+	if w.lineage == nil {
+		rows := array.NewRecordBatch(arrow.NewSchema(fields[:n], nil), cols[:n], b.NumRows())
+		defer rows.Release()
+		return w.data.Write(rows)
+	}
+	nb := array.NewInt64Builder(memory.DefaultAllocator)
+	nb.AppendNulls(int(b.NumRows()))
+	seq := nb.NewArray()
+	nb.Release()
+	defer seq.Release()
+	cols = append(cols, seq)
+	fields = append(fields, arrow.Field{Name: "_last_updated_sequence_number", Type: arrow.PrimitiveTypes.Int64, Nullable: true})
+	rows := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, b.NumRows())
+	defer rows.Release()
+	return w.lineage.Write(rows)
 }
 
 // Abort removes every file the Writer wrote, also after Finish (when the
