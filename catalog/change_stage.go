@@ -201,7 +201,11 @@ func (s *StagedChange) stage(ctx context.Context, tbl *Table, change *Change, at
 	if err != nil {
 		return err
 	}
-	s.Table = &Table{Ident: tbl.Ident, MetadataLocation: tbl.MetadataLocation, Metadata: staged, IO: tbl.IO}
+	uncommitted := map[int64]bool{w.snapshotID: true}
+	for id := range tbl.Uncommitted {
+		uncommitted[id] = true
+	}
+	s.Table = &Table{Ident: tbl.Ident, MetadataLocation: tbl.MetadataLocation, Metadata: staged, IO: tbl.IO, Uncommitted: uncommitted}
 	return nil
 }
 

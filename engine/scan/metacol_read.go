@@ -124,8 +124,14 @@ func countTrue(bs []bool) int {
 // (as read from the file, rows first.. of it, del and dropped as for
 // fill) with the values the rows inherit: first_row_id plus position, and
 // the file's data sequence number. Without a first_row_id (a file added
-// before the table was format 3, not yet given one) _row_id stays null.
+// before the table was format 3, not yet given one) _row_id stays null,
+// and so do both for a file a transaction added and has not committed
+// (its values are not final; a writer that moves such rows leaves them
+// to be assigned by the commit).
 func (s *scanRun) inheritLineage(task *catalog.FileScanTask, out []arrow.Array, first int64, del []bool, dropped bool) error {
+	if t := s.spec.Table; t != nil && t.Uncommitted[task.File.SnapshotID] {
+		return nil
+	}
 	for i, id := range s.spec.FieldIDs {
 		if !IsLineageField(id) || out[i] == nil {
 			continue
