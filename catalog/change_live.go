@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"path"
 	"slices"
 )
 
@@ -29,6 +30,10 @@ func checkNotLive(ctx context.Context, tbl *Table, parent *Snapshot, change *Cha
 		return "delete:" + m.deleteKey(df)
 	}
 	adding := map[string]*DataFile{}
+	// Paths are compared resolved (spelled differently by other writers),
+	// which may touch the file system: only entries whose file name is
+	// one of the added files' are.
+	names := map[string]bool{}
 	specs := map[ManifestContent]map[int][]*DataFile{ManifestData: {}, ManifestDeletes: {}}
 	for _, list := range [][]*DataFile{change.AddedDataFiles, change.AddedDeleteFiles} {
 		for _, df := range list {
@@ -37,6 +42,7 @@ func checkNotLive(ctx context.Context, tbl *Table, parent *Snapshot, change *Cha
 				return fmt.Errorf("%s file %s is added twice by one change: %w", contentName(df.Content), df.Path, ErrFileLive)
 			}
 			adding[k] = df
+			names[path.Base(df.Path)] = true
 			content := ManifestData
 			if df.Content != ContentData {
 				content = ManifestDeletes
@@ -57,6 +63,7 @@ func checkNotLive(ctx context.Context, tbl *Table, parent *Snapshot, change *Cha
 	if err != nil {
 		return err
 	}
+	types := map[int][]*PrimitiveType{} // partition types by spec id
 	for i := range list {
 		mf := &list[i]
 		if mf.AddedFilesCount != nil && mf.ExistingFilesCount != nil && *mf.AddedFilesCount == 0 && *mf.ExistingFilesCount == 0 {
@@ -68,7 +75,7 @@ func checkNotLive(ctx context.Context, tbl *Table, parent *Snapshot, change *Cha
 		if mf.Content == ManifestDeletes {
 			candidates = specs[ManifestDeletes][mf.SpecID]
 		}
-		if !manifestMayHoldAny(tbl.Metadata, mf, candidates) {
+		if !manifestMayHoldAny(tbl.Metadata, mf, candidates, types) {
 			continue
 		}
 		man, err := ReadManifest(ctx, tbl.IO, mf)
@@ -76,7 +83,7 @@ func checkNotLive(ctx context.Context, tbl *Table, parent *Snapshot, change *Cha
 			return err
 		}
 		for _, e := range man.Entries {
-			if e.Status == StatusDeleted {
+			if e.Status == StatusDeleted || !names[path.Base(e.File.Path)] {
 				continue
 			}
 			k := key(e.File)
@@ -89,8 +96,9 @@ func checkNotLive(ctx context.Context, tbl *Table, parent *Snapshot, change *Cha
 }
 
 // manifestMayHoldAny reports whether the manifest's partition summaries
-// admit the partition values of one of files (all of its spec).
-func manifestMayHoldAny(meta *TableMetadata, mf *ManifestFile, files []*DataFile) bool {
+// admit the partition values of one of files (all of its spec); memo
+// holds the partition types of the specs seen.
+func manifestMayHoldAny(meta *TableMetadata, mf *ManifestFile, files []*DataFile, memo map[int][]*PrimitiveType) bool {
 	if len(files) == 0 {
 		return false
 	}
@@ -98,8 +106,15 @@ func manifestMayHoldAny(meta *TableMetadata, mf *ManifestFile, files []*DataFile
 	if spec == nil || len(mf.Partitions) != len(spec.Fields) {
 		return true
 	}
-	types, err := PartitionType(spec, specSchema(meta, spec))
-	if err != nil {
+	types, ok := memo[spec.ID]
+	if !ok {
+		var err error
+		if types, err = PartitionType(spec, specSchema(meta, spec)); err != nil {
+			types = nil
+		}
+		memo[spec.ID] = types
+	}
+	if types == nil {
 		return true
 	}
 	for _, df := range files {
