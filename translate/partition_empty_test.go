@@ -56,6 +56,15 @@ func TestEmptyPartitionValues(t *testing.T) {
 					t.Errorf("WHERE %s: %s, want %s", q.where, got, q.want)
 				}
 			}
+			// The partition directories: the empty value's is "k=", NULL's
+			// "k=null", as Iceberg's partition paths write them.
+			if c.part == "k" {
+				for id, dir := range map[string]string{"1": "/k=/", "3": "/k=null/"} {
+					if got := queryRows(t, s, "SELECT _file FROM t WHERE id = "+id); len(got) != 1 || !strings.Contains(got[0], dir) {
+						t.Errorf("row %s is in %v, want a file under %s", id, got, dir)
+					}
+				}
+			}
 			// The manifest's partition values and the list's summaries.
 			tbl, err := cat.LoadTable(context.Background(), catalog.Identifier{Namespace: []string{"public"}, Name: "t"})
 			if err != nil {
