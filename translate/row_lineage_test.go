@@ -22,6 +22,7 @@ func TestRowLineageKeptByRewrites(t *testing.T) {
 		{"copy-on-write merge", "", "MERGE INTO t USING (VALUES (2, 0), (9, 9)) s(id, v) ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)", "id <> 2 AND id <> 9", "2\t1\t3"},
 		{"upsert", "", "INSERT INTO t VALUES (2, 0), (9, 9) ON CONFLICT (id) DO UPDATE SET v = excluded.v", "id <> 2 AND id <> 9", "2\t1\t3"},
 		{"merge-on-read rewrite", ", 'write.delete.mode' = 'merge-on-read', 'write.merge-on-read.rewrite-threshold' = '0.1'", "DELETE FROM t WHERE id = 2", "id <> 2", ""},
+		{"copy-on-write update, Avro files", ", 'write.format.default' = 'avro'", "UPDATE t SET v = v + 1 WHERE id = 2", "id <> 2", "2\t1\t3"},
 		{"merge-on-read update", ", 'write.update.mode' = 'merge-on-read'", "UPDATE t SET v = 0 WHERE id = 2", "id <> 2", "2\t1\t3"},
 		{"merge-on-read update past the threshold", ", 'write.update.mode' = 'merge-on-read', 'write.merge-on-read.rewrite-threshold' = '0.1'", "UPDATE t SET v = 0 WHERE id = 2", "id <> 2", "2\t1\t3"},
 	}
