@@ -122,6 +122,7 @@ func TestTxWriteSequences(t *testing.T) {
 	tables := []struct{ name, props string }{
 		{"v2 copy-on-write", "'format-version' = '2'"},
 		{"v2 merge-on-read", "'format-version' = '2', 'write.delete.mode' = 'merge-on-read', 'write.update.mode' = 'merge-on-read', 'write.merge.mode' = 'merge-on-read'"},
+		{"v3 copy-on-write", "'format-version' = '3'"},
 		{"v3 merge-on-read", "'format-version' = '3', 'write.delete.mode' = 'merge-on-read', 'write.update.mode' = 'merge-on-read', 'write.merge.mode' = 'merge-on-read'"},
 	}
 	step := func(t *testing.T, s *session, q string) {
@@ -177,6 +178,11 @@ func TestTxWriteSequences(t *testing.T) {
 				}
 				if dup := queryRows(t, s, `SELECT file_path FROM "t$files" GROUP BY file_path, content_offset HAVING count(*) > 1`); len(dup) > 0 {
 					t.Errorf("data files listed twice: %v", dup)
+				}
+				if strings.HasPrefix(tb.name, "v3") {
+					if dup := queryRows(t, s, "SELECT _row_id FROM t GROUP BY _row_id HAVING count(*) > 1"); len(dup) > 0 {
+						t.Errorf("row ids shared by rows: %v", dup)
+					}
 				}
 			})
 		}
