@@ -36,6 +36,11 @@ type Table struct {
 	MetadataLocation string
 	Metadata         *TableMetadata
 	IO               FileIO
+	// Uncommitted are the snapshots of Metadata that StageChange added
+	// and no commit made durable yet (a transaction's own writes). The
+	// first_row_id and sequence numbers their files have are provisional:
+	// a commit of the transaction assigns its own.
+	Uncommitted map[int64]bool
 }
 
 // File is an open file for random-access reads.

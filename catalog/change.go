@@ -131,7 +131,9 @@ func CommitChange(ctx context.Context, cat MutableCatalog, id Identifier, change
 // base: a file added and later removed drops out of both lists, removals
 // of base files add up, Properties merge (later wins), ConflictFilter is
 // nil (whole table) unless every change has the same one, Isolation is the
-// strictest.
+// strictest. A change that only appends carries no base of its own (nil):
+// when the first change is one, the caller sets the combined change's
+// BaseSnapshotID to the branch head the changes were made on.
 func Combine(changes []*Change) *Change {
 	return combine(changes)
 }

@@ -119,6 +119,9 @@ func (s *StagedChange) stage(ctx context.Context, tbl *Table, change *Change, at
 	if version >= 2 {
 		seq = meta.LastSequenceNumber + 1
 	}
+	if err := checkNotLive(ctx, tbl, parent, change); err != nil {
+		return err
+	}
 	metrics := newChangeMetrics()
 	for _, f := range change.AddedDataFiles {
 		metrics.file(f, true)
@@ -198,7 +201,11 @@ func (s *StagedChange) stage(ctx context.Context, tbl *Table, change *Change, at
 	if err != nil {
 		return err
 	}
-	s.Table = &Table{Ident: tbl.Ident, MetadataLocation: tbl.MetadataLocation, Metadata: staged, IO: tbl.IO}
+	uncommitted := map[int64]bool{w.snapshotID: true}
+	for id := range tbl.Uncommitted {
+		uncommitted[id] = true
+	}
+	s.Table = &Table{Ident: tbl.Ident, MetadataLocation: tbl.MetadataLocation, Metadata: staged, IO: tbl.IO, Uncommitted: uncommitted}
 	return nil
 }
 

@@ -13,4 +13,7 @@ var (
 	ErrUnsupported    = errors.New("unsupported")
 	// ErrNotEmpty: a namespace still holds tables or namespaces.
 	ErrNotEmpty = errors.New("not empty")
+	// ErrFileLive: a change adds a file the table already lists (or adds
+	// one twice); committing it would list the file twice.
+	ErrFileLive = errors.New("file already live")
 )

@@ -46,7 +46,14 @@ func ReadManifest(ctx context.Context, fio FileIO, mf *ManifestFile) (*Manifest,
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
 	cache := cacheOf(fio)
-	key := "manifest:" + strconv.FormatInt(mf.SequenceNumber, 10) + ":" + strconv.FormatInt(mf.AddedSnapshotID, 10) + ":" + local
+	// Everything an entry inherits from the list entry is in the key: one
+	// manifest carried into a v3 snapshot gets a first_row_id the list of
+	// the v2 snapshot before the upgrade did not give it.
+	key := "manifest:" + strconv.FormatInt(mf.SequenceNumber, 10) + ":" + strconv.FormatInt(mf.AddedSnapshotID, 10) + ":"
+	if mf.FirstRowID != nil {
+		key += strconv.FormatInt(*mf.FirstRowID, 10)
+	}
+	key += ":" + local
 	if v, ok := cache.get(key); ok {
 		return v.(*Manifest), nil
 	}

@@ -62,7 +62,7 @@ func DecodeValue(t *PrimitiveType, b []byte) (any, error) {
 		copy(u[:], b)
 		return u, nil
 	case TFixed, TBinary:
-		return append([]byte(nil), b...), nil
+		return append([]byte{}, b...), nil
 	}
 	return nil, fmt.Errorf("decode %s value: %w", t, ErrUnsupported)
 }

@@ -75,7 +75,7 @@ func EncodeValue(t *PrimitiveType, v any) ([]byte, error) {
 		if !ok {
 			return nil, bad()
 		}
-		return append([]byte(nil), b...), nil
+		return append([]byte{}, b...), nil
 	}
 	return nil, fmt.Errorf("encode %s value: %w", t, ErrUnsupported)
 }

@@ -84,7 +84,7 @@ func goValue(arr arrow.Array, i int) (any, error) {
 	case *array.String:
 		return a.Value(i), nil
 	case *array.Binary:
-		return append([]byte(nil), a.Value(i)...), nil
+		return append([]byte{}, a.Value(i)...), nil
 	case *array.FixedSizeBinary:
 		v := a.Value(i)
 		if len(v) == 16 {
@@ -92,7 +92,7 @@ func goValue(arr arrow.Array, i int) (any, error) {
 			copy(u[:], v)
 			return u, nil
 		}
-		return append([]byte(nil), v...), nil
+		return append([]byte{}, v...), nil
 	case *array.Decimal128:
 		t := a.DataType().(*arrow.Decimal128Type)
 		return catalog.Decimal{Unscaled: a.Value(i).BigInt(), Scale: int(t.Scale)}, nil

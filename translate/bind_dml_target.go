@@ -29,6 +29,17 @@ type dmlTarget struct {
 	// ids are the ids of the table's columns, in schema order.
 	ids       []colID
 	file, pos colID
+	// rowID is the target's _row_id column when hasRowID (format 3).
+	rowID    colID
+	hasRowID bool
+}
+
+// rowIDExpr is the target row's _row_id, or NULL.
+func (b *binder) rowIDExpr(tg *dmlTarget) expr.Expr {
+	if tg.hasRowID {
+		return b.ref(tg.rowID).e
+	}
+	return &expr.Lit{V: nil, T: expr.Int8}
 }
 
 // bindDMLTarget binds the target table of verb (DELETE, UPDATE, MERGE,
@@ -77,6 +88,9 @@ func (b *binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error)
 	tg.ids = append([]colID(nil), sr.cols[:len(tg.cols)]...)
 	tg.file = b.metadataColumn(sr, scan.FieldIDFile)
 	tg.pos = b.metadataColumn(sr, scan.FieldIDPos)
+	if t.Metadata.FormatVersion >= 3 {
+		tg.rowID, tg.hasRowID = b.metadataColumn(sr, scan.FieldIDRowID), true
+	}
 	return tg, nil
 }
 
@@ -196,6 +210,7 @@ func (b *binder) finishDML(kind dmlKind, tg *dmlTarget, cur rel, action expr.Exp
 	add(b.ref(tg.file).e, "_file", tText, desc("_file", tText))
 	add(b.ref(tg.pos).e, "_pos", tInt8, desc("_pos", tInt8))
 	add(action, "action", tInt4, desc("action", tInt4))
+	add(b.rowIDExpr(tg), "_row_id", tInt8, desc("_row_id", tInt8))
 	for i, c := range tg.cols {
 		add(castIfNeeded(values[i], c.Arrow), c.Name, c.Type, desc(c.Name, c.Type))
 	}

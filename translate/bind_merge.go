@@ -276,6 +276,7 @@ func (b *binder) mergeOutput(m *mergeBinding, cur rel, clause colID, returning [
 	add(b.ref(m.tgt.file).e, m.tgt.file)
 	add(b.ref(m.tgt.pos).e, m.tgt.pos)
 	actionID := add(action, b.newCol("action", tInt4, expr.Int4))
+	rowID := add(b.rowIDExpr(m.tgt), b.newCol("_row_id", tInt8, expr.Int8))
 	newIDs := make([]colID, len(cols))
 	for i, c := range cols {
 		newIDs[i] = add(newRow[i], b.newCol(c.Name, c.Type, c.Arrow))
@@ -284,8 +285,9 @@ func (b *binder) mergeOutput(m *mergeBinding, cur rel, clause colID, returning [
 		{Name: "_file", TypeOID: pgtypes.Text, Typmod: -1},
 		{Name: "_pos", TypeOID: pgtypes.Int8, Typmod: -1},
 		{Name: "action", TypeOID: pgtypes.Int4, Typmod: -1},
+		{Name: "_row_id", TypeOID: pgtypes.Int8, Typmod: -1},
 	}}
-	sel.out = append([]colID{m.tgt.file, m.tgt.pos, actionID}, newIDs...)
+	sel.out = append([]colID{m.tgt.file, m.tgt.pos, actionID, rowID}, newIDs...)
 	for _, c := range cols {
 		sel.cols = append(sel.cols, pgtypes.Column{Name: c.Name, TypeOID: c.Type.OID, Typmod: c.Type.Typmod})
 	}

@@ -252,6 +252,10 @@ func (b *binder) bindConflict(u *upsert) (*dmlPlan, error) {
 	nv := make([]colID, len(values))
 	origins := tableOrigins(tg.table, tg.cols)
 	proj := &projectRel{in: cur, exprs: []expr.Expr{b.ref(tg.file).e, b.ref(tg.pos).e, action}, cols: []colID{tg.file, tg.pos, aid}}
+	if tg.hasRowID {
+		proj.exprs = append(proj.exprs, b.ref(tg.rowID).e)
+		proj.cols = append(proj.cols, tg.rowID)
+	}
 	for i, c := range tg.cols {
 		nv[i] = b.q.add(colMeta{name: c.Name, t: c.Type, at: c.Arrow, origin: origins[i]})
 		proj.exprs = append(proj.exprs, values[i])

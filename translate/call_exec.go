@@ -25,7 +25,9 @@ import (
 // Both put a snapshot that is not on main there: when main has not moved
 // since the snapshot was staged, by moving main to it; otherwise by
 // committing its changes again on main (validated like any write: 40001
-// when main changed the files it touches). They return
+// when main changed the files it touches). A snapshot already on main
+// (main's head, an ancestor, or cherry-picked before) and a WAP id
+// published before are refused with 55000. They return
 // source_snapshot_id and current_snapshot_id.
 
 // callStatement is a prepared CALL.
@@ -140,6 +142,9 @@ func (c *callStatement) Execute(ctx context.Context, params []*string) (Rows, er
 	if err != nil {
 		return nil, err
 	}
+	if err := c.checkNotOnMain(t.Metadata, snap); err != nil {
+		return nil, err
+	}
 	current, err := publishSnapshot(ctx, mc, t, snap)
 	if err != nil {
 		return nil, catalogError(err, kindTable, t.Ident.Name)
@@ -177,6 +182,51 @@ func (c *callStatement) stagedSnapshot(t *catalog.Table) (*catalog.Snapshot, err
 	return found, nil
 }
 
+// checkNotOnMain refuses a snapshot whose changes are on main already, as
+// Iceberg's cherry-pick does: applying them again would list its data
+// files twice (rows duplicated, deleted rows back). That is the snapshot
+// being main's head or one of its ancestors, an ancestor having been
+// cherry-picked from it (source-snapshot-id), or, for a staged WAP
+// snapshot, its WAP id having been published (an ancestor carrying it as
+// wap.id or published-wap-id). The arguments are valid; the table's state
+// forbids the call: 55000.
+func (c *callStatement) checkNotOnMain(m *catalog.TableMetadata, snap *catalog.Snapshot) error {
+	id := strconv.FormatInt(snap.SnapshotID, 10)
+	wapID := snap.Summary["wap.id"]
+	var ancestor, pickedTo, publishedIn *catalog.Snapshot
+	for a := m.CurrentSnapshot(); a != nil; {
+		switch {
+		case a.SnapshotID == snap.SnapshotID:
+			ancestor = a
+		case pickedTo == nil && a.Summary["source-snapshot-id"] == id:
+			pickedTo = a
+		}
+		if publishedIn == nil && wapID != "" && (a.Summary["published-wap-id"] == wapID || a.Summary["wap.id"] == wapID) {
+			publishedIn = a
+		}
+		if a.ParentSnapshotID == nil {
+			break
+		}
+		a = m.SnapshotByID(*a.ParentSnapshotID)
+	}
+	published := func() error {
+		return pgerr.New(codeNotInPrerequisite, "duplicate request to cherry-pick WAP ID '%s' that was published already", wapID).
+			WithDetail("Snapshot %d of main carries it.", publishedIn.SnapshotID)
+	}
+	if c.proc == "publish_changes" && publishedIn != nil {
+		return published()
+	}
+	switch {
+	case ancestor != nil:
+		return pgerr.New(codeNotInPrerequisite, "cannot cherry-pick snapshot %d: already an ancestor of main", snap.SnapshotID)
+	case pickedTo != nil:
+		return pgerr.New(codeNotInPrerequisite, "cannot cherry-pick snapshot %d: already picked to create ancestor %d", snap.SnapshotID, pickedTo.SnapshotID)
+	case publishedIn != nil:
+		return published()
+	}
+	return nil
+}
+
 // publishSnapshot puts snap on main and returns main's new head.
 func publishSnapshot(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, snap *catalog.Snapshot) (int64, error) {
 	m := t.Metadata
@@ -184,9 +234,6 @@ func publishSnapshot(ctx context.Context, mc catalog.MutableCatalog, t *catalog.
 	if ref, ok := m.Refs["main"]; ok {
 		id := ref.SnapshotID
 		head = &id
-	}
-	if head != nil && *head == snap.SnapshotID {
-		return snap.SnapshotID, nil // already published
 	}
 	if (head == nil && snap.ParentSnapshotID == nil) || (head != nil && snap.ParentSnapshotID != nil && *snap.ParentSnapshotID == *head) {
 		// Fast-forward: main has not moved since the snapshot was staged.

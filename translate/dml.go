@@ -15,7 +15,9 @@ import (
 //	0  _file  text: the target row's data file (NULL: no target row, an insert)
 //	1  _pos   int8: its position in that file
 //	2  action int4: dmlNone, dmlDelete, dmlUpdate, dmlInsert or dmlCardinality
-//	3..3+len(cols)-1: the new row, one column per table column in schema
+//	3  _row_id int8: the target row's row id in a format 3 table (NULL
+//	   otherwise): a dmlUpdate's new row keeps it (row lineage)
+//	4..4+len(cols)-1: the new row, one column per table column in schema
 //	   order, typed as the table's column (cols[i].Arrow); read for
 //	   dmlUpdate and dmlInsert only
 //	then one column per RETURNING item (returning describes them)
@@ -87,5 +89,6 @@ const (
 	dmlColFile   = 0
 	dmlColPos    = 1
 	dmlColAction = 2
-	dmlColValues = 3
+	dmlColRowID  = 3
+	dmlColValues = 4
 )

@@ -108,6 +108,9 @@ func dmlRowsErr(t *testing.T, s *session, sql string, values ...*string) ([]stri
 			}
 			vals := []string{id}
 			for j := dmlColAction; j < int(b.NumCols()); j++ {
+				if j == dmlColRowID {
+					continue // NULL: the test tables are not format 3
+				}
 				vals = append(vals, valueText(b.Column(j), i))
 			}
 			out = append(out, strings.Join(vals, "\t"))

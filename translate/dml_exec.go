@@ -311,7 +311,8 @@ func (r *dmlRun) apply(b arrow.RecordBatch) error {
 		return fmt.Errorf("dml plan: columns %s, %s, want int8 positions and int4 actions",
 			b.Column(dmlColPos).DataType(), b.Column(dmlColAction).DataType())
 	}
-	var inserts, returned []int32
+	rowIDs, _ := b.Column(dmlColRowID).(*array.Int64)
+	var inserts, updates, returned []int32
 	for i := 0; i < int(b.NumRows()); i++ {
 		if action.IsNull(i) {
 			continue
@@ -340,7 +341,10 @@ func (r *dmlRun) apply(b arrow.RecordBatch) error {
 				}
 			}
 		}
-		if a == dmlUpdate || a == dmlInsert {
+		switch {
+		case a == dmlUpdate && rowIDs != nil && !rowIDs.IsNull(i):
+			updates = append(updates, int32(i)) // keeps its row id
+		case a == dmlUpdate || a == dmlInsert:
 			inserts = append(inserts, int32(i))
 		}
 		returned = append(returned, int32(i))
@@ -352,6 +356,20 @@ func (r *dmlRun) apply(b arrow.RecordBatch) error {
 			return err
 		}
 		err = r.w.Insert(rows)
+		rows.Release()
+		if err != nil {
+			return writeError(err, p.table)
+		}
+	}
+	if len(updates) > 0 {
+		// The new rows with their row ids, as the lineage writer takes
+		// them.
+		fields := append(tableFields(p.cols), arrow.Field{Name: "_row_id", Type: arrow.PrimitiveTypes.Int64, Nullable: true})
+		rows, err := r.sliceCols(b, append(seqInts(dmlColValues, len(p.cols)), dmlColRowID), updates, fields)
+		if err != nil {
+			return err
+		}
+		err = r.w.Update(rows)
 		rows.Release()
 		if err != nil {
 			return writeError(err, p.table)
@@ -375,6 +393,21 @@ func (r *dmlRun) apply(b arrow.RecordBatch) error {
 // slice gathers rows idx of b's columns [first, first+n) into a batch with
 // fields.
 func (r *dmlRun) slice(b arrow.RecordBatch, first, n int, idx []int32, fields []arrow.Field) (arrow.RecordBatch, error) {
+	return r.sliceCols(b, seqInts(first, n), idx, fields)
+}
+
+// seqInts is first, first+1, ..., first+n-1.
+func seqInts(first, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = first + i
+	}
+	return out
+}
+
+// sliceCols gathers rows idx of b's columns cols into a batch with fields.
+func (r *dmlRun) sliceCols(b arrow.RecordBatch, which []int, idx []int32, fields []arrow.Field) (arrow.RecordBatch, error) {
+	n := len(which)
 	mem := expr.Allocator(r.ctx)
 	ib := array.NewInt32Builder(mem)
 	ib.AppendValues(idx, nil)
@@ -382,8 +415,8 @@ func (r *dmlRun) slice(b arrow.RecordBatch, first, n int, idx []int32, fields []
 	ib.Release()
 	defer ia.Release()
 	cols := make([]arrow.Array, 0, n)
-	for j := 0; j < n; j++ {
-		c, err := expr.TakeArray(r.ctx, b.Column(first+j), ia)
+	for _, j := range which {
+		c, err := expr.TakeArray(r.ctx, b.Column(j), ia)
 		if err != nil {
 			for _, c := range cols {
 				c.Release()

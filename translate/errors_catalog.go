@@ -55,6 +55,9 @@ func catalogError(err error, kind objectKind, name string) error {
 	case errors.Is(err, catalog.ErrNotEmpty):
 		return pgerr.Wrap(err, codeDependentObjects, "cannot drop schema %s because other objects depend on it", name).
 			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	case errors.Is(err, catalog.ErrFileLive):
+		return pgerr.Wrap(err, codeNotInPrerequisite, "cannot commit to \"%s\": the change adds a file the table already lists", name).
+			WithDetail("%s", err.Error())
 	case errors.Is(err, catalog.ErrCommitConflict):
 		return pgerr.Wrap(err, pgerr.SerializationFailure, "could not serialize access due to concurrent update of \"%s\"", name).
 			WithDetail("%s", err.Error())

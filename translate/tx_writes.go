@@ -166,6 +166,11 @@ func (s *session) commitWrites(ctx context.Context) error {
 			changes[i] = w.change
 		}
 		combined := catalog.Combine(changes)
+		// The block's changes build on the table as it first read it: what
+		// was committed since then is validated, nothing before. (A change
+		// that only appends carries no base of its own, so the first
+		// change's base cannot stand for the block's.)
+		combined.BaseSnapshotID = branchHeadID(tt.base, combined.Branch)
 		err := commitNow(ctx, tt.mc, tt.id, combined)
 		if err != nil {
 			failed = catalogError(err, kindTable, tt.id.Name)
@@ -176,6 +181,20 @@ func (s *session) commitWrites(ctx context.Context) error {
 		removeDropped(ctx, tt.mc, tt.base, changes, combined)
 	}
 	return failed
+}
+
+// branchHeadID is the id of the head of branch ("" is main) in t, nil when
+// the branch does not exist.
+func branchHeadID(t *catalog.Table, branch string) *int64 {
+	if branch == "" {
+		branch = "main"
+	}
+	ref, ok := t.Metadata.Refs[branch]
+	if !ok {
+		return nil
+	}
+	id := ref.SnapshotID
+	return &id
 }
 
 // rollbackWrites drops every staged write of the block.

@@ -20,9 +20,14 @@ import (
 func (w *Writer) rewrite(ctx context.Context, task *catalog.FileScanTask, ch *catalog.Change) error {
 	removed := w.removed[task.File.Path]
 	fields := w.spec.Schema.Fields
-	ids := make([]int, 0, len(fields)+1)
+	ids := make([]int, 0, len(fields)+3)
 	for _, f := range fields {
 		ids = append(ids, f.ID)
+	}
+	out := w.data
+	if w.lineage != nil {
+		ids = append(ids, scan.FieldIDRowID, scan.FieldIDLastUpdatedSeqNum)
+		out = w.lineage
 	}
 	ids = append(ids, scan.FieldIDPos)
 	opts := w.spec.Scan
@@ -59,7 +64,7 @@ func (w *Writer) rewrite(ctx context.Context, task *catalog.FileScanTask, ch *ca
 		if kept == nil {
 			continue
 		}
-		err = w.data.Write(kept)
+		err = out.Write(kept)
 		kept.Release()
 		if err != nil {
 			return err

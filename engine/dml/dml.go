@@ -61,8 +61,10 @@ type Writer struct {
 	spec Spec
 	// threshold is the merge-on-read rewrite threshold.
 	threshold float64
-	// data receives inserted rows and the kept rows of rewritten files.
-	data *write.Writer
+	// data receives inserted rows and the kept rows of rewritten files;
+	// in format 3 tables the kept rows go to lineage instead, which also
+	// writes their _row_id and _last_updated_sequence_number.
+	data, lineage *write.Writer
 
 	// tasks are the snapshot's data files by path as manifests write
 	// them, planned at the first Delete; resolved indexes them by local

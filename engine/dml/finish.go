@@ -58,6 +58,13 @@ func (w *Writer) finish(ctx context.Context) (*catalog.Change, error) {
 	if err != nil {
 		return nil, fmt.Errorf("write data files of %s: %w", w.spec.Table.Ident.Name, err)
 	}
+	if w.lineage != nil {
+		moved, err := w.lineage.Close()
+		if err != nil {
+			return nil, fmt.Errorf("write data files of %s: %w", w.spec.Table.Ident.Name, err)
+		}
+		files = append(moved, files...)
+	}
 	ch.AddedDataFiles = files
 	if len(deletes) > 0 {
 		m := w.spec.Table.Metadata

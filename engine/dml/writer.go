@@ -7,8 +7,11 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/engine/write"
 	"github.com/icegate/icegate/internal/pgerr"
 )
@@ -31,19 +34,32 @@ func New(ctx context.Context, spec Spec) (*Writer, error) {
 		}
 		w.threshold = t
 	}
-	data, err := write.NewWriter(ctx, write.WriterSpec{
-		IO:            write.TableOutput(context.WithoutCancel(ctx), spec.Out), // Abort may run after the statement ends
-		DataDir:       write.DataDir(m),
-		Schema:        spec.Schema,
-		Spec:          m.SpecByID(m.DefaultSpecID),
-		Properties:    m.Properties,
-		FormatVersion: m.FormatVersion,
-		SortOrder:     defaultSortOrder(m),
-	})
+	newWriter := func(schema *catalog.Schema) (*write.Writer, error) {
+		return write.NewWriter(ctx, write.WriterSpec{
+			IO:            write.TableOutput(context.WithoutCancel(ctx), spec.Out), // Abort may run after the statement ends
+			DataDir:       write.DataDir(m),
+			Schema:        schema,
+			Spec:          m.SpecByID(m.DefaultSpecID),
+			Properties:    m.Properties,
+			FormatVersion: m.FormatVersion,
+			SortOrder:     defaultSortOrder(m),
+		})
+	}
+	data, err := newWriter(spec.Schema)
 	if err != nil {
 		return nil, err
 	}
 	w.data = data
+	if m.FormatVersion >= 3 {
+		// Rows moved to new files keep their lineage: written with the
+		// row lineage columns after the table's.
+		ls := *spec.Schema
+		ls.Fields = append(append([]catalog.NestedField(nil), spec.Schema.Fields...), scan.LineageFields()...)
+		if w.lineage, err = newWriter(&ls); err != nil {
+			_ = data.Abort()
+			return nil, err
+		}
+	}
 	return w, nil
 }
 
@@ -131,11 +147,52 @@ func (w *Writer) Insert(b arrow.RecordBatch) error {
 	return w.data.Write(b)
 }
 
+// Update adds the new rows of updated rows: the table's columns, then each
+// row's _row_id, which the row keeps (row lineage). Its
+// _last_updated_sequence_number is written null, so it inherits the
+// sequence number of the snapshot committing the change. Without row
+// lineage (before format 3) the row id is dropped and the rows inserted.
+func (w *Writer) Update(b arrow.RecordBatch) error {
+	if w.finished {
+		return fmt.Errorf("row-level writer: update after Finish")
+	}
+	n := int(b.NumCols()) - 1
+	if n != len(w.spec.Schema.Fields) {
+		return fmt.Errorf("row-level writer: update of %d columns, the table has %d", n, len(w.spec.Schema.Fields))
+	}
+	cols := make([]arrow.Array, 0, n+2)
+	fields := make([]arrow.Field, 0, n+2)
+	for i := 0; i <= n; i++ {
+		cols = append(cols, b.Column(i))
+		fields = append(fields, b.Schema().Field(i))
+	}
+	if w.lineage == nil {
+		rows := array.NewRecordBatch(arrow.NewSchema(fields[:n], nil), cols[:n], b.NumRows())
+		defer rows.Release()
+		return w.data.Write(rows)
+	}
+	nb := array.NewInt64Builder(memory.DefaultAllocator)
+	nb.AppendNulls(int(b.NumRows()))
+	seq := nb.NewArray()
+	nb.Release()
+	defer seq.Release()
+	cols = append(cols, seq)
+	fields = append(fields, arrow.Field{Name: "_last_updated_sequence_number", Type: arrow.PrimitiveTypes.Int64, Nullable: true})
+	rows := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, b.NumRows())
+	defer rows.Release()
+	return w.lineage.Write(rows)
+}
+
 // Abort removes every file the Writer wrote, also after Finish (when the
 // commit failed).
 func (w *Writer) Abort() {
-	if err := w.data.Abort(); err != nil {
-		slog.Warn("remove data files of a failed row-level change", "table", w.spec.Table.Ident.Name, "error", err)
+	for _, d := range []*write.Writer{w.data, w.lineage} {
+		if d == nil {
+			continue
+		}
+		if err := d.Abort(); err != nil {
+			slog.Warn("remove data files of a failed row-level change", "table", w.spec.Table.Ident.Name, "error", err)
+		}
 	}
 	seen := map[string]bool{}
 	for _, f := range w.deleteFiles {

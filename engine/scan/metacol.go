@@ -24,6 +24,34 @@ const (
 	FieldIDPartition = math.MaxInt32 - 5
 )
 
+// Row lineage (format 3). A data file may hold a row's id and the sequence
+// number of the snapshot that last changed it in columns with these
+// reserved field ids; where it does not (the column is absent, or the
+// value null) the row inherits them: its id is the file's first_row_id
+// plus its position, its sequence number the file's data sequence number.
+// A scan projecting these ids reads the file's columns and fills the
+// inherited values in; writers that move rows to new files write them.
+const (
+	FieldIDRowID             = math.MaxInt32 - 107
+	FieldIDLastUpdatedSeqNum = math.MaxInt32 - 108
+	rowIDName                = "_row_id"
+	lastUpdatedSeqNumName    = "_last_updated_sequence_number"
+)
+
+// IsLineageField reports whether id is the field id of a row lineage
+// column.
+func IsLineageField(id int) bool {
+	return id == FieldIDRowID || id == FieldIDLastUpdatedSeqNum
+}
+
+// LineageFields are the row lineage columns as optional long fields.
+func LineageFields() []catalog.NestedField {
+	return []catalog.NestedField{
+		{ID: FieldIDRowID, Name: rowIDName, Type: &catalog.PrimitiveType{ID: catalog.TLong}},
+		{ID: FieldIDLastUpdatedSeqNum, Name: lastUpdatedSeqNumName, Type: &catalog.PrimitiveType{ID: catalog.TLong}},
+	}
+}
+
 // IsMetadataField reports whether id is the field id of a metadata column.
 func IsMetadataField(id int) bool {
 	return id >= FieldIDPartition && id <= FieldIDFile
@@ -36,14 +64,21 @@ func IsMetadataField(id int) bool {
 // it), typed by its transform's result (day gives a date); a file's row
 // has NULL for the fields its spec lacks. An unpartitioned table's
 // _partition is an empty struct.
+//
+// Format 3 tables also have the row lineage columns, _row_id and
+// _last_updated_sequence_number, after those.
 func MetadataColumns(meta *catalog.TableMetadata, schema *catalog.Schema) []catalog.NestedField {
-	return []catalog.NestedField{
+	cols := []catalog.NestedField{
 		{ID: FieldIDFile, Name: "_file", Required: true, Type: &catalog.PrimitiveType{ID: catalog.TString}},
 		{ID: FieldIDPos, Name: "_pos", Required: true, Type: &catalog.PrimitiveType{ID: catalog.TLong}},
 		{ID: FieldIDSpecID, Name: "_spec_id", Required: true, Type: &catalog.PrimitiveType{ID: catalog.TInt}},
 		{ID: FieldIDPartition, Name: "_partition", Type: PartitionStruct(meta, schema)},
 		{ID: FieldIDDeleted, Name: "_deleted", Required: true, Type: &catalog.PrimitiveType{ID: catalog.TBoolean}},
 	}
+	if meta != nil && meta.FormatVersion >= 3 {
+		cols = append(cols, LineageFields()...)
+	}
+	return cols
 }
 
 // metadataField is the metadata column with field id id.

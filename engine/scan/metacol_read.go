@@ -119,3 +119,63 @@ func countTrue(bs []bool) int {
 	}
 	return n
 }
+
+// inheritLineage fills the nulls of the row lineage columns among out
+// (as read from the file, rows first.. of it, del and dropped as for
+// fill) with the values the rows inherit: first_row_id plus position, and
+// the file's data sequence number. Without a first_row_id (a file added
+// before the table was format 3, not yet given one) _row_id stays null,
+// and so do both for a file a transaction added and has not committed
+// (its values are not final; a writer that moves such rows leaves them
+// to be assigned by the commit).
+func (s *scanRun) inheritLineage(task *catalog.FileScanTask, out []arrow.Array, first int64, del []bool, dropped bool) error {
+	if t := s.spec.Table; t != nil && t.Uncommitted[task.File.SnapshotID] {
+		return nil
+	}
+	for i, id := range s.spec.FieldIDs {
+		if !IsLineageField(id) || out[i] == nil {
+			continue
+		}
+		col, ok := out[i].(*array.Int64)
+		if !ok {
+			return fmt.Errorf("row lineage column %d read as %s", id, out[i].DataType())
+		}
+		var base int64
+		switch {
+		case id == FieldIDLastUpdatedSeqNum:
+			base = task.File.DataSequenceNumber
+		case task.File.FirstRowID != nil:
+			base = *task.File.FirstRowID
+		default:
+			continue
+		}
+		if col.NullN() == 0 {
+			continue
+		}
+		b := array.NewInt64Builder(s.mem)
+		b.Reserve(col.Len())
+		r := 0
+		for j := range del {
+			if dropped && del[j] {
+				continue
+			}
+			switch {
+			case !col.IsNull(r):
+				b.UnsafeAppend(col.Value(r))
+			case id == FieldIDRowID:
+				b.UnsafeAppend(base + first + int64(j))
+			default:
+				b.UnsafeAppend(base)
+			}
+			r++
+		}
+		if r != col.Len() {
+			b.Release()
+			return fmt.Errorf("row lineage column %d has %d rows, want %d", id, col.Len(), r)
+		}
+		out[i].Release()
+		out[i] = b.NewArray()
+		b.Release()
+	}
+	return nil
+}

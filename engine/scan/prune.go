@@ -287,7 +287,7 @@ func statValue(e *format.SchemaElement, t *catalog.PrimitiveType, raw []byte) an
 		}
 	case catalog.TBinary, catalog.TFixed:
 		if phys == format.ByteArray || phys == format.FixedLenByteArray {
-			return append([]byte(nil), raw...)
+			return append([]byte{}, raw...)
 		}
 	case catalog.TUUID:
 		if phys == format.FixedLenByteArray && len(raw) == 16 {

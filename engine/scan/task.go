@@ -70,6 +70,13 @@ func topField(spec engine.ScanSpec, id int) *catalog.NestedField {
 	if IsMetadataField(id) {
 		return metadataField(spec, id)
 	}
+	if IsLineageField(id) {
+		for _, f := range LineageFields() {
+			if f.ID == id {
+				return &f
+			}
+		}
+	}
 	if spec.Schema == nil {
 		return nil
 	}
@@ -238,6 +245,10 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fi
 			}
 		}
 		releaseAll(cols)
+		if err := s.inheritLineage(task, out, pos, del, deleted > 0); err != nil {
+			releaseAll(out)
+			return fmt.Errorf("data file %s: %w", df.Path, err)
+		}
 		if err := s.meta.fill(s.mem, task, out, pos, del, deleted > 0); err != nil {
 			releaseAll(out)
 			return fmt.Errorf("data file %s: %w", df.Path, err)

@@ -185,7 +185,7 @@ func (p *PartitionTransform) truncate(arr arrow.Array, i int) (any, error) {
 		if len(b) > w {
 			b = b[:w]
 		}
-		return append([]byte(nil), b...), nil
+		return append([]byte{}, b...), nil
 	}
 	return nil, fmt.Errorf("truncate of Iceberg type %s from Arrow %s", p.Source, arr.DataType())
 }

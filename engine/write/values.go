@@ -39,14 +39,14 @@ func arrowValue(arr arrow.Array, i int, t *catalog.PrimitiveType) (any, error) {
 	case *array.String:
 		return a.Value(i), nil
 	case *array.Binary:
-		return append([]byte(nil), a.Value(i)...), nil
+		return append([]byte{}, a.Value(i)...), nil
 	case *array.FixedSizeBinary:
 		if t.ID == catalog.TUUID {
 			var u [16]byte
 			copy(u[:], a.Value(i))
 			return u, nil
 		}
-		return append([]byte(nil), a.Value(i)...), nil
+		return append([]byte{}, a.Value(i)...), nil
 	}
 	return nil, fmt.Errorf("column of Iceberg type %s arrived as Arrow %s", t, arr.DataType())
 }

@@ -173,3 +173,38 @@ func ctasSQLTable() sqlTable {
 		},
 	}
 }
+
+// partBinarySQLTable is partitioned by identity, truncate and bucket of
+// bytea columns holding empty values, which are values and not NULL: the
+// partition tuples and summaries must say so, or iceberg-go prunes away
+// files it must read.
+func partBinarySQLTable() sqlTable {
+	values := []string{`'\x'`, `'\x01'`, `'\x0102'`, "NULL", `'\xff'`}
+	gen := func(i int) []string {
+		return []string{
+			fmt.Sprint(i),
+			values[i%len(values)],
+			values[(i/2)%len(values)],
+			values[(i/3)%len(values)],
+		}
+	}
+	return sqlTable{
+		name:          "part_binary",
+		formatVersion: 2,
+		partitioning:  []string{"identity(b)", "truncate[1](t)", "bucket[4](h)"},
+		create: fmt.Sprintf(`CREATE TABLE %s (id bigint NOT NULL, b bytea, t bytea, h bytea) WITH (partitioning = 'b, truncate(1, t), bucket(4, h)', "format-version" = '2')`,
+			qualified("part_binary")),
+		inserts: []string{
+			insertValues("part_binary", genSQLRows(0, 30, gen)),
+			insertValues("part_binary", genSQLRows(30, 60, gen)),
+		},
+		probeIDs: []string{"0", "1", "3", "10"},
+		filters: []filterCase{
+			{`b = '\x'`, iceberg.EqualTo(ref("b"), []byte{})},
+			{`b = '\x01'`, iceberg.EqualTo(ref("b"), []byte{1})},
+			{"b IS NULL", iceberg.IsNull(ref("b"))},
+			{`t = '\x'`, iceberg.EqualTo(ref("t"), []byte{})},
+			{`h = '\x'`, iceberg.EqualTo(ref("h"), []byte{})},
+		},
+	}
+}

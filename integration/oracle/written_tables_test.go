@@ -76,6 +76,7 @@ func sqlTables() []sqlTable {
 		copySQLTable(),
 		ctasSQLTable(),
 		nestedSQLTable(),
+		partBinarySQLTable(),
 	}
 }
 
