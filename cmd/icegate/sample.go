@@ -51,7 +51,7 @@ func newSampleCommand() *cobra.Command {
 			if f := cmd.Flags().Lookup(conf.FlagConfig); f != nil && f.Changed {
 				serveArgs += " --config " + f.Value.String()
 			}
-			return writeSample(cmd.Context(), cfg, cmd.OutOrStdout(), serveArgs)
+			return writeSample(cmd.Context(), cfg, cmd.OutOrStdout(), serveArgs, shopTables, tpch.Tables)
 		},
 	}
 	fs := cmd.Flags()
@@ -60,12 +60,13 @@ func newSampleCommand() *cobra.Command {
 	return cmd
 }
 
-// writeSample builds the sample tables missing from cfg's warehouse and
-// reports what it did to out. It runs every statement through icegate
+// writeSample builds the sample tables missing from cfg's warehouse (shop
+// in schema shop, tpchTables in schema tpch) and reports what it did to
+// out. It runs every statement through icegate
 // itself: a server on a loopback port of its own, with a random password
 // for the built-in user, and a client connection. A table whose build
 // fails is dropped, so that the next run builds it again.
-func writeSample(ctx context.Context, cfg *conf.Config, out io.Writer, serveArgs string) error {
+func writeSample(ctx context.Context, cfg *conf.Config, out io.Writer, serveArgs string, shop []sampleTable, tpchTables []tpch.Table) error {
 	start := time.Now()
 	if err := os.MkdirAll(cfg.Warehouse, 0o755); err != nil {
 		return fmt.Errorf("create warehouse %s: %w", cfg.Warehouse, err)
@@ -78,7 +79,25 @@ func writeSample(ctx context.Context, cfg *conf.Config, out io.Writer, serveArgs
 	if err != nil {
 		return err
 	}
-	defer stop()
+	stopped := false
+	defer func() {
+		if !stopped {
+			stop()
+		}
+	}()
+	// abandon drops a table whose build failed, once the server has
+	// stopped (an interrupted statement may still be running until then).
+	abandon := func(schema, name string, err error) error {
+		stop()
+		stopped = true
+		dropCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		derr := cat.DropTable(dropCtx, catalog.Identifier{Namespace: []string{schema}, Name: name}, true)
+		if derr != nil && !errors.Is(derr, catalog.ErrNotFound) {
+			return fmt.Errorf("%w (and dropping the unfinished table failed: %v; drop it before running sample again)", err, derr)
+		}
+		return err
+	}
 
 	fmt.Fprintf(out, "Sample lakehouse in %s:\n", cfg.Warehouse)
 	created := 0
@@ -87,27 +106,30 @@ func writeSample(ctx context.Context, cfg *conf.Config, out io.Writer, serveArgs
 			return fmt.Errorf("create schema %s: %w", schema, err)
 		}
 	}
-	for _, t := range shopTables {
-		done, err := buildSampleTable(ctx, cat, conn, out, t.schema, t.name, t.note, func() error {
+	type job struct {
+		schema, name, note string
+		build              func() error
+	}
+	var jobs []job
+	for _, t := range shop {
+		jobs = append(jobs, job{t.schema, t.name, t.note, func() error {
 			for _, sql := range append([]string{t.create}, t.steps...) {
 				if _, err := conn.Exec(ctx, sql); err != nil {
 					return fmt.Errorf("%.40s...: %w", sql, err)
 				}
 			}
 			return nil
-		})
-		if err != nil {
-			return err
-		}
-		if done {
-			created++
-		}
+		}})
 	}
-	for _, t := range tpch.Tables {
-		done, err := buildSampleTable(ctx, cat, conn, out, "tpch", t.Name, "", func() error {
-			return loadTPCHTable(ctx, conn, t)
-		})
+	for _, t := range tpchTables {
+		jobs = append(jobs, job{"tpch", t.Name, "", func() error { return loadTPCHTable(ctx, conn, t) }})
+	}
+	for _, j := range jobs {
+		done, err := buildSampleTable(ctx, cat, conn, out, j.schema, j.name, j.note, j.build)
 		if err != nil {
+			if done {
+				return abandon(j.schema, j.name, err)
+			}
 			return err
 		}
 		if done {
@@ -125,10 +147,11 @@ func writeSample(ctx context.Context, cfg *conf.Config, out io.Writer, serveArgs
 }
 
 // buildSampleTable builds schema.name with build unless it exists, and
-// prints one line about it. On failure it drops what build left.
-func buildSampleTable(ctx context.Context, cat catalog.Catalog, conn *pgx.Conn, out io.Writer, schema, name, note string, build func() error) (bool, error) {
+// prints one line about it. started reports whether it began to build the
+// table (an error then leaves it unfinished).
+func buildSampleTable(ctx context.Context, cat catalog.Catalog, conn *pgx.Conn, out io.Writer, schema, name, note string, build func() error) (started bool, err error) {
 	qualified := schema + "." + name
-	_, err := cat.LoadTable(ctx, catalog.Identifier{Namespace: []string{schema}, Name: name})
+	_, err = cat.LoadTable(ctx, catalog.Identifier{Namespace: []string{schema}, Name: name})
 	switch {
 	case err == nil:
 		fmt.Fprintf(out, "  %-16s exists: left as it is\n", qualified)
@@ -137,17 +160,12 @@ func buildSampleTable(ctx context.Context, cat catalog.Catalog, conn *pgx.Conn, 
 		return false, fmt.Errorf("look up %s: %w", qualified, err)
 	}
 	if err := build(); err != nil {
-		cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-		defer cancel()
-		if _, derr := conn.Exec(cleanup, "DROP TABLE IF EXISTS "+qualified); derr != nil {
-			return false, fmt.Errorf("build %s: %w (and dropping it failed: %v; drop it before running sample again)", qualified, err, derr)
-		}
-		return false, fmt.Errorf("build %s: %w", qualified, err)
+		return true, fmt.Errorf("build %s: %w", qualified, err)
 	}
 	var rows, snapshots int64
 	if err := conn.QueryRow(ctx, "SELECT (SELECT count(*) FROM "+qualified+"), (SELECT count(*) FROM "+qualified+"$snapshots)").
 		Scan(&rows, &snapshots); err != nil {
-		return false, fmt.Errorf("count %s: %w", qualified, err)
+		return true, fmt.Errorf("count %s: %w", qualified, err)
 	}
 	line := fmt.Sprintf("  %-16s created: %s, %s", qualified, plural(rows, "row"), plural(snapshots, "snapshot"))
 	if note != "" {

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/icegate/icegate/bench/tpch"
+	"github.com/icegate/icegate/conf"
 )
 
 // TestSample writes the sample lakehouse, checks its tables through a
@@ -210,6 +211,30 @@ func tableDigest(ctx context.Context, conn *pgx.Conn, table string) (string, err
 	sort.Strings(lines)
 	h := sha256.Sum256([]byte(strings.Join(lines, "\n")))
 	return fmt.Sprintf("%d rows %x", len(lines), h[:8]), nil
+}
+
+// TestSampleFailedBuild: a table whose build fails after its CREATE TABLE
+// is dropped, the error names it, and the next run builds it.
+func TestSampleFailedBuild(t *testing.T) {
+	ctx := context.Background()
+	cfg := &conf.Config{Warehouse: filepath.Join(t.TempDir(), "lake"), CatalogName: "icegate", Listen: "127.0.0.1:5433"}
+	good := sampleTable{schema: "shop", name: "t", create: "CREATE TABLE shop.t (a int)",
+		steps: []string{"INSERT INTO shop.t VALUES (1)", "INSERT INTO shop.t VALUES (2)"}}
+	bad := good
+	bad.steps = []string{"INSERT INTO shop.t VALUES (1)", "INSERT INTO shop.t VALUES ('two')"}
+	var out strings.Builder
+	err := writeSample(ctx, cfg, &out, "", []sampleTable{bad}, nil)
+	if err == nil || !strings.Contains(err.Error(), "build shop.t") || !strings.Contains(err.Error(), "22P02") {
+		t.Fatalf("error %v, want one naming shop.t and 22P02\n%s", err, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(cfg.Warehouse, "shop", "t")); !os.IsNotExist(err) {
+		t.Errorf("the unfinished table is still there: %v", err)
+	}
+	out.Reset()
+	if err := writeSample(ctx, cfg, &out, "", []sampleTable{good}, nil); err != nil {
+		t.Fatal(err)
+	}
+	checkSampleLines(t, out.String(), map[string]string{"shop.t": "created: 2 rows, 2 snapshots"})
 }
 
 // checkSampleLines checks the line sample printed for each table.
