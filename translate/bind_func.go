@@ -37,6 +37,9 @@ func (b *binder) funcCall(fc *pg.FuncCall) (bound, error) {
 		return r, err
 	}
 	name := funcName(fc)
+	if len(fc.Funcname) == 2 && fc.Funcname[0].GetString_().GetSval() == "iceberg" {
+		return b.icebergFunc(fc, name) // options_func.go
+	}
 	if len(fc.Funcname) > 1 {
 		schema := fc.Funcname[0].GetString_().GetSval()
 		if schema != "pg_catalog" {

@@ -7,6 +7,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -30,52 +31,9 @@ var optionColumns = []metaCol{
 
 // bindOptionsFunction binds iceberg.options / iceberg.option in FROM.
 func (b *binder) bindOptionsFunction(rf *pg.RangeFunction, fc *pg.FuncCall, fn string) (rel, error) {
-	nargs := map[string][2]int{"options": {0, 1}, "option": {2, 2}}[fn]
-	if len(fc.Args) < nargs[0] || len(fc.Args) > nargs[1] {
-		return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function iceberg.%s takes %s", fn,
-			map[string]string{"options": "an optional table name", "option": "a table name and an option name"}[fn]), fc.Location)
-	}
-	var strs []string
-	for i, a := range fc.Args {
-		s := a.GetAConst().GetSval()
-		if s == nil {
-			return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument %d of iceberg.%s must be a string constant", i+1, fn), fc.Location)
-		}
-		strs = append(strs, s.Sval)
-	}
-	opts := icebergOptions
-	if fn == "option" {
-		o := lookupOption(strs[1])
-		if o == nil {
-			o = lookupOptionSetting(strs[1])
-		}
-		if o == nil {
-			return nil, b.errAt(pgerr.New(pgerr.InvalidParameterValue, "unknown option \"%s\"", strs[1]).
-				WithHint("The options are %s.", strings.Join(optionNames(levelSession|levelRead|levelWrite), ", ")), fc.Location)
-		}
-		opts = []icebergOption{*o}
-	}
-	t := &catalog.Table{}
-	var props map[string]string
-	if len(strs) > 0 && strs[0] != "" {
-		parts, err := splitQualifiedName(strs[0])
-		if err != nil || len(parts) > 3 {
-			return nil, b.errAt(pgerr.New(pgerr.InvalidParameterValue, "invalid table name \"%s\"", strs[0]), fc.Location)
-		}
-		rv := &pg.RangeVar{Relname: parts[len(parts)-1], Inh: true, Location: fc.Location}
-		if len(parts) >= 2 {
-			rv.Schemaname = parts[len(parts)-2]
-		}
-		if len(parts) == 3 {
-			rv.Catalogname = parts[0]
-		}
-		tn := tableNameOf(rv)
-		if t, err = b.sess.resolveTable(b.ctx, tn); err != nil {
-			return nil, b.errAt(err, fc.Location)
-		}
-		if t.Metadata != nil {
-			props = t.Metadata.Properties
-		}
+	opts, t, props, err := b.optionsArgs(fc, fn)
+	if err != nil {
+		return nil, err
 	}
 	var stmt map[string]string
 	if h := b.stmt.hints[fc.Location]; h != nil {
@@ -138,4 +96,89 @@ func (s *session) optionRows(opts []icebergOption, stmt, props map[string]string
 			o.levels().names(), nilIfBlank(o.Acts.names()), o.Doc})
 	}
 	return rows
+}
+
+// optionsArgs checks the arguments of iceberg.options / iceberg.option and
+// resolves them: the options listed, the table named (an empty Table when
+// none is) and its properties.
+func (b *binder) optionsArgs(fc *pg.FuncCall, fn string) ([]icebergOption, *catalog.Table, map[string]string, error) {
+	nargs := map[string][2]int{"options": {0, 1}, "option": {2, 2}}[fn]
+	if len(fc.Args) < nargs[0] || len(fc.Args) > nargs[1] {
+		return nil, nil, nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function iceberg.%s takes %s", fn,
+			map[string]string{"options": "an optional table name", "option": "a table name and an option name"}[fn]), fc.Location)
+	}
+	var strs []string
+	for i, a := range fc.Args {
+		s := a.GetAConst().GetSval()
+		if s == nil {
+			return nil, nil, nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument %d of iceberg.%s must be a string constant", i+1, fn), fc.Location)
+		}
+		strs = append(strs, s.Sval)
+	}
+	opts := icebergOptions
+	if fn == "option" {
+		o := lookupOption(strs[1])
+		if o == nil {
+			o = lookupOptionSetting(strs[1])
+		}
+		if o == nil {
+			return nil, nil, nil, b.errAt(pgerr.New(pgerr.InvalidParameterValue, "unknown option \"%s\"", strs[1]).
+				WithHint("The options are %s.", strings.Join(optionNames(levelSession|levelRead|levelWrite), ", ")), fc.Location)
+		}
+		opts = []icebergOption{*o}
+	}
+	t := &catalog.Table{}
+	var props map[string]string
+	if len(strs) > 0 && strs[0] != "" {
+		parts, err := splitQualifiedName(strs[0])
+		if err != nil || len(parts) > 3 {
+			return nil, nil, nil, b.errAt(pgerr.New(pgerr.InvalidParameterValue, "invalid table name \"%s\"", strs[0]), fc.Location)
+		}
+		rv := &pg.RangeVar{Relname: parts[len(parts)-1], Inh: true, Location: fc.Location}
+		if len(parts) >= 2 {
+			rv.Schemaname = parts[len(parts)-2]
+		}
+		if len(parts) == 3 {
+			rv.Catalogname = parts[0]
+		}
+		tn := tableNameOf(rv)
+		if t, err = b.sess.resolveTable(b.ctx, tn); err != nil {
+			return nil, nil, nil, b.errAt(err, fc.Location)
+		}
+		if t.Metadata != nil {
+			props = t.Metadata.Properties
+		}
+	}
+	return opts, t, props, nil
+}
+
+// icebergFunc binds a call of an iceberg.* function in an expression.
+// iceberg.option('ns.t', 'name') is the option's value in effect for the
+// table (text, NULL when it has none): the value column of the FROM form,
+// resolved from the session, the table's properties and the default (a
+// statement's OPTIONS hint belongs to a table in FROM, not to this call).
+// The others return tables and belong in FROM.
+func (b *binder) icebergFunc(fc *pg.FuncCall, fn string) (bound, error) {
+	switch fn {
+	case "option":
+		if fc.Over != nil || fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
+			return bound{}, b.errAt(pgerr.New(pgerr.WrongObjectType, "iceberg.option is not an aggregate or window function"), fc.Location)
+		}
+		opts, _, props, err := b.optionsArgs(fc, fn)
+		if err != nil {
+			return bound{}, err
+		}
+		v := b.sess.effectiveOption(&opts[0], nil, props)
+		var val any = v.value
+		if v.null {
+			val = nil
+		}
+		return bound{e: &expr.Lit{V: val, T: expr.Text}, t: tText, name: fn, strong: true}, nil
+	case "options", "snapshot", "as_of", "table_changes":
+		return bound{}, b.errAt(pgerr.New(pgerr.FeatureNotSupported,
+			"iceberg.%s returns a table: it is not supported in an expression", fn).
+			WithHint("Call it in FROM: SELECT * FROM iceberg.%s(...).", fn), fc.Location)
+	}
+	return bound{}, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function iceberg.%s does not exist", fn).
+		WithHint("The iceberg functions are option (in expressions), and options, snapshot, as_of and table_changes (in FROM)."), fc.Location)
 }

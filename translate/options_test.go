@@ -227,6 +227,36 @@ func TestOptionsFunction(t *testing.T) {
 	})
 }
 
+// TestOptionScalar: iceberg.option(t, name) in an expression is the value
+// in effect (text, NULL when unset), as the value column of the FROM form;
+// the iceberg.* functions that return tables say to call them in FROM.
+func TestOptionScalar(t *testing.T) {
+	s := newTestSession(t)
+	const fruit = "'iceberg.duckdb__fruit'"
+	runOptionCases(t, s, []optionCase{
+		{sql: "SELECT iceberg.option(" + fruit + ", 'write-format')", want: "parquet"},
+		{sql: "SELECT iceberg.option(" + fruit + ", 'compression-codec') AS codec, 1 + 1", want: "zstd\t2"},
+		{sql: "SELECT count(*) FROM " + fruit[1:len(fruit)-1] + " WHERE iceberg.option(" + fruit + ", 'compression-codec') = 'zstd'", want: "3"},
+		{sql: "SELECT upper(iceberg.option('iceberg.lithium__no_partitioning', 'write_format'))", want: "PARQUET"},
+		{sql: "SELECT iceberg.option('', 'iceberg.isolation_level') IS NULL", want: "true"},
+		{sql: "SET iceberg.write_format = 'avro'", notice: "does not act on it"},
+		{sql: "SELECT iceberg.option(" + fruit + ", 'write-format'), value FROM iceberg.option(" + fruit + ", 'write-format')", want: "avro\tavro"},
+		{sql: "RESET iceberg.write_format", want: ""},
+		{sql: "SELECT iceberg.option(" + fruit + ", 'write-format')", want: "parquet"},
+		// Errors, as in FROM.
+		{sql: "SELECT iceberg.option(" + fruit + ", 'no-such')", code: pgerr.InvalidParameterValue, msg: `unknown option "no-such"`},
+		{sql: "SELECT iceberg.option(" + fruit + ")", code: pgerr.UndefinedFunction, msg: "iceberg.option takes"},
+		{sql: "SELECT iceberg.option('iceberg.no_such_table', 'write-format')", code: pgerr.UndefinedTable, msg: "no_such_table"},
+		{sql: "SELECT iceberg.option(relname, 'write-format') FROM pg_class", code: pgerr.DatatypeMismatch, msg: "must be a string constant"},
+		// The table functions are for FROM.
+		{sql: "SELECT iceberg.options(" + fruit + ")", code: pgerr.FeatureNotSupported, msg: "iceberg.options returns a table"},
+		{sql: "SELECT iceberg.snapshot(" + fruit + ", 1)", code: pgerr.FeatureNotSupported, msg: "iceberg.snapshot returns a table"},
+		{sql: "SELECT 1 WHERE iceberg.as_of(" + fruit + ", 0) IS NULL", code: pgerr.FeatureNotSupported, msg: "iceberg.as_of returns a table"},
+		{sql: "SELECT iceberg.table_changes(" + fruit + ", NULL)", code: pgerr.FeatureNotSupported, msg: "iceberg.table_changes returns a table"},
+		{sql: "SELECT iceberg.no_such_function()", code: pgerr.UndefinedFunction, msg: "function iceberg.no_such_function does not exist"},
+	})
+}
+
 // TestOptionHintsWritten: on a table of two snapshots written here, the
 // hint reads either snapshot, and a row-level change's hint sets its
 // isolation-level and validate-from-snapshot-id.

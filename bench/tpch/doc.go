@@ -1,7 +1,9 @@
 // Package tpch generates the eight TPC-H tables for benchmarks and holds
 // the 22 TPC-H queries. It sits outside the statement flow: bench/ uses it
 // to produce the COPY FROM STDIN input it loads into icegate (and into
-// PostgreSQL with the same code), and to run the queries over the wire.
+// PostgreSQL with the same code), and to run the queries over the wire;
+// `icegate sample` (cmd/icegate) loads scale factor 0.01 of it into the
+// sample lakehouse's schema tpch.
 //
 // The rows follow the value domains and key relationships of the TPC-H
 // specification (section 4.2.3): l_orderkey references orders, (l_partkey,

@@ -32,6 +32,6 @@ func newRootCommand(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newServeCommand(), newUserCommand(), newVersionCommand())
+	root.AddCommand(newServeCommand(), newSampleCommand(), newUserCommand(), newVersionCommand())
 	return root
 }

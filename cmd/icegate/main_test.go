@@ -152,6 +152,12 @@ func startServe(t *testing.T, extra ...string) (string, *syncBuffer) {
 	t.Helper()
 	warehouse := fixtures.Warehouse(t)
 	t.Chdir(t.TempDir()) // no icegate.yaml
+	return startServeAt(t, warehouse, extra...)
+}
+
+// startServeAt is startServe over warehouse, in the current directory.
+func startServeAt(t *testing.T, warehouse string, extra ...string) (string, *syncBuffer) {
+	t.Helper()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}

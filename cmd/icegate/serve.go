@@ -99,6 +99,12 @@ func loginHint(addr *net.TCPAddr, cfg *conf.Config) string {
 	if addr.IP.IsUnspecified() {
 		host = "127.0.0.1"
 	}
+	return loginLine(host, addr.Port, cfg)
+}
+
+// loginLine is the psql command line that connects to host:port with
+// cfg's logins, and how it authenticates.
+func loginLine(host string, port int, cfg *conf.Config) string {
 	user, how := auth.BuiltinUser, "no password: trust on loopback only"
 	switch {
 	case cfg.Password != "":
@@ -106,7 +112,7 @@ func loginHint(addr *net.TCPAddr, cfg *conf.Config) string {
 	case len(cfg.Users) > 0:
 		user, how = cfg.Users[0].Name, "password of a configured user"
 	}
-	return fmt.Sprintf("psql -h %s -p %d -U %s %s (%s)", host, addr.Port, user, cfg.CatalogName, how)
+	return fmt.Sprintf("psql -h %s -p %d -U %s %s (%s)", host, port, user, cfg.CatalogName, how)
 }
 
 func loadTLS(certFile, keyFile string) (*tls.Config, error) {
