@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/icegate/icegate/auth"
+	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate"
 )
 
@@ -29,7 +30,14 @@ type Config struct {
 	// Parse, Bind, CopyData, FunctionCall); 0 means 1 GiB, PostgreSQL's
 	// limit. Other messages are held to 10000 bytes, as in PostgreSQL.
 	MaxMessageSize int
-	Logger         *slog.Logger
+	// AuthenticationTimeout bounds the time from accepting a connection
+	// to AuthenticationOk, as PostgreSQL's authentication_timeout does; 0
+	// means DefaultAuthenticationTimeout (1 minute, PostgreSQL's default).
+	// Connections in startup or authentication are also bounded in
+	// number, to twice MaxConnections: past that, new ones are refused at
+	// once with FATAL 53300.
+	AuthenticationTimeout time.Duration
+	Logger                *slog.Logger
 }
 
 // Server serves the PostgreSQL protocol on listeners.
@@ -42,13 +50,25 @@ type Server struct {
 	conns  map[uint32]*conn // by BackendKeyData process id
 	nextID uint32
 	active int
-	wg     sync.WaitGroup
+	// inStartup counts connections between accept and AuthenticationOk;
+	// refused counts those refused since lastRefusalLog.
+	inStartup      int
+	refused        int
+	lastRefusalLog time.Time
+	wg             sync.WaitGroup
 }
+
+// refusalLogInterval spaces the warnings about connections refused for
+// being past the bound on connections in startup.
+const refusalLogInterval = 10 * time.Second
 
 // NewServer returns a Server for cfg.
 func NewServer(cfg Config) *Server {
 	if cfg.MaxConnections <= 0 {
 		cfg.MaxConnections = 100
+	}
+	if cfg.AuthenticationTimeout <= 0 {
+		cfg.AuthenticationTimeout = DefaultAuthenticationTimeout
 	}
 	logger := cfg.Logger
 	if logger == nil {
@@ -97,16 +117,72 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 			}
 			break
 		}
+		if !s.admit() {
+			s.refuse(nc)
+			continue
+		}
+		accepted := time.Now()
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			s.serveConn(ctx, nc)
+			s.serveConn(ctx, nc, accepted)
 		}()
 	}
 	ln.Close()
 	cancel()
 	s.wg.Wait()
 	return err
+}
+
+// startupLimit is how many connections may be in startup or
+// authentication at once: twice MaxConnections, about where PostgreSQL's
+// postmaster stops starting backends. A connection that has sent nothing
+// holds only a descriptor and a goroutine, for AuthenticationTimeout at
+// most.
+func (s *Server) startupLimit() int { return 2 * s.cfg.MaxConnections }
+
+// admit counts a new connection as one in startup; false means there are
+// too many already.
+func (s *Server) admit() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.inStartup >= s.startupLimit() {
+		s.refused++
+		if now := time.Now(); now.Sub(s.lastRefusalLog) >= refusalLogInterval {
+			s.logger.Warn("too many connections in startup or authentication: refusing new ones",
+				"limit", s.startupLimit(), "refused", s.refused, "authentication_timeout", s.cfg.AuthenticationTimeout)
+			s.lastRefusalLog, s.refused = now, 0
+		}
+		return false
+	}
+	s.inStartup++
+	return true
+}
+
+// leaveStartup stops counting c as a connection in startup (at
+// AuthenticationOk, or at its end); it may be called more than once.
+func (s *Server) leaveStartup(c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c.inStartup {
+		c.inStartup = false
+		s.inStartup--
+	}
+}
+
+// refuse answers a connection past the startup bound with PostgreSQL's
+// FATAL 53300 before reading anything, as the postmaster does when it
+// cannot start a backend (libpq and the drivers read an ErrorResponse in
+// place of any answer), and closes it.
+func (s *Server) refuse(nc net.Conn) {
+	b, err := errorResponse(&pgerr.Error{Code: pgerr.TooManyConnections, Severity: "FATAL",
+		Message: "sorry, too many clients already"}).Encode(nil)
+	if err == nil {
+		// A new socket's send buffer is empty: the write does not wait.
+		_ = nc.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+		_, _ = nc.Write(b)
+	}
+	nc.Close()
 }
 
 // register assigns a process id and secret to c and counts it against
@@ -156,4 +232,12 @@ func (s *Server) cancel(pid uint32, secret []byte) {
 		return
 	}
 	c.cancelStatement()
+}
+
+// counts returns the connections in startup or authentication and the
+// registered sessions.
+func (s *Server) counts() (preAuth, active int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inStartup, s.active
 }
