@@ -355,3 +355,36 @@ func TestClientLeavingIsNotAnError(t *testing.T) {
 		})
 	}
 }
+
+// TestReplicationParameter checks the replication startup parameter as
+// PostgreSQL reads it: false in any Boolean spelling connects, true or
+// database asks for a WAL sender (refused, 0A000), anything else is 22023.
+func TestReplicationParameter(t *testing.T) {
+	ts := startServer(t, Config{})
+	cases := []struct{ value, code string }{
+		{"false", ""}, {"off", ""}, {"0", ""}, {"NO", ""}, {"f", ""},
+		{"true", pgerr.FeatureNotSupported}, {"on", pgerr.FeatureNotSupported}, {"1", pgerr.FeatureNotSupported},
+		{"database", pgerr.FeatureNotSupported}, {"Yes", pgerr.FeatureNotSupported},
+		{"maybe", pgerr.InvalidParameterValue}, {"o", pgerr.InvalidParameterValue}, {"", pgerr.InvalidParameterValue},
+	}
+	for _, tc := range cases {
+		t.Run(tc.value, func(t *testing.T) {
+			nc, err := net.Dial("tcp", ts.addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer nc.Close()
+			_ = nc.SetDeadline(time.Now().Add(10 * time.Second))
+			c := &rawClient{t: t, nc: nc, fe: pgproto3.NewFrontend(nc, nc)}
+			c.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersionNumber,
+				Parameters: map[string]string{"user": "tester", "replication": tc.value}})
+			if tc.code == "" {
+				if got := c.until(); got[len(got)-1] != "ReadyForQuery(I)" {
+					t.Fatalf("greeting %q", got)
+				}
+				return
+			}
+			expectFatal(t, c, tc.code, "replication")
+		})
+	}
+}
