@@ -340,6 +340,31 @@ func TestClientLeavingIsNotAnError(t *testing.T) {
 			}
 			reset(c.nc)
 		}},
+		{"reset while an Execute's rows are sent", trust, func(t *testing.T, ts *testServer) {
+			c := rawConnect(t, ts.addr, nil)
+			c.send(&pgproto3.Parse{Query: "select numbers 2000000 1000"}, &pgproto3.Bind{}, &pgproto3.Execute{}, &pgproto3.Sync{})
+			for {
+				m, err := c.fe.Receive()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, ok := m.(*pgproto3.DataRow); ok {
+					break
+				}
+			}
+			reset(c.nc)
+		}},
+		{"close during COPY FROM STDIN", trust, func(t *testing.T, ts *testServer) {
+			c := rawConnect(t, ts.addr, nil)
+			c.send(&pgproto3.Query{String: "copy t from stdin"})
+			if m, err := c.fe.Receive(); err != nil {
+				t.Fatal(err)
+			} else if _, ok := m.(*pgproto3.CopyInResponse); !ok {
+				t.Fatalf("got %#v, want CopyInResponse", m)
+			}
+			c.send(&pgproto3.CopyData{Data: []byte("1\tx\ty\n2\t")})
+			c.nc.Close()
+		}},
 		{"close between statements", trust, func(t *testing.T, ts *testServer) {
 			rawConnect(t, ts.addr, nil).nc.Close()
 		}},
