@@ -22,7 +22,8 @@
 // whose length is checked before its body is read, as PostgreSQL does.
 // Config.AuthenticationTimeout bounds that phase from the accept on, and at
 // most twice Config.MaxConnections connections may be in it: past that new
-// ones get FATAL 53300 at once. A client that leaves before or during
+// ones get FATAL 53300, after their startup packet (a CancelRequest is
+// still honoured) or, past another MaxConnections of those, at once. A client that leaves before or during
 // authentication (psql does, to prompt for a password) ends quietly.
 //
 // Client messages after startup are framed by frames.go, which checks each

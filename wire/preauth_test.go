@@ -139,12 +139,12 @@ func waitNoConnections(t *testing.T, s *Server) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		pre, active := s.counts()
-		if pre == 0 && active == 0 {
+		pre, refusing, active := s.counts()
+		if pre == 0 && refusing == 0 && active == 0 {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("server still holds %d connections in startup and %d sessions", pre, active)
+			t.Fatalf("server still holds %d connections in startup, %d being refused and %d sessions", pre, refusing, active)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -152,40 +152,90 @@ func waitNoConnections(t *testing.T, s *Server) {
 
 // TestSilentConnectionsAreBounded opens connections that send nothing: past
 // twice max_connections in startup or authentication the server refuses new
-// ones at once with FATAL 53300, as PostgreSQL does, established sessions
-// keep working, and each silent one is closed at authentication_timeout,
-// after which clients get in again.
+// ones with FATAL 53300, as PostgreSQL does, after their startup packet
+// (an SSLRequest answered first, a CancelRequest honoured) or, past
+// another max_connections of those, at once; established sessions keep
+// working, and each silent one is closed at authentication_timeout, after
+// which clients get in again.
 func TestSilentConnectionsAreBounded(t *testing.T) {
 	const maxConns = 2
-	ts := startServer(t, Config{MaxConnections: maxConns, AuthenticationTimeout: time.Second})
+	ts := startServer(t, Config{MaxConnections: maxConns, AuthenticationTimeout: 3 * time.Second})
 	bystander := connect(t, ts.url("tester", ""))
-	dial := func() net.Conn {
+	dial := func() (net.Conn, *rawClient) {
 		nc, err := net.Dial("tcp", ts.addr)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { nc.Close() })
 		_ = nc.SetDeadline(time.Now().Add(20 * time.Second))
-		return nc
+		return nc, &rawClient{t: t, nc: nc, fe: pgproto3.NewFrontend(nc, nc)}
+	}
+	waitCounts := func(inStartup, refusing int) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			pre, ref, _ := ts.srv.counts()
+			if pre == inStartup && ref == refusing {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d connections in startup and %d being refused, want %d and %d", pre, ref, inStartup, refusing)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 	}
 	var silent []net.Conn
 	for range 2 * maxConns {
-		silent = append(silent, dial())
+		nc, _ := dial()
+		silent = append(silent, nc)
 	}
-	// Connections past the bound are refused at once, before they send
-	// anything.
-	for i := range 3 {
-		nc := dial()
-		m, err := pgproto3.NewFrontend(nc, nc).Receive()
-		if er, ok := m.(*pgproto3.ErrorResponse); err != nil || !ok || er.Code != pgerr.TooManyConnections ||
-			er.Severity != "FATAL" || er.Message != "sorry, too many clients already" {
-			t.Fatalf("extra connection %d: got %#v, %v; want FATAL 53300", i, m, err)
-		}
-	}
+	waitCounts(2*maxConns, 0)
+
+	// Past the bound: a client gets 53300 after its startup packet, over
+	// the SSLRequest dance too, as psql shows PostgreSQL's.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if _, err := pgx.Connect(ctx, ts.url("tester", "")); pgCode(err) != pgerr.TooManyConnections {
 		t.Fatalf("client while the startup slots are full: %v, want 53300", err)
+	}
+	nc, c := dial()
+	c.send(&pgproto3.SSLRequest{})
+	var answer [1]byte
+	if _, err := io.ReadFull(nc, answer[:]); err != nil || answer[0] != 'N' {
+		t.Fatalf("SSLRequest answered %q, %v; want N", answer[:], err)
+	}
+	c.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersionNumber, Parameters: map[string]string{"user": "tester"}})
+	expectFatal(t, c, pgerr.TooManyConnections, "sorry, too many clients already")
+	// A CancelRequest still cancels.
+	cancelReq := &pgproto3.CancelRequest{ProcessID: bystander.PgConn().PID(), SecretKey: bystander.PgConn().SecretKey()}
+	queryDone := make(chan error, 1)
+	go func() {
+		_, err := bystander.Exec(context.Background(), "sleep")
+		queryDone <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	_, cc := dial()
+	cc.send(cancelReq)
+	if err := <-queryDone; pgCode(err) != pgerr.QueryCanceled {
+		t.Fatalf("statement under a CancelRequest while the startup slots are full: %v, want 57014", err)
+	}
+	expectEvents(t, ts.backend, "canceled", "closed")
+
+	// Silent ones past the bound take the refusal slots; past those the
+	// error comes before anything is read.
+	waitCounts(2*maxConns, 0)
+	for range maxConns {
+		nc, _ := dial()
+		silent = append(silent, nc)
+	}
+	waitCounts(2*maxConns, maxConns)
+	for i := range 3 {
+		_, c := dial()
+		m, err := c.fe.Receive()
+		if er, ok := m.(*pgproto3.ErrorResponse); err != nil || !ok || er.Code != pgerr.TooManyConnections ||
+			er.Severity != "FATAL" || er.Message != "sorry, too many clients already" {
+			t.Fatalf("extra connection %d: got %#v, %v; want FATAL 53300", i, m, err)
+		}
 	}
 	checkAliveConn(t, bystander)
 	// The silent ones are closed at the timeout, without a word.

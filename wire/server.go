@@ -34,8 +34,8 @@ type Config struct {
 	// to AuthenticationOk, as PostgreSQL's authentication_timeout does; 0
 	// means DefaultAuthenticationTimeout (1 minute, PostgreSQL's default).
 	// Connections in startup or authentication are also bounded in
-	// number, to twice MaxConnections: past that, new ones are refused at
-	// once with FATAL 53300.
+	// number, to twice MaxConnections: past that, new ones are refused
+	// with FATAL 53300 (see Server.refuse).
 	AuthenticationTimeout time.Duration
 	Logger                *slog.Logger
 }
@@ -53,6 +53,7 @@ type Server struct {
 	// inStartup counts connections between accept and AuthenticationOk;
 	// refused counts those refused since lastRefusalLog.
 	inStartup      int
+	refusing       int // connections being refused (refuse)
 	refused        int
 	lastRefusalLog time.Time
 	wg             sync.WaitGroup
@@ -118,7 +119,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 			break
 		}
 		if !s.admit() {
-			s.refuse(nc)
+			s.refuse(ctx, nc)
 			continue
 		}
 		accepted := time.Now()
@@ -170,19 +171,60 @@ func (s *Server) leaveStartup(c *conn) {
 	}
 }
 
+// refusalTimeout bounds how long a refused connection may take to send
+// its startup packet.
+const refusalTimeout = 5 * time.Second
+
+// tooManyClients is PostgreSQL's refusal of a connection past its limits.
+func tooManyClients() *pgerr.Error {
+	return &pgerr.Error{Code: pgerr.TooManyConnections, Severity: "FATAL", Message: "sorry, too many clients already"}
+}
+
 // refuse answers a connection past the startup bound with PostgreSQL's
-// FATAL 53300 before reading anything, as the postmaster does when it
-// cannot start a backend (libpq and the drivers read an ErrorResponse in
-// place of any answer), and closes it.
-func (s *Server) refuse(nc net.Conn) {
-	b, err := errorResponse(&pgerr.Error{Code: pgerr.TooManyConnections, Severity: "FATAL",
-		Message: "sorry, too many clients already"}).Encode(nil)
-	if err == nil {
-		// A new socket's send buffer is empty: the write does not wait.
-		_ = nc.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
-		_, _ = nc.Write(b)
+// FATAL 53300. Like a PostgreSQL backend started past the limit, it first
+// reads the startup packet (answering SSLRequest, and honouring a
+// CancelRequest, which matters most on a busy server), so clients show
+// the error as they would PostgreSQL's, for at most refusalTimeout. At most
+// MaxConnections connections are refused so at once; past that the error
+// goes out before anything is read, as the postmaster reports a failure to
+// start a backend, and the connection is closed.
+func (s *Server) refuse(ctx context.Context, nc net.Conn) {
+	s.mu.Lock()
+	wait := s.refusing < s.cfg.MaxConnections
+	if wait {
+		s.refusing++
 	}
-	nc.Close()
+	s.mu.Unlock()
+	if !wait {
+		if b, err := errorResponse(tooManyClients()).Encode(nil); err == nil {
+			// A new socket's send buffer is empty: the write does not wait.
+			_ = nc.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+			_, _ = nc.Write(b)
+		}
+		nc.Close()
+		return
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer func() {
+			s.mu.Lock()
+			s.refusing--
+			s.mu.Unlock()
+		}()
+		stop := context.AfterFunc(ctx, func() { nc.Close() })
+		defer stop()
+		defer nc.Close()
+		_ = nc.SetDeadline(time.Now().Add(min(refusalTimeout, s.cfg.AuthenticationTimeout)))
+		c := &conn{srv: s, nc: nc, logger: s.logger}
+		_, _, err := c.negotiate(nc)
+		switch pe := pgerr.As(err); {
+		case err == nil:
+			c.lastWord(tooManyClients())
+		case pe != nil:
+			c.lastWord(pe)
+		}
+	}()
 }
 
 // register assigns a process id and secret to c and counts it against
@@ -234,10 +276,10 @@ func (s *Server) cancel(pid uint32, secret []byte) {
 	c.cancelStatement()
 }
 
-// counts returns the connections in startup or authentication and the
-// registered sessions.
-func (s *Server) counts() (preAuth, active int) {
+// counts returns the connections in startup or authentication, those
+// being refused, and the registered sessions.
+func (s *Server) counts() (inStartup, refusing, active int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.inStartup, s.active
+	return s.inStartup, s.refusing, s.active
 }

@@ -192,7 +192,7 @@ func (c *conn) startSession(sp *startupPacket) error {
 		c.queue(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: 0, UnrecognizedOptions: unrecognized})
 	}
 	if !c.srv.register(c) {
-		return &pgerr.Error{Code: pgerr.TooManyConnections, Severity: "FATAL", Message: "sorry, too many clients already"}
+		return tooManyClients()
 	}
 	c.registered = true
 	if err := c.authenticate(user); err != nil {
