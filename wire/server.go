@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"runtime/debug"
 	"sync"
 	"syscall"
 	"time"
@@ -215,6 +216,11 @@ func (s *Server) refuse(ctx context.Context, nc net.Conn) {
 		stop := context.AfterFunc(ctx, func() { nc.Close() })
 		defer stop()
 		defer nc.Close()
+		defer func() {
+			if r := recover(); r != nil {
+				s.logger.Error("panic while refusing a connection", "panic", r, "stack", string(debug.Stack()))
+			}
+		}()
 		_ = nc.SetDeadline(time.Now().Add(min(refusalTimeout, s.cfg.AuthenticationTimeout)))
 		c := &conn{srv: s, nc: nc, logger: s.logger}
 		_, _, err := c.negotiate(nc)
