@@ -4,6 +4,8 @@
 // fails with an error that names the offending key.
 package conf
 
+import "time"
+
 // Config is the validated server configuration.
 type Config struct {
 	// Listen is the TCP address to serve (key "listen", default
@@ -37,6 +39,11 @@ type Config struct {
 	// Bind, CopyData...) in bytes (key "max_message_size", default 1 GiB,
 	// PostgreSQL's limit). A larger message ends its connection.
 	MaxMessageSize int
+	// AuthenticationTimeout bounds how long a client may take from
+	// connecting to being authenticated (key "authentication_timeout",
+	// default 1 minute, PostgreSQL's; 1s to 10min). Past it the connection
+	// is closed.
+	AuthenticationTimeout time.Duration
 	// LogLevel is debug, info, warn or error (key "log.level", default info).
 	LogLevel string
 }

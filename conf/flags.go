@@ -13,6 +13,7 @@ const (
 	FlagTLSCert        = "tls-cert"
 	FlagTLSKey         = "tls-key"
 	FlagMaxConnections = "max-connections"
+	FlagAuthTimeout    = "authentication-timeout"
 	FlagLogLevel       = "log-level"
 )
 
@@ -24,6 +25,7 @@ var flagKeys = map[string]string{
 	FlagTLSCert:        keyTLSCert,
 	FlagTLSKey:         keyTLSKey,
 	FlagMaxConnections: keyMaxConnections,
+	FlagAuthTimeout:    keyAuthTimeout,
 	FlagLogLevel:       keyLogLevel,
 }
 
@@ -38,6 +40,7 @@ func AddFlags(fs *pflag.FlagSet) {
 	fs.String(FlagTLSCert, "", "TLS certificate file (PEM); needs --tls-key")
 	fs.String(FlagTLSKey, "", "TLS private key file (PEM); needs --tls-cert")
 	fs.Int(FlagMaxConnections, 0, "maximum concurrent client connections (default 100)")
+	fs.String(FlagAuthTimeout, "", "longest time from connecting to authenticated, as seconds or with a unit (ms, s, min, h) (default 1min)")
 	fs.String(FlagLogLevel, "", "log level: debug, info, warn or error (default "+DefaultLogLevel+")")
 }
 

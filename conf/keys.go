@@ -1,5 +1,7 @@
 package conf
 
+import "time"
+
 // Configuration keys as written in icegate.yaml.
 const (
 	keyListen         = "listen"
@@ -12,6 +14,7 @@ const (
 	keyPassword       = "password"
 	keyMaxConnections = "max_connections"
 	keyMaxMessageSize = "max_message_size"
+	keyAuthTimeout    = "authentication_timeout"
 	keyLogLevel       = "log.level"
 )
 
@@ -25,6 +28,9 @@ const (
 	// message: 1 GiB.
 	DefaultMaxMessageSize = 1 << 30
 	DefaultLogLevel       = "info"
+	// DefaultAuthenticationTimeout is PostgreSQL's authentication_timeout
+	// default.
+	DefaultAuthenticationTimeout = time.Minute
 	// DefaultFile is the configuration file read when no --config is given
 	// and it exists in the working directory.
 	DefaultFile = "icegate.yaml"
@@ -45,8 +51,15 @@ var fileKeys = map[string]bool{
 	keyUsers:          true,
 	keyMaxConnections: true,
 	keyMaxMessageSize: true,
+	keyAuthTimeout:    true,
 	keyLogLevel:       true,
 }
+
+// authentication_timeout's range, PostgreSQL's: 1 second to 10 minutes.
+const (
+	minAuthTimeout = time.Second
+	maxAuthTimeout = 10 * time.Minute
+)
 
 // LogLevels are the accepted values of log.level.
 var LogLevels = []string{"debug", "info", "warn", "error"}

@@ -45,6 +45,7 @@ func Load(flags *pflag.FlagSet, env []string) (*Config, error) {
 	v.SetDefault(keyMaxConnections, DefaultMaxConnections)
 	v.SetDefault(keyMaxMessageSize, DefaultMaxMessageSize)
 	v.SetDefault(keyLogLevel, DefaultLogLevel)
+	v.SetDefault(keyAuthTimeout, DefaultAuthenticationTimeout.String())
 
 	envValues, err := readEnv(env)
 	if err != nil {
@@ -132,6 +133,10 @@ func build(v *viper.Viper, prefixes map[string]string) (*Config, error) {
 	raw = v.Get(keyMaxMessageSize)
 	if cfg.MaxMessageSize, err = cast.ToIntE(raw); err != nil {
 		return nil, fmt.Errorf("conf: %s: %q is not an integer", keyMaxMessageSize, fmt.Sprint(raw))
+	}
+	raw = v.Get(keyAuthTimeout)
+	if cfg.AuthenticationTimeout, err = parseDuration(fmt.Sprint(raw)); err != nil {
+		return nil, fmt.Errorf("conf: %s: %q %v", keyAuthTimeout, fmt.Sprint(raw), err)
 	}
 	if cfg.Users, err = readUsers(v.Get(keyUsers)); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/pflag"
 )
@@ -38,7 +39,7 @@ func TestLoad(t *testing.T) {
 	defaults := Config{
 		Listen: DefaultListen, Warehouse: DefaultWarehouse, CatalogName: DefaultCatalogName,
 		PathPrefixes: map[string]string{}, MaxConnections: DefaultMaxConnections, LogLevel: DefaultLogLevel,
-		MaxMessageSize: DefaultMaxMessageSize,
+		MaxMessageSize: DefaultMaxMessageSize, AuthenticationTimeout: DefaultAuthenticationTimeout,
 	}
 	with := func(f func(*Config)) Config {
 		c := defaults
@@ -75,6 +76,7 @@ users:
     scram: ` + v + `
 max_connections: 7
 max_message_size: 1048576
+authentication_timeout: 30
 log:
   level: debug
 `,
@@ -82,7 +84,7 @@ log:
 				Listen: "0.0.0.0:6543", Warehouse: "/data/wh", CatalogName: "lake",
 				PathPrefixes: map[string]string{"s3://Bucket.Name/wh/": "/data/wh/", "hdfs://localhost:20500/test-warehouse/": "/data/tw/"},
 				TLSCert:      cert, TLSKey: key, Users: []User{{Name: "alice", SCRAM: v}},
-				MaxConnections: 7, LogLevel: "debug", MaxMessageSize: 1 << 20,
+				MaxConnections: 7, LogLevel: "debug", MaxMessageSize: 1 << 20, AuthenticationTimeout: 30 * time.Second,
 			},
 		},
 		{
@@ -127,6 +129,15 @@ log:
 		{name: "max_message_size too small", file: "max_message_size: 100\n", err: "conf: max_message_size: 100 must be from 10000 to 1073741824 bytes"},
 		{name: "max_message_size too large", env: []string{"ICEGATE_MAX_MESSAGE_SIZE=2147483648"}, err: "conf: max_message_size: 2147483648 must be from 10000 to 1073741824 bytes"},
 		{name: "max_message_size not a number", env: []string{"ICEGATE_MAX_MESSAGE_SIZE=1GB"}, err: `conf: max_message_size: "1GB" is not an integer`},
+		{name: "authentication_timeout from env", env: []string{"ICEGATE_AUTHENTICATION_TIMEOUT=10s"}, want: with(func(c *Config) { c.AuthenticationTimeout = 10 * time.Second })},
+		{name: "authentication_timeout flag over env", env: []string{"ICEGATE_AUTHENTICATION_TIMEOUT=10s"}, flags: []string{"--authentication-timeout", "2 min"},
+			want: with(func(c *Config) { c.AuthenticationTimeout = 2 * time.Minute })},
+		{name: "authentication_timeout in Go notation", file: "authentication_timeout: 1m30s\n", want: with(func(c *Config) { c.AuthenticationTimeout = 90 * time.Second })},
+		{name: "authentication_timeout too short", env: []string{"ICEGATE_AUTHENTICATION_TIMEOUT=500ms"}, err: "conf: authentication_timeout: 500ms must be from 1s to 10m0s"},
+		{name: "authentication_timeout too long", file: "authentication_timeout: 1h\n", err: "conf: authentication_timeout: 1h0m0s must be from 1s to 10m0s"},
+		{name: "authentication_timeout zero", file: "authentication_timeout: 0\n", err: "conf: authentication_timeout: 0s must be from 1s"},
+		{name: "authentication_timeout not a duration", env: []string{"ICEGATE_AUTHENTICATION_TIMEOUT=soon"}, err: `conf: authentication_timeout: "soon" is not a duration`},
+		{name: "authentication_timeout huge", env: []string{"ICEGATE_AUTHENTICATION_TIMEOUT=99999999999999999 d"}, err: `conf: authentication_timeout: "99999999999999999 d" is not a duration`},
 		{name: "unknown log level", flags: []string{"--log-level", "verbose"}, err: `conf: log.level: "verbose" is not one of debug, info, warn, error`},
 		{name: "unknown key in file", file: "listen: 127.0.0.1:5433\nlisten_addr: x\ncatalog:\n  nmae: y\n", err: "conf: catalog.nmae, listen_addr: unknown key in config file"},
 		{name: "password in file", file: "password: hunter2\n", err: "conf: password: not allowed in the config file"},

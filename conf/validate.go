@@ -2,11 +2,13 @@ package conf
 
 import (
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // validate checks every value; the error names the key at fault.
@@ -47,10 +49,36 @@ func (c *Config) validate() error {
 	if c.MaxMessageSize < minMaxMessageSize || c.MaxMessageSize > DefaultMaxMessageSize {
 		return fmt.Errorf("conf: %s: %d must be from %d to %d bytes", keyMaxMessageSize, c.MaxMessageSize, minMaxMessageSize, DefaultMaxMessageSize)
 	}
+	if c.AuthenticationTimeout < minAuthTimeout || c.AuthenticationTimeout > maxAuthTimeout {
+		return fmt.Errorf("conf: %s: %s must be from %s to %s", keyAuthTimeout, c.AuthenticationTimeout, minAuthTimeout, maxAuthTimeout)
+	}
 	if !slices.Contains(LogLevels, c.LogLevel) {
 		return fmt.Errorf("conf: %s: %q is not one of %s", keyLogLevel, c.LogLevel, strings.Join(LogLevels, ", "))
 	}
 	return nil
+}
+
+// parseDuration reads a time setting as PostgreSQL writes one: a number
+// of seconds, or a number with a unit (ms, s, min, h, d), spaces allowed
+// between; Go's notation (1m30s) is accepted as well.
+func parseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	units := map[string]time.Duration{"": time.Second, "ms": time.Millisecond, "s": time.Second,
+		"min": time.Minute, "h": time.Hour, "d": 24 * time.Hour}
+	if unit, ok := units[strings.TrimSpace(s[i:])]; ok && i > 0 {
+		n, err := strconv.ParseInt(s[:i], 10, 64)
+		if err == nil && n <= int64(math.MaxInt64/unit) {
+			return time.Duration(n) * unit, nil
+		}
+	}
+	if d, err := time.ParseDuration(s); err == nil {
+		return d, nil
+	}
+	return 0, fmt.Errorf("is not a duration (seconds, or a number with a unit: ms, s, min, h)")
 }
 
 func checkListen(addr string) error {

@@ -121,6 +121,56 @@ func TestAuthErrors(t *testing.T) {
 	}
 }
 
+// TestStartupParameters checks startup parameters go through the session
+// settings as PostgreSQL's do: what drivers send, placeholders with a dot,
+// iceberg.* options and -c switches in options are set; an unknown
+// parameter is FATAL 42704 and a replication connection FATAL 0A000.
+func TestStartupParameters(t *testing.T) {
+	addr := startServer(t, fixtures.Warehouse(t), serverOpts{})
+	tests := []struct {
+		name, params string // extra URL query parameters
+		show         map[string]string
+		code         string // "" = success
+	}{
+		{name: "pgJDBC's", params: "extra_float_digits=3&application_name=PostgreSQL%20JDBC%20Driver&client_encoding=UTF8&DateStyle=ISO",
+			show: map[string]string{"extra_float_digits": "3", "application_name": "PostgreSQL JDBC Driver", "DateStyle": "ISO, MDY"}},
+		{name: "search_path and a placeholder", params: "search_path=iceberg&myapp.tenant=7",
+			show: map[string]string{"search_path": "iceberg", "myapp.tenant": "7"}},
+		{name: "options", params: "options=-c%20statement_timeout%3D5s%20-c%20iceberg.vectorization.enabled%3Dfalse",
+			show: map[string]string{"statement_timeout": "5s"}},
+		{name: "replication off", params: "replication=false"},
+		{name: "unknown parameter", params: "nosuch=1", code: pgerr.UndefinedObject},
+		{name: "unknown parameter in options", params: "options=-c%20nosuch%3D1", code: pgerr.UndefinedObject},
+		{name: "replication", params: "replication=database", code: pgerr.FeatureNotSupported},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := testCtx(t)
+			conn, err := pgx.Connect(ctx, connString(addr, "icegate", "")+"&"+tc.params)
+			if tc.code != "" {
+				var pe *pgconn.PgError
+				if err == nil {
+					conn.Close(ctx)
+				}
+				if !errors.As(err, &pe) || pe.Code != tc.code || pe.Severity != "FATAL" {
+					t.Fatalf("connect: %v, want FATAL %s", err, tc.code)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("connect: %v", err)
+			}
+			defer conn.Close(ctx)
+			for name, want := range tc.show {
+				var got string
+				if err := conn.QueryRow(ctx, "SHOW "+name).Scan(&got); err != nil || got != want {
+					t.Errorf("SHOW %s: %q, %v; want %q", name, got, err, want)
+				}
+			}
+		})
+	}
+}
+
 // TestBrokenConnections sends a malformed startup packet and, on an
 // authenticated connection, a garbage message: each must close only its own
 // connection while another connection keeps working.

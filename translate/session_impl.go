@@ -3,6 +3,8 @@ package translate
 import (
 	"context"
 	"log/slog"
+	"maps"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -40,7 +42,8 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 }
 
 // NewSession starts a session for an authenticated client. An unknown
-// database is FATAL 3D000; startup parameters set session settings.
+// database is FATAL 3D000; startup parameters set session settings, and
+// one that is not a setting is FATAL 42704.
 func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, error) {
 	db := info.Database
 	if db == "" {
@@ -74,17 +77,12 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 			params[k] = v
 		}
 	}
-	for k, v := range params {
-		if err := s.settings.set(k, v); err != nil {
-			if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.UndefinedObject {
-				// PostgreSQL rejects unknown startup parameters; drivers send
-				// a few extras (e.g. extra_float_digits is known). Ignore
-				// unknown ones rather than refusing the connection.
-				b.log.Debug("ignoring unknown startup parameter", "name", k)
-				continue
-			}
-			pe := pgerr.As(err)
-			if pe != nil {
+	// Each parameter goes through the settings registry, as SET does: an
+	// unknown name is FATAL 42704, as in PostgreSQL (names with a dot are
+	// placeholders, allowed), a read-only one 55P02, a bad value 22023.
+	for _, k := range slices.Sorted(maps.Keys(params)) {
+		if err := s.settings.set(k, params[k]); err != nil {
+			if pe := pgerr.As(err); pe != nil {
 				pe.Severity = "FATAL"
 			}
 			return nil, err

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,6 +27,17 @@ func TestNewSessionDatabase(t *testing.T) {
 		{db: "postgres", code: pgerr.InvalidCatalogName, severity: "FATAL"},
 		{db: "icegate", params: map[string]string{"client_encoding": "LATIN1"}, code: pgerr.InvalidParameterValue, severity: "FATAL"},
 		{db: "icegate", params: map[string]string{"TimeZone": "Europe/Paris", "application_name": "psql", "DateStyle": "iso, dmy"}},
+		// What drivers send (pgJDBC, psycopg, Npgsql, pgx): all known.
+		{db: "icegate", params: map[string]string{"client_encoding": "UTF8", "extra_float_digits": "3", "search_path": "public",
+			"application_name": "PostgreSQL JDBC Driver"}},
+		// Placeholders with a dot, and the iceberg.* options, are settings too.
+		{db: "icegate", params: map[string]string{"myapp.tenant": "7", "iceberg.vectorization.enabled": "false"}},
+		// As in PostgreSQL, an unknown parameter is FATAL 42704, given
+		// directly or through options.
+		{db: "icegate", params: map[string]string{"nosuch": "1"}, code: pgerr.UndefinedObject, severity: "FATAL"},
+		{db: "icegate", params: map[string]string{"options": "-c nosuch=1"}, code: pgerr.UndefinedObject, severity: "FATAL"},
+		{db: "icegate", params: map[string]string{"iceberg.nosuch": "1"}, code: pgerr.UndefinedObject, severity: "FATAL"},
+		{db: "icegate", params: map[string]string{"server_version": "9.6"}, code: "55P02", severity: "FATAL"},
 	}
 	for _, tc := range tests {
 		s, err := be.NewSession(context.Background(), StartupInfo{User: "u", Database: tc.db, Params: tc.params})
@@ -47,6 +59,8 @@ func TestNewSessionDatabase(t *testing.T) {
 		pe := pgerr.As(err)
 		if pe == nil || pe.Code != tc.code || pe.Severity != tc.severity {
 			t.Errorf("db %q params %v: got %v (%s), want %s %s", tc.db, tc.params, err, pgerr.Code(err), tc.severity, tc.code)
+		} else if tc.code == pgerr.UndefinedObject && !strings.HasPrefix(pe.Message, `unrecognized configuration parameter "`) {
+			t.Errorf("params %v: message %q", tc.params, pe.Message)
 		}
 	}
 }

@@ -72,8 +72,14 @@ type conn struct {
 	pid        uint32
 	secret     []byte
 	registered bool
-	session    translate.Session
-	reported   map[string]string
+	// inStartup is set from accept until AuthenticationOk: the connection
+	// counts against the bound on connections in startup (Server.admit).
+	inStartup bool
+	// queued holds the messages to write before AuthenticationOk, when
+	// the connection has no buffered writer yet.
+	queued   []byte
+	session  translate.Session
+	reported map[string]string
 
 	stmts   map[string]*prepared
 	portals map[string]*portal
@@ -96,14 +102,17 @@ var errCancelRequest = errors.New("cancel request")
 // errClientGone is the cause when the client closed its connection.
 var errClientGone = errors.New("client connection closed")
 
-func (s *Server) serveConn(ctx context.Context, nc net.Conn) {
+// serveConn serves a connection accepted at accepted; the caller counted
+// it as one in startup.
+func (s *Server) serveConn(ctx context.Context, nc net.Conn, accepted time.Time) {
 	c := &conn{
-		srv:     s,
-		nc:      nc,
-		remote:  nc.RemoteAddr(),
-		logger:  s.logger.With("remote", nc.RemoteAddr().String()),
-		stmts:   make(map[string]*prepared),
-		portals: make(map[string]*portal),
+		srv:       s,
+		nc:        nc,
+		remote:    nc.RemoteAddr(),
+		logger:    s.logger.With("remote", nc.RemoteAddr().String()),
+		stmts:     make(map[string]*prepared),
+		portals:   make(map[string]*portal),
+		inStartup: true,
 	}
 	c.ctx, c.cancelConn = context.WithCancelCause(ctx)
 	stop := context.AfterFunc(c.ctx, func() { nc.Close() })
@@ -118,6 +127,7 @@ func (s *Server) serveConn(ctx context.Context, nc net.Conn) {
 		if c.registered {
 			s.unregister(c)
 		}
+		s.leaveStartup(c)
 	}()
 	defer func() {
 		if r := recover(); r != nil {
@@ -129,35 +139,30 @@ func (s *Server) serveConn(ctx context.Context, nc net.Conn) {
 			}
 		}
 	}()
-	if err := c.run(nc); err != nil && !errors.Is(err, errCanceled) {
+	if err := c.run(nc, accepted); err != nil && !errors.Is(err, errCanceled) {
 		c.logger.Debug("connection ended", "err", err)
 	}
 }
 
 // run drives one connection from its first byte to its end.
-func (c *conn) run(nc net.Conn) error {
+func (c *conn) run(nc net.Conn, accepted time.Time) error {
+	// authentication_timeout bounds all of startup, from the accept: the
+	// startup packet, TLS, the SASL exchange. Past it the connection is
+	// closed, as PostgreSQL does.
+	_ = nc.SetDeadline(accepted.Add(c.srv.cfg.AuthenticationTimeout))
 	stream, sp, err := c.negotiate(nc)
 	if err != nil {
+		// An ErrorResponse is allowed in place of the authentication
+		// request, so the client learns why; a client that left or
+		// stalled before StartupMessage is closed without a word.
 		if pe := pgerr.As(err); pe != nil {
-			// An ErrorResponse is allowed in place of the authentication
-			// request, so the client learns why.
-			be := pgproto3.NewBackend(nc, nc)
-			be.Send(errorResponse(pe))
-			_ = be.Flush()
+			c.lastWord(pe)
 		}
 		return err
 	}
 	c.nc = stream
-	c.input = startPump(stream, func(err error) { c.cancelConn(errClientGone) })
-	c.be = pgproto3.NewBackend(c.input, stream)
-	c.frames = newFrameReader(c.input, c.srv.cfg.MaxMessageSize)
 	if err := c.startSession(sp); err != nil {
-		// Every error before ReadyForQuery ends the connection: FATAL.
-		fatal := *c.toPgError(err)
-		fatal.Severity = "FATAL"
-		c.be.Send(errorResponse(&fatal))
-		_ = c.flush()
-		return err
+		return c.failStartup(err)
 	}
 	return c.loop()
 }

@@ -16,6 +16,16 @@
 // a translate.CopyToStatement executes like a query and each row goes out
 // as one CopyData line.
 //
+// Until AuthenticationOk (startup.go) a connection holds no more than one
+// packet of at most 10000 bytes: the startup packet, then each SASL
+// message, read straight from the socket, whose type byte must be 'p' and
+// whose length is checked before its body is read, as PostgreSQL does.
+// Config.AuthenticationTimeout bounds that phase from the accept on, and at
+// most twice Config.MaxConnections connections may be in it: past that new
+// ones get FATAL 53300, after their startup packet (a CancelRequest is
+// still honoured) or, past another MaxConnections of those, at once. A client that leaves before or during
+// authentication (psql does, to prompt for a password) ends quietly.
+//
 // Client messages after startup are framed by frames.go, which checks each
 // header before reading a body: unknown types, bad lengths and messages over
 // their limit (Config.MaxMessageSize for Query, Parse, Bind, CopyData and

@@ -11,9 +11,13 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
+// connectionFailure is PostgreSQL's SQLSTATE for a lost client connection.
+const connectionFailure = "08006"
+
 // toPgError turns any error into the *pgerr.Error to send: *pgerr.Error
-// values as they are, cancellations as 57014, anything else as XX000 (and
-// logged with its chain, since the client sees only the message).
+// values as they are, cancellations as 57014, the client's connection gone
+// as FATAL 08006, anything else as XX000 (and logged with its chain, since
+// the client sees only the message).
 func (c *conn) toPgError(err error) *pgerr.Error {
 	if pe := pgerr.As(err); pe != nil {
 		return pe
@@ -24,6 +28,13 @@ func (c *conn) toPgError(err error) *pgerr.Error {
 			msg = "canceling statement due to statement timeout"
 		}
 		return &pgerr.Error{Code: pgerr.QueryCanceled, Message: msg}
+	}
+	if c.ctx != nil && errors.Is(context.Cause(c.ctx), errClientGone) {
+		// The client left while the statement ran or its answer was being
+		// written: nothing is wrong with the server, and there is no one to
+		// tell. PostgreSQL logs this at LOG.
+		c.logger.Info("connection to client lost", "err", err)
+		return &pgerr.Error{Code: connectionFailure, Severity: "FATAL", Message: "connection to client lost"}
 	}
 	c.logger.Error("internal error", "err", fmt.Sprintf("%+v", err), "chain", errorChain(err))
 	return &pgerr.Error{Code: pgerr.InternalError, Message: err.Error()}

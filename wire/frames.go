@@ -16,11 +16,11 @@ import (
 // Limits on one client message after startup, as PostgreSQL 15's
 // SocketBackend sets them: messages that carry data (Query, Parse, Bind,
 // CopyData, FunctionCall) may be as large as the configured limit; the
-// others fit in smallMessageLimit; SASL messages in authMessageLimit.
+// others fit in smallMessageLimit. (SASL messages are read before the
+// frameReader exists: readAuthMessage.)
 const (
 	DefaultMaxMessageSize = 1 << 30
 	smallMessageLimit     = 10000
-	authMessageLimit      = 65535
 	// reusedBodySize is the largest body read into the connection's reused
 	// buffer; larger bodies get their own, grown as bytes arrive.
 	reusedBodySize = 64 << 10
@@ -34,7 +34,6 @@ const (
 type frameReader struct {
 	r       *bufio.Reader
 	maxData int
-	auth    pgproto3.FrontendMessage // what 'p' decodes into; nil: no 'p' expected
 	reused  []byte
 }
 
@@ -57,10 +56,6 @@ func (f *frameReader) limit(typ byte) int {
 		return f.maxData
 	case 'C', 'D', 'E', 'H', 'S', 'X', 'c', 'f':
 		return smallMessageLimit
-	case 'p':
-		if f.auth != nil {
-			return authMessageLimit
-		}
 	}
 	return 0
 }
@@ -174,10 +169,5 @@ func (f *frameReader) message(typ byte) pgproto3.FrontendMessage {
 	case 'f':
 		return &pgproto3.CopyFail{}
 	}
-	m := f.auth
-	f.auth = nil
-	return m
+	panic(fmt.Sprintf("wire: no message for type %q", typ))
 }
-
-// expectAuth makes the next 'p' message decode as msg.
-func (f *frameReader) expectAuth(msg pgproto3.FrontendMessage) { f.auth = msg }

@@ -9,11 +9,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"runtime/debug"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/icegate/icegate/auth"
+	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate"
 )
 
@@ -29,7 +31,14 @@ type Config struct {
 	// Parse, Bind, CopyData, FunctionCall); 0 means 1 GiB, PostgreSQL's
 	// limit. Other messages are held to 10000 bytes, as in PostgreSQL.
 	MaxMessageSize int
-	Logger         *slog.Logger
+	// AuthenticationTimeout bounds the time from accepting a connection
+	// to AuthenticationOk, as PostgreSQL's authentication_timeout does; 0
+	// means DefaultAuthenticationTimeout (1 minute, PostgreSQL's default).
+	// Connections in startup or authentication are also bounded in
+	// number, to twice MaxConnections: past that, new ones are refused
+	// with FATAL 53300 (see Server.refuse).
+	AuthenticationTimeout time.Duration
+	Logger                *slog.Logger
 }
 
 // Server serves the PostgreSQL protocol on listeners.
@@ -42,13 +51,26 @@ type Server struct {
 	conns  map[uint32]*conn // by BackendKeyData process id
 	nextID uint32
 	active int
-	wg     sync.WaitGroup
+	// inStartup counts connections between accept and AuthenticationOk;
+	// refused counts those refused since lastRefusalLog.
+	inStartup      int
+	refusing       int // connections being refused (refuse)
+	refused        int
+	lastRefusalLog time.Time
+	wg             sync.WaitGroup
 }
+
+// refusalLogInterval spaces the warnings about connections refused for
+// being past the bound on connections in startup.
+const refusalLogInterval = 10 * time.Second
 
 // NewServer returns a Server for cfg.
 func NewServer(cfg Config) *Server {
 	if cfg.MaxConnections <= 0 {
 		cfg.MaxConnections = 100
+	}
+	if cfg.AuthenticationTimeout <= 0 {
+		cfg.AuthenticationTimeout = DefaultAuthenticationTimeout
 	}
 	logger := cfg.Logger
 	if logger == nil {
@@ -97,16 +119,118 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 			}
 			break
 		}
+		if !s.admit() {
+			s.refuse(ctx, nc)
+			continue
+		}
+		accepted := time.Now()
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			s.serveConn(ctx, nc)
+			s.serveConn(ctx, nc, accepted)
 		}()
 	}
 	ln.Close()
 	cancel()
 	s.wg.Wait()
 	return err
+}
+
+// startupLimit is how many connections may be in startup or
+// authentication at once: twice MaxConnections, about where PostgreSQL's
+// postmaster stops starting backends. A connection that has sent nothing
+// holds only a descriptor and a goroutine, for AuthenticationTimeout at
+// most.
+func (s *Server) startupLimit() int { return 2 * s.cfg.MaxConnections }
+
+// admit counts a new connection as one in startup; false means there are
+// too many already.
+func (s *Server) admit() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.inStartup >= s.startupLimit() {
+		s.refused++
+		if now := time.Now(); now.Sub(s.lastRefusalLog) >= refusalLogInterval {
+			s.logger.Warn("too many connections in startup or authentication: refusing new ones",
+				"limit", s.startupLimit(), "refused", s.refused, "authentication_timeout", s.cfg.AuthenticationTimeout)
+			s.lastRefusalLog, s.refused = now, 0
+		}
+		return false
+	}
+	s.inStartup++
+	return true
+}
+
+// leaveStartup stops counting c as a connection in startup (at
+// AuthenticationOk, or at its end); it may be called more than once.
+func (s *Server) leaveStartup(c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c.inStartup {
+		c.inStartup = false
+		s.inStartup--
+	}
+}
+
+// refusalTimeout bounds how long a refused connection may take to send
+// its startup packet.
+const refusalTimeout = 5 * time.Second
+
+// tooManyClients is PostgreSQL's refusal of a connection past its limits.
+func tooManyClients() *pgerr.Error {
+	return &pgerr.Error{Code: pgerr.TooManyConnections, Severity: "FATAL", Message: "sorry, too many clients already"}
+}
+
+// refuse answers a connection past the startup bound with PostgreSQL's
+// FATAL 53300. Like a PostgreSQL backend started past the limit, it first
+// reads the startup packet (answering SSLRequest, and honouring a
+// CancelRequest, which matters most on a busy server), so clients show
+// the error as they would PostgreSQL's, for at most refusalTimeout. At most
+// MaxConnections connections are refused so at once; past that the error
+// goes out before anything is read, as the postmaster reports a failure to
+// start a backend, and the connection is closed.
+func (s *Server) refuse(ctx context.Context, nc net.Conn) {
+	s.mu.Lock()
+	wait := s.refusing < s.cfg.MaxConnections
+	if wait {
+		s.refusing++
+	}
+	s.mu.Unlock()
+	if !wait {
+		if b, err := errorResponse(tooManyClients()).Encode(nil); err == nil {
+			// A new socket's send buffer is empty: the write does not wait.
+			_ = nc.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+			_, _ = nc.Write(b)
+		}
+		nc.Close()
+		return
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer func() {
+			s.mu.Lock()
+			s.refusing--
+			s.mu.Unlock()
+		}()
+		stop := context.AfterFunc(ctx, func() { nc.Close() })
+		defer stop()
+		defer nc.Close()
+		defer func() {
+			if r := recover(); r != nil {
+				s.logger.Error("panic while refusing a connection", "panic", r, "stack", string(debug.Stack()))
+			}
+		}()
+		_ = nc.SetDeadline(time.Now().Add(min(refusalTimeout, s.cfg.AuthenticationTimeout)))
+		c := &conn{srv: s, nc: nc, logger: s.logger}
+		_, _, err := c.negotiate(nc)
+		switch pe := pgerr.As(err); {
+		case err == nil:
+			c.lastWord(tooManyClients())
+		case pe != nil:
+			c.lastWord(pe)
+		}
+	}()
 }
 
 // register assigns a process id and secret to c and counts it against
@@ -156,4 +280,12 @@ func (s *Server) cancel(pid uint32, secret []byte) {
 		return
 	}
 	c.cancelStatement()
+}
+
+// counts returns the connections in startup or authentication, those
+// being refused, and the registered sessions.
+func (s *Server) counts() (inStartup, refusing, active int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inStartup, s.refusing, s.active
 }

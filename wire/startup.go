@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -24,8 +26,21 @@ const (
 	gssEncRequestCode = 80877104
 	cancelRequestCode = 80877102
 	protocolMajor3    = 3
-	maxStartupPacket  = 10000
-	startupTimeout    = time.Minute
+	// maxStartupPacket is PostgreSQL's cap on a packet before
+	// StartupMessage is through.
+	maxStartupPacket = 10000
+	// authMessageLimit bounds one SASL message. PostgreSQL allows 65535
+	// bytes; a SCRAM-SHA-256 message is well under 1 kB, and a client that
+	// has not authenticated gets no more memory than the startup packet's
+	// cap.
+	authMessageLimit = maxStartupPacket
+	// DefaultAuthenticationTimeout is PostgreSQL's authentication_timeout
+	// default: how long a connection may take from accept to
+	// AuthenticationOk.
+	DefaultAuthenticationTimeout = time.Minute
+	// lastWordTimeout bounds writing a last FATAL error to a client that
+	// may not be reading.
+	lastWordTimeout = time.Second
 )
 
 // startupPacket is what the client sent to open the session.
@@ -37,16 +52,13 @@ type startupPacket struct {
 // errCanceled marks a connection that only carried a CancelRequest.
 var errCanceled = errors.New("cancel request handled")
 
-// errAuthTimeout ends a connection whose authentication took too long.
-var errAuthTimeout = errors.New("authentication timed out")
-
 // negotiate reads packets until the StartupMessage: it answers SSLRequest
 // (upgrading to TLS when configured) and GSSENCRequest, and handles
 // CancelRequest (returning errCanceled). It returns the connection to use
-// from then on, which is a *tls.Conn after an accepted SSLRequest.
+// from then on, which is a *tls.Conn after an accepted SSLRequest, and
+// also sets c.nc to it. The caller has set the authentication deadline on
+// nc.
 func (c *conn) negotiate(nc net.Conn) (net.Conn, *startupPacket, error) {
-	_ = nc.SetDeadline(time.Now().Add(startupTimeout))
-	defer func() { _ = nc.SetDeadline(time.Time{}) }()
 	tlsDone := false
 	for {
 		body, err := readStartupPacket(nc)
@@ -70,6 +82,7 @@ func (c *conn) negotiate(nc net.Conn) (net.Conn, *startupPacket, error) {
 				return nil, nil, fmt.Errorf("TLS handshake: %w", err)
 			}
 			nc, tlsDone = tc, true
+			c.nc = nc // a last error goes over TLS too
 		case code == gssEncRequestCode && len(body) == 4:
 			if _, err := nc.Write([]byte{'N'}); err != nil {
 				return nil, nil, err
@@ -107,7 +120,9 @@ func readStartupPacket(r io.Reader) ([]byte, error) {
 	}
 	body := make([]byte, n)
 	if _, err := io.ReadFull(r, body); err != nil {
-		return nil, startupError("incomplete startup packet")
+		// The client left or stalled: PostgreSQL logs this and says
+		// nothing, there being no one to say it to.
+		return nil, fmt.Errorf("incomplete startup packet: %w", unexpectedEOF(err))
 	}
 	return body, nil
 }
@@ -150,7 +165,9 @@ func startupError(format string, args ...any) *pgerr.Error {
 
 // startSession validates the startup parameters, authenticates, opens the
 // translate session and sends the greeting: ParameterStatus for every
-// reported setting, BackendKeyData and ReadyForQuery.
+// reported setting, BackendKeyData and ReadyForQuery. Until
+// AuthenticationOk it reads and writes the connection directly, holding no
+// buffer beyond the message at hand (see authenticated).
 func (c *conn) startSession(sp *startupPacket) error {
 	user := sp.params["user"]
 	if user == "" {
@@ -161,6 +178,9 @@ func (c *conn) startSession(sp *startupPacket) error {
 	if database == "" {
 		database = user
 	}
+	if err := checkReplication(sp.params); err != nil {
+		return err
+	}
 	var unrecognized []string
 	for name := range sp.params {
 		if strings.HasPrefix(name, "_pq_.") {
@@ -169,20 +189,19 @@ func (c *conn) startSession(sp *startupPacket) error {
 	}
 	if sp.minor > 0 || len(unrecognized) > 0 {
 		slices.Sort(unrecognized)
-		c.be.Send(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: 0, UnrecognizedOptions: unrecognized})
+		c.queue(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: 0, UnrecognizedOptions: unrecognized})
 	}
 	if !c.srv.register(c) {
-		return &pgerr.Error{Code: pgerr.TooManyConnections, Severity: "FATAL", Message: "sorry, too many clients already"}
+		return tooManyClients()
 	}
 	c.registered = true
-	// Like authentication_timeout: a client that stalls mid-exchange does
-	// not keep its connection slot.
-	timer := time.AfterFunc(startupTimeout, func() { c.cancelConn(errAuthTimeout) })
-	err := c.authenticate(user)
-	timer.Stop()
-	if err != nil {
+	if err := c.authenticate(user); err != nil {
 		return err
 	}
+	if err := c.authenticated(); err != nil {
+		return err
+	}
+	c.be.Send(&pgproto3.AuthenticationOk{})
 	params := make(map[string]string, len(sp.params))
 	for k, v := range sp.params {
 		if !strings.HasPrefix(k, "_pq_.") {
@@ -201,6 +220,52 @@ func (c *conn) startSession(sp *startupPacket) error {
 	return c.flush()
 }
 
+// checkReplication refuses a replication connection as PostgreSQL checks
+// the parameter: a Boolean or "database"; true or database asks for a
+// WAL sender, which icegate does not have.
+func checkReplication(params map[string]string) error {
+	v, ok := params["replication"]
+	if !ok {
+		return nil
+	}
+	if strings.EqualFold(v, "database") {
+		return replicationUnsupported()
+	}
+	on, valid := parsePgBool(v)
+	switch {
+	case !valid:
+		return &pgerr.Error{Code: pgerr.InvalidParameterValue, Severity: "FATAL",
+			Message: `invalid value for parameter "replication"`,
+			Hint:    `Valid values are: "false", 0, "true", 1, "database".`}
+	case on:
+		return replicationUnsupported()
+	}
+	return nil
+}
+
+func replicationUnsupported() error {
+	return &pgerr.Error{Code: pgerr.FeatureNotSupported, Severity: "FATAL",
+		Message: "replication connections are not supported",
+		Detail:  "icegate has no write-ahead log to stream; connect without the replication parameter."}
+}
+
+// parsePgBool reads a Boolean as PostgreSQL's parse_bool does: true,
+// false, yes, no and their prefixes, on, off (at least "of"), 1, 0, case
+// ignored.
+func parsePgBool(v string) (value, ok bool) {
+	s := strings.ToLower(strings.TrimSpace(v))
+	if s == "" {
+		return false, false
+	}
+	switch {
+	case strings.HasPrefix("true", s), strings.HasPrefix("yes", s), s == "on", s == "1":
+		return true, true
+	case strings.HasPrefix("false", s), strings.HasPrefix("no", s), s == "0", len(s) >= 2 && strings.HasPrefix("off", s):
+		return false, true
+	}
+	return false, false
+}
+
 // authenticate runs the method the Authenticator picks for this connection.
 func (c *conn) authenticate(user string) error {
 	method, err := c.srv.cfg.Auth.MethodFor(c.remote, user)
@@ -208,54 +273,150 @@ func (c *conn) authenticate(user string) error {
 		return err
 	}
 	if method == auth.MethodSCRAM {
-		if err := c.scram(user); err != nil {
-			return err
-		}
+		return c.scram(user)
 	}
-	c.be.Send(&pgproto3.AuthenticationOk{})
 	return nil
 }
 
 // scram relays the SASL messages of one SCRAM-SHA-256 exchange.
 func (c *conn) scram(user string) error {
 	ex := c.srv.cfg.Auth.Begin(user)
-	c.be.Send(&pgproto3.AuthenticationSASL{AuthMechanisms: ex.Mechanisms()})
-	c.frames.expectAuth(&pgproto3.SASLInitialResponse{})
-	if err := c.flush(); err != nil {
+	c.queue(&pgproto3.AuthenticationSASL{AuthMechanisms: ex.Mechanisms()})
+	if err := c.writeQueued(); err != nil {
 		return err
 	}
-	msg, err := c.frames.next()
-	if err != nil {
+	var initial pgproto3.SASLInitialResponse
+	if err := readAuthMessage(c.nc, &initial); err != nil {
 		return fmt.Errorf("read SASL initial response: %w", err)
-	}
-	initial, ok := msg.(*pgproto3.SASLInitialResponse)
-	if !ok {
-		return &pgerr.Error{Code: pgerr.ProtocolViolation, Severity: "FATAL",
-			Message: fmt.Sprintf("expected SASL response, got message type %T", msg)}
 	}
 	serverFirst, err := ex.Start(initial.AuthMechanism, initial.Data)
 	if err != nil {
 		return err
 	}
-	c.be.Send(&pgproto3.AuthenticationSASLContinue{Data: serverFirst})
-	c.frames.expectAuth(&pgproto3.SASLResponse{})
-	if err := c.flush(); err != nil {
+	c.queue(&pgproto3.AuthenticationSASLContinue{Data: serverFirst})
+	if err := c.writeQueued(); err != nil {
 		return err
 	}
-	msg, err = c.frames.next()
-	if err != nil {
+	var final pgproto3.SASLResponse
+	if err := readAuthMessage(c.nc, &final); err != nil {
 		return fmt.Errorf("read SASL response: %w", err)
-	}
-	final, ok := msg.(*pgproto3.SASLResponse)
-	if !ok {
-		return &pgerr.Error{Code: pgerr.ProtocolViolation, Severity: "FATAL",
-			Message: fmt.Sprintf("expected SASL response, got message type %T", msg)}
 	}
 	serverFinal, err := ex.Finish(final.Data)
 	if err != nil {
 		c.logger.Info("authentication failed", "user", user, "remote", c.remote.String(), "err", err)
 		return err
 	}
-	c.be.Send(&pgproto3.AuthenticationSASLFinal{Data: serverFinal})
+	c.queue(&pgproto3.AuthenticationSASLFinal{Data: serverFinal})
 	return nil
+}
+
+// readAuthMessage reads one message of the SASL exchange from the
+// connection itself, unbuffered. As in PostgreSQL the type byte must be 'p'
+// (anything else is refused before its length is read) and the length is
+// checked before the body is read.
+func readAuthMessage(r io.Reader, msg pgproto3.FrontendMessage) error {
+	var hdr [5]byte
+	if _, err := io.ReadFull(r, hdr[:1]); err != nil {
+		return err
+	}
+	if hdr[0] != 'p' {
+		return protocolError("expected SASL response, got message type %d", hdr[0])
+	}
+	if _, err := io.ReadFull(r, hdr[1:]); err != nil {
+		return unexpectedEOF(err)
+	}
+	n := int64(int32(binary.BigEndian.Uint32(hdr[1:]))) - 4
+	if n < 0 || n > authMessageLimit {
+		return protocolError("invalid message length: SASL message of %d bytes, the limit is %d bytes", n, authMessageLimit)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return unexpectedEOF(err)
+	}
+	if err := msg.Decode(body); err != nil {
+		return protocolError("invalid message format: %v", err)
+	}
+	return nil
+}
+
+// queue adds a message to send before AuthenticationOk.
+func (c *conn) queue(msg pgproto3.BackendMessage) {
+	b, err := msg.Encode(c.queued)
+	if err == nil {
+		c.queued = b
+	}
+}
+
+// writeQueued writes the queued messages to the connection.
+func (c *conn) writeQueued() error {
+	if len(c.queued) == 0 {
+		return nil
+	}
+	_, err := c.nc.Write(c.queued)
+	c.queued = nil
+	if err != nil {
+		return fmt.Errorf("write to client: %w", err)
+	}
+	return nil
+}
+
+// authenticated ends the startup phase: the authentication deadline is
+// lifted, the connection no longer counts as one in startup, and the
+// buffered reader and writer of the session take over the connection.
+func (c *conn) authenticated() error {
+	if err := c.writeQueued(); err != nil {
+		return err
+	}
+	_ = c.nc.SetDeadline(time.Time{})
+	c.srv.leaveStartup(c)
+	c.input = startPump(c.nc, func(err error) { c.cancelConn(errClientGone) })
+	c.be = pgproto3.NewBackend(c.input, c.nc)
+	c.frames = newFrameReader(c.input, c.srv.cfg.MaxMessageSize)
+	return nil
+}
+
+// failStartup ends a connection whose session did not start: a client
+// that left or stalled before AuthenticationOk ends quietly (PostgreSQL
+// does not log a client leaving at the password prompt, as psql does), a
+// timeout gets PostgreSQL's FATAL 57014, anything else its FATAL error.
+func (c *conn) failStartup(err error) error {
+	if c.be == nil {
+		switch {
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			c.logger.Info("authentication timed out", "timeout", c.srv.cfg.AuthenticationTimeout)
+			c.lastWord(&pgerr.Error{Code: pgerr.QueryCanceled, Severity: "FATAL", Message: "canceling authentication due to timeout"})
+			return fmt.Errorf("authentication timed out: %w", err)
+		case connectionEnded(err):
+			return fmt.Errorf("connection ended during authentication: %w", err)
+		}
+	}
+	// Every error before ReadyForQuery ends the connection: FATAL.
+	fatal := *c.toPgError(err)
+	fatal.Severity = "FATAL"
+	if c.be == nil {
+		c.lastWord(&fatal)
+		return err
+	}
+	c.be.Send(errorResponse(&fatal))
+	_ = c.flush()
+	return err
+}
+
+// lastWord writes a FATAL error, with queued messages before it, to a
+// connection in startup, giving a client that does not read a moment only.
+func (c *conn) lastWord(pe *pgerr.Error) {
+	c.queue(errorResponse(pe))
+	_ = c.nc.SetWriteDeadline(time.Now().Add(lastWordTimeout))
+	_ = c.writeQueued()
+}
+
+// connectionEnded reports whether err is the client's connection ending or
+// breaking under a read or write.
+func connectionEnded(err error) bool {
+	for _, target := range []error{io.EOF, io.ErrUnexpectedEOF, net.ErrClosed, syscall.ECONNRESET, syscall.EPIPE, syscall.ECONNABORTED} {
+		if errors.Is(err, target) {
+			return true
+		}
+	}
+	return false
 }

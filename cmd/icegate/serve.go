@@ -42,6 +42,7 @@ func newServeCommand() *cobra.Command {
 // serve wires the packages together and serves until ctx is done.
 func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 	logger := newLogger(logOut, cfg.LogLevel)
+	raiseFileLimit(logger)
 
 	cat, err := catalog.NewFilesystem(cfg.CatalogName, cfg.Warehouse, cfg.PathPrefixes)
 	if err != nil {
@@ -76,6 +77,8 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 		MaxConnections: cfg.MaxConnections,
 		MaxMessageSize: cfg.MaxMessageSize,
 		Logger:         logger,
+
+		AuthenticationTimeout: cfg.AuthenticationTimeout,
 	})
 	addr := ln.Addr().(*net.TCPAddr)
 	logger.Info("icegate listening",
