@@ -81,7 +81,7 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 	// unknown name is FATAL 42704, as in PostgreSQL (names with a dot are
 	// placeholders, allowed), a read-only one 55P02, a bad value 22023.
 	for _, k := range slices.Sorted(maps.Keys(params)) {
-		if err := s.settings.set(k, params[k]); err != nil {
+		if err := s.settings.setAtStartup(k, params[k]); err != nil {
 			if pe := pgerr.As(err); pe != nil {
 				pe.Severity = "FATAL"
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/syscat"
 )
 
 // setting describes one session setting (a GUC in PostgreSQL's terms).
@@ -18,6 +19,9 @@ type setting struct {
 	ReadOnly bool // SET fails with 55P02 (cannot be changed)
 	// Check validates and normalises a value; nil accepts anything.
 	Check func(v, cur string) (string, error)
+	// server describes a PostgreSQL setting icegate keeps but does not act
+	// on (settings_pg.go); nil for icegate's own.
+	server *syscat.ServerSetting
 }
 
 // settingDefs is the registry of the settings a session knows. Names are
@@ -69,6 +73,26 @@ var settingAliases = map[string]string{
 
 // lookupSetting finds a setting by name, case-insensitively.
 func lookupSetting(name string) *setting {
+	if i, ok := settingIndex()[canonicalSettingName(name)]; ok {
+		return &settingDefs[i]
+	}
+	return nil
+}
+
+// lookupSettingLinear is lookupSetting for the package's init functions,
+// which run before the index can be built.
+func lookupSettingLinear(name string) *setting {
+	n := canonicalSettingName(name)
+	for i := range settingDefs {
+		if strings.ToLower(settingDefs[i].Name) == n {
+			return &settingDefs[i]
+		}
+	}
+	return nil
+}
+
+// canonicalSettingName is the lower-case name a setting is indexed by.
+func canonicalSettingName(name string) string {
 	n := strings.ToLower(name)
 	if strings.IndexByte(n, '.') > 0 {
 		n = normalizeSettingName(n) // iceberg.split-size is iceberg.split_size
@@ -76,12 +100,7 @@ func lookupSetting(name string) *setting {
 	if a, ok := settingAliases[n]; ok {
 		n = a
 	}
-	for i := range settingDefs {
-		if strings.ToLower(settingDefs[i].Name) == n {
-			return &settingDefs[i]
-		}
-	}
-	return nil
+	return n
 }
 
 // settings holds a session's current values, keyed by canonical name.
@@ -126,8 +145,25 @@ func (s *settings) set(name, value string) error {
 		if cur := s.values[d.Name]; strings.EqualFold(cur, value) {
 			return nil
 		}
+		if d.server != nil {
+			return fixedSettingError(name, d.server.Context)
+		}
 		return pgerr.New("55P02", "parameter \"%s\" cannot be changed", strings.ToLower(name))
 	}
+	return s.store(d, value)
+}
+
+// setAtStartup is set for a connection's startup parameters, which may
+// also set PostgreSQL's settings fixed at connection start.
+func (s *settings) setAtStartup(name, value string) error {
+	if d := lookupSetting(name); d != nil && d.server != nil && d.ReadOnly && startupContext(d.server.Context) {
+		return s.store(d, value)
+	}
+	return s.set(name, value)
+}
+
+// store validates a value of d and keeps it.
+func (s *settings) store(d *setting, value string) error {
 	if d.Check != nil {
 		v, err := d.Check(value, s.values[d.Name])
 		if err != nil {
@@ -151,6 +187,9 @@ func (s *settings) reset(name string, user string) error {
 		return unknownSetting(name)
 	}
 	if d.ReadOnly {
+		if d.server != nil {
+			return fixedSettingError(name, d.server.Context)
+		}
 		return pgerr.New("55P02", "parameter \"%s\" cannot be changed", strings.ToLower(name))
 	}
 	s.values[d.Name] = d.Default

@@ -149,8 +149,16 @@ func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error
 	}
 	for _, d := range settingDefs {
 		v, _ := s.settings.get(d.Name)
-		snap.Settings = append(snap.Settings, syscat.Setting{Name: d.Name, Setting: v, Description: d.Doc,
-			Context: settingContext(d), Vartype: "string", Source: "default", BootVal: d.Default, ResetVal: d.Default})
+		row := syscat.Setting{Name: d.Name, Setting: v, Description: d.Doc,
+			Context: settingContext(d), Vartype: "string", Source: "default", BootVal: d.Default, ResetVal: d.Default}
+		if ss := d.server; ss != nil {
+			row.Setting, row.BootVal, row.ResetVal = rawServerSetting(ss, v), ss.BootVal, ss.BootVal
+			row.Unit, row.Category, row.Vartype, row.EnumVals = ss.Unit, ss.Category, ss.Vartype, ss.EnumVals
+		}
+		if row.Setting != row.BootVal {
+			row.Source = "session"
+		}
+		snap.Settings = append(snap.Settings, row)
 	}
 	namespaces, err := s.cat.ListNamespaces(ctx)
 	if err != nil {
@@ -314,6 +322,9 @@ func sqlLiteral(v any, t pgType) string {
 
 // settingContext is pg_settings.context of a setting.
 func settingContext(d setting) string {
+	if d.server != nil {
+		return d.server.Context
+	}
 	if d.ReadOnly {
 		return "internal"
 	}

@@ -2,11 +2,12 @@
 // the shapes (OID, relkind, columns) of the pg_catalog relations icegate
 // serves, and the rows of the built-in objects (types, functions,
 // operators, casts, ranges, access methods, operator classes, collations,
-// languages and their descriptions).
+// languages and their descriptions), and the server's settings as it boots.
 //
 //	go run ./syscat/gen -pg postgres://postgres@127.0.0.1:55432/postgres
 //
-// It writes syscat/shapes_gen.go and syscat/builtins_gen.go (run it from
+// It writes syscat/shapes_gen.go, syscat/builtins_gen.go and
+// syscat/settings_gen.go (run it from
 // the module root, or pass -out). The functions it lists are those whose
 // names appear as string literals in translate, engine/expr and
 // engine/exec (the names the binder and the engine accept), restricted to
@@ -63,6 +64,14 @@ func run(ctx context.Context, pgURL, out, src string) error {
 		return err
 	}
 	if err := writeGo(filepath.Join(out, "shapes_gen.go"), header, renderShapes(shapes)); err != nil {
+		return err
+	}
+
+	settings, err := readSettings(ctx, conn)
+	if err != nil {
+		return err
+	}
+	if err := writeGo(filepath.Join(out, "settings_gen.go"), header, renderSettings(settings)); err != nil {
 		return err
 	}
 
