@@ -37,6 +37,11 @@ type Config struct {
 	// Bind, CopyData...) in bytes (key "max_message_size", default 1 GiB,
 	// PostgreSQL's limit). A larger message ends its connection.
 	MaxMessageSize int
+	// MaxStatementMem is the most any session may set statement_mem to,
+	// in bytes (key "max_statement_mem": a number of bytes or a size with
+	// a unit, "8GB"). 0, the default, leaves the choice to the server: a
+	// quarter of the machine's (or the cgroup's) memory.
+	MaxStatementMem int64
 	// LogLevel is debug, info, warn or error (key "log.level", default info).
 	LogLevel string
 }

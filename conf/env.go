@@ -13,16 +13,17 @@ const EnvPrefix = "ICEGATE_"
 // is the only source of the built-in user's password. ICEGATE_PATHS_PREFIXES
 // holds comma-separated FROM=TO pairs and replaces the file's map as a whole.
 var EnvVars = map[string]string{
-	"ICEGATE_LISTEN":           keyListen,
-	"ICEGATE_WAREHOUSE":        keyWarehouse,
-	"ICEGATE_CATALOG_NAME":     keyCatalogName,
-	"ICEGATE_PATHS_PREFIXES":   keyPathPrefixes,
-	"ICEGATE_TLS_CERT":         keyTLSCert,
-	"ICEGATE_TLS_KEY":          keyTLSKey,
-	"ICEGATE_PASSWORD":         keyPassword,
-	"ICEGATE_MAX_CONNECTIONS":  keyMaxConnections,
-	"ICEGATE_MAX_MESSAGE_SIZE": keyMaxMessageSize,
-	"ICEGATE_LOG_LEVEL":        keyLogLevel,
+	"ICEGATE_LISTEN":            keyListen,
+	"ICEGATE_WAREHOUSE":         keyWarehouse,
+	"ICEGATE_CATALOG_NAME":      keyCatalogName,
+	"ICEGATE_PATHS_PREFIXES":    keyPathPrefixes,
+	"ICEGATE_TLS_CERT":          keyTLSCert,
+	"ICEGATE_TLS_KEY":           keyTLSKey,
+	"ICEGATE_PASSWORD":          keyPassword,
+	"ICEGATE_MAX_CONNECTIONS":   keyMaxConnections,
+	"ICEGATE_MAX_MESSAGE_SIZE":  keyMaxMessageSize,
+	"ICEGATE_MAX_STATEMENT_MEM": keyMaxStmtMem,
+	"ICEGATE_LOG_LEVEL":         keyLogLevel,
 }
 
 // harnessVariable reports whether an ICEGATE_* name belongs to the test

@@ -12,6 +12,7 @@ const (
 	keyPassword       = "password"
 	keyMaxConnections = "max_connections"
 	keyMaxMessageSize = "max_message_size"
+	keyMaxStmtMem     = "max_statement_mem"
 	keyLogLevel       = "log.level"
 )
 
@@ -45,6 +46,7 @@ var fileKeys = map[string]bool{
 	keyUsers:          true,
 	keyMaxConnections: true,
 	keyMaxMessageSize: true,
+	keyMaxStmtMem:     true,
 	keyLogLevel:       true,
 }
 

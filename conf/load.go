@@ -133,6 +133,11 @@ func build(v *viper.Viper, prefixes map[string]string) (*Config, error) {
 	if cfg.MaxMessageSize, err = cast.ToIntE(raw); err != nil {
 		return nil, fmt.Errorf("conf: %s: %q is not an integer", keyMaxMessageSize, fmt.Sprint(raw))
 	}
+	if raw = v.Get(keyMaxStmtMem); raw != nil {
+		if cfg.MaxStatementMem, err = parseSize(keyMaxStmtMem, raw); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Users, err = readUsers(v.Get(keyUsers)); err != nil {
 		return nil, err
 	}

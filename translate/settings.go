@@ -90,6 +90,8 @@ type settings struct {
 	// custom holds placeholder settings whose names have a dot
 	// ("myapp.tenant"), which PostgreSQL lets any session set.
 	custom map[string]string
+	// maxMem bounds statement_mem (memlimit.go); 0: no bound.
+	maxMem int64
 }
 
 func newSettings(user string) *settings {
@@ -135,6 +137,11 @@ func (s *settings) set(name, value string) error {
 		}
 		value = v
 	}
+	if d.Name == statementMemSetting {
+		if err := s.checkMemoryMax(value); err != nil {
+			return err
+		}
+	}
 	s.values[d.Name] = value
 	return nil
 }
@@ -153,7 +160,7 @@ func (s *settings) reset(name string, user string) error {
 	if d.ReadOnly {
 		return pgerr.New("55P02", "parameter \"%s\" cannot be changed", strings.ToLower(name))
 	}
-	s.values[d.Name] = d.Default
+	s.values[d.Name] = s.defaultOf(d)
 	if d.Name == "session_authorization" {
 		s.values[d.Name] = user
 	}
@@ -167,7 +174,7 @@ func (s *settings) resetAll(user string) {
 	}
 	for _, d := range settingDefs {
 		if !d.ReadOnly {
-			s.values[d.Name] = d.Default
+			s.values[d.Name] = s.defaultOf(&d)
 		}
 	}
 	s.values["session_authorization"] = user
