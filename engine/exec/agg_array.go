@@ -111,3 +111,5 @@ func (s *arrayAggState) release() {
 	releaseAll(s.parts)
 	s.parts, s.groups = nil, nil
 }
+
+func (s *arrayAggState) held() int64 { return partsBytes(s.parts) + 4*int64(len(s.groups)) }

@@ -224,3 +224,17 @@ func (s *orderedState) release() {
 	s.arg, s.groups = nil, nil
 	s.inner.release()
 }
+
+func (s *orderedState) held() int64 {
+	n := partsBytes(s.arg) + 4*int64(len(s.groups))
+	for _, e := range s.extra {
+		n += partsBytes(e)
+	}
+	for _, k := range s.keys {
+		n += partsBytes(k)
+	}
+	if h, ok := s.inner.(heldState); ok {
+		n += h.held()
+	}
+	return n
+}

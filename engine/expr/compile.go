@@ -65,7 +65,7 @@ func (p Program) Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Array
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ev := &evalCtx{ctx: ctx, mem: Allocator(ctx), batch: batch, n: int(batch.NumRows())}
+	ev := &evalCtx{ctx: ctx, mem: Allocator(ctx), batch: batch, n: int(batch.NumRows()), budget: budgetOf(ctx)}
 	v, err := p.root.eval(ev)
 	if err != nil {
 		return nil, err
@@ -103,6 +103,8 @@ type evalCtx struct {
 	mem   memory.Allocator
 	batch arrow.RecordBatch
 	n     int
+	// budget is the statement's memory limit, nil without one (limits.go).
+	budget MemoryBudget
 }
 
 // node is one compiled expression node.
@@ -169,7 +171,14 @@ func (n *callNode) eval(ev *evalCtx) (vec, error) {
 		}
 		vs[i] = v
 	}
-	return n.fn(ev, vs)
+	out, err := n.fn(ev, vs)
+	if err == nil {
+		if err = ev.checkOutput(out.arr); err != nil {
+			out.arr.Release()
+			return vec{}, err
+		}
+	}
+	return out, err
 }
 
 // outLen is the length of a kernel's output over args: 1 when all are

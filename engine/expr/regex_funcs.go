@@ -2,6 +2,7 @@ package expr
 
 import (
 	"regexp"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -129,6 +130,11 @@ type compiledRE struct {
 	pat, flags string
 	re         *regexp.Regexp
 	global     bool
+	// cont is re after one character, for matching long values from a
+	// position (regex_interrupt.go).
+	contOnce sync.Once
+	cont     *regexp.Regexp
+	contErr  error
 }
 
 // reCache keeps the last pattern a kernel compiled: a constant pattern is

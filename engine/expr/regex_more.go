@@ -93,6 +93,7 @@ func textRows(ev *evalCtx, args []vec, cache *reCache, flagArg int, f func(i int
 	b.Reserve(n)
 	var buf []byte
 	next := 0 // rows before next are appended
+	size := built{ev: ev}
 	err := regexRows(ev, args, cache, flagArg, func(i int, s []byte, re *compiledRE) error {
 		for ; next < i; next++ {
 			b.AppendNull()
@@ -100,6 +101,9 @@ func textRows(ev *evalCtx, args []vec, cache *reCache, flagArg int, f func(i int
 		next = i + 1
 		out, ok, err := f(i, s, re, buf[:0])
 		if err != nil {
+			return err
+		}
+		if err := size.add(len(out)); err != nil {
 			return err
 		}
 		buf = out
@@ -143,27 +147,38 @@ func regexReplaceKernel(ts []arrow.DataType) kernelFn {
 					}
 				}
 			}
-			var ms [][]int
-			switch {
-			case nth > 0 || nth < 0 && !re.global:
-				k := max(int(nth), 1)
-				if from == 0 && k == 1 {
-					if m := re.re.FindSubmatchIndex(s); m != nil {
-						ms = [][]int{m}
-					}
-					break
-				}
-				if all := matchesFrom(re.re.FindAllSubmatchIndex(s, -1), from); len(all) >= k {
-					ms = all[k-1 : k]
-				}
-			default:
-				ms = matchesFrom(re.re.FindAllSubmatchIndex(s, -1), from)
+			// The k-th match at or after from (k = 0: all of them) is
+			// replaced, as the matches are found.
+			k := 0
+			if nth > 0 || nth < 0 && !re.global {
+				k = max(int(nth), 1)
 			}
-			repl, prev := ra.s(2, i), 0
-			for _, m := range ms {
+			repl, prev, seen := ra.s(2, i), 0, 0
+			var over error // the value outgrew what it may take
+			check := budgetStep
+			err := eachMatch(ev.ctx, re, s, func(m []int) bool {
+				if m[0] < from {
+					return true
+				}
+				if seen++; k > 0 && seen < k {
+					return true
+				}
 				dst = append(dst, s[prev:m[0]]...)
 				dst = appendReplacement(dst, repl, s, m)
 				prev = m[1]
+				if len(dst) >= check {
+					check = len(dst) + budgetStep
+					if over = ev.reserve(int64(len(dst)), int64(len(s)-prev)); over != nil {
+						return false
+					}
+				}
+				return k == 0
+			})
+			if over != nil {
+				return nil, false, over
+			}
+			if err != nil {
+				return nil, false, err
 			}
 			return append(dst, s[prev:]...), true, nil
 		})

@@ -94,6 +94,9 @@ func repeatText(r *rowArgs, i int, dst []byte) ([]byte, error) {
 	if k*int64(len(s)) > maxTextBytes {
 		return nil, errTooLong
 	}
+	if err := r.reserve(k * int64(len(s))); err != nil {
+		return nil, err
+	}
 	for ; k > 0; k-- {
 		dst = append(dst, s...)
 	}
@@ -114,6 +117,13 @@ func padText(left bool, nargs int) func(r *rowArgs, i int, dst []byte) ([]byte, 
 		}
 		if k > maxTextBytes/utf8.UTFMax {
 			return nil, errTooLong
+		}
+		perChar := 1 // bytes of one fill character, rounded up
+		if nf := charCount(fill); nf > 0 {
+			perChar = (len(fill) + nf - 1) / nf
+		}
+		if err := r.reserve(int64(k) * int64(perChar)); err != nil {
+			return nil, err
 		}
 		have := charCount(s)
 		if have >= k || len(fill) == 0 {
