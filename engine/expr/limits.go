@@ -2,6 +2,7 @@ package expr
 
 import (
 	"context"
+	"errors"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -123,4 +124,25 @@ func (ev *evalCtx) checkOutput(a arrow.Array) error {
 		return valueTooLarge(0, n)
 	}
 	return ev.reserve(n, 0)
+}
+
+// Folding a constant expression runs at compile time, outside the
+// statement's context and memory limit: it builds only small values
+// (foldBudget) and does not match regular expressions over long ones.
+// What it leaves runs with the statement, interruptible and accounted.
+var foldContext = context.WithValue(context.Background(), foldingKey{}, true)
+
+type foldingKey struct{}
+
+// foldBudget refuses values over budgetStep, so that the expression is
+// left to run.
+type foldBudget struct{}
+
+var errFoldTooLarge = errors.New("constant too large to fold")
+
+func (foldBudget) Fits(n int64, _ string) error {
+	if n > budgetStep {
+		return errFoldTooLarge
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"regexp"
@@ -74,12 +75,33 @@ func eachMatch(ctx context.Context, re *compiledRE, s []byte, fn func(m []int) b
 		}
 		return nil
 	}
+	if ctx.Value(foldingKey{}) != nil {
+		return errFoldTooLarge
+	}
 	cont, err := re.continuation()
 	if err != nil {
 		return err
 	}
+	// Every match begins with the literal prefix: the search skips to
+	// its next occurrence (the regexp package does so over a []byte, not
+	// over a reader).
+	prefix, _ := re.re.LiteralPrefix()
 	prevEnd := -1
-	for pos := 0; pos <= len(s); {
+	for pos, found := 0, 0; pos <= len(s); found++ {
+		// Each search reads at least one character; short matches
+		// close together are checked for interrupts here.
+		if found%1024 == 1023 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if prefix != "" {
+			k := bytes.Index(s[pos:], []byte(prefix))
+			if k < 0 {
+				break
+			}
+			pos += k
+		}
 		var m []int
 		rd := &ctxReader{ctx: ctx}
 		if pos == 0 {

@@ -13,7 +13,7 @@ import (
 // empty matches and groups included - and stops when its context ends.
 func TestEachMatchLong(t *testing.T) {
 	s := []byte(strings.Repeat("ab cab\nbá é ", longInput/12+1000))
-	for _, pat := range []string{`^a`, `\bab`, `\Bb`, `b*`, `a|ab`, `(a)(b)?`, `(?m)^b`, `é $`, `(c)?ab`} {
+	for _, pat := range []string{`^a`, `\bab`, `\Bb`, `b*`, `a|ab`, `(a)(b)?`, `(?m)^b`, `é $`, `(c)?ab`, `cab\n`, `(?i)CAB`} {
 		cache := &reCache{fn: "regexp_replace", glob: true}
 		re, err := cache.get([]byte(pat), []byte("g"))
 		if err != nil {
@@ -36,14 +36,20 @@ func TestEachMatchLong(t *testing.T) {
 			}
 		}
 	}
+	// A canceled context stops the search soon, whether matches are dense
+	// or there are none (the reader checks as it reads).
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	cache := &reCache{fn: "regexp_replace", glob: true}
-	re, err := cache.get([]byte(`zzz`), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := eachMatch(ctx, re, s, func([]int) bool { return true }); !errors.Is(err, context.Canceled) {
-		t.Fatalf("a canceled context: %v, want context.Canceled", err)
+	for _, pat := range []string{`b`, `(a|b)*?b`, `zzz`, `z+y`} {
+		cache := &reCache{fn: "regexp_replace", glob: true}
+		re, err := cache.get([]byte(pat), []byte("g"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := 0
+		err = eachMatch(ctx, re, s, func([]int) bool { calls++; return true })
+		if !errors.Is(err, context.Canceled) || calls > 1024 {
+			t.Fatalf("%s with a canceled context: %v after %d matches, want context.Canceled within 1024", pat, err, calls)
+		}
 	}
 }

@@ -237,6 +237,12 @@ func replaceKernel() kernelFn {
 		if len(from) == 0 {
 			return append(dst, s...), nil
 		}
+		if len(to) > len(from) && len(s) >= budgetStep {
+			// The value grows: its size is known before it is built.
+			if err := r.reserve(int64(len(s)) + int64(bytes.Count(s, from))*int64(len(to)-len(from))); err != nil {
+				return nil, err
+			}
+		}
 		for {
 			k := bytes.Index(s, from)
 			if k < 0 {
