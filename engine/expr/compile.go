@@ -72,6 +72,9 @@ func (p Program) Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Array
 	}
 	if v.c && ev.n != 1 {
 		defer v.arr.Release()
+		if err := ev.checkBroadcast(v.arr); err != nil {
+			return nil, err
+		}
 		return broadcast(ev.mem, v.arr, ev.n)
 	}
 	return v.arr, nil

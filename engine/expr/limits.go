@@ -146,3 +146,25 @@ func (foldBudget) Fits(n int64, _ string) error {
 	}
 	return nil
 }
+
+// checkBroadcast checks the array of ev.n copies of the constant c before
+// it is built: a long constant repeated over a batch takes its length
+// times the batch's rows.
+func (ev *evalCtx) checkBroadcast(c arrow.Array) error {
+	var n int64
+	switch c := c.(type) {
+	case *array.String:
+		n = int64(len(c.Value(0)))
+	case *array.Binary:
+		n = int64(len(c.Value(0)))
+	case *array.List:
+		start, end := c.ValueOffsets(0)
+		n = (end - start) * 8
+	default:
+		return nil
+	}
+	if n*int64(ev.n) < budgetStep {
+		return nil
+	}
+	return ev.reserve(n*int64(ev.n), 0)
+}
