@@ -319,10 +319,20 @@ func concatWSKernel(ev *evalCtx, args []vec) (vec, error) {
 	b := array.NewStringBuilder(ev.mem)
 	defer b.Release()
 	var buf []byte
+	out := built{ev: ev}
 	for i := 0; i < n; i++ {
 		if !vs[0].valid(i) {
 			b.AppendNull()
 			continue
+		}
+		var size int64
+		for j := 1; j < len(args); j++ {
+			if vs[j].valid(i) {
+				size += int64(len(ra.s(0, i)) + len(ra.s(j, i)))
+			}
+		}
+		if err := ev.reserve(out.total, size); err != nil {
+			return vec{}, err
 		}
 		buf = buf[:0]
 		first := true
@@ -335,6 +345,9 @@ func concatWSKernel(ev *evalCtx, args []vec) (vec, error) {
 			}
 			first = false
 			buf = append(buf, ra.s(j, i)...)
+		}
+		if err := out.add(len(buf)); err != nil {
+			return vec{}, err
 		}
 		b.BinaryBuilder.Append(buf)
 	}
