@@ -148,6 +148,8 @@ func TestResourceLimits(t *testing.T) {
 		{"SELECT length(repeat('x', 1000000 + g) || repeat('y', 1000000)) FROM generate_series(1, 200) g", "53200"},
 		{"SELECT length(replace(repeat('ab', 10000000 + g), 'b', 'bbbbbbbbbb')) FROM generate_series(1, 2) g", "53200"},
 		{"SELECT length(regexp_replace(repeat('ab', 5000000 + g), 'b', 'xxxxxxxxxxxxxxxxxxxx', 'g')) FROM generate_series(1, 2) g", "53200"},
+		// Growing window frames keep the values of every frame.
+		{"SELECT max(length(s)) FROM (SELECT string_agg(repeat('x', 100) || g, ',') OVER (ORDER BY g ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) s FROM generate_series(1, 100000) g) q", "53200"},
 		// A constant repeated over a batch of rows.
 		{"SELECT count(x) FROM (SELECT repeat('x', 1000000) x FROM generate_series(1, 3000)) s", "53200"},
 		// An uncorrelated subquery runs before the statement's rows.

@@ -183,3 +183,28 @@ func TestMemoryLimitExpressionValues(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryLimitWindowAggregateValues: string_agg and array_agg over
+// moving frames keep the values of every frame, charged to the
+// statement's memory limit.
+func TestMemoryLimitWindowAggregateValues(t *testing.T) {
+	s, g := &expr.Col{Idx: 0, Name: "s", T: expr.Text}, &expr.Col{Idx: 1, Name: "g", T: expr.Int4}
+	comma := &expr.Lit{V: ",", T: expr.Text}
+	for _, w := range []WindowCall{
+		{Fn: "string_agg", Args: []expr.Expr{s, comma}, Name: "w", Frame: WindowFrame{Mode: FrameRows, Start: FrameBound{Kind: UnboundedPreceding}, End: FrameBound{Kind: CurrentRow}}},
+		{Fn: "array_agg", Args: []expr.Expr{s}, Name: "w", Frame: WindowFrame{Mode: FrameRows, Start: FrameBound{Kind: UnboundedPreceding}, End: FrameBound{Kind: CurrentRow}}},
+	} {
+		lim := NewMemoryLimit(16<<20, "statement_mem")
+		op, err := NewWindow(bigTextInput(1), nil, []SortKey{{E: g}}, []WindowCall{w})
+		if err != nil {
+			t.Fatalf("%s: %v", w.Fn, err)
+		}
+		_, err = drain(WithMemoryLimit(context.Background(), lim), t, op)
+		if sqlstate(err) != pgerr.OutOfMemory {
+			t.Errorf("%s over growing frames of 1000 rows of 1000 bytes (500MB) under 16MB: %v; want 53200", w.Fn, err)
+		}
+		if u := lim.Used(); u != 0 {
+			t.Errorf("%s: %d bytes still accounted after Close", w.Fn, u)
+		}
+	}
+}
