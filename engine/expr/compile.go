@@ -106,8 +106,10 @@ type evalCtx struct {
 	mem   memory.Allocator
 	batch arrow.RecordBatch
 	n     int
-	// budget is the statement's memory limit, nil without one (limits.go).
+	// budget is the statement's memory limit, nil without one (limits.go);
+	// live is what the arguments of the kernels running now take.
 	budget MemoryBudget
+	live   int64
 }
 
 // node is one compiled expression node.
@@ -167,12 +169,19 @@ func (n *callNode) eval(ev *evalCtx) (vec, error) {
 			}
 		}
 	}()
+	var argBytes int64 // counted in ev.live while the kernel runs
+	defer func() { ev.live -= argBytes }()
 	for i, a := range n.args {
 		v, err := a.eval(ev)
 		if err != nil {
 			return vec{}, err
 		}
 		vs[i] = v
+		if ev.budget != nil {
+			b := varBytes(v.arr)
+			argBytes += b
+			ev.live += b
+		}
 	}
 	out, err := n.fn(ev, vs)
 	if err == nil {

@@ -64,7 +64,7 @@ func (ev *evalCtx) reserve(done, n int64) error {
 		return err
 	}
 	if ev.budget != nil {
-		return ev.budget.Fits(done+n, "values of its expressions")
+		return ev.budget.Fits(ev.live+done+n, "values of its expressions")
 	}
 	return nil
 }
@@ -90,33 +90,34 @@ func (b *built) add(n int) error {
 	return b.ev.reserve(b.total, 0)
 }
 
-// checkOutput checks the array a kernel returned, for the kernels that do
-// not count as they build: its values against the statement's memory
-// limit, and each value against 1GB.
-func (ev *evalCtx) checkOutput(a arrow.Array) error {
-	if a == nil || ev.budget == nil && a.Len() < 2 {
-		return nil
+// varBytes is what the values of a variable-width array take (0 for
+// other arrays, whose size follows the batch's).
+func varBytes(a arrow.Array) int64 {
+	if a == nil || a.Len() == 0 {
+		return 0
 	}
-	var n int64
 	switch a := a.(type) {
 	case *array.String:
-		if a.Len() > 0 {
-			n = int64(a.ValueOffset(a.Len()-1) + len(a.Value(a.Len()-1)) - a.ValueOffset(0))
-		}
+		return int64(a.ValueOffset(a.Len()-1) + len(a.Value(a.Len()-1)) - a.ValueOffset(0))
 	case *array.Binary:
-		if a.Len() > 0 {
-			o := a.ValueOffsets()
-			n = int64(o[len(o)-1] - o[0])
-		}
+		o := a.ValueOffsets()
+		return int64(o[len(o)-1] - o[0])
 	case *array.List:
-		if a.Len() > 0 {
-			start, _ := a.ValueOffsets(0)
-			_, end := a.ValueOffsets(a.Len() - 1)
-			n = (end - start) * 8 // at least a word per element, bytes of text elements not counted
-		}
-	default:
+		start, _ := a.ValueOffsets(0)
+		_, end := a.ValueOffsets(a.Len() - 1)
+		return (end - start) * 8 // a word per element at least; text elements' bytes not counted
+	}
+	return 0
+}
+
+// checkOutput checks the array a kernel returned, for the kernels that do
+// not count as they build: its values, with its arguments', against the
+// statement's memory limit, and a single value against 1GB.
+func (ev *evalCtx) checkOutput(a arrow.Array) error {
+	if a == nil || ev.budget == nil && a.Len() != 1 {
 		return nil
 	}
+	n := varBytes(a)
 	if n < budgetStep {
 		return nil
 	}
