@@ -64,16 +64,36 @@ func (c *compiledRE) continuation() (*regexp.Regexp, error) {
 }
 
 // eachMatch calls fn with the matches of re in s, as
-// FindAllSubmatchIndex(s, -1) finds them, until fn returns false. Over a
-// long s it stops with ctx's error when ctx ends.
+// FindAllSubmatchIndex(s, -1) finds them (FindAllIndex without
+// submatches), until fn returns false. Over a long s it stops with ctx's
+// error when ctx ends.
 func eachMatch(ctx context.Context, re *compiledRE, s []byte, fn func(m []int) bool) error {
+	return eachMatchOf(ctx, re, s, true, fn)
+}
+
+// eachMatchIndex is eachMatch without the submatches.
+func eachMatchIndex(ctx context.Context, re *compiledRE, s []byte, fn func(m []int) bool) error {
+	return eachMatchOf(ctx, re, s, false, fn)
+}
+
+func eachMatchOf(ctx context.Context, re *compiledRE, s []byte, submatch bool, fn func(m []int) bool) error {
 	if len(s) < longInput {
-		for _, m := range re.re.FindAllSubmatchIndex(s, -1) {
+		all := re.re.FindAllIndex
+		if submatch {
+			all = re.re.FindAllSubmatchIndex
+		}
+		for _, m := range all(s, -1) {
 			if !fn(m) {
 				break
 			}
 		}
 		return nil
+	}
+	find := func(r *regexp.Regexp, rd io.RuneReader) []int {
+		if submatch {
+			return r.FindReaderSubmatchIndex(rd)
+		}
+		return r.FindReaderIndex(rd)
 	}
 	if ctx.Value(foldingKey{}) != nil {
 		return errFoldTooLarge
@@ -106,12 +126,12 @@ func eachMatch(ctx context.Context, re *compiledRE, s []byte, fn func(m []int) b
 		rd := &ctxReader{ctx: ctx}
 		if pos == 0 {
 			rd.s = s
-			m = re.re.FindReaderSubmatchIndex(rd)
+			m = find(re.re, rd)
 		} else {
 			_, w := utf8.DecodeLastRune(s[:pos])
 			start := pos - w
 			rd.s = s[start:]
-			m = cont.FindReaderSubmatchIndex(rd)
+			m = find(cont, rd)
 			if m != nil {
 				for j := range m {
 					if m[j] >= 0 {
@@ -148,4 +168,22 @@ func eachMatch(ctx context.Context, re *compiledRE, s []byte, fn func(m []int) b
 		}
 	}
 	return ctx.Err()
+}
+
+// firstMatch is the first match of re in s (nil: none), with its
+// submatches or not; over a long s it stops with ctx's error when ctx
+// ends.
+func firstMatch(ctx context.Context, re *compiledRE, s []byte, submatch bool) ([]int, error) {
+	if len(s) < longInput {
+		if submatch {
+			return re.re.FindSubmatchIndex(s), nil
+		}
+		return re.re.FindIndex(s), nil
+	}
+	var first []int
+	err := eachMatchOf(ctx, re, s, submatch, func(m []int) bool {
+		first = m
+		return false
+	})
+	return first, err
 }

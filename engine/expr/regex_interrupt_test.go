@@ -35,6 +35,16 @@ func TestEachMatchLong(t *testing.T) {
 				t.Fatalf("%s: match %d is %v, want %v", pat, i, got[i], want[i])
 			}
 		}
+		want, got = re.re.FindAllIndex(s, -1), nil
+		if err := eachMatchIndex(context.Background(), re, s, func(m []int) bool {
+			got = append(got, slices.Clone(m))
+			return true
+		}); err != nil {
+			t.Fatalf("%s: %v", pat, err)
+		}
+		if len(got) != len(want) || len(got) > 0 && (!slices.Equal(got[0], want[0]) || !slices.Equal(got[len(got)-1], want[len(want)-1])) {
+			t.Fatalf("%s without submatches: %d matches, want %d", pat, len(got), len(want))
+		}
 	}
 	// A canceled context stops the search soon, whether matches are dense
 	// or there are none (the reader checks as it reads).

@@ -67,8 +67,15 @@ func regexCountKernel(nargs int) kernelFn {
 					return err
 				}
 			}
-			out[i] = int32(len(matchesFrom(re.re.FindAllIndex(s, -1), from)))
-			return nil
+			count := int32(0)
+			err := eachMatchIndex(ev.ctx, re, s, func(m []int) bool {
+				if m[0] >= from {
+					count++
+				}
+				return true
+			})
+			out[i] = count
+			return err
 		})
 		if err != nil {
 			buf.Release()
@@ -210,11 +217,22 @@ func regexSubstrKernel(nargs int) kernelFn {
 					return nil, false, badRegexParam("subexpr", group)
 				}
 			}
-			ms := matchesFrom(re.re.FindAllSubmatchIndex(s, -1), from)
-			if len(ms) < int(nth) {
+			var m []int
+			seen := int32(0)
+			if err := eachMatch(ev.ctx, re, s, func(x []int) bool {
+				if x[0] >= from {
+					if seen++; seen == nth {
+						m = x
+						return false
+					}
+				}
+				return true
+			}); err != nil {
+				return nil, false, err
+			}
+			if m == nil {
 				return dst, false, nil
 			}
-			m := ms[nth-1]
 			if 2*int(group)+1 >= len(m) || m[2*group] < 0 {
 				return dst, false, nil
 			}
@@ -244,15 +262,16 @@ func regexSplitKernel() kernelFn {
 			next = i + 1
 			lb.Append(true)
 			prev := 0
-			for _, m := range re.re.FindAllIndex(s, -1) {
+			err := eachMatchIndex(ev.ctx, re, s, func(m []int) bool {
 				if m[0] >= len(s) || m[1] <= prev {
-					continue
+					return true
 				}
 				vb.BinaryBuilder.Append(s[prev:m[0]])
 				prev = m[1]
-			}
+				return true
+			})
 			vb.BinaryBuilder.Append(s[prev:])
-			return nil
+			return err
 		})
 		if err != nil {
 			return vec{}, err
@@ -269,7 +288,10 @@ func regexSubstringKernel() kernelFn {
 	cache := &reCache{fn: "substring"}
 	return func(ev *evalCtx, args []vec) (vec, error) {
 		return textRows(ev, args, cache, -1, func(i int, s []byte, re *compiledRE, dst []byte) ([]byte, bool, error) {
-			m := re.re.FindSubmatchIndex(s)
+			m, err := firstMatch(ev.ctx, re, s, true)
+			if err != nil {
+				return nil, false, err
+			}
 			if m == nil {
 				return dst, false, nil
 			}
