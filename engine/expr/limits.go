@@ -105,7 +105,14 @@ func varBytes(a arrow.Array) int64 {
 	case *array.List:
 		start, _ := a.ValueOffsets(0)
 		_, end := a.ValueOffsets(a.Len() - 1)
-		return (end - start) * 8 // a word per element at least; text elements' bytes not counted
+		n := (end - start) * 8 // a word per element at least
+		if end > start {
+			// Text and bytea elements: their bytes.
+			elems := array.NewSlice(a.ListValues(), start, end)
+			n += varBytes(elems)
+			elems.Release()
+		}
+		return n
 	}
 	return 0
 }

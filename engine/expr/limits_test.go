@@ -51,6 +51,7 @@ func TestValueLimits(t *testing.T) {
 		{"a constant too large to fold", call("length", call("repeat", txt("x"), i4(8<<20))), pgerr.OutOfMemory},
 		{"||", call("||", call("repeat", txt("x"), call("+", n, i4(3000))), call("repeat", txt("y"), call("+", n, i4(3000)))), pgerr.OutOfMemory},
 		{"concat_ws", call("concat_ws", txt(","), call("repeat", txt("x"), call("+", n, i4(1000))), call("repeat", txt("x"), call("+", n, i4(3000)))), pgerr.OutOfMemory},
+		{"an array of long texts", call("array_length", &Call{Fn: "array", Args: []Expr{call("repeat", txt("x"), call("+", n, i4(2500)))}, T: TextArray}, i4(1)), pgerr.OutOfMemory},
 		{"replace", call("replace", call("repeat", txt("ab"), call("+", n, i4(1000))), txt("b"), txt("bbbbbbbbbb")), pgerr.OutOfMemory},
 	} {
 		p, err := Compile(tc.e, schema)
