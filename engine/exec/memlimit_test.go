@@ -208,3 +208,40 @@ func TestMemoryLimitWindowAggregateValues(t *testing.T) {
 		}
 	}
 }
+
+// TestArrayAggLimits: one array_agg array stops at PostgreSQL's limits of
+// an array - its elements and its bytes - with 54000, counted per group
+// (the limits are lowered here to stay small).
+func TestArrayAggLimits(t *testing.T) {
+	sb := array.NewStringBuilder(memory.DefaultAllocator)
+	for range 100 {
+		sb.Append("0123456789")
+	}
+	vals := sb.NewArray()
+	sb.Release()
+	defer vals.Release()
+	twoGroups := make([]int32, 100)
+	for i := range twoGroups {
+		twoGroups[i] = int32(i % 2)
+	}
+	for _, tc := range []struct {
+		name            string
+		maxElems, bytes int64
+		want            string
+	}{
+		{"within both", 50, 500, ""},
+		{"too many elements", 49, 1 << 30, "array size exceeds the maximum allowed (49)"},
+		{"too many bytes", 1 << 20, 499, "array size exceeds the maximum allowed (499)"},
+	} {
+		s := &arrayAggState{ctx: context.Background(), elem: expr.Text}
+		s.grow(2)
+		err := s.countElems(twoGroups, vals, tc.maxElems, tc.bytes)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (sqlstate(err) != pgerr.ProgramLimitExceeded || err.Error() != tc.want):
+			t.Errorf("%s: %v; want 54000 %s", tc.name, err, tc.want)
+		}
+		s.release()
+	}
+}
