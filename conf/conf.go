@@ -44,6 +44,11 @@ type Config struct {
 	// default 1 minute, PostgreSQL's; 1s to 10min). Past it the connection
 	// is closed.
 	AuthenticationTimeout time.Duration
+	// MaxStatementMem is the most any session may set statement_mem to,
+	// in bytes (key "max_statement_mem": a number of bytes or a size with
+	// a unit, "8GB"). 0, the default, leaves the choice to the server: a
+	// quarter of the machine's (or the cgroup's) memory.
+	MaxStatementMem int64
 	// LogLevel is debug, info, warn or error (key "log.level", default info).
 	LogLevel string
 }

@@ -24,6 +24,7 @@ var EnvVars = map[string]string{
 	"ICEGATE_MAX_MESSAGE_SIZE":       keyMaxMessageSize,
 	"ICEGATE_AUTHENTICATION_TIMEOUT": keyAuthTimeout,
 	"ICEGATE_LOG_LEVEL":              keyLogLevel,
+	"ICEGATE_MAX_STATEMENT_MEM":      keyMaxStmtMem,
 }
 
 // harnessVariable reports whether an ICEGATE_* name belongs to the test

@@ -15,6 +15,7 @@ const (
 	keyMaxConnections = "max_connections"
 	keyMaxMessageSize = "max_message_size"
 	keyAuthTimeout    = "authentication_timeout"
+	keyMaxStmtMem     = "max_statement_mem"
 	keyLogLevel       = "log.level"
 )
 
@@ -52,6 +53,7 @@ var fileKeys = map[string]bool{
 	keyMaxConnections: true,
 	keyMaxMessageSize: true,
 	keyAuthTimeout:    true,
+	keyMaxStmtMem:     true,
 	keyLogLevel:       true,
 }
 

@@ -138,6 +138,11 @@ func build(v *viper.Viper, prefixes map[string]string) (*Config, error) {
 	if cfg.AuthenticationTimeout, err = parseDuration(fmt.Sprint(raw)); err != nil {
 		return nil, fmt.Errorf("conf: %s: %q %v", keyAuthTimeout, fmt.Sprint(raw), err)
 	}
+	if raw = v.Get(keyMaxStmtMem); raw != nil {
+		if cfg.MaxStatementMem, err = parseSize(keyMaxStmtMem, raw); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Users, err = readUsers(v.Get(keyUsers)); err != nil {
 		return nil, err
 	}

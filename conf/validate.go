@@ -111,3 +111,19 @@ func checkTLS(cert, key string) error {
 	}
 	return nil
 }
+
+// parseSize reads a memory size: a number of bytes, or a number with a
+// unit as PostgreSQL writes memory settings (B, kB, MB, GB, TB).
+func parseSize(key string, raw any) (int64, error) {
+	s := strings.TrimSpace(fmt.Sprint(raw))
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	mult := map[string]int64{"": 1, "B": 1, "kB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}[strings.TrimSpace(s[i:])]
+	n, err := strconv.ParseInt(s[:i], 10, 64)
+	if err != nil || mult == 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("conf: %s: %q is not a size (bytes, or a number with a unit B, kB, MB, GB or TB)", key, s)
+	}
+	return n * mult, nil
+}

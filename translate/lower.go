@@ -544,9 +544,17 @@ func (l *lowerer) initPlan(x *subqueryExpr) (*expr.Lit, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := drain(l.ctx, op, 2)
+	// It runs now, before the statement's rows: under statement_mem and
+	// statement_timeout of its own.
+	ctx := l.ctx
+	if t := l.s.statementTimeout(); t > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, t, errStatementTimeout)
+		defer cancel()
+	}
+	rows, err := drain(ctx, l.s.limitMemory(op), 2)
 	if err != nil {
-		return nil, err
+		return nil, timeoutErr(ctx, err)
 	}
 	var lit *expr.Lit
 	switch {

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"os"
 	"strconv"
 	"strings"
 
@@ -20,17 +21,99 @@ const statementMemSetting = "statement_mem"
 const defaultStatementMem = "4GB"
 
 // limitMemory wraps a statement's operator tree so that its operators
-// account against the session's statement_mem.
+// account against the session's statement_mem, bounded by the server's
+// max_statement_mem (0 means that bound).
 func (s *session) limitMemory(op engine.Operator) engine.Operator {
-	v, ok := s.settings.get(statementMemSetting)
+	return &memLimitOp{Operator: op, lim: exec.NewMemoryLimit(s.settings.statementMem(), statementMemSetting)}
+}
+
+// statementMem is the limit statement_mem sets now: its value, 0 meaning
+// the server's bound, never above the bound.
+func (s *settings) statementMem() int64 {
+	v, ok := s.get(statementMemSetting)
 	if !ok {
 		v = defaultStatementMem
 	}
 	n, err := parseMemory(v)
-	if err != nil {
-		n = 0
+	if err != nil || n <= 0 || (s.maxMem > 0 && n > s.maxMem) {
+		n = s.maxMem
 	}
-	return &memLimitOp{Operator: op, lim: exec.NewMemoryLimit(n, statementMemSetting)}
+	return n
+}
+
+// boundMemory sets the server's bound of statement_mem and lowers the
+// session's value to it when the default is above it.
+func (s *settings) boundMemory(max int64) {
+	s.maxMem = max
+	s.values[statementMemSetting] = s.defaultOf(lookupSetting(statementMemSetting))
+}
+
+// defaultOf is the value RESET gives a setting: statement_mem's default
+// is 4GB or the server's bound when that is lower.
+func (s *settings) defaultOf(d *setting) string {
+	if d.Name == statementMemSetting && s.maxMem > 0 {
+		if n, err := parseMemory(d.Default); err == nil && n > s.maxMem {
+			return exec.FormatBytes(s.maxMem)
+		}
+	}
+	return d.Default
+}
+
+// checkMemoryMax refuses a statement_mem above the server's bound (22023,
+// as PostgreSQL refuses a value outside a setting's range). 0 (no limit of
+// the session's own) stands for the bound.
+func (s *settings) checkMemoryMax(v string) error {
+	n, err := parseMemory(v)
+	if err != nil {
+		return err
+	}
+	if s.maxMem > 0 && n > s.maxMem {
+		return pgerr.New(pgerr.InvalidParameterValue, "%s is outside the valid range for parameter \"%s\" (0 .. %s)",
+			v, statementMemSetting, exec.FormatBytes(s.maxMem)).
+			WithDetail("The server's max_statement_mem is %s; 0 means that much.", exec.FormatBytes(s.maxMem))
+	}
+	return nil
+}
+
+// DefaultMaxStatementMem is the bound of statement_mem when the
+// configuration sets none: a quarter of the memory the process may use
+// (the cgroup's limit when there is one, else the machine's), rounded down
+// to a megabyte, at least 64MB; 4GB when neither can be read. A quarter:
+// Go's collector lets the heap grow to about twice what is live before it
+// collects, so one statement at its limit can take half the memory, and
+// the other half is left to the other sessions and the page cache.
+func DefaultMaxStatementMem() int64 {
+	total := physicalMemory()
+	if total <= 0 {
+		return 4 << 30
+	}
+	return max(total/4&^(1<<20-1), 64<<20)
+}
+
+// physicalMemory is the memory this process may use, in bytes: the
+// cgroup's limit (v2, then v1) when set, else MemTotal; 0 when unknown.
+func physicalMemory() int64 {
+	var total int64
+	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+				if kb, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+					total = kb << 10
+				}
+			}
+		}
+	}
+	for _, p := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		if n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64); err == nil && n > 0 && (total == 0 || n < total) {
+			total = n
+		}
+		break
+	}
+	return total
 }
 
 type memLimitOp struct {

@@ -26,6 +26,7 @@ type operatorRows struct {
 	// operators were opened with.
 	timeout time.Duration
 	cancel  context.CancelFunc
+	octx    context.Context // the operators' context, once opened
 	// notices are sent when the rows end (a hint's, hints.go).
 	notices []Notice
 }
@@ -48,7 +49,7 @@ func (r *operatorRows) Next(ctx context.Context) (arrow.RecordBatch, error) {
 		if r.timeout > 0 {
 			octx, cancel = context.WithTimeoutCause(context.WithoutCancel(ctx), r.timeout, errStatementTimeout)
 		}
-		r.cancel = cancel
+		r.cancel, r.octx = cancel, octx
 		if err := r.op.Open(octx); err != nil {
 			r.done = true
 			return nil, r.mapErr(err)
@@ -94,9 +95,13 @@ func (r *operatorRows) Close() error {
 // errStatementTimeout is the cause of a context ended by statement_timeout.
 var errStatementTimeout = pgerr.New(pgerr.QueryCanceled, "canceling statement due to statement timeout")
 
-// mapErr reports a statement timeout as PostgreSQL does.
+// mapErr reports a statement timeout as PostgreSQL does. Only the
+// timeout's own cause says "statement timeout": a CancelRequest or a
+// client gone while a timeout is set also ends the operators' context,
+// and wire reports those as canceled "due to user request".
 func (r *operatorRows) mapErr(err error) error {
-	if pgerr.As(err) == nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) && r.timeout > 0 {
+	if pgerr.As(err) == nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) &&
+		r.octx != nil && errors.Is(context.Cause(r.octx), errStatementTimeout) {
 		return pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement due to statement timeout")
 	}
 	return err

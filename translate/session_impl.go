@@ -17,12 +17,16 @@ import (
 // Options configure a Backend.
 type Options struct {
 	Logger *slog.Logger
+	// MaxStatementMem bounds statement_mem, in bytes; <= 0 picks a
+	// quarter of the machine's memory (DefaultMaxStatementMem).
+	MaxStatementMem int64
 }
 
 // backend creates sessions over one catalog.
 type backend struct {
 	cat     catalog.Catalog
 	log     *slog.Logger
+	maxMem  int64 // the bound of statement_mem
 	started time.Time
 	nextPID atomic.Int32
 }
@@ -36,7 +40,10 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 	if log == nil {
 		log = slog.Default()
 	}
-	b := &backend{cat: cat, log: log, started: time.Now()}
+	b := &backend{cat: cat, log: log, started: time.Now(), maxMem: opts.MaxStatementMem}
+	if b.maxMem <= 0 {
+		b.maxMem = DefaultMaxStatementMem()
+	}
 	b.nextPID.Store(1000)
 	return b
 }
@@ -65,6 +72,7 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 		base:     b.cat,
 	}
 	s.cat = &pinnedCatalog{Catalog: b.cat, s: s}
+	s.settings.boundMemory(b.maxMem)
 	params := map[string]string{}
 	for k, v := range info.Params {
 		switch strings.ToLower(k) {

@@ -53,7 +53,7 @@ var settingDefs = []setting{
 	{Name: "standard_conforming_strings", Doc: "Causes '...' strings to treat backslashes literally.", Default: "on", Reported: true, Check: oneOf("on")},
 	{Name: "statement_timeout", Doc: "Sets the maximum allowed duration of any statement.", Default: "0", Check: checkMillis},
 	{Name: "idle_in_transaction_session_timeout", Doc: "Sets the maximum allowed idle time between queries, when in a transaction.", Default: "0", Check: checkMillisOf("idle_in_transaction_session_timeout")},
-	{Name: statementMemSetting, Doc: "Sets the most memory one statement's sorts, hash tables and windows may hold; past it the statement fails with 53200.", Default: defaultStatementMem, Check: checkMemory},
+	{Name: statementMemSetting, Doc: "Sets the most memory one statement may hold (sorts, hash tables, windows, aggregated and computed values), at most the server's max_statement_mem (0: that); past it the statement fails with 53200.", Default: defaultStatementMem, Check: checkMemory},
 	{Name: "TimeZone", Doc: "Sets the time zone for displaying and interpreting time stamps.", Default: "UTC", Reported: true, Check: checkTimeZone},
 	{Name: "transaction_isolation", Doc: "Sets the current transaction's isolation level.", Default: "read committed", Check: checkIsolation},
 	{Name: "default_transaction_isolation", Doc: "Sets the transaction isolation level of each new transaction.", Default: "read committed", Check: checkIsolation},
@@ -109,6 +109,8 @@ type settings struct {
 	// custom holds placeholder settings whose names have a dot
 	// ("myapp.tenant"), which PostgreSQL lets any session set.
 	custom map[string]string
+	// maxMem bounds statement_mem (memlimit.go); 0: no bound.
+	maxMem int64
 }
 
 func newSettings(user string) *settings {
@@ -171,6 +173,11 @@ func (s *settings) store(d *setting, value string) error {
 		}
 		value = v
 	}
+	if d.Name == statementMemSetting {
+		if err := s.checkMemoryMax(value); err != nil {
+			return err
+		}
+	}
 	s.values[d.Name] = value
 	return nil
 }
@@ -192,7 +199,7 @@ func (s *settings) reset(name string, user string) error {
 		}
 		return pgerr.New("55P02", "parameter \"%s\" cannot be changed", strings.ToLower(name))
 	}
-	s.values[d.Name] = d.Default
+	s.values[d.Name] = s.defaultOf(d)
 	if d.Name == "session_authorization" {
 		s.values[d.Name] = user
 	}
@@ -206,7 +213,7 @@ func (s *settings) resetAll(user string) {
 	}
 	for _, d := range settingDefs {
 		if !d.ReadOnly {
-			s.values[d.Name] = d.Default
+			s.values[d.Name] = s.defaultOf(&d)
 		}
 	}
 	s.values["session_authorization"] = user

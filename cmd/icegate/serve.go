@@ -48,7 +48,7 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("open warehouse %s: %w", cfg.Warehouse, err)
 	}
-	backend := translate.NewBackend(cat, translate.Options{Logger: logger})
+	backend := translate.NewBackend(cat, translate.Options{Logger: logger, MaxStatementMem: cfg.MaxStatementMem})
 
 	users := make([]auth.User, len(cfg.Users))
 	for i, u := range cfg.Users {

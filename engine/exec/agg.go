@@ -727,3 +727,22 @@ func (s *minMaxState) release() {
 	}
 	s.parts, s.base, s.total = nil, nil, 0
 }
+
+// heldState is an aggState that keeps values as it goes - string_agg's
+// text, array_agg's and the ordered-set aggregates' rows -: held is the
+// memory it keeps now, which the aggregation charges to the statement's
+// memory limit with its groups.
+type heldState interface {
+	held() int64
+}
+
+// partsBytes is the memory of kept arrays.
+func partsBytes(parts []arrow.Array) int64 {
+	var n int64
+	for _, p := range parts {
+		if p != nil {
+			n += arrayBytes(p)
+		}
+	}
+	return n
+}

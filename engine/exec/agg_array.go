@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 var _ aggState = (*arrayAggState)(nil)
@@ -22,11 +23,63 @@ type arrayAggState struct {
 	n      int
 	parts  []arrow.Array // kept rows of each batch
 	groups []int32       // group of each kept row, over all parts
+	// Each group's elements and their bytes, against PostgreSQL's limits
+	// of one array (maxArrayElems, expr.MaxValueBytes).
+	count, size []int64
 }
 
-func (s *arrayAggState) grow(n int) { s.n = n }
+// maxArrayElems is PostgreSQL's MaxArraySize: the most elements an array
+// has (1GB of 8-byte values).
+const maxArrayElems = 134217727
+
+// errArrayTooLarge is PostgreSQL's error for an array past one of its
+// limits.
+func errArrayTooLarge(limit int64) error {
+	return pgerr.New(pgerr.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", limit)
+}
+
+func (s *arrayAggState) grow(n int) { s.n, s.count, s.size = n, growTo(s.count, n), growTo(s.size, n) }
+
+// elemBytes returns the bytes of row i of a: its value's length for text
+// and bytea, its width for fixed-width types, 8 for others.
+func elemBytes(a arrow.Array) func(i int) int64 {
+	switch a := a.(type) {
+	case *array.String:
+		return func(i int) int64 { return int64(a.ValueLen(i)) }
+	case *array.Binary:
+		return func(i int) int64 { return int64(a.ValueLen(i)) }
+	}
+	w := int64(8)
+	if fw, ok := a.DataType().(arrow.FixedWidthDataType); ok {
+		w = int64(max(fw.BitWidth()/8, 1))
+	}
+	return func(int) int64 { return w }
+}
+
+// countElems counts the elements of the rows of arg that have a group,
+// stopping at PostgreSQL's limits of one array (maxElems, maxBytes).
+func (s *arrayAggState) countElems(g []int32, arg arrow.Array, maxElems, maxBytes int64) error {
+	size := elemBytes(arg)
+	for i, k := range g {
+		if k < 0 {
+			continue
+		}
+		s.count[k]++
+		s.size[k] += size(i)
+		if s.count[k] > maxElems {
+			return errArrayTooLarge(maxElems)
+		}
+		if s.size[k] > maxBytes {
+			return errArrayTooLarge(maxBytes)
+		}
+	}
+	return nil
+}
 
 func (s *arrayAggState) update(g []int32, arg arrow.Array) error {
+	if err := s.countElems(g, arg, maxArrayElems, expr.MaxValueBytes); err != nil {
+		return err
+	}
 	var idx []int32
 	for i, k := range g {
 		if k >= 0 {
@@ -111,3 +164,5 @@ func (s *arrayAggState) release() {
 	releaseAll(s.parts)
 	s.parts, s.groups = nil, nil
 }
+
+func (s *arrayAggState) held() int64 { return partsBytes(s.parts) + 4*int64(len(s.groups)) }

@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -170,7 +169,7 @@ func (s *orderedState) replay(mem memory.Allocator) error {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int32) int {
+	if err := sortFuncCtx(s.ctx, order, func(a, b int32) int {
 		if ga, gb := s.groups[a], s.groups[b]; ga != gb {
 			return int(ga - gb)
 		}
@@ -178,8 +177,7 @@ func (s *orderedState) replay(mem memory.Allocator) error {
 			return c
 		}
 		return int(a - b)
-	})
-	if err := s.ctx.Err(); err != nil {
+	}); err != nil {
 		return err
 	}
 	idx := int32Array(mem, order)
@@ -225,4 +223,18 @@ func (s *orderedState) release() {
 	}
 	s.arg, s.groups = nil, nil
 	s.inner.release()
+}
+
+func (s *orderedState) held() int64 {
+	n := partsBytes(s.arg) + 4*int64(len(s.groups))
+	for _, e := range s.extra {
+		n += partsBytes(e)
+	}
+	for _, k := range s.keys {
+		n += partsBytes(k)
+	}
+	if h, ok := s.inner.(heldState); ok {
+		n += h.held()
+	}
+	return n
 }

@@ -192,7 +192,7 @@ func (o *hashAggOp) merge(b arrow.RecordBatch, gids []int32) error {
 			return err
 		}
 	}
-	return nil
+	return o.account()
 }
 
 func int64Col(mem memory.Allocator, v []int64, valid []bool) arrow.Array {

@@ -281,3 +281,5 @@ func newOrderedSetState(ctx context.Context, fn string, arg, res arrow.DataType,
 	}
 	return nil, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", fn)
 }
+
+func (s *pickState) held() int64 { return partsBytes(s.parts) + 4*int64(len(s.pick)+len(s.base)) }

@@ -2,10 +2,14 @@ package exec
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 var _ extraArgState = (*stringAggState)(nil)
@@ -25,7 +29,11 @@ type stringAggState struct {
 	bytea bool
 	buf   [][]byte
 	seen  []bool
+	bytes int64 // capacity of the buffers, for held
 }
+
+// held is the memory the buffers take.
+func (s *stringAggState) held() int64 { return s.bytes + int64(len(s.buf))*25 }
 
 func (s *stringAggState) release() {}
 
@@ -35,15 +43,15 @@ func (s *stringAggState) update(g []int32, arg arrow.Array) error {
 	return fmt.Errorf("string_agg needs its delimiter argument")
 }
 
-// bytesAppender appends row i of a text or bytea array to dst.
-func bytesAppender(a arrow.Array) (func(dst []byte, i int) []byte, error) {
+// bytesValue returns row i of a text or bytea array.
+func bytesValue(a arrow.Array) (func(i int) []byte, error) {
 	switch a := a.(type) {
 	case *array.String:
-		return func(dst []byte, i int) []byte { return append(dst, a.Value(i)...) }, nil
+		return func(i int) []byte { return unsafe.Slice(unsafe.StringData(a.Value(i)), len(a.Value(i))) }, nil
 	case *array.Binary:
-		return func(dst []byte, i int) []byte { return append(dst, a.Value(i)...) }, nil
+		return a.Value, nil
 	case *array.Null:
-		return func(dst []byte, i int) []byte { return dst }, nil
+		return func(i int) []byte { return nil }, nil
 	}
 	return nil, fmt.Errorf("string_agg over %s", a.DataType())
 }
@@ -52,12 +60,12 @@ func (s *stringAggState) updateExtra(g []int32, arg arrow.Array, extra []arrow.A
 	if len(extra) != 1 {
 		return fmt.Errorf("string_agg takes 2 arguments, got %d", 1+len(extra))
 	}
-	val, err := bytesAppender(arg)
+	val, err := bytesValue(arg)
 	if err != nil {
 		return err
 	}
 	delim := extra[0]
-	sep, err := bytesAppender(delim)
+	sep, err := bytesValue(delim)
 	if err != nil {
 		return err
 	}
@@ -65,10 +73,20 @@ func (s *stringAggState) updateExtra(g []int32, arg arrow.Array, extra []arrow.A
 		if k < 0 || arg.IsNull(i) {
 			continue
 		}
+		v, d := val(i), []byte(nil)
 		if s.seen[k] && delim.IsValid(i) {
-			s.buf[k] = sep(s.buf[k], i)
+			d = sep(i)
 		}
-		s.buf[k] = val(s.buf[k], i)
+		buf := s.buf[k]
+		if more := len(d) + len(v); int64(len(buf))+int64(more) > expr.MaxValueBytes {
+			// PostgreSQL's string buffers stop at 1GB.
+			return pgerr.New(pgerr.ProgramLimitExceeded, "out of memory").
+				WithDetail("Cannot enlarge string buffer containing %d bytes by %d more bytes.", len(buf), more)
+		}
+		before := cap(buf)
+		buf = append(append(buf, d...), v...)
+		s.bytes += int64(cap(buf) - before)
+		s.buf[k] = buf
 		s.seen[k] = true
 	}
 	return nil

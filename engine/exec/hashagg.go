@@ -275,7 +275,7 @@ func (o *hashAggOp) add(b arrow.RecordBatch) error {
 			return err
 		}
 	}
-	return nil
+	return o.account()
 }
 
 // assignGroups finds or creates the group of every row.
@@ -333,8 +333,8 @@ func (o *hashAggOp) assignGroups(b arrow.RecordBatch, gids []int32) error {
 	return nil
 }
 
-// account brings the memory accounted for the group table and the
-// DISTINCT sets up to what they hold.
+// account brings the memory accounted for the group table, the DISTINCT
+// sets and the aggregates that keep values up to what they hold.
 func (o *hashAggOp) account() error {
 	var n int64
 	if o.table != nil {
@@ -343,6 +343,11 @@ func (o *hashAggOp) account() error {
 	for _, d := range o.distinct {
 		if d != nil {
 			n += d.size()
+		}
+	}
+	for _, s := range o.states {
+		if h, ok := s.(heldState); ok {
+			n += h.held()
 		}
 	}
 	if n <= o.held {

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -36,9 +37,27 @@ func (m *MemoryLimit) Used() int64 { return m.used.Load() }
 
 type memLimitKey struct{}
 
-// WithMemoryLimit returns a context whose operators account against m.
+// WithMemoryLimit returns a context whose operators account against m,
+// and whose expressions check the values they build against it.
 func WithMemoryLimit(ctx context.Context, m *MemoryLimit) context.Context {
-	return context.WithValue(ctx, memLimitKey{}, m)
+	return expr.WithMemoryBudget(context.WithValue(ctx, memLimitKey{}, m), m)
+}
+
+// Fits reports whether n bytes more than the operators hold fit in the
+// limit: 53200 when not. Expressions call it for the values they build
+// for a batch, which stream on and are not held.
+func (m *MemoryLimit) Fits(n int64, what string) error {
+	if m.limit <= 0 || m.used.Load()+n <= m.limit {
+		return nil
+	}
+	return m.exceeded(what)
+}
+
+func (m *MemoryLimit) exceeded(what string) error {
+	return pgerr.New(pgerr.OutOfMemory, "out of memory").
+		WithDetail("The statement needs more than %s = %s to hold the %s.",
+			m.setting, FormatBytes(m.limit), what).
+		WithHint("Raise %s, or make the statement hold less at once (filter earlier, fewer groups, smaller values).", m.setting)
 }
 
 func memoryLimitOf(ctx context.Context) *MemoryLimit {

@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -180,12 +179,14 @@ func (o *sortOp) sortBuffered(keep int64) error {
 	}
 	// Ties broken by input position: a stable order from the faster
 	// unstable sort.
-	slices.SortFunc(idx, func(a, b int32) int {
+	if err := sortFuncCtx(o.ctx, idx, func(a, b int32) int {
 		if c := cmp(int(a), int(b)); c != 0 {
 			return c
 		}
 		return int(a - b)
-	})
+	}); err != nil {
+		return err
+	}
 	if keep >= 0 && int64(n) > keep {
 		idx = idx[:keep]
 	}

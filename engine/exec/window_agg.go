@@ -544,6 +544,11 @@ func winStateAggregate(ctx context.Context, fr *winFrames, fn string, arg arrow.
 		return nil, err
 	}
 	defer st.release()
+	// A state that keeps values keeps them for every frame: the sum of
+	// the frames' sizes, charged to the statement's memory limit.
+	acct := newMemAccount(ctx, "window aggregate")
+	defer acct.release()
+	held, _ := st.(heldState)
 	n := fr.lay.n
 	mem := expr.Allocator(ctx)
 	rowGroup := make([]int32, n)
@@ -554,6 +559,11 @@ func winStateAggregate(ctx context.Context, fr *winFrames, fn string, arg arrow.
 		}
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if held != nil {
+			if err := acct.grow(held.held() - acct.held); err != nil {
+				return err
+			}
 		}
 		ia := int32Array(mem, rows)
 		defer ia.Release()
@@ -605,6 +615,11 @@ func winStateAggregate(ctx context.Context, fr *winFrames, fn string, arg arrow.
 	}
 	if err := flush(); err != nil {
 		return nil, err
+	}
+	if held != nil {
+		if err := acct.grow(held.held() - acct.held); err != nil {
+			return nil, err
+		}
 	}
 	per, err := st.result(mem)
 	if err != nil {

@@ -23,20 +23,20 @@ func winSortIndices(ctx context.Context, keys []arrow.Array, spec []SortKey) ([]
 	if packed, ok := winSortPacked(keys, spec, idx); ok {
 		return packed, ctx.Err()
 	}
-	if fast, ok := winSortIntKeys(keys, spec, idx); ok {
-		return fast, ctx.Err()
+	if fast, ok, err := winSortIntKeys(ctx, keys, spec, idx); ok || err != nil {
+		return fast, err
 	}
 	cmp, err := rowOrder(keys, spec)
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(idx, func(a, b int32) int {
+	err = sortFuncCtx(ctx, idx, func(a, b int32) int {
 		if c := cmp(int(a), int(b)); c != 0 {
 			return c
 		}
 		return int(a - b)
 	})
-	return idx, ctx.Err()
+	return idx, err
 }
 
 // winIntSortKey is one integer sort key as unsigned words that order like
@@ -49,8 +49,8 @@ type winIntSortKey struct {
 
 // winSortIntKeys sorts idx by keys when every key is an integer or date
 // column, comparing plain words instead of calling comparators. ok is
-// false for other key types.
-func winSortIntKeys(keys []arrow.Array, spec []SortKey, idx []int32) ([]int32, bool) {
+// false for other key types; err is ctx's when it ends while sorting.
+func winSortIntKeys(ctx context.Context, keys []arrow.Array, spec []SortKey, idx []int32) ([]int32, bool, error) {
 	ks := make([]winIntSortKey, len(keys))
 	for k, a := range keys {
 		var get func(i int) int64
@@ -68,7 +68,7 @@ func winSortIntKeys(keys []arrow.Array, spec []SortKey, idx []int32) ([]int32, b
 			v := a.Date32Values()
 			get = func(i int) int64 { return int64(v[i]) }
 		default:
-			return nil, false
+			return nil, false, nil
 		}
 		v := make([]uint64, a.Len())
 		var flip uint64 = 1 << 63
@@ -95,7 +95,7 @@ func winSortIntKeys(keys []arrow.Array, spec []SortKey, idx []int32) ([]int32, b
 			ks[k].null = null
 		}
 	}
-	slices.SortFunc(idx, func(a, b int32) int {
+	err := sortFuncCtx(ctx, idx, func(a, b int32) int {
 		for _, k := range ks {
 			if k.null != nil {
 				if x, y := k.null[a], k.null[b]; x != y {
@@ -111,7 +111,7 @@ func winSortIntKeys(keys []arrow.Array, spec []SortKey, idx []int32) ([]int32, b
 		}
 		return int(a - b)
 	})
-	return idx, true
+	return idx, true, err
 }
 
 // winSortPacked sorts rows by integer keys whose value ranges, NULL and

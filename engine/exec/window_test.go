@@ -766,7 +766,7 @@ func TestWindowSortPaths(t *testing.T) {
 		if idx, ok := winSortPacked(keys, spec, ident()); ok {
 			check("packed", idx)
 		}
-		idx, _ := winSortIntKeys(keys, spec, ident())
+		idx, _, _ := winSortIntKeys(context.Background(), keys, spec, ident())
 		check("words", idx)
 		all, err := winSortIndices(ctx, keys, spec)
 		if err != nil {

@@ -65,13 +65,16 @@ func (p Program) Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Array
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ev := &evalCtx{ctx: ctx, mem: Allocator(ctx), batch: batch, n: int(batch.NumRows())}
+	ev := &evalCtx{ctx: ctx, mem: Allocator(ctx), batch: batch, n: int(batch.NumRows()), budget: budgetOf(ctx)}
 	v, err := p.root.eval(ev)
 	if err != nil {
 		return nil, err
 	}
 	if v.c && ev.n != 1 {
 		defer v.arr.Release()
+		if err := ev.checkBroadcast(v.arr); err != nil {
+			return nil, err
+		}
 		return broadcast(ev.mem, v.arr, ev.n)
 	}
 	return v.arr, nil
@@ -103,6 +106,10 @@ type evalCtx struct {
 	mem   memory.Allocator
 	batch arrow.RecordBatch
 	n     int
+	// budget is the statement's memory limit, nil without one (limits.go);
+	// live is what the arguments of the kernels running now take.
+	budget MemoryBudget
+	live   int64
 }
 
 // node is one compiled expression node.
@@ -162,14 +169,28 @@ func (n *callNode) eval(ev *evalCtx) (vec, error) {
 			}
 		}
 	}()
+	var argBytes int64 // counted in ev.live while the kernel runs
+	defer func() { ev.live -= argBytes }()
 	for i, a := range n.args {
 		v, err := a.eval(ev)
 		if err != nil {
 			return vec{}, err
 		}
 		vs[i] = v
+		if ev.budget != nil {
+			b := varBytes(v.arr)
+			argBytes += b
+			ev.live += b
+		}
 	}
-	return n.fn(ev, vs)
+	out, err := n.fn(ev, vs)
+	if err == nil {
+		if err = ev.checkOutput(out.arr); err != nil {
+			out.arr.Release()
+			return vec{}, err
+		}
+	}
+	return out, err
 }
 
 // outLen is the length of a kernel's output over args: 1 when all are

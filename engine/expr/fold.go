@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"context"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -112,7 +111,7 @@ func foldNode(e Expr, tz *time.Location) Expr {
 	one := array.NewRecordBatch(emptyInput, nil, 1)
 	defer one.Release()
 	mem := memory.DefaultAllocator
-	ev := &evalCtx{ctx: context.Background(), mem: mem, batch: one, n: 1}
+	ev := &evalCtx{ctx: foldContext, mem: mem, batch: one, n: 1, budget: foldBudget{}}
 	v, err := n.eval(ev)
 	if err != nil {
 		return e

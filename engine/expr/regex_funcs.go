@@ -2,6 +2,7 @@ package expr
 
 import (
 	"regexp"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -129,6 +130,11 @@ type compiledRE struct {
 	pat, flags string
 	re         *regexp.Regexp
 	global     bool
+	// cont is re after one character, for matching long values from a
+	// position (regex_interrupt.go).
+	contOnce sync.Once
+	cont     *regexp.Regexp
+	contErr  error
 }
 
 // reCache keeps the last pattern a kernel compiled: a constant pattern is
@@ -213,7 +219,15 @@ func newRegexMatch(icase, negate bool, fn string) (kernelFn, *reCache) {
 		valid, nulls := andValidity(ev.mem, n, args)
 		out := newBoolOut(ev.mem, n)
 		err := regexRows(ev, args, cache, 2, func(i int, s []byte, re *compiledRE) error {
-			if re.re.Match(s) != negate {
+			found := len(s) < longInput && re.re.Match(s)
+			if len(s) >= longInput {
+				m, err := firstMatch(ev.ctx, re, s, false)
+				if err != nil {
+					return err
+				}
+				found = m != nil
+			}
+			if found != negate {
 				out.set(i)
 			}
 			return nil
@@ -278,7 +292,10 @@ func regexpMatchKernel() kernelFn {
 				lb.AppendNull()
 			}
 			next = i + 1
-			m := re.re.FindSubmatchIndex(s)
+			m, err := firstMatch(ev.ctx, re, s, true)
+			if err != nil {
+				return err
+			}
 			if m == nil {
 				lb.AppendNull()
 				return nil

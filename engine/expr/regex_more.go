@@ -67,8 +67,15 @@ func regexCountKernel(nargs int) kernelFn {
 					return err
 				}
 			}
-			out[i] = int32(len(matchesFrom(re.re.FindAllIndex(s, -1), from)))
-			return nil
+			count := int32(0)
+			err := eachMatchIndex(ev.ctx, re, s, func(m []int) bool {
+				if m[0] >= from {
+					count++
+				}
+				return true
+			})
+			out[i] = count
+			return err
 		})
 		if err != nil {
 			buf.Release()
@@ -93,6 +100,7 @@ func textRows(ev *evalCtx, args []vec, cache *reCache, flagArg int, f func(i int
 	b.Reserve(n)
 	var buf []byte
 	next := 0 // rows before next are appended
+	size := built{ev: ev}
 	err := regexRows(ev, args, cache, flagArg, func(i int, s []byte, re *compiledRE) error {
 		for ; next < i; next++ {
 			b.AppendNull()
@@ -100,6 +108,9 @@ func textRows(ev *evalCtx, args []vec, cache *reCache, flagArg int, f func(i int
 		next = i + 1
 		out, ok, err := f(i, s, re, buf[:0])
 		if err != nil {
+			return err
+		}
+		if err := size.add(len(out)); err != nil {
 			return err
 		}
 		buf = out
@@ -143,27 +154,38 @@ func regexReplaceKernel(ts []arrow.DataType) kernelFn {
 					}
 				}
 			}
-			var ms [][]int
-			switch {
-			case nth > 0 || nth < 0 && !re.global:
-				k := max(int(nth), 1)
-				if from == 0 && k == 1 {
-					if m := re.re.FindSubmatchIndex(s); m != nil {
-						ms = [][]int{m}
-					}
-					break
-				}
-				if all := matchesFrom(re.re.FindAllSubmatchIndex(s, -1), from); len(all) >= k {
-					ms = all[k-1 : k]
-				}
-			default:
-				ms = matchesFrom(re.re.FindAllSubmatchIndex(s, -1), from)
+			// The k-th match at or after from (k = 0: all of them) is
+			// replaced, as the matches are found.
+			k := 0
+			if nth > 0 || nth < 0 && !re.global {
+				k = max(int(nth), 1)
 			}
-			repl, prev := ra.s(2, i), 0
-			for _, m := range ms {
+			repl, prev, seen := ra.s(2, i), 0, 0
+			var over error // the value outgrew what it may take
+			check := budgetStep
+			err := eachMatch(ev.ctx, re, s, func(m []int) bool {
+				if m[0] < from {
+					return true
+				}
+				if seen++; k > 0 && seen < k {
+					return true
+				}
 				dst = append(dst, s[prev:m[0]]...)
 				dst = appendReplacement(dst, repl, s, m)
 				prev = m[1]
+				if len(dst) >= check {
+					check = len(dst) + budgetStep
+					if over = ev.reserve(int64(len(dst)), int64(len(s)-prev)); over != nil {
+						return false
+					}
+				}
+				return k == 0
+			})
+			if over != nil {
+				return nil, false, over
+			}
+			if err != nil {
+				return nil, false, err
 			}
 			return append(dst, s[prev:]...), true, nil
 		})
@@ -195,11 +217,22 @@ func regexSubstrKernel(nargs int) kernelFn {
 					return nil, false, badRegexParam("subexpr", group)
 				}
 			}
-			ms := matchesFrom(re.re.FindAllSubmatchIndex(s, -1), from)
-			if len(ms) < int(nth) {
+			var m []int
+			seen := int32(0)
+			if err := eachMatch(ev.ctx, re, s, func(x []int) bool {
+				if x[0] >= from {
+					if seen++; seen == nth {
+						m = x
+						return false
+					}
+				}
+				return true
+			}); err != nil {
+				return nil, false, err
+			}
+			if m == nil {
 				return dst, false, nil
 			}
-			m := ms[nth-1]
 			if 2*int(group)+1 >= len(m) || m[2*group] < 0 {
 				return dst, false, nil
 			}
@@ -229,15 +262,16 @@ func regexSplitKernel() kernelFn {
 			next = i + 1
 			lb.Append(true)
 			prev := 0
-			for _, m := range re.re.FindAllIndex(s, -1) {
+			err := eachMatchIndex(ev.ctx, re, s, func(m []int) bool {
 				if m[0] >= len(s) || m[1] <= prev {
-					continue
+					return true
 				}
 				vb.BinaryBuilder.Append(s[prev:m[0]])
 				prev = m[1]
-			}
+				return true
+			})
 			vb.BinaryBuilder.Append(s[prev:])
-			return nil
+			return err
 		})
 		if err != nil {
 			return vec{}, err
@@ -254,7 +288,10 @@ func regexSubstringKernel() kernelFn {
 	cache := &reCache{fn: "substring"}
 	return func(ev *evalCtx, args []vec) (vec, error) {
 		return textRows(ev, args, cache, -1, func(i int, s []byte, re *compiledRE, dst []byte) ([]byte, bool, error) {
-			m := re.re.FindSubmatchIndex(s)
+			m, err := firstMatch(ev.ctx, re, s, true)
+			if err != nil {
+				return nil, false, err
+			}
 			if m == nil {
 				return dst, false, nil
 			}

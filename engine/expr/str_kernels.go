@@ -94,6 +94,9 @@ func repeatText(r *rowArgs, i int, dst []byte) ([]byte, error) {
 	if k*int64(len(s)) > maxTextBytes {
 		return nil, errTooLong
 	}
+	if err := r.reserve(k * int64(len(s))); err != nil {
+		return nil, err
+	}
 	for ; k > 0; k-- {
 		dst = append(dst, s...)
 	}
@@ -114,6 +117,13 @@ func padText(left bool, nargs int) func(r *rowArgs, i int, dst []byte) ([]byte, 
 		}
 		if k > maxTextBytes/utf8.UTFMax {
 			return nil, errTooLong
+		}
+		perChar := 1 // bytes of one fill character, rounded up
+		if nf := charCount(fill); nf > 0 {
+			perChar = (len(fill) + nf - 1) / nf
+		}
+		if err := r.reserve(int64(k) * int64(perChar)); err != nil {
+			return nil, err
 		}
 		have := charCount(s)
 		if have >= k || len(fill) == 0 {
@@ -309,10 +319,20 @@ func concatWSKernel(ev *evalCtx, args []vec) (vec, error) {
 	b := array.NewStringBuilder(ev.mem)
 	defer b.Release()
 	var buf []byte
+	out := built{ev: ev}
 	for i := 0; i < n; i++ {
 		if !vs[0].valid(i) {
 			b.AppendNull()
 			continue
+		}
+		var size int64
+		for j := 1; j < len(args); j++ {
+			if vs[j].valid(i) {
+				size += int64(len(ra.s(0, i)) + len(ra.s(j, i)))
+			}
+		}
+		if err := ev.reserve(out.total, size); err != nil {
+			return vec{}, err
 		}
 		buf = buf[:0]
 		first := true
@@ -325,6 +345,9 @@ func concatWSKernel(ev *evalCtx, args []vec) (vec, error) {
 			}
 			first = false
 			buf = append(buf, ra.s(j, i)...)
+		}
+		if err := out.add(len(buf)); err != nil {
+			return vec{}, err
 		}
 		b.BinaryBuilder.Append(buf)
 	}

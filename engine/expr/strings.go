@@ -18,6 +18,20 @@ type rowArgs struct {
 	txt  []bytesOf
 	ints [][]int32
 	im   []int
+	// out counts what the kernel built for the batch, when it checks
+	// (limits.go); reserve checks a value before it is built.
+	out built
+}
+
+// reserve checks that the kernel may build a value of n bytes now.
+func (r *rowArgs) reserve(n int64) error {
+	if r.out.ev == nil {
+		if n > MaxValueBytes {
+			return errTooLong
+		}
+		return nil
+	}
+	return r.out.ev.reserve(r.out.total, n)
 }
 
 func newRowArgs(args []vec) *rowArgs {
@@ -52,6 +66,7 @@ func strictText(f func(r *rowArgs, i int, dst []byte) ([]byte, error)) kernelFn 
 		}
 		_ = nulls
 		ra := newRowArgs(args)
+		ra.out.ev = ev
 		b := array.NewStringBuilder(ev.mem)
 		defer b.Release()
 		b.Reserve(n)
@@ -64,6 +79,9 @@ func strictText(f func(r *rowArgs, i int, dst []byte) ([]byte, error)) kernelFn 
 			var err error
 			buf, err = f(ra, i, buf[:0])
 			if err != nil {
+				return vec{}, err
+			}
+			if err := ra.out.add(len(buf)); err != nil {
 				return vec{}, err
 			}
 			b.BinaryBuilder.Append(buf)
@@ -219,6 +237,12 @@ func replaceKernel() kernelFn {
 		if len(from) == 0 {
 			return append(dst, s...), nil
 		}
+		if len(to) > len(from) && len(s) >= budgetStep {
+			// The value grows: its size is known before it is built.
+			if err := r.reserve(int64(len(s)) + int64(bytes.Count(s, from))*int64(len(to)-len(from))); err != nil {
+				return nil, err
+			}
+		}
 		for {
 			k := bytes.Index(s, from)
 			if k < 0 {
@@ -234,7 +258,11 @@ func replaceKernel() kernelFn {
 
 func catKernel() kernelFn {
 	return strictText(func(r *rowArgs, i int, dst []byte) ([]byte, error) {
-		return append(append(dst, r.s(0, i)...), r.s(1, i)...), nil
+		a, b := r.s(0, i), r.s(1, i)
+		if err := r.reserve(int64(len(a)) + int64(len(b))); err != nil {
+			return nil, err
+		}
+		return append(append(dst, a...), b...), nil
 	})
 }
 
@@ -246,15 +274,28 @@ func concatKernel(ev *evalCtx, args []vec) (vec, error) {
 		vs[j] = nullableValidity(a)
 	}
 	ra := newRowArgs(args)
+	out := built{ev: ev}
 	b := array.NewStringBuilder(ev.mem)
 	defer b.Release()
 	var buf []byte
 	for i := 0; i < n; i++ {
 		buf = buf[:0]
+		var size int64
+		for j := range args {
+			if vs[j].valid(i) {
+				size += int64(len(ra.s(j, i)))
+			}
+		}
+		if err := ev.reserve(out.total, size); err != nil {
+			return vec{}, err
+		}
 		for j := range args {
 			if vs[j].valid(i) {
 				buf = append(buf, ra.s(j, i)...)
 			}
+		}
+		if err := out.add(len(buf)); err != nil {
+			return vec{}, err
 		}
 		b.BinaryBuilder.Append(buf)
 	}
@@ -277,12 +318,19 @@ func byteaCatKernel(ev *evalCtx, args []vec) (vec, error) {
 	defer b.Release()
 	b.Reserve(n)
 	var buf []byte
+	out := built{ev: ev}
 	for i := 0; i < n; i++ {
 		if l.IsNull(i&ml) || r.IsNull(i&mr) {
 			b.AppendNull()
 			continue
 		}
+		if err := ev.reserve(out.total, int64(len(l.Value(i&ml)))+int64(len(r.Value(i&mr)))); err != nil {
+			return vec{}, err
+		}
 		buf = append(append(buf[:0], l.Value(i&ml)...), r.Value(i&mr)...)
+		if err := out.add(len(buf)); err != nil {
+			return vec{}, err
+		}
 		b.Append(buf)
 	}
 	return vec{arr: b.NewArray(), c: c}, nil
