@@ -18,9 +18,42 @@ func newUUID() string {
 	return FormatUUID(u)
 }
 
-// writeTemp writes data to a new hidden temporary file in dir and returns
-// its path.
-func writeTemp(dir string, data []byte) (string, error) {
+// Syncer makes what a catalog writes durable: the contents of a file, and
+// the entries of a directory (a file created, linked, renamed or removed in
+// it). The Filesystem catalog syncs every file a commit references once,
+// right after writing it, and the directories that gained an entry, before
+// the metadata file that commits them is linked into place; then that
+// metadata file's directory before the commit returns.
+type Syncer interface {
+	SyncFile(f *os.File) error
+	SyncDir(dir string) error
+}
+
+// OSSyncer is the Syncer of the operating system: fsync(2).
+type OSSyncer struct{}
+
+// SyncFile implements Syncer.
+func (OSSyncer) SyncFile(f *os.File) error { return f.Sync() }
+
+// SyncDir implements Syncer.
+func (OSSyncer) SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("sync directory %s: %w", dir, err)
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("sync directory %s: %w", dir, err)
+	}
+	return nil
+}
+
+// writeTemp writes data to a new hidden temporary file in dir, synced, and
+// returns its path.
+func writeTemp(sync Syncer, dir string, data []byte) (string, error) {
 	tmp := filepath.Join(dir, "."+newUUID()+".tmp")
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -28,7 +61,7 @@ func writeTemp(dir string, data []byte) (string, error) {
 	}
 	_, err = f.Write(data)
 	if err == nil {
-		err = f.Sync()
+		err = sync.SyncFile(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -40,11 +73,12 @@ func writeTemp(dir string, data []byte) (string, error) {
 	return tmp, nil
 }
 
-// createExclusive writes data to dir/name atomically, never overwriting: a
-// temporary file is hard-linked to the final name, which fails when the
-// name exists (the error then wraps fs.ErrExist).
-func createExclusive(dir, name string, data []byte) error {
-	tmp, err := writeTemp(dir, data)
+// createExclusive writes data to dir/name atomically and durably, never
+// overwriting: a synced temporary file is hard-linked to the final name,
+// which fails when the name exists (the error then wraps fs.ErrExist), and
+// dir is synced once the link is made.
+func createExclusive(sync Syncer, dir, name string, data []byte) error {
+	tmp, err := writeTemp(sync, dir, data)
 	if err != nil {
 		return err
 	}
@@ -56,19 +90,76 @@ func createExclusive(dir, name string, data []byte) error {
 		}
 		return fmt.Errorf("create %s: %w", final, err)
 	}
+	if err := sync.SyncDir(dir); err != nil {
+		return fmt.Errorf("create %s: %w", final, err)
+	}
 	return nil
 }
 
-// replaceFile writes data to dir/name atomically, replacing any old file
-// (temporary file then rename).
-func replaceFile(dir, name string, data []byte) error {
-	tmp, err := writeTemp(dir, data)
+// replaceFile writes data to dir/name atomically and durably, replacing
+// any old file (synced temporary file, rename, sync of dir).
+func replaceFile(sync Syncer, dir, name string, data []byte) error {
+	tmp, err := writeTemp(sync, dir, data)
 	if err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("replace %s: %w", name, err)
+	}
+	if err := sync.SyncDir(dir); err != nil {
+		return fmt.Errorf("replace %s: %w", name, err)
+	}
+	return nil
+}
+
+// mkdirAllSynced creates dir and its missing parents, and syncs the parent
+// of each directory it created, so the new directories survive a crash.
+func mkdirAllSynced(sync Syncer, dir string) error {
+	var missing []string // deepest first
+	for d := dir; ; {
+		if _, err := os.Stat(d); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			break // MkdirAll reports it
+		}
+		missing = append(missing, d)
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, d := range missing {
+		if err := sync.SyncDir(filepath.Dir(d)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// syncedFile is a file being written that is synced, with its directory,
+// when it is closed: the file a commit will reference is durable before
+// the commit's metadata is written.
+type syncedFile struct {
+	*os.File
+	sync Syncer
+}
+
+// Close implements io.Closer.
+func (f *syncedFile) Close() error {
+	err := f.sync.SyncFile(f.File)
+	if cerr := f.File.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = f.sync.SyncDir(filepath.Dir(f.Name()))
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Base(f.Name()), err)
 	}
 	return nil
 }

@@ -11,6 +11,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
+
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 var _ MutableCatalog = (*Filesystem)(nil)
@@ -50,6 +53,9 @@ func (c *Filesystem) CreateNamespace(ctx context.Context, ns []string, props map
 		if errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("create namespace %s: %w", name, ErrAlreadyExists)
 		}
+		return fmt.Errorf("create namespace %s: %w", name, err)
+	}
+	if err := c.sync.SyncDir(parent); err != nil {
 		return fmt.Errorf("create namespace %s: %w", name, err)
 	}
 	return nil
@@ -109,6 +115,13 @@ func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableS
 		return nil, fmt.Errorf("create table %s: namespace %s: %w", name, strings.Join(id.Namespace, "."), ErrNotFound)
 	}
 	if spec.Location != "" && strings.TrimSuffix(stripScheme(spec.Location), "/") != dir {
+		loc := stripScheme(spec.Location)
+		local := loc == spec.Location || strings.HasPrefix(spec.Location, "file:")
+		if local && (hasDotDot(loc) || !filepath.IsAbs(loc) || !within(filepath.Clean(loc), c.root)) {
+			return nil, pgerr.Wrap(fmt.Errorf("create table %s: location %s: %w", name, spec.Location, ErrOutsideWarehouse),
+				pgerr.InsufficientPrivilege, "location \"%s\" of table \"%s\" is outside the warehouse", spec.Location, name).
+				WithHint("A table of this catalog lives in the warehouse, in the directory of its schema.")
+		}
 		return nil, fmt.Errorf("create table %s: location %s outside the warehouse layout: %w", name, spec.Location, ErrUnsupported)
 	}
 	meta, err := NewTableMetadata(spec, dir, newUUID())
@@ -127,15 +140,21 @@ func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableS
 	}
 	c.forget(dir)
 	metaDir := filepath.Join(dir, "metadata")
-	err = os.Mkdir(filepath.Join(dir, "data"), 0o755)
+	err = c.sync.SyncDir(nsDir)
+	if err == nil {
+		err = os.Mkdir(filepath.Join(dir, "data"), 0o755)
+	}
 	if err == nil {
 		err = os.Mkdir(metaDir, 0o755)
 	}
 	if err == nil {
-		err = createExclusive(metaDir, "v1.metadata.json", data)
+		err = c.sync.SyncDir(dir)
 	}
 	if err == nil {
-		err = replaceFile(metaDir, versionHintFile, []byte("1"))
+		err = createExclusive(c.sync, metaDir, "v1.metadata.json", data)
+	}
+	if err == nil {
+		err = replaceFile(c.sync, metaDir, versionHintFile, []byte("1"))
 	}
 	if err != nil {
 		os.RemoveAll(dir)
@@ -158,7 +177,11 @@ func latestMetadata(metaDir string) (string, int64, error) {
 	}
 	for {
 		next := filepath.Join(metaDir, "v"+strconv.FormatInt(v+1, 10)+".metadata.json")
-		if st, err := os.Stat(next); err != nil || st.IsDir() {
+		ok, err := committedFile(next)
+		if err != nil {
+			return "", 0, err
+		}
+		if !ok {
 			return path, v, nil
 		}
 		path, v = next, v+1
@@ -175,7 +198,7 @@ func (c *Filesystem) advanceHint(metaDir string, version int64) error {
 			return nil
 		}
 	}
-	return replaceFile(metaDir, versionHintFile, []byte(strconv.FormatInt(version, 10)))
+	return replaceFile(c.sync, metaDir, versionHintFile, []byte(strconv.FormatInt(version, 10)))
 }
 
 // CommitTable implements MutableCatalog. The new metadata file is
@@ -197,11 +220,11 @@ func (c *Filesystem) CommitTable(ctx context.Context, id Identifier, reqs []Requ
 	metaDir := filepath.Join(dir, "metadata")
 	basePath, version, err := latestMetadata(metaDir)
 	if err != nil {
-		return nil, fmt.Errorf("commit table %s: %w", name, err)
+		return nil, c.metadataError(fmt.Errorf("commit table %s: %w", name, err))
 	}
 	base, err := c.readMetadata(basePath)
 	if err != nil {
-		return nil, fmt.Errorf("commit table %s: %w", name, err)
+		return nil, c.metadataError(fmt.Errorf("commit table %s: %w", name, err))
 	}
 	if err := CheckRequirements(base, reqs); err != nil {
 		return nil, fmt.Errorf("commit table %s: %w", name, err)
@@ -220,11 +243,15 @@ func (c *Filesystem) CommitTable(ctx context.Context, id Identifier, reqs []Requ
 	}
 	next := version + 1
 	newName := "v" + strconv.FormatInt(next, 10) + ".metadata.json"
-	if err := createExclusive(metaDir, newName, data); err != nil {
+	if err := createExclusive(c.sync, metaDir, newName, data); err != nil {
 		if errors.Is(err, fs.ErrExist) {
+			if _, cerr := committedFile(filepath.Join(metaDir, newName)); cerr != nil {
+				// Not another writer's commit: something else took the name.
+				return nil, c.metadataError(fmt.Errorf("commit table %s: %w", name, cerr))
+			}
 			return nil, fmt.Errorf("commit table %s: version %d was committed concurrently: %w", name, next, ErrCommitConflict)
 		}
-		return nil, fmt.Errorf("commit table %s: %w", name, err)
+		return nil, c.metadataError(fmt.Errorf("commit table %s: %w", name, &metadataPathError{path: filepath.Join(metaDir, newName), err: err}))
 	}
 	// The commit has happened; what follows only helps readers and tidies.
 	if err := c.advanceHint(metaDir, next); err != nil {
@@ -350,24 +377,40 @@ func (c *Filesystem) NewOutput(t *Table) (OutputIO, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &fsOutput{location: strings.TrimSuffix(t.Metadata.Location, "/"), dir: dir}, nil
+	return &fsOutput{location: strings.TrimSuffix(t.Metadata.Location, "/"), dir: dir, table: qualified(t.Ident.Namespace, t.Ident.Name),
+		realDir: realPath(dir), sync: c.sync}, nil
 }
 
 type fsOutput struct {
 	location string
 	dir      string
+	table    string
+	realDir  string // dir with its symbolic links followed
+	sync     Syncer
 }
 
 func (o *fsOutput) local(path string) (string, error) {
 	rest, ok := strings.CutPrefix(path, o.location+"/")
-	if !ok {
-		return "", fmt.Errorf("output %s: not under the table location %s: %w", path, o.location, ErrDataInvalid)
+	if !ok || hasDotDot(rest) {
+		return "", o.refuse(path, "it is not under the table's location")
 	}
 	local := filepath.Join(o.dir, filepath.FromSlash(rest))
 	if !strings.HasPrefix(local, o.dir+string(filepath.Separator)) {
-		return "", fmt.Errorf("output %s: leaves the table directory: %w", path, ErrDataInvalid)
+		return "", o.refuse(path, "it leaves the table's directory")
 	}
 	return local, nil
+}
+
+// refuse is the error for writing a file outside the table's directory
+// (a crafted write.data.path, a path with "..").
+func (o *fsOutput) refuse(path, why string) error {
+	shown := path
+	if rest, ok := strings.CutPrefix(path, o.location+"/"); ok {
+		shown = rest
+	}
+	return pgerr.Wrap(fmt.Errorf("output %s: %s: %w", path, why, ErrOutsideWarehouse), pgerr.InsufficientPrivilege,
+		"cannot write file \"%s\" of table \"%s\": %s", shown, o.table, why).
+		WithHint("Files of a table are written in its directory (check the property write.data.path).")
 }
 
 // Create implements OutputIO.
@@ -379,17 +422,21 @@ func (o *fsOutput) Create(ctx context.Context, path string) (io.WriteCloser, err
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(local), 0o755); err != nil {
+	dir := filepath.Dir(local)
+	if err := mkdirAllSynced(o.sync, dir); err != nil {
 		return nil, fmt.Errorf("output %s: %w", path, err)
 	}
-	f, err := os.OpenFile(local, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if r := realPath(dir); !within(r, o.realDir) {
+		return nil, o.refuse(path, "its directory is a symbolic link that leads out of the table's directory")
+	}
+	f, err := os.OpenFile(local, os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("output %s: %w", path, ErrAlreadyExists)
 		}
 		return nil, fmt.Errorf("output %s: %w", path, err)
 	}
-	return f, nil
+	return &syncedFile{File: f, sync: o.sync}, nil
 }
 
 // Remove implements OutputIO.

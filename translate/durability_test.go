@@ -1,0 +1,143 @@
+package translate
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/icegate/icegate/catalog"
+)
+
+// syncRecorder is a catalog.Syncer that syncs for real and records each
+// call: "file <path>" or "dir <path>".
+type syncRecorder struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (r *syncRecorder) SyncFile(f *os.File) error {
+	r.mu.Lock()
+	r.events = append(r.events, "file "+f.Name())
+	r.mu.Unlock()
+	return f.Sync()
+}
+
+func (r *syncRecorder) SyncDir(dir string) error {
+	r.mu.Lock()
+	r.events = append(r.events, "dir "+dir)
+	r.mu.Unlock()
+	return catalog.OSSyncer{}.SyncDir(dir)
+}
+
+func (r *syncRecorder) index(event string) int {
+	for i, e := range r.events {
+		if e == event {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestCommitDurability: every file an INSERT's commit references (data
+// files, manifests, the manifest list) is synced, and its directory, before
+// the metadata file that commits it is written; the metadata file's
+// directory is synced once it is linked, before the statement returns; so
+// is the version hint's. New partition directories are synced into their
+// parents.
+func TestCommitDurability(t *testing.T) {
+	dir := t.TempDir()
+	cat, err := catalog.NewFilesystem("icegate", dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &syncRecorder{}
+	cat.SetSyncer(rec)
+	s, err := NewBackend(cat, Options{}).NewSession(context.Background(), StartupInfo{User: "tester", Database: "icegate"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"CREATE SCHEMA ns", "CREATE TABLE ns.t (a int, b text) PARTITIONED BY (b)"} {
+		if err := runAll(s.(*session), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	table := filepath.Join(dir, "ns", "t")
+	metaDir := filepath.Join(table, "metadata")
+	for _, d := range []string{"dir " + dir, "dir " + filepath.Join(dir, "ns"), "dir " + table, "dir " + metaDir} {
+		if rec.index(d) < 0 {
+			t.Errorf("CREATE SCHEMA / TABLE did not sync %s: %v", d, rec.events)
+		}
+	}
+	rec.events = nil
+	if err := runAll(s.(*session), "INSERT INTO ns.t VALUES (1, 'x'), (2, 'y')"); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := cat.LoadTable(context.Background(), catalog.Identifier{Namespace: []string{"ns"}, Name: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := tbl.Metadata.CurrentSnapshot()
+	referenced := []string{snap.ManifestList}
+	manifests, err := catalog.ReadManifestList(context.Background(), tbl.IO, snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range manifests {
+		referenced = append(referenced, manifests[i].Path)
+	}
+	tasks, err := catalog.PlanFiles(context.Background(), tbl, snap)
+	if err != nil || len(tasks) != 2 {
+		t.Fatalf("tasks %v, %v", tasks, err)
+	}
+	for _, task := range tasks {
+		referenced = append(referenced, task.File.Path)
+	}
+	// The metadata file is written to a temporary file (synced), linked,
+	// then its directory is synced.
+	metaTmp := -1
+	for i, e := range rec.events {
+		if strings.HasPrefix(e, "file "+metaDir+"/.") && strings.HasSuffix(e, ".tmp") {
+			metaTmp = i
+			break
+		}
+	}
+	if metaTmp < 0 {
+		t.Fatalf("the metadata file was not synced: %v", rec.events)
+	}
+	if _, err := os.Stat(filepath.Join(metaDir, "v2.metadata.json")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range referenced {
+		local, err := tbl.IO.Resolve(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, di := rec.index("file "+local), -1
+		for i := fi + 1; fi >= 0 && i < len(rec.events); i++ {
+			if rec.events[i] == "dir "+filepath.Dir(local) {
+				di = i
+				break
+			}
+		}
+		if fi < 0 || di < 0 || di > metaTmp {
+			t.Errorf("%s: synced at %d, its directory at %d, the metadata file at %d: %v", local, fi, di, metaTmp, rec.events)
+		}
+	}
+	// A partition directory created by the INSERT is synced into data/.
+	if rec.index("dir "+filepath.Join(table, "data")) < 0 {
+		t.Errorf("data/ (holding the new partition directories) not synced: %v", rec.events)
+	}
+	// After the link: the metadata directory (commit), then the hint.
+	after := 0
+	for _, e := range rec.events[metaTmp+1:] {
+		if e == "dir "+metaDir {
+			after++
+		}
+	}
+	if after < 2 {
+		t.Errorf("metadata directory synced %d times after the metadata file, want 2 (commit, version hint): %v", after, rec.events)
+	}
+}
