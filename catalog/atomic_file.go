@@ -52,9 +52,15 @@ func (OSSyncer) SyncDir(dir string) error {
 }
 
 // writeTemp writes data to a new hidden temporary file in dir, synced, and
-// returns its path.
-func writeTemp(sync Syncer, dir string, data []byte) (string, error) {
+// returns its path. record, when not nil, is told the path first (the
+// write record of filesystem_cleanup.go).
+func writeTemp(sync Syncer, record func(string) error, dir string, data []byte) (string, error) {
 	tmp := filepath.Join(dir, "."+newUUID()+".tmp")
+	if record != nil {
+		if err := record(tmp); err != nil {
+			return "", err
+		}
+	}
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		return "", fmt.Errorf("create %s: %w", tmp, err)
@@ -77,8 +83,8 @@ func writeTemp(sync Syncer, dir string, data []byte) (string, error) {
 // overwriting: a synced temporary file is hard-linked to the final name,
 // which fails when the name exists (the error then wraps fs.ErrExist), and
 // dir is synced once the link is made.
-func createExclusive(sync Syncer, dir, name string, data []byte) error {
-	tmp, err := writeTemp(sync, dir, data)
+func createExclusive(sync Syncer, record func(string) error, dir, name string, data []byte) error {
+	tmp, err := writeTemp(sync, record, dir, data)
 	if err != nil {
 		return err
 	}
@@ -98,8 +104,8 @@ func createExclusive(sync Syncer, dir, name string, data []byte) error {
 
 // replaceFile writes data to dir/name atomically and durably, replacing
 // any old file (synced temporary file, rename, sync of dir).
-func replaceFile(sync Syncer, dir, name string, data []byte) error {
-	tmp, err := writeTemp(sync, dir, data)
+func replaceFile(sync Syncer, record func(string) error, dir, name string, data []byte) error {
+	tmp, err := writeTemp(sync, record, dir, data)
 	if err != nil {
 		return err
 	}

@@ -35,8 +35,9 @@ type Filesystem struct {
 	mu  sync.Mutex
 	ios map[string]FileIO // table directory -> its FileIO (keeps resolution caches)
 
-	hintMu sync.Mutex // serializes version hint updates (filesystem_write.go)
-	sync   Syncer     // makes written files durable (atomic_file.go)
+	hintMu sync.Mutex   // serializes version hint updates (filesystem_write.go)
+	sync   Syncer       // makes written files durable (atomic_file.go)
+	writes writeRecords // what this process writes, for crash cleanup (filesystem_cleanup.go)
 }
 
 // NewFilesystem returns the catalog called name over the warehouse at root.
@@ -160,6 +161,7 @@ func (c *Filesystem) LoadTable(ctx context.Context, id Identifier) (*Table, erro
 	if err != nil {
 		return nil, c.metadataError(fmt.Errorf("load table %s: %w", name, err))
 	}
+	c.sweepOnce(ctx, tableDir)
 	return &Table{
 		Ident:            Identifier{Namespace: append([]string(nil), id.Namespace...), Name: id.Name},
 		MetadataLocation: metaPath,

@@ -151,10 +151,10 @@ func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableS
 		err = c.sync.SyncDir(dir)
 	}
 	if err == nil {
-		err = createExclusive(c.sync, metaDir, "v1.metadata.json", data)
+		err = createExclusive(c.sync, nil, metaDir, "v1.metadata.json", data)
 	}
 	if err == nil {
-		err = replaceFile(c.sync, metaDir, versionHintFile, []byte("1"))
+		err = replaceFile(c.sync, nil, metaDir, versionHintFile, []byte("1"))
 	}
 	if err != nil {
 		os.RemoveAll(dir)
@@ -198,7 +198,7 @@ func (c *Filesystem) advanceHint(metaDir string, version int64) error {
 			return nil
 		}
 	}
-	return replaceFile(c.sync, metaDir, versionHintFile, []byte(strconv.FormatInt(version, 10)))
+	return replaceFile(c.sync, c.recorder(filepath.Dir(metaDir)), metaDir, versionHintFile, []byte(strconv.FormatInt(version, 10)))
 }
 
 // CommitTable implements MutableCatalog. The new metadata file is
@@ -243,7 +243,7 @@ func (c *Filesystem) CommitTable(ctx context.Context, id Identifier, reqs []Requ
 	}
 	next := version + 1
 	newName := "v" + strconv.FormatInt(next, 10) + ".metadata.json"
-	if err := createExclusive(c.sync, metaDir, newName, data); err != nil {
+	if err := createExclusive(c.sync, c.recorder(dir), metaDir, newName, data); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			if _, cerr := committedFile(filepath.Join(metaDir, newName)); cerr != nil {
 				// Not another writer's commit: something else took the name.
@@ -329,6 +329,7 @@ func (c *Filesystem) DropTable(ctx context.Context, id Identifier, purge bool) e
 // forget drops what the catalog cached about the table in dir: a table
 // created there later reuses the metadata file names.
 func (c *Filesystem) forget(dir string) {
+	c.releaseWrites(dir)
 	c.mu.Lock()
 	delete(c.ios, dir)
 	c.mu.Unlock()
@@ -378,7 +379,7 @@ func (c *Filesystem) NewOutput(t *Table) (OutputIO, error) {
 		return nil, err
 	}
 	return &fsOutput{location: strings.TrimSuffix(t.Metadata.Location, "/"), dir: dir, table: qualified(t.Ident.Namespace, t.Ident.Name),
-		realDir: realPath(dir), sync: c.sync}, nil
+		realDir: realPath(dir), sync: c.sync, cat: c}, nil
 }
 
 type fsOutput struct {
@@ -387,6 +388,7 @@ type fsOutput struct {
 	table    string
 	realDir  string // dir with its symbolic links followed
 	sync     Syncer
+	cat      *Filesystem // records what is written (filesystem_cleanup.go)
 }
 
 func (o *fsOutput) local(path string) (string, error) {
@@ -428,6 +430,9 @@ func (o *fsOutput) Create(ctx context.Context, path string) (io.WriteCloser, err
 	}
 	if r := realPath(dir); !within(r, o.realDir) {
 		return nil, o.refuse(path, "its directory is a symbolic link that leads out of the table's directory")
+	}
+	if err := o.cat.recordWrite(o.dir, local); err != nil {
+		return nil, fmt.Errorf("output %s: %w", path, err)
 	}
 	f, err := os.OpenFile(local, os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
