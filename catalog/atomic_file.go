@@ -7,6 +7,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
+
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 // newUUID returns a random (version 4) UUID in canonical form.
@@ -152,7 +155,17 @@ func mkdirAllSynced(sync Syncer, dir string) error {
 // the commit's metadata is written.
 type syncedFile struct {
 	*os.File
-	sync Syncer
+	sync        Syncer
+	name, table string // for messages: the path relative to the table's directory
+}
+
+// Write implements io.Writer.
+func (f *syncedFile) Write(p []byte) (int, error) {
+	n, err := f.File.Write(p)
+	if err != nil {
+		err = writeError(err, "could not write to file \"%s\" of table \"%s\": %s", f.name, f.table, syscallText(err))
+	}
+	return n, err
 }
 
 // Close implements io.Closer.
@@ -165,7 +178,17 @@ func (f *syncedFile) Close() error {
 		err = f.sync.SyncDir(filepath.Dir(f.Name()))
 	}
 	if err != nil {
-		return fmt.Errorf("write %s: %w", filepath.Base(f.Name()), err)
+		return writeError(err, "could not fsync file \"%s\" of table \"%s\": %s", f.name, f.table, syscallText(err))
 	}
 	return nil
+}
+
+// writeError is a failed write's error: 53100 (disk_full) when the device
+// is full, 58030 (io_error) otherwise.
+func writeError(err error, format string, args ...any) error {
+	code := pgerr.IOError
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		code = pgerr.DiskFull
+	}
+	return pgerr.Wrap(err, code, format, args...)
 }

@@ -110,3 +110,23 @@ func metadataFileError(root, local string, err error) error {
 // errNotRegular: a directory (or another non-file) where a metadata file
 // should be.
 var errNotRegular = errors.New("not a regular file")
+
+// relPathError shows an error's text with the warehouse's absolute path
+// cut off the paths it names (they are then relative to the warehouse);
+// the error itself stays reachable with errors.Is and errors.As.
+type relPathError struct {
+	err  error
+	root string
+}
+
+func (e *relPathError) Error() string { return strings.ReplaceAll(e.err.Error(), e.root+"/", "") }
+func (e *relPathError) Unwrap() error { return e.err }
+
+// relative wraps err so that its text names no absolute path of the
+// warehouse: the catalog's errors reach clients.
+func (c *Filesystem) relative(err error) error {
+	if err == nil || !strings.Contains(err.Error(), c.root+"/") {
+		return err
+	}
+	return &relPathError{err: err, root: c.root}
+}

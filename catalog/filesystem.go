@@ -70,7 +70,8 @@ func (c *Filesystem) Root() string { return c.root }
 
 // ListNamespaces implements Catalog: every directory under the root that is
 // not a table nor inside one, as a path of names.
-func (c *Filesystem) ListNamespaces(ctx context.Context) ([][]string, error) {
+func (c *Filesystem) ListNamespaces(ctx context.Context) (_ [][]string, err error) {
+	defer func() { err = c.relative(err) }()
 	var out [][]string
 	var walk func(dir string, ns []string) error
 	walk = func(dir string, ns []string) error {
@@ -108,7 +109,8 @@ func (c *Filesystem) ListNamespaces(ctx context.Context) ([][]string, error) {
 
 // ListTables implements Catalog. Views (directories whose metadata is view
 // metadata) are not listed.
-func (c *Filesystem) ListTables(ctx context.Context, namespace []string) ([]Identifier, error) {
+func (c *Filesystem) ListTables(ctx context.Context, namespace []string) (_ []Identifier, err error) {
+	defer func() { err = c.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -134,7 +136,8 @@ func (c *Filesystem) ListTables(ctx context.Context, namespace []string) ([]Iden
 }
 
 // LoadTable implements Catalog.
-func (c *Filesystem) LoadTable(ctx context.Context, id Identifier) (*Table, error) {
+func (c *Filesystem) LoadTable(ctx context.Context, id Identifier) (_ *Table, err error) {
+	defer func() { err = c.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

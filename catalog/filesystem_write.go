@@ -26,7 +26,8 @@ func qualified(ns []string, name string) string {
 
 // CreateNamespace implements MutableCatalog: a directory under its parent
 // namespace's. Namespace properties are not stored by this catalog.
-func (c *Filesystem) CreateNamespace(ctx context.Context, ns []string, props map[string]string) error {
+func (c *Filesystem) CreateNamespace(ctx context.Context, ns []string, props map[string]string) (err error) {
+	defer func() { err = c.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -62,7 +63,8 @@ func (c *Filesystem) CreateNamespace(ctx context.Context, ns []string, props map
 }
 
 // DropNamespace implements MutableCatalog.
-func (c *Filesystem) DropNamespace(ctx context.Context, ns []string) error {
+func (c *Filesystem) DropNamespace(ctx context.Context, ns []string) (err error) {
+	defer func() { err = c.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -101,7 +103,8 @@ func (c *Filesystem) tableDir(id Identifier) (string, error) {
 
 // CreateTable implements MutableCatalog: the table directory with data/ and
 // metadata/v1.metadata.json. The location is the table directory.
-func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableSpec) (*Table, error) {
+func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableSpec) (_ *Table, err error) {
+	defer func() { err = c.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -204,7 +207,8 @@ func (c *Filesystem) advanceHint(metaDir string, version int64) error {
 // CommitTable implements MutableCatalog. The new metadata file is
 // v<N+1>.metadata.json, created with a link that fails when another writer
 // created it first: that lost race is ErrCommitConflict.
-func (c *Filesystem) CommitTable(ctx context.Context, id Identifier, reqs []Requirement, updates []Update) (*Table, error) {
+func (c *Filesystem) CommitTable(ctx context.Context, id Identifier, reqs []Requirement, updates []Update) (_ *Table, err error) {
+	defer func() { err = c.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -301,7 +305,8 @@ func (c *Filesystem) deleteDroppedMetadata(tbl *Table, metaDir string, base *Tab
 // DropTable implements MutableCatalog. As in Hadoop catalogs the table
 // directory is removed either way; purge makes no difference to files
 // outside it, which are never deleted.
-func (c *Filesystem) DropTable(ctx context.Context, id Identifier, purge bool) error {
+func (c *Filesystem) DropTable(ctx context.Context, id Identifier, purge bool) (err error) {
+	defer func() { err = c.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -339,7 +344,8 @@ func (c *Filesystem) forget(dir string) {
 // RenameTable implements MutableCatalog by renaming the table directory.
 // Files keep the paths written in metadata; reads resolve them under the
 // new directory.
-func (c *Filesystem) RenameTable(ctx context.Context, from, to Identifier) error {
+func (c *Filesystem) RenameTable(ctx context.Context, from, to Identifier) (err error) {
+	defer func() { err = c.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -416,7 +422,8 @@ func (o *fsOutput) refuse(path, why string) error {
 }
 
 // Create implements OutputIO.
-func (o *fsOutput) Create(ctx context.Context, path string) (io.WriteCloser, error) {
+func (o *fsOutput) Create(ctx context.Context, path string) (_ io.WriteCloser, err error) {
+	defer func() { err = o.cat.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -441,11 +448,12 @@ func (o *fsOutput) Create(ctx context.Context, path string) (io.WriteCloser, err
 		}
 		return nil, fmt.Errorf("output %s: %w", path, err)
 	}
-	return &syncedFile{File: f, sync: o.sync}, nil
+	return &syncedFile{File: f, sync: o.sync, name: filepath.ToSlash(strings.TrimPrefix(local, o.dir+string(filepath.Separator))), table: o.table}, nil
 }
 
 // Remove implements OutputIO.
-func (o *fsOutput) Remove(ctx context.Context, path string) error {
+func (o *fsOutput) Remove(ctx context.Context, path string) (err error) {
+	defer func() { err = o.cat.relative(err) }()
 	local, err := o.local(path)
 	if err != nil {
 		return err

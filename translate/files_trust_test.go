@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/icegate/icegate/catalog"
@@ -412,5 +413,50 @@ func copyTree(t *testing.T, from, to string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// failingSyncer fails every file sync with err.
+type failingSyncer struct{ err error }
+
+func (f failingSyncer) SyncFile(*os.File) error { return f.err }
+func (f failingSyncer) SyncDir(string) error    { return nil }
+
+// TestWriteErrorsNameRelativePaths: a write that fails (a directory of the
+// table that is not one, a failing fsync, a full disk) answers with its
+// SQLSTATE and names files relative to the table or the warehouse, never
+// by the server's absolute path; the table is left as it was.
+func TestWriteErrorsNameRelativePaths(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, w *trustWarehouse, cat *catalog.Filesystem)
+		code  string
+		want  string
+	}{
+		{"data directory is a file", func(t *testing.T, w *trustWarehouse, _ *catalog.Filesystem) {
+			data := filepath.Join(w.table, "data")
+			if err := os.RemoveAll(data); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(data, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, pgerr.IOError, "ns/t/data"},
+		{"fsync fails", func(t *testing.T, w *trustWarehouse, cat *catalog.Filesystem) {
+			cat.SetSyncer(failingSyncer{syscall.EIO})
+		}, pgerr.IOError, `of table "ns.t": input/output error`},
+		{"disk full", func(t *testing.T, w *trustWarehouse, cat *catalog.Filesystem) {
+			cat.SetSyncer(failingSyncer{syscall.ENOSPC})
+		}, pgerr.DiskFull, `could not fsync file "data/`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newTrustWarehouse(t)
+			s, cat := w.session(t)
+			tc.setup(t, w, cat)
+			checkFileError(t, "INSERT", runAll(s, "INSERT INTO ns.t VALUES (3, 'z')"), tc.code, tc.want, w.wh)
+			if err := runAll(s, "SELECT * FROM ns.u"); err != nil {
+				t.Errorf("another table does not read after the failed write: %v", err)
+			}
+		})
 	}
 }

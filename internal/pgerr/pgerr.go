@@ -59,6 +59,7 @@ const (
 	AdminShutdown                = "57P01"
 	IOError                      = "58030"
 	UndefinedFile                = "58P01"
+	DiskFull                     = "53100"
 	ConfigFileError              = "F0000"
 	InternalError                = "XX000"
 	DataCorrupted                = "XX001"
