@@ -82,11 +82,11 @@ func writeTemp(sync Syncer, record func(string) error, dir string, data []byte) 
 	return tmp, nil
 }
 
-// createExclusive writes data to dir/name atomically and durably, never
-// overwriting: a synced temporary file is hard-linked to the final name,
-// which fails when the name exists (the error then wraps fs.ErrExist), and
-// dir is synced once the link is made.
-func createExclusive(sync Syncer, record func(string) error, dir, name string, data []byte) error {
+// createExclusive writes data to dir/name atomically, never overwriting: a
+// synced temporary file is hard-linked to the final name, which fails when
+// the name exists (the error then wraps fs.ErrExist). With syncDir, dir is
+// synced once the link is made; without, the caller syncs it.
+func createExclusive(sync Syncer, record func(string) error, dir, name string, data []byte, syncDir bool) error {
 	tmp, err := writeTemp(sync, record, dir, data)
 	if err != nil {
 		return err
@@ -99,15 +99,17 @@ func createExclusive(sync Syncer, record func(string) error, dir, name string, d
 		}
 		return fmt.Errorf("create %s: %w", final, err)
 	}
-	if err := sync.SyncDir(dir); err != nil {
-		return fmt.Errorf("create %s: %w", final, err)
+	if syncDir {
+		if err := sync.SyncDir(dir); err != nil {
+			return fmt.Errorf("create %s: %w", final, err)
+		}
 	}
 	return nil
 }
 
-// replaceFile writes data to dir/name atomically and durably, replacing
-// any old file (synced temporary file, rename, sync of dir).
-func replaceFile(sync Syncer, record func(string) error, dir, name string, data []byte) error {
+// replaceFile writes data to dir/name atomically, replacing any old file
+// (synced temporary file, rename, and with syncDir a sync of dir).
+func replaceFile(sync Syncer, record func(string) error, dir, name string, data []byte, syncDir bool) error {
 	tmp, err := writeTemp(sync, record, dir, data)
 	if err != nil {
 		return err
@@ -116,8 +118,10 @@ func replaceFile(sync Syncer, record func(string) error, dir, name string, data 
 		os.Remove(tmp)
 		return fmt.Errorf("replace %s: %w", name, err)
 	}
-	if err := sync.SyncDir(dir); err != nil {
-		return fmt.Errorf("replace %s: %w", name, err)
+	if syncDir {
+		if err := sync.SyncDir(dir); err != nil {
+			return fmt.Errorf("replace %s: %w", name, err)
+		}
 	}
 	return nil
 }
@@ -157,6 +161,9 @@ type syncedFile struct {
 	*os.File
 	sync        Syncer
 	name, table string // for messages: the path relative to the table's directory
+	// dirSyncedLater: the file is in the table's metadata directory, which
+	// the commit syncs before it links the metadata file.
+	dirSyncedLater bool
 }
 
 // Write implements io.Writer.
@@ -174,7 +181,7 @@ func (f *syncedFile) Close() error {
 	if cerr := f.File.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
+	if err == nil && !f.dirSyncedLater {
 		err = f.sync.SyncDir(filepath.Dir(f.Name()))
 	}
 	if err != nil {

@@ -154,10 +154,10 @@ func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableS
 		err = c.sync.SyncDir(dir)
 	}
 	if err == nil {
-		err = createExclusive(c.sync, nil, metaDir, "v1.metadata.json", data)
+		err = createExclusive(c.sync, nil, metaDir, "v1.metadata.json", data, true)
 	}
 	if err == nil {
-		err = replaceFile(c.sync, nil, metaDir, versionHintFile, []byte("1"))
+		err = replaceFile(c.sync, nil, metaDir, versionHintFile, []byte("1"), true)
 	}
 	if err != nil {
 		os.RemoveAll(dir)
@@ -192,7 +192,8 @@ func latestMetadata(metaDir string) (string, int64, error) {
 }
 
 // advanceHint sets the version hint to version unless it names a newer one
-// already (commits of this process finish in any order).
+// already (commits of this process finish in any order). The caller syncs
+// metaDir.
 func (c *Filesystem) advanceHint(metaDir string, version int64) error {
 	c.hintMu.Lock()
 	defer c.hintMu.Unlock()
@@ -201,7 +202,7 @@ func (c *Filesystem) advanceHint(metaDir string, version int64) error {
 			return nil
 		}
 	}
-	return replaceFile(c.sync, c.recorder(filepath.Dir(metaDir)), metaDir, versionHintFile, []byte(strconv.FormatInt(version, 10)))
+	return replaceFile(c.sync, c.recorder(filepath.Dir(metaDir)), metaDir, versionHintFile, []byte(strconv.FormatInt(version, 10)), false)
 }
 
 // CommitTable implements MutableCatalog. The new metadata file is
@@ -247,7 +248,13 @@ func (c *Filesystem) CommitTable(ctx context.Context, id Identifier, reqs []Requ
 	}
 	next := version + 1
 	newName := "v" + strconv.FormatInt(next, 10) + ".metadata.json"
-	if err := createExclusive(c.sync, c.recorder(dir), metaDir, newName, data); err != nil {
+	// The files the commit references are synced (their directories too,
+	// but for the metadata directory, synced here once for the manifests
+	// and manifest lists written there) before the metadata file is linked.
+	if err := c.sync.SyncDir(metaDir); err != nil {
+		return nil, c.metadataError(fmt.Errorf("commit table %s: %w", name, &metadataPathError{path: metaDir + "/.", err: err}))
+	}
+	if err := createExclusive(c.sync, c.recorder(dir), metaDir, newName, data, false); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			if _, cerr := committedFile(filepath.Join(metaDir, newName)); cerr != nil {
 				// Not another writer's commit: something else took the name.
@@ -257,9 +264,15 @@ func (c *Filesystem) CommitTable(ctx context.Context, id Identifier, reqs []Requ
 		}
 		return nil, c.metadataError(fmt.Errorf("commit table %s: %w", name, &metadataPathError{path: filepath.Join(metaDir, newName), err: err}))
 	}
-	// The commit has happened; what follows only helps readers and tidies.
+	// The commit has happened: readers see it. What follows makes it and
+	// the version hint durable (one sync of the directory for both), helps
+	// readers and tidies; a failure is logged, not returned: the caller
+	// would remove the files the visible commit references.
 	if err := c.advanceHint(metaDir, next); err != nil {
 		slog.Warn("update version hint", "table", name, "err", err)
+	}
+	if err := c.sync.SyncDir(metaDir); err != nil {
+		slog.Error("commit is visible but its directory could not be synced: it may not survive a crash of the machine", "table", name, "err", err)
 	}
 	newPath := filepath.Join(metaDir, newName)
 	c.cache.put("metadata:"+newPath, meta)
@@ -448,7 +461,8 @@ func (o *fsOutput) Create(ctx context.Context, path string) (_ io.WriteCloser, e
 		}
 		return nil, fmt.Errorf("output %s: %w", path, err)
 	}
-	return &syncedFile{File: f, sync: o.sync, name: filepath.ToSlash(strings.TrimPrefix(local, o.dir+string(filepath.Separator))), table: o.table}, nil
+	return &syncedFile{File: f, sync: o.sync, name: filepath.ToSlash(strings.TrimPrefix(local, o.dir+string(filepath.Separator))), table: o.table,
+		dirSyncedLater: dir == filepath.Join(o.dir, "metadata")}, nil
 }
 
 // Remove implements OutputIO.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/icegate/icegate/catalog"
@@ -44,9 +45,9 @@ func (r *syncRecorder) index(event string) int {
 // TestCommitDurability: every file an INSERT's commit references (data
 // files, manifests, the manifest list) is synced, and its directory, before
 // the metadata file that commits it is written; the metadata file's
-// directory is synced once it is linked, before the statement returns; so
-// is the version hint's. New partition directories are synced into their
-// parents.
+// directory is synced once it is linked and the version hint replaced,
+// before the statement returns. New partition directories are synced into
+// their parents.
 func TestCommitDurability(t *testing.T) {
 	dir := t.TempDir()
 	cat, err := catalog.NewFilesystem("icegate", dir, nil)
@@ -130,14 +131,78 @@ func TestCommitDurability(t *testing.T) {
 	if rec.index("dir "+filepath.Join(table, "data")) < 0 {
 		t.Errorf("data/ (holding the new partition directories) not synced: %v", rec.events)
 	}
-	// After the link: the metadata directory (commit), then the hint.
-	after := 0
-	for _, e := range rec.events[metaTmp+1:] {
-		if e == "dir "+metaDir {
-			after++
+	// After the metadata file: the version hint's temporary file, then one
+	// sync of the metadata directory for the link and the hint's rename.
+	hintTmp, dirAfter := -1, -1
+	for i := metaTmp + 1; i < len(rec.events); i++ {
+		e := rec.events[i]
+		if hintTmp < 0 && strings.HasPrefix(e, "file "+metaDir+"/.") && strings.HasSuffix(e, ".tmp") {
+			hintTmp = i
+		}
+		if hintTmp >= 0 && e == "dir "+metaDir {
+			dirAfter = i
 		}
 	}
-	if after < 2 {
-		t.Errorf("metadata directory synced %d times after the metadata file, want 2 (commit, version hint): %v", after, rec.events)
+	if hintTmp < 0 || dirAfter < 0 {
+		t.Errorf("version hint synced at %d, metadata directory after it at %d: %v", hintTmp, dirAfter, rec.events)
+	}
+}
+
+// lateFailSyncer fails every directory sync once a temporary metadata file
+// has been synced: the commit is then visible.
+type lateFailSyncer struct {
+	metaDir string
+	failing bool
+}
+
+func (l *lateFailSyncer) SyncFile(f *os.File) error {
+	if strings.HasPrefix(f.Name(), l.metaDir+"/.") && strings.HasSuffix(f.Name(), ".tmp") {
+		l.failing = true
+	}
+	return nil
+}
+
+func (l *lateFailSyncer) SyncDir(string) error {
+	if l.failing {
+		return syscall.EIO
+	}
+	return nil
+}
+
+// TestCommitSyncFailures: a sync that fails before the metadata file is
+// linked fails the statement and leaves the table as it was; one that fails
+// after (the commit is visible) is logged, and the statement's files stay:
+// removing them would break the visible commit.
+func TestCommitSyncFailures(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		dir := t.TempDir()
+		cat, err := catalog.NewFilesystem("icegate", dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		be, err := NewBackend(cat, Options{}).NewSession(context.Background(), StartupInfo{User: "tester", Database: "icegate"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := be.(*session)
+		for _, q := range []string{"CREATE SCHEMA ns", "CREATE TABLE ns.t (a int)"} {
+			if err := runAll(s, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if late {
+			cat.SetSyncer(&lateFailSyncer{metaDir: filepath.Join(dir, "ns", "t", "metadata")})
+		} else {
+			cat.SetSyncer(failingSyncer{syscall.EIO})
+		}
+		err = runAll(s, "INSERT INTO ns.t VALUES (1)")
+		if late != (err == nil) {
+			t.Errorf("late %v: INSERT: %v", late, err)
+		}
+		cat.SetSyncer(catalog.OSSyncer{})
+		n, err := runCount(context.Background(), t, s, "SELECT count(*) FROM ns.t")
+		if want := map[bool]int64{false: 0, true: 1}[late]; err != nil || n != want {
+			t.Errorf("late %v: %d rows, %v; want %d", late, n, err, want)
+		}
 	}
 }
