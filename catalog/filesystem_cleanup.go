@@ -45,9 +45,12 @@ import (
 // metadata files (.<uuid>.tmp, written and linked within a commit) more
 // than an hour old.
 //
-// Limits: flock is reliable on local filesystems, not on every network
-// filesystem; a record is not fsynced (a power loss may lose the record of
-// files it also lost, or leave a few orphans, as before).
+// A record starts with a line naming the host that wrote it; a process
+// only takes records of its own host, where the lock is the local kernel's
+// (on a filesystem shared by several machines, a lock taken on one may not
+// be seen on another). A machine that crashed has its records handled when
+// icegate runs on it again. A record is not fsynced: a power loss may lose
+// the record of files it also lost, or leave a few orphans, as before.
 
 const (
 	writeRecordPrefix = ".icegate-writes-"
@@ -116,22 +119,34 @@ func newWriteRecord(metaDir string) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create write record: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if err == nil {
+		_, err = f.WriteString(recordHeader() + "\n")
+	}
+	if err != nil {
 		f.Close()
 		os.Remove(f.Name())
-		return nil, fmt.Errorf("lock write record: %w", err)
+		return nil, fmt.Errorf("start write record: %w", err)
 	}
 	return f, nil
 }
 
-// releaseWrites closes this process's write records of the table in dir
-// (dropped or renamed): nothing more is written there under that name.
+// recordHeader is the first line of a write record: the host that wrote it.
+func recordHeader() string {
+	host, _ := os.Hostname()
+	return "# icegate write record; host " + host
+}
+
+// releaseWrites stops recording writes of the table in dir (dropped or
+// renamed) under that name. The record stays open and locked: another
+// session of this process may still commit what it staged, and the record
+// (moved with a renamed table) must not look dead until the process is.
 func (c *Filesystem) releaseWrites(dir string) {
 	w := &c.writes
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if r := w.byTable[dir]; r != nil {
-		r.f.Close()
+		w.held = append(w.held, r.f)
 		delete(w.byTable, dir)
 	}
 	delete(w.swept, dir)
@@ -202,6 +217,17 @@ func (c *Filesystem) sweepLeftovers(ctx context.Context, tableDir string) (int, 
 		}
 		var files []string
 		sc := bufio.NewScanner(f)
+		if !sc.Scan() {
+			if sc.Err() == nil { // empty: its writer died before the header
+				os.Remove(f.Name())
+			}
+			f.Close()
+			continue
+		}
+		if sc.Text() != recordHeader() {
+			f.Close() // another machine's record: its lock says nothing here
+			continue
+		}
 		for sc.Scan() {
 			if rel := sc.Text(); rel != "" {
 				files = append(files, rel)

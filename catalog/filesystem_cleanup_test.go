@@ -133,3 +133,51 @@ func TestCrashLeftovers(t *testing.T) {
 	}
 	t.Error("the committed manifest was removed")
 }
+
+// TestCrashLeftoversKept: records the sweep must not act on: another
+// machine's (its lock is not this kernel's), and a live process's record of
+// a table it renamed (another session may still commit what it staged).
+func TestCrashLeftoversKept(t *testing.T) {
+	ctx := context.Background()
+	writer := newWarehouse(t)
+	id := Identifier{Namespace: []string{"db"}, Name: "events"}
+	tbl, err := writer.CreateTable(ctx, id, eventsSpec(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := writer.NewOutput(tbl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := out.Create(ctx, tbl.Metadata.Location+"/data/staged.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	foreignFile := filepath.Join(writer.Root(), "db", "events", "data", "foreign.parquet")
+	if err := os.WriteFile(foreignFile, []byte("PAR1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	record := "# icegate write record; host another-machine\ndata/foreign.parquet\n"
+	if err := os.WriteFile(filepath.Join(writer.Root(), "db", "events", "metadata", writeRecordPrefix+newUUID()), []byte(record), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	moved := Identifier{Namespace: []string{"db"}, Name: "moved"}
+	if err := writer.RenameTable(ctx, id, moved); err != nil {
+		t.Fatal(err)
+	}
+	other, err := NewFilesystem("wh", writer.Root(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.LoadTable(ctx, moved); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"staged.parquet", "foreign.parquet"} {
+		if _, err := os.Stat(filepath.Join(writer.Root(), "db", "moved", "data", f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
