@@ -115,10 +115,16 @@ func (l *localIO) refuse(written, why string) error {
 
 // hasDotDot reports whether a written path has a ".." component.
 func hasDotDot(p string) bool {
-	for _, c := range strings.Split(p, "/") {
-		if c == ".." {
+	for i := strings.Index(p, ".."); i >= 0; {
+		end := i + 2
+		if (i == 0 || p[i-1] == '/') && (end == len(p) || p[end] == '/') {
 			return true
 		}
+		next := strings.Index(p[i+1:], "..")
+		if next < 0 {
+			break
+		}
+		i += 1 + next
 	}
 	return false
 }

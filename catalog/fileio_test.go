@@ -217,3 +217,14 @@ func TestResolveConfined(t *testing.T) {
 		}
 	}
 }
+
+func TestHasDotDot(t *testing.T) {
+	for p, want := range map[string]bool{
+		"..": true, "../a": true, "a/..": true, "a/../b": true, "/a/b/../c": true, "s3://b/x/../y": true,
+		"a..b": false, "...": false, "a/...": false, "a/..b/c": false, "a/b..": false, "": false, "a/b/c": false, "..a/../b": true,
+	} {
+		if got := hasDotDot(p); got != want {
+			t.Errorf("hasDotDot(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
