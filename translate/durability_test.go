@@ -42,59 +42,91 @@ func (r *syncRecorder) index(event string) int {
 	return -1
 }
 
-// TestCommitDurability: every file an INSERT's commit references (data
-// files, manifests, the manifest list) is synced, and its directory, before
-// the metadata file that commits it is written; the metadata file's
-// directory is synced once it is linked and the version hint replaced,
-// before the statement returns. New partition directories are synced into
-// their parents.
+// TestCommitDurability: every file a statement's commit references (data
+// files, delete files, Puffin deletion vectors, manifests, the manifest
+// list) is synced, and its directory, before the metadata file that
+// commits it is written; the metadata file's directory is synced once it
+// is linked and the version hint replaced, before the statement returns.
+// New partition directories are synced into their parents.
 func TestCommitDurability(t *testing.T) {
-	dir := t.TempDir()
-	cat, err := catalog.NewFilesystem("icegate", dir, nil)
-	if err != nil {
-		t.Fatal(err)
+	for _, format := range []string{"2", "3"} {
+		t.Run("v"+format, func(t *testing.T) {
+			dir := t.TempDir()
+			cat, err := catalog.NewFilesystem("icegate", dir, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := &syncRecorder{}
+			cat.SetSyncer(rec)
+			be, err := NewBackend(cat, Options{}).NewSession(context.Background(), StartupInfo{User: "tester", Database: "icegate"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := be.(*session)
+			for _, q := range []string{"CREATE SCHEMA ns", "CREATE TABLE ns.t (a int, b text) PARTITIONED BY (b)",
+				`ALTER TABLE ns.t SET ("format-version" = '` + format + `', "write.delete.mode" = 'merge-on-read')`} {
+				if err := runAll(s, q); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+			table := filepath.Join(dir, "ns", "t")
+			metaDir := filepath.Join(table, "metadata")
+			for _, d := range []string{"dir " + dir, "dir " + filepath.Join(dir, "ns"), "dir " + table, "dir " + metaDir} {
+				if rec.index(d) < 0 {
+					t.Errorf("CREATE SCHEMA / TABLE did not sync %s: %v", d, rec.events)
+				}
+			}
+			for _, q := range []string{"INSERT INTO ns.t VALUES (1, 'x'), (2, 'y'), (3, 'y')", "DELETE FROM ns.t WHERE a = 3"} {
+				rec.events = nil
+				if err := runAll(s, q); err != nil {
+					t.Fatal(err)
+				}
+				checkCommitSynced(t, cat, rec, metaDir, q)
+			}
+		})
 	}
-	rec := &syncRecorder{}
-	cat.SetSyncer(rec)
-	s, err := NewBackend(cat, Options{}).NewSession(context.Background(), StartupInfo{User: "tester", Database: "icegate"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{"CREATE SCHEMA ns", "CREATE TABLE ns.t (a int, b text) PARTITIONED BY (b)"} {
-		if err := runAll(s.(*session), q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	table := filepath.Join(dir, "ns", "t")
-	metaDir := filepath.Join(table, "metadata")
-	for _, d := range []string{"dir " + dir, "dir " + filepath.Join(dir, "ns"), "dir " + table, "dir " + metaDir} {
-		if rec.index(d) < 0 {
-			t.Errorf("CREATE SCHEMA / TABLE did not sync %s: %v", d, rec.events)
-		}
-	}
-	rec.events = nil
-	if err := runAll(s.(*session), "INSERT INTO ns.t VALUES (1, 'x'), (2, 'y')"); err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := cat.LoadTable(context.Background(), catalog.Identifier{Namespace: []string{"ns"}, Name: "t"})
+}
+
+// checkCommitSynced checks the syncs of the commit of statement q, the
+// table's current snapshot.
+func checkCommitSynced(t *testing.T, cat *catalog.Filesystem, rec *syncRecorder, metaDir, q string) {
+	t.Helper()
+	ctx := context.Background()
+	tbl, err := cat.LoadTable(ctx, catalog.Identifier{Namespace: []string{"ns"}, Name: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	snap := tbl.Metadata.CurrentSnapshot()
 	referenced := []string{snap.ManifestList}
-	manifests, err := catalog.ReadManifestList(context.Background(), tbl.IO, snap)
+	manifests, err := catalog.ReadManifestList(ctx, tbl.IO, snap)
 	if err != nil {
 		t.Fatal(err)
 	}
+	deletes := 0
 	for i := range manifests {
+		if manifests[i].AddedSnapshotID != snap.SnapshotID {
+			continue // carried over from an earlier commit
+		}
 		referenced = append(referenced, manifests[i].Path)
+		m, err := catalog.ReadManifest(ctx, tbl.IO, &manifests[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range m.Entries {
+			if e.Status == catalog.StatusAdded {
+				referenced = append(referenced, e.File.Path)
+				if e.File.Content != catalog.ContentData {
+					deletes++
+				}
+			}
+		}
 	}
-	tasks, err := catalog.PlanFiles(context.Background(), tbl, snap)
-	if err != nil || len(tasks) != 2 {
-		t.Fatalf("tasks %v, %v", tasks, err)
+	if strings.HasPrefix(q, "DELETE") && deletes == 0 {
+		t.Fatalf("%s wrote no delete file", q)
 	}
-	for _, task := range tasks {
-		referenced = append(referenced, task.File.Path)
+	// The INSERT creates the partition directories: synced into data/.
+	if data := filepath.Join(filepath.Dir(metaDir), "data"); strings.HasPrefix(q, "INSERT") && rec.index("dir "+data) < 0 {
+		t.Errorf("%s: data/ (holding the new partition directories) not synced: %v", q, rec.events)
 	}
 	// The metadata file is written to a temporary file (synced), linked,
 	// then its directory is synced.
@@ -106,10 +138,7 @@ func TestCommitDurability(t *testing.T) {
 		}
 	}
 	if metaTmp < 0 {
-		t.Fatalf("the metadata file was not synced: %v", rec.events)
-	}
-	if _, err := os.Stat(filepath.Join(metaDir, "v2.metadata.json")); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: the metadata file was not synced: %v", q, rec.events)
 	}
 	for _, p := range referenced {
 		local, err := tbl.IO.Resolve(p)
@@ -124,12 +153,8 @@ func TestCommitDurability(t *testing.T) {
 			}
 		}
 		if fi < 0 || di < 0 || di > metaTmp {
-			t.Errorf("%s: synced at %d, its directory at %d, the metadata file at %d: %v", local, fi, di, metaTmp, rec.events)
+			t.Errorf("%s: %s: synced at %d, its directory at %d, the metadata file at %d: %v", q, local, fi, di, metaTmp, rec.events)
 		}
-	}
-	// A partition directory created by the INSERT is synced into data/.
-	if rec.index("dir "+filepath.Join(table, "data")) < 0 {
-		t.Errorf("data/ (holding the new partition directories) not synced: %v", rec.events)
 	}
 	// After the metadata file: the version hint's temporary file, then one
 	// sync of the metadata directory for the link and the hint's rename.
@@ -144,7 +169,7 @@ func TestCommitDurability(t *testing.T) {
 		}
 	}
 	if hintTmp < 0 || dirAfter < 0 {
-		t.Errorf("version hint synced at %d, metadata directory after it at %d: %v", hintTmp, dirAfter, rec.events)
+		t.Errorf("%s: version hint synced at %d, metadata directory after it at %d: %v", q, hintTmp, dirAfter, rec.events)
 	}
 }
 
