@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/icegate/icegate/internal/fixtures"
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 func TestResolvePrefixStyles(t *testing.T) {
@@ -146,7 +147,9 @@ func TestResolveMissing(t *testing.T) {
 	if want := filepath.Join(fx, "lithium__no_partitioning", "data", "missing.parquet"); err != nil || p != want {
 		t.Errorf("Resolve(%s) = %q, %v", inData, p, err)
 	}
-	if _, err := fio.Open(context.Background(), inData); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), inData) {
+	// It is named relative to the table's directory, with 58P01.
+	if _, err := fio.Open(context.Background(), inData); !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), `"data/missing.parquet"`) ||
+		pgerr.Code(err) != pgerr.UndefinedFile {
 		t.Errorf("Open missing: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -172,6 +175,56 @@ func TestStripScheme(t *testing.T) {
 	} {
 		if got := stripScheme(in); got != want {
 			t.Errorf("stripScheme(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestResolveConfined: written paths never lead out of the warehouse or a
+// prefix target; a table directory that is itself a symbolic link (made
+// by the warehouse's owner) is read where it leads.
+func TestResolveConfined(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "wh")
+	real := filepath.Join(dir, "elsewhere", "t")
+	for _, d := range []string{filepath.Join(root, "ns"), filepath.Join(real, "data"), filepath.Join(dir, "mapped")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(real, "data", "a.parquet"), filepath.Join(dir, "mapped", "b.parquet"), filepath.Join(dir, "secret")} {
+		if err := os.WriteFile(f, []byte("PAR1"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tableDir := filepath.Join(root, "ns", "t")
+	if err := os.Symlink(real, tableDir); err != nil {
+		t.Fatal(err)
+	}
+	fio := NewLocalIO(tableDir, root, map[string]string{"s3://b/": filepath.Join(dir, "mapped")})
+	ctx := context.Background()
+	for _, ok := range []string{"s3://x/t/data/a.parquet", "s3://b/b.parquet"} {
+		f, err := fio.Open(ctx, ok)
+		if err != nil {
+			t.Errorf("Open(%s): %v", ok, err)
+			continue
+		}
+		f.Close()
+	}
+	for _, bad := range []string{"s3://b/../secret", "data/../../../secret", "../secret", "s3://x/t/data/../../../../secret"} {
+		_, err := fio.Open(ctx, bad)
+		if !errors.Is(err, ErrOutsideWarehouse) || pgerr.Code(err) != pgerr.InsufficientPrivilege {
+			t.Errorf("Open(%s): %v, want 42501", bad, err)
+		}
+	}
+}
+
+func TestHasDotDot(t *testing.T) {
+	for p, want := range map[string]bool{
+		"..": true, "../a": true, "a/..": true, "a/../b": true, "/a/b/../c": true, "s3://b/x/../y": true,
+		"a..b": false, "...": false, "a/...": false, "a/..b/c": false, "a/b..": false, "": false, "a/b/c": false, "..a/../b": true,
+	} {
+		if got := hasDotDot(p); got != want {
+			t.Errorf("hasDotDot(%q) = %v, want %v", p, got, want)
 		}
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 // defaultCacheEntries bounds the parsed-file cache of a Filesystem catalog.
@@ -33,7 +35,9 @@ type Filesystem struct {
 	mu  sync.Mutex
 	ios map[string]FileIO // table directory -> its FileIO (keeps resolution caches)
 
-	hintMu sync.Mutex // serializes version hint updates (filesystem_write.go)
+	hintMu sync.Mutex   // serializes version hint updates (filesystem_write.go)
+	sync   Syncer       // makes written files durable (atomic_file.go)
+	writes writeRecords // what this process writes, for crash cleanup (filesystem_cleanup.go)
 }
 
 // NewFilesystem returns the catalog called name over the warehouse at root.
@@ -50,8 +54,13 @@ func NewFilesystem(name, root string, prefixes map[string]string) (*Filesystem, 
 		prefixes: prefixes,
 		cache:    newFileCache(defaultCacheEntries),
 		ios:      make(map[string]FileIO),
+		sync:     OSSyncer{},
 	}, nil
 }
+
+// SetSyncer replaces how the catalog makes written files durable (fsync by
+// default): a test records the calls through it. Call it before use.
+func (c *Filesystem) SetSyncer(s Syncer) { c.sync = s }
 
 // Name implements Catalog.
 func (c *Filesystem) Name() string { return c.name }
@@ -61,7 +70,8 @@ func (c *Filesystem) Root() string { return c.root }
 
 // ListNamespaces implements Catalog: every directory under the root that is
 // not a table nor inside one, as a path of names.
-func (c *Filesystem) ListNamespaces(ctx context.Context) ([][]string, error) {
+func (c *Filesystem) ListNamespaces(ctx context.Context) (_ [][]string, err error) {
+	defer func() { err = c.relative(err) }()
 	var out [][]string
 	var walk func(dir string, ns []string) error
 	walk = func(dir string, ns []string) error {
@@ -99,7 +109,8 @@ func (c *Filesystem) ListNamespaces(ctx context.Context) ([][]string, error) {
 
 // ListTables implements Catalog. Views (directories whose metadata is view
 // metadata) are not listed.
-func (c *Filesystem) ListTables(ctx context.Context, namespace []string) ([]Identifier, error) {
+func (c *Filesystem) ListTables(ctx context.Context, namespace []string) (_ []Identifier, err error) {
+	defer func() { err = c.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -125,7 +136,8 @@ func (c *Filesystem) ListTables(ctx context.Context, namespace []string) ([]Iden
 }
 
 // LoadTable implements Catalog.
-func (c *Filesystem) LoadTable(ctx context.Context, id Identifier) (*Table, error) {
+func (c *Filesystem) LoadTable(ctx context.Context, id Identifier) (_ *Table, err error) {
+	defer func() { err = c.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -146,12 +158,13 @@ func (c *Filesystem) LoadTable(ctx context.Context, id Identifier) (*Table, erro
 	}
 	metaPath, err := currentMetadataFile(filepath.Join(tableDir, "metadata"))
 	if err != nil {
-		return nil, fmt.Errorf("load table %s: %w", name, err)
+		return nil, c.metadataError(fmt.Errorf("load table %s: %w", name, err))
 	}
 	meta, err := c.readMetadata(metaPath)
 	if err != nil {
-		return nil, fmt.Errorf("load table %s: %w", name, err)
+		return nil, c.metadataError(fmt.Errorf("load table %s: %w", name, err))
 	}
+	c.sweepOnce(ctx, tableDir)
 	return &Table{
 		Ident:            Identifier{Namespace: append([]string(nil), id.Namespace...), Name: id.Name},
 		MetadataLocation: metaPath,
@@ -185,7 +198,7 @@ func (c *Filesystem) readMetadata(path string) (*TableMetadata, error) {
 	}
 	data, err := readMetadataBytes(path)
 	if err != nil {
-		return nil, err
+		return nil, &metadataPathError{path: path, err: err}
 	}
 	if isViewJSON(data) {
 		c.cache.put(kindKey(path), true)
@@ -193,7 +206,7 @@ func (c *Filesystem) readMetadata(path string) (*TableMetadata, error) {
 	}
 	m, err := ParseMetadata(data)
 	if err != nil {
-		return nil, fmt.Errorf("metadata %s: %w", path, err)
+		return nil, &metadataPathError{path: path, err: err}
 	}
 	c.cache.put("metadata:"+path, m)
 	return m, nil
@@ -201,6 +214,9 @@ func (c *Filesystem) readMetadata(path string) (*TableMetadata, error) {
 
 // readMetadataBytes reads a metadata file, gunzipped if it is gzip.
 func readMetadataBytes(path string) ([]byte, error) {
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("read metadata %s: %w", path, errNotRegular)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -295,7 +311,7 @@ func metadataVersion(name string) int64 {
 func currentMetadataFile(metaDir string) (string, error) {
 	if hint, err := os.ReadFile(filepath.Join(metaDir, "version-hint.text")); err == nil {
 		if p := hintedFile(metaDir, strings.TrimSpace(string(hint))); p != "" {
-			return followCommitted(metaDir, p), nil
+			return followCommitted(metaDir, p)
 		}
 	}
 	entries, err := os.ReadDir(metaDir)
@@ -307,9 +323,18 @@ func currentMetadataFile(metaDir string) (string, error) {
 	}
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
-		if !e.IsDir() && metadataVersion(e.Name()) >= 0 {
-			names = append(names, e.Name())
+		if metadataVersion(e.Name()) < 0 {
+			continue
 		}
+		if !e.Type().IsRegular() {
+			// A directory (or link, device...) named as a metadata file:
+			// choosing around it could silently serve an old version.
+			p := filepath.Join(metaDir, e.Name())
+			if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+				return "", &metadataPathError{path: p, err: errNotRegular}
+			}
+		}
+		names = append(names, e.Name())
 	}
 	if len(names) == 0 {
 		return "", fmt.Errorf("no metadata file in %s: %w", metaDir, ErrNotFound)
@@ -329,24 +354,60 @@ func currentMetadataFile(metaDir string) (string, error) {
 // it moves the hint (filesystem_write.go), so a crash between the two
 // leaves the hint one version behind a commit that happened. Hadoop
 // tables of other engines are read the same way.
-func followCommitted(metaDir, p string) string {
+func followCommitted(metaDir, p string) (string, error) {
 	base := filepath.Base(p)
 	num, ok := strings.CutPrefix(base, "v")
 	if !ok {
-		return p
+		return p, nil
 	}
 	num, ok = strings.CutSuffix(num, ".metadata.json")
 	n, err := strconv.ParseInt(num, 10, 64)
 	if !ok || err != nil {
-		return p
+		return p, nil
 	}
 	for {
 		next := filepath.Join(metaDir, "v"+strconv.FormatInt(n+1, 10)+".metadata.json")
-		if st, err := os.Stat(next); err != nil || st.IsDir() {
-			return p
+		ok, err := committedFile(next)
+		if err != nil || !ok {
+			return p, err
 		}
 		p, n = next, n+1
 	}
+}
+
+// committedFile reports whether the metadata file path exists. Anything
+// else than a file there, or a failing stat other than "does not exist",
+// is an error: the table's versions cannot be told.
+func committedFile(path string) (bool, error) {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, &metadataPathError{path: path, err: err}
+	case !st.Mode().IsRegular():
+		return false, &metadataPathError{path: path, err: errNotRegular}
+	}
+	return true, nil
+}
+
+// metadataPathError is an error about the metadata file at path (local).
+type metadataPathError struct {
+	path string
+	err  error
+}
+
+func (e *metadataPathError) Error() string { return e.path + ": " + e.err.Error() }
+func (e *metadataPathError) Unwrap() error { return e.err }
+
+// metadataError gives an error about a metadata file its SQLSTATE and a
+// message naming the file relative to its table.
+func (c *Filesystem) metadataError(err error) error {
+	var me *metadataPathError
+	if pgerr.As(err) != nil || errors.Is(err, errIsView) || !errors.As(err, &me) {
+		return err
+	}
+	return metadataFileError(c.root, me.path, err)
 }
 
 // hintedFile returns the metadata file a version hint names, or "".

@@ -11,6 +11,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
+
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 var _ MutableCatalog = (*Filesystem)(nil)
@@ -23,7 +26,8 @@ func qualified(ns []string, name string) string {
 
 // CreateNamespace implements MutableCatalog: a directory under its parent
 // namespace's. Namespace properties are not stored by this catalog.
-func (c *Filesystem) CreateNamespace(ctx context.Context, ns []string, props map[string]string) error {
+func (c *Filesystem) CreateNamespace(ctx context.Context, ns []string, props map[string]string) (err error) {
+	defer func() { err = c.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -52,11 +56,15 @@ func (c *Filesystem) CreateNamespace(ctx context.Context, ns []string, props map
 		}
 		return fmt.Errorf("create namespace %s: %w", name, err)
 	}
+	if err := c.sync.SyncDir(parent); err != nil {
+		return fmt.Errorf("create namespace %s: %w", name, err)
+	}
 	return nil
 }
 
 // DropNamespace implements MutableCatalog.
-func (c *Filesystem) DropNamespace(ctx context.Context, ns []string) error {
+func (c *Filesystem) DropNamespace(ctx context.Context, ns []string) (err error) {
+	defer func() { err = c.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -95,7 +103,8 @@ func (c *Filesystem) tableDir(id Identifier) (string, error) {
 
 // CreateTable implements MutableCatalog: the table directory with data/ and
 // metadata/v1.metadata.json. The location is the table directory.
-func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableSpec) (*Table, error) {
+func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableSpec) (_ *Table, err error) {
+	defer func() { err = c.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -109,6 +118,13 @@ func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableS
 		return nil, fmt.Errorf("create table %s: namespace %s: %w", name, strings.Join(id.Namespace, "."), ErrNotFound)
 	}
 	if spec.Location != "" && strings.TrimSuffix(stripScheme(spec.Location), "/") != dir {
+		loc := stripScheme(spec.Location)
+		local := loc == spec.Location || strings.HasPrefix(spec.Location, "file:")
+		if local && (hasDotDot(loc) || !filepath.IsAbs(loc) || !within(filepath.Clean(loc), c.root)) {
+			return nil, pgerr.Wrap(fmt.Errorf("create table %s: location %s: %w", name, spec.Location, ErrOutsideWarehouse),
+				pgerr.InsufficientPrivilege, "location \"%s\" of table \"%s\" is outside the warehouse", spec.Location, name).
+				WithHint("A table of this catalog lives in the warehouse, in the directory of its schema.")
+		}
 		return nil, fmt.Errorf("create table %s: location %s outside the warehouse layout: %w", name, spec.Location, ErrUnsupported)
 	}
 	meta, err := NewTableMetadata(spec, dir, newUUID())
@@ -127,15 +143,21 @@ func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableS
 	}
 	c.forget(dir)
 	metaDir := filepath.Join(dir, "metadata")
-	err = os.Mkdir(filepath.Join(dir, "data"), 0o755)
+	err = c.sync.SyncDir(nsDir)
+	if err == nil {
+		err = os.Mkdir(filepath.Join(dir, "data"), 0o755)
+	}
 	if err == nil {
 		err = os.Mkdir(metaDir, 0o755)
 	}
 	if err == nil {
-		err = createExclusive(metaDir, "v1.metadata.json", data)
+		err = c.sync.SyncDir(dir)
 	}
 	if err == nil {
-		err = replaceFile(metaDir, versionHintFile, []byte("1"))
+		err = createExclusive(c.sync, nil, metaDir, "v1.metadata.json", data, true)
+	}
+	if err == nil {
+		err = replaceFile(c.sync, nil, metaDir, versionHintFile, []byte("1"), true)
 	}
 	if err != nil {
 		os.RemoveAll(dir)
@@ -158,7 +180,11 @@ func latestMetadata(metaDir string) (string, int64, error) {
 	}
 	for {
 		next := filepath.Join(metaDir, "v"+strconv.FormatInt(v+1, 10)+".metadata.json")
-		if st, err := os.Stat(next); err != nil || st.IsDir() {
+		ok, err := committedFile(next)
+		if err != nil {
+			return "", 0, err
+		}
+		if !ok {
 			return path, v, nil
 		}
 		path, v = next, v+1
@@ -166,7 +192,8 @@ func latestMetadata(metaDir string) (string, int64, error) {
 }
 
 // advanceHint sets the version hint to version unless it names a newer one
-// already (commits of this process finish in any order).
+// already (commits of this process finish in any order). The caller syncs
+// metaDir.
 func (c *Filesystem) advanceHint(metaDir string, version int64) error {
 	c.hintMu.Lock()
 	defer c.hintMu.Unlock()
@@ -175,13 +202,14 @@ func (c *Filesystem) advanceHint(metaDir string, version int64) error {
 			return nil
 		}
 	}
-	return replaceFile(metaDir, versionHintFile, []byte(strconv.FormatInt(version, 10)))
+	return replaceFile(c.sync, c.recorder(filepath.Dir(metaDir)), metaDir, versionHintFile, []byte(strconv.FormatInt(version, 10)), false)
 }
 
 // CommitTable implements MutableCatalog. The new metadata file is
 // v<N+1>.metadata.json, created with a link that fails when another writer
 // created it first: that lost race is ErrCommitConflict.
-func (c *Filesystem) CommitTable(ctx context.Context, id Identifier, reqs []Requirement, updates []Update) (*Table, error) {
+func (c *Filesystem) CommitTable(ctx context.Context, id Identifier, reqs []Requirement, updates []Update) (_ *Table, err error) {
+	defer func() { err = c.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -197,11 +225,11 @@ func (c *Filesystem) CommitTable(ctx context.Context, id Identifier, reqs []Requ
 	metaDir := filepath.Join(dir, "metadata")
 	basePath, version, err := latestMetadata(metaDir)
 	if err != nil {
-		return nil, fmt.Errorf("commit table %s: %w", name, err)
+		return nil, c.metadataError(fmt.Errorf("commit table %s: %w", name, err))
 	}
 	base, err := c.readMetadata(basePath)
 	if err != nil {
-		return nil, fmt.Errorf("commit table %s: %w", name, err)
+		return nil, c.metadataError(fmt.Errorf("commit table %s: %w", name, err))
 	}
 	if err := CheckRequirements(base, reqs); err != nil {
 		return nil, fmt.Errorf("commit table %s: %w", name, err)
@@ -220,15 +248,31 @@ func (c *Filesystem) CommitTable(ctx context.Context, id Identifier, reqs []Requ
 	}
 	next := version + 1
 	newName := "v" + strconv.FormatInt(next, 10) + ".metadata.json"
-	if err := createExclusive(metaDir, newName, data); err != nil {
+	// The files the commit references are synced (their directories too,
+	// but for the metadata directory, synced here once for the manifests
+	// and manifest lists written there) before the metadata file is linked.
+	if err := c.sync.SyncDir(metaDir); err != nil {
+		return nil, c.metadataError(fmt.Errorf("commit table %s: %w", name, &metadataPathError{path: metaDir + "/.", err: err}))
+	}
+	if err := createExclusive(c.sync, c.recorder(dir), metaDir, newName, data, false); err != nil {
 		if errors.Is(err, fs.ErrExist) {
+			if _, cerr := committedFile(filepath.Join(metaDir, newName)); cerr != nil {
+				// Not another writer's commit: something else took the name.
+				return nil, c.metadataError(fmt.Errorf("commit table %s: %w", name, cerr))
+			}
 			return nil, fmt.Errorf("commit table %s: version %d was committed concurrently: %w", name, next, ErrCommitConflict)
 		}
-		return nil, fmt.Errorf("commit table %s: %w", name, err)
+		return nil, c.metadataError(fmt.Errorf("commit table %s: %w", name, &metadataPathError{path: filepath.Join(metaDir, newName), err: err}))
 	}
-	// The commit has happened; what follows only helps readers and tidies.
+	// The commit has happened: readers see it. What follows makes it and
+	// the version hint durable (one sync of the directory for both), helps
+	// readers and tidies; a failure is logged, not returned: the caller
+	// would remove the files the visible commit references.
 	if err := c.advanceHint(metaDir, next); err != nil {
 		slog.Warn("update version hint", "table", name, "err", err)
+	}
+	if err := c.sync.SyncDir(metaDir); err != nil {
+		slog.Error("commit is visible but its directory could not be synced: it may not survive a crash of the machine", "table", name, "err", err)
 	}
 	newPath := filepath.Join(metaDir, newName)
 	c.cache.put("metadata:"+newPath, meta)
@@ -274,7 +318,8 @@ func (c *Filesystem) deleteDroppedMetadata(tbl *Table, metaDir string, base *Tab
 // DropTable implements MutableCatalog. As in Hadoop catalogs the table
 // directory is removed either way; purge makes no difference to files
 // outside it, which are never deleted.
-func (c *Filesystem) DropTable(ctx context.Context, id Identifier, purge bool) error {
+func (c *Filesystem) DropTable(ctx context.Context, id Identifier, purge bool) (err error) {
+	defer func() { err = c.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -302,6 +347,7 @@ func (c *Filesystem) DropTable(ctx context.Context, id Identifier, purge bool) e
 // forget drops what the catalog cached about the table in dir: a table
 // created there later reuses the metadata file names.
 func (c *Filesystem) forget(dir string) {
+	c.releaseWrites(dir)
 	c.mu.Lock()
 	delete(c.ios, dir)
 	c.mu.Unlock()
@@ -311,7 +357,8 @@ func (c *Filesystem) forget(dir string) {
 // RenameTable implements MutableCatalog by renaming the table directory.
 // Files keep the paths written in metadata; reads resolve them under the
 // new directory.
-func (c *Filesystem) RenameTable(ctx context.Context, from, to Identifier) error {
+func (c *Filesystem) RenameTable(ctx context.Context, from, to Identifier) (err error) {
+	defer func() { err = c.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -350,28 +397,46 @@ func (c *Filesystem) NewOutput(t *Table) (OutputIO, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &fsOutput{location: strings.TrimSuffix(t.Metadata.Location, "/"), dir: dir}, nil
+	return &fsOutput{location: strings.TrimSuffix(t.Metadata.Location, "/"), dir: dir, table: qualified(t.Ident.Namespace, t.Ident.Name),
+		realDir: realPath(dir), sync: c.sync, cat: c}, nil
 }
 
 type fsOutput struct {
 	location string
 	dir      string
+	table    string
+	realDir  string // dir with its symbolic links followed
+	sync     Syncer
+	cat      *Filesystem // records what is written (filesystem_cleanup.go)
 }
 
 func (o *fsOutput) local(path string) (string, error) {
 	rest, ok := strings.CutPrefix(path, o.location+"/")
-	if !ok {
-		return "", fmt.Errorf("output %s: not under the table location %s: %w", path, o.location, ErrDataInvalid)
+	if !ok || hasDotDot(rest) {
+		return "", o.refuse(path, "it is not under the table's location")
 	}
 	local := filepath.Join(o.dir, filepath.FromSlash(rest))
 	if !strings.HasPrefix(local, o.dir+string(filepath.Separator)) {
-		return "", fmt.Errorf("output %s: leaves the table directory: %w", path, ErrDataInvalid)
+		return "", o.refuse(path, "it leaves the table's directory")
 	}
 	return local, nil
 }
 
+// refuse is the error for writing a file outside the table's directory
+// (a crafted write.data.path, a path with "..").
+func (o *fsOutput) refuse(path, why string) error {
+	shown := path
+	if rest, ok := strings.CutPrefix(path, o.location+"/"); ok {
+		shown = rest
+	}
+	return pgerr.Wrap(fmt.Errorf("output %s: %s: %w", path, why, ErrOutsideWarehouse), pgerr.InsufficientPrivilege,
+		"cannot write file \"%s\" of table \"%s\": %s", shown, o.table, why).
+		WithHint("Files of a table are written in its directory (check the property write.data.path).")
+}
+
 // Create implements OutputIO.
-func (o *fsOutput) Create(ctx context.Context, path string) (io.WriteCloser, error) {
+func (o *fsOutput) Create(ctx context.Context, path string) (_ io.WriteCloser, err error) {
+	defer func() { err = o.cat.relative(err) }()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -379,21 +444,30 @@ func (o *fsOutput) Create(ctx context.Context, path string) (io.WriteCloser, err
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(local), 0o755); err != nil {
+	dir := filepath.Dir(local)
+	if err := mkdirAllSynced(o.sync, dir); err != nil {
 		return nil, fmt.Errorf("output %s: %w", path, err)
 	}
-	f, err := os.OpenFile(local, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if r := realPath(dir); !within(r, o.realDir) {
+		return nil, o.refuse(path, "its directory is a symbolic link that leads out of the table's directory")
+	}
+	if err := o.cat.recordWrite(o.dir, local); err != nil {
+		return nil, fmt.Errorf("output %s: %w", path, err)
+	}
+	f, err := os.OpenFile(local, os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("output %s: %w", path, ErrAlreadyExists)
 		}
 		return nil, fmt.Errorf("output %s: %w", path, err)
 	}
-	return f, nil
+	return &syncedFile{File: f, sync: o.sync, name: filepath.ToSlash(strings.TrimPrefix(local, o.dir+string(filepath.Separator))), table: o.table,
+		dirSyncedLater: dir == filepath.Join(o.dir, "metadata")}, nil
 }
 
 // Remove implements OutputIO.
-func (o *fsOutput) Remove(ctx context.Context, path string) error {
+func (o *fsOutput) Remove(ctx context.Context, path string) (err error) {
+	defer func() { err = o.cat.relative(err) }()
 	local, err := o.local(path)
 	if err != nil {
 		return err

@@ -3,10 +3,13 @@ package catalog
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 // TestNamespacesAndTables covers the catalog operations other than commits
@@ -38,6 +41,20 @@ func TestNamespacesAndTables(t *testing.T) {
 			_, err := cat.CreateTable(ctx, Identifier{Namespace: db, Name: "far"}, spec)
 			return err
 		}, ErrUnsupported},
+		{"create table outside the warehouse", func() error {
+			for _, loc := range []string{"/etc/x", "file:/tmp/x", cat.Root() + "/db/../../x"} {
+				spec := eventsSpec(2)
+				spec.Location = loc
+				_, err := cat.CreateTable(ctx, Identifier{Namespace: db, Name: "far"}, spec)
+				if pgerr.Code(err) != pgerr.InsufficientPrivilege {
+					return fmt.Errorf("location %s: %v, want 42501", loc, err)
+				}
+				if !errors.Is(err, ErrOutsideWarehouse) {
+					return err
+				}
+			}
+			return ErrOutsideWarehouse
+		}, ErrOutsideWarehouse},
 		{"create table without schema", func() error {
 			_, err := cat.CreateTable(ctx, Identifier{Namespace: db, Name: "noschema"}, TableSpec{})
 			return err

@@ -43,7 +43,7 @@ func ReadManifest(ctx context.Context, fio FileIO, mf *ManifestFile) (*Manifest,
 	}
 	local, err := fio.Resolve(mf.Path)
 	if err != nil {
-		return nil, fmt.Errorf("manifest: %w", err)
+		return nil, FileError(fio, mf.Path, fmt.Errorf("manifest: %w", err))
 	}
 	cache := cacheOf(fio)
 	// Everything an entry inherits from the list entry is in the key: one
@@ -59,11 +59,11 @@ func ReadManifest(ctx context.Context, fio FileIO, mf *ManifestFile) (*Manifest,
 	}
 	data, err := readWhole(ctx, fio, mf.Path)
 	if err != nil {
-		return nil, fmt.Errorf("manifest: %w", err)
+		return nil, FileError(fio, mf.Path, fmt.Errorf("manifest: %w", err))
 	}
 	m, err := decodeManifest(data, mf, cache)
 	if err != nil {
-		return nil, fmt.Errorf("read manifest %s: %w", mf.Path, err)
+		return nil, FileError(fio, mf.Path, fmt.Errorf("manifest: %w", err))
 	}
 	cache.put(key, m)
 	return m, nil

@@ -57,7 +57,7 @@ func ReadManifestList(ctx context.Context, fio FileIO, snap *Snapshot) ([]Manife
 	}
 	local, err := fio.Resolve(snap.ManifestList)
 	if err != nil {
-		return nil, fmt.Errorf("manifest list of snapshot %d: %w", snap.SnapshotID, err)
+		return nil, FileError(fio, snap.ManifestList, fmt.Errorf("manifest list of snapshot %d: %w", snap.SnapshotID, err))
 	}
 	cache := cacheOf(fio)
 	if v, ok := cache.get("list:" + local); ok {
@@ -65,11 +65,11 @@ func ReadManifestList(ctx context.Context, fio FileIO, snap *Snapshot) ([]Manife
 	}
 	data, err := readWhole(ctx, fio, snap.ManifestList)
 	if err != nil {
-		return nil, fmt.Errorf("manifest list of snapshot %d: %w", snap.SnapshotID, err)
+		return nil, FileError(fio, snap.ManifestList, fmt.Errorf("manifest list of snapshot %d: %w", snap.SnapshotID, err))
 	}
 	recs, _, _, err := avroRecords[avroManifestFile](data, cache)
 	if err != nil {
-		return nil, fmt.Errorf("read manifest list %s: %w", snap.ManifestList, err)
+		return nil, FileError(fio, snap.ManifestList, fmt.Errorf("manifest list: %w", err))
 	}
 	out := make([]ManifestFile, len(recs))
 	for i := range recs {

@@ -205,10 +205,10 @@ func (c *Filesystem) CreateView(ctx context.Context, id Identifier, meta *ViewMe
 	}
 	metaDir := filepath.Join(dir, "metadata")
 	if err == nil {
-		err = createExclusive(metaDir, "v1.metadata.json", data)
+		err = createExclusive(c.sync, nil, metaDir, "v1.metadata.json", data, true)
 	}
 	if err == nil {
-		err = replaceFile(metaDir, versionHintFile, []byte("1"))
+		err = replaceFile(c.sync, nil, metaDir, versionHintFile, []byte("1"), true)
 	}
 	if err != nil {
 		os.RemoveAll(dir)
@@ -243,7 +243,7 @@ func (c *Filesystem) replaceView(ctx context.Context, id Identifier, dir string,
 			return nil, fmt.Errorf("replace view %s: %w", name, err)
 		}
 		newName := "v" + strconv.FormatInt(version+1, 10) + ".metadata.json"
-		if err := createExclusive(metaDir, newName, data); err != nil {
+		if err := createExclusive(c.sync, nil, metaDir, newName, data, true); err != nil {
 			if errors.Is(err, fs.ErrExist) && attempt < viewRetries {
 				continue
 			}
@@ -254,6 +254,8 @@ func (c *Filesystem) replaceView(ctx context.Context, id Identifier, dir string,
 		}
 		if err := c.advanceHint(metaDir, version+1); err != nil {
 			slog.Warn("update version hint", "view", name, "err", err)
+		} else if err := c.sync.SyncDir(metaDir); err != nil {
+			slog.Warn("sync view metadata directory", "view", name, "err", err)
 		}
 		newPath := filepath.Join(metaDir, newName)
 		c.cache.put(viewKey(newPath), next)

@@ -312,8 +312,12 @@ func crashVerify(t *testing.T, ctx context.Context, addr, warehouse string, tabl
 			t.Errorf("%s: %v", tb.name, err)
 			continue
 		}
-		t.Logf("%s: %d snapshots; in-flight statements that committed: %v; %d of %d files unreferenced (left by the kill): %s",
-			tb.name, len(chain), applied, len(unref), total, strings.Join(unref, ", "))
+		t.Logf("%s: %d snapshots; in-flight statements that committed: %v; %d files", tb.name, len(chain), applied, total)
+		// The restarted server removed what the killed one wrote for commits
+		// that did not happen when it first loaded the table.
+		if len(unref) > 0 {
+			t.Errorf("%s: %d files referenced by no metadata after the restart (left by the kill): %s", tb.name, len(unref), strings.Join(unref, ", "))
+		}
 	}
 }
 

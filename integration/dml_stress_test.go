@@ -768,6 +768,9 @@ func dmlUnreferencedFiles(ctx context.Context, tbl *catalog.Table) ([]string, in
 		if err != nil || e.IsDir() {
 			return err
 		}
+		if strings.HasPrefix(e.Name(), ".icegate-writes-") {
+			return nil // a gateway's record of what it writes (catalog/filesystem_cleanup.go)
+		}
 		total++
 		if !refs[filepath.Clean(path)] {
 			rel, _ := filepath.Rel(dir, path)

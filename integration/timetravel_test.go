@@ -19,7 +19,8 @@ import (
 )
 
 // missingSnapshotFiles lists snapshots whose files the fixtures lack (the
-// fixtures README's quirks): reading them must fail with 58030, never
+// fixtures README's quirks): reading them must fail with 58P01
+// (undefined_file), never
 // answer.
 var missingSnapshotFiles = map[string]map[string]string{
 	"duckdb__equality_deletes_mytable": {"7342794868382145167": "quirk 7: its manifest list is missing from the origin"},
@@ -57,8 +58,8 @@ func TestTimeTravelFixtures(t *testing.T) {
 				}
 				got, cols, err := countAndColumns(ctx, conn, fx.sqlName()+" "+form)
 				if why, ok := missingSnapshotFiles[fx.Folder][id]; ok {
-					if sqlState(err) != pgerr.IOError {
-						t.Errorf("%s (%s): want SQLSTATE 58030, got %d rows, %v", form, why, got, describe(err))
+					if sqlState(err) != pgerr.UndefinedFile {
+						t.Errorf("%s (%s): want SQLSTATE 58P01, got %d rows, %v", form, why, got, describe(err))
 					}
 					continue
 				}

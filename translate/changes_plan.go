@@ -144,6 +144,9 @@ func (p *changePlanner) plan(ctx context.Context, snap *catalog.Snapshot) ([]cat
 // otherwise: it removed files or added deletes).
 func (p *changePlanner) appendedFiles(ctx context.Context, snap *catalog.Snapshot) ([]catalog.FileScanTask, bool, error) {
 	fail := func(err error) ([]catalog.FileScanTask, bool, error) {
+		if pgerr.As(err) != nil {
+			return nil, false, err
+		}
 		return nil, false, pgerr.Wrap(err, pgerr.IOError, "read the changes of %s at snapshot %d: %v", p.table.Ident.Name, snap.SnapshotID, err)
 	}
 	list, err := catalog.ReadManifestList(ctx, p.table.IO, snap)

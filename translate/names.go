@@ -132,6 +132,9 @@ func (s *session) loadTable(ctx context.Context, ns []string, name string) (*cat
 	if err == nil {
 		return t, nil
 	}
+	if pgerr.As(err) != nil {
+		return nil, err // a table whose files fail says which file and why
+	}
 	if !errors.Is(err, catalog.ErrNotFound) {
 		return nil, pgerr.Wrap(err, pgerr.IOError, "load table %s.%s: %v", strings.Join(ns, "."), name, err)
 	}

@@ -46,7 +46,7 @@ func (s *scanRun) loadDeletionVector(ctx context.Context, df *catalog.DataFile) 
 		return pos, nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, s.fileError(df, err)
 	}
 	return v.([]int64), nil
 }

@@ -71,7 +71,7 @@ func (s *scanRun) loadEqualityDeletes(ctx context.Context, df *catalog.DataFile)
 		for {
 			cols, _, n, err := r.next(ctx, s.batchSize)
 			if err != nil {
-				return nil, fmt.Errorf("read equality deletes %s: %w", df.Path, err)
+				return nil, s.fileError(df, fmt.Errorf("read equality deletes: %w", err))
 			}
 			if n == 0 {
 				break
@@ -80,7 +80,7 @@ func (s *scanRun) loadEqualityDeletes(ctx context.Context, df *catalog.DataFile)
 				key, err = rowKey(key[:0], cols, i)
 				if err != nil {
 					releaseAll(cols)
-					return nil, fmt.Errorf("equality deletes %s: %w", df.Path, err)
+					return nil, s.fileError(df, fmt.Errorf("equality deletes: %w", err))
 				}
 				out.keys[string(key)] = struct{}{}
 			}

@@ -45,7 +45,7 @@ func (s *scanRun) loadPositionDeletes(ctx context.Context, df *catalog.DataFile)
 		for {
 			cols, _, n, err := r.next(ctx, s.batchSize)
 			if err != nil {
-				return nil, fmt.Errorf("read position deletes %s: %w", df.Path, err)
+				return nil, s.fileError(df, fmt.Errorf("read position deletes: %w", err))
 			}
 			if n == 0 {
 				break
@@ -54,7 +54,7 @@ func (s *scanRun) loadPositionDeletes(ctx context.Context, df *catalog.DataFile)
 			poss, ok2 := cols[1].(*array.Int64)
 			if !ok1 || !ok2 {
 				releaseAll(cols)
-				return nil, fmt.Errorf("position deletes %s: unexpected column types", df.Path)
+				return nil, s.fileError(df, fmt.Errorf("position deletes: unexpected column types"))
 			}
 			for i := range n {
 				if paths.IsNull(i) || poss.IsNull(i) {

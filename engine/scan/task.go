@@ -113,7 +113,7 @@ func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []r
 	}
 	f, err := s.spec.Table.IO.Open(ctx, df.Path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("open %s: %w", df.Path, err)
+		return nil, nil, s.fileError(df, err)
 	}
 	var r fileReader
 	switch format {
@@ -126,9 +126,19 @@ func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []r
 	}
 	if err != nil {
 		f.Close()
-		return nil, nil, err
+		return nil, nil, s.fileError(df, err)
 	}
 	return r, f, nil
+}
+
+// fileError gives a failure reading the data or delete file df its
+// SQLSTATE and a message naming the file relative to the table
+// (catalog.FileError): contents that do not decode are XX001.
+func (s *scanRun) fileError(df *catalog.DataFile, err error) error {
+	if s.spec.Table == nil || s.spec.Table.IO == nil {
+		return err
+	}
+	return catalog.FileError(s.spec.Table.IO, df.Path, err)
 }
 
 // runTask reads shard sh of one data file, applies its deletes and emits
@@ -197,7 +207,7 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fi
 	for {
 		cols, pos, n, err := r.next(ctx, s.batchSize)
 		if err != nil {
-			return err
+			return s.fileError(df, err)
 		}
 		if n == 0 {
 			return nil

@@ -13,7 +13,9 @@ import (
 
 // FileWriter creates and removes the data files a Writer produces. Paths
 // are the ones recorded in the DataFiles (DataDir joined with the file's
-// relative path).
+// relative path). Closing a created file makes it durable (fsync of the
+// file and of its directory): it is closed once written, before any
+// commit references it.
 type FileWriter interface {
 	// Create opens a new file for writing; it fails if the file exists.
 	Create(path string) (io.WriteCloser, error)
@@ -37,7 +39,25 @@ func (LocalFiles) Create(path string) (io.WriteCloser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create data file: %w", err)
 	}
-	return f, nil
+	return durableFile{f}, nil
+}
+
+// durableFile is synced, with its directory, when it is closed: a commit
+// that references it must not outlive it after a power loss.
+type durableFile struct{ *os.File }
+
+func (f durableFile) Close() error {
+	err := f.Sync()
+	if cerr := f.File.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = catalog.OSSyncer{}.SyncDir(filepath.Dir(f.Name()))
+	}
+	if err != nil {
+		return fmt.Errorf("write data file: %w", err)
+	}
+	return nil
 }
 
 // Remove implements FileWriter.

@@ -58,6 +58,8 @@ const (
 	QueryCanceled                = "57014"
 	AdminShutdown                = "57P01"
 	IOError                      = "58030"
+	UndefinedFile                = "58P01"
+	DiskFull                     = "53100"
 	ConfigFileError              = "F0000"
 	InternalError                = "XX000"
 	DataCorrupted                = "XX001"
