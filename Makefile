@@ -1,5 +1,6 @@
-# icegate: Go only, nothing to install. Tests that need psql skip without it
-# (unless CI is set, where they fail: .ci/run installs postgresql-client).
+# icegate: Go and a C compiler (gcc, for pg_query_go through cgo). Tests that
+# need psql skip without it (unless CI is set, where they fail: .ci/run
+# installs postgresql-client).
 
 GO ?= go
 BIN ?= bin/icegate
