@@ -26,7 +26,7 @@ func catalogSnapshot(schema string) *Snapshot {
 	view := &Relation{Namespace: schema, Name: "big_orders", Kind: 'v', Rows: -1, Bytes: -1, Files: -1,
 		ViewDef: "SELECT id FROM " + schema + ".orders WHERE amount > 100",
 		Columns: []Attribute{{Name: "id", Type: pgtypes.Int8, Typmod: -1}}}
-	s := &Snapshot{Database: "warehouse", User: "alice", ServerVersion: "16.6", SearchPath: []string{"$user", "public"},
+	s := &Snapshot{Database: "warehouse", User: "alice", ServerVersion: PGVersion, SearchPath: []string{"$user", "public"},
 		Namespaces: []*Namespace{{Name: schema, Comment: "the sales data"}, {Name: "public"}},
 		Relations:  []*Relation{orders, view},
 		Settings: []Setting{{Name: "search_path", Setting: `"$user", public`, Context: "user", Vartype: "string",

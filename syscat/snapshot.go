@@ -12,7 +12,7 @@ import (
 type Snapshot struct {
 	Database      string
 	User          string
-	ServerVersion string // "16.6"
+	ServerVersion string // server_version: PGVersion unless a test says otherwise
 	// SearchPath is the session's search_path, as set ("$user" included).
 	SearchPath []string
 	// Namespaces are the warehouse's namespaces, Relations its tables and

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/syscat"
 )
 
 // setting describes one session setting (a GUC in PostgreSQL's terms).
@@ -43,8 +44,8 @@ var settingDefs = []setting{
 	{Name: "block_size", Doc: "Shows the size of a disk block.", Default: "8192", ReadOnly: true},
 	{Name: "search_path", Doc: "Sets the schema search order for names that are not schema-qualified.", Default: "public, default"},
 	{Name: "server_encoding", Doc: "Shows the server (database) character set encoding.", Default: "UTF8", Reported: true, ReadOnly: true},
-	{Name: "server_version", Doc: "Shows the server version.", Default: "16.6", Reported: true, ReadOnly: true},
-	{Name: "server_version_num", Doc: "Shows the server version as an integer.", Default: "160006", ReadOnly: true},
+	{Name: "server_version", Doc: "Shows the server version.", Default: syscat.PGVersion, Reported: true, ReadOnly: true},
+	{Name: "server_version_num", Doc: "Shows the server version as an integer.", Default: strconv.Itoa(syscat.PGVersionNum), ReadOnly: true},
 	{Name: "session_authorization", Doc: "Sets the session user name.", Default: "", Reported: true},
 	{Name: "standard_conforming_strings", Doc: "Causes '...' strings to treat backslashes literally.", Default: "on", Reported: true, Check: oneOf("on")},
 	{Name: "statement_timeout", Doc: "Sets the maximum allowed duration of any statement.", Default: "0", Check: checkMillis},
