@@ -104,7 +104,7 @@ const (
 
 func namespaceFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 	for _, n := range s.Namespaces {
-		w.add("oid", n.OID, "nspname", n.Name, "nspowner", BootstrapSuperuserOID)
+		w.add("oid", n.OID, "nspname", n.Name, "nspowner", namespaceOwner(n), "nspacl", namespaceACL(n, s.User))
 	}
 	return nil
 }

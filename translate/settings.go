@@ -49,6 +49,12 @@ var settingDefs = []setting{
 	{Name: "session_authorization", Doc: "Sets the session user name.", Default: "", Reported: true},
 	{Name: "standard_conforming_strings", Doc: "Causes '...' strings to treat backslashes literally.", Default: "on", Reported: true, Check: oneOf("on")},
 	{Name: "statement_timeout", Doc: "Sets the maximum allowed duration of any statement.", Default: "0", Check: checkMillis},
+	// pg_dump and pg_restore scripts set these three. icegate never waits
+	// for a lock (it takes none), scans no table in a shared order, and
+	// has no row security policies, so each one's value changes nothing.
+	{Name: "lock_timeout", Doc: "Sets the maximum allowed duration of any wait for a lock.", Default: "0", Check: checkMillisOf("lock_timeout")},
+	{Name: "synchronize_seqscans", Doc: "Enable synchronized sequential scans.", Default: "on", Check: checkBool},
+	{Name: "row_security", Doc: "Enable row security.", Default: "on", Check: checkBool},
 	{Name: "idle_in_transaction_session_timeout", Doc: "Sets the maximum allowed idle time between queries, when in a transaction.", Default: "0", Check: checkMillisOf("idle_in_transaction_session_timeout")},
 	{Name: statementMemSetting, Doc: "Sets the most memory one statement's sorts, hash tables and windows may hold; past it the statement fails with 53200.", Default: defaultStatementMem, Check: checkMemory},
 	{Name: "TimeZone", Doc: "Sets the time zone for displaying and interpreting time stamps.", Default: "UTC", Reported: true, Check: checkTimeZone},
