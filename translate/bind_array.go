@@ -295,9 +295,9 @@ func (b *binder) arrayEquality(op string, l, r bound, loc int32) (bound, bool, e
 	}
 	isArr := func(x bound) bool { return !x.unknown() && pgtypes.ElemOf(x.t.OID) != 0 }
 	switch {
-	case isArr(l) && r.lit != nil:
+	case isArr(l) && r.unknown():
 		r = bound{e: b.coerce(r, l.e.Type()), t: l.t}
-	case isArr(r) && l.lit != nil:
+	case isArr(r) && l.unknown():
 		l = bound{e: b.coerce(l, r.e.Type()), t: r.t}
 	case !isArr(l) || !isArr(r):
 		return bound{}, false, nil

@@ -118,7 +118,7 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 	case *pg.Node_ExecuteStmt:
 		return s.prepareExecute(ctx, x.ExecuteStmt)
 	case *pg.Node_LockStmt:
-		return s.prepareLock(x.LockStmt)
+		return s.prepareLock(ctx, ps, x.LockStmt)
 	}
 	return nil, unsupportedStatement(ps.node)
 }

@@ -303,13 +303,32 @@ func sysAttributes(schema *catalog.Schema) []syscat.Attribute {
 
 // sqlLiteral renders a column default as pg_get_expr shows it.
 func sqlLiteral(v any, t pgType) string {
+	quoted := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'::" + t.String() }
 	switch x := v.(type) {
 	case string:
-		return "'" + strings.ReplaceAll(x, "'", "''") + "'::" + t.String()
+		return quoted(x)
 	case bool:
 		return strconv.FormatBool(x)
+	case int8, int16, int32, int64, float32, float64:
+		if t.OID != pgtypes.Date && t.OID != pgtypes.Time && t.OID != pgtypes.Timestamp && t.OID != pgtypes.Timestamptz {
+			return fmt.Sprint(v)
+		}
 	}
-	return fmt.Sprint(v)
+	// Other values (decimals, dates, times, timestamps, uuids, bytes) are
+	// written by the cast to text PostgreSQL's output uses: a decimal as a
+	// numeric constant, the others as a typed string.
+	lit, ok := expr.Fold(&expr.Cast{Arg: &expr.Lit{V: v, T: arrowOf(t)}, T: expr.Text}).(*expr.Lit)
+	if !ok {
+		return fmt.Sprint(v)
+	}
+	text, ok := lit.V.(string)
+	if !ok {
+		return fmt.Sprint(v)
+	}
+	if t.OID == pgtypes.Numeric {
+		return text
+	}
+	return quoted(text)
 }
 
 // settingContext is pg_settings.context of a setting.
