@@ -43,15 +43,17 @@ func namespaceOwner(n *Namespace) uint32 {
 	return BootstrapSuperuserOID
 }
 
-// namespaceACL is a schema's nspacl as PostgreSQL 15 has it: everyone may
-// use public and the system schemas (the owner may also create there);
-// the other schemas keep the default (NULL: the owner's privileges).
-// icegate checks no privileges, so these describe what any user may do.
+// namespaceACL is a schema's nspacl: public's is PostgreSQL 15's (everyone
+// may use it, its owner also create in it), which pg_dump takes as public's
+// baseline; the other schemas keep the default (NULL: the owner's
+// privileges), which is also pg_dump's baseline for them (pg_catalog and
+// information_schema, whose ACLs PostgreSQL records in pg_init_privs,
+// which icegate leaves empty). icegate checks no privileges.
 func namespaceACL(n *Namespace, user string) any {
+	if n.Name != "public" {
+		return nil
+	}
 	owner, _ := RoleName(namespaceOwner(n), user)
 	owner = ACLRoleName(owner)
-	if n.Name == "public" || n.System {
-		return []string{owner + "=UC/" + owner, "=U/" + owner}
-	}
-	return nil
+	return []string{owner + "=UC/" + owner, "=U/" + owner}
 }

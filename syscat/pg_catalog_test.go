@@ -99,11 +99,11 @@ func TestCatalogRelationRows(t *testing.T) {
 			"datcollate": "C.UTF-8", "datallowconn": true, "datdba": uint32(10)}},
 		{"pg_roles", "oid", uint32(10), map[string]any{"rolname": "alice", "rolsuper": true, "rolcanlogin": true}},
 		{"pg_roles", "oid", uint32(6171), map[string]any{"rolname": "pg_database_owner", "rolsuper": false, "rolcanlogin": false}},
-		// As in PostgreSQL 15: pg_database_owner owns public, everyone may
-		// use it and the system schemas (pg_dump then writes no GRANT).
+		// As in PostgreSQL 15: pg_database_owner owns public and everyone
+		// may use it (pg_dump then writes no GRANT or REVOKE).
 		{"pg_namespace", "nspname", "public", map[string]any{"nspowner": uint32(6171),
 			"nspacl": []string{"pg_database_owner=UC/pg_database_owner", "=U/pg_database_owner"}}},
-		{"pg_namespace", "nspname", "pg_catalog", map[string]any{"nspowner": uint32(10), "nspacl": []string{"alice=UC/alice", "=U/alice"}}},
+		{"pg_namespace", "nspname", "pg_catalog", map[string]any{"nspowner": uint32(10), "nspacl": nil}},
 		{"pg_namespace", "nspname", "sales", map[string]any{"nspowner": uint32(10), "nspacl": nil}},
 		{"pg_user", "", nil, map[string]any{"usename": "alice", "usesysid": uint32(10)}},
 		{"pg_tablespace", "spcname", "pg_default", map[string]any{"oid": uint32(1663)}},

@@ -20,6 +20,7 @@ var pgShapes = []shape{
 	{"pg_conversion", 2607, 'r', []Column{{"oid", 26, true}, {"conname", 19, true}, {"connamespace", 26, true}, {"conowner", 26, true}, {"conforencoding", 23, true}, {"contoencoding", 23, true}, {"conproc", 24, true}, {"condefault", 16, true}}},
 	{"pg_cursors", 12077, 'v', []Column{{"name", 25, false}, {"statement", 25, false}, {"is_holdable", 16, false}, {"is_binary", 16, false}, {"is_scrollable", 16, false}, {"creation_time", 1184, false}}},
 	{"pg_database", 1262, 'r', []Column{{"oid", 26, true}, {"datname", 19, true}, {"datdba", 26, true}, {"encoding", 23, true}, {"datlocprovider", 18, true}, {"datistemplate", 16, true}, {"datallowconn", 16, true}, {"datconnlimit", 23, true}, {"datfrozenxid", 28, true}, {"datminmxid", 28, true}, {"dattablespace", 26, true}, {"datcollate", 25, true}, {"datctype", 25, true}, {"daticulocale", 25, false}, {"datcollversion", 25, false}, {"datacl", 1034, false}}},
+	{"pg_db_role_setting", 2964, 'r', []Column{{"setdatabase", 26, true}, {"setrole", 26, true}, {"setconfig", 1009, false}}},
 	{"pg_default_acl", 826, 'r', []Column{{"oid", 26, true}, {"defaclrole", 26, true}, {"defaclnamespace", 26, true}, {"defaclobjtype", 18, true}, {"defaclacl", 1034, true}}},
 	{"pg_depend", 2608, 'r', []Column{{"classid", 26, true}, {"objid", 26, true}, {"objsubid", 23, true}, {"refclassid", 26, true}, {"refobjid", 26, true}, {"refobjsubid", 23, true}, {"deptype", 18, true}}},
 	{"pg_description", 2609, 'r', []Column{{"objoid", 26, true}, {"classoid", 26, true}, {"objsubid", 23, true}, {"description", 25, true}}},

@@ -55,8 +55,14 @@ func TestDumpToolQueries(t *testing.T) {
 		{"SELECT o.option_value FROM pg_catalog.pg_options_to_table(ARRAY['x=1']) AS o", "1"},
 		{"SELECT count(*) FROM pg_attribute a WHERE array_to_string(ARRAY(SELECT quote_ident(option_name) || ' ' || quote_literal(option_value) FROM pg_options_to_table(attfdwoptions) ORDER BY option_name), ', ') <> ''", "0"},
 
+		// What cannot be done says so.
+		{"SELECT pg_catalog.pg_export_snapshot()", "error (0A000)"},
+		{"SET quote_all_identifiers = true", "error (0A000)"},
+		{"SET quote_all_identifiers = off", ""},
+
 		// Catalogs pg_dump reads that are empty here.
 		{"SELECT count(*) FROM pg_catalog.pg_seclabels", "0"},
+		{"SELECT count(*) FROM pg_db_role_setting WHERE setrole = 0", "0"},
 		{"SELECT pg_get_userbyid(nspowner), nspacl FROM pg_namespace WHERE nspname = 'public'", "pg_database_owner\t" + `["pg_database_owner=UC/pg_database_owner","=U/pg_database_owner"]`},
 
 		// Column defaults as SQL a dump can replay: typed strings, numeric

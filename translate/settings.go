@@ -55,6 +55,9 @@ var settingDefs = []setting{
 	{Name: "lock_timeout", Doc: "Sets the maximum allowed duration of any wait for a lock.", Default: "0", Check: checkMillisOf("lock_timeout")},
 	{Name: "synchronize_seqscans", Doc: "Enable synchronized sequential scans.", Default: "on", Check: checkBool},
 	{Name: "row_security", Doc: "Enable row security.", Default: "on", Check: checkBool},
+	// pg_dump --quote-all-identifiers sets this to have the server's
+	// deparsing functions quote every name; icegate's do not.
+	{Name: "quote_all_identifiers", Doc: "When generating SQL fragments, quote all identifiers.", Default: "off", Check: checkQuoteAll},
 	{Name: "idle_in_transaction_session_timeout", Doc: "Sets the maximum allowed idle time between queries, when in a transaction.", Default: "0", Check: checkMillisOf("idle_in_transaction_session_timeout")},
 	{Name: statementMemSetting, Doc: "Sets the most memory one statement's sorts, hash tables and windows may hold; past it the statement fails with 53200.", Default: defaultStatementMem, Check: checkMemory},
 	{Name: "TimeZone", Doc: "Sets the time zone for displaying and interpreting time stamps.", Default: "UTC", Reported: true, Check: checkTimeZone},
@@ -283,6 +286,16 @@ func checkIsolation(v, _ string) (string, error) {
 	}
 	return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"transaction_isolation\": \"%s\"", v).
 		WithHint("Available values: serializable, repeatable read, read committed, read uncommitted.")
+}
+
+// checkQuoteAll accepts quote_all_identifiers = off only.
+func checkQuoteAll(v, cur string) (string, error) {
+	b, err := checkBool(v, cur)
+	if err != nil || b == "off" {
+		return b, err
+	}
+	return "", pgerr.New(pgerr.FeatureNotSupported, "quote_all_identifiers = on is not supported").
+		WithDetail("icegate's quote_ident and catalog functions quote only the names that need it.")
 }
 
 // checkBool accepts PostgreSQL's boolean spellings and stores on/off.

@@ -13,7 +13,7 @@ import (
 var relations = []string{
 	"pg_aggregate", "pg_am", "pg_amop", "pg_amproc", "pg_attrdef", "pg_attribute", "pg_auth_members",
 	"pg_available_extensions", "pg_cast", "pg_class", "pg_collation", "pg_constraint", "pg_conversion",
-	"pg_database", "pg_default_acl", "pg_depend", "pg_description", "pg_enum", "pg_event_trigger",
+	"pg_database", "pg_db_role_setting", "pg_default_acl", "pg_depend", "pg_description", "pg_enum", "pg_event_trigger",
 	"pg_extension", "pg_foreign_data_wrapper", "pg_foreign_server", "pg_foreign_table", "pg_group",
 	"pg_index", "pg_indexes", "pg_inherits", "pg_init_privs", "pg_language", "pg_largeobject_metadata",
 	"pg_locks", "pg_matviews", "pg_namespace", "pg_opclass", "pg_operator", "pg_opfamily",
