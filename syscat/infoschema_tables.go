@@ -25,7 +25,8 @@ func characterSetRows(_ context.Context, s *Snapshot, rb *rowBuilder) error {
 
 func schemataRows(_ context.Context, s *Snapshot, rb *rowBuilder) error {
 	for _, n := range s.Namespaces {
-		rb.add("catalog_name", s.Database, "schema_name", n.Name, "schema_owner", ownerName(s))
+		owner, _ := RoleName(namespaceOwner(n), ownerName(s))
+		rb.add("catalog_name", s.Database, "schema_name", n.Name, "schema_owner", owner)
 	}
 	return nil
 }

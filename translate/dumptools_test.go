@@ -63,6 +63,7 @@ func TestDumpToolQueries(t *testing.T) {
 		// Catalogs pg_dump reads that are empty here.
 		{"SELECT count(*) FROM pg_catalog.pg_seclabels", "0"},
 		{"SELECT count(*) FROM pg_db_role_setting WHERE setrole = 0", "0"},
+		{"SELECT schema_owner FROM information_schema.schemata WHERE schema_name IN ('public', 'iceberg') ORDER BY 1", "pg_database_owner\ntester"},
 		{"SELECT pg_get_userbyid(nspowner), nspacl FROM pg_namespace WHERE nspname = 'public'", "pg_database_owner\t" + `["pg_database_owner=UC/pg_database_owner","=U/pg_database_owner"]`},
 
 		// Column defaults as SQL a dump can replay: typed strings, numeric
