@@ -220,6 +220,9 @@ var viewColumnsCollatedC = map[string]bool{
 	"pg_catalog.pg_policies.with_check":                    true,
 	"pg_catalog.pg_stats_ext.n_distinct":                   true,
 	"pg_catalog.pg_stats_ext.dependencies":                 true,
+	"pg_catalog.pg_seclabels.objname":                      true,
+	"pg_catalog.pg_seclabels.provider":                     true,
+	"pg_catalog.pg_seclabels.label":                        true,
 }
 
 // collatable reports whether values of type oid have a collation.
