@@ -29,6 +29,10 @@ var pgdumpSetup = []string{
 		(3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`,
 	`CREATE TABLE shop.defaults (k int NOT NULL, note text DEFAULT 'none', amount numeric(8,3) DEFAULT 1.5, at date DEFAULT '2020-02-29')`,
 	`INSERT INTO shop.defaults (k) VALUES (1)`,
+	`CREATE TABLE shop.keyed (id int NOT NULL PRIMARY KEY, v text)`,
+	`COMMENT ON TABLE shop.keyed IS 'rows by id'`,
+	`COMMENT ON COLUMN shop.keyed.v IS 'it''s the value'`,
+	`CREATE VIEW shop.cheap AS SELECT id, name FROM shop.items WHERE price < 1`,
 }
 
 // pgdumpItems is what pg_dump writes for shop.items.
@@ -86,6 +90,10 @@ func TestPgDump(t *testing.T) {
 			"CREATE SCHEMA shop;",
 			pgdumpItems,
 			"    note text DEFAULT 'none'::text,\n    amount numeric(8,3) DEFAULT 1.500,\n    at date DEFAULT '2020-02-29'::date\n",
+			"ALTER TABLE ONLY shop.keyed\n    ADD CONSTRAINT keyed_pkey PRIMARY KEY (id);",
+			"COMMENT ON TABLE shop.keyed IS 'rows by id';",
+			"COMMENT ON COLUMN shop.keyed.v IS 'it''s the value';",
+			"CREATE VIEW shop.cheap AS\n",
 		} {
 			if !strings.Contains(out, want) {
 				t.Errorf("the dump lacks\n%s\n--- dump:\n%s", want, out)
@@ -177,7 +185,7 @@ func TestPgDump(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("restoring the dump into PostgreSQL: %v\n%s", err, out)
 		}
-		query := "SELECT * FROM shop.items ORDER BY id; SELECT * FROM shop.defaults"
+		query := "SELECT * FROM shop.items ORDER BY id; SELECT * FROM shop.defaults; SELECT * FROM shop.cheap ORDER BY id"
 		host, port, _ := net.SplitHostPort(addr)
 		got := psqlOutput(t, psql, "-h", host, "-p", port, "-U", "icegate", "-d", "icegate", "-c", query)
 		want := psqlOutput(t, psql, "-d", dbURL, "-c", query)
