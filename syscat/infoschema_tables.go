@@ -25,7 +25,8 @@ func characterSetRows(_ context.Context, s *Snapshot, rb *rowBuilder) error {
 
 func schemataRows(_ context.Context, s *Snapshot, rb *rowBuilder) error {
 	for _, n := range s.Namespaces {
-		rb.add("catalog_name", s.Database, "schema_name", n.Name, "schema_owner", ownerName(s))
+		owner, _ := RoleName(namespaceOwner(n), ownerName(s))
+		rb.add("catalog_name", s.Database, "schema_name", n.Name, "schema_owner", owner)
 	}
 	return nil
 }
@@ -219,6 +220,9 @@ var viewColumnsCollatedC = map[string]bool{
 	"pg_catalog.pg_policies.with_check":                    true,
 	"pg_catalog.pg_stats_ext.n_distinct":                   true,
 	"pg_catalog.pg_stats_ext.dependencies":                 true,
+	"pg_catalog.pg_seclabels.objname":                      true,
+	"pg_catalog.pg_seclabels.provider":                     true,
+	"pg_catalog.pg_seclabels.label":                        true,
 }
 
 // collatable reports whether values of type oid have a collation.

@@ -24,6 +24,7 @@ const (
 	KindIndex      = "i" // the primary-key index of a table with identifier fields
 	KindConstraint = "c" // its primary-key constraint
 	KindDefault    = "d" // a column default (pg_attrdef)
+	KindRule       = "R" // a view's _RETURN rule (pg_rewrite)
 )
 
 // ObjectOID returns the OID of a user object: a hash of its kind and

@@ -47,6 +47,7 @@ func pgFills() map[string]fillFunc {
 		"pg_constraint":         constraintFill,
 		"pg_indexes":            indexesFill,
 		"pg_depend":             dependFill,
+		"pg_rewrite":            rewriteFill,
 		"pg_description":        descriptionFill,
 		"pg_attrdef":            attrdefFill,
 		"pg_database":           databaseFill,
@@ -100,11 +101,12 @@ const (
 	pgNamespaceOID  uint32 = 2615
 	pgConstraintOID uint32 = 2606
 	pgAttrdefOID    uint32 = 2604
+	pgRewriteOID    uint32 = 2618
 )
 
 func namespaceFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 	for _, n := range s.Namespaces {
-		w.add("oid", n.OID, "nspname", n.Name, "nspowner", BootstrapSuperuserOID)
+		w.add("oid", n.OID, "nspname", n.Name, "nspowner", namespaceOwner(n), "nspacl", namespaceACL(n, s.User))
 	}
 	return nil
 }

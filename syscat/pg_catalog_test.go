@@ -25,8 +25,9 @@ func catalogSnapshot(schema string) *Snapshot {
 		Columns: []Attribute{id, status, amount, tags}, PrimaryKey: []int16{1}, Rows: 42, Bytes: 20000, Files: 2}
 	view := &Relation{Namespace: schema, Name: "big_orders", Kind: 'v', Rows: -1, Bytes: -1, Files: -1,
 		ViewDef: "SELECT id FROM " + schema + ".orders WHERE amount > 100",
+		Reads:   [][2]string{{schema, "orders"}, {schema, "no_such_table"}},
 		Columns: []Attribute{{Name: "id", Type: pgtypes.Int8, Typmod: -1}}}
-	s := &Snapshot{Database: "warehouse", User: "alice", ServerVersion: "16.6", SearchPath: []string{"$user", "public"},
+	s := &Snapshot{Database: "warehouse", User: "alice", ServerVersion: PGVersion, SearchPath: []string{"$user", "public"},
 		Namespaces: []*Namespace{{Name: schema, Comment: "the sales data"}, {Name: "public"}},
 		Relations:  []*Relation{orders, view},
 		Settings: []Setting{{Name: "search_path", Setting: `"$user", public`, Context: "user", Vartype: "string",
@@ -97,7 +98,14 @@ func TestCatalogRelationRows(t *testing.T) {
 		{"pg_description", "description", "sum as bigint across all integer input values", map[string]any{"objoid": uint32(2108)}},
 		{"pg_database", "", nil, map[string]any{"oid": DatabaseOID, "datname": "warehouse", "encoding": int32(6),
 			"datcollate": "C.UTF-8", "datallowconn": true, "datdba": uint32(10)}},
-		{"pg_roles", "", nil, map[string]any{"rolname": "alice", "oid": uint32(10), "rolsuper": true, "rolcanlogin": true}},
+		{"pg_roles", "oid", uint32(10), map[string]any{"rolname": "alice", "rolsuper": true, "rolcanlogin": true}},
+		{"pg_roles", "oid", uint32(6171), map[string]any{"rolname": "pg_database_owner", "rolsuper": false, "rolcanlogin": false}},
+		// As in PostgreSQL 15: pg_database_owner owns public and everyone
+		// may use it (pg_dump then writes no GRANT or REVOKE).
+		{"pg_namespace", "nspname", "public", map[string]any{"nspowner": uint32(6171),
+			"nspacl": []string{"pg_database_owner=UC/pg_database_owner", "=U/pg_database_owner"}}},
+		{"pg_namespace", "nspname", "pg_catalog", map[string]any{"nspowner": uint32(10), "nspacl": nil}},
+		{"pg_namespace", "nspname", "sales", map[string]any{"nspowner": uint32(10), "nspacl": nil}},
 		{"pg_user", "", nil, map[string]any{"usename": "alice", "usesysid": uint32(10)}},
 		{"pg_tablespace", "spcname", "pg_default", map[string]any{"oid": uint32(1663)}},
 		{"pg_settings", "name", "search_path", map[string]any{"setting": `"$user", public`, "context": "user", "pending_restart": false}},
@@ -112,7 +120,11 @@ func TestCatalogRelationRows(t *testing.T) {
 		{"pg_tables", "tablename", "orders", map[string]any{"schemaname": "sales", "tableowner": "alice", "hasindexes": true}},
 		{"pg_tables", "tablename", "pg_type", map[string]any{"schemaname": "pg_catalog"}},
 		{"pg_views", "viewname", "big_orders", map[string]any{"schemaname": "sales", "definition": view.ViewDef}},
-		{"pg_depend", "deptype", "i", map[string]any{"objid": idx, "refobjid": PrimaryKeyConstraintOID(orders)}},
+		{"pg_depend", "refobjid", PrimaryKeyConstraintOID(orders), map[string]any{"objid": idx, "deptype": "i"}},
+		// A view is its _RETURN rule, which depends on what the view reads.
+		{"pg_rewrite", "ev_class", view.OID, map[string]any{"oid": RuleOID(view), "rulename": "_RETURN", "ev_type": "1", "is_instead": true}},
+		{"pg_depend", "refobjid", view.OID, map[string]any{"classid": uint32(2618), "objid": RuleOID(view), "deptype": "i"}},
+		{"pg_depend", "deptype", "n", map[string]any{"classid": uint32(2618), "objid": RuleOID(view), "refclassid": uint32(1259), "refobjid": orders.OID}},
 		{"pg_type", "typname", "int4", map[string]any{"oid": uint32(23), "typlen": int16(4), "typbyval": true,
 			"typinput": uint32(42), "typoutput": uint32(43), "typreceive": uint32(2406), "typsend": uint32(2407),
 			"typarray": uint32(1007), "typcategory": "N", "typalign": "i", "typnamespace": uint32(11)}},
@@ -170,7 +182,7 @@ func TestFillsNameRelations(t *testing.T) {
 // list no rows.
 func TestEmptyRelations(t *testing.T) {
 	s := catalogSnapshot("sales")
-	for _, name := range []string{"pg_inherits", "pg_enum", "pg_extension", "pg_trigger", "pg_rewrite",
+	for _, name := range []string{"pg_inherits", "pg_enum", "pg_extension", "pg_trigger",
 		"pg_sequence", "pg_sequences", "pg_policy", "pg_publication", "pg_statistic_ext", "pg_partitioned_table",
 		"pg_foreign_table", "pg_event_trigger", "pg_matviews", "pg_stats", "pg_locks", "pg_available_extensions",
 		"pg_shdescription", "pg_auth_members"} {

@@ -62,6 +62,18 @@ func indexesFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 // each of its table's columns.
 func dependFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 	for _, r := range s.Relations {
+		if r.Kind == 'v' && !r.System {
+			// As PostgreSQL records a view: its _RETURN rule is part of
+			// it, and depends on each relation the query reads (pg_dump
+			// orders a dump by these).
+			rule := RuleOID(r)
+			w.add("classid", pgRewriteOID, "objid", rule, "objsubid", int32(0),
+				"refclassid", pgClassOID, "refobjid", r.OID, "refobjsubid", int32(0), "deptype", "i")
+			for _, oid := range viewReads(s, r) {
+				w.add("classid", pgRewriteOID, "objid", rule, "objsubid", int32(0),
+					"refclassid", pgClassOID, "refobjid", oid, "refobjsubid", int32(0), "deptype", "n")
+			}
+		}
 		if len(r.PrimaryKey) == 0 {
 			continue
 		}
@@ -133,4 +145,33 @@ func btreeOpclass(typ uint32) uint32 {
 		}
 	}
 	return 0
+}
+
+// RuleOID is the OID of a view's _RETURN rule in pg_rewrite.
+func RuleOID(r *Relation) uint32 { return ObjectOID(KindRule, r.Namespace, r.Name) }
+
+// viewReads are the OIDs of the relations view r reads that the snapshot
+// has, each once, the view itself left out.
+func viewReads(s *Snapshot, r *Relation) []uint32 {
+	var out []uint32
+	seen := map[uint32]bool{r.OID: true}
+	for _, name := range r.Reads {
+		if d := s.Relation(name[0], name[1]); d != nil && !seen[d.OID] {
+			seen[d.OID] = true
+			out = append(out, d.OID)
+		}
+	}
+	return out
+}
+
+// rewriteFill lists the _RETURN rule of every user view, as PostgreSQL
+// has one per view. The rule's query trees are not kept (empty).
+func rewriteFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	for _, r := range s.Relations {
+		if r.Kind == 'v' && !r.System {
+			w.add("oid", RuleOID(r), "rulename", "_RETURN", "ev_class", r.OID, "ev_type", "1",
+				"ev_enabled", "O", "is_instead", true, "ev_qual", "<>", "ev_action", "")
+		}
+	}
+	return nil
 }

@@ -33,6 +33,10 @@ func rolesFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 	w.add("rolname", s.User, "rolsuper", true, "rolinherit", true, "rolcreaterole", true,
 		"rolcreatedb", true, "rolcanlogin", true, "rolreplication", false, "rolconnlimit", int32(-1),
 		"rolpassword", "********", "rolbypassrls", false, "oid", BootstrapSuperuserOID)
+	// The role that owns public, as in PostgreSQL 15: it cannot log in.
+	w.add("rolname", "pg_database_owner", "rolsuper", false, "rolinherit", true, "rolcreaterole", false,
+		"rolcreatedb", false, "rolcanlogin", false, "rolreplication", false, "rolconnlimit", int32(-1),
+		"rolpassword", "********", "rolbypassrls", false, "oid", PgDatabaseOwnerOID)
 	return nil
 }
 

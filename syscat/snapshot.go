@@ -12,7 +12,7 @@ import (
 type Snapshot struct {
 	Database      string
 	User          string
-	ServerVersion string // "16.6"
+	ServerVersion string // server_version: PGVersion unless a test says otherwise
 	// SearchPath is the session's search_path, as set ("$user" included).
 	SearchPath []string
 	// Namespaces are the warehouse's namespaces, Relations its tables and
@@ -48,6 +48,9 @@ type Relation struct {
 	Comment   string
 	// ViewDef is a view's query text (Kind 'v').
 	ViewDef string
+	// Reads are the relations a view's query names, as (namespace, name)
+	// pairs; pg_depend records the view's dependence on those that exist.
+	Reads [][2]string
 	// PrimaryKey lists the attnums (1-based) of the table's identifier
 	// fields, in order: served as a primary key (pg_index, pg_constraint,
 	// information_schema.table_constraints).

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -52,6 +53,38 @@ func (b *binder) arrayExpr(a *pg.A_ArrayExpr) (bound, error) {
 	return r, nil
 }
 
+// nameSubscript binds name[i]: PostgreSQL stores a name as a fixed array
+// of 64 bytes, so name[i] is the "char" at byte i counting from 0 (pg_dump
+// tests typname[0] = '_'): empty past the name's end, NULL outside the 64.
+func (b *binder) nameSubscript(x bound, index *pg.Node, loc int32) (bound, error) {
+	i, err := b.expr(index)
+	if err != nil {
+		return bound{}, err
+	}
+	fn := func(_ context.Context, a []any) (any, error) {
+		n, ok := toInt64(a[1])
+		if a[0] == nil || !ok || n < 0 || n >= 64 {
+			return nil, nil
+		}
+		name := textValue(a[0])
+		if int(n) >= len(name) {
+			return "", nil
+		}
+		return charText(name[n]), nil
+	}
+	t := pgType{pgtypes.Char, -1}
+	return bound{e: &expr.Call{Fn: "name_subscript", Args: []expr.Expr{b.coerce(x, expr.Text), b.coerce(i, expr.Int4)}, T: arrowOf(t), Go: fn}, t: t}, nil
+}
+
+// charText is a "char" byte as PostgreSQL writes it: itself when ASCII,
+// else a backslash and three octal digits.
+func charText(c byte) string {
+	if c < 0x80 {
+		return string(rune(c))
+	}
+	return fmt.Sprintf("\\%03o", c)
+}
+
 // indirection binds x[i], x[lo:hi] (arrays) on any expression.
 func (b *binder) indirection(ind *pg.A_Indirection) (bound, error) {
 	x, err := b.expr(ind.Arg)
@@ -70,6 +103,12 @@ func (b *binder) indirection(ind *pg.A_Indirection) (bound, error) {
 				continue
 			}
 			return bound{}, b.errAt(notYet("this kind of indirection"), loc)
+		}
+		if x.t.OID == pgtypes.Name && !idx.IsSlice && idx.Uidx != nil {
+			if x, err = b.nameSubscript(x, idx.Uidx, loc); err != nil {
+				return bound{}, err
+			}
+			continue
 		}
 		if pgtypes.ElemOf(x.t.OID) == 0 && x.t.OID != tJSONB.OID {
 			return bound{}, b.errAt(pgerr.New(pgerr.DatatypeMismatch,
@@ -243,37 +282,49 @@ func (b *binder) vectorSubscripts(fc *pg.FuncCall, name string) (*pg.FuncCall, s
 	return &pg.FuncCall{Funcname: []*pg.Node{pg.MakeStrNode("generate_series")}, Args: args, Location: fc.Location}, "generate_series"
 }
 
-// arrayEquality binds a = b and a <> b over two arrays of one type
+// arrayEquality binds a = b, a <> b and a IS [NOT] DISTINCT FROM b over
+// two arrays of one type
 // (pol.polroles = '{0}', an untyped literal being read as the other
 // side's array type): equal when they have the same elements in the same
 // order, NULL elements equal to each other, as PostgreSQL's array_eq.
 // ok is false when neither side is an array.
 func (b *binder) arrayEquality(op string, l, r bound, loc int32) (bound, bool, error) {
-	if op != "=" && op != "<>" {
+	distinct := op == "is_distinct_from" || op == "is_not_distinct_from"
+	if op != "=" && op != "<>" && !distinct {
 		return bound{}, false, nil
 	}
 	isArr := func(x bound) bool { return !x.unknown() && pgtypes.ElemOf(x.t.OID) != 0 }
 	switch {
-	case isArr(l) && r.lit != nil:
+	case isArr(l) && r.unknown():
 		r = bound{e: b.coerce(r, l.e.Type()), t: l.t}
-	case isArr(r) && l.lit != nil:
+	case isArr(r) && l.unknown():
 		l = bound{e: b.coerce(l, r.e.Type()), t: r.t}
 	case !isArr(l) || !isArr(r):
 		return bound{}, false, nil
 	}
 	if !arrow.TypeEqual(l.e.Type(), r.e.Type()) {
-		return bound{}, true, b.errAt(undefinedOperator(op, []bound{l, r}), loc)
+		name := op
+		if distinct {
+			name = "="
+		}
+		return bound{}, true, b.errAt(undefinedOperator(name, []bound{l, r}), loc)
 	}
-	want := op == "="
+	want := op == "=" || op == "is_not_distinct_from"
 	fn := func(_ context.Context, a []any) (any, error) {
 		x, okx := a[0].([]any)
 		y, oky := a[1].([]any)
 		if !okx || !oky {
-			return nil, nil
+			if !distinct {
+				return nil, nil
+			}
+			// IS [NOT] DISTINCT FROM: two NULLs are not distinct, a NULL
+			// and an array are.
+			return (a[0] == nil && a[1] == nil) == want, nil
 		}
 		return slices.Equal(x, y) == want, nil
 	}
-	return bound{e: &expr.Call{Fn: "array_" + map[bool]string{true: "eq", false: "ne"}[want], Args: []expr.Expr{l.e, r.e}, T: expr.Bool, Go: fn}, t: tBool}, true, nil
+	name := map[string]string{"=": "array_eq", "<>": "array_ne", "is_distinct_from": "array_distinct", "is_not_distinct_from": "array_not_distinct"}[op]
+	return bound{e: &expr.Call{Fn: name, Args: []expr.Expr{l.e, r.e}, T: expr.Bool, Go: fn}, t: tBool}, true, nil
 }
 
 // arraySubLink binds ARRAY(subquery): the values of the subquery's one

@@ -10,10 +10,8 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/syscat"
 )
-
-// versionString is what version() returns.
-const versionString = "PostgreSQL 16.6 (icegate) on x86_64-pc-linux-gnu, compiled by Go, 64-bit"
 
 // aggregateNames are the aggregate functions icegate computes.
 var aggregateNames = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true,
@@ -91,7 +89,7 @@ func (b *binder) constantFunc(fc *pg.FuncCall, name string) (bound, bool, error)
 	}
 	switch name {
 	case "version":
-		return text(versionString), true, noArgs()
+		return text(syscat.PGVersionString), true, noArgs()
 	case "now", "transaction_timestamp", "statement_timestamp", "clock_timestamp":
 		return bound{e: &expr.Lit{V: b.now.UnixMicro(), T: expr.Timestamptz}, t: tTimestamptz}, true, noArgs()
 	case "current_database":

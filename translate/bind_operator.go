@@ -108,6 +108,9 @@ func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
 		if a.Kind == pg.A_Expr_Kind_AEXPR_NOT_DISTINCT {
 			fn = "is_not_distinct_from"
 		}
+		if res, ok, err := b.arrayEquality(fn, l, r, a.Location); ok {
+			return res, err
+		}
 		return b.call(fn, []bound{l, r}, a.Location)
 	case pg.A_Expr_Kind_AEXPR_NULLIF:
 		l, r, err := b.pair(a)

@@ -42,7 +42,7 @@ func (c *sysCallSite) loc() int32 { return c.fc.Location }
 // sysFuncs lists the catalog functions by name (filled by the files
 // bind_sysfunc_*.go through their init functions' tables).
 var sysFuncs = map[string]sysFuncDef{
-	"pg_get_keywords": {}, "_pg_expandarray": {}, // set-returning: bind_tablefunc.go
+	"pg_get_keywords": {}, "pg_options_to_table": {}, "_pg_expandarray": {}, // set-returning: bind_tablefunc.go
 }
 
 func registerSysFuncs(m map[string]sysFuncDef) {

@@ -62,7 +62,8 @@ func bindCurrentSchemas(b *binder, c *sysCallSite) (bound, error) {
 
 // bindGetUserByID is pg_get_userbyid(role oid): every object icegate lists
 // is owned by the bootstrap role (OID 10), which is named after the
-// session's user; another OID is "unknown (OID=n)".
+// session's user, except the public schema, pg_database_owner's (as in
+// PostgreSQL 15); another OID is "unknown (OID=n)".
 func bindGetUserByID(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1); err != nil {
 		return bound{}, err
@@ -73,8 +74,8 @@ func bindGetUserByID(b *binder, c *sysCallSite) (bound, error) {
 		if err != nil {
 			return nil, err
 		}
-		if oid == syscat.BootstrapSuperuserOID {
-			return user, nil
+		if name, ok := syscat.RoleName(oid, user); ok {
+			return name, nil
 		}
 		return "unknown (OID=" + strconv.FormatUint(uint64(oid), 10) + ")", nil
 	})

@@ -89,6 +89,9 @@ func (b *binder) bindRangeFunction(rf *pg.RangeFunction, left rel) (rel, error) 
 	if name == "pg_get_keywords" {
 		return b.bindKeywords(rf, fc, left)
 	}
+	if name == "pg_options_to_table" {
+		return b.bindOptionsToTable(rf, fc, left)
+	}
 	if name == "_pg_expandarray" {
 		return nil, b.errAt(notYet("information_schema._pg_expandarray in FROM"), fc.Location)
 	}
@@ -196,8 +199,41 @@ func (b *binder) selectListSRF(fc *pg.FuncCall, name string) (bound, error) {
 }
 
 // setReturningSysFuncs are the set-returning catalog functions:
-// pg_get_keywords() and information_schema._pg_expandarray(anyarray).
-var setReturningSysFuncs = map[string]bool{"pg_get_keywords": true, "_pg_expandarray": true}
+// pg_get_keywords(), pg_options_to_table(text[]) and
+// information_schema._pg_expandarray(anyarray).
+var setReturningSysFuncs = map[string]bool{"pg_get_keywords": true, "pg_options_to_table": true, "_pg_expandarray": true}
+
+// optionsToTable is pg_options_to_table(options) as a query over the
+// options array ("name=value" items, as reloptions and the FDW catalogs
+// hold them); the NULL::text[] stands for the argument.
+const optionsToTable = `SELECT split_part(o, '=', 1) AS option_name,
+	CASE WHEN strpos(o, '=') > 0 THEN substr(o, strpos(o, '=') + 1) END AS option_value
+	FROM unnest(NULL::text[]) AS o`
+
+// bindOptionsToTable binds pg_options_to_table(text[]) in FROM: a row
+// (option_name, option_value) per "name=value" item, split at the first
+// '=', as a LATERAL subquery over unnest of the argument.
+func (b *binder) bindOptionsToTable(rf *pg.RangeFunction, fc *pg.FuncCall, left rel) (rel, error) {
+	if len(fc.Args) != 1 {
+		return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function pg_options_to_table(...) does not exist").
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+	}
+	if rf.Ordinality {
+		return nil, b.errAt(notYet("WITH ORDINALITY on pg_options_to_table"), fc.Location)
+	}
+	tree, err := pg.Parse(optionsToTable)
+	if err != nil {
+		return nil, err
+	}
+	query := tree.Stmts[0].Stmt
+	unnest := query.GetSelectStmt().FromClause[0].GetRangeFunction().Functions[0].GetList().Items[0].GetFuncCall()
+	unnest.Args[0].GetTypeCast().Arg = fc.Args[0]
+	alias := rf.Alias
+	if alias == nil {
+		alias = &pg.Alias{Aliasname: "pg_options_to_table"}
+	}
+	return b.bindRangeSubselect(&pg.RangeSubselect{Lateral: true, Subquery: query, Alias: alias}, left)
+}
 
 // bindKeywords binds pg_get_keywords() in FROM: PostgreSQL 15's keywords
 // (word, catcode, barelabel, catdesc, baredesc) as constant rows.

@@ -8,6 +8,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 	pgparser "github.com/pganalyze/pg_query_go/v6/parser"
 
+	_ "github.com/icegate/icegate/internal/needcgo" // a build without cgo stops there, saying why
 	"github.com/icegate/icegate/internal/pgerr"
 )
 

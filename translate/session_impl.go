@@ -112,6 +112,8 @@ type session struct {
 	tx *txBlock
 	// cursors are the open cursors by name (cursor.go).
 	cursors map[string]*cursor
+	// prepared are the statements of SQL PREPARE by name (prepare_stmt.go).
+	prepared map[string]*sqlPrepared
 	// pins are the table snapshots the open block has read
 	// (tx_catalog.go); base is the catalog underneath.
 	pins    map[string]*catalog.Table

@@ -2,12 +2,14 @@ package translate
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/syscat"
 )
 
 func TestNewSessionDatabase(t *testing.T) {
@@ -133,7 +135,7 @@ func TestSetShowReset(t *testing.T) {
 		{sql: "RESET ALL", show: "application_name", value: ""},
 		// A placeholder setting stays defined, empty, as in PostgreSQL.
 		{sql: "RESET ALL", show: "myapp.tenant", value: ""},
-		{sql: "BEGIN; COMMIT", show: "server_version", value: "16.6"},
+		{sql: "BEGIN; COMMIT", show: "server_version", value: syscat.PGVersion},
 	}
 	for _, st := range steps {
 		err := run(st.sql)
@@ -262,5 +264,35 @@ func TestStartupOptions(t *testing.T) {
 		if got := s.Setting(k); got != want {
 			t.Errorf("%s = %q, want %q", k, got, want)
 		}
+	}
+}
+
+// TestOneServerVersion checks that every place a client reads the server's
+// version from names the PostgreSQL release whose catalogs syscat serves.
+func TestOneServerVersion(t *testing.T) {
+	s := newTestSession(t)
+	want := syscat.PGVersion
+	num := fmt.Sprint(syscat.PGVersionNum)
+	if !strings.HasPrefix(want, "15.") || !strings.HasPrefix(num, "150") {
+		t.Fatalf("syscat serves PostgreSQL 15's catalogs, but PGVersion is %q (%s)", want, num)
+	}
+	checks := []struct{ sql, want string }{
+		{"SHOW server_version", want},
+		{"SHOW server_version_num", num},
+		{"SELECT current_setting('server_version')", want},
+		{"SELECT current_setting('server_version_num')::int", num},
+		{"SELECT setting FROM pg_settings WHERE name = 'server_version'", want},
+		{"SELECT setting FROM pg_catalog.pg_settings WHERE name = 'server_version_num'", num},
+		{"SELECT split_part(version(), ' ', 2)", want},
+		{"SELECT split_part(pg_catalog.version(), ' ', 1)", "PostgreSQL"},
+	}
+	for _, c := range checks {
+		got := queryRows(t, s, c.sql)
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s = %q, want %q", c.sql, got, c.want)
+		}
+	}
+	if v := s.ReportedParams()["server_version"]; v != want {
+		t.Errorf("ParameterStatus server_version = %q, want %q", v, want)
 	}
 }

@@ -47,11 +47,20 @@ var settingDefs = []setting{
 	{Name: "block_size", Doc: "Shows the size of a disk block.", Default: "8192", ReadOnly: true},
 	{Name: "search_path", Doc: "Sets the schema search order for names that are not schema-qualified.", Default: "public, default"},
 	{Name: "server_encoding", Doc: "Shows the server (database) character set encoding.", Default: "UTF8", Reported: true, ReadOnly: true},
-	{Name: "server_version", Doc: "Shows the server version.", Default: "16.6", Reported: true, ReadOnly: true},
-	{Name: "server_version_num", Doc: "Shows the server version as an integer.", Default: "160006", ReadOnly: true},
+	{Name: "server_version", Doc: "Shows the server version.", Default: syscat.PGVersion, Reported: true, ReadOnly: true},
+	{Name: "server_version_num", Doc: "Shows the server version as an integer.", Default: strconv.Itoa(syscat.PGVersionNum), ReadOnly: true},
 	{Name: "session_authorization", Doc: "Sets the session user name.", Default: "", Reported: true},
 	{Name: "standard_conforming_strings", Doc: "Causes '...' strings to treat backslashes literally.", Default: "on", Reported: true, Check: oneOf("on")},
 	{Name: "statement_timeout", Doc: "Sets the maximum allowed duration of any statement.", Default: "0", Check: checkMillis},
+	// pg_dump and pg_restore scripts set these three. icegate never waits
+	// for a lock (it takes none), scans no table in a shared order, and
+	// has no row security policies, so each one's value changes nothing.
+	{Name: "lock_timeout", Doc: "Sets the maximum allowed duration of any wait for a lock.", Default: "0", Check: checkMillisOf("lock_timeout")},
+	{Name: "synchronize_seqscans", Doc: "Enable synchronized sequential scans.", Default: "on", Check: checkBool},
+	{Name: "row_security", Doc: "Enable row security.", Default: "on", Check: checkBool},
+	// pg_dump --quote-all-identifiers sets this to have the server's
+	// deparsing functions quote every name; icegate's do not.
+	{Name: "quote_all_identifiers", Doc: "When generating SQL fragments, quote all identifiers.", Default: "off", Check: checkQuoteAll},
 	{Name: "idle_in_transaction_session_timeout", Doc: "Sets the maximum allowed idle time between queries, when in a transaction.", Default: "0", Check: checkMillisOf("idle_in_transaction_session_timeout")},
 	{Name: statementMemSetting, Doc: "Sets the most memory one statement may hold (sorts, hash tables, windows, aggregated and computed values), at most the server's max_statement_mem (0: that); past it the statement fails with 53200.", Default: defaultStatementMem, Check: checkMemory},
 	{Name: "TimeZone", Doc: "Sets the time zone for displaying and interpreting time stamps.", Default: "UTC", Reported: true, Check: checkTimeZone},
@@ -322,6 +331,16 @@ func checkIsolation(v, _ string) (string, error) {
 	}
 	return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"transaction_isolation\": \"%s\"", v).
 		WithHint("Available values: serializable, repeatable read, read committed, read uncommitted.")
+}
+
+// checkQuoteAll accepts quote_all_identifiers = off only.
+func checkQuoteAll(v, cur string) (string, error) {
+	b, err := checkBool(v, cur)
+	if err != nil || b == "off" {
+		return b, err
+	}
+	return "", pgerr.New(pgerr.FeatureNotSupported, "quote_all_identifiers = on is not supported").
+		WithDetail("icegate's quote_ident and catalog functions quote only the names that need it.")
 }
 
 // checkBool accepts PostgreSQL's boolean spellings and stores on/off.

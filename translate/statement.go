@@ -113,6 +113,12 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 		return s.prepareClose(x.ClosePortalStmt), nil
 	case *pg.Node_DeallocateStmt:
 		return s.prepareDeallocate(x.DeallocateStmt)
+	case *pg.Node_PrepareStmt:
+		return s.preparePrepare(ctx, ps, x.PrepareStmt)
+	case *pg.Node_ExecuteStmt:
+		return s.prepareExecute(ctx, x.ExecuteStmt)
+	case *pg.Node_LockStmt:
+		return s.prepareLock(ctx, ps, x.LockStmt)
 	}
 	return nil, unsupportedStatement(ps.node)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
@@ -279,11 +280,36 @@ func summaryOr(m map[string]string, key string) int64 {
 	return -1
 }
 
+// viewReads lists the relations a view's query names, as (namespace,
+// name); an unqualified name is taken to be in the view's namespace. A
+// query pg_query cannot parse (another engine's dialect) names none.
+func viewReads(ns, sql string) [][2]string {
+	tree, err := pg.Parse(sql)
+	if err != nil {
+		return nil
+	}
+	var out [][2]string
+	for _, st := range tree.Stmts {
+		walkAST(st.ProtoReflect(), func(m protoreflectMessage) bool {
+			if rv, ok := m.Interface().(*pg.RangeVar); ok && rv.Relname != "" {
+				schema := rv.Schemaname
+				if schema == "" {
+					schema = ns
+				}
+				out = append(out, [2]string{schema, rv.Relname})
+			}
+			return true
+		})
+	}
+	return out
+}
+
 // sysViewRelation describes a catalog view for pg_class and friends.
 func sysViewRelation(ns string, v *catalog.View) *syscat.Relation {
 	r := &syscat.Relation{Namespace: ns, Name: v.Ident.Name, Kind: 'v', Rows: -1, Bytes: -1, Files: -1}
 	if sql, _, ok := v.SQL(); ok {
 		r.ViewDef = sql
+		r.Reads = viewReads(ns, sql)
 	}
 	if v.Metadata != nil {
 		r.Properties = v.Metadata.Properties
@@ -311,13 +337,32 @@ func sysAttributes(schema *catalog.Schema) []syscat.Attribute {
 
 // sqlLiteral renders a column default as pg_get_expr shows it.
 func sqlLiteral(v any, t pgType) string {
+	quoted := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'::" + t.String() }
 	switch x := v.(type) {
 	case string:
-		return "'" + strings.ReplaceAll(x, "'", "''") + "'::" + t.String()
+		return quoted(x)
 	case bool:
 		return strconv.FormatBool(x)
+	case int8, int16, int32, int64, float32, float64:
+		if t.OID != pgtypes.Date && t.OID != pgtypes.Time && t.OID != pgtypes.Timestamp && t.OID != pgtypes.Timestamptz {
+			return fmt.Sprint(v)
+		}
 	}
-	return fmt.Sprint(v)
+	// Other values (decimals, dates, times, timestamps, uuids, bytes) are
+	// written by the cast to text PostgreSQL's output uses: a decimal as a
+	// numeric constant, the others as a typed string.
+	lit, ok := expr.Fold(&expr.Cast{Arg: &expr.Lit{V: v, T: arrowOf(t)}, T: expr.Text}).(*expr.Lit)
+	if !ok {
+		return fmt.Sprint(v)
+	}
+	text, ok := lit.V.(string)
+	if !ok {
+		return fmt.Sprint(v)
+	}
+	if t.OID == pgtypes.Numeric {
+		return text
+	}
+	return quoted(text)
 }
 
 // settingContext is pg_settings.context of a setting.

@@ -124,6 +124,94 @@ func TestServe(t *testing.T) {
 	}
 }
 
+// TestServeGreets checks what `icegate serve` tells a newcomer at start:
+// the address, the warehouse as an absolute path, plainly when it is
+// missing or empty, how many namespaces and tables it holds, and the psql
+// command that connects.
+func TestServeGreets(t *testing.T) {
+	ctx := context.Background()
+	warehouse := filepath.Join(t.TempDir(), "wh")
+
+	// Missing: said, and not created just by serving.
+	addr, logs, stop := serveOn(t, t.TempDir(), warehouse)
+	wantLine(t, logs, "warehouse directory "+warehouse+" does not exist; it will be created on the first CREATE SCHEMA")
+	wantLine(t, logs, `msg="icegate listening" addr=`+addr+" warehouse="+warehouse+" namespaces=0 tables=0 ")
+	_, port, _ := net.SplitHostPort(addr)
+	wantLine(t, logs, `msg="connect with: psql -h 127.0.0.1 -p `+port+` -U icegate icegate" auth="no password: trust on loopback only"`)
+	if _, err := os.Stat(warehouse); !os.IsNotExist(err) {
+		t.Fatalf("serving created the warehouse directory: %v", err)
+	}
+	conn, err := pgx.Connect(ctx, "postgres://icegate@"+addr+"/icegate?sslmode=disable")
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	for _, sql := range []string{"CREATE SCHEMA a", "CREATE SCHEMA b", "CREATE TABLE a.t1 (x int)", "CREATE TABLE a.t2 (x int)", "CREATE TABLE b.t3 (x int)"} {
+		if _, err := conn.Exec(ctx, sql); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	conn.Close(ctx)
+	stop()
+
+	// Found: counted. The path is absolute even when given relative.
+	_, logs, stop = serveOn(t, filepath.Dir(warehouse), filepath.Base(warehouse), "--catalog-name", "lake")
+	wantLine(t, logs, "warehouse "+warehouse+": 2 namespaces, 3 tables")
+	wantLine(t, logs, " warehouse="+warehouse+" namespaces=2 tables=3 ")
+	wantLine(t, logs, ` -U icegate lake"`)
+	stop()
+
+	// Empty: said.
+	empty := t.TempDir()
+	_, logs, _ = serveOn(t, t.TempDir(), empty)
+	wantLine(t, logs, "warehouse directory "+empty+" is empty")
+
+	// Not a directory: refused.
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := run(ctx, "", "serve", "--warehouse", file, "--listen", "127.0.0.1:0"); err == nil || !strings.Contains(err.Error(), "is not a directory") {
+		t.Errorf("serve on a file: %v, want an error saying it is not a directory", err)
+	}
+}
+
+// TestLoginHint checks the psql command line the greeting prints: a
+// wildcard address names loopback, and the user follows the configuration.
+func TestLoginHint(t *testing.T) {
+	tests := []struct {
+		addr     *net.TCPAddr
+		cfg      conf.Config
+		command  string
+		howLeads string
+	}{
+		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 5433}, conf.Config{CatalogName: "icegate"},
+			"psql -h 127.0.0.1 -p 5433 -U icegate icegate", "no password"},
+		{&net.TCPAddr{IP: net.IPv4zero, Port: 6000}, conf.Config{CatalogName: "lake", Password: "x"},
+			"psql -h 127.0.0.1 -p 6000 -U icegate lake", "password: the value of ICEGATE_PASSWORD"},
+		{&net.TCPAddr{IP: net.IPv6unspecified, Port: 6001}, conf.Config{CatalogName: "icegate", Users: []conf.User{{Name: "alice"}}},
+			"psql -h 127.0.0.1 -p 6001 -U alice icegate", "password of a configured user"},
+		{&net.TCPAddr{IP: net.ParseIP("10.1.2.3"), Port: 5433}, conf.Config{CatalogName: "icegate", Password: "x"},
+			"psql -h 10.1.2.3 -p 5433 -U icegate icegate", "password"},
+	}
+	for _, tc := range tests {
+		command, how := loginHint(tc.addr, &tc.cfg)
+		if command != tc.command || !strings.HasPrefix(how, tc.howLeads) {
+			t.Errorf("loginHint(%s) = %q, %q; want %q, %q...", tc.addr, command, how, tc.command, tc.howLeads)
+		}
+	}
+}
+
+// wantLine fails the test unless the log has a line containing want.
+func wantLine(t *testing.T, logs *syncBuffer, want string) {
+	t.Helper()
+	for _, line := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(line, want) && strings.Contains(line, "level=INFO") {
+			return
+		}
+	}
+	t.Errorf("no info line in the log contains %q:\n%s", want, logs.String())
+}
+
 // TestServeTLS serves with a certificate and key and connects with
 // sslmode=require.
 func TestServeTLS(t *testing.T) {
@@ -150,14 +238,28 @@ func TestServeTLS(t *testing.T) {
 // return nil.
 func startServe(t *testing.T, extra ...string) (string, *syncBuffer) {
 	t.Helper()
-	warehouse := fixtures.Warehouse(t)
-	t.Chdir(t.TempDir()) // no icegate.yaml
-	return startServeAt(t, warehouse, extra...)
+	addr, logs, _ := serveOn(t, t.TempDir(), fixtures.Warehouse(t), extra...)
+	return addr, logs
 }
 
 // startServeAt is startServe over warehouse, in the current directory.
 func startServeAt(t *testing.T, warehouse string, extra ...string) (string, *syncBuffer) {
 	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, logs, _ := serveOn(t, dir, warehouse, extra...)
+	return addr, logs
+}
+
+// serveOn runs `icegate serve --warehouse warehouse` on 127.0.0.1:0 in the
+// working directory dir (without an icegate.yaml), waits for its listening line
+// and returns the address, the log and a stop function that stops it as
+// SIGINT would and checks it returned nil. The test's end stops it too.
+func serveOn(t *testing.T, dir, warehouse string, extra ...string) (string, *syncBuffer, func()) {
+	t.Helper()
+	t.Chdir(dir)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	logs := &syncBuffer{}
@@ -167,22 +269,26 @@ func startServeAt(t *testing.T, warehouse string, extra ...string) (string, *syn
 		rootCmd.SetArgs(append([]string{"serve", "--warehouse", warehouse, "--listen", "127.0.0.1:0"}, extra...))
 		done <- rootCmd.ExecuteContext(ctx)
 	}()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("serve returned %v after its context was cancelled", err)
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("serve returned %v after its context was cancelled", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Error("serve did not return within 10s of cancel")
 			}
-		case <-time.After(10 * time.Second):
-			t.Error("serve did not return within 10s of cancel")
-		}
-	})
+		})
+	}
+	t.Cleanup(stop)
 	addrRE := regexp.MustCompile(`msg="icegate listening" addr=(\S+)`)
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		if m := addrRE.FindStringSubmatch(logs.String()); m != nil {
-			return m[1], logs
+			return m[1], logs, stop
 		}
 		select {
 		case err := <-done:

@@ -272,7 +272,8 @@ func sampleLogin(cfg *conf.Config) string {
 		host = "127.0.0.1"
 	}
 	p, _ := strconv.Atoi(port)
-	return loginLine(host, p, cfg)
+	command, how := loginLine(host, p, cfg)
+	return command + " (" + how + ")"
 }
 
 // plural is "1 row", "2 rows".

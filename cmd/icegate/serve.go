@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -48,6 +50,10 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("open warehouse %s: %w", cfg.Warehouse, err)
 	}
+	wh, err := surveyWarehouse(ctx, cat, logger)
+	if err != nil {
+		return err
+	}
 	backend := translate.NewBackend(cat, translate.Options{Logger: logger, MaxStatementMem: cfg.MaxStatementMem})
 
 	users := make([]auth.User, len(cfg.Users))
@@ -81,11 +87,14 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 		AuthenticationTimeout: cfg.AuthenticationTimeout,
 	})
 	addr := ln.Addr().(*net.TCPAddr)
+	connect, how := loginHint(addr, cfg)
 	logger.Info("icegate listening",
 		"addr", addr.String(),
-		"warehouse", cfg.Warehouse,
-		"login", loginHint(addr, cfg),
+		"warehouse", wh.path,
+		"namespaces", wh.namespaces,
+		"tables", wh.tables,
 		"tls", tlsConfig != nil)
+	logger.Info("connect with: "+connect, "auth", how)
 
 	err = srv.Serve(ctx, ln)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, net.ErrClosed) {
@@ -95,9 +104,55 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 	return nil
 }
 
+// warehouseSurvey is what the server found in its warehouse at start.
+type warehouseSurvey struct {
+	path               string // absolute
+	missing            bool
+	namespaces, tables int
+}
+
+// surveyWarehouse counts the warehouse's namespaces and tables and says, at
+// info, what a newcomer needs to know: where the warehouse is, and plainly
+// when it is missing or empty. A missing directory is not an error: the
+// first CREATE SCHEMA creates it, and icegate never writes just to read. A
+// path that is not a directory is.
+func surveyWarehouse(ctx context.Context, cat *catalog.Filesystem, logger *slog.Logger) (warehouseSurvey, error) {
+	w := warehouseSurvey{path: cat.Root()}
+	st, err := os.Stat(w.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		w.missing = true
+		logger.Info(fmt.Sprintf("warehouse directory %s does not exist; it will be created on the first CREATE SCHEMA", w.path))
+		return w, nil
+	case err != nil:
+		return w, fmt.Errorf("warehouse %s: %w", w.path, err)
+	case !st.IsDir():
+		return w, fmt.Errorf("warehouse %s is not a directory", w.path)
+	}
+	namespaces, err := cat.ListNamespaces(ctx)
+	if err != nil {
+		return w, fmt.Errorf("warehouse %s: %w", w.path, err)
+	}
+	w.namespaces = len(namespaces)
+	for _, ns := range namespaces {
+		tables, err := cat.ListTables(ctx, ns)
+		if err != nil {
+			logger.Warn("cannot list the tables of a namespace", "namespace", strings.Join(ns, "."), "err", err)
+			continue
+		}
+		w.tables += len(tables)
+	}
+	if w.namespaces == 0 {
+		logger.Info(fmt.Sprintf("warehouse directory %s is empty: no schemas or tables yet; CREATE SCHEMA makes one", w.path))
+	} else {
+		logger.Info(fmt.Sprintf("warehouse %s: %d namespaces, %d tables", w.path, w.namespaces, w.tables))
+	}
+	return w, nil
+}
+
 // loginHint is the psql command line that connects, and how it
-// authenticates.
-func loginHint(addr *net.TCPAddr, cfg *conf.Config) string {
+// authenticates. For a wildcard address it names loopback.
+func loginHint(addr *net.TCPAddr, cfg *conf.Config) (command, how string) {
 	host := addr.IP.String()
 	if addr.IP.IsUnspecified() {
 		host = "127.0.0.1"
@@ -107,15 +162,16 @@ func loginHint(addr *net.TCPAddr, cfg *conf.Config) string {
 
 // loginLine is the psql command line that connects to host:port with
 // cfg's logins, and how it authenticates.
-func loginLine(host string, port int, cfg *conf.Config) string {
-	user, how := auth.BuiltinUser, "no password: trust on loopback only"
+func loginLine(host string, port int, cfg *conf.Config) (command, how string) {
+	user := auth.BuiltinUser
+	how = "no password: trust on loopback only"
 	switch {
 	case cfg.Password != "":
 		how = "password: the value of ICEGATE_PASSWORD"
 	case len(cfg.Users) > 0:
 		user, how = cfg.Users[0].Name, "password of a configured user"
 	}
-	return fmt.Sprintf("psql -h %s -p %d -U %s %s (%s)", host, port, user, cfg.CatalogName, how)
+	return fmt.Sprintf("psql -h %s -p %d -U %s %s", host, port, user, cfg.CatalogName), how
 }
 
 func loadTLS(certFile, keyFile string) (*tls.Config, error) {

@@ -23,6 +23,7 @@ var forbidden = map[string][]string{
 	"internal/pgerr":     {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgtypes"},
 	"internal/pgtypes":   {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr"},
 	"internal/fixtures":  {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgnumeric"},
+	"internal/needcgo":   {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgnumeric", "internal/fixtures"},
 	"internal/pgnumeric": {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes"},
 }
 

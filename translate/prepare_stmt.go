@@ -1,0 +1,225 @@
+package translate
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// SQL-level prepared statements: PREPARE name [(types)] AS statement,
+// EXECUTE name [(args)] and DEALLOCATE ALL, as pg_dump and psql scripts use
+// them. The protocol's prepared statements (Parse/Bind) are wire's; these
+// live in the session, by name, until DEALLOCATE ALL or DISCARD ALL.
+
+// sqlPrepared is one PREPAREd statement: its text, prepared again at each
+// EXECUTE so that it sees the warehouse as it is then.
+type sqlPrepared struct {
+	text  string
+	types []uint32
+}
+
+// preparePrepare is PREPARE name [(types)] AS statement. The statement is
+// checked when PREPARE runs, as in PostgreSQL.
+func (s *session) preparePrepare(ctx context.Context, ps parsedStmt, p *pg.PrepareStmt) (Statement, error) {
+	text, ok := preparedBody(ps.text)
+	if !ok {
+		return nil, pgerr.New(pgerr.SyntaxError, "syntax error in PREPARE: no AS before the statement")
+	}
+	b := newBinder(ctx, s, ps, &paramSet{}, time.Now())
+	types := make([]uint32, len(p.Argtypes))
+	for i, n := range p.Argtypes {
+		tn := n.GetTypeName()
+		if tn == nil {
+			return nil, notYet("this PREPARE parameter type")
+		}
+		t, _, err := b.typeName(tn)
+		if err != nil {
+			return nil, err
+		}
+		types[i] = t.OID
+	}
+	run := func(ctx context.Context) error {
+		if _, dup := s.prepared[p.Name]; dup {
+			return pgerr.New(pgerr.DuplicatePreparedStatement, "prepared statement \"%s\" already exists", p.Name)
+		}
+		if _, err := s.prepareStored(ctx, p.Name, text, types); err != nil {
+			return err
+		}
+		if s.prepared == nil {
+			s.prepared = make(map[string]*sqlPrepared)
+		}
+		s.prepared[p.Name] = &sqlPrepared{text: text, types: types}
+		return nil
+	}
+	return &ctxUtilityStatement{tag: "PREPARE", sess: s, run: run}, nil
+}
+
+// preparedBody returns the statement after the AS of PREPARE name
+// [(types)] AS statement: the first AS outside parentheses.
+func preparedBody(sql string) (string, bool) {
+	res, err := pg.Scan(sql)
+	if err != nil {
+		return "", false
+	}
+	depth := 0
+	for _, t := range res.Tokens {
+		if int(t.End) > len(sql) || t.Start < 0 {
+			continue
+		}
+		switch txt := sql[t.Start:t.End]; {
+		case txt == "(":
+			depth++
+		case txt == ")":
+			depth--
+		case depth == 0 && strings.EqualFold(txt, "as"):
+			return strings.TrimSpace(sql[t.End:]), true
+		}
+	}
+	return "", false
+}
+
+// prepareStored prepares the text of the prepared statement name: one
+// statement, with its declared parameter types.
+func (s *session) prepareStored(ctx context.Context, name, text string, types []uint32) (Statement, error) {
+	stmts, err := parse(text)
+	if err != nil {
+		return nil, err
+	}
+	if len(stmts) != 1 {
+		return nil, pgerr.New(pgerr.SyntaxError, "prepared statement \"%s\" must be one statement", name)
+	}
+	switch stmts[0].node.GetNode().(type) {
+	case *pg.Node_PrepareStmt, *pg.Node_ExecuteStmt, *pg.Node_TransactionStmt:
+		return nil, pgerr.New(pgerr.SyntaxError, "PREPARE of this statement is not possible")
+	}
+	return s.prepare(ctx, stmts[0], types, true)
+}
+
+// prepareExecute is EXECUTE name [(args)]: the prepared statement with the
+// arguments as its parameters. The arguments are constants (literals,
+// casts of literals, NULL); it is prepared when described or run.
+func (s *session) prepareExecute(ctx context.Context, e *pg.ExecuteStmt) (Statement, error) {
+	args := make([]*string, len(e.Params))
+	for i, n := range e.Params {
+		v, ok := constantText(n)
+		if !ok {
+			return nil, notYet("EXECUTE with an argument that is not a constant")
+		}
+		args[i] = v
+	}
+	return &executeStatement{sess: s, name: e.Name, args: args, ctx: context.WithoutCancel(ctx)}, nil
+}
+
+// constantText is the text of a constant argument: a literal, NULL, or a
+// literal with casts (the parameter's declared type applies anyway).
+func constantText(n *pg.Node) (*string, bool) {
+	for {
+		tc := n.GetTypeCast()
+		if tc == nil {
+			break
+		}
+		n = tc.Arg
+	}
+	c := n.GetAConst()
+	if c == nil {
+		return nil, false
+	}
+	if c.Isnull {
+		return nil, true
+	}
+	var v string
+	switch {
+	case c.GetSval() != nil:
+		v = c.GetSval().Sval
+	case c.GetIval() != nil:
+		v = strconv.FormatInt(int64(c.GetIval().Ival), 10)
+	case c.GetFval() != nil:
+		v = c.GetFval().Fval
+	case c.GetBoolval() != nil:
+		v = strconv.FormatBool(c.GetBoolval().Boolval)
+	case c.GetBsval() != nil:
+		v = c.GetBsval().Bsval
+	default:
+		return nil, false
+	}
+	return &v, true
+}
+
+// executeStatement is EXECUTE name (args).
+type executeStatement struct {
+	sess  *session
+	name  string
+	args  []*string
+	ctx   context.Context
+	inner Statement
+}
+
+// resolve prepares the named statement, once.
+func (x *executeStatement) resolve(ctx context.Context) (Statement, error) {
+	if x.inner != nil {
+		return x.inner, nil
+	}
+	p, ok := x.sess.prepared[x.name]
+	if !ok {
+		return nil, pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", x.name)
+	}
+	if len(x.args) != len(p.types) {
+		return nil, pgerr.New(pgerr.SyntaxError, "wrong number of parameters for prepared statement \"%s\"", x.name).
+			WithDetail("Expected %d parameters but got %d.", len(p.types), len(x.args))
+	}
+	st, err := x.sess.prepareStored(ctx, x.name, p.text, p.types)
+	if err != nil {
+		return nil, err
+	}
+	x.inner = st
+	return st, nil
+}
+
+func (x *executeStatement) ParamTypes() []uint32 { return nil }
+
+// Columns are the prepared statement's; nil while it cannot be prepared
+// (Execute then reports why).
+func (x *executeStatement) Columns() []pgtypes.Column {
+	st, err := x.resolve(x.ctx)
+	if err != nil {
+		return nil
+	}
+	return st.Columns()
+}
+
+func (x *executeStatement) Execute(ctx context.Context, _ []*string) (Rows, error) {
+	if err := x.sess.checkNotFailed(); err != nil {
+		return nil, err
+	}
+	st, err := x.resolve(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return st.Execute(ctx, x.args)
+}
+
+// ctxUtilityStatement is a statement without rows whose work needs the
+// context.
+type ctxUtilityStatement struct {
+	tag  string
+	sess *session
+	run  func(context.Context) error
+}
+
+func (u *ctxUtilityStatement) ParamTypes() []uint32      { return nil }
+func (u *ctxUtilityStatement) Columns() []pgtypes.Column { return nil }
+func (u *ctxUtilityStatement) Execute(ctx context.Context, _ []*string) (Rows, error) {
+	if err := u.sess.checkNotFailed(); err != nil {
+		return nil, err
+	}
+	if err := u.run(ctx); err != nil {
+		return nil, err
+	}
+	return &emptyRows{tag: u.tag}, nil
+}
