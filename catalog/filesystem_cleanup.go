@@ -345,3 +345,32 @@ func (c *Filesystem) referencedFiles(ctx context.Context, tableDir string) (map[
 	}
 	return out, nil
 }
+
+// Close ends this process's writing to the warehouse: it releases its
+// write records and, as for a dead process's, removes the files they list
+// that no metadata references (what statements that did not commit
+// wrote), then the records themselves, so a clean stop leaves nothing to
+// sweep. Call it once every session has ended; the catalog must not write
+// after it.
+func (c *Filesystem) Close(ctx context.Context) error {
+	w := &c.writes
+	w.mu.Lock()
+	files := w.held
+	for _, r := range w.byTable {
+		files = append(files, r.f)
+	}
+	w.held, w.byTable, w.swept = nil, nil, nil
+	w.mu.Unlock()
+	tables := map[string]bool{}
+	for _, f := range files {
+		tables[filepath.Dir(filepath.Dir(f.Name()))] = true
+		f.Close() // drops the lock: the sweep below takes the record
+	}
+	var errs []error
+	for dir := range tables {
+		if _, err := c.sweepLeftovers(ctx, dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("release the write records of %s: %w", tableName(c.root, dir), err))
+		}
+	}
+	return errors.Join(errs...)
+}

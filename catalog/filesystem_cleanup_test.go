@@ -181,3 +181,70 @@ func TestCrashLeftoversKept(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseReleasesWriteRecords: a clean stop removes what its uncommitted
+// statements wrote and its write records, and keeps every committed file.
+func TestCloseReleasesWriteRecords(t *testing.T) {
+	ctx := context.Background()
+	writer := newWarehouse(t)
+	id := Identifier{Namespace: []string{"db"}, Name: "events"}
+	tbl, err := writer.CreateTable(ctx, id, eventsSpec(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tableDir := filepath.Join(writer.Root(), "db", "events")
+	committed := writeEvents(t, tbl, "committed", "a", 3)
+	if tbl, err = Append(ctx, writer, id, []*DataFile{committed}, nil); err != nil {
+		t.Fatal(err)
+	}
+	out, err := writer.NewOutput(tbl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := out.Create(ctx, tbl.Metadata.Location+"/data/uncommitted.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	records := func() []string {
+		t.Helper()
+		m, err := filepath.Glob(filepath.Join(tableDir, "metadata", writeRecordPrefix+"*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	if len(records()) == 0 {
+		t.Fatal("no write record while writing")
+	}
+	if err := writer.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if r := records(); len(r) != 0 {
+		t.Errorf("write records left after Close: %v", r)
+	}
+	if _, err := os.Stat(filepath.Join(tableDir, "data", "uncommitted.parquet")); !os.IsNotExist(err) {
+		t.Errorf("the uncommitted file is still there after Close (stat: %v)", err)
+	}
+	reader, err := NewFilesystem("wh", writer.Root(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := reader.LoadTable(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := PlanFiles(ctx, got, got.Metadata.CurrentSnapshot())
+	if err != nil || len(tasks) != 1 || tasks[0].File.Path != committed.Path {
+		t.Fatalf("the committed snapshot no longer plans: %v, %v", tasks, err)
+	}
+	for _, p := range []string{got.Metadata.CurrentSnapshot().ManifestList, committed.Path} {
+		if local, err := got.IO.Resolve(p); err != nil {
+			t.Errorf("committed file %s: %v", p, err)
+		} else if _, err := os.Stat(local); err != nil {
+			t.Errorf("committed file gone after Close: %v", err)
+		}
+	}
+}

@@ -75,6 +75,13 @@ func writeSample(ctx context.Context, cfg *conf.Config, out io.Writer, serveArgs
 	if err != nil {
 		return fmt.Errorf("open warehouse %s: %w", cfg.Warehouse, err)
 	}
+	// Runs last, once the server below has stopped: releases the write
+	// records, so the sample leaves nothing but its tables.
+	defer func() {
+		if err := cat.Close(context.WithoutCancel(ctx)); err != nil {
+			fmt.Fprintf(out, "warning: %v\n", err)
+		}
+	}()
 	conn, stop, err := startSampleServer(ctx, cat)
 	if err != nil {
 		return err

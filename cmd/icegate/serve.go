@@ -97,6 +97,10 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 	logger.Info("connect with: "+connect, "auth", how)
 
 	err = srv.Serve(ctx, ln)
+	// Every session has ended: release this process's write records.
+	if cerr := cat.Close(context.WithoutCancel(ctx)); cerr != nil {
+		logger.Warn("release write records", "err", cerr)
+	}
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, net.ErrClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}
