@@ -52,12 +52,6 @@ var settingDefs = []setting{
 	{Name: "session_authorization", Doc: "Sets the session user name.", Default: "", Reported: true},
 	{Name: "standard_conforming_strings", Doc: "Causes '...' strings to treat backslashes literally.", Default: "on", Reported: true, Check: oneOf("on")},
 	{Name: "statement_timeout", Doc: "Sets the maximum allowed duration of any statement.", Default: "0", Check: checkMillis},
-	// pg_dump and pg_restore scripts set these three. icegate never waits
-	// for a lock (it takes none), scans no table in a shared order, and
-	// has no row security policies, so each one's value changes nothing.
-	{Name: "lock_timeout", Doc: "Sets the maximum allowed duration of any wait for a lock.", Default: "0", Check: checkMillisOf("lock_timeout")},
-	{Name: "synchronize_seqscans", Doc: "Enable synchronized sequential scans.", Default: "on", Check: checkBool},
-	{Name: "row_security", Doc: "Enable row security.", Default: "on", Check: checkBool},
 	// pg_dump --quote-all-identifiers sets this to have the server's
 	// deparsing functions quote every name; icegate's do not.
 	{Name: "quote_all_identifiers", Doc: "When generating SQL fragments, quote all identifiers.", Default: "off", Check: checkQuoteAll},
