@@ -37,6 +37,11 @@ type parsedStmt struct {
 // parse splits sql into its statements. Empty statements (";") are dropped.
 // Syntax errors are 42601 with Position set.
 func parse(sql string) ([]parsedStmt, error) {
+	// Before any cgo call: a tree too deep would overflow the C parser's
+	// stack (parse_depth.go).
+	if err := checkTreeDepth(sql, maxTreeDepth); err != nil {
+		return nil, err
+	}
 	if mayHaveMeta(sql) {
 		if out, ok, err := parseWithMeta(sql); ok || err != nil {
 			return out, err
@@ -98,6 +103,10 @@ func parse(sql string) ([]parsedStmt, error) {
 func syntaxError(sql string, err error) error {
 	var pe *pgparser.Error
 	if !errors.As(err, &pe) {
+		if strings.Contains(err.Error(), "exceeded maximum recursion depth") {
+			// protobuf's decoding limit: a tree the estimate let through
+			return errTooDeep()
+		}
 		return pgerr.Wrap(err, pgerr.SyntaxError, "%s", err.Error())
 	}
 	e := pgerr.New(pgerr.SyntaxError, "%s", pe.Message)
