@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"unicode/utf8"
@@ -32,6 +33,51 @@ type parsedStmt struct {
 	// hints holds the OPTIONS hints after table names, by the same offsets
 	// (hints.go).
 	hints map[int32]*tableHint
+}
+
+// parseInBackground is the length from which parseCtx parses in another
+// goroutine so that a cancel or statement_timeout can end the wait; the
+// parser itself (C code) cannot be interrupted and finishes unobserved.
+const parseInBackground = 64 << 10
+
+// parseCtx is parse, abandoned when ctx ends first.
+func parseCtx(ctx context.Context, sql string) ([]parsedStmt, error) {
+	if len(sql) < parseInBackground || ctx.Done() == nil {
+		return parse(sql)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	type result struct {
+		stmts []parsedStmt
+		err   error
+	}
+	done := make(chan result, 1)
+	go func() {
+		stmts, err := parse(sql)
+		done <- result{stmts, err}
+	}()
+	select {
+	case r := <-done:
+		return r.stmts, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// interruptErr reports an error caused by the end of ctx as PostgreSQL
+// does: 57014 with the reason.
+func interruptErr(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	if pe := pgerr.As(err); pe != nil && pe.Code != pgerr.QueryCanceled {
+		return err // failed for its own reason before the interrupt
+	}
+	if errors.Is(context.Cause(ctx), errStatementTimeout) {
+		return pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement due to statement timeout")
+	}
+	return pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement due to user request")
 }
 
 // parse splits sql into its statements. Empty statements (";") are dropped.

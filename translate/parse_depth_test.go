@@ -256,3 +256,60 @@ func TestDeepStatements(t *testing.T) {
 		alive(t)
 	}
 }
+
+// TestPrepareInterrupted checks that statement_timeout and a cancel end
+// the parsing and binding of a huge VALUES or IN list with 57014 soon
+// after the deadline (the bound is generous: it only tells an
+// interrupted statement from one that ran to its end), and that the
+// session serves the next statement.
+func TestPrepareInterrupted(t *testing.T) {
+	s := newTestSession(t)
+	ctx := context.Background()
+	big := map[string]string{
+		"values": "SELECT count(*) FROM (VALUES " + strings.Repeat("(1, 'a'), ", 300000) + "(2, 'b')) v(a, b)",
+		"in":     "SELECT 1 WHERE 5 IN (" + strings.Repeat("1, ", 600000) + "5)",
+	}
+	const timeout = 200 * time.Millisecond
+	for name, sql := range big {
+		t.Run(name+"/timeout", func(t *testing.T) {
+			if err := runAll(ctx, s, "SET statement_timeout = 200"); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			_, err := s.Prepare(ctx, sql, nil)
+			took := time.Since(start)
+			if pe := pgerr.As(err); pe == nil || pe.Code != pgerr.QueryCanceled ||
+				pe.Message != "canceling statement due to statement timeout" {
+				t.Errorf("got %v (%s), want 57014 statement timeout", err, pgerr.Code(err))
+			}
+			if took > timeout+2*time.Second {
+				t.Errorf("the statement ended %v after its deadline", took-timeout)
+			}
+			if err := runAll(ctx, s, "RESET statement_timeout"); err != nil {
+				t.Fatal(err)
+			}
+			if err := runAll(ctx, s, "SELECT 1"); err != nil {
+				t.Fatalf("the session no longer serves: %v", err)
+			}
+		})
+		t.Run(name+"/cancel", func(t *testing.T) {
+			cctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			timer := time.AfterFunc(timeout, cancel)
+			defer timer.Stop()
+			start := time.Now()
+			_, err := s.Prepare(cctx, sql, nil)
+			took := time.Since(start)
+			if pe := pgerr.As(err); pe == nil || pe.Code != pgerr.QueryCanceled ||
+				pe.Message != "canceling statement due to user request" {
+				t.Errorf("got %v (%s), want 57014 user request", err, pgerr.Code(err))
+			}
+			if took > timeout+2*time.Second {
+				t.Errorf("the statement ended %v after the cancel", took-timeout)
+			}
+			if err := runAll(ctx, s, "SELECT 1"); err != nil {
+				t.Fatalf("the session no longer serves: %v", err)
+			}
+		})
+	}
+}
