@@ -162,20 +162,46 @@ func syntaxError(sql string, err error) error {
 	return e
 }
 
-// quotedIdents returns the byte offsets of quoted identifiers in sql, from
-// pg_query's scanner.
+// quotedIdents returns the byte offsets of quoted identifiers in sql. It
+// reads the text as PostgreSQL's lexer does (strings, dollar quotes,
+// comments) rather than asking pg_query's scanner, which costs as much as
+// a parse on a long VALUES list.
 func quotedIdents(sql string) map[int32]bool {
-	res, err := pg.Scan(sql)
-	if err != nil {
-		return nil
-	}
 	var m map[int32]bool
-	for _, tok := range res.Tokens {
-		if tok.Token == pg.Token_IDENT && int(tok.Start) < len(sql) && sql[tok.Start] == '"' {
-			if m == nil {
-				m = map[int32]bool{}
+	n := len(sql)
+	for i := 0; i < n; {
+		c := sql[i]
+		switch {
+		case c == '-' && i+1 < n && sql[i+1] == '-':
+			for i < n && sql[i] != '\n' {
+				i++
 			}
-			m[tok.Start] = true
+		case c == '/' && i+1 < n && sql[i+1] == '*':
+			i = skipBlockComment(sql, i)
+		case c == '\'':
+			i = skipQuoted(sql, i, '\'', false)
+		case c == '"':
+			if i < 2 || sql[i-1] != '&' || (sql[i-2] != 'u' && sql[i-2] != 'U') { // not U&"..."
+				if m == nil {
+					m = map[int32]bool{}
+				}
+				m[int32(i)] = true
+			}
+			i = skipQuoted(sql, i, '"', false)
+		case c == '$':
+			i = skipDollar(sql, i)
+		case isWordStart(c):
+			j := i + 1
+			for j < n && isWordPart(sql[j]) {
+				j++
+			}
+			if j < n && sql[j] == '\'' && j-i == 1 {
+				i = skipQuoted(sql, j, '\'', c == 'e' || c == 'E')
+			} else {
+				i = j
+			}
+		default:
+			i++
 		}
 	}
 	return m

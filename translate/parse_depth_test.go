@@ -313,3 +313,44 @@ func TestPrepareInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// TestQuotedIdents checks the lexer of quotedIdents against pg_query's
+// scanner on tricky texts and on every statement of the corpora.
+func TestQuotedIdents(t *testing.T) {
+	texts := []string{
+		`SELECT "A", 'x"y', E'\'"', $$"$$, $t$ " $t$, "a""b", U&"c", /* "d" /* "e" */ */ "f" -- "g"` + "\n" + `, "h"`,
+		`SELECT a$b, $1, "x" FROM "T" WHERE 'it''s' = "y"`,
+		`SELECT e'\\' || "z", b'01', x'"', n'"'`,
+	}
+	files, _ := filepath.Glob("../integration/testdata/pgdiff/*.sql")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, corpusStatements(string(data))...)
+	}
+	for _, sql := range texts {
+		res, err := pg.Scan(sql)
+		if err != nil {
+			continue
+		}
+		want := map[int32]bool{}
+		for _, tok := range res.Tokens {
+			if tok.Token == pg.Token_IDENT && sql[tok.Start] == '"' {
+				want[tok.Start] = true
+			}
+		}
+		got := quotedIdents(sql)
+		if len(got) != len(want) {
+			t.Errorf("%q: got %v, want %v", sql, got, want)
+			continue
+		}
+		for k := range want {
+			if !got[k] {
+				t.Errorf("%q: got %v, want %v", sql, got, want)
+				break
+			}
+		}
+	}
+}
