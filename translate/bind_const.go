@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"strconv"
@@ -41,6 +42,9 @@ func (b *binder) constant(c *pg.A_Const) (bound, error) {
 // numericConst binds a constant the grammar did not make an int4: int8
 // when it is an integer that fits, else numeric.
 func (b *binder) numericConst(s string, loc int32) (bound, error) {
+	if numericOverflows(s) {
+		return bound{}, b.errAt(pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format"), loc)
+	}
 	if i, err := strconv.ParseInt(s, 10, 32); err == nil {
 		return bound{e: &expr.Lit{V: int32(i), T: expr.Int4}, t: tInt4}, nil // -2147483648
 	}
@@ -59,6 +63,32 @@ func (b *binder) numericConst(s string, loc int32) (bound, error) {
 		return bound{}, b.errAt(notYetPl("numeric constants of more than 38 digits"), loc)
 	}
 	return bound{e: &expr.Lit{V: d, T: &arrow.Decimal128Type{Precision: int32(prec), Scale: int32(d.Scale)}}, t: tNumeric}, nil
+}
+
+// numericOverflows reports whether the numeric constant s is beyond
+// PostgreSQL's numeric format (131,072 digits before the point, 16,383
+// after), which PostgreSQL refuses with 22003 as it reads the constant.
+// It looks at the text only: 1e123456789 must not be computed.
+func numericOverflows(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	mant, exp := s, 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil {
+			var ne *strconv.NumError
+			return errors.As(err, &ne) && ne.Err == strconv.ErrRange
+		}
+		mant, exp = s[:i], e
+	}
+	if exp >= math.MaxInt32/2 || exp <= -math.MaxInt32/2 {
+		return true
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	if len(frac)-exp > 16383 {
+		return true // even for zero: the scale is kept
+	}
+	sig := strings.TrimLeft(intPart+frac, "0")
+	return sig != "" && len(sig)-len(frac)+exp > 131072
 }
 
 // parseDecimal parses "12.50", "1e3", ".5", "1.5E-3" exactly, with an
@@ -95,7 +125,9 @@ func parseUnsignedDecimal(s string) (catalog.Decimal, bool) {
 		return catalog.Decimal{}, false
 	}
 	scale := len(frac) - exp
-	if scale < 0 {
+	if scale < 0 && u.Sign() == 0 {
+		scale = 0 // 0e999999999: nothing to multiply
+	} else if scale < 0 {
 		u.Mul(u, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-scale)), nil))
 		scale = 0
 	}
@@ -116,6 +148,9 @@ func bigConst(n *pg.Node) (string, bool) {
 		return "", false
 	}
 	s := c.GetFval().GetFval()
+	if numericOverflows(s) {
+		return "", false // numericConst reports it
+	}
 	d, ok := parseDecimal(s)
 	if !ok {
 		return "", false

@@ -41,6 +41,10 @@ func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
 			}
 			switch op {
 			case "+":
+				// PostgreSQL has prefix + for the numeric types only.
+				if !r.unknown() && !isUnaryPlusType(r.t.OID) {
+					return bound{}, b.errAt(undefinedOperator(op, []bound{r}), a.Location)
+				}
 				r.name, r.strong = "", false
 				return r, nil
 			case "-":
@@ -482,4 +486,13 @@ func (b *binder) arrayConcat(l, r bound, loc int32) (bound, bool, error) {
 	res, err := b.call(fn, []bound{l, r}, loc)
 	res.name, res.strong = "", false
 	return res, true, err
+}
+
+// isUnaryPlusType reports whether PostgreSQL has prefix + for the type.
+func isUnaryPlusType(oid uint32) bool {
+	switch oid {
+	case pgtypes.Int2, pgtypes.Int4, pgtypes.Int8, pgtypes.Float4, pgtypes.Float8, pgtypes.Numeric:
+		return true
+	}
+	return false
 }

@@ -64,13 +64,23 @@ func buildJoins(leaves []rel, conds []expr.Expr) rel {
 	have := setOf(producedCols(leaves[0]))
 	rest := leaves[1:]
 	restIdx := idx[1:]
+	// The sets each step compares, computed once: recomputing them made a
+	// join of a few hundred tables take seconds.
+	leafCols := make([]colSet, len(leaves))
+	for i, leaf := range leaves {
+		leafCols[i] = setOf(producedCols(leaf))
+	}
+	condRefs := make([]colSet, len(conds))
+	for k, c := range conds {
+		condRefs[k] = refsOf(c)
+	}
 	for len(rest) > 0 {
 		pick := 0
-		for i, leaf := range rest {
-			cols := setOf(producedCols(leaf))
+		for i := range rest {
+			cols := leafCols[restIdx[i]]
 			linked := false
-			for k, c := range conds {
-				refs := refsOf(c)
+			for k := range conds {
+				refs := condRefs[k]
 				if !used[k] && refs.intersects(cols) && refs.intersects(have) {
 					linked = true
 					break
@@ -86,12 +96,12 @@ func buildJoins(leaves []rel, conds []expr.Expr) rel {
 		leaf := red.apply(li, joined)
 		rest = append(append([]rel(nil), rest[:pick]...), rest[pick+1:]...)
 		restIdx = append(append([]int(nil), restIdx[:pick]...), restIdx[pick+1:]...)
-		for id := range setOf(producedCols(leaves[li])) {
+		for id := range leafCols[li] {
 			have.add(id)
 		}
 		var on []expr.Expr
 		for k, c := range conds {
-			if !used[k] && refsOf(c).subsetOf(have) {
+			if !used[k] && condRefs[k].subsetOf(have) {
 				used[k] = true
 				on = append(on, c)
 			}

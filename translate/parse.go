@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"unicode/utf8"
@@ -35,9 +36,59 @@ type parsedStmt struct {
 	hints map[int32]*tableHint
 }
 
+// parseInBackground is the length from which parseCtx parses in another
+// goroutine so that a cancel or statement_timeout can end the wait; the
+// parser itself (C code) cannot be interrupted and finishes unobserved.
+const parseInBackground = 64 << 10
+
+// parseCtx is parse, abandoned when ctx ends first.
+func parseCtx(ctx context.Context, sql string) ([]parsedStmt, error) {
+	if len(sql) < parseInBackground || ctx.Done() == nil {
+		return parse(sql)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	type result struct {
+		stmts []parsedStmt
+		err   error
+	}
+	done := make(chan result, 1)
+	go func() {
+		stmts, err := parse(sql)
+		done <- result{stmts, err}
+	}()
+	select {
+	case r := <-done:
+		return r.stmts, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// interruptErr reports an error caused by the end of ctx as PostgreSQL
+// does: 57014 with the reason.
+func interruptErr(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	if pe := pgerr.As(err); pe != nil && pe.Code != pgerr.QueryCanceled {
+		return err // failed for its own reason before the interrupt
+	}
+	if errors.Is(context.Cause(ctx), errStatementTimeout) {
+		return pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement due to statement timeout")
+	}
+	return pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement due to user request")
+}
+
 // parse splits sql into its statements. Empty statements (";") are dropped.
 // Syntax errors are 42601 with Position set.
 func parse(sql string) ([]parsedStmt, error) {
+	// Before any cgo call: a tree too deep would overflow the C parser's
+	// stack (parse_depth.go).
+	if err := checkTreeDepth(sql, maxTreeDepth); err != nil {
+		return nil, err
+	}
 	if mayHaveMeta(sql) {
 		if out, ok, err := parseWithMeta(sql); ok || err != nil {
 			return out, err
@@ -99,6 +150,10 @@ func parse(sql string) ([]parsedStmt, error) {
 func syntaxError(sql string, err error) error {
 	var pe *pgparser.Error
 	if !errors.As(err, &pe) {
+		if strings.Contains(err.Error(), "exceeded maximum recursion depth") {
+			// protobuf's decoding limit: a tree the estimate let through
+			return errTooDeep()
+		}
 		return pgerr.Wrap(err, pgerr.SyntaxError, "%s", err.Error())
 	}
 	e := pgerr.New(pgerr.SyntaxError, "%s", pe.Message)
@@ -108,20 +163,46 @@ func syntaxError(sql string, err error) error {
 	return e
 }
 
-// quotedIdents returns the byte offsets of quoted identifiers in sql, from
-// pg_query's scanner.
+// quotedIdents returns the byte offsets of quoted identifiers in sql. It
+// reads the text as PostgreSQL's lexer does (strings, dollar quotes,
+// comments) rather than asking pg_query's scanner, which costs as much as
+// a parse on a long VALUES list.
 func quotedIdents(sql string) map[int32]bool {
-	res, err := pg.Scan(sql)
-	if err != nil {
-		return nil
-	}
 	var m map[int32]bool
-	for _, tok := range res.Tokens {
-		if tok.Token == pg.Token_IDENT && int(tok.Start) < len(sql) && sql[tok.Start] == '"' {
-			if m == nil {
-				m = map[int32]bool{}
+	n := len(sql)
+	for i := 0; i < n; {
+		c := sql[i]
+		switch {
+		case c == '-' && i+1 < n && sql[i+1] == '-':
+			for i < n && sql[i] != '\n' {
+				i++
 			}
-			m[tok.Start] = true
+		case c == '/' && i+1 < n && sql[i+1] == '*':
+			i = skipBlockComment(sql, i)
+		case c == '\'':
+			i = skipQuoted(sql, i, '\'', false)
+		case c == '"':
+			if i < 2 || sql[i-1] != '&' || (sql[i-2] != 'u' && sql[i-2] != 'U') { // not U&"..."
+				if m == nil {
+					m = map[int32]bool{}
+				}
+				m[int32(i)] = true
+			}
+			i = skipQuoted(sql, i, '"', false)
+		case c == '$':
+			i = skipDollar(sql, i)
+		case isWordStart(c):
+			j := i + 1
+			for j < n && isWordPart(sql[j]) {
+				j++
+			}
+			if j < n && sql[j] == '\'' && j-i == 1 {
+				i = skipQuoted(sql, j, '\'', c == 'e' || c == 'E')
+			} else {
+				i = j
+			}
+		default:
+			i++
 		}
 	}
 	return m

@@ -172,8 +172,16 @@ func (s *session) Prepare(ctx context.Context, sql string, paramTypes []uint32) 
 	// Cursors of the previous query string's implicit transaction end
 	// with it.
 	s.closeImplicitCursors()
-	stmts, err := parse(sql)
+	// Parsing and binding run under statement_timeout too: a huge VALUES
+	// or IN list takes long there.
+	if timeout := s.statementTimeout(); timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errStatementTimeout)
+		defer cancel()
+	}
+	stmts, err := parseCtx(ctx, sql)
 	if err != nil {
+		err = interruptErr(ctx, err)
 		s.StatementFailed(err)
 		return nil, err
 	}
@@ -187,6 +195,7 @@ func (s *session) Prepare(ctx context.Context, sql string, paramTypes []uint32) 
 		s.newStatementSnapshot()
 		st, err := s.prepare(ctx, ps, paramTypes, len(stmts) == 1)
 		if err != nil {
+			err = interruptErr(ctx, err)
 			s.StatementFailed(err)
 			return nil, err
 		}
