@@ -16,7 +16,13 @@ import (
 
 // runAll runs sql to its end and returns its error.
 func runAll(s *session, sql string) error {
-	ctx := context.Background()
+	return runAllCtx(context.Background(), s, sql)
+}
+
+// runAllCtx is runAll under ctx: it prepares sql in s, executes every
+// statement and drains its rows; an error fails the statement, as wire
+// does.
+func runAllCtx(ctx context.Context, s *session, sql string) error {
 	stmts, err := s.Prepare(ctx, sql, nil)
 	if err != nil {
 		s.StatementFailed(err)
@@ -39,7 +45,10 @@ func runAll(s *session, sql string) error {
 				break
 			}
 		}
-		rows.Close()
+		if err := rows.Close(); err != nil {
+			s.StatementFailed(err)
+			return err
+		}
 	}
 	return nil
 }

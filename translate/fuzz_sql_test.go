@@ -80,12 +80,12 @@ func FuzzSQL(f *testing.F) {
 		}
 		s := sess.(*session)
 		defer s.Close()
-		err = runAll(ctx, s, sql)
+		err = runAllCtx(ctx, s, sql)
 		checkFuzzError(t, sql, err)
 		// The session serves the next statement (after leaving any block
 		// the input opened or failed).
-		_ = runAll(ctx, s, "ROLLBACK")
-		if err := runAll(ctx, s, "SELECT 1"); err != nil {
+		_ = runAllCtx(ctx, s, "ROLLBACK")
+		if err := runAllCtx(ctx, s, "SELECT 1"); err != nil {
 			t.Fatalf("after %.200q the session fails SELECT 1: %v", sql, err)
 		}
 	})
@@ -273,7 +273,7 @@ func fuzzWarehouse(f *testing.F) string {
 	for _, file := range files {
 		setup, _ := pgdiffSections(f, file)
 		for _, stmt := range setup {
-			if err := runAll(context.Background(), s, stmt); err == nil {
+			if err := runAllCtx(context.Background(), s, stmt); err == nil {
 				ok++
 			}
 		}
@@ -311,7 +311,7 @@ func TestFuzzFindings(t *testing.T) {
 		{"SELECT +1, +1.5, +'2', +2::int8, +2.5::float4", ""},
 	}
 	for _, tc := range tests {
-		err := runAll(ctx, s, tc.sql)
+		err := runAllCtx(ctx, s, tc.sql)
 		if tc.code == "" && err != nil || tc.code != "" && pgerr.Code(err) != tc.code {
 			t.Errorf("%s: got %v (%s), want %q", tc.sql, err, pgerr.Code(err), tc.code)
 		}

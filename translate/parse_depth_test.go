@@ -156,34 +156,6 @@ func corpusStatements(text string) []string {
 	return out
 }
 
-// runAll prepares sql in s, executes every statement and drains its rows.
-func runAll(ctx context.Context, s *session, sql string) error {
-	stmts, err := s.Prepare(ctx, sql, nil)
-	if err != nil {
-		return err
-	}
-	for _, st := range stmts {
-		rows, err := st.Execute(ctx, nil)
-		if err != nil {
-			return err
-		}
-		for {
-			b, err := rows.Next(ctx)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			if b == nil {
-				break
-			}
-		}
-		if err := rows.Close(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // TestDeepStatements sends statements nested too deep for the parser
 // through a session: each fails with 54001 where PostgreSQL 15 does (or
 // with the grammar's own 42601 for 10,000 nested parentheses, as
@@ -233,12 +205,12 @@ func TestDeepStatements(t *testing.T) {
 	}
 	alive := func(t *testing.T) {
 		t.Helper()
-		if err := runAll(ctx, s, "SELECT 1"); err != nil {
+		if err := runAllCtx(ctx, s, "SELECT 1"); err != nil {
 			t.Fatalf("the session no longer serves: %v", err)
 		}
 	}
 	for _, tc := range tests {
-		err := runAll(ctx, s, deepShapes[tc.shape](tc.n))
+		err := runAllCtx(ctx, s, deepShapes[tc.shape](tc.n))
 		switch {
 		case tc.code == "" && err != nil:
 			t.Errorf("%s %d: %v", tc.shape, tc.n, err)
@@ -249,7 +221,7 @@ func TestDeepStatements(t *testing.T) {
 	}
 	for _, sql := range flat {
 		start := time.Now()
-		if err := runAll(ctx, s, sql); err != nil {
+		if err := runAllCtx(ctx, s, sql); err != nil {
 			t.Errorf("%.60s...: %v", sql, err)
 		}
 		t.Logf("%.40s... (%d bytes): %v", sql, len(sql), time.Since(start))
@@ -272,7 +244,7 @@ func TestPrepareInterrupted(t *testing.T) {
 	const timeout = 200 * time.Millisecond
 	for name, sql := range big {
 		t.Run(name+"/timeout", func(t *testing.T) {
-			if err := runAll(ctx, s, "SET statement_timeout = 200"); err != nil {
+			if err := runAllCtx(ctx, s, "SET statement_timeout = 200"); err != nil {
 				t.Fatal(err)
 			}
 			start := time.Now()
@@ -285,10 +257,10 @@ func TestPrepareInterrupted(t *testing.T) {
 			if took > timeout+2*time.Second {
 				t.Errorf("the statement ended %v after its deadline", took-timeout)
 			}
-			if err := runAll(ctx, s, "RESET statement_timeout"); err != nil {
+			if err := runAllCtx(ctx, s, "RESET statement_timeout"); err != nil {
 				t.Fatal(err)
 			}
-			if err := runAll(ctx, s, "SELECT 1"); err != nil {
+			if err := runAllCtx(ctx, s, "SELECT 1"); err != nil {
 				t.Fatalf("the session no longer serves: %v", err)
 			}
 		})
@@ -307,7 +279,7 @@ func TestPrepareInterrupted(t *testing.T) {
 			if took > timeout+2*time.Second {
 				t.Errorf("the statement ended %v after the cancel", took-timeout)
 			}
-			if err := runAll(ctx, s, "SELECT 1"); err != nil {
+			if err := runAllCtx(ctx, s, "SELECT 1"); err != nil {
 				t.Fatalf("the session no longer serves: %v", err)
 			}
 		})

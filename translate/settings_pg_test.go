@@ -59,7 +59,7 @@ func TestServerSettings(t *testing.T) {
 		{sql: "SET statement_timeout = '5s'", show: "statement_timeout", want: "5s"},
 	}
 	for _, st := range steps {
-		err := runDrained(ctx, s, st.sql)
+		err := runAllCtx(ctx, s, st.sql)
 		if st.code != "" {
 			pe := pgerr.As(err)
 			if pe == nil || pe.Code != st.code || (st.msg != "" && pe.Message != st.msg) {
@@ -170,9 +170,9 @@ func TestServerSettingsMatchPostgres(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, _ = pg.Exec(ctx, "RESET "+ss.Name)
-			err := runDrained(ctx, s, sql)
+			err := runAllCtx(ctx, s, sql)
 			got, _ := s.settings.get(ss.Name)
-			_ = runDrained(ctx, s, "RESET "+ss.Name)
+			_ = runAllCtx(ctx, s, "RESET "+ss.Name)
 			sets++
 			switch {
 			case pgCode != "" && pgerr.Code(err) != pgCode:
@@ -194,30 +194,4 @@ func pgconnError(err error) string {
 		return pe.Code
 	}
 	return ""
-}
-
-// runDrained prepares and runs every statement of sql, draining the rows.
-func runDrained(ctx context.Context, s *session, sql string) error {
-	stmts, err := s.Prepare(ctx, sql, nil)
-	if err != nil {
-		return err
-	}
-	for _, st := range stmts {
-		r, err := st.Execute(ctx, nil)
-		if err != nil {
-			return err
-		}
-		for {
-			b, err := r.Next(ctx)
-			if err != nil {
-				r.Close()
-				return err
-			}
-			if b == nil {
-				break
-			}
-		}
-		r.Close()
-	}
-	return nil
 }
