@@ -41,6 +41,11 @@ func (b *binder) groupedExpr(n *pg.Node) (bound, error) {
 		b.agg, b.hiddenAgg = agg, saved
 		return r, err
 	}
+	// A trial binding below the aggregation, to match the whole
+	// expression with a group key. The joins its subqueries asked for
+	// belong below the aggregation: they are dropped unless the trial's
+	// result is kept.
+	np, npp := len(b.pending), len(b.pendingPre)
 	b.agg = nil
 	in, err := b.exprNode(n)
 	b.agg = agg
@@ -51,6 +56,7 @@ func (b *binder) groupedExpr(n *pg.Node) (bound, error) {
 		return in, nil
 	}
 	if i := agg.findGroup(in.e); i >= 0 {
+		b.pending, b.pendingPre = b.pending[:np], b.pendingPre[:npp]
 		r := b.ref(agg.groupCols[i])
 		r.t, r.name, r.strong = agg.groups[i].t, in.name, in.strong
 		return r, nil
@@ -67,6 +73,7 @@ func (b *binder) groupedExpr(n *pg.Node) (bound, error) {
 			"column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function",
 			name), cr.Location)
 	}
+	b.pending, b.pendingPre = b.pending[:np], b.pendingPre[:npp]
 	return b.exprNode(n) // bind the parts: each must be grouped
 }
 

@@ -309,6 +309,15 @@ func TestFuzzFindings(t *testing.T) {
 		{"SELECT +'a'::text", pgerr.UndefinedFunction},
 		{"SELECT +now()", pgerr.UndefinedFunction},
 		{"SELECT +1, +1.5, +'2', +2::int8, +2.5::float4", ""},
+		// A subquery inside a larger select-list expression of a grouped
+		// query left the joins of a trial binding behind: an internal
+		// "column is not in the input" when planned.
+		{"SELECT v, CASE WHEN v IN (SELECT x FROM (VALUES (1)) s(x)) THEN 1 END FROM (VALUES (1), (2)) t(v) GROUP BY 1", ""},
+		{"SELECT v, coalesce((SELECT 1 WHERE v = 1), 0), count(*) FROM (VALUES (1), (2)) t(v) GROUP BY v", ""},
+		{"SELECT v, coalesce((SELECT 1 WHERE w = 1), 0) FROM (VALUES (1, 2)) t(v, w) GROUP BY v", pgerr.GroupingError},
+		// EXISTS of a subquery without columns panicked reading its rows.
+		{"SELECT 1 WHERE EXISTS (SELECT)", ""},
+		{"SELECT EXISTS (SELECT WHERE false), NOT EXISTS (SELECT FROM (VALUES (1), (2)) v)", ""},
 	}
 	for _, tc := range tests {
 		err := runAllCtx(ctx, s, tc.sql)

@@ -571,7 +571,8 @@ func (l *lowerer) initPlan(x *subqueryExpr) (*expr.Lit, error) {
 	return lit, nil
 }
 
-// drain runs op and returns the values of the first column of at most
+// drain runs op and returns the values of the first column (an empty
+// constant for a row without columns) of at most
 // max rows (it stops reading after max).
 func drain(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error) {
 	defer op.Close()
@@ -588,6 +589,10 @@ func drain(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error
 			break
 		}
 		for i := 0; i < int(b.NumRows()) && len(out) < max; i++ {
+			if b.NumCols() == 0 {
+				out = append(out, &expr.Lit{}) // EXISTS (SELECT): a row, no value
+				continue
+			}
 			v, err := expr.ValueLit(b.Column(0), i)
 			if err != nil {
 				return nil, err

@@ -20,3 +20,7 @@ SELECT v, (v IN (SELECT x FROM gsub.s)) AS b, count(*) FROM gsub.t GROUP BY v OR
 SELECT g % 3 AS k, count(*) FROM gsub.t GROUP BY 1 HAVING (g % 3) IN (SELECT x FROM gsub.s) ORDER BY 1;
 -- not grouped: PostgreSQL's 42803
 SELECT g IN (SELECT x FROM gsub.s) AS b FROM gsub.t GROUP BY g % 3;
+-- a subquery inside a larger expression of the select list (CASE, coalesce)
+SELECT v, CASE WHEN v IN (SELECT x FROM gsub.s) THEN 'in' ELSE 'out' END AS c, count(*) FROM gsub.t GROUP BY 1 ORDER BY 1;
+SELECT v, coalesce((SELECT max(x) FROM gsub.s WHERE x <= v), -1) AS m FROM gsub.t GROUP BY v ORDER BY 1;
+SELECT g % 3 AS k, coalesce((SELECT max(x) FROM gsub.s WHERE x = g % 3), 0) + count(*) AS n FROM gsub.t GROUP BY g % 3 ORDER BY 1;
