@@ -29,9 +29,9 @@ type crashServer struct {
 	exited chan error
 }
 
-// startCrashServer runs `bin serve` over warehouse on a free loopback port
-// and waits until it accepts connections.
-func startCrashServer(t *testing.T, bin, warehouse string) *crashServer {
+// startCrashServer runs `bin serve` over warehouse on a free loopback port,
+// with extra environment, and waits until it accepts connections.
+func startCrashServer(t *testing.T, bin, warehouse string, env ...string) *crashServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -42,7 +42,7 @@ func startCrashServer(t *testing.T, bin, warehouse string) *crashServer {
 	s := &crashServer{addr: addr, logs: &bytes.Buffer{}, exited: make(chan error, 1)}
 	s.cmd = exec.Command(bin, "serve", "--warehouse", warehouse, "--listen", addr)
 	s.cmd.Dir = t.TempDir()
-	s.cmd.Env = cleanEnv()
+	s.cmd.Env = append(cleanEnv(), env...)
 	s.cmd.Stdout, s.cmd.Stderr = s.logs, s.logs
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)

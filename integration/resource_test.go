@@ -1,12 +1,9 @@
 package integration
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"net"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,38 +17,9 @@ import (
 // environment, so the test can read its memory from /proc.
 func startResourceServer(t *testing.T, bin string, env ...string) *crashServer {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	s := &crashServer{addr: addr, logs: &bytes.Buffer{}, exited: make(chan error, 1)}
-	s.cmd = exec.Command(bin, "serve", "--warehouse", t.TempDir(), "--listen", addr)
-	s.cmd.Dir = t.TempDir()
-	s.cmd.Env = append(cleanEnv(), env...)
-	s.cmd.Stdout, s.cmd.Stderr = s.logs, s.logs
-	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { s.exited <- s.cmd.Wait() }()
+	s := startCrashServer(t, bin, t.TempDir(), env...)
 	t.Cleanup(func() { s.kill(t) })
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			c.Close()
-			return s
-		}
-		select {
-		case err := <-s.exited:
-			t.Fatalf("icegate serve exited before accepting connections: %v\n%s", err, s.logs)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("icegate serve not accepting on %s after 30s\n%s", addr, s.logs)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return s
 }
 
 // procStatusKB reads a field of /proc/PID/status in kB (VmRSS, VmHWM).
