@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -601,29 +600,6 @@ func (b *binder) newCol(name string, t pgType, at arrow.DataType) colID {
 func (b *binder) ref(id colID) bound {
 	m := b.q.meta(id)
 	return bound{e: &expr.Col{Idx: int(id), Name: m.name, T: m.at}, t: m.t, name: m.name, strong: true}
-}
-
-// colTable holds the metadata of a statement's column ids.
-type colTable struct {
-	metas []colMeta
-	// hidden are the ids of tables' metadata columns (metacol.go), from
-	// hiddenColBase up.
-	hidden []colMeta
-}
-
-func (q *colTable) add(m colMeta) colID {
-	q.metas = append(q.metas, m)
-	return colID(len(q.metas) - 1)
-}
-
-func (q *colTable) meta(id colID) colMeta {
-	if id >= hiddenColBase {
-		return q.hiddenMeta(id)
-	}
-	if int(id) < 0 || int(id) >= len(q.metas) {
-		panic(fmt.Sprintf("translate: unknown column id %d", id))
-	}
-	return q.metas[id]
 }
 
 // lateralItem reports whether a join's right side may refer to its left

@@ -511,15 +511,6 @@ func pullCorrelated(b *binder, r rel, free colSet) (rel, []expr.Expr, bool) {
 	return r, nil, true
 }
 
-func (s colSet) intersects(t colSet) bool {
-	for id := range s {
-		if t.has(id) {
-			return true
-		}
-	}
-	return false
-}
-
 // freeRefs is the set of columns r's expressions use that no node of r
 // produces: the outer references of a subquery.
 func freeRefs(r rel) colSet {
@@ -593,91 +584,6 @@ func ownCols(r rel) []colID {
 		}
 	}
 	return nil
-}
-
-// visitRel calls visit on r and every node below it.
-func visitRel(r rel, visit func(rel)) {
-	visit(r)
-	for _, c := range relChildren(r) {
-		visitRel(c, visit)
-	}
-}
-
-func relChildren(r rel) []rel {
-	switch x := r.(type) {
-	case *filterRel:
-		return []rel{x.in}
-	case *projectRel:
-		return []rel{x.in}
-	case *aggRel:
-		return []rel{x.in}
-	case *joinRel:
-		return []rel{x.left, x.right}
-	case *sortRel:
-		return []rel{x.in}
-	case *limitRel:
-		return []rel{x.in}
-	case *windowRel:
-		return []rel{x.in}
-	case *setOpRel:
-		return x.ins
-	case *tableFuncRel:
-		return []rel{x.in}
-	case *recursiveRel:
-		return []rel{x.anchor, x.recursive}
-	}
-	return nil
-}
-
-// relExprs lists the expressions a node evaluates.
-func relExprs(r rel) []expr.Expr {
-	var out []expr.Expr
-	switch x := r.(type) {
-	case *valuesRel:
-		for _, row := range x.rows {
-			out = append(out, row...)
-		}
-	case *filterRel:
-		out = append(out, x.pred)
-	case *projectRel:
-		out = append(out, x.exprs...)
-	case *aggRel:
-		out = append(out, x.groups...)
-		for _, a := range x.aggs {
-			if a.Arg != nil {
-				out = append(out, a.Arg)
-			}
-			out = append(out, a.Args...)
-			if a.Filter != nil {
-				out = append(out, a.Filter)
-			}
-			for _, k := range a.OrderBy {
-				out = append(out, k.E)
-			}
-		}
-	case *joinRel:
-		if x.cond != nil {
-			out = append(out, x.cond)
-		}
-	case *sortRel:
-		for _, k := range x.keys {
-			out = append(out, k.E)
-		}
-	case *windowRel:
-		out = append(out, x.partition...)
-		for _, k := range x.order {
-			out = append(out, k.E)
-		}
-		for _, c := range x.calls {
-			out = append(out, c.args...)
-			if c.filter != nil {
-				out = append(out, c.filter)
-			}
-		}
-	case *tableFuncRel:
-		out = append(out, x.args...)
-	}
-	return out
 }
 
 // fmtCols renders column ids for EXPLAIN.

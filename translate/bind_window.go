@@ -28,16 +28,6 @@ type windowGroup struct {
 	cols      []colID
 }
 
-// windowCall is one window function call; its expressions are bound over
-// column ids (lower remaps them).
-type windowCall struct {
-	fn     string
-	args   []expr.Expr
-	filter expr.Expr
-	frame  exec.WindowFrame
-	t      arrow.DataType
-}
-
 // wrap puts the window nodes over r.
 func (w *windowScope) wrap(r rel) rel {
 	if w == nil {

@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/icegate/icegate/catalog"
@@ -36,22 +35,4 @@ func (b *binder) addMetadataColumns(r *scanRel, it *rangeItem, t *catalog.Table,
 		r.cols = append(r.cols, id)
 		it.cols = append(it.cols, itemCol{name: f.Name, id: id, hidden: true})
 	}
-}
-
-// hiddenColBase is the first id of metadata columns. Every table has them,
-// so they are numbered apart: the ids of the other columns, which plans
-// show, stay those of a statement without them.
-const hiddenColBase colID = 1 << 24
-
-func (q *colTable) addHidden(m colMeta) colID {
-	q.hidden = append(q.hidden, m)
-	return hiddenColBase + colID(len(q.hidden)-1)
-}
-
-func (q *colTable) hiddenMeta(id colID) colMeta {
-	i := int(id - hiddenColBase)
-	if i >= len(q.hidden) {
-		panic(fmt.Sprintf("translate: unknown column id %d", id))
-	}
-	return q.hidden[i]
 }

@@ -117,56 +117,6 @@ func buildJoins(leaves []rel, conds []expr.Expr) rel {
 	return withFilter(cur, left)
 }
 
-// mapChildren copies r with fn applied to its inputs.
-func mapChildren(r rel, fn func(rel) rel) rel {
-	switch x := r.(type) {
-	case *filterRel:
-		n := *x
-		n.in = fn(x.in)
-		return &n
-	case *projectRel:
-		n := *x
-		n.in = fn(x.in)
-		return &n
-	case *aggRel:
-		n := *x
-		n.in = fn(x.in)
-		return &n
-	case *joinRel:
-		n := *x
-		n.left, n.right = fn(x.left), fn(x.right)
-		return &n
-	case *sortRel:
-		n := *x
-		n.in = fn(x.in)
-		return &n
-	case *limitRel:
-		n := *x
-		n.in = fn(x.in)
-		return &n
-	case *windowRel:
-		n := *x
-		n.in = fn(x.in)
-		return &n
-	case *tableFuncRel:
-		n := *x
-		n.in = fn(x.in)
-		return &n
-	case *setOpRel:
-		n := *x
-		n.ins = make([]rel, len(x.ins))
-		for i, in := range x.ins {
-			n.ins[i] = fn(in)
-		}
-		return &n
-	case *recursiveRel:
-		n := *x
-		n.anchor, n.recursive = fn(x.anchor), fn(x.recursive)
-		return &n
-	}
-	return r
-}
-
 // pushDown returns r with preds (conditions over r's output) applied as
 // low as they can go.
 func pushDown(r rel, preds []expr.Expr) rel {

@@ -35,13 +35,6 @@ func (p *selectPlan) finish(b *binder) {
 	}
 }
 
-// sortKey is one ORDER BY key with PostgreSQL's NULL placement resolved.
-type sortKey struct {
-	E          expr.Expr
-	Desc       bool
-	NullsFirst bool
-}
-
 // String renders the plan, one node per line from the result down to the
 // scans, for tests and EXPLAIN.
 func (p *selectPlan) String() string {

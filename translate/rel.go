@@ -4,6 +4,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
 )
 
@@ -364,4 +365,49 @@ func andOf(es []expr.Expr) expr.Expr {
 		return es[0]
 	}
 	return &expr.Call{Fn: "and", Args: es, T: expr.Bool}
+}
+
+// sortKey is one ORDER BY key with PostgreSQL's NULL placement resolved.
+type sortKey struct {
+	E          expr.Expr
+	Desc       bool
+	NullsFirst bool
+}
+
+// groupingCall is one GROUPING(a, b, ...) of a query.
+type groupingCall struct {
+	args []int
+	id   colID
+}
+
+// aggCall is one aggregate of the aggregation.
+type aggCall struct {
+	Fn       string
+	Arg      expr.Expr // nil for count(*)
+	Args     []expr.Expr
+	Distinct bool
+	Filter   expr.Expr // nil when none
+	OrderBy  []sortKey
+	Name     string
+	T        arrow.DataType
+	pt       pgType
+}
+
+// windowCall is one window function call; its expressions are bound over
+// column ids (lower remaps them).
+type windowCall struct {
+	fn     string
+	args   []expr.Expr
+	filter expr.Expr
+	frame  exec.WindowFrame
+	t      arrow.DataType
+}
+
+func (s colSet) intersects(t colSet) bool {
+	for id := range s {
+		if t.has(id) {
+			return true
+		}
+	}
+	return false
 }

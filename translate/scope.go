@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"github.com/apache/arrow-go/v18/arrow"
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
@@ -130,25 +129,6 @@ type aggScope struct {
 	// grouping are the GROUPING(...) calls: their arguments' group indexes
 	// and result columns.
 	grouping []groupingCall
-}
-
-// groupingCall is one GROUPING(a, b, ...) of a query.
-type groupingCall struct {
-	args []int
-	id   colID
-}
-
-// aggCall is one aggregate of the aggregation.
-type aggCall struct {
-	Fn       string
-	Arg      expr.Expr // nil for count(*)
-	Args     []expr.Expr
-	Distinct bool
-	Filter   expr.Expr // nil when none
-	OrderBy  []sortKey
-	Name     string
-	T        arrow.DataType
-	pt       pgType
 }
 
 func (a *aggScope) findGroup(e expr.Expr) int {
