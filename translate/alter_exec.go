@@ -196,7 +196,7 @@ func (s *session) addColumn(ctx context.Context, ps parsedStmt, m *catalog.Table
 	if ps.extras != nil {
 		f.Doc = ps.extras.comments[cd.Colname]
 	}
-	added, err := e.add(cd.Colname, f, cmd.MissingOk)
+	added, err := e.Add(cd.Colname, f, cmd.MissingOk)
 	if err != nil || added {
 		return nil, err
 	}

@@ -112,7 +112,7 @@ func (e *schemaEdit) parentOf(name string) (*[]catalog.NestedField, string, erro
 
 // add adds a column; f.ID and the ids inside f.Type come from e.ids.
 // It returns false when the column exists and ifNotExists is set.
-func (e *schemaEdit) add(name string, f catalog.NestedField, ifNotExists bool) (bool, error) {
+func (e *schemaEdit) Add(name string, f catalog.NestedField, ifNotExists bool) (bool, error) {
 	fs, leaf, err := e.parentOf(name)
 	if err != nil {
 		return false, err

@@ -48,7 +48,7 @@ func sparkAddColumns(e *schemaEdit, c *tokCursor, defaultOf func(f catalog.Neste
 				return err
 			}
 		}
-		if _, err := e.add(name, f, false); err != nil {
+		if _, err := e.Add(name, f, false); err != nil {
 			return err
 		}
 		if err := position(e, d, name); err != nil {

@@ -119,7 +119,7 @@ func TestAlterTableConflict(t *testing.T) {
 	run(t, s, "ALTER TABLE c ADD PARTITION FIELD days(ts)")
 
 	e := newSchemaEdit(stale)
-	if _, err := e.add("b", catalog.NestedField{ID: e.ids.next(), Type: prim(catalog.TInt)}, false); err != nil {
+	if _, err := e.Add("b", catalog.NestedField{ID: e.ids.next(), Type: prim(catalog.TInt)}, false); err != nil {
 		t.Fatal(err)
 	}
 	err = commitSchema(ctx, cat, stale, e)

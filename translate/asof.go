@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // Time travel. Spark, Trino and SQL:2011 write the version of a table to
@@ -248,7 +249,7 @@ func (b *binder) asOfValue(c *asOfClause) (any, error) {
 		if !c.timestamp {
 			return *x.lit, nil
 		}
-		x = bound{e: b.coerce(x, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}), t: tTimestamptz}
+		x = bound{e: b.coerce(x, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}), t: plan.TTimestamptz}
 		if b.litErr != nil {
 			err := b.litErr
 			b.litErr = nil
@@ -371,7 +372,7 @@ func noSnapshot(m *catalog.TableMetadata, name, msg string) error {
 }
 
 // bindTimeTravel binds a table name followed by a time-travel clause.
-func (b *binder) bindTimeTravel(rv *pg.RangeVar, c *asOfClause, alias string, colAliases []string) (rel, error) {
+func (b *binder) bindTimeTravel(rv *pg.RangeVar, c *asOfClause, alias string, colAliases []string) (plan.Rel, error) {
 	tn := tableNameOf(rv)
 	b.untruncateTable(rv, &tn)
 	t, err := b.sess.resolveTable(b.ctx, tn)
@@ -402,7 +403,7 @@ func (b *binder) bindTimeTravel(rv *pg.RangeVar, c *asOfClause, alias string, co
 // bindRefName binds Spark's spelling of a branch or tag as a table name,
 // t.branch_<name> / t.tag_<name> (ns.t.branch_<name>), when the name
 // resolves no table: ok is false when it is not such a name.
-func (b *binder) bindRefName(rv *pg.RangeVar, tn tableName, alias string, colAliases []string) (rel, bool, error) {
+func (b *binder) bindRefName(rv *pg.RangeVar, tn tableName, alias string, colAliases []string) (plan.Rel, bool, error) {
 	var kind, ref string
 	switch {
 	case strings.HasPrefix(tn.Name, "branch_"):
@@ -440,7 +441,7 @@ func (b *binder) bindRefName(rv *pg.RangeVar, tn tableName, alias string, colAli
 // iceberg.snapshot('ns.t', <snapshot id | 'branch' | 'tag'>) and
 // iceberg.as_of('ns.t', <timestamp | epoch seconds>). ok is false for any
 // other FROM function.
-func (b *binder) bindSnapshotFunction(rf *pg.RangeFunction) (rel, bool, error) {
+func (b *binder) bindSnapshotFunction(rf *pg.RangeFunction) (plan.Rel, bool, error) {
 	if len(rf.Functions) != 1 || rf.Lateral || rf.Ordinality || rf.IsRowsfrom {
 		return nil, false, nil
 	}

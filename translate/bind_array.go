@@ -15,6 +15,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // arrayExpr binds ARRAY[a, b, ...]: the elements take their common type.
@@ -47,7 +48,7 @@ func (b *binder) arrayExpr(a *pg.A_ArrayExpr) (bound, error) {
 		return bound{}, err
 	}
 	if arr := pgtypes.ArrayOf(elemType.OID); arr != 0 {
-		r.t = pgType{arr, -1}
+		r.t = plan.Type{OID: arr, Typmod: -1}
 	}
 	r.name, r.strong = "array", true
 	return r, nil
@@ -72,7 +73,7 @@ func (b *binder) nameSubscript(x bound, index *pg.Node, loc int32) (bound, error
 		}
 		return charText(name[n]), nil
 	}
-	t := pgType{pgtypes.Char, -1}
+	t := plan.Type{OID: pgtypes.Char, Typmod: -1}
 	return bound{e: &expr.Call{Fn: "name_subscript", Args: []expr.Expr{b.coerce(x, expr.Text), b.coerce(i, expr.Int4)}, T: arrowOf(t), Go: fn}, t: t}, nil
 }
 
@@ -110,7 +111,7 @@ func (b *binder) indirection(ind *pg.A_Indirection) (bound, error) {
 			}
 			continue
 		}
-		if pgtypes.ElemOf(x.t.OID) == 0 && x.t.OID != tJSONB.OID {
+		if pgtypes.ElemOf(x.t.OID) == 0 && x.t.OID != plan.TJSONB.OID {
 			return bound{}, b.errAt(pgerr.New(pgerr.DatatypeMismatch,
 				"cannot subscript type %s because it does not support subscripting", x.t), loc)
 		}
@@ -119,7 +120,7 @@ func (b *binder) indirection(ind *pg.A_Indirection) (bound, error) {
 		vector := isVectorType(x.t.OID)
 		bound1 := func(n *pg.Node) (bound, error) {
 			if n == nil {
-				return bound{e: &expr.Lit{V: nil, T: expr.Int4}, t: tInt4}, nil
+				return bound{e: &expr.Lit{V: nil, T: expr.Int4}, t: plan.TInt4}, nil
 			}
 			v, err := b.expr(n)
 			if err != nil {
@@ -129,9 +130,9 @@ func (b *binder) indirection(ind *pg.A_Indirection) (bound, error) {
 			if vector {
 				e = &expr.Call{Fn: "+", Args: []expr.Expr{e, &expr.Lit{V: int32(1), T: expr.Int4}}, T: expr.Int4}
 			}
-			return bound{e: e, t: tInt4}, nil
+			return bound{e: e, t: plan.TInt4}, nil
 		}
-		elemType := pgType{pgtypes.ElemOf(x.t.OID), -1}
+		elemType := plan.Type{OID: pgtypes.ElemOf(x.t.OID), Typmod: -1}
 		if idx.IsSlice {
 			lo, err := bound1(idx.Lidx)
 			if err != nil {
@@ -147,7 +148,7 @@ func (b *binder) indirection(ind *pg.A_Indirection) (bound, error) {
 			}
 			r.t, r.name, r.strong = x.t, x.name, x.strong
 			if vector {
-				r.t = pgType{pgtypes.ArrayOf(elemType.OID), -1}
+				r.t = plan.Type{OID: pgtypes.ArrayOf(elemType.OID), Typmod: -1}
 			}
 			x = r
 			continue
@@ -179,16 +180,16 @@ func isVectorType(oid uint32) bool {
 // form is the numbers separated by blanks ("1 3"); they convert to the
 // arrays of their elements (int2[], oid[]) but not back. ok is false when
 // neither side is a vector.
-func (b *binder) vectorCast(arg bound, t pgType, loc int32) (out bound, ok bool, err error) {
+func (b *binder) vectorCast(arg bound, t plan.Type, loc int32) (out bound, ok bool, err error) {
 	from := uint32(0)
 	if !arg.unknown() {
 		from = arg.t.OID
 	}
 	switch {
 	case isVectorType(from) && (t.OID == pgtypes.Text || t.OID == pgtypes.Varchar):
-		sep := bound{e: &expr.Lit{V: " ", T: expr.Text}, t: tText}
+		sep := bound{e: &expr.Lit{V: " ", T: expr.Text}, t: plan.TText}
 		r, err := b.call("array_to_string", []bound{arg, sep}, loc)
-		r.t = pgType{t.OID, -1}
+		r.t = plan.Type{OID: t.OID, Typmod: -1}
 		return r, true, err
 	case isVectorType(from) && (t.OID == from || t.OID == pgtypes.ArrayOf(pgtypes.ElemOf(from))):
 		return bound{e: arg.e, t: t}, true, nil
@@ -207,7 +208,7 @@ func (b *binder) vectorCast(arg bound, t pgType, loc int32) (out bound, ok bool,
 // vectorIn reads the text form of an int2vector or oidvector.
 func vectorIn(e expr.Expr, typ uint32) expr.Expr {
 	elem := pgtypes.ElemOf(typ)
-	return &expr.Call{Fn: pgtypes.TypeName(typ) + "in", Args: []expr.Expr{e}, T: arrowOf(pgType{typ, -1}), Go: func(_ context.Context, a []any) (any, error) {
+	return &expr.Call{Fn: pgtypes.TypeName(typ) + "in", Args: []expr.Expr{e}, T: arrowOf(plan.Type{OID: typ, Typmod: -1}), Go: func(_ context.Context, a []any) (any, error) {
 		s, ok := a[0].(string)
 		if !ok {
 			return nil, nil
@@ -239,12 +240,12 @@ func (b *binder) vectorBounds(fn string, args []bound, loc int32) (bound, bool, 
 		return bound{}, false, nil
 	}
 	arr := args[0]
-	arr.t = pgType{pgtypes.ArrayOf(pgtypes.ElemOf(arr.t.OID)), -1}
+	arr.t = plan.Type{OID: pgtypes.ArrayOf(pgtypes.ElemOf(arr.t.OID)), Typmod: -1}
 	r, err := b.call(fn, []bound{arr, args[1]}, loc)
 	if err != nil {
 		return bound{}, true, err
 	}
-	one := bound{e: &expr.Lit{V: int32(1), T: expr.Int4}, t: tInt4}
+	one := bound{e: &expr.Lit{V: int32(1), T: expr.Int4}, t: plan.TInt4}
 	out, err := b.call("-", []bound{r, one}, loc)
 	out.name, out.strong = fn, true
 	return out, true, err
@@ -324,14 +325,14 @@ func (b *binder) arrayEquality(op string, l, r bound, loc int32) (bound, bool, e
 		return slices.Equal(x, y) == want, nil
 	}
 	name := map[string]string{"=": "array_eq", "<>": "array_ne", "is_distinct_from": "array_distinct", "is_not_distinct_from": "array_not_distinct"}[op]
-	return bound{e: &expr.Call{Fn: name, Args: []expr.Expr{l.e, r.e}, T: expr.Bool, Go: fn}, t: tBool}, true, nil
+	return bound{e: &expr.Call{Fn: name, Args: []expr.Expr{l.e, r.e}, T: expr.Bool, Go: fn}, t: plan.TBool}, true, nil
 }
 
 // arraySubLink binds ARRAY(subquery): the values of the subquery's one
 // column in its order, an empty array when it has no rows. The subquery is
 // aggregated with array_agg (ordered by the subquery's ORDER BY); an
 // uncorrelated one runs once, a correlated one once per outer row.
-func (b *binder) arraySubLink(p *selectPlan, free colSet, loc int32) (bound, error) {
+func (b *binder) arraySubLink(p *selectPlan, free plan.ColSet, loc int32) (bound, error) {
 	if len(p.out) != 1 {
 		return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery must return only one column"), loc)
 	}
@@ -342,45 +343,45 @@ func (b *binder) arraySubLink(p *selectPlan, free colSet, loc int32) (bound, err
 	}
 	in := p.root
 	arg := b.ref(p.out[0]).e
-	if pr, ok := in.(*projectRel); ok {
+	if pr, ok := in.(*plan.Project); ok {
 		// A projection above the ORDER BY (which sorted on columns it
 		// drops): aggregate its expression over the sorted rows.
-		_, sorted := pr.in.(*sortRel)
-		if l, isLimit := pr.in.(*limitRel); isLimit {
-			_, sorted = l.in.(*sortRel)
+		_, sorted := pr.In.(*plan.Sort)
+		if l, isLimit := pr.In.(*plan.Limit); isLimit {
+			_, sorted = l.In.(*plan.Sort)
 		}
-		if i := indexOf(pr.cols, p.out[0]); i >= 0 && sorted {
-			in, arg = pr.in, pr.exprs[i]
+		if i := indexOf(pr.Cols, p.out[0]); i >= 0 && sorted {
+			in, arg = pr.In, pr.Exprs[i]
 		}
 	}
-	var order []sortKey
+	var order []plan.SortKey
 	switch x := in.(type) {
-	case *sortRel:
-		in, order = x.in, x.keys
-	case *limitRel:
-		if s, ok := x.in.(*sortRel); ok {
-			order = s.keys
+	case *plan.Sort:
+		in, order = x.In, x.Keys
+	case *plan.Limit:
+		if s, ok := x.In.(*plan.Sort); ok {
+			order = s.Keys
 		}
 	}
 	t, err := exec.AggResultTypeN("array_agg", []arrow.DataType{arg.Type()})
 	if err != nil {
 		return bound{}, b.errAt(notYet("ARRAY(subquery) of type "+elem.String()), loc)
 	}
-	arrPG := pgType{arrOID, -1}
+	arrPG := plan.Type{OID: arrOID, Typmod: -1}
 	aggCol := b.newCol("array_agg", arrPG, t)
-	agg := &aggRel{in: in, aggs: []aggCall{{Fn: "array_agg", Arg: arg, OrderBy: order, Name: "array_agg", T: t, pt: arrPG}},
-		aggCols: []colID{aggCol}}
+	agg := &plan.Agg{In: in, Aggs: []plan.AggCall{{Fn: "array_agg", Arg: arg, OrderBy: order, Name: "array_agg", T: t, PGType: arrPG}},
+		AggCols: []plan.ColID{aggCol}}
 	value := &expr.Case{T: t, Whens: []expr.When{{
 		Cond: &expr.Call{Fn: "isnotnull", Args: []expr.Expr{b.ref(aggCol).e}, T: expr.Bool}, Then: b.ref(aggCol).e}},
 		Else: &expr.Call{Fn: "array", T: t}}
 	v := b.newCol("array", arrPG, t)
-	proj := &projectRel{in: agg, exprs: []expr.Expr{value}, cols: []colID{v}}
+	proj := &plan.Project{In: agg, Exprs: []expr.Expr{value}, Cols: []plan.ColID{v}}
 	if len(free) == 0 {
-		plan := &selectPlan{root: proj, out: []colID{v}, cols: []pgtypes.Column{{Name: "array", TypeOID: arrOID, Typmod: -1}}}
+		plan := &selectPlan{root: proj, out: []plan.ColID{v}, cols: []pgtypes.Column{{Name: "array", TypeOID: arrOID, Typmod: -1}}}
 		plan.finish(b)
 		return bound{e: &subqueryExpr{plan: plan, T: t}, t: arrPG, name: "array", strong: true}, nil
 	}
-	b.addPending(pendingJoin{typ: joinLeft, right: proj, single: true, apply: true})
+	b.addPending(pendingJoin{typ: plan.JoinLeft, right: proj, single: true, apply: true})
 	r := b.ref(v)
 	r.t, r.name, r.strong = arrPG, "array", true
 	return r, nil

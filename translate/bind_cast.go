@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // typeCast binds CAST(x AS t) and x::t.
@@ -41,7 +42,7 @@ func (b *binder) typeCast(tc *pg.TypeCast) (bound, error) {
 
 // castTo converts a bound expression to PostgreSQL type t with explicit-cast
 // semantics.
-func (b *binder) castTo(arg bound, t pgType, loc int32) (bound, error) {
+func (b *binder) castTo(arg bound, t plan.Type, loc int32) (bound, error) {
 	if r, ok, err := b.regCast(arg, t, loc); ok {
 		return r, err
 	}
@@ -59,7 +60,7 @@ func (b *binder) castTo(arg bound, t pgType, loc int32) (bound, error) {
 		if n := b.lastTypmod; n > 0 {
 			e = &expr.Call{Fn: "substr", Args: []expr.Expr{e, &expr.Lit{V: int32(1), T: expr.Int4}, &expr.Lit{V: int32(n), T: expr.Int4}}, T: expr.Text}
 		}
-		return bound{e: e, t: tText}, nil
+		return bound{e: e, t: plan.TText}, nil
 	}
 	if arg.unknown() {
 		return bound{e: b.coerce(arg, at), t: t}, nil
@@ -77,7 +78,7 @@ func (b *binder) castTo(arg bound, t pgType, loc int32) (bound, error) {
 	return bound{e: &expr.Cast{Arg: arg.e, T: at}, t: t}, nil
 }
 
-func cannotCast(from, to pgType) *pgerr.Error {
+func cannotCast(from, to plan.Type) *pgerr.Error {
 	return pgerr.New("42846", "cannot cast type %s to %s", from, to)
 }
 
@@ -85,77 +86,77 @@ func cannotCast(from, to pgType) *pgerr.Error {
 // varchar(5), double precision, timestamptz, uuid, int[]...). It returns the
 // type and the name a cast column is given (PostgreSQL's internal name:
 // int4, float8, varchar, timestamptz).
-func (b *binder) typeName(tn *pg.TypeName) (pgType, string, error) {
+func (b *binder) typeName(tn *pg.TypeName) (plan.Type, string, error) {
 	b.lastTypmod = 0
 	if tn.PctType || tn.Setof {
-		return pgType{}, "", b.errAt(notYet("this type name"), tn.Location)
+		return plan.Type{}, "", b.errAt(notYet("this type name"), tn.Location)
 	}
 	var names []string
 	for _, n := range tn.Names {
 		names = append(names, n.GetString_().GetSval())
 	}
 	if len(names) == 0 {
-		return pgType{}, "", b.errAt(pgerr.New(pgerr.SyntaxError, "empty type name"), tn.Location)
+		return plan.Type{}, "", b.errAt(pgerr.New(pgerr.SyntaxError, "empty type name"), tn.Location)
 	}
 	if len(names) > 1 && names[0] != "pg_catalog" {
-		return pgType{}, "", b.errAt(pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", strings.Join(names, ".")), tn.Location)
+		return plan.Type{}, "", b.errAt(pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", strings.Join(names, ".")), tn.Location)
 	}
 	name := names[len(names)-1]
 	var mods []int
 	for _, m := range tn.Typmods {
 		c := m.GetAConst()
 		if c == nil || c.GetIval() == nil {
-			return pgType{}, "", b.errAt(pgerr.New(pgerr.SyntaxError, "type modifiers must be simple constants or identifiers"), tn.Location)
+			return plan.Type{}, "", b.errAt(pgerr.New(pgerr.SyntaxError, "type modifiers must be simple constants or identifiers"), tn.Location)
 		}
 		mods = append(mods, int(c.GetIval().Ival))
 	}
-	var t pgType
+	var t plan.Type
 	canon := name
 	switch name {
 	case "bool", "boolean":
-		t, canon = tBool, "bool"
+		t, canon = plan.TBool, "bool"
 	case "int2", "smallint":
-		t, canon = tInt2, "int2"
+		t, canon = plan.TInt2, "int2"
 	case "int4", "int", "integer":
-		t, canon = tInt4, "int4"
+		t, canon = plan.TInt4, "int4"
 	case "int8", "bigint":
-		t, canon = tInt8, "int8"
+		t, canon = plan.TInt8, "int8"
 	case "float4", "real":
-		t, canon = tFloat4, "float4"
+		t, canon = plan.TFloat4, "float4"
 	case "float8":
-		t = tFloat8
+		t = plan.TFloat8
 	case "float":
-		t, canon = tFloat8, "float8"
+		t, canon = plan.TFloat8, "float8"
 		if len(mods) == 1 && mods[0] <= 24 {
-			t, canon = tFloat4, "float4"
+			t, canon = plan.TFloat4, "float4"
 		}
 	case "numeric", "decimal":
 		canon = "numeric"
 		switch len(mods) {
 		case 0:
-			t = tNumeric
+			t = plan.TNumeric
 		case 1, 2:
 			p, s := mods[0], 0
 			if len(mods) == 2 {
 				s = mods[1]
 			}
 			if p < 1 || p > 1000 {
-				return pgType{}, "", b.errAt(pgerr.New(pgerr.InvalidParameterValue, "NUMERIC precision %d must be between 1 and 1000", p), tn.Location)
+				return plan.Type{}, "", b.errAt(pgerr.New(pgerr.InvalidParameterValue, "NUMERIC precision %d must be between 1 and 1000", p), tn.Location)
 			}
 			if s < 0 || s > p {
-				return pgType{}, "", b.errAt(pgerr.New(pgerr.InvalidParameterValue, "NUMERIC scale %d must be between 0 and precision %d", s, p), tn.Location)
+				return plan.Type{}, "", b.errAt(pgerr.New(pgerr.InvalidParameterValue, "NUMERIC scale %d must be between 0 and precision %d", s, p), tn.Location)
 			}
 			if p > 38 {
-				return pgType{}, "", b.errAt(notYet("numeric precision above 38"), tn.Location)
+				return plan.Type{}, "", b.errAt(notYet("numeric precision above 38"), tn.Location)
 			}
-			t = numericType(p, s)
+			t = plan.NumericType(p, s)
 		default:
-			return pgType{}, "", b.errAt(pgerr.New(pgerr.SyntaxError, "invalid NUMERIC type modifier"), tn.Location)
+			return plan.Type{}, "", b.errAt(pgerr.New(pgerr.SyntaxError, "invalid NUMERIC type modifier"), tn.Location)
 		}
 	case "text":
-		t = tText
+		t = plan.TText
 	case "varchar", "character varying":
-		t, canon = pgType{pgtypes.Varchar, -1}, "varchar"
+		t, canon = plan.Type{OID: pgtypes.Varchar, Typmod: -1}, "varchar"
 		if len(mods) == 1 {
 			b.lastTypmod = mods[0]
 		}
@@ -163,76 +164,76 @@ func (b *binder) typeName(tn *pg.TypeName) (pgType, string, error) {
 		if len(names) == 1 && len(mods) == 0 {
 			// Written "char" (quoted): PostgreSQL's one-byte internal type;
 			// unquoted char arrives as pg_catalog.bpchar.
-			t = pgType{pgtypes.Char, -1}
+			t = plan.Type{OID: pgtypes.Char, Typmod: -1}
 			break
 		}
-		t, canon = pgType{pgtypes.BPChar, -1}, "bpchar"
+		t, canon = plan.Type{OID: pgtypes.BPChar, Typmod: -1}, "bpchar"
 		if len(mods) == 1 {
 			b.lastTypmod = mods[0]
 		}
 	case "bpchar", "character":
-		t, canon = pgType{pgtypes.BPChar, -1}, "bpchar"
+		t, canon = plan.Type{OID: pgtypes.BPChar, Typmod: -1}, "bpchar"
 		if len(mods) == 1 {
 			b.lastTypmod = mods[0]
 		}
 	case "name":
-		t = pgType{pgtypes.Name, -1}
+		t = plan.Type{OID: pgtypes.Name, Typmod: -1}
 	case "oid":
-		t = pgType{pgtypes.OID, -1}
+		t = plan.Type{OID: pgtypes.OID, Typmod: -1}
 	case "regclass":
-		t = pgType{pgtypes.Regclass, -1}
+		t = plan.Type{OID: pgtypes.Regclass, Typmod: -1}
 	case "regtype":
-		t = pgType{pgtypes.Regtype, -1}
+		t = plan.Type{OID: pgtypes.Regtype, Typmod: -1}
 	case "regproc":
-		t = pgType{pgtypes.Regproc, -1}
+		t = plan.Type{OID: pgtypes.Regproc, Typmod: -1}
 	case "regprocedure":
-		t = pgType{pgtypes.Regprocedure, -1}
+		t = plan.Type{OID: pgtypes.Regprocedure, Typmod: -1}
 	case "regoper":
-		t = pgType{pgtypes.Regoper, -1}
+		t = plan.Type{OID: pgtypes.Regoper, Typmod: -1}
 	case "regnamespace":
-		t = pgType{pgtypes.Regnamespace, -1}
+		t = plan.Type{OID: pgtypes.Regnamespace, Typmod: -1}
 	case "regrole":
-		t = pgType{pgtypes.Regrole, -1}
+		t = plan.Type{OID: pgtypes.Regrole, Typmod: -1}
 	case "xid":
-		t = pgType{pgtypes.XID, -1}
+		t = plan.Type{OID: pgtypes.XID, Typmod: -1}
 	case "cid":
-		t = pgType{pgtypes.CID, -1}
+		t = plan.Type{OID: pgtypes.CID, Typmod: -1}
 	case "int2vector":
-		t = pgType{pgtypes.Int2Vector, -1}
+		t = plan.Type{OID: pgtypes.Int2Vector, Typmod: -1}
 	case "oidvector":
-		t = pgType{pgtypes.OIDVector, -1}
+		t = plan.Type{OID: pgtypes.OIDVector, Typmod: -1}
 	case "pg_node_tree":
-		t = pgType{pgtypes.PgNodeTree, -1}
+		t = plan.Type{OID: pgtypes.PgNodeTree, Typmod: -1}
 	case "bytea":
-		t = tBytea
+		t = plan.TBytea
 	case "uuid":
-		t = tUUID
+		t = plan.TUUID
 	case "date":
-		t = tDate
+		t = plan.TDate
 	case "time":
-		t = tTime
+		t = plan.TTime
 	case "timestamp":
-		t = tTimestamp
+		t = plan.TTimestamp
 	case "timestamptz":
-		t = tTimestamptz
+		t = plan.TTimestamptz
 	case "jsonb", "json":
-		return pgType{}, "", b.errAt(notYet("casting to "+name), tn.Location)
+		return plan.Type{}, "", b.errAt(notYet("casting to "+name), tn.Location)
 	case "interval":
 		if len(mods) > 0 {
-			return pgType{}, "", b.errAt(notYet("interval field restrictions and precision"), tn.Location)
+			return plan.Type{}, "", b.errAt(notYet("interval field restrictions and precision"), tn.Location)
 		}
-		t = tInterval
+		t = plan.TInterval
 	case "timetz", "money", "inet", "cidr", "macaddr", "bit", "varbit", "xml":
-		return pgType{}, "", b.errAt(pgerr.Unsupported("type %s", name), tn.Location)
+		return plan.Type{}, "", b.errAt(pgerr.Unsupported("type %s", name), tn.Location)
 	default:
-		return pgType{}, "", b.errAt(pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name), tn.Location)
+		return plan.Type{}, "", b.errAt(pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", name), tn.Location)
 	}
 	if len(tn.ArrayBounds) > 0 {
 		arr := pgtypes.ArrayOf(t.OID)
 		if arr == 0 || len(tn.ArrayBounds) > 1 {
-			return pgType{}, "", b.errAt(notYet("casting to array type "+name+"[]"), tn.Location)
+			return plan.Type{}, "", b.errAt(notYet("casting to array type "+name+"[]"), tn.Location)
 		}
-		return pgType{arr, -1}, canon, nil
+		return plan.Type{OID: arr, Typmod: -1}, canon, nil
 	}
 	return t, canon, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // constant binds a literal: integers are int4 (int8 when too big, numeric
@@ -25,11 +26,11 @@ func (b *binder) constant(c *pg.A_Const) (bound, error) {
 	}
 	switch v := c.Val.(type) {
 	case *pg.A_Const_Ival:
-		return bound{e: &expr.Lit{V: v.Ival.Ival, T: expr.Int4}, t: tInt4}, nil
+		return bound{e: &expr.Lit{V: v.Ival.Ival, T: expr.Int4}, t: plan.TInt4}, nil
 	case *pg.A_Const_Fval:
 		return b.numericConst(v.Fval.Fval, c.Location)
 	case *pg.A_Const_Boolval:
-		return bound{e: &expr.Lit{V: v.Boolval.Boolval, T: expr.Bool}, t: tBool}, nil
+		return bound{e: &expr.Lit{V: v.Boolval.Boolval, T: expr.Bool}, t: plan.TBool}, nil
 	case *pg.A_Const_Sval:
 		s := v.Sval.Sval
 		return bound{lit: &s, loc: c.Location}, nil
@@ -46,10 +47,10 @@ func (b *binder) numericConst(s string, loc int32) (bound, error) {
 		return bound{}, b.errAt(pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format"), loc)
 	}
 	if i, err := strconv.ParseInt(s, 10, 32); err == nil {
-		return bound{e: &expr.Lit{V: int32(i), T: expr.Int4}, t: tInt4}, nil // -2147483648
+		return bound{e: &expr.Lit{V: int32(i), T: expr.Int4}, t: plan.TInt4}, nil // -2147483648
 	}
 	if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-		return bound{e: &expr.Lit{V: i, T: expr.Int8}, t: tInt8}, nil
+		return bound{e: &expr.Lit{V: i, T: expr.Int8}, t: plan.TInt8}, nil
 	}
 	d, ok := parseDecimal(s)
 	if !ok {
@@ -62,7 +63,7 @@ func (b *binder) numericConst(s string, loc int32) (bound, error) {
 	if prec > 38 {
 		return bound{}, b.errAt(notYetPl("numeric constants of more than 38 digits"), loc)
 	}
-	return bound{e: &expr.Lit{V: d, T: &arrow.Decimal128Type{Precision: int32(prec), Scale: int32(d.Scale)}}, t: tNumeric}, nil
+	return bound{e: &expr.Lit{V: d, T: &arrow.Decimal128Type{Precision: int32(prec), Scale: int32(d.Scale)}}, t: plan.TNumeric}, nil
 }
 
 // numericOverflows reports whether the numeric constant s is beyond
@@ -173,7 +174,7 @@ func (b *binder) bigConstFloat(s string, loc int32) (bound, error) {
 		}
 		return bound{}, b.errAt(pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: underflow"), loc)
 	}
-	return bound{e: &expr.Lit{V: f, T: expr.Float8}, t: tFloat8}, nil
+	return bound{e: &expr.Lit{V: f, T: expr.Float8}, t: plan.TFloat8}, nil
 }
 
 // isFloatType reports whether x is float4 or float8.

@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // createTable is a bound CREATE TABLE (or the table part of CREATE TABLE
@@ -512,36 +513,36 @@ func transformApplies(tr catalog.Transform, src *catalog.NestedField) error {
 
 // icebergTypeOfPG is the Iceberg type a query's result column of
 // PostgreSQL type t becomes in CREATE TABLE AS.
-func icebergTypeOfPG(t pgType, name string) (catalog.Type, error) {
-	if p, s, ok := t.numericPS(); ok {
+func icebergTypeOfPG(t plan.Type, name string) (catalog.Type, error) {
+	if p, s, ok := t.NumericPS(); ok {
 		return &catalog.PrimitiveType{ID: catalog.TDecimal, Precision: p, Scale: s}, nil
 	}
 	switch t.OID {
-	case tBool.OID:
+	case plan.TBool.OID:
 		return prim(catalog.TBoolean), nil
-	case tInt2.OID, tInt4.OID:
+	case plan.TInt2.OID, plan.TInt4.OID:
 		return prim(catalog.TInt), nil
-	case tInt8.OID:
+	case plan.TInt8.OID:
 		return prim(catalog.TLong), nil
-	case tFloat4.OID:
+	case plan.TFloat4.OID:
 		return prim(catalog.TFloat), nil
-	case tFloat8.OID:
+	case plan.TFloat8.OID:
 		return prim(catalog.TDouble), nil
 	case pgtypes.Text, pgtypes.Unknown, pgtypes.Varchar, pgtypes.BPChar, pgtypes.Name:
 		return prim(catalog.TString), nil
-	case tBytea.OID:
+	case plan.TBytea.OID:
 		return prim(catalog.TBinary), nil
-	case tUUID.OID:
+	case plan.TUUID.OID:
 		return prim(catalog.TUUID), nil
-	case tDate.OID:
+	case plan.TDate.OID:
 		return prim(catalog.TDate), nil
-	case tTime.OID:
+	case plan.TTime.OID:
 		return prim(catalog.TTime), nil
-	case tTimestamp.OID:
+	case plan.TTimestamp.OID:
 		return prim(catalog.TTimestamp), nil
-	case tTimestamptz.OID:
+	case plan.TTimestamptz.OID:
 		return prim(catalog.TTimestamptz), nil
-	case tNumeric.OID:
+	case plan.TNumeric.OID:
 		return nil, pgerr.Unsupported("column \"%s\" of type numeric without precision and scale in CREATE TABLE AS", name).
 			WithHint("Cast it to numeric(P,S).")
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // dmlTarget is the table a row-level statement changes, bound as the
@@ -24,13 +25,13 @@ type dmlTarget struct {
 	table  *catalog.Table
 	schema *catalog.Schema
 	cols   []column // columnsOf(schema)
-	scan   *scanRel
+	scan   *plan.Scan
 	item   *rangeItem
 	// ids are the ids of the table's columns, in schema order.
-	ids       []colID
-	file, pos colID
+	ids       []plan.ColID
+	file, pos plan.ColID
 	// rowID is the target's _row_id column when hasRowID (format 3).
-	rowID    colID
+	rowID    plan.ColID
 	hasRowID bool
 }
 
@@ -80,12 +81,12 @@ func (b *binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error)
 	if err != nil {
 		return nil, err
 	}
-	sr, ok := r.(*scanRel)
+	sr, ok := r.(*plan.Scan)
 	if !ok {
 		return nil, b.errAt(notYet(verb+" on this table"), rv.Location)
 	}
-	tg := &dmlTarget{tn: tn, table: t, schema: sr.schema, cols: columnsOf(sr.schema), scan: sr, item: b.scope.items[first]}
-	tg.ids = append([]colID(nil), sr.cols[:len(tg.cols)]...)
+	tg := &dmlTarget{tn: tn, table: t, schema: sr.Schema, cols: columnsOf(sr.Schema), scan: sr, item: b.scope.items[first]}
+	tg.ids = append([]plan.ColID(nil), sr.Cols[:len(tg.cols)]...)
 	tg.file = b.metadataColumn(sr, scan.FieldIDFile)
 	tg.pos = b.metadataColumn(sr, scan.FieldIDPos)
 	if t.Metadata.FormatVersion >= 3 {
@@ -97,19 +98,19 @@ func (b *binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error)
 // metadataColumn is the id of the scan's metadata column with field id
 // fid, added to the scan (but not to its FROM item, which names a column
 // of the table that way) when a table column hides it.
-func (b *binder) metadataColumn(sr *scanRel, fid int) colID {
-	for i, f := range sr.fieldIDs {
+func (b *binder) metadataColumn(sr *plan.Scan, fid int) plan.ColID {
+	for i, f := range sr.FieldIDs {
 		if f == fid {
-			return sr.cols[i]
+			return sr.Cols[i]
 		}
 	}
-	for _, f := range scan.MetadataColumns(sr.table.Metadata, sr.schema) {
+	for _, f := range scan.MetadataColumns(sr.Table.Metadata, sr.Schema) {
 		if f.ID != fid {
 			continue
 		}
-		id := b.q.addHidden(colMeta{name: f.Name, t: pgTypeOfIceberg(f.Type), at: engine.ArrowType(f.Type)})
-		sr.fieldIDs = append(sr.fieldIDs, f.ID)
-		sr.cols = append(sr.cols, id)
+		id := b.q.AddHidden(plan.ColMeta{Name: f.Name, T: pgTypeOfIceberg(f.Type), ArrowType: engine.ArrowType(f.Type)})
+		sr.FieldIDs = append(sr.FieldIDs, f.ID)
+		sr.Cols = append(sr.Cols, id)
 		return id
 	}
 	panic("translate: no metadata column with field id " + strconv.Itoa(fid))
@@ -119,7 +120,7 @@ func (b *binder) metadataColumn(sr *scanRel, fid int) colID {
 // USING and joins them to the target (the WHERE condition becomes the join
 // condition). An item with the target's name is an error, as in
 // PostgreSQL.
-func (b *binder) bindDMLFrom(tg *dmlTarget, cur rel, from []*pg.Node) (rel, error) {
+func (b *binder) bindDMLFrom(tg *dmlTarget, cur plan.Rel, from []*pg.Node) (plan.Rel, error) {
 	first := len(b.scope.items)
 	for _, n := range from {
 		r, err := b.bindFromItem(n, cur)
@@ -143,7 +144,7 @@ func (b *binder) bindDMLFrom(tg *dmlTarget, cur rel, from []*pg.Node) (rel, erro
 }
 
 // bindDMLWhere puts the statement's WHERE condition over cur.
-func (b *binder) bindDMLWhere(cur rel, where *pg.Node) (rel, error) {
+func (b *binder) bindDMLWhere(cur plan.Rel, where *pg.Node) (plan.Rel, error) {
 	if where == nil {
 		return cur, nil
 	}
@@ -163,13 +164,13 @@ func (b *binder) bindDMLWhere(cur rel, where *pg.Node) (rel, error) {
 	if b.litErr != nil {
 		return nil, b.litErr
 	}
-	return &filterRel{in: b.applyPending(cur), pred: pred}, nil
+	return &plan.Filter{In: b.applyPending(cur), Pred: pred}, nil
 }
 
 // bindReturning binds a RETURNING list over cur in the current scope (*
 // and t.* expand as in a select list) and returns the relation with the
 // joins its subqueries need, the expressions and their descriptions.
-func (b *binder) bindReturning(cur rel, list []*pg.Node) (rel, []expr.Expr, []pgtypes.Column, error) {
+func (b *binder) bindReturning(cur plan.Rel, list []*pg.Node) (plan.Rel, []expr.Expr, []pgtypes.Column, error) {
 	if len(list) == 0 {
 		return cur, nil, nil, nil
 	}
@@ -187,7 +188,7 @@ func (b *binder) bindReturning(cur rel, list []*pg.Node) (rel, []expr.Expr, []pg
 	exprs := make([]expr.Expr, len(targets))
 	for i, t := range targets {
 		o := b.originOf(t.e.e)
-		cols[i] = pgtypes.Column{Name: t.name, TypeOID: t.e.t.OID, Typmod: t.e.t.Typmod, TableOID: o.table, AttNum: o.att}
+		cols[i] = pgtypes.Column{Name: t.name, TypeOID: t.e.t.OID, Typmod: t.e.t.Typmod, TableOID: o.Table, AttNum: o.Att}
 		exprs[i] = t.e.e
 	}
 	return b.applyPending(cur), exprs, cols, nil
@@ -196,28 +197,28 @@ func (b *binder) bindReturning(cur rel, list []*pg.Node) (rel, []expr.Expr, []pg
 // finishDML projects cur into a dmlPlan's layout (dml.go): the target's
 // _file and _pos, action, the new row (values, typed as the table's
 // columns) and the RETURNING values.
-func (b *binder) finishDML(kind dmlKind, tg *dmlTarget, cur rel, action expr.Expr, values []expr.Expr, ret []expr.Expr, retCols []pgtypes.Column) *dmlPlan {
-	proj := &projectRel{in: cur}
+func (b *binder) finishDML(kind dmlKind, tg *dmlTarget, cur plan.Rel, action expr.Expr, values []expr.Expr, ret []expr.Expr, retCols []pgtypes.Column) *dmlPlan {
+	proj := &plan.Project{In: cur}
 	var descs []pgtypes.Column
-	add := func(e expr.Expr, name string, t pgType, d pgtypes.Column) {
-		proj.exprs = append(proj.exprs, e)
-		proj.cols = append(proj.cols, b.newColFrom(e, name, t, e.Type()))
+	add := func(e expr.Expr, name string, t plan.Type, d pgtypes.Column) {
+		proj.Exprs = append(proj.Exprs, e)
+		proj.Cols = append(proj.Cols, b.newColFrom(e, name, t, e.Type()))
 		descs = append(descs, d)
 	}
-	desc := func(name string, t pgType) pgtypes.Column {
+	desc := func(name string, t plan.Type) pgtypes.Column {
 		return pgtypes.Column{Name: name, TypeOID: t.OID, Typmod: t.Typmod}
 	}
-	add(b.ref(tg.file).e, "_file", tText, desc("_file", tText))
-	add(b.ref(tg.pos).e, "_pos", tInt8, desc("_pos", tInt8))
-	add(action, "action", tInt4, desc("action", tInt4))
-	add(b.rowIDExpr(tg), "_row_id", tInt8, desc("_row_id", tInt8))
+	add(b.ref(tg.file).e, "_file", plan.TText, desc("_file", plan.TText))
+	add(b.ref(tg.pos).e, "_pos", plan.TInt8, desc("_pos", plan.TInt8))
+	add(action, "action", plan.TInt4, desc("action", plan.TInt4))
+	add(b.rowIDExpr(tg), "_row_id", plan.TInt8, desc("_row_id", plan.TInt8))
 	for i, c := range tg.cols {
 		add(castIfNeeded(values[i], c.Arrow), c.Name, c.Type, desc(c.Name, c.Type))
 	}
 	for i, e := range ret {
-		add(e, retCols[i].Name, pgType{retCols[i].TypeOID, retCols[i].Typmod}, retCols[i])
+		add(e, retCols[i].Name, plan.Type{OID: retCols[i].TypeOID, Typmod: retCols[i].Typmod}, retCols[i])
 	}
-	sel := &selectPlan{root: proj, out: append([]colID(nil), proj.cols...), cols: descs}
+	sel := &selectPlan{root: proj, out: append([]plan.ColID(nil), proj.Cols...), cols: descs}
 	sel.finish(b)
 	p := &dmlPlan{kind: kind, table: tg.table, schema: tg.schema, cols: tg.cols, target: tg.scan, sel: sel, dup: dupFirst}
 	if len(retCols) > 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // expr binds a scalar expression. Above an aggregation (b.agg set), an
@@ -67,7 +68,7 @@ func (b *binder) groupedExpr(n *pg.Node) (bound, error) {
 	if cr := n.GetColumnRef(); cr != nil {
 		name := columnRefText(cr)
 		if c, ok := in.e.(*expr.Col); ok {
-			name = b.qualifiedName(colID(c.Idx))
+			name = b.qualifiedName(plan.ColID(c.Idx))
 		}
 		return bound{}, b.errAt(pgerr.New(pgerr.GroupingError,
 			"column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function",
@@ -177,7 +178,7 @@ func (b *binder) exprs(ns []*pg.Node) ([]bound, error) {
 }
 
 // qualifiedName is item.column for a column of a FROM item.
-func (b *binder) qualifiedName(id colID) string {
+func (b *binder) qualifiedName(id plan.ColID) string {
 	for s := b.scope; s != nil; s = s.parent {
 		for _, it := range s.items {
 			for _, c := range it.cols {
@@ -187,7 +188,7 @@ func (b *binder) qualifiedName(id colID) string {
 			}
 		}
 	}
-	return b.q.meta(id).name
+	return b.q.Meta(id).Name
 }
 
 func columnRefText(cr *pg.ColumnRef) string {
@@ -222,8 +223,8 @@ func (b *binder) paramRef(p *pg.ParamRef) (bound, error) {
 		ph := fmt.Sprintf("$%d", n)
 		val = &ph
 	}
-	if oid := b.params.typeOf(n); oid != 0 && oid != tUnknown.OID {
-		t := pgType{oid, -1}
+	if oid := b.params.typeOf(n); oid != 0 && oid != plan.TUnknown.OID {
+		t := plan.Type{OID: oid, Typmod: -1}
 		at := arrowOf(t)
 		if val == nil {
 			return bound{e: &expr.Lit{V: nil, T: at}, t: t}, nil
@@ -244,7 +245,7 @@ func (b *binder) call(fn string, args []bound, loc int32) (bound, error) {
 	}
 	if !acceptsComposite(fn) {
 		for _, a := range args {
-			if !a.unknown() && (a.t.OID == tJSONB.OID || pgtypes.ElemOf(a.t.OID) != 0) {
+			if !a.unknown() && (a.t.OID == plan.TJSONB.OID || pgtypes.ElemOf(a.t.OID) != 0) {
 				return bound{}, b.errAt(undefinedCall(fn, args), loc)
 			}
 		}
@@ -272,7 +273,7 @@ func (b *binder) call(fn string, args []bound, loc int32) (bound, error) {
 	}
 	if err != nil {
 		for _, a := range args {
-			if !a.unknown() && (a.t.OID == tJSONB.OID || pgtypes.ElemOf(a.t.OID) != 0) {
+			if !a.unknown() && (a.t.OID == plan.TJSONB.OID || pgtypes.ElemOf(a.t.OID) != 0) {
 				return bound{}, b.errAt(undefinedCall(fn, args), loc)
 			}
 		}
@@ -291,7 +292,7 @@ func (b *binder) call(fn string, args []bound, loc int32) (bound, error) {
 	case "coalesce", "greatest", "least", "nullif", "neg", "abs":
 		t = commonPG(args, t)
 	case "->", "#>", "jsonb_extract_path", "to_jsonb":
-		t = tJSONB // JSON text typed jsonb
+		t = plan.TJSONB // JSON text typed jsonb
 	}
 	return bound{e: &expr.Call{Fn: fn, Args: ex, T: r.Result}, t: t}, nil
 }
@@ -311,8 +312,8 @@ func acceptsComposite(fn string) bool {
 
 // commonPG keeps the PostgreSQL type (with typmod) of arguments that share
 // one, for functions that return their argument type.
-func commonPG(args []bound, def pgType) pgType {
-	var t *pgType
+func commonPG(args []bound, def plan.Type) plan.Type {
+	var t *plan.Type
 	for _, a := range args {
 		if a.unknown() {
 			continue
@@ -322,7 +323,7 @@ func commonPG(args []bound, def pgType) pgType {
 			t = &at
 		} else if *t != a.t {
 			if t.OID == a.t.OID {
-				return pgType{t.OID, -1}
+				return plan.Type{OID: t.OID, Typmod: -1}
 			}
 			if o, ok := oidOverInteger(*t, a.t); ok {
 				t = &o
@@ -384,7 +385,7 @@ func (x bound) resolveUnknownIn(b *binder) bound {
 		return x
 	}
 	e := b.coerce(x, expr.Text)
-	return bound{e: e, t: tText, name: x.name, strong: x.strong}
+	return bound{e: e, t: plan.TText, name: x.name, strong: x.strong}
 }
 
 // asBool checks that x is boolean (an untyped literal becomes one), for
@@ -393,7 +394,7 @@ func (b *binder) asBool(x bound, what string, loc int32) (expr.Expr, error) {
 	if x.unknown() {
 		return b.coerce(x, expr.Bool), nil
 	}
-	if x.t.OID != tBool.OID {
+	if x.t.OID != plan.TBool.OID {
 		return nil, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type %s", what, x.t), loc)
 	}
 	return x.e, nil
@@ -415,7 +416,7 @@ func (b *binder) pgTypeof(fc *pg.FuncCall) (bound, error) {
 	}
 	oid := arg.t.OID
 	if arg.unknown() {
-		oid = tUnknown.OID
+		oid = plan.TUnknown.OID
 	}
 	if tc := fc.Args[0].GetTypeCast(); tc != nil {
 		// Values of varchar and char are bound as text; the cast names the
@@ -424,5 +425,5 @@ func (b *binder) pgTypeof(fc *pg.FuncCall) (bound, error) {
 			oid = t.OID
 		}
 	}
-	return bound{e: &expr.Lit{V: int64(oid), T: expr.Int8}, t: pgType{pgtypes.Regtype, -1}, name: "pg_typeof", strong: true}, nil
+	return bound{e: &expr.Lit{V: int64(oid), T: expr.Int8}, t: plan.Type{OID: pgtypes.Regtype, Typmod: -1}, name: "pg_typeof", strong: true}, nil
 }

@@ -10,13 +10,14 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // bindFrom binds the FROM clause into a relation and fills b.scope with
 // its items. Items separated by commas are cross joins (the optimizer
 // turns WHERE conditions into join conditions); no FROM is one empty row.
-func (b *binder) bindFrom(from []*pg.Node) (rel, error) {
-	var cur rel
+func (b *binder) bindFrom(from []*pg.Node) (plan.Rel, error) {
+	var cur plan.Rel
 	for _, n := range from {
 		r, err := b.bindFromItem(n, cur)
 		if err != nil {
@@ -25,7 +26,7 @@ func (b *binder) bindFrom(from []*pg.Node) (rel, error) {
 		cur = r
 	}
 	if cur == nil {
-		return &oneRowRel{}, nil
+		return &plan.OneRow{}, nil
 	}
 	return cur, nil
 }
@@ -33,12 +34,12 @@ func (b *binder) bindFrom(from []*pg.Node) (rel, error) {
 // bindFromItem binds one FROM item and joins it to left (the items before
 // it; nil for the first). Functions and LATERAL subqueries may refer to
 // the columns of left.
-func (b *binder) bindFromItem(n *pg.Node, left rel) (rel, error) {
-	cross := func(r rel) rel {
+func (b *binder) bindFromItem(n *pg.Node, left plan.Rel) (plan.Rel, error) {
+	cross := func(r plan.Rel) plan.Rel {
 		if left == nil {
 			return r
 		}
-		return &joinRel{typ: joinInner, left: left, right: r}
+		return &plan.Join{Typ: plan.JoinInner, Left: left, Right: r}
 	}
 	switch x := n.Node.(type) {
 	case *pg.Node_RangeVar:
@@ -68,7 +69,7 @@ func (b *binder) bindFromItem(n *pg.Node, left rel) (rel, error) {
 }
 
 // bindRangeVar binds a table name or a WITH query's name.
-func (b *binder) bindRangeVar(rv *pg.RangeVar) (rel, error) {
+func (b *binder) bindRangeVar(rv *pg.RangeVar) (plan.Rel, error) {
 	alias, colAliases := aliasOf(rv.Alias)
 	if c := b.stmt.asOf[rv.Location]; c != nil {
 		if r, ok, err := b.bindMetadataTable(rv, tableNameOf(rv), alias, colAliases); ok {
@@ -129,7 +130,7 @@ func (b *binder) bindRangeVar(rv *pg.RangeVar) (rel, error) {
 
 // bindTable binds a catalog table, at its current snapshot (or the head of
 // the session's WAP branch, wap.go), as a FROM item.
-func (b *binder) bindTable(rv *pg.RangeVar, tn tableName, t *catalog.Table, alias string, colAliases []string) (rel, error) {
+func (b *binder) bindTable(rv *pg.RangeVar, tn tableName, t *catalog.Table, alias string, colAliases []string) (plan.Rel, error) {
 	if t.Metadata == nil || t.Metadata.CurrentSchema() == nil {
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.written)
 	}
@@ -137,13 +138,13 @@ func (b *binder) bindTable(rv *pg.RangeVar, tn tableName, t *catalog.Table, alia
 }
 
 // bindTableAt binds a table read at snapshot with schema.
-func (b *binder) bindTableAt(rv *pg.RangeVar, tn tableName, t *catalog.Table, snapshot *catalog.Snapshot, schema *catalog.Schema, alias string, colAliases []string) (rel, error) {
+func (b *binder) bindTableAt(rv *pg.RangeVar, tn tableName, t *catalog.Table, snapshot *catalog.Snapshot, schema *catalog.Schema, alias string, colAliases []string) (plan.Rel, error) {
 	cols := columnsOf(schema)
 	if len(colAliases) > len(cols) {
 		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
 			tn.Name, len(cols), len(colAliases)), rv.Location)
 	}
-	r := &scanRel{table: t, schema: schema, snapshot: snapshot, name: tn.written}
+	r := &plan.Scan{Table: t, Schema: schema, Snapshot: snapshot, Name: tn.written}
 	it := &rangeItem{table: t, tn: tn, alias: alias}
 	origins := tableOrigins(t, cols)
 	for i, c := range cols {
@@ -151,9 +152,9 @@ func (b *binder) bindTableAt(rv *pg.RangeVar, tn tableName, t *catalog.Table, sn
 		if i < len(colAliases) {
 			name = colAliases[i]
 		}
-		id := b.q.add(colMeta{name: name, t: c.Type, at: c.Arrow, origin: origins[i]})
-		r.fieldIDs = append(r.fieldIDs, c.FieldID)
-		r.cols = append(r.cols, id)
+		id := b.q.Add(plan.ColMeta{Name: name, T: c.Type, ArrowType: c.Arrow, Origin: origins[i]})
+		r.FieldIDs = append(r.FieldIDs, c.FieldID)
+		r.Cols = append(r.Cols, id)
 		it.cols = append(it.cols, itemCol{name: name, id: id})
 	}
 	b.addMetadataColumns(r, it, t, schema)
@@ -165,8 +166,8 @@ func (b *binder) bindTableAt(rv *pg.RangeVar, tn tableName, t *catalog.Table, sn
 // cols (possibly an older schema): the table's OID in pg_class and each
 // column's position in the current schema, found by field id (none for a
 // column the current schema dropped).
-func tableOrigins(t *catalog.Table, cols []column) []colOrigin {
-	out := make([]colOrigin, len(cols))
+func tableOrigins(t *catalog.Table, cols []column) []plan.ColOrigin {
+	out := make([]plan.ColOrigin, len(cols))
 	cur := t.Metadata.CurrentSchema()
 	if cur == nil {
 		return out
@@ -175,7 +176,7 @@ func tableOrigins(t *catalog.Table, cols []column) []colOrigin {
 	for i, c := range cols {
 		for j, f := range cur.Fields {
 			if f.ID == c.FieldID {
-				out[i] = colOrigin{table: oid, att: int16(j + 1)}
+				out[i] = plan.ColOrigin{Table: oid, Att: int16(j + 1)}
 				break
 			}
 		}
@@ -185,7 +186,7 @@ func tableOrigins(t *catalog.Table, cols []column) []colOrigin {
 
 // bindRangeSubselect binds (SELECT ...) [AS] alias [(cols)] and joins it
 // to left. A LATERAL subquery sees the items before it.
-func (b *binder) bindRangeSubselect(rs *pg.RangeSubselect, left rel) (rel, error) {
+func (b *binder) bindRangeSubselect(rs *pg.RangeSubselect, left plan.Rel) (plan.Rel, error) {
 	p, err := b.bindSubselectItem(rs)
 	if err != nil {
 		return nil, err
@@ -194,9 +195,9 @@ func (b *binder) bindRangeSubselect(rs *pg.RangeSubselect, left rel) (rel, error
 		return p.root, nil
 	}
 	if rs.Lateral {
-		return b.lateralJoin(left, p, joinInner)
+		return b.lateralJoin(left, p, plan.JoinInner)
 	}
-	return &joinRel{typ: joinInner, left: left, right: p.root}, nil
+	return &plan.Join{Typ: plan.JoinInner, Left: left, Right: p.root}, nil
 }
 
 // bindSubselectItem binds (SELECT ...) [AS] alias [(cols)] and adds its
@@ -237,16 +238,16 @@ func aliasOf(a *pg.Alias) (string, []string) {
 }
 
 // joinTypeOf maps the parser's join types icegate plans.
-func joinTypeOf(t pg.JoinType) (joinType, bool) {
+func joinTypeOf(t pg.JoinType) (plan.JoinType, bool) {
 	switch t {
 	case pg.JoinType_JOIN_INNER:
-		return joinInner, true
+		return plan.JoinInner, true
 	case pg.JoinType_JOIN_LEFT:
-		return joinLeft, true
+		return plan.JoinLeft, true
 	case pg.JoinType_JOIN_RIGHT:
-		return joinRight, true
+		return plan.JoinRight, true
 	case pg.JoinType_JOIN_FULL:
-		return joinFull, true
+		return plan.JoinFull, true
 	}
 	return 0, false
 }
@@ -258,7 +259,7 @@ func (b *binder) addDerivedItem(p *selectPlan, alias, name string, colAliases []
 			alias, len(p.out), len(colAliases)), loc)
 	}
 	it := &rangeItem{alias: alias, name: name}
-	seen := map[colID]bool{}
+	seen := map[plan.ColID]bool{}
 	for i, id := range p.out {
 		cname := p.cols[i].Name
 		if i < len(colAliases) {
@@ -267,8 +268,8 @@ func (b *binder) addDerivedItem(p *selectPlan, alias, name string, colAliases []
 		if seen[id] {
 			// The same column twice in the select list: give the second
 			// its own id so that both can be named.
-			nid := b.newColFrom(b.ref(id).e, cname, pgType{p.cols[i].TypeOID, p.cols[i].Typmod}, b.q.meta(id).at)
-			p.root = &projectRel{in: p.root, exprs: append(refsTo(b, p.root.outCols()), b.ref(id).e), cols: append(p.root.outCols(), nid)}
+			nid := b.newColFrom(b.ref(id).e, cname, plan.Type{OID: p.cols[i].TypeOID, Typmod: p.cols[i].Typmod}, b.q.Meta(id).ArrowType)
+			p.root = &plan.Project{In: p.root, Exprs: append(refsTo(b, p.root.OutCols()), b.ref(id).e), Cols: append(p.root.OutCols(), nid)}
 			id = nid
 			p.out[i] = nid
 		}
@@ -280,7 +281,7 @@ func (b *binder) addDerivedItem(p *selectPlan, alias, name string, colAliases []
 }
 
 // refsTo returns references to the given columns.
-func refsTo(b *binder, ids []colID) []expr.Expr {
+func refsTo(b *binder, ids []plan.ColID) []expr.Expr {
 	out := make([]expr.Expr, len(ids))
 	for i, id := range ids {
 		out[i] = b.ref(id).e
@@ -290,7 +291,7 @@ func refsTo(b *binder, ids []colID) []expr.Expr {
 
 // bindJoin binds a JOIN b ON/USING/NATURAL; the items of both sides join
 // the scope.
-func (b *binder) bindJoin(j *pg.JoinExpr) (rel, error) {
+func (b *binder) bindJoin(j *pg.JoinExpr) (plan.Rel, error) {
 	if j.Alias != nil {
 		return nil, notYet("an alias for a JOIN")
 	}
@@ -312,7 +313,7 @@ func (b *binder) bindJoin(j *pg.JoinExpr) (rel, error) {
 	if !ok {
 		return nil, notYet("this join type")
 	}
-	jr := &joinRel{typ: typ, left: lr, right: rr}
+	jr := &plan.Join{Typ: typ, Left: lr, Right: rr}
 	using := []string{}
 	for _, u := range j.UsingClause {
 		using = append(using, u.GetString_().GetSval())
@@ -337,7 +338,7 @@ func (b *binder) bindJoin(j *pg.JoinExpr) (rel, error) {
 	if len(using) > 0 {
 		var conds []expr.Expr
 		var merged []itemCol
-		var proj *projectRel
+		var proj *plan.Project
 		for _, name := range using {
 			l, err := b.findIn(b.scope.items[first:mid], b.scope.merged[:mergedBefore], name, "left")
 			if err != nil {
@@ -356,25 +357,25 @@ func (b *binder) bindJoin(j *pg.JoinExpr) (rel, error) {
 			b.markMerged(l.id)
 			b.markMerged(r.id)
 			switch typ {
-			case joinInner, joinLeft:
+			case plan.JoinInner, plan.JoinLeft:
 				merged = append(merged, itemCol{name: name, id: l.id})
-			case joinRight:
+			case plan.JoinRight:
 				merged = append(merged, itemCol{name: name, id: r.id})
 			default:
 				if proj == nil {
-					proj = &projectRel{in: jr, exprs: refsTo(b, jr.outCols()), cols: jr.outCols()}
+					proj = &plan.Project{In: jr, Exprs: refsTo(b, jr.OutCols()), Cols: jr.OutCols()}
 				}
 				co, err := b.call("coalesce", []bound{lb, rb}, -1)
 				if err != nil {
 					return nil, err
 				}
 				id := b.newCol(name, co.t, co.e.Type())
-				proj.exprs = append(proj.exprs, co.e)
-				proj.cols = append(proj.cols, id)
+				proj.Exprs = append(proj.Exprs, co.e)
+				proj.Cols = append(proj.Cols, id)
 				merged = append(merged, itemCol{name: name, id: id})
 			}
 		}
-		jr.cond = andOf(conds)
+		jr.Cond = plan.AndOf(conds)
 		b.scope.merged = append(b.scope.merged[:mergedBefore:mergedBefore], merged...)
 		if proj != nil {
 			return proj, nil
@@ -384,7 +385,7 @@ func (b *binder) bindJoin(j *pg.JoinExpr) (rel, error) {
 	if j.Quals != nil {
 		saved, savedPending := b.where, b.pending
 		b.where, b.pending = "JOIN conditions", nil
-		if typ == joinInner {
+		if typ == plan.JoinInner {
 			b.where = "" // an inner join's condition may hold subqueries: it filters the join
 		}
 		c, err := b.expr(j.Quals)
@@ -403,18 +404,18 @@ func (b *binder) bindJoin(j *pg.JoinExpr) (rel, error) {
 			// with their results.
 			r := b.applyPending(jr)
 			b.pending = savedPending
-			return &filterRel{in: r, pred: cond}, nil
+			return &plan.Filter{In: r, Pred: cond}, nil
 		}
 		b.pending = savedPending
-		jr.cond = cond
-	} else if typ != joinInner {
+		jr.Cond = cond
+	} else if typ != plan.JoinInner {
 		return nil, pgerr.New(pgerr.SyntaxError, "syntax error: JOIN needs ON or USING")
 	}
 	return jr, nil
 }
 
 // markMerged flags the item column with id as merged by USING.
-func (b *binder) markMerged(id colID) {
+func (b *binder) markMerged(id plan.ColID) {
 	for _, it := range b.scope.items {
 		for i := range it.cols {
 			if it.cols[i].id == id {
@@ -592,14 +593,14 @@ func (b *binder) outerRef(s *scope, r bound, written string, loc int32) (bound, 
 }
 
 // newCol allocates a column id.
-func (b *binder) newCol(name string, t pgType, at arrow.DataType) colID {
-	return b.q.add(colMeta{name: name, t: t, at: at})
+func (b *binder) newCol(name string, t plan.Type, at arrow.DataType) plan.ColID {
+	return b.q.Add(plan.ColMeta{Name: name, T: t, ArrowType: at})
 }
 
 // ref is a bound reference to column id.
-func (b *binder) ref(id colID) bound {
-	m := b.q.meta(id)
-	return bound{e: &expr.Col{Idx: int(id), Name: m.name, T: m.at}, t: m.t, name: m.name, strong: true}
+func (b *binder) ref(id plan.ColID) bound {
+	m := b.q.Meta(id)
+	return bound{e: &expr.Col{Idx: int(id), Name: m.Name, T: m.ArrowType}, t: m.T, name: m.Name, strong: true}
 }
 
 // lateralItem reports whether a join's right side may refer to its left
@@ -613,15 +614,15 @@ func lateralItem(n *pg.Node) bool {
 
 // bindLateralJoin binds left [INNER|LEFT] JOIN LATERAL (...) ON cond, and
 // left CROSS JOIN LATERAL (...).
-func (b *binder) bindLateralJoin(j *pg.JoinExpr, left rel) (rel, error) {
+func (b *binder) bindLateralJoin(j *pg.JoinExpr, left plan.Rel) (plan.Rel, error) {
 	typ, ok := joinTypeOf(j.Jointype)
-	if !ok || (typ != joinInner && typ != joinLeft) {
+	if !ok || (typ != plan.JoinInner && typ != plan.JoinLeft) {
 		return nil, pgerr.New(pgerr.InvalidColumnReference, "the right side of a RIGHT or FULL JOIN cannot be LATERAL")
 	}
 	if len(j.UsingClause) > 0 || j.IsNatural {
 		return nil, notYet("USING or NATURAL with LATERAL")
 	}
-	var r rel
+	var r plan.Rel
 	if rs := j.Rarg.GetRangeSubselect(); rs != nil {
 		p, err := b.bindSubselectItem(rs)
 		if err != nil {
@@ -636,10 +637,10 @@ func (b *binder) bindLateralJoin(j *pg.JoinExpr, left rel) (rel, error) {
 			return nil, err
 		}
 		switch x := r.(type) {
-		case *joinRel:
-			x.typ = typ
-		case *tableFuncRel:
-			x.outer = typ == joinLeft
+		case *plan.Join:
+			x.Typ = typ
+		case *plan.TableFunc:
+			x.Outer = typ == plan.JoinLeft
 		}
 	}
 	if j.Quals == nil {
@@ -660,14 +661,14 @@ func (b *binder) bindLateralJoin(j *pg.JoinExpr, left rel) (rel, error) {
 		return r, nil
 	}
 	switch x := r.(type) {
-	case *joinRel:
-		x.cond = andOf(append(conjuncts(x.cond), cond))
+	case *plan.Join:
+		x.Cond = plan.AndOf(append(plan.Conjuncts(x.Cond), cond))
 		return x, nil
 	}
-	if typ == joinLeft {
+	if typ == plan.JoinLeft {
 		return nil, notYet("LEFT JOIN LATERAL of a function with a join condition other than ON true")
 	}
-	return &filterRel{in: r, pred: cond}, nil
+	return &plan.Filter{In: r, Pred: cond}, nil
 }
 
 // maxViewDepth bounds views over views (and catches a view that refers
@@ -677,7 +678,7 @@ const maxViewDepth = 32
 // bindView binds a view as a FROM item: its stored query, bound in its
 // own namespace as a subquery. It returns a nil rel when no view has the
 // name.
-func (b *binder) bindView(rv *pg.RangeVar, tn tableName, alias string, colAliases []string) (rel, error) {
+func (b *binder) bindView(rv *pg.RangeVar, tn tableName, alias string, colAliases []string) (plan.Rel, error) {
 	v, err := b.sess.resolveView(b.ctx, tn)
 	if err != nil {
 		return nil, b.errAt(err, rv.Location)
@@ -712,8 +713,8 @@ func (b *binder) bindView(rv *pg.RangeVar, tn tableName, alias string, colAliase
 		// alone: its query was bound here, with no outer references.
 		oid := syscat.ObjectOID(syscat.KindRelation, strings.Join(v.ident.Namespace, "."), v.ident.Name)
 		for i, id := range p.out {
-			if id < hiddenColBase {
-				b.q.metas[id].origin = colOrigin{table: oid, att: int16(i + 1)}
+			if id < plan.HiddenColBase {
+				b.q.Metas[id].Origin = plan.ColOrigin{Table: oid, Att: int16(i + 1)}
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // aggregateNames are the aggregate functions icegate computes.
@@ -79,7 +80,7 @@ func (b *binder) funcCall(fc *pg.FuncCall) (bound, error) {
 // version(), now(), current_setting(name), current_database(),
 // current_schema(), current_user, pg_backend_pid().
 func (b *binder) constantFunc(fc *pg.FuncCall, name string) (bound, bool, error) {
-	text := func(s string) bound { return bound{e: &expr.Lit{V: s, T: expr.Text}, t: tText} }
+	text := func(s string) bound { return bound{e: &expr.Lit{V: s, T: expr.Text}, t: plan.TText} }
 	noArgs := func() error {
 		if len(fc.Args) != 0 {
 			return b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, "...").
@@ -91,19 +92,19 @@ func (b *binder) constantFunc(fc *pg.FuncCall, name string) (bound, bool, error)
 	case "version":
 		return text(syscat.PGVersionString), true, noArgs()
 	case "now", "transaction_timestamp", "statement_timestamp", "clock_timestamp":
-		return bound{e: &expr.Lit{V: b.now.UnixMicro(), T: expr.Timestamptz}, t: tTimestamptz}, true, noArgs()
+		return bound{e: &expr.Lit{V: b.now.UnixMicro(), T: expr.Timestamptz}, t: plan.TTimestamptz}, true, noArgs()
 	case "current_database":
 		return text(b.sess.database), true, noArgs()
 	case "current_schema":
 		s := b.sess.currentSchema(b.ctx)
 		if s == "" {
-			return bound{e: &expr.Lit{V: nil, T: expr.Text}, t: tText}, true, noArgs()
+			return bound{e: &expr.Lit{V: nil, T: expr.Text}, t: plan.TText}, true, noArgs()
 		}
 		return text(s), true, noArgs()
 	case "current_user", "session_user":
 		return text(b.sess.currentUser()), true, noArgs()
 	case "pg_backend_pid":
-		return bound{e: &expr.Lit{V: b.sess.pid, T: expr.Int4}, t: tInt4}, true, noArgs()
+		return bound{e: &expr.Lit{V: b.sess.pid, T: expr.Int4}, t: plan.TInt4}, true, noArgs()
 	case "current_setting":
 		if len(fc.Args) < 1 || len(fc.Args) > 2 {
 			return bound{}, true, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function current_setting does not exist"), fc.Location)
@@ -119,17 +120,17 @@ func (b *binder) constantFunc(fc *pg.FuncCall, name string) (bound, bool, error)
 		v, ok := b.sess.settings.get(s.Sval)
 		if !ok {
 			if missingOK {
-				return bound{e: &expr.Lit{V: nil, T: expr.Text}, t: tText}, true, nil
+				return bound{e: &expr.Lit{V: nil, T: expr.Text}, t: plan.TText}, true, nil
 			}
 			return bound{}, true, b.errAt(unknownSetting(s.Sval), fc.Location)
 		}
 		return text(v), true, nil
 	case "pg_postmaster_start_time":
-		return bound{e: &expr.Lit{V: b.sess.backend.started.UnixMicro(), T: expr.Timestamptz}, t: tTimestamptz}, true, noArgs()
+		return bound{e: &expr.Lit{V: b.sess.backend.started.UnixMicro(), T: expr.Timestamptz}, t: plan.TTimestamptz}, true, noArgs()
 	case "inet_server_port", "inet_client_port":
-		return bound{e: &expr.Lit{V: nil, T: expr.Int4}, t: tInt4}, true, nil
+		return bound{e: &expr.Lit{V: nil, T: expr.Int4}, t: plan.TInt4}, true, nil
 	case "pg_my_temp_schema":
-		return bound{e: &expr.Lit{V: int32(0), T: expr.Int4}, t: tInt4}, true, nil
+		return bound{e: &expr.Lit{V: int32(0), T: expr.Int4}, t: plan.TInt4}, true, nil
 	case "gethostname":
 		h, _ := os.Hostname()
 		return text(h), true, nil
@@ -160,9 +161,9 @@ func (b *binder) aggregate(fc *pg.FuncCall, name string) (bound, error) {
 	b.agg, b.inAgg = nil, true
 	defer func() { b.agg, b.inAgg = agg, false }()
 
-	call := aggCall{Fn: name, Distinct: fc.AggDistinct, Name: name}
+	call := plan.AggCall{Fn: name, Distinct: fc.AggDistinct, Name: name}
 	var types []arrow.DataType
-	var argPG pgType
+	var argPG plan.Type
 	args, err := b.exprs(fc.Args)
 	if err != nil {
 		return bound{}, err
@@ -178,7 +179,7 @@ func (b *binder) aggregate(fc *pg.FuncCall, name string) (bound, error) {
 		return bound{}, err
 	}
 	for _, k := range order {
-		call.OrderBy = append(call.OrderBy, k.sortKey)
+		call.OrderBy = append(call.OrderBy, k.SortKey)
 	}
 	if fc.AggWithinGroup {
 		// fn(direct args) WITHIN GROUP (ORDER BY x): the aggregated value is
@@ -216,7 +217,7 @@ func (b *binder) aggregate(fc *pg.FuncCall, name string) (bound, error) {
 		}
 		call.Filter = fe
 	}
-	if call.Arg != nil && (argPG.OID == tJSONB.OID || pgtypes.ElemOf(argPG.OID) != 0) {
+	if call.Arg != nil && (argPG.OID == plan.TJSONB.OID || pgtypes.ElemOf(argPG.OID) != 0) {
 		if name != "count" && name != "array_agg" {
 			return bound{}, b.errAt(undefinedCall(name, []bound{{t: argPG, e: call.Arg}}), fc.Location)
 		}
@@ -234,10 +235,10 @@ func (b *binder) aggregate(fc *pg.FuncCall, name string) (bound, error) {
 	case "min", "max":
 		pt = argPG
 	case "percentile_disc", "mode":
-		pt = pgType{argPG.OID, -1}
+		pt = plan.Type{OID: argPG.OID, Typmod: -1}
 	}
-	call.pt = pt
-	j, isNew := agg.add(call)
+	call.PGType = pt
+	j, isNew := agg.Add(call)
 	if isNew {
 		agg.aggCols = append(agg.aggCols, b.newCol(name, pt, t))
 	}

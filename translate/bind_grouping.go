@@ -5,69 +5,70 @@ import (
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // aggregation builds the aggregation of a query over in. With grouping
 // sets it is one aggregation per set, each padded with NULL for the keys
 // its set lacks, under UNION ALL; GROUPING(...) calls are constants per
 // set.
-func (b *binder) aggregation(agg *aggScope, in rel) rel {
+func (b *binder) aggregation(agg *aggScope, in plan.Rel) plan.Rel {
 	if agg.sets == nil {
-		r := &aggRel{in: in, groups: exprsOf(agg.groups), groupCols: agg.groupCols, aggs: agg.aggs, aggCols: agg.aggCols}
+		r := &plan.Agg{In: in, Groups: exprsOf(agg.groups), GroupCols: agg.groupCols, Aggs: agg.aggs, AggCols: agg.aggCols}
 		if len(agg.grouping) == 0 {
 			return r
 		}
-		p := &projectRel{in: r, exprs: refsTo(b, r.outCols()), cols: r.outCols()}
+		p := &plan.Project{In: r, Exprs: refsTo(b, r.OutCols()), Cols: r.OutCols()}
 		for _, g := range agg.grouping {
-			p.exprs = append(p.exprs, &expr.Lit{V: int32(0), T: expr.Int4})
-			p.cols = append(p.cols, g.id)
+			p.Exprs = append(p.Exprs, &expr.Lit{V: int32(0), T: expr.Int4})
+			p.Cols = append(p.Cols, g.ID)
 		}
 		return p
 	}
-	u := &setOpRel{op: "union", all: true}
-	u.cols = append(append([]colID(nil), agg.groupCols...), agg.aggCols...)
+	u := &plan.SetOp{Op: "union", All: true}
+	u.Cols = append(append([]plan.ColID(nil), agg.groupCols...), agg.aggCols...)
 	for _, g := range agg.grouping {
-		u.cols = append(u.cols, g.id)
+		u.Cols = append(u.Cols, g.ID)
 	}
 	for _, set := range agg.sets {
 		member := map[int]bool{}
 		for _, i := range set {
 			member[i] = true
 		}
-		r := &aggRel{in: in}
-		p := &projectRel{in: r}
+		r := &plan.Agg{In: in}
+		p := &plan.Project{In: r}
 		for i, g := range agg.groups {
 			if member[i] {
-				id := b.newCol(b.q.meta(agg.groupCols[i]).name, g.t, g.e.Type())
-				r.groups = append(r.groups, g.e)
-				r.groupCols = append(r.groupCols, id)
-				p.exprs = append(p.exprs, b.ref(id).e)
+				id := b.newCol(b.q.Meta(agg.groupCols[i]).Name, g.t, g.e.Type())
+				r.Groups = append(r.Groups, g.e)
+				r.GroupCols = append(r.GroupCols, id)
+				p.Exprs = append(p.Exprs, b.ref(id).e)
 			} else {
-				p.exprs = append(p.exprs, &expr.Lit{V: nil, T: g.e.Type()})
+				p.Exprs = append(p.Exprs, &expr.Lit{V: nil, T: g.e.Type()})
 			}
 		}
 		for _, a := range agg.aggs {
-			id := b.newCol(a.Name, a.pt, a.T)
-			r.aggs = append(r.aggs, a)
-			r.aggCols = append(r.aggCols, id)
-			p.exprs = append(p.exprs, b.ref(id).e)
+			id := b.newCol(a.Name, a.PGType, a.T)
+			r.Aggs = append(r.Aggs, a)
+			r.AggCols = append(r.AggCols, id)
+			p.Exprs = append(p.Exprs, b.ref(id).e)
 		}
 		for _, g := range agg.grouping {
 			v := int32(0)
-			for _, arg := range g.args {
+			for _, arg := range g.Args {
 				v <<= 1
 				if !member[arg] {
 					v |= 1
 				}
 			}
-			p.exprs = append(p.exprs, &expr.Lit{V: v, T: expr.Int4})
+			p.Exprs = append(p.Exprs, &expr.Lit{V: v, T: expr.Int4})
 		}
-		for _, id := range u.cols {
-			m := b.q.meta(id)
-			p.cols = append(p.cols, b.newCol(m.name, m.t, m.at))
+		for _, id := range u.Cols {
+			m := b.q.Meta(id)
+			p.Cols = append(p.Cols, b.newCol(m.Name, m.T, m.ArrowType))
 		}
-		u.ins = append(u.ins, p)
-		u.inCols = append(u.inCols, p.cols)
+		u.Ins = append(u.Ins, p)
+		u.InCols = append(u.InCols, p.Cols)
 	}
 	return u
 }
@@ -84,7 +85,7 @@ func (b *binder) groupingFunc(g *pg.GroupingFunc) (bound, error) {
 	}
 	b.agg = nil
 	defer func() { b.agg = agg }()
-	call := groupingCall{}
+	call := plan.GroupingCall{}
 	for _, n := range g.Args {
 		x, err := b.expr(n)
 		if err != nil {
@@ -94,11 +95,11 @@ func (b *binder) groupingFunc(g *pg.GroupingFunc) (bound, error) {
 		if i < 0 {
 			return bound{}, b.errAt(pgerr.New(pgerr.GroupingError, "arguments to GROUPING must be grouping expressions of the associated query level"), nodeLocation(n))
 		}
-		call.args = append(call.args, i)
+		call.Args = append(call.Args, i)
 	}
-	call.id = b.newCol("grouping", tInt4, expr.Int4)
+	call.ID = b.newCol("grouping", plan.TInt4, expr.Int4)
 	agg.grouping = append(agg.grouping, call)
-	r := b.ref(call.id)
+	r := b.ref(call.ID)
 	r.name = "grouping"
 	return r, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // insertPlan is a bound INSERT: the rows to write, as expressions of the
@@ -98,32 +99,32 @@ func (b *binder) bindInsertRows(ins *pg.InsertStmt) (*insertPlan, error) {
 	}
 	// INSERT ... SELECT: string constants in the query's target list stay
 	// untyped until assigned, as in PostgreSQL.
-	plan, err := b.bindSelect(sel)
+	qp, err := b.bindSelect(sel)
 	if err != nil {
 		return nil, err
 	}
-	if err := b.checkInsertArity(len(plan.cols), len(targets), len(ins.Cols) > 0, nodeLocation(ins.SelectStmt)); err != nil {
+	if err := b.checkInsertArity(len(qp.cols), len(targets), len(ins.Cols) > 0, nodeLocation(ins.SelectStmt)); err != nil {
 		return nil, err
 	}
-	p.sel = plan
+	p.sel = qp
 	p.project = p.defaults()
-	for i, c := range plan.cols {
-		x := bound{e: &expr.Col{Idx: i, Name: c.Name, T: plan.output[i].Type()}, t: pgType{c.TypeOID, c.Typmod}}
+	for i, c := range qp.cols {
+		x := bound{e: &expr.Col{Idx: i, Name: c.Name, T: qp.output[i].Type()}, t: plan.Type{OID: c.TypeOID, Typmod: c.Typmod}}
 		loc := nodeLocation(ins.SelectStmt)
-		if len(sel.TargetList) == len(plan.cols) {
+		if len(sel.TargetList) == len(qp.cols) {
 			rt := sel.TargetList[i].GetResTarget()
 			loc = nodeLocation(rt.GetVal())
 			if ac := rt.GetVal().GetAConst(); ac != nil && ac.Isnull {
 				p.project[targets[i]] = &expr.Lit{V: nil, T: p.cols[targets[i]].Arrow}
 				continue
 			} else if ac != nil && ac.GetSval() != nil {
-				x.t = tUnknown
+				x.t = plan.TUnknown
 			}
 		}
 		tc := targets[i]
-		if x.t == tUnknown {
+		if x.t == plan.TUnknown {
 			if !expr.CanCast(x.e.Type(), p.cols[tc].Arrow) {
-				return nil, b.errAt(assignError(p.cols[tc], tText), loc)
+				return nil, b.errAt(assignError(p.cols[tc], plan.TText), loc)
 			}
 			p.project[tc] = castIfNeeded(x.e, p.cols[tc].Arrow)
 			continue
@@ -237,14 +238,14 @@ func sameArrowShape(a, b arrow.DataType) bool {
 	return false
 }
 
-func assignError(c column, from pgType) *pgerr.Error {
+func assignError(c column, from plan.Type) *pgerr.Error {
 	return pgerr.New(pgerr.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", c.Name, c.Type, from).
 		WithHint("You will need to rewrite or cast the expression.")
 }
 
 // assignable reports whether PostgreSQL converts from into to on
 // assignment.
-func assignable(from, to pgType) bool {
+func assignable(from, to plan.Type) bool {
 	if from.OID == to.OID {
 		return true
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // MERGE INTO target USING source ON cond WHEN ... [RETURNING ...] binds
@@ -31,7 +32,7 @@ type mergeBinding struct {
 	srcMerged []itemCol
 	// mark is the source's constant true column (NULL when a row has no
 	// source row); -1 when the join always has a source row.
-	mark colID
+	mark plan.ColID
 	// tgtOuter: the join may produce rows without a target row.
 	tgtOuter bool
 	clauses  []*mergeClause
@@ -88,23 +89,23 @@ func (b *binder) bindMergeStmt(stmt *pg.MergeStmt) (*dmlPlan, error) {
 		bySource = bySource || c.kind == pg.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_SOURCE
 	}
 	if bySource {
-		m.mark = b.newCol("?source?", tBool, expr.Bool)
-		ids := src.outCols()
-		src = &projectRel{in: src, exprs: append(refsTo(b, ids), &expr.Lit{V: true, T: expr.Bool}), cols: append(append([]colID(nil), ids...), m.mark)}
+		m.mark = b.newCol("?source?", plan.TBool, expr.Bool)
+		ids := src.OutCols()
+		src = &plan.Project{In: src, Exprs: append(refsTo(b, ids), &expr.Lit{V: true, T: expr.Bool}), Cols: append(append([]plan.ColID(nil), ids...), m.mark)}
 	}
-	var jr *joinRel
+	var jr *plan.Join
 	switch {
 	case byTarget && bySource:
-		jr = &joinRel{typ: joinFull, left: m.tgt.scan, right: src}
+		jr = &plan.Join{Typ: plan.JoinFull, Left: m.tgt.scan, Right: src}
 	case byTarget:
-		jr = &joinRel{typ: joinLeft, left: src, right: m.tgt.scan}
+		jr = &plan.Join{Typ: plan.JoinLeft, Left: src, Right: m.tgt.scan}
 	case bySource:
-		jr = &joinRel{typ: joinLeft, left: m.tgt.scan, right: src}
+		jr = &plan.Join{Typ: plan.JoinLeft, Left: m.tgt.scan, Right: src}
 	default:
-		jr = &joinRel{typ: joinInner, left: m.tgt.scan, right: src}
+		jr = &plan.Join{Typ: plan.JoinInner, Left: m.tgt.scan, Right: src}
 	}
 	m.tgtOuter = byTarget
-	var cur rel = jr
+	var cur plan.Rel = jr
 	if cur, err = b.bindMergeOn(jr, stmt.JoinCondition); err != nil {
 		return nil, err
 	}
@@ -122,9 +123,9 @@ func (b *binder) bindMergeStmt(stmt *pg.MergeStmt) (*dmlPlan, error) {
 	b.pending = nil
 
 	// Which clause applies to each row.
-	clause := b.newCol("?clause?", tInt4, expr.Int4)
-	ids := cur.outCols()
-	cur = &projectRel{in: cur, exprs: append(refsTo(b, ids), m.pickClause(b)), cols: append(append([]colID(nil), ids...), clause)}
+	clause := b.newCol("?clause?", plan.TInt4, expr.Int4)
+	ids := cur.OutCols()
+	cur = &plan.Project{In: cur, Exprs: append(refsTo(b, ids), m.pickClause(b)), Cols: append(append([]plan.ColID(nil), ids...), clause)}
 
 	p := &dmlPlan{
 		kind:        dmlKindMerge,
@@ -157,13 +158,13 @@ func (m *mergeBinding) checkNames() error {
 
 // bindMergeOn binds the ON condition over both sides into jr, or a filter
 // above it when it holds subqueries.
-func (b *binder) bindMergeOn(jr *joinRel, on *pg.Node) (rel, error) {
+func (b *binder) bindMergeOn(jr *plan.Join, on *pg.Node) (plan.Rel, error) {
 	if err := b.rejectMergeAction(on); err != nil {
 		return nil, err
 	}
 	saved := b.where
 	b.where = "JOIN conditions"
-	if jr.typ == joinInner {
+	if jr.Typ == plan.JoinInner {
 		b.where = "" // an inner join's condition may hold subqueries: it filters the join
 	}
 	c, err := b.expr(on)
@@ -176,14 +177,14 @@ func (b *binder) bindMergeOn(jr *joinRel, on *pg.Node) (rel, error) {
 		return nil, err
 	}
 	if len(b.pending) > 0 {
-		if jr.typ != joinInner {
+		if jr.Typ != plan.JoinInner {
 			return nil, b.errAt(notYet("a subquery in MERGE's ON condition with NOT MATCHED clauses"), nodeLocation(on))
 		}
 		r := b.applyPending(jr)
 		b.pending = nil
-		return &filterRel{in: r, pred: cond}, nil
+		return &plan.Filter{In: r, Pred: cond}, nil
 	}
-	jr.cond = cond
+	jr.Cond = cond
 	return jr, nil
 }
 
@@ -219,7 +220,7 @@ func (m *mergeBinding) pickClause(b *binder) expr.Expr {
 				all = append(all, x)
 			}
 		}
-		cond := andOf(all)
+		cond := plan.AndOf(all)
 		if cond == nil {
 			cond = &expr.Lit{V: true, T: expr.Bool}
 		}
@@ -229,13 +230,13 @@ func (m *mergeBinding) pickClause(b *binder) expr.Expr {
 }
 
 // isClause is the condition "the row's clause is number k (from 0)".
-func isClause(b *binder, clause colID, k int) expr.Expr {
+func isClause(b *binder, clause plan.ColID, k int) expr.Expr {
 	return &expr.Call{Fn: "=", Args: []expr.Expr{b.ref(clause).e, &expr.Lit{V: int32(k + 1), T: expr.Int4}}, T: expr.Bool}
 }
 
 // mergeOutput builds the dmlPlan's query over cur (the join with the
 // clause column): _file, _pos, action, the new row, then RETURNING.
-func (b *binder) mergeOutput(m *mergeBinding, cur rel, clause colID, returning []*pg.Node, p *dmlPlan) (*selectPlan, error) {
+func (b *binder) mergeOutput(m *mergeBinding, cur plan.Rel, clause plan.ColID, returning []*pg.Node, p *dmlPlan) (*selectPlan, error) {
 	cols := m.tgt.cols
 	action := &expr.Case{T: expr.Int4, Else: &expr.Lit{V: dmlNone, T: expr.Int4}}
 	actionText := &expr.Case{T: expr.Text}
@@ -267,17 +268,17 @@ func (b *binder) mergeOutput(m *mergeBinding, cur rel, clause colID, returning [
 	// The projection of the action and the new row (and, for RETURNING,
 	// every column of the join, the returned target row and the action's
 	// name).
-	proj := &projectRel{in: cur}
-	add := func(e expr.Expr, id colID) colID {
-		proj.exprs = append(proj.exprs, e)
-		proj.cols = append(proj.cols, id)
+	proj := &plan.Project{In: cur}
+	add := func(e expr.Expr, id plan.ColID) plan.ColID {
+		proj.Exprs = append(proj.Exprs, e)
+		proj.Cols = append(proj.Cols, id)
 		return id
 	}
 	add(b.ref(m.tgt.file).e, m.tgt.file)
 	add(b.ref(m.tgt.pos).e, m.tgt.pos)
-	actionID := add(action, b.newCol("action", tInt4, expr.Int4))
-	rowID := add(b.rowIDExpr(m.tgt), b.newCol("_row_id", tInt8, expr.Int8))
-	newIDs := make([]colID, len(cols))
+	actionID := add(action, b.newCol("action", plan.TInt4, expr.Int4))
+	rowID := add(b.rowIDExpr(m.tgt), b.newCol("_row_id", plan.TInt8, expr.Int8))
+	newIDs := make([]plan.ColID, len(cols))
 	for i, c := range cols {
 		newIDs[i] = add(newRow[i], b.newCol(c.Name, c.Type, c.Arrow))
 	}
@@ -287,7 +288,7 @@ func (b *binder) mergeOutput(m *mergeBinding, cur rel, clause colID, returning [
 		{Name: "action", TypeOID: pgtypes.Int4, Typmod: -1},
 		{Name: "_row_id", TypeOID: pgtypes.Int8, Typmod: -1},
 	}}
-	sel.out = append([]colID{m.tgt.file, m.tgt.pos, actionID, rowID}, newIDs...)
+	sel.out = append([]plan.ColID{m.tgt.file, m.tgt.pos, actionID, rowID}, newIDs...)
 	for _, c := range cols {
 		sel.cols = append(sel.cols, pgtypes.Column{Name: c.Name, TypeOID: c.Type.OID, Typmod: c.Type.Typmod})
 	}
@@ -297,32 +298,32 @@ func (b *binder) mergeOutput(m *mergeBinding, cur rel, clause colID, returning [
 		return sel, nil
 	}
 
-	passed := setOf(proj.cols)
-	for _, id := range cur.outCols() {
-		if id != clause && !passed.has(id) {
+	passed := plan.SetOf(proj.Cols)
+	for _, id := range cur.OutCols() {
+		if id != clause && !passed.Has(id) {
 			add(b.ref(id).e, id)
 		}
 	}
-	retIDs := make([]colID, len(cols))
+	retIDs := make([]plan.ColID, len(cols))
 	for i, c := range cols {
-		origin := b.q.meta(m.tgt.ids[i]).origin
-		retIDs[i] = add(retRow[i], b.q.add(colMeta{name: c.Name, t: c.Type, at: c.Arrow, origin: origin}))
+		origin := b.q.Meta(m.tgt.ids[i]).Origin
+		retIDs[i] = add(retRow[i], b.q.Add(plan.ColMeta{Name: c.Name, T: c.Type, ArrowType: c.Arrow, Origin: origin}))
 	}
-	nameID := add(caseOrNull(actionText), b.newCol(mergeActionColumn, tText, expr.Text))
+	nameID := add(caseOrNull(actionText), b.newCol(mergeActionColumn, plan.TText, expr.Text))
 	rets, err := b.bindMergeReturning(m, returning, retIDs, nameID)
 	if err != nil {
 		return nil, err
 	}
 	root := b.applyPending(proj)
 	b.pending = nil
-	top := &projectRel{in: root, exprs: refsTo(b, sel.out), cols: append([]colID(nil), sel.out...)}
+	top := &plan.Project{In: root, Exprs: refsTo(b, sel.out), Cols: append([]plan.ColID(nil), sel.out...)}
 	for _, t := range rets {
 		id := b.newColFrom(t.e.e, t.name, t.e.t, t.e.e.Type())
-		top.exprs = append(top.exprs, t.e.e)
-		top.cols = append(top.cols, id)
+		top.Exprs = append(top.Exprs, t.e.e)
+		top.Cols = append(top.Cols, id)
 		sel.out = append(sel.out, id)
 		o := b.originOf(t.e.e)
-		col := pgtypes.Column{Name: t.name, TypeOID: t.e.t.OID, Typmod: t.e.t.Typmod, TableOID: o.table, AttNum: o.att}
+		col := pgtypes.Column{Name: t.name, TypeOID: t.e.t.OID, Typmod: t.e.t.Typmod, TableOID: o.Table, AttNum: o.Att}
 		sel.cols = append(sel.cols, col)
 		p.returning = append(p.returning, col)
 	}

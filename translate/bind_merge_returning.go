@@ -6,6 +6,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // mergeActionColumn names the hidden column merge_action() reads in a
@@ -17,7 +18,7 @@ const mergeActionColumn = "merge_action()"
 // row the action wrote (the old row for a DELETE: retIDs), source columns
 // the source row, and merge_action() the action's name (nameID). * lists
 // the source's columns, then the target's.
-func (b *binder) bindMergeReturning(m *mergeBinding, list []*pg.Node, retIDs []colID, nameID colID) ([]target, error) {
+func (b *binder) bindMergeReturning(m *mergeBinding, list []*pg.Node, retIDs []plan.ColID, nameID plan.ColID) ([]target, error) {
 	list = mergeActionRefs(list)
 	tgt := &rangeItem{table: m.tgt.item.table, tn: m.tgt.item.tn, alias: m.tgt.item.alias, name: m.tgt.item.name}
 	for i, c := range m.tgt.item.cols {

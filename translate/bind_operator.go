@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
@@ -191,7 +192,7 @@ func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
 			// '{1,2}' is an array of the left side's type.
 			l = l.resolveUnknownIn(b)
 			if arr := pgtypes.ArrayOf(l.t.OID); arr != 0 {
-				r = bound{e: b.coerce(r, arrowOf(pgType{arr, -1})), t: pgType{arr, -1}}
+				r = bound{e: b.coerce(r, arrowOf(plan.Type{OID: arr, Typmod: -1})), t: plan.Type{OID: arr, Typmod: -1}}
 			}
 		}
 		return b.call(q+op, []bound{l, r}, a.Location)
@@ -264,7 +265,7 @@ func (b *binder) boolExpr(x *pg.BoolExpr) (bound, error) {
 		}
 		args[i] = e
 	}
-	return bound{e: &expr.Call{Fn: fn, Args: args, T: expr.Bool}, t: tBool}, nil
+	return bound{e: &expr.Call{Fn: fn, Args: args, T: expr.Bool}, t: plan.TBool}, nil
 }
 
 func (b *binder) booleanTest(x *pg.BooleanTest) (bound, error) {
@@ -276,8 +277,8 @@ func (b *binder) booleanTest(x *pg.BooleanTest) (bound, error) {
 	if err != nil {
 		return bound{}, err
 	}
-	arg := bound{e: e, t: tBool}
-	lit := func(v bool) bound { return bound{e: &expr.Lit{V: v, T: expr.Bool}, t: tBool} }
+	arg := bound{e: e, t: plan.TBool}
+	lit := func(v bool) bound { return bound{e: &expr.Lit{V: v, T: expr.Bool}, t: plan.TBool} }
 	switch x.Booltesttype {
 	case pg.BoolTestType_IS_TRUE:
 		return b.call("is_not_distinct_from", []bound{arg, lit(true)}, x.Location)

@@ -9,13 +9,14 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // orderKey is a bound ORDER BY key: the output column it is (out), or
 // else the index of the extra column (junk) the projection computes for
 // it.
 type orderKey struct {
-	sortKey
+	plan.SortKey
 	out, junk int
 }
 
@@ -77,7 +78,7 @@ func (b *binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) (
 				}
 			}
 		}
-		k := orderKey{sortKey: sortKey{E: e.e}, out: outIdx, junk: -1}
+		k := orderKey{SortKey: plan.SortKey{E: e.e}, out: outIdx, junk: -1}
 		if outIdx < 0 {
 			if distinct {
 				return nil, nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference,

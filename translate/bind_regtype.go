@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // Casts into and out of the object identifier types (oid, regclass,
@@ -24,7 +25,7 @@ import (
 
 // regCast converts arg to t when either is an object identifier type; ok
 // is false when neither is.
-func (b *binder) regCast(arg bound, t pgType, loc int32) (out bound, ok bool, err error) {
+func (b *binder) regCast(arg bound, t plan.Type, loc int32) (out bound, ok bool, err error) {
 	toOID, fromOID := pgtypes.IsOIDType(t.OID), !arg.unknown() && pgtypes.IsOIDType(arg.t.OID)
 	switch {
 	case toOID:
@@ -37,7 +38,7 @@ func (b *binder) regCast(arg bound, t pgType, loc int32) (out bound, ok bool, er
 	return bound{}, false, nil
 }
 
-func (b *binder) castToOIDType(arg bound, t pgType, loc int32) (bound, error) {
+func (b *binder) castToOIDType(arg bound, t plan.Type, loc int32) (bound, error) {
 	i64 := expr.Int8
 	if arg.null {
 		return bound{e: &expr.Lit{V: nil, T: i64}, t: t}, nil
@@ -75,7 +76,7 @@ func (b *binder) castToOIDType(arg bound, t pgType, loc int32) (bound, error) {
 	return bound{}, b.errAt(cannotCast(arg.t, t), loc)
 }
 
-func (b *binder) castFromOIDType(arg bound, t pgType, loc int32) (bound, error) {
+func (b *binder) castFromOIDType(arg bound, t plan.Type, loc int32) (bound, error) {
 	from := arg.t.OID
 	switch t.OID {
 	case pgtypes.Text, pgtypes.Varchar, pgtypes.BPChar, pgtypes.Name:
@@ -84,7 +85,7 @@ func (b *binder) castFromOIDType(arg bound, t pgType, loc int32) (bound, error) 
 			return bound{}, err
 		}
 		if t.OID != pgtypes.Name {
-			t = pgType{t.OID, -1}
+			t = plan.Type{OID: t.OID, Typmod: -1}
 		}
 		return bound{e: e, t: t}, nil
 	case pgtypes.Int8:
@@ -174,7 +175,7 @@ func (b *binder) regSnap(typ uint32) (*syscat.Snapshot, error) {
 }
 
 // regInConst resolves a constant name to an OID of type t.
-func (b *binder) regInConst(s string, t pgType, loc int32) (bound, error) {
+func (b *binder) regInConst(s string, t plan.Type, loc int32) (bound, error) {
 	snap, err := b.regSnap(t.OID)
 	if err != nil {
 		return bound{}, err
@@ -187,7 +188,7 @@ func (b *binder) regInConst(s string, t pgType, loc int32) (bound, error) {
 }
 
 // regInCall resolves names computed per row.
-func (b *binder) regInCall(e expr.Expr, t pgType) (bound, error) {
+func (b *binder) regInCall(e expr.Expr, t plan.Type) (bound, error) {
 	snap, err := b.regSnap(t.OID)
 	if err != nil {
 		return bound{}, err
@@ -311,7 +312,7 @@ func (b *binder) oidOperands(op string, l, r bound, loc int32) (bound, bound, er
 		return l, r, b.errAt(undefinedOperator(op, []bound{l, r}), loc)
 	}
 	// PostgreSQL compares the reg* types as oid: the literal is a number.
-	oid := pgType{pgtypes.OID, -1}
+	oid := plan.Type{OID: pgtypes.OID, Typmod: -1}
 	var err error
 	if lo && r.lit != nil {
 		r, err = b.castTo(r, oid, loc)
@@ -325,7 +326,7 @@ func (b *binder) oidOperands(op string, l, r bound, loc int32) (bound, bound, er
 // arguments' common type t (CASE, COALESCE, GREATEST) stays of type t when
 // the engine computes it in def's Arrow type: the oid family (computed as
 // int8) and name / "char" (computed as text) keep their types.
-func keepsCatalogType(t, def pgType) bool {
+func keepsCatalogType(t, def plan.Type) bool {
 	switch {
 	case t.OID == def.OID:
 		return true
@@ -346,7 +347,7 @@ func (b *binder) oidAsText(x bound) bound {
 	if err != nil {
 		return x
 	}
-	return bound{e: e, t: tText, name: x.name, strong: x.strong}
+	return bound{e: e, t: plan.TText, name: x.name, strong: x.strong}
 }
 
 // oidListItem prepares an item of x IN (...) when x is of an object
@@ -363,13 +364,13 @@ func (b *binder) oidListItem(x, item bound, loc int32) (bound, error) {
 // oidOverInteger is the common type of an object identifier type and an
 // integer (coalesce(c.oid, 0)): the identifier type, which integers
 // convert to implicitly and not the other way.
-func oidOverInteger(a, b pgType) (pgType, bool) {
-	integer := func(t pgType) bool { return t.OID == pgtypes.Int2 || t.OID == pgtypes.Int4 }
+func oidOverInteger(a, b plan.Type) (plan.Type, bool) {
+	integer := func(t plan.Type) bool { return t.OID == pgtypes.Int2 || t.OID == pgtypes.Int4 }
 	switch {
 	case pgtypes.IsOIDType(a.OID) && integer(b):
 		return a, true
 	case pgtypes.IsOIDType(b.OID) && integer(a):
 		return b, true
 	}
-	return pgType{}, false
+	return plan.Type{}, false
 }

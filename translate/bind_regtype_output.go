@@ -2,6 +2,7 @@ package translate
 
 import (
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // regOutput prints the result columns of a reg* type (SELECT
@@ -19,23 +20,23 @@ func (b *binder) regOutput(p *selectPlan) (*selectPlan, error) {
 	if !need {
 		return p, nil
 	}
-	proj := &projectRel{in: p.root}
+	proj := &plan.Project{In: p.root}
 	for i, id := range p.out {
 		e := b.ref(id).e
 		typ := p.cols[i].TypeOID
 		if !pgtypes.IsRegType(typ) {
-			proj.exprs = append(proj.exprs, e)
-			proj.cols = append(proj.cols, id)
+			proj.Exprs = append(proj.Exprs, e)
+			proj.Cols = append(proj.Cols, id)
 			continue
 		}
 		text, err := b.regText(e, typ)
 		if err != nil {
 			return nil, err
 		}
-		proj.exprs = append(proj.exprs, text)
-		proj.cols = append(proj.cols, b.newCol(p.cols[i].Name, pgType{typ, -1}, text.Type()))
+		proj.Exprs = append(proj.Exprs, text)
+		proj.Cols = append(proj.Cols, b.newCol(p.cols[i].Name, plan.Type{OID: typ, Typmod: -1}, text.Type()))
 	}
-	p.root, p.out = proj, proj.cols
+	p.root, p.out = proj, proj.Cols
 	p.finish(b)
 	return p, nil
 }

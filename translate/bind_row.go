@@ -5,6 +5,7 @@ import (
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // Row constructors in comparisons: (a, b) = (c, d), ROW(a, b) < ROW(c, d),
@@ -38,7 +39,7 @@ func (b *binder) rowElems(n *pg.Node) (elems []bound, ok bool, err error) {
 	if err != nil {
 		return nil, true, err
 	}
-	b.addPending(pendingJoin{typ: joinLeft, right: p.root, single: true, apply: len(freeRefs(p.root)) > 0})
+	b.addPending(pendingJoin{typ: plan.JoinLeft, right: p.root, single: true, apply: len(freeRefs(p.root)) > 0})
 	for i, id := range p.out {
 		r := b.ref(id)
 		r.t, r.name = b.typeOfOutput(p, i), p.cols[i].Name
@@ -125,7 +126,7 @@ func (b *binder) rowCompare(op string, l, r []bound, loc int32) (bound, error) {
 			&expr.Lit{V: true, T: expr.Bool}}, T: expr.Bool}
 		c.Whens = append(c.Whens, expr.When{Cond: undecided, Then: cmp.e})
 	}
-	return bound{e: c, t: tBool}, nil
+	return bound{e: c, t: plan.TBool}, nil
 }
 
 // rowElementwise combines fn over each pair of elements with join (and,
@@ -146,13 +147,13 @@ func (b *binder) rowElementwise(fn, join string, l, r []bound, loc int32) (bound
 		args[i] = c.e
 	}
 	if len(args) == 1 {
-		return bound{e: args[0], t: tBool}, nil
+		return bound{e: args[0], t: plan.TBool}, nil
 	}
-	return bound{e: &expr.Call{Fn: join, Args: args, T: expr.Bool}, t: tBool}, nil
+	return bound{e: &expr.Call{Fn: join, Args: args, T: expr.Bool}, t: plan.TBool}, nil
 }
 
 func (b *binder) checkBoolResult(op string, c bound, loc int32) error {
-	if c.t.OID != tBool.OID {
+	if c.t.OID != plan.TBool.OID {
 		return b.errAt(pgerr.New(pgerr.DatatypeMismatch, "row comparison operator must yield type boolean, not type %s", c.t), loc)
 	}
 	return nil
@@ -193,7 +194,7 @@ func (b *binder) rowInList(a *pg.A_Expr, op string) (bound, error) {
 	if op != "=" {
 		e = &expr.Call{Fn: "not", Args: []expr.Expr{e}, T: expr.Bool}
 	}
-	return bound{e: e, t: tBool}, nil
+	return bound{e: e, t: plan.TBool}, nil
 }
 
 // rowNullTest binds ROW(...) IS [NOT] NULL: IS NULL when every element is
@@ -217,11 +218,11 @@ func (b *binder) rowNullTest(nt *pg.NullTest) (bound, error) {
 	}
 	switch len(args) {
 	case 0:
-		return bound{e: &expr.Lit{V: fn == "isnull", T: expr.Bool}, t: tBool}, nil
+		return bound{e: &expr.Lit{V: fn == "isnull", T: expr.Bool}, t: plan.TBool}, nil
 	case 1:
-		return bound{e: args[0], t: tBool}, nil
+		return bound{e: args[0], t: plan.TBool}, nil
 	}
-	return bound{e: &expr.Call{Fn: "and", Args: args, T: expr.Bool}, t: tBool}, nil
+	return bound{e: &expr.Call{Fn: "and", Args: args, T: expr.Bool}, t: plan.TBool}, nil
 }
 
 // rowInSubquery binds (a, b) IN (SELECT x, y ...) (op "=", ANY) and
@@ -263,15 +264,15 @@ func (b *binder) rowInSubquery(sl *pg.SubLink, op string, negate bool) (bound, e
 		if k == 1 {
 			cond = &expr.Call{Fn: "isnull", Args: []expr.Expr{cond}, T: expr.Bool}
 		}
-		mark := b.newCol("mark", tBool, expr.Bool)
-		b.addPending(pendingJoin{typ: joinMark, right: p.root, cond: cond, mark: mark, apply: len(freeRefs(p.root)) > 0})
+		mark := b.newCol("mark", plan.TBool, expr.Bool)
+		b.addPending(pendingJoin{typ: plan.JoinMark, right: p.root, cond: cond, mark: mark, apply: len(freeRefs(p.root)) > 0})
 		marks[k] = b.ref(mark)
 	}
 	c := &expr.Case{T: expr.Bool, Whens: []expr.When{
 		{Cond: marks[0].e, Then: &expr.Lit{V: !negate, T: expr.Bool}},
 		{Cond: marks[1].e, Then: &expr.Lit{V: nil, T: expr.Bool}},
 	}, Else: &expr.Lit{V: negate, T: expr.Bool}}
-	return bound{e: c, t: tBool}, nil
+	return bound{e: c, t: plan.TBool}, nil
 }
 
 // rowSubLink binds a subquery whose test expression is a row constructor:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // count(DISTINCT (a, b)) counts the distinct rows: a row constructor is
@@ -76,5 +77,5 @@ func (b *binder) rowKey(r *pg.RowExpr) (bound, error) {
 		}
 		return sb.String(), nil
 	}
-	return bound{e: &expr.Call{Fn: "row", Args: args, T: expr.Text, Go: key}, t: tText}, nil
+	return bound{e: &expr.Call{Fn: "row", Args: args, T: expr.Text, Go: key}, t: plan.TText}, nil
 }

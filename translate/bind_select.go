@@ -11,6 +11,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // target is one output column while binding: its AST (nil for an expanded
@@ -87,7 +88,7 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*selectPlan, error) {
 		if b.litErr != nil {
 			return nil, b.litErr
 		}
-		cur = &filterRel{in: b.applyPending(cur), pred: pred}
+		cur = &plan.Filter{In: b.applyPending(cur), Pred: pred}
 	}
 
 	hasAgg := len(sel.GroupClause) > 0 || sel.HavingClause != nil
@@ -151,7 +152,7 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*selectPlan, error) {
 	for _, t := range targets {
 		outExprs = append(outExprs, t.e.e)
 		o := b.originOf(t.e.e)
-		p.cols = append(p.cols, pgtypes.Column{Name: t.name, TypeOID: t.e.t.OID, Typmod: t.e.t.Typmod, TableOID: o.table, AttNum: o.att})
+		p.cols = append(p.cols, pgtypes.Column{Name: t.name, TypeOID: t.e.t.OID, Typmod: t.e.t.Typmod, TableOID: o.Table, AttNum: o.Att})
 		p.untyped = append(p.untyped, t.untyped)
 	}
 	sortKeys, junk, err := b.bindOrderBy(sel.SortClause, targets, distinct)
@@ -178,32 +179,32 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*selectPlan, error) {
 		b.agg = nil
 	}
 	if having != nil {
-		cur = &filterRel{in: b.applyPending(cur), pred: having}
+		cur = &plan.Filter{In: b.applyPending(cur), Pred: having}
 	}
 	cur = b.applyPending(cur)
 	cur = b.win.wrap(cur)
 
 	// The projection: outputs, then the sort keys that are not outputs.
-	proj := &projectRel{in: cur}
+	proj := &plan.Project{In: cur}
 	for i, e := range outExprs {
-		proj.exprs = append(proj.exprs, e)
-		proj.cols = append(proj.cols, b.colFor(e, p.cols[i].Name, targets[i].e.t))
+		proj.Exprs = append(proj.Exprs, e)
+		proj.Cols = append(proj.Cols, b.colFor(e, p.cols[i].Name, targets[i].e.t))
 	}
-	p.out = append([]colID(nil), proj.cols...)
+	p.out = append([]plan.ColID(nil), proj.Cols...)
 	for _, j := range junk {
-		proj.exprs = append(proj.exprs, j)
-		proj.cols = append(proj.cols, b.colFor(j, "?sort?", pgTypeOfArrow(j.Type())))
+		proj.Exprs = append(proj.Exprs, j)
+		proj.Cols = append(proj.Cols, b.colFor(j, "?sort?", pgTypeOfArrow(j.Type())))
 	}
 	cur = proj
 	// Sort keys become references to projected columns.
-	projected := func(ks []orderKey) []sortKey {
-		keys := make([]sortKey, len(ks))
+	projected := func(ks []orderKey) []plan.SortKey {
+		keys := make([]plan.SortKey, len(ks))
 		for i, k := range ks {
-			keys[i] = k.sortKey
+			keys[i] = k.SortKey
 			if k.out >= 0 {
 				keys[i].E = b.ref(p.out[k.out]).e
 			} else {
-				keys[i].E = b.ref(proj.cols[len(outExprs)+k.junk]).e
+				keys[i].E = b.ref(proj.Cols[len(outExprs)+k.junk]).e
 			}
 		}
 		return keys
@@ -215,20 +216,20 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*selectPlan, error) {
 		for _, k := range projected(onKeys) {
 			part = append(part, k.E)
 		}
-		rn := b.newCol("row_number", tInt8, expr.Int8)
-		w := &windowRel{in: cur, partition: part, order: keys, cols: []colID{rn},
-			calls: []windowCall{{fn: "row_number", frame: exec.DefaultFrame(), t: expr.Int8}}}
-		cur = &filterRel{in: w, pred: &expr.Call{Fn: "=", Args: []expr.Expr{b.ref(rn).e, &expr.Lit{V: int64(1), T: expr.Int8}}, T: expr.Bool}}
+		rn := b.newCol("row_number", plan.TInt8, expr.Int8)
+		w := &plan.Window{In: cur, Partition: part, Order: keys, Cols: []plan.ColID{rn},
+			Calls: []plan.WindowCall{{Fn: "row_number", Frame: exec.DefaultFrame(), T: expr.Int8}}}
+		cur = &plan.Filter{In: w, Pred: &expr.Call{Fn: "=", Args: []expr.Expr{b.ref(rn).e, &expr.Lit{V: int64(1), T: expr.Int8}}, T: expr.Bool}}
 	}
 	if distinct {
 		groups := make([]expr.Expr, len(p.out))
 		for i, id := range p.out {
 			groups[i] = b.ref(id).e
 		}
-		cur = &aggRel{in: cur, groups: groups, groupCols: append([]colID(nil), p.out...)}
+		cur = &plan.Agg{In: cur, Groups: groups, GroupCols: append([]plan.ColID(nil), p.out...)}
 	}
 	if len(keys) > 0 {
-		cur = &sortRel{in: cur, keys: keys}
+		cur = &plan.Sort{In: cur, Keys: keys}
 	}
 	if sel.LimitOption == pg.LimitOption_LIMIT_OPTION_WITH_TIES {
 		// FETCH FIRST n ROWS WITH TIES: the rows whose rank in the ORDER BY
@@ -247,12 +248,12 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*selectPlan, error) {
 			return nil, notYet("OFFSET with FETCH ... WITH TIES")
 		}
 		if n >= 0 {
-			rk := b.newCol("rank", tInt8, expr.Int8)
-			sorted := cur.(*sortRel)
-			w := &windowRel{in: sorted.in, order: keys, cols: []colID{rk},
-				calls: []windowCall{{fn: "rank", frame: exec.DefaultFrame(), t: expr.Int8}}}
-			f := &filterRel{in: w, pred: &expr.Call{Fn: "<=", Args: []expr.Expr{b.ref(rk).e, &expr.Lit{V: n, T: expr.Int8}}, T: expr.Bool}}
-			cur = &sortRel{in: f, keys: keys}
+			rk := b.newCol("rank", plan.TInt8, expr.Int8)
+			sorted := cur.(*plan.Sort)
+			w := &plan.Window{In: sorted.In, Order: keys, Cols: []plan.ColID{rk},
+				Calls: []plan.WindowCall{{Fn: "rank", Frame: exec.DefaultFrame(), T: expr.Int8}}}
+			f := &plan.Filter{In: w, Pred: &expr.Call{Fn: "<=", Args: []expr.Expr{b.ref(rk).e, &expr.Lit{V: n, T: expr.Int8}}, T: expr.Bool}}
+			cur = &plan.Sort{In: f, Keys: keys}
 		}
 		p.root = cur
 		p.finish(b)
@@ -267,7 +268,7 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*selectPlan, error) {
 }
 
 // bindLimit puts LIMIT / OFFSET over r.
-func (b *binder) bindLimit(sel *pg.SelectStmt, r rel) (rel, error) {
+func (b *binder) bindLimit(sel *pg.SelectStmt, r plan.Rel) (plan.Rel, error) {
 	limit, err := b.limitValue(sel.LimitCount, "LIMIT")
 	if err != nil {
 		return nil, err
@@ -282,7 +283,7 @@ func (b *binder) bindLimit(sel *pg.SelectStmt, r rel) (rel, error) {
 	if limit < 0 && off == 0 {
 		return r, nil
 	}
-	return &limitRel{in: r, limit: limit, offset: off}, nil
+	return &plan.Limit{In: r, Limit: limit, Offset: off}, nil
 }
 
 // queryState is what enterQuery saves of the enclosing query's binding.
@@ -317,27 +318,27 @@ func (b *binder) leaveQuery(s queryState) {
 // colFor is the column id an output expression is projected as: the id
 // itself for a plain column reference of that type, else a new one (a
 // cast that only retypes, c.oid::regclass, is a reference too).
-func (b *binder) colFor(e expr.Expr, name string, t pgType) colID {
-	if c, ok := e.(*expr.Col); ok && b.q.meta(colID(c.Idx)).t == t {
-		return colID(c.Idx)
+func (b *binder) colFor(e expr.Expr, name string, t plan.Type) plan.ColID {
+	if c, ok := e.(*expr.Col); ok && b.q.Meta(plan.ColID(c.Idx)).T == t {
+		return plan.ColID(c.Idx)
 	}
 	return b.newColFrom(e, name, t, e.Type())
 }
 
 // originOf is the table column e reads unchanged: e's origin when e is a
 // plain column reference, else none.
-func (b *binder) originOf(e expr.Expr) colOrigin {
+func (b *binder) originOf(e expr.Expr) plan.ColOrigin {
 	if c, ok := e.(*expr.Col); ok {
-		return b.q.meta(colID(c.Idx)).origin
+		return b.q.Meta(plan.ColID(c.Idx)).Origin
 	}
-	return colOrigin{}
+	return plan.ColOrigin{}
 }
 
 // newColFrom allocates a column id for the value of e, keeping the table
 // column e reads when it is a plain column reference (a group key, a
 // column renamed by a projection).
-func (b *binder) newColFrom(e expr.Expr, name string, t pgType, at arrow.DataType) colID {
-	return b.q.add(colMeta{name: name, t: t, at: at, origin: b.originOf(e)})
+func (b *binder) newColFrom(e expr.Expr, name string, t plan.Type, at arrow.DataType) plan.ColID {
+	return b.q.Add(plan.ColMeta{Name: name, T: t, ArrowType: at, Origin: b.originOf(e)})
 }
 
 func exprsOf(bs []bound) []expr.Expr {
@@ -672,8 +673,8 @@ func nodeLocation(n *pg.Node) int32 {
 
 // scalarType reports whether values of t can be compared, hashed and
 // sorted by the engine (not jsonb or arrays yet).
-func scalarType(t pgType) bool {
-	return t.OID != tJSONB.OID && pgtypes.ElemOf(t.OID) == 0
+func scalarType(t plan.Type) bool {
+	return t.OID != plan.TJSONB.OID && pgtypes.ElemOf(t.OID) == 0
 }
 
 // untruncateTable restores table-name parts the parser cut to 63 bytes.

@@ -7,6 +7,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // bindSetOp binds UNION / INTERSECT / EXCEPT [ALL]: both sides, cast to
@@ -26,9 +27,9 @@ func (b *binder) bindSetOp(sel *pg.SelectStmt) (*selectPlan, error) {
 		return nil, pgerr.New(pgerr.SyntaxError, "each %s query must have the same number of columns", opName)
 	}
 	p := &selectPlan{cols: []pgtypes.Column{}}
-	sr := &setOpRel{op: map[string]string{"UNION": "union", "INTERSECT": "intersect", "EXCEPT": "except"}[opName], all: sel.All}
-	lp := &projectRel{in: left.root}
-	rp := &projectRel{in: right.root}
+	sr := &plan.SetOp{Op: map[string]string{"UNION": "union", "INTERSECT": "intersect", "EXCEPT": "except"}[opName], All: sel.All}
+	lp := &plan.Project{In: left.root}
+	rp := &plan.Project{In: right.root}
 	for i := range left.out {
 		lb, rb := b.ref(left.out[i]), b.ref(right.out[i])
 		lb.t, rb.t = b.typeOfOutput(left, i), b.typeOfOutput(right, i)
@@ -51,25 +52,25 @@ func (b *binder) bindSetOp(sel *pg.SelectStmt) (*selectPlan, error) {
 		}
 		pt := commonPG([]bound{lb, rb}, pgTypeOfArrow(t))
 		if t.ID() == arrow.NULL {
-			t, pt = expr.Text, tText
+			t, pt = expr.Text, plan.TText
 		}
 		name := left.cols[i].Name
-		lp.exprs = append(lp.exprs, castIfNeeded(lb.e, t))
-		lp.cols = append(lp.cols, b.newCol(name, pt, t))
-		rp.exprs = append(rp.exprs, castIfNeeded(rb.e, t))
-		rp.cols = append(rp.cols, b.newCol(name, pt, t))
+		lp.Exprs = append(lp.Exprs, castIfNeeded(lb.e, t))
+		lp.Cols = append(lp.Cols, b.newCol(name, pt, t))
+		rp.Exprs = append(rp.Exprs, castIfNeeded(rb.e, t))
+		rp.Cols = append(rp.Cols, b.newCol(name, pt, t))
 		id := b.newCol(name, pt, t)
-		sr.cols = append(sr.cols, id)
+		sr.Cols = append(sr.Cols, id)
 		p.cols = append(p.cols, pgtypes.Column{Name: name, TypeOID: pt.OID, Typmod: pt.Typmod})
 	}
-	sr.ins = []rel{lp, rp}
-	sr.inCols = [][]colID{lp.cols, rp.cols}
-	var r rel = sr
-	if sr.op == "union" && !sr.all {
-		sr.all = true
-		r = &aggRel{in: sr, groups: refsTo(b, sr.cols), groupCols: sr.cols}
+	sr.Ins = []plan.Rel{lp, rp}
+	sr.InCols = [][]plan.ColID{lp.Cols, rp.Cols}
+	var r plan.Rel = sr
+	if sr.Op == "union" && !sr.All {
+		sr.All = true
+		r = &plan.Agg{In: sr, Groups: refsTo(b, sr.Cols), GroupCols: sr.Cols}
 	}
-	p.out = sr.cols
+	p.out = sr.Cols
 	for i := range p.out {
 		// Both sides untyped: the result stays untyped for an enclosing
 		// set operation.

@@ -6,29 +6,30 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 func (b *binder) sqlValueFunction(f *pg.SQLValueFunction) (bound, error) {
 	loc := b.sess.settings.location()
 	now := b.now
 	text := func(s, name string) (bound, error) {
-		return bound{e: &expr.Lit{V: s, T: expr.Text}, t: tText, name: name, strong: true}, nil
+		return bound{e: &expr.Lit{V: s, T: expr.Text}, t: plan.TText, name: name, strong: true}, nil
 	}
 	switch f.Op {
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
 		y, m, d := now.In(loc).Date()
 		days := int32(civilDays(y, int(m), d))
-		return bound{e: &expr.Lit{V: days, T: expr.Date}, t: tDate, name: "current_date", strong: true}, nil
+		return bound{e: &expr.Lit{V: days, T: expr.Date}, t: plan.TDate, name: "current_date", strong: true}, nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
-		return bound{e: &expr.Lit{V: now.UnixMicro(), T: expr.Timestamptz}, t: tTimestamptz, name: "current_timestamp", strong: true}, nil
+		return bound{e: &expr.Lit{V: now.UnixMicro(), T: expr.Timestamptz}, t: plan.TTimestamptz, name: "current_timestamp", strong: true}, nil
 	case pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
-		return bound{e: &expr.Lit{V: localMicros(now, loc), T: expr.Timestamp}, t: tTimestamp, name: "localtimestamp", strong: true}, nil
+		return bound{e: &expr.Lit{V: localMicros(now, loc), T: expr.Timestamp}, t: plan.TTimestamp, name: "localtimestamp", strong: true}, nil
 	case pg.SQLValueFunctionOp_SVFOP_LOCALTIME, pg.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
 		us := localMicros(now, loc) % (86400 * 1e6)
 		if us < 0 {
 			us += 86400 * 1e6
 		}
-		return bound{e: &expr.Lit{V: us, T: expr.Time}, t: tTime, name: "localtime", strong: true}, nil
+		return bound{e: &expr.Lit{V: us, T: expr.Time}, t: plan.TTime, name: "localtime", strong: true}, nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:
 		return bound{}, b.errAt(notYet("time with time zone (CURRENT_TIME)"), f.Location)
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_USER:
@@ -44,7 +45,7 @@ func (b *binder) sqlValueFunction(f *pg.SQLValueFunction) (bound, error) {
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
 		s := b.sess.currentSchema(b.ctx)
 		if s == "" {
-			return bound{e: &expr.Lit{V: nil, T: expr.Text}, t: tText, name: "current_schema", strong: true}, nil
+			return bound{e: &expr.Lit{V: nil, T: expr.Text}, t: plan.TText, name: "current_schema", strong: true}, nil
 		}
 		return text(s, "current_schema")
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // Subqueries in expressions.
@@ -43,27 +44,27 @@ func (s *subqueryExpr) String() string {
 // pendingJoin is a join a subquery in an expression needs below the node
 // that evaluates the expression.
 type pendingJoin struct {
-	typ       joinType
-	right     rel
+	typ       plan.JoinType
+	right     plan.Rel
 	cond      expr.Expr
-	mark      colID
+	mark      plan.ColID
 	nullAware bool
 	single    bool
 	// srf, when set, is a set-returning function of the select list to
 	// evaluate over the relation instead of a join.
-	srf *tableFuncRel
+	srf *plan.TableFunc
 	// apply: a correlated right side run once per row (lower_apply.go).
 	apply bool
 }
 
 // wrapPending puts one pending join (or set-returning function) over r.
-func wrapPending(r rel, p pendingJoin) rel {
+func wrapPending(r plan.Rel, p pendingJoin) plan.Rel {
 	if p.srf != nil {
 		f := *p.srf
-		f.in = r
+		f.In = r
 		return &f
 	}
-	return &joinRel{typ: p.typ, left: r, right: p.right, cond: p.cond, mark: p.mark, nullAware: p.nullAware, single: p.single, apply: p.apply}
+	return &plan.Join{Typ: p.typ, Left: r, Right: p.right, Cond: p.cond, Mark: p.mark, NullAware: p.nullAware, Single: p.single, Apply: p.apply}
 }
 
 // testExpr binds the left operand of IN / ANY / ALL. Above an
@@ -80,7 +81,7 @@ func (b *binder) testExpr(n *pg.Node) (bound, error) {
 }
 
 // applyPending puts the pending joins of the clause just bound over r.
-func (b *binder) applyPending(r rel) rel {
+func (b *binder) applyPending(r plan.Rel) plan.Rel {
 	for _, p := range b.pending {
 		r = wrapPending(r, p)
 	}
@@ -90,7 +91,7 @@ func (b *binder) applyPending(r rel) rel {
 
 // applyPendingPre puts the joins of subqueries inside aggregate arguments
 // below the aggregation.
-func (b *binder) applyPendingPre(r rel) rel {
+func (b *binder) applyPendingPre(r plan.Rel) plan.Rel {
 	for _, p := range b.pendingPre {
 		r = wrapPending(r, p)
 	}
@@ -150,14 +151,14 @@ func (b *binder) subLink(sl *pg.SubLink) (bound, error) {
 	switch sl.SubLinkType {
 	case pg.SubLinkType_EXISTS_SUBLINK:
 		if len(free) == 0 {
-			return bound{e: &subqueryExpr{plan: p, exists: true, T: expr.Bool}, t: tBool, name: "exists", strong: true}, nil
+			return bound{e: &subqueryExpr{plan: p, exists: true, T: expr.Bool}, t: plan.TBool, name: "exists", strong: true}, nil
 		}
 		return b.markJoin(p, free, nil, "", false, sl.Location)
 	case pg.SubLinkType_EXPR_SUBLINK:
 		if len(p.out) != 1 {
 			return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery must return only one column"), sl.Location)
 		}
-		t := pgType{p.cols[0].TypeOID, p.cols[0].Typmod}
+		t := plan.Type{OID: p.cols[0].TypeOID, Typmod: p.cols[0].Typmod}
 		if len(free) == 0 {
 			return bound{e: &subqueryExpr{plan: p, T: p.output[0].Type()}, t: t, name: p.cols[0].Name, strong: true}, nil
 		}
@@ -195,7 +196,7 @@ var negatedOp = map[string]string{"=": "<>", "<>": "=", "<": ">=", "<=": ">", ">
 
 // markJoin binds EXISTS (free refs: correlated) or test op ANY (p) as a
 // mark join to the current input and returns its boolean.
-func (b *binder) markJoin(p *selectPlan, free colSet, test *bound, op string, nullAware bool, loc int32) (bound, error) {
+func (b *binder) markJoin(p *selectPlan, free plan.ColSet, test *bound, op string, nullAware bool, loc int32) (bound, error) {
 	right := p.root
 	var conds []expr.Expr
 	var key expr.Expr
@@ -205,12 +206,12 @@ func (b *binder) markJoin(p *selectPlan, free colSet, test *bound, op string, nu
 	apply := false
 	if len(free) > 0 {
 		inner, projected, ok := unwrapForJoin(p, test == nil)
-		var pulled rel
+		var pulled plan.Rel
 		var pulledConds []expr.Expr
 		if ok {
 			pulled, pulledConds, ok = pullCorrelated(b, inner, free)
 		}
-		if ok && test != nil && refsOf(projected).intersects(free) {
+		if ok && test != nil && plan.RefsOf(projected).Intersects(free) {
 			ok = false
 		}
 		if ok {
@@ -228,13 +229,13 @@ func (b *binder) markJoin(p *selectPlan, free colSet, test *bound, op string, nu
 		if err != nil {
 			return bound{}, err
 		}
-		if cmp.t.OID != tBool.OID {
+		if cmp.t.OID != plan.TBool.OID {
 			return bound{}, b.errAt(pgerr.New(pgerr.DatatypeMismatch, "op ANY/ALL (array) requires operator to yield boolean"), loc)
 		}
 		conds = append([]expr.Expr{cmp.e}, conds...)
 	}
-	mark := b.newCol("mark", tBool, expr.Bool)
-	b.addPending(pendingJoin{typ: joinMark, right: right, cond: andOf(conds), mark: mark, nullAware: nullAware && test != nil, apply: apply})
+	mark := b.newCol("mark", plan.TBool, expr.Bool)
+	b.addPending(pendingJoin{typ: plan.JoinMark, right: right, cond: plan.AndOf(conds), mark: mark, nullAware: nullAware && test != nil, apply: apply})
 	r := b.ref(mark)
 	r.name = "exists"
 	if test != nil {
@@ -248,54 +249,54 @@ func (b *binder) binaryOp(op string, l, r bound, loc int32) (bound, error) {
 	return b.call(op, []bound{l, r}, loc)
 }
 
-func (b *binder) typeOfOutput(p *selectPlan, i int) pgType {
-	return pgType{p.cols[i].TypeOID, p.cols[i].Typmod}
+func (b *binder) typeOfOutput(p *selectPlan, i int) plan.Type {
+	return plan.Type{OID: p.cols[i].TypeOID, Typmod: p.cols[i].Typmod}
 }
 
 // unwrapForJoin returns the relation below a subquery's projection and
 // the projected expression of its first output. For EXISTS, ORDER BY,
 // DISTINCT and a LIMIT of at least one row do not matter and are dropped.
-func unwrapForJoin(p *selectPlan, exists bool) (rel, expr.Expr, bool) {
+func unwrapForJoin(p *selectPlan, exists bool) (plan.Rel, expr.Expr, bool) {
 	r := p.root
 	for {
 		switch x := r.(type) {
-		case *limitRel:
-			if !exists || x.offset > 0 || x.limit == 0 {
+		case *plan.Limit:
+			if !exists || x.Offset > 0 || x.Limit == 0 {
 				return nil, nil, false
 			}
-			r = x.in
+			r = x.In
 			continue
-		case *sortRel:
-			r = x.in
+		case *plan.Sort:
+			r = x.In
 			continue
-		case *aggRel:
-			if len(x.aggs) > 0 || !exists {
-				if len(x.aggs) == 0 && sameIDs(x.groupCols, p.out) {
-					r = x.in // DISTINCT: IN does not care about duplicates
+		case *plan.Agg:
+			if len(x.Aggs) > 0 || !exists {
+				if len(x.Aggs) == 0 && sameIDs(x.GroupCols, p.out) {
+					r = x.In // DISTINCT: IN does not care about duplicates
 					continue
 				}
 				return nil, nil, false
 			}
-			r = x.in
+			r = x.In
 			continue
-		case *projectRel:
+		case *plan.Project:
 			var first expr.Expr
-			for i, id := range x.cols {
+			for i, id := range x.Cols {
 				if len(p.out) > 0 && id == p.out[0] {
-					first = x.exprs[i]
+					first = x.Exprs[i]
 					break
 				}
 			}
-			if _, isAgg := x.in.(*aggRel); isAgg {
+			if _, isAgg := x.In.(*plan.Agg); isAgg {
 				return nil, nil, false
 			}
-			return x.in, first, true
+			return x.In, first, true
 		}
 		return nil, nil, false
 	}
 }
 
-func sameIDs(a, b []colID) bool {
+func sameIDs(a, b []plan.ColID) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -309,36 +310,36 @@ func sameIDs(a, b []colID) bool {
 
 // scalarJoin binds a correlated scalar subquery as a left join that
 // yields at most one row per outer row.
-func (b *binder) scalarJoin(p *selectPlan, free colSet, loc int32) (bound, error) {
-	proj, ok := p.root.(*projectRel)
+func (b *binder) scalarJoin(p *selectPlan, free plan.ColSet, loc int32) (bound, error) {
+	proj, ok := p.root.(*plan.Project)
 	if !ok {
-		if s, isSort := p.root.(*sortRel); isSort {
-			proj, ok = s.in.(*projectRel)
+		if s, isSort := p.root.(*plan.Sort); isSort {
+			proj, ok = s.In.(*plan.Project)
 		}
 	}
 	if !ok {
 		return b.applyScalar(p), nil
 	}
-	value := proj.exprs[indexOf(proj.cols, p.out[0])]
+	value := proj.Exprs[indexOf(proj.Cols, p.out[0])]
 	t := b.typeOfOutput(p, 0)
-	if _, noFrom := proj.in.(*oneRowRel); noFrom && p.root == rel(proj) {
+	if _, noFrom := proj.In.(*plan.OneRow); noFrom && p.root == plan.Rel(proj) {
 		// (SELECT expr) without FROM is one row: the expression itself,
 		// evaluated over the outer row.
 		return bound{e: value, t: t, name: p.cols[0].Name, strong: true}, nil
 	}
-	if ag, isAgg := proj.in.(*aggRel); isAgg && len(ag.groups) == 0 {
-		for _, e := range relExprs(ag) {
-			if refsOf(e).intersects(free) {
+	if ag, isAgg := proj.In.(*plan.Agg); isAgg && len(ag.Groups) == 0 {
+		for _, e := range plan.Exprs(ag) {
+			if plan.RefsOf(e).Intersects(free) {
 				return b.applyScalar(p), nil // an aggregate over outer values
 			}
 		}
-		inner, conds, ok := pullCorrelated(b, ag.in, free)
+		inner, conds, ok := pullCorrelated(b, ag.In, free)
 		if !ok {
 			return b.applyScalar(p), nil
 		}
 		// Group by the inner side of each correlated equality.
-		innerIDs := setOf(producedCols(inner))
-		na := &aggRel{in: inner, aggs: append([]aggCall(nil), ag.aggs...), aggCols: append([]colID(nil), ag.aggCols...)}
+		innerIDs := plan.SetOf(producedCols(inner))
+		na := &plan.Agg{In: inner, Aggs: append([]plan.AggCall(nil), ag.Aggs...), AggCols: append([]plan.ColID(nil), ag.AggCols...)}
 		var joinConds []expr.Expr
 		for _, c := range conds {
 			in, out, ok := splitEquality(c, innerIDs, free)
@@ -346,24 +347,24 @@ func (b *binder) scalarJoin(p *selectPlan, free colSet, loc int32) (bound, error
 				return b.applyScalar(p), nil
 			}
 			g := b.newCol("key", pgTypeOfArrow(in.Type()), in.Type())
-			na.groups = append(na.groups, in)
-			na.groupCols = append(na.groupCols, g)
+			na.Groups = append(na.Groups, in)
+			na.GroupCols = append(na.GroupCols, g)
 			eq := &expr.Call{Fn: "=", Args: []expr.Expr{out, b.ref(g).e}, T: expr.Bool}
 			joinConds = append(joinConds, eq)
 		}
-		marker := b.newCol("matched", tInt8, expr.Int8)
-		na.aggs = append(na.aggs, aggCall{Fn: "count", Name: "count", T: expr.Int8, pt: tInt8})
-		na.aggCols = append(na.aggCols, marker)
+		marker := b.newCol("matched", plan.TInt8, expr.Int8)
+		na.Aggs = append(na.Aggs, plan.AggCall{Fn: "count", Name: "count", T: expr.Int8, PGType: plan.TInt8})
+		na.AggCols = append(na.AggCols, marker)
 		// Over no rows, count is 0 and the other aggregates NULL: the
 		// value of an outer row without a group.
-		empty, err := rewriteExpr(value, func(e expr.Expr) (expr.Expr, error) {
+		empty, err := plan.RewriteExpr(value, func(e expr.Expr) (expr.Expr, error) {
 			c, ok := e.(*expr.Col)
 			if !ok {
 				return e, nil
 			}
-			for i, id := range ag.aggCols {
-				if colID(c.Idx) == id {
-					if ag.aggs[i].Fn == "count" {
+			for i, id := range ag.AggCols {
+				if plan.ColID(c.Idx) == id {
+					if ag.Aggs[i].Fn == "count" {
 						return &expr.Lit{V: int64(0), T: c.T}, nil
 					}
 					return &expr.Lit{V: nil, T: c.T}, nil
@@ -374,18 +375,18 @@ func (b *binder) scalarJoin(p *selectPlan, free colSet, loc int32) (bound, error
 		if err != nil {
 			return bound{}, err
 		}
-		b.addPending(pendingJoin{typ: joinLeft, right: na, cond: andOf(joinConds), single: true})
+		b.addPending(pendingJoin{typ: plan.JoinLeft, right: na, cond: plan.AndOf(joinConds), single: true})
 		v := &expr.Case{T: value.Type(), Whens: []expr.When{{
 			Cond: &expr.Call{Fn: "isnotnull", Args: []expr.Expr{b.ref(marker).e}, T: expr.Bool}, Then: value}}, Else: empty}
 		return bound{e: v, t: t, name: p.cols[0].Name, strong: true}, nil
 	}
-	inner, conds, ok := pullCorrelated(b, proj.in, free)
+	inner, conds, ok := pullCorrelated(b, proj.In, free)
 	if !ok {
 		return b.applyScalar(p), nil
 	}
-	marker := b.newCol("matched", tBool, expr.Bool)
-	right := &projectRel{in: inner, exprs: append(refsTo(b, inner.outCols()), &expr.Lit{V: true, T: expr.Bool}), cols: append(append([]colID(nil), inner.outCols()...), marker)}
-	b.addPending(pendingJoin{typ: joinLeft, right: right, cond: andOf(conds), single: true})
+	marker := b.newCol("matched", plan.TBool, expr.Bool)
+	right := &plan.Project{In: inner, Exprs: append(refsTo(b, inner.OutCols()), &expr.Lit{V: true, T: expr.Bool}), Cols: append(append([]plan.ColID(nil), inner.OutCols()...), marker)}
+	b.addPending(pendingJoin{typ: plan.JoinLeft, right: right, cond: plan.AndOf(conds), single: true})
 	v := &expr.Case{T: value.Type(), Whens: []expr.When{{
 		Cond: &expr.Call{Fn: "isnotnull", Args: []expr.Expr{b.ref(marker).e}, T: expr.Bool}, Then: value}},
 		Else: &expr.Lit{V: nil, T: value.Type()}}
@@ -396,13 +397,13 @@ func (b *binder) scalarJoin(p *selectPlan, free colSet, loc int32) (bound, error
 // decorrelated: it runs once per outer row (a left join that fails on a
 // second row).
 func (b *binder) applyScalar(p *selectPlan) bound {
-	b.addPending(pendingJoin{typ: joinLeft, right: p.root, single: true, apply: true})
+	b.addPending(pendingJoin{typ: plan.JoinLeft, right: p.root, single: true, apply: true})
 	r := b.ref(p.out[0])
 	r.t, r.name = b.typeOfOutput(p, 0), p.cols[0].Name
 	return r
 }
 
-func indexOf(ids []colID, id colID) int {
+func indexOf(ids []plan.ColID, id plan.ColID) int {
 	for i, x := range ids {
 		if x == id {
 			return i
@@ -412,17 +413,17 @@ func indexOf(ids []colID, id colID) int {
 }
 
 // splitEquality splits inner = outer (either order) into its sides.
-func splitEquality(c expr.Expr, inner, outer colSet) (in, out expr.Expr, ok bool) {
+func splitEquality(c expr.Expr, inner, outer plan.ColSet) (in, out expr.Expr, ok bool) {
 	call, isCall := c.(*expr.Call)
 	if !isCall || call.Fn != "=" || len(call.Args) != 2 {
 		return nil, nil, false
 	}
 	l, r := call.Args[0], call.Args[1]
-	lr, rr := refsOf(l), refsOf(r)
+	lr, rr := plan.RefsOf(l), plan.RefsOf(r)
 	switch {
-	case len(lr) > 0 && lr.subsetOf(inner) && rr.subsetOf(outer):
+	case len(lr) > 0 && lr.SubsetOf(inner) && rr.SubsetOf(outer):
 		return l, r, true
-	case len(rr) > 0 && rr.subsetOf(inner) && lr.subsetOf(outer):
+	case len(rr) > 0 && rr.SubsetOf(inner) && lr.SubsetOf(outer):
 		return r, l, true
 	}
 	return nil, nil, false
@@ -431,32 +432,32 @@ func splitEquality(c expr.Expr, inner, outer colSet) (in, out expr.Expr, ok bool
 // lateralJoin joins left to a LATERAL subquery that refers to its
 // columns: the references must be in the subquery's WHERE conditions,
 // which become the join condition.
-func (b *binder) lateralJoin(left rel, p *selectPlan, typ joinType) (rel, error) {
+func (b *binder) lateralJoin(left plan.Rel, p *selectPlan, typ plan.JoinType) (plan.Rel, error) {
 	free := freeRefs(p.root)
 	if len(free) == 0 {
-		return &joinRel{typ: typ, left: left, right: p.root}, nil
+		return &plan.Join{Typ: typ, Left: left, Right: p.root}, nil
 	}
 	right, conds, ok := pullCorrelated(b, p.root, free)
 	if !ok {
-		return &joinRel{typ: typ, left: left, right: p.root, apply: true}, nil
+		return &plan.Join{Typ: typ, Left: left, Right: p.root, Apply: true}, nil
 	}
-	return &joinRel{typ: typ, left: left, right: right, cond: andOf(conds)}, nil
+	return &plan.Join{Typ: typ, Left: left, Right: right, Cond: plan.AndOf(conds)}, nil
 }
 
 // pullCorrelated removes from r the WHERE conditions that refer to
 // columns in free and returns them; the projections above them pass the
 // inner columns those conditions use. It fails when free columns are
 // used anywhere else.
-func pullCorrelated(b *binder, r rel, free colSet) (rel, []expr.Expr, bool) {
+func pullCorrelated(b *binder, r plan.Rel, free plan.ColSet) (plan.Rel, []expr.Expr, bool) {
 	switch x := r.(type) {
-	case *filterRel:
-		in, pulled, ok := pullCorrelated(b, x.in, free)
+	case *plan.Filter:
+		in, pulled, ok := pullCorrelated(b, x.In, free)
 		if !ok {
 			return nil, nil, false
 		}
 		var keep []expr.Expr
-		for _, c := range conjuncts(x.pred) {
-			if refsOf(c).intersects(free) {
+		for _, c := range plan.Conjuncts(x.Pred) {
+			if plan.RefsOf(c).Intersects(free) {
 				pulled = append(pulled, c)
 			} else {
 				keep = append(keep, c)
@@ -465,47 +466,47 @@ func pullCorrelated(b *binder, r rel, free colSet) (rel, []expr.Expr, bool) {
 		if len(keep) == 0 {
 			return in, pulled, true
 		}
-		return &filterRel{in: in, pred: andOf(keep)}, pulled, true
-	case *projectRel:
-		for _, e := range x.exprs {
-			if refsOf(e).intersects(free) {
+		return &plan.Filter{In: in, Pred: plan.AndOf(keep)}, pulled, true
+	case *plan.Project:
+		for _, e := range x.Exprs {
+			if plan.RefsOf(e).Intersects(free) {
 				return nil, nil, false
 			}
 		}
-		in, pulled, ok := pullCorrelated(b, x.in, free)
+		in, pulled, ok := pullCorrelated(b, x.In, free)
 		if !ok {
 			return nil, nil, false
 		}
-		np := &projectRel{in: in, exprs: append([]expr.Expr(nil), x.exprs...), cols: append([]colID(nil), x.cols...)}
-		have := setOf(np.cols)
-		produced := setOf(producedCols(in))
+		np := &plan.Project{In: in, Exprs: append([]expr.Expr(nil), x.Exprs...), Cols: append([]plan.ColID(nil), x.Cols...)}
+		have := plan.SetOf(np.Cols)
+		produced := plan.SetOf(producedCols(in))
 		for _, c := range pulled {
-			for id := range refsOf(c) {
-				if produced.has(id) && !have.has(id) {
-					np.exprs = append(np.exprs, b.ref(id).e)
-					np.cols = append(np.cols, id)
-					have.add(id)
+			for id := range plan.RefsOf(c) {
+				if produced.Has(id) && !have.Has(id) {
+					np.Exprs = append(np.Exprs, b.ref(id).e)
+					np.Cols = append(np.Cols, id)
+					have.Add(id)
 				}
 			}
 		}
 		return np, pulled, true
-	case *joinRel:
-		if x.typ == joinInner {
-			if x.cond != nil && refsOf(x.cond).intersects(free) {
+	case *plan.Join:
+		if x.Typ == plan.JoinInner {
+			if x.Cond != nil && plan.RefsOf(x.Cond).Intersects(free) {
 				return nil, nil, false
 			}
-			l, pl, ok := pullCorrelated(b, x.left, free)
+			l, pl, ok := pullCorrelated(b, x.Left, free)
 			if !ok {
 				return nil, nil, false
 			}
-			rr, pr, ok := pullCorrelated(b, x.right, free)
+			rr, pr, ok := pullCorrelated(b, x.Right, free)
 			if !ok {
 				return nil, nil, false
 			}
-			return &joinRel{typ: x.typ, left: l, right: rr, cond: x.cond}, append(pl, pr...), true
+			return &plan.Join{Typ: x.Typ, Left: l, Right: rr, Cond: x.Cond}, append(pl, pr...), true
 		}
 	}
-	if freeRefs(r).intersects(free) {
+	if freeRefs(r).Intersects(free) {
 		return nil, nil, false
 	}
 	return r, nil, true
@@ -513,87 +514,87 @@ func pullCorrelated(b *binder, r rel, free colSet) (rel, []expr.Expr, bool) {
 
 // freeRefs is the set of columns r's expressions use that no node of r
 // produces: the outer references of a subquery.
-func freeRefs(r rel) colSet {
-	used, produced := colSet{}, colSet{}
-	visitRel(r, func(n rel) {
-		for _, e := range relExprs(n) {
-			used.addRefs(e)
+func freeRefs(r plan.Rel) plan.ColSet {
+	used, produced := plan.ColSet{}, plan.ColSet{}
+	plan.Visit(r, func(n plan.Rel) {
+		for _, e := range plan.Exprs(n) {
+			used.AddRefs(e)
 		}
 		for _, id := range ownCols(n) {
-			produced.add(id)
+			produced.Add(id)
 		}
 	})
-	free := colSet{}
+	free := plan.ColSet{}
 	for id := range used {
-		if !produced.has(id) {
-			free.add(id)
+		if !produced.Has(id) {
+			free.Add(id)
 		}
 	}
 	return free
 }
 
 // producedCols lists every column produced anywhere in r.
-func producedCols(r rel) []colID {
-	var out []colID
-	visitRel(r, func(n rel) { out = append(out, ownCols(n)...) })
+func producedCols(r plan.Rel) []plan.ColID {
+	var out []plan.ColID
+	plan.Visit(r, func(n plan.Rel) { out = append(out, ownCols(n)...) })
 	return out
 }
 
 // ownCols are the columns a node itself creates (not passes through).
-func ownCols(r rel) []colID {
+func ownCols(r plan.Rel) []plan.ColID {
 	switch x := r.(type) {
-	case *scanRel:
-		return x.cols
+	case *plan.Scan:
+		return x.Cols
 	case *sysRel:
 		return x.cols
 	case *metaRel:
 		return x.cols
 	case *changesRel:
 		return x.cols
-	case *valuesRel:
-		return x.cols
-	case *projectRel:
+	case *plan.Values:
+		return x.Cols
+	case *plan.Project:
 		// A plain reference to the same id passes the column through:
 		// whoever produces it is below (or outside: an outer column
 		// selected by a subquery without FROM).
-		var own []colID
-		for i, id := range x.cols {
-			if c, ok := x.exprs[i].(*expr.Col); ok && colID(c.Idx) == id {
+		var own []plan.ColID
+		for i, id := range x.Cols {
+			if c, ok := x.Exprs[i].(*expr.Col); ok && plan.ColID(c.Idx) == id {
 				continue
 			}
 			own = append(own, id)
 		}
 		return own
-	case *aggRel:
-		return x.outCols()
-	case *windowRel:
-		return x.cols
-	case *setOpRel:
-		return x.cols
-	case *tableFuncRel:
-		return x.cols
-	case *recursiveRel:
-		return x.cols
-	case *workTableRel:
-		return x.cols
+	case *plan.Agg:
+		return x.OutCols()
+	case *plan.Window:
+		return x.Cols
+	case *plan.SetOp:
+		return x.Cols
+	case *plan.TableFunc:
+		return x.Cols
+	case *plan.Recursive:
+		return x.Cols
+	case *plan.WorkTable:
+		return x.Cols
 	case *cteScanRel:
 		return x.cols
-	case *joinRel:
-		if x.typ == joinMark {
-			return []colID{x.mark}
+	case *plan.Join:
+		if x.Typ == plan.JoinMark {
+			return []plan.ColID{x.Mark}
 		}
 	}
 	return nil
 }
 
 // fmtCols renders column ids for EXPLAIN.
-func fmtCols(q *colTable, ids []colID) string {
+func fmtCols(q *plan.ColTable, ids []plan.ColID) string {
 	s := ""
 	for i, id := range ids {
 		if i > 0 {
 			s += ", "
 		}
-		s += fmt.Sprintf("#%d:%s", id, q.meta(id).name)
+		s += fmt.Sprintf("#%d:%s", id, q.Meta(id).Name)
 	}
 	return s
 }

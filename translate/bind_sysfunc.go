@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // The system catalog functions clients call while introspecting
@@ -115,7 +116,7 @@ type sysCallOpts struct {
 
 // sysCall makes the call of fn over args (already coerced) with result
 // type t.
-func (b *binder) sysCall(c *sysCallSite, t pgType, args []expr.Expr, o sysCallOpts, fn sysFn) (bound, error) {
+func (b *binder) sysCall(c *sysCallSite, t plan.Type, args []expr.Expr, o sysCallOpts, fn sysFn) (bound, error) {
 	s := b.sess
 	run := func(ctx context.Context, vals []any) (any, error) {
 		if !o.lenient {
@@ -149,7 +150,7 @@ func (b *binder) sysCall(c *sysCallSite, t pgType, args []expr.Expr, o sysCallOp
 }
 
 // sysArrowOf is the Arrow type of a catalog function's result.
-func sysArrowOf(t pgType) arrow.DataType {
+func sysArrowOf(t plan.Type) arrow.DataType {
 	switch t.OID {
 	case pgtypes.NameArray, pgtypes.TextArray:
 		return arrow.ListOf(arrow.BinaryTypes.String)
@@ -174,8 +175,8 @@ func literalValues(args []expr.Expr) ([]any, bool) {
 
 // Argument types of the catalog functions.
 var (
-	tOIDArg  = pgType{pgtypes.OID, -1}
-	tNameArg = pgType{pgtypes.Name, -1}
+	tOIDArg  = plan.Type{OID: pgtypes.OID, Typmod: -1}
+	tNameArg = plan.Type{OID: pgtypes.Name, Typmod: -1}
 )
 
 // arity checks the number of arguments against the accepted counts.
@@ -189,16 +190,16 @@ func (b *binder) sysArity(c *sysCallSite, counts ...int) error {
 }
 
 // sysArg coerces argument i to type t.
-func (b *binder) sysArg(c *sysCallSite, i int, t pgType) expr.Expr {
+func (b *binder) sysArg(c *sysCallSite, i int, t plan.Type) expr.Expr {
 	a := c.args[i]
 	if t.OID == pgtypes.Name {
-		t = tText
+		t = plan.TText
 	}
 	return b.coerce(a, arrowOf(t))
 }
 
 // sysArgs coerces the arguments to the types ts.
-func (b *binder) sysArgs(c *sysCallSite, ts ...pgType) []expr.Expr {
+func (b *binder) sysArgs(c *sysCallSite, ts ...plan.Type) []expr.Expr {
 	out := make([]expr.Expr, len(ts))
 	for i, t := range ts {
 		out[i] = b.sysArg(c, i, t)

@@ -7,6 +7,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // acldefault(objtype "char", owner oid): the privileges an object of the
@@ -38,14 +39,14 @@ var defaultPrivileges = map[string][2]string{
 	"p": {"", "sA"},      // parameter
 }
 
-var tACLArray = pgType{pgtypes.AclitemArray, -1}
+var tACLArray = plan.Type{OID: pgtypes.AclitemArray, Typmod: -1}
 
 func bindACLDefault(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 2); err != nil {
 		return bound{}, err
 	}
 	user := b.sess.currentUser()
-	return b.sysCall(c, tACLArray, b.sysArgs(c, pgType{pgtypes.Char, -1}, tOIDArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, tACLArray, b.sysArgs(c, plan.Type{OID: pgtypes.Char, Typmod: -1}, tOIDArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		kind := textValue(v[0])
 		privs, ok := defaultPrivileges[kind]
 		if !ok {

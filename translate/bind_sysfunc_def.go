@@ -7,6 +7,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // The pg_get_*def functions: an object's definition as SQL text, from the
@@ -36,8 +37,8 @@ func bindGetExpr(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 2, 3); err != nil {
 		return bound{}, err
 	}
-	ts := []pgType{tText, tOIDArg, tBool}[:len(c.args)]
-	return b.sysCall(c, tText, b.sysArgs(c, ts...), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	ts := []plan.Type{plan.TText, tOIDArg, plan.TBool}[:len(c.args)]
+	return b.sysCall(c, plan.TText, b.sysArgs(c, ts...), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		return textValue(v[0]), nil
 	})
 }
@@ -90,8 +91,8 @@ func bindGetIndexdef(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1, 3); err != nil {
 		return bound{}, err
 	}
-	ts := []pgType{tOIDArg, tInt4, tBool}[:len(c.args)]
-	return b.sysCall(c, tText, b.sysArgs(c, ts...), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	ts := []plan.Type{tOIDArg, plan.TInt4, plan.TBool}[:len(c.args)]
+	return b.sysCall(c, plan.TText, b.sysArgs(c, ts...), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		oid, err := oidValue(v[0])
 		if err != nil {
 			return nil, err
@@ -122,8 +123,8 @@ func bindGetConstraintdef(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1, 2); err != nil {
 		return bound{}, err
 	}
-	ts := []pgType{tOIDArg, tBool}[:len(c.args)]
-	return b.sysCall(c, tText, b.sysArgs(c, ts...), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	ts := []plan.Type{tOIDArg, plan.TBool}[:len(c.args)]
+	return b.sysCall(c, plan.TText, b.sysArgs(c, ts...), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		oid, err := oidValue(v[0])
 		if err != nil {
 			return nil, err
@@ -146,18 +147,18 @@ func bindGetViewdef(b *binder, c *sysCallSite) (bound, error) {
 		return bound{}, err
 	}
 	byName := isTextArg(c.args[0])
-	ts := []pgType{tOIDArg}
+	ts := []plan.Type{tOIDArg}
 	if byName {
-		ts[0] = tText
+		ts[0] = plan.TText
 	}
 	if len(c.args) == 2 {
 		if c.args[1].t.OID == pgtypes.Int4 || c.args[1].t.OID == pgtypes.Int2 || c.args[1].t.OID == pgtypes.Int8 {
-			ts = append(ts, tInt4)
+			ts = append(ts, plan.TInt4)
 		} else {
-			ts = append(ts, tBool)
+			ts = append(ts, plan.TBool)
 		}
 	}
-	return b.sysCall(c, tText, b.sysArgs(c, ts...), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, plan.TText, b.sysArgs(c, ts...), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		var r *syscat.Relation
 		if byName {
 			var err error
@@ -193,7 +194,7 @@ func bindGetPartkeydef(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1); err != nil {
 		return bound{}, err
 	}
-	return b.sysCall(c, tText, b.sysArgs(c, tOIDArg), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, plan.TText, b.sysArgs(c, tOIDArg), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		oid, err := oidValue(v[0])
 		if err != nil {
 			return nil, err
@@ -213,8 +214,8 @@ func bindNullOfOID(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1, 2); err != nil {
 		return bound{}, err
 	}
-	ts := []pgType{tOIDArg, tBool}[:len(c.args)]
-	return b.sysCall(c, tText, b.sysArgs(c, ts...), sysCallOpts{}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
+	ts := []plan.Type{tOIDArg, plan.TBool}[:len(c.args)]
+	return b.sysCall(c, plan.TText, b.sysArgs(c, ts...), sysCallOpts{}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
 		return nil, nil
 	})
 }
@@ -226,7 +227,7 @@ func bindGetSerialSequence(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 2); err != nil {
 		return bound{}, err
 	}
-	return b.sysCall(c, tText, b.sysArgs(c, tText, tText), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, plan.TText, b.sysArgs(c, plan.TText, plan.TText), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		r, err := relationByText(snap, textValue(v[0]))
 		if err != nil {
 			return nil, err
@@ -301,7 +302,7 @@ func bindFunctionSignature(b *binder, c *sysCallSite) (bound, error) {
 		return bound{}, err
 	}
 	name := c.name
-	return b.sysCall(c, tText, b.sysArgs(c, tOIDArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, plan.TText, b.sysArgs(c, tOIDArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		oid, err := oidValue(v[0])
 		if err != nil {
 			return nil, err

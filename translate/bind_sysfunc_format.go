@@ -8,6 +8,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // format_type(type oid, typmod int4): the SQL name of a type as
@@ -26,8 +27,8 @@ func bindFormatType(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 2); err != nil {
 		return bound{}, err
 	}
-	args := b.sysArgs(c, tOIDArg, tInt4)
-	return b.sysCall(c, tText, args, sysCallOpts{lenient: true}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	args := b.sysArgs(c, tOIDArg, plan.TInt4)
+	return b.sysCall(c, plan.TText, args, sysCallOpts{lenient: true}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		if v[0] == nil {
 			return nil, nil
 		}

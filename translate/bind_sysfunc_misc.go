@@ -7,6 +7,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // Catalog functions about names, visibility, owners, comments and the
@@ -41,7 +42,7 @@ func init() {
 	})
 }
 
-var tNameArray = pgType{pgtypes.NameArray, -1}
+var tNameArray = plan.Type{OID: pgtypes.NameArray, Typmod: -1}
 
 // bindCurrentSchemas is current_schemas(include_implicit bool): the
 // schemas of the search path that exist, pg_catalog first when implicit
@@ -50,7 +51,7 @@ func bindCurrentSchemas(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1); err != nil {
 		return bound{}, err
 	}
-	return b.sysCall(c, tNameArray, b.sysArgs(c, tBool), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, tNameArray, b.sysArgs(c, plan.TBool), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		path := snap.EffectiveSearchPath(boolValue(v[0]))
 		out := make([]any, len(path))
 		for i, p := range path {
@@ -88,7 +89,7 @@ func bindTableIsVisible(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1); err != nil {
 		return bound{}, err
 	}
-	return b.sysCall(c, tBool, b.sysArgs(c, tOIDArg), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, plan.TBool, b.sysArgs(c, tOIDArg), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		oid, err := oidValue(v[0])
 		if err != nil {
 			return nil, err
@@ -124,7 +125,7 @@ func bindTypeIsVisible(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1); err != nil {
 		return bound{}, err
 	}
-	return b.sysCall(c, tBool, b.sysArgs(c, tOIDArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, plan.TBool, b.sysArgs(c, tOIDArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		oid, err := oidValue(v[0])
 		if err != nil {
 			return nil, err
@@ -143,7 +144,7 @@ func bindFunctionIsVisible(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1); err != nil {
 		return bound{}, err
 	}
-	return b.sysCall(c, tBool, b.sysArgs(c, tOIDArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, plan.TBool, b.sysArgs(c, tOIDArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		oid, err := oidValue(v[0])
 		if err != nil {
 			return nil, err
@@ -162,8 +163,8 @@ func bindObjDescription(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1, 2); err != nil {
 		return bound{}, err
 	}
-	ts := []pgType{tOIDArg, tNameArg}[:len(c.args)]
-	return b.sysCall(c, tText, b.sysArgs(c, ts...), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	ts := []plan.Type{tOIDArg, tNameArg}[:len(c.args)]
+	return b.sysCall(c, plan.TText, b.sysArgs(c, ts...), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		oid, err := oidValue(v[0])
 		if err != nil {
 			return nil, err
@@ -191,7 +192,7 @@ func bindColDescription(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 2); err != nil {
 		return bound{}, err
 	}
-	return b.sysCall(c, tText, b.sysArgs(c, tOIDArg, tInt4), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, plan.TText, b.sysArgs(c, tOIDArg, plan.TInt4), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		oid, err := oidValue(v[0])
 		if err != nil {
 			return nil, err
@@ -211,7 +212,7 @@ func bindShobjDescription(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 2); err != nil {
 		return bound{}, err
 	}
-	return b.sysCall(c, tText, b.sysArgs(c, tOIDArg, tNameArg), sysCallOpts{}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
+	return b.sysCall(c, plan.TText, b.sysArgs(c, tOIDArg, tNameArg), sysCallOpts{}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
 		return nil, nil
 	})
 }
@@ -222,7 +223,7 @@ func bindTablespaceLocation(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1); err != nil {
 		return bound{}, err
 	}
-	return b.sysCall(c, tText, b.sysArgs(c, tOIDArg), sysCallOpts{}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
+	return b.sysCall(c, plan.TText, b.sysArgs(c, tOIDArg), sysCallOpts{}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
 		return "", nil
 	})
 }
@@ -232,7 +233,7 @@ func bindIsInRecovery(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 0); err != nil {
 		return bound{}, err
 	}
-	return b.sysCall(c, tBool, nil, sysCallOpts{}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
+	return b.sysCall(c, plan.TBool, nil, sysCallOpts{}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
 		return false, nil
 	})
 }
@@ -250,7 +251,7 @@ func bindTxidCurrent(b *binder, c *sysCallSite) (bound, error) {
 		return bound{}, err
 	}
 	s := b.sess
-	return b.sysCall(c, tInt8, nil, sysCallOpts{volatile: true}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
+	return b.sysCall(c, plan.TInt8, nil, sysCallOpts{volatile: true}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
 		return int64(txidBase + s.sysGen), nil
 	})
 }
@@ -262,7 +263,7 @@ func bindInetAddr(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 0); err != nil {
 		return bound{}, err
 	}
-	return b.sysCall(c, pgType{pgtypes.Inet, -1}, nil, sysCallOpts{}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
+	return b.sysCall(c, plan.Type{OID: pgtypes.Inet, Typmod: -1}, nil, sysCallOpts{}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
 		return nil, nil
 	})
 }
@@ -275,7 +276,7 @@ func bindRelationIsPublishable(b *binder, c *sysCallSite) (bound, error) {
 		return bound{}, err
 	}
 	arg, byName := b.regclassArg(c, 0)
-	return b.sysCall(c, tBool, []expr.Expr{arg}, sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, plan.TBool, []expr.Expr{arg}, sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		r, err := regclassValue(snap, v[0], byName)
 		if r == nil || err != nil {
 			return nil, err
@@ -289,7 +290,7 @@ func bindRelationIsPublishable(b *binder, c *sysCallSite) (bound, error) {
 // an OID.
 func (b *binder) regclassArg(c *sysCallSite, i int) (e expr.Expr, byName bool) {
 	if isTextArg(c.args[i]) {
-		return b.sysArg(c, i, tText), true
+		return b.sysArg(c, i, plan.TText), true
 	}
 	return b.sysArg(c, i, tOIDArg), false
 }
@@ -317,7 +318,7 @@ func bindBuiltinIsVisible(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1); err != nil {
 		return bound{}, err
 	}
-	return b.sysCall(c, tBool, b.sysArgs(c, tOIDArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, plan.TBool, b.sysArgs(c, tOIDArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		oid, err := oidValue(v[0])
 		if err != nil {
 			return nil, err
@@ -335,7 +336,7 @@ func bindStatCounter(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1); err != nil {
 		return bound{}, err
 	}
-	return b.sysCall(c, tInt8, b.sysArgs(c, tOIDArg), sysCallOpts{}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
+	return b.sysCall(c, plan.TInt8, b.sysArgs(c, tOIDArg), sysCallOpts{}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
 		return int64(0), nil
 	})
 }

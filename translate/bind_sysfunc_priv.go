@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // The has_*_privilege functions. icegate's users may do everything, so the
@@ -62,7 +63,7 @@ func bindHasPrivilege(b *binder, c *sysCallSite) (bound, error) {
 	first := 0
 	if len(c.args) == n+1 {
 		if isTextArg(c.args[0]) {
-			args = append(args, b.sysArg(c, 0, tText))
+			args = append(args, b.sysArg(c, 0, plan.TText))
 		} else {
 			args = append(args, b.sysArg(c, 0, tOIDArg))
 		}
@@ -70,7 +71,7 @@ func bindHasPrivilege(b *binder, c *sysCallSite) (bound, error) {
 	}
 	objByName := isTextArg(c.args[first])
 	if objByName {
-		args = append(args, b.sysArg(c, first, tText))
+		args = append(args, b.sysArg(c, first, plan.TText))
 	} else {
 		args = append(args, b.sysArg(c, first, tOIDArg))
 	}
@@ -78,14 +79,14 @@ func bindHasPrivilege(b *binder, c *sysCallSite) (bound, error) {
 	if k.column {
 		colByName = isTextArg(c.args[first+1])
 		if colByName {
-			args = append(args, b.sysArg(c, first+1, tText))
+			args = append(args, b.sysArg(c, first+1, plan.TText))
 		} else {
-			args = append(args, b.sysArg(c, first+1, tInt2))
+			args = append(args, b.sysArg(c, first+1, plan.TInt2))
 		}
 	}
-	args = append(args, b.sysArg(c, len(c.args)-1, tText))
+	args = append(args, b.sysArg(c, len(c.args)-1, plan.TText))
 	db := b.sess.database
-	return b.sysCall(c, tBool, args, sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, plan.TBool, args, sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		v = v[first:]
 		if err := checkPrivileges(textValue(v[len(v)-1]), k.privs); err != nil {
 			return nil, err

@@ -7,6 +7,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // information_schema._pg_expandarray(anyarray) and the composite values it
@@ -48,15 +49,15 @@ func (b *binder) expandArraySRF(fc *pg.FuncCall) (bound, error) {
 		if p.srf == nil {
 			continue
 		}
-		if p.srf.fn == "unnest" && len(p.srf.args) == 1 && p.srf.args[0].String() == key {
-			r := b.ref(p.srf.cols[0])
+		if p.srf.Fn == "unnest" && len(p.srf.Args) == 1 && p.srf.Args[0].String() == key {
+			r := b.ref(p.srf.Cols[0])
 			r.name = "_pg_expandarray"
 			return r, nil
 		}
 		return bound{}, b.errAt(notYet("several set-returning functions in one select list"), fc.Location)
 	}
-	id := b.newCol("_pg_expandarray", pgType{pgtypes.Record, -1}, call.T.(*arrow.ListType).Elem())
-	b.pending = append(b.pending, pendingJoin{srf: &tableFuncRel{fn: "unnest", args: []expr.Expr{call}, cols: []colID{id}}})
+	id := b.newCol("_pg_expandarray", plan.Type{OID: pgtypes.Record, Typmod: -1}, call.T.(*arrow.ListType).Elem())
+	b.pending = append(b.pending, pendingJoin{srf: &plan.TableFunc{Fn: "unnest", Args: []expr.Expr{call}, Cols: []plan.ColID{id}}})
 	r := b.ref(id)
 	r.name = "_pg_expandarray"
 	return r, nil

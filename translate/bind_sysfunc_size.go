@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // Sizes and encodings: pg_relation_size and friends (from the Iceberg data
@@ -44,10 +45,10 @@ func bindRelationSize(b *binder, c *sysCallSite) (bound, error) {
 	arg, byName := b.regclassArg(c, 0)
 	args := []expr.Expr{arg}
 	if len(c.args) == 2 {
-		args = append(args, b.sysArg(c, 1, tText))
+		args = append(args, b.sysArg(c, 1, plan.TText))
 	}
 	name := c.name
-	return b.sysCall(c, tInt8, args, sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, plan.TInt8, args, sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		fork := "main"
 		if len(v) == 2 {
 			fork = textValue(v[1])
@@ -84,10 +85,10 @@ func bindDatabaseSize(b *binder, c *sysCallSite) (bound, error) {
 	byName := isTextArg(c.args[0])
 	t := tOIDArg
 	if byName {
-		t = tText
+		t = plan.TText
 	}
 	db := b.sess.database
-	return b.sysCall(c, tInt8, b.sysArgs(c, t), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, plan.TInt8, b.sysArgs(c, t), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		if byName {
 			if name := textValue(v[0]); name != db {
 				return nil, pgerr.New(pgerr.InvalidCatalogName, "database \"%s\" does not exist", name)
@@ -117,19 +118,19 @@ func bindSizePretty(b *binder, c *sysCallSite) (bound, error) {
 	switch {
 	case a.t.OID == pgtypes.Numeric || a.t.OID == pgtypes.Float4 || a.t.OID == pgtypes.Float8:
 		// numeric (a float argument resolves to the numeric form): its text.
-		arg = b.coerce(bound{e: b.coerce(a, arrowOf(tNumeric)), t: tNumeric}, expr.Text)
+		arg = b.coerce(bound{e: b.coerce(a, arrowOf(plan.TNumeric)), t: plan.TNumeric}, expr.Text)
 	case a.unknown() || a.t.OID == pgtypes.Int2 || a.t.OID == pgtypes.Int4 || a.t.OID == pgtypes.Int8:
-		arg = b.coerce(b.coerce1(a, tInt8), expr.Text)
+		arg = b.coerce(b.coerce1(a, plan.TInt8), expr.Text)
 	default:
 		return bound{}, b.errAt(undefinedCall(c.name, c.args), c.loc())
 	}
-	return b.sysCall(c, tText, []expr.Expr{arg}, sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, plan.TText, []expr.Expr{arg}, sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		return sizePretty(textValue(v[0]))
 	})
 }
 
 // coerce1 returns a as type t, as a bound value.
-func (b *binder) coerce1(a bound, t pgType) bound {
+func (b *binder) coerce1(a bound, t plan.Type) bound {
 	return bound{e: b.coerce(a, arrowOf(t)), t: t}
 }
 
@@ -239,7 +240,7 @@ func bindEncodingToChar(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1); err != nil {
 		return bound{}, err
 	}
-	return b.sysCall(c, tNameArg, b.sysArgs(c, tInt4), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, tNameArg, b.sysArgs(c, plan.TInt4), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		n, _ := toInt64(v[0])
 		if n < 0 || n >= int64(len(encodingNames)) {
 			return "", nil
@@ -254,7 +255,7 @@ func bindCharToEncoding(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1); err != nil {
 		return bound{}, err
 	}
-	return b.sysCall(c, tInt4, b.sysArgs(c, tNameArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, plan.TInt4, b.sysArgs(c, tNameArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		name := normalizeEncoding(textValue(v[0]))
 		for i, e := range encodingNames {
 			if normalizeEncoding(e) == name {

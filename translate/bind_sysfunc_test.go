@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // TestFormatTypeMatchesPostgres compares format_type for every type of
@@ -125,8 +126,8 @@ func TestParseIdentDetails(t *testing.T) {
 func TestFieldSelection(t *testing.T) {
 	b := newBinder(context.Background(), nil, parsedStmt{}, &paramSet{}, time.Now())
 	st := expr.ExpandArrayType(arrow.PrimitiveTypes.Int16).(*arrow.ListType).Elem()
-	rec := bound{e: &expr.Col{Idx: 0, T: st}, t: pgType{pgtypes.Record, -1}}
-	for field, want := range map[string]pgType{"x": tInt2, "n": tInt4} {
+	rec := bound{e: &expr.Col{Idx: 0, T: st}, t: plan.Type{OID: pgtypes.Record, Typmod: -1}}
+	for field, want := range map[string]plan.Type{"x": plan.TInt2, "n": plan.TInt4} {
 		r, err := b.fieldSelection(rec, field, -1)
 		if err != nil {
 			t.Fatalf("(x).%s: %v", field, err)
@@ -138,7 +139,7 @@ func TestFieldSelection(t *testing.T) {
 	if _, err := b.fieldSelection(rec, "y", -1); pgerr.Code(err) != pgerr.UndefinedColumn {
 		t.Errorf("(x).y: %v, want 42703", err)
 	}
-	num := bound{e: &expr.Lit{V: int32(1), T: expr.Int4}, t: tInt4}
+	num := bound{e: &expr.Lit{V: int32(1), T: expr.Int4}, t: plan.TInt4}
 	if _, err := b.fieldSelection(num, "n", -1); pgerr.Code(err) != pgerr.WrongObjectType {
 		t.Errorf("(1).n: %v, want 42809", err)
 	}

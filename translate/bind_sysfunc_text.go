@@ -8,6 +8,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // parse_ident and json_build_object: text functions clients send while
@@ -27,8 +28,8 @@ func bindParseIdent(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1, 2); err != nil {
 		return bound{}, err
 	}
-	ts := []pgType{tText, tBool}[:len(c.args)]
-	return b.sysCall(c, pgType{pgtypes.TextArray, -1}, b.sysArgs(c, ts...), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	ts := []plan.Type{plan.TText, plan.TBool}[:len(c.args)]
+	return b.sysCall(c, plan.Type{OID: pgtypes.TextArray, Typmod: -1}, b.sysArgs(c, ts...), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		strict := len(v) < 2 || boolValue(v[1])
 		parts, err := parseIdent(textValue(v[0]), strict)
 		if err != nil {
@@ -177,7 +178,7 @@ func bindJSONBuildObject(b *binder, c *sysCallSite) (bound, error) {
 			kinds[i] = jsonString // keys are strings
 		}
 	}
-	return b.sysCall(c, pgType{pgtypes.JSON, -1}, args, sysCallOpts{lenient: true}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	return b.sysCall(c, plan.Type{OID: pgtypes.JSON, Typmod: -1}, args, sysCallOpts{lenient: true}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		var sb strings.Builder
 		sb.WriteByte('{')
 		for i := 0; i < len(v); i += 2 {

@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // setReturningFuncs are the set-returning functions icegate evaluates
@@ -40,7 +41,7 @@ func (b *binder) bindTableFuncArgs(fc *pg.FuncCall, name string) ([]expr.Expr, [
 		types[0], types[1] = t, t
 		if len(types) == 3 {
 			if t.ID() == arrow.TIMESTAMP {
-				types[2] = arrowOf(tInterval)
+				types[2] = arrowOf(plan.TInterval)
 			} else {
 				types[2] = t
 			}
@@ -64,14 +65,14 @@ func (b *binder) bindTableFuncArgs(fc *pg.FuncCall, name string) ([]expr.Expr, [
 // bindRangeFunction binds a function in FROM (implicitly LATERAL: its
 // arguments may use the columns of the items before it) and joins it to
 // left.
-func (b *binder) bindRangeFunction(rf *pg.RangeFunction, left rel) (rel, error) {
+func (b *binder) bindRangeFunction(rf *pg.RangeFunction, left plan.Rel) (plan.Rel, error) {
 	// The Iceberg table functions (iceberg.snapshot, as_of, table_changes)
 	// on the right of a join.
 	if r, ok, err := b.bindSnapshotFunction(rf); ok {
 		if err != nil || left == nil {
 			return r, err
 		}
-		return &joinRel{typ: joinInner, left: left, right: r}, nil
+		return &plan.Join{Typ: plan.JoinInner, Left: left, Right: r}, nil
 	}
 	if len(rf.Functions) != 1 {
 		return b.bindRowsFrom(rf, left)
@@ -113,7 +114,7 @@ func (b *binder) bindRangeFunction(rf *pg.RangeFunction, left rel) (rel, error) 
 
 // rangeFuncRel makes the FROM item of a set-returning function call fn
 // (args) with columns fields, named name, joined to left.
-func (b *binder) rangeFuncRel(rf *pg.RangeFunction, name, fn string, args []expr.Expr, fields []arrow.Field, left rel, loc int32) (rel, error) {
+func (b *binder) rangeFuncRel(rf *pg.RangeFunction, name, fn string, args []expr.Expr, fields []arrow.Field, left plan.Rel, loc int32) (plan.Rel, error) {
 	alias, colAliases := aliasOf(rf.Alias)
 	ncols := len(fields)
 	if rf.Ordinality {
@@ -122,7 +123,7 @@ func (b *binder) rangeFuncRel(rf *pg.RangeFunction, name, fn string, args []expr
 	if len(colAliases) > ncols {
 		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", alias, ncols, len(colAliases)), loc)
 	}
-	tf := &tableFuncRel{fn: fn, args: args, ordinality: rf.Ordinality}
+	tf := &plan.TableFunc{Fn: fn, Args: args, Ordinality: rf.Ordinality}
 	it := &rangeItem{alias: alias, name: name}
 	for i, f := range fields {
 		cname := f.Name
@@ -133,7 +134,7 @@ func (b *binder) rangeFuncRel(rf *pg.RangeFunction, name, fn string, args []expr
 			cname = colAliases[i]
 		}
 		id := b.newCol(cname, pgTypeOfArrow(f.Type), f.Type)
-		tf.cols = append(tf.cols, id)
+		tf.Cols = append(tf.Cols, id)
 		it.cols = append(it.cols, itemCol{name: cname, id: id})
 	}
 	if rf.Ordinality {
@@ -141,27 +142,27 @@ func (b *binder) rangeFuncRel(rf *pg.RangeFunction, name, fn string, args []expr
 		if len(fields) < len(colAliases) {
 			cname = colAliases[len(fields)]
 		}
-		id := b.newCol(cname, tInt8, expr.Int8)
-		tf.cols = append(tf.cols, id)
+		id := b.newCol(cname, plan.TInt8, expr.Int8)
+		tf.Cols = append(tf.Cols, id)
 		it.cols = append(it.cols, itemCol{name: cname, id: id})
 	}
 	b.scope.items = append(b.scope.items, it)
 	lateral := false
 	if left != nil {
-		produced := setOf(producedCols(left))
+		produced := plan.SetOf(producedCols(left))
 		for _, a := range args {
-			lateral = lateral || refsOf(a).intersects(produced)
+			lateral = lateral || plan.RefsOf(a).Intersects(produced)
 		}
 	}
 	if lateral {
-		tf.in = left
+		tf.In = left
 		return tf, nil
 	}
-	tf.in = &oneRowRel{}
+	tf.In = &plan.OneRow{}
 	if left == nil {
 		return tf, nil
 	}
-	return &joinRel{typ: joinInner, left: left, right: tf}, nil
+	return &plan.Join{Typ: plan.JoinInner, Left: left, Right: tf}, nil
 }
 
 // selectListSRF binds a set-returning function in a select list: the
@@ -194,7 +195,7 @@ func (b *binder) selectListSRF(fc *pg.FuncCall, name string) (bound, error) {
 			return r, nil
 		}
 	}
-	b.pending = append(b.pending, pendingJoin{srf: &tableFuncRel{fn: name, args: args, cols: []colID{id}}})
+	b.pending = append(b.pending, pendingJoin{srf: &plan.TableFunc{Fn: name, Args: args, Cols: []plan.ColID{id}}})
 	return r, nil
 }
 
@@ -213,7 +214,7 @@ const optionsToTable = `SELECT split_part(o, '=', 1) AS option_name,
 // bindOptionsToTable binds pg_options_to_table(text[]) in FROM: a row
 // (option_name, option_value) per "name=value" item, split at the first
 // '=', as a LATERAL subquery over unnest of the argument.
-func (b *binder) bindOptionsToTable(rf *pg.RangeFunction, fc *pg.FuncCall, left rel) (rel, error) {
+func (b *binder) bindOptionsToTable(rf *pg.RangeFunction, fc *pg.FuncCall, left plan.Rel) (plan.Rel, error) {
 	if len(fc.Args) != 1 {
 		return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function pg_options_to_table(...) does not exist").
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
@@ -237,7 +238,7 @@ func (b *binder) bindOptionsToTable(rf *pg.RangeFunction, fc *pg.FuncCall, left 
 
 // bindKeywords binds pg_get_keywords() in FROM: PostgreSQL 15's keywords
 // (word, catcode, barelabel, catdesc, baredesc) as constant rows.
-func (b *binder) bindKeywords(rf *pg.RangeFunction, fc *pg.FuncCall, left rel) (rel, error) {
+func (b *binder) bindKeywords(rf *pg.RangeFunction, fc *pg.FuncCall, left plan.Rel) (plan.Rel, error) {
 	if len(fc.Args) != 0 {
 		return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function pg_get_keywords(...) does not exist").
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
@@ -250,13 +251,13 @@ func (b *binder) bindKeywords(rf *pg.RangeFunction, fc *pg.FuncCall, left rel) (
 		alias = "pg_get_keywords"
 	}
 	names := []string{"word", "catcode", "barelabel", "catdesc", "baredesc"}
-	types := []pgType{tText, {pgtypes.Char, -1}, tBool, tText, tText}
+	types := []plan.Type{plan.TText, {OID: pgtypes.Char, Typmod: -1}, plan.TBool, plan.TText, plan.TText}
 	if len(colAliases) > len(names) {
 		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", alias, len(names), len(colAliases)), fc.Location)
 	}
 	catdesc := map[string]string{"U": "unreserved", "C": "unreserved (cannot be function or type name)",
 		"T": "reserved (can be function or type name)", "R": "reserved"}
-	vr := &valuesRel{}
+	vr := &plan.Values{}
 	for _, line := range strings.Split(strings.TrimSpace(pgKeywords), "\n") {
 		f := strings.Fields(line)
 		if len(f) != 3 {
@@ -266,7 +267,7 @@ func (b *binder) bindKeywords(rf *pg.RangeFunction, fc *pg.FuncCall, left rel) (
 		if bare {
 			baredesc = "can be bare label"
 		}
-		vr.rows = append(vr.rows, []expr.Expr{&expr.Lit{V: f[0], T: expr.Text}, &expr.Lit{V: f[1], T: expr.Text},
+		vr.Rows = append(vr.Rows, []expr.Expr{&expr.Lit{V: f[0], T: expr.Text}, &expr.Lit{V: f[1], T: expr.Text},
 			&expr.Lit{V: bare, T: expr.Bool}, &expr.Lit{V: catdesc[f[1]], T: expr.Text}, &expr.Lit{V: baredesc, T: expr.Text}})
 	}
 	it := &rangeItem{alias: alias, name: "pg_get_keywords"}
@@ -275,31 +276,31 @@ func (b *binder) bindKeywords(rf *pg.RangeFunction, fc *pg.FuncCall, left rel) (
 			n = colAliases[i]
 		}
 		id := b.newCol(n, types[i], arrowOf(types[i]))
-		vr.cols = append(vr.cols, id)
+		vr.Cols = append(vr.Cols, id)
 		it.cols = append(it.cols, itemCol{name: n, id: id})
 	}
 	b.scope.items = append(b.scope.items, it)
 	if left == nil {
 		return vr, nil
 	}
-	return &joinRel{typ: joinInner, left: left, right: vr}, nil
+	return &plan.Join{Typ: plan.JoinInner, Left: left, Right: vr}, nil
 }
 
 // zipInto adds the set-returning function fn(args) with result column id
 // to the select list's set-returning function tf: the functions are
 // evaluated in step (engine/exec's zipped calls).
-func zipInto(tf *tableFuncRel, fn string, args []expr.Expr, id colID) error {
-	if tf.ordinality || tf.outer || len(tf.cols) == 0 {
+func zipInto(tf *plan.TableFunc, fn string, args []expr.Expr, id plan.ColID) error {
+	if tf.Ordinality || tf.Outer || len(tf.Cols) == 0 {
 		return notYet("several set-returning functions in one select list")
 	}
-	if strings.HasPrefix(tf.fn, "zip(") {
+	if strings.HasPrefix(tf.Fn, "zip(") {
 		// zip(f:1,g:2) + h(x) = zip(f:1,g:2,h:1)
-		tf.fn = strings.TrimSuffix(tf.fn, ")") + "," + strings.TrimPrefix(exec.ZipFuncName([]string{fn}, []int{len(args)}), "zip(")
+		tf.Fn = strings.TrimSuffix(tf.Fn, ")") + "," + strings.TrimPrefix(exec.ZipFuncName([]string{fn}, []int{len(args)}), "zip(")
 	} else {
-		tf.fn = exec.ZipFuncName([]string{tf.fn, fn}, []int{len(tf.args), len(args)})
+		tf.Fn = exec.ZipFuncName([]string{tf.Fn, fn}, []int{len(tf.Args), len(args)})
 	}
-	tf.args = append(append([]expr.Expr(nil), tf.args...), args...)
-	tf.cols = append(tf.cols, id)
+	tf.Args = append(append([]expr.Expr(nil), tf.Args...), args...)
+	tf.Cols = append(tf.Cols, id)
 	return nil
 }
 
@@ -307,7 +308,7 @@ func zipInto(tf *tableFuncRel, fn string, args []expr.Expr, id colID) error {
 // a FROM item (string_to_array(...) AS s): a table of one row and one
 // column, named after the alias or else the function. Its arguments may
 // use the columns of the items before it.
-func (b *binder) bindScalarFromFunction(rf *pg.RangeFunction, fc *pg.FuncCall, name string, left rel) (rel, error) {
+func (b *binder) bindScalarFromFunction(rf *pg.RangeFunction, fc *pg.FuncCall, name string, left plan.Rel) (plan.Rel, error) {
 	if aggregateNames[name] || fc.Over != nil {
 		return nil, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in functions in FROM"), fc.Location)
 	}
@@ -340,12 +341,12 @@ func (b *binder) bindScalarFromFunction(rf *pg.RangeFunction, fc *pg.FuncCall, n
 	it := &rangeItem{alias: alias, name: name}
 	id := b.newCol(cname, v.t, v.e.Type())
 	it.cols = append(it.cols, itemCol{name: cname, id: id})
-	var in rel = &oneRowRel{}
+	var in plan.Rel = &plan.OneRow{}
 	var exprs []expr.Expr
-	var cols []colID
+	var cols []plan.ColID
 	if left != nil {
 		in = left
-		for _, c := range left.outCols() {
+		for _, c := range left.OutCols() {
 			exprs = append(exprs, b.ref(c).e)
 			cols = append(cols, c)
 		}
@@ -356,17 +357,17 @@ func (b *binder) bindScalarFromFunction(rf *pg.RangeFunction, fc *pg.FuncCall, n
 		if len(colAliases) > 1 {
 			oname = colAliases[1]
 		}
-		oid := b.newCol(oname, tInt8, expr.Int8)
+		oid := b.newCol(oname, plan.TInt8, expr.Int8)
 		it.cols = append(it.cols, itemCol{name: oname, id: oid})
 		exprs, cols = append(exprs, &expr.Lit{V: int64(1), T: expr.Int8}), append(cols, oid)
 	}
 	b.scope.items = append(b.scope.items, it)
-	return &projectRel{in: in, exprs: exprs, cols: cols}, nil
+	return &plan.Project{In: in, Exprs: exprs, Cols: cols}, nil
 }
 
 // bindRowsFrom binds ROWS FROM (f(...), g(...)): the set-returning
 // functions evaluated in step, one column each.
-func (b *binder) bindRowsFrom(rf *pg.RangeFunction, left rel) (rel, error) {
+func (b *binder) bindRowsFrom(rf *pg.RangeFunction, left plan.Rel) (plan.Rel, error) {
 	var fns []string
 	var nargs []int
 	var args []expr.Expr

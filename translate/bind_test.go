@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // newTestSession opens a session on the fixtures warehouse (catalog
@@ -71,29 +72,29 @@ func bindOutput(s *session, sql string) string {
 	}
 	var out []string
 	for _, st := range stmts {
-		var plan string
+		var shown string
 		switch st := st.(type) {
 		case *selectStatement:
 			if err := st.ensureBound(); err != nil {
 				out = append(out, errorText(err))
 				continue
 			}
-			plan = st.plan.String()
+			shown = st.plan.String()
 		default:
-			plan = fmt.Sprintf("%T", st)
+			shown = fmt.Sprintf("%T", st)
 		}
 		var cols []string
 		for _, c := range st.Columns() {
-			cols = append(cols, fmt.Sprintf("%s %s", c.Name, pgType{c.TypeOID, c.Typmod}))
+			cols = append(cols, fmt.Sprintf("%s %s", c.Name, plan.Type{OID: c.TypeOID, Typmod: c.Typmod}))
 		}
 		if pts := st.ParamTypes(); len(pts) > 0 {
 			var ps []string
 			for _, p := range pts {
-				ps = append(ps, pgType{p, -1}.String())
+				ps = append(ps, plan.Type{OID: p, Typmod: -1}.String())
 			}
 			out = append(out, "params: "+strings.Join(ps, ", "))
 		}
-		out = append(out, "columns: "+strings.Join(cols, ", "), plan)
+		out = append(out, "columns: "+strings.Join(cols, ", "), shown)
 	}
 	return strings.Join(out, "\n")
 }

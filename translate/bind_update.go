@@ -5,6 +5,7 @@ import (
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // bindUpdate binds UPDATE [ONLY] t [[AS] a] SET ... [FROM items] [WHERE
@@ -42,15 +43,15 @@ func (b *binder) bindUpdate(stmt *pg.UpdateStmt) (*dmlPlan, error) {
 
 	// The assigned values become columns, which RETURNING names as the
 	// target's: it sees the new row.
-	proj := &projectRel{in: cur, exprs: refsTo(b, cur.outCols()), cols: append([]colID(nil), cur.outCols()...)}
-	newIDs := append([]colID(nil), tg.ids...)
+	proj := &plan.Project{In: cur, Exprs: refsTo(b, cur.OutCols()), Cols: append([]plan.ColID(nil), cur.OutCols()...)}
+	newIDs := append([]plan.ColID(nil), tg.ids...)
 	for i, c := range tg.cols {
 		if !set[i] {
 			continue
 		}
-		id := b.q.add(colMeta{name: c.Name, t: c.Type, at: c.Arrow, origin: b.q.meta(tg.ids[i]).origin})
-		proj.exprs = append(proj.exprs, castIfNeeded(values[i], c.Arrow))
-		proj.cols = append(proj.cols, id)
+		id := b.q.Add(plan.ColMeta{Name: c.Name, T: c.Type, ArrowType: c.Arrow, Origin: b.q.Meta(tg.ids[i]).Origin})
+		proj.Exprs = append(proj.Exprs, castIfNeeded(values[i], c.Arrow))
+		proj.Cols = append(proj.Cols, id)
 		newIDs[i] = id
 	}
 	cur = proj
@@ -65,7 +66,7 @@ func (b *binder) bindUpdate(stmt *pg.UpdateStmt) (*dmlPlan, error) {
 
 // renameColumns makes the target's FROM item name ids instead of its
 // columns (in schema order) until restore is called.
-func (tg *dmlTarget) renameColumns(ids []colID) (restore func()) {
+func (tg *dmlTarget) renameColumns(ids []plan.ColID) (restore func()) {
 	saved := append([]itemCol(nil), tg.item.cols...)
 	for k, c := range tg.item.cols {
 		for i, old := range tg.ids {

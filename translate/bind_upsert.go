@@ -5,6 +5,7 @@ import (
 
 	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // upsertCardinality is PostgreSQL's error for an ON CONFLICT DO UPDATE
@@ -82,34 +83,34 @@ type upsert struct {
 	oc  *pg.OnConflictClause
 	ip  *insertPlan
 	// proposed produces the proposed rows: pv[i] is table column i.
-	proposed rel
-	pv       []colID
+	proposed plan.Rel
+	pv       []plan.ColID
 	tg       *dmlTarget
 	key      []int // the conflict key's column indexes
 }
 
 // proposedRel is the rows an INSERT proposes as a relation: one column
 // per table column, typed as the column.
-func (b *binder) proposedRel(ip *insertPlan) (rel, []colID) {
+func (b *binder) proposedRel(ip *insertPlan) (plan.Rel, []plan.ColID) {
 	origins := tableOrigins(ip.table, ip.cols)
-	ids := make([]colID, len(ip.cols))
+	ids := make([]plan.ColID, len(ip.cols))
 	for i, c := range ip.cols {
-		ids[i] = b.q.add(colMeta{name: c.Name, t: c.Type, at: c.Arrow, origin: origins[i]})
+		ids[i] = b.q.Add(plan.ColMeta{Name: c.Name, T: c.Type, ArrowType: c.Arrow, Origin: origins[i]})
 	}
 	if ip.sel == nil {
-		return &valuesRel{rows: ip.values, cols: ids}, ids
+		return &plan.Values{Rows: ip.values, Cols: ids}, ids
 	}
 	// project refers to the query's result by position; the tree by id.
 	exprs := make([]expr.Expr, len(ip.project))
 	for i, e := range ip.project {
-		exprs[i], _ = rewriteExpr(e, func(x expr.Expr) (expr.Expr, error) {
+		exprs[i], _ = plan.RewriteExpr(e, func(x expr.Expr) (expr.Expr, error) {
 			if c, ok := x.(*expr.Col); ok {
 				return b.ref(ip.sel.out[c.Idx]).e, nil
 			}
 			return x, nil
 		})
 	}
-	return &projectRel{in: ip.sel.root, exprs: exprs, cols: ids}, ids
+	return &plan.Project{In: ip.sel.root, Exprs: exprs, Cols: ids}, ids
 }
 
 // plainReturning is the plan of an INSERT whose rows are all inserted:
@@ -117,11 +118,11 @@ func (b *binder) proposedRel(ip *insertPlan) (rel, []colID) {
 // is nil: it reads no table rows.
 func (b *binder) plainReturning(u *upsert) (*dmlPlan, error) {
 	ip := u.ip
-	file := b.newCol("_file", tText, expr.Text)
-	pos := b.newCol("_pos", tInt8, expr.Int8)
-	cur := rel(&projectRel{in: u.proposed,
-		exprs: append(refsTo(b, u.pv), &expr.Lit{V: nil, T: expr.Text}, &expr.Lit{V: nil, T: expr.Int8}),
-		cols:  append(append([]colID(nil), u.pv...), file, pos)})
+	file := b.newCol("_file", plan.TText, expr.Text)
+	pos := b.newCol("_pos", plan.TInt8, expr.Int8)
+	cur := plan.Rel(&plan.Project{In: u.proposed,
+		Exprs: append(refsTo(b, u.pv), &expr.Lit{V: nil, T: expr.Text}, &expr.Lit{V: nil, T: expr.Int8}),
+		Cols:  append(append([]plan.ColID(nil), u.pv...), file, pos)})
 	tn := tableNameOf(u.ins.Relation)
 	b.scope.items = append(b.scope.items, b.newRowItem(u, tn, u.pv))
 	cur, ret, retCols, err := b.bindReturning(cur, u.ins.ReturningList)
@@ -137,7 +138,7 @@ func (b *binder) plainReturning(u *upsert) (*dmlPlan, error) {
 
 // newRowItem is the FROM item RETURNING names: the table (by its name or
 // alias) whose columns are the new row ids.
-func (b *binder) newRowItem(u *upsert, tn tableName, ids []colID) *rangeItem {
+func (b *binder) newRowItem(u *upsert, tn tableName, ids []plan.ColID) *rangeItem {
 	alias := ""
 	if u.ins.Relation.Alias != nil {
 		alias = u.ins.Relation.Alias.Aliasname
@@ -152,9 +153,9 @@ func (b *binder) newRowItem(u *upsert, tn tableName, ids []colID) *rangeItem {
 // conflictJoin is the proposed rows, numbered per key, joined (left)
 // with the table rows they conflict with.
 type conflictJoin struct {
-	cur rel
+	cur plan.Rel
 	// rn numbers the proposed rows of one key in order; cnt counts them.
-	rn, cnt colID
+	rn, cnt plan.ColID
 	// keyNotNull: the proposed key has no NULL; matched: a table row
 	// joined.
 	keyNotNull, matched expr.Expr
@@ -163,10 +164,10 @@ type conflictJoin struct {
 // joinConflicts builds a conflictJoin.
 func (b *binder) joinConflicts(u *upsert) (*conflictJoin, error) {
 	tg := u.tg
-	ord := b.newCol("ordinality", tInt8, expr.Int8)
-	numbered := &windowRel{in: u.proposed, cols: []colID{ord},
-		calls: []windowCall{{fn: "row_number", frame: exec.DefaultFrame(), t: expr.Int8}}}
-	j := &conflictJoin{rn: b.newCol("row_number", tInt8, expr.Int8), cnt: b.newCol("count", tInt8, expr.Int8)}
+	ord := b.newCol("ordinality", plan.TInt8, expr.Int8)
+	numbered := &plan.Window{In: u.proposed, Cols: []plan.ColID{ord},
+		Calls: []plan.WindowCall{{Fn: "row_number", Frame: exec.DefaultFrame(), T: expr.Int8}}}
+	j := &conflictJoin{rn: b.newCol("row_number", plan.TInt8, expr.Int8), cnt: b.newCol("count", plan.TInt8, expr.Int8)}
 	whole := exec.WindowFrame{Mode: exec.FrameRows, Start: exec.FrameBound{Kind: exec.UnboundedPreceding},
 		End: exec.FrameBound{Kind: exec.UnboundedFollowing}}
 	var part, eqs, notNull []expr.Expr
@@ -183,21 +184,21 @@ func (b *binder) joinConflicts(u *upsert) (*conflictJoin, error) {
 		}
 		notNull = append(notNull, nn.e)
 	}
-	perKey := &windowRel{in: numbered, partition: part, order: []sortKey{{E: b.ref(ord).e}}, cols: []colID{j.rn, j.cnt},
-		calls: []windowCall{
-			{fn: "row_number", frame: exec.DefaultFrame(), t: expr.Int8},
-			{fn: "count", frame: whole, t: expr.Int8},
+	perKey := &plan.Window{In: numbered, Partition: part, Order: []plan.SortKey{{E: b.ref(ord).e}}, Cols: []plan.ColID{j.rn, j.cnt},
+		Calls: []plan.WindowCall{
+			{Fn: "row_number", Frame: exec.DefaultFrame(), T: expr.Int8},
+			{Fn: "count", Frame: whole, T: expr.Int8},
 		}}
-	var table rel = tg.scan
+	var table plan.Rel = tg.scan
 	if filter := b.keyFilter(u); filter != nil {
-		table = &filterRel{in: tg.scan, pred: filter}
+		table = &plan.Filter{In: tg.scan, Pred: filter}
 	}
-	j.cur = &joinRel{typ: joinLeft, left: perKey, right: table, cond: andOf(eqs)}
+	j.cur = &plan.Join{Typ: plan.JoinLeft, Left: perKey, Right: table, Cond: plan.AndOf(eqs)}
 	matched, err := b.call("isnotnull", []bound{b.ref(tg.file)}, -1)
 	if err != nil {
 		return nil, err
 	}
-	j.matched, j.keyNotNull = matched.e, andOf(notNull)
+	j.matched, j.keyNotNull = matched.e, plan.AndOf(notNull)
 	return j, nil
 }
 
@@ -248,20 +249,20 @@ func (b *binder) bindConflict(u *upsert) (*dmlPlan, error) {
 	}
 
 	// The new row and the action, then only the rows that change the table.
-	aid := b.newCol("action", tInt4, expr.Int4)
-	nv := make([]colID, len(values))
+	aid := b.newCol("action", plan.TInt4, expr.Int4)
+	nv := make([]plan.ColID, len(values))
 	origins := tableOrigins(tg.table, tg.cols)
-	proj := &projectRel{in: cur, exprs: []expr.Expr{b.ref(tg.file).e, b.ref(tg.pos).e, action}, cols: []colID{tg.file, tg.pos, aid}}
+	proj := &plan.Project{In: cur, Exprs: []expr.Expr{b.ref(tg.file).e, b.ref(tg.pos).e, action}, Cols: []plan.ColID{tg.file, tg.pos, aid}}
 	if tg.hasRowID {
-		proj.exprs = append(proj.exprs, b.ref(tg.rowID).e)
-		proj.cols = append(proj.cols, tg.rowID)
+		proj.Exprs = append(proj.Exprs, b.ref(tg.rowID).e)
+		proj.Cols = append(proj.Cols, tg.rowID)
 	}
 	for i, c := range tg.cols {
-		nv[i] = b.q.add(colMeta{name: c.Name, t: c.Type, at: c.Arrow, origin: origins[i]})
-		proj.exprs = append(proj.exprs, values[i])
-		proj.cols = append(proj.cols, nv[i])
+		nv[i] = b.q.Add(plan.ColMeta{Name: c.Name, T: c.Type, ArrowType: c.Arrow, Origin: origins[i]})
+		proj.Exprs = append(proj.Exprs, values[i])
+		proj.Cols = append(proj.Cols, nv[i])
 	}
-	cur = &filterRel{in: proj, pred: cmp("<>", b.ref(aid).e, actionLit(dmlNone))}
+	cur = &plan.Filter{In: proj, Pred: cmp("<>", b.ref(aid).e, actionLit(dmlNone))}
 
 	b.scope.items = []*rangeItem{b.newRowItem(u, tg.tn, nv)}
 	cur, ret, retCols, err := b.bindReturning(cur, u.ins.ReturningList)

@@ -4,6 +4,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/translate/plan"
 
 	"github.com/icegate/icegate/internal/pgerr"
 )
@@ -119,7 +120,7 @@ func (b *binder) keyFilter(u *upsert) expr.Expr {
 		}
 		conds = append(conds, in.e)
 	}
-	return andOf(conds)
+	return plan.AndOf(conds)
 }
 
 // constantLit is the literal e is, possibly under casts.

@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // bindValues binds VALUES (...), (...) [ORDER BY ...] [LIMIT ...]: constant
@@ -41,9 +42,9 @@ func (b *binder) bindValues(sel *pg.SelectStmt) (*selectPlan, error) {
 		return nil, notYetPl("correlated subqueries in VALUES")
 	}
 	ncol := len(rows[0])
-	vr := &valuesRel{rows: make([][]expr.Expr, len(rows))}
+	vr := &plan.Values{Rows: make([][]expr.Expr, len(rows))}
 	for r := range rows {
-		vr.rows[r] = make([]expr.Expr, ncol)
+		vr.Rows[r] = make([]expr.Expr, ncol)
 	}
 	p := &selectPlan{cols: []pgtypes.Column{}}
 	it := &rangeItem{name: "*VALUES*"}
@@ -58,12 +59,12 @@ func (b *binder) bindValues(sel *pg.SelectStmt) (*selectPlan, error) {
 			return nil, b.errAt(err, nodeLocation(sel.ValuesLists[0]))
 		}
 		for r := range rows {
-			vr.rows[r][c] = b.coerce(col[r], t)
+			vr.Rows[r][c] = b.coerce(col[r], t)
 		}
 		pt := commonPG(col, pgTypeOfArrow(t))
 		name := fmt.Sprintf("column%d", c+1)
 		id := b.newCol(name, pt, t)
-		vr.cols = append(vr.cols, id)
+		vr.Cols = append(vr.Cols, id)
 		it.cols = append(it.cols, itemCol{name: name, id: id})
 		p.cols = append(p.cols, pgtypes.Column{Name: name, TypeOID: pt.OID, Typmod: pt.Typmod})
 	}
@@ -71,7 +72,7 @@ func (b *binder) bindValues(sel *pg.SelectStmt) (*selectPlan, error) {
 		return nil, b.litErr
 	}
 	b.scope.items = append(b.scope.items, it)
-	p.out = vr.cols
+	p.out = vr.Cols
 	r, err := b.orderAndLimit(sel, vr, p)
 	if err != nil {
 		return nil, err
@@ -83,7 +84,7 @@ func (b *binder) bindValues(sel *pg.SelectStmt) (*selectPlan, error) {
 
 // orderAndLimit binds the ORDER BY and LIMIT of a VALUES list or a set
 // operation over its output columns p.out.
-func (b *binder) orderAndLimit(sel *pg.SelectStmt, r rel, p *selectPlan) (rel, error) {
+func (b *binder) orderAndLimit(sel *pg.SelectStmt, r plan.Rel, p *selectPlan) (plan.Rel, error) {
 	targets := make([]target, len(p.out))
 	for i, id := range p.out {
 		targets[i] = target{name: p.cols[i].Name, e: b.ref(id)}
@@ -96,12 +97,12 @@ func (b *binder) orderAndLimit(sel *pg.SelectStmt, r rel, p *selectPlan) (rel, e
 		return nil, b.errAt(notYet("ORDER BY expressions that are not output columns here"), nodeLocation(sel.SortClause[0]))
 	}
 	if len(keys) > 0 {
-		sk := make([]sortKey, len(keys))
+		sk := make([]plan.SortKey, len(keys))
 		for i, k := range keys {
-			sk[i] = k.sortKey
+			sk[i] = k.SortKey
 			sk[i].E = b.ref(p.out[k.out]).e
 		}
-		r = &sortRel{in: r, keys: sk}
+		r = &plan.Sort{In: r, Keys: sk}
 	}
 	return b.bindLimit(sel, r)
 }

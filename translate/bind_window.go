@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // windowScope collects the window function calls of a query's select list
@@ -23,18 +24,18 @@ type windowScope struct {
 type windowGroup struct {
 	key       string
 	partition []expr.Expr
-	order     []sortKey
-	calls     []windowCall
-	cols      []colID
+	order     []plan.SortKey
+	calls     []plan.WindowCall
+	cols      []plan.ColID
 }
 
 // wrap puts the window nodes over r.
-func (w *windowScope) wrap(r rel) rel {
+func (w *windowScope) wrap(r plan.Rel) plan.Rel {
 	if w == nil {
 		return r
 	}
 	for _, g := range w.groups {
-		r = &windowRel{in: r, partition: g.partition, order: g.order, calls: g.calls, cols: g.cols}
+		r = &plan.Window{In: r, Partition: g.partition, Order: g.order, Calls: g.calls, Cols: g.cols}
 	}
 	return r
 }
@@ -94,7 +95,7 @@ func (b *binder) windowFunc(fc *pg.FuncCall, name string) (bound, error) {
 		partition = append(partition, x.e)
 		pkeys = append(pkeys, fmtExpr(x.e))
 	}
-	var order []sortKey
+	var order []plan.SortKey
 	for _, n := range wd.OrderClause {
 		sb := n.GetSortBy()
 		if sb == nil || sb.SortbyDir == pg.SortByDir_SORTBY_USING {
@@ -108,7 +109,7 @@ func (b *binder) windowFunc(fc *pg.FuncCall, name string) (bound, error) {
 		if !scalarType(x.t) {
 			return bound{}, b.errAt(notYet("ORDER BY on type "+x.t.String()), nodeLocation(sb.Node))
 		}
-		k := sortKey{E: x.e, Desc: sb.SortbyDir == pg.SortByDir_SORTBY_DESC}
+		k := plan.SortKey{E: x.e, Desc: sb.SortbyDir == pg.SortByDir_SORTBY_DESC}
 		switch sb.SortbyNulls {
 		case pg.SortByNulls_SORTBY_NULLS_FIRST:
 			k.NullsFirst = true
@@ -130,15 +131,15 @@ func (b *binder) windowFunc(fc *pg.FuncCall, name string) (bound, error) {
 	// lag/lead's default takes the value's type (PostgreSQL's anyelement:
 	// numeric loses its typmod, so a default 0 stays 0).
 	if (name == "lag" || name == "lead") && len(args) == 3 {
-		if args[0].t.OID == tNumeric.OID && args[0].t.Typmod >= 0 {
-			args[0] = bound{e: b.coerce(args[0], expr.NumericType()), t: tNumeric}
+		if args[0].t.OID == plan.TNumeric.OID && args[0].t.Typmod >= 0 {
+			args[0] = bound{e: b.coerce(args[0], expr.NumericType()), t: plan.TNumeric}
 		}
 		args[2] = bound{e: b.coerce(args[2], args[0].e.Type()), t: args[0].t}
 	}
-	call := windowCall{fn: name}
+	call := plan.WindowCall{Fn: name}
 	types := make([]arrow.DataType, len(args))
 	for i, a := range args {
-		call.args = append(call.args, a.e)
+		call.Args = append(call.Args, a.e)
 		types[i] = a.e.Type()
 	}
 	if fc.AggFilter != nil {
@@ -146,7 +147,7 @@ func (b *binder) windowFunc(fc *pg.FuncCall, name string) (bound, error) {
 		if err != nil {
 			return bound{}, err
 		}
-		if call.filter, err = b.asBool(f, "FILTER", fc.Location); err != nil {
+		if call.Filter, err = b.asBool(f, "FILTER", fc.Location); err != nil {
 			return bound{}, err
 		}
 	}
@@ -154,13 +155,13 @@ func (b *binder) windowFunc(fc *pg.FuncCall, name string) (bound, error) {
 	if err != nil {
 		return bound{}, b.errAt(withFunctionHint(err), fc.Location)
 	}
-	call.t = t
+	call.T = t
 	pt := pgTypeOfArrow(t)
 	switch name {
 	case "min", "max", "lag", "lead", "first_value", "last_value", "nth_value":
 		pt = args[0].t
 	}
-	if call.frame, err = b.windowFrame(wd, order); err != nil {
+	if call.Frame, err = b.windowFrame(wd, order); err != nil {
 		return bound{}, err
 	}
 	key := fmt.Sprintf("%v|%s", pkeys, fmtKeys(order))
@@ -220,7 +221,7 @@ func (b *binder) resolveWindow(wd *pg.WindowDef, loc int32) (*pg.WindowDef, erro
 }
 
 // windowFrame converts a window definition's frame options.
-func (b *binder) windowFrame(wd *pg.WindowDef, order []sortKey) (exec.WindowFrame, error) {
+func (b *binder) windowFrame(wd *pg.WindowDef, order []plan.SortKey) (exec.WindowFrame, error) {
 	fo := wd.FrameOptions
 	if fo&frameNonDefault == 0 {
 		return exec.DefaultFrame(), nil
@@ -250,7 +251,7 @@ func (b *binder) windowFrame(wd *pg.WindowDef, order []sortKey) (exec.WindowFram
 			return nil, b.errAt(pgerr.New("42P20", "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column"), nodeLocation(n))
 		}
 		kt := order[0].E.Type()
-		if x.t.OID == tInterval.OID || (x.unknown() && (kt.ID() == arrow.DATE32 || kt.ID() == arrow.TIMESTAMP)) {
+		if x.t.OID == plan.TInterval.OID || (x.unknown() && (kt.ID() == arrow.DATE32 || kt.ID() == arrow.TIMESTAMP)) {
 			// Over a date or timestamp key the offset is an interval.
 			return b.coerce(x, arrow.FixedWidthTypes.MonthDayNanoInterval), nil
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // pushWith makes a WITH clause's queries visible until pop is called.
@@ -61,7 +62,7 @@ func (b *binder) findCTE(name string) *cteDef {
 }
 
 // bindCTERef binds a reference to a WITH query as a FROM item.
-func (b *binder) bindCTERef(def *cteDef, rv *pg.RangeVar, alias string, colAliases []string) (rel, error) {
+func (b *binder) bindCTERef(def *cteDef, rv *pg.RangeVar, alias string, colAliases []string) (plan.Rel, error) {
 	if dc := b.dmlCTEOf(def); dc != nil {
 		return b.bindDMLCTERef(def, dc, rv, alias, colAliases)
 	}
@@ -120,15 +121,15 @@ func refersTo(sel *pg.SelectStmt, name string) bool {
 // bindRecursiveRef binds a reference to a recursive WITH query: inside
 // its recursive term, the work table of the previous iteration; elsewhere,
 // the whole recursion (anchor UNION [ALL] recursive term).
-func (b *binder) bindRecursiveRef(def *cteDef, rv *pg.RangeVar, alias string, colAliases []string) (rel, error) {
+func (b *binder) bindRecursiveRef(def *cteDef, rv *pg.RangeVar, alias string, colAliases []string) (plan.Rel, error) {
 	if def.inRecursiveTerm {
-		wr := &workTableRel{wt: def.wt}
+		wr := &plan.WorkTable{WT: def.wt}
 		p := &selectPlan{}
 		for _, m := range def.wtMetas {
-			id := b.newCol(m.name, m.t, m.at)
-			wr.cols = append(wr.cols, id)
+			id := b.newCol(m.Name, m.T, m.ArrowType)
+			wr.Cols = append(wr.Cols, id)
 			p.out = append(p.out, id)
-			p.cols = append(p.cols, pgtypes.Column{Name: m.name, TypeOID: m.t.OID, Typmod: m.t.Typmod})
+			p.cols = append(p.cols, pgtypes.Column{Name: m.Name, TypeOID: m.T.OID, Typmod: m.T.Typmod})
 		}
 		if err := b.addDerivedItem(p, alias, def.name, colAliases, rv.Location); err != nil {
 			return nil, err
@@ -147,15 +148,15 @@ func (b *binder) bindRecursiveRef(def *cteDef, rv *pg.RangeVar, alias string, co
 		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified",
 			def.name, len(anchor.out), len(def.aliases)), rv.Location)
 	}
-	wt := &workTableRef{name: def.name}
+	wt := &plan.WorkTableRef{Name: def.name}
 	def.wt, def.wtMetas = wt, nil
 	for i, id := range anchor.out {
-		m := b.q.meta(id)
-		m.name = anchor.cols[i].Name
+		m := b.q.Meta(id)
+		m.Name = anchor.cols[i].Name
 		if i < len(def.aliases) {
-			m.name = def.aliases[i]
+			m.Name = def.aliases[i]
 		}
-		m.t = b.typeOfOutput(anchor, i)
+		m.T = b.typeOfOutput(anchor, i)
 		def.wtMetas = append(def.wtMetas, m)
 	}
 	def.inRecursiveTerm = true
@@ -169,25 +170,25 @@ func (b *binder) bindRecursiveRef(def *cteDef, rv *pg.RangeVar, alias string, co
 		return nil, pgerr.New(pgerr.SyntaxError, "each UNION query must have the same number of columns")
 	}
 	// The recursive term's columns take the anchor's types.
-	proj := &projectRel{in: rec.root}
+	proj := &plan.Project{In: rec.root}
 	for i, id := range rec.out {
 		want := def.wtMetas[i]
-		got := b.q.meta(id)
-		if !arrow.TypeEqual(got.at, want.at) && !expr.CanCast(got.at, want.at) {
+		got := b.q.Meta(id)
+		if !arrow.TypeEqual(got.ArrowType, want.ArrowType) && !expr.CanCast(got.ArrowType, want.ArrowType) {
 			return nil, pgerr.New(pgerr.DatatypeMismatch, "recursive query \"%s\" column %d has type %s in non-recursive term but type %s overall",
-				def.name, i+1, want.t, b.typeOfOutput(rec, i))
+				def.name, i+1, want.T, b.typeOfOutput(rec, i))
 		}
-		proj.exprs = append(proj.exprs, castIfNeeded(b.ref(id).e, want.at))
-		proj.cols = append(proj.cols, b.newCol(want.name, want.t, want.at))
+		proj.Exprs = append(proj.Exprs, castIfNeeded(b.ref(id).e, want.ArrowType))
+		proj.Cols = append(proj.Cols, b.newCol(want.Name, want.T, want.ArrowType))
 	}
-	rr := &recursiveRel{anchor: anchor.root, anchorCols: anchor.out, recursive: proj, recursCols: proj.cols,
-		distinct: !union.All, wt: wt}
+	rr := &plan.Recursive{Anchor: anchor.root, AnchorCols: anchor.out, Recursive: proj, RecursCols: proj.Cols,
+		Distinct: !union.All, WT: wt}
 	p := &selectPlan{}
 	for _, m := range def.wtMetas {
-		id := b.newCol(m.name, m.t, m.at)
-		rr.cols = append(rr.cols, id)
+		id := b.newCol(m.Name, m.T, m.ArrowType)
+		rr.Cols = append(rr.Cols, id)
 		p.out = append(p.out, id)
-		p.cols = append(p.cols, pgtypes.Column{Name: m.name, TypeOID: m.t.OID, Typmod: m.t.Typmod})
+		p.cols = append(p.cols, pgtypes.Column{Name: m.Name, TypeOID: m.T.OID, Typmod: m.T.Typmod})
 	}
 	p.root = rr
 	if err := b.addDerivedItem(p, alias, def.name, colAliases, rv.Location); err != nil {
@@ -282,13 +283,13 @@ func (b *binder) cteRefCount(w *pg.WithClause, cte *pg.CommonTableExpr) int {
 // shareable reports whether a bound WITH query can be computed once for
 // the whole statement: it refers to no column of an enclosing query and
 // reads no recursive query's work table (both change while it runs).
-func shareable(r rel) bool {
+func shareable(r plan.Rel) bool {
 	if len(freeRefs(r)) > 0 {
 		return false
 	}
 	ok := true
-	visitRel(r, func(n rel) {
-		if _, wt := n.(*workTableRel); wt {
+	plan.Visit(r, func(n plan.Rel) {
+		if _, wt := n.(*plan.WorkTable); wt {
 			ok = false
 		}
 	})
@@ -297,7 +298,7 @@ func shareable(r rel) bool {
 
 // bindSharedRef binds a reference to a shared WITH query: a scan of its
 // result with column ids of its own.
-func (b *binder) bindSharedRef(def *cteDef, rv *pg.RangeVar, alias string, colAliases []string) (rel, error) {
+func (b *binder) bindSharedRef(def *cteDef, rv *pg.RangeVar, alias string, colAliases []string) (plan.Rel, error) {
 	sh := def.shared
 	aliases := def.aliases
 	if len(colAliases) > 0 {
@@ -306,8 +307,8 @@ func (b *binder) bindSharedRef(def *cteDef, rv *pg.RangeVar, alias string, colAl
 	scan := &cteScanRel{cte: sh}
 	p := &selectPlan{root: scan, cols: sh.cols}
 	for i, id := range sh.out {
-		m := b.q.meta(id)
-		nid := b.q.add(colMeta{name: sh.cols[i].Name, t: pgType{sh.cols[i].TypeOID, sh.cols[i].Typmod}, at: m.at, origin: m.origin})
+		m := b.q.Meta(id)
+		nid := b.q.Add(plan.ColMeta{Name: sh.cols[i].Name, T: plan.Type{OID: sh.cols[i].TypeOID, Typmod: sh.cols[i].Typmod}, ArrowType: m.ArrowType, Origin: m.Origin})
 		scan.cols = append(scan.cols, nid)
 		p.out = append(p.out, nid)
 	}

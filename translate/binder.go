@@ -10,6 +10,7 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // binder binds one statement. It is used once.
@@ -24,7 +25,7 @@ type binder struct {
 	params *paramSet
 
 	// q holds the column ids of the statement (shared by its subqueries).
-	q     *colTable
+	q     *plan.ColTable
 	scope *scope    // the names of the query being bound; nil outside a query
 	agg   *aggScope // non-nil while binding expressions above an aggregation
 	// hiddenAgg is the aggregation of the query whose grouped expression
@@ -95,7 +96,7 @@ func (p *paramSet) setType(n int, oid uint32) {
 }
 
 func newBinder(ctx context.Context, s *session, stmt parsedStmt, params *paramSet, now time.Time) *binder {
-	return &binder{ctx: ctx, sess: s, stmt: stmt, params: params, now: now, q: &colTable{}}
+	return &binder{ctx: ctx, sess: s, stmt: stmt, params: params, now: now, q: &plan.ColTable{}}
 }
 
 // errAt sets the error position (a byte offset into the query string) on a

@@ -5,6 +5,7 @@ import (
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // bound is a bound scalar expression: the engine expression and its
@@ -12,7 +13,7 @@ import (
 // their context gives them a type (coerce).
 type bound struct {
 	e     expr.Expr
-	t     pgType
+	t     plan.Type
 	lit   *string // an untyped string literal: type unknown
 	null  bool    // an untyped NULL
 	param int     // the $n this untyped value came from, 0 if none
@@ -55,54 +56,54 @@ func coerce(b bound, t arrow.DataType) expr.Expr {
 
 // pgTypeOfArrow is the PostgreSQL type of a computed value of Arrow type t
 // (results of functions and operators).
-func pgTypeOfArrow(t arrow.DataType) pgType {
+func pgTypeOfArrow(t arrow.DataType) plan.Type {
 	if expr.IsNumericType(t) {
-		return tNumeric
+		return plan.TNumeric
 	}
 	switch t := t.(type) {
 	case *arrow.BooleanType:
-		return tBool
+		return plan.TBool
 	case *arrow.Int16Type:
-		return tInt2
+		return plan.TInt2
 	case *arrow.Int32Type:
-		return tInt4
+		return plan.TInt4
 	case *arrow.Int64Type:
-		return tInt8
+		return plan.TInt8
 	case *arrow.Float32Type:
-		return tFloat4
+		return plan.TFloat4
 	case *arrow.Float64Type:
-		return tFloat8
+		return plan.TFloat8
 	case *arrow.Decimal128Type:
-		return tNumeric
+		return plan.TNumeric
 	case *arrow.StringType, *arrow.LargeStringType:
-		return tText
+		return plan.TText
 	case *arrow.BinaryType, *arrow.LargeBinaryType:
-		return tBytea
+		return plan.TBytea
 	case *arrow.FixedSizeBinaryType:
 		if t.ByteWidth == 16 {
-			return tUUID
+			return plan.TUUID
 		}
-		return tBytea
+		return plan.TBytea
 	case *arrow.Date32Type:
-		return tDate
+		return plan.TDate
 	case *arrow.Time64Type:
-		return tTime
+		return plan.TTime
 	case *arrow.TimestampType:
 		if t.TimeZone != "" {
-			return tTimestamptz
+			return plan.TTimestamptz
 		}
-		return tTimestamp
+		return plan.TTimestamp
 	case *arrow.MonthDayNanoIntervalType:
-		return tInterval
+		return plan.TInterval
 	case *arrow.ListType:
 		if arr := pgtypes.ArrayOf(pgTypeOfArrow(t.Elem()).OID); arr != 0 {
-			return pgType{arr, -1}
+			return plan.Type{OID: arr, Typmod: -1}
 		}
-		return tJSONB
+		return plan.TJSONB
 	case *arrow.DictionaryType:
 		return pgTypeOfArrow(t.ValueType)
 	}
-	return tJSONB
+	return plan.TJSONB
 }
 
 // unconstrainedNumeric is the Arrow type of numeric without typmod whose

@@ -10,6 +10,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // The change log of a table: for each snapshot after a start (exclusive)
@@ -37,10 +38,10 @@ type changesRel struct {
 	fieldIDs []int  // the table columns: cols[:len(fieldIDs)]
 	// cols are the table's columns then _change_type, _change_ordinal and
 	// _commit_snapshot_id.
-	cols []colID
+	cols []plan.ColID
 }
 
-func (r *changesRel) outCols() []colID { return r.cols }
+func (r *changesRel) OutCols() []plan.ColID { return r.cols }
 
 // changeStep is one snapshot of the change log and its parent (nil for
 // the table's first snapshot).
@@ -50,10 +51,10 @@ type changeStep struct {
 }
 
 // The change columns after the table's.
-var changeCols = []metaCol{{"_change_type", tText}, {"_change_ordinal", tInt4}, {"_commit_snapshot_id", tInt8}}
+var changeCols = []metaCol{{"_change_type", plan.TText}, {"_change_ordinal", plan.TInt4}, {"_commit_snapshot_id", plan.TInt8}}
 
 // bindTableChanges binds iceberg.table_changes('ns.t', start [, end]).
-func (b *binder) bindTableChanges(rf *pg.RangeFunction, fc *pg.FuncCall) (rel, error) {
+func (b *binder) bindTableChanges(rf *pg.RangeFunction, fc *pg.FuncCall) (plan.Rel, error) {
 	if rf.Lateral || rf.Ordinality || rf.IsRowsfrom || len(rf.Functions) != 1 {
 		return nil, b.errAt(notYet("table_changes with LATERAL, WITH ORDINALITY or ROWS FROM"), fc.Location)
 	}
@@ -90,7 +91,7 @@ func (b *binder) bindTableChanges(rf *pg.RangeFunction, fc *pg.FuncCall) (rel, e
 
 // bindChanges binds the change log of table t between the snapshots the
 // clause c names.
-func (b *binder) bindChanges(rv *pg.RangeVar, tn tableName, t *catalog.Table, c *asOfClause, alias string, colAliases []string) (rel, error) {
+func (b *binder) bindChanges(rv *pg.RangeVar, tn tableName, t *catalog.Table, c *asOfClause, alias string, colAliases []string) (plan.Rel, error) {
 	m := t.Metadata
 	from, _, err := b.changesEnd(t, tn.written, c.timestamp, c.value, c.node, c.loc, true)
 	if err != nil {
@@ -280,7 +281,7 @@ func changeSteps(m *catalog.TableMetadata, name string, from, to *catalog.Snapsh
 }
 
 // describeChanges is the change log's line in a plan.
-func describeChanges(q *colTable, x *changesRel) string {
+func describeChanges(q *plan.ColTable, x *changesRel) string {
 	from, to := "the first snapshot", "no snapshot"
 	if x.from != nil {
 		from = "snapshot " + strconv.FormatInt(x.from.SnapshotID, 10)

@@ -12,23 +12,24 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // lowerChanges makes the operator that reads a change log: the table
 // columns need asks for, then the change columns it asks for.
-func (l *lowerer) lowerChanges(x *changesRel, need colSet) (engine.Operator, []colID, error) {
+func (l *lowerer) lowerChanges(x *changesRel, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
 	n := len(x.fieldIDs)
 	var ids []int
-	var layout []colID
+	var layout []plan.ColID
 	for i := 0; i < n; i++ {
-		if need.has(x.cols[i]) {
+		if need.Has(x.cols[i]) {
 			ids = append(ids, x.fieldIDs[i])
 			layout = append(layout, x.cols[i])
 		}
 	}
 	var extras []int
 	for k := range changeCols {
-		if id := x.cols[n+k]; need.has(id) {
+		if id := x.cols[n+k]; need.Has(id) {
 			extras = append(extras, k)
 			layout = append(layout, id)
 		}

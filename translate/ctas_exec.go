@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // prepareCreateTableAs prepares CREATE TABLE t [WITH (...)] AS SELECT ...
@@ -52,7 +53,7 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 	inner := st.ps
 	inner.node = st.cs.Query
 	b := newBinder(ctx, s, inner, &paramSet{}, time.Now())
-	plan, err := b.bindSelect(st.sel)
+	qp, err := b.bindSelect(st.sel)
 	if err != nil {
 		return nil, err
 	}
@@ -61,12 +62,12 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 	if err != nil {
 		return nil, err
 	}
-	if len(into.ColNames) > len(plan.cols) {
+	if len(into.ColNames) > len(qp.cols) {
 		return nil, pgerr.New(pgerr.SyntaxError, "too many column names were specified")
 	}
 	schema := &catalog.Schema{}
 	seen := map[string]bool{}
-	for i, c := range plan.cols {
+	for i, c := range qp.cols {
 		name := c.Name
 		if i < len(into.ColNames) {
 			name = into.ColNames[i].GetString_().GetSval()
@@ -75,7 +76,7 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 			return nil, pgerr.New(codeDuplicateColumn, "column \"%s\" specified more than once", name)
 		}
 		seen[name] = true
-		t, err := icebergTypeOfPG(pgType{c.TypeOID, c.Typmod}, name)
+		t, err := icebergTypeOfPG(plan.Type{OID: c.TypeOID, Typmod: c.Typmod}, name)
 		if err != nil {
 			return nil, err
 		}
@@ -95,7 +96,7 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 	if into.SkipData {
 		return &emptyRows{tag: "CREATE TABLE AS", notices: s.committedWrite()}, nil
 	}
-	n, err := st.fill(ctx, mc, t, plan)
+	n, err := st.fill(ctx, mc, t, qp)
 	if err != nil {
 		if derr := mc.DropTable(context.WithoutCancel(ctx), t.Ident, true); derr != nil {
 			s.backend.log.Warn("drop the table of a failed CREATE TABLE AS", "table", t.Ident.Name, "error", derr)
@@ -106,18 +107,18 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 }
 
 // fill writes the query's rows into the new table.
-func (st *ctasStatement) fill(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, plan *selectPlan) (int64, error) {
+func (st *ctasStatement) fill(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, qp *selectPlan) (int64, error) {
 	s := st.sess
 	schema := t.Metadata.CurrentSchema()
 	cols := columnsOf(schema)
-	in, err := lower(ctx, s, plan)
+	in, err := lower(ctx, s, qp)
 	if err != nil {
 		return 0, err
 	}
 	exprs := make([]expr.Expr, len(cols))
 	names := make([]string, len(cols))
 	for i, c := range cols {
-		exprs[i] = castIfNeeded(&expr.Col{Idx: i, Name: c.Name, T: plan.output[i].Type()}, c.Arrow)
+		exprs[i] = castIfNeeded(&expr.Col{Idx: i, Name: c.Name, T: qp.output[i].Type()}, c.Arrow)
 		names[i] = c.Name
 	}
 	var op engine.Operator

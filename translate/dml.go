@@ -3,6 +3,7 @@ package translate
 import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // dmlPlan is a bound row-level change: DELETE, UPDATE, MERGE, INSERT ...
@@ -38,7 +39,7 @@ type dmlPlan struct {
 	// reads (nil for a plain INSERT ... RETURNING): its snapshot is the
 	// base of the change, and the pruning predicates lowering derives for
 	// it are the change's conflict filter.
-	target *scanRel
+	target *plan.Scan
 	sel    *selectPlan
 	// returning describes the RETURNING columns (nil: no RETURNING).
 	returning []pgtypes.Column

@@ -12,6 +12,7 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // newDMLSession is a session over a temp warehouse with two tables of
@@ -123,7 +124,7 @@ func dmlRowsErr(t *testing.T, s *session, sql string, values ...*string) ([]stri
 func colNames(cols []pgtypes.Column) string {
 	var names []string
 	for _, c := range cols {
-		names = append(names, c.Name+":"+pgType{c.TypeOID, c.Typmod}.String())
+		names = append(names, c.Name+":"+plan.Type{OID: c.TypeOID, Typmod: c.Typmod}.String())
 	}
 	return strings.Join(names, ",")
 }
@@ -169,7 +170,7 @@ func TestBindDelete(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.kind != dmlKindDelete || p.dup != dupFirst || p.target == nil || p.target.table != p.table {
+			if p.kind != dmlKindDelete || p.dup != dupFirst || p.target == nil || p.target.Table != p.table {
 				t.Errorf("kind %d dup %d target %v", p.kind, p.dup, p.target)
 			}
 			if got := colNames(p.returning); got != c.returning {

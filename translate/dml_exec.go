@@ -190,7 +190,7 @@ func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *dmlP
 	}
 	var snap *catalog.Snapshot
 	if p.target != nil {
-		snap = p.target.snapshot
+		snap = p.target.Snapshot
 	}
 	w, err := dml.New(ctx, dml.Spec{Table: p.table, Snapshot: snap, Schema: p.schema, Out: out, Mode: mode})
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // mergeSetup is the target t and the source s of the MERGE tests.
@@ -192,7 +193,7 @@ func TestMergePlanShape(t *testing.T) {
 	}
 	var names []string
 	for _, c := range p.returning {
-		names = append(names, fmt.Sprintf("%s:%s", c.Name, pgType{c.TypeOID, c.Typmod}))
+		names = append(names, fmt.Sprintf("%s:%s", c.Name, plan.Type{OID: c.TypeOID, Typmod: c.Typmod}))
 	}
 	want := "merge_action:text a:integer b:text d:integer a:integer b:text c:integer bee:text"
 	if got := strings.Join(names, " "); got != want {

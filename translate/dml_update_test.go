@@ -60,7 +60,7 @@ func TestBindUpdate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.kind != dmlKindUpdate || p.dup != dupFirst || p.target == nil || p.target.table != p.table {
+			if p.kind != dmlKindUpdate || p.dup != dupFirst || p.target == nil || p.target.Table != p.table {
 				t.Errorf("kind %d dup %d target %v", p.kind, p.dup, p.target)
 			}
 			if got := colNames(p.returning); got != c.returning {

@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // Binding data-modifying statements in WITH.
@@ -41,9 +42,9 @@ type dmlCTE struct {
 	plan *dmlPlan
 	// q is the column table plan's query was bound in (its RETURNING
 	// columns' types are there).
-	q *colTable
+	q *plan.ColTable
 	// refs are the references to the query: each gets the RETURNING rows.
-	refs []*valuesRel
+	refs []*plan.Values
 }
 
 type dmlWithKey struct{}
@@ -125,7 +126,7 @@ func (b *binder) dmlCTEOf(def *cteDef) *dmlCTE {
 
 // bindDMLCTERef binds a reference to a data-modifying WITH query: its
 // RETURNING rows, filled in when the query has run.
-func (b *binder) bindDMLCTERef(def *cteDef, dc *dmlCTE, rv *pg.RangeVar, alias string, colAliases []string) (rel, error) {
+func (b *binder) bindDMLCTERef(def *cteDef, dc *dmlCTE, rv *pg.RangeVar, alias string, colAliases []string) (plan.Rel, error) {
 	p := dc.plan
 	if p.returning == nil {
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "WITH query \"%s\" does not have a RETURNING clause", def.name), rv.Location)
@@ -135,12 +136,12 @@ func (b *binder) bindDMLCTERef(def *cteDef, dc *dmlCTE, rv *pg.RangeVar, alias s
 		aliases = colAliases
 	}
 	first := dmlColValues + len(p.cols)
-	vr := &valuesRel{}
+	vr := &plan.Values{}
 	sp := &selectPlan{root: vr}
 	for j, c := range p.returning {
-		m := dc.q.meta(p.sel.out[first+j])
-		id := b.newCol(c.Name, m.t, m.at)
-		vr.cols = append(vr.cols, id)
+		m := dc.q.Meta(p.sel.out[first+j])
+		id := b.newCol(c.Name, m.T, m.ArrowType)
+		vr.Cols = append(vr.Cols, id)
 		sp.out = append(sp.out, id)
 		sp.cols = append(sp.cols, pgtypes.Column{Name: c.Name, TypeOID: c.TypeOID, Typmod: c.Typmod})
 	}
@@ -160,7 +161,7 @@ func (dc *dmlCTE) fill(ctx context.Context, rows Rows) error {
 	first := dmlColValues + len(dc.plan.cols)
 	types := make([]arrow.DataType, len(dc.plan.returning))
 	for j := range types {
-		types[j] = dc.q.meta(dc.plan.sel.out[first+j]).at
+		types[j] = dc.q.Meta(dc.plan.sel.out[first+j]).ArrowType
 	}
 	var out [][]expr.Expr
 	for _, batch := range br.batches {
@@ -181,7 +182,7 @@ func (dc *dmlCTE) fill(ctx context.Context, rows Rows) error {
 	}
 	// The rows are constants: every reference can share them.
 	for _, vr := range dc.refs {
-		vr.rows = out
+		vr.Rows = out
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // TestExec runs testdata/exec/*.txt end to end over the fixtures: "query"
@@ -54,7 +55,7 @@ func queryOutput(t *testing.T, s *session, c *testCase) string {
 		cols := st.Columns()
 		var header []string
 		for _, col := range cols {
-			header = append(header, fmt.Sprintf("%s:%s", col.Name, pgType{col.TypeOID, col.Typmod}))
+			header = append(header, fmt.Sprintf("%s:%s", col.Name, plan.Type{OID: col.TypeOID, Typmod: col.Typmod}))
 		}
 		rows, err := st.Execute(ctx, nil)
 		if err != nil {
@@ -134,7 +135,7 @@ func checkWireTypes(t *testing.T, pos string, cols []pgtypes.Column, b arrow.Rec
 		if j >= int(b.NumCols()) {
 			return
 		}
-		want := arrowOf(pgType{col.TypeOID, col.Typmod})
+		want := arrowOf(plan.Type{OID: col.TypeOID, Typmod: col.Typmod})
 		got := b.Column(j).DataType()
 		if pgtypes.IsRegType(col.TypeOID) && arrow.TypeEqual(got, arrow.BinaryTypes.String) {
 			continue // the objects' names (regOutput)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // opStats is what one operator did during EXPLAIN ANALYZE: the rows and
@@ -56,7 +57,7 @@ func (o *statsOp) Next() (arrow.RecordBatch, error) {
 func explainAnalyze(ctx context.Context, s *session, p *selectPlan) ([]string, error) {
 	start := time.Now()
 	l := &lowerer{ctx: ctx, s: s, q: p.q, opts: expr.CompileOptions{TimeZone: s.settings.location()},
-		init: map[*subqueryExpr]*expr.Lit{}, stats: map[rel]*opStats{}}
+		init: map[*subqueryExpr]*expr.Lit{}, stats: map[plan.Rel]*opStats{}}
 	op, err := l.lowerPlan(p)
 	if err != nil {
 		return nil, err

@@ -167,7 +167,7 @@ func parseHint(body string, loc int32) (*tableHint, error) {
 		default:
 			return nil, bad(j)
 		}
-		if err := h.add(key, val); err != nil {
+		if err := h.Add(key, val); err != nil {
 			return nil, err
 		}
 		i = j + 1
@@ -184,7 +184,7 @@ func parseHint(body string, loc int32) (*tableHint, error) {
 
 // add checks one option of the hint: 22023 for an unknown option, a
 // session-only one, a repeated one or an invalid value.
-func (h *tableHint) add(key, val string) error {
+func (h *tableHint) Add(key, val string) error {
 	o := lookupOption(key)
 	if o == nil {
 		return pgerr.New(pgerr.InvalidParameterValue, "unknown option \"%s\" in an OPTIONS hint", key).

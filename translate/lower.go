@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // lower builds the engine operator tree of a bound query; it yields
@@ -27,7 +28,7 @@ func lower(ctx context.Context, s *session, p *selectPlan) (engine.Operator, err
 	return s.limitMemory(op), nil
 }
 
-func newLowerer(ctx context.Context, s *session, q *colTable) *lowerer {
+func newLowerer(ctx context.Context, s *session, q *plan.ColTable) *lowerer {
 	return &lowerer{ctx: ctx, s: s, q: q, opts: expr.CompileOptions{TimeZone: s.settings.location()}, init: map[*subqueryExpr]*expr.Lit{}}
 }
 
@@ -35,23 +36,23 @@ func newLowerer(ctx context.Context, s *session, q *colTable) *lowerer {
 type lowerer struct {
 	ctx  context.Context
 	s    *session
-	q    *colTable
+	q    *plan.ColTable
 	opts expr.CompileOptions
 	// init caches the values of uncorrelated subqueries.
 	init map[*subqueryExpr]*expr.Lit
 	// stats, for EXPLAIN ANALYZE, records what each node's operator did;
 	// root is the optimized tree lowerPlan lowered.
-	stats map[rel]*opStats
-	root  rel
+	stats map[plan.Rel]*opStats
+	root  plan.Rel
 	// workTables are the work tables of the recursive queries being run.
-	workTables map[*workTableRef]*exec.WorkTable
+	workTables map[*plan.WorkTableRef]*exec.WorkTable
 	// split, while a parallel part is lowered, restricts one scan to some
 	// of its files.
 	split *scanSplit
 	// scanPreds are the pruning predicates of scans (lower_prune.go);
 	// planned caches each scan's planned files.
-	scanPreds map[*scanRel][]catalog.Predicate
-	planned   map[*scanRel]plannedScan
+	scanPreds map[*plan.Scan][]catalog.Predicate
+	planned   map[*plan.Scan]plannedScan
 	// scanStats are the scans built, for EXPLAIN ANALYZE.
 	scanStats []scanRecord
 	// ctes are the shared WITH queries of the execution (lower_cte.go).
@@ -60,7 +61,7 @@ type lowerer struct {
 
 // scanRecord ties a scan operator to its plan node.
 type scanRecord struct {
-	rel  *scanRel
+	rel  *plan.Scan
 	scan *scan.Scan
 }
 
@@ -91,13 +92,13 @@ func hasDictionary(s *arrow.Schema) bool {
 	return false
 }
 
-func (l *lowerer) ref(id colID) expr.Expr {
-	m := l.q.meta(id)
-	return &expr.Col{Idx: int(id), Name: m.name, T: m.at}
+func (l *lowerer) ref(id plan.ColID) expr.Expr {
+	m := l.q.Meta(id)
+	return &expr.Col{Idx: int(id), Name: m.Name, T: m.ArrowType}
 }
 
 // project lowers a projection of bound expressions over op.
-func (l *lowerer) project(op engine.Operator, layout []colID, exprs []expr.Expr, names []string) (engine.Operator, error) {
+func (l *lowerer) project(op engine.Operator, layout []plan.ColID, exprs []expr.Expr, names []string) (engine.Operator, error) {
 	es, err := l.remapAll(exprs, layout)
 	if err != nil {
 		op.Close()
@@ -114,11 +115,11 @@ func (l *lowerer) project(op engine.Operator, layout []colID, exprs []expr.Expr,
 // remap turns a bound expression over column ids into one over the
 // positions of layout, and replaces uncorrelated subqueries by their
 // values.
-func (l *lowerer) remap(e expr.Expr, layout []colID) (expr.Expr, error) {
-	return rewriteExpr(e, func(e expr.Expr) (expr.Expr, error) {
+func (l *lowerer) remap(e expr.Expr, layout []plan.ColID) (expr.Expr, error) {
+	return plan.RewriteExpr(e, func(e expr.Expr) (expr.Expr, error) {
 		switch x := e.(type) {
 		case *expr.Col:
-			i := indexOf(layout, colID(x.Idx))
+			i := indexOf(layout, plan.ColID(x.Idx))
 			if i < 0 {
 				return nil, fmt.Errorf("plan: column #%d (%s) is not in the input %v", x.Idx, x.Name, layout)
 			}
@@ -130,7 +131,7 @@ func (l *lowerer) remap(e expr.Expr, layout []colID) (expr.Expr, error) {
 	})
 }
 
-func (l *lowerer) remapAll(es []expr.Expr, layout []colID) ([]expr.Expr, error) {
+func (l *lowerer) remapAll(es []expr.Expr, layout []plan.ColID) ([]expr.Expr, error) {
 	out := make([]expr.Expr, len(es))
 	for i, e := range es {
 		r, err := l.remap(e, layout)
@@ -144,7 +145,7 @@ func (l *lowerer) remapAll(es []expr.Expr, layout []colID) ([]expr.Expr, error) 
 
 // lower lowers r, producing at least the columns in need; it returns the
 // operator and the column id of each of its output columns.
-func (l *lowerer) lower(r rel, need colSet) (engine.Operator, []colID, error) {
+func (l *lowerer) lower(r plan.Rel, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
 	if err := l.ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -158,9 +159,9 @@ func (l *lowerer) lower(r rel, need colSet) (engine.Operator, []colID, error) {
 }
 
 // lowerNode lowers one node (and, through lower, its inputs).
-func (l *lowerer) lowerNode(r rel, need colSet) (engine.Operator, []colID, error) {
+func (l *lowerer) lowerNode(r plan.Rel, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
 	switch x := r.(type) {
-	case *scanRel:
+	case *plan.Scan:
 		return l.lowerScan(x, need)
 	case *sysRel:
 		return l.lowerSys(x)
@@ -168,96 +169,96 @@ func (l *lowerer) lowerNode(r rel, need colSet) (engine.Operator, []colID, error
 		return l.lowerMeta(x)
 	case *changesRel:
 		return l.lowerChanges(x, need)
-	case *oneRowRel:
+	case *plan.OneRow:
 		op, err := exec.NewValues(emptySchema, [][]expr.Expr{{}}, l.opts)
 		return op, nil, err
-	case *valuesRel:
-		rows := make([][]expr.Expr, len(x.rows))
-		for i, row := range x.rows {
+	case *plan.Values:
+		rows := make([][]expr.Expr, len(x.Rows))
+		for i, row := range x.Rows {
 			rr, err := l.remapAll(row, nil)
 			if err != nil {
 				return nil, nil, err
 			}
 			rows[i] = rr
 		}
-		fields := make([]arrow.Field, len(x.cols))
-		for i, id := range x.cols {
-			m := l.q.meta(id)
-			fields[i] = arrow.Field{Name: m.name, Type: m.at, Nullable: true}
+		fields := make([]arrow.Field, len(x.Cols))
+		for i, id := range x.Cols {
+			m := l.q.Meta(id)
+			fields[i] = arrow.Field{Name: m.Name, Type: m.ArrowType, Nullable: true}
 		}
 		op, err := exec.NewValues(arrow.NewSchema(fields, nil), rows, l.opts)
-		return op, x.cols, err
-	case *filterRel:
+		return op, x.Cols, err
+	case *plan.Filter:
 		return l.lowerFilter(x, need)
-	case *projectRel:
+	case *plan.Project:
 		var exprs []expr.Expr
-		var cols []colID
+		var cols []plan.ColID
 		var names []string
-		childNeed := colSet{}
-		for i, id := range x.cols {
-			if need.has(id) {
-				exprs = append(exprs, x.exprs[i])
+		childNeed := plan.ColSet{}
+		for i, id := range x.Cols {
+			if need.Has(id) {
+				exprs = append(exprs, x.Exprs[i])
 				cols = append(cols, id)
-				names = append(names, l.q.meta(id).name)
-				childNeed.addRefs(x.exprs[i])
+				names = append(names, l.q.Meta(id).Name)
+				childNeed.AddRefs(x.Exprs[i])
 			}
 		}
-		in, layout, err := l.lower(x.in, childNeed)
+		in, layout, err := l.lower(x.In, childNeed)
 		if err != nil {
 			return nil, nil, err
 		}
 		op, err := l.project(in, layout, exprs, names)
 		return op, cols, err
-	case *aggRel:
+	case *plan.Agg:
 		return l.lowerAgg(x)
-	case *joinRel:
+	case *plan.Join:
 		return l.lowerJoin(x, need)
-	case *sortRel:
+	case *plan.Sort:
 		return l.lowerSort(x, need, -1)
-	case *limitRel:
+	case *plan.Limit:
 		var in engine.Operator
-		var layout []colID
+		var layout []plan.ColID
 		var err error
-		if s, ok := x.in.(*sortRel); ok && x.limit >= 0 {
-			in, layout, err = l.lowerSort(s, need, x.limit+x.offset)
+		if s, ok := x.In.(*plan.Sort); ok && x.Limit >= 0 {
+			in, layout, err = l.lowerSort(s, need, x.Limit+x.Offset)
 		} else {
-			in, layout, err = l.lower(x.in, need)
+			in, layout, err = l.lower(x.In, need)
 		}
 		if err != nil {
 			return nil, nil, err
 		}
-		return exec.NewLimit(in, x.limit, x.offset), layout, nil
-	case *setOpRel:
+		return exec.NewLimit(in, x.Limit, x.Offset), layout, nil
+	case *plan.SetOp:
 		return l.lowerSetOp(x)
-	case *windowRel:
+	case *plan.Window:
 		return l.lowerWindow(x, need)
-	case *tableFuncRel:
+	case *plan.TableFunc:
 		return l.lowerTableFunc(x, need)
-	case *recursiveRel:
+	case *plan.Recursive:
 		return l.lowerRecursive(x)
 	case *cteScanRel:
 		return l.lowerCTEScan(x)
-	case *workTableRel:
-		wt, ok := l.workTables[x.wt]
+	case *plan.WorkTable:
+		wt, ok := l.workTables[x.WT]
 		if !ok {
-			return nil, nil, fmt.Errorf("lower: work table %s outside its recursive query", x.wt.name)
+			return nil, nil, fmt.Errorf("lower: work table %s outside its recursive query", x.WT.Name)
 		}
-		return exec.NewWorkTableScan(wt), x.cols, nil
+		return exec.NewWorkTableScan(wt), x.Cols, nil
 	}
 	return nil, nil, fmt.Errorf("lower: unknown plan node %T", r)
 }
 
 // lowerScan reads the needed columns of a table at its snapshot.
-func (l *lowerer) lowerScan(x *scanRel, need colSet) (engine.Operator, []colID, error) {
+func (l *lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
 	var ids []int
-	var layout []colID
-	for i, id := range x.cols {
-		if need.has(id) {
-			ids = append(ids, x.fieldIDs[i])
+	var layout []plan.ColID
+	for i, id := range x.Cols {
+		if need.Has(id) {
+			ids = append(ids, x.FieldIDs[i])
 			layout = append(layout, id)
 		}
 	}
-	t := x.table
+	t := x.Table
 	tasks, err := l.planFiles(x)
 	if err != nil {
 		return nil, nil, err
@@ -267,7 +268,7 @@ func (l *lowerer) lowerScan(x *scanRel, need colSet) (engine.Operator, []colID, 
 		tasks, opts.Parallelism = l.split.tasks, 1
 		opts.Shard, opts.Shards = l.split.shard, l.split.shards
 	}
-	sc := scan.New(engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.schema, FieldIDs: ids, Filters: l.scanPreds[x]}, opts)
+	sc := scan.New(engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.Schema, FieldIDs: ids, Filters: l.scanPreds[x]}, opts)
 	if s, ok := sc.(*scan.Scan); ok && l.stats != nil {
 		l.scanStats = append(l.scanStats, scanRecord{rel: x, scan: s})
 	}
@@ -275,22 +276,22 @@ func (l *lowerer) lowerScan(x *scanRel, need colSet) (engine.Operator, []colID, 
 }
 
 // planFiles lists the files of a scan's snapshot.
-func (l *lowerer) planFiles(x *scanRel) ([]catalog.FileScanTask, error) {
-	if x.snapshot == nil {
+func (l *lowerer) planFiles(x *plan.Scan) ([]catalog.FileScanTask, error) {
+	if x.Snapshot == nil {
 		return nil, nil
 	}
 	if p, ok := l.planned[x]; ok {
 		return p.tasks, nil
 	}
-	tasks, stats, err := catalog.PlanFilesFiltered(l.ctx, x.table, x.snapshot, l.scanPreds[x])
+	tasks, stats, err := catalog.PlanFilesFiltered(l.ctx, x.Table, x.Snapshot, l.scanPreds[x])
 	if err != nil {
 		if pgerr.As(err) != nil {
 			return nil, err
 		}
-		return nil, pgerr.Wrap(err, pgerr.IOError, "plan scan of %s: %v", x.table.Ident.Name, err)
+		return nil, pgerr.Wrap(err, pgerr.IOError, "plan scan of %s: %v", x.Table.Ident.Name, err)
 	}
 	if l.planned == nil {
-		l.planned = map[*scanRel]plannedScan{}
+		l.planned = map[*plan.Scan]plannedScan{}
 	}
 	l.planned[x] = plannedScan{tasks: tasks, stats: stats}
 	return tasks, nil
@@ -299,30 +300,30 @@ func (l *lowerer) planFiles(x *scanRel) ([]catalog.FileScanTask, error) {
 // lowerFilter lowers a filter. A filter on the mark of a mark join whose
 // mark nothing else needs turns the join into a semi join (mark) or an
 // anti join (NOT mark).
-func (l *lowerer) lowerFilter(x *filterRel, need colSet) (engine.Operator, []colID, error) {
-	in := x.in
-	preds := conjuncts(x.pred)
-	if j, ok := in.(*joinRel); ok && j.typ == joinMark && !need.has(j.mark) {
+func (l *lowerer) lowerFilter(x *plan.Filter, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
+	in := x.In
+	preds := plan.Conjuncts(x.Pred)
+	if j, ok := in.(*plan.Join); ok && j.Typ == plan.JoinMark && !need.Has(j.Mark) {
 		var rest []expr.Expr
-		var typ joinType = -1
+		var typ plan.JoinType = -1
 		for _, p := range preds {
-			if c, ok := p.(*expr.Col); ok && colID(c.Idx) == j.mark && typ < 0 {
-				typ = joinSemi
+			if c, ok := p.(*expr.Col); ok && plan.ColID(c.Idx) == j.Mark && typ < 0 {
+				typ = plan.JoinSemi
 				continue
 			}
 			if n, ok := p.(*expr.Call); ok && n.Fn == "not" && len(n.Args) == 1 && typ < 0 {
-				if c, ok := n.Args[0].(*expr.Col); ok && colID(c.Idx) == j.mark {
-					typ = joinAnti
+				if c, ok := n.Args[0].(*expr.Col); ok && plan.ColID(c.Idx) == j.Mark {
+					typ = plan.JoinAnti
 					continue
 				}
 			}
 			rest = append(rest, p)
 		}
-		if typ >= 0 && !refsOf(andOf(rest)).has(j.mark) {
+		if typ >= 0 && !plan.RefsOf(plan.AndOf(rest)).Has(j.Mark) {
 			nj := *j
-			nj.typ = typ
-			if typ == joinSemi {
-				nj.nullAware = false
+			nj.Typ = typ
+			if typ == plan.JoinSemi {
+				nj.NullAware = false
 			}
 			if len(rest) == 0 {
 				return l.lower(&nj, need)
@@ -330,12 +331,12 @@ func (l *lowerer) lowerFilter(x *filterRel, need colSet) (engine.Operator, []col
 			in, preds = &nj, rest
 		}
 	}
-	childNeed := colSet{}
+	childNeed := plan.ColSet{}
 	for id := range need {
-		childNeed.add(id)
+		childNeed.Add(id)
 	}
-	pred := andOf(preds)
-	childNeed.addRefs(pred)
+	pred := plan.AndOf(preds)
+	childNeed.AddRefs(pred)
 	op, layout, err := l.lower(in, childNeed)
 	if err != nil {
 		return nil, nil, err
@@ -354,25 +355,25 @@ func (l *lowerer) lowerFilter(x *filterRel, need colSet) (engine.Operator, []col
 }
 
 // lowerAgg lowers an aggregation: group keys, then aggregates.
-func (l *lowerer) lowerAgg(x *aggRel) (engine.Operator, []colID, error) {
+func (l *lowerer) lowerAgg(x *plan.Agg) (engine.Operator, []plan.ColID, error) {
 	if n, ok := countFromMetadata(x); ok {
-		row := make([]expr.Expr, len(x.aggs))
-		fields := make([]arrow.Field, len(x.aggs))
-		for i := range x.aggs {
+		row := make([]expr.Expr, len(x.Aggs))
+		fields := make([]arrow.Field, len(x.Aggs))
+		for i := range x.Aggs {
 			row[i] = &expr.Lit{V: n, T: expr.Int8}
 			fields[i] = arrow.Field{Name: "count", Type: expr.Int8, Nullable: true}
 		}
 		op, err := exec.NewValues(arrow.NewSchema(fields, nil), [][]expr.Expr{row}, l.opts)
-		return op, x.aggCols, err
+		return op, x.AggCols, err
 	}
-	childNeed := colSet{}
-	for _, e := range relExprs(x) {
-		childNeed.addRefs(e)
+	childNeed := plan.ColSet{}
+	for _, e := range plan.Exprs(x) {
+		childNeed.AddRefs(e)
 	}
 	if op, ok, err := l.parallelAgg(x, childNeed); ok || err != nil {
-		return op, x.outCols(), err
+		return op, x.OutCols(), err
 	}
-	in, layout, err := l.lower(x.in, childNeed)
+	in, layout, err := l.lower(x.In, childNeed)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -381,8 +382,8 @@ func (l *lowerer) lowerAgg(x *aggRel) (engine.Operator, []colID, error) {
 
 // aggOver puts the aggregation x over in (whose columns are layout),
 // built by newAgg (the whole or the partial phase).
-func (l *lowerer) aggOver(in engine.Operator, layout []colID, x *aggRel,
-	newAgg func(engine.Operator, []expr.Expr, []exec.AggCall, ...expr.CompileOptions) (engine.Operator, error)) (engine.Operator, []colID, error) {
+func (l *lowerer) aggOver(in engine.Operator, layout []plan.ColID, x *plan.Agg,
+	newAgg func(engine.Operator, []expr.Expr, []exec.AggCall, ...expr.CompileOptions) (engine.Operator, error)) (engine.Operator, []plan.ColID, error) {
 	calls, groups, err := l.aggCalls(x, layout)
 	if err != nil {
 		in.Close()
@@ -393,17 +394,17 @@ func (l *lowerer) aggOver(in engine.Operator, layout []colID, x *aggRel,
 		in.Close()
 		return nil, nil, err
 	}
-	return op, x.outCols(), nil
+	return op, x.OutCols(), nil
 }
 
 // aggCalls lowers an aggregation's group keys and calls over layout.
-func (l *lowerer) aggCalls(x *aggRel, layout []colID) ([]exec.AggCall, []expr.Expr, error) {
-	groups, err := l.remapAll(x.groups, layout)
+func (l *lowerer) aggCalls(x *plan.Agg, layout []plan.ColID) ([]exec.AggCall, []expr.Expr, error) {
+	groups, err := l.remapAll(x.Groups, layout)
 	if err != nil {
 		return nil, nil, err
 	}
-	calls := make([]exec.AggCall, len(x.aggs))
-	for i, a := range x.aggs {
+	calls := make([]exec.AggCall, len(x.Aggs))
+	for i, a := range x.Aggs {
 		c := exec.AggCall{Fn: a.Fn, Distinct: a.Distinct, Name: a.Name}
 		if a.Arg != nil {
 			if c.Arg, err = l.remap(a.Arg, layout); err != nil {
@@ -425,19 +426,19 @@ func (l *lowerer) aggCalls(x *aggRel, layout []colID) ([]exec.AggCall, []expr.Ex
 
 // lowerSort lowers ORDER BY; with limit >= 0 it keeps only the first
 // limit rows (top-N).
-func (l *lowerer) lowerSort(x *sortRel, need colSet, limit int64) (engine.Operator, []colID, error) {
-	childNeed := colSet{}
+func (l *lowerer) lowerSort(x *plan.Sort, need plan.ColSet, limit int64) (engine.Operator, []plan.ColID, error) {
+	childNeed := plan.ColSet{}
 	for id := range need {
-		childNeed.add(id)
+		childNeed.Add(id)
 	}
-	for _, k := range x.keys {
-		childNeed.addRefs(k.E)
+	for _, k := range x.Keys {
+		childNeed.AddRefs(k.E)
 	}
-	in, layout, err := l.lower(x.in, childNeed)
+	in, layout, err := l.lower(x.In, childNeed)
 	if err != nil {
 		return nil, nil, err
 	}
-	keys, err := l.sortKeys(x.keys, layout)
+	keys, err := l.sortKeys(x.Keys, layout)
 	if err != nil {
 		in.Close()
 		return nil, nil, err
@@ -455,7 +456,7 @@ func (l *lowerer) lowerSort(x *sortRel, need colSet, limit int64) (engine.Operat
 	return op, layout, nil
 }
 
-func (l *lowerer) sortKeys(ks []sortKey, layout []colID) ([]exec.SortKey, error) {
+func (l *lowerer) sortKeys(ks []plan.SortKey, layout []plan.ColID) ([]exec.SortKey, error) {
 	keys := make([]exec.SortKey, len(ks))
 	for i, k := range ks {
 		e, err := l.remap(k.E, layout)
@@ -468,18 +469,18 @@ func (l *lowerer) sortKeys(ks []sortKey, layout []colID) ([]exec.SortKey, error)
 }
 
 // lowerExact lowers r and projects exactly cols, in order.
-func (l *lowerer) lowerExact(r rel, cols []colID) (engine.Operator, error) {
+func (l *lowerer) lowerExact(r plan.Rel, cols []plan.ColID) (engine.Operator, error) {
 	names := make([]string, len(cols))
 	for i, id := range cols {
-		names[i] = l.q.meta(id).name
+		names[i] = l.q.Meta(id).Name
 	}
 	return l.lowerExactNamed(r, cols, names)
 }
 
 // lowerExactNamed lowers r and projects exactly cols, in order, named
 // names; dictionary columns come out decoded.
-func (l *lowerer) lowerExactNamed(r rel, cols []colID, names []string) (engine.Operator, error) {
-	op, layout, err := l.lower(r, setOf(cols))
+func (l *lowerer) lowerExactNamed(r plan.Rel, cols []plan.ColID, names []string) (engine.Operator, error) {
+	op, layout, err := l.lower(r, plan.SetOf(cols))
 	if err != nil {
 		return nil, err
 	}
@@ -494,15 +495,15 @@ func (l *lowerer) lowerExactNamed(r rel, cols []colID, names []string) (engine.O
 }
 
 // lowerSetOp lowers UNION ALL / INTERSECT / EXCEPT.
-func (l *lowerer) lowerSetOp(x *setOpRel) (engine.Operator, []colID, error) {
-	ins := make([]engine.Operator, 0, len(x.ins))
+func (l *lowerer) lowerSetOp(x *plan.SetOp) (engine.Operator, []plan.ColID, error) {
+	ins := make([]engine.Operator, 0, len(x.Ins))
 	closeAll := func() {
 		for _, op := range ins {
 			op.Close()
 		}
 	}
-	for i, in := range x.ins {
-		op, err := l.lowerExact(in, x.inCols[i])
+	for i, in := range x.Ins {
+		op, err := l.lowerExact(in, x.InCols[i])
 		if err != nil {
 			closeAll()
 			return nil, nil, err
@@ -511,21 +512,21 @@ func (l *lowerer) lowerSetOp(x *setOpRel) (engine.Operator, []colID, error) {
 	}
 	var op engine.Operator
 	var err error
-	switch x.op {
+	switch x.Op {
 	case "union":
 		op, err = exec.NewUnionAll(ins...)
 	case "intersect":
-		op, err = exec.NewSetOp(exec.SetIntersect, x.all, ins[0], ins[1], l.opts)
+		op, err = exec.NewSetOp(exec.SetIntersect, x.All, ins[0], ins[1], l.opts)
 	case "except":
-		op, err = exec.NewSetOp(exec.SetExcept, x.all, ins[0], ins[1], l.opts)
+		op, err = exec.NewSetOp(exec.SetExcept, x.All, ins[0], ins[1], l.opts)
 	default:
-		err = fmt.Errorf("lower: set operation %q", x.op)
+		err = fmt.Errorf("lower: set operation %q", x.Op)
 	}
 	if err != nil {
 		closeAll()
 		return nil, nil, err
 	}
-	return op, x.cols, nil
+	return op, x.Cols, nil
 }
 
 // initPlan runs an uncorrelated subquery once and returns its value: the
@@ -538,7 +539,7 @@ func (l *lowerer) initPlan(x *subqueryExpr) (*expr.Lit, error) {
 	sub := &lowerer{ctx: l.ctx, s: l.s, q: x.plan.q, opts: l.opts, init: l.init, ctes: l.cteRunsOf()}
 	p := x.plan
 	if x.exists {
-		p = &selectPlan{root: &limitRel{in: p.root, limit: 1}, out: p.out, cols: p.cols, q: p.q}
+		p = &selectPlan{root: &plan.Limit{In: p.root, Limit: 1}, out: p.out, cols: p.cols, q: p.q}
 	}
 	op, err := sub.lowerPlan(p)
 	if err != nil {
@@ -605,43 +606,43 @@ func drain(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error
 
 // lowerRecursive lowers WITH RECURSIVE's union; each iteration lowers the
 // recursive term afresh (operators run once).
-func (l *lowerer) lowerRecursive(x *recursiveRel) (engine.Operator, []colID, error) {
-	anchor, err := l.lowerExact(x.anchor, x.anchorCols)
+func (l *lowerer) lowerRecursive(x *plan.Recursive) (engine.Operator, []plan.ColID, error) {
+	anchor, err := l.lowerExact(x.Anchor, x.AnchorCols)
 	if err != nil {
 		return nil, nil, err
 	}
 	wt := exec.NewWorkTable(anchor.Schema())
 	if l.workTables == nil {
-		l.workTables = map[*workTableRef]*exec.WorkTable{}
+		l.workTables = map[*plan.WorkTableRef]*exec.WorkTable{}
 	}
-	l.workTables[x.wt] = wt
+	l.workTables[x.WT] = wt
 	op, err := exec.NewRecursiveUnion(anchor, wt, func() (engine.Operator, error) {
-		return l.lowerExact(x.recursive, x.recursCols)
-	}, x.distinct)
+		return l.lowerExact(x.Recursive, x.RecursCols)
+	}, x.Distinct)
 	if err != nil {
 		anchor.Close()
 		return nil, nil, err
 	}
-	return op, x.cols, nil
+	return op, x.Cols, nil
 }
 
 // countFromMetadata answers SELECT count(*) FROM t (no WHERE, no GROUP BY)
 // from the snapshot summary when it is exact: the summary has the record
 // count and says the snapshot has no delete files.
-func countFromMetadata(x *aggRel) (int64, bool) {
-	scan, ok := x.in.(*scanRel)
-	if !ok || len(x.groups) > 0 || len(x.aggs) == 0 {
+func countFromMetadata(x *plan.Agg) (int64, bool) {
+	scan, ok := x.In.(*plan.Scan)
+	if !ok || len(x.Groups) > 0 || len(x.Aggs) == 0 {
 		return 0, false
 	}
-	for _, a := range x.aggs {
+	for _, a := range x.Aggs {
 		if a.Fn != "count" || a.Arg != nil || a.Filter != nil || a.Distinct {
 			return 0, false
 		}
 	}
-	if scan.snapshot == nil {
+	if scan.Snapshot == nil {
 		return 0, true
 	}
-	sum := scan.snapshot.Summary
+	sum := scan.Snapshot.Summary
 	n, ok := summaryInt(sum, "total-records")
 	if !ok {
 		return 0, false

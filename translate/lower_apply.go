@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // A correlated subquery that decorrelation cannot turn into a plain join
@@ -19,43 +20,43 @@ import (
 // (a plan per distinct outer row) but always right.
 
 // lowerApply lowers a dependent join.
-func (l *lowerer) lowerApply(x *joinRel, need colSet) (engine.Operator, []colID, error) {
-	leftOut := setOf(x.left.outCols())
-	params := colSet{}
-	for id := range freeRefs(x.right) {
-		if leftOut.has(id) {
-			params.add(id)
+func (l *lowerer) lowerApply(x *plan.Join, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
+	leftOut := plan.SetOf(x.Left.OutCols())
+	params := plan.ColSet{}
+	for id := range freeRefs(x.Right) {
+		if leftOut.Has(id) {
+			params.Add(id)
 		}
 	}
-	needL := colSet{}
+	needL := plan.ColSet{}
 	for id := range need {
-		if leftOut.has(id) {
-			needL.add(id)
+		if leftOut.Has(id) {
+			needL.Add(id)
 		}
 	}
 	for id := range params {
-		needL.add(id)
+		needL.Add(id)
 	}
-	if x.cond != nil {
-		for id := range refsOf(x.cond) {
-			if leftOut.has(id) {
-				needL.add(id)
+	if x.Cond != nil {
+		for id := range plan.RefsOf(x.Cond) {
+			if leftOut.Has(id) {
+				needL.Add(id)
 			}
 		}
 	}
-	left, llayout, err := l.lower(x.left, needL)
+	left, llayout, err := l.lower(x.Left, needL)
 	if err != nil {
 		return nil, nil, err
 	}
-	rightCols := x.right.outCols()
-	if x.cond != nil {
+	rightCols := x.Right.OutCols()
+	if x.Cond != nil {
 		// The right side keeps every column the condition may use.
-		rightCols = append([]colID(nil), rightCols...)
+		rightCols = append([]plan.ColID(nil), rightCols...)
 	}
-	both := append(append([]colID(nil), llayout...), rightCols...)
+	both := append(append([]plan.ColID(nil), llayout...), rightCols...)
 	var residual expr.Expr
-	if x.cond != nil {
-		if residual, err = l.remap(x.cond, both); err != nil {
+	if x.Cond != nil {
+		if residual, err = l.remap(x.Cond, both); err != nil {
 			left.Close()
 			return nil, nil, err
 		}
@@ -63,22 +64,22 @@ func (l *lowerer) lowerApply(x *joinRel, need colSet) (engine.Operator, []colID,
 	op := &applyOp{l: l, x: x, left: left, llayout: llayout, rightCols: rightCols, residual: residual}
 	// The schema: what the engine's join of these inputs yields.
 	fields := append([]arrow.Field(nil), left.Schema().Fields()...)
-	switch x.typ {
-	case joinSemi, joinAnti:
-	case joinMark:
+	switch x.Typ {
+	case plan.JoinSemi, plan.JoinAnti:
+	case plan.JoinMark:
 		fields = append(fields, arrow.Field{Name: "mark", Type: arrow.FixedWidthTypes.Boolean, Nullable: true})
 	default:
 		for _, id := range rightCols {
-			m := l.q.meta(id)
-			fields = append(fields, arrow.Field{Name: m.name, Type: m.at, Nullable: true})
+			m := l.q.Meta(id)
+			fields = append(fields, arrow.Field{Name: m.Name, Type: m.ArrowType, Nullable: true})
 		}
 	}
 	op.schema = arrow.NewSchema(fields, nil)
 	layout := llayout
-	switch x.typ {
-	case joinSemi, joinAnti:
-	case joinMark:
-		layout = append(append([]colID(nil), llayout...), x.mark)
+	switch x.Typ {
+	case plan.JoinSemi, plan.JoinAnti:
+	case plan.JoinMark:
+		layout = append(append([]plan.ColID(nil), llayout...), x.Mark)
 	default:
 		layout = both
 	}
@@ -88,10 +89,10 @@ func (l *lowerer) lowerApply(x *joinRel, need colSet) (engine.Operator, []colID,
 // applyOp runs the right side of a dependent join once per left row.
 type applyOp struct {
 	l         *lowerer
-	x         *joinRel
+	x         *plan.Join
 	left      engine.Operator
-	llayout   []colID
-	rightCols []colID
+	llayout   []plan.ColID
+	rightCols []plan.ColID
 	residual  expr.Expr
 	schema    *arrow.Schema
 	ctx       context.Context
@@ -153,7 +154,7 @@ func (o *applyOp) Next() (arrow.RecordBatch, error) {
 // joinRow plans the right side for row i of b and joins it to that row.
 func (o *applyOp) joinRow(b arrow.RecordBatch, i int) (engine.Operator, error) {
 	vals := make([]expr.Expr, b.NumCols())
-	subst := map[colID]*expr.Lit{}
+	subst := map[plan.ColID]*expr.Lit{}
 	for j := 0; j < int(b.NumCols()); j++ {
 		lit, err := expr.ValueLit(b.Column(j), i)
 		if err != nil {
@@ -173,7 +174,7 @@ func (o *applyOp) joinRow(b arrow.RecordBatch, i int) (engine.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	right, err := substituteRel(o.x.right, subst)
+	right, err := substituteRel(o.x.Right, subst)
 	if err != nil {
 		row.Close()
 		return nil, err
@@ -185,7 +186,7 @@ func (o *applyOp) joinRow(b arrow.RecordBatch, i int) (engine.Operator, error) {
 	}
 	// NOT IN over a per-row subquery counts a NULL comparison as no match
 	// (the engine's null-aware join needs an equality key).
-	spec := exec.JoinSpec{Type: execJoinType(o.x.typ), Residual: o.residual, Single: o.x.single}
+	spec := exec.JoinSpec{Type: execJoinType(o.x.Typ), Residual: o.residual, Single: o.x.Single}
 	j, err := exec.NewNestedLoopJoin(row, rop, spec, o.l.opts)
 	if err != nil {
 		row.Close()
@@ -215,15 +216,15 @@ func (o *applyOp) Schema() *arrow.Schema { return o.schema }
 
 // substituteRel copies r with the columns of subst replaced by constants
 // in every expression.
-func substituteRel(r rel, subst map[colID]*expr.Lit) (rel, error) {
+func substituteRel(r plan.Rel, subst map[plan.ColID]*expr.Lit) (plan.Rel, error) {
 	var err error
 	sub := func(e expr.Expr) expr.Expr {
 		if e == nil || err != nil {
 			return e
 		}
-		out, rerr := rewriteExpr(e, func(e expr.Expr) (expr.Expr, error) {
+		out, rerr := plan.RewriteExpr(e, func(e expr.Expr) (expr.Expr, error) {
 			if c, ok := e.(*expr.Col); ok {
-				if lit, ok := subst[colID(c.Idx)]; ok {
+				if lit, ok := subst[plan.ColID(c.Idx)]; ok {
 					if !arrow.TypeEqual(lit.T, c.T) {
 						return &expr.Cast{Arg: lit, T: c.T}, nil
 					}
@@ -244,15 +245,15 @@ func substituteRel(r rel, subst map[colID]*expr.Lit) (rel, error) {
 		}
 		return out
 	}
-	keys := func(ks []sortKey) []sortKey {
-		out := make([]sortKey, len(ks))
+	keys := func(ks []plan.SortKey) []plan.SortKey {
+		out := make([]plan.SortKey, len(ks))
 		for i, k := range ks {
 			out[i] = k
 			out[i].E = sub(k.E)
 		}
 		return out
 	}
-	child := func(c rel) rel {
+	child := func(c plan.Rel) plan.Rel {
 		if err != nil {
 			return c
 		}
@@ -262,70 +263,70 @@ func substituteRel(r rel, subst map[colID]*expr.Lit) (rel, error) {
 		}
 		return n
 	}
-	var out rel
+	var out plan.Rel
 	switch x := r.(type) {
-	case *scanRel, *oneRowRel, *workTableRel, *sysRel, *metaRel, *changesRel, *cteScanRel:
+	case *plan.Scan, *plan.OneRow, *plan.WorkTable, *sysRel, *metaRel, *changesRel, *cteScanRel:
 		out = r
-	case *valuesRel:
+	case *plan.Values:
 		n := *x
-		n.rows = make([][]expr.Expr, len(x.rows))
-		for i, row := range x.rows {
-			n.rows[i] = subs(row)
+		n.Rows = make([][]expr.Expr, len(x.Rows))
+		for i, row := range x.Rows {
+			n.Rows[i] = subs(row)
 		}
 		out = &n
-	case *filterRel:
+	case *plan.Filter:
 		n := *x
-		n.in, n.pred = child(x.in), sub(x.pred)
+		n.In, n.Pred = child(x.In), sub(x.Pred)
 		out = &n
-	case *projectRel:
+	case *plan.Project:
 		n := *x
-		n.in, n.exprs = child(x.in), subs(x.exprs)
+		n.In, n.Exprs = child(x.In), subs(x.Exprs)
 		out = &n
-	case *aggRel:
+	case *plan.Agg:
 		n := *x
-		n.in, n.groups = child(x.in), subs(x.groups)
-		n.aggs = make([]aggCall, len(x.aggs))
-		for i, a := range x.aggs {
-			n.aggs[i] = a
-			n.aggs[i].Arg, n.aggs[i].Filter = sub(a.Arg), sub(a.Filter)
-			n.aggs[i].Args, n.aggs[i].OrderBy = subs(a.Args), keys(a.OrderBy)
+		n.In, n.Groups = child(x.In), subs(x.Groups)
+		n.Aggs = make([]plan.AggCall, len(x.Aggs))
+		for i, a := range x.Aggs {
+			n.Aggs[i] = a
+			n.Aggs[i].Arg, n.Aggs[i].Filter = sub(a.Arg), sub(a.Filter)
+			n.Aggs[i].Args, n.Aggs[i].OrderBy = subs(a.Args), keys(a.OrderBy)
 		}
 		out = &n
-	case *joinRel:
+	case *plan.Join:
 		n := *x
-		n.left, n.right, n.cond = child(x.left), child(x.right), sub(x.cond)
+		n.Left, n.Right, n.Cond = child(x.Left), child(x.Right), sub(x.Cond)
 		out = &n
-	case *sortRel:
+	case *plan.Sort:
 		n := *x
-		n.in, n.keys = child(x.in), keys(x.keys)
+		n.In, n.Keys = child(x.In), keys(x.Keys)
 		out = &n
-	case *limitRel:
+	case *plan.Limit:
 		n := *x
-		n.in = child(x.in)
+		n.In = child(x.In)
 		out = &n
-	case *windowRel:
+	case *plan.Window:
 		n := *x
-		n.in, n.partition, n.order = child(x.in), subs(x.partition), keys(x.order)
-		n.calls = make([]windowCall, len(x.calls))
-		for i, c := range x.calls {
-			n.calls[i] = c
-			n.calls[i].args, n.calls[i].filter = subs(c.args), sub(c.filter)
+		n.In, n.Partition, n.Order = child(x.In), subs(x.Partition), keys(x.Order)
+		n.Calls = make([]plan.WindowCall, len(x.Calls))
+		for i, c := range x.Calls {
+			n.Calls[i] = c
+			n.Calls[i].Args, n.Calls[i].Filter = subs(c.Args), sub(c.Filter)
 		}
 		out = &n
-	case *setOpRel:
+	case *plan.SetOp:
 		n := *x
-		n.ins = make([]rel, len(x.ins))
-		for i, in := range x.ins {
-			n.ins[i] = child(in)
+		n.Ins = make([]plan.Rel, len(x.Ins))
+		for i, in := range x.Ins {
+			n.Ins[i] = child(in)
 		}
 		out = &n
-	case *tableFuncRel:
+	case *plan.TableFunc:
 		n := *x
-		n.in, n.args = child(x.in), subs(x.args)
+		n.In, n.Args = child(x.In), subs(x.Args)
 		out = &n
-	case *recursiveRel:
+	case *plan.Recursive:
 		n := *x
-		n.anchor, n.recursive = child(x.anchor), child(x.recursive)
+		n.Anchor, n.Recursive = child(x.Anchor), child(x.Recursive)
 		out = &n
 	default:
 		return nil, fmt.Errorf("substitute: unknown plan node %T", r)

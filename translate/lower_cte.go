@@ -3,6 +3,7 @@ package translate
 import (
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/exec"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // cteRuns are the shared WITH queries of one execution of a statement,
@@ -24,7 +25,7 @@ func (l *lowerer) cteRunsOf() *cteRuns {
 
 // lowerCTEScan lowers a reference to a shared WITH query: a reader of
 // its result, which the first reader to open computes.
-func (l *lowerer) lowerCTEScan(x *cteScanRel) (engine.Operator, []colID, error) {
+func (l *lowerer) lowerCTEScan(x *cteScanRel) (engine.Operator, []plan.ColID, error) {
 	runs := l.cteRunsOf()
 	m, ok := runs.runs[x.cte]
 	if !ok {

@@ -6,38 +6,39 @@ import (
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // lowerJoin lowers a join: a hash join on the equalities between the two
 // sides in its condition (the rest is a residual condition), or a nested
 // loop join when there are none. The engine builds its hash table on the
 // right input unless told to build on the left (joinBuildSide).
-func (l *lowerer) lowerJoin(x *joinRel, need colSet) (engine.Operator, []colID, error) {
-	if x.apply {
+func (l *lowerer) lowerJoin(x *plan.Join, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
+	if x.Apply {
 		return l.lowerApply(x, need)
 	}
-	left, right, typ := x.left, x.right, x.typ
+	left, right, typ := x.Left, x.Right, x.Typ
 	swap, buildLeft := joinBuildSide(x)
 	if swap {
 		typ, _ = swapJoinType(typ)
 		left, right = right, left
 	}
-	leftOut, rightOut := setOf(left.outCols()), setOf(right.outCols())
+	leftOut, rightOut := plan.SetOf(left.OutCols()), plan.SetOf(right.OutCols())
 	leftKeys, rightKeys, nullSafe, residual := splitJoinCond(x, left, right)
-	needL, needR := colSet{}, colSet{}
-	split := func(s colSet) {
+	needL, needR := plan.ColSet{}, plan.ColSet{}
+	split := func(s plan.ColSet) {
 		for id := range s {
-			if leftOut.has(id) {
-				needL.add(id)
+			if leftOut.Has(id) {
+				needL.Add(id)
 			}
-			if rightOut.has(id) {
-				needR.add(id)
+			if rightOut.Has(id) {
+				needR.Add(id)
 			}
 		}
 	}
 	split(need)
-	if x.cond != nil {
-		split(refsOf(x.cond))
+	if x.Cond != nil {
+		split(plan.RefsOf(x.Cond))
 	}
 	lop, llayout, err := l.lower(left, needL)
 	if err != nil {
@@ -48,24 +49,24 @@ func (l *lowerer) lowerJoin(x *joinRel, need colSet) (engine.Operator, []colID, 
 		lop.Close()
 		return nil, nil, err
 	}
-	fail := func(err error) (engine.Operator, []colID, error) {
+	fail := func(err error) (engine.Operator, []plan.ColID, error) {
 		lop.Close()
 		rop.Close()
 		return nil, nil, err
 	}
 	// Without an equality key, IN's NULL semantics are approximated: a
 	// comparison that is NULL counts as no match.
-	nullAware := x.nullAware && len(leftKeys) == 1 && !nullSafe[0]
-	spec := exec.JoinSpec{Type: execJoinType(typ), NullSafe: nullSafe, NullAware: nullAware, Single: x.single, BuildLeft: buildLeft}
+	nullAware := x.NullAware && len(leftKeys) == 1 && !nullSafe[0]
+	spec := exec.JoinSpec{Type: execJoinType(typ), NullSafe: nullSafe, NullAware: nullAware, Single: x.Single, BuildLeft: buildLeft}
 	if spec.LeftKeys, err = l.remapAll(leftKeys, llayout); err != nil {
 		return fail(err)
 	}
 	if spec.RightKeys, err = l.remapAll(rightKeys, rlayout); err != nil {
 		return fail(err)
 	}
-	both := append(append([]colID(nil), llayout...), rlayout...)
+	both := append(append([]plan.ColID(nil), llayout...), rlayout...)
 	if len(residual) > 0 {
-		if spec.Residual, err = l.remap(andOf(residual), both); err != nil {
+		if spec.Residual, err = l.remap(plan.AndOf(residual), both); err != nil {
 			return fail(err)
 		}
 	}
@@ -79,10 +80,10 @@ func (l *lowerer) lowerJoin(x *joinRel, need colSet) (engine.Operator, []colID, 
 		return fail(err)
 	}
 	switch typ {
-	case joinSemi, joinAnti:
+	case plan.JoinSemi, plan.JoinAnti:
 		return op, llayout, nil
-	case joinMark:
-		return op, append(append([]colID(nil), llayout...), x.mark), nil
+	case plan.JoinMark:
+		return op, append(append([]plan.ColID(nil), llayout...), x.Mark), nil
 	}
 	return op, both, nil
 }
@@ -90,12 +91,12 @@ func (l *lowerer) lowerJoin(x *joinRel, need colSet) (engine.Operator, []colID, 
 // splitJoinCond splits the condition of x, whose inputs are left and
 // right (x's own or exchanged), into the equalities between the two
 // sides (the hash keys) and the rest.
-func splitJoinCond(x *joinRel, left, right rel) (leftKeys, rightKeys []expr.Expr, nullSafe []bool, residual []expr.Expr) {
-	leftOut, rightOut := setOf(left.outCols()), setOf(right.outCols())
-	for i, c := range conjuncts(x.cond) {
+func splitJoinCond(x *plan.Join, left, right plan.Rel) (leftKeys, rightKeys []expr.Expr, nullSafe []bool, residual []expr.Expr) {
+	leftOut, rightOut := plan.SetOf(left.OutCols()), plan.SetOf(right.OutCols())
+	for i, c := range plan.Conjuncts(x.Cond) {
 		// A null-aware join (NOT IN) has exactly one key: the IN
 		// comparison, first in the condition; the rest is residual.
-		if x.nullAware && (i > 0 || len(leftKeys) > 0) {
+		if x.NullAware && (i > 0 || len(leftKeys) > 0) {
 			residual = append(residual, c)
 			continue
 		}
@@ -119,31 +120,31 @@ const buildLeftMargin = 2
 // or mark join, or a scalar subquery's single left join, keeps its inputs
 // (its output is the left side's rows) and builds on the left (buildLeft)
 // when that is clearly smaller and the join has hash keys.
-func joinBuildSide(x *joinRel) (swap, buildLeft bool) {
-	if x.apply {
+func joinBuildSide(x *plan.Join) (swap, buildLeft bool) {
+	if x.Apply {
 		return false, false
 	}
-	switch x.typ {
-	case joinSemi, joinAnti, joinMark:
-	case joinLeft:
-		if !x.single {
-			_, ok := swapJoinType(x.typ)
-			return ok && estimateRows(x.left) < estimateRows(x.right), false
+	switch x.Typ {
+	case plan.JoinSemi, plan.JoinAnti, plan.JoinMark:
+	case plan.JoinLeft:
+		if !x.Single {
+			_, ok := swapJoinType(x.Typ)
+			return ok && estimateRows(x.Left) < estimateRows(x.Right), false
 		}
 	default:
-		_, ok := swapJoinType(x.typ)
-		return ok && estimateRows(x.left) < estimateRows(x.right), false
+		_, ok := swapJoinType(x.Typ)
+		return ok && estimateRows(x.Left) < estimateRows(x.Right), false
 	}
-	if estimateRows(x.left)*buildLeftMargin >= estimateRows(x.right) {
+	if estimateRows(x.Left)*buildLeftMargin >= estimateRows(x.Right) {
 		return false, false
 	}
-	keys, _, _, _ := splitJoinCond(x, x.left, x.right)
+	keys, _, _, _ := splitJoinCond(x, x.Left, x.Right)
 	return false, len(keys) > 0
 }
 
 // joinBuildNote is what EXPLAIN adds to a join that holds its left input
 // in memory (the engine holds the right one otherwise).
-func joinBuildNote(x *joinRel) string {
+func joinBuildNote(x *plan.Join) string {
 	if swap, buildLeft := joinBuildSide(x); swap || buildLeft {
 		return " build left"
 	}
@@ -151,31 +152,31 @@ func joinBuildNote(x *joinRel) string {
 }
 
 // swapJoinType is the join type with the inputs exchanged.
-func swapJoinType(t joinType) (joinType, bool) {
+func swapJoinType(t plan.JoinType) (plan.JoinType, bool) {
 	switch t {
-	case joinInner, joinFull:
+	case plan.JoinInner, plan.JoinFull:
 		return t, true
-	case joinLeft:
-		return joinRight, true
-	case joinRight:
-		return joinLeft, true
+	case plan.JoinLeft:
+		return plan.JoinRight, true
+	case plan.JoinRight:
+		return plan.JoinLeft, true
 	}
 	return t, false
 }
 
-func execJoinType(t joinType) exec.JoinType {
+func execJoinType(t plan.JoinType) exec.JoinType {
 	switch t {
-	case joinLeft:
+	case plan.JoinLeft:
 		return exec.JoinLeft
-	case joinRight:
+	case plan.JoinRight:
 		return exec.JoinRight
-	case joinFull:
+	case plan.JoinFull:
 		return exec.JoinFull
-	case joinSemi:
+	case plan.JoinSemi:
 		return exec.JoinSemi
-	case joinAnti:
+	case plan.JoinAnti:
 		return exec.JoinAnti
-	case joinMark:
+	case plan.JoinMark:
 		return exec.JoinMark
 	}
 	return exec.JoinInner
@@ -183,7 +184,7 @@ func execJoinType(t joinType) exec.JoinType {
 
 // equiKey recognizes l = r (or IS NOT DISTINCT FROM) with each side over
 // one input only, both of the same type.
-func equiKey(c expr.Expr, left, right colSet) (lk, rk expr.Expr, nullSafe, ok bool) {
+func equiKey(c expr.Expr, left, right plan.ColSet) (lk, rk expr.Expr, nullSafe, ok bool) {
 	call, isCall := c.(*expr.Call)
 	if !isCall || len(call.Args) != 2 || (call.Fn != "=" && call.Fn != "is_not_distinct_from") {
 		return nil, nil, false, false
@@ -192,14 +193,14 @@ func equiKey(c expr.Expr, left, right colSet) (lk, rk expr.Expr, nullSafe, ok bo
 	if !arrow.TypeEqual(a.Type(), b.Type()) || !hashableKey(a.Type()) {
 		return nil, nil, false, false
 	}
-	ra, rb := refsOf(a), refsOf(b)
+	ra, rb := plan.RefsOf(a), plan.RefsOf(b)
 	if len(ra) == 0 || len(rb) == 0 {
 		return nil, nil, false, false
 	}
 	switch {
-	case ra.subsetOf(left) && rb.subsetOf(right):
+	case ra.SubsetOf(left) && rb.SubsetOf(right):
 		return a, b, call.Fn != "=", true
-	case rb.subsetOf(left) && ra.subsetOf(right):
+	case rb.SubsetOf(left) && ra.SubsetOf(right):
 		return b, a, call.Fn != "=", true
 	}
 	return nil, nil, false, false
@@ -219,7 +220,7 @@ func hashableKey(t arrow.DataType) bool {
 // estimateRows is a rough row count of r from table statistics (snapshot
 // summaries) and guessed selectivities, for choosing a hash join's build
 // side.
-func estimateRows(r rel) float64 {
+func estimateRows(r plan.Rel) float64 {
 	rows, _ := estimate(r)
 	return rows
 }
@@ -228,52 +229,52 @@ func estimateRows(r rel) float64 {
 // table r's rows come from before any filter (base), which an equi join
 // divides by: joining n filtered rows of a table to the table it refers
 // to (a key to a smaller table) keeps about n rows.
-func estimate(r rel) (rows, base float64) {
+func estimate(r plan.Rel) (rows, base float64) {
 	switch x := r.(type) {
-	case *scanRel:
-		if x.snapshot == nil {
+	case *plan.Scan:
+		if x.Snapshot == nil {
 			return 0, 0
 		}
-		if n, ok := summaryInt(x.snapshot.Summary, "total-records"); ok {
+		if n, ok := summaryInt(x.Snapshot.Summary, "total-records"); ok {
 			return float64(n), float64(n)
 		}
 		return 1e6, 1e6
-	case *oneRowRel:
+	case *plan.OneRow:
 		return 1, 1
 	case *cteScanRel:
 		return estimate(x.cte.body) // a shared WITH query: its body's rows
 	case *sysRel, *metaRel, *changesRel:
 		return 1000, 1000
-	case *valuesRel:
-		return float64(len(x.rows)), float64(len(x.rows))
-	case *filterRel:
-		n, b := estimate(x.in)
-		return n * selectivity(x.pred), b
-	case *aggRel:
-		if len(x.groups) == 0 {
+	case *plan.Values:
+		return float64(len(x.Rows)), float64(len(x.Rows))
+	case *plan.Filter:
+		n, b := estimate(x.In)
+		return n * selectivity(x.Pred), b
+	case *plan.Agg:
+		if len(x.Groups) == 0 {
 			return 1, 1
 		}
-		n, _ := estimate(x.in)
+		n, _ := estimate(x.In)
 		return n / 10, n / 10
-	case *joinRel:
+	case *plan.Join:
 		return estimateJoin(x)
-	case *limitRel:
-		n, b := estimate(x.in)
-		if x.limit >= 0 {
-			n = min(float64(x.limit), n)
+	case *plan.Limit:
+		n, b := estimate(x.In)
+		if x.Limit >= 0 {
+			n = min(float64(x.Limit), n)
 		}
 		return n, b
-	case *setOpRel:
+	case *plan.SetOp:
 		n := 0.0
-		for _, in := range x.ins {
+		for _, in := range x.Ins {
 			n += estimateRows(in)
 		}
 		return n, n
-	case *tableFuncRel:
-		n := estimateRows(x.in) * 100
+	case *plan.TableFunc:
+		n := estimateRows(x.In) * 100
 		return n, n
 	}
-	if cs := relChildren(r); len(cs) == 1 {
+	if cs := plan.Children(r); len(cs) == 1 {
 		return estimate(cs[0])
 	}
 	return 1e6, 1e6
@@ -282,27 +283,27 @@ func estimate(r rel) (rows, base float64) {
 // estimateJoin estimates a join: an equi join keeps each side's rows in
 // the proportion the other side keeps of its base (the smaller base: the
 // side referred to); an outer join keeps at least its outer rows.
-func estimateJoin(x *joinRel) (rows, base float64) {
-	l, lb := estimate(x.left)
-	r, rb := estimate(x.right)
-	switch x.typ {
-	case joinSemi, joinAnti, joinMark:
+func estimateJoin(x *plan.Join) (rows, base float64) {
+	l, lb := estimate(x.Left)
+	r, rb := estimate(x.Right)
+	switch x.Typ {
+	case plan.JoinSemi, plan.JoinAnti, plan.JoinMark:
 		return l, lb
 	}
-	if x.cond == nil {
+	if x.Cond == nil {
 		return l * r, lb * rb
 	}
 	base = max(lb, rb)
-	if keys, _, _, _ := splitJoinCond(x, x.left, x.right); len(keys) == 0 || x.apply {
+	if keys, _, _, _ := splitJoinCond(x, x.Left, x.Right); len(keys) == 0 || x.Apply {
 		return max(l, r), base
 	}
 	rows = l * r / max(min(lb, rb), 1)
-	switch x.typ {
-	case joinLeft:
+	switch x.Typ {
+	case plan.JoinLeft:
 		rows = max(rows, l)
-	case joinRight:
+	case plan.JoinRight:
 		rows = max(rows, r)
-	case joinFull:
+	case plan.JoinFull:
 		rows = max(rows, l, r)
 	}
 	return rows, base
@@ -325,14 +326,14 @@ const (
 // independent), at least selMinimum.
 func selectivity(pred expr.Expr) float64 {
 	s := 1.0
-	ranged := colSet{}
-	for _, c := range conjuncts(pred) {
+	ranged := plan.ColSet{}
+	for _, c := range plan.Conjuncts(pred) {
 		// A range closed on both sides (x >= a AND x < b) counts once.
 		if id, ok := rangeColumn(c); ok {
-			if ranged.has(id) {
+			if ranged.Has(id) {
 				continue
 			}
-			ranged.add(id)
+			ranged.Add(id)
 		}
 		s *= conjunctSelectivity(c)
 	}
@@ -341,7 +342,7 @@ func selectivity(pred expr.Expr) float64 {
 
 // rangeColumn is the column a comparison <, <=, > or >= bounds by
 // something that reads no column.
-func rangeColumn(e expr.Expr) (colID, bool) {
+func rangeColumn(e expr.Expr) (plan.ColID, bool) {
 	c, ok := e.(*expr.Call)
 	if !ok || len(c.Args) != 2 {
 		return 0, false
@@ -352,8 +353,8 @@ func rangeColumn(e expr.Expr) (colID, bool) {
 		return 0, false
 	}
 	for i, a := range c.Args {
-		if col, ok := a.(*expr.Col); ok && len(refsOf(c.Args[1-i])) == 0 {
-			return colID(col.Idx), true
+		if col, ok := a.(*expr.Col); ok && len(plan.RefsOf(c.Args[1-i])) == 0 {
+			return plan.ColID(col.Idx), true
 		}
 	}
 	return 0, false

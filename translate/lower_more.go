@@ -3,44 +3,45 @@ package translate
 import (
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/exec"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // lowerWindow lowers one window: its input's columns, then its calls.
-func (l *lowerer) lowerWindow(x *windowRel, need colSet) (engine.Operator, []colID, error) {
-	childNeed := colSet{}
-	in := setOf(x.in.outCols())
+func (l *lowerer) lowerWindow(x *plan.Window, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
+	childNeed := plan.ColSet{}
+	in := plan.SetOf(x.In.OutCols())
 	for id := range need {
-		if in.has(id) {
-			childNeed.add(id)
+		if in.Has(id) {
+			childNeed.Add(id)
 		}
 	}
-	for _, e := range relExprs(x) {
-		childNeed.addRefs(e)
+	for _, e := range plan.Exprs(x) {
+		childNeed.AddRefs(e)
 	}
-	op, layout, err := l.lower(x.in, childNeed)
+	op, layout, err := l.lower(x.In, childNeed)
 	if err != nil {
 		return nil, nil, err
 	}
-	fail := func(err error) (engine.Operator, []colID, error) {
+	fail := func(err error) (engine.Operator, []plan.ColID, error) {
 		op.Close()
 		return nil, nil, err
 	}
-	partition, err := l.remapAll(x.partition, layout)
+	partition, err := l.remapAll(x.Partition, layout)
 	if err != nil {
 		return fail(err)
 	}
-	order, err := l.sortKeys(x.order, layout)
+	order, err := l.sortKeys(x.Order, layout)
 	if err != nil {
 		return fail(err)
 	}
-	calls := make([]exec.WindowCall, len(x.calls))
-	for i, c := range x.calls {
-		wc := exec.WindowCall{Fn: c.fn, Frame: c.frame, Name: c.fn}
-		if wc.Args, err = l.remapAll(c.args, layout); err != nil {
+	calls := make([]exec.WindowCall, len(x.Calls))
+	for i, c := range x.Calls {
+		wc := exec.WindowCall{Fn: c.Fn, Frame: c.Frame, Name: c.Fn}
+		if wc.Args, err = l.remapAll(c.Args, layout); err != nil {
 			return fail(err)
 		}
-		if c.filter != nil {
-			if wc.Filter, err = l.remap(c.filter, layout); err != nil {
+		if c.Filter != nil {
+			if wc.Filter, err = l.remap(c.Filter, layout); err != nil {
 				return fail(err)
 			}
 		}
@@ -50,40 +51,40 @@ func (l *lowerer) lowerWindow(x *windowRel, need colSet) (engine.Operator, []col
 	if err != nil {
 		return fail(err)
 	}
-	return w, append(append([]colID(nil), layout...), x.cols...), nil
+	return w, append(append([]plan.ColID(nil), layout...), x.Cols...), nil
 }
 
 // lowerTableFunc lowers a set-returning function evaluated per input row.
-func (l *lowerer) lowerTableFunc(x *tableFuncRel, need colSet) (engine.Operator, []colID, error) {
-	childNeed := colSet{}
-	in := setOf(x.in.outCols())
+func (l *lowerer) lowerTableFunc(x *plan.TableFunc, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
+	childNeed := plan.ColSet{}
+	in := plan.SetOf(x.In.OutCols())
 	for id := range need {
-		if in.has(id) {
-			childNeed.add(id)
+		if in.Has(id) {
+			childNeed.Add(id)
 		}
 	}
-	for _, e := range x.args {
-		childNeed.addRefs(e)
+	for _, e := range x.Args {
+		childNeed.AddRefs(e)
 	}
-	op, layout, err := l.lower(x.in, childNeed)
+	op, layout, err := l.lower(x.In, childNeed)
 	if err != nil {
 		return nil, nil, err
 	}
-	args, err := l.remapAll(x.args, layout)
-	if err != nil {
-		op.Close()
-		return nil, nil, err
-	}
-	f, err := exec.NewTableFunc(op, x.fn, args, x.ordinality, x.outer, l.opts)
+	args, err := l.remapAll(x.Args, layout)
 	if err != nil {
 		op.Close()
 		return nil, nil, err
 	}
-	return f, append(append([]colID(nil), layout...), x.cols...), nil
+	f, err := exec.NewTableFunc(op, x.Fn, args, x.Ordinality, x.Outer, l.opts)
+	if err != nil {
+		op.Close()
+		return nil, nil, err
+	}
+	return f, append(append([]plan.ColID(nil), layout...), x.Cols...), nil
 }
 
 // aggExtras lowers an aggregate's extra arguments and ORDER BY.
-func (l *lowerer) aggExtras(c *exec.AggCall, a aggCall, layout []colID) error {
+func (l *lowerer) aggExtras(c *exec.AggCall, a plan.AggCall, layout []plan.ColID) error {
 	var err error
 	if len(a.Args) > 0 {
 		if c.Args, err = l.remapAll(a.Args, layout); err != nil {

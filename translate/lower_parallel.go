@@ -7,6 +7,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/exec"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // Parallel aggregation. An aggregation over a pipeline of filters and
@@ -19,7 +20,7 @@ import (
 // scanSplit makes one scan read only some files, or (shards > 1) one
 // shard of the row groups of all of them.
 type scanSplit struct {
-	scan          *scanRel
+	scan          *plan.Scan
 	tasks         []catalog.FileScanTask
 	shard, shards int
 }
@@ -31,17 +32,17 @@ var mergeableAggs = map[string]bool{"count": true, "sum": true, "avg": true, "mi
 
 // parallelAgg lowers x in parallel when it can; ok is false when it
 // cannot (then nothing was built).
-func (l *lowerer) parallelAgg(x *aggRel, need colSet) (engine.Operator, bool, error) {
+func (l *lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, bool, error) {
 	parts := runtime.GOMAXPROCS(0)
-	if parts < 2 || l.stats != nil || len(x.aggs) == 0 {
+	if parts < 2 || l.stats != nil || len(x.Aggs) == 0 {
 		return nil, false, nil
 	}
-	for _, a := range x.aggs {
+	for _, a := range x.Aggs {
 		if !mergeableAggs[a.Fn] || a.Distinct || len(a.OrderBy) > 0 {
 			return nil, false, nil
 		}
 	}
-	sr := pipelineScan(x.in)
+	sr := pipelineScan(x.In)
 	if sr == nil {
 		return nil, false, nil
 	}
@@ -72,7 +73,7 @@ func (l *lowerer) parallelAgg(x *aggRel, need colSet) (engine.Operator, bool, er
 	defer func() { l.split = nil }()
 	for _, split := range splits {
 		l.split = split
-		in, layout, err := l.lower(x.in, need)
+		in, layout, err := l.lower(x.In, need)
 		if err != nil {
 			closeAll()
 			return nil, true, err
@@ -91,11 +92,11 @@ func (l *lowerer) parallelAgg(x *aggRel, need colSet) (engine.Operator, bool, er
 	}
 	// The final phase merges states: its calls only give the aggregates'
 	// names and argument types (their expressions are not evaluated).
-	calls := make([]exec.AggCall, len(x.aggs))
-	for i, a := range x.aggs {
+	calls := make([]exec.AggCall, len(x.Aggs))
+	for i, a := range x.Aggs {
 		calls[i] = exec.AggCall{Fn: a.Fn, Name: a.Name, Arg: a.Arg, Args: a.Args}
 	}
-	op, err := exec.NewHashAggregateFinal(g, len(x.groups), calls, l.opts)
+	op, err := exec.NewHashAggregateFinal(g, len(x.Groups), calls, l.opts)
 	if err != nil {
 		g.Close()
 		return nil, true, err
@@ -108,19 +109,19 @@ func (l *lowerer) parallelAgg(x *aggRel, need colSet) (engine.Operator, bool, er
 // is not such a chain. A semi join keeps left rows, so each part's share
 // of them meets the whole right input (built again by each part: the
 // semi joins of the key restrictions have small right inputs).
-func pipelineScan(r rel) *scanRel {
+func pipelineScan(r plan.Rel) *plan.Scan {
 	for {
 		switch x := r.(type) {
-		case *filterRel:
-			r = x.in
-		case *projectRel:
-			r = x.in
-		case *joinRel:
-			if x.typ != joinSemi || x.apply {
+		case *plan.Filter:
+			r = x.In
+		case *plan.Project:
+			r = x.In
+		case *plan.Join:
+			if x.Typ != plan.JoinSemi || x.Apply {
 				return nil
 			}
-			r = x.left
-		case *scanRel:
+			r = x.Left
+		case *plan.Scan:
 			return x
 		default:
 			return nil

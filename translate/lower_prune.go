@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // Pruning. The conditions of a filter right above a table scan that
@@ -20,25 +21,25 @@ import (
 
 // collectScanPredicates records the predicates of every filter directly
 // above a scan in the tree.
-func (l *lowerer) collectScanPredicates(root rel) {
-	visitRel(root, func(r rel) {
-		f, ok := r.(*filterRel)
+func (l *lowerer) collectScanPredicates(root plan.Rel) {
+	plan.Visit(root, func(r plan.Rel) {
+		f, ok := r.(*plan.Filter)
 		if !ok {
 			return
 		}
-		sr, ok := f.in.(*scanRel)
+		sr, ok := f.In.(*plan.Scan)
 		if !ok {
 			return
 		}
 		var preds []catalog.Predicate
-		for _, c := range conjuncts(f.pred) {
+		for _, c := range plan.Conjuncts(f.Pred) {
 			if p, ok := l.scanPredicate(sr, c); ok {
 				preds = append(preds, p)
 			}
 		}
 		if len(preds) > 0 {
 			if l.scanPreds == nil {
-				l.scanPreds = map[*scanRel][]catalog.Predicate{}
+				l.scanPreds = map[*plan.Scan][]catalog.Predicate{}
 			}
 			l.scanPreds[sr] = preds
 		}
@@ -50,7 +51,7 @@ var flipped = map[string]string{"=": "=", "<>": "<>", "<": ">", "<=": ">=", ">":
 
 // scanPredicate converts one condition, when it is column op constant,
 // constant op column, column IN (constants) or a null test.
-func (l *lowerer) scanPredicate(sr *scanRel, e expr.Expr) (catalog.Predicate, bool) {
+func (l *lowerer) scanPredicate(sr *plan.Scan, e expr.Expr) (catalog.Predicate, bool) {
 	call, ok := e.(*expr.Call)
 	if !ok || len(call.Args) == 0 {
 		return catalog.Predicate{}, false
@@ -103,7 +104,7 @@ func (l *lowerer) scanPredicate(sr *scanRel, e expr.Expr) (catalog.Predicate, bo
 
 // scanColumn recognizes a column of the scan, possibly under a widening
 // integer cast, and returns its field id and Iceberg type.
-func (l *lowerer) scanColumn(sr *scanRel, e expr.Expr) (int, *catalog.PrimitiveType, bool) {
+func (l *lowerer) scanColumn(sr *plan.Scan, e expr.Expr) (int, *catalog.PrimitiveType, bool) {
 	if c, ok := e.(*expr.Cast); ok {
 		inner, ok := c.Arg.(*expr.Col)
 		if !ok || !widensInt(inner.T, c.T) {
@@ -115,16 +116,16 @@ func (l *lowerer) scanColumn(sr *scanRel, e expr.Expr) (int, *catalog.PrimitiveT
 	if !ok {
 		return 0, nil, false
 	}
-	i := indexOf(sr.cols, colID(c.Idx))
+	i := indexOf(sr.Cols, plan.ColID(c.Idx))
 	if i < 0 {
 		return 0, nil, false
 	}
-	f := sr.schema.FindField(sr.fieldIDs[i])
+	f := sr.Schema.FindField(sr.FieldIDs[i])
 	if f == nil {
 		return 0, nil, false
 	}
 	t, ok := f.Type.(*catalog.PrimitiveType)
-	return sr.fieldIDs[i], t, ok
+	return sr.FieldIDs[i], t, ok
 }
 
 func widensInt(from, to arrow.DataType) bool {

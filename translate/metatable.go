@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // Iceberg metadata tables. A table name followed by $kind (ns.t$snapshots,
@@ -29,10 +30,10 @@ type metaRel struct {
 	snapshot *catalog.Snapshot
 	name     string // as written, for EXPLAIN
 	columns  []metaCol
-	cols     []colID
+	cols     []plan.ColID
 }
 
-func (r *metaRel) outCols() []colID { return r.cols }
+func (r *metaRel) OutCols() []plan.ColID { return r.cols }
 
 // splitMetaName splits a name into the table it qualifies and the
 // metadata table kind: t$kind in the last part, else the last part of a
@@ -61,7 +62,7 @@ func splitMetaName(tn tableName) (base tableName, kind string, ok bool) {
 // "t$files", ns.t.snapshots...) as a FROM item; ok is false when tn names
 // no metadata table. A time-travel clause after the name
 // (b.stmt.asOf[rv.Location]) reads the metadata of that snapshot.
-func (b *binder) bindMetadataTable(rv *pg.RangeVar, tn tableName, alias string, colAliases []string) (r rel, ok bool, err error) {
+func (b *binder) bindMetadataTable(rv *pg.RangeVar, tn tableName, alias string, colAliases []string) (r plan.Rel, ok bool, err error) {
 	b.untruncateTable(rv, &tn)
 	base, kind, ok := splitMetaName(tn)
 	if !ok {
@@ -116,7 +117,7 @@ func (b *binder) bindMetadataTable(rv *pg.RangeVar, tn tableName, alias string, 
 }
 
 // lowerMeta computes a metadata table's rows.
-func (l *lowerer) lowerMeta(x *metaRel) (engine.Operator, []colID, error) {
+func (l *lowerer) lowerMeta(x *metaRel) (engine.Operator, []plan.ColID, error) {
 	rows, err := x.def.rows(l.ctx, &metaSource{table: x.table, meta: x.table.Metadata, snapshot: x.snapshot, columns: x.columns})
 	if err != nil {
 		if pgerr.As(err) != nil {
@@ -132,7 +133,7 @@ func (l *lowerer) lowerMeta(x *metaRel) (engine.Operator, []colID, error) {
 }
 
 // describeMeta is the metadata table's line in a plan.
-func describeMeta(q *colTable, x *metaRel) string {
+func describeMeta(q *plan.ColTable, x *metaRel) string {
 	at := ""
 	if x.def.perSnapshot && x.snapshot != nil {
 		at = fmt.Sprintf(" at snapshot %d", x.snapshot.SnapshotID)

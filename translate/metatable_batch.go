@@ -8,12 +8,13 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // metaCol is one column of a metadata table.
 type metaCol struct {
 	name string
-	typ  pgType
+	typ  plan.Type
 }
 
 // metaBatch builds the rows of a metadata table as one Arrow batch. Row

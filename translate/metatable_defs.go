@@ -6,6 +6,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // metaTableDef is one kind of metadata table: its columns (some depend on
@@ -30,7 +31,7 @@ type metaSource struct {
 
 // has reports whether the relation has a column (partition comes and
 // goes with the table's partitioning).
-func (s *metaSource) has(name string) bool {
+func (s *metaSource) Has(name string) bool {
 	for _, c := range s.columns {
 		if c.name == name {
 			return true
@@ -40,8 +41,8 @@ func (s *metaSource) has(name string) bool {
 }
 
 var (
-	tInt8Array = pgType{pgtypes.ArrayOf(pgtypes.Int8), -1}
-	tInt4Array = pgType{pgtypes.ArrayOf(pgtypes.Int4), -1}
+	tInt8Array = plan.Type{OID: pgtypes.ArrayOf(pgtypes.Int8), Typmod: -1}
+	tInt4Array = plan.Type{OID: pgtypes.ArrayOf(pgtypes.Int4), Typmod: -1}
 )
 
 func fixedCols(cols ...metaCol) func(*catalog.TableMetadata) []metaCol {
@@ -67,72 +68,72 @@ func withPartition(cols []metaCol, at int, extra ...metaCol) func(*catalog.Table
 			return cols
 		}
 		out := append([]metaCol(nil), cols[:at]...)
-		out = append(out, metaCol{"partition", tJSONB})
+		out = append(out, metaCol{"partition", plan.TJSONB})
 		out = append(out, extra...)
 		return append(out, cols[at:]...)
 	}
 }
 
 var snapshotsCols = []metaCol{
-	{"committed_at", tTimestamptz}, {"snapshot_id", tInt8}, {"parent_id", tInt8},
-	{"operation", tText}, {"manifest_list", tText}, {"summary", tJSONB},
+	{"committed_at", plan.TTimestamptz}, {"snapshot_id", plan.TInt8}, {"parent_id", plan.TInt8},
+	{"operation", plan.TText}, {"manifest_list", plan.TText}, {"summary", plan.TJSONB},
 }
 
 var historyCols = []metaCol{
-	{"made_current_at", tTimestamptz}, {"snapshot_id", tInt8}, {"parent_id", tInt8}, {"is_current_ancestor", tBool},
+	{"made_current_at", plan.TTimestamptz}, {"snapshot_id", plan.TInt8}, {"parent_id", plan.TInt8}, {"is_current_ancestor", plan.TBool},
 }
 
 var metadataLogCols = []metaCol{
-	{"timestamp", tTimestamptz}, {"file", tText}, {"latest_snapshot_id", tInt8},
-	{"latest_schema_id", tInt4}, {"latest_sequence_number", tInt8},
+	{"timestamp", plan.TTimestamptz}, {"file", plan.TText}, {"latest_snapshot_id", plan.TInt8},
+	{"latest_schema_id", plan.TInt4}, {"latest_sequence_number", plan.TInt8},
 }
 
 var refsCols = []metaCol{
-	{"name", tText}, {"type", tText}, {"snapshot_id", tInt8},
-	{"max_reference_age_in_ms", tInt8}, {"min_snapshots_to_keep", tInt4}, {"max_snapshot_age_in_ms", tInt8},
+	{"name", plan.TText}, {"type", plan.TText}, {"snapshot_id", plan.TInt8},
+	{"max_reference_age_in_ms", plan.TInt8}, {"min_snapshots_to_keep", plan.TInt4}, {"max_snapshot_age_in_ms", plan.TInt8},
 }
 
-var propertiesCols = []metaCol{{"key", tText}, {"value", tText}}
+var propertiesCols = []metaCol{{"key", plan.TText}, {"value", plan.TText}}
 
 var manifestsCols = []metaCol{
-	{"content", tInt4}, {"path", tText}, {"length", tInt8}, {"partition_spec_id", tInt4},
-	{"added_snapshot_id", tInt8}, {"added_data_files_count", tInt4}, {"existing_data_files_count", tInt4},
-	{"deleted_data_files_count", tInt4}, {"added_delete_files_count", tInt4},
-	{"existing_delete_files_count", tInt4}, {"deleted_delete_files_count", tInt4},
-	{"partition_summaries", tJSONB},
+	{"content", plan.TInt4}, {"path", plan.TText}, {"length", plan.TInt8}, {"partition_spec_id", plan.TInt4},
+	{"added_snapshot_id", plan.TInt8}, {"added_data_files_count", plan.TInt4}, {"existing_data_files_count", plan.TInt4},
+	{"deleted_data_files_count", plan.TInt4}, {"added_delete_files_count", plan.TInt4},
+	{"existing_delete_files_count", plan.TInt4}, {"deleted_delete_files_count", plan.TInt4},
+	{"partition_summaries", plan.TJSONB},
 }
 
-var allManifestsCols = append(append([]metaCol(nil), manifestsCols...), metaCol{"reference_snapshot_id", tInt8})
+var allManifestsCols = append(append([]metaCol(nil), manifestsCols...), metaCol{"reference_snapshot_id", plan.TInt8})
 
 // filesCols are Spark's files columns without partition (inserted at 4).
 var filesCols = []metaCol{
-	{"content", tInt4}, {"file_path", tText}, {"file_format", tText}, {"spec_id", tInt4},
-	{"record_count", tInt8}, {"file_size_in_bytes", tInt8},
-	{"column_sizes", tJSONB}, {"value_counts", tJSONB}, {"null_value_counts", tJSONB}, {"nan_value_counts", tJSONB},
-	{"lower_bounds", tJSONB}, {"upper_bounds", tJSONB}, {"key_metadata", tBytea},
-	{"split_offsets", tInt8Array}, {"equality_ids", tInt4Array}, {"sort_order_id", tInt4},
-	{"first_row_id", tInt8}, {"referenced_data_file", tText}, {"content_offset", tInt8}, {"content_size_in_bytes", tInt8},
-	{"readable_metrics", tJSONB},
+	{"content", plan.TInt4}, {"file_path", plan.TText}, {"file_format", plan.TText}, {"spec_id", plan.TInt4},
+	{"record_count", plan.TInt8}, {"file_size_in_bytes", plan.TInt8},
+	{"column_sizes", plan.TJSONB}, {"value_counts", plan.TJSONB}, {"null_value_counts", plan.TJSONB}, {"nan_value_counts", plan.TJSONB},
+	{"lower_bounds", plan.TJSONB}, {"upper_bounds", plan.TJSONB}, {"key_metadata", plan.TBytea},
+	{"split_offsets", tInt8Array}, {"equality_ids", tInt4Array}, {"sort_order_id", plan.TInt4},
+	{"first_row_id", plan.TInt8}, {"referenced_data_file", plan.TText}, {"content_offset", plan.TInt8}, {"content_size_in_bytes", plan.TInt8},
+	{"readable_metrics", plan.TJSONB},
 }
 
 var entriesCols = []metaCol{
-	{"status", tInt4}, {"snapshot_id", tInt8}, {"sequence_number", tInt8}, {"file_sequence_number", tInt8},
-	{"data_file", tJSONB}, {"readable_metrics", tJSONB},
+	{"status", plan.TInt4}, {"snapshot_id", plan.TInt8}, {"sequence_number", plan.TInt8}, {"file_sequence_number", plan.TInt8},
+	{"data_file", plan.TJSONB}, {"readable_metrics", plan.TJSONB},
 }
 
 // partitionsCols are Spark's partitions columns of an unpartitioned
 // table; a partitioned one has partition and spec_id first.
 var partitionsCols = []metaCol{
-	{"record_count", tInt8}, {"file_count", tInt4}, {"total_data_file_size_in_bytes", tInt8},
-	{"position_delete_record_count", tInt8}, {"position_delete_file_count", tInt4},
-	{"equality_delete_record_count", tInt8}, {"equality_delete_file_count", tInt4},
-	{"last_updated_at", tTimestamptz}, {"last_updated_snapshot_id", tInt8},
+	{"record_count", plan.TInt8}, {"file_count", plan.TInt4}, {"total_data_file_size_in_bytes", plan.TInt8},
+	{"position_delete_record_count", plan.TInt8}, {"position_delete_file_count", plan.TInt4},
+	{"equality_delete_record_count", plan.TInt8}, {"equality_delete_file_count", plan.TInt4},
+	{"last_updated_at", plan.TTimestamptz}, {"last_updated_snapshot_id", plan.TInt8},
 }
 
 // positionDeletesCols are Spark's position_deletes columns without
 // partition (inserted at 3).
 var positionDeletesCols = []metaCol{
-	{"file_path", tText}, {"pos", tInt8}, {"row", tJSONB}, {"spec_id", tInt4}, {"delete_file_path", tText},
+	{"file_path", plan.TText}, {"pos", plan.TInt8}, {"row", plan.TJSONB}, {"spec_id", plan.TInt4}, {"delete_file_path", plan.TText},
 }
 
 // metaTables lists every metadata table.
@@ -152,7 +153,7 @@ var metaTables = []*metaTableDef{
 	{name: "all_delete_files", columns: withPartition(filesCols, 4), rows: filesRows(deleteContent, true)},
 	{name: "entries", perSnapshot: true, columns: fixedCols(entriesCols...), rows: entriesRows(false)},
 	{name: "all_entries", columns: fixedCols(entriesCols...), rows: entriesRows(true)},
-	{name: "partitions", perSnapshot: true, columns: withPartition(partitionsCols, 0, metaCol{"spec_id", tInt4}), rows: partitionsRows},
+	{name: "partitions", perSnapshot: true, columns: withPartition(partitionsCols, 0, metaCol{"spec_id", plan.TInt4}), rows: partitionsRows},
 	{name: "position_deletes", perSnapshot: true, columns: withPartition(positionDeletesCols, 3), rows: positionDeletesRows},
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // Rows of the file tables (files, data_files, delete_files and their all_
@@ -56,7 +57,7 @@ func filesRows(filter contentFilter, all bool) func(context.Context, *metaSource
 		if err != nil {
 			return nil, err
 		}
-		withPart := src.has("partition")
+		withPart := src.Has("partition")
 		metrics := newReadableMetrics(src.schema())
 		var rows [][]any
 		err = src.eachEntry(ctx, mfs, func(m *catalog.Manifest, e *catalog.ManifestEntry) error {
@@ -119,7 +120,7 @@ func (s *metaSource) partitionJSON(specID int, values []any) string {
 				t = &catalog.PrimitiveType{ID: catalog.TDate} // Spark's type for days
 			}
 		}
-		o.add(name, mjValue(v, t))
+		o.Add(name, mjValue(v, t))
 	}
 	return o.String()
 }
@@ -146,7 +147,7 @@ func entriesRows(all bool) func(context.Context, *metaSource) ([][]any, error) {
 // columns with partition, without readable_metrics.
 var dataFileCols = func() []metaCol {
 	out := append([]metaCol(nil), filesCols[:4]...)
-	out = append(out, metaCol{"partition", tJSONB})
+	out = append(out, metaCol{"partition", plan.TJSONB})
 	return append(out, filesCols[4:len(filesCols)-1]...)
 }()
 
@@ -155,18 +156,18 @@ var dataFileCols = func() []metaCol {
 func rowJSON(cols []metaCol, row []any) string {
 	var o mjObj
 	for i, c := range cols {
-		o.add(c.name, goJSON(row[i], c.typ))
+		o.Add(c.name, goJSON(row[i], c.typ))
 	}
 	return o.String()
 }
 
 // goJSON renders one metaBatch row value as JSON.
-func goJSON(v any, t pgType) string {
+func goJSON(v any, t plan.Type) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
 	case string:
-		if t == tJSONB {
+		if t == plan.TJSONB {
 			return x
 		}
 		return mjString(x)
@@ -203,7 +204,7 @@ func partitionsRows(ctx context.Context, src *metaSource) ([][]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	withPart := src.has("partition")
+	withPart := src.Has("partition")
 	groups := map[string]*partitionStats{}
 	err = src.eachEntry(ctx, mfs, func(m *catalog.Manifest, e *catalog.ManifestEntry) error {
 		if e.Status == catalog.StatusDeleted {

@@ -24,7 +24,7 @@ type mjObj struct {
 	vals []string
 }
 
-func (o *mjObj) add(key, val string) {
+func (o *mjObj) Add(key, val string) {
 	o.keys = append(o.keys, key)
 	o.vals = append(o.vals, val)
 }
@@ -105,7 +105,7 @@ func jsonStringMap(m map[string]string) any {
 	}
 	var o mjObj
 	for k, v := range m {
-		o.add(k, mjString(v))
+		o.Add(k, mjString(v))
 	}
 	return o.String()
 }
@@ -117,7 +117,7 @@ func jsonIntLongMap(m map[int]int64) any {
 	}
 	var o mjObj
 	for k, v := range m {
-		o.add(strconv.Itoa(k), strconv.FormatInt(v, 10))
+		o.Add(strconv.Itoa(k), strconv.FormatInt(v, 10))
 	}
 	return o.String()
 }
@@ -130,7 +130,7 @@ func jsonIntBytesMap(m map[int][]byte) any {
 	}
 	var o mjObj
 	for k, v := range m {
-		o.add(strconv.Itoa(k), mjBytes(v))
+		o.Add(strconv.Itoa(k), mjBytes(v))
 	}
 	return o.String()
 }

@@ -121,14 +121,14 @@ func (s *metaSource) partitionSummaries(mf *catalog.ManifestFile) any {
 			t = s.partitionFieldType(*f)
 		}
 		var o mjObj
-		o.add("contains_null", strconv.FormatBool(p.ContainsNull))
+		o.Add("contains_null", strconv.FormatBool(p.ContainsNull))
 		if p.ContainsNaN != nil {
-			o.add("contains_nan", strconv.FormatBool(*p.ContainsNaN))
+			o.Add("contains_nan", strconv.FormatBool(*p.ContainsNaN))
 		} else {
-			o.add("contains_nan", "null")
+			o.Add("contains_nan", "null")
 		}
-		o.add("lower_bound", humanBound(p.LowerBound, f, t))
-		o.add("upper_bound", humanBound(p.UpperBound, f, t))
+		o.Add("lower_bound", humanBound(p.LowerBound, f, t))
+		o.Add("upper_bound", humanBound(p.UpperBound, f, t))
 		items = append(items, o.String())
 	}
 	return mjArray(items)

@@ -56,13 +56,13 @@ func (r *readableMetrics) of(df *catalog.DataFile) any {
 	var o mjObj
 	for _, l := range r.leaves {
 		var m mjObj
-		m.add("column_size", countJSON(df.ColumnSizes, l.id))
-		m.add("value_count", countJSON(df.ValueCounts, l.id))
-		m.add("null_value_count", countJSON(df.NullValueCounts, l.id))
-		m.add("nan_value_count", countJSON(df.NaNValueCounts, l.id))
-		m.add("lower_bound", boundJSON(df.LowerBounds, l))
-		m.add("upper_bound", boundJSON(df.UpperBounds, l))
-		o.add(l.name, m.String())
+		m.Add("column_size", countJSON(df.ColumnSizes, l.id))
+		m.Add("value_count", countJSON(df.ValueCounts, l.id))
+		m.Add("null_value_count", countJSON(df.NullValueCounts, l.id))
+		m.Add("nan_value_count", countJSON(df.NaNValueCounts, l.id))
+		m.Add("lower_bound", boundJSON(df.LowerBounds, l))
+		m.Add("upper_bound", boundJSON(df.UpperBounds, l))
+		o.Add(l.name, m.String())
 	}
 	return o.String()
 }

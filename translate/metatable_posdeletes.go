@@ -56,7 +56,7 @@ func positionDeletesRows(ctx context.Context, src *metaSource) ([][]any, error) 
 	if err != nil {
 		return nil, err
 	}
-	withPart := src.has("partition")
+	withPart := src.Has("partition")
 	var rows [][]any
 	for _, df := range files {
 		if err := ctx.Err(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // optimize rewrites a bound relational tree before lowering. Today it
@@ -14,7 +15,7 @@ import (
 // join looks groups up in is restricted to the keys looked up
 // (optimize_keys.go). Nodes are copied, never changed: a prepared
 // statement lowers its tree again at each Execute.
-func optimize(r rel) rel {
+func optimize(r plan.Rel) plan.Rel {
 	return restrictKeys(sinkSemiJoins(pushDown(orderJoins(pushDown(r, nil)), nil)))
 }
 
@@ -22,16 +23,16 @@ func optimize(r rel) rel {
 // a condition linking it to the tables joined before, when one exists:
 // FROM a, b, c WHERE a.x = c.x AND c.y = b.y joins a with c first, not a
 // with b (a cross product). Tables keep their FROM order otherwise.
-func orderJoins(r rel) rel {
-	if j, ok := r.(*joinRel); ok && j.typ == joinInner && !j.apply {
-		var leaves []rel
+func orderJoins(r plan.Rel) plan.Rel {
+	if j, ok := r.(*plan.Join); ok && j.Typ == plan.JoinInner && !j.Apply {
+		var leaves []plan.Rel
 		var conds []expr.Expr
-		var flatten func(r rel)
-		flatten = func(r rel) {
-			if j, ok := r.(*joinRel); ok && j.typ == joinInner && !j.apply {
-				flatten(j.left)
-				flatten(j.right)
-				conds = append(conds, conjuncts(j.cond)...)
+		var flatten func(r plan.Rel)
+		flatten = func(r plan.Rel) {
+			if j, ok := r.(*plan.Join); ok && j.Typ == plan.JoinInner && !j.Apply {
+				flatten(j.Left)
+				flatten(j.Right)
+				conds = append(conds, plan.Conjuncts(j.Cond)...)
 				return
 			}
 			leaves = append(leaves, orderJoins(r))
@@ -41,15 +42,15 @@ func orderJoins(r rel) rel {
 			return buildJoins(leaves, conds)
 		}
 		nj := *j
-		nj.left, nj.right = leaves[0], leaves[1]
+		nj.Left, nj.Right = leaves[0], leaves[1]
 		return &nj
 	}
-	return mapChildren(r, orderJoins)
+	return plan.MapChildren(r, orderJoins)
 }
 
 // buildJoins joins leaves left-deep, each next leaf the first one linked
 // to what is joined so far by a condition.
-func buildJoins(leaves []rel, conds []expr.Expr) rel {
+func buildJoins(leaves []plan.Rel, conds []expr.Expr) plan.Rel {
 	used := make([]bool, len(conds))
 	red := planReductions(leaves, conds)
 	idx := make([]int, len(leaves))
@@ -61,18 +62,18 @@ func buildJoins(leaves []rel, conds []expr.Expr) rel {
 	cur := red.apply(0, joined)
 	// The columns joined so far: a restricted leaf's semi join outputs
 	// only the leaf's own.
-	have := setOf(producedCols(leaves[0]))
+	have := plan.SetOf(producedCols(leaves[0]))
 	rest := leaves[1:]
 	restIdx := idx[1:]
 	// The sets each step compares, computed once: recomputing them made a
 	// join of a few hundred tables take seconds.
-	leafCols := make([]colSet, len(leaves))
+	leafCols := make([]plan.ColSet, len(leaves))
 	for i, leaf := range leaves {
-		leafCols[i] = setOf(producedCols(leaf))
+		leafCols[i] = plan.SetOf(producedCols(leaf))
 	}
-	condRefs := make([]colSet, len(conds))
+	condRefs := make([]plan.ColSet, len(conds))
 	for k, c := range conds {
-		condRefs[k] = refsOf(c)
+		condRefs[k] = plan.RefsOf(c)
 	}
 	for len(rest) > 0 {
 		pick := 0
@@ -81,7 +82,7 @@ func buildJoins(leaves []rel, conds []expr.Expr) rel {
 			linked := false
 			for k := range conds {
 				refs := condRefs[k]
-				if !used[k] && refs.intersects(cols) && refs.intersects(have) {
+				if !used[k] && refs.Intersects(cols) && refs.Intersects(have) {
 					linked = true
 					break
 				}
@@ -94,19 +95,19 @@ func buildJoins(leaves []rel, conds []expr.Expr) rel {
 		li := restIdx[pick]
 		joined[li] = true
 		leaf := red.apply(li, joined)
-		rest = append(append([]rel(nil), rest[:pick]...), rest[pick+1:]...)
+		rest = append(append([]plan.Rel(nil), rest[:pick]...), rest[pick+1:]...)
 		restIdx = append(append([]int(nil), restIdx[:pick]...), restIdx[pick+1:]...)
 		for id := range leafCols[li] {
-			have.add(id)
+			have.Add(id)
 		}
 		var on []expr.Expr
 		for k, c := range conds {
-			if !used[k] && condRefs[k].subsetOf(have) {
+			if !used[k] && condRefs[k].SubsetOf(have) {
 				used[k] = true
 				on = append(on, c)
 			}
 		}
-		cur = &joinRel{typ: joinInner, left: cur, right: leaf, cond: andOf(on)}
+		cur = &plan.Join{Typ: plan.JoinInner, Left: cur, Right: leaf, Cond: plan.AndOf(on)}
 	}
 	var left []expr.Expr
 	for k, c := range conds {
@@ -119,78 +120,78 @@ func buildJoins(leaves []rel, conds []expr.Expr) rel {
 
 // pushDown returns r with preds (conditions over r's output) applied as
 // low as they can go.
-func pushDown(r rel, preds []expr.Expr) rel {
+func pushDown(r plan.Rel, preds []expr.Expr) plan.Rel {
 	switch x := r.(type) {
-	case *filterRel:
+	case *plan.Filter:
 		more := []expr.Expr(nil)
-		for _, c := range conjuncts(x.pred) {
+		for _, c := range plan.Conjuncts(x.Pred) {
 			more = append(more, factorOr(c)...)
 		}
-		return pushDown(x.in, append(append([]expr.Expr(nil), preds...), more...))
-	case *joinRel:
+		return pushDown(x.In, append(append([]expr.Expr(nil), preds...), more...))
+	case *plan.Join:
 		return pushIntoJoin(x, preds)
-	case *projectRel:
-		pass := colSet{}
-		for i, e := range x.exprs {
-			if c, ok := e.(*expr.Col); ok && colID(c.Idx) == x.cols[i] {
-				pass.add(x.cols[i])
+	case *plan.Project:
+		pass := plan.ColSet{}
+		for i, e := range x.Exprs {
+			if c, ok := e.(*expr.Col); ok && plan.ColID(c.Idx) == x.Cols[i] {
+				pass.Add(x.Cols[i])
 			}
 		}
 		var down, above []expr.Expr
 		for _, p := range preds {
-			if refsOf(p).subsetOf(pass) {
+			if plan.RefsOf(p).SubsetOf(pass) {
 				down = append(down, p)
 			} else {
 				above = append(above, p)
 			}
 		}
 		nx := *x
-		nx.in = pushDown(x.in, down)
+		nx.In = pushDown(x.In, down)
 		return withFilter(&nx, above)
-	case *sortRel:
+	case *plan.Sort:
 		nx := *x
-		nx.in = pushDown(x.in, preds)
+		nx.In = pushDown(x.In, preds)
 		return &nx
-	case *aggRel:
-		pass := colSet{}
-		for i, g := range x.groups {
-			if c, ok := g.(*expr.Col); ok && colID(c.Idx) == x.groupCols[i] {
-				pass.add(x.groupCols[i])
+	case *plan.Agg:
+		pass := plan.ColSet{}
+		for i, g := range x.Groups {
+			if c, ok := g.(*expr.Col); ok && plan.ColID(c.Idx) == x.GroupCols[i] {
+				pass.Add(x.GroupCols[i])
 			}
 		}
 		var down, above []expr.Expr
 		for _, p := range preds {
-			if len(x.groups) > 0 && refsOf(p).subsetOf(pass) {
+			if len(x.Groups) > 0 && plan.RefsOf(p).SubsetOf(pass) {
 				down = append(down, p)
 			} else {
 				above = append(above, p)
 			}
 		}
 		nx := *x
-		nx.in = pushDown(x.in, down)
+		nx.In = pushDown(x.In, down)
 		return withFilter(&nx, above)
-	case *limitRel:
+	case *plan.Limit:
 		nx := *x
-		nx.in = pushDown(x.in, nil)
+		nx.In = pushDown(x.In, nil)
 		return withFilter(&nx, preds)
-	case *windowRel:
+	case *plan.Window:
 		nx := *x
-		nx.in = pushDown(x.in, nil)
+		nx.In = pushDown(x.In, nil)
 		return withFilter(&nx, preds)
-	case *tableFuncRel:
+	case *plan.TableFunc:
 		nx := *x
-		nx.in = pushDown(x.in, nil)
+		nx.In = pushDown(x.In, nil)
 		return withFilter(&nx, preds)
-	case *recursiveRel:
+	case *plan.Recursive:
 		nx := *x
-		nx.anchor = pushDown(x.anchor, nil)
-		nx.recursive = pushDown(x.recursive, nil)
+		nx.Anchor = pushDown(x.Anchor, nil)
+		nx.Recursive = pushDown(x.Recursive, nil)
 		return withFilter(&nx, preds)
-	case *setOpRel:
+	case *plan.SetOp:
 		nx := *x
-		nx.ins = make([]rel, len(x.ins))
-		for i, in := range x.ins {
-			nx.ins[i] = pushDown(in, nil)
+		nx.Ins = make([]plan.Rel, len(x.Ins))
+		for i, in := range x.Ins {
+			nx.Ins[i] = pushDown(in, nil)
 		}
 		return withFilter(&nx, preds)
 	}
@@ -198,21 +199,21 @@ func pushDown(r rel, preds []expr.Expr) rel {
 }
 
 // pushIntoJoin distributes conditions over a join's inputs and condition.
-func pushIntoJoin(x *joinRel, preds []expr.Expr) rel {
-	lo, ro := setOf(x.left.outCols()), setOf(x.right.outCols())
-	both := setOf(x.left.outCols())
+func pushIntoJoin(x *plan.Join, preds []expr.Expr) plan.Rel {
+	lo, ro := plan.SetOf(x.Left.OutCols()), plan.SetOf(x.Right.OutCols())
+	both := plan.SetOf(x.Left.OutCols())
 	for id := range ro {
-		both.add(id)
+		both.Add(id)
 	}
 	var lp, rp, cond, above []expr.Expr
 	for _, p := range preds {
-		refs := refsOf(p)
+		refs := plan.RefsOf(p)
 		switch {
-		case refs.subsetOf(lo) && (x.typ == joinInner || x.typ == joinLeft || x.typ == joinSemi || x.typ == joinAnti || x.typ == joinMark):
+		case refs.SubsetOf(lo) && (x.Typ == plan.JoinInner || x.Typ == plan.JoinLeft || x.Typ == plan.JoinSemi || x.Typ == plan.JoinAnti || x.Typ == plan.JoinMark):
 			lp = append(lp, p)
-		case refs.subsetOf(ro) && (x.typ == joinInner || x.typ == joinRight):
+		case refs.SubsetOf(ro) && (x.Typ == plan.JoinInner || x.Typ == plan.JoinRight):
 			rp = append(rp, p)
-		case refs.subsetOf(both) && x.typ == joinInner:
+		case refs.SubsetOf(both) && x.Typ == plan.JoinInner:
 			cond = append(cond, p)
 			if d, ok := impliedByOr(p, lo); ok {
 				lp = append(lp, d)
@@ -226,25 +227,25 @@ func pushIntoJoin(x *joinRel, preds []expr.Expr) rel {
 	}
 	// The join's own condition: for an inner join, parts over one side
 	// filter that side; for an outer join, parts over the inner side only.
-	for _, c := range conjuncts(x.cond) {
-		refs := refsOf(c)
+	for _, c := range plan.Conjuncts(x.Cond) {
+		refs := plan.RefsOf(c)
 		switch {
-		case len(refs) > 0 && refs.subsetOf(lo) && (x.typ == joinInner || x.typ == joinRight):
+		case len(refs) > 0 && refs.SubsetOf(lo) && (x.Typ == plan.JoinInner || x.Typ == plan.JoinRight):
 			lp = append(lp, c)
-		case len(refs) > 0 && refs.subsetOf(ro) && (x.typ == joinInner || x.typ == joinLeft || x.typ == joinSemi || x.typ == joinAnti):
+		case len(refs) > 0 && refs.SubsetOf(ro) && (x.Typ == plan.JoinInner || x.Typ == plan.JoinLeft || x.Typ == plan.JoinSemi || x.Typ == plan.JoinAnti):
 			rp = append(rp, c)
 		default:
 			cond = append(cond, c)
 		}
 	}
 	nx := *x
-	nx.left = pushDown(x.left, lp)
-	nx.right = pushDown(x.right, rp)
-	nx.cond = andOf(cond)
+	nx.Left = pushDown(x.Left, lp)
+	nx.Right = pushDown(x.Right, rp)
+	nx.Cond = plan.AndOf(cond)
 	return withFilter(&nx, above)
 }
 
-func withFilter(r rel, preds []expr.Expr) rel {
+func withFilter(r plan.Rel, preds []expr.Expr) plan.Rel {
 	if len(preds) == 0 {
 		return r
 	}
@@ -258,7 +259,7 @@ func withFilter(r rel, preds []expr.Expr) rel {
 			uniq = append(uniq, p)
 		}
 	}
-	return &filterRel{in: r, pred: andOf(uniq)}
+	return &plan.Filter{In: r, Pred: plan.AndOf(uniq)}
 }
 
 // summaryInt reads an integer field of a snapshot summary.
@@ -281,7 +282,7 @@ func factorOr(e expr.Expr) []expr.Expr {
 	}
 	branches := make([][]expr.Expr, len(call.Args))
 	for i, a := range call.Args {
-		branches[i] = conjuncts(a)
+		branches[i] = plan.Conjuncts(a)
 	}
 	var common []expr.Expr
 	for _, c := range branches[0] {
@@ -322,7 +323,7 @@ func factorOr(e expr.Expr) []expr.Expr {
 		if len(keep) == 0 {
 			return common // one branch is just the shared part: the OR is true
 		}
-		rest = append(rest, andOf(keep))
+		rest = append(rest, plan.AndOf(keep))
 	}
 	return append(common, &expr.Call{Fn: "or", Args: rest, T: expr.Bool})
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // Aggregates computed only for the keys that are looked up.
@@ -35,28 +36,28 @@ import (
 const keySourceShrink = 4
 
 // restrictKeys applies the rewrite everywhere in r, inner joins first.
-func restrictKeys(r rel) rel {
-	r = mapChildren(r, restrictKeys)
-	j, ok := r.(*joinRel)
-	if !ok || j.apply || j.nullAware {
+func restrictKeys(r plan.Rel) plan.Rel {
+	r = plan.MapChildren(r, restrictKeys)
+	j, ok := r.(*plan.Join)
+	if !ok || j.Apply || j.NullAware {
 		return r
 	}
-	switch j.typ {
-	case joinLeft, joinSemi, joinAnti, joinMark:
-		if right, ok := restrictAggSide(j.right, j.left, j.cond); ok {
+	switch j.Typ {
+	case plan.JoinLeft, plan.JoinSemi, plan.JoinAnti, plan.JoinMark:
+		if right, ok := restrictAggSide(j.Right, j.Left, j.Cond); ok {
 			nj := *j
-			nj.right = right
+			nj.Right = right
 			return &nj
 		}
-	case joinInner:
-		if right, ok := restrictAggSide(j.right, j.left, j.cond); ok {
+	case plan.JoinInner:
+		if right, ok := restrictAggSide(j.Right, j.Left, j.Cond); ok {
 			nj := *j
-			nj.right = right
+			nj.Right = right
 			return &nj
 		}
-		if left, ok := restrictAggSide(j.left, j.right, j.cond); ok {
+		if left, ok := restrictAggSide(j.Left, j.Right, j.Cond); ok {
 			nj := *j
-			nj.left = left
+			nj.Left = left
 			return &nj
 		}
 	}
@@ -73,12 +74,12 @@ type lookupKey struct {
 // restrictAggSide returns side (an aggregation, maybe under filters and
 // projections) with its input restricted to the keys the outer side
 // looks up through cond, when that pays.
-func restrictAggSide(side, outer rel, cond expr.Expr) (rel, bool) {
+func restrictAggSide(side, outer plan.Rel, cond expr.Expr) (plan.Rel, bool) {
 	agg, passed := aggBelow(side)
-	if agg == nil || len(agg.groups) == 0 {
+	if agg == nil || len(agg.Groups) == 0 {
 		return nil, false
 	}
-	keys := lookupKeys(agg, passed, setOf(outer.outCols()), cond)
+	keys := lookupKeys(agg, passed, plan.SetOf(outer.OutCols()), cond)
 	if len(keys) == 0 {
 		return nil, false
 	}
@@ -93,7 +94,7 @@ func restrictAggSide(side, outer rel, cond expr.Expr) (rel, bool) {
 	for _, ks := range tries {
 		if in, ok := restrictInput(agg, outer, ks); ok {
 			na := *agg
-			na.in = in
+			na.In = in
 			return replaceAgg(side, &na), true
 		}
 	}
@@ -103,21 +104,21 @@ func restrictAggSide(side, outer rel, cond expr.Expr) (rel, bool) {
 // aggBelow finds the aggregation under a chain of filters and
 // projections; passed are the aggregation's columns the chain passes
 // through unchanged to side's output.
-func aggBelow(side rel) (*aggRel, colSet) {
+func aggBelow(side plan.Rel) (*plan.Agg, plan.ColSet) {
 	switch x := side.(type) {
-	case *aggRel:
-		return x, setOf(x.outCols())
-	case *filterRel:
-		return aggBelow(x.in)
-	case *projectRel:
-		agg, passed := aggBelow(x.in)
+	case *plan.Agg:
+		return x, plan.SetOf(x.OutCols())
+	case *plan.Filter:
+		return aggBelow(x.In)
+	case *plan.Project:
+		agg, passed := aggBelow(x.In)
 		if agg == nil {
 			return nil, nil
 		}
-		through := colSet{}
-		for i, e := range x.exprs {
-			if c, ok := e.(*expr.Col); ok && colID(c.Idx) == x.cols[i] && passed.has(x.cols[i]) {
-				through.add(x.cols[i])
+		through := plan.ColSet{}
+		for i, e := range x.Exprs {
+			if c, ok := e.(*expr.Col); ok && plan.ColID(c.Idx) == x.Cols[i] && passed.Has(x.Cols[i]) {
+				through.Add(x.Cols[i])
 			}
 		}
 		return agg, through
@@ -126,15 +127,15 @@ func aggBelow(side rel) (*aggRel, colSet) {
 }
 
 // replaceAgg rebuilds the chain of side with agg at its bottom.
-func replaceAgg(side rel, agg *aggRel) rel {
+func replaceAgg(side plan.Rel, agg *plan.Agg) plan.Rel {
 	switch x := side.(type) {
-	case *filterRel:
+	case *plan.Filter:
 		n := *x
-		n.in = replaceAgg(x.in, agg)
+		n.In = replaceAgg(x.In, agg)
 		return &n
-	case *projectRel:
+	case *plan.Project:
 		n := *x
-		n.in = replaceAgg(x.in, agg)
+		n.In = replaceAgg(x.In, agg)
 		return &n
 	}
 	return agg
@@ -142,26 +143,26 @@ func replaceAgg(side rel, agg *aggRel) rel {
 
 // lookupKeys finds the conjuncts of cond that equate an expression over
 // the outer columns with a group key of agg, of one hashable type.
-func lookupKeys(agg *aggRel, passed, outer colSet, cond expr.Expr) []lookupKey {
+func lookupKeys(agg *plan.Agg, passed, outer plan.ColSet, cond expr.Expr) []lookupKey {
 	var keys []lookupKey
 	seen := map[int]bool{}
-	for _, c := range conjuncts(cond) {
+	for _, c := range plan.Conjuncts(cond) {
 		call, ok := c.(*expr.Call)
 		if !ok || call.Fn != "=" || len(call.Args) != 2 {
 			continue
 		}
 		for k := 0; k < 2; k++ {
 			g, ok := call.Args[k].(*expr.Col)
-			if !ok || !passed.has(colID(g.Idx)) {
+			if !ok || !passed.Has(plan.ColID(g.Idx)) {
 				continue
 			}
-			gi := indexOf(agg.groupCols, colID(g.Idx))
+			gi := indexOf(agg.GroupCols, plan.ColID(g.Idx))
 			o := call.Args[1-k]
-			refs := refsOf(o)
-			if gi < 0 || seen[gi] || len(refs) == 0 || !refs.subsetOf(outer) || !safeExpr(o) {
+			refs := plan.RefsOf(o)
+			if gi < 0 || seen[gi] || len(refs) == 0 || !refs.SubsetOf(outer) || !safeExpr(o) {
 				continue
 			}
-			inner := agg.groups[gi]
+			inner := agg.Groups[gi]
 			if !arrow.TypeEqual(inner.Type(), o.Type()) || !hashableKey(o.Type()) {
 				continue
 			}
@@ -175,53 +176,53 @@ func lookupKeys(agg *aggRel, passed, outer colSet, cond expr.Expr) []lookupKey {
 
 // restrictInput returns agg's input restricted to the keys ks of outer,
 // when a key source is found and pays.
-func restrictInput(agg *aggRel, outer rel, ks []lookupKey) (rel, bool) {
-	need := colSet{}
-	innerRefs := colSet{}
+func restrictInput(agg *plan.Agg, outer plan.Rel, ks []lookupKey) (plan.Rel, bool) {
+	need := plan.ColSet{}
+	innerRefs := plan.ColSet{}
 	eqs := make([]expr.Expr, len(ks))
 	innerSafe := true
 	for _, k := range ks {
-		need.addRefs(k.outer)
-		g := agg.groups[k.group]
-		innerRefs.addRefs(g)
+		need.AddRefs(k.outer)
+		g := agg.Groups[k.group]
+		innerRefs.AddRefs(g)
 		innerSafe = innerSafe && safeExpr(g)
 	}
-	if !innerRefs.subsetOf(setOf(agg.in.outCols())) {
+	if !innerRefs.SubsetOf(plan.SetOf(agg.In.OutCols())) {
 		return nil, false // a group key over outer references
 	}
-	rows, reads := estimateRows(agg.in), scanCost(agg.in)
+	rows, reads := estimateRows(agg.In), scanCost(agg.In)
 	for _, keepJoins := range []bool{true, false} {
 		src, rn, ok := keySource(outer, need, keepJoins)
 		if !ok || estimateRows(src)*keySourceShrink > rows || scanCost(src) >= reads {
 			continue
 		}
-		if _, bare := src.(*scanRel); bare {
+		if _, bare := src.(*plan.Scan); bare {
 			// A whole table: its keys are usually all the inner side has
 			// (a foreign key), so the semi join would only cost.
 			continue
 		}
-		if setOf(producedCols(src)).intersects(setOf(producedCols(agg.in))) {
+		if plan.SetOf(producedCols(src)).Intersects(plan.SetOf(producedCols(agg.In))) {
 			return nil, false // the same nodes on both sides
 		}
 		for i, k := range ks {
-			eqs[i] = &expr.Call{Fn: "=", Args: []expr.Expr{agg.groups[k.group], rn.apply(k.outer)}, T: expr.Bool}
+			eqs[i] = &expr.Call{Fn: "=", Args: []expr.Expr{agg.Groups[k.group], rn.apply(k.outer)}, T: expr.Bool}
 		}
-		cond := andOf(eqs)
-		if alreadyRestricted(agg.in, cond) {
+		cond := plan.AndOf(eqs)
+		if alreadyRestricted(agg.In, cond) {
 			return nil, false
 		}
-		return semiBelow(agg.in, innerRefs, innerSafe, src, cond), true
+		return semiBelow(agg.In, innerRefs, innerSafe, src, cond), true
 	}
 	return nil, false
 }
 
 // alreadyRestricted reports whether r already is such a semi join (the
 // tree was optimized before).
-func alreadyRestricted(r rel, cond expr.Expr) bool {
+func alreadyRestricted(r plan.Rel, cond expr.Expr) bool {
 	key := fmtExpr(cond)
 	found := false
-	visitRel(r, func(n rel) {
-		if j, ok := n.(*joinRel); ok && j.typ == joinSemi && fmtExpr(j.cond) == key {
+	plan.Visit(r, func(n plan.Rel) {
+		if j, ok := n.(*plan.Join); ok && j.Typ == plan.JoinSemi && fmtExpr(j.Cond) == key {
 			found = true
 		}
 	})
@@ -233,53 +234,53 @@ func alreadyRestricted(r rel, cond expr.Expr) bool {
 // that pass each row on by itself. It goes below filters only when the
 // keys cannot raise an error (else they are evaluated on the rows the
 // aggregation sees, as before), and not below a filter on a scan.
-func semiBelow(r rel, refs colSet, safe bool, src rel, cond expr.Expr) rel {
+func semiBelow(r plan.Rel, refs plan.ColSet, safe bool, src plan.Rel, cond expr.Expr) plan.Rel {
 	switch x := r.(type) {
-	case *filterRel:
+	case *plan.Filter:
 		// A filter right on a scan stays there: it is cheap, and its
 		// conditions prune the scan's files (lower_prune.go).
-		_, onScan := x.in.(*scanRel)
-		if safe && !onScan && refs.subsetOf(setOf(x.in.outCols())) {
+		_, onScan := x.In.(*plan.Scan)
+		if safe && !onScan && refs.SubsetOf(plan.SetOf(x.In.OutCols())) {
 			n := *x
-			n.in = semiBelow(x.in, refs, safe, src, cond)
+			n.In = semiBelow(x.In, refs, safe, src, cond)
 			return &n
 		}
-	case *projectRel:
-		if passesThrough(x, refs) && refs.subsetOf(setOf(x.in.outCols())) {
+	case *plan.Project:
+		if passesThrough(x, refs) && refs.SubsetOf(plan.SetOf(x.In.OutCols())) {
 			n := *x
-			n.in = semiBelow(x.in, refs, safe, src, cond)
+			n.In = semiBelow(x.In, refs, safe, src, cond)
 			return &n
 		}
-	case *sortRel:
+	case *plan.Sort:
 		n := *x
-		n.in = semiBelow(x.in, refs, safe, src, cond)
+		n.In = semiBelow(x.In, refs, safe, src, cond)
 		return &n
-	case *joinRel:
-		lo, ro := setOf(x.left.outCols()), setOf(x.right.outCols())
+	case *plan.Join:
+		lo, ro := plan.SetOf(x.Left.OutCols()), plan.SetOf(x.Right.OutCols())
 		switch {
-		case x.typ != joinRight && x.typ != joinFull && refs.subsetOf(lo):
+		case x.Typ != plan.JoinRight && x.Typ != plan.JoinFull && refs.SubsetOf(lo):
 			n := *x
-			n.left = semiBelow(x.left, refs, safe, src, cond)
+			n.Left = semiBelow(x.Left, refs, safe, src, cond)
 			return &n
-		case (x.typ == joinInner || x.typ == joinRight) && !x.apply && refs.subsetOf(ro):
+		case (x.Typ == plan.JoinInner || x.Typ == plan.JoinRight) && !x.Apply && refs.SubsetOf(ro):
 			n := *x
-			n.right = semiBelow(x.right, refs, safe, src, cond)
+			n.Right = semiBelow(x.Right, refs, safe, src, cond)
 			return &n
 		}
 	}
-	return &joinRel{typ: joinSemi, left: r, right: src, cond: cond}
+	return &plan.Join{Typ: plan.JoinSemi, Left: r, Right: src, Cond: cond}
 }
 
 // passesThrough reports whether the projection passes every column of
 // refs through unchanged.
-func passesThrough(p *projectRel, refs colSet) bool {
-	pass := colSet{}
-	for i, e := range p.exprs {
-		if c, ok := e.(*expr.Col); ok && colID(c.Idx) == p.cols[i] {
-			pass.add(p.cols[i])
+func passesThrough(p *plan.Project, refs plan.ColSet) bool {
+	pass := plan.ColSet{}
+	for i, e := range p.Exprs {
+		if c, ok := e.(*expr.Col); ok && plan.ColID(c.Idx) == p.Cols[i] {
+			pass.Add(p.Cols[i])
 		}
 	}
-	return refs.subsetOf(pass)
+	return refs.SubsetOf(pass)
 }
 
 // keySource returns a relation whose rows, projected on the columns
@@ -292,19 +293,19 @@ func passesThrough(p *projectRel, refs colSet) bool {
 // it fail. A needed column the source does not produce is in rename:
 // there, the source's column equal to it on every row of r that matters
 // (x IN (SELECT y ...) keeps only rows whose x equals some y).
-func keySource(r rel, need colSet, keepJoins bool) (rel, renames, bool) {
+func keySource(r plan.Rel, need plan.ColSet, keepJoins bool) (plan.Rel, renames, bool) {
 	switch x := r.(type) {
-	case *scanRel:
-		if !need.subsetOf(setOf(x.cols)) {
+	case *plan.Scan:
+		if !need.SubsetOf(plan.SetOf(x.Cols)) {
 			return nil, nil, false
 		}
 		c := *x
 		return &c, nil, true
-	case *valuesRel:
-		if !need.subsetOf(setOf(x.cols)) {
+	case *plan.Values:
+		if !need.SubsetOf(plan.SetOf(x.Cols)) {
 			return nil, nil, false
 		}
-		for _, row := range x.rows {
+		for _, row := range x.Rows {
 			for _, e := range row {
 				if !constantRow(e) {
 					return nil, nil, false
@@ -313,20 +314,20 @@ func keySource(r rel, need colSet, keepJoins bool) (rel, renames, bool) {
 		}
 		c := *x
 		return &c, nil, true
-	case *filterRel:
+	case *plan.Filter:
 		return filterSource(x, need, keepJoins)
-	case *projectRel:
+	case *plan.Project:
 		return projectSource(x, need, keepJoins)
-	case *sortRel:
-		return keySource(x.in, need, keepJoins)
-	case *limitRel:
-		return keySource(x.in, need, keepJoins)
-	case *windowRel:
-		if !need.subsetOf(setOf(x.in.outCols())) {
+	case *plan.Sort:
+		return keySource(x.In, need, keepJoins)
+	case *plan.Limit:
+		return keySource(x.In, need, keepJoins)
+	case *plan.Window:
+		if !need.SubsetOf(plan.SetOf(x.In.OutCols())) {
 			return nil, nil, false
 		}
-		return keySource(x.in, need, keepJoins)
-	case *joinRel:
+		return keySource(x.In, need, keepJoins)
+	case *plan.Join:
 		return joinSource(x, need, keepJoins)
 	}
 	return nil, nil, false
@@ -334,24 +335,24 @@ func keySource(r rel, need colSet, keepJoins bool) (rel, renames, bool) {
 
 // projectSource is the key source of a projection's input, when each
 // needed column is a column of the input (the same or renamed).
-func projectSource(x *projectRel, need colSet, keepJoins bool) (rel, renames, bool) {
-	inNeed := colSet{}
+func projectSource(x *plan.Project, need plan.ColSet, keepJoins bool) (plan.Rel, renames, bool) {
+	inNeed := plan.ColSet{}
 	rn := renames{}
 	for id := range need {
-		i := indexOf(x.cols, id)
+		i := indexOf(x.Cols, id)
 		if i < 0 {
 			return nil, nil, false
 		}
-		c, ok := x.exprs[i].(*expr.Col)
+		c, ok := x.Exprs[i].(*expr.Col)
 		if !ok {
 			return nil, nil, false
 		}
-		if colID(c.Idx) != id {
+		if plan.ColID(c.Idx) != id {
 			rn[id] = c
 		}
-		inNeed.add(colID(c.Idx))
+		inNeed.Add(plan.ColID(c.Idx))
 	}
-	src, inner, ok := keySource(x.in, inNeed, keepJoins)
+	src, inner, ok := keySource(x.In, inNeed, keepJoins)
 	if !ok {
 		return nil, nil, false
 	}
@@ -359,7 +360,7 @@ func projectSource(x *projectRel, need colSet, keepJoins bool) (rel, renames, bo
 		rn[id] = inner.apply(e)
 	}
 	for id, e := range inner {
-		if need.has(id) {
+		if need.Has(id) {
 			if _, renamed := rn[id]; !renamed {
 				rn[id] = e
 			}
@@ -370,16 +371,16 @@ func projectSource(x *projectRel, need colSet, keepJoins bool) (rel, renames, bo
 
 // renames maps needed columns to the key source's columns that stand for
 // them; nil is none.
-type renames map[colID]expr.Expr
+type renames map[plan.ColID]expr.Expr
 
 // apply rewrites e's columns that are renamed.
 func (rn renames) apply(e expr.Expr) expr.Expr {
 	if len(rn) == 0 {
 		return e
 	}
-	out, _ := rewriteExpr(e, func(e expr.Expr) (expr.Expr, error) {
+	out, _ := plan.RewriteExpr(e, func(e expr.Expr) (expr.Expr, error) {
 		if c, ok := e.(*expr.Col); ok {
-			if to, ok := rn[colID(c.Idx)]; ok {
+			if to, ok := rn[plan.ColID(c.Idx)]; ok {
 				return to, nil
 			}
 		}
@@ -394,14 +395,14 @@ func (rn renames) apply(e expr.Expr) expr.Expr {
 // semi join it is when keepJoins, or, when the join's condition equates
 // each needed column with a column of the subquery, is the subquery's
 // key source, whichever is estimated smaller.
-func filterSource(x *filterRel, need colSet, keepJoins bool) (rel, renames, bool) {
-	preds := conjuncts(x.pred)
-	if mj, ok := x.in.(*joinRel); ok && mj.typ == joinMark && !mj.apply && !need.has(mj.mark) {
+func filterSource(x *plan.Filter, need plan.ColSet, keepJoins bool) (plan.Rel, renames, bool) {
+	preds := plan.Conjuncts(x.Pred)
+	if mj, ok := x.In.(*plan.Join); ok && mj.Typ == plan.JoinMark && !mj.Apply && !need.Has(mj.Mark) {
 		for _, p := range preds {
-			if c, ok := p.(*expr.Col); !ok || colID(c.Idx) != mj.mark {
+			if c, ok := p.(*expr.Col); !ok || plan.ColID(c.Idx) != mj.Mark {
 				continue
 			}
-			var best rel
+			var best plan.Rel
 			var bestRn renames
 			if keepJoins {
 				best, _ = markSource(x, mj, need, keepJoins)
@@ -415,21 +416,21 @@ func filterSource(x *filterRel, need colSet, keepJoins bool) (rel, renames, bool
 			break
 		}
 	}
-	src, rn, ok := keySource(x.in, need, keepJoins)
+	src, rn, ok := keySource(x.In, need, keepJoins)
 	if !ok {
 		return nil, nil, false
 	}
-	return withFilter(src, safeConds(preds, setOf(src.outCols()))), rn, true
+	return withFilter(src, safeConds(preds, plan.SetOf(src.OutCols()))), rn, true
 }
 
 // subquerySource is the key source of the right input of a mark join
 // whose condition has left = right for each needed column (of one type:
 // the equality then holds for the right column too).
-func subquerySource(mj *joinRel, need colSet, keepJoins bool) (rel, renames, bool) {
-	lo, ro := setOf(mj.left.outCols()), setOf(mj.right.outCols())
+func subquerySource(mj *plan.Join, need plan.ColSet, keepJoins bool) (plan.Rel, renames, bool) {
+	lo, ro := plan.SetOf(mj.Left.OutCols()), plan.SetOf(mj.Right.OutCols())
 	rn := renames{}
-	rneed := colSet{}
-	for _, c := range conjuncts(mj.cond) {
+	rneed := plan.ColSet{}
+	for _, c := range plan.Conjuncts(mj.Cond) {
 		call, ok := c.(*expr.Call)
 		if !ok || call.Fn != "=" || len(call.Args) != 2 {
 			continue
@@ -439,18 +440,18 @@ func subquerySource(mj *joinRel, need colSet, keepJoins bool) (rel, renames, boo
 		if !aok || !bok || !arrow.TypeEqual(a.T, b.T) {
 			continue
 		}
-		if ro.has(colID(a.Idx)) {
+		if ro.Has(plan.ColID(a.Idx)) {
 			a, b = b, a
 		}
-		if need.has(colID(a.Idx)) && lo.has(colID(a.Idx)) && ro.has(colID(b.Idx)) {
-			rn[colID(a.Idx)] = b
-			rneed.add(colID(b.Idx))
+		if need.Has(plan.ColID(a.Idx)) && lo.Has(plan.ColID(a.Idx)) && ro.Has(plan.ColID(b.Idx)) {
+			rn[plan.ColID(a.Idx)] = b
+			rneed.Add(plan.ColID(b.Idx))
 		}
 	}
 	if len(rn) != len(need) {
 		return nil, nil, false
 	}
-	src, inner, ok := keySource(mj.right, rneed, keepJoins)
+	src, inner, ok := keySource(mj.Right, rneed, keepJoins)
 	if !ok || len(inner) > 0 {
 		return nil, nil, false
 	}
@@ -459,109 +460,109 @@ func subquerySource(mj *joinRel, need colSet, keepJoins bool) (rel, renames, boo
 
 // markSource keeps filter(mark join, mark) with both inputs replaced by
 // their key sources, and the filter's other safe conditions.
-func markSource(x *filterRel, mj *joinRel, need colSet, keepJoins bool) (rel, bool) {
-	if mj.cond == nil || !safeExpr(mj.cond) {
+func markSource(x *plan.Filter, mj *plan.Join, need plan.ColSet, keepJoins bool) (plan.Rel, bool) {
+	if mj.Cond == nil || !safeExpr(mj.Cond) {
 		return nil, false
 	}
-	lo, ro := setOf(mj.left.outCols()), setOf(mj.right.outCols())
-	condRefs := refsOf(mj.cond)
-	lneed, rneed := colSet{}, colSet{}
+	lo, ro := plan.SetOf(mj.Left.OutCols()), plan.SetOf(mj.Right.OutCols())
+	condRefs := plan.RefsOf(mj.Cond)
+	lneed, rneed := plan.ColSet{}, plan.ColSet{}
 	for id := range need {
-		lneed.add(id)
+		lneed.Add(id)
 	}
 	for id := range condRefs {
 		switch {
-		case lo.has(id):
-			lneed.add(id)
-		case ro.has(id):
-			rneed.add(id)
+		case lo.Has(id):
+			lneed.Add(id)
+		case ro.Has(id):
+			rneed.Add(id)
 		default:
 			return nil, false
 		}
 	}
-	l, lrn, ok := keySource(mj.left, lneed, keepJoins)
+	l, lrn, ok := keySource(mj.Left, lneed, keepJoins)
 	if !ok || len(lrn) > 0 {
 		return nil, false
 	}
-	r, rrn, ok := keySource(mj.right, rneed, keepJoins)
+	r, rrn, ok := keySource(mj.Right, rneed, keepJoins)
 	if !ok || len(rrn) > 0 {
 		return nil, false
 	}
 	nj := *mj
-	nj.left, nj.right = l, r
-	have := setOf(nj.outCols())
-	return withFilter(&nj, safeConds(conjuncts(x.pred), have)), true
+	nj.Left, nj.Right = l, r
+	have := plan.SetOf(nj.OutCols())
+	return withFilter(&nj, safeConds(plan.Conjuncts(x.Pred), have)), true
 }
 
 // joinSource is the key source of a join: the source of the input that
 // produces the needed columns on rows it keeps (an outer join's
 // preserved side), or with keepJoins of both inputs of an inner join
 // when the columns come from both.
-func joinSource(x *joinRel, need colSet, keepJoins bool) (rel, renames, bool) {
-	lo, ro := setOf(x.left.outCols()), setOf(x.right.outCols())
-	needL, needR := colSet{}, colSet{}
+func joinSource(x *plan.Join, need plan.ColSet, keepJoins bool) (plan.Rel, renames, bool) {
+	lo, ro := plan.SetOf(x.Left.OutCols()), plan.SetOf(x.Right.OutCols())
+	needL, needR := plan.ColSet{}, plan.ColSet{}
 	for id := range need {
 		switch {
-		case lo.has(id):
-			needL.add(id)
-		case ro.has(id) && x.typ != joinSemi && x.typ != joinAnti && x.typ != joinMark:
-			needR.add(id)
+		case lo.Has(id):
+			needL.Add(id)
+		case ro.Has(id) && x.Typ != plan.JoinSemi && x.Typ != plan.JoinAnti && x.Typ != plan.JoinMark:
+			needR.Add(id)
 		default:
 			return nil, nil, false // a mark, or not there
 		}
 	}
-	switch x.typ {
-	case joinInner, joinLeft, joinSemi, joinAnti, joinMark:
+	switch x.Typ {
+	case plan.JoinInner, plan.JoinLeft, plan.JoinSemi, plan.JoinAnti, plan.JoinMark:
 		if len(needR) == 0 {
-			return keySource(x.left, needL, keepJoins)
+			return keySource(x.Left, needL, keepJoins)
 		}
 	}
-	switch x.typ {
-	case joinInner, joinRight:
-		if len(needL) == 0 && !x.apply {
-			return keySource(x.right, needR, keepJoins)
+	switch x.Typ {
+	case plan.JoinInner, plan.JoinRight:
+		if len(needL) == 0 && !x.Apply {
+			return keySource(x.Right, needR, keepJoins)
 		}
 	}
-	if x.typ != joinInner || x.apply || !keepJoins {
+	if x.Typ != plan.JoinInner || x.Apply || !keepJoins {
 		return nil, nil, false
 	}
 	// Columns from both inputs: an inner join of their sources on the
 	// safe conditions between them.
-	both := setOf(x.left.outCols())
+	both := plan.SetOf(x.Left.OutCols())
 	for id := range ro {
-		both.add(id)
+		both.Add(id)
 	}
-	conds := safeConds(conjuncts(x.cond), both)
+	conds := safeConds(plan.Conjuncts(x.Cond), both)
 	for _, c := range conds {
-		for id := range refsOf(c) {
-			if lo.has(id) {
-				needL.add(id)
+		for id := range plan.RefsOf(c) {
+			if lo.Has(id) {
+				needL.Add(id)
 			} else {
-				needR.add(id)
+				needR.Add(id)
 			}
 		}
 	}
-	l, lrn, ok := keySource(x.left, needL, keepJoins)
+	l, lrn, ok := keySource(x.Left, needL, keepJoins)
 	if !ok || len(lrn) > 0 {
 		return nil, nil, false
 	}
-	r, rrn, ok := keySource(x.right, needR, keepJoins)
+	r, rrn, ok := keySource(x.Right, needR, keepJoins)
 	if !ok || len(rrn) > 0 {
 		return nil, nil, false
 	}
-	have := setOf(l.outCols())
-	for _, id := range r.outCols() {
-		have.add(id)
+	have := plan.SetOf(l.OutCols())
+	for _, id := range r.OutCols() {
+		have.Add(id)
 	}
-	return &joinRel{typ: joinInner, left: l, right: r, cond: andOf(safeConds(conds, have))}, nil, true
+	return &plan.Join{Typ: plan.JoinInner, Left: l, Right: r, Cond: plan.AndOf(safeConds(conds, have))}, nil, true
 }
 
 // safeConds are the conditions of preds that are safe to evaluate on
 // more rows and (unless have is nil) only use columns in have.
-func safeConds(preds []expr.Expr, have colSet) []expr.Expr {
+func safeConds(preds []expr.Expr, have plan.ColSet) []expr.Expr {
 	var out []expr.Expr
 	for _, p := range preds {
-		if safeExpr(p) && (have == nil || refsOf(p).subsetOf(have)) {
+		if safeExpr(p) && (have == nil || plan.RefsOf(p).SubsetOf(have)) {
 			out = append(out, p)
 		}
 	}
@@ -624,10 +625,10 @@ func constantRow(e expr.Expr) bool {
 }
 
 // scanCost is the number of rows the scans of r read, by the estimates.
-func scanCost(r rel) float64 {
+func scanCost(r plan.Rel) float64 {
 	n := 0.0
-	visitRel(r, func(x rel) {
-		if s, ok := x.(*scanRel); ok {
+	plan.Visit(r, func(x plan.Rel) {
+		if s, ok := x.(*plan.Scan); ok {
 			n += estimateRows(s)
 		}
 	})

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // keyPushSession is a session over a warehouse where item is much larger
@@ -42,10 +44,10 @@ func boundRoot(t *testing.T, s *session, sql string) *selectPlan {
 }
 
 // semiJoins lists the semi joins of r.
-func semiJoins(r rel) []*joinRel {
-	var out []*joinRel
-	visitRel(r, func(n rel) {
-		if j, ok := n.(*joinRel); ok && j.typ == joinSemi {
+func semiJoins(r plan.Rel) []*plan.Join {
+	var out []*plan.Join
+	plan.Visit(r, func(n plan.Rel) {
+		if j, ok := n.(*plan.Join); ok && j.Typ == plan.JoinSemi {
 			out = append(out, j)
 		}
 	})
@@ -53,11 +55,11 @@ func semiJoins(r rel) []*joinRel {
 }
 
 // scanNames lists the tables r scans, in tree order.
-func scanNames(r rel) []string {
+func scanNames(r plan.Rel) []string {
 	var out []string
-	visitRel(r, func(n rel) {
-		if s, ok := n.(*scanRel); ok {
-			out = append(out, s.table.Ident.Name)
+	plan.Visit(r, func(n plan.Rel) {
+		if s, ok := n.(*plan.Scan); ok {
+			out = append(out, s.Table.Ident.Name)
 		}
 	})
 	return out
@@ -124,10 +126,10 @@ func TestRestrictKeysPlans(t *testing.T) {
 				t.Fatalf("want one semi join, got %d\n%s", len(semis), p.String())
 			}
 			j := semis[0]
-			if got := scanNames(j.right); !slices.Equal(got, c.source) && (c.alt == nil || !slices.Equal(got, c.alt)) {
+			if got := scanNames(j.Right); !slices.Equal(got, c.source) && (c.alt == nil || !slices.Equal(got, c.alt)) {
 				t.Errorf("key source scans %v, want %v\n%s", got, c.source, p.String())
 			}
-			if got := scanNames(j.left); !slices.Equal(got, c.left) {
+			if got := scanNames(j.Left); !slices.Equal(got, c.left) {
 				t.Errorf("restricted side scans %v, want %v\n%s", got, c.left, p.String())
 			}
 			text := strings.Join(p.render(j, nil), "\n")
@@ -143,17 +145,17 @@ func TestRestrictKeysPlans(t *testing.T) {
 			}
 			// The key source reads copies of the outer query's scans at
 			// their snapshots.
-			outer := map[string]*scanRel{}
-			visitRel(p.root, func(n rel) {
-				if s, ok := n.(*scanRel); ok {
-					outer[s.table.Ident.Name] = s
+			outer := map[string]*plan.Scan{}
+			plan.Visit(p.root, func(n plan.Rel) {
+				if s, ok := n.(*plan.Scan); ok {
+					outer[s.Table.Ident.Name] = s
 				}
 			})
-			visitRel(j.right, func(n rel) {
-				if s, ok := n.(*scanRel); ok {
-					o := outer[s.table.Ident.Name]
-					if o == nil || o == s || o.snapshot != s.snapshot {
-						t.Errorf("key source scan of %s is not a copy of the outer scan at its snapshot", s.table.Ident.Name)
+			plan.Visit(j.Right, func(n plan.Rel) {
+				if s, ok := n.(*plan.Scan); ok {
+					o := outer[s.Table.Ident.Name]
+					if o == nil || o == s || o.Snapshot != s.Snapshot {
+						t.Errorf("key source scan of %s is not a copy of the outer scan at its snapshot", s.Table.Ident.Name)
 					}
 				}
 			})

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // reduceShrink is how much smaller than a leaf a filtered leaf must be
@@ -13,11 +14,11 @@ const reduceShrink = 10
 // reductions are the semi joins planReductions chose for the leaves of
 // a cluster of inner joins.
 type reductions struct {
-	leaves []rel
+	leaves []plan.Rel
 	// by[i] lists the leaves restricting leaf i and the equalities.
 	by [][]reduction
 	// full[i] is leaf i with all its restrictions, to restrict others.
-	full []rel
+	full []plan.Rel
 }
 
 type reduction struct {
@@ -35,7 +36,7 @@ type reduction struct {
 // chain (region -> nation -> customer in Q5). The small leaf is read
 // twice, so only filtered scans whose conditions are deterministic and
 // cannot raise an error qualify, copied so that no operator is shared.
-func planReductions(leaves []rel, conds []expr.Expr) *reductions {
+func planReductions(leaves []plan.Rel, conds []expr.Expr) *reductions {
 	r := &reductions{leaves: leaves, by: make([][]reduction, len(leaves)), full: slices.Clone(leaves)}
 	est := make([]float64, len(leaves))
 	order := make([]int, len(leaves))
@@ -43,7 +44,7 @@ func planReductions(leaves []rel, conds []expr.Expr) *reductions {
 	for i, leaf := range leaves {
 		est[i], order[i] = estimateRows(leaf), i
 		_, restricted[i] = reducerCopy(leaf)
-		if _, isScan := leaf.(*scanRel); isScan {
+		if _, isScan := leaf.(*plan.Scan); isScan {
 			restricted[i] = false // a whole table restricts nothing
 		}
 	}
@@ -70,7 +71,7 @@ func planReductions(leaves []rel, conds []expr.Expr) *reductions {
 				continue
 			}
 			r.by[i] = append(r.by[i], reduction{leaf: j, eq: eq})
-			r.full[i] = &joinRel{typ: joinSemi, left: r.full[i], right: src, cond: eq}
+			r.full[i] = &plan.Join{Typ: plan.JoinSemi, Left: r.full[i], Right: src, Cond: eq}
 			restricted[i] = true
 		}
 	}
@@ -79,7 +80,7 @@ func planReductions(leaves []rel, conds []expr.Expr) *reductions {
 
 // apply is leaf i restricted by the leaves not joined yet: a leaf joined
 // before it restricts it through the join itself.
-func (r *reductions) apply(i int, joined []bool) rel {
+func (r *reductions) apply(i int, joined []bool) plan.Rel {
 	out := r.leaves[i]
 	for _, red := range r.by[i] {
 		if joined[red.leaf] {
@@ -89,15 +90,15 @@ func (r *reductions) apply(i int, joined []bool) rel {
 		if !ok {
 			continue
 		}
-		out = &joinRel{typ: joinSemi, left: out, right: src, cond: red.eq}
+		out = &plan.Join{Typ: plan.JoinSemi, Left: out, Right: src, Cond: red.eq}
 	}
 	return out
 }
 
 // linkingEquality is the conjunction of the plain equalities of conds
 // between a column of a and one of b, nil if none.
-func linkingEquality(conds []expr.Expr, a, b rel) expr.Expr {
-	ac, bc := setOf(a.outCols()), setOf(b.outCols())
+func linkingEquality(conds []expr.Expr, a, b plan.Rel) expr.Expr {
+	ac, bc := plan.SetOf(a.OutCols()), plan.SetOf(b.OutCols())
 	var eqs []expr.Expr
 	for _, c := range conds {
 		if _, _, nullSafe, ok := equiKey(c, ac, bc); ok && !nullSafe {
@@ -107,44 +108,44 @@ func linkingEquality(conds []expr.Expr, a, b rel) expr.Expr {
 	if len(eqs) == 0 {
 		return nil
 	}
-	return andOf(eqs)
+	return plan.AndOf(eqs)
 }
 
 // reducerCopy copies r, a scan under deterministic, error-free filters or
 // such a leaf already restricted by reduceLeaves, with new nodes; it
 // reports false for anything else.
-func reducerCopy(r rel) (rel, bool) {
+func reducerCopy(r plan.Rel) (plan.Rel, bool) {
 	switch x := r.(type) {
-	case *scanRel:
+	case *plan.Scan:
 		c := *x
 		return &c, true
-	case *filterRel:
-		for _, p := range conjuncts(x.pred) {
+	case *plan.Filter:
+		for _, p := range plan.Conjuncts(x.Pred) {
 			if !safeExpr(p) {
 				return nil, false
 			}
 		}
-		in, ok := reducerCopy(x.in)
+		in, ok := reducerCopy(x.In)
 		if !ok {
 			return nil, false
 		}
 		c := *x
-		c.in = in
+		c.In = in
 		return &c, true
-	case *joinRel:
-		if x.typ != joinSemi || x.apply {
+	case *plan.Join:
+		if x.Typ != plan.JoinSemi || x.Apply {
 			return nil, false
 		}
-		l, ok := reducerCopy(x.left)
+		l, ok := reducerCopy(x.Left)
 		if !ok {
 			return nil, false
 		}
-		rr, ok := reducerCopy(x.right)
+		rr, ok := reducerCopy(x.Right)
 		if !ok {
 			return nil, false
 		}
 		c := *x
-		c.left, c.right = l, rr
+		c.Left, c.Right = l, rr
 		return &c, true
 	}
 	return nil, false

@@ -1,6 +1,9 @@
 package translate
 
-import "github.com/icegate/icegate/engine/expr"
+import (
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/translate/plan"
+)
 
 // sinkSemiJoins moves the semi joins of IN / EXISTS conditions below the
 // inner joins of the FROM clause, next to the input their keys come
@@ -14,34 +17,34 @@ import "github.com/icegate/icegate/engine/expr"
 // joins commute with it: semi(A JOIN B) = semi(A) JOIN B when the semi
 // join's condition reads no column of B. The root is left alone, since
 // the statement's output columns are not visible here.
-func sinkSemiJoins(root rel) rel {
-	uses := map[colID]int{}
-	visitRel(root, func(r rel) {
-		for _, e := range relExprs(r) {
-			for id := range refsOf(e) {
+func sinkSemiJoins(root plan.Rel) plan.Rel {
+	uses := map[plan.ColID]int{}
+	plan.Visit(root, func(r plan.Rel) {
+		for _, e := range plan.Exprs(r) {
+			for id := range plan.RefsOf(e) {
 				uses[id]++
 			}
 		}
 	})
-	var walk func(r rel) rel
-	walk = func(r rel) rel {
-		r = mapChildren(r, walk)
-		f, ok := r.(*filterRel)
+	var walk func(r plan.Rel) plan.Rel
+	walk = func(r plan.Rel) plan.Rel {
+		r = plan.MapChildren(r, walk)
+		f, ok := r.(*plan.Filter)
 		if !ok {
 			return r
 		}
-		j, ok := f.in.(*joinRel)
-		if !ok || j.typ != joinMark || j.apply || uses[j.mark] != 1 {
+		j, ok := f.In.(*plan.Join)
+		if !ok || j.Typ != plan.JoinMark || j.Apply || uses[j.Mark] != 1 {
 			return r
 		}
-		inner, ok := j.left.(*joinRel)
-		if !ok || inner.typ != joinInner || inner.apply {
+		inner, ok := j.Left.(*plan.Join)
+		if !ok || inner.Typ != plan.JoinInner || inner.Apply {
 			return r
 		}
 		var rest []expr.Expr
 		found := false
-		for _, c := range conjuncts(f.pred) {
-			if col, ok := c.(*expr.Col); ok && colID(col.Idx) == j.mark && !found {
+		for _, c := range plan.Conjuncts(f.Pred) {
+			if col, ok := c.(*expr.Col); ok && plan.ColID(col.Idx) == j.Mark && !found {
 				found = true
 				continue
 			}
@@ -50,29 +53,29 @@ func sinkSemiJoins(root rel) rel {
 		if !found {
 			return r
 		}
-		semi := &joinRel{typ: joinSemi, left: j.left, right: j.right, cond: j.cond}
+		semi := &plan.Join{Typ: plan.JoinSemi, Left: j.Left, Right: j.Right, Cond: j.Cond}
 		sunk, moved := sinkSemi(semi)
 		if !moved {
 			return r
 		}
 		return withFilter(sunk, rest)
 	}
-	return mapChildren(root, walk)
+	return plan.MapChildren(root, walk)
 }
 
 // sinkSemi pushes semi, whose left input is an inner join, into the side
 // of that join its condition reads, as far down as it goes. It reports
 // whether it moved.
-func sinkSemi(semi *joinRel) (rel, bool) {
-	inner, ok := semi.left.(*joinRel)
-	if !ok || inner.typ != joinInner || inner.apply {
+func sinkSemi(semi *plan.Join) (plan.Rel, bool) {
+	inner, ok := semi.Left.(*plan.Join)
+	if !ok || inner.Typ != plan.JoinInner || inner.Apply {
 		return semi, false
 	}
-	refs := refsOf(semi.cond)
-	leftOut, rightOut := setOf(inner.left.outCols()), setOf(inner.right.outCols())
-	reads := func(side colSet) bool {
+	refs := plan.RefsOf(semi.Cond)
+	leftOut, rightOut := plan.SetOf(inner.Left.OutCols()), plan.SetOf(inner.Right.OutCols())
+	reads := func(side plan.ColSet) bool {
 		for id := range refs {
-			if side.has(id) {
+			if side.Has(id) {
 				return true
 			}
 		}
@@ -82,12 +85,12 @@ func sinkSemi(semi *joinRel) (rel, bool) {
 	switch {
 	case !reads(rightOut) && reads(leftOut):
 		s := *semi
-		s.left = inner.left
-		nj.left, _ = sinkSemi(&s)
+		s.Left = inner.Left
+		nj.Left, _ = sinkSemi(&s)
 	case !reads(leftOut) && reads(rightOut):
 		s := *semi
-		s.left = inner.right
-		nj.right, _ = sinkSemi(&s)
+		s.Left = inner.Right
+		nj.Right, _ = sinkSemi(&s)
 	default:
 		return semi, false
 	}

@@ -1,6 +1,10 @@
 package translate
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/icegate/icegate/translate/plan"
+)
 
 // TestSinkSemiJoins checks that an IN / EXISTS filter over a join of the
 // FROM clause moves next to the table its keys come from, and stays put
@@ -24,14 +28,14 @@ func TestSinkSemiJoins(t *testing.T) {
 			p := boundRoot(t, s, c.sql)
 			root := optimize(p.root)
 			var sunk bool
-			visitRel(root, func(n rel) {
-				j, ok := n.(*joinRel)
-				if !ok || j.typ != joinInner {
+			plan.Visit(root, func(n plan.Rel) {
+				j, ok := n.(*plan.Join)
+				if !ok || j.Typ != plan.JoinInner {
 					return
 				}
-				for _, side := range []rel{j.left, j.right} {
-					if sj, ok := side.(*joinRel); ok && sj.typ == joinSemi {
-						if names := scanNames(sj.left); len(names) == 1 && names[0] == c.below {
+				for _, side := range []plan.Rel{j.Left, j.Right} {
+					if sj, ok := side.(*plan.Join); ok && sj.Typ == plan.JoinSemi {
+						if names := scanNames(sj.Left); len(names) == 1 && names[0] == c.below {
 							sunk = true
 						}
 					}

@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // iceberg.options(['ns.t']) lists every option of seed 000 with the value
@@ -19,18 +20,18 @@ import (
 
 // optionColumns are the columns of iceberg.options().
 var optionColumns = []metaCol{
-	{name: "option", typ: tText},
-	{name: "value", typ: tText},
-	{name: "source", typ: tText},
-	{name: "session_setting", typ: tText},
-	{name: "table_property", typ: tText},
-	{name: "levels", typ: tText},
-	{name: "icegate_acts_at", typ: tText},
-	{name: "description", typ: tText},
+	{name: "option", typ: plan.TText},
+	{name: "value", typ: plan.TText},
+	{name: "source", typ: plan.TText},
+	{name: "session_setting", typ: plan.TText},
+	{name: "table_property", typ: plan.TText},
+	{name: "levels", typ: plan.TText},
+	{name: "icegate_acts_at", typ: plan.TText},
+	{name: "description", typ: plan.TText},
 }
 
 // bindOptionsFunction binds iceberg.options / iceberg.option in FROM.
-func (b *binder) bindOptionsFunction(rf *pg.RangeFunction, fc *pg.FuncCall, fn string) (rel, error) {
+func (b *binder) bindOptionsFunction(rf *pg.RangeFunction, fc *pg.FuncCall, fn string) (plan.Rel, error) {
 	opts, t, props, err := b.optionsArgs(fc, fn)
 	if err != nil {
 		return nil, err
@@ -173,7 +174,7 @@ func (b *binder) icebergFunc(fc *pg.FuncCall, fn string) (bound, error) {
 		if v.null {
 			val = nil
 		}
-		return bound{e: &expr.Lit{V: val, T: expr.Text}, t: tText, name: fn, strong: true}, nil
+		return bound{e: &expr.Lit{V: val, T: expr.Text}, t: plan.TText, name: fn, strong: true}, nil
 	case "options", "snapshot", "as_of", "table_changes":
 		return bound{}, b.errAt(pgerr.New(pgerr.FeatureNotSupported,
 			"iceberg.%s returns a table: it is not supported in an expression", fn).

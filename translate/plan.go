@@ -6,6 +6,7 @@ import (
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // selectPlan is a bound query: its relational tree (root), the columns of
@@ -13,11 +14,11 @@ import (
 // are described to the client (cols). output holds a reference to each
 // result column, for callers that need their Arrow types.
 type selectPlan struct {
-	root   rel
-	out    []colID
+	root   plan.Rel
+	out    []plan.ColID
 	cols   []pgtypes.Column
 	output []expr.Expr
-	q      *colTable
+	q      *plan.ColTable
 	// untyped marks result columns that are untyped literals (see
 	// target.untyped); nil when none.
 	untyped []bool
@@ -43,29 +44,29 @@ func (p *selectPlan) String() string {
 
 // render prints the optimized tree root of p; with stats (EXPLAIN
 // ANALYZE) each node also shows what it did.
-func (p *selectPlan) render(root rel, stats map[rel]*opStats) []string {
+func (p *selectPlan) render(root plan.Rel, stats map[plan.Rel]*opStats) []string {
 	var lines []string
 	items := make([]string, len(p.out))
 	for i, id := range p.out {
 		c := p.cols[i]
-		items[i] = fmt.Sprintf("#%d AS %q %s", id, c.Name, pgType{c.TypeOID, c.Typmod})
+		items[i] = fmt.Sprintf("#%d AS %q %s", id, c.Name, plan.Type{OID: c.TypeOID, Typmod: c.Typmod})
 	}
 	lines = append(lines, "result "+strings.Join(items, ", "))
 	// Scans show the columns they read: those something uses.
-	used := setOf(p.out)
+	used := plan.SetOf(p.out)
 	ctes := sharedCTEs(root)
-	roots := []rel{root}
+	roots := []plan.Rel{root}
 	for _, c := range ctes {
 		roots = append(roots, c.optimized())
 		for _, id := range c.out {
-			used.add(id)
+			used.Add(id)
 		}
 	}
 	for _, root := range roots {
 		p.collectUsed(root, used)
 	}
-	var walk func(r rel, depth int)
-	walk = func(r rel, depth int) {
+	var walk func(r plan.Rel, depth int)
+	walk = func(r plan.Rel, depth int) {
 		line := strings.Repeat("  ", depth) + "└ " + describeRel(p.q, r, used)
 		if st, ok := stats[r]; ok {
 			line += "  " + st.String()
@@ -73,7 +74,7 @@ func (p *selectPlan) render(root rel, stats map[rel]*opStats) []string {
 			line += "  (never executed)"
 		}
 		lines = append(lines, line)
-		for _, c := range relChildren(r) {
+		for _, c := range plan.Children(r) {
 			walk(c, depth+1)
 		}
 	}
@@ -87,69 +88,69 @@ func (p *selectPlan) render(root rel, stats map[rel]*opStats) []string {
 }
 
 // collectUsed adds the columns the nodes of root use to used.
-func (p *selectPlan) collectUsed(root rel, used colSet) {
-	visitRel(root, func(r rel) {
-		for _, e := range relExprs(r) {
-			used.addRefs(e)
+func (p *selectPlan) collectUsed(root plan.Rel, used plan.ColSet) {
+	plan.Visit(root, func(r plan.Rel) {
+		for _, e := range plan.Exprs(r) {
+			used.AddRefs(e)
 		}
-		if s, ok := r.(*setOpRel); ok {
-			for _, cols := range s.inCols {
+		if s, ok := r.(*plan.SetOp); ok {
+			for _, cols := range s.InCols {
 				for _, id := range cols {
-					used.add(id)
+					used.Add(id)
 				}
 			}
 		}
-		if s, ok := r.(*recursiveRel); ok {
-			for _, id := range append(append([]colID(nil), s.anchorCols...), s.recursCols...) {
-				used.add(id)
+		if s, ok := r.(*plan.Recursive); ok {
+			for _, id := range append(append([]plan.ColID(nil), s.AnchorCols...), s.RecursCols...) {
+				used.Add(id)
 			}
 		}
 	})
 }
 
 // describeRel is one node's line in a plan.
-func describeRel(q *colTable, r rel, used colSet) string {
+func describeRel(q *plan.ColTable, r plan.Rel, used plan.ColSet) string {
 	switch x := r.(type) {
-	case *scanRel:
+	case *plan.Scan:
 		var cols []string
-		for i, id := range x.cols {
-			if used.has(id) {
-				cols = append(cols, fmt.Sprintf("#%d:%s#%d", id, q.meta(id).name, x.fieldIDs[i]))
+		for i, id := range x.Cols {
+			if used.Has(id) {
+				cols = append(cols, fmt.Sprintf("#%d:%s#%d", id, q.Meta(id).Name, x.FieldIDs[i]))
 			}
 		}
-		return fmt.Sprintf("scan %s [%s]", x.name, strings.Join(cols, ", "))
+		return fmt.Sprintf("scan %s [%s]", x.Name, strings.Join(cols, ", "))
 	case *sysRel:
 		return fmt.Sprintf("system catalog %s.%s [%s]", x.table.Schema, x.table.Name, fmtCols(q, x.cols))
 	case *metaRel:
 		return describeMeta(q, x)
 	case *changesRel:
 		return describeChanges(q, x)
-	case *oneRowRel:
+	case *plan.OneRow:
 		return "values (one row)"
-	case *valuesRel:
-		return fmt.Sprintf("values (%d rows) [%s]", len(x.rows), fmtCols(q, x.cols))
-	case *filterRel:
-		return "filter " + fmtExpr(x.pred)
-	case *projectRel:
-		items := make([]string, len(x.exprs))
-		for i, e := range x.exprs {
-			if c, ok := e.(*expr.Col); ok && colID(c.Idx) == x.cols[i] {
+	case *plan.Values:
+		return fmt.Sprintf("values (%d rows) [%s]", len(x.Rows), fmtCols(q, x.Cols))
+	case *plan.Filter:
+		return "filter " + fmtExpr(x.Pred)
+	case *plan.Project:
+		items := make([]string, len(x.Exprs))
+		for i, e := range x.Exprs {
+			if c, ok := e.(*expr.Col); ok && plan.ColID(c.Idx) == x.Cols[i] {
 				items[i] = fmtExpr(e)
 				continue
 			}
-			items[i] = fmt.Sprintf("%s AS #%d", fmtExpr(e), x.cols[i])
+			items[i] = fmt.Sprintf("%s AS #%d", fmtExpr(e), x.Cols[i])
 		}
 		return "project " + strings.Join(items, ", ")
-	case *aggRel:
-		gs := make([]string, len(x.groups))
-		for i, g := range x.groups {
+	case *plan.Agg:
+		gs := make([]string, len(x.Groups))
+		for i, g := range x.Groups {
 			gs[i] = fmtExpr(g)
-			if c, ok := g.(*expr.Col); !ok || colID(c.Idx) != x.groupCols[i] {
-				gs[i] += fmt.Sprintf(" AS #%d", x.groupCols[i])
+			if c, ok := g.(*expr.Col); !ok || plan.ColID(c.Idx) != x.GroupCols[i] {
+				gs[i] += fmt.Sprintf(" AS #%d", x.GroupCols[i])
 			}
 		}
-		as := make([]string, len(x.aggs))
-		for i, a := range x.aggs {
+		as := make([]string, len(x.Aggs))
+		for i, a := range x.Aggs {
 			arg := "*"
 			if a.Arg != nil {
 				arg = fmtExpr(a.Arg)
@@ -167,75 +168,75 @@ func describeRel(q *colTable, r rel, used colSet) string {
 			if a.Filter != nil {
 				as[i] += " FILTER (WHERE " + fmtExpr(a.Filter) + ")"
 			}
-			as[i] += fmt.Sprintf("::%s AS #%d", fmtArrow(a.T), x.aggCols[i])
+			as[i] += fmt.Sprintf("::%s AS #%d", fmtArrow(a.T), x.AggCols[i])
 		}
-		if len(x.aggs) == 0 {
+		if len(x.Aggs) == 0 {
 			return fmt.Sprintf("distinct [%s]", strings.Join(gs, ", "))
 		}
 		return fmt.Sprintf("aggregate groups [%s] aggs [%s]", strings.Join(gs, ", "), strings.Join(as, ", "))
-	case *joinRel:
-		s := x.typ.String() + " join"
-		if x.cond != nil {
-			s += " on " + fmtExpr(x.cond)
+	case *plan.Join:
+		s := x.Typ.String() + " join"
+		if x.Cond != nil {
+			s += " on " + fmtExpr(x.Cond)
 		}
-		if x.typ == joinMark {
-			s += fmt.Sprintf(" mark #%d", x.mark)
+		if x.Typ == plan.JoinMark {
+			s += fmt.Sprintf(" mark #%d", x.Mark)
 		}
-		if x.nullAware {
+		if x.NullAware {
 			s += " null-aware"
 		}
-		if x.single {
+		if x.Single {
 			s += " single"
 		}
-		if x.apply {
+		if x.Apply {
 			s += " (per outer row)"
 		}
 		return s + joinBuildNote(x)
-	case *sortRel:
-		return "sort " + fmtKeys(x.keys)
-	case *limitRel:
-		return fmt.Sprintf("limit %d offset %d", x.limit, x.offset)
-	case *windowRel:
-		calls := make([]string, len(x.calls))
-		for i, c := range x.calls {
-			args := make([]string, len(c.args))
-			for j, a := range c.args {
+	case *plan.Sort:
+		return "sort " + fmtKeys(x.Keys)
+	case *plan.Limit:
+		return fmt.Sprintf("limit %d offset %d", x.Limit, x.Offset)
+	case *plan.Window:
+		calls := make([]string, len(x.Calls))
+		for i, c := range x.Calls {
+			args := make([]string, len(c.Args))
+			for j, a := range c.Args {
 				args[j] = fmtExpr(a)
 			}
-			calls[i] = fmt.Sprintf("%s(%s) AS #%d", c.fn, strings.Join(args, ", "), x.cols[i])
+			calls[i] = fmt.Sprintf("%s(%s) AS #%d", c.Fn, strings.Join(args, ", "), x.Cols[i])
 		}
-		parts := make([]string, len(x.partition))
-		for i, e := range x.partition {
+		parts := make([]string, len(x.Partition))
+		for i, e := range x.Partition {
 			parts[i] = fmtExpr(e)
 		}
-		return fmt.Sprintf("window partition [%s] order [%s] [%s]", strings.Join(parts, ", "), fmtKeys(x.order), strings.Join(calls, ", "))
-	case *setOpRel:
-		op := x.op
-		if x.all {
+		return fmt.Sprintf("window partition [%s] order [%s] [%s]", strings.Join(parts, ", "), fmtKeys(x.Order), strings.Join(calls, ", "))
+	case *plan.SetOp:
+		op := x.Op
+		if x.All {
 			op += " all"
 		}
-		return fmt.Sprintf("%s [%s]", op, fmtCols(q, x.cols))
-	case *recursiveRel:
+		return fmt.Sprintf("%s [%s]", op, fmtCols(q, x.Cols))
+	case *plan.Recursive:
 		op := "recursive union"
-		if !x.distinct {
+		if !x.Distinct {
 			op += " all"
 		}
-		return fmt.Sprintf("%s %s [%s]", op, x.wt.name, fmtCols(q, x.cols))
-	case *workTableRel:
-		return fmt.Sprintf("work table %s [%s]", x.wt.name, fmtCols(q, x.cols))
+		return fmt.Sprintf("%s %s [%s]", op, x.WT.Name, fmtCols(q, x.Cols))
+	case *plan.WorkTable:
+		return fmt.Sprintf("work table %s [%s]", x.WT.Name, fmtCols(q, x.Cols))
 	case *cteScanRel:
 		return describeCTEScan(q, x)
-	case *tableFuncRel:
-		args := make([]string, len(x.args))
-		for i, a := range x.args {
+	case *plan.TableFunc:
+		args := make([]string, len(x.Args))
+		for i, a := range x.Args {
 			args[i] = fmtExpr(a)
 		}
-		return fmt.Sprintf("function %s(%s) [%s]", x.fn, strings.Join(args, ", "), fmtCols(q, x.cols))
+		return fmt.Sprintf("function %s(%s) [%s]", x.Fn, strings.Join(args, ", "), fmtCols(q, x.Cols))
 	}
 	return fmt.Sprintf("%T", r)
 }
 
-func fmtKeys(keys []sortKey) string {
+func fmtKeys(keys []plan.SortKey) string {
 	out := make([]string, len(keys))
 	for i, k := range keys {
 		out[i] = fmtExpr(k.E)

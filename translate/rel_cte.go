@@ -6,6 +6,7 @@ import (
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // WITH queries computed once.
@@ -21,16 +22,16 @@ import (
 // cteShared is a WITH query whose result its references share.
 type cteShared struct {
 	name string
-	body rel     // the bound query
-	out  []colID // its result columns, in order (ids of body)
+	body plan.Rel     // the bound query
+	out  []plan.ColID // its result columns, in order (ids of body)
 	cols []pgtypes.Column
 
 	once sync.Once
-	opt  rel // body optimized, computed once (nodes are never changed)
+	opt  plan.Rel // body optimized, computed once (nodes are never changed)
 }
 
 // optimized is the body after optimize.
-func (c *cteShared) optimized() rel {
+func (c *cteShared) optimized() plan.Rel {
 	c.once.Do(func() { c.opt = optimize(c.body) })
 	return c.opt
 }
@@ -38,32 +39,32 @@ func (c *cteShared) optimized() rel {
 // cteScanRel reads the rows of a shared WITH query.
 type cteScanRel struct {
 	cte  *cteShared
-	cols []colID // cols[i] is cte.out[i]
+	cols []plan.ColID // cols[i] is cte.out[i]
 }
 
-func (r *cteScanRel) outCols() []colID { return r.cols }
+func (r *cteScanRel) OutCols() []plan.ColID { return r.cols }
 
 // describeCTEScan is a reference's line in a plan.
-func describeCTEScan(q *colTable, x *cteScanRel) string {
+func describeCTEScan(q *plan.ColTable, x *cteScanRel) string {
 	return fmt.Sprintf("CTE scan %s [%s]", x.cte.name, fmtCols(q, x.cols))
 }
 
 // describeCTE is the line heading a shared WITH query in a plan.
-func describeCTE(q *colTable, c *cteShared) string {
+func describeCTE(q *plan.ColTable, c *cteShared) string {
 	return fmt.Sprintf("CTE %s [%s]", c.name, fmtCols(q, c.out))
 }
 
 // sharedCTEs lists the shared WITH queries root reads, directly, in
 // its subqueries or through other shared WITH queries, each once, in the order a plan
 // shows them: a query before those it reads.
-func sharedCTEs(root rel) []*cteShared {
+func sharedCTEs(root plan.Rel) []*cteShared {
 	var out []*cteShared
 	seen := map[*cteShared]bool{}
-	var walk func(r rel)
-	walk = func(r rel) {
-		visitRel(r, func(n rel) {
-			for _, e := range relExprs(n) {
-				walkExpr(e, func(e expr.Expr) {
+	var walk func(r plan.Rel)
+	walk = func(r plan.Rel) {
+		plan.Visit(r, func(n plan.Rel) {
+			for _, e := range plan.Exprs(n) {
+				plan.WalkExpr(e, func(e expr.Expr) {
 					if sq, ok := e.(*subqueryExpr); ok {
 						walk(sq.plan.root)
 					}

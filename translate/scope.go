@@ -6,6 +6,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // scope is what names can refer to while binding one SELECT: the items of
@@ -39,7 +40,7 @@ type rangeItem struct {
 // itemCol is a column of a FROM item.
 type itemCol struct {
 	name string
-	id   colID
+	id   plan.ColID
 	// merged is true for a column a USING/NATURAL join merged: * lists
 	// the merged column once instead.
 	merged bool
@@ -60,8 +61,8 @@ type cteDef struct {
 	// table wt with columns wtMetas.
 	recursive       bool
 	inRecursiveTerm bool
-	wt              *workTableRef
-	wtMetas         []colMeta
+	wt              *plan.WorkTableRef
+	wtMetas         []plan.ColMeta
 	// materialize: computed once and shared by its references
 	// (rel_cte.go), bound into shared at the first one.
 	materialize bool
@@ -114,21 +115,21 @@ func (it *rangeItem) refName() string {
 // query; expressions above the aggregation refer to its output columns.
 type aggScope struct {
 	groups    []bound
-	groupCols []colID
+	groupCols []plan.ColID
 	keys      []string
 	// subLinks are the GROUP BY items by parse node: GROUP BY n of a target
 	// holding a subquery binds that target to the group instead of a
 	// second subquery.
 	subLinks map[*pg.Node]int
-	aggs     []aggCall
-	aggCols  []colID
+	aggs     []plan.AggCall
+	aggCols  []plan.ColID
 	aggKeys  []string
 	// sets are the grouping sets (indexes into groups) of GROUPING SETS,
 	// ROLLUP and CUBE; nil for a plain GROUP BY.
 	sets [][]int
 	// grouping are the GROUPING(...) calls: their arguments' group indexes
 	// and result columns.
-	grouping []groupingCall
+	grouping []plan.GroupingCall
 }
 
 func (a *aggScope) findGroup(e expr.Expr) int {
@@ -143,7 +144,7 @@ func (a *aggScope) findGroup(e expr.Expr) int {
 
 // add registers an aggregate (identical calls share one) and returns its
 // index among the aggregates.
-func (a *aggScope) add(c aggCall) (int, bool) {
+func (a *aggScope) Add(c plan.AggCall) (int, bool) {
 	k := c.Fn + "|" + fmtExpr(c.Arg) + "|" + fmtExpr(c.Filter)
 	for _, x := range c.Args {
 		k += "|" + fmtExpr(x)

@@ -18,6 +18,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // sysRel reads one relation of the system catalog (package syscat): its
@@ -27,10 +28,10 @@ type sysRel struct {
 	table *syscat.Table
 	// cols are the relation's columns, then the system column tableoid
 	// (hidden from *).
-	cols []colID
+	cols []plan.ColID
 }
 
-func (r *sysRel) outCols() []colID { return r.cols }
+func (r *sysRel) OutCols() []plan.ColID { return r.cols }
 
 // sysTable finds the catalog relation a table name refers to: a name
 // qualified by pg_catalog or information_schema, or an unqualified name of
@@ -62,7 +63,7 @@ func (b *binder) searchPathSysTable(tn tableName) *syscat.Table {
 }
 
 // bindSysTable binds a catalog relation as a FROM item.
-func (b *binder) bindSysTable(loc int32, tn tableName, t *syscat.Table, alias string, colAliases []string) (rel, error) {
+func (b *binder) bindSysTable(loc int32, tn tableName, t *syscat.Table, alias string, colAliases []string) (plan.Rel, error) {
 	if len(colAliases) > len(t.Columns) {
 		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
 			tn.Name, len(t.Columns), len(colAliases)), loc)
@@ -74,14 +75,14 @@ func (b *binder) bindSysTable(loc int32, tn tableName, t *syscat.Table, alias st
 		if i < len(colAliases) {
 			name = colAliases[i]
 		}
-		id := b.q.add(colMeta{name: name, t: pgType{c.Type, -1}, at: syscat.ArrowOf(c.Type),
-			origin: colOrigin{table: t.OID, att: int16(i + 1)}})
+		id := b.q.Add(plan.ColMeta{Name: name, T: plan.Type{OID: c.Type, Typmod: -1}, ArrowType: syscat.ArrowOf(c.Type),
+			Origin: plan.ColOrigin{Table: t.OID, Att: int16(i + 1)}})
 		r.cols = append(r.cols, id)
 		it.cols = append(it.cols, itemCol{name: name, id: id})
 	}
 	// tableoid is system column -6 in pg_attribute.
-	toid := b.q.add(colMeta{name: "tableoid", t: pgType{pgtypes.OID, -1}, at: syscat.ArrowOf(pgtypes.OID),
-		origin: colOrigin{table: t.OID, att: -6}})
+	toid := b.q.Add(plan.ColMeta{Name: "tableoid", T: plan.Type{OID: pgtypes.OID, Typmod: -1}, ArrowType: syscat.ArrowOf(pgtypes.OID),
+		Origin: plan.ColOrigin{Table: t.OID, Att: -6}})
 	r.cols = append(r.cols, toid)
 	it.cols = append(it.cols, itemCol{name: "tableoid", id: toid, hidden: true})
 	b.scope.items = append(b.scope.items, it)
@@ -89,7 +90,7 @@ func (b *binder) bindSysTable(loc int32, tn tableName, t *syscat.Table, alias st
 }
 
 // lowerSys computes a catalog relation's rows.
-func (l *lowerer) lowerSys(x *sysRel) (engine.Operator, []colID, error) {
+func (l *lowerer) lowerSys(x *sysRel) (engine.Operator, []plan.ColID, error) {
 	snap, err := l.s.sysSnapshot(l.ctx)
 	if err != nil {
 		return nil, nil, err
@@ -336,7 +337,7 @@ func sysAttributes(schema *catalog.Schema) []syscat.Attribute {
 }
 
 // sqlLiteral renders a column default as pg_get_expr shows it.
-func sqlLiteral(v any, t pgType) string {
+func sqlLiteral(v any, t plan.Type) string {
 	quoted := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'::" + t.String() }
 	switch x := v.(type) {
 	case string:

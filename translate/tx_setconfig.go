@@ -6,6 +6,7 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // set_config(name, value, is_local) and current_setting(name [,
@@ -23,12 +24,12 @@ func bindCurrentSetting(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1, 2); err != nil {
 		return bound{}, err
 	}
-	args := b.sysArgs(c, tText)
+	args := b.sysArgs(c, plan.TText)
 	if len(c.args) == 2 {
-		args = b.sysArgs(c, tText, tBool)
+		args = b.sysArgs(c, plan.TText, plan.TBool)
 	}
 	s := b.sess
-	return b.sysCall(c, tText, args, sysCallOpts{volatile: true, lenient: true}, func(_ context.Context, _ *syscat.Snapshot, a []any) (any, error) {
+	return b.sysCall(c, plan.TText, args, sysCallOpts{volatile: true, lenient: true}, func(_ context.Context, _ *syscat.Snapshot, a []any) (any, error) {
 		name, ok := a[0].(string)
 		if !ok {
 			return nil, nil
@@ -50,8 +51,8 @@ func bindSetConfig(b *binder, c *sysCallSite) (bound, error) {
 		return bound{}, err
 	}
 	s := b.sess
-	args := b.sysArgs(c, tText, tText, tBool)
-	return b.sysCall(c, tText, args, sysCallOpts{volatile: true, lenient: true}, func(_ context.Context, _ *syscat.Snapshot, a []any) (any, error) {
+	args := b.sysArgs(c, plan.TText, plan.TText, plan.TBool)
+	return b.sysCall(c, plan.TText, args, sysCallOpts{volatile: true, lenient: true}, func(_ context.Context, _ *syscat.Snapshot, a []any) (any, error) {
 		name, ok := a[0].(string)
 		if !ok {
 			return nil, pgerr.New(codeNullValueNotAllowed, "SET requires parameter name")

@@ -7,60 +7,61 @@ import (
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // pgTypeOfIceberg maps an Iceberg type to its PostgreSQL type (DESIGN.md
 // section 3).
-func pgTypeOfIceberg(t catalog.Type) pgType {
+func pgTypeOfIceberg(t catalog.Type) plan.Type {
 	switch t := t.(type) {
 	case *catalog.PrimitiveType:
 		switch t.ID {
 		case catalog.TBoolean:
-			return tBool
+			return plan.TBool
 		case catalog.TInt:
-			return tInt4
+			return plan.TInt4
 		case catalog.TLong:
-			return tInt8
+			return plan.TInt8
 		case catalog.TFloat:
-			return tFloat4
+			return plan.TFloat4
 		case catalog.TDouble:
-			return tFloat8
+			return plan.TFloat8
 		case catalog.TDecimal:
-			return numericType(t.Precision, t.Scale)
+			return plan.NumericType(t.Precision, t.Scale)
 		case catalog.TDate:
-			return tDate
+			return plan.TDate
 		case catalog.TTime:
-			return tTime
+			return plan.TTime
 		case catalog.TTimestamp, catalog.TTimestampNs:
-			return tTimestamp
+			return plan.TTimestamp
 		case catalog.TTimestamptz, catalog.TTimestamptzNs:
-			return tTimestamptz
+			return plan.TTimestamptz
 		case catalog.TString:
-			return tText
+			return plan.TText
 		case catalog.TUUID:
-			return tUUID
+			return plan.TUUID
 		case catalog.TVariant:
-			return tJSONB
+			return plan.TJSONB
 		default: // fixed, binary, geometry, geography, unknown
-			return tBytea
+			return plan.TBytea
 		}
 	case *catalog.ListType:
 		if p, ok := t.Element.(*catalog.PrimitiveType); ok {
 			elem := pgTypeOfIceberg(p)
 			if arr := pgtypes.ArrayOf(elem.OID); arr != 0 && elem.OID != pgtypes.JSONB {
-				return pgType{arr, -1}
+				return plan.Type{OID: arr, Typmod: -1}
 			}
 		}
-		return tJSONB
+		return plan.TJSONB
 	}
-	return tJSONB // struct, map, nested list
+	return plan.TJSONB // struct, map, nested list
 }
 
 // arrowOf returns the Arrow type the engine computes values of t in (the
 // wire mapping: bool Boolean, int4 Int32, numeric Decimal128, ...). Columns
 // read from tables may use a wider Arrow type of the same PostgreSQL type
 // (Timestamp(ns), FixedSizeBinary(L) for bytea, Struct for jsonb).
-func arrowOf(t pgType) arrow.DataType {
+func arrowOf(t plan.Type) arrow.DataType {
 	if pgtypes.IsOIDType(t.OID) || t.OID == pgtypes.Int2Vector || t.OID == pgtypes.OIDVector {
 		return syscat.ArrowOf(t.OID)
 	}
@@ -78,7 +79,7 @@ func arrowOf(t pgType) arrow.DataType {
 	case pgtypes.Float8:
 		return arrow.PrimitiveTypes.Float64
 	case pgtypes.Numeric:
-		if p, s, ok := t.numericPS(); ok {
+		if p, s, ok := t.NumericPS(); ok {
 			return &arrow.Decimal128Type{Precision: int32(p), Scale: int32(s)}
 		}
 		return unconstrainedNumeric()
@@ -100,7 +101,7 @@ func arrowOf(t pgType) arrow.DataType {
 		return arrow.FixedWidthTypes.MonthDayNanoInterval
 	}
 	if elem := pgtypes.ElemOf(t.OID); elem != 0 {
-		return arrow.ListOf(arrowOf(pgType{elem, -1}))
+		return arrow.ListOf(arrowOf(plan.Type{OID: elem, Typmod: -1}))
 	}
 	return arrow.BinaryTypes.String
 }
@@ -109,7 +110,7 @@ func arrowOf(t pgType) arrow.DataType {
 type column struct {
 	Name    string
 	FieldID int
-	Type    pgType
+	Type    plan.Type
 	Arrow   arrow.DataType
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // Views: CREATE [OR REPLACE] [TEMP] VIEW and DROP VIEW. A persistent view
@@ -157,10 +158,10 @@ func (s *session) createTempView(tn tableName, replace bool, cols []pgtypes.Colu
 		}
 		old := make([]viewColumn, len(prev.cols))
 		for i, c := range prev.cols {
-			old[i] = viewColumn{name: c.Name, typ: pgType{c.TypeOID, c.Typmod}}
+			old[i] = viewColumn{name: c.Name, typ: plan.Type{OID: c.TypeOID, Typmod: c.Typmod}}
 		}
 		if err := checkReplacedColumns(old, cols, func(i int) bool {
-			return old[i].typ == pgType{cols[i].TypeOID, cols[i].Typmod}
+			return old[i].typ == plan.Type{OID: cols[i].TypeOID, Typmod: cols[i].Typmod}
 		}); err != nil {
 			return err
 		}
@@ -192,13 +193,13 @@ func (s *session) createCatalogView(ctx context.Context, tn tableName, replace b
 	}
 	schema := &catalog.Schema{}
 	for i, c := range cols {
-		t, err := icebergTypeOfPG(pgType{c.TypeOID, c.Typmod}, c.Name)
+		t, err := icebergTypeOfPG(plan.Type{OID: c.TypeOID, Typmod: c.Typmod}, c.Name)
 		doc := ""
 		if err != nil {
 			// The schema of a view is informative: a type no Iceberg table
 			// can hold is kept as a string, with its PostgreSQL name.
 			t = &catalog.PrimitiveType{ID: catalog.TString}
-			doc = "PostgreSQL type " + pgType{c.TypeOID, c.Typmod}.String()
+			doc = "PostgreSQL type " + plan.Type{OID: c.TypeOID, Typmod: c.Typmod}.String()
 		}
 		schema.Fields = append(schema.Fields, catalog.NestedField{ID: i + 1, Name: c.Name, Type: t, Doc: doc})
 	}
@@ -249,7 +250,7 @@ func (s *session) defaultNamespace(ctx context.Context, fallback []string) []str
 
 type viewColumn struct {
 	name string
-	typ  pgType
+	typ  plan.Type
 }
 
 // checkReplacedColumns applies PostgreSQL's rule for CREATE OR REPLACE
@@ -267,7 +268,7 @@ func checkReplacedColumns(old []viewColumn, cols []pgtypes.Column, same func(i i
 		}
 		if !same(i) {
 			return pgerr.New(codeInvalidTableDef, "cannot change data type of view column \"%s\" from %s to %s",
-				o.name, o.typ, pgType{cols[i].TypeOID, cols[i].Typmod})
+				o.name, o.typ, plan.Type{OID: cols[i].TypeOID, Typmod: cols[i].Typmod})
 		}
 	}
 	return nil

@@ -27,6 +27,21 @@ var forbidden = map[string][]string{
 	"internal/pgnumeric": {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes"},
 }
 
+// compiler lists, per package under translate/, the other translate
+// packages it may import: the query compiler's stages depend one way,
+// wire -> translate -> {bind, lower, opt, plan, parse, metatable};
+// bind -> {plan, parse, metatable}; lower -> {plan, metatable};
+// opt -> plan; parse, plan and metatable are leaves. A package under
+// translate/ never imports translate itself.
+var compiler = map[string][]string{
+	"translate/plan":      {},
+	"translate/parse":     {},
+	"translate/metatable": {},
+	"translate/opt":       {"translate/plan"},
+	"translate/lower":     {"translate/plan", "translate/metatable"},
+	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable"},
+}
+
 type listed struct {
 	ImportPath string
 	Imports    []string
@@ -55,6 +70,9 @@ func TestImportsFlowOneWay(t *testing.T) {
 				continue
 			}
 			drel := strings.TrimPrefix(dep, module)
+			if err := compilerEdge(rel, drel); err != "" {
+				t.Error(err)
+			}
 			for _, ban := range bans {
 				if drel == ban || strings.HasPrefix(drel, ban+"/") {
 					t.Errorf("%s imports %s: the layers flow cmd -> wire/auth/conf -> translate -> engine -> catalog", rel, drel)
@@ -80,4 +98,42 @@ func bansFor(rel string) []string {
 		p = p[:i]
 	}
 	return nil
+}
+
+// compilerEdge checks an import between translate's packages against the
+// compiler table; "" when allowed.
+func compilerEdge(from, to string) string {
+	if !strings.HasPrefix(from, "translate/") || (to != "translate" && !strings.HasPrefix(to, "translate/")) {
+		return ""
+	}
+	allowed, ok := compiler[from]
+	if !ok {
+		return from + " is a package under translate/ missing from the compiler table in this test: add it with the translate packages it may import"
+	}
+	for _, a := range allowed {
+		if to == a {
+			return ""
+		}
+	}
+	return from + " imports " + to + ": the compiler's stages import one way (see the compiler table)"
+}
+
+func TestCompilerEdges(t *testing.T) {
+	for _, c := range []struct {
+		from, to string
+		ok       bool
+	}{
+		{"translate/bind", "translate/plan", true},
+		{"translate/opt", "translate/plan", true},
+		{"translate/plan", "translate/opt", false},
+		{"translate/plan", "translate", false},
+		{"translate/lower", "translate/bind", false},
+		{"translate/unlisted", "translate/plan", false},
+		{"translate", "translate/bind", true},
+		{"wire", "translate", true},
+	} {
+		if got := compilerEdge(c.from, c.to) == ""; got != c.ok {
+			t.Errorf("%s -> %s: allowed %v, want %v", c.from, c.to, got, c.ok)
+		}
+	}
 }
