@@ -1,8 +1,6 @@
 package translate
 
 import (
-	"fmt"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	pg "github.com/pganalyze/pg_query_go/v6"
 
@@ -403,15 +401,6 @@ func (b *binder) applyScalar(p *selectPlan) bound {
 	return r
 }
 
-func indexOf(ids []plan.ColID, id plan.ColID) int {
-	for i, x := range ids {
-		if x == id {
-			return i
-		}
-	}
-	return -1
-}
-
 // splitEquality splits inner = outer (either order) into its sides.
 func splitEquality(c expr.Expr, inner, outer plan.ColSet) (in, out expr.Expr, ok bool) {
 	call, isCall := c.(*expr.Call)
@@ -533,13 +522,6 @@ func freeRefs(r plan.Rel) plan.ColSet {
 	return free
 }
 
-// producedCols lists every column produced anywhere in r.
-func producedCols(r plan.Rel) []plan.ColID {
-	var out []plan.ColID
-	plan.Visit(r, func(n plan.Rel) { out = append(out, ownCols(n)...) })
-	return out
-}
-
 // ownCols are the columns a node itself creates (not passes through).
 func ownCols(r plan.Rel) []plan.ColID {
 	switch x := r.(type) {
@@ -585,16 +567,4 @@ func ownCols(r plan.Rel) []plan.ColID {
 		}
 	}
 	return nil
-}
-
-// fmtCols renders column ids for EXPLAIN.
-func fmtCols(q *plan.ColTable, ids []plan.ColID) string {
-	s := ""
-	for i, id := range ids {
-		if i > 0 {
-			s += ", "
-		}
-		s += fmt.Sprintf("#%d:%s", id, q.Meta(id).Name)
-	}
-	return s
 }

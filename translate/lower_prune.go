@@ -128,12 +128,6 @@ func (l *lowerer) scanColumn(sr *plan.Scan, e expr.Expr) (int, *catalog.Primitiv
 	return sr.FieldIDs[i], t, ok
 }
 
-func widensInt(from, to arrow.DataType) bool {
-	rank := map[arrow.Type]int{arrow.INT16: 1, arrow.INT32: 2, arrow.INT64: 3}
-	a, b := rank[from.ID()], rank[to.ID()]
-	return a > 0 && b > 0 && a <= b
-}
-
 // icebergConst evaluates a constant expression and converts it exactly to
 // the Go form of Iceberg type t (false when it is NULL or does not
 // convert exactly).

@@ -140,3 +140,6 @@ func describeMeta(q *plan.ColTable, x *metaRel) string {
 	}
 	return fmt.Sprintf("metadata table %s%s [%s]", x.name, at, fmtCols(q, x.cols))
 }
+
+// estimate is a guess: counting the rows would cost as much as reading them.
+func (r *metaRel) estimate() (rows, base float64) { return sourceGuess() }

@@ -1,8 +1,6 @@
 package translate
 
 import (
-	"strconv"
-
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -260,16 +258,6 @@ func withFilter(r plan.Rel, preds []expr.Expr) plan.Rel {
 		}
 	}
 	return &plan.Filter{In: r, Pred: plan.AndOf(uniq)}
-}
-
-// summaryInt reads an integer field of a snapshot summary.
-func summaryInt(summary map[string]string, key string) (int64, bool) {
-	v, ok := summary[key]
-	if !ok {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	return n, err == nil
 }
 
 // factorOr pulls the conditions every branch of an OR shares out of it:

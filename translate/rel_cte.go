@@ -44,6 +44,9 @@ type cteScanRel struct {
 
 func (r *cteScanRel) OutCols() []plan.ColID { return r.cols }
 
+// estimate is the shared query's.
+func (r *cteScanRel) estimate() (rows, base float64) { return estimate(r.cte.body) }
+
 // describeCTEScan is a reference's line in a plan.
 func describeCTEScan(q *plan.ColTable, x *cteScanRel) string {
 	return fmt.Sprintf("CTE scan %s [%s]", x.cte.name, fmtCols(q, x.cols))
