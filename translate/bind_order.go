@@ -51,7 +51,7 @@ func (b *binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) (
 				if t.name != name {
 					continue
 				}
-				if found && fmtExpr(t.e.e) != fmtExpr(e.e) {
+				if found && plan.FormatExpr(t.e.e) != plan.FormatExpr(e.e) {
 					return nil, nil, b.errAt(pgerr.New(pgerr.AmbiguousColumn, "ORDER BY \"%s\" is ambiguous", name), cr.Location)
 				}
 				if !found {
@@ -70,9 +70,9 @@ func (b *binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) (
 			return nil, nil, b.errAt(notYet("ORDER BY on type "+e.t.String()), nodeLocation(sb.Node))
 		}
 		if outIdx < 0 {
-			key := fmtExpr(e.e)
+			key := plan.FormatExpr(e.e)
 			for i, t := range targets {
-				if fmtExpr(t.e.e) == key {
+				if plan.FormatExpr(t.e.e) == key {
 					outIdx = i
 					break
 				}

@@ -530,7 +530,7 @@ func (b *binder) groupItem(sel *pg.SelectStmt, agg *aggScope, n *pg.Node) (int, 
 		return i, nil
 	}
 	agg.groups = append(agg.groups, g)
-	agg.keys = append(agg.keys, fmtExpr(g.e))
+	agg.keys = append(agg.keys, plan.FormatExpr(g.e))
 	if agg.subLinks == nil {
 		agg.subLinks = map[*pg.Node]int{}
 	}

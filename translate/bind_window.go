@@ -93,7 +93,7 @@ func (b *binder) windowFunc(fc *pg.FuncCall, name string) (bound, error) {
 			return bound{}, b.errAt(notYet("PARTITION BY on type "+x.t.String()), nodeLocation(n))
 		}
 		partition = append(partition, x.e)
-		pkeys = append(pkeys, fmtExpr(x.e))
+		pkeys = append(pkeys, plan.FormatExpr(x.e))
 	}
 	var order []plan.SortKey
 	for _, n := range wd.OrderClause {

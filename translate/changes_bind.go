@@ -299,4 +299,4 @@ const (
 )
 
 // estimate is a guess: counting the rows would cost as much as reading them.
-func (r *changesRel) estimate() (rows, base float64) { return sourceGuess() }
+func (r *changesRel) Estimate() (rows, base float64) { return plan.SourceGuess() }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // notYet is the error for SQL icegate does not handle yet.
@@ -36,7 +37,7 @@ func undefinedCall(fn string, args []bound) *pgerr.Error {
 		}
 	}
 	op := map[string]string{"neg": "-", "like": "~~", "not_like": "!~~", "ilike": "~~*", "not_ilike": "!~~*"}[fn]
-	if op == "" && !isInfix(fn) {
+	if op == "" && !plan.IsInfix(fn) {
 		return pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", fn, strings.Join(names, ", ")).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 	}

@@ -643,12 +643,12 @@ func countFromMetadata(x *plan.Agg) (int64, bool) {
 		return 0, true
 	}
 	sum := scan.Snapshot.Summary
-	n, ok := summaryInt(sum, "total-records")
+	n, ok := plan.SummaryInt(sum, "total-records")
 	if !ok {
 		return 0, false
 	}
 	for _, k := range []string{"total-delete-files", "total-position-deletes", "total-equality-deletes"} {
-		if v, ok := summaryInt(sum, k); !ok || v != 0 {
+		if v, ok := plan.SummaryInt(sum, k); !ok || v != 0 {
 			return 0, false
 		}
 	}

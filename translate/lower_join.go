@@ -15,13 +15,13 @@ func (l *lowerer) lowerJoin(x *plan.Join, need plan.ColSet) (engine.Operator, []
 		return l.lowerApply(x, need)
 	}
 	left, right, typ := x.Left, x.Right, x.Typ
-	swap, buildLeft := joinBuildSide(x)
+	swap, buildLeft := plan.JoinBuildSide(x)
 	if swap {
-		typ, _ = swapJoinType(typ)
+		typ, _ = plan.SwapJoinType(typ)
 		left, right = right, left
 	}
 	leftOut, rightOut := plan.SetOf(left.OutCols()), plan.SetOf(right.OutCols())
-	leftKeys, rightKeys, nullSafe, residual := splitJoinCond(x, left, right)
+	leftKeys, rightKeys, nullSafe, residual := plan.SplitJoinCond(x, left, right)
 	needL, needR := plan.ColSet{}, plan.ColSet{}
 	split := func(s plan.ColSet) {
 		for id := range s {

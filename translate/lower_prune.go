@@ -107,7 +107,7 @@ func (l *lowerer) scanPredicate(sr *plan.Scan, e expr.Expr) (catalog.Predicate, 
 func (l *lowerer) scanColumn(sr *plan.Scan, e expr.Expr) (int, *catalog.PrimitiveType, bool) {
 	if c, ok := e.(*expr.Cast); ok {
 		inner, ok := c.Arg.(*expr.Col)
-		if !ok || !widensInt(inner.T, c.T) {
+		if !ok || !plan.WidensInt(inner.T, c.T) {
 			return 0, nil, false
 		}
 		e = inner

@@ -142,4 +142,4 @@ func describeMeta(q *plan.ColTable, x *metaRel) string {
 }
 
 // estimate is a guess: counting the rows would cost as much as reading them.
-func (r *metaRel) estimate() (rows, base float64) { return sourceGuess() }
+func (r *metaRel) Estimate() (rows, base float64) { return plan.SourceGuess() }

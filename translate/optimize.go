@@ -252,7 +252,7 @@ func withFilter(r plan.Rel, preds []expr.Expr) plan.Rel {
 	seen := make(map[string]bool, len(preds))
 	uniq := preds[:0:0]
 	for _, p := range preds {
-		if k := fmtExpr(p); !seen[k] {
+		if k := plan.FormatExpr(p); !seen[k] {
 			seen[k] = true
 			uniq = append(uniq, p)
 		}
@@ -274,12 +274,12 @@ func factorOr(e expr.Expr) []expr.Expr {
 	}
 	var common []expr.Expr
 	for _, c := range branches[0] {
-		key := fmtExpr(c)
+		key := plan.FormatExpr(c)
 		inAll := true
 		for _, b := range branches[1:] {
 			found := false
 			for _, x := range b {
-				if fmtExpr(x) == key {
+				if plan.FormatExpr(x) == key {
 					found = true
 					break
 				}
@@ -298,13 +298,13 @@ func factorOr(e expr.Expr) []expr.Expr {
 	}
 	shared := map[string]bool{}
 	for _, c := range common {
-		shared[fmtExpr(c)] = true
+		shared[plan.FormatExpr(c)] = true
 	}
 	rest := make([]expr.Expr, 0, len(branches))
 	for _, b := range branches {
 		var keep []expr.Expr
 		for _, x := range b {
-			if !shared[fmtExpr(x)] {
+			if !shared[plan.FormatExpr(x)] {
 				keep = append(keep, x)
 			}
 		}

@@ -163,7 +163,7 @@ func lookupKeys(agg *plan.Agg, passed, outer plan.ColSet, cond expr.Expr) []look
 				continue
 			}
 			inner := agg.Groups[gi]
-			if !arrow.TypeEqual(inner.Type(), o.Type()) || !hashableKey(o.Type()) {
+			if !arrow.TypeEqual(inner.Type(), o.Type()) || !plan.HashableKey(o.Type()) {
 				continue
 			}
 			seen[gi] = true
@@ -190,10 +190,10 @@ func restrictInput(agg *plan.Agg, outer plan.Rel, ks []lookupKey) (plan.Rel, boo
 	if !innerRefs.SubsetOf(plan.SetOf(agg.In.OutCols())) {
 		return nil, false // a group key over outer references
 	}
-	rows, reads := estimateRows(agg.In), scanCost(agg.In)
+	rows, reads := plan.EstimateRows(agg.In), scanCost(agg.In)
 	for _, keepJoins := range []bool{true, false} {
 		src, rn, ok := keySource(outer, need, keepJoins)
-		if !ok || estimateRows(src)*keySourceShrink > rows || scanCost(src) >= reads {
+		if !ok || plan.EstimateRows(src)*keySourceShrink > rows || scanCost(src) >= reads {
 			continue
 		}
 		if _, bare := src.(*plan.Scan); bare {
@@ -219,10 +219,10 @@ func restrictInput(agg *plan.Agg, outer plan.Rel, ks []lookupKey) (plan.Rel, boo
 // alreadyRestricted reports whether r already is such a semi join (the
 // tree was optimized before).
 func alreadyRestricted(r plan.Rel, cond expr.Expr) bool {
-	key := fmtExpr(cond)
+	key := plan.FormatExpr(cond)
 	found := false
 	plan.Visit(r, func(n plan.Rel) {
-		if j, ok := n.(*plan.Join); ok && j.Typ == plan.JoinSemi && fmtExpr(j.Cond) == key {
+		if j, ok := n.(*plan.Join); ok && j.Typ == plan.JoinSemi && plan.FormatExpr(j.Cond) == key {
 			found = true
 		}
 	})
@@ -407,7 +407,7 @@ func filterSource(x *plan.Filter, need plan.ColSet, keepJoins bool) (plan.Rel, r
 			if keepJoins {
 				best, _ = markSource(x, mj, need, keepJoins)
 			}
-			if src, rn, ok := subquerySource(mj, need, keepJoins); ok && (best == nil || estimateRows(src) <= estimateRows(best)) {
+			if src, rn, ok := subquerySource(mj, need, keepJoins); ok && (best == nil || plan.EstimateRows(src) <= plan.EstimateRows(best)) {
 				best, bestRn = src, rn
 			}
 			if best != nil {
@@ -581,7 +581,7 @@ func safeExpr(e expr.Expr) bool {
 		if l, ok := x.Arg.(*expr.Lit); ok && l.V == nil {
 			return true // NULL converts to NULL
 		}
-		return (arrow.TypeEqual(x.Arg.Type(), x.T) || widensInt(x.Arg.Type(), x.T)) && safeExpr(x.Arg)
+		return (arrow.TypeEqual(x.Arg.Type(), x.T) || plan.WidensInt(x.Arg.Type(), x.T)) && safeExpr(x.Arg)
 	case *expr.Call:
 		if x.Go != nil {
 			return false
@@ -629,7 +629,7 @@ func scanCost(r plan.Rel) float64 {
 	n := 0.0
 	plan.Visit(r, func(x plan.Rel) {
 		if s, ok := x.(*plan.Scan); ok {
-			n += estimateRows(s)
+			n += plan.EstimateRows(s)
 		}
 	})
 	return n

@@ -42,7 +42,7 @@ func planReductions(leaves []plan.Rel, conds []expr.Expr) *reductions {
 	order := make([]int, len(leaves))
 	restricted := make([]bool, len(leaves))
 	for i, leaf := range leaves {
-		est[i], order[i] = estimateRows(leaf), i
+		est[i], order[i] = plan.EstimateRows(leaf), i
 		_, restricted[i] = reducerCopy(leaf)
 		if _, isScan := leaf.(*plan.Scan); isScan {
 			restricted[i] = false // a whole table restricts nothing
@@ -101,7 +101,7 @@ func linkingEquality(conds []expr.Expr, a, b plan.Rel) expr.Expr {
 	ac, bc := plan.SetOf(a.OutCols()), plan.SetOf(b.OutCols())
 	var eqs []expr.Expr
 	for _, c := range conds {
-		if _, _, nullSafe, ok := equiKey(c, ac, bc); ok && !nullSafe {
+		if _, _, nullSafe, ok := plan.EquiKey(c, ac, bc); ok && !nullSafe {
 			eqs = append(eqs, c)
 		}
 	}

@@ -130,21 +130,21 @@ func describeRel(q *plan.ColTable, r plan.Rel, used plan.ColSet) string {
 	case *plan.Values:
 		return fmt.Sprintf("values (%d rows) [%s]", len(x.Rows), fmtCols(q, x.Cols))
 	case *plan.Filter:
-		return "filter " + fmtExpr(x.Pred)
+		return "filter " + plan.FormatExpr(x.Pred)
 	case *plan.Project:
 		items := make([]string, len(x.Exprs))
 		for i, e := range x.Exprs {
 			if c, ok := e.(*expr.Col); ok && plan.ColID(c.Idx) == x.Cols[i] {
-				items[i] = fmtExpr(e)
+				items[i] = plan.FormatExpr(e)
 				continue
 			}
-			items[i] = fmt.Sprintf("%s AS #%d", fmtExpr(e), x.Cols[i])
+			items[i] = fmt.Sprintf("%s AS #%d", plan.FormatExpr(e), x.Cols[i])
 		}
 		return "project " + strings.Join(items, ", ")
 	case *plan.Agg:
 		gs := make([]string, len(x.Groups))
 		for i, g := range x.Groups {
-			gs[i] = fmtExpr(g)
+			gs[i] = plan.FormatExpr(g)
 			if c, ok := g.(*expr.Col); !ok || plan.ColID(c.Idx) != x.GroupCols[i] {
 				gs[i] += fmt.Sprintf(" AS #%d", x.GroupCols[i])
 			}
@@ -153,10 +153,10 @@ func describeRel(q *plan.ColTable, r plan.Rel, used plan.ColSet) string {
 		for i, a := range x.Aggs {
 			arg := "*"
 			if a.Arg != nil {
-				arg = fmtExpr(a.Arg)
+				arg = plan.FormatExpr(a.Arg)
 			}
 			for _, extra := range a.Args {
-				arg += ", " + fmtExpr(extra)
+				arg += ", " + plan.FormatExpr(extra)
 			}
 			if a.Distinct {
 				arg = "DISTINCT " + arg
@@ -166,9 +166,9 @@ func describeRel(q *plan.ColTable, r plan.Rel, used plan.ColSet) string {
 				as[i] += " ORDER BY " + fmtKeys(a.OrderBy)
 			}
 			if a.Filter != nil {
-				as[i] += " FILTER (WHERE " + fmtExpr(a.Filter) + ")"
+				as[i] += " FILTER (WHERE " + plan.FormatExpr(a.Filter) + ")"
 			}
-			as[i] += fmt.Sprintf("::%s AS #%d", fmtArrow(a.T), x.AggCols[i])
+			as[i] += fmt.Sprintf("::%s AS #%d", plan.FormatArrow(a.T), x.AggCols[i])
 		}
 		if len(x.Aggs) == 0 {
 			return fmt.Sprintf("distinct [%s]", strings.Join(gs, ", "))
@@ -177,7 +177,7 @@ func describeRel(q *plan.ColTable, r plan.Rel, used plan.ColSet) string {
 	case *plan.Join:
 		s := x.Typ.String() + " join"
 		if x.Cond != nil {
-			s += " on " + fmtExpr(x.Cond)
+			s += " on " + plan.FormatExpr(x.Cond)
 		}
 		if x.Typ == plan.JoinMark {
 			s += fmt.Sprintf(" mark #%d", x.Mark)
@@ -191,7 +191,7 @@ func describeRel(q *plan.ColTable, r plan.Rel, used plan.ColSet) string {
 		if x.Apply {
 			s += " (per outer row)"
 		}
-		return s + joinBuildNote(x)
+		return s + plan.JoinBuildNote(x)
 	case *plan.Sort:
 		return "sort " + fmtKeys(x.Keys)
 	case *plan.Limit:
@@ -201,13 +201,13 @@ func describeRel(q *plan.ColTable, r plan.Rel, used plan.ColSet) string {
 		for i, c := range x.Calls {
 			args := make([]string, len(c.Args))
 			for j, a := range c.Args {
-				args[j] = fmtExpr(a)
+				args[j] = plan.FormatExpr(a)
 			}
 			calls[i] = fmt.Sprintf("%s(%s) AS #%d", c.Fn, strings.Join(args, ", "), x.Cols[i])
 		}
 		parts := make([]string, len(x.Partition))
 		for i, e := range x.Partition {
-			parts[i] = fmtExpr(e)
+			parts[i] = plan.FormatExpr(e)
 		}
 		return fmt.Sprintf("window partition [%s] order [%s] [%s]", strings.Join(parts, ", "), fmtKeys(x.Order), strings.Join(calls, ", "))
 	case *plan.SetOp:
@@ -229,7 +229,7 @@ func describeRel(q *plan.ColTable, r plan.Rel, used plan.ColSet) string {
 	case *plan.TableFunc:
 		args := make([]string, len(x.Args))
 		for i, a := range x.Args {
-			args[i] = fmtExpr(a)
+			args[i] = plan.FormatExpr(a)
 		}
 		return fmt.Sprintf("function %s(%s) [%s]", x.Fn, strings.Join(args, ", "), fmtCols(q, x.Cols))
 	}
@@ -239,7 +239,7 @@ func describeRel(q *plan.ColTable, r plan.Rel, used plan.ColSet) string {
 func fmtKeys(keys []plan.SortKey) string {
 	out := make([]string, len(keys))
 	for i, k := range keys {
-		out[i] = fmtExpr(k.E)
+		out[i] = plan.FormatExpr(k.E)
 		if k.Desc {
 			out[i] += " DESC"
 		}

@@ -45,7 +45,7 @@ type cteScanRel struct {
 func (r *cteScanRel) OutCols() []plan.ColID { return r.cols }
 
 // estimate is the shared query's.
-func (r *cteScanRel) estimate() (rows, base float64) { return estimate(r.cte.body) }
+func (r *cteScanRel) Estimate() (rows, base float64) { return plan.Estimate(r.cte.body) }
 
 // describeCTEScan is a reference's line in a plan.
 func describeCTEScan(q *plan.ColTable, x *cteScanRel) string {

@@ -133,7 +133,7 @@ type aggScope struct {
 }
 
 func (a *aggScope) findGroup(e expr.Expr) int {
-	k := fmtExpr(e)
+	k := plan.FormatExpr(e)
 	for i, g := range a.keys {
 		if g == k {
 			return i
@@ -145,12 +145,12 @@ func (a *aggScope) findGroup(e expr.Expr) int {
 // add registers an aggregate (identical calls share one) and returns its
 // index among the aggregates.
 func (a *aggScope) Add(c plan.AggCall) (int, bool) {
-	k := c.Fn + "|" + fmtExpr(c.Arg) + "|" + fmtExpr(c.Filter)
+	k := c.Fn + "|" + plan.FormatExpr(c.Arg) + "|" + plan.FormatExpr(c.Filter)
 	for _, x := range c.Args {
-		k += "|" + fmtExpr(x)
+		k += "|" + plan.FormatExpr(x)
 	}
 	for _, o := range c.OrderBy {
-		k += "|o" + fmtExpr(o.E)
+		k += "|o" + plan.FormatExpr(o.E)
 		if o.Desc {
 			k += "d"
 		}

@@ -275,7 +275,7 @@ func partitionKeyText(transform, col string) string {
 
 // summaryOr reads an integer field of a snapshot summary, -1 when absent.
 func summaryOr(m map[string]string, key string) int64 {
-	if n, ok := summaryInt(m, key); ok {
+	if n, ok := plan.SummaryInt(m, key); ok {
 		return n
 	}
 	return -1
@@ -378,4 +378,4 @@ func settingContext(d setting) string {
 }
 
 // estimate is a guess: counting the rows would cost as much as reading them.
-func (r *sysRel) estimate() (rows, base float64) { return sourceGuess() }
+func (r *sysRel) Estimate() (rows, base float64) { return plan.SourceGuess() }

@@ -1,34 +1,33 @@
-package translate
+package plan
 
 import (
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/icegate/icegate/engine/expr"
-	"github.com/icegate/icegate/translate/plan"
 )
 
-// joinBuildNote is what EXPLAIN adds to a join that holds its left input
+// JoinBuildNote is what EXPLAIN adds to a join that holds its left input
 // in memory (the engine holds the right one otherwise).
-func joinBuildNote(x *plan.Join) string {
-	if swap, buildLeft := joinBuildSide(x); swap || buildLeft {
+func JoinBuildNote(x *Join) string {
+	if swap, buildLeft := JoinBuildSide(x); swap || buildLeft {
 		return " build left"
 	}
 	return ""
 }
 
-// equiKey recognizes l = r (or IS NOT DISTINCT FROM) with each side over
+// EquiKey recognizes l = r (or IS NOT DISTINCT FROM) with each side over
 // one input only, both of the same type.
-func equiKey(c expr.Expr, left, right plan.ColSet) (lk, rk expr.Expr, nullSafe, ok bool) {
+func EquiKey(c expr.Expr, left, right ColSet) (lk, rk expr.Expr, nullSafe, ok bool) {
 	call, isCall := c.(*expr.Call)
 	if !isCall || len(call.Args) != 2 || (call.Fn != "=" && call.Fn != "is_not_distinct_from") {
 		return nil, nil, false, false
 	}
 	a, b := call.Args[0], call.Args[1]
-	if !arrow.TypeEqual(a.Type(), b.Type()) || !hashableKey(a.Type()) {
+	if !arrow.TypeEqual(a.Type(), b.Type()) || !HashableKey(a.Type()) {
 		return nil, nil, false, false
 	}
-	ra, rb := plan.RefsOf(a), plan.RefsOf(b)
+	ra, rb := RefsOf(a), RefsOf(b)
 	if len(ra) == 0 || len(rb) == 0 {
 		return nil, nil, false, false
 	}
@@ -41,10 +40,10 @@ func equiKey(c expr.Expr, left, right plan.ColSet) (lk, rk expr.Expr, nullSafe, 
 	return nil, nil, false, false
 }
 
-// hashableKey reports whether equal values of type t always have equal
+// HashableKey reports whether equal values of type t always have equal
 // key encodings (floats: 0 = -0 and NaN = NaN are handled by the
 // encoding; lists and maps are not keys).
-func hashableKey(t arrow.DataType) bool {
+func HashableKey(t arrow.DataType) bool {
 	switch t.ID() {
 	case arrow.LIST, arrow.LARGE_LIST, arrow.MAP, arrow.STRUCT:
 		return false
@@ -52,63 +51,63 @@ func hashableKey(t arrow.DataType) bool {
 	return true
 }
 
-// estimateRows is a rough row count of r from table statistics (snapshot
+// EstimateRows is a rough row count of r from table statistics (snapshot
 // summaries) and guessed selectivities, for choosing a hash join's build
 // side.
-func estimateRows(r plan.Rel) float64 {
-	rows, _ := estimate(r)
+func EstimateRows(r Rel) float64 {
+	rows, _ := Estimate(r)
 	return rows
 }
 
-// estimate is estimateRows's (rows) and the row count of the largest
+// Estimate is EstimateRows's (rows) and the row count of the largest
 // table r's rows come from before any filter (base), which an equi join
 // divides by: joining n filtered rows of a table to the table it refers
 // to (a key to a smaller table) keeps about n rows.
-func estimate(r plan.Rel) (rows, base float64) {
+func Estimate(r Rel) (rows, base float64) {
 	switch x := r.(type) {
-	case *plan.Scan:
+	case *Scan:
 		if x.Snapshot == nil {
 			return 0, 0
 		}
-		if n, ok := summaryInt(x.Snapshot.Summary, "total-records"); ok {
+		if n, ok := SummaryInt(x.Snapshot.Summary, "total-records"); ok {
 			return float64(n), float64(n)
 		}
 		return 1e6, 1e6
-	case *plan.OneRow:
+	case *OneRow:
 		return 1, 1
 	case source:
-		return x.estimate()
-	case *plan.Values:
+		return x.Estimate()
+	case *Values:
 		return float64(len(x.Rows)), float64(len(x.Rows))
-	case *plan.Filter:
-		n, b := estimate(x.In)
+	case *Filter:
+		n, b := Estimate(x.In)
 		return n * selectivity(x.Pred), b
-	case *plan.Agg:
+	case *Agg:
 		if len(x.Groups) == 0 {
 			return 1, 1
 		}
-		n, _ := estimate(x.In)
+		n, _ := Estimate(x.In)
 		return n / 10, n / 10
-	case *plan.Join:
+	case *Join:
 		return estimateJoin(x)
-	case *plan.Limit:
-		n, b := estimate(x.In)
+	case *Limit:
+		n, b := Estimate(x.In)
 		if x.Limit >= 0 {
 			n = min(float64(x.Limit), n)
 		}
 		return n, b
-	case *plan.SetOp:
+	case *SetOp:
 		n := 0.0
 		for _, in := range x.Ins {
-			n += estimateRows(in)
+			n += EstimateRows(in)
 		}
 		return n, n
-	case *plan.TableFunc:
-		n := estimateRows(x.In) * 100
+	case *TableFunc:
+		n := EstimateRows(x.In) * 100
 		return n, n
 	}
-	if cs := plan.Children(r); len(cs) == 1 {
-		return estimate(cs[0])
+	if cs := Children(r); len(cs) == 1 {
+		return Estimate(cs[0])
 	}
 	return 1e6, 1e6
 }
@@ -116,51 +115,51 @@ func estimate(r plan.Rel) (rows, base float64) {
 // estimateJoin estimates a join: an equi join keeps each side's rows in
 // the proportion the other side keeps of its base (the smaller base: the
 // side referred to); an outer join keeps at least its outer rows.
-func estimateJoin(x *plan.Join) (rows, base float64) {
-	l, lb := estimate(x.Left)
-	r, rb := estimate(x.Right)
+func estimateJoin(x *Join) (rows, base float64) {
+	l, lb := Estimate(x.Left)
+	r, rb := Estimate(x.Right)
 	switch x.Typ {
-	case plan.JoinSemi, plan.JoinAnti, plan.JoinMark:
+	case JoinSemi, JoinAnti, JoinMark:
 		return l, lb
 	}
 	if x.Cond == nil {
 		return l * r, lb * rb
 	}
 	base = max(lb, rb)
-	if keys, _, _, _ := splitJoinCond(x, x.Left, x.Right); len(keys) == 0 || x.Apply {
+	if keys, _, _, _ := SplitJoinCond(x, x.Left, x.Right); len(keys) == 0 || x.Apply {
 		return max(l, r), base
 	}
 	rows = l * r / max(min(lb, rb), 1)
 	switch x.Typ {
-	case plan.JoinLeft:
+	case JoinLeft:
 		rows = max(rows, l)
-	case plan.JoinRight:
+	case JoinRight:
 		rows = max(rows, r)
-	case plan.JoinFull:
+	case JoinFull:
 		rows = max(rows, l, r)
 	}
 	return rows, base
 }
 
-func widensInt(from, to arrow.DataType) bool {
+func WidensInt(from, to arrow.DataType) bool {
 	rank := map[arrow.Type]int{arrow.INT16: 1, arrow.INT32: 2, arrow.INT64: 3}
 	a, b := rank[from.ID()], rank[to.ID()]
 	return a > 0 && b > 0 && a <= b
 }
 
-// splitJoinCond splits the condition of x, whose inputs are left and
+// SplitJoinCond splits the condition of x, whose inputs are left and
 // right (x's own or exchanged), into the equalities between the two
 // sides (the hash keys) and the rest.
-func splitJoinCond(x *plan.Join, left, right plan.Rel) (leftKeys, rightKeys []expr.Expr, nullSafe []bool, residual []expr.Expr) {
-	leftOut, rightOut := plan.SetOf(left.OutCols()), plan.SetOf(right.OutCols())
-	for i, c := range plan.Conjuncts(x.Cond) {
+func SplitJoinCond(x *Join, left, right Rel) (leftKeys, rightKeys []expr.Expr, nullSafe []bool, residual []expr.Expr) {
+	leftOut, rightOut := SetOf(left.OutCols()), SetOf(right.OutCols())
+	for i, c := range Conjuncts(x.Cond) {
 		// A null-aware join (NOT IN) has exactly one key: the IN
 		// comparison, first in the condition; the rest is residual.
 		if x.NullAware && (i > 0 || len(leftKeys) > 0) {
 			residual = append(residual, c)
 			continue
 		}
-		if lk, rk, safe, ok := equiKey(c, leftOut, rightOut); ok {
+		if lk, rk, safe, ok := EquiKey(c, leftOut, rightOut); ok {
 			leftKeys, rightKeys, nullSafe = append(leftKeys, lk), append(rightKeys, rk), append(nullSafe, safe)
 			continue
 		}
@@ -169,31 +168,31 @@ func splitJoinCond(x *plan.Join, left, right plan.Rel) (leftKeys, rightKeys []ex
 	return leftKeys, rightKeys, nullSafe, residual
 }
 
-// joinBuildSide says which input of x the engine holds in memory. An
+// JoinBuildSide says which input of x the engine holds in memory. An
 // inner or outer join exchanges its inputs (swap) to put the side
 // estimated smaller on the right, where the engine builds. A semi, anti
 // or mark join, or a scalar subquery's single left join, keeps its inputs
 // (its output is the left side's rows) and builds on the left (buildLeft)
 // when that is clearly smaller and the join has hash keys.
-func joinBuildSide(x *plan.Join) (swap, buildLeft bool) {
+func JoinBuildSide(x *Join) (swap, buildLeft bool) {
 	if x.Apply {
 		return false, false
 	}
 	switch x.Typ {
-	case plan.JoinSemi, plan.JoinAnti, plan.JoinMark:
-	case plan.JoinLeft:
+	case JoinSemi, JoinAnti, JoinMark:
+	case JoinLeft:
 		if !x.Single {
-			_, ok := swapJoinType(x.Typ)
-			return ok && estimateRows(x.Left) < estimateRows(x.Right), false
+			_, ok := SwapJoinType(x.Typ)
+			return ok && EstimateRows(x.Left) < EstimateRows(x.Right), false
 		}
 	default:
-		_, ok := swapJoinType(x.Typ)
-		return ok && estimateRows(x.Left) < estimateRows(x.Right), false
+		_, ok := SwapJoinType(x.Typ)
+		return ok && EstimateRows(x.Left) < EstimateRows(x.Right), false
 	}
-	if estimateRows(x.Left)*buildLeftMargin >= estimateRows(x.Right) {
+	if EstimateRows(x.Left)*buildLeftMargin >= EstimateRows(x.Right) {
 		return false, false
 	}
-	keys, _, _, _ := splitJoinCond(x, x.Left, x.Right)
+	keys, _, _, _ := SplitJoinCond(x, x.Left, x.Right)
 	return false, len(keys) > 0
 }
 
@@ -202,8 +201,8 @@ func joinBuildSide(x *plan.Join) (swap, buildLeft bool) {
 // independent), at least selMinimum.
 func selectivity(pred expr.Expr) float64 {
 	s := 1.0
-	ranged := plan.ColSet{}
-	for _, c := range plan.Conjuncts(pred) {
+	ranged := ColSet{}
+	for _, c := range Conjuncts(pred) {
 		// A range closed on both sides (x >= a AND x < b) counts once.
 		if id, ok := rangeColumn(c); ok {
 			if ranged.Has(id) {
@@ -216,8 +215,8 @@ func selectivity(pred expr.Expr) float64 {
 	return min(max(s, selMinimum), 1)
 }
 
-// summaryInt reads an integer field of a snapshot summary.
-func summaryInt(summary map[string]string, key string) (int64, bool) {
+// SummaryInt reads an integer field of a snapshot summary.
+func SummaryInt(summary map[string]string, key string) (int64, bool) {
 	v, ok := summary[key]
 	if !ok {
 		return 0, false
@@ -230,30 +229,30 @@ func summaryInt(summary map[string]string, key string) (int64, bool) {
 // catalog, a metadata table, CHANGES BETWEEN, a reference to a shared WITH
 // query): estimates see it only through this interface.
 type source interface {
-	plan.Rel
-	// estimate is the rows the node is expected to produce and the rows
-	// of the tables below it (see estimate).
-	estimate() (rows, base float64)
+	Rel
+	// Estimate is the rows the node is expected to produce and the rows
+	// of the tables below it (see Estimate).
+	Estimate() (rows, base float64)
 }
 
-// sourceGuess is the estimate of a source that cannot count its rows
+// SourceGuess is the Estimate of a source that cannot count its rows
 // cheaply.
-func sourceGuess() (rows, base float64) { return 1000, 1000 }
+func SourceGuess() (rows, base float64) { return 1000, 1000 }
 
 // buildLeftMargin is how many times smaller than the right input the
 // left one must be estimated for an existence join to build on it: a
 // build costs more a row than a probe, and estimates are rough.
 const buildLeftMargin = 2
 
-// swapJoinType is the join type with the inputs exchanged.
-func swapJoinType(t plan.JoinType) (plan.JoinType, bool) {
+// SwapJoinType is the join type with the inputs exchanged.
+func SwapJoinType(t JoinType) (JoinType, bool) {
 	switch t {
-	case plan.JoinInner, plan.JoinFull:
+	case JoinInner, JoinFull:
 		return t, true
-	case plan.JoinLeft:
-		return plan.JoinRight, true
-	case plan.JoinRight:
-		return plan.JoinLeft, true
+	case JoinLeft:
+		return JoinRight, true
+	case JoinRight:
+		return JoinLeft, true
 	}
 	return t, false
 }
@@ -272,7 +271,7 @@ const (
 
 // rangeColumn is the column a comparison <, <=, > or >= bounds by
 // something that reads no column.
-func rangeColumn(e expr.Expr) (plan.ColID, bool) {
+func rangeColumn(e expr.Expr) (ColID, bool) {
 	c, ok := e.(*expr.Call)
 	if !ok || len(c.Args) != 2 {
 		return 0, false
@@ -283,8 +282,8 @@ func rangeColumn(e expr.Expr) (plan.ColID, bool) {
 		return 0, false
 	}
 	for i, a := range c.Args {
-		if col, ok := a.(*expr.Col); ok && len(plan.RefsOf(c.Args[1-i])) == 0 {
-			return plan.ColID(col.Idx), true
+		if col, ok := a.(*expr.Col); ok && len(RefsOf(c.Args[1-i])) == 0 {
+			return ColID(col.Idx), true
 		}
 	}
 	return 0, false

@@ -1,4 +1,4 @@
-package translate
+package plan
 
 import (
 	"fmt"
@@ -11,9 +11,9 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 )
 
-// fmtExpr renders a bound expression for plan text, tests and group-key
+// FormatExpr renders a bound expression for plan text, tests and group-key
 // matching: columns by index and name, literals with their Arrow type.
-func fmtExpr(e expr.Expr) string {
+func FormatExpr(e expr.Expr) string {
 	var sb strings.Builder
 	writeExpr(&sb, e)
 	return sb.String()
@@ -28,9 +28,9 @@ func writeExpr(sb *strings.Builder, e expr.Expr) {
 	case *expr.Cast:
 		writeExpr(sb, e.Arg)
 		sb.WriteString("::")
-		sb.WriteString(fmtArrow(e.T))
+		sb.WriteString(FormatArrow(e.T))
 	case *expr.Call:
-		if isInfix(e.Fn) && len(e.Args) == 2 {
+		if IsInfix(e.Fn) && len(e.Args) == 2 {
 			sb.WriteByte('(')
 			writeExpr(sb, e.Args[0])
 			sb.WriteString(" " + e.Fn + " ")
@@ -67,7 +67,7 @@ func writeExpr(sb *strings.Builder, e expr.Expr) {
 	}
 }
 
-func isInfix(fn string) bool {
+func IsInfix(fn string) bool {
 	switch fn {
 	case "+", "-", "*", "/", "%", "=", "<>", "<", "<=", ">", ">=", "and", "or", "||", "like", "not_like", "ilike", "not_ilike":
 		return true
@@ -77,13 +77,13 @@ func isInfix(fn string) bool {
 
 func fmtLit(l *expr.Lit) string {
 	if l.V == nil {
-		return "NULL::" + fmtArrow(l.T)
+		return "NULL::" + FormatArrow(l.T)
 	}
 	switch v := l.V.(type) {
 	case string:
 		return strconv.Quote(v)
 	case catalog.Decimal:
-		return decimalString(v) + "::" + fmtArrow(l.T)
+		return decimalString(v) + "::" + FormatArrow(l.T)
 	case []byte:
 		return fmt.Sprintf("'\\x%x'", v)
 	case [16]byte:
@@ -91,11 +91,11 @@ func fmtLit(l *expr.Lit) string {
 	case bool, int32:
 		return fmt.Sprint(v)
 	}
-	return fmt.Sprintf("%v::%s", l.V, fmtArrow(l.T))
+	return fmt.Sprintf("%v::%s", l.V, FormatArrow(l.T))
 }
 
-// fmtArrow names an Arrow type briefly.
-func fmtArrow(t arrow.DataType) string {
+// FormatArrow names an Arrow type briefly.
+func FormatArrow(t arrow.DataType) string {
 	if expr.IsNumericType(t) {
 		return "numeric"
 	}
@@ -110,7 +110,7 @@ func fmtArrow(t arrow.DataType) string {
 	case *arrow.FixedSizeBinaryType:
 		return fmt.Sprintf("fixed[%d]", t.ByteWidth)
 	case *arrow.ListType:
-		return "list<" + fmtArrow(t.Elem()) + ">"
+		return "list<" + FormatArrow(t.Elem()) + ">"
 	}
 	return t.String()
 }
