@@ -350,7 +350,7 @@ func (b *binder) arraySubLink(p *selectPlan, free plan.ColSet, loc int32) (bound
 		if l, isLimit := pr.In.(*plan.Limit); isLimit {
 			_, sorted = l.In.(*plan.Sort)
 		}
-		if i := indexOf(pr.Cols, p.out[0]); i >= 0 && sorted {
+		if i := plan.IndexOf(pr.Cols, p.out[0]); i >= 0 && sorted {
 			in, arg = pr.In, pr.Exprs[i]
 		}
 	}

@@ -318,7 +318,7 @@ func (b *binder) scalarJoin(p *selectPlan, free plan.ColSet, loc int32) (bound, 
 	if !ok {
 		return b.applyScalar(p), nil
 	}
-	value := proj.Exprs[indexOf(proj.Cols, p.out[0])]
+	value := proj.Exprs[plan.IndexOf(proj.Cols, p.out[0])]
 	t := b.typeOfOutput(p, 0)
 	if _, noFrom := proj.In.(*plan.OneRow); noFrom && p.root == plan.Rel(proj) {
 		// (SELECT expr) without FROM is one row: the expression itself,
@@ -336,7 +336,7 @@ func (b *binder) scalarJoin(p *selectPlan, free plan.ColSet, loc int32) (bound, 
 			return b.applyScalar(p), nil
 		}
 		// Group by the inner side of each correlated equality.
-		innerIDs := plan.SetOf(producedCols(inner))
+		innerIDs := plan.SetOf(plan.ProducedCols(inner))
 		na := &plan.Agg{In: inner, Aggs: append([]plan.AggCall(nil), ag.Aggs...), AggCols: append([]plan.ColID(nil), ag.AggCols...)}
 		var joinConds []expr.Expr
 		for _, c := range conds {
@@ -468,7 +468,7 @@ func pullCorrelated(b *binder, r plan.Rel, free plan.ColSet) (plan.Rel, []expr.E
 		}
 		np := &plan.Project{In: in, Exprs: append([]expr.Expr(nil), x.Exprs...), Cols: append([]plan.ColID(nil), x.Cols...)}
 		have := plan.SetOf(np.Cols)
-		produced := plan.SetOf(producedCols(in))
+		produced := plan.SetOf(plan.ProducedCols(in))
 		for _, c := range pulled {
 			for id := range plan.RefsOf(c) {
 				if produced.Has(id) && !have.Has(id) {
@@ -509,7 +509,7 @@ func freeRefs(r plan.Rel) plan.ColSet {
 		for _, e := range plan.Exprs(n) {
 			used.AddRefs(e)
 		}
-		for _, id := range ownCols(n) {
+		for _, id := range plan.OwnCols(n) {
 			produced.Add(id)
 		}
 	})
@@ -520,51 +520,4 @@ func freeRefs(r plan.Rel) plan.ColSet {
 		}
 	}
 	return free
-}
-
-// ownCols are the columns a node itself creates (not passes through).
-func ownCols(r plan.Rel) []plan.ColID {
-	switch x := r.(type) {
-	case *plan.Scan:
-		return x.Cols
-	case *sysRel:
-		return x.cols
-	case *metaRel:
-		return x.cols
-	case *changesRel:
-		return x.cols
-	case *plan.Values:
-		return x.Cols
-	case *plan.Project:
-		// A plain reference to the same id passes the column through:
-		// whoever produces it is below (or outside: an outer column
-		// selected by a subquery without FROM).
-		var own []plan.ColID
-		for i, id := range x.Cols {
-			if c, ok := x.Exprs[i].(*expr.Col); ok && plan.ColID(c.Idx) == id {
-				continue
-			}
-			own = append(own, id)
-		}
-		return own
-	case *plan.Agg:
-		return x.OutCols()
-	case *plan.Window:
-		return x.Cols
-	case *plan.SetOp:
-		return x.Cols
-	case *plan.TableFunc:
-		return x.Cols
-	case *plan.Recursive:
-		return x.Cols
-	case *plan.WorkTable:
-		return x.Cols
-	case *cteScanRel:
-		return x.cols
-	case *plan.Join:
-		if x.Typ == plan.JoinMark {
-			return []plan.ColID{x.Mark}
-		}
-	}
-	return nil
 }

@@ -149,7 +149,7 @@ func (b *binder) rangeFuncRel(rf *pg.RangeFunction, name, fn string, args []expr
 	b.scope.items = append(b.scope.items, it)
 	lateral := false
 	if left != nil {
-		produced := plan.SetOf(producedCols(left))
+		produced := plan.SetOf(plan.ProducedCols(left))
 		for _, a := range args {
 			lateral = lateral || plan.RefsOf(a).Intersects(produced)
 		}

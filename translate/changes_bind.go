@@ -289,7 +289,7 @@ func describeChanges(q *plan.ColTable, x *changesRel) string {
 	if x.to != nil {
 		to = "snapshot " + strconv.FormatInt(x.to.SnapshotID, 10)
 	}
-	return fmt.Sprintf("changes of %s after %s through %s (%d snapshots) [%s]", x.name, from, to, len(x.steps), fmtCols(q, x.cols))
+	return fmt.Sprintf("changes of %s after %s through %s (%d snapshots) [%s]", x.name, from, to, len(x.steps), plan.FmtCols(q, x.cols))
 }
 
 // changeTypeDelete and changeTypeInsert are the values of _change_type.

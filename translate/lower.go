@@ -119,7 +119,7 @@ func (l *lowerer) remap(e expr.Expr, layout []plan.ColID) (expr.Expr, error) {
 	return plan.RewriteExpr(e, func(e expr.Expr) (expr.Expr, error) {
 		switch x := e.(type) {
 		case *expr.Col:
-			i := indexOf(layout, plan.ColID(x.Idx))
+			i := plan.IndexOf(layout, plan.ColID(x.Idx))
 			if i < 0 {
 				return nil, fmt.Errorf("plan: column #%d (%s) is not in the input %v", x.Idx, x.Name, layout)
 			}

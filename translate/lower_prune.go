@@ -116,7 +116,7 @@ func (l *lowerer) scanColumn(sr *plan.Scan, e expr.Expr) (int, *catalog.Primitiv
 	if !ok {
 		return 0, nil, false
 	}
-	i := indexOf(sr.Cols, plan.ColID(c.Idx))
+	i := plan.IndexOf(sr.Cols, plan.ColID(c.Idx))
 	if i < 0 {
 		return 0, nil, false
 	}

@@ -138,7 +138,7 @@ func describeMeta(q *plan.ColTable, x *metaRel) string {
 	if x.def.perSnapshot && x.snapshot != nil {
 		at = fmt.Sprintf(" at snapshot %d", x.snapshot.SnapshotID)
 	}
-	return fmt.Sprintf("metadata table %s%s [%s]", x.name, at, fmtCols(q, x.cols))
+	return fmt.Sprintf("metadata table %s%s [%s]", x.name, at, plan.FmtCols(q, x.cols))
 }
 
 // estimate is a guess: counting the rows would cost as much as reading them.

@@ -60,14 +60,14 @@ func buildJoins(leaves []plan.Rel, conds []expr.Expr) plan.Rel {
 	cur := red.apply(0, joined)
 	// The columns joined so far: a restricted leaf's semi join outputs
 	// only the leaf's own.
-	have := plan.SetOf(producedCols(leaves[0]))
+	have := plan.SetOf(plan.ProducedCols(leaves[0]))
 	rest := leaves[1:]
 	restIdx := idx[1:]
 	// The sets each step compares, computed once: recomputing them made a
 	// join of a few hundred tables take seconds.
 	leafCols := make([]plan.ColSet, len(leaves))
 	for i, leaf := range leaves {
-		leafCols[i] = plan.SetOf(producedCols(leaf))
+		leafCols[i] = plan.SetOf(plan.ProducedCols(leaf))
 	}
 	condRefs := make([]plan.ColSet, len(conds))
 	for k, c := range conds {

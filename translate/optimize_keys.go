@@ -156,7 +156,7 @@ func lookupKeys(agg *plan.Agg, passed, outer plan.ColSet, cond expr.Expr) []look
 			if !ok || !passed.Has(plan.ColID(g.Idx)) {
 				continue
 			}
-			gi := indexOf(agg.GroupCols, plan.ColID(g.Idx))
+			gi := plan.IndexOf(agg.GroupCols, plan.ColID(g.Idx))
 			o := call.Args[1-k]
 			refs := plan.RefsOf(o)
 			if gi < 0 || seen[gi] || len(refs) == 0 || !refs.SubsetOf(outer) || !safeExpr(o) {
@@ -201,7 +201,7 @@ func restrictInput(agg *plan.Agg, outer plan.Rel, ks []lookupKey) (plan.Rel, boo
 			// (a foreign key), so the semi join would only cost.
 			continue
 		}
-		if plan.SetOf(producedCols(src)).Intersects(plan.SetOf(producedCols(agg.In))) {
+		if plan.SetOf(plan.ProducedCols(src)).Intersects(plan.SetOf(plan.ProducedCols(agg.In))) {
 			return nil, false // the same nodes on both sides
 		}
 		for i, k := range ks {
@@ -339,7 +339,7 @@ func projectSource(x *plan.Project, need plan.ColSet, keepJoins bool) (plan.Rel,
 	inNeed := plan.ColSet{}
 	rn := renames{}
 	for id := range need {
-		i := indexOf(x.Cols, id)
+		i := plan.IndexOf(x.Cols, id)
 		if i < 0 {
 			return nil, nil, false
 		}

@@ -120,7 +120,7 @@ func describeRel(q *plan.ColTable, r plan.Rel, used plan.ColSet) string {
 		}
 		return fmt.Sprintf("scan %s [%s]", x.Name, strings.Join(cols, ", "))
 	case *sysRel:
-		return fmt.Sprintf("system catalog %s.%s [%s]", x.table.Schema, x.table.Name, fmtCols(q, x.cols))
+		return fmt.Sprintf("system catalog %s.%s [%s]", x.table.Schema, x.table.Name, plan.FmtCols(q, x.cols))
 	case *metaRel:
 		return describeMeta(q, x)
 	case *changesRel:
@@ -128,7 +128,7 @@ func describeRel(q *plan.ColTable, r plan.Rel, used plan.ColSet) string {
 	case *plan.OneRow:
 		return "values (one row)"
 	case *plan.Values:
-		return fmt.Sprintf("values (%d rows) [%s]", len(x.Rows), fmtCols(q, x.Cols))
+		return fmt.Sprintf("values (%d rows) [%s]", len(x.Rows), plan.FmtCols(q, x.Cols))
 	case *plan.Filter:
 		return "filter " + plan.FormatExpr(x.Pred)
 	case *plan.Project:
@@ -215,15 +215,15 @@ func describeRel(q *plan.ColTable, r plan.Rel, used plan.ColSet) string {
 		if x.All {
 			op += " all"
 		}
-		return fmt.Sprintf("%s [%s]", op, fmtCols(q, x.Cols))
+		return fmt.Sprintf("%s [%s]", op, plan.FmtCols(q, x.Cols))
 	case *plan.Recursive:
 		op := "recursive union"
 		if !x.Distinct {
 			op += " all"
 		}
-		return fmt.Sprintf("%s %s [%s]", op, x.WT.Name, fmtCols(q, x.Cols))
+		return fmt.Sprintf("%s %s [%s]", op, x.WT.Name, plan.FmtCols(q, x.Cols))
 	case *plan.WorkTable:
-		return fmt.Sprintf("work table %s [%s]", x.WT.Name, fmtCols(q, x.Cols))
+		return fmt.Sprintf("work table %s [%s]", x.WT.Name, plan.FmtCols(q, x.Cols))
 	case *cteScanRel:
 		return describeCTEScan(q, x)
 	case *plan.TableFunc:
@@ -231,7 +231,7 @@ func describeRel(q *plan.ColTable, r plan.Rel, used plan.ColSet) string {
 		for i, a := range x.Args {
 			args[i] = plan.FormatExpr(a)
 		}
-		return fmt.Sprintf("function %s(%s) [%s]", x.Fn, strings.Join(args, ", "), fmtCols(q, x.Cols))
+		return fmt.Sprintf("function %s(%s) [%s]", x.Fn, strings.Join(args, ", "), plan.FmtCols(q, x.Cols))
 	}
 	return fmt.Sprintf("%T", r)
 }

@@ -49,12 +49,12 @@ func (r *cteScanRel) Estimate() (rows, base float64) { return plan.Estimate(r.ct
 
 // describeCTEScan is a reference's line in a plan.
 func describeCTEScan(q *plan.ColTable, x *cteScanRel) string {
-	return fmt.Sprintf("CTE scan %s [%s]", x.cte.name, fmtCols(q, x.cols))
+	return fmt.Sprintf("CTE scan %s [%s]", x.cte.name, plan.FmtCols(q, x.cols))
 }
 
 // describeCTE is the line heading a shared WITH query in a plan.
 func describeCTE(q *plan.ColTable, c *cteShared) string {
-	return fmt.Sprintf("CTE %s [%s]", c.name, fmtCols(q, c.out))
+	return fmt.Sprintf("CTE %s [%s]", c.name, plan.FmtCols(q, c.out))
 }
 
 // sharedCTEs lists the shared WITH queries root reads, directly, in

@@ -75,7 +75,7 @@ func Estimate(r Rel) (rows, base float64) {
 		return 1e6, 1e6
 	case *OneRow:
 		return 1, 1
-	case source:
+	case Source:
 		return x.Estimate()
 	case *Values:
 		return float64(len(x.Rows)), float64(len(x.Rows))
@@ -225,10 +225,10 @@ func SummaryInt(summary map[string]string, key string) (int64, bool) {
 	return n, err == nil
 }
 
-// A source is a leaf node defined outside the plan package (a system
+// A Source is a leaf node defined outside the plan package (a system
 // catalog, a metadata table, CHANGES BETWEEN, a reference to a shared WITH
 // query): estimates see it only through this interface.
-type source interface {
+type Source interface {
 	Rel
 	// Estimate is the rows the node is expected to produce and the rows
 	// of the tables below it (see Estimate).
