@@ -82,15 +82,17 @@ func DaysFromCivil(y int64, m, d int) int64 {
 
 // AppendPad appends a non-negative v with at least width digits.
 func AppendPad(dst []byte, v int64, width int) []byte {
-	if v >= 0 && v < 100 && width == 2 {
-		return append(dst, byte('0'+v/10), byte('0'+v%10))
-	}
 	var buf [20]byte
 	s := strconv.AppendInt(buf[:0], v, 10)
 	for k := len(s); k < width; k++ {
 		dst = append(dst, '0')
 	}
 	return append(dst, s...)
+}
+
+// append2 appends 0 <= v < 100 as two digits.
+func append2(dst []byte, v int64) []byte {
+	return append(dst, byte('0'+v/10), byte('0'+v%10))
 }
 
 // AppendYMD appends YYYY-MM-DD of an astronomical year (at least four
@@ -101,11 +103,12 @@ func AppendYMD(dst []byte, y int64, m, d int) ([]byte, bool) {
 	if bc {
 		y = 1 - y
 	}
-	dst = AppendPad(dst, y, 4)
-	dst = append(dst, '-')
-	dst = AppendPad(dst, int64(m), 2)
-	dst = append(dst, '-')
-	return AppendPad(dst, int64(d), 2), bc
+	if y < 10000 {
+		dst = append(dst, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10))
+	} else {
+		dst = strconv.AppendInt(dst, y, 10)
+	}
+	return append(dst, '-', byte('0'+m/10), byte('0'+m%10), '-', byte('0'+d/10), byte('0'+d%10)), bc
 }
 
 // AppendDate is date_out: YYYY-MM-DD, " BC" for dates before year 1,
@@ -129,11 +132,13 @@ func AppendDate(dst []byte, days int32) []byte {
 // midnight, the fraction's trailing zeros dropped.
 func AppendTime(dst []byte, us int64) []byte {
 	secs := us / usPerSec
-	dst = AppendPad(dst, secs/3600, 2)
-	dst = append(dst, ':')
-	dst = AppendPad(dst, secs/60%60, 2)
-	dst = append(dst, ':')
-	dst = AppendPad(dst, secs%60, 2)
+	h, m, s := secs/3600, secs/60%60, secs%60
+	if h < 100 {
+		dst = append2(dst, h)
+	} else {
+		dst = strconv.AppendInt(dst, h, 10)
+	}
+	dst = append(dst, ':', byte('0'+m/10), byte('0'+m%10), ':', byte('0'+s/10), byte('0'+s%10))
 	return AppendFraction(dst, us%usPerSec)
 }
 
@@ -223,13 +228,17 @@ func AppendOffset(dst []byte, offset int, style DateStyle) []byte {
 	} else {
 		dst = append(dst, '+')
 	}
-	dst = AppendPad(dst, off/3600, 2)
+	if h := off / 3600; h < 100 {
+		dst = append2(dst, h)
+	} else {
+		dst = strconv.AppendInt(dst, h, 10)
+	}
 	if m, s := off/60%60, off%60; m != 0 || s != 0 || style == XSD {
 		dst = append(dst, ':')
-		dst = AppendPad(dst, m, 2)
+		dst = append2(dst, m)
 		if s != 0 {
 			dst = append(dst, ':')
-			dst = AppendPad(dst, s, 2)
+			dst = append2(dst, s)
 		}
 	}
 	return dst

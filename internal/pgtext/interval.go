@@ -52,10 +52,12 @@ func AppendInterval(dst []byte, iv Interval) []byte {
 	}
 	h := us / usPerHour
 	us -= h * usPerHour
-	dst = AppendPad(dst, h, 2)
-	dst = append(dst, ':')
-	dst = AppendPad(dst, us/(60*usPerSec), 2)
-	dst = append(dst, ':')
-	dst = AppendPad(dst, us/usPerSec%60, 2)
+	if h < 100 {
+		dst = append2(dst, h)
+	} else {
+		dst = strconv.AppendInt(dst, h, 10)
+	}
+	m, s := us/(60*usPerSec), us/usPerSec%60
+	dst = append(dst, ':', byte('0'+m/10), byte('0'+m%10), ':', byte('0'+s/10), byte('0'+s%10))
 	return AppendFraction(dst, us%usPerSec)
 }
