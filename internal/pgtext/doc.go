@@ -5,7 +5,8 @@
 // path it takes.
 //
 // The printers are append-style (AppendX(dst, ...) []byte) and allocate
-// nothing beyond growing dst. They implement the styles icegate supports:
+// nothing beyond growing dst (an ArrayWriter reuses its index from one
+// array to the next). They implement the styles icegate supports:
 // DateStyle ISO (and XSD, the form inside json) and IntervalStyle postgres.
 //
 // Dates are days since 1970-01-01, times microseconds since midnight,
