@@ -199,33 +199,34 @@ func TestEmptyQuery(t *testing.T) {
 	}
 }
 
-func TestLoadTimeZone(t *testing.T) {
-	tests := []struct {
-		in     string
-		offset int // seconds east at 2024-01-15
-		ok     bool
+// TestSetTimeZoneOffsets checks the zone a session computes in after SET
+// TimeZone, against the offsets PostgreSQL 15 printed: a bare number
+// counts hours east, a signed hh:mm and 'UTC+3' count west (POSIX).
+func TestSetTimeZoneOffsets(t *testing.T) {
+	s := newTestSession(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		value  string
+		offset int // seconds east at 2024-01-15 12:00
 	}{
-		{"UTC", 0, true}, {"gmt", 0, true}, {"Europe/Paris", 3600, true},
-		{"+02:00", -7200, true}, {"-5", 5 * 3600, true}, {"<+02>-02", 7200, true},
-		{"Nowhere/City", 0, false}, {"", 0, false},
-	}
-	for _, tc := range tests {
-		loc, err := LoadTimeZone(tc.in)
-		if (err == nil) != tc.ok {
-			t.Errorf("%q: err %v", tc.in, err)
-			continue
+		{"-5", -5 * 3600}, {"5", 5 * 3600}, {"1.5", 5400}, {"+02:00", -7200},
+		{"UTC+3", -3 * 3600}, {"<+02>-02", 7200}, {"Europe/Paris", 3600},
+	} {
+		stmts, err := s.Prepare(ctx, "SET TimeZone = '"+tc.value+"'", nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.value, err)
 		}
-		if !tc.ok {
-			continue
+		for _, st := range stmts {
+			if _, err := st.Execute(ctx, nil); err != nil {
+				t.Fatalf("%s: %v", tc.value, err)
+			}
 		}
-		_, off := timeAt(loc).Zone()
+		_, off := time.Date(2024, 1, 15, 12, 0, 0, 0, s.settings.location()).Zone()
 		if off != tc.offset {
-			t.Errorf("%q: offset %d, want %d", tc.in, off, tc.offset)
+			t.Errorf("SET TimeZone = '%s': offset %d, want %d", tc.value, off, tc.offset)
 		}
 	}
 }
-
-func timeAt(loc *time.Location) time.Time { return time.Date(2024, 1, 15, 12, 0, 0, 0, loc) }
 
 func TestTransactionWarnings(t *testing.T) {
 	s := newTestSession(t)

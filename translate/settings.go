@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtext"
 	"github.com/icegate/icegate/syscat"
 )
 
@@ -286,7 +287,7 @@ func (s *settings) reported() map[string]string {
 
 // location returns the session time zone.
 func (s *settings) location() *time.Location {
-	loc, err := parseTimeZone(s.values["TimeZone"])
+	loc, err := pgtext.ParseTimeZone(s.values["TimeZone"])
 	if err != nil {
 		return time.UTC
 	}
@@ -410,44 +411,13 @@ func checkDateStyle(v, cur string) (string, error) {
 	return style + ", " + order, nil
 }
 
-// checkTimeZone accepts IANA names, UTC/GMT/Z and numeric offsets.
+// checkTimeZone accepts what pgtext.ParseTimeZone reads: IANA names,
+// UTC/GMT/Z, numbers of hours and POSIX-style offsets.
 func checkTimeZone(v, _ string) (string, error) {
-	if _, err := parseTimeZone(v); err != nil {
+	if _, err := pgtext.ParseTimeZone(v); err != nil {
 		return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"TimeZone\": \"%s\"", v)
 	}
 	return v, nil
-}
-
-// LoadTimeZone resolves a TimeZone setting value as PostgreSQL does: IANA
-// names, UTC/GMT/Z, POSIX-style offsets ("+02:00" and "-5" are, as in
-// PostgreSQL, hours WEST of Greenwich) and the "<+02>-02" form SET TIME ZONE
-// with a number stores. wire uses it to print timestamptz values.
-func LoadTimeZone(v string) (*time.Location, error) { return parseTimeZone(v) }
-
-func parseTimeZone(v string) (*time.Location, error) {
-	s := strings.TrimSpace(v)
-	switch strings.ToUpper(s) {
-	case "UTC", "GMT", "Z", "ZULU", "UCT", "ETC/UTC", "UNIVERSAL", "LOCAL", "DEFAULT":
-		return time.UTC, nil
-	}
-	if strings.HasPrefix(s, "<") {
-		if i := strings.IndexByte(s, '>'); i > 0 {
-			if off, ok := parseOffset(s[i+1:]); ok {
-				return time.FixedZone(s[1:i], -off), nil
-			}
-		}
-		return nil, fmt.Errorf("invalid time zone %q", v)
-	}
-	if off, ok := parseOffset(s); ok {
-		if off == 0 {
-			return time.UTC, nil
-		}
-		return time.FixedZone(formatOffset(-off), -off), nil
-	}
-	if s == "" || strings.ContainsAny(s, " \t") {
-		return nil, fmt.Errorf("invalid time zone %q", v)
-	}
-	return time.LoadLocation(s)
 }
 
 // posixZoneForHours is the value SET TIME ZONE <number> stores: hours EAST
@@ -457,47 +427,6 @@ func posixZoneForHours(sec int) string {
 		return "UTC"
 	}
 	return "<" + formatOffset(sec) + ">" + formatOffset(-sec)
-}
-
-// parseOffset parses "+02:00", "-5", "+0530", "2" into seconds east.
-func parseOffset(s string) (int, bool) {
-	if s == "" {
-		return 0, false
-	}
-	sign := 1
-	switch s[0] {
-	case '+':
-		s = s[1:]
-	case '-':
-		sign, s = -1, s[1:]
-	}
-	var h, m int
-	var err error
-	switch {
-	case strings.Contains(s, ":"):
-		hp, mp, _ := strings.Cut(s, ":")
-		if h, err = strconv.Atoi(hp); err != nil {
-			return 0, false
-		}
-		if m, err = strconv.Atoi(mp); err != nil {
-			return 0, false
-		}
-	case len(s) == 4:
-		if h, err = strconv.Atoi(s[:2]); err != nil {
-			return 0, false
-		}
-		if m, err = strconv.Atoi(s[2:]); err != nil {
-			return 0, false
-		}
-	default:
-		if h, err = strconv.Atoi(s); err != nil {
-			return 0, false
-		}
-	}
-	if h > 15 || m > 59 || h < 0 || m < 0 {
-		return 0, false
-	}
-	return sign * (h*3600 + m*60), true
 }
 
 func formatOffset(sec int) string {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtext"
 	"github.com/icegate/icegate/internal/pgtypes"
 )
 
@@ -157,7 +158,7 @@ func decodeBinaryParam(v []byte, oid uint32) (string, error) {
 		if d != dateInfinity && d != dateMinusInfinity {
 			d += unixToPostgresDays
 		}
-		buf = appendDate(buf, d)
+		buf = pgtext.AppendDate(buf, d)
 	case pgtypes.Time:
 		if err := need(8); err != nil {
 			return "", err
@@ -166,7 +167,7 @@ func decodeBinaryParam(v []byte, oid uint32) (string, error) {
 		if us < 0 || us > microsPerDay {
 			return "", pgerr.New(pgerr.DatetimeFieldOverflow, "time out of range")
 		}
-		buf = appendClock(buf, us)
+		buf = pgtext.AppendTime(buf, us)
 	case pgtypes.Timestamp, pgtypes.Timestamptz:
 		if err := need(8); err != nil {
 			return "", err
@@ -175,14 +176,10 @@ func decodeBinaryParam(v []byte, oid uint32) (string, error) {
 		if us != tsInfinity && us != tsMinusInfinity {
 			us += unixToPostgresMicros
 		}
-		buf = appendTimestamp(buf, us, ' ')
-		if oid == pgtypes.Timestamptz && us != tsInfinity && us != tsMinusInfinity {
-			// Insert the offset before a trailing " BC".
-			if n := len(buf); n > 3 && string(buf[n-3:]) == " BC" {
-				buf = append(buf[:n-3], "+00 BC"...)
-			} else {
-				buf = append(buf, "+00"...)
-			}
+		if oid == pgtypes.Timestamptz {
+			buf = pgtext.AppendTimestamptz(buf, us, 0, pgtext.ISO)
+		} else {
+			buf = pgtext.AppendTimestamp(buf, us, pgtext.ISO)
 		}
 	case pgtypes.Numeric:
 		return decodeNumericBinary(v)
@@ -190,10 +187,10 @@ func decodeBinaryParam(v []byte, oid uint32) (string, error) {
 		if err := need(16); err != nil {
 			return "", err
 		}
-		buf = appendInterval(buf, interval{
-			micros: int64(binary.BigEndian.Uint64(v)),
-			days:   int32(binary.BigEndian.Uint32(v[8:])),
-			months: int32(binary.BigEndian.Uint32(v[12:])),
+		buf = pgtext.AppendInterval(buf, pgtext.Interval{
+			Micros: int64(binary.BigEndian.Uint64(v)),
+			Days:   int32(binary.BigEndian.Uint32(v[8:])),
+			Months: int32(binary.BigEndian.Uint32(v[12:])),
 		})
 	default:
 		if elem, ok := binaryArrayElems[oid]; ok {

@@ -3,10 +3,9 @@ package wire
 import (
 	"encoding/binary"
 	"math"
-	"strconv"
-	"strings"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtext"
 	"github.com/icegate/icegate/internal/pgtypes"
 )
 
@@ -101,52 +100,22 @@ func decodeBinaryArray(v []byte, elem uint32) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var out strings.Builder
 	if nitems == 0 {
 		if r.pos != len(v) {
 			return "", badBinary()
 		}
 		return "{}", nil
 	}
-	for k := range dims {
-		if lbounds[k] != 1 {
-			for j := range dims {
-				out.WriteByte('[')
-				out.WriteString(strconv.Itoa(int(lbounds[j])))
-				out.WriteByte(':')
-				out.WriteString(strconv.Itoa(int(lbounds[j] + dims[j] - 1)))
-				out.WriteByte(']')
-			}
-			out.WriteByte('=')
-			break
-		}
-	}
-	out.WriteString(strings.Repeat("{", len(dims)))
-	index := make([]int32, ndim)
-	var buf []byte
+	var w pgtext.ArrayWriter
+	out := w.Begin(nil, dims, lbounds)
 	for item := range nitems {
-		if item > 0 {
-			// Step the index; every dimension that wraps closes and
-			// reopens a brace.
-			wrapped := 0
-			for k := len(index) - 1; k >= 0; k-- {
-				index[k]++
-				if index[k] < dims[k] {
-					break
-				}
-				index[k] = 0
-				wrapped++
-			}
-			out.WriteString(strings.Repeat("}", wrapped))
-			out.WriteByte(',')
-			out.WriteString(strings.Repeat("{", wrapped))
-		}
+		out = w.Next(out)
 		n, err := r.int32()
 		if err != nil {
 			return "", err
 		}
 		if n == -1 {
-			out.WriteString("NULL")
+			out = pgtext.AppendArrayNull(out)
 			continue
 		}
 		if n < -1 || int(n) > len(v)-r.pos {
@@ -157,14 +126,13 @@ func decodeBinaryArray(v []byte, elem uint32) (string, error) {
 			return "", err
 		}
 		r.pos += int(n)
-		buf = appendArrayElement(buf[:0], []byte(s))
-		out.Write(buf)
+		out = pgtext.AppendArrayElement(out, []byte(s))
 	}
-	out.WriteString(strings.Repeat("}", len(dims)))
+	out = w.End(out)
 	if r.pos != len(v) {
 		return "", badBinary()
 	}
-	return out.String(), nil
+	return string(out), nil
 }
 
 // arrayItems is ArrayGetNItems followed by ArrayCheckBounds: the number of

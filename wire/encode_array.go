@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/icegate/icegate/internal/pgtext"
 	"github.com/icegate/icegate/internal/pgtypes"
 )
 
@@ -64,45 +65,15 @@ func arrayText(elemOID uint32, dt arrow.DataType, env *encodeEnv) (binder, error
 					dst = append(dst, ',')
 				}
 				if nulls.isNull(k) {
-					dst = append(dst, "NULL"...)
+					dst = pgtext.AppendArrayNull(dst)
 					continue
 				}
 				scratch = f(scratch[:0], k)
-				dst = appendArrayElement(dst, scratch)
+				dst = pgtext.AppendArrayElement(dst, scratch)
 			}
 			return append(dst, '}')
 		}
 	}, nil
-}
-
-func appendArrayElement(dst, s []byte) []byte {
-	if !needsArrayQuotes(s) {
-		return append(dst, s...)
-	}
-	dst = append(dst, '"')
-	for _, ch := range s {
-		if ch == '"' || ch == '\\' {
-			dst = append(dst, '\\')
-		}
-		dst = append(dst, ch)
-	}
-	return append(dst, '"')
-}
-
-func needsArrayQuotes(s []byte) bool {
-	if len(s) == 0 {
-		return true
-	}
-	if len(s) == 4 && (s[0]|0x20) == 'n' && (s[1]|0x20) == 'u' && (s[2]|0x20) == 'l' && (s[3]|0x20) == 'l' {
-		return true
-	}
-	for _, ch := range s {
-		switch ch {
-		case '{', '}', ',', '"', '\\', ' ', '\t', '\n', '\r', '\v', '\f':
-			return true
-		}
-	}
-	return false
 }
 
 // arrayBinary is array_send for one-dimensional arrays: ndim, has-nulls

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtext"
 )
 
 // Array text input and output: array_in ('{1,2,NULL}'::int[]) and
@@ -176,34 +177,13 @@ func (c *compiler) arrayOut() kernelFn {
 					dst = append(dst, ',')
 				}
 				if lv.elemNull(j) {
-					dst = append(dst, "NULL"...)
+					dst = pgtext.AppendArrayNull(dst)
 					continue
 				}
 				scratch = appendElemText(scratch[:0], lv.vals, j, c)
-				dst = appendArrayElem(dst, scratch)
+				dst = pgtext.AppendArrayElement(dst, scratch)
 			}
 			return append(dst, '}'), true, nil
 		})
 	}
-}
-
-func appendArrayElem(dst, s []byte) []byte {
-	quote := len(s) == 0 || (len(s) == 4 && (s[0]|0x20) == 'n' && (s[1]|0x20) == 'u' && (s[2]|0x20) == 'l' && (s[3]|0x20) == 'l')
-	for _, ch := range s {
-		switch ch {
-		case '{', '}', ',', '"', '\\', ' ', '\t', '\n', '\r', '\v', '\f':
-			quote = true
-		}
-	}
-	if !quote {
-		return append(dst, s...)
-	}
-	dst = append(dst, '"')
-	for _, ch := range s {
-		if ch == '"' || ch == '\\' {
-			dst = append(dst, '\\')
-		}
-		dst = append(dst, ch)
-	}
-	return append(dst, '"')
 }

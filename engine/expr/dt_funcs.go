@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtext"
 )
 
 // The date/time functions of the family (see datetime_more.go for the
@@ -257,7 +258,7 @@ func makeTimestampKernel(res arrow.DataType, tz bool, loc *time.Location) kernel
 				if off, ok := parseZone(z); ok {
 					return checkTS(local - off*usPerSec)
 				}
-				l, err := time.LoadLocation(z)
+				l, err := pgtext.LoadZone(z)
 				if err != nil {
 					return 0, pgerr.New(pgerr.InvalidParameterValue, "time zone \"%s\" not recognized", z)
 				}
@@ -535,7 +536,7 @@ func atTimeZoneKernel(res arrow.DataType, fromTZ bool) kernelFn {
 					// '+02' is two hours west of UTC.
 					lastOff, lastFixed = -off, true
 				} else {
-					l, err := time.LoadLocation(z)
+					l, err := pgtext.LoadZone(z)
 					if err != nil {
 						return 0, pgerr.New(pgerr.InvalidParameterValue, "time zone \"%s\" not recognized", z)
 					}

@@ -3,13 +3,13 @@ package expr
 import (
 	"context"
 	"math"
-	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtext"
 )
 
 // PostgreSQL's interval: months, days and microseconds, each signed on its
@@ -81,49 +81,7 @@ func AppendInterval(dst []byte, v arrow.MonthDayNanoInterval) []byte {
 }
 
 func appendIval(dst []byte, v ival) []byte {
-	zero, neg := true, false
-	part := func(n int64, unit string) {
-		if n == 0 {
-			return
-		}
-		if !zero {
-			dst = append(dst, ' ')
-		}
-		if neg && n > 0 {
-			dst = append(dst, '+')
-		}
-		dst = strconv.AppendInt(dst, n, 10)
-		dst = append(dst, ' ')
-		dst = append(dst, unit...)
-		if n != 1 {
-			dst = append(dst, 's')
-		}
-		zero, neg = false, n < 0
-	}
-	part(int64(v.months/12), "year")
-	part(int64(v.months%12), "mon")
-	part(int64(v.days), "day")
-	if v.us == 0 && !zero {
-		return dst
-	}
-	if !zero {
-		dst = append(dst, ' ')
-	}
-	us := v.us
-	switch {
-	case us < 0:
-		dst = append(dst, '-')
-		us = -us
-	case neg:
-		dst = append(dst, '+')
-	}
-	h := us / (3600 * usPerSec)
-	us -= h * 3600 * usPerSec
-	dst = appendPad(dst, h, 2)
-	dst = append(dst, ':')
-	dst = appendPad(dst, us/(60*usPerSec), 2)
-	dst = append(dst, ':')
-	return appendSeconds(dst, us%(60*usPerSec))
+	return pgtext.AppendInterval(dst, pgtext.Interval{Months: v.months, Days: v.days, Micros: v.us})
 }
 
 func (v ival) neg() (ival, error) {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/icegate/icegate/internal/pgtext"
 )
 
 // PostgreSQL text output of every engine type (what ::text and the text
@@ -161,172 +163,39 @@ func AppendFloat(dst []byte, v float64, bitSize int) []byte {
 	return append(dst, digits[exp+1:]...)
 }
 
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
-}
+// The date and time helpers below are internal/pgtext's, under the names
+// the engine's date arithmetic uses.
+
+func floorDiv(a, b int64) int64 { return pgtext.FloorDiv(a, b) }
 
 // civil converts days since 1970-01-01 to a proleptic Gregorian date.
-func civil(days int64) (y int64, m, d int) {
-	// Howard Hinnant's days-to-civil algorithm.
-	z := days + 719468
-	era := floorDiv(z, 146097)
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	y = yoe + era*400
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	d = int(doy - (153*mp+2)/5 + 1)
-	if mp < 10 {
-		m = int(mp + 3)
-	} else {
-		m = int(mp - 9)
-	}
-	if m <= 2 {
-		y++
-	}
-	return y, m, d
-}
+func civil(days int64) (y int64, m, d int) { return pgtext.Civil(days) }
 
 // daysFromCivil is the inverse of civil.
-func daysFromCivil(y int64, m, d int) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := floorDiv(y, 400)
-	yoe := y - era*400
-	mm := int64(m)
-	var mp int64
-	if mm > 2 {
-		mp = mm - 3
-	} else {
-		mp = mm + 9
-	}
-	doy := (153*mp+2)/5 + int64(d) - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return era*146097 + doe - 719468
-}
+func daysFromCivil(y int64, m, d int) int64 { return pgtext.DaysFromCivil(y, m, d) }
 
-func appendPad(dst []byte, v int64, width int) []byte {
-	var buf [20]byte
-	s := strconv.AppendInt(buf[:0], v, 10)
-	for k := len(s); k < width; k++ {
-		dst = append(dst, '0')
-	}
-	return append(dst, s...)
-}
+func appendPad(dst []byte, v int64, width int) []byte { return pgtext.AppendPad(dst, v, width) }
 
 // appendYMD prints a date; years <= 0 print as BC (year 0 = 1 BC).
-func appendYMD(dst []byte, y int64, m, d int) ([]byte, bool) {
-	bc := y <= 0
-	if bc {
-		y = 1 - y
-	}
-	dst = appendPad(dst, y, 4)
-	dst = append(dst, '-')
-	dst = appendPad(dst, int64(m), 2)
-	dst = append(dst, '-')
-	dst = appendPad(dst, int64(d), 2)
-	return dst, bc
-}
+func appendYMD(dst []byte, y int64, m, d int) ([]byte, bool) { return pgtext.AppendYMD(dst, y, m, d) }
 
 // AppendDate prints a date (days since 1970-01-01) as YYYY-MM-DD [BC].
-func AppendDate(dst []byte, days int32) []byte {
-	y, m, d := civil(int64(days))
-	dst, bc := appendYMD(dst, y, m, d)
-	if bc {
-		dst = append(dst, " BC"...)
-	}
-	return dst
-}
+func AppendDate(dst []byte, days int32) []byte { return pgtext.AppendDate(dst, days) }
 
 // AppendTime prints microseconds since midnight as HH:MM:SS[.ffffff],
 // trailing zeros of the fraction dropped.
-func AppendTime(dst []byte, us int64) []byte {
-	h := us / (3600 * usPerSec)
-	us -= h * 3600 * usPerSec
-	mi := us / (60 * usPerSec)
-	us -= mi * 60 * usPerSec
-	dst = appendPad(dst, h, 2)
-	dst = append(dst, ':')
-	dst = appendPad(dst, mi, 2)
-	dst = append(dst, ':')
-	return appendSeconds(dst, us)
-}
-
-func appendSeconds(dst []byte, us int64) []byte {
-	dst = appendPad(dst, us/usPerSec, 2)
-	frac := us % usPerSec
-	if frac == 0 {
-		return dst
-	}
-	dst = append(dst, '.')
-	var buf [6]byte
-	for k := 5; k >= 0; k-- {
-		buf[k] = byte('0' + frac%10)
-		frac /= 10
-	}
-	end := 6
-	for end > 0 && buf[end-1] == '0' {
-		end--
-	}
-	return append(dst, buf[:end]...)
-}
+func AppendTime(dst []byte, us int64) []byte { return pgtext.AppendTime(dst, us) }
 
 // AppendTimestamp prints microseconds since the epoch (no zone).
-func AppendTimestamp(dst []byte, us int64) []byte {
-	days := floorDiv(us, usPerDay)
-	y, m, d := civil(days)
-	dst, bc := appendYMD(dst, y, m, d)
-	dst = append(dst, ' ')
-	dst = AppendTime(dst, us-days*usPerDay)
-	if bc {
-		dst = append(dst, " BC"...)
-	}
-	return dst
-}
+func AppendTimestamp(dst []byte, us int64) []byte { return pgtext.AppendTimestamp(dst, us, pgtext.ISO) }
 
 // AppendTimestamptz prints an instant in loc with its UTC offset.
 func AppendTimestamptz(dst []byte, us int64, loc *time.Location) []byte {
-	off := zoneOffset(us, loc)
-	local := us + int64(off)*usPerSec
-	days := floorDiv(local, usPerDay)
-	y, m, d := civil(days)
-	dst, bc := appendYMD(dst, y, m, d)
-	dst = append(dst, ' ')
-	dst = AppendTime(dst, local-days*usPerDay)
-	if off < 0 {
-		dst = append(dst, '-')
-		off = -off
-	} else {
-		dst = append(dst, '+')
-	}
-	dst = appendPad(dst, int64(off/3600), 2)
-	if rem := off % 3600; rem != 0 {
-		dst = append(dst, ':')
-		dst = appendPad(dst, int64(rem/60), 2)
-		if s := rem % 60; s != 0 {
-			dst = append(dst, ':')
-			dst = appendPad(dst, int64(s), 2)
-		}
-	}
-	if bc {
-		dst = append(dst, " BC"...)
-	}
-	return dst
+	return pgtext.AppendTimestamptz(dst, us, pgtext.OffsetAt(us, loc), pgtext.ISO)
 }
 
 // zoneOffset is loc's UTC offset in seconds at the instant us.
-func zoneOffset(us int64, loc *time.Location) int {
-	if loc == nil || loc == time.UTC {
-		return 0
-	}
-	_, off := time.Unix(floorDiv(us, usPerSec), 0).In(loc).Zone()
-	return off
-}
+func zoneOffset(us int64, loc *time.Location) int { return pgtext.OffsetAt(us, loc) }
 
 // localToUTC converts a local wall time (µs) in loc to the instant, as
 // PostgreSQL does for timestamp -> timestamptz: a time in a spring-forward

@@ -2,5 +2,6 @@
 // way: cmd -> wire/auth/conf -> translate -> engine -> catalog, with
 // syscat (the PostgreSQL system catalog, which translate fills) beside
 // engine, and
-// internal/pgerr and internal/pgtypes as leaves any layer may use.
+// internal/pgerr, internal/pgtypes and internal/pgtext as leaves any layer
+// may use.
 package layering

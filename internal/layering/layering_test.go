@@ -20,11 +20,12 @@ var forbidden = map[string][]string{
 	"wire":               {"engine", "catalog", "syscat", "cmd", "integration"},
 	"auth":               {"engine", "catalog", "translate", "wire", "cmd", "integration"},
 	"conf":               {"engine", "catalog", "translate", "wire", "cmd", "integration"},
-	"internal/pgerr":     {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgtypes"},
-	"internal/pgtypes":   {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr"},
-	"internal/fixtures":  {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgnumeric"},
-	"internal/needcgo":   {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgnumeric", "internal/fixtures"},
-	"internal/pgnumeric": {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes"},
+	"internal/pgerr":     {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgtypes", "internal/pgtext"},
+	"internal/pgtypes":   {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtext"},
+	"internal/pgtext":    {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr"},
+	"internal/fixtures":  {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgnumeric", "internal/pgtext"},
+	"internal/needcgo":   {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgnumeric", "internal/fixtures", "internal/pgtext"},
+	"internal/pgnumeric": {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgtext"},
 }
 
 // compiler lists, per package under translate/, the other translate
