@@ -5,8 +5,8 @@ import (
 )
 
 // numeric's limits (PostgreSQL's numeric.c): at most 131072 digits
-// before the decimal point, 16383 after it, and an exponent within
-// ±(2^31-1)/2 while reading.
+// before the decimal point, 16383 after it, and an exponent below
+// (2^31-1)/2 in magnitude while reading.
 const (
 	numericMaxIntDigits = 131072
 	numericMaxScale     = 16383
@@ -41,7 +41,7 @@ func decimalParts(txt []byte) (neg bool, intPart, fracPart []byte, exp int, ok b
 		}
 		for _, ch := range e {
 			exp = exp*10 + int(ch-'0')
-			if exp > numericMaxExponent {
+			if exp >= numericMaxExponent {
 				return neg, intPart, fracPart, 0, false
 			}
 		}
@@ -74,16 +74,18 @@ func AppendNumericText(dst, txt []byte) []byte {
 	if neg && !allZeroDigits(intPart, fracPart) {
 		dst = append(dst, '-')
 	}
-	// The integer part, positions [0, point), without leading zeros.
-	started := false
-	for p := 0; p < point; p++ {
-		if d := digit(p); d != '0' || started {
-			started = true
-			dst = append(dst, d)
-		}
+	// The integer part, positions [0, point), without leading zeros
+	// (positions past the digits are zeros: skip them while leading).
+	first := 0
+	for first < min(point, len(intPart)+len(fracPart)) && digit(first) == '0' {
+		first++
 	}
-	if !started {
+	if first >= min(point, len(intPart)+len(fracPart)) {
 		dst = append(dst, '0')
+	} else {
+		for p := first; p < point; p++ {
+			dst = append(dst, digit(p))
+		}
 	}
 	if scale > 0 {
 		dst = append(dst, '.')

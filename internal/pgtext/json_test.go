@@ -461,6 +461,18 @@ var jsonCases = []struct {
 		jsonbErr: pgErr{"22003", "value overflows numeric format", ""},
 		jsonErr:  pgErr{"22P02", "invalid input syntax for type json", "Token \"x\" is invalid."},
 	},
+	{in: `0E300000000`,
+		jsonb:  `0`,
+		jsonOK: true,
+	},
+	{in: `0e1073741823`,
+		jsonbErr: pgErr{"22003", "value overflows numeric format", ""},
+		jsonOK:   true,
+	},
+	{in: `1e-1073741822`,
+		jsonbErr: pgErr{"22003", "value overflows numeric format", ""},
+		jsonOK:   true,
+	},
 }
 
 func checkPGErr(t *testing.T, what string, err error, want pgErr) {
