@@ -127,7 +127,9 @@ func jsonScalarOf(t arrow.DataType, loc *time.Location) (func(a arrow.Array) fun
 	text := func(dst []byte, a arrow.Array, i int) []byte { return AppendText(dst, a, i, loc) }
 	switch tt := t.(type) {
 	case *arrow.NullType:
-		return func(arrow.Array) func(int) *pgtext.JSON { return func(int) *pgtext.JSON { return pgtext.JSONNullValue() } }, nil
+		return func(arrow.Array) func(int) *pgtext.JSON {
+			return func(int) *pgtext.JSON { return pgtext.JSONNullValue() }
+		}, nil
 	case *arrow.BooleanType:
 		return func(a arrow.Array) func(i int) *pgtext.JSON {
 			b := a.(*array.Boolean)
