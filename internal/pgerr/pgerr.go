@@ -72,6 +72,29 @@ const (
 	ConnectionException          = "08000"
 )
 
+// More SQLSTATE codes, named as in PostgreSQL's errcodes.txt.
+const (
+	ConnectionFailure                     = "08006"
+	SubstringError                        = "22011"
+	InvalidPrecedingOrFollowingSize       = "22013"
+	InvalidArgumentForNtile               = "22014"
+	IntervalFieldOverflow                 = "22015"
+	InvalidArgumentForNthValue            = "22016"
+	CharacterNotInRepertoire              = "22021"
+	InvalidEscapeSequence                 = "22025"
+	InvalidRegularExpression              = "2201B"
+	InvalidArgumentForLog                 = "2201E"
+	InvalidArgumentForPowerFunction       = "2201F"
+	InvalidArgumentForWidthBucketFunction = "2201G"
+	BadCopyFileFormat                     = "22P04"
+	IdleInTransactionSessionTimeout       = "25P03"
+	InvalidCursorName                     = "34000"
+	DuplicateCursor                       = "42P03"
+	IndeterminateDatatype                 = "42P18"
+	WindowingError                        = "42P20"
+	AmbiguousFunction                     = "42725"
+)
+
 // Error is an error with a SQLSTATE and the fields of PostgreSQL's
 // ErrorResponse. Messages follow PostgreSQL's style guide: a short
 // lower-case primary message, detail and hint as full sentences.
