@@ -19,7 +19,7 @@ import (
 // with 'T' (timestamptz with its +hh:mm offset), bytea as its \x text.
 
 // jsonOf returns the converter of arrays of type t: row i (not NULL) as a
-// jsonVal.
+// pgtext.JSON.
 func jsonOf(t arrow.DataType, loc *time.Location) (func(a arrow.Array) func(i int) *pgtext.JSON, error) {
 	switch tt := t.(type) {
 	case *arrow.DictionaryType:

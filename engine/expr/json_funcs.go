@@ -104,7 +104,8 @@ func resolveJSON(fn string, args []arrow.DataType) (Resolved, bool, error) {
 	return Resolved{}, true, noArrayFunction(fn, args)
 }
 
-// jsonReaderOf reads row i of a json argument as a jsonVal (nil for NULL).
+// jsonReaderOf reads row i of a json argument as a value (nil for NULL),
+// valid until the next row is read.
 func (c *compiler) jsonReaderOf(v vec, asText bool) (func(i int) (*pgtext.JSON, error), error) {
 	t := v.arr.DataType()
 	m := v.idx()
@@ -113,12 +114,13 @@ func (c *compiler) jsonReaderOf(v vec, asText bool) (func(i int) (*pgtext.JSON, 
 	}
 	if kindOf(t) == kText && !asText {
 		s := readArrText(v)
+		var p pgtext.JSONParser
 		return func(i int) (*pgtext.JSON, error) {
 			b, ok := s.get(i)
 			if !ok {
 				return nil, nil
 			}
-			return pgtext.ParseJSONB(b)
+			return p.Parse(b)
 		}, nil
 	}
 	conv, err := jsonOf(t, c.tz)

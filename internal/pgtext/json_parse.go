@@ -108,8 +108,9 @@ func (p *JSONParser) Parse(src []byte) (*JSON, error) {
 
 func (p *JSONParser) node(kind JSONKind) *JSON {
 	if len(p.nodes) == cap(p.nodes) {
-		// A new block: nodes already handed out stay where they are.
-		p.nodes = make([]JSON, 0, min(max(2*cap(p.nodes), 16), 4096))
+		// A new block: nodes already handed out stay where they are. The
+		// first is sized for the text (a value takes about 8 bytes).
+		p.nodes = make([]JSON, 0, min(max(2*cap(p.nodes), len(p.src)/8, 4), 4096))
 	}
 	p.nodes = append(p.nodes, JSON{Kind: kind})
 	return &p.nodes[len(p.nodes)-1]
