@@ -186,13 +186,13 @@ func (p *JSONParser) scalar() (*JSON, error) {
 	if !p.decode {
 		return nil, nil
 	}
-	v := p.node(JSONKind(tok))
 	if tok == tokString {
-		v.Kind, v.Text = JSONString, text
+		v := p.node(JSONString)
+		v.Text = text
 		return v, nil
 	}
+	v := p.node(JSONNumber)
 	num := p.src[start:end]
-	v.Kind = JSONNumber
 	if len(num) < 1000 && numberIsCanonical(num) {
 		v.Text = num
 		return v, nil
