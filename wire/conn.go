@@ -339,7 +339,7 @@ type idleTimeouter interface {
 
 // errIdleInTransaction ends a session idle too long inside a transaction
 // block.
-var errIdleInTransaction = &pgerr.Error{Code: "25P03", Severity: "FATAL",
+var errIdleInTransaction = &pgerr.Error{Code: pgerr.IdleInTransactionSessionTimeout, Severity: "FATAL",
 	Message: "terminating connection due to idle-in-transaction timeout"}
 
 // nextMessage reads the next client message; inside a transaction block

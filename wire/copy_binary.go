@@ -29,31 +29,31 @@ func (p *copyParser) nextTuple(atEOF bool) (raw []byte, ok bool, err error) {
 			return nil, false, nil
 		}
 		if len(buf) < len(copyBinarySignature) || !bytes.Equal(buf[:len(copyBinarySignature)], copyBinarySignature) {
-			return nil, false, pgerr.New(badCopyFileFormat, "COPY file signature not recognized")
+			return nil, false, pgerr.New(pgerr.BadCopyFileFormat, "COPY file signature not recognized")
 		}
 		buf = buf[len(copyBinarySignature):]
 		if len(buf) < 4 {
-			return nil, false, pgerr.New(badCopyFileFormat, "invalid COPY file header (missing flags)")
+			return nil, false, pgerr.New(pgerr.BadCopyFileFormat, "invalid COPY file header (missing flags)")
 		}
 		flags := binary.BigEndian.Uint32(buf)
 		if flags&(1<<16) != 0 {
-			return nil, false, pgerr.New(badCopyFileFormat, "invalid COPY file header (WITH OIDS)")
+			return nil, false, pgerr.New(pgerr.BadCopyFileFormat, "invalid COPY file header (WITH OIDS)")
 		}
 		if flags&0xfffe0000 != 0 {
-			return nil, false, pgerr.New(badCopyFileFormat, "unrecognized critical flags in COPY file header")
+			return nil, false, pgerr.New(pgerr.BadCopyFileFormat, "unrecognized critical flags in COPY file header")
 		}
 		if len(buf) < 8 {
-			return nil, false, pgerr.New(badCopyFileFormat, "invalid COPY file header (missing length)")
+			return nil, false, pgerr.New(pgerr.BadCopyFileFormat, "invalid COPY file header (missing length)")
 		}
 		ext := int32(binary.BigEndian.Uint32(buf[4:]))
 		if ext < 0 {
-			return nil, false, pgerr.New(badCopyFileFormat, "invalid COPY file header (missing length)")
+			return nil, false, pgerr.New(pgerr.BadCopyFileFormat, "invalid COPY file header (missing length)")
 		}
 		if len(buf)-8 < int(ext) {
 			if !atEOF {
 				return nil, false, nil
 			}
-			return nil, false, pgerr.New(badCopyFileFormat, "invalid COPY file header (wrong length)")
+			return nil, false, pgerr.New(pgerr.BadCopyFileFormat, "invalid COPY file header (wrong length)")
 		}
 		p.pos += len(copyBinarySignature) + 8 + int(ext)
 		p.headerDone = true
@@ -76,7 +76,7 @@ func (p *copyParser) nextTuple(atEOF bool) (raw []byte, ok bool, err error) {
 	}
 	if int(count) != p.ncols {
 		p.line++
-		return nil, false, pgerr.New(badCopyFileFormat, "row field count is %d, expected %d", count, p.ncols)
+		return nil, false, pgerr.New(pgerr.BadCopyFileFormat, "row field count is %d, expected %d", count, p.ncols)
 	}
 	off := 2
 	for k := range int(count) {
@@ -90,7 +90,7 @@ func (p *copyParser) nextTuple(atEOF bool) (raw []byte, ok bool, err error) {
 		}
 		if n < -1 {
 			p.line++
-			return nil, false, pgerr.New(badCopyFileFormat, "invalid field size")
+			return nil, false, pgerr.New(pgerr.BadCopyFileFormat, "invalid field size")
 		}
 		if len(buf)-off < int(n) {
 			return p.shortTuple(atEOF, k)
@@ -110,7 +110,7 @@ func (p *copyParser) shortTuple(atEOF bool, column int) ([]byte, bool, error) {
 	}
 	p.line++
 	p.errColumn = p.colNames[column]
-	return nil, false, pgerr.New(badCopyFileFormat, "unexpected EOF in COPY data")
+	return nil, false, pgerr.New(pgerr.BadCopyFileFormat, "unexpected EOF in COPY data")
 }
 
 // splitTuple decodes a tuple's binary values to their text form into
@@ -182,5 +182,5 @@ func appendCopyData(dst, data []byte) []byte {
 }
 
 func errDataAfterTrailer() error {
-	return pgerr.New(badCopyFileFormat, "received copy data after EOF marker")
+	return pgerr.New(pgerr.BadCopyFileFormat, "received copy data after EOF marker")
 }

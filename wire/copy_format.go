@@ -10,14 +10,11 @@ import (
 	"github.com/icegate/icegate/translate"
 )
 
-// SQLSTATEs of COPY input (not in pgerr's table).
 const (
-	badCopyFileFormat        = "22P04"
-	characterNotInRepertoire = "22021"
-	maxCopyDataDisplay       = 100 // bytes of a value or line quoted in an error
-	copyFormatText           = "text"
-	copyFormatCSV            = "csv"
-	copyFormatBinary         = "binary"
+	maxCopyDataDisplay = 100 // bytes of a value or line quoted in an error
+	copyFormatText     = "text"
+	copyFormatCSV      = "csv"
+	copyFormatBinary   = "binary"
 )
 
 // Line endings of COPY input.
@@ -262,10 +259,10 @@ func (p *copyParser) lineEnd(buf []byte, i int, atEOF bool) (end, next int, eol 
 // strayEOL is the error for a line ending that differs from the input's.
 func (p *copyParser) strayEOL(what, escaped string) error {
 	if p.csv {
-		return pgerr.New(badCopyFileFormat, "unquoted %s found in data", what).
+		return pgerr.New(pgerr.BadCopyFileFormat, "unquoted %s found in data", what).
 			WithHint("Use quoted CSV field to represent %s.", what)
 	}
-	return pgerr.New(badCopyFileFormat, "literal %s found in data", what).
+	return pgerr.New(pgerr.BadCopyFileFormat, "literal %s found in data", what).
 		WithHint("Use \"%s\" to represent %s.", escaped, what)
 }
 
@@ -285,7 +282,7 @@ func (p *copyParser) endMarker(buf []byte, i int, atEOF bool) (next int, isMarke
 		if p.csv {
 			return 0, false, nil
 		}
-		return 0, false, pgerr.New(badCopyFileFormat, "end-of-copy marker corrupt")
+		return 0, false, pgerr.New(pgerr.BadCopyFileFormat, "end-of-copy marker corrupt")
 	}
 	if len(rest) == 0 {
 		return corrupt() // PostgreSQL 15 wants a line ending after \.
@@ -295,7 +292,7 @@ func (p *copyParser) endMarker(buf []byte, i int, atEOF bool) (next int, isMarke
 			if p.csv {
 				return 0, false, nil
 			}
-			return 0, false, pgerr.New(badCopyFileFormat, "end-of-copy marker does not match previous newline style")
+			return 0, false, pgerr.New(pgerr.BadCopyFileFormat, "end-of-copy marker does not match previous newline style")
 		}
 		if rest[0] != '\r' {
 			return corrupt()
@@ -310,7 +307,7 @@ func (p *copyParser) endMarker(buf []byte, i int, atEOF bool) (next int, isMarke
 		return corrupt()
 	}
 	if (p.eol == eolNL && c != '\n') || (p.eol == eolCRNL && c != '\n') || (p.eol == eolCR && c != '\r') {
-		return 0, false, pgerr.New(badCopyFileFormat, "end-of-copy marker does not match previous newline style")
+		return 0, false, pgerr.New(pgerr.BadCopyFileFormat, "end-of-copy marker does not match previous newline style")
 	}
 	return i + need, true, nil
 }
@@ -331,10 +328,10 @@ func (p *copyParser) splitRecord(raw []byte) error {
 		return err
 	}
 	if p.ncols > 0 && len(p.fields) > p.ncols {
-		return pgerr.New(badCopyFileFormat, "extra data after last expected column")
+		return pgerr.New(pgerr.BadCopyFileFormat, "extra data after last expected column")
 	}
 	if len(p.fields) < p.ncols {
-		return pgerr.New(badCopyFileFormat, "missing data for column %q", p.colNames[len(p.fields)])
+		return pgerr.New(pgerr.BadCopyFileFormat, "missing data for column %q", p.colNames[len(p.fields)])
 	}
 	return nil
 }
@@ -457,7 +454,7 @@ func (p *copyParser) splitCSV(raw []byte) error {
 			}
 			for { // in quotes
 				if i >= len(raw) {
-					return pgerr.New(badCopyFileFormat, "unterminated CSV quoted field")
+					return pgerr.New(pgerr.BadCopyFileFormat, "unterminated CSV quoted field")
 				}
 				c := raw[i]
 				i++
@@ -529,9 +526,9 @@ func invalidUTF8(b []byte) error {
 		for k := i; k < len(b) && k < i+want; k++ {
 			hex = append(hex, fmt.Sprintf("0x%02x", b[k]))
 		}
-		return pgerr.New(characterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": %s", strings.Join(hex, " "))
+		return pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": %s", strings.Join(hex, " "))
 	}
-	return pgerr.New(characterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+	return pgerr.New(pgerr.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
 }
 
 // clipForDisplay shortens s for an error context as PostgreSQL does.

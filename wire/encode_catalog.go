@@ -22,13 +22,9 @@ import (
 // client can ask for text instead (no driver asks binary for reg* types by
 // default).
 
-// undefinedFunction is SQLSTATE 42883, PostgreSQL's error for a type with no
-// binary output function.
-const undefinedFunction = "42883"
-
 // noBinaryOutput is PostgreSQL's error for binary output of aclitem.
 func noBinaryOutput(oid uint32) error {
-	return pgerr.New(undefinedFunction, "no binary output function available for type %s", pgtypes.TypeName(oid))
+	return pgerr.New(pgerr.UndefinedFunction, "no binary output function available for type %s", pgtypes.TypeName(oid))
 }
 
 // catalogText returns the text encoder of the catalog types; ok is false

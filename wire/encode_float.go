@@ -3,6 +3,8 @@ package wire
 import (
 	"math"
 	"strconv"
+
+	"github.com/icegate/icegate/internal/pgtext"
 )
 
 // appendFloat8 formats f as PostgreSQL's float8out: with extra_float_digits
@@ -216,7 +218,7 @@ func onBoundary(s []byte, f float64, bitSize int) bool {
 func appendFloatNumeric(dst []byte, f float64, bitSize int) []byte {
 	var tmp [32]byte
 	txt := strconv.AppendFloat(tmp[:0], f, 'e', -1, bitSize)
-	return appendNumericFromText(dst, txt)
+	return pgtext.AppendNumericText(dst, txt)
 }
 
 // parseExponent reads the signed decimal exponent strconv writes after 'e'.

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"cmp"
 	"math"
 	"slices"
 
@@ -10,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgnumeric"
+	"github.com/icegate/icegate/internal/pgtext"
 	"github.com/icegate/icegate/internal/pgtypes"
 )
 
@@ -117,48 +117,31 @@ func jsonQuoted(inner binder) binder {
 		var scratch []byte
 		return func(dst []byte, i int) []byte {
 			scratch = f(scratch[:0], i)
-			return appendJSONString(dst, scratch)
+			return pgtext.AppendJSONString(dst, scratch)
 		}
 	}
 }
 
-// appendJSONString quotes s as PostgreSQL's escape_json does.
-func appendJSONString(dst, s []byte) []byte {
-	const hexDigits = "0123456789abcdef"
-	dst = append(dst, '"')
-	for _, ch := range s {
-		switch ch {
-		case '"':
-			dst = append(dst, '\\', '"')
-		case '\\':
-			dst = append(dst, '\\', '\\')
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			if ch < 0x20 {
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[ch>>4], hexDigits[ch&0xf])
-			} else {
-				dst = append(dst, ch)
+// jsonbFromText renders JSON text (a string column typed jsonb, such as a
+// variant read as JSON) as jsonb prints it: parsed, keys ordered and
+// deduplicated, numbers normalised, whitespace canonical.
+func jsonbFromText(dt arrow.DataType) binder {
+	get := stringText(dt)
+	return func(arr arrow.Array) appendFunc {
+		f := get(arr)
+		var scratch []byte
+		var p pgtext.JSONParser
+		return func(dst []byte, i int) []byte {
+			scratch = f(scratch[:0], i)
+			out, err := p.AppendJSONBFromText(dst, scratch)
+			if err != nil {
+				// Not JSON: send the text as it is rather than fail the
+				// whole result.
+				return append(dst, scratch...)
 			}
+			return out
 		}
 	}
-	return append(dst, '"')
-}
-
-// jsonKeyLess is jsonb's key order: shorter keys first, then bytewise.
-func jsonKeyLess(a, b []byte) int {
-	if len(a) != len(b) {
-		return cmp.Compare(len(a), len(b))
-	}
-	return slices.Compare(a, b)
 }
 
 func jsonStruct(t *arrow.StructType, env *encodeEnv) (binder, error) {
@@ -168,7 +151,7 @@ func jsonStruct(t *arrow.StructType, env *encodeEnv) (binder, error) {
 		order[k] = k
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
-		return jsonKeyLess([]byte(fields[a].Name), []byte(fields[b].Name))
+		return pgtext.CompareJSONKeys([]byte(fields[a].Name), []byte(fields[b].Name))
 	})
 	// Duplicate names: jsonb keeps the last value.
 	kept := order[:0]
@@ -187,7 +170,7 @@ func jsonStruct(t *arrow.StructType, env *encodeEnv) (binder, error) {
 			return nil, err
 		}
 		children[idx] = b
-		keys[idx] = appendJSONString(nil, []byte(fields[idx].Name))
+		keys[idx] = pgtext.AppendJSONString(nil, []byte(fields[idx].Name))
 	}
 	return func(arr arrow.Array) appendFunc {
 		a := arr.(*array.Struct)
@@ -279,7 +262,7 @@ func jsonMap(t *arrow.MapType, env *encodeEnv) (binder, error) {
 			}
 			// Earlier entries still point into scratch's old backing array
 			// after it grows; those bytes are never overwritten.
-			slices.SortStableFunc(entries, func(x, y entry) int { return jsonKeyLess(x.key, y.key) })
+			slices.SortStableFunc(entries, func(x, y entry) int { return pgtext.CompareJSONKeys(x.key, y.key) })
 			dst = append(dst, '{')
 			n := 0
 			for k, e := range entries {
@@ -290,7 +273,7 @@ func jsonMap(t *arrow.MapType, env *encodeEnv) (binder, error) {
 					dst = append(dst, ',', ' ')
 				}
 				n++
-				dst = appendJSONString(dst, e.key)
+				dst = pgtext.AppendJSONString(dst, e.key)
 				dst = append(dst, ':', ' ')
 				dst = append(dst, e.value...)
 			}

@@ -11,9 +11,6 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
-// connectionFailure is PostgreSQL's SQLSTATE for a lost client connection.
-const connectionFailure = "08006"
-
 // toPgError turns any error into the *pgerr.Error to send: *pgerr.Error
 // values as they are, cancellations as 57014, the client's connection gone
 // as FATAL 08006, anything else as XX000 (and logged with its chain, since
@@ -34,7 +31,7 @@ func (c *conn) toPgError(err error) *pgerr.Error {
 		// written: nothing is wrong with the server, and there is no one to
 		// tell. PostgreSQL logs this at LOG.
 		c.logger.Info("connection to client lost", "err", err)
-		return &pgerr.Error{Code: connectionFailure, Severity: "FATAL", Message: "connection to client lost"}
+		return &pgerr.Error{Code: pgerr.ConnectionFailure, Severity: "FATAL", Message: "connection to client lost"}
 	}
 	c.logger.Error("internal error", "err", fmt.Sprintf("%+v", err), "chain", errorChain(err))
 	return &pgerr.Error{Code: pgerr.InternalError, Message: err.Error()}

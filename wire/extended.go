@@ -11,14 +11,6 @@ import (
 	"github.com/icegate/icegate/translate"
 )
 
-// SQLSTATEs of the extended protocol's object names (not in pgerr's table).
-const (
-	invalidSQLStatementName = "26000"
-	duplicatePreparedStmt   = "42P05"
-	duplicateCursor         = "42P03"
-	invalidCursorName       = "34000"
-)
-
 // prepared is a statement made by Parse. stmt is nil for an empty query.
 type prepared struct {
 	stmt translate.Statement
@@ -45,7 +37,7 @@ func (p *portal) close() {
 func (c *conn) parse(m *pgproto3.Parse) error {
 	if m.Name != "" {
 		if _, exists := c.stmts[m.Name]; exists {
-			return pgerr.New(duplicatePreparedStmt, "prepared statement %q already exists", m.Name)
+			return pgerr.New(pgerr.DuplicatePreparedStatement, "prepared statement %q already exists", m.Name)
 		}
 	}
 	if err := checkUTF8(m.Query); err != nil {
@@ -73,9 +65,9 @@ func (c *conn) statement(name string) (*prepared, error) {
 	p, ok := c.stmts[name]
 	if !ok {
 		if name == "" {
-			return nil, pgerr.New(invalidSQLStatementName, "unnamed prepared statement does not exist")
+			return nil, pgerr.New(pgerr.InvalidSQLStatementName, "unnamed prepared statement does not exist")
 		}
-		return nil, pgerr.New(invalidSQLStatementName, "prepared statement %q does not exist", name)
+		return nil, pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement %q does not exist", name)
 	}
 	return p, nil
 }
@@ -87,10 +79,10 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 	}
 	if m.DestinationPortal != "" {
 		if _, exists := c.portals[m.DestinationPortal]; exists {
-			return pgerr.New(duplicateCursor, "portal %q already exists", m.DestinationPortal)
+			return pgerr.New(pgerr.DuplicateCursor, "portal %q already exists", m.DestinationPortal)
 		}
 		if c.cursorExists(m.DestinationPortal) {
-			return pgerr.New(duplicateCursor, "cursor %q already exists", m.DestinationPortal)
+			return pgerr.New(pgerr.DuplicateCursor, "cursor %q already exists", m.DestinationPortal)
 		}
 	} else if old := c.portals[""]; old != nil {
 		old.close()
@@ -195,9 +187,9 @@ func (c *conn) portal(name string) (*portal, error) {
 	p, ok := c.portals[name]
 	if !ok {
 		if name == "" {
-			return nil, pgerr.New(invalidCursorName, "unnamed portal does not exist")
+			return nil, pgerr.New(pgerr.InvalidCursorName, "unnamed portal does not exist")
 		}
-		return nil, pgerr.New(invalidCursorName, "portal %q does not exist", name)
+		return nil, pgerr.New(pgerr.InvalidCursorName, "portal %q does not exist", name)
 	}
 	return p, nil
 }

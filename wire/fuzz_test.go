@@ -31,21 +31,3 @@ func FuzzBinaryParam(f *testing.F) {
 		_, _ = decodeBinaryParam(b, oid)
 	})
 }
-
-func FuzzJSONCanonical(f *testing.F) {
-	for _, s := range []string{`{"b": [1, 2.50e3], "a": null}`, `"\ud83d\ude00"`, `[-0.0e-0]`, `{"a":1,"a":2}`, `[`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		var p jsonParser
-		out, err := p.canonical(nil, b)
-		if err != nil {
-			return
-		}
-		// Canonical output is a fixed point.
-		again, err := p.canonical(nil, out)
-		if err != nil || !bytes.Equal(again, out) {
-			t.Fatalf("%q -> %q -> %q (%v)", b, out, again, err)
-		}
-	})
-}

@@ -131,7 +131,7 @@ func TestRegNamesAsText(t *testing.T) {
 	b := array.NewStringBuilder(memory.DefaultAllocator)
 	b.Append("postgres=r/postgres")
 	_, err := chooseEncoder(pgtypes.Column{TypeOID: pgtypes.Aclitem}, b.NewArray().DataType(), formatBinary, utcEnv())
-	if pgerr.Code(err) != undefinedFunction {
+	if pgerr.Code(err) != pgerr.UndefinedFunction {
 		t.Errorf("aclitem binary: %v, want 42883", err)
 	}
 }

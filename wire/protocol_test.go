@@ -145,7 +145,7 @@ func TestBinaryOutputUnsupportedType(t *testing.T) {
 	}
 	// PostgreSQL has no aclitem send function: 42883 as it says.
 	acl := []pgtypes.Column{{Name: "relacl", TypeOID: pgtypes.AclitemArray}}
-	if _, err := resultFormats([]int16{formatBinary}, acl); pgerr.Code(err) != undefinedFunction ||
+	if _, err := resultFormats([]int16{formatBinary}, acl); pgerr.Code(err) != pgerr.UndefinedFunction ||
 		err.Error() != "no binary output function available for type aclitem" {
 		t.Errorf("binary aclitem[]: %v, want 42883", err)
 	}

@@ -76,14 +76,6 @@ type WindowCall struct {
 	Name   string
 }
 
-// SQLSTATEs of window errors that internal/pgerr does not name.
-const (
-	codeWindowingError   = "42P20"
-	codeInvalidFrameSize = "22013"
-	codeInvalidNtile     = "22014"
-	codeInvalidNthValue  = "22016"
-)
-
 // winFn is a window function, resolved once.
 type winFn int
 

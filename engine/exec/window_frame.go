@@ -15,7 +15,7 @@ import (
 
 // checkWinFrame rejects the frames PostgreSQL's parser rejects (42P20).
 func checkWinFrame(f WindowFrame, order []SortKey) error {
-	bad := func(msg string) error { return pgerr.New(codeWindowingError, "%s", msg) }
+	bad := func(msg string) error { return pgerr.New(pgerr.WindowingError, "%s", msg) }
 	switch {
 	case f.Start.Kind == UnboundedFollowing:
 		return bad("frame start cannot be UNBOUNDED FOLLOWING")
@@ -76,7 +76,7 @@ func compileWinOffset(f WindowFrame, b FrameBound, order []SortKey) (*expr.Progr
 		return nil, nil
 	}
 	if b.Offset == nil {
-		return nil, pgerr.New(codeWindowingError, "frame offset is missing")
+		return nil, pgerr.New(pgerr.WindowingError, "frame offset is missing")
 	}
 	ot := b.Offset.Type()
 	if f.Mode == FrameRange {
@@ -114,7 +114,7 @@ func compileWinOffset(f WindowFrame, b FrameBound, order []SortKey) (*expr.Progr
 	}
 	p, err := expr.Compile(b.Offset, arrow.NewSchema(nil, nil))
 	if err != nil {
-		return nil, pgerr.New(codeWindowingError, "frame offset must be a constant: %v", err)
+		return nil, pgerr.New(pgerr.WindowingError, "frame offset must be a constant: %v", err)
 	}
 	return &p, nil
 }
@@ -191,7 +191,7 @@ func evalWinOffset(ctx context.Context, mode FrameMode, p expr.Program, which st
 		v.bad = (int64(v.iv.Months)*30+int64(v.iv.Days))*86400e9+v.iv.Nanoseconds < 0
 	}
 	if mode != FrameRange && v.bad {
-		return v, pgerr.New(codeInvalidFrameSize, "frame %s offset must not be negative", which)
+		return v, pgerr.New(pgerr.InvalidPrecedingOrFollowingSize, "frame %s offset must not be negative", which)
 	}
 	return v, nil
 }
@@ -430,7 +430,7 @@ func (l *winLayout) rangePartition(ps, pe int, bounds ...*winRangeBound) error {
 			continue
 		}
 		if b.bad && nn0 < nn1 {
-			return pgerr.New(codeInvalidFrameSize, "invalid preceding or following size in window function")
+			return pgerr.New(pgerr.InvalidPrecedingOrFollowingSize, "invalid preceding or following size in window function")
 		}
 		b.ps, b.pe, b.nn0, b.nn1 = ps, pe, nn0, nn1
 	}

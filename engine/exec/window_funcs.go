@@ -130,7 +130,7 @@ func (l *winLayout) ntile(nArg arrow.Array) (arrow.Array, error) {
 			continue
 		}
 		if buckets <= 0 {
-			return nil, pgerr.New(codeInvalidNtile, "argument of ntile must be greater than zero")
+			return nil, pgerr.New(pgerr.InvalidArgumentForNtile, "argument of ntile must be greater than zero")
 		}
 		total := int64(pe - ps)
 		boundary, remainder := total/buckets, int64(0)
@@ -234,7 +234,7 @@ func (f *winFrames) positions(kind winFn, args []arrow.Array) ([]int32, []bool, 
 				continue
 			}
 			if v <= 0 {
-				return nil, nil, pgerr.New(codeInvalidNthValue, "argument of nth_value must be greater than zero")
+				return nil, nil, pgerr.New(pgerr.InvalidArgumentForNthValue, "argument of nth_value must be greater than zero")
 			}
 			nth = v
 		}

@@ -8,9 +8,6 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
-// indeterminateDatatype is SQLSTATE 42P18 (ARRAY[] without a type).
-const indeterminateDatatype = "42P18"
-
 // arrTypeName is PGTypeName that spells lists as PostgreSQL's arrays.
 func arrTypeName(t arrow.DataType) string {
 	if e, ok := listElem(t); ok {
@@ -118,7 +115,7 @@ func resolveArrayFn(fn string, args []arrow.DataType) (Resolved, bool, error) {
 	switch fn {
 	case "array":
 		if n == 0 {
-			return Resolved{}, true, pgerr.New(indeterminateDatatype, "cannot determine type of empty array").
+			return Resolved{}, true, pgerr.New(pgerr.IndeterminateDatatype, "cannot determine type of empty array").
 				WithHint("Explicitly cast to the desired type, for example ARRAY[]::integer[].")
 		}
 		for _, a := range args {

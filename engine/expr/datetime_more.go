@@ -204,7 +204,7 @@ func numberish(t arrow.DataType) bool {
 }
 
 func ambiguousOp(fn string, l, r arrow.DataType) *pgerr.Error {
-	return pgerr.New("42725", "operator is not unique: %s %s %s", PGTypeName(l), fn, PGTypeName(r)).
+	return pgerr.New(pgerr.AmbiguousFunction, "operator is not unique: %s %s %s", PGTypeName(l), fn, PGTypeName(r)).
 		WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
 }
 

@@ -18,7 +18,7 @@ func badInterval(s string) *pgerr.Error {
 }
 
 func intervalFieldOverflow(s string) *pgerr.Error {
-	return pgerr.New("22015", "interval field value out of range: \"%s\"", s)
+	return pgerr.New(pgerr.IntervalFieldOverflow, "interval field value out of range: \"%s\"", s)
 }
 
 // ivalAcc accumulates the fields of an interval being parsed, with

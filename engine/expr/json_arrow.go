@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtext"
 )
 
 // Arrow values as JSON, the way to_jsonb renders them and the wire prints
@@ -18,21 +19,21 @@ import (
 // with 'T' (timestamptz with its +hh:mm offset), bytea as its \x text.
 
 // jsonOf returns the converter of arrays of type t: row i (not NULL) as a
-// jsonVal.
-func jsonOf(t arrow.DataType, loc *time.Location) (func(a arrow.Array) func(i int) *jsonVal, error) {
+// pgtext.JSON.
+func jsonOf(t arrow.DataType, loc *time.Location) (func(a arrow.Array) func(i int) *pgtext.JSON, error) {
 	switch tt := t.(type) {
 	case *arrow.DictionaryType:
 		inner, err := jsonOf(tt.ValueType, loc)
 		if err != nil {
 			return nil, err
 		}
-		return func(a arrow.Array) func(i int) *jsonVal {
+		return func(a arrow.Array) func(i int) *pgtext.JSON {
 			d := a.(*array.Dictionary)
 			f := inner(d.Dictionary())
-			return func(i int) *jsonVal { return f(d.GetValueIndex(i)) }
+			return func(i int) *pgtext.JSON { return f(d.GetValueIndex(i)) }
 		}, nil
 	case *arrow.StructType:
-		fields := make([]func(arrow.Array) func(int) *jsonVal, tt.NumFields())
+		fields := make([]func(arrow.Array) func(int) *pgtext.JSON, tt.NumFields())
 		keys := make([][]byte, tt.NumFields())
 		for k, f := range tt.Fields() {
 			conv, err := jsonOf(f.Type, loc)
@@ -41,24 +42,24 @@ func jsonOf(t arrow.DataType, loc *time.Location) (func(a arrow.Array) func(i in
 			}
 			fields[k], keys[k] = conv, []byte(f.Name)
 		}
-		return func(a arrow.Array) func(i int) *jsonVal {
+		return func(a arrow.Array) func(i int) *pgtext.JSON {
 			s := a.(*array.Struct)
-			fs := make([]func(int) *jsonVal, len(fields))
+			fs := make([]func(int) *pgtext.JSON, len(fields))
 			cols := make([]arrow.Array, len(fields))
 			for k := range fields {
 				cols[k] = s.Field(k)
 				fs[k] = fields[k](cols[k])
 			}
-			return func(i int) *jsonVal {
-				vals := make([]*jsonVal, len(fs))
+			return func(i int) *pgtext.JSON {
+				vals := make([]*pgtext.JSON, len(fs))
 				for k, f := range fs {
 					if cols[k].IsNull(i) {
-						vals[k] = jsonNull
+						vals[k] = pgtext.JSONNullValue()
 					} else {
 						vals[k] = f(i)
 					}
 				}
-				return newObject(keys, vals)
+				return pgtext.NewJSONObject(keys, vals)
 			}
 		}, nil
 	case *arrow.MapType:
@@ -66,23 +67,23 @@ func jsonOf(t arrow.DataType, loc *time.Location) (func(a arrow.Array) func(i in
 		if err != nil {
 			return nil, err
 		}
-		return func(a arrow.Array) func(i int) *jsonVal {
+		return func(a arrow.Array) func(i int) *pgtext.JSON {
 			m := a.(*array.Map)
 			ks, items := m.Keys(), m.Items()
 			f := item(items)
-			return func(i int) *jsonVal {
+			return func(i int) *pgtext.JSON {
 				s, e := m.ValueOffsets(i)
 				keys := make([][]byte, 0, e-s)
-				vals := make([]*jsonVal, 0, e-s)
+				vals := make([]*pgtext.JSON, 0, e-s)
 				for k := int(s); k < int(e); k++ {
 					keys = append(keys, appendElemText(nil, ks, k, &compiler{tz: loc}))
 					if items.IsNull(k) {
-						vals = append(vals, jsonNull)
+						vals = append(vals, pgtext.JSONNullValue())
 					} else {
 						vals = append(vals, f(k))
 					}
 				}
-				return newObject(keys, vals)
+				return pgtext.NewJSONObject(keys, vals)
 			}
 		}, nil
 	case *arrow.ListType:
@@ -90,18 +91,18 @@ func jsonOf(t arrow.DataType, loc *time.Location) (func(a arrow.Array) func(i in
 		if err != nil {
 			return nil, err
 		}
-		return func(a arrow.Array) func(i int) *jsonVal {
+		return func(a arrow.Array) func(i int) *pgtext.JSON {
 			l := a.(*array.List)
 			vals := l.ListValues()
 			f := elem(vals)
-			return func(i int) *jsonVal {
+			return func(i int) *pgtext.JSON {
 				s, e := l.ValueOffsets(i)
-				out := &jsonVal{kind: 'a', elems: make([]*jsonVal, 0, e-s)}
+				out := &pgtext.JSON{Kind: pgtext.JSONArray, Elems: make([]*pgtext.JSON, 0, e-s)}
 				for k := int(s); k < int(e); k++ {
 					if vals.IsNull(k) {
-						out.elems = append(out.elems, jsonNull)
+						out.Elems = append(out.Elems, pgtext.JSONNullValue())
 					} else {
-						out.elems = append(out.elems, f(k))
+						out.Elems = append(out.Elems, f(k))
 					}
 				}
 				return out
@@ -112,29 +113,31 @@ func jsonOf(t arrow.DataType, loc *time.Location) (func(a arrow.Array) func(i in
 }
 
 // jsonScalarOf converts scalars.
-func jsonScalarOf(t arrow.DataType, loc *time.Location) (func(a arrow.Array) func(i int) *jsonVal, error) {
-	quoted := func(f func(dst []byte, a arrow.Array, i int) []byte) func(a arrow.Array) func(i int) *jsonVal {
-		return func(a arrow.Array) func(i int) *jsonVal {
-			return func(i int) *jsonVal { return &jsonVal{kind: 's', text: f(nil, a, i)} }
+func jsonScalarOf(t arrow.DataType, loc *time.Location) (func(a arrow.Array) func(i int) *pgtext.JSON, error) {
+	quoted := func(f func(dst []byte, a arrow.Array, i int) []byte) func(a arrow.Array) func(i int) *pgtext.JSON {
+		return func(a arrow.Array) func(i int) *pgtext.JSON {
+			return func(i int) *pgtext.JSON { return &pgtext.JSON{Kind: pgtext.JSONString, Text: f(nil, a, i)} }
 		}
 	}
-	number := func(f func(dst []byte, a arrow.Array, i int) []byte) func(a arrow.Array) func(i int) *jsonVal {
-		return func(a arrow.Array) func(i int) *jsonVal {
-			return func(i int) *jsonVal { return &jsonVal{kind: 'n', text: f(nil, a, i)} }
+	number := func(f func(dst []byte, a arrow.Array, i int) []byte) func(a arrow.Array) func(i int) *pgtext.JSON {
+		return func(a arrow.Array) func(i int) *pgtext.JSON {
+			return func(i int) *pgtext.JSON { return &pgtext.JSON{Kind: pgtext.JSONNumber, Text: f(nil, a, i)} }
 		}
 	}
 	text := func(dst []byte, a arrow.Array, i int) []byte { return AppendText(dst, a, i, loc) }
 	switch tt := t.(type) {
 	case *arrow.NullType:
-		return func(arrow.Array) func(int) *jsonVal { return func(int) *jsonVal { return jsonNull } }, nil
+		return func(arrow.Array) func(int) *pgtext.JSON {
+			return func(int) *pgtext.JSON { return pgtext.JSONNullValue() }
+		}, nil
 	case *arrow.BooleanType:
-		return func(a arrow.Array) func(i int) *jsonVal {
+		return func(a arrow.Array) func(i int) *pgtext.JSON {
 			b := a.(*array.Boolean)
-			return func(i int) *jsonVal {
+			return func(i int) *pgtext.JSON {
 				if b.Value(i) {
-					return jsonTrue
+					return pgtext.JSONBool(true)
 				}
-				return jsonFalse
+				return pgtext.JSONBool(false)
 			}
 		}, nil
 	case *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Int64Type,
@@ -147,8 +150,8 @@ func jsonScalarOf(t arrow.DataType, loc *time.Location) (func(a arrow.Array) fun
 		if _, ok := tt.(*arrow.Float32Type); ok {
 			bits = 32
 		}
-		return func(a arrow.Array) func(i int) *jsonVal {
-			return func(i int) *jsonVal {
+		return func(a arrow.Array) func(i int) *pgtext.JSON {
+			return func(i int) *pgtext.JSON {
 				var f float64
 				if bits == 32 {
 					f = float64(a.(*array.Float32).Value(i))
@@ -156,9 +159,9 @@ func jsonScalarOf(t arrow.DataType, loc *time.Location) (func(a arrow.Array) fun
 					f = a.(*array.Float64).Value(i)
 				}
 				if math.IsNaN(f) || math.IsInf(f, 0) {
-					return &jsonVal{kind: 's', text: AppendFloat(nil, f, bits)}
+					return &pgtext.JSON{Kind: pgtext.JSONString, Text: AppendFloat(nil, f, bits)}
 				}
-				return &jsonVal{kind: 'n', text: appendNumberText(nil, strconv.AppendFloat(nil, f, 'e', -1, bits))}
+				return &pgtext.JSON{Kind: pgtext.JSONNumber, Text: pgtext.AppendNumericText(nil, strconv.AppendFloat(nil, f, 'e', -1, bits))}
 			}
 		}, nil
 	case *arrow.StringType, *arrow.LargeStringType, *arrow.BinaryType, *arrow.FixedSizeBinaryType,

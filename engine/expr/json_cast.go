@@ -5,6 +5,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/icegate/icegate/internal/pgtext"
 )
 
 // Casts of JSON text (text or jsonb) to struct, map and list types, the
@@ -104,7 +106,7 @@ func jsonToNested(to arrow.DataType, loc *time.Location) kernelFn {
 				col.addNull()
 				continue
 			}
-			v, err := parseJSON(s)
+			v, err := pgtext.ParseJSONB(s)
 			if err != nil {
 				return vec{}, err
 			}
@@ -184,7 +186,7 @@ func looksLikeJSONArray(s []byte) bool {
 		case ' ', '\t', '\n', '\r':
 			continue
 		case '[':
-			_, err := parseJSON(s)
+			_, err := pgtext.ParseJSONB(s)
 			return err == nil
 		}
 		return false

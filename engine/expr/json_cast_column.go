@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtext"
 )
 
 // jsonColumn gathers JSON values into one column of a nested Arrow type:
@@ -105,61 +106,61 @@ func (c *jsonColumn) addNull() {
 }
 
 // add appends v (nil for a missing key: NULL).
-func (c *jsonColumn) add(v *jsonVal) error {
-	if v == nil || v.kind == 'z' {
+func (c *jsonColumn) add(v *pgtext.JSON) error {
+	if v == nil || v.Kind == pgtext.JSONNull {
 		c.addNull()
 		return nil
 	}
 	switch tt := c.t.(type) {
 	case *arrow.StructType:
-		if v.kind != 'o' {
+		if v.Kind != pgtext.JSONObject {
 			return c.malformed(v, "object")
 		}
-		for _, key := range v.keys {
+		for _, key := range v.Keys {
 			if !c.names[string(key)] {
 				return pgerr.New(pgerr.InvalidTextRepresentation, "malformed struct value: unknown field \"%s\"", c.sub(string(key))).
 					WithDetail("The struct has fields %s.", fieldList(tt))
 			}
 		}
 		for k, f := range tt.Fields() {
-			if err := c.addKid(k, v.field([]byte(f.Name))); err != nil {
+			if err := c.addKid(k, v.Field([]byte(f.Name))); err != nil {
 				return err
 			}
 		}
 	case *arrow.ListType:
-		if v.kind != 'a' {
+		if v.Kind != pgtext.JSONArray {
 			return c.malformed(v, "array")
 		}
-		for _, e := range v.elems {
+		for _, e := range v.Elems {
 			if err := c.addKid(0, e); err != nil {
 				return err
 			}
 		}
 		c.offs = append(c.offs, int32(c.kids[0].len()))
 	case *arrow.MapType:
-		if v.kind != 'o' {
+		if v.Kind != pgtext.JSONObject {
 			return c.malformed(v, "object")
 		}
-		for k, key := range v.keys {
-			if err := c.kids[0].add(&jsonVal{kind: 's', text: key}); err != nil {
+		for k, key := range v.Keys {
+			if err := c.kids[0].add(&pgtext.JSON{Kind: pgtext.JSONString, Text: key}); err != nil {
 				return err
 			}
-			if err := c.addKid(1, v.elems[k]); err != nil {
+			if err := c.addKid(1, v.Elems[k]); err != nil {
 				return err
 			}
 		}
 		c.offs = append(c.offs, int32(c.kids[0].len()))
 	default:
 		var txt []byte
-		switch v.kind {
-		case 's', 'n':
-			txt = v.text
-		case 't':
+		switch v.Kind {
+		case pgtext.JSONString, pgtext.JSONNumber:
+			txt = v.Text
+		case pgtext.JSONTrue:
 			txt = []byte("true")
-		case 'f':
+		case pgtext.JSONFalse:
 			txt = []byte("false")
 		default:
-			txt = appendJSON(nil, v)
+			txt = pgtext.AppendJSONB(nil, v)
 		}
 		c.texts = append(c.texts, txt)
 	}
@@ -168,8 +169,8 @@ func (c *jsonColumn) add(v *jsonVal) error {
 }
 
 // addKid appends v to child k, refusing NULL in a required field.
-func (c *jsonColumn) addKid(k int, v *jsonVal) error {
-	if c.notNull[k] && (v == nil || v.kind == 'z') {
+func (c *jsonColumn) addKid(k int, v *pgtext.JSON) error {
+	if c.notNull[k] && (v == nil || v.Kind == pgtext.JSONNull) {
 		return pgerr.New(pgerr.NotNullViolation, "null value in field \"%s\" violates not-null constraint", c.kids[k].path)
 	}
 	return c.kids[k].add(v)
@@ -182,13 +183,13 @@ func (c *jsonColumn) sub(name string) string {
 	return c.path + "." + name
 }
 
-func (c *jsonColumn) malformed(v *jsonVal, want string) error {
+func (c *jsonColumn) malformed(v *pgtext.JSON, want string) error {
 	what := "malformed " + nestedName(c.t) + " value"
 	if c.path != "" {
 		what += " in field \"" + c.path + "\""
 	}
-	return pgerr.New(pgerr.InvalidTextRepresentation, "%s: expected a JSON %s, not %s", what, want, v.typeName()).
-		WithDetail("The value is %s.", appendJSON(nil, v))
+	return pgerr.New(pgerr.InvalidTextRepresentation, "%s: expected a JSON %s, not %s", what, want, v.TypeName()).
+		WithDetail("The value is %s.", pgtext.AppendJSONB(nil, v))
 }
 
 func nestedName(t arrow.DataType) string {

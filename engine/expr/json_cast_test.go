@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtext"
 )
 
 // castJSONRows casts each text (nil: NULL) to t and renders the rows as
@@ -54,7 +55,7 @@ func castJSONRows(t *testing.T, mem memory.Allocator, texts []*string, to arrow.
 	for i := range rows {
 		rows[i] = "NULL"
 		if !out.IsNull(i) {
-			rows[i] = string(appendJSON(nil, f(i)))
+			rows[i] = string(pgtext.AppendJSONB(nil, f(i)))
 		}
 	}
 	return strings.Join(rows, "|"), nil

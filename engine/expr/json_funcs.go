@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtext"
 )
 
 // JSON access. A json argument is a struct, map or list value, or text
@@ -103,21 +104,23 @@ func resolveJSON(fn string, args []arrow.DataType) (Resolved, bool, error) {
 	return Resolved{}, true, noArrayFunction(fn, args)
 }
 
-// jsonReaderOf reads row i of a json argument as a jsonVal (nil for NULL).
-func (c *compiler) jsonReaderOf(v vec, asText bool) (func(i int) (*jsonVal, error), error) {
+// jsonReaderOf reads row i of a json argument as a value (nil for NULL),
+// valid until the next row is read.
+func (c *compiler) jsonReaderOf(v vec, asText bool) (func(i int) (*pgtext.JSON, error), error) {
 	t := v.arr.DataType()
 	m := v.idx()
 	if t.ID() == arrow.NULL {
-		return func(int) (*jsonVal, error) { return nil, nil }, nil
+		return func(int) (*pgtext.JSON, error) { return nil, nil }, nil
 	}
 	if kindOf(t) == kText && !asText {
 		s := readArrText(v)
-		return func(i int) (*jsonVal, error) {
+		var p pgtext.JSONParser
+		return func(i int) (*pgtext.JSON, error) {
 			b, ok := s.get(i)
 			if !ok {
 				return nil, nil
 			}
-			return parseJSON(b)
+			return p.Parse(b)
 		}, nil
 	}
 	conv, err := jsonOf(t, c.tz)
@@ -125,7 +128,7 @@ func (c *compiler) jsonReaderOf(v vec, asText bool) (func(i int) (*jsonVal, erro
 		return nil, err
 	}
 	f := conv(v.arr)
-	return func(i int) (*jsonVal, error) {
+	return func(i int) (*pgtext.JSON, error) {
 		if v.arr.IsNull(i & m) {
 			return nil, nil
 		}
@@ -146,10 +149,10 @@ func (c *compiler) jsonKernel(fn string, ts []arrow.DataType, res arrow.DataType
 	asText := strings.HasSuffix(fn, ">>") || fn == "jsonb_extract_path_text"
 	switch fn {
 	case "to_jsonb":
-		return c.jsonUnary(func(v *jsonVal, dst []byte) ([]byte, bool, error) { return appendJSON(dst, v), true, nil }, true), true, nil
+		return c.jsonUnary(func(v *pgtext.JSON, dst []byte) ([]byte, bool, error) { return pgtext.AppendJSONB(dst, v), true, nil }, true), true, nil
 	case "jsonb_typeof":
-		return c.jsonUnary(func(v *jsonVal, dst []byte) ([]byte, bool, error) {
-			return append(dst, v.typeName()...), true, nil
+		return c.jsonUnary(func(v *pgtext.JSON, dst []byte) ([]byte, bool, error) {
+			return append(dst, v.TypeName()...), true, nil
 		}, false), true, nil
 	case "jsonb_array_length":
 		return c.jsonArrayLength(), true, nil
@@ -217,7 +220,7 @@ func (c *compiler) jsonKernel(fn string, ts []arrow.DataType, res arrow.DataType
 
 // jsonUnary applies f to each non-NULL json value (a text argument is a
 // JSON string when asValue, else JSON text to parse).
-func (c *compiler) jsonUnary(f func(v *jsonVal, dst []byte) ([]byte, bool, error), asValue bool) kernelFn {
+func (c *compiler) jsonUnary(f func(v *pgtext.JSON, dst []byte) ([]byte, bool, error), asValue bool) kernelFn {
 	return func(ev *evalCtx, args []vec) (vec, error) {
 		n, cst := outLen(ev, args)
 		get, err := c.jsonReaderOf(args[0], asValue)
@@ -251,10 +254,10 @@ func (c *compiler) jsonArrayLength() kernelFn {
 			if v == nil {
 				continue
 			}
-			switch v.kind {
-			case 'a':
-				vals[i], valid[i] = int32(len(v.elems)), true
-			case 'o':
+			switch v.Kind {
+			case pgtext.JSONArray:
+				vals[i], valid[i] = int32(len(v.Elems)), true
+			case pgtext.JSONObject:
 				return vec{}, pgerr.New(pgerr.InvalidParameterValue, "cannot get array length of a non-array")
 			default:
 				return vec{}, pgerr.New(pgerr.InvalidParameterValue, "cannot get array length of a scalar")
@@ -286,15 +289,15 @@ func (c *compiler) jsonPath(asText, arrayKeys bool, steps func(args []vec) func(
 				return dst, false, err
 			}
 			for _, k := range idx {
-				if v = v.index(k); v == nil {
+				if v = v.Index(k); v == nil {
 					return dst, false, nil
 				}
 			}
 			for _, k := range keys {
-				switch v.kind {
-				case 'o':
-					v = v.field(k)
-				case 'a':
+				switch v.Kind {
+				case pgtext.JSONObject:
+					v = v.Field(k)
+				case pgtext.JSONArray:
 					if !arrayKeys {
 						return dst, false, nil
 					}
@@ -302,7 +305,7 @@ func (c *compiler) jsonPath(asText, arrayKeys bool, steps func(args []vec) func(
 					if err != nil {
 						return dst, false, nil
 					}
-					v = v.index(p)
+					v = v.Index(p)
 				default:
 					v = nil
 				}
@@ -311,10 +314,10 @@ func (c *compiler) jsonPath(asText, arrayKeys bool, steps func(args []vec) func(
 				}
 			}
 			if asText {
-				out, ok := appendJSONText(dst, v)
+				out, ok := pgtext.AppendJSONBText(dst, v)
 				return out, ok, nil
 			}
-			return appendJSON(dst, v), true, nil
+			return pgtext.AppendJSONB(dst, v), true, nil
 		})
 	}
 }

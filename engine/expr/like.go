@@ -24,7 +24,7 @@ func compileLike(pat []byte, esc rune, fold bool) ([]likeTok, error) {
 		switch {
 		case esc >= 0 && c == esc:
 			if len(pat) == 0 {
-				return nil, pgerr.New("22025", "LIKE pattern must not end with escape character")
+				return nil, pgerr.New(pgerr.InvalidEscapeSequence, "LIKE pattern must not end with escape character")
 			}
 			c, w = utf8.DecodeRune(pat)
 			pat = pat[w:]
@@ -97,7 +97,7 @@ func likeEscape(e []byte) (rune, error) {
 	}
 	c, w := utf8.DecodeRune(e)
 	if w != len(e) {
-		return 0, pgerr.New("22025", "invalid escape string").WithHint("Escape string must be empty or one character.")
+		return 0, pgerr.New(pgerr.InvalidEscapeSequence, "invalid escape string").WithHint("Escape string must be empty or one character.")
 	}
 	return c, nil
 }

@@ -27,7 +27,7 @@ func floatRounder(fn string) func(float64) (float64, error) {
 	case "sqrt":
 		return func(x float64) (float64, error) {
 			if x < 0 {
-				return 0, pgerr.New("2201F", "cannot take square root of a negative number")
+				return 0, pgerr.New(pgerr.InvalidArgumentForPowerFunction, "cannot take square root of a negative number")
 			}
 			return math.Sqrt(x), nil
 		}
@@ -129,7 +129,7 @@ func decRoundToKernel(fn string) kernelFn {
 // decSqrt is PostgreSQL's sqrt(numeric) with its result scale.
 func decSqrt(u decimal128.Num, s int32) (decimal128.Num, int32, error) {
 	if u.Sign() < 0 {
-		return u, 0, pgerr.New("2201F", "cannot take square root of a negative number")
+		return u, 0, pgerr.New(pgerr.InvalidArgumentForPowerFunction, "cannot take square root of a negative number")
 	}
 	w, _ := decWeight(u, s)
 	sweight := (w+1)*4/2 - 1
@@ -182,9 +182,9 @@ func floatPower(ev *evalCtx, args []vec) (vec, error) {
 		var err error
 		switch {
 		case x == 0 && y < 0:
-			err = pgerr.New("2201F", "zero raised to a negative power is undefined")
+			err = pgerr.New(pgerr.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")
 		case x < 0 && math.Floor(y) != y && !math.IsInf(y, 0):
-			err = pgerr.New("2201F", "a negative number raised to a non-integer power yields a complex result")
+			err = pgerr.New(pgerr.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
 		}
 		r := math.Pow(x, y)
 		if err == nil && math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {

@@ -97,9 +97,9 @@ func floatLog(f func(float64) float64) func(float64) (float64, error) {
 	return func(x float64) (float64, error) {
 		switch {
 		case x == 0:
-			return 0, pgerr.New("2201E", "cannot take logarithm of zero")
+			return 0, pgerr.New(pgerr.InvalidArgumentForLog, "cannot take logarithm of zero")
 		case x < 0:
-			return 0, pgerr.New("2201E", "cannot take logarithm of a negative number")
+			return 0, pgerr.New(pgerr.InvalidArgumentForLog, "cannot take logarithm of a negative number")
 		}
 		return f(x), nil
 	}

@@ -109,7 +109,7 @@ func intGcd[T int32 | int64](lcm bool, t arrow.DataType, maxV uint64) kernelFn {
 }
 
 func widthBucketError(msg string) *pgerr.Error {
-	return pgerr.New("2201G", "%s", msg)
+	return pgerr.New(pgerr.InvalidArgumentForWidthBucketFunction, "%s", msg)
 }
 
 // floatWidthBucket is width_bucket(float8, float8, float8, int4).

@@ -17,8 +17,8 @@ import (
 
 const lnPrec = 320
 
-var errLogZero = pgerr.New("2201E", "cannot take logarithm of zero")
-var errLogNeg = pgerr.New("2201E", "cannot take logarithm of a negative number")
+var errLogZero = pgerr.New(pgerr.InvalidArgumentForLog, "cannot take logarithm of zero")
+var errLogNeg = pgerr.New(pgerr.InvalidArgumentForLog, "cannot take logarithm of a negative number")
 
 // numericLogKernel is exp/ln/log/log10 (one argument) or log(base, x).
 func numericLogKernel(fn string, nargs int) (kernelFn, error) {

@@ -63,13 +63,13 @@ func decPower(b decimal128.Num, sb int32, e decimal128.Num, se int32) (decimal12
 	}
 	if rem.Sign() != 0 || !fitsInt64(ei) || int64(ei.LowBits()) > math.MaxInt32 || int64(ei.LowBits()) < math.MinInt32 {
 		if b.Sign() < 0 && rem.Sign() != 0 {
-			return b, 0, pgerr.New("2201F", "a negative number raised to a non-integer power yields a complex result")
+			return b, 0, pgerr.New(pgerr.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
 		}
 		return decPowerReal(b, sb, e, se)
 	}
 	exp := int64(ei.LowBits())
 	if b.Sign() == 0 && exp < 0 {
-		return b, 0, pgerr.New("2201F", "zero raised to a negative power is undefined")
+		return b, 0, pgerr.New(pgerr.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")
 	}
 	var f float64
 	if digits, weight := nbaseDigits(b, sb); len(digits) > 0 {
@@ -127,7 +127,7 @@ func decPower(b decimal128.Num, sb int32, e decimal128.Num, se int32) (decimal12
 func decPowerReal(x decimal128.Num, sx int32, y decimal128.Num, sy int32) (decimal128.Num, int32, error) {
 	if x.Sign() == 0 {
 		if y.Sign() < 0 {
-			return x, 0, pgerr.New("2201F", "zero raised to a negative power is undefined")
+			return x, 0, pgerr.New(pgerr.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")
 		}
 		return decimal128.Num{}, clampScale(max(16, int(sx), int(sy))), nil
 	}

@@ -335,7 +335,7 @@ func similarToEscape(r *rowArgs, i int, dst []byte) ([]byte, error) {
 		case utf8.RuneCount(e) == 1:
 			esc, _ = utf8.DecodeRune(e)
 		default:
-			return nil, pgerr.New("22025", "invalid escape string").WithHint("Escape string must be empty or one character.")
+			return nil, pgerr.New(pgerr.InvalidEscapeSequence, "invalid escape string").WithHint("Escape string must be empty or one character.")
 		}
 	}
 	re, err := similarToRegex(r.s(0, i), esc)

@@ -77,11 +77,11 @@ func parseREFlags(s []byte, allowGlobal bool, fn string) (reFlags, error) {
 }
 
 func invalidRE(msg string) *pgerr.Error {
-	return pgerr.New("2201B", "invalid regular expression: %s", msg)
+	return pgerr.New(pgerr.InvalidRegularExpression, "invalid regular expression: %s", msg)
 }
 
 func unsupportedRE(what string) *pgerr.Error {
-	return pgerr.New("2201B", "invalid regular expression: %s are not supported", what)
+	return pgerr.New(pgerr.InvalidRegularExpression, "invalid regular expression: %s are not supported", what)
 }
 
 // compilePGRegex translates and compiles a PostgreSQL regular expression.
@@ -476,7 +476,7 @@ func similarToRegex(pat []byte, esc rune) ([]byte, error) {
 		switch {
 		case esc >= 0 && c == esc:
 			if len(pat) == 0 {
-				return nil, pgerr.New("2201B", "invalid regular expression: invalid escape \\ sequence")
+				return nil, pgerr.New(pgerr.InvalidRegularExpression, "invalid regular expression: invalid escape \\ sequence")
 			}
 			c, w = utf8.DecodeRune(pat)
 			pat = pat[w:]

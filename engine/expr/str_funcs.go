@@ -129,7 +129,7 @@ func resolveText(fn string, args []arrow.DataType) (Resolved, bool, error) {
 		case kInt8:
 			return ok([]arrow.DataType{Int8}, Text)
 		case kInt2, kNull:
-			return Resolved{}, true, pgerr.New("42725", "function to_hex(%s) is not unique", PGTypeName(args[0])).
+			return Resolved{}, true, pgerr.New(pgerr.AmbiguousFunction, "function to_hex(%s) is not unique", PGTypeName(args[0])).
 				WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
 		}
 	case "encode":

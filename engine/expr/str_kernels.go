@@ -234,7 +234,7 @@ func overlayText(nargs int) func(r *rowArgs, i int, dst []byte) ([]byte, error) 
 			count = int64(r.n(3, i))
 		}
 		if start <= 0 {
-			return nil, pgerr.New("22011", "negative substring length not allowed")
+			return nil, pgerr.New(pgerr.SubstringError, "negative substring length not allowed")
 		}
 		rest := start + count
 		if rest > 1<<31-1 || rest < -1<<31 {

@@ -173,7 +173,7 @@ func substrKernel(nargs int) kernelFn {
 		if nargs == 3 {
 			cnt := int64(r.n(2, i))
 			if cnt < 0 {
-				return nil, pgerr.New("22011", "negative substring length not allowed")
+				return nil, pgerr.New(pgerr.SubstringError, "negative substring length not allowed")
 			}
 			end = start + cnt
 		}

@@ -27,6 +27,7 @@ const (
 	InvalidParameterValue        = "22023"
 	InvalidTextRepresentation    = "22P02"
 	InvalidBinaryRepresentation  = "22P03"
+	UntranslatableCharacter      = "22P05"
 	IntegrityConstraintViolation = "23000"
 	NotNullViolation             = "23502"
 	InvalidCursorState           = "24000"
@@ -58,6 +59,7 @@ const (
 	OutOfMemory                  = "53200"
 	TooManyConnections           = "53300"
 	ProgramLimitExceeded         = "54000"
+	StatementTooComplex          = "54001"
 	QueryCanceled                = "57014"
 	AdminShutdown                = "57P01"
 	IOError                      = "58030"
@@ -68,6 +70,29 @@ const (
 	DataCorrupted                = "XX001"
 	ProtocolViolation            = "08P01"
 	ConnectionException          = "08000"
+)
+
+// More SQLSTATE codes, named as in PostgreSQL's errcodes.txt.
+const (
+	ConnectionFailure                     = "08006"
+	SubstringError                        = "22011"
+	InvalidPrecedingOrFollowingSize       = "22013"
+	InvalidArgumentForNtile               = "22014"
+	IntervalFieldOverflow                 = "22015"
+	InvalidArgumentForNthValue            = "22016"
+	CharacterNotInRepertoire              = "22021"
+	InvalidEscapeSequence                 = "22025"
+	InvalidRegularExpression              = "2201B"
+	InvalidArgumentForLog                 = "2201E"
+	InvalidArgumentForPowerFunction       = "2201F"
+	InvalidArgumentForWidthBucketFunction = "2201G"
+	BadCopyFileFormat                     = "22P04"
+	IdleInTransactionSessionTimeout       = "25P03"
+	InvalidCursorName                     = "34000"
+	DuplicateCursor                       = "42P03"
+	IndeterminateDatatype                 = "42P18"
+	WindowingError                        = "42P20"
+	AmbiguousFunction                     = "42725"
 )
 
 // Error is an error with a SQLSTATE and the fields of PostgreSQL's
