@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -73,7 +74,7 @@ type plannedScan struct {
 
 // lowerPlan lowers a query and projects its result columns.
 func (l *lowerer) lowerPlan(p *selectPlan) (engine.Operator, error) {
-	root := optimize(p.root)
+	root := opt.Optimize(p.root, l.s.optConfig())
 	l.root = root
 	l.collectScanPredicates(root)
 	names := make([]string, len(p.out))

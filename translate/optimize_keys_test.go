@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -114,7 +115,7 @@ func TestRestrictKeysPlans(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := boundRoot(t, s, c.sql)
-			root := optimize(p.root)
+			root := opt.Optimize(p.root, opt.Config{})
 			semis := semiJoins(root)
 			if c.source == nil {
 				if len(semis) > 0 {
@@ -160,7 +161,7 @@ func TestRestrictKeysPlans(t *testing.T) {
 				}
 			})
 			// Optimizing the optimized tree again adds nothing.
-			if again := semiJoins(optimize(root)); len(again) != 1 {
+			if again := semiJoins(opt.Optimize(root, opt.Config{})); len(again) != 1 {
 				t.Errorf("optimize twice: %d semi joins", len(again))
 			}
 		})
@@ -188,7 +189,7 @@ INSERT INTO item VALUES (NULL, 1, 5), (1000, NULL, NULL)`); err != nil {
 	}
 	for _, c := range cases {
 		p := boundRoot(t, s, c.sql)
-		if len(semiJoins(optimize(p.root))) == 0 {
+		if len(semiJoins(opt.Optimize(p.root, opt.Config{}))) == 0 {
 			t.Errorf("%s: not rewritten:\n%s", c.sql, p.String())
 		}
 		if got := queryOutput(t, s, &testCase{pos: "answers", input: c.sql}); got != c.want {

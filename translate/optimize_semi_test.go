@@ -3,6 +3,7 @@ package translate
 import (
 	"testing"
 
+	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -26,7 +27,7 @@ func TestSinkSemiJoins(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := boundRoot(t, s, c.sql)
-			root := optimize(p.root)
+			root := opt.Optimize(p.root, opt.Config{})
 			var sunk bool
 			plan.Visit(root, func(n plan.Rel) {
 				j, ok := n.(*plan.Join)

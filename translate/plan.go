@@ -6,6 +6,7 @@ import (
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -39,7 +40,17 @@ func (p *selectPlan) finish(b *binder) {
 // String renders the plan, one node per line from the result down to the
 // scans, for tests and EXPLAIN.
 func (p *selectPlan) String() string {
-	return strings.Join(p.render(optimize(p.root), nil), "\n")
+	return strings.Join(p.explain(opt.Config{}, false), "\n")
+}
+
+// explain is EXPLAIN's text of p, optimized with cfg; verbose adds the
+// optimizer's passes.
+func (p *selectPlan) explain(cfg opt.Config, verbose bool) []string {
+	lines := p.render(opt.Optimize(p.root, cfg), nil)
+	if verbose {
+		lines = append(lines, "Optimizer passes: "+strings.Join(opt.Applied(cfg), ", "))
+	}
+	return lines
 }
 
 // render prints the optimized tree root of p; with stats (EXPLAIN

@@ -6,6 +6,7 @@ import (
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -32,7 +33,7 @@ type cteShared struct {
 
 // optimized is the body after optimize.
 func (c *cteShared) optimized() plan.Rel {
-	c.once.Do(func() { c.opt = optimize(c.body) })
+	c.once.Do(func() { c.opt = opt.Optimize(c.body, opt.Config{}) })
 	return c.opt
 }
 

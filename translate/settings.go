@@ -58,6 +58,7 @@ var settingDefs = []setting{
 	{Name: "quote_all_identifiers", Doc: "When generating SQL fragments, quote all identifiers.", Default: "off", Check: checkQuoteAll},
 	{Name: "idle_in_transaction_session_timeout", Doc: "Sets the maximum allowed idle time between queries, when in a transaction.", Default: "0", Check: checkMillisOf("idle_in_transaction_session_timeout")},
 	{Name: statementMemSetting, Doc: "Sets the most memory one statement may hold (sorts, hash tables, windows, aggregated and computed values), at most the server's max_statement_mem (0: that); past it the statement fails with 53200.", Default: defaultStatementMem, Check: checkMemory},
+	{Name: optimizerPassesSetting, Doc: "Names optimizer passes to skip (comma-separated), for debugging a plan; EXPLAIN VERBOSE lists the passes that ran.", Default: "", Check: checkOptimizerPasses},
 	{Name: "TimeZone", Doc: "Sets the time zone for displaying and interpreting time stamps.", Default: "UTC", Reported: true, Check: checkTimeZone},
 	{Name: "transaction_isolation", Doc: "Sets the current transaction's isolation level.", Default: "read committed", Check: checkIsolation},
 	{Name: "default_transaction_isolation", Doc: "Sets the transaction isolation level of each new transaction.", Default: "read committed", Check: checkIsolation},

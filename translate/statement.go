@@ -32,7 +32,7 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 		if sel == nil {
 			return nil, notYet("EXPLAIN of this statement")
 		}
-		analyze := false
+		analyze, verbose := false, false
 		for _, o := range x.ExplainStmt.Options {
 			d := o.GetDefElem()
 			if d == nil {
@@ -41,7 +41,9 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 			switch strings.ToLower(d.Defname) {
 			case "analyze":
 				analyze = explainFlag(d)
-			case "verbose", "costs", "buffers", "timing", "summary", "settings", "wal":
+			case "verbose":
+				verbose = explainFlag(d)
+			case "costs", "buffers", "timing", "summary", "settings", "wal":
 				// Accepted; the plan shows what icegate has.
 			case "format":
 				if v := strings.ToLower(defElemString(d)); v != "text" {
@@ -57,7 +59,7 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 		if err := st.bind(ctx); err != nil {
 			return nil, err
 		}
-		return &explainStatement{sel: st, analyze: analyze}, nil
+		return &explainStatement{sel: st, analyze: analyze, verbose: verbose}, nil
 	case *pg.Node_VariableSetStmt:
 		return s.prepareSet(x.VariableSetStmt)
 	case *pg.Node_VariableShowStmt:
@@ -264,6 +266,7 @@ func sameColumns(a, b []pgtypes.Column) bool {
 type explainStatement struct {
 	sel     *selectStatement
 	analyze bool
+	verbose bool
 }
 
 func (e *explainStatement) ParamTypes() []uint32 { return e.sel.params }
@@ -277,7 +280,7 @@ func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows,
 		return nil, err
 	}
 	if !e.analyze {
-		return textRows("QUERY PLAN", strings.Split(e.sel.plan.String(), "\n"), "EXPLAIN")
+		return textRows("QUERY PLAN", e.sel.plan.explain(e.sel.sess.optConfig(), e.verbose), "EXPLAIN")
 	}
 	lines, err := explainAnalyze(ctx, e.sel.sess, e.sel.plan)
 	if err != nil {

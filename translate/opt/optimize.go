@@ -1,21 +1,9 @@
-package translate
+package opt
 
 import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/translate/plan"
 )
-
-// optimize rewrites a bound relational tree before lowering. Today it
-// pushes predicates down: WHERE conditions move below projections, sorts
-// and group keys, into the inputs of joins they concern, and the
-// conditions over both sides of an inner join become its join condition
-// (so FROM a, b WHERE a.x = b.y is a hash join). Then an aggregation a
-// join looks groups up in is restricted to the keys looked up
-// (optimize_keys.go). Nodes are copied, never changed: a prepared
-// statement lowers its tree again at each Execute.
-func optimize(r plan.Rel) plan.Rel {
-	return restrictKeys(sinkSemiJoins(pushDown(orderJoins(pushDown(r, nil)), nil)))
-}
 
 // orderJoins rebuilds each cluster of inner joins so that every join has
 // a condition linking it to the tables joined before, when one exists:

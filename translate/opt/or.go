@@ -1,4 +1,4 @@
-package translate
+package opt
 
 import (
 	"github.com/icegate/icegate/engine/expr"

@@ -1,0 +1,16 @@
+// Package opt is the optimizer: an ordered list of named passes
+// (passes.go) that rewrite a bound relational tree (package plan) into an
+// equivalent one that is cheaper to run, before package lower turns it
+// into engine operators.
+//
+// Every pass is a function from tree to tree that copies what it changes.
+// The order matters: predicates are pushed down before joins are ordered
+// (so each join sees the conditions that link it), and again after (so
+// the new join conditions reach the inputs), then semi joins sink and
+// aggregations a join looks groups up in are restricted to the keys looked
+// up. A pass can be switched off by name with the setting
+// optimizer_disabled_passes, and EXPLAIN VERBOSE names the passes that ran.
+//
+// opt sees nothing but plan: no session, no catalog, no data. Its tests
+// build trees directly.
+package opt
