@@ -2,7 +2,6 @@ package translate
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -219,7 +218,7 @@ func (o *applyOp) Schema() *arrow.Schema { return o.schema }
 func substituteRel(r plan.Rel, subst map[plan.ColID]*expr.Lit) (plan.Rel, error) {
 	var err error
 	sub := func(e expr.Expr) expr.Expr {
-		if e == nil || err != nil {
+		if err != nil {
 			return e
 		}
 		out, rerr := plan.RewriteExpr(e, func(e expr.Expr) (expr.Expr, error) {
@@ -238,98 +237,8 @@ func substituteRel(r plan.Rel, subst map[plan.ColID]*expr.Lit) (plan.Rel, error)
 		}
 		return out
 	}
-	subs := func(es []expr.Expr) []expr.Expr {
-		out := make([]expr.Expr, len(es))
-		for i, e := range es {
-			out[i] = sub(e)
-		}
-		return out
-	}
-	keys := func(ks []plan.SortKey) []plan.SortKey {
-		out := make([]plan.SortKey, len(ks))
-		for i, k := range ks {
-			out[i] = k
-			out[i].E = sub(k.E)
-		}
-		return out
-	}
-	child := func(c plan.Rel) plan.Rel {
-		if err != nil {
-			return c
-		}
-		n, cerr := substituteRel(c, subst)
-		if cerr != nil {
-			err = cerr
-		}
-		return n
-	}
-	var out plan.Rel
-	switch x := r.(type) {
-	case *plan.Scan, *plan.OneRow, *plan.WorkTable, *sysRel, *metaRel, *changesRel, *cteScanRel:
-		out = r
-	case *plan.Values:
-		n := *x
-		n.Rows = make([][]expr.Expr, len(x.Rows))
-		for i, row := range x.Rows {
-			n.Rows[i] = subs(row)
-		}
-		out = &n
-	case *plan.Filter:
-		n := *x
-		n.In, n.Pred = child(x.In), sub(x.Pred)
-		out = &n
-	case *plan.Project:
-		n := *x
-		n.In, n.Exprs = child(x.In), subs(x.Exprs)
-		out = &n
-	case *plan.Agg:
-		n := *x
-		n.In, n.Groups = child(x.In), subs(x.Groups)
-		n.Aggs = make([]plan.AggCall, len(x.Aggs))
-		for i, a := range x.Aggs {
-			n.Aggs[i] = a
-			n.Aggs[i].Arg, n.Aggs[i].Filter = sub(a.Arg), sub(a.Filter)
-			n.Aggs[i].Args, n.Aggs[i].OrderBy = subs(a.Args), keys(a.OrderBy)
-		}
-		out = &n
-	case *plan.Join:
-		n := *x
-		n.Left, n.Right, n.Cond = child(x.Left), child(x.Right), sub(x.Cond)
-		out = &n
-	case *plan.Sort:
-		n := *x
-		n.In, n.Keys = child(x.In), keys(x.Keys)
-		out = &n
-	case *plan.Limit:
-		n := *x
-		n.In = child(x.In)
-		out = &n
-	case *plan.Window:
-		n := *x
-		n.In, n.Partition, n.Order = child(x.In), subs(x.Partition), keys(x.Order)
-		n.Calls = make([]plan.WindowCall, len(x.Calls))
-		for i, c := range x.Calls {
-			n.Calls[i] = c
-			n.Calls[i].Args, n.Calls[i].Filter = subs(c.Args), sub(c.Filter)
-		}
-		out = &n
-	case *plan.SetOp:
-		n := *x
-		n.Ins = make([]plan.Rel, len(x.Ins))
-		for i, in := range x.Ins {
-			n.Ins[i] = child(in)
-		}
-		out = &n
-	case *plan.TableFunc:
-		n := *x
-		n.In, n.Args = child(x.In), subs(x.Args)
-		out = &n
-	case *plan.Recursive:
-		n := *x
-		n.Anchor, n.Recursive = child(x.Anchor), child(x.Recursive)
-		out = &n
-	default:
-		return nil, fmt.Errorf("substitute: unknown plan node %T", r)
-	}
+	var child func(plan.Rel) plan.Rel
+	child = func(c plan.Rel) plan.Rel { return plan.Map(c, child, sub) }
+	out := child(r)
 	return out, err
 }
