@@ -280,8 +280,8 @@ func changeSteps(m *catalog.TableMetadata, name string, from, to *catalog.Snapsh
 	return steps, nil
 }
 
-// describeChanges is the change log's line in a plan.
-func describeChanges(q *plan.ColTable, x *changesRel) string {
+// Describe is the change log's line in a plan.
+func (x *changesRel) Describe(q *plan.ColTable) string {
 	from, to := "the first snapshot", "no snapshot"
 	if x.from != nil {
 		from = "snapshot " + strconv.FormatInt(x.from.SnapshotID, 10)

@@ -245,7 +245,7 @@ func emptyChange(ch *catalog.Change) bool {
 // serializable validation checks concurrent appends against.
 func lowerDML(ctx context.Context, s *session, p *dmlPlan) (engine.Operator, []catalog.Predicate, error) {
 	l := newLowerer(ctx, s, p.sel.q)
-	op, err := l.lowerPlan(p.sel)
+	op, err := l.lowerPlan(optimizeStatement(p.sel, s.optConfig()))
 	if err != nil {
 		return nil, nil, err
 	}

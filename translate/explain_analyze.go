@@ -58,6 +58,7 @@ func explainAnalyze(ctx context.Context, s *session, p *selectPlan) ([]string, e
 	start := time.Now()
 	l := &lowerer{ctx: ctx, s: s, q: p.q, opts: expr.CompileOptions{TimeZone: s.settings.location()},
 		init: map[*subqueryExpr]*expr.Lit{}, stats: map[plan.Rel]*opStats{}}
+	p = optimizeStatement(p, s.optConfig())
 	op, err := l.lowerPlan(p)
 	if err != nil {
 		return nil, err
@@ -90,7 +91,11 @@ func explainAnalyze(ctx context.Context, s *session, p *selectPlan) ([]string, e
 		st.extra = fmt.Sprintf("manifests %d skipped %d, files %d skipped %d, row groups %d skipped %d",
 			ps.Manifests, ps.ManifestsSkipped, ps.Files, ps.FilesSkipped, ss.RowGroups, ss.RowGroupsSkipped)
 	}
-	lines := p.render(l.root, l.stats)
+	notes := make(map[plan.Rel]string, len(l.stats))
+	for r, st := range l.stats {
+		notes[r] = st.String()
+	}
+	lines := p.render(notes)
 	lines = append(lines,
 		fmt.Sprintf("Planning Time: %.3f ms", float64(planned.Microseconds())/1000),
 		// As PostgreSQL: execution without the planning before it.

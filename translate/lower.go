@@ -12,7 +12,6 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/internal/pgerr"
-	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -22,7 +21,7 @@ import (
 // subqueries in expressions run here, once.
 func lower(ctx context.Context, s *session, p *selectPlan) (engine.Operator, error) {
 	l := newLowerer(ctx, s, p.q)
-	op, err := l.lowerPlan(p)
+	op, err := l.lowerPlan(optimizeStatement(p, s.optConfig()))
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +73,7 @@ type plannedScan struct {
 
 // lowerPlan lowers a query and projects its result columns.
 func (l *lowerer) lowerPlan(p *selectPlan) (engine.Operator, error) {
-	root := opt.Optimize(p.root, l.s.optConfig())
+	root := p.root
 	l.root = root
 	l.collectScanPredicates(root)
 	names := make([]string, len(p.out))

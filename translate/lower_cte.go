@@ -29,7 +29,7 @@ func (l *lowerer) lowerCTEScan(x *cteScanRel) (engine.Operator, []plan.ColID, er
 	runs := l.cteRunsOf()
 	m, ok := runs.runs[x.cte]
 	if !ok {
-		body := x.cte.optimized()
+		body := x.cte.body
 		build := func() (engine.Operator, error) {
 			l.collectScanPredicates(body)
 			return l.lowerExact(body, x.cte.out)

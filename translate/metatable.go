@@ -132,8 +132,8 @@ func (l *lowerer) lowerMeta(x *metaRel) (engine.Operator, []plan.ColID, error) {
 	return exec.NewBatches(batch.Schema(), []arrow.RecordBatch{batch}), x.cols, nil
 }
 
-// describeMeta is the metadata table's line in a plan.
-func describeMeta(q *plan.ColTable, x *metaRel) string {
+// Describe is the metadata table's line in a plan.
+func (x *metaRel) Describe(q *plan.ColTable) string {
 	at := ""
 	if x.def.perSnapshot && x.snapshot != nil {
 		at = fmt.Sprintf(" at snapshot %d", x.snapshot.SnapshotID)

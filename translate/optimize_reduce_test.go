@@ -3,8 +3,6 @@ package translate
 import (
 	"strings"
 	"testing"
-
-	"github.com/icegate/icegate/translate/opt"
 )
 
 // TestReduceLeaves checks where semi joins against small filtered tables
@@ -46,7 +44,7 @@ func TestReduceLeaves(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := boundRoot(t, s, c.sql)
-			plan := strings.Join(p.render(opt.Optimize(p.root, opt.Config{}), nil), "\n")
+			plan := p.String()
 			for _, w := range c.want {
 				if !strings.Contains(plan, w) {
 					t.Errorf("plan lacks %q:\n%s", w, plan)

@@ -43,7 +43,7 @@ func TestSinkSemiJoins(t *testing.T) {
 				}
 			})
 			if sunk != (c.below != "") {
-				t.Errorf("semi join below the inner join on %q: %v, want %v\n%s", c.below, sunk, c.below != "", p.render(root, nil))
+				t.Errorf("semi join below the inner join on %q: %v, want %v\n%s", c.below, sunk, c.below != "", withRoot(p, root).render(nil))
 			}
 			if rows := queryRows(t, s, c.sql); len(rows) != c.rows {
 				t.Errorf("%d rows, want %d (PostgreSQL's count over the same rows)", len(rows), c.rows)

@@ -46,7 +46,7 @@ func (p *selectPlan) String() string {
 // explain is EXPLAIN's text of p, optimized with cfg; verbose adds the
 // optimizer's passes.
 func (p *selectPlan) explain(cfg opt.Config, verbose bool) []string {
-	lines := p.render(opt.Optimize(p.root, cfg), nil)
+	lines := optimizeStatement(p, cfg).render(nil)
 	if verbose {
 		lines = append(lines, "Optimizer passes: "+strings.Join(opt.Applied(cfg), ", "))
 	}
@@ -55,7 +55,8 @@ func (p *selectPlan) explain(cfg opt.Config, verbose bool) []string {
 
 // render prints the optimized tree root of p; with stats (EXPLAIN
 // ANALYZE) each node also shows what it did.
-func (p *selectPlan) render(root plan.Rel, stats map[plan.Rel]*opStats) []string {
+func (p *selectPlan) render(stats map[plan.Rel]string) []string {
+	root := p.root
 	var lines []string
 	items := make([]string, len(p.out))
 	for i, id := range p.out {
@@ -68,7 +69,7 @@ func (p *selectPlan) render(root plan.Rel, stats map[plan.Rel]*opStats) []string
 	ctes := sharedCTEs(root)
 	roots := []plan.Rel{root}
 	for _, c := range ctes {
-		roots = append(roots, c.optimized())
+		roots = append(roots, c.body)
 		for _, id := range c.out {
 			used.Add(id)
 		}
@@ -80,7 +81,7 @@ func (p *selectPlan) render(root plan.Rel, stats map[plan.Rel]*opStats) []string
 	walk = func(r plan.Rel, depth int) {
 		line := strings.Repeat("  ", depth) + "└ " + describeRel(p.q, r, used)
 		if st, ok := stats[r]; ok {
-			line += "  " + st.String()
+			line += "  " + st
 		} else if stats != nil {
 			line += "  (never executed)"
 		}
@@ -92,7 +93,7 @@ func (p *selectPlan) render(root plan.Rel, stats map[plan.Rel]*opStats) []string
 	// Shared WITH queries first, each once, as PostgreSQL shows them.
 	for _, c := range ctes {
 		lines = append(lines, "└ "+describeCTE(p.q, c))
-		walk(c.optimized(), 1)
+		walk(c.body, 1)
 	}
 	walk(root, 0)
 	return lines
@@ -130,12 +131,8 @@ func describeRel(q *plan.ColTable, r plan.Rel, used plan.ColSet) string {
 			}
 		}
 		return fmt.Sprintf("scan %s [%s]", x.Name, strings.Join(cols, ", "))
-	case *sysRel:
-		return fmt.Sprintf("system catalog %s.%s [%s]", x.table.Schema, x.table.Name, plan.FmtCols(q, x.cols))
-	case *metaRel:
-		return describeMeta(q, x)
-	case *changesRel:
-		return describeChanges(q, x)
+	case plan.Source:
+		return x.Describe(q)
 	case *plan.OneRow:
 		return "values (one row)"
 	case *plan.Values:
@@ -235,8 +232,6 @@ func describeRel(q *plan.ColTable, r plan.Rel, used plan.ColSet) string {
 		return fmt.Sprintf("%s %s [%s]", op, x.WT.Name, plan.FmtCols(q, x.Cols))
 	case *plan.WorkTable:
 		return fmt.Sprintf("work table %s [%s]", x.WT.Name, plan.FmtCols(q, x.Cols))
-	case *cteScanRel:
-		return describeCTEScan(q, x)
 	case *plan.TableFunc:
 		args := make([]string, len(x.Args))
 		for i, a := range x.Args {

@@ -2,11 +2,9 @@ package translate
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgtypes"
-	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -26,15 +24,6 @@ type cteShared struct {
 	body plan.Rel     // the bound query
 	out  []plan.ColID // its result columns, in order (ids of body)
 	cols []pgtypes.Column
-
-	once sync.Once
-	opt  plan.Rel // body optimized, computed once (nodes are never changed)
-}
-
-// optimized is the body after optimize.
-func (c *cteShared) optimized() plan.Rel {
-	c.once.Do(func() { c.opt = opt.Optimize(c.body, opt.Config{}) })
-	return c.opt
 }
 
 // cteScanRel reads the rows of a shared WITH query.
@@ -48,8 +37,8 @@ func (r *cteScanRel) OutCols() []plan.ColID { return r.cols }
 // estimate is the shared query's.
 func (r *cteScanRel) Estimate() (rows, base float64) { return plan.Estimate(r.cte.body) }
 
-// describeCTEScan is a reference's line in a plan.
-func describeCTEScan(q *plan.ColTable, x *cteScanRel) string {
+// Describe is a reference's line in a plan.
+func (x *cteScanRel) Describe(q *plan.ColTable) string {
 	return fmt.Sprintf("CTE scan %s [%s]", x.cte.name, plan.FmtCols(q, x.cols))
 }
 
@@ -80,7 +69,7 @@ func sharedCTEs(root plan.Rel) []*cteShared {
 			}
 			seen[s.cte] = true
 			out = append(out, s.cte)
-			walk(s.cte.optimized())
+			walk(s.cte.body)
 		})
 	}
 	walk(root)

@@ -33,6 +33,11 @@ type sysRel struct {
 
 func (r *sysRel) OutCols() []plan.ColID { return r.cols }
 
+// Describe is the node's line in a plan.
+func (r *sysRel) Describe(q *plan.ColTable) string {
+	return fmt.Sprintf("system catalog %s.%s [%s]", r.table.Schema, r.table.Name, plan.FmtCols(q, r.cols))
+}
+
 // sysTable finds the catalog relation a table name refers to: a name
 // qualified by pg_catalog or information_schema, or an unqualified name of
 // pg_catalog (which PostgreSQL searches first). It returns nil for any

@@ -233,6 +233,8 @@ type Source interface {
 	// Estimate is the rows the node is expected to produce and the rows
 	// of the tables below it (see Estimate).
 	Estimate() (rows, base float64)
+	// Describe is the node's line in a rendered plan.
+	Describe(q *ColTable) string
 }
 
 // SourceGuess is the Estimate of a source that cannot count its rows
