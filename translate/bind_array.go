@@ -332,8 +332,8 @@ func (b *binder) arrayEquality(op string, l, r bound, loc int32) (bound, bool, e
 // column in its order, an empty array when it has no rows. The subquery is
 // aggregated with array_agg (ordered by the subquery's ORDER BY); an
 // uncorrelated one runs once, a correlated one once per outer row.
-func (b *binder) arraySubLink(p *selectPlan, free plan.ColSet, loc int32) (bound, error) {
-	if len(p.out) != 1 {
+func (b *binder) arraySubLink(p *plan.Select, free plan.ColSet, loc int32) (bound, error) {
+	if len(p.Out) != 1 {
 		return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery must return only one column"), loc)
 	}
 	elem := b.typeOfOutput(p, 0)
@@ -341,8 +341,8 @@ func (b *binder) arraySubLink(p *selectPlan, free plan.ColSet, loc int32) (bound
 	if arrOID == 0 {
 		return bound{}, b.errAt(notYet("ARRAY(subquery) of type "+elem.String()), loc)
 	}
-	in := p.root
-	arg := b.ref(p.out[0]).e
+	in := p.Root
+	arg := b.ref(p.Out[0]).e
 	if pr, ok := in.(*plan.Project); ok {
 		// A projection above the ORDER BY (which sorted on columns it
 		// drops): aggregate its expression over the sorted rows.
@@ -350,7 +350,7 @@ func (b *binder) arraySubLink(p *selectPlan, free plan.ColSet, loc int32) (bound
 		if l, isLimit := pr.In.(*plan.Limit); isLimit {
 			_, sorted = l.In.(*plan.Sort)
 		}
-		if i := plan.IndexOf(pr.Cols, p.out[0]); i >= 0 && sorted {
+		if i := plan.IndexOf(pr.Cols, p.Out[0]); i >= 0 && sorted {
 			in, arg = pr.In, pr.Exprs[i]
 		}
 	}
@@ -377,9 +377,9 @@ func (b *binder) arraySubLink(p *selectPlan, free plan.ColSet, loc int32) (bound
 	v := b.newCol("array", arrPG, t)
 	proj := &plan.Project{In: agg, Exprs: []expr.Expr{value}, Cols: []plan.ColID{v}}
 	if len(free) == 0 {
-		plan := &selectPlan{root: proj, out: []plan.ColID{v}, cols: []pgtypes.Column{{Name: "array", TypeOID: arrOID, Typmod: -1}}}
-		plan.finish(b)
-		return bound{e: &subqueryExpr{plan: plan, T: t}, t: arrPG, name: "array", strong: true}, nil
+		sel := &plan.Select{Root: proj, Out: []plan.ColID{v}, Cols: []pgtypes.Column{{Name: "array", TypeOID: arrOID, Typmod: -1}}}
+		b.finish(sel)
+		return bound{e: &plan.Subquery{Plan: sel, T: t}, t: arrPG, name: "array", strong: true}, nil
 	}
 	b.addPending(pendingJoin{typ: plan.JoinLeft, right: proj, single: true, apply: true})
 	r := b.ref(v)

@@ -218,8 +218,8 @@ func (b *binder) finishDML(kind dmlKind, tg *dmlTarget, cur plan.Rel, action exp
 	for i, e := range ret {
 		add(e, retCols[i].Name, plan.Type{OID: retCols[i].TypeOID, Typmod: retCols[i].Typmod}, retCols[i])
 	}
-	sel := &selectPlan{root: proj, out: append([]plan.ColID(nil), proj.Cols...), cols: descs}
-	sel.finish(b)
+	sel := &plan.Select{Root: proj, Out: append([]plan.ColID(nil), proj.Cols...), Cols: descs}
+	b.finish(sel)
 	p := &dmlPlan{kind: kind, table: tg.table, schema: tg.schema, cols: tg.cols, target: tg.scan, sel: sel, dup: dupFirst}
 	if len(retCols) > 0 {
 		p.returning = retCols

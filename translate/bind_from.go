@@ -192,23 +192,23 @@ func (b *binder) bindRangeSubselect(rs *pg.RangeSubselect, left plan.Rel) (plan.
 		return nil, err
 	}
 	if left == nil {
-		return p.root, nil
+		return p.Root, nil
 	}
 	if rs.Lateral {
 		return b.lateralJoin(left, p, plan.JoinInner)
 	}
-	return &plan.Join{Typ: plan.JoinInner, Left: left, Right: p.root}, nil
+	return &plan.Join{Typ: plan.JoinInner, Left: left, Right: p.Root}, nil
 }
 
 // bindSubselectItem binds (SELECT ...) [AS] alias [(cols)] and adds its
 // FROM item. A LATERAL subquery sees the items before it; another sees
 // only the enclosing queries.
-func (b *binder) bindSubselectItem(rs *pg.RangeSubselect) (*selectPlan, error) {
+func (b *binder) bindSubselectItem(rs *pg.RangeSubselect) (*plan.Select, error) {
 	sel := rs.Subquery.GetSelectStmt()
 	if sel == nil {
 		return nil, notYet("this subquery in FROM")
 	}
-	var p *selectPlan
+	var p *plan.Select
 	var err error
 	if rs.Lateral {
 		p, err = b.bindSubquery(sel)
@@ -253,25 +253,25 @@ func joinTypeOf(t pg.JoinType) (plan.JoinType, bool) {
 }
 
 // addDerivedItem adds a FROM item for a bound query's output columns.
-func (b *binder) addDerivedItem(p *selectPlan, alias, name string, colAliases []string, loc int32) error {
-	if len(colAliases) > len(p.out) {
+func (b *binder) addDerivedItem(p *plan.Select, alias, name string, colAliases []string, loc int32) error {
+	if len(colAliases) > len(p.Out) {
 		return b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
-			alias, len(p.out), len(colAliases)), loc)
+			alias, len(p.Out), len(colAliases)), loc)
 	}
 	it := &rangeItem{alias: alias, name: name}
 	seen := map[plan.ColID]bool{}
-	for i, id := range p.out {
-		cname := p.cols[i].Name
+	for i, id := range p.Out {
+		cname := p.Cols[i].Name
 		if i < len(colAliases) {
 			cname = colAliases[i]
 		}
 		if seen[id] {
 			// The same column twice in the select list: give the second
 			// its own id so that both can be named.
-			nid := b.newColFrom(b.ref(id).e, cname, plan.Type{OID: p.cols[i].TypeOID, Typmod: p.cols[i].Typmod}, b.q.Meta(id).ArrowType)
-			p.root = &plan.Project{In: p.root, Exprs: append(refsTo(b, p.root.OutCols()), b.ref(id).e), Cols: append(p.root.OutCols(), nid)}
+			nid := b.newColFrom(b.ref(id).e, cname, plan.Type{OID: p.Cols[i].TypeOID, Typmod: p.Cols[i].Typmod}, b.q.Meta(id).ArrowType)
+			p.Root = &plan.Project{In: p.Root, Exprs: append(refsTo(b, p.Root.OutCols()), b.ref(id).e), Cols: append(p.Root.OutCols(), nid)}
 			id = nid
-			p.out[i] = nid
+			p.Out[i] = nid
 		}
 		seen[id] = true
 		it.cols = append(it.cols, itemCol{name: cname, id: id})
@@ -712,11 +712,11 @@ func (b *binder) bindView(rv *pg.RangeVar, tn tableName, alias string, colAliase
 		// reads them, not the tables under it. The ids are the view's
 		// alone: its query was bound here, with no outer references.
 		oid := syscat.ObjectOID(syscat.KindRelation, strings.Join(v.ident.Namespace, "."), v.ident.Name)
-		for i, id := range p.out {
+		for i, id := range p.Out {
 			if id < plan.HiddenColBase {
 				b.q.Metas[id].Origin = plan.ColOrigin{Table: oid, Att: int16(i + 1)}
 			}
 		}
 	}
-	return p.root, nil
+	return p.Root, nil
 }

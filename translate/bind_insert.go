@@ -23,7 +23,7 @@ type insertPlan struct {
 	// values are the rows of INSERT ... VALUES; otherwise sel is the query
 	// and project computes the table's columns from its output.
 	values  [][]expr.Expr
-	sel     *selectPlan
+	sel     *plan.Select
 	project []expr.Expr
 }
 
@@ -103,15 +103,15 @@ func (b *binder) bindInsertRows(ins *pg.InsertStmt) (*insertPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := b.checkInsertArity(len(qp.cols), len(targets), len(ins.Cols) > 0, nodeLocation(ins.SelectStmt)); err != nil {
+	if err := b.checkInsertArity(len(qp.Cols), len(targets), len(ins.Cols) > 0, nodeLocation(ins.SelectStmt)); err != nil {
 		return nil, err
 	}
 	p.sel = qp
 	p.project = p.defaults()
-	for i, c := range qp.cols {
-		x := bound{e: &expr.Col{Idx: i, Name: c.Name, T: qp.output[i].Type()}, t: plan.Type{OID: c.TypeOID, Typmod: c.Typmod}}
+	for i, c := range qp.Cols {
+		x := bound{e: &expr.Col{Idx: i, Name: c.Name, T: qp.Output[i].Type()}, t: plan.Type{OID: c.TypeOID, Typmod: c.Typmod}}
 		loc := nodeLocation(ins.SelectStmt)
-		if len(sel.TargetList) == len(qp.cols) {
+		if len(sel.TargetList) == len(qp.Cols) {
 			rt := sel.TargetList[i].GetResTarget()
 			loc = nodeLocation(rt.GetVal())
 			if ac := rt.GetVal().GetAConst(); ac != nil && ac.Isnull {

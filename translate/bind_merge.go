@@ -236,7 +236,7 @@ func isClause(b *binder, clause plan.ColID, k int) expr.Expr {
 
 // mergeOutput builds the dmlPlan's query over cur (the join with the
 // clause column): _file, _pos, action, the new row, then RETURNING.
-func (b *binder) mergeOutput(m *mergeBinding, cur plan.Rel, clause plan.ColID, returning []*pg.Node, p *dmlPlan) (*selectPlan, error) {
+func (b *binder) mergeOutput(m *mergeBinding, cur plan.Rel, clause plan.ColID, returning []*pg.Node, p *dmlPlan) (*plan.Select, error) {
 	cols := m.tgt.cols
 	action := &expr.Case{T: expr.Int4, Else: &expr.Lit{V: dmlNone, T: expr.Int4}}
 	actionText := &expr.Case{T: expr.Text}
@@ -282,19 +282,19 @@ func (b *binder) mergeOutput(m *mergeBinding, cur plan.Rel, clause plan.ColID, r
 	for i, c := range cols {
 		newIDs[i] = add(newRow[i], b.newCol(c.Name, c.Type, c.Arrow))
 	}
-	sel := &selectPlan{cols: []pgtypes.Column{
+	sel := &plan.Select{Cols: []pgtypes.Column{
 		{Name: "_file", TypeOID: pgtypes.Text, Typmod: -1},
 		{Name: "_pos", TypeOID: pgtypes.Int8, Typmod: -1},
 		{Name: "action", TypeOID: pgtypes.Int4, Typmod: -1},
 		{Name: "_row_id", TypeOID: pgtypes.Int8, Typmod: -1},
 	}}
-	sel.out = append([]plan.ColID{m.tgt.file, m.tgt.pos, actionID, rowID}, newIDs...)
+	sel.Out = append([]plan.ColID{m.tgt.file, m.tgt.pos, actionID, rowID}, newIDs...)
 	for _, c := range cols {
-		sel.cols = append(sel.cols, pgtypes.Column{Name: c.Name, TypeOID: c.Type.OID, Typmod: c.Type.Typmod})
+		sel.Cols = append(sel.Cols, pgtypes.Column{Name: c.Name, TypeOID: c.Type.OID, Typmod: c.Type.Typmod})
 	}
 	if len(returning) == 0 {
-		sel.root = proj
-		sel.finish(b)
+		sel.Root = proj
+		b.finish(sel)
 		return sel, nil
 	}
 
@@ -316,19 +316,19 @@ func (b *binder) mergeOutput(m *mergeBinding, cur plan.Rel, clause plan.ColID, r
 	}
 	root := b.applyPending(proj)
 	b.pending = nil
-	top := &plan.Project{In: root, Exprs: refsTo(b, sel.out), Cols: append([]plan.ColID(nil), sel.out...)}
+	top := &plan.Project{In: root, Exprs: refsTo(b, sel.Out), Cols: append([]plan.ColID(nil), sel.Out...)}
 	for _, t := range rets {
 		id := b.newColFrom(t.e.e, t.name, t.e.t, t.e.e.Type())
 		top.Exprs = append(top.Exprs, t.e.e)
 		top.Cols = append(top.Cols, id)
-		sel.out = append(sel.out, id)
+		sel.Out = append(sel.Out, id)
 		o := b.originOf(t.e.e)
 		col := pgtypes.Column{Name: t.name, TypeOID: t.e.t.OID, Typmod: t.e.t.Typmod, TableOID: o.Table, AttNum: o.Att}
-		sel.cols = append(sel.cols, col)
+		sel.Cols = append(sel.Cols, col)
 		p.returning = append(p.returning, col)
 	}
-	sel.root = top
-	sel.finish(b)
+	sel.Root = top
+	b.finish(sel)
 	return sel, nil
 }
 

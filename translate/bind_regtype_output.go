@@ -12,18 +12,18 @@ import (
 // type OIDs in the row description. Rows are ordered and compared by OID
 // below it, as PostgreSQL does; wire sends a text column of a reg* type
 // as it is.
-func (b *binder) regOutput(p *selectPlan) (*selectPlan, error) {
+func (b *binder) regOutput(p *plan.Select) (*plan.Select, error) {
 	need := false
-	for _, c := range p.cols {
+	for _, c := range p.Cols {
 		need = need || pgtypes.IsRegType(c.TypeOID)
 	}
 	if !need {
 		return p, nil
 	}
-	proj := &plan.Project{In: p.root}
-	for i, id := range p.out {
+	proj := &plan.Project{In: p.Root}
+	for i, id := range p.Out {
 		e := b.ref(id).e
-		typ := p.cols[i].TypeOID
+		typ := p.Cols[i].TypeOID
 		if !pgtypes.IsRegType(typ) {
 			proj.Exprs = append(proj.Exprs, e)
 			proj.Cols = append(proj.Cols, id)
@@ -34,9 +34,9 @@ func (b *binder) regOutput(p *selectPlan) (*selectPlan, error) {
 			return nil, err
 		}
 		proj.Exprs = append(proj.Exprs, text)
-		proj.Cols = append(proj.Cols, b.newCol(p.cols[i].Name, plan.Type{OID: typ, Typmod: -1}, text.Type()))
+		proj.Cols = append(proj.Cols, b.newCol(p.Cols[i].Name, plan.Type{OID: typ, Typmod: -1}, text.Type()))
 	}
-	p.root, p.out = proj, proj.Cols
-	p.finish(b)
+	p.Root, p.Out = proj, proj.Cols
+	b.finish(p)
 	return p, nil
 }

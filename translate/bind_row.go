@@ -39,10 +39,10 @@ func (b *binder) rowElems(n *pg.Node) (elems []bound, ok bool, err error) {
 	if err != nil {
 		return nil, true, err
 	}
-	b.addPending(pendingJoin{typ: plan.JoinLeft, right: p.root, single: true, apply: len(freeRefs(p.root)) > 0})
-	for i, id := range p.out {
+	b.addPending(pendingJoin{typ: plan.JoinLeft, right: p.Root, single: true, apply: len(freeRefs(p.Root)) > 0})
+	for i, id := range p.Out {
 		r := b.ref(id)
-		r.t, r.name = b.typeOfOutput(p, i), p.cols[i].Name
+		r.t, r.name = b.typeOfOutput(p, i), p.Cols[i].Name
 		elems = append(elems, r)
 	}
 	return elems, true, nil
@@ -246,13 +246,13 @@ func (b *binder) rowInSubquery(sl *pg.SubLink, op string, negate bool) (bound, e
 			return bound{}, err
 		}
 		switch {
-		case len(p.out) > len(tests):
+		case len(p.Out) > len(tests):
 			return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery has too many columns"), sl.Location)
-		case len(p.out) < len(tests):
+		case len(p.Out) < len(tests):
 			return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery has too few columns"), sl.Location)
 		}
-		right := make([]bound, len(p.out))
-		for i, id := range p.out {
+		right := make([]bound, len(p.Out))
+		for i, id := range p.Out {
 			right[i] = b.ref(id)
 			right[i].t = b.typeOfOutput(p, i)
 		}
@@ -265,7 +265,7 @@ func (b *binder) rowInSubquery(sl *pg.SubLink, op string, negate bool) (bound, e
 			cond = &expr.Call{Fn: "isnull", Args: []expr.Expr{cond}, T: expr.Bool}
 		}
 		mark := b.newCol("mark", plan.TBool, expr.Bool)
-		b.addPending(pendingJoin{typ: plan.JoinMark, right: p.root, cond: cond, mark: mark, apply: len(freeRefs(p.root)) > 0})
+		b.addPending(pendingJoin{typ: plan.JoinMark, right: p.Root, cond: cond, mark: mark, apply: len(freeRefs(p.Root)) > 0})
 		marks[k] = b.ref(mark)
 	}
 	c := &expr.Case{T: expr.Bool, Whens: []expr.When{

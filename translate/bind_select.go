@@ -29,7 +29,7 @@ type target struct {
 // with its WITH clause. The statement's own query (the rows a client
 // receives) also gets its object identifier columns printed as names
 // (regOutput).
-func (b *binder) bindSelect(sel *pg.SelectStmt) (*selectPlan, error) {
+func (b *binder) bindSelect(sel *pg.SelectStmt) (*plan.Select, error) {
 	p, err := b.bindQuery(sel)
 	if err != nil || b.stmt.node.GetSelectStmt() != sel {
 		return p, err
@@ -38,7 +38,7 @@ func (b *binder) bindSelect(sel *pg.SelectStmt) (*selectPlan, error) {
 }
 
 // bindQuery binds a query for bindSelect.
-func (b *binder) bindQuery(sel *pg.SelectStmt) (*selectPlan, error) {
+func (b *binder) bindQuery(sel *pg.SelectStmt) (*plan.Select, error) {
 	if sel.WithClause != nil {
 		pop, err := b.pushWith(sel.WithClause)
 		if err != nil {
@@ -63,7 +63,7 @@ func (b *binder) bindQuery(sel *pg.SelectStmt) (*selectPlan, error) {
 //
 // Sort keys that are not output columns are computed by the projection
 // as extra columns the result does not show.
-func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*selectPlan, error) {
+func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*plan.Select, error) {
 	if err := b.checkSelectFeatures(sel); err != nil {
 		return nil, err
 	}
@@ -147,13 +147,13 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*selectPlan, error) {
 			}
 		}
 	}
-	p := &selectPlan{cols: []pgtypes.Column{}} // a SELECT always describes its rows, even with no columns
+	p := &plan.Select{Cols: []pgtypes.Column{}} // a SELECT always describes its rows, even with no columns
 	var outExprs []expr.Expr
 	for _, t := range targets {
 		outExprs = append(outExprs, t.e.e)
 		o := b.originOf(t.e.e)
-		p.cols = append(p.cols, pgtypes.Column{Name: t.name, TypeOID: t.e.t.OID, Typmod: t.e.t.Typmod, TableOID: o.Table, AttNum: o.Att})
-		p.untyped = append(p.untyped, t.untyped)
+		p.Cols = append(p.Cols, pgtypes.Column{Name: t.name, TypeOID: t.e.t.OID, Typmod: t.e.t.Typmod, TableOID: o.Table, AttNum: o.Att})
+		p.Untyped = append(p.Untyped, t.untyped)
 	}
 	sortKeys, junk, err := b.bindOrderBy(sel.SortClause, targets, distinct)
 	if err != nil {
@@ -188,9 +188,9 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*selectPlan, error) {
 	proj := &plan.Project{In: cur}
 	for i, e := range outExprs {
 		proj.Exprs = append(proj.Exprs, e)
-		proj.Cols = append(proj.Cols, b.colFor(e, p.cols[i].Name, targets[i].e.t))
+		proj.Cols = append(proj.Cols, b.colFor(e, p.Cols[i].Name, targets[i].e.t))
 	}
-	p.out = append([]plan.ColID(nil), proj.Cols...)
+	p.Out = append([]plan.ColID(nil), proj.Cols...)
 	for _, j := range junk {
 		proj.Exprs = append(proj.Exprs, j)
 		proj.Cols = append(proj.Cols, b.colFor(j, "?sort?", pgTypeOfArrow(j.Type())))
@@ -202,7 +202,7 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*selectPlan, error) {
 		for i, k := range ks {
 			keys[i] = k.SortKey
 			if k.out >= 0 {
-				keys[i].E = b.ref(p.out[k.out]).e
+				keys[i].E = b.ref(p.Out[k.out]).e
 			} else {
 				keys[i].E = b.ref(proj.Cols[len(outExprs)+k.junk]).e
 			}
@@ -222,11 +222,11 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*selectPlan, error) {
 		cur = &plan.Filter{In: w, Pred: &expr.Call{Fn: "=", Args: []expr.Expr{b.ref(rn).e, &expr.Lit{V: int64(1), T: expr.Int8}}, T: expr.Bool}}
 	}
 	if distinct {
-		groups := make([]expr.Expr, len(p.out))
-		for i, id := range p.out {
+		groups := make([]expr.Expr, len(p.Out))
+		for i, id := range p.Out {
 			groups[i] = b.ref(id).e
 		}
-		cur = &plan.Agg{In: cur, Groups: groups, GroupCols: append([]plan.ColID(nil), p.out...)}
+		cur = &plan.Agg{In: cur, Groups: groups, GroupCols: append([]plan.ColID(nil), p.Out...)}
 	}
 	if len(keys) > 0 {
 		cur = &plan.Sort{In: cur, Keys: keys}
@@ -255,15 +255,15 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*selectPlan, error) {
 			f := &plan.Filter{In: w, Pred: &expr.Call{Fn: "<=", Args: []expr.Expr{b.ref(rk).e, &expr.Lit{V: n, T: expr.Int8}}, T: expr.Bool}}
 			cur = &plan.Sort{In: f, Keys: keys}
 		}
-		p.root = cur
-		p.finish(b)
+		p.Root = cur
+		b.finish(p)
 		return p, nil
 	}
 	if cur, err = b.bindLimit(sel, cur); err != nil {
 		return nil, err
 	}
-	p.root = cur
-	p.finish(b)
+	p.Root = cur
+	b.finish(p)
 	return p, nil
 }
 

@@ -13,7 +13,7 @@ import (
 // bindSetOp binds UNION / INTERSECT / EXCEPT [ALL]: both sides, cast to
 // the common type of each column; names come from the left side. UNION
 // without ALL is UNION ALL then DISTINCT.
-func (b *binder) bindSetOp(sel *pg.SelectStmt) (*selectPlan, error) {
+func (b *binder) bindSetOp(sel *pg.SelectStmt) (*plan.Select, error) {
 	left, err := b.bindSelect(sel.Larg)
 	if err != nil {
 		return nil, err
@@ -23,21 +23,21 @@ func (b *binder) bindSetOp(sel *pg.SelectStmt) (*selectPlan, error) {
 		return nil, err
 	}
 	opName := map[pg.SetOperation]string{pg.SetOperation_SETOP_UNION: "UNION", pg.SetOperation_SETOP_INTERSECT: "INTERSECT", pg.SetOperation_SETOP_EXCEPT: "EXCEPT"}[sel.Op]
-	if len(left.out) != len(right.out) {
+	if len(left.Out) != len(right.Out) {
 		return nil, pgerr.New(pgerr.SyntaxError, "each %s query must have the same number of columns", opName)
 	}
-	p := &selectPlan{cols: []pgtypes.Column{}}
+	p := &plan.Select{Cols: []pgtypes.Column{}}
 	sr := &plan.SetOp{Op: map[string]string{"UNION": "union", "INTERSECT": "intersect", "EXCEPT": "except"}[opName], All: sel.All}
-	lp := &plan.Project{In: left.root}
-	rp := &plan.Project{In: right.root}
-	for i := range left.out {
-		lb, rb := b.ref(left.out[i]), b.ref(right.out[i])
+	lp := &plan.Project{In: left.Root}
+	rp := &plan.Project{In: right.Root}
+	for i := range left.Out {
+		lb, rb := b.ref(left.Out[i]), b.ref(right.Out[i])
 		lb.t, rb.t = b.typeOfOutput(left, i), b.typeOfOutput(right, i)
 		lt, rt := lb.e.Type(), rb.e.Type()
-		if left.isUntyped(i) {
+		if left.IsUntyped(i) {
 			lt = arrow.Null
 		}
-		if right.isUntyped(i) {
+		if right.IsUntyped(i) {
 			rt = arrow.Null
 		}
 		t, err := expr.CommonType(opName, []arrow.DataType{lt, rt})
@@ -54,14 +54,14 @@ func (b *binder) bindSetOp(sel *pg.SelectStmt) (*selectPlan, error) {
 		if t.ID() == arrow.NULL {
 			t, pt = expr.Text, plan.TText
 		}
-		name := left.cols[i].Name
+		name := left.Cols[i].Name
 		lp.Exprs = append(lp.Exprs, castIfNeeded(lb.e, t))
 		lp.Cols = append(lp.Cols, b.newCol(name, pt, t))
 		rp.Exprs = append(rp.Exprs, castIfNeeded(rb.e, t))
 		rp.Cols = append(rp.Cols, b.newCol(name, pt, t))
 		id := b.newCol(name, pt, t)
 		sr.Cols = append(sr.Cols, id)
-		p.cols = append(p.cols, pgtypes.Column{Name: name, TypeOID: pt.OID, Typmod: pt.Typmod})
+		p.Cols = append(p.Cols, pgtypes.Column{Name: name, TypeOID: pt.OID, Typmod: pt.Typmod})
 	}
 	sr.Ins = []plan.Rel{lp, rp}
 	sr.InCols = [][]plan.ColID{lp.Cols, rp.Cols}
@@ -70,16 +70,16 @@ func (b *binder) bindSetOp(sel *pg.SelectStmt) (*selectPlan, error) {
 		sr.All = true
 		r = &plan.Agg{In: sr, Groups: refsTo(b, sr.Cols), GroupCols: sr.Cols}
 	}
-	p.out = sr.Cols
-	for i := range p.out {
+	p.Out = sr.Cols
+	for i := range p.Out {
 		// Both sides untyped: the result stays untyped for an enclosing
 		// set operation.
-		p.untyped = append(p.untyped, left.isUntyped(i) && right.isUntyped(i))
+		p.Untyped = append(p.Untyped, left.IsUntyped(i) && right.IsUntyped(i))
 	}
 	saved := b.enterQuery()
 	it := &rangeItem{name: "*SELECT*"}
-	for i, id := range p.out {
-		it.cols = append(it.cols, itemCol{name: p.cols[i].Name, id: id})
+	for i, id := range p.Out {
+		it.cols = append(it.cols, itemCol{name: p.Cols[i].Name, id: id})
 	}
 	b.scope.items = append(b.scope.items, it)
 	r, err = b.orderAndLimit(sel, r, p)
@@ -87,7 +87,7 @@ func (b *binder) bindSetOp(sel *pg.SelectStmt) (*selectPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.root = r
-	p.finish(b)
+	p.Root = r
+	b.finish(p)
 	return p, nil
 }

@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"github.com/apache/arrow-go/v18/arrow"
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/engine/expr"
@@ -22,22 +21,6 @@ import (
 // query move into the join condition (and an aggregate subquery groups
 // by the inner side of those conditions). Forms that cannot be
 // decorrelated that way are reported as not supported.
-
-// subqueryExpr is an uncorrelated scalar subquery or EXISTS in a bound
-// expression; lower evaluates it once.
-type subqueryExpr struct {
-	plan   *selectPlan
-	exists bool
-	T      arrow.DataType
-}
-
-func (s *subqueryExpr) Type() arrow.DataType { return s.T }
-func (s *subqueryExpr) String() string {
-	if s.exists {
-		return "EXISTS(subquery)"
-	}
-	return "(subquery)"
-}
 
 // pendingJoin is a join a subquery in an expression needs below the node
 // that evaluates the expression.
@@ -106,12 +89,12 @@ func (b *binder) addPending(p pendingJoin) {
 }
 
 // bindSubquery binds a subquery whose enclosing scope is the current one.
-func (b *binder) bindSubquery(sel *pg.SelectStmt) (*selectPlan, error) {
+func (b *binder) bindSubquery(sel *pg.SelectStmt) (*plan.Select, error) {
 	return b.bindSelect(sel)
 }
 
 // bindSubqueryIn binds a subquery whose enclosing scope is parent.
-func (b *binder) bindSubqueryIn(parent *scope, sel *pg.SelectStmt) (*selectPlan, error) {
+func (b *binder) bindSubqueryIn(parent *scope, sel *pg.SelectStmt) (*plan.Select, error) {
 	saved := b.scope
 	b.scope = parent
 	defer func() { b.scope = saved }()
@@ -145,24 +128,24 @@ func (b *binder) subLink(sl *pg.SubLink) (bound, error) {
 	if err != nil {
 		return bound{}, err
 	}
-	free := freeRefs(p.root)
+	free := freeRefs(p.Root)
 	switch sl.SubLinkType {
 	case pg.SubLinkType_EXISTS_SUBLINK:
 		if len(free) == 0 {
-			return bound{e: &subqueryExpr{plan: p, exists: true, T: expr.Bool}, t: plan.TBool, name: "exists", strong: true}, nil
+			return bound{e: &plan.Subquery{Plan: p, Exists: true, T: expr.Bool}, t: plan.TBool, name: "exists", strong: true}, nil
 		}
 		return b.markJoin(p, free, nil, "", false, sl.Location)
 	case pg.SubLinkType_EXPR_SUBLINK:
-		if len(p.out) != 1 {
+		if len(p.Out) != 1 {
 			return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery must return only one column"), sl.Location)
 		}
-		t := plan.Type{OID: p.cols[0].TypeOID, Typmod: p.cols[0].Typmod}
+		t := plan.Type{OID: p.Cols[0].TypeOID, Typmod: p.Cols[0].Typmod}
 		if len(free) == 0 {
-			return bound{e: &subqueryExpr{plan: p, T: p.output[0].Type()}, t: t, name: p.cols[0].Name, strong: true}, nil
+			return bound{e: &plan.Subquery{Plan: p, T: p.Output[0].Type()}, t: t, name: p.Cols[0].Name, strong: true}, nil
 		}
 		return b.scalarJoin(p, free, sl.Location)
 	case pg.SubLinkType_ANY_SUBLINK, pg.SubLinkType_ALL_SUBLINK:
-		if len(p.out) != 1 {
+		if len(p.Out) != 1 {
 			return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "subquery has too many columns"), sl.Location)
 		}
 		op := "="
@@ -194,12 +177,12 @@ var negatedOp = map[string]string{"=": "<>", "<>": "=", "<": ">=", "<=": ">", ">
 
 // markJoin binds EXISTS (free refs: correlated) or test op ANY (p) as a
 // mark join to the current input and returns its boolean.
-func (b *binder) markJoin(p *selectPlan, free plan.ColSet, test *bound, op string, nullAware bool, loc int32) (bound, error) {
-	right := p.root
+func (b *binder) markJoin(p *plan.Select, free plan.ColSet, test *bound, op string, nullAware bool, loc int32) (bound, error) {
+	right := p.Root
 	var conds []expr.Expr
 	var key expr.Expr
 	if test != nil {
-		key = p.output[0]
+		key = p.Output[0]
 	}
 	apply := false
 	if len(free) > 0 {
@@ -247,15 +230,15 @@ func (b *binder) binaryOp(op string, l, r bound, loc int32) (bound, error) {
 	return b.call(op, []bound{l, r}, loc)
 }
 
-func (b *binder) typeOfOutput(p *selectPlan, i int) plan.Type {
-	return plan.Type{OID: p.cols[i].TypeOID, Typmod: p.cols[i].Typmod}
+func (b *binder) typeOfOutput(p *plan.Select, i int) plan.Type {
+	return plan.Type{OID: p.Cols[i].TypeOID, Typmod: p.Cols[i].Typmod}
 }
 
 // unwrapForJoin returns the relation below a subquery's projection and
 // the projected expression of its first output. For EXISTS, ORDER BY,
 // DISTINCT and a LIMIT of at least one row do not matter and are dropped.
-func unwrapForJoin(p *selectPlan, exists bool) (plan.Rel, expr.Expr, bool) {
-	r := p.root
+func unwrapForJoin(p *plan.Select, exists bool) (plan.Rel, expr.Expr, bool) {
+	r := p.Root
 	for {
 		switch x := r.(type) {
 		case *plan.Limit:
@@ -269,7 +252,7 @@ func unwrapForJoin(p *selectPlan, exists bool) (plan.Rel, expr.Expr, bool) {
 			continue
 		case *plan.Agg:
 			if len(x.Aggs) > 0 || !exists {
-				if len(x.Aggs) == 0 && sameIDs(x.GroupCols, p.out) {
+				if len(x.Aggs) == 0 && sameIDs(x.GroupCols, p.Out) {
 					r = x.In // DISTINCT: IN does not care about duplicates
 					continue
 				}
@@ -280,7 +263,7 @@ func unwrapForJoin(p *selectPlan, exists bool) (plan.Rel, expr.Expr, bool) {
 		case *plan.Project:
 			var first expr.Expr
 			for i, id := range x.Cols {
-				if len(p.out) > 0 && id == p.out[0] {
+				if len(p.Out) > 0 && id == p.Out[0] {
 					first = x.Exprs[i]
 					break
 				}
@@ -308,22 +291,22 @@ func sameIDs(a, b []plan.ColID) bool {
 
 // scalarJoin binds a correlated scalar subquery as a left join that
 // yields at most one row per outer row.
-func (b *binder) scalarJoin(p *selectPlan, free plan.ColSet, loc int32) (bound, error) {
-	proj, ok := p.root.(*plan.Project)
+func (b *binder) scalarJoin(p *plan.Select, free plan.ColSet, loc int32) (bound, error) {
+	proj, ok := p.Root.(*plan.Project)
 	if !ok {
-		if s, isSort := p.root.(*plan.Sort); isSort {
+		if s, isSort := p.Root.(*plan.Sort); isSort {
 			proj, ok = s.In.(*plan.Project)
 		}
 	}
 	if !ok {
 		return b.applyScalar(p), nil
 	}
-	value := proj.Exprs[plan.IndexOf(proj.Cols, p.out[0])]
+	value := proj.Exprs[plan.IndexOf(proj.Cols, p.Out[0])]
 	t := b.typeOfOutput(p, 0)
-	if _, noFrom := proj.In.(*plan.OneRow); noFrom && p.root == plan.Rel(proj) {
+	if _, noFrom := proj.In.(*plan.OneRow); noFrom && p.Root == plan.Rel(proj) {
 		// (SELECT expr) without FROM is one row: the expression itself,
 		// evaluated over the outer row.
-		return bound{e: value, t: t, name: p.cols[0].Name, strong: true}, nil
+		return bound{e: value, t: t, name: p.Cols[0].Name, strong: true}, nil
 	}
 	if ag, isAgg := proj.In.(*plan.Agg); isAgg && len(ag.Groups) == 0 {
 		for _, e := range plan.Exprs(ag) {
@@ -376,7 +359,7 @@ func (b *binder) scalarJoin(p *selectPlan, free plan.ColSet, loc int32) (bound, 
 		b.addPending(pendingJoin{typ: plan.JoinLeft, right: na, cond: plan.AndOf(joinConds), single: true})
 		v := &expr.Case{T: value.Type(), Whens: []expr.When{{
 			Cond: &expr.Call{Fn: "isnotnull", Args: []expr.Expr{b.ref(marker).e}, T: expr.Bool}, Then: value}}, Else: empty}
-		return bound{e: v, t: t, name: p.cols[0].Name, strong: true}, nil
+		return bound{e: v, t: t, name: p.Cols[0].Name, strong: true}, nil
 	}
 	inner, conds, ok := pullCorrelated(b, proj.In, free)
 	if !ok {
@@ -388,16 +371,16 @@ func (b *binder) scalarJoin(p *selectPlan, free plan.ColSet, loc int32) (bound, 
 	v := &expr.Case{T: value.Type(), Whens: []expr.When{{
 		Cond: &expr.Call{Fn: "isnotnull", Args: []expr.Expr{b.ref(marker).e}, T: expr.Bool}, Then: value}},
 		Else: &expr.Lit{V: nil, T: value.Type()}}
-	return bound{e: v, t: t, name: p.cols[0].Name, strong: true}, nil
+	return bound{e: v, t: t, name: p.Cols[0].Name, strong: true}, nil
 }
 
 // applyScalar binds a correlated scalar subquery that cannot be
 // decorrelated: it runs once per outer row (a left join that fails on a
 // second row).
-func (b *binder) applyScalar(p *selectPlan) bound {
-	b.addPending(pendingJoin{typ: plan.JoinLeft, right: p.root, single: true, apply: true})
-	r := b.ref(p.out[0])
-	r.t, r.name = b.typeOfOutput(p, 0), p.cols[0].Name
+func (b *binder) applyScalar(p *plan.Select) bound {
+	b.addPending(pendingJoin{typ: plan.JoinLeft, right: p.Root, single: true, apply: true})
+	r := b.ref(p.Out[0])
+	r.t, r.name = b.typeOfOutput(p, 0), p.Cols[0].Name
 	return r
 }
 
@@ -421,14 +404,14 @@ func splitEquality(c expr.Expr, inner, outer plan.ColSet) (in, out expr.Expr, ok
 // lateralJoin joins left to a LATERAL subquery that refers to its
 // columns: the references must be in the subquery's WHERE conditions,
 // which become the join condition.
-func (b *binder) lateralJoin(left plan.Rel, p *selectPlan, typ plan.JoinType) (plan.Rel, error) {
-	free := freeRefs(p.root)
+func (b *binder) lateralJoin(left plan.Rel, p *plan.Select, typ plan.JoinType) (plan.Rel, error) {
+	free := freeRefs(p.Root)
 	if len(free) == 0 {
-		return &plan.Join{Typ: typ, Left: left, Right: p.root}, nil
+		return &plan.Join{Typ: typ, Left: left, Right: p.Root}, nil
 	}
-	right, conds, ok := pullCorrelated(b, p.root, free)
+	right, conds, ok := pullCorrelated(b, p.Root, free)
 	if !ok {
-		return &plan.Join{Typ: typ, Left: left, Right: p.root, Apply: true}, nil
+		return &plan.Join{Typ: typ, Left: left, Right: p.Root, Apply: true}, nil
 	}
 	return &plan.Join{Typ: typ, Left: left, Right: right, Cond: plan.AndOf(conds)}, nil
 }

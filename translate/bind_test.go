@@ -79,7 +79,7 @@ func bindOutput(s *session, sql string) string {
 				out = append(out, errorText(err))
 				continue
 			}
-			shown = st.plan.String()
+			shown = planText(st.plan)
 		default:
 			shown = fmt.Sprintf("%T", st)
 		}

@@ -105,12 +105,12 @@ func (b *binder) proposedRel(ip *insertPlan) (plan.Rel, []plan.ColID) {
 	for i, e := range ip.project {
 		exprs[i], _ = plan.RewriteExpr(e, func(x expr.Expr) (expr.Expr, error) {
 			if c, ok := x.(*expr.Col); ok {
-				return b.ref(ip.sel.out[c.Idx]).e, nil
+				return b.ref(ip.sel.Out[c.Idx]).e, nil
 			}
 			return x, nil
 		})
 	}
-	return &plan.Project{In: ip.sel.root, Exprs: exprs, Cols: ids}, ids
+	return &plan.Project{In: ip.sel.Root, Exprs: exprs, Cols: ids}, ids
 }
 
 // plainReturning is the plan of an INSERT whose rows are all inserted:

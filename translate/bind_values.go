@@ -16,7 +16,7 @@ import (
 // rows whose columns (column1, column2, ...) take the common type of their
 // values. ORDER BY may name the columns, their ordinals or expressions of
 // them.
-func (b *binder) bindValues(sel *pg.SelectStmt) (*selectPlan, error) {
+func (b *binder) bindValues(sel *pg.SelectStmt) (*plan.Select, error) {
 	saved := b.enterQuery()
 	defer b.leaveQuery(saved)
 	var rows [][]bound
@@ -46,7 +46,7 @@ func (b *binder) bindValues(sel *pg.SelectStmt) (*selectPlan, error) {
 	for r := range rows {
 		vr.Rows[r] = make([]expr.Expr, ncol)
 	}
-	p := &selectPlan{cols: []pgtypes.Column{}}
+	p := &plan.Select{Cols: []pgtypes.Column{}}
 	it := &rangeItem{name: "*VALUES*"}
 	for c := 0; c < ncol; c++ {
 		col := make([]bound, len(rows))
@@ -66,28 +66,28 @@ func (b *binder) bindValues(sel *pg.SelectStmt) (*selectPlan, error) {
 		id := b.newCol(name, pt, t)
 		vr.Cols = append(vr.Cols, id)
 		it.cols = append(it.cols, itemCol{name: name, id: id})
-		p.cols = append(p.cols, pgtypes.Column{Name: name, TypeOID: pt.OID, Typmod: pt.Typmod})
+		p.Cols = append(p.Cols, pgtypes.Column{Name: name, TypeOID: pt.OID, Typmod: pt.Typmod})
 	}
 	if b.litErr != nil {
 		return nil, b.litErr
 	}
 	b.scope.items = append(b.scope.items, it)
-	p.out = vr.Cols
+	p.Out = vr.Cols
 	r, err := b.orderAndLimit(sel, vr, p)
 	if err != nil {
 		return nil, err
 	}
-	p.root = r
-	p.finish(b)
+	p.Root = r
+	b.finish(p)
 	return p, nil
 }
 
 // orderAndLimit binds the ORDER BY and LIMIT of a VALUES list or a set
 // operation over its output columns p.out.
-func (b *binder) orderAndLimit(sel *pg.SelectStmt, r plan.Rel, p *selectPlan) (plan.Rel, error) {
-	targets := make([]target, len(p.out))
-	for i, id := range p.out {
-		targets[i] = target{name: p.cols[i].Name, e: b.ref(id)}
+func (b *binder) orderAndLimit(sel *pg.SelectStmt, r plan.Rel, p *plan.Select) (plan.Rel, error) {
+	targets := make([]target, len(p.Out))
+	for i, id := range p.Out {
+		targets[i] = target{name: p.Cols[i].Name, e: b.ref(id)}
 	}
 	keys, junk, err := b.bindOrderBy(sel.SortClause, targets, false)
 	if err != nil {
@@ -100,7 +100,7 @@ func (b *binder) orderAndLimit(sel *pg.SelectStmt, r plan.Rel, p *selectPlan) (p
 		sk := make([]plan.SortKey, len(keys))
 		for i, k := range keys {
 			sk[i] = k.SortKey
-			sk[i].E = b.ref(p.out[k.out]).e
+			sk[i].E = b.ref(p.Out[k.out]).e
 		}
 		r = &plan.Sort{In: r, Keys: sk}
 	}

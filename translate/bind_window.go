@@ -164,7 +164,7 @@ func (b *binder) windowFunc(fc *pg.FuncCall, name string) (bound, error) {
 	if call.Frame, err = b.windowFrame(wd, order); err != nil {
 		return bound{}, err
 	}
-	key := fmt.Sprintf("%v|%s", pkeys, fmtKeys(order))
+	key := fmt.Sprintf("%v|%s", pkeys, plan.FormatKeys(order))
 	var g *windowGroup
 	for _, x := range b.win.groups {
 		if x.key == key {

@@ -91,19 +91,19 @@ func (b *binder) bindCTERef(def *cteDef, rv *pg.RangeVar, alias string, colAlias
 	if len(colAliases) > 0 {
 		aliases = colAliases
 	}
-	if len(def.aliases) > len(p.out) {
+	if len(def.aliases) > len(p.Out) {
 		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified",
-			def.name, len(p.out), len(def.aliases)), rv.Location)
+			def.name, len(p.Out), len(def.aliases)), rv.Location)
 	}
-	if def.materialize && shareable(p.root) {
-		def.shared = &cteShared{name: def.name, body: p.root, out: p.out, cols: p.cols}
+	if def.materialize && shareable(p.Root) {
+		def.shared = &plan.CTE{Name: def.name, Body: p.Root, Out: p.Out, Cols: p.Cols}
 		return b.bindSharedRef(def, rv, alias, colAliases)
 	}
 	def.materialize = false
 	if err := b.addDerivedItem(p, alias, def.name, aliases, rv.Location); err != nil {
 		return nil, err
 	}
-	return p.root, nil
+	return p.Root, nil
 }
 
 // refersTo reports whether a query mentions an unqualified relation name.
@@ -124,12 +124,12 @@ func refersTo(sel *pg.SelectStmt, name string) bool {
 func (b *binder) bindRecursiveRef(def *cteDef, rv *pg.RangeVar, alias string, colAliases []string) (plan.Rel, error) {
 	if def.inRecursiveTerm {
 		wr := &plan.WorkTable{WT: def.wt}
-		p := &selectPlan{}
+		p := &plan.Select{}
 		for _, m := range def.wtMetas {
 			id := b.newCol(m.Name, m.T, m.ArrowType)
 			wr.Cols = append(wr.Cols, id)
-			p.out = append(p.out, id)
-			p.cols = append(p.cols, pgtypes.Column{Name: m.Name, TypeOID: m.T.OID, Typmod: m.T.Typmod})
+			p.Out = append(p.Out, id)
+			p.Cols = append(p.Cols, pgtypes.Column{Name: m.Name, TypeOID: m.T.OID, Typmod: m.T.Typmod})
 		}
 		if err := b.addDerivedItem(p, alias, def.name, colAliases, rv.Location); err != nil {
 			return nil, err
@@ -144,15 +144,15 @@ func (b *binder) bindRecursiveRef(def *cteDef, rv *pg.RangeVar, alias string, co
 	if err != nil {
 		return nil, err
 	}
-	if len(def.aliases) > len(anchor.out) {
+	if len(def.aliases) > len(anchor.Out) {
 		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified",
-			def.name, len(anchor.out), len(def.aliases)), rv.Location)
+			def.name, len(anchor.Out), len(def.aliases)), rv.Location)
 	}
 	wt := &plan.WorkTableRef{Name: def.name}
 	def.wt, def.wtMetas = wt, nil
-	for i, id := range anchor.out {
+	for i, id := range anchor.Out {
 		m := b.q.Meta(id)
-		m.Name = anchor.cols[i].Name
+		m.Name = anchor.Cols[i].Name
 		if i < len(def.aliases) {
 			m.Name = def.aliases[i]
 		}
@@ -166,12 +166,12 @@ func (b *binder) bindRecursiveRef(def *cteDef, rv *pg.RangeVar, alias string, co
 	if err != nil {
 		return nil, err
 	}
-	if len(rec.out) != len(anchor.out) {
+	if len(rec.Out) != len(anchor.Out) {
 		return nil, pgerr.New(pgerr.SyntaxError, "each UNION query must have the same number of columns")
 	}
 	// The recursive term's columns take the anchor's types.
-	proj := &plan.Project{In: rec.root}
-	for i, id := range rec.out {
+	proj := &plan.Project{In: rec.Root}
+	for i, id := range rec.Out {
 		want := def.wtMetas[i]
 		got := b.q.Meta(id)
 		if !arrow.TypeEqual(got.ArrowType, want.ArrowType) && !expr.CanCast(got.ArrowType, want.ArrowType) {
@@ -181,20 +181,20 @@ func (b *binder) bindRecursiveRef(def *cteDef, rv *pg.RangeVar, alias string, co
 		proj.Exprs = append(proj.Exprs, castIfNeeded(b.ref(id).e, want.ArrowType))
 		proj.Cols = append(proj.Cols, b.newCol(want.Name, want.T, want.ArrowType))
 	}
-	rr := &plan.Recursive{Anchor: anchor.root, AnchorCols: anchor.out, Recursive: proj, RecursCols: proj.Cols,
+	rr := &plan.Recursive{Anchor: anchor.Root, AnchorCols: anchor.Out, Recursive: proj, RecursCols: proj.Cols,
 		Distinct: !union.All, WT: wt}
-	p := &selectPlan{}
+	p := &plan.Select{}
 	for _, m := range def.wtMetas {
 		id := b.newCol(m.Name, m.T, m.ArrowType)
 		rr.Cols = append(rr.Cols, id)
-		p.out = append(p.out, id)
-		p.cols = append(p.cols, pgtypes.Column{Name: m.Name, TypeOID: m.T.OID, Typmod: m.T.Typmod})
+		p.Out = append(p.Out, id)
+		p.Cols = append(p.Cols, pgtypes.Column{Name: m.Name, TypeOID: m.T.OID, Typmod: m.T.Typmod})
 	}
-	p.root = rr
+	p.Root = rr
 	if err := b.addDerivedItem(p, alias, def.name, colAliases, rv.Location); err != nil {
 		return nil, err
 	}
-	return p.root, nil
+	return p.Root, nil
 }
 
 // materializes reports whether the WITH query cte of w is computed once
@@ -304,16 +304,16 @@ func (b *binder) bindSharedRef(def *cteDef, rv *pg.RangeVar, alias string, colAl
 	if len(colAliases) > 0 {
 		aliases = colAliases
 	}
-	scan := &cteScanRel{cte: sh}
-	p := &selectPlan{root: scan, cols: sh.cols}
-	for i, id := range sh.out {
+	scan := &plan.CTEScan{CTE: sh}
+	p := &plan.Select{Root: scan, Cols: sh.Cols}
+	for i, id := range sh.Out {
 		m := b.q.Meta(id)
-		nid := b.q.Add(plan.ColMeta{Name: sh.cols[i].Name, T: plan.Type{OID: sh.cols[i].TypeOID, Typmod: sh.cols[i].Typmod}, ArrowType: m.ArrowType, Origin: m.Origin})
-		scan.cols = append(scan.cols, nid)
-		p.out = append(p.out, nid)
+		nid := b.q.Add(plan.ColMeta{Name: sh.Cols[i].Name, T: plan.Type{OID: sh.Cols[i].TypeOID, Typmod: sh.Cols[i].Typmod}, ArrowType: m.ArrowType, Origin: m.Origin})
+		scan.Cols = append(scan.Cols, nid)
+		p.Out = append(p.Out, nid)
 	}
 	if err := b.addDerivedItem(p, alias, def.name, aliases, rv.Location); err != nil {
 		return nil, err
 	}
-	return p.root, nil
+	return p.Root, nil
 }

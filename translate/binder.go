@@ -8,6 +8,7 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/plan"
@@ -167,4 +168,13 @@ func (b *binder) identQuoted(loc int32, k int) bool {
 		return b.stmt.quoted[b.tok[j].Start]
 	}
 	return false
+}
+
+// finish fills output once root and out are set.
+func (b *binder) finish(p *plan.Select) {
+	p.ColTable = b.q
+	p.Output = make([]expr.Expr, len(p.Out))
+	for i, id := range p.Out {
+		p.Output[i] = b.ref(id).e
+	}
 }

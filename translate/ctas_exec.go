@@ -62,12 +62,12 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 	if err != nil {
 		return nil, err
 	}
-	if len(into.ColNames) > len(qp.cols) {
+	if len(into.ColNames) > len(qp.Cols) {
 		return nil, pgerr.New(pgerr.SyntaxError, "too many column names were specified")
 	}
 	schema := &catalog.Schema{}
 	seen := map[string]bool{}
-	for i, c := range qp.cols {
+	for i, c := range qp.Cols {
 		name := c.Name
 		if i < len(into.ColNames) {
 			name = into.ColNames[i].GetString_().GetSval()
@@ -107,7 +107,7 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 }
 
 // fill writes the query's rows into the new table.
-func (st *ctasStatement) fill(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, qp *selectPlan) (int64, error) {
+func (st *ctasStatement) fill(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, qp *plan.Select) (int64, error) {
 	s := st.sess
 	schema := t.Metadata.CurrentSchema()
 	cols := columnsOf(schema)
@@ -118,7 +118,7 @@ func (st *ctasStatement) fill(ctx context.Context, mc catalog.MutableCatalog, t 
 	exprs := make([]expr.Expr, len(cols))
 	names := make([]string, len(cols))
 	for i, c := range cols {
-		exprs[i] = castIfNeeded(&expr.Col{Idx: i, Name: c.Name, T: qp.output[i].Type()}, c.Arrow)
+		exprs[i] = castIfNeeded(&expr.Col{Idx: i, Name: c.Name, T: qp.Output[i].Type()}, c.Arrow)
 		names[i] = c.Name
 	}
 	var op engine.Operator

@@ -40,7 +40,7 @@ type dmlPlan struct {
 	// base of the change, and the pruning predicates lowering derives for
 	// it are the change's conflict filter.
 	target *plan.Scan
-	sel    *selectPlan
+	sel    *plan.Select
 	// returning describes the RETURNING columns (nil: no RETURNING).
 	returning []pgtypes.Column
 	dup       dupRule

@@ -78,7 +78,7 @@ func dmlRowsErr(t *testing.T, s *session, sql string, values ...*string) ([]stri
 	if err != nil {
 		return nil, err
 	}
-	if got, want := len(p.sel.cols), dmlColValues+len(p.cols)+len(p.returning); got != want {
+	if got, want := len(p.sel.Cols), dmlColValues+len(p.cols)+len(p.returning); got != want {
 		t.Fatalf("%s: %d output columns, want %d", sql, got, want)
 	}
 	op, err := lower(context.Background(), s, p.sel)

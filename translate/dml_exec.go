@@ -244,7 +244,7 @@ func emptyChange(ch *catalog.Change) bool {
 // lowering found for the target's scan: the rows the change read, which
 // serializable validation checks concurrent appends against.
 func lowerDML(ctx context.Context, s *session, p *dmlPlan) (engine.Operator, []catalog.Predicate, error) {
-	l := newLowerer(ctx, s, p.sel.q)
+	l := newLowerer(ctx, s, p.sel.ColTable)
 	op, err := l.lowerPlan(optimizeStatement(p.sel, s.optConfig()))
 	if err != nil {
 		return nil, nil, err

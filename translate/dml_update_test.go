@@ -67,7 +67,7 @@ func TestBindUpdate(t *testing.T) {
 				t.Errorf("RETURNING columns %s, want %s", got, c.returning)
 			}
 			for i, col := range p.cols {
-				if got := p.sel.output[dmlColValues+i].Type(); got.String() != col.Arrow.String() {
+				if got := p.sel.Output[dmlColValues+i].Type(); got.String() != col.Arrow.String() {
 					t.Errorf("new %s is %s, want %s", col.Name, got, col.Arrow)
 				}
 			}

@@ -59,7 +59,7 @@ func upsertPlanRows(t *testing.T, s *session, sql string, values ...*string) ([]
 	if err != nil {
 		return nil, nil, err
 	}
-	if got, want := len(p.sel.cols), dmlColValues+len(p.cols)+len(p.returning); got != want {
+	if got, want := len(p.sel.Cols), dmlColValues+len(p.cols)+len(p.returning); got != want {
 		t.Fatalf("%s: %d output columns, want %d", sql, got, want)
 	}
 	if p.kind != dmlKindInsert || p.dup != dupError || p.cardinality != upsertCardinality {

@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // Data-modifying statements in WITH.
@@ -44,8 +45,8 @@ type dmlWithStatement struct {
 // dmlWithBound is one binding of the statement.
 type dmlWithBound struct {
 	state *dmlWithState
-	sel   *selectPlan // the outer SELECT, or
-	dml   *dmlPlan    // the outer change
+	sel   *plan.Select // the outer SELECT, or
+	dml   *dmlPlan     // the outer change
 	cols  []pgtypes.Column
 }
 
@@ -79,7 +80,7 @@ func (st *dmlWithStatement) bind(ctx context.Context, values []*string) (*dmlWit
 		if err != nil {
 			return nil, err
 		}
-		bound.sel, bound.cols = sel, sel.cols
+		bound.sel, bound.cols = sel, sel.Cols
 	} else {
 		p, err := st.outer(b)
 		if err != nil {

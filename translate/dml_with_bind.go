@@ -137,13 +137,13 @@ func (b *binder) bindDMLCTERef(def *cteDef, dc *dmlCTE, rv *pg.RangeVar, alias s
 	}
 	first := dmlColValues + len(p.cols)
 	vr := &plan.Values{}
-	sp := &selectPlan{root: vr}
+	sp := &plan.Select{Root: vr}
 	for j, c := range p.returning {
-		m := dc.q.Meta(p.sel.out[first+j])
+		m := dc.q.Meta(p.sel.Out[first+j])
 		id := b.newCol(c.Name, m.T, m.ArrowType)
 		vr.Cols = append(vr.Cols, id)
-		sp.out = append(sp.out, id)
-		sp.cols = append(sp.cols, pgtypes.Column{Name: c.Name, TypeOID: c.TypeOID, Typmod: c.Typmod})
+		sp.Out = append(sp.Out, id)
+		sp.Cols = append(sp.Cols, pgtypes.Column{Name: c.Name, TypeOID: c.TypeOID, Typmod: c.Typmod})
 	}
 	if err := b.addDerivedItem(sp, alias, def.name, aliases, rv.Location); err != nil {
 		return nil, err
@@ -161,7 +161,7 @@ func (dc *dmlCTE) fill(ctx context.Context, rows Rows) error {
 	first := dmlColValues + len(dc.plan.cols)
 	types := make([]arrow.DataType, len(dc.plan.returning))
 	for j := range types {
-		types[j] = dc.q.Meta(dc.plan.sel.out[first+j]).ArrowType
+		types[j] = dc.q.Meta(dc.plan.sel.Out[first+j]).ArrowType
 	}
 	var out [][]expr.Expr
 	for _, batch := range br.batches {

@@ -54,10 +54,10 @@ func (o *statsOp) Next() (arrow.RecordBatch, error) {
 
 // explainAnalyze runs the query, discarding its rows, and prints its plan
 // with what each node did.
-func explainAnalyze(ctx context.Context, s *session, p *selectPlan) ([]string, error) {
+func explainAnalyze(ctx context.Context, s *session, p *plan.Select) ([]string, error) {
 	start := time.Now()
-	l := &lowerer{ctx: ctx, s: s, q: p.q, opts: expr.CompileOptions{TimeZone: s.settings.location()},
-		init: map[*subqueryExpr]*expr.Lit{}, stats: map[plan.Rel]*opStats{}}
+	l := &lowerer{ctx: ctx, s: s, q: p.ColTable, opts: expr.CompileOptions{TimeZone: s.settings.location()},
+		init: map[*plan.Subquery]*expr.Lit{}, stats: map[plan.Rel]*opStats{}}
 	p = optimizeStatement(p, s.optConfig())
 	op, err := l.lowerPlan(p)
 	if err != nil {
@@ -95,7 +95,7 @@ func explainAnalyze(ctx context.Context, s *session, p *selectPlan) ([]string, e
 	for r, st := range l.stats {
 		notes[r] = st.String()
 	}
-	lines := p.render(notes)
+	lines := p.Render(notes)
 	lines = append(lines,
 		fmt.Sprintf("Planning Time: %.3f ms", float64(planned.Microseconds())/1000),
 		// As PostgreSQL: execution without the planning before it.

@@ -19,8 +19,8 @@ import (
 // exactly the query's result columns, in order. The tree is optimized
 // first (optimize.go), tables' files are planned here, and uncorrelated
 // subqueries in expressions run here, once.
-func lower(ctx context.Context, s *session, p *selectPlan) (engine.Operator, error) {
-	l := newLowerer(ctx, s, p.q)
+func lower(ctx context.Context, s *session, p *plan.Select) (engine.Operator, error) {
+	l := newLowerer(ctx, s, p.ColTable)
 	op, err := l.lowerPlan(optimizeStatement(p, s.optConfig()))
 	if err != nil {
 		return nil, err
@@ -29,7 +29,7 @@ func lower(ctx context.Context, s *session, p *selectPlan) (engine.Operator, err
 }
 
 func newLowerer(ctx context.Context, s *session, q *plan.ColTable) *lowerer {
-	return &lowerer{ctx: ctx, s: s, q: q, opts: expr.CompileOptions{TimeZone: s.settings.location()}, init: map[*subqueryExpr]*expr.Lit{}}
+	return &lowerer{ctx: ctx, s: s, q: q, opts: expr.CompileOptions{TimeZone: s.settings.location()}, init: map[*plan.Subquery]*expr.Lit{}}
 }
 
 // lowerer lowers one statement's relational trees.
@@ -39,7 +39,7 @@ type lowerer struct {
 	q    *plan.ColTable
 	opts expr.CompileOptions
 	// init caches the values of uncorrelated subqueries.
-	init map[*subqueryExpr]*expr.Lit
+	init map[*plan.Subquery]*expr.Lit
 	// stats, for EXPLAIN ANALYZE, records what each node's operator did;
 	// root is the optimized tree lowerPlan lowered.
 	stats map[plan.Rel]*opStats
@@ -72,15 +72,15 @@ type plannedScan struct {
 }
 
 // lowerPlan lowers a query and projects its result columns.
-func (l *lowerer) lowerPlan(p *selectPlan) (engine.Operator, error) {
-	root := p.root
+func (l *lowerer) lowerPlan(p *plan.Select) (engine.Operator, error) {
+	root := p.Root
 	l.root = root
 	l.collectScanPredicates(root)
-	names := make([]string, len(p.out))
-	for i := range p.out {
-		names[i] = p.cols[i].Name
+	names := make([]string, len(p.Out))
+	for i := range p.Out {
+		names[i] = p.Cols[i].Name
 	}
-	return l.lowerExactNamed(root, p.out, names)
+	return l.lowerExactNamed(root, p.Out, names)
 }
 
 func hasDictionary(s *arrow.Schema) bool {
@@ -124,7 +124,7 @@ func (l *lowerer) remap(e expr.Expr, layout []plan.ColID) (expr.Expr, error) {
 				return nil, fmt.Errorf("plan: column #%d (%s) is not in the input %v", x.Idx, x.Name, layout)
 			}
 			return &expr.Col{Idx: i, Name: x.Name, T: x.T}, nil
-		case *subqueryExpr:
+		case *plan.Subquery:
 			return l.initPlan(x)
 		}
 		return e, nil
@@ -236,7 +236,7 @@ func (l *lowerer) lowerNode(r plan.Rel, need plan.ColSet) (engine.Operator, []pl
 		return l.lowerTableFunc(x, need)
 	case *plan.Recursive:
 		return l.lowerRecursive(x)
-	case *cteScanRel:
+	case *plan.CTEScan:
 		return l.lowerCTEScan(x)
 	case *plan.WorkTable:
 		wt, ok := l.workTables[x.WT]
@@ -532,14 +532,14 @@ func (l *lowerer) lowerSetOp(x *plan.SetOp) (engine.Operator, []plan.ColID, erro
 // initPlan runs an uncorrelated subquery once and returns its value: the
 // single value of its single row (NULL without rows; more than one row is
 // an error), or for EXISTS whether it has a row.
-func (l *lowerer) initPlan(x *subqueryExpr) (*expr.Lit, error) {
+func (l *lowerer) initPlan(x *plan.Subquery) (*expr.Lit, error) {
 	if v, ok := l.init[x]; ok {
 		return v, nil
 	}
-	sub := &lowerer{ctx: l.ctx, s: l.s, q: x.plan.q, opts: l.opts, init: l.init, ctes: l.cteRunsOf()}
-	p := x.plan
-	if x.exists {
-		p = &selectPlan{root: &plan.Limit{In: p.root, Limit: 1}, out: p.out, cols: p.cols, q: p.q}
+	sub := &lowerer{ctx: l.ctx, s: l.s, q: x.Plan.ColTable, opts: l.opts, init: l.init, ctes: l.cteRunsOf()}
+	p := x.Plan
+	if x.Exists {
+		p = &plan.Select{Root: &plan.Limit{In: p.Root, Limit: 1}, Out: p.Out, Cols: p.Cols, ColTable: p.ColTable}
 	}
 	op, err := sub.lowerPlan(p)
 	if err != nil {
@@ -559,7 +559,7 @@ func (l *lowerer) initPlan(x *subqueryExpr) (*expr.Lit, error) {
 	}
 	var lit *expr.Lit
 	switch {
-	case x.exists:
+	case x.Exists:
 		lit = &expr.Lit{V: len(rows) > 0, T: expr.Bool}
 	case len(rows) > 1:
 		return nil, pgerr.New(pgerr.CardinalityViolation, "more than one row returned by a subquery used as an expression")

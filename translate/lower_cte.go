@@ -12,34 +12,34 @@ import (
 // statement starts included); a prepared statement gets a new one at
 // each Execute, as it lowers its tree again.
 type cteRuns struct {
-	runs map[*cteShared]*exec.Materialized
+	runs map[*plan.CTE]*exec.Materialized
 }
 
 // cteRunsOf returns the lowerer's cteRuns, made on first use.
 func (l *lowerer) cteRunsOf() *cteRuns {
 	if l.ctes == nil {
-		l.ctes = &cteRuns{runs: map[*cteShared]*exec.Materialized{}}
+		l.ctes = &cteRuns{runs: map[*plan.CTE]*exec.Materialized{}}
 	}
 	return l.ctes
 }
 
 // lowerCTEScan lowers a reference to a shared WITH query: a reader of
 // its result, which the first reader to open computes.
-func (l *lowerer) lowerCTEScan(x *cteScanRel) (engine.Operator, []plan.ColID, error) {
+func (l *lowerer) lowerCTEScan(x *plan.CTEScan) (engine.Operator, []plan.ColID, error) {
 	runs := l.cteRunsOf()
-	m, ok := runs.runs[x.cte]
+	m, ok := runs.runs[x.CTE]
 	if !ok {
-		body := x.cte.body
+		body := x.CTE.Body
 		build := func() (engine.Operator, error) {
 			l.collectScanPredicates(body)
-			return l.lowerExact(body, x.cte.out)
+			return l.lowerExact(body, x.CTE.Out)
 		}
 		in, err := build()
 		if err != nil {
 			return nil, nil, err
 		}
 		m = exec.NewMaterialized(in, in.Schema(), build)
-		runs.runs[x.cte] = m
+		runs.runs[x.CTE] = m
 	}
-	return m.Reader(), x.cols, nil
+	return m.Reader(), x.Cols, nil
 }

@@ -31,7 +31,7 @@ INSERT INTO tag VALUES ('a'), ('b')`
 }
 
 // boundRoot binds one SELECT and returns its tree before optimize.
-func boundRoot(t *testing.T, s *session, sql string) *selectPlan {
+func boundRoot(t *testing.T, s *session, sql string) *plan.Select {
 	t.Helper()
 	stmts, err := s.Prepare(context.Background(), sql, nil)
 	if err != nil {
@@ -115,25 +115,25 @@ func TestRestrictKeysPlans(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := boundRoot(t, s, c.sql)
-			root := opt.Optimize(p.root, opt.Config{})
+			root := opt.Optimize(p.Root, opt.Config{})
 			semis := semiJoins(root)
 			if c.source == nil {
 				if len(semis) > 0 {
-					t.Fatalf("want no rewrite, got\n%s", p.String())
+					t.Fatalf("want no rewrite, got\n%s", planText(p))
 				}
 				return
 			}
 			if len(semis) != 1 {
-				t.Fatalf("want one semi join, got %d\n%s", len(semis), p.String())
+				t.Fatalf("want one semi join, got %d\n%s", len(semis), planText(p))
 			}
 			j := semis[0]
 			if got := scanNames(j.Right); !slices.Equal(got, c.source) && (c.alt == nil || !slices.Equal(got, c.alt)) {
-				t.Errorf("key source scans %v, want %v\n%s", got, c.source, p.String())
+				t.Errorf("key source scans %v, want %v\n%s", got, c.source, planText(p))
 			}
 			if got := scanNames(j.Left); !slices.Equal(got, c.left) {
-				t.Errorf("restricted side scans %v, want %v\n%s", got, c.left, p.String())
+				t.Errorf("restricted side scans %v, want %v\n%s", got, c.left, planText(p))
 			}
-			text := strings.Join(withRoot(p, j).render(nil), "\n")
+			text := strings.Join(withRoot(p, j).Render(nil), "\n")
 			for _, w := range c.in {
 				if !strings.Contains(text, w) {
 					t.Errorf("semi join lacks %q:\n%s", w, text)
@@ -147,7 +147,7 @@ func TestRestrictKeysPlans(t *testing.T) {
 			// The key source reads copies of the outer query's scans at
 			// their snapshots.
 			outer := map[string]*plan.Scan{}
-			plan.Visit(p.root, func(n plan.Rel) {
+			plan.Visit(p.Root, func(n plan.Rel) {
 				if s, ok := n.(*plan.Scan); ok {
 					outer[s.Table.Ident.Name] = s
 				}
@@ -189,8 +189,8 @@ INSERT INTO item VALUES (NULL, 1, 5), (1000, NULL, NULL)`); err != nil {
 	}
 	for _, c := range cases {
 		p := boundRoot(t, s, c.sql)
-		if len(semiJoins(opt.Optimize(p.root, opt.Config{}))) == 0 {
-			t.Errorf("%s: not rewritten:\n%s", c.sql, p.String())
+		if len(semiJoins(opt.Optimize(p.Root, opt.Config{}))) == 0 {
+			t.Errorf("%s: not rewritten:\n%s", c.sql, planText(p))
 		}
 		if got := queryOutput(t, s, &testCase{pos: "answers", input: c.sql}); got != c.want {
 			t.Errorf("%s:\ngot\n%s\nwant\n%s", c.sql, got, c.want)
@@ -199,8 +199,8 @@ INSERT INTO item VALUES (NULL, 1, 5), (1000, NULL, NULL)`); err != nil {
 }
 
 // withRoot is p with another tree, to render it.
-func withRoot(p *selectPlan, root plan.Rel) *selectPlan {
+func withRoot(p *plan.Select, root plan.Rel) *plan.Select {
 	n := *p
-	n.root = root
+	n.Root = root
 	return &n
 }

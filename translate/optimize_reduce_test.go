@@ -44,7 +44,7 @@ func TestReduceLeaves(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := boundRoot(t, s, c.sql)
-			plan := p.String()
+			plan := planText(p)
 			for _, w := range c.want {
 				if !strings.Contains(plan, w) {
 					t.Errorf("plan lacks %q:\n%s", w, plan)

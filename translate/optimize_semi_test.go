@@ -27,7 +27,7 @@ func TestSinkSemiJoins(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := boundRoot(t, s, c.sql)
-			root := opt.Optimize(p.root, opt.Config{})
+			root := opt.Optimize(p.Root, opt.Config{})
 			var sunk bool
 			plan.Visit(root, func(n plan.Rel) {
 				j, ok := n.(*plan.Join)
@@ -43,7 +43,7 @@ func TestSinkSemiJoins(t *testing.T) {
 				}
 			})
 			if sunk != (c.below != "") {
-				t.Errorf("semi join below the inner join on %q: %v, want %v\n%s", c.below, sunk, c.below != "", withRoot(p, root).render(nil))
+				t.Errorf("semi join below the inner join on %q: %v, want %v\n%s", c.below, sunk, c.below != "", withRoot(p, root).Render(nil))
 			}
 			if rows := queryRows(t, s, c.sql); len(rows) != c.rows {
 				t.Errorf("%d rows, want %d (PostgreSQL's count over the same rows)", len(rows), c.rows)

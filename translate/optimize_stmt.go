@@ -11,20 +11,20 @@ import (
 // subquery its expressions hold, each once. The bound query is not
 // changed (a prepared statement optimizes it again at each Execute); the
 // result shares nothing that was rewritten.
-func optimizeStatement(p *selectPlan, cfg opt.Config) *selectPlan {
-	o := &stmtOptimizer{cfg: cfg, ctes: map[*cteShared]*cteShared{}, subs: map[*subqueryExpr]*subqueryExpr{}}
+func optimizeStatement(p *plan.Select, cfg opt.Config) *plan.Select {
+	o := &stmtOptimizer{cfg: cfg, ctes: map[*plan.CTE]*plan.CTE{}, subs: map[*plan.Subquery]*plan.Subquery{}}
 	return o.plan(p)
 }
 
 type stmtOptimizer struct {
 	cfg  opt.Config
-	ctes map[*cteShared]*cteShared
-	subs map[*subqueryExpr]*subqueryExpr
+	ctes map[*plan.CTE]*plan.CTE
+	subs map[*plan.Subquery]*plan.Subquery
 }
 
-func (o *stmtOptimizer) plan(p *selectPlan) *selectPlan {
+func (o *stmtOptimizer) plan(p *plan.Select) *plan.Select {
 	n := *p
-	n.root = o.tree(p.root)
+	n.Root = o.tree(p.Root)
 	return &n
 }
 
@@ -36,27 +36,27 @@ func (o *stmtOptimizer) tree(r plan.Rel) plan.Rel {
 // reached copies an optimized tree with its shared WITH queries and
 // subqueries optimized.
 func (o *stmtOptimizer) reached(r plan.Rel) plan.Rel {
-	if s, ok := r.(*cteScanRel); ok {
+	if s, ok := r.(*plan.CTEScan); ok {
 		n := *s
-		n.cte = o.cte(s.cte)
+		n.CTE = o.cte(s.CTE)
 		return &n
 	}
 	return plan.Map(r, o.reached, o.expr)
 }
 
-func (o *stmtOptimizer) cte(c *cteShared) *cteShared {
+func (o *stmtOptimizer) cte(c *plan.CTE) *plan.CTE {
 	if n, ok := o.ctes[c]; ok {
 		return n
 	}
-	n := &cteShared{name: c.name, out: c.out, cols: c.cols}
+	n := &plan.CTE{Name: c.Name, Out: c.Out, Cols: c.Cols}
 	o.ctes[c] = n // before the body: a WITH query is never its own input, but be safe
-	n.body = o.tree(c.body)
+	n.Body = o.tree(c.Body)
 	return n
 }
 
 func (o *stmtOptimizer) expr(e expr.Expr) expr.Expr {
 	out, _ := plan.RewriteExpr(e, func(e expr.Expr) (expr.Expr, error) {
-		sq, ok := e.(*subqueryExpr)
+		sq, ok := e.(*plan.Subquery)
 		if !ok {
 			return e, nil
 		}
@@ -65,7 +65,7 @@ func (o *stmtOptimizer) expr(e expr.Expr) expr.Expr {
 		}
 		n := *sq
 		o.subs[sq] = &n
-		n.plan = o.plan(sq.plan)
+		n.Plan = o.plan(sq.Plan)
 		return &n, nil
 	})
 	return out

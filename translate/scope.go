@@ -66,7 +66,7 @@ type cteDef struct {
 	// materialize: computed once and shared by its references
 	// (rel_cte.go), bound into shared at the first one.
 	materialize bool
-	shared      *cteShared
+	shared      *plan.CTE
 }
 
 // matchesQualifier reports whether a column qualifier (t, ns.t or

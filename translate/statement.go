@@ -10,6 +10,7 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // prepare makes the Statement for one parsed statement.
@@ -153,7 +154,7 @@ type selectStatement struct {
 	ps       parsedStmt
 	declared []uint32 // parameter types the client declared
 	params   []uint32 // after inference
-	plan     *selectPlan
+	plan     *plan.Select
 	cols     []pgtypes.Column
 	// ctx is set while binding is deferred (see prepare).
 	ctx context.Context
@@ -192,7 +193,7 @@ func (st *selectStatement) bind(ctx context.Context) error {
 		return err
 	}
 	ps.resolveUntyped()
-	st.plan, st.cols, st.params = plan, plan.cols, ps.types
+	st.plan, st.cols, st.params = plan, plan.Cols, ps.types
 	st.fresh = true
 	return nil
 }
@@ -235,7 +236,7 @@ func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows,
 		if plan, err = b.bindSelect(st.ps.node.GetSelectStmt()); err != nil {
 			return nil, err
 		}
-		if !sameColumns(plan.cols, st.cols) {
+		if !sameColumns(plan.Cols, st.cols) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
 		}
 	}
@@ -280,7 +281,7 @@ func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows,
 		return nil, err
 	}
 	if !e.analyze {
-		return textRows("QUERY PLAN", e.sel.plan.explain(e.sel.sess.optConfig(), e.verbose), "EXPLAIN")
+		return textRows("QUERY PLAN", explainLines(e.sel.plan, e.sel.sess.optConfig(), e.verbose), "EXPLAIN")
 	}
 	lines, err := explainAnalyze(ctx, e.sel.sess, e.sel.plan)
 	if err != nil {

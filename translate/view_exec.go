@@ -109,7 +109,7 @@ func (s *session) createView(ctx context.Context, ps parsedStmt, vs *pg.ViewStmt
 	if err != nil {
 		return nil, false, err
 	}
-	cols, err := viewColumns(plan.cols, vs.Aliases)
+	cols, err := viewColumns(plan.Cols, vs.Aliases)
 	if err != nil {
 		return nil, false, err
 	}
