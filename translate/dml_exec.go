@@ -17,6 +17,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/opt"
 )
 
 // dmlStatement is a prepared DELETE, UPDATE, MERGE or INSERT ... ON
@@ -245,7 +246,7 @@ func emptyChange(ch *catalog.Change) bool {
 // serializable validation checks concurrent appends against.
 func lowerDML(ctx context.Context, s *session, p *dmlPlan) (engine.Operator, []catalog.Predicate, error) {
 	l := newLowerer(ctx, s, p.sel.ColTable)
-	op, err := l.lowerPlan(optimizeStatement(p.sel, s.optConfig()))
+	op, err := l.lowerPlan(opt.Statement(p.sel, s.optConfig()))
 	if err != nil {
 		return nil, nil, err
 	}

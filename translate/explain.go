@@ -16,7 +16,7 @@ func planText(p *plan.Select) string {
 // explainLines is EXPLAIN's text of p, optimized with cfg; verbose adds the
 // optimizer's passes.
 func explainLines(p *plan.Select, cfg opt.Config, verbose bool) []string {
-	lines := optimizeStatement(p, cfg).Render(nil)
+	lines := opt.Statement(p, cfg).Render(nil)
 	if verbose {
 		lines = append(lines, "Optimizer passes: "+strings.Join(opt.Applied(cfg), ", "))
 	}

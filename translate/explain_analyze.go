@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -58,7 +59,7 @@ func explainAnalyze(ctx context.Context, s *session, p *plan.Select) ([]string, 
 	start := time.Now()
 	l := &lowerer{ctx: ctx, s: s, q: p.ColTable, opts: expr.CompileOptions{TimeZone: s.settings.location()},
 		init: map[*plan.Subquery]*expr.Lit{}, stats: map[plan.Rel]*opStats{}}
-	p = optimizeStatement(p, s.optConfig())
+	p = opt.Statement(p, s.optConfig())
 	op, err := l.lowerPlan(p)
 	if err != nil {
 		return nil, err

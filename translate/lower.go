@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -21,7 +22,7 @@ import (
 // subqueries in expressions run here, once.
 func lower(ctx context.Context, s *session, p *plan.Select) (engine.Operator, error) {
 	l := newLowerer(ctx, s, p.ColTable)
-	op, err := l.lowerPlan(optimizeStatement(p, s.optConfig()))
+	op, err := l.lowerPlan(opt.Statement(p, s.optConfig()))
 	if err != nil {
 		return nil, err
 	}

@@ -1,23 +1,22 @@
-package translate
+package opt
 
 import (
 	"github.com/icegate/icegate/engine/expr"
-	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// optimizeStatement optimizes a bound query as a whole: its tree, the
+// Statement optimizes a bound query as a whole: its tree, the
 // body of every shared WITH query it reads and the plan of every
 // subquery its expressions hold, each once. The bound query is not
 // changed (a prepared statement optimizes it again at each Execute); the
 // result shares nothing that was rewritten.
-func optimizeStatement(p *plan.Select, cfg opt.Config) *plan.Select {
+func Statement(p *plan.Select, cfg Config) *plan.Select {
 	o := &stmtOptimizer{cfg: cfg, ctes: map[*plan.CTE]*plan.CTE{}, subs: map[*plan.Subquery]*plan.Subquery{}}
 	return o.plan(p)
 }
 
 type stmtOptimizer struct {
-	cfg  opt.Config
+	cfg  Config
 	ctes map[*plan.CTE]*plan.CTE
 	subs map[*plan.Subquery]*plan.Subquery
 }
@@ -30,7 +29,7 @@ func (o *stmtOptimizer) plan(p *plan.Select) *plan.Select {
 
 // tree optimizes a tree, then the queries it reaches.
 func (o *stmtOptimizer) tree(r plan.Rel) plan.Rel {
-	return o.reached(opt.Optimize(r, o.cfg))
+	return o.reached(Optimize(r, o.cfg))
 }
 
 // reached copies an optimized tree with its shared WITH queries and
