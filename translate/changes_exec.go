@@ -15,9 +15,9 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// lowerChanges makes the operator that reads a change log: the table
-// columns need asks for, then the change columns it asks for.
-func (l *lowerer) lowerChanges(x *changesRel, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
+// Lower makes the operator that reads a change log: the table columns
+// need asks for, then the change columns it asks for.
+func (x *changesRel) Lower(_ context.Context, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
 	n := len(x.fieldIDs)
 	var ids []int
 	var layout []plan.ColID

@@ -164,12 +164,8 @@ func (l *lowerer) lowerNode(r plan.Rel, need plan.ColSet) (engine.Operator, []pl
 	switch x := r.(type) {
 	case *plan.Scan:
 		return l.lowerScan(x, need)
-	case *sysRel:
-		return l.lowerSys(x)
-	case *metaRel:
-		return l.lowerMeta(x)
-	case *changesRel:
-		return l.lowerChanges(x, need)
+	case plan.Source:
+		return x.Lower(l.ctx, need)
 	case *plan.OneRow:
 		op, err := exec.NewValues(emptySchema, [][]expr.Expr{{}}, l.opts)
 		return op, nil, err

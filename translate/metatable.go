@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -116,16 +117,16 @@ func (b *binder) bindMetadataTable(rv *pg.RangeVar, tn tableName, alias string, 
 	return mr, true, nil
 }
 
-// lowerMeta computes a metadata table's rows.
-func (l *lowerer) lowerMeta(x *metaRel) (engine.Operator, []plan.ColID, error) {
-	rows, err := x.def.rows(l.ctx, &metaSource{table: x.table, meta: x.table.Metadata, snapshot: x.snapshot, columns: x.columns})
+// Lower computes a metadata table's rows.
+func (x *metaRel) Lower(ctx context.Context, _ plan.ColSet) (engine.Operator, []plan.ColID, error) {
+	rows, err := x.def.rows(ctx, &metaSource{table: x.table, meta: x.table.Metadata, snapshot: x.snapshot, columns: x.columns})
 	if err != nil {
 		if pgerr.As(err) != nil {
 			return nil, nil, err
 		}
 		return nil, nil, pgerr.Wrap(err, pgerr.IOError, "compute %s: %v", x.name, err)
 	}
-	batch, err := metaBatch(expr.Allocator(l.ctx), x.columns, rows)
+	batch, err := metaBatch(expr.Allocator(ctx), x.columns, rows)
 	if err != nil {
 		return nil, nil, pgerr.Wrap(err, pgerr.InternalError, "compute %s: %v", x.name, err)
 	}

@@ -26,6 +26,8 @@ import (
 // warehouse.
 type sysRel struct {
 	table *syscat.Table
+	// snapshot is the session's view of the catalogs.
+	snapshot func(context.Context) (*syscat.Snapshot, error)
 	// cols are the relation's columns, then the system column tableoid
 	// (hidden from *).
 	cols []plan.ColID
@@ -73,7 +75,7 @@ func (b *binder) bindSysTable(loc int32, tn tableName, t *syscat.Table, alias st
 		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
 			tn.Name, len(t.Columns), len(colAliases)), loc)
 	}
-	r := &sysRel{table: t}
+	r := &sysRel{table: t, snapshot: b.sess.sysSnapshot}
 	it := &rangeItem{tn: tn, alias: alias, sys: t}
 	for i, c := range t.Columns {
 		name := c.Name
@@ -94,14 +96,14 @@ func (b *binder) bindSysTable(loc int32, tn tableName, t *syscat.Table, alias st
 	return r, nil
 }
 
-// lowerSys computes a catalog relation's rows.
-func (l *lowerer) lowerSys(x *sysRel) (engine.Operator, []plan.ColID, error) {
-	snap, err := l.s.sysSnapshot(l.ctx)
+// Lower computes a catalog relation's rows.
+func (x *sysRel) Lower(ctx context.Context, _ plan.ColSet) (engine.Operator, []plan.ColID, error) {
+	snap, err := x.snapshot(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	mem := expr.Allocator(l.ctx)
-	batch, err := x.table.Batch(l.ctx, mem, snap)
+	mem := expr.Allocator(ctx)
+	batch, err := x.table.Batch(ctx, mem, snap)
 	if err != nil {
 		return nil, nil, pgerr.Wrap(err, pgerr.InternalError, "compute %s.%s: %v", x.table.Schema, x.table.Name, err)
 	}

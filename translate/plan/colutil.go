@@ -39,7 +39,7 @@ func OwnCols(r Rel) []ColID {
 	switch x := r.(type) {
 	case *Scan:
 		return x.Cols
-	case Source:
+	case Leaf:
 		return x.OutCols() // a leaf produces every column it has
 	case *Values:
 		return x.Cols

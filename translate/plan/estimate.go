@@ -75,7 +75,7 @@ func Estimate(r Rel) (rows, base float64) {
 		return 1e6, 1e6
 	case *OneRow:
 		return 1, 1
-	case Source:
+	case Leaf:
 		return x.Estimate()
 	case *Values:
 		return float64(len(x.Rows)), float64(len(x.Rows))
@@ -223,18 +223,6 @@ func SummaryInt(summary map[string]string, key string) (int64, bool) {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	return n, err == nil
-}
-
-// A Source is a leaf node defined outside the plan package (a system
-// catalog, a metadata table, CHANGES BETWEEN, a reference to a shared WITH
-// query): estimates see it only through this interface.
-type Source interface {
-	Rel
-	// Estimate is the rows the node is expected to produce and the rows
-	// of the tables below it (see Estimate).
-	Estimate() (rows, base float64)
-	// Describe is the node's line in a rendered plan.
-	Describe(q *ColTable) string
 }
 
 // SourceGuess is the Estimate of a source that cannot count its rows

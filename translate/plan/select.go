@@ -105,7 +105,7 @@ func describeRel(q *ColTable, r Rel, used ColSet) string {
 			}
 		}
 		return fmt.Sprintf("scan %s [%s]", x.Name, strings.Join(cols, ", "))
-	case Source:
+	case Leaf:
 		return x.Describe(q)
 	case *OneRow:
 		return "values (one row)"
