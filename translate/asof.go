@@ -239,7 +239,7 @@ func (b *binder) asOfValue(c *asOfClause) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if usesColumns(x.e) {
+	if plan.UsesColumns(x.e) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "AS OF values must be constants")
 	}
 	if x.null {

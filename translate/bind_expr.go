@@ -62,7 +62,7 @@ func (b *binder) groupedExpr(n *pg.Node) (bound, error) {
 		r.t, r.name, r.strong = agg.groups[i].t, in.name, in.strong
 		return r, nil
 	}
-	if !usesColumns(in.e) {
+	if !plan.UsesColumns(in.e) {
 		return in, nil // a constant
 	}
 	if cr := n.GetColumnRef(); cr != nil {

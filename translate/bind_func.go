@@ -188,7 +188,7 @@ func (b *binder) aggregate(fc *pg.FuncCall, name string) (bound, error) {
 			return bound{}, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function %s needs exactly one WITHIN GROUP ordering column", name), fc.Location)
 		}
 		for _, a := range args {
-			if usesColumns(a.e) {
+			if plan.UsesColumns(a.e) {
 				return bound{}, b.errAt(notYet("non-constant direct arguments of "+name), fc.Location)
 			}
 			call.Args = append(call.Args, b.coerce(a, expr.Float8))

@@ -39,7 +39,7 @@ func (b *binder) rowElems(n *pg.Node) (elems []bound, ok bool, err error) {
 	if err != nil {
 		return nil, true, err
 	}
-	b.addPending(pendingJoin{typ: plan.JoinLeft, right: p.Root, single: true, apply: len(freeRefs(p.Root)) > 0})
+	b.addPending(pendingJoin{typ: plan.JoinLeft, right: p.Root, single: true, apply: len(plan.FreeRefs(p.Root)) > 0})
 	for i, id := range p.Out {
 		r := b.ref(id)
 		r.t, r.name = b.typeOfOutput(p, i), p.Cols[i].Name
@@ -265,7 +265,7 @@ func (b *binder) rowInSubquery(sl *pg.SubLink, op string, negate bool) (bound, e
 			cond = &expr.Call{Fn: "isnull", Args: []expr.Expr{cond}, T: expr.Bool}
 		}
 		mark := b.newCol("mark", plan.TBool, expr.Bool)
-		b.addPending(pendingJoin{typ: plan.JoinMark, right: p.Root, cond: cond, mark: mark, apply: len(freeRefs(p.Root)) > 0})
+		b.addPending(pendingJoin{typ: plan.JoinMark, right: p.Root, cond: cond, mark: mark, apply: len(plan.FreeRefs(p.Root)) > 0})
 		marks[k] = b.ref(mark)
 	}
 	c := &expr.Case{T: expr.Bool, Whens: []expr.When{

@@ -128,7 +128,7 @@ func (b *binder) subLink(sl *pg.SubLink) (bound, error) {
 	if err != nil {
 		return bound{}, err
 	}
-	free := freeRefs(p.Root)
+	free := plan.FreeRefs(p.Root)
 	switch sl.SubLinkType {
 	case pg.SubLinkType_EXISTS_SUBLINK:
 		if len(free) == 0 {
@@ -252,7 +252,7 @@ func unwrapForJoin(p *plan.Select, exists bool) (plan.Rel, expr.Expr, bool) {
 			continue
 		case *plan.Agg:
 			if len(x.Aggs) > 0 || !exists {
-				if len(x.Aggs) == 0 && sameIDs(x.GroupCols, p.Out) {
+				if len(x.Aggs) == 0 && plan.SameIDs(x.GroupCols, p.Out) {
 					r = x.In // DISTINCT: IN does not care about duplicates
 					continue
 				}
@@ -275,18 +275,6 @@ func unwrapForJoin(p *plan.Select, exists bool) (plan.Rel, expr.Expr, bool) {
 		}
 		return nil, nil, false
 	}
-}
-
-func sameIDs(a, b []plan.ColID) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // scalarJoin binds a correlated scalar subquery as a left join that
@@ -405,7 +393,7 @@ func splitEquality(c expr.Expr, inner, outer plan.ColSet) (in, out expr.Expr, ok
 // columns: the references must be in the subquery's WHERE conditions,
 // which become the join condition.
 func (b *binder) lateralJoin(left plan.Rel, p *plan.Select, typ plan.JoinType) (plan.Rel, error) {
-	free := freeRefs(p.Root)
+	free := plan.FreeRefs(p.Root)
 	if len(free) == 0 {
 		return &plan.Join{Typ: typ, Left: left, Right: p.Root}, nil
 	}
@@ -478,29 +466,8 @@ func pullCorrelated(b *binder, r plan.Rel, free plan.ColSet) (plan.Rel, []expr.E
 			return &plan.Join{Typ: x.Typ, Left: l, Right: rr, Cond: x.Cond}, append(pl, pr...), true
 		}
 	}
-	if freeRefs(r).Intersects(free) {
+	if plan.FreeRefs(r).Intersects(free) {
 		return nil, nil, false
 	}
 	return r, nil, true
-}
-
-// freeRefs is the set of columns r's expressions use that no node of r
-// produces: the outer references of a subquery.
-func freeRefs(r plan.Rel) plan.ColSet {
-	used, produced := plan.ColSet{}, plan.ColSet{}
-	plan.Visit(r, func(n plan.Rel) {
-		for _, e := range plan.Exprs(n) {
-			used.AddRefs(e)
-		}
-		for _, id := range plan.OwnCols(n) {
-			produced.Add(id)
-		}
-	})
-	free := plan.ColSet{}
-	for id := range used {
-		if !produced.Has(id) {
-			free.Add(id)
-		}
-	}
-	return free
 }

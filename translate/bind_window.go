@@ -241,7 +241,7 @@ func (b *binder) windowFrame(wd *pg.WindowDef, order []plan.SortKey) (exec.Windo
 		if err != nil {
 			return nil, err
 		}
-		if usesColumns(x.e) {
+		if plan.UsesColumns(x.e) {
 			return nil, b.errAt(pgerr.New("42P20", "argument of %s must not contain variables", map[exec.FrameMode]string{exec.FrameRows: "ROWS", exec.FrameRange: "RANGE", exec.FrameGroups: "GROUPS"}[f.Mode]), nodeLocation(n))
 		}
 		if f.Mode != exec.FrameRange {

@@ -284,7 +284,7 @@ func (b *binder) cteRefCount(w *pg.WithClause, cte *pg.CommonTableExpr) int {
 // the whole statement: it refers to no column of an enclosing query and
 // reads no recursive query's work table (both change while it runs).
 func shareable(r plan.Rel) bool {
-	if len(freeRefs(r)) > 0 {
+	if len(plan.FreeRefs(r)) > 0 {
 		return false
 	}
 	ok := true

@@ -111,7 +111,7 @@ func (st *ctasStatement) fill(ctx context.Context, mc catalog.MutableCatalog, t 
 	s := st.sess
 	schema := t.Metadata.CurrentSchema()
 	cols := columnsOf(schema)
-	in, err := lower(ctx, s, qp)
+	in, err := lowerQuery(ctx, s, qp)
 	if err != nil {
 		return 0, err
 	}

@@ -81,7 +81,7 @@ func dmlRowsErr(t *testing.T, s *session, sql string, values ...*string) ([]stri
 	if got, want := len(p.sel.Cols), dmlColValues+len(p.cols)+len(p.returning); got != want {
 		t.Fatalf("%s: %d output columns, want %d", sql, got, want)
 	}
-	op, err := lower(context.Background(), s, p.sel)
+	op, err := lowerQuery(context.Background(), s, p.sel)
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +211,7 @@ func TestBindDeleteShadowedMetadata(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	op, err := lower(context.Background(), s, p.sel)
+	op, err := lowerQuery(context.Background(), s, p.sel)
 	if err != nil {
 		t.Fatal(err)
 	}

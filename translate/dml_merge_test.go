@@ -57,7 +57,7 @@ func mergePlanRows(t *testing.T, s *session, sql string) ([]string, *dmlPlan, er
 	if len(p.sel.Cols) != dmlColValues+len(p.cols)+len(p.returning) {
 		t.Fatalf("%s: %d columns, want %d", sql, len(p.sel.Cols), dmlColValues+len(p.cols)+len(p.returning))
 	}
-	op, err := lower(ctx, s, p.sel)
+	op, err := lowerQuery(ctx, s, p.sel)
 	if err != nil {
 		return nil, nil, err
 	}

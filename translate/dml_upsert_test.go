@@ -65,7 +65,7 @@ func upsertPlanRows(t *testing.T, s *session, sql string, values ...*string) ([]
 	if p.kind != dmlKindInsert || p.dup != dupError || p.cardinality != upsertCardinality {
 		t.Fatalf("%s: kind %v dup %v cardinality %+v", sql, p.kind, p.dup, p.cardinality)
 	}
-	op, err := lower(context.Background(), s, p.sel)
+	op, err := lowerQuery(context.Background(), s, p.sel)
 	if err != nil {
 		return nil, nil, err
 	}

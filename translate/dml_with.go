@@ -207,7 +207,7 @@ func (s *session) runDMLWithSteps(ctx context.Context, mc catalog.MutableCatalog
 	if w.dml != nil {
 		return s.runDML(ctx, mc, w.dml)
 	}
-	op, err := lower(ctx, s, w.sel)
+	op, err := lowerQuery(ctx, s, w.sel)
 	if err != nil {
 		return nil, err
 	}

@@ -5,60 +5,16 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-
-	"github.com/icegate/icegate/engine"
-	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
-
-// opStats is what one operator did during EXPLAIN ANALYZE: the rows and
-// batches it returned and the time spent in it and below it.
-type opStats struct {
-	rows, batches int64
-	dur           time.Duration
-	extra         string // what a scan pruned
-}
-
-func (s *opStats) String() string {
-	out := fmt.Sprintf("(actual rows=%d batches=%d time=%.3f ms)", s.rows, s.batches, float64(s.dur.Microseconds())/1000)
-	if s.extra != "" {
-		out += " (" + s.extra + ")"
-	}
-	return out
-}
-
-// statsOp counts what passes through an operator.
-type statsOp struct {
-	engine.Operator
-	st *opStats
-}
-
-func (o *statsOp) Open(ctx context.Context) error {
-	t := time.Now()
-	err := o.Operator.Open(ctx)
-	o.st.dur += time.Since(t)
-	return err
-}
-
-func (o *statsOp) Next() (arrow.RecordBatch, error) {
-	t := time.Now()
-	b, err := o.Operator.Next()
-	o.st.dur += time.Since(t)
-	if b != nil {
-		o.st.rows += b.NumRows()
-		o.st.batches++
-	}
-	return b, err
-}
 
 // explainAnalyze runs the query, discarding its rows, and prints its plan
 // with what each node did.
 func explainAnalyze(ctx context.Context, s *session, p *plan.Select) ([]string, error) {
 	start := time.Now()
-	l := &lowerer{ctx: ctx, s: s, q: p.ColTable, opts: expr.CompileOptions{TimeZone: s.settings.location()},
-		init: map[*plan.Subquery]*expr.Lit{}, stats: map[plan.Rel]*opStats{}}
+	l := newLowerer(ctx, s, p.ColTable)
+	l.stats = map[plan.Rel]*opStats{}
 	p = opt.Statement(p, s.optConfig())
 	op, err := l.lowerPlan(p)
 	if err != nil {

@@ -105,7 +105,7 @@ func (s *session) insertOperator(ctx context.Context, p *insertPlan) (engine.Ope
 	if p.values != nil {
 		return exec.NewValues(arrow.NewSchema(fields, nil), p.values, opts)
 	}
-	in, err := lower(ctx, s, p.sel)
+	in, err := lowerQuery(ctx, s, p.sel)
 	if err != nil {
 		return nil, err
 	}

@@ -12,31 +12,17 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/internal/pgerr"
-	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// lower builds the engine operator tree of a bound query; it yields
-// exactly the query's result columns, in order. The tree is optimized
-// first (optimize.go), tables' files are planned here, and uncorrelated
-// subqueries in expressions run here, once.
-func lower(ctx context.Context, s *session, p *plan.Select) (engine.Operator, error) {
-	l := newLowerer(ctx, s, p.ColTable)
-	op, err := l.lowerPlan(opt.Statement(p, s.optConfig()))
-	if err != nil {
-		return nil, err
-	}
-	return s.limitMemory(op), nil
-}
-
-func newLowerer(ctx context.Context, s *session, q *plan.ColTable) *lowerer {
-	return &lowerer{ctx: ctx, s: s, q: q, opts: expr.CompileOptions{TimeZone: s.settings.location()}, init: map[*plan.Subquery]*expr.Lit{}}
+func newLowerer(ctx context.Context, e env, q *plan.ColTable) *lowerer {
+	return &lowerer{ctx: ctx, env: e, q: q, opts: expr.CompileOptions{TimeZone: e.location()}, init: map[*plan.Subquery]*expr.Lit{}}
 }
 
 // lowerer lowers one statement's relational trees.
 type lowerer struct {
 	ctx  context.Context
-	s    *session
+	env  env
 	q    *plan.ColTable
 	opts expr.CompileOptions
 	// init caches the values of uncorrelated subqueries.
@@ -167,7 +153,7 @@ func (l *lowerer) lowerNode(r plan.Rel, need plan.ColSet) (engine.Operator, []pl
 	case plan.Source:
 		return x.Lower(l.ctx, need)
 	case *plan.OneRow:
-		op, err := exec.NewValues(emptySchema, [][]expr.Expr{{}}, l.opts)
+		op, err := exec.NewValues(noColumns, [][]expr.Expr{{}}, l.opts)
 		return op, nil, err
 	case *plan.Values:
 		rows := make([][]expr.Expr, len(x.Rows))
@@ -481,7 +467,7 @@ func (l *lowerer) lowerExactNamed(r plan.Rel, cols []plan.ColID, names []string)
 	if err != nil {
 		return nil, err
 	}
-	if sameIDs(layout, cols) && !hasDictionary(op.Schema()) {
+	if plan.SameIDs(layout, cols) && !hasDictionary(op.Schema()) {
 		return op, nil
 	}
 	exprs := make([]expr.Expr, len(cols))
@@ -533,7 +519,7 @@ func (l *lowerer) initPlan(x *plan.Subquery) (*expr.Lit, error) {
 	if v, ok := l.init[x]; ok {
 		return v, nil
 	}
-	sub := &lowerer{ctx: l.ctx, s: l.s, q: x.Plan.ColTable, opts: l.opts, init: l.init, ctes: l.cteRunsOf()}
+	sub := &lowerer{ctx: l.ctx, env: l.env, q: x.Plan.ColTable, opts: l.opts, init: l.init, ctes: l.cteRunsOf()}
 	p := x.Plan
 	if x.Exists {
 		p = &plan.Select{Root: &plan.Limit{In: p.Root, Limit: 1}, Out: p.Out, Cols: p.Cols, ColTable: p.ColTable}
@@ -542,17 +528,11 @@ func (l *lowerer) initPlan(x *plan.Subquery) (*expr.Lit, error) {
 	if err != nil {
 		return nil, err
 	}
-	// It runs now, before the statement's rows: under statement_mem and
-	// statement_timeout of its own.
-	ctx := l.ctx
-	if t := l.s.statementTimeout(); t > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, t, errStatementTimeout)
-		defer cancel()
-	}
-	rows, err := drain(ctx, l.s.limitMemory(op), 2)
+	// It runs now, before the statement's rows, under limits the session
+	// sets.
+	rows, err := l.env.runNow(l.ctx, op, 2)
 	if err != nil {
-		return nil, timeoutErr(ctx, err)
+		return nil, err
 	}
 	var lit *expr.Lit
 	switch {
@@ -651,3 +631,6 @@ func countFromMetadata(x *plan.Agg) (int64, bool) {
 	}
 	return n, true
 }
+
+// noColumns is the schema of a row without columns.
+var noColumns = arrow.NewSchema(nil, nil)

@@ -22,7 +22,7 @@ import (
 func (l *lowerer) lowerApply(x *plan.Join, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
 	leftOut := plan.SetOf(x.Left.OutCols())
 	params := plan.ColSet{}
-	for id := range freeRefs(x.Right) {
+	for id := range plan.FreeRefs(x.Right) {
 		if leftOut.Has(id) {
 			params.Add(id)
 		}

@@ -66,8 +66,8 @@ func (l *lowerer) scanPredicate(sr *plan.Scan, e expr.Expr) (catalog.Predicate, 
 			break
 		}
 		op, col, c := call.Fn, call.Args[0], call.Args[1]
-		if usesColumns(col) && !usesColumns(c) {
-		} else if usesColumns(c) && !usesColumns(col) {
+		if plan.UsesColumns(col) && !plan.UsesColumns(c) {
+		} else if plan.UsesColumns(c) && !plan.UsesColumns(col) {
 			op, col, c = flipped[op], c, col
 		} else {
 			break
@@ -88,7 +88,7 @@ func (l *lowerer) scanPredicate(sr *plan.Scan, e expr.Expr) (catalog.Predicate, 
 		}
 		p := catalog.Predicate{FieldID: f, Op: catalog.OpIn}
 		for _, a := range call.Args[1:] {
-			if usesColumns(a) {
+			if plan.UsesColumns(a) {
 				return catalog.Predicate{}, false
 			}
 			v, ok := l.icebergConst(a, t)
@@ -248,11 +248,11 @@ func (l *lowerer) constant(e expr.Expr) (*expr.Lit, bool) {
 	if lit, ok := r.(*expr.Lit); ok {
 		return lit, true
 	}
-	prog, err := expr.Compile(r, emptySchema, l.opts)
+	prog, err := expr.Compile(r, noColumns, l.opts)
 	if err != nil {
 		return nil, false
 	}
-	one := array.NewRecordBatch(emptySchema, nil, 1)
+	one := array.NewRecordBatch(noColumns, nil, 1)
 	defer one.Release()
 	a, err := prog.Eval(l.ctx, one)
 	if err != nil {

@@ -241,7 +241,7 @@ func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows,
 		}
 	}
 	st.fresh = false
-	op, err := lower(ctx, st.sess, plan)
+	op, err := lowerQuery(ctx, st.sess, plan)
 	if err != nil {
 		return nil, err
 	}

@@ -3,8 +3,6 @@ package translate
 import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/reflect/protoreflect"
-
-	"github.com/icegate/icegate/engine/expr"
 )
 
 // containsAggregate reports whether an expression's AST calls an aggregate
@@ -44,32 +42,6 @@ func walkAST(m protoreflect.Message, visit func(protoreflect.Message) bool) {
 		}
 		return true
 	})
-}
-
-// usesColumns reports whether a bound expression reads any column.
-func usesColumns(e expr.Expr) bool {
-	switch e := e.(type) {
-	case *expr.Col:
-		return true
-	case *expr.Cast:
-		return usesColumns(e.Arg)
-	case *expr.Call:
-		for _, a := range e.Args {
-			if usesColumns(a) {
-				return true
-			}
-		}
-	case *expr.Case:
-		for _, w := range e.Whens {
-			if usesColumns(w.Cond) || usesColumns(w.Then) {
-				return true
-			}
-		}
-		if e.Else != nil {
-			return usesColumns(e.Else)
-		}
-	}
-	return false
 }
 
 type protoreflectMessage = protoreflect.Message
