@@ -185,7 +185,7 @@ func (b *binder) timeTravel(t *catalog.Table, name string, c *asOfClause) (*cata
 		s := snapshotAsOf(m, us/1000)
 		if s == nil {
 			return nil, nil, noSnapshot(m, name, fmt.Sprintf("no snapshot of table \"%s\" is as old as %s", name,
-				time.UnixMicro(us).In(b.sess.settings.location()).Format("2006-01-02 15:04:05.999999-07")))
+				time.UnixMicro(us).In(b.sess.settings.Location()).Format("2006-01-02 15:04:05.999999-07")))
 		}
 		return s, snapshotSchema(m, s), nil
 	}
@@ -292,12 +292,12 @@ func (b *binder) asOfValue(c *asOfClause) (any, error) {
 		if tt.TimeZone == "" {
 			// timestamp without time zone: wall time in the session's zone.
 			w := time.UnixMicro(us).UTC()
-			return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), b.sess.settings.location()), nil
+			return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), b.sess.settings.Location()), nil
 		}
 		return time.UnixMicro(us), nil
 	case *array.Date32:
 		d := time.Unix(int64(a.Value(0))*86400, 0).UTC()
-		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, b.sess.settings.location()), nil
+		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, b.sess.settings.Location()), nil
 	}
 	if expr.IsNumericType(arr.DataType()) || arr.DataType().ID() == arrow.DECIMAL128 {
 		u, s := expr.DecimalValue(arr, 0)

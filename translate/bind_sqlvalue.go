@@ -10,7 +10,7 @@ import (
 )
 
 func (b *binder) sqlValueFunction(f *pg.SQLValueFunction) (bound, error) {
-	loc := b.sess.settings.location()
+	loc := b.sess.settings.Location()
 	now := b.now
 	text := func(s, name string) (bound, error) {
 		return bound{e: &expr.Lit{V: s, T: expr.Text}, t: plan.TText, name: name, strong: true}, nil

@@ -17,6 +17,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/lower"
 	"github.com/icegate/icegate/translate/opt"
 )
 
@@ -245,14 +246,14 @@ func emptyChange(ch *catalog.Change) bool {
 // lowering found for the target's scan: the rows the change read, which
 // serializable validation checks concurrent appends against.
 func lowerDML(ctx context.Context, s *session, p *dmlPlan) (engine.Operator, []catalog.Predicate, error) {
-	l := newLowerer(ctx, s, p.sel.ColTable)
-	op, err := l.lowerPlan(opt.Statement(p.sel, s.optConfig()))
+	l := lower.New(ctx, s, p.sel.ColTable)
+	op, err := l.Plan(opt.Statement(p.sel, s.optConfig()))
 	if err != nil {
 		return nil, nil, err
 	}
 	var preds []catalog.Predicate
 	if p.target != nil {
-		preds = l.scanPreds[p.target]
+		preds = l.ScanPreds[p.target]
 	}
 	op = s.limitMemory(op)
 	if err := op.Open(ctx); err != nil {

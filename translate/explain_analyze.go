@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/icegate/icegate/translate/lower"
 	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -13,10 +14,10 @@ import (
 // with what each node did.
 func explainAnalyze(ctx context.Context, s *session, p *plan.Select) ([]string, error) {
 	start := time.Now()
-	l := newLowerer(ctx, s, p.ColTable)
-	l.stats = map[plan.Rel]*opStats{}
+	l := lower.New(ctx, s, p.ColTable)
+	l.Stats = map[plan.Rel]*lower.OpStats{}
 	p = opt.Statement(p, s.optConfig())
-	op, err := l.lowerPlan(p)
+	op, err := l.Plan(p)
 	if err != nil {
 		return nil, err
 	}
@@ -38,18 +39,18 @@ func explainAnalyze(ctx context.Context, s *session, p *plan.Select) ([]string, 
 		rows += b.NumRows()
 	}
 	// Scans also say what pruning skipped.
-	for _, rec := range l.scanStats {
-		st, ok := l.stats[rec.rel]
+	for _, rec := range l.ScanStats {
+		st, ok := l.Stats[rec.Rel]
 		if !ok {
 			continue
 		}
-		ps := l.planned[rec.rel].stats
-		ss := rec.scan.Stats()
-		st.extra = fmt.Sprintf("manifests %d skipped %d, files %d skipped %d, row groups %d skipped %d",
+		ps := l.Planned[rec.Rel].Stats
+		ss := rec.Scan.Stats()
+		st.Extra = fmt.Sprintf("manifests %d skipped %d, files %d skipped %d, row groups %d skipped %d",
 			ps.Manifests, ps.ManifestsSkipped, ps.Files, ps.FilesSkipped, ss.RowGroups, ss.RowGroupsSkipped)
 	}
-	notes := make(map[plan.Rel]string, len(l.stats))
-	for r, st := range l.stats {
+	notes := make(map[plan.Rel]string, len(l.Stats))
+	for r, st := range l.Stats {
 		notes[r] = st.String()
 	}
 	lines := p.Render(notes)

@@ -259,5 +259,5 @@ func mapCtxErr(ctx context.Context, err error) error {
 
 // compileOptions are the session settings compiled expressions depend on.
 func (s *session) compileOptions() expr.CompileOptions {
-	return expr.CompileOptions{TimeZone: s.settings.location()}
+	return expr.CompileOptions{TimeZone: s.settings.Location()}
 }

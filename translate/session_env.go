@@ -6,22 +6,23 @@ import (
 
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/translate/lower"
 	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
 
 // location is the session's TimeZone (lowering's env).
-func (s *session) location() *time.Location { return s.settings.location() }
+func (s *session) Location() *time.Location { return s.settings.Location() }
 
 // runNow runs a subquery before the statement's rows, under statement_mem
 // and a statement_timeout of its own (lowering's env).
-func (s *session) runNow(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error) {
+func (s *session) RunNow(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error) {
 	if t := s.statementTimeout(); t > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, t, errStatementTimeout)
 		defer cancel()
 	}
-	rows, err := drain(ctx, s.limitMemory(op), max)
+	rows, err := lower.Drain(ctx, s.limitMemory(op), max)
 	if err != nil {
 		return nil, timeoutErr(ctx, err)
 	}
@@ -33,8 +34,8 @@ func (s *session) runNow(ctx context.Context, op engine.Operator, max int) ([]*e
 // first (optimize.go), tables' files are planned here, and uncorrelated
 // subqueries in expressions run here, once.
 func lowerQuery(ctx context.Context, s *session, p *plan.Select) (engine.Operator, error) {
-	l := newLowerer(ctx, s, p.ColTable)
-	op, err := l.lowerPlan(opt.Statement(p, s.optConfig()))
+	l := lower.New(ctx, s, p.ColTable)
+	op, err := l.Plan(opt.Statement(p, s.optConfig()))
 	if err != nil {
 		return nil, err
 	}

@@ -221,7 +221,7 @@ func TestSetTimeZoneOffsets(t *testing.T) {
 				t.Fatalf("%s: %v", tc.value, err)
 			}
 		}
-		_, off := time.Date(2024, 1, 15, 12, 0, 0, 0, s.settings.location()).Zone()
+		_, off := time.Date(2024, 1, 15, 12, 0, 0, 0, s.settings.Location()).Zone()
 		if off != tc.offset {
 			t.Errorf("SET TimeZone = '%s': offset %d, want %d", tc.value, off, tc.offset)
 		}

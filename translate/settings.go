@@ -287,7 +287,7 @@ func (s *settings) reported() map[string]string {
 }
 
 // location returns the session time zone.
-func (s *settings) location() *time.Location {
+func (s *settings) Location() *time.Location {
 	loc, err := pgtext.ParseTimeZone(s.values["TimeZone"])
 	if err != nil {
 		return time.UTC

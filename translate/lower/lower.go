@@ -1,4 +1,4 @@
-package translate
+package lower
 
 import (
 	"context"
@@ -15,21 +15,21 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-func newLowerer(ctx context.Context, e env, q *plan.ColTable) *lowerer {
-	return &lowerer{ctx: ctx, env: e, q: q, opts: expr.CompileOptions{TimeZone: e.location()}, init: map[*plan.Subquery]*expr.Lit{}}
+func New(ctx context.Context, e Env, q *plan.ColTable) *Lowerer {
+	return &Lowerer{ctx: ctx, env: e, q: q, opts: expr.CompileOptions{TimeZone: e.Location()}, init: map[*plan.Subquery]*expr.Lit{}}
 }
 
-// lowerer lowers one statement's relational trees.
-type lowerer struct {
+// Lowerer lowers one statement's relational trees.
+type Lowerer struct {
 	ctx  context.Context
-	env  env
+	env  Env
 	q    *plan.ColTable
 	opts expr.CompileOptions
 	// init caches the values of uncorrelated subqueries.
 	init map[*plan.Subquery]*expr.Lit
 	// stats, for EXPLAIN ANALYZE, records what each node's operator did;
 	// root is the optimized tree lowerPlan lowered.
-	stats map[plan.Rel]*opStats
+	Stats map[plan.Rel]*OpStats
 	root  plan.Rel
 	// workTables are the work tables of the recursive queries being run.
 	workTables map[*plan.WorkTableRef]*exec.WorkTable
@@ -38,28 +38,28 @@ type lowerer struct {
 	split *scanSplit
 	// scanPreds are the pruning predicates of scans (lower_prune.go);
 	// planned caches each scan's planned files.
-	scanPreds map[*plan.Scan][]catalog.Predicate
-	planned   map[*plan.Scan]plannedScan
+	ScanPreds map[*plan.Scan][]catalog.Predicate
+	Planned   map[*plan.Scan]plannedScan
 	// scanStats are the scans built, for EXPLAIN ANALYZE.
-	scanStats []scanRecord
+	ScanStats []scanRecord
 	// ctes are the shared WITH queries of the execution (lower_cte.go).
 	ctes *cteRuns
 }
 
 // scanRecord ties a scan operator to its plan node.
 type scanRecord struct {
-	rel  *plan.Scan
-	scan *scan.Scan
+	Rel  *plan.Scan
+	Scan *scan.Scan
 }
 
 // plannedScan is the outcome of planning one scan.
 type plannedScan struct {
 	tasks []catalog.FileScanTask
-	stats catalog.PlanStats
+	Stats catalog.PlanStats
 }
 
 // lowerPlan lowers a query and projects its result columns.
-func (l *lowerer) lowerPlan(p *plan.Select) (engine.Operator, error) {
+func (l *Lowerer) Plan(p *plan.Select) (engine.Operator, error) {
 	root := p.Root
 	l.root = root
 	l.collectScanPredicates(root)
@@ -79,13 +79,13 @@ func hasDictionary(s *arrow.Schema) bool {
 	return false
 }
 
-func (l *lowerer) ref(id plan.ColID) expr.Expr {
+func (l *Lowerer) ref(id plan.ColID) expr.Expr {
 	m := l.q.Meta(id)
 	return &expr.Col{Idx: int(id), Name: m.Name, T: m.ArrowType}
 }
 
 // project lowers a projection of bound expressions over op.
-func (l *lowerer) project(op engine.Operator, layout []plan.ColID, exprs []expr.Expr, names []string) (engine.Operator, error) {
+func (l *Lowerer) project(op engine.Operator, layout []plan.ColID, exprs []expr.Expr, names []string) (engine.Operator, error) {
 	es, err := l.remapAll(exprs, layout)
 	if err != nil {
 		op.Close()
@@ -102,7 +102,7 @@ func (l *lowerer) project(op engine.Operator, layout []plan.ColID, exprs []expr.
 // remap turns a bound expression over column ids into one over the
 // positions of layout, and replaces uncorrelated subqueries by their
 // values.
-func (l *lowerer) remap(e expr.Expr, layout []plan.ColID) (expr.Expr, error) {
+func (l *Lowerer) remap(e expr.Expr, layout []plan.ColID) (expr.Expr, error) {
 	return plan.RewriteExpr(e, func(e expr.Expr) (expr.Expr, error) {
 		switch x := e.(type) {
 		case *expr.Col:
@@ -118,7 +118,7 @@ func (l *lowerer) remap(e expr.Expr, layout []plan.ColID) (expr.Expr, error) {
 	})
 }
 
-func (l *lowerer) remapAll(es []expr.Expr, layout []plan.ColID) ([]expr.Expr, error) {
+func (l *Lowerer) remapAll(es []expr.Expr, layout []plan.ColID) ([]expr.Expr, error) {
 	out := make([]expr.Expr, len(es))
 	for i, e := range es {
 		r, err := l.remap(e, layout)
@@ -132,21 +132,21 @@ func (l *lowerer) remapAll(es []expr.Expr, layout []plan.ColID) ([]expr.Expr, er
 
 // lower lowers r, producing at least the columns in need; it returns the
 // operator and the column id of each of its output columns.
-func (l *lowerer) lower(r plan.Rel, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
+func (l *Lowerer) lower(r plan.Rel, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
 	if err := l.ctx.Err(); err != nil {
 		return nil, nil, err
 	}
 	op, layout, err := l.lowerNode(r, need)
-	if err != nil || l.stats == nil {
+	if err != nil || l.Stats == nil {
 		return op, layout, err
 	}
-	st := &opStats{}
-	l.stats[r] = st
+	st := &OpStats{}
+	l.Stats[r] = st
 	return &statsOp{Operator: op, st: st}, layout, nil
 }
 
 // lowerNode lowers one node (and, through lower, its inputs).
-func (l *lowerer) lowerNode(r plan.Rel, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
+func (l *Lowerer) lowerNode(r plan.Rel, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
 	switch x := r.(type) {
 	case *plan.Scan:
 		return l.lowerScan(x, need)
@@ -232,7 +232,7 @@ func (l *lowerer) lowerNode(r plan.Rel, need plan.ColSet) (engine.Operator, []pl
 }
 
 // lowerScan reads the needed columns of a table at its snapshot.
-func (l *lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
+func (l *Lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
 	var ids []int
 	var layout []plan.ColID
 	for i, id := range x.Cols {
@@ -251,39 +251,39 @@ func (l *lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []
 		tasks, opts.Parallelism = l.split.tasks, 1
 		opts.Shard, opts.Shards = l.split.shard, l.split.shards
 	}
-	sc := scan.New(engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.Schema, FieldIDs: ids, Filters: l.scanPreds[x]}, opts)
-	if s, ok := sc.(*scan.Scan); ok && l.stats != nil {
-		l.scanStats = append(l.scanStats, scanRecord{rel: x, scan: s})
+	sc := scan.New(engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.Schema, FieldIDs: ids, Filters: l.ScanPreds[x]}, opts)
+	if s, ok := sc.(*scan.Scan); ok && l.Stats != nil {
+		l.ScanStats = append(l.ScanStats, scanRecord{Rel: x, Scan: s})
 	}
 	return sc, layout, nil
 }
 
 // planFiles lists the files of a scan's snapshot.
-func (l *lowerer) planFiles(x *plan.Scan) ([]catalog.FileScanTask, error) {
+func (l *Lowerer) planFiles(x *plan.Scan) ([]catalog.FileScanTask, error) {
 	if x.Snapshot == nil {
 		return nil, nil
 	}
-	if p, ok := l.planned[x]; ok {
+	if p, ok := l.Planned[x]; ok {
 		return p.tasks, nil
 	}
-	tasks, stats, err := catalog.PlanFilesFiltered(l.ctx, x.Table, x.Snapshot, l.scanPreds[x])
+	tasks, stats, err := catalog.PlanFilesFiltered(l.ctx, x.Table, x.Snapshot, l.ScanPreds[x])
 	if err != nil {
 		if pgerr.As(err) != nil {
 			return nil, err
 		}
 		return nil, pgerr.Wrap(err, pgerr.IOError, "plan scan of %s: %v", x.Table.Ident.Name, err)
 	}
-	if l.planned == nil {
-		l.planned = map[*plan.Scan]plannedScan{}
+	if l.Planned == nil {
+		l.Planned = map[*plan.Scan]plannedScan{}
 	}
-	l.planned[x] = plannedScan{tasks: tasks, stats: stats}
+	l.Planned[x] = plannedScan{tasks: tasks, Stats: stats}
 	return tasks, nil
 }
 
 // lowerFilter lowers a filter. A filter on the mark of a mark join whose
 // mark nothing else needs turns the join into a semi join (mark) or an
 // anti join (NOT mark).
-func (l *lowerer) lowerFilter(x *plan.Filter, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
+func (l *Lowerer) lowerFilter(x *plan.Filter, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
 	in := x.In
 	preds := plan.Conjuncts(x.Pred)
 	if j, ok := in.(*plan.Join); ok && j.Typ == plan.JoinMark && !need.Has(j.Mark) {
@@ -338,7 +338,7 @@ func (l *lowerer) lowerFilter(x *plan.Filter, need plan.ColSet) (engine.Operator
 }
 
 // lowerAgg lowers an aggregation: group keys, then aggregates.
-func (l *lowerer) lowerAgg(x *plan.Agg) (engine.Operator, []plan.ColID, error) {
+func (l *Lowerer) lowerAgg(x *plan.Agg) (engine.Operator, []plan.ColID, error) {
 	if n, ok := countFromMetadata(x); ok {
 		row := make([]expr.Expr, len(x.Aggs))
 		fields := make([]arrow.Field, len(x.Aggs))
@@ -365,7 +365,7 @@ func (l *lowerer) lowerAgg(x *plan.Agg) (engine.Operator, []plan.ColID, error) {
 
 // aggOver puts the aggregation x over in (whose columns are layout),
 // built by newAgg (the whole or the partial phase).
-func (l *lowerer) aggOver(in engine.Operator, layout []plan.ColID, x *plan.Agg,
+func (l *Lowerer) aggOver(in engine.Operator, layout []plan.ColID, x *plan.Agg,
 	newAgg func(engine.Operator, []expr.Expr, []exec.AggCall, ...expr.CompileOptions) (engine.Operator, error)) (engine.Operator, []plan.ColID, error) {
 	calls, groups, err := l.aggCalls(x, layout)
 	if err != nil {
@@ -381,7 +381,7 @@ func (l *lowerer) aggOver(in engine.Operator, layout []plan.ColID, x *plan.Agg,
 }
 
 // aggCalls lowers an aggregation's group keys and calls over layout.
-func (l *lowerer) aggCalls(x *plan.Agg, layout []plan.ColID) ([]exec.AggCall, []expr.Expr, error) {
+func (l *Lowerer) aggCalls(x *plan.Agg, layout []plan.ColID) ([]exec.AggCall, []expr.Expr, error) {
 	groups, err := l.remapAll(x.Groups, layout)
 	if err != nil {
 		return nil, nil, err
@@ -409,7 +409,7 @@ func (l *lowerer) aggCalls(x *plan.Agg, layout []plan.ColID) ([]exec.AggCall, []
 
 // lowerSort lowers ORDER BY; with limit >= 0 it keeps only the first
 // limit rows (top-N).
-func (l *lowerer) lowerSort(x *plan.Sort, need plan.ColSet, limit int64) (engine.Operator, []plan.ColID, error) {
+func (l *Lowerer) lowerSort(x *plan.Sort, need plan.ColSet, limit int64) (engine.Operator, []plan.ColID, error) {
 	childNeed := plan.ColSet{}
 	for id := range need {
 		childNeed.Add(id)
@@ -439,7 +439,7 @@ func (l *lowerer) lowerSort(x *plan.Sort, need plan.ColSet, limit int64) (engine
 	return op, layout, nil
 }
 
-func (l *lowerer) sortKeys(ks []plan.SortKey, layout []plan.ColID) ([]exec.SortKey, error) {
+func (l *Lowerer) sortKeys(ks []plan.SortKey, layout []plan.ColID) ([]exec.SortKey, error) {
 	keys := make([]exec.SortKey, len(ks))
 	for i, k := range ks {
 		e, err := l.remap(k.E, layout)
@@ -452,7 +452,7 @@ func (l *lowerer) sortKeys(ks []plan.SortKey, layout []plan.ColID) ([]exec.SortK
 }
 
 // lowerExact lowers r and projects exactly cols, in order.
-func (l *lowerer) lowerExact(r plan.Rel, cols []plan.ColID) (engine.Operator, error) {
+func (l *Lowerer) lowerExact(r plan.Rel, cols []plan.ColID) (engine.Operator, error) {
 	names := make([]string, len(cols))
 	for i, id := range cols {
 		names[i] = l.q.Meta(id).Name
@@ -462,7 +462,7 @@ func (l *lowerer) lowerExact(r plan.Rel, cols []plan.ColID) (engine.Operator, er
 
 // lowerExactNamed lowers r and projects exactly cols, in order, named
 // names; dictionary columns come out decoded.
-func (l *lowerer) lowerExactNamed(r plan.Rel, cols []plan.ColID, names []string) (engine.Operator, error) {
+func (l *Lowerer) lowerExactNamed(r plan.Rel, cols []plan.ColID, names []string) (engine.Operator, error) {
 	op, layout, err := l.lower(r, plan.SetOf(cols))
 	if err != nil {
 		return nil, err
@@ -478,7 +478,7 @@ func (l *lowerer) lowerExactNamed(r plan.Rel, cols []plan.ColID, names []string)
 }
 
 // lowerSetOp lowers UNION ALL / INTERSECT / EXCEPT.
-func (l *lowerer) lowerSetOp(x *plan.SetOp) (engine.Operator, []plan.ColID, error) {
+func (l *Lowerer) lowerSetOp(x *plan.SetOp) (engine.Operator, []plan.ColID, error) {
 	ins := make([]engine.Operator, 0, len(x.Ins))
 	closeAll := func() {
 		for _, op := range ins {
@@ -515,22 +515,22 @@ func (l *lowerer) lowerSetOp(x *plan.SetOp) (engine.Operator, []plan.ColID, erro
 // initPlan runs an uncorrelated subquery once and returns its value: the
 // single value of its single row (NULL without rows; more than one row is
 // an error), or for EXISTS whether it has a row.
-func (l *lowerer) initPlan(x *plan.Subquery) (*expr.Lit, error) {
+func (l *Lowerer) initPlan(x *plan.Subquery) (*expr.Lit, error) {
 	if v, ok := l.init[x]; ok {
 		return v, nil
 	}
-	sub := &lowerer{ctx: l.ctx, env: l.env, q: x.Plan.ColTable, opts: l.opts, init: l.init, ctes: l.cteRunsOf()}
+	sub := &Lowerer{ctx: l.ctx, env: l.env, q: x.Plan.ColTable, opts: l.opts, init: l.init, ctes: l.cteRunsOf()}
 	p := x.Plan
 	if x.Exists {
 		p = &plan.Select{Root: &plan.Limit{In: p.Root, Limit: 1}, Out: p.Out, Cols: p.Cols, ColTable: p.ColTable}
 	}
-	op, err := sub.lowerPlan(p)
+	op, err := sub.Plan(p)
 	if err != nil {
 		return nil, err
 	}
 	// It runs now, before the statement's rows, under limits the session
 	// sets.
-	rows, err := l.env.runNow(l.ctx, op, 2)
+	rows, err := l.env.RunNow(l.ctx, op, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -549,10 +549,10 @@ func (l *lowerer) initPlan(x *plan.Subquery) (*expr.Lit, error) {
 	return lit, nil
 }
 
-// drain runs op and returns the values of the first column (an empty
+// Drain runs op and returns the values of the first column (an empty
 // constant for a row without columns) of at most
 // max rows (it stops reading after max).
-func drain(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error) {
+func Drain(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error) {
 	defer op.Close()
 	if err := op.Open(ctx); err != nil {
 		return nil, err
@@ -583,7 +583,7 @@ func drain(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error
 
 // lowerRecursive lowers WITH RECURSIVE's union; each iteration lowers the
 // recursive term afresh (operators run once).
-func (l *lowerer) lowerRecursive(x *plan.Recursive) (engine.Operator, []plan.ColID, error) {
+func (l *Lowerer) lowerRecursive(x *plan.Recursive) (engine.Operator, []plan.ColID, error) {
 	anchor, err := l.lowerExact(x.Anchor, x.AnchorCols)
 	if err != nil {
 		return nil, nil, err

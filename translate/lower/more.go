@@ -1,4 +1,4 @@
-package translate
+package lower
 
 import (
 	"github.com/icegate/icegate/engine"
@@ -7,7 +7,7 @@ import (
 )
 
 // lowerWindow lowers one window: its input's columns, then its calls.
-func (l *lowerer) lowerWindow(x *plan.Window, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
+func (l *Lowerer) lowerWindow(x *plan.Window, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
 	childNeed := plan.ColSet{}
 	in := plan.SetOf(x.In.OutCols())
 	for id := range need {
@@ -55,7 +55,7 @@ func (l *lowerer) lowerWindow(x *plan.Window, need plan.ColSet) (engine.Operator
 }
 
 // lowerTableFunc lowers a set-returning function evaluated per input row.
-func (l *lowerer) lowerTableFunc(x *plan.TableFunc, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
+func (l *Lowerer) lowerTableFunc(x *plan.TableFunc, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
 	childNeed := plan.ColSet{}
 	in := plan.SetOf(x.In.OutCols())
 	for id := range need {
@@ -84,7 +84,7 @@ func (l *lowerer) lowerTableFunc(x *plan.TableFunc, need plan.ColSet) (engine.Op
 }
 
 // aggExtras lowers an aggregate's extra arguments and ORDER BY.
-func (l *lowerer) aggExtras(c *exec.AggCall, a plan.AggCall, layout []plan.ColID) error {
+func (l *Lowerer) aggExtras(c *exec.AggCall, a plan.AggCall, layout []plan.ColID) error {
 	var err error
 	if len(a.Args) > 0 {
 		if c.Args, err = l.remapAll(a.Args, layout); err != nil {

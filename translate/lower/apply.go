@@ -1,4 +1,4 @@
-package translate
+package lower
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 // (a plan per distinct outer row) but always right.
 
 // lowerApply lowers a dependent join.
-func (l *lowerer) lowerApply(x *plan.Join, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
+func (l *Lowerer) lowerApply(x *plan.Join, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
 	leftOut := plan.SetOf(x.Left.OutCols())
 	params := plan.ColSet{}
 	for id := range plan.FreeRefs(x.Right) {
@@ -87,7 +87,7 @@ func (l *lowerer) lowerApply(x *plan.Join, need plan.ColSet) (engine.Operator, [
 
 // applyOp runs the right side of a dependent join once per left row.
 type applyOp struct {
-	l         *lowerer
+	l         *Lowerer
 	x         *plan.Join
 	left      engine.Operator
 	llayout   []plan.ColID

@@ -1,4 +1,4 @@
-package translate
+package lower
 
 import (
 	"github.com/icegate/icegate/engine"
@@ -8,15 +8,15 @@ import (
 
 // cteRuns are the shared WITH queries of one execution of a statement,
 // each lowered once into a Materialized its references read. One cteRuns
-// serves every lowerer of the execution (the subqueries run before the
+// serves every Lowerer of the execution (the subqueries run before the
 // statement starts included); a prepared statement gets a new one at
 // each Execute, as it lowers its tree again.
 type cteRuns struct {
 	runs map[*plan.CTE]*exec.Materialized
 }
 
-// cteRunsOf returns the lowerer's cteRuns, made on first use.
-func (l *lowerer) cteRunsOf() *cteRuns {
+// cteRunsOf returns the Lowerer's cteRuns, made on first use.
+func (l *Lowerer) cteRunsOf() *cteRuns {
 	if l.ctes == nil {
 		l.ctes = &cteRuns{runs: map[*plan.CTE]*exec.Materialized{}}
 	}
@@ -25,7 +25,7 @@ func (l *lowerer) cteRunsOf() *cteRuns {
 
 // lowerCTEScan lowers a reference to a shared WITH query: a reader of
 // its result, which the first reader to open computes.
-func (l *lowerer) lowerCTEScan(x *plan.CTEScan) (engine.Operator, []plan.ColID, error) {
+func (l *Lowerer) lowerCTEScan(x *plan.CTEScan) (engine.Operator, []plan.ColID, error) {
 	runs := l.cteRunsOf()
 	m, ok := runs.runs[x.CTE]
 	if !ok {

@@ -1,4 +1,4 @@
-package translate
+package lower
 
 import (
 	"runtime"
@@ -32,9 +32,9 @@ var mergeableAggs = map[string]bool{"count": true, "sum": true, "avg": true, "mi
 
 // parallelAgg lowers x in parallel when it can; ok is false when it
 // cannot (then nothing was built).
-func (l *lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, bool, error) {
+func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, bool, error) {
 	parts := runtime.GOMAXPROCS(0)
-	if parts < 2 || l.stats != nil || len(x.Aggs) == 0 {
+	if parts < 2 || l.Stats != nil || len(x.Aggs) == 0 {
 		return nil, false, nil
 	}
 	for _, a := range x.Aggs {

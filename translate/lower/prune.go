@@ -1,4 +1,4 @@
-package translate
+package lower
 
 import (
 	"math"
@@ -21,7 +21,7 @@ import (
 
 // collectScanPredicates records the predicates of every filter directly
 // above a scan in the tree.
-func (l *lowerer) collectScanPredicates(root plan.Rel) {
+func (l *Lowerer) collectScanPredicates(root plan.Rel) {
 	plan.Visit(root, func(r plan.Rel) {
 		f, ok := r.(*plan.Filter)
 		if !ok {
@@ -38,10 +38,10 @@ func (l *lowerer) collectScanPredicates(root plan.Rel) {
 			}
 		}
 		if len(preds) > 0 {
-			if l.scanPreds == nil {
-				l.scanPreds = map[*plan.Scan][]catalog.Predicate{}
+			if l.ScanPreds == nil {
+				l.ScanPreds = map[*plan.Scan][]catalog.Predicate{}
 			}
-			l.scanPreds[sr] = preds
+			l.ScanPreds[sr] = preds
 		}
 	})
 }
@@ -51,7 +51,7 @@ var flipped = map[string]string{"=": "=", "<>": "<>", "<": ">", "<=": ">=", ">":
 
 // scanPredicate converts one condition, when it is column op constant,
 // constant op column, column IN (constants) or a null test.
-func (l *lowerer) scanPredicate(sr *plan.Scan, e expr.Expr) (catalog.Predicate, bool) {
+func (l *Lowerer) scanPredicate(sr *plan.Scan, e expr.Expr) (catalog.Predicate, bool) {
 	call, ok := e.(*expr.Call)
 	if !ok || len(call.Args) == 0 {
 		return catalog.Predicate{}, false
@@ -104,7 +104,7 @@ func (l *lowerer) scanPredicate(sr *plan.Scan, e expr.Expr) (catalog.Predicate, 
 
 // scanColumn recognizes a column of the scan, possibly under a widening
 // integer cast, and returns its field id and Iceberg type.
-func (l *lowerer) scanColumn(sr *plan.Scan, e expr.Expr) (int, *catalog.PrimitiveType, bool) {
+func (l *Lowerer) scanColumn(sr *plan.Scan, e expr.Expr) (int, *catalog.PrimitiveType, bool) {
 	if c, ok := e.(*expr.Cast); ok {
 		inner, ok := c.Arg.(*expr.Col)
 		if !ok || !plan.WidensInt(inner.T, c.T) {
@@ -131,7 +131,7 @@ func (l *lowerer) scanColumn(sr *plan.Scan, e expr.Expr) (int, *catalog.Primitiv
 // icebergConst evaluates a constant expression and converts it exactly to
 // the Go form of Iceberg type t (false when it is NULL or does not
 // convert exactly).
-func (l *lowerer) icebergConst(e expr.Expr, t *catalog.PrimitiveType) (any, bool) {
+func (l *Lowerer) icebergConst(e expr.Expr, t *catalog.PrimitiveType) (any, bool) {
 	lit, ok := l.constant(e)
 	if !ok || lit.V == nil {
 		return nil, false
@@ -237,7 +237,7 @@ func rescaleExact(d catalog.Decimal, s int) (any, bool) {
 
 // constant evaluates an expression without column references to a
 // constant (uncorrelated subqueries included).
-func (l *lowerer) constant(e expr.Expr) (*expr.Lit, bool) {
+func (l *Lowerer) constant(e expr.Expr) (*expr.Lit, bool) {
 	if lit, ok := e.(*expr.Lit); ok {
 		return lit, true
 	}

@@ -1,4 +1,4 @@
-package translate
+package lower
 
 import (
 	"context"
@@ -9,18 +9,18 @@ import (
 	"github.com/icegate/icegate/engine"
 )
 
-// opStats is what one operator did during EXPLAIN ANALYZE: the rows and
+// OpStats is what one operator did during EXPLAIN ANALYZE: the rows and
 // batches it returned and the time spent in it and below it.
-type opStats struct {
+type OpStats struct {
 	rows, batches int64
 	dur           time.Duration
-	extra         string // what a scan pruned
+	Extra         string // what a scan pruned
 }
 
-func (s *opStats) String() string {
+func (s *OpStats) String() string {
 	out := fmt.Sprintf("(actual rows=%d batches=%d time=%.3f ms)", s.rows, s.batches, float64(s.dur.Microseconds())/1000)
-	if s.extra != "" {
-		out += " (" + s.extra + ")"
+	if s.Extra != "" {
+		out += " (" + s.Extra + ")"
 	}
 	return out
 }
@@ -28,7 +28,7 @@ func (s *opStats) String() string {
 // statsOp counts what passes through an operator.
 type statsOp struct {
 	engine.Operator
-	st *opStats
+	st *OpStats
 }
 
 func (o *statsOp) Open(ctx context.Context) error {

@@ -1,4 +1,4 @@
-package translate
+package lower
 
 import (
 	"github.com/icegate/icegate/engine"
@@ -10,7 +10,7 @@ import (
 // sides in its condition (the rest is a residual condition), or a nested
 // loop join when there are none. The engine builds its hash table on the
 // right input unless told to build on the left (joinBuildSide).
-func (l *lowerer) lowerJoin(x *plan.Join, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
+func (l *Lowerer) lowerJoin(x *plan.Join, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
 	if x.Apply {
 		return l.lowerApply(x, need)
 	}

@@ -1,4 +1,4 @@
-package translate
+package lower
 
 import (
 	"context"
@@ -8,13 +8,13 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 )
 
-// env is what lowering needs of the session, and all it sees of it.
-type env interface {
+// Env is what lowering needs of the session, and all it sees of it.
+type Env interface {
 	// location is the session's TimeZone, for the expressions lowering
 	// compiles.
-	location() *time.Location
+	Location() *time.Location
 	// runNow runs op, a subquery lowering evaluates before the statement's
 	// rows (an InitPlan), under the statement's limits, and returns the
 	// values of its first column in at most max rows.
-	runNow(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error)
+	RunNow(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error)
 }
