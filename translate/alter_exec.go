@@ -29,7 +29,7 @@ func (s *session) alterTarget(ctx context.Context, rel *pg.RangeVar, missingOk b
 // prepareAlterTable prepares ALTER TABLE t <commands>.
 func (s *session) prepareAlterTable(ps parsedStmt, as *pg.AlterTableStmt) (Statement, error) {
 	if as.Objtype != pg.ObjectType_OBJECT_TABLE {
-		return nil, notYet("ALTER " + strings.TrimPrefix(as.Objtype.String(), "OBJECT_"))
+		return nil, pgerr.NotYet("ALTER " + strings.TrimPrefix(as.Objtype.String(), "OBJECT_"))
 	}
 	return &ddlStatement{sess: s, tag: "ALTER TABLE", run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("ALTER TABLE")
@@ -46,7 +46,7 @@ func (s *session) prepareAlterTable(ps parsedStmt, as *pg.AlterTableStmt) (State
 		for _, n := range as.Cmds {
 			cmd := n.GetAlterTableCmd()
 			if cmd == nil {
-				return nil, notYet("this ALTER TABLE command")
+				return nil, pgerr.NotYet("this ALTER TABLE command")
 			}
 			ns, err := s.alterCommand(ctx, ps, m, e, props, cmd)
 			if err != nil {
@@ -99,7 +99,7 @@ func (s *session) alterCommand(ctx context.Context, ps parsedStmt, m *catalog.Ta
 		return s.addColumn(ctx, ps, m, e, cmd)
 	case pg.AlterTableType_AT_DropColumn:
 		if cmd.Behavior == pg.DropBehavior_DROP_CASCADE {
-			return nil, notYet("DROP COLUMN ... CASCADE")
+			return nil, pgerr.NotYet("DROP COLUMN ... CASCADE")
 		}
 		ok, err := e.drop(cmd.Name, cmd.MissingOk)
 		if err == nil && !ok {
@@ -109,10 +109,10 @@ func (s *session) alterCommand(ctx context.Context, ps parsedStmt, m *catalog.Ta
 	case pg.AlterTableType_AT_AlterColumnType:
 		cd := cmd.GetDef().GetColumnDef()
 		if cd == nil || cd.TypeName == nil {
-			return nil, notYet("this ALTER COLUMN form")
+			return nil, pgerr.NotYet("this ALTER COLUMN form")
 		}
 		if cd.RawDefault != nil {
-			return nil, notYet("ALTER COLUMN TYPE ... USING")
+			return nil, pgerr.NotYet("ALTER COLUMN TYPE ... USING")
 		}
 		to, err := icebergTypeOf(cd.TypeName, ps.extras, &idCounter{n: e.ids.n})
 		if err != nil {
@@ -157,14 +157,14 @@ func (s *session) alterCommand(ctx context.Context, ps parsedStmt, m *catalog.Ta
 		}
 		return nil, nil
 	}
-	return nil, notYet("ALTER TABLE " + strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(cmd.Subtype.String(), "AT_"), "_", " ")))
+	return nil, pgerr.NotYet("ALTER TABLE " + strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(cmd.Subtype.String(), "AT_"), "_", " ")))
 }
 
 // addColumn applies ADD COLUMN [IF NOT EXISTS] c type [NULL] [DEFAULT const].
 func (s *session) addColumn(ctx context.Context, ps parsedStmt, m *catalog.TableMetadata, e *schemaEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
 	cd := cmd.GetDef().GetColumnDef()
 	if cd == nil {
-		return nil, notYet("this ADD form")
+		return nil, pgerr.NotYet("this ADD form")
 	}
 	f := catalog.NestedField{ID: e.ids.next()}
 	var err error
@@ -190,7 +190,7 @@ func (s *session) addColumn(ctx context.Context, ps parsedStmt, m *catalog.Table
 			}
 			f.InitialDefault, f.WriteDefault = v, v
 		default:
-			return nil, notYetPl("column constraints other than NULL and DEFAULT in ADD COLUMN")
+			return nil, pgerr.NotYetPlural("column constraints other than NULL and DEFAULT in ADD COLUMN")
 		}
 	}
 	if ps.extras != nil {
@@ -234,7 +234,7 @@ func (s *session) prepareComment(cs *pg.CommentStmt) (Statement, error) {
 	case cs.Objtype == pg.ObjectType_OBJECT_TABLE && len(parts) >= 1:
 		parts = append(parts, "")
 	default:
-		return nil, notYet("COMMENT ON " + strings.TrimPrefix(cs.Objtype.String(), "OBJECT_"))
+		return nil, pgerr.NotYet("COMMENT ON " + strings.TrimPrefix(cs.Objtype.String(), "OBJECT_"))
 	}
 	col := parts[len(parts)-1]
 	rel := &pg.RangeVar{Relname: parts[len(parts)-2]}

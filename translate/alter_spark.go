@@ -76,7 +76,7 @@ func (s *session) sparkAlterUpdates(ctx context.Context, ps parsedStmt, t *catal
 	case "write-order":
 		return sparkWriteOrder(m, c)
 	}
-	return nil, nil, notYet("this ALTER TABLE clause")
+	return nil, nil, pgerr.NotYet("this ALTER TABLE clause")
 }
 
 // tokCursor reads the tokens of a Spark clause.

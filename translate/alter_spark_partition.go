@@ -46,7 +46,7 @@ func (p *specEdit) apply(kind string, c *tokCursor) error {
 		}
 		return p.addTerm(c, c.until("as"))
 	}
-	return notYet("this partition clause")
+	return pgerr.NotYet("this partition clause")
 }
 
 // term binds one partition term (col, days(ts), bucket(16, id)...) to the

@@ -103,7 +103,7 @@ func (b *binder) indirection(ind *pg.A_Indirection) (bound, error) {
 				}
 				continue
 			}
-			return bound{}, b.errAt(notYet("this kind of indirection"), loc)
+			return bound{}, b.errAt(pgerr.NotYet("this kind of indirection"), loc)
 		}
 		if x.t.OID == pgtypes.Name && !idx.IsSlice && idx.Uidx != nil {
 			if x, err = b.nameSubscript(x, idx.Uidx, loc); err != nil {
@@ -339,7 +339,7 @@ func (b *binder) arraySubLink(p *plan.Select, free plan.ColSet, loc int32) (boun
 	elem := b.typeOfOutput(p, 0)
 	arrOID := pgtypes.ArrayOf(elem.OID)
 	if arrOID == 0 {
-		return bound{}, b.errAt(notYet("ARRAY(subquery) of type "+elem.String()), loc)
+		return bound{}, b.errAt(pgerr.NotYet("ARRAY(subquery) of type "+elem.String()), loc)
 	}
 	in := p.Root
 	arg := b.ref(p.Out[0]).e
@@ -365,7 +365,7 @@ func (b *binder) arraySubLink(p *plan.Select, free plan.ColSet, loc int32) (boun
 	}
 	t, err := exec.AggResultTypeN("array_agg", []arrow.DataType{arg.Type()})
 	if err != nil {
-		return bound{}, b.errAt(notYet("ARRAY(subquery) of type "+elem.String()), loc)
+		return bound{}, b.errAt(pgerr.NotYet("ARRAY(subquery) of type "+elem.String()), loc)
 	}
 	arrPG := plan.Type{OID: arrOID, Typmod: -1}
 	aggCol := b.newCol("array_agg", arrPG, t)

@@ -70,7 +70,7 @@ func (b *binder) castTo(arg bound, t plan.Type, loc int32) (bound, error) {
 		return bound{e: arg.e, t: t}, nil
 	}
 	if t.OID == pgtypes.Text && arg.t.OID == pgtypes.JSONB {
-		return bound{}, b.errAt(notYet("casting "+arg.t.String()+" to text"), loc)
+		return bound{}, b.errAt(pgerr.NotYet("casting "+arg.t.String()+" to text"), loc)
 	}
 	if !expr.CanCast(from, at) {
 		return bound{}, b.errAt(cannotCast(arg.t, t), loc)
@@ -89,7 +89,7 @@ func cannotCast(from, to plan.Type) *pgerr.Error {
 func (b *binder) typeName(tn *pg.TypeName) (plan.Type, string, error) {
 	b.lastTypmod = 0
 	if tn.PctType || tn.Setof {
-		return plan.Type{}, "", b.errAt(notYet("this type name"), tn.Location)
+		return plan.Type{}, "", b.errAt(pgerr.NotYet("this type name"), tn.Location)
 	}
 	var names []string
 	for _, n := range tn.Names {
@@ -147,7 +147,7 @@ func (b *binder) typeName(tn *pg.TypeName) (plan.Type, string, error) {
 				return plan.Type{}, "", b.errAt(pgerr.New(pgerr.InvalidParameterValue, "NUMERIC scale %d must be between 0 and precision %d", s, p), tn.Location)
 			}
 			if p > 38 {
-				return plan.Type{}, "", b.errAt(notYet("numeric precision above 38"), tn.Location)
+				return plan.Type{}, "", b.errAt(pgerr.NotYet("numeric precision above 38"), tn.Location)
 			}
 			t = plan.NumericType(p, s)
 		default:
@@ -217,10 +217,10 @@ func (b *binder) typeName(tn *pg.TypeName) (plan.Type, string, error) {
 	case "timestamptz":
 		t = plan.TTimestamptz
 	case "jsonb", "json":
-		return plan.Type{}, "", b.errAt(notYet("casting to "+name), tn.Location)
+		return plan.Type{}, "", b.errAt(pgerr.NotYet("casting to "+name), tn.Location)
 	case "interval":
 		if len(mods) > 0 {
-			return plan.Type{}, "", b.errAt(notYet("interval field restrictions and precision"), tn.Location)
+			return plan.Type{}, "", b.errAt(pgerr.NotYet("interval field restrictions and precision"), tn.Location)
 		}
 		t = plan.TInterval
 	case "timetz", "money", "inet", "cidr", "macaddr", "bit", "varbit", "xml":
@@ -231,7 +231,7 @@ func (b *binder) typeName(tn *pg.TypeName) (plan.Type, string, error) {
 	if len(tn.ArrayBounds) > 0 {
 		arr := pgtypes.ArrayOf(t.OID)
 		if arr == 0 || len(tn.ArrayBounds) > 1 {
-			return plan.Type{}, "", b.errAt(notYet("casting to array type "+name+"[]"), tn.Location)
+			return plan.Type{}, "", b.errAt(pgerr.NotYet("casting to array type "+name+"[]"), tn.Location)
 		}
 		return plan.Type{OID: arr, Typmod: -1}, canon, nil
 	}

@@ -35,9 +35,9 @@ func (b *binder) constant(c *pg.A_Const) (bound, error) {
 		s := v.Sval.Sval
 		return bound{lit: &s, loc: c.Location}, nil
 	case *pg.A_Const_Bsval:
-		return bound{}, b.errAt(notYetPl("bit string constants"), c.Location)
+		return bound{}, b.errAt(pgerr.NotYetPlural("bit string constants"), c.Location)
 	}
-	return bound{}, b.errAt(notYet("this constant"), c.Location)
+	return bound{}, b.errAt(pgerr.NotYet("this constant"), c.Location)
 }
 
 // numericConst binds a constant the grammar did not make an int4: int8
@@ -61,7 +61,7 @@ func (b *binder) numericConst(s string, loc int32) (bound, error) {
 		prec = d.Scale + 1
 	}
 	if prec > 38 {
-		return bound{}, b.errAt(notYetPl("numeric constants of more than 38 digits"), loc)
+		return bound{}, b.errAt(pgerr.NotYetPlural("numeric constants of more than 38 digits"), loc)
 	}
 	return bound{e: &expr.Lit{V: d, T: &arrow.Decimal128Type{Precision: int32(prec), Scale: int32(d.Scale)}}, t: plan.TNumeric}, nil
 }

@@ -59,10 +59,10 @@ func (s *session) tableIdent(ctx context.Context, tn tableName) (catalog.Identif
 // Spark clauses the dialect pass took out (x, nil when none).
 func (s *session) bindCreateTable(ctx context.Context, ps parsedStmt, cs *pg.CreateStmt, x *ddlExtras) (*createTable, error) {
 	if cs.Relation.Relpersistence == "t" {
-		return nil, notYetPl("temporary tables")
+		return nil, pgerr.NotYetPlural("temporary tables")
 	}
 	if len(cs.InhRelations) > 0 {
-		return nil, notYet("INHERITS")
+		return nil, pgerr.NotYet("INHERITS")
 	}
 	if cs.Partspec != nil {
 		return nil, pgerr.Unsupported("PARTITION BY in CREATE TABLE").
@@ -91,7 +91,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parsedStmt, cs *pg.Cre
 		}
 		cd := n.GetColumnDef()
 		if cd == nil {
-			return nil, notYetPl("table constraints other than PRIMARY KEY")
+			return nil, pgerr.NotYetPlural("table constraints other than PRIMARY KEY")
 		}
 		if seen[cd.Colname] {
 			return nil, pgerr.New(codeDuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
@@ -124,7 +124,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parsedStmt, cs *pg.Cre
 					f.InitialDefault = v
 				}
 			default:
-				return nil, notYetPl("column constraints other than NOT NULL and PRIMARY KEY")
+				return nil, pgerr.NotYetPlural("column constraints other than NOT NULL and PRIMARY KEY")
 			}
 		}
 		if x != nil {

@@ -19,7 +19,7 @@ import (
 // INSERT would, in the Go form Iceberg defaults take (catalog/value.go).
 func (s *session) columnDefault(ctx context.Context, ps parsedStmt, f catalog.NestedField, raw *pg.Node) (any, error) {
 	if catalog.Primitive(f.Type) == nil {
-		return nil, notYetPl("defaults of nested columns")
+		return nil, pgerr.NotYetPlural("defaults of nested columns")
 	}
 	if !constantDefault(raw) {
 		return nil, pgerr.Unsupported("DEFAULT expression other than a constant").
@@ -103,5 +103,5 @@ func goValue(arr arrow.Array, i int) (any, error) {
 	case *array.Timestamp:
 		return int64(a.Value(i)), nil
 	}
-	return nil, notYet("a default of type " + arr.DataType().String())
+	return nil, pgerr.NotYet("a default of type " + arr.DataType().String())
 }

@@ -51,16 +51,16 @@ func (b *binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error)
 	tn := tableNameOf(rv)
 	b.untruncateTable(rv, &tn)
 	if b.stmt.asOf[rv.Location] != nil {
-		return nil, b.errAt(notYet(verb+" of a table read at another snapshot"), rv.Location)
+		return nil, b.errAt(pgerr.NotYet(verb+" of a table read at another snapshot"), rv.Location)
 	}
-	sysCatalog := b.errAt(notYet(verb+" on a system catalog"), rv.Location)
+	sysCatalog := b.errAt(pgerr.NotYet(verb+" on a system catalog"), rv.Location)
 	if sysTable(tn, b.sess.cat.Name()) != nil {
 		return nil, sysCatalog
 	}
 	t, err := b.sess.resolveTable(b.ctx, tn)
 	if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.UndefinedTable {
 		if v, verr := b.sess.resolveView(b.ctx, tn); verr == nil && v != nil {
-			return nil, b.errAt(notYet(verb+" on a view"), rv.Location)
+			return nil, b.errAt(pgerr.NotYet(verb+" on a view"), rv.Location)
 		}
 		if b.searchPathSysTable(tn) != nil {
 			return nil, sysCatalog
@@ -83,7 +83,7 @@ func (b *binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error)
 	}
 	sr, ok := r.(*plan.Scan)
 	if !ok {
-		return nil, b.errAt(notYet(verb+" on this table"), rv.Location)
+		return nil, b.errAt(pgerr.NotYet(verb+" on this table"), rv.Location)
 	}
 	tg := &dmlTarget{tn: tn, table: t, schema: sr.Schema, cols: columnsOf(sr.Schema), scan: sr, item: b.scope.items[first]}
 	tg.ids = append([]plan.ColID(nil), sr.Cols[:len(tg.cols)]...)
@@ -149,7 +149,7 @@ func (b *binder) bindDMLWhere(cur plan.Rel, where *pg.Node) (plan.Rel, error) {
 		return cur, nil
 	}
 	if c := where.GetCurrentOfExpr(); c != nil {
-		return nil, notYet("WHERE CURRENT OF")
+		return nil, pgerr.NotYet("WHERE CURRENT OF")
 	}
 	b.where = "WHERE"
 	w, err := b.expr(where)

@@ -156,13 +156,13 @@ func (b *binder) exprNode(n *pg.Node) (bound, error) {
 		if isRowKey(x.RowExpr) {
 			return b.rowKey(x.RowExpr)
 		}
-		return bound{}, b.errAt(notYetPl("row constructors"), x.RowExpr.Location)
+		return bound{}, b.errAt(pgerr.NotYetPlural("row constructors"), x.RowExpr.Location)
 	case *pg.Node_CollateClause:
 		return b.collate(x.CollateClause)
 	case *pg.Node_GroupingFunc:
 		return b.groupingFunc(x.GroupingFunc)
 	}
-	return bound{}, notYet(fmt.Sprintf("expression %s", strings.TrimPrefix(fmt.Sprintf("%T", n.Node), "*pg_query.Node_")))
+	return bound{}, pgerr.NotYet(fmt.Sprintf("expression %s", strings.TrimPrefix(fmt.Sprintf("%T", n.Node), "*pg_query.Node_")))
 }
 
 func (b *binder) exprs(ns []*pg.Node) ([]bound, error) {

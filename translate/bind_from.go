@@ -65,7 +65,7 @@ func (b *binder) bindFromItem(n *pg.Node, left plan.Rel) (plan.Rel, error) {
 		}
 		return b.bindRangeFunction(x.RangeFunction, left)
 	}
-	return nil, b.errAt(notYet("this FROM item"), nodeLocation(n))
+	return nil, b.errAt(pgerr.NotYet("this FROM item"), nodeLocation(n))
 }
 
 // bindRangeVar binds a table name or a WITH query's name.
@@ -206,7 +206,7 @@ func (b *binder) bindRangeSubselect(rs *pg.RangeSubselect, left plan.Rel) (plan.
 func (b *binder) bindSubselectItem(rs *pg.RangeSubselect) (*plan.Select, error) {
 	sel := rs.Subquery.GetSelectStmt()
 	if sel == nil {
-		return nil, notYet("this subquery in FROM")
+		return nil, pgerr.NotYet("this subquery in FROM")
 	}
 	var p *plan.Select
 	var err error
@@ -293,7 +293,7 @@ func refsTo(b *binder, ids []plan.ColID) []expr.Expr {
 // the scope.
 func (b *binder) bindJoin(j *pg.JoinExpr) (plan.Rel, error) {
 	if j.Alias != nil {
-		return nil, notYet("an alias for a JOIN")
+		return nil, pgerr.NotYet("an alias for a JOIN")
 	}
 	first := len(b.scope.items)
 	lr, err := b.bindFromItem(j.Larg, nil)
@@ -311,7 +311,7 @@ func (b *binder) bindJoin(j *pg.JoinExpr) (plan.Rel, error) {
 	}
 	typ, ok := joinTypeOf(j.Jointype)
 	if !ok {
-		return nil, notYet("this join type")
+		return nil, pgerr.NotYet("this join type")
 	}
 	jr := &plan.Join{Typ: typ, Left: lr, Right: rr}
 	using := []string{}
@@ -502,7 +502,7 @@ func (b *binder) columnRef(cr *pg.ColumnRef) (bound, error) {
 		case *pg.Node_String_:
 			parts = append(parts, f.GetString_().Sval)
 		case *pg.Node_AStar:
-			return bound{}, b.errAt(notYet("* in this position"), cr.Location)
+			return bound{}, b.errAt(pgerr.NotYet("* in this position"), cr.Location)
 		}
 	}
 	if len(parts[len(parts)-1]) == maxIdentifierBytes {
@@ -620,7 +620,7 @@ func (b *binder) bindLateralJoin(j *pg.JoinExpr, left plan.Rel) (plan.Rel, error
 		return nil, pgerr.New(pgerr.InvalidColumnReference, "the right side of a RIGHT or FULL JOIN cannot be LATERAL")
 	}
 	if len(j.UsingClause) > 0 || j.IsNatural {
-		return nil, notYet("USING or NATURAL with LATERAL")
+		return nil, pgerr.NotYet("USING or NATURAL with LATERAL")
 	}
 	var r plan.Rel
 	if rs := j.Rarg.GetRangeSubselect(); rs != nil {
@@ -666,7 +666,7 @@ func (b *binder) bindLateralJoin(j *pg.JoinExpr, left plan.Rel) (plan.Rel, error
 		return x, nil
 	}
 	if typ == plan.JoinLeft {
-		return nil, notYet("LEFT JOIN LATERAL of a function with a join condition other than ON true")
+		return nil, pgerr.NotYet("LEFT JOIN LATERAL of a function with a join condition other than ON true")
 	}
 	return &plan.Filter{In: r, Pred: cond}, nil
 }

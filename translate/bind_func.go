@@ -111,7 +111,7 @@ func (b *binder) constantFunc(fc *pg.FuncCall, name string) (bound, bool, error)
 		}
 		s := fc.Args[0].GetAConst().GetSval()
 		if s == nil {
-			return bound{}, true, b.errAt(notYet("current_setting with a non-constant name"), fc.Location)
+			return bound{}, true, b.errAt(pgerr.NotYet("current_setting with a non-constant name"), fc.Location)
 		}
 		missingOK := false
 		if len(fc.Args) == 2 {
@@ -150,7 +150,7 @@ func (b *binder) aggregate(fc *pg.FuncCall, name string) (bound, error) {
 	case b.agg == nil:
 		return bound{}, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here"), fc.Location)
 	case fc.FuncVariadic:
-		return bound{}, b.errAt(notYet("VARIADIC"), fc.Location)
+		return bound{}, b.errAt(pgerr.NotYet("VARIADIC"), fc.Location)
 	case orderedSetAggregates[name] != fc.AggWithinGroup:
 		if fc.AggWithinGroup {
 			return bound{}, b.errAt(pgerr.New(pgerr.WrongObjectType, "%s is not an ordered-set aggregate, so it cannot have WITHIN GROUP", name), fc.Location)
@@ -189,7 +189,7 @@ func (b *binder) aggregate(fc *pg.FuncCall, name string) (bound, error) {
 		}
 		for _, a := range args {
 			if plan.UsesColumns(a.e) {
-				return bound{}, b.errAt(notYet("non-constant direct arguments of "+name), fc.Location)
+				return bound{}, b.errAt(pgerr.NotYet("non-constant direct arguments of "+name), fc.Location)
 			}
 			call.Args = append(call.Args, b.coerce(a, expr.Float8))
 			types = append(types, expr.Float8)
@@ -222,7 +222,7 @@ func (b *binder) aggregate(fc *pg.FuncCall, name string) (bound, error) {
 			return bound{}, b.errAt(undefinedCall(name, []bound{{t: argPG, e: call.Arg}}), fc.Location)
 		}
 		if call.Distinct {
-			return bound{}, b.errAt(notYet(name+"(DISTINCT) of "+argPG.String()), fc.Location)
+			return bound{}, b.errAt(pgerr.NotYet(name+"(DISTINCT) of "+argPG.String()), fc.Location)
 		}
 	}
 	t, err := exec.AggResultTypeN(name, types)

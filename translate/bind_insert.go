@@ -31,11 +31,11 @@ type insertPlan struct {
 func (b *binder) bindInsert(ins *pg.InsertStmt) (*insertPlan, error) {
 	switch {
 	case ins.OnConflictClause != nil:
-		return nil, notYet("INSERT ... ON CONFLICT")
+		return nil, pgerr.NotYet("INSERT ... ON CONFLICT")
 	case len(ins.ReturningList) > 0:
-		return nil, notYet("INSERT ... RETURNING")
+		return nil, pgerr.NotYet("INSERT ... RETURNING")
 	case ins.Override != pg.OverridingKind_OVERRIDING_NOT_SET:
-		return nil, notYet("OVERRIDING in INSERT")
+		return nil, pgerr.NotYet("OVERRIDING in INSERT")
 	}
 	if ins.WithClause != nil {
 		pop, err := b.pushWith(ins.WithClause)
@@ -150,7 +150,7 @@ func (b *binder) insertTargets(ins *pg.InsertStmt, cols []column, tn tableName) 
 	for _, n := range ins.Cols {
 		rt := n.GetResTarget()
 		if len(rt.Indirection) > 0 {
-			return nil, b.errAt(notYet("INSERT into fields of a column"), rt.Location)
+			return nil, b.errAt(pgerr.NotYet("INSERT into fields of a column"), rt.Location)
 		}
 		i := findColumn(cols, rt.Name, b.identQuoted(rt.Location, 0))
 		if i < 0 {
@@ -201,7 +201,7 @@ func writeDefault(f catalog.NestedField, t arrow.DataType) expr.Expr {
 func (b *binder) assign(x bound, c column, loc int32) (expr.Expr, error) {
 	if x.unknown() {
 		if !expr.CanCast(expr.Text, c.Arrow) && !x.null {
-			return nil, b.errAt(notYet(fmt.Sprintf("writing a literal into column \"%s\" of type %s", c.Name, c.Type)), loc)
+			return nil, b.errAt(pgerr.NotYet(fmt.Sprintf("writing a literal into column \"%s\" of type %s", c.Name, c.Type)), loc)
 		}
 		return b.coerce(x, c.Arrow), nil
 	}
@@ -216,7 +216,7 @@ func (b *binder) assign(x bound, c column, loc int32) (expr.Expr, error) {
 		if sameArrowShape(from, c.Arrow) {
 			return x.e, nil
 		}
-		return nil, b.errAt(notYet(fmt.Sprintf("writing %s into column \"%s\" of type %s", x.t, c.Name, c.Type)), loc)
+		return nil, b.errAt(pgerr.NotYet(fmt.Sprintf("writing %s into column \"%s\" of type %s", x.t, c.Name, c.Type)), loc)
 	}
 	return &expr.Cast{Arg: x.e, T: c.Arrow}, nil
 }

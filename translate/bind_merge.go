@@ -52,7 +52,7 @@ func (b *binder) bindMerge(stmt *pg.MergeStmt) (*dmlPlan, error) {
 func (b *binder) bindMergeStmt(stmt *pg.MergeStmt) (*dmlPlan, error) {
 	if stmt.WithClause != nil {
 		if stmt.WithClause.Recursive {
-			return nil, notYet("WITH RECURSIVE in MERGE")
+			return nil, pgerr.NotYet("WITH RECURSIVE in MERGE")
 		}
 		pop, err := b.pushWith(stmt.WithClause)
 		if err != nil {
@@ -178,7 +178,7 @@ func (b *binder) bindMergeOn(jr *plan.Join, on *pg.Node) (plan.Rel, error) {
 	}
 	if len(b.pending) > 0 {
 		if jr.Typ != plan.JoinInner {
-			return nil, b.errAt(notYet("a subquery in MERGE's ON condition with NOT MATCHED clauses"), nodeLocation(on))
+			return nil, b.errAt(pgerr.NotYet("a subquery in MERGE's ON condition with NOT MATCHED clauses"), nodeLocation(on))
 		}
 		r := b.applyPending(jr)
 		b.pending = nil

@@ -32,7 +32,7 @@ func (b *binder) readMergeClauses(m *mergeBinding, whens []*pg.Node) error {
 	for i, n := range whens {
 		w := n.GetMergeWhenClause()
 		if w == nil {
-			return notYet("this MERGE clause")
+			return pgerr.NotYet("this MERGE clause")
 		}
 		c := &mergeClause{kind: w.MatchKind}
 		switch w.CommandType {
@@ -45,7 +45,7 @@ func (b *binder) readMergeClauses(m *mergeBinding, whens []*pg.Node) error {
 		case pg.CmdType_CMD_NOTHING:
 			c.action = dmlNone
 		default:
-			return notYet("this MERGE action")
+			return pgerr.NotYet("this MERGE action")
 		}
 		if s, ok := stars[i]; ok && w.CommandType == pg.CmdType_CMD_NOTHING {
 			s := s
@@ -59,7 +59,7 @@ func (b *binder) readMergeClauses(m *mergeBinding, whens []*pg.Node) error {
 			}
 		}
 		if w.Override != pg.OverridingKind_OVERRIDING_NOT_SET {
-			return notYet("OVERRIDING in MERGE")
+			return pgerr.NotYet("OVERRIDING in MERGE")
 		}
 		if unconditional[c.kind] {
 			return pgerr.New(pgerr.SyntaxError, "unreachable WHEN clause specified after unconditional WHEN clause")
@@ -154,7 +154,7 @@ func (b *binder) bindMergeInsert(m *mergeBinding, c *mergeClause, w *pg.MergeWhe
 			return b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, m.tgt.table.Ident.Name), rt.Location)
 		}
 		if len(rt.Indirection) > 0 {
-			return b.errAt(notYet("INSERT into fields of a column"), rt.Location)
+			return b.errAt(pgerr.NotYet("INSERT into fields of a column"), rt.Location)
 		}
 		if seen[i] {
 			return b.errAt(pgerr.New(codeDuplicateColumn, "column \"%s\" specified more than once", rt.Name), rt.Location)

@@ -197,11 +197,11 @@ func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
 		}
 		return b.call(q+op, []bound{l, r}, a.Location)
 	case pg.A_Expr_Kind_AEXPR_SIMILAR:
-		return bound{}, b.errAt(notYet("SIMILAR TO"), a.Location)
+		return bound{}, b.errAt(pgerr.NotYet("SIMILAR TO"), a.Location)
 	case pg.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
-		return bound{}, b.errAt(notYet("BETWEEN SYMMETRIC"), a.Location)
+		return bound{}, b.errAt(pgerr.NotYet("BETWEEN SYMMETRIC"), a.Location)
 	}
-	return bound{}, b.errAt(notYet("this operator"), a.Location)
+	return bound{}, b.errAt(pgerr.NotYet("this operator"), a.Location)
 }
 
 func (b *binder) pair(a *pg.A_Expr) (bound, bound, error) {
@@ -240,7 +240,7 @@ func (b *binder) like(a *pg.A_Expr, op string) (bound, error) {
 	}
 	fn := map[string]string{"~~": "like", "!~~": "not_like", "~~*": "ilike", "!~~*": "not_ilike"}[op]
 	if fn == "" {
-		return bound{}, b.errAt(notYet("operator "+op), a.Location)
+		return bound{}, b.errAt(pgerr.NotYet("operator "+op), a.Location)
 	}
 	return b.call(fn, args, a.Location)
 }

@@ -31,10 +31,10 @@ func (b *binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) (
 	for _, n := range list {
 		sb := n.GetSortBy()
 		if sb == nil {
-			return nil, nil, notYet("this ORDER BY item")
+			return nil, nil, pgerr.NotYet("this ORDER BY item")
 		}
 		if sb.SortbyDir == pg.SortByDir_SORTBY_USING {
-			return nil, nil, b.errAt(notYet("ORDER BY ... USING"), sb.Location)
+			return nil, nil, b.errAt(pgerr.NotYet("ORDER BY ... USING"), sb.Location)
 		}
 		var e bound
 		found := false
@@ -67,7 +67,7 @@ func (b *binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) (
 			e = e.resolveUnknownIn(b)
 		}
 		if !scalarType(e.t) {
-			return nil, nil, b.errAt(notYet("ORDER BY on type "+e.t.String()), nodeLocation(sb.Node))
+			return nil, nil, b.errAt(pgerr.NotYet("ORDER BY on type "+e.t.String()), nodeLocation(sb.Node))
 		}
 		if outIdx < 0 {
 			key := plan.FormatExpr(e.e)
@@ -140,7 +140,7 @@ func (b *binder) limitValue(n *pg.Node, what string) (int64, error) {
 		}
 		v = i
 	default:
-		return 0, b.errAt(notYet("non-constant "+what), nodeLocation(n))
+		return 0, b.errAt(pgerr.NotYet("non-constant "+what), nodeLocation(n))
 	}
 	if v < 0 {
 		code := "2201W"

@@ -31,7 +31,7 @@ func (b *binder) rowElems(n *pg.Node) (elems []bound, ok bool, err error) {
 		return nil, false, nil
 	}
 	if b.where == "JOIN conditions" {
-		return nil, true, b.errAt(notYetPl("subqueries in the conditions of outer joins"), sl.Location)
+		return nil, true, b.errAt(pgerr.NotYetPlural("subqueries in the conditions of outer joins"), sl.Location)
 	}
 	where, inAgg := b.where, b.inAgg
 	p, err := b.bindSubquery(sl.Subselect.GetSelectStmt())
@@ -66,7 +66,7 @@ func (b *binder) rowOperator(a *pg.A_Expr, op string) (bound, bool, error) {
 		return bound{}, true, err
 	}
 	if !lok || !rok {
-		return bound{}, true, b.errAt(notYet("comparing a row constructor with a value that is not a row"), a.Location)
+		return bound{}, true, b.errAt(pgerr.NotYet("comparing a row constructor with a value that is not a row"), a.Location)
 	}
 	switch a.Kind {
 	case pg.A_Expr_Kind_AEXPR_DISTINCT, pg.A_Expr_Kind_AEXPR_NOT_DISTINCT:
@@ -90,7 +90,7 @@ func (b *binder) rowCompare(op string, l, r []bound, loc int32) (bound, error) {
 		return bound{}, b.errAt(pgerr.New(pgerr.SyntaxError, "unequal number of entries in row expressions"), loc)
 	}
 	if len(l) == 0 {
-		return bound{}, b.errAt(notYet("comparing empty rows"), loc)
+		return bound{}, b.errAt(pgerr.NotYet("comparing empty rows"), loc)
 	}
 	switch op {
 	case "=":
@@ -174,7 +174,7 @@ func (b *binder) rowInList(a *pg.A_Expr, op string) (bound, error) {
 			return bound{}, err
 		}
 		if !ok {
-			return bound{}, b.errAt(notYet("comparing a row constructor with a value that is not a row"), a.Location)
+			return bound{}, b.errAt(pgerr.NotYet("comparing a row constructor with a value that is not a row"), a.Location)
 		}
 		eq, err := b.rowCompare("=", l, r, a.Location)
 		if err != nil {
@@ -235,7 +235,7 @@ func (b *binder) rowInSubquery(sl *pg.SubLink, op string, negate bool) (bound, e
 		return bound{}, err
 	}
 	if op != "=" {
-		return bound{}, b.errAt(notYet("row comparison "+op+" with ANY or ALL"), sl.Location)
+		return bound{}, b.errAt(pgerr.NotYet("row comparison "+op+" with ANY or ALL"), sl.Location)
 	}
 	var marks [2]bound
 	for k := range marks {
@@ -291,5 +291,5 @@ func (b *binder) rowSubLink(sl *pg.SubLink) (bound, error) {
 	case sl.SubLinkType == pg.SubLinkType_ALL_SUBLINK && op == "<>":
 		return b.rowInSubquery(sl, "=", true)
 	}
-	return bound{}, b.errAt(notYet("row comparison "+op+" with ANY or ALL"), sl.Location)
+	return bound{}, b.errAt(pgerr.NotYet("row comparison "+op+" with ANY or ALL"), sl.Location)
 }

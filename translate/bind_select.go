@@ -143,7 +143,7 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*plan.Select, error) {
 	if distinct {
 		for _, t := range targets {
 			if !scalarType(t.e.t) {
-				return nil, notYet("SELECT DISTINCT on type " + t.e.t.String())
+				return nil, pgerr.NotYet("SELECT DISTINCT on type " + t.e.t.String())
 			}
 		}
 	}
@@ -245,7 +245,7 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*plan.Select, error) {
 			if err != nil {
 				return nil, err
 			}
-			return nil, notYet("OFFSET with FETCH ... WITH TIES")
+			return nil, pgerr.NotYet("OFFSET with FETCH ... WITH TIES")
 		}
 		if n >= 0 {
 			rk := b.newCol("rank", plan.TInt8, expr.Int8)
@@ -354,11 +354,11 @@ func exprsOf(bs []bound) []expr.Expr {
 func (b *binder) checkSelectFeatures(sel *pg.SelectStmt) error {
 	switch {
 	case sel.IntoClause != nil:
-		return notYet("SELECT INTO")
+		return pgerr.NotYet("SELECT INTO")
 	case len(sel.LockingClause) > 0:
-		return notYet("SELECT FOR UPDATE/SHARE")
+		return pgerr.NotYet("SELECT FOR UPDATE/SHARE")
 	case sel.GroupDistinct:
-		return notYet("GROUP BY DISTINCT")
+		return pgerr.NotYet("GROUP BY DISTINCT")
 	}
 	return nil
 }
@@ -488,7 +488,7 @@ func (b *binder) groupingSets(sel *pg.SelectStmt, agg *aggScope, gs *pg.Grouping
 			out = append(out, set)
 		}
 	default:
-		return nil, notYet("this grouping set")
+		return nil, pgerr.NotYet("this grouping set")
 	}
 	return out, nil
 }
@@ -504,7 +504,7 @@ func (b *binder) groupItem(sel *pg.SelectStmt, agg *aggScope, n *pg.Node) (int, 
 		}
 		node = sel.TargetList[i-1].GetResTarget().GetVal()
 		if star := node.GetColumnRef(); star != nil && isStar(star) {
-			return 0, b.errAt(notYet("GROUP BY an ordinal of *"), c.Location)
+			return 0, b.errAt(pgerr.NotYet("GROUP BY an ordinal of *"), c.Location)
 		}
 	} else if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && b.scopeLacks(cr) {
 		name := cr.Fields[0].GetString_().GetSval()
@@ -524,7 +524,7 @@ func (b *binder) groupItem(sel *pg.SelectStmt, agg *aggScope, n *pg.Node) (int, 
 	}
 	g = g.resolveUnknownIn(b)
 	if !scalarType(g.t) {
-		return 0, b.errAt(notYet("GROUP BY on type "+g.t.String()), nodeLocation(node))
+		return 0, b.errAt(pgerr.NotYet("GROUP BY on type "+g.t.String()), nodeLocation(node))
 	}
 	if i := agg.findGroup(g.e); i >= 0 {
 		return i, nil
@@ -561,10 +561,10 @@ func (b *binder) bindTargets(list []*pg.Node) ([]target, error) {
 	for _, n := range list {
 		rt := n.GetResTarget()
 		if rt == nil {
-			return nil, notYet("this select-list item")
+			return nil, pgerr.NotYet("this select-list item")
 		}
 		if len(rt.Indirection) > 0 {
-			return nil, b.errAt(notYetPl("subscripts in the select list"), rt.Location)
+			return nil, b.errAt(pgerr.NotYetPlural("subscripts in the select list"), rt.Location)
 		}
 		if cr := rt.Val.GetColumnRef(); cr != nil && isStar(cr) {
 			ts, err := b.expandStar(cr)

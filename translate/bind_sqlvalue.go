@@ -6,6 +6,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -31,7 +32,7 @@ func (b *binder) sqlValueFunction(f *pg.SQLValueFunction) (bound, error) {
 		}
 		return bound{e: &expr.Lit{V: us, T: expr.Time}, t: plan.TTime, name: "localtime", strong: true}, nil
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:
-		return bound{}, b.errAt(notYet("time with time zone (CURRENT_TIME)"), f.Location)
+		return bound{}, b.errAt(pgerr.NotYet("time with time zone (CURRENT_TIME)"), f.Location)
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_USER:
 		return text(b.sess.currentUser(), "current_user")
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
@@ -49,7 +50,7 @@ func (b *binder) sqlValueFunction(f *pg.SQLValueFunction) (bound, error) {
 		}
 		return text(s, "current_schema")
 	}
-	return bound{}, b.errAt(notYet("this SQL value function"), f.Location)
+	return bound{}, b.errAt(pgerr.NotYet("this SQL value function"), f.Location)
 }
 
 // civilDays is the number of days from 1970-01-01 to y-m-d.

@@ -105,10 +105,10 @@ func (b *binder) bindSubqueryIn(parent *scope, sel *pg.SelectStmt) (*plan.Select
 func (b *binder) subLink(sl *pg.SubLink) (bound, error) {
 	sel := sl.Subselect.GetSelectStmt()
 	if sel == nil {
-		return bound{}, b.errAt(notYet("this subquery"), sl.Location)
+		return bound{}, b.errAt(pgerr.NotYet("this subquery"), sl.Location)
 	}
 	if b.where == "JOIN conditions" {
-		return bound{}, b.errAt(notYetPl("subqueries in the conditions of outer joins"), sl.Location)
+		return bound{}, b.errAt(pgerr.NotYetPlural("subqueries in the conditions of outer joins"), sl.Location)
 	}
 	// The test expression of IN / ANY is bound in the outer query, before
 	// the subquery.
@@ -156,7 +156,7 @@ func (b *binder) subLink(sl *pg.SubLink) (bound, error) {
 		if all {
 			neg, ok := negatedOp[op]
 			if !ok {
-				return bound{}, b.errAt(notYet("ALL with operator "+op), sl.Location)
+				return bound{}, b.errAt(pgerr.NotYet("ALL with operator "+op), sl.Location)
 			}
 			op = neg
 		}
@@ -168,7 +168,7 @@ func (b *binder) subLink(sl *pg.SubLink) (bound, error) {
 	case pg.SubLinkType_ARRAY_SUBLINK:
 		return b.arraySubLink(p, free, sl.Location)
 	}
-	return bound{}, b.errAt(notYet("this kind of subquery"), sl.Location)
+	return bound{}, b.errAt(pgerr.NotYet("this kind of subquery"), sl.Location)
 }
 
 // negatedOp maps a comparison to the one that is true exactly when it is

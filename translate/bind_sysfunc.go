@@ -75,7 +75,7 @@ func (b *binder) sysFunc(fc *pg.FuncCall) (r bound, ok bool, err error) {
 		return bound{}, false, nil
 	}
 	if fc.FuncVariadic {
-		return bound{}, true, b.errAt(notYet("VARIADIC"), fc.Location)
+		return bound{}, true, b.errAt(pgerr.NotYet("VARIADIC"), fc.Location)
 	}
 	if name == "_pg_expandarray" {
 		r, err := b.expandArraySRF(fc)
@@ -84,7 +84,7 @@ func (b *binder) sysFunc(fc *pg.FuncCall) (r bound, ok bool, err error) {
 	if setReturningSysFuncs[name] {
 		// In FROM they are bound by bindRangeFunction (bind_tablefunc.go);
 		// a select list would need their composite results.
-		return bound{}, true, b.errAt(notYet(name+" in a select list"), fc.Location)
+		return bound{}, true, b.errAt(pgerr.NotYet(name+" in a select list"), fc.Location)
 	}
 	args, err := b.exprs(fc.Args)
 	if err != nil {

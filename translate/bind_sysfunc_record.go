@@ -54,7 +54,7 @@ func (b *binder) expandArraySRF(fc *pg.FuncCall) (bound, error) {
 			r.name = "_pg_expandarray"
 			return r, nil
 		}
-		return bound{}, b.errAt(notYet("several set-returning functions in one select list"), fc.Location)
+		return bound{}, b.errAt(pgerr.NotYet("several set-returning functions in one select list"), fc.Location)
 	}
 	id := b.newCol("_pg_expandarray", plan.Type{OID: pgtypes.Record, Typmod: -1}, call.T.(*arrow.ListType).Elem())
 	b.pending = append(b.pending, pendingJoin{srf: &plan.TableFunc{Fn: "unnest", Args: []expr.Expr{call}, Cols: []plan.ColID{id}}})

@@ -79,11 +79,11 @@ func (b *binder) bindRangeFunction(rf *pg.RangeFunction, left plan.Rel) (plan.Re
 	}
 	items := rf.Functions[0].GetList().GetItems()
 	if len(items) > 1 && items[1] != nil && items[1].GetList() != nil && len(items[1].GetList().GetItems()) > 0 {
-		return nil, notYet("a column definition list for a function")
+		return nil, pgerr.NotYet("a column definition list for a function")
 	}
 	fc := items[0].GetFuncCall()
 	if fc == nil {
-		return nil, b.errAt(notYet("this function in FROM"), nodeLocation(items[0]))
+		return nil, b.errAt(pgerr.NotYet("this function in FROM"), nodeLocation(items[0]))
 	}
 	name := funcName(fc)
 	fc, name = b.vectorSubscripts(fc, name)
@@ -94,7 +94,7 @@ func (b *binder) bindRangeFunction(rf *pg.RangeFunction, left plan.Rel) (plan.Re
 		return b.bindOptionsToTable(rf, fc, left)
 	}
 	if name == "_pg_expandarray" {
-		return nil, b.errAt(notYet("information_schema._pg_expandarray in FROM"), fc.Location)
+		return nil, b.errAt(pgerr.NotYet("information_schema._pg_expandarray in FROM"), fc.Location)
 	}
 	if !setReturningFuncs[name] {
 		return b.bindScalarFromFunction(rf, fc, name, left)
@@ -107,7 +107,7 @@ func (b *binder) bindRangeFunction(rf *pg.RangeFunction, left plan.Rel) (plan.Re
 		return nil, err
 	}
 	if len(b.pending) > 0 {
-		return nil, b.errAt(notYetPl("subqueries in function arguments in FROM"), fc.Location)
+		return nil, b.errAt(pgerr.NotYetPlural("subqueries in function arguments in FROM"), fc.Location)
 	}
 	return b.rangeFuncRel(rf, name, name, args, fields, left, fc.Location)
 }
@@ -181,7 +181,7 @@ func (b *binder) selectListSRF(fc *pg.FuncCall, name string) (bound, error) {
 		return bound{}, err
 	}
 	if len(fields) != 1 {
-		return bound{}, b.errAt(notYet("a set-returning function with several columns in a select list"), fc.Location)
+		return bound{}, b.errAt(pgerr.NotYet("a set-returning function with several columns in a select list"), fc.Location)
 	}
 	id := b.newCol(name, pgTypeOfArrow(fields[0].Type), fields[0].Type)
 	r := b.ref(id)
@@ -220,7 +220,7 @@ func (b *binder) bindOptionsToTable(rf *pg.RangeFunction, fc *pg.FuncCall, left 
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
 	}
 	if rf.Ordinality {
-		return nil, b.errAt(notYet("WITH ORDINALITY on pg_options_to_table"), fc.Location)
+		return nil, b.errAt(pgerr.NotYet("WITH ORDINALITY on pg_options_to_table"), fc.Location)
 	}
 	tree, err := pg.Parse(optionsToTable)
 	if err != nil {
@@ -244,7 +244,7 @@ func (b *binder) bindKeywords(rf *pg.RangeFunction, fc *pg.FuncCall, left plan.R
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
 	}
 	if rf.Ordinality {
-		return nil, b.errAt(notYet("WITH ORDINALITY on pg_get_keywords"), fc.Location)
+		return nil, b.errAt(pgerr.NotYet("WITH ORDINALITY on pg_get_keywords"), fc.Location)
 	}
 	alias, colAliases := aliasOf(rf.Alias)
 	if alias == "" {
@@ -291,7 +291,7 @@ func (b *binder) bindKeywords(rf *pg.RangeFunction, fc *pg.FuncCall, left plan.R
 // evaluated in step (engine/exec's zipped calls).
 func zipInto(tf *plan.TableFunc, fn string, args []expr.Expr, id plan.ColID) error {
 	if tf.Ordinality || tf.Outer || len(tf.Cols) == 0 {
-		return notYet("several set-returning functions in one select list")
+		return pgerr.NotYet("several set-returning functions in one select list")
 	}
 	if strings.HasPrefix(tf.Fn, "zip(") {
 		// zip(f:1,g:2) + h(x) = zip(f:1,g:2,h:1)
@@ -320,7 +320,7 @@ func (b *binder) bindScalarFromFunction(rf *pg.RangeFunction, fc *pg.FuncCall, n
 		return nil, err
 	}
 	if len(b.pending) > 0 {
-		return nil, b.errAt(notYetPl("subqueries in function arguments in FROM"), fc.Location)
+		return nil, b.errAt(pgerr.NotYetPlural("subqueries in function arguments in FROM"), fc.Location)
 	}
 	v = v.resolveUnknownIn(b)
 	alias, colAliases := aliasOf(rf.Alias)
@@ -376,11 +376,11 @@ func (b *binder) bindRowsFrom(rf *pg.RangeFunction, left plan.Rel) (plan.Rel, er
 	for _, f := range rf.Functions {
 		items := f.GetList().GetItems()
 		if len(items) > 1 && items[1] != nil && items[1].GetList() != nil && len(items[1].GetList().GetItems()) > 0 {
-			return nil, notYet("a column definition list for a function")
+			return nil, pgerr.NotYet("a column definition list for a function")
 		}
 		fc := items[0].GetFuncCall()
 		if fc == nil {
-			return nil, b.errAt(notYet("this function in FROM"), nodeLocation(items[0]))
+			return nil, b.errAt(pgerr.NotYet("this function in FROM"), nodeLocation(items[0]))
 		}
 		if loc < 0 {
 			loc = fc.Location
@@ -388,7 +388,7 @@ func (b *binder) bindRowsFrom(rf *pg.RangeFunction, left plan.Rel) (plan.Rel, er
 		name := funcName(fc)
 		fc, name = b.vectorSubscripts(fc, name)
 		if !setReturningFuncs[name] {
-			return nil, b.errAt(notYet("function "+name+" in ROWS FROM"), fc.Location)
+			return nil, b.errAt(pgerr.NotYet("function "+name+" in ROWS FROM"), fc.Location)
 		}
 		saved := b.where
 		b.where = "functions in FROM"
@@ -398,13 +398,13 @@ func (b *binder) bindRowsFrom(rf *pg.RangeFunction, left plan.Rel) (plan.Rel, er
 			return nil, err
 		}
 		if len(fs) != 1 {
-			return nil, b.errAt(notYet("a function of several columns in ROWS FROM"), fc.Location)
+			return nil, b.errAt(pgerr.NotYet("a function of several columns in ROWS FROM"), fc.Location)
 		}
 		fns, nargs = append(fns, name), append(nargs, len(a))
 		args, fields = append(args, a...), append(fields, fs...)
 	}
 	if len(b.pending) > 0 {
-		return nil, b.errAt(notYetPl("subqueries in function arguments in FROM"), loc)
+		return nil, b.errAt(pgerr.NotYetPlural("subqueries in function arguments in FROM"), loc)
 	}
 	return b.rangeFuncRel(rf, fns[0], exec.ZipFuncName(fns, nargs), args, fields, left, loc)
 }

@@ -95,14 +95,14 @@ func (b *binder) bindSet(tg *dmlTarget, list []*pg.Node) ([]expr.Expr, []bool, e
 	for _, n := range list {
 		rt := n.GetResTarget()
 		if rt == nil {
-			return nil, nil, notYet("this SET item")
+			return nil, nil, pgerr.NotYet("this SET item")
 		}
 		i := findColumn(tg.cols, rt.Name, b.identQuoted(rt.Location, 0))
 		if i < 0 {
 			return nil, nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, tg.tn.Name), rt.Location)
 		}
 		if len(rt.Indirection) > 0 {
-			return nil, nil, b.errAt(notYet("assigning to a field or an element of a column"), rt.Location)
+			return nil, nil, b.errAt(pgerr.NotYet("assigning to a field or an element of a column"), rt.Location)
 		}
 		if set[i] && dup == "" {
 			dup = tg.cols[i].Name

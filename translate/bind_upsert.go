@@ -5,6 +5,7 @@ import (
 
 	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -35,7 +36,7 @@ var upsertCardinality = cardinalityError{
 // table rows.
 func (b *binder) bindUpsert(ins *pg.InsertStmt) (*dmlPlan, error) {
 	if ins.Override != pg.OverridingKind_OVERRIDING_NOT_SET {
-		return nil, notYet("OVERRIDING in INSERT")
+		return nil, pgerr.NotYet("OVERRIDING in INSERT")
 	}
 	if ins.WithClause != nil {
 		// The WITH queries are visible to the proposed rows, SET, WHERE

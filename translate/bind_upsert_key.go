@@ -37,9 +37,9 @@ func (b *binder) conflictKey(u *upsert) ([]int, error) {
 		ie := n.GetIndexElem()
 		switch {
 		case ie == nil || ie.Expr != nil:
-			return nil, b.errAt(notYet("ON CONFLICT on an expression"), inf.Location)
+			return nil, b.errAt(pgerr.NotYet("ON CONFLICT on an expression"), inf.Location)
 		case len(ie.Collation) > 0 || len(ie.Opclass) > 0:
-			return nil, b.errAt(notYet("a collation or operator class in ON CONFLICT"), inf.Location)
+			return nil, b.errAt(pgerr.NotYet("a collation or operator class in ON CONFLICT"), inf.Location)
 		}
 		i := findColumn(u.tg.cols, ie.Name, false)
 		if i < 0 {

@@ -18,10 +18,10 @@ func (b *binder) bindConflictUpdate(u *upsert) ([]expr.Expr, expr.Expr, error) {
 	for _, n := range u.oc.TargetList {
 		rt := n.GetResTarget()
 		if rt == nil {
-			return nil, nil, notYet("this SET item")
+			return nil, nil, pgerr.NotYet("this SET item")
 		}
 		if len(rt.Indirection) > 0 {
-			return nil, nil, b.errAt(notYet("SET of a field or element of a column"), rt.Location)
+			return nil, nil, b.errAt(pgerr.NotYet("SET of a field or element of a column"), rt.Location)
 		}
 		i := findColumn(tg.cols, rt.Name, b.identQuoted(rt.Location, 0))
 		if i < 0 {
@@ -81,7 +81,7 @@ func (b *binder) setSource(val *pg.Node) (*pg.Node, error) {
 	row := mar.Source.GetRowExpr()
 	if row == nil {
 		if mar.Source.GetSubLink() != nil {
-			return nil, b.errAt(notYet("a subquery as the source of a multiple-column SET"), nodeLocation(mar.Source))
+			return nil, b.errAt(pgerr.NotYet("a subquery as the source of a multiple-column SET"), nodeLocation(mar.Source))
 		}
 		return nil, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression"), nodeLocation(mar.Source))
 	}

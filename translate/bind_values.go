@@ -39,7 +39,7 @@ func (b *binder) bindValues(sel *pg.SelectStmt) (*plan.Select, error) {
 		rows = append(rows, row)
 	}
 	if len(b.pending) > 0 {
-		return nil, notYetPl("correlated subqueries in VALUES")
+		return nil, pgerr.NotYetPlural("correlated subqueries in VALUES")
 	}
 	ncol := len(rows[0])
 	vr := &plan.Values{Rows: make([][]expr.Expr, len(rows))}
@@ -94,7 +94,7 @@ func (b *binder) orderAndLimit(sel *pg.SelectStmt, r plan.Rel, p *plan.Select) (
 		return nil, err
 	}
 	if len(junk) > 0 {
-		return nil, b.errAt(notYet("ORDER BY expressions that are not output columns here"), nodeLocation(sel.SortClause[0]))
+		return nil, b.errAt(pgerr.NotYet("ORDER BY expressions that are not output columns here"), nodeLocation(sel.SortClause[0]))
 	}
 	if len(keys) > 0 {
 		sk := make([]plan.SortKey, len(keys))

@@ -75,7 +75,7 @@ func (b *binder) windowFunc(fc *pg.FuncCall, name string) (bound, error) {
 	case len(fc.AggOrder) > 0:
 		return bound{}, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "aggregate ORDER BY is not implemented for window functions"), fc.Location)
 	case fc.AggWithinGroup:
-		return bound{}, b.errAt(notYet("WITHIN GROUP over a window"), fc.Location)
+		return bound{}, b.errAt(pgerr.NotYet("WITHIN GROUP over a window"), fc.Location)
 	}
 	wd, err := b.resolveWindow(fc.Over, fc.Location)
 	if err != nil {
@@ -90,7 +90,7 @@ func (b *binder) windowFunc(fc *pg.FuncCall, name string) (bound, error) {
 		}
 		x = x.resolveUnknownIn(b)
 		if !scalarType(x.t) {
-			return bound{}, b.errAt(notYet("PARTITION BY on type "+x.t.String()), nodeLocation(n))
+			return bound{}, b.errAt(pgerr.NotYet("PARTITION BY on type "+x.t.String()), nodeLocation(n))
 		}
 		partition = append(partition, x.e)
 		pkeys = append(pkeys, plan.FormatExpr(x.e))
@@ -99,7 +99,7 @@ func (b *binder) windowFunc(fc *pg.FuncCall, name string) (bound, error) {
 	for _, n := range wd.OrderClause {
 		sb := n.GetSortBy()
 		if sb == nil || sb.SortbyDir == pg.SortByDir_SORTBY_USING {
-			return bound{}, b.errAt(notYet("this window ORDER BY item"), nodeLocation(n))
+			return bound{}, b.errAt(pgerr.NotYet("this window ORDER BY item"), nodeLocation(n))
 		}
 		x, err := b.expr(sb.Node)
 		if err != nil {
@@ -107,7 +107,7 @@ func (b *binder) windowFunc(fc *pg.FuncCall, name string) (bound, error) {
 		}
 		x = x.resolveUnknownIn(b)
 		if !scalarType(x.t) {
-			return bound{}, b.errAt(notYet("ORDER BY on type "+x.t.String()), nodeLocation(sb.Node))
+			return bound{}, b.errAt(pgerr.NotYet("ORDER BY on type "+x.t.String()), nodeLocation(sb.Node))
 		}
 		k := plan.SortKey{E: x.e, Desc: sb.SortbyDir == pg.SortByDir_SORTBY_DESC}
 		switch sb.SortbyNulls {

@@ -22,7 +22,7 @@ func (b *binder) pushWith(w *pg.WithClause) (pop func(), err error) {
 		cte := c.GetCommonTableExpr()
 		if cte == nil {
 			pop()
-			return nil, notYet("this WITH item")
+			return nil, pgerr.NotYet("this WITH item")
 		}
 		if seen[cte.Ctename] {
 			pop()

@@ -51,7 +51,7 @@ var procedureParams = map[string][]string{
 func (s *session) prepareCall(cs *pg.CallStmt) (Statement, error) {
 	fc := cs.GetFunccall()
 	if fc == nil {
-		return nil, notYet("this form of CALL")
+		return nil, pgerr.NotYet("this form of CALL")
 	}
 	var parts []string
 	for _, n := range fc.Funcname {

@@ -56,7 +56,7 @@ var changeCols = []metaCol{{"_change_type", plan.TText}, {"_change_ordinal", pla
 // bindTableChanges binds iceberg.table_changes('ns.t', start [, end]).
 func (b *binder) bindTableChanges(rf *pg.RangeFunction, fc *pg.FuncCall) (plan.Rel, error) {
 	if rf.Lateral || rf.Ordinality || rf.IsRowsfrom || len(rf.Functions) != 1 {
-		return nil, b.errAt(notYet("table_changes with LATERAL, WITH ORDINALITY or ROWS FROM"), fc.Location)
+		return nil, b.errAt(pgerr.NotYet("table_changes with LATERAL, WITH ORDINALITY or ROWS FROM"), fc.Location)
 	}
 	if len(fc.Args) < 2 || len(fc.Args) > 3 {
 		return nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function iceberg.table_changes takes a table name, a start and an optional end (snapshot ids, branch or tag names or timestamps)"), fc.Location)

@@ -22,7 +22,7 @@ func (s *session) prepareCopy(ctx context.Context, ps parsedStmt, cs *pg.CopyStm
 			WithHint("Use COPY ... FROM STDIN or COPY ... TO STDOUT (psql's \\copy).")
 	}
 	if cs.WhereClause != nil {
-		return nil, notYet("COPY FROM ... WHERE")
+		return nil, pgerr.NotYet("COPY FROM ... WHERE")
 	}
 	var attnames []string
 	for _, n := range cs.Attlist {
@@ -239,7 +239,7 @@ func newCopyConverter(st *copyFromStatement, cols []column, opts expr.CompileOpt
 	for k, i := range st.targets {
 		col := cols[i]
 		if !expr.CanCast(expr.Text, col.Arrow) {
-			return nil, notYet(fmt.Sprintf("COPY into column \"%s\" of type %s", col.Name, col.Type))
+			return nil, pgerr.NotYet(fmt.Sprintf("COPY into column \"%s\" of type %s", col.Name, col.Type))
 		}
 		p, err := expr.Compile(castIfNeeded(&expr.Col{Idx: k, Name: col.Name, T: expr.Text}, col.Arrow), c.in, opts)
 		if err != nil {
@@ -393,7 +393,7 @@ func (s *session) prepareCopyTo(ctx context.Context, ps parsedStmt, cs *pg.CopyS
 	if cs.Query != nil {
 		sel = cs.Query.GetSelectStmt()
 		if sel == nil {
-			return nil, notYet("COPY (statement) TO of a statement other than SELECT")
+			return nil, pgerr.NotYet("COPY (statement) TO of a statement other than SELECT")
 		}
 		if len(attnames) > 0 {
 			return nil, pgerr.New(pgerr.SyntaxError, "column list not allowed with a query in COPY")

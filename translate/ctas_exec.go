@@ -23,11 +23,11 @@ import (
 // "SELECT n".
 func (s *session) prepareCreateTableAs(ps parsedStmt, cs *pg.CreateTableAsStmt, x *ddlExtras) (Statement, error) {
 	if cs.Objtype != pg.ObjectType_OBJECT_TABLE {
-		return nil, notYet("CREATE MATERIALIZED VIEW")
+		return nil, pgerr.NotYet("CREATE MATERIALIZED VIEW")
 	}
 	sel := cs.Query.GetSelectStmt()
 	if sel == nil {
-		return nil, notYet("CREATE TABLE AS of this statement")
+		return nil, pgerr.NotYet("CREATE TABLE AS of this statement")
 	}
 	st := &ctasStatement{sess: s, ps: ps, cs: cs, sel: sel, x: x}
 	return st, nil

@@ -32,7 +32,7 @@ type declareStatement struct {
 
 func (s *session) prepareDeclare(ctx context.Context, ps parsedStmt, d *pg.DeclareCursorStmt, paramTypes []uint32, eager bool) (Statement, error) {
 	if d.Query.GetSelectStmt() == nil {
-		return nil, notYet("DECLARE CURSOR of this statement")
+		return nil, pgerr.NotYet("DECLARE CURSOR of this statement")
 	}
 	inner := ps
 	inner.node = d.Query
@@ -398,7 +398,7 @@ func (s *session) prepareDiscard(d *pg.DiscardStmt) Statement {
 // result; those of SQL PREPARE the session's.
 func (s *session) prepareDeallocate(d *pg.DeallocateStmt) (Statement, error) {
 	if !d.Isall {
-		return nil, notYet("DEALLOCATE of one prepared statement")
+		return nil, pgerr.NotYet("DEALLOCATE of one prepared statement")
 	}
 	return &discardStatement{tag: "DEALLOCATE ALL", run: func() error {
 		if err := s.checkNotFailed(); err != nil {

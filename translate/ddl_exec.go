@@ -80,11 +80,11 @@ func (s *session) createTable(ctx context.Context, mc catalog.MutableCatalog, ct
 // prepareCreateSchema prepares CREATE SCHEMA [IF NOT EXISTS] name.
 func (s *session) prepareCreateSchema(cs *pg.CreateSchemaStmt) (Statement, error) {
 	if len(cs.SchemaElts) > 0 {
-		return nil, notYetPl("schema elements in CREATE SCHEMA")
+		return nil, pgerr.NotYetPlural("schema elements in CREATE SCHEMA")
 	}
 	name := cs.Schemaname
 	if name == "" {
-		return nil, notYet("CREATE SCHEMA AUTHORIZATION without a name")
+		return nil, pgerr.NotYet("CREATE SCHEMA AUTHORIZATION without a name")
 	}
 	return &ddlStatement{sess: s, tag: "CREATE SCHEMA", run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("CREATE SCHEMA")
@@ -177,7 +177,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *ddlExtras) (Statement, error) 
 			return notices, nil
 		}}, nil
 	}
-	return nil, notYet("DROP " + strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
+	return nil, pgerr.NotYet("DROP " + strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 }
 
 func plural(n int, what string) string {
@@ -227,7 +227,7 @@ func tableNameOfList(n *pg.Node) tableName {
 // prepareRename prepares ALTER TABLE t RENAME TO u.
 func (s *session) prepareRename(rs *pg.RenameStmt, x *ddlExtras) (Statement, error) {
 	if rs.RenameType != pg.ObjectType_OBJECT_TABLE {
-		return nil, notYet("ALTER ... RENAME of this kind of object")
+		return nil, pgerr.NotYet("ALTER ... RENAME of this kind of object")
 	}
 	return &ddlStatement{sess: s, tag: "ALTER TABLE", run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("ALTER TABLE")

@@ -208,7 +208,7 @@ func readMeta(sql string, toks []dialectTok) (*metaStmt, error) {
 		}
 		m.table = tn
 		if r.low() == "partition" {
-			return nil, notYet("DESCRIBE ... PARTITION")
+			return nil, pgerr.NotYet("DESCRIBE ... PARTITION")
 		}
 		if !r.done() {
 			parts, err := r.name()

@@ -90,7 +90,7 @@ func (b *binder) pushDMLCTE(w *pg.WithClause, cte *pg.CommonTableExpr) (*cteDef,
 	case *pg.Node_InsertStmt:
 		p, err = sub.bindUpsert(x.InsertStmt)
 	default:
-		return nil, b.errAt(notYet("this WITH item"), cte.Location)
+		return nil, b.errAt(pgerr.NotYet("this WITH item"), cte.Location)
 	}
 	if err != nil {
 		return nil, err

@@ -7,16 +7,6 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// notYet is the error for SQL icegate does not handle yet.
-func notYet(feature string) *pgerr.Error {
-	return pgerr.New(pgerr.FeatureNotSupported, "%s is not supported yet", feature)
-}
-
-// notYetPl is notYet for a feature named in the plural.
-func notYetPl(features string) *pgerr.Error {
-	return pgerr.New(pgerr.FeatureNotSupported, "%s are not supported yet", features)
-}
-
 // withFunctionHint adds PostgreSQL's hint to a "function ... does not
 // exist" error that lacks it.
 func withFunctionHint(err error) error {

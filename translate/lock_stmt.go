@@ -29,7 +29,7 @@ func (s *session) prepareLock(ctx context.Context, ps parsedStmt, l *pg.LockStmt
 	for _, n := range l.Relations {
 		rv := n.GetRangeVar()
 		if rv == nil {
-			return nil, notYet("LOCK of this object")
+			return nil, pgerr.NotYet("LOCK of this object")
 		}
 		tn := tableNameOf(rv)
 		b.untruncateTable(rv, &tn) // Iceberg names may be longer than 63 bytes

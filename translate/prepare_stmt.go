@@ -36,7 +36,7 @@ func (s *session) preparePrepare(ctx context.Context, ps parsedStmt, p *pg.Prepa
 	for i, n := range p.Argtypes {
 		tn := n.GetTypeName()
 		if tn == nil {
-			return nil, notYet("this PREPARE parameter type")
+			return nil, pgerr.NotYet("this PREPARE parameter type")
 		}
 		t, _, err := b.typeName(tn)
 		if err != nil {
@@ -109,7 +109,7 @@ func (s *session) prepareExecute(ctx context.Context, e *pg.ExecuteStmt) (Statem
 	for i, n := range e.Params {
 		v, ok := constantText(n)
 		if !ok {
-			return nil, notYet("EXECUTE with an argument that is not a constant")
+			return nil, pgerr.NotYet("EXECUTE with an argument that is not a constant")
 		}
 		args[i] = v
 	}

@@ -118,9 +118,9 @@ func (s *session) prepareSet(x *pg.VariableSetStmt) (Statement, error) {
 		case "SESSION CHARACTERISTICS":
 			return &utilityStatement{tag: "SET", sess: s, run: func() error { return s.applyTxOptions(x.Args, true) }}, nil
 		}
-		return nil, notYet("SET " + x.Name)
+		return nil, pgerr.NotYet("SET " + x.Name)
 	}
-	return nil, notYet("SET FROM CURRENT")
+	return nil, pgerr.NotYet("SET FROM CURRENT")
 }
 
 // setStatement changes one setting with change (SET, SET LOCAL, RESET).
@@ -212,7 +212,7 @@ func setValue(x *pg.VariableSetStmt) (string, error) {
 		c := a.GetAConst()
 		if c == nil {
 			if a.GetTypeCast() != nil {
-				return "", notYet("SET TIME ZONE INTERVAL")
+				return "", pgerr.NotYet("SET TIME ZONE INTERVAL")
 			}
 			return "", pgerr.New(pgerr.SyntaxError, "SET %s takes only constant values", x.Name)
 		}

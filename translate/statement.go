@@ -31,7 +31,7 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 	case *pg.Node_ExplainStmt:
 		sel := x.ExplainStmt.Query.GetSelectStmt()
 		if sel == nil {
-			return nil, notYet("EXPLAIN of this statement")
+			return nil, pgerr.NotYet("EXPLAIN of this statement")
 		}
 		analyze, verbose := false, false
 		for _, o := range x.ExplainStmt.Options {
@@ -48,7 +48,7 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 				// Accepted; the plan shows what icegate has.
 			case "format":
 				if v := strings.ToLower(defElemString(d)); v != "text" {
-					return nil, notYet("EXPLAIN (FORMAT " + strings.ToUpper(v) + ")")
+					return nil, pgerr.NotYet("EXPLAIN (FORMAT " + strings.ToUpper(v) + ")")
 				}
 			default:
 				return nil, pgerr.New(pgerr.SyntaxError, "unrecognized EXPLAIN option \"%s\"", d.Defname)
@@ -141,9 +141,9 @@ func unsupportedStatement(n *pg.Node) error {
 		"LockStmt": "LOCK", "CreatedbStmt": "CREATE DATABASE", "RenameStmt": "ALTER ... RENAME",
 	}
 	if k, ok := kinds[name]; ok {
-		return notYet(k)
+		return pgerr.NotYet(k)
 	}
-	return notYetPl(strings.TrimSuffix(name, "Stmt") + " statements")
+	return pgerr.NotYetPlural(strings.TrimSuffix(name, "Stmt") + " statements")
 }
 
 // selectStatement is a prepared SELECT. It binds at Prepare (to describe

@@ -7,6 +7,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 )
 
@@ -23,7 +24,7 @@ func (s *session) prepareTruncate(t *pg.TruncateStmt) (Statement, error) {
 	for i, n := range t.Relations {
 		rv := n.GetRangeVar()
 		if rv == nil {
-			return nil, notYet("TRUNCATE of this object")
+			return nil, pgerr.NotYet("TRUNCATE of this object")
 		}
 		names[i] = tableNameOf(rv)
 	}

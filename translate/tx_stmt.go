@@ -75,7 +75,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 			return "ROLLBACK", notices, nil
 		}}, nil
 	}
-	return nil, notYetPl("two-phase commit statements")
+	return nil, pgerr.NotYetPlural("two-phase commit statements")
 }
 
 // beginStatement is BEGIN or START TRANSACTION.

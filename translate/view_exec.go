@@ -84,14 +84,14 @@ func (s *session) prepareCreateView(ps parsedStmt, vs *pg.ViewStmt) (Statement, 
 	}
 	sel := vs.Query.GetSelectStmt()
 	if sel == nil {
-		return nil, notYet("CREATE VIEW of this statement")
+		return nil, pgerr.NotYet("CREATE VIEW of this statement")
 	}
 	text, recursive, err := viewQueryText(ps.text)
 	if err != nil {
 		return nil, err
 	}
 	if recursive {
-		return nil, notYet("CREATE RECURSIVE VIEW")
+		return nil, pgerr.NotYet("CREATE RECURSIVE VIEW")
 	}
 	return &viewStatement{sess: s, tag: "CREATE VIEW", run: func(ctx context.Context) ([]Notice, bool, error) {
 		return s.createView(ctx, ps, vs, sel, text)

@@ -168,3 +168,14 @@ func Code(err error) string {
 	}
 	return InternalError
 }
+
+// NotYet is the 0A000 error for SQL icegate does not handle yet; feature
+// names it ("EXPLAIN of this statement").
+func NotYet(feature string) *Error {
+	return New(FeatureNotSupported, "%s is not supported yet", feature)
+}
+
+// NotYetPlural is NotYet for a feature named in the plural.
+func NotYetPlural(features string) *Error {
+	return New(FeatureNotSupported, "%s are not supported yet", features)
+}
