@@ -147,7 +147,7 @@ func TestAlterTableConflict(t *testing.T) {
 
 func scanTokens(t *testing.T, s string) []dialectTok {
 	t.Helper()
-	_, extras, err := rewriteDialect("ALTER TABLE x ADD PARTITION FIELD " + s)
+	_, extras, err := rewriteDialect("ALTER TABLE x ADD PARTITION FIELD " + s, translateParse)
 	if err != nil || len(extras) != 1 || extras[0].alter == nil {
 		t.Fatalf("scan %q: %v", s, err)
 	}

@@ -690,7 +690,7 @@ func (b *binder) bindView(rv *pg.RangeVar, tn tableName, alias string, colAliase
 	if len(b.viewStack) >= maxViewDepth {
 		return nil, b.errAt(pgerr.New("42P17", "infinite recursion detected in rules for relation \"%s\"", tn.Name), rv.Location)
 	}
-	stmts, err := parse(sql)
+	stmts, err := parseChecked(sql)
 	if err != nil || len(stmts) != 1 || stmts[0].node.GetSelectStmt() == nil {
 		return nil, b.errAt(pgerr.New(pgerr.DataCorrupted, "view \"%s\" does not hold a query icegate can read", tn.written), rv.Location)
 	}

@@ -43,7 +43,7 @@ func mayHaveMeta(sql string) bool {
 
 // parseWithMeta splits sql into statements when one of them is a metadata
 // statement; ok is false when none is (the caller parses as usual).
-func parseWithMeta(sql string) (out []parsedStmt, ok bool, err error) {
+func parseWithMeta(sql string, o parseConfig) (out []parsedStmt, ok bool, err error) {
 	res, err := pg.Scan(sql)
 	if err != nil {
 		return nil, false, nil
@@ -108,7 +108,7 @@ func parseWithMeta(sql string) (out []parsedStmt, ok bool, err error) {
 				pad.WriteByte(' ')
 			}
 		}
-		sub, err := parse(pad.String() + text)
+		sub, err := parse(pad.String()+text, o)
 		if err != nil {
 			return nil, true, err
 		}

@@ -84,8 +84,8 @@ type dialectTok struct {
 // and DROP TABLE statements blanked out, and what they said. Four-part
 // metadata table names are joined first (dialect_metaname.go), and MERGE's
 // Spark actions (UPDATE SET *, INSERT *) replaced (dialect_merge.go).
-func rewriteDialect(sql string) (string, []*ddlExtras, error) {
-	sql = rewriteMetaNames(sql)
+func rewriteDialect(sql string, o parseConfig) (string, []*ddlExtras, error) {
+	sql = rewriteMetaNames(sql, o.isMetaTable)
 	sql, mergeExtras := rewriteMergeStars(sql)
 	if !mayHaveDDL(sql) {
 		return sql, mergeExtras, nil

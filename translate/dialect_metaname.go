@@ -24,7 +24,7 @@ import (
 
 // rewriteMetaNames joins the last two parts of four-part metadata table
 // names in table positions.
-func rewriteMetaNames(sql string) string {
+func rewriteMetaNames(sql string, isMetaTable func(string) bool) string {
 	if strings.Count(sql, ".") < 3 {
 		return sql
 	}
@@ -90,7 +90,7 @@ func rewriteMetaNames(sql string) string {
 		n := i + 1
 		// After COPY and INTO a column list may follow the name; elsewhere
 		// a "(" makes it a function's name.
-		if !fourPartName(toks, n, t.low == "copy" || t.low == "into") {
+		if !fourPartName(toks, n, t.low == "copy" || t.low == "into", isMetaTable) {
 			continue
 		}
 		rel, kind := toks[n+4], toks[n+6]
@@ -114,7 +114,7 @@ func rewriteMetaNames(sql string) string {
 // fourPartName reports whether toks[n:] opens a name of exactly four
 // parts (w . w . w . w, not followed by "." or, unless parenOK, "(")
 // whose last part names a metadata table.
-func fourPartName(toks []dialectTok, n int, parenOK bool) bool {
+func fourPartName(toks []dialectTok, n int, parenOK bool, isMetaTable func(string) bool) bool {
 	if n+6 >= len(toks) {
 		return false
 	}
@@ -131,7 +131,7 @@ func fourPartName(toks []dialectTok, n int, parenOK bool) bool {
 	if n+7 < len(toks) && (toks[n+7].tok == pg.Token_ASCII_46 || toks[n+7].tok == pg.Token_ASCII_40 && !parenOK) {
 		return false
 	}
-	return metaTableByName(strings.ToLower(identText(toks[n+6].text))) != nil
+	return isMetaTable != nil && isMetaTable(strings.ToLower(identText(toks[n+6].text)))
 }
 
 // isNameTok reports an identifier or keyword token (not a string

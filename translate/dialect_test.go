@@ -78,7 +78,7 @@ func TestRewriteDialect(t *testing.T) {
 		},
 	}
 	for _, c := range cases {
-		got, extras, err := rewriteDialect(c.sql)
+		got, extras, err := rewriteDialect(c.sql, translateParse)
 		if err != nil {
 			t.Errorf("%s: %v", c.sql, err)
 			continue
@@ -110,7 +110,7 @@ func TestRewriteDialectErrors(t *testing.T) {
 		{"CREATE TABLE t (a INT) TBLPROPERTIES ('a')", pgerr.SyntaxError},
 		{"CREATE TABLE t (a INT) STORED AS orc", pgerr.FeatureNotSupported},
 	} {
-		_, _, err := rewriteDialect(c.sql)
+		_, _, err := rewriteDialect(c.sql, translateParse)
 		if pgerr.Code(err) != c.code {
 			t.Errorf("%s: %v (%s), want %s", c.sql, err, pgerr.Code(err), c.code)
 		}

@@ -32,7 +32,7 @@ func newDMLSession(t *testing.T) *session {
 // bindDMLText binds one DELETE or UPDATE statement; values, when not
 // nil, are its parameters' values.
 func bindDMLText(s *session, sql string, values []*string) (*dmlPlan, *paramSet, error) {
-	stmts, err := parse(sql)
+	stmts, err := parseChecked(sql)
 	if err != nil {
 		return nil, nil, err
 	}

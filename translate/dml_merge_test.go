@@ -42,7 +42,7 @@ func newMergeSession(t *testing.T, more ...string) *session {
 func mergePlanRows(t *testing.T, s *session, sql string) ([]string, *dmlPlan, error) {
 	t.Helper()
 	ctx := context.Background()
-	stmts, err := parse(sql)
+	stmts, err := parseChecked(sql)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -417,7 +417,7 @@ func TestMergeStarRewrite(t *testing.T) {
 		}
 	}
 	// Several statements: the markers go to the MERGE's own statement.
-	stmts, err := parse(`SELECT 1; MERGE INTO t USING s ON t.a = s.a WHEN NOT MATCHED THEN INSERT *; SELECT 2`)
+	stmts, err := parseChecked(`SELECT 1; MERGE INTO t USING s ON t.a = s.a WHEN NOT MATCHED THEN INSERT *; SELECT 2`)
 	if err != nil {
 		t.Fatal(err)
 	}

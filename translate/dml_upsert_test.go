@@ -42,7 +42,7 @@ func upsertPlanRows(t *testing.T, s *session, sql string, values ...*string) ([]
 		f := strings.Split(r, "\t")
 		ids[f[0]+"#"+f[1]] = f[2]
 	}
-	stmts, err := parse(sql)
+	stmts, err := parseChecked(sql)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -324,7 +324,7 @@ func TestUpsertConflictFilter(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.sql, func(t *testing.T) {
-			stmts, err := parse(c.sql)
+			stmts, err := parseChecked(c.sql)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,10 +1,7 @@
 package translate
 
 import (
-	"fmt"
-	"sort"
 	"strings"
-	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 
@@ -23,21 +20,25 @@ import (
 
 // tableHint is the OPTIONS hint of one table reference.
 type tableHint struct {
-	loc     int32             // offset of the comment
-	options map[string]string // by lower-case Iceberg name; values checked and normalised
-	keys    []string          // the keys as written, in order
+	loc int32 // offset of the comment
+	// pairs are the options as written: key and value. Parsing checks
+	// only their syntax; checkHints checks them against the registry.
+	pairs [][2]string
+	// options holds the checked values by lower-case Iceberg name, keys
+	// the names in order (filled by checkHints).
+	options map[string]string
+	keys    []string
 }
 
-// scanHints finds the OPTIONS hints of sql. Time-travel options are added
-// to asOf (which it may create); a hint after a name that already has a
-// time-travel clause is an error.
-func scanHints(sql string, asOf map[int32]*asOfClause) (map[int32]*asOfClause, map[int32]*tableHint, error) {
+// scanHints finds the OPTIONS hints of sql, by the offset of the name each
+// follows, checking their syntax only.
+func scanHints(sql string) (map[int32]*tableHint, error) {
 	if !strings.Contains(sql, "/*+") {
-		return asOf, nil, nil
+		return nil, nil
 	}
 	res, err := pg.Scan(sql)
 	if err != nil {
-		return asOf, nil, nil // the parser reports it
+		return nil, nil // the parser reports it
 	}
 	toks := make([]dialectTok, len(res.Tokens))
 	for i, t := range res.Tokens {
@@ -57,37 +58,21 @@ func scanHints(sql string, asOf map[int32]*asOfClause) (map[int32]*asOfClause, m
 		if !ok {
 			e := pgerr.New(pgerr.SyntaxError, "an OPTIONS hint must follow a table name")
 			e.Position = charPos(sql, int32(t.start))
-			return nil, nil, e
+			return nil, e
 		}
 		h, err := parseHint(body, int32(t.start))
 		if err != nil {
 			if pe := pgerr.As(err); pe != nil && pe.Position == 0 {
 				pe.Position = charPos(sql, int32(t.start))
 			}
-			return nil, nil, err
+			return nil, err
 		}
 		if hints == nil {
 			hints = map[int32]*tableHint{}
 		}
 		hints[key] = h
-		c, err := h.timeTravel()
-		if err != nil || c == nil {
-			if err != nil {
-				return nil, nil, err
-			}
-			continue
-		}
-		if asOf[key] != nil {
-			e := pgerr.New(pgerr.SyntaxError, "a table reference has both a time-travel clause and the %s option", h.timeTravelKey())
-			e.Position = charPos(sql, int32(t.start))
-			return nil, nil, e
-		}
-		if asOf == nil {
-			asOf = map[int32]*asOfClause{}
-		}
-		asOf[key] = c
 	}
-	return asOf, hints, nil
+	return hints, nil
 }
 
 // hintedName returns the offset of the name the hint at toks[i] follows:
@@ -118,7 +103,7 @@ func hintedName(toks []dialectTok, i int) (int32, bool) {
 	return int32(toks[k].start), true
 }
 
-// parseHint reads OPTIONS('key' = 'value', ...) and checks each option.
+// parseHint reads OPTIONS('key' = 'value', ...).
 func parseHint(body string, loc int32) (*tableHint, error) {
 	res, err := pg.Scan(body)
 	if err != nil {
@@ -137,7 +122,7 @@ func parseHint(body string, loc int32) (*tableHint, error) {
 	if len(toks) < 2 || toks[1].Token != pg.Token_ASCII_40 {
 		return nil, bad(1)
 	}
-	h := &tableHint{loc: loc, options: map[string]string{}}
+	h := &tableHint{loc: loc}
 	i := 2
 	for {
 		if i >= len(toks) {
@@ -167,9 +152,7 @@ func parseHint(body string, loc int32) (*tableHint, error) {
 		default:
 			return nil, bad(j)
 		}
-		if err := h.Add(key, val); err != nil {
-			return nil, err
-		}
+		h.pairs = append(h.pairs, [2]string{key, val})
 		i = j + 1
 		if i < len(toks) && toks[i].Token == pg.Token_ASCII_44 {
 			i++
@@ -180,101 +163,6 @@ func parseHint(body string, loc int32) (*tableHint, error) {
 		}
 		return nil, bad(i)
 	}
-}
-
-// add checks one option of the hint: 22023 for an unknown option, a
-// session-only one, a repeated one or an invalid value.
-func (h *tableHint) Add(key, val string) error {
-	o := lookupOption(key)
-	if o == nil {
-		return pgerr.New(pgerr.InvalidParameterValue, "unknown option \"%s\" in an OPTIONS hint", key).
-			WithHint("The read and write options are %s.", strings.Join(optionNames(levelRead|levelWrite), ", "))
-	}
-	if o.Levels&(levelRead|levelWrite) == 0 {
-		return pgerr.New(pgerr.InvalidParameterValue, "option \"%s\" is a session setting, not a read or write option", key).
-			WithHint("SET %s = '%s' sets it for the session.", o.settingName(), strings.ReplaceAll(val, "'", "''"))
-	}
-	name := strings.ToLower(key)
-	if !o.isPrefix() {
-		name = strings.ToLower(o.Name) // split_size is split-size
-	}
-	if _, dup := h.options[name]; dup {
-		return pgerr.New(pgerr.InvalidParameterValue, "option \"%s\" is given twice in an OPTIONS hint", key)
-	}
-	v, err := o.Check(key, val)
-	if err != nil {
-		return err
-	}
-	h.options[name] = v
-	h.keys = append(h.keys, name)
-	return nil
-}
-
-// timeTravelKey is the option that picks the snapshot ("" none):
-// snapshot-id wins over as-of-timestamp.
-func (h *tableHint) timeTravelKey() string {
-	for _, k := range []string{"snapshot-id", "as-of-timestamp"} {
-		if _, ok := h.options[k]; ok {
-			return k
-		}
-	}
-	return ""
-}
-
-// timeTravel is the time-travel clause of the hint's snapshot-id or
-// as-of-timestamp (milliseconds), nil when it has neither.
-func (h *tableHint) timeTravel() (*asOfClause, error) {
-	switch h.timeTravelKey() {
-	case "snapshot-id":
-		return &asOfClause{value: h.options["snapshot-id"], loc: h.loc}, nil
-	case "as-of-timestamp":
-		var ms int64
-		if _, err := fmt.Sscan(h.options["as-of-timestamp"], &ms); err != nil {
-			return nil, invalidOption("as-of-timestamp", h.options["as-of-timestamp"])
-		}
-		at := time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05.000-07:00")
-		return &asOfClause{timestamp: true, value: "timestamptz '" + at + "'", loc: h.loc}, nil
-	}
-	return nil, nil
-}
-
-// notices are the NOTICEs of the hint's options icegate does not act on.
-func (h *tableHint) notices() []Notice {
-	var out []Notice
-	tt := h.timeTravelKey()
-	for _, k := range h.keys {
-		o := lookupOption(k)
-		if o == nil {
-			continue
-		}
-		if k == "as-of-timestamp" && tt == "snapshot-id" {
-			out = append(out, Notice{Severity: "NOTICE", Code: "00000",
-				Message: "option as-of-timestamp is ignored: snapshot-id is given too, and wins"})
-			continue
-		}
-		if o.Acts&(levelRead|levelWrite) != 0 {
-			continue
-		}
-		out = append(out, optionIgnoredNotice(fmt.Sprintf("option \"%s\"", k), o))
-	}
-	return out
-}
-
-// hintNotices are the NOTICEs of a statement's hints, in text order.
-func hintNotices(hints map[int32]*tableHint) []Notice {
-	if len(hints) == 0 {
-		return nil
-	}
-	hs := make([]*tableHint, 0, len(hints))
-	for _, h := range hints {
-		hs = append(hs, h)
-	}
-	sort.Slice(hs, func(i, j int) bool { return hs[i].loc < hs[j].loc })
-	var out []Notice
-	for _, h := range hs {
-		out = append(out, h.notices()...)
-	}
-	return out
 }
 
 // unquoteSQL removes the quotes of a string constant and undoubles the

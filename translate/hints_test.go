@@ -29,7 +29,13 @@ func TestScanHints(t *testing.T) {
 		{sql: `SELECT * FROM t /* OPTIONS('nope'='1') */`},
 	}
 	for _, c := range cases {
-		asOf, hints, err := scanHints(c.sql, nil)
+		var asOf map[int32]*asOfClause
+		hints, err := scanHints(c.sql)
+		if err == nil {
+			stmts := []parsedStmt{{sql: c.sql, hints: hints}}
+			err = checkHints(stmts)
+			asOf = stmts[0].asOf
+		}
 		if c.code != "" {
 			if pe := pgerr.As(err); pe == nil || pe.Code != c.code {
 				t.Errorf("%s: err %v, want %s", c.sql, err, c.code)

@@ -38,7 +38,7 @@ func TestRewriteMetaNames(t *testing.T) {
 		{"SELECT $$ FROM c.ns.t.files $$ FROM t", "SELECT $$ FROM c.ns.t.files $$ FROM t"},
 		{"SELECT * FROM c.ns.t.files AS f, c.ns.t.refs; SELECT c.ns.t.files FROM x", "SELECT * FROM c.ns.t$files AS f, c.ns.t$refs; SELECT c.ns.t.files FROM x"},
 	} {
-		got := rewriteMetaNames(c.sql)
+		got := rewriteMetaNames(c.sql, translateParse.isMetaTable)
 		if len(got) != len(c.sql) {
 			t.Errorf("%s: length %d, want %d", c.sql, len(got), len(c.sql))
 		}

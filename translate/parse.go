@@ -36,15 +36,23 @@ type parsedStmt struct {
 	hints map[int32]*tableHint
 }
 
+// parseConfig is what parsing needs to know of the layers above it.
+type parseConfig struct {
+	// isMetaTable reports whether a (lower-case) name is a metadata
+	// table's, which a four-part name in a table position may end with
+	// (catalog.schema.table.files); nil: none is.
+	isMetaTable func(name string) bool
+}
+
 // parseInBackground is the length from which parseCtx parses in another
 // goroutine so that a cancel or statement_timeout can end the wait; the
 // parser itself (C code) cannot be interrupted and finishes unobserved.
 const parseInBackground = 64 << 10
 
 // parseCtx is parse, abandoned when ctx ends first.
-func parseCtx(ctx context.Context, sql string) ([]parsedStmt, error) {
+func parseCtx(ctx context.Context, sql string, o parseConfig) ([]parsedStmt, error) {
 	if len(sql) < parseInBackground || ctx.Done() == nil {
-		return parse(sql)
+		return parse(sql, o)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -55,7 +63,7 @@ func parseCtx(ctx context.Context, sql string) ([]parsedStmt, error) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		stmts, err := parse(sql)
+		stmts, err := parse(sql, o)
 		done <- result{stmts, err}
 	}()
 	select {
@@ -83,18 +91,18 @@ func interruptErr(ctx context.Context, err error) error {
 
 // parse splits sql into its statements. Empty statements (";") are dropped.
 // Syntax errors are 42601 with Position set.
-func parse(sql string) ([]parsedStmt, error) {
+func parse(sql string, o parseConfig) ([]parsedStmt, error) {
 	// Before any cgo call: a tree too deep would overflow the C parser's
 	// stack (parse_depth.go).
 	if err := checkTreeDepth(sql, maxTreeDepth); err != nil {
 		return nil, err
 	}
 	if mayHaveMeta(sql) {
-		if out, ok, err := parseWithMeta(sql); ok || err != nil {
+		if out, ok, err := parseWithMeta(sql, o); ok || err != nil {
 			return out, err
 		}
 	}
-	sql, extras, err := rewriteDialect(sql)
+	sql, extras, err := rewriteDialect(sql, o)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +110,7 @@ func parse(sql string) ([]parsedStmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	asOf, hints, err := scanHints(sql, asOf)
+	hints, err := scanHints(sql)
 	if err != nil {
 		return nil, err
 	}

@@ -87,7 +87,7 @@ func preparedBody(sql string) (string, bool) {
 // prepareStored prepares the text of the prepared statement name: one
 // statement, with its declared parameter types.
 func (s *session) prepareStored(ctx context.Context, name, text string, types []uint32) (Statement, error) {
-	stmts, err := parse(text)
+	stmts, err := parseChecked(text)
 	if err != nil {
 		return nil, err
 	}

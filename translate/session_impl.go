@@ -179,7 +179,10 @@ func (s *session) Prepare(ctx context.Context, sql string, paramTypes []uint32) 
 		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errStatementTimeout)
 		defer cancel()
 	}
-	stmts, err := parseCtx(ctx, sql)
+	stmts, err := parseCtx(ctx, sql, translateParse)
+	if err == nil {
+		err = checkHints(stmts)
+	}
 	if err != nil {
 		err = interruptErr(ctx, err)
 		s.StatementFailed(err)

@@ -174,7 +174,7 @@ func TestUsesTempView(t *testing.T) {
 		{"SELECT * FROM other", false},
 	}
 	for _, c := range cases {
-		stmts, err := parse(c.query)
+		stmts, err := parseChecked(c.query)
 		if err != nil {
 			t.Fatal(err)
 		}
