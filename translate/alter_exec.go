@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // ALTER TABLE changes only metadata: each statement is one CommitTable
@@ -18,16 +19,16 @@ import (
 // alterTarget resolves the table of an ALTER statement; nil without error
 // when it is missing and IF EXISTS was given (with the notice).
 func (s *session) alterTarget(ctx context.Context, rel *pg.RangeVar, missingOk bool) (*catalog.Table, []Notice, error) {
-	tn := tableNameOf(rel)
+	tn := parse.TableNameOf(rel)
 	t, err := s.resolveTable(ctx, tn)
 	if pgerr.Code(err) == pgerr.UndefinedTable && missingOk {
-		return nil, []Notice{{Severity: "NOTICE", Code: "00000", Message: "relation \"" + tn.Name + "\" does not exist, skipping"}}, nil
+		return nil, []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: "relation \"" + tn.Name + "\" does not exist, skipping"}}, nil
 	}
 	return t, nil, err
 }
 
 // prepareAlterTable prepares ALTER TABLE t <commands>.
-func (s *session) prepareAlterTable(ps parsedStmt, as *pg.AlterTableStmt) (Statement, error) {
+func (s *session) prepareAlterTable(ps parse.Stmt, as *pg.AlterTableStmt) (Statement, error) {
 	if as.Objtype != pg.ObjectType_OBJECT_TABLE {
 		return nil, pgerr.NotYet("ALTER " + strings.TrimPrefix(as.Objtype.String(), "OBJECT_"))
 	}
@@ -93,7 +94,7 @@ type propertyEdit struct {
 }
 
 // alterCommand applies one command of ALTER TABLE to the edits.
-func (s *session) alterCommand(ctx context.Context, ps parsedStmt, m *catalog.TableMetadata, e *schemaEdit, props *propertyEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
+func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.TableMetadata, e *schemaEdit, props *propertyEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
 	switch cmd.Subtype {
 	case pg.AlterTableType_AT_AddColumn:
 		return s.addColumn(ctx, ps, m, e, cmd)
@@ -103,7 +104,7 @@ func (s *session) alterCommand(ctx context.Context, ps parsedStmt, m *catalog.Ta
 		}
 		ok, err := e.drop(cmd.Name, cmd.MissingOk)
 		if err == nil && !ok {
-			return []Notice{{Severity: "NOTICE", Code: "00000", Message: "column \"" + cmd.Name + "\" of relation \"" + e.table + "\" does not exist, skipping"}}, nil
+			return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: "column \"" + cmd.Name + "\" of relation \"" + e.table + "\" does not exist, skipping"}}, nil
 		}
 		return nil, err
 	case pg.AlterTableType_AT_AlterColumnType:
@@ -114,7 +115,7 @@ func (s *session) alterCommand(ctx context.Context, ps parsedStmt, m *catalog.Ta
 		if cd.RawDefault != nil {
 			return nil, pgerr.NotYet("ALTER COLUMN TYPE ... USING")
 		}
-		to, err := icebergTypeOf(cd.TypeName, ps.extras, &idCounter{n: e.ids.n})
+		to, err := icebergTypeOf(cd.TypeName, ps.Extras, &idCounter{n: e.ids.n})
 		if err != nil {
 			return nil, err
 		}
@@ -161,14 +162,14 @@ func (s *session) alterCommand(ctx context.Context, ps parsedStmt, m *catalog.Ta
 }
 
 // addColumn applies ADD COLUMN [IF NOT EXISTS] c type [NULL] [DEFAULT const].
-func (s *session) addColumn(ctx context.Context, ps parsedStmt, m *catalog.TableMetadata, e *schemaEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
+func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.TableMetadata, e *schemaEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
 	cd := cmd.GetDef().GetColumnDef()
 	if cd == nil {
 		return nil, pgerr.NotYet("this ADD form")
 	}
 	f := catalog.NestedField{ID: e.ids.next()}
 	var err error
-	if f.Type, err = icebergTypeOf(cd.TypeName, ps.extras, e.ids); err != nil {
+	if f.Type, err = icebergTypeOf(cd.TypeName, ps.Extras, e.ids); err != nil {
 		return nil, err
 	}
 	f.Name = cd.Colname
@@ -193,14 +194,14 @@ func (s *session) addColumn(ctx context.Context, ps parsedStmt, m *catalog.Table
 			return nil, pgerr.NotYetPlural("column constraints other than NULL and DEFAULT in ADD COLUMN")
 		}
 	}
-	if ps.extras != nil {
-		f.Doc = ps.extras.comments[cd.Colname]
+	if ps.Extras != nil {
+		f.Doc = ps.Extras.Comments[cd.Colname]
 	}
 	added, err := e.Add(cd.Colname, f, cmd.MissingOk)
 	if err != nil || added {
 		return nil, err
 	}
-	return []Notice{{Severity: "NOTICE", Code: codeDuplicateColumn, Message: "column \"" + cd.Colname + "\" already exists, skipping"}}, nil
+	return []Notice{{Severity: "NOTICE", Code: pgerr.DuplicateColumn, Message: "column \"" + cd.Colname + "\" already exists, skipping"}}, nil
 }
 
 // prepareRenameColumn prepares ALTER TABLE t RENAME COLUMN a TO b.

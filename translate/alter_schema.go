@@ -121,7 +121,7 @@ func (e *schemaEdit) Add(name string, f catalog.NestedField, ifNotExists bool) (
 		if ifNotExists {
 			return false, nil
 		}
-		return false, pgerr.New(codeDuplicateColumn, "column \"%s\" of relation \"%s\" already exists", name, e.table)
+		return false, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", name, e.table)
 	}
 	f.Name = leaf
 	*fs = append(*fs, f)
@@ -144,7 +144,7 @@ func (e *schemaEdit) drop(name string, missingOk bool) (bool, error) {
 	if spec := e.meta.SpecByID(e.meta.DefaultSpecID); spec != nil {
 		for _, pf := range spec.Fields {
 			if gone[pf.SourceID] && pf.Transform.Name != "void" {
-				return false, pgerr.New(codeInvalidTableDef, "cannot drop column \"%s\": the table is partitioned by %s of it", name, pf.Transform).
+				return false, pgerr.New(pgerr.InvalidTableDefinition, "cannot drop column \"%s\": the table is partitioned by %s of it", name, pf.Transform).
 					WithHint("Drop the partition field first (ALTER TABLE ... DROP PARTITION FIELD).")
 			}
 		}
@@ -155,13 +155,13 @@ func (e *schemaEdit) drop(name string, missingOk bool) (bool, error) {
 		}
 		for _, sf := range o.Fields {
 			if gone[sf.SourceID] {
-				return false, pgerr.New(codeInvalidTableDef, "cannot drop column \"%s\": the table's sort order uses it", name)
+				return false, pgerr.New(pgerr.InvalidTableDefinition, "cannot drop column \"%s\": the table's sort order uses it", name)
 			}
 		}
 	}
 	for _, id := range e.schema.IdentifierFieldIDs {
 		if gone[id] {
-			return false, pgerr.New(codeInvalidTableDef, "cannot drop column \"%s\": it is an identifier field of the table", name).
+			return false, pgerr.New(pgerr.InvalidTableDefinition, "cannot drop column \"%s\": it is an identifier field of the table", name).
 				WithHint("Drop the identifier fields first (ALTER TABLE ... DROP IDENTIFIER FIELDS).")
 		}
 	}
@@ -202,7 +202,7 @@ func (e *schemaEdit) rename(name, to string) error {
 		return undefinedColumn(name)
 	}
 	if fieldIndex(*fs, to) >= 0 {
-		return pgerr.New(codeDuplicateColumn, "column \"%s\" of relation \"%s\" already exists", to, e.table)
+		return pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", to, e.table)
 	}
 	(*fs)[i].Name = to
 	e.changed = true
@@ -252,7 +252,7 @@ func (e *schemaEdit) dropNotNull(name string) error {
 	}
 	f := &(*fs)[i]
 	if slices.Contains(e.schema.IdentifierFieldIDs, f.ID) {
-		return pgerr.New(codeInvalidTableDef, "column \"%s\" is an identifier field of the table: it stays NOT NULL", name)
+		return pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" is an identifier field of the table: it stays NOT NULL", name)
 	}
 	if f.Required {
 		f.Required = false
@@ -307,10 +307,10 @@ func (e *schemaEdit) move(name, after string) error {
 			return undefinedColumn(after)
 		}
 		if afs != fs {
-			return pgerr.New(codeInvalidTableDef, "cannot move column \"%s\" after \"%s\": they are in different structs", name, after)
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot move column \"%s\" after \"%s\": they are in different structs", name, after)
 		}
 		if after == name || (*afs)[j].Name == f.Name {
-			return pgerr.New(codeInvalidTableDef, "cannot move column \"%s\" after itself", name)
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot move column \"%s\" after itself", name)
 		}
 		at = fieldIndex(rest, (*afs)[j].Name) + 1
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // Spark's column clauses of ALTER TABLE, applied to a schema edit.
@@ -13,7 +14,7 @@ import (
 // sparkAddColumns reads ADD COLUMN(S) [(] c type [NOT NULL] [DEFAULT expr]
 // [COMMENT 'x'] [FIRST | AFTER d], ... [)]. defaultOf evaluates a DEFAULT
 // expression for the new field.
-func sparkAddColumns(e *schemaEdit, c *tokCursor, defaultOf func(f catalog.NestedField, expr []dialectTok) (any, error)) error {
+func sparkAddColumns(e *schemaEdit, c *tokCursor, defaultOf func(f catalog.NestedField, expr []parse.DialectTok) (any, error)) error {
 	list, err := c.parenList()
 	if err != nil {
 		return err
@@ -182,9 +183,9 @@ func sparkSetIdentifiers(e *schemaEdit, c *tokCursor) error {
 		p := catalog.Primitive(f.Type)
 		switch {
 		case !f.Required:
-			return pgerr.New(codeInvalidTableDef, "column \"%s\" cannot be an identifier field: it is nullable", names[k])
+			return pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" cannot be an identifier field: it is nullable", names[k])
 		case p == nil || p.ID == catalog.TFloat || p.ID == catalog.TDouble:
-			return pgerr.New(codeInvalidTableDef, "column \"%s\" cannot be an identifier field: its type is %s", names[k], f.Type)
+			return pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" cannot be an identifier field: its type is %s", names[k], f.Type)
 		}
 	}
 	if !slices.Equal(e.schema.IdentifierFieldIDs, ids) {
@@ -208,7 +209,7 @@ func sparkDropIdentifiers(e *schemaEdit, c *tokCursor) error {
 	for k, id := range ids {
 		i := slices.Index(e.schema.IdentifierFieldIDs, id)
 		if i < 0 {
-			return pgerr.New(codeInvalidTableDef, "column \"%s\" is not an identifier field", names[k])
+			return pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" is not an identifier field", names[k])
 		}
 		e.schema.IdentifierFieldIDs = slices.Delete(e.schema.IdentifierFieldIDs, i, i+1)
 		e.changed = true
@@ -231,7 +232,7 @@ func sparkProperties(m *catalog.TableMetadata, kind string, c *tokCursor) ([]cat
 			if len(k) != 1 {
 				return nil, nil, c.sub(k).syntax("a property key")
 			}
-			key := propText(k[0])
+			key := parse.PropText(k[0])
 			if key == "format-version" {
 				return nil, nil, pgerr.New(pgerr.InvalidParameterValue, "format-version cannot be unset")
 			}
@@ -247,14 +248,14 @@ func sparkProperties(m *catalog.TableMetadata, kind string, c *tokCursor) ([]cat
 	if err != nil {
 		return nil, nil, err
 	}
-	r := &dialectRewriter{sql: c.sql, x: &ddlExtras{}}
-	if err := r.properties(list); err != nil {
+	r := &parse.DialectRewriter{SQL: c.sql, X: &parse.DDLExtras{}}
+	if err := r.Properties(list); err != nil {
 		return nil, nil, err
 	}
 	var updates []catalog.Update
 	props := map[string]string{}
-	for _, k := range r.x.propOrder {
-		v := r.x.props[k]
+	for _, k := range r.X.PropOrder {
+		v := r.X.Props[k]
 		if k != "format-version" {
 			props[k] = v
 			continue
@@ -281,10 +282,10 @@ func sparkRenameColumn(e *schemaEdit, c *tokCursor) error {
 	if err != nil {
 		return err
 	}
-	if !c.accept("to") || c.done() || !isWordTok(c.toks[c.i]) {
+	if !c.accept("to") || c.done() || !parse.IsWordTok(c.toks[c.i]) {
 		return c.syntax("TO new_name")
 	}
-	to := identText(c.toks[c.i].text)
+	to := parse.IdentText(c.toks[c.i].Text)
 	c.i++
 	if !c.done() {
 		return c.syntax("the end of the statement")

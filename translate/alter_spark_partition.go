@@ -3,12 +3,10 @@ package translate
 import (
 	"slices"
 	"strconv"
-	"strings"
-
-	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // Partition evolution (ADD / DROP / REPLACE PARTITION FIELD) and the write
@@ -51,16 +49,16 @@ func (p *specEdit) apply(kind string, c *tokCursor) error {
 
 // term binds one partition term (col, days(ts), bucket(16, id)...) to the
 // current schema: the field without an id, named by default.
-func (p *specEdit) term(c *tokCursor, t []dialectTok) (catalog.PartitionField, error) {
-	items, err := parsePartitionItems(joinDottedNames(t))
+func (p *specEdit) term(c *tokCursor, t []parse.DialectTok) (catalog.PartitionField, error) {
+	items, err := parse.ParsePartitionItems(parse.JoinDottedNames(t))
 	if err != nil || len(items) != 1 {
 		return catalog.PartitionField{}, c.sub(t).syntax("a partition transform")
 	}
 	it := items[0]
 	e := &schemaEdit{schema: p.meta.CurrentSchema()}
-	fs, i := e.lookup(it.column)
+	fs, i := e.lookup(it.Column)
 	if fs == nil {
-		return catalog.PartitionField{}, pgerr.New(pgerr.UndefinedColumn, "partition column \"%s\" does not exist", it.column)
+		return catalog.PartitionField{}, pgerr.New(pgerr.UndefinedColumn, "partition column \"%s\" does not exist", it.Column)
 	}
 	src := &(*fs)[i]
 	tr, suffix, err := transformOf(it)
@@ -70,7 +68,7 @@ func (p *specEdit) term(c *tokCursor, t []dialectTok) (catalog.PartitionField, e
 	if err := transformApplies(tr, src); err != nil {
 		return catalog.PartitionField{}, err
 	}
-	name := it.column
+	name := it.Column
 	switch tr.Name {
 	case "bucket", "truncate":
 		name += "_" + suffix + "_" + strconv.Itoa(tr.Param)
@@ -81,40 +79,17 @@ func (p *specEdit) term(c *tokCursor, t []dialectTok) (catalog.PartitionField, e
 	return catalog.PartitionField{SourceID: src.ID, Name: name, Transform: tr}, nil
 }
 
-// joinDottedNames turns each name a.b.c (a path to a field inside struct
-// columns) into one quoted identifier token "a.b.c", which the partition
-// term reader takes as a column and schemaEdit.lookup resolves as a path.
-func joinDottedNames(t []dialectTok) []dialectTok {
-	var out []dialectTok
-	for k := 0; k < len(t); k++ {
-		if !isWordTok(t[k]) || k+2 >= len(t) || t[k+1].tok != pg.Token_ASCII_46 || !isWordTok(t[k+2]) {
-			out = append(out, t[k])
-			continue
-		}
-		parts := []string{identText(t[k].text)}
-		first := t[k]
-		for k+2 < len(t) && t[k+1].tok == pg.Token_ASCII_46 && isWordTok(t[k+2]) {
-			parts = append(parts, identText(t[k+2].text))
-			k += 2
-		}
-		joined := strings.Join(parts, ".")
-		out = append(out, dialectTok{tok: pg.Token_IDENT, start: first.start, end: t[k].end,
-			text: `"` + strings.ReplaceAll(joined, `"`, `""`) + `"`, low: strings.ToLower(joined)})
-	}
-	return out
-}
-
 // addTerm adds term [AS name] (the rest of c after the term).
-func (p *specEdit) addTerm(c *tokCursor, t []dialectTok) error {
+func (p *specEdit) addTerm(c *tokCursor, t []parse.DialectTok) error {
 	f, err := p.term(c, t)
 	if err != nil {
 		return err
 	}
 	if c.accept("as") {
-		if c.done() || !isWordTok(c.toks[c.i]) {
+		if c.done() || !parse.IsWordTok(c.toks[c.i]) {
 			return c.syntax("a partition field name")
 		}
-		f.Name = identText(c.toks[c.i].text)
+		f.Name = parse.IdentText(c.toks[c.i].Text)
 		c.i++
 	}
 	if !c.done() {
@@ -122,16 +97,16 @@ func (p *specEdit) addTerm(c *tokCursor, t []dialectTok) error {
 	}
 	for _, have := range p.fields {
 		if have.SourceID == f.SourceID && have.Transform == f.Transform {
-			return pgerr.New(codeInvalidTableDef, "the table is already partitioned by %s of that column (partition field \"%s\")", f.Transform, have.Name)
+			return pgerr.New(pgerr.InvalidTableDefinition, "the table is already partitioned by %s of that column (partition field \"%s\")", f.Transform, have.Name)
 		}
 		if have.Name == f.Name {
-			return pgerr.New(codeDuplicateColumn, "partition field \"%s\" already exists", f.Name)
+			return pgerr.New(pgerr.DuplicateColumn, "partition field \"%s\" already exists", f.Name)
 		}
 	}
 	if cur := p.meta.CurrentSchema(); cur != nil && f.Transform.Name != "identity" {
 		for _, sf := range cur.Fields {
 			if sf.Name == f.Name && sf.ID != f.SourceID {
-				return pgerr.New(codeInvalidTableDef, "partition field name \"%s\" is a column of the table", f.Name).
+				return pgerr.New(pgerr.InvalidTableDefinition, "partition field name \"%s\" is a column of the table", f.Name).
 					WithHint("Name the field with AS.")
 			}
 		}
@@ -142,17 +117,17 @@ func (p *specEdit) addTerm(c *tokCursor, t []dialectTok) error {
 
 // dropTerm removes the field a term names: a partition field's name, or
 // a transform of a column.
-func (p *specEdit) dropTerm(c *tokCursor, t []dialectTok) error {
+func (p *specEdit) dropTerm(c *tokCursor, t []parse.DialectTok) error {
 	idx := -1
-	if len(t) == 1 && isWordTok(t[0]) {
-		name := identText(t[0].text)
+	if len(t) == 1 && parse.IsWordTok(t[0]) {
+		name := parse.IdentText(t[0].Text)
 		idx = slices.IndexFunc(p.fields, func(f catalog.PartitionField) bool { return f.Name == name && f.Transform.Name != "void" })
 	}
 	if idx < 0 {
 		f, err := p.term(c, t)
 		if err != nil {
 			if len(t) == 1 && pgerr.Code(err) == pgerr.UndefinedColumn {
-				return pgerr.New(codeInvalidTableDef, "partition field \"%s\" does not exist", identText(t[0].text))
+				return pgerr.New(pgerr.InvalidTableDefinition, "partition field \"%s\" does not exist", parse.IdentText(t[0].Text))
 			}
 			return err
 		}
@@ -160,7 +135,7 @@ func (p *specEdit) dropTerm(c *tokCursor, t []dialectTok) error {
 			return h.SourceID == f.SourceID && h.Transform == f.Transform
 		})
 		if idx < 0 {
-			return pgerr.New(codeInvalidTableDef, "the table is not partitioned by %s", f.Transform).
+			return pgerr.New(pgerr.InvalidTableDefinition, "the table is not partitioned by %s", f.Transform).
 				WithDetail("No partition field of the default spec has that source column and transform.")
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // TestAlterTableMetadata checks what the ALTER TABLE forms write into the
@@ -145,13 +146,13 @@ func TestAlterTableConflict(t *testing.T) {
 	}
 }
 
-func scanTokens(t *testing.T, s string) []dialectTok {
+func scanTokens(t *testing.T, s string) []parse.DialectTok {
 	t.Helper()
-	_, extras, err := rewriteDialect("ALTER TABLE x ADD PARTITION FIELD " + s, translateParse)
-	if err != nil || len(extras) != 1 || extras[0].alter == nil {
+	_, extras, err := parse.RewriteDialect("ALTER TABLE x ADD PARTITION FIELD "+s, translateParse)
+	if err != nil || len(extras) != 1 || extras[0].Alter == nil {
 		t.Fatalf("scan %q: %v", s, err)
 	}
-	return extras[0].alter.toks
+	return extras[0].Alter.Toks
 }
 
 // TestPartitionEvolutionFiles: files written before ADD PARTITION FIELD

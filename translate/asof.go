@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -26,151 +27,19 @@ import (
 // points into the client's text) and kept by the offset of the table
 // name it follows; binding the name reads it from there.
 
-// asOfClause is one time-travel clause.
-type asOfClause struct {
-	timestamp bool   // TIMESTAMP / SYSTEM_TIME; else VERSION / SYSTEM_VERSION
-	value     string // the value's SQL text: a literal, a typed literal, a call or (expression)
-	loc       int32  // offset of the clause, for errors
-	// node, when set, is the value as already parsed (the table
-	// functions' argument) and value is unused.
-	node *pg.Node
-	// changes marks CHANGES BETWEEN ... AND ... (changes_parse.go): value
-	// / node is the start and to / toNode the end.
-	changes bool
-	to      string
-	toNode  *pg.Node
-}
-
-// mayHaveAsOf is a fast check for rewriteAsOf.
-func mayHaveAsOf(sql string) bool {
-	low := strings.ToLower(sql)
-	return strings.Contains(low, "of") || strings.Contains(low, "changes")
-}
-
-// rewriteAsOf blanks the time-travel clauses of sql and returns them by
-// the offset of the table name each follows.
-func rewriteAsOf(sql string) (string, map[int32]*asOfClause, error) {
-	if !mayHaveAsOf(sql) {
-		return sql, nil, nil
-	}
-	res, err := pg.Scan(sql)
-	if err != nil {
-		return sql, nil, nil // the parser reports it
-	}
-	toks := make([]dialectTok, len(res.Tokens))
-	for i, t := range res.Tokens {
-		text := sql[t.Start:t.End]
-		toks[i] = dialectTok{tok: t.Token, start: int(t.Start), end: int(t.End), text: text, low: strings.ToLower(text)}
-	}
-	low := func(i int) string {
-		if i < 0 || i >= len(toks) {
-			return ""
-		}
-		return toks[i].low
-	}
-	var out map[int32]*asOfClause
-	buf := []byte(sql)
-	for i := 0; i+2 < len(toks); i++ {
-		if c, at, end, err := cutChanges(sql, toks, i); c != nil || err != nil {
-			if err != nil {
-				return sql, nil, err
-			}
-			if out == nil {
-				out = map[int32]*asOfClause{}
-			}
-			out[at] = c
-			blankText(buf, toks[i].start, toks[end].end)
-			i = end
-			continue
-		}
-		kind := low(i)
-		if (kind != "version" && kind != "system_version" && kind != "timestamp" && kind != "system_time") ||
-			low(i+1) != "as" || low(i+2) != "of" {
-			continue
-		}
-		j := i
-		if low(i-1) == "for" {
-			j = i - 1
-		}
-		// The table name before the clause: word (. word)*.
-		k := j - 1
-		if k < 0 || !isWordTok(toks[k]) {
-			continue
-		}
-		for k-2 >= 0 && toks[k-1].text == "." && isWordTok(toks[k-2]) {
-			k -= 2
-		}
-		v := i + 3
-		if v >= len(toks) {
-			return sql, nil, pgerr.New(pgerr.SyntaxError, "syntax error at end of input: %s AS OF needs a value", strings.ToUpper(kind))
-		}
-		end := asOfValueEnd(toks, v)
-		if end < 0 {
-			e := pgerr.New(pgerr.SyntaxError, "syntax error at or near \"%s\"", toks[v].text)
-			e.Position = charPos(sql, int32(toks[v].start))
-			return sql, nil, e
-		}
-		if out == nil {
-			out = map[int32]*asOfClause{}
-		}
-		out[int32(toks[k].start)] = &asOfClause{
-			timestamp: kind == "timestamp" || kind == "system_time",
-			value:     sql[toks[v].start:toks[end].end],
-			loc:       int32(toks[j].start),
-		}
-		for p := toks[j].start; p < toks[end].end; p++ {
-			if buf[p] != '\n' {
-				buf[p] = ' '
-			}
-		}
-		i = end
-	}
-	return string(buf), out, nil
-}
-
-// asOfValueEnd returns the index of the last token of the value starting
-// at v, or -1: a literal (optionally signed), a typed literal (TIMESTAMP
-// '...'), a function call, or a parenthesized expression.
-func asOfValueEnd(toks []dialectTok, v int) int {
-	t := toks[v]
-	switch {
-	case t.text == "(":
-		return matchParen(toks, v)
-	case t.text == "-" || t.text == "+":
-		if v+1 < len(toks) && (toks[v+1].tok == pg.Token_ICONST || toks[v+1].tok == pg.Token_FCONST) {
-			return v + 1
-		}
-		return -1
-	case t.tok == pg.Token_ICONST || t.tok == pg.Token_FCONST || t.tok == pg.Token_SCONST:
-		return v
-	case isWordTok(t):
-		if v+1 < len(toks) && toks[v+1].tok == pg.Token_SCONST {
-			return v + 1
-		}
-		if v+1 < len(toks) && toks[v+1].text == "(" {
-			return matchParen(toks, v+1)
-		}
-		switch t.low {
-		case "current_timestamp", "now", "localtimestamp", "current_date":
-			return v
-		}
-	}
-	return -1
-}
-
 // timeTravel picks the snapshot and schema a time-travel clause reads
 // from table t (Spark's rule: a snapshot id, timestamp or tag reads with
 // that snapshot's schema; a branch with the table's current schema).
-func (b *binder) timeTravel(t *catalog.Table, name string, c *asOfClause) (*catalog.Snapshot, *catalog.Schema, error) {
+func (b *binder) timeTravel(t *catalog.Table, name string, c *parse.AsOfClause) (*catalog.Snapshot, *catalog.Schema, error) {
 	m := t.Metadata
-	if c.changes {
+	if c.Changes {
 		return nil, nil, pgerr.Unsupported("CHANGES BETWEEN on \"%s\" here (it reads a table's changes, not a version)", name)
 	}
 	v, err := b.asOfValue(c)
 	if err != nil {
 		return nil, nil, err
 	}
-	if c.timestamp {
+	if c.Timestamp {
 		var us int64
 		switch x := v.(type) {
 		case int64:
@@ -219,16 +88,16 @@ func (b *binder) timeTravel(t *catalog.Table, name string, c *asOfClause) (*cata
 
 // asOfValue evaluates a clause's value: int64, float64, string or
 // time.Time (timestamps and dates, in the session's time zone).
-func (b *binder) asOfValue(c *asOfClause) (any, error) {
-	node := c.node
+func (b *binder) asOfValue(c *parse.AsOfClause) (any, error) {
+	node := c.Node
 	if node == nil {
-		tree, err := pg.Parse("SELECT " + c.value)
+		tree, err := pg.Parse("SELECT " + c.Value)
 		if err != nil || len(tree.Stmts) != 1 {
-			return nil, pgerr.New(pgerr.SyntaxError, "invalid AS OF value: %s", c.value)
+			return nil, pgerr.New(pgerr.SyntaxError, "invalid AS OF value: %s", c.Value)
 		}
 		sel := tree.Stmts[0].Stmt.GetSelectStmt()
 		if sel == nil || len(sel.TargetList) != 1 {
-			return nil, pgerr.New(pgerr.SyntaxError, "invalid AS OF value: %s", c.value)
+			return nil, pgerr.New(pgerr.SyntaxError, "invalid AS OF value: %s", c.Value)
 		}
 		node = sel.TargetList[0].GetResTarget().Val
 	}
@@ -246,7 +115,7 @@ func (b *binder) asOfValue(c *asOfClause) (any, error) {
 		return nil, pgerr.New(pgerr.NullValueNotAllowed, "AS OF value must not be null")
 	}
 	if x.lit != nil {
-		if !c.timestamp {
+		if !c.Timestamp {
 			return *x.lit, nil
 		}
 		x = bound{e: b.coerce(x, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}), t: plan.TTimestamptz}
@@ -372,30 +241,30 @@ func noSnapshot(m *catalog.TableMetadata, name, msg string) error {
 }
 
 // bindTimeTravel binds a table name followed by a time-travel clause.
-func (b *binder) bindTimeTravel(rv *pg.RangeVar, c *asOfClause, alias string, colAliases []string) (plan.Rel, error) {
-	tn := tableNameOf(rv)
+func (b *binder) bindTimeTravel(rv *pg.RangeVar, c *parse.AsOfClause, alias string, colAliases []string) (plan.Rel, error) {
+	tn := parse.TableNameOf(rv)
 	b.untruncateTable(rv, &tn)
 	t, err := b.sess.resolveTable(b.ctx, tn)
 	if err != nil {
 		if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.UndefinedTable {
 			if _, _, found, verr := b.sess.lookupView(b.ctx, tn); verr == nil && found {
-				return nil, b.errAt(pgerr.Unsupported("time travel on a view (\"%s\")", tn.written), c.loc)
+				return nil, b.errAt(pgerr.Unsupported("time travel on a view (\"%s\")", tn.Written), c.Loc)
 			}
 		}
 		return nil, b.errAt(err, rv.Location)
 	}
 	if t.Metadata == nil {
-		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no metadata", tn.written)
+		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no metadata", tn.Written)
 	}
-	if c.changes {
+	if c.Changes {
 		return b.bindChanges(rv, tn, t, c, alias, colAliases)
 	}
-	snap, schema, err := b.timeTravel(t, tn.written, c)
+	snap, schema, err := b.timeTravel(t, tn.Written, c)
 	if err != nil {
-		return nil, b.errAt(err, c.loc)
+		return nil, b.errAt(err, c.Loc)
 	}
 	if schema == nil {
-		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no schema for snapshot %d", tn.written, snap.SnapshotID)
+		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no schema for snapshot %d", tn.Written, snap.SnapshotID)
 	}
 	return b.bindTableAt(rv, tn, t, snap, schema, alias, colAliases)
 }
@@ -403,7 +272,7 @@ func (b *binder) bindTimeTravel(rv *pg.RangeVar, c *asOfClause, alias string, co
 // bindRefName binds Spark's spelling of a branch or tag as a table name,
 // t.branch_<name> / t.tag_<name> (ns.t.branch_<name>), when the name
 // resolves no table: ok is false when it is not such a name.
-func (b *binder) bindRefName(rv *pg.RangeVar, tn tableName, alias string, colAliases []string) (plan.Rel, bool, error) {
+func (b *binder) bindRefName(rv *pg.RangeVar, tn parse.TableName, alias string, colAliases []string) (plan.Rel, bool, error) {
 	var kind, ref string
 	switch {
 	case strings.HasPrefix(tn.Name, "branch_"):
@@ -416,7 +285,7 @@ func (b *binder) bindRefName(rv *pg.RangeVar, tn tableName, alias string, colAli
 	if tn.Schema == "" || ref == "" {
 		return nil, false, nil
 	}
-	base := tableName{Schema: tn.Catalog, Name: tn.Schema, written: tn.written}
+	base := parse.TableName{Schema: tn.Catalog, Name: tn.Schema, Written: tn.Written}
 	t, err := b.sess.resolveTable(b.ctx, base)
 	if err != nil || t.Metadata == nil {
 		return nil, false, nil
@@ -425,7 +294,7 @@ func (b *binder) bindRefName(rv *pg.RangeVar, tn tableName, alias string, colAli
 	if !ok || r.Type != kind {
 		return nil, true, b.errAt(noSnapshot(t.Metadata, base.Schema+"."+base.Name, fmt.Sprintf("table \"%s\" has no %s \"%s\"", tn.Schema, kind, ref)), rv.Location)
 	}
-	snap, schema, err := b.timeTravel(t, tn.Schema, &asOfClause{value: "'" + strings.ReplaceAll(ref, "'", "''") + "'"})
+	snap, schema, err := b.timeTravel(t, tn.Schema, &parse.AsOfClause{Value: "'" + strings.ReplaceAll(ref, "'", "''") + "'"})
 	if err != nil {
 		return nil, true, b.errAt(err, rv.Location)
 	}
@@ -450,7 +319,7 @@ func (b *binder) bindSnapshotFunction(rf *pg.RangeFunction) (plan.Rel, bool, err
 		return nil, false, nil
 	}
 	fc := items[0].GetFuncCall()
-	if isTableChangesCall(fc) {
+	if parse.IsTableChangesCall(fc) {
 		r, err := b.bindTableChanges(rf, fc)
 		return r, true, err
 	}
@@ -491,7 +360,7 @@ func (b *binder) bindSnapshotFunction(rf *pg.RangeFunction) (plan.Rel, bool, err
 	if alias == "" {
 		alias = rv.Relname
 	}
-	c := &asOfClause{timestamp: fn == "as_of", node: fc.Args[1], loc: fc.Location}
+	c := &parse.AsOfClause{Timestamp: fn == "as_of", Node: fc.Args[1], Loc: fc.Location}
 	r, err := b.bindTimeTravel(rv, c, alias, colAliases)
 	return r, true, err
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // TestRewriteAsOf checks which clauses the time-travel pass cuts out, the
@@ -26,7 +27,7 @@ func TestRewriteAsOf(t *testing.T) {
 		{sql: "SELECT * FROM t VERSION AS OF WHERE", code: pgerr.SyntaxError},
 	}
 	for _, c := range cases {
-		out, clauses, err := rewriteAsOf(c.sql)
+		out, clauses, err := parse.RewriteAsOf(c.sql)
 		if c.code != "" {
 			if pe := pgerr.As(err); pe == nil || pe.Code != c.code {
 				t.Errorf("%q: err %v, want %s", c.sql, err, c.code)
@@ -47,7 +48,7 @@ func TestRewriteAsOf(t *testing.T) {
 			continue
 		}
 		cl := clauses[c.at]
-		if cl == nil || cl.value != c.value || cl.timestamp != c.timestamp {
+		if cl == nil || cl.Value != c.value || cl.Timestamp != c.timestamp {
 			t.Errorf("%q: clause at %d = %+v, want value %q timestamp %v", c.sql, c.at, cl, c.value, c.timestamp)
 		}
 	}

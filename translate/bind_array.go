@@ -21,7 +21,7 @@ import (
 // arrayExpr binds ARRAY[a, b, ...]: the elements take their common type.
 func (b *binder) arrayExpr(a *pg.A_ArrayExpr) (bound, error) {
 	if len(a.Elements) == 0 {
-		return bound{}, b.errAt(pgerr.New("42P18", "cannot determine type of empty array").
+		return bound{}, b.errAt(pgerr.New(pgerr.IndeterminateDatatype, "cannot determine type of empty array").
 			WithHint("Explicitly cast to the desired type, for example ARRAY[]::integer[]."), a.Location)
 	}
 	elems, err := b.exprs(a.Elements)

@@ -79,7 +79,7 @@ func (b *binder) castTo(arg bound, t plan.Type, loc int32) (bound, error) {
 }
 
 func cannotCast(from, to plan.Type) *pgerr.Error {
-	return pgerr.New("42846", "cannot cast type %s to %s", from, to)
+	return pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", from, to)
 }
 
 // typeName resolves a type name as written (int, integer, numeric(10,2),

@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -23,7 +24,7 @@ type createTable struct {
 	// defaultSchema is set when the name was unqualified: the namespace is
 	// created on first use.
 	defaultSchema bool
-	items         []partitionItem // partitioning, bound against the schema at create
+	items         []parse.PartitionItem // partitioning, bound against the schema at create
 }
 
 // tableIdent resolves the namespace a table name creates or names in DDL.
@@ -31,9 +32,9 @@ type createTable struct {
 // The bool is true when creating the table creates its namespace: the
 // default one, or public, which PostgreSQL clients take to exist (the
 // system catalog lists it) even in a warehouse without it.
-func (s *session) tableIdent(ctx context.Context, tn tableName) (catalog.Identifier, bool, error) {
+func (s *session) tableIdent(ctx context.Context, tn parse.TableName) (catalog.Identifier, bool, error) {
 	if tn.Catalog != "" && tn.Catalog != s.cat.Name() {
-		return catalog.Identifier{}, false, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.written)
+		return catalog.Identifier{}, false, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.Written)
 	}
 	if tn.Schema != "" {
 		ns, err := s.findNamespace(ctx, tn.Schema)
@@ -57,7 +58,7 @@ func (s *session) tableIdent(ctx context.Context, tn tableName) (catalog.Identif
 
 // bindCreateTable binds CREATE TABLE name (columns) [WITH (...)] and the
 // Spark clauses the dialect pass took out (x, nil when none).
-func (s *session) bindCreateTable(ctx context.Context, ps parsedStmt, cs *pg.CreateStmt, x *ddlExtras) (*createTable, error) {
+func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.CreateStmt, x *parse.DDLExtras) (*createTable, error) {
 	if cs.Relation.Relpersistence == "t" {
 		return nil, pgerr.NotYetPlural("temporary tables")
 	}
@@ -82,7 +83,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parsedStmt, cs *pg.Cre
 	for _, n := range cs.TableElts {
 		if con := n.GetConstraint(); con != nil && con.Contype == pg.ConstrType_CONSTR_PRIMARY {
 			if primary != nil {
-				return nil, pgerr.New(codeInvalidTableDef, "multiple primary keys for table \"%s\" are not allowed", cs.Relation.Relname)
+				return nil, pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", cs.Relation.Relname)
 			}
 			for _, k := range con.Keys {
 				primary = append(primary, k.GetString_().Sval)
@@ -94,7 +95,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parsedStmt, cs *pg.Cre
 			return nil, pgerr.NotYetPlural("table constraints other than PRIMARY KEY")
 		}
 		if seen[cd.Colname] {
-			return nil, pgerr.New(codeDuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
+			return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
 		}
 		seen[cd.Colname] = true
 		f := catalog.NestedField{ID: ids.next(), Name: cd.Colname}
@@ -110,7 +111,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parsedStmt, cs *pg.Cre
 				f.Required = false
 			case pg.ConstrType_CONSTR_PRIMARY:
 				if primary != nil {
-					return nil, pgerr.New(codeInvalidTableDef, "multiple primary keys for table \"%s\" are not allowed", cs.Relation.Relname)
+					return nil, pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", cs.Relation.Relname)
 				}
 				primary = []string{cd.Colname}
 			case pg.ConstrType_CONSTR_DEFAULT:
@@ -128,7 +129,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parsedStmt, cs *pg.Cre
 			}
 		}
 		if x != nil {
-			f.Doc = x.comments[cd.Colname]
+			f.Doc = x.Comments[cd.Colname]
 		}
 		schema.Fields = append(schema.Fields, f)
 	}
@@ -158,13 +159,13 @@ func (s *session) bindCreateTable(ctx context.Context, ps parsedStmt, cs *pg.Cre
 
 // newCreateTable binds what CREATE TABLE and CREATE TABLE AS share: the
 // name, the options and the Spark clauses.
-func (s *session) newCreateTable(ctx context.Context, rel *pg.RangeVar, ifNotExists bool, options []*pg.Node, x *ddlExtras) (*createTable, error) {
-	tn := tableNameOf(rel)
+func (s *session) newCreateTable(ctx context.Context, rel *pg.RangeVar, ifNotExists bool, options []*pg.Node, x *parse.DDLExtras) (*createTable, error) {
+	tn := parse.TableNameOf(rel)
 	id, def, err := s.tableIdent(ctx, tn)
 	if err != nil {
 		return nil, err
 	}
-	ct := &createTable{id: id, name: tn.written, ifNotExists: ifNotExists, defaultSchema: def,
+	ct := &createTable{id: id, name: tn.Written, ifNotExists: ifNotExists, defaultSchema: def,
 		spec: catalog.TableSpec{Properties: map[string]string{}}}
 	for _, o := range options {
 		d := o.GetDefElem()
@@ -174,7 +175,7 @@ func (s *session) newCreateTable(ctx context.Context, rel *pg.RangeVar, ifNotExi
 		val := defElemString(d)
 		switch strings.ToLower(d.Defname) {
 		case "partitioning", "partitioned_by", "partitioned-by":
-			if ct.items, err = parsePartitioning(val); err != nil {
+			if ct.items, err = parse.ParsePartitioning(val); err != nil {
 				return nil, err
 			}
 		case "format-version", "format_version":
@@ -188,26 +189,26 @@ func (s *session) newCreateTable(ctx context.Context, rel *pg.RangeVar, ifNotExi
 		}
 	}
 	if x != nil {
-		if x.using != "" && x.using != "iceberg" {
-			return nil, pgerr.Unsupported("CREATE TABLE ... USING %s", x.using).WithHint("icegate creates Iceberg tables: USING iceberg.")
+		if x.Using != "" && x.Using != "iceberg" {
+			return nil, pgerr.Unsupported("CREATE TABLE ... USING %s", x.Using).WithHint("icegate creates Iceberg tables: USING iceberg.")
 		}
-		if x.hasPartBy {
-			ct.items = x.partitioned
+		if x.HasPartBy {
+			ct.items = x.Partitioned
 		}
-		for _, k := range x.propOrder {
+		for _, k := range x.PropOrder {
 			if k == "format-version" {
-				if err := ct.setFormatVersion(x.props[k]); err != nil {
+				if err := ct.setFormatVersion(x.Props[k]); err != nil {
 					return nil, err
 				}
 				continue
 			}
-			ct.spec.Properties[k] = x.props[k]
+			ct.spec.Properties[k] = x.Props[k]
 		}
-		if x.comment != nil {
-			ct.spec.Properties["comment"] = *x.comment
+		if x.Comment != nil {
+			ct.spec.Properties["comment"] = *x.Comment
 		}
-		if x.location != nil {
-			ct.spec.Location = *x.location
+		if x.Location != nil {
+			ct.spec.Location = *x.Location
 		}
 	}
 	return ct, nil
@@ -262,15 +263,15 @@ func (c *idCounter) next() int { c.n++; return c.n }
 
 // icebergTypeOf maps a column's type as PostgreSQL parsed it (or a
 // placeholder of the dialect pass) to an Iceberg type (DESIGN.md section 3).
-func icebergTypeOf(tn *pg.TypeName, x *ddlExtras, ids *idCounter) (catalog.Type, error) {
+func icebergTypeOf(tn *pg.TypeName, x *parse.DDLExtras, ids *idCounter) (catalog.Type, error) {
 	var names []string
 	for _, n := range tn.Names {
 		names = append(names, n.GetString_().GetSval())
 	}
 	name := names[len(names)-1]
 	if x != nil && strings.HasPrefix(name, "@") {
-		if st := x.types[name]; st != nil {
-			return sparkIceberg(st, x.spark, ids)
+		if st := x.Types[name]; st != nil {
+			return sparkIceberg(st, x.Spark, ids)
 		}
 	}
 	if len(names) > 1 && names[0] != "pg_catalog" {
@@ -286,7 +287,7 @@ func icebergTypeOf(tn *pg.TypeName, x *ddlExtras, ids *idCounter) (catalog.Type,
 	}
 	// Spark's spellings were replaced by placeholders: what PostgreSQL
 	// parsed has PostgreSQL's meaning (timestamp without time zone).
-	st := &sparkType{name: name, args: mods, loc: tn.Location}
+	st := &parse.SparkType{Name: name, Args: mods, Loc: tn.Location}
 	t, err := sparkIceberg(st, false, ids)
 	if err != nil {
 		return nil, err
@@ -304,8 +305,8 @@ func prim(id catalog.TypeID) *catalog.PrimitiveType { return &catalog.PrimitiveT
 // sparkIceberg maps a type name (PostgreSQL's internal names, their SQL
 // spellings, or Spark's) to an Iceberg type. spark gives TIMESTAMP and
 // FLOAT Spark's meaning.
-func sparkIceberg(st *sparkType, spark bool, ids *idCounter) (catalog.Type, error) {
-	switch st.name {
+func sparkIceberg(st *parse.SparkType, spark bool, ids *idCounter) (catalog.Type, error) {
+	switch st.Name {
 	case "bool", "boolean":
 		return prim(catalog.TBoolean), nil
 	case "int2", "smallint", "short", "int4", "int", "integer", "byte", "tinyint":
@@ -315,14 +316,14 @@ func sparkIceberg(st *sparkType, spark bool, ids *idCounter) (catalog.Type, erro
 	case "float4", "real":
 		return prim(catalog.TFloat), nil
 	case "float":
-		if spark || (len(st.args) == 1 && st.args[0] <= 24) {
+		if spark || (len(st.Args) == 1 && st.Args[0] <= 24) {
 			return prim(catalog.TFloat), nil
 		}
 		return prim(catalog.TDouble), nil
 	case "float8", "double":
 		return prim(catalog.TDouble), nil
 	case "numeric", "decimal", "dec":
-		switch len(st.args) {
+		switch len(st.Args) {
 		case 0:
 			if spark {
 				return &catalog.PrimitiveType{ID: catalog.TDecimal, Precision: 10, Scale: 0}, nil
@@ -330,9 +331,9 @@ func sparkIceberg(st *sparkType, spark bool, ids *idCounter) (catalog.Type, erro
 			return nil, pgerr.Unsupported("numeric without precision and scale in an Iceberg table").
 				WithHint("Iceberg decimals have a fixed precision and scale: write numeric(P,S), P at most 38.")
 		default:
-			p, s := st.args[0], 0
-			if len(st.args) > 1 {
-				s = st.args[1]
+			p, s := st.Args[0], 0
+			if len(st.Args) > 1 {
+				s = st.Args[1]
 			}
 			if p < 1 || p > 38 {
 				return nil, pgerr.Unsupported("numeric precision %d in an Iceberg table", p).WithHint("Iceberg decimals hold 1 to 38 digits.")
@@ -362,17 +363,17 @@ func sparkIceberg(st *sparkType, spark bool, ids *idCounter) (catalog.Type, erro
 	case "uuid":
 		return prim(catalog.TUUID), nil
 	case "array":
-		e, err := sparkIceberg(st.elem, spark, ids)
+		e, err := sparkIceberg(st.Elem, spark, ids)
 		if err != nil {
 			return nil, err
 		}
 		return &catalog.ListType{ElementID: ids.next(), Element: e}, nil
 	case "map":
-		k, err := sparkIceberg(st.key, spark, ids)
+		k, err := sparkIceberg(st.Key, spark, ids)
 		if err != nil {
 			return nil, err
 		}
-		v, err := sparkIceberg(st.val, spark, ids)
+		v, err := sparkIceberg(st.Val, spark, ids)
 		if err != nil {
 			return nil, err
 		}
@@ -380,28 +381,28 @@ func sparkIceberg(st *sparkType, spark bool, ids *idCounter) (catalog.Type, erro
 	case "struct":
 		out := &catalog.StructType{}
 		seen := map[string]bool{}
-		for _, f := range st.fields {
-			if seen[f.name] {
-				return nil, pgerr.New(codeDuplicateColumn, "field \"%s\" specified more than once in a struct", f.name)
+		for _, f := range st.Fields {
+			if seen[f.Name] {
+				return nil, pgerr.New(pgerr.DuplicateColumn, "field \"%s\" specified more than once in a struct", f.Name)
 			}
-			seen[f.name] = true
-			ft, err := sparkIceberg(f.t, spark, ids)
+			seen[f.Name] = true
+			ft, err := sparkIceberg(f.T, spark, ids)
 			if err != nil {
 				return nil, err
 			}
-			out.Fields = append(out.Fields, catalog.NestedField{ID: ids.next(), Name: f.name, Type: ft, Required: f.notNull, Doc: f.comment})
+			out.Fields = append(out.Fields, catalog.NestedField{ID: ids.next(), Name: f.Name, Type: ft, Required: f.NotNull, Doc: f.Comment})
 		}
 		return out, nil
 	case "interval", "serial", "serial4", "serial8", "bigserial", "smallserial", "serial2", "money", "timetz",
 		"inet", "cidr", "macaddr", "macaddr8", "bit", "varbit", "xml", "oid", "point", "line", "box", "tsvector",
 		"tsquery", "int4range", "int8range", "numrange", "tsrange", "tstzrange", "daterange", "void", "variant":
-		return nil, pgerr.Unsupported("type %s in an Iceberg table", st.name).WithPosition(st.loc + 1)
+		return nil, pgerr.Unsupported("type %s in an Iceberg table", st.Name).WithPosition(st.Loc + 1)
 	}
-	return nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", st.name).WithPosition(st.loc + 1)
+	return nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", st.Name).WithPosition(st.Loc + 1)
 }
 
 // partitionSpecOf binds partition items to the columns of schema.
-func partitionSpecOf(items []partitionItem, schema *catalog.Schema) (*catalog.PartitionSpec, error) {
+func partitionSpecOf(items []parse.PartitionItem, schema *catalog.Schema) (*catalog.PartitionSpec, error) {
 	if len(items) == 0 {
 		return nil, nil
 	}
@@ -410,24 +411,24 @@ func partitionSpecOf(items []partitionItem, schema *catalog.Schema) (*catalog.Pa
 	for i, it := range items {
 		var src *catalog.NestedField
 		for k := range schema.Fields {
-			if schema.Fields[k].Name == it.column {
+			if schema.Fields[k].Name == it.Column {
 				src = &schema.Fields[k]
 			}
 		}
 		if src == nil {
 			for k := range schema.Fields {
-				if strings.EqualFold(schema.Fields[k].Name, it.column) {
+				if strings.EqualFold(schema.Fields[k].Name, it.Column) {
 					src = &schema.Fields[k]
 				}
 			}
 		}
 		srcName := ""
-		if src == nil && strings.Contains(it.column, ".") {
+		if src == nil && strings.Contains(it.Column, ".") {
 			// A field of a struct column: st.a.
-			src, srcName = findColumnPath(schema.Fields, it.column)
+			src, srcName = findColumnPath(schema.Fields, it.Column)
 		}
 		if src == nil {
-			return nil, pgerr.New(pgerr.UndefinedColumn, "partition column \"%s\" does not exist", it.column)
+			return nil, pgerr.New(pgerr.UndefinedColumn, "partition column \"%s\" does not exist", it.Column)
 		}
 		if srcName == "" {
 			srcName = src.Name
@@ -444,7 +445,7 @@ func partitionSpecOf(items []partitionItem, schema *catalog.Schema) (*catalog.Pa
 			name += "_" + suffix
 		}
 		if names[name] {
-			return nil, pgerr.New(codeInvalidTableDef, "partition field \"%s\" specified more than once", name)
+			return nil, pgerr.New(pgerr.InvalidTableDefinition, "partition field \"%s\" specified more than once", name)
 		}
 		names[name] = true
 		spec.Fields = append(spec.Fields, catalog.PartitionField{SourceID: src.ID, FieldID: 1000 + i, Name: name, Transform: tr})
@@ -454,14 +455,14 @@ func partitionSpecOf(items []partitionItem, schema *catalog.Schema) (*catalog.Pa
 
 // transformOf maps a transform as written (Spark's plural names too) to
 // the spec's transform and the suffix of its partition field's name.
-func transformOf(it partitionItem) (catalog.Transform, string, error) {
+func transformOf(it parse.PartitionItem) (catalog.Transform, string, error) {
 	noParam := func(name, suffix string) (catalog.Transform, string, error) {
-		if it.hasParam {
-			return catalog.Transform{}, "", pgerr.New(pgerr.InvalidParameterValue, "partition transform %s takes no parameter", it.transform)
+		if it.HasParam {
+			return catalog.Transform{}, "", pgerr.New(pgerr.InvalidParameterValue, "partition transform %s takes no parameter", it.Transform)
 		}
 		return catalog.Transform{Name: name}, suffix, nil
 	}
-	switch it.transform {
+	switch it.Transform {
 	case "identity":
 		return noParam("identity", "")
 	case "years", "year":
@@ -475,16 +476,16 @@ func transformOf(it partitionItem) (catalog.Transform, string, error) {
 	case "void":
 		return noParam("void", "null")
 	case "bucket", "truncate":
-		if !it.hasParam || it.param <= 0 {
-			return catalog.Transform{}, "", pgerr.New(pgerr.InvalidParameterValue, "partition transform %s needs a positive parameter: %s(N, column)", it.transform, it.transform)
+		if !it.HasParam || it.Param <= 0 {
+			return catalog.Transform{}, "", pgerr.New(pgerr.InvalidParameterValue, "partition transform %s needs a positive parameter: %s(N, column)", it.Transform, it.Transform)
 		}
 		suffix := "bucket"
-		if it.transform == "truncate" {
+		if it.Transform == "truncate" {
 			suffix = "trunc"
 		}
-		return catalog.Transform{Name: it.transform, Param: it.param}, suffix, nil
+		return catalog.Transform{Name: it.Transform, Param: it.Param}, suffix, nil
 	}
-	return catalog.Transform{}, "", pgerr.New(pgerr.InvalidParameterValue, "unknown partition transform \"%s\"", it.transform).
+	return catalog.Transform{}, "", pgerr.New(pgerr.InvalidParameterValue, "unknown partition transform \"%s\"", it.Transform).
 		WithHint("Transforms are identity, years, months, days, hours, bucket(N, col), truncate(W, col) and void.")
 }
 
@@ -492,7 +493,7 @@ func transformOf(it partitionItem) (catalog.Transform, string, error) {
 func transformApplies(tr catalog.Transform, src *catalog.NestedField) error {
 	p := catalog.Primitive(src.Type)
 	if p == nil {
-		return pgerr.New(codeInvalidTableDef, "cannot partition by %s of column \"%s\" of type %s", tr, src.Name, src.Type)
+		return pgerr.New(pgerr.InvalidTableDefinition, "cannot partition by %s of column \"%s\" of type %s", tr, src.Name, src.Type)
 	}
 	ok := true
 	switch tr.Name {
@@ -506,7 +507,7 @@ func transformApplies(tr catalog.Transform, src *catalog.NestedField) error {
 		ok = p.ID == catalog.TInt || p.ID == catalog.TLong || p.ID == catalog.TDecimal || p.ID == catalog.TString || p.ID == catalog.TBinary
 	}
 	if !ok {
-		return pgerr.New(codeInvalidTableDef, "cannot partition by %s of column \"%s\" of type %s", tr, src.Name, src.Type)
+		return pgerr.New(pgerr.InvalidTableDefinition, "cannot partition by %s of column \"%s\" of type %s", tr, src.Name, src.Type)
 	}
 	return nil
 }

@@ -12,12 +12,13 @@ import (
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // columnDefault evaluates the DEFAULT of a new column: a constant (a
 // literal, possibly negated or cast), converted to the column's type as an
 // INSERT would, in the Go form Iceberg defaults take (catalog/value.go).
-func (s *session) columnDefault(ctx context.Context, ps parsedStmt, f catalog.NestedField, raw *pg.Node) (any, error) {
+func (s *session) columnDefault(ctx context.Context, ps parse.Stmt, f catalog.NestedField, raw *pg.Node) (any, error) {
 	if catalog.Primitive(f.Type) == nil {
 		return nil, pgerr.NotYetPlural("defaults of nested columns")
 	}

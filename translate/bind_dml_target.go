@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -21,7 +22,7 @@ import (
 // _file and _pos, which the plan reads even when a column of the table
 // has one of those names.
 type dmlTarget struct {
-	tn     tableName
+	tn     parse.TableName
 	table  *catalog.Table
 	schema *catalog.Schema
 	cols   []column // columnsOf(schema)
@@ -48,9 +49,9 @@ func (b *binder) rowIDExpr(tg *dmlTarget) expr.Expr {
 // warehouse: views, system catalogs, metadata tables and a table read at
 // another snapshot are not targets.
 func (b *binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error) {
-	tn := tableNameOf(rv)
+	tn := parse.TableNameOf(rv)
 	b.untruncateTable(rv, &tn)
-	if b.stmt.asOf[rv.Location] != nil {
+	if b.stmt.AsOf[rv.Location] != nil {
 		return nil, b.errAt(pgerr.NotYet(verb+" of a table read at another snapshot"), rv.Location)
 	}
 	sysCatalog := b.errAt(pgerr.NotYet(verb+" on a system catalog"), rv.Location)
@@ -70,7 +71,7 @@ func (b *binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error)
 		return nil, b.errAt(err, rv.Location)
 	}
 	if t.Metadata == nil || t.Metadata.CurrentSchema() == nil {
-		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.written)
+		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.Written)
 	}
 	alias := ""
 	if rv.Alias != nil {
@@ -138,7 +139,7 @@ func (b *binder) bindDMLFrom(tg *dmlTarget, cur plan.Rel, from []*pg.Node) (plan
 			strings.Join(it.table.Ident.Namespace, ".") != strings.Join(tg.table.Ident.Namespace, ".") {
 			continue // two tables of the same name in different schemas
 		}
-		return nil, pgerr.New("42712", "table name \"%s\" specified more than once", name)
+		return nil, pgerr.New(pgerr.DuplicateAlias, "table name \"%s\" specified more than once", name)
 	}
 	return cur, nil
 }

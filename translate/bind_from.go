@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -71,8 +72,8 @@ func (b *binder) bindFromItem(n *pg.Node, left plan.Rel) (plan.Rel, error) {
 // bindRangeVar binds a table name or a WITH query's name.
 func (b *binder) bindRangeVar(rv *pg.RangeVar) (plan.Rel, error) {
 	alias, colAliases := aliasOf(rv.Alias)
-	if c := b.stmt.asOf[rv.Location]; c != nil {
-		if r, ok, err := b.bindMetadataTable(rv, tableNameOf(rv), alias, colAliases); ok {
+	if c := b.stmt.AsOf[rv.Location]; c != nil {
+		if r, ok, err := b.bindMetadataTable(rv, parse.TableNameOf(rv), alias, colAliases); ok {
 			return r, err
 		}
 		return b.bindTimeTravel(rv, c, alias, colAliases)
@@ -82,7 +83,7 @@ func (b *binder) bindRangeVar(rv *pg.RangeVar) (plan.Rel, error) {
 			return b.bindCTERef(cte, rv, alias, colAliases)
 		}
 	}
-	tn := tableNameOf(rv)
+	tn := parse.TableNameOf(rv)
 	b.untruncateTable(rv, &tn)
 	if st := sysTable(tn, b.sess.cat.Name()); st != nil {
 		return b.bindSysTable(rv.Location, tn, st, alias, colAliases)
@@ -130,21 +131,21 @@ func (b *binder) bindRangeVar(rv *pg.RangeVar) (plan.Rel, error) {
 
 // bindTable binds a catalog table, at its current snapshot (or the head of
 // the session's WAP branch, wap.go), as a FROM item.
-func (b *binder) bindTable(rv *pg.RangeVar, tn tableName, t *catalog.Table, alias string, colAliases []string) (plan.Rel, error) {
+func (b *binder) bindTable(rv *pg.RangeVar, tn parse.TableName, t *catalog.Table, alias string, colAliases []string) (plan.Rel, error) {
 	if t.Metadata == nil || t.Metadata.CurrentSchema() == nil {
-		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.written)
+		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.Written)
 	}
 	return b.bindTableAt(rv, tn, t, b.sess.readSnapshot(t), t.Metadata.CurrentSchema(), alias, colAliases)
 }
 
 // bindTableAt binds a table read at snapshot with schema.
-func (b *binder) bindTableAt(rv *pg.RangeVar, tn tableName, t *catalog.Table, snapshot *catalog.Snapshot, schema *catalog.Schema, alias string, colAliases []string) (plan.Rel, error) {
+func (b *binder) bindTableAt(rv *pg.RangeVar, tn parse.TableName, t *catalog.Table, snapshot *catalog.Snapshot, schema *catalog.Schema, alias string, colAliases []string) (plan.Rel, error) {
 	cols := columnsOf(schema)
 	if len(colAliases) > len(cols) {
 		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
 			tn.Name, len(cols), len(colAliases)), rv.Location)
 	}
-	r := &plan.Scan{Table: t, Schema: schema, Snapshot: snapshot, Name: tn.written}
+	r := &plan.Scan{Table: t, Schema: schema, Snapshot: snapshot, Name: tn.Written}
 	it := &rangeItem{table: t, tn: tn, alias: alias}
 	origins := tableOrigins(t, cols)
 	for i, c := range cols {
@@ -678,7 +679,7 @@ const maxViewDepth = 32
 // bindView binds a view as a FROM item: its stored query, bound in its
 // own namespace as a subquery. It returns a nil rel when no view has the
 // name.
-func (b *binder) bindView(rv *pg.RangeVar, tn tableName, alias string, colAliases []string) (plan.Rel, error) {
+func (b *binder) bindView(rv *pg.RangeVar, tn parse.TableName, alias string, colAliases []string) (plan.Rel, error) {
 	v, err := b.sess.resolveView(b.ctx, tn)
 	if err != nil {
 		return nil, b.errAt(err, rv.Location)
@@ -688,16 +689,16 @@ func (b *binder) bindView(rv *pg.RangeVar, tn tableName, alias string, colAliase
 	}
 	sql, ns := v.query(), v.defaultNS
 	if len(b.viewStack) >= maxViewDepth {
-		return nil, b.errAt(pgerr.New("42P17", "infinite recursion detected in rules for relation \"%s\"", tn.Name), rv.Location)
+		return nil, b.errAt(pgerr.New(pgerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", tn.Name), rv.Location)
 	}
 	stmts, err := parseChecked(sql)
-	if err != nil || len(stmts) != 1 || stmts[0].node.GetSelectStmt() == nil {
-		return nil, b.errAt(pgerr.New(pgerr.DataCorrupted, "view \"%s\" does not hold a query icegate can read", tn.written), rv.Location)
+	if err != nil || len(stmts) != 1 || stmts[0].Node.GetSelectStmt() == nil {
+		return nil, b.errAt(pgerr.New(pgerr.DataCorrupted, "view \"%s\" does not hold a query icegate can read", tn.Written), rv.Location)
 	}
 	saved, savedNS, savedTok, savedCTEs := b.stmt, b.viewNS, b.tok, b.ctes
 	b.stmt, b.viewNS, b.tok, b.ctes = stmts[0], ns, nil, nil
 	b.viewStack = append(b.viewStack, tn.Name)
-	p, err := b.bindSubqueryIn(nil, stmts[0].node.GetSelectStmt())
+	p, err := b.bindSubqueryIn(nil, stmts[0].Node.GetSelectStmt())
 	b.viewStack = b.viewStack[:len(b.viewStack)-1]
 	b.stmt, b.viewNS, b.tok, b.ctes = saved, savedNS, savedTok, savedCTEs
 	if err != nil {

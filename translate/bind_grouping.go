@@ -81,7 +81,7 @@ func (b *binder) groupingFunc(g *pg.GroupingFunc) (bound, error) {
 		return bound{}, b.errAt(pgerr.New(pgerr.GroupingError, "arguments to GROUPING must be grouping expressions of the associated query level"), g.Location)
 	}
 	if len(g.Args) > 31 {
-		return bound{}, b.errAt(pgerr.New("54023", "GROUPING must have fewer than 32 arguments"), g.Location)
+		return bound{}, b.errAt(pgerr.New(pgerr.TooManyArguments, "GROUPING must have fewer than 32 arguments"), g.Location)
 	}
 	b.agg = nil
 	defer func() { b.agg = agg }()

@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -51,7 +52,7 @@ func (b *binder) bindInsert(ins *pg.InsertStmt) (*insertPlan, error) {
 // SELECT or DEFAULT VALUES into the named columns, defaults elsewhere),
 // which plain INSERT writes and an upsert joins with the table.
 func (b *binder) bindInsertRows(ins *pg.InsertStmt) (*insertPlan, error) {
-	tn := tableNameOf(ins.Relation)
+	tn := parse.TableNameOf(ins.Relation)
 	t, err := b.sess.resolveTable(b.ctx, tn)
 	if err != nil {
 		return nil, b.errAt(err, ins.Relation.Location)
@@ -137,7 +138,7 @@ func (b *binder) bindInsertRows(ins *pg.InsertStmt) (*insertPlan, error) {
 }
 
 // insertTargets returns the column index each inserted expression goes to.
-func (b *binder) insertTargets(ins *pg.InsertStmt, cols []column, tn tableName) ([]int, error) {
+func (b *binder) insertTargets(ins *pg.InsertStmt, cols []column, tn parse.TableName) ([]int, error) {
 	if len(ins.Cols) == 0 {
 		out := make([]int, len(cols))
 		for i := range out {
@@ -157,7 +158,7 @@ func (b *binder) insertTargets(ins *pg.InsertStmt, cols []column, tn tableName) 
 			return nil, b.errAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, tn.Name), rt.Location)
 		}
 		if seen[i] {
-			return nil, b.errAt(pgerr.New(codeDuplicateColumn, "column \"%s\" specified more than once", rt.Name), rt.Location)
+			return nil, b.errAt(pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", rt.Name), rt.Location)
 		}
 		seen[i] = true
 		out = append(out, i)

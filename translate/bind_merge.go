@@ -6,6 +6,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -149,7 +150,7 @@ func (m *mergeBinding) checkNames() error {
 	name := m.tgt.item.refName()
 	for _, it := range m.srcItems {
 		if (it.alias != "" || it.table != nil) && it.refName() == name {
-			return pgerr.New("42712", "name \"%s\" specified more than once", name).
+			return pgerr.New(pgerr.DuplicateAlias, "name \"%s\" specified more than once", name).
 				WithDetail("The name is used both as MERGE target table and data source.")
 		}
 	}
@@ -349,4 +350,22 @@ func mergeActionName(a int32) string {
 		return "UPDATE"
 	}
 	return "INSERT"
+}
+
+// unshiftMergeError moves an error's position back by what the star
+// actions before it added to the text, so that it points into the text
+// the client sent.
+func (b *binder) unshiftMergeError(err error) error {
+	pe := pgerr.As(err)
+	if pe == nil || pe.Position == 0 || b.stmt.Extras == nil {
+		return err
+	}
+	shift := int32(0)
+	for _, st := range b.stmt.Extras.MergeStars {
+		if st.Grow > 0 && pe.Position > parse.CharPos(b.stmt.SQL, st.Loc) {
+			shift += int32(st.Grow)
+		}
+	}
+	pe.Position -= shift
+	return err
 }

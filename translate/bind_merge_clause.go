@@ -7,14 +7,15 @@ import (
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // mergeClause is one WHEN clause of a MERGE.
 type mergeClause struct {
 	kind   pg.MergeMatchKind
-	action int32      // dmlNone (DO NOTHING), dmlUpdate, dmlDelete or dmlInsert
-	star   *mergeStar // Spark's UPDATE SET * / INSERT * (dialect_merge.go)
-	cond   expr.Expr  // the AND condition; nil when none
+	action int32            // dmlNone (DO NOTHING), dmlUpdate, dmlDelete or dmlInsert
+	star   *parse.MergeStar // Spark's UPDATE SET * / INSERT * (dialect_merge.go)
+	cond   expr.Expr        // the AND condition; nil when none
 	// values is the new row of an UPDATE or INSERT: one expression per
 	// table column, typed as the column.
 	values []expr.Expr
@@ -24,9 +25,9 @@ type mergeClause struct {
 // checks their order, as PostgreSQL: a clause after an unconditional one
 // of the same kind is unreachable.
 func (b *binder) readMergeClauses(m *mergeBinding, whens []*pg.Node) error {
-	var stars map[int]mergeStar
-	if b.stmt.extras != nil {
-		stars = b.stmt.extras.mergeStars
+	var stars map[int]parse.MergeStar
+	if b.stmt.Extras != nil {
+		stars = b.stmt.Extras.MergeStars
 	}
 	unconditional := map[pg.MergeMatchKind]bool{}
 	for i, n := range whens {
@@ -51,7 +52,7 @@ func (b *binder) readMergeClauses(m *mergeBinding, whens []*pg.Node) error {
 			s := s
 			c.star = &s
 			c.action = dmlUpdate
-			if s.insert {
+			if s.Insert {
 				c.action = dmlInsert
 			}
 			if err := b.checkMergeStar(c); err != nil {
@@ -76,16 +77,16 @@ func (b *binder) readMergeClauses(m *mergeBinding, whens []*pg.Node) error {
 func (b *binder) checkMergeStar(c *mergeClause) error {
 	var msg string
 	switch {
-	case c.star.insert && c.kind != pg.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_TARGET:
+	case c.star.Insert && c.kind != pg.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_TARGET:
 		msg = "INSERT * is only allowed in WHEN NOT MATCHED"
-	case !c.star.insert && c.kind == pg.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_TARGET:
+	case !c.star.Insert && c.kind == pg.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_TARGET:
 		msg = "UPDATE SET * is not allowed in WHEN NOT MATCHED"
-	case !c.star.insert && c.kind == pg.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_SOURCE:
+	case !c.star.Insert && c.kind == pg.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_SOURCE:
 		msg = "UPDATE SET * is not allowed in WHEN NOT MATCHED BY SOURCE: there is no source row"
 	default:
 		return nil
 	}
-	return b.errAt(pgerr.New(pgerr.SyntaxError, "%s", msg), c.star.loc)
+	return b.errAt(pgerr.New(pgerr.SyntaxError, "%s", msg), c.star.Loc)
 }
 
 // bindMergeClause binds a clause's condition and new row with the FROM
@@ -157,7 +158,7 @@ func (b *binder) bindMergeInsert(m *mergeBinding, c *mergeClause, w *pg.MergeWhe
 			return b.errAt(pgerr.NotYet("INSERT into fields of a column"), rt.Location)
 		}
 		if seen[i] {
-			return b.errAt(pgerr.New(codeDuplicateColumn, "column \"%s\" specified more than once", rt.Name), rt.Location)
+			return b.errAt(pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", rt.Name), rt.Location)
 		}
 		seen[i] = true
 		targets = append(targets, i)
@@ -213,16 +214,16 @@ func (b *binder) bindMergeStar(m *mergeBinding, c *mergeClause) error {
 			pe := pgerr.As(err)
 			if pe != nil && pe.Code == pgerr.UndefinedColumn {
 				what := "UPDATE SET *"
-				if c.star.insert {
+				if c.star.Insert {
 					what = "INSERT *"
 				}
 				err = pgerr.New(pgerr.UndefinedColumn, "column %s does not exist", sourceColumnName(m, col.Name)).
 					WithHint("%s needs a source column for every column of table \"%s\".", what, m.tgt.table.Ident.Name)
 			}
-			return b.errAt(err, c.star.loc)
+			return b.errAt(err, c.star.Loc)
 		}
 		x := b.ref(ic.id)
-		e, err := b.assign(x, col, c.star.loc)
+		e, err := b.assign(x, col, c.star.Loc)
 		if err != nil {
 			return err
 		}

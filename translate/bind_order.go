@@ -143,9 +143,9 @@ func (b *binder) limitValue(n *pg.Node, what string) (int64, error) {
 		return 0, b.errAt(pgerr.NotYet("non-constant "+what), nodeLocation(n))
 	}
 	if v < 0 {
-		code := "2201W"
+		code := pgerr.InvalidRowCountInLimitClause
 		if what == "OFFSET" {
-			code = "2201X"
+			code = pgerr.InvalidRowCountInResultOffsetClause
 		}
 		return 0, pgerr.New(code, "%s must not be negative", what)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // The text forms of the object identifier types (regclass, regtype,
@@ -45,7 +46,7 @@ func regNumber(s string) (uint32, bool) {
 // one quote), an unquoted one folds to lower case. An empty part or an
 // unterminated quote is 42602.
 func splitQualifiedName(s string) ([]string, error) {
-	bad := pgerr.New("42602", "invalid name syntax")
+	bad := pgerr.New(pgerr.InvalidName, "invalid name syntax")
 	var parts []string
 	i := 0
 	skipBlanks := func() {
@@ -86,7 +87,7 @@ func splitQualifiedName(s string) ([]string, error) {
 			if i == start {
 				return nil, bad
 			}
-			part = asciiLower(s[start:i])
+			part = parse.ASCIILower(s[start:i])
 		}
 		parts = append(parts, part)
 		skipBlanks()
@@ -193,7 +194,7 @@ func regnamespaceIn(snap *syscat.Snapshot, s string) (uint32, error) {
 		return 0, err
 	}
 	if len(parts) != 1 {
-		return 0, pgerr.New("42602", "invalid name syntax")
+		return 0, pgerr.New(pgerr.InvalidName, "invalid name syntax")
 	}
 	ns := snap.Namespace(parts[0])
 	if ns == nil {
@@ -223,7 +224,7 @@ func regroleIn(snap *syscat.Snapshot, s string) (uint32, error) {
 		return 0, err
 	}
 	if len(parts) != 1 {
-		return 0, pgerr.New("42602", "invalid name syntax")
+		return 0, pgerr.New(pgerr.InvalidName, "invalid name syntax")
 	}
 	if parts[0] == snap.User {
 		return syscat.BootstrapSuperuserOID, nil
@@ -281,7 +282,7 @@ func regprocIn(snap *syscat.Snapshot, typ uint32, s string) (uint32, error) {
 		case 1:
 			return procs[0].OID, nil
 		}
-		return 0, pgerr.New("42725", "more than one function named \"%s\"", written)
+		return 0, pgerr.New(pgerr.AmbiguousFunction, "more than one function named \"%s\"", written)
 	}
 	var want []uint32
 	if strings.TrimSpace(args) != "" {

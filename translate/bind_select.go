@@ -11,6 +11,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -31,7 +32,7 @@ type target struct {
 // (regOutput).
 func (b *binder) bindSelect(sel *pg.SelectStmt) (*plan.Select, error) {
 	p, err := b.bindQuery(sel)
-	if err != nil || b.stmt.node.GetSelectStmt() != sel {
+	if err != nil || b.stmt.Node.GetSelectStmt() != sel {
 		return p, err
 	}
 	return b.regOutput(p)
@@ -111,7 +112,7 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*plan.Select, error) {
 	for _, n := range sel.WindowClause {
 		wd := n.GetWindowDef()
 		if _, dup := b.win.named[wd.Name]; dup {
-			return nil, b.errAt(pgerr.New("42P20", "window \"%s\" is already defined", wd.Name), wd.Location)
+			return nil, b.errAt(pgerr.New(pgerr.WindowingError, "window \"%s\" is already defined", wd.Name), wd.Location)
 		}
 		b.win.named[wd.Name] = wd
 	}
@@ -235,7 +236,7 @@ func (b *binder) bindSelectCore(sel *pg.SelectStmt) (*plan.Select, error) {
 		// FETCH FIRST n ROWS WITH TIES: the rows whose rank in the ORDER BY
 		// is at most n.
 		if len(keys) == 0 {
-			return nil, pgerr.New("42601", "WITH TIES cannot be specified without ORDER BY clause")
+			return nil, pgerr.New(pgerr.SyntaxError, "WITH TIES cannot be specified without ORDER BY clause")
 		}
 		n, err := b.limitValue(sel.LimitCount, "LIMIT")
 		if err != nil {
@@ -476,7 +477,7 @@ func (b *binder) groupingSets(sel *pg.SelectStmt, agg *aggScope, gs *pg.Grouping
 		}
 	case pg.GroupingSetKind_GROUPING_SET_CUBE:
 		if len(units) > 12 {
-			return nil, pgerr.New("54001", "CUBE is limited to 12 elements")
+			return nil, pgerr.New(pgerr.StatementTooComplex, "CUBE is limited to 12 elements")
 		}
 		for mask := (1 << len(units)) - 1; mask >= 0; mask-- {
 			var set []int
@@ -678,7 +679,7 @@ func scalarType(t plan.Type) bool {
 }
 
 // untruncateTable restores table-name parts the parser cut to 63 bytes.
-func (b *binder) untruncateTable(rv *pg.RangeVar, tn *tableName) {
+func (b *binder) untruncateTable(rv *pg.RangeVar, tn *parse.TableName) {
 	parts := []*string{}
 	for _, p := range []*string{&tn.Catalog, &tn.Schema, &tn.Name} {
 		if *p != "" {
@@ -705,5 +706,5 @@ func (b *binder) untruncateTable(rv *pg.RangeVar, tn *tableName) {
 	for _, p := range parts {
 		w = append(w, *p)
 	}
-	tn.written = strings.Join(w, ".")
+	tn.Written = strings.Join(w, ".")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -124,7 +125,7 @@ func TestParseIdentDetails(t *testing.T) {
 // _pg_expandarray: the field's type, and PostgreSQL's errors for a missing
 // field and a value that is not composite.
 func TestFieldSelection(t *testing.T) {
-	b := newBinder(context.Background(), nil, parsedStmt{}, &paramSet{}, time.Now())
+	b := newBinder(context.Background(), nil, parse.Stmt{}, &paramSet{}, time.Now())
 	st := expr.ExpandArrayType(arrow.PrimitiveTypes.Int16).(*arrow.ListType).Elem()
 	rec := bound{e: &expr.Col{Idx: 0, T: st}, t: plan.Type{OID: pgtypes.Record, Typmod: -1}}
 	for field, want := range map[string]plan.Type{"x": plan.TInt2, "n": plan.TInt4} {

@@ -8,6 +8,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -105,7 +106,7 @@ func parseIdent(s string, strict bool) ([]string, error) {
 			for i < len(s) && isIdentCont(s[i]) {
 				i++
 			}
-			parts = append(parts, asciiLower(s[start:i]))
+			parts = append(parts, parse.ASCIILower(s[start:i]))
 			missing = false
 		}
 		if missing {

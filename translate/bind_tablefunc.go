@@ -174,7 +174,7 @@ func (b *binder) selectListSRF(fc *pg.FuncCall, name string) (bound, error) {
 		if where == "" {
 			where = "this context"
 		}
-		return bound{}, b.errAt(pgerr.New("0A000", "set-returning functions are not allowed in %s", where), fc.Location)
+		return bound{}, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", where), fc.Location)
 	}
 	args, fields, err := b.bindTableFuncArgs(fc, name)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -124,7 +125,7 @@ func (b *binder) plainReturning(u *upsert) (*dmlPlan, error) {
 	cur := plan.Rel(&plan.Project{In: u.proposed,
 		Exprs: append(refsTo(b, u.pv), &expr.Lit{V: nil, T: expr.Text}, &expr.Lit{V: nil, T: expr.Int8}),
 		Cols:  append(append([]plan.ColID(nil), u.pv...), file, pos)})
-	tn := tableNameOf(u.ins.Relation)
+	tn := parse.TableNameOf(u.ins.Relation)
 	b.scope.items = append(b.scope.items, b.newRowItem(u, tn, u.pv))
 	cur, ret, retCols, err := b.bindReturning(cur, u.ins.ReturningList)
 	if err != nil {
@@ -139,7 +140,7 @@ func (b *binder) plainReturning(u *upsert) (*dmlPlan, error) {
 
 // newRowItem is the FROM item RETURNING names: the table (by its name or
 // alias) whose columns are the new row ids.
-func (b *binder) newRowItem(u *upsert, tn tableName, ids []plan.ColID) *rangeItem {
+func (b *binder) newRowItem(u *upsert, tn parse.TableName, ids []plan.ColID) *rangeItem {
 	alias := ""
 	if u.ins.Relation.Alias != nil {
 		alias = u.ins.Relation.Alias.Aliasname

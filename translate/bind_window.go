@@ -67,9 +67,9 @@ func (b *binder) windowFunc(fc *pg.FuncCall, name string) (bound, error) {
 	case b.inAgg:
 		return bound{}, b.errAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot contain window function calls"), fc.Location)
 	case b.where != "":
-		return bound{}, b.errAt(pgerr.New("42P20", "window functions are not allowed in %s", b.where), fc.Location)
+		return bound{}, b.errAt(pgerr.New(pgerr.WindowingError, "window functions are not allowed in %s", b.where), fc.Location)
 	case b.win == nil:
-		return bound{}, b.errAt(pgerr.New("42P20", "window functions are not allowed here"), fc.Location)
+		return bound{}, b.errAt(pgerr.New(pgerr.WindowingError, "window functions are not allowed here"), fc.Location)
 	case fc.AggDistinct:
 		return bound{}, b.errAt(pgerr.New(pgerr.FeatureNotSupported, "DISTINCT is not implemented for window functions"), fc.Location)
 	case len(fc.AggOrder) > 0:
@@ -194,7 +194,7 @@ func (b *binder) resolveWindow(wd *pg.WindowDef, loc int32) (*pg.WindowDef, erro
 	}
 	base, ok := b.win.named[ref]
 	if !ok {
-		return nil, b.errAt(pgerr.New("42704", "window \"%s\" does not exist", ref), loc)
+		return nil, b.errAt(pgerr.New(pgerr.UndefinedObject, "window \"%s\" does not exist", ref), loc)
 	}
 	base, err := b.resolveWindow(base, loc)
 	if err != nil {
@@ -204,13 +204,13 @@ func (b *binder) resolveWindow(wd *pg.WindowDef, loc int32) (*pg.WindowDef, erro
 		return base, nil
 	}
 	if len(wd.PartitionClause) > 0 {
-		return nil, b.errAt(pgerr.New("42P20", "cannot override PARTITION BY clause of window \"%s\"", ref), loc)
+		return nil, b.errAt(pgerr.New(pgerr.WindowingError, "cannot override PARTITION BY clause of window \"%s\"", ref), loc)
 	}
 	if len(base.OrderClause) > 0 && len(wd.OrderClause) > 0 {
-		return nil, b.errAt(pgerr.New("42P20", "cannot override ORDER BY clause of window \"%s\"", ref), loc)
+		return nil, b.errAt(pgerr.New(pgerr.WindowingError, "cannot override ORDER BY clause of window \"%s\"", ref), loc)
 	}
 	if base.FrameOptions&frameNonDefault != 0 {
-		return nil, b.errAt(pgerr.New("42P20", "cannot copy window \"%s\" because it has a frame clause", ref), loc)
+		return nil, b.errAt(pgerr.New(pgerr.WindowingError, "cannot copy window \"%s\" because it has a frame clause", ref), loc)
 	}
 	merged := &pg.WindowDef{PartitionClause: base.PartitionClause, OrderClause: base.OrderClause,
 		FrameOptions: wd.FrameOptions, StartOffset: wd.StartOffset, EndOffset: wd.EndOffset}
@@ -233,7 +233,7 @@ func (b *binder) windowFrame(wd *pg.WindowDef, order []plan.SortKey) (exec.Windo
 	case fo&frameGroups != 0:
 		f.Mode = exec.FrameGroups
 		if len(order) == 0 {
-			return f, pgerr.New("42P20", "GROUPS mode requires an ORDER BY clause")
+			return f, pgerr.New(pgerr.WindowingError, "GROUPS mode requires an ORDER BY clause")
 		}
 	}
 	offset := func(n *pg.Node) (expr.Expr, error) {
@@ -242,13 +242,13 @@ func (b *binder) windowFrame(wd *pg.WindowDef, order []plan.SortKey) (exec.Windo
 			return nil, err
 		}
 		if plan.UsesColumns(x.e) {
-			return nil, b.errAt(pgerr.New("42P20", "argument of %s must not contain variables", map[exec.FrameMode]string{exec.FrameRows: "ROWS", exec.FrameRange: "RANGE", exec.FrameGroups: "GROUPS"}[f.Mode]), nodeLocation(n))
+			return nil, b.errAt(pgerr.New(pgerr.WindowingError, "argument of %s must not contain variables", map[exec.FrameMode]string{exec.FrameRows: "ROWS", exec.FrameRange: "RANGE", exec.FrameGroups: "GROUPS"}[f.Mode]), nodeLocation(n))
 		}
 		if f.Mode != exec.FrameRange {
 			return b.coerce(x, expr.Int8), nil
 		}
 		if len(order) != 1 {
-			return nil, b.errAt(pgerr.New("42P20", "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column"), nodeLocation(n))
+			return nil, b.errAt(pgerr.New(pgerr.WindowingError, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column"), nodeLocation(n))
 		}
 		kt := order[0].E.Type()
 		if x.t.OID == plan.TInterval.OID || (x.unknown() && (kt.ID() == arrow.DATE32 || kt.ID() == arrow.TIMESTAMP)) {
@@ -273,7 +273,7 @@ func (b *binder) windowFrame(wd *pg.WindowDef, order []plan.SortKey) (exec.Windo
 		f.Start.Kind = exec.OffsetFollowing
 		f.Start.Offset, err = offset(wd.StartOffset)
 	case fo&frameStartUnboundedFoll != 0:
-		return f, pgerr.New("42P20", "frame start cannot be UNBOUNDED FOLLOWING")
+		return f, pgerr.New(pgerr.WindowingError, "frame start cannot be UNBOUNDED FOLLOWING")
 	}
 	if err != nil {
 		return f, err
@@ -290,7 +290,7 @@ func (b *binder) windowFrame(wd *pg.WindowDef, order []plan.SortKey) (exec.Windo
 		f.End.Kind = exec.OffsetFollowing
 		f.End.Offset, err = offset(wd.EndOffset)
 	case fo&frameEndUnboundedPrec != 0:
-		return f, pgerr.New("42P20", "frame end cannot be UNBOUNDED PRECEDING")
+		return f, pgerr.New(pgerr.WindowingError, "frame end cannot be UNBOUNDED PRECEDING")
 	default:
 		f.End.Kind = exec.CurrentRow // ROWS n PRECEDING means BETWEEN n PRECEDING AND CURRENT ROW
 	}

@@ -26,7 +26,7 @@ func (b *binder) pushWith(w *pg.WithClause) (pop func(), err error) {
 		}
 		if seen[cte.Ctename] {
 			pop()
-			return nil, b.errAt(pgerr.New("42712", "WITH query name \"%s\" specified more than once", cte.Ctename), cte.Location)
+			return nil, b.errAt(pgerr.New(pgerr.DuplicateAlias, "WITH query name \"%s\" specified more than once", cte.Ctename), cte.Location)
 		}
 		seen[cte.Ctename] = true
 		sel := cte.Ctequery.GetSelectStmt()
@@ -227,8 +227,8 @@ type withOwner interface{ GetWithClause() *pg.WithClause }
 // WITH that defines the same name hides it (nothing below it counts).
 func (b *binder) cteRefCount(w *pg.WithClause, cte *pg.CommonTableExpr) int {
 	var owner protoreflectMessage
-	if b.stmt.node != nil {
-		walkAST(b.stmt.node.ProtoReflect(), func(m protoreflectMessage) bool {
+	if b.stmt.Node != nil {
+		walkAST(b.stmt.Node.ProtoReflect(), func(m protoreflectMessage) bool {
 			if o, ok := m.Interface().(withOwner); ok && o.GetWithClause() == w {
 				owner = m
 			}

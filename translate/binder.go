@@ -11,6 +11,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -18,7 +19,7 @@ import (
 type binder struct {
 	ctx  context.Context
 	sess *session
-	stmt parsedStmt
+	stmt parse.Stmt
 	now  time.Time
 
 	// params are the statement's parameters ($1...): their types (0 =
@@ -96,7 +97,7 @@ func (p *paramSet) setType(n int, oid uint32) {
 	}
 }
 
-func newBinder(ctx context.Context, s *session, stmt parsedStmt, params *paramSet, now time.Time) *binder {
+func newBinder(ctx context.Context, s *session, stmt parse.Stmt, params *paramSet, now time.Time) *binder {
 	return &binder{ctx: ctx, sess: s, stmt: stmt, params: params, now: now, q: &plan.ColTable{}}
 }
 
@@ -104,7 +105,7 @@ func newBinder(ctx context.Context, s *session, stmt parsedStmt, params *paramSe
 // *pgerr.Error that has none.
 func (b *binder) errAt(err error, loc int32) error {
 	if pe := pgerr.As(err); pe != nil && pe.Position == 0 && loc >= 0 {
-		pe.Position = charPos(b.stmt.sql, loc)
+		pe.Position = parse.CharPos(b.stmt.SQL, loc)
 	}
 	return err
 }
@@ -116,7 +117,7 @@ func (b *binder) errAt(err error, loc int32) error {
 // tokens there do not form such a name.
 func (b *binder) fullIdents(loc int32, n int) []string {
 	if b.tok == nil {
-		if res, err := pg.Scan(b.stmt.sql); err == nil {
+		if res, err := pg.Scan(b.stmt.SQL); err == nil {
 			b.tok = res.Tokens
 		}
 	}
@@ -127,45 +128,34 @@ func (b *binder) fullIdents(loc int32, n int) []string {
 		if j >= len(b.tok) {
 			return nil
 		}
-		raw := b.stmt.sql[b.tok[j].Start:b.tok[j].End]
+		raw := b.stmt.SQL[b.tok[j].Start:b.tok[j].End]
 		if strings.HasPrefix(raw, `"`) && strings.HasSuffix(raw, `"`) && len(raw) >= 2 {
 			parts = append(parts, strings.ReplaceAll(raw[1:len(raw)-1], `""`, `"`))
 		} else {
-			parts = append(parts, asciiLower(raw))
+			parts = append(parts, parse.ASCIILower(raw))
 		}
 	}
 	return parts
 }
 
-// asciiLower folds ASCII letters as PostgreSQL folds unquoted identifiers.
-func asciiLower(s string) string {
-	bs := []byte(s)
-	for i, c := range bs {
-		if 'A' <= c && c <= 'Z' {
-			bs[i] = c + 32
-		}
-	}
-	return string(bs)
-}
-
 // identQuoted reports whether part k (0-based) of a dotted name starting at
 // byte offset loc was written as a quoted identifier.
 func (b *binder) identQuoted(loc int32, k int) bool {
-	if b.stmt.quoted == nil {
+	if b.stmt.Quoted == nil {
 		return false
 	}
 	if k == 0 {
-		return b.stmt.quoted[loc]
+		return b.stmt.Quoted[loc]
 	}
 	if b.tok == nil {
-		if res, err := pg.Scan(b.stmt.sql); err == nil {
+		if res, err := pg.Scan(b.stmt.SQL); err == nil {
 			b.tok = res.Tokens
 		}
 	}
 	i := sort.Search(len(b.tok), func(i int) bool { return b.tok[i].Start >= loc })
 	j := i + 2*k // ident . ident . ident
 	if j < len(b.tok) {
-		return b.stmt.quoted[b.tok[j].Start]
+		return b.stmt.Quoted[b.tok[j].Start]
 	}
 	return false
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // CALL system.<procedure>(...): the procedures that publish
@@ -119,20 +120,20 @@ func (c *callStatement) Execute(ctx context.Context, params []*string) (Rows, er
 	if err != nil {
 		return nil, err
 	}
-	var tn tableName
+	var tn parse.TableName
 	switch len(parts) {
 	case 1:
-		tn = tableName{Name: parts[0]}
+		tn = parse.TableName{Name: parts[0]}
 	case 2:
-		tn = tableName{Schema: parts[0], Name: parts[1]}
+		tn = parse.TableName{Schema: parts[0], Name: parts[1]}
 	case 3:
-		tn = tableName{Catalog: parts[0], Schema: parts[1], Name: parts[2]}
+		tn = parse.TableName{Catalog: parts[0], Schema: parts[1], Name: parts[2]}
 	default:
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid table name \"%s\"", c.args["table"])
 	}
-	tn.written = strings.Join(parts, ".")
+	tn.Written = strings.Join(parts, ".")
 	if s.tx != nil && !s.tx.implicit {
-		return nil, pgerr.New("25001", "CALL system.%s cannot run inside a transaction block", c.proc)
+		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "CALL system.%s cannot run inside a transaction block", c.proc)
 	}
 	t, err := s.resolveTable(ctx, tn)
 	if err != nil {
@@ -210,7 +211,7 @@ func (c *callStatement) checkNotOnMain(m *catalog.TableMetadata, snap *catalog.S
 		a = m.SnapshotByID(*a.ParentSnapshotID)
 	}
 	published := func() error {
-		return pgerr.New(codeNotInPrerequisite, "duplicate request to cherry-pick WAP ID '%s' that was published already", wapID).
+		return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "duplicate request to cherry-pick WAP ID '%s' that was published already", wapID).
 			WithDetail("Snapshot %d of main carries it.", publishedIn.SnapshotID)
 	}
 	if c.proc == "publish_changes" && publishedIn != nil {
@@ -218,9 +219,9 @@ func (c *callStatement) checkNotOnMain(m *catalog.TableMetadata, snap *catalog.S
 	}
 	switch {
 	case ancestor != nil:
-		return pgerr.New(codeNotInPrerequisite, "cannot cherry-pick snapshot %d: already an ancestor of main", snap.SnapshotID)
+		return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot cherry-pick snapshot %d: already an ancestor of main", snap.SnapshotID)
 	case pickedTo != nil:
-		return pgerr.New(codeNotInPrerequisite, "cannot cherry-pick snapshot %d: already picked to create ancestor %d", snap.SnapshotID, pickedTo.SnapshotID)
+		return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot cherry-pick snapshot %d: already picked to create ancestor %d", snap.SnapshotID, pickedTo.SnapshotID)
 	case publishedIn != nil:
 		return published()
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -80,44 +81,44 @@ func (b *binder) bindTableChanges(rf *pg.RangeFunction, fc *pg.FuncCall) (plan.R
 	if alias == "" {
 		alias = "table_changes"
 	}
-	c := &asOfClause{changes: true, node: fc.Args[1], loc: fc.Location}
+	c := &parse.AsOfClause{Changes: true, Node: fc.Args[1], Loc: fc.Location}
 	if len(fc.Args) == 3 {
-		c.toNode = fc.Args[2]
+		c.ToNode = fc.Args[2]
 	} else {
-		c.to = "NULL"
+		c.To = "NULL"
 	}
 	return b.bindTimeTravel(rv, c, alias, colAliases)
 }
 
 // bindChanges binds the change log of table t between the snapshots the
 // clause c names.
-func (b *binder) bindChanges(rv *pg.RangeVar, tn tableName, t *catalog.Table, c *asOfClause, alias string, colAliases []string) (plan.Rel, error) {
+func (b *binder) bindChanges(rv *pg.RangeVar, tn parse.TableName, t *catalog.Table, c *parse.AsOfClause, alias string, colAliases []string) (plan.Rel, error) {
 	m := t.Metadata
-	from, _, err := b.changesEnd(t, tn.written, c.timestamp, c.value, c.node, c.loc, true)
+	from, _, err := b.changesEnd(t, tn.Written, c.Timestamp, c.Value, c.Node, c.Loc, true)
 	if err != nil {
-		return nil, b.errAt(err, c.loc)
+		return nil, b.errAt(err, c.Loc)
 	}
-	to, branch, err := b.changesEnd(t, tn.written, c.timestamp, c.to, c.toNode, c.loc, false)
+	to, branch, err := b.changesEnd(t, tn.Written, c.Timestamp, c.To, c.ToNode, c.Loc, false)
 	if err != nil {
-		return nil, b.errAt(err, c.loc)
+		return nil, b.errAt(err, c.Loc)
 	}
-	steps, err := changeSteps(m, tn.written, from, to)
+	steps, err := changeSteps(m, tn.Written, from, to)
 	if err != nil {
-		return nil, b.errAt(err, c.loc)
+		return nil, b.errAt(err, c.Loc)
 	}
 	schema := m.CurrentSchema()
 	if to != nil && !branch {
 		schema = snapshotSchema(m, to)
 	}
 	if schema == nil {
-		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no schema", tn.written)
+		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no schema", tn.Written)
 	}
 	cols := columnsOf(schema)
 	if len(colAliases) > len(cols)+len(changeCols) {
 		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
 			tn.Name, len(cols)+len(changeCols), len(colAliases)), rv.Location)
 	}
-	r := &changesRel{table: t, schema: schema, from: from, to: to, steps: steps, name: tn.written}
+	r := &changesRel{table: t, schema: schema, from: from, to: to, steps: steps, name: tn.Written}
 	if alias == "" {
 		alias = tn.Name
 	}
@@ -162,7 +163,7 @@ func (b *binder) changesEnd(t *catalog.Table, name string, timestamp bool, text 
 		}
 		return b.sess.readSnapshot(t), false, nil
 	}
-	v, err := b.asOfValue(&asOfClause{timestamp: timestamp, value: text, node: node, loc: loc})
+	v, err := b.asOfValue(&parse.AsOfClause{Timestamp: timestamp, Value: text, Node: node, Loc: loc})
 	if err != nil {
 		return nil, false, err
 	}
@@ -205,7 +206,7 @@ func (b *binder) changesEnd(t *catalog.Table, name string, timestamp bool, text 
 			return nil, false, noSnapshot(m, name, fmt.Sprintf("table \"%s\" has no snapshot %d (the %s of its changes)", name, id, which))
 		}
 		// Neither a ref nor an id: a timestamp written as a string.
-		tv, terr := b.asOfValue(&asOfClause{timestamp: true, value: text, node: node, loc: loc})
+		tv, terr := b.asOfValue(&parse.AsOfClause{Timestamp: true, Value: text, Node: node, Loc: loc})
 		if tt, ok := tv.(time.Time); terr == nil && ok {
 			return atTime(tt.UnixMicro())
 		}

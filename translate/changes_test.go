@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // TestCutChanges checks which CHANGES BETWEEN clauses the time-travel pass
@@ -34,7 +35,7 @@ func TestCutChanges(t *testing.T) {
 		{sql: "SELECT * FROM t CHANGES BETWEEN VERSION 1 AND WHERE", code: pgerr.SyntaxError},
 	}
 	for _, c := range cases {
-		out, clauses, err := rewriteAsOf(c.sql)
+		out, clauses, err := parse.RewriteAsOf(c.sql)
 		if c.code != "" {
 			if pe := pgerr.As(err); pe == nil || pe.Code != c.code {
 				t.Errorf("%q: err %v, want %s", c.sql, err, c.code)
@@ -59,7 +60,7 @@ func TestCutChanges(t *testing.T) {
 			continue
 		}
 		cl := clauses[c.at]
-		if cl == nil || !cl.changes || cl.value != c.from || cl.to != c.to || cl.timestamp != c.timestamp {
+		if cl == nil || !cl.Changes || cl.Value != c.from || cl.To != c.to || cl.Timestamp != c.timestamp {
 			t.Errorf("%q: clause at %d = %+v, want %q..%q timestamp %v", c.sql, c.at, cl, c.from, c.to, c.timestamp)
 		}
 	}

@@ -13,10 +13,11 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // prepareCopy prepares COPY ... FROM STDIN and COPY ... TO STDOUT.
-func (s *session) prepareCopy(ctx context.Context, ps parsedStmt, cs *pg.CopyStmt, eager bool) (Statement, error) {
+func (s *session) prepareCopy(ctx context.Context, ps parse.Stmt, cs *pg.CopyStmt, eager bool) (Statement, error) {
 	if cs.Filename != "" || cs.IsProgram {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "COPY to or from a file is not supported").
 			WithHint("Use COPY ... FROM STDIN or COPY ... TO STDOUT (psql's \\copy).")
@@ -37,13 +38,13 @@ func (s *session) prepareCopy(ctx context.Context, ps parsedStmt, cs *pg.CopyStm
 // copyFromStatement is COPY t [(cols)] FROM STDIN.
 type copyFromStatement struct {
 	sess    *session
-	tn      tableName
+	tn      parse.TableName
 	attlist []string
 	opts    CopyOptions
 	table   *catalog.Table
 	targets []int // table column of each copied column
 	cols    []pgtypes.Column
-	ps      parsedStmt
+	ps      parse.Stmt
 	cs      *pg.CopyStmt
 	// ctx is set while binding is deferred (see prepareCopyFrom); bindErr
 	// is the error of a deferred binding.
@@ -53,8 +54,8 @@ type copyFromStatement struct {
 
 var _ CopyFromStatement = (*copyFromStatement)(nil)
 
-func (s *session) prepareCopyFrom(ctx context.Context, ps parsedStmt, cs *pg.CopyStmt, attnames []string, eager bool) (Statement, error) {
-	st := &copyFromStatement{sess: s, tn: tableNameOf(cs.Relation), attlist: attnames, ps: ps, cs: cs}
+func (s *session) prepareCopyFrom(ctx context.Context, ps parse.Stmt, cs *pg.CopyStmt, attnames []string, eager bool) (Statement, error) {
+	st := &copyFromStatement{sess: s, tn: parse.TableNameOf(cs.Relation), attlist: attnames, ps: ps, cs: cs}
 	if !eager {
 		// Bound when first described or run: it may copy into a table an
 		// earlier statement of the same query string creates.
@@ -90,11 +91,11 @@ func (st *copyFromStatement) ensureBound() {
 }
 
 // bind resolves the table and the copied columns.
-func (st *copyFromStatement) bind(ctx context.Context, loc int32, ps parsedStmt) error {
+func (st *copyFromStatement) bind(ctx context.Context, loc int32, ps parse.Stmt) error {
 	t, err := st.sess.resolveTable(ctx, st.tn)
 	if err != nil {
 		if pe := pgerr.As(err); pe != nil && pe.Position == 0 {
-			pe.Position = charPos(ps.sql, loc)
+			pe.Position = parse.CharPos(ps.SQL, loc)
 		}
 		return err
 	}
@@ -112,7 +113,7 @@ func (st *copyFromStatement) bind(ctx context.Context, loc int32, ps parsedStmt)
 				return pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, st.tn.Name)
 			}
 			if seen[i] {
-				return pgerr.New(codeDuplicateColumn, "column \"%s\" specified more than once", name)
+				return pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", name)
 			}
 			seen[i] = true
 			st.targets = append(st.targets, i)
@@ -150,12 +151,12 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 	// The table's current metadata, and its columns as bound.
 	t, err := s.cat.LoadTable(ctx, st.table.Ident)
 	if err != nil {
-		return "", catalogError(err, kindTable, st.tn.written)
+		return "", catalogError(err, kindTable, st.tn.Written)
 	}
 	schema := t.Metadata.CurrentSchema()
 	cols := columnsOf(schema)
 	if !sameCopyColumns(cols, st.targets, st.cols) {
-		return "", pgerr.New(pgerr.FeatureNotSupported, "the columns of \"%s\" changed since the COPY was prepared", st.tn.written)
+		return "", pgerr.New(pgerr.FeatureNotSupported, "the columns of \"%s\" changed since the COPY was prepared", st.tn.Written)
 	}
 	conv, err := newCopyConverter(st, cols, s.compileOptions())
 	if conv != nil {
@@ -265,7 +266,7 @@ func (c *copyConverter) convert(ctx context.Context, rows [][]*string, src CopyS
 			if len(row) < ncopied {
 				msg = fmt.Sprintf("missing data for column \"%s\"", c.cols[c.st.targets[len(row)]].Name)
 			}
-			return nil, pgerr.New(codeBadCopyFileFormat, "%s", msg).
+			return nil, pgerr.New(pgerr.BadCopyFileFormat, "%s", msg).
 				WithDetail("COPY %s, line %d", c.st.tn.Name, src.LineOf(r))
 		}
 		for k, v := range row {
@@ -388,7 +389,7 @@ type copyToStatement struct {
 
 var _ CopyToStatement = (*copyToStatement)(nil)
 
-func (s *session) prepareCopyTo(ctx context.Context, ps parsedStmt, cs *pg.CopyStmt, attnames []string, eager bool) (Statement, error) {
+func (s *session) prepareCopyTo(ctx context.Context, ps parse.Stmt, cs *pg.CopyStmt, attnames []string, eager bool) (Statement, error) {
 	var sel *pg.SelectStmt
 	if cs.Query != nil {
 		sel = cs.Query.GetSelectStmt()
@@ -402,7 +403,7 @@ func (s *session) prepareCopyTo(ctx context.Context, ps parsedStmt, cs *pg.CopyS
 		sel = copyTableQuery(cs.Relation, attnames)
 	}
 	inner := ps
-	inner.node = &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}
+	inner.Node = &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}
 	st := &selectStatement{sess: s, ps: inner}
 	if !eager {
 		st.ctx = context.WithoutCancel(ctx)

@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -21,7 +22,7 @@ import (
 // with the query's columns, then writes the query's rows in one snapshot.
 // If writing fails the new table is dropped again. The tag is PostgreSQL's
 // "SELECT n".
-func (s *session) prepareCreateTableAs(ps parsedStmt, cs *pg.CreateTableAsStmt, x *ddlExtras) (Statement, error) {
+func (s *session) prepareCreateTableAs(ps parse.Stmt, cs *pg.CreateTableAsStmt, x *parse.DDLExtras) (Statement, error) {
 	if cs.Objtype != pg.ObjectType_OBJECT_TABLE {
 		return nil, pgerr.NotYet("CREATE MATERIALIZED VIEW")
 	}
@@ -35,10 +36,10 @@ func (s *session) prepareCreateTableAs(ps parsedStmt, cs *pg.CreateTableAsStmt, 
 
 type ctasStatement struct {
 	sess *session
-	ps   parsedStmt
+	ps   parse.Stmt
 	cs   *pg.CreateTableAsStmt
 	sel  *pg.SelectStmt
-	x    *ddlExtras
+	x    *parse.DDLExtras
 }
 
 func (st *ctasStatement) ParamTypes() []uint32      { return nil }
@@ -51,7 +52,7 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 		return nil, err
 	}
 	inner := st.ps
-	inner.node = st.cs.Query
+	inner.Node = st.cs.Query
 	b := newBinder(ctx, s, inner, &paramSet{}, time.Now())
 	qp, err := b.bindSelect(st.sel)
 	if err != nil {
@@ -73,7 +74,7 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 			name = into.ColNames[i].GetString_().GetSval()
 		}
 		if seen[name] {
-			return nil, pgerr.New(codeDuplicateColumn, "column \"%s\" specified more than once", name)
+			return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", name)
 		}
 		seen[name] = true
 		t, err := icebergTypeOfPG(plan.Type{OID: c.TypeOID, Typmod: c.Typmod}, name)

@@ -75,7 +75,7 @@ func (c *cursor) close() {
 func (c *cursor) load(ctx context.Context, target int64) error {
 	for c.loaded < target && !c.srcDone {
 		if c.src == nil {
-			return pgerr.New(codeInvalidCursorName, "cursor \"%s\" does not exist", c.name)
+			return pgerr.New(pgerr.InvalidCursorName, "cursor \"%s\" does not exist", c.name)
 		}
 		if err := ctx.Err(); err != nil {
 			return err
@@ -271,7 +271,7 @@ func (c *cursor) rewind() error {
 }
 
 func forwardOnly() error {
-	return pgerr.New(codeNotInPrerequisite, "cursor can only scan forward").
+	return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cursor can only scan forward").
 		WithHint("Declare it with SCROLL option to enable backward scan.")
 }
 

@@ -41,7 +41,7 @@ func (s *session) FetchCursor(ctx context.Context, name string, max int64) (Rows
 	}
 	c := s.cursors[name]
 	if c == nil {
-		return nil, pgerr.New(codeInvalidCursorName, "portal \"%s\" does not exist", name)
+		return nil, pgerr.New(pgerr.InvalidCursorName, "portal \"%s\" does not exist", name)
 	}
 	var deadline time.Time
 	if timeout := s.statementTimeout(); timeout > 0 {

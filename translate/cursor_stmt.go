@@ -11,6 +11,7 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // DECLARE's option bits (PostgreSQL's CURSOR_OPT_*).
@@ -30,12 +31,12 @@ type declareStatement struct {
 	implicit bool // part of a query string of several statements
 }
 
-func (s *session) prepareDeclare(ctx context.Context, ps parsedStmt, d *pg.DeclareCursorStmt, paramTypes []uint32, eager bool) (Statement, error) {
+func (s *session) prepareDeclare(ctx context.Context, ps parse.Stmt, d *pg.DeclareCursorStmt, paramTypes []uint32, eager bool) (Statement, error) {
 	if d.Query.GetSelectStmt() == nil {
 		return nil, pgerr.NotYet("DECLARE CURSOR of this statement")
 	}
 	inner := ps
-	inner.node = d.Query
+	inner.Node = d.Query
 	sel, err := s.newSelect(ctx, inner, paramTypes, eager)
 	if err != nil {
 		return nil, err
@@ -56,7 +57,7 @@ func (st *declareStatement) Execute(ctx context.Context, params []*string) (Rows
 		return nil, blockOnly("DECLARE CURSOR")
 	}
 	if _, dup := s.cursors[st.name]; dup {
-		return nil, pgerr.New(codeDuplicateCursor, "cursor \"%s\" already exists", st.name)
+		return nil, pgerr.New(pgerr.DuplicateCursor, "cursor \"%s\" already exists", st.name)
 	}
 	rows, err := st.sel.Execute(ctx, params)
 	if err != nil {
@@ -164,7 +165,7 @@ func timeoutErr(ctx context.Context, err error) error {
 func (st *fetchStatement) execute(ctx context.Context, deadline time.Time) (Rows, error) {
 	c := st.s.cursors[st.f.Portalname]
 	if c == nil {
-		return nil, pgerr.New(codeInvalidCursorName, "cursor \"%s\" does not exist", st.f.Portalname)
+		return nil, pgerr.New(pgerr.InvalidCursorName, "cursor \"%s\" does not exist", st.f.Portalname)
 	}
 	st.c = c
 	st.s.markQueried()
@@ -297,7 +298,7 @@ func (st *closeStatement) Execute(ctx context.Context, params []*string) (Rows, 
 	}
 	c := s.cursors[st.name]
 	if c == nil {
-		return nil, pgerr.New(codeInvalidCursorName, "cursor \"%s\" does not exist", st.name)
+		return nil, pgerr.New(pgerr.InvalidCursorName, "cursor \"%s\" does not exist", st.name)
 	}
 	c.close()
 	delete(s.cursors, st.name)
@@ -373,7 +374,7 @@ func (s *session) prepareDiscard(d *pg.DiscardStmt) Statement {
 				return err
 			}
 			if s.tx != nil {
-				return pgerr.New(codeActiveTransaction, "DISCARD ALL cannot run inside a transaction block")
+				return pgerr.New(pgerr.ActiveSQLTransaction, "DISCARD ALL cannot run inside a transaction block")
 			}
 			s.closeCursors(func(*cursor) bool { return true })
 			s.temp = nil

@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // ddlStatement is a statement that changes the catalog and returns no rows.
@@ -34,7 +35,7 @@ func (d *ddlStatement) Execute(ctx context.Context, params []*string) (Rows, err
 }
 
 // prepareCreateTable prepares CREATE TABLE.
-func (s *session) prepareCreateTable(ps parsedStmt, cs *pg.CreateStmt, x *ddlExtras) (Statement, error) {
+func (s *session) prepareCreateTable(ps parse.Stmt, cs *pg.CreateStmt, x *parse.DDLExtras) (Statement, error) {
 	return &ddlStatement{sess: s, tag: "CREATE TABLE", run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("CREATE TABLE")
 		if err != nil {
@@ -101,11 +102,11 @@ func (s *session) prepareCreateSchema(cs *pg.CreateSchemaStmt) (Statement, error
 }
 
 // prepareDrop prepares DROP TABLE and DROP SCHEMA.
-func (s *session) prepareDrop(ds *pg.DropStmt, x *ddlExtras) (Statement, error) {
+func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, error) {
 	cascade := ds.Behavior == pg.DropBehavior_DROP_CASCADE
 	switch ds.RemoveType {
 	case pg.ObjectType_OBJECT_TABLE:
-		purge := x != nil && x.purge
+		purge := x != nil && x.Purge
 		return &ddlStatement{sess: s, tag: "DROP TABLE", run: func(ctx context.Context) ([]Notice, error) {
 			mc, err := s.mutableCatalog("DROP TABLE")
 			if err != nil {
@@ -121,7 +122,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *ddlExtras) (Statement, error) 
 					}
 				}
 				if pgerr.Code(err) == pgerr.UndefinedTable && ds.MissingOk {
-					notices = append(notices, Notice{Severity: "NOTICE", Code: "00000",
+					notices = append(notices, Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 						Message: "table \"" + tn.Name + "\" does not exist, skipping"})
 					continue
 				}
@@ -129,7 +130,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *ddlExtras) (Statement, error) 
 					return nil, err
 				}
 				if err := mc.DropTable(ctx, t.Ident, purge); err != nil {
-					return nil, catalogError(err, kindTable, tn.written)
+					return nil, catalogError(err, kindTable, tn.Written)
 				}
 			}
 			return notices, nil
@@ -149,7 +150,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *ddlExtras) (Statement, error) 
 				}
 				if ns == nil {
 					if ds.MissingOk {
-						notices = append(notices, Notice{Severity: "NOTICE", Code: "00000",
+						notices = append(notices, Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 							Message: "schema \"" + name + "\" does not exist, skipping"})
 						continue
 					}
@@ -166,7 +167,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *ddlExtras) (Statement, error) 
 					}
 					n += nv
 					if n > 0 {
-						notices = append(notices, Notice{Severity: "NOTICE", Code: "00000",
+						notices = append(notices, Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 							Message: "drop cascades to " + plural(n, "other object")})
 					}
 				}
@@ -207,12 +208,12 @@ func (s *session) dropTablesIn(ctx context.Context, mc catalog.MutableCatalog, n
 }
 
 // tableNameOfList reads a table name given as a list of strings (DROP).
-func tableNameOfList(n *pg.Node) tableName {
+func tableNameOfList(n *pg.Node) parse.TableName {
 	var parts []string
 	for _, it := range n.GetList().GetItems() {
 		parts = append(parts, it.GetString_().GetSval())
 	}
-	tn := tableName{written: strings.Join(parts, ".")}
+	tn := parse.TableName{Written: strings.Join(parts, ".")}
 	switch len(parts) {
 	case 1:
 		tn.Name = parts[0]
@@ -225,7 +226,7 @@ func tableNameOfList(n *pg.Node) tableName {
 }
 
 // prepareRename prepares ALTER TABLE t RENAME TO u.
-func (s *session) prepareRename(rs *pg.RenameStmt, x *ddlExtras) (Statement, error) {
+func (s *session) prepareRename(rs *pg.RenameStmt, x *parse.DDLExtras) (Statement, error) {
 	if rs.RenameType != pg.ObjectType_OBJECT_TABLE {
 		return nil, pgerr.NotYet("ALTER ... RENAME of this kind of object")
 	}
@@ -234,22 +235,22 @@ func (s *session) prepareRename(rs *pg.RenameStmt, x *ddlExtras) (Statement, err
 		if err != nil {
 			return nil, err
 		}
-		tn := tableNameOf(rs.Relation)
+		tn := parse.TableNameOf(rs.Relation)
 		t, err := s.resolveTable(ctx, tn)
 		if pgerr.Code(err) == pgerr.UndefinedTable && rs.MissingOk {
-			return []Notice{{Severity: "NOTICE", Code: "00000", Message: "relation \"" + tn.Name + "\" does not exist, skipping"}}, nil
+			return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: "relation \"" + tn.Name + "\" does not exist, skipping"}}, nil
 		}
 		if err != nil {
 			return nil, err
 		}
 		to := catalog.Identifier{Namespace: t.Ident.Namespace, Name: rs.Newname}
-		if x != nil && x.renameNS != nil {
-			ns, err := s.findNamespace(ctx, *x.renameNS)
+		if x != nil && x.RenameNS != nil {
+			ns, err := s.findNamespace(ctx, *x.RenameNS)
 			if err != nil {
 				return nil, err
 			}
 			if ns == nil {
-				return nil, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", *x.renameNS)
+				return nil, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", *x.RenameNS)
 			}
 			to.Namespace = ns
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // metaStatement runs a metadata statement (DESCRIBE, SHOW TABLES,
@@ -16,25 +17,25 @@ import (
 // columns shaped like Spark's, tagged SHOW.
 type metaStatement struct {
 	s *session
-	m *metaStmt
+	m *parse.MetaStmt
 }
 
-func (s *session) prepareMeta(m *metaStmt) Statement { return &metaStatement{s: s, m: m} }
+func (s *session) prepareMeta(m *parse.MetaStmt) Statement { return &metaStatement{s: s, m: m} }
 
 func (st *metaStatement) ParamTypes() []uint32 { return nil }
 
 func (st *metaStatement) columnNames() []string {
-	switch st.m.kind {
-	case metaDescribe:
-		if st.m.column != "" {
+	switch st.m.Kind {
+	case parse.MetaDescribe:
+		if st.m.Column != "" {
 			return []string{"info_name", "info_value"}
 		}
 		return []string{"col_name", "data_type", "comment"}
-	case metaTblProperties:
+	case parse.MetaTblProperties:
 		return []string{"key", "value"}
-	case metaShowCreate:
+	case parse.MetaShowCreate:
 		return []string{"createtab_stmt"}
-	case metaShowTables:
+	case parse.MetaShowTables:
 		return []string{"namespace", "tableName", "isTemporary"}
 	}
 	return []string{"namespace"}
@@ -52,32 +53,32 @@ func (st *metaStatement) Columns() []pgtypes.Column {
 func (st *metaStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
 	var rows [][]string
 	var err error
-	switch st.m.kind {
-	case metaShowTables:
-		rows, err = st.s.showTables(ctx, st.m.schema)
-		if err == nil && st.m.pattern != nil {
-			rows = filterRows(rows, 1, *st.m.pattern)
+	switch st.m.Kind {
+	case parse.MetaShowTables:
+		rows, err = st.s.showTables(ctx, st.m.Schema)
+		if err == nil && st.m.Pattern != nil {
+			rows = filterRows(rows, 1, *st.m.Pattern)
 		}
-	case metaShowSchemas:
+	case parse.MetaShowSchemas:
 		rows, err = st.s.showSchemas(ctx)
-		if err == nil && st.m.pattern != nil {
-			rows = filterRows(rows, 0, *st.m.pattern)
+		if err == nil && st.m.Pattern != nil {
+			rows = filterRows(rows, 0, *st.m.Pattern)
 		}
 	default:
 		var t *catalog.Table
-		if t, err = st.s.resolveTable(ctx, st.m.table); err != nil {
+		if t, err = st.s.resolveTable(ctx, st.m.Table); err != nil {
 			return nil, err
 		}
-		switch st.m.kind {
-		case metaDescribe:
-			if st.m.column != "" {
-				rows, err = describeColumn(t, st.m.column, st.m.extended)
+		switch st.m.Kind {
+		case parse.MetaDescribe:
+			if st.m.Column != "" {
+				rows, err = describeColumn(t, st.m.Column, st.m.Extended)
 			} else {
-				rows = st.s.describe(t, st.m.extended)
+				rows = st.s.describe(t, st.m.Extended)
 			}
-		case metaTblProperties:
-			rows = st.s.tblProperties(t, st.m.key)
-		case metaShowCreate:
+		case parse.MetaTblProperties:
+			rows = st.s.tblProperties(t, st.m.Key)
+		case parse.MetaShowCreate:
 			rows = [][]string{{st.s.showCreate(t)}}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // TestDescribeExtended checks the blocks DESCRIBE EXTENDED adds, whose
@@ -145,7 +146,7 @@ func TestDescribeAllFixtures(t *testing.T) {
 			}
 			ref = `"iceberg.` + name + `".` + quoteIdentIfNeeded(filepath.Base(filepath.Dir(sub[0])))
 		}
-		tb, err := s.resolveTable(context.Background(), tableName{Schema: "iceberg", Name: name})
+		tb, err := s.resolveTable(context.Background(), parse.TableName{Schema: "iceberg", Name: name})
 		if err != nil {
 			continue // the nested one, checked through ref below
 		}

@@ -8,6 +8,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // TestRewriteDialect checks the text the dialect pass hands the parser: the
@@ -17,7 +18,7 @@ import (
 func TestRewriteDialect(t *testing.T) {
 	cases := []struct {
 		sql, want string
-		check     func(t *testing.T, x *ddlExtras)
+		check     func(t *testing.T, x *parse.DDLExtras)
 	}{
 		{
 			sql:  "SELECT 1",
@@ -30,27 +31,27 @@ func TestRewriteDialect(t *testing.T) {
 		{
 			sql:  "CREATE TABLE db.t (id BIGINT COMMENT 'k', s STRING) USING iceberg PARTITIONED BY (bucket(16, id)) TBLPROPERTIES ('a'='b', 'c' = 'd''e')",
 			want: `CREATE TABLE db.t (id "@1" , s "@2" )`,
-			check: func(t *testing.T, x *ddlExtras) {
-				if !x.spark || x.using != "iceberg" || x.comments["id"] != "k" {
+			check: func(t *testing.T, x *parse.DDLExtras) {
+				if !x.Spark || x.Using != "iceberg" || x.Comments["id"] != "k" {
 					t.Errorf("extras %+v", x)
 				}
-				if x.props["a"] != "b" || x.props["c"] != "d'e" || strings.Join(x.propOrder, ",") != "a,c" {
-					t.Errorf("properties %v", x.props)
+				if x.Props["a"] != "b" || x.Props["c"] != "d'e" || strings.Join(x.PropOrder, ",") != "a,c" {
+					t.Errorf("properties %v", x.Props)
 				}
-				if len(x.partitioned) != 1 || x.partitioned[0] != (partitionItem{transform: "bucket", column: "id", param: 16, hasParam: true, loc: x.partitioned[0].loc}) {
-					t.Errorf("partitioning %+v", x.partitioned)
+				if len(x.Partitioned) != 1 || x.Partitioned[0] != (parse.PartitionItem{Transform: "bucket", Column: "id", Param: 16, HasParam: true, Loc: x.Partitioned[0].Loc}) {
+					t.Errorf("partitioning %+v", x.Partitioned)
 				}
-				if x.types["@1"].name != "bigint" || x.types["@2"].name != "string" {
-					t.Errorf("types %+v", x.types)
+				if x.Types["@1"].Name != "bigint" || x.Types["@2"].Name != "string" {
+					t.Errorf("types %+v", x.Types)
 				}
 			},
 		},
 		{
 			sql:  "create table t (m map<string, array<struct<a: int, b: decimal(5,2)>>>)",
 			want: `create table t (m "@1" )`,
-			check: func(t *testing.T, x *ddlExtras) {
-				m := x.types["@1"]
-				if m == nil || m.name != "map" || m.val.name != "array" || m.val.elem.fields[1].t.args[1] != 2 {
+			check: func(t *testing.T, x *parse.DDLExtras) {
+				m := x.Types["@1"]
+				if m == nil || m.Name != "map" || m.Val.Name != "array" || m.Val.Elem.Fields[1].T.Args[1] != 2 {
 					t.Errorf("type %+v", m)
 				}
 			},
@@ -58,8 +59,8 @@ func TestRewriteDialect(t *testing.T) {
 		{
 			sql:  "DROP TABLE a.b PURGE; SELECT 1",
 			want: "DROP TABLE a.b ; SELECT 1",
-			check: func(t *testing.T, x *ddlExtras) {
-				if !x.purge || x.start != 0 || x.end != 21 {
+			check: func(t *testing.T, x *parse.DDLExtras) {
+				if !x.Purge || x.Start != 0 || x.End != 21 {
 					t.Errorf("extras %+v", x)
 				}
 			},
@@ -78,7 +79,7 @@ func TestRewriteDialect(t *testing.T) {
 		},
 	}
 	for _, c := range cases {
-		got, extras, err := rewriteDialect(c.sql, translateParse)
+		got, extras, err := parse.RewriteDialect(c.sql, translateParse)
 		if err != nil {
 			t.Errorf("%s: %v", c.sql, err)
 			continue
@@ -110,7 +111,7 @@ func TestRewriteDialectErrors(t *testing.T) {
 		{"CREATE TABLE t (a INT) TBLPROPERTIES ('a')", pgerr.SyntaxError},
 		{"CREATE TABLE t (a INT) STORED AS orc", pgerr.FeatureNotSupported},
 	} {
-		_, _, err := rewriteDialect(c.sql, translateParse)
+		_, _, err := parse.RewriteDialect(c.sql, translateParse)
 		if pgerr.Code(err) != c.code {
 			t.Errorf("%s: %v (%s), want %s", c.sql, err, pgerr.Code(err), c.code)
 		}

@@ -44,7 +44,7 @@ func bindDMLText(s *session, sql string, values []*string) (*dmlPlan, *paramSet,
 		}
 	}
 	b := newBinder(context.Background(), s, stmts[0], ps, time.Now())
-	switch x := stmts[0].node.Node.(type) {
+	switch x := stmts[0].Node.Node.(type) {
 	case *pg.Node_DeleteStmt:
 		p, err := b.bindDelete(x.DeleteStmt)
 		return p, ps, err

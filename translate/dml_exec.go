@@ -19,6 +19,7 @@ import (
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/lower"
 	"github.com/icegate/icegate/translate/opt"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // dmlStatement is a prepared DELETE, UPDATE, MERGE or INSERT ... ON
@@ -27,7 +28,7 @@ import (
 // parameter values and the table as it is then.
 type dmlStatement struct {
 	sess     *session
-	ps       parsedStmt
+	ps       parse.Stmt
 	what     string // the statement's name in errors: "DELETE", "UPDATE"...
 	bindFn   func(b *binder) (*dmlPlan, error)
 	declared []uint32
@@ -36,7 +37,7 @@ type dmlStatement struct {
 }
 
 // prepareDML prepares a row-level change whose binder is bindFn.
-func (s *session) prepareDML(ctx context.Context, ps parsedStmt, what string, paramTypes []uint32, eager bool, bindFn func(b *binder) (*dmlPlan, error)) (Statement, error) {
+func (s *session) prepareDML(ctx context.Context, ps parse.Stmt, what string, paramTypes []uint32, eager bool, bindFn func(b *binder) (*dmlPlan, error)) (Statement, error) {
 	st := &dmlStatement{sess: s, ps: ps, what: what, bindFn: bindFn, declared: append([]uint32(nil), paramTypes...)}
 	if eager {
 		if _, err := st.bind(ctx, nil); err != nil {
@@ -48,15 +49,15 @@ func (s *session) prepareDML(ctx context.Context, ps parsedStmt, what string, pa
 
 // dmlPrepare routes the row-level change statements to their binders; ok
 // is false for any other statement.
-func (s *session) dmlPrepare(ctx context.Context, ps parsedStmt, paramTypes []uint32, eager bool) (Statement, bool, error) {
-	if ins := ps.node.GetInsertStmt(); ins != nil && ins.OnConflictClause == nil && len(ins.ReturningList) == 0 {
+func (s *session) dmlPrepare(ctx context.Context, ps parse.Stmt, paramTypes []uint32, eager bool) (Statement, bool, error) {
+	if ins := ps.Node.GetInsertStmt(); ins != nil && ins.OnConflictClause == nil && len(ins.ReturningList) == 0 {
 		if h := dmlTargetHint(ps); h != nil { // options_dml.go: the hint's NOTICEs
 			st, err := hintedStatement(s.prepareInsert(ctx, ps, ins, paramTypes, eager))(h)
 			return st, true, err
 		}
 		return nil, false, nil
 	}
-	what, bind, ok := dmlBinder(ps.node)
+	what, bind, ok := dmlBinder(ps.Node)
 	if !ok {
 		return nil, false, nil
 	}
@@ -128,7 +129,7 @@ func (st *dmlStatement) Execute(ctx context.Context, params []*string) (Rows, er
 	}
 	hint := dmlTargetHint(st.ps) // options_dml.go
 	if hint != nil {
-		ctx = withStatementOptions(ctx, hint.options)
+		ctx = withStatementOptions(ctx, hint.Options)
 	}
 	res, err := st.sess.runDML(ctx, mc, p)
 	if err != nil {
@@ -136,7 +137,7 @@ func (st *dmlStatement) Execute(ctx context.Context, params []*string) (Rows, er
 	}
 	st.sess.markQueried()
 	if hint != nil {
-		res = addNotices(res, hint.notices())
+		res = addNotices(res, hintNoticesOf(hint))
 	}
 	return res, nil
 }

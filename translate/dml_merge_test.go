@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -46,11 +47,11 @@ func mergePlanRows(t *testing.T, s *session, sql string) ([]string, *dmlPlan, er
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(stmts) != 1 || stmts[0].node.GetMergeStmt() == nil {
+	if len(stmts) != 1 || stmts[0].Node.GetMergeStmt() == nil {
 		t.Fatalf("%s: not one MERGE", sql)
 	}
 	b := newBinder(ctx, s, stmts[0], &paramSet{}, time.Now())
-	p, err := b.bindMerge(stmts[0].node.GetMergeStmt())
+	p, err := b.bindMerge(stmts[0].Node.GetMergeStmt())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -392,7 +393,7 @@ func TestMergeStarRewrite(t *testing.T) {
 			`MERGE INTO t USING s ON t.a = s.a WHEN MATCHED THEN UPDATE SET b = s.b * 2`},
 	}
 	for _, tc := range tests {
-		out, extras := rewriteMergeStars(tc.sql)
+		out, extras := parse.RewriteMergeStars(tc.sql)
 		if out != tc.out {
 			t.Errorf("%s:\ngot  %q\nwant %q", tc.sql, out, tc.out)
 		}
@@ -402,16 +403,16 @@ func TestMergeStarRewrite(t *testing.T) {
 			}
 			continue
 		}
-		if len(extras) != 1 || extras[0].start != 0 || extras[0].end != len(out) {
+		if len(extras) != 1 || extras[0].Start != 0 || extras[0].End != len(out) {
 			t.Fatalf("%s: extras %+v", tc.sql, extras)
 		}
-		got := extras[0].mergeStars
+		got := extras[0].MergeStars
 		if len(got) != len(tc.stars) {
 			t.Errorf("%s: stars %v, want %v", tc.sql, got, tc.stars)
 		}
 		for k, ins := range tc.stars {
 			st, ok := got[k]
-			if !ok || st.insert != ins || !strings.HasPrefix(out[st.loc:], mergeStarText) {
+			if !ok || st.Insert != ins || !strings.HasPrefix(out[st.Loc:], parse.MergeStarText) {
 				t.Errorf("%s: clause %d: %+v (present %v)", tc.sql, k, st, ok)
 			}
 		}
@@ -421,8 +422,8 @@ func TestMergeStarRewrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(stmts) != 3 || stmts[0].extras != nil || stmts[2].extras != nil || stmts[1].extras == nil || !stmts[1].extras.mergeStars[0].insert {
-		t.Errorf("extras per statement: %v %v %v", stmts[0].extras, stmts[1].extras, stmts[2].extras)
+	if len(stmts) != 3 || stmts[0].Extras != nil || stmts[2].Extras != nil || stmts[1].Extras == nil || !stmts[1].Extras.MergeStars[0].Insert {
+		t.Errorf("extras per statement: %v %v %v", stmts[0].Extras, stmts[1].Extras, stmts[2].Extras)
 	}
 }
 

@@ -51,7 +51,7 @@ func upsertPlanRows(t *testing.T, s *session, sql string, values ...*string) ([]
 		ps = &paramSet{values: values, bound: true, types: make([]uint32, len(values))}
 	}
 	b := newBinder(context.Background(), s, stmts[0], ps, time.Now())
-	ins := stmts[0].node.GetInsertStmt()
+	ins := stmts[0].Node.GetInsertStmt()
 	if ins == nil {
 		t.Fatalf("%s: not an INSERT", sql)
 	}
@@ -329,7 +329,7 @@ func TestUpsertConflictFilter(t *testing.T) {
 				t.Fatal(err)
 			}
 			b := newBinder(context.Background(), s, stmts[0], &paramSet{}, time.Now())
-			p, err := b.bindUpsert(stmts[0].node.GetInsertStmt())
+			p, err := b.bindUpsert(stmts[0].Node.GetInsertStmt())
 			if err != nil {
 				t.Fatal(err)
 			}

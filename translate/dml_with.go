@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -31,7 +32,7 @@ import (
 // data-modifying queries.
 type dmlWithStatement struct {
 	sess *session
-	ps   parsedStmt
+	ps   parse.Stmt
 	with *pg.WithClause
 	what string
 	// outer binds an outer DELETE, UPDATE, MERGE or INSERT; nil for a
@@ -52,13 +53,13 @@ type dmlWithBound struct {
 
 // prepareDMLWith prepares a statement with data-modifying WITH queries;
 // ok is false for any other statement.
-func (s *session) prepareDMLWith(ctx context.Context, ps parsedStmt, paramTypes []uint32, eager bool) (Statement, bool, error) {
-	w := dmlWithClause(ps.node)
+func (s *session) prepareDMLWith(ctx context.Context, ps parse.Stmt, paramTypes []uint32, eager bool) (Statement, bool, error) {
+	w := dmlWithClause(ps.Node)
 	if w == nil {
 		return nil, false, nil
 	}
 	st := &dmlWithStatement{sess: s, ps: ps, with: w, what: dmlWithWhat(w), declared: append([]uint32(nil), paramTypes...)}
-	_, st.outer, _ = dmlBinder(ps.node) // nil for a SELECT
+	_, st.outer, _ = dmlBinder(ps.Node) // nil for a SELECT
 	if eager {
 		if _, err := st.bind(ctx, nil); err != nil {
 			return nil, true, err
@@ -76,7 +77,7 @@ func (st *dmlWithStatement) bind(ctx context.Context, values []*string) (*dmlWit
 	b := newBinder(withDMLWith(ctx, state), st.sess, st.ps, ps, time.Now())
 	bound := &dmlWithBound{state: state}
 	if st.outer == nil {
-		sel, err := b.bindSelect(st.ps.node.GetSelectStmt())
+		sel, err := b.bindSelect(st.ps.Node.GetSelectStmt())
 		if err != nil {
 			return nil, err
 		}

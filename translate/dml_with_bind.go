@@ -74,7 +74,7 @@ func (b *binder) pushDMLCTE(w *pg.WithClause, cte *pg.CommonTableExpr) (*cteDef,
 		return nil, b.errAt(errDMLWithNotTop(), cte.Location)
 	}
 	if w.Recursive && dmlRefersTo(cte.Ctequery, cte.Ctename) {
-		return nil, b.errAt(pgerr.New("42P19", "recursive query \"%s\" must not contain data-modifying statements", cte.Ctename), cte.Location)
+		return nil, b.errAt(pgerr.New(pgerr.InvalidRecursion, "recursive query \"%s\" must not contain data-modifying statements", cte.Ctename), cte.Location)
 	}
 	sub := newBinder(b.ctx, b.sess, b.stmt, b.params, b.now)
 	sub.ctes = append([]*cteDef(nil), b.ctes...)

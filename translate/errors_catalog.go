@@ -9,16 +9,6 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
-// SQLSTATEs of DDL errors that pgerr has no name for.
-const (
-	codeDuplicateColumn      = "42701"
-	codeDependentObjects     = "2BP01"
-	codeReadOnlyTransaction  = "25006"
-	codeInvalidTableDef      = "42P16"
-	codeBadCopyFileFormat    = "22P04"
-	codeInvalidColumnDefault = "42P17"
-)
-
 // objectKind says what a catalog call was about, for the SQLSTATE and the
 // message of its errors.
 type objectKind int
@@ -53,10 +43,10 @@ func catalogError(err error, kind objectKind, name string) error {
 		}
 		return pgerr.Wrap(err, pgerr.DuplicateTable, "relation \"%s\" already exists", name)
 	case errors.Is(err, catalog.ErrNotEmpty):
-		return pgerr.Wrap(err, codeDependentObjects, "cannot drop schema %s because other objects depend on it", name).
+		return pgerr.Wrap(err, pgerr.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", name).
 			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	case errors.Is(err, catalog.ErrFileLive):
-		return pgerr.Wrap(err, codeNotInPrerequisite, "cannot commit to \"%s\": the change adds a file the table already lists", name).
+		return pgerr.Wrap(err, pgerr.ObjectNotInPrerequisiteState, "cannot commit to \"%s\": the change adds a file the table already lists", name).
 			WithDetail("%s", err.Error())
 	case errors.Is(err, catalog.ErrCommitConflict):
 		return pgerr.Wrap(err, pgerr.SerializationFailure, "could not serialize access due to concurrent update of \"%s\"", name).
@@ -85,7 +75,7 @@ func (s *session) mutableCatalog(what string) (catalog.MutableCatalog, error) {
 	}
 	mc, ok := s.writableCatalog()
 	if !ok {
-		return nil, pgerr.New(codeReadOnlyTransaction, "cannot execute %s: catalog \"%s\" is read-only", what, s.cat.Name())
+		return nil, pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s: catalog \"%s\" is read-only", what, s.cat.Name())
 	}
 	return mc, nil
 }

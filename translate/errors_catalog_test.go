@@ -22,7 +22,7 @@ func TestCatalogErrorCodes(t *testing.T) {
 		{wrap(catalog.ErrNotFound), kindSchema, pgerr.InvalidSchemaName},
 		{wrap(catalog.ErrAlreadyExists), kindTable, pgerr.DuplicateTable},
 		{wrap(catalog.ErrAlreadyExists), kindSchema, pgerr.DuplicateSchema},
-		{wrap(catalog.ErrNotEmpty), kindSchema, codeDependentObjects},
+		{wrap(catalog.ErrNotEmpty), kindSchema, pgerr.DependentObjectsStillExist},
 		{wrap(catalog.ErrCommitConflict), kindTable, pgerr.SerializationFailure},
 		{wrap(catalog.ErrUnsupported), kindTable, pgerr.FeatureNotSupported},
 		{wrap(catalog.ErrDataInvalid), kindTable, pgerr.InvalidParameterValue},

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // checkHints checks the OPTIONS hints of one parsed query string against
@@ -15,11 +16,11 @@ import (
 // invalid option) and adds the time-travel clauses of snapshot-id and
 // as-of-timestamp to the statements' asOf. The statements of one string
 // share their hints and asOf maps; stmts are all of them.
-func checkHints(stmts []parsedStmt) error {
-	if len(stmts) == 0 || len(stmts[0].hints) == 0 {
+func checkHints(stmts []parse.Stmt) error {
+	if len(stmts) == 0 || len(stmts[0].Hints) == 0 {
 		return nil
 	}
-	hints, sql, asOf := stmts[0].hints, stmts[0].sql, stmts[0].asOf
+	hints, sql, asOf := stmts[0].Hints, stmts[0].SQL, stmts[0].AsOf
 	locs := make([]int32, 0, len(hints))
 	for k := range hints {
 		locs = append(locs, k)
@@ -27,20 +28,20 @@ func checkHints(stmts []parsedStmt) error {
 	slices.Sort(locs)
 	for _, key := range locs {
 		h := hints[key]
-		if h.options != nil {
+		if h.Options != nil {
 			continue // checked already
 		}
-		h.options = map[string]string{}
-		for _, p := range h.pairs {
-			if err := h.Add(p[0], p[1]); err != nil {
+		h.Options = map[string]string{}
+		for _, p := range h.Pairs {
+			if err := addHintOption(h, p[0], p[1]); err != nil {
 				if pe := pgerr.As(err); pe != nil && pe.Position == 0 {
-					pe.Position = charPos(sql, h.loc)
+					pe.Position = parse.CharPos(sql, h.Loc)
 				}
-				h.options, h.keys = nil, nil
+				h.Options, h.Keys = nil, nil
 				return err
 			}
 		}
-		c, err := h.timeTravel()
+		c, err := hintTimeTravel(h)
 		if err != nil {
 			return err
 		}
@@ -48,24 +49,24 @@ func checkHints(stmts []parsedStmt) error {
 			continue
 		}
 		if asOf[key] != nil {
-			e := pgerr.New(pgerr.SyntaxError, "a table reference has both a time-travel clause and the %s option", h.timeTravelKey())
-			e.Position = charPos(sql, h.loc)
+			e := pgerr.New(pgerr.SyntaxError, "a table reference has both a time-travel clause and the %s option", hintTimeTravelKey(h))
+			e.Position = parse.CharPos(sql, h.Loc)
 			return e
 		}
 		if asOf == nil {
-			asOf = map[int32]*asOfClause{}
+			asOf = map[int32]*parse.AsOfClause{}
 		}
 		asOf[key] = c
 	}
 	for i := range stmts {
-		stmts[i].asOf = asOf
+		stmts[i].AsOf = asOf
 	}
 	return nil
 }
 
-// add checks one option of the hint: 22023 for an unknown option, a
+// addHintOption checks one option of the hint: 22023 for an unknown option, a
 // session-only one, a repeated one or an invalid value.
-func (h *tableHint) Add(key, val string) error {
+func addHintOption(h *parse.Hint, key, val string) error {
 	o := lookupOption(key)
 	if o == nil {
 		return pgerr.New(pgerr.InvalidParameterValue, "unknown option \"%s\" in an OPTIONS hint", key).
@@ -79,57 +80,57 @@ func (h *tableHint) Add(key, val string) error {
 	if !o.isPrefix() {
 		name = strings.ToLower(o.Name) // split_size is split-size
 	}
-	if _, dup := h.options[name]; dup {
+	if _, dup := h.Options[name]; dup {
 		return pgerr.New(pgerr.InvalidParameterValue, "option \"%s\" is given twice in an OPTIONS hint", key)
 	}
 	v, err := o.Check(key, val)
 	if err != nil {
 		return err
 	}
-	h.options[name] = v
-	h.keys = append(h.keys, name)
+	h.Options[name] = v
+	h.Keys = append(h.Keys, name)
 	return nil
 }
 
-// timeTravelKey is the option that picks the snapshot ("" none):
+// hintTimeTravelKey is the option that picks the snapshot ("" none):
 // snapshot-id wins over as-of-timestamp.
-func (h *tableHint) timeTravelKey() string {
+func hintTimeTravelKey(h *parse.Hint) string {
 	for _, k := range []string{"snapshot-id", "as-of-timestamp"} {
-		if _, ok := h.options[k]; ok {
+		if _, ok := h.Options[k]; ok {
 			return k
 		}
 	}
 	return ""
 }
 
-// timeTravel is the time-travel clause of the hint's snapshot-id or
+// hintTimeTravel is the time-travel clause of the hint's snapshot-id or
 // as-of-timestamp (milliseconds), nil when it has neither.
-func (h *tableHint) timeTravel() (*asOfClause, error) {
-	switch h.timeTravelKey() {
+func hintTimeTravel(h *parse.Hint) (*parse.AsOfClause, error) {
+	switch hintTimeTravelKey(h) {
 	case "snapshot-id":
-		return &asOfClause{value: h.options["snapshot-id"], loc: h.loc}, nil
+		return &parse.AsOfClause{Value: h.Options["snapshot-id"], Loc: h.Loc}, nil
 	case "as-of-timestamp":
 		var ms int64
-		if _, err := fmt.Sscan(h.options["as-of-timestamp"], &ms); err != nil {
-			return nil, invalidOption("as-of-timestamp", h.options["as-of-timestamp"])
+		if _, err := fmt.Sscan(h.Options["as-of-timestamp"], &ms); err != nil {
+			return nil, invalidOption("as-of-timestamp", h.Options["as-of-timestamp"])
 		}
 		at := time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05.000-07:00")
-		return &asOfClause{timestamp: true, value: "timestamptz '" + at + "'", loc: h.loc}, nil
+		return &parse.AsOfClause{Timestamp: true, Value: "timestamptz '" + at + "'", Loc: h.Loc}, nil
 	}
 	return nil, nil
 }
 
-// notices are the NOTICEs of the hint's options icegate does not act on.
-func (h *tableHint) notices() []Notice {
+// hintNoticesOf are the NOTICEs of the hint's options icegate does not act on.
+func hintNoticesOf(h *parse.Hint) []Notice {
 	var out []Notice
-	tt := h.timeTravelKey()
-	for _, k := range h.keys {
+	tt := hintTimeTravelKey(h)
+	for _, k := range h.Keys {
 		o := lookupOption(k)
 		if o == nil {
 			continue
 		}
 		if k == "as-of-timestamp" && tt == "snapshot-id" {
-			out = append(out, Notice{Severity: "NOTICE", Code: "00000",
+			out = append(out, Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 				Message: "option as-of-timestamp is ignored: snapshot-id is given too, and wins"})
 			continue
 		}
@@ -142,25 +143,25 @@ func (h *tableHint) notices() []Notice {
 }
 
 // hintNotices are the NOTICEs of a statement's hints, in text order.
-func hintNotices(hints map[int32]*tableHint) []Notice {
+func hintNotices(hints map[int32]*parse.Hint) []Notice {
 	if len(hints) == 0 {
 		return nil
 	}
-	hs := make([]*tableHint, 0, len(hints))
+	hs := make([]*parse.Hint, 0, len(hints))
 	for _, h := range hints {
 		hs = append(hs, h)
 	}
-	sort.Slice(hs, func(i, j int) bool { return hs[i].loc < hs[j].loc })
+	sort.Slice(hs, func(i, j int) bool { return hs[i].Loc < hs[j].Loc })
 	var out []Notice
 	for _, h := range hs {
-		out = append(out, h.notices()...)
+		out = append(out, hintNoticesOf(h)...)
 	}
 	return out
 }
 
 // parseChecked parses sql and checks its hints.
-func parseChecked(sql string) ([]parsedStmt, error) {
-	stmts, err := parse(sql, translateParse)
+func parseChecked(sql string) ([]parse.Stmt, error) {
+	stmts, err := parse.Parse(sql, translateParse)
 	if err != nil {
 		return nil, err
 	}
@@ -168,4 +169,4 @@ func parseChecked(sql string) ([]parsedStmt, error) {
 }
 
 // translateParse are the parse options of icegate's SQL.
-var translateParse = parseConfig{isMetaTable: func(name string) bool { return metaTableByName(name) != nil }}
+var translateParse = parse.Config{IsMetaTable: func(name string) bool { return metaTableByName(name) != nil }}

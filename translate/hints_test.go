@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // TestScanHints checks which name each hint is kept by, the options it
@@ -29,12 +30,12 @@ func TestScanHints(t *testing.T) {
 		{sql: `SELECT * FROM t /* OPTIONS('nope'='1') */`},
 	}
 	for _, c := range cases {
-		var asOf map[int32]*asOfClause
-		hints, err := scanHints(c.sql)
+		var asOf map[int32]*parse.AsOfClause
+		hints, err := parse.ScanHints(c.sql)
 		if err == nil {
-			stmts := []parsedStmt{{sql: c.sql, hints: hints}}
+			stmts := []parse.Stmt{{SQL: c.sql, Hints: hints}}
 			err = checkHints(stmts)
-			asOf = stmts[0].asOf
+			asOf = stmts[0].AsOf
 		}
 		if c.code != "" {
 			if pe := pgerr.As(err); pe == nil || pe.Code != c.code {
@@ -57,14 +58,14 @@ func TestScanHints(t *testing.T) {
 			t.Errorf("%s: no hint at %d (%v)", c.sql, c.at, hints)
 			continue
 		}
-		if len(h.keys) != 1 || h.keys[0]+"="+h.options[h.keys[0]] != c.options {
-			t.Errorf("%s: options %v, want %s", c.sql, h.options, c.options)
+		if len(h.Keys) != 1 || h.Keys[0]+"="+h.Options[h.Keys[0]] != c.options {
+			t.Errorf("%s: options %v, want %s", c.sql, h.Options, c.options)
 		}
 		cl := asOf[c.at]
 		switch {
 		case c.asOf == "" && cl != nil:
 			t.Errorf("%s: unexpected time travel %+v", c.sql, cl)
-		case c.asOf != "" && (cl == nil || cl.value != c.asOf):
+		case c.asOf != "" && (cl == nil || cl.Value != c.asOf):
 			t.Errorf("%s: time travel %+v, want %q", c.sql, cl, c.asOf)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/icegate/icegate/engine/write"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // insertStatement is a prepared INSERT. Like a SELECT it binds at Prepare
@@ -24,13 +25,13 @@ import (
 // Execute with the parameter values and the table's current snapshot.
 type insertStatement struct {
 	sess     *session
-	ps       parsedStmt
+	ps       parse.Stmt
 	ins      *pg.InsertStmt
 	declared []uint32
 	params   []uint32
 }
 
-func (s *session) prepareInsert(ctx context.Context, ps parsedStmt, ins *pg.InsertStmt, paramTypes []uint32, eager bool) (Statement, error) {
+func (s *session) prepareInsert(ctx context.Context, ps parse.Stmt, ins *pg.InsertStmt, paramTypes []uint32, eager bool) (Statement, error) {
 	st := &insertStatement{sess: s, ps: ps, ins: ins, declared: append([]uint32(nil), paramTypes...)}
 	if eager {
 		if _, err := st.bind(ctx, nil); err != nil {

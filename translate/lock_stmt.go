@@ -7,6 +7,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // lockModes are the modes of LOCK TABLE, by the parser's number.
@@ -19,19 +20,19 @@ var lockModes = map[int32]string{1: "ACCESS SHARE", 2: "ROW SHARE", 3: "ROW EXCL
 // ACCESS SHARE, which only keeps the tables' definitions from changing
 // under the reader, is granted at once for tables that exist. The modes
 // that would hold writers off are not supported.
-func (s *session) prepareLock(ctx context.Context, ps parsedStmt, l *pg.LockStmt) (Statement, error) {
+func (s *session) prepareLock(ctx context.Context, ps parse.Stmt, l *pg.LockStmt) (Statement, error) {
 	mode := lockModes[l.Mode]
 	if mode == "" {
 		mode = "ACCESS EXCLUSIVE" // LOCK without IN ... MODE
 	}
 	b := newBinder(ctx, s, ps, &paramSet{}, time.Now())
-	names := make([]tableName, 0, len(l.Relations))
+	names := make([]parse.TableName, 0, len(l.Relations))
 	for _, n := range l.Relations {
 		rv := n.GetRangeVar()
 		if rv == nil {
 			return nil, pgerr.NotYet("LOCK of this object")
 		}
-		tn := tableNameOf(rv)
+		tn := parse.TableNameOf(rv)
 		b.untruncateTable(rv, &tn) // Iceberg names may be longer than 63 bytes
 		names = append(names, tn)
 	}

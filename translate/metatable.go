@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -39,15 +40,15 @@ func (r *metaRel) OutCols() []plan.ColID { return r.cols }
 // splitMetaName splits a name into the table it qualifies and the
 // metadata table kind: t$kind in the last part, else the last part of a
 // name of two or three parts.
-func splitMetaName(tn tableName) (base tableName, kind string, ok bool) {
+func splitMetaName(tn parse.TableName) (base parse.TableName, kind string, ok bool) {
 	if i := strings.LastIndexByte(tn.Name, '$'); i > 0 && i < len(tn.Name)-1 {
-		base = tableName{Catalog: tn.Catalog, Schema: tn.Schema, Name: tn.Name[:i]}
+		base = parse.TableName{Catalog: tn.Catalog, Schema: tn.Schema, Name: tn.Name[:i]}
 		kind = tn.Name[i+1:]
 	} else if tn.Schema != "" {
-		base = tableName{Schema: tn.Catalog, Name: tn.Schema}
+		base = parse.TableName{Schema: tn.Catalog, Name: tn.Schema}
 		kind = tn.Name
 	} else {
-		return tableName{}, "", false
+		return parse.TableName{}, "", false
 	}
 	var parts []string
 	for _, p := range []string{base.Catalog, base.Schema, base.Name} {
@@ -55,7 +56,7 @@ func splitMetaName(tn tableName) (base tableName, kind string, ok bool) {
 			parts = append(parts, p)
 		}
 	}
-	base.written = strings.Join(parts, ".")
+	base.Written = strings.Join(parts, ".")
 	return base, strings.ToLower(kind), true
 }
 
@@ -63,13 +64,13 @@ func splitMetaName(tn tableName) (base tableName, kind string, ok bool) {
 // "t$files", ns.t.snapshots...) as a FROM item; ok is false when tn names
 // no metadata table. A time-travel clause after the name
 // (b.stmt.asOf[rv.Location]) reads the metadata of that snapshot.
-func (b *binder) bindMetadataTable(rv *pg.RangeVar, tn tableName, alias string, colAliases []string) (r plan.Rel, ok bool, err error) {
+func (b *binder) bindMetadataTable(rv *pg.RangeVar, tn parse.TableName, alias string, colAliases []string) (r plan.Rel, ok bool, err error) {
 	b.untruncateTable(rv, &tn)
 	base, kind, ok := splitMetaName(tn)
 	if !ok {
 		return nil, false, nil
 	}
-	clause := b.stmt.asOf[rv.Location]
+	clause := b.stmt.AsOf[rv.Location]
 	if clause != nil {
 		// A table read at a version: the name may well be the table's own.
 		if _, err := b.sess.resolveTable(b.ctx, tn); err == nil {
@@ -82,18 +83,18 @@ func (b *binder) bindMetadataTable(rv *pg.RangeVar, tn tableName, alias string, 
 	}
 	def := metaTableByName(kind)
 	if def == nil {
-		return nil, true, b.errAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tn.written).
-			WithDetail("Table \"%s\" has no metadata table \"%s\".", base.written, kind).
+		return nil, true, b.errAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tn.Written).
+			WithDetail("Table \"%s\" has no metadata table \"%s\".", base.Written, kind).
 			WithHint("The metadata tables are %s.", strings.Join(metaTableNames(), ", ")), rv.Location)
 	}
 	snap := t.Metadata.CurrentSnapshot()
 	if clause != nil {
 		if !def.perSnapshot {
-			return nil, true, b.errAt(pgerr.Unsupported("time travel on metadata table \"%s\" (it lists every snapshot)", kind), clause.loc)
+			return nil, true, b.errAt(pgerr.Unsupported("time travel on metadata table \"%s\" (it lists every snapshot)", kind), clause.Loc)
 		}
-		s, _, err := b.timeTravel(t, base.written, clause)
+		s, _, err := b.timeTravel(t, base.Written, clause)
 		if err != nil {
-			return nil, true, b.errAt(err, clause.loc)
+			return nil, true, b.errAt(err, clause.Loc)
 		}
 		snap = s
 	}
@@ -102,7 +103,7 @@ func (b *binder) bindMetadataTable(rv *pg.RangeVar, tn tableName, alias string, 
 		return nil, true, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
 			tn.Name, len(columns), len(colAliases)), rv.Location)
 	}
-	mr := &metaRel{table: t, def: def, snapshot: snap, name: base.written + "$" + kind, columns: columns}
+	mr := &metaRel{table: t, def: def, snapshot: snap, name: base.Written + "$" + kind, columns: columns}
 	it := &rangeItem{tn: tn, alias: alias, name: tn.Name}
 	for i, c := range columns {
 		name := c.name

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // TestRewriteMetaNames checks the text the four-part name pass hands the
@@ -38,7 +39,7 @@ func TestRewriteMetaNames(t *testing.T) {
 		{"SELECT $$ FROM c.ns.t.files $$ FROM t", "SELECT $$ FROM c.ns.t.files $$ FROM t"},
 		{"SELECT * FROM c.ns.t.files AS f, c.ns.t.refs; SELECT c.ns.t.files FROM x", "SELECT * FROM c.ns.t$files AS f, c.ns.t$refs; SELECT c.ns.t.files FROM x"},
 	} {
-		got := rewriteMetaNames(c.sql, translateParse.isMetaTable)
+		got := parse.RewriteMetaNames(c.sql, translateParse.IsMetaTable)
 		if len(got) != len(c.sql) {
 			t.Errorf("%s: length %d, want %d", c.sql, len(got), len(c.sql))
 		}

@@ -5,30 +5,10 @@ import (
 	"errors"
 	"strings"
 
-	pg "github.com/pganalyze/pg_query_go/v6"
-
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
-
-// tableName is a table reference as written: 1 to 3 parts, each with
-// whether it was quoted.
-type tableName struct {
-	Catalog, Schema, Name string
-	written               string // for messages, as PostgreSQL prints it
-}
-
-func tableNameOf(rv *pg.RangeVar) tableName {
-	tn := tableName{Catalog: rv.Catalogname, Schema: rv.Schemaname, Name: rv.Relname}
-	parts := []string{}
-	for _, p := range []string{rv.Catalogname, rv.Schemaname, rv.Relname} {
-		if p != "" {
-			parts = append(parts, p)
-		}
-	}
-	tn.written = strings.Join(parts, ".")
-	return tn
-}
 
 // resolveTable finds the table a name refers to. Names of 1-3 parts:
 // catalog.namespace.table, namespace.table, table. An unqualified name
@@ -36,7 +16,7 @@ func tableNameOf(rv *pg.RangeVar) tableName {
 // namespace, through that one. A namespace written as a dotted string
 // ("a.b") names a nested namespace. Tables are loaded directly first; the
 // catalog's namespaces are listed only when that fails.
-func (s *session) resolveTable(ctx context.Context, tn tableName) (*catalog.Table, error) {
+func (s *session) resolveTable(ctx context.Context, tn parse.TableName) (*catalog.Table, error) {
 	t, err := s.lookupTable(ctx, tn)
 	if err == nil {
 		return t, nil
@@ -47,7 +27,7 @@ func (s *session) resolveTable(ctx context.Context, tn tableName) (*catalog.Tabl
 	if e := pgerr.As(err); e != nil && (e.Code == pgerr.UndefinedTable || e.Code == pgerr.FeatureNotSupported) {
 		if base, kind, ok := splitMetaName(tn); ok && metaTableByName(kind) != nil {
 			if bt, berr := s.lookupTable(ctx, base); berr == nil && bt != nil {
-				return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is a metadata table of \"%s\"", tn.written, base.written).
+				return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is a metadata table of \"%s\"", tn.Written, base.Written).
 					WithDetail("Metadata tables can only be read, in the FROM clause of a query.")
 			}
 		}
@@ -56,11 +36,11 @@ func (s *session) resolveTable(ctx context.Context, tn tableName) (*catalog.Tabl
 }
 
 // lookupTable is resolveTable without the metadata table check.
-func (s *session) lookupTable(ctx context.Context, tn tableName) (*catalog.Table, error) {
+func (s *session) lookupTable(ctx context.Context, tn parse.TableName) (*catalog.Table, error) {
 	if tn.Catalog != "" && tn.Catalog != s.cat.Name() {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.written)
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.Written)
 	}
-	notFound := pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tn.written)
+	notFound := pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tn.Written)
 	if tn.Schema != "" {
 		if t, err := s.loadTable(ctx, []string{tn.Schema}, tn.Name); t != nil || err != nil {
 			return t, err

@@ -6,6 +6,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // The statement level of a row-level change's write options: an OPTIONS
@@ -31,12 +32,12 @@ func statementOptions(ctx context.Context) map[string]string {
 
 // dmlTargetHint is the OPTIONS hint after the target table of a DELETE,
 // UPDATE, MERGE or INSERT (nil when none).
-func dmlTargetHint(ps parsedStmt) *tableHint {
-	if ps.node == nil || len(ps.hints) == 0 {
+func dmlTargetHint(ps parse.Stmt) *parse.Hint {
+	if ps.Node == nil || len(ps.Hints) == 0 {
 		return nil
 	}
 	var rv *pg.RangeVar
-	switch x := ps.node.Node.(type) {
+	switch x := ps.Node.Node.(type) {
 	case *pg.Node_DeleteStmt:
 		rv = x.DeleteStmt.Relation
 	case *pg.Node_UpdateStmt:
@@ -49,7 +50,7 @@ func dmlTargetHint(ps parsedStmt) *tableHint {
 	if rv == nil {
 		return nil
 	}
-	return ps.hints[rv.Location]
+	return ps.Hints[rv.Location]
 }
 
 // addNotices adds notices to a statement's result when it can carry them.
@@ -63,12 +64,12 @@ func addNotices(r Rows, notices []Notice) Rows {
 // hintedStatement adds the NOTICEs of a hint to a plain INSERT's result
 // (icegate does not act on its options per statement); a hint that
 // travels in time is 0A000, as for the other changes.
-func hintedStatement(st Statement, err error) func(h *tableHint) (Statement, error) {
-	return func(h *tableHint) (Statement, error) {
+func hintedStatement(st Statement, err error) func(h *parse.Hint) (Statement, error) {
+	return func(h *parse.Hint) (Statement, error) {
 		if err != nil {
 			return nil, err
 		}
-		if k := h.timeTravelKey(); k != "" {
+		if k := hintTimeTravelKey(h); k != "" {
 			return nil, pgerr.Unsupported("INSERT into a table read at another snapshot (option %s)", k)
 		}
 		return &hintNoticeStatement{Statement: st, hint: h}, nil
@@ -77,7 +78,7 @@ func hintedStatement(st Statement, err error) func(h *tableHint) (Statement, err
 
 type hintNoticeStatement struct {
 	Statement
-	hint *tableHint
+	hint *parse.Hint
 }
 
 func (st *hintNoticeStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
@@ -85,5 +86,5 @@ func (st *hintNoticeStatement) Execute(ctx context.Context, params []*string) (R
 	if err != nil {
 		return nil, err
 	}
-	return addNotices(r, st.hint.notices()), nil
+	return addNotices(r, hintNoticesOf(st.hint)), nil
 }

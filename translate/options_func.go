@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -37,8 +38,8 @@ func (b *binder) bindOptionsFunction(rf *pg.RangeFunction, fc *pg.FuncCall, fn s
 		return nil, err
 	}
 	var stmt map[string]string
-	if h := b.stmt.hints[fc.Location]; h != nil {
-		stmt = h.options
+	if h := b.stmt.Hints[fc.Location]; h != nil {
+		stmt = h.Options
 	}
 	s := b.sess
 	def := &metaTableDef{name: fn,
@@ -142,7 +143,7 @@ func (b *binder) optionsArgs(fc *pg.FuncCall, fn string) ([]icebergOption, *cata
 		if len(parts) == 3 {
 			rv.Catalogname = parts[0]
 		}
-		tn := tableNameOf(rv)
+		tn := parse.TableNameOf(rv)
 		if t, err = b.sess.resolveTable(b.ctx, tn); err != nil {
 			return nil, nil, nil, b.errAt(err, fc.Location)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 )
 
@@ -64,7 +65,7 @@ func (s *session) optionSetNotices(tag, name string) []Notice {
 
 // optionIgnoredNotice says that an option is accepted but not acted on.
 func optionIgnoredNotice(what string, o *icebergOption) Notice {
-	return Notice{Severity: "NOTICE", Code: "00000",
+	return Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 		Message: what + " is accepted, but icegate does not act on it",
 		Detail:  o.Ignored}
 }

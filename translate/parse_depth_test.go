@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // protoDepth is the nesting depth of a parse tree in protobuf messages,
@@ -103,7 +104,7 @@ func TestTreeDepthEstimate(t *testing.T) {
 			return // the parser refuses it: no tree to bound
 		}
 		got := protoDepth(tree.ProtoReflect())
-		if est := estimateTreeDepth(sql, 1<<30); est < got {
+		if est := parse.EstimateTreeDepth(sql, 1<<30); est < got {
 			t.Errorf("estimate %d < depth %d for %.200q", est, got, sql)
 		}
 	}
@@ -169,30 +170,30 @@ func TestDeepStatements(t *testing.T) {
 		n     int
 		code  string // "" = success
 	}{
-		{"plus", 40000, codeStatementTooComplex},
+		{"plus", 40000, pgerr.StatementTooComplex},
 		{"plus", 4000, ""},
-		{"concat", 100000, codeStatementTooComplex},
+		{"concat", 100000, pgerr.StatementTooComplex},
 		{"concat", 4000, ""},
-		{"minus", 8000, codeStatementTooComplex},
-		{"cast", 20000, codeStatementTooComplex},
-		{"collate", 20000, codeStatementTooComplex},
+		{"minus", 8000, pgerr.StatementTooComplex},
+		{"cast", 20000, pgerr.StatementTooComplex},
+		{"collate", 20000, pgerr.StatementTooComplex},
 		{"parens", 100000, pgerr.SyntaxError}, // "memory exhausted", as PostgreSQL
 		{"parens", 9000, ""},
-		{"rightplus", 9000, codeStatementTooComplex},
-		{"func", 4200, codeStatementTooComplex},
+		{"rightplus", 9000, pgerr.StatementTooComplex},
+		{"func", 4200, pgerr.StatementTooComplex},
 		{"func", 4000, ""},
-		{"subquery", 3000, codeStatementTooComplex},
+		{"subquery", 3000, pgerr.StatementTooComplex},
 		{"subquery", 200, ""},
-		{"from", 3000, codeStatementTooComplex},
-		{"case", 3000, codeStatementTooComplex},
+		{"from", 3000, pgerr.StatementTooComplex},
+		{"case", 3000, pgerr.StatementTooComplex},
 		{"case", 1500, ""},
-		{"array", 5000, codeStatementTooComplex},
-		{"union", 20000, codeStatementTooComplex},
+		{"array", 5000, pgerr.StatementTooComplex},
+		{"union", 20000, pgerr.StatementTooComplex},
 		{"union", 100, ""},
-		{"join", 10000, codeStatementTooComplex},
-		{"andor", 3000, codeStatementTooComplex},
+		{"join", 10000, pgerr.StatementTooComplex},
+		{"andor", 3000, pgerr.StatementTooComplex},
 		{"andor", 300, ""},
-		{"not", 20000, codeStatementTooComplex},
+		{"not", 20000, pgerr.StatementTooComplex},
 	}
 	flat := []string{
 		"SELECT count(*) FROM (VALUES " + strings.Repeat("(1, 'a'), ", 20000) + "(2, 'b')) v(a, b)",
@@ -313,7 +314,7 @@ func TestQuotedIdents(t *testing.T) {
 				want[tok.Start] = true
 			}
 		}
-		got := quotedIdents(sql)
+		got := parse.QuotedIdents(sql)
 		if len(got) != len(want) {
 			t.Errorf("%q: got %v, want %v", sql, got, want)
 			continue

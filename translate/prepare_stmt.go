@@ -10,6 +10,7 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // SQL-level prepared statements: PREPARE name [(types)] AS statement,
@@ -26,8 +27,8 @@ type sqlPrepared struct {
 
 // preparePrepare is PREPARE name [(types)] AS statement. The statement is
 // checked when PREPARE runs, as in PostgreSQL.
-func (s *session) preparePrepare(ctx context.Context, ps parsedStmt, p *pg.PrepareStmt) (Statement, error) {
-	text, ok := preparedBody(ps.text)
+func (s *session) preparePrepare(ctx context.Context, ps parse.Stmt, p *pg.PrepareStmt) (Statement, error) {
+	text, ok := preparedBody(ps.Text)
 	if !ok {
 		return nil, pgerr.New(pgerr.SyntaxError, "syntax error in PREPARE: no AS before the statement")
 	}
@@ -94,7 +95,7 @@ func (s *session) prepareStored(ctx context.Context, name, text string, types []
 	if len(stmts) != 1 {
 		return nil, pgerr.New(pgerr.SyntaxError, "prepared statement \"%s\" must be one statement", name)
 	}
-	switch stmts[0].node.GetNode().(type) {
+	switch stmts[0].Node.GetNode().(type) {
 	case *pg.Node_PrepareStmt, *pg.Node_ExecuteStmt, *pg.Node_TransactionStmt:
 		return nil, pgerr.New(pgerr.SyntaxError, "PREPARE of this statement is not possible")
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -27,10 +28,10 @@ type scope struct {
 // rangeItem is one FROM item: a table, a derived table, VALUES, a
 // function or a CTE reference, with the name it is referred to by.
 type rangeItem struct {
-	table *catalog.Table // nil unless a catalog table
-	tn    tableName      // how the table was written (tables only)
-	alias string         // the alias, or "" when none
-	name  string         // the reference name when there is no alias
+	table *catalog.Table  // nil unless a catalog table
+	tn    parse.TableName // how the table was written (tables only)
+	alias string          // the alias, or "" when none
+	name  string          // the reference name when there is no alias
 	cols  []itemCol
 	// sys is set for a system catalog relation (pg_catalog.pg_class):
 	// pg_class.oid and pg_catalog.pg_class.oid refer to it.

@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // Options configure a Backend.
@@ -179,7 +180,7 @@ func (s *session) Prepare(ctx context.Context, sql string, paramTypes []uint32) 
 		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errStatementTimeout)
 		defer cancel()
 	}
-	stmts, err := parseCtx(ctx, sql, translateParse)
+	stmts, err := parse.ParseContext(ctx, sql, translateParse)
 	if err == nil {
 		err = checkHints(stmts)
 	}

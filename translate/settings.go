@@ -155,7 +155,7 @@ func (s *settings) set(name, value string) error {
 		if d.server != nil {
 			return fixedSettingError(name, d.server.Context)
 		}
-		return pgerr.New("55P02", "parameter \"%s\" cannot be changed", strings.ToLower(name))
+		return pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed", strings.ToLower(name))
 	}
 	return s.store(d, value)
 }
@@ -202,7 +202,7 @@ func (s *settings) reset(name string, user string) error {
 		if d.server != nil {
 			return fixedSettingError(name, d.server.Context)
 		}
-		return pgerr.New("55P02", "parameter \"%s\" cannot be changed", strings.ToLower(name))
+		return pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed", strings.ToLower(name))
 	}
 	s.values[d.Name] = s.defaultOf(d)
 	if d.Name == "session_authorization" {

@@ -63,13 +63,13 @@ func fixedSettingError(name, context string) error {
 	name = strings.ToLower(name)
 	switch context {
 	case "postmaster":
-		return pgerr.New("55P02", "parameter \"%s\" cannot be changed without restarting the server", name)
+		return pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed without restarting the server", name)
 	case "sighup":
-		return pgerr.New("55P02", "parameter \"%s\" cannot be changed now", name)
+		return pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed now", name)
 	case "backend", "superuser-backend":
-		return pgerr.New("55P02", "parameter \"%s\" cannot be set after connection start", name)
+		return pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be set after connection start", name)
 	}
-	return pgerr.New("55P02", "parameter \"%s\" cannot be changed", name)
+	return pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed", name)
 }
 
 // serverSettingCheck validates a value of a PostgreSQL setting by its type
@@ -308,7 +308,7 @@ var serverSettingHooks = map[string]func(ss *syscat.ServerSetting, v string) (st
 	"default_text_search_config": func(ss *syscat.ServerSetting, v string) (string, error) {
 		name := strings.TrimPrefix(v, "pg_catalog.")
 		if name == "" {
-			return "", pgerr.New("42602", "invalid name syntax")
+			return "", pgerr.New(pgerr.InvalidName, "invalid name syntax")
 		}
 		for _, c := range textSearchConfigs {
 			if name == c {

@@ -130,7 +130,7 @@ func (s *session) setStatement(tag, name string, local bool, change func() error
 			return nil, err
 		}
 		if local && s.tx == nil {
-			return []Notice{{Severity: "WARNING", Code: codeNoActiveTransaction, Message: "SET LOCAL can only be used in transaction blocks"}}, nil
+			return []Notice{{Severity: "WARNING", Code: pgerr.NoActiveSQLTransaction, Message: "SET LOCAL can only be used in transaction blocks"}}, nil
 		}
 		if err := s.changeSetting(name, local, change); err != nil {
 			return nil, err
@@ -195,7 +195,7 @@ func (u *setTxStatement) Execute(ctx context.Context, params []*string) (Rows, e
 	}
 	var notices []Notice
 	if u.s.tx == nil {
-		notices = []Notice{{Severity: "WARNING", Code: codeNoActiveTransaction, Message: u.what + " can only be used in transaction blocks"}}
+		notices = []Notice{{Severity: "WARNING", Code: pgerr.NoActiveSQLTransaction, Message: u.what + " can only be used in transaction blocks"}}
 	}
 	if err := u.run(); err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -18,14 +19,14 @@ import (
 // When eager is false (a query string of several statements), a SELECT is
 // bound only when described or executed, so that it sees what the
 // statements before it did (SET search_path ...).
-func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint32, eager bool) (Statement, error) {
-	if ps.meta != nil {
-		return s.prepareMeta(ps.meta), nil
+func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint32, eager bool) (Statement, error) {
+	if ps.Meta != nil {
+		return s.prepareMeta(ps.Meta), nil
 	}
 	if st, ok, err := s.prepareDMLWith(ctx, ps, paramTypes, eager); ok {
 		return st, err
 	}
-	switch x := ps.node.Node.(type) {
+	switch x := ps.Node.Node.(type) {
 	case *pg.Node_SelectStmt:
 		return s.newSelect(ctx, ps, paramTypes, eager)
 	case *pg.Node_ExplainStmt:
@@ -55,7 +56,7 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 			}
 		}
 		inner := ps
-		inner.node = x.ExplainStmt.Query
+		inner.Node = x.ExplainStmt.Query
 		st := &selectStatement{sess: s, ps: inner, declared: append([]uint32(nil), paramTypes...)}
 		if err := st.bind(ctx); err != nil {
 			return nil, err
@@ -68,9 +69,9 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 	case *pg.Node_TransactionStmt:
 		return s.prepareTransaction(x.TransactionStmt)
 	case *pg.Node_CreateStmt:
-		return s.prepareCreateTable(ps, x.CreateStmt, ps.extras)
+		return s.prepareCreateTable(ps, x.CreateStmt, ps.Extras)
 	case *pg.Node_CreateTableAsStmt:
-		return s.prepareCreateTableAs(ps, x.CreateTableAsStmt, ps.extras)
+		return s.prepareCreateTableAs(ps, x.CreateTableAsStmt, ps.Extras)
 	case *pg.Node_CreateSchemaStmt:
 		return s.prepareCreateSchema(x.CreateSchemaStmt)
 	case *pg.Node_ViewStmt:
@@ -79,15 +80,15 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 		if x.DropStmt.RemoveType == pg.ObjectType_OBJECT_VIEW {
 			return s.prepareDropView(x.DropStmt)
 		}
-		return s.prepareDrop(x.DropStmt, ps.extras)
+		return s.prepareDrop(x.DropStmt, ps.Extras)
 	case *pg.Node_RenameStmt:
 		if x.RenameStmt.RenameType == pg.ObjectType_OBJECT_COLUMN && x.RenameStmt.RelationType == pg.ObjectType_OBJECT_TABLE {
 			return s.prepareRenameColumn(x.RenameStmt)
 		}
-		return s.prepareRename(x.RenameStmt, ps.extras)
+		return s.prepareRename(x.RenameStmt, ps.Extras)
 	case *pg.Node_AlterTableStmt:
-		if ps.extras != nil && ps.extras.alter != nil {
-			return s.prepareSparkAlter(ps, x.AlterTableStmt, ps.extras.alter)
+		if ps.Extras != nil && ps.Extras.Alter != nil {
+			return s.prepareSparkAlter(ps, x.AlterTableStmt, ps.Extras.Alter)
 		}
 		return s.prepareAlterTable(ps, x.AlterTableStmt)
 	case *pg.Node_CommentStmt:
@@ -123,7 +124,7 @@ func (s *session) prepare(ctx context.Context, ps parsedStmt, paramTypes []uint3
 	case *pg.Node_LockStmt:
 		return s.prepareLock(ctx, ps, x.LockStmt)
 	}
-	return nil, unsupportedStatement(ps.node)
+	return nil, unsupportedStatement(ps.Node)
 }
 
 // unsupportedStatement names a statement kind icegate does not run yet.
@@ -151,7 +152,7 @@ func unsupportedStatement(n *pg.Node) error {
 // values and the table's then-current snapshot.
 type selectStatement struct {
 	sess     *session
-	ps       parsedStmt
+	ps       parse.Stmt
 	declared []uint32 // parameter types the client declared
 	params   []uint32 // after inference
 	plan     *plan.Select
@@ -165,7 +166,7 @@ type selectStatement struct {
 }
 
 // newSelect prepares a SELECT, binding it now when eager.
-func (s *session) newSelect(ctx context.Context, ps parsedStmt, paramTypes []uint32, eager bool) (*selectStatement, error) {
+func (s *session) newSelect(ctx context.Context, ps parse.Stmt, paramTypes []uint32, eager bool) (*selectStatement, error) {
 	st := &selectStatement{sess: s, ps: ps, declared: append([]uint32(nil), paramTypes...)}
 	if !eager {
 		st.ctx = context.WithoutCancel(ctx)
@@ -188,7 +189,7 @@ func (st *selectStatement) ensureBound() error {
 func (st *selectStatement) bind(ctx context.Context) error {
 	ps := &paramSet{types: append([]uint32(nil), st.declared...)}
 	b := newBinder(ctx, st.sess, st.ps, ps, time.Now())
-	plan, err := b.bindSelect(st.ps.node.GetSelectStmt())
+	plan, err := b.bindSelect(st.ps.Node.GetSelectStmt())
 	if err != nil {
 		return err
 	}
@@ -233,7 +234,7 @@ func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows,
 		ps := &paramSet{types: append([]uint32(nil), st.params...), values: params, bound: true}
 		b := newBinder(ctx, st.sess, st.ps, ps, time.Now())
 		var err error
-		if plan, err = b.bindSelect(st.ps.node.GetSelectStmt()); err != nil {
+		if plan, err = b.bindSelect(st.ps.Node.GetSelectStmt()); err != nil {
 			return nil, err
 		}
 		if !sameColumns(plan.Cols, st.cols) {
@@ -247,7 +248,7 @@ func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows,
 	}
 	rows := newOperatorRows(op, "SELECT")
 	rows.timeout = st.sess.statementTimeout()
-	rows.notices = hintNotices(st.ps.hints)
+	rows.notices = hintNotices(st.ps.Hints)
 	return rows, nil
 }
 

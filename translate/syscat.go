@@ -18,6 +18,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -44,7 +45,7 @@ func (r *sysRel) Describe(q *plan.ColTable) string {
 // qualified by pg_catalog or information_schema, or an unqualified name of
 // pg_catalog (which PostgreSQL searches first). It returns nil for any
 // other name.
-func sysTable(tn tableName, catalogName string) *syscat.Table {
+func sysTable(tn parse.TableName, catalogName string) *syscat.Table {
 	if tn.Catalog != "" && tn.Catalog != catalogName {
 		return nil
 	}
@@ -57,7 +58,7 @@ func sysTable(tn tableName, catalogName string) *syscat.Table {
 // searchPathSysTable finds an unqualified name in information_schema when
 // the session's search_path names that schema (and no table of the
 // warehouse took the name first).
-func (b *binder) searchPathSysTable(tn tableName) *syscat.Table {
+func (b *binder) searchPathSysTable(tn parse.TableName) *syscat.Table {
 	if tn.Schema != "" || tn.Catalog != "" {
 		return nil
 	}
@@ -70,7 +71,7 @@ func (b *binder) searchPathSysTable(tn tableName) *syscat.Table {
 }
 
 // bindSysTable binds a catalog relation as a FROM item.
-func (b *binder) bindSysTable(loc int32, tn tableName, t *syscat.Table, alias string, colAliases []string) (plan.Rel, error) {
+func (b *binder) bindSysTable(loc int32, tn parse.TableName, t *syscat.Table, alias string, colAliases []string) (plan.Rel, error) {
 	if len(colAliases) > len(t.Columns) {
 		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
 			tn.Name, len(t.Columns), len(colAliases)), loc)

@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // prepareTruncate makes TRUNCATE [TABLE] t [, ...]: one change per table
@@ -20,20 +21,20 @@ import (
 func (s *session) prepareTruncate(t *pg.TruncateStmt) (Statement, error) {
 	// RESTART IDENTITY has nothing to restart (no sequences); CASCADE
 	// nothing to follow (no foreign keys).
-	names := make([]tableName, len(t.Relations))
+	names := make([]parse.TableName, len(t.Relations))
 	for i, n := range t.Relations {
 		rv := n.GetRangeVar()
 		if rv == nil {
 			return nil, pgerr.NotYet("TRUNCATE of this object")
 		}
-		names[i] = tableNameOf(rv)
+		names[i] = parse.TableNameOf(rv)
 	}
 	return &truncateStatement{sess: s, names: names}, nil
 }
 
 type truncateStatement struct {
 	sess  *session
-	names []tableName
+	names []parse.TableName
 }
 
 func (t *truncateStatement) ParamTypes() []uint32      { return nil }

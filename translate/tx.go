@@ -6,16 +6,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/internal/pgerr"
-)
-
-// SQLSTATEs of transaction blocks, cursors and savepoints.
-const (
-	codeActiveTransaction   = "25001" // BEGIN inside a block, SET TRANSACTION too late
-	codeNoActiveTransaction = "25P01"
-	codeInvalidCursorName   = "34000"
-	codeDuplicateCursor     = "42P03"
-	codeNotInPrerequisite   = "55000"
-	codeInvalidSavepoint    = "3B001"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // txBlock is the state of an open transaction block (BEGIN ... COMMIT).
@@ -100,11 +91,11 @@ func errFailedBlock() error {
 
 // isBlockExit reports whether a parsed statement may run in a failed
 // block: COMMIT, ROLLBACK, ROLLBACK TO SAVEPOINT (as PostgreSQL).
-func isBlockExit(ps parsedStmt) bool {
-	if ps.node == nil {
+func isBlockExit(ps parse.Stmt) bool {
+	if ps.Node == nil {
 		return false
 	}
-	t := ps.node.GetTransactionStmt()
+	t := ps.Node.GetTransactionStmt()
 	if t == nil {
 		return false
 	}
@@ -130,7 +121,7 @@ func (s *session) readOnlyError(what string) error {
 		return err
 	}
 	if s.settings.values["transaction_read_only"] == "on" {
-		return pgerr.New(codeReadOnlyTransaction, "cannot execute %s in a read-only transaction", what)
+		return pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", what)
 	}
 	return nil
 }
@@ -257,12 +248,12 @@ func (s *session) setTxCharacteristic(name, v string) error {
 	switch d.Name {
 	case "transaction_isolation":
 		if s.tx.queried && v != s.tx.isolation {
-			return pgerr.New(codeActiveTransaction, "SET TRANSACTION ISOLATION LEVEL must be called before any query")
+			return pgerr.New(pgerr.ActiveSQLTransaction, "SET TRANSACTION ISOLATION LEVEL must be called before any query")
 		}
 		s.tx.isolation = v
 	case "transaction_read_only":
 		if s.tx.queried && v == "off" && s.tx.readOnly {
-			return pgerr.New(codeActiveTransaction, "transaction read-write mode must be set before any query")
+			return pgerr.New(pgerr.ActiveSQLTransaction, "transaction read-write mode must be set before any query")
 		}
 		s.tx.readOnly = v == "on"
 	case "transaction_deferrable":
@@ -284,7 +275,7 @@ func (tx *txBlock) findSavepoint(name string) int {
 }
 
 func noSavepoint(name string) error {
-	return pgerr.New(codeInvalidSavepoint, "savepoint \"%s\" does not exist", name)
+	return pgerr.New(pgerr.InvalidSavepointSpecification, "savepoint \"%s\" does not exist", name)
 }
 
 func copyStrings(m map[string]string) map[string]string {

@@ -89,4 +89,4 @@ func bindSetConfig(b *binder, c *sysCallSite) (bound, error) {
 }
 
 // codeNullValueNotAllowed is SQLSTATE 22004.
-const codeNullValueNotAllowed = "22004"
+const codeNullValueNotAllowed = pgerr.NullValueNotAllowed

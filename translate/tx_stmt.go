@@ -98,7 +98,7 @@ func (s *session) beginStatement(tag string, opts []*pg.Node) Statement {
 			if err := s.applyTxOptions(opts, false); err != nil {
 				return "", nil, err
 			}
-			return tag, []Notice{{Severity: "WARNING", Code: codeActiveTransaction, Message: "there is already a transaction in progress"}}, nil
+			return tag, []Notice{{Severity: "WARNING", Code: pgerr.ActiveSQLTransaction, Message: "there is already a transaction in progress"}}, nil
 		}
 		if err := s.beginBlock(opts); err != nil {
 			return "", nil, err
@@ -115,7 +115,7 @@ func (s *session) endStatement(tag string, commit, chain bool) Statement {
 			if chain {
 				return "", nil, blockOnly(tag + " AND CHAIN")
 			}
-			return tag, []Notice{{Severity: "WARNING", Code: codeNoActiveTransaction, Message: "there is no transaction in progress"}}, nil
+			return tag, []Notice{{Severity: "WARNING", Code: pgerr.NoActiveSQLTransaction, Message: "there is no transaction in progress"}}, nil
 		}
 		tx := s.tx
 		if tx.failed {
@@ -125,7 +125,7 @@ func (s *session) endStatement(tag string, commit, chain bool) Statement {
 		if tx.implicit {
 			// COMMIT / ROLLBACK ends the implicit transaction of the
 			// query string so far, with PostgreSQL's warning.
-			notices = append(notices, Notice{Severity: "WARNING", Code: codeNoActiveTransaction, Message: "there is no transaction in progress"})
+			notices = append(notices, Notice{Severity: "WARNING", Code: pgerr.NoActiveSQLTransaction, Message: "there is no transaction in progress"})
 		}
 		if !commit && tx.writes > 0 {
 			notices = []Notice{notUndone("ROLLBACK", tx.writes)}
@@ -155,14 +155,14 @@ func (s *session) endStatement(tag string, commit, chain bool) Statement {
 
 // notUndone is the warning that a rollback left committed writes in place.
 func notUndone(what string, n int) Notice {
-	return Notice{Severity: "WARNING", Code: "01000",
+	return Notice{Severity: "WARNING", Code: pgerr.Warning,
 		Message: fmt.Sprintf("%s did not undo %d schema change(s) of this transaction block", what, n),
 		Detail:  "icegate commits CREATE, ALTER, DROP, COMMENT and CREATE TABLE AS when they end; only INSERT, COPY, UPDATE, DELETE and MERGE wait for COMMIT."}
 }
 
 // blockOnly is PostgreSQL's error for a statement that needs a block.
 func blockOnly(what string) error {
-	return pgerr.New(codeNoActiveTransaction, "%s can only be used in transaction blocks", what)
+	return pgerr.New(pgerr.NoActiveSQLTransaction, "%s can only be used in transaction blocks", what)
 }
 
 // committedWrite records that a schema change (DDL, CREATE TABLE AS) has
@@ -179,7 +179,7 @@ func (s *session) committedWrite() []Notice {
 	if s.tx.writes > 1 {
 		return nil
 	}
-	return []Notice{{Severity: "NOTICE", Code: "00000",
+	return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 		Message: "this schema change is committed now, not at COMMIT",
 		Detail:  "icegate commits CREATE, ALTER, DROP, COMMENT and CREATE TABLE AS when they end; a later ROLLBACK does not undo them."}}
 }

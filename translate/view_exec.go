@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -64,7 +65,7 @@ func (v *viewStatement) Execute(ctx context.Context, params []*string) (Rows, er
 
 // prepareCreateView prepares CREATE [OR REPLACE] [TEMP] VIEW name [(cols)]
 // [WITH (...)] AS query.
-func (s *session) prepareCreateView(ps parsedStmt, vs *pg.ViewStmt) (Statement, error) {
+func (s *session) prepareCreateView(ps parse.Stmt, vs *pg.ViewStmt) (Statement, error) {
 	if vs.WithCheckOption == pg.ViewCheckOption_LOCAL_CHECK_OPTION || vs.WithCheckOption == pg.ViewCheckOption_CASCADED_CHECK_OPTION {
 		return nil, pgerr.Unsupported("WITH CHECK OPTION").WithHint("icegate views are read-only.")
 	}
@@ -86,7 +87,7 @@ func (s *session) prepareCreateView(ps parsedStmt, vs *pg.ViewStmt) (Statement, 
 	if sel == nil {
 		return nil, pgerr.NotYet("CREATE VIEW of this statement")
 	}
-	text, recursive, err := viewQueryText(ps.text)
+	text, recursive, err := viewQueryText(ps.Text)
 	if err != nil {
 		return nil, err
 	}
@@ -100,10 +101,10 @@ func (s *session) prepareCreateView(ps parsedStmt, vs *pg.ViewStmt) (Statement, 
 
 // createView runs CREATE VIEW: it binds the query for its output columns,
 // then stores the view on the session (TEMP) or in the catalog.
-func (s *session) createView(ctx context.Context, ps parsedStmt, vs *pg.ViewStmt, sel *pg.SelectStmt, text string) ([]Notice, bool, error) {
-	tn := tableNameOf(vs.View)
+func (s *session) createView(ctx context.Context, ps parse.Stmt, vs *pg.ViewStmt, sel *pg.SelectStmt, text string) ([]Notice, bool, error) {
+	tn := parse.TableNameOf(vs.View)
 	inner := ps
-	inner.node = vs.Query
+	inner.Node = vs.Query
 	b := newBinder(ctx, s, inner, &paramSet{}, time.Now())
 	plan, err := b.bindSelect(sel)
 	if err != nil {
@@ -117,7 +118,7 @@ func (s *session) createView(ctx context.Context, ps parsedStmt, vs *pg.ViewStmt
 	var notices []Notice
 	if !temp && s.usesTempView(vs.Query) {
 		temp = true
-		notices = append(notices, Notice{Severity: "NOTICE", Code: "00000",
+		notices = append(notices, Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 			Message: "view \"" + tn.Name + "\" will be a temporary view"})
 	}
 	if temp {
@@ -139,7 +140,7 @@ func viewColumns(cols []pgtypes.Column, aliases []*pg.Node) ([]pgtypes.Column, e
 			out[i].Name = aliases[i].GetString_().GetSval()
 		}
 		if seen[out[i].Name] {
-			return nil, pgerr.New(codeDuplicateColumn, "column \"%s\" specified more than once", out[i].Name)
+			return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", out[i].Name)
 		}
 		seen[out[i].Name] = true
 	}
@@ -147,9 +148,9 @@ func viewColumns(cols []pgtypes.Column, aliases []*pg.Node) ([]pgtypes.Column, e
 }
 
 // createTempView stores a temporary view on the session.
-func (s *session) createTempView(tn tableName, replace bool, cols []pgtypes.Column, text string, defaultNS []string) error {
+func (s *session) createTempView(tn parse.TableName, replace bool, cols []pgtypes.Column, text string, defaultNS []string) error {
 	if tn.Catalog != "" || (tn.Schema != "" && tn.Schema != tempSchema) {
-		return pgerr.New(codeInvalidTableDef, "cannot create temporary relation in non-temporary schema")
+		return pgerr.New(pgerr.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
 	}
 	views := s.tempViews()
 	if prev, ok := views[tn.Name]; ok {
@@ -171,7 +172,7 @@ func (s *session) createTempView(tn tableName, replace bool, cols []pgtypes.Colu
 }
 
 // createCatalogView creates or replaces a view in the catalog.
-func (s *session) createCatalogView(ctx context.Context, tn tableName, replace bool, cols []pgtypes.Column, text string) error {
+func (s *session) createCatalogView(ctx context.Context, tn parse.TableName, replace bool, cols []pgtypes.Column, text string) error {
 	mc, err := s.mutableCatalog("CREATE VIEW")
 	if err != nil {
 		return err
@@ -219,7 +220,7 @@ func (s *session) createCatalogView(ctx context.Context, tn tableName, replace b
 		Summary:          map[string]string{"engine-name": "icegate"},
 	}, "", "", time.Now().UnixMilli())
 	if err != nil {
-		return catalogError(err, kindTable, tn.written)
+		return catalogError(err, kindTable, tn.Written)
 	}
 	if _, err := mc.CreateView(ctx, id, meta, replace); err != nil {
 		if errors.Is(err, catalog.ErrNotFound) {
@@ -259,15 +260,15 @@ type viewColumn struct {
 // the end.
 func checkReplacedColumns(old []viewColumn, cols []pgtypes.Column, same func(i int) bool) error {
 	if len(cols) < len(old) {
-		return pgerr.New(codeInvalidTableDef, "cannot drop columns from view")
+		return pgerr.New(pgerr.InvalidTableDefinition, "cannot drop columns from view")
 	}
 	for i, o := range old {
 		if cols[i].Name != o.name {
-			return pgerr.New(codeInvalidTableDef, "cannot change name of view column \"%s\" to \"%s\"", o.name, cols[i].Name).
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot change name of view column \"%s\" to \"%s\"", o.name, cols[i].Name).
 				WithHint("Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.")
 		}
 		if !same(i) {
-			return pgerr.New(codeInvalidTableDef, "cannot change data type of view column \"%s\" from %s to %s",
+			return pgerr.New(pgerr.InvalidTableDefinition, "cannot change data type of view column \"%s\" from %s to %s",
 				o.name, o.typ, plan.Type{OID: cols[i].TypeOID, Typmod: cols[i].Typmod})
 		}
 	}
@@ -379,10 +380,10 @@ func (s *session) prepareDropView(ds *pg.DropStmt) (Statement, error) {
 				return nil, false, err
 			}
 			if !ds.MissingOk {
-				return nil, false, pgerr.New(pgerr.UndefinedTable, "view \"%s\" does not exist", tn.written)
+				return nil, false, pgerr.New(pgerr.UndefinedTable, "view \"%s\" does not exist", tn.Written)
 			}
-			notices = append(notices, Notice{Severity: "NOTICE", Code: "00000",
-				Message: "view \"" + tn.written + "\" does not exist, skipping"})
+			notices = append(notices, Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
+				Message: "view \"" + tn.Written + "\" does not exist, skipping"})
 		}
 		wrote := false
 		for _, v := range drop {
@@ -428,7 +429,7 @@ type viewDef struct {
 // unqualified names resolve in; found is false when there is no such view.
 // The query of a view made by another engine may be in that engine's
 // dialect (the postgres one when the view has it).
-func (s *session) lookupView(ctx context.Context, tn tableName) (sql string, defaultNS []string, found bool, err error) {
+func (s *session) lookupView(ctx context.Context, tn parse.TableName) (sql string, defaultNS []string, found bool, err error) {
 	v, err := s.resolveView(ctx, tn)
 	if err != nil || v == nil {
 		return "", nil, false, err
@@ -461,9 +462,9 @@ func quoteIdent(s string) string {
 
 // resolveView is lookupView returning the whole definition; nil when there
 // is no such view.
-func (s *session) resolveView(ctx context.Context, tn tableName) (*viewDef, error) {
+func (s *session) resolveView(ctx context.Context, tn parse.TableName) (*viewDef, error) {
 	if tn.Catalog != "" && tn.Catalog != s.cat.Name() {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.written)
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.Written)
 	}
 	if tn.Catalog == "" && (tn.Schema == "" || tn.Schema == tempSchema) {
 		if t, ok := s.temp[tn.Name]; ok {
@@ -558,7 +559,7 @@ func (s *session) loadView(ctx context.Context, ns []string, name string) (*view
 // viewIsNotTable returns PostgreSQL's error for DROP TABLE naming a view
 // (42809 "\"v\" is not a table", with the hint to use DROP VIEW), or nil
 // when tn names no view. DROP TABLE calls it when the table is not found.
-func (s *session) viewIsNotTable(ctx context.Context, tn tableName) error {
+func (s *session) viewIsNotTable(ctx context.Context, tn parse.TableName) error {
 	v, err := s.resolveView(ctx, tn)
 	if err != nil || v == nil {
 		return err

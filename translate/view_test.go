@@ -8,6 +8,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // runOK runs SQL statements and fails the test on an error.
@@ -67,10 +68,10 @@ CREATE TEMP VIEW recent AS SELECT id FROM sales.orders /* all of them */;`)
 		{name: []string{"", "", "ordercount"}, sql: "SELECT count(1) AS n FROM orders", defaultNS: []string{"sales"}, found: true},
 	}
 	for _, c := range cases {
-		tn := tableName{Catalog: c.name[0], Schema: c.name[1], Name: c.name[2], written: strings.Trim(strings.Join(c.name, "."), ".")}
+		tn := parse.TableName{Catalog: c.name[0], Schema: c.name[1], Name: c.name[2], Written: strings.Trim(strings.Join(c.name, "."), ".")}
 		sql, ns, found, err := s.lookupView(ctx, tn)
 		if pgerr.Code(err) != c.code && (c.code != "" || err != nil) {
-			t.Errorf("%s: error %v, want %s", tn.written, err, c.code)
+			t.Errorf("%s: error %v, want %s", tn.Written, err, c.code)
 			continue
 		}
 		def, _ := s.resolveView(ctx, tn)
@@ -78,17 +79,17 @@ CREATE TEMP VIEW recent AS SELECT id FROM sales.orders /* all of them */;`)
 		if def != nil {
 			stored = def.sql
 			if sql != def.query() {
-				t.Errorf("%s: lookupView gives %q, not the view's query %q", tn.written, sql, def.query())
+				t.Errorf("%s: lookupView gives %q, not the view's query %q", tn.Written, sql, def.query())
 			}
 		}
 		if stored != c.sql || found != c.found || !slices.Equal(ns, c.defaultNS) {
-			t.Errorf("%s: got %q %v %v, want %q %v %v", tn.written, stored, ns, found, c.sql, c.defaultNS, c.found)
+			t.Errorf("%s: got %q %v %v, want %q %v %v", tn.Written, stored, ns, found, c.sql, c.defaultNS, c.found)
 		}
 	}
 
 	// The query lookupView gives has the view's columns, named by its
 	// column list, and binds as a subquery.
-	sql, _, _, _ := s.lookupView(ctx, tableName{Schema: "sales", Name: "big", written: "sales.big"})
+	sql, _, _, _ := s.lookupView(ctx, parse.TableName{Schema: "sales", Name: "big", Written: "sales.big"})
 	want := `SELECT "order_id", "amount" FROM (SELECT id, amount FROM sales.orders WHERE amount > 10` + "\n" + `) AS "big" ("order_id", "amount")`
 	if sql != want {
 		t.Errorf("view query\n%s\nwant\n%s", sql, want)
@@ -125,11 +126,11 @@ CREATE TEMP VIEW recent AS SELECT id FROM sales.orders /* all of them */;`)
 	// With two namespaces, search_path decides where an unqualified name
 	// is looked for.
 	runOK(t, s, `CREATE SCHEMA hr; CREATE VIEW hr.big AS SELECT 2 AS two`)
-	if _, _, found, _ := s.lookupView(ctx, tableName{Name: "big", written: "big"}); found {
+	if _, _, found, _ := s.lookupView(ctx, parse.TableName{Name: "big", Written: "big"}); found {
 		t.Error("unqualified name found with two namespaces and none on search_path")
 	}
 	runOK(t, s, `SET search_path = hr, sales`)
-	if v, _ := s.resolveView(ctx, tableName{Name: "big", written: "big"}); v == nil || v.sql != "SELECT 2 AS two" || !slices.Equal(v.defaultNS, []string{"hr"}) {
+	if v, _ := s.resolveView(ctx, parse.TableName{Name: "big", Written: "big"}); v == nil || v.sql != "SELECT 2 AS two" || !slices.Equal(v.defaultNS, []string{"hr"}) {
 		t.Errorf("search_path hr: %+v", v)
 	}
 }
@@ -178,7 +179,7 @@ func TestUsesTempView(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := s.usesTempView(stmts[0].node); got != c.want {
+		if got := s.usesTempView(stmts[0].Node); got != c.want {
 			t.Errorf("%s: %v, want %v", c.query, got, c.want)
 		}
 	}
@@ -193,11 +194,11 @@ func TestViewHelpersForTables(t *testing.T) {
 CREATE TABLE sales.orders (id bigint);
 CREATE VIEW sales.v1 AS SELECT id FROM sales.orders;
 CREATE VIEW sales.v2 AS SELECT 1 AS one`)
-	err := s.viewIsNotTable(ctx, tableName{Schema: "sales", Name: "v1", written: "sales.v1"})
+	err := s.viewIsNotTable(ctx, parse.TableName{Schema: "sales", Name: "v1", Written: "sales.v1"})
 	if pe := pgerr.As(err); pe == nil || pe.Code != pgerr.WrongObjectType || pe.Message != `"v1" is not a table` || pe.Hint == "" {
 		t.Errorf("view as table: %v", err)
 	}
-	if err := s.viewIsNotTable(ctx, tableName{Schema: "sales", Name: "orders", written: "sales.orders"}); err != nil {
+	if err := s.viewIsNotTable(ctx, parse.TableName{Schema: "sales", Name: "orders", Written: "sales.orders"}); err != nil {
 		t.Errorf("a table: %v", err)
 	}
 	n, err := s.dropViewsIn(ctx, cat, []string{"sales"})

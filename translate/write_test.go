@@ -296,7 +296,7 @@ func TestFailedWritesLeaveNothing(t *testing.T) {
 	}{
 		{"bad value in the third chunk", "COPY t FROM STDIN", []string{"2\tb", "3\tc", "4\td", "5\te", "x\tf"}, pgerr.InvalidTextRepresentation},
 		{"NULL in a NOT NULL column after two chunks", "COPY t FROM STDIN", []string{"2\tb", "3\tc", "4\td", "5\te", `\N` + "\tf"}, pgerr.NotNullViolation},
-		{"missing field", "COPY t FROM STDIN", []string{"2\tb", "3\tc", "4"}, codeBadCopyFileFormat},
+		{"missing field", "COPY t FROM STDIN", []string{"2\tb", "3\tc", "4"}, pgerr.BadCopyFileFormat},
 	}
 	ctx := context.Background()
 	for _, c := range cases {

@@ -25,8 +25,8 @@ var sqlstateShape = regexp.MustCompile(`^[0-9A-Z]{5}$`)
 var literalAllowed = map[string]bool{}
 
 // literalExempt are the trees this check does not read: pgerr names the
-// codes, and translate is moved over separately.
-var literalExempt = []string{"internal/pgerr", "translate"}
+// codes.
+var literalExempt = []string{"internal/pgerr"}
 
 // TestSQLStatesAreNamed keeps internal/pgerr the one place SQLSTATEs are
 // spelled. In every non-test .go file of the module outside literalExempt

@@ -108,6 +108,26 @@ type Error struct {
 	cause    error
 }
 
+// SQLSTATE codes translate names (errcodes.txt spellings).
+const (
+	ActiveSQLTransaction                = "25001"
+	CannotCoerce                        = "42846"
+	CantChangeRuntimeParam              = "55P02"
+	DependentObjectsStillExist          = "2BP01"
+	DuplicateAlias                      = "42712"
+	DuplicateColumn                     = "42701"
+	InvalidName                         = "42602"
+	InvalidObjectDefinition             = "42P17"
+	InvalidRecursion                    = "42P19"
+	InvalidRowCountInLimitClause        = "2201W"
+	InvalidRowCountInResultOffsetClause = "2201X"
+	InvalidSavepointSpecification       = "3B001"
+	InvalidTableDefinition              = "42P16"
+	ObjectNotInPrerequisiteState        = "55000"
+	ReadOnlySQLTransaction              = "25006"
+	TooManyArguments                    = "54023"
+)
+
 func (e *Error) Error() string { return e.Message }
 
 // Unwrap returns the underlying cause, if any.

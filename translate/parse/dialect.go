@@ -1,4 +1,4 @@
-package translate
+package parse
 
 import (
 	"errors"
@@ -16,77 +16,77 @@ import (
 // DROP TABLE ... PURGE. Before parsing, the dialect pass walks the tokens
 // pg_query's scanner finds, cuts those clauses out of the statement text
 // (blanking them, so that every byte offset the parser reports still points
-// into the text the client sent) and keeps their content in a ddlExtras
+// into the text the client sent) and keeps their content in a DDLExtras
 // the binder reads. Spark type names in a column list are replaced by a
 // quoted placeholder type name ("@n") that the binder resolves through the
 // same side structure.
 
-// ddlExtras is what the dialect pass took out of one statement.
-type ddlExtras struct {
-	start, end int // byte range of the statement in the query string
+// DDLExtras is what the dialect pass took out of one statement.
+type DDLExtras struct {
+	Start, End int // byte range of the statement in the query string
 	// spark is set when the statement uses a Spark clause: Spark's type
 	// names then take Spark's meaning (TIMESTAMP is timestamptz, FLOAT is
 	// a 4-byte float).
-	spark       bool
-	types       map[string]*sparkType // by placeholder name
-	comments    map[string]string     // column comments, by column name as written
-	partitioned []partitionItem
-	hasPartBy   bool
-	props       map[string]string
-	propOrder   []string
-	location    *string
-	using       string
-	comment     *string
-	purge       bool
-	alter       *sparkAlter // a Spark clause of ALTER TABLE
-	renameNS    *string     // the namespace of ALTER TABLE ... RENAME TO ns.t
+	Spark       bool
+	Types       map[string]*SparkType // by placeholder name
+	Comments    map[string]string     // column comments, by column name as written
+	Partitioned []PartitionItem
+	HasPartBy   bool
+	Props       map[string]string
+	PropOrder   []string
+	Location    *string
+	Using       string
+	Comment     *string
+	Purge       bool
+	Alter       *SparkAlter // a Spark clause of ALTER TABLE
+	RenameNS    *string     // the namespace of ALTER TABLE ... RENAME TO ns.t
 	// mergeStars are MERGE's Spark actions UPDATE SET * and INSERT *, by
 	// the index of their WHEN clause (dialect_merge.go).
-	mergeStars map[int]mergeStar
+	MergeStars map[int]MergeStar
 }
 
-// sparkType is a type written in Spark's syntax.
-type sparkType struct {
-	name     string // lower case: int, string, decimal, array, map, struct...
-	args     []int  // decimal(p,s), char(n)...
-	elem     *sparkType
-	key, val *sparkType
-	fields   []sparkField
-	loc      int32
+// SparkType is a type written in Spark's syntax.
+type SparkType struct {
+	Name     string // lower case: int, string, decimal, array, map, struct...
+	Args     []int  // decimal(p,s), char(n)...
+	Elem     *SparkType
+	Key, Val *SparkType
+	Fields   []sparkField
+	Loc      int32
 }
 
 type sparkField struct {
-	name    string
-	t       *sparkType
-	notNull bool
-	comment string
+	Name    string
+	T       *SparkType
+	NotNull bool
+	Comment string
 }
 
-// partitionItem is one partition field as written: a transform applied to
+// PartitionItem is one partition field as written: a transform applied to
 // a column.
-type partitionItem struct {
-	transform string // lower case, as written: days, bucket, identity...
-	column    string
-	param     int // bucket count or truncate width (0: none)
-	hasParam  bool
-	loc       int32
+type PartitionItem struct {
+	Transform string // lower case, as written: days, bucket, identity...
+	Column    string
+	Param     int // bucket count or truncate width (0: none)
+	HasParam  bool
+	Loc       int32
 }
 
-// dialectTok is a scanned token with its text.
-type dialectTok struct {
-	tok        pg.Token
-	start, end int
-	text       string // as written
-	low        string // lower case
+// DialectTok is a scanned token with its text.
+type DialectTok struct {
+	Tok        pg.Token
+	Start, End int
+	Text       string // as written
+	Low        string // lower case
 }
 
-// rewriteDialect returns sql with the Spark clauses of its CREATE TABLE
+// RewriteDialect returns sql with the Spark clauses of its CREATE TABLE
 // and DROP TABLE statements blanked out, and what they said. Four-part
 // metadata table names are joined first (dialect_metaname.go), and MERGE's
 // Spark actions (UPDATE SET *, INSERT *) replaced (dialect_merge.go).
-func rewriteDialect(sql string, o parseConfig) (string, []*ddlExtras, error) {
-	sql = rewriteMetaNames(sql, o.isMetaTable)
-	sql, mergeExtras := rewriteMergeStars(sql)
+func RewriteDialect(sql string, o Config) (string, []*DDLExtras, error) {
+	sql = RewriteMetaNames(sql, o.IsMetaTable)
+	sql, mergeExtras := RewriteMergeStars(sql)
 	if !mayHaveDDL(sql) {
 		return sql, mergeExtras, nil
 	}
@@ -94,23 +94,23 @@ func rewriteDialect(sql string, o parseConfig) (string, []*ddlExtras, error) {
 	if err != nil {
 		return sql, mergeExtras, nil // the parser reports the syntax error
 	}
-	toks := make([]dialectTok, 0, len(res.Tokens))
+	toks := make([]DialectTok, 0, len(res.Tokens))
 	for _, t := range res.Tokens {
 		if int(t.End) > len(sql) || t.Start < 0 {
 			continue
 		}
 		txt := sql[t.Start:t.End]
-		toks = append(toks, dialectTok{tok: t.Token, start: int(t.Start), end: int(t.End), text: txt, low: strings.ToLower(txt)})
+		toks = append(toks, DialectTok{Tok: t.Token, Start: int(t.Start), End: int(t.End), Text: txt, Low: strings.ToLower(txt)})
 	}
 	out := []byte(sql)
-	var extras []*ddlExtras
+	var extras []*DDLExtras
 	stmtStart := 0
 	for i := 0; i < len(toks); {
 		// find the statement's end
 		j := i
 		depth := 0
-		for j < len(toks) && !(toks[j].tok == pg.Token_ASCII_59 && depth == 0) {
-			switch toks[j].tok {
+		for j < len(toks) && !(toks[j].Tok == pg.Token_ASCII_59 && depth == 0) {
+			switch toks[j].Tok {
 			case pg.Token_ASCII_40:
 				depth++
 			case pg.Token_ASCII_41:
@@ -121,15 +121,15 @@ func rewriteDialect(sql string, o parseConfig) (string, []*ddlExtras, error) {
 		stmt := toks[i:j]
 		end := len(sql)
 		if j < len(toks) {
-			end = toks[j].end
+			end = toks[j].End
 		}
-		r := &dialectRewriter{sql: sql, out: out, toks: stmt, x: &ddlExtras{start: stmtStart, end: end}}
+		r := &DialectRewriter{SQL: sql, out: out, toks: stmt, X: &DDLExtras{Start: stmtStart, End: end}}
 		changed, err := r.rewrite()
 		if err != nil {
 			return sql, nil, err
 		}
 		if changed {
-			extras = append(extras, r.x)
+			extras = append(extras, r.X)
 		}
 		stmtStart = end
 		i = j + 1
@@ -159,16 +159,16 @@ func mayHaveDDL(sql string) bool {
 	return false
 }
 
-// dialectRewriter rewrites one statement.
-type dialectRewriter struct {
-	sql  string
+// DialectRewriter rewrites one statement.
+type DialectRewriter struct {
+	SQL  string
 	out  []byte
-	toks []dialectTok
-	x    *ddlExtras
+	toks []DialectTok
+	X    *DDLExtras
 	n    int // placeholders made
 }
 
-func (r *dialectRewriter) blank(from, to int) {
+func (r *DialectRewriter) blank(from, to int) {
 	for k := from; k < to && k < len(r.out); k++ {
 		if r.out[k] != '\n' {
 			r.out[k] = ' '
@@ -176,27 +176,27 @@ func (r *dialectRewriter) blank(from, to int) {
 	}
 }
 
-func (r *dialectRewriter) low(i int) string {
+func (r *DialectRewriter) low(i int) string {
 	if i < len(r.toks) {
-		return r.toks[i].low
+		return r.toks[i].Low
 	}
 	return ""
 }
 
-func (r *dialectRewriter) rewrite() (bool, error) {
+func (r *DialectRewriter) rewrite() (bool, error) {
 	t := r.toks
-	if len(t) >= 4 && r.low(0) == "drop" && r.low(1) == "table" && r.low(len(t)-1) == "purge" && t[len(t)-2].tok != pg.Token_ASCII_44 {
-		r.blank(t[len(t)-1].start, t[len(t)-1].end)
-		r.x.purge = true
+	if len(t) >= 4 && r.low(0) == "drop" && r.low(1) == "table" && r.low(len(t)-1) == "purge" && t[len(t)-2].Tok != pg.Token_ASCII_44 {
+		r.blank(t[len(t)-1].Start, t[len(t)-1].End)
+		r.X.Purge = true
 		return true, nil
 	}
 	if n := len(t); n >= 7 && r.low(0) == "alter" && r.low(1) == "table" && r.low(n-5) == "rename" && r.low(n-4) == "to" &&
-		isWordTok(t[n-3]) && t[n-2].tok == pg.Token_ASCII_46 && isWordTok(t[n-1]) {
+		IsWordTok(t[n-3]) && t[n-2].Tok == pg.Token_ASCII_46 && IsWordTok(t[n-1]) {
 		// Spark's RENAME TO ns.t: PostgreSQL takes a bare name; the
 		// namespace is kept aside.
-		ns := identText(t[n-3].text)
-		r.x.renameNS = &ns
-		r.blank(t[n-3].start, t[n-2].end)
+		ns := IdentText(t[n-3].Text)
+		r.X.RenameNS = &ns
+		r.blank(t[n-3].Start, t[n-2].End)
 		return true, nil
 	}
 	if len(t) >= 4 && r.low(0) == "alter" && r.low(1) == "table" {
@@ -220,22 +220,22 @@ func (r *dialectRewriter) rewrite() (bool, error) {
 		i += 3
 	}
 	// the table name: ident (. ident)*
-	for i < len(t) && (t[i].tok == pg.Token_ASCII_46 || isWordTok(t[i])) {
+	for i < len(t) && (t[i].Tok == pg.Token_ASCII_46 || IsWordTok(t[i])) {
 		if r.low(i) == "using" || r.low(i) == "partitioned" || r.low(i) == "tblproperties" || r.low(i) == "location" || r.low(i) == "comment" || r.low(i) == "as" || r.low(i) == "with" {
 			break
 		}
 		i++
 	}
 	changed := false
-	if i < len(t) && t[i].tok == pg.Token_ASCII_40 {
-		close := matchParen(t, i)
+	if i < len(t) && t[i].Tok == pg.Token_ASCII_40 {
+		close := MatchParen(t, i)
 		if close < 0 {
 			return false, nil
 		}
 		for k := close + 1; k < len(t); k++ {
 			switch r.low(k) {
 			case "using", "partitioned", "tblproperties", "location", "comment":
-				r.x.spark = true
+				r.X.Spark = true
 			}
 		}
 		c, err := r.columnList(i+1, close)
@@ -252,52 +252,52 @@ func (r *dialectRewriter) rewrite() (bool, error) {
 			if i+1 >= len(t) {
 				return changed, nil
 			}
-			r.x.using = r.low(i + 1)
-			r.blank(t[i].start, t[i+1].end)
-			r.x.spark, changed = true, true
+			r.X.Using = r.low(i + 1)
+			r.blank(t[i].Start, t[i+1].End)
+			r.X.Spark, changed = true, true
 			i += 2
 		case "partitioned":
-			if r.low(i+1) != "by" || i+2 >= len(t) || t[i+2].tok != pg.Token_ASCII_40 {
+			if r.low(i+1) != "by" || i+2 >= len(t) || t[i+2].Tok != pg.Token_ASCII_40 {
 				return changed, nil
 			}
-			close := matchParen(t, i+2)
+			close := MatchParen(t, i+2)
 			if close < 0 {
 				return changed, nil
 			}
-			items, err := parsePartitionItems(t[i+3 : close])
+			items, err := ParsePartitionItems(t[i+3 : close])
 			if err != nil {
 				return false, err
 			}
-			r.x.partitioned, r.x.hasPartBy = items, true
-			r.blank(t[i].start, t[close].end)
-			r.x.spark, changed = true, true
+			r.X.Partitioned, r.X.HasPartBy = items, true
+			r.blank(t[i].Start, t[close].End)
+			r.X.Spark, changed = true, true
 			i = close + 1
 		case "tblproperties", "options":
-			if i+1 >= len(t) || t[i+1].tok != pg.Token_ASCII_40 {
+			if i+1 >= len(t) || t[i+1].Tok != pg.Token_ASCII_40 {
 				return changed, nil
 			}
-			close := matchParen(t, i+1)
+			close := MatchParen(t, i+1)
 			if close < 0 {
 				return changed, nil
 			}
-			if err := r.properties(t[i+2 : close]); err != nil {
+			if err := r.Properties(t[i+2 : close]); err != nil {
 				return false, err
 			}
-			r.blank(t[i].start, t[close].end)
-			r.x.spark, changed = true, true
+			r.blank(t[i].Start, t[close].End)
+			r.X.Spark, changed = true, true
 			i = close + 1
 		case "location", "comment":
-			if i+1 >= len(t) || t[i+1].tok != pg.Token_SCONST {
+			if i+1 >= len(t) || t[i+1].Tok != pg.Token_SCONST {
 				return changed, nil
 			}
-			v := sconst(t[i+1].text)
+			v := SConst(t[i+1].Text)
 			if r.low(i) == "location" {
-				r.x.location = &v
+				r.X.Location = &v
 			} else {
-				r.x.comment = &v
+				r.X.Comment = &v
 			}
-			r.blank(t[i].start, t[i+1].end)
-			r.x.spark, changed = true, true
+			r.blank(t[i].Start, t[i+1].End)
+			r.X.Spark, changed = true, true
 			i += 2
 		case "stored":
 			return false, pgerr.Unsupported("STORED AS in CREATE TABLE").WithHint("Iceberg data files are written as Parquet.")
@@ -309,16 +309,16 @@ func (r *dialectRewriter) rewrite() (bool, error) {
 	return changed, nil
 }
 
-func isWordTok(t dialectTok) bool {
-	c := t.text[0]
+func IsWordTok(t DialectTok) bool {
+	c := t.Text[0]
 	return c == '"' || c == '_' || (c|0x20 >= 'a' && c|0x20 <= 'z')
 }
 
-// matchParen returns the index of the ")" closing the "(" at i, or -1.
-func matchParen(t []dialectTok, i int) int {
+// MatchParen returns the index of the ")" closing the "(" at i, or -1.
+func MatchParen(t []DialectTok, i int) int {
 	depth := 0
 	for k := i; k < len(t); k++ {
-		switch t[k].tok {
+		switch t[k].Tok {
 		case pg.Token_ASCII_40:
 			depth++
 		case pg.Token_ASCII_41:
@@ -334,7 +334,7 @@ func matchParen(t []dialectTok, i int) int {
 // columnList rewrites the column definitions between from and to (the
 // tokens inside the parentheses): column COMMENTs are cut out, types in
 // Spark's syntax replaced by placeholders.
-func (r *dialectRewriter) columnList(from, to int) (bool, error) {
+func (r *DialectRewriter) columnList(from, to int) (bool, error) {
 	t := r.toks
 	changed := false
 	k := from
@@ -342,15 +342,15 @@ func (r *dialectRewriter) columnList(from, to int) (bool, error) {
 		// one element: up to the next "," at this depth
 		e := k
 		depth := 0
-		for e < to && !(depth == 0 && t[e].tok == pg.Token_ASCII_44) {
+		for e < to && !(depth == 0 && t[e].Tok == pg.Token_ASCII_44) {
 			// Spark's type brackets nest like parentheses here.
-			switch t[e].tok {
+			switch t[e].Tok {
 			case pg.Token_ASCII_40, pg.Token_ASCII_60:
 				depth++
 			case pg.Token_ASCII_41, pg.Token_ASCII_62:
 				depth--
 			case pg.Token_Op:
-				depth += strings.Count(t[e].text, "<") - strings.Count(t[e].text, ">")
+				depth += strings.Count(t[e].Text, "<") - strings.Count(t[e].Text, ">")
 			}
 			e++
 		}
@@ -365,7 +365,7 @@ func (r *dialectRewriter) columnList(from, to int) (bool, error) {
 }
 
 // columnDef rewrites one element of a column list (tokens from..to).
-func (r *dialectRewriter) columnDef(from, to int) (bool, error) {
+func (r *DialectRewriter) columnDef(from, to int) (bool, error) {
 	t := r.toks
 	if to-from < 2 {
 		return false, nil
@@ -374,16 +374,16 @@ func (r *dialectRewriter) columnDef(from, to int) (bool, error) {
 	case "constraint", "primary", "unique", "check", "foreign", "like", "exclude":
 		return false, nil
 	}
-	name := identText(t[from].text)
+	name := IdentText(t[from].Text)
 	changed := false
 	// COMMENT 'x' anywhere after the type
 	for k := from + 2; k+1 < to; k++ {
-		if r.low(k) == "comment" && t[k+1].tok == pg.Token_SCONST {
-			if r.x.comments == nil {
-				r.x.comments = map[string]string{}
+		if r.low(k) == "comment" && t[k+1].Tok == pg.Token_SCONST {
+			if r.X.Comments == nil {
+				r.X.Comments = map[string]string{}
 			}
-			r.x.comments[name] = sconst(t[k+1].text)
-			r.blank(t[k].start, t[k+1].end)
+			r.X.Comments[name] = SConst(t[k+1].Text)
+			r.blank(t[k].Start, t[k+1].End)
 			changed = true
 			to = k
 			break
@@ -401,12 +401,12 @@ func (r *dialectRewriter) columnDef(from, to int) (bool, error) {
 			}
 		}
 		switch {
-		case t[te].tok == pg.Token_ASCII_60 || t[te].tok == pg.Token_ASCII_40:
+		case t[te].Tok == pg.Token_ASCII_60 || t[te].Tok == pg.Token_ASCII_40:
 			depth++
-		case t[te].tok == pg.Token_ASCII_62 || t[te].tok == pg.Token_ASCII_41:
+		case t[te].Tok == pg.Token_ASCII_62 || t[te].Tok == pg.Token_ASCII_41:
 			depth--
-		case t[te].tok == pg.Token_Op:
-			depth += strings.Count(t[te].text, "<") - strings.Count(t[te].text, ">")
+		case t[te].Tok == pg.Token_Op:
+			depth += strings.Count(t[te].Text, "<") - strings.Count(t[te].Text, ">")
 		}
 		te++
 	}
@@ -414,34 +414,34 @@ done:
 	if te <= ts {
 		return changed, nil
 	}
-	nested := te-ts > 1 && (t[ts+1].tok == pg.Token_ASCII_60 || (t[ts+1].tok == pg.Token_Op && strings.HasPrefix(t[ts+1].text, "<")))
-	if !nested && !r.x.spark && !sparkOnlyName(r.low(ts)) {
+	nested := te-ts > 1 && (t[ts+1].Tok == pg.Token_ASCII_60 || (t[ts+1].Tok == pg.Token_Op && strings.HasPrefix(t[ts+1].Text, "<")))
+	if !nested && !r.X.Spark && !sparkOnlyName(r.low(ts)) {
 		return changed, nil
 	}
-	p := &sparkTypeParser{toks: t[ts:te]}
-	st, err := p.parse()
-	if err != nil || p.i != len(p.toks) {
+	p := &SparkTypeParser{Toks: t[ts:te]}
+	st, err := p.Parse()
+	if err != nil || p.I != len(p.Toks) {
 		if nested {
-			return false, pgerr.New(pgerr.SyntaxError, "syntax error in type of column \"%s\"", name).WithPosition(charPos(r.sql, int32(t[ts].start)))
+			return false, pgerr.New(pgerr.SyntaxError, "syntax error in type of column \"%s\"", name).WithPosition(CharPos(r.SQL, int32(t[ts].Start)))
 		}
 		return changed, nil // a PostgreSQL type: the parser reads it
 	}
-	if !nested && !knownSparkName(st.name) {
+	if !nested && !knownSparkName(st.Name) {
 		return changed, nil
 	}
-	span := t[te-1].end - t[ts].start
+	span := t[te-1].End - t[ts].Start
 	r.n++
 	ph := `"@` + strconv.Itoa(r.n) + `"`
 	if span < len(ph) {
 		return changed, nil // short names (INT) mean the same in both dialects
 	}
-	if r.x.types == nil {
-		r.x.types = map[string]*sparkType{}
+	if r.X.Types == nil {
+		r.X.Types = map[string]*SparkType{}
 	}
-	st.loc = int32(t[ts].start)
-	r.x.types["@"+strconv.Itoa(r.n)] = st
-	r.blank(t[ts].start, t[te-1].end)
-	copy(r.out[t[ts].start:], ph)
+	st.Loc = int32(t[ts].Start)
+	r.X.Types["@"+strconv.Itoa(r.n)] = st
+	r.blank(t[ts].Start, t[te-1].End)
+	copy(r.out[t[ts].Start:], ph)
 	return true, nil
 }
 
@@ -465,71 +465,71 @@ func knownSparkName(n string) bool {
 	return false
 }
 
-// sparkTypeParser parses a type in Spark's syntax from tokens.
-type sparkTypeParser struct {
-	toks []dialectTok
-	i    int
+// SparkTypeParser parses a type in Spark's syntax from tokens.
+type SparkTypeParser struct {
+	Toks []DialectTok
+	I    int
 	// pending counts ">" characters of an Op token (">>") not yet consumed.
 	pending int
 }
 
-func (p *sparkTypeParser) peek() string {
-	if p.i < len(p.toks) {
-		return p.toks[p.i].low
+func (p *SparkTypeParser) peek() string {
+	if p.I < len(p.Toks) {
+		return p.Toks[p.I].Low
 	}
 	return ""
 }
 
-func (p *sparkTypeParser) expect(s string) bool {
+func (p *SparkTypeParser) expect(s string) bool {
 	if p.pending > 0 && s == ">" {
 		p.pending--
 		if p.pending == 0 {
-			p.i++
+			p.I++
 		}
 		return true
 	}
-	if p.i >= len(p.toks) {
+	if p.I >= len(p.Toks) {
 		return false
 	}
-	tk := p.toks[p.i]
-	if tk.low == s {
-		p.i++
+	tk := p.Toks[p.I]
+	if tk.Low == s {
+		p.I++
 		return true
 	}
-	if s == ">" && tk.tok == pg.Token_Op && strings.Trim(tk.text, ">") == "" {
-		p.pending = len(tk.text) - 1
+	if s == ">" && tk.Tok == pg.Token_Op && strings.Trim(tk.Text, ">") == "" {
+		p.pending = len(tk.Text) - 1
 		if p.pending == 0 {
-			p.i++
+			p.I++
 		}
 		return true
 	}
-	if s == "<" && tk.tok == pg.Token_Op && strings.HasPrefix(tk.text, "<") {
+	if s == "<" && tk.Tok == pg.Token_Op && strings.HasPrefix(tk.Text, "<") {
 		return false
 	}
 	return false
 }
 
-func (p *sparkTypeParser) parse() (*sparkType, error) {
-	if p.i >= len(p.toks) || p.pending > 0 {
+func (p *SparkTypeParser) Parse() (*SparkType, error) {
+	if p.I >= len(p.Toks) || p.pending > 0 {
 		return nil, errSparkType
 	}
-	tk := p.toks[p.i]
-	name := identText(tk.text)
-	if tk.tok != pg.Token_IDENT {
-		name = tk.low
+	tk := p.Toks[p.I]
+	name := IdentText(tk.Text)
+	if tk.Tok != pg.Token_IDENT {
+		name = tk.Low
 	}
-	p.i++
-	st := &sparkType{name: strings.ToLower(name), loc: int32(tk.start)}
-	switch st.name {
+	p.I++
+	st := &SparkType{Name: strings.ToLower(name), Loc: int32(tk.Start)}
+	switch st.Name {
 	case "array":
 		if !p.expect("<") {
 			return nil, errSparkType
 		}
-		e, err := p.parse()
+		e, err := p.Parse()
 		if err != nil {
 			return nil, err
 		}
-		st.elem = e
+		st.Elem = e
 		if !p.expect(">") {
 			return nil, errSparkType
 		}
@@ -537,18 +537,18 @@ func (p *sparkTypeParser) parse() (*sparkType, error) {
 		if !p.expect("<") {
 			return nil, errSparkType
 		}
-		k, err := p.parse()
+		k, err := p.Parse()
 		if err != nil {
 			return nil, err
 		}
 		if !p.expect(",") {
 			return nil, errSparkType
 		}
-		v, err := p.parse()
+		v, err := p.Parse()
 		if err != nil {
 			return nil, err
 		}
-		st.key, st.val = k, v
+		st.Key, st.Val = k, v
 		if !p.expect(">") {
 			return nil, errSparkType
 		}
@@ -557,43 +557,43 @@ func (p *sparkTypeParser) parse() (*sparkType, error) {
 			return nil, errSparkType
 		}
 		for !p.expect(">") {
-			if len(st.fields) > 0 && !p.expect(",") {
+			if len(st.Fields) > 0 && !p.expect(",") {
 				return nil, errSparkType
 			}
-			if p.i >= len(p.toks) {
+			if p.I >= len(p.Toks) {
 				return nil, errSparkType
 			}
-			f := sparkField{name: identText(p.toks[p.i].text)}
-			p.i++
+			f := sparkField{Name: IdentText(p.Toks[p.I].Text)}
+			p.I++
 			p.expect(":")
-			ft, err := p.parse()
+			ft, err := p.Parse()
 			if err != nil {
 				return nil, err
 			}
-			f.t = ft
+			f.T = ft
 			if p.peek() == "not" {
-				p.i++
+				p.I++
 				if !p.expect("null") {
 					return nil, errSparkType
 				}
-				f.notNull = true
+				f.NotNull = true
 			}
-			if p.peek() == "comment" && p.i+1 < len(p.toks) && p.toks[p.i+1].tok == pg.Token_SCONST {
-				f.comment = sconst(p.toks[p.i+1].text)
-				p.i += 2
+			if p.peek() == "comment" && p.I+1 < len(p.Toks) && p.Toks[p.I+1].Tok == pg.Token_SCONST {
+				f.Comment = SConst(p.Toks[p.I+1].Text)
+				p.I += 2
 			}
-			st.fields = append(st.fields, f)
+			st.Fields = append(st.Fields, f)
 		}
 	default:
 		if p.peek() == "(" {
-			p.i++
+			p.I++
 			for {
-				if p.i >= len(p.toks) || p.toks[p.i].tok != pg.Token_ICONST {
+				if p.I >= len(p.Toks) || p.Toks[p.I].Tok != pg.Token_ICONST {
 					return nil, errSparkType
 				}
-				n, _ := strconv.Atoi(p.toks[p.i].text)
-				st.args = append(st.args, n)
-				p.i++
+				n, _ := strconv.Atoi(p.Toks[p.I].Text)
+				st.Args = append(st.Args, n)
+				p.I++
 				if p.expect(")") {
 					break
 				}
@@ -611,23 +611,23 @@ func (p *sparkTypeParser) parse() (*sparkType, error) {
 var errSparkType = errors.New("not a type in Spark's syntax")
 
 // properties reads 'k' = 'v', ... of TBLPROPERTIES.
-func (r *dialectRewriter) properties(t []dialectTok) error {
-	if r.x.props == nil {
-		r.x.props = map[string]string{}
+func (r *DialectRewriter) Properties(t []DialectTok) error {
+	if r.X.Props == nil {
+		r.X.Props = map[string]string{}
 	}
 	for k := 0; k < len(t); {
-		if k+2 >= len(t) || t[k+1].tok != pg.Token_ASCII_61 {
-			return pgerr.New(pgerr.SyntaxError, "syntax error in TBLPROPERTIES: expected 'key' = 'value'").WithPosition(charPos(r.sql, int32(t[min(k, len(t)-1)].start)))
+		if k+2 >= len(t) || t[k+1].Tok != pg.Token_ASCII_61 {
+			return pgerr.New(pgerr.SyntaxError, "syntax error in TBLPROPERTIES: expected 'key' = 'value'").WithPosition(CharPos(r.SQL, int32(t[min(k, len(t)-1)].Start)))
 		}
-		key, val := propText(t[k]), propText(t[k+2])
-		if _, ok := r.x.props[key]; !ok {
-			r.x.propOrder = append(r.x.propOrder, key)
+		key, val := PropText(t[k]), PropText(t[k+2])
+		if _, ok := r.X.Props[key]; !ok {
+			r.X.PropOrder = append(r.X.PropOrder, key)
 		}
-		r.x.props[key] = val
+		r.X.Props[key] = val
 		k += 3
 		if k < len(t) {
-			if t[k].tok != pg.Token_ASCII_44 {
-				return pgerr.New(pgerr.SyntaxError, "syntax error in TBLPROPERTIES").WithPosition(charPos(r.sql, int32(t[k].start)))
+			if t[k].Tok != pg.Token_ASCII_44 {
+				return pgerr.New(pgerr.SyntaxError, "syntax error in TBLPROPERTIES").WithPosition(CharPos(r.SQL, int32(t[k].Start)))
 			}
 			k++
 		}
@@ -635,36 +635,36 @@ func (r *dialectRewriter) properties(t []dialectTok) error {
 	return nil
 }
 
-func propText(t dialectTok) string {
-	if t.tok == pg.Token_SCONST {
-		return sconst(t.text)
+func PropText(t DialectTok) string {
+	if t.Tok == pg.Token_SCONST {
+		return SConst(t.Text)
 	}
-	return identText(t.text)
+	return IdentText(t.Text)
 }
 
-// parsePartitionItems reads "days(ts), bucket(16, id), country" from
+// ParsePartitionItems reads "days(ts), bucket(16, id), country" from
 // tokens.
-func parsePartitionItems(t []dialectTok) ([]partitionItem, error) {
-	t = joinDottedNames(t) // st.a: a field of a struct column
-	var items []partitionItem
+func ParsePartitionItems(t []DialectTok) ([]PartitionItem, error) {
+	t = JoinDottedNames(t) // st.a: a field of a struct column
+	var items []PartitionItem
 	bad := func(k int) error {
 		e := pgerr.New(pgerr.SyntaxError, "syntax error in partitioning: expected column or transform(column)")
 		if k < len(t) {
-			e.Position = int32(t[k].start) // a byte offset; callers convert
+			e.Position = int32(t[k].Start) // a byte offset; callers convert
 		}
 		return e
 	}
 	for k := 0; k < len(t); {
-		if !isWordTok(t[k]) {
+		if !IsWordTok(t[k]) {
 			return nil, bad(k)
 		}
-		it := partitionItem{loc: int32(t[k].start)}
-		if k+1 < len(t) && t[k+1].tok == pg.Token_ASCII_40 {
-			it.transform = t[k].low
+		it := PartitionItem{Loc: int32(t[k].Start)}
+		if k+1 < len(t) && t[k+1].Tok == pg.Token_ASCII_40 {
+			it.Transform = t[k].Low
 			k += 2
-			for args := 0; k < len(t) && t[k].tok != pg.Token_ASCII_41; args++ {
+			for args := 0; k < len(t) && t[k].Tok != pg.Token_ASCII_41; args++ {
 				if args > 0 {
-					if t[k].tok != pg.Token_ASCII_44 {
+					if t[k].Tok != pg.Token_ASCII_44 {
 						return nil, bad(k)
 					}
 					k++
@@ -673,11 +673,11 @@ func parsePartitionItems(t []dialectTok) ([]partitionItem, error) {
 					}
 				}
 				switch {
-				case t[k].tok == pg.Token_ICONST && !it.hasParam:
-					it.param, _ = strconv.Atoi(t[k].text)
-					it.hasParam = true
-				case isWordTok(t[k]) && it.column == "":
-					it.column = identText(t[k].text)
+				case t[k].Tok == pg.Token_ICONST && !it.HasParam:
+					it.Param, _ = strconv.Atoi(t[k].Text)
+					it.HasParam = true
+				case IsWordTok(t[k]) && it.Column == "":
+					it.Column = IdentText(t[k].Text)
 				default:
 					return nil, bad(k)
 				}
@@ -687,19 +687,19 @@ func parsePartitionItems(t []dialectTok) ([]partitionItem, error) {
 				return nil, bad(k)
 			}
 			k++
-		} else if t[k].low == "identity" && k+1 < len(t) && isWordTok(t[k+1]) {
-			it.transform, it.column = "identity", identText(t[k+1].text)
+		} else if t[k].Low == "identity" && k+1 < len(t) && IsWordTok(t[k+1]) {
+			it.Transform, it.Column = "identity", IdentText(t[k+1].Text)
 			k += 2
 		} else {
-			it.transform, it.column = "identity", identText(t[k].text)
+			it.Transform, it.Column = "identity", IdentText(t[k].Text)
 			k++
 		}
-		if it.column == "" {
+		if it.Column == "" {
 			return nil, bad(k - 1)
 		}
 		items = append(items, it)
 		if k < len(t) {
-			if t[k].tok != pg.Token_ASCII_44 {
+			if t[k].Tok != pg.Token_ASCII_44 {
 				return nil, bad(k)
 			}
 			k++
@@ -708,41 +708,75 @@ func parsePartitionItems(t []dialectTok) ([]partitionItem, error) {
 	return items, nil
 }
 
-// parsePartitioning reads the partitioning option of the PostgreSQL form
+// ParsePartitioning reads the partitioning option of the PostgreSQL form
 // (WITH (partitioning = 'days(ts), bucket(16, id)')).
-func parsePartitioning(s string) ([]partitionItem, error) {
+func ParsePartitioning(s string) ([]PartitionItem, error) {
 	res, err := pg.Scan(s)
 	if err != nil {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid partitioning \"%s\": %v", s, err)
 	}
-	toks := make([]dialectTok, 0, len(res.Tokens))
+	toks := make([]DialectTok, 0, len(res.Tokens))
 	for _, t := range res.Tokens {
 		txt := s[t.Start:t.End]
-		toks = append(toks, dialectTok{tok: t.Token, start: int(t.Start), end: int(t.End), text: txt, low: strings.ToLower(txt)})
+		toks = append(toks, DialectTok{Tok: t.Token, Start: int(t.Start), End: int(t.End), Text: txt, Low: strings.ToLower(txt)})
 	}
-	items, err := parsePartitionItems(toks)
+	items, err := ParsePartitionItems(toks)
 	if err != nil {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid partitioning \"%s\": %s", s, err.Error())
 	}
 	for i := range items {
-		items[i].loc = -1
+		items[i].Loc = -1
 	}
 	return items, nil
 }
 
-// identText is an identifier token's name: a quoted one unquoted, an
+// IdentText is an identifier token's name: a quoted one unquoted, an
 // unquoted one folded to lower case.
-func identText(s string) string {
+func IdentText(s string) string {
 	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
 		return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
 	}
-	return asciiLower(s)
+	return ASCIILower(s)
 }
 
-// sconst is the value of a string constant token ('it”s').
-func sconst(s string) string {
+// SConst is the value of a string constant token ('it”s').
+func SConst(s string) string {
 	if len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' {
 		return strings.ReplaceAll(s[1:len(s)-1], `''`, `'`)
 	}
 	return s
+}
+
+// JoinDottedNames turns each name a.b.c (a path to a field inside struct
+// columns) into one quoted identifier token "a.b.c", which the partition
+// term reader takes as a column and schemaEdit.lookup resolves as a path.
+func JoinDottedNames(t []DialectTok) []DialectTok {
+	var out []DialectTok
+	for k := 0; k < len(t); k++ {
+		if !IsWordTok(t[k]) || k+2 >= len(t) || t[k+1].Tok != pg.Token_ASCII_46 || !IsWordTok(t[k+2]) {
+			out = append(out, t[k])
+			continue
+		}
+		parts := []string{IdentText(t[k].Text)}
+		first := t[k]
+		for k+2 < len(t) && t[k+1].Tok == pg.Token_ASCII_46 && IsWordTok(t[k+2]) {
+			parts = append(parts, IdentText(t[k+2].Text))
+			k += 2
+		}
+		joined := strings.Join(parts, ".")
+		out = append(out, DialectTok{Tok: pg.Token_IDENT, Start: first.Start, End: t[k].End,
+			Text: `"` + strings.ReplaceAll(joined, `"`, `""`) + `"`, Low: strings.ToLower(joined)})
+	}
+	return out
+}
+
+// ASCIILower folds ASCII letters as PostgreSQL folds unquoted identifiers.
+func ASCIILower(s string) string {
+	bs := []byte(s)
+	for i, c := range bs {
+		if 'A' <= c && c <= 'Z' {
+			bs[i] = c + 32
+		}
+	}
+	return string(bs)
 }

@@ -1,4 +1,4 @@
-package translate
+package parse
 
 import (
 	"strings"
@@ -18,21 +18,21 @@ import (
 // (options.go) and, when icegate does not act on them, answered with a
 // NOTICE.
 
-// tableHint is the OPTIONS hint of one table reference.
-type tableHint struct {
-	loc int32 // offset of the comment
+// Hint is the OPTIONS hint of one table reference.
+type Hint struct {
+	Loc int32 // offset of the comment
 	// pairs are the options as written: key and value. Parsing checks
 	// only their syntax; checkHints checks them against the registry.
-	pairs [][2]string
+	Pairs [][2]string
 	// options holds the checked values by lower-case Iceberg name, keys
 	// the names in order (filled by checkHints).
-	options map[string]string
-	keys    []string
+	Options map[string]string
+	Keys    []string
 }
 
-// scanHints finds the OPTIONS hints of sql, by the offset of the name each
+// ScanHints finds the OPTIONS hints of sql, by the offset of the name each
 // follows, checking their syntax only.
-func scanHints(sql string) (map[int32]*tableHint, error) {
+func ScanHints(sql string) (map[int32]*Hint, error) {
 	if !strings.Contains(sql, "/*+") {
 		return nil, nil
 	}
@@ -40,35 +40,35 @@ func scanHints(sql string) (map[int32]*tableHint, error) {
 	if err != nil {
 		return nil, nil // the parser reports it
 	}
-	toks := make([]dialectTok, len(res.Tokens))
+	toks := make([]DialectTok, len(res.Tokens))
 	for i, t := range res.Tokens {
 		text := sql[t.Start:t.End]
-		toks[i] = dialectTok{tok: t.Token, start: int(t.Start), end: int(t.End), text: text, low: strings.ToLower(text)}
+		toks[i] = DialectTok{Tok: t.Token, Start: int(t.Start), End: int(t.End), Text: text, Low: strings.ToLower(text)}
 	}
-	var hints map[int32]*tableHint
+	var hints map[int32]*Hint
 	for i, t := range toks {
-		if t.tok != pg.Token_C_COMMENT || !strings.HasPrefix(t.text, "/*+") {
+		if t.Tok != pg.Token_C_COMMENT || !strings.HasPrefix(t.Text, "/*+") {
 			continue
 		}
-		body := strings.TrimSpace(strings.TrimSuffix(t.text[3:], "*/"))
+		body := strings.TrimSpace(strings.TrimSuffix(t.Text[3:], "*/"))
 		if !strings.HasPrefix(strings.ToLower(body), "options") {
 			continue // another engine's hint: a comment to icegate
 		}
 		key, ok := hintedName(toks, i)
 		if !ok {
 			e := pgerr.New(pgerr.SyntaxError, "an OPTIONS hint must follow a table name")
-			e.Position = charPos(sql, int32(t.start))
+			e.Position = CharPos(sql, int32(t.Start))
 			return nil, e
 		}
-		h, err := parseHint(body, int32(t.start))
+		h, err := parseHint(body, int32(t.Start))
 		if err != nil {
 			if pe := pgerr.As(err); pe != nil && pe.Position == 0 {
-				pe.Position = charPos(sql, int32(t.start))
+				pe.Position = CharPos(sql, int32(t.Start))
 			}
 			return nil, err
 		}
 		if hints == nil {
-			hints = map[int32]*tableHint{}
+			hints = map[int32]*Hint{}
 		}
 		hints[key] = h
 	}
@@ -77,12 +77,12 @@ func scanHints(sql string) (map[int32]*tableHint, error) {
 
 // hintedName returns the offset of the name the hint at toks[i] follows:
 // a table name (word(.word)*) or a function call (name(...)).
-func hintedName(toks []dialectTok, i int) (int32, bool) {
+func hintedName(toks []DialectTok, i int) (int32, bool) {
 	k := i - 1
-	if k >= 0 && toks[k].tok == pg.Token_ASCII_41 {
+	if k >= 0 && toks[k].Tok == pg.Token_ASCII_41 {
 		depth := 0
 		for ; k >= 0; k-- {
-			switch toks[k].tok {
+			switch toks[k].Tok {
 			case pg.Token_ASCII_41:
 				depth++
 			case pg.Token_ASCII_40:
@@ -94,17 +94,17 @@ func hintedName(toks []dialectTok, i int) (int32, bool) {
 		}
 		k--
 	}
-	if k < 0 || !isWordTok(toks[k]) {
+	if k < 0 || !IsWordTok(toks[k]) {
 		return 0, false
 	}
-	for k-2 >= 0 && toks[k-1].text == "." && isWordTok(toks[k-2]) {
+	for k-2 >= 0 && toks[k-1].Text == "." && IsWordTok(toks[k-2]) {
 		k -= 2
 	}
-	return int32(toks[k].start), true
+	return int32(toks[k].Start), true
 }
 
 // parseHint reads OPTIONS('key' = 'value', ...).
-func parseHint(body string, loc int32) (*tableHint, error) {
+func parseHint(body string, loc int32) (*Hint, error) {
 	res, err := pg.Scan(body)
 	if err != nil {
 		return nil, pgerr.New(pgerr.SyntaxError, "invalid OPTIONS hint: %v", err)
@@ -122,7 +122,7 @@ func parseHint(body string, loc int32) (*tableHint, error) {
 	if len(toks) < 2 || toks[1].Token != pg.Token_ASCII_40 {
 		return nil, bad(1)
 	}
-	h := &tableHint{loc: loc}
+	h := &Hint{Loc: loc}
 	i := 2
 	for {
 		if i >= len(toks) {
@@ -152,7 +152,7 @@ func parseHint(body string, loc int32) (*tableHint, error) {
 		default:
 			return nil, bad(j)
 		}
-		h.pairs = append(h.pairs, [2]string{key, val})
+		h.Pairs = append(h.Pairs, [2]string{key, val})
 		i = j + 1
 		if i < len(toks) && toks[i].Token == pg.Token_ASCII_44 {
 			i++

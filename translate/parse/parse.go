@@ -1,4 +1,4 @@
-package translate
+package parse
 
 import (
 	"context"
@@ -13,57 +13,57 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
-// parsedStmt is one statement of a query string: its AST and its text.
-type parsedStmt struct {
-	node *pg.Node
-	text string // the statement's own text, for messages
+// Stmt is one statement of a query string: its AST and its text.
+type Stmt struct {
+	Node *pg.Node
+	Text string // the statement's own text, for messages
 	// quoted holds the byte offsets (in the whole query string) where a
 	// quoted identifier starts; unquoted identifiers were folded to lower
 	// case by the parser and may match a column case-insensitively.
-	quoted map[int32]bool
-	sql    string // the whole query string (locations are offsets into it)
+	Quoted map[int32]bool
+	SQL    string // the whole query string (locations are offsets into it)
 	// extras holds the Spark clauses the dialect pass cut out of this
 	// statement (dialect.go); nil when there were none.
-	extras *ddlExtras
+	Extras *DDLExtras
 	// meta is set (and node nil) for a Spark metadata statement
 	// (describe_parse.go).
-	meta *metaStmt
+	Meta *MetaStmt
 	// asOf holds the time-travel clauses cut out of the query string, by
 	// the offset of the table name each follows (asof.go).
-	asOf map[int32]*asOfClause
+	AsOf map[int32]*AsOfClause
 	// hints holds the OPTIONS hints after table names, by the same offsets
 	// (hints.go).
-	hints map[int32]*tableHint
+	Hints map[int32]*Hint
 }
 
-// parseConfig is what parsing needs to know of the layers above it.
-type parseConfig struct {
+// Config is what parsing needs to know of the layers above it.
+type Config struct {
 	// isMetaTable reports whether a (lower-case) name is a metadata
 	// table's, which a four-part name in a table position may end with
 	// (catalog.schema.table.files); nil: none is.
-	isMetaTable func(name string) bool
+	IsMetaTable func(name string) bool
 }
 
-// parseInBackground is the length from which parseCtx parses in another
+// parseInBackground is the length from which ParseContext parses in another
 // goroutine so that a cancel or statement_timeout can end the wait; the
 // parser itself (C code) cannot be interrupted and finishes unobserved.
 const parseInBackground = 64 << 10
 
-// parseCtx is parse, abandoned when ctx ends first.
-func parseCtx(ctx context.Context, sql string, o parseConfig) ([]parsedStmt, error) {
+// ParseContext is Parse, abandoned when ctx ends first.
+func ParseContext(ctx context.Context, sql string, o Config) ([]Stmt, error) {
 	if len(sql) < parseInBackground || ctx.Done() == nil {
-		return parse(sql, o)
+		return Parse(sql, o)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	type result struct {
-		stmts []parsedStmt
+		stmts []Stmt
 		err   error
 	}
 	done := make(chan result, 1)
 	go func() {
-		stmts, err := parse(sql, o)
+		stmts, err := Parse(sql, o)
 		done <- result{stmts, err}
 	}()
 	select {
@@ -74,24 +74,9 @@ func parseCtx(ctx context.Context, sql string, o parseConfig) ([]parsedStmt, err
 	}
 }
 
-// interruptErr reports an error caused by the end of ctx as PostgreSQL
-// does: 57014 with the reason.
-func interruptErr(ctx context.Context, err error) error {
-	if err == nil || ctx.Err() == nil {
-		return err
-	}
-	if pe := pgerr.As(err); pe != nil && pe.Code != pgerr.QueryCanceled {
-		return err // failed for its own reason before the interrupt
-	}
-	if errors.Is(context.Cause(ctx), errStatementTimeout) {
-		return pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement due to statement timeout")
-	}
-	return pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement due to user request")
-}
-
-// parse splits sql into its statements. Empty statements (";") are dropped.
+// Parse splits sql into its statements. Empty statements (";") are dropped.
 // Syntax errors are 42601 with Position set.
-func parse(sql string, o parseConfig) ([]parsedStmt, error) {
+func Parse(sql string, o Config) ([]Stmt, error) {
 	// Before any cgo call: a tree too deep would overflow the C parser's
 	// stack (parse_depth.go).
 	if err := checkTreeDepth(sql, maxTreeDepth); err != nil {
@@ -102,15 +87,15 @@ func parse(sql string, o parseConfig) ([]parsedStmt, error) {
 			return out, err
 		}
 	}
-	sql, extras, err := rewriteDialect(sql, o)
+	sql, extras, err := RewriteDialect(sql, o)
 	if err != nil {
 		return nil, err
 	}
-	sql, asOf, err := rewriteAsOf(sql)
+	sql, asOf, err := RewriteAsOf(sql)
 	if err != nil {
 		return nil, err
 	}
-	hints, err := scanHints(sql)
+	hints, err := ScanHints(sql)
 	if err != nil {
 		return nil, err
 	}
@@ -118,8 +103,8 @@ func parse(sql string, o parseConfig) ([]parsedStmt, error) {
 	if err != nil {
 		return nil, syntaxError(sql, err)
 	}
-	quoted := quotedIdents(sql)
-	var out []parsedStmt
+	quoted := QuotedIdents(sql)
+	var out []Stmt
 	for _, raw := range tree.Stmts {
 		if raw.Stmt == nil {
 			continue
@@ -135,17 +120,17 @@ func parse(sql string, o parseConfig) ([]parsedStmt, error) {
 		if end > len(sql) {
 			end = len(sql)
 		}
-		ps := parsedStmt{
-			node:   raw.Stmt,
-			text:   strings.TrimSpace(sql[start:end]),
-			quoted: quoted,
-			sql:    sql,
-			asOf:   asOf,
-			hints:  hints,
+		ps := Stmt{
+			Node:   raw.Stmt,
+			Text:   strings.TrimSpace(sql[start:end]),
+			Quoted: quoted,
+			SQL:    sql,
+			AsOf:   asOf,
+			Hints:  hints,
 		}
 		for _, x := range extras {
-			if x.start < end && x.end > start {
-				ps.extras = x
+			if x.Start < end && x.End > start {
+				ps.Extras = x
 			}
 		}
 		out = append(out, ps)
@@ -171,11 +156,11 @@ func syntaxError(sql string, err error) error {
 	return e
 }
 
-// quotedIdents returns the byte offsets of quoted identifiers in sql. It
+// QuotedIdents returns the byte offsets of quoted identifiers in sql. It
 // reads the text as PostgreSQL's lexer does (strings, dollar quotes,
 // comments) rather than asking pg_query's scanner, which costs as much as
-// a parse on a long VALUES list.
-func quotedIdents(sql string) map[int32]bool {
+// a Parse on a long VALUES list.
+func QuotedIdents(sql string) map[int32]bool {
 	var m map[int32]bool
 	n := len(sql)
 	for i := 0; i < n; {
@@ -216,9 +201,9 @@ func quotedIdents(sql string) map[int32]bool {
 	return m
 }
 
-// charPos converts a byte offset in sql to PostgreSQL's 1-based character
+// CharPos converts a byte offset in sql to PostgreSQL's 1-based character
 // position.
-func charPos(sql string, off int32) int32 {
+func CharPos(sql string, off int32) int32 {
 	if off < 0 {
 		return 0
 	}

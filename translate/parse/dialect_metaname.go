@@ -1,4 +1,4 @@
-package translate
+package parse
 
 import (
 	"strings"
@@ -22,9 +22,9 @@ import (
 // comma of a FROM list; a four-part column reference (catalog.ns.t.col)
 // elsewhere stays as written. The last part must name a metadata table.
 
-// rewriteMetaNames joins the last two parts of four-part metadata table
+// RewriteMetaNames joins the last two parts of four-part metadata table
 // names in table positions.
-func rewriteMetaNames(sql string, isMetaTable func(string) bool) string {
+func RewriteMetaNames(sql string, isMetaTable func(string) bool) string {
 	if strings.Count(sql, ".") < 3 {
 		return sql
 	}
@@ -32,13 +32,13 @@ func rewriteMetaNames(sql string, isMetaTable func(string) bool) string {
 	if err != nil {
 		return sql // the parser reports it
 	}
-	toks := make([]dialectTok, 0, len(res.Tokens))
+	toks := make([]DialectTok, 0, len(res.Tokens))
 	for _, t := range res.Tokens {
 		if t.Start < 0 || int(t.End) > len(sql) {
 			continue
 		}
 		txt := sql[t.Start:t.End]
-		toks = append(toks, dialectTok{tok: t.Token, start: int(t.Start), end: int(t.End), text: txt, low: strings.ToLower(txt)})
+		toks = append(toks, DialectTok{Tok: t.Token, Start: int(t.Start), End: int(t.End), Text: txt, Low: strings.ToLower(txt)})
 	}
 	var out []byte
 	// Per parenthesis depth: whether a SELECT, DELETE or UPDATE began
@@ -48,7 +48,7 @@ func rewriteMetaNames(sql string, isMetaTable func(string) bool) string {
 	for i := 0; i < len(toks); i++ {
 		lv := &levels[len(levels)-1]
 		t := toks[i]
-		switch t.tok {
+		switch t.Tok {
 		case pg.Token_ASCII_40: // (
 			levels = append(levels, level{})
 			continue
@@ -62,12 +62,12 @@ func rewriteMetaNames(sql string, isMetaTable func(string) bool) string {
 			continue
 		}
 		tablePos := false
-		switch t.low {
+		switch t.Low {
 		case "select", "delete", "update":
 			lv.query = true
-			tablePos = t.low == "update" && (i == 0 || toks[i-1].low != "for")
+			tablePos = t.Low == "update" && (i == 0 || toks[i-1].Low != "for")
 		case "from":
-			if lv.query && (i == 0 || toks[i-1].low != "distinct") {
+			if lv.query && (i == 0 || toks[i-1].Low != "distinct") {
 				lv.fromList, tablePos = true, true
 			}
 		case "where", "group", "having", "window", "order", "limit", "offset", "fetch",
@@ -76,7 +76,7 @@ func rewriteMetaNames(sql string, isMetaTable func(string) bool) string {
 		case "for":
 			// FOR UPDATE / SHARE ends a FROM list; FOR SYSTEM_TIME AS OF
 			// (time travel) does not.
-			if i+1 < len(toks) && (toks[i+1].low == "update" || toks[i+1].low == "share" || toks[i+1].low == "no" || toks[i+1].low == "key") {
+			if i+1 < len(toks) && (toks[i+1].Low == "update" || toks[i+1].Low == "share" || toks[i+1].Low == "no" || toks[i+1].Low == "key") {
 				lv.fromList = false
 			}
 		case "join", "into", "table", "only", "using", "copy":
@@ -90,19 +90,19 @@ func rewriteMetaNames(sql string, isMetaTable func(string) bool) string {
 		n := i + 1
 		// After COPY and INTO a column list may follow the name; elsewhere
 		// a "(" makes it a function's name.
-		if !fourPartName(toks, n, t.low == "copy" || t.low == "into", isMetaTable) {
+		if !fourPartName(toks, n, t.Low == "copy" || t.Low == "into", isMetaTable) {
 			continue
 		}
 		rel, kind := toks[n+4], toks[n+6]
-		joined, ok := joinMetaParts(rel.text, kind.text)
+		joined, ok := joinMetaParts(rel.Text, kind.Text)
 		if !ok {
 			continue
 		}
 		if out == nil {
 			out = []byte(sql)
 		}
-		blankText(out, rel.start, kind.end)
-		copy(out[rel.start:], joined)
+		blankText(out, rel.Start, kind.End)
+		copy(out[rel.Start:], joined)
 		i = n + 6
 	}
 	if out == nil {
@@ -114,33 +114,33 @@ func rewriteMetaNames(sql string, isMetaTable func(string) bool) string {
 // fourPartName reports whether toks[n:] opens a name of exactly four
 // parts (w . w . w . w, not followed by "." or, unless parenOK, "(")
 // whose last part names a metadata table.
-func fourPartName(toks []dialectTok, n int, parenOK bool, isMetaTable func(string) bool) bool {
+func fourPartName(toks []DialectTok, n int, parenOK bool, isMetaTable func(string) bool) bool {
 	if n+6 >= len(toks) {
 		return false
 	}
 	for k := 0; k < 7; k++ {
 		t := toks[n+k]
 		if k%2 == 1 {
-			if t.tok != pg.Token_ASCII_46 {
+			if t.Tok != pg.Token_ASCII_46 {
 				return false
 			}
 		} else if !isNameTok(t) {
 			return false
 		}
 	}
-	if n+7 < len(toks) && (toks[n+7].tok == pg.Token_ASCII_46 || toks[n+7].tok == pg.Token_ASCII_40 && !parenOK) {
+	if n+7 < len(toks) && (toks[n+7].Tok == pg.Token_ASCII_46 || toks[n+7].Tok == pg.Token_ASCII_40 && !parenOK) {
 		return false
 	}
-	return isMetaTable != nil && isMetaTable(strings.ToLower(identText(toks[n+6].text)))
+	return isMetaTable != nil && isMetaTable(strings.ToLower(IdentText(toks[n+6].Text)))
 }
 
 // isNameTok reports an identifier or keyword token (not a string
 // constant, a Unicode-escaped identifier or an operator).
-func isNameTok(t dialectTok) bool {
-	if t.text == "" || strings.ContainsAny(t.text, "'&") || t.tok == pg.Token_UIDENT {
+func isNameTok(t DialectTok) bool {
+	if t.Text == "" || strings.ContainsAny(t.Text, "'&") || t.Tok == pg.Token_UIDENT {
 		return false
 	}
-	return isWordTok(t)
+	return IsWordTok(t)
 }
 
 // joinMetaParts joins a table part and a metadata-table part as written
@@ -158,7 +158,7 @@ func joinMetaParts(rel, kind string) (string, bool) {
 			if quoted(s) {
 				return s[1 : len(s)-1] // escapes ("") kept: the result is quoted too
 			}
-			return asciiLower(s)
+			return ASCIILower(s)
 		}
 		j = `"` + inner(rel) + "$" + inner(kind) + `"`
 	}

@@ -1,37 +1,35 @@
-package translate
+package parse
 
 import (
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
-
-	"github.com/icegate/icegate/internal/pgerr"
 )
 
 // Spark's MERGE actions UPDATE SET * and INSERT * (every target column
 // from the source column of the same name) are not PostgreSQL grammar.
 // Before parsing, the dialect pass replaces each by DO NOTHING, which the
 // parser accepts in any WHEN clause, and records in the statement's
-// ddlExtras which WHEN clause it was; bindMerge expands the marker once it
+// DDLExtras which WHEN clause it was; bindMerge expands the marker once it
 // knows the target's and the source's columns. DO NOTHING is two bytes
 // longer than INSERT *: the binder moves the positions of its errors back
 // (unshiftMergeError), but a syntax error after that clause points two
 // characters too far.
 
-// mergeStar is a Spark action the dialect pass replaced.
-type mergeStar struct {
-	insert bool  // INSERT * (else UPDATE SET *)
-	loc    int32 // byte offset of UPDATE / INSERT in the rewritten text
-	grow   int   // bytes the replacement added to the text
+// MergeStar is a Spark action the dialect pass replaced.
+type MergeStar struct {
+	Insert bool  // INSERT * (else UPDATE SET *)
+	Loc    int32 // byte offset of UPDATE / INSERT in the rewritten text
+	Grow   int   // bytes the replacement added to the text
 }
 
-// mergeStarText is what a star action is replaced by.
-const mergeStarText = "DO NOTHING"
+// MergeStarText is what a star action is replaced by.
+const MergeStarText = "DO NOTHING"
 
-// rewriteMergeStars replaces the star actions of the MERGE statements of
+// RewriteMergeStars replaces the star actions of the MERGE statements of
 // sql. The extras it returns hold the markers, with the byte ranges of
 // their statements in the returned text.
-func rewriteMergeStars(sql string) (string, []*ddlExtras) {
+func RewriteMergeStars(sql string) (string, []*DDLExtras) {
 	if !mayHaveMergeStar(sql) {
 		return sql, nil
 	}
@@ -39,23 +37,23 @@ func rewriteMergeStars(sql string) (string, []*ddlExtras) {
 	if err != nil {
 		return sql, nil // the parser reports the syntax error
 	}
-	toks := make([]dialectTok, 0, len(res.Tokens))
+	toks := make([]DialectTok, 0, len(res.Tokens))
 	for _, t := range res.Tokens {
 		if int(t.End) > len(sql) || t.Start < 0 {
 			continue
 		}
 		txt := sql[t.Start:t.End]
-		toks = append(toks, dialectTok{tok: t.Token, start: int(t.Start), end: int(t.End), text: txt, low: strings.ToLower(txt)})
+		toks = append(toks, DialectTok{Tok: t.Token, Start: int(t.Start), End: int(t.End), Text: txt, Low: strings.ToLower(txt)})
 	}
 	var out strings.Builder
 	copied := 0 // bytes of sql already written to out
-	var extras []*ddlExtras
+	var extras []*DDLExtras
 	stmtStart := 0 // in out's coordinates
 	for i := 0; i < len(toks); {
 		j := i
 		depth := 0
-		for j < len(toks) && !(toks[j].tok == pg.Token_ASCII_59 && depth == 0) {
-			switch toks[j].tok {
+		for j < len(toks) && !(toks[j].Tok == pg.Token_ASCII_59 && depth == 0) {
+			switch toks[j].Tok {
 			case pg.Token_ASCII_40:
 				depth++
 			case pg.Token_ASCII_41:
@@ -64,28 +62,28 @@ func rewriteMergeStars(sql string) (string, []*ddlExtras) {
 			j++
 		}
 		stmt := toks[i:j]
-		var x *ddlExtras
+		var x *DDLExtras
 		for _, r := range mergeStarSpans(stmt) {
 			out.WriteString(sql[copied:r.from])
 			if x == nil {
-				x = &ddlExtras{mergeStars: map[int]mergeStar{}}
+				x = &DDLExtras{MergeStars: map[int]MergeStar{}}
 			}
-			repl := mergeStarText
+			repl := MergeStarText
 			if n := r.to - r.from; n > len(repl) {
 				repl += strings.Repeat(" ", n-len(repl))
 			}
-			x.mergeStars[r.clause] = mergeStar{insert: r.insert, loc: int32(out.Len()), grow: len(repl) - (r.to - r.from)}
+			x.MergeStars[r.clause] = MergeStar{Insert: r.insert, Loc: int32(out.Len()), Grow: len(repl) - (r.to - r.from)}
 			out.WriteString(repl)
 			copied = r.to
 		}
 		end := len(sql)
 		if j < len(toks) {
-			end = toks[j].end
+			end = toks[j].End
 		}
 		out.WriteString(sql[copied:end])
 		copied = end
 		if x != nil {
-			x.start, x.end = stmtStart, out.Len()
+			x.Start, x.End = stmtStart, out.Len()
 			extras = append(extras, x)
 		}
 		stmtStart = out.Len()
@@ -104,14 +102,14 @@ type mergeStarSpan struct {
 
 // mergeStarSpans finds the star actions of one statement's tokens (none
 // unless it is a MERGE, possibly after WITH).
-func mergeStarSpans(t []dialectTok) []mergeStarSpan {
+func mergeStarSpans(t []DialectTok) []mergeStarSpan {
 	low := func(k int) string {
 		if k >= 0 && k < len(t) {
-			return t[k].low
+			return t[k].Low
 		}
 		return ""
 	}
-	isStar := func(k int) bool { return k < len(t) && t[k].tok == pg.Token_ASCII_42 }
+	isStar := func(k int) bool { return k < len(t) && t[k].Tok == pg.Token_ASCII_42 }
 	if low(0) != "merge" && low(0) != "with" {
 		return nil
 	}
@@ -119,7 +117,7 @@ func mergeStarSpans(t []dialectTok) []mergeStarSpan {
 	depth, caseDepth, clause := 0, 0, -1
 	inMerge := low(0) == "merge"
 	for k := 0; k < len(t); k++ {
-		switch t[k].tok {
+		switch t[k].Tok {
 		case pg.Token_ASCII_40:
 			depth++
 			continue
@@ -149,9 +147,9 @@ func mergeStarSpans(t []dialectTok) []mergeStarSpan {
 			}
 			switch {
 			case low(k+1) == "update" && low(k+2) == "set" && isStar(k+3):
-				spans = append(spans, mergeStarSpan{from: t[k+1].start, to: t[k+3].end, clause: clause})
+				spans = append(spans, mergeStarSpan{from: t[k+1].Start, to: t[k+3].End, clause: clause})
 			case low(k+1) == "insert" && isStar(k+2):
-				spans = append(spans, mergeStarSpan{from: t[k+1].start, to: t[k+2].end, clause: clause, insert: true})
+				spans = append(spans, mergeStarSpan{from: t[k+1].Start, to: t[k+2].End, clause: clause, insert: true})
 			}
 		}
 	}
@@ -170,22 +168,4 @@ func mayHaveMergeStar(sql string) bool {
 		}
 	}
 	return false
-}
-
-// unshiftMergeError moves an error's position back by what the star
-// actions before it added to the text, so that it points into the text
-// the client sent.
-func (b *binder) unshiftMergeError(err error) error {
-	pe := pgerr.As(err)
-	if pe == nil || pe.Position == 0 || b.stmt.extras == nil {
-		return err
-	}
-	shift := int32(0)
-	for _, st := range b.stmt.extras.mergeStars {
-		if st.grow > 0 && pe.Position > charPos(b.stmt.sql, st.loc) {
-			shift += int32(st.grow)
-		}
-	}
-	pe.Position -= shift
-	return err
 }

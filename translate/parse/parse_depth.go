@@ -1,4 +1,4 @@
-package translate
+package parse
 
 import (
 	"strings"
@@ -14,34 +14,33 @@ import (
 // the 2 MB glibc gives a thread when the stack limit is unlimited.
 // PostgreSQL itself answers such statements with 54001 (it accepts about
 // 4,080 terms with its default max_stack_depth of 2 MB). So before any
-// cgo call, parse estimates the depth of the tree pg_query would build
+// cgo call, Parse estimates the depth of the tree pg_query would build
 // from the statement's text (a linear scan, no allocation per token) and
 // refuses a statement that may be deeper than the limit. The estimate is
-// an upper bound on the protobuf nesting of the parse tree; a tree that
+// an upper bound on the protobuf nesting of the Parse tree; a tree that
 // passes is shallow enough for the binder, the optimizer and the engine's
 // recursive walks, whose Go stacks grow as needed.
 
-// codeStatementTooComplex is SQLSTATE 54001, PostgreSQL's "stack depth
+// pgerr.StatementTooComplex is SQLSTATE 54001, PostgreSQL's "stack depth
 // limit exceeded".
-const codeStatementTooComplex = "54001"
 
-// maxTreeDepth is the deepest parse tree (in protobuf message levels, about
-// two per expression level) parse accepts. 8,192 levels let 1+1+...+1 have
+// maxTreeDepth is the deepest Parse tree (in protobuf message levels, about
+// two per expression level) Parse accepts. 8,192 levels let 1+1+...+1 have
 // about 4,090 terms, as PostgreSQL does, and stay well inside both
 // protobuf's decoding limit and a 2 MB C stack (about 12,000 levels fit).
 const maxTreeDepth = 8192
 
 // errTooDeep is the error for a statement nested deeper than maxTreeDepth.
 func errTooDeep() error {
-	return pgerr.New(codeStatementTooComplex, "stack depth limit exceeded").
+	return pgerr.New(pgerr.StatementTooComplex, "stack depth limit exceeded").
 		WithHint("The statement nests expressions, subqueries or joins too deeply for the parser " +
 			"(a chain of binary operators counts one level per operator); simplify it or split it.")
 }
 
-// checkTreeDepth returns 54001 when a statement of sql may parse to a tree
+// checkTreeDepth returns 54001 when a statement of sql may Parse to a tree
 // deeper than limit levels.
 func checkTreeDepth(sql string, limit int) error {
-	if estimateTreeDepth(sql, limit) > limit {
+	if EstimateTreeDepth(sql, limit) > limit {
 		return errTooDeep()
 	}
 	return nil
@@ -95,11 +94,11 @@ func (f *depthFrame) depth() int {
 	return d
 }
 
-// estimateTreeDepth returns an upper bound of the nesting depth of the
-// parse trees of the statements of sql, or a number above limit as soon as
+// EstimateTreeDepth returns an upper bound of the nesting depth of the
+// Parse trees of the statements of sql, or a number above limit as soon as
 // one exceeds it. It reads the text as PostgreSQL's lexer would (strings,
 // quoted identifiers, dollar quotes, comments) without building tokens.
-func estimateTreeDepth(sql string, limit int) int {
+func EstimateTreeDepth(sql string, limit int) int {
 	stack := []depthFrame{{kind: 's', first: true}}
 	worst := 0
 	prevClose := false // the previous token was ")" or "]"

@@ -1,4 +1,4 @@
-package translate
+package parse
 
 import (
 	"strings"
@@ -17,22 +17,22 @@ import (
 type metaKind int
 
 const (
-	metaDescribe metaKind = iota + 1
-	metaTblProperties
-	metaShowCreate
-	metaShowTables
-	metaShowSchemas
+	MetaDescribe metaKind = iota + 1
+	MetaTblProperties
+	MetaShowCreate
+	MetaShowTables
+	MetaShowSchemas
 )
 
-// metaStmt is a recognised metadata statement.
-type metaStmt struct {
-	kind     metaKind
-	extended bool
-	table    tableName
-	key      *string // SHOW TBLPROPERTIES t ('key')
-	schema   string  // SHOW TABLES IN schema ("" = first of search_path)
-	column   string  // DESCRIBE t col: the column (dotted into structs)
-	pattern  *string // SHOW TABLES / SCHEMAS [LIKE] 'pattern'
+// MetaStmt is a recognised metadata statement.
+type MetaStmt struct {
+	Kind     metaKind
+	Extended bool
+	Table    TableName
+	Key      *string // SHOW TBLPROPERTIES t ('key')
+	Schema   string  // SHOW TABLES IN schema ("" = first of search_path)
+	Column   string  // DESCRIBE t col: the column (dotted into structs)
+	Pattern  *string // SHOW TABLES / SCHEMAS [LIKE] 'pattern'
 }
 
 // mayHaveMeta is a quick test that spares other queries the scan.
@@ -43,44 +43,44 @@ func mayHaveMeta(sql string) bool {
 
 // parseWithMeta splits sql into statements when one of them is a metadata
 // statement; ok is false when none is (the caller parses as usual).
-func parseWithMeta(sql string, o parseConfig) (out []parsedStmt, ok bool, err error) {
+func parseWithMeta(sql string, o Config) (out []Stmt, ok bool, err error) {
 	res, err := pg.Scan(sql)
 	if err != nil {
 		return nil, false, nil
 	}
-	var toks []dialectTok
+	var toks []DialectTok
 	for _, t := range res.Tokens {
 		if int(t.End) > len(sql) || t.Start < 0 {
 			continue
 		}
 		txt := sql[t.Start:t.End]
-		toks = append(toks, dialectTok{tok: t.Token, start: int(t.Start), end: int(t.End), text: txt, low: strings.ToLower(txt)})
+		toks = append(toks, DialectTok{Tok: t.Token, Start: int(t.Start), End: int(t.End), Text: txt, Low: strings.ToLower(txt)})
 	}
 	type piece struct {
-		toks       []dialectTok
+		toks       []DialectTok
 		start, end int
 	}
 	var pieces []piece
 	start := 0
 	for i := 0; i <= len(toks); {
 		j := i
-		for j < len(toks) && toks[j].tok != pg.Token_ASCII_59 {
+		for j < len(toks) && toks[j].Tok != pg.Token_ASCII_59 {
 			j++
 		}
 		end := len(sql)
 		if j < len(toks) {
-			end = toks[j].start
+			end = toks[j].Start
 		}
 		if j > i {
 			pieces = append(pieces, piece{toks: toks[i:j], start: start, end: end})
 		}
 		if j < len(toks) {
-			start = toks[j].end
+			start = toks[j].End
 		}
 		i = j + 1
 	}
 	any := false
-	metas := make([]*metaStmt, len(pieces))
+	metas := make([]*MetaStmt, len(pieces))
 	for k, p := range pieces {
 		m, err := readMeta(sql, p.toks)
 		if err != nil {
@@ -95,7 +95,7 @@ func parseWithMeta(sql string, o parseConfig) (out []parsedStmt, ok bool, err er
 	for k, p := range pieces {
 		text := sql[p.start:p.end]
 		if metas[k] != nil {
-			out = append(out, parsedStmt{text: strings.TrimSpace(text), sql: sql, meta: metas[k]})
+			out = append(out, Stmt{Text: strings.TrimSpace(text), SQL: sql, Meta: metas[k]})
 			continue
 		}
 		// Blank out what comes before, one space per character, so that
@@ -108,7 +108,7 @@ func parseWithMeta(sql string, o parseConfig) (out []parsedStmt, ok bool, err er
 				pad.WriteByte(' ')
 			}
 		}
-		sub, err := parse(pad.String()+text, o)
+		sub, err := Parse(pad.String()+text, o)
 		if err != nil {
 			return nil, true, err
 		}
@@ -120,13 +120,13 @@ func parseWithMeta(sql string, o parseConfig) (out []parsedStmt, ok bool, err er
 // metaReader reads the tokens of one statement.
 type metaReader struct {
 	sql  string
-	toks []dialectTok
+	toks []DialectTok
 	i    int
 }
 
 func (r *metaReader) low() string {
 	if r.i < len(r.toks) {
-		return r.toks[r.i].low
+		return r.toks[r.i].Low
 	}
 	return ""
 }
@@ -146,8 +146,8 @@ func (r *metaReader) done() bool { return r.i >= len(r.toks) }
 func (r *metaReader) syntaxErr() error {
 	e := pgerr.New(pgerr.SyntaxError, "syntax error at end of input")
 	if !r.done() {
-		e = pgerr.New(pgerr.SyntaxError, "syntax error at or near \"%s\"", r.toks[r.i].text)
-		e = e.WithPosition(charPos(r.sql, int32(r.toks[r.i].start)))
+		e = pgerr.New(pgerr.SyntaxError, "syntax error at or near \"%s\"", r.toks[r.i].Text)
+		e = e.WithPosition(CharPos(r.sql, int32(r.toks[r.i].Start)))
 	}
 	return e
 }
@@ -156,27 +156,27 @@ func (r *metaReader) syntaxErr() error {
 func (r *metaReader) name() ([]string, error) {
 	var parts []string
 	for {
-		if r.done() || !isWordTok(r.toks[r.i]) {
+		if r.done() || !IsWordTok(r.toks[r.i]) {
 			return nil, r.syntaxErr()
 		}
-		parts = append(parts, identText(r.toks[r.i].text))
+		parts = append(parts, IdentText(r.toks[r.i].Text))
 		r.i++
-		if r.done() || r.toks[r.i].tok != pg.Token_ASCII_46 {
+		if r.done() || r.toks[r.i].Tok != pg.Token_ASCII_46 {
 			return parts, nil
 		}
 		r.i++
 	}
 }
 
-func (r *metaReader) tableName() (tableName, error) {
+func (r *metaReader) tableName() (TableName, error) {
 	parts, err := r.name()
 	if err != nil {
-		return tableName{}, err
+		return TableName{}, err
 	}
 	if len(parts) > 3 {
-		return tableName{}, pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
+		return TableName{}, pgerr.New(pgerr.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
 	}
-	tn := tableName{written: strings.Join(parts, ".")}
+	tn := TableName{Written: strings.Join(parts, ".")}
 	tn.Name = parts[len(parts)-1]
 	if len(parts) >= 2 {
 		tn.Schema = parts[len(parts)-2]
@@ -189,24 +189,24 @@ func (r *metaReader) tableName() (tableName, error) {
 
 // readMeta recognises a metadata statement; nil when toks is another
 // statement (SHOW of a setting among them).
-func readMeta(sql string, toks []dialectTok) (*metaStmt, error) {
+func readMeta(sql string, toks []DialectTok) (*MetaStmt, error) {
 	r := &metaReader{sql: sql, toks: toks}
-	m := &metaStmt{}
+	m := &MetaStmt{}
 	switch {
 	case r.accept("describe", "desc"):
-		m.kind = metaDescribe
+		m.Kind = MetaDescribe
 		r.accept("table")
 		if r.low() == "extended" || r.low() == "formatted" {
 			if r.i+1 < len(toks) { // DESCRIBE extended: a table named extended
 				r.i++
-				m.extended = true
+				m.Extended = true
 			}
 		}
 		tn, err := r.tableName()
 		if err != nil {
 			return nil, err
 		}
-		m.table = tn
+		m.Table = tn
 		if r.low() == "partition" {
 			return nil, pgerr.NotYet("DESCRIBE ... PARTITION")
 		}
@@ -215,54 +215,54 @@ func readMeta(sql string, toks []dialectTok) (*metaStmt, error) {
 			if err != nil {
 				return nil, err
 			}
-			m.column = strings.Join(parts, ".")
+			m.Column = strings.Join(parts, ".")
 		}
 	case r.accept("show"):
 		switch {
 		case r.accept("tables"):
-			m.kind = metaShowTables
+			m.Kind = MetaShowTables
 			if r.accept("in", "from") {
 				parts, err := r.name()
 				if err != nil {
 					return nil, err
 				}
-				m.schema = strings.Join(parts, ".")
+				m.Schema = strings.Join(parts, ".")
 			}
 			if err := r.pattern(m); err != nil {
 				return nil, err
 			}
 		case r.accept("schemas", "namespaces", "databases"):
-			m.kind = metaShowSchemas
+			m.Kind = MetaShowSchemas
 			if err := r.pattern(m); err != nil {
 				return nil, err
 			}
 		case r.low() == "tblproperties":
 			r.i++
-			m.kind = metaTblProperties
+			m.Kind = MetaTblProperties
 			tn, err := r.tableName()
 			if err != nil {
 				return nil, err
 			}
-			m.table = tn
+			m.Table = tn
 			if r.accept("(") {
-				if r.done() || r.toks[r.i].tok != pg.Token_SCONST {
+				if r.done() || r.toks[r.i].Tok != pg.Token_SCONST {
 					return nil, r.syntaxErr()
 				}
-				k := sconst(r.toks[r.i].text)
-				m.key = &k
+				k := SConst(r.toks[r.i].Text)
+				m.Key = &k
 				r.i++
 				if !r.accept(")") {
 					return nil, r.syntaxErr()
 				}
 			}
-		case r.low() == "create" && r.i+1 < len(toks) && toks[r.i+1].low == "table":
+		case r.low() == "create" && r.i+1 < len(toks) && toks[r.i+1].Low == "table":
 			r.i += 2
-			m.kind = metaShowCreate
+			m.Kind = MetaShowCreate
 			tn, err := r.tableName()
 			if err != nil {
 				return nil, err
 			}
-			m.table = tn
+			m.Table = tn
 		default:
 			return nil, nil
 		}
@@ -277,7 +277,7 @@ func readMeta(sql string, toks []dialectTok) (*metaStmt, error) {
 
 // pattern reads Spark's optional [LIKE] 'pattern' of SHOW TABLES and SHOW
 // SCHEMAS.
-func (r *metaReader) pattern(m *metaStmt) error {
+func (r *metaReader) pattern(m *MetaStmt) error {
 	like := r.accept("like")
 	if r.done() {
 		if like {
@@ -285,11 +285,11 @@ func (r *metaReader) pattern(m *metaStmt) error {
 		}
 		return nil
 	}
-	if r.toks[r.i].tok != pg.Token_SCONST {
+	if r.toks[r.i].Tok != pg.Token_SCONST {
 		return r.syntaxErr()
 	}
-	p := sconst(r.toks[r.i].text)
-	m.pattern = &p
+	p := SConst(r.toks[r.i].Text)
+	m.Pattern = &p
 	r.i++
 	return nil
 }

@@ -1,4 +1,4 @@
-package translate
+package parse
 
 import (
 	"strings"
@@ -10,29 +10,29 @@ import (
 // ... COMMENT/FIRST/AFTER, DROP COLUMNS, SET/UNSET TBLPROPERTIES, ADD/DROP/
 // REPLACE PARTITION FIELD, WRITE ORDERED BY, SET/DROP IDENTIFIER FIELDS)
 // are not PostgreSQL grammar. The dialect pass keeps the clause's tokens
-// in ddlExtras.alter and overwrites the clause with a PostgreSQL command
+// in DDLExtras.alter and overwrites the clause with a PostgreSQL command
 // of no more bytes (RESET (x)) so that the statement still parses; the
 // statement then runs from the tokens (alter_spark.go), not from the tree.
 
-// sparkAlter is a Spark ALTER TABLE clause: its kind and its tokens after
+// SparkAlter is a Spark ALTER TABLE clause: its kind and its tokens after
 // the words that name the kind.
-type sparkAlter struct {
-	kind string // add-columns, alter-column, drop-columns, rename-column, set-props, unset-props, add-part, drop-part, replace-part, write-order, set-ident, drop-ident
-	toks []dialectTok
-	loc  int // byte offset of the clause
+type SparkAlter struct {
+	Kind string // add-columns, alter-column, drop-columns, rename-column, set-props, unset-props, add-part, drop-part, replace-part, write-order, set-ident, drop-ident
+	Toks []DialectTok
+	Loc  int // byte offset of the clause
 }
 
 // placeholderCmd is the PostgreSQL command that stands in for the clause.
 const placeholderCmd = "RESET(x)"
 
 // rewriteAlter recognises a Spark clause of ALTER TABLE name.
-func (r *dialectRewriter) rewriteAlter() (bool, error) {
+func (r *DialectRewriter) rewriteAlter() (bool, error) {
 	t := r.toks
 	i := 2
 	if r.low(i) == "if" && r.low(i+1) == "exists" {
 		i += 2
 	}
-	for i+1 < len(t) && t[i+1].tok == pg.Token_ASCII_46 {
+	for i+1 < len(t) && t[i+1].Tok == pg.Token_ASCII_46 {
 		i += 2
 	}
 	i++ // past the last part of the name
@@ -44,12 +44,12 @@ func (r *dialectRewriter) rewriteAlter() (bool, error) {
 	if kind == "" {
 		return r.alterColumnTypes(i)
 	}
-	from, to := clause[0].start, clause[len(clause)-1].end
+	from, to := clause[0].Start, clause[len(clause)-1].End
 	if to-from < len(placeholderCmd) {
 		return false, nil
 	}
-	r.x.alter = &sparkAlter{kind: kind, toks: append([]dialectTok(nil), clause[skip:]...), loc: from}
-	r.x.spark = true
+	r.X.Alter = &SparkAlter{Kind: kind, Toks: append([]DialectTok(nil), clause[skip:]...), Loc: from}
+	r.X.Spark = true
 	r.blank(from, to)
 	copy(r.out[from:], placeholderCmd)
 	return true, nil
@@ -57,17 +57,17 @@ func (r *dialectRewriter) rewriteAlter() (bool, error) {
 
 // sparkAlterKind names the Spark clause that clause starts with ("" for a
 // PostgreSQL one) and how many tokens name it.
-func sparkAlterKind(c []dialectTok) (string, int) {
+func sparkAlterKind(c []DialectTok) (string, int) {
 	low := func(i int) string {
 		if i < len(c) {
-			return c[i].low
+			return c[i].Low
 		}
 		return ""
 	}
 	has := func(words ...string) bool {
 		depth := 0
 		for _, tk := range c {
-			switch tk.tok {
+			switch tk.Tok {
 			case pg.Token_ASCII_40:
 				depth++
 			case pg.Token_ASCII_41:
@@ -75,7 +75,7 @@ func sparkAlterKind(c []dialectTok) (string, int) {
 			}
 			if depth == 0 {
 				for _, w := range words {
-					if tk.low == w {
+					if tk.Low == w {
 						return true
 					}
 				}
@@ -91,7 +91,7 @@ func sparkAlterKind(c []dialectTok) (string, int) {
 				k++
 			}
 		}
-		return k+1 < len(c) && c[k+1].tok == pg.Token_ASCII_46
+		return k+1 < len(c) && c[k+1].Tok == pg.Token_ASCII_46
 	}
 	switch {
 	case low(0) == "add" && low(1) == "column" && dotted(2):
@@ -134,11 +134,11 @@ func sparkAlterKind(c []dialectTok) (string, int) {
 
 // sparkOnlyTypeAfter reports ALTER COLUMN c TYPE <a type name only Spark
 // has> (long, string, double without precision...).
-func sparkOnlyTypeAfter(c []dialectTok) bool {
+func sparkOnlyTypeAfter(c []DialectTok) bool {
 	for k := 0; k+1 < len(c); k++ {
-		if c[k].low == "type" {
-			n := c[k+1].low
-			if n == "double" && (k+2 >= len(c) || c[k+2].low != "precision") {
+		if c[k].Low == "type" {
+			n := c[k+1].Low
+			if n == "double" && (k+2 >= len(c) || c[k+2].Low != "precision") {
 				return true
 			}
 			return sparkOnlyName(n) || n == "float"
@@ -150,20 +150,20 @@ func sparkOnlyTypeAfter(c []dialectTok) bool {
 // alterColumnTypes rewrites the column definitions of the ADD [COLUMN]
 // commands of a PostgreSQL ALTER TABLE from token i on, as in CREATE
 // TABLE: Spark's nested types become placeholders, COMMENTs are cut out.
-func (r *dialectRewriter) alterColumnTypes(i int) (bool, error) {
+func (r *DialectRewriter) alterColumnTypes(i int) (bool, error) {
 	t := r.toks
 	changed := false
 	for i < len(t) {
 		e := i
 		depth := 0
-		for e < len(t) && !(depth == 0 && t[e].tok == pg.Token_ASCII_44) {
-			switch t[e].tok {
+		for e < len(t) && !(depth == 0 && t[e].Tok == pg.Token_ASCII_44) {
+			switch t[e].Tok {
 			case pg.Token_ASCII_40, pg.Token_ASCII_60:
 				depth++
 			case pg.Token_ASCII_41, pg.Token_ASCII_62:
 				depth--
 			case pg.Token_Op:
-				depth += strings.Count(t[e].text, "<") - strings.Count(t[e].text, ">")
+				depth += strings.Count(t[e].Text, "<") - strings.Count(t[e].Text, ">")
 			}
 			e++
 		}

@@ -1,4 +1,4 @@
-package translate
+package parse
 
 import (
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -13,29 +13,29 @@ import (
 //	SELECT * FROM ns.t CHANGES BETWEEN TIMESTAMP '2024-01-01' AND now()
 //
 // PostgreSQL's grammar has no such clause: the time-travel pass
-// (rewriteAsOf) blanks it and keeps it by the offset of the table name,
-// as an asOfClause with changes set.
+// (RewriteAsOf) blanks it and keeps it by the offset of the table name,
+// as an AsOfClause with changes set.
 
 // cutChanges recognizes CHANGES BETWEEN VERSION|TIMESTAMP v AND w at
 // token i. It returns the clause, the offset of the table name it
 // follows and the index of its last token; a nil clause and error when
 // the tokens at i are not such a clause.
-func cutChanges(sql string, toks []dialectTok, i int) (*asOfClause, int32, int, error) {
+func cutChanges(sql string, toks []DialectTok, i int) (*AsOfClause, int32, int, error) {
 	low := func(k int) string {
 		if k < 0 || k >= len(toks) {
 			return ""
 		}
-		return toks[k].low
+		return toks[k].Low
 	}
 	if low(i) != "changes" || low(i+1) != "between" || (low(i+2) != "version" && low(i+2) != "timestamp") {
 		return nil, 0, 0, nil
 	}
 	// The table name before the clause: word (. word)*.
 	k := i - 1
-	if k < 0 || !isWordTok(toks[k]) || notTableName[toks[k].low] {
+	if k < 0 || !IsWordTok(toks[k]) || notTableName[toks[k].Low] {
 		return nil, 0, 0, nil // "WHERE changes BETWEEN version AND 5": columns
 	}
-	for k-2 >= 0 && toks[k-1].text == "." && isWordTok(toks[k-2]) {
+	for k-2 >= 0 && toks[k-1].Text == "." && IsWordTok(toks[k-2]) {
 		k -= 2
 	}
 	valueAt := func(v int) (int, error) {
@@ -44,8 +44,8 @@ func cutChanges(sql string, toks []dialectTok, i int) (*asOfClause, int32, int, 
 		}
 		end := asOfValueEnd(toks, v)
 		if end < 0 {
-			e := pgerr.New(pgerr.SyntaxError, "syntax error at or near \"%s\"", toks[v].text)
-			e.Position = charPos(sql, int32(toks[v].start))
+			e := pgerr.New(pgerr.SyntaxError, "syntax error at or near \"%s\"", toks[v].Text)
+			e.Position = CharPos(sql, int32(toks[v].Start))
 			return 0, e
 		}
 		return end, nil
@@ -59,8 +59,8 @@ func cutChanges(sql string, toks []dialectTok, i int) (*asOfClause, int32, int, 
 		if end+1 >= len(toks) {
 			return nil, 0, 0, pgerr.New(pgerr.SyntaxError, "syntax error at end of input: CHANGES BETWEEN needs AND")
 		}
-		e := pgerr.New(pgerr.SyntaxError, "syntax error at or near \"%s\"", toks[end+1].text).WithHint("Write CHANGES BETWEEN VERSION a AND b.")
-		e.Position = charPos(sql, int32(toks[end+1].start))
+		e := pgerr.New(pgerr.SyntaxError, "syntax error at or near \"%s\"", toks[end+1].Text).WithHint("Write CHANGES BETWEEN VERSION a AND b.")
+		e.Position = CharPos(sql, int32(toks[end+1].Start))
 		return nil, 0, 0, e
 	}
 	w := end + 2
@@ -68,14 +68,14 @@ func cutChanges(sql string, toks []dialectTok, i int) (*asOfClause, int32, int, 
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	c := &asOfClause{
-		changes:   true,
-		timestamp: low(i+2) == "timestamp",
-		value:     sql[toks[v].start:toks[end].end],
-		to:        sql[toks[w].start:toks[last].end],
-		loc:       int32(toks[i].start),
+	c := &AsOfClause{
+		Changes:   true,
+		Timestamp: low(i+2) == "timestamp",
+		Value:     sql[toks[v].Start:toks[end].End],
+		To:        sql[toks[w].Start:toks[last].End],
+		Loc:       int32(toks[i].Start),
 	}
-	return c, int32(toks[k].start), last, nil
+	return c, int32(toks[k].Start), last, nil
 }
 
 // notTableName are the reserved words a column named changes may follow.
@@ -92,9 +92,9 @@ func blankText(buf []byte, from, to int) {
 	}
 }
 
-// isTableChangesCall reports whether fc is iceberg.table_changes(...) or
+// IsTableChangesCall reports whether fc is iceberg.table_changes(...) or
 // table_changes(...).
-func isTableChangesCall(fc *pg.FuncCall) bool {
+func IsTableChangesCall(fc *pg.FuncCall) bool {
 	if fc == nil {
 		return false
 	}
