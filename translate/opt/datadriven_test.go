@@ -1,0 +1,169 @@
+package opt
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of testdata files")
+
+// The files of testdata/*.txt hold cases of the form
+//
+//	directive arg...
+//	input lines
+//	----
+//	expected output (up to a blank line)
+//
+// Lines starting with # between cases are comments. The directives:
+//
+//	catalog      declares tables for the cases after it (tree_test.go)
+//	optimize     builds the tree of its input, runs the passes (args:
+//	             disable=a,b skips passes) and renders the result
+//	build        renders the tree as built, unoptimized
+//
+// go test ./translate/opt -rewrite writes the actual outputs back.
+type ddCase struct {
+	pos       string
+	directive string
+	args      []string
+	input     string
+	expected  string
+}
+
+// arg is the value of name=value among the case's arguments.
+func (c *ddCase) arg(name string) (string, bool) {
+	for _, a := range c.args {
+		if k, v, ok := strings.Cut(a, "="); ok && k == name {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// runDataDriven runs the cases of path in order through run; with
+// -rewrite it writes the actual outputs back into the file.
+func runDataDriven(t *testing.T, path string, run func(t *testing.T, c *ddCase) string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	var out []string
+	for i := 0; i < len(lines); {
+		line := lines[i]
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			out = append(out, line)
+			i++
+			continue
+		}
+		c := &ddCase{pos: fmt.Sprintf("%s:%d", filepath.Base(path), i+1)}
+		fields := strings.Fields(trimmed)
+		c.directive, c.args = fields[0], fields[1:]
+		out = append(out, line)
+		i++
+		var input []string
+		for i < len(lines) && lines[i] != "----" {
+			input = append(input, lines[i])
+			out = append(out, lines[i])
+			i++
+		}
+		if i >= len(lines) {
+			t.Fatalf("%s: missing ----", c.pos)
+		}
+		out = append(out, "----")
+		i++
+		var expected []string
+		for i < len(lines) && lines[i] != "" {
+			expected = append(expected, lines[i])
+			i++
+		}
+		c.input = strings.Join(input, "\n")
+		c.expected = strings.Join(expected, "\n")
+		var actual string
+		t.Run(c.pos, func(t *testing.T) {
+			actual = strings.TrimRight(run(t, c), "\n")
+			if !*rewrite && actual != c.expected {
+				t.Errorf("%s: %s %s\n%s\nexpected:\n%s\nactual:\n%s", c.pos, c.directive, strings.Join(c.args, " "), c.input, c.expected, actual)
+			}
+		})
+		if actual != "" {
+			out = append(out, strings.Split(actual, "\n")...)
+		}
+	}
+	if *rewrite {
+		if err := os.WriteFile(path, []byte(strings.Join(out, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestDataDriven runs every file of testdata against the catalogs the
+// files declare.
+func TestDataDriven(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no testdata files")
+	}
+	sort.Strings(files)
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			var cat *testCatalog
+			runDataDriven(t, path, func(t *testing.T, c *ddCase) string {
+				switch c.directive {
+				case "catalog":
+					var err error
+					if cat, err = parseCatalog(c.input); err != nil {
+						t.Fatalf("%s: %v", c.pos, err)
+					}
+					return ""
+				case "build", "optimize":
+					if cat == nil {
+						t.Fatalf("%s: no catalog declared before", c.pos)
+					}
+					sel, err := buildTree(cat, c.input)
+					if err != nil {
+						return "error: " + err.Error()
+					}
+					if c.directive == "build" {
+						return strings.Join(sel.Render(nil), "\n")
+					}
+					cfg := Config{}
+					if v, ok := c.arg("disable"); ok {
+						if cfg.Disabled, err = ParseDisabled(v); err != nil {
+							t.Fatalf("%s: %v", c.pos, err)
+						}
+					}
+					before := strings.Join(sel.Render(nil), "\n")
+					opt := *sel
+					opt.Root = Optimize(sel.Root, cfg)
+					if after := strings.Join(sel.Render(nil), "\n"); after != before {
+						t.Errorf("%s: Optimize changed its input:\nbefore\n%s\nafter\n%s", c.pos, before, after)
+					}
+					return strings.Join(opt.Render(nil), "\n")
+				}
+				t.Fatalf("%s: unknown directive %q", c.pos, c.directive)
+				return ""
+			})
+		})
+	}
+}
+
+// atoiArg parses a count in the tree language.
+func atoiArg(s string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("bad number %q", s)
+	}
+	return n, nil
+}
