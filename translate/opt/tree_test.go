@@ -44,7 +44,7 @@ import (
 // the node's input columns), integer literals (int4, int8 when larger),
 // float literals (float8: the binder types them numeric), 'text' (untyped,
 // as in SQL), NULL, TRUE, FALSE, comparisons = <> != < <= > >=, + - * /
-// %, AND OR NOT, IS [NOT] NULL, [NOT] LIKE, EXPR::TYPE and function calls
+// %, AND OR NOT, IS [NOT] NULL, IS [NOT] DISTINCT FROM, [NOT] LIKE, EXPR::TYPE and function calls
 // f(args). They are built as the binder builds them: the function
 // catalogue (expr.Resolve) says which casts the arguments need, AND / OR
 // chains are one call, an untyped literal takes its context's type.
@@ -855,15 +855,33 @@ func (p *exprParser) expr(min int) (val, error) {
 			}
 		case word == "is" && min < bpIs:
 			p.next()
-			fn := "isnull"
-			if p.acceptWord("not") {
-				fn = "isnotnull"
-			}
-			if !p.acceptWord("null") {
-				return val{}, fmt.Errorf("want IS [NOT] NULL")
-			}
-			if left, err = p.call(fn, []val{left}); err != nil {
-				return val{}, err
+			not := p.acceptWord("not")
+			switch {
+			case p.acceptWord("null"):
+				fn := "isnull"
+				if not {
+					fn = "isnotnull"
+				}
+				if left, err = p.call(fn, []val{left}); err != nil {
+					return val{}, err
+				}
+			case p.acceptWord("distinct"):
+				if !p.acceptWord("from") {
+					return val{}, fmt.Errorf("want IS [NOT] DISTINCT FROM")
+				}
+				right, err := p.expr(bpIs)
+				if err != nil {
+					return val{}, err
+				}
+				fn := "is_distinct_from"
+				if not {
+					fn = "is_not_distinct_from"
+				}
+				if left, err = p.call(fn, []val{left, right}); err != nil {
+					return val{}, err
+				}
+			default:
+				return val{}, fmt.Errorf("want IS [NOT] NULL or IS [NOT] DISTINCT FROM")
 			}
 		case (word == "like" || word == "not") && min < bpLike:
 			p.next()
