@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/icegate/icegate/translate/plan"
 )
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of testdata files")
@@ -24,7 +26,8 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of testda
 //
 //	catalog      declares tables for the cases after it (tree_test.go)
 //	optimize     builds the tree of its input, runs the passes (args:
-//	             disable=a,b skips passes) and renders the result
+//	             disable=a,b skips passes; twice=1 runs them again over
+//	             their result) and renders the result
 //	build        renders the tree as built, unoptimized
 //
 // go test ./translate/opt -rewrite writes the actual outputs back.
@@ -141,7 +144,7 @@ func TestDataDriven(t *testing.T) {
 					cfg := Config{}
 					if v, ok := c.arg("disable"); ok {
 						if cfg.Disabled, err = ParseDisabled(v); err != nil {
-							t.Fatalf("%s: %v", c.pos, err)
+							return "error: " + err.Error()
 						}
 					}
 					before := strings.Join(sel.Render(nil), "\n")
@@ -150,6 +153,10 @@ func TestDataDriven(t *testing.T) {
 					if after := strings.Join(sel.Render(nil), "\n"); after != before {
 						t.Errorf("%s: Optimize changed its input:\nbefore\n%s\nafter\n%s", c.pos, before, after)
 					}
+					if _, ok := c.arg("twice"); ok {
+						opt.Root = Optimize(opt.Root, cfg)
+					}
+					checkUnshared(t, c, opt.Root)
 					return strings.Join(opt.Render(nil), "\n")
 				}
 				t.Fatalf("%s: unknown directive %q", c.pos, c.directive)
@@ -166,4 +173,18 @@ func atoiArg(s string) (int64, error) {
 		return 0, fmt.Errorf("bad number %q", s)
 	}
 	return n, nil
+}
+
+// checkUnshared fails the case when a node of r is reachable twice: the
+// passes copy what they duplicate (a semi join's copy of a filtered
+// table), so that no operator is lowered twice.
+func checkUnshared(t *testing.T, c *ddCase, r plan.Rel) {
+	t.Helper()
+	seen := map[plan.Rel]bool{}
+	plan.Visit(r, func(n plan.Rel) {
+		if seen[n] {
+			t.Errorf("%s: the optimized tree holds a %T twice", c.pos, n)
+		}
+		seen[n] = true
+	})
 }
