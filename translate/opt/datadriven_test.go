@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -28,6 +29,8 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of testda
 //	optimize     builds the tree of its input, runs the passes (args:
 //	             disable=a,b skips passes; twice=1 runs them again over
 //	             their result) and renders the result
+//	statement    as optimize, through Statement: the subqueries the
+//	             tree's expressions hold are optimized too
 //	build        renders the tree as built, unoptimized
 //
 // go test ./translate/opt -rewrite writes the actual outputs back.
@@ -130,7 +133,7 @@ func TestDataDriven(t *testing.T) {
 						t.Fatalf("%s: %v", c.pos, err)
 					}
 					return ""
-				case "build", "optimize":
+				case "build", "optimize", "statement":
 					if cat == nil {
 						t.Fatalf("%s: no catalog declared before", c.pos)
 					}
@@ -139,7 +142,7 @@ func TestDataDriven(t *testing.T) {
 						return "error: " + err.Error()
 					}
 					if c.directive == "build" {
-						return strings.Join(sel.Render(nil), "\n")
+						return renderStatement(sel)
 					}
 					cfg := Config{}
 					if v, ok := c.arg("disable"); ok {
@@ -147,17 +150,23 @@ func TestDataDriven(t *testing.T) {
 							return "error: " + err.Error()
 						}
 					}
-					before := strings.Join(sel.Render(nil), "\n")
-					opt := *sel
-					opt.Root = Optimize(sel.Root, cfg)
-					if after := strings.Join(sel.Render(nil), "\n"); after != before {
-						t.Errorf("%s: Optimize changed its input:\nbefore\n%s\nafter\n%s", c.pos, before, after)
+					before := renderStatement(sel)
+					var out *plan.Select
+					if c.directive == "statement" {
+						out = Statement(sel, cfg)
+					} else {
+						o := *sel
+						o.Root = Optimize(sel.Root, cfg)
+						out = &o
+					}
+					if after := renderStatement(sel); after != before {
+						t.Errorf("%s: the optimizer changed its input:\nbefore\n%s\nafter\n%s", c.pos, before, after)
 					}
 					if _, ok := c.arg("twice"); ok {
-						opt.Root = Optimize(opt.Root, cfg)
+						out.Root = Optimize(out.Root, cfg)
 					}
-					checkUnshared(t, c, opt.Root)
-					return strings.Join(opt.Render(nil), "\n")
+					checkUnshared(t, c, out.Root)
+					return renderStatement(out)
 				}
 				t.Fatalf("%s: unknown directive %q", c.pos, c.directive)
 				return ""
@@ -187,4 +196,37 @@ func checkUnshared(t *testing.T, c *ddCase, r plan.Rel) {
 		}
 		seen[n] = true
 	})
+}
+
+// renderStatement is p's plan as Render prints it, followed by the plan
+// of each subquery its expressions hold (numbered in the order they are
+// met, each once), which Render shows as (subquery).
+func renderStatement(p *plan.Select) string {
+	lines := p.Render(nil)
+	var subs []*plan.Subquery
+	seen := map[*plan.Subquery]bool{}
+	var collect func(r plan.Rel)
+	collect = func(r plan.Rel) {
+		plan.Visit(r, func(n plan.Rel) {
+			for _, e := range plan.Exprs(n) {
+				plan.WalkExpr(e, func(e expr.Expr) {
+					if sq, ok := e.(*plan.Subquery); ok && !seen[sq] {
+						seen[sq] = true
+						subs = append(subs, sq)
+						collect(sq.Plan.Root)
+					}
+				})
+			}
+		})
+	}
+	collect(p.Root)
+	for i, sq := range subs {
+		kind := "scalar"
+		if sq.Exists {
+			kind = "exists"
+		}
+		lines = append(lines, fmt.Sprintf("subquery %d (%s)", i+1, kind))
+		lines = append(lines, sq.Plan.Render(nil)...)
+	}
+	return strings.Join(lines, "\n")
 }

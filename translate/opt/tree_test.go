@@ -49,6 +49,10 @@ import (
 // catalogue (expr.Resolve) says which casts the arguments need, AND / OR
 // chains are one call, an untyped literal takes its context's type.
 //
+// (select NAME) is a scalar subquery and exists(NAME) an EXISTS, both
+// uncorrelated: NAME's tree follows the main one after a line
+// "subquery NAME". The uses of one name are one expression node.
+//
 // The result of the statement is the root's output columns.
 
 type testTable struct {
@@ -163,15 +167,60 @@ type treeBuilder struct {
 	cat   *testCatalog
 	cols  *plan.ColTable
 	names map[plan.ColID]colName
+	subs  map[string]*plan.Select // subqueries by name
+	// subExprs are the expressions using them, one per name and kind.
+	subExprs map[subKey]*plan.Subquery
 }
 
-// buildTree builds the statement whose tree src writes.
+// buildTree builds the statement whose tree src writes. After the main
+// tree, a line "subquery NAME" starts the tree of an uncorrelated
+// subquery that expressions use as (select NAME) or exists(NAME); a
+// subquery may use those declared after it.
 func buildTree(cat *testCatalog, src string) (*plan.Select, error) {
+	b := &treeBuilder{cat: cat, cols: &plan.ColTable{}, names: map[plan.ColID]colName{}, subs: map[string]*plan.Select{}, subExprs: map[subKey]*plan.Subquery{}}
+	// Split into sections: the main tree, then the subqueries.
+	type section struct {
+		name  string
+		lines []string
+		first int
+	}
+	secs := []*section{{first: 1}}
+	for n, line := range strings.Split(src, "\n") {
+		if name, ok := strings.CutPrefix(line, "subquery "); ok {
+			secs = append(secs, &section{name: strings.TrimSpace(name), first: n + 2})
+			continue
+		}
+		cur := secs[len(secs)-1]
+		cur.lines = append(cur.lines, line)
+	}
+	// The last declared first: a subquery may use the ones after it.
+	var sel *plan.Select
+	for i := len(secs) - 1; i >= 0; i-- {
+		sec := secs[i]
+		// Keep line numbers those of the case's input.
+		text := strings.Repeat("\n", sec.first-1) + strings.Join(sec.lines, "\n")
+		s, err := b.statement(text)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			sel = s
+			break
+		}
+		if _, dup := b.subs[sec.name]; dup {
+			return nil, fmt.Errorf("subquery %s declared twice", sec.name)
+		}
+		b.subs[sec.name] = s
+	}
+	return sel, nil
+}
+
+// statement builds one tree and its result columns (all the root's).
+func (b *treeBuilder) statement(src string) (*plan.Select, error) {
 	root, err := parseLines(src)
 	if err != nil {
 		return nil, err
 	}
-	b := &treeBuilder{cat: cat, cols: &plan.ColTable{}, names: map[plan.ColID]colName{}}
 	r, err := b.node(root)
 	if err != nil {
 		return nil, err
@@ -972,6 +1021,13 @@ func (p *exprParser) prefix() (val, error) {
 	case tOp:
 		switch t.text {
 		case "(":
+			if p.acceptWord("select") {
+				sq, err := p.subquery(false)
+				if err != nil {
+					return val{}, err
+				}
+				return val{e: sq}, p.expect(")")
+			}
 			v, err := p.expr(0)
 			if err != nil {
 				return val{}, err
@@ -1001,6 +1057,15 @@ func (p *exprParser) prefix() (val, error) {
 			return val{null: true}, nil
 		case "true", "false":
 			return val{e: &expr.Lit{V: word == "true", T: expr.Bool}}, nil
+		case "exists":
+			if err := p.expect("("); err != nil {
+				return val{}, err
+			}
+			sq, err := p.subquery(true)
+			if err != nil {
+				return val{}, err
+			}
+			return val{e: sq}, p.expect(")")
 		case "not":
 			v, err := p.expr(bpNot)
 			if err != nil {
@@ -1038,6 +1103,35 @@ func (p *exprParser) prefix() (val, error) {
 		return p.column(qual, name)
 	}
 	return val{}, fmt.Errorf("unexpected %q", t.text)
+}
+
+// subquery reads the name of a declared subquery. Each use of a name
+// (as a scalar, or in EXISTS) is the same expression node, as when the
+// binder reuses an expression.
+func (p *exprParser) subquery(exists bool) (*plan.Subquery, error) {
+	t := p.next()
+	sel, ok := p.b.subs[t.text]
+	if t.kind != tIdent || !ok {
+		return nil, fmt.Errorf("no subquery %q declared after the tree", t.text)
+	}
+	key := subKey{t.text, exists}
+	if sq, ok := p.b.subExprs[key]; ok {
+		return sq, nil
+	}
+	sq := &plan.Subquery{Plan: sel, Exists: exists, T: expr.Bool}
+	if !exists {
+		if len(sel.Output) != 1 {
+			return nil, fmt.Errorf("a scalar subquery returns %d columns", len(sel.Output))
+		}
+		sq.T = sel.Output[0].Type()
+	}
+	p.b.subExprs[key] = sq
+	return sq, nil
+}
+
+type subKey struct {
+	name   string
+	exists bool
 }
 
 // column resolves a column reference among the node's input columns.
