@@ -30,6 +30,7 @@ import (
 // spaces more:
 //
 //	scan TABLE [[AS] ALIAS]
+//	cte NAME [[AS] ALIAS]                             a shared WITH query
 //	values (COL, ...) (EXPR, ...) ...               constant rows
 //	filter EXPR
 //	project EXPR [AS NAME], ...
@@ -51,7 +52,8 @@ import (
 //
 // (select NAME) is a scalar subquery and exists(NAME) an EXISTS, both
 // uncorrelated: NAME's tree follows the main one after a line
-// "subquery NAME". The uses of one name are one expression node.
+// "subquery NAME". The uses of one name are one expression node. A
+// shared WITH query's tree follows after a line "with NAME".
 //
 // The result of the statement is the root's output columns.
 
@@ -170,6 +172,7 @@ type treeBuilder struct {
 	subs  map[string]*plan.Select // subqueries by name
 	// subExprs are the expressions using them, one per name and kind.
 	subExprs map[subKey]*plan.Subquery
+	ctes     map[string]*plan.CTE // shared WITH queries by name
 }
 
 // buildTree builds the statement whose tree src writes. After the main
@@ -177,17 +180,22 @@ type treeBuilder struct {
 // subquery that expressions use as (select NAME) or exists(NAME); a
 // subquery may use those declared after it.
 func buildTree(cat *testCatalog, src string) (*plan.Select, error) {
-	b := &treeBuilder{cat: cat, cols: &plan.ColTable{}, names: map[plan.ColID]colName{}, subs: map[string]*plan.Select{}, subExprs: map[subKey]*plan.Subquery{}}
+	b := &treeBuilder{cat: cat, cols: &plan.ColTable{}, names: map[plan.ColID]colName{}, subs: map[string]*plan.Select{}, subExprs: map[subKey]*plan.Subquery{}, ctes: map[string]*plan.CTE{}}
 	// Split into sections: the main tree, then the subqueries.
 	type section struct {
 		name  string
 		lines []string
 		first int
+		with  bool // a shared WITH query, not a subquery
 	}
 	secs := []*section{{first: 1}}
 	for n, line := range strings.Split(src, "\n") {
 		if name, ok := strings.CutPrefix(line, "subquery "); ok {
 			secs = append(secs, &section{name: strings.TrimSpace(name), first: n + 2})
+			continue
+		}
+		if name, ok := strings.CutPrefix(line, "with "); ok {
+			secs = append(secs, &section{name: strings.TrimSpace(name), first: n + 2, with: true})
 			continue
 		}
 		cur := secs[len(secs)-1]
@@ -207,8 +215,14 @@ func buildTree(cat *testCatalog, src string) (*plan.Select, error) {
 			sel = s
 			break
 		}
-		if _, dup := b.subs[sec.name]; dup {
-			return nil, fmt.Errorf("subquery %s declared twice", sec.name)
+		_, dupSub := b.subs[sec.name]
+		_, dupWith := b.ctes[sec.name]
+		if dupSub || dupWith {
+			return nil, fmt.Errorf("%s declared twice", sec.name)
+		}
+		if sec.with {
+			b.ctes[sec.name] = &plan.CTE{Name: sec.name, Body: s.Root, Out: s.Out, Cols: s.Cols}
+			continue
 		}
 		b.subs[sec.name] = s
 	}
@@ -277,7 +291,7 @@ func (b *treeBuilder) nodeOf(n *treeNode) (plan.Rel, error) {
 	rest = strings.TrimSpace(rest)
 	want := 1
 	switch kind {
-	case "scan", "values":
+	case "scan", "values", "cte":
 		want = 0
 	case "join":
 		want = 2
@@ -298,6 +312,8 @@ func (b *treeBuilder) nodeOf(n *treeNode) (plan.Rel, error) {
 		return b.scan(rest)
 	case "values":
 		return b.values(rest)
+	case "cte":
+		return b.cteScan(rest)
 	case "filter":
 		p := b.parser(rest, ins[0].OutCols())
 		e, err := p.whole()
@@ -365,6 +381,26 @@ func (b *treeBuilder) scan(rest string) (plan.Rel, error) {
 	for _, fd := range t.schema.Fields {
 		s.FieldIDs = append(s.FieldIDs, fd.ID)
 		s.Cols = append(s.Cols, b.newCol(alias, fd.Name, engine.ArrowType(fd.Type)))
+	}
+	return s, nil
+}
+
+// cteScan reads a shared WITH query: its own column ids, one per
+// column of the query's result, named as they are.
+func (b *treeBuilder) cteScan(rest string) (plan.Rel, error) {
+	f := strings.Fields(rest)
+	if len(f) == 0 || len(f) > 3 || (len(f) == 3 && !strings.EqualFold(f[1], "as")) {
+		return nil, fmt.Errorf("want cte NAME [[AS] ALIAS]")
+	}
+	c, ok := b.ctes[f[0]]
+	if !ok {
+		return nil, fmt.Errorf("no WITH query %q declared after the tree", f[0])
+	}
+	alias := f[len(f)-1]
+	s := &plan.CTEScan{CTE: c}
+	for _, id := range c.Out {
+		m := b.cols.Meta(id)
+		s.Cols = append(s.Cols, b.newCol(alias, m.Name, m.ArrowType))
 	}
 	return s, nil
 }
