@@ -30,25 +30,34 @@ import (
 // spaces more:
 //
 //	scan TABLE [[AS] ALIAS]
-//	cte NAME [[AS] ALIAS]                             a shared WITH query
-//	values (COL, ...) (EXPR, ...) ...               constant rows
+//	cte NAME [[AS] ALIAS]                    a shared WITH query
+//	values (COL, ...) (EXPR, ...) ...        constant rows
 //	filter EXPR
 //	project EXPR [AS NAME], ...
-//	agg groups (EXPR [AS NAME], ...) aggs (FN(ARG|*) [AS NAME], ...)
-//	distinct EXPR [AS NAME], ...                     agg without aggregates
-//	join KIND [MARKNAME] [null-aware] [single] [on EXPR]
-//	                 KIND: inner left right full semi anti mark
-//	sort EXPR [desc] [nulls first|last], ...
-//	limit N [offset M]
+//	agg groups (EXPR [AS NAME], ...) aggs (FN([DISTINCT] ARG|*) [AS NAME], ...)
+//	distinct EXPR [AS NAME], ...             an agg without aggregates
+//	join KIND [MARK] [null-aware] [single] [on EXPR]
+//	                 KIND: inner left right full semi anti mark; a mark
+//	                 join names its mark column MARK
+//	sort EXPR [asc|desc] [nulls first|last], ...
+//	limit N|all [offset M]
+//
+// Column ids are given in the order nodes are built: inputs first, left
+// to right (so a scan's columns are numbered as the binder numbers the
+// FROM clause's). A project item or group key that is a plain column
+// without AS passes the column through with its id (the binder does so
+// for DISTINCT and set operations); with AS or computed, it is a new
+// column (GROUP BY keys are new columns in the binder's trees).
 //
 // Expressions: columns by name or ALIAS.name (a name must be unique among
 // the node's input columns), integer literals (int4, int8 when larger),
-// float literals (float8: the binder types them numeric), 'text' (untyped,
-// as in SQL), NULL, TRUE, FALSE, comparisons = <> != < <= > >=, + - * /
-// %, AND OR NOT, IS [NOT] NULL, IS [NOT] DISTINCT FROM, [NOT] LIKE, EXPR::TYPE and function calls
-// f(args). They are built as the binder builds them: the function
-// catalogue (expr.Resolve) says which casts the arguments need, AND / OR
-// chains are one call, an untyped literal takes its context's type.
+// float literals (float8, where the binder types them numeric), 'text'
+// (untyped, as in SQL), NULL, TRUE, FALSE, comparisons = <> != < <= > >=,
+// + - * / % ||, AND OR NOT, IS [NOT] NULL, IS [NOT] DISTINCT FROM, [NOT]
+// LIKE, EXPR::TYPE and function calls f(args). They are built as the
+// binder builds them: the function catalogue (expr.Resolve) says which
+// casts the arguments need, an untyped literal takes its context's type,
+// a chain a AND b AND c is one call (PostgreSQL's grammar flattens it).
 //
 // (select NAME) is a scalar subquery and exists(NAME) an EXISTS, both
 // uncorrelated: NAME's tree follows the main one after a line
@@ -374,10 +383,9 @@ func (b *treeBuilder) scan(rest string) (plan.Rel, error) {
 		return nil, fmt.Errorf("no table %q in the catalog", f[0])
 	}
 	alias := f[len(f)-1]
+	// Name is the table as written, without the alias, as the binder
+	// names it.
 	s := &plan.Scan{Table: t.table, Schema: t.schema, Snapshot: t.snap, Name: f[0]}
-	if alias != f[0] {
-		s.Name = f[0] + " " + alias
-	}
 	for _, fd := range t.schema.Fields {
 		s.FieldIDs = append(s.FieldIDs, fd.ID)
 		s.Cols = append(s.Cols, b.newCol(alias, fd.Name, engine.ArrowType(fd.Type)))
