@@ -12,5 +12,8 @@
 // optimizer_disabled_passes, and EXPLAIN VERBOSE names the passes that ran.
 //
 // opt sees nothing but plan: no session, no catalog, no data. Its tests
-// build trees directly.
+// build trees directly: testdata/*.txt write them in a small indented
+// language over a catalog declared in the file (tree_test.go) and hold
+// the optimized plans as EXPLAIN renders them (datadriven_test.go;
+// go test ./translate/opt -rewrite rewrites them).
 package opt
