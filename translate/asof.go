@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -56,7 +57,7 @@ func (b *binder) timeTravel(t *catalog.Table, name string, c *parse.AsOfClause) 
 			return nil, nil, noSnapshot(m, name, fmt.Sprintf("no snapshot of table \"%s\" is as old as %s", name,
 				time.UnixMicro(us).In(b.sess.settings.Location()).Format("2006-01-02 15:04:05.999999-07")))
 		}
-		return s, snapshotSchema(m, s), nil
+		return s, metatable.SnapshotSchema(m, s), nil
 	}
 	switch x := v.(type) {
 	case int64:
@@ -64,7 +65,7 @@ func (b *binder) timeTravel(t *catalog.Table, name string, c *parse.AsOfClause) 
 		if s == nil {
 			return nil, nil, noSnapshot(m, name, fmt.Sprintf("table \"%s\" has no snapshot %d", name, x))
 		}
-		return s, snapshotSchema(m, s), nil
+		return s, metatable.SnapshotSchema(m, s), nil
 	case string:
 		if ref, ok := m.Refs[x]; ok {
 			s := m.SnapshotByID(ref.SnapshotID)
@@ -74,11 +75,11 @@ func (b *binder) timeTravel(t *catalog.Table, name string, c *parse.AsOfClause) 
 			if ref.Type == "branch" {
 				return s, m.CurrentSchema(), nil
 			}
-			return s, snapshotSchema(m, s), nil
+			return s, metatable.SnapshotSchema(m, s), nil
 		}
 		if id, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64); err == nil {
 			if s := m.SnapshotByID(id); s != nil {
-				return s, snapshotSchema(m, s), nil
+				return s, metatable.SnapshotSchema(m, s), nil
 			}
 		}
 		return nil, nil, noSnapshot(m, name, fmt.Sprintf("table \"%s\" has no branch or tag \"%s\"", name, x))
@@ -199,17 +200,6 @@ func snapshotAsOf(m *catalog.TableMetadata, ms int64) *catalog.Snapshot {
 		}
 	}
 	return snap
-}
-
-// snapshotSchema is the schema a snapshot was written with (the current
-// one when the snapshot does not say).
-func snapshotSchema(m *catalog.TableMetadata, s *catalog.Snapshot) *catalog.Schema {
-	if s.SchemaID != nil {
-		if sc := m.SchemaByID(*s.SchemaID); sc != nil {
-			return sc
-		}
-	}
-	return m.CurrentSchema()
 }
 
 // noSnapshot is the error for a version that does not exist: 22023 with the

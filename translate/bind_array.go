@@ -74,7 +74,7 @@ func (b *binder) nameSubscript(x bound, index *pg.Node, loc int32) (bound, error
 		return charText(name[n]), nil
 	}
 	t := plan.Type{OID: pgtypes.Char, Typmod: -1}
-	return bound{e: &expr.Call{Fn: "name_subscript", Args: []expr.Expr{b.coerce(x, expr.Text), b.coerce(i, expr.Int4)}, T: arrowOf(t), Go: fn}, t: t}, nil
+	return bound{e: &expr.Call{Fn: "name_subscript", Args: []expr.Expr{b.coerce(x, expr.Text), b.coerce(i, expr.Int4)}, T: plan.ArrowOf(t), Go: fn}, t: t}, nil
 }
 
 // charText is a "char" byte as PostgreSQL writes it: itself when ASCII,
@@ -208,7 +208,7 @@ func (b *binder) vectorCast(arg bound, t plan.Type, loc int32) (out bound, ok bo
 // vectorIn reads the text form of an int2vector or oidvector.
 func vectorIn(e expr.Expr, typ uint32) expr.Expr {
 	elem := pgtypes.ElemOf(typ)
-	return &expr.Call{Fn: pgtypes.TypeName(typ) + "in", Args: []expr.Expr{e}, T: arrowOf(plan.Type{OID: typ, Typmod: -1}), Go: func(_ context.Context, a []any) (any, error) {
+	return &expr.Call{Fn: pgtypes.TypeName(typ) + "in", Args: []expr.Expr{e}, T: plan.ArrowOf(plan.Type{OID: typ, Typmod: -1}), Go: func(_ context.Context, a []any) (any, error) {
 		s, ok := a[0].(string)
 		if !ok {
 			return nil, nil

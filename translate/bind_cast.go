@@ -20,7 +20,7 @@ func (b *binder) typeCast(tc *pg.TypeCast) (bound, error) {
 	}
 	if a := tc.Arg.GetAArrayExpr(); a != nil && len(a.Elements) == 0 && pgtypes.ElemOf(t.OID) != 0 {
 		// ARRAY[]::T[]: an empty array of the cast's type.
-		return bound{e: &expr.Call{Fn: "array", T: arrowOf(t)}, t: t, name: "array", strong: true}, nil
+		return bound{e: &expr.Call{Fn: "array", T: plan.ArrowOf(t)}, t: t, name: "array", strong: true}, nil
 	}
 	arg, err := b.expr(tc.Arg)
 	if err != nil {
@@ -49,7 +49,7 @@ func (b *binder) castTo(arg bound, t plan.Type, loc int32) (bound, error) {
 	if r, ok, err := b.vectorCast(arg, t, loc); ok {
 		return r, err
 	}
-	at := arrowOf(t)
+	at := plan.ArrowOf(t)
 	if t.OID == pgtypes.Varchar || t.OID == pgtypes.BPChar {
 		// varchar and char values are text; an explicit cast to
 		// varchar(n)/char(n) truncates to n characters.

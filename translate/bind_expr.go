@@ -225,7 +225,7 @@ func (b *binder) paramRef(p *pg.ParamRef) (bound, error) {
 	}
 	if oid := b.params.typeOf(n); oid != 0 && oid != plan.TUnknown.OID {
 		t := plan.Type{OID: oid, Typmod: -1}
-		at := arrowOf(t)
+		at := plan.ArrowOf(t)
 		if val == nil {
 			return bound{e: &expr.Lit{V: nil, T: at}, t: t}, nil
 		}

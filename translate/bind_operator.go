@@ -192,7 +192,7 @@ func (b *binder) aExpr(a *pg.A_Expr) (bound, error) {
 			// '{1,2}' is an array of the left side's type.
 			l = l.resolveUnknownIn(b)
 			if arr := pgtypes.ArrayOf(l.t.OID); arr != 0 {
-				r = bound{e: b.coerce(r, arrowOf(plan.Type{OID: arr, Typmod: -1})), t: plan.Type{OID: arr, Typmod: -1}}
+				r = bound{e: b.coerce(r, plan.ArrowOf(plan.Type{OID: arr, Typmod: -1})), t: plan.Type{OID: arr, Typmod: -1}}
 			}
 		}
 		return b.call(q+op, []bound{l, r}, a.Location)

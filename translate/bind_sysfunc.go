@@ -157,7 +157,7 @@ func sysArrowOf(t plan.Type) arrow.DataType {
 	case pgtypes.Name, pgtypes.JSON, pgtypes.Inet, pgtypes.PgNodeTree:
 		return arrow.BinaryTypes.String
 	}
-	return arrowOf(t)
+	return plan.ArrowOf(t)
 }
 
 // literalValues returns the values of args when every one is a constant.
@@ -195,7 +195,7 @@ func (b *binder) sysArg(c *sysCallSite, i int, t plan.Type) expr.Expr {
 	if t.OID == pgtypes.Name {
 		t = plan.TText
 	}
-	return b.coerce(a, arrowOf(t))
+	return b.coerce(a, plan.ArrowOf(t))
 }
 
 // sysArgs coerces the arguments to the types ts.

@@ -118,7 +118,7 @@ func bindSizePretty(b *binder, c *sysCallSite) (bound, error) {
 	switch {
 	case a.t.OID == pgtypes.Numeric || a.t.OID == pgtypes.Float4 || a.t.OID == pgtypes.Float8:
 		// numeric (a float argument resolves to the numeric form): its text.
-		arg = b.coerce(bound{e: b.coerce(a, arrowOf(plan.TNumeric)), t: plan.TNumeric}, expr.Text)
+		arg = b.coerce(bound{e: b.coerce(a, plan.ArrowOf(plan.TNumeric)), t: plan.TNumeric}, expr.Text)
 	case a.unknown() || a.t.OID == pgtypes.Int2 || a.t.OID == pgtypes.Int4 || a.t.OID == pgtypes.Int8:
 		arg = b.coerce(b.coerce1(a, plan.TInt8), expr.Text)
 	default:
@@ -131,7 +131,7 @@ func bindSizePretty(b *binder, c *sysCallSite) (bound, error) {
 
 // coerce1 returns a as type t, as a bound value.
 func (b *binder) coerce1(a bound, t plan.Type) bound {
-	return bound{e: b.coerce(a, arrowOf(t)), t: t}
+	return bound{e: b.coerce(a, plan.ArrowOf(t)), t: t}
 }
 
 // sizeUnits are pg_size_pretty's units: each unit's limit, whether the

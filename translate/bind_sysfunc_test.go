@@ -133,7 +133,7 @@ func TestFieldSelection(t *testing.T) {
 		if err != nil {
 			t.Fatalf("(x).%s: %v", field, err)
 		}
-		if r.t != want || r.name != field || !arrow.TypeEqual(r.e.Type(), arrowOf(want)) {
+		if r.t != want || r.name != field || !arrow.TypeEqual(r.e.Type(), plan.ArrowOf(want)) {
 			t.Errorf("(x).%s: type %s (%s) name %q, want %s", field, r.t, r.e.Type(), r.name, want)
 		}
 	}

@@ -41,7 +41,7 @@ func (b *binder) bindTableFuncArgs(fc *pg.FuncCall, name string) ([]expr.Expr, [
 		types[0], types[1] = t, t
 		if len(types) == 3 {
 			if t.ID() == arrow.TIMESTAMP {
-				types[2] = arrowOf(plan.TInterval)
+				types[2] = plan.ArrowOf(plan.TInterval)
 			} else {
 				types[2] = t
 			}
@@ -275,7 +275,7 @@ func (b *binder) bindKeywords(rf *pg.RangeFunction, fc *pg.FuncCall, left plan.R
 		if i < len(colAliases) {
 			n = colAliases[i]
 		}
-		id := b.newCol(n, types[i], arrowOf(types[i]))
+		id := b.newCol(n, types[i], plan.ArrowOf(types[i]))
 		vr.Cols = append(vr.Cols, id)
 		it.cols = append(it.cols, itemCol{name: n, id: id})
 	}

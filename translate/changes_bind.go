@@ -10,6 +10,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -52,7 +53,7 @@ type changeStep struct {
 }
 
 // The change columns after the table's.
-var changeCols = []metaCol{{"_change_type", plan.TText}, {"_change_ordinal", plan.TInt4}, {"_commit_snapshot_id", plan.TInt8}}
+var changeCols = []metatable.Column{{Name: "_change_type", Typ: plan.TText}, {Name: "_change_ordinal", Typ: plan.TInt4}, {Name: "_commit_snapshot_id", Typ: plan.TInt8}}
 
 // bindTableChanges binds iceberg.table_changes('ns.t', start [, end]).
 func (b *binder) bindTableChanges(rf *pg.RangeFunction, fc *pg.FuncCall) (plan.Rel, error) {
@@ -108,7 +109,7 @@ func (b *binder) bindChanges(rv *pg.RangeVar, tn parse.TableName, t *catalog.Tab
 	}
 	schema := m.CurrentSchema()
 	if to != nil && !branch {
-		schema = snapshotSchema(m, to)
+		schema = metatable.SnapshotSchema(m, to)
 	}
 	if schema == nil {
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no schema", tn.Written)
@@ -134,11 +135,11 @@ func (b *binder) bindChanges(rv *pg.RangeVar, tn parse.TableName, t *catalog.Tab
 		it.cols = append(it.cols, itemCol{name: name, id: id})
 	}
 	for _, cc := range changeCols {
-		name := cc.name
+		name := cc.Name
 		if n := len(it.cols); n < len(colAliases) {
 			name = colAliases[n]
 		}
-		id := b.newCol(name, cc.typ, arrowOf(cc.typ))
+		id := b.newCol(name, cc.Typ, plan.ArrowOf(cc.Typ))
 		r.cols = append(r.cols, id)
 		it.cols = append(it.cols, itemCol{name: name, id: id})
 	}

@@ -37,7 +37,7 @@ func (x *changesRel) Lower(_ context.Context, need plan.ColSet) (engine.Operator
 	probe := scan.New(engine.ScanSpec{Table: x.table, Schema: x.schema, FieldIDs: ids}, scan.Options{})
 	fields := append([]arrow.Field(nil), probe.Schema().Fields()...)
 	for _, k := range extras {
-		fields = append(fields, arrow.Field{Name: changeCols[k].name, Type: arrowOf(changeCols[k].typ), Nullable: true})
+		fields = append(fields, arrow.Field{Name: changeCols[k].Name, Type: plan.ArrowOf(changeCols[k].Typ), Nullable: true})
 	}
 	op := &changesOp{
 		rel:     x,

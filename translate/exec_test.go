@@ -135,7 +135,7 @@ func checkWireTypes(t *testing.T, pos string, cols []pgtypes.Column, b arrow.Rec
 		if j >= int(b.NumCols()) {
 			return
 		}
-		want := arrowOf(plan.Type{OID: col.TypeOID, Typmod: col.Typmod})
+		want := plan.ArrowOf(plan.Type{OID: col.TypeOID, Typmod: col.Typmod})
 		got := b.Column(j).DataType()
 		if pgtypes.IsRegType(col.TypeOID) && arrow.TypeEqual(got, arrow.BinaryTypes.String) {
 			continue // the objects' names (regOutput)

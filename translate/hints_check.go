@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -169,4 +170,4 @@ func parseChecked(sql string) ([]parse.Stmt, error) {
 }
 
 // translateParse are the parse options of icegate's SQL.
-var translateParse = parse.Config{IsMetaTable: func(name string) bool { return metaTableByName(name) != nil }}
+var translateParse = parse.Config{IsMetaTable: func(name string) bool { return metatable.ByName(name) != nil }}

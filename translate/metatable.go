@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -26,12 +27,12 @@ import (
 // metaRel reads one metadata table of an Iceberg table.
 type metaRel struct {
 	table *catalog.Table
-	def   *metaTableDef
+	def   *metatable.Def
 	// snapshot is the snapshot the snapshot-scoped tables read (nil: the
 	// table has none).
 	snapshot *catalog.Snapshot
 	name     string // as written, for EXPLAIN
-	columns  []metaCol
+	columns  []metatable.Column
 	cols     []plan.ColID
 }
 
@@ -81,15 +82,15 @@ func (b *binder) bindMetadataTable(rv *pg.RangeVar, tn parse.TableName, alias st
 	if err != nil || t.Metadata == nil {
 		return nil, false, nil
 	}
-	def := metaTableByName(kind)
+	def := metatable.ByName(kind)
 	if def == nil {
 		return nil, true, b.errAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tn.Written).
 			WithDetail("Table \"%s\" has no metadata table \"%s\".", base.Written, kind).
-			WithHint("The metadata tables are %s.", strings.Join(metaTableNames(), ", ")), rv.Location)
+			WithHint("The metadata tables are %s.", strings.Join(metatable.Names(), ", ")), rv.Location)
 	}
 	snap := t.Metadata.CurrentSnapshot()
 	if clause != nil {
-		if !def.perSnapshot {
+		if !def.PerSnapshot {
 			return nil, true, b.errAt(pgerr.Unsupported("time travel on metadata table \"%s\" (it lists every snapshot)", kind), clause.Loc)
 		}
 		s, _, err := b.timeTravel(t, base.Written, clause)
@@ -98,7 +99,7 @@ func (b *binder) bindMetadataTable(rv *pg.RangeVar, tn parse.TableName, alias st
 		}
 		snap = s
 	}
-	columns := def.columns(t.Metadata)
+	columns := def.Columns(t.Metadata)
 	if len(colAliases) > len(columns) {
 		return nil, true, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
 			tn.Name, len(columns), len(colAliases)), rv.Location)
@@ -106,11 +107,11 @@ func (b *binder) bindMetadataTable(rv *pg.RangeVar, tn parse.TableName, alias st
 	mr := &metaRel{table: t, def: def, snapshot: snap, name: base.Written + "$" + kind, columns: columns}
 	it := &rangeItem{tn: tn, alias: alias, name: tn.Name}
 	for i, c := range columns {
-		name := c.name
+		name := c.Name
 		if i < len(colAliases) {
 			name = colAliases[i]
 		}
-		id := b.newCol(name, c.typ, arrowOf(c.typ))
+		id := b.newCol(name, c.Typ, plan.ArrowOf(c.Typ))
 		mr.cols = append(mr.cols, id)
 		it.cols = append(it.cols, itemCol{name: name, id: id})
 	}
@@ -120,14 +121,14 @@ func (b *binder) bindMetadataTable(rv *pg.RangeVar, tn parse.TableName, alias st
 
 // Lower computes a metadata table's rows.
 func (x *metaRel) Lower(ctx context.Context, _ plan.ColSet) (engine.Operator, []plan.ColID, error) {
-	rows, err := x.def.rows(ctx, &metaSource{table: x.table, meta: x.table.Metadata, snapshot: x.snapshot, columns: x.columns})
+	rows, err := x.def.Rows(ctx, &metatable.Source{Table: x.table, Meta: x.table.Metadata, Snapshot: x.snapshot, Columns: x.columns})
 	if err != nil {
 		if pgerr.As(err) != nil {
 			return nil, nil, err
 		}
 		return nil, nil, pgerr.Wrap(err, pgerr.IOError, "compute %s: %v", x.name, err)
 	}
-	batch, err := metaBatch(expr.Allocator(ctx), x.columns, rows)
+	batch, err := metatable.Batch(expr.Allocator(ctx), x.columns, rows)
 	if err != nil {
 		return nil, nil, pgerr.Wrap(err, pgerr.InternalError, "compute %s: %v", x.name, err)
 	}
@@ -137,7 +138,7 @@ func (x *metaRel) Lower(ctx context.Context, _ plan.ColSet) (engine.Operator, []
 // Describe is the metadata table's line in a plan.
 func (x *metaRel) Describe(q *plan.ColTable) string {
 	at := ""
-	if x.def.perSnapshot && x.snapshot != nil {
+	if x.def.PerSnapshot && x.snapshot != nil {
 		at = fmt.Sprintf(" at snapshot %d", x.snapshot.SnapshotID)
 	}
 	return fmt.Sprintf("metadata table %s%s [%s]", x.name, at, plan.FmtCols(q, x.cols))

@@ -5,6 +5,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/metatable"
 )
 
 // Metadata tables in the system catalog. So that BI tools and psql can
@@ -49,14 +50,14 @@ func metaTableRelations(ns string, t *catalog.Table) []*syscat.Relation {
 	if t.Metadata == nil {
 		return nil
 	}
-	out := make([]*syscat.Relation, 0, len(metaTables))
-	for _, def := range metaTables {
-		name := t.Ident.Name + "$" + def.name
+	out := make([]*syscat.Relation, 0, len(metatable.All))
+	for _, def := range metatable.All {
+		name := t.Ident.Name + "$" + def.Name
 		r := &syscat.Relation{Namespace: ns, Name: name, Kind: 'v', Rows: -1, Bytes: -1, Files: -1,
 			Comment: metaTableComment(def, t.Ident.Name),
 			ViewDef: "SELECT * FROM " + syscat.QuoteIdent(ns) + "." + syscat.QuoteIdent(name)}
-		for _, c := range def.columns(t.Metadata) {
-			r.Columns = append(r.Columns, syscat.Attribute{Name: c.name, Type: c.typ.OID, Typmod: c.typ.Typmod})
+		for _, c := range def.Columns(t.Metadata) {
+			r.Columns = append(r.Columns, syscat.Attribute{Name: c.Name, Type: c.Typ.OID, Typmod: c.Typ.Typmod})
 		}
 		out = append(out, r)
 	}
@@ -65,13 +66,13 @@ func metaTableRelations(ns string, t *catalog.Table) []*syscat.Relation {
 
 // metaTableComment is the description (obj_description, \dv+) of a
 // metadata table.
-func metaTableComment(def *metaTableDef, table string) string {
+func metaTableComment(def *metatable.Def, table string) string {
 	var b strings.Builder
 	b.WriteString("Iceberg metadata table ")
-	b.WriteString(def.name)
+	b.WriteString(def.Name)
 	b.WriteString(" of ")
 	b.WriteString(table)
-	if def.perSnapshot {
+	if def.PerSnapshot {
 		b.WriteString(" (at the current snapshot unless read AS OF another)")
 	}
 	return b.String()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/metatable"
 )
 
 // TestMetadataTablesInCatalog checks that iceberg.list_metadata_tables
@@ -16,7 +17,7 @@ func TestMetadataTablesInCatalog(t *testing.T) {
 	s := newTestSession(t)
 	ctx := context.Background()
 	const tbl = "lithium__partition_evolution" // partitioned: its files tables have partition
-	kinds := int64(len(metaTables))
+	kinds := int64(len(metatable.All))
 	counts := []struct {
 		q    string
 		want int64
@@ -26,7 +27,7 @@ func TestMetadataTablesInCatalog(t *testing.T) {
 		{"SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'iceberg' AND c.relname LIKE '" + tbl + "$%' AND c.relkind = 'v'", kinds, ""},
 		{"SELECT count(*) FROM information_schema.tables WHERE table_schema = 'iceberg' AND table_name = '" + tbl + "$snapshots' AND table_type = 'VIEW'", 1, ""},
 		{"SELECT count(*) FROM information_schema.tables WHERE table_schema = 'iceberg' AND table_type = 'BASE TABLE' AND table_name LIKE '%$%'", 0, ""},
-		{"SELECT count(*) FROM pg_attribute WHERE attrelid = 'iceberg.\"" + tbl + "$snapshots\"'::regclass AND attnum > 0", int64(len(snapshotsCols)), pgerr.UndefinedTable},
+		{"SELECT count(*) FROM pg_attribute WHERE attrelid = 'iceberg.\"" + tbl + "$snapshots\"'::regclass AND attnum > 0", int64(len(metatable.SnapshotsColumns)), pgerr.UndefinedTable},
 		{"SELECT count(*) FROM information_schema.columns WHERE table_name = '" + tbl + "$files' AND column_name IN ('partition', 'readable_metrics')", 2, ""},
 		{"SELECT count(*) FROM information_schema.columns WHERE table_name = 'lithium__deletion_vectors$files' AND column_name = 'partition'", 0, ""},
 		{"SELECT count(*) FROM pg_class WHERE relname = '" + tbl + "$refs' AND obj_description(oid, 'pg_class') LIKE 'Iceberg metadata table refs of %'", 1, ""},

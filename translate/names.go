@@ -7,6 +7,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -25,7 +26,7 @@ func (s *session) resolveTable(ctx context.Context, tn parse.TableName) (*catalo
 	// only readable, through FROM (metatable.go). Say so to whatever else
 	// named it (INSERT, UPDATE, DELETE, TRUNCATE, COPY FROM, DDL).
 	if e := pgerr.As(err); e != nil && (e.Code == pgerr.UndefinedTable || e.Code == pgerr.FeatureNotSupported) {
-		if base, kind, ok := splitMetaName(tn); ok && metaTableByName(kind) != nil {
+		if base, kind, ok := splitMetaName(tn); ok && metatable.ByName(kind) != nil {
 			if bt, berr := s.lookupTable(ctx, base); berr == nil && bt != nil {
 				return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is a metadata table of \"%s\"", tn.Written, base.Written).
 					WithDetail("Metadata tables can only be read, in the FROM clause of a query.")

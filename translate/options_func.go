@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -20,15 +21,15 @@ import (
 // level: SELECT * FROM iceberg.options('t') /*+ OPTIONS('split-size'='1') */.
 
 // optionColumns are the columns of iceberg.options().
-var optionColumns = []metaCol{
-	{name: "option", typ: plan.TText},
-	{name: "value", typ: plan.TText},
-	{name: "source", typ: plan.TText},
-	{name: "session_setting", typ: plan.TText},
-	{name: "table_property", typ: plan.TText},
-	{name: "levels", typ: plan.TText},
-	{name: "icegate_acts_at", typ: plan.TText},
-	{name: "description", typ: plan.TText},
+var optionColumns = []metatable.Column{
+	{Name: "option", Typ: plan.TText},
+	{Name: "value", Typ: plan.TText},
+	{Name: "source", Typ: plan.TText},
+	{Name: "session_setting", Typ: plan.TText},
+	{Name: "table_property", Typ: plan.TText},
+	{Name: "levels", Typ: plan.TText},
+	{Name: "icegate_acts_at", Typ: plan.TText},
+	{Name: "description", Typ: plan.TText},
 }
 
 // bindOptionsFunction binds iceberg.options / iceberg.option in FROM.
@@ -42,9 +43,9 @@ func (b *binder) bindOptionsFunction(rf *pg.RangeFunction, fc *pg.FuncCall, fn s
 		stmt = h.Options
 	}
 	s := b.sess
-	def := &metaTableDef{name: fn,
-		columns: func(*catalog.TableMetadata) []metaCol { return optionColumns },
-		rows: func(context.Context, *metaSource) ([][]any, error) {
+	def := &metatable.Def{Name: fn,
+		Columns: func(*catalog.TableMetadata) []metatable.Column { return optionColumns },
+		Rows: func(context.Context, *metatable.Source) ([][]any, error) {
 			return s.optionRows(opts, stmt, props), nil
 		}}
 	alias, colAliases := aliasOf(rf.Alias)
@@ -58,11 +59,11 @@ func (b *binder) bindOptionsFunction(rf *pg.RangeFunction, fc *pg.FuncCall, fn s
 	mr := &metaRel{table: t, def: def, name: "iceberg." + fn, columns: optionColumns}
 	it := &rangeItem{alias: alias, name: alias}
 	for i, c := range optionColumns {
-		name := c.name
+		name := c.Name
 		if i < len(colAliases) {
 			name = colAliases[i]
 		}
-		id := b.newCol(name, c.typ, arrowOf(c.typ))
+		id := b.newCol(name, c.Typ, plan.ArrowOf(c.Typ))
 		mr.cols = append(mr.cols, id)
 		it.cols = append(it.cols, itemCol{name: name, id: id})
 	}

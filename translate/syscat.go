@@ -360,7 +360,7 @@ func sqlLiteral(v any, t plan.Type) string {
 	// Other values (decimals, dates, times, timestamps, uuids, bytes) are
 	// written by the cast to text PostgreSQL's output uses: a decimal as a
 	// numeric constant, the others as a typed string.
-	lit, ok := expr.Fold(&expr.Cast{Arg: &expr.Lit{V: v, T: arrowOf(t)}, T: expr.Text}).(*expr.Lit)
+	lit, ok := expr.Fold(&expr.Cast{Arg: &expr.Lit{V: v, T: plan.ArrowOf(t)}, T: expr.Text}).(*expr.Lit)
 	if !ok {
 		return fmt.Sprint(v)
 	}

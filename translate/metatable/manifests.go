@@ -1,4 +1,4 @@
-package translate
+package metatable
 
 import (
 	"context"
@@ -14,19 +14,19 @@ import (
 // tables share.
 
 // snapshotManifests lists the manifests of one snapshot (none for nil).
-func (s *metaSource) snapshotManifests(ctx context.Context, snap *catalog.Snapshot) ([]catalog.ManifestFile, error) {
+func (s *Source) snapshotManifests(ctx context.Context, snap *catalog.Snapshot) ([]catalog.ManifestFile, error) {
 	if snap == nil {
 		return nil, nil
 	}
-	return catalog.ReadManifestList(ctx, s.table.IO, snap)
+	return catalog.ReadManifestList(ctx, s.Table.IO, snap)
 }
 
 // reachableManifests lists every manifest of every snapshot once (by
 // path), in snapshot order: what the all_* tables read.
-func (s *metaSource) reachableManifests(ctx context.Context) ([]catalog.ManifestFile, error) {
+func (s *Source) reachableManifests(ctx context.Context) ([]catalog.ManifestFile, error) {
 	seen := map[string]bool{}
 	var out []catalog.ManifestFile
-	for _, snap := range s.meta.Snapshots {
+	for _, snap := range s.Meta.Snapshots {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -46,12 +46,12 @@ func (s *metaSource) reachableManifests(ctx context.Context) ([]catalog.Manifest
 
 // eachEntry reads the manifests and calls fn for each entry (deleted
 // ones too).
-func (s *metaSource) eachEntry(ctx context.Context, mfs []catalog.ManifestFile, fn func(m *catalog.Manifest, e *catalog.ManifestEntry) error) error {
+func (s *Source) eachEntry(ctx context.Context, mfs []catalog.ManifestFile, fn func(m *catalog.Manifest, e *catalog.ManifestEntry) error) error {
 	for i := range mfs {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		m, err := catalog.ReadManifest(ctx, s.table.IO, &mfs[i])
+		m, err := catalog.ReadManifest(ctx, s.Table.IO, &mfs[i])
 		if err != nil {
 			return err
 		}
@@ -64,8 +64,8 @@ func (s *metaSource) eachEntry(ctx context.Context, mfs []catalog.ManifestFile, 
 	return nil
 }
 
-func manifestsRows(ctx context.Context, src *metaSource) ([][]any, error) {
-	mfs, err := src.snapshotManifests(ctx, src.snapshot)
+func manifestsRows(ctx context.Context, src *Source) ([][]any, error) {
+	mfs, err := src.snapshotManifests(ctx, src.Snapshot)
 	if err != nil {
 		return nil, err
 	}
@@ -76,9 +76,9 @@ func manifestsRows(ctx context.Context, src *metaSource) ([][]any, error) {
 	return rows, nil
 }
 
-func allManifestsRows(ctx context.Context, src *metaSource) ([][]any, error) {
+func allManifestsRows(ctx context.Context, src *Source) ([][]any, error) {
 	var rows [][]any
-	for _, snap := range src.meta.Snapshots {
+	for _, snap := range src.Meta.Snapshots {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -95,7 +95,7 @@ func allManifestsRows(ctx context.Context, src *metaSource) ([][]any, error) {
 
 // manifestRow is one row of manifests: file counts go to the data or the
 // delete columns by the manifest's content.
-func (s *metaSource) manifestRow(mf *catalog.ManifestFile) []any {
+func (s *Source) manifestRow(mf *catalog.ManifestFile) []any {
 	var zero int32
 	data := []any{optInt32(mf.AddedFilesCount), optInt32(mf.ExistingFilesCount), optInt32(mf.DeletedFilesCount)}
 	dels := []any{zero, zero, zero}
@@ -110,8 +110,8 @@ func (s *metaSource) manifestRow(mf *catalog.ManifestFile) []any {
 
 // partitionSummaries renders a manifest's partition field summaries with
 // bounds in their human-readable form, as Spark does.
-func (s *metaSource) partitionSummaries(mf *catalog.ManifestFile) any {
-	spec := s.meta.SpecByID(mf.SpecID)
+func (s *Source) partitionSummaries(mf *catalog.ManifestFile) any {
+	spec := s.Meta.SpecByID(mf.SpecID)
 	items := []string{}
 	for i, p := range mf.Partitions {
 		var f *catalog.PartitionField
@@ -136,8 +136,8 @@ func (s *metaSource) partitionSummaries(mf *catalog.ManifestFile) any {
 
 // partitionFieldType is the type of a partition field's values over the
 // current schema, nil when unknown (its source column was dropped).
-func (s *metaSource) partitionFieldType(f catalog.PartitionField) *catalog.PrimitiveType {
-	schema := s.meta.CurrentSchema()
+func (s *Source) partitionFieldType(f catalog.PartitionField) *catalog.PrimitiveType {
+	schema := s.Meta.CurrentSchema()
 	if schema == nil {
 		return nil
 	}

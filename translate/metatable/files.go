@@ -1,4 +1,4 @@
-package translate
+package metatable
 
 import (
 	"context"
@@ -34,25 +34,25 @@ func (c contentFilter) keeps(df *catalog.DataFile) bool {
 
 // manifestsToRead are the manifests a table reads: the snapshot's, or for
 // the all_ tables every reachable one.
-func (s *metaSource) manifestsToRead(ctx context.Context, all bool) ([]catalog.ManifestFile, error) {
+func (s *Source) manifestsToRead(ctx context.Context, all bool) ([]catalog.ManifestFile, error) {
 	if all {
 		return s.reachableManifests(ctx)
 	}
-	return s.snapshotManifests(ctx, s.snapshot)
+	return s.snapshotManifests(ctx, s.Snapshot)
 }
 
 // schema is the schema the metrics are read with: the snapshot's.
-func (s *metaSource) schema() *catalog.Schema {
-	if s.snapshot != nil {
-		if sc := snapshotSchema(s.meta, s.snapshot); sc != nil {
+func (s *Source) schema() *catalog.Schema {
+	if s.Snapshot != nil {
+		if sc := SnapshotSchema(s.Meta, s.Snapshot); sc != nil {
 			return sc
 		}
 	}
-	return s.meta.CurrentSchema()
+	return s.Meta.CurrentSchema()
 }
 
-func filesRows(filter contentFilter, all bool) func(context.Context, *metaSource) ([][]any, error) {
-	return func(ctx context.Context, src *metaSource) ([][]any, error) {
+func filesRows(filter contentFilter, all bool) func(context.Context, *Source) ([][]any, error) {
+	return func(ctx context.Context, src *Source) ([][]any, error) {
 		mfs, err := src.manifestsToRead(ctx, all)
 		if err != nil {
 			return nil, err
@@ -74,7 +74,7 @@ func filesRows(filter contentFilter, all bool) func(context.Context, *metaSource
 
 // fileRow is a data or delete file's row of the file tables, up to
 // readable_metrics.
-func (s *metaSource) fileRow(df *catalog.DataFile, withPartition bool) []any {
+func (s *Source) fileRow(df *catalog.DataFile, withPartition bool) []any {
 	row := []any{int32(df.Content), df.Path, string(df.Format), int32(df.SpecID)}
 	if withPartition {
 		row = append(row, s.partitionJSON(df.SpecID, df.Partition))
@@ -106,8 +106,8 @@ func (s *metaSource) fileRow(df *catalog.DataFile, withPartition bool) []any {
 
 // partitionJSON renders a partition tuple as an object keyed by the
 // spec's field names.
-func (s *metaSource) partitionJSON(specID int, values []any) string {
-	spec := s.meta.SpecByID(specID)
+func (s *Source) partitionJSON(specID int, values []any) string {
+	spec := s.Meta.SpecByID(specID)
 	var o mjObj
 	for i, v := range values {
 		name := "_" + strconv.Itoa(i+1)
@@ -125,8 +125,8 @@ func (s *metaSource) partitionJSON(specID int, values []any) string {
 	return o.String()
 }
 
-func entriesRows(all bool) func(context.Context, *metaSource) ([][]any, error) {
-	return func(ctx context.Context, src *metaSource) ([][]any, error) {
+func entriesRows(all bool) func(context.Context, *Source) ([][]any, error) {
+	return func(ctx context.Context, src *Source) ([][]any, error) {
 		mfs, err := src.manifestsToRead(ctx, all)
 		if err != nil {
 			return nil, err
@@ -145,23 +145,23 @@ func entriesRows(all bool) func(context.Context, *metaSource) ([][]any, error) {
 
 // dataFileCols are the members of entries' data_file: the file tables'
 // columns with partition, without readable_metrics.
-var dataFileCols = func() []metaCol {
-	out := append([]metaCol(nil), filesCols[:4]...)
-	out = append(out, metaCol{"partition", plan.TJSONB})
+var dataFileCols = func() []Column {
+	out := append([]Column(nil), filesCols[:4]...)
+	out = append(out, Column{"partition", plan.TJSONB})
 	return append(out, filesCols[4:len(filesCols)-1]...)
 }()
 
 // rowJSON renders a row as a JSON object keyed by column names (jsonb
 // values are embedded as they are).
-func rowJSON(cols []metaCol, row []any) string {
+func rowJSON(cols []Column, row []any) string {
 	var o mjObj
 	for i, c := range cols {
-		o.Add(c.name, goJSON(row[i], c.typ))
+		o.Add(c.Name, goJSON(row[i], c.Typ))
 	}
 	return o.String()
 }
 
-// goJSON renders one metaBatch row value as JSON.
+// goJSON renders one Batch row value as JSON.
 func goJSON(v any, t plan.Type) string {
 	switch x := v.(type) {
 	case nil:
@@ -199,8 +199,8 @@ type partitionStats struct {
 	updated                      bool
 }
 
-func partitionsRows(ctx context.Context, src *metaSource) ([][]any, error) {
-	mfs, err := src.snapshotManifests(ctx, src.snapshot)
+func partitionsRows(ctx context.Context, src *Source) ([][]any, error) {
+	mfs, err := src.snapshotManifests(ctx, src.Snapshot)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +234,7 @@ func partitionsRows(ctx context.Context, src *metaSource) ([][]any, error) {
 			g.eqRecords += df.RecordCount
 			g.eqFiles++
 		}
-		if s := src.meta.SnapshotByID(df.SnapshotID); s != nil && (!g.updated || s.TimestampMs > g.lastUpdatedMs) {
+		if s := src.Meta.SnapshotByID(df.SnapshotID); s != nil && (!g.updated || s.TimestampMs > g.lastUpdatedMs) {
 			g.lastUpdatedMs, g.lastUpdatedID, g.updated = s.TimestampMs, s.SnapshotID, true
 		}
 		return nil

@@ -1,4 +1,4 @@
-package translate
+package metatable
 
 import (
 	"context"
@@ -41,8 +41,8 @@ func posDeleteSchema(rowSchema *catalog.Schema) *catalog.Schema {
 // position, the deleted row's values where the delete file stores them
 // (row, as jsonb; NULL for deletion vectors and files without it), the
 // partition and spec of the delete file and the delete file's path.
-func positionDeletesRows(ctx context.Context, src *metaSource) ([][]any, error) {
-	mfs, err := src.snapshotManifests(ctx, src.snapshot)
+func positionDeletesRows(ctx context.Context, src *Source) ([][]any, error) {
+	mfs, err := src.snapshotManifests(ctx, src.Snapshot)
 	if err != nil {
 		return nil, err
 	}
@@ -87,12 +87,12 @@ func positionDeletesRows(ctx context.Context, src *metaSource) ([][]any, error) 
 
 // readDeletionVector lists the positions a deletion vector (a blob of a
 // Puffin file, format 3) deletes from the data file it references.
-func (s *metaSource) readDeletionVector(ctx context.Context, df *catalog.DataFile, fn func(path string, pos int64, row any)) error {
+func (s *Source) readDeletionVector(ctx context.Context, df *catalog.DataFile, fn func(path string, pos int64, row any)) error {
 	if df.ReferencedDataFile == nil {
 		return fmt.Errorf("deletion vector %s names no data file", df.Path)
 	}
 	target := &catalog.DataFile{Path: *df.ReferencedDataFile, Content: catalog.ContentData}
-	pos, err := scan.DeletedPositions(ctx, s.table, catalog.FileScanTask{File: target, Deletes: []*catalog.DataFile{df}})
+	pos, err := scan.DeletedPositions(ctx, s.Table, catalog.FileScanTask{File: target, Deletes: []*catalog.DataFile{df}})
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func (s *metaSource) readDeletionVector(ctx context.Context, df *catalog.DataFil
 // readPositions reads a position-delete file through the table scan, as
 // if it were a data file with the reserved columns. row is the deleted
 // row as jsonb text, or nil where the file does not store it.
-func (s *metaSource) readPositions(ctx context.Context, df *catalog.DataFile, fn func(path string, pos int64, row any)) error {
+func (s *Source) readPositions(ctx context.Context, df *catalog.DataFile, fn func(path string, pos int64, row any)) error {
 	f := *df
 	f.Content = catalog.ContentData
 	f.Partition = nil
@@ -116,7 +116,7 @@ func (s *metaSource) readPositions(ctx context.Context, df *catalog.DataFile, fn
 	for i, fl := range schema.Fields {
 		ids[i] = fl.ID
 	}
-	op := scan.New(engine.ScanSpec{Table: s.table, Tasks: []catalog.FileScanTask{task}, Schema: schema, FieldIDs: ids},
+	op := scan.New(engine.ScanSpec{Table: s.Table, Tasks: []catalog.FileScanTask{task}, Schema: schema, FieldIDs: ids},
 		scan.Options{Alloc: expr.Allocator(ctx), Parallelism: 1})
 	defer op.Close()
 	if err := op.Open(ctx); err != nil {

@@ -1,4 +1,4 @@
-package translate
+package metatable
 
 import (
 	"fmt"
@@ -11,20 +11,20 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// metaCol is one column of a metadata table.
-type metaCol struct {
-	name string
-	typ  plan.Type
+// Column is one column of a metadata table.
+type Column struct {
+	Name string
+	Typ  plan.Type
 }
 
-// metaBatch builds the rows of a metadata table as one Arrow batch. Row
+// Batch builds the rows of a metadata table as one Arrow batch. Row
 // values, per column type: nil for NULL; bool; int32; int64; string (text
 // and jsonb); []byte (bytea); time.Time (timestamptz); []int64 (bigint[]);
 // []int32 (integer[]).
-func metaBatch(mem memory.Allocator, cols []metaCol, rows [][]any) (arrow.RecordBatch, error) {
+func Batch(mem memory.Allocator, cols []Column, rows [][]any) (arrow.RecordBatch, error) {
 	fields := make([]arrow.Field, len(cols))
 	for i, c := range cols {
-		fields[i] = arrow.Field{Name: c.name, Type: arrowOf(c.typ), Nullable: true}
+		fields[i] = arrow.Field{Name: c.Name, Type: plan.ArrowOf(c.Typ), Nullable: true}
 	}
 	b := array.NewRecordBuilder(mem, arrow.NewSchema(fields, nil))
 	defer b.Release()
@@ -34,7 +34,7 @@ func metaBatch(mem memory.Allocator, cols []metaCol, rows [][]any) (arrow.Record
 		}
 		for ci, v := range row {
 			if err := syscat.AppendValue(b.Field(ci), v); err != nil {
-				return nil, fmt.Errorf("column %s: %w", cols[ci].name, err)
+				return nil, fmt.Errorf("column %s: %w", cols[ci].Name, err)
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package translate
+package metatable
 
 import (
 	"encoding/hex"

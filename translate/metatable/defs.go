@@ -1,4 +1,4 @@
-package translate
+package metatable
 
 import (
 	"context"
@@ -9,31 +9,31 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// metaTableDef is one kind of metadata table: its columns (some depend on
+// Def is one kind of metadata table: its columns (some depend on
 // the table: partition is there only when the table has been
 // partitioned, as in Spark) and how its rows are computed.
-type metaTableDef struct {
-	name string
+type Def struct {
+	Name string
 	// perSnapshot tables list the state of one snapshot and take time
 	// travel; the others list the whole history.
-	perSnapshot bool
-	columns     func(m *catalog.TableMetadata) []metaCol
-	rows        func(ctx context.Context, src *metaSource) ([][]any, error)
+	PerSnapshot bool
+	Columns     func(m *catalog.TableMetadata) []Column
+	Rows        func(ctx context.Context, src *Source) ([][]any, error)
 }
 
-// metaSource is what a metadata table's rows are computed from.
-type metaSource struct {
-	table    *catalog.Table
-	meta     *catalog.TableMetadata
-	snapshot *catalog.Snapshot
-	columns  []metaCol
+// Source is what a metadata table's rows are computed from.
+type Source struct {
+	Table    *catalog.Table
+	Meta     *catalog.TableMetadata
+	Snapshot *catalog.Snapshot
+	Columns  []Column
 }
 
 // has reports whether the relation has a column (partition comes and
 // goes with the table's partitioning).
-func (s *metaSource) Has(name string) bool {
-	for _, c := range s.columns {
-		if c.name == name {
+func (s *Source) Has(name string) bool {
+	for _, c := range s.Columns {
+		if c.Name == name {
 			return true
 		}
 	}
@@ -45,8 +45,8 @@ var (
 	tInt4Array = plan.Type{OID: pgtypes.ArrayOf(pgtypes.Int4), Typmod: -1}
 )
 
-func fixedCols(cols ...metaCol) func(*catalog.TableMetadata) []metaCol {
-	return func(*catalog.TableMetadata) []metaCol { return cols }
+func fixedCols(cols ...Column) func(*catalog.TableMetadata) []Column {
+	return func(*catalog.TableMetadata) []Column { return cols }
 }
 
 // isPartitioned reports whether any partition spec of the table has a
@@ -62,40 +62,40 @@ func isPartitioned(m *catalog.TableMetadata) bool {
 
 // withPartition inserts the partition column (jsonb) before column at
 // when the table is partitioned.
-func withPartition(cols []metaCol, at int, extra ...metaCol) func(*catalog.TableMetadata) []metaCol {
-	return func(m *catalog.TableMetadata) []metaCol {
+func withPartition(cols []Column, at int, extra ...Column) func(*catalog.TableMetadata) []Column {
+	return func(m *catalog.TableMetadata) []Column {
 		if !isPartitioned(m) {
 			return cols
 		}
-		out := append([]metaCol(nil), cols[:at]...)
-		out = append(out, metaCol{"partition", plan.TJSONB})
+		out := append([]Column(nil), cols[:at]...)
+		out = append(out, Column{"partition", plan.TJSONB})
 		out = append(out, extra...)
 		return append(out, cols[at:]...)
 	}
 }
 
-var snapshotsCols = []metaCol{
+var SnapshotsColumns = []Column{
 	{"committed_at", plan.TTimestamptz}, {"snapshot_id", plan.TInt8}, {"parent_id", plan.TInt8},
 	{"operation", plan.TText}, {"manifest_list", plan.TText}, {"summary", plan.TJSONB},
 }
 
-var historyCols = []metaCol{
+var historyCols = []Column{
 	{"made_current_at", plan.TTimestamptz}, {"snapshot_id", plan.TInt8}, {"parent_id", plan.TInt8}, {"is_current_ancestor", plan.TBool},
 }
 
-var metadataLogCols = []metaCol{
+var metadataLogCols = []Column{
 	{"timestamp", plan.TTimestamptz}, {"file", plan.TText}, {"latest_snapshot_id", plan.TInt8},
 	{"latest_schema_id", plan.TInt4}, {"latest_sequence_number", plan.TInt8},
 }
 
-var refsCols = []metaCol{
+var refsCols = []Column{
 	{"name", plan.TText}, {"type", plan.TText}, {"snapshot_id", plan.TInt8},
 	{"max_reference_age_in_ms", plan.TInt8}, {"min_snapshots_to_keep", plan.TInt4}, {"max_snapshot_age_in_ms", plan.TInt8},
 }
 
-var propertiesCols = []metaCol{{"key", plan.TText}, {"value", plan.TText}}
+var propertiesCols = []Column{{"key", plan.TText}, {"value", plan.TText}}
 
-var manifestsCols = []metaCol{
+var manifestsCols = []Column{
 	{"content", plan.TInt4}, {"path", plan.TText}, {"length", plan.TInt8}, {"partition_spec_id", plan.TInt4},
 	{"added_snapshot_id", plan.TInt8}, {"added_data_files_count", plan.TInt4}, {"existing_data_files_count", plan.TInt4},
 	{"deleted_data_files_count", plan.TInt4}, {"added_delete_files_count", plan.TInt4},
@@ -103,10 +103,10 @@ var manifestsCols = []metaCol{
 	{"partition_summaries", plan.TJSONB},
 }
 
-var allManifestsCols = append(append([]metaCol(nil), manifestsCols...), metaCol{"reference_snapshot_id", plan.TInt8})
+var allManifestsCols = append(append([]Column(nil), manifestsCols...), Column{"reference_snapshot_id", plan.TInt8})
 
 // filesCols are Spark's files columns without partition (inserted at 4).
-var filesCols = []metaCol{
+var filesCols = []Column{
 	{"content", plan.TInt4}, {"file_path", plan.TText}, {"file_format", plan.TText}, {"spec_id", plan.TInt4},
 	{"record_count", plan.TInt8}, {"file_size_in_bytes", plan.TInt8},
 	{"column_sizes", plan.TJSONB}, {"value_counts", plan.TJSONB}, {"null_value_counts", plan.TJSONB}, {"nan_value_counts", plan.TJSONB},
@@ -116,14 +116,14 @@ var filesCols = []metaCol{
 	{"readable_metrics", plan.TJSONB},
 }
 
-var entriesCols = []metaCol{
+var entriesCols = []Column{
 	{"status", plan.TInt4}, {"snapshot_id", plan.TInt8}, {"sequence_number", plan.TInt8}, {"file_sequence_number", plan.TInt8},
 	{"data_file", plan.TJSONB}, {"readable_metrics", plan.TJSONB},
 }
 
 // partitionsCols are Spark's partitions columns of an unpartitioned
 // table; a partitioned one has partition and spec_id first.
-var partitionsCols = []metaCol{
+var partitionsCols = []Column{
 	{"record_count", plan.TInt8}, {"file_count", plan.TInt4}, {"total_data_file_size_in_bytes", plan.TInt8},
 	{"position_delete_record_count", plan.TInt8}, {"position_delete_file_count", plan.TInt4},
 	{"equality_delete_record_count", plan.TInt8}, {"equality_delete_file_count", plan.TInt4},
@@ -132,46 +132,46 @@ var partitionsCols = []metaCol{
 
 // positionDeletesCols are Spark's position_deletes columns without
 // partition (inserted at 3).
-var positionDeletesCols = []metaCol{
+var positionDeletesCols = []Column{
 	{"file_path", plan.TText}, {"pos", plan.TInt8}, {"row", plan.TJSONB}, {"spec_id", plan.TInt4}, {"delete_file_path", plan.TText},
 }
 
-// metaTables lists every metadata table.
-var metaTables = []*metaTableDef{
-	{name: "snapshots", columns: fixedCols(snapshotsCols...), rows: snapshotsRows},
-	{name: "history", columns: fixedCols(historyCols...), rows: historyRows},
-	{name: "metadata_log_entries", columns: fixedCols(metadataLogCols...), rows: metadataLogRows},
-	{name: "refs", columns: fixedCols(refsCols...), rows: refsRows},
-	{name: "properties", columns: fixedCols(propertiesCols...), rows: propertiesRows},
-	{name: "manifests", perSnapshot: true, columns: fixedCols(manifestsCols...), rows: manifestsRows},
-	{name: "all_manifests", columns: fixedCols(allManifestsCols...), rows: allManifestsRows},
-	{name: "files", perSnapshot: true, columns: withPartition(filesCols, 4), rows: filesRows(anyContent, false)},
-	{name: "data_files", perSnapshot: true, columns: withPartition(filesCols, 4), rows: filesRows(dataContent, false)},
-	{name: "delete_files", perSnapshot: true, columns: withPartition(filesCols, 4), rows: filesRows(deleteContent, false)},
-	{name: "all_files", columns: withPartition(filesCols, 4), rows: filesRows(anyContent, true)},
-	{name: "all_data_files", columns: withPartition(filesCols, 4), rows: filesRows(dataContent, true)},
-	{name: "all_delete_files", columns: withPartition(filesCols, 4), rows: filesRows(deleteContent, true)},
-	{name: "entries", perSnapshot: true, columns: fixedCols(entriesCols...), rows: entriesRows(false)},
-	{name: "all_entries", columns: fixedCols(entriesCols...), rows: entriesRows(true)},
-	{name: "partitions", perSnapshot: true, columns: withPartition(partitionsCols, 0, metaCol{"spec_id", plan.TInt4}), rows: partitionsRows},
-	{name: "position_deletes", perSnapshot: true, columns: withPartition(positionDeletesCols, 3), rows: positionDeletesRows},
+// All lists every metadata table.
+var All = []*Def{
+	{Name: "snapshots", Columns: fixedCols(SnapshotsColumns...), Rows: snapshotsRows},
+	{Name: "history", Columns: fixedCols(historyCols...), Rows: historyRows},
+	{Name: "metadata_log_entries", Columns: fixedCols(metadataLogCols...), Rows: metadataLogRows},
+	{Name: "refs", Columns: fixedCols(refsCols...), Rows: refsRows},
+	{Name: "properties", Columns: fixedCols(propertiesCols...), Rows: propertiesRows},
+	{Name: "manifests", PerSnapshot: true, Columns: fixedCols(manifestsCols...), Rows: manifestsRows},
+	{Name: "all_manifests", Columns: fixedCols(allManifestsCols...), Rows: allManifestsRows},
+	{Name: "files", PerSnapshot: true, Columns: withPartition(filesCols, 4), Rows: filesRows(anyContent, false)},
+	{Name: "data_files", PerSnapshot: true, Columns: withPartition(filesCols, 4), Rows: filesRows(dataContent, false)},
+	{Name: "delete_files", PerSnapshot: true, Columns: withPartition(filesCols, 4), Rows: filesRows(deleteContent, false)},
+	{Name: "all_files", Columns: withPartition(filesCols, 4), Rows: filesRows(anyContent, true)},
+	{Name: "all_data_files", Columns: withPartition(filesCols, 4), Rows: filesRows(dataContent, true)},
+	{Name: "all_delete_files", Columns: withPartition(filesCols, 4), Rows: filesRows(deleteContent, true)},
+	{Name: "entries", PerSnapshot: true, Columns: fixedCols(entriesCols...), Rows: entriesRows(false)},
+	{Name: "all_entries", Columns: fixedCols(entriesCols...), Rows: entriesRows(true)},
+	{Name: "partitions", PerSnapshot: true, Columns: withPartition(partitionsCols, 0, Column{"spec_id", plan.TInt4}), Rows: partitionsRows},
+	{Name: "position_deletes", PerSnapshot: true, Columns: withPartition(positionDeletesCols, 3), Rows: positionDeletesRows},
 }
 
-// metaTableByName finds a metadata table kind (lower case), or nil.
-func metaTableByName(name string) *metaTableDef {
-	for _, d := range metaTables {
-		if d.name == name {
+// ByName finds a metadata table kind (lower case), or nil.
+func ByName(name string) *Def {
+	for _, d := range All {
+		if d.Name == name {
 			return d
 		}
 	}
 	return nil
 }
 
-// metaTableNames lists the metadata tables' names in order.
-func metaTableNames() []string {
-	out := make([]string, len(metaTables))
-	for i, d := range metaTables {
-		out[i] = d.name
+// Names lists the metadata tables' names in order.
+func Names() []string {
+	out := make([]string, len(All))
+	for i, d := range All {
+		out[i] = d.Name
 	}
 	sort.Strings(out)
 	return out

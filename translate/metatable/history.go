@@ -1,4 +1,4 @@
-package translate
+package metatable
 
 import (
 	"context"
@@ -34,9 +34,9 @@ func optInt(p *int) any {
 	return int32(*p)
 }
 
-func snapshotsRows(ctx context.Context, src *metaSource) ([][]any, error) {
+func snapshotsRows(ctx context.Context, src *Source) ([][]any, error) {
 	var rows [][]any
-	for _, s := range src.meta.Snapshots {
+	for _, s := range src.Meta.Snapshots {
 		var list any
 		if s.ManifestList != "" {
 			list = s.ManifestList
@@ -84,12 +84,12 @@ func currentAncestors(m *catalog.TableMetadata) map[int64]bool {
 	return out
 }
 
-func historyRows(ctx context.Context, src *metaSource) ([][]any, error) {
-	anc := currentAncestors(src.meta)
+func historyRows(ctx context.Context, src *Source) ([][]any, error) {
+	anc := currentAncestors(src.Meta)
 	var rows [][]any
-	for _, e := range src.meta.SnapshotLog {
+	for _, e := range src.Meta.SnapshotLog {
 		var parent any
-		if s := src.meta.SnapshotByID(e.SnapshotID); s != nil {
+		if s := src.Meta.SnapshotByID(e.SnapshotID); s != nil {
 			parent = optInt64(s.ParentSnapshotID)
 		}
 		rows = append(rows, []any{msTime(e.TimestampMs), e.SnapshotID, parent, anc[e.SnapshotID]})
@@ -113,11 +113,11 @@ func snapshotAtMs(m *catalog.TableMetadata, ms int64) *catalog.Snapshot {
 	return m.SnapshotByID(id)
 }
 
-func metadataLogRows(ctx context.Context, src *metaSource) ([][]any, error) {
-	m := src.meta
+func metadataLogRows(ctx context.Context, src *Source) ([][]any, error) {
+	m := src.Meta
 	entries := append([]catalog.MetadataLogEntry(nil), m.MetadataLog...)
 	// The current metadata file is the log's last entry, as in Spark.
-	entries = append(entries, catalog.MetadataLogEntry{TimestampMs: m.LastUpdatedMs, MetadataFile: src.table.MetadataLocation})
+	entries = append(entries, catalog.MetadataLogEntry{TimestampMs: m.LastUpdatedMs, MetadataFile: src.Table.MetadataLocation})
 	var rows [][]any
 	for _, e := range entries {
 		row := []any{msTime(e.TimestampMs), e.MetadataFile, nil, nil, nil}
@@ -131,15 +131,15 @@ func metadataLogRows(ctx context.Context, src *metaSource) ([][]any, error) {
 	return rows, nil
 }
 
-func refsRows(ctx context.Context, src *metaSource) ([][]any, error) {
-	names := make([]string, 0, len(src.meta.Refs))
-	for n := range src.meta.Refs {
+func refsRows(ctx context.Context, src *Source) ([][]any, error) {
+	names := make([]string, 0, len(src.Meta.Refs))
+	for n := range src.Meta.Refs {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	var rows [][]any
 	for _, n := range names {
-		r := src.meta.Refs[n]
+		r := src.Meta.Refs[n]
 		rows = append(rows, []any{n, refTypeName(r.Type), r.SnapshotID, optInt64(r.MaxRefAgeMs), optInt(r.MinSnapshotsToKeep), optInt64(r.MaxSnapshotAgeMs)})
 	}
 	return rows, nil
@@ -156,15 +156,15 @@ func refTypeName(t string) string {
 	return t
 }
 
-func propertiesRows(ctx context.Context, src *metaSource) ([][]any, error) {
-	keys := make([]string, 0, len(src.meta.Properties))
-	for k := range src.meta.Properties {
+func propertiesRows(ctx context.Context, src *Source) ([][]any, error) {
+	keys := make([]string, 0, len(src.Meta.Properties))
+	for k := range src.Meta.Properties {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	var rows [][]any
 	for _, k := range keys {
-		rows = append(rows, []any{k, src.meta.Properties[k]})
+		rows = append(rows, []any{k, src.Meta.Properties[k]})
 	}
 	return rows, nil
 }
