@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
@@ -68,17 +69,17 @@ func checkHints(stmts []parse.Stmt) error {
 // addHintOption checks one option of the hint: 22023 for an unknown option, a
 // session-only one, a repeated one or an invalid value.
 func addHintOption(h *parse.Hint, key, val string) error {
-	o := lookupOption(key)
+	o := conf.LookupOption(key)
 	if o == nil {
 		return pgerr.New(pgerr.InvalidParameterValue, "unknown option \"%s\" in an OPTIONS hint", key).
-			WithHint("The read and write options are %s.", strings.Join(optionNames(levelRead|levelWrite), ", "))
+			WithHint("The read and write options are %s.", strings.Join(conf.OptionNames(conf.LevelRead|conf.LevelWrite), ", "))
 	}
-	if o.Levels&(levelRead|levelWrite) == 0 {
+	if o.Levels&(conf.LevelRead|conf.LevelWrite) == 0 {
 		return pgerr.New(pgerr.InvalidParameterValue, "option \"%s\" is a session setting, not a read or write option", key).
-			WithHint("SET %s = '%s' sets it for the session.", o.settingName(), strings.ReplaceAll(val, "'", "''"))
+			WithHint("SET %s = '%s' sets it for the session.", o.SettingName(), strings.ReplaceAll(val, "'", "''"))
 	}
 	name := strings.ToLower(key)
-	if !o.isPrefix() {
+	if !o.IsPrefix() {
 		name = strings.ToLower(o.Name) // split_size is split-size
 	}
 	if _, dup := h.Options[name]; dup {
@@ -113,7 +114,7 @@ func hintTimeTravel(h *parse.Hint) (*parse.AsOfClause, error) {
 	case "as-of-timestamp":
 		var ms int64
 		if _, err := fmt.Sscan(h.Options["as-of-timestamp"], &ms); err != nil {
-			return nil, invalidOption("as-of-timestamp", h.Options["as-of-timestamp"])
+			return nil, conf.InvalidOption("as-of-timestamp", h.Options["as-of-timestamp"])
 		}
 		at := time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05.000-07:00")
 		return &parse.AsOfClause{Timestamp: true, Value: "timestamptz '" + at + "'", Loc: h.Loc}, nil
@@ -126,7 +127,7 @@ func hintNoticesOf(h *parse.Hint) []Notice {
 	var out []Notice
 	tt := hintTimeTravelKey(h)
 	for _, k := range h.Keys {
-		o := lookupOption(k)
+		o := conf.LookupOption(k)
 		if o == nil {
 			continue
 		}
@@ -135,7 +136,7 @@ func hintNoticesOf(h *parse.Hint) []Notice {
 				Message: "option as-of-timestamp is ignored: snapshot-id is given too, and wins"})
 			continue
 		}
-		if o.Acts&(levelRead|levelWrite) != 0 {
+		if o.Acts&(conf.LevelRead|conf.LevelWrite) != 0 {
 			continue
 		}
 		out = append(out, optionIgnoredNotice(fmt.Sprintf("option \"%s\"", k), o))

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/metatable"
 )
@@ -40,7 +41,7 @@ const listMetadataTablesOption = "list-metadata-tables"
 // listMetadataTables reports whether the session lists metadata tables in
 // the system catalog.
 func (s *session) listMetadataTables() bool {
-	o := lookupOption(listMetadataTablesOption)
+	o := conf.LookupOption(listMetadataTablesOption)
 	return o != nil && s.effectiveOption(o, nil, nil).value == "true"
 }
 

@@ -7,6 +7,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/metatable"
@@ -72,7 +73,7 @@ func (b *binder) bindOptionsFunction(rf *pg.RangeFunction, fc *pg.FuncCall, fn s
 }
 
 // optionRows are the rows of iceberg.options().
-func (s *session) optionRows(opts []icebergOption, stmt, props map[string]string) [][]any {
+func (s *session) optionRows(opts []conf.IcebergOption, stmt, props map[string]string) [][]any {
 	rows := make([][]any, 0, len(opts))
 	nilIfBlank := func(v string) any {
 		if v == "" {
@@ -83,7 +84,7 @@ func (s *session) optionRows(opts []icebergOption, stmt, props map[string]string
 	for i := range opts {
 		o := &opts[i]
 		name := o.Name
-		if o.isPrefix() {
+		if o.IsPrefix() {
 			name += "<key>"
 		}
 		v := s.effectiveOption(o, stmt, props)
@@ -92,11 +93,11 @@ func (s *session) optionRows(opts []icebergOption, stmt, props map[string]string
 			value = nil
 		}
 		var setting any
-		if o.Levels&levelSession != 0 {
-			setting = o.settingName()
+		if o.Levels&conf.LevelSession != 0 {
+			setting = o.SettingName()
 		}
 		rows = append(rows, []any{name, value, v.source, setting, nilIfBlank(o.Property),
-			o.levels().names(), nilIfBlank(o.Acts.names()), o.Doc})
+			o.AllLevels().Names(), nilIfBlank(o.Acts.Names()), o.Doc})
 	}
 	return rows
 }
@@ -104,7 +105,7 @@ func (s *session) optionRows(opts []icebergOption, stmt, props map[string]string
 // optionsArgs checks the arguments of iceberg.options / iceberg.option and
 // resolves them: the options listed, the table named (an empty Table when
 // none is) and its properties.
-func (b *binder) optionsArgs(fc *pg.FuncCall, fn string) ([]icebergOption, *catalog.Table, map[string]string, error) {
+func (b *binder) optionsArgs(fc *pg.FuncCall, fn string) ([]conf.IcebergOption, *catalog.Table, map[string]string, error) {
 	nargs := map[string][2]int{"options": {0, 1}, "option": {2, 2}}[fn]
 	if len(fc.Args) < nargs[0] || len(fc.Args) > nargs[1] {
 		return nil, nil, nil, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function iceberg.%s takes %s", fn,
@@ -118,17 +119,17 @@ func (b *binder) optionsArgs(fc *pg.FuncCall, fn string) ([]icebergOption, *cata
 		}
 		strs = append(strs, s.Sval)
 	}
-	opts := icebergOptions
+	opts := conf.IcebergOptions
 	if fn == "option" {
-		o := lookupOption(strs[1])
+		o := conf.LookupOption(strs[1])
 		if o == nil {
-			o = lookupOptionSetting(strs[1])
+			o = conf.LookupOptionSetting(strs[1])
 		}
 		if o == nil {
 			return nil, nil, nil, b.errAt(pgerr.New(pgerr.InvalidParameterValue, "unknown option \"%s\"", strs[1]).
-				WithHint("The options are %s.", strings.Join(optionNames(levelSession|levelRead|levelWrite), ", ")), fc.Location)
+				WithHint("The options are %s.", strings.Join(conf.OptionNames(conf.LevelSession|conf.LevelRead|conf.LevelWrite), ", ")), fc.Location)
 		}
-		opts = []icebergOption{*o}
+		opts = []conf.IcebergOption{*o}
 	}
 	t := &catalog.Table{}
 	var props map[string]string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 )
@@ -27,12 +28,12 @@ type optionValue struct {
 // effectiveOption resolves o across the levels: stmt (a hint's options,
 // keyed by lower-case Iceberg name; nil for none), the session, props
 // (the table's properties; nil for none), the default.
-func (s *session) effectiveOption(o *icebergOption, stmt map[string]string, props map[string]string) optionValue {
+func (s *session) effectiveOption(o *conf.IcebergOption, stmt map[string]string, props map[string]string) optionValue {
 	if v, ok := stmt[strings.ToLower(o.Name)]; ok {
 		return optionValue{value: v, source: sourceStatement}
 	}
-	if o.Levels&levelSession != 0 {
-		if v := s.settings.values[o.settingName()]; v != "" {
+	if o.Levels&conf.LevelSession != 0 {
+		if v := s.settings.values[o.SettingName()]; v != "" {
 			return optionValue{value: v, source: sourceSession}
 		}
 	}
@@ -47,7 +48,7 @@ func (s *session) effectiveOption(o *icebergOption, stmt map[string]string, prop
 // shownSetting is a setting's value for SHOW ALL: an option's value in
 // effect in the session when the session has not set it.
 func (s *session) shownSetting(name string) string {
-	if o := lookupOptionSetting(name); o != nil {
+	if o := conf.LookupOptionSetting(name); o != nil {
 		return s.effectiveOption(o, nil, nil).value
 	}
 	return s.settings.values[name]
@@ -56,15 +57,15 @@ func (s *session) shownSetting(name string) string {
 // optionSetNotices is the NOTICE a SET of an option icegate does not act
 // on in the session gets.
 func (s *session) optionSetNotices(tag, name string) []Notice {
-	o := lookupOptionSetting(name)
-	if o == nil || tag != "SET" || o.Acts&levelSession != 0 || s.settings.values[o.settingName()] == "" {
+	o := conf.LookupOptionSetting(name)
+	if o == nil || tag != "SET" || o.Acts&conf.LevelSession != 0 || s.settings.values[o.SettingName()] == "" {
 		return nil
 	}
-	return []Notice{optionIgnoredNotice("setting "+o.settingName(), o)}
+	return []Notice{optionIgnoredNotice("setting "+o.SettingName(), o)}
 }
 
 // optionIgnoredNotice says that an option is accepted but not acted on.
-func optionIgnoredNotice(what string, o *icebergOption) Notice {
+func optionIgnoredNotice(what string, o *conf.IcebergOption) Notice {
 	return Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 		Message: what + " is accepted, but icegate does not act on it",
 		Detail:  o.Ignored}
@@ -74,14 +75,14 @@ func optionIgnoredNotice(what string, o *icebergOption) Notice {
 // the session and its source (session or default).
 type optionShowStatement struct {
 	s   *session
-	opt *icebergOption
+	opt *conf.IcebergOption
 }
 
 func (st *optionShowStatement) ParamTypes() []uint32 { return nil }
 
 func (st *optionShowStatement) Columns() []pgtypes.Column {
 	return []pgtypes.Column{
-		{Name: st.opt.settingName(), TypeOID: pgtypes.Text, Typmod: -1},
+		{Name: st.opt.SettingName(), TypeOID: pgtypes.Text, Typmod: -1},
 		{Name: "source", TypeOID: pgtypes.Text, Typmod: -1},
 	}
 }
@@ -91,5 +92,5 @@ func (st *optionShowStatement) Execute(ctx context.Context, params []*string) (R
 		return nil, err
 	}
 	v := st.s.effectiveOption(st.opt, nil, nil)
-	return textTable([]string{st.opt.settingName(), "source"}, [][]string{{v.value}, {v.source}}, "SHOW")
+	return textTable([]string{st.opt.SettingName(), "source"}, [][]string{{v.value}, {v.source}}, "SHOW")
 }

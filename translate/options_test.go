@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -147,8 +148,8 @@ func TestOptionSettings(t *testing.T) {
 		}
 	}
 	want := 0
-	for _, o := range icebergOptions {
-		if o.Levels&levelSession != 0 {
+	for _, o := range conf.IcebergOptions {
+		if o.Levels&conf.LevelSession != 0 {
 			want++
 		}
 	}
@@ -218,7 +219,7 @@ func TestOptionsFunction(t *testing.T) {
 		{sql: "SELECT value, source FROM iceberg.option(" + fruit + ", 'write-format') /*+ OPTIONS('write-format'='orc') */", want: "orc\tstatement", notice: "does not act on it"},
 		{sql: "SELECT value, source, session_setting FROM iceberg.option('', 'iceberg.isolation_level')", want: "NULL\tdefault\ticeberg.isolation_level"},
 		{sql: "SELECT levels, icegate_acts_at FROM iceberg.option(" + fruit + ", 'snapshot-id')", want: "read\tread"},
-		{sql: "SELECT count(*) FROM iceberg.options()", want: strconv.Itoa(len(icebergOptions))},
+		{sql: "SELECT count(*) FROM iceberg.options()", want: strconv.Itoa(len(conf.IcebergOptions))},
 		{sql: "SELECT count(*) FROM iceberg.options(" + fruit + ") o WHERE o.source = 'table'", want: "1"},
 		{sql: "SELECT option FROM iceberg.options() WHERE option LIKE 'snapshot-property%'", want: "snapshot-property.<key>"},
 		{sql: "SELECT * FROM iceberg.option(" + fruit + ", 'no-such')", code: pgerr.InvalidParameterValue, msg: `unknown option "no-such"`},
@@ -307,7 +308,7 @@ func TestOptionRegistry(t *testing.T) {
 		"spark.sql.iceberg.executor-cache.locality.enabled", "spark.sql.iceberg.merge-schema", "spark.sql.iceberg.report-column-stats",
 		"iceberg.isolation_level", "iceberg.validate_from_snapshot_id", "iceberg.wap_branch", "iceberg.wap_id"}
 	for _, n := range session {
-		if lookupOptionSetting(n) == nil || lookupSetting(n) == nil {
+		if conf.LookupOptionSetting(n) == nil || lookupSetting(n) == nil {
 			t.Errorf("session option %s is not a setting", n)
 		}
 	}
@@ -318,21 +319,21 @@ func TestOptionRegistry(t *testing.T) {
 		"compression-strategy", "distribution-mode", "delete-granularity"}
 	for _, l := range []struct {
 		names []string
-		level optionLevel
-	}{{read, levelRead}, {write, levelWrite}} {
+		level conf.OptionLevel
+	}{{read, conf.LevelRead}, {write, conf.LevelWrite}} {
 		for _, n := range l.names {
-			if o := lookupOption(n); o == nil || o.Levels&l.level == 0 {
-				t.Errorf("option %s is not a %s option", n, l.level.names())
+			if o := conf.LookupOption(n); o == nil || o.Levels&l.level == 0 {
+				t.Errorf("option %s is not a %s option", n, l.level.Names())
 			}
 		}
 	}
-	for _, o := range icebergOptions {
+	for _, o := range conf.IcebergOptions {
 		if o.Default != "" {
 			if v, err := o.Check(o.Name, o.Default); err != nil || v != o.Default {
 				t.Errorf("%s: default %q checks as %q, %v", o.Name, o.Default, v, err)
 			}
 		}
-		if o.levels()&^o.Acts&(levelSession|levelRead|levelWrite) != 0 && o.Ignored == "" {
+		if o.AllLevels()&^o.Acts&(conf.LevelSession|conf.LevelRead|conf.LevelWrite) != 0 && o.Ignored == "" {
 			t.Errorf("%s: not acted on at some level, and no reason given", o.Name)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtext"
 	"github.com/icegate/icegate/syscat"
@@ -100,7 +101,7 @@ func lookupSettingLinear(name string) *setting {
 func canonicalSettingName(name string) string {
 	n := strings.ToLower(name)
 	if strings.IndexByte(n, '.') > 0 {
-		n = normalizeSettingName(n) // iceberg.split-size is iceberg.split_size
+		n = conf.NormalizeSettingName(n) // iceberg.split-size is iceberg.split_size
 	}
 	if a, ok := settingAliases[n]; ok {
 		n = a
@@ -494,7 +495,7 @@ func parseMillis(v string) (int64, bool) {
 // isCustomSetting reports whether name is a placeholder setting name
 // (qualified with a dot, as extensions and applications use).
 func isCustomSetting(name string) bool {
-	if isReservedOptionName(name) {
+	if conf.IsReservedOptionName(name) {
 		return false // iceberg.* holds only the options' settings
 	}
 	i := strings.IndexByte(name, '.')

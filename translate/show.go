@@ -8,6 +8,7 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 )
@@ -22,7 +23,7 @@ func (s *session) prepareShow(x *pg.VariableShowStmt) (Statement, error) {
 	if strings.EqualFold(x.Name, "all") {
 		return &showStatement{s: s}, nil
 	}
-	if o := lookupOptionSetting(x.Name); o != nil {
+	if o := conf.LookupOptionSetting(x.Name); o != nil {
 		return &optionShowStatement{s: s, opt: o}, nil
 	}
 	d := lookupSetting(x.Name)

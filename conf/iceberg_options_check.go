@@ -1,4 +1,4 @@
-package translate
+package conf
 
 import (
 	"strconv"
@@ -13,7 +13,7 @@ import (
 // error.
 type optionCheck func(name, v string) (string, error)
 
-func invalidOption(name, v string) *pgerr.Error {
+func InvalidOption(name, v string) *pgerr.Error {
 	return pgerr.New(pgerr.InvalidParameterValue, "invalid value for option \"%s\": \"%s\"", name, v)
 }
 
@@ -26,7 +26,7 @@ func checkOptionBool(name, v string) (string, error) {
 	case "false", "off", "no", "0", "f", "n":
 		return "false", nil
 	}
-	return "", invalidOption(name, v).WithHint("The option takes true or false.")
+	return "", InvalidOption(name, v).WithHint("The option takes true or false.")
 }
 
 // checkOptionEnum accepts one of vals, case-insensitively, stored as
@@ -38,7 +38,7 @@ func checkOptionEnum(vals ...string) optionCheck {
 				return ok, nil
 			}
 		}
-		return "", invalidOption(name, v).WithHint("Available values: %s.", strings.Join(vals, ", "))
+		return "", InvalidOption(name, v).WithHint("Available values: %s.", strings.Join(vals, ", "))
 	}
 }
 
@@ -47,10 +47,10 @@ func checkOptionInt(lo, hi int64) optionCheck {
 	return func(name, v string) (string, error) {
 		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 		if err != nil {
-			return "", invalidOption(name, v).WithHint("The option takes an integer.")
+			return "", InvalidOption(name, v).WithHint("The option takes an integer.")
 		}
 		if n < lo || n > hi {
-			return "", invalidOption(name, v).WithDetail("%d is outside the valid range for the option (%d .. %d).", n, lo, hi)
+			return "", InvalidOption(name, v).WithDetail("%d is outside the valid range for the option (%d .. %d).", n, lo, hi)
 		}
 		return strconv.FormatInt(n, 10), nil
 	}
@@ -60,7 +60,7 @@ func checkOptionInt(lo, hi int64) optionCheck {
 func checkOptionLong(name, v string) (string, error) {
 	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 	if err != nil {
-		return "", invalidOption(name, v).WithHint("The option takes a 64-bit integer.")
+		return "", InvalidOption(name, v).WithHint("The option takes a 64-bit integer.")
 	}
 	return strconv.FormatInt(n, 10), nil
 }
@@ -82,5 +82,5 @@ func checkOptionTimestamp(name, v string) (string, error) {
 			return strconv.FormatInt(t.UnixMilli(), 10), nil
 		}
 	}
-	return "", invalidOption(name, v).WithHint("The option takes epoch milliseconds or a timestamp with a time zone offset.")
+	return "", InvalidOption(name, v).WithHint("The option takes epoch milliseconds or a timestamp with a time zone offset.")
 }

@@ -1,0 +1,49 @@
+package translate
+
+import (
+	"strings"
+
+	"github.com/icegate/icegate/conf"
+)
+
+// optionSettings are the session settings made from the registry. Their
+// stored default is "" (not set in the session); SHOW prints the value in
+// effect and where it comes from.
+func optionSettings() []setting {
+	var out []setting
+	for i := range conf.IcebergOptions {
+		o := &conf.IcebergOptions[i]
+		if o.Levels&conf.LevelSession == 0 {
+			continue
+		}
+		name := o.SettingName()
+		check := o.Check
+		out = append(out, setting{Name: name, Doc: o.Doc, Check: func(v, _ string) (string, error) {
+			if strings.TrimSpace(v) == "" {
+				return "", nil
+			}
+			return check(name, v)
+		}})
+	}
+	return out
+}
+
+// optionSettingAliases maps the Spark names of the session options to
+// their settings (spark.wap.branch is iceberg.wap_branch).
+func optionSettingAliases() map[string]string {
+	m := map[string]string{}
+	for i := range conf.IcebergOptions {
+		o := &conf.IcebergOptions[i]
+		if o.Levels&conf.LevelSession != 0 && o.Spark != "" {
+			m[strings.ToLower(o.Spark)] = strings.ToLower(o.SettingName())
+		}
+	}
+	return m
+}
+
+func init() {
+	settingDefs = append(settingDefs, optionSettings()...)
+	for k, v := range optionSettingAliases() {
+		settingAliases[k] = v
+	}
+}
