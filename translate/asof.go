@@ -55,7 +55,7 @@ func (b *binder) timeTravel(t *catalog.Table, name string, c *parse.AsOfClause) 
 		s := snapshotAsOf(m, us/1000)
 		if s == nil {
 			return nil, nil, noSnapshot(m, name, fmt.Sprintf("no snapshot of table \"%s\" is as old as %s", name,
-				time.UnixMicro(us).In(b.sess.settings.Location()).Format("2006-01-02 15:04:05.999999-07")))
+				time.UnixMicro(us).In(b.env.Location()).Format("2006-01-02 15:04:05.999999-07")))
 		}
 		return s, metatable.SnapshotSchema(m, s), nil
 	}
@@ -162,12 +162,12 @@ func (b *binder) asOfValue(c *parse.AsOfClause) (any, error) {
 		if tt.TimeZone == "" {
 			// timestamp without time zone: wall time in the session's zone.
 			w := time.UnixMicro(us).UTC()
-			return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), b.sess.settings.Location()), nil
+			return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), b.env.Location()), nil
 		}
 		return time.UnixMicro(us), nil
 	case *array.Date32:
 		d := time.Unix(int64(a.Value(0))*86400, 0).UTC()
-		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, b.sess.settings.Location()), nil
+		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, b.env.Location()), nil
 	}
 	if expr.IsNumericType(arr.DataType()) || arr.DataType().ID() == arrow.DECIMAL128 {
 		u, s := expr.DecimalValue(arr, 0)
@@ -234,10 +234,10 @@ func noSnapshot(m *catalog.TableMetadata, name, msg string) error {
 func (b *binder) bindTimeTravel(rv *pg.RangeVar, c *parse.AsOfClause, alias string, colAliases []string) (plan.Rel, error) {
 	tn := parse.TableNameOf(rv)
 	b.untruncateTable(rv, &tn)
-	t, err := b.sess.resolveTable(b.ctx, tn)
+	t, err := b.env.resolveTable(b.ctx, tn)
 	if err != nil {
 		if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.UndefinedTable {
-			if _, _, found, verr := b.sess.lookupView(b.ctx, tn); verr == nil && found {
+			if _, _, found, verr := b.env.lookupView(b.ctx, tn); verr == nil && found {
 				return nil, b.errAt(pgerr.Unsupported("time travel on a view (\"%s\")", tn.Written), c.Loc)
 			}
 		}
@@ -276,7 +276,7 @@ func (b *binder) bindRefName(rv *pg.RangeVar, tn parse.TableName, alias string, 
 		return nil, false, nil
 	}
 	base := parse.TableName{Schema: tn.Catalog, Name: tn.Schema, Written: tn.Written}
-	t, err := b.sess.resolveTable(b.ctx, base)
+	t, err := b.env.resolveTable(b.ctx, base)
 	if err != nil || t.Metadata == nil {
 		return nil, false, nil
 	}

@@ -55,12 +55,12 @@ func (b *binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error)
 		return nil, b.errAt(pgerr.NotYet(verb+" of a table read at another snapshot"), rv.Location)
 	}
 	sysCatalog := b.errAt(pgerr.NotYet(verb+" on a system catalog"), rv.Location)
-	if sysTable(tn, b.sess.cat.Name()) != nil {
+	if sysTable(tn, b.env.catalogName()) != nil {
 		return nil, sysCatalog
 	}
-	t, err := b.sess.resolveTable(b.ctx, tn)
+	t, err := b.env.resolveTable(b.ctx, tn)
 	if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.UndefinedTable {
-		if v, verr := b.sess.resolveView(b.ctx, tn); verr == nil && v != nil {
+		if v, verr := b.env.resolveView(b.ctx, tn); verr == nil && v != nil {
 			return nil, b.errAt(pgerr.NotYet(verb+" on a view"), rv.Location)
 		}
 		if b.searchPathSysTable(tn) != nil {

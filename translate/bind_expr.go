@@ -376,7 +376,7 @@ func (b *binder) checkConst(e expr.Expr) error {
 var emptySchema = arrow.NewSchema(nil, nil)
 
 func (b *binder) compileOptions() expr.CompileOptions {
-	return expr.CompileOptions{TimeZone: b.sess.settings.Location()}
+	return expr.CompileOptions{TimeZone: b.env.Location()}
 }
 
 // resolveUnknownIn gives an untyped literal the type text.

@@ -85,7 +85,7 @@ func (b *binder) bindRangeVar(rv *pg.RangeVar) (plan.Rel, error) {
 	}
 	tn := parse.TableNameOf(rv)
 	b.untruncateTable(rv, &tn)
-	if st := sysTable(tn, b.sess.cat.Name()); st != nil {
+	if st := sysTable(tn, b.env.catalogName()); st != nil {
 		return b.bindSysTable(rv.Location, tn, st, alias, colAliases)
 	}
 	if strings.Contains(tn.Name, "$") {
@@ -95,20 +95,20 @@ func (b *binder) bindRangeVar(rv *pg.RangeVar) (plan.Rel, error) {
 		}
 	}
 	if tn.Schema == "" && tn.Catalog == "" {
-		if _, ok := b.sess.temp[tn.Name]; ok {
+		if b.env.isTempView(tn.Name) {
 			return b.bindView(rv, tn, alias, colAliases) // temporary views come first
 		}
 		if len(b.viewNS) > 0 {
 			// Inside a view, unqualified names resolve in its namespace.
 			vn := tn
 			vn.Schema = strings.Join(b.viewNS, ".")
-			if t, err := b.sess.resolveTable(b.ctx, vn); err == nil {
+			if t, err := b.env.resolveTable(b.ctx, vn); err == nil {
 				tn = vn
 				return b.bindTable(rv, tn, t, alias, colAliases)
 			}
 		}
 	}
-	t, err := b.sess.resolveTable(b.ctx, tn)
+	t, err := b.env.resolveTable(b.ctx, tn)
 	if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.UndefinedTable {
 		if r, verr := b.bindView(rv, tn, alias, colAliases); r != nil || verr != nil {
 			return r, verr
@@ -135,7 +135,7 @@ func (b *binder) bindTable(rv *pg.RangeVar, tn parse.TableName, t *catalog.Table
 	if t.Metadata == nil || t.Metadata.CurrentSchema() == nil {
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.Written)
 	}
-	return b.bindTableAt(rv, tn, t, b.sess.readSnapshot(t), t.Metadata.CurrentSchema(), alias, colAliases)
+	return b.bindTableAt(rv, tn, t, b.env.readSnapshot(t), t.Metadata.CurrentSchema(), alias, colAliases)
 }
 
 // bindTableAt binds a table read at snapshot with schema.
@@ -680,7 +680,7 @@ const maxViewDepth = 32
 // own namespace as a subquery. It returns a nil rel when no view has the
 // name.
 func (b *binder) bindView(rv *pg.RangeVar, tn parse.TableName, alias string, colAliases []string) (plan.Rel, error) {
-	v, err := b.sess.resolveView(b.ctx, tn)
+	v, err := b.env.resolveView(b.ctx, tn)
 	if err != nil {
 		return nil, b.errAt(err, rv.Location)
 	}

@@ -94,17 +94,17 @@ func (b *binder) constantFunc(fc *pg.FuncCall, name string) (bound, bool, error)
 	case "now", "transaction_timestamp", "statement_timestamp", "clock_timestamp":
 		return bound{e: &expr.Lit{V: b.now.UnixMicro(), T: expr.Timestamptz}, t: plan.TTimestamptz}, true, noArgs()
 	case "current_database":
-		return text(b.sess.database), true, noArgs()
+		return text(b.env.databaseName()), true, noArgs()
 	case "current_schema":
-		s := b.sess.currentSchema(b.ctx)
+		s := b.env.currentSchema(b.ctx)
 		if s == "" {
 			return bound{e: &expr.Lit{V: nil, T: expr.Text}, t: plan.TText}, true, noArgs()
 		}
 		return text(s), true, noArgs()
 	case "current_user", "session_user":
-		return text(b.sess.currentUser()), true, noArgs()
+		return text(b.env.currentUser()), true, noArgs()
 	case "pg_backend_pid":
-		return bound{e: &expr.Lit{V: b.sess.pid, T: expr.Int4}, t: plan.TInt4}, true, noArgs()
+		return bound{e: &expr.Lit{V: b.env.backendPID(), T: expr.Int4}, t: plan.TInt4}, true, noArgs()
 	case "current_setting":
 		if len(fc.Args) < 1 || len(fc.Args) > 2 {
 			return bound{}, true, b.errAt(pgerr.New(pgerr.UndefinedFunction, "function current_setting does not exist"), fc.Location)
@@ -117,7 +117,7 @@ func (b *binder) constantFunc(fc *pg.FuncCall, name string) (bound, bool, error)
 		if len(fc.Args) == 2 {
 			missingOK = fc.Args[1].GetAConst().GetBoolval().GetBoolval()
 		}
-		v, ok := b.sess.settings.get(s.Sval)
+		v, ok := b.env.setting(s.Sval)
 		if !ok {
 			if missingOK {
 				return bound{e: &expr.Lit{V: nil, T: expr.Text}, t: plan.TText}, true, nil
@@ -126,7 +126,7 @@ func (b *binder) constantFunc(fc *pg.FuncCall, name string) (bound, bool, error)
 		}
 		return text(v), true, nil
 	case "pg_postmaster_start_time":
-		return bound{e: &expr.Lit{V: b.sess.backend.started.UnixMicro(), T: expr.Timestamptz}, t: plan.TTimestamptz}, true, noArgs()
+		return bound{e: &expr.Lit{V: b.env.backendStarted().UnixMicro(), T: expr.Timestamptz}, t: plan.TTimestamptz}, true, noArgs()
 	case "inet_server_port", "inet_client_port":
 		return bound{e: &expr.Lit{V: nil, T: expr.Int4}, t: plan.TInt4}, true, nil
 	case "pg_my_temp_schema":

@@ -53,7 +53,7 @@ func (b *binder) bindInsert(ins *pg.InsertStmt) (*insertPlan, error) {
 // which plain INSERT writes and an upsert joins with the table.
 func (b *binder) bindInsertRows(ins *pg.InsertStmt) (*insertPlan, error) {
 	tn := parse.TableNameOf(ins.Relation)
-	t, err := b.sess.resolveTable(b.ctx, tn)
+	t, err := b.env.resolveTable(b.ctx, tn)
 	if err != nil {
 		return nil, b.errAt(err, ins.Relation.Location)
 	}

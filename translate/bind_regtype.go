@@ -156,7 +156,7 @@ func regInt64(v any) (int64, bool) {
 // sysSnap returns the catalog snapshot the statement's object names are
 // resolved against.
 func (b *binder) sysSnap() (*syscat.Snapshot, error) {
-	snap, err := b.sess.sysSnapshot(b.ctx)
+	snap, err := b.env.sysSnapshot(b.ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read the system catalog: %w", err)
 	}

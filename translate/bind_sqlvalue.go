@@ -11,7 +11,7 @@ import (
 )
 
 func (b *binder) sqlValueFunction(f *pg.SQLValueFunction) (bound, error) {
-	loc := b.sess.settings.Location()
+	loc := b.env.Location()
 	now := b.now
 	text := func(s, name string) (bound, error) {
 		return bound{e: &expr.Lit{V: s, T: expr.Text}, t: plan.TText, name: name, strong: true}, nil
@@ -34,17 +34,17 @@ func (b *binder) sqlValueFunction(f *pg.SQLValueFunction) (bound, error) {
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:
 		return bound{}, b.errAt(pgerr.NotYet("time with time zone (CURRENT_TIME)"), f.Location)
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_USER:
-		return text(b.sess.currentUser(), "current_user")
+		return text(b.env.currentUser(), "current_user")
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
-		return text(b.sess.currentUser(), "current_role")
+		return text(b.env.currentUser(), "current_role")
 	case pg.SQLValueFunctionOp_SVFOP_USER:
-		return text(b.sess.currentUser(), "user")
+		return text(b.env.currentUser(), "user")
 	case pg.SQLValueFunctionOp_SVFOP_SESSION_USER:
-		return text(b.sess.user, "session_user")
+		return text(b.env.sessionUser(), "session_user")
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
-		return text(b.sess.database, "current_catalog")
+		return text(b.env.databaseName(), "current_catalog")
 	case pg.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
-		s := b.sess.currentSchema(b.ctx)
+		s := b.env.currentSchema(b.ctx)
 		if s == "" {
 			return bound{e: &expr.Lit{V: nil, T: expr.Text}, t: plan.TText, name: "current_schema", strong: true}, nil
 		}

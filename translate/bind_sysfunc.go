@@ -117,7 +117,7 @@ type sysCallOpts struct {
 // sysCall makes the call of fn over args (already coerced) with result
 // type t.
 func (b *binder) sysCall(c *sysCallSite, t plan.Type, args []expr.Expr, o sysCallOpts, fn sysFn) (bound, error) {
-	s := b.sess
+	s := b.env
 	run := func(ctx context.Context, vals []any) (any, error) {
 		if !o.lenient {
 			for _, v := range vals {

@@ -45,7 +45,7 @@ func bindACLDefault(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 2); err != nil {
 		return bound{}, err
 	}
-	user := b.sess.currentUser()
+	user := b.env.currentUser()
 	return b.sysCall(c, tACLArray, b.sysArgs(c, plan.Type{OID: pgtypes.Char, Typmod: -1}, tOIDArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		kind := textValue(v[0])
 		privs, ok := defaultPrivileges[kind]

@@ -69,7 +69,7 @@ func bindGetUserByID(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 1); err != nil {
 		return bound{}, err
 	}
-	user := b.sess.currentUser()
+	user := b.env.currentUser()
 	return b.sysCall(c, tNameArg, b.sysArgs(c, tOIDArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		oid, err := oidValue(v[0])
 		if err != nil {
@@ -238,10 +238,6 @@ func bindIsInRecovery(b *binder, c *sysCallSite) (bound, error) {
 	})
 }
 
-// txidBase offsets statement numbers into the range of normal
-// transaction ids (above FirstNormalTransactionId and the ids initdb uses).
-const txidBase = 1000
-
 // bindTxidCurrent is txid_current() / pg_current_xact_id(): icegate has no
 // transaction ids; each execution of a statement gets the next number of
 // the session, so a statement sees one id and later statements higher
@@ -250,9 +246,9 @@ func bindTxidCurrent(b *binder, c *sysCallSite) (bound, error) {
 	if err := b.sysArity(c, 0); err != nil {
 		return bound{}, err
 	}
-	s := b.sess
+	s := b.env
 	return b.sysCall(c, plan.TInt8, nil, sysCallOpts{volatile: true}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
-		return int64(txidBase + s.sysGen), nil
+		return s.txid(), nil
 	})
 }
 

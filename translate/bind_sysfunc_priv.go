@@ -85,7 +85,7 @@ func bindHasPrivilege(b *binder, c *sysCallSite) (bound, error) {
 		}
 	}
 	args = append(args, b.sysArg(c, len(c.args)-1, plan.TText))
-	db := b.sess.database
+	db := b.env.databaseName()
 	return b.sysCall(c, plan.TBool, args, sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		v = v[first:]
 		if err := checkPrivileges(textValue(v[len(v)-1]), k.privs); err != nil {

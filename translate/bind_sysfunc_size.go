@@ -87,7 +87,7 @@ func bindDatabaseSize(b *binder, c *sysCallSite) (bound, error) {
 	if byName {
 		t = plan.TText
 	}
-	db := b.sess.database
+	db := b.env.databaseName()
 	return b.sysCall(c, plan.TInt8, b.sysArgs(c, t), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		if byName {
 			if name := textValue(v[0]); name != db {

@@ -18,7 +18,7 @@ import (
 // binder binds one statement. It is used once.
 type binder struct {
 	ctx  context.Context
-	sess *session
+	env  env
 	stmt parse.Stmt
 	now  time.Time
 
@@ -97,8 +97,8 @@ func (p *paramSet) setType(n int, oid uint32) {
 	}
 }
 
-func newBinder(ctx context.Context, s *session, stmt parse.Stmt, params *paramSet, now time.Time) *binder {
-	return &binder{ctx: ctx, sess: s, stmt: stmt, params: params, now: now, q: &plan.ColTable{}}
+func newBinder(ctx context.Context, e env, stmt parse.Stmt, params *paramSet, now time.Time) *binder {
+	return &binder{ctx: ctx, env: e, stmt: stmt, params: params, now: now, q: &plan.ColTable{}}
 }
 
 // errAt sets the error position (a byte offset into the query string) on a

@@ -162,7 +162,7 @@ func (b *binder) changesEnd(t *catalog.Table, name string, timestamp bool, text 
 		if start {
 			return nil, false, nil
 		}
-		return b.sess.readSnapshot(t), false, nil
+		return b.env.readSnapshot(t), false, nil
 	}
 	v, err := b.asOfValue(&parse.AsOfClause{Timestamp: timestamp, Value: text, Node: node, Loc: loc})
 	if err != nil {
@@ -172,7 +172,7 @@ func (b *binder) changesEnd(t *catalog.Table, name string, timestamp bool, text 
 		s := snapshotAsOf(m, us/1000)
 		if s == nil && !start {
 			return nil, false, noSnapshot(m, name, fmt.Sprintf("no snapshot of table \"%s\" is as old as %s", name,
-				time.UnixMicro(us).In(b.sess.settings.Location()).Format("2006-01-02 15:04:05.999999-07")))
+				time.UnixMicro(us).In(b.env.Location()).Format("2006-01-02 15:04:05.999999-07")))
 		}
 		return s, false, nil
 	}

@@ -1,7 +1,11 @@
 package translate
 
 import (
+	"fmt"
+
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/dml"
+	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -93,3 +97,36 @@ const (
 	dmlColRowID  = 3
 	dmlColValues = 4
 )
+
+// dmlOperation is the engine's name for a plan's kind (an upsert is a
+// merge: it updates and inserts).
+func (k dmlKind) operation() dml.Operation {
+	switch k {
+	case dmlKindDelete:
+		return dml.OpDelete
+	case dmlKindUpdate:
+		return dml.OpUpdate
+	}
+	return dml.OpMerge
+}
+
+// tag is the command tag for n affected rows.
+func (k dmlKind) tag(n int64) string {
+	switch k {
+	case dmlKindDelete:
+		return fmt.Sprintf("DELETE %d", n)
+	case dmlKindUpdate:
+		return fmt.Sprintf("UPDATE %d", n)
+	case dmlKindMerge:
+		return fmt.Sprintf("MERGE %d", n)
+	}
+	return fmt.Sprintf("INSERT 0 %d", n)
+}
+
+func (c cardinalityError) err() error {
+	e := pgerr.New(pgerr.CardinalityViolation, "%s", c.message)
+	if c.hint != "" {
+		e = e.WithHint("%s", c.hint)
+	}
+	return e
+}

@@ -142,31 +142,6 @@ func (st *dmlStatement) Execute(ctx context.Context, params []*string) (Rows, er
 	return res, nil
 }
 
-// dmlOperation is the engine's name for a plan's kind (an upsert is a
-// merge: it updates and inserts).
-func (k dmlKind) operation() dml.Operation {
-	switch k {
-	case dmlKindDelete:
-		return dml.OpDelete
-	case dmlKindUpdate:
-		return dml.OpUpdate
-	}
-	return dml.OpMerge
-}
-
-// tag is the command tag for n affected rows.
-func (k dmlKind) tag(n int64) string {
-	switch k {
-	case dmlKindDelete:
-		return fmt.Sprintf("DELETE %d", n)
-	case dmlKindUpdate:
-		return fmt.Sprintf("UPDATE %d", n)
-	case dmlKindMerge:
-		return fmt.Sprintf("MERGE %d", n)
-	}
-	return fmt.Sprintf("INSERT 0 %d", n)
-}
-
 // runDML runs a bound change: it lowers the plan, feeds its rows to a
 // dml.Writer, commits the change (or stages it in a block) and returns the
 // RETURNING rows with the tag. The statement is atomic: on any error the
@@ -443,14 +418,6 @@ func tableFields(cols []column) []arrow.Field {
 		fields[i] = arrow.Field{Name: c.Name, Type: c.Arrow, Nullable: true}
 	}
 	return fields
-}
-
-func (c cardinalityError) err() error {
-	e := pgerr.New(pgerr.CardinalityViolation, "%s", c.message)
-	if c.hint != "" {
-		e = e.WithHint("%s", c.hint)
-	}
-	return e
 }
 
 // stringCol reads a text column however it is encoded.

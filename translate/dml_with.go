@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/parse"
@@ -237,4 +239,39 @@ func (s *session) runDMLWithSteps(ctx context.Context, mc catalog.MutableCatalog
 	}
 	res.tag = fmt.Sprintf("SELECT %d", n)
 	return res, nil
+}
+
+// fill gives every reference to the query the RETURNING rows of its run.
+func (dc *dmlCTE) fill(ctx context.Context, rows Rows) error {
+	br, ok := rows.(*batchRows)
+	if len(dc.refs) == 0 || !ok {
+		return nil
+	}
+	first := dmlColValues + len(dc.plan.cols)
+	types := make([]arrow.DataType, len(dc.plan.returning))
+	for j := range types {
+		types[j] = dc.q.Meta(dc.plan.sel.Out[first+j]).ArrowType
+	}
+	var out [][]expr.Expr
+	for _, batch := range br.batches {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for i := 0; i < int(batch.NumRows()); i++ {
+			row := make([]expr.Expr, len(types))
+			for j := range row {
+				lit, err := expr.ValueLit(batch.Column(j), i)
+				if err != nil {
+					return err
+				}
+				row[j] = castIfNeeded(lit, types[j])
+			}
+			out = append(out, row)
+		}
+	}
+	// The rows are constants: every reference can share them.
+	for _, vr := range dc.refs {
+		vr.Rows = out
+	}
+	return nil
 }

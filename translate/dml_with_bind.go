@@ -3,10 +3,8 @@ package translate
 import (
 	"context"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	pg "github.com/pganalyze/pg_query_go/v6"
 
-	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/plan"
@@ -76,7 +74,7 @@ func (b *binder) pushDMLCTE(w *pg.WithClause, cte *pg.CommonTableExpr) (*cteDef,
 	if w.Recursive && dmlRefersTo(cte.Ctequery, cte.Ctename) {
 		return nil, b.errAt(pgerr.New(pgerr.InvalidRecursion, "recursive query \"%s\" must not contain data-modifying statements", cte.Ctename), cte.Location)
 	}
-	sub := newBinder(b.ctx, b.sess, b.stmt, b.params, b.now)
+	sub := newBinder(b.ctx, b.env, b.stmt, b.params, b.now)
 	sub.ctes = append([]*cteDef(nil), b.ctes...)
 	var p *dmlPlan
 	var err error
@@ -150,41 +148,6 @@ func (b *binder) bindDMLCTERef(def *cteDef, dc *dmlCTE, rv *pg.RangeVar, alias s
 	}
 	dc.refs = append(dc.refs, vr)
 	return vr, nil
-}
-
-// fill gives every reference to the query the RETURNING rows of its run.
-func (dc *dmlCTE) fill(ctx context.Context, rows Rows) error {
-	br, ok := rows.(*batchRows)
-	if len(dc.refs) == 0 || !ok {
-		return nil
-	}
-	first := dmlColValues + len(dc.plan.cols)
-	types := make([]arrow.DataType, len(dc.plan.returning))
-	for j := range types {
-		types[j] = dc.q.Meta(dc.plan.sel.Out[first+j]).ArrowType
-	}
-	var out [][]expr.Expr
-	for _, batch := range br.batches {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		for i := 0; i < int(batch.NumRows()); i++ {
-			row := make([]expr.Expr, len(types))
-			for j := range row {
-				lit, err := expr.ValueLit(batch.Column(j), i)
-				if err != nil {
-					return err
-				}
-				row[j] = castIfNeeded(lit, types[j])
-			}
-			out = append(out, row)
-		}
-	}
-	// The rows are constants: every reference can share them.
-	for _, vr := range dc.refs {
-		vr.Rows = out
-	}
-	return nil
 }
 
 // dmlRefersTo reports whether a data-modifying statement mentions an

@@ -74,11 +74,11 @@ func (b *binder) bindMetadataTable(rv *pg.RangeVar, tn parse.TableName, alias st
 	clause := b.stmt.AsOf[rv.Location]
 	if clause != nil {
 		// A table read at a version: the name may well be the table's own.
-		if _, err := b.sess.resolveTable(b.ctx, tn); err == nil {
+		if _, err := b.env.resolveTable(b.ctx, tn); err == nil {
 			return nil, false, nil
 		}
 	}
-	t, err := b.sess.resolveTable(b.ctx, base)
+	t, err := b.env.resolveTable(b.ctx, base)
 	if err != nil || t.Metadata == nil {
 		return nil, false, nil
 	}

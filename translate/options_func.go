@@ -43,7 +43,7 @@ func (b *binder) bindOptionsFunction(rf *pg.RangeFunction, fc *pg.FuncCall, fn s
 	if h := b.stmt.Hints[fc.Location]; h != nil {
 		stmt = h.Options
 	}
-	s := b.sess
+	s := b.env
 	def := &metatable.Def{Name: fn,
 		Columns: func(*catalog.TableMetadata) []metatable.Column { return optionColumns },
 		Rows: func(context.Context, *metatable.Source) ([][]any, error) {
@@ -146,7 +146,7 @@ func (b *binder) optionsArgs(fc *pg.FuncCall, fn string) ([]conf.IcebergOption, 
 			rv.Catalogname = parts[0]
 		}
 		tn := parse.TableNameOf(rv)
-		if t, err = b.sess.resolveTable(b.ctx, tn); err != nil {
+		if t, err = b.env.resolveTable(b.ctx, tn); err != nil {
 			return nil, nil, nil, b.errAt(err, fc.Location)
 		}
 		if t.Metadata != nil {
@@ -172,7 +172,7 @@ func (b *binder) icebergFunc(fc *pg.FuncCall, fn string) (bound, error) {
 		if err != nil {
 			return bound{}, err
 		}
-		v := b.sess.effectiveOption(&opts[0], nil, props)
+		v := b.env.effectiveOption(&opts[0], nil, props)
 		var val any = v.value
 		if v.null {
 			val = nil

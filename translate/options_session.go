@@ -17,14 +17,6 @@ const (
 	sourceDefault   = "default"
 )
 
-// optionValue is an option's value in effect and the level it comes from;
-// null when no level gives one and it has no default.
-type optionValue struct {
-	value  string
-	null   bool
-	source string
-}
-
 // effectiveOption resolves o across the levels: stmt (a hint's options,
 // keyed by lower-case Iceberg name; nil for none), the session, props
 // (the table's properties; nil for none), the default.

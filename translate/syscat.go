@@ -3,15 +3,10 @@ package translate
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	pg "github.com/pganalyze/pg_query_go/v6"
 
-	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
@@ -62,7 +57,7 @@ func (b *binder) searchPathSysTable(tn parse.TableName) *syscat.Table {
 	if tn.Schema != "" || tn.Catalog != "" {
 		return nil
 	}
-	for _, p := range b.sess.settings.searchPath() {
+	for _, p := range b.env.searchPath() {
 		if p == "information_schema" {
 			return syscat.Lookup(p, tn.Name)
 		}
@@ -76,7 +71,7 @@ func (b *binder) bindSysTable(loc int32, tn parse.TableName, t *syscat.Table, al
 		return nil, b.errAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
 			tn.Name, len(t.Columns), len(colAliases)), loc)
 	}
-	r := &sysRel{table: t, snapshot: b.sess.sysSnapshot}
+	r := &sysRel{table: t, snapshot: b.env.sysSnapshot}
 	it := &rangeItem{tn: tn, alias: alias, sys: t}
 	for i, c := range t.Columns {
 		name := c.Name
@@ -121,268 +116,6 @@ func (x *sysRel) Lower(ctx context.Context, _ plan.ColSet) (engine.Operator, []p
 	schema := arrow.NewSchema(fields, nil)
 	out := array.NewRecordBatch(schema, append(append([]arrow.Array(nil), batch.Columns()...), oids), batch.NumRows())
 	return exec.NewBatches(schema, []arrow.RecordBatch{out}), x.cols, nil
-}
-
-// sysSnapshot returns the snapshot of the warehouse that the catalog
-// relations and functions of the current statement read. It is built once
-// per statement execution (sysGen changes between them) and reused by
-// every catalog relation and function of that statement.
-func (s *session) sysSnapshot(ctx context.Context) (*syscat.Snapshot, error) {
-	if s.sys != nil && s.sysAt == s.sysGen {
-		return s.sys, nil
-	}
-	snap, err := s.buildSysSnapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s.sys, s.sysAt = snap, s.sysGen
-	return snap, nil
-}
-
-// newStatementSnapshot makes the next sysSnapshot read the warehouse anew:
-// called when a statement starts executing.
-func (s *session) newStatementSnapshot() { s.sysGen++ }
-
-// buildSysSnapshot reads the warehouse's namespaces, tables and views.
-func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error) {
-	ver, _ := s.settings.get("server_version")
-	snap := &syscat.Snapshot{
-		Database:      s.database,
-		User:          s.currentUser(),
-		ServerVersion: ver,
-		SearchPath:    s.settings.searchPath(),
-		Session: syscat.SessionInfo{
-			PID:             s.pid,
-			ApplicationName: s.Setting("application_name"),
-			BackendStart:    s.started,
-		},
-	}
-	for _, d := range settingDefs {
-		v, _ := s.settings.get(d.Name)
-		row := syscat.Setting{Name: d.Name, Setting: v, Description: d.Doc,
-			Context: settingContext(d), Vartype: "string", Source: "default", BootVal: d.Default, ResetVal: d.Default}
-		if ss := d.server; ss != nil {
-			row.Setting, row.BootVal, row.ResetVal = rawServerSetting(ss, v), ss.BootVal, ss.BootVal
-			row.Unit, row.Category, row.Vartype, row.EnumVals = ss.Unit, ss.Category, ss.Vartype, ss.EnumVals
-		}
-		if row.Setting != row.BootVal {
-			row.Source = "session"
-		}
-		snap.Settings = append(snap.Settings, row)
-	}
-	namespaces, err := s.cat.ListNamespaces(ctx)
-	if err != nil {
-		return nil, pgerr.Wrap(err, pgerr.IOError, "list namespaces: %v", err)
-	}
-	for _, ns := range namespaces {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		name := strings.Join(ns, ".")
-		snap.Namespaces = append(snap.Namespaces, &syscat.Namespace{Name: name})
-		ids, err := s.cat.ListTables(ctx, ns)
-		if err != nil {
-			return nil, pgerr.Wrap(err, pgerr.IOError, "list tables of %s: %v", name, err)
-		}
-		for _, id := range ids {
-			t, err := s.cat.LoadTable(ctx, id)
-			if err != nil {
-				// A table another engine is writing, or a broken one, must not
-				// hide the rest of the catalog from a client's browser.
-				s.backend.log.Warn("system catalog: skip table", "table", id.Name, "namespace", name, "err", err)
-				continue
-			}
-			snap.Relations = append(snap.Relations, sysTableRelation(name, t))
-			s.appendMetaTableRelations(snap, name, t)
-		}
-		vids, err := s.cat.ListViews(ctx, ns)
-		if err != nil {
-			return nil, pgerr.Wrap(err, pgerr.IOError, "list views of %s: %v", name, err)
-		}
-		for _, id := range vids {
-			v, err := s.cat.LoadView(ctx, id)
-			if err != nil {
-				s.backend.log.Warn("system catalog: skip view", "view", id.Name, "namespace", name, "err", err)
-				continue
-			}
-			snap.Relations = append(snap.Relations, sysViewRelation(name, v))
-		}
-	}
-	hasPublic := false
-	for _, n := range snap.Namespaces {
-		hasPublic = hasPublic || n.Name == "public"
-	}
-	if !hasPublic {
-		// PostgreSQL always has public, and clients look for it (the
-		// default of search_path); it holds no tables until one is made.
-		snap.Namespaces = append(snap.Namespaces, &syscat.Namespace{Name: "public"})
-	}
-	for _, n := range snap.Namespaces {
-		if n.Name == "public" && n.Comment == "" {
-			n.Comment = "standard public schema"
-		}
-	}
-	snap.Index()
-	return snap, nil
-}
-
-// sysTableRelation describes an Iceberg table for pg_class and friends.
-func sysTableRelation(ns string, t *catalog.Table) *syscat.Relation {
-	r := &syscat.Relation{Namespace: ns, Name: t.Ident.Name, Kind: 'r', Rows: -1, Bytes: -1, Files: -1}
-	m := t.Metadata
-	if m == nil {
-		return r
-	}
-	r.Properties = m.Properties
-	r.Comment = m.Properties["comment"]
-	r.Location = m.Location
-	r.LastUpdated = time.UnixMilli(m.LastUpdatedMs).UTC()
-	schema := m.CurrentSchema()
-	if schema != nil {
-		r.Columns = sysAttributes(schema)
-		for _, id := range schema.IdentifierFieldIDs {
-			for i, f := range schema.Fields {
-				if f.ID == id {
-					r.PrimaryKey = append(r.PrimaryKey, int16(i+1))
-				}
-			}
-		}
-		if spec := m.SpecByID(m.DefaultSpecID); spec != nil && len(spec.Fields) > 0 {
-			var parts []string
-			for _, f := range spec.Fields {
-				src := fmt.Sprint(f.SourceID)
-				if sf := schema.FindField(f.SourceID); sf != nil {
-					src = sf.Name
-				}
-				parts = append(parts, partitionKeyText(f.Transform.String(), src))
-			}
-			r.PartitionKey = strings.Join(parts, ", ")
-		}
-	}
-	r.Rows, r.Bytes, r.Files = 0, 0, 0
-	if snap := m.CurrentSnapshot(); snap != nil {
-		r.Rows = summaryOr(snap.Summary, "total-records")
-		r.Bytes = summaryOr(snap.Summary, "total-files-size")
-		r.Files = summaryOr(snap.Summary, "total-data-files")
-	}
-	return r
-}
-
-// partitionKeyText renders one partition field as icegate's partitioning
-// option spells it: identity as the column, else transform(arg, column).
-func partitionKeyText(transform, col string) string {
-	switch {
-	case transform == "identity":
-		return col
-	case strings.HasPrefix(transform, "bucket[") || strings.HasPrefix(transform, "truncate["):
-		i := strings.IndexByte(transform, '[')
-		return transform[:i] + "(" + strings.TrimSuffix(transform[i+1:], "]") + ", " + col + ")"
-	}
-	return transform + "(" + col + ")"
-}
-
-// summaryOr reads an integer field of a snapshot summary, -1 when absent.
-func summaryOr(m map[string]string, key string) int64 {
-	if n, ok := plan.SummaryInt(m, key); ok {
-		return n
-	}
-	return -1
-}
-
-// viewReads lists the relations a view's query names, as (namespace,
-// name); an unqualified name is taken to be in the view's namespace. A
-// query pg_query cannot parse (another engine's dialect) names none.
-func viewReads(ns, sql string) [][2]string {
-	tree, err := pg.Parse(sql)
-	if err != nil {
-		return nil
-	}
-	var out [][2]string
-	for _, st := range tree.Stmts {
-		walkAST(st.ProtoReflect(), func(m protoreflectMessage) bool {
-			if rv, ok := m.Interface().(*pg.RangeVar); ok && rv.Relname != "" {
-				schema := rv.Schemaname
-				if schema == "" {
-					schema = ns
-				}
-				out = append(out, [2]string{schema, rv.Relname})
-			}
-			return true
-		})
-	}
-	return out
-}
-
-// sysViewRelation describes a catalog view for pg_class and friends.
-func sysViewRelation(ns string, v *catalog.View) *syscat.Relation {
-	r := &syscat.Relation{Namespace: ns, Name: v.Ident.Name, Kind: 'v', Rows: -1, Bytes: -1, Files: -1}
-	if sql, _, ok := v.SQL(); ok {
-		r.ViewDef = sql
-		r.Reads = viewReads(ns, sql)
-	}
-	if v.Metadata != nil {
-		r.Properties = v.Metadata.Properties
-		r.Comment = v.Metadata.Properties["comment"]
-		r.Location = v.Metadata.Location
-	}
-	if schema := v.Schema(); schema != nil {
-		r.Columns = sysAttributes(schema)
-	}
-	return r
-}
-
-func sysAttributes(schema *catalog.Schema) []syscat.Attribute {
-	var out []syscat.Attribute
-	for _, f := range schema.Fields {
-		t := pgTypeOfIceberg(f.Type)
-		a := syscat.Attribute{Name: f.Name, Type: t.OID, Typmod: t.Typmod, NotNull: f.Required, Comment: f.Doc}
-		if f.WriteDefault != nil {
-			a.Default = sqlLiteral(f.WriteDefault, t)
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
-// sqlLiteral renders a column default as pg_get_expr shows it.
-func sqlLiteral(v any, t plan.Type) string {
-	quoted := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'::" + t.String() }
-	switch x := v.(type) {
-	case string:
-		return quoted(x)
-	case bool:
-		return strconv.FormatBool(x)
-	case int8, int16, int32, int64, float32, float64:
-		if t.OID != pgtypes.Date && t.OID != pgtypes.Time && t.OID != pgtypes.Timestamp && t.OID != pgtypes.Timestamptz {
-			return fmt.Sprint(v)
-		}
-	}
-	// Other values (decimals, dates, times, timestamps, uuids, bytes) are
-	// written by the cast to text PostgreSQL's output uses: a decimal as a
-	// numeric constant, the others as a typed string.
-	lit, ok := expr.Fold(&expr.Cast{Arg: &expr.Lit{V: v, T: plan.ArrowOf(t)}, T: expr.Text}).(*expr.Lit)
-	if !ok {
-		return fmt.Sprint(v)
-	}
-	text, ok := lit.V.(string)
-	if !ok {
-		return fmt.Sprint(v)
-	}
-	if t.OID == pgtypes.Numeric {
-		return text
-	}
-	return quoted(text)
-}
-
-// settingContext is pg_settings.context of a setting.
-func settingContext(d setting) string {
-	if d.server != nil {
-		return d.server.Context
-	}
-	if d.ReadOnly {
-		return "internal"
-	}
-	return "user"
 }
 
 // estimate is a guess: counting the rows would cost as much as reading them.

@@ -411,16 +411,6 @@ func dropViewError(err error, name string) error {
 	return catalogError(err, kindTable, name)
 }
 
-// viewDef is a view a name resolved to.
-type viewDef struct {
-	ident     catalog.Identifier // the catalog's name; for a temp view its name alone
-	temp      bool
-	sql       string
-	dialect   string // of sql: "postgres" for views icegate made
-	defaultNS []string
-	columns   []string // the view's column names
-}
-
 // lookupView finds the view a 1-3 part name refers to, the way
 // resolveTable finds tables: an unqualified name is a temporary view of the
 // session first, then a view in the schemas of search_path (or in the only
