@@ -1,45 +1,63 @@
 // Package translate is the SQL session: it sits between the protocol (package
-// wire) and the engine.
+// wire) and the engine, and drives the query compiler, whose stages are
+// packages of their own:
 //
-// For each statement text wire hands to a Session, translate parses it with
-// pg_query (PostgreSQL 17 grammar; parse.go), binds names and types against
-// the catalog with PostgreSQL's rules (names.go, types.go, coerce.go,
-// bind_*.go), builds a logical plan (plan.go) and, at Execute, lowers that
-// plan to engine operators (lower.go) whose Arrow batches stream back to wire
-// through Rows. Session settings (SET, SHOW, RESET, ParameterStatus) live in
-// settings.go.
+//	translate/parse     query string -> statements (pg_query's AST, after the
+//	                    dialect passes: Spark DDL, AS OF, hints, DESCRIBE/SHOW)
+//	translate/bind      AST -> plan: names and types resolved with
+//	                    PostgreSQL's rules against the catalog (the binder,
+//	                    still in this package, is moving there)
+//	translate/plan      the relational plan the other stages share
+//	translate/opt       plan -> cheaper plan, an ordered list of named passes
+//	translate/lower     plan -> engine operators
+//	translate/metatable Iceberg's metadata tables: columns and rows
 //
-// Statements that write go the other way. Before parsing, the dialect pass
-// (dialect.go) cuts Spark's DDL clauses (USING, PARTITIONED BY,
-// TBLPROPERTIES, LOCATION, COMMENT, PURGE, ARRAY<..>/MAP<..>/STRUCT<..>
-// types) out of the text by token positions, so that CREATE TABLE in both
-// dialects binds into the same catalog.TableSpec (bind_ddl.go) and runs
-// against a catalog.MutableCatalog (ddl_exec.go, ctas_exec.go). INSERT
-// (bind_insert.go, insert_exec.go) and COPY FROM STDIN (bind_copy.go,
-// copy_exec.go) turn their rows into Arrow batches of the table's columns
-// with PostgreSQL's assignment casts and text input rules, write them with
+// For each query string wire hands to a Session, Prepare parses it
+// (parse.ParseContext; checkHints in hints_check.go then checks the OPTIONS
+// hints against the option registry) and prepares each statement
+// (statement.go). A query binds at Prepare, to describe its columns and
+// parameters, and again at every Execute with the parameter values and a fresh
+// table snapshot (only the first Execute of a statement without parameters
+// runs the plan bound at Prepare; in a string of several statements a query
+// first binds when described or run). At Execute, opt.Statement optimizes the
+// bound plan and lower turns it into engine operators (session_env.go) whose
+// Arrow batches stream back to wire through Rows. EXPLAIN optimizes the plan
+// bound at Prepare and renders it (explain.go). The binder is binder.go,
+// scope.go, names.go, types.go and bind_*.go; the plan leaves for system
+// catalogs, metadata tables and change logs are defined here too (syscat.go,
+// metatable.go, changes_*.go). Session settings (SET, SHOW, RESET,
+// ParameterStatus) live in settings.go, the optimizer's
+// (optimizer_disabled_passes) in opt_config.go.
+//
+// Statements that write: CREATE TABLE in both dialects binds into the same
+// catalog.TableSpec (bind_ddl.go; Spark's clauses come from parse.DDLExtras)
+// and runs against a catalog.MutableCatalog (ddl_exec.go, ctas_exec.go).
+// INSERT (bind_insert.go, insert_exec.go) and COPY FROM STDIN (bind_copy.go,
+// copy_exec.go) turn their rows into Arrow batches of the table's columns with
+// PostgreSQL's assignment casts and text input rules, write them with
 // engine/write and commit them with catalog.Append: one snapshot per
-// statement, or nothing and no files left. Catalog errors become SQLSTATEs
-// in errors_catalog.go.
+// statement, or nothing and no files left. DELETE, UPDATE and MERGE bind to a
+// plan over the target (dml.go, bind_delete.go, bind_update.go,
+// bind_merge*.go) that dml_exec.go lowers and feeds to engine/dml. Catalog
+// errors become SQLSTATEs in errors_catalog.go.
 //
 // ALTER TABLE and COMMENT change metadata only (alter_exec.go): the schema
 // edits of alter_schema.go (add, drop, rename, promote, reorder columns,
-// nested ones by path), table properties, and, in Spark's forms that
-// dialect_alter.go keeps as tokens (alter_spark*.go), partition evolution,
-// the write order and identifier fields. Each statement is one commit whose
-// requirements make a concurrent change fail with 40001.
+// nested ones by path), table properties, and, in Spark's forms that the
+// dialect pass keeps as tokens (parse.SparkAlter; alter_spark*.go), partition
+// evolution, the write order and identifier fields. Each statement is one
+// commit whose requirements make a concurrent change fail with 40001.
 //
-// Spark's metadata statements (DESCRIBE [EXTENDED], SHOW TABLES, SHOW
-// SCHEMAS, SHOW TBLPROPERTIES, SHOW CREATE TABLE) are not in PostgreSQL's
-// grammar: describe_parse.go recognises them by tokens before the parser
-// (any other SHOW stays a setting) and describe.go, show_tables.go and
-// show_create.go answer them with text rows shaped like Spark's.
+// Spark's metadata statements (DESCRIBE [EXTENDED], SHOW TABLES, SHOW SCHEMAS,
+// SHOW TBLPROPERTIES, SHOW CREATE TABLE), which package parse recognises by
+// tokens, are answered by describe.go, show_tables.go and show_create.go with
+// text rows shaped like Spark's.
 //
 // Transaction blocks (tx*.go) give a session PostgreSQL's behaviour around
 // per-statement commits: one table snapshot per block (tx_catalog.go), the
-// failed state, savepoints, SET LOCAL, READ ONLY. Cursors (cursor*.go)
-// stream their query's batches as FETCH and MOVE ask for rows.
+// failed state, savepoints, SET LOCAL, READ ONLY. Cursors (cursor*.go) stream
+// their query's batches as FETCH and MOVE ask for rows.
 //
-// The pg_query AST never leaves this package: Statements keep it only to
-// re-bind at Execute with the parameter values and a fresh table snapshot.
+// The pg_query AST stays in the compiler: wire never sees it, and Statements
+// keep their parse.Stmt only to bind again at Execute.
 package translate
