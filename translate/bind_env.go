@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/icegate/icegate/catalog"
@@ -66,4 +67,27 @@ type env interface {
 	txid() int64
 	// optionRows are the rows of iceberg.options() for opts.
 	optionRows(opts []conf.IcebergOption, stmt, props map[string]string) [][]any
+}
+
+// query is the SELECT a view stands for: its stored query as a subquery
+// whose output is exactly the view's columns. The stored text alone would
+// lose the names of the view's column list (CREATE VIEW v (a, b) AS
+// SELECT 1, 2) and, for a query with *, would grow with its tables, where
+// PostgreSQL fixes a view's columns when it is made.
+func (v *viewDef) query() string {
+	if len(v.columns) == 0 {
+		return v.sql
+	}
+	q := make([]string, len(v.columns))
+	for i, c := range v.columns {
+		q[i] = quoteIdent(c)
+	}
+	list := strings.Join(q, ", ")
+	// The newline ends a line comment the stored text might end with.
+	return "SELECT " + list + " FROM (" + v.sql + "\n) AS " + quoteIdent(v.ident.Name) + " (" + list + ")"
+}
+
+// quoteIdent quotes a name as a SQL identifier.
+func quoteIdent(s string) string {
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }

@@ -198,7 +198,7 @@ func (s *session) runDMLWithSteps(ctx context.Context, mc catalog.MutableCatalog
 		if err != nil {
 			return nil, err
 		}
-		err = dc.fill(ctx, rows)
+		err = fillDMLCTE(ctx, dc, rows)
 		rows.Close()
 		if err != nil {
 			return nil, err
@@ -241,8 +241,8 @@ func (s *session) runDMLWithSteps(ctx context.Context, mc catalog.MutableCatalog
 	return res, nil
 }
 
-// fill gives every reference to the query the RETURNING rows of its run.
-func (dc *dmlCTE) fill(ctx context.Context, rows Rows) error {
+// fillDMLCTE gives every reference to the query the RETURNING rows of its run.
+func fillDMLCTE(ctx context.Context, dc *dmlCTE, rows Rows) error {
 	br, ok := rows.(*batchRows)
 	if len(dc.refs) == 0 || !ok {
 		return nil

@@ -72,36 +72,6 @@ func (b *binder) bindOptionsFunction(rf *pg.RangeFunction, fc *pg.FuncCall, fn s
 	return mr, nil
 }
 
-// optionRows are the rows of iceberg.options().
-func (s *session) optionRows(opts []conf.IcebergOption, stmt, props map[string]string) [][]any {
-	rows := make([][]any, 0, len(opts))
-	nilIfBlank := func(v string) any {
-		if v == "" {
-			return nil
-		}
-		return v
-	}
-	for i := range opts {
-		o := &opts[i]
-		name := o.Name
-		if o.IsPrefix() {
-			name += "<key>"
-		}
-		v := s.effectiveOption(o, stmt, props)
-		var value any = v.value
-		if v.null {
-			value = nil
-		}
-		var setting any
-		if o.Levels&conf.LevelSession != 0 {
-			setting = o.SettingName()
-		}
-		rows = append(rows, []any{name, value, v.source, setting, nilIfBlank(o.Property),
-			o.AllLevels().Names(), nilIfBlank(o.Acts.Names()), o.Doc})
-	}
-	return rows
-}
-
 // optionsArgs checks the arguments of iceberg.options / iceberg.option and
 // resolves them: the options listed, the table named (an empty Table when
 // none is) and its properties.

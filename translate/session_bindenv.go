@@ -1,6 +1,10 @@
 package translate
 
-import "time"
+import (
+	"time"
+
+	"github.com/icegate/icegate/conf"
+)
 
 // The session as the binder's env (bind_env.go); the other methods of env
 // are the session's own.
@@ -23,3 +27,33 @@ func (s *session) txid() int64 { return int64(txidBase + s.sysGen) }
 // txidBase offsets statement numbers into the range of normal
 // transaction ids (above FirstNormalTransactionId and the ids initdb uses).
 const txidBase = 1000
+
+// optionRows are the rows of iceberg.options().
+func (s *session) optionRows(opts []conf.IcebergOption, stmt, props map[string]string) [][]any {
+	rows := make([][]any, 0, len(opts))
+	nilIfBlank := func(v string) any {
+		if v == "" {
+			return nil
+		}
+		return v
+	}
+	for i := range opts {
+		o := &opts[i]
+		name := o.Name
+		if o.IsPrefix() {
+			name += "<key>"
+		}
+		v := s.effectiveOption(o, stmt, props)
+		var value any = v.value
+		if v.null {
+			value = nil
+		}
+		var setting any
+		if o.Levels&conf.LevelSession != 0 {
+			setting = o.SettingName()
+		}
+		rows = append(rows, []any{name, value, v.source, setting, nilIfBlank(o.Property),
+			o.AllLevels().Names(), nilIfBlank(o.Acts.Names()), o.Doc})
+	}
+	return rows
+}

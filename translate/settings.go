@@ -301,10 +301,6 @@ func (s *settings) searchPath() []string {
 	return splitSearchPath(s.values["search_path"])
 }
 
-func unknownSetting(name string) error {
-	return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter \"%s\"", strings.ToLower(name))
-}
-
 func invalidValue(name, value string) *pgerr.Error {
 	return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, value)
 }

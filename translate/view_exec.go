@@ -427,29 +427,6 @@ func (s *session) lookupView(ctx context.Context, tn parse.TableName) (sql strin
 	return v.query(), v.defaultNS, true, nil
 }
 
-// query is the SELECT a view stands for: its stored query as a subquery
-// whose output is exactly the view's columns. The stored text alone would
-// lose the names of the view's column list (CREATE VIEW v (a, b) AS
-// SELECT 1, 2) and, for a query with *, would grow with its tables, where
-// PostgreSQL fixes a view's columns when it is made.
-func (v *viewDef) query() string {
-	if len(v.columns) == 0 {
-		return v.sql
-	}
-	q := make([]string, len(v.columns))
-	for i, c := range v.columns {
-		q[i] = quoteIdent(c)
-	}
-	list := strings.Join(q, ", ")
-	// The newline ends a line comment the stored text might end with.
-	return "SELECT " + list + " FROM (" + v.sql + "\n) AS " + quoteIdent(v.ident.Name) + " (" + list + ")"
-}
-
-// quoteIdent quotes a name as a SQL identifier.
-func quoteIdent(s string) string {
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}
-
 // resolveView is lookupView returning the whole definition; nil when there
 // is no such view.
 func (s *session) resolveView(ctx context.Context, tn parse.TableName) (*viewDef, error) {
