@@ -20,7 +20,7 @@ import (
 // when it is missing and IF EXISTS was given (with the notice).
 func (s *session) alterTarget(ctx context.Context, rel *pg.RangeVar, missingOk bool) (*catalog.Table, []Notice, error) {
 	tn := parse.TableNameOf(rel)
-	t, err := s.resolveTable(ctx, tn)
+	t, err := s.ResolveTable(ctx, tn)
 	if pgerr.Code(err) == pgerr.UndefinedTable && missingOk {
 		return nil, []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: "relation \"" + tn.Name + "\" does not exist, skipping"}}, nil
 	}

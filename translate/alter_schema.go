@@ -6,6 +6,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 )
 
 // schemaEdit is a schema being changed by ALTER TABLE: a deep copy of the
@@ -219,7 +220,7 @@ func (e *schemaEdit) retype(name string, to catalog.Type) error {
 	from := catalog.Primitive(f.Type)
 	want := catalog.Primitive(to)
 	bad := func() error {
-		return pgerr.New(pgerr.DatatypeMismatch, "cannot change column \"%s\" from %s to %s", name, pgTypeOfIceberg(f.Type), pgTypeOfIceberg(to)).
+		return pgerr.New(pgerr.DatatypeMismatch, "cannot change column \"%s\" from %s to %s", name, bind.PGTypeOfIceberg(f.Type), bind.PGTypeOfIceberg(to)).
 			WithDetail("Iceberg allows only integer to bigint, real to double precision and numeric(P,S) to numeric(P2,S) with P2 > P.")
 	}
 	if from == nil || want == nil {

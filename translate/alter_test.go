@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -148,7 +149,7 @@ func TestAlterTableConflict(t *testing.T) {
 
 func scanTokens(t *testing.T, s string) []parse.DialectTok {
 	t.Helper()
-	_, extras, err := parse.RewriteDialect("ALTER TABLE x ADD PARTITION FIELD "+s, translateParse)
+	_, extras, err := parse.RewriteDialect("ALTER TABLE x ADD PARTITION FIELD "+s, bind.ParseConfig)
 	if err != nil || len(extras) != 1 || extras[0].Alter == nil {
 		t.Fatalf("scan %q: %v", s, err)
 	}

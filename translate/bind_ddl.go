@@ -47,7 +47,7 @@ func (s *session) tableIdent(ctx context.Context, tn parse.TableName) (catalog.I
 		return catalog.Identifier{Namespace: ns, Name: tn.Name}, false, nil
 	}
 	schema := "public"
-	for _, sp := range s.settings.searchPath() {
+	for _, sp := range s.settings.SearchPath() {
 		if sp != "$user" && sp != "pg_catalog" {
 			schema = sp
 			break

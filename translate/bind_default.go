@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -26,28 +27,28 @@ func (s *session) columnDefault(ctx context.Context, ps parse.Stmt, f catalog.Ne
 		return nil, pgerr.Unsupported("DEFAULT expression other than a constant").
 			WithHint("Iceberg defaults are constants, set when the table is created.")
 	}
-	b := newBinder(ctx, s, ps, &paramSet{}, time.Now())
-	x, err := b.expr(raw)
+	b := bind.New(ctx, s, ps, &bind.ParamSet{}, time.Now())
+	x, err := b.Expr(raw)
 	if err != nil {
 		return nil, err
 	}
-	col := column{Name: f.Name, Type: pgTypeOfIceberg(f.Type), Arrow: engine.ArrowType(f.Type)}
-	e, err := b.assign(x, col, nodeLocation(raw))
+	col := bind.Column{Name: f.Name, Type: bind.PGTypeOfIceberg(f.Type), Arrow: engine.ArrowType(f.Type)}
+	e, err := b.Assign(x, col, bind.NodeLocation(raw))
 	if err != nil {
 		return nil, err
 	}
-	if b.litErr != nil {
-		return nil, b.litErr
+	if b.LitErr != nil {
+		return nil, b.LitErr
 	}
-	prog, err := expr.Compile(e, emptySchema, b.compileOptions())
+	prog, err := expr.Compile(e, bind.EmptySchema, b.CompileOptions())
 	if err != nil {
 		return nil, err
 	}
-	one := array.NewRecordBatch(emptySchema, nil, 1)
+	one := array.NewRecordBatch(bind.EmptySchema, nil, 1)
 	defer one.Release()
 	arr, err := prog.Eval(ctx, one)
 	if err != nil {
-		return nil, b.errAt(err, nodeLocation(raw))
+		return nil, b.ErrAt(err, bind.NodeLocation(raw))
 	}
 	defer arr.Release()
 	return goValue(arr, 0)

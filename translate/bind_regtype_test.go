@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/bind"
 )
 
 // TestSplitQualifiedName reads dotted names as PostgreSQL's
@@ -31,7 +32,7 @@ func TestSplitQualifiedName(t *testing.T) {
 		{in: "a b", code: "42602"},
 		{in: "a.", code: "42602"},
 	} {
-		got, err := splitQualifiedName(tc.in)
+		got, err := bind.SplitQualifiedName(tc.in)
 		if tc.code != "" {
 			if pgerr.Code(err) != tc.code {
 				t.Errorf("%q: error %v, want SQLSTATE %s", tc.in, err, tc.code)
@@ -50,7 +51,7 @@ func TestRegQuoteIdent(t *testing.T) {
 		"orders": "orders", "MixedCase": `"MixedCase"`, "select": `"select"`, "name": "name",
 		"1a": `"1a"`, "a b": `"a b"`, `x"y`: `"x""y"`, "_x9": "_x9", "user": `"user"`, "": `""`,
 	} {
-		if got := regQuoteIdent(in); got != want {
+		if got := bind.RegQuoteIdent(in); got != want {
 			t.Errorf("regQuoteIdent(%q) = %s, want %s", in, got, want)
 		}
 	}
@@ -126,7 +127,7 @@ func TestRegInOut(t *testing.T) {
 		{typ: pgtypes.OID, in: "x", code: pgerr.InvalidTextRepresentation},
 	} {
 		name := pgtypes.TypeName(tc.typ) + " " + tc.in
-		oid, err := regIn(snap, tc.typ, tc.in)
+		oid, err := bind.RegIn(snap, tc.typ, tc.in)
 		if tc.code != "" {
 			if pgerr.Code(err) != tc.code {
 				t.Errorf("%s: error %v, want SQLSTATE %s", name, err, tc.code)
@@ -137,7 +138,7 @@ func TestRegInOut(t *testing.T) {
 			t.Errorf("%s: %d, %v; want %d", name, oid, err, tc.oid)
 			continue
 		}
-		if got := regOut(snap, tc.typ, oid); got != tc.out {
+		if got := bind.RegOut(snap, tc.typ, oid); got != tc.out {
 			t.Errorf("%s: prints %q, want %q", name, got, tc.out)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -116,7 +117,7 @@ func (c *callStatement) Execute(ctx context.Context, params []*string) (Rows, er
 	if err != nil {
 		return nil, err
 	}
-	parts, err := splitQualifiedName(c.args["table"])
+	parts, err := bind.SplitQualifiedName(c.args["table"])
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +136,7 @@ func (c *callStatement) Execute(ctx context.Context, params []*string) (Rows, er
 	if s.tx != nil && !s.tx.implicit {
 		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "CALL system.%s cannot run inside a transaction block", c.proc)
 	}
-	t, err := s.resolveTable(ctx, tn)
+	t, err := s.ResolveTable(ctx, tn)
 	if err != nil {
 		return nil, err
 	}

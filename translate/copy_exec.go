@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -92,14 +93,14 @@ func (st *copyFromStatement) ensureBound() {
 
 // bind resolves the table and the copied columns.
 func (st *copyFromStatement) bind(ctx context.Context, loc int32, ps parse.Stmt) error {
-	t, err := st.sess.resolveTable(ctx, st.tn)
+	t, err := st.sess.ResolveTable(ctx, st.tn)
 	if err != nil {
 		if pe := pgerr.As(err); pe != nil && pe.Position == 0 {
 			pe.Position = parse.CharPos(ps.SQL, loc)
 		}
 		return err
 	}
-	cols := columnsOf(t.Metadata.CurrentSchema())
+	cols := bind.ColumnsOf(t.Metadata.CurrentSchema())
 	st.table, st.targets, st.cols = t, nil, nil
 	if len(st.attlist) == 0 {
 		for i := range cols {
@@ -108,7 +109,7 @@ func (st *copyFromStatement) bind(ctx context.Context, loc int32, ps parse.Stmt)
 	} else {
 		seen := map[int]bool{}
 		for _, name := range st.attlist {
-			i := findColumn(cols, name, false)
+			i := bind.FindColumn(cols, name, false)
 			if i < 0 {
 				return pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, st.tn.Name)
 			}
@@ -154,11 +155,11 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 		return "", catalogError(err, kindTable, st.tn.Written)
 	}
 	schema := t.Metadata.CurrentSchema()
-	cols := columnsOf(schema)
+	cols := bind.ColumnsOf(schema)
 	if !sameCopyColumns(cols, st.targets, st.cols) {
 		return "", pgerr.New(pgerr.FeatureNotSupported, "the columns of \"%s\" changed since the COPY was prepared", st.tn.Written)
 	}
-	conv, err := newCopyConverter(st, cols, s.compileOptions())
+	conv, err := newCopyConverter(st, cols, s.CompileOptions())
 	if conv != nil {
 		conv.fields = schema.Fields
 	}
@@ -203,7 +204,7 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 	return fmt.Sprintf("COPY %d", tw.rows), nil
 }
 
-func sameCopyColumns(cols []column, targets []int, bound []pgtypes.Column) bool {
+func sameCopyColumns(cols []bind.Column, targets []int, bound []pgtypes.Column) bool {
 	for k, i := range targets {
 		if i >= len(cols) || cols[i].Name != bound[k].Name || cols[i].Type.OID != bound[k].TypeOID {
 			return false
@@ -216,7 +217,7 @@ func sameCopyColumns(cols []column, targets []int, bound []pgtypes.Column) bool 
 // columns.
 type copyConverter struct {
 	st     *copyFromStatement
-	cols   []column
+	cols   []bind.Column
 	in     *arrow.Schema // one text column per copied column
 	out    *arrow.Schema // the table's columns
 	progs  []expr.Program
@@ -224,7 +225,7 @@ type copyConverter struct {
 	fields []catalog.NestedField
 }
 
-func newCopyConverter(st *copyFromStatement, cols []column, opts expr.CompileOptions) (*copyConverter, error) {
+func newCopyConverter(st *copyFromStatement, cols []bind.Column, opts expr.CompileOptions) (*copyConverter, error) {
 	c := &copyConverter{st: st, cols: cols, copied: map[int]int{}}
 	inFields := make([]arrow.Field, len(st.targets))
 	for k, i := range st.targets {
@@ -242,7 +243,7 @@ func newCopyConverter(st *copyFromStatement, cols []column, opts expr.CompileOpt
 		if !expr.CanCast(expr.Text, col.Arrow) {
 			return nil, pgerr.NotYet(fmt.Sprintf("COPY into column \"%s\" of type %s", col.Name, col.Type))
 		}
-		p, err := expr.Compile(castIfNeeded(&expr.Col{Idx: k, Name: col.Name, T: expr.Text}, col.Arrow), c.in, opts)
+		p, err := expr.Compile(bind.CastIfNeeded(&expr.Col{Idx: k, Name: col.Name, T: expr.Text}, col.Arrow), c.in, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -326,7 +327,7 @@ func (c *copyConverter) fill(ctx context.Context, i int, in arrow.RecordBatch) (
 	if f.WriteDefault == nil || catalog.Primitive(f.Type) == nil {
 		return array.MakeArrayOfNull(expr.Allocator(ctx), c.cols[i].Arrow, int(in.NumRows())), nil
 	}
-	p, err := expr.Compile(writeDefault(f, c.cols[i].Arrow), c.in)
+	p, err := expr.Compile(bind.WriteDefault(f, c.cols[i].Arrow), c.in)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -53,8 +54,8 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 	}
 	inner := st.ps
 	inner.Node = st.cs.Query
-	b := newBinder(ctx, s, inner, &paramSet{}, time.Now())
-	qp, err := b.bindSelect(st.sel)
+	b := bind.New(ctx, s, inner, &bind.ParamSet{}, time.Now())
+	qp, err := b.BindSelect(st.sel)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +112,7 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 func (st *ctasStatement) fill(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, qp *plan.Select) (int64, error) {
 	s := st.sess
 	schema := t.Metadata.CurrentSchema()
-	cols := columnsOf(schema)
+	cols := bind.ColumnsOf(schema)
 	in, err := lowerQuery(ctx, s, qp)
 	if err != nil {
 		return 0, err
@@ -119,11 +120,11 @@ func (st *ctasStatement) fill(ctx context.Context, mc catalog.MutableCatalog, t 
 	exprs := make([]expr.Expr, len(cols))
 	names := make([]string, len(cols))
 	for i, c := range cols {
-		exprs[i] = castIfNeeded(&expr.Col{Idx: i, Name: c.Name, T: qp.Output[i].Type()}, c.Arrow)
+		exprs[i] = bind.CastIfNeeded(&expr.Col{Idx: i, Name: c.Name, T: qp.Output[i].Type()}, c.Arrow)
 		names[i] = c.Name
 	}
 	var op engine.Operator
-	if op, err = exec.NewProject(in, exprs, names, s.compileOptions()); err != nil {
+	if op, err = exec.NewProject(in, exprs, names, s.CompileOptions()); err != nil {
 		in.Close()
 		return 0, err
 	}

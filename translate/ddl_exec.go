@@ -115,7 +115,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 			var notices []Notice
 			for _, obj := range ds.Objects {
 				tn := tableNameOfList(obj)
-				t, err := s.resolveTable(ctx, tn)
+				t, err := s.ResolveTable(ctx, tn)
 				if pgerr.Code(err) == pgerr.UndefinedTable {
 					if verr := s.viewIsNotTable(ctx, tn); verr != nil {
 						return nil, verr
@@ -236,7 +236,7 @@ func (s *session) prepareRename(rs *pg.RenameStmt, x *parse.DDLExtras) (Statemen
 			return nil, err
 		}
 		tn := parse.TableNameOf(rs.Relation)
-		t, err := s.resolveTable(ctx, tn)
+		t, err := s.ResolveTable(ctx, tn)
 		if pgerr.Code(err) == pgerr.UndefinedTable && rs.MissingOk {
 			return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: "relation \"" + tn.Name + "\" does not exist, skipping"}}, nil
 		}

@@ -66,7 +66,7 @@ func (st *metaStatement) Execute(ctx context.Context, params []*string) (Rows, e
 		}
 	default:
 		var t *catalog.Table
-		if t, err = st.s.resolveTable(ctx, st.m.Table); err != nil {
+		if t, err = st.s.ResolveTable(ctx, st.m.Table); err != nil {
 			return nil, err
 		}
 		switch st.m.Kind {

@@ -146,7 +146,7 @@ func TestDescribeAllFixtures(t *testing.T) {
 			}
 			ref = `"iceberg.` + name + `".` + quoteIdentIfNeeded(filepath.Base(filepath.Dir(sub[0])))
 		}
-		tb, err := s.resolveTable(context.Background(), parse.TableName{Schema: "iceberg", Name: name})
+		tb, err := s.ResolveTable(context.Background(), parse.TableName{Schema: "iceberg", Name: name})
 		if err != nil {
 			continue // the nested one, checked through ref below
 		}

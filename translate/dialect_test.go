@@ -8,6 +8,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -79,7 +80,7 @@ func TestRewriteDialect(t *testing.T) {
 		},
 	}
 	for _, c := range cases {
-		got, extras, err := parse.RewriteDialect(c.sql, translateParse)
+		got, extras, err := parse.RewriteDialect(c.sql, bind.ParseConfig)
 		if err != nil {
 			t.Errorf("%s: %v", c.sql, err)
 			continue
@@ -111,7 +112,7 @@ func TestRewriteDialectErrors(t *testing.T) {
 		{"CREATE TABLE t (a INT) TBLPROPERTIES ('a')", pgerr.SyntaxError},
 		{"CREATE TABLE t (a INT) STORED AS orc", pgerr.FeatureNotSupported},
 	} {
-		_, _, err := parse.RewriteDialect(c.sql, translateParse)
+		_, _, err := parse.RewriteDialect(c.sql, bind.ParseConfig)
 		if pgerr.Code(err) != c.code {
 			t.Errorf("%s: %v (%s), want %s", c.sql, err, pgerr.Code(err), c.code)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -31,25 +32,25 @@ func newDMLSession(t *testing.T) *session {
 
 // bindDMLText binds one DELETE or UPDATE statement; values, when not
 // nil, are its parameters' values.
-func bindDMLText(s *session, sql string, values []*string) (*dmlPlan, *paramSet, error) {
-	stmts, err := parseChecked(sql)
+func bindDMLText(s *session, sql string, values []*string) (*bind.DMLPlan, *bind.ParamSet, error) {
+	stmts, err := bind.ParseChecked(sql)
 	if err != nil {
 		return nil, nil, err
 	}
-	ps := &paramSet{}
+	ps := &bind.ParamSet{}
 	if values != nil {
-		ps = &paramSet{values: values, bound: true}
+		ps = &bind.ParamSet{Values: values, Bound: true}
 		for range values {
-			ps.types = append(ps.types, 0)
+			ps.Types = append(ps.Types, 0)
 		}
 	}
-	b := newBinder(context.Background(), s, stmts[0], ps, time.Now())
+	b := bind.New(context.Background(), s, stmts[0], ps, time.Now())
 	switch x := stmts[0].Node.Node.(type) {
 	case *pg.Node_DeleteStmt:
-		p, err := b.bindDelete(x.DeleteStmt)
+		p, err := b.BindDelete(x.DeleteStmt)
 		return p, ps, err
 	case *pg.Node_UpdateStmt:
-		p, err := b.bindUpdate(x.UpdateStmt)
+		p, err := b.BindUpdate(x.UpdateStmt)
 		return p, ps, err
 	}
 	return nil, nil, pgerr.New(pgerr.SyntaxError, "not a DELETE or UPDATE: %s", sql)
@@ -78,10 +79,10 @@ func dmlRowsErr(t *testing.T, s *session, sql string, values ...*string) ([]stri
 	if err != nil {
 		return nil, err
 	}
-	if got, want := len(p.sel.Cols), dmlColValues+len(p.cols)+len(p.returning); got != want {
+	if got, want := len(p.Sel.Cols), bind.DmlColValues+len(p.Cols)+len(p.Returning); got != want {
 		t.Fatalf("%s: %d output columns, want %d", sql, got, want)
 	}
-	op, err := lowerQuery(context.Background(), s, p.sel)
+	op, err := lowerQuery(context.Background(), s, p.Sel)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +100,7 @@ func dmlRowsErr(t *testing.T, s *session, sql string, values ...*string) ([]stri
 			break
 		}
 		for i := 0; i < int(b.NumRows()); i++ {
-			file, pos := b.Column(dmlColFile), b.Column(dmlColPos)
+			file, pos := b.Column(bind.DmlColFile), b.Column(bind.DmlColPos)
 			if file.IsNull(i) || pos.IsNull(i) {
 				t.Fatalf("%s: a row without _file or _pos", sql)
 			}
@@ -108,8 +109,8 @@ func dmlRowsErr(t *testing.T, s *session, sql string, values ...*string) ([]stri
 				t.Fatalf("%s: _file %s _pos %s is no row of t", sql, valueText(file, i), valueText(pos, i))
 			}
 			vals := []string{id}
-			for j := dmlColAction; j < int(b.NumCols()); j++ {
-				if j == dmlColRowID {
+			for j := bind.DmlColAction; j < int(b.NumCols()); j++ {
+				if j == bind.DmlColRowID {
 					continue // NULL: the test tables are not format 3
 				}
 				vals = append(vals, valueText(b.Column(j), i))
@@ -170,14 +171,14 @@ func TestBindDelete(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.kind != dmlKindDelete || p.dup != dupFirst || p.target == nil || p.target.Table != p.table {
-				t.Errorf("kind %d dup %d target %v", p.kind, p.dup, p.target)
+			if p.Kind != bind.DMLKindDelete || p.Dup != bind.DupFirst || p.Target == nil || p.Target.Table != p.Table {
+				t.Errorf("kind %d dup %d target %v", p.Kind, p.Dup, p.Target)
 			}
-			if got := colNames(p.returning); got != c.returning {
+			if got := colNames(p.Returning); got != c.returning {
 				t.Errorf("RETURNING columns %s, want %s", got, c.returning)
 			}
-			if c.returning == "" && p.returning != nil {
-				t.Errorf("returning %v without RETURNING", p.returning)
+			if c.returning == "" && p.Returning != nil {
+				t.Errorf("returning %v without RETURNING", p.Returning)
 			}
 		})
 	}
@@ -192,10 +193,10 @@ func TestBindDeleteReturningOrigin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := p.returning[0]; c.TableOID == 0 || c.AttNum != 2 {
+	if c := p.Returning[0]; c.TableOID == 0 || c.AttNum != 2 {
 		t.Errorf("name: table %d att %d, want t's OID and 2", c.TableOID, c.AttNum)
 	}
-	if c := p.returning[1]; c.TableOID != 0 || c.AttNum != 0 {
+	if c := p.Returning[1]; c.TableOID != 0 || c.AttNum != 0 {
 		t.Errorf("id + 1: table %d att %d, want none", c.TableOID, c.AttNum)
 	}
 }
@@ -211,7 +212,7 @@ func TestBindDeleteShadowedMetadata(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	op, err := lowerQuery(context.Background(), s, p.sel)
+	op, err := lowerQuery(context.Background(), s, p.Sel)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +224,7 @@ func TestBindDeleteShadowedMetadata(t *testing.T) {
 	if err != nil || b == nil || b.NumRows() != 1 {
 		t.Fatalf("batch %v, err %v; want one row", b, err)
 	}
-	file, pos, ret := valueText(b.Column(dmlColFile), 0), valueText(b.Column(dmlColPos), 0), valueText(b.Column(dmlColValues+2), 0)
+	file, pos, ret := valueText(b.Column(bind.DmlColFile), 0), valueText(b.Column(bind.DmlColPos), 0), valueText(b.Column(bind.DmlColValues+2), 0)
 	if !strings.HasSuffix(file, ".parquet") || pos != "1" || ret != "yours" {
 		t.Errorf("_file %q _pos %s RETURNING %q; want a data file, 1, yours", file, pos, ret)
 	}
@@ -238,7 +239,7 @@ func TestBindDeleteParameters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := ps.types, []uint32{pgtypes.Int4, pgtypes.Text, pgtypes.Int4}; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+	if got, want := ps.Types, []uint32{pgtypes.Int4, pgtypes.Text, pgtypes.Int4}; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
 		t.Errorf("parameter types %v, want %v", got, want)
 	}
 	str := func(v string) *string { return &v }

@@ -17,6 +17,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/lower"
 	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/parse"
@@ -30,14 +31,14 @@ type dmlStatement struct {
 	sess     *session
 	ps       parse.Stmt
 	what     string // the statement's name in errors: "DELETE", "UPDATE"...
-	bindFn   func(b *binder) (*dmlPlan, error)
+	bindFn   func(b *bind.Binder) (*bind.DMLPlan, error)
 	declared []uint32
 	params   []uint32
 	cols     []pgtypes.Column
 }
 
 // prepareDML prepares a row-level change whose binder is bindFn.
-func (s *session) prepareDML(ctx context.Context, ps parse.Stmt, what string, paramTypes []uint32, eager bool, bindFn func(b *binder) (*dmlPlan, error)) (Statement, error) {
+func (s *session) prepareDML(ctx context.Context, ps parse.Stmt, what string, paramTypes []uint32, eager bool, bindFn func(b *bind.Binder) (*bind.DMLPlan, error)) (Statement, error) {
 	st := &dmlStatement{sess: s, ps: ps, what: what, bindFn: bindFn, declared: append([]uint32(nil), paramTypes...)}
 	if eager {
 		if _, err := st.bind(ctx, nil); err != nil {
@@ -57,44 +58,44 @@ func (s *session) dmlPrepare(ctx context.Context, ps parse.Stmt, paramTypes []ui
 		}
 		return nil, false, nil
 	}
-	what, bind, ok := dmlBinder(ps.Node)
+	what, bindFn, ok := dmlBinder(ps.Node)
 	if !ok {
 		return nil, false, nil
 	}
-	st, err := s.prepareDML(ctx, ps, what, paramTypes, eager, bind)
+	st, err := s.prepareDML(ctx, ps, what, paramTypes, eager, bindFn)
 	return st, true, err
 }
 
 // dmlBinder is the binder of a row-level change statement (INSERT as an
 // upsert or with RETURNING) and the statement's name; ok is false for
 // other statements.
-func dmlBinder(n *pg.Node) (what string, bind func(b *binder) (*dmlPlan, error), ok bool) {
+func dmlBinder(n *pg.Node) (what string, bindFn func(b *bind.Binder) (*bind.DMLPlan, error), ok bool) {
 	switch x := n.Node.(type) {
 	case *pg.Node_DeleteStmt:
-		return "DELETE", func(b *binder) (*dmlPlan, error) { return b.bindDelete(x.DeleteStmt) }, true
+		return "DELETE", func(b *bind.Binder) (*bind.DMLPlan, error) { return b.BindDelete(x.DeleteStmt) }, true
 	case *pg.Node_UpdateStmt:
-		return "UPDATE", func(b *binder) (*dmlPlan, error) { return b.bindUpdate(x.UpdateStmt) }, true
+		return "UPDATE", func(b *bind.Binder) (*bind.DMLPlan, error) { return b.BindUpdate(x.UpdateStmt) }, true
 	case *pg.Node_MergeStmt:
-		return "MERGE", func(b *binder) (*dmlPlan, error) { return b.bindMerge(x.MergeStmt) }, true
+		return "MERGE", func(b *bind.Binder) (*bind.DMLPlan, error) { return b.BindMerge(x.MergeStmt) }, true
 	case *pg.Node_InsertStmt:
-		return "INSERT", func(b *binder) (*dmlPlan, error) { return b.bindUpsert(x.InsertStmt) }, true
+		return "INSERT", func(b *bind.Binder) (*bind.DMLPlan, error) { return b.BindUpsert(x.InsertStmt) }, true
 	}
 	return "", nil, false
 }
 
 // bind binds the statement; values are the parameters at Execute (nil at
 // Prepare).
-func (st *dmlStatement) bind(ctx context.Context, values []*string) (*dmlPlan, error) {
-	ps := newParamSet(st.declared, st.params, values)
-	b := newBinder(ctx, st.sess, st.ps, ps, time.Now())
+func (st *dmlStatement) bind(ctx context.Context, values []*string) (*bind.DMLPlan, error) {
+	ps := bind.NewParamSet(st.declared, st.params, values)
+	b := bind.New(ctx, st.sess, st.ps, ps, time.Now())
 	p, err := st.bindFn(b)
 	if err != nil {
 		return nil, err
 	}
-	ps.resolveUntyped()
+	ps.ResolveUntyped()
 	if st.params == nil {
-		st.params = ps.types
-		st.cols = p.returning
+		st.params = ps.Types
+		st.cols = p.Returning
 	}
 	return p, nil
 }
@@ -119,7 +120,7 @@ func (st *dmlStatement) Execute(ctx context.Context, params []*string) (Rows, er
 	if err != nil {
 		return nil, err
 	}
-	if st.cols != nil && !sameColumns(p.returning, st.cols) {
+	if st.cols != nil && !sameColumns(p.Returning, st.cols) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
 	}
 	if timeout := st.sess.statementTimeout(); timeout > 0 {
@@ -146,9 +147,9 @@ func (st *dmlStatement) Execute(ctx context.Context, params []*string) (Rows, er
 // dml.Writer, commits the change (or stages it in a block) and returns the
 // RETURNING rows with the tag. The statement is atomic: on any error the
 // files it wrote are removed and the table is as it was.
-func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *dmlPlan) (Rows, error) {
-	props := p.table.Metadata.Properties
-	op := p.kind.operation()
+func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *bind.DMLPlan) (Rows, error) {
+	props := p.Table.Metadata.Properties
+	op := p.Kind.Operation()
 	mode, err := dml.ModeOf(props, op)
 	if err != nil {
 		return nil, err
@@ -162,19 +163,19 @@ func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *dmlP
 		return nil, err
 	}
 	defer src.Close()
-	out, err := mc.NewOutput(p.table)
+	out, err := mc.NewOutput(p.Table)
 	if err != nil {
-		return nil, catalogError(err, kindTable, p.table.Ident.Name)
+		return nil, catalogError(err, kindTable, p.Table.Ident.Name)
 	}
 	var snap *catalog.Snapshot
-	if p.target != nil {
-		snap = p.target.Snapshot
+	if p.Target != nil {
+		snap = p.Target.Snapshot
 	}
-	w, err := dml.New(ctx, dml.Spec{Table: p.table, Snapshot: snap, Schema: p.schema, Out: out, Mode: mode})
+	w, err := dml.New(ctx, dml.Spec{Table: p.Table, Snapshot: snap, Schema: p.Schema, Out: out, Mode: mode})
 	if err != nil {
-		return nil, writeError(err, p.table)
+		return nil, writeError(err, p.Table)
 	}
-	run := &dmlRun{plan: p, w: w, ctx: ctx, with: dmlWithRunOf(ctx, p, mode)}
+	run := &dmlRun{plan: p, w: w, ctx: ctx, with: bind.DMLWithRunOf(ctx, p, mode)}
 	if err := run.consume(src); err != nil {
 		w.Abort()
 		run.release()
@@ -184,10 +185,10 @@ func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *dmlP
 	if err != nil {
 		w.Abort()
 		run.release()
-		return nil, writeError(err, p.table)
+		return nil, writeError(err, p.Table)
 	}
 	if run.with != nil {
-		if err := run.with.finished(dataFilePaths(ch.RemovedDataFiles)); err != nil {
+		if err := run.with.Finished(bind.DataFilePaths(ch.RemovedDataFiles)); err != nil {
 			w.Abort()
 			run.release()
 			return nil, err
@@ -201,13 +202,13 @@ func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *dmlP
 			run.release()
 			return nil, err
 		}
-		if err := s.commitChange(ctx, mc, p.table, ch, w.Abort); err != nil {
+		if err := s.commitChange(ctx, mc, p.Table, ch, w.Abort); err != nil {
 			run.release()
 			return nil, err
 		}
 	}
-	tag := p.kind.tag(run.count)
-	if p.returning == nil {
+	tag := p.Kind.Tag(run.count)
+	if p.Returning == nil {
 		run.release()
 		return &emptyRows{tag: tag}, nil
 	}
@@ -221,15 +222,15 @@ func emptyChange(ch *catalog.Change) bool {
 // lowerDML lowers a plan's query; it also returns the pruning predicates
 // lowering found for the target's scan: the rows the change read, which
 // serializable validation checks concurrent appends against.
-func lowerDML(ctx context.Context, s *session, p *dmlPlan) (engine.Operator, []catalog.Predicate, error) {
-	l := lower.New(ctx, s, p.sel.ColTable)
-	op, err := l.Plan(opt.Statement(p.sel, s.optConfig()))
+func lowerDML(ctx context.Context, s *session, p *bind.DMLPlan) (engine.Operator, []catalog.Predicate, error) {
+	l := lower.New(ctx, s, p.Sel.ColTable)
+	op, err := l.Plan(opt.Statement(p.Sel, s.optConfig()))
 	if err != nil {
 		return nil, nil, err
 	}
 	var preds []catalog.Predicate
-	if p.target != nil {
-		preds = l.ScanPreds[p.target]
+	if p.Target != nil {
+		preds = l.ScanPreds[p.Target]
 	}
 	op = s.limitMemory(op)
 	if err := op.Open(ctx); err != nil {
@@ -242,13 +243,13 @@ func lowerDML(ctx context.Context, s *session, p *dmlPlan) (engine.Operator, []c
 // dmlRun is one execution's bookkeeping: affected rows, RETURNING rows.
 type dmlRun struct {
 	ctx      context.Context
-	plan     *dmlPlan
+	plan     *bind.DMLPlan
 	w        *dml.Writer
 	count    int64
 	returned []arrow.RecordBatch
 	// with checks the rows a statement under a data-modifying WITH
 	// changes (nil otherwise; dml_with_track.go).
-	with *dmlWithRun
+	with *bind.DMLWithRun
 }
 
 func (r *dmlRun) release() {
@@ -282,14 +283,14 @@ func (r *dmlRun) consume(src engine.Operator) error {
 // RETURNING rows are gathered and passed on per batch.
 func (r *dmlRun) apply(b arrow.RecordBatch) error {
 	p := r.plan
-	files := stringColumn(b.Column(dmlColFile))
-	pos, _ := b.Column(dmlColPos).(*array.Int64)
-	action, ok := b.Column(dmlColAction).(*array.Int32)
+	files := stringColumn(b.Column(bind.DmlColFile))
+	pos, _ := b.Column(bind.DmlColPos).(*array.Int64)
+	action, ok := b.Column(bind.DmlColAction).(*array.Int32)
 	if !ok || pos == nil {
 		return fmt.Errorf("dml plan: columns %s, %s, want int8 positions and int4 actions",
-			b.Column(dmlColPos).DataType(), b.Column(dmlColAction).DataType())
+			b.Column(bind.DmlColPos).DataType(), b.Column(bind.DmlColAction).DataType())
 	}
-	rowIDs, _ := b.Column(dmlColRowID).(*array.Int64)
+	rowIDs, _ := b.Column(bind.DmlColRowID).(*array.Int64)
 	var inserts, updates, returned []int32
 	for i := 0; i < int(b.NumRows()); i++ {
 		if action.IsNull(i) {
@@ -297,69 +298,69 @@ func (r *dmlRun) apply(b arrow.RecordBatch) error {
 		}
 		a := action.Value(i)
 		switch a {
-		case dmlNone:
+		case bind.DMLNone:
 			continue
-		case dmlCardinality:
-			return p.cardinality.err()
+		case bind.DMLCardinality:
+			return p.Cardinality.Err()
 		}
-		if a != dmlInsert && !files.isNull(i) {
+		if a != bind.DMLInsert && !files.isNull(i) {
 			first, err := r.w.Delete(files.value(i), pos.Value(i))
 			if err != nil {
-				return writeError(err, p.table)
+				return writeError(err, p.Table)
 			}
 			if !first {
-				if p.dup == dupError {
-					return p.cardinality.err()
+				if p.Dup == bind.DupError {
+					return p.Cardinality.Err()
 				}
 				continue
 			}
 			if r.with != nil {
-				if err := r.with.touch(files.value(i), pos.Value(i)); err != nil {
+				if err := r.with.Touch(files.value(i), pos.Value(i)); err != nil {
 					return err
 				}
 			}
 		}
 		switch {
-		case a == dmlUpdate && rowIDs != nil && !rowIDs.IsNull(i):
+		case a == bind.DMLUpdate && rowIDs != nil && !rowIDs.IsNull(i):
 			updates = append(updates, int32(i)) // keeps its row id
-		case a == dmlUpdate || a == dmlInsert:
+		case a == bind.DMLUpdate || a == bind.DMLInsert:
 			inserts = append(inserts, int32(i))
 		}
 		returned = append(returned, int32(i))
 		r.count++
 	}
 	if len(inserts) > 0 {
-		rows, err := r.slice(b, dmlColValues, len(p.cols), inserts, tableFields(p.cols))
+		rows, err := r.slice(b, bind.DmlColValues, len(p.Cols), inserts, tableFields(p.Cols))
 		if err != nil {
 			return err
 		}
 		err = r.w.Insert(rows)
 		rows.Release()
 		if err != nil {
-			return writeError(err, p.table)
+			return writeError(err, p.Table)
 		}
 	}
 	if len(updates) > 0 {
 		// The new rows with their row ids, as the lineage writer takes
 		// them.
-		fields := append(tableFields(p.cols), arrow.Field{Name: "_row_id", Type: arrow.PrimitiveTypes.Int64, Nullable: true})
-		rows, err := r.sliceCols(b, append(seqInts(dmlColValues, len(p.cols)), dmlColRowID), updates, fields)
+		fields := append(tableFields(p.Cols), arrow.Field{Name: "_row_id", Type: arrow.PrimitiveTypes.Int64, Nullable: true})
+		rows, err := r.sliceCols(b, append(seqInts(bind.DmlColValues, len(p.Cols)), bind.DmlColRowID), updates, fields)
 		if err != nil {
 			return err
 		}
 		err = r.w.Update(rows)
 		rows.Release()
 		if err != nil {
-			return writeError(err, p.table)
+			return writeError(err, p.Table)
 		}
 	}
-	if p.returning != nil && len(returned) > 0 {
-		first := dmlColValues + len(p.cols)
-		fields := make([]arrow.Field, len(p.returning))
-		for j, c := range p.returning {
+	if p.Returning != nil && len(returned) > 0 {
+		first := bind.DmlColValues + len(p.Cols)
+		fields := make([]arrow.Field, len(p.Returning))
+		for j, c := range p.Returning {
 			fields[j] = arrow.Field{Name: c.Name, Type: b.Column(first + j).DataType(), Nullable: true}
 		}
-		rows, err := r.slice(b, first, len(p.returning), returned, fields)
+		rows, err := r.slice(b, first, len(p.Returning), returned, fields)
 		if err != nil {
 			return err
 		}
@@ -412,7 +413,7 @@ func (r *dmlRun) sliceCols(b arrow.RecordBatch, which []int, idx []int32, fields
 
 // tableFields are the Arrow fields of a table's columns, as the Writer
 // wants them.
-func tableFields(cols []column) []arrow.Field {
+func tableFields(cols []bind.Column) []arrow.Field {
 	fields := make([]arrow.Field, len(cols))
 	for i, c := range cols {
 		fields[i] = arrow.Field{Name: c.Name, Type: c.Arrow, Nullable: true}

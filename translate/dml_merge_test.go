@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -40,25 +41,25 @@ func newMergeSession(t *testing.T, more ...string) *session {
 
 // mergePlanRows binds one MERGE and runs its dmlPlan's query: one line per
 // row, _file shown as "f" (or NULL), sorted.
-func mergePlanRows(t *testing.T, s *session, sql string) ([]string, *dmlPlan, error) {
+func mergePlanRows(t *testing.T, s *session, sql string) ([]string, *bind.DMLPlan, error) {
 	t.Helper()
 	ctx := context.Background()
-	stmts, err := parseChecked(sql)
+	stmts, err := bind.ParseChecked(sql)
 	if err != nil {
 		return nil, nil, err
 	}
 	if len(stmts) != 1 || stmts[0].Node.GetMergeStmt() == nil {
 		t.Fatalf("%s: not one MERGE", sql)
 	}
-	b := newBinder(ctx, s, stmts[0], &paramSet{}, time.Now())
-	p, err := b.bindMerge(stmts[0].Node.GetMergeStmt())
+	b := bind.New(ctx, s, stmts[0], &bind.ParamSet{}, time.Now())
+	p, err := b.BindMerge(stmts[0].Node.GetMergeStmt())
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(p.sel.Cols) != dmlColValues+len(p.cols)+len(p.returning) {
-		t.Fatalf("%s: %d columns, want %d", sql, len(p.sel.Cols), dmlColValues+len(p.cols)+len(p.returning))
+	if len(p.Sel.Cols) != bind.DmlColValues+len(p.Cols)+len(p.Returning) {
+		t.Fatalf("%s: %d columns, want %d", sql, len(p.Sel.Cols), bind.DmlColValues+len(p.Cols)+len(p.Returning))
 	}
-	op, err := lowerQuery(ctx, s, p.sel)
+	op, err := lowerQuery(ctx, s, p.Sel)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -75,18 +76,18 @@ func mergePlanRows(t *testing.T, s *session, sql string) ([]string, *dmlPlan, er
 		if batch == nil {
 			break
 		}
-		if _, ok := batch.Column(dmlColAction).(*array.Int32); !ok {
-			t.Fatalf("%s: action column is %s", sql, batch.Column(dmlColAction).DataType())
+		if _, ok := batch.Column(bind.DmlColAction).(*array.Int32); !ok {
+			t.Fatalf("%s: action column is %s", sql, batch.Column(bind.DmlColAction).DataType())
 		}
 		for i := 0; i < int(batch.NumRows()); i++ {
 			vals := make([]string, batch.NumCols())
 			for j := range vals {
 				vals[j] = valueText(batch.Column(j), i)
 			}
-			if vals[dmlColFile] != "NULL" {
-				vals[dmlColFile] = "f"
+			if vals[bind.DmlColFile] != "NULL" {
+				vals[bind.DmlColFile] = "f"
 			}
-			vals = append(vals[:dmlColRowID], vals[dmlColRowID+1:]...) // NULL: the test tables are not format 3
+			vals = append(vals[:bind.DmlColRowID], vals[bind.DmlColRowID+1:]...) // NULL: the test tables are not format 3
 			lines = append(lines, strings.Join(vals, " "))
 		}
 	}
@@ -185,23 +186,23 @@ func TestMergePlanShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(errorText(err))
 	}
-	if p.kind != dmlKindMerge || p.dup != dupError || p.target == nil || p.table.Ident.Name != "t" {
-		t.Errorf("kind %d dup %d target %v table %s", p.kind, p.dup, p.target, p.table.Ident.Name)
+	if p.Kind != bind.DMLKindMerge || p.Dup != bind.DupError || p.Target == nil || p.Table.Ident.Name != "t" {
+		t.Errorf("kind %d dup %d target %v table %s", p.Kind, p.Dup, p.Target, p.Table.Ident.Name)
 	}
-	if p.cardinality.message != "MERGE command cannot affect row a second time" ||
-		p.cardinality.hint != "Ensure that not more than one source row matches any one target row." {
-		t.Errorf("cardinality %+v", p.cardinality)
+	if p.Cardinality.Message != "MERGE command cannot affect row a second time" ||
+		p.Cardinality.Hint != "Ensure that not more than one source row matches any one target row." {
+		t.Errorf("cardinality %+v", p.Cardinality)
 	}
 	var names []string
-	for _, c := range p.returning {
+	for _, c := range p.Returning {
 		names = append(names, fmt.Sprintf("%s:%s", c.Name, plan.Type{OID: c.TypeOID, Typmod: c.Typmod}))
 	}
 	want := "merge_action:text a:integer b:text d:integer a:integer b:text c:integer bee:text"
 	if got := strings.Join(names, " "); got != want {
 		t.Errorf("returning %s, want %s", got, want)
 	}
-	if p.returning[4].TableOID == 0 || p.returning[4].AttNum != 1 || p.returning[0].TableOID != 0 {
-		t.Errorf("returning origins %+v %+v", p.returning[0], p.returning[4])
+	if p.Returning[4].TableOID == 0 || p.Returning[4].AttNum != 1 || p.Returning[0].TableOID != 0 {
+		t.Errorf("returning origins %+v %+v", p.Returning[0], p.Returning[4])
 	}
 }
 
@@ -418,7 +419,7 @@ func TestMergeStarRewrite(t *testing.T) {
 		}
 	}
 	// Several statements: the markers go to the MERGE's own statement.
-	stmts, err := parseChecked(`SELECT 1; MERGE INTO t USING s ON t.a = s.a WHEN NOT MATCHED THEN INSERT *; SELECT 2`)
+	stmts, err := bind.ParseChecked(`SELECT 1; MERGE INTO t USING s ON t.a = s.a WHEN NOT MATCHED THEN INSERT *; SELECT 2`)
 	if err != nil {
 		t.Fatal(err)
 	}

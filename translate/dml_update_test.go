@@ -8,6 +8,7 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 )
 
 // TestBindUpdate binds UPDATEs over newDMLSession's tables and checks the
@@ -60,14 +61,14 @@ func TestBindUpdate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.kind != dmlKindUpdate || p.dup != dupFirst || p.target == nil || p.target.Table != p.table {
-				t.Errorf("kind %d dup %d target %v", p.kind, p.dup, p.target)
+			if p.Kind != bind.DMLKindUpdate || p.Dup != bind.DupFirst || p.Target == nil || p.Target.Table != p.Table {
+				t.Errorf("kind %d dup %d target %v", p.Kind, p.Dup, p.Target)
 			}
-			if got := colNames(p.returning); got != c.returning {
+			if got := colNames(p.Returning); got != c.returning {
 				t.Errorf("RETURNING columns %s, want %s", got, c.returning)
 			}
-			for i, col := range p.cols {
-				if got := p.sel.Output[dmlColValues+i].Type(); got.String() != col.Arrow.String() {
+			for i, col := range p.Cols {
+				if got := p.Sel.Output[bind.DmlColValues+i].Type(); got.String() != col.Arrow.String() {
 					t.Errorf("new %s is %s, want %s", col.Name, got, col.Arrow)
 				}
 			}
@@ -85,8 +86,8 @@ func TestBindUpdateParameters(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []uint32{pgtypes.Numeric, pgtypes.Date, pgtypes.Text}
-	if len(ps.types) != 3 || ps.types[0] != want[0] || ps.types[1] != want[1] || ps.types[2] != want[2] {
-		t.Errorf("parameter types %v, want %v", ps.types, want)
+	if len(ps.Types) != 3 || ps.Types[0] != want[0] || ps.Types[1] != want[1] || ps.Types[2] != want[2] {
+		t.Errorf("parameter types %v, want %v", ps.Types, want)
 	}
 	str := func(v string) *string { return &v }
 	got := strings.Join(dmlRows(t, s, sql, str("9.999"), nil, str("b")), "|")

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 )
 
 // newUpsertSession is a session over a temp warehouse with t (a int NOT
@@ -35,37 +36,37 @@ func newUpsertSession(t *testing.T) *session {
 // returns its rows, sorted: the a of the target row its _file and _pos
 // name ("-" when NULL: an insert), then the action, the new row and the
 // RETURNING values.
-func upsertPlanRows(t *testing.T, s *session, sql string, values ...*string) ([]string, *dmlPlan, error) {
+func upsertPlanRows(t *testing.T, s *session, sql string, values ...*string) ([]string, *bind.DMLPlan, error) {
 	t.Helper()
 	ids := map[string]string{}
 	for _, r := range queryRows(t, s, "SELECT _file, _pos, a FROM t") {
 		f := strings.Split(r, "\t")
 		ids[f[0]+"#"+f[1]] = f[2]
 	}
-	stmts, err := parseChecked(sql)
+	stmts, err := bind.ParseChecked(sql)
 	if err != nil {
 		return nil, nil, err
 	}
-	ps := &paramSet{}
+	ps := &bind.ParamSet{}
 	if values != nil {
-		ps = &paramSet{values: values, bound: true, types: make([]uint32, len(values))}
+		ps = &bind.ParamSet{Values: values, Bound: true, Types: make([]uint32, len(values))}
 	}
-	b := newBinder(context.Background(), s, stmts[0], ps, time.Now())
+	b := bind.New(context.Background(), s, stmts[0], ps, time.Now())
 	ins := stmts[0].Node.GetInsertStmt()
 	if ins == nil {
 		t.Fatalf("%s: not an INSERT", sql)
 	}
-	p, err := b.bindUpsert(ins)
+	p, err := b.BindUpsert(ins)
 	if err != nil {
 		return nil, nil, err
 	}
-	if got, want := len(p.sel.Cols), dmlColValues+len(p.cols)+len(p.returning); got != want {
+	if got, want := len(p.Sel.Cols), bind.DmlColValues+len(p.Cols)+len(p.Returning); got != want {
 		t.Fatalf("%s: %d output columns, want %d", sql, got, want)
 	}
-	if p.kind != dmlKindInsert || p.dup != dupError || p.cardinality != upsertCardinality {
-		t.Fatalf("%s: kind %v dup %v cardinality %+v", sql, p.kind, p.dup, p.cardinality)
+	if p.Kind != bind.DMLKindInsert || p.Dup != bind.DupError || p.Cardinality != bind.UpsertCardinality {
+		t.Fatalf("%s: kind %v dup %v cardinality %+v", sql, p.Kind, p.Dup, p.Cardinality)
 	}
-	op, err := lowerQuery(context.Background(), s, p.sel)
+	op, err := lowerQuery(context.Background(), s, p.Sel)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -84,7 +85,7 @@ func upsertPlanRows(t *testing.T, s *session, sql string, values ...*string) ([]
 			break
 		}
 		for i := 0; i < int(batch.NumRows()); i++ {
-			file, pos := batch.Column(dmlColFile), batch.Column(dmlColPos)
+			file, pos := batch.Column(bind.DmlColFile), batch.Column(bind.DmlColPos)
 			id := "-"
 			if !file.IsNull(i) {
 				var ok bool
@@ -93,8 +94,8 @@ func upsertPlanRows(t *testing.T, s *session, sql string, values ...*string) ([]
 				}
 			}
 			vals := []string{id}
-			for j := dmlColAction; j < int(batch.NumCols()); j++ {
-				if j == dmlColRowID {
+			for j := bind.DmlColAction; j < int(batch.NumCols()); j++ {
+				if j == bind.DmlColRowID {
 					continue // NULL: the test tables are not format 3
 				}
 				vals = append(vals, valueText(batch.Column(j), i))
@@ -174,11 +175,11 @@ func TestUpsertPlan(t *testing.T) {
 			if !slices.Equal(got, c.want) {
 				t.Errorf("rows\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
 			}
-			if (p.target != nil) != c.target {
-				t.Errorf("plan reads the table: %v, want %v", p.target != nil, c.target)
+			if (p.Target != nil) != c.target {
+				t.Errorf("plan reads the table: %v, want %v", p.Target != nil, c.target)
 			}
-			if colNames(p.returning) != c.cols {
-				t.Errorf("RETURNING %q, want %q", colNames(p.returning), c.cols)
+			if colNames(p.Returning) != c.cols {
+				t.Errorf("RETURNING %q, want %q", colNames(p.Returning), c.cols)
 			}
 		})
 	}
@@ -324,12 +325,12 @@ func TestUpsertConflictFilter(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.sql, func(t *testing.T) {
-			stmts, err := parseChecked(c.sql)
+			stmts, err := bind.ParseChecked(c.sql)
 			if err != nil {
 				t.Fatal(err)
 			}
-			b := newBinder(context.Background(), s, stmts[0], &paramSet{}, time.Now())
-			p, err := b.bindUpsert(stmts[0].Node.GetInsertStmt())
+			b := bind.New(context.Background(), s, stmts[0], &bind.ParamSet{}, time.Now())
+			p, err := b.BindUpsert(stmts[0].Node.GetInsertStmt())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -39,7 +40,7 @@ type dmlWithStatement struct {
 	what string
 	// outer binds an outer DELETE, UPDATE, MERGE or INSERT; nil for a
 	// SELECT.
-	outer    func(b *binder) (*dmlPlan, error)
+	outer    func(b *bind.Binder) (*bind.DMLPlan, error)
 	declared []uint32
 	params   []uint32
 	cols     []pgtypes.Column
@@ -47,20 +48,20 @@ type dmlWithStatement struct {
 
 // dmlWithBound is one binding of the statement.
 type dmlWithBound struct {
-	state *dmlWithState
-	sel   *plan.Select // the outer SELECT, or
-	dml   *dmlPlan     // the outer change
+	state *bind.DMLWithState
+	sel   *plan.Select  // the outer SELECT, or
+	dml   *bind.DMLPlan // the outer change
 	cols  []pgtypes.Column
 }
 
 // prepareDMLWith prepares a statement with data-modifying WITH queries;
 // ok is false for any other statement.
 func (s *session) prepareDMLWith(ctx context.Context, ps parse.Stmt, paramTypes []uint32, eager bool) (Statement, bool, error) {
-	w := dmlWithClause(ps.Node)
+	w := bind.DMLWithClause(ps.Node)
 	if w == nil {
 		return nil, false, nil
 	}
-	st := &dmlWithStatement{sess: s, ps: ps, with: w, what: dmlWithWhat(w), declared: append([]uint32(nil), paramTypes...)}
+	st := &dmlWithStatement{sess: s, ps: ps, with: w, what: bind.DMLWithWhat(w), declared: append([]uint32(nil), paramTypes...)}
 	_, st.outer, _ = dmlBinder(ps.Node) // nil for a SELECT
 	if eager {
 		if _, err := st.bind(ctx, nil); err != nil {
@@ -74,12 +75,12 @@ func (s *session) prepareDMLWith(ctx context.Context, ps parse.Stmt, paramTypes 
 // data-modifying query; values are the parameters at Execute (nil at
 // Prepare).
 func (st *dmlWithStatement) bind(ctx context.Context, values []*string) (*dmlWithBound, error) {
-	ps := newParamSet(st.declared, st.params, values)
-	state := &dmlWithState{top: st.with}
-	b := newBinder(withDMLWith(ctx, state), st.sess, st.ps, ps, time.Now())
+	ps := bind.NewParamSet(st.declared, st.params, values)
+	state := &bind.DMLWithState{Top: st.with}
+	b := bind.New(bind.WithDMLWith(ctx, state), st.sess, st.ps, ps, time.Now())
 	bound := &dmlWithBound{state: state}
 	if st.outer == nil {
-		sel, err := b.bindSelect(st.ps.Node.GetSelectStmt())
+		sel, err := b.BindSelect(st.ps.Node.GetSelectStmt())
 		if err != nil {
 			return nil, err
 		}
@@ -89,14 +90,14 @@ func (st *dmlWithStatement) bind(ctx context.Context, values []*string) (*dmlWit
 		if err != nil {
 			return nil, err
 		}
-		bound.dml, bound.cols = p, p.returning
+		bound.dml, bound.cols = p, p.Returning
 	}
-	if changes := len(state.subs); changes > 1 || changes == 1 && bound.dml != nil {
-		state.track = &dmlWithTracker{}
+	if changes := len(state.Subs); changes > 1 || changes == 1 && bound.dml != nil {
+		state.Track = &bind.DMLWithTracker{}
 	}
-	ps.resolveUntyped()
+	ps.ResolveUntyped()
 	if st.params == nil {
-		st.params = ps.types
+		st.params = ps.Types
 		st.cols = bound.cols
 	}
 	return bound, nil
@@ -149,7 +150,7 @@ func (st *dmlWithStatement) Execute(ctx context.Context, params []*string) (Rows
 		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errStatementTimeout)
 		defer cancel()
 	}
-	res, err := st.sess.runDMLWith(withDMLWith(ctx, bound.state), mc, bound)
+	res, err := st.sess.runDMLWith(bind.WithDMLWith(ctx, bound.state), mc, bound)
 	if err != nil {
 		return nil, mapCtxErr(ctx, err)
 	}
@@ -189,12 +190,12 @@ func (s *session) runDMLWith(ctx context.Context, mc catalog.MutableCatalog, w *
 // runDMLWithSteps runs the data-modifying WITH queries in order, then the
 // outer statement, and returns the outer statement's rows.
 func (s *session) runDMLWithSteps(ctx context.Context, mc catalog.MutableCatalog, w *dmlWithBound) (Rows, error) {
-	track := w.state.track // nil: one change, nothing to track
-	for i, dc := range w.state.subs {
+	track := w.state.Track // nil: one change, nothing to track
+	for i, dc := range w.state.Subs {
 		if track != nil {
-			track.stmt = i + 1
+			track.Stmt = i + 1
 		}
-		rows, err := s.runDML(ctx, mc, dc.plan)
+		rows, err := s.runDML(ctx, mc, dc.Plan)
 		if err != nil {
 			return nil, err
 		}
@@ -205,7 +206,7 @@ func (s *session) runDMLWithSteps(ctx context.Context, mc catalog.MutableCatalog
 		}
 	}
 	if track != nil {
-		track.stmt = len(w.state.subs) + 1
+		track.Stmt = len(w.state.Subs) + 1
 	}
 	if w.dml != nil {
 		return s.runDML(ctx, mc, w.dml)
@@ -242,15 +243,15 @@ func (s *session) runDMLWithSteps(ctx context.Context, mc catalog.MutableCatalog
 }
 
 // fillDMLCTE gives every reference to the query the RETURNING rows of its run.
-func fillDMLCTE(ctx context.Context, dc *dmlCTE, rows Rows) error {
+func fillDMLCTE(ctx context.Context, dc *bind.DMLCTE, rows Rows) error {
 	br, ok := rows.(*batchRows)
-	if len(dc.refs) == 0 || !ok {
+	if len(dc.Refs) == 0 || !ok {
 		return nil
 	}
-	first := dmlColValues + len(dc.plan.cols)
-	types := make([]arrow.DataType, len(dc.plan.returning))
+	first := bind.DmlColValues + len(dc.Plan.Cols)
+	types := make([]arrow.DataType, len(dc.Plan.Returning))
 	for j := range types {
-		types[j] = dc.q.Meta(dc.plan.sel.Out[first+j]).ArrowType
+		types[j] = dc.Q.Meta(dc.Plan.Sel.Out[first+j]).ArrowType
 	}
 	var out [][]expr.Expr
 	for _, batch := range br.batches {
@@ -264,13 +265,13 @@ func fillDMLCTE(ctx context.Context, dc *dmlCTE, rows Rows) error {
 				if err != nil {
 					return err
 				}
-				row[j] = castIfNeeded(lit, types[j])
+				row[j] = bind.CastIfNeeded(lit, types[j])
 			}
 			out = append(out, row)
 		}
 	}
 	// The rows are constants: every reference can share them.
-	for _, vr := range dc.refs {
+	for _, vr := range dc.Refs {
 		vr.Rows = out
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -34,7 +35,7 @@ func TestScanHints(t *testing.T) {
 		hints, err := parse.ScanHints(c.sql)
 		if err == nil {
 			stmts := []parse.Stmt{{SQL: c.sql, Hints: hints}}
-			err = checkHints(stmts)
+			err = bind.CheckHints(stmts)
 			asOf = stmts[0].AsOf
 		}
 		if c.code != "" {

@@ -17,6 +17,7 @@ import (
 	"github.com/icegate/icegate/engine/write"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -43,16 +44,16 @@ func (s *session) prepareInsert(ctx context.Context, ps parse.Stmt, ins *pg.Inse
 
 // bind binds the statement; values are the parameters at Execute (nil at
 // Prepare).
-func (st *insertStatement) bind(ctx context.Context, values []*string) (*insertPlan, error) {
-	ps := newParamSet(st.declared, st.params, values)
-	b := newBinder(ctx, st.sess, st.ps, ps, time.Now())
-	p, err := b.bindInsert(st.ins)
+func (st *insertStatement) bind(ctx context.Context, values []*string) (*bind.InsertPlan, error) {
+	ps := bind.NewParamSet(st.declared, st.params, values)
+	b := bind.New(ctx, st.sess, st.ps, ps, time.Now())
+	p, err := b.BindInsert(st.ins)
 	if err != nil {
 		return nil, err
 	}
-	ps.resolveUntyped()
+	ps.ResolveUntyped()
 	if st.params == nil {
-		st.params = ps.types
+		st.params = ps.Types
 	}
 	return p, nil
 }
@@ -85,7 +86,7 @@ func (st *insertStatement) Execute(ctx context.Context, params []*string) (Rows,
 	if err != nil {
 		return nil, err
 	}
-	n, err := st.sess.writeRows(ctx, mc, p.table, p.schema, op, false)
+	n, err := st.sess.writeRows(ctx, mc, p.Table, p.Schema, op, false)
 	if err != nil {
 		return nil, err
 	}
@@ -95,22 +96,22 @@ func (st *insertStatement) Execute(ctx context.Context, params []*string) (Rows,
 
 // insertOperator is the operator yielding the rows an INSERT writes, with
 // the table's columns.
-func (s *session) insertOperator(ctx context.Context, p *insertPlan) (engine.Operator, error) {
-	opts := s.compileOptions()
-	fields := make([]arrow.Field, len(p.cols))
-	names := make([]string, len(p.cols))
-	for i, c := range p.cols {
+func (s *session) insertOperator(ctx context.Context, p *bind.InsertPlan) (engine.Operator, error) {
+	opts := s.CompileOptions()
+	fields := make([]arrow.Field, len(p.Cols))
+	names := make([]string, len(p.Cols))
+	for i, c := range p.Cols {
 		fields[i] = arrow.Field{Name: c.Name, Type: c.Arrow, Nullable: true}
 		names[i] = c.Name
 	}
-	if p.values != nil {
-		return exec.NewValues(arrow.NewSchema(fields, nil), p.values, opts)
+	if p.Values != nil {
+		return exec.NewValues(arrow.NewSchema(fields, nil), p.Values, opts)
 	}
-	in, err := lowerQuery(ctx, s, p.sel)
+	in, err := lowerQuery(ctx, s, p.Sel)
 	if err != nil {
 		return nil, err
 	}
-	op, err := exec.NewProject(in, p.project, names, opts)
+	op, err := exec.NewProject(in, p.Project, names, opts)
 	if err != nil {
 		in.Close()
 		return nil, err
@@ -259,6 +260,6 @@ func mapCtxErr(ctx context.Context, err error) error {
 }
 
 // compileOptions are the session settings compiled expressions depend on.
-func (s *session) compileOptions() expr.CompileOptions {
+func (s *session) CompileOptions() expr.CompileOptions {
 	return expr.CompileOptions{TimeZone: s.settings.Location()}
 }

@@ -7,6 +7,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -25,7 +26,7 @@ func (s *session) prepareLock(ctx context.Context, ps parse.Stmt, l *pg.LockStmt
 	if mode == "" {
 		mode = "ACCESS EXCLUSIVE" // LOCK without IN ... MODE
 	}
-	b := newBinder(ctx, s, ps, &paramSet{}, time.Now())
+	b := bind.New(ctx, s, ps, &bind.ParamSet{}, time.Now())
 	names := make([]parse.TableName, 0, len(l.Relations))
 	for _, n := range l.Relations {
 		rv := n.GetRangeVar()
@@ -33,7 +34,7 @@ func (s *session) prepareLock(ctx context.Context, ps parse.Stmt, l *pg.LockStmt
 			return nil, pgerr.NotYet("LOCK of this object")
 		}
 		tn := parse.TableNameOf(rv)
-		b.untruncateTable(rv, &tn) // Iceberg names may be longer than 63 bytes
+		b.UntruncateTable(rv, &tn) // Iceberg names may be longer than 63 bytes
 		names = append(names, tn)
 	}
 	run := func(ctx context.Context) error {
@@ -41,7 +42,7 @@ func (s *session) prepareLock(ctx context.Context, ps parse.Stmt, l *pg.LockStmt
 			return pgerr.New(pgerr.NoActiveSQLTransaction, "LOCK TABLE can only be used in transaction blocks")
 		}
 		for _, tn := range names {
-			if _, err := s.resolveTable(ctx, tn); err != nil {
+			if _, err := s.ResolveTable(ctx, tn); err != nil {
 				return err
 			}
 		}

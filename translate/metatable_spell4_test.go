@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -39,7 +40,7 @@ func TestRewriteMetaNames(t *testing.T) {
 		{"SELECT $$ FROM c.ns.t.files $$ FROM t", "SELECT $$ FROM c.ns.t.files $$ FROM t"},
 		{"SELECT * FROM c.ns.t.files AS f, c.ns.t.refs; SELECT c.ns.t.files FROM x", "SELECT * FROM c.ns.t$files AS f, c.ns.t$refs; SELECT c.ns.t.files FROM x"},
 	} {
-		got := parse.RewriteMetaNames(c.sql, translateParse.IsMetaTable)
+		got := parse.RewriteMetaNames(c.sql, bind.ParseConfig.IsMetaTable)
 		if len(got) != len(c.sql) {
 			t.Errorf("%s: length %d, want %d", c.sql, len(got), len(c.sql))
 		}

@@ -42,7 +42,7 @@ const listMetadataTablesOption = "list-metadata-tables"
 // the system catalog.
 func (s *session) listMetadataTables() bool {
 	o := conf.LookupOption(listMetadataTablesOption)
-	return o != nil && s.effectiveOption(o, nil, nil).value == "true"
+	return o != nil && s.EffectiveOption(o, nil, nil).Value == "true"
 }
 
 // metaTableRelations describes table t's metadata tables for pg_class and

@@ -6,6 +6,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -69,7 +70,7 @@ func hintedStatement(st Statement, err error) func(h *parse.Hint) (Statement, er
 		if err != nil {
 			return nil, err
 		}
-		if k := hintTimeTravelKey(h); k != "" {
+		if k := bind.HintTimeTravelKey(h); k != "" {
 			return nil, pgerr.Unsupported("INSERT into a table read at another snapshot (option %s)", k)
 		}
 		return &hintNoticeStatement{Statement: st, hint: h}, nil

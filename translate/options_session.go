@@ -7,6 +7,7 @@ import (
 	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 )
 
 // Option sources, highest first, as SHOW and iceberg.options() print them.
@@ -20,28 +21,28 @@ const (
 // effectiveOption resolves o across the levels: stmt (a hint's options,
 // keyed by lower-case Iceberg name; nil for none), the session, props
 // (the table's properties; nil for none), the default.
-func (s *session) effectiveOption(o *conf.IcebergOption, stmt map[string]string, props map[string]string) optionValue {
+func (s *session) EffectiveOption(o *conf.IcebergOption, stmt map[string]string, props map[string]string) bind.OptionValue {
 	if v, ok := stmt[strings.ToLower(o.Name)]; ok {
-		return optionValue{value: v, source: sourceStatement}
+		return bind.OptionValue{Value: v, Source: sourceStatement}
 	}
 	if o.Levels&conf.LevelSession != 0 {
 		if v := s.settings.values[o.SettingName()]; v != "" {
-			return optionValue{value: v, source: sourceSession}
+			return bind.OptionValue{Value: v, Source: sourceSession}
 		}
 	}
 	if o.Property != "" {
 		if v, ok := props[o.Property]; ok {
-			return optionValue{value: v, source: sourceTable}
+			return bind.OptionValue{Value: v, Source: sourceTable}
 		}
 	}
-	return optionValue{value: o.Default, null: o.Default == "", source: sourceDefault}
+	return bind.OptionValue{Value: o.Default, Null: o.Default == "", Source: sourceDefault}
 }
 
 // shownSetting is a setting's value for SHOW ALL: an option's value in
 // effect in the session when the session has not set it.
 func (s *session) shownSetting(name string) string {
 	if o := conf.LookupOptionSetting(name); o != nil {
-		return s.effectiveOption(o, nil, nil).value
+		return s.EffectiveOption(o, nil, nil).Value
 	}
 	return s.settings.values[name]
 }
@@ -83,6 +84,6 @@ func (st *optionShowStatement) Execute(ctx context.Context, params []*string) (R
 	if err := st.s.checkNotFailed(); err != nil {
 		return nil, err
 	}
-	v := st.s.effectiveOption(st.opt, nil, nil)
-	return textTable([]string{st.opt.SettingName(), "source"}, [][]string{{v.value}, {v.source}}, "SHOW")
+	v := st.s.EffectiveOption(st.opt, nil, nil)
+	return textTable([]string{st.opt.SettingName(), "source"}, [][]string{{v.Value}, {v.Source}}, "SHOW")
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -32,14 +33,14 @@ func (s *session) preparePrepare(ctx context.Context, ps parse.Stmt, p *pg.Prepa
 	if !ok {
 		return nil, pgerr.New(pgerr.SyntaxError, "syntax error in PREPARE: no AS before the statement")
 	}
-	b := newBinder(ctx, s, ps, &paramSet{}, time.Now())
+	b := bind.New(ctx, s, ps, &bind.ParamSet{}, time.Now())
 	types := make([]uint32, len(p.Argtypes))
 	for i, n := range p.Argtypes {
 		tn := n.GetTypeName()
 		if tn == nil {
 			return nil, pgerr.NotYet("this PREPARE parameter type")
 		}
-		t, _, err := b.typeName(tn)
+		t, _, err := b.TypeName(tn)
 		if err != nil {
 			return nil, err
 		}
@@ -88,7 +89,7 @@ func preparedBody(sql string) (string, bool) {
 // prepareStored prepares the text of the prepared statement name: one
 // statement, with its declared parameter types.
 func (s *session) prepareStored(ctx context.Context, name, text string, types []uint32) (Statement, error) {
-	stmts, err := parseChecked(text)
+	stmts, err := bind.ParseChecked(text)
 	if err != nil {
 		return nil, err
 	}

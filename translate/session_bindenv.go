@@ -9,27 +9,27 @@ import (
 // The session as the binder's env (bind_env.go); the other methods of env
 // are the session's own.
 
-func (s *session) sessionUser() string                { return s.user }
-func (s *session) databaseName() string               { return s.database }
-func (s *session) catalogName() string                { return s.cat.Name() }
-func (s *session) searchPath() []string               { return s.settings.searchPath() }
-func (s *session) setting(name string) (string, bool) { return s.settings.get(name) }
-func (s *session) backendPID() int32                  { return s.pid }
-func (s *session) backendStarted() time.Time          { return s.backend.started }
+func (s *session) SessionUser() string                { return s.user }
+func (s *session) DatabaseName() string               { return s.database }
+func (s *session) CatalogName() string                { return s.cat.Name() }
+func (s *session) SearchPath() []string               { return s.settings.SearchPath() }
+func (s *session) SettingValue(name string) (string, bool) { return s.settings.get(name) }
+func (s *session) BackendPID() int32                  { return s.pid }
+func (s *session) BackendStarted() time.Time          { return s.backend.started }
 
-func (s *session) isTempView(name string) bool {
+func (s *session) IsTempView(name string) bool {
 	_, ok := s.temp[name]
 	return ok
 }
 
-func (s *session) txid() int64 { return int64(txidBase + s.sysGen) }
+func (s *session) Txid() int64 { return int64(txidBase + s.sysGen) }
 
 // txidBase offsets statement numbers into the range of normal
 // transaction ids (above FirstNormalTransactionId and the ids initdb uses).
 const txidBase = 1000
 
 // optionRows are the rows of iceberg.options().
-func (s *session) optionRows(opts []conf.IcebergOption, stmt, props map[string]string) [][]any {
+func (s *session) OptionRows(opts []conf.IcebergOption, stmt, props map[string]string) [][]any {
 	rows := make([][]any, 0, len(opts))
 	nilIfBlank := func(v string) any {
 		if v == "" {
@@ -43,16 +43,16 @@ func (s *session) optionRows(opts []conf.IcebergOption, stmt, props map[string]s
 		if o.IsPrefix() {
 			name += "<key>"
 		}
-		v := s.effectiveOption(o, stmt, props)
-		var value any = v.value
-		if v.null {
+		v := s.EffectiveOption(o, stmt, props)
+		var value any = v.Value
+		if v.Null {
 			value = nil
 		}
 		var setting any
 		if o.Levels&conf.LevelSession != 0 {
 			setting = o.SettingName()
 		}
-		rows = append(rows, []any{name, value, v.source, setting, nilIfBlank(o.Property),
+		rows = append(rows, []any{name, value, v.Source, setting, nilIfBlank(o.Property),
 			o.AllLevels().Names(), nilIfBlank(o.Acts.Names()), o.Doc})
 	}
 	return rows

@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -147,7 +148,7 @@ func (s *session) Close() error {
 	return nil
 }
 
-func (s *session) currentUser() string {
+func (s *session) CurrentUser() string {
 	if v := s.settings.values["session_authorization"]; v != "" {
 		return v
 	}
@@ -155,13 +156,13 @@ func (s *session) currentUser() string {
 }
 
 // currentSchema is the first schema of search_path that exists, or "".
-func (s *session) currentSchema(ctx context.Context) string {
+func (s *session) CurrentSchema(ctx context.Context) string {
 	all, err := s.cat.ListNamespaces(ctx)
 	if err != nil {
 		return ""
 	}
-	for _, sp := range s.settings.searchPath() {
-		if matchNamespace(all, sp) != nil {
+	for _, sp := range s.settings.SearchPath() {
+		if bind.MatchNamespace(all, sp) != nil {
 			return sp
 		}
 	}
@@ -180,9 +181,9 @@ func (s *session) Prepare(ctx context.Context, sql string, paramTypes []uint32) 
 		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errStatementTimeout)
 		defer cancel()
 	}
-	stmts, err := parse.ParseContext(ctx, sql, translateParse)
+	stmts, err := parse.ParseContext(ctx, sql, bind.ParseConfig)
 	if err == nil {
-		err = checkHints(stmts)
+		err = bind.CheckHints(stmts)
 	}
 	if err != nil {
 		err = interruptErr(ctx, err)

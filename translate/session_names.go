@@ -7,6 +7,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
 )
@@ -17,7 +18,7 @@ import (
 // namespace, through that one. A namespace written as a dotted string
 // ("a.b") names a nested namespace. Tables are loaded directly first; the
 // catalog's namespaces are listed only when that fails.
-func (s *session) resolveTable(ctx context.Context, tn parse.TableName) (*catalog.Table, error) {
+func (s *session) ResolveTable(ctx context.Context, tn parse.TableName) (*catalog.Table, error) {
 	t, err := s.lookupTable(ctx, tn)
 	if err == nil {
 		return t, nil
@@ -26,7 +27,7 @@ func (s *session) resolveTable(ctx context.Context, tn parse.TableName) (*catalo
 	// only readable, through FROM (metatable.go). Say so to whatever else
 	// named it (INSERT, UPDATE, DELETE, TRUNCATE, COPY FROM, DDL).
 	if e := pgerr.As(err); e != nil && (e.Code == pgerr.UndefinedTable || e.Code == pgerr.FeatureNotSupported) {
-		if base, kind, ok := splitMetaName(tn); ok && metatable.ByName(kind) != nil {
+		if base, kind, ok := bind.SplitMetaName(tn); ok && metatable.ByName(kind) != nil {
 			if bt, berr := s.lookupTable(ctx, base); berr == nil && bt != nil {
 				return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is a metadata table of \"%s\"", tn.Written, base.Written).
 					WithDetail("Metadata tables can only be read, in the FROM clause of a query.")
@@ -63,7 +64,7 @@ func (s *session) lookupTable(ctx context.Context, tn parse.TableName) (*catalog
 		return nil, notFound
 	}
 	tried := map[string]bool{}
-	for _, schema := range s.settings.searchPath() {
+	for _, schema := range s.settings.SearchPath() {
 		tried[schema] = true
 		if t, err := s.loadTable(ctx, []string{schema}, tn.Name); t != nil || err != nil {
 			return t, err
@@ -73,8 +74,8 @@ func (s *session) lookupTable(ctx context.Context, tn parse.TableName) (*catalog
 	if err != nil {
 		return nil, pgerr.Wrap(err, pgerr.IOError, "list namespaces: %v", err)
 	}
-	for _, schema := range s.settings.searchPath() {
-		if ns := matchNamespace(all, schema); len(ns) > 1 {
+	for _, schema := range s.settings.SearchPath() {
+		if ns := bind.MatchNamespace(all, schema); len(ns) > 1 {
 			if t, err := s.loadTable(ctx, ns, tn.Name); t != nil || err != nil {
 				return t, err
 			}
@@ -94,7 +95,7 @@ func (s *session) findNamespace(ctx context.Context, schema string) ([]string, e
 	if err != nil {
 		return nil, pgerr.Wrap(err, pgerr.IOError, "list namespaces: %v", err)
 	}
-	return matchNamespace(all, schema), nil
+	return bind.MatchNamespace(all, schema), nil
 }
 
 // loadTable loads namespace.name; nil without error when it does not exist.
@@ -116,7 +117,7 @@ func (s *session) loadTable(ctx context.Context, ns []string, name string) (*cat
 	}
 	var match *catalog.Identifier
 	for i := range ids {
-		if strings.EqualFold(ids[i].Name, name) || truncatedMatch(ids[i].Name, name) {
+		if strings.EqualFold(ids[i].Name, name) || bind.TruncatedMatch(ids[i].Name, name) {
 			if match != nil {
 				return nil, nil
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtext"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/bind"
 )
 
 // setting describes one session setting (a GUC in PostgreSQL's terms).
@@ -147,7 +148,7 @@ func (s *settings) set(name, value string) error {
 			s.custom[strings.ToLower(name)] = value
 			return nil
 		}
-		return unknownSetting(name)
+		return bind.UnknownSetting(name)
 	}
 	if d.ReadOnly {
 		if cur := s.values[d.Name]; strings.EqualFold(cur, value) {
@@ -197,7 +198,7 @@ func (s *settings) reset(name string, user string) error {
 			s.custom[strings.ToLower(name)] = ""
 			return nil
 		}
-		return unknownSetting(name)
+		return bind.UnknownSetting(name)
 	}
 	if d.ReadOnly {
 		if d.server != nil {
@@ -297,7 +298,7 @@ func (s *settings) Location() *time.Location {
 }
 
 // searchPath returns the schemas of search_path in order.
-func (s *settings) searchPath() []string {
+func (s *settings) SearchPath() []string {
 	return splitSearchPath(s.values["search_path"])
 }
 

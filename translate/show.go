@@ -11,6 +11,7 @@ import (
 	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 )
 
 // showStatement is SHOW name or SHOW ALL.
@@ -31,7 +32,7 @@ func (s *session) prepareShow(x *pg.VariableShowStmt) (Statement, error) {
 		if isCustomSetting(x.Name) {
 			return &showStatement{s: s, name: x.Name}, nil
 		}
-		return nil, unknownSetting(x.Name)
+		return nil, bind.UnknownSetting(x.Name)
 	}
 	return &showStatement{s: s, name: d.Name}, nil
 }
@@ -56,7 +57,7 @@ func (st *showStatement) Execute(ctx context.Context, params []*string) (Rows, e
 	if st.name != "" {
 		v, ok := st.s.settings.get(st.name)
 		if !ok {
-			return nil, unknownSetting(st.name)
+			return nil, bind.UnknownSetting(st.name)
 		}
 		return textRows(st.name, []string{v}, "SHOW")
 	}
@@ -96,12 +97,12 @@ func (s *session) prepareSet(x *pg.VariableSetStmt) (Statement, error) {
 			tag = "RESET"
 		}
 		if lookupSetting(x.Name) == nil && !isCustomSetting(x.Name) {
-			return nil, unknownSetting(x.Name)
+			return nil, bind.UnknownSetting(x.Name)
 		}
 		return s.setStatement(tag, x.Name, x.IsLocal, func() error { return s.settings.reset(x.Name, s.user) }), nil
 	case pg.VariableSetKind_VAR_SET_VALUE:
 		if lookupSetting(x.Name) == nil && !isCustomSetting(x.Name) {
-			return nil, unknownSetting(x.Name)
+			return nil, bind.UnknownSetting(x.Name)
 		}
 		value, err := setValue(x)
 		if err != nil {

@@ -14,7 +14,7 @@ import (
 func (s *session) showTables(ctx context.Context, schema string) ([][]string, error) {
 	explicit := schema != ""
 	if !explicit {
-		for _, p := range s.settings.searchPath() {
+		for _, p := range s.settings.SearchPath() {
 			if !strings.HasPrefix(p, "$") && p != "pg_catalog" {
 				schema = p
 				break

@@ -10,6 +10,7 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -187,14 +188,14 @@ func (st *selectStatement) ensureBound() error {
 }
 
 func (st *selectStatement) bind(ctx context.Context) error {
-	ps := &paramSet{types: append([]uint32(nil), st.declared...)}
-	b := newBinder(ctx, st.sess, st.ps, ps, time.Now())
-	plan, err := b.bindSelect(st.ps.Node.GetSelectStmt())
+	ps := &bind.ParamSet{Types: append([]uint32(nil), st.declared...)}
+	b := bind.New(ctx, st.sess, st.ps, ps, time.Now())
+	plan, err := b.BindSelect(st.ps.Node.GetSelectStmt())
 	if err != nil {
 		return err
 	}
-	ps.resolveUntyped()
-	st.plan, st.cols, st.params = plan, plan.Cols, ps.types
+	ps.ResolveUntyped()
+	st.plan, st.cols, st.params = plan, plan.Cols, ps.Types
 	st.fresh = true
 	return nil
 }
@@ -231,10 +232,10 @@ func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows,
 	}
 	plan := st.plan
 	if !st.fresh || len(st.params) > 0 {
-		ps := &paramSet{types: append([]uint32(nil), st.params...), values: params, bound: true}
-		b := newBinder(ctx, st.sess, st.ps, ps, time.Now())
+		ps := &bind.ParamSet{Types: append([]uint32(nil), st.params...), Values: params, Bound: true}
+		b := bind.New(ctx, st.sess, st.ps, ps, time.Now())
 		var err error
-		if plan, err = b.bindSelect(st.ps.Node.GetSelectStmt()); err != nil {
+		if plan, err = b.BindSelect(st.ps.Node.GetSelectStmt()); err != nil {
 			return nil, err
 		}
 		if !sameColumns(plan.Cols, st.cols) {

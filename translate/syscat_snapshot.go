@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/plan"
 	pg "github.com/pganalyze/pg_query_go/v6"
 )
@@ -20,7 +21,7 @@ import (
 // relations and functions of the current statement read. It is built once
 // per statement execution (sysGen changes between them) and reused by
 // every catalog relation and function of that statement.
-func (s *session) sysSnapshot(ctx context.Context) (*syscat.Snapshot, error) {
+func (s *session) SysSnapshot(ctx context.Context) (*syscat.Snapshot, error) {
 	if s.sys != nil && s.sysAt == s.sysGen {
 		return s.sys, nil
 	}
@@ -41,9 +42,9 @@ func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error
 	ver, _ := s.settings.get("server_version")
 	snap := &syscat.Snapshot{
 		Database:      s.database,
-		User:          s.currentUser(),
+		User:          s.CurrentUser(),
 		ServerVersion: ver,
-		SearchPath:    s.settings.searchPath(),
+		SearchPath:    s.settings.SearchPath(),
 		Session: syscat.SessionInfo{
 			PID:             s.pid,
 			ApplicationName: s.Setting("application_name"),
@@ -192,7 +193,7 @@ func viewReads(ns, sql string) [][2]string {
 	}
 	var out [][2]string
 	for _, st := range tree.Stmts {
-		walkAST(st.ProtoReflect(), func(m protoreflectMessage) bool {
+		bind.WalkAST(st.ProtoReflect(), func(m bind.ProtoreflectMessage) bool {
 			if rv, ok := m.Interface().(*pg.RangeVar); ok && rv.Relname != "" {
 				schema := rv.Schemaname
 				if schema == "" {
@@ -227,7 +228,7 @@ func sysViewRelation(ns string, v *catalog.View) *syscat.Relation {
 func sysAttributes(schema *catalog.Schema) []syscat.Attribute {
 	var out []syscat.Attribute
 	for _, f := range schema.Fields {
-		t := pgTypeOfIceberg(f.Type)
+		t := bind.PGTypeOfIceberg(f.Type)
 		a := syscat.Attribute{Name: f.Name, Type: t.OID, Typmod: t.Typmod, NotNull: f.Required, Comment: f.Doc}
 		if f.WriteDefault != nil {
 			a.Default = sqlLiteral(f.WriteDefault, t)

@@ -47,7 +47,7 @@ func (t *truncateStatement) Execute(ctx context.Context, params []*string) (Rows
 		return nil, err
 	}
 	for _, tn := range t.names {
-		tbl, err := s.resolveTable(ctx, tn)
+		tbl, err := s.ResolveTable(ctx, tn)
 		if err != nil {
 			return nil, err
 		}

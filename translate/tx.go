@@ -6,6 +6,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -224,7 +225,7 @@ func (s *session) applyTxOptions(opts []*pg.Node, session bool) error {
 func (s *session) setTxCharacteristic(name, v string) error {
 	d := lookupSetting(name)
 	if d == nil {
-		return unknownSetting(name)
+		return bind.UnknownSetting(name)
 	}
 	if d.Check != nil {
 		nv, err := d.Check(v, s.settings.values[d.Name])

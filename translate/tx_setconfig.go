@@ -4,11 +4,12 @@ import (
 	"strings"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 )
 
 // currentSetting is current_setting(name [, missing_ok]) at run time: a
 // holds its arguments (binder's env).
-func (s *session) currentSetting(a []any) (any, error) {
+func (s *session) CurrentSetting(a []any) (any, error) {
 	name, ok := a[0].(string)
 	if !ok {
 		return nil, nil
@@ -19,7 +20,7 @@ func (s *session) currentSetting(a []any) (any, error) {
 		if missingOK {
 			return nil, nil
 		}
-		return nil, unknownSetting(name)
+		return nil, bind.UnknownSetting(name)
 	}
 	return v, nil
 }
@@ -27,13 +28,13 @@ func (s *session) currentSetting(a []any) (any, error) {
 // setConfig is set_config(name, value, is_local) at run time: it changes
 // the session as SET (is_local: SET LOCAL) would, with the same
 // transaction-block rules (binder's env).
-func (s *session) setConfig(a []any) (any, error) {
+func (s *session) SetConfig(a []any) (any, error) {
 	name, ok := a[0].(string)
 	if !ok {
 		return nil, pgerr.New(pgerr.NullValueNotAllowed, "SET requires parameter name")
 	}
 	if lookupSetting(name) == nil && !isCustomSetting(name) {
-		return nil, unknownSetting(name)
+		return nil, bind.UnknownSetting(name)
 	}
 	local := a[2] == true
 	value, isSet := a[1].(string)

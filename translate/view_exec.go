@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -105,8 +106,8 @@ func (s *session) createView(ctx context.Context, ps parse.Stmt, vs *pg.ViewStmt
 	tn := parse.TableNameOf(vs.View)
 	inner := ps
 	inner.Node = vs.Query
-	b := newBinder(ctx, s, inner, &paramSet{}, time.Now())
-	plan, err := b.bindSelect(sel)
+	b := bind.New(ctx, s, inner, &bind.ParamSet{}, time.Now())
+	plan, err := b.BindSelect(sel)
 	if err != nil {
 		return nil, false, err
 	}
@@ -238,8 +239,8 @@ func (s *session) defaultNamespace(ctx context.Context, fallback []string) []str
 	if err != nil {
 		return fallback
 	}
-	for _, sp := range s.settings.searchPath() {
-		if ns := matchNamespace(all, sp); ns != nil {
+	for _, sp := range s.settings.SearchPath() {
+		if ns := bind.MatchNamespace(all, sp); ns != nil {
 			return ns
 		}
 	}
@@ -283,11 +284,11 @@ func checkReplacedCatalogColumns(old, next *catalog.Schema) error {
 	}
 	oldCols := make([]viewColumn, len(old.Fields))
 	for i, f := range old.Fields {
-		oldCols[i] = viewColumn{name: f.Name, typ: pgTypeOfIceberg(f.Type)}
+		oldCols[i] = viewColumn{name: f.Name, typ: bind.PGTypeOfIceberg(f.Type)}
 	}
 	cols := make([]pgtypes.Column, len(next.Fields))
 	for i, f := range next.Fields {
-		t := pgTypeOfIceberg(f.Type)
+		t := bind.PGTypeOfIceberg(f.Type)
 		cols[i] = pgtypes.Column{Name: f.Name, TypeOID: t.OID, Typmod: t.Typmod}
 	}
 	return checkReplacedColumns(oldCols, cols, func(i int) bool {
@@ -303,14 +304,14 @@ func (s *session) usesTempView(q *pg.Node) bool {
 		return false
 	}
 	ctes := map[string]bool{}
-	walkAST(q.ProtoReflect(), func(m protoreflect.Message) bool {
+	bind.WalkAST(q.ProtoReflect(), func(m protoreflect.Message) bool {
 		if c, ok := m.Interface().(*pg.CommonTableExpr); ok {
 			ctes[c.Ctename] = true
 		}
 		return true
 	})
 	found := false
-	walkAST(q.ProtoReflect(), func(m protoreflect.Message) bool {
+	bind.WalkAST(q.ProtoReflect(), func(m protoreflect.Message) bool {
 		if rv, ok := m.Interface().(*pg.RangeVar); ok && rv.Catalogname == "" &&
 			(rv.Schemaname == "" && !ctes[rv.Relname] || rv.Schemaname == tempSchema) {
 			if _, ok := s.temp[rv.Relname]; ok {
@@ -362,10 +363,10 @@ func viewQueryText(stmt string) (text string, recursive bool, err error) {
 func (s *session) prepareDropView(ds *pg.DropStmt) (Statement, error) {
 	return &viewStatement{sess: s, tag: "DROP VIEW", run: func(ctx context.Context) ([]Notice, bool, error) {
 		var notices []Notice
-		var drop []*viewDef
+		var drop []*bind.ViewDef
 		for _, obj := range ds.Objects {
 			tn := tableNameOfList(obj)
-			v, err := s.resolveView(ctx, tn)
+			v, err := s.ResolveView(ctx, tn)
 			if err != nil {
 				return nil, false, err
 			}
@@ -373,7 +374,7 @@ func (s *session) prepareDropView(ds *pg.DropStmt) (Statement, error) {
 				drop = append(drop, v)
 				continue
 			}
-			if _, err := s.resolveTable(ctx, tn); err == nil {
+			if _, err := s.ResolveTable(ctx, tn); err == nil {
 				return nil, false, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", tn.Name).
 					WithHint("Use DROP TABLE to remove a table.")
 			} else if pgerr.Code(err) != pgerr.UndefinedTable {
@@ -387,16 +388,16 @@ func (s *session) prepareDropView(ds *pg.DropStmt) (Statement, error) {
 		}
 		wrote := false
 		for _, v := range drop {
-			if v.temp {
-				delete(s.tempViews(), v.ident.Name)
+			if v.Temp {
+				delete(s.tempViews(), v.Ident.Name)
 				continue
 			}
 			mc, err := s.mutableCatalog("DROP VIEW")
 			if err != nil {
 				return nil, false, err
 			}
-			if err := mc.DropView(ctx, v.ident); err != nil {
-				return nil, false, dropViewError(err, v.ident.Name)
+			if err := mc.DropView(ctx, v.Ident); err != nil {
+				return nil, false, dropViewError(err, v.Ident.Name)
 			}
 			wrote = true
 		}
@@ -419,26 +420,26 @@ func dropViewError(err error, name string) error {
 // unqualified names resolve in; found is false when there is no such view.
 // The query of a view made by another engine may be in that engine's
 // dialect (the postgres one when the view has it).
-func (s *session) lookupView(ctx context.Context, tn parse.TableName) (sql string, defaultNS []string, found bool, err error) {
-	v, err := s.resolveView(ctx, tn)
+func (s *session) LookupView(ctx context.Context, tn parse.TableName) (sql string, defaultNS []string, found bool, err error) {
+	v, err := s.ResolveView(ctx, tn)
 	if err != nil || v == nil {
 		return "", nil, false, err
 	}
-	return v.query(), v.defaultNS, true, nil
+	return v.Query(), v.DefaultNS, true, nil
 }
 
 // resolveView is lookupView returning the whole definition; nil when there
 // is no such view.
-func (s *session) resolveView(ctx context.Context, tn parse.TableName) (*viewDef, error) {
+func (s *session) ResolveView(ctx context.Context, tn parse.TableName) (*bind.ViewDef, error) {
 	if tn.Catalog != "" && tn.Catalog != s.cat.Name() {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.Written)
 	}
 	if tn.Catalog == "" && (tn.Schema == "" || tn.Schema == tempSchema) {
 		if t, ok := s.temp[tn.Name]; ok {
-			v := &viewDef{ident: catalog.Identifier{Name: t.name}, temp: true, sql: t.sql,
-				dialect: catalog.DialectPostgres, defaultNS: append([]string(nil), t.defaultNS...)}
+			v := &bind.ViewDef{Ident: catalog.Identifier{Name: t.name}, Temp: true, SQL: t.sql,
+				Dialect: catalog.DialectPostgres, DefaultNS: append([]string(nil), t.defaultNS...)}
 			for _, c := range t.cols {
-				v.columns = append(v.columns, c.Name)
+				v.Columns = append(v.Columns, c.Name)
 			}
 			return v, nil
 		}
@@ -457,7 +458,7 @@ func (s *session) resolveView(ctx context.Context, tn parse.TableName) (*viewDef
 		return s.loadView(ctx, ns, tn.Name)
 	}
 	tried := map[string]bool{}
-	for _, schema := range s.settings.searchPath() {
+	for _, schema := range s.settings.SearchPath() {
 		tried[schema] = true
 		if v, err := s.loadView(ctx, []string{schema}, tn.Name); v != nil || err != nil {
 			return v, err
@@ -467,8 +468,8 @@ func (s *session) resolveView(ctx context.Context, tn parse.TableName) (*viewDef
 	if err != nil {
 		return nil, pgerr.Wrap(err, pgerr.IOError, "list namespaces: %v", err)
 	}
-	for _, schema := range s.settings.searchPath() {
-		if ns := matchNamespace(all, schema); len(ns) > 1 {
+	for _, schema := range s.settings.SearchPath() {
+		if ns := bind.MatchNamespace(all, schema); len(ns) > 1 {
 			if v, err := s.loadView(ctx, ns, tn.Name); v != nil || err != nil {
 				return v, err
 			}
@@ -482,7 +483,7 @@ func (s *session) resolveView(ctx context.Context, tn parse.TableName) (*viewDef
 
 // loadView loads the view namespace.name; nil without error when there is
 // none. A name matches exactly, else a unique case-insensitive match.
-func (s *session) loadView(ctx context.Context, ns []string, name string) (*viewDef, error) {
+func (s *session) loadView(ctx context.Context, ns []string, name string) (*bind.ViewDef, error) {
 	v, err := s.cat.LoadView(ctx, catalog.Identifier{Namespace: ns, Name: name})
 	if err != nil {
 		if !errors.Is(err, catalog.ErrNotFound) {
@@ -494,7 +495,7 @@ func (s *session) loadView(ctx context.Context, ns []string, name string) (*view
 		}
 		var match *catalog.Identifier
 		for i := range ids {
-			if strings.EqualFold(ids[i].Name, name) || truncatedMatch(ids[i].Name, name) {
+			if strings.EqualFold(ids[i].Name, name) || bind.TruncatedMatch(ids[i].Name, name) {
 				if match != nil {
 					return nil, nil
 				}
@@ -512,10 +513,10 @@ func (s *session) loadView(ctx context.Context, ns []string, name string) (*view
 	if !ok {
 		return nil, pgerr.Unsupported("view \"%s\" without a SQL representation", v.Ident.Name)
 	}
-	def := &viewDef{ident: v.Ident, sql: sql, dialect: dialect, defaultNS: v.DefaultNamespace()}
+	def := &bind.ViewDef{Ident: v.Ident, SQL: sql, Dialect: dialect, DefaultNS: v.DefaultNamespace()}
 	if schema := v.Schema(); schema != nil {
 		for _, f := range schema.Fields {
-			def.columns = append(def.columns, f.Name)
+			def.Columns = append(def.Columns, f.Name)
 		}
 	}
 	return def, nil
@@ -527,7 +528,7 @@ func (s *session) loadView(ctx context.Context, ns []string, name string) (*view
 // (42809 "\"v\" is not a table", with the hint to use DROP VIEW), or nil
 // when tn names no view. DROP TABLE calls it when the table is not found.
 func (s *session) viewIsNotTable(ctx context.Context, tn parse.TableName) error {
-	v, err := s.resolveView(ctx, tn)
+	v, err := s.ResolveView(ctx, tn)
 	if err != nil || v == nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -69,17 +70,17 @@ CREATE TEMP VIEW recent AS SELECT id FROM sales.orders /* all of them */;`)
 	}
 	for _, c := range cases {
 		tn := parse.TableName{Catalog: c.name[0], Schema: c.name[1], Name: c.name[2], Written: strings.Trim(strings.Join(c.name, "."), ".")}
-		sql, ns, found, err := s.lookupView(ctx, tn)
+		sql, ns, found, err := s.LookupView(ctx, tn)
 		if pgerr.Code(err) != c.code && (c.code != "" || err != nil) {
 			t.Errorf("%s: error %v, want %s", tn.Written, err, c.code)
 			continue
 		}
-		def, _ := s.resolveView(ctx, tn)
+		def, _ := s.ResolveView(ctx, tn)
 		stored := ""
 		if def != nil {
-			stored = def.sql
-			if sql != def.query() {
-				t.Errorf("%s: lookupView gives %q, not the view's query %q", tn.Written, sql, def.query())
+			stored = def.SQL
+			if sql != def.Query() {
+				t.Errorf("%s: lookupView gives %q, not the view's query %q", tn.Written, sql, def.Query())
 			}
 		}
 		if stored != c.sql || found != c.found || !slices.Equal(ns, c.defaultNS) {
@@ -89,7 +90,7 @@ CREATE TEMP VIEW recent AS SELECT id FROM sales.orders /* all of them */;`)
 
 	// The query lookupView gives has the view's columns, named by its
 	// column list, and binds as a subquery.
-	sql, _, _, _ := s.lookupView(ctx, parse.TableName{Schema: "sales", Name: "big", Written: "sales.big"})
+	sql, _, _, _ := s.LookupView(ctx, parse.TableName{Schema: "sales", Name: "big", Written: "sales.big"})
 	want := `SELECT "order_id", "amount" FROM (SELECT id, amount FROM sales.orders WHERE amount > 10` + "\n" + `) AS "big" ("order_id", "amount")`
 	if sql != want {
 		t.Errorf("view query\n%s\nwant\n%s", sql, want)
@@ -126,11 +127,11 @@ CREATE TEMP VIEW recent AS SELECT id FROM sales.orders /* all of them */;`)
 	// With two namespaces, search_path decides where an unqualified name
 	// is looked for.
 	runOK(t, s, `CREATE SCHEMA hr; CREATE VIEW hr.big AS SELECT 2 AS two`)
-	if _, _, found, _ := s.lookupView(ctx, parse.TableName{Name: "big", Written: "big"}); found {
+	if _, _, found, _ := s.LookupView(ctx, parse.TableName{Name: "big", Written: "big"}); found {
 		t.Error("unqualified name found with two namespaces and none on search_path")
 	}
 	runOK(t, s, `SET search_path = hr, sales`)
-	if v, _ := s.resolveView(ctx, parse.TableName{Name: "big", Written: "big"}); v == nil || v.sql != "SELECT 2 AS two" || !slices.Equal(v.defaultNS, []string{"hr"}) {
+	if v, _ := s.ResolveView(ctx, parse.TableName{Name: "big", Written: "big"}); v == nil || v.SQL != "SELECT 2 AS two" || !slices.Equal(v.DefaultNS, []string{"hr"}) {
 		t.Errorf("search_path hr: %+v", v)
 	}
 }
@@ -175,7 +176,7 @@ func TestUsesTempView(t *testing.T) {
 		{"SELECT * FROM other", false},
 	}
 	for _, c := range cases {
-		stmts, err := parseChecked(c.query)
+		stmts, err := bind.ParseChecked(c.query)
 		if err != nil {
 			t.Fatal(err)
 		}

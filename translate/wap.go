@@ -59,7 +59,7 @@ func (s *session) wapBranch(t *catalog.Table) string {
 
 // readSnapshot is the snapshot a plain reference to t reads: its current
 // one, or the head of the session's WAP branch when there is one.
-func (s *session) readSnapshot(t *catalog.Table) *catalog.Snapshot {
+func (s *session) ReadSnapshot(t *catalog.Table) *catalog.Snapshot {
 	if b := s.wapBranch(t); b != "" {
 		if ref, ok := t.Metadata.Refs[b]; ok && ref.Type != "tag" {
 			if snap := t.Metadata.SnapshotByID(ref.SnapshotID); snap != nil {

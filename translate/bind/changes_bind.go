@@ -1,0 +1,304 @@
+package bind
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/metatable"
+	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/plan"
+)
+
+// The change log of a table: for each snapshot after a start (exclusive)
+// up to an end (inclusive) on the end's ancestry, the rows it inserted
+// and the rows it deleted, with the table's columns (the end's schema)
+// and _change_type ('INSERT' / 'DELETE'), _change_ordinal (0 for the
+// first snapshot after the start) and _commit_snapshot_id. Snapshots
+// whose operation is replace (compactions) change no data and are left
+// out, as Iceberg's changelog scan does. Written
+//
+//	t CHANGES BETWEEN VERSION a AND b   (or TIMESTAMP a AND b)
+//	iceberg.table_changes('ns.t', a [, b])
+//
+// where a and b are snapshot ids, branch or tag names or timestamps; a
+// NULL start means from the table's first snapshot, a missing or NULL
+// end the table's current snapshot.
+
+// changesRel reads the change log of a table.
+type changesRel struct {
+	table    *catalog.Table
+	schema   *catalog.Schema
+	from, to *catalog.Snapshot // from nil: since the first snapshot
+	steps    []changeStep
+	name     string // as written, for EXPLAIN
+	fieldIDs []int  // the table columns: cols[:len(fieldIDs)]
+	// cols are the table's columns then _change_type, _change_ordinal and
+	// _commit_snapshot_id.
+	cols []plan.ColID
+}
+
+func (r *changesRel) OutCols() []plan.ColID { return r.cols }
+
+// changeStep is one snapshot of the change log and its parent (nil for
+// the table's first snapshot).
+type changeStep struct {
+	snap, parent *catalog.Snapshot
+	ordinal      int32
+}
+
+// The change columns after the table's.
+var changeCols = []metatable.Column{{Name: "_change_type", Typ: plan.TText}, {Name: "_change_ordinal", Typ: plan.TInt4}, {Name: "_commit_snapshot_id", Typ: plan.TInt8}}
+
+// bindTableChanges binds iceberg.table_changes('ns.t', start [, end]).
+func (b *Binder) bindTableChanges(rf *pg.RangeFunction, fc *pg.FuncCall) (plan.Rel, error) {
+	if rf.Lateral || rf.Ordinality || rf.IsRowsfrom || len(rf.Functions) != 1 {
+		return nil, b.ErrAt(pgerr.NotYet("table_changes with LATERAL, WITH ORDINALITY or ROWS FROM"), fc.Location)
+	}
+	if len(fc.Args) < 2 || len(fc.Args) > 3 {
+		return nil, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function iceberg.table_changes takes a table name, a start and an optional end (snapshot ids, branch or tag names or timestamps)"), fc.Location)
+	}
+	name := fc.Args[0].GetAConst().GetSval()
+	if name == nil {
+		return nil, b.ErrAt(pgerr.New(pgerr.DatatypeMismatch, "the first argument of iceberg.table_changes must be a table name as a string constant"), fc.Location)
+	}
+	parts, perr := SplitQualifiedName(name.Sval)
+	if perr != nil || len(parts) > 3 {
+		return nil, b.ErrAt(pgerr.New(pgerr.InvalidParameterValue, "invalid table name \"%s\"", name.Sval), fc.Location)
+	}
+	rv := &pg.RangeVar{Relname: parts[len(parts)-1], Inh: true, Location: fc.Location, Alias: rf.Alias}
+	if len(parts) >= 2 {
+		rv.Schemaname = parts[len(parts)-2]
+	}
+	if len(parts) == 3 {
+		rv.Catalogname = parts[0]
+	}
+	alias, colAliases := aliasOf(rf.Alias)
+	if alias == "" {
+		alias = "table_changes"
+	}
+	c := &parse.AsOfClause{Changes: true, Node: fc.Args[1], Loc: fc.Location}
+	if len(fc.Args) == 3 {
+		c.ToNode = fc.Args[2]
+	} else {
+		c.To = "NULL"
+	}
+	return b.bindTimeTravel(rv, c, alias, colAliases)
+}
+
+// bindChanges binds the change log of table t between the snapshots the
+// clause c names.
+func (b *Binder) bindChanges(rv *pg.RangeVar, tn parse.TableName, t *catalog.Table, c *parse.AsOfClause, alias string, colAliases []string) (plan.Rel, error) {
+	m := t.Metadata
+	from, _, err := b.changesEnd(t, tn.Written, c.Timestamp, c.Value, c.Node, c.Loc, true)
+	if err != nil {
+		return nil, b.ErrAt(err, c.Loc)
+	}
+	to, branch, err := b.changesEnd(t, tn.Written, c.Timestamp, c.To, c.ToNode, c.Loc, false)
+	if err != nil {
+		return nil, b.ErrAt(err, c.Loc)
+	}
+	steps, err := changeSteps(m, tn.Written, from, to)
+	if err != nil {
+		return nil, b.ErrAt(err, c.Loc)
+	}
+	schema := m.CurrentSchema()
+	if to != nil && !branch {
+		schema = metatable.SnapshotSchema(m, to)
+	}
+	if schema == nil {
+		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no schema", tn.Written)
+	}
+	cols := ColumnsOf(schema)
+	if len(colAliases) > len(cols)+len(changeCols) {
+		return nil, b.ErrAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
+			tn.Name, len(cols)+len(changeCols), len(colAliases)), rv.Location)
+	}
+	r := &changesRel{table: t, schema: schema, from: from, to: to, steps: steps, name: tn.Written}
+	if alias == "" {
+		alias = tn.Name
+	}
+	it := &rangeItem{alias: alias, name: tn.Name}
+	for i, col := range cols {
+		name := col.Name
+		if i < len(colAliases) {
+			name = colAliases[i]
+		}
+		id := b.newCol(name, col.Type, col.Arrow)
+		r.fieldIDs = append(r.fieldIDs, col.FieldID)
+		r.cols = append(r.cols, id)
+		it.cols = append(it.cols, itemCol{name: name, id: id})
+	}
+	for _, cc := range changeCols {
+		name := cc.Name
+		if n := len(it.cols); n < len(colAliases) {
+			name = colAliases[n]
+		}
+		id := b.newCol(name, cc.Typ, plan.ArrowOf(cc.Typ))
+		r.cols = append(r.cols, id)
+		it.cols = append(it.cols, itemCol{name: name, id: id})
+	}
+	b.scope.items = append(b.scope.items, it)
+	return r, nil
+}
+
+// changesEnd resolves one end of a change log: a snapshot id, a branch or
+// tag name, a timestamp or epoch seconds (the snapshot current then), or
+// NULL (the start: before the first snapshot, nil; the end: the table's
+// current snapshot). branch reports an end named by a branch, read with
+// the table's current schema.
+func (b *Binder) changesEnd(t *catalog.Table, name string, timestamp bool, text string, node *pg.Node, loc int32, start bool) (snap *catalog.Snapshot, branch bool, err error) {
+	m := t.Metadata
+	which := "end"
+	if start {
+		which = "start"
+	}
+	if isNullValue(text, node) {
+		if start {
+			return nil, false, nil
+		}
+		return b.env.ReadSnapshot(t), false, nil
+	}
+	v, err := b.asOfValue(&parse.AsOfClause{Timestamp: timestamp, Value: text, Node: node, Loc: loc})
+	if err != nil {
+		return nil, false, err
+	}
+	atTime := func(us int64) (*catalog.Snapshot, bool, error) {
+		s := snapshotAsOf(m, us/1000)
+		if s == nil && !start {
+			return nil, false, noSnapshot(m, name, fmt.Sprintf("no snapshot of table \"%s\" is as old as %s", name,
+				time.UnixMicro(us).In(b.env.Location()).Format("2006-01-02 15:04:05.999999-07")))
+		}
+		return s, false, nil
+	}
+	switch x := v.(type) {
+	case int64:
+		if timestamp {
+			return atTime(x * 1e6)
+		}
+		s := m.SnapshotByID(x)
+		if s == nil {
+			return nil, false, noSnapshot(m, name, fmt.Sprintf("table \"%s\" has no snapshot %d (the %s of its changes)", name, x, which))
+		}
+		return s, false, nil
+	case float64:
+		if timestamp {
+			return atTime(int64(x * 1e6))
+		}
+	case time.Time:
+		return atTime(x.UnixMicro())
+	case string:
+		if ref, ok := m.Refs[x]; ok {
+			s := m.SnapshotByID(ref.SnapshotID)
+			if s == nil {
+				return nil, false, noSnapshot(m, name, fmt.Sprintf("%s \"%s\" of table \"%s\" points to snapshot %d, which no longer exists", ref.Type, x, name, ref.SnapshotID))
+			}
+			return s, ref.Type == "branch", nil
+		}
+		if id, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64); err == nil {
+			if s := m.SnapshotByID(id); s != nil {
+				return s, false, nil
+			}
+			return nil, false, noSnapshot(m, name, fmt.Sprintf("table \"%s\" has no snapshot %d (the %s of its changes)", name, id, which))
+		}
+		// Neither a ref nor an id: a timestamp written as a string.
+		tv, terr := b.asOfValue(&parse.AsOfClause{Timestamp: true, Value: text, Node: node, Loc: loc})
+		if tt, ok := tv.(time.Time); terr == nil && ok {
+			return atTime(tt.UnixMicro())
+		}
+		return nil, false, noSnapshot(m, name, fmt.Sprintf("table \"%s\" has no branch or tag \"%s\" (the %s of its changes), and it is not a timestamp", name, x, which))
+	}
+	return nil, false, pgerr.New(pgerr.DatatypeMismatch, "the %s of a table's changes must be a snapshot id, a branch or tag name or a timestamp, not %v", which, v)
+}
+
+// isNullValue reports whether the value (text or parsed node) is NULL.
+func isNullValue(text string, node *pg.Node) bool {
+	if node != nil {
+		c := node.GetAConst()
+		return c != nil && c.Isnull
+	}
+	return strings.EqualFold(strings.TrimSpace(text), "null")
+}
+
+// changeSteps lists the snapshots after from (exclusive; nil: from the
+// first) up to to (inclusive) on to's ancestry, oldest first, without
+// replace snapshots, numbered by their ordinal. It fails with 22023 when
+// from is not an ancestor of to.
+func changeSteps(m *catalog.TableMetadata, name string, from, to *catalog.Snapshot) ([]changeStep, error) {
+	var chain []*catalog.Snapshot
+	found := from == nil
+	expired := ""
+	for s := to; s != nil; {
+		if from != nil && s.SnapshotID == from.SnapshotID {
+			found = true
+			break
+		}
+		chain = append(chain, s)
+		if s.ParentSnapshotID == nil {
+			break
+		}
+		p := m.SnapshotByID(*s.ParentSnapshotID)
+		if p == nil {
+			expired = fmt.Sprintf(" It ends at snapshot %d, whose parent %d has expired.", s.SnapshotID, *s.ParentSnapshotID)
+		}
+		s = p
+	}
+	if !found {
+		toText := "the table's current state (no snapshot)"
+		if to != nil {
+			toText = "snapshot " + strconv.FormatInt(to.SnapshotID, 10)
+		}
+		var ids []string
+		for i, s := range chain {
+			if i == 20 {
+				ids = append(ids, "...")
+				break
+			}
+			ids = append(ids, strconv.FormatInt(s.SnapshotID, 10))
+		}
+		e := pgerr.New(pgerr.InvalidParameterValue, "snapshot %d of table \"%s\" is not an ancestor of %s", from.SnapshotID, name, toText)
+		if len(ids) > 0 {
+			e = e.WithDetail("The ancestry of %s, newest first: %s.%s", toText, strings.Join(ids, ", "), expired)
+		}
+		return nil, e.WithHint("The start of a table's changes must be an older snapshot on the end's branch.")
+	}
+	var steps []changeStep
+	for i := len(chain) - 1; i >= 0; i-- {
+		s := chain[i]
+		if s.Summary["operation"] == "replace" {
+			continue
+		}
+		st := changeStep{snap: s, ordinal: int32(len(steps))}
+		if s.ParentSnapshotID != nil {
+			st.parent = m.SnapshotByID(*s.ParentSnapshotID)
+		}
+		steps = append(steps, st)
+	}
+	return steps, nil
+}
+
+// Describe is the change log's line in a plan.
+func (x *changesRel) Describe(q *plan.ColTable) string {
+	from, to := "the first snapshot", "no snapshot"
+	if x.from != nil {
+		from = "snapshot " + strconv.FormatInt(x.from.SnapshotID, 10)
+	}
+	if x.to != nil {
+		to = "snapshot " + strconv.FormatInt(x.to.SnapshotID, 10)
+	}
+	return fmt.Sprintf("changes of %s after %s through %s (%d snapshots) [%s]", x.name, from, to, len(x.steps), plan.FmtCols(q, x.cols))
+}
+
+// changeTypeDelete and changeTypeInsert are the values of _change_type.
+const (
+	changeTypeDelete = "DELETE"
+	changeTypeInsert = "INSERT"
+)
+
+// estimate is a guess: counting the rows would cost as much as reading them.
+func (r *changesRel) Estimate() (rows, base float64) { return plan.SourceGuess() }

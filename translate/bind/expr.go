@@ -1,0 +1,429 @@
+package bind
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
+)
+
+// expr binds a scalar expression. Above an aggregation (b.agg set), an
+// expression that matches a GROUP BY expression becomes a reference to that
+// group key, aggregates become references to their results, and any other
+// Column reference is a grouping error.
+func (b *Binder) Expr(n *pg.Node) (Bound, error) {
+	if b.agg != nil && !b.inAgg && !containsAggregate(n) {
+		return b.groupedExpr(n)
+	}
+	return b.exprNode(n)
+}
+
+// groupedExpr binds an aggregate-free expression above an aggregation.
+func (b *Binder) groupedExpr(n *pg.Node) (Bound, error) {
+	agg := b.agg
+	if i, ok := agg.subLinks[n]; ok {
+		r := b.ref(agg.groupCols[i])
+		r.T, r.Name, r.strong = agg.groups[i].T, agg.groups[i].Name, agg.groups[i].strong
+		return r, nil
+	}
+	if n.GetSubLink() != nil {
+		// A subquery's value is computed above the aggregation; its outer
+		// references must be group keys (outerRef checks them).
+		saved := b.hiddenAgg
+		b.agg, b.hiddenAgg = nil, agg
+		r, err := b.exprNode(n)
+		b.agg, b.hiddenAgg = agg, saved
+		return r, err
+	}
+	// A trial binding below the aggregation, to match the whole
+	// expression with a group key. The joins its subqueries asked for
+	// belong below the aggregation: they are dropped unless the trial's
+	// result is kept.
+	np, npp := len(b.pending), len(b.pendingPre)
+	b.agg = nil
+	in, err := b.exprNode(n)
+	b.agg = agg
+	if err != nil {
+		return Bound{}, err
+	}
+	if in.unknown() {
+		return in, nil
+	}
+	if i := agg.findGroup(in.E); i >= 0 {
+		b.pending, b.pendingPre = b.pending[:np], b.pendingPre[:npp]
+		r := b.ref(agg.groupCols[i])
+		r.T, r.Name, r.strong = agg.groups[i].T, in.Name, in.strong
+		return r, nil
+	}
+	if !plan.UsesColumns(in.E) {
+		return in, nil // a constant
+	}
+	if cr := n.GetColumnRef(); cr != nil {
+		name := columnRefText(cr)
+		if c, ok := in.E.(*expr.Col); ok {
+			name = b.qualifiedName(plan.ColID(c.Idx))
+		}
+		return Bound{}, b.ErrAt(pgerr.New(pgerr.GroupingError,
+			"column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function",
+			name), cr.Location)
+	}
+	b.pending, b.pendingPre = b.pending[:np], b.pendingPre[:npp]
+	return b.exprNode(n) // bind the parts: each must be grouped
+}
+
+// exprNode binds one node by its kind.
+func (b *Binder) exprNode(n *pg.Node) (Bound, error) {
+	if err := b.ctx.Err(); err != nil {
+		return Bound{}, err
+	}
+	switch x := n.Node.(type) {
+	case *pg.Node_AConst:
+		return b.constant(x.AConst)
+	case *pg.Node_ColumnRef:
+		return b.columnRef(x.ColumnRef)
+	case *pg.Node_ParamRef:
+		return b.paramRef(x.ParamRef)
+	case *pg.Node_AExpr:
+		return b.aExpr(x.AExpr)
+	case *pg.Node_BoolExpr:
+		return b.boolExpr(x.BoolExpr)
+	case *pg.Node_NullTest:
+		if isRowNode(x.NullTest.Arg) {
+			return b.rowNullTest(x.NullTest)
+		}
+		arg, err := b.Expr(x.NullTest.Arg)
+		if err != nil {
+			return Bound{}, err
+		}
+		fn := "isnull"
+		if x.NullTest.Nulltesttype == pg.NullTestType_IS_NOT_NULL {
+			fn = "isnotnull"
+		}
+		return b.call(fn, []Bound{arg.resolveUnknownIn(b)}, x.NullTest.Location)
+	case *pg.Node_BooleanTest:
+		return b.booleanTest(x.BooleanTest)
+	case *pg.Node_TypeCast:
+		if s, ok := bigConst(x.TypeCast.Arg); ok {
+			return b.bigConstCast(x.TypeCast, s)
+		}
+		return b.typeCast(x.TypeCast)
+	case *pg.Node_FuncCall:
+		if fc, ok := rowKeyCount(x.FuncCall); ok {
+			return b.funcCall(fc)
+		}
+		if funcName(x.FuncCall) == "pg_typeof" && x.FuncCall.Over == nil && !x.FuncCall.AggStar && len(x.FuncCall.Funcname) <= 2 {
+			return b.pgTypeof(x.FuncCall)
+		}
+		return b.funcCall(x.FuncCall)
+	case *pg.Node_CaseExpr:
+		return b.caseExpr(x.CaseExpr)
+	case *pg.Node_CoalesceExpr:
+		args, err := b.exprs(x.CoalesceExpr.Args)
+		if err != nil {
+			return Bound{}, err
+		}
+		r, err := b.call("coalesce", args, x.CoalesceExpr.Location)
+		r.Name, r.strong = "coalesce", true
+		return r, err
+	case *pg.Node_MinMaxExpr:
+		fn := "greatest"
+		if x.MinMaxExpr.Op == pg.MinMaxOp_IS_LEAST {
+			fn = "least"
+		}
+		args, err := b.exprs(x.MinMaxExpr.Args)
+		if err != nil {
+			return Bound{}, err
+		}
+		r, err := b.call(fn, args, x.MinMaxExpr.Location)
+		r.Name, r.strong = fn, true
+		return r, err
+	case *pg.Node_SqlvalueFunction:
+		return b.sqlValueFunction(x.SqlvalueFunction)
+	case *pg.Node_SubLink:
+		return b.subLink(x.SubLink)
+	case *pg.Node_AArrayExpr:
+		return b.arrayExpr(x.AArrayExpr)
+	case *pg.Node_AIndirection:
+		return b.indirection(x.AIndirection)
+	case *pg.Node_RowExpr:
+		if isRowKey(x.RowExpr) {
+			return b.rowKey(x.RowExpr)
+		}
+		return Bound{}, b.ErrAt(pgerr.NotYetPlural("row constructors"), x.RowExpr.Location)
+	case *pg.Node_CollateClause:
+		return b.collate(x.CollateClause)
+	case *pg.Node_GroupingFunc:
+		return b.groupingFunc(x.GroupingFunc)
+	}
+	return Bound{}, pgerr.NotYet(fmt.Sprintf("expression %s", strings.TrimPrefix(fmt.Sprintf("%T", n.Node), "*pg_query.Node_")))
+}
+
+func (b *Binder) exprs(ns []*pg.Node) ([]Bound, error) {
+	out := make([]Bound, len(ns))
+	for i, n := range ns {
+		e, err := b.Expr(n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// qualifiedName is item.Column for a Column of a FROM item.
+func (b *Binder) qualifiedName(id plan.ColID) string {
+	for s := b.scope; s != nil; s = s.parent {
+		for _, it := range s.items {
+			for _, c := range it.cols {
+				if c.id == id {
+					return it.refName() + "." + c.name
+				}
+			}
+		}
+	}
+	return b.q.Meta(id).Name
+}
+
+func columnRefText(cr *pg.ColumnRef) string {
+	var parts []string
+	for _, f := range cr.Fields {
+		if s := f.GetString_(); s != nil {
+			parts = append(parts, s.Sval)
+		} else {
+			parts = append(parts, "*")
+		}
+	}
+	return strings.Join(parts, ".")
+}
+
+// paramRef binds $n: typed when the client declared the type, else untyped
+// until the context gives it one (then recorded as the parameter's type).
+func (b *Binder) paramRef(p *pg.ParamRef) (Bound, error) {
+	n := int(p.Number)
+	if n < 1 || n > 65535 {
+		return Bound{}, b.ErrAt(pgerr.New(pgerr.UndefinedParameter, "there is no parameter $%d", n), p.Location)
+	}
+	b.params.setType(n, 0)
+	var val *string
+	if b.params.Bound {
+		if n > len(b.params.Values) {
+			return Bound{}, pgerr.New(pgerr.ProtocolViolation, "bind message supplies %d parameters, but prepared statement requires %d", len(b.params.Values), n)
+		}
+		val = b.params.Values[n-1]
+	}
+	if !b.params.Bound {
+		// At Prepare only the types matter; "$n" shows in EXPLAIN.
+		ph := fmt.Sprintf("$%d", n)
+		val = &ph
+	}
+	if oid := b.params.typeOf(n); oid != 0 && oid != plan.TUnknown.OID {
+		t := plan.Type{OID: oid, Typmod: -1}
+		at := plan.ArrowOf(t)
+		if val == nil {
+			return Bound{E: &expr.Lit{V: nil, T: at}, T: t}, nil
+		}
+		return Bound{E: b.coerce(Bound{lit: val, param: n, loc: -1}, at), T: t}, nil
+	}
+	if val == nil {
+		return Bound{null: true, param: n}, nil
+	}
+	return Bound{lit: val, param: n}, nil
+}
+
+// call resolves a function or operator through the engine's catalogue and
+// casts the arguments to the types it asks for.
+func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
+	if r, ok, err := b.vectorBounds(fn, args, loc); ok {
+		return r, err
+	}
+	if !acceptsComposite(fn) {
+		for _, a := range args {
+			if !a.unknown() && (a.T.OID == plan.TJSONB.OID || pgtypes.ElemOf(a.T.OID) != 0) {
+				return Bound{}, b.ErrAt(undefinedCall(fn, args), loc)
+			}
+		}
+	}
+	types := make([]arrow.DataType, len(args))
+	for i, a := range args {
+		types[i] = a.arrowType()
+	}
+	r, err := expr.Resolve(fn, types)
+	if err != nil {
+		// PostgreSQL prefers text for untyped literals the first pass could
+		// not place (date_part('year', d), extract(...)): retry so.
+		retry := append([]arrow.DataType(nil), types...)
+		changed := false
+		for i, a := range args {
+			if a.unknown() {
+				retry[i], changed = expr.Text, true
+			}
+		}
+		if changed {
+			if r2, err2 := expr.Resolve(fn, retry); err2 == nil {
+				r, err = r2, nil
+			}
+		}
+	}
+	if err != nil {
+		for _, a := range args {
+			if !a.unknown() && (a.T.OID == plan.TJSONB.OID || pgtypes.ElemOf(a.T.OID) != 0) {
+				return Bound{}, b.ErrAt(undefinedCall(fn, args), loc)
+			}
+		}
+		return Bound{}, b.ErrAt(withFunctionHint(err), loc)
+	}
+	ex := make([]expr.Expr, len(args))
+	for i, a := range args {
+		t := r.Args[i]
+		if t.ID() == arrow.NULL {
+			t = expr.Text // an argument left untyped is text, as in PostgreSQL
+		}
+		ex[i] = b.coerce(a, t)
+	}
+	t := pgTypeOfArrow(r.Result)
+	switch fn {
+	case "coalesce", "greatest", "least", "nullif", "neg", "abs":
+		t = commonPG(args, t)
+	case "->", "#>", "jsonb_extract_path", "to_jsonb":
+		t = plan.TJSONB // JSON text typed jsonb
+	}
+	return Bound{E: &expr.Call{Fn: fn, Args: ex, T: r.Result}, T: t}, nil
+}
+
+// acceptsComposite reports whether fn takes arrays or jsonb values (the
+// array and JSON functions and operators); other functions reject them
+// before resolution, with PostgreSQL's message.
+func acceptsComposite(fn string) bool {
+	switch fn {
+	case "isnull", "isnotnull", "array", "cardinality", "string_to_array", "@>", "<@", "&&",
+		"->", "->>", "#>", "#>>", "to_jsonb", "unnest", "generate_subscripts":
+		return true
+	}
+	return strings.HasPrefix(fn, "array_") || strings.HasPrefix(fn, "any:") || strings.HasPrefix(fn, "all:") ||
+		strings.HasPrefix(fn, "jsonb_")
+}
+
+// commonPG keeps the PostgreSQL type (with typmod) of arguments that share
+// one, for functions that return their argument type.
+func commonPG(args []Bound, def plan.Type) plan.Type {
+	var t *plan.Type
+	for _, a := range args {
+		if a.unknown() {
+			continue
+		}
+		if t == nil {
+			at := a.T
+			t = &at
+		} else if *t != a.T {
+			if t.OID == a.T.OID {
+				return plan.Type{OID: t.OID, Typmod: -1}
+			}
+			if o, ok := oidOverInteger(*t, a.T); ok {
+				t = &o
+				continue
+			}
+			return def
+		}
+	}
+	if t == nil || !keepsCatalogType(*t, def) {
+		return def
+	}
+	return *t
+}
+
+// coerce converts a Bound expression to Arrow type t, recording the type of
+// an untyped parameter.
+//
+// A string literal converted to another type is converted once here, as
+// PostgreSQL does while parsing, so that bad input fails at bind time with
+// the literal's position (the first such error is kept in b.litErr).
+func (b *Binder) coerce(x Bound, t arrow.DataType) expr.Expr {
+	if x.param > 0 && x.unknown() {
+		b.params.setType(x.param, pgTypeOfArrow(t).OID)
+	}
+	e := coerce(x, t)
+	if x.lit != nil && !arrow.TypeEqual(t, expr.Text) && (x.param == 0 || b.params.Bound) && b.LitErr == nil {
+		if err := b.checkConst(e); err != nil {
+			b.LitErr = b.ErrAt(err, x.loc)
+		}
+	}
+	return e
+}
+
+// checkConst evaluates a constant expression once and returns its error.
+func (b *Binder) checkConst(e expr.Expr) error {
+	prog, err := expr.Compile(e, EmptySchema, b.CompileOptions())
+	if err != nil {
+		return err
+	}
+	one := array.NewRecordBatch(EmptySchema, nil, 1)
+	defer one.Release()
+	arr, err := prog.Eval(b.ctx, one)
+	if err != nil {
+		return err
+	}
+	arr.Release()
+	return nil
+}
+
+var EmptySchema = arrow.NewSchema(nil, nil)
+
+func (b *Binder) CompileOptions() expr.CompileOptions {
+	return expr.CompileOptions{TimeZone: b.env.Location()}
+}
+
+// resolveUnknownIn gives an untyped literal the type text.
+func (x Bound) resolveUnknownIn(b *Binder) Bound {
+	if !x.unknown() {
+		return x
+	}
+	e := b.coerce(x, expr.Text)
+	return Bound{E: e, T: plan.TText, Name: x.Name, strong: x.strong}
+}
+
+// asBool checks that x is boolean (an untyped literal becomes one), for
+// WHERE, HAVING, AND/OR/NOT and CASE conditions.
+func (b *Binder) asBool(x Bound, what string, loc int32) (expr.Expr, error) {
+	if x.unknown() {
+		return b.coerce(x, expr.Bool), nil
+	}
+	if x.T.OID != plan.TBool.OID {
+		return nil, b.ErrAt(pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type %s", what, x.T), loc)
+	}
+	return x.E, nil
+}
+
+// pgTypeof binds pg_typeof(x): the PostgreSQL type the Binder gave x, as a
+// regtype constant (unknown for an untyped literal).
+func (b *Binder) pgTypeof(fc *pg.FuncCall) (Bound, error) {
+	if len(fc.Funcname) == 2 && fc.Funcname[0].GetString_().GetSval() != "pg_catalog" {
+		return b.funcCall(fc)
+	}
+	if len(fc.Args) != 1 || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
+		return Bound{}, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function pg_typeof does not exist").
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+	}
+	arg, err := b.Expr(fc.Args[0])
+	if err != nil {
+		return Bound{}, err
+	}
+	oid := arg.T.OID
+	if arg.unknown() {
+		oid = plan.TUnknown.OID
+	}
+	if tc := fc.Args[0].GetTypeCast(); tc != nil {
+		// Values of varchar and char are Bound as text; the cast names the
+		// type.
+		if t, _, err := b.TypeName(tc.TypeName); err == nil {
+			oid = t.OID
+		}
+	}
+	return Bound{E: &expr.Lit{V: int64(oid), T: expr.Int8}, T: plan.Type{OID: pgtypes.Regtype, Typmod: -1}, Name: "pg_typeof", strong: true}, nil
+}

@@ -1,0 +1,248 @@
+package bind
+
+import (
+	"os"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/exec"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
+)
+
+// aggregateNames are the aggregate functions icegate computes.
+var aggregateNames = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true,
+	"bool_and": true, "bool_or": true, "every": true, "string_agg": true, "array_agg": true,
+	"stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true,
+	"percentile_cont": true, "percentile_disc": true, "mode": true}
+
+// orderedSetAggregates take WITHIN GROUP (ORDER BY ...).
+var orderedSetAggregates = map[string]bool{"percentile_cont": true, "percentile_disc": true, "mode": true}
+
+// funcName is the function's name without a pg_catalog qualifier.
+func funcName(fc *pg.FuncCall) string {
+	if len(fc.Funcname) == 0 {
+		return ""
+	}
+	return fc.Funcname[len(fc.Funcname)-1].GetString_().GetSval()
+}
+
+func (b *Binder) funcCall(fc *pg.FuncCall) (Bound, error) {
+	if r, ok, err := b.sysFunc(fc); ok {
+		return r, err
+	}
+	name := funcName(fc)
+	if len(fc.Funcname) == 2 && fc.Funcname[0].GetString_().GetSval() == "iceberg" {
+		return b.icebergFunc(fc, name) // options_func.go
+	}
+	if len(fc.Funcname) > 1 {
+		schema := fc.Funcname[0].GetString_().GetSval()
+		if schema != "pg_catalog" {
+			return Bound{}, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function %s.%s does not exist", schema, name), fc.Location)
+		}
+	}
+	if fc.Over != nil {
+		return b.windowFunc(fc, name)
+	}
+	if aggregateNames[name] {
+		return b.aggregate(fc, name)
+	}
+	if setReturningFuncs[name] {
+		return b.selectListSRF(fc, name)
+	}
+	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
+		return Bound{}, b.ErrAt(pgerr.New(pgerr.WrongObjectType,
+			"%s is not an aggregate function", name), fc.Location)
+	}
+	if r, ok, err := b.constantFunc(fc, name); ok || err != nil {
+		r.Name, r.strong = name, true
+		return r, err
+	}
+	args, err := b.exprs(fc.Args)
+	if err != nil {
+		return Bound{}, err
+	}
+	if name == "concat" {
+		for i := range args {
+			args[i] = args[i].resolveUnknownIn(b)
+		}
+	}
+	r, err := b.call(name, args, fc.Location)
+	r.Name, r.strong = name, true
+	return r, err
+}
+
+// constantFunc binds the functions that are constants for a statement:
+// version(), now(), current_setting(name), current_database(),
+// current_schema(), current_user, pg_backend_pid().
+func (b *Binder) constantFunc(fc *pg.FuncCall, name string) (Bound, bool, error) {
+	text := func(s string) Bound { return Bound{E: &expr.Lit{V: s, T: expr.Text}, T: plan.TText} }
+	noArgs := func() error {
+		if len(fc.Args) != 0 {
+			return b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function %s(%s) does not exist", name, "...").
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+		}
+		return nil
+	}
+	switch name {
+	case "version":
+		return text(syscat.PGVersionString), true, noArgs()
+	case "now", "transaction_timestamp", "statement_timestamp", "clock_timestamp":
+		return Bound{E: &expr.Lit{V: b.now.UnixMicro(), T: expr.Timestamptz}, T: plan.TTimestamptz}, true, noArgs()
+	case "current_database":
+		return text(b.env.DatabaseName()), true, noArgs()
+	case "current_schema":
+		s := b.env.CurrentSchema(b.ctx)
+		if s == "" {
+			return Bound{E: &expr.Lit{V: nil, T: expr.Text}, T: plan.TText}, true, noArgs()
+		}
+		return text(s), true, noArgs()
+	case "current_user", "session_user":
+		return text(b.env.CurrentUser()), true, noArgs()
+	case "pg_backend_pid":
+		return Bound{E: &expr.Lit{V: b.env.BackendPID(), T: expr.Int4}, T: plan.TInt4}, true, noArgs()
+	case "current_setting":
+		if len(fc.Args) < 1 || len(fc.Args) > 2 {
+			return Bound{}, true, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function current_setting does not exist"), fc.Location)
+		}
+		s := fc.Args[0].GetAConst().GetSval()
+		if s == nil {
+			return Bound{}, true, b.ErrAt(pgerr.NotYet("current_setting with a non-constant name"), fc.Location)
+		}
+		missingOK := false
+		if len(fc.Args) == 2 {
+			missingOK = fc.Args[1].GetAConst().GetBoolval().GetBoolval()
+		}
+		v, ok := b.env.SettingValue(s.Sval)
+		if !ok {
+			if missingOK {
+				return Bound{E: &expr.Lit{V: nil, T: expr.Text}, T: plan.TText}, true, nil
+			}
+			return Bound{}, true, b.ErrAt(UnknownSetting(s.Sval), fc.Location)
+		}
+		return text(v), true, nil
+	case "pg_postmaster_start_time":
+		return Bound{E: &expr.Lit{V: b.env.BackendStarted().UnixMicro(), T: expr.Timestamptz}, T: plan.TTimestamptz}, true, noArgs()
+	case "inet_server_port", "inet_client_port":
+		return Bound{E: &expr.Lit{V: nil, T: expr.Int4}, T: plan.TInt4}, true, nil
+	case "pg_my_temp_schema":
+		return Bound{E: &expr.Lit{V: int32(0), T: expr.Int4}, T: plan.TInt4}, true, nil
+	case "gethostname":
+		h, _ := os.Hostname()
+		return text(h), true, nil
+	}
+	return Bound{}, false, nil
+}
+
+// aggregate binds count/sum/avg/min/max [DISTINCT] [FILTER (WHERE ...)]:
+// the arguments are Bound over the input rows and the call becomes a
+// reference to the aggregation's output Column.
+func (b *Binder) aggregate(fc *pg.FuncCall, name string) (Bound, error) {
+	switch {
+	case b.where != "":
+		return Bound{}, b.ErrAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", b.where), fc.Location)
+	case b.inAgg:
+		return Bound{}, b.ErrAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot be nested"), fc.Location)
+	case b.agg == nil:
+		return Bound{}, b.ErrAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed here"), fc.Location)
+	case fc.FuncVariadic:
+		return Bound{}, b.ErrAt(pgerr.NotYet("VARIADIC"), fc.Location)
+	case orderedSetAggregates[name] != fc.AggWithinGroup:
+		if fc.AggWithinGroup {
+			return Bound{}, b.ErrAt(pgerr.New(pgerr.WrongObjectType, "%s is not an ordered-set aggregate, so it cannot have WITHIN GROUP", name), fc.Location)
+		}
+		return Bound{}, b.ErrAt(pgerr.New(pgerr.WrongObjectType, "WITHIN GROUP is required for ordered-set aggregate %s", name), fc.Location)
+	}
+	agg := b.agg
+	b.agg, b.inAgg = nil, true
+	defer func() { b.agg, b.inAgg = agg, false }()
+
+	call := plan.AggCall{Fn: name, Distinct: fc.AggDistinct, Name: name}
+	var types []arrow.DataType
+	var argPG plan.Type
+	args, err := b.exprs(fc.Args)
+	if err != nil {
+		return Bound{}, err
+	}
+	for i := range args {
+		args[i] = args[i].resolveUnknownIn(b)
+	}
+	if fc.AggStar && name != "count" {
+		return Bound{}, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function %s(*) does not exist", name), fc.Location)
+	}
+	order, _, err := b.bindOrderBy(fc.AggOrder, nil, false)
+	if err != nil {
+		return Bound{}, err
+	}
+	for _, k := range order {
+		call.OrderBy = append(call.OrderBy, k.SortKey)
+	}
+	if fc.AggWithinGroup {
+		// fn(direct args) WITHIN GROUP (ORDER BY x): the aggregated value is
+		// x; the direct arguments are constants.
+		if len(call.OrderBy) != 1 {
+			return Bound{}, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function %s needs exactly one WITHIN GROUP ordering column", name), fc.Location)
+		}
+		for _, a := range args {
+			if plan.UsesColumns(a.E) {
+				return Bound{}, b.ErrAt(pgerr.NotYet("non-constant direct arguments of "+name), fc.Location)
+			}
+			call.Args = append(call.Args, b.coerce(a, expr.Float8))
+			types = append(types, expr.Float8)
+		}
+		call.Arg = call.OrderBy[0].E
+		types = append(types, call.Arg.Type())
+		argPG = pgTypeOfArrow(call.Arg.Type())
+	} else if len(args) > 0 {
+		call.Arg = args[0].E
+		argPG = args[0].T
+		types = append(types, args[0].E.Type())
+		for _, a := range args[1:] {
+			call.Args = append(call.Args, a.E)
+			types = append(types, a.E.Type())
+		}
+	}
+	if fc.AggFilter != nil {
+		f, err := b.Expr(fc.AggFilter)
+		if err != nil {
+			return Bound{}, err
+		}
+		fe, err := b.asBool(f, "FILTER", fc.Location)
+		if err != nil {
+			return Bound{}, err
+		}
+		call.Filter = fe
+	}
+	if call.Arg != nil && (argPG.OID == plan.TJSONB.OID || pgtypes.ElemOf(argPG.OID) != 0) {
+		if name != "count" && name != "array_agg" {
+			return Bound{}, b.ErrAt(undefinedCall(name, []Bound{{T: argPG, E: call.Arg}}), fc.Location)
+		}
+		if call.Distinct {
+			return Bound{}, b.ErrAt(pgerr.NotYet(name+"(DISTINCT) of "+argPG.String()), fc.Location)
+		}
+	}
+	t, err := exec.AggResultTypeN(name, types)
+	if err != nil {
+		return Bound{}, b.ErrAt(withFunctionHint(err), fc.Location)
+	}
+	call.T = t
+	pt := pgTypeOfArrow(t)
+	switch name {
+	case "min", "max":
+		pt = argPG
+	case "percentile_disc", "mode":
+		pt = plan.Type{OID: argPG.OID, Typmod: -1}
+	}
+	call.PGType = pt
+	j, isNew := agg.Add(call)
+	if isNew {
+		agg.aggCols = append(agg.aggCols, b.newCol(name, pt, t))
+	}
+	r := b.ref(agg.aggCols[j])
+	r.Name = name
+	return r, nil
+}

@@ -1,0 +1,272 @@
+package bind
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/plan"
+)
+
+// InsertPlan is a Bound INSERT: the rows to write, as expressions of the
+// table's columns (every Column, in schema order, typed as the writer
+// wants them).
+type InsertPlan struct {
+	Table  *catalog.Table
+	Schema *catalog.Schema
+	Cols   []Column
+	// values are the rows of INSERT ... VALUES; otherwise sel is the query
+	// and project computes the table's columns from its output.
+	Values  [][]expr.Expr
+	Sel     *plan.Select
+	Project []expr.Expr
+}
+
+// bindInsert binds [WITH ...] INSERT INTO t [(cols)] VALUES ... | SELECT ....
+func (b *Binder) BindInsert(ins *pg.InsertStmt) (*InsertPlan, error) {
+	switch {
+	case ins.OnConflictClause != nil:
+		return nil, pgerr.NotYet("INSERT ... ON CONFLICT")
+	case len(ins.ReturningList) > 0:
+		return nil, pgerr.NotYet("INSERT ... RETURNING")
+	case ins.Override != pg.OverridingKind_OVERRIDING_NOT_SET:
+		return nil, pgerr.NotYet("OVERRIDING in INSERT")
+	}
+	if ins.WithClause != nil {
+		pop, err := b.pushWith(ins.WithClause)
+		if err != nil {
+			return nil, err
+		}
+		defer pop()
+	}
+	return b.bindInsertRows(ins)
+}
+
+// bindInsertRows binds the table and the rows INSERT proposes (VALUES,
+// SELECT or DEFAULT VALUES into the named columns, defaults elsewhere),
+// which plain INSERT writes and an upsert joins with the table.
+func (b *Binder) bindInsertRows(ins *pg.InsertStmt) (*InsertPlan, error) {
+	tn := parse.TableNameOf(ins.Relation)
+	t, err := b.env.ResolveTable(b.ctx, tn)
+	if err != nil {
+		return nil, b.ErrAt(err, ins.Relation.Location)
+	}
+	p := &InsertPlan{Table: t, Schema: t.Metadata.CurrentSchema()}
+	p.Cols = ColumnsOf(p.Schema)
+	targets, err := b.insertTargets(ins, p.Cols, tn)
+	if err != nil {
+		return nil, err
+	}
+	sel := ins.SelectStmt.GetSelectStmt()
+	if sel == nil { // DEFAULT VALUES
+		p.Values = [][]expr.Expr{p.defaults()}
+		return p, nil
+	}
+	if len(sel.ValuesLists) > 0 && len(sel.SortClause) == 0 && sel.LimitCount == nil && sel.LimitOffset == nil {
+		for _, n := range sel.ValuesLists {
+			items := n.GetList().GetItems()
+			if err := b.checkInsertArity(len(items), len(targets), len(ins.Cols) > 0, NodeLocation(n)); err != nil {
+				return nil, err
+			}
+			row := p.defaults()
+			for i, it := range items {
+				if it.GetSetToDefault() != nil {
+					continue
+				}
+				if containsAggregate(it) {
+					return nil, b.ErrAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in VALUES"), NodeLocation(it))
+				}
+				x, err := b.Expr(it)
+				if err != nil {
+					return nil, err
+				}
+				c := targets[i]
+				if row[c], err = b.Assign(x, p.Cols[c], NodeLocation(it)); err != nil {
+					return nil, err
+				}
+			}
+			p.Values = append(p.Values, row)
+		}
+		if b.LitErr != nil {
+			return nil, b.LitErr
+		}
+		return p, nil
+	}
+	// INSERT ... SELECT: string constants in the query's target list stay
+	// untyped until assigned, as in PostgreSQL.
+	qp, err := b.BindSelect(sel)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.checkInsertArity(len(qp.Cols), len(targets), len(ins.Cols) > 0, NodeLocation(ins.SelectStmt)); err != nil {
+		return nil, err
+	}
+	p.Sel = qp
+	p.Project = p.defaults()
+	for i, c := range qp.Cols {
+		x := Bound{E: &expr.Col{Idx: i, Name: c.Name, T: qp.Output[i].Type()}, T: plan.Type{OID: c.TypeOID, Typmod: c.Typmod}}
+		loc := NodeLocation(ins.SelectStmt)
+		if len(sel.TargetList) == len(qp.Cols) {
+			rt := sel.TargetList[i].GetResTarget()
+			loc = NodeLocation(rt.GetVal())
+			if ac := rt.GetVal().GetAConst(); ac != nil && ac.Isnull {
+				p.Project[targets[i]] = &expr.Lit{V: nil, T: p.Cols[targets[i]].Arrow}
+				continue
+			} else if ac != nil && ac.GetSval() != nil {
+				x.T = plan.TUnknown
+			}
+		}
+		tc := targets[i]
+		if x.T == plan.TUnknown {
+			if !expr.CanCast(x.E.Type(), p.Cols[tc].Arrow) {
+				return nil, b.ErrAt(assignError(p.Cols[tc], plan.TText), loc)
+			}
+			p.Project[tc] = CastIfNeeded(x.E, p.Cols[tc].Arrow)
+			continue
+		}
+		if p.Project[tc], err = b.Assign(x, p.Cols[tc], loc); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// insertTargets returns the Column index each inserted expression goes to.
+func (b *Binder) insertTargets(ins *pg.InsertStmt, cols []Column, tn parse.TableName) ([]int, error) {
+	if len(ins.Cols) == 0 {
+		out := make([]int, len(cols))
+		for i := range out {
+			out[i] = i
+		}
+		return out, nil
+	}
+	seen := map[int]bool{}
+	var out []int
+	for _, n := range ins.Cols {
+		rt := n.GetResTarget()
+		if len(rt.Indirection) > 0 {
+			return nil, b.ErrAt(pgerr.NotYet("INSERT into fields of a column"), rt.Location)
+		}
+		i := FindColumn(cols, rt.Name, b.identQuoted(rt.Location, 0))
+		if i < 0 {
+			return nil, b.ErrAt(pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, tn.Name), rt.Location)
+		}
+		if seen[i] {
+			return nil, b.ErrAt(pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", rt.Name), rt.Location)
+		}
+		seen[i] = true
+		out = append(out, i)
+	}
+	return out, nil
+}
+
+func (b *Binder) checkInsertArity(exprs, targets int, explicit bool, loc int32) error {
+	if exprs > targets {
+		return b.ErrAt(pgerr.New(pgerr.SyntaxError, "INSERT has more expressions than target columns"), loc)
+	}
+	if exprs < targets && explicit {
+		return b.ErrAt(pgerr.New(pgerr.SyntaxError, "INSERT has more target columns than expressions"), loc)
+	}
+	return nil
+}
+
+// defaults is a row of every Column's value when not given: its write
+// default, else NULL.
+func (p *InsertPlan) defaults() []expr.Expr {
+	row := make([]expr.Expr, len(p.Cols))
+	for i, c := range p.Cols {
+		row[i] = WriteDefault(p.Schema.Fields[i], c.Arrow)
+	}
+	return row
+}
+
+// WriteDefault is the value a write gives a Column it does not name: the
+// field's write default (primitive types), else NULL.
+func WriteDefault(f catalog.NestedField, t arrow.DataType) expr.Expr {
+	if f.WriteDefault == nil || catalog.Primitive(f.Type) == nil {
+		return &expr.Lit{V: nil, T: t}
+	}
+	return &expr.Lit{V: f.WriteDefault, T: t}
+}
+
+// assign converts x to Column c's type with PostgreSQL's assignment cast
+// rules (INSERT, COPY): numbers into any number type (numeric rounds to
+// the Column's scale), anything into text, dates and timestamps among
+// themselves, untyped literals into anything they parse as.
+func (b *Binder) Assign(x Bound, c Column, loc int32) (expr.Expr, error) {
+	if x.unknown() {
+		if !expr.CanCast(expr.Text, c.Arrow) && !x.null {
+			return nil, b.ErrAt(pgerr.NotYet(fmt.Sprintf("writing a literal into column \"%s\" of type %s", c.Name, c.Type)), loc)
+		}
+		return b.coerce(x, c.Arrow), nil
+	}
+	if !assignable(x.T, c.Type) {
+		return nil, b.ErrAt(assignError(c, x.T), loc)
+	}
+	from := x.E.Type()
+	if arrow.TypeEqual(from, c.Arrow) {
+		return x.E, nil
+	}
+	if !expr.CanCast(from, c.Arrow) {
+		if sameArrowShape(from, c.Arrow) {
+			return x.E, nil
+		}
+		return nil, b.ErrAt(pgerr.NotYet(fmt.Sprintf("writing %s into column \"%s\" of type %s", x.T, c.Name, c.Type)), loc)
+	}
+	return &expr.Cast{Arg: x.E, T: c.Arrow}, nil
+}
+
+func CastIfNeeded(e expr.Expr, t arrow.DataType) expr.Expr {
+	if arrow.TypeEqual(e.Type(), t) {
+		return e
+	}
+	return &expr.Cast{Arg: e, T: t}
+}
+
+// sameArrowShape reports types that differ only in names and metadata
+// (nested columns copied from another table).
+func sameArrowShape(a, b arrow.DataType) bool {
+	switch a.ID() {
+	case arrow.LIST, arrow.STRUCT, arrow.MAP:
+		return a.ID() == b.ID()
+	}
+	return false
+}
+
+func assignError(c Column, from plan.Type) *pgerr.Error {
+	return pgerr.New(pgerr.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", c.Name, c.Type, from).
+		WithHint("You will need to rewrite or cast the expression.")
+}
+
+// assignable reports whether PostgreSQL converts from into to on
+// assignment.
+func assignable(from, to plan.Type) bool {
+	if from.OID == to.OID {
+		return true
+	}
+	switch to.OID {
+	case pgtypes.Text, pgtypes.Varchar, pgtypes.BPChar:
+		return true
+	}
+	num := func(o uint32) bool {
+		switch o {
+		case pgtypes.Int2, pgtypes.Int4, pgtypes.Int8, pgtypes.Float4, pgtypes.Float8, pgtypes.Numeric:
+			return true
+		}
+		return false
+	}
+	if num(from.OID) && num(to.OID) {
+		return true
+	}
+	dt := func(o uint32) bool { return o == pgtypes.Date || o == pgtypes.Timestamp || o == pgtypes.Timestamptz }
+	if dt(from.OID) && (dt(to.OID) || (to.OID == pgtypes.Time && from.OID != pgtypes.Date)) {
+		return true
+	}
+	return false
+}

@@ -1,0 +1,173 @@
+package bind
+
+import (
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/plan"
+)
+
+// scope is what names can refer to while binding one SELECT: the items of
+// its FROM clause, the columns USING/NATURAL joins merged, and the
+// enclosing query's scope (a reference resolved there is an outer,
+// correlated reference).
+type scope struct {
+	parent *scope
+	items  []*rangeItem
+	// merged are the join columns of USING / NATURAL joins: an unqualified
+	// name finds them first, and * lists them first.
+	merged []itemCol
+	// outerAgg is the aggregation of the enclosing query when this
+	// (sub)query is Bound inside its aggregated part.
+	outerAgg *aggScope
+}
+
+// rangeItem is one FROM item: a table, a derived table, VALUES, a
+// function or a CTE reference, with the name it is referred to by.
+type rangeItem struct {
+	table *catalog.Table  // nil unless a catalog table
+	tn    parse.TableName // how the table was written (tables only)
+	alias string          // the alias, or "" when none
+	name  string          // the reference name when there is no alias
+	cols  []itemCol
+	// sys is set for a system catalog relation (pg_catalog.pg_class):
+	// pg_class.oid and pg_catalog.pg_class.oid refer to it.
+	sys *syscat.Table
+}
+
+// itemCol is a Column of a FROM item.
+type itemCol struct {
+	name string
+	id   plan.ColID
+	// merged is true for a Column a USING/NATURAL join merged: * lists
+	// the merged Column once instead.
+	merged bool
+	// hidden columns (metadata columns) are not listed by *.
+	hidden bool
+}
+
+// cteDef is a WITH query: Bound afresh at each reference, in the scope
+// the WITH clause was in.
+type cteDef struct {
+	name    string
+	aliases []string // column aliases, or nil
+	query   *pg.SelectStmt
+	scope   *scope
+	binding bool // being bound: its name means a table inside itself
+	// recursive: WITH RECURSIVE whose UNION's right side refers to it.
+	// While that side is Bound (inRecursiveTerm), the name means the work
+	// table wt with columns wtMetas.
+	recursive       bool
+	inRecursiveTerm bool
+	wt              *plan.WorkTableRef
+	wtMetas         []plan.ColMeta
+	// materialize: computed once and shared by its references
+	// (rel_cte.go), Bound into shared at the first one.
+	materialize bool
+	shared      *plan.CTE
+}
+
+// matchesQualifier reports whether a Column qualifier (t, ns.t or
+// cat.ns.t) names this item.
+func (it *rangeItem) matchesQualifier(q []string) bool {
+	last := q[len(q)-1]
+	if it.alias != "" {
+		return len(q) == 1 && last == it.alias
+	}
+	if it.sys != nil {
+		if last != it.sys.Name {
+			return false
+		}
+		return len(q) == 1 || q[len(q)-2] == it.sys.Schema
+	}
+	if it.table == nil {
+		return len(q) == 1 && last == it.name
+	}
+	if last != it.tn.Name && last != it.table.Ident.Name {
+		return false
+	}
+	if len(q) >= 2 {
+		ns := q[len(q)-2]
+		if it.tn.Schema != "" && ns != it.tn.Schema {
+			return false
+		}
+	}
+	return true
+}
+
+// refName is the name the item is referred to by in messages.
+func (it *rangeItem) refName() string {
+	if it.alias != "" {
+		return it.alias
+	}
+	if it.table != nil {
+		return it.tn.Name
+	}
+	if it.sys != nil {
+		return it.sys.Name
+	}
+	return it.name
+}
+
+// aggScope collects the GROUP BY expressions and the aggregate calls of a
+// query; expressions above the aggregation refer to its output columns.
+type aggScope struct {
+	groups    []Bound
+	groupCols []plan.ColID
+	keys      []string
+	// subLinks are the GROUP BY items by parse node: GROUP BY n of a target
+	// holding a subquery binds that target to the group instead of a
+	// second subquery.
+	subLinks map[*pg.Node]int
+	aggs     []plan.AggCall
+	aggCols  []plan.ColID
+	aggKeys  []string
+	// sets are the grouping sets (indexes into groups) of GROUPING SETS,
+	// ROLLUP and CUBE; nil for a plain GROUP BY.
+	sets [][]int
+	// grouping are the GROUPING(...) calls: their arguments' group indexes
+	// and result columns.
+	grouping []plan.GroupingCall
+}
+
+func (a *aggScope) findGroup(e expr.Expr) int {
+	k := plan.FormatExpr(e)
+	for i, g := range a.keys {
+		if g == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// add registers an aggregate (identical calls share one) and returns its
+// index among the aggregates.
+func (a *aggScope) Add(c plan.AggCall) (int, bool) {
+	k := c.Fn + "|" + plan.FormatExpr(c.Arg) + "|" + plan.FormatExpr(c.Filter)
+	for _, x := range c.Args {
+		k += "|" + plan.FormatExpr(x)
+	}
+	for _, o := range c.OrderBy {
+		k += "|o" + plan.FormatExpr(o.E)
+		if o.Desc {
+			k += "d"
+		}
+		if o.NullsFirst {
+			k += "f"
+		}
+	}
+	if c.Distinct {
+		k += "|distinct"
+	}
+	for i, x := range a.aggKeys {
+		if x == k {
+			return i, false
+		}
+	}
+	a.aggs = append(a.aggs, c)
+	a.aggKeys = append(a.aggKeys, k)
+	return len(a.aggs) - 1, true
+}

@@ -1,0 +1,263 @@
+package bind
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/plan"
+)
+
+// format_type(type oid, typmod int4): the SQL name of a type as
+// PostgreSQL 15 prints it (numeric(10,2), character varying(20),
+// timestamp(3) with time zone, integer[]; "???" for an unknown OID). It is
+// not strict in typmod: NULL means no typmod was given, which differs from
+// -1 for character ("character" vs "bpchar") and bit.
+
+func init() {
+	registerSysFuncs(map[string]sysFuncDef{
+		"format_type": {bind: bindFormatType},
+	})
+}
+
+func bindFormatType(b *Binder, c *sysCallSite) (Bound, error) {
+	if err := b.sysArity(c, 2); err != nil {
+		return Bound{}, err
+	}
+	args := b.sysArgs(c, tOIDArg, plan.TInt4)
+	return b.sysCall(c, plan.TText, args, sysCallOpts{lenient: true}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+		if v[0] == nil {
+			return nil, nil
+		}
+		oid, err := oidValue(v[0])
+		if err != nil {
+			return nil, err
+		}
+		typmod, given := int64(-1), v[1] != nil
+		if given {
+			typmod, _ = toInt64(v[1])
+		}
+		return FormatType(oid, int32(typmod), given)
+	})
+}
+
+// Type OIDs format_type names specially.
+const (
+	oidBit    = 1560
+	oidVarbit = 1562
+	oidTimetz = 1266
+)
+
+// typeFacts returns what format_type needs of a type: its name (typname,
+// or for types syscat does not list yet the SQL name, already quoted), and
+// its element type when it is an array.
+func typeFacts(oid uint32) (name string, quoted bool, elem uint32, ok bool) {
+	if ti := syscat.TypeByOID(oid); ti != nil {
+		if ti.Elem != 0 && ti.Storage != 'p' {
+			elem = ti.Elem
+		}
+		if ti.Namespace == syscat.InformationSchemaOID && elem == 0 {
+			// Not on the search path: PostgreSQL qualifies it.
+			return "information_schema." + ti.Name, true, 0, true
+		}
+		return ti.Name, false, elem, true
+	}
+	if oid != pgtypes.Int2Vector && oid != pgtypes.OIDVector {
+		if e := pgtypes.ElemOf(oid); e != 0 {
+			return "", false, e, true
+		}
+	}
+	switch oid {
+	case oidBit:
+		return "bit", false, 0, true
+	case oidVarbit:
+		return "varbit", false, 0, true
+	case oidTimetz:
+		return "timetz", false, 0, true
+	}
+	if n := pgtypes.TypeName(oid); n != "" {
+		return n, true, 0, true
+	}
+	return "", false, 0, false
+}
+
+// FormatType is format_type(oid, typmod); given is false when the typmod
+// argument was NULL.
+func FormatType(oid uint32, typmod int32, given bool) (string, error) {
+	if oid == 0 {
+		return "-", nil
+	}
+	name, quoted, elem, ok := typeFacts(oid)
+	if !ok {
+		return "???", nil
+	}
+	suffix := ""
+	if elem != 0 {
+		oid, suffix = elem, "[]"
+		if name, quoted, _, ok = typeFacts(oid); !ok {
+			return "???" + suffix, nil
+		}
+	}
+	with := given && typmod >= 0
+	var s string
+	switch oid {
+	case oidBit:
+		switch {
+		case with:
+			s = fmt.Sprintf("bit(%d)", typmod)
+		case given:
+			s = PGQuoteIdent("bit") // bit with typmod -1 is not bit(1)
+		default:
+			s = "bit"
+		}
+	case pgtypes.Bool:
+		s = "boolean"
+	case pgtypes.BPChar:
+		switch {
+		case with:
+			s = "character" + charTypmod(typmod)
+		case given:
+			s = "bpchar" // no length: not the same as character(1)
+		default:
+			s = "character"
+		}
+	case pgtypes.Float4:
+		s = "real"
+	case pgtypes.Float8:
+		s = "double precision"
+	case pgtypes.Int2:
+		s = "smallint"
+	case pgtypes.Int4:
+		s = "integer"
+	case pgtypes.Int8:
+		s = "bigint"
+	case pgtypes.Numeric:
+		s = "numeric"
+		if with {
+			s += numericTypmod(typmod)
+		}
+	case pgtypes.Interval:
+		s = "interval"
+		if with {
+			t, err := intervalTypmod(typmod)
+			if err != nil {
+				return "", err
+			}
+			s += t
+		}
+	case pgtypes.Time, oidTimetz, pgtypes.Timestamp, pgtypes.Timestamptz:
+		s = "time"
+		if oid == pgtypes.Timestamp || oid == pgtypes.Timestamptz {
+			s = "timestamp"
+		}
+		if with {
+			s += fmt.Sprintf("(%d)", typmod)
+		}
+		if oid == oidTimetz || oid == pgtypes.Timestamptz {
+			s += " with time zone"
+		} else {
+			s += " without time zone"
+		}
+	case oidVarbit:
+		s = "bit varying"
+		if with {
+			s += fmt.Sprintf("(%d)", typmod)
+		}
+	case pgtypes.Varchar:
+		s = "character varying"
+		if with {
+			s += charTypmod(typmod)
+		}
+	default:
+		s = name
+		if !quoted {
+			s = PGQuoteIdent(name)
+		}
+	}
+	return s + suffix, nil
+}
+
+// charTypmod is the length suffix of character and character varying.
+func charTypmod(typmod int32) string {
+	if typmod > 4 {
+		return fmt.Sprintf("(%d)", typmod-4)
+	}
+	return ""
+}
+
+// numericTypmod is "(precision,scale)"; the scale may be negative.
+func numericTypmod(typmod int32) string {
+	if typmod < 4 {
+		return ""
+	}
+	t := typmod - 4
+	precision := (t >> 16) & 0xffff
+	scale := ((t & 0x7ff) ^ 1024) - 1024
+	return fmt.Sprintf("(%d,%d)", precision, scale)
+}
+
+// Interval typmod fields, as PostgreSQL packs them: range << 16 | precision.
+const (
+	ivMonth  = 1 << 1
+	ivYear   = 1 << 2
+	ivDay    = 1 << 3
+	ivHour   = 1 << 10
+	ivMinute = 1 << 11
+	ivSecond = 1 << 12
+	ivFull   = 0x7fff
+)
+
+var intervalFields = map[int32]string{
+	ivYear: " year", ivMonth: " month", ivDay: " day", ivHour: " hour", ivMinute: " minute",
+	ivSecond: " second", ivYear | ivMonth: " year to month", ivDay | ivHour: " day to hour",
+	ivDay | ivHour | ivMinute: " day to minute", ivDay | ivHour | ivMinute | ivSecond: " day to second",
+	ivHour | ivMinute: " hour to minute", ivHour | ivMinute | ivSecond: " hour to second",
+	ivMinute | ivSecond: " minute to second", ivFull: "",
+}
+
+// intervalTypmod is the fields and precision suffix of interval.
+func intervalTypmod(typmod int32) (string, error) {
+	fields, ok := intervalFields[(typmod>>16)&0x7fff]
+	if !ok {
+		return "", pgerr.New(pgerr.InternalError, "invalid INTERVAL typmod: 0x%x", typmod)
+	}
+	if p := typmod & 0xffff; p != 0xffff {
+		return fmt.Sprintf("%s(%d)", fields, p), nil
+	}
+	return fields, nil
+}
+
+// keywordCategory maps each keyword to its category (U, C, T, R).
+var keywordCategory = func() map[string]byte {
+	m := map[string]byte{}
+	for _, line := range strings.Split(strings.TrimSpace(pgKeywords), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 3 {
+			m[f[0]] = f[1][0]
+		}
+	}
+	return m
+}()
+
+// PGQuoteIdent quotes an identifier as PostgreSQL's quote_ident does: unless
+// it is lower case letters, digits and underscores not starting with a
+// digit, and not a keyword other than an unreserved one.
+func PGQuoteIdent(s string) string {
+	safe := s != "" && (s[0] >= 'a' && s[0] <= 'z' || s[0] == '_')
+	for i := 0; safe && i < len(s); i++ {
+		c := s[i]
+		safe = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
+	}
+	if safe {
+		if cat, ok := keywordCategory[s]; ok && cat != 'U' {
+			safe = false
+		}
+	}
+	if safe {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}

@@ -1,0 +1,410 @@
+package bind
+
+import (
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/exec"
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
+)
+
+// setReturningFuncs are the set-returning functions icegate evaluates
+// (engine/exec's table functions).
+var setReturningFuncs = map[string]bool{"generate_series": true, "unnest": true, "generate_subscripts": true}
+
+// bindTableFuncArgs binds the arguments of a set-returning function and
+// the columns it returns.
+func (b *Binder) bindTableFuncArgs(fc *pg.FuncCall, name string) ([]expr.Expr, []arrow.Field, error) {
+	args, err := b.exprs(fc.Args)
+	if err != nil {
+		return nil, nil, err
+	}
+	types := make([]arrow.DataType, len(args))
+	for i := range args {
+		types[i] = args[i].arrowType()
+	}
+	if name == "generate_series" && len(types) >= 2 {
+		// start and stop share one type; so does a numeric step, while a
+		// timestamp series steps by an interval.
+		t, err := expr.CommonType("generate_series", types[:2])
+		if err != nil {
+			return nil, nil, b.ErrAt(err, fc.Location)
+		}
+		if t.ID() == arrow.NULL {
+			t = expr.Int4
+		}
+		types[0], types[1] = t, t
+		if len(types) == 3 {
+			if t.ID() == arrow.TIMESTAMP {
+				types[2] = plan.ArrowOf(plan.TInterval)
+			} else {
+				types[2] = t
+			}
+		}
+	}
+	out := make([]expr.Expr, len(args))
+	for i, a := range args {
+		if a.unknown() && name != "generate_series" {
+			a = a.resolveUnknownIn(b)
+			types[i] = a.E.Type()
+		}
+		out[i] = b.coerce(a, types[i])
+	}
+	fields, err := exec.TableFuncColumns(name, types)
+	if err != nil {
+		return nil, nil, b.ErrAt(withFunctionHint(err), fc.Location)
+	}
+	return out, fields, nil
+}
+
+// bindRangeFunction binds a function in FROM (implicitly LATERAL: its
+// arguments may use the columns of the items before it) and joins it to
+// left.
+func (b *Binder) bindRangeFunction(rf *pg.RangeFunction, left plan.Rel) (plan.Rel, error) {
+	// The Iceberg table functions (iceberg.snapshot, as_of, table_changes)
+	// on the right of a join.
+	if r, ok, err := b.bindSnapshotFunction(rf); ok {
+		if err != nil || left == nil {
+			return r, err
+		}
+		return &plan.Join{Typ: plan.JoinInner, Left: left, Right: r}, nil
+	}
+	if len(rf.Functions) != 1 {
+		return b.bindRowsFrom(rf, left)
+	}
+	items := rf.Functions[0].GetList().GetItems()
+	if len(items) > 1 && items[1] != nil && items[1].GetList() != nil && len(items[1].GetList().GetItems()) > 0 {
+		return nil, pgerr.NotYet("a column definition list for a function")
+	}
+	fc := items[0].GetFuncCall()
+	if fc == nil {
+		return nil, b.ErrAt(pgerr.NotYet("this function in FROM"), NodeLocation(items[0]))
+	}
+	name := funcName(fc)
+	fc, name = b.vectorSubscripts(fc, name)
+	if name == "pg_get_keywords" {
+		return b.bindKeywords(rf, fc, left)
+	}
+	if name == "pg_options_to_table" {
+		return b.bindOptionsToTable(rf, fc, left)
+	}
+	if name == "_pg_expandarray" {
+		return nil, b.ErrAt(pgerr.NotYet("information_schema._pg_expandarray in FROM"), fc.Location)
+	}
+	if !setReturningFuncs[name] {
+		return b.bindScalarFromFunction(rf, fc, name, left)
+	}
+	saved := b.where
+	b.where = "functions in FROM"
+	args, fields, err := b.bindTableFuncArgs(fc, name)
+	b.where = saved
+	if err != nil {
+		return nil, err
+	}
+	if len(b.pending) > 0 {
+		return nil, b.ErrAt(pgerr.NotYetPlural("subqueries in function arguments in FROM"), fc.Location)
+	}
+	return b.rangeFuncRel(rf, name, name, args, fields, left, fc.Location)
+}
+
+// rangeFuncRel makes the FROM item of a set-returning function call fn
+// (args) with columns fields, named name, joined to left.
+func (b *Binder) rangeFuncRel(rf *pg.RangeFunction, name, fn string, args []expr.Expr, fields []arrow.Field, left plan.Rel, loc int32) (plan.Rel, error) {
+	alias, colAliases := aliasOf(rf.Alias)
+	ncols := len(fields)
+	if rf.Ordinality {
+		ncols++
+	}
+	if len(colAliases) > ncols {
+		return nil, b.ErrAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", alias, ncols, len(colAliases)), loc)
+	}
+	tf := &plan.TableFunc{Fn: fn, Args: args, Ordinality: rf.Ordinality}
+	it := &rangeItem{alias: alias, name: name}
+	for i, f := range fields {
+		cname := f.Name
+		if len(fields) == 1 && alias != "" {
+			cname = alias
+		}
+		if i < len(colAliases) {
+			cname = colAliases[i]
+		}
+		id := b.newCol(cname, pgTypeOfArrow(f.Type), f.Type)
+		tf.Cols = append(tf.Cols, id)
+		it.cols = append(it.cols, itemCol{name: cname, id: id})
+	}
+	if rf.Ordinality {
+		cname := "ordinality"
+		if len(fields) < len(colAliases) {
+			cname = colAliases[len(fields)]
+		}
+		id := b.newCol(cname, plan.TInt8, expr.Int8)
+		tf.Cols = append(tf.Cols, id)
+		it.cols = append(it.cols, itemCol{name: cname, id: id})
+	}
+	b.scope.items = append(b.scope.items, it)
+	lateral := false
+	if left != nil {
+		produced := plan.SetOf(plan.ProducedCols(left))
+		for _, a := range args {
+			lateral = lateral || plan.RefsOf(a).Intersects(produced)
+		}
+	}
+	if lateral {
+		tf.In = left
+		return tf, nil
+	}
+	tf.In = &plan.OneRow{}
+	if left == nil {
+		return tf, nil
+	}
+	return &plan.Join{Typ: plan.JoinInner, Left: left, Right: tf}, nil
+}
+
+// selectListSRF binds a set-returning function in a select list: the
+// rows of the query are repeated for each value it returns.
+func (b *Binder) selectListSRF(fc *pg.FuncCall, name string) (Bound, error) {
+	fc, name = b.vectorSubscripts(fc, name)
+	if b.win == nil || b.where != "" || b.inAgg {
+		where := b.where
+		if where == "" {
+			where = "this context"
+		}
+		return Bound{}, b.ErrAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", where), fc.Location)
+	}
+	args, fields, err := b.bindTableFuncArgs(fc, name)
+	if err != nil {
+		return Bound{}, err
+	}
+	if len(fields) != 1 {
+		return Bound{}, b.ErrAt(pgerr.NotYet("a set-returning function with several columns in a select list"), fc.Location)
+	}
+	id := b.newCol(name, pgTypeOfArrow(fields[0].Type), fields[0].Type)
+	r := b.ref(id)
+	r.Name, r.strong = name, true
+	for _, p := range b.pending {
+		if p.srf != nil {
+			// Another one in the same select list: evaluated in step.
+			if err := zipInto(p.srf, name, args, id); err != nil {
+				return Bound{}, b.ErrAt(err, fc.Location)
+			}
+			return r, nil
+		}
+	}
+	b.pending = append(b.pending, pendingJoin{srf: &plan.TableFunc{Fn: name, Args: args, Cols: []plan.ColID{id}}})
+	return r, nil
+}
+
+// setReturningSysFuncs are the set-returning catalog functions:
+// pg_get_keywords(), pg_options_to_table(text[]) and
+// information_schema._pg_expandarray(anyarray).
+var setReturningSysFuncs = map[string]bool{"pg_get_keywords": true, "pg_options_to_table": true, "_pg_expandarray": true}
+
+// optionsToTable is pg_options_to_table(options) as a query over the
+// options array ("name=value" items, as reloptions and the FDW catalogs
+// hold them); the NULL::text[] stands for the argument.
+const optionsToTable = `SELECT split_part(o, '=', 1) AS option_name,
+	CASE WHEN strpos(o, '=') > 0 THEN substr(o, strpos(o, '=') + 1) END AS option_value
+	FROM unnest(NULL::text[]) AS o`
+
+// bindOptionsToTable binds pg_options_to_table(text[]) in FROM: a row
+// (option_name, option_value) per "name=value" item, split at the first
+// '=', as a LATERAL subquery over unnest of the argument.
+func (b *Binder) bindOptionsToTable(rf *pg.RangeFunction, fc *pg.FuncCall, left plan.Rel) (plan.Rel, error) {
+	if len(fc.Args) != 1 {
+		return nil, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function pg_options_to_table(...) does not exist").
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+	}
+	if rf.Ordinality {
+		return nil, b.ErrAt(pgerr.NotYet("WITH ORDINALITY on pg_options_to_table"), fc.Location)
+	}
+	tree, err := pg.Parse(optionsToTable)
+	if err != nil {
+		return nil, err
+	}
+	query := tree.Stmts[0].Stmt
+	unnest := query.GetSelectStmt().FromClause[0].GetRangeFunction().Functions[0].GetList().Items[0].GetFuncCall()
+	unnest.Args[0].GetTypeCast().Arg = fc.Args[0]
+	alias := rf.Alias
+	if alias == nil {
+		alias = &pg.Alias{Aliasname: "pg_options_to_table"}
+	}
+	return b.bindRangeSubselect(&pg.RangeSubselect{Lateral: true, Subquery: query, Alias: alias}, left)
+}
+
+// bindKeywords binds pg_get_keywords() in FROM: PostgreSQL 15's keywords
+// (word, catcode, barelabel, catdesc, baredesc) as constant rows.
+func (b *Binder) bindKeywords(rf *pg.RangeFunction, fc *pg.FuncCall, left plan.Rel) (plan.Rel, error) {
+	if len(fc.Args) != 0 {
+		return nil, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function pg_get_keywords(...) does not exist").
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+	}
+	if rf.Ordinality {
+		return nil, b.ErrAt(pgerr.NotYet("WITH ORDINALITY on pg_get_keywords"), fc.Location)
+	}
+	alias, colAliases := aliasOf(rf.Alias)
+	if alias == "" {
+		alias = "pg_get_keywords"
+	}
+	names := []string{"word", "catcode", "barelabel", "catdesc", "baredesc"}
+	types := []plan.Type{plan.TText, {OID: pgtypes.Char, Typmod: -1}, plan.TBool, plan.TText, plan.TText}
+	if len(colAliases) > len(names) {
+		return nil, b.ErrAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", alias, len(names), len(colAliases)), fc.Location)
+	}
+	catdesc := map[string]string{"U": "unreserved", "C": "unreserved (cannot be function or type name)",
+		"T": "reserved (can be function or type name)", "R": "reserved"}
+	vr := &plan.Values{}
+	for _, line := range strings.Split(strings.TrimSpace(pgKeywords), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			continue
+		}
+		bare, baredesc := f[2] == "t", "requires AS"
+		if bare {
+			baredesc = "can be bare label"
+		}
+		vr.Rows = append(vr.Rows, []expr.Expr{&expr.Lit{V: f[0], T: expr.Text}, &expr.Lit{V: f[1], T: expr.Text},
+			&expr.Lit{V: bare, T: expr.Bool}, &expr.Lit{V: catdesc[f[1]], T: expr.Text}, &expr.Lit{V: baredesc, T: expr.Text}})
+	}
+	it := &rangeItem{alias: alias, name: "pg_get_keywords"}
+	for i, n := range names {
+		if i < len(colAliases) {
+			n = colAliases[i]
+		}
+		id := b.newCol(n, types[i], plan.ArrowOf(types[i]))
+		vr.Cols = append(vr.Cols, id)
+		it.cols = append(it.cols, itemCol{name: n, id: id})
+	}
+	b.scope.items = append(b.scope.items, it)
+	if left == nil {
+		return vr, nil
+	}
+	return &plan.Join{Typ: plan.JoinInner, Left: left, Right: vr}, nil
+}
+
+// zipInto adds the set-returning function fn(args) with result Column id
+// to the select list's set-returning function tf: the functions are
+// evaluated in step (engine/exec's zipped calls).
+func zipInto(tf *plan.TableFunc, fn string, args []expr.Expr, id plan.ColID) error {
+	if tf.Ordinality || tf.Outer || len(tf.Cols) == 0 {
+		return pgerr.NotYet("several set-returning functions in one select list")
+	}
+	if strings.HasPrefix(tf.Fn, "zip(") {
+		// zip(f:1,g:2) + h(x) = zip(f:1,g:2,h:1)
+		tf.Fn = strings.TrimSuffix(tf.Fn, ")") + "," + strings.TrimPrefix(exec.ZipFuncName([]string{fn}, []int{len(args)}), "zip(")
+	} else {
+		tf.Fn = exec.ZipFuncName([]string{tf.Fn, fn}, []int{len(tf.Args), len(args)})
+	}
+	tf.Args = append(append([]expr.Expr(nil), tf.Args...), args...)
+	tf.Cols = append(tf.Cols, id)
+	return nil
+}
+
+// bindScalarFromFunction binds a function that returns one value used as
+// a FROM item (string_to_array(...) AS s): a table of one row and one
+// Column, named after the alias or else the function. Its arguments may
+// use the columns of the items before it.
+func (b *Binder) bindScalarFromFunction(rf *pg.RangeFunction, fc *pg.FuncCall, name string, left plan.Rel) (plan.Rel, error) {
+	if aggregateNames[name] || fc.Over != nil {
+		return nil, b.ErrAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in functions in FROM"), fc.Location)
+	}
+	saved := b.where
+	b.where = "functions in FROM"
+	v, err := b.Expr(&pg.Node{Node: &pg.Node_FuncCall{FuncCall: fc}})
+	b.where = saved
+	if err != nil {
+		return nil, err
+	}
+	if len(b.pending) > 0 {
+		return nil, b.ErrAt(pgerr.NotYetPlural("subqueries in function arguments in FROM"), fc.Location)
+	}
+	v = v.resolveUnknownIn(b)
+	alias, colAliases := aliasOf(rf.Alias)
+	ncols := 1
+	if rf.Ordinality {
+		ncols++
+	}
+	if len(colAliases) > ncols {
+		return nil, b.ErrAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", alias, ncols, len(colAliases)), fc.Location)
+	}
+	cname := name
+	if alias != "" {
+		cname = alias
+	}
+	if len(colAliases) > 0 {
+		cname = colAliases[0]
+	}
+	it := &rangeItem{alias: alias, name: name}
+	id := b.newCol(cname, v.T, v.E.Type())
+	it.cols = append(it.cols, itemCol{name: cname, id: id})
+	var in plan.Rel = &plan.OneRow{}
+	var exprs []expr.Expr
+	var cols []plan.ColID
+	if left != nil {
+		in = left
+		for _, c := range left.OutCols() {
+			exprs = append(exprs, b.ref(c).E)
+			cols = append(cols, c)
+		}
+	}
+	exprs, cols = append(exprs, v.E), append(cols, id)
+	if rf.Ordinality {
+		oname := "ordinality"
+		if len(colAliases) > 1 {
+			oname = colAliases[1]
+		}
+		oid := b.newCol(oname, plan.TInt8, expr.Int8)
+		it.cols = append(it.cols, itemCol{name: oname, id: oid})
+		exprs, cols = append(exprs, &expr.Lit{V: int64(1), T: expr.Int8}), append(cols, oid)
+	}
+	b.scope.items = append(b.scope.items, it)
+	return &plan.Project{In: in, Exprs: exprs, Cols: cols}, nil
+}
+
+// bindRowsFrom binds ROWS FROM (f(...), g(...)): the set-returning
+// functions evaluated in step, one Column each.
+func (b *Binder) bindRowsFrom(rf *pg.RangeFunction, left plan.Rel) (plan.Rel, error) {
+	var fns []string
+	var nargs []int
+	var args []expr.Expr
+	var fields []arrow.Field
+	loc := int32(-1)
+	for _, f := range rf.Functions {
+		items := f.GetList().GetItems()
+		if len(items) > 1 && items[1] != nil && items[1].GetList() != nil && len(items[1].GetList().GetItems()) > 0 {
+			return nil, pgerr.NotYet("a column definition list for a function")
+		}
+		fc := items[0].GetFuncCall()
+		if fc == nil {
+			return nil, b.ErrAt(pgerr.NotYet("this function in FROM"), NodeLocation(items[0]))
+		}
+		if loc < 0 {
+			loc = fc.Location
+		}
+		name := funcName(fc)
+		fc, name = b.vectorSubscripts(fc, name)
+		if !setReturningFuncs[name] {
+			return nil, b.ErrAt(pgerr.NotYet("function "+name+" in ROWS FROM"), fc.Location)
+		}
+		saved := b.where
+		b.where = "functions in FROM"
+		a, fs, err := b.bindTableFuncArgs(fc, name)
+		b.where = saved
+		if err != nil {
+			return nil, err
+		}
+		if len(fs) != 1 {
+			return nil, b.ErrAt(pgerr.NotYet("a function of several columns in ROWS FROM"), fc.Location)
+		}
+		fns, nargs = append(fns, name), append(nargs, len(a))
+		args, fields = append(args, a...), append(fields, fs...)
+	}
+	if len(b.pending) > 0 {
+		return nil, b.ErrAt(pgerr.NotYetPlural("subqueries in function arguments in FROM"), loc)
+	}
+	return b.rangeFuncRel(rf, fns[0], exec.ZipFuncName(fns, nargs), args, fields, left, loc)
+}
