@@ -9,13 +9,13 @@ import (
 // The session as the binder's env (bind_env.go); the other methods of env
 // are the session's own.
 
-func (s *session) SessionUser() string                { return s.user }
-func (s *session) DatabaseName() string               { return s.database }
-func (s *session) CatalogName() string                { return s.cat.Name() }
-func (s *session) SearchPath() []string               { return s.settings.SearchPath() }
+func (s *session) SessionUser() string                     { return s.user }
+func (s *session) DatabaseName() string                    { return s.database }
+func (s *session) CatalogName() string                     { return s.cat.Name() }
+func (s *session) SearchPath() []string                    { return s.settings.SearchPath() }
 func (s *session) SettingValue(name string) (string, bool) { return s.settings.get(name) }
-func (s *session) BackendPID() int32                  { return s.pid }
-func (s *session) BackendStarted() time.Time          { return s.backend.started }
+func (s *session) BackendPID() int32                       { return s.pid }
+func (s *session) BackendStarted() time.Time               { return s.backend.started }
 
 func (s *session) IsTempView(name string) bool {
 	_, ok := s.temp[name]
