@@ -25,7 +25,7 @@ type CursorPortals interface {
 	CloseCursor(name string) bool
 }
 
-var _ CursorPortals = (*session)(nil)
+var _ Session = (*session)(nil)
 
 func (s *session) CursorColumns(name string) ([]pgtypes.Column, bool) {
 	c := s.cursors[name]

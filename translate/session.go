@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -49,6 +50,30 @@ type Session interface {
 	// IntervalStyle, session_authorization). wire sends those that changed
 	// after each statement.
 	ReportedParams() map[string]string
+
+	// TxStatus is the transaction status ReadyForQuery reports: 'I' idle,
+	// 'T' in a transaction block, 'E' in a failed block.
+	TxStatus() byte
+	// BeginImplicit and EndImplicit bracket a query string of several
+	// statements, or an extended-protocol batch up to Sync, as one implicit
+	// transaction: wire calls BeginImplicit before its statements and
+	// EndImplicit when it ends (after the error of a failed statement went
+	// to the session); EndImplicit's error, a failed commit, goes to the
+	// client.
+	BeginImplicit()
+	EndImplicit(ctx context.Context) error
+	// StatementFailed tells the session an error is going to the client
+	// (a transaction block then fails).
+	StatementFailed(err error)
+	// IdleInTransactionTimeout is idle_in_transaction_session_timeout:
+	// inside a block wire ends a connection idle longer (0: never).
+	IdleInTransactionTimeout() time.Duration
+
+	// Cursors are portals too, as in PostgreSQL: Describe, Execute and
+	// Close of a portal name that is not one of Bind's reach the session's
+	// cursor of that name.
+	CursorPortals
+
 	Close() error
 }
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -81,6 +82,19 @@ func (s *testSession) ReportedParams() map[string]string {
 }
 
 func (s *testSession) Close() error { return nil }
+
+// The rest of the contract: no transaction blocks or cursors here.
+func (s *testSession) BeginImplicit()                          {}
+func (s *testSession) EndImplicit(context.Context) error       { return nil }
+func (s *testSession) StatementFailed(error)                   {}
+func (s *testSession) IdleInTransactionTimeout() time.Duration { return 0 }
+func (s *testSession) CursorColumns(string) ([]pgtypes.Column, bool) {
+	return nil, false
+}
+func (s *testSession) FetchCursor(context.Context, string, int64) (translate.Rows, error) {
+	return nil, pgerr.New(pgerr.InvalidCursorName, "no cursors in the test backend")
+}
+func (s *testSession) CloseCursor(string) bool { return false }
 
 func (s *testSession) Prepare(ctx context.Context, sql string, paramTypes []uint32) ([]translate.Statement, error) {
 	var out []translate.Statement
@@ -288,7 +302,6 @@ func (r *sleepRows) Close() error {
 var (
 	_ translate.Backend   = (*testBackend)(nil)
 	_ translate.Session   = (*testSession)(nil)
-	_ txStatuser          = (*testSession)(nil)
 	_ translate.Statement = (*testStmt)(nil)
 	_ translate.Rows      = (*batchRows)(nil)
 	_ translate.Rows      = (*sleepRows)(nil)

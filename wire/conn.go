@@ -19,40 +19,17 @@ import (
 	"github.com/icegate/icegate/translate"
 )
 
-// txStatuser is implemented by sessions that track transactions; wire sends
-// its status ('I', 'T', 'E') in ReadyForQuery. Sessions without it are
-// always idle.
-type txStatuser interface {
-	TxStatus() byte
-}
-
-// implicitTransactor is implemented by sessions that run a query string of
-// several statements, or an extended-protocol batch up to Sync, as one
-// implicit transaction: wire calls BeginImplicit before its statements and
-// EndImplicit when it ends (after the error of a failed statement went to
-// the session); EndImplicit's error, a failed commit, goes to the client.
-type implicitTransactor interface {
-	BeginImplicit()
-	EndImplicit(ctx context.Context) error
-}
-
 // endImplicit ends the session's implicit transaction, sending a commit
 // failure to the client.
 func (c *conn) endImplicit() {
-	it, ok := c.session.(implicitTransactor)
-	if !ok {
-		return
-	}
-	if err := it.EndImplicit(c.ctx); err != nil {
+	if err := c.session.EndImplicit(c.ctx); err != nil {
 		c.sendError(err)
 	}
 }
 
 // beginImplicit starts (or continues) the implicit transaction.
 func (c *conn) beginImplicit() {
-	if it, ok := c.session.(implicitTransactor); ok {
-		it.BeginImplicit()
-	}
+	c.session.BeginImplicit()
 }
 
 // conn is one client connection. All protocol work happens on its own
@@ -256,18 +233,14 @@ func (c *conn) flush() error {
 
 // sendReady sends ReadyForQuery with the session's transaction status.
 func (c *conn) sendReady() {
-	status := byte('I')
-	if ts, ok := c.session.(txStatuser); ok {
-		status = ts.TxStatus()
-	}
-	c.be.Send(&pgproto3.ReadyForQuery{TxStatus: status})
+	c.be.Send(&pgproto3.ReadyForQuery{TxStatus: c.session.TxStatus()})
 }
 
 // sync ends an extended-protocol batch: portals of the implicit transaction
 // are dropped and ReadyForQuery is sent.
 func (c *conn) sync() {
 	c.endImplicit()
-	if ts, ok := c.session.(txStatuser); !ok || ts.TxStatus() == 'I' {
+	if c.session.TxStatus() == 'I' {
 		for name, p := range c.portals {
 			p.close()
 			delete(c.portals, name)
@@ -331,12 +304,6 @@ func (c *conn) closeAll() {
 	}
 }
 
-// idleTimeouter is implemented by sessions with
-// idle_in_transaction_session_timeout.
-type idleTimeouter interface {
-	IdleInTransactionTimeout() time.Duration
-}
-
 // errIdleInTransaction ends a session idle too long inside a transaction
 // block.
 var errIdleInTransaction = &pgerr.Error{Code: pgerr.IdleInTransactionSessionTimeout, Severity: "FATAL",
@@ -346,12 +313,10 @@ var errIdleInTransaction = &pgerr.Error{Code: pgerr.IdleInTransactionSessionTime
 // it gives up after the session's idle_in_transaction_session_timeout with
 // errIdleInTransaction, which the loop sends as FATAL.
 func (c *conn) nextMessage() (pgproto3.FrontendMessage, error) {
-	ts, ok1 := c.session.(txStatuser)
-	it, ok2 := c.session.(idleTimeouter)
-	if !ok1 || !ok2 || ts.TxStatus() == 'I' {
+	if c.session.TxStatus() == 'I' {
 		return c.frames.next()
 	}
-	d := it.IdleInTransactionTimeout()
+	d := c.session.IdleInTransactionTimeout()
 	if d <= 0 {
 		return c.frames.next()
 	}

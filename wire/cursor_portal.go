@@ -12,12 +12,8 @@ import (
 // of Bind's reach the session's cursor of that name. The cursor keeps its
 // own position, so rows fetched by Execute are not fetched again by FETCH.
 
-// cursorPortals returns the session's cursors as portals, nil when the
-// session has none.
-func (c *conn) cursorPortals() translate.CursorPortals {
-	cp, _ := c.session.(translate.CursorPortals)
-	return cp
-}
+// cursorPortals returns the session's cursors as portals.
+func (c *conn) cursorPortals() translate.CursorPortals { return c.session }
 
 // cursorFormats are the result formats of a cursor's portal: text, even
 // for a BINARY cursor (PostgreSQL applies BINARY to FETCH only).

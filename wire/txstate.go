@@ -5,19 +5,9 @@ import (
 	"github.com/icegate/icegate/translate"
 )
 
-// failureObserver is implemented by sessions that track transaction
-// blocks: any error sent to the client, whichever layer raised it (a
-// statement, a Bind's parameters, an encoder), fails the open block, and
-// the session then refuses statements with 25P02 until ROLLBACK.
-type failureObserver interface {
-	StatementFailed(err error)
-}
-
 // noteFailure tells the session an error is going to the client.
 func (c *conn) noteFailure(err error) {
-	if f, ok := c.session.(failureObserver); ok {
-		f.StatementFailed(err)
-	}
+	c.session.StatementFailed(err)
 }
 
 // preparedDiscarder is implemented by the result of DISCARD ALL and
