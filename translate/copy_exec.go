@@ -173,7 +173,7 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 	for {
 		if err := ctx.Err(); err != nil {
 			tw.abort()
-			return "", mapCtxErr(ctx, err)
+			return "", statementErr(ctx, err)
 		}
 		rows, err := src.Next(ctx)
 		if err != nil {

@@ -3,7 +3,6 @@ package translate
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
@@ -43,10 +42,7 @@ func (s *session) FetchCursor(ctx context.Context, name string, max int64) (Rows
 	if c == nil {
 		return nil, pgerr.New(pgerr.InvalidCursorName, "portal \"%s\" does not exist", name)
 	}
-	var deadline time.Time
-	if timeout := s.statementTimeout(); timeout > 0 {
-		deadline = time.Now().Add(timeout)
-	}
+	deadline := s.statementDeadline()
 	s.markQueried()
 	count := max
 	if count <= 0 {

@@ -2,7 +2,6 @@ package translate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -135,31 +134,12 @@ func (st *fetchStatement) Execute(ctx context.Context, params []*string) (Rows, 
 	if err := s.checkNotFailed(); err != nil {
 		return nil, err
 	}
-	var deadline time.Time
-	if timeout := s.statementTimeout(); timeout > 0 {
-		deadline = time.Now().Add(timeout)
-	}
+	deadline := s.statementDeadline()
 	rows, err := st.execute(ctx, deadline)
 	if err != nil {
 		s.StatementFailed(err)
 	}
 	return rows, err
-}
-
-// withDeadline bounds ctx by statement_timeout's deadline (zero: none).
-func withDeadline(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc) {
-	if deadline.IsZero() {
-		return ctx, func() {}
-	}
-	return context.WithDeadlineCause(ctx, deadline, errStatementTimeout)
-}
-
-// timeoutErr reports a statement_timeout as PostgreSQL does.
-func timeoutErr(ctx context.Context, err error) error {
-	if err != nil && errors.Is(context.Cause(ctx), errStatementTimeout) {
-		return errStatementTimeout
-	}
-	return err
 }
 
 func (st *fetchStatement) execute(ctx context.Context, deadline time.Time) (Rows, error) {
@@ -182,13 +162,13 @@ func (st *fetchStatement) execute(ctx context.Context, deadline time.Time) (Rows
 	defer cancel()
 	plan, err := c.position(pctx, dir, st.f.HowMany, st.f.Ismove)
 	if err != nil {
-		return nil, timeoutErr(pctx, err)
+		return nil, statementErr(pctx, err)
 	}
 	if st.f.Ismove {
 		n := plan.result
 		if n < 0 {
 			if n, err = c.move(pctx, plan.fwd, plan.count); err != nil {
-				return nil, timeoutErr(pctx, err)
+				return nil, statementErr(pctx, err)
 			}
 		}
 		return &emptyRows{tag: fmt.Sprintf("MOVE %d", n)}, nil
@@ -239,7 +219,7 @@ func (r *fetchRows) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 	if err != nil {
 		r.end()
-		return nil, timeoutErr(ctx, err)
+		return nil, statementErr(ctx, err)
 	}
 	if b == nil {
 		r.end()

@@ -123,18 +123,15 @@ func (st *dmlStatement) Execute(ctx context.Context, params []*string) (Rows, er
 	if st.cols != nil && !sameColumns(p.Returning, st.cols) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
 	}
-	if timeout := st.sess.statementTimeout(); timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errStatementTimeout)
-		defer cancel()
-	}
+	ctx, cancel := st.sess.withStatementTimeout(ctx)
+	defer cancel()
 	hint := dmlTargetHint(st.ps) // options_dml.go
 	if hint != nil {
 		ctx = withStatementOptions(ctx, hint.Options)
 	}
 	res, err := st.sess.runDML(ctx, mc, p)
 	if err != nil {
-		return nil, mapCtxErr(ctx, err)
+		return nil, statementErr(ctx, err)
 	}
 	st.sess.markQueried()
 	if hint != nil {

@@ -145,14 +145,11 @@ func (st *dmlWithStatement) Execute(ctx context.Context, params []*string) (Rows
 	if known && !sameColumns(bound.cols, st.cols) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
 	}
-	if timeout := st.sess.statementTimeout(); timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errStatementTimeout)
-		defer cancel()
-	}
+	ctx, cancel := st.sess.withStatementTimeout(ctx)
+	defer cancel()
 	res, err := st.sess.runDMLWith(bind.WithDMLWith(ctx, bound.state), mc, bound)
 	if err != nil {
-		return nil, mapCtxErr(ctx, err)
+		return nil, statementErr(ctx, err)
 	}
 	st.sess.markQueried()
 	return res, nil

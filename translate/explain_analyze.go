@@ -25,13 +25,13 @@ func explainAnalyze(ctx context.Context, s *session, p *plan.Select) ([]string, 
 	executing := time.Now()
 	defer op.Close()
 	if err := op.Open(ctx); err != nil {
-		return nil, mapCtxErr(ctx, err)
+		return nil, statementErr(ctx, err)
 	}
 	rows := int64(0)
 	for {
 		b, err := op.Next()
 		if err != nil {
-			return nil, mapCtxErr(ctx, err)
+			return nil, statementErr(ctx, err)
 		}
 		if b == nil {
 			break

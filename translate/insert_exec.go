@@ -77,11 +77,8 @@ func (st *insertStatement) Execute(ctx context.Context, params []*string) (Rows,
 	if err != nil {
 		return nil, err
 	}
-	if timeout := st.sess.statementTimeout(); timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errStatementTimeout)
-		defer cancel()
-	}
+	ctx, cancel := st.sess.withStatementTimeout(ctx)
+	defer cancel()
 	op, err := st.sess.insertOperator(ctx, p)
 	if err != nil {
 		return nil, err
@@ -227,13 +224,13 @@ func (s *session) writeRows(ctx context.Context, mc catalog.MutableCatalog, t *c
 	tw.immediate = immediate
 	if err := op.Open(ctx); err != nil {
 		tw.abort()
-		return 0, mapCtxErr(ctx, err)
+		return 0, statementErr(ctx, err)
 	}
 	for {
 		b, err := op.Next()
 		if err != nil {
 			tw.abort()
-			return 0, mapCtxErr(ctx, err)
+			return 0, statementErr(ctx, err)
 		}
 		if b == nil {
 			break
@@ -246,17 +243,6 @@ func (s *session) writeRows(ctx context.Context, mc catalog.MutableCatalog, t *c
 		return 0, err
 	}
 	return tw.rows, nil
-}
-
-// mapCtxErr reports a statement timeout as PostgreSQL does.
-func mapCtxErr(ctx context.Context, err error) error {
-	if pgerr.As(err) == nil && ctx.Err() != nil {
-		if cause := context.Cause(ctx); pgerr.As(cause) != nil {
-			return cause
-		}
-		return pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement due to user request")
-	}
-	return err
 }
 
 // compileOptions are the session settings compiled expressions depend on.

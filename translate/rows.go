@@ -11,7 +11,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/engine"
-	"github.com/icegate/icegate/internal/pgerr"
 )
 
 // operatorRows streams the batches of an operator tree. The tree is opened
@@ -92,19 +91,15 @@ func (r *operatorRows) Close() error {
 	return err
 }
 
-// errStatementTimeout is the cause of a context ended by statement_timeout.
-var errStatementTimeout = pgerr.New(pgerr.QueryCanceled, "canceling statement due to statement timeout")
-
 // mapErr reports a statement timeout as PostgreSQL does. Only the
 // timeout's own cause says "statement timeout": a CancelRequest or a
 // client gone while a timeout is set also ends the operators' context,
 // and wire reports those as canceled "due to user request".
 func (r *operatorRows) mapErr(err error) error {
-	if pgerr.As(err) == nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) &&
-		r.octx != nil && errors.Is(context.Cause(r.octx), errStatementTimeout) {
-		return pgerr.Wrap(err, pgerr.QueryCanceled, "canceling statement due to statement timeout")
+	if r.octx == nil || !errors.Is(context.Cause(r.octx), errStatementTimeout) {
+		return err
 	}
-	return err
+	return statementErr(r.octx, err)
 }
 
 // emptyRows is the result of a statement without rows (SET, BEGIN...).

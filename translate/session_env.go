@@ -17,14 +17,11 @@ func (s *session) Location() *time.Location { return s.settings.Location() }
 // runNow runs a subquery before the statement's rows, under statement_mem
 // and a statement_timeout of its own (lowering's env).
 func (s *session) RunNow(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error) {
-	if t := s.statementTimeout(); t > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, t, errStatementTimeout)
-		defer cancel()
-	}
+	ctx, cancel := s.withStatementTimeout(ctx)
+	defer cancel()
 	rows, err := lower.Drain(ctx, s.limitMemory(op), max)
 	if err != nil {
-		return nil, timeoutErr(ctx, err)
+		return nil, statementErr(ctx, err)
 	}
 	return rows, nil
 }

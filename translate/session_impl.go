@@ -176,17 +176,14 @@ func (s *session) Prepare(ctx context.Context, sql string, paramTypes []uint32) 
 	s.closeImplicitCursors()
 	// Parsing and binding run under statement_timeout too: a huge VALUES
 	// or IN list takes long there.
-	if timeout := s.statementTimeout(); timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errStatementTimeout)
-		defer cancel()
-	}
+	ctx, cancel := s.withStatementTimeout(ctx)
+	defer cancel()
 	stmts, err := parse.ParseContext(ctx, sql, bind.ParseConfig)
 	if err == nil {
 		err = bind.CheckHints(stmts)
 	}
 	if err != nil {
-		err = interruptErr(ctx, err)
+		err = statementErr(ctx, err)
 		s.StatementFailed(err)
 		return nil, err
 	}
@@ -200,22 +197,13 @@ func (s *session) Prepare(ctx context.Context, sql string, paramTypes []uint32) 
 		s.newStatementSnapshot()
 		st, err := s.prepare(ctx, ps, paramTypes, len(stmts) == 1)
 		if err != nil {
-			err = interruptErr(ctx, err)
+			err = statementErr(ctx, err)
 			s.StatementFailed(err)
 			return nil, err
 		}
 		out = append(out, st)
 	}
 	return out, nil
-}
-
-// statementTimeout is statement_timeout (milliseconds; 0 = none).
-func (s *session) statementTimeout() time.Duration {
-	ms, ok := parseMillis(s.settings.values["statement_timeout"])
-	if !ok || ms <= 0 {
-		return 0
-	}
-	return time.Duration(ms) * time.Millisecond
 }
 
 // parseOptions reads the settings of the "options" startup parameter
