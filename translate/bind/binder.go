@@ -26,15 +26,15 @@ type Binder struct {
 	// not yet inferred) and, at Execute, their values.
 	params *ParamSet
 
-	// q holds the Column ids of the statement (shared by its subqueries).
+	// q holds the column ids of the statement (shared by its subqueries).
 	q     *plan.ColTable
 	scope *scope    // the names of the query being bound; nil outside a query
 	agg   *aggScope // non-nil while binding expressions above an aggregation
 	// hiddenAgg is the aggregation of the query whose grouped expression
-	// holds the subquery being Bound (agg is nil meanwhile).
+	// holds the subquery being bound (agg is nil meanwhile).
 	hiddenAgg *aggScope
 	win       *windowScope
-	// pending are the joins subqueries in the clause being Bound need
+	// pending are the joins subqueries in the clause being bound need
 	// (pendingPre: those inside aggregate arguments).
 	pending, pendingPre []pendingJoin
 	// ctes is the stack of WITH clauses in effect.

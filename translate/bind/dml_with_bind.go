@@ -14,12 +14,12 @@ import (
 //
 // A statement whose top-level WITH holds a DELETE, UPDATE, INSERT or
 // MERGE binds each of those sub-statements once, when its WITH is
-// pushed, into a DMLPlan of its own (Bound at the tables' current
+// pushed, into a DMLPlan of its own (bound at the tables' current
 // snapshots, like the outer statement). A reference to such a WITH query
 // is a valuesRel without rows: dml_with.go fills it with the
 // sub-statement's RETURNING rows after running it, before the outer
 // statement is lowered. The Binder finds what it needs (which WITH is the
-// top-level one, the sub-statements Bound so far) in its context.
+// top-level one, the sub-statements bound so far) in its context.
 
 // DMLWithState is what binding one statement with data-modifying WITH
 // queries collects.
@@ -38,7 +38,7 @@ type DMLWithState struct {
 type DMLCTE struct {
 	name string
 	Plan *DMLPlan
-	// q is the Column table plan's query was Bound in (its RETURNING
+	// q is the column table plan's query was bound in (its RETURNING
 	// columns' types are there).
 	Q *plan.ColTable
 	// refs are the references to the query: each gets the RETURNING rows.

@@ -71,7 +71,7 @@ type Env interface {
 
 // query is the SELECT a view stands for: its stored query as a subquery
 // whose output is exactly the view's columns. The stored text alone would
-// lose the names of the view's Column list (CREATE VIEW v (a, b) AS
+// lose the names of the view's column list (CREATE VIEW v (a, b) AS
 // SELECT 1, 2) and, for a query with *, would grow with its tables, where
 // PostgreSQL fixes a view's columns when it is made.
 func (v *ViewDef) Query() string {

@@ -15,7 +15,7 @@ import (
 // the value in its place (PostgreSQL's InitPlan). IN / ANY / ALL and every
 // correlated subquery become joins to the relation the expression is
 // evaluated over: the Binder records them as pending joins, and the clause
-// being Bound puts them below the node that uses their result (a mark
+// being bound puts them below the node that uses their result (a mark
 // join's boolean, a left join's value). Correlated subqueries are
 // decorrelated: the conditions of their WHERE that refer to the outer
 // query move into the join condition (and an aggregate subquery groups
@@ -61,7 +61,7 @@ func (b *Binder) testExpr(n *pg.Node) (Bound, error) {
 	return b.Expr(n)
 }
 
-// applyPending puts the pending joins of the clause just Bound over r.
+// applyPending puts the pending joins of the clause just bound over r.
 func (b *Binder) applyPending(r plan.Rel) plan.Rel {
 	for _, p := range b.pending {
 		r = wrapPending(r, p)
@@ -110,7 +110,7 @@ func (b *Binder) subLink(sl *pg.SubLink) (Bound, error) {
 	if b.where == "JOIN conditions" {
 		return Bound{}, b.ErrAt(pgerr.NotYetPlural("subqueries in the conditions of outer joins"), sl.Location)
 	}
-	// The test expression of IN / ANY is Bound in the outer query, before
+	// The test expression of IN / ANY is bound in the outer query, before
 	// the subquery.
 	var test Bound
 	if sl.Testexpr != nil {

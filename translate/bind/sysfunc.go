@@ -31,7 +31,7 @@ type sysFuncDef struct {
 	bind func(b *Binder, c *sysCallSite) (Bound, error)
 }
 
-// sysCallSite is a catalog function call being Bound.
+// sysCallSite is a catalog function call being bound.
 type sysCallSite struct {
 	name string
 	fc   *pg.FuncCall
@@ -82,7 +82,7 @@ func (b *Binder) sysFunc(fc *pg.FuncCall) (r Bound, ok bool, err error) {
 		return r, true, err
 	}
 	if setReturningSysFuncs[name] {
-		// In FROM they are Bound by bindRangeFunction (bind_tablefunc.go);
+		// In FROM they are bound by bindRangeFunction (bind_tablefunc.go);
 		// a select list would need their composite results.
 		return Bound{}, true, b.ErrAt(pgerr.NotYet(name+" in a select list"), fc.Location)
 	}
