@@ -49,7 +49,7 @@ type Binder struct {
 	// lastTypmod is the length of the varchar(n)/char(n) typeName last
 	// resolved (0 = none).
 	lastTypmod int
-	// litErr is the first error converting a string literal (coerce).
+	// LitErr is the first error converting a string literal (coerce).
 	LitErr error
 }
 
@@ -71,7 +71,7 @@ func NewParamSet(declared, inferred []uint32, values []*string) *ParamSet {
 	return &ParamSet{Types: append([]uint32(nil), types...), Values: values, Bound: values != nil}
 }
 
-// resolveUntyped gives the parameters nothing typed text, as PostgreSQL
+// ResolveUntyped gives the parameters nothing typed text, as PostgreSQL
 // resolves an unused or untyped parameter.
 func (p *ParamSet) ResolveUntyped() {
 	for i, t := range p.Types {
@@ -101,7 +101,7 @@ func New(ctx context.Context, e Env, stmt parse.Stmt, params *ParamSet, now time
 	return &Binder{ctx: ctx, env: e, stmt: stmt, params: params, now: now, q: &plan.ColTable{}}
 }
 
-// errAt sets the error position (a byte offset into the query string) on a
+// ErrAt sets the error position (a byte offset into the query string) on a
 // *pgerr.Error that has none.
 func (b *Binder) ErrAt(err error, loc int32) error {
 	if pe := pgerr.As(err); pe != nil && pe.Position == 0 && loc >= 0 {

@@ -18,7 +18,7 @@ type Bound struct {
 	null  bool    // an untyped NULL
 	param int     // the $n this untyped value came from, 0 if none
 	loc   int32   // byte offset of a string literal, for errors in its conversion
-	// name is the column name PostgreSQL gives the expression in a target
+	// Name is the column name PostgreSQL gives the expression in a target
 	// list; "" means "?column?". strong is true when it comes from a column
 	// or function name (a cast keeps a strong inner name).
 	Name   string

@@ -82,7 +82,7 @@ func cannotCast(from, to plan.Type) *pgerr.Error {
 	return pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", from, to)
 }
 
-// typeName resolves a type name as written (int, integer, numeric(10,2),
+// TypeName resolves a type name as written (int, integer, numeric(10,2),
 // varchar(5), double precision, timestamptz, uuid, int[]...). It returns the
 // type and the name a cast column is given (PostgreSQL's internal name:
 // int4, float8, varchar, timestamptz).

@@ -10,7 +10,7 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// DMLPlan is a Bound row-level change: DELETE, UPDATE, MERGE, INSERT ...
+// DMLPlan is a bound row-level change: DELETE, UPDATE, MERGE, INSERT ...
 // ON CONFLICT and INSERT ... RETURNING. It is a query (sel) whose rows
 // each say what happens to one row of the target table; dml_exec.go runs
 // it through an engine/dml Writer and commits the change.
@@ -22,10 +22,10 @@ import (
 //	2  action int4: DMLNone, dmlDelete, DMLUpdate, DMLInsert or DMLCardinality
 //	3  _row_id int8: the target row's row id in a format 3 table (NULL
 //	   otherwise): a DMLUpdate's new row keeps it (row lineage)
-//	4..4+len(cols)-1: the new row, one Column per table Column in schema
-//	   order, typed as the table's Column (cols[i].Arrow); read for
+//	4..4+len(cols)-1: the new row, one column per table column in schema
+//	   order, typed as the table's column (cols[i].Arrow); read for
 //	   DMLUpdate and DMLInsert only
-//	then one Column per RETURNING item (returning describes them)
+//	then one column per RETURNING item (returning describes them)
 //
 // A DMLUpdate row removes the target row and writes the new one; dmlDelete
 // removes; DMLInsert writes (its _file is NULL); DMLNone rows are skipped
@@ -39,16 +39,16 @@ type DMLPlan struct {
 	Table  *catalog.Table
 	Schema *catalog.Schema // the table's current schema
 	Cols   []Column        // its columns (columnsOf(schema))
-	// target is the scan of the target table whose _file and _pos sel
+	// Target is the scan of the target table whose _file and _pos sel
 	// reads (nil for a plain INSERT ... RETURNING): its snapshot is the
 	// base of the change, and the pruning predicates lowering derives for
 	// it are the change's conflict filter.
 	Target *plan.Scan
 	Sel    *plan.Select
-	// returning describes the RETURNING columns (nil: no RETURNING).
+	// Returning describes the RETURNING columns (nil: no RETURNING).
 	Returning []pgtypes.Column
 	Dup       dupRule
-	// cardinality is the 21000 error for DupError and DMLCardinality rows.
+	// Cardinality is the 21000 error for DupError and DMLCardinality rows.
 	Cardinality cardinalityError
 }
 
@@ -63,7 +63,7 @@ const (
 	DMLKindInsert                // tag INSERT 0 n; an upsert uses write.merge.*
 )
 
-// Actions, the values of a DMLPlan's action Column.
+// Actions, the values of a DMLPlan's action column.
 const (
 	DMLNone        int32 = 0
 	dmlDelete      int32 = 1
@@ -110,7 +110,7 @@ func (k dmlKind) Operation() dml.Operation {
 	return dml.OpMerge
 }
 
-// tag is the command tag for n affected rows.
+// Tag is the command tag for n affected rows.
 func (k dmlKind) Tag(n int64) string {
 	switch k {
 	case DMLKindDelete:

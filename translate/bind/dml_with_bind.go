@@ -24,10 +24,10 @@ import (
 // DMLWithState is what binding one statement with data-modifying WITH
 // queries collects.
 type DMLWithState struct {
-	// top is the statement's own WITH clause: the only one that may hold
+	// Top is the statement's own WITH clause: the only one that may hold
 	// data-modifying queries.
 	Top *pg.WithClause
-	// subs are the data-modifying WITH queries in the order they are
+	// Subs are the data-modifying WITH queries in the order they are
 	// written (the order they run in).
 	Subs  []*DMLCTE
 	byDef map[*cteDef]*DMLCTE
@@ -38,10 +38,10 @@ type DMLWithState struct {
 type DMLCTE struct {
 	name string
 	Plan *DMLPlan
-	// q is the column table plan's query was bound in (its RETURNING
+	// Q is the column table plan's query was bound in (its RETURNING
 	// columns' types are there).
 	Q *plan.ColTable
-	// refs are the references to the query: each gets the RETURNING rows.
+	// Refs are the references to the query: each gets the RETURNING rows.
 	Refs []*plan.Values
 }
 

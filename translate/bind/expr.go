@@ -14,7 +14,7 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// expr binds a scalar expression. Above an aggregation (b.agg set), an
+// Expr binds a scalar expression. Above an aggregation (b.agg set), an
 // expression that matches a GROUP BY expression becomes a reference to that
 // group key, aggregates become references to their results, and any other
 // column reference is a grouping error.

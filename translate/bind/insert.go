@@ -21,14 +21,14 @@ type InsertPlan struct {
 	Table  *catalog.Table
 	Schema *catalog.Schema
 	Cols   []Column
-	// values are the rows of INSERT ... VALUES; otherwise sel is the query
+	// Values are the rows of INSERT ... VALUES; otherwise sel is the query
 	// and project computes the table's columns from its output.
 	Values  [][]expr.Expr
 	Sel     *plan.Select
 	Project []expr.Expr
 }
 
-// bindInsert binds [WITH ...] INSERT INTO t [(cols)] VALUES ... | SELECT ....
+// BindInsert binds [WITH ...] INSERT INTO t [(cols)] VALUES ... | SELECT ....
 func (b *Binder) BindInsert(ins *pg.InsertStmt) (*InsertPlan, error) {
 	switch {
 	case ins.OnConflictClause != nil:
@@ -195,7 +195,7 @@ func WriteDefault(f catalog.NestedField, t arrow.DataType) expr.Expr {
 	return &expr.Lit{V: f.WriteDefault, T: t}
 }
 
-// assign converts x to column c's type with PostgreSQL's assignment cast
+// Assign converts x to column c's type with PostgreSQL's assignment cast
 // rules (INSERT, COPY): numbers into any number type (numeric rounds to
 // the column's scale), anything into text, dates and timestamps among
 // themselves, untyped literals into anything they parse as.

@@ -39,7 +39,7 @@ type mergeBinding struct {
 	clauses  []*mergeClause
 }
 
-// bindMerge binds a Merge statement into a DMLPlan (dml.go).
+// BindMerge binds a Merge statement into a DMLPlan (dml.go).
 func (b *Binder) BindMerge(stmt *pg.MergeStmt) (*DMLPlan, error) {
 	p, err := b.bindMergeStmt(stmt)
 	if err != nil {

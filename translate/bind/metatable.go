@@ -144,5 +144,5 @@ func (x *metaRel) Describe(q *plan.ColTable) string {
 	return fmt.Sprintf("metadata table %s%s [%s]", x.name, at, plan.FmtCols(q, x.cols))
 }
 
-// estimate is a guess: counting the rows would cost as much as reading them.
+// Estimate is a guess: counting the rows would cost as much as reading them.
 func (r *metaRel) Estimate() (rows, base float64) { return plan.SourceGuess() }

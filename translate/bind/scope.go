@@ -143,7 +143,7 @@ func (a *aggScope) findGroup(e expr.Expr) int {
 	return -1
 }
 
-// add registers an aggregate (identical calls share one) and returns its
+// Add registers an aggregate (identical calls share one) and returns its
 // index among the aggregates.
 func (a *aggScope) Add(c plan.AggCall) (int, bool) {
 	k := c.Fn + "|" + plan.FormatExpr(c.Arg) + "|" + plan.FormatExpr(c.Filter)

@@ -26,7 +26,7 @@ type target struct {
 	untyped bool
 }
 
-// bindSelect binds a query: a SELECT, VALUES, or a set operation of them,
+// BindSelect binds a query: a SELECT, VALUES, or a set operation of them,
 // with its WITH clause. The statement's own query (the rows a client
 // receives) also gets its object identifier columns printed as names
 // (regOutput).
@@ -678,7 +678,7 @@ func scalarType(t plan.Type) bool {
 	return t.OID != plan.TJSONB.OID && pgtypes.ElemOf(t.OID) == 0
 }
 
-// untruncateTable restores table-name parts the parser cut to 63 bytes.
+// UntruncateTable restores table-name parts the parser cut to 63 bytes.
 func (b *Binder) UntruncateTable(rv *pg.RangeVar, tn *parse.TableName) {
 	parts := []*string{}
 	for _, p := range []*string{&tn.Catalog, &tn.Schema, &tn.Name} {

@@ -118,5 +118,5 @@ func (x *sysRel) Lower(ctx context.Context, _ plan.ColSet) (engine.Operator, []p
 	return exec.NewBatches(schema, []arrow.RecordBatch{out}), x.cols, nil
 }
 
-// estimate is a guess: counting the rows would cost as much as reading them.
+// Estimate is a guess: counting the rows would cost as much as reading them.
 func (r *sysRel) Estimate() (rows, base float64) { return plan.SourceGuess() }

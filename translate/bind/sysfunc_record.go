@@ -63,7 +63,7 @@ func (b *Binder) expandArraySRF(fc *pg.FuncCall) (Bound, error) {
 	return r, nil
 }
 
-// fieldSelection binds (x).field on a composite value (an Arrow struct):
+// FieldSelection binds (x).field on a composite value (an Arrow struct):
 // the field's value, named after the field. For the indirection binder:
 // a String indirection of A_Indirection.
 func (b *Binder) FieldSelection(x Bound, field string, loc int32) (Bound, error) {

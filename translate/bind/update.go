@@ -8,7 +8,7 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// bindUpdate binds UPDATE [ONLY] t [[AS] a] SET ... [FROM items] [WHERE
+// BindUpdate binds UPDATE [ONLY] t [[AS] a] SET ... [FROM items] [WHERE
 // cond] [RETURNING items] into a DMLPlan (dml.go): the target joined with
 // the FROM items by the WHERE condition, one DMLUpdate row per target row
 // reached (the executor keeps the first of a row reached twice) whose new

@@ -17,7 +17,7 @@ var UpsertCardinality = cardinalityError{
 	Hint:    "Ensure that no rows proposed for insertion within the same command have duplicate constrained values.",
 }
 
-// bindUpsert binds INSERT ... ON CONFLICT and INSERT ... RETURNING into a
+// BindUpsert binds INSERT ... ON CONFLICT and INSERT ... RETURNING into a
 // DMLPlan (dml.go).
 //
 // The proposed rows (VALUES, SELECT or DEFAULT VALUES, as plain INSERT

@@ -21,10 +21,10 @@ import (
 // Hint is the OPTIONS hint of one table reference.
 type Hint struct {
 	Loc int32 // offset of the comment
-	// pairs are the options as written: key and value. Parsing checks
+	// Pairs are the options as written: key and value. Parsing checks
 	// only their syntax; checkHints checks them against the registry.
 	Pairs [][2]string
-	// options holds the checked values by lower-case Iceberg name, keys
+	// Options holds the checked values by lower-case Iceberg name, keys
 	// the names in order (filled by checkHints).
 	Options map[string]string
 	Keys    []string

@@ -33,7 +33,7 @@ type CTEScan struct {
 
 func (r *CTEScan) OutCols() []ColID { return r.Cols }
 
-// estimate is the shared query's.
+// Estimate is the shared query's.
 func (r *CTEScan) Estimate() (rows, base float64) { return Estimate(r.CTE.Body) }
 
 // Describe is a reference's line in a plan.

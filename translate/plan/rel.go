@@ -39,7 +39,7 @@ type ColOrigin struct {
 
 // Rel is a node of the relational tree.
 type Rel interface {
-	// outCols lists the columns the node produces, in order.
+	// OutCols lists the columns the node produces, in order.
 	OutCols() []ColID
 }
 
@@ -119,7 +119,7 @@ type Join struct {
 	Mark        ColID
 	NullAware   bool
 	Single      bool
-	// apply: the right side refers to the left's columns and is run once
+	// Apply: the right side refers to the left's columns and is run once
 	// per left row (lower_apply.go).
 	Apply bool
 }
@@ -232,7 +232,7 @@ func SetOf(ids []ColID) ColSet {
 	return s
 }
 
-// addRefs adds the column ids e refers to.
+// AddRefs adds the column ids e refers to.
 func (s ColSet) AddRefs(e expr.Expr) {
 	WalkExpr(e, func(e expr.Expr) {
 		if c, ok := e.(*expr.Col); ok {
@@ -248,7 +248,7 @@ func RefsOf(e expr.Expr) ColSet {
 	return s
 }
 
-// subsetOf reports whether every id of s is in t.
+// SubsetOf reports whether every id of s is in t.
 func (s ColSet) SubsetOf(t ColSet) bool {
 	for id := range s {
 		if !t.Has(id) {

@@ -19,15 +19,15 @@ type Select struct {
 	Cols     []pgtypes.Column
 	Output   []expr.Expr
 	ColTable *ColTable
-	// untyped marks result columns that are untyped literals (see
+	// Untyped marks result columns that are untyped literals (see
 	// target.untyped); nil when none.
 	Untyped []bool
 }
 
-// isUntyped reports whether result column i is an untyped literal.
+// IsUntyped reports whether result column i is an untyped literal.
 func (p *Select) IsUntyped(i int) bool { return i < len(p.Untyped) && p.Untyped[i] }
 
-// render prints the optimized tree root of p; with stats (EXPLAIN
+// Render prints the optimized tree root of p; with stats (EXPLAIN
 // ANALYZE) each node also shows what it did.
 func (p *Select) Render(stats map[Rel]string) []string {
 	root := p.Root
