@@ -12,7 +12,7 @@ import (
 
 // DMLPlan is a bound row-level change: DELETE, UPDATE, MERGE, INSERT ...
 // ON CONFLICT and INSERT ... RETURNING. It is a query (sel) whose rows
-// each say what happens to one row of the target table; dml_exec.go runs
+// each say what happens to one row of the target table; translate's dml_exec.go runs
 // it through an engine/dml Writer and commits the change.
 //
 // sel's output columns are, in order:

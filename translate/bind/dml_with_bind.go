@@ -16,7 +16,7 @@ import (
 // MERGE binds each of those sub-statements once, when its WITH is
 // pushed, into a DMLPlan of its own (bound at the tables' current
 // snapshots, like the outer statement). A reference to such a WITH query
-// is a valuesRel without rows: dml_with.go fills it with the
+// is a plan.Values without rows: translate's dml_with.go fills it with the
 // sub-statement's RETURNING rows after running it, before the outer
 // statement is lowered. The Binder finds what it needs (which WITH is the
 // top-level one, the sub-statements bound so far) in its context.

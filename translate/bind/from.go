@@ -130,7 +130,7 @@ func (b *Binder) bindRangeVar(rv *pg.RangeVar) (plan.Rel, error) {
 }
 
 // bindTable binds a catalog table, at its current snapshot (or the head of
-// the session's WAP branch, wap.go), as a FROM item.
+// the session's WAP branch, translate/wap.go), as a FROM item.
 func (b *Binder) bindTable(rv *pg.RangeVar, tn parse.TableName, t *catalog.Table, alias string, colAliases []string) (plan.Rel, error) {
 	if t.Metadata == nil || t.Metadata.CurrentSchema() == nil {
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.Written)

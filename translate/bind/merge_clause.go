@@ -13,8 +13,8 @@ import (
 // mergeClause is one WHEN clause of a MERGE.
 type mergeClause struct {
 	kind   pg.MergeMatchKind
-	action int32            // dmlNone (DO NOTHING), dmlUpdate, dmlDelete or dmlInsert
-	star   *parse.MergeStar // Spark's UPDATE SET * / INSERT * (dialect_merge.go)
+	action int32            // DMLNone (DO NOTHING), DMLUpdate, dmlDelete or DMLInsert
+	star   *parse.MergeStar // Spark's UPDATE SET * / INSERT * (parse/dialect_merge.go)
 	cond   expr.Expr        // the AND condition; nil when none
 	// values is the new row of an UPDATE or INSERT: one expression per
 	// table column, typed as the column.

@@ -65,7 +65,7 @@ type cteDef struct {
 	wt              *plan.WorkTableRef
 	wtMetas         []plan.ColMeta
 	// materialize: computed once and shared by its references
-	// (rel_cte.go), bound into shared at the first one.
+	// (plan/cte.go), bound into shared at the first one.
 	materialize bool
 	shared      *plan.CTE
 }

@@ -34,7 +34,7 @@ type pendingJoin struct {
 	// srf, when set, is a set-returning function of the select list to
 	// evaluate over the relation instead of a join.
 	srf *plan.TableFunc
-	// apply: a correlated right side run once per row (lower_apply.go).
+	// apply: a correlated right side run once per row (lower/apply.go).
 	apply bool
 }
 
@@ -49,7 +49,7 @@ func wrapPending(r plan.Rel, p pendingJoin) plan.Rel {
 }
 
 // testExpr binds the left operand of IN / ANY / ALL. Above an
-// aggregation (the subquery is hidden from it, bind_expr.go) the operand
+// aggregation (the subquery is hidden from it, expr.go) the operand
 // is an expression of the query's groups, as any other there: GROUP BY
 // g % 3 with SELECT g % 3 IN (SELECT ...) compares the group's value.
 func (b *Binder) testExpr(n *pg.Node) (Bound, error) {

@@ -41,9 +41,9 @@ type sysCallSite struct {
 func (c *sysCallSite) loc() int32 { return c.fc.Location }
 
 // sysFuncs lists the catalog functions by name (filled by the files
-// bind_sysfunc_*.go through their init functions' tables).
+// sysfunc_*.go through their init functions' tables).
 var sysFuncs = map[string]sysFuncDef{
-	"pg_get_keywords": {}, "pg_options_to_table": {}, "_pg_expandarray": {}, // set-returning: bind_tablefunc.go
+	"pg_get_keywords": {}, "pg_options_to_table": {}, "_pg_expandarray": {}, // set-returning: tablefunc.go
 }
 
 func registerSysFuncs(m map[string]sysFuncDef) {
@@ -82,7 +82,7 @@ func (b *Binder) sysFunc(fc *pg.FuncCall) (r Bound, ok bool, err error) {
 		return r, true, err
 	}
 	if setReturningSysFuncs[name] {
-		// In FROM they are bound by bindRangeFunction (bind_tablefunc.go);
+		// In FROM they are bound by bindRangeFunction (tablefunc.go);
 		// a select list would need their composite results.
 		return Bound{}, true, b.ErrAt(pgerr.NotYet(name+" in a select list"), fc.Location)
 	}

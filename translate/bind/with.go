@@ -12,7 +12,7 @@ import (
 
 // pushWith makes a WITH clause's queries visible until pop is called.
 // As in PostgreSQL, a query referenced more than once or written AS
-// MATERIALIZED is computed once and shared (rel_cte.go); any other one
+// MATERIALIZED is computed once and shared (plan/cte.go); any other one
 // is inlined: each reference binds it anew, as a subquery.
 func (b *Binder) pushWith(w *pg.WithClause) (pop func(), err error) {
 	n := len(b.ctes)

@@ -36,13 +36,13 @@ type Lowerer struct {
 	// split, while a parallel part is lowered, restricts one scan to some
 	// of its files.
 	split *scanSplit
-	// ScanPreds are the pruning predicates of scans (lower_prune.go);
+	// ScanPreds are the pruning predicates of scans (prune.go);
 	// Planned caches each scan's planned files.
 	ScanPreds map[*plan.Scan][]catalog.Predicate
 	Planned   map[*plan.Scan]plannedScan
 	// ScanStats are the scans built, for EXPLAIN ANALYZE.
 	ScanStats []scanRecord
-	// ctes are the shared WITH queries of the execution (lower_cte.go).
+	// ctes are the shared WITH queries of the execution (cte.go).
 	ctes *cteRuns
 }
 

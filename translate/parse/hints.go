@@ -15,8 +15,8 @@ import (
 // name each follows (the RangeVar's location), as the time-travel
 // clauses are (asof.go). snapshot-id and as-of-timestamp become such a
 // clause; the other options are checked against the registry
-// (options.go) and, when icegate does not act on them, answered with a
-// NOTICE.
+// (conf/iceberg_options.go) and, when icegate does not act on them,
+// answered with a NOTICE.
 
 // Hint is the OPTIONS hint of one table reference.
 type Hint struct {

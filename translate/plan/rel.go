@@ -13,7 +13,7 @@ import (
 // refer to columns by that id: an *expr.Col in a bound tree carries the
 // ColID in Idx, not a position. lower turns the tree into engine operators
 // and only then rewrites each Col to the position of its id in the
-// operator's input (see lower.go). Ids make the tree easy to rearrange:
+// operator's input (see translate/lower/lower.go). Ids make the tree easy to rearrange:
 // pushing a filter below a join or swapping a join's sides changes no
 // expression.
 type ColID int
@@ -120,7 +120,7 @@ type Join struct {
 	NullAware   bool
 	Single      bool
 	// Apply: the right side refers to the left's columns and is run once
-	// per left row (lower_apply.go).
+	// per left row (lower/apply.go).
 	Apply bool
 }
 
