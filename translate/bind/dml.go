@@ -38,7 +38,7 @@ type DMLPlan struct {
 	Kind   dmlKind
 	Table  *catalog.Table
 	Schema *catalog.Schema // the table's current schema
-	Cols   []Column        // its columns (columnsOf(schema))
+	Cols   []Column        // its columns (ColumnsOf(schema))
 	// Target is the scan of the target table whose _file and _pos sel
 	// reads (nil for a plain INSERT ... RETURNING): its snapshot is the
 	// base of the change, and the pruning predicates lowering derives for
@@ -98,7 +98,7 @@ const (
 	DmlColValues = 4
 )
 
-// dmlOperation is the engine's name for a plan's kind (an upsert is a
+// Operation is the engine's name for a plan's kind (an upsert is a
 // merge: it updates and inserts).
 func (k dmlKind) Operation() dml.Operation {
 	switch k {

@@ -25,7 +25,7 @@ type dmlTarget struct {
 	tn     parse.TableName
 	table  *catalog.Table
 	schema *catalog.Schema
-	cols   []Column // columnsOf(schema)
+	cols   []Column // ColumnsOf(schema)
 	scan   *plan.Scan
 	item   *rangeItem
 	// ids are the ids of the table's columns, in schema order.

@@ -20,7 +20,7 @@ import (
 
 // Iceberg metadata tables. A table name followed by $kind (ns.t$snapshots,
 // "t$files") or by .kind (ns.t.snapshots, t.files) names one of the
-// relations of metaTables, whose rows are computed when the statement
+// relations of metatable.All, whose rows are computed when the statement
 // runs from the table's metadata at one snapshot (the current one, or the
 // one a time-travel clause picks).
 

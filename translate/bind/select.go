@@ -38,7 +38,7 @@ func (b *Binder) BindSelect(sel *pg.SelectStmt) (*plan.Select, error) {
 	return b.regOutput(p)
 }
 
-// bindQuery binds a query for bindSelect.
+// bindQuery binds a query for BindSelect.
 func (b *Binder) bindQuery(sel *pg.SelectStmt) (*plan.Select, error) {
 	if sel.WithClause != nil {
 		pop, err := b.pushWith(sel.WithClause)

@@ -10,7 +10,7 @@ import (
 
 // Subqueries in expressions.
 //
-// An uncorrelated scalar subquery or EXISTS becomes a subqueryExpr: lower
+// An uncorrelated scalar subquery or EXISTS becomes a plan.Subquery: lower
 // runs its plan once, before the statement's operators start, and puts
 // the value in its place (PostgreSQL's InitPlan). IN / ANY / ALL and every
 // correlated subquery become joins to the relation the expression is

@@ -20,7 +20,7 @@ import (
 // two calls in step. A call is bound as unnest over a list of (x, n)
 // structs (engine/expr's _pg_expandarray kernel); the same call twice in
 // one select list reads the same rows; (value).field selects a field
-// (fieldSelection).
+// (FieldSelection).
 
 // expandArraySRF binds information_schema._pg_expandarray(array) in a
 // select list: a column of the composite type (x, n).

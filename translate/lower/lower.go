@@ -28,7 +28,7 @@ type Lowerer struct {
 	// init caches the values of uncorrelated subqueries.
 	init map[*plan.Subquery]*expr.Lit
 	// Stats, for EXPLAIN ANALYZE, records what each node's operator did;
-	// root is the optimized tree lowerPlan lowered.
+	// root is the optimized tree Plan lowered.
 	Stats map[plan.Rel]*OpStats
 	root  plan.Rel
 	// workTables are the work tables of the recursive queries being run.
@@ -58,7 +58,7 @@ type plannedScan struct {
 	Stats catalog.PlanStats
 }
 
-// lowerPlan lowers a query and projects its result columns.
+// Plan lowers a query and projects its result columns.
 func (l *Lowerer) Plan(p *plan.Select) (engine.Operator, error) {
 	root := p.Root
 	l.root = root

@@ -13,10 +13,10 @@ type AsOfClause struct {
 	Value     string // the value's SQL text: a literal, a typed literal, a call or (expression)
 	Loc       int32  // offset of the clause, for errors
 	// Node, when set, is the value as already parsed (the table
-	// functions' argument) and value is unused.
+	// functions' argument) and Value is unused.
 	Node *pg.Node
-	// Changes marks CHANGES BETWEEN ... AND ... (changes_parse.go): value
-	// / node is the start and to / toNode the end.
+	// Changes marks CHANGES BETWEEN ... AND ... (changes_parse.go): Value
+	// / Node is the start and To / ToNode the end.
 	Changes bool
 	To      string
 	ToNode  *pg.Node

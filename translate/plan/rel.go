@@ -147,8 +147,8 @@ type Window struct {
 }
 
 // SetOp is UNION ALL (all inputs), or INTERSECT / EXCEPT [ALL] (two
-// inputs). ins[i] produces the columns inCols[i], already cast to the
-// result types; the node produces cols.
+// inputs). Ins[i] produces the columns InCols[i], already cast to the
+// result types; the node produces Cols.
 type SetOp struct {
 	Op     string // "union", "intersect", "except"
 	All    bool
