@@ -46,7 +46,7 @@ type Binder struct {
 	where     string // the clause being bound when aggregates are not allowed there ("WHERE"...)
 	inAgg     bool   // binding the arguments of an aggregate
 	tok       []*pg.ScanToken
-	// lastTypmod is the length of the varchar(n)/char(n) typeName last
+	// lastTypmod is the length of the varchar(n)/char(n) TypeName last
 	// resolved (0 = none).
 	lastTypmod int
 	// LitErr is the first error converting a string literal (coerce).

@@ -343,7 +343,7 @@ func commonPG(args []Bound, def plan.Type) plan.Type {
 //
 // A string literal converted to another type is converted once here, as
 // PostgreSQL does while parsing, so that bad input fails at bind time with
-// the literal's position (the first such error is kept in b.litErr).
+// the literal's position (the first such error is kept in b.LitErr).
 func (b *Binder) coerce(x Bound, t arrow.DataType) expr.Expr {
 	if x.param > 0 && x.unknown() {
 		b.params.setType(x.param, pgTypeOfArrow(t).OID)

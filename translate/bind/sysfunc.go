@@ -21,7 +21,7 @@ import (
 // pg_size_pretty...). Each binds its arguments to the types PostgreSQL
 // declares, and becomes an expr.Call whose Go function runs row by row; the
 // functions that read the warehouse take the statement's catalog snapshot
-// (session.sysSnapshot) inside that function, so a prepared statement sees
+// (Env.SysSnapshot) inside that function, so a prepared statement sees
 // the warehouse of each execution. A call of a function that does not read
 // the snapshot, with constant arguments, is folded to a constant here.
 

@@ -65,13 +65,13 @@ type Values struct {
 	Cols []ColID
 }
 
-// Filter keeps the rows for which pred is true.
+// Filter keeps the rows for which Pred is true.
 type Filter struct {
 	In   Rel
 	Pred expr.Expr
 }
 
-// Project computes exprs[i] as column cols[i]. An expression that is
+// Project computes Exprs[i] as column Cols[i]. An expression that is
 // just a reference to the same id passes the column through.
 type Project struct {
 	In    Rel
@@ -79,8 +79,8 @@ type Project struct {
 	Cols  []ColID
 }
 
-// Agg groups its input by groups and computes aggs; it produces the
-// group keys (groupCols) then the aggregates (aggCols).
+// Agg groups its input by Groups and computes Aggs; it produces the
+// group keys (GroupCols) then the aggregates (AggCols).
 type Agg struct {
 	In        Rel
 	Groups    []expr.Expr
@@ -106,11 +106,11 @@ var joinTypeNames = [...]string{"inner", "left", "right", "full", "semi", "anti"
 
 func (t JoinType) String() string { return joinTypeNames[t] }
 
-// Join joins two inputs on cond (nil: a cross join). Inner and outer
+// Join joins two inputs on Cond (nil: a cross join). Inner and outer
 // joins produce the left then the right columns; semi and anti joins the
-// left ones; a mark join the left ones and mark, a boolean: whether the
-// row has a match. nullAware gives a mark or anti join the semantics of IN /
-// NOT IN; single makes more than one match per left row an error (scalar
+// left ones; a mark join the left ones and Mark, a boolean: whether the
+// row has a match. NullAware gives a mark or anti join the semantics of IN /
+// NOT IN; Single makes more than one match per left row an error (scalar
 // subqueries).
 type Join struct {
 	Typ         JoinType
@@ -130,7 +130,7 @@ type Sort struct {
 	Keys []SortKey
 }
 
-// Limit skips offset rows and then passes at most limit (-1: all).
+// Limit skips Offset rows and then passes at most Limit (-1: all).
 type Limit struct {
 	In            Rel
 	Limit, Offset int64
@@ -170,7 +170,7 @@ type TableFunc struct {
 
 // Recursive is WITH RECURSIVE's union of an anchor and a recursive
 // term that reads the previous iteration's rows through a WorkTable
-// with the same wt.
+// with the same WT.
 type Recursive struct {
 	Anchor, Recursive      Rel
 	AnchorCols, RecursCols []ColID
