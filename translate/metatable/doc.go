@@ -22,6 +22,6 @@
 // binds a metadata table's name to a plan leaf that calls Rows and Batch
 // when it is lowered (translate/bind/metatable.go) and tells package parse
 // which names are metadata tables' (ByName); package translate lists the
-// kinds in the system catalog (translate/metatable_syscat.go). A new kind is one more Def in
-// All; those uses follow from it.
+// kinds in the system catalog (translate/metatable_syscat.go). A new kind
+// is one more Def in All; those uses follow from it.
 package metatable

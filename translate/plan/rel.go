@@ -13,9 +13,9 @@ import (
 // refer to columns by that id: an *expr.Col in a bound tree carries the
 // ColID in Idx, not a position. lower turns the tree into engine operators
 // and only then rewrites each Col to the position of its id in the
-// operator's input (see translate/lower/lower.go). Ids make the tree easy to rearrange:
-// pushing a filter below a join or swapping a join's sides changes no
-// expression.
+// operator's input (see translate/lower/lower.go). Ids make the tree
+// easy to rearrange: pushing a filter below a join or swapping a join's
+// sides changes no expression.
 type ColID int
 
 // ColMeta describes a column id: its name (for messages and EXPLAIN), its
