@@ -39,7 +39,7 @@ type DMLPlan struct {
 	Table  *catalog.Table
 	Schema *catalog.Schema // the table's current schema
 	Cols   []Column        // its columns (ColumnsOf(schema))
-	// Target is the scan of the target table whose _file and _pos sel
+	// Target is the scan of the target table whose _file and _pos Sel
 	// reads (nil for a plain INSERT ... RETURNING): its snapshot is the
 	// base of the change, and the pruning predicates lowering derives for
 	// it are the change's conflict filter.

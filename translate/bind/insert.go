@@ -21,8 +21,8 @@ type InsertPlan struct {
 	Table  *catalog.Table
 	Schema *catalog.Schema
 	Cols   []Column
-	// Values are the rows of INSERT ... VALUES; otherwise sel is the query
-	// and project computes the table's columns from its output.
+	// Values are the rows of INSERT ... VALUES; otherwise Sel is the query
+	// and Project computes the table's columns from its output.
 	Values  [][]expr.Expr
 	Sel     *plan.Select
 	Project []expr.Expr

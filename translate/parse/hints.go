@@ -24,7 +24,7 @@ type Hint struct {
 	// Pairs are the options as written: key and value. Parsing checks
 	// only their syntax; bind.CheckHints checks them against the registry.
 	Pairs [][2]string
-	// Options holds the checked values by lower-case Iceberg name, keys
+	// Options holds the checked values by lower-case Iceberg name, Keys
 	// the names in order (filled by bind.CheckHints).
 	Options map[string]string
 	Keys    []string

@@ -25,7 +25,7 @@ type Stmt struct {
 	// Extras holds the Spark clauses the dialect pass cut out of this
 	// statement (dialect.go); nil when there were none.
 	Extras *DDLExtras
-	// Meta is set (and node nil) for a Spark metadata statement
+	// Meta is set (and Node nil) for a Spark metadata statement
 	// (describe_parse.go).
 	Meta *MetaStmt
 	// AsOf holds the time-travel clauses cut out of the query string, by

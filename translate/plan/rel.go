@@ -43,8 +43,8 @@ type Rel interface {
 	OutCols() []ColID
 }
 
-// Scan reads a table at one snapshot. cols[i] is the id of the
-// table column fields[i] (every top-level column: lower reads only
+// Scan reads a table at one snapshot. Cols[i] is the id of the
+// table column FieldIDs[i] (every top-level column: lower reads only
 // those used).
 type Scan struct {
 	Table    *catalog.Table

@@ -9,9 +9,9 @@ import (
 	"github.com/icegate/icegate/internal/pgtypes"
 )
 
-// Select is a bound query: its relational tree (root), the columns of
-// its result (out, which root produces among maybe others) and how they
-// are described to the client (cols). output holds a reference to each
+// Select is a bound query: its relational tree (Root), the columns of
+// its result (Out, which Root produces among maybe others) and how they
+// are described to the client (Cols). Output holds a reference to each
 // result column, for callers that need their Arrow types.
 type Select struct {
 	Root     Rel
@@ -20,7 +20,7 @@ type Select struct {
 	Output   []expr.Expr
 	ColTable *ColTable
 	// Untyped marks result columns that are untyped literals (see
-	// target.untyped); nil when none.
+	// bind's target.untyped); nil when none.
 	Untyped []bool
 }
 
