@@ -749,7 +749,8 @@ func SConst(s string) string {
 
 // JoinDottedNames turns each name a.b.c (a path to a field inside struct
 // columns) into one quoted identifier token "a.b.c", which the partition
-// term reader takes as a column and schemaEdit.lookup resolves as a path.
+// term reader takes as a column and translate's schemaEdit.lookup resolves
+// as a path.
 func JoinDottedNames(t []DialectTok) []DialectTok {
 	var out []DialectTok
 	for k := 0; k < len(t); k++ {

@@ -34,7 +34,7 @@
 // it creates columns; Estimate (estimate.go) unless its one input's estimate
 // fits; its line in describeRel (select.go, and collectUsed when it lists
 // input columns outside its expressions); its lowering in package lower
-// (Lowerer.lower in lower/lower.go); and in package opt only if a pass should see
+// (Lowerer.lower in lower.go); and in package opt only if a pass should see
 // through it (pushDown keeps conditions above a kind it does not know). A
 // leaf defined elsewhere (system catalogs, metadata tables, change logs)
 // needs none of this: it implements Leaf, or Source to lower itself
