@@ -4,9 +4,10 @@
 //
 // A Binder (binder.go, made by New) binds one statement once. What it holds:
 //
-//   - names and scopes: table names (1-3 parts, search_path, case folding;
-//     names.go), FROM items and their columns, outer references, aggregates
-//     and WITH queries in scope (scope.go);
+//   - names and scopes: table names (1-3 parts, search_path) resolved
+//     through Env, column names matched with PostgreSQL's case rules
+//     (names.go), FROM items and their columns, outer references,
+//     aggregates and WITH queries in scope (scope.go);
 //   - types and coercion: Iceberg types as PostgreSQL OIDs (types.go),
 //     expressions as Bound values typed with both (bound.go, expr.go),
 //     casts, operators and functions resolved as PostgreSQL does (cast.go,
