@@ -5,16 +5,15 @@
 //	translate/parse     query string -> statements (pg_query's AST, after the
 //	                    dialect passes: Spark DDL, AS OF, hints, DESCRIBE/SHOW)
 //	translate/bind      AST -> plan: names and types resolved with
-//	                    PostgreSQL's rules against the catalog (the binder,
-//	                    still in this package, is moving there)
+//	                    PostgreSQL's rules against the catalog (the binder)
 //	translate/plan      the relational plan the other stages share
 //	translate/opt       plan -> cheaper plan, an ordered list of named passes
 //	translate/lower     plan -> engine operators
 //	translate/metatable Iceberg's metadata tables: columns and rows
 //
 // For each query string wire hands to a Session, Prepare parses it
-// (parse.ParseContext; checkHints in hints_check.go then checks the OPTIONS
-// hints against the option registry) and prepares each statement
+// (parse.ParseContext; bind.CheckHints then checks the OPTIONS hints against
+// conf's option registry) and prepares each statement
 // (statement.go). A query binds at Prepare, to describe its columns and
 // parameters, and again at every Execute with the parameter values and a fresh
 // table snapshot (only the first Execute of a statement without parameters
@@ -22,23 +21,23 @@
 // first binds when described or run). At Execute, opt.Statement optimizes the
 // bound plan and lower turns it into engine operators (session_env.go) whose
 // Arrow batches stream back to wire through Rows. EXPLAIN optimizes the plan
-// bound at Prepare and renders it (explain.go). The binder is binder.go,
-// scope.go, names.go, types.go and bind_*.go; the plan leaves for system
-// catalogs, metadata tables and change logs are defined here too (syscat.go,
-// metatable.go, changes_*.go). Session settings (SET, SHOW, RESET,
+// bound at Prepare and renders it (explain.go). The binder, and the plan
+// leaves for system catalogs, metadata tables and change logs, are package
+// bind, which sees the session through bind.Env (session_bindenv.go).
+// Session settings (SET, SHOW, RESET,
 // ParameterStatus) live in settings.go, the optimizer's
 // (optimizer_disabled_passes) in opt_config.go.
 //
 // Statements that write: CREATE TABLE in both dialects binds into the same
 // catalog.TableSpec (bind_ddl.go; Spark's clauses come from parse.DDLExtras)
 // and runs against a catalog.MutableCatalog (ddl_exec.go, ctas_exec.go).
-// INSERT (bind_insert.go, insert_exec.go) and COPY FROM STDIN (bind_copy.go,
+// INSERT (bind/insert.go, insert_exec.go) and COPY FROM STDIN (bind_copy.go,
 // copy_exec.go) turn their rows into Arrow batches of the table's columns with
 // PostgreSQL's assignment casts and text input rules, write them with
 // engine/write and commit them with catalog.Append: one snapshot per
 // statement, or nothing and no files left. DELETE, UPDATE and MERGE bind to a
-// plan over the target (dml.go, bind_delete.go, bind_update.go,
-// bind_merge*.go) that dml_exec.go lowers and feeds to engine/dml. Catalog
+// plan over the target (bind.DMLPlan: bind/dml.go, delete.go, update.go,
+// merge*.go) that dml_exec.go lowers and feeds to engine/dml. Catalog
 // errors become SQLSTATEs in errors_catalog.go.
 //
 // ALTER TABLE and COMMENT change metadata only (alter_exec.go): the schema

@@ -252,9 +252,9 @@ func (b *Binder) vectorBounds(fn string, args []Bound, loc int32) (Bound, bool, 
 }
 
 // vectorSubscripts rewrites generate_subscripts(v, dim [, reverse]) over
-// an int2vector or oidvector Column, whose subscripts start at 0, into
+// an int2vector or oidvector column, whose subscripts start at 0, into
 // generate_series(array_lower(v, dim), array_upper(v, dim) [, -1]); other
-// calls come back as they are. The Column a FROM item without an alias
+// calls come back as they are. The column a FROM item without an alias
 // gets is then named generate_series.
 func (b *Binder) vectorSubscripts(fc *pg.FuncCall, name string) (*pg.FuncCall, string) {
 	if name != "generate_subscripts" || len(fc.Args) < 2 || len(fc.Args) > 3 || fc.Args[0].GetColumnRef() == nil {
@@ -329,7 +329,7 @@ func (b *Binder) arrayEquality(op string, l, r Bound, loc int32) (Bound, bool, e
 }
 
 // arraySubLink binds ARRAY(subquery): the values of the subquery's one
-// Column in its order, an empty array when it has no rows. The subquery is
+// column in its order, an empty array when it has no rows. The subquery is
 // aggregated with array_agg (ordered by the subquery's ORDER BY); an
 // uncorrelated one runs once, a correlated one once per outer row.
 func (b *Binder) arraySubLink(p *plan.Select, free plan.ColSet, loc int32) (Bound, error) {

@@ -26,15 +26,15 @@ type Binder struct {
 	// not yet inferred) and, at Execute, their values.
 	params *ParamSet
 
-	// q holds the Column ids of the statement (shared by its subqueries).
+	// q holds the column ids of the statement (shared by its subqueries).
 	q     *plan.ColTable
 	scope *scope    // the names of the query being bound; nil outside a query
 	agg   *aggScope // non-nil while binding expressions above an aggregation
 	// hiddenAgg is the aggregation of the query whose grouped expression
-	// holds the subquery being Bound (agg is nil meanwhile).
+	// holds the subquery being bound (agg is nil meanwhile).
 	hiddenAgg *aggScope
 	win       *windowScope
-	// pending are the joins subqueries in the clause being Bound need
+	// pending are the joins subqueries in the clause being bound need
 	// (pendingPre: those inside aggregate arguments).
 	pending, pendingPre []pendingJoin
 	// ctes is the stack of WITH clauses in effect.
@@ -46,10 +46,10 @@ type Binder struct {
 	where     string // the clause being bound when aggregates are not allowed there ("WHERE"...)
 	inAgg     bool   // binding the arguments of an aggregate
 	tok       []*pg.ScanToken
-	// lastTypmod is the length of the varchar(n)/char(n) typeName last
+	// lastTypmod is the length of the varchar(n)/char(n) TypeName last
 	// resolved (0 = none).
 	lastTypmod int
-	// litErr is the first error converting a string literal (coerce).
+	// LitErr is the first error converting a string literal (coerce).
 	LitErr error
 }
 
@@ -71,7 +71,7 @@ func NewParamSet(declared, inferred []uint32, values []*string) *ParamSet {
 	return &ParamSet{Types: append([]uint32(nil), types...), Values: values, Bound: values != nil}
 }
 
-// resolveUntyped gives the parameters nothing typed text, as PostgreSQL
+// ResolveUntyped gives the parameters nothing typed text, as PostgreSQL
 // resolves an unused or untyped parameter.
 func (p *ParamSet) ResolveUntyped() {
 	for i, t := range p.Types {
@@ -101,7 +101,7 @@ func New(ctx context.Context, e Env, stmt parse.Stmt, params *ParamSet, now time
 	return &Binder{ctx: ctx, env: e, stmt: stmt, params: params, now: now, q: &plan.ColTable{}}
 }
 
-// errAt sets the error position (a byte offset into the query string) on a
+// ErrAt sets the error position (a byte offset into the query string) on a
 // *pgerr.Error that has none.
 func (b *Binder) ErrAt(err error, loc int32) error {
 	if pe := pgerr.As(err); pe != nil && pe.Position == 0 && loc >= 0 {

@@ -8,7 +8,7 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// Bound is a Bound scalar expression: the engine expression and its
+// Bound is a bound scalar expression: the engine expression and its
 // PostgreSQL type. Untyped literals ('abc' and NULL) stay unresolved until
 // their context gives them a type (coerce).
 type Bound struct {
@@ -18,8 +18,8 @@ type Bound struct {
 	null  bool    // an untyped NULL
 	param int     // the $n this untyped value came from, 0 if none
 	loc   int32   // byte offset of a string literal, for errors in its conversion
-	// name is the Column name PostgreSQL gives the expression in a target
-	// list; "" means "?Column?". strong is true when it comes from a Column
+	// Name is the column name PostgreSQL gives the expression in a target
+	// list; "" means "?column?". strong is true when it comes from a column
 	// or function name (a cast keeps a strong inner name).
 	Name   string
 	strong bool

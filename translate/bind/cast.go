@@ -40,7 +40,7 @@ func (b *Binder) typeCast(tc *pg.TypeCast) (Bound, error) {
 	return out, nil
 }
 
-// castTo converts a Bound expression to PostgreSQL type t with explicit-cast
+// castTo converts a bound expression to PostgreSQL type t with explicit-cast
 // semantics.
 func (b *Binder) castTo(arg Bound, t plan.Type, loc int32) (Bound, error) {
 	if r, ok, err := b.regCast(arg, t, loc); ok {
@@ -82,9 +82,9 @@ func cannotCast(from, to plan.Type) *pgerr.Error {
 	return pgerr.New(pgerr.CannotCoerce, "cannot cast type %s to %s", from, to)
 }
 
-// typeName resolves a type name as written (int, integer, numeric(10,2),
+// TypeName resolves a type name as written (int, integer, numeric(10,2),
 // varchar(5), double precision, timestamptz, uuid, int[]...). It returns the
-// type and the name a cast Column is given (PostgreSQL's internal name:
+// type and the name a cast column is given (PostgreSQL's internal name:
 // int4, float8, varchar, timestamptz).
 func (b *Binder) TypeName(tn *pg.TypeName) (plan.Type, string, error) {
 	b.lastTypmod = 0

@@ -300,5 +300,5 @@ const (
 	changeTypeInsert = "INSERT"
 )
 
-// estimate is a guess: counting the rows would cost as much as reading them.
+// Estimate is a guess: counting the rows would cost as much as reading them.
 func (r *changesRel) Estimate() (rows, base float64) { return plan.SourceGuess() }

@@ -138,7 +138,7 @@ func parseUnsignedDecimal(s string) (catalog.Decimal, bool) {
 // Numeric constants of more than 38 digits do not fit the engine's
 // numeric; PostgreSQL converts them to float8 wherever they meet a float
 // (a cast to float8 or float4, an operator whose other operand is a
-// float), and those uses are Bound here as float8 constants. Any other use
+// float), and those uses are bound here as float8 constants. Any other use
 // stays a 0A000 error (numericConst).
 
 // bigConst returns the text of n when n is a numeric constant of more than

@@ -6,7 +6,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 )
 
-// bindDelete binds DELETE FROM [ONLY] t [[AS] a] [USING items] [WHERE
+// BindDelete binds DELETE FROM [ONLY] t [[AS] a] [USING items] [WHERE
 // cond] [RETURNING items] into a DMLPlan (dml.go): the target joined with
 // the USING items by the WHERE condition, one dmlDelete row per target
 // row reached (the executor keeps the first of a row reached twice), the

@@ -10,45 +10,45 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// DMLPlan is a Bound row-level change: DELETE, UPDATE, MERGE, INSERT ...
-// ON CONFLICT and INSERT ... RETURNING. It is a query (sel) whose rows
-// each say what happens to one row of the target table; dml_exec.go runs
-// it through an engine/dml Writer and commits the change.
+// DMLPlan is a bound row-level change: DELETE, UPDATE, MERGE, INSERT ...
+// ON CONFLICT and INSERT ... RETURNING. It is a query (Sel) whose rows
+// each say what happens to one row of the target table; translate's
+// dml_exec.go runs it through an engine/dml Writer and commits the change.
 //
-// sel's output columns are, in order:
+// Sel's output columns are, in order:
 //
 //	0  _file  text: the target row's data file (NULL: no target row, an insert)
 //	1  _pos   int8: its position in that file
 //	2  action int4: DMLNone, dmlDelete, DMLUpdate, DMLInsert or DMLCardinality
 //	3  _row_id int8: the target row's row id in a format 3 table (NULL
 //	   otherwise): a DMLUpdate's new row keeps it (row lineage)
-//	4..4+len(cols)-1: the new row, one Column per table Column in schema
-//	   order, typed as the table's Column (cols[i].Arrow); read for
+//	4..4+len(Cols)-1: the new row, one column per table column in schema
+//	   order, typed as the table's column (Cols[i].Arrow); read for
 //	   DMLUpdate and DMLInsert only
-//	then one Column per RETURNING item (returning describes them)
+//	then one column per RETURNING item (Returning describes them)
 //
 // A DMLUpdate row removes the target row and writes the new one; dmlDelete
 // removes; DMLInsert writes (its _file is NULL); DMLNone rows are skipped
 // (a MERGE row no clause applies to, DO NOTHING). DMLCardinality makes the
-// statement fail with 21000 and cardinality's message: binders emit it for
+// statement fail with 21000 and Cardinality's message: binders emit it for
 // what they detect themselves (two proposed rows of an upsert with the same
-// key). A target row reached by more than one row of sel is DupFirst or
-// DupError per dup (the executor detects it).
+// key). A target row reached by more than one row of Sel is DupFirst or
+// DupError per Dup (the executor detects it).
 type DMLPlan struct {
 	Kind   dmlKind
 	Table  *catalog.Table
 	Schema *catalog.Schema // the table's current schema
-	Cols   []Column        // its columns (columnsOf(schema))
-	// target is the scan of the target table whose _file and _pos sel
+	Cols   []Column        // its columns (ColumnsOf(schema))
+	// Target is the scan of the target table whose _file and _pos Sel
 	// reads (nil for a plain INSERT ... RETURNING): its snapshot is the
 	// base of the change, and the pruning predicates lowering derives for
 	// it are the change's conflict filter.
 	Target *plan.Scan
 	Sel    *plan.Select
-	// returning describes the RETURNING columns (nil: no RETURNING).
+	// Returning describes the RETURNING columns (nil: no RETURNING).
 	Returning []pgtypes.Column
 	Dup       dupRule
-	// cardinality is the 21000 error for DupError and DMLCardinality rows.
+	// Cardinality is the 21000 error for DupError and DMLCardinality rows.
 	Cardinality cardinalityError
 }
 
@@ -63,7 +63,7 @@ const (
 	DMLKindInsert                // tag INSERT 0 n; an upsert uses write.merge.*
 )
 
-// Actions, the values of a DMLPlan's action Column.
+// Actions, the values of a DMLPlan's action column.
 const (
 	DMLNone        int32 = 0
 	dmlDelete      int32 = 1
@@ -98,7 +98,7 @@ const (
 	DmlColValues = 4
 )
 
-// dmlOperation is the engine's name for a plan's kind (an upsert is a
+// Operation is the engine's name for a plan's kind (an upsert is a
 // merge: it updates and inserts).
 func (k dmlKind) Operation() dml.Operation {
 	switch k {
@@ -110,7 +110,7 @@ func (k dmlKind) Operation() dml.Operation {
 	return dml.OpMerge
 }
 
-// tag is the command tag for n affected rows.
+// Tag is the command tag for n affected rows.
 func (k dmlKind) Tag(n int64) string {
 	switch k {
 	case DMLKindDelete:

@@ -16,22 +16,22 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// dmlTarget is the table a row-level statement changes, Bound as the
+// dmlTarget is the table a row-level statement changes, bound as the
 // first FROM item of the statement's query: its scan, its FROM item (whose
 // columns the statement's expressions name) and the ids of the scan's
-// _file and _pos, which the plan reads even when a Column of the table
+// _file and _pos, which the plan reads even when a column of the table
 // has one of those names.
 type dmlTarget struct {
 	tn     parse.TableName
 	table  *catalog.Table
 	schema *catalog.Schema
-	cols   []Column // columnsOf(schema)
+	cols   []Column // ColumnsOf(schema)
 	scan   *plan.Scan
 	item   *rangeItem
 	// ids are the ids of the table's columns, in schema order.
 	ids       []plan.ColID
 	file, pos plan.ColID
-	// rowID is the target's _row_id Column when hasRowID (format 3).
+	// rowID is the target's _row_id column when hasRowID (format 3).
 	rowID    plan.ColID
 	hasRowID bool
 }
@@ -96,9 +96,9 @@ func (b *Binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error)
 	return tg, nil
 }
 
-// metadataColumn is the id of the scan's metadata Column with field id
-// fid, added to the scan (but not to its FROM item, which names a Column
-// of the table that way) when a table Column hides it.
+// metadataColumn is the id of the scan's metadata column with field id
+// fid, added to the scan (but not to its FROM item, which names a column
+// of the table that way) when a table column hides it.
 func (b *Binder) metadataColumn(sr *plan.Scan, fid int) plan.ColID {
 	for i, f := range sr.FieldIDs {
 		if f == fid {
@@ -228,6 +228,6 @@ func (b *Binder) finishDML(kind dmlKind, tg *dmlTarget, cur plan.Rel, action exp
 	return p
 }
 
-// actionLit is the constant action Column of a statement whose every row
+// actionLit is the constant action column of a statement whose every row
 // does the same.
 func actionLit(a int32) expr.Expr { return &expr.Lit{V: a, T: expr.Int4} }

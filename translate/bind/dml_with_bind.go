@@ -14,20 +14,20 @@ import (
 //
 // A statement whose top-level WITH holds a DELETE, UPDATE, INSERT or
 // MERGE binds each of those sub-statements once, when its WITH is
-// pushed, into a DMLPlan of its own (Bound at the tables' current
+// pushed, into a DMLPlan of its own (bound at the tables' current
 // snapshots, like the outer statement). A reference to such a WITH query
-// is a valuesRel without rows: dml_with.go fills it with the
+// is a plan.Values without rows: translate's dml_with.go fills it with the
 // sub-statement's RETURNING rows after running it, before the outer
 // statement is lowered. The Binder finds what it needs (which WITH is the
-// top-level one, the sub-statements Bound so far) in its context.
+// top-level one, the sub-statements bound so far) in its context.
 
 // DMLWithState is what binding one statement with data-modifying WITH
 // queries collects.
 type DMLWithState struct {
-	// top is the statement's own WITH clause: the only one that may hold
+	// Top is the statement's own WITH clause: the only one that may hold
 	// data-modifying queries.
 	Top *pg.WithClause
-	// subs are the data-modifying WITH queries in the order they are
+	// Subs are the data-modifying WITH queries in the order they are
 	// written (the order they run in).
 	Subs  []*DMLCTE
 	byDef map[*cteDef]*DMLCTE
@@ -38,10 +38,10 @@ type DMLWithState struct {
 type DMLCTE struct {
 	name string
 	Plan *DMLPlan
-	// q is the Column table plan's query was Bound in (its RETURNING
+	// Q is the column table plan's query was bound in (its RETURNING
 	// columns' types are there).
 	Q *plan.ColTable
-	// refs are the references to the query: each gets the RETURNING rows.
+	// Refs are the references to the query: each gets the RETURNING rows.
 	Refs []*plan.Values
 }
 

@@ -18,7 +18,7 @@ import (
 // statements changing rows of one file are refused. Only statements with
 // more than one change are tracked.
 type DMLWithTracker struct {
-	// stmt numbers the statement running now (from 1).
+	// Stmt numbers the statement running now (from 1).
 	Stmt  int
 	rows  map[dmlRowKey]int
 	files map[string]fileTouch
@@ -56,7 +56,7 @@ func DMLWithRunOf(ctx context.Context, p *DMLPlan, mode dml.Mode) *DMLWithRun {
 	return &DMLWithRun{t: st.Track, table: p.Table.Ident.Name, perFile: perFile}
 }
 
-// touch records that the running statement removes or replaces row pos
+// Touch records that the running statement removes or replaces row pos
 // of file.
 func (r *DMLWithRun) Touch(file string, pos int64) error {
 	t := r.t
@@ -81,7 +81,7 @@ func (r *DMLWithRun) Touch(file string, pos int64) error {
 	return nil
 }
 
-// finished checks the data files the statement's change removes: none
+// Finished checks the data files the statement's change removes: none
 // may hold rows another statement changed.
 func (r *DMLWithRun) Finished(removed []string) error {
 	t := r.t

@@ -33,20 +33,20 @@ type OptionValue struct {
 // resolved against the catalog and search_path, the snapshot a table is
 // read at, the session's identity and settings.
 type Env interface {
-	// resolveTable finds the table a 1-3 part name refers to (42P01 if none).
+	// ResolveTable finds the table a 1-3 part name refers to (42P01 if none).
 	ResolveTable(ctx context.Context, tn parse.TableName) (*catalog.Table, error)
-	// resolveView finds the view a name refers to (nil if none).
+	// ResolveView finds the view a name refers to (nil if none).
 	ResolveView(ctx context.Context, tn parse.TableName) (*ViewDef, error)
-	// lookupView finds a view's query and default namespace.
+	// LookupView finds a view's query and default namespace.
 	LookupView(ctx context.Context, tn parse.TableName) (sql string, defaultNS []string, found bool, err error)
-	// isTempView reports whether name is a temporary view of the session.
+	// IsTempView reports whether name is a temporary view of the session.
 	IsTempView(name string) bool
-	// readSnapshot is the snapshot the statement reads t at (the block's,
+	// ReadSnapshot is the snapshot the statement reads t at (the block's,
 	// or the WAP branch's).
 	ReadSnapshot(t *catalog.Table) *catalog.Snapshot
-	// sysSnapshot is the statement's view of the system catalogs.
+	// SysSnapshot is the statement's view of the system catalogs.
 	SysSnapshot(ctx context.Context) (*syscat.Snapshot, error)
-	// effectiveOption resolves an Iceberg option across the statement's
+	// EffectiveOption resolves an Iceberg option across the statement's
 	// hint, the session and the table's properties.
 	EffectiveOption(o *conf.IcebergOption, stmt, props map[string]string) OptionValue
 	Location() *time.Location // TimeZone
@@ -59,19 +59,19 @@ type Env interface {
 	SettingValue(name string) (string, bool)
 	BackendPID() int32
 	BackendStarted() time.Time
-	// currentSetting and setConfig run current_setting() and set_config()
+	// CurrentSetting and SetConfig run current_setting() and set_config()
 	// with their arguments when the statement does.
 	CurrentSetting(args []any) (any, error)
 	SetConfig(args []any) (any, error)
-	// txid is txid_current()'s value: the statement's generation.
+	// Txid is txid_current()'s value: the statement's generation.
 	Txid() int64
-	// optionRows are the rows of iceberg.options() for opts.
+	// OptionRows are the rows of iceberg.options() for opts.
 	OptionRows(opts []conf.IcebergOption, stmt, props map[string]string) [][]any
 }
 
-// query is the SELECT a view stands for: its stored query as a subquery
+// Query is the SELECT a view stands for: its stored query as a subquery
 // whose output is exactly the view's columns. The stored text alone would
-// lose the names of the view's Column list (CREATE VIEW v (a, b) AS
+// lose the names of the view's column list (CREATE VIEW v (a, b) AS
 // SELECT 1, 2) and, for a query with *, would grow with its tables, where
 // PostgreSQL fixes a view's columns when it is made.
 func (v *ViewDef) Query() string {

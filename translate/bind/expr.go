@@ -14,10 +14,10 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// expr binds a scalar expression. Above an aggregation (b.agg set), an
+// Expr binds a scalar expression. Above an aggregation (b.agg set), an
 // expression that matches a GROUP BY expression becomes a reference to that
 // group key, aggregates become references to their results, and any other
-// Column reference is a grouping error.
+// column reference is a grouping error.
 func (b *Binder) Expr(n *pg.Node) (Bound, error) {
 	if b.agg != nil && !b.inAgg && !containsAggregate(n) {
 		return b.groupedExpr(n)
@@ -177,7 +177,7 @@ func (b *Binder) exprs(ns []*pg.Node) ([]Bound, error) {
 	return out, nil
 }
 
-// qualifiedName is item.Column for a Column of a FROM item.
+// qualifiedName is item.column for a column of a FROM item.
 func (b *Binder) qualifiedName(id plan.ColID) string {
 	for s := b.scope; s != nil; s = s.parent {
 		for _, it := range s.items {
@@ -338,12 +338,12 @@ func commonPG(args []Bound, def plan.Type) plan.Type {
 	return *t
 }
 
-// coerce converts a Bound expression to Arrow type t, recording the type of
+// coerce converts a bound expression to Arrow type t, recording the type of
 // an untyped parameter.
 //
 // A string literal converted to another type is converted once here, as
 // PostgreSQL does while parsing, so that bad input fails at bind time with
-// the literal's position (the first such error is kept in b.litErr).
+// the literal's position (the first such error is kept in b.LitErr).
 func (b *Binder) coerce(x Bound, t arrow.DataType) expr.Expr {
 	if x.param > 0 && x.unknown() {
 		b.params.setType(x.param, pgTypeOfArrow(t).OID)
@@ -419,7 +419,7 @@ func (b *Binder) pgTypeof(fc *pg.FuncCall) (Bound, error) {
 		oid = plan.TUnknown.OID
 	}
 	if tc := fc.Args[0].GetTypeCast(); tc != nil {
-		// Values of varchar and char are Bound as text; the cast names the
+		// Values of varchar and char are bound as text; the cast names the
 		// type.
 		if t, _, err := b.TypeName(tc.TypeName); err == nil {
 			oid = t.OID

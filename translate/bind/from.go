@@ -130,7 +130,7 @@ func (b *Binder) bindRangeVar(rv *pg.RangeVar) (plan.Rel, error) {
 }
 
 // bindTable binds a catalog table, at its current snapshot (or the head of
-// the session's WAP branch, wap.go), as a FROM item.
+// the session's WAP branch, translate/wap.go), as a FROM item.
 func (b *Binder) bindTable(rv *pg.RangeVar, tn parse.TableName, t *catalog.Table, alias string, colAliases []string) (plan.Rel, error) {
 	if t.Metadata == nil || t.Metadata.CurrentSchema() == nil {
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.Written)
@@ -165,8 +165,8 @@ func (b *Binder) bindTableAt(rv *pg.RangeVar, tn parse.TableName, t *catalog.Tab
 
 // tableOrigins are the origins of a warehouse table's columns as read with
 // cols (possibly an older schema): the table's OID in pg_class and each
-// Column's position in the current schema, found by field id (none for a
-// Column the current schema dropped).
+// column's position in the current schema, found by field id (none for a
+// column the current schema dropped).
 func tableOrigins(t *catalog.Table, cols []Column) []plan.ColOrigin {
 	out := make([]plan.ColOrigin, len(cols))
 	cur := t.Metadata.CurrentSchema()
@@ -226,7 +226,7 @@ func (b *Binder) bindSubselectItem(rs *pg.RangeSubselect) (*plan.Select, error) 
 	return p, nil
 }
 
-// aliasOf is an alias's name and Column names (none for nil).
+// aliasOf is an alias's name and column names (none for nil).
 func aliasOf(a *pg.Alias) (string, []string) {
 	if a == nil {
 		return "", nil
@@ -253,7 +253,7 @@ func joinTypeOf(t pg.JoinType) (plan.JoinType, bool) {
 	return 0, false
 }
 
-// addDerivedItem adds a FROM item for a Bound query's output columns.
+// addDerivedItem adds a FROM item for a bound query's output columns.
 func (b *Binder) addDerivedItem(p *plan.Select, alias, name string, colAliases []string, loc int32) error {
 	if len(colAliases) > len(p.Out) {
 		return b.ErrAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
@@ -267,7 +267,7 @@ func (b *Binder) addDerivedItem(p *plan.Select, alias, name string, colAliases [
 			cname = colAliases[i]
 		}
 		if seen[id] {
-			// The same Column twice in the select list: give the second
+			// The same column twice in the select list: give the second
 			// its own id so that both can be named.
 			nid := b.newColFrom(b.ref(id).E, cname, plan.Type{OID: p.Cols[i].TypeOID, Typmod: p.Cols[i].Typmod}, b.q.Meta(id).ArrowType)
 			p.Root = &plan.Project{In: p.Root, Exprs: append(refsTo(b, p.Root.OutCols()), b.ref(id).E), Cols: append(p.Root.OutCols(), nid)}
@@ -415,7 +415,7 @@ func (b *Binder) bindJoin(j *pg.JoinExpr) (plan.Rel, error) {
 	return jr, nil
 }
 
-// markMerged flags the item Column with id as merged by USING.
+// markMerged flags the item column with id as merged by USING.
 func (b *Binder) markMerged(id plan.ColID) {
 	for _, it := range b.scope.items {
 		for i := range it.cols {
@@ -426,7 +426,7 @@ func (b *Binder) markMerged(id plan.ColID) {
 	}
 }
 
-// findIn finds a USING Column among some items (merged columns first).
+// findIn finds a USING column among some items (merged columns first).
 func (b *Binder) findIn(items []*rangeItem, merged []itemCol, name, side string) (itemCol, error) {
 	for _, c := range merged {
 		if c.name == name {
@@ -450,7 +450,7 @@ func (b *Binder) findIn(items []*rangeItem, merged []itemCol, name, side string)
 	return *found, nil
 }
 
-// lookup resolves an unqualified Column name in this scope only: merged
+// lookup resolves an unqualified column name in this scope only: merged
 // USING columns first, then the items (more than one match is
 // ambiguous).
 func (s *scope) lookup(name string, quoted bool) (itemCol, error) {
@@ -494,7 +494,7 @@ func (s *scope) findItem(q []string) *rangeItem {
 	return nil
 }
 
-// columnRef binds a Column name, qualified or not, in the current scope
+// columnRef binds a column name, qualified or not, in the current scope
 // and then in the enclosing queries' scopes (an outer reference).
 func (b *Binder) columnRef(cr *pg.ColumnRef) (Bound, error) {
 	var parts []string
@@ -568,8 +568,8 @@ func (b *Binder) columnRef(cr *pg.ColumnRef) (Bound, error) {
 	return Bound{}, b.ErrAt(firstErr, cr.Location)
 }
 
-// outerRef is a reference from a subquery to a Column of an enclosing
-// query Bound in scope s. When that query aggregates, the Column must be
+// outerRef is a reference from a subquery to a column of an enclosing
+// query bound in scope s. When that query aggregates, the column must be
 // one of its group keys, and the reference is to the key.
 func (b *Binder) outerRef(s *scope, r Bound, written string, loc int32) (Bound, error) {
 	// The aggregation of the query owning s is recorded in the scope of
@@ -593,12 +593,12 @@ func (b *Binder) outerRef(s *scope, r Bound, written string, loc int32) (Bound, 
 	return r, nil
 }
 
-// newCol allocates a Column id.
+// newCol allocates a column id.
 func (b *Binder) newCol(name string, t plan.Type, at arrow.DataType) plan.ColID {
 	return b.q.Add(plan.ColMeta{Name: name, T: t, ArrowType: at})
 }
 
-// ref is a Bound reference to Column id.
+// ref is a bound reference to column id.
 func (b *Binder) ref(id plan.ColID) Bound {
 	m := b.q.Meta(id)
 	return Bound{E: &expr.Col{Idx: int(id), Name: m.Name, T: m.ArrowType}, T: m.T, Name: m.Name, strong: true}
@@ -676,7 +676,7 @@ func (b *Binder) bindLateralJoin(j *pg.JoinExpr, left plan.Rel) (plan.Rel, error
 // to itself).
 const maxViewDepth = 32
 
-// bindView binds a view as a FROM item: its stored query, Bound in its
+// bindView binds a view as a FROM item: its stored query, bound in its
 // own namespace as a subquery. It returns a nil rel when no view has the
 // name.
 func (b *Binder) bindView(rv *pg.RangeVar, tn parse.TableName, alias string, colAliases []string) (plan.Rel, error) {
@@ -711,7 +711,7 @@ func (b *Binder) bindView(rv *pg.RangeVar, tn parse.TableName, alias string, col
 	if !v.Temp {
 		// PostgreSQL reports a view's own columns as the origins of what
 		// reads them, not the tables under it. The ids are the view's
-		// alone: its query was Bound here, with no outer references.
+		// alone: its query was bound here, with no outer references.
 		oid := syscat.ObjectOID(syscat.KindRelation, strings.Join(v.Ident.Namespace, "."), v.Ident.Name)
 		for i, id := range p.Out {
 			if id < plan.HiddenColBase {

@@ -139,8 +139,8 @@ func (b *Binder) constantFunc(fc *pg.FuncCall, name string) (Bound, bool, error)
 }
 
 // aggregate binds count/sum/avg/min/max [DISTINCT] [FILTER (WHERE ...)]:
-// the arguments are Bound over the input rows and the call becomes a
-// reference to the aggregation's output Column.
+// the arguments are bound over the input rows and the call becomes a
+// reference to the aggregation's output column.
 func (b *Binder) aggregate(fc *pg.FuncCall, name string) (Bound, error) {
 	switch {
 	case b.where != "":

@@ -14,21 +14,21 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// InsertPlan is a Bound INSERT: the rows to write, as expressions of the
-// table's columns (every Column, in schema order, typed as the writer
+// InsertPlan is a bound INSERT: the rows to write, as expressions of the
+// table's columns (every column, in schema order, typed as the writer
 // wants them).
 type InsertPlan struct {
 	Table  *catalog.Table
 	Schema *catalog.Schema
 	Cols   []Column
-	// values are the rows of INSERT ... VALUES; otherwise sel is the query
-	// and project computes the table's columns from its output.
+	// Values are the rows of INSERT ... VALUES; otherwise Sel is the query
+	// and Project computes the table's columns from its output.
 	Values  [][]expr.Expr
 	Sel     *plan.Select
 	Project []expr.Expr
 }
 
-// bindInsert binds [WITH ...] INSERT INTO t [(cols)] VALUES ... | SELECT ....
+// BindInsert binds [WITH ...] INSERT INTO t [(cols)] VALUES ... | SELECT ....
 func (b *Binder) BindInsert(ins *pg.InsertStmt) (*InsertPlan, error) {
 	switch {
 	case ins.OnConflictClause != nil:
@@ -137,7 +137,7 @@ func (b *Binder) bindInsertRows(ins *pg.InsertStmt) (*InsertPlan, error) {
 	return p, nil
 }
 
-// insertTargets returns the Column index each inserted expression goes to.
+// insertTargets returns the column index each inserted expression goes to.
 func (b *Binder) insertTargets(ins *pg.InsertStmt, cols []Column, tn parse.TableName) ([]int, error) {
 	if len(ins.Cols) == 0 {
 		out := make([]int, len(cols))
@@ -176,7 +176,7 @@ func (b *Binder) checkInsertArity(exprs, targets int, explicit bool, loc int32) 
 	return nil
 }
 
-// defaults is a row of every Column's value when not given: its write
+// defaults is a row of every column's value when not given: its write
 // default, else NULL.
 func (p *InsertPlan) defaults() []expr.Expr {
 	row := make([]expr.Expr, len(p.Cols))
@@ -186,7 +186,7 @@ func (p *InsertPlan) defaults() []expr.Expr {
 	return row
 }
 
-// WriteDefault is the value a write gives a Column it does not name: the
+// WriteDefault is the value a write gives a column it does not name: the
 // field's write default (primitive types), else NULL.
 func WriteDefault(f catalog.NestedField, t arrow.DataType) expr.Expr {
 	if f.WriteDefault == nil || catalog.Primitive(f.Type) == nil {
@@ -195,9 +195,9 @@ func WriteDefault(f catalog.NestedField, t arrow.DataType) expr.Expr {
 	return &expr.Lit{V: f.WriteDefault, T: t}
 }
 
-// assign converts x to Column c's type with PostgreSQL's assignment cast
+// Assign converts x to column c's type with PostgreSQL's assignment cast
 // rules (INSERT, COPY): numbers into any number type (numeric rounds to
-// the Column's scale), anything into text, dates and timestamps among
+// the column's scale), anything into text, dates and timestamps among
 // themselves, untyped literals into anything they parse as.
 func (b *Binder) Assign(x Bound, c Column, loc int32) (expr.Expr, error) {
 	if x.unknown() {

@@ -13,12 +13,12 @@ import (
 // MERGE INTO target USING source ON cond WHEN ... [RETURNING ...] binds
 // into one query over the join of target and source:
 //
-//	target (with _file, _pos)  JOIN  source (with a constant true Column)
+//	target (with _file, _pos)  JOIN  source (with a constant true column)
 //
 // The join is inner when every WHEN clause is MATCHED, source LEFT JOIN
 // target with NOT MATCHED [BY TARGET] clauses, target LEFT JOIN source with
 // NOT MATCHED BY SOURCE clauses, full with both. A row is matched when
-// both sides are present (_file and the source's true Column not NULL),
+// both sides are present (_file and the source's true column not NULL),
 // not matched by target when only the source is, not matched by source
 // when only the target is. A projection picks the clause: the first, in
 // the order written, of the row's kind whose condition holds (0: none);
@@ -26,12 +26,12 @@ import (
 // clause, and the RETURNING items over the new row (the old one for a
 // DELETE).
 
-// mergeBinding is the state of one MERGE being Bound.
+// mergeBinding is the state of one MERGE being bound.
 type mergeBinding struct {
 	tgt       *dmlTarget
 	srcItems  []*rangeItem
 	srcMerged []itemCol
-	// mark is the source's constant true Column (NULL when a row has no
+	// mark is the source's constant true column (NULL when a row has no
 	// source row); -1 when the join always has a source row.
 	mark plan.ColID
 	// tgtOuter: the join may produce rows without a target row.
@@ -39,7 +39,7 @@ type mergeBinding struct {
 	clauses  []*mergeClause
 }
 
-// bindMerge binds a Merge statement into a DMLPlan (dml.go).
+// BindMerge binds a Merge statement into a DMLPlan (dml.go).
 func (b *Binder) BindMerge(stmt *pg.MergeStmt) (*DMLPlan, error) {
 	p, err := b.bindMergeStmt(stmt)
 	if err != nil {
@@ -236,7 +236,7 @@ func isClause(b *Binder, clause plan.ColID, k int) expr.Expr {
 }
 
 // mergeOutput builds the DMLPlan's query over cur (the join with the
-// clause Column): _file, _pos, action, the new row, then RETURNING.
+// clause column): _file, _pos, action, the new row, then RETURNING.
 func (b *Binder) mergeOutput(m *mergeBinding, cur plan.Rel, clause plan.ColID, returning []*pg.Node, p *DMLPlan) (*plan.Select, error) {
 	cols := m.tgt.cols
 	action := &expr.Case{T: expr.Int4, Else: &expr.Lit{V: DMLNone, T: expr.Int4}}
@@ -267,7 +267,7 @@ func (b *Binder) mergeOutput(m *mergeBinding, cur plan.Rel, clause plan.ColID, r
 	}
 
 	// The projection of the action and the new row (and, for RETURNING,
-	// every Column of the join, the returned target row and the action's
+	// every column of the join, the returned target row and the action's
 	// name).
 	proj := &plan.Project{In: cur}
 	add := func(e expr.Expr, id plan.ColID) plan.ColID {

@@ -13,11 +13,11 @@ import (
 // mergeClause is one WHEN clause of a MERGE.
 type mergeClause struct {
 	kind   pg.MergeMatchKind
-	action int32            // dmlNone (DO NOTHING), dmlUpdate, dmlDelete or dmlInsert
-	star   *parse.MergeStar // Spark's UPDATE SET * / INSERT * (dialect_merge.go)
+	action int32            // DMLNone (DO NOTHING), DMLUpdate, dmlDelete or DMLInsert
+	star   *parse.MergeStar // Spark's UPDATE SET * / INSERT * (parse/dialect_merge.go)
 	cond   expr.Expr        // the AND condition; nil when none
 	// values is the new row of an UPDATE or INSERT: one expression per
-	// table Column, typed as the Column.
+	// table column, typed as the column.
 	values []expr.Expr
 }
 
@@ -189,7 +189,7 @@ func (b *Binder) bindMergeInsert(m *mergeBinding, c *mergeClause, w *pg.MergeWhe
 	return nil
 }
 
-// mergeValue binds the value written into Column i: DEFAULT or an
+// mergeValue binds the value written into column i: DEFAULT or an
 // expression converted as an assignment.
 func (b *Binder) mergeValue(m *mergeBinding, i int, n *pg.Node) (expr.Expr, error) {
 	col := m.tgt.cols[i]
@@ -204,7 +204,7 @@ func (b *Binder) mergeValue(m *mergeBinding, i int, n *pg.Node) (expr.Expr, erro
 }
 
 // bindMergeStar expands Spark's UPDATE SET * and INSERT *: every target
-// Column from the source Column of the same name.
+// column from the source column of the same name.
 func (b *Binder) bindMergeStar(m *mergeBinding, c *mergeClause) error {
 	src := &scope{items: m.srcItems, merged: m.srcMerged}
 	c.values = make([]expr.Expr, len(m.tgt.cols))
@@ -232,7 +232,7 @@ func (b *Binder) bindMergeStar(m *mergeBinding, c *mergeClause) error {
 	return nil
 }
 
-// sourceColumnName is a source Column's name as an error names it:
+// sourceColumnName is a source column's name as an error names it:
 // qualified when the source is one named item.
 func sourceColumnName(m *mergeBinding, name string) string {
 	if len(m.srcItems) == 1 {

@@ -9,8 +9,8 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// mergeActionColumn names the hidden Column merge_action() reads in a
-// MERGE's RETURNING list; the parentheses keep it from any Column a
+// mergeActionColumn names the hidden column merge_action() reads in a
+// MERGE's RETURNING list; the parentheses keep it from any column a
 // user can name without quotes.
 const mergeActionColumn = "merge_action()"
 
@@ -48,7 +48,7 @@ func (b *Binder) bindMergeReturning(m *mergeBinding, list []*pg.Node, retIDs []p
 }
 
 // mergeActionRefs returns a copy of a RETURNING list in which each
-// merge_action() is a reference to the hidden Column mergeActionColumn
+// merge_action() is a reference to the hidden column mergeActionColumn
 // (an item that is just merge_action() is named merge_action, as
 // PostgreSQL names it).
 func mergeActionRefs(list []*pg.Node) []*pg.Node {

@@ -11,8 +11,8 @@ import (
 
 // addMetadataColumns gives a table's FROM item its metadata columns
 // (_file, _pos, _spec_id, _partition, _deleted; engine/scan/metacol.go):
-// they can be named but * does not list them. A Column of the table with
-// the same name (in any case) hides the metadata Column, as in Spark.
+// they can be named but * does not list them. A column of the table with
+// the same name (in any case) hides the metadata column, as in Spark.
 func (b *Binder) addMetadataColumns(r *plan.Scan, it *rangeItem, t *catalog.Table, schema *catalog.Schema) {
 	taken := func(name string) bool {
 		for _, c := range it.cols {

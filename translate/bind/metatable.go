@@ -20,7 +20,7 @@ import (
 
 // Iceberg metadata tables. A table name followed by $kind (ns.t$snapshots,
 // "t$files") or by .kind (ns.t.snapshots, t.files) names one of the
-// relations of metaTables, whose rows are computed when the statement
+// relations of metatable.All, whose rows are computed when the statement
 // runs from the table's metadata at one snapshot (the current one, or the
 // one a time-travel clause picks).
 
@@ -144,5 +144,5 @@ func (x *metaRel) Describe(q *plan.ColTable) string {
 	return fmt.Sprintf("metadata table %s%s [%s]", x.name, at, plan.FmtCols(q, x.cols))
 }
 
-// estimate is a guess: counting the rows would cost as much as reading them.
+// Estimate is a guess: counting the rows would cost as much as reading them.
 func (r *metaRel) Estimate() (rows, base float64) { return plan.SourceGuess() }

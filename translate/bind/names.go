@@ -13,7 +13,7 @@ func MatchNamespace(all [][]string, schema string) []string {
 	return nil
 }
 
-// FindColumn finds a Column by name: an exact match first; for an unquoted
+// FindColumn finds a column by name: an exact match first; for an unquoted
 // identifier with no exact match, a unique case-insensitive match. It
 // returns -1 when there is none and -2 when the case-insensitive match is
 // ambiguous.

@@ -359,7 +359,7 @@ func (b *Binder) caseExpr(c *pg.CaseExpr) (Bound, error) {
 		out.Else = b.coerce(*elseB, t)
 	}
 	// PostgreSQL names a CASE after its ELSE result when that has a strong
-	// name (a Column or function), else "case".
+	// name (a column or function), else "case".
 	name := "case"
 	if elseB != nil && elseB.strong && elseB.Name != "" {
 		name = elseB.Name

@@ -128,7 +128,7 @@ func (b *Binder) optionsArgs(fc *pg.FuncCall, fn string) ([]conf.IcebergOption, 
 
 // icebergFunc binds a call of an iceberg.* function in an expression.
 // iceberg.option('ns.t', 'name') is the option's value in effect for the
-// table (text, NULL when it has none): the value Column of the FROM form,
+// table (text, NULL when it has none): the value column of the FROM form,
 // resolved from the session, the table's properties and the default (a
 // statement's OPTIONS hint belongs to a table in FROM, not to this call).
 // The others return tables and belong in FROM.

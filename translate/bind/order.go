@@ -12,19 +12,19 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// orderKey is a Bound ORDER BY key: the output Column it is (out), or
-// else the index of the extra Column (junk) the projection computes for
+// orderKey is a bound ORDER BY key: the output column it is (out), or
+// else the index of the extra column (junk) the projection computes for
 // it.
 type orderKey struct {
 	plan.SortKey
 	out, junk int
 }
 
-// bindOrderBy binds ORDER BY keys: output-Column ordinals, output-Column
+// bindOrderBy binds ORDER BY keys: output-column ordinals, output-column
 // names (which win over input columns, as in PostgreSQL), or expressions.
-// An expression equal to an output Column sorts by that Column; others
+// An expression equal to an output column sorts by that column; others
 // are returned in junk, to be computed beside the outputs. With DISTINCT
-// every key must be an output Column.
+// every key must be an output column.
 func (b *Binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) ([]orderKey, []expr.Expr, error) {
 	var keys []orderKey
 	var junk []expr.Expr

@@ -10,7 +10,7 @@ import (
 // names of their objects: a projection above the query computes them as
 // text from the statement's catalog snapshot, while the columns keep their
 // type OIDs in the row description. Rows are ordered and compared by OID
-// below it, as PostgreSQL does; wire sends a text Column of a reg* type
+// below it, as PostgreSQL does; wire sends a text column of a reg* type
 // as it is.
 func (b *Binder) regOutput(p *plan.Select) (*plan.Select, error) {
 	need := false

@@ -19,7 +19,7 @@ import (
 // 0A000 error.
 
 // rowElems returns the elements of n when it is a row constructor, or of
-// a scalar subquery of several columns (Bound as a single-row left join);
+// a scalar subquery of several columns (bound as a single-row left join);
 // ok is false for anything else.
 func (b *Binder) rowElems(n *pg.Node) (elems []Bound, ok bool, err error) {
 	if r := n.GetRowExpr(); r != nil {

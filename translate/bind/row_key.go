@@ -19,7 +19,7 @@ import (
 // equal). icegate has no row values, so the row becomes a text key that
 // encodes each element with its type, and count(DISTINCT key) counts the
 // keys. The parser never names a RowExpr's columns; a row marked with
-// rowKeyMark as its only Column name is one to bind as a key.
+// rowKeyMark as its only column name is one to bind as a key.
 
 const rowKeyMark = "\x00row key"
 

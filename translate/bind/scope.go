@@ -21,7 +21,7 @@ type scope struct {
 	// name finds them first, and * lists them first.
 	merged []itemCol
 	// outerAgg is the aggregation of the enclosing query when this
-	// (sub)query is Bound inside its aggregated part.
+	// (sub)query is bound inside its aggregated part.
 	outerAgg *aggScope
 }
 
@@ -38,18 +38,18 @@ type rangeItem struct {
 	sys *syscat.Table
 }
 
-// itemCol is a Column of a FROM item.
+// itemCol is a column of a FROM item.
 type itemCol struct {
 	name string
 	id   plan.ColID
-	// merged is true for a Column a USING/NATURAL join merged: * lists
-	// the merged Column once instead.
+	// merged is true for a column a USING/NATURAL join merged: * lists
+	// the merged column once instead.
 	merged bool
 	// hidden columns (metadata columns) are not listed by *.
 	hidden bool
 }
 
-// cteDef is a WITH query: Bound afresh at each reference, in the scope
+// cteDef is a WITH query: bound afresh at each reference, in the scope
 // the WITH clause was in.
 type cteDef struct {
 	name    string
@@ -58,19 +58,19 @@ type cteDef struct {
 	scope   *scope
 	binding bool // being bound: its name means a table inside itself
 	// recursive: WITH RECURSIVE whose UNION's right side refers to it.
-	// While that side is Bound (inRecursiveTerm), the name means the work
+	// While that side is bound (inRecursiveTerm), the name means the work
 	// table wt with columns wtMetas.
 	recursive       bool
 	inRecursiveTerm bool
 	wt              *plan.WorkTableRef
 	wtMetas         []plan.ColMeta
 	// materialize: computed once and shared by its references
-	// (rel_cte.go), Bound into shared at the first one.
+	// (plan/cte.go), bound into shared at the first one.
 	materialize bool
 	shared      *plan.CTE
 }
 
-// matchesQualifier reports whether a Column qualifier (t, ns.t or
+// matchesQualifier reports whether a column qualifier (t, ns.t or
 // cat.ns.t) names this item.
 func (it *rangeItem) matchesQualifier(q []string) bool {
 	last := q[len(q)-1]
@@ -143,7 +143,7 @@ func (a *aggScope) findGroup(e expr.Expr) int {
 	return -1
 }
 
-// add registers an aggregate (identical calls share one) and returns its
+// Add registers an aggregate (identical calls share one) and returns its
 // index among the aggregates.
 func (a *aggScope) Add(c plan.AggCall) (int, bool) {
 	k := c.Fn + "|" + plan.FormatExpr(c.Arg) + "|" + plan.FormatExpr(c.Filter)

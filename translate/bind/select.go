@@ -15,8 +15,8 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// target is one output Column while binding: its AST (nil for an expanded
-// *), name and Bound expression.
+// target is one output column while binding: its AST (nil for an expanded
+// *), name and bound expression.
 type target struct {
 	node *pg.Node
 	name string
@@ -26,7 +26,7 @@ type target struct {
 	untyped bool
 }
 
-// bindSelect binds a query: a SELECT, VALUES, or a set operation of them,
+// BindSelect binds a query: a SELECT, VALUES, or a set operation of them,
 // with its WITH clause. The statement's own query (the rows a client
 // receives) also gets its object identifier columns printed as names
 // (regOutput).
@@ -38,7 +38,7 @@ func (b *Binder) BindSelect(sel *pg.SelectStmt) (*plan.Select, error) {
 	return b.regOutput(p)
 }
 
-// bindQuery binds a query for bindSelect.
+// bindQuery binds a query for BindSelect.
 func (b *Binder) bindQuery(sel *pg.SelectStmt) (*plan.Select, error) {
 	if sel.WithClause != nil {
 		pop, err := b.pushWith(sel.WithClause)
@@ -316,8 +316,8 @@ func (b *Binder) leaveQuery(s queryState) {
 	b.scope, b.agg, b.win, b.where, b.inAgg, b.pending, b.pendingPre, b.hiddenAgg = s.scope, s.agg, s.win, s.where, s.inAgg, s.pending, s.pre, s.hidden
 }
 
-// colFor is the Column id an output expression is projected as: the id
-// itself for a plain Column reference of that type, else a new one (a
+// colFor is the column id an output expression is projected as: the id
+// itself for a plain column reference of that type, else a new one (a
 // cast that only retypes, c.oid::regclass, is a reference too).
 func (b *Binder) colFor(e expr.Expr, name string, t plan.Type) plan.ColID {
 	if c, ok := e.(*expr.Col); ok && b.q.Meta(plan.ColID(c.Idx)).T == t {
@@ -326,8 +326,8 @@ func (b *Binder) colFor(e expr.Expr, name string, t plan.Type) plan.ColID {
 	return b.newColFrom(e, name, t, e.Type())
 }
 
-// originOf is the table Column e reads unchanged: e's origin when e is a
-// plain Column reference, else none.
+// originOf is the table column e reads unchanged: e's origin when e is a
+// plain column reference, else none.
 func (b *Binder) originOf(e expr.Expr) plan.ColOrigin {
 	if c, ok := e.(*expr.Col); ok {
 		return b.q.Meta(plan.ColID(c.Idx)).Origin
@@ -335,9 +335,9 @@ func (b *Binder) originOf(e expr.Expr) plan.ColOrigin {
 	return plan.ColOrigin{}
 }
 
-// newColFrom allocates a Column id for the value of e, keeping the table
-// Column e reads when it is a plain Column reference (a group key, a
-// Column renamed by a projection).
+// newColFrom allocates a column id for the value of e, keeping the table
+// column e reads when it is a plain column reference (a group key, a
+// column renamed by a projection).
 func (b *Binder) newColFrom(e expr.Expr, name string, t plan.Type, at arrow.DataType) plan.ColID {
 	return b.q.Add(plan.ColMeta{Name: name, T: t, ArrowType: at, Origin: b.originOf(e)})
 }
@@ -365,8 +365,8 @@ func (b *Binder) checkSelectFeatures(sel *pg.SelectStmt) error {
 }
 
 // bindGroupBy binds the GROUP BY items over the input rows. An item may be
-// an expression, an output-Column ordinal or, when no input Column has the
-// name, an output-Column alias, as PostgreSQL allows. GROUPING SETS,
+// an expression, an output-column ordinal or, when no input column has the
+// name, an output-column alias, as PostgreSQL allows. GROUPING SETS,
 // ROLLUP and CUBE set agg.sets.
 func (b *Binder) bindGroupBy(sel *pg.SelectStmt, agg *aggScope) error {
 	var product [][]int // the grouping sets so far (nil: one empty set)
@@ -544,8 +544,8 @@ func (b *Binder) groupItem(sel *pg.SelectStmt, agg *aggScope, n *pg.Node) (int, 
 	return len(agg.groups) - 1, nil
 }
 
-// scopeLacks reports whether a one-part Column reference names no input
-// Column.
+// scopeLacks reports whether a one-part column reference names no input
+// column.
 func (b *Binder) scopeLacks(cr *pg.ColumnRef) bool {
 	name := cr.Fields[0].GetString_().GetSval()
 	_, err := b.scope.lookup(name, b.identQuoted(cr.Location, 0))
@@ -678,7 +678,7 @@ func scalarType(t plan.Type) bool {
 	return t.OID != plan.TJSONB.OID && pgtypes.ElemOf(t.OID) == 0
 }
 
-// untruncateTable restores table-name parts the parser cut to 63 bytes.
+// UntruncateTable restores table-name parts the parser cut to 63 bytes.
 func (b *Binder) UntruncateTable(rv *pg.RangeVar, tn *parse.TableName) {
 	parts := []*string{}
 	for _, p := range []*string{&tn.Catalog, &tn.Schema, &tn.Name} {

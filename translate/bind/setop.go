@@ -11,7 +11,7 @@ import (
 )
 
 // bindSetOp binds UNION / INTERSECT / EXCEPT [ALL]: both sides, cast to
-// the common type of each Column; names come from the left side. UNION
+// the common type of each column; names come from the left side. UNION
 // without ALL is UNION ALL then DISTINCT.
 func (b *Binder) bindSetOp(sel *pg.SelectStmt) (*plan.Select, error) {
 	left, err := b.BindSelect(sel.Larg)

@@ -10,12 +10,12 @@ import (
 
 // Subqueries in expressions.
 //
-// An uncorrelated scalar subquery or EXISTS becomes a subqueryExpr: lower
+// An uncorrelated scalar subquery or EXISTS becomes a plan.Subquery: lower
 // runs its plan once, before the statement's operators start, and puts
 // the value in its place (PostgreSQL's InitPlan). IN / ANY / ALL and every
 // correlated subquery become joins to the relation the expression is
 // evaluated over: the Binder records them as pending joins, and the clause
-// being Bound puts them below the node that uses their result (a mark
+// being bound puts them below the node that uses their result (a mark
 // join's boolean, a left join's value). Correlated subqueries are
 // decorrelated: the conditions of their WHERE that refer to the outer
 // query move into the join condition (and an aggregate subquery groups
@@ -34,7 +34,7 @@ type pendingJoin struct {
 	// srf, when set, is a set-returning function of the select list to
 	// evaluate over the relation instead of a join.
 	srf *plan.TableFunc
-	// apply: a correlated right side run once per row (lower_apply.go).
+	// apply: a correlated right side run once per row (lower/apply.go).
 	apply bool
 }
 
@@ -49,7 +49,7 @@ func wrapPending(r plan.Rel, p pendingJoin) plan.Rel {
 }
 
 // testExpr binds the left operand of IN / ANY / ALL. Above an
-// aggregation (the subquery is hidden from it, bind_expr.go) the operand
+// aggregation (the subquery is hidden from it, expr.go) the operand
 // is an expression of the query's groups, as any other there: GROUP BY
 // g % 3 with SELECT g % 3 IN (SELECT ...) compares the group's value.
 func (b *Binder) testExpr(n *pg.Node) (Bound, error) {
@@ -61,7 +61,7 @@ func (b *Binder) testExpr(n *pg.Node) (Bound, error) {
 	return b.Expr(n)
 }
 
-// applyPending puts the pending joins of the clause just Bound over r.
+// applyPending puts the pending joins of the clause just bound over r.
 func (b *Binder) applyPending(r plan.Rel) plan.Rel {
 	for _, p := range b.pending {
 		r = wrapPending(r, p)
@@ -110,7 +110,7 @@ func (b *Binder) subLink(sl *pg.SubLink) (Bound, error) {
 	if b.where == "JOIN conditions" {
 		return Bound{}, b.ErrAt(pgerr.NotYetPlural("subqueries in the conditions of outer joins"), sl.Location)
 	}
-	// The test expression of IN / ANY is Bound in the outer query, before
+	// The test expression of IN / ANY is bound in the outer query, before
 	// the subquery.
 	var test Bound
 	if sl.Testexpr != nil {

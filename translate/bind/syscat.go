@@ -24,7 +24,7 @@ type sysRel struct {
 	table *syscat.Table
 	// snapshot is the session's view of the catalogs.
 	snapshot func(context.Context) (*syscat.Snapshot, error)
-	// cols are the relation's columns, then the system Column tableoid
+	// cols are the relation's columns, then the system column tableoid
 	// (hidden from *).
 	cols []plan.ColID
 }
@@ -83,7 +83,7 @@ func (b *Binder) bindSysTable(loc int32, tn parse.TableName, t *syscat.Table, al
 		r.cols = append(r.cols, id)
 		it.cols = append(it.cols, itemCol{name: name, id: id})
 	}
-	// tableoid is system Column -6 in pg_attribute.
+	// tableoid is system column -6 in pg_attribute.
 	toid := b.q.Add(plan.ColMeta{Name: "tableoid", T: plan.Type{OID: pgtypes.OID, Typmod: -1}, ArrowType: syscat.ArrowOf(pgtypes.OID),
 		Origin: plan.ColOrigin{Table: t.OID, Att: -6}})
 	r.cols = append(r.cols, toid)
@@ -104,7 +104,7 @@ func (x *sysRel) Lower(ctx context.Context, _ plan.ColSet) (engine.Operator, []p
 		return nil, nil, pgerr.Wrap(err, pgerr.InternalError, "compute %s.%s: %v", x.table.Schema, x.table.Name, err)
 	}
 	defer batch.Release()
-	// The system Column tableoid: the relation's own OID on every row.
+	// The system column tableoid: the relation's own OID on every row.
 	ob := array.NewInt64Builder(mem)
 	defer ob.Release()
 	for i := int64(0); i < batch.NumRows(); i++ {
@@ -118,5 +118,5 @@ func (x *sysRel) Lower(ctx context.Context, _ plan.ColSet) (engine.Operator, []p
 	return exec.NewBatches(schema, []arrow.RecordBatch{out}), x.cols, nil
 }
 
-// estimate is a guess: counting the rows would cost as much as reading them.
+// Estimate is a guess: counting the rows would cost as much as reading them.
 func (r *sysRel) Estimate() (rows, base float64) { return plan.SourceGuess() }

@@ -21,7 +21,7 @@ import (
 // pg_size_pretty...). Each binds its arguments to the types PostgreSQL
 // declares, and becomes an expr.Call whose Go function runs row by row; the
 // functions that read the warehouse take the statement's catalog snapshot
-// (session.sysSnapshot) inside that function, so a prepared statement sees
+// (Env.SysSnapshot) inside that function, so a prepared statement sees
 // the warehouse of each execution. A call of a function that does not read
 // the snapshot, with constant arguments, is folded to a constant here.
 
@@ -31,7 +31,7 @@ type sysFuncDef struct {
 	bind func(b *Binder, c *sysCallSite) (Bound, error)
 }
 
-// sysCallSite is a catalog function call being Bound.
+// sysCallSite is a catalog function call being bound.
 type sysCallSite struct {
 	name string
 	fc   *pg.FuncCall
@@ -41,9 +41,9 @@ type sysCallSite struct {
 func (c *sysCallSite) loc() int32 { return c.fc.Location }
 
 // sysFuncs lists the catalog functions by name (filled by the files
-// bind_sysfunc_*.go through their init functions' tables).
+// sysfunc_*.go through their init functions' tables).
 var sysFuncs = map[string]sysFuncDef{
-	"pg_get_keywords": {}, "pg_options_to_table": {}, "_pg_expandarray": {}, // set-returning: bind_tablefunc.go
+	"pg_get_keywords": {}, "pg_options_to_table": {}, "_pg_expandarray": {}, // set-returning: tablefunc.go
 }
 
 func registerSysFuncs(m map[string]sysFuncDef) {
@@ -82,7 +82,7 @@ func (b *Binder) sysFunc(fc *pg.FuncCall) (r Bound, ok bool, err error) {
 		return r, true, err
 	}
 	if setReturningSysFuncs[name] {
-		// In FROM they are Bound by bindRangeFunction (bind_tablefunc.go);
+		// In FROM they are bound by bindRangeFunction (tablefunc.go);
 		// a select list would need their composite results.
 		return Bound{}, true, b.ErrAt(pgerr.NotYet(name+" in a select list"), fc.Location)
 	}

@@ -13,7 +13,7 @@ import (
 // The pg_get_*def functions: an object's definition as SQL text, from the
 // catalog snapshot. icegate's objects are Iceberg tables and views, the
 // primary key that stands for a table's identifier fields (its index and
-// constraint), and Column defaults; an OID that names nothing gives NULL,
+// constraint), and column defaults; an OID that names nothing gives NULL,
 // as in PostgreSQL.
 
 func init() {
@@ -64,7 +64,7 @@ func relationOfConstraint(snap *syscat.Snapshot, oid uint32) *syscat.Relation {
 	return nil
 }
 
-// keyColumns is the primary key's Column list: "id, b".
+// keyColumns is the primary key's column list: "id, b".
 func keyColumns(r *syscat.Relation) string {
 	names := make([]string, 0, len(r.PrimaryKey))
 	for _, n := range r.PrimaryKey {
@@ -84,9 +84,9 @@ func relationName(snap *syscat.Snapshot, r *syscat.Relation, pretty bool) string
 	return PGQuoteIdent(r.Namespace) + "." + PGQuoteIdent(r.Name)
 }
 
-// bindGetIndexdef is pg_get_indexdef(index oid [, Column int4, pretty
+// bindGetIndexdef is pg_get_indexdef(index oid [, column int4, pretty
 // bool]): "CREATE UNIQUE INDEX t_pkey ON ns.t USING btree (id)", or with a
-// Column number above 0 that key Column's name.
+// column number above 0 that key column's name.
 func bindGetIndexdef(b *Binder, c *sysCallSite) (Bound, error) {
 	if err := b.sysArity(c, 1, 3); err != nil {
 		return Bound{}, err
@@ -220,8 +220,8 @@ func bindNullOfOID(b *Binder, c *sysCallSite) (Bound, error) {
 	})
 }
 
-// bindGetSerialSequence is pg_get_serial_sequence(table text, Column
-// text): icegate has no sequences, so NULL; a table or Column that does
+// bindGetSerialSequence is pg_get_serial_sequence(table text, column
+// text): icegate has no sequences, so NULL; a table or column that does
 // not exist is an error, as in PostgreSQL.
 func bindGetSerialSequence(b *Binder, c *sysCallSite) (Bound, error) {
 	if err := b.sysArity(c, 2); err != nil {
@@ -243,7 +243,7 @@ func bindGetSerialSequence(b *Binder, c *sysCallSite) (Bound, error) {
 	})
 }
 
-// columnIndex is the 0-based position of Column name in r, or -1.
+// columnIndex is the 0-based position of column name in r, or -1.
 func columnIndex(r *syscat.Relation, name string) int {
 	for i, a := range r.Columns {
 		if a.Name == name {

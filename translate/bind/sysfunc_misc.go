@@ -186,8 +186,8 @@ func bindObjDescription(b *Binder, c *sysCallSite) (Bound, error) {
 	})
 }
 
-// bindColDescription is col_description(table oid, Column int4): the
-// Column's comment, NULL when it has none.
+// bindColDescription is col_description(table oid, column int4): the
+// column's comment, NULL when it has none.
 func bindColDescription(b *Binder, c *sysCallSite) (Bound, error) {
 	if err := b.sysArity(c, 2); err != nil {
 		return Bound{}, err

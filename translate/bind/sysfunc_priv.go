@@ -22,7 +22,7 @@ import (
 // privKind describes one has_*_privilege function.
 type privKind struct {
 	privs []string // the privilege names it accepts
-	// Column: the function takes a Column after the table.
+	// column: the function takes a column after the table.
 	column bool
 	// find checks the object given by name (byName) or OID; found is false
 	// for an OID that names nothing.
@@ -58,7 +58,7 @@ func bindHasPrivilege(b *Binder, c *sysCallSite) (Bound, error) {
 	if err := b.sysArity(c, n, n+1); err != nil {
 		return Bound{}, err
 	}
-	// [user,] object, [Column,] privilege
+	// [user,] object, [column,] privilege
 	var args []expr.Expr
 	first := 0
 	if len(c.args) == n+1 {

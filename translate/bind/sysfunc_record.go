@@ -17,13 +17,13 @@ import (
 //	information_schema._pg_expandarray(i.indkey) AS KEYS
 //
 // and compares (result.KEYS).x outside: one row per element of indkey, the
-// two calls in step. A call is Bound as unnest over a list of (x, n)
+// two calls in step. A call is bound as unnest over a list of (x, n)
 // structs (engine/expr's _pg_expandarray kernel); the same call twice in
 // one select list reads the same rows; (value).field selects a field
-// (fieldSelection).
+// (FieldSelection).
 
 // expandArraySRF binds information_schema._pg_expandarray(array) in a
-// select list: a Column of the composite type (x, n).
+// select list: a column of the composite type (x, n).
 func (b *Binder) expandArraySRF(fc *pg.FuncCall) (Bound, error) {
 	if b.win == nil || b.where != "" || b.inAgg {
 		where := b.where
@@ -63,8 +63,8 @@ func (b *Binder) expandArraySRF(fc *pg.FuncCall) (Bound, error) {
 	return r, nil
 }
 
-// fieldSelection binds (x).field on a composite value (an Arrow struct):
-// the field's value, named after the field. For the indirection Binder:
+// FieldSelection binds (x).field on a composite value (an Arrow struct):
+// the field's value, named after the field. For the indirection binder:
 // a String indirection of A_Indirection.
 func (b *Binder) FieldSelection(x Bound, field string, loc int32) (Bound, error) {
 	st, ok := x.E.Type().(*arrow.StructType)

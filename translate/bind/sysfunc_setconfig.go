@@ -9,7 +9,7 @@ import (
 
 // set_config(name, value, is_local) and current_setting(name [,
 // missing_ok]) run when the statement does (never folded at bind), so a
-// Column may give the name and set_config changes the session as SET
+// column may give the name and set_config changes the session as SET
 // (is_local: SET LOCAL) would, with the same transaction-block rules.
 func init() {
 	registerSysFuncs(map[string]sysFuncDef{

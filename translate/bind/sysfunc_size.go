@@ -129,7 +129,7 @@ func bindSizePretty(b *Binder, c *sysCallSite) (Bound, error) {
 	})
 }
 
-// coerce1 returns a as type t, as a Bound value.
+// coerce1 returns a as type t, as a bound value.
 func (b *Binder) coerce1(a Bound, t plan.Type) Bound {
 	return Bound{E: b.coerce(a, plan.ArrowOf(t)), T: t}
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // parse_ident and json_build_object: text functions clients send while
-// introspecting (Superset builds its Column descriptions with
+// introspecting (Superset builds its column descriptions with
 // json_build_object).
 
 func init() {

@@ -286,7 +286,7 @@ func (b *Binder) bindKeywords(rf *pg.RangeFunction, fc *pg.FuncCall, left plan.R
 	return &plan.Join{Typ: plan.JoinInner, Left: left, Right: vr}, nil
 }
 
-// zipInto adds the set-returning function fn(args) with result Column id
+// zipInto adds the set-returning function fn(args) with result column id
 // to the select list's set-returning function tf: the functions are
 // evaluated in step (engine/exec's zipped calls).
 func zipInto(tf *plan.TableFunc, fn string, args []expr.Expr, id plan.ColID) error {
@@ -306,7 +306,7 @@ func zipInto(tf *plan.TableFunc, fn string, args []expr.Expr, id plan.ColID) err
 
 // bindScalarFromFunction binds a function that returns one value used as
 // a FROM item (string_to_array(...) AS s): a table of one row and one
-// Column, named after the alias or else the function. Its arguments may
+// column, named after the alias or else the function. Its arguments may
 // use the columns of the items before it.
 func (b *Binder) bindScalarFromFunction(rf *pg.RangeFunction, fc *pg.FuncCall, name string, left plan.Rel) (plan.Rel, error) {
 	if aggregateNames[name] || fc.Over != nil {
@@ -366,7 +366,7 @@ func (b *Binder) bindScalarFromFunction(rf *pg.RangeFunction, fc *pg.FuncCall, n
 }
 
 // bindRowsFrom binds ROWS FROM (f(...), g(...)): the set-returning
-// functions evaluated in step, one Column each.
+// functions evaluated in step, one column each.
 func (b *Binder) bindRowsFrom(rf *pg.RangeFunction, left plan.Rel) (plan.Rel, error) {
 	var fns []string
 	var nargs []int

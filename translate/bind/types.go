@@ -56,7 +56,7 @@ func PGTypeOfIceberg(t catalog.Type) plan.Type {
 	return plan.TJSONB // struct, map, nested list
 }
 
-// Column describes a table Column for binding.
+// Column describes a table column for binding.
 type Column struct {
 	Name    string
 	FieldID int

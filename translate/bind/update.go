@@ -8,7 +8,7 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// bindUpdate binds UPDATE [ONLY] t [[AS] a] SET ... [FROM items] [WHERE
+// BindUpdate binds UPDATE [ONLY] t [[AS] a] SET ... [FROM items] [WHERE
 // cond] [RETURNING items] into a DMLPlan (dml.go): the target joined with
 // the FROM items by the WHERE condition, one DMLUpdate row per target row
 // reached (the executor keeps the first of a row reached twice) whose new
@@ -80,8 +80,8 @@ func (tg *dmlTarget) renameColumns(ids []plan.ColID) (restore func()) {
 }
 
 // bindSet binds the SET list of an UPDATE (also MERGE's UPDATE SET): the
-// new value of every Column of the target, in schema order, assigned to
-// its type as INSERT does (the old value for a Column not set), and which
+// new value of every column of the target, in schema order, assigned to
+// its type as INSERT does (the old value for a column not set), and which
 // columns it sets. Aggregates, window functions and set-returning
 // functions are errors as in PostgreSQL; subqueries leave pending joins.
 func (b *Binder) bindSet(tg *dmlTarget, list []*pg.Node) ([]expr.Expr, []bool, error) {

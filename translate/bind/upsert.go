@@ -17,7 +17,7 @@ var UpsertCardinality = cardinalityError{
 	Hint:    "Ensure that no rows proposed for insertion within the same command have duplicate constrained values.",
 }
 
-// bindUpsert binds INSERT ... ON CONFLICT and INSERT ... RETURNING into a
+// BindUpsert binds INSERT ... ON CONFLICT and INSERT ... RETURNING into a
 // DMLPlan (dml.go).
 //
 // The proposed rows (VALUES, SELECT or DEFAULT VALUES, as plain INSERT
@@ -48,7 +48,7 @@ func (b *Binder) BindUpsert(ins *pg.InsertStmt) (*DMLPlan, error) {
 		}
 		defer pop()
 	}
-	// The proposed rows are Bound outside the statement's scope: a SELECT
+	// The proposed rows are bound outside the statement's scope: a SELECT
 	// does not see the target or EXCLUDED.
 	ip, err := b.bindInsertRows(ins)
 	if err != nil {
@@ -84,15 +84,15 @@ type upsert struct {
 	ins *pg.InsertStmt
 	oc  *pg.OnConflictClause
 	ip  *InsertPlan
-	// proposed produces the proposed rows: pv[i] is table Column i.
+	// proposed produces the proposed rows: pv[i] is table column i.
 	proposed plan.Rel
 	pv       []plan.ColID
 	tg       *dmlTarget
 	key      []int // the conflict key's column indexes
 }
 
-// proposedRel is the rows an INSERT proposes as a relation: one Column
-// per table Column, typed as the Column.
+// proposedRel is the rows an INSERT proposes as a relation: one column
+// per table column, typed as the column.
 func (b *Binder) proposedRel(ip *InsertPlan) (plan.Rel, []plan.ColID) {
 	origins := tableOrigins(ip.Table, ip.Cols)
 	ids := make([]plan.ColID, len(ip.Cols))

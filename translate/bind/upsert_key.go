@@ -9,7 +9,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
-// conflictKey is the Column indexes an ON CONFLICT compares: the columns
+// conflictKey is the column indexes an ON CONFLICT compares: the columns
 // it names, else (ON CONSTRAINT <table>_pkey, or no target) the table's
 // identifier fields, Iceberg's row identity, which the catalog shows as
 // the primary key. Iceberg has no unique constraints: named columns are
@@ -71,7 +71,7 @@ func (b *Binder) conflictKey(u *upsert) ([]int, error) {
 	return key, nil
 }
 
-// identifierKey is the Column indexes of the target's identifier fields.
+// identifierKey is the column indexes of the target's identifier fields.
 func (b *Binder) identifierKey(u *upsert) []int {
 	var key []int
 	for _, id := range u.tg.schema.IdentifierFieldIDs {
@@ -89,7 +89,7 @@ func (b *Binder) identifierKey(u *upsert) []int {
 const maxKeyFilterRows = 1000
 
 // keyFilter is a condition on the target's rows that holds for every row
-// a proposed row can conflict with: each key Column IN the keys VALUES
+// a proposed row can conflict with: each key column IN the keys VALUES
 // proposes. Put right above the scan it prunes files and row groups, and
 // it is the change's conflict filter: a concurrent commit adding rows
 // with other keys does not conflict with the upsert. It is nil when the

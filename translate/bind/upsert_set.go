@@ -9,7 +9,7 @@ import (
 
 // bindConflictUpdate binds DO UPDATE SET ... [WHERE ...] in the scope of
 // the target (the existing row) and EXCLUDED (the proposed one): the
-// updated row, one expression per table Column typed as the Column, and
+// updated row, one expression per table column typed as the column, and
 // the condition (true without WHERE).
 func (b *Binder) bindConflictUpdate(u *upsert) ([]expr.Expr, expr.Expr, error) {
 	tg := u.tg
@@ -72,7 +72,7 @@ func (b *Binder) bindConflictUpdate(u *upsert) ([]expr.Expr, expr.Expr, error) {
 }
 
 // setSource is the expression a SET item assigns: the item's value, or
-// for (a, b) = (x, y) the element of the row that goes to this Column.
+// for (a, b) = (x, y) the element of the row that goes to this column.
 func (b *Binder) setSource(val *pg.Node) (*pg.Node, error) {
 	mar := val.GetMultiAssignRef()
 	if mar == nil {

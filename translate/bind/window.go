@@ -14,7 +14,7 @@ import (
 
 // windowScope collects the window function calls of a query's select list
 // and ORDER BY, grouped by window definition: each group becomes one
-// windowRel between the aggregation and the projection.
+// plan.Window between the aggregation and the projection.
 type windowScope struct {
 	named  map[string]*pg.WindowDef
 	groups []*windowGroup

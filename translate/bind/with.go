@@ -12,7 +12,7 @@ import (
 
 // pushWith makes a WITH clause's queries visible until pop is called.
 // As in PostgreSQL, a query referenced more than once or written AS
-// MATERIALIZED is computed once and shared (rel_cte.go); any other one
+// MATERIALIZED is computed once and shared (plan/cte.go); any other one
 // is inlined: each reference binds it anew, as a subquery.
 func (b *Binder) pushWith(w *pg.WithClause) (pop func(), err error) {
 	n := len(b.ctes)
@@ -280,8 +280,8 @@ func (b *Binder) cteRefCount(w *pg.WithClause, cte *pg.CommonTableExpr) int {
 	return n
 }
 
-// shareable reports whether a Bound WITH query can be computed once for
-// the whole statement: it refers to no Column of an enclosing query and
+// shareable reports whether a bound WITH query can be computed once for
+// the whole statement: it refers to no column of an enclosing query and
 // reads no recursive query's work table (both change while it runs).
 func shareable(r plan.Rel) bool {
 	if len(plan.FreeRefs(r)) > 0 {
@@ -297,7 +297,7 @@ func shareable(r plan.Rel) bool {
 }
 
 // bindSharedRef binds a reference to a shared WITH query: a scan of its
-// result with Column ids of its own.
+// result with column ids of its own.
 func (b *Binder) bindSharedRef(def *cteDef, rv *pg.RangeVar, alias string, colAliases []string) (plan.Rel, error) {
 	sh := def.shared
 	aliases := def.aliases

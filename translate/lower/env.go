@@ -10,10 +10,10 @@ import (
 
 // Env is what lowering needs of the session, and all it sees of it.
 type Env interface {
-	// location is the session's TimeZone, for the expressions lowering
+	// Location is the session's TimeZone, for the expressions lowering
 	// compiles.
 	Location() *time.Location
-	// runNow runs op, a subquery lowering evaluates before the statement's
+	// RunNow runs op, a subquery lowering evaluates before the statement's
 	// rows (an InitPlan), under the statement's limits, and returns the
 	// values of its first column in at most max rows.
 	RunNow(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error)

@@ -9,7 +9,7 @@ import (
 // lowerJoin lowers a join: a hash join on the equalities between the two
 // sides in its condition (the rest is a residual condition), or a nested
 // loop join when there are none. The engine builds its hash table on the
-// right input unless told to build on the left (joinBuildSide).
+// right input unless told to build on the left (plan.JoinBuildSide).
 func (l *Lowerer) lowerJoin(x *plan.Join, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
 	if x.Apply {
 		return l.lowerApply(x, need)

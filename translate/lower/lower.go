@@ -27,8 +27,8 @@ type Lowerer struct {
 	opts expr.CompileOptions
 	// init caches the values of uncorrelated subqueries.
 	init map[*plan.Subquery]*expr.Lit
-	// stats, for EXPLAIN ANALYZE, records what each node's operator did;
-	// root is the optimized tree lowerPlan lowered.
+	// Stats, for EXPLAIN ANALYZE, records what each node's operator did;
+	// root is the optimized tree Plan lowered.
 	Stats map[plan.Rel]*OpStats
 	root  plan.Rel
 	// workTables are the work tables of the recursive queries being run.
@@ -36,13 +36,13 @@ type Lowerer struct {
 	// split, while a parallel part is lowered, restricts one scan to some
 	// of its files.
 	split *scanSplit
-	// scanPreds are the pruning predicates of scans (lower_prune.go);
-	// planned caches each scan's planned files.
+	// ScanPreds are the pruning predicates of scans (prune.go);
+	// Planned caches each scan's planned files.
 	ScanPreds map[*plan.Scan][]catalog.Predicate
 	Planned   map[*plan.Scan]plannedScan
-	// scanStats are the scans built, for EXPLAIN ANALYZE.
+	// ScanStats are the scans built, for EXPLAIN ANALYZE.
 	ScanStats []scanRecord
-	// ctes are the shared WITH queries of the execution (lower_cte.go).
+	// ctes are the shared WITH queries of the execution (cte.go).
 	ctes *cteRuns
 }
 
@@ -58,7 +58,7 @@ type plannedScan struct {
 	Stats catalog.PlanStats
 }
 
-// lowerPlan lowers a query and projects its result columns.
+// Plan lowers a query and projects its result columns.
 func (l *Lowerer) Plan(p *plan.Select) (engine.Operator, error) {
 	root := p.Root
 	l.root = root

@@ -14,7 +14,7 @@ import (
 // partitioned, as in Spark) and how its rows are computed.
 type Def struct {
 	Name string
-	// perSnapshot tables list the state of one snapshot and take time
+	// PerSnapshot tables list the state of one snapshot and take time
 	// travel; the others list the whole history.
 	PerSnapshot bool
 	Columns     func(m *catalog.TableMetadata) []Column
@@ -29,7 +29,7 @@ type Source struct {
 	Columns  []Column
 }
 
-// has reports whether the relation has a column (partition comes and
+// Has reports whether the relation has a column (partition comes and
 // goes with the table's partitioning).
 func (s *Source) Has(name string) bool {
 	for _, c := range s.Columns {

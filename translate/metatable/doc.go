@@ -18,10 +18,10 @@
 //
 // metatable knows nothing of names, binding or plans beyond plan.Type (its
 // columns' types): among translate's packages it imports only plan (the
-// compiler table in internal/layering/layering_test.go). Package translate
+// compiler table in internal/layering/layering_test.go). Package bind
 // binds a metadata table's name to a plan leaf that calls Rows and Batch
-// when it is lowered (translate/metatable.go), lists the kinds in the
-// system catalog (translate/metatable_syscat.go) and tells package parse
-// which names are metadata tables' (ByName). A new kind is one more Def in
-// All; those uses follow from it.
+// when it is lowered (translate/bind/metatable.go) and tells package parse
+// which names are metadata tables' (ByName); package translate lists the
+// kinds in the system catalog (translate/metatable_syscat.go). A new kind
+// is one more Def in All; those uses follow from it.
 package metatable

@@ -13,7 +13,7 @@ import (
 //
 // A correlated aggregate subquery, x < (SELECT avg(y) FROM t WHERE t.k =
 // o.k), becomes a left join of the outer query with t grouped by k
-// (bind_subquery.go). That aggregate would run over all of t, though the
+// (bind/subquery.go). That aggregate would run over all of t, though the
 // join only looks up the groups of the outer rows' keys. restrictKeys
 // puts a semi join below the aggregation that keeps the rows of t whose
 // k is among the values of a key source: a cheap relation whose values
@@ -238,7 +238,7 @@ func semiBelow(r plan.Rel, refs plan.ColSet, safe bool, src plan.Rel, cond expr.
 	switch x := r.(type) {
 	case *plan.Filter:
 		// A filter right on a scan stays there: it is cheap, and its
-		// conditions prune the scan's files (lower_prune.go).
+		// conditions prune the scan's files (lower/prune.go).
 		_, onScan := x.In.(*plan.Scan)
 		if safe && !onScan && refs.SubsetOf(plan.SetOf(x.In.OutCols())) {
 			n := *x

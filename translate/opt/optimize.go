@@ -236,7 +236,7 @@ func withFilter(r plan.Rel, preds []expr.Expr) plan.Rel {
 		return r
 	}
 	// Optimizing twice derives the same implied conditions again
-	// (optimize_or.go): keep one of each.
+	// (or.go): keep one of each.
 	seen := make(map[string]bool, len(preds))
 	uniq := preds[:0:0]
 	for _, p := range preds {

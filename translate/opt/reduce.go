@@ -8,7 +8,7 @@ import (
 )
 
 // reduceShrink is how much smaller than a leaf a filtered leaf must be
-// estimated for reduceLeaves to restrict the first with the second.
+// estimated for planReductions to restrict the first with the second.
 const reduceShrink = 10
 
 // reductions are the semi joins planReductions chose for the leaves of
@@ -112,7 +112,7 @@ func linkingEquality(conds []expr.Expr, a, b plan.Rel) expr.Expr {
 }
 
 // reducerCopy copies r, a scan under deterministic, error-free filters or
-// such a leaf already restricted by reduceLeaves, with new nodes; it
+// such a leaf already restricted by planReductions, with new nodes; it
 // reports false for anything else.
 func reducerCopy(r plan.Rel) (plan.Rel, bool) {
 	switch x := r.(type) {

@@ -12,11 +12,11 @@ type AsOfClause struct {
 	Timestamp bool   // TIMESTAMP / SYSTEM_TIME; else VERSION / SYSTEM_VERSION
 	Value     string // the value's SQL text: a literal, a typed literal, a call or (expression)
 	Loc       int32  // offset of the clause, for errors
-	// node, when set, is the value as already parsed (the table
-	// functions' argument) and value is unused.
+	// Node, when set, is the value as already parsed (the table
+	// functions' argument) and Value is unused.
 	Node *pg.Node
-	// changes marks CHANGES BETWEEN ... AND ... (changes_parse.go): value
-	// / node is the start and to / toNode the end.
+	// Changes marks CHANGES BETWEEN ... AND ... (changes_parse.go): Value
+	// / Node is the start and To / ToNode the end.
 	Changes bool
 	To      string
 	ToNode  *pg.Node

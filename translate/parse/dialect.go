@@ -24,7 +24,7 @@ import (
 // DDLExtras is what the dialect pass took out of one statement.
 type DDLExtras struct {
 	Start, End int // byte range of the statement in the query string
-	// spark is set when the statement uses a Spark clause: Spark's type
+	// Spark is set when the statement uses a Spark clause: Spark's type
 	// names then take Spark's meaning (TIMESTAMP is timestamptz, FLOAT is
 	// a 4-byte float).
 	Spark       bool
@@ -40,7 +40,7 @@ type DDLExtras struct {
 	Purge       bool
 	Alter       *SparkAlter // a Spark clause of ALTER TABLE
 	RenameNS    *string     // the namespace of ALTER TABLE ... RENAME TO ns.t
-	// mergeStars are MERGE's Spark actions UPDATE SET * and INSERT *, by
+	// MergeStars are MERGE's Spark actions UPDATE SET * and INSERT *, by
 	// the index of their WHEN clause (dialect_merge.go).
 	MergeStars map[int]MergeStar
 }
@@ -610,7 +610,7 @@ func (p *SparkTypeParser) Parse() (*SparkType, error) {
 // the column.
 var errSparkType = errors.New("not a type in Spark's syntax")
 
-// properties reads 'k' = 'v', ... of TBLPROPERTIES.
+// Properties reads 'k' = 'v', ... of TBLPROPERTIES.
 func (r *DialectRewriter) Properties(t []DialectTok) error {
 	if r.X.Props == nil {
 		r.X.Props = map[string]string{}
@@ -749,7 +749,8 @@ func SConst(s string) string {
 
 // JoinDottedNames turns each name a.b.c (a path to a field inside struct
 // columns) into one quoted identifier token "a.b.c", which the partition
-// term reader takes as a column and schemaEdit.lookup resolves as a path.
+// term reader takes as a column and translate's schemaEdit.lookup resolves
+// as a path.
 func JoinDottedNames(t []DialectTok) []DialectTok {
 	var out []DialectTok
 	for k := 0; k < len(t); k++ {

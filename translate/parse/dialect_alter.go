@@ -12,7 +12,8 @@ import (
 // are not PostgreSQL grammar. The dialect pass keeps the clause's tokens
 // in DDLExtras.alter and overwrites the clause with a PostgreSQL command
 // of no more bytes (RESET (x)) so that the statement still parses; the
-// statement then runs from the tokens (alter_spark.go), not from the tree.
+// statement then runs from the tokens (translate/alter_spark.go), not
+// from the tree.
 
 // SparkAlter is a Spark ALTER TABLE clause: its kind and its tokens after
 // the words that name the kind.

@@ -10,8 +10,8 @@ import (
 // from the source column of the same name) are not PostgreSQL grammar.
 // Before parsing, the dialect pass replaces each by DO NOTHING, which the
 // parser accepts in any WHEN clause, and records in the statement's
-// DDLExtras which WHEN clause it was; bindMerge expands the marker once it
-// knows the target's and the source's columns. DO NOTHING is two bytes
+// DDLExtras which WHEN clause it was; bind's BindMerge expands the marker
+// once it knows the target's and the source's columns. DO NOTHING is two bytes
 // longer than INSERT *: the binder moves the positions of its errors back
 // (unshiftMergeError), but a syntax error after that clause points two
 // characters too far.

@@ -27,8 +27,8 @@
 //
 // parse checks syntax only. What the text means is checked by the layers
 // above: the binder resolves the Spark type placeholders and the
-// time-travel values, and translate checks hints' options against the
-// option registry (checkHints in translate/hints_check.go, 22023).
+// time-travel values and checks hints' options against the
+// option registry (bind.CheckHints in translate/bind/hints_check.go, 22023).
 //
 // parse is a leaf of the compiler: it imports no other package under
 // translate, nor translate itself (the compiler table in

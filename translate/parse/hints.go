@@ -15,17 +15,17 @@ import (
 // name each follows (the RangeVar's location), as the time-travel
 // clauses are (asof.go). snapshot-id and as-of-timestamp become such a
 // clause; the other options are checked against the registry
-// (options.go) and, when icegate does not act on them, answered with a
-// NOTICE.
+// (conf/iceberg_options.go) and, when icegate does not act on them,
+// answered with a NOTICE.
 
 // Hint is the OPTIONS hint of one table reference.
 type Hint struct {
 	Loc int32 // offset of the comment
-	// pairs are the options as written: key and value. Parsing checks
-	// only their syntax; checkHints checks them against the registry.
+	// Pairs are the options as written: key and value. Parsing checks
+	// only their syntax; bind.CheckHints checks them against the registry.
 	Pairs [][2]string
-	// options holds the checked values by lower-case Iceberg name, keys
-	// the names in order (filled by checkHints).
+	// Options holds the checked values by lower-case Iceberg name, Keys
+	// the names in order (filled by bind.CheckHints).
 	Options map[string]string
 	Keys    []string
 }

@@ -17,28 +17,28 @@ import (
 type Stmt struct {
 	Node *pg.Node
 	Text string // the statement's own text, for messages
-	// quoted holds the byte offsets (in the whole query string) where a
+	// Quoted holds the byte offsets (in the whole query string) where a
 	// quoted identifier starts; unquoted identifiers were folded to lower
 	// case by the parser and may match a column case-insensitively.
 	Quoted map[int32]bool
 	SQL    string // the whole query string (locations are offsets into it)
-	// extras holds the Spark clauses the dialect pass cut out of this
+	// Extras holds the Spark clauses the dialect pass cut out of this
 	// statement (dialect.go); nil when there were none.
 	Extras *DDLExtras
-	// meta is set (and node nil) for a Spark metadata statement
+	// Meta is set (and Node nil) for a Spark metadata statement
 	// (describe_parse.go).
 	Meta *MetaStmt
-	// asOf holds the time-travel clauses cut out of the query string, by
+	// AsOf holds the time-travel clauses cut out of the query string, by
 	// the offset of the table name each follows (asof.go).
 	AsOf map[int32]*AsOfClause
-	// hints holds the OPTIONS hints after table names, by the same offsets
+	// Hints holds the OPTIONS hints after table names, by the same offsets
 	// (hints.go).
 	Hints map[int32]*Hint
 }
 
 // Config is what parsing needs to know of the layers above it.
 type Config struct {
-	// isMetaTable reports whether a (lower-case) name is a metadata
+	// IsMetaTable reports whether a (lower-case) name is a metadata
 	// table's, which a four-part name in a table position may end with
 	// (catalog.schema.table.files); nil: none is.
 	IsMetaTable func(name string) bool

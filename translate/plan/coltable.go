@@ -5,7 +5,7 @@ import "fmt"
 // ColTable holds the metadata of a statement's column ids.
 type ColTable struct {
 	Metas []ColMeta
-	// hidden are the ids of tables' metadata columns (metacol.go), from
+	// hidden are the ids of tables' metadata columns (bind/metacol.go), from
 	// HiddenColBase up.
 	hidden []ColMeta
 }

@@ -15,25 +15,25 @@ import (
 // once, or written AS NOT MATERIALIZED, is inlined like a subquery (so
 // conditions on it still move into it). The shared query is a CTE,
 // bound once; each reference is a CTEScan with its own column ids,
-// the i-th of which is the shared query's out[i].
+// the i-th of which is the shared query's Out[i].
 
 // CTE is a WITH query whose result its references share.
 type CTE struct {
 	Name string
 	Body Rel     // the bound query
-	Out  []ColID // its result columns, in order (ids of body)
+	Out  []ColID // its result columns, in order (ids of Body)
 	Cols []pgtypes.Column
 }
 
 // CTEScan reads the rows of a shared WITH query.
 type CTEScan struct {
 	CTE  *CTE
-	Cols []ColID // cols[i] is cte.out[i]
+	Cols []ColID // Cols[i] is CTE.Out[i]
 }
 
 func (r *CTEScan) OutCols() []ColID { return r.Cols }
 
-// estimate is the shared query's.
+// Estimate is the shared query's.
 func (r *CTEScan) Estimate() (rows, base float64) { return Estimate(r.CTE.Body) }
 
 // Describe is a reference's line in a plan.

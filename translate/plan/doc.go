@@ -1,6 +1,6 @@
-// Package plan is the relational plan of a query: what the binder builds,
-// the optimizer (package opt) rewrites and package lower turns into engine
-// operators.
+// Package plan is the relational plan of a query: what the binder (package
+// bind) builds, the optimizer (package opt) rewrites and package lower
+// turns into engine operators.
 //
 // It holds the node kinds (rel.go: Scan, OneRow, Values, Filter, Project,
 // Agg, Join, Sort, Limit, Window, SetOp, TableFunc, Recursive, WorkTable;

@@ -42,7 +42,7 @@ func NumericType(p, s int) Type {
 	return Type{pgtypes.Numeric, pgtypes.NumericTypmod(p, s)}
 }
 
-// numericPS returns the precision and scale of a numeric typmod; ok is false
+// NumericPS returns the precision and scale of a numeric typmod; ok is false
 // for unconstrained numeric.
 func (t Type) NumericPS() (p, s int, ok bool) {
 	if t.OID != pgtypes.Numeric || t.Typmod < 4 {

@@ -13,9 +13,9 @@ import (
 // refer to columns by that id: an *expr.Col in a bound tree carries the
 // ColID in Idx, not a position. lower turns the tree into engine operators
 // and only then rewrites each Col to the position of its id in the
-// operator's input (see lower.go). Ids make the tree easy to rearrange:
-// pushing a filter below a join or swapping a join's sides changes no
-// expression.
+// operator's input (see translate/lower/lower.go). Ids make the tree
+// easy to rearrange: pushing a filter below a join or swapping a join's
+// sides changes no expression.
 type ColID int
 
 // ColMeta describes a column id: its name (for messages and EXPLAIN), its
@@ -39,12 +39,12 @@ type ColOrigin struct {
 
 // Rel is a node of the relational tree.
 type Rel interface {
-	// outCols lists the columns the node produces, in order.
+	// OutCols lists the columns the node produces, in order.
 	OutCols() []ColID
 }
 
-// Scan reads a table at one snapshot. cols[i] is the id of the
-// table column fields[i] (every top-level column: lower reads only
+// Scan reads a table at one snapshot. Cols[i] is the id of the
+// table column FieldIDs[i] (every top-level column: lower reads only
 // those used).
 type Scan struct {
 	Table    *catalog.Table
@@ -65,13 +65,13 @@ type Values struct {
 	Cols []ColID
 }
 
-// Filter keeps the rows for which pred is true.
+// Filter keeps the rows for which Pred is true.
 type Filter struct {
 	In   Rel
 	Pred expr.Expr
 }
 
-// Project computes exprs[i] as column cols[i]. An expression that is
+// Project computes Exprs[i] as column Cols[i]. An expression that is
 // just a reference to the same id passes the column through.
 type Project struct {
 	In    Rel
@@ -79,8 +79,8 @@ type Project struct {
 	Cols  []ColID
 }
 
-// Agg groups its input by groups and computes aggs; it produces the
-// group keys (groupCols) then the aggregates (aggCols).
+// Agg groups its input by Groups and computes Aggs; it produces the
+// group keys (GroupCols) then the aggregates (AggCols).
 type Agg struct {
 	In        Rel
 	Groups    []expr.Expr
@@ -106,11 +106,11 @@ var joinTypeNames = [...]string{"inner", "left", "right", "full", "semi", "anti"
 
 func (t JoinType) String() string { return joinTypeNames[t] }
 
-// Join joins two inputs on cond (nil: a cross join). Inner and outer
+// Join joins two inputs on Cond (nil: a cross join). Inner and outer
 // joins produce the left then the right columns; semi and anti joins the
-// left ones; a mark join the left ones and mark, a boolean: whether the
-// row has a match. nullAware gives a mark or anti join the semantics of IN /
-// NOT IN; single makes more than one match per left row an error (scalar
+// left ones; a mark join the left ones and Mark, a boolean: whether the
+// row has a match. NullAware gives a mark or anti join the semantics of IN /
+// NOT IN; Single makes more than one match per left row an error (scalar
 // subqueries).
 type Join struct {
 	Typ         JoinType
@@ -119,8 +119,8 @@ type Join struct {
 	Mark        ColID
 	NullAware   bool
 	Single      bool
-	// apply: the right side refers to the left's columns and is run once
-	// per left row (lower_apply.go).
+	// Apply: the right side refers to the left's columns and is run once
+	// per left row (lower/apply.go).
 	Apply bool
 }
 
@@ -130,7 +130,7 @@ type Sort struct {
 	Keys []SortKey
 }
 
-// Limit skips offset rows and then passes at most limit (-1: all).
+// Limit skips Offset rows and then passes at most Limit (-1: all).
 type Limit struct {
 	In            Rel
 	Limit, Offset int64
@@ -147,8 +147,8 @@ type Window struct {
 }
 
 // SetOp is UNION ALL (all inputs), or INTERSECT / EXCEPT [ALL] (two
-// inputs). ins[i] produces the columns inCols[i], already cast to the
-// result types; the node produces cols.
+// inputs). Ins[i] produces the columns InCols[i], already cast to the
+// result types; the node produces Cols.
 type SetOp struct {
 	Op     string // "union", "intersect", "except"
 	All    bool
@@ -170,7 +170,7 @@ type TableFunc struct {
 
 // Recursive is WITH RECURSIVE's union of an anchor and a recursive
 // term that reads the previous iteration's rows through a WorkTable
-// with the same wt.
+// with the same WT.
 type Recursive struct {
 	Anchor, Recursive      Rel
 	AnchorCols, RecursCols []ColID
@@ -232,7 +232,7 @@ func SetOf(ids []ColID) ColSet {
 	return s
 }
 
-// addRefs adds the column ids e refers to.
+// AddRefs adds the column ids e refers to.
 func (s ColSet) AddRefs(e expr.Expr) {
 	WalkExpr(e, func(e expr.Expr) {
 		if c, ok := e.(*expr.Col); ok {
@@ -248,7 +248,7 @@ func RefsOf(e expr.Expr) ColSet {
 	return s
 }
 
-// subsetOf reports whether every id of s is in t.
+// SubsetOf reports whether every id of s is in t.
 func (s ColSet) SubsetOf(t ColSet) bool {
 	for id := range s {
 		if !t.Has(id) {

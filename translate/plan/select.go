@@ -9,9 +9,9 @@ import (
 	"github.com/icegate/icegate/internal/pgtypes"
 )
 
-// Select is a bound query: its relational tree (root), the columns of
-// its result (out, which root produces among maybe others) and how they
-// are described to the client (cols). output holds a reference to each
+// Select is a bound query: its relational tree (Root), the columns of
+// its result (Out, which Root produces among maybe others) and how they
+// are described to the client (Cols). Output holds a reference to each
 // result column, for callers that need their Arrow types.
 type Select struct {
 	Root     Rel
@@ -19,15 +19,15 @@ type Select struct {
 	Cols     []pgtypes.Column
 	Output   []expr.Expr
 	ColTable *ColTable
-	// untyped marks result columns that are untyped literals (see
-	// target.untyped); nil when none.
+	// Untyped marks result columns that are untyped literals (see
+	// bind's target.untyped); nil when none.
 	Untyped []bool
 }
 
-// isUntyped reports whether result column i is an untyped literal.
+// IsUntyped reports whether result column i is an untyped literal.
 func (p *Select) IsUntyped(i int) bool { return i < len(p.Untyped) && p.Untyped[i] }
 
-// render prints the optimized tree root of p; with stats (EXPLAIN
+// Render prints the optimized tree root of p; with stats (EXPLAIN
 // ANALYZE) each node also shows what it did.
 func (p *Select) Render(stats map[Rel]string) []string {
 	root := p.Root
