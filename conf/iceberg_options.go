@@ -7,7 +7,7 @@ import (
 
 // Iceberg's configuration levels (seed 000). An option of a read or a
 // write takes its value from, highest first: the statement (a hint after
-// the table name, hints.go), the session (SET iceberg.<option>), the
+// the table name, translate/parse/hints.go), the session (SET iceberg.<option>), the
 // table's property, the default. This file is the one registry of those
 // options: their levels, defaults, table properties and whether icegate
 // acts on them; the session settings iceberg.<option> are made from it.

@@ -111,7 +111,7 @@ func (e *schemaEdit) parentOf(name string) (*[]catalog.NestedField, string, erro
 	return &st.Fields, name[k+1:], nil
 }
 
-// add adds a column; f.ID and the ids inside f.Type come from e.ids.
+// Add adds a column; f.ID and the ids inside f.Type come from e.ids.
 // It returns false when the column exists and ifNotExists is set.
 func (e *schemaEdit) Add(name string, f catalog.NestedField, ifNotExists bool) (bool, error) {
 	fs, leaf, err := e.parentOf(name)

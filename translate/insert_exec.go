@@ -245,7 +245,7 @@ func (s *session) writeRows(ctx context.Context, mc catalog.MutableCatalog, t *c
 	return tw.rows, nil
 }
 
-// compileOptions are the session settings compiled expressions depend on.
+// CompileOptions are the session settings compiled expressions depend on.
 func (s *session) CompileOptions() expr.CompileOptions {
 	return expr.CompileOptions{TimeZone: s.settings.Location()}
 }

@@ -18,7 +18,7 @@ const (
 	sourceDefault   = "default"
 )
 
-// effectiveOption resolves o across the levels: stmt (a hint's options,
+// EffectiveOption resolves o across the levels: stmt (a hint's options,
 // keyed by lower-case Iceberg name; nil for none), the session, props
 // (the table's properties; nil for none), the default.
 func (s *session) EffectiveOption(o *conf.IcebergOption, stmt map[string]string, props map[string]string) bind.OptionValue {

@@ -6,7 +6,7 @@ import (
 	"github.com/icegate/icegate/conf"
 )
 
-// The session as the binder's env (bind_env.go); the other methods of env
+// The session as the binder's env (bind/env.go (bind.Env)); the other methods of env
 // are the session's own.
 
 func (s *session) SessionUser() string                     { return s.user }
@@ -28,7 +28,7 @@ func (s *session) Txid() int64 { return int64(txidBase + s.sysGen) }
 // transaction ids (above FirstNormalTransactionId and the ids initdb uses).
 const txidBase = 1000
 
-// optionRows are the rows of iceberg.options().
+// OptionRows are the rows of iceberg.options().
 func (s *session) OptionRows(opts []conf.IcebergOption, stmt, props map[string]string) [][]any {
 	rows := make([][]any, 0, len(opts))
 	nilIfBlank := func(v string) any {

@@ -11,10 +11,10 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// location is the session's TimeZone (lowering's env).
+// Location is the session's TimeZone (lowering's env).
 func (s *session) Location() *time.Location { return s.settings.Location() }
 
-// runNow runs a subquery before the statement's rows, under statement_mem
+// RunNow runs a subquery before the statement's rows, under statement_mem
 // and a statement_timeout of its own (lowering's env).
 func (s *session) RunNow(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error) {
 	ctx, cancel := s.withStatementTimeout(ctx)

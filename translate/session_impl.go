@@ -123,7 +123,7 @@ type session struct {
 	temp    map[string]*tempView
 	started time.Time
 	// sys is the system catalog snapshot of statement execution sysAt;
-	// sysGen counts executions (syscat.go).
+	// sysGen counts executions (bind/syscat.go).
 	sys           *syscat.Snapshot
 	sysAt, sysGen uint64
 	// implicit is set between wire's BeginImplicit and EndImplicit
@@ -155,7 +155,7 @@ func (s *session) CurrentUser() string {
 	return s.user
 }
 
-// currentSchema is the first schema of search_path that exists, or "".
+// CurrentSchema is the first schema of search_path that exists, or "".
 func (s *session) CurrentSchema(ctx context.Context) string {
 	all, err := s.cat.ListNamespaces(ctx)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/icegate/icegate/translate/parse"
 )
 
-// resolveTable finds the table a name refers to. Names of 1-3 parts:
+// ResolveTable finds the table a name refers to. Names of 1-3 parts:
 // catalog.namespace.table, namespace.table, table. An unqualified name
 // resolves through search_path and then, if the catalog has exactly one
 // namespace, through that one. A namespace written as a dotted string
@@ -24,7 +24,7 @@ func (s *session) ResolveTable(ctx context.Context, tn parse.TableName) (*catalo
 		return t, nil
 	}
 	// Not a table: a metadata table's name (t$snapshots, ns.t.files) is
-	// only readable, through FROM (metatable.go). Say so to whatever else
+	// only readable, through FROM (bind/metatable.go). Say so to whatever else
 	// named it (INSERT, UPDATE, DELETE, TRUNCATE, COPY FROM, DDL).
 	if e := pgerr.As(err); e != nil && (e.Code == pgerr.UndefinedTable || e.Code == pgerr.FeatureNotSupported) {
 		if base, kind, ok := bind.SplitMetaName(tn); ok && metatable.ByName(kind) != nil {

@@ -288,7 +288,7 @@ func (s *settings) reported() map[string]string {
 	return m
 }
 
-// location returns the session time zone.
+// Location returns the session time zone.
 func (s *settings) Location() *time.Location {
 	loc, err := pgtext.ParseTimeZone(s.values["TimeZone"])
 	if err != nil {
@@ -297,7 +297,7 @@ func (s *settings) Location() *time.Location {
 	return loc
 }
 
-// searchPath returns the schemas of search_path in order.
+// SearchPath returns the schemas of search_path in order.
 func (s *settings) SearchPath() []string {
 	return splitSearchPath(s.values["search_path"])
 }

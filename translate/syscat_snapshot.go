@@ -17,7 +17,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 )
 
-// sysSnapshot returns the snapshot of the warehouse that the catalog
+// SysSnapshot returns the snapshot of the warehouse that the catalog
 // relations and functions of the current statement read. It is built once
 // per statement execution (sysGen changes between them) and reused by
 // every catalog relation and function of that statement.

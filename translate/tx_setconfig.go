@@ -7,7 +7,7 @@ import (
 	"github.com/icegate/icegate/translate/bind"
 )
 
-// currentSetting is current_setting(name [, missing_ok]) at run time: a
+// CurrentSetting is current_setting(name [, missing_ok]) at run time: a
 // holds its arguments (binder's env).
 func (s *session) CurrentSetting(a []any) (any, error) {
 	name, ok := a[0].(string)
@@ -25,7 +25,7 @@ func (s *session) CurrentSetting(a []any) (any, error) {
 	return v, nil
 }
 
-// setConfig is set_config(name, value, is_local) at run time: it changes
+// SetConfig is set_config(name, value, is_local) at run time: it changes
 // the session as SET (is_local: SET LOCAL) would, with the same
 // transaction-block rules (binder's env).
 func (s *session) SetConfig(a []any) (any, error) {

@@ -412,7 +412,7 @@ func dropViewError(err error, name string) error {
 	return catalogError(err, kindTable, name)
 }
 
-// lookupView finds the view a 1-3 part name refers to, the way
+// LookupView finds the view a 1-3 part name refers to, the way
 // resolveTable finds tables: an unqualified name is a temporary view of the
 // session first, then a view in the schemas of search_path (or in the only
 // namespace); pg_temp.name is a temporary view only. It returns the query
@@ -428,7 +428,7 @@ func (s *session) LookupView(ctx context.Context, tn parse.TableName) (sql strin
 	return v.Query(), v.DefaultNS, true, nil
 }
 
-// resolveView is lookupView returning the whole definition; nil when there
+// ResolveView is lookupView returning the whole definition; nil when there
 // is no such view.
 func (s *session) ResolveView(ctx context.Context, tn parse.TableName) (*bind.ViewDef, error) {
 	if tn.Catalog != "" && tn.Catalog != s.cat.Name() {

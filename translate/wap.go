@@ -57,7 +57,7 @@ func (s *session) wapBranch(t *catalog.Table) string {
 	return b
 }
 
-// readSnapshot is the snapshot a plain reference to t reads: its current
+// ReadSnapshot is the snapshot a plain reference to t reads: its current
 // one, or the head of the session's WAP branch when there is one.
 func (s *session) ReadSnapshot(t *catalog.Table) *catalog.Snapshot {
 	if b := s.wapBranch(t); b != "" {

@@ -159,7 +159,7 @@ func syntaxError(sql string, err error) error {
 // QuotedIdents returns the byte offsets of quoted identifiers in sql. It
 // reads the text as PostgreSQL's lexer does (strings, dollar quotes,
 // comments) rather than asking pg_query's scanner, which costs as much as
-// a Parse on a long VALUES list.
+// a parse on a long VALUES list.
 func QuotedIdents(sql string) map[int32]bool {
 	var m map[int32]bool
 	n := len(sql)

@@ -17,14 +17,14 @@ import (
 // cgo call, Parse estimates the depth of the tree pg_query would build
 // from the statement's text (a linear scan, no allocation per token) and
 // refuses a statement that may be deeper than the limit. The estimate is
-// an upper bound on the protobuf nesting of the Parse tree; a tree that
+// an upper bound on the protobuf nesting of the parse tree; a tree that
 // passes is shallow enough for the binder, the optimizer and the engine's
 // recursive walks, whose Go stacks grow as needed.
 
 // pgerr.StatementTooComplex is SQLSTATE 54001, PostgreSQL's "stack depth
 // limit exceeded".
 
-// maxTreeDepth is the deepest Parse tree (in protobuf message levels, about
+// maxTreeDepth is the deepest parse tree (in protobuf message levels, about
 // two per expression level) Parse accepts. 8,192 levels let 1+1+...+1 have
 // about 4,090 terms, as PostgreSQL does, and stay well inside both
 // protobuf's decoding limit and a 2 MB C stack (about 12,000 levels fit).
@@ -37,7 +37,7 @@ func errTooDeep() error {
 			"(a chain of binary operators counts one level per operator); simplify it or split it.")
 }
 
-// checkTreeDepth returns 54001 when a statement of sql may Parse to a tree
+// checkTreeDepth returns 54001 when a statement of sql may parse to a tree
 // deeper than limit levels.
 func checkTreeDepth(sql string, limit int) error {
 	if EstimateTreeDepth(sql, limit) > limit {
