@@ -6,7 +6,7 @@ import (
 	"github.com/icegate/icegate/conf"
 )
 
-// The session as the binder's env (bind/env.go (bind.Env)); the other methods of env
+// The session as the binder's bind.Env (translate/bind/env.go); the other methods
 // are the session's own.
 
 func (s *session) SessionUser() string                     { return s.user }
