@@ -1,10 +1,9 @@
-package translate
+package parse
 
 import (
 	"testing"
 
 	"github.com/icegate/icegate/internal/pgerr"
-	"github.com/icegate/icegate/translate/parse"
 )
 
 // TestRewriteAsOf checks which clauses the time-travel pass cuts out, the
@@ -27,7 +26,7 @@ func TestRewriteAsOf(t *testing.T) {
 		{sql: "SELECT * FROM t VERSION AS OF WHERE", code: pgerr.SyntaxError},
 	}
 	for _, c := range cases {
-		out, clauses, err := parse.RewriteAsOf(c.sql)
+		out, clauses, err := RewriteAsOf(c.sql)
 		if c.code != "" {
 			if pe := pgerr.As(err); pe == nil || pe.Code != c.code {
 				t.Errorf("%q: err %v, want %s", c.sql, err, c.code)

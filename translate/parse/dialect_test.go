@@ -1,16 +1,17 @@
-package translate
+package parse
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/internal/pgerr"
-	"github.com/icegate/icegate/translate/bind"
-	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/metatable"
 )
+
+// testConfig is the parse configuration of icegate's SQL, as bind has it.
+var testConfig = Config{IsMetaTable: func(name string) bool { return metatable.ByName(name) != nil }}
 
 // TestRewriteDialect checks the text the dialect pass hands the parser: the
 // same length (offsets keep pointing at what the client wrote; want is
@@ -19,7 +20,7 @@ import (
 func TestRewriteDialect(t *testing.T) {
 	cases := []struct {
 		sql, want string
-		check     func(t *testing.T, x *parse.DDLExtras)
+		check     func(t *testing.T, x *DDLExtras)
 	}{
 		{
 			sql:  "SELECT 1",
@@ -32,14 +33,14 @@ func TestRewriteDialect(t *testing.T) {
 		{
 			sql:  "CREATE TABLE db.t (id BIGINT COMMENT 'k', s STRING) USING iceberg PARTITIONED BY (bucket(16, id)) TBLPROPERTIES ('a'='b', 'c' = 'd''e')",
 			want: `CREATE TABLE db.t (id "@1" , s "@2" )`,
-			check: func(t *testing.T, x *parse.DDLExtras) {
+			check: func(t *testing.T, x *DDLExtras) {
 				if !x.Spark || x.Using != "iceberg" || x.Comments["id"] != "k" {
 					t.Errorf("extras %+v", x)
 				}
 				if x.Props["a"] != "b" || x.Props["c"] != "d'e" || strings.Join(x.PropOrder, ",") != "a,c" {
 					t.Errorf("properties %v", x.Props)
 				}
-				if len(x.Partitioned) != 1 || x.Partitioned[0] != (parse.PartitionItem{Transform: "bucket", Column: "id", Param: 16, HasParam: true, Loc: x.Partitioned[0].Loc}) {
+				if len(x.Partitioned) != 1 || x.Partitioned[0] != (PartitionItem{Transform: "bucket", Column: "id", Param: 16, HasParam: true, Loc: x.Partitioned[0].Loc}) {
 					t.Errorf("partitioning %+v", x.Partitioned)
 				}
 				if x.Types["@1"].Name != "bigint" || x.Types["@2"].Name != "string" {
@@ -50,7 +51,7 @@ func TestRewriteDialect(t *testing.T) {
 		{
 			sql:  "create table t (m map<string, array<struct<a: int, b: decimal(5,2)>>>)",
 			want: `create table t (m "@1" )`,
-			check: func(t *testing.T, x *parse.DDLExtras) {
+			check: func(t *testing.T, x *DDLExtras) {
 				m := x.Types["@1"]
 				if m == nil || m.Name != "map" || m.Val.Name != "array" || m.Val.Elem.Fields[1].T.Args[1] != 2 {
 					t.Errorf("type %+v", m)
@@ -60,7 +61,7 @@ func TestRewriteDialect(t *testing.T) {
 		{
 			sql:  "DROP TABLE a.b PURGE; SELECT 1",
 			want: "DROP TABLE a.b ; SELECT 1",
-			check: func(t *testing.T, x *parse.DDLExtras) {
+			check: func(t *testing.T, x *DDLExtras) {
 				if !x.Purge || x.Start != 0 || x.End != 21 {
 					t.Errorf("extras %+v", x)
 				}
@@ -80,7 +81,7 @@ func TestRewriteDialect(t *testing.T) {
 		},
 	}
 	for _, c := range cases {
-		got, extras, err := parse.RewriteDialect(c.sql, bind.ParseConfig)
+		got, extras, err := RewriteDialect(c.sql, testConfig)
 		if err != nil {
 			t.Errorf("%s: %v", c.sql, err)
 			continue
@@ -112,57 +113,9 @@ func TestRewriteDialectErrors(t *testing.T) {
 		{"CREATE TABLE t (a INT) TBLPROPERTIES ('a')", pgerr.SyntaxError},
 		{"CREATE TABLE t (a INT) STORED AS orc", pgerr.FeatureNotSupported},
 	} {
-		_, _, err := parse.RewriteDialect(c.sql, bind.ParseConfig)
+		_, _, err := RewriteDialect(c.sql, testConfig)
 		if pgerr.Code(err) != c.code {
 			t.Errorf("%s: %v (%s), want %s", c.sql, err, pgerr.Code(err), c.code)
 		}
 	}
-}
-
-// TestCopyOptions checks option defaults and checks, in both syntaxes.
-func TestCopyOptions(t *testing.T) {
-	cols := []string{"a", "b"}
-	cases := []struct {
-		sql  string
-		want string // fmt of the options, or the SQLSTATE
-	}{
-		{"COPY t FROM STDIN", `{text 9 \N 0 0 false [] [] []}`},
-		{"COPY t FROM STDIN CSV HEADER", `{csv 44  34 34 true [] [] []}`},
-		{"COPY t FROM STDIN WITH (FORMAT csv, HEADER true, DELIMITER ';', NULL 'NA', QUOTE '''', ESCAPE '\\')", `{csv 59 NA 39 92 true [] [] []}`},
-		{"COPY t FROM STDIN WITH (FORMAT csv, FORCE_NOT_NULL (b), FORCE_NULL (a))", `{csv 44  34 34 false [] [1] [0]}`},
-		{"COPY t TO STDOUT WITH (FORMAT csv, FORCE_QUOTE *)", `{csv 44  34 34 false [0 1] [] []}`},
-		{"COPY t TO STDOUT (FORMAT csv, FORCE_QUOTE (b))", `{csv 44  34 34 false [1] [] []}`},
-		{"COPY t FROM STDIN DELIMITER '|' NULL ''", `{text 124  0 0 false [] [] []}`},
-		{"COPY t FROM STDIN WITH (FORMAT csv, FORCE_QUOTE (a))", pgerr.FeatureNotSupported},
-		{"COPY t FROM STDIN WITH (FORMAT csv, FORCE_NULL (zz))", pgerr.InvalidColumnReference},
-		{"COPY t FROM STDIN WITH (FORMAT 'xml')", pgerr.InvalidParameterValue},
-		{"COPY t FROM STDIN WITH (FORMAT binary)", "{binary 0  0 0 false [] [] []}"},
-		{"COPY t FROM STDIN BINARY", "{binary 0  0 0 false [] [] []}"},
-		{"COPY t FROM STDIN WITH (FORMAT binary, HEADER)", pgerr.SyntaxError},
-		{"COPY t FROM STDIN WITH (FORMAT csv, FORMAT text)", pgerr.SyntaxError},
-		{"COPY t FROM STDIN WITH (ESCAPE 'x')", pgerr.FeatureNotSupported},
-		{"COPY t FROM STDIN WITH (FORMAT csv, DELIMITER '\"')", pgerr.FeatureNotSupported},
-		{"COPY t FROM STDIN WITH (DELIMITER 'a')", pgerr.InvalidParameterValue},
-	}
-	for _, c := range cases {
-		tree, err := pg.Parse(c.sql)
-		if err != nil {
-			t.Fatalf("%s: %v", c.sql, err)
-		}
-		cs := tree.Stmts[0].Stmt.GetCopyStmt()
-		o, err := copyOptions(cs.Options, cols, cs.IsFrom)
-		got := ""
-		if err != nil {
-			got = pgerr.Code(err)
-		} else {
-			got = fmtOptions(o)
-		}
-		if got != c.want {
-			t.Errorf("%s: got %s, want %s", c.sql, got, c.want)
-		}
-	}
-}
-
-func fmtOptions(o CopyOptions) string {
-	return fmt.Sprintf("{%s %d %s %d %d %v %v %v %v}", o.Format, o.Delimiter, o.Null, o.Quote, o.Escape, o.Header, o.ForceQuote, o.ForceNotNull, o.ForceNull)
 }

@@ -1,10 +1,9 @@
-package translate
+package bind
 
 import (
 	"testing"
 
 	"github.com/icegate/icegate/internal/pgerr"
-	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -35,7 +34,7 @@ func TestScanHints(t *testing.T) {
 		hints, err := parse.ScanHints(c.sql)
 		if err == nil {
 			stmts := []parse.Stmt{{SQL: c.sql, Hints: hints}}
-			err = bind.CheckHints(stmts)
+			err = CheckHints(stmts)
 			asOf = stmts[0].AsOf
 		}
 		if c.code != "" {
