@@ -10,6 +10,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/changelog"
 	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
@@ -29,31 +30,6 @@ import (
 // where a and b are snapshot ids, branch or tag names or timestamps; a
 // NULL start means from the table's first snapshot, a missing or NULL
 // end the table's current snapshot.
-
-// changesRel reads the change log of a table.
-type changesRel struct {
-	table    *catalog.Table
-	schema   *catalog.Schema
-	from, to *catalog.Snapshot // from nil: since the first snapshot
-	steps    []changeStep
-	name     string // as written, for EXPLAIN
-	fieldIDs []int  // the table columns: cols[:len(fieldIDs)]
-	// cols are the table's columns then _change_type, _change_ordinal and
-	// _commit_snapshot_id.
-	cols []plan.ColID
-}
-
-func (r *changesRel) OutCols() []plan.ColID { return r.cols }
-
-// changeStep is one snapshot of the change log and its parent (nil for
-// the table's first snapshot).
-type changeStep struct {
-	snap, parent *catalog.Snapshot
-	ordinal      int32
-}
-
-// The change columns after the table's.
-var changeCols = []metatable.Column{{Name: "_change_type", Typ: plan.TText}, {Name: "_change_ordinal", Typ: plan.TInt4}, {Name: "_commit_snapshot_id", Typ: plan.TInt8}}
 
 // bindTableChanges binds iceberg.table_changes('ns.t', start [, end]).
 func (b *Binder) bindTableChanges(rf *pg.RangeFunction, fc *pg.FuncCall) (plan.Rel, error) {
@@ -103,7 +79,7 @@ func (b *Binder) bindChanges(rv *pg.RangeVar, tn parse.TableName, t *catalog.Tab
 	if err != nil {
 		return nil, b.ErrAt(err, c.Loc)
 	}
-	steps, err := changeSteps(m, tn.Written, from, to)
+	steps, err := changelog.Steps(m, tn.Written, from, to)
 	if err != nil {
 		return nil, b.ErrAt(err, c.Loc)
 	}
@@ -115,11 +91,11 @@ func (b *Binder) bindChanges(rv *pg.RangeVar, tn parse.TableName, t *catalog.Tab
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no schema", tn.Written)
 	}
 	cols := ColumnsOf(schema)
-	if len(colAliases) > len(cols)+len(changeCols) {
+	if len(colAliases) > len(cols)+len(changelog.Columns) {
 		return nil, b.ErrAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
-			tn.Name, len(cols)+len(changeCols), len(colAliases)), rv.Location)
+			tn.Name, len(cols)+len(changelog.Columns), len(colAliases)), rv.Location)
 	}
-	r := &changesRel{table: t, schema: schema, from: from, to: to, steps: steps, name: tn.Written}
+	r := &changelog.Rel{Table: t, Schema: schema, From: from, To: to, Steps: steps, Name: tn.Written}
 	if alias == "" {
 		alias = tn.Name
 	}
@@ -130,17 +106,17 @@ func (b *Binder) bindChanges(rv *pg.RangeVar, tn parse.TableName, t *catalog.Tab
 			name = colAliases[i]
 		}
 		id := b.newCol(name, col.Type, col.Arrow)
-		r.fieldIDs = append(r.fieldIDs, col.FieldID)
-		r.cols = append(r.cols, id)
+		r.FieldIDs = append(r.FieldIDs, col.FieldID)
+		r.Cols = append(r.Cols, id)
 		it.cols = append(it.cols, itemCol{name: name, id: id})
 	}
-	for _, cc := range changeCols {
+	for _, cc := range changelog.Columns {
 		name := cc.Name
 		if n := len(it.cols); n < len(colAliases) {
 			name = colAliases[n]
 		}
 		id := b.newCol(name, cc.Typ, plan.ArrowOf(cc.Typ))
-		r.cols = append(r.cols, id)
+		r.Cols = append(r.Cols, id)
 		it.cols = append(it.cols, itemCol{name: name, id: id})
 	}
 	b.scope.items = append(b.scope.items, it)
@@ -224,81 +200,3 @@ func isNullValue(text string, node *pg.Node) bool {
 	}
 	return strings.EqualFold(strings.TrimSpace(text), "null")
 }
-
-// changeSteps lists the snapshots after from (exclusive; nil: from the
-// first) up to to (inclusive) on to's ancestry, oldest first, without
-// replace snapshots, numbered by their ordinal. It fails with 22023 when
-// from is not an ancestor of to.
-func changeSteps(m *catalog.TableMetadata, name string, from, to *catalog.Snapshot) ([]changeStep, error) {
-	var chain []*catalog.Snapshot
-	found := from == nil
-	expired := ""
-	for s := to; s != nil; {
-		if from != nil && s.SnapshotID == from.SnapshotID {
-			found = true
-			break
-		}
-		chain = append(chain, s)
-		if s.ParentSnapshotID == nil {
-			break
-		}
-		p := m.SnapshotByID(*s.ParentSnapshotID)
-		if p == nil {
-			expired = fmt.Sprintf(" It ends at snapshot %d, whose parent %d has expired.", s.SnapshotID, *s.ParentSnapshotID)
-		}
-		s = p
-	}
-	if !found {
-		toText := "the table's current state (no snapshot)"
-		if to != nil {
-			toText = "snapshot " + strconv.FormatInt(to.SnapshotID, 10)
-		}
-		var ids []string
-		for i, s := range chain {
-			if i == 20 {
-				ids = append(ids, "...")
-				break
-			}
-			ids = append(ids, strconv.FormatInt(s.SnapshotID, 10))
-		}
-		e := pgerr.New(pgerr.InvalidParameterValue, "snapshot %d of table \"%s\" is not an ancestor of %s", from.SnapshotID, name, toText)
-		if len(ids) > 0 {
-			e = e.WithDetail("The ancestry of %s, newest first: %s.%s", toText, strings.Join(ids, ", "), expired)
-		}
-		return nil, e.WithHint("The start of a table's changes must be an older snapshot on the end's branch.")
-	}
-	var steps []changeStep
-	for i := len(chain) - 1; i >= 0; i-- {
-		s := chain[i]
-		if s.Summary["operation"] == "replace" {
-			continue
-		}
-		st := changeStep{snap: s, ordinal: int32(len(steps))}
-		if s.ParentSnapshotID != nil {
-			st.parent = m.SnapshotByID(*s.ParentSnapshotID)
-		}
-		steps = append(steps, st)
-	}
-	return steps, nil
-}
-
-// Describe is the change log's line in a plan.
-func (x *changesRel) Describe(q *plan.ColTable) string {
-	from, to := "the first snapshot", "no snapshot"
-	if x.from != nil {
-		from = "snapshot " + strconv.FormatInt(x.from.SnapshotID, 10)
-	}
-	if x.to != nil {
-		to = "snapshot " + strconv.FormatInt(x.to.SnapshotID, 10)
-	}
-	return fmt.Sprintf("changes of %s after %s through %s (%d snapshots) [%s]", x.name, from, to, len(x.steps), plan.FmtCols(q, x.cols))
-}
-
-// changeTypeDelete and changeTypeInsert are the values of _change_type.
-const (
-	changeTypeDelete = "DELETE"
-	changeTypeInsert = "INSERT"
-)
-
-// Estimate is a guess: counting the rows would cost as much as reading them.
-func (r *changesRel) Estimate() (rows, base float64) { return plan.SourceGuess() }

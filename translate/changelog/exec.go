@@ -1,4 +1,4 @@
-package bind
+package changelog
 
 import (
 	"context"
@@ -17,34 +17,34 @@ import (
 
 // Lower makes the operator that reads a change log: the table columns
 // need asks for, then the change columns it asks for.
-func (x *changesRel) Lower(_ context.Context, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
-	n := len(x.fieldIDs)
+func (x *Rel) Lower(_ context.Context, need plan.ColSet) (engine.Operator, []plan.ColID, error) {
+	n := len(x.FieldIDs)
 	var ids []int
 	var layout []plan.ColID
 	for i := 0; i < n; i++ {
-		if need.Has(x.cols[i]) {
-			ids = append(ids, x.fieldIDs[i])
-			layout = append(layout, x.cols[i])
+		if need.Has(x.Cols[i]) {
+			ids = append(ids, x.FieldIDs[i])
+			layout = append(layout, x.Cols[i])
 		}
 	}
 	var extras []int
-	for k := range changeCols {
-		if id := x.cols[n+k]; need.Has(id) {
+	for k := range Columns {
+		if id := x.Cols[n+k]; need.Has(id) {
 			extras = append(extras, k)
 			layout = append(layout, id)
 		}
 	}
-	probe := scan.New(engine.ScanSpec{Table: x.table, Schema: x.schema, FieldIDs: ids}, scan.Options{})
+	probe := scan.New(engine.ScanSpec{Table: x.Table, Schema: x.Schema, FieldIDs: ids}, scan.Options{})
 	fields := append([]arrow.Field(nil), probe.Schema().Fields()...)
 	for _, k := range extras {
-		fields = append(fields, arrow.Field{Name: changeCols[k].Name, Type: plan.ArrowOf(changeCols[k].Typ), Nullable: true})
+		fields = append(fields, arrow.Field{Name: Columns[k].Name, Type: plan.ArrowOf(Columns[k].Typ), Nullable: true})
 	}
 	op := &changesOp{
 		rel:     x,
 		ids:     ids,
 		extras:  extras,
 		schema:  arrow.NewSchema(fields, nil),
-		planner: &changePlanner{table: x.table, schema: x.schema},
+		planner: &changePlanner{table: x.Table, schema: x.Schema},
 	}
 	return op, layout, nil
 }
@@ -52,7 +52,7 @@ func (x *changesRel) Lower(_ context.Context, need plan.ColSet) (engine.Operator
 // changesOp yields the change log step by step: each step is planned
 // when the one before it has been read.
 type changesOp struct {
-	rel     *changesRel
+	rel     *Rel
 	ids     []int // table columns read
 	extras  []int // change columns produced (indexes into changeCols)
 	schema  *arrow.Schema
@@ -108,16 +108,16 @@ func (o *changesOp) Next() (arrow.RecordBatch, error) {
 		if len(o.queue) > 0 {
 			o.cur, o.queue = o.queue[0], o.queue[1:]
 			fids := append(append([]int(nil), o.ids...), scan.FieldIDFile, scan.FieldIDPos)
-			o.sc = scan.New(engine.ScanSpec{Table: o.rel.table, Tasks: o.cur.tasks, Schema: o.rel.schema, FieldIDs: fids}, scan.Options{Alloc: o.mem})
+			o.sc = scan.New(engine.ScanSpec{Table: o.rel.Table, Tasks: o.cur.tasks, Schema: o.rel.Schema, FieldIDs: fids}, scan.Options{Alloc: o.mem})
 			if err := o.sc.Open(o.ctx); err != nil {
 				return nil, err
 			}
 			continue
 		}
-		if o.next >= len(o.rel.steps) {
+		if o.next >= len(o.rel.Steps) {
 			return nil, nil
 		}
-		parts, err := o.planner.parts(o.ctx, o.rel.steps[o.next])
+		parts, err := o.planner.parts(o.ctx, o.rel.Steps[o.next])
 		if err != nil {
 			return nil, err
 		}
