@@ -30,70 +30,69 @@ type setting struct {
 // settingDefs is the registry of the settings a session knows. Names are
 // matched case-insensitively. session_authorization's default is the
 // session's user, filled in when the session starts.
-var settingDefs = []setting{
-	{Name: "application_name", Doc: "Sets the application name to be reported in statistics and logs.", Default: "", Reported: true},
-	{Name: "bytea_output", Doc: "Sets the output format for bytea.", Default: "hex", Check: oneOf("hex", "escape")},
-	{Name: "client_encoding", Doc: "Sets the client's character set encoding.", Default: "UTF8", Reported: true, Check: checkEncoding},
-	{Name: "DateStyle", Doc: "Sets the display format for date and time values.", Default: "ISO, MDY", Reported: true, Check: checkDateStyle},
-	{Name: "extra_float_digits", Doc: "Sets the number of digits displayed for floating-point values.", Default: "1", Check: checkIntRange(-15, 3)},
-	{Name: "integer_datetimes", Doc: "Shows whether datetimes are integer based.", Default: "on", Reported: true, ReadOnly: true},
-	{Name: "IntervalStyle", Doc: "Sets the display format for interval values.", Default: "postgres", Reported: true,
-		Check: oneOf("postgres", "postgres_verbose", "sql_standard", "iso_8601")},
-	{Name: "is_superuser", Doc: "Shows whether the current user is a superuser.", Default: "on", Reported: true, ReadOnly: true},
-	{Name: "lc_messages", Doc: "Sets the language in which messages are displayed.", Default: "C"},
-	{Name: "lc_monetary", Doc: "Sets the locale for formatting monetary amounts.", Default: "C"},
-	{Name: "lc_numeric", Doc: "Sets the locale for formatting numbers.", Default: "C"},
-	{Name: "lc_time", Doc: "Sets the locale for formatting date and time values.", Default: "C"},
-	{Name: "max_identifier_length", Doc: "Shows the maximum identifier length.", Default: "63", ReadOnly: true},
-	{Name: "max_index_keys", Doc: "Shows the maximum number of index keys.", Default: "32", ReadOnly: true},
-	{Name: "max_function_args", Doc: "Shows the maximum number of function arguments.", Default: "100", ReadOnly: true},
-	{Name: "block_size", Doc: "Shows the size of a disk block.", Default: "8192", ReadOnly: true},
-	{Name: "search_path", Doc: "Sets the schema search order for names that are not schema-qualified.", Default: "public, default"},
-	{Name: "server_encoding", Doc: "Shows the server (database) character set encoding.", Default: "UTF8", Reported: true, ReadOnly: true},
-	{Name: "server_version", Doc: "Shows the server version.", Default: syscat.PGVersion, Reported: true, ReadOnly: true},
-	{Name: "server_version_num", Doc: "Shows the server version as an integer.", Default: strconv.Itoa(syscat.PGVersionNum), ReadOnly: true},
-	{Name: "session_authorization", Doc: "Sets the session user name.", Default: "", Reported: true},
-	{Name: "standard_conforming_strings", Doc: "Causes '...' strings to treat backslashes literally.", Default: "on", Reported: true, Check: oneOf("on")},
-	{Name: "statement_timeout", Doc: "Sets the maximum allowed duration of any statement.", Default: "0", Check: checkMillis},
-	// pg_dump --quote-all-identifiers sets this to have the server's
-	// deparsing functions quote every name; icegate's do not.
-	{Name: "quote_all_identifiers", Doc: "When generating SQL fragments, quote all identifiers.", Default: "off", Check: checkQuoteAll},
-	{Name: "idle_in_transaction_session_timeout", Doc: "Sets the maximum allowed idle time between queries, when in a transaction.", Default: "0", Check: checkMillisOf("idle_in_transaction_session_timeout")},
-	{Name: statementMemSetting, Doc: "Sets the most memory one statement may hold (sorts, hash tables, windows, aggregated and computed values), at most the server's max_statement_mem (0: that); past it the statement fails with 53200.", Default: defaultStatementMem, Check: checkMemory},
-	{Name: optimizerPassesSetting, Doc: "Names optimizer passes to skip (comma-separated), for debugging a plan; EXPLAIN VERBOSE lists the passes that ran.", Default: "", Check: checkOptimizerPasses},
-	{Name: "TimeZone", Doc: "Sets the time zone for displaying and interpreting time stamps.", Default: "UTC", Reported: true, Check: checkTimeZone},
-	{Name: "transaction_isolation", Doc: "Sets the current transaction's isolation level.", Default: "read committed", Check: checkIsolation},
-	{Name: "default_transaction_isolation", Doc: "Sets the transaction isolation level of each new transaction.", Default: "read committed", Check: checkIsolation},
-	{Name: "default_transaction_read_only", Doc: "Sets the default read-only status of new transactions.", Default: "off", Check: checkBool},
-	{Name: "transaction_read_only", Doc: "Sets the current transaction's read-only status.", Default: "off", Check: checkBool},
-	{Name: "default_transaction_deferrable", Doc: "Sets the default deferrable status of new transactions.", Default: "off", Check: checkBool},
-	{Name: "transaction_deferrable", Doc: "Whether to defer a read-only serializable transaction until it can be executed with no possible serialization failures.", Default: "off", Check: checkBool},
-	{Name: "scram_iterations", Doc: "Sets the iteration count for SCRAM secret generation.", Default: "4096"},
-	{Name: "in_hot_standby", Doc: "Shows whether hot standby is currently active.", Default: "off", Reported: true, ReadOnly: true},
+var settingDefs = allSettingDefs()
+
+// ownSettingDefs are icegate's own settings and the PostgreSQL settings it
+// acts on.
+func ownSettingDefs() []setting {
+	return []setting{
+		{Name: "application_name", Doc: "Sets the application name to be reported in statistics and logs.", Default: "", Reported: true},
+		{Name: "bytea_output", Doc: "Sets the output format for bytea.", Default: "hex", Check: oneOf("hex", "escape")},
+		{Name: "client_encoding", Doc: "Sets the client's character set encoding.", Default: "UTF8", Reported: true, Check: checkEncoding},
+		{Name: "DateStyle", Doc: "Sets the display format for date and time values.", Default: "ISO, MDY", Reported: true, Check: checkDateStyle},
+		{Name: "extra_float_digits", Doc: "Sets the number of digits displayed for floating-point values.", Default: "1", Check: checkIntRange(-15, 3)},
+		{Name: "integer_datetimes", Doc: "Shows whether datetimes are integer based.", Default: "on", Reported: true, ReadOnly: true},
+		{Name: "IntervalStyle", Doc: "Sets the display format for interval values.", Default: "postgres", Reported: true,
+			Check: oneOf("postgres", "postgres_verbose", "sql_standard", "iso_8601")},
+		{Name: "is_superuser", Doc: "Shows whether the current user is a superuser.", Default: "on", Reported: true, ReadOnly: true},
+		{Name: "lc_messages", Doc: "Sets the language in which messages are displayed.", Default: "C"},
+		{Name: "lc_monetary", Doc: "Sets the locale for formatting monetary amounts.", Default: "C"},
+		{Name: "lc_numeric", Doc: "Sets the locale for formatting numbers.", Default: "C"},
+		{Name: "lc_time", Doc: "Sets the locale for formatting date and time values.", Default: "C"},
+		{Name: "max_identifier_length", Doc: "Shows the maximum identifier length.", Default: "63", ReadOnly: true},
+		{Name: "max_index_keys", Doc: "Shows the maximum number of index keys.", Default: "32", ReadOnly: true},
+		{Name: "max_function_args", Doc: "Shows the maximum number of function arguments.", Default: "100", ReadOnly: true},
+		{Name: "block_size", Doc: "Shows the size of a disk block.", Default: "8192", ReadOnly: true},
+		{Name: "search_path", Doc: "Sets the schema search order for names that are not schema-qualified.", Default: "public, default"},
+		{Name: "server_encoding", Doc: "Shows the server (database) character set encoding.", Default: "UTF8", Reported: true, ReadOnly: true},
+		{Name: "server_version", Doc: "Shows the server version.", Default: syscat.PGVersion, Reported: true, ReadOnly: true},
+		{Name: "server_version_num", Doc: "Shows the server version as an integer.", Default: strconv.Itoa(syscat.PGVersionNum), ReadOnly: true},
+		{Name: "session_authorization", Doc: "Sets the session user name.", Default: "", Reported: true},
+		{Name: "standard_conforming_strings", Doc: "Causes '...' strings to treat backslashes literally.", Default: "on", Reported: true, Check: oneOf("on")},
+		{Name: "statement_timeout", Doc: "Sets the maximum allowed duration of any statement.", Default: "0", Check: checkMillis},
+		// pg_dump --quote-all-identifiers sets this to have the server's
+		// deparsing functions quote every name; icegate's do not.
+		{Name: "quote_all_identifiers", Doc: "When generating SQL fragments, quote all identifiers.", Default: "off", Check: checkQuoteAll},
+		{Name: "idle_in_transaction_session_timeout", Doc: "Sets the maximum allowed idle time between queries, when in a transaction.", Default: "0", Check: checkMillisOf("idle_in_transaction_session_timeout")},
+		{Name: statementMemSetting, Doc: "Sets the most memory one statement may hold (sorts, hash tables, windows, aggregated and computed values), at most the server's max_statement_mem (0: that); past it the statement fails with 53200.", Default: defaultStatementMem, Check: checkMemory},
+		{Name: optimizerPassesSetting, Doc: "Names optimizer passes to skip (comma-separated), for debugging a plan; EXPLAIN VERBOSE lists the passes that ran.", Default: "", Check: checkOptimizerPasses},
+		{Name: "TimeZone", Doc: "Sets the time zone for displaying and interpreting time stamps.", Default: "UTC", Reported: true, Check: checkTimeZone},
+		{Name: "transaction_isolation", Doc: "Sets the current transaction's isolation level.", Default: "read committed", Check: checkIsolation},
+		{Name: "default_transaction_isolation", Doc: "Sets the transaction isolation level of each new transaction.", Default: "read committed", Check: checkIsolation},
+		{Name: "default_transaction_read_only", Doc: "Sets the default read-only status of new transactions.", Default: "off", Check: checkBool},
+		{Name: "transaction_read_only", Doc: "Sets the current transaction's read-only status.", Default: "off", Check: checkBool},
+		{Name: "default_transaction_deferrable", Doc: "Sets the default deferrable status of new transactions.", Default: "off", Check: checkBool},
+		{Name: "transaction_deferrable", Doc: "Whether to defer a read-only serializable transaction until it can be executed with no possible serialization failures.", Default: "off", Check: checkBool},
+		{Name: "scram_iterations", Doc: "Sets the iteration count for SCRAM secret generation.", Default: "4096"},
+		{Name: "in_hot_standby", Doc: "Shows whether hot standby is currently active.", Default: "off", Reported: true, ReadOnly: true},
+	}
 }
 
 // settingAliases maps alternative names to canonical ones (lower case).
-var settingAliases = map[string]string{
-	"time zone": "timezone",
-	"names":     "client_encoding",
+var settingAliases = allSettingAliases()
+
+// ownSettingAliases are the alternative names of PostgreSQL's settings.
+func ownSettingAliases() map[string]string {
+	return map[string]string{
+		"time zone": "timezone",
+		"names":     "client_encoding",
+	}
 }
 
 // lookupSetting finds a setting by name, case-insensitively.
 func lookupSetting(name string) *setting {
 	if i, ok := settingIndex()[canonicalSettingName(name)]; ok {
 		return &settingDefs[i]
-	}
-	return nil
-}
-
-// lookupSettingLinear is lookupSetting for the package's init functions,
-// which run before the index can be built.
-func lookupSettingLinear(name string) *setting {
-	n := canonicalSettingName(name)
-	for i := range settingDefs {
-		if strings.ToLower(settingDefs[i].Name) == n {
-			return &settingDefs[i]
-		}
 	}
 	return nil
 }

@@ -41,9 +41,20 @@ func optionSettingAliases() map[string]string {
 	return m
 }
 
-func init() {
-	settingDefs = append(settingDefs, optionSettings()...)
+// allSettingDefs is the registry of the settings a session knows:
+// icegate's own, the Iceberg options' (iceberg.*), then the rest of
+// PostgreSQL 15's (settings_pg.go).
+func allSettingDefs() []setting {
+	defs := append(ownSettingDefs(), optionSettings()...)
+	return append(defs, serverSettingDefs(defs)...)
+}
+
+// allSettingAliases maps alternative names to canonical ones (lower case):
+// PostgreSQL's and the Spark names of the options' settings.
+func allSettingAliases() map[string]string {
+	m := ownSettingAliases()
 	for k, v := range optionSettingAliases() {
-		settingAliases[k] = v
+		m[k] = v
 	}
+	return m
 }

@@ -20,24 +20,31 @@ import (
 // have no effect; the others keep the value a fresh server boots with and
 // refuse a change with PostgreSQL's 55P02. The settings icegate acts on
 // (settingDefs' own entries) take precedence over these.
-
-func init() {
+//
+// serverSettingDefs are those of PostgreSQL's settings not in have.
+func serverSettingDefs(have []setting) []setting {
+	known := make(map[string]bool, len(have))
+	for _, d := range have {
+		known[strings.ToLower(d.Name)] = true
+	}
+	var out []setting
 	for i := range syscat.ServerSettings {
 		ss := &syscat.ServerSettings[i]
-		if lookupSettingLinear(ss.Name) != nil {
+		if known[canonicalSettingName(ss.Name)] {
 			continue
 		}
 		def := ss.Shown
 		if def == "" {
 			def = formatServerSetting(ss, ss.BootVal)
 		}
-		settingDefs = append(settingDefs, setting{Name: ss.Name, Doc: ss.Desc, Default: def,
+		out = append(out, setting{Name: ss.Name, Doc: ss.Desc, Default: def,
 			ReadOnly: !sessionContext(ss.Context), server: ss, Check: serverSettingCheck(ss)})
 	}
+	return out
 }
 
 // settingIndex maps each setting's lower-case name to its position in
-// settingDefs, built once every init has added its settings.
+// settingDefs, built on first use.
 var settingIndex = sync.OnceValue(func() map[string]int {
 	m := make(map[string]int, len(settingDefs))
 	for i := range settingDefs {
