@@ -92,104 +92,176 @@ func MapChildren(r Rel, fn func(Rel) Rel) Rel { return Map(r, fn, nil) }
 
 // Map copies r with child applied to each of its inputs and ex to each of
 // the expressions it evaluates (those Exprs lists); a nil function keeps
-// what it would map. Leaves without expressions (scans, sources) are
-// returned as they are. It is the one place that knows every node's
-// fields: a new node kind adds its case here, in Children and in Exprs.
+// what it would map. When nothing changes, Map returns r itself (no copy),
+// so a pass that rewrites little allocates little. Leaves without
+// expressions (scans, sources) are returned as they are. It is the one
+// place that knows every node's fields: a new node kind adds its case
+// here, in Children and in Exprs.
 func Map(r Rel, child func(Rel) Rel, ex func(expr.Expr) expr.Expr) Rel {
-	if child == nil {
-		child = func(r Rel) Rel { return r }
-	}
-	if ex == nil {
-		ex = func(e expr.Expr) expr.Expr { return e }
-	}
-	opt := func(e expr.Expr) expr.Expr { // an optional expression stays nil
-		if e == nil {
-			return nil
+	changed := false
+	in := func(c Rel) Rel {
+		if child == nil {
+			return c
 		}
-		return ex(e)
+		n := child(c)
+		if n != c {
+			changed = true
+		}
+		return n
+	}
+	one := func(e expr.Expr) expr.Expr { // an optional expression stays nil
+		if e == nil || ex == nil {
+			return e
+		}
+		n := ex(e)
+		if n != e {
+			changed = true
+		}
+		return n
 	}
 	list := func(es []expr.Expr) []expr.Expr {
-		if es == nil {
-			return nil
+		if ex == nil {
+			return es
 		}
-		out := make([]expr.Expr, len(es))
+		var out []expr.Expr
 		for i, e := range es {
-			out[i] = ex(e)
+			n := ex(e)
+			if n != e && out == nil {
+				out = append(make([]expr.Expr, 0, len(es)), es[:i]...)
+			}
+			if out != nil {
+				out = append(out, n)
+			}
 		}
+		if out == nil {
+			return es
+		}
+		changed = true
 		return out
 	}
 	keys := func(ks []SortKey) []SortKey {
-		if ks == nil {
-			return nil
+		if ex == nil {
+			return ks
 		}
-		out := make([]SortKey, len(ks))
+		var out []SortKey
 		for i, k := range ks {
-			out[i] = k
-			out[i].E = ex(k.E)
+			n := ex(k.E)
+			if n != k.E && out == nil {
+				out = append(make([]SortKey, 0, len(ks)), ks[:i]...)
+			}
+			if out != nil {
+				k.E = n
+				out = append(out, k)
+			}
 		}
+		if out == nil {
+			return ks
+		}
+		changed = true
 		return out
 	}
 	switch x := r.(type) {
 	case *Values:
 		n := *x
-		n.Rows = make([][]expr.Expr, len(x.Rows))
+		n.Rows = nil
 		for i, row := range x.Rows {
-			n.Rows[i] = list(row)
+			nr := list(row)
+			if n.Rows == nil && changed {
+				n.Rows = append(make([][]expr.Expr, 0, len(x.Rows)), x.Rows[:i]...)
+			}
+			if n.Rows != nil {
+				n.Rows = append(n.Rows, nr)
+			}
+		}
+		if !changed {
+			return r
 		}
 		return &n
 	case *Filter:
 		n := *x
-		n.In, n.Pred = child(x.In), ex(x.Pred)
+		n.In, n.Pred = in(x.In), one(x.Pred)
+		if !changed {
+			return r
+		}
 		return &n
 	case *Project:
 		n := *x
-		n.In, n.Exprs = child(x.In), list(x.Exprs)
+		n.In, n.Exprs = in(x.In), list(x.Exprs)
+		if !changed {
+			return r
+		}
 		return &n
 	case *Agg:
 		n := *x
-		n.In, n.Groups = child(x.In), list(x.Groups)
-		n.Aggs = make([]AggCall, len(x.Aggs))
+		n.In, n.Groups = in(x.In), list(x.Groups)
+		aggs := make([]AggCall, len(x.Aggs))
 		for i, a := range x.Aggs {
-			n.Aggs[i] = a
-			n.Aggs[i].Arg, n.Aggs[i].Filter = opt(a.Arg), opt(a.Filter)
-			n.Aggs[i].Args, n.Aggs[i].OrderBy = list(a.Args), keys(a.OrderBy)
+			aggs[i] = a
+			aggs[i].Arg, aggs[i].Filter = one(a.Arg), one(a.Filter)
+			aggs[i].Args, aggs[i].OrderBy = list(a.Args), keys(a.OrderBy)
 		}
+		if !changed {
+			return r
+		}
+		n.Aggs = aggs
 		return &n
 	case *Join:
 		n := *x
-		n.Left, n.Right, n.Cond = child(x.Left), child(x.Right), opt(x.Cond)
+		n.Left, n.Right, n.Cond = in(x.Left), in(x.Right), one(x.Cond)
+		if !changed {
+			return r
+		}
 		return &n
 	case *Sort:
 		n := *x
-		n.In, n.Keys = child(x.In), keys(x.Keys)
+		n.In, n.Keys = in(x.In), keys(x.Keys)
+		if !changed {
+			return r
+		}
 		return &n
 	case *Limit:
 		n := *x
-		n.In = child(x.In)
+		n.In = in(x.In)
+		if !changed {
+			return r
+		}
 		return &n
 	case *Window:
 		n := *x
-		n.In, n.Partition, n.Order = child(x.In), list(x.Partition), keys(x.Order)
-		n.Calls = make([]WindowCall, len(x.Calls))
+		n.In, n.Partition, n.Order = in(x.In), list(x.Partition), keys(x.Order)
+		calls := make([]WindowCall, len(x.Calls))
 		for i, c := range x.Calls {
-			n.Calls[i] = c
-			n.Calls[i].Args, n.Calls[i].Filter = list(c.Args), opt(c.Filter)
+			calls[i] = c
+			calls[i].Args, calls[i].Filter = list(c.Args), one(c.Filter)
 		}
+		if !changed {
+			return r
+		}
+		n.Calls = calls
 		return &n
 	case *TableFunc:
 		n := *x
-		n.In, n.Args = child(x.In), list(x.Args)
+		n.In, n.Args = in(x.In), list(x.Args)
+		if !changed {
+			return r
+		}
 		return &n
 	case *SetOp:
 		n := *x
 		n.Ins = make([]Rel, len(x.Ins))
-		for i, in := range x.Ins {
-			n.Ins[i] = child(in)
+		for i, c := range x.Ins {
+			n.Ins[i] = in(c)
+		}
+		if !changed {
+			return r
 		}
 		return &n
 	case *Recursive:
 		n := *x
-		n.Anchor, n.Recursive = child(x.Anchor), child(x.Recursive)
+		n.Anchor, n.Recursive = in(x.Anchor), in(x.Recursive)
+		if !changed {
+			return r
+		}
 		return &n
 	}
 	return r
