@@ -159,16 +159,16 @@ func parseTestTable(rest string) (*catalog.Table, error) {
 	return &catalog.Table{
 		Ident: catalog.Identifier{Namespace: []string{ns}, Name: name},
 		Metadata: &catalog.TableMetadata{
-			FormatVersion:     2,
-			TableUUID:         "00000000-0000-0000-0000-000000000001",
+			FormatVersion:      2,
+			TableUUID:          "00000000-0000-0000-0000-000000000001",
 			LastSequenceNumber: 1,
-			LastColumnID:      len(schema.Fields),
-			Schemas:           []*catalog.Schema{schema},
-			PartitionSpecs:    []*catalog.PartitionSpec{{ID: 0}},
-			Properties:        map[string]string{},
-			CurrentSnapshotID: &cur,
-			Snapshots:         []*catalog.Snapshot{snap},
-			Refs:              map[string]catalog.SnapshotRef{"main": {SnapshotID: 1, Type: "branch"}},
+			LastColumnID:       len(schema.Fields),
+			Schemas:            []*catalog.Schema{schema},
+			PartitionSpecs:     []*catalog.PartitionSpec{{ID: 0}},
+			Properties:         map[string]string{},
+			CurrentSnapshotID:  &cur,
+			Snapshots:          []*catalog.Snapshot{snap},
+			Refs:               map[string]catalog.SnapshotRef{"main": {SnapshotID: 1, Type: "branch"}},
 		},
 	}, nil
 }
@@ -313,9 +313,9 @@ func (e *testEnv) SettingValue(name string) (string, bool) {
 	return "", false
 }
 
-func (e *testEnv) BackendPID() int32            { return 4242 }
-func (e *testEnv) BackendStarted() time.Time    { return testNow }
-func (e *testEnv) Txid() int64                  { return 1001 }
+func (e *testEnv) BackendPID() int32         { return 4242 }
+func (e *testEnv) BackendStarted() time.Time { return testNow }
+func (e *testEnv) Txid() int64               { return 1001 }
 
 // CurrentSetting and SetConfig run at execution in a session; binder
 // tests do not execute.
