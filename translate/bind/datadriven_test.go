@@ -34,6 +34,9 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of testda
 //	          followed by the plans of the subqueries its expressions hold
 //	error     binds one statement that must fail and prints
 //	          error (SQLSTATE): message
+//	          and, when the error has one, the 1-based character
+//	          position in the statement it points at:
+//	          position: N
 //
 // Both print the error when binding fails, and error prints the plan when
 // it does not, so a case that changes its outcome shows it.
@@ -177,7 +180,11 @@ func renderError(err error) string {
 	if pe == nil {
 		return "error (no SQLSTATE): " + err.Error()
 	}
-	return fmt.Sprintf("error (%s): %s", pe.Code, pe.Message)
+	out := fmt.Sprintf("error (%s): %s", pe.Code, pe.Message)
+	if pe.Position > 0 {
+		out += fmt.Sprintf("\nposition: %d", pe.Position)
+	}
+	return out
 }
 
 // renderBound prints the result columns as name:type, then the plan.
