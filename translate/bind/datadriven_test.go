@@ -30,8 +30,10 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of testda
 //	catalog   declares the tables and views of the cases after it
 //	          (env_test.go)
 //	bind      binds one SELECT statement and prints its result columns
-//	          (name:type) and its plan as bound, before the optimizer,
-//	          followed by the plans of the subqueries its expressions hold
+//	          (name:type), the types inferred for its parameters ($n,
+//	          not declared; text when nothing says) and its plan as
+//	          bound, before the optimizer, followed by the plans of the
+//	          subqueries its expressions hold
 //	error     binds one statement that must fail and prints
 //	          error (SQLSTATE): message
 //	          and, when the error has one, the 1-based character
@@ -154,7 +156,7 @@ func TestDataDriven(t *testing.T) {
 
 // bindSQL parses sql (one SELECT) and binds it as translate binds a
 // query, with no parameters, at testNow.
-func bindSQL(env Env, sql string) (*plan.Select, error) {
+func bindSQL(env Env, sql string) (*bound, error) {
 	stmts, err := parse.Parse(sql, ParseConfig)
 	if err != nil {
 		return nil, err
@@ -172,7 +174,14 @@ func bindSQL(env Env, sql string) (*plan.Select, error) {
 		return nil, err
 	}
 	ps.ResolveUntyped()
-	return p, nil
+	return &bound{Select: p, params: ps.Types}, nil
+}
+
+// bound is a bound statement and the types of its parameters, as
+// inferred from their uses (text when nothing says).
+type bound struct {
+	*plan.Select
+	params []uint32
 }
 
 func renderError(err error) string {
@@ -187,13 +196,22 @@ func renderError(err error) string {
 	return out
 }
 
-// renderBound prints the result columns as name:type, then the plan.
-func renderBound(p *plan.Select) string {
+// renderBound prints the result columns as name:type, the parameters'
+// types when there are parameters, then the plan.
+func renderBound(p *bound) string {
 	cols := make([]string, len(p.Cols))
 	for i, c := range p.Cols {
 		cols[i] = fmt.Sprintf("%s:%s", c.Name, plan.Type{OID: c.TypeOID, Typmod: c.Typmod})
 	}
-	return "columns: " + strings.Join(cols, " ") + "\n" + renderStatement(p)
+	out := "columns: " + strings.Join(cols, " ") + "\n"
+	if len(p.params) > 0 {
+		ps := make([]string, len(p.params))
+		for i, oid := range p.params {
+			ps[i] = fmt.Sprintf("$%d:%s", i+1, plan.Type{OID: oid, Typmod: -1})
+		}
+		out += "params: " + strings.Join(ps, " ") + "\n"
+	}
+	return out + renderStatement(p.Select)
 }
 
 // renderStatement is p's plan as Render prints it, followed by the plan
