@@ -26,6 +26,8 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of testda
 //	expected output (up to a blank line)
 //
 // Lines starting with # between cases are comments. The directives:
+// (bind and error take values=V1,V2,... : the parameters' values, as
+// text, null for NULL; the statement is bound as Execute binds it)
 //
 //	catalog   declares the tables and views of the cases after it
 //	          (env_test.go)
@@ -50,6 +52,16 @@ type ddCase struct {
 	args      []string
 	input     string
 	expected  string
+}
+
+// arg is the value of name=value among the case's arguments.
+func (c *ddCase) arg(name string) (string, bool) {
+	for _, a := range c.args {
+		if k, v, ok := strings.Cut(a, "="); ok && k == name {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // runDataDriven runs the cases of path in order through run; with
@@ -137,7 +149,17 @@ func TestDataDriven(t *testing.T) {
 					if env == nil {
 						t.Fatalf("%s: no catalog declared before", c.pos)
 					}
-					p, err := bindSQL(env, c.input)
+					var values []*string
+					if v, ok := c.arg("values"); ok {
+						for _, s := range strings.Split(v, ",") {
+							if s == "null" {
+								values = append(values, nil)
+							} else {
+								values = append(values, &s)
+							}
+						}
+					}
+					p, err := bindSQL(env, c.input, values)
 					if err != nil {
 						return renderError(err)
 					}
@@ -156,7 +178,10 @@ func TestDataDriven(t *testing.T) {
 
 // bindSQL parses sql (one SELECT) and binds it as translate binds a
 // query, with no parameters, at testNow.
-func bindSQL(env Env, sql string) (*bound, error) {
+//
+// With values, it binds twice as a prepared statement is: once for the
+// parameters' types, then again with the types and values (Execute).
+func bindSQL(env Env, sql string, values []*string) (*bound, error) {
 	stmts, err := parse.Parse(sql, ParseConfig)
 	if err != nil {
 		return nil, err
@@ -174,6 +199,15 @@ func bindSQL(env Env, sql string) (*bound, error) {
 		return nil, err
 	}
 	ps.ResolveUntyped()
+	if values != nil {
+		if len(values) != len(ps.Types) {
+			return nil, fmt.Errorf("%d values for %d parameters", len(values), len(ps.Types))
+		}
+		ps = &ParamSet{Types: ps.Types, Values: values, Bound: true}
+		if p, err = New(context.Background(), env, stmts[0], ps, testNow).BindSelect(sel); err != nil {
+			return nil, err
+		}
+	}
 	return &bound{Select: p, params: ps.Types}, nil
 }
 
