@@ -271,7 +271,7 @@ func bindRelationIsPublishable(b *Binder, c *sysCallSite) (Bound, error) {
 	if err := b.sysArity(c, 1); err != nil {
 		return Bound{}, err
 	}
-	arg, byName := b.regclassArg(c, 0)
+	arg, byName := regclassArg(b, c, 0)
 	return b.sysCall(c, plan.TBool, []expr.Expr{arg}, sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		r, err := regclassValue(snap, v[0], byName)
 		if r == nil || err != nil {
@@ -284,7 +284,7 @@ func bindRelationIsPublishable(b *Binder, c *sysCallSite) (Bound, error) {
 // regclassArg binds a regclass argument: a string (a literal such as
 // 'ns.t') is kept as a name, resolved when the call runs; anything else is
 // an OID.
-func (b *Binder) regclassArg(c *sysCallSite, i int) (e expr.Expr, byName bool) {
+func regclassArg(b *Binder, c *sysCallSite, i int) (e expr.Expr, byName bool) {
 	if isTextArg(c.args[i]) {
 		return b.sysArg(c, i, plan.TText), true
 	}

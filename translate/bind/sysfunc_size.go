@@ -42,7 +42,7 @@ func bindRelationSize(b *Binder, c *sysCallSite) (Bound, error) {
 	if err := b.sysArity(c, counts...); err != nil {
 		return Bound{}, err
 	}
-	arg, byName := b.regclassArg(c, 0)
+	arg, byName := regclassArg(b, c, 0)
 	args := []expr.Expr{arg}
 	if len(c.args) == 2 {
 		args = append(args, b.sysArg(c, 1, plan.TText))
@@ -120,7 +120,7 @@ func bindSizePretty(b *Binder, c *sysCallSite) (Bound, error) {
 		// numeric (a float argument resolves to the numeric form): its text.
 		arg = b.coerce(Bound{E: b.coerce(a, plan.ArrowOf(plan.TNumeric)), T: plan.TNumeric}, expr.Text)
 	case a.unknown() || a.T.OID == pgtypes.Int2 || a.T.OID == pgtypes.Int4 || a.T.OID == pgtypes.Int8:
-		arg = b.coerce(b.coerce1(a, plan.TInt8), expr.Text)
+		arg = b.coerce(coerce1(b, a, plan.TInt8), expr.Text)
 	default:
 		return Bound{}, b.ErrAt(undefinedCall(c.name, c.args), c.loc())
 	}
@@ -130,7 +130,7 @@ func bindSizePretty(b *Binder, c *sysCallSite) (Bound, error) {
 }
 
 // coerce1 returns a as type t, as a bound value.
-func (b *Binder) coerce1(a Bound, t plan.Type) Bound {
+func coerce1(b *Binder, a Bound, t plan.Type) Bound {
 	return Bound{E: b.coerce(a, plan.ArrowOf(t)), T: t}
 }
 
