@@ -3,6 +3,9 @@ package translate
 import (
 	"slices"
 	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
@@ -291,4 +294,186 @@ func sparkRenameColumn(e *schemaEdit, c *tokCursor) error {
 		return c.syntax("the end of the statement")
 	}
 	return e.rename(name, to)
+}
+
+// tokCursor reads the tokens of a Spark clause.
+type tokCursor struct {
+	toks []parse.DialectTok
+	i    int
+	sql  string
+	end  int // byte offset for errors at the end
+}
+
+func (c *tokCursor) done() bool { return c.i >= len(c.toks) }
+
+func (c *tokCursor) peek() string {
+	if c.i < len(c.toks) {
+		return c.toks[c.i].Low
+	}
+	return ""
+}
+
+func (c *tokCursor) accept(words ...string) bool {
+	for k, w := range words {
+		if c.i+k >= len(c.toks) || c.toks[c.i+k].Low != w {
+			return false
+		}
+	}
+	c.i += len(words)
+	return true
+}
+
+// syntax is a 42601 error at the current token.
+func (c *tokCursor) syntax(what string) error {
+	off := c.end
+	if c.i < len(c.toks) {
+		off = c.toks[c.i].Start
+	} else if len(c.toks) > 0 {
+		off = c.toks[len(c.toks)-1].End
+	}
+	return pgerr.New(pgerr.SyntaxError, "syntax error in ALTER TABLE: expected %s", what).WithPosition(parse.CharPos(c.sql, int32(off)))
+}
+
+// name reads a column name: ident (. ident)*.
+func (c *tokCursor) name() (string, error) {
+	if c.done() || !parse.IsWordTok(c.toks[c.i]) {
+		return "", c.syntax("a column name")
+	}
+	parts := []string{parse.IdentText(c.toks[c.i].Text)}
+	c.i++
+	for c.i+1 < len(c.toks) && c.toks[c.i].Tok == pg.Token_ASCII_46 && parse.IsWordTok(c.toks[c.i+1]) {
+		parts = append(parts, parse.IdentText(c.toks[c.i+1].Text))
+		c.i += 2
+	}
+	return strings.Join(parts, "."), nil
+}
+
+// sconst reads a string constant.
+func (c *tokCursor) sconst() (string, error) {
+	if c.done() || c.toks[c.i].Tok != pg.Token_SCONST {
+		return "", c.syntax("a string constant")
+	}
+	c.i++
+	return parse.SConst(c.toks[c.i-1].Text), nil
+}
+
+// until returns the tokens up to (not including) the first of words at
+// depth 0, or to the end; the cursor moves past them.
+func (c *tokCursor) until(words ...string) []parse.DialectTok {
+	depth := 0
+	from := c.i
+	for ; c.i < len(c.toks); c.i++ {
+		tk := c.toks[c.i]
+		switch tk.Tok {
+		case pg.Token_ASCII_40, pg.Token_ASCII_60:
+			depth++
+		case pg.Token_ASCII_41, pg.Token_ASCII_62:
+			depth--
+		case pg.Token_Op:
+			depth += strings.Count(tk.Text, "<") - strings.Count(tk.Text, ">")
+		}
+		if depth == 0 && slices.Contains(words, tk.Low) {
+			break
+		}
+	}
+	return c.toks[from:c.i]
+}
+
+// parenList returns the tokens inside "(" ... ")" when the cursor is at
+// "(" (moving past them), else the rest of the clause.
+func (c *tokCursor) parenList() ([]parse.DialectTok, error) {
+	if c.peek() != "(" {
+		rest := c.toks[c.i:]
+		c.i = len(c.toks)
+		return rest, nil
+	}
+	close := parse.MatchParen(c.toks, c.i)
+	if close < 0 {
+		return nil, c.syntax("\")\"")
+	}
+	in := c.toks[c.i+1 : close]
+	c.i = close + 1
+	if !c.done() {
+		return nil, c.syntax("the end of the statement")
+	}
+	return in, nil
+}
+
+// splitTop splits tokens at the commas at depth 0.
+func splitTop(t []parse.DialectTok) [][]parse.DialectTok {
+	var out [][]parse.DialectTok
+	depth, from := 0, 0
+	for k, tk := range t {
+		switch tk.Tok {
+		case pg.Token_ASCII_40, pg.Token_ASCII_60:
+			depth++
+		case pg.Token_ASCII_41, pg.Token_ASCII_62:
+			depth--
+		case pg.Token_Op:
+			depth += strings.Count(tk.Text, "<") - strings.Count(tk.Text, ">")
+		case pg.Token_ASCII_44:
+			if depth == 0 {
+				out = append(out, t[from:k])
+				from = k + 1
+			}
+		}
+	}
+	if from < len(t) {
+		out = append(out, t[from:])
+	}
+	return out
+}
+
+func (c *tokCursor) sub(t []parse.DialectTok) *tokCursor {
+	return &tokCursor{toks: t, sql: c.sql, end: c.end}
+}
+
+// sparkTypeOf parses a Spark type from tokens.
+func (c *tokCursor) sparkTypeOf(t []parse.DialectTok, ids *idCounter) (catalog.Type, error) {
+	p := &parse.SparkTypeParser{Toks: t}
+	st, err := p.Parse()
+	if err != nil || p.I != len(t) {
+		return nil, c.syntax("a type")
+	}
+	return sparkIceberg(st, true, ids)
+}
+
+// findColumnPath finds a column by name or by a dotted path into struct
+// columns: names as written first, else case-insensitively. It returns the
+// field and its path as the schema spells it.
+func findColumnPath(fs []catalog.NestedField, name string) (*catalog.NestedField, string) {
+	find := func(fs []catalog.NestedField, n string) *catalog.NestedField {
+		for i := range fs {
+			if fs[i].Name == n {
+				return &fs[i]
+			}
+		}
+		for i := range fs {
+			if strings.EqualFold(fs[i].Name, n) {
+				return &fs[i]
+			}
+		}
+		return nil
+	}
+	if f := find(fs, name); f != nil {
+		return f, f.Name
+	}
+	parts := strings.Split(name, ".")
+	var path []string
+	for k, p := range parts {
+		f := find(fs, p)
+		if f == nil {
+			return nil, ""
+		}
+		path = append(path, f.Name)
+		if k == len(parts)-1 {
+			return f, strings.Join(path, ".")
+		}
+		st, ok := f.Type.(*catalog.StructType)
+		if !ok {
+			return nil, ""
+		}
+		fs = st.Fields
+	}
+	return nil, ""
 }

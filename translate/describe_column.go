@@ -1,8 +1,6 @@
 package translate
 
 import (
-	"strings"
-
 	"github.com/icegate/icegate/catalog"
 )
 
@@ -31,44 +29,4 @@ func describeColumn(t *catalog.Table, name string, extended bool) ([][]string, e
 		}
 	}
 	return rows, nil
-}
-
-// findColumnPath finds a column by name or by a dotted path into struct
-// columns: names as written first, else case-insensitively. It returns the
-// field and its path as the schema spells it.
-func findColumnPath(fs []catalog.NestedField, name string) (*catalog.NestedField, string) {
-	find := func(fs []catalog.NestedField, n string) *catalog.NestedField {
-		for i := range fs {
-			if fs[i].Name == n {
-				return &fs[i]
-			}
-		}
-		for i := range fs {
-			if strings.EqualFold(fs[i].Name, n) {
-				return &fs[i]
-			}
-		}
-		return nil
-	}
-	if f := find(fs, name); f != nil {
-		return f, f.Name
-	}
-	parts := strings.Split(name, ".")
-	var path []string
-	for k, p := range parts {
-		f := find(fs, p)
-		if f == nil {
-			return nil, ""
-		}
-		path = append(path, f.Name)
-		if k == len(parts)-1 {
-			return f, strings.Join(path, ".")
-		}
-		st, ok := f.Type.(*catalog.StructType)
-		if !ok {
-			return nil, ""
-		}
-		fs = st.Fields
-	}
-	return nil, ""
 }

@@ -1,0 +1,223 @@
+package translate
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
+)
+
+// createTable is a bound CREATE TABLE (or the table part of CREATE TABLE
+// AS): the Iceberg table to create.
+type createTable struct {
+	id          catalog.Identifier
+	name        string // as written, for messages
+	spec        catalog.TableSpec
+	ifNotExists bool
+	// defaultSchema is set when the name was unqualified: the namespace is
+	// created on first use.
+	defaultSchema bool
+	items         []parse.PartitionItem // partitioning, bound against the schema at create
+}
+
+// tableIdent resolves the namespace a table name creates or names in DDL.
+// An unqualified name goes to the first schema of search_path (public).
+// The bool is true when creating the table creates its namespace: the
+// default one, or public, which PostgreSQL clients take to exist (the
+// system catalog lists it) even in a warehouse without it.
+func (s *session) tableIdent(ctx context.Context, tn parse.TableName) (catalog.Identifier, bool, error) {
+	if tn.Catalog != "" && tn.Catalog != s.cat.Name() {
+		return catalog.Identifier{}, false, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.Written)
+	}
+	if tn.Schema != "" {
+		ns, err := s.findNamespace(ctx, tn.Schema)
+		if err != nil {
+			return catalog.Identifier{}, false, err
+		}
+		if ns == nil {
+			return catalog.Identifier{Namespace: []string{tn.Schema}, Name: tn.Name}, tn.Schema == "public", nil
+		}
+		return catalog.Identifier{Namespace: ns, Name: tn.Name}, false, nil
+	}
+	schema := "public"
+	for _, sp := range s.settings.SearchPath() {
+		if sp != "$user" && sp != "pg_catalog" {
+			schema = sp
+			break
+		}
+	}
+	return catalog.Identifier{Namespace: []string{schema}, Name: tn.Name}, true, nil
+}
+
+// bindCreateTable binds CREATE TABLE name (columns) [WITH (...)] and the
+// Spark clauses the dialect pass took out (x, nil when none).
+func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.CreateStmt, x *parse.DDLExtras) (*createTable, error) {
+	if cs.Relation.Relpersistence == "t" {
+		return nil, pgerr.NotYetPlural("temporary tables")
+	}
+	if len(cs.InhRelations) > 0 {
+		return nil, pgerr.NotYet("INHERITS")
+	}
+	if cs.Partspec != nil {
+		return nil, pgerr.Unsupported("PARTITION BY in CREATE TABLE").
+			WithHint("Partition Iceberg tables with WITH (partitioning = 'days(ts), bucket(16, id)') or PARTITIONED BY (...).")
+	}
+	if cs.AccessMethod != "" && !strings.EqualFold(cs.AccessMethod, "iceberg") {
+		return nil, pgerr.Unsupported("table access method \"%s\"", cs.AccessMethod)
+	}
+	ct, err := s.newCreateTable(ctx, cs.Relation, cs.IfNotExists, cs.Options, x)
+	if err != nil {
+		return nil, err
+	}
+	ids := &idCounter{}
+	schema := &catalog.Schema{}
+	seen := map[string]bool{}
+	var primary []string // PRIMARY KEY columns: the identifier fields
+	for _, n := range cs.TableElts {
+		if con := n.GetConstraint(); con != nil && con.Contype == pg.ConstrType_CONSTR_PRIMARY {
+			if primary != nil {
+				return nil, pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", cs.Relation.Relname)
+			}
+			for _, k := range con.Keys {
+				primary = append(primary, k.GetString_().Sval)
+			}
+			continue
+		}
+		cd := n.GetColumnDef()
+		if cd == nil {
+			return nil, pgerr.NotYetPlural("table constraints other than PRIMARY KEY")
+		}
+		if seen[cd.Colname] {
+			return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
+		}
+		seen[cd.Colname] = true
+		f := catalog.NestedField{ID: ids.next(), Name: cd.Colname}
+		if f.Type, err = icebergTypeOf(cd.TypeName, x, ids); err != nil {
+			return nil, err
+		}
+		for _, c := range cd.Constraints {
+			con := c.GetConstraint()
+			switch con.GetContype() {
+			case pg.ConstrType_CONSTR_NOTNULL:
+				f.Required = true
+			case pg.ConstrType_CONSTR_NULL:
+				f.Required = false
+			case pg.ConstrType_CONSTR_PRIMARY:
+				if primary != nil {
+					return nil, pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", cs.Relation.Relname)
+				}
+				primary = []string{cd.Colname}
+			case pg.ConstrType_CONSTR_DEFAULT:
+				v, err := s.columnDefault(ctx, ps, f, con.RawExpr)
+				if err != nil {
+					return nil, err
+				}
+				// A write default always; on v3 the initial default too.
+				f.WriteDefault = v
+				if ct.spec.FormatVersion >= 3 {
+					f.InitialDefault = v
+				}
+			default:
+				return nil, pgerr.NotYetPlural("column constraints other than NOT NULL and PRIMARY KEY")
+			}
+		}
+		if x != nil {
+			f.Doc = x.Comments[cd.Colname]
+		}
+		schema.Fields = append(schema.Fields, f)
+	}
+	// A primary key becomes the table's identifier fields (Iceberg's row
+	// identity, which upserts use as their conflict key); its columns are
+	// required, as PostgreSQL makes them NOT NULL. Nothing enforces
+	// uniqueness.
+	for _, name := range primary {
+		found := false
+		for i := range schema.Fields {
+			if schema.Fields[i].Name == name {
+				schema.Fields[i].Required = true
+				schema.IdentifierFieldIDs = append(schema.IdentifierFieldIDs, schema.Fields[i].ID)
+				found = true
+			}
+		}
+		if !found {
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" named in key does not exist", name)
+		}
+	}
+	ct.spec.Schema = schema
+	if ct.spec.Spec, err = partitionSpecOf(ct.items, schema); err != nil {
+		return nil, err
+	}
+	return ct, nil
+}
+
+// newCreateTable binds what CREATE TABLE and CREATE TABLE AS share: the
+// name, the options and the Spark clauses.
+func (s *session) newCreateTable(ctx context.Context, rel *pg.RangeVar, ifNotExists bool, options []*pg.Node, x *parse.DDLExtras) (*createTable, error) {
+	tn := parse.TableNameOf(rel)
+	id, def, err := s.tableIdent(ctx, tn)
+	if err != nil {
+		return nil, err
+	}
+	ct := &createTable{id: id, name: tn.Written, ifNotExists: ifNotExists, defaultSchema: def,
+		spec: catalog.TableSpec{Properties: map[string]string{}}}
+	for _, o := range options {
+		d := o.GetDefElem()
+		if d == nil {
+			continue
+		}
+		val := defElemString(d)
+		switch strings.ToLower(d.Defname) {
+		case "partitioning", "partitioned_by", "partitioned-by":
+			if ct.items, err = parse.ParsePartitioning(val); err != nil {
+				return nil, err
+			}
+		case "format-version", "format_version":
+			if err := ct.setFormatVersion(val); err != nil {
+				return nil, err
+			}
+		case "location":
+			ct.spec.Location = val
+		default:
+			ct.spec.Properties[d.Defname] = val
+		}
+	}
+	if x != nil {
+		if x.Using != "" && x.Using != "iceberg" {
+			return nil, pgerr.Unsupported("CREATE TABLE ... USING %s", x.Using).WithHint("icegate creates Iceberg tables: USING iceberg.")
+		}
+		if x.HasPartBy {
+			ct.items = x.Partitioned
+		}
+		for _, k := range x.PropOrder {
+			if k == "format-version" {
+				if err := ct.setFormatVersion(x.Props[k]); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			ct.spec.Properties[k] = x.Props[k]
+		}
+		if x.Comment != nil {
+			ct.spec.Properties["comment"] = *x.Comment
+		}
+		if x.Location != nil {
+			ct.spec.Location = *x.Location
+		}
+	}
+	return ct, nil
+}
+
+func (ct *createTable) setFormatVersion(v string) error {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 1 || n > 3 {
+		return pgerr.New(pgerr.InvalidParameterValue, "invalid value for \"format-version\": \"%s\"", v).
+			WithHint("Iceberg format versions are 1, 2 and 3.")
+	}
+	ct.spec.FormatVersion = n
+	return nil
+}
