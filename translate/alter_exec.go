@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -42,7 +43,7 @@ func (s *session) prepareAlterTable(ps parse.Stmt, as *pg.AlterTableStmt) (State
 			return notices, err
 		}
 		m := t.Metadata
-		e := newSchemaEdit(t)
+		e := ddl.NewSchemaEdit(t)
 		props := &propertyEdit{}
 		for _, n := range as.Cmds {
 			cmd := n.GetAlterTableCmd()
@@ -63,9 +64,9 @@ func (s *session) prepareAlterTable(ps parse.Stmt, as *pg.AlterTableStmt) (State
 			}
 			updates = append(updates, catalog.UpgradeFormatVersion{FormatVersion: props.version})
 		}
-		if e.changed {
-			reqs = append(reqs, e.requirements()...)
-			updates = append(updates, e.updates()...)
+		if e.Changed {
+			reqs = append(reqs, e.Requirements()...)
+			updates = append(updates, e.Updates()...)
 		}
 		if len(props.set) > 0 {
 			updates = append(updates, catalog.SetProperties{Updates: props.set})
@@ -94,7 +95,7 @@ type propertyEdit struct {
 }
 
 // alterCommand applies one command of ALTER TABLE to the edits.
-func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.TableMetadata, e *schemaEdit, props *propertyEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
+func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.TableMetadata, e *ddl.SchemaEdit, props *propertyEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
 	switch cmd.Subtype {
 	case pg.AlterTableType_AT_AddColumn:
 		return s.addColumn(ctx, ps, m, e, cmd)
@@ -102,9 +103,9 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 		if cmd.Behavior == pg.DropBehavior_DROP_CASCADE {
 			return nil, pgerr.NotYet("DROP COLUMN ... CASCADE")
 		}
-		ok, err := e.drop(cmd.Name, cmd.MissingOk)
+		ok, err := e.Drop(cmd.Name, cmd.MissingOk)
 		if err == nil && !ok {
-			return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: "column \"" + cmd.Name + "\" of relation \"" + e.table + "\" does not exist, skipping"}}, nil
+			return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: "column \"" + cmd.Name + "\" of relation \"" + e.Table + "\" does not exist, skipping"}}, nil
 		}
 		return nil, err
 	case pg.AlterTableType_AT_AlterColumnType:
@@ -115,13 +116,13 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 		if cd.RawDefault != nil {
 			return nil, pgerr.NotYet("ALTER COLUMN TYPE ... USING")
 		}
-		to, err := icebergTypeOf(cd.TypeName, ps.Extras, &idCounter{n: e.ids.n})
+		to, err := ddl.IcebergTypeOf(cd.TypeName, ps.Extras, &ddl.IDCounter{N: e.IDs.N})
 		if err != nil {
 			return nil, err
 		}
-		return nil, e.retype(cmd.Name, to)
+		return nil, e.Retype(cmd.Name, to)
 	case pg.AlterTableType_AT_DropNotNull:
-		return nil, e.dropNotNull(cmd.Name)
+		return nil, e.DropNotNull(cmd.Name)
 	case pg.AlterTableType_AT_SetNotNull:
 		return nil, pgerr.Unsupported("ALTER COLUMN ... SET NOT NULL").
 			WithHint("Iceberg cannot make an optional column required: existing data files may hold nulls.")
@@ -142,7 +143,7 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 				props.remove = append(props.remove, k)
 				continue
 			}
-			v := defElemString(d)
+			v := ddl.DefElemString(d)
 			if k == "format-version" {
 				n, err := strconv.Atoi(v)
 				if err != nil || n < 1 || n > 3 {
@@ -162,14 +163,14 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 }
 
 // addColumn applies ADD COLUMN [IF NOT EXISTS] c type [NULL] [DEFAULT const].
-func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.TableMetadata, e *schemaEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
+func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.TableMetadata, e *ddl.SchemaEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
 	cd := cmd.GetDef().GetColumnDef()
 	if cd == nil {
 		return nil, pgerr.NotYet("this ADD form")
 	}
-	f := catalog.NestedField{ID: e.ids.next()}
+	f := catalog.NestedField{ID: e.IDs.Next()}
 	var err error
-	if f.Type, err = icebergTypeOf(cd.TypeName, ps.Extras, e.ids); err != nil {
+	if f.Type, err = ddl.IcebergTypeOf(cd.TypeName, ps.Extras, e.IDs); err != nil {
 		return nil, err
 	}
 	f.Name = cd.Colname
@@ -215,8 +216,8 @@ func (s *session) prepareRenameColumn(rs *pg.RenameStmt) (Statement, error) {
 		if t == nil || err != nil {
 			return notices, err
 		}
-		e := newSchemaEdit(t)
-		if err := e.rename(rs.Subname, rs.Newname); err != nil {
+		e := ddl.NewSchemaEdit(t)
+		if err := e.Rename(rs.Subname, rs.Newname); err != nil {
 			return nil, err
 		}
 		return nil, commitSchema(ctx, mc, t, e)
@@ -262,8 +263,8 @@ func (s *session) prepareComment(cs *pg.CommentStmt) (Statement, error) {
 			_, err := mc.CommitTable(ctx, t.Ident, []catalog.Requirement{catalog.AssertTableUUID{UUID: t.Metadata.TableUUID}}, []catalog.Update{u})
 			return nil, catalogError(err, kindTable, t.Ident.Name)
 		}
-		e := newSchemaEdit(t)
-		if err := e.setDoc(col, cs.Comment); err != nil {
+		e := ddl.NewSchemaEdit(t)
+		if err := e.SetDoc(col, cs.Comment); err != nil {
 			return nil, err
 		}
 		return nil, commitSchema(ctx, mc, t, e)
@@ -271,11 +272,11 @@ func (s *session) prepareComment(cs *pg.CommentStmt) (Statement, error) {
 }
 
 // commitSchema commits a schema edit of t (nothing when it changed nothing).
-func commitSchema(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, e *schemaEdit) error {
-	if !e.changed {
+func commitSchema(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, e *ddl.SchemaEdit) error {
+	if !e.Changed {
 		return nil
 	}
-	if _, err := mc.CommitTable(ctx, t.Ident, e.requirements(), e.updates()); err != nil {
+	if _, err := mc.CommitTable(ctx, t.Ident, e.Requirements(), e.Updates()); err != nil {
 		return catalogError(err, kindTable, t.Ident.Name)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -23,7 +24,7 @@ func (s *session) prepareSparkAlter(ps parse.Stmt, as *pg.AlterTableStmt, a *par
 		if t == nil || err != nil {
 			return notices, err
 		}
-		c := &tokCursor{toks: a.Toks, sql: ps.SQL, end: a.Loc}
+		c := &ddl.TokCursor{Toks: a.Toks, SQL: ps.SQL, End: a.Loc}
 		reqs, updates, err := s.sparkAlterUpdates(ctx, ps, t, a.Kind, c)
 		if err != nil {
 			return nil, err
@@ -39,42 +40,42 @@ func (s *session) prepareSparkAlter(ps parse.Stmt, as *pg.AlterTableStmt, a *par
 }
 
 // sparkAlterUpdates binds a Spark clause to the commit that makes it.
-func (s *session) sparkAlterUpdates(ctx context.Context, ps parse.Stmt, t *catalog.Table, kind string, c *tokCursor) ([]catalog.Requirement, []catalog.Update, error) {
+func (s *session) sparkAlterUpdates(ctx context.Context, ps parse.Stmt, t *catalog.Table, kind string, c *ddl.TokCursor) ([]catalog.Requirement, []catalog.Update, error) {
 	m := t.Metadata
 	switch kind {
 	case "add-columns", "alter-column", "drop-columns", "rename-column", "set-ident", "drop-ident":
-		e := newSchemaEdit(t)
+		e := ddl.NewSchemaEdit(t)
 		var err error
 		switch kind {
 		case "add-columns":
-			err = sparkAddColumns(e, c, func(f catalog.NestedField, expr []parse.DialectTok) (any, error) {
+			err = ddl.SparkAddColumns(e, c, func(f catalog.NestedField, expr []parse.DialectTok) (any, error) {
 				return s.sparkColumnDefault(ctx, ps, m, f, expr)
 			})
 		case "alter-column":
-			err = sparkAlterColumn(e, c)
+			err = ddl.SparkAlterColumn(e, c)
 		case "drop-columns":
-			err = sparkDropColumns(e, c)
+			err = ddl.SparkDropColumns(e, c)
 		case "rename-column":
-			err = sparkRenameColumn(e, c)
+			err = ddl.SparkRenameColumn(e, c)
 		case "set-ident":
-			err = sparkSetIdentifiers(e, c)
+			err = ddl.SparkSetIdentifiers(e, c)
 		case "drop-ident":
-			err = sparkDropIdentifiers(e, c)
+			err = ddl.SparkDropIdentifiers(e, c)
 		}
-		if err != nil || !e.changed {
+		if err != nil || !e.Changed {
 			return nil, nil, err
 		}
-		return e.requirements(), e.updates(), nil
+		return e.Requirements(), e.Updates(), nil
 	case "set-props", "unset-props":
-		return sparkProperties(m, kind, c)
+		return ddl.SparkProperties(m, kind, c)
 	case "add-part", "drop-part", "replace-part":
-		p := newSpecEdit(m)
-		if err := p.apply(kind, c); err != nil {
+		p := ddl.NewSpecEdit(m)
+		if err := p.Apply(kind, c); err != nil {
 			return nil, nil, err
 		}
-		return p.requirements(), p.updates(), nil
+		return p.Requirements(), p.Updates(), nil
 	case "write-order":
-		return sparkWriteOrder(m, c)
+		return ddl.SparkWriteOrder(m, c)
 	}
 	return nil, nil, pgerr.NotYet("this ALTER TABLE clause")
 }

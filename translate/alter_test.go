@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -120,8 +121,8 @@ func TestAlterTableConflict(t *testing.T) {
 	run(t, s, "ALTER TABLE c ADD COLUMN a int")
 	run(t, s, "ALTER TABLE c ADD PARTITION FIELD days(ts)")
 
-	e := newSchemaEdit(stale)
-	if _, err := e.Add("b", catalog.NestedField{ID: e.ids.next(), Type: prim(catalog.TInt)}, false); err != nil {
+	e := ddl.NewSchemaEdit(stale)
+	if _, err := e.Add("b", catalog.NestedField{ID: e.IDs.Next(), Type: ddl.Prim(catalog.TInt)}, false); err != nil {
 		t.Fatal(err)
 	}
 	err = commitSchema(ctx, cat, stale, e)
@@ -129,12 +130,12 @@ func TestAlterTableConflict(t *testing.T) {
 		t.Errorf("stale schema change: %v (SQLSTATE %s), want 40001", err, code)
 	}
 
-	p := newSpecEdit(stale.Metadata)
+	p := ddl.NewSpecEdit(stale.Metadata)
 	toks := scanTokens(t, "bucket(4, id)")
-	if err := p.addTerm(&tokCursor{toks: toks, i: len(toks)}, toks); err != nil {
+	if err := p.AddTerm(&ddl.TokCursor{Toks: toks, I: len(toks)}, toks); err != nil {
 		t.Fatal(err)
 	}
-	_, err = cat.CommitTable(ctx, id, p.requirements(), p.updates())
+	_, err = cat.CommitTable(ctx, id, p.Requirements(), p.Updates())
 	if code := pgerr.Code(catalogError(err, kindTable, "c")); code != pgerr.SerializationFailure {
 		t.Errorf("stale spec change: %v (SQLSTATE %s), want 40001", err, code)
 	}

@@ -6,6 +6,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/ddl"
 )
 
 // copyOptions resolves the options of a COPY statement (the WITH (...)
@@ -28,7 +29,7 @@ func copyOptions(list []*pg.Node, cols []string, from bool) (CopyOptions, error)
 			return o, pgerr.New(pgerr.SyntaxError, "conflicting or redundant options")
 		}
 		seen[name] = true
-		val := defElemString(d)
+		val := ddl.DefElemString(d)
 		switch name {
 		case "format":
 			switch strings.ToLower(val) {

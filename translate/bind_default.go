@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // columnDefault evaluates the DEFAULT of a new column: a constant (a
@@ -32,7 +33,7 @@ func (s *session) columnDefault(ctx context.Context, ps parse.Stmt, f catalog.Ne
 	if err != nil {
 		return nil, err
 	}
-	col := bind.Column{Name: f.Name, Type: bind.PGTypeOfIceberg(f.Type), Arrow: engine.ArrowType(f.Type)}
+	col := bind.Column{Name: f.Name, Type: plan.TypeOfIceberg(f.Type), Arrow: engine.ArrowType(f.Type)}
 	e, err := b.Assign(x, col, bind.NodeLocation(raw))
 	if err != nil {
 		return nil, err

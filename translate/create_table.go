@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -74,7 +75,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 	if err != nil {
 		return nil, err
 	}
-	ids := &idCounter{}
+	ids := &ddl.IDCounter{}
 	schema := &catalog.Schema{}
 	seen := map[string]bool{}
 	var primary []string // PRIMARY KEY columns: the identifier fields
@@ -96,8 +97,8 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
 		}
 		seen[cd.Colname] = true
-		f := catalog.NestedField{ID: ids.next(), Name: cd.Colname}
-		if f.Type, err = icebergTypeOf(cd.TypeName, x, ids); err != nil {
+		f := catalog.NestedField{ID: ids.Next(), Name: cd.Colname}
+		if f.Type, err = ddl.IcebergTypeOf(cd.TypeName, x, ids); err != nil {
 			return nil, err
 		}
 		for _, c := range cd.Constraints {
@@ -149,7 +150,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 		}
 	}
 	ct.spec.Schema = schema
-	if ct.spec.Spec, err = partitionSpecOf(ct.items, schema); err != nil {
+	if ct.spec.Spec, err = ddl.PartitionSpecOf(ct.items, schema); err != nil {
 		return nil, err
 	}
 	return ct, nil
@@ -170,7 +171,7 @@ func (s *session) newCreateTable(ctx context.Context, rel *pg.RangeVar, ifNotExi
 		if d == nil {
 			continue
 		}
-		val := defElemString(d)
+		val := ddl.DefElemString(d)
 		switch strings.ToLower(d.Defname) {
 		case "partitioning", "partitioned_by", "partitioned-by":
 			if ct.items, err = parse.ParsePartitioning(val); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -78,14 +79,14 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", name)
 		}
 		seen[name] = true
-		t, err := icebergTypeOfPG(plan.Type{OID: c.TypeOID, Typmod: c.Typmod}, name)
+		t, err := ddl.IcebergTypeOfPG(plan.Type{OID: c.TypeOID, Typmod: c.Typmod}, name)
 		if err != nil {
 			return nil, err
 		}
 		schema.Fields = append(schema.Fields, catalog.NestedField{ID: i + 1, Name: name, Type: t})
 	}
 	ct.spec.Schema = schema
-	if ct.spec.Spec, err = partitionSpecOf(ct.items, schema); err != nil {
+	if ct.spec.Spec, err = ddl.PartitionSpecOf(ct.items, schema); err != nil {
 		return nil, err
 	}
 	t, notices, err := s.createTable(ctx, mc, ct)

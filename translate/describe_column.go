@@ -2,6 +2,7 @@ package translate
 
 import (
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/translate/ddl"
 )
 
 // describeColumn is DESCRIBE [EXTENDED] t col: Spark's info_name /
@@ -10,9 +11,9 @@ import (
 // column statistics, so their values are NULL, as Spark shows for a column
 // never analyzed.
 func describeColumn(t *catalog.Table, name string, extended bool) ([][]string, error) {
-	f, resolved := findColumnPath(t.Metadata.CurrentSchema().Fields, name)
+	f, resolved := ddl.FindColumnPath(t.Metadata.CurrentSchema().Fields, name)
 	if f == nil {
-		return nil, undefinedColumn(name)
+		return nil, ddl.UndefinedColumn(name)
 	}
 	comment := f.Doc
 	if comment == "" {

@@ -269,7 +269,7 @@ func (r *dmlRun) consume(src engine.Operator) error {
 		if b == nil {
 			return nil
 		}
-		if err := r.apply(b); err != nil {
+		if err := r.Apply(b); err != nil {
 			return err
 		}
 	}
@@ -278,7 +278,7 @@ func (r *dmlRun) consume(src engine.Operator) error {
 // apply applies one batch of the plan's rows: removals go to the Writer
 // row by row (it detects a target row reached twice), new rows and
 // RETURNING rows are gathered and passed on per batch.
-func (r *dmlRun) apply(b arrow.RecordBatch) error {
+func (r *dmlRun) Apply(b arrow.RecordBatch) error {
 	p := r.plan
 	files := stringColumn(b.Column(bind.DmlColFile))
 	pos, _ := b.Column(bind.DmlColPos).(*array.Int64)

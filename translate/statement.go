@@ -11,6 +11,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -49,7 +50,7 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 			case "costs", "buffers", "timing", "summary", "settings", "wal":
 				// Accepted; the plan shows what icegate has.
 			case "format":
-				if v := strings.ToLower(defElemString(d)); v != "text" {
+				if v := strings.ToLower(ddl.DefElemString(d)); v != "text" {
 					return nil, pgerr.NotYet("EXPLAIN (FORMAT " + strings.ToUpper(v) + ")")
 				}
 			default:
@@ -318,7 +319,7 @@ func (u *utilityStatement) Execute(ctx context.Context, params []*string) (Rows,
 
 // explainFlag is the value of a boolean EXPLAIN option (no value: true).
 func explainFlag(d *pg.DefElem) bool {
-	switch strings.ToLower(defElemString(d)) {
+	switch strings.ToLower(ddl.DefElemString(d)) {
 	case "false", "off", "0", "no":
 		return false
 	}

@@ -228,7 +228,7 @@ func sysViewRelation(ns string, v *catalog.View) *syscat.Relation {
 func sysAttributes(schema *catalog.Schema) []syscat.Attribute {
 	var out []syscat.Attribute
 	for _, f := range schema.Fields {
-		t := bind.PGTypeOfIceberg(f.Type)
+		t := plan.TypeOfIceberg(f.Type)
 		a := syscat.Attribute{Name: f.Name, Type: t.OID, Typmod: t.Typmod, NotNull: f.Required, Comment: f.Doc}
 		if f.WriteDefault != nil {
 			a.Default = sqlLiteral(f.WriteDefault, t)

@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -195,7 +196,7 @@ func (s *session) createCatalogView(ctx context.Context, tn parse.TableName, rep
 	}
 	schema := &catalog.Schema{}
 	for i, c := range cols {
-		t, err := icebergTypeOfPG(plan.Type{OID: c.TypeOID, Typmod: c.Typmod}, c.Name)
+		t, err := ddl.IcebergTypeOfPG(plan.Type{OID: c.TypeOID, Typmod: c.Typmod}, c.Name)
 		doc := ""
 		if err != nil {
 			// The schema of a view is informative: a type no Iceberg table
@@ -284,11 +285,11 @@ func checkReplacedCatalogColumns(old, next *catalog.Schema) error {
 	}
 	oldCols := make([]viewColumn, len(old.Fields))
 	for i, f := range old.Fields {
-		oldCols[i] = viewColumn{name: f.Name, typ: bind.PGTypeOfIceberg(f.Type)}
+		oldCols[i] = viewColumn{name: f.Name, typ: plan.TypeOfIceberg(f.Type)}
 	}
 	cols := make([]pgtypes.Column, len(next.Fields))
 	for i, f := range next.Fields {
-		t := bind.PGTypeOfIceberg(f.Type)
+		t := plan.TypeOfIceberg(f.Type)
 		cols[i] = pgtypes.Column{Name: f.Name, TypeOID: t.OID, Typmod: t.Typmod}
 	}
 	return checkReplacedColumns(oldCols, cols, func(i int) bool {

@@ -109,7 +109,7 @@ func (b *Binder) metadataColumn(sr *plan.Scan, fid int) plan.ColID {
 		if f.ID != fid {
 			continue
 		}
-		id := b.q.AddHidden(plan.ColMeta{Name: f.Name, T: PGTypeOfIceberg(f.Type), ArrowType: engine.ArrowType(f.Type)})
+		id := b.q.AddHidden(plan.ColMeta{Name: f.Name, T: plan.TypeOfIceberg(f.Type), ArrowType: engine.ArrowType(f.Type)})
 		sr.FieldIDs = append(sr.FieldIDs, f.ID)
 		sr.Cols = append(sr.Cols, id)
 		return id

@@ -31,7 +31,7 @@ func (b *Binder) addMetadataColumns(r *plan.Scan, it *rangeItem, t *catalog.Tabl
 		if taken(f.Name) {
 			continue
 		}
-		id := b.q.AddHidden(plan.ColMeta{Name: f.Name, T: PGTypeOfIceberg(f.Type), ArrowType: engine.ArrowType(f.Type)})
+		id := b.q.AddHidden(plan.ColMeta{Name: f.Name, T: plan.TypeOfIceberg(f.Type), ArrowType: engine.ArrowType(f.Type)})
 		r.FieldIDs = append(r.FieldIDs, f.ID)
 		r.Cols = append(r.Cols, id)
 		it.cols = append(it.cols, itemCol{name: f.Name, id: id, hidden: true})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
@@ -114,4 +115,51 @@ func ArrowOf(t Type) arrow.DataType {
 		return arrow.ListOf(ArrowOf(Type{OID: elem, Typmod: -1}))
 	}
 	return arrow.BinaryTypes.String
+}
+
+// TypeOfIceberg maps an Iceberg type to its PostgreSQL type (DESIGN.md
+// section 3).
+func TypeOfIceberg(t catalog.Type) Type {
+	switch t := t.(type) {
+	case *catalog.PrimitiveType:
+		switch t.ID {
+		case catalog.TBoolean:
+			return TBool
+		case catalog.TInt:
+			return TInt4
+		case catalog.TLong:
+			return TInt8
+		case catalog.TFloat:
+			return TFloat4
+		case catalog.TDouble:
+			return TFloat8
+		case catalog.TDecimal:
+			return NumericType(t.Precision, t.Scale)
+		case catalog.TDate:
+			return TDate
+		case catalog.TTime:
+			return TTime
+		case catalog.TTimestamp, catalog.TTimestampNs:
+			return TTimestamp
+		case catalog.TTimestamptz, catalog.TTimestamptzNs:
+			return TTimestamptz
+		case catalog.TString:
+			return TText
+		case catalog.TUUID:
+			return TUUID
+		case catalog.TVariant:
+			return TJSONB
+		default: // fixed, binary, geometry, geography, unknown
+			return TBytea
+		}
+	case *catalog.ListType:
+		if p, ok := t.Element.(*catalog.PrimitiveType); ok {
+			elem := TypeOfIceberg(p)
+			if arr := pgtypes.ArrayOf(elem.OID); arr != 0 && elem.OID != pgtypes.JSONB {
+				return Type{OID: arr, Typmod: -1}
+			}
+		}
+		return TJSONB
+	}
+	return TJSONB // struct, map, nested list
 }

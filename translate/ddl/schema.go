@@ -1,4 +1,4 @@
-package translate
+package ddl
 
 import (
 	"slices"
@@ -6,25 +6,25 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
-	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/plan"
 )
 
-// schemaEdit is a schema being changed by ALTER TABLE: a deep copy of the
+// SchemaEdit is a schema being changed by ALTER TABLE: a deep copy of the
 // table's current schema, the ids it hands out, and what the table's
 // partition spec and sort order need to keep.
-type schemaEdit struct {
+type SchemaEdit struct {
 	meta    *catalog.TableMetadata
 	schema  *catalog.Schema
-	ids     *idCounter // last column id so far
-	changed bool
-	table   string // for messages
+	IDs     *IDCounter // last column id so far
+	Changed bool
+	Table   string // for messages
 }
 
-func newSchemaEdit(t *catalog.Table) *schemaEdit {
+func NewSchemaEdit(t *catalog.Table) *SchemaEdit {
 	m := t.Metadata
 	cur := m.CurrentSchema()
 	s := &catalog.Schema{IdentifierFieldIDs: slices.Clone(cur.IdentifierFieldIDs), Fields: cloneFields(cur.Fields)}
-	return &schemaEdit{meta: m, schema: s, ids: &idCounter{n: m.LastColumnID}, table: t.Ident.Name}
+	return &SchemaEdit{meta: m, schema: s, IDs: &IDCounter{N: m.LastColumnID}, Table: t.Ident.Name}
 }
 
 func cloneFields(fs []catalog.NestedField) []catalog.NestedField {
@@ -57,7 +57,7 @@ func cloneType(t catalog.Type) catalog.Type {
 // lookup finds a column by name: a top-level name as written, or a path
 // "a.b" into struct columns. It returns the slice holding the field and
 // its index, or nil.
-func (e *schemaEdit) lookup(name string) (*[]catalog.NestedField, int) {
+func (e *SchemaEdit) lookup(name string) (*[]catalog.NestedField, int) {
 	if i := fieldIndex(e.schema.Fields, name); i >= 0 {
 		return &e.schema.Fields, i
 	}
@@ -89,13 +89,13 @@ func fieldIndex(fs []catalog.NestedField, name string) int {
 	return -1
 }
 
-func undefinedColumn(name string) error {
+func UndefinedColumn(name string) error {
 	return pgerr.New(pgerr.UndefinedColumn, "column \"%s\" does not exist", name)
 }
 
 // parentOf returns the field list a new column name goes into: the top
 // level, or the struct a dotted name's prefix names.
-func (e *schemaEdit) parentOf(name string) (*[]catalog.NestedField, string, error) {
+func (e *SchemaEdit) parentOf(name string) (*[]catalog.NestedField, string, error) {
 	k := strings.LastIndexByte(name, '.')
 	if k < 0 {
 		return &e.schema.Fields, name, nil
@@ -113,7 +113,7 @@ func (e *schemaEdit) parentOf(name string) (*[]catalog.NestedField, string, erro
 
 // Add adds a column; f.ID and the ids inside f.Type come from e.ids.
 // It returns false when the column exists and ifNotExists is set.
-func (e *schemaEdit) Add(name string, f catalog.NestedField, ifNotExists bool) (bool, error) {
+func (e *SchemaEdit) Add(name string, f catalog.NestedField, ifNotExists bool) (bool, error) {
 	fs, leaf, err := e.parentOf(name)
 	if err != nil {
 		return false, err
@@ -122,22 +122,22 @@ func (e *schemaEdit) Add(name string, f catalog.NestedField, ifNotExists bool) (
 		if ifNotExists {
 			return false, nil
 		}
-		return false, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", name, e.table)
+		return false, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", name, e.Table)
 	}
 	f.Name = leaf
 	*fs = append(*fs, f)
-	e.changed = true
+	e.Changed = true
 	return true, nil
 }
 
 // drop removes a column; false when it is missing and missingOk is set.
-func (e *schemaEdit) drop(name string, missingOk bool) (bool, error) {
+func (e *SchemaEdit) Drop(name string, missingOk bool) (bool, error) {
 	fs, i := e.lookup(name)
 	if fs == nil {
 		if missingOk {
 			return false, nil
 		}
-		return false, undefinedColumn(name)
+		return false, UndefinedColumn(name)
 	}
 	f := (*fs)[i]
 	gone := map[int]bool{}
@@ -170,7 +170,7 @@ func (e *schemaEdit) drop(name string, missingOk bool) (bool, error) {
 		return false, pgerr.Unsupported("dropping the last column of a table")
 	}
 	*fs = slices.Delete(*fs, i, i+1)
-	e.changed = true
+	e.Changed = true
 	return true, nil
 }
 
@@ -197,30 +197,30 @@ func collectIDs(f catalog.NestedField, into map[int]bool) {
 }
 
 // rename renames a column (the last part of a path).
-func (e *schemaEdit) rename(name, to string) error {
+func (e *SchemaEdit) Rename(name, to string) error {
 	fs, i := e.lookup(name)
 	if fs == nil {
-		return undefinedColumn(name)
+		return UndefinedColumn(name)
 	}
 	if fieldIndex(*fs, to) >= 0 {
-		return pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", to, e.table)
+		return pgerr.New(pgerr.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", to, e.Table)
 	}
 	(*fs)[i].Name = to
-	e.changed = true
+	e.Changed = true
 	return nil
 }
 
 // retype changes a column's type: only the promotions Iceberg allows.
-func (e *schemaEdit) retype(name string, to catalog.Type) error {
+func (e *SchemaEdit) Retype(name string, to catalog.Type) error {
 	fs, i := e.lookup(name)
 	if fs == nil {
-		return undefinedColumn(name)
+		return UndefinedColumn(name)
 	}
 	f := &(*fs)[i]
 	from := catalog.Primitive(f.Type)
 	want := catalog.Primitive(to)
 	bad := func() error {
-		return pgerr.New(pgerr.DatatypeMismatch, "cannot change column \"%s\" from %s to %s", name, bind.PGTypeOfIceberg(f.Type), bind.PGTypeOfIceberg(to)).
+		return pgerr.New(pgerr.DatatypeMismatch, "cannot change column \"%s\" from %s to %s", name, plan.TypeOfIceberg(f.Type), plan.TypeOfIceberg(to)).
 			WithDetail("Iceberg allows only integer to bigint, real to double precision and numeric(P,S) to numeric(P2,S) with P2 > P.")
 	}
 	if from == nil || want == nil {
@@ -241,15 +241,15 @@ func (e *schemaEdit) retype(name string, to catalog.Type) error {
 		return bad()
 	}
 	f.Type = want
-	e.changed = true
+	e.Changed = true
 	return nil
 }
 
 // dropNotNull makes a required column optional.
-func (e *schemaEdit) dropNotNull(name string) error {
+func (e *SchemaEdit) DropNotNull(name string) error {
 	fs, i := e.lookup(name)
 	if fs == nil {
-		return undefinedColumn(name)
+		return UndefinedColumn(name)
 	}
 	f := &(*fs)[i]
 	if slices.Contains(e.schema.IdentifierFieldIDs, f.ID) {
@@ -257,27 +257,27 @@ func (e *schemaEdit) dropNotNull(name string) error {
 	}
 	if f.Required {
 		f.Required = false
-		e.changed = true
+		e.Changed = true
 	}
 	return nil
 }
 
 // setDoc sets a column's comment ("" removes it).
-func (e *schemaEdit) setDoc(name, doc string) error {
+func (e *SchemaEdit) SetDoc(name, doc string) error {
 	fs, i := e.lookup(name)
 	if fs == nil {
-		return undefinedColumn(name)
+		return UndefinedColumn(name)
 	}
 	if (*fs)[i].Doc != doc {
 		(*fs)[i].Doc = doc
-		e.changed = true
+		e.Changed = true
 	}
 	return nil
 }
 
 // requirements are what a concurrent change of the schema must not have
 // touched for this edit to commit.
-func (e *schemaEdit) requirements() []catalog.Requirement {
+func (e *SchemaEdit) Requirements() []catalog.Requirement {
 	return []catalog.Requirement{
 		catalog.AssertTableUUID{UUID: e.meta.TableUUID},
 		catalog.AssertCurrentSchemaID{SchemaID: e.meta.CurrentSchemaID},
@@ -285,19 +285,19 @@ func (e *schemaEdit) requirements() []catalog.Requirement {
 	}
 }
 
-func (e *schemaEdit) updates() []catalog.Update {
+func (e *SchemaEdit) Updates() []catalog.Update {
 	return []catalog.Update{
-		catalog.AddSchema{Schema: e.schema, LastColumnID: e.ids.n},
+		catalog.AddSchema{Schema: e.schema, LastColumnID: e.IDs.N},
 		catalog.SetCurrentSchema{SchemaID: catalog.LastAdded},
 	}
 }
 
 // move moves a column to the front of its struct (after == "") or right
 // after the column after, which must be in the same struct.
-func (e *schemaEdit) move(name, after string) error {
+func (e *SchemaEdit) move(name, after string) error {
 	fs, i := e.lookup(name)
 	if fs == nil {
-		return undefinedColumn(name)
+		return UndefinedColumn(name)
 	}
 	f := (*fs)[i]
 	rest := slices.Delete(slices.Clone(*fs), i, i+1)
@@ -305,7 +305,7 @@ func (e *schemaEdit) move(name, after string) error {
 	if after != "" {
 		afs, j := e.lookup(after)
 		if afs == nil {
-			return undefinedColumn(after)
+			return UndefinedColumn(after)
 		}
 		if afs != fs {
 			return pgerr.New(pgerr.InvalidTableDefinition, "cannot move column \"%s\" after \"%s\": they are in different structs", name, after)
@@ -316,6 +316,6 @@ func (e *schemaEdit) move(name, after string) error {
 		at = fieldIndex(rest, (*afs)[j].Name) + 1
 	}
 	*fs = slices.Insert(rest, at, f)
-	e.changed = true
+	e.Changed = true
 	return nil
 }

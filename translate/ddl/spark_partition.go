@@ -1,4 +1,4 @@
-package translate
+package ddl
 
 import (
 	"slices"
@@ -18,7 +18,7 @@ type specEdit struct {
 	fields []catalog.PartitionField
 }
 
-func newSpecEdit(m *catalog.TableMetadata) *specEdit {
+func NewSpecEdit(m *catalog.TableMetadata) *specEdit {
 	p := &specEdit{meta: m}
 	if s := m.SpecByID(m.DefaultSpecID); s != nil {
 		p.fields = slices.Clone(s.Fields)
@@ -26,13 +26,13 @@ func newSpecEdit(m *catalog.TableMetadata) *specEdit {
 	return p
 }
 
-func (p *specEdit) apply(kind string, c *tokCursor) error {
+func (p *specEdit) Apply(kind string, c *TokCursor) error {
 	switch kind {
 	case "add-part":
-		return p.addTerm(c, c.until("as"))
+		return p.AddTerm(c, c.until("as"))
 	case "drop-part":
-		term := c.toks[c.i:]
-		c.i = len(c.toks)
+		term := c.Toks[c.I:]
+		c.I = len(c.Toks)
 		return p.dropTerm(c, term)
 	case "replace-part":
 		old := c.until("with")
@@ -42,20 +42,20 @@ func (p *specEdit) apply(kind string, c *tokCursor) error {
 		if err := p.dropTerm(c, old); err != nil {
 			return err
 		}
-		return p.addTerm(c, c.until("as"))
+		return p.AddTerm(c, c.until("as"))
 	}
 	return pgerr.NotYet("this partition clause")
 }
 
 // term binds one partition term (col, days(ts), bucket(16, id)...) to the
 // current schema: the field without an id, named by default.
-func (p *specEdit) term(c *tokCursor, t []parse.DialectTok) (catalog.PartitionField, error) {
+func (p *specEdit) term(c *TokCursor, t []parse.DialectTok) (catalog.PartitionField, error) {
 	items, err := parse.ParsePartitionItems(parse.JoinDottedNames(t))
 	if err != nil || len(items) != 1 {
 		return catalog.PartitionField{}, c.sub(t).syntax("a partition transform")
 	}
 	it := items[0]
-	e := &schemaEdit{schema: p.meta.CurrentSchema()}
+	e := &SchemaEdit{schema: p.meta.CurrentSchema()}
 	fs, i := e.lookup(it.Column)
 	if fs == nil {
 		return catalog.PartitionField{}, pgerr.New(pgerr.UndefinedColumn, "partition column \"%s\" does not exist", it.Column)
@@ -80,17 +80,17 @@ func (p *specEdit) term(c *tokCursor, t []parse.DialectTok) (catalog.PartitionFi
 }
 
 // addTerm adds term [AS name] (the rest of c after the term).
-func (p *specEdit) addTerm(c *tokCursor, t []parse.DialectTok) error {
+func (p *specEdit) AddTerm(c *TokCursor, t []parse.DialectTok) error {
 	f, err := p.term(c, t)
 	if err != nil {
 		return err
 	}
 	if c.accept("as") {
-		if c.done() || !parse.IsWordTok(c.toks[c.i]) {
+		if c.done() || !parse.IsWordTok(c.Toks[c.I]) {
 			return c.syntax("a partition field name")
 		}
-		f.Name = parse.IdentText(c.toks[c.i].Text)
-		c.i++
+		f.Name = parse.IdentText(c.Toks[c.I].Text)
+		c.I++
 	}
 	if !c.done() {
 		return c.syntax("the end of the statement")
@@ -117,7 +117,7 @@ func (p *specEdit) addTerm(c *tokCursor, t []parse.DialectTok) error {
 
 // dropTerm removes the field a term names: a partition field's name, or
 // a transform of a column.
-func (p *specEdit) dropTerm(c *tokCursor, t []parse.DialectTok) error {
+func (p *specEdit) dropTerm(c *TokCursor, t []parse.DialectTok) error {
 	idx := -1
 	if len(t) == 1 && parse.IsWordTok(t[0]) {
 		name := parse.IdentText(t[0].Text)
@@ -150,7 +150,7 @@ func (p *specEdit) dropTerm(c *tokCursor, t []parse.DialectTok) error {
 	return nil
 }
 
-func (p *specEdit) requirements() []catalog.Requirement {
+func (p *specEdit) Requirements() []catalog.Requirement {
 	return []catalog.Requirement{
 		catalog.AssertTableUUID{UUID: p.meta.TableUUID},
 		catalog.AssertDefaultSpecID{SpecID: p.meta.DefaultSpecID},
@@ -158,17 +158,17 @@ func (p *specEdit) requirements() []catalog.Requirement {
 	}
 }
 
-func (p *specEdit) updates() []catalog.Update {
+func (p *specEdit) Updates() []catalog.Update {
 	return []catalog.Update{
 		catalog.AddSpec{Spec: &catalog.PartitionSpec{Fields: p.fields}},
 		catalog.SetDefaultSpec{SpecID: catalog.LastAdded},
 	}
 }
 
-// sparkWriteOrder reads WRITE [DISTRIBUTED BY PARTITION] [LOCALLY] ORDERED
+// SparkWriteOrder reads WRITE [DISTRIBUTED BY PARTITION] [LOCALLY] ORDERED
 // BY term [ASC|DESC] [NULLS FIRST|LAST], ... and WRITE UNORDERED: the
 // table's default sort order and write.distribution-mode.
-func sparkWriteOrder(m *catalog.TableMetadata, c *tokCursor) ([]catalog.Requirement, []catalog.Update, error) {
+func SparkWriteOrder(m *catalog.TableMetadata, c *TokCursor) ([]catalog.Requirement, []catalog.Update, error) {
 	reqs := []catalog.Requirement{
 		catalog.AssertTableUUID{UUID: m.TableUUID},
 		catalog.AssertDefaultSortOrderID{SortOrderID: m.DefaultSortOrderID},
@@ -194,7 +194,7 @@ func sparkWriteOrder(m *catalog.TableMetadata, c *tokCursor) ([]catalog.Requirem
 	order := &catalog.SortOrder{}
 	if c.accept("ordered", "by") {
 		p := &specEdit{meta: m}
-		for _, item := range splitTop(c.toks[c.i:]) {
+		for _, item := range splitTop(c.Toks[c.I:]) {
 			d := c.sub(item)
 			t := d.until("asc", "desc", "nulls")
 			pf, err := p.term(d, t)
@@ -218,7 +218,7 @@ func sparkWriteOrder(m *catalog.TableMetadata, c *tokCursor) ([]catalog.Requirem
 			}
 			order.Fields = append(order.Fields, sf)
 		}
-		c.i = len(c.toks)
+		c.I = len(c.Toks)
 		if len(order.Fields) == 0 {
 			return nil, nil, c.syntax("a sort term")
 		}

@@ -1,4 +1,4 @@
-package translate
+package ddl
 
 import (
 	"strconv"
@@ -13,8 +13,8 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// defElemString is the value of an option as text.
-func defElemString(d *pg.DefElem) string {
+// DefElemString is the value of an option as text.
+func DefElemString(d *pg.DefElem) string {
 	if d.Arg == nil {
 		return "true"
 	}
@@ -44,15 +44,15 @@ func defElemString(d *pg.DefElem) string {
 	return ""
 }
 
-// idCounter hands out field ids for a new schema (CreateTable replaces
+// IDCounter hands out field ids for a new schema (CreateTable replaces
 // them with fresh ones; they only need to be unique here).
-type idCounter struct{ n int }
+type IDCounter struct{ N int }
 
-func (c *idCounter) next() int { c.n++; return c.n }
+func (c *IDCounter) Next() int { c.N++; return c.N }
 
-// icebergTypeOf maps a column's type as PostgreSQL parsed it (or a
+// IcebergTypeOf maps a column's type as PostgreSQL parsed it (or a
 // placeholder of the dialect pass) to an Iceberg type (DESIGN.md section 3).
-func icebergTypeOf(tn *pg.TypeName, x *parse.DDLExtras, ids *idCounter) (catalog.Type, error) {
+func IcebergTypeOf(tn *pg.TypeName, x *parse.DDLExtras, ids *IDCounter) (catalog.Type, error) {
 	var names []string
 	for _, n := range tn.Names {
 		names = append(names, n.GetString_().GetSval())
@@ -83,34 +83,34 @@ func icebergTypeOf(tn *pg.TypeName, x *parse.DDLExtras, ids *idCounter) (catalog
 	}
 	if len(tn.ArrayBounds) > 0 {
 		for range tn.ArrayBounds {
-			t = &catalog.ListType{ElementID: ids.next(), Element: t}
+			t = &catalog.ListType{ElementID: ids.Next(), Element: t}
 		}
 	}
 	return t, nil
 }
 
-func prim(id catalog.TypeID) *catalog.PrimitiveType { return &catalog.PrimitiveType{ID: id} }
+func Prim(id catalog.TypeID) *catalog.PrimitiveType { return &catalog.PrimitiveType{ID: id} }
 
 // sparkIceberg maps a type name (PostgreSQL's internal names, their SQL
 // spellings, or Spark's) to an Iceberg type. spark gives TIMESTAMP and
 // FLOAT Spark's meaning.
-func sparkIceberg(st *parse.SparkType, spark bool, ids *idCounter) (catalog.Type, error) {
+func sparkIceberg(st *parse.SparkType, spark bool, ids *IDCounter) (catalog.Type, error) {
 	switch st.Name {
 	case "bool", "boolean":
-		return prim(catalog.TBoolean), nil
+		return Prim(catalog.TBoolean), nil
 	case "int2", "smallint", "short", "int4", "int", "integer", "byte", "tinyint":
-		return prim(catalog.TInt), nil
+		return Prim(catalog.TInt), nil
 	case "int8", "bigint", "long":
-		return prim(catalog.TLong), nil
+		return Prim(catalog.TLong), nil
 	case "float4", "real":
-		return prim(catalog.TFloat), nil
+		return Prim(catalog.TFloat), nil
 	case "float":
 		if spark || (len(st.Args) == 1 && st.Args[0] <= 24) {
-			return prim(catalog.TFloat), nil
+			return Prim(catalog.TFloat), nil
 		}
-		return prim(catalog.TDouble), nil
+		return Prim(catalog.TDouble), nil
 	case "float8", "double":
-		return prim(catalog.TDouble), nil
+		return Prim(catalog.TDouble), nil
 	case "numeric", "decimal", "dec":
 		switch len(st.Args) {
 		case 0:
@@ -133,30 +133,30 @@ func sparkIceberg(st *parse.SparkType, spark bool, ids *idCounter) (catalog.Type
 			return &catalog.PrimitiveType{ID: catalog.TDecimal, Precision: p, Scale: s}, nil
 		}
 	case "text", "varchar", "bpchar", "char", "character", "character varying", "string", "json", "jsonb", "name":
-		return prim(catalog.TString), nil
+		return Prim(catalog.TString), nil
 	case "bytea", "binary":
-		return prim(catalog.TBinary), nil
+		return Prim(catalog.TBinary), nil
 	case "date":
-		return prim(catalog.TDate), nil
+		return Prim(catalog.TDate), nil
 	case "time":
-		return prim(catalog.TTime), nil
+		return Prim(catalog.TTime), nil
 	case "timestamp":
 		if spark {
-			return prim(catalog.TTimestamptz), nil
+			return Prim(catalog.TTimestamptz), nil
 		}
-		return prim(catalog.TTimestamp), nil
+		return Prim(catalog.TTimestamp), nil
 	case "timestamp_ntz":
-		return prim(catalog.TTimestamp), nil
+		return Prim(catalog.TTimestamp), nil
 	case "timestamptz", "timestamp_ltz":
-		return prim(catalog.TTimestamptz), nil
+		return Prim(catalog.TTimestamptz), nil
 	case "uuid":
-		return prim(catalog.TUUID), nil
+		return Prim(catalog.TUUID), nil
 	case "array":
 		e, err := sparkIceberg(st.Elem, spark, ids)
 		if err != nil {
 			return nil, err
 		}
-		return &catalog.ListType{ElementID: ids.next(), Element: e}, nil
+		return &catalog.ListType{ElementID: ids.Next(), Element: e}, nil
 	case "map":
 		k, err := sparkIceberg(st.Key, spark, ids)
 		if err != nil {
@@ -166,7 +166,7 @@ func sparkIceberg(st *parse.SparkType, spark bool, ids *idCounter) (catalog.Type
 		if err != nil {
 			return nil, err
 		}
-		return &catalog.MapType{KeyID: ids.next(), Key: k, ValueID: ids.next(), Value: v}, nil
+		return &catalog.MapType{KeyID: ids.Next(), Key: k, ValueID: ids.Next(), Value: v}, nil
 	case "struct":
 		out := &catalog.StructType{}
 		seen := map[string]bool{}
@@ -179,7 +179,7 @@ func sparkIceberg(st *parse.SparkType, spark bool, ids *idCounter) (catalog.Type
 			if err != nil {
 				return nil, err
 			}
-			out.Fields = append(out.Fields, catalog.NestedField{ID: ids.next(), Name: f.Name, Type: ft, Required: f.NotNull, Doc: f.Comment})
+			out.Fields = append(out.Fields, catalog.NestedField{ID: ids.Next(), Name: f.Name, Type: ft, Required: f.NotNull, Doc: f.Comment})
 		}
 		return out, nil
 	case "interval", "serial", "serial4", "serial8", "bigserial", "smallserial", "serial2", "money", "timetz",
@@ -190,8 +190,8 @@ func sparkIceberg(st *parse.SparkType, spark bool, ids *idCounter) (catalog.Type
 	return nil, pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", st.Name).WithPosition(st.Loc + 1)
 }
 
-// partitionSpecOf binds partition items to the columns of schema.
-func partitionSpecOf(items []parse.PartitionItem, schema *catalog.Schema) (*catalog.PartitionSpec, error) {
+// PartitionSpecOf binds partition items to the columns of schema.
+func PartitionSpecOf(items []parse.PartitionItem, schema *catalog.Schema) (*catalog.PartitionSpec, error) {
 	if len(items) == 0 {
 		return nil, nil
 	}
@@ -214,7 +214,7 @@ func partitionSpecOf(items []parse.PartitionItem, schema *catalog.Schema) (*cata
 		srcName := ""
 		if src == nil && strings.Contains(it.Column, ".") {
 			// A field of a struct column: st.a.
-			src, srcName = findColumnPath(schema.Fields, it.Column)
+			src, srcName = FindColumnPath(schema.Fields, it.Column)
 		}
 		if src == nil {
 			return nil, pgerr.New(pgerr.UndefinedColumn, "partition column \"%s\" does not exist", it.Column)
@@ -301,37 +301,37 @@ func transformApplies(tr catalog.Transform, src *catalog.NestedField) error {
 	return nil
 }
 
-// icebergTypeOfPG is the Iceberg type a query's result column of
+// IcebergTypeOfPG is the Iceberg type a query's result column of
 // PostgreSQL type t becomes in CREATE TABLE AS.
-func icebergTypeOfPG(t plan.Type, name string) (catalog.Type, error) {
+func IcebergTypeOfPG(t plan.Type, name string) (catalog.Type, error) {
 	if p, s, ok := t.NumericPS(); ok {
 		return &catalog.PrimitiveType{ID: catalog.TDecimal, Precision: p, Scale: s}, nil
 	}
 	switch t.OID {
 	case plan.TBool.OID:
-		return prim(catalog.TBoolean), nil
+		return Prim(catalog.TBoolean), nil
 	case plan.TInt2.OID, plan.TInt4.OID:
-		return prim(catalog.TInt), nil
+		return Prim(catalog.TInt), nil
 	case plan.TInt8.OID:
-		return prim(catalog.TLong), nil
+		return Prim(catalog.TLong), nil
 	case plan.TFloat4.OID:
-		return prim(catalog.TFloat), nil
+		return Prim(catalog.TFloat), nil
 	case plan.TFloat8.OID:
-		return prim(catalog.TDouble), nil
+		return Prim(catalog.TDouble), nil
 	case pgtypes.Text, pgtypes.Unknown, pgtypes.Varchar, pgtypes.BPChar, pgtypes.Name:
-		return prim(catalog.TString), nil
+		return Prim(catalog.TString), nil
 	case plan.TBytea.OID:
-		return prim(catalog.TBinary), nil
+		return Prim(catalog.TBinary), nil
 	case plan.TUUID.OID:
-		return prim(catalog.TUUID), nil
+		return Prim(catalog.TUUID), nil
 	case plan.TDate.OID:
-		return prim(catalog.TDate), nil
+		return Prim(catalog.TDate), nil
 	case plan.TTime.OID:
-		return prim(catalog.TTime), nil
+		return Prim(catalog.TTime), nil
 	case plan.TTimestamp.OID:
-		return prim(catalog.TTimestamp), nil
+		return Prim(catalog.TTimestamp), nil
 	case plan.TTimestamptz.OID:
-		return prim(catalog.TTimestamptz), nil
+		return Prim(catalog.TTimestamptz), nil
 	case plan.TNumeric.OID:
 		return nil, pgerr.Unsupported("column \"%s\" of type numeric without precision and scale in CREATE TABLE AS", name).
 			WithHint("Cast it to numeric(P,S).")

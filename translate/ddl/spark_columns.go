@@ -1,4 +1,4 @@
-package translate
+package ddl
 
 import (
 	"slices"
@@ -14,10 +14,10 @@ import (
 
 // Spark's column clauses of ALTER TABLE, applied to a schema edit.
 
-// sparkAddColumns reads ADD COLUMN(S) [(] c type [NOT NULL] [DEFAULT expr]
+// SparkAddColumns reads ADD COLUMN(S) [(] c type [NOT NULL] [DEFAULT expr]
 // [COMMENT 'x'] [FIRST | AFTER d], ... [)]. defaultOf evaluates a DEFAULT
 // expression for the new field.
-func sparkAddColumns(e *schemaEdit, c *tokCursor, defaultOf func(f catalog.NestedField, expr []parse.DialectTok) (any, error)) error {
+func SparkAddColumns(e *SchemaEdit, c *TokCursor, defaultOf func(f catalog.NestedField, expr []parse.DialectTok) (any, error)) error {
 	list, err := c.parenList()
 	if err != nil {
 		return err
@@ -28,8 +28,8 @@ func sparkAddColumns(e *schemaEdit, c *tokCursor, defaultOf func(f catalog.Neste
 		if err != nil {
 			return err
 		}
-		f := catalog.NestedField{ID: e.ids.next(), Name: name}
-		if f.Type, err = d.sparkTypeOf(d.until("not", "default", "comment", "first", "after"), e.ids); err != nil {
+		f := catalog.NestedField{ID: e.IDs.Next(), Name: name}
+		if f.Type, err = d.sparkTypeOf(d.until("not", "default", "comment", "first", "after"), e.IDs); err != nil {
 			return err
 		}
 		if d.accept("not", "null") {
@@ -66,7 +66,7 @@ func sparkAddColumns(e *schemaEdit, c *tokCursor, defaultOf func(f catalog.Neste
 }
 
 // position reads [FIRST | AFTER d] and moves column name there.
-func position(e *schemaEdit, d *tokCursor, name string) error {
+func position(e *SchemaEdit, d *TokCursor, name string) error {
 	switch {
 	case d.accept("first"):
 		return e.move(name, "")
@@ -80,9 +80,9 @@ func position(e *schemaEdit, d *tokCursor, name string) error {
 	return nil
 }
 
-// sparkAlterColumn reads ALTER COLUMN c [TYPE t] [COMMENT 'x'] [FIRST |
+// SparkAlterColumn reads ALTER COLUMN c [TYPE t] [COMMENT 'x'] [FIRST |
 // AFTER d] [DROP NOT NULL].
-func sparkAlterColumn(e *schemaEdit, c *tokCursor) error {
+func SparkAlterColumn(e *SchemaEdit, c *TokCursor) error {
 	name, err := c.name()
 	if err != nil {
 		return err
@@ -93,11 +93,11 @@ func sparkAlterColumn(e *schemaEdit, c *tokCursor) error {
 	for !c.done() {
 		switch {
 		case c.accept("type"):
-			to, err := c.sparkTypeOf(c.until("comment", "first", "after", "drop", "set"), &idCounter{n: e.ids.n})
+			to, err := c.sparkTypeOf(c.until("comment", "first", "after", "drop", "set"), &IDCounter{N: e.IDs.N})
 			if err != nil {
 				return err
 			}
-			if err := e.retype(name, to); err != nil {
+			if err := e.Retype(name, to); err != nil {
 				return err
 			}
 		case c.accept("comment"):
@@ -105,7 +105,7 @@ func sparkAlterColumn(e *schemaEdit, c *tokCursor) error {
 			if err != nil {
 				return err
 			}
-			if err := e.setDoc(name, doc); err != nil {
+			if err := e.SetDoc(name, doc); err != nil {
 				return err
 			}
 		case c.peek() == "first" || c.peek() == "after":
@@ -113,7 +113,7 @@ func sparkAlterColumn(e *schemaEdit, c *tokCursor) error {
 				return err
 			}
 		case c.accept("drop", "not", "null"):
-			if err := e.dropNotNull(name); err != nil {
+			if err := e.DropNotNull(name); err != nil {
 				return err
 			}
 		case c.accept("set", "not", "null"):
@@ -126,8 +126,8 @@ func sparkAlterColumn(e *schemaEdit, c *tokCursor) error {
 	return nil
 }
 
-// sparkDropColumns reads DROP COLUMNS [(] c, d [)].
-func sparkDropColumns(e *schemaEdit, c *tokCursor) error {
+// SparkDropColumns reads DROP COLUMNS [(] c, d [)].
+func SparkDropColumns(e *SchemaEdit, c *TokCursor) error {
 	list, err := c.parenList()
 	if err != nil {
 		return err
@@ -141,7 +141,7 @@ func sparkDropColumns(e *schemaEdit, c *tokCursor) error {
 		if !d.done() {
 			return d.syntax("\",\"")
 		}
-		if _, err := e.drop(name, false); err != nil {
+		if _, err := e.Drop(name, false); err != nil {
 			return err
 		}
 	}
@@ -149,10 +149,10 @@ func sparkDropColumns(e *schemaEdit, c *tokCursor) error {
 }
 
 // identifierNames reads a, b, ... and returns their field ids.
-func identifierNames(e *schemaEdit, c *tokCursor) ([]int, []string, error) {
+func identifierNames(e *SchemaEdit, c *TokCursor) ([]int, []string, error) {
 	var ids []int
 	var names []string
-	for _, n := range splitTop(c.toks[c.i:]) {
+	for _, n := range splitTop(c.Toks[c.I:]) {
 		d := c.sub(n)
 		name, err := d.name()
 		if err != nil {
@@ -163,17 +163,17 @@ func identifierNames(e *schemaEdit, c *tokCursor) ([]int, []string, error) {
 		}
 		fs, i := e.lookup(name)
 		if fs == nil {
-			return nil, nil, undefinedColumn(name)
+			return nil, nil, UndefinedColumn(name)
 		}
 		ids = append(ids, (*fs)[i].ID)
 		names = append(names, name)
 	}
-	c.i = len(c.toks)
+	c.I = len(c.Toks)
 	return ids, names, nil
 }
 
-// sparkSetIdentifiers reads SET IDENTIFIER FIELDS a, b.
-func sparkSetIdentifiers(e *schemaEdit, c *tokCursor) error {
+// SparkSetIdentifiers reads SET IDENTIFIER FIELDS a, b.
+func SparkSetIdentifiers(e *SchemaEdit, c *TokCursor) error {
 	ids, names, err := identifierNames(e, c)
 	if err != nil {
 		return err
@@ -193,19 +193,19 @@ func sparkSetIdentifiers(e *schemaEdit, c *tokCursor) error {
 	}
 	if !slices.Equal(e.schema.IdentifierFieldIDs, ids) {
 		e.schema.IdentifierFieldIDs = ids
-		e.changed = true
+		e.Changed = true
 	}
 	return nil
 }
 
-// sparkDropIdentifiers reads DROP IDENTIFIER FIELDS [a, b] (no names: all).
-func sparkDropIdentifiers(e *schemaEdit, c *tokCursor) error {
+// SparkDropIdentifiers reads DROP IDENTIFIER FIELDS [a, b] (no names: all).
+func SparkDropIdentifiers(e *SchemaEdit, c *TokCursor) error {
 	ids, names, err := identifierNames(e, c)
 	if err != nil {
 		return err
 	}
 	if len(ids) == 0 {
-		e.changed = len(e.schema.IdentifierFieldIDs) > 0
+		e.Changed = len(e.schema.IdentifierFieldIDs) > 0
 		e.schema.IdentifierFieldIDs = nil
 		return nil
 	}
@@ -215,14 +215,14 @@ func sparkDropIdentifiers(e *schemaEdit, c *tokCursor) error {
 			return pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" is not an identifier field", names[k])
 		}
 		e.schema.IdentifierFieldIDs = slices.Delete(e.schema.IdentifierFieldIDs, i, i+1)
-		e.changed = true
+		e.Changed = true
 	}
 	return nil
 }
 
-// sparkProperties reads SET TBLPROPERTIES ('k' = 'v', ...) and UNSET
+// SparkProperties reads SET TBLPROPERTIES ('k' = 'v', ...) and UNSET
 // TBLPROPERTIES [IF EXISTS] ('k', ...).
-func sparkProperties(m *catalog.TableMetadata, kind string, c *tokCursor) ([]catalog.Requirement, []catalog.Update, error) {
+func SparkProperties(m *catalog.TableMetadata, kind string, c *TokCursor) ([]catalog.Requirement, []catalog.Update, error) {
 	reqs := []catalog.Requirement{catalog.AssertTableUUID{UUID: m.TableUUID}}
 	if kind == "unset-props" {
 		ifExists := c.accept("if", "exists")
@@ -251,7 +251,7 @@ func sparkProperties(m *catalog.TableMetadata, kind string, c *tokCursor) ([]cat
 	if err != nil {
 		return nil, nil, err
 	}
-	r := &parse.DialectRewriter{SQL: c.sql, X: &parse.DDLExtras{}}
+	r := &parse.DialectRewriter{SQL: c.SQL, X: &parse.DDLExtras{}}
 	if err := r.Properties(list); err != nil {
 		return nil, nil, err
 	}
@@ -278,92 +278,92 @@ func sparkProperties(m *catalog.TableMetadata, kind string, c *tokCursor) ([]cat
 	return reqs, updates, nil
 }
 
-// sparkRenameColumn reads RENAME COLUMN a.b TO c (a dotted name, which
+// SparkRenameColumn reads RENAME COLUMN a.b TO c (a dotted name, which
 // PostgreSQL's grammar lacks).
-func sparkRenameColumn(e *schemaEdit, c *tokCursor) error {
+func SparkRenameColumn(e *SchemaEdit, c *TokCursor) error {
 	name, err := c.name()
 	if err != nil {
 		return err
 	}
-	if !c.accept("to") || c.done() || !parse.IsWordTok(c.toks[c.i]) {
+	if !c.accept("to") || c.done() || !parse.IsWordTok(c.Toks[c.I]) {
 		return c.syntax("TO new_name")
 	}
-	to := parse.IdentText(c.toks[c.i].Text)
-	c.i++
+	to := parse.IdentText(c.Toks[c.I].Text)
+	c.I++
 	if !c.done() {
 		return c.syntax("the end of the statement")
 	}
-	return e.rename(name, to)
+	return e.Rename(name, to)
 }
 
-// tokCursor reads the tokens of a Spark clause.
-type tokCursor struct {
-	toks []parse.DialectTok
-	i    int
-	sql  string
-	end  int // byte offset for errors at the end
+// TokCursor reads the tokens of a Spark clause.
+type TokCursor struct {
+	Toks []parse.DialectTok
+	I    int
+	SQL  string
+	End  int // byte offset for errors at the end
 }
 
-func (c *tokCursor) done() bool { return c.i >= len(c.toks) }
+func (c *TokCursor) done() bool { return c.I >= len(c.Toks) }
 
-func (c *tokCursor) peek() string {
-	if c.i < len(c.toks) {
-		return c.toks[c.i].Low
+func (c *TokCursor) peek() string {
+	if c.I < len(c.Toks) {
+		return c.Toks[c.I].Low
 	}
 	return ""
 }
 
-func (c *tokCursor) accept(words ...string) bool {
+func (c *TokCursor) accept(words ...string) bool {
 	for k, w := range words {
-		if c.i+k >= len(c.toks) || c.toks[c.i+k].Low != w {
+		if c.I+k >= len(c.Toks) || c.Toks[c.I+k].Low != w {
 			return false
 		}
 	}
-	c.i += len(words)
+	c.I += len(words)
 	return true
 }
 
 // syntax is a 42601 error at the current token.
-func (c *tokCursor) syntax(what string) error {
-	off := c.end
-	if c.i < len(c.toks) {
-		off = c.toks[c.i].Start
-	} else if len(c.toks) > 0 {
-		off = c.toks[len(c.toks)-1].End
+func (c *TokCursor) syntax(what string) error {
+	off := c.End
+	if c.I < len(c.Toks) {
+		off = c.Toks[c.I].Start
+	} else if len(c.Toks) > 0 {
+		off = c.Toks[len(c.Toks)-1].End
 	}
-	return pgerr.New(pgerr.SyntaxError, "syntax error in ALTER TABLE: expected %s", what).WithPosition(parse.CharPos(c.sql, int32(off)))
+	return pgerr.New(pgerr.SyntaxError, "syntax error in ALTER TABLE: expected %s", what).WithPosition(parse.CharPos(c.SQL, int32(off)))
 }
 
 // name reads a column name: ident (. ident)*.
-func (c *tokCursor) name() (string, error) {
-	if c.done() || !parse.IsWordTok(c.toks[c.i]) {
+func (c *TokCursor) name() (string, error) {
+	if c.done() || !parse.IsWordTok(c.Toks[c.I]) {
 		return "", c.syntax("a column name")
 	}
-	parts := []string{parse.IdentText(c.toks[c.i].Text)}
-	c.i++
-	for c.i+1 < len(c.toks) && c.toks[c.i].Tok == pg.Token_ASCII_46 && parse.IsWordTok(c.toks[c.i+1]) {
-		parts = append(parts, parse.IdentText(c.toks[c.i+1].Text))
-		c.i += 2
+	parts := []string{parse.IdentText(c.Toks[c.I].Text)}
+	c.I++
+	for c.I+1 < len(c.Toks) && c.Toks[c.I].Tok == pg.Token_ASCII_46 && parse.IsWordTok(c.Toks[c.I+1]) {
+		parts = append(parts, parse.IdentText(c.Toks[c.I+1].Text))
+		c.I += 2
 	}
 	return strings.Join(parts, "."), nil
 }
 
 // sconst reads a string constant.
-func (c *tokCursor) sconst() (string, error) {
-	if c.done() || c.toks[c.i].Tok != pg.Token_SCONST {
+func (c *TokCursor) sconst() (string, error) {
+	if c.done() || c.Toks[c.I].Tok != pg.Token_SCONST {
 		return "", c.syntax("a string constant")
 	}
-	c.i++
-	return parse.SConst(c.toks[c.i-1].Text), nil
+	c.I++
+	return parse.SConst(c.Toks[c.I-1].Text), nil
 }
 
 // until returns the tokens up to (not including) the first of words at
 // depth 0, or to the end; the cursor moves past them.
-func (c *tokCursor) until(words ...string) []parse.DialectTok {
+func (c *TokCursor) until(words ...string) []parse.DialectTok {
 	depth := 0
-	from := c.i
-	for ; c.i < len(c.toks); c.i++ {
-		tk := c.toks[c.i]
+	from := c.I
+	for ; c.I < len(c.Toks); c.I++ {
+		tk := c.Toks[c.I]
 		switch tk.Tok {
 		case pg.Token_ASCII_40, pg.Token_ASCII_60:
 			depth++
@@ -376,23 +376,23 @@ func (c *tokCursor) until(words ...string) []parse.DialectTok {
 			break
 		}
 	}
-	return c.toks[from:c.i]
+	return c.Toks[from:c.I]
 }
 
 // parenList returns the tokens inside "(" ... ")" when the cursor is at
 // "(" (moving past them), else the rest of the clause.
-func (c *tokCursor) parenList() ([]parse.DialectTok, error) {
+func (c *TokCursor) parenList() ([]parse.DialectTok, error) {
 	if c.peek() != "(" {
-		rest := c.toks[c.i:]
-		c.i = len(c.toks)
+		rest := c.Toks[c.I:]
+		c.I = len(c.Toks)
 		return rest, nil
 	}
-	close := parse.MatchParen(c.toks, c.i)
+	close := parse.MatchParen(c.Toks, c.I)
 	if close < 0 {
 		return nil, c.syntax("\")\"")
 	}
-	in := c.toks[c.i+1 : close]
-	c.i = close + 1
+	in := c.Toks[c.I+1 : close]
+	c.I = close + 1
 	if !c.done() {
 		return nil, c.syntax("the end of the statement")
 	}
@@ -424,12 +424,12 @@ func splitTop(t []parse.DialectTok) [][]parse.DialectTok {
 	return out
 }
 
-func (c *tokCursor) sub(t []parse.DialectTok) *tokCursor {
-	return &tokCursor{toks: t, sql: c.sql, end: c.end}
+func (c *TokCursor) sub(t []parse.DialectTok) *TokCursor {
+	return &TokCursor{Toks: t, SQL: c.SQL, End: c.End}
 }
 
 // sparkTypeOf parses a Spark type from tokens.
-func (c *tokCursor) sparkTypeOf(t []parse.DialectTok, ids *idCounter) (catalog.Type, error) {
+func (c *TokCursor) sparkTypeOf(t []parse.DialectTok, ids *IDCounter) (catalog.Type, error) {
 	p := &parse.SparkTypeParser{Toks: t}
 	st, err := p.Parse()
 	if err != nil || p.I != len(t) {
@@ -438,10 +438,10 @@ func (c *tokCursor) sparkTypeOf(t []parse.DialectTok, ids *idCounter) (catalog.T
 	return sparkIceberg(st, true, ids)
 }
 
-// findColumnPath finds a column by name or by a dotted path into struct
+// FindColumnPath finds a column by name or by a dotted path into struct
 // columns: names as written first, else case-insensitively. It returns the
 // field and its path as the schema spells it.
-func findColumnPath(fs []catalog.NestedField, name string) (*catalog.NestedField, string) {
+func FindColumnPath(fs []catalog.NestedField, name string) (*catalog.NestedField, string) {
 	find := func(fs []catalog.NestedField, n string) *catalog.NestedField {
 		for i := range fs {
 			if fs[i].Name == n {
