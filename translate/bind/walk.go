@@ -30,18 +30,25 @@ func WalkAST(m protoreflect.Message, visit func(protoreflect.Message) bool) {
 	if !m.IsValid() || !visit(m) {
 		return
 	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+	// Fields in declaration order: protobuf's Range order is unspecified
+	// (and differs between builds), and callers such as NodeLocation keep
+	// the first location they meet.
+	fields := m.Descriptor().Fields()
+	for i := 0; i < fields.Len(); i++ {
+		fd := fields.Get(i)
+		if !m.Has(fd) {
+			continue
+		}
 		switch {
 		case fd.IsList() && fd.Message() != nil:
-			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				WalkAST(l.Get(i).Message(), visit)
+			l := m.Get(fd).List()
+			for j := 0; j < l.Len(); j++ {
+				WalkAST(l.Get(j).Message(), visit)
 			}
 		case fd.Message() != nil && !fd.IsMap():
-			WalkAST(v.Message(), visit)
+			WalkAST(m.Get(fd).Message(), visit)
 		}
-		return true
-	})
+	}
 }
 
 type ProtoreflectMessage = protoreflect.Message
