@@ -296,7 +296,7 @@ func (b *Binder) bindJoin(j *pg.JoinExpr) (plan.Rel, error) {
 	if j.Alias != nil {
 		return nil, pgerr.NotYet("an alias for a JOIN")
 	}
-	first := len(b.scope.items)
+	first, mergedFirst := len(b.scope.items), len(b.scope.merged)
 	lr, err := b.bindFromItem(j.Larg, nil)
 	if err != nil {
 		return nil, err
@@ -389,7 +389,10 @@ func (b *Binder) bindJoin(j *pg.JoinExpr) (plan.Rel, error) {
 		if typ == plan.JoinInner {
 			b.where = "" // an inner join's condition may hold subqueries: it filters the join
 		}
+		// The condition sees the join's own inputs only, as in PostgreSQL.
+		restore := b.scope.hideBefore(first, mergedFirst)
 		c, err := b.Expr(j.Quals)
+		restore()
 		b.where = saved
 		if err != nil {
 			b.pending = savedPending
@@ -557,6 +560,12 @@ func (b *Binder) columnRef(cr *pg.ColumnRef) (Bound, error) {
 			return b.outerRef(s, r, written, cr.Location)
 		}
 		return r, nil
+	}
+	for s := b.scope; s != nil; s = s.parent {
+		if err := s.hiddenRefError(parts, quoted); err != nil {
+			firstErr = err
+			break
+		}
 	}
 	if firstErr == nil {
 		if len(parts) > 1 {

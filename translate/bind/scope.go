@@ -5,6 +5,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
@@ -23,6 +24,58 @@ type scope struct {
 	// outerAgg is the aggregation of the enclosing query when this
 	// (sub)query is bound inside its aggregated part.
 	outerAgg *aggScope
+	// hidden are the FROM items (and the columns their USING joins merged)
+	// that exist but cannot be referenced while a join's ON condition is
+	// bound: those before the join in the FROM clause. Names are not
+	// resolved in them; they only make the error PostgreSQL's.
+	hidden       []*rangeItem
+	hiddenMerged []itemCol
+}
+
+// hideBefore hides the items before item first and the merged columns
+// before mergedFirst while a join's condition is bound; the returned
+// function shows them again.
+func (s *scope) hideBefore(first, mergedFirst int) (restore func()) {
+	items, merged := s.items, s.merged
+	hidden, hiddenMerged := s.hidden, s.hiddenMerged
+	s.hidden = append(append([]*rangeItem(nil), hidden...), items[:first]...)
+	s.hiddenMerged = append(append([]itemCol(nil), hiddenMerged...), merged[:mergedFirst]...)
+	s.items, s.merged = items[first:], merged[mergedFirst:]
+	return func() {
+		s.items, s.merged = items, merged
+		s.hidden, s.hiddenMerged = hidden, hiddenMerged
+	}
+}
+
+// hiddenRefError is PostgreSQL's error for a name that only a hidden FROM
+// item has (nil when none has it): 42P01 for a qualifier, 42703 for a
+// column, each with the hint that says why.
+func (s *scope) hiddenRefError(parts []string, quoted bool) error {
+	if len(s.hidden) == 0 {
+		return nil
+	}
+	if len(parts) > 1 {
+		qual := parts[:len(parts)-1]
+		for _, it := range s.hidden {
+			if it.matchesQualifier(qual) {
+				return pgerr.New(pgerr.UndefinedTable, "invalid reference to FROM-clause entry for table \"%s\"", qual[len(qual)-1]).
+					WithHint("There is an entry for table \"%s\", but it cannot be referenced from this part of the query.", qual[len(qual)-1])
+			}
+		}
+		return nil
+	}
+	name := parts[0]
+	for _, it := range s.hidden {
+		cols := make([]Column, len(it.cols))
+		for i, c := range it.cols {
+			cols[i] = Column{Name: c.name}
+		}
+		if FindColumn(cols, name, quoted) >= 0 {
+			return pgerr.New(pgerr.UndefinedColumn, "column \"%s\" does not exist", name).
+				WithHint("There is a column named \"%s\" in table \"%s\", but it cannot be referenced from this part of the query.", name, it.refName())
+		}
+	}
+	return nil
 }
 
 // rangeItem is one FROM item: a table, a derived table, VALUES, a
