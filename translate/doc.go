@@ -29,7 +29,8 @@
 // (optimizer_disabled_passes) in opt_config.go.
 //
 // Statements that write: CREATE TABLE in both dialects binds into the same
-// catalog.TableSpec (bind_ddl.go; Spark's clauses come from parse.DDLExtras)
+// catalog.TableSpec (create_table.go with package ddl's types and partition
+// specs; Spark's clauses come from parse.DDLExtras)
 // and runs against a catalog.MutableCatalog (ddl_exec.go, ctas_exec.go).
 // INSERT (bind/insert.go, insert_exec.go) and COPY FROM STDIN (bind_copy.go,
 // copy_exec.go) turn their rows into Arrow batches of the table's columns with
@@ -41,9 +42,9 @@
 // errors become SQLSTATEs in errors_catalog.go.
 //
 // ALTER TABLE and COMMENT change metadata only (alter_exec.go): the schema
-// edits of alter_schema.go (add, drop, rename, promote, reorder columns,
-// nested ones by path), table properties, and, in Spark's forms that the
-// dialect pass keeps as tokens (parse.SparkAlter; alter_spark*.go), partition
+// edits of package ddl (add, drop, rename, promote, reorder columns, nested
+// ones by path), table properties, and, in Spark's forms that the dialect
+// pass keeps as tokens (parse.SparkAlter; alter_spark.go, ddl/spark_*.go), partition
 // evolution, the write order and identifier fields. Each statement is one
 // commit whose requirements make a concurrent change fail with 40001.
 //
