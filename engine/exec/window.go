@@ -124,6 +124,13 @@ var windowFns = map[string]winFn{
 	"string_agg":   fnAggregate,
 }
 
+// IsWindowOnly reports whether fn is a window function that is not also an
+// aggregate (row_number, rank, lag, ...): it needs OVER.
+func IsWindowOnly(fn string) bool {
+	kind, ok := windowFns[strings.ToLower(fn)]
+	return ok && kind != fnAggregate
+}
+
 // WindowResultType is the result type of a window function (42883 pgerr
 // for unknown fn / arg types).
 func WindowResultType(fn string, args []arrow.DataType) (arrow.DataType, error) {

@@ -24,6 +24,9 @@ func (b *Binder) bindFrom(from []*pg.Node) (plan.Rel, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := b.scope.checkDuplicateNames(); err != nil {
+			return nil, err
+		}
 		cur = r
 	}
 	if cur == nil {
@@ -310,6 +313,9 @@ func (b *Binder) bindJoin(j *pg.JoinExpr) (plan.Rel, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := b.scope.checkDuplicateNames(); err != nil {
+		return nil, err
+	}
 	typ, ok := joinTypeOf(j.Jointype)
 	if !ok {
 		return nil, pgerr.NotYet("this join type")
@@ -333,6 +339,13 @@ func (b *Binder) bindJoin(j *pg.JoinExpr) (plan.Rel, error) {
 				if !c.hidden && leftNames[c.name] {
 					using = append(using, c.name)
 				}
+			}
+		}
+	}
+	for i, name := range using {
+		for _, prev := range using[:i] {
+			if prev == name {
+				return nil, pgerr.New(pgerr.DuplicateColumn, "column name \"%s\" appears more than once in USING clause", name)
 			}
 		}
 	}

@@ -46,7 +46,14 @@ func (b *Binder) funcCall(fc *pg.FuncCall) (Bound, error) {
 		}
 	}
 	if fc.Over != nil {
+		if !exec.IsWindowOnly(name) && !aggregateNames[name] {
+			return Bound{}, b.ErrAt(pgerr.New(pgerr.WrongObjectType,
+				"OVER specified, but %s is not a window function nor an aggregate function", name), fc.Location)
+		}
 		return b.windowFunc(fc, name)
+	}
+	if exec.IsWindowOnly(name) {
+		return Bound{}, b.ErrAt(pgerr.New(pgerr.WrongObjectType, "window function %s requires an OVER clause", name), fc.Location)
 	}
 	if aggregateNames[name] {
 		return b.aggregate(fc, name)

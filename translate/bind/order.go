@@ -122,6 +122,13 @@ func (b *Binder) limitValue(n *pg.Node, what string) (int64, error) {
 				return 0, b.ErrAt(pgerr.New(pgerr.NumericValueOutOfRange, "bigint out of range"), c.Location)
 			}
 			v = i
+		case c.GetSval() != nil:
+			// An untyped literal, read as bigint.
+			i, err := strconv.ParseInt(strings.TrimSpace(c.GetSval().Sval), 10, 64)
+			if err != nil {
+				return 0, b.ErrAt(pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type bigint: \"%s\"", c.GetSval().Sval), c.Location)
+			}
+			v = i
 		default:
 			return 0, b.ErrAt(pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type bigint", what), c.Location)
 		}
@@ -140,6 +147,9 @@ func (b *Binder) limitValue(n *pg.Node, what string) (int64, error) {
 		}
 		v = i
 	default:
+		if refersToColumns(n) {
+			return 0, b.ErrAt(pgerr.New(pgerr.InvalidColumnReference, "argument of %s must not contain variables", what), NodeLocation(n))
+		}
 		return 0, b.ErrAt(pgerr.NotYet("non-constant "+what), NodeLocation(n))
 	}
 	if v < 0 {
@@ -150,4 +160,16 @@ func (b *Binder) limitValue(n *pg.Node, what string) (int64, error) {
 		return 0, pgerr.New(code, "%s must not be negative", what)
 	}
 	return v, nil
+}
+
+// refersToColumns reports whether an AST holds a column reference.
+func refersToColumns(n *pg.Node) bool {
+	found := false
+	WalkAST(n.ProtoReflect(), func(m ProtoreflectMessage) bool {
+		if _, ok := m.Interface().(*pg.ColumnRef); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

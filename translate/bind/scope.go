@@ -1,6 +1,8 @@
 package bind
 
 import (
+	"slices"
+
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
@@ -223,4 +225,23 @@ func (a *aggScope) Add(c plan.AggCall) (int, bool) {
 	a.aggs = append(a.aggs, c)
 	a.aggKeys = append(a.aggKeys, k)
 	return len(a.aggs) - 1, true
+}
+
+// checkDuplicateNames refuses two FROM items of one query with the same
+// reference name, as PostgreSQL does (42712): an alias may not repeat, nor
+// may one table appear twice without one. Two different tables of the same
+// name in different schemas are fine.
+func (s *scope) checkDuplicateNames() error {
+	for i, it := range s.items {
+		for _, prev := range s.items[:i] {
+			if it.refName() != prev.refName() || it.refName() == "" {
+				continue
+			}
+			sameTable := it.table != nil && prev.table != nil && it.table.Ident.Name == prev.table.Ident.Name && slices.Equal(it.table.Ident.Namespace, prev.table.Ident.Namespace)
+			if it.alias != "" || prev.alias != "" || sameTable {
+				return pgerr.New(pgerr.DuplicateAlias, "table name \"%s\" specified more than once", it.refName())
+			}
+		}
+	}
+	return nil
 }

@@ -164,6 +164,9 @@ func (b *Binder) bindSelectCore(sel *pg.SelectStmt) (*plan.Select, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := b.checkDistinctOnOrder(onKeys, sortKeys, distinctOn); err != nil {
+		return nil, err
+	}
 	for i := range onKeys {
 		if onKeys[i].junk >= 0 {
 			onKeys[i].junk += len(junk)
@@ -707,4 +710,55 @@ func (b *Binder) UntruncateTable(rv *pg.RangeVar, tn *parse.TableName) {
 		w = append(w, *p)
 	}
 	tn.Written = strings.Join(w, ".")
+}
+
+// checkDistinctOnOrder applies PostgreSQL's rule for DISTINCT ON with ORDER
+// BY: the ORDER BY items before the first one that is not a DISTINCT ON
+// expression must hold every DISTINCT ON expression that ORDER BY holds,
+// and when an ORDER BY item was skipped, every DISTINCT ON expression must
+// be among them (42P10, pointing at the DISTINCT ON expression).
+func (b *Binder) checkDistinctOnOrder(on, order []orderKey, onNodes []*pg.Node) error {
+	if len(on) == 0 || len(order) == 0 {
+		return nil
+	}
+	same := func(a, c orderKey) bool {
+		if a.out >= 0 || c.out >= 0 {
+			return a.out == c.out
+		}
+		return plan.FormatExpr(a.E) == plan.FormatExpr(c.E)
+	}
+	fail := func(i int) error {
+		loc := int32(-1)
+		if sb := onNodes[i].GetSortBy(); sb != nil {
+			loc = NodeLocation(sb.Node)
+		}
+		return b.ErrAt(pgerr.New(pgerr.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions"), loc)
+	}
+	seen := make([]bool, len(on))
+	skipped := false
+	for _, k := range order {
+		found := -1
+		for i := range on {
+			if same(on[i], k) {
+				found = i
+				break
+			}
+		}
+		if found < 0 {
+			skipped = true
+			continue
+		}
+		if skipped {
+			return fail(found)
+		}
+		seen[found] = true
+	}
+	if skipped {
+		for i := range on {
+			if !seen[i] {
+				return fail(i)
+			}
+		}
+	}
+	return nil
 }
