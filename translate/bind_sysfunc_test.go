@@ -86,7 +86,7 @@ func TestPgQuoteIdent(t *testing.T) {
 		{`a"b`, `"a""b"`}, {"select", `"select"`}, {"char", `"char"`}, {"any", `"any"`},
 		{"abort", "abort"}, {"name", "name"}, {"", `""`},
 	} {
-		if got := bind.PGQuoteIdent(c.in); got != c.want {
+		if got := syscat.QuoteIdent(c.in); got != c.want {
 			t.Errorf("pgQuoteIdent(%q) = %s, want %s", c.in, got, c.want)
 		}
 	}

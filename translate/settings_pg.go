@@ -8,7 +8,6 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
-	"github.com/icegate/icegate/translate/bind"
 )
 
 // PostgreSQL's other settings. Applications, drivers, dump tools and
@@ -360,5 +359,5 @@ func showPlainNumber(ss *syscat.ServerSetting, v string) (string, error) {
 // quoteListValue shows a list setting's value as one element, quoted as
 // an identifier when it needs it.
 func quoteListValue(_ *syscat.ServerSetting, v string) (string, error) {
-	return bind.PGQuoteIdent(v), nil
+	return syscat.QuoteIdent(v), nil
 }

@@ -69,7 +69,7 @@ func keyColumns(r *syscat.Relation) string {
 	names := make([]string, 0, len(r.PrimaryKey))
 	for _, n := range r.PrimaryKey {
 		if int(n) >= 1 && int(n) <= len(r.Columns) {
-			names = append(names, PGQuoteIdent(r.Columns[n-1].Name))
+			names = append(names, syscat.QuoteIdent(r.Columns[n-1].Name))
 		}
 	}
 	return strings.Join(names, ", ")
@@ -79,9 +79,9 @@ func keyColumns(r *syscat.Relation) string {
 // qualified, or (pretty) only when the search path does not find it.
 func relationName(snap *syscat.Snapshot, r *syscat.Relation, pretty bool) string {
 	if pretty && snap.Visible(r) {
-		return PGQuoteIdent(r.Name)
+		return syscat.QuoteIdent(r.Name)
 	}
-	return PGQuoteIdent(r.Namespace) + "." + PGQuoteIdent(r.Name)
+	return syscat.QuoteIdent(r.Namespace) + "." + syscat.QuoteIdent(r.Name)
 }
 
 // bindGetIndexdef is pg_get_indexdef(index oid [, column int4, pretty
@@ -110,9 +110,9 @@ func bindGetIndexdef(b *Binder, c *sysCallSite) (Bound, error) {
 			if int(col) > len(r.PrimaryKey) {
 				return "", nil
 			}
-			return PGQuoteIdent(r.Columns[r.PrimaryKey[col-1]-1].Name), nil
+			return syscat.QuoteIdent(r.Columns[r.PrimaryKey[col-1]-1].Name), nil
 		}
-		return "CREATE UNIQUE INDEX " + PGQuoteIdent(syscat.PrimaryKeyName(r)) + " ON " +
+		return "CREATE UNIQUE INDEX " + syscat.QuoteIdent(syscat.PrimaryKeyName(r)) + " ON " +
 			relationName(snap, r, pretty) + " USING btree (" + keyColumns(r) + ")", nil
 	})
 }
@@ -353,7 +353,7 @@ func functionResult(p *syscat.ProcInfo) (string, error) {
 				return "", err
 			}
 			if i < len(p.ArgNames) && p.ArgNames[i] != "" {
-				t = PGQuoteIdent(p.ArgNames[i]) + " " + t
+				t = syscat.QuoteIdent(p.ArgNames[i]) + " " + t
 			}
 			cols = append(cols, t)
 		}
@@ -396,7 +396,7 @@ func functionArguments(p *syscat.ProcInfo, identity bool) (string, error) {
 			return "", err
 		}
 		if i < len(p.ArgNames) && p.ArgNames[i] != "" {
-			t = PGQuoteIdent(p.ArgNames[i]) + " " + t
+			t = syscat.QuoteIdent(p.ArgNames[i]) + " " + t
 		}
 		out = append(out, prefix+t)
 	}

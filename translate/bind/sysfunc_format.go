@@ -3,7 +3,6 @@ package bind
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
@@ -109,7 +108,7 @@ func FormatType(oid uint32, typmod int32, given bool) (string, error) {
 		case with:
 			s = fmt.Sprintf("bit(%d)", typmod)
 		case given:
-			s = PGQuoteIdent("bit") // bit with typmod -1 is not bit(1)
+			s = syscat.QuoteIdent("bit") // bit with typmod -1 is not bit(1)
 		default:
 			s = "bit"
 		}
@@ -174,7 +173,7 @@ func FormatType(oid uint32, typmod int32, given bool) (string, error) {
 	default:
 		s = name
 		if !quoted {
-			s = PGQuoteIdent(name)
+			s = syscat.QuoteIdent(name)
 		}
 	}
 	return s + suffix, nil
@@ -228,36 +227,4 @@ func intervalTypmod(typmod int32) (string, error) {
 		return fmt.Sprintf("%s(%d)", fields, p), nil
 	}
 	return fields, nil
-}
-
-// keywordCategory maps each keyword to its category (U, C, T, R).
-var keywordCategory = func() map[string]byte {
-	m := map[string]byte{}
-	for _, line := range strings.Split(strings.TrimSpace(pgKeywords), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 3 {
-			m[f[0]] = f[1][0]
-		}
-	}
-	return m
-}()
-
-// PGQuoteIdent quotes an identifier as PostgreSQL's quote_ident does: unless
-// it is lower case letters, digits and underscores not starting with a
-// digit, and not a keyword other than an unreserved one.
-func PGQuoteIdent(s string) string {
-	safe := s != "" && (s[0] >= 'a' && s[0] <= 'z' || s[0] == '_')
-	for i := 0; safe && i < len(s); i++ {
-		c := s[i]
-		safe = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
-	}
-	if safe {
-		if cat, ok := keywordCategory[s]; ok && cat != 'U' {
-			safe = false
-		}
-	}
-	if safe {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }

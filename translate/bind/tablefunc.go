@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -258,17 +259,14 @@ func (b *Binder) bindKeywords(rf *pg.RangeFunction, fc *pg.FuncCall, left plan.R
 	catdesc := map[string]string{"U": "unreserved", "C": "unreserved (cannot be function or type name)",
 		"T": "reserved (can be function or type name)", "R": "reserved"}
 	vr := &plan.Values{}
-	for _, line := range strings.Split(strings.TrimSpace(pgKeywords), "\n") {
-		f := strings.Fields(line)
-		if len(f) != 3 {
-			continue
-		}
-		bare, baredesc := f[2] == "t", "requires AS"
-		if bare {
+	for _, k := range syscat.Keywords() {
+		baredesc := "requires AS"
+		if k.BareLabel {
 			baredesc = "can be bare label"
 		}
-		vr.Rows = append(vr.Rows, []expr.Expr{&expr.Lit{V: f[0], T: expr.Text}, &expr.Lit{V: f[1], T: expr.Text},
-			&expr.Lit{V: bare, T: expr.Bool}, &expr.Lit{V: catdesc[f[1]], T: expr.Text}, &expr.Lit{V: baredesc, T: expr.Text}})
+		cat := string(k.Category)
+		vr.Rows = append(vr.Rows, []expr.Expr{&expr.Lit{V: k.Word, T: expr.Text}, &expr.Lit{V: cat, T: expr.Text},
+			&expr.Lit{V: k.BareLabel, T: expr.Bool}, &expr.Lit{V: catdesc[cat], T: expr.Text}, &expr.Lit{V: baredesc, T: expr.Text}})
 	}
 	it := &rangeItem{alias: alias, name: "pg_get_keywords"}
 	for i, n := range names {

@@ -1,12 +1,54 @@
-package bind
+package syscat
 
-// pgKeywords is PostgreSQL 15's keyword list as pg_get_keywords() returns
+import "strings"
+
+// Keyword is one of PostgreSQL's keywords as pg_get_keywords() returns it.
+type Keyword struct {
+	Word string
+	// Category is 'U' unreserved, 'C' unreserved but not a function or
+	// type name, 'T' reserved but may be a function or type name, 'R'
+	// reserved.
+	Category byte
+	// BareLabel is true when the word may label a column without AS.
+	BareLabel bool
+}
+
+// Keywords lists PostgreSQL 15's keywords in pg_get_keywords() order.
+func Keywords() []Keyword {
+	lines := strings.Split(strings.TrimSpace(keywordList), "\n")
+	out := make([]Keyword, 0, len(lines))
+	for _, line := range lines {
+		f := strings.Fields(line)
+		if len(f) == 3 {
+			out = append(out, Keyword{Word: f[0], Category: f[1][0], BareLabel: f[2] == "t"})
+		}
+	}
+	return out
+}
+
+// keywordCategories maps each keyword to its category.
+var keywordCategories = func() map[string]byte {
+	m := map[string]byte{}
+	for _, k := range Keywords() {
+		m[k.Word] = k.Category
+	}
+	return m
+}()
+
+// KeywordCategory is the category of word ('U', 'C', 'T' or 'R'); ok is
+// false when it is not a keyword.
+func KeywordCategory(word string) (cat byte, ok bool) {
+	cat, ok = keywordCategories[word]
+	return cat, ok
+}
+
+// keywordList is PostgreSQL 15's keyword list as pg_get_keywords() returns
 // it: one keyword a line, "word catcode barelabel" (catcode U unreserved,
 // C unreserved but not a function or type name, T reserved but may be a
 // function or type name, R reserved; barelabel t when the word may label a
-// column without AS). format_type and the catalog functions quote every word whose
-// category is not U.
-const pgKeywords = `
+// column without AS). quote_ident, format_type and the catalog functions quote every word
+// whose category is not U (QuoteIdent).
+const keywordList = `
 abort U t
 absolute U t
 access U t
