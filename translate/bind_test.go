@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -48,17 +49,17 @@ func TestBind(t *testing.T) {
 	s := newTestSession(t)
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			runDataDriven(t, f, func(t *testing.T, c *testCase) string {
-				switch c.directive {
+			datadriven.Run(t, f, *rewrite, func(t *testing.T, c *datadriven.Case) string {
+				switch c.Directive {
 				case "bind":
-					return bindOutput(s, c.input)
+					return bindOutput(s, c.Input)
 				case "set":
-					if _, err := execAll(s, c.input); err != nil {
+					if _, err := execAll(s, c.Input); err != nil {
 						return errorText(err)
 					}
 					return "ok"
 				}
-				t.Fatalf("%s: unknown directive %q", c.pos, c.directive)
+				t.Fatalf("%s: unknown directive %q", c.Pos, c.Directive)
 				return ""
 			})
 		})

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -68,7 +69,7 @@ func TestSharedCTEAnswers(t *testing.T) {
 		t.Helper()
 		var runs [][]string
 		for i := 0; i < 2; i++ {
-			out := queryOutput(t, s, &testCase{input: sql, args: []string{"rowsort"}})
+			out := queryOutput(t, s, &datadriven.Case{Input: sql, Args: []string{"rowsort"}})
 			runs = append(runs, strings.Split(out, "\n"))
 		}
 		return runs
@@ -127,7 +128,7 @@ func TestSharedCTEMemoryLimit(t *testing.T) {
 		"WITH c AS MATERIALIZED (SELECT l_comment FROM iceberg.duckdb__lineitem_iceberg) SELECT count(*) FROM c",
 		"WITH c AS (SELECT l_comment FROM iceberg.duckdb__lineitem_iceberg) SELECT count(*) FROM c WHERE l_comment > (SELECT min(l_comment) FROM c)",
 	} {
-		out := queryOutput(t, s, &testCase{input: sql})
+		out := queryOutput(t, s, &datadriven.Case{Input: sql})
 		if !strings.Contains(out, "error ("+pgerr.OutOfMemory+")") {
 			t.Errorf("%s: %s; want error 53200", sql, out)
 		}
@@ -135,7 +136,7 @@ func TestSharedCTEMemoryLimit(t *testing.T) {
 	if _, err := execAll(s, "SET statement_mem = '1GB'"); err != nil {
 		t.Fatal(err)
 	}
-	out := queryOutput(t, s, &testCase{input: "WITH c AS MATERIALIZED (SELECT l_comment FROM iceberg.duckdb__lineitem_iceberg) SELECT count(*) FROM c"})
+	out := queryOutput(t, s, &datadriven.Case{Input: "WITH c AS MATERIALIZED (SELECT l_comment FROM iceberg.duckdb__lineitem_iceberg) SELECT count(*) FROM c"})
 	if strings.Contains(out, "error") {
 		t.Errorf("with 1GB: %s", out)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -110,7 +111,7 @@ func queryValue(t *testing.T, s *session, table, col string) string {
 // showCreate is the one value SHOW CREATE TABLE returns.
 func showCreate(t *testing.T, s *session, table string) string {
 	t.Helper()
-	out := queryOutput(t, s, &testCase{input: "SHOW CREATE TABLE " + table})
+	out := queryOutput(t, s, &datadriven.Case{Input: "SHOW CREATE TABLE " + table})
 	lines := strings.Split(out, "\n")
 	if lines[0] != "createtab_stmt:text" || lines[len(lines)-1] != "SHOW" {
 		t.Fatalf("SHOW CREATE TABLE %s: %s", table, out)
@@ -151,7 +152,7 @@ func TestDescribeAllFixtures(t *testing.T) {
 			continue // the nested one, checked through ref below
 		}
 		for _, q := range []string{"DESCRIBE EXTENDED ", "SHOW TBLPROPERTIES ", "SHOW CREATE TABLE "} {
-			out := queryOutput(t, s, &testCase{input: q + ref})
+			out := queryOutput(t, s, &datadriven.Case{Input: q + ref})
 			if strings.HasPrefix(out, "error") {
 				t.Errorf("%s%s: %s", q, ref, out)
 			}

@@ -10,6 +10,7 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/bind"
@@ -316,7 +317,7 @@ func newDMLSessionWith(t *testing.T, props string) *session {
 func dmlScript(t *testing.T, s *session, steps []struct{ sql, want string }) {
 	t.Helper()
 	for _, st := range steps {
-		got := strings.ReplaceAll(queryOutput(t, s, &testCase{input: st.sql, args: []string{"rowsort"}}), "\n", "|")
+		got := strings.ReplaceAll(queryOutput(t, s, &datadriven.Case{Input: st.sql, Args: []string{"rowsort"}}), "\n", "|")
 		if got != st.want {
 			t.Errorf("%s:\n got %s\nwant %s", st.sql, got, st.want)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
@@ -337,7 +338,7 @@ func TestMergeExec(t *testing.T) {
 			}
 			s := newMergeSession(t, more...)
 			for _, st := range steps {
-				got := queryOutput(t, s, &testCase{input: st.sql, args: []string{"rowsort"}})
+				got := queryOutput(t, s, &datadriven.Case{Input: st.sql, Args: []string{"rowsort"}})
 				if strings.HasPrefix(st.want, "error") {
 					if !strings.HasPrefix(got, st.want) {
 						t.Fatalf("%s:\n%s\nwant %s", st.sql, got, st.want)
@@ -447,7 +448,7 @@ func TestMergeTargetShapes(t *testing.T) {
 			"c:integer\t_file:text\n1000\tmine\n2000\tmine\nMERGE 2"},
 	}
 	for _, st := range steps {
-		got := sortedBody(queryOutput(t, s, &testCase{input: st.sql}))
+		got := sortedBody(queryOutput(t, s, &datadriven.Case{Input: st.sql}))
 		if got != sortedBody(st.want) {
 			t.Fatalf("%s:\n%s\nwant:\n%s", st.sql, got, st.want)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/bind"
 )
@@ -298,7 +299,7 @@ func TestUpsertExec(t *testing.T) {
 					t.Errorf("%s: %s, want %s", st.sql, got, st.want)
 				}
 			}
-			got := queryOutput(t, s, &testCase{input: "INSERT INTO t VALUES (1, 'r', 5), (7, 'r', 7) ON CONFLICT (a) DO UPDATE SET c = t.c + excluded.c RETURNING a, b, c"})
+			got := queryOutput(t, s, &datadriven.Case{Input: "INSERT INTO t VALUES (1, 'r', 5), (7, 'r', 7) ON CONFLICT (a) DO UPDATE SET c = t.c + excluded.c RETURNING a, b, c"})
 			if want := "a:integer\tb:text\tc:integer\n1\tx\t6\n7\tr\t7\nINSERT 0 2"; sortedBody(got) != sortedBody(want) {
 				t.Errorf("RETURNING:\n%s\nwant\n%s", got, want)
 			}
@@ -359,7 +360,7 @@ func TestInsertWith(t *testing.T) {
 		{"WITH d AS (DELETE FROM t RETURNING *) INSERT INTO t SELECT * FROM d", "INSERT 0 5"},
 	}
 	for _, st := range steps {
-		if got := queryOutput(t, s, &testCase{input: st.sql}); sortedBody(got) != sortedBody(st.want) {
+		if got := queryOutput(t, s, &datadriven.Case{Input: st.sql}); sortedBody(got) != sortedBody(st.want) {
 			t.Errorf("%s:\n%s\nwant\n%s", st.sql, got, st.want)
 		}
 	}

@@ -3,6 +3,8 @@ package translate
 import (
 	"strings"
 	"testing"
+
+	"github.com/icegate/icegate/internal/datadriven"
 )
 
 // dmlWithSession is newDMLSessionWith plus an empty table archive (id,
@@ -126,13 +128,13 @@ func TestDMLWithSameTable(t *testing.T) {
 			})
 			s = dmlWithSession(t, cfg.props)
 			same := "WITH d AS (DELETE FROM t WHERE id = 1 RETURNING id) UPDATE t SET name = 'x' WHERE id = 1"
-			got := strings.ReplaceAll(queryOutput(t, s, &testCase{input: same}), "\n", "|")
+			got := strings.ReplaceAll(queryOutput(t, s, &datadriven.Case{Input: same}), "\n", "|")
 			if !strings.HasPrefix(got, "error (0A000)") {
 				t.Errorf("%s: %s, want 0A000", same, got)
 			}
 			// Rows 1 and 2 share a file.
 			sameFile := "WITH d AS (DELETE FROM t WHERE id = 1 RETURNING id) UPDATE t SET name = 'x' WHERE id = 2"
-			got = strings.ReplaceAll(queryOutput(t, s, &testCase{input: sameFile}), "\n", "|")
+			got = strings.ReplaceAll(queryOutput(t, s, &datadriven.Case{Input: sameFile}), "\n", "|")
 			if want := "UPDATE 1"; perFile && !strings.HasPrefix(got, "error (0A000)") || !perFile && got != want {
 				t.Errorf("%s: %s (one change per file: %v)", sameFile, got, perFile)
 			}
@@ -161,7 +163,7 @@ func TestDMLWithErrors(t *testing.T) {
 		{"WITH d AS (DELETE FROM nosuch RETURNING *) SELECT * FROM d",
 			"error (42P01): relation \"nosuch\" does not exist [position 24]"},
 	} {
-		if got := queryOutput(t, s, &testCase{input: c.sql}); got != c.want {
+		if got := queryOutput(t, s, &datadriven.Case{Input: c.sql}); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.sql, got, c.want)
 		}
 	}
@@ -189,7 +191,7 @@ func TestDMLWithRewrittenFile(t *testing.T) {
 		// The WITH query deletes from the file, the outer DELETE rewrites it.
 		"WITH d AS (DELETE FROM t WHERE id = 1 RETURNING id) DELETE FROM t WHERE id >= 2",
 	} {
-		got := queryOutput(t, s, &testCase{input: sql})
+		got := queryOutput(t, s, &datadriven.Case{Input: sql})
 		if !strings.HasPrefix(got, "error (0A000): changing rows of one data file") {
 			t.Errorf("%s: %s, want 0A000", sql, got)
 		}

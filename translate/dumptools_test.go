@@ -3,6 +3,8 @@ package translate
 import (
 	"strings"
 	"testing"
+
+	"github.com/icegate/icegate/internal/datadriven"
 )
 
 // TestDumpToolQueries runs, in one session, the statements and catalog
@@ -107,7 +109,7 @@ func TestDumpToolQueries(t *testing.T) {
 		{"ROLLBACK", ""},
 	}
 	for _, st := range steps {
-		out := queryOutput(t, s, &testCase{input: st.sql})
+		out := queryOutput(t, s, &datadriven.Case{Input: st.sql})
 		lines := strings.Split(out, "\n")
 		var got string
 		for i, l := range lines {

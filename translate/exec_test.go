@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -27,26 +28,26 @@ func TestExec(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			s := newTestSession(t)
-			runDataDriven(t, f, func(t *testing.T, c *testCase) string {
-				switch c.directive {
+			datadriven.Run(t, f, *rewrite, func(t *testing.T, c *datadriven.Case) string {
+				switch c.Directive {
 				case "query":
 					return queryOutput(t, s, c)
 				case "statement":
-					if _, err := execAll(s, c.input); err != nil {
+					if _, err := execAll(s, c.Input); err != nil {
 						return errorText(err)
 					}
 					return "ok"
 				}
-				t.Fatalf("%s: unknown directive %q", c.pos, c.directive)
+				t.Fatalf("%s: unknown directive %q", c.Pos, c.Directive)
 				return ""
 			})
 		})
 	}
 }
 
-func queryOutput(t *testing.T, s *session, c *testCase) string {
+func queryOutput(t *testing.T, s *session, c *datadriven.Case) string {
 	ctx := context.Background()
-	stmts, err := s.Prepare(ctx, c.input, nil)
+	stmts, err := s.Prepare(ctx, c.Input, nil)
 	if err != nil {
 		return errorText(err)
 	}
@@ -74,9 +75,9 @@ func queryOutput(t *testing.T, s *session, c *testCase) string {
 				break
 			}
 			if int(b.NumCols()) != len(cols) {
-				t.Errorf("%s: batch has %d columns, statement says %d", c.pos, b.NumCols(), len(cols))
+				t.Errorf("%s: batch has %d columns, statement says %d", c.Pos, b.NumCols(), len(cols))
 			}
-			checkWireTypes(t, c.pos, cols, b)
+			checkWireTypes(t, c.Pos, cols, b)
 			for i := 0; i < int(b.NumRows()); i++ {
 				vals := make([]string, b.NumCols())
 				for j := range vals {
@@ -92,9 +93,9 @@ func queryOutput(t *testing.T, s *session, c *testCase) string {
 		}
 		tag := rows.Tag(n)
 		if err := rows.Close(); err != nil {
-			t.Errorf("%s: close: %v", c.pos, err)
+			t.Errorf("%s: close: %v", c.Pos, err)
 		}
-		for _, a := range c.args {
+		for _, a := range c.Args {
 			if a == "rowsort" {
 				sort.Strings(lines)
 			}

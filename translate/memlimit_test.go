@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -54,7 +55,7 @@ func TestStatementMemBound(t *testing.T) {
 			t.Errorf("SET statement_mem = %s: limit %d, want %d", tc.set, got, tc.limit)
 		}
 	}
-	if out := queryOutput(t, s, &testCase{input: "SELECT set_config('statement_mem', '1GB', false)"}); !strings.Contains(out, "error ("+pgerr.InvalidParameterValue+")") {
+	if out := queryOutput(t, s, &datadriven.Case{Input: "SELECT set_config('statement_mem', '1GB', false)"}); !strings.Contains(out, "error ("+pgerr.InvalidParameterValue+")") {
 		t.Errorf("set_config above the bound: %s; want 22023", out)
 	}
 	if _, err := execAll(s, "RESET statement_mem"); err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -49,7 +50,7 @@ func TestPositionDeletesTable(t *testing.T) {
 			t.Errorf("%s: %d, want %d", c.q, got, c.want)
 		}
 	}
-	out := queryOutput(t, s, &testCase{input: "SELECT pos, row FROM " + withRow + ".position_deletes ORDER BY pos"})
+	out := queryOutput(t, s, &datadriven.Case{Input: "SELECT pos, row FROM " + withRow + ".position_deletes ORDER BY pos"})
 	if want := "pos:bigint\trow:jsonb\n0\t{\"i\": 1, \"s\": "; !strings.HasPrefix(out, want) {
 		t.Errorf("rows:\n%s\nwant prefix %s", out, want)
 	}

@@ -3,6 +3,8 @@ package translate
 import (
 	"strings"
 	"testing"
+
+	"github.com/icegate/icegate/internal/datadriven"
 )
 
 // TestMetadataTablesReadOnly checks that statements other than a query
@@ -23,7 +25,7 @@ func TestMetadataTablesReadOnly(t *testing.T) {
 		{`INSERT INTO "absent$files" VALUES (1)`, "42P01"},
 	}
 	for _, c := range cases {
-		out := queryOutput(t, s, &testCase{input: c.sql})
+		out := queryOutput(t, s, &datadriven.Case{Input: c.sql})
 		if !strings.HasPrefix(out, "error ("+c.code+")") {
 			t.Errorf("%s: %q, want error %s", c.sql, out, c.code)
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/metatable"
 )
@@ -45,7 +46,7 @@ func TestMetadataTablesInCatalog(t *testing.T) {
 			t.Errorf("default (not listed): %s: %d, %v, want 0", c.q, got, err)
 		}
 	}
-	if out := queryOutput(t, s, &testCase{input: "SET iceberg.list_metadata_tables = on"}); strings.Contains(out, "error") {
+	if out := queryOutput(t, s, &datadriven.Case{Input: "SET iceberg.list_metadata_tables = on"}); strings.Contains(out, "error") {
 		t.Fatal(out)
 	}
 	for _, c := range counts {
@@ -62,7 +63,7 @@ func TestMetadataTablesInCatalog(t *testing.T) {
 	if got, err := runCount(ctx, t, s, `SELECT count(*) FROM iceberg."`+tbl+`$snapshots"`); err != nil || got != 3 {
 		t.Errorf("listed name: %d, %v", got, err)
 	}
-	out := queryOutput(t, s, &testCase{input: "SHOW iceberg.list_metadata_tables"})
+	out := queryOutput(t, s, &datadriven.Case{Input: "SHOW iceberg.list_metadata_tables"})
 	if want := "iceberg.list_metadata_tables:text\tsource:text\ntrue\tsession\n"; !strings.HasPrefix(out, want) {
 		t.Errorf("SHOW:\n%s", out)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -145,11 +146,11 @@ func TestMetadataTableSpellings(t *testing.T) {
 		}
 	}
 
-	out := queryOutput(t, s, &testCase{input: "EXPLAIN SELECT file_path FROM iceberg." + tbl + "$data_files VERSION AS OF 6593870062034330780"})
+	out := queryOutput(t, s, &datadriven.Case{Input: "EXPLAIN SELECT file_path FROM iceberg." + tbl + "$data_files VERSION AS OF 6593870062034330780"})
 	if !strings.Contains(out, "metadata table iceberg."+tbl+"$data_files at snapshot 6593870062034330780") {
 		t.Errorf("EXPLAIN does not show the metadata table:\n%s", out)
 	}
-	out = queryOutput(t, s, &testCase{input: "SELECT * FROM iceberg." + tbl + "$snapshots LIMIT 0"})
+	out = queryOutput(t, s, &datadriven.Case{Input: "SELECT * FROM iceberg." + tbl + "$snapshots LIMIT 0"})
 	if want := "committed_at:timestamp with time zone\tsnapshot_id:bigint\tparent_id:bigint\toperation:text\tmanifest_list:text\tsummary:jsonb"; !strings.HasPrefix(out, want) {
 		t.Errorf("snapshots columns:\n%s\nwant %s", out, want)
 	}

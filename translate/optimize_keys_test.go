@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -192,7 +193,7 @@ INSERT INTO item VALUES (NULL, 1, 5), (1000, NULL, NULL)`); err != nil {
 		if len(semiJoins(opt.Optimize(p.Root, opt.Config{}))) == 0 {
 			t.Errorf("%s: not rewritten:\n%s", c.sql, planText(p))
 		}
-		if got := queryOutput(t, s, &testCase{pos: "answers", input: c.sql}); got != c.want {
+		if got := queryOutput(t, s, &datadriven.Case{Pos: "answers", Input: c.sql}); got != c.want {
 			t.Errorf("%s:\ngot\n%s\nwant\n%s", c.sql, got, c.want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 )
@@ -40,16 +41,16 @@ func TestWrite(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			s, _, _ := newWriteSession(t)
-			runDataDriven(t, f, func(t *testing.T, c *testCase) string {
-				switch c.directive {
+			datadriven.Run(t, f, *rewrite, func(t *testing.T, c *datadriven.Case) string {
+				switch c.Directive {
 				case "query":
 					return queryOutput(t, s, c)
 				case "statement":
-					return statementOutput(s, c.input)
+					return statementOutput(s, c.Input)
 				case "copy":
-					return copyOutput(t, s, c.input)
+					return copyOutput(t, s, c.Input)
 				}
-				t.Fatalf("%s: unknown directive %q", c.pos, c.directive)
+				t.Fatalf("%s: unknown directive %q", c.Pos, c.Directive)
 				return ""
 			})
 		})
@@ -173,7 +174,7 @@ func run(t *testing.T, s *session, sql string) {
 // queryRows returns the rows of a query, one tab-separated line each.
 func queryRows(t *testing.T, s *session, sql string) []string {
 	t.Helper()
-	out := queryOutput(t, s, &testCase{input: sql})
+	out := queryOutput(t, s, &datadriven.Case{Input: sql})
 	lines := strings.Split(out, "\n")
 	if strings.HasPrefix(lines[0], "error") {
 		t.Fatalf("%s: %s", sql, out)

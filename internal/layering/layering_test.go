@@ -13,19 +13,20 @@ const module = "github.com/icegate/icegate/"
 // it must not import directly. Checking every direct import keeps each edge
 // of the graph pointing down the layers, so no path can climb them either.
 var forbidden = map[string][]string{
-	"catalog":            {"engine", "syscat", "translate", "wire", "auth", "conf", "cmd", "integration"},
-	"engine":             {"syscat", "translate", "wire", "auth", "conf", "cmd", "integration"},
-	"syscat":             {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "integration"},
-	"translate":          {"wire", "auth", "cmd", "integration"},
-	"wire":               {"engine", "catalog", "syscat", "cmd", "integration"},
-	"auth":               {"engine", "catalog", "translate", "wire", "cmd", "integration"},
-	"conf":               {"engine", "catalog", "translate", "wire", "cmd", "integration"},
-	"internal/pgerr":     {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgtypes", "internal/pgtext"},
-	"internal/pgtypes":   {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtext"},
-	"internal/pgtext":    {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd"}, // pgerr allowed: input functions fail with PostgreSQL's errors
-	"internal/fixtures":  {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgnumeric", "internal/pgtext"},
-	"internal/needcgo":   {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgnumeric", "internal/fixtures", "internal/pgtext"},
-	"internal/pgnumeric": {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgtext"},
+	"catalog":             {"engine", "syscat", "translate", "wire", "auth", "conf", "cmd", "integration"},
+	"engine":              {"syscat", "translate", "wire", "auth", "conf", "cmd", "integration"},
+	"syscat":              {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "integration"},
+	"translate":           {"wire", "auth", "cmd", "integration"},
+	"wire":                {"engine", "catalog", "syscat", "cmd", "integration"},
+	"auth":                {"engine", "catalog", "translate", "wire", "cmd", "integration"},
+	"conf":                {"engine", "catalog", "translate", "wire", "cmd", "integration"},
+	"internal/pgerr":      {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgtypes", "internal/pgtext"},
+	"internal/pgtypes":    {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtext"},
+	"internal/pgtext":     {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd"}, // pgerr allowed: input functions fail with PostgreSQL's errors
+	"internal/fixtures":   {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgnumeric", "internal/pgtext"},
+	"internal/datadriven": {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgnumeric", "internal/fixtures", "internal/pgtext"},
+	"internal/needcgo":    {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgnumeric", "internal/fixtures", "internal/pgtext"},
+	"internal/pgnumeric":  {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgtext"},
 }
 
 // compiler lists, per package under translate/, the other translate

@@ -4,124 +4,19 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of testdata files")
-
-// The files of testdata/*.txt hold cases of the form
-//
-//	directive
-//	input lines
-//	----
-//	expected output (up to a blank line)
-//
-// Lines starting with # between cases are comments. The directives:
-// (bind and error take values=V1,V2,... : the parameters' values, as
-// text, null for NULL; the statement is bound as Execute binds it)
-//
-//	catalog   declares the tables and views of the cases after it
-//	          (env_test.go)
-//	bind      binds one SELECT statement and prints its result columns
-//	          (name:type), the types inferred for its parameters ($n,
-//	          not declared; text when nothing says) and its plan as
-//	          bound, before the optimizer, followed by the plans of the
-//	          subqueries its expressions hold
-//	error     binds one statement that must fail and prints
-//	          error (SQLSTATE): message
-//	          and, when the error has one, the 1-based character
-//	          position in the statement it points at:
-//	          position: N
-//
-// Both print the error when binding fails, and error prints the plan when
-// it does not, so a case that changes its outcome shows it.
-//
-// go test ./translate/bind -rewrite writes the actual outputs back.
-type ddCase struct {
-	pos       string
-	directive string
-	args      []string
-	input     string
-	expected  string
-}
-
-// arg is the value of name=value among the case's arguments.
-func (c *ddCase) arg(name string) (string, bool) {
-	for _, a := range c.args {
-		if k, v, ok := strings.Cut(a, "="); ok && k == name {
-			return v, true
-		}
-	}
-	return "", false
-}
-
-// runDataDriven runs the cases of path in order through run; with
-// -rewrite it writes the actual outputs back into the file.
-func runDataDriven(t *testing.T, path string, run func(t *testing.T, c *ddCase) string) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(data), "\n")
-	var out []string
-	for i := 0; i < len(lines); {
-		line := lines[i]
-		trimmed := strings.TrimSpace(line)
-		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
-			out = append(out, line)
-			i++
-			continue
-		}
-		c := &ddCase{pos: fmt.Sprintf("%s:%d", filepath.Base(path), i+1)}
-		fields := strings.Fields(trimmed)
-		c.directive, c.args = fields[0], fields[1:]
-		out = append(out, line)
-		i++
-		var input []string
-		for i < len(lines) && lines[i] != "----" {
-			input = append(input, lines[i])
-			out = append(out, lines[i])
-			i++
-		}
-		if i >= len(lines) {
-			t.Fatalf("%s: missing ----", c.pos)
-		}
-		out = append(out, "----")
-		i++
-		var expected []string
-		for i < len(lines) && lines[i] != "" {
-			expected = append(expected, lines[i])
-			i++
-		}
-		c.input = strings.Join(input, "\n")
-		c.expected = strings.Join(expected, "\n")
-		var actual string
-		t.Run(c.pos, func(t *testing.T) {
-			actual = strings.TrimRight(run(t, c), "\n")
-			if !*rewrite && actual != c.expected {
-				t.Errorf("%s: %s\n%s\nexpected:\n%s\nactual:\n%s", c.pos, c.directive, c.input, c.expected, actual)
-			}
-		})
-		if actual != "" {
-			out = append(out, strings.Split(actual, "\n")...)
-		}
-	}
-	if *rewrite {
-		if err := os.WriteFile(path, []byte(strings.Join(out, "\n")), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // TestDataDriven runs every file of testdata against the catalogs the
 // files declare.
@@ -137,20 +32,20 @@ func TestDataDriven(t *testing.T) {
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			var env *testEnv
-			runDataDriven(t, path, func(t *testing.T, c *ddCase) string {
-				switch c.directive {
+			datadriven.Run(t, path, *rewrite, func(t *testing.T, c *datadriven.Case) string {
+				switch c.Directive {
 				case "catalog":
 					var err error
-					if env, err = parseTestCatalog(c.input); err != nil {
-						t.Fatalf("%s: %v", c.pos, err)
+					if env, err = parseTestCatalog(c.Input); err != nil {
+						t.Fatalf("%s: %v", c.Pos, err)
 					}
 					return ""
 				case "bind", "error":
 					if env == nil {
-						t.Fatalf("%s: no catalog declared before", c.pos)
+						t.Fatalf("%s: no catalog declared before", c.Pos)
 					}
 					var values []*string
-					if v, ok := c.arg("values"); ok {
+					if v, ok := c.Arg("values"); ok {
 						for _, s := range strings.Split(v, ",") {
 							if s == "null" {
 								values = append(values, nil)
@@ -159,17 +54,17 @@ func TestDataDriven(t *testing.T) {
 							}
 						}
 					}
-					p, err := bindSQL(env, c.input, values)
+					p, err := bindSQL(env, c.Input, values)
 					if err != nil {
 						return renderError(err)
 					}
 					out := renderBound(p)
-					if c.directive == "error" {
+					if c.Directive == "error" {
 						out = "no error\n" + out
 					}
 					return out
 				}
-				t.Fatalf("%s: unknown directive %q", c.pos, c.directive)
+				t.Fatalf("%s: unknown directive %q", c.Pos, c.Directive)
 				return ""
 			})
 		})
