@@ -63,30 +63,47 @@ func (s *session) lookupTable(ctx context.Context, tn parse.TableName) (*catalog
 		}
 		return nil, notFound
 	}
+	var found *catalog.Table
+	err := s.searchPathWalk(ctx, func(ns []string) (bool, error) {
+		t, err := s.loadTable(ctx, ns, tn.Name)
+		found = t
+		return t != nil, err
+	})
+	if found != nil || err != nil {
+		return found, err
+	}
+	return nil, notFound
+}
+
+// searchPathWalk tries the namespaces an unqualified name may live in, in
+// PostgreSQL's order with icegate's additions: each schema of search_path,
+// then the nested namespaces those schemas name (a.b for search_path a.b),
+// then the only namespace when there is one. It stops at the first try
+// that finds the name or fails.
+func (s *session) searchPathWalk(ctx context.Context, try func(ns []string) (found bool, err error)) error {
 	tried := map[string]bool{}
 	for _, schema := range s.settings.SearchPath() {
 		tried[schema] = true
-		if t, err := s.loadTable(ctx, []string{schema}, tn.Name); t != nil || err != nil {
-			return t, err
+		if found, err := try([]string{schema}); found || err != nil {
+			return err
 		}
 	}
 	all, err := s.cat.ListNamespaces(ctx)
 	if err != nil {
-		return nil, pgerr.Wrap(err, pgerr.IOError, "list namespaces: %v", err)
+		return pgerr.Wrap(err, pgerr.IOError, "list namespaces: %v", err)
 	}
 	for _, schema := range s.settings.SearchPath() {
 		if ns := bind.MatchNamespace(all, schema); len(ns) > 1 {
-			if t, err := s.loadTable(ctx, ns, tn.Name); t != nil || err != nil {
-				return t, err
+			if found, err := try(ns); found || err != nil {
+				return err
 			}
 		}
 	}
 	if len(all) == 1 && !tried[strings.Join(all[0], ".")] {
-		if t, err := s.loadTable(ctx, all[0], tn.Name); t != nil || err != nil {
-			return t, err
-		}
+		_, err := try(all[0])
+		return err
 	}
-	return nil, notFound
+	return nil
 }
 
 // findNamespace returns the namespace a schema name denotes, or nil.

@@ -458,28 +458,13 @@ func (s *session) ResolveView(ctx context.Context, tn parse.TableName) (*bind.Vi
 		}
 		return s.loadView(ctx, ns, tn.Name)
 	}
-	tried := map[string]bool{}
-	for _, schema := range s.settings.SearchPath() {
-		tried[schema] = true
-		if v, err := s.loadView(ctx, []string{schema}, tn.Name); v != nil || err != nil {
-			return v, err
-		}
-	}
-	all, err := s.cat.ListNamespaces(ctx)
-	if err != nil {
-		return nil, pgerr.Wrap(err, pgerr.IOError, "list namespaces: %v", err)
-	}
-	for _, schema := range s.settings.SearchPath() {
-		if ns := bind.MatchNamespace(all, schema); len(ns) > 1 {
-			if v, err := s.loadView(ctx, ns, tn.Name); v != nil || err != nil {
-				return v, err
-			}
-		}
-	}
-	if len(all) == 1 && !tried[strings.Join(all[0], ".")] {
-		return s.loadView(ctx, all[0], tn.Name)
-	}
-	return nil, nil
+	var found *bind.ViewDef
+	err := s.searchPathWalk(ctx, func(ns []string) (bool, error) {
+		v, err := s.loadView(ctx, ns, tn.Name)
+		found = v
+		return v != nil, err
+	})
+	return found, err
 }
 
 // loadView loads the view namespace.name; nil without error when there is
