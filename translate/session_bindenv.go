@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/icegate/icegate/conf"
+	"github.com/icegate/icegate/translate/bind"
 )
 
 // The session as the binder's bind.Env (translate/bind/env.go); the other methods
@@ -57,3 +58,6 @@ func (s *session) OptionRows(opts []conf.IcebergOption, stmt, props map[string]s
 	}
 	return rows
 }
+
+// SysFuncs are the backend's system catalog functions.
+func (s *session) SysFuncs() bind.SysFuncs { return s.backend.sysFuncs }

@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/sysfunc"
 )
 
 // Options configure a Backend.
@@ -31,6 +32,9 @@ type backend struct {
 	maxMem  int64 // the bound of statement_mem
 	started time.Time
 	nextPID atomic.Int32
+	// sysFuncs are the system catalog functions (package sysfunc), built
+	// once and read by every session's binder.
+	sysFuncs bind.SysFuncs
 }
 
 var _ Backend = (*backend)(nil)
@@ -42,7 +46,8 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 	if log == nil {
 		log = slog.Default()
 	}
-	b := &backend{cat: cat, log: log, started: time.Now(), maxMem: opts.MaxStatementMem}
+	b := &backend{cat: cat, log: log, started: time.Now(), maxMem: opts.MaxStatementMem,
+		sysFuncs: sysfunc.Builtins()}
 	if b.maxMem <= 0 {
 		b.maxMem = DefaultMaxStatementMem()
 	}

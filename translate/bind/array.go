@@ -41,7 +41,7 @@ func (b *Binder) arrayExpr(a *pg.A_ArrayExpr) (Bound, error) {
 	}
 	elemType := commonPG(elems, pgTypeOfArrow(t))
 	for i := range elems {
-		elems[i] = Bound{E: b.coerce(elems[i], t), T: pgTypeOfArrow(t)}
+		elems[i] = Bound{E: b.Coerce(elems[i], t), T: pgTypeOfArrow(t)}
 	}
 	r, err := b.call("array", elems, a.Location)
 	if err != nil {
@@ -63,18 +63,18 @@ func (b *Binder) nameSubscript(x Bound, index *pg.Node, loc int32) (Bound, error
 		return Bound{}, err
 	}
 	fn := func(_ context.Context, a []any) (any, error) {
-		n, ok := toInt64(a[1])
+		n, ok := ToInt64(a[1])
 		if a[0] == nil || !ok || n < 0 || n >= 64 {
 			return nil, nil
 		}
-		name := textValue(a[0])
+		name := TextValue(a[0])
 		if int(n) >= len(name) {
 			return "", nil
 		}
 		return charText(name[n]), nil
 	}
 	t := plan.Type{OID: pgtypes.Char, Typmod: -1}
-	return Bound{E: &expr.Call{Fn: "name_subscript", Args: []expr.Expr{b.coerce(x, expr.Text), b.coerce(i, expr.Int4)}, T: plan.ArrowOf(t), Go: fn}, T: t}, nil
+	return Bound{E: &expr.Call{Fn: "name_subscript", Args: []expr.Expr{b.Coerce(x, expr.Text), b.Coerce(i, expr.Int4)}, T: plan.ArrowOf(t), Go: fn}, T: t}, nil
 }
 
 // charText is a "char" byte as PostgreSQL writes it: itself when ASCII,
@@ -126,7 +126,7 @@ func (b *Binder) indirection(ind *pg.A_Indirection) (Bound, error) {
 			if err != nil {
 				return Bound{}, err
 			}
-			e := b.coerce(v, expr.Int4)
+			e := b.Coerce(v, expr.Int4)
 			if vector {
 				e = &expr.Call{Fn: "+", Args: []expr.Expr{e, &expr.Lit{V: int32(1), T: expr.Int4}}, T: expr.Int4}
 			}
@@ -182,7 +182,7 @@ func isVectorType(oid uint32) bool {
 // neither side is a vector.
 func (b *Binder) vectorCast(arg Bound, t plan.Type, loc int32) (out Bound, ok bool, err error) {
 	from := uint32(0)
-	if !arg.unknown() {
+	if !arg.Unknown() {
 		from = arg.T.OID
 	}
 	switch {
@@ -193,9 +193,9 @@ func (b *Binder) vectorCast(arg Bound, t plan.Type, loc int32) (out Bound, ok bo
 		return r, true, err
 	case isVectorType(from) && (t.OID == from || t.OID == pgtypes.ArrayOf(pgtypes.ElemOf(from))):
 		return Bound{E: arg.E, T: t}, true, nil
-	case isVectorType(t.OID) && (arg.unknown() || regTextual(from)):
+	case isVectorType(t.OID) && (arg.Unknown() || regTextual(from)):
 		in := arg
-		if arg.unknown() {
+		if arg.Unknown() {
 			in = arg.resolveUnknownIn(b)
 		}
 		return Bound{E: vectorIn(in.E, t.OID), T: t}, true, nil
@@ -236,7 +236,7 @@ func vectorIn(e expr.Expr, typ uint32) expr.Expr {
 // vectorBounds is array_lower and array_upper of an int2vector or
 // oidvector, whose subscripts start at 0; ok is false for other calls.
 func (b *Binder) vectorBounds(fn string, args []Bound, loc int32) (Bound, bool, error) {
-	if fn != "array_lower" && fn != "array_upper" || len(args) != 2 || args[0].unknown() || !isVectorType(args[0].T.OID) {
+	if fn != "array_lower" && fn != "array_upper" || len(args) != 2 || args[0].Unknown() || !isVectorType(args[0].T.OID) {
 		return Bound{}, false, nil
 	}
 	arr := args[0]
@@ -264,7 +264,7 @@ func (b *Binder) vectorSubscripts(fc *pg.FuncCall, name string) (*pg.FuncCall, s
 	b.agg = nil
 	v, err := b.Expr(fc.Args[0])
 	b.agg = agg
-	if err != nil || v.unknown() || !isVectorType(v.T.OID) {
+	if err != nil || v.Unknown() || !isVectorType(v.T.OID) {
 		return fc, name
 	}
 	bound := func(fn string) *pg.Node {
@@ -294,12 +294,12 @@ func (b *Binder) arrayEquality(op string, l, r Bound, loc int32) (Bound, bool, e
 	if op != "=" && op != "<>" && !distinct {
 		return Bound{}, false, nil
 	}
-	isArr := func(x Bound) bool { return !x.unknown() && pgtypes.ElemOf(x.T.OID) != 0 }
+	isArr := func(x Bound) bool { return !x.Unknown() && pgtypes.ElemOf(x.T.OID) != 0 }
 	switch {
-	case isArr(l) && r.unknown():
-		r = Bound{E: b.coerce(r, l.E.Type()), T: l.T}
-	case isArr(r) && l.unknown():
-		l = Bound{E: b.coerce(l, r.E.Type()), T: r.T}
+	case isArr(l) && r.Unknown():
+		r = Bound{E: b.Coerce(r, l.E.Type()), T: l.T}
+	case isArr(r) && l.Unknown():
+		l = Bound{E: b.Coerce(l, r.E.Type()), T: r.T}
 	case !isArr(l) || !isArr(r):
 		return Bound{}, false, nil
 	}

@@ -119,7 +119,7 @@ func (b *Binder) asOfValue(c *parse.AsOfClause) (any, error) {
 		if !c.Timestamp {
 			return *x.lit, nil
 		}
-		x = Bound{E: b.coerce(x, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}), T: plan.TTimestamptz}
+		x = Bound{E: b.Coerce(x, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}), T: plan.TTimestamptz}
 		if b.LitErr != nil {
 			err := b.LitErr
 			b.LitErr = nil

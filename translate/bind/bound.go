@@ -25,13 +25,16 @@ type Bound struct {
 	strong bool
 }
 
-// unknown reports whether b is an untyped literal.
-func (b Bound) unknown() bool { return b.lit != nil || b.null }
+// Unknown reports whether b is an untyped literal (string or NULL).
+func (b Bound) Unknown() bool { return b.lit != nil || b.null }
+
+// IsNull reports whether b is an untyped NULL.
+func (b Bound) IsNull() bool { return b.null }
 
 // arrowType is the type the function catalogue sees: arrow.Null for an
 // untyped literal.
 func (b Bound) arrowType() arrow.DataType {
-	if b.unknown() {
+	if b.Unknown() {
 		return arrow.Null
 	}
 	return b.E.Type()

@@ -53,17 +53,17 @@ func (b *Binder) castTo(arg Bound, t plan.Type, loc int32) (Bound, error) {
 	if t.OID == pgtypes.Varchar || t.OID == pgtypes.BPChar {
 		// varchar and char values are text; an explicit cast to
 		// varchar(n)/char(n) truncates to n characters.
-		if !arg.unknown() && !expr.CanCast(arg.E.Type(), expr.Text) {
+		if !arg.Unknown() && !expr.CanCast(arg.E.Type(), expr.Text) {
 			return Bound{}, b.ErrAt(cannotCast(arg.T, t), loc)
 		}
-		e := b.coerce(arg, expr.Text)
+		e := b.Coerce(arg, expr.Text)
 		if n := b.lastTypmod; n > 0 {
 			e = &expr.Call{Fn: "substr", Args: []expr.Expr{e, &expr.Lit{V: int32(1), T: expr.Int4}, &expr.Lit{V: int32(n), T: expr.Int4}}, T: expr.Text}
 		}
 		return Bound{E: e, T: plan.TText}, nil
 	}
-	if arg.unknown() {
-		return Bound{E: b.coerce(arg, at), T: t}, nil
+	if arg.Unknown() {
+		return Bound{E: b.Coerce(arg, at), T: t}, nil
 	}
 	from := arg.E.Type()
 	if arrow.TypeEqual(from, at) && (arg.T == t || t.Typmod < 0) {

@@ -179,7 +179,7 @@ func (b *Binder) bigConstFloat(s string, loc int32) (Bound, error) {
 
 // isFloatType reports whether x is float4 or float8.
 func isFloatType(x Bound) bool {
-	return !x.unknown() && (x.T.OID == pgtypes.Float4 || x.T.OID == pgtypes.Float8)
+	return !x.Unknown() && (x.T.OID == pgtypes.Float4 || x.T.OID == pgtypes.Float8)
 }
 
 // bigConstCast binds a cast of a big numeric constant: to float8 or

@@ -21,8 +21,10 @@
 //     correlated subqueries become mark, semi, anti or single-row left
 //     joins; an uncorrelated scalar or EXISTS subquery stays a
 //     plan.Subquery that lowering runs once;
-//   - system functions and catalogs: sysfunc*.go (pg_catalog's functions
-//     over a syscat.Snapshot), regtype*.go (reg* types), syscat.go
+//   - system functions and catalogs: sysfunc.go (the call site and API
+//     the definitions in package translate/sysfunc bind with; they are
+//     found through Env.SysFuncs), sysfunc_record.go (composite results),
+//     regtype*.go (reg* types), syscat.go
 //     (pg_catalog and information_schema relations), sqlvalue.go
 //     (CURRENT_DATE, CURRENT_USER...), options_func.go (iceberg.options());
 //   - view expansion: a view's stored query parsed again and bound as a

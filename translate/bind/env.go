@@ -44,6 +44,9 @@ type Env interface {
 	// ReadSnapshot is the snapshot the statement reads t at (the block's,
 	// or the WAP branch's).
 	ReadSnapshot(t *catalog.Table) *catalog.Snapshot
+	// SysFuncs are the system catalog functions the statement may call
+	// (format_type, pg_get_indexdef, has_table_privilege, ...).
+	SysFuncs() SysFuncs
 	// SysSnapshot is the statement's view of the system catalogs.
 	SysSnapshot(ctx context.Context) (*syscat.Snapshot, error)
 	// EffectiveOption resolves an Iceberg option across the statement's

@@ -254,6 +254,10 @@ func (e *testEnv) LookupView(ctx context.Context, tn parse.TableName) (string, [
 // IsTempView: the test catalog has no temporary views.
 func (e *testEnv) IsTempView(string) bool { return false }
 
+// SysFuncs: the binder's tests call no catalog function (package
+// translate/sysfunc has them, and imports this one).
+func (e *testEnv) SysFuncs() SysFuncs { return nil }
+
 func (e *testEnv) ReadSnapshot(t *catalog.Table) *catalog.Snapshot {
 	return t.Metadata.CurrentSnapshot()
 }

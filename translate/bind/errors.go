@@ -16,13 +16,13 @@ func withFunctionHint(err error) error {
 	return err
 }
 
-// undefinedCall is the 42883 error for a call on types the engine has no
+// UndefinedCall is the 42883 error for a call on types the engine has no
 // kernel for, in PostgreSQL's words and type names.
-func undefinedCall(fn string, args []Bound) *pgerr.Error {
+func UndefinedCall(fn string, args []Bound) *pgerr.Error {
 	names := make([]string, len(args))
 	for i, a := range args {
 		names[i] = "unknown"
-		if !a.unknown() {
+		if !a.Unknown() {
 			names[i] = a.T.String()
 		}
 	}
@@ -42,7 +42,7 @@ func undefinedOperator(op string, args []Bound) *pgerr.Error {
 	names := make([]string, len(args))
 	for i, a := range args {
 		names[i] = "unknown"
-		if !a.unknown() {
+		if !a.Unknown() {
 			names[i] = a.T.String()
 		}
 	}

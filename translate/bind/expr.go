@@ -53,7 +53,7 @@ func (b *Binder) groupedExpr(n *pg.Node) (Bound, error) {
 	if err != nil {
 		return Bound{}, err
 	}
-	if in.unknown() {
+	if in.Unknown() {
 		return in, nil
 	}
 	if i := agg.findGroup(in.E); i >= 0 {
@@ -229,7 +229,7 @@ func (b *Binder) paramRef(p *pg.ParamRef) (Bound, error) {
 		if val == nil {
 			return Bound{E: &expr.Lit{V: nil, T: at}, T: t}, nil
 		}
-		return Bound{E: b.coerce(Bound{lit: val, param: n, loc: -1}, at), T: t}, nil
+		return Bound{E: b.Coerce(Bound{lit: val, param: n, loc: -1}, at), T: t}, nil
 	}
 	if val == nil {
 		return Bound{null: true, param: n}, nil
@@ -245,8 +245,8 @@ func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
 	}
 	if !acceptsComposite(fn) {
 		for _, a := range args {
-			if !a.unknown() && (a.T.OID == plan.TJSONB.OID || pgtypes.ElemOf(a.T.OID) != 0) {
-				return Bound{}, b.ErrAt(undefinedCall(fn, args), loc)
+			if !a.Unknown() && (a.T.OID == plan.TJSONB.OID || pgtypes.ElemOf(a.T.OID) != 0) {
+				return Bound{}, b.ErrAt(UndefinedCall(fn, args), loc)
 			}
 		}
 	}
@@ -261,7 +261,7 @@ func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
 		retry := append([]arrow.DataType(nil), types...)
 		changed := false
 		for i, a := range args {
-			if a.unknown() {
+			if a.Unknown() {
 				retry[i], changed = expr.Text, true
 			}
 		}
@@ -273,8 +273,8 @@ func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
 	}
 	if err != nil {
 		for _, a := range args {
-			if !a.unknown() && (a.T.OID == plan.TJSONB.OID || pgtypes.ElemOf(a.T.OID) != 0) {
-				return Bound{}, b.ErrAt(undefinedCall(fn, args), loc)
+			if !a.Unknown() && (a.T.OID == plan.TJSONB.OID || pgtypes.ElemOf(a.T.OID) != 0) {
+				return Bound{}, b.ErrAt(UndefinedCall(fn, args), loc)
 			}
 		}
 		return Bound{}, b.ErrAt(withFunctionHint(err), loc)
@@ -285,7 +285,7 @@ func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
 		if t.ID() == arrow.NULL {
 			t = expr.Text // an argument left untyped is text, as in PostgreSQL
 		}
-		ex[i] = b.coerce(a, t)
+		ex[i] = b.Coerce(a, t)
 	}
 	t := pgTypeOfArrow(r.Result)
 	switch fn {
@@ -315,7 +315,7 @@ func acceptsComposite(fn string) bool {
 func commonPG(args []Bound, def plan.Type) plan.Type {
 	var t *plan.Type
 	for _, a := range args {
-		if a.unknown() {
+		if a.Unknown() {
 			continue
 		}
 		if t == nil {
@@ -338,14 +338,14 @@ func commonPG(args []Bound, def plan.Type) plan.Type {
 	return *t
 }
 
-// coerce converts a bound expression to Arrow type t, recording the type of
+// Coerce converts a bound expression to Arrow type t, recording the type of
 // an untyped parameter.
 //
 // A string literal converted to another type is converted once here, as
 // PostgreSQL does while parsing, so that bad input fails at bind time with
 // the literal's position (the first such error is kept in b.LitErr).
-func (b *Binder) coerce(x Bound, t arrow.DataType) expr.Expr {
-	if x.param > 0 && x.unknown() {
+func (b *Binder) Coerce(x Bound, t arrow.DataType) expr.Expr {
+	if x.param > 0 && x.Unknown() {
 		b.params.setType(x.param, pgTypeOfArrow(t).OID)
 	}
 	e := coerce(x, t)
@@ -381,18 +381,18 @@ func (b *Binder) CompileOptions() expr.CompileOptions {
 
 // resolveUnknownIn gives an untyped literal the type text.
 func (x Bound) resolveUnknownIn(b *Binder) Bound {
-	if !x.unknown() {
+	if !x.Unknown() {
 		return x
 	}
-	e := b.coerce(x, expr.Text)
+	e := b.Coerce(x, expr.Text)
 	return Bound{E: e, T: plan.TText, Name: x.Name, strong: x.strong}
 }
 
 // asBool checks that x is boolean (an untyped literal becomes one), for
 // WHERE, HAVING, AND/OR/NOT and CASE conditions.
 func (b *Binder) asBool(x Bound, what string, loc int32) (expr.Expr, error) {
-	if x.unknown() {
-		return b.coerce(x, expr.Bool), nil
+	if x.Unknown() {
+		return b.Coerce(x, expr.Bool), nil
 	}
 	if x.T.OID != plan.TBool.OID {
 		return nil, b.ErrAt(pgerr.New(pgerr.DatatypeMismatch, "argument of %s must be type boolean, not type %s", what, x.T), loc)
@@ -415,7 +415,7 @@ func (b *Binder) pgTypeof(fc *pg.FuncCall) (Bound, error) {
 		return Bound{}, err
 	}
 	oid := arg.T.OID
-	if arg.unknown() {
+	if arg.Unknown() {
 		oid = plan.TUnknown.OID
 	}
 	if tc := fc.Args[0].GetTypeCast(); tc != nil {

@@ -14,8 +14,8 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// aggregateNames are the aggregate functions icegate computes.
-var aggregateNames = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true,
+// AggregateNames are the aggregate functions icegate computes.
+var AggregateNames = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true,
 	"bool_and": true, "bool_or": true, "every": true, "string_agg": true, "array_agg": true,
 	"stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true,
 	"percentile_cont": true, "percentile_disc": true, "mode": true}
@@ -46,7 +46,7 @@ func (b *Binder) funcCall(fc *pg.FuncCall) (Bound, error) {
 		}
 	}
 	if fc.Over != nil {
-		if !exec.IsWindowOnly(name) && !aggregateNames[name] {
+		if !exec.IsWindowOnly(name) && !AggregateNames[name] {
 			return Bound{}, b.ErrAt(pgerr.New(pgerr.WrongObjectType,
 				"OVER specified, but %s is not a window function nor an aggregate function", name), fc.Location)
 		}
@@ -55,10 +55,10 @@ func (b *Binder) funcCall(fc *pg.FuncCall) (Bound, error) {
 	if exec.IsWindowOnly(name) {
 		return Bound{}, b.ErrAt(pgerr.New(pgerr.WrongObjectType, "window function %s requires an OVER clause", name), fc.Location)
 	}
-	if aggregateNames[name] {
+	if AggregateNames[name] {
 		return b.aggregate(fc, name)
 	}
-	if setReturningFuncs[name] {
+	if SetReturningFuncs[name] {
 		return b.selectListSRF(fc, name)
 	}
 	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
@@ -198,7 +198,7 @@ func (b *Binder) aggregate(fc *pg.FuncCall, name string) (Bound, error) {
 			if plan.UsesColumns(a.E) {
 				return Bound{}, b.ErrAt(pgerr.NotYet("non-constant direct arguments of "+name), fc.Location)
 			}
-			call.Args = append(call.Args, b.coerce(a, expr.Float8))
+			call.Args = append(call.Args, b.Coerce(a, expr.Float8))
 			types = append(types, expr.Float8)
 		}
 		call.Arg = call.OrderBy[0].E
@@ -226,7 +226,7 @@ func (b *Binder) aggregate(fc *pg.FuncCall, name string) (Bound, error) {
 	}
 	if call.Arg != nil && (argPG.OID == plan.TJSONB.OID || pgtypes.ElemOf(argPG.OID) != 0) {
 		if name != "count" && name != "array_agg" {
-			return Bound{}, b.ErrAt(undefinedCall(name, []Bound{{T: argPG, E: call.Arg}}), fc.Location)
+			return Bound{}, b.ErrAt(UndefinedCall(name, []Bound{{T: argPG, E: call.Arg}}), fc.Location)
 		}
 		if call.Distinct {
 			return Bound{}, b.ErrAt(pgerr.NotYet(name+"(DISTINCT) of "+argPG.String()), fc.Location)

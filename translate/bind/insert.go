@@ -200,11 +200,11 @@ func WriteDefault(f catalog.NestedField, t arrow.DataType) expr.Expr {
 // the column's scale), anything into text, dates and timestamps among
 // themselves, untyped literals into anything they parse as.
 func (b *Binder) Assign(x Bound, c Column, loc int32) (expr.Expr, error) {
-	if x.unknown() {
+	if x.Unknown() {
 		if !expr.CanCast(expr.Text, c.Arrow) && !x.null {
 			return nil, b.ErrAt(pgerr.NotYet(fmt.Sprintf("writing a literal into column \"%s\" of type %s", c.Name, c.Type)), loc)
 		}
-		return b.coerce(x, c.Arrow), nil
+		return b.Coerce(x, c.Arrow), nil
 	}
 	if !assignable(x.T, c.Type) {
 		return nil, b.ErrAt(assignError(c, x.T), loc)

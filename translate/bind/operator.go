@@ -43,7 +43,7 @@ func (b *Binder) aExpr(a *pg.A_Expr) (Bound, error) {
 			switch op {
 			case "+":
 				// PostgreSQL has prefix + for the numeric types only.
-				if !r.unknown() && !isUnaryPlusType(r.T.OID) {
+				if !r.Unknown() && !isUnaryPlusType(r.T.OID) {
 					return Bound{}, b.ErrAt(undefinedOperator(op, []Bound{r}), a.Location)
 				}
 				r.Name, r.strong = "", false
@@ -87,7 +87,7 @@ func (b *Binder) aExpr(a *pg.A_Expr) (Bound, error) {
 				return res, err
 			}
 		}
-		if op == "||" && l.unknown() && r.unknown() {
+		if op == "||" && l.Unknown() && r.Unknown() {
 			l, r = l.resolveUnknownIn(b), r.resolveUnknownIn(b)
 		}
 		switch op {
@@ -188,11 +188,11 @@ func (b *Binder) aExpr(a *pg.A_Expr) (Bound, error) {
 		if op == "!=" {
 			op = "<>"
 		}
-		if r.unknown() {
+		if r.Unknown() {
 			// '{1,2}' is an array of the left side's type.
 			l = l.resolveUnknownIn(b)
 			if arr := pgtypes.ArrayOf(l.T.OID); arr != 0 {
-				r = Bound{E: b.coerce(r, plan.ArrowOf(plan.Type{OID: arr, Typmod: -1})), T: plan.Type{OID: arr, Typmod: -1}}
+				r = Bound{E: b.Coerce(r, plan.ArrowOf(plan.Type{OID: arr, Typmod: -1})), T: plan.Type{OID: arr, Typmod: -1}}
 			}
 		}
 		return b.call(q+op, []Bound{l, r}, a.Location)
@@ -353,10 +353,10 @@ func (b *Binder) caseExpr(c *pg.CaseExpr) (Bound, error) {
 	}
 	out := &expr.Case{T: t}
 	for i, cond := range conds {
-		out.Whens = append(out.Whens, expr.When{Cond: cond, Then: b.coerce(results[i], t)})
+		out.Whens = append(out.Whens, expr.When{Cond: cond, Then: b.Coerce(results[i], t)})
 	}
 	if elseB != nil {
-		out.Else = b.coerce(*elseB, t)
+		out.Else = b.Coerce(*elseB, t)
 	}
 	// PostgreSQL names a CASE after its ELSE result when that has a strong
 	// name (a column or function), else "case".
@@ -465,18 +465,18 @@ func localeName(name string) bool {
 // array_append / array_prepend of an array and an element. An untyped
 // literal beside an array is an array when it is written as one ('{...}').
 func (b *Binder) arrayConcat(l, r Bound, loc int32) (Bound, bool, error) {
-	isArr := func(x Bound) bool { return !x.unknown() && pgtypes.ElemOf(x.T.OID) != 0 }
+	isArr := func(x Bound) bool { return !x.Unknown() && pgtypes.ElemOf(x.T.OID) != 0 }
 	looksArr := func(x Bound) bool { return x.lit != nil && strings.HasPrefix(strings.TrimSpace(*x.lit), "{") }
 	var fn string
 	switch {
 	case isArr(l) && (isArr(r) || looksArr(r)):
 		fn = "array_cat"
-		if r.unknown() {
-			r = Bound{E: b.coerce(r, l.E.Type()), T: l.T}
+		if r.Unknown() {
+			r = Bound{E: b.Coerce(r, l.E.Type()), T: l.T}
 		}
 	case isArr(r) && looksArr(l):
 		fn = "array_cat"
-		l = Bound{E: b.coerce(l, r.E.Type()), T: r.T}
+		l = Bound{E: b.Coerce(l, r.E.Type()), T: r.T}
 	case isArr(l):
 		fn = "array_append"
 	case isArr(r):

@@ -26,7 +26,7 @@ import (
 // regCast converts arg to t when either is an object identifier type; ok
 // is false when neither is.
 func (b *Binder) regCast(arg Bound, t plan.Type, loc int32) (out Bound, ok bool, err error) {
-	toOID, fromOID := pgtypes.IsOIDType(t.OID), !arg.unknown() && pgtypes.IsOIDType(arg.T.OID)
+	toOID, fromOID := pgtypes.IsOIDType(t.OID), !arg.Unknown() && pgtypes.IsOIDType(arg.T.OID)
 	switch {
 	case toOID:
 		out, err = b.castToOIDType(arg, t, loc)
@@ -298,14 +298,14 @@ func RegOut(snap *syscat.Snapshot, typ, oid uint32) string {
 // types as oid), and arithmetic on them does not exist (oid + integer is
 // 42883 in PostgreSQL; cast to int8 first).
 func (b *Binder) oidOperands(op string, l, r Bound, loc int32) (Bound, Bound, error) {
-	lo := !l.unknown() && pgtypes.IsOIDType(l.T.OID)
-	ro := !r.unknown() && pgtypes.IsOIDType(r.T.OID)
+	lo := !l.Unknown() && pgtypes.IsOIDType(l.T.OID)
+	ro := !r.Unknown() && pgtypes.IsOIDType(r.T.OID)
 	if !lo && !ro {
 		return l, r, nil
 	}
 	switch op {
 	case "+", "-", "*", "/", "%", "^", "||":
-		if op == "||" && (l.unknown() || r.unknown() || regTextual(l.T.OID) || regTextual(r.T.OID)) {
+		if op == "||" && (l.Unknown() || r.Unknown() || regTextual(l.T.OID) || regTextual(r.T.OID)) {
 			// 'x' || c.oid::regclass concatenates the text forms.
 			return b.oidAsText(l), b.oidAsText(r), nil
 		}
@@ -340,7 +340,7 @@ func keepsCatalogType(t, def plan.Type) bool {
 
 // oidAsText is x as text when it is of an object identifier type.
 func (b *Binder) oidAsText(x Bound) Bound {
-	if x.unknown() || !pgtypes.IsOIDType(x.T.OID) {
+	if x.Unknown() || !pgtypes.IsOIDType(x.T.OID) {
 		return x
 	}
 	e, err := b.regText(x.E, x.T.OID)
@@ -355,7 +355,7 @@ func (b *Binder) oidAsText(x Bound) Bound {
 // IN ('pg_class', 'pg_type') names relations), as PostgreSQL reads the
 // list in its common type.
 func (b *Binder) oidListItem(x, item Bound, loc int32) (Bound, error) {
-	if x.unknown() || !pgtypes.IsOIDType(x.T.OID) || item.lit == nil {
+	if x.Unknown() || !pgtypes.IsOIDType(x.T.OID) || item.lit == nil {
 		return item, nil
 	}
 	return b.castTo(item, x.T, loc)

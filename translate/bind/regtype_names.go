@@ -174,9 +174,9 @@ func regclassOut(snap *syscat.Snapshot, oid uint32) string {
 		}
 		return RegQuoteIdent(r.Namespace) + "." + RegQuoteIdent(r.Name)
 	}
-	if r := relationOfIndex(snap, oid); r != nil {
+	if r := RelationOfIndex(snap, oid); r != nil {
 		name := syscat.PrimaryKeyName(r)
-		if visibleAs(snap, r.Namespace, name) {
+		if VisibleAs(snap, r.Namespace, name) {
 			return RegQuoteIdent(name)
 		}
 		return RegQuoteIdent(r.Namespace) + "." + RegQuoteIdent(name)
@@ -488,4 +488,28 @@ func RegQuoteIdent(s string) string {
 		return s
 	}
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// RelationOfIndex finds the table whose primary-key index has OID oid.
+func RelationOfIndex(snap *syscat.Snapshot, oid uint32) *syscat.Relation {
+	for _, r := range snap.Relations {
+		if len(r.PrimaryKey) > 0 && syscat.PrimaryKeyIndexOID(r) == oid {
+			return r
+		}
+	}
+	return nil
+}
+
+// VisibleAs reports whether name, living in schema ns, is the first
+// relation of that name on the search path.
+func VisibleAs(snap *syscat.Snapshot, ns, name string) bool {
+	for _, p := range snap.EffectiveSearchPath(true) {
+		if p == ns {
+			return true
+		}
+		if snap.Relation(p, name) != nil {
+			return false
+		}
+	}
+	return false
 }

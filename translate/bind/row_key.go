@@ -46,7 +46,7 @@ func (b *Binder) rowKey(r *pg.RowExpr) (Bound, error) {
 	}
 	args := make([]expr.Expr, len(elems))
 	for i, x := range elems {
-		if x.unknown() {
+		if x.Unknown() {
 			return Bound{}, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "could not identify a comparison function for type unknown"), r.Location)
 		}
 		args[i] = x.E

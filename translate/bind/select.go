@@ -582,7 +582,7 @@ func (b *Binder) bindTargets(list []*pg.Node) ([]target, error) {
 		if err != nil {
 			return nil, err
 		}
-		untyped := e.unknown()
+		untyped := e.Unknown()
 		e = e.resolveUnknownIn(b)
 		name := rt.Name
 		if name == "" {

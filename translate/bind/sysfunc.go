@@ -16,49 +16,46 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// The system catalog functions clients call while introspecting
-// (format_type, pg_get_indexdef, pg_table_is_visible, has_table_privilege,
-// pg_size_pretty...). Each binds its arguments to the types PostgreSQL
-// declares, and becomes an expr.Call whose Go function runs row by row; the
-// functions that read the warehouse take the statement's catalog snapshot
-// (Env.SysSnapshot) inside that function, so a prepared statement sees
-// the warehouse of each execution. A call of a function that does not read
-// the snapshot, with constant arguments, is folded to a constant here.
+// The binder's side of the system catalog functions (format_type,
+// pg_get_indexdef, has_table_privilege...; their definitions are package
+// translate/sysfunc, found through Env.SysFuncs): the call site a definition
+// binds, and the API it binds with. A definition checks the arity
+// (SysArity), coerces the arguments to the types PostgreSQL declares
+// (SysArg, SysArgs) and returns SysCall's expr.Call, whose Go function runs
+// row by row; the functions that read the warehouse take the statement's
+// catalog snapshot (Env.SysSnapshot) inside that function, so a prepared
+// statement sees the warehouse of each execution. A call of a function that
+// does not read the snapshot, with constant arguments, is folded to a
+// constant here.
 
-// sysFuncDef describes one catalog function.
-type sysFuncDef struct {
-	// bind checks the arity and argument types and returns the call.
-	bind func(b *Binder, c *sysCallSite) (Bound, error)
+// SysFuncDef describes one catalog function.
+type SysFuncDef struct {
+	// Bind checks the arity and argument types and returns the call.
+	Bind func(b *Binder, c *SysCallSite) (Bound, error)
 }
 
-// sysCallSite is a catalog function call being bound.
-type sysCallSite struct {
-	name string
+// SysCallSite is a catalog function call being bound.
+type SysCallSite struct {
+	// Name is the function called; Args its arguments, bound.
+	Name string
 	fc   *pg.FuncCall
-	args []Bound
+	Args []Bound
 }
 
-func (c *sysCallSite) loc() int32 { return c.fc.Location }
+// Loc is the call's byte offset in the statement (for error positions).
+func (c *SysCallSite) Loc() int32 { return c.fc.Location }
 
-// sysFuncs lists the catalog functions by name (filled by the files
-// sysfunc_*.go through their init functions' tables).
-var sysFuncs = map[string]sysFuncDef{
-	"pg_get_keywords": {}, "pg_options_to_table": {}, "_pg_expandarray": {}, // set-returning: tablefunc.go
-}
-
-func registerSysFuncs(m map[string]sysFuncDef) {
-	for k, v := range m {
-		sysFuncs[k] = v
-	}
-}
+// SysFuncs are the catalog functions by name. Package translate/sysfunc
+// builds them; the binder finds them through Env.SysFuncs.
+type SysFuncs map[string]SysFuncDef
 
 // sysFunc binds fc when it names a catalog function (unqualified, or
 // qualified by pg_catalog; information_schema for its helper functions).
 // ok is false for any other function.
 func (b *Binder) sysFunc(fc *pg.FuncCall) (r Bound, ok bool, err error) {
 	name := funcName(fc)
-	def, found := sysFuncs[name]
-	if !found || fc.Over != nil || fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
+	def, found := b.env.SysFuncs()[name]
+	if !found && !setReturningSysFuncs[name] || fc.Over != nil || fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
 		return Bound{}, false, nil
 	}
 	switch len(fc.Funcname) {
@@ -90,7 +87,7 @@ func (b *Binder) sysFunc(fc *pg.FuncCall) (r Bound, ok bool, err error) {
 	if err != nil {
 		return Bound{}, true, err
 	}
-	r, err = def.bind(b, &sysCallSite{name: name, fc: fc, args: args})
+	r, err = def.Bind(b, &SysCallSite{Name: name, fc: fc, Args: args})
 	if err != nil {
 		return Bound{}, true, err
 	}
@@ -98,28 +95,28 @@ func (b *Binder) sysFunc(fc *pg.FuncCall) (r Bound, ok bool, err error) {
 	return r, true, nil
 }
 
-// sysFn computes a catalog function on one row's argument values (their Go
+// SysFn computes a catalog function on one row's argument values (their Go
 // forms: int64 for the oid family, int32, int16, string, bool; nil for
 // NULL). snap is nil for functions that do not read the warehouse.
-type sysFn func(ctx context.Context, snap *syscat.Snapshot, args []any) (any, error)
+type SysFn func(ctx context.Context, snap *syscat.Snapshot, args []any) (any, error)
 
-// sysCallOpts says how a call is evaluated.
-type sysCallOpts struct {
-	// snapshot: the function reads the warehouse (never folded).
-	snapshot bool
-	// volatile: the result may change between executions (never folded).
-	volatile bool
-	// lenient: the function is called with NULL arguments too (else any
+// SysCallOpts says how a call is evaluated.
+type SysCallOpts struct {
+	// Snapshot: the function reads the warehouse (never folded).
+	Snapshot bool
+	// Volatile: the result may change between executions (never folded).
+	Volatile bool
+	// Lenient: the function is called with NULL arguments too (else any
 	// NULL argument makes the result NULL, as for a strict function).
-	lenient bool
+	Lenient bool
 }
 
-// sysCall makes the call of fn over args (already coerced) with result
+// SysCall makes the call of fn over args (already coerced) with result
 // type t.
-func (b *Binder) sysCall(c *sysCallSite, t plan.Type, args []expr.Expr, o sysCallOpts, fn sysFn) (Bound, error) {
+func (b *Binder) SysCall(c *SysCallSite, t plan.Type, args []expr.Expr, o SysCallOpts, fn SysFn) (Bound, error) {
 	s := b.env
 	run := func(ctx context.Context, vals []any) (any, error) {
-		if !o.lenient {
+		if !o.Lenient {
 			for _, v := range vals {
 				if v == nil {
 					return nil, nil
@@ -127,7 +124,7 @@ func (b *Binder) sysCall(c *sysCallSite, t plan.Type, args []expr.Expr, o sysCal
 			}
 		}
 		var snap *syscat.Snapshot
-		if o.snapshot {
+		if o.Snapshot {
 			var err error
 			if snap, err = s.SysSnapshot(ctx); err != nil {
 				return nil, err
@@ -136,17 +133,17 @@ func (b *Binder) sysCall(c *sysCallSite, t plan.Type, args []expr.Expr, o sysCal
 		return fn(ctx, snap, vals)
 	}
 	at := sysArrowOf(t)
-	if !o.snapshot && !o.volatile {
+	if !o.Snapshot && !o.Volatile {
 		vals, ok := literalValues(args)
 		if ok {
 			v, err := run(b.ctx, vals)
 			if err != nil {
-				return Bound{}, b.ErrAt(err, c.loc())
+				return Bound{}, b.ErrAt(err, c.Loc())
 			}
 			return Bound{E: &expr.Lit{V: v, T: at}, T: t}, nil
 		}
 	}
-	return Bound{E: &expr.Call{Fn: c.name, Args: args, T: at, Go: run}, T: t}, nil
+	return Bound{E: &expr.Call{Fn: c.Name, Args: args, T: at, Go: run}, T: t}, nil
 }
 
 // sysArrowOf is the Arrow type of a catalog function's result.
@@ -173,59 +170,36 @@ func literalValues(args []expr.Expr) ([]any, bool) {
 	return vals, true
 }
 
-// Argument types of the catalog functions.
-var (
-	tOIDArg  = plan.Type{OID: pgtypes.OID, Typmod: -1}
-	tNameArg = plan.Type{OID: pgtypes.Name, Typmod: -1}
-)
-
-// arity checks the number of arguments against the accepted counts.
-func (b *Binder) sysArity(c *sysCallSite, counts ...int) error {
+// SysArity checks the number of arguments against the accepted counts.
+func (b *Binder) SysArity(c *SysCallSite, counts ...int) error {
 	for _, n := range counts {
-		if len(c.args) == n {
+		if len(c.Args) == n {
 			return nil
 		}
 	}
-	return b.ErrAt(undefinedCall(c.name, c.args), c.loc())
+	return b.ErrAt(UndefinedCall(c.Name, c.Args), c.Loc())
 }
 
-// sysArg coerces argument i to type t.
-func (b *Binder) sysArg(c *sysCallSite, i int, t plan.Type) expr.Expr {
-	a := c.args[i]
+// SysArg coerces argument i to type t.
+func (b *Binder) SysArg(c *SysCallSite, i int, t plan.Type) expr.Expr {
+	a := c.Args[i]
 	if t.OID == pgtypes.Name {
 		t = plan.TText
 	}
-	return b.coerce(a, plan.ArrowOf(t))
+	return b.Coerce(a, plan.ArrowOf(t))
 }
 
-// sysArgs coerces the arguments to the types ts.
-func (b *Binder) sysArgs(c *sysCallSite, ts ...plan.Type) []expr.Expr {
+// SysArgs coerces the arguments to the types ts.
+func (b *Binder) SysArgs(c *SysCallSite, ts ...plan.Type) []expr.Expr {
 	out := make([]expr.Expr, len(ts))
 	for i, t := range ts {
-		out[i] = b.sysArg(c, i, t)
+		out[i] = b.SysArg(c, i, t)
 	}
 	return out
 }
 
-// isTextArg reports whether argument i is a string (text, varchar, name,
-// or an untyped literal, which PostgreSQL resolves to text when a function
-// has both a text and an oid form).
-func isTextArg(a Bound) bool {
-	if a.lit != nil {
-		return true
-	}
-	if a.null {
-		return false
-	}
-	switch a.T.OID {
-	case pgtypes.Text, pgtypes.Varchar, pgtypes.BPChar, pgtypes.Name, pgtypes.Unknown:
-		return true
-	}
-	return false
-}
-
-// toInt64 reads an integer argument value.
-func toInt64(v any) (int64, bool) {
+// ToInt64 reads an integer argument value.
+func ToInt64(v any) (int64, bool) {
 	switch x := v.(type) {
 	case int64:
 		return x, true
@@ -250,17 +224,8 @@ func toInt64(v any) (int64, bool) {
 	return 0, false
 }
 
-// oidValue reads an oid argument value.
-func oidValue(v any) (uint32, error) {
-	n, ok := toInt64(v)
-	if !ok || n < 0 || n > math.MaxUint32 {
-		return 0, fmt.Errorf("oid argument %v (%T)", v, v)
-	}
-	return uint32(n), nil
-}
-
-// textValue reads a text argument value.
-func textValue(v any) string {
+// TextValue reads a text argument value.
+func TextValue(v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
@@ -270,13 +235,6 @@ func textValue(v any) string {
 	return fmt.Sprint(v)
 }
 
-// boolValue reads a boolean argument value (NULL is false).
-func boolValue(v any) bool {
-	x, _ := v.(bool)
-	return x
-}
-
-// invalidParameter is SQLSTATE 22023.
-func invalidParameter(format string, args ...any) *pgerr.Error {
-	return pgerr.New(pgerr.InvalidParameterValue, format, args...)
-}
+// Env is the session the binder binds for (system functions read the
+// user, the database and settings from it).
+func (b *Binder) Env() Env { return b.env }

@@ -36,12 +36,12 @@ func (b *Binder) expandArraySRF(fc *pg.FuncCall) (Bound, error) {
 	if err != nil {
 		return Bound{}, err
 	}
-	if len(args) != 1 || args[0].unknown() {
-		return Bound{}, b.ErrAt(undefinedCall("information_schema._pg_expandarray", args), fc.Location)
+	if len(args) != 1 || args[0].Unknown() {
+		return Bound{}, b.ErrAt(UndefinedCall("information_schema._pg_expandarray", args), fc.Location)
 	}
 	lt, ok := args[0].E.Type().(*arrow.ListType)
 	if !ok {
-		return Bound{}, b.ErrAt(undefinedCall("information_schema._pg_expandarray", args), fc.Location)
+		return Bound{}, b.ErrAt(UndefinedCall("information_schema._pg_expandarray", args), fc.Location)
 	}
 	call := &expr.Call{Fn: "_pg_expandarray", Args: []expr.Expr{args[0].E}, T: expr.ExpandArrayType(lt.Elem())}
 	key := call.String()

@@ -14,9 +14,9 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// setReturningFuncs are the set-returning functions icegate evaluates
+// SetReturningFuncs are the set-returning functions icegate evaluates
 // (engine/exec's table functions).
-var setReturningFuncs = map[string]bool{"generate_series": true, "unnest": true, "generate_subscripts": true}
+var SetReturningFuncs = map[string]bool{"generate_series": true, "unnest": true, "generate_subscripts": true}
 
 // bindTableFuncArgs binds the arguments of a set-returning function and
 // the columns it returns.
@@ -50,11 +50,11 @@ func (b *Binder) bindTableFuncArgs(fc *pg.FuncCall, name string) ([]expr.Expr, [
 	}
 	out := make([]expr.Expr, len(args))
 	for i, a := range args {
-		if a.unknown() && name != "generate_series" {
+		if a.Unknown() && name != "generate_series" {
 			a = a.resolveUnknownIn(b)
 			types[i] = a.E.Type()
 		}
-		out[i] = b.coerce(a, types[i])
+		out[i] = b.Coerce(a, types[i])
 	}
 	fields, err := exec.TableFuncColumns(name, types)
 	if err != nil {
@@ -97,7 +97,7 @@ func (b *Binder) bindRangeFunction(rf *pg.RangeFunction, left plan.Rel) (plan.Re
 	if name == "_pg_expandarray" {
 		return nil, b.ErrAt(pgerr.NotYet("information_schema._pg_expandarray in FROM"), fc.Location)
 	}
-	if !setReturningFuncs[name] {
+	if !SetReturningFuncs[name] {
 		return b.bindScalarFromFunction(rf, fc, name, left)
 	}
 	saved := b.where
@@ -307,7 +307,7 @@ func zipInto(tf *plan.TableFunc, fn string, args []expr.Expr, id plan.ColID) err
 // column, named after the alias or else the function. Its arguments may
 // use the columns of the items before it.
 func (b *Binder) bindScalarFromFunction(rf *pg.RangeFunction, fc *pg.FuncCall, name string, left plan.Rel) (plan.Rel, error) {
-	if aggregateNames[name] || fc.Over != nil {
+	if AggregateNames[name] || fc.Over != nil {
 		return nil, b.ErrAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in functions in FROM"), fc.Location)
 	}
 	saved := b.where
@@ -385,7 +385,7 @@ func (b *Binder) bindRowsFrom(rf *pg.RangeFunction, left plan.Rel) (plan.Rel, er
 		}
 		name := funcName(fc)
 		fc, name = b.vectorSubscripts(fc, name)
-		if !setReturningFuncs[name] {
+		if !SetReturningFuncs[name] {
 			return nil, b.ErrAt(pgerr.NotYet("function "+name+" in ROWS FROM"), fc.Location)
 		}
 		saved := b.where

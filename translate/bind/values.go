@@ -59,7 +59,7 @@ func (b *Binder) bindValues(sel *pg.SelectStmt) (*plan.Select, error) {
 			return nil, b.ErrAt(err, NodeLocation(sel.ValuesLists[0]))
 		}
 		for r := range rows {
-			vr.Rows[r][c] = b.coerce(col[r], t)
+			vr.Rows[r][c] = b.Coerce(col[r], t)
 		}
 		pt := commonPG(col, pgTypeOfArrow(t))
 		name := fmt.Sprintf("column%d", c+1)

@@ -10,7 +10,7 @@ import (
 func containsAggregate(n *pg.Node) bool {
 	found := false
 	WalkAST(n.ProtoReflect(), func(m protoreflect.Message) bool {
-		if fc, ok := m.Interface().(*pg.FuncCall); ok && fc.Over == nil && aggregateNames[funcName(fc)] && len(fc.Funcname) <= 2 {
+		if fc, ok := m.Interface().(*pg.FuncCall); ok && fc.Over == nil && AggregateNames[funcName(fc)] && len(fc.Funcname) <= 2 {
 			found = true
 		}
 		if _, ok := m.Interface().(*pg.GroupingFunc); ok {

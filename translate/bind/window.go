@@ -132,9 +132,9 @@ func (b *Binder) windowFunc(fc *pg.FuncCall, name string) (Bound, error) {
 	// numeric loses its typmod, so a default 0 stays 0).
 	if (name == "lag" || name == "lead") && len(args) == 3 {
 		if args[0].T.OID == plan.TNumeric.OID && args[0].T.Typmod >= 0 {
-			args[0] = Bound{E: b.coerce(args[0], expr.NumericType()), T: plan.TNumeric}
+			args[0] = Bound{E: b.Coerce(args[0], expr.NumericType()), T: plan.TNumeric}
 		}
-		args[2] = Bound{E: b.coerce(args[2], args[0].E.Type()), T: args[0].T}
+		args[2] = Bound{E: b.Coerce(args[2], args[0].E.Type()), T: args[0].T}
 	}
 	call := plan.WindowCall{Fn: name}
 	types := make([]arrow.DataType, len(args))
@@ -245,20 +245,20 @@ func (b *Binder) windowFrame(wd *pg.WindowDef, order []plan.SortKey) (exec.Windo
 			return nil, b.ErrAt(pgerr.New(pgerr.WindowingError, "argument of %s must not contain variables", map[exec.FrameMode]string{exec.FrameRows: "ROWS", exec.FrameRange: "RANGE", exec.FrameGroups: "GROUPS"}[f.Mode]), NodeLocation(n))
 		}
 		if f.Mode != exec.FrameRange {
-			return b.coerce(x, expr.Int8), nil
+			return b.Coerce(x, expr.Int8), nil
 		}
 		if len(order) != 1 {
 			return nil, b.ErrAt(pgerr.New(pgerr.WindowingError, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column"), NodeLocation(n))
 		}
 		kt := order[0].E.Type()
-		if x.T.OID == plan.TInterval.OID || (x.unknown() && (kt.ID() == arrow.DATE32 || kt.ID() == arrow.TIMESTAMP)) {
+		if x.T.OID == plan.TInterval.OID || (x.Unknown() && (kt.ID() == arrow.DATE32 || kt.ID() == arrow.TIMESTAMP)) {
 			// Over a date or timestamp key the offset is an interval.
-			return b.coerce(x, arrow.FixedWidthTypes.MonthDayNanoInterval), nil
+			return b.Coerce(x, arrow.FixedWidthTypes.MonthDayNanoInterval), nil
 		}
 		if kt.ID() == arrow.DATE32 {
-			return b.coerce(x, expr.Int8), nil
+			return b.Coerce(x, expr.Int8), nil
 		}
-		return b.coerce(x, kt), nil
+		return b.Coerce(x, kt), nil
 	}
 	var err error
 	switch {

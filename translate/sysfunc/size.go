@@ -1,7 +1,8 @@
-package bind
+package sysfunc
 
 import (
 	"context"
+	"maps"
 	"math/big"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -16,16 +18,16 @@ import (
 // file sizes of each table's current snapshot), pg_database_size,
 // pg_size_pretty, pg_encoding_to_char / pg_char_to_encoding.
 
-func init() {
-	registerSysFuncs(map[string]sysFuncDef{
-		"pg_relation_size":       {bind: bindRelationSize},
-		"pg_total_relation_size": {bind: bindRelationSize},
-		"pg_table_size":          {bind: bindRelationSize},
-		"pg_indexes_size":        {bind: bindRelationSize},
-		"pg_database_size":       {bind: bindDatabaseSize},
-		"pg_size_pretty":         {bind: bindSizePretty},
-		"pg_encoding_to_char":    {bind: bindEncodingToChar},
-		"pg_char_to_encoding":    {bind: bindCharToEncoding},
+func addSizeFuncs(m map[string]bind.SysFuncDef) {
+	maps.Copy(m, map[string]bind.SysFuncDef{
+		"pg_relation_size":       {Bind: bindRelationSize},
+		"pg_total_relation_size": {Bind: bindRelationSize},
+		"pg_table_size":          {Bind: bindRelationSize},
+		"pg_indexes_size":        {Bind: bindRelationSize},
+		"pg_database_size":       {Bind: bindDatabaseSize},
+		"pg_size_pretty":         {Bind: bindSizePretty},
+		"pg_encoding_to_char":    {Bind: bindEncodingToChar},
+		"pg_char_to_encoding":    {Bind: bindCharToEncoding},
 	})
 }
 
@@ -34,24 +36,24 @@ func init() {
 // table's size is the total size of its current snapshot's data files
 // (the primary key's index takes no space); a view's is 0; NULL for an OID
 // that names nothing, 42P01 for a name.
-func bindRelationSize(b *Binder, c *sysCallSite) (Bound, error) {
+func bindRelationSize(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
 	counts := []int{1}
-	if c.name == "pg_relation_size" {
+	if c.Name == "pg_relation_size" {
 		counts = append(counts, 2)
 	}
-	if err := b.sysArity(c, counts...); err != nil {
-		return Bound{}, err
+	if err := b.SysArity(c, counts...); err != nil {
+		return bind.Bound{}, err
 	}
 	arg, byName := regclassArg(b, c, 0)
 	args := []expr.Expr{arg}
-	if len(c.args) == 2 {
-		args = append(args, b.sysArg(c, 1, plan.TText))
+	if len(c.Args) == 2 {
+		args = append(args, b.SysArg(c, 1, plan.TText))
 	}
-	name := c.name
-	return b.sysCall(c, plan.TInt8, args, sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	name := c.Name
+	return b.SysCall(c, plan.TInt8, args, bind.SysCallOpts{Snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		fork := "main"
 		if len(v) == 2 {
-			fork = textValue(v[1])
+			fork = bind.TextValue(v[1])
 			switch fork {
 			case "main", "fsm", "vm", "init":
 			default:
@@ -64,7 +66,7 @@ func bindRelationSize(b *Binder, c *sysCallSite) (Bound, error) {
 			return nil, err
 		}
 		if r == nil {
-			if oid, err := oidValue(v[0]); err == nil && !byName && relationOfIndex(snap, oid) != nil {
+			if oid, err := oidValue(v[0]); err == nil && !byName && bind.RelationOfIndex(snap, oid) != nil {
 				return int64(0), nil
 			}
 			return nil, nil
@@ -78,19 +80,19 @@ func bindRelationSize(b *Binder, c *sysCallSite) (Bound, error) {
 
 // bindDatabaseSize is pg_database_size(name | oid): the size of every
 // table of the warehouse.
-func bindDatabaseSize(b *Binder, c *sysCallSite) (Bound, error) {
-	if err := b.sysArity(c, 1); err != nil {
-		return Bound{}, err
+func bindDatabaseSize(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 1); err != nil {
+		return bind.Bound{}, err
 	}
-	byName := isTextArg(c.args[0])
+	byName := isTextArg(c.Args[0])
 	t := tOIDArg
 	if byName {
 		t = plan.TText
 	}
-	db := b.env.DatabaseName()
-	return b.sysCall(c, plan.TInt8, b.sysArgs(c, t), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	db := b.Env().DatabaseName()
+	return b.SysCall(c, plan.TInt8, b.SysArgs(c, t), bind.SysCallOpts{Snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		if byName {
-			if name := textValue(v[0]); name != db {
+			if name := bind.TextValue(v[0]); name != db {
 				return nil, pgerr.New(pgerr.InvalidCatalogName, "database \"%s\" does not exist", name)
 			}
 		} else if oid, err := oidValue(v[0]); err != nil || oid != syscat.DatabaseOID {
@@ -109,29 +111,29 @@ func bindDatabaseSize(b *Binder, c *sysCallSite) (Bound, error) {
 // bindSizePretty is pg_size_pretty(bigint | numeric): a byte count in
 // bytes, kB, MB, GB, TB or PB, rounded half away from zero as PostgreSQL
 // 15 does.
-func bindSizePretty(b *Binder, c *sysCallSite) (Bound, error) {
-	if err := b.sysArity(c, 1); err != nil {
-		return Bound{}, err
+func bindSizePretty(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 1); err != nil {
+		return bind.Bound{}, err
 	}
-	a := c.args[0]
+	a := c.Args[0]
 	var arg expr.Expr
 	switch {
 	case a.T.OID == pgtypes.Numeric || a.T.OID == pgtypes.Float4 || a.T.OID == pgtypes.Float8:
 		// numeric (a float argument resolves to the numeric form): its text.
-		arg = b.coerce(Bound{E: b.coerce(a, plan.ArrowOf(plan.TNumeric)), T: plan.TNumeric}, expr.Text)
-	case a.unknown() || a.T.OID == pgtypes.Int2 || a.T.OID == pgtypes.Int4 || a.T.OID == pgtypes.Int8:
-		arg = b.coerce(coerce1(b, a, plan.TInt8), expr.Text)
+		arg = b.Coerce(bind.Bound{E: b.Coerce(a, plan.ArrowOf(plan.TNumeric)), T: plan.TNumeric}, expr.Text)
+	case a.Unknown() || a.T.OID == pgtypes.Int2 || a.T.OID == pgtypes.Int4 || a.T.OID == pgtypes.Int8:
+		arg = b.Coerce(coerce1(b, a, plan.TInt8), expr.Text)
 	default:
-		return Bound{}, b.ErrAt(undefinedCall(c.name, c.args), c.loc())
+		return bind.Bound{}, b.ErrAt(bind.UndefinedCall(c.Name, c.Args), c.Loc())
 	}
-	return b.sysCall(c, plan.TText, []expr.Expr{arg}, sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
-		return sizePretty(textValue(v[0]))
+	return b.SysCall(c, plan.TText, []expr.Expr{arg}, bind.SysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+		return sizePretty(bind.TextValue(v[0]))
 	})
 }
 
 // coerce1 returns a as type t, as a bound value.
-func coerce1(b *Binder, a Bound, t plan.Type) Bound {
-	return Bound{E: b.coerce(a, plan.ArrowOf(t)), T: t}
+func coerce1(b *bind.Binder, a bind.Bound, t plan.Type) bind.Bound {
+	return bind.Bound{E: b.Coerce(a, plan.ArrowOf(t)), T: t}
 }
 
 // sizeUnits are pg_size_pretty's units: each unit's limit, whether the
@@ -236,12 +238,12 @@ func normalizeEncoding(s string) string {
 
 // bindEncodingToChar is pg_encoding_to_char(int4): the encoding's name, ""
 // for a number that names none.
-func bindEncodingToChar(b *Binder, c *sysCallSite) (Bound, error) {
-	if err := b.sysArity(c, 1); err != nil {
-		return Bound{}, err
+func bindEncodingToChar(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 1); err != nil {
+		return bind.Bound{}, err
 	}
-	return b.sysCall(c, tNameArg, b.sysArgs(c, plan.TInt4), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
-		n, _ := toInt64(v[0])
+	return b.SysCall(c, tNameArg, b.SysArgs(c, plan.TInt4), bind.SysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+		n, _ := bind.ToInt64(v[0])
 		if n < 0 || n >= int64(len(encodingNames)) {
 			return "", nil
 		}
@@ -251,12 +253,12 @@ func bindEncodingToChar(b *Binder, c *sysCallSite) (Bound, error) {
 
 // bindCharToEncoding is pg_char_to_encoding(name): the encoding's number,
 // -1 for a name that is none.
-func bindCharToEncoding(b *Binder, c *sysCallSite) (Bound, error) {
-	if err := b.sysArity(c, 1); err != nil {
-		return Bound{}, err
+func bindCharToEncoding(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 1); err != nil {
+		return bind.Bound{}, err
 	}
-	return b.sysCall(c, plan.TInt4, b.sysArgs(c, tNameArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
-		name := normalizeEncoding(textValue(v[0]))
+	return b.SysCall(c, plan.TInt4, b.SysArgs(c, tNameArg), bind.SysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+		name := normalizeEncoding(bind.TextValue(v[0]))
 		for i, e := range encodingNames {
 			if normalizeEncoding(e) == name {
 				return int32(i), nil

@@ -1,12 +1,14 @@
-package bind
+package sysfunc
 
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -16,18 +18,18 @@ import (
 // not strict in typmod: NULL means no typmod was given, which differs from
 // -1 for character ("character" vs "bpchar") and bit.
 
-func init() {
-	registerSysFuncs(map[string]sysFuncDef{
-		"format_type": {bind: bindFormatType},
+func addFormatFuncs(m map[string]bind.SysFuncDef) {
+	maps.Copy(m, map[string]bind.SysFuncDef{
+		"format_type": {Bind: bindFormatType},
 	})
 }
 
-func bindFormatType(b *Binder, c *sysCallSite) (Bound, error) {
-	if err := b.sysArity(c, 2); err != nil {
-		return Bound{}, err
+func bindFormatType(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 2); err != nil {
+		return bind.Bound{}, err
 	}
-	args := b.sysArgs(c, tOIDArg, plan.TInt4)
-	return b.sysCall(c, plan.TText, args, sysCallOpts{lenient: true}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	args := b.SysArgs(c, tOIDArg, plan.TInt4)
+	return b.SysCall(c, plan.TText, args, bind.SysCallOpts{Lenient: true}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		if v[0] == nil {
 			return nil, nil
 		}
@@ -37,7 +39,7 @@ func bindFormatType(b *Binder, c *sysCallSite) (Bound, error) {
 		}
 		typmod, given := int64(-1), v[1] != nil
 		if given {
-			typmod, _ = toInt64(v[1])
+			typmod, _ = bind.ToInt64(v[1])
 		}
 		return FormatType(oid, int32(typmod), given)
 	})

@@ -1,13 +1,15 @@
-package bind
+package sysfunc
 
 import (
 	"context"
+	"maps"
 	"strconv"
 	"strings"
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -16,23 +18,23 @@ import (
 // introspecting (Superset builds its column descriptions with
 // json_build_object).
 
-func init() {
-	registerSysFuncs(map[string]sysFuncDef{
-		"parse_ident":       {bind: bindParseIdent},
-		"json_build_object": {bind: bindJSONBuildObject},
+func addTextFuncs(m map[string]bind.SysFuncDef) {
+	maps.Copy(m, map[string]bind.SysFuncDef{
+		"parse_ident":       {Bind: bindParseIdent},
+		"json_build_object": {Bind: bindJSONBuildObject},
 	})
 }
 
 // bindParseIdent is parse_ident(text [, strict bool]): the parts of a
 // qualified identifier, unquoted, unquoted parts folded to lower case.
-func bindParseIdent(b *Binder, c *sysCallSite) (Bound, error) {
-	if err := b.sysArity(c, 1, 2); err != nil {
-		return Bound{}, err
+func bindParseIdent(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 1, 2); err != nil {
+		return bind.Bound{}, err
 	}
-	ts := []plan.Type{plan.TText, plan.TBool}[:len(c.args)]
-	return b.sysCall(c, plan.Type{OID: pgtypes.TextArray, Typmod: -1}, b.sysArgs(c, ts...), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	ts := []plan.Type{plan.TText, plan.TBool}[:len(c.Args)]
+	return b.SysCall(c, plan.Type{OID: pgtypes.TextArray, Typmod: -1}, b.SysArgs(c, ts...), bind.SysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		strict := len(v) < 2 || boolValue(v[1])
-		parts, err := ParseIdent(textValue(v[0]), strict)
+		parts, err := ParseIdent(bind.TextValue(v[0]), strict)
 		if err != nil {
 			return nil, err
 		}
@@ -150,36 +152,36 @@ const (
 // bindJSONBuildObject is json_build_object(key, value, ...): a json
 // object, keys as strings, values by type (numbers and booleans bare, json
 // and jsonb embedded, arrays as JSON arrays, anything else as its text).
-func bindJSONBuildObject(b *Binder, c *sysCallSite) (Bound, error) {
-	if len(c.args)%2 != 0 {
-		return Bound{}, b.ErrAt(invalidParameter("argument list must have even number of elements").
-			WithHint("The arguments of json_build_object() must consist of alternating keys and values."), c.loc())
+func bindJSONBuildObject(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if len(c.Args)%2 != 0 {
+		return bind.Bound{}, b.ErrAt(invalidParameter("argument list must have even number of elements").
+			WithHint("The arguments of json_build_object() must consist of alternating keys and values."), c.Loc())
 	}
-	args := make([]expr.Expr, len(c.args))
-	kinds := make([]jsonArgKind, len(c.args))
-	for i, a := range c.args {
+	args := make([]expr.Expr, len(c.Args))
+	kinds := make([]jsonArgKind, len(c.Args))
+	for i, a := range c.Args {
 		switch {
-		case a.unknown():
-			args[i], kinds[i] = b.coerce(a, expr.Text), jsonString
+		case a.Unknown():
+			args[i], kinds[i] = b.Coerce(a, expr.Text), jsonString
 		case a.T.OID == pgtypes.JSON || a.T.OID == pgtypes.JSONB:
-			args[i], kinds[i] = b.coerce(a, expr.Text), jsonRaw
+			args[i], kinds[i] = b.Coerce(a, expr.Text), jsonRaw
 		case a.T.OID == pgtypes.Bool:
 			args[i], kinds[i] = a.E, jsonBool
 		case a.T.OID == pgtypes.Int2 || a.T.OID == pgtypes.Int4 || a.T.OID == pgtypes.Int8 || a.T.OID == pgtypes.Numeric ||
 			pgtypes.IsOIDType(a.T.OID) && !pgtypes.IsRegType(a.T.OID):
-			args[i], kinds[i] = b.coerce(a, expr.Text), jsonRaw
+			args[i], kinds[i] = b.Coerce(a, expr.Text), jsonRaw
 		case a.T.OID == pgtypes.Float4 || a.T.OID == pgtypes.Float8:
-			args[i], kinds[i] = b.coerce(a, expr.Text), jsonNumeric
+			args[i], kinds[i] = b.Coerce(a, expr.Text), jsonNumeric
 		case pgtypes.ElemOf(a.T.OID) != 0:
 			args[i], kinds[i] = a.E, jsonArray
 		default:
-			args[i], kinds[i] = b.coerce(a, expr.Text), jsonString
+			args[i], kinds[i] = b.Coerce(a, expr.Text), jsonString
 		}
 		if i%2 == 0 {
 			kinds[i] = jsonString // keys are strings
 		}
 	}
-	return b.sysCall(c, plan.Type{OID: pgtypes.JSON, Typmod: -1}, args, sysCallOpts{lenient: true}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	return b.SysCall(c, plan.Type{OID: pgtypes.JSON, Typmod: -1}, args, bind.SysCallOpts{Lenient: true}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		var sb strings.Builder
 		sb.WriteByte('{')
 		for i := 0; i < len(v); i += 2 {
@@ -206,11 +208,11 @@ func writeJSONValue(sb *strings.Builder, v any, k jsonArgKind) {
 	}
 	switch k {
 	case jsonRaw:
-		sb.WriteString(textValue(v))
+		sb.WriteString(bind.TextValue(v))
 	case jsonBool:
 		sb.WriteString(strconv.FormatBool(boolValue(v)))
 	case jsonNumeric:
-		s := textValue(v)
+		s := bind.TextValue(v)
 		if s == "NaN" || s == "Infinity" || s == "-Infinity" {
 			writeJSONString(sb, s)
 		} else {
@@ -231,16 +233,16 @@ func writeJSONValue(sb *strings.Builder, v any, k jsonArgKind) {
 			case bool:
 				sb.WriteString(strconv.FormatBool(x))
 			default:
-				if n, ok := toInt64(x); ok {
+				if n, ok := bind.ToInt64(x); ok {
 					sb.WriteString(strconv.FormatInt(n, 10))
 				} else {
-					writeJSONString(sb, textValue(x))
+					writeJSONString(sb, bind.TextValue(x))
 				}
 			}
 		}
 		sb.WriteByte(']')
 	default:
-		writeJSONString(sb, textValue(v))
+		writeJSONString(sb, bind.TextValue(v))
 	}
 }
 

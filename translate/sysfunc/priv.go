@@ -1,4 +1,4 @@
-package bind
+package sysfunc
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -26,7 +27,14 @@ type privKind struct {
 	column bool
 	// find checks the object given by name (byName) or OID; found is false
 	// for an OID that names nothing.
-	find func(snap *syscat.Snapshot, db string, v any, byName bool) (found bool, err error)
+	find func(snap *syscat.Snapshot, sc privScope, v any, byName bool) (found bool, err error)
+}
+
+// privScope is what finding an object needs besides the catalog snapshot:
+// the database the session is in and the functions it may call.
+type privScope struct {
+	db    string
+	funcs bind.SysFuncs
 }
 
 var privKinds = map[string]privKind{
@@ -41,58 +49,56 @@ var privKinds = map[string]privKind{
 	"has_function_privilege": {privs: []string{"EXECUTE"}, find: findFunction},
 }
 
-func init() {
-	m := map[string]sysFuncDef{}
+func addPrivFuncs(m map[string]bind.SysFuncDef) {
 	for name := range privKinds {
-		m[name] = sysFuncDef{bind: bindHasPrivilege}
+		m[name] = bind.SysFuncDef{Bind: bindHasPrivilege}
 	}
-	registerSysFuncs(m)
 }
 
-func bindHasPrivilege(b *Binder, c *sysCallSite) (Bound, error) {
-	k := privKinds[c.name]
+func bindHasPrivilege(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	k := privKinds[c.Name]
 	n := 2
 	if k.column {
 		n = 3
 	}
-	if err := b.sysArity(c, n, n+1); err != nil {
-		return Bound{}, err
+	if err := b.SysArity(c, n, n+1); err != nil {
+		return bind.Bound{}, err
 	}
 	// [user,] object, [column,] privilege
 	var args []expr.Expr
 	first := 0
-	if len(c.args) == n+1 {
-		if isTextArg(c.args[0]) {
-			args = append(args, b.sysArg(c, 0, plan.TText))
+	if len(c.Args) == n+1 {
+		if isTextArg(c.Args[0]) {
+			args = append(args, b.SysArg(c, 0, plan.TText))
 		} else {
-			args = append(args, b.sysArg(c, 0, tOIDArg))
+			args = append(args, b.SysArg(c, 0, tOIDArg))
 		}
 		first = 1
 	}
-	objByName := isTextArg(c.args[first])
+	objByName := isTextArg(c.Args[first])
 	if objByName {
-		args = append(args, b.sysArg(c, first, plan.TText))
+		args = append(args, b.SysArg(c, first, plan.TText))
 	} else {
-		args = append(args, b.sysArg(c, first, tOIDArg))
+		args = append(args, b.SysArg(c, first, tOIDArg))
 	}
 	colByName := false
 	if k.column {
-		colByName = isTextArg(c.args[first+1])
+		colByName = isTextArg(c.Args[first+1])
 		if colByName {
-			args = append(args, b.sysArg(c, first+1, plan.TText))
+			args = append(args, b.SysArg(c, first+1, plan.TText))
 		} else {
-			args = append(args, b.sysArg(c, first+1, plan.TInt2))
+			args = append(args, b.SysArg(c, first+1, plan.TInt2))
 		}
 	}
-	args = append(args, b.sysArg(c, len(c.args)-1, plan.TText))
-	db := b.env.DatabaseName()
-	return b.sysCall(c, plan.TBool, args, sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	args = append(args, b.SysArg(c, len(c.Args)-1, plan.TText))
+	sc := privScope{db: b.Env().DatabaseName(), funcs: b.Env().SysFuncs()}
+	return b.SysCall(c, plan.TBool, args, bind.SysCallOpts{Snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		v = v[first:]
-		if err := checkPrivileges(textValue(v[len(v)-1]), k.privs); err != nil {
+		if err := checkPrivileges(bind.TextValue(v[len(v)-1]), k.privs); err != nil {
 			return nil, err
 		}
 		if !k.column {
-			found, err := k.find(snap, db, v[0], objByName)
+			found, err := k.find(snap, sc, v[0], objByName)
 			if err != nil || !found {
 				return nil, err
 			}
@@ -103,13 +109,13 @@ func bindHasPrivilege(b *Binder, c *sysCallSite) (Bound, error) {
 			return nil, err
 		}
 		if colByName {
-			name := textValue(v[1])
+			name := bind.TextValue(v[1])
 			if columnIndex(r, name) < 0 {
 				return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, r.Name)
 			}
 			return true, nil
 		}
-		attnum, _ := toInt64(v[1])
+		attnum, _ := bind.ToInt64(v[1])
 		if attnum < 1 || int(attnum) > len(r.Columns) {
 			return nil, nil
 		}
@@ -137,35 +143,35 @@ func checkPrivileges(list string, valid []string) error {
 	return nil
 }
 
-func findTable(snap *syscat.Snapshot, _ string, v any, byName bool) (bool, error) {
+func findTable(snap *syscat.Snapshot, _ privScope, v any, byName bool) (bool, error) {
 	r, err := regclassValue(snap, v, byName)
 	if err != nil {
 		return false, err
 	}
 	if r == nil && !byName {
 		oid, _ := oidValue(v)
-		return relationOfIndex(snap, oid) != nil, nil
+		return bind.RelationOfIndex(snap, oid) != nil, nil
 	}
 	return r != nil, nil
 }
 
 // findSequence: icegate has no sequences, so any relation found is the
 // wrong kind.
-func findSequence(snap *syscat.Snapshot, _ string, v any, byName bool) (bool, error) {
+func findSequence(snap *syscat.Snapshot, _ privScope, v any, byName bool) (bool, error) {
 	r, err := regclassValue(snap, v, byName)
 	if err != nil || r == nil {
 		return false, err
 	}
 	name := r.Name
 	if byName {
-		name = textValue(v)
+		name = bind.TextValue(v)
 	}
 	return false, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", name)
 }
 
-func findSchema(snap *syscat.Snapshot, _ string, v any, byName bool) (bool, error) {
+func findSchema(snap *syscat.Snapshot, _ privScope, v any, byName bool) (bool, error) {
 	if byName {
-		name := textValue(v)
+		name := bind.TextValue(v)
 		if snap.Namespace(name) == nil {
 			return false, pgerr.New(pgerr.InvalidSchemaName, "schema \"%s\" does not exist", name)
 		}
@@ -178,10 +184,10 @@ func findSchema(snap *syscat.Snapshot, _ string, v any, byName bool) (bool, erro
 	return snap.NamespaceByOID(oid) != nil, nil
 }
 
-func findDatabase(_ *syscat.Snapshot, db string, v any, byName bool) (bool, error) {
+func findDatabase(_ *syscat.Snapshot, sc privScope, v any, byName bool) (bool, error) {
 	if byName {
-		name := textValue(v)
-		if name != db {
+		name := bind.TextValue(v)
+		if name != sc.db {
 			return false, pgerr.New(pgerr.InvalidCatalogName, "database \"%s\" does not exist", name)
 		}
 		return true, nil
@@ -196,7 +202,7 @@ func findDatabase(_ *syscat.Snapshot, db string, v any, byName bool) (bool, erro
 // findFunction accepts a function signature ("lower(text)") whose name
 // icegate or PostgreSQL's built-in catalog knows, or the OID of a
 // built-in function.
-func findFunction(_ *syscat.Snapshot, _ string, v any, byName bool) (bool, error) {
+func findFunction(_ *syscat.Snapshot, sc privScope, v any, byName bool) (bool, error) {
 	if !byName {
 		oid, err := oidValue(v)
 		if err != nil {
@@ -204,24 +210,24 @@ func findFunction(_ *syscat.Snapshot, _ string, v any, byName bool) (bool, error
 		}
 		return syscat.ProcByOID(oid) != nil, nil
 	}
-	sig := strings.TrimSpace(textValue(v))
+	sig := strings.TrimSpace(bind.TextValue(v))
 	open := strings.IndexByte(sig, '(')
 	if open < 0 || !strings.HasSuffix(sig, ")") {
 		return false, pgerr.New(pgerr.InvalidTextRepresentation, "expected a left parenthesis")
 	}
 	parts, err := ParseIdent(sig[:open], true)
-	if err != nil || len(parts) > 2 || len(parts) == 2 && parts[0] != "pg_catalog" || !knownFunction(parts[len(parts)-1]) {
+	if err != nil || len(parts) > 2 || len(parts) == 2 && parts[0] != "pg_catalog" || !knownFunction(sc.funcs, parts[len(parts)-1]) {
 		return false, pgerr.New(pgerr.UndefinedFunction, "function \"%s\" does not exist", sig)
 	}
 	return true, nil
 }
 
 // knownFunction reports whether icegate has a function called name.
-func knownFunction(name string) bool {
-	if _, ok := sysFuncs[name]; ok || len(syscat.ProcsByName(name)) > 0 {
+func knownFunction(funcs bind.SysFuncs, name string) bool {
+	if _, ok := funcs[name]; ok || len(syscat.ProcsByName(name)) > 0 {
 		return true
 	}
-	if aggregateNames[name] || setReturningFuncs[name] {
+	if bind.AggregateNames[name] || bind.SetReturningFuncs[name] {
 		return true
 	}
 	for _, f := range expr.FunctionNames() {

@@ -1,12 +1,14 @@
-package bind
+package sysfunc
 
 import (
 	"context"
+	"maps"
 	"strings"
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -16,41 +18,31 @@ import (
 // constraint), and column defaults; an OID that names nothing gives NULL,
 // as in PostgreSQL.
 
-func init() {
-	registerSysFuncs(map[string]sysFuncDef{
-		"pg_get_expr":                     {bind: bindGetExpr},
-		"pg_get_indexdef":                 {bind: bindGetIndexdef},
-		"pg_get_constraintdef":            {bind: bindGetConstraintdef},
-		"pg_get_viewdef":                  {bind: bindGetViewdef},
-		"pg_get_partkeydef":               {bind: bindGetPartkeydef},
-		"pg_get_statisticsobjdef_columns": {bind: bindNullOfOID},
-		"pg_get_ruledef":                  {bind: bindNullOfOID},
-		"pg_get_triggerdef":               {bind: bindNullOfOID},
-		"pg_get_serial_sequence":          {bind: bindGetSerialSequence},
+func addDefFuncs(m map[string]bind.SysFuncDef) {
+	maps.Copy(m, map[string]bind.SysFuncDef{
+		"pg_get_expr":                     {Bind: bindGetExpr},
+		"pg_get_indexdef":                 {Bind: bindGetIndexdef},
+		"pg_get_constraintdef":            {Bind: bindGetConstraintdef},
+		"pg_get_viewdef":                  {Bind: bindGetViewdef},
+		"pg_get_partkeydef":               {Bind: bindGetPartkeydef},
+		"pg_get_statisticsobjdef_columns": {Bind: bindNullOfOID},
+		"pg_get_ruledef":                  {Bind: bindNullOfOID},
+		"pg_get_triggerdef":               {Bind: bindNullOfOID},
+		"pg_get_serial_sequence":          {Bind: bindGetSerialSequence},
 	})
 }
 
 // bindGetExpr is pg_get_expr(pg_node_tree, relation oid [, pretty bool]):
 // icegate's expression columns (adbin, relpartbound...) hold the SQL text
 // already, so it is the text itself.
-func bindGetExpr(b *Binder, c *sysCallSite) (Bound, error) {
-	if err := b.sysArity(c, 2, 3); err != nil {
-		return Bound{}, err
+func bindGetExpr(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 2, 3); err != nil {
+		return bind.Bound{}, err
 	}
-	ts := []plan.Type{plan.TText, tOIDArg, plan.TBool}[:len(c.args)]
-	return b.sysCall(c, plan.TText, b.sysArgs(c, ts...), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
-		return textValue(v[0]), nil
+	ts := []plan.Type{plan.TText, tOIDArg, plan.TBool}[:len(c.Args)]
+	return b.SysCall(c, plan.TText, b.SysArgs(c, ts...), bind.SysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+		return bind.TextValue(v[0]), nil
 	})
-}
-
-// relationOfIndex finds the table whose primary-key index has OID oid.
-func relationOfIndex(snap *syscat.Snapshot, oid uint32) *syscat.Relation {
-	for _, r := range snap.Relations {
-		if len(r.PrimaryKey) > 0 && syscat.PrimaryKeyIndexOID(r) == oid {
-			return r
-		}
-	}
-	return nil
 }
 
 // relationOfConstraint finds the table whose primary-key constraint has
@@ -87,23 +79,23 @@ func relationName(snap *syscat.Snapshot, r *syscat.Relation, pretty bool) string
 // bindGetIndexdef is pg_get_indexdef(index oid [, column int4, pretty
 // bool]): "CREATE UNIQUE INDEX t_pkey ON ns.t USING btree (id)", or with a
 // column number above 0 that key column's name.
-func bindGetIndexdef(b *Binder, c *sysCallSite) (Bound, error) {
-	if err := b.sysArity(c, 1, 3); err != nil {
-		return Bound{}, err
+func bindGetIndexdef(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 1, 3); err != nil {
+		return bind.Bound{}, err
 	}
-	ts := []plan.Type{tOIDArg, plan.TInt4, plan.TBool}[:len(c.args)]
-	return b.sysCall(c, plan.TText, b.sysArgs(c, ts...), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	ts := []plan.Type{tOIDArg, plan.TInt4, plan.TBool}[:len(c.Args)]
+	return b.SysCall(c, plan.TText, b.SysArgs(c, ts...), bind.SysCallOpts{Snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		oid, err := oidValue(v[0])
 		if err != nil {
 			return nil, err
 		}
-		r := relationOfIndex(snap, oid)
+		r := bind.RelationOfIndex(snap, oid)
 		if r == nil {
 			return nil, nil
 		}
 		col, pretty := int64(0), false
 		if len(v) == 3 {
-			col, _ = toInt64(v[1])
+			col, _ = bind.ToInt64(v[1])
 			pretty = boolValue(v[2])
 		}
 		if col > 0 {
@@ -119,12 +111,12 @@ func bindGetIndexdef(b *Binder, c *sysCallSite) (Bound, error) {
 
 // bindGetConstraintdef is pg_get_constraintdef(constraint oid [, pretty
 // bool]): "PRIMARY KEY (id)".
-func bindGetConstraintdef(b *Binder, c *sysCallSite) (Bound, error) {
-	if err := b.sysArity(c, 1, 2); err != nil {
-		return Bound{}, err
+func bindGetConstraintdef(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 1, 2); err != nil {
+		return bind.Bound{}, err
 	}
-	ts := []plan.Type{tOIDArg, plan.TBool}[:len(c.args)]
-	return b.sysCall(c, plan.TText, b.sysArgs(c, ts...), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	ts := []plan.Type{tOIDArg, plan.TBool}[:len(c.Args)]
+	return b.SysCall(c, plan.TText, b.SysArgs(c, ts...), bind.SysCallOpts{Snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		oid, err := oidValue(v[0])
 		if err != nil {
 			return nil, err
@@ -142,27 +134,27 @@ func bindGetConstraintdef(b *Binder, c *sysCallSite) (Bound, error) {
 // space, a closing semicolon). icegate prints the text the view was
 // created with rather than a deparsed query. NULL for a relation that is
 // not a view; a name that does not exist is 42P01.
-func bindGetViewdef(b *Binder, c *sysCallSite) (Bound, error) {
-	if err := b.sysArity(c, 1, 2); err != nil {
-		return Bound{}, err
+func bindGetViewdef(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 1, 2); err != nil {
+		return bind.Bound{}, err
 	}
-	byName := isTextArg(c.args[0])
+	byName := isTextArg(c.Args[0])
 	ts := []plan.Type{tOIDArg}
 	if byName {
 		ts[0] = plan.TText
 	}
-	if len(c.args) == 2 {
-		if c.args[1].T.OID == pgtypes.Int4 || c.args[1].T.OID == pgtypes.Int2 || c.args[1].T.OID == pgtypes.Int8 {
+	if len(c.Args) == 2 {
+		if c.Args[1].T.OID == pgtypes.Int4 || c.Args[1].T.OID == pgtypes.Int2 || c.Args[1].T.OID == pgtypes.Int8 {
 			ts = append(ts, plan.TInt4)
 		} else {
 			ts = append(ts, plan.TBool)
 		}
 	}
-	return b.sysCall(c, plan.TText, b.sysArgs(c, ts...), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	return b.SysCall(c, plan.TText, b.SysArgs(c, ts...), bind.SysCallOpts{Snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		var r *syscat.Relation
 		if byName {
 			var err error
-			if r, err = relationByText(snap, textValue(v[0])); err != nil {
+			if r, err = relationByText(snap, bind.TextValue(v[0])); err != nil {
 				return nil, err
 			}
 		} else {
@@ -190,11 +182,11 @@ func viewDefinition(sql string) string {
 // Iceberg tables with a partition spec, with the spec as text
 // ("bucket(16, id), day(ts)"), and NULL for unpartitioned tables and
 // anything else. (Iceberg tables are relkind 'r', so psql does not ask.)
-func bindGetPartkeydef(b *Binder, c *sysCallSite) (Bound, error) {
-	if err := b.sysArity(c, 1); err != nil {
-		return Bound{}, err
+func bindGetPartkeydef(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 1); err != nil {
+		return bind.Bound{}, err
 	}
-	return b.sysCall(c, plan.TText, b.sysArgs(c, tOIDArg), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+	return b.SysCall(c, plan.TText, b.SysArgs(c, tOIDArg), bind.SysCallOpts{Snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		oid, err := oidValue(v[0])
 		if err != nil {
 			return nil, err
@@ -210,12 +202,12 @@ func bindGetPartkeydef(b *Binder, c *sysCallSite) (Bound, error) {
 // bindNullOfOID binds the definitions of objects icegate does not have
 // (extended statistics, rules, triggers): NULL for every OID, as
 // PostgreSQL answers for an OID that names none.
-func bindNullOfOID(b *Binder, c *sysCallSite) (Bound, error) {
-	if err := b.sysArity(c, 1, 2); err != nil {
-		return Bound{}, err
+func bindNullOfOID(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 1, 2); err != nil {
+		return bind.Bound{}, err
 	}
-	ts := []plan.Type{tOIDArg, plan.TBool}[:len(c.args)]
-	return b.sysCall(c, plan.TText, b.sysArgs(c, ts...), sysCallOpts{}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
+	ts := []plan.Type{tOIDArg, plan.TBool}[:len(c.Args)]
+	return b.SysCall(c, plan.TText, b.SysArgs(c, ts...), bind.SysCallOpts{}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
 		return nil, nil
 	})
 }
@@ -223,16 +215,16 @@ func bindNullOfOID(b *Binder, c *sysCallSite) (Bound, error) {
 // bindGetSerialSequence is pg_get_serial_sequence(table text, column
 // text): icegate has no sequences, so NULL; a table or column that does
 // not exist is an error, as in PostgreSQL.
-func bindGetSerialSequence(b *Binder, c *sysCallSite) (Bound, error) {
-	if err := b.sysArity(c, 2); err != nil {
-		return Bound{}, err
+func bindGetSerialSequence(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 2); err != nil {
+		return bind.Bound{}, err
 	}
-	return b.sysCall(c, plan.TText, b.sysArgs(c, plan.TText, plan.TText), sysCallOpts{snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
-		r, err := relationByText(snap, textValue(v[0]))
+	return b.SysCall(c, plan.TText, b.SysArgs(c, plan.TText, plan.TText), bind.SysCallOpts{Snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+		r, err := relationByText(snap, bind.TextValue(v[0]))
 		if err != nil {
 			return nil, err
 		}
-		col := textValue(v[1])
+		col := bind.TextValue(v[1])
 		if parts, err := ParseIdent(col, true); err == nil && len(parts) == 1 {
 			col = parts[0]
 		}
@@ -297,12 +289,12 @@ func relationByText(snap *syscat.Snapshot, text string) (*syscat.Relation, error
 // ones): "SETOF integer", "integer, integer", "VARIADIC \"any\"". NULL for
 // an OID that names no function. Argument defaults are not printed (syscat
 // does not hold their expressions).
-func bindFunctionSignature(b *Binder, c *sysCallSite) (Bound, error) {
-	if err := b.sysArity(c, 1); err != nil {
-		return Bound{}, err
+func bindFunctionSignature(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 1); err != nil {
+		return bind.Bound{}, err
 	}
-	name := c.name
-	return b.sysCall(c, plan.TText, b.sysArgs(c, tOIDArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	name := c.Name
+	return b.SysCall(c, plan.TText, b.SysArgs(c, tOIDArg), bind.SysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
 		oid, err := oidValue(v[0])
 		if err != nil {
 			return nil, err
@@ -403,10 +395,10 @@ func functionArguments(p *syscat.ProcInfo, identity bool) (string, error) {
 	return strings.Join(out, ", "), nil
 }
 
-func init() {
-	registerSysFuncs(map[string]sysFuncDef{
-		"pg_get_function_result":             {bind: bindFunctionSignature},
-		"pg_get_function_arguments":          {bind: bindFunctionSignature},
-		"pg_get_function_identity_arguments": {bind: bindFunctionSignature},
+func addSignatureFuncs(m map[string]bind.SysFuncDef) {
+	maps.Copy(m, map[string]bind.SysFuncDef{
+		"pg_get_function_result":             {Bind: bindFunctionSignature},
+		"pg_get_function_arguments":          {Bind: bindFunctionSignature},
+		"pg_get_function_identity_arguments": {Bind: bindFunctionSignature},
 	})
 }

@@ -1,12 +1,14 @@
-package bind
+package sysfunc
 
 import (
 	"context"
+	"maps"
 	"strconv"
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -15,9 +17,9 @@ import (
 // PostgreSQL 15 computes them. pg_dump compares each object's ACL with it
 // to decide which GRANTs to write.
 
-func init() {
-	registerSysFuncs(map[string]sysFuncDef{
-		"acldefault": {bind: bindACLDefault},
+func addACLFuncs(m map[string]bind.SysFuncDef) {
+	maps.Copy(m, map[string]bind.SysFuncDef{
+		"acldefault": {Bind: bindACLDefault},
 	})
 }
 
@@ -41,13 +43,13 @@ var defaultPrivileges = map[string][2]string{
 
 var tACLArray = plan.Type{OID: pgtypes.AclitemArray, Typmod: -1}
 
-func bindACLDefault(b *Binder, c *sysCallSite) (Bound, error) {
-	if err := b.sysArity(c, 2); err != nil {
-		return Bound{}, err
+func bindACLDefault(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 2); err != nil {
+		return bind.Bound{}, err
 	}
-	user := b.env.CurrentUser()
-	return b.sysCall(c, tACLArray, b.sysArgs(c, plan.Type{OID: pgtypes.Char, Typmod: -1}, tOIDArg), sysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
-		kind := textValue(v[0])
+	user := b.Env().CurrentUser()
+	return b.SysCall(c, tACLArray, b.SysArgs(c, plan.Type{OID: pgtypes.Char, Typmod: -1}, tOIDArg), bind.SysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+		kind := bind.TextValue(v[0])
 		privs, ok := defaultPrivileges[kind]
 		if !ok {
 			return nil, pgerr.New(pgerr.InternalError, "unrecognized objtype abbreviation: %s", kind)

@@ -1,0 +1,15 @@
+package sysfunc
+
+import "github.com/icegate/icegate/translate/bind"
+
+// Builtins are the system catalog functions icegate has, by name.
+func Builtins() bind.SysFuncs {
+	m := map[string]bind.SysFuncDef{}
+	for _, add := range []func(map[string]bind.SysFuncDef){
+		addACLFuncs, addDefFuncs, addSignatureFuncs, addFormatFuncs, addMiscFuncs,
+		addPrivFuncs, addSetConfigFuncs, addSizeFuncs, addSnapshotFuncs, addTextFuncs,
+	} {
+		add(m)
+	}
+	return m
+}
