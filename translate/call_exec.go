@@ -13,8 +13,8 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
-	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/regtype"
 )
 
 // CALL system.<procedure>(...): the procedures that publish
@@ -117,7 +117,7 @@ func (c *callStatement) Execute(ctx context.Context, params []*string) (Rows, er
 	if err != nil {
 		return nil, err
 	}
-	parts, err := bind.SplitQualifiedName(c.args["table"])
+	parts, err := regtype.SplitQualifiedName(c.args["table"])
 	if err != nil {
 		return nil, err
 	}

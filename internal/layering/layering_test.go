@@ -32,10 +32,11 @@ var forbidden = map[string][]string{
 // compiler lists, per package under translate/, the other translate
 // packages it may import: the query compiler's stages depend one way,
 // wire -> translate -> {bind, lower, opt, plan, parse, metatable};
-// bind -> {plan, parse, metatable, changelog}; changelog -> {plan,
+// bind -> {plan, parse, metatable, changelog, regtype}; changelog -> {plan,
 // metatable}; ddl -> {plan, parse}; lower -> {plan, metatable};
-// sysfunc -> {bind, plan, parse}; opt -> plan; metatable -> plan (its
-// columns' types are plan.Type); parse and plan are leaves. A package
+// sysfunc -> {bind, plan, parse, regtype}; regtype -> parse; opt -> plan;
+// metatable -> plan (its columns' types are plan.Type); parse and plan are
+// leaves. A package
 // under translate/ never imports translate itself.
 var compiler = map[string][]string{
 	"translate/plan":      {},
@@ -43,13 +44,14 @@ var compiler = map[string][]string{
 	"translate/metatable": {"translate/plan"},
 	"translate/opt":       {"translate/plan"},
 	"translate/lower":     {"translate/plan", "translate/metatable"},
-	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable", "translate/changelog"},
+	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable", "translate/changelog", "translate/regtype"},
 	"translate/changelog": {"translate/plan", "translate/metatable"},
 	"translate/ddl":       {"translate/plan", "translate/parse"},
 	// The system catalog functions are definitions over the binder's
 	// function API (bind.SysFuncDef, Binder.SysCall...): they import bind,
 	// and the session hands them to the binder (bind.Env.SysFuncs).
-	"translate/sysfunc": {"translate/bind", "translate/plan", "translate/parse"},
+	"translate/sysfunc": {"translate/bind", "translate/plan", "translate/parse", "translate/regtype"},
+	"translate/regtype": {"translate/parse"},
 }
 
 type listed struct {

@@ -17,6 +17,7 @@ import (
 	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/regtype"
 )
 
 // Time travel. Spark, Trino and SQL:2011 write the version of a table to
@@ -332,7 +333,7 @@ func (b *Binder) bindSnapshotFunction(rf *pg.RangeFunction) (plan.Rel, bool, err
 	if name == nil {
 		return nil, true, b.ErrAt(pgerr.New(pgerr.DatatypeMismatch, "the first argument of iceberg.%s must be a table name as a string constant", fn), fc.Location)
 	}
-	parts, perr := SplitQualifiedName(name.Sval)
+	parts, perr := regtype.SplitQualifiedName(name.Sval)
 	if perr != nil || len(parts) > 3 {
 		return nil, true, b.ErrAt(pgerr.New(pgerr.InvalidParameterValue, "invalid table name \"%s\"", name.Sval), fc.Location)
 	}

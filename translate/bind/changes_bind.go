@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/regtype"
 )
 
 // The change log of a table: for each snapshot after a start (exclusive)
@@ -43,7 +44,7 @@ func (b *Binder) bindTableChanges(rf *pg.RangeFunction, fc *pg.FuncCall) (plan.R
 	if name == nil {
 		return nil, b.ErrAt(pgerr.New(pgerr.DatatypeMismatch, "the first argument of iceberg.table_changes must be a table name as a string constant"), fc.Location)
 	}
-	parts, perr := SplitQualifiedName(name.Sval)
+	parts, perr := regtype.SplitQualifiedName(name.Sval)
 	if perr != nil || len(parts) > 3 {
 		return nil, b.ErrAt(pgerr.New(pgerr.InvalidParameterValue, "invalid table name \"%s\"", name.Sval), fc.Location)
 	}

@@ -24,7 +24,8 @@
 //   - system functions and catalogs: sysfunc.go (the call site and API
 //     the definitions in package translate/sysfunc bind with; they are
 //     found through Env.SysFuncs), sysfunc_record.go (composite results),
-//     regtype*.go (reg* types), syscat.go
+//     regtype.go (casts to and from the reg* types; their text
+//     forms are package translate/regtype), syscat.go
 //     (pg_catalog and information_schema relations), sqlvalue.go
 //     (CURRENT_DATE, CURRENT_USER...), options_func.go (iceberg.options());
 //   - view expansion: a view's stored query parsed again and bound as a

@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/regtype"
 )
 
 // iceberg.options(['ns.t']) lists every option of seed 000 with the value
@@ -104,7 +105,7 @@ func (b *Binder) optionsArgs(fc *pg.FuncCall, fn string) ([]conf.IcebergOption, 
 	t := &catalog.Table{}
 	var props map[string]string
 	if len(strs) > 0 && strs[0] != "" {
-		parts, err := SplitQualifiedName(strs[0])
+		parts, err := regtype.SplitQualifiedName(strs[0])
 		if err != nil || len(parts) > 3 {
 			return nil, nil, nil, b.ErrAt(pgerr.New(pgerr.InvalidParameterValue, "invalid table name \"%s\"", strs[0]), fc.Location)
 		}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/regtype"
 )
 
 // Casts into and out of the object identifier types (oid, regclass,
@@ -99,7 +98,7 @@ func (b *Binder) castFromOIDType(arg Bound, t plan.Type, loc int32) (Bound, erro
 		}
 		// The 32 bits as a signed number: 4294967295::oid::int4 is -1.
 		return Bound{E: &expr.Call{Fn: "int4", Args: []expr.Expr{arg.E}, T: expr.Int4, Go: func(_ context.Context, a []any) (any, error) {
-			n, ok := regInt64(a[0])
+			n, ok := regtype.Int64(a[0])
 			if !ok {
 				return nil, nil
 			}
@@ -124,7 +123,7 @@ func regTextual(oid uint32) bool {
 func regIntToOID(e expr.Expr) expr.Expr {
 	wide := e.Type().ID() == arrow.INT64
 	return &expr.Call{Fn: "oid", Args: []expr.Expr{e}, T: expr.Int8, Go: func(_ context.Context, a []any) (any, error) {
-		n, ok := regInt64(a[0])
+		n, ok := regtype.Int64(a[0])
 		if !ok {
 			return nil, nil
 		}
@@ -136,21 +135,6 @@ func regIntToOID(e expr.Expr) expr.Expr {
 		}
 		return n, nil
 	}}
-}
-
-// regInt64 reads an integer row value.
-func regInt64(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return x, true
-	case int32:
-		return int64(x), true
-	case int16:
-		return int64(x), true
-	case uint32:
-		return int64(x), true
-	}
-	return 0, false
 }
 
 // sysSnap returns the catalog snapshot the statement's object names are
@@ -180,7 +164,7 @@ func (b *Binder) regInConst(s string, t plan.Type, loc int32) (Bound, error) {
 	if err != nil {
 		return Bound{}, err
 	}
-	oid, err := RegIn(snap, t.OID, s)
+	oid, err := regtype.In(snap, t.OID, s)
 	if err != nil {
 		return Bound{}, b.ErrAt(err, loc)
 	}
@@ -194,12 +178,12 @@ func (b *Binder) regInCall(e expr.Expr, t plan.Type) (Bound, error) {
 		return Bound{}, err
 	}
 	typ := t.OID
-	return Bound{E: &expr.Call{Fn: regFuncName(typ, "in"), Args: []expr.Expr{e}, T: expr.Int8, Go: func(_ context.Context, a []any) (any, error) {
+	return Bound{E: &expr.Call{Fn: regtype.FuncName(typ, "in"), Args: []expr.Expr{e}, T: expr.Int8, Go: func(_ context.Context, a []any) (any, error) {
 		s, ok := a[0].(string)
 		if !ok {
 			return nil, nil
 		}
-		oid, err := RegIn(snap, typ, s)
+		oid, err := regtype.In(snap, typ, s)
 		if err != nil {
 			return nil, err
 		}
@@ -217,79 +201,13 @@ func (b *Binder) regText(e expr.Expr, typ uint32) (expr.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &expr.Call{Fn: regFuncName(typ, "out"), Args: []expr.Expr{e}, T: expr.Text, Go: func(_ context.Context, a []any) (any, error) {
-		n, ok := regInt64(a[0])
+	return &expr.Call{Fn: regtype.FuncName(typ, "out"), Args: []expr.Expr{e}, T: expr.Text, Go: func(_ context.Context, a []any) (any, error) {
+		n, ok := regtype.Int64(a[0])
 		if !ok {
 			return nil, nil
 		}
-		return RegOut(snap, typ, uint32(n)), nil
+		return regtype.Out(snap, typ, uint32(n)), nil
 	}}, nil
-}
-
-// regFuncName names the input or output function of typ as PostgreSQL
-// does (regclassin, regtypeout...).
-func regFuncName(typ uint32, dir string) string {
-	name := pgtypes.TypeName(typ)
-	if name == "" {
-		name = "oid"
-	}
-	return name + dir
-}
-
-// RegIn reads the text form of a value of the object identifier type typ.
-func RegIn(snap *syscat.Snapshot, typ uint32, s string) (uint32, error) {
-	switch typ {
-	case pgtypes.Regclass:
-		return regclassIn(snap, s)
-	case pgtypes.Regtype:
-		return regtypeIn(s)
-	case pgtypes.Regnamespace:
-		return regnamespaceIn(snap, s)
-	case pgtypes.Regrole:
-		return regroleIn(snap, s)
-	case pgtypes.Regproc, pgtypes.Regprocedure:
-		return regprocIn(snap, typ, s)
-	case pgtypes.Regoper:
-		if n, ok := regNumber(s); ok {
-			return n, nil
-		}
-		return 0, pgerr.Unsupported("regoper input of an operator name")
-	}
-	return oidIn(typ, s)
-}
-
-// oidIn reads an oid (or xid, cid) as oidin does: a decimal number, blanks
-// around it allowed, negative numbers wrapping to 32 bits.
-func oidIn(typ uint32, s string) (uint32, error) {
-	t := strings.TrimSpace(s)
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return 0, pgerr.New(pgerr.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", s, pgtypes.TypeName(typ))
-		}
-		return 0, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type %s: \"%s\"", pgtypes.TypeName(typ), s)
-	}
-	if n < math.MinInt32 || n > math.MaxUint32 {
-		return 0, pgerr.New(pgerr.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", s, pgtypes.TypeName(typ))
-	}
-	return uint32(n), nil
-}
-
-// RegOut prints an OID of type typ.
-func RegOut(snap *syscat.Snapshot, typ, oid uint32) string {
-	switch typ {
-	case pgtypes.Regclass:
-		return regclassOut(snap, oid)
-	case pgtypes.Regtype:
-		return regtypeOut(oid)
-	case pgtypes.Regnamespace:
-		return regnamespaceOut(snap, oid)
-	case pgtypes.Regrole:
-		return regroleOut(snap, oid)
-	case pgtypes.Regproc, pgtypes.Regprocedure:
-		return regprocOut(typ, oid)
-	}
-	return strconv.FormatUint(uint64(oid), 10)
 }
 
 // oidOperands prepares the operands of a binary operator when one is of

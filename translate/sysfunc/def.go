@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/regtype"
 )
 
 // The pg_get_*def functions: an object's definition as SQL text, from the
@@ -89,7 +90,7 @@ func bindGetIndexdef(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
 		if err != nil {
 			return nil, err
 		}
-		r := bind.RelationOfIndex(snap, oid)
+		r := regtype.RelationOfIndex(snap, oid)
 		if r == nil {
 			return nil, nil
 		}

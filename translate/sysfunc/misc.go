@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/regtype"
 )
 
 // Catalog functions about names, visibility, owners, comments and the
@@ -99,9 +100,9 @@ func bindTableIsVisible(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error)
 		if r := snap.RelationByOID(oid); r != nil {
 			return snap.Visible(r), nil
 		}
-		if r := bind.RelationOfIndex(snap, oid); r != nil {
+		if r := regtype.RelationOfIndex(snap, oid); r != nil {
 			// The index lives in its table's schema under its own name.
-			return bind.VisibleAs(snap, r.Namespace, syscat.PrimaryKeyName(r)), nil
+			return regtype.VisibleAs(snap, r.Namespace, syscat.PrimaryKeyName(r)), nil
 		}
 		return nil, nil
 	})

@@ -11,6 +11,7 @@ import (
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/regtype"
 )
 
 // The has_*_privilege functions. icegate's users may do everything, so the
@@ -150,7 +151,7 @@ func findTable(snap *syscat.Snapshot, _ privScope, v any, byName bool) (bool, er
 	}
 	if r == nil && !byName {
 		oid, _ := oidValue(v)
-		return bind.RelationOfIndex(snap, oid) != nil, nil
+		return regtype.RelationOfIndex(snap, oid) != nil, nil
 	}
 	return r != nil, nil
 }

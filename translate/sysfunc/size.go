@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/regtype"
 )
 
 // Sizes and encodings: pg_relation_size and friends (from the Iceberg data
@@ -66,7 +67,7 @@ func bindRelationSize(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
 			return nil, err
 		}
 		if r == nil {
-			if oid, err := oidValue(v[0]); err == nil && !byName && bind.RelationOfIndex(snap, oid) != nil {
+			if oid, err := oidValue(v[0]); err == nil && !byName && regtype.RelationOfIndex(snap, oid) != nil {
 				return int64(0), nil
 			}
 			return nil, nil

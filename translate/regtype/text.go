@@ -1,6 +1,7 @@
-package bind
+package regtype
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,12 +13,6 @@ import (
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/parse"
 )
-
-// The text forms of the object identifier types (regclass, regtype,
-// regnamespace, regrole, regproc): reading a name into the OID of the
-// object it names, and printing an OID as that object's name, both against
-// the statement's catalog snapshot, as PostgreSQL's regclassin/regclassout
-// and friends do.
 
 // regNumber reads the all-digits form every reg* type accepts ('1259'),
 // and "-", PostgreSQL's spelling of OID 0.
@@ -170,16 +165,16 @@ func regclassOut(snap *syscat.Snapshot, oid uint32) string {
 	}
 	if r := snap.RelationByOID(oid); r != nil {
 		if snap.Visible(r) {
-			return RegQuoteIdent(r.Name)
+			return QuoteIdent(r.Name)
 		}
-		return RegQuoteIdent(r.Namespace) + "." + RegQuoteIdent(r.Name)
+		return QuoteIdent(r.Namespace) + "." + QuoteIdent(r.Name)
 	}
 	if r := RelationOfIndex(snap, oid); r != nil {
 		name := syscat.PrimaryKeyName(r)
 		if VisibleAs(snap, r.Namespace, name) {
-			return RegQuoteIdent(name)
+			return QuoteIdent(name)
 		}
-		return RegQuoteIdent(r.Namespace) + "." + RegQuoteIdent(name)
+		return QuoteIdent(r.Namespace) + "." + QuoteIdent(name)
 	}
 	return strconv.FormatUint(uint64(oid), 10)
 }
@@ -208,7 +203,7 @@ func regnamespaceOut(snap *syscat.Snapshot, oid uint32) string {
 		return "-"
 	}
 	if ns := snap.NamespaceByOID(oid); ns != nil {
-		return RegQuoteIdent(ns.Name)
+		return QuoteIdent(ns.Name)
 	}
 	return strconv.FormatUint(uint64(oid), 10)
 }
@@ -237,7 +232,7 @@ func regroleOut(snap *syscat.Snapshot, oid uint32) string {
 		return "-"
 	}
 	if oid == syscat.BootstrapSuperuserOID && snap.User != "" {
-		return RegQuoteIdent(snap.User)
+		return QuoteIdent(snap.User)
 	}
 	return strconv.FormatUint(uint64(oid), 10)
 }
@@ -314,9 +309,9 @@ func regprocOut(typ, oid uint32) string {
 		return strconv.FormatUint(uint64(oid), 10)
 	}
 	if typ == pgtypes.Regprocedure {
-		return RegQuoteIdent(p.Name) + "(" + regtypeList(p.ArgTypes) + ")"
+		return QuoteIdent(p.Name) + "(" + regtypeList(p.ArgTypes) + ")"
 	}
-	return RegQuoteIdent(p.Name)
+	return QuoteIdent(p.Name)
 }
 
 // regtypeList prints argument types as regprocedure does: "text,integer".
@@ -463,13 +458,13 @@ func regtypeOut(oid uint32) string {
 	if t.Elem != 0 && strings.HasPrefix(t.Name, "_") {
 		return regtypeOut(t.Elem) + "[]"
 	}
-	return RegQuoteIdent(t.Name)
+	return QuoteIdent(t.Name)
 }
 
-// RegQuoteIdent quotes an identifier as quote_ident does: unless it is
+// QuoteIdent quotes an identifier as quote_ident does: unless it is
 // lower-case letters, digits and underscores not starting with a digit,
 // and not a keyword other than an unreserved one.
-func RegQuoteIdent(s string) string {
+func QuoteIdent(s string) string {
 	plain := s != ""
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -512,4 +507,85 @@ func VisibleAs(snap *syscat.Snapshot, ns, name string) bool {
 		}
 	}
 	return false
+}
+
+// Int64 reads an integer row value.
+func Int64(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int32:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case uint32:
+		return int64(x), true
+	}
+	return 0, false
+}
+
+// FuncName names the input or output function of typ as PostgreSQL
+// does (regclassin, regtypeout...).
+func FuncName(typ uint32, dir string) string {
+	name := pgtypes.TypeName(typ)
+	if name == "" {
+		name = "oid"
+	}
+	return name + dir
+}
+
+// In reads the text form of a value of the object identifier type typ.
+func In(snap *syscat.Snapshot, typ uint32, s string) (uint32, error) {
+	switch typ {
+	case pgtypes.Regclass:
+		return regclassIn(snap, s)
+	case pgtypes.Regtype:
+		return regtypeIn(s)
+	case pgtypes.Regnamespace:
+		return regnamespaceIn(snap, s)
+	case pgtypes.Regrole:
+		return regroleIn(snap, s)
+	case pgtypes.Regproc, pgtypes.Regprocedure:
+		return regprocIn(snap, typ, s)
+	case pgtypes.Regoper:
+		if n, ok := regNumber(s); ok {
+			return n, nil
+		}
+		return 0, pgerr.Unsupported("regoper input of an operator name")
+	}
+	return oidIn(typ, s)
+}
+
+// oidIn reads an oid (or xid, cid) as oidin does: a decimal number, blanks
+// around it allowed, negative numbers wrapping to 32 bits.
+func oidIn(typ uint32, s string) (uint32, error) {
+	t := strings.TrimSpace(s)
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return 0, pgerr.New(pgerr.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", s, pgtypes.TypeName(typ))
+		}
+		return 0, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input syntax for type %s: \"%s\"", pgtypes.TypeName(typ), s)
+	}
+	if n < math.MinInt32 || n > math.MaxUint32 {
+		return 0, pgerr.New(pgerr.NumericValueOutOfRange, "value \"%s\" is out of range for type %s", s, pgtypes.TypeName(typ))
+	}
+	return uint32(n), nil
+}
+
+// Out prints an OID of type typ.
+func Out(snap *syscat.Snapshot, typ, oid uint32) string {
+	switch typ {
+	case pgtypes.Regclass:
+		return regclassOut(snap, oid)
+	case pgtypes.Regtype:
+		return regtypeOut(oid)
+	case pgtypes.Regnamespace:
+		return regnamespaceOut(snap, oid)
+	case pgtypes.Regrole:
+		return regroleOut(snap, oid)
+	case pgtypes.Regproc, pgtypes.Regprocedure:
+		return regprocOut(typ, oid)
+	}
+	return strconv.FormatUint(uint64(oid), 10)
 }
