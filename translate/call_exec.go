@@ -27,30 +27,66 @@ import (
 // callEnv and returns its rows. Procedures commit on their own, so CALL
 // is refused inside a transaction block.
 
-// callStatement is a prepared CALL.
+// callStatement is a prepared CALL, or Trino's ALTER TABLE ... EXECUTE.
 type callStatement struct {
 	sess *session
 	proc *procedure.Procedure
 	qual string     // "system.<name>", for messages
 	args []*pg.Node // as parsed
-	tag  string     // command tag
+	// trino is set for ALTER TABLE <table> EXECUTE: the command whose
+	// parameters args bind to; the statement returns no rows.
+	trino *procedure.TrinoCommand
+	table string
 }
 
-func (s *session) prepareCall(cs *pg.CallStmt) (Statement, error) {
+func (s *session) prepareCall(ps parse.Stmt, cs *pg.CallStmt) (Statement, error) {
 	fc := cs.GetFunccall()
 	if fc == nil {
 		return nil, pgerr.NotYet("this form of CALL")
+	}
+	if ps.Call != nil {
+		// Named arguments whose name is a keyword (table =>, to =>) reach
+		// the parser under a placeholder name.
+		for _, a := range fc.Args {
+			if na := a.GetNamedArgExpr(); na != nil {
+				if name, ok := ps.Call.ArgNames[na.Location]; ok {
+					na.Name = name
+				}
+			}
+		}
 	}
 	var parts []string
 	for _, n := range fc.Funcname {
 		parts = append(parts, strings.ToLower(n.GetString_().GetSval()))
 	}
-	return s.prepareProcedure(parts, fc.Args, "CALL")
+	if ps.Call != nil && ps.Call.ExecuteTable != "" {
+		return s.prepareTableExecute(ps.Call.ExecuteTable, parts[len(parts)-1], fc.Args)
+	}
+	return s.prepareProcedure(parts, fc.Args)
+}
+
+// prepareTableExecute prepares Trino's ALTER TABLE table EXECUTE name(args):
+// the procedure procedure.TrinoCommands maps name to.
+func (s *session) prepareTableExecute(table, name string, args []*pg.Node) (Statement, error) {
+	cmd, ok := procedure.LookupTrino(name)
+	if !ok {
+		var names []string
+		for _, c := range procedure.TrinoCommands() {
+			names = append(names, c.Name)
+		}
+		return nil, pgerr.New(pgerr.UndefinedFunction, "table procedure %s does not exist", name).
+			WithHint("ALTER TABLE ... EXECUTE runs %s.", strings.Join(names, ", "))
+	}
+	p, ok := procedure.Lookup(cmd.Procedure)
+	if !ok {
+		return nil, pgerr.NotYet(fmt.Sprintf("ALTER TABLE ... EXECUTE %s (procedure system.%s)", name, cmd.Procedure))
+	}
+	return &callStatement{sess: s, proc: p, qual: name, args: args, trino: cmd, table: table}, nil
 }
 
 // prepareProcedure prepares the call of a procedure named by parts
 // ([catalog.][system.]name) with the parsed arguments.
-func (s *session) prepareProcedure(parts []string, args []*pg.Node, tag string) (Statement, error) {
+func (s *session) prepareProcedure(parts []string, args []*pg.Node) (Statement, error) {
 	name := parts[len(parts)-1]
 	written := strings.Join(parts, ".")
 	ns := parts[:len(parts)-1]
@@ -62,33 +98,64 @@ func (s *session) prepareProcedure(parts []string, args []*pg.Node, tag string) 
 		return nil, pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", written).
 			WithHint("icegate's procedures: system.%s.", strings.Join(procedure.Names(), ", system."))
 	}
-	return &callStatement{sess: s, proc: p, qual: "system." + name, args: args, tag: tag}, nil
+	return &callStatement{sess: s, proc: p, qual: "system." + name, args: args}, nil
 }
 
-func (c *callStatement) ParamTypes() []uint32      { return nil }
-func (c *callStatement) Columns() []pgtypes.Column { return c.proc.Columns }
+func (c *callStatement) ParamTypes() []uint32 { return nil }
+
+func (c *callStatement) Columns() []pgtypes.Column {
+	if c.trino != nil {
+		return nil
+	}
+	return c.proc.Columns
+}
 
 func (c *callStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
 	s := c.sess
-	if s.tx != nil && !s.tx.implicit {
-		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "CALL %s cannot run inside a transaction block", c.qual)
+	what := "CALL " + c.qual
+	if c.trino != nil {
+		what = "ALTER TABLE ... EXECUTE " + c.qual
 	}
-	args, err := procedure.Bind(ctx, c.proc, c.qual, c.args, s.evalCallArg)
+	if s.tx != nil && !s.tx.implicit {
+		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "%s cannot run inside a transaction block", what)
+	}
+	env := &callEnv{sess: s, now: time.Now()}
+	args, err := c.bind(ctx, env)
 	if err != nil {
 		return nil, err
 	}
-	env := &callEnv{sess: s, now: time.Now()}
 	rows, err := c.proc.Run(ctx, env, args)
 	if err != nil {
 		table, _ := args.String("table")
 		return nil, catalogError(err, kindTable, table)
 	}
-	out, err := procedureRows(c.proc.Columns, rows, c.tag)
+	if c.trino != nil {
+		return &emptyRows{tag: "ALTER TABLE", notices: env.notices}, nil
+	}
+	out, err := procedureRows(c.proc.Columns, rows, "CALL")
 	if err != nil {
 		return nil, err
 	}
 	out.notices = env.notices
 	return out, nil
+}
+
+// bind binds the call's arguments to the procedure's parameters; for
+// Trino's form, to the command's, converted to the procedure's.
+func (c *callStatement) bind(ctx context.Context, env *callEnv) (procedure.Args, error) {
+	if c.trino == nil {
+		return procedure.Bind(ctx, c.proc, c.qual, c.args, c.sess.evalCallArg)
+	}
+	ta, err := procedure.Bind(ctx, c.trino.Proc(), c.qual, c.args, c.sess.evalCallArg)
+	if err != nil {
+		return nil, err
+	}
+	args, err := c.trino.Args(env, ta)
+	if err != nil {
+		return nil, err
+	}
+	args["table"] = c.table
+	return procedure.WithDefaults(c.proc, args), nil
 }
 
 // callEnv is what a procedure sees of the session (procedure.Env).
