@@ -2,12 +2,15 @@ package translate
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/datadriven"
+	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/procedure"
 )
 
@@ -183,4 +186,69 @@ func TestTableExecute(t *testing.T) {
 			}
 		}
 	}
+}
+
+// racingEnv lets another session commit an INSERT right after each of the
+// first races table loads: the procedure's decision is then based on a
+// stale main.
+type racingEnv struct {
+	*callEnv
+	other *session
+	races int
+}
+
+func (e *racingEnv) Table(ctx context.Context, name string) (*catalog.Table, catalog.MutableCatalog, error) {
+	t, mc, err := e.callEnv.Table(ctx, name)
+	if err == nil && e.races > 0 {
+		e.races--
+		if out := statementOutput(e.other, "INSERT INTO t VALUES (9)"); out != "INSERT 0 1" {
+			return nil, nil, errors.New("concurrent insert: " + out)
+		}
+	}
+	return t, mc, err
+}
+
+// TestRollbackLostRace: a rollback whose ref move loses the race to a
+// concurrent commit decides again on the reloaded table once; losing twice
+// is 40001 with the table as the other writer left it.
+func TestRollbackLostRace(t *testing.T) {
+	for _, c := range []struct {
+		races int
+		code  string
+		rows  string
+	}{{1, "", "1"}, {2, pgerr.SerializationFailure, "1,2,9,9"}} {
+		s, cat, _ := newWriteSession(t)
+		other, err := NewBackend(cat, Options{}).NewSession(context.Background(), StartupInfo{User: "tester", Database: "icegate"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run(t, s, "CREATE TABLE t (id int)")
+		run(t, s, "INSERT INTO t VALUES (1)")
+		run(t, s, "INSERT INTO t VALUES (2)")
+		first, _ := strconv.ParseInt(snapshotIDs(t, s, "t")[0], 10, 64)
+		p, _ := procedure.Lookup("rollback_to_snapshot")
+		env := &racingEnv{callEnv: &callEnv{sess: s, now: time.Now()}, other: other.(*session), races: c.races}
+		rows, err := p.Run(context.Background(), env, procedure.Args{"table": "t", "snapshot_id": first})
+		if got := pgerr.Code(catalogError(err, kindTable, "t")); err != nil && got != c.code || err == nil && c.code != "" {
+			t.Errorf("%d races: %v (%s), want %q", c.races, err, got, c.code)
+		}
+		if err == nil {
+			ids := snapshotIDs(t, s, "t")
+			if want := []any{mustInt(t, ids[len(ids)-1]), first}; len(rows) != 1 || rows[0][0] != want[0] || rows[0][1] != want[1] {
+				t.Errorf("%d races: rows %v, want previous = the concurrent head, current = %d", c.races, rows, first)
+			}
+		}
+		if got := strings.Join(queryRows(t, s, "SELECT id FROM t ORDER BY id"), ","); got != c.rows {
+			t.Errorf("%d races: rows %s, want %s", c.races, got, c.rows)
+		}
+	}
+}
+
+func mustInt(t *testing.T, s string) int64 {
+	t.Helper()
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
