@@ -2,8 +2,10 @@ package translate
 
 import (
 	"context"
-	"strconv"
+	"fmt"
+	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -13,113 +15,170 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/procedure"
 	"github.com/icegate/icegate/translate/regtype"
 )
 
-// CALL system.<procedure>(...): the procedures that publish
-// write-audit-publish snapshots (wap.go), with Spark's names, arguments
-// (positional or named with =>) and result columns:
-//
-//	CALL system.publish_changes('ns.t', 'wap id')
-//	CALL system.cherrypick_snapshot('ns.t', snapshot_id)
-//
-// Both put a snapshot that is not on main there: when main has not moved
-// since the snapshot was staged, by moving main to it; otherwise by
-// committing its changes again on main (validated like any write: 40001
-// when main changed the files it touches). A snapshot already on main
-// (main's head, an ancestor, or cherry-picked before) and a WAP id
-// published before are refused with 55000. They return
-// source_snapshot_id and current_snapshot_id.
+// CALL [catalog.]system.<procedure>(...): Spark's procedures, which live
+// in translate/procedure. This file is the statement: it finds the
+// procedure, binds the arguments (procedure.Bind; expressions among them
+// are evaluated by a one-row SELECT in this session), runs it with a
+// callEnv and returns its rows. Procedures commit on their own, so CALL
+// is refused inside a transaction block.
 
-// callStatement is a prepared CALL.
+// callStatement is a prepared CALL, or Trino's ALTER TABLE ... EXECUTE.
 type callStatement struct {
 	sess *session
-	proc string
-	args map[string]string
+	proc *procedure.Procedure
+	qual string     // "system.<name>", for messages
+	args []*pg.Node // as parsed
+	// trino is set for ALTER TABLE <table> EXECUTE: the command whose
+	// parameters args bind to; the statement returns no rows.
+	trino *procedure.TrinoCommand
+	table string
 }
 
-var callColumns = []pgtypes.Column{
-	{Name: "source_snapshot_id", TypeOID: pgtypes.Int8, Typmod: -1},
-	{Name: "current_snapshot_id", TypeOID: pgtypes.Int8, Typmod: -1},
-}
-
-// procedureParams are each procedure's parameters, in order.
-var procedureParams = map[string][]string{
-	"publish_changes":     {"table", "wap_id"},
-	"cherrypick_snapshot": {"table", "snapshot_id"},
-}
-
-func (s *session) prepareCall(cs *pg.CallStmt) (Statement, error) {
+func (s *session) prepareCall(ps parse.Stmt, cs *pg.CallStmt) (Statement, error) {
 	fc := cs.GetFunccall()
 	if fc == nil {
 		return nil, pgerr.NotYet("this form of CALL")
+	}
+	if ps.Call != nil {
+		// Named arguments whose name is a keyword (table =>, to =>) reach
+		// the parser under a placeholder name.
+		for _, a := range fc.Args {
+			if na := a.GetNamedArgExpr(); na != nil {
+				if name, ok := ps.Call.ArgNames[na.Location]; ok {
+					na.Name = name
+				}
+			}
+		}
 	}
 	var parts []string
 	for _, n := range fc.Funcname {
 		parts = append(parts, strings.ToLower(n.GetString_().GetSval()))
 	}
+	if ps.Call != nil && ps.Call.ExecuteTable != "" {
+		return s.prepareTableExecute(ps.Call.ExecuteTable, parts[len(parts)-1], fc.Args)
+	}
+	return s.prepareProcedure(parts, fc.Args)
+}
+
+// prepareTableExecute prepares Trino's ALTER TABLE table EXECUTE name(args):
+// the procedure procedure.TrinoCommands maps name to.
+func (s *session) prepareTableExecute(table, name string, args []*pg.Node) (Statement, error) {
+	cmd, ok := procedure.LookupTrino(name)
+	if !ok {
+		var names []string
+		for _, c := range procedure.TrinoCommands() {
+			names = append(names, c.Name)
+		}
+		return nil, pgerr.New(pgerr.UndefinedFunction, "table procedure %s does not exist", name).
+			WithHint("ALTER TABLE ... EXECUTE runs %s.", strings.Join(names, ", "))
+	}
+	p, ok := procedure.Lookup(cmd.Procedure)
+	if !ok {
+		return nil, pgerr.NotYet(fmt.Sprintf("ALTER TABLE ... EXECUTE %s (procedure system.%s)", name, cmd.Procedure))
+	}
+	return &callStatement{sess: s, proc: p, qual: name, args: args, trino: cmd, table: table}, nil
+}
+
+// prepareProcedure prepares the call of a procedure named by parts
+// ([catalog.][system.]name) with the parsed arguments.
+func (s *session) prepareProcedure(parts []string, args []*pg.Node) (Statement, error) {
 	name := parts[len(parts)-1]
-	params, ok := procedureParams[name]
-	if !ok || (len(parts) > 1 && parts[len(parts)-2] != "system") {
-		return nil, pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", strings.Join(parts, ".")).
-			WithHint("icegate's procedures: system.publish_changes, system.cherrypick_snapshot.")
+	written := strings.Join(parts, ".")
+	ns := parts[:len(parts)-1]
+	if len(ns) == 2 && (ns[0] == s.cat.Name() || ns[0] == s.database) {
+		ns = ns[1:]
 	}
-	args := map[string]string{}
-	for i, a := range fc.Args {
-		key, val := "", a
-		if na := a.GetNamedArgExpr(); na != nil {
-			key, val = strings.ToLower(na.Name), na.Arg
-		} else if i < len(params) {
-			key = params[i]
-		}
-		if !slicesContains(params, key) {
-			return nil, pgerr.New(pgerr.UndefinedFunction, "procedure system.%s has no parameter %d (%s)", name, i+1, key)
-		}
-		c := val.GetAConst()
-		if c == nil || c.Isnull {
-			return nil, pgerr.New(pgerr.InvalidParameterValue, "argument %s of system.%s must be a constant", key, name)
-		}
-		switch {
-		case c.GetSval() != nil:
-			args[key] = c.GetSval().Sval
-		case c.GetIval() != nil:
-			args[key] = strconv.FormatInt(int64(c.GetIval().Ival), 10)
-		case c.GetFval() != nil:
-			args[key] = c.GetFval().Fval
-		default:
-			return nil, pgerr.New(pgerr.InvalidParameterValue, "argument %s of system.%s must be a string or a number", key, name)
-		}
+	p, ok := procedure.Lookup(name)
+	if !ok || (len(ns) > 0 && (len(ns) > 1 || ns[0] != "system")) {
+		return nil, pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", written).
+			WithHint("icegate's procedures: system.%s.", strings.Join(procedure.Names(), ", system."))
 	}
-	for _, p := range params {
-		if _, ok := args[p]; !ok {
-			return nil, pgerr.New(pgerr.UndefinedFunction, "procedure system.%s needs argument %s", name, p)
-		}
-	}
-	return &callStatement{sess: s, proc: name, args: args}, nil
+	return &callStatement{sess: s, proc: p, qual: "system." + name, args: args}, nil
 }
 
-func slicesContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
+func (c *callStatement) ParamTypes() []uint32 { return nil }
 
-func (c *callStatement) ParamTypes() []uint32      { return nil }
-func (c *callStatement) Columns() []pgtypes.Column { return callColumns }
+func (c *callStatement) Columns() []pgtypes.Column {
+	if c.trino != nil {
+		return nil
+	}
+	return c.proc.Columns
+}
 
 func (c *callStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
 	s := c.sess
-	mc, err := s.mutableCatalog("CALL")
+	what := "CALL " + c.qual
+	if c.trino != nil {
+		what = "ALTER TABLE ... EXECUTE " + c.qual
+	}
+	if s.tx != nil && !s.tx.implicit {
+		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "%s cannot run inside a transaction block", what)
+	}
+	env := &callEnv{sess: s, now: time.Now()}
+	args, err := c.bind(ctx, env)
 	if err != nil {
 		return nil, err
 	}
-	parts, err := regtype.SplitQualifiedName(c.args["table"])
+	rows, err := c.proc.Run(ctx, env, args)
+	if err != nil {
+		table, _ := args.String("table")
+		return nil, catalogError(err, kindTable, table)
+	}
+	if c.trino != nil {
+		return &emptyRows{tag: "ALTER TABLE", notices: env.notices}, nil
+	}
+	out, err := procedureRows(c.proc.Columns, rows, "CALL")
 	if err != nil {
 		return nil, err
+	}
+	out.notices = env.notices
+	return out, nil
+}
+
+// bind binds the call's arguments to the procedure's parameters; for
+// Trino's form, to the command's, converted to the procedure's.
+func (c *callStatement) bind(ctx context.Context, env *callEnv) (procedure.Args, error) {
+	if c.trino == nil {
+		return procedure.Bind(ctx, c.proc, c.qual, c.args, c.sess.evalCallArg)
+	}
+	ta, err := procedure.Bind(ctx, c.trino.Proc(), c.qual, c.args, c.sess.evalCallArg)
+	if err != nil {
+		return nil, err
+	}
+	args, err := c.trino.Args(env, ta)
+	if err != nil {
+		return nil, err
+	}
+	args["table"] = c.table
+	return procedure.WithDefaults(c.proc, args), nil
+}
+
+// callEnv is what a procedure sees of the session (procedure.Env).
+type callEnv struct {
+	sess    *session
+	now     time.Time
+	notices []Notice
+}
+
+var _ procedure.Env = (*callEnv)(nil)
+
+// Table resolves a table named as Spark writes it: 't', 'db.t' or
+// 'catalog.db.t' (the catalog being icegate's catalog or the database).
+func (e *callEnv) Table(ctx context.Context, name string) (*catalog.Table, catalog.MutableCatalog, error) {
+	s := e.sess
+	mc, err := s.mutableCatalog("CALL")
+	if err != nil {
+		return nil, nil, err
+	}
+	parts, err := regtype.SplitQualifiedName(name)
+	if err != nil {
+		return nil, nil, err
 	}
 	var tn parse.TableName
 	switch len(parts) {
@@ -129,203 +188,181 @@ func (c *callStatement) Execute(ctx context.Context, params []*string) (Rows, er
 		tn = parse.TableName{Schema: parts[0], Name: parts[1]}
 	case 3:
 		tn = parse.TableName{Catalog: parts[0], Schema: parts[1], Name: parts[2]}
+		if tn.Catalog == s.database {
+			tn.Catalog = s.cat.Name()
+		}
 	default:
-		return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid table name \"%s\"", c.args["table"])
+		return nil, nil, pgerr.New(pgerr.InvalidParameterValue, "invalid table name \"%s\"", name)
 	}
 	tn.Written = strings.Join(parts, ".")
-	if s.tx != nil && !s.tx.implicit {
-		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "CALL system.%s cannot run inside a transaction block", c.proc)
-	}
 	t, err := s.ResolveTable(ctx, tn)
 	if err != nil {
-		return nil, err
+		return nil, nil, catalogError(err, kindTable, tn.Written)
 	}
-	snap, err := c.stagedSnapshot(t)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.checkNotOnMain(t.Metadata, snap); err != nil {
-		return nil, err
-	}
-	current, err := publishSnapshot(ctx, mc, t, snap)
-	if err != nil {
-		return nil, catalogError(err, kindTable, t.Ident.Name)
-	}
-	return int8Row(snap.SnapshotID, current)
+	return t, mc, nil
 }
 
-// stagedSnapshot is the snapshot the call publishes.
-func (c *callStatement) stagedSnapshot(t *catalog.Table) (*catalog.Snapshot, error) {
-	m := t.Metadata
-	if c.proc == "cherrypick_snapshot" {
-		id, err := strconv.ParseInt(c.args["snapshot_id"], 10, 64)
-		if err != nil {
-			return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid snapshot id \"%s\"", c.args["snapshot_id"])
-		}
-		snap := m.SnapshotByID(id)
-		if snap == nil {
-			return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot cherry-pick unknown snapshot ID: %d", id)
-		}
-		return snap, nil
-	}
-	wapID := c.args["wap_id"]
-	var found *catalog.Snapshot
-	for _, snap := range m.Snapshots {
-		if snap.Summary["wap.id"] == wapID {
-			if found != nil {
-				return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot apply non-unique WAP ID. Found multiple snapshots with WAP ID '%s'", wapID)
-			}
-			found = snap
-		}
-	}
-	if found == nil {
-		return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot apply unknown WAP ID '%s'", wapID)
-	}
-	return found, nil
+// Notice queues a NOTICE; the client gets it with the result.
+func (e *callEnv) Notice(ctx context.Context, msg string) {
+	slog.DebugContext(ctx, "procedure notice", "msg", msg)
+	e.notices = append(e.notices, Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: msg})
 }
 
-// checkNotOnMain refuses a snapshot whose changes are on main already, as
-// Iceberg's cherry-pick does: applying them again would list its data
-// files twice (rows duplicated, deleted rows back). That is the snapshot
-// being main's head or one of its ancestors, an ancestor having been
-// cherry-picked from it (source-snapshot-id), or, for a staged WAP
-// snapshot, its WAP id having been published (an ancestor carrying it as
-// wap.id or published-wap-id). The arguments are valid; the table's state
-// forbids the call: 55000.
-func (c *callStatement) checkNotOnMain(m *catalog.TableMetadata, snap *catalog.Snapshot) error {
-	id := strconv.FormatInt(snap.SnapshotID, 10)
-	wapID := snap.Summary["wap.id"]
-	var ancestor, pickedTo, publishedIn *catalog.Snapshot
-	for a := m.CurrentSnapshot(); a != nil; {
-		switch {
-		case a.SnapshotID == snap.SnapshotID:
-			ancestor = a
-		case pickedTo == nil && a.Summary["source-snapshot-id"] == id:
-			pickedTo = a
-		}
-		if publishedIn == nil && wapID != "" && (a.Summary["published-wap-id"] == wapID || a.Summary["wap.id"] == wapID) {
-			publishedIn = a
-		}
-		if a.ParentSnapshotID == nil {
-			break
-		}
-		a = m.SnapshotByID(*a.ParentSnapshotID)
-	}
-	published := func() error {
-		return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "duplicate request to cherry-pick WAP ID '%s' that was published already", wapID).
-			WithDetail("Snapshot %d of main carries it.", publishedIn.SnapshotID)
-	}
-	if c.proc == "publish_changes" && publishedIn != nil {
-		return published()
-	}
-	switch {
-	case ancestor != nil:
-		return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot cherry-pick snapshot %d: already an ancestor of main", snap.SnapshotID)
-	case pickedTo != nil:
-		return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot cherry-pick snapshot %d: already picked to create ancestor %d", snap.SnapshotID, pickedTo.SnapshotID)
-	case publishedIn != nil:
-		return published()
-	}
-	return nil
+func (e *callEnv) Now() time.Time { return e.now }
+
+// callArgTypes are the SQL types an argument expression is cast to.
+var callArgTypes = map[procedure.ArgType]string{
+	procedure.String: "text", procedure.Long: "bigint", procedure.Int: "integer",
+	procedure.Bool: "boolean", procedure.Timestamp: "timestamptz",
 }
 
-// publishSnapshot puts snap on main and returns main's new head.
-func publishSnapshot(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, snap *catalog.Snapshot) (int64, error) {
-	m := t.Metadata
-	var head *int64
-	if ref, ok := m.Refs["main"]; ok {
-		id := ref.SnapshotID
-		head = &id
+// evalCallArg evaluates an argument expression (procedure.Evaluator) by
+// running SELECT CAST((expr) AS type) in the session.
+func (s *session) evalCallArg(ctx context.Context, expr string, t procedure.ArgType) (any, error) {
+	typ, ok := callArgTypes[t]
+	if !ok {
+		return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of type %s cannot be an expression", t)
 	}
-	if (head == nil && snap.ParentSnapshotID == nil) || (head != nil && snap.ParentSnapshotID != nil && *snap.ParentSnapshotID == *head) {
-		// Fast-forward: main has not moved since the snapshot was staged.
-		if _, err := mc.CommitTable(ctx, t.Ident,
-			[]catalog.Requirement{catalog.AssertRefSnapshotID{Ref: "main", SnapshotID: head}},
-			[]catalog.Update{catalog.SetSnapshotRef{Name: "main", Ref: catalog.SnapshotRef{SnapshotID: snap.SnapshotID, Type: "branch"}}}); err != nil {
-			return 0, err
+	sql := "SELECT CAST((" + expr + ") AS " + typ + ")"
+	stmts, err := parse.ParseContext(ctx, sql, bind.ParseConfig)
+	if err != nil || len(stmts) != 1 || stmts[0].Node.GetSelectStmt() == nil {
+		if err == nil {
+			err = pgerr.New(pgerr.SyntaxError, "argument is not an expression: %s", expr)
 		}
-		return snap.SnapshotID, nil
+		return nil, withoutPosition(err)
 	}
-	ch, err := changeOfSnapshot(ctx, t, snap)
+	b := bind.New(ctx, s, stmts[0], &bind.ParamSet{}, time.Now())
+	p, err := b.BindSelect(stmts[0].Node.GetSelectStmt())
 	if err != nil {
-		return 0, err
+		return nil, withoutPosition(err)
 	}
-	committed, err := catalog.CommitChange(ctx, mc, t.Ident, ch)
+	op, err := lowerQuery(ctx, s, p)
 	if err != nil {
-		return 0, err
+		return nil, withoutPosition(err)
 	}
-	return committed.Metadata.CurrentSnapshot().SnapshotID, nil
+	rows := newOperatorRows(op, "SELECT")
+	defer rows.Close()
+	batch, err := rows.Next(ctx)
+	if err != nil {
+		return nil, withoutPosition(err)
+	}
+	if batch == nil || batch.NumRows() == 0 || batch.NumCols() != 1 {
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "argument %s has no value", expr)
+	}
+	col := batch.Column(0)
+	if col.IsNull(0) {
+		return nil, pgerr.New(pgerr.NullValueNotAllowed, "argument %s is null", expr)
+	}
+	switch a := col.(type) {
+	case *array.Int64:
+		return a.Value(0), nil
+	case *array.Int32:
+		return int64(a.Value(0)), nil
+	case *array.Boolean:
+		return a.Value(0), nil
+	case *array.String:
+		return a.Value(0), nil
+	case *array.LargeString:
+		return a.Value(0), nil
+	case *array.Timestamp:
+		unit := a.DataType().(*arrow.TimestampType).Unit
+		return a.Value(0).ToTime(unit).UTC(), nil
+	}
+	return nil, pgerr.New(pgerr.InternalError, "argument %s evaluated to an unexpected %s", expr, col.DataType())
 }
 
-// changeOfSnapshot is what snap changed relative to its parent (the
-// entries its own manifests added or deleted), as a change of main based
-// on that parent.
-func changeOfSnapshot(ctx context.Context, t *catalog.Table, snap *catalog.Snapshot) (*catalog.Change, error) {
-	ch := &catalog.Change{BaseSnapshotID: snap.ParentSnapshotID, Isolation: catalog.SnapshotIsolation,
-		Properties: map[string]string{"source-snapshot-id": strconv.FormatInt(snap.SnapshotID, 10)}}
-	if w := snap.Summary["wap.id"]; w != "" {
-		ch.Properties["published-wap-id"] = w
+// withoutPosition drops the position of an error about the SELECT an
+// argument was evaluated in: it would point into text the client did not
+// send.
+func withoutPosition(err error) error {
+	if pe := pgerr.As(err); pe != nil && pe.Position != 0 {
+		c := *pe
+		c.Position = 0
+		return pgerr.Wrap(err, c.Code, "%s", c.Message).WithDetail("%s", c.Detail).WithHint("%s", c.Hint)
 	}
-	if op := snap.Summary["operation"]; op != "" {
-		ch.Operation = op
-	}
-	list, err := catalog.ReadManifestList(ctx, t.IO, snap)
-	if err != nil {
-		return nil, err
-	}
-	for i := range list {
-		mf := &list[i]
-		if mf.AddedSnapshotID != snap.SnapshotID {
-			continue
+	return err
+}
+
+// procedureRows is a procedure's result rows as one batch of its columns.
+func procedureRows(cols []pgtypes.Column, rows [][]any, tag string) (*batchRows, error) {
+	fields := make([]arrow.Field, len(cols))
+	builders := make([]array.Builder, len(cols))
+	for i, c := range cols {
+		var dt arrow.DataType
+		switch c.TypeOID {
+		case pgtypes.Int8:
+			dt = arrow.PrimitiveTypes.Int64
+		case pgtypes.Int4:
+			dt = arrow.PrimitiveTypes.Int32
+		case pgtypes.Bool:
+			dt = arrow.FixedWidthTypes.Boolean
+		case pgtypes.Text, pgtypes.Varchar:
+			dt = arrow.BinaryTypes.String
+		case pgtypes.Timestamptz:
+			dt = &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+		default:
+			return nil, pgerr.New(pgerr.InternalError, "procedure result column %s has an unsupported type %d", c.Name, c.TypeOID)
 		}
-		man, err := catalog.ReadManifest(ctx, t.IO, mf)
-		if err != nil {
-			return nil, err
+		fields[i] = arrow.Field{Name: c.Name, Type: dt, Nullable: true}
+		builders[i] = array.NewBuilder(memory.DefaultAllocator, dt)
+	}
+	defer func() {
+		for _, b := range builders {
+			b.Release()
 		}
-		for _, e := range man.Entries {
-			if e.File.SnapshotID != snap.SnapshotID {
-				continue
-			}
-			data := e.File.Content == catalog.ContentData
-			switch e.Status {
-			case catalog.StatusAdded:
-				if data {
-					ch.AddedDataFiles = append(ch.AddedDataFiles, e.File)
-				} else {
-					ch.AddedDeleteFiles = append(ch.AddedDeleteFiles, e.File)
-				}
-			case catalog.StatusDeleted:
-				if data {
-					ch.RemovedDataFiles = append(ch.RemovedDataFiles, e.File)
-					ch.ReferencedDataFiles = append(ch.ReferencedDataFiles, e.File.Path)
-				} else {
-					ch.RemovedDeleteFiles = append(ch.RemovedDeleteFiles, e.File)
-				}
+	}()
+	for _, row := range rows {
+		if len(row) != len(cols) {
+			return nil, pgerr.New(pgerr.InternalError, "procedure returned a row of %d values for %d columns", len(row), len(cols))
+		}
+		for i, v := range row {
+			if err := appendValue(builders[i], v); err != nil {
+				return nil, pgerr.New(pgerr.InternalError, "procedure result column %s: %v", cols[i].Name, err)
 			}
 		}
 	}
-	for _, d := range ch.AddedDeleteFiles {
-		if d.ReferencedDataFile != nil {
-			ch.ReferencedDataFiles = append(ch.ReferencedDataFiles, *d.ReferencedDataFile)
-		}
+	arrs := make([]arrow.Array, len(cols))
+	for i, b := range builders {
+		arrs[i] = b.NewArray()
 	}
-	return ch, nil
+	rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), arrs, int64(len(rows)))
+	for _, a := range arrs {
+		a.Release()
+	}
+	return &batchRows{batches: []arrow.RecordBatch{rec}, tag: tag}, nil
 }
 
-// int8Row is one row of the two bigint columns of callColumns.
-func int8Row(a, b int64) (Rows, error) {
-	fields := []arrow.Field{{Name: callColumns[0].Name, Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-		{Name: callColumns[1].Name, Type: arrow.PrimitiveTypes.Int64, Nullable: true}}
-	var cols []arrow.Array
-	for _, v := range []int64{a, b} {
-		bl := array.NewInt64Builder(memory.DefaultAllocator)
-		bl.Append(v)
-		cols = append(cols, bl.NewArray())
-		bl.Release()
+func appendValue(b array.Builder, v any) error {
+	if v == nil {
+		b.AppendNull()
+		return nil
 	}
-	rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, 1)
-	for _, c := range cols {
-		c.Release()
+	switch b := b.(type) {
+	case *array.Int64Builder:
+		if x, ok := v.(int64); ok {
+			b.Append(x)
+			return nil
+		}
+	case *array.Int32Builder:
+		if x, ok := v.(int32); ok {
+			b.Append(x)
+			return nil
+		}
+	case *array.BooleanBuilder:
+		if x, ok := v.(bool); ok {
+			b.Append(x)
+			return nil
+		}
+	case *array.StringBuilder:
+		if x, ok := v.(string); ok {
+			b.Append(x)
+			return nil
+		}
+	case *array.TimestampBuilder:
+		if x, ok := v.(time.Time); ok {
+			b.Append(arrow.Timestamp(x.UnixMicro()))
+			return nil
+		}
 	}
-	return &batchRows{batches: []arrow.RecordBatch{rec}, tag: "CALL"}, nil
+	return fmt.Errorf("value %v of Go type %T", v, v)
 }

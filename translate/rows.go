@@ -118,6 +118,7 @@ type batchRows struct {
 	batches []arrow.RecordBatch
 	next    int
 	tag     string
+	notices []Notice
 }
 
 func (r *batchRows) Next(ctx context.Context) (arrow.RecordBatch, error) {
@@ -133,7 +134,7 @@ func (r *batchRows) Next(ctx context.Context) (arrow.RecordBatch, error) {
 
 func (r *batchRows) Tag(int64) string { return r.tag }
 
-func (r *batchRows) Notices() []Notice { return nil }
+func (r *batchRows) Notices() []Notice { return r.notices }
 
 func (r *batchRows) Close() error {
 	for _, b := range r.batches {

@@ -103,7 +103,7 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 	case *pg.Node_TruncateStmt:
 		return s.prepareTruncate(x.TruncateStmt)
 	case *pg.Node_CallStmt:
-		return s.prepareCall(x.CallStmt)
+		return s.prepareCall(ps, x.CallStmt)
 	case *pg.Node_DeleteStmt, *pg.Node_UpdateStmt, *pg.Node_MergeStmt:
 		st, _, err := s.dmlPrepare(ctx, ps, paramTypes, eager)
 		return st, err

@@ -34,6 +34,9 @@ type Stmt struct {
 	// Hints holds the OPTIONS hints after table names, by the same offsets
 	// (hints.go).
 	Hints map[int32]*Hint
+	// Call is what the procedure-call dialect pass changed in this
+	// statement (dialect_call.go); nil when nothing.
+	Call *CallDialect
 }
 
 // Config is what parsing needs to know of the layers above it.
@@ -87,6 +90,10 @@ func Parse(sql string, o Config) ([]Stmt, error) {
 			return out, err
 		}
 	}
+	sql, calls, err := RewriteCalls(sql)
+	if err != nil {
+		return nil, err
+	}
 	sql, extras, err := RewriteDialect(sql, o)
 	if err != nil {
 		return nil, err
@@ -131,6 +138,11 @@ func Parse(sql string, o Config) ([]Stmt, error) {
 		for _, x := range extras {
 			if x.Start < end && x.End > start {
 				ps.Extras = x
+			}
+		}
+		for _, c := range calls {
+			if c.Start < end && c.End > start {
+				ps.Call = c
 			}
 		}
 		out = append(out, ps)
