@@ -182,15 +182,17 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 			return nil, pgerr.Unsupported("ADD COLUMN ... NOT NULL").
 				WithHint("Existing rows have no value for a new column: add it without NOT NULL.")
 		case pg.ConstrType_CONSTR_DEFAULT:
-			if m.FormatVersion < 3 {
-				return nil, pgerr.Unsupported("ADD COLUMN ... DEFAULT on a format-version %d table", m.FormatVersion).
-					WithHint("Defaults for existing rows need format-version 3: ALTER TABLE ... SET (\"format-version\" = '3') first.")
-			}
 			v, err := s.columnDefault(ctx, ps, f, con.RawExpr)
 			if err != nil {
 				return nil, err
 			}
-			f.InitialDefault, f.WriteDefault = v, v
+			// The write default always; the initial default (the value of
+			// the rows already there) exists from format version 3 (on v2
+			// they read NULL, as in Spark).
+			f.WriteDefault = v
+			if m.FormatVersion >= 3 {
+				f.InitialDefault = v
+			}
 		default:
 			return nil, pgerr.NotYetPlural("column constraints other than NULL and DEFAULT in ADD COLUMN")
 		}

@@ -82,15 +82,11 @@ func (s *session) sparkAlterUpdates(ctx context.Context, ps parse.Stmt, t *catal
 
 // sparkColumnDefault evaluates the DEFAULT expression of a Spark ADD
 // COLUMN with the same rules as the PostgreSQL form (addColumn): a
-// constant of the column's type, kept as initial and write default, which
-// needs format version 3. The expression is parsed in place: a blank
-// query with the expression's tokens where they were written, so that
-// error positions stay the user's.
+// constant of the column's type, the column's write default and, from
+// format version 3, its initial default. The expression is parsed in
+// place: a blank query with the expression's tokens where they were
+// written, so that error positions stay the user's.
 func (s *session) sparkColumnDefault(ctx context.Context, ps parse.Stmt, m *catalog.TableMetadata, f catalog.NestedField, expr []parse.DialectTok) (any, error) {
-	if m.FormatVersion < 3 {
-		return nil, pgerr.Unsupported("ADD COLUMN ... DEFAULT on a format-version %d table", m.FormatVersion).
-			WithHint("Defaults for existing rows need format-version 3: ALTER TABLE ... SET TBLPROPERTIES ('format-version' = '3') first.")
-	}
 	// ps.sql has the clause blanked by the dialect pass; the tokens keep
 	// the text as written, at their offsets.
 	from := expr[0].Start

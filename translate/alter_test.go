@@ -188,3 +188,34 @@ func TestPartitionEvolutionFiles(t *testing.T) {
 		t.Errorf("rows %v", rows)
 	}
 }
+
+// TestAddColumnDefaultV2 adds a column with a DEFAULT to format-version 2
+// tables, in PostgreSQL's and in Spark's syntax, as the seed's walkthrough
+// does (ADD COLUMN loyalty_points INT DEFAULT 0): v2 has no initial
+// defaults, so the rows already there read NULL, as in Spark; the default
+// is the column's write default, so rows written after it get it. On v3 the
+// rows already there get it too.
+func TestAddColumnDefaultV2(t *testing.T) {
+	s, _, _ := newWriteSession(t)
+	for _, tc := range []struct {
+		name, create, add string
+		want              []string
+	}{
+		{name: "postgres v2", create: `CREATE TABLE pg2 (id int)`, add: `ALTER TABLE pg2 ADD COLUMN pts int DEFAULT 0`,
+			want: []string{"1\tNULL", "2\t0"}},
+		{name: "spark v2", create: `CREATE TABLE sp2 (id int) USING iceberg`, add: `ALTER TABLE sp2 ADD COLUMN pts INT DEFAULT 0`,
+			want: []string{"1\tNULL", "2\t0"}},
+		{name: "spark columns v2", create: `CREATE TABLE spc2 (id int) USING iceberg`, add: `ALTER TABLE spc2 ADD COLUMNS (pts int DEFAULT 0)`,
+			want: []string{"1\tNULL", "2\t0"}},
+		{name: "postgres v3", create: `CREATE TABLE pg3 (id int) WITH ("format-version" = '3')`, add: `ALTER TABLE pg3 ADD COLUMN pts int DEFAULT 0`,
+			want: []string{"1\t0", "2\t0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			table := strings.Fields(tc.create)[2]
+			mustRun(t, s, tc.create, "INSERT INTO "+table+" VALUES (1)", tc.add, "INSERT INTO "+table+" (id) VALUES (2)")
+			if got := queryRows(t, s, "SELECT id, pts FROM "+table+" ORDER BY id"); !slices.Equal(got, tc.want) {
+				t.Errorf("rows %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

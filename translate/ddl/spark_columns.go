@@ -45,7 +45,10 @@ func SparkAddColumns(e *SchemaEdit, c *TokCursor, defaultOf func(f catalog.Neste
 			if err != nil {
 				return err
 			}
-			f.InitialDefault, f.WriteDefault = v, v
+			f.WriteDefault = v
+			if e.meta.FormatVersion >= 3 {
+				f.InitialDefault = v // v2 has no initial default: rows there read NULL
+			}
 		}
 		if d.accept("comment") {
 			if f.Doc, err = d.sconst(); err != nil {
