@@ -91,6 +91,9 @@ type Env interface {
 	Now() time.Time
 }
 
+// An Env may also offer Warehouse() (string, bool): the local warehouse
+// directory of the catalog, which add_files reads its sources from.
+
 // Lookup finds a procedure by its name (lower case, without "system.").
 func Lookup(name string) (*Procedure, bool) {
 	for _, p := range Builtins() {
