@@ -176,9 +176,24 @@ func (e *callEnv) Table(ctx context.Context, name string) (*catalog.Table, catal
 	if err != nil {
 		return nil, nil, err
 	}
-	parts, err := regtype.SplitQualifiedName(name)
+	tn, err := s.callTableName(name)
 	if err != nil {
 		return nil, nil, err
+	}
+	t, err := s.ResolveTable(ctx, tn)
+	if err != nil {
+		return nil, nil, catalogError(err, kindTable, tn.Written)
+	}
+	return t, mc, nil
+}
+
+// callTableName reads a table name as Spark writes it in a procedure's
+// argument: 't', 'db.t' or 'catalog.db.t' (the catalog being icegate's
+// catalog or the database), quoted parts as in SQL.
+func (s *session) callTableName(name string) (parse.TableName, error) {
+	parts, err := regtype.SplitQualifiedName(name)
+	if err != nil {
+		return parse.TableName{}, err
 	}
 	var tn parse.TableName
 	switch len(parts) {
@@ -192,14 +207,10 @@ func (e *callEnv) Table(ctx context.Context, name string) (*catalog.Table, catal
 			tn.Catalog = s.cat.Name()
 		}
 	default:
-		return nil, nil, pgerr.New(pgerr.InvalidParameterValue, "invalid table name \"%s\"", name)
+		return parse.TableName{}, pgerr.New(pgerr.InvalidParameterValue, "invalid table name \"%s\"", name)
 	}
 	tn.Written = strings.Join(parts, ".")
-	t, err := s.ResolveTable(ctx, tn)
-	if err != nil {
-		return nil, nil, catalogError(err, kindTable, tn.Written)
-	}
-	return t, mc, nil
+	return tn, nil
 }
 
 // Notice queues a NOTICE; the client gets it with the result.

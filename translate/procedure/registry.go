@@ -7,5 +7,6 @@ func Builtins() []*Procedure {
 	return slices.Concat(
 		snapshotProcedures(), // snapshot.go
 		addFilesProcedures(), // add_files.go
+		registerProcedures(), // register.go
 	)
 }
