@@ -91,7 +91,9 @@ func (s *session) prepareProcedure(parts []string, args []*pg.Node) (Statement, 
 	name := parts[len(parts)-1]
 	written := strings.Join(parts, ".")
 	ns := parts[:len(parts)-1]
-	if len(ns) == 2 && (ns[0] == s.cat.Name() || ns[0] == s.database) {
+	// The catalog part: icegate's catalog, the database, or Spark's name of
+	// its session catalog, which Spark users write in CALL.
+	if len(ns) == 2 && (ns[0] == s.cat.Name() || ns[0] == s.database || ns[0] == "spark_catalog") {
 		ns = ns[1:]
 	}
 	p, ok := procedure.Lookup(name)

@@ -37,6 +37,8 @@ func TestSnapshotProcedures(t *testing.T) {
 			"previous_snapshot_id:bigint\tcurrent_snapshot_id:bigint\n$2\t$1\nCALL", "1,2"},
 		{"rollback, catalog-qualified", []string{"CALL icegate.system.rollback_to_snapshot(\"TABLE\" => 'icegate.public.t', snapshot_id => $1)"},
 			"previous", "1,2"},
+		{"rollback, spark_catalog", []string{"CALL spark_catalog.system.rollback_to_snapshot(table => 't', snapshot_id => $1)"},
+			"previous", "1,2"},
 		{"rollback, expression", []string{`CALL system.rollback_to_snapshot('t', (SELECT snapshot_id FROM "t$snapshots" ORDER BY committed_at, snapshot_id LIMIT 1))`},
 			"previous", "1"},
 		{"rollback to head", []string{"CALL system.rollback_to_snapshot('t', $2)"},

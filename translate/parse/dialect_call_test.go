@@ -87,3 +87,22 @@ func TestRewriteCallsErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCallDialectPerStatement: each statement of a query string gets its
+// own CallDialect, and the NamedArgExpr's location finds the name.
+func TestCallDialectPerStatement(t *testing.T) {
+	stmts, err := Parse("CALL system.a(table => 't');\nSELECT 1; CALL system.b('u', to => 'v')", testConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stmts) != 3 || stmts[0].Call == nil || stmts[1].Call != nil || stmts[2].Call == nil {
+		t.Fatalf("calls: %+v", stmts)
+	}
+	for i, want := range map[int]string{0: "table", 2: "to"} {
+		args := stmts[i].Node.GetCallStmt().GetFunccall().Args
+		na := args[len(args)-1].GetNamedArgExpr()
+		if got := stmts[i].Call.ArgNames[na.Location]; got != want {
+			t.Errorf("statement %d: name %q, want %q", i, got, want)
+		}
+	}
+}
