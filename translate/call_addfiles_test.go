@@ -80,7 +80,7 @@ func TestAddFiles(t *testing.T) {
 		{"CALL system.add_files('t', '`parquet`.`" + filepath.Join(dir, "nope") + "`')", "error (58P01)"},
 		{"CALL system.add_files('t', '`orc`.`" + src + "`')", "error (0A000): add_files of orc files"},
 		{"CALL system.add_files('t', 'db.src')", "error (0A000): add_files from a table"},
-		{"CALL system.add_files('t', '`parquet`.`" + src + "`', map('p', '1'))", "error (0A000): add_files with partition_filter"},
+		{"CALL system.add_files('t', '`parquet`.`" + src + "`', map('p', '1'))", `error (22023): partition_filter names "p", which is not a partition column`},
 	} {
 		if got := statementOutput(s, c.call); !strings.HasPrefix(got, c.want) {
 			t.Errorf("%s: %s, want %s", c.call, got, c.want)
@@ -107,7 +107,51 @@ func TestAddFiles(t *testing.T) {
 	}
 
 	run(t, s, "CREATE TABLE p (id int, s text) PARTITIONED BY (id)")
-	if got := statementOutput(s, "CALL system.add_files('p', '`parquet`.`"+src+"`')"); !strings.HasPrefix(got, "error (0A000): add_files into a partitioned table") {
-		t.Errorf("partitioned: %s", got)
+	if got := statementOutput(s, "CALL system.add_files('p', '`parquet`.`"+src+"`')"); !strings.HasPrefix(got, `error (22023): file "`) {
+		t.Errorf("partitioned, files in no partition directory: %s", got)
+	}
+	run(t, s, "CREATE TABLE b (id int, s text) PARTITIONED BY (bucket(4, id))")
+	if got := statementOutput(s, "CALL system.add_files('b', '`parquet`.`"+src+"`')"); !strings.HasPrefix(got, "error (0A000): add_files into a table partitioned by bucket") {
+		t.Errorf("bucket-partitioned: %s", got)
+	}
+}
+
+// TestAddFilesPartitioned: Hive-style files (column=value directories, the
+// partition column not in the files) into a table partitioned by identity
+// transforms; partition_filter picks directories.
+func TestAddFilesPartitioned(t *testing.T) {
+	s, _, dir := newWriteSession(t)
+	src := filepath.Join(dir, "hive")
+	writePlainParquet(t, filepath.Join(src, "region=eu", "day=2024-05-01", "a.parquet"), []plainRow{{1, "a"}, {2, "b"}})
+	writePlainParquet(t, filepath.Join(src, "region=eu", "day=2024-05-02", "b.parquet"), []plainRow{{3, "c"}})
+	writePlainParquet(t, filepath.Join(src, "region=us", "day=2024-05-01", "c.parquet"), []plainRow{{4, "d"}})
+	writePlainParquet(t, filepath.Join(src, "region=__HIVE_DEFAULT_PARTITION__", "day=2024-05-01", "d.parquet"), []plainRow{{5, "e"}})
+	run(t, s, "CREATE TABLE p (id int, s text, region text, day date) PARTITIONED BY (region, day)")
+	got := callOutput(t, s, "CALL system.add_files('p', '`parquet`.`"+src+"`')")
+	if want := "added_files_count:bigint\tchanged_partition_count:bigint\n4\t4\nCALL"; !strings.HasPrefix(got, want) {
+		t.Fatalf("add_files:\n%s\nwant\n%s", got, want)
+	}
+	if got := strings.Join(queryRows(t, s, "SELECT id, region, day FROM p ORDER BY id"), ","); got != "1\teu\t2024-05-01,2\teu\t2024-05-01,3\teu\t2024-05-02,4\tus\t2024-05-01,5\tNULL\t2024-05-01" {
+		t.Errorf("rows: %s", got)
+	}
+	if got := queryRows(t, s, "SELECT count(*) FROM p WHERE region = 'eu' AND day = DATE '2024-05-01'"); got[0] != "2" {
+		t.Errorf("pruned count: %s", got[0])
+	}
+
+	run(t, s, "CREATE TABLE q (id int, s text, region text NOT NULL, day date) PARTITIONED BY (region, day)")
+	got = callOutput(t, s, "CALL system.add_files(table => 'q', source_table => '`parquet`.`"+src+"`', partition_filter => map('region', 'eu'))")
+	if !strings.Contains(got, "\n2\t2\n") {
+		t.Errorf("partition_filter: %s", got)
+	}
+	if got := strings.Join(queryRows(t, s, "SELECT id FROM q ORDER BY id"), ","); got != "1,2,3" {
+		t.Errorf("rows with partition_filter: %s", got)
+	}
+	if got := statementOutput(s, "CALL system.add_files('q', '`parquet`.`"+src+"`', check_duplicate_files => false)"); !strings.HasPrefix(got, "error (23502)") || !strings.Contains(got, "NOT NULL") {
+		t.Errorf("NULL partition of a NOT NULL column: %s", got)
+	}
+	bad := filepath.Join(dir, "badhive")
+	writePlainParquet(t, filepath.Join(bad, "region=eu", "day=May", "a.parquet"), []plainRow{{1, "a"}})
+	if got := statementOutput(s, "CALL system.add_files('q', '`parquet`.`"+bad+"`')"); !strings.HasPrefix(got, `error (22P02): invalid partition value "May" for column "day"`) {
+		t.Errorf("bad partition value: %s", got)
 	}
 }

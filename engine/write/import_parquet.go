@@ -19,8 +19,12 @@ import (
 // Parquet type that reads as the column's type; a required column is
 // there), copies the file from the local path src to the written path dst
 // through out, and returns the data file to commit (record count and size;
-// no column metrics). A failed or cancelled copy removes what it wrote.
-func ImportParquet(ctx context.Context, src string, out catalog.OutputIO, dst string, schema *catalog.Schema) (_ *catalog.DataFile, err error) {
+// no column metrics). Columns in fromPartition (field ids of identity
+// partition sources) may be missing from the file, as Hive-style
+// partitioned files lack them: readers take their values from the
+// partition tuple, which the caller sets. A failed or cancelled copy
+// removes what it wrote.
+func ImportParquet(ctx context.Context, src string, out catalog.OutputIO, dst string, schema *catalog.Schema, fromPartition map[int]bool) (_ *catalog.DataFile, err error) {
 	f, err := os.Open(src)
 	if err != nil {
 		return nil, pgerr.Wrap(err, pgerr.UndefinedFile, "could not open file \"%s\": %v", src, err)
@@ -34,7 +38,7 @@ func ImportParquet(ctx context.Context, src string, out catalog.OutputIO, dst st
 	if err != nil {
 		return nil, pgerr.Wrap(err, pgerr.InvalidParameterValue, "file \"%s\" is not a Parquet file: %v", src, err)
 	}
-	if err := checkImportSchema(src, pf.Schema().Fields(), schema.Fields); err != nil {
+	if err := checkImportSchema(src, pf.Schema().Fields(), schema.Fields, fromPartition); err != nil {
 		return nil, err
 	}
 	w, err := out.Create(ctx, dst)
@@ -72,7 +76,7 @@ func (c *ctxReaderAt) ReadAt(p []byte, off int64) (int, error) {
 
 // checkImportSchema matches a file's top-level columns to the table's by
 // name, as the scan does for files without field ids.
-func checkImportSchema(src string, file []parquet.Field, table []catalog.NestedField) error {
+func checkImportSchema(src string, file []parquet.Field, table []catalog.NestedField, fromPartition map[int]bool) error {
 	for _, col := range table {
 		var pf parquet.Field
 		for _, f := range file {
@@ -90,7 +94,7 @@ func checkImportSchema(src string, file []parquet.Field, table []catalog.NestedF
 			}
 		}
 		if pf == nil {
-			if col.Required && col.InitialDefault == nil {
+			if col.Required && col.InitialDefault == nil && !fromPartition[col.ID] {
 				return pgerr.New(pgerr.NotNullViolation, "file \"%s\" has no column \"%s\", which the table requires", src, col.Name)
 			}
 			continue

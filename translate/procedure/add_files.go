@@ -6,12 +6,16 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/write"
@@ -27,7 +31,10 @@ import (
 // Their columns are matched by name: the commit sets the table's name
 // mapping (schema.name-mapping.default) when it has none, so every reader
 // finds them. With check_duplicate_files (the default) a file added before
-// and still in the table is refused with 55000.
+// and still in the table is refused with 55000. A table partitioned by
+// identity transforms takes Hive-style files: each file's partition values
+// come from the column=value directories above it (NULL for
+// __HIVE_DEFAULT_PARTITION__), and partition_filter picks some of them.
 
 func addFilesProcedures() []*Procedure {
 	return []*Procedure{{
@@ -54,19 +61,45 @@ func addFiles(ctx context.Context, env Env, args Args) ([][]any, error) {
 	if format := strings.ToLower(m[1]); format != "parquet" {
 		return nil, pgerr.NotYet("add_files of " + format + " files")
 	}
-	if args.Has("partition_filter") {
-		return nil, pgerr.NotYet("add_files with partition_filter")
-	}
 	t, mc, err := env.Table(ctx, table)
 	if err != nil {
 		return nil, err
 	}
-	if spec := t.Metadata.SpecByID(t.Metadata.DefaultSpecID); spec != nil && len(spec.Fields) > 0 {
-		return nil, pgerr.NotYet("add_files into a partitioned table")
-	}
-	files, err := sourceFiles(env, m[2])
+	schema := t.Metadata.CurrentSchema()
+	parts, err := identityPartitions(t.Metadata)
 	if err != nil {
 		return nil, err
+	}
+	filter, _ := args.Map("partition_filter")
+	for k := range filter {
+		if !slices.ContainsFunc(parts, func(p partColumn) bool { return p.matches(k) }) {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "partition_filter names \"%s\", which is not a partition column of the table", k)
+		}
+	}
+	root, files, err := sourceFiles(env, m[2])
+	if err != nil {
+		return nil, err
+	}
+	// Each file's partition tuple from its key=value directories.
+	tuples := make([][]any, 0, len(files))
+	kept := files[:0]
+	for _, f := range files {
+		tuple, ok, err := partitionOf(root, f, parts, filter)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			kept = append(kept, f)
+			tuples = append(tuples, tuple)
+		}
+	}
+	files = kept
+	if len(files) == 0 {
+		return [][]any{{int64(0), int64(0)}}, nil
+	}
+	fromPartition := map[int]bool{}
+	for _, p := range parts {
+		fromPartition[p.field.ID] = true
 	}
 	live := map[string]bool{}
 	if check {
@@ -93,8 +126,8 @@ func addFiles(ctx context.Context, env Env, args Args) ([][]any, error) {
 	}()
 	var dup []string
 	dataDir := catalog.DataLocation(t.Metadata)
-	schema := t.Metadata.CurrentSchema()
-	for _, src := range files {
+	changed := map[string]bool{}
+	for i, src := range files {
 		sum := sha256.Sum256([]byte(src))
 		dst := dataDir + "/imported-" + hex.EncodeToString(sum[:8]) + "-" + filepath.Base(src)
 		if live[dst] {
@@ -104,16 +137,18 @@ func addFiles(ctx context.Context, env Env, args Args) ([][]any, error) {
 		if !check {
 			dst = dataDir + "/imported-" + randomHex() + "-" + filepath.Base(src)
 		}
-		df, err := write.ImportParquet(ctx, src, out, dst, schema)
+		df, err := write.ImportParquet(ctx, src, out, dst, schema, fromPartition)
 		if err != nil && errors.Is(err, catalog.ErrAlreadyExists) {
 			// Added before and since removed from the table: the old copy
 			// may still be read by time travel.
-			df, err = write.ImportParquet(ctx, src, out, dataDir+"/imported-"+randomHex()+"-"+filepath.Base(src), schema)
+			df, err = write.ImportParquet(ctx, src, out, dataDir+"/imported-"+randomHex()+"-"+filepath.Base(src), schema, fromPartition)
 		}
 		if err != nil {
 			return nil, err
 		}
 		df.SpecID = t.Metadata.DefaultSpecID
+		df.Partition = tuples[i]
+		changed[fmt.Sprint(tuples[i]...)] = true
 		added = append(added, df)
 	}
 	if len(dup) > 0 {
@@ -131,50 +166,167 @@ func addFiles(ctx context.Context, env Env, args Args) ([][]any, error) {
 		return nil, err
 	}
 	committed = true
-	changed := int64(0)
-	if len(added) > 0 {
-		changed = 1
+	return [][]any{{int64(len(added)), int64(len(changed))}}, nil
+}
+
+// partColumn is an identity partition field of the table's spec and its
+// source column.
+type partColumn struct {
+	pf    catalog.PartitionField
+	field *catalog.NestedField
+}
+
+// matches reports whether a directory key or filter key names the column
+// (its name or the partition field's, in any case).
+func (p partColumn) matches(key string) bool {
+	return strings.EqualFold(key, p.field.Name) || strings.EqualFold(key, p.pf.Name)
+}
+
+// identityPartitions lists the fields of the table's default spec; add_files
+// takes only identity partitions, whose values the files' directories give.
+func identityPartitions(m *catalog.TableMetadata) ([]partColumn, error) {
+	spec := m.SpecByID(m.DefaultSpecID)
+	if spec == nil {
+		return nil, nil
 	}
-	return [][]any{{int64(len(added)), changed}}, nil
+	var out []partColumn
+	for _, pf := range spec.Fields {
+		f := m.CurrentSchema().FindField(pf.SourceID)
+		if pf.Transform.Name != "identity" || f == nil {
+			return nil, pgerr.NotYet("add_files into a table partitioned by " + pf.Transform.Name + "(" + pf.Name + ")")
+		}
+		p, ok := f.Type.(*catalog.PrimitiveType)
+		if !ok || !slices.Contains([]catalog.TypeID{catalog.TBoolean, catalog.TInt, catalog.TLong, catalog.TDate, catalog.TString}, p.ID) {
+			return nil, pgerr.NotYet("add_files into a table partitioned by a column of type " + f.Type.String())
+		}
+		out = append(out, partColumn{pf: pf, field: f})
+	}
+	return out, nil
+}
+
+// hiveNull is the directory value Hive and Spark write for NULL.
+const hiveNull = "__HIVE_DEFAULT_PARTITION__"
+
+// partitionOf reads a file's partition tuple from the key=value
+// directories between root and it; ok is false when partition_filter
+// leaves it out.
+func partitionOf(root, file string, parts []partColumn, filter map[string]string) (tuple []any, ok bool, err error) {
+	if len(parts) == 0 {
+		return []any{}, true, nil
+	}
+	rel, err := filepath.Rel(root, filepath.Dir(file))
+	if err != nil {
+		return nil, false, err
+	}
+	dirs := map[string]string{}
+	for _, c := range strings.Split(filepath.ToSlash(rel), "/") {
+		if k, v, found := strings.Cut(c, "="); found {
+			if u, err := url.PathUnescape(v); err == nil {
+				v = u
+			}
+			dirs[strings.ToLower(k)] = v
+		}
+	}
+	for k, v := range filter {
+		if dirs[strings.ToLower(k)] != v {
+			return nil, false, nil
+		}
+	}
+	for _, p := range parts {
+		raw, found := dirs[strings.ToLower(p.field.Name)]
+		if !found {
+			raw, found = dirs[strings.ToLower(p.pf.Name)]
+		}
+		if !found {
+			return nil, false, pgerr.New(pgerr.InvalidParameterValue, "file \"%s\" is in no directory %s=<value>", file, p.field.Name).
+				WithHint("add_files takes the files of a partitioned table from directories named column=value, one level per partition column.")
+		}
+		v, err := partitionValue(raw, p.field)
+		if err != nil {
+			return nil, false, err
+		}
+		if v == nil && p.field.Required {
+			return nil, false, pgerr.New(pgerr.NotNullViolation, "file \"%s\" is in the NULL partition of column \"%s\", which is NOT NULL", file, p.field.Name)
+		}
+		tuple = append(tuple, v)
+	}
+	return tuple, true, nil
+}
+
+// partitionValue converts a directory's value to the column's type.
+func partitionValue(raw string, f *catalog.NestedField) (any, error) {
+	if raw == hiveNull {
+		return nil, nil
+	}
+	bad := func() error {
+		return pgerr.New(pgerr.InvalidTextRepresentation, "invalid partition value \"%s\" for column \"%s\" of type %s", raw, f.Name, f.Type)
+	}
+	switch f.Type.(*catalog.PrimitiveType).ID {
+	case catalog.TBoolean:
+		b, err := strconv.ParseBool(raw)
+		if err != nil {
+			return nil, bad()
+		}
+		return b, nil
+	case catalog.TInt:
+		i, err := strconv.ParseInt(raw, 10, 32)
+		if err != nil {
+			return nil, bad()
+		}
+		return int32(i), nil
+	case catalog.TLong:
+		i, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil {
+			return nil, bad()
+		}
+		return i, nil
+	case catalog.TDate:
+		d, err := time.Parse("2006-01-02", raw)
+		if err != nil {
+			return nil, bad()
+		}
+		return int32(d.Unix() / 86400), nil
+	}
+	return raw, nil
 }
 
 // sourceFiles lists the Parquet files of a source path: the file itself,
 // or the *.parquet files under a directory (names starting with . or _,
 // Spark's _SUCCESS and checksum files, skipped), sorted. The path must be
-// in the warehouse.
-func sourceFiles(env Env, path string) ([]string, error) {
+// in the warehouse. root is where partition directories start: the
+// directory given, or for a single file the warehouse.
+func sourceFiles(env Env, path string) (root string, files []string, err error) {
 	w, ok := env.(interface{ Warehouse() (string, bool) })
 	if !ok {
-		return nil, pgerr.NotYet("add_files with this catalog")
+		return "", nil, pgerr.NotYet("add_files with this catalog")
 	}
 	warehouse, ok := w.Warehouse()
 	if !ok {
-		return nil, pgerr.NotYet("add_files with this catalog")
+		return "", nil, pgerr.NotYet("add_files with this catalog")
 	}
 	local := strings.TrimPrefix(strings.TrimPrefix(path, "file://"), "file:")
 	if !filepath.IsAbs(local) {
-		return nil, pgerr.New(pgerr.InvalidParameterValue, "source path \"%s\" is not absolute", path)
+		return "", nil, pgerr.New(pgerr.InvalidParameterValue, "source path \"%s\" is not absolute", path)
 	}
 	real, err := filepath.EvalSymlinks(filepath.Clean(local))
 	if err != nil {
-		return nil, pgerr.Wrap(err, pgerr.UndefinedFile, "could not find \"%s\"", path)
+		return "", nil, pgerr.Wrap(err, pgerr.UndefinedFile, "could not find \"%s\"", path)
 	}
-	root, err := filepath.EvalSymlinks(warehouse)
+	wroot, err := filepath.EvalSymlinks(warehouse)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
-	if real != root && !strings.HasPrefix(real, root+string(filepath.Separator)) {
-		return nil, pgerr.New(pgerr.InsufficientPrivilege, "source path \"%s\" is outside the warehouse", path).
+	if real != wroot && !strings.HasPrefix(real, wroot+string(filepath.Separator)) {
+		return "", nil, pgerr.New(pgerr.InsufficientPrivilege, "source path \"%s\" is outside the warehouse", path).
 			WithHint("add_files reads files inside the warehouse directory only.")
 	}
 	st, err := os.Stat(real)
 	if err != nil {
-		return nil, pgerr.Wrap(err, pgerr.UndefinedFile, "could not stat \"%s\": %v", path, err)
+		return "", nil, pgerr.Wrap(err, pgerr.UndefinedFile, "could not stat \"%s\": %v", path, err)
 	}
 	if !st.IsDir() {
-		return []string{real}, nil
+		return wroot, []string{real}, nil
 	}
-	var files []string
 	err = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -192,13 +344,13 @@ func sourceFiles(env Env, path string) ([]string, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, pgerr.Wrap(err, pgerr.IOError, "could not list \"%s\": %v", path, err)
+		return "", nil, pgerr.Wrap(err, pgerr.IOError, "could not list \"%s\": %v", path, err)
 	}
 	if len(files) == 0 {
-		return nil, pgerr.New(pgerr.InvalidParameterValue, "no Parquet files under \"%s\"", path)
+		return "", nil, pgerr.New(pgerr.InvalidParameterValue, "no Parquet files under \"%s\"", path)
 	}
 	slices.Sort(files)
-	return files, nil
+	return real, files, nil
 }
 
 func randomHex() string {
