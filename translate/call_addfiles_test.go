@@ -2,14 +2,17 @@ package translate
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/translate/procedure"
 )
 
 type plainRow struct {
@@ -153,5 +156,69 @@ func TestAddFilesPartitioned(t *testing.T) {
 	writePlainParquet(t, filepath.Join(bad, "region=eu", "day=May", "a.parquet"), []plainRow{{1, "a"}})
 	if got := statementOutput(s, "CALL system.add_files('q', '`parquet`.`"+bad+"`')"); !strings.HasPrefix(got, `error (22P02): invalid partition value "May" for column "day"`) {
 		t.Errorf("bad partition value: %s", got)
+	}
+}
+
+// hookEnv runs hook before the n-th table load returns (1-based).
+type hookEnv struct {
+	*callEnv
+	n, calls int
+	hook     func()
+}
+
+func (e *hookEnv) Table(ctx context.Context, name string) (*catalog.Table, catalog.MutableCatalog, error) {
+	t, mc, err := e.callEnv.Table(ctx, name)
+	e.calls++
+	if err == nil && e.calls == e.n {
+		e.hook()
+	}
+	return t, mc, err
+}
+
+// TestAddFilesRaceAndCancel: add_files whose commit loses the race to an
+// INSERT stages again and keeps both; one cancelled before its commit
+// leaves the table as it was and removes the copies it made.
+func TestAddFilesRaceAndCancel(t *testing.T) {
+	s, cat, dir := newWriteSession(t)
+	other, err := NewBackend(cat, Options{}).NewSession(context.Background(), StartupInfo{User: "tester", Database: "icegate"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, s, "CREATE TABLE t (id int, s text)")
+	src := filepath.Join(dir, "staging")
+	writePlainParquet(t, filepath.Join(src, "a.parquet"), []plainRow{{1, "a"}, {2, "b"}})
+	p, _ := procedure.Lookup("add_files")
+	args := procedure.Args{"table": "t", "source_table": "`parquet`.`" + src + "`", "check_duplicate_files": true}
+
+	// The second load is the commit's: another session inserts after it.
+	env := &hookEnv{callEnv: &callEnv{sess: s, now: time.Now()}, n: 2, hook: func() {
+		if out := statementOutput(other.(*session), "INSERT INTO t VALUES (9, 'z')"); out != "INSERT 0 1" {
+			t.Errorf("concurrent insert: %s", out)
+		}
+	}}
+	if _, err := p.Run(context.Background(), env, args); err != nil {
+		t.Fatalf("add_files racing an insert: %v", err)
+	}
+	if env.calls != 3 {
+		t.Errorf("%d table loads, want 3 (the commit staged again after losing the race)", env.calls)
+	}
+	if got := strings.Join(queryRows(t, s, "SELECT id FROM t ORDER BY id"), ","); got != "1,2,9" {
+		t.Errorf("rows after the race: %s", got)
+	}
+
+	// Cancelled after the copies, before the commit.
+	writePlainParquet(t, filepath.Join(dir, "more", "b.parquet"), []plainRow{{3, "c"}})
+	before := len(importedFiles(t, dir))
+	ctx, cancel := context.WithCancel(context.Background())
+	env = &hookEnv{callEnv: &callEnv{sess: s, now: time.Now()}, n: 2, hook: cancel}
+	args["source_table"] = "`parquet`.`" + filepath.Join(dir, "more") + "`"
+	if _, err := p.Run(ctx, env, args); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled add_files: %v", err)
+	}
+	if got := strings.Join(queryRows(t, s, "SELECT id FROM t ORDER BY id"), ","); got != "1,2,9" {
+		t.Errorf("rows after the cancelled call: %s", got)
+	}
+	if after := len(importedFiles(t, dir)); after != before {
+		t.Errorf("%d imported files after the cancelled call, want %d", after, before)
 	}
 }
