@@ -210,19 +210,23 @@ func (c *callStatement) Execute(ctx context.Context, params []*string) (Rows, er
 	if s.tx != nil && !s.tx.implicit {
 		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "%s cannot run inside a transaction block", what)
 	}
+	s.newStatementSnapshot() // argument subqueries see the catalog as it is now
 	nodes, err := c.withParams(params)
 	if err != nil {
 		return nil, err
 	}
+	// statement_timeout and a cancel end a procedure as any statement.
+	ctx, cancel := s.withStatementTimeout(ctx)
+	defer cancel()
 	env := &callEnv{sess: s, now: time.Now()}
 	args, err := c.bind(ctx, env, nodes)
 	if err != nil {
-		return nil, err
+		return nil, statementErr(ctx, err)
 	}
 	rows, err := c.proc.Run(ctx, env, args)
 	if err != nil {
 		table, _ := args.String("table")
-		return nil, catalogError(err, kindTable, table)
+		return nil, statementErr(ctx, catalogError(err, kindTable, table))
 	}
 	if c.trino != nil {
 		return &emptyRows{tag: "ALTER TABLE", notices: env.notices}, nil

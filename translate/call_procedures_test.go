@@ -299,3 +299,15 @@ func TestCallParameters(t *testing.T) {
 		t.Errorf("string argument: %v", err)
 	}
 }
+
+// TestCallStatementTimeout: statement_timeout ends a procedure as any
+// statement (57014), here while its argument is evaluated.
+func TestCallStatementTimeout(t *testing.T) {
+	s, _, _ := newWriteSession(t)
+	run(t, s, "CREATE TABLE t (id int)")
+	run(t, s, "SET statement_timeout = 50")
+	got := statementOutput(s, "CALL system.rollback_to_snapshot('t', (SELECT count(*) FROM generate_series(1, 100000000)))")
+	if !strings.HasPrefix(got, "error (57014): canceling statement due to statement timeout") {
+		t.Errorf("got %s", got)
+	}
+}
