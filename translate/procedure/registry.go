@@ -6,5 +6,7 @@ import "slices"
 func Builtins() []*Procedure {
 	return slices.Concat(
 		snapshotProcedures(), // snapshot.go
+		addFilesProcedures(), // add_files.go
+		registerProcedures(), // register.go
 	)
 }
