@@ -293,6 +293,10 @@ func (u RemoveSchemas) apply(b *MetadataBuilder) error {
 	return nil
 }
 
+// longExpiration is how many snapshots (or files) make an expiration long
+// enough to report its progress.
+const longExpiration = 100
+
 // expireCommitAttempts bounds how often an expiration that lost a race is
 // planned and committed again.
 const expireCommitAttempts = 10
@@ -362,8 +366,8 @@ func ExpireSnapshots(ctx context.Context, cat MutableCatalog, id Identifier, o E
 			}
 			return nil, fmt.Errorf("expire snapshots of %s: %w", name, err)
 		}
-		if o.Progress != nil {
-			o.Progress(fmt.Sprintf("expired %d snapshots of %s; deleting the files only they reached", len(plan.Snapshots), name))
+		if o.Progress != nil && len(plan.Snapshots) >= longExpiration {
+			o.Progress(fmt.Sprintf("expired %d snapshots of %s; finding the files only they reached", len(plan.Snapshots), name))
 		}
 		if err := deleteExpiredFiles(ctx, cat, tbl, after, res, o); err != nil {
 			return res, fmt.Errorf("%d snapshots of %s were expired, but deleting their files stopped (remove_orphan_files removes the rest): %w", len(plan.Snapshots), name, err)
@@ -575,6 +579,9 @@ func deleteExpiredFiles(ctx context.Context, cat MutableCatalog, tbl, after *Tab
 	if err != nil {
 		return err
 	}
+	if o.Progress != nil && len(files) >= longExpiration {
+		o.Progress(fmt.Sprintf("deleting %d files", len(files)))
+	}
 	workers := o.MaxConcurrentDeletes
 	if workers <= 0 {
 		workers = 4
@@ -650,7 +657,7 @@ feed:
 // filesystem catalog it deletes only files inside the table's directory;
 // elsewhere it goes through the table's OutputIO.
 func tableFileRemover(cat MutableCatalog, tbl *Table) (func(ctx context.Context, local, written string) (bool, error), error) {
-	if fsc, ok := cat.(*Filesystem); ok {
+	if fsc, ok := filesystemOf(cat); ok {
 		dir, err := fsc.tableDir(tbl.Ident)
 		if err != nil {
 			return nil, err

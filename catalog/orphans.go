@@ -56,7 +56,7 @@ type OrphanOptions struct {
 // and returns their locations (the table's location followed by the path
 // under it), sorted.
 func RemoveOrphanFiles(ctx context.Context, cat MutableCatalog, id Identifier, o OrphanOptions) ([]string, error) {
-	c, ok := cat.(*Filesystem)
+	c, ok := filesystemOf(cat)
 	if !ok {
 		return nil, pgerr.Unsupported("remove_orphan_files in a catalog other than the filesystem catalog")
 	}
@@ -344,4 +344,26 @@ feed:
 		return firstErr
 	}
 	return ctx.Err()
+}
+
+// Wrapper is a MutableCatalog that adds to another one (a session's
+// bookkeeping of its commits): what needs the catalog underneath (listing
+// a table's directory) finds it through Unwrap.
+type Wrapper interface {
+	Unwrap() MutableCatalog
+}
+
+// filesystemOf finds the filesystem catalog cat is or wraps.
+func filesystemOf(cat MutableCatalog) (*Filesystem, bool) {
+	for range 10 {
+		switch c := cat.(type) {
+		case *Filesystem:
+			return c, true
+		case Wrapper:
+			cat = c.Unwrap()
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
 }
