@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -132,7 +133,16 @@ func PlanExpire(m *TableMetadata, o ExpireOptions) (*ExpirePlan, error) {
 
 	plan := &ExpirePlan{}
 	retainedRefs := map[string]SnapshotRef{}
-	for name, ref := range m.Refs {
+	refs := m.Refs
+	if _, ok := refs["main"]; !ok && m.CurrentSnapshotID != nil {
+		// Metadata that names its current snapshot without a main branch.
+		refs = maps.Clone(refs)
+		if refs == nil {
+			refs = map[string]SnapshotRef{}
+		}
+		refs["main"] = SnapshotRef{SnapshotID: *m.CurrentSnapshotID, Type: "branch"}
+	}
+	for name, ref := range refs {
 		snap := m.SnapshotByID(ref.SnapshotID)
 		if name != "main" {
 			limit := maxRefAge
@@ -323,6 +333,9 @@ func ExpireSnapshots(ctx context.Context, cat MutableCatalog, id Identifier, o E
 			return nil, err
 		}
 		base := tbl.Metadata
+		if err := checkGCEnabled(base, "expire snapshots of", name); err != nil {
+			return nil, err
+		}
 		plan, err := PlanExpire(base, o)
 		if err != nil {
 			return nil, err
@@ -375,6 +388,21 @@ func ExpireSnapshots(ctx context.Context, cat MutableCatalog, id Identifier, o E
 		return res, nil
 	}
 	return nil, fmt.Errorf("expire snapshots of %s: gave up after %d concurrent commits: %w", name, expireCommitAttempts, lastErr)
+}
+
+// PropGCEnabled is the table property that, false, forbids deleting the
+// files of the table's snapshots (another table may share them).
+const PropGCEnabled = "gc.enabled"
+
+// checkGCEnabled refuses to delete files of a table whose gc.enabled is
+// false (55000).
+func checkGCEnabled(m *TableMetadata, what, name string) error {
+	if v, ok := m.Properties[PropGCEnabled]; ok && strings.EqualFold(strings.TrimSpace(v), "false") {
+		return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot %s table \"%s\": gc.enabled is false", what, name).
+			WithDetail("Deleting its files may break other tables that share them.").
+			WithHint("ALTER TABLE %s SET TBLPROPERTIES ('gc.enabled' = 'true') allows it.", name)
+	}
+	return nil
 }
 
 // unusedMetadata returns the partition specs and schemas (never the default

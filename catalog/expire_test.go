@@ -464,3 +464,38 @@ func TestMetadataPrunedByExpire(t *testing.T) {
 		t.Errorf("metadata files %v, log %v", names, tbl.Metadata.MetadataLog)
 	}
 }
+
+// TestGCDisabled: with gc.enabled false neither expiration nor orphan
+// removal runs (55000), and nothing changes.
+func TestGCDisabled(t *testing.T) {
+	ctx := context.Background()
+	cat := newWarehouse(t)
+	id, tbl := newEvents(t, cat, "ev", 2, map[string]string{PropGCEnabled: "False"})
+	tbl, _ = appendN(t, cat, id, tbl, 3, "g")
+	_, err := ExpireSnapshots(ctx, cat, id, ExpireOptions{OlderThan: time.Now().Add(time.Hour)})
+	if pe := pgerr.As(err); pe == nil || pe.Code != pgerr.ObjectNotInPrerequisiteState {
+		t.Errorf("expire: %v", err)
+	}
+	_, err = RemoveOrphanFiles(ctx, cat, id, OrphanOptions{OlderThan: time.Now()})
+	if pe := pgerr.As(err); pe == nil || pe.Code != pgerr.ObjectNotInPrerequisiteState {
+		t.Errorf("remove orphan files: %v", err)
+	}
+	if got := reload(t, cat, id); got.MetadataLocation != tbl.MetadataLocation {
+		t.Errorf("committed with gc.enabled false")
+	}
+}
+
+// TestExpireWithoutMainRef: metadata naming its current snapshot without
+// a main branch still keeps that snapshot.
+func TestExpireWithoutMainRef(t *testing.T) {
+	one, two := int64(1), int64(2)
+	m := &TableMetadata{Snapshots: []*Snapshot{{SnapshotID: 1, TimestampMs: 10}, {SnapshotID: 2, ParentSnapshotID: &one, TimestampMs: 20}}}
+	m.CurrentSnapshotID = &two
+	plan, err := PlanExpire(m, ExpireOptions{Now: time.UnixMilli(1000), OlderThan: time.UnixMilli(100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(plan.Snapshots, []int64{1}) {
+		t.Errorf("plan %+v", plan)
+	}
+}

@@ -65,6 +65,9 @@ func RemoveOrphanFiles(ctx context.Context, cat MutableCatalog, id Identifier, o
 	if err != nil {
 		return nil, err
 	}
+	if err := checkGCEnabled(tbl.Metadata, "remove orphan files of", name); err != nil {
+		return nil, err
+	}
 	dir, err := c.tableDir(id)
 	if err != nil {
 		return nil, err
