@@ -8,5 +8,6 @@ func Builtins() []*Procedure {
 		snapshotProcedures(), // snapshot.go
 		addFilesProcedures(), // add_files.go
 		registerProcedures(), // register.go
+		expireProcedures(),   // expire.go, orphans.go
 	)
 }
