@@ -114,10 +114,15 @@ func ParseOptions(tableProps, opts map[string]string) (Options, error) {
 	if o.MaxFileSize, err = positive(opts, OptMaxFileSize, o.TargetFileSize*9/5); err != nil {
 		return o, err
 	}
+	// Spark's bounds around the target; checked only when both sides are
+	// given (Trino's optimize sets a minimum whatever the target).
+	_, minGiven := opts[OptMinFileSize]
+	_, maxGiven := opts[OptMaxFileSize]
+	_, targetGiven := opts[OptTargetFileSize]
 	switch {
-	case o.MinFileSize > o.TargetFileSize:
+	case minGiven && targetGiven && o.MinFileSize > o.TargetFileSize:
 		return o, pgerr.New(pgerr.InvalidParameterValue, "option %s (%d) must not exceed %s (%d)", OptMinFileSize, o.MinFileSize, OptTargetFileSize, o.TargetFileSize)
-	case o.MaxFileSize < o.TargetFileSize:
+	case maxGiven && o.MaxFileSize < o.TargetFileSize:
 		return o, pgerr.New(pgerr.InvalidParameterValue, "option %s (%d) must not be below %s (%d)", OptMaxFileSize, o.MaxFileSize, OptTargetFileSize, o.TargetFileSize)
 	}
 	n, err := positive(opts, OptMinInputFiles, int64(o.MinInputFiles))
