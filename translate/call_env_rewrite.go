@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/procedure"
 )
 
 // rewriteFilter binds rewrite_data_files' where argument, a condition over
@@ -91,4 +92,11 @@ func badWhere(where string, err error) error {
 		e = e.WithDetail("%s", pe.Message)
 	}
 	return e
+}
+
+var _ procedure.RewriteFilterEnv = (*callEnv)(nil)
+
+// RewriteFilter is procedure.RewriteFilterEnv: rewriteFilter.
+func (e *callEnv) RewriteFilter(ctx context.Context, t *catalog.Table, where string) ([]catalog.Predicate, error) {
+	return e.sess.rewriteFilter(ctx, t, where)
 }
