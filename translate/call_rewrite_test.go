@@ -157,6 +157,15 @@ func TestRewriteDataFilesSortedOrder(t *testing.T) {
 	}
 }
 
+func TestRewriteZOrderIdentityPartition(t *testing.T) {
+	s, _, _ := newWriteSession(t)
+	run(t, s, "CREATE TABLE t (id int, part int) USING iceberg PARTITIONED BY (part)")
+	got := callOutput(t, s, "CALL system.rewrite_data_files(table => 't', sort_order => 'zorder(id, part)')")
+	if want := "error (22023): rewrite_data_files: cannot z-order by part, an identity partition column"; !strings.HasPrefix(got, want) {
+		t.Fatalf("got:\n%s", got)
+	}
+}
+
 func TestRewriteManifestsProcedure(t *testing.T) {
 	s, _, _ := newWriteSession(t)
 	run(t, s, "CREATE TABLE t (id int, part int) USING iceberg PARTITIONED BY (part)")

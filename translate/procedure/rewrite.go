@@ -81,6 +81,9 @@ func rewriteDataFiles(ctx context.Context, env Env, args Args) ([][]any, error) 
 			if spec.SortOrder, spec.ZOrder, err = compact.ParseSortOrder(t.Metadata.CurrentSchema(), sortOrder); err != nil {
 				return nil, err
 			}
+			if err := checkZOrder(t.Metadata, spec.ZOrder); err != nil {
+				return nil, err
+			}
 		} else if !hasSortOrder(t.Metadata) {
 			return nil, pgerr.New(pgerr.InvalidParameterValue, "rewrite_data_files: cannot sort table %s, which has no sort order", table).
 				WithHint("Give sort_order, or set the table's order with ALTER TABLE ... WRITE ORDERED BY.")
@@ -108,6 +111,28 @@ func rewriteDataFiles(ctx context.Context, env Env, args Args) ([][]any, error) 
 	}
 	return [][]any{{int4(res.RewrittenDataFiles), int4(res.AddedDataFiles), res.RewrittenBytes,
 		int4(res.FailedDataFiles), int4(res.RemovedDeleteFiles)}}, nil
+}
+
+// checkZOrder refuses a z-order over a column the current spec partitions
+// by identity: its value is the same in every row of a file.
+func checkZOrder(m *catalog.TableMetadata, ids []int) error {
+	spec := m.SpecByID(m.DefaultSpecID)
+	if spec == nil {
+		return nil
+	}
+	for _, id := range ids {
+		for _, f := range spec.Fields {
+			if f.SourceID == id && f.Transform.Name == "identity" {
+				name := f.Name
+				if c := m.CurrentSchema().FindField(id); c != nil {
+					name = c.Name
+				}
+				return pgerr.New(pgerr.InvalidParameterValue, "rewrite_data_files: cannot z-order by %s, an identity partition column", name).
+					WithDetail("Its value is the same in every row of a data file.")
+			}
+		}
+	}
+	return nil
 }
 
 // hasSortOrder reports whether the table's default sort order has fields.
