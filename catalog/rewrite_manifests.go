@@ -35,9 +35,11 @@ type RewriteManifestsResult struct {
 // manifest covers few partitions and its summary prunes well. No file is
 // added or removed: the entries keep their status (as EXISTING), snapshot
 // ids and sequence numbers, and the new snapshot's operation is "replace".
-// Delete manifests and manifests of other specs are carried unchanged.
-// Nothing is committed when there is at most one matching manifest and it
-// would stay one. A lost race recomputes on the new head (the change
+// Delete manifests and manifests of other specs are carried unchanged;
+// manifests left with no live entry (only entries an earlier snapshot
+// deleted) are dropped and count as rewritten. Nothing is committed when
+// there is at most one matching manifest, it would stay one and nothing is
+// dropped. A lost race recomputes on the new head (the change
 // never conflicts); the manifests of failed attempts are removed.
 func RewriteManifests(ctx context.Context, cat MutableCatalog, id Identifier, spec RewriteManifestsSpec) (RewriteManifestsResult, error) {
 	name := qualified(id.Namespace, id.Name)
@@ -94,13 +96,23 @@ func stageRewriteManifests(ctx context.Context, cat MutableCatalog, tbl *Table, 
 	if err != nil {
 		return res, nil, err
 	}
-	var kept []ManifestFile
+	var kept, matched []ManifestFile
 	var entries []ManifestEntry
-	var matched int
 	var bytes int64
+	dropped := 0
 	for _, mf := range list {
 		if err := ctx.Err(); err != nil {
 			return res, nil, err
+		}
+		if mf.AddedFilesCount == nil || mf.ExistingFilesCount == nil {
+			if mf, err = withCounts(ctx, tbl.IO, mf); err != nil {
+				return res, nil, err
+			}
+		}
+		if *mf.AddedFilesCount == 0 && *mf.ExistingFilesCount == 0 {
+			// Only entries an earlier snapshot deleted: nothing to carry.
+			dropped++
+			continue
 		}
 		if mf.Content != ManifestData || mf.SpecID != specID {
 			kept = append(kept, mf)
@@ -114,7 +126,7 @@ func stageRewriteManifests(ctx context.Context, cat MutableCatalog, tbl *Table, 
 			kept = append(kept, mf)
 			continue
 		}
-		matched++
+		matched = append(matched, mf)
 		bytes += mf.Length
 		for _, e := range m.Entries {
 			if e.Status == StatusDeleted {
@@ -129,8 +141,13 @@ func stageRewriteManifests(ctx context.Context, cat MutableCatalog, tbl *Table, 
 	}
 	n := int(max(1, (bytes+target-1)/target))
 	n = min(n, max(1, len(entries)))
-	if matched == 0 || (matched == 1 && n == 1) {
-		return res, nil, nil
+	if len(matched) <= 1 && n == 1 {
+		// The spec's manifests stay as they are.
+		if dropped == 0 {
+			return res, nil, nil
+		}
+		kept = append(matched, kept...)
+		entries, matched = nil, nil
 	}
 	slices.SortStableFunc(entries, func(a, b ManifestEntry) int {
 		return comparePartitions(a.File.Partition, b.File.Partition)
@@ -150,7 +167,7 @@ func stageRewriteManifests(ctx context.Context, cat MutableCatalog, tbl *Table, 
 		dir:        MetadataLocation(meta) + "/", uuid: newUUID(),
 	}
 	var manifests []ManifestFile
-	per := (len(entries) + n - 1) / n
+	per := max(1, (len(entries)+n-1)/n)
 	for i := 0; i < len(entries); i += per {
 		mf, err := w.write(ctx, pspec, ManifestData, entries[i:min(i+per, len(entries))])
 		if err != nil {
@@ -161,7 +178,7 @@ func stageRewriteManifests(ctx context.Context, cat MutableCatalog, tbl *Table, 
 		}
 		manifests = append(manifests, mf)
 	}
-	res = RewriteManifestsResult{Rewritten: matched, Added: len(manifests)}
+	res = RewriteManifestsResult{Rewritten: len(matched) + dropped, Added: len(manifests)}
 	manifests = append(manifests, kept...)
 
 	var seq int64

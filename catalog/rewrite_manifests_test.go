@@ -173,3 +173,33 @@ func mapsEq(a, b map[string]int64) bool {
 	}
 	return true
 }
+
+// Manifests that only list files an earlier snapshot removed are dropped.
+func TestRewriteManifestsDropsDeletedOnly(t *testing.T) {
+	ctx := context.Background()
+	cat := newWarehouse(t)
+	id, tbl := newEvents(t, cat, "events", 2, nil)
+	a, b := fakeData(tbl, "a", "x", 3), fakeData(tbl, "b", "x", 4)
+	for _, f := range []*DataFile{a, b} {
+		var err error
+		if tbl, err = Append(ctx, cat, id, []*DataFile{f}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tbl = mustCommit(t, cat, id, &Change{BaseSnapshotID: headID(tbl), Isolation: SnapshotIsolation,
+		RemovedDataFiles: []*DataFile{b}, ReferencedDataFiles: []string{b.Path}})
+	if n := len(dataManifests(t, tbl)); n != 2 {
+		t.Fatalf("%d data manifests before, want 2 (one of them only listing b as deleted)", n)
+	}
+	res, err := RewriteManifests(ctx, cat, id, RewriteManifestsSpec{})
+	if err != nil || res.Rewritten != 1 || res.Added != 0 {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	tbl = mustLoad(t, cat, id)
+	if n := len(dataManifests(t, tbl)); n != 1 {
+		t.Fatalf("%d data manifests after, want 1", n)
+	}
+	if got := planned(t, tbl); !slices.Equal(got, []string{"a.parquet: "}) {
+		t.Fatalf("planned %v", got)
+	}
+}
