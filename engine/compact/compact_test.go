@@ -510,3 +510,49 @@ func TestParseSortOrder(t *testing.T) {
 		}
 	}
 }
+
+// remove-dangling-deletes also removes delete files that apply to no live
+// data file; without it they stay.
+func TestRemoveDanglingDeletes(t *testing.T) {
+	for _, remove := range []bool{false, true} {
+		t.Run(map[bool]string{false: "kept", true: "removed"}[remove], func(t *testing.T) {
+			e := newTable(t, 2, false, map[string]string{"write.delete.granularity": "partition"})
+			all := e.appendSmall(t, 2, 30)
+			// One delete file naming both files, then both files rewritten
+			// copy-on-write: the delete file names no live file.
+			e.deleteWhere(t, dml.MergeOnRead, func(id int64) bool { return id == 3 || id == 33 })
+			e.deleteWhere(t, dml.CopyOnWrite, func(id int64) bool { return id == 4 || id == 34 })
+			tbl := e.load(t)
+			live, err := liveDeleteFiles(e.ctx, tbl, tbl.Metadata.CurrentSnapshot())
+			if err != nil || len(live) != 1 {
+				t.Fatalf("%d live delete files, %v", len(live), err)
+			}
+			more := e.appendSmall(t, 3, 10) // ids 0-29 again: appendSmall numbers from 0
+			opts := map[string]string{OptMinInputFiles: "2"}
+			if remove {
+				opts[OptRemoveDanglingDeletes] = "true"
+			}
+			res, err := e.rewrite(t, Spec{}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := 0
+			if remove {
+				want = 1
+			}
+			if res.RemovedDeleteFiles != want {
+				t.Fatalf("removed %d delete files, want %d", res.RemovedDeleteFiles, want)
+			}
+			if _, dels := e.fileCounts(t); dels != 1-want {
+				t.Fatalf("%d delete files left, want %d", dels, 1-want)
+			}
+			keep := func(id int64) bool { return id != 3 && id != 33 && id != 4 && id != 34 }
+			want2 := wantRows(all, keep)
+			want2 = append(want2, wantRows(more, nil)...)
+			slices.Sort(want2)
+			if got := e.rows(t); !slices.Equal(got, want2) {
+				t.Fatalf("rows differ: %d vs %d", len(got), len(want2))
+			}
+		})
+	}
+}
