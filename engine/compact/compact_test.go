@@ -556,3 +556,34 @@ func TestRemoveDanglingDeletes(t *testing.T) {
 		})
 	}
 }
+
+// With partial progress a commit that conflicts loses only its own groups.
+func TestPartialProgressKeepsTheOtherCommits(t *testing.T) {
+	e := newTable(t, 2, true, nil)
+	all := e.appendSmall(t, 6, 30)
+	read := e.load(t)
+	gone := func(id int64) bool { return id%3 == 1 && id%10 == 0 } // part 1 only
+	e.deleteWhere(t, dml.MergeOnRead, gone)
+	res, err := e.rewriteOf(t, read, Spec{}, map[string]string{OptPartialProgress: "true", OptPartialProgressMax: "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.RewrittenDataFiles != 12 || res.FailedDataFiles != 6 || res.AddedDataFiles != 2 {
+		t.Fatalf("result %+v, want 12 rewritten and the 6 of part 1 failed", res)
+	}
+	if data, _ := e.fileCounts(t); data != 8 {
+		t.Fatalf("%d data files, want 2 + 6", data)
+	}
+	keep := func(id int64) bool { return !gone(id) }
+	if got, want := e.rows(t), wantRows(all, keep); !slices.Equal(got, want) {
+		t.Fatal("rows differ")
+	}
+	// Without partial progress the same conflict fails the whole rewrite.
+	e2 := newTable(t, 2, true, nil)
+	e2.appendSmall(t, 6, 30)
+	read = e2.load(t)
+	e2.deleteWhere(t, dml.MergeOnRead, gone)
+	if _, err := e2.rewriteOf(t, read, Spec{}, nil); !errors.Is(err, catalog.ErrValidation) {
+		t.Fatalf("without partial progress: %v", err)
+	}
+}
