@@ -141,7 +141,7 @@ func RewriteDataFiles(ctx context.Context, spec Spec) (Result, error) {
 			continue
 		}
 		spec.progress("rewrite_data_files: committing %d rewritten files as %d new files", len(ch.RemovedDataFiles), len(ch.AddedDataFiles))
-		if _, err := catalog.CommitChange(ctx, spec.Catalog, tbl.Ident, ch); err != nil {
+		if err := commit(ctx, spec.Catalog, tbl.Ident, ch); err != nil {
 			w.abort(batch)
 			if !spec.Options.PartialProgress || ctx.Err() != nil {
 				return res, err
@@ -163,6 +163,21 @@ func RewriteDataFiles(ctx context.Context, spec Spec) (Result, error) {
 		return res, firstErr // nothing succeeded: report why
 	}
 	return res, nil
+}
+
+// extraCommitRounds is how many more times commit calls
+// catalog.CommitChange after it gave up on lost races: with many writers
+// at once its retries can run out while the change is still valid. A
+// change another writer made invalid fails at once.
+const extraCommitRounds = 8
+
+func commit(ctx context.Context, cat catalog.MutableCatalog, id catalog.Identifier, ch *catalog.Change) error {
+	_, err := catalog.CommitChange(ctx, cat, id, ch)
+	for round := 0; round < extraCommitRounds && ctx.Err() == nil &&
+		errors.Is(err, catalog.ErrCommitConflict) && !errors.Is(err, catalog.ErrValidation); round++ {
+		_, err = catalog.CommitChange(ctx, cat, id, ch)
+	}
+	return err
 }
 
 func countFailed(res *Result, batch []*group) {

@@ -201,7 +201,7 @@ func RewritePositionDeletes(ctx context.Context, spec PositionDeleteSpec) (Posit
 		abort()
 		return PositionDeleteResult{}, err
 	}
-	if _, err := catalog.CommitChange(ctx, spec.Catalog, tbl.Ident, ch); err != nil {
+	if err := commit(ctx, spec.Catalog, tbl.Ident, ch); err != nil {
 		abort()
 		return PositionDeleteResult{}, err
 	}
