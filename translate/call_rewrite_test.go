@@ -157,6 +157,21 @@ func TestRewriteDataFilesSortedOrder(t *testing.T) {
 	}
 }
 
+// TestRewriteSortByTableOrder: strategy sort without sort_order sorts by
+// the table's write order.
+func TestRewriteSortByTableOrder(t *testing.T) {
+	s, _, _ := newWriteSession(t)
+	run(t, s, "CREATE TABLE t (id int, name text)")
+	for i := range 5 {
+		run(t, s, fmt.Sprintf("INSERT INTO t SELECT g, 'n' || g FROM generate_series(%d, %d) g", i*10, i*10+9))
+	}
+	run(t, s, "ALTER TABLE t WRITE ORDERED BY id DESC")
+	run(t, s, "CALL system.rewrite_data_files(table => 't', strategy => 'sort')")
+	if got := queryRows(t, s, "SELECT id FROM t LIMIT 3"); strings.Join(got, ",") != "49,48,47" {
+		t.Fatalf("first rows %v, want 49,48,47", got)
+	}
+}
+
 func TestRewriteZOrderIdentityPartition(t *testing.T) {
 	s, _, _ := newWriteSession(t)
 	run(t, s, "CREATE TABLE t (id int, part int) USING iceberg PARTITIONED BY (part)")
