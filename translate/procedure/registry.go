@@ -9,5 +9,6 @@ func Builtins() []*Procedure {
 		addFilesProcedures(), // add_files.go
 		registerProcedures(), // register.go
 		expireProcedures(),   // expire.go, orphans.go
+		rewriteProcedures(),  // rewrite.go
 	)
 }
