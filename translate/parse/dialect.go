@@ -90,17 +90,9 @@ func RewriteDialect(sql string, o Config) (string, []*DDLExtras, error) {
 	if !mayHaveDDL(sql) {
 		return sql, mergeExtras, nil
 	}
-	res, err := pg.Scan(sql)
+	toks, err := ScanTokens(sql)
 	if err != nil {
 		return sql, mergeExtras, nil // the parser reports the syntax error
-	}
-	toks := make([]DialectTok, 0, len(res.Tokens))
-	for _, t := range res.Tokens {
-		if int(t.End) > len(sql) || t.Start < 0 {
-			continue
-		}
-		txt := sql[t.Start:t.End]
-		toks = append(toks, DialectTok{Tok: t.Token, Start: int(t.Start), End: int(t.End), Text: txt, Low: strings.ToLower(txt)})
 	}
 	out := []byte(sql)
 	var extras []*DDLExtras
@@ -711,14 +703,9 @@ func ParsePartitionItems(t []DialectTok) ([]PartitionItem, error) {
 // ParsePartitioning reads the partitioning option of the PostgreSQL form
 // (WITH (partitioning = 'days(ts), bucket(16, id)')).
 func ParsePartitioning(s string) ([]PartitionItem, error) {
-	res, err := pg.Scan(s)
+	toks, err := ScanTokens(s)
 	if err != nil {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid partitioning \"%s\": %v", s, err)
-	}
-	toks := make([]DialectTok, 0, len(res.Tokens))
-	for _, t := range res.Tokens {
-		txt := s[t.Start:t.End]
-		toks = append(toks, DialectTok{Tok: t.Token, Start: int(t.Start), End: int(t.End), Text: txt, Low: strings.ToLower(txt)})
 	}
 	items, err := ParsePartitionItems(toks)
 	if err != nil {
