@@ -83,7 +83,7 @@ func (st *insertStatement) Execute(ctx context.Context, params []*string) (Rows,
 	if err != nil {
 		return nil, err
 	}
-	n, err := st.sess.writeRows(ctx, mc, p.Table, p.Schema, op, false)
+	n, err := st.sess.writeRowsTo(ctx, mc, p.Table, p.Schema, op, false, p.Branch)
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +126,9 @@ type tableWrite struct {
 	// immediate commits even inside a transaction block (CREATE TABLE
 	// AS, whose table exists as soon as it is created).
 	immediate bool
+	// branch is the branch committed to ("": main, or the session's WAP
+	// branch).
+	branch string
 }
 
 // newTableWrite starts writing rows of schema (the table's current one)
@@ -184,7 +187,7 @@ func (tw *tableWrite) commit(ctx context.Context, s *session) error {
 	if len(files) == 0 {
 		return nil
 	}
-	ch := &catalog.Change{AddedDataFiles: files}
+	ch := &catalog.Change{AddedDataFiles: files, Branch: tw.branch}
 	if tw.immediate {
 		if err := commitNow(ctx, tw.mc, tw.table.Ident, ch); err != nil {
 			tw.abort()
@@ -212,6 +215,12 @@ func writeError(err error, t *catalog.Table) error {
 // writeRows writes every row of op into t and commits them; it returns the
 // number of rows.
 func (s *session) writeRows(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, schema *catalog.Schema, op engine.Operator, immediate bool) (n int64, err error) {
+	return s.writeRowsTo(ctx, mc, t, schema, op, immediate, "")
+}
+
+// writeRowsTo is writeRows committing to branch ("": main, or the
+// session's WAP branch).
+func (s *session) writeRowsTo(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, schema *catalog.Schema, op engine.Operator, immediate bool, branch string) (n int64, err error) {
 	defer func() {
 		if cerr := op.Close(); cerr != nil && err == nil {
 			err = cerr
@@ -221,7 +230,7 @@ func (s *session) writeRows(ctx context.Context, mc catalog.MutableCatalog, t *c
 	if err != nil {
 		return 0, err
 	}
-	tw.immediate = immediate
+	tw.immediate, tw.branch = immediate, branch
 	if err := op.Open(ctx); err != nil {
 		tw.abort()
 		return 0, statementErr(ctx, err)

@@ -26,6 +26,8 @@ type InsertPlan struct {
 	Values  [][]expr.Expr
 	Sel     *plan.Select
 	Project []expr.Expr
+	// Branch is the branch written (Spark's t.branch_<name>; "": main).
+	Branch string
 }
 
 // BindInsert binds [WITH ...] INSERT INTO t [(cols)] VALUES ... | SELECT ....
@@ -54,10 +56,14 @@ func (b *Binder) BindInsert(ins *pg.InsertStmt) (*InsertPlan, error) {
 func (b *Binder) bindInsertRows(ins *pg.InsertStmt) (*InsertPlan, error) {
 	tn := parse.TableNameOf(ins.Relation)
 	t, err := b.env.ResolveTable(b.ctx, tn)
+	branch := ""
 	if err != nil {
-		return nil, b.ErrAt(err, ins.Relation.Location)
+		var ok bool
+		if t, branch, ok, err = b.branchTarget(tn, err); !ok {
+			return nil, b.ErrAt(err, ins.Relation.Location)
+		}
 	}
-	p := &InsertPlan{Table: t, Schema: t.Metadata.CurrentSchema()}
+	p := &InsertPlan{Table: t, Schema: t.Metadata.CurrentSchema(), Branch: branch}
 	p.Cols = ColumnsOf(p.Schema)
 	targets, err := b.insertTargets(ins, p.Cols, tn)
 	if err != nil {
