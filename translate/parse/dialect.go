@@ -177,6 +177,9 @@ func (r *DialectRewriter) low(i int) string {
 
 func (r *DialectRewriter) rewrite() (bool, error) {
 	t := r.toks
+	if r.rewriteNamespace() { // dialect_namespace.go
+		return false, nil
+	}
 	if len(t) >= 4 && r.low(0) == "drop" && r.low(1) == "table" && r.low(len(t)-1) == "purge" && t[len(t)-2].Tok != pg.Token_ASCII_44 {
 		r.blank(t[len(t)-1].Start, t[len(t)-1].End)
 		r.X.Purge = true
