@@ -79,11 +79,22 @@ func (st *insertStatement) Execute(ctx context.Context, params []*string) (Rows,
 	}
 	ctx, cancel := st.sess.withStatementTimeout(ctx)
 	defer cancel()
+	x := sparkInsertOf(st.ps) // insert_overwrite.go
+	if x != nil && x.HasPartition {
+		if err := checkPartitionClause(st.ps, p, x); err != nil {
+			return nil, err
+		}
+	}
 	op, err := st.sess.insertOperator(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	n, err := st.sess.writeRowsTo(ctx, mc, p.Table, p.Schema, op, false, p.Branch)
+	var n int64
+	if x != nil && x.Overwrite {
+		n, err = st.sess.overwriteRows(ctx, mc, st.ps, p, op, x)
+	} else {
+		n, err = st.sess.writeRowsTo(ctx, mc, p.Table, p.Schema, op, false, p.Branch)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -47,7 +47,14 @@ func (b *Binder) BindInsert(ins *pg.InsertStmt) (*InsertPlan, error) {
 		}
 		defer pop()
 	}
-	return b.bindInsertRows(ins)
+	p, err := b.bindInsertRows(ins)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.applyStatic(p); err != nil { // insert_spark.go
+		return nil, err
+	}
+	return p, nil
 }
 
 // bindInsertRows binds the table and the rows INSERT proposes (VALUES,
@@ -66,6 +73,9 @@ func (b *Binder) bindInsertRows(ins *pg.InsertStmt) (*InsertPlan, error) {
 	p := &InsertPlan{Table: t, Schema: t.Metadata.CurrentSchema(), Branch: branch}
 	p.Cols = ColumnsOf(p.Schema)
 	targets, err := b.insertTargets(ins, p.Cols, tn)
+	if err == nil {
+		targets, err = b.withoutStatic(ins, targets, p.Cols) // insert_spark.go
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -43,6 +43,7 @@ type DDLExtras struct {
 	// MergeStars are MERGE's Spark actions UPDATE SET * and INSERT *, by
 	// the index of their WHEN clause (dialect_merge.go).
 	MergeStars map[int]MergeStar
+	Insert     *SparkInsert // INSERT OVERWRITE / PARTITION (dialect_insert.go)
 }
 
 // SparkType is a type written in Spark's syntax.
@@ -148,7 +149,7 @@ func mayHaveDDL(sql string) bool {
 			}
 		}
 	}
-	return false
+	return mayHaveSparkInsert(sql)
 }
 
 // DialectRewriter rewrites one statement.
@@ -179,6 +180,9 @@ func (r *DialectRewriter) rewrite() (bool, error) {
 	t := r.toks
 	if r.rewriteNamespace() { // dialect_namespace.go
 		return false, nil
+	}
+	if r.low(0) == "insert" {
+		return r.rewriteInsert() // dialect_insert.go
 	}
 	if len(t) >= 4 && r.low(0) == "drop" && r.low(1) == "table" && r.low(len(t)-1) == "purge" && t[len(t)-2].Tok != pg.Token_ASCII_44 {
 		r.blank(t[len(t)-1].Start, t[len(t)-1].End)
