@@ -45,6 +45,11 @@ func (s *session) prepareCreateTable(ps parse.Stmt, cs *pg.CreateStmt, x *parse.
 		if err != nil {
 			return nil, err
 		}
+		if x != nil && x.Replace != "" { // replace_exec.go
+			if done, _, err := s.replaceOrCreate(ctx, mc, ct, x.Replace, nil); done || err != nil {
+				return nil, err
+			}
+		}
 		_, notices, err := s.createTable(ctx, mc, ct)
 		return notices, err
 	}}, nil

@@ -44,6 +44,7 @@ type DDLExtras struct {
 	// the index of their WHEN clause (dialect_merge.go).
 	MergeStars map[int]MergeStar
 	Insert     *SparkInsert // INSERT OVERWRITE / PARTITION (dialect_insert.go)
+	Replace    string       // REPLACE TABLE / CREATE OR REPLACE TABLE (dialect_replace.go)
 }
 
 // SparkType is a type written in Spark's syntax.
@@ -147,6 +148,10 @@ func mayHaveDDL(sql string) bool {
 			if i+5 <= len(sql) && strings.EqualFold(sql[i:i+5], "alter") {
 				return true
 			}
+		case 'r':
+			if i+7 <= len(sql) && strings.EqualFold(sql[i:i+7], "replace") {
+				return true
+			}
 		}
 	}
 	return mayHaveSparkInsert(sql)
@@ -183,6 +188,10 @@ func (r *DialectRewriter) rewrite() (bool, error) {
 	}
 	if r.low(0) == "insert" {
 		return r.rewriteInsert() // dialect_insert.go
+	}
+	if r.rewriteReplace() { // dialect_replace.go: then as CREATE TABLE
+		_, err := r.rewrite()
+		return err == nil, err
 	}
 	if len(t) >= 4 && r.low(0) == "drop" && r.low(1) == "table" && r.low(len(t)-1) == "purge" && t[len(t)-2].Tok != pg.Token_ASCII_44 {
 		r.blank(t[len(t)-1].Start, t[len(t)-1].End)

@@ -70,3 +70,32 @@ func TestSparkInsert(t *testing.T) {
 		}
 	}
 }
+
+// TestReplaceTable reads REPLACE TABLE and CREATE OR REPLACE TABLE as
+// CREATE TABLE with the form kept aside.
+func TestReplaceTable(t *testing.T) {
+	for _, c := range []struct{ sql, want, form string }{
+		{"REPLACE TABLE db.t USING iceberg PARTITIONED BY (a) AS SELECT 1 AS a", "CREATE TABLE db.t AS SELECT 1 AS a", ReplaceOnly},
+		{"CREATE OR REPLACE TABLE t (id BIGINT, s STRING) USING iceberg", `CREATE TABLE t (id "@1" , s "@2" )`, CreateOrReplace},
+		{"create /* c */ or replace table t (a int)", "create /* c */ table t (a int)", CreateOrReplace},
+	} {
+		got, extras, err := RewriteDialect(c.sql, testConfig)
+		if err != nil {
+			t.Errorf("%s: %v", c.sql, err)
+			continue
+		}
+		if strings.Join(strings.Fields(got), " ") != c.want || len(got) != len(c.sql) {
+			t.Errorf("%s: got %q", c.sql, got)
+		}
+		if _, err := pg.Parse(got); err != nil {
+			t.Errorf("%s: %v", got, err)
+		}
+		if len(extras) != 1 || extras[0].Replace != c.form {
+			t.Errorf("%s: extras %+v", c.sql, extras)
+		}
+	}
+	got, extras, _ := RewriteDialect("CREATE OR REPLACE VIEW v AS SELECT 1", testConfig)
+	if got != "CREATE OR REPLACE VIEW v AS SELECT 1" || len(extras) != 0 {
+		t.Errorf("view: %q %v", got, extras)
+	}
+}
