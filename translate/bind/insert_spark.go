@@ -15,7 +15,8 @@ import (
 // and the branch. ok is false with the error to report: err itself when
 // tn is not such a name, or why the branch cannot be written.
 func (b *Binder) branchTarget(tn parse.TableName, err error) (*catalog.Table, string, bool, error) {
-	if pgerr.Code(err) != pgerr.UndefinedTable || tn.Schema == "" {
+	// ns.t.branch_b reads as a three-part name: a cross-database reference.
+	if c := pgerr.Code(err); (c != pgerr.UndefinedTable && c != pgerr.FeatureNotSupported) || tn.Schema == "" {
 		return nil, "", false, err
 	}
 	var kind, ref string
