@@ -3,6 +3,7 @@ package translate
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/icegate/icegate/catalog"
@@ -54,5 +55,47 @@ func TestRefAsOfVersion(t *testing.T) {
 	}
 	if n := len(tbl.Metadata.MetadataLog) - before; n != 1 {
 		t.Errorf("REPLACE BRANCH made %d commits, want 1", n)
+	}
+}
+
+// TestRefDDLConcurrent creates one branch from 8 sessions at once: exactly
+// one succeeds, the others fail with 42710 (it exists) or 40001 (they lost
+// the race to the commit), and the branch points at main's head.
+func TestRefDDLConcurrent(t *testing.T) {
+	s, cat, _ := newWriteSession(t)
+	run(t, s, `CREATE TABLE t (id int)`)
+	run(t, s, `INSERT INTO t VALUES (1)`)
+	const workers = 8
+	outs := make(chan string, workers)
+	for w := 0; w < workers; w++ {
+		go func() {
+			sess, err := s.backend.NewSession(context.Background(), StartupInfo{User: "tester", Database: "icegate"})
+			if err != nil {
+				outs <- err.Error()
+				return
+			}
+			outs <- statementOutput(sess.(*session), `ALTER TABLE t CREATE BRANCH b`)
+		}()
+	}
+	ok := 0
+	for w := 0; w < workers; w++ {
+		out := <-outs
+		switch {
+		case out == "ALTER TABLE":
+			ok++
+		case strings.HasPrefix(out, "error (42710)"), strings.HasPrefix(out, "error (40001)"):
+		default:
+			t.Errorf("unexpected: %s", out)
+		}
+	}
+	if ok != 1 {
+		t.Errorf("%d sessions created the branch, want 1", ok)
+	}
+	tbl, err := cat.LoadTable(context.Background(), catalog.Identifier{Namespace: []string{"public"}, Name: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := tbl.Metadata.Refs["b"]; b.SnapshotID != *tbl.Metadata.CurrentSnapshotID || b.Type != "branch" {
+		t.Errorf("branch b %+v, main at %d", b, *tbl.Metadata.CurrentSnapshotID)
 	}
 }
