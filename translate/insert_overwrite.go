@@ -133,6 +133,11 @@ func (s *session) staticValues(ctx context.Context, ps parse.Stmt, p *bind.Inser
 		if err != nil {
 			return nil, err
 		}
+		if !constantDefault(node) {
+			return nil, pgerr.Unsupported("a PARTITION value other than a constant").
+				WithHint("The static value of column \"%s\" decides the partition the overwrite replaces: write it as a literal.", pv.Column).
+				WithPosition(parse.CharPos(ps.SQL, int32(pv.ValueLoc)))
+		}
 		v, err := s.columnDefault(ctx, ps, f, node)
 		if err != nil {
 			return nil, err

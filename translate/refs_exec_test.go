@@ -56,6 +56,11 @@ func TestRefAsOfVersion(t *testing.T) {
 	if n := len(tbl.Metadata.MetadataLog) - before; n != 1 {
 		t.Errorf("REPLACE BRANCH made %d commits, want 1", n)
 	}
+	// main moves like any branch: the table reads the older snapshot
+	run(t, s, fmt.Sprintf(`ALTER TABLE t REPLACE BRANCH main AS OF VERSION %s`, first))
+	if got := queryRows(t, s, `SELECT sum(id) FROM t`); got[0] != "3" {
+		t.Errorf("main sums to %v after REPLACE BRANCH main, want 3", got)
+	}
 }
 
 // TestRefDDLConcurrent creates one branch from 8 sessions at once: exactly
