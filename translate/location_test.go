@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,5 +35,24 @@ func TestCreateTableLocationForms(t *testing.T) {
 	}
 	if pe := pgerrAs(err); pe == nil || !strings.Contains(pe.Detail, "Object storage (s3://) is not supported yet") {
 		t.Errorf("s3 location: %v, detail %+v", err, pe)
+	}
+}
+
+// TestCreateTableLocationThroughLink: the table's own directory named
+// through a symbolic link to the warehouse is the table's directory.
+func TestCreateTableLocationThroughLink(t *testing.T) {
+	s, _, dir := newWriteSession(t)
+	run(t, s, `CREATE SCHEMA db`)
+	link := filepath.Join(t.TempDir(), "wh")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	run(t, s, `CREATE TABLE db.a (id int) USING iceberg LOCATION '`+filepath.Join(link, "db", "a")+`'`)
+	run(t, s, `INSERT INTO db.a VALUES (1)`)
+	if got := queryRows(t, s, `SELECT count(*) FROM db.a`); got[0] != "1" {
+		t.Errorf("db.a has %v rows", got)
+	}
+	if got := statementOutput(s, `CREATE TABLE db.b (id int) USING iceberg LOCATION '`+filepath.Join(link, "elsewhere")+`'`); !strings.HasPrefix(got, "error (0A000)") {
+		t.Errorf("another directory of the warehouse through the link: %s", got)
 	}
 }
