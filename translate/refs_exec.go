@@ -61,7 +61,8 @@ func (s *session) runRefDDL(ctx context.Context, mc catalog.MutableCatalog, t *c
 	}
 	switch {
 	case exists && r.Action == "create" && r.IfNotExists:
-		return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: kind + " \"" + r.Name + "\" of table \"" + name + "\" already exists, skipping"}}, nil
+		// PostgreSQL's CREATE ... IF NOT EXISTS notice carries the error's code
+		return []Notice{{Severity: "NOTICE", Code: pgerr.DuplicateObject, Message: old.Type + " \"" + r.Name + "\" of table \"" + name + "\" already exists, skipping"}}, nil
 	case exists && r.Action == "create" && !r.OrReplace:
 		return nil, pgerr.New(pgerr.DuplicateObject, "%s \"%s\" of table \"%s\" already exists", old.Type, r.Name, name).
 			WithHint("Use CREATE OR REPLACE %s or REPLACE %s to move it.", strings.ToUpper(kind), strings.ToUpper(kind))
