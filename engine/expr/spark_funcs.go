@@ -75,6 +75,9 @@ func sparkDatetimeArg(t arrow.DataType) (arrow.DataType, bool) {
 }
 
 func resolveSpark(fn string, args []arrow.DataType) (Resolved, bool, error) {
+	if r, ok, err := resolveJSONB(fn, args); ok { // jsonb_order.go
+		return r, ok, err
+	}
 	n := len(args)
 	notFound := func() (Resolved, bool, error) {
 		return Resolved{}, true, pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", signature(fn, args)).
@@ -109,6 +112,9 @@ func resolveSpark(fn string, args []arrow.DataType) (Resolved, bool, error) {
 }
 
 func kernelSpark(c *compiler, fn string, ts []arrow.DataType, res arrow.DataType) (kernelFn, bool, error) {
+	if k, ok, err := kernelJSONB(c, fn, ts, res); ok {
+		return k, ok, err
+	}
 	if f, ok := sparkDateFields[fn]; ok && len(ts) == 1 {
 		get, ok := c.sparkLocalTime(kindOf(ts[0]))
 		if !ok {
