@@ -6,5 +6,6 @@ import "slices"
 func Builtins() []*Procedure {
 	return slices.Concat(
 		snapshotProcedures(), // snapshot.go
+		statsProcedures(),    // stats.go
 	)
 }
