@@ -35,7 +35,7 @@ import (
 func statsProcedures() []*Procedure {
 	return []*Procedure{
 		{Name: "compute_table_stats",
-			Params: []Param{tableParam, {Name: "snapshot_id", Type: Long}, {Name: "columns", Type: StringList}},
+			Params:  []Param{tableParam, {Name: "snapshot_id", Type: Long}, {Name: "columns", Type: StringList}},
 			Columns: []pgtypes.Column{textColumn("statistics_file")}, Run: computeTableStats},
 	}
 }
