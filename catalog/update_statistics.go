@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // BlobMetadata is one blob of a statistics file as the table metadata's
@@ -81,4 +82,41 @@ func (RemoveStatistics) Action() string { return "remove-statistics" }
 func (u RemoveStatistics) apply(b *MetadataBuilder) error {
 	b.m.Statistics = slices.DeleteFunc(slices.Clone(b.m.Statistics), func(o StatisticsFile) bool { return o.SnapshotID == u.SnapshotID })
 	return nil
+}
+
+// ThetaBlobType is the Puffin blob type of a column's NDV theta sketch;
+// NDVProperty is the blob property with the estimated number of distinct
+// values.
+const (
+	ThetaBlobType = "apache-datasketches-theta-v1"
+	NDVProperty   = "ndv"
+)
+
+// ColumnNDVs are the estimated numbers of distinct values by field id that
+// the statistics file of a snapshot records (theta blobs of one field with
+// an ndv property), for planners; nil when the snapshot has none.
+func (m *TableMetadata) ColumnNDVs(snapshotID int64) map[int]int64 {
+	sf := m.StatisticsFor(snapshotID)
+	if sf == nil {
+		return nil
+	}
+	blobs, err := sf.Blobs()
+	if err != nil {
+		return nil
+	}
+	var out map[int]int64
+	for _, b := range blobs {
+		if b.Type != ThetaBlobType || len(b.Fields) != 1 {
+			continue
+		}
+		n, err := strconv.ParseInt(b.Properties[NDVProperty], 10, 64)
+		if err != nil || n < 0 {
+			continue
+		}
+		if out == nil {
+			out = map[int]int64{}
+		}
+		out[b.Fields[0]] = n
+	}
+	return out
 }

@@ -63,6 +63,13 @@ func TestStatisticsUpdates(t *testing.T) {
 		t.Fatalf("blobs %+v, %v", blobs, err)
 	}
 
+	if ndv := m.ColumnNDVs(2); len(ndv) != 1 || ndv[1] != 43 {
+		t.Errorf("ColumnNDVs(2) = %v, want field 1: 43", ndv)
+	}
+	if ndv := m.ColumnNDVs(1); ndv != nil {
+		t.Errorf("ColumnNDVs(1) = %v, want none (no theta blobs)", ndv)
+	}
+
 	b = NewMetadataBuilderFrom(m, "")
 	if err := b.Apply(RemoveStatistics{SnapshotID: 2}, RemoveStatistics{SnapshotID: 99}); err != nil {
 		t.Fatal(err)

@@ -40,11 +40,10 @@ func statsProcedures() []*Procedure {
 	}
 }
 
-// ThetaBlobType is the Puffin blob type of an NDV theta sketch; NDVProperty
-// is its property holding the estimate.
+// ThetaBlobType and NDVProperty are catalog's.
 const (
-	ThetaBlobType = "apache-datasketches-theta-v1"
-	NDVProperty   = "ndv"
+	ThetaBlobType = catalog.ThetaBlobType
+	NDVProperty   = catalog.NDVProperty
 )
 
 func computeTableStats(ctx context.Context, env Env, args Args) ([][]any, error) {
