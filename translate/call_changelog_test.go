@@ -71,4 +71,14 @@ func TestCreateChangelogView(t *testing.T) {
 			t.Errorf("%s:\n%s\nwant %s", c.sql, got, c.want)
 		}
 	}
+
+	// The table's identifier fields serve when none are named.
+	run(t, s, "CREATE TABLE u (id bigint NOT NULL, v text)")
+	run(t, s, "ALTER TABLE u SET IDENTIFIER FIELDS id")
+	run(t, s, "INSERT INTO u VALUES (1, 'a'), (2, 'b')")
+	run(t, s, "UPDATE u SET v = 'c' WHERE id = 1")
+	run(t, s, "CALL system.create_changelog_view('u', compute_updates => true)")
+	if got, want := rows("u_changes"), "0\tINSERT\t1\ta | 0\tINSERT\t2\tb | 1\tUPDATE_AFTER\t1\tc | 1\tUPDATE_BEFORE\t1\ta"; got != want {
+		t.Errorf("identifier fields:\n%s\nwant\n%s", got, want)
+	}
 }
