@@ -3,10 +3,14 @@ package translate
 import (
 	"context"
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/write"
@@ -148,5 +152,77 @@ func TestComputeTableStats(t *testing.T) {
 	run(t, s, "CREATE TABLE e (id int)")
 	if got := callOutput(t, s, "CALL system.compute_table_stats('e')"); !strings.HasPrefix(got, "statistics_file:text\nCALL") {
 		t.Errorf("empty table: %q", got)
+	}
+}
+
+// failingCommitEnv hands out the catalog with CommitTable failing as a
+// lost race would.
+type failingCommitEnv struct{ *callEnv }
+
+type failingCommit struct{ catalog.MutableCatalog }
+
+func (failingCommit) CommitTable(context.Context, catalog.Identifier, []catalog.Requirement, []catalog.Update) (*catalog.Table, error) {
+	return nil, fmt.Errorf("test: %w", catalog.ErrCommitConflict)
+}
+
+func (e failingCommitEnv) Table(ctx context.Context, name string) (*catalog.Table, catalog.MutableCatalog, error) {
+	t, mc, err := e.callEnv.Table(ctx, name)
+	return t, failingCommit{mc}, err
+}
+
+// statsFiles lists the .stats files in the table's metadata directory.
+func statsFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "public", "t", "metadata", "*.stats"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestComputeTableStatsConcurrency: a commit that races another writer
+// records the statistics of the snapshot the procedure read, keeping the
+// other writer's snapshot current; a commit that fails leaves no file.
+func TestComputeTableStatsConcurrency(t *testing.T) {
+	s, cat, dir := newWriteSession(t)
+	other, err := NewBackend(cat, Options{}).NewSession(context.Background(), StartupInfo{User: "tester", Database: "icegate"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, s, "CREATE TABLE t (id int)")
+	run(t, s, "INSERT INTO t VALUES (1), (2), (3)")
+	read := snapshotIDs(t, s, "t")[0]
+	p, _ := procedure.Lookup("compute_table_stats")
+
+	env := &racingEnv{callEnv: &callEnv{sess: s, now: time.Now()}, other: other.(*session), races: 1}
+	rows, err := p.Run(context.Background(), env, procedure.Args{"table": "t"})
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("racing run: %v %v", rows, err)
+	}
+	tbl, err := cat.LoadTable(context.Background(), catalog.Identifier{Namespace: []string{"public"}, Name: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := snapshotIDs(t, s, "t")
+	if len(ids) != 2 || strconv.FormatInt(*tbl.Metadata.CurrentSnapshotID, 10) != ids[1] {
+		t.Fatalf("snapshots %v, current %d: the concurrent insert is lost", ids, *tbl.Metadata.CurrentSnapshotID)
+	}
+	if len(tbl.Metadata.Statistics) != 1 || strconv.FormatInt(tbl.Metadata.Statistics[0].SnapshotID, 10) != read {
+		t.Fatalf("statistics %+v, want one entry for the snapshot read (%s)", tbl.Metadata.Statistics, read)
+	}
+	if ndv := tbl.Metadata.ColumnNDVs(tbl.Metadata.Statistics[0].SnapshotID); ndv[1] != 3 {
+		t.Errorf("ndv %v, want id: 3", ndv)
+	}
+	before := statsFiles(t, dir)
+	if len(before) != 1 {
+		t.Fatalf("stats files %v, want the one committed", before)
+	}
+
+	_, err = p.Run(context.Background(), failingCommitEnv{&callEnv{sess: s, now: time.Now()}}, procedure.Args{"table": "t"})
+	if !errors.Is(err, catalog.ErrCommitConflict) {
+		t.Fatalf("failed commit: %v", err)
+	}
+	if after := statsFiles(t, dir); len(after) != len(before) {
+		t.Errorf("stats files %v after a failed commit, want %v", after, before)
 	}
 }
