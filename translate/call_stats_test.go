@@ -124,6 +124,11 @@ func TestComputeTableStats(t *testing.T) {
 		t.Error("id sketch differs from the sketch of the longs' bytes")
 	}
 
+	// DESCRIBE EXTENDED of a column shows the NDV as distinct_count.
+	if got := strings.Join(queryRows(t, s, "DESCRIBE EXTENDED t grp"), "|"); !strings.Contains(got, "distinct_count\t7|") {
+		t.Errorf("DESCRIBE EXTENDED t grp: %s", got)
+	}
+
 	// Named columns; a second run replaces the snapshot's entry.
 	got = queryRows(t, s, "CALL system.compute_table_stats(table => 't', columns => array['grp', 'day'])")
 	tbl, sf, blobs = readStats(t, cat)
