@@ -1,6 +1,7 @@
 package write
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -36,8 +37,9 @@ type puffinFileMetadata struct {
 // added (uncompressed), then on finish the footer (magic, JSON payload,
 // payload size as a 4-byte little-endian integer, flags 0, magic).
 type puffinWriter struct {
-	out   *countingWriter
-	blobs []puffinBlobMetadata
+	out        *countingWriter
+	blobs      []puffinBlobMetadata
+	footerSize int64 // set by finish
 }
 
 func newPuffinWriter(w io.Writer) (*puffinWriter, error) {
@@ -80,5 +82,80 @@ func (p *puffinWriter) finish() (int64, error) {
 	if _, err := p.out.Write(footer); err != nil {
 		return 0, fmt.Errorf("write puffin footer: %w", err)
 	}
+	p.footerSize = int64(len(footer))
 	return p.out.n, nil
+}
+
+// PuffinBlob is one blob of a Puffin file with its metadata; blobs are
+// stored uncompressed (no compression-codec), as Iceberg stores theta
+// sketches.
+type PuffinBlob struct {
+	Type           string
+	Fields         []int
+	SnapshotID     int64
+	SequenceNumber int64
+	Properties     map[string]string
+	Data           []byte
+}
+
+// WritePuffin writes a Puffin file of blobs to w and returns the file's
+// size and its footer's (the table metadata's file-size-in-bytes and
+// file-footer-size-in-bytes of a statistics file).
+func WritePuffin(w io.Writer, blobs []PuffinBlob) (size, footerSize int64, err error) {
+	pw, err := newPuffinWriter(w)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, b := range blobs {
+		meta := puffinBlobMetadata{Type: b.Type, Fields: b.Fields, SnapshotID: b.SnapshotID,
+			SequenceNumber: b.SequenceNumber, Properties: b.Properties}
+		if meta.Fields == nil {
+			meta.Fields = []int{}
+		}
+		if _, _, err := pw.add(meta, b.Data); err != nil {
+			return 0, 0, err
+		}
+	}
+	size, err = pw.finish()
+	return size, pw.footerSize, err
+}
+
+// ParsePuffin reads a whole Puffin file: its blobs (uncompressed ones; a
+// compressed blob is an error) and the footer's file properties.
+func ParsePuffin(data []byte) ([]PuffinBlob, map[string]string, error) {
+	const tail = 12 // payload size, flags, magic
+	n := len(data)
+	if n < 8+tail || !bytes.Equal(data[:4], puffinMagic) || !bytes.Equal(data[n-4:], puffinMagic) {
+		return nil, nil, fmt.Errorf("not a puffin file (%d bytes)", n)
+	}
+	size := int64(binary.LittleEndian.Uint32(data[n-tail:]))
+	if flags := binary.LittleEndian.Uint32(data[n-8:]); flags&1 != 0 {
+		return nil, nil, fmt.Errorf("puffin footer is compressed")
+	}
+	start := int64(n-tail) - size - 4
+	if start < 4 || !bytes.Equal(data[start:start+4], puffinMagic) {
+		return nil, nil, fmt.Errorf("puffin footer of %d bytes does not fit the file", size)
+	}
+	var meta struct {
+		Blobs []struct {
+			puffinBlobMetadata
+			Codec string `json:"compression-codec"`
+		} `json:"blobs"`
+		Properties map[string]string `json:"properties"`
+	}
+	if err := json.Unmarshal(data[start+4:start+4+size], &meta); err != nil {
+		return nil, nil, fmt.Errorf("puffin footer: %w", err)
+	}
+	out := make([]PuffinBlob, 0, len(meta.Blobs))
+	for _, b := range meta.Blobs {
+		if b.Codec != "" {
+			return nil, nil, fmt.Errorf("puffin blob %s: compression %s not supported", b.Type, b.Codec)
+		}
+		if b.Offset < 4 || b.Length < 0 || b.Offset+b.Length > start {
+			return nil, nil, fmt.Errorf("puffin blob %s at %d+%d outside the file", b.Type, b.Offset, b.Length)
+		}
+		out = append(out, PuffinBlob{Type: b.Type, Fields: b.Fields, SnapshotID: b.SnapshotID,
+			SequenceNumber: b.SequenceNumber, Properties: b.Properties, Data: data[b.Offset : b.Offset+b.Length]})
+	}
+	return out, meta.Properties, nil
 }

@@ -143,3 +143,42 @@ func TestEncodeDeletionVector(t *testing.T) {
 		t.Error("negative position accepted")
 	}
 }
+
+// TestWritePuffinRoundTrip: blobs with properties written by WritePuffin
+// read back by ParsePuffin; the footer size returned is the footer's.
+func TestWritePuffinRoundTrip(t *testing.T) {
+	blobs := []PuffinBlob{
+		{Type: "apache-datasketches-theta-v1", Fields: []int{1}, SnapshotID: 7, SequenceNumber: 3,
+			Properties: map[string]string{"ndv": "12"}, Data: []byte{1, 3, 3, 0, 0, 0x1e, 0, 0}},
+		{Type: "apache-datasketches-theta-v1", Fields: []int{2}, SnapshotID: 7, SequenceNumber: 3,
+			Properties: map[string]string{"ndv": "0"}, Data: []byte{9, 9}},
+	}
+	var buf bytes.Buffer
+	size, footer, err := WritePuffin(&buf, blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	if size != int64(len(data)) {
+		t.Fatalf("size %d, file has %d bytes", size, len(data))
+	}
+	// The footer starts right after the last blob.
+	if want := int64(len(data)) - (4 + 8 + 2); footer != want {
+		t.Errorf("footer size %d, want %d", footer, want)
+	}
+	meta := parsePuffinFooter(t, data)
+	if len(meta.Blobs) != 2 || meta.Blobs[0].Properties["ndv"] != "12" || meta.Blobs[1].Offset != 12 {
+		t.Errorf("footer %+v", meta)
+	}
+	got, props, err := ParsePuffin(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if props["created-by"] == "" || len(got) != 2 || !bytes.Equal(got[0].Data, blobs[0].Data) ||
+		!bytes.Equal(got[1].Data, blobs[1].Data) || got[1].Fields[0] != 2 || got[0].SnapshotID != 7 || got[0].SequenceNumber != 3 {
+		t.Errorf("parsed %+v %v", got, props)
+	}
+	if _, _, err := ParsePuffin(data[:len(data)-1]); err == nil {
+		t.Error("a truncated file parsed")
+	}
+}

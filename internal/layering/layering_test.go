@@ -27,6 +27,7 @@ var forbidden = map[string][]string{
 	"internal/datadriven": {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgnumeric", "internal/fixtures", "internal/pgtext"},
 	"internal/needcgo":    {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgnumeric", "internal/fixtures", "internal/pgtext"},
 	"internal/pgnumeric":  {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgtext"},
+	"internal/theta":      {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "internal"},
 }
 
 // compiler lists, per package under translate/, the other translate

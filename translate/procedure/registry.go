@@ -10,5 +10,8 @@ func Builtins() []*Procedure {
 		registerProcedures(), // register.go
 		expireProcedures(),   // expire.go, orphans.go
 		rewriteProcedures(),  // rewrite.go
+		snapshotProcedures(),  // snapshot.go
+		statsProcedures(),     // stats.go
+		changelogProcedures(), // changelog_view.go
 	)
 }
