@@ -10,12 +10,17 @@
 // (dialect_call.go: keyword argument names, array(...), Trino's ALTER
 // TABLE t EXECUTE, kept in Stmt.Call); the text passes of RewriteDialect: four-part metadata table names joined into t$kind
 // (dialect_metaname.go), MERGE's UPDATE SET * and INSERT * (dialect_merge.go),
-// Spark's DDL clauses and types (dialect.go) and ALTER TABLE forms
-// (dialect_alter.go); the time-travel clauses AS OF and CHANGES BETWEEN
+// Spark's DDL clauses and types (dialect.go), ALTER TABLE forms
+// (dialect_alter.go) with branch and tag DDL (dialect_refs.go), NAMESPACE /
+// DATABASE (dialect_namespace.go), REPLACE TABLE (dialect_replace.go) and
+// INSERT OVERWRITE / PARTITION (dialect_insert.go); the time-travel clauses AS OF and CHANGES BETWEEN
 // (asof.go, changes_parse.go); the OPTIONS hints after table names
 // (hints.go); then pg_query itself, whose syntax errors become 42601 with
 // the cursor position. ParseContext parses a long string in another
 // goroutine so that a cancel or statement_timeout ends the wait.
+//
+// The passes read tokens through ScanTokens (dialect_scan.go), which leaves
+// SQL comments out: a comment may stand wherever a space may.
 //
 // The passes keep offsets. Each blanks what it cuts, or writes a
 // replacement no longer than the text it replaces, so every location
