@@ -23,6 +23,9 @@ type MutableCatalog interface {
 	// CommitTable checks reqs against the current metadata, applies
 	// updates and atomically makes the result the table's current metadata.
 	CommitTable(ctx context.Context, id Identifier, reqs []Requirement, updates []Update) (*Table, error)
+	// RegisterTable creates a table from an existing metadata file (Spark's
+	// register_table); ErrAlreadyExists when the name is taken.
+	RegisterTable(ctx context.Context, id Identifier, metadataFile string) (*Table, error)
 	// DropTable drops a table; purge also deletes its data and metadata files.
 	DropTable(ctx context.Context, id Identifier, purge bool) error
 	// RenameTable renames a table (possibly into another namespace).

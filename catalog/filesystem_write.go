@@ -117,10 +117,10 @@ func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableS
 	if st, err := os.Stat(nsDir); err != nil || !st.IsDir() || isTableDir(nsDir) || len(id.Namespace) == 0 {
 		return nil, fmt.Errorf("create table %s: namespace %s: %w", name, strings.Join(id.Namespace, "."), ErrNotFound)
 	}
-	if spec.Location != "" && strings.TrimSuffix(stripScheme(spec.Location), "/") != dir {
+	if spec.Location != "" && !sameLocalDir(strings.TrimSuffix(stripScheme(spec.Location), "/"), dir) {
 		loc := stripScheme(spec.Location)
 		local := loc == spec.Location || strings.HasPrefix(spec.Location, "file:")
-		if local && (hasDotDot(loc) || !filepath.IsAbs(loc) || !within(filepath.Clean(loc), c.root)) {
+		if local && (hasDotDot(loc) || !filepath.IsAbs(loc) || !within(realParent(filepath.Clean(loc)), realPath(c.root))) {
 			return nil, pgerr.Wrap(fmt.Errorf("create table %s: location %s: %w", name, spec.Location, ErrOutsideWarehouse),
 				pgerr.InsufficientPrivilege, "location \"%s\" of table \"%s\" is outside the warehouse", spec.Location, name).
 				WithHint("A table of this catalog lives in the warehouse, in the directory of its schema.")
@@ -476,4 +476,23 @@ func (o *fsOutput) Remove(ctx context.Context, path string) (err error) {
 		return fmt.Errorf("remove %s: %w", path, err)
 	}
 	return nil
+}
+
+// sameLocalDir reports whether the directory path a (which may not exist
+// yet) is b, also when they are spelled through different symbolic links
+// of their parents (a warehouse under /tmp, which is /private/tmp).
+func sameLocalDir(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if a == "" || !filepath.IsAbs(a) || hasDotDot(a) {
+		return false
+	}
+	return realParent(filepath.Clean(a)) == realParent(b)
+}
+
+// realParent is p with the symbolic links of its parent directory
+// followed (p itself need not exist).
+func realParent(p string) string {
+	return filepath.Join(realPath(filepath.Dir(p)), filepath.Base(p))
 }

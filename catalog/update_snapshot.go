@@ -109,7 +109,16 @@ func (u RemoveSnapshots) apply(b *MetadataBuilder) error {
 	b.m.Snapshots = slices.DeleteFunc(slices.Clone(b.m.Snapshots), func(s *Snapshot) bool { return gone[s.SnapshotID] })
 	b.m.Statistics = slices.DeleteFunc(slices.Clone(b.m.Statistics), func(s StatisticsFile) bool { return gone[s.SnapshotID] })
 	b.m.PartitionStatistics = slices.DeleteFunc(slices.Clone(b.m.PartitionStatistics), func(s PartitionStatisticsFile) bool { return gone[s.SnapshotID] })
-	b.m.SnapshotLog = slices.DeleteFunc(slices.Clone(b.m.SnapshotLog), func(e SnapshotLogEntry) bool { return gone[e.SnapshotID] })
+	// A log entry of a removed snapshot drops the entries before it too:
+	// with a gap, the snapshot before it would seem current until the one
+	// after, and time travel into the gap would read the wrong snapshot.
+	cut := 0
+	for i, e := range b.m.SnapshotLog {
+		if gone[e.SnapshotID] || b.m.SnapshotByID(e.SnapshotID) == nil {
+			cut = i + 1
+		}
+	}
+	b.m.SnapshotLog = slices.Clone(b.m.SnapshotLog[cut:])
 	b.m.Refs = maps.Clone(b.m.Refs)
 	for name, r := range b.m.Refs {
 		if gone[r.SnapshotID] {

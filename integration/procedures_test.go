@@ -77,6 +77,14 @@ func TestRollbackOverTheWire(t *testing.T) {
 	if n := count(); n != 50 {
 		t.Errorf("%d orders after the second rollback, want 50", n)
 	}
+	// Parameters through the extended protocol, typed by the procedure's
+	// parameters.
+	if err := conn.QueryRow(ctx, "CALL system.set_current_snapshot(table => $1, snapshot_id => $2)", "iceberg_db.orders", deleted).Scan(&prev, &cur); err != nil {
+		t.Fatal(err)
+	}
+	if prev != first || cur != deleted || count() != 40 {
+		t.Errorf("set_current_snapshot with parameters returned (%d, %d), want (%d, %d)", prev, cur, first, deleted)
+	}
 	_, err = conn.Exec(ctx, "CALL local.system.rollback_to_snapshot('iceberg_db.orders', 1)")
 	if err == nil || !strings.Contains(err.Error(), "SQLSTATE 22023") {
 		t.Errorf("unknown snapshot: %v, want 22023", err)

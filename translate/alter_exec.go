@@ -136,6 +136,9 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 			if d.Defnamespace != "" {
 				k = d.Defnamespace + "." + k
 			}
+			if err := ddl.CheckReservedProperty(k, cmd.Subtype == pg.AlterTableType_AT_ResetRelOptions); err != nil && k != "format-version" {
+				return nil, err
+			}
 			if cmd.Subtype == pg.AlterTableType_AT_ResetRelOptions {
 				if k == "format-version" {
 					return nil, pgerr.New(pgerr.InvalidParameterValue, "format-version cannot be reset")

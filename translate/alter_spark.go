@@ -15,6 +15,9 @@ import (
 // prepareSparkAlter prepares an ALTER TABLE whose clause is one of Spark's
 // (dialect_alter.go): it runs from the clause's tokens.
 func (s *session) prepareSparkAlter(ps parse.Stmt, as *pg.AlterTableStmt, a *parse.SparkAlter) (Statement, error) {
+	if a.Kind == "ref" {
+		return s.prepareRefDDL(as, a.Ref), nil // refs_exec.go
+	}
 	return &ddlStatement{sess: s, tag: "ALTER TABLE", run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("ALTER TABLE")
 		if err != nil {

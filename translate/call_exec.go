@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
@@ -38,6 +40,9 @@ type callStatement struct {
 	// parameters args bind to; the statement returns no rows.
 	trino *procedure.TrinoCommand
 	table string
+	// params are the types of the statement's parameters ($n written as
+	// a whole argument takes its parameter's type).
+	params []uint32
 }
 
 func (s *session) prepareCall(ps parse.Stmt, cs *pg.CallStmt) (Statement, error) {
@@ -82,7 +87,7 @@ func (s *session) prepareTableExecute(table, name string, args []*pg.Node) (Stat
 	if !ok {
 		return nil, pgerr.NotYet(fmt.Sprintf("ALTER TABLE ... EXECUTE %s (procedure system.%s)", name, cmd.Procedure))
 	}
-	return &callStatement{sess: s, proc: p, qual: name, args: args, trino: cmd, table: table}, nil
+	return newCallStatement(&callStatement{sess: s, proc: p, qual: name, args: args, trino: cmd, table: table})
 }
 
 // prepareProcedure prepares the call of a procedure named by parts
@@ -91,7 +96,9 @@ func (s *session) prepareProcedure(parts []string, args []*pg.Node) (Statement, 
 	name := parts[len(parts)-1]
 	written := strings.Join(parts, ".")
 	ns := parts[:len(parts)-1]
-	if len(ns) == 2 && (ns[0] == s.cat.Name() || ns[0] == s.database) {
+	// The catalog part: icegate's catalog, the database, or Spark's name of
+	// its session catalog, which Spark users write in CALL.
+	if len(ns) == 2 && (ns[0] == s.cat.Name() || ns[0] == s.database || ns[0] == "spark_catalog") {
 		ns = ns[1:]
 	}
 	p, ok := procedure.Lookup(name)
@@ -99,10 +106,93 @@ func (s *session) prepareProcedure(parts []string, args []*pg.Node) (Statement, 
 		return nil, pgerr.New(pgerr.UndefinedFunction, "procedure %s does not exist", written).
 			WithHint("icegate's procedures: system.%s.", strings.Join(procedure.Names(), ", system."))
 	}
-	return &callStatement{sess: s, proc: p, qual: "system." + name, args: args}, nil
+	return newCallStatement(&callStatement{sess: s, proc: p, qual: "system." + name, args: args})
 }
 
-func (c *callStatement) ParamTypes() []uint32 { return nil }
+// callParamOIDs are the types of parameters standing for an argument.
+var callParamOIDs = map[procedure.ArgType]uint32{
+	procedure.String: pgtypes.Text, procedure.Long: pgtypes.Int8, procedure.Int: pgtypes.Int4,
+	procedure.Bool: pgtypes.Bool, procedure.Timestamp: pgtypes.Timestamptz,
+}
+
+// newCallStatement finds the types of the call's parameters: $n as a
+// whole argument has its parameter's type; elsewhere in an argument it is
+// not supported.
+func newCallStatement(c *callStatement) (Statement, error) {
+	params := c.proc.Params
+	if c.trino != nil {
+		params = c.trino.Params
+	}
+	for i, a := range c.args {
+		val, idx := a, i
+		if na := a.GetNamedArgExpr(); na != nil {
+			val, idx = na.Arg, -1
+			for k, p := range params {
+				if p.Name == strings.ToLower(na.Name) {
+					idx = k
+				}
+			}
+		}
+		pr := val.GetParamRef()
+		if pr == nil {
+			if hasParamRef(val) {
+				return nil, pgerr.NotYetPlural("parameters ($n) inside CALL argument expressions")
+			}
+			continue
+		}
+		n := int(pr.Number)
+		for len(c.params) < n {
+			c.params = append(c.params, pgtypes.Text)
+		}
+		if idx >= 0 && idx < len(params) {
+			if oid, ok := callParamOIDs[params[idx].Type]; ok {
+				c.params[n-1] = oid
+			}
+		}
+	}
+	return c, nil
+}
+
+// hasParamRef reports whether a parameter ($n) occurs anywhere in n: a
+// ParamRef is a "ParamRef" key of n's JSON form (a string holding those
+// characters has its quotes escaped there).
+func hasParamRef(n *pg.Node) bool {
+	b, err := protojson.Marshal(n)
+	return err == nil && bytes.Contains(b, []byte(`"ParamRef":`))
+}
+
+func (c *callStatement) ParamTypes() []uint32 { return c.params }
+
+// withParams is the call's arguments with each $n standing for a whole
+// argument replaced by its value as a string literal (NULL for NULL),
+// which Bind converts to the parameter's type.
+func (c *callStatement) withParams(params []*string) ([]*pg.Node, error) {
+	if len(params) != len(c.params) {
+		return nil, pgerr.New(pgerr.ProtocolViolation,
+			"bind message supplies %d parameters, but prepared statement requires %d", len(params), len(c.params))
+	}
+	if len(params) == 0 {
+		return c.args, nil
+	}
+	value := func(pr *pg.ParamRef) *pg.Node {
+		v := params[pr.Number-1]
+		if v == nil {
+			return &pg.Node{Node: &pg.Node_AConst{AConst: &pg.A_Const{Isnull: true, Location: pr.Location}}}
+		}
+		return &pg.Node{Node: &pg.Node_AConst{AConst: &pg.A_Const{Val: &pg.A_Const_Sval{Sval: &pg.String{Sval: *v}}, Location: pr.Location}}}
+	}
+	out := make([]*pg.Node, len(c.args))
+	for i, a := range c.args {
+		out[i] = a
+		if pr := a.GetParamRef(); pr != nil {
+			out[i] = value(pr)
+		} else if na := a.GetNamedArgExpr(); na != nil && na.Arg.GetParamRef() != nil {
+			out[i] = &pg.Node{Node: &pg.Node_NamedArgExpr{NamedArgExpr: &pg.NamedArgExpr{
+				Xpr: na.Xpr, Arg: value(na.Arg.GetParamRef()), Name: na.Name, Argnumber: na.Argnumber, Location: na.Location}}}
+		}
+	}
+	return out, nil
+}
 
 func (c *callStatement) Columns() []pgtypes.Column {
 	if c.trino != nil {
@@ -120,15 +210,23 @@ func (c *callStatement) Execute(ctx context.Context, params []*string) (Rows, er
 	if s.tx != nil && !s.tx.implicit {
 		return nil, pgerr.New(pgerr.ActiveSQLTransaction, "%s cannot run inside a transaction block", what)
 	}
-	env := &callEnv{sess: s, now: time.Now()}
-	args, err := c.bind(ctx, env)
+	s.newStatementSnapshot() // argument subqueries see the catalog as it is now
+	nodes, err := c.withParams(params)
 	if err != nil {
 		return nil, err
+	}
+	// statement_timeout and a cancel end a procedure as any statement.
+	ctx, cancel := s.withStatementTimeout(ctx)
+	defer cancel()
+	env := &callEnv{sess: s, now: time.Now()}
+	args, err := c.bind(ctx, env, nodes)
+	if err != nil {
+		return nil, statementErr(ctx, err)
 	}
 	rows, err := c.proc.Run(ctx, env, args)
 	if err != nil {
 		table, _ := args.String("table")
-		return nil, catalogError(err, kindTable, table)
+		return nil, statementErr(ctx, catalogError(err, kindTable, table))
 	}
 	if c.trino != nil {
 		return &emptyRows{tag: "ALTER TABLE", notices: env.notices}, nil
@@ -143,11 +241,11 @@ func (c *callStatement) Execute(ctx context.Context, params []*string) (Rows, er
 
 // bind binds the call's arguments to the procedure's parameters; for
 // Trino's form, to the command's, converted to the procedure's.
-func (c *callStatement) bind(ctx context.Context, env *callEnv) (procedure.Args, error) {
+func (c *callStatement) bind(ctx context.Context, env *callEnv, nodes []*pg.Node) (procedure.Args, error) {
 	if c.trino == nil {
-		return procedure.Bind(ctx, c.proc, c.qual, c.args, c.sess.evalCallArg)
+		return procedure.Bind(ctx, c.proc, c.qual, nodes, c.sess.evalCallArg)
 	}
-	ta, err := procedure.Bind(ctx, c.trino.Proc(), c.qual, c.args, c.sess.evalCallArg)
+	ta, err := procedure.Bind(ctx, c.trino.Proc(), c.qual, nodes, c.sess.evalCallArg)
 	if err != nil {
 		return nil, err
 	}
@@ -176,9 +274,24 @@ func (e *callEnv) Table(ctx context.Context, name string) (*catalog.Table, catal
 	if err != nil {
 		return nil, nil, err
 	}
-	parts, err := regtype.SplitQualifiedName(name)
+	tn, err := s.callTableName(name)
 	if err != nil {
 		return nil, nil, err
+	}
+	t, err := s.ResolveTable(ctx, tn)
+	if err != nil {
+		return nil, nil, catalogError(err, kindTable, tn.Written)
+	}
+	return t, mc, nil
+}
+
+// callTableName reads a table name as Spark writes it in a procedure's
+// argument: 't', 'db.t' or 'catalog.db.t' (the catalog being icegate's
+// catalog or the database), quoted parts as in SQL.
+func (s *session) callTableName(name string) (parse.TableName, error) {
+	parts, err := regtype.SplitQualifiedName(name)
+	if err != nil {
+		return parse.TableName{}, err
 	}
 	var tn parse.TableName
 	switch len(parts) {
@@ -192,14 +305,10 @@ func (e *callEnv) Table(ctx context.Context, name string) (*catalog.Table, catal
 			tn.Catalog = s.cat.Name()
 		}
 	default:
-		return nil, nil, pgerr.New(pgerr.InvalidParameterValue, "invalid table name \"%s\"", name)
+		return parse.TableName{}, pgerr.New(pgerr.InvalidParameterValue, "invalid table name \"%s\"", name)
 	}
 	tn.Written = strings.Join(parts, ".")
-	t, err := s.ResolveTable(ctx, tn)
-	if err != nil {
-		return nil, nil, catalogError(err, kindTable, tn.Written)
-	}
-	return t, mc, nil
+	return tn, nil
 }
 
 // Notice queues a NOTICE; the client gets it with the result.

@@ -37,6 +37,8 @@ func TestSnapshotProcedures(t *testing.T) {
 			"previous_snapshot_id:bigint\tcurrent_snapshot_id:bigint\n$2\t$1\nCALL", "1,2"},
 		{"rollback, catalog-qualified", []string{"CALL icegate.system.rollback_to_snapshot(\"TABLE\" => 'icegate.public.t', snapshot_id => $1)"},
 			"previous", "1,2"},
+		{"rollback, spark_catalog", []string{"CALL spark_catalog.system.rollback_to_snapshot(table => 't', snapshot_id => $1)"},
+			"previous", "1,2"},
 		{"rollback, expression", []string{`CALL system.rollback_to_snapshot('t', (SELECT snapshot_id FROM "t$snapshots" ORDER BY committed_at, snapshot_id LIMIT 1))`},
 			"previous", "1"},
 		{"rollback to head", []string{"CALL system.rollback_to_snapshot('t', $2)"},
@@ -175,7 +177,11 @@ func TestTableExecute(t *testing.T) {
 		t.Errorf("WHERE: %s", got)
 	}
 	for _, c := range procedure.TrinoCommands() {
-		for _, q := range []string{"ALTER TABLE t EXECUTE " + c.Name, "ALTER TABLE public.t EXECUTE " + c.Name + "(" + c.Params[0].Name + " => '1d')"} {
+		arg := "'1d'"
+		if c.Name == "optimize" {
+			arg = "'1MB'" // a data size
+		}
+		for _, q := range []string{"ALTER TABLE t EXECUTE " + c.Name, "ALTER TABLE public.t EXECUTE " + c.Name + "(" + c.Params[0].Name + " => " + arg + ")"} {
 			got := statementOutput(s, q)
 			if _, ok := procedure.Lookup(c.Procedure); ok {
 				if got != "ALTER TABLE" {
@@ -251,4 +257,61 @@ func mustInt(t *testing.T, s string) int64 {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// TestCallParameters: $n as a whole argument takes the type of its
+// procedure parameter; NULL for an optional one is its default; $n inside
+// an expression is refused.
+func TestCallParameters(t *testing.T) {
+	s, _, _ := newWriteSession(t)
+	run(t, s, "CREATE TABLE t (id int)")
+	run(t, s, "INSERT INTO t VALUES (1)")
+	run(t, s, "INSERT INTO t VALUES (2)")
+	ids := snapshotIDs(t, s, "t")
+	ctx := context.Background()
+	stmts, err := s.Prepare(ctx, "CALL system.set_current_snapshot($1, snapshot_id => $2, ref => $3)", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := stmts[0]
+	if got := st.ParamTypes(); len(got) != 3 || got[0] != 25 || got[1] != 20 || got[2] != 25 {
+		t.Errorf("parameter types %v, want text, bigint, text", got)
+	}
+	tn, id := "t", ids[0]
+	rows, err := st.Execute(ctx, []*string{&tn, &id, nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows.Close()
+	if got := strings.Join(queryRows(t, s, "SELECT id FROM t"), ","); got != "1" {
+		t.Errorf("rows %s, want 1", got)
+	}
+	if _, err := st.Execute(ctx, []*string{&tn}); pgerr.Code(err) != pgerr.ProtocolViolation {
+		t.Errorf("one parameter for three: %v", err)
+	}
+	bad := "x"
+	if _, err := st.Execute(ctx, []*string{&tn, &bad, nil}); pgerr.Code(err) != pgerr.InvalidTextRepresentation {
+		t.Errorf("bad bigint: %v", err)
+	}
+	for _, q := range []string{"CALL system.rollback_to_snapshot('t', $1 + 1)", "CALL system.rollback_to_snapshot(snapshot_id => 1, \"table\" => 'x' || $1)"} {
+		if _, err = s.Prepare(ctx, q, nil); pgerr.Code(err) != pgerr.FeatureNotSupported {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
+	// a string that spells the JSON key is no parameter
+	if _, err := s.Prepare(ctx, `CALL system.rollback_to_snapshot('t' || '"ParamRef":', 1)`, nil); err != nil {
+		t.Errorf("string argument: %v", err)
+	}
+}
+
+// TestCallStatementTimeout: statement_timeout ends a procedure as any
+// statement (57014), here while its argument is evaluated.
+func TestCallStatementTimeout(t *testing.T) {
+	s, _, _ := newWriteSession(t)
+	run(t, s, "CREATE TABLE t (id int)")
+	run(t, s, "SET statement_timeout = 50")
+	got := statementOutput(s, "CALL system.rollback_to_snapshot('t', (SELECT count(*) FROM generate_series(1, 100000000)))")
+	if !strings.HasPrefix(got, "error (57014): canceling statement due to statement timeout") {
+		t.Errorf("got %s", got)
+	}
 }

@@ -172,6 +172,9 @@ func (s *session) newCreateTable(ctx context.Context, rel *pg.RangeVar, ifNotExi
 			continue
 		}
 		val := ddl.DefElemString(d)
+		if err := ddl.CheckReservedProperty(d.Defname, false); err != nil {
+			return nil, err
+		}
 		switch strings.ToLower(d.Defname) {
 		case "partitioning", "partitioned_by", "partitioned-by":
 			if ct.items, err = parse.ParsePartitioning(val); err != nil {
@@ -195,6 +198,9 @@ func (s *session) newCreateTable(ctx context.Context, rel *pg.RangeVar, ifNotExi
 			ct.items = x.Partitioned
 		}
 		for _, k := range x.PropOrder {
+			if err := ddl.CheckReservedProperty(k, false); err != nil {
+				return nil, err
+			}
 			if k == "format-version" {
 				if err := ct.setFormatVersion(x.Props[k]); err != nil {
 					return nil, err

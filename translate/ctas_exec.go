@@ -89,6 +89,19 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 	if ct.spec.Spec, err = ddl.PartitionSpecOf(ct.items, schema); err != nil {
 		return nil, err
 	}
+	if st.x != nil && st.x.Replace != "" { // replace_exec.go
+		var rows func(t *catalog.Table) (engine.Operator, error)
+		if !into.SkipData {
+			rows = func(t *catalog.Table) (engine.Operator, error) { return st.operator(ctx, t, qp) }
+		}
+		done, n, err := s.replaceOrCreate(ctx, mc, ct, st.x.Replace, rows)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			return &emptyRows{tag: fmt.Sprintf("SELECT %d", n), notices: s.committedWrite()}, nil
+		}
+	}
 	t, notices, err := s.createTable(ctx, mc, ct)
 	if err != nil {
 		return nil, err
@@ -111,12 +124,21 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 
 // fill writes the query's rows into the new table.
 func (st *ctasStatement) fill(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, qp *plan.Select) (int64, error) {
+	op, err := st.operator(ctx, t, qp)
+	if err != nil {
+		return 0, err
+	}
+	return st.sess.writeRows(ctx, mc, t, t.Metadata.CurrentSchema(), op, true)
+}
+
+// operator is the query's rows as t's columns.
+func (st *ctasStatement) operator(ctx context.Context, t *catalog.Table, qp *plan.Select) (engine.Operator, error) {
 	s := st.sess
 	schema := t.Metadata.CurrentSchema()
 	cols := bind.ColumnsOf(schema)
 	in, err := lowerQuery(ctx, s, qp)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	exprs := make([]expr.Expr, len(cols))
 	names := make([]string, len(cols))
@@ -124,10 +146,10 @@ func (st *ctasStatement) fill(ctx context.Context, mc catalog.MutableCatalog, t 
 		exprs[i] = bind.CastIfNeeded(&expr.Col{Idx: i, Name: c.Name, T: qp.Output[i].Type()}, c.Arrow)
 		names[i] = c.Name
 	}
-	var op engine.Operator
-	if op, err = exec.NewProject(in, exprs, names, s.CompileOptions()); err != nil {
+	op, err := exec.NewProject(in, exprs, names, s.CompileOptions())
+	if err != nil {
 		in.Close()
-		return 0, err
+		return nil, err
 	}
-	return s.writeRows(ctx, mc, t, schema, op, true)
+	return op, nil
 }

@@ -45,6 +45,11 @@ func (s *session) prepareCreateTable(ps parse.Stmt, cs *pg.CreateStmt, x *parse.
 		if err != nil {
 			return nil, err
 		}
+		if x != nil && x.Replace != "" { // replace_exec.go
+			if done, _, err := s.replaceOrCreate(ctx, mc, ct, x.Replace, nil); done || err != nil {
+				return nil, err
+			}
+		}
 		_, notices, err := s.createTable(ctx, mc, ct)
 		return notices, err
 	}}, nil
@@ -73,7 +78,7 @@ func (s *session) createTable(ctx context.Context, mc catalog.MutableCatalog, ct
 	case errors.Is(err, catalog.ErrNotFound):
 		return nil, nil, catalogError(err, kindSchema, strings.Join(ct.id.Namespace, "."))
 	case errors.Is(err, catalog.ErrUnsupported) && ct.spec.Location != "":
-		return nil, nil, pgerr.Wrap(err, pgerr.FeatureNotSupported, "LOCATION '%s' is not supported: tables live at their default location in the warehouse", ct.spec.Location)
+		return nil, nil, locationError(err, ct) // location.go
 	}
 	return nil, nil, catalogError(err, kindTable, ct.name)
 }

@@ -121,7 +121,7 @@ func (s *session) describe(t *catalog.Table, extended bool) [][]string {
 	rows = append(rows, []string{"", "", ""},
 		[]string{"# Metadata Columns", "", ""},
 		[]string{"_spec_id", "int", ""},
-		[]string{"_partition", partitionStructType(spec, schema), ""},
+		[]string{"_partition", partitionUnionType(m, schema), ""}, // describe_partition.go
 		[]string{"_file", "string", ""},
 		[]string{"_pos", "bigint", ""},
 		[]string{"_deleted", "boolean", ""},
@@ -297,17 +297,6 @@ func partitionResultType(pf catalog.PartitionField, src *catalog.NestedField) st
 		return "unknown"
 	}
 	return sparkTypeName(src.Type)
-}
-
-// partitionStructType is the type of the _partition metadata column.
-func partitionStructType(spec *catalog.PartitionSpec, schema *catalog.Schema) string {
-	var parts []string
-	if spec != nil {
-		for _, pf := range spec.Fields {
-			parts = append(parts, pf.Name+":"+partitionResultType(pf, schema.FindField(pf.SourceID)))
-		}
-	}
-	return "struct<" + strings.Join(parts, ",") + ">"
 }
 
 // sortOrderText is the table's default sort order as Spark shows it in the

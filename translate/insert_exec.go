@@ -79,11 +79,22 @@ func (st *insertStatement) Execute(ctx context.Context, params []*string) (Rows,
 	}
 	ctx, cancel := st.sess.withStatementTimeout(ctx)
 	defer cancel()
+	x := sparkInsertOf(st.ps) // insert_overwrite.go
+	if x != nil && x.HasPartition {
+		if err := checkPartitionClause(st.ps, p, x); err != nil {
+			return nil, err
+		}
+	}
 	op, err := st.sess.insertOperator(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	n, err := st.sess.writeRows(ctx, mc, p.Table, p.Schema, op, false)
+	var n int64
+	if x != nil && x.Overwrite {
+		n, err = st.sess.overwriteRows(ctx, mc, st.ps, p, op, x)
+	} else {
+		n, err = st.sess.writeRowsTo(ctx, mc, p.Table, p.Schema, op, false, p.Branch)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +137,9 @@ type tableWrite struct {
 	// immediate commits even inside a transaction block (CREATE TABLE
 	// AS, whose table exists as soon as it is created).
 	immediate bool
+	// branch is the branch committed to ("": main, or the session's WAP
+	// branch).
+	branch string
 }
 
 // newTableWrite starts writing rows of schema (the table's current one)
@@ -184,7 +198,7 @@ func (tw *tableWrite) commit(ctx context.Context, s *session) error {
 	if len(files) == 0 {
 		return nil
 	}
-	ch := &catalog.Change{AddedDataFiles: files}
+	ch := &catalog.Change{AddedDataFiles: files, Branch: tw.branch}
 	if tw.immediate {
 		if err := commitNow(ctx, tw.mc, tw.table.Ident, ch); err != nil {
 			tw.abort()
@@ -212,6 +226,12 @@ func writeError(err error, t *catalog.Table) error {
 // writeRows writes every row of op into t and commits them; it returns the
 // number of rows.
 func (s *session) writeRows(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, schema *catalog.Schema, op engine.Operator, immediate bool) (n int64, err error) {
+	return s.writeRowsTo(ctx, mc, t, schema, op, immediate, "")
+}
+
+// writeRowsTo is writeRows committing to branch ("": main, or the
+// session's WAP branch).
+func (s *session) writeRowsTo(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, schema *catalog.Schema, op engine.Operator, immediate bool, branch string) (n int64, err error) {
 	defer func() {
 		if cerr := op.Close(); cerr != nil && err == nil {
 			err = cerr
@@ -221,7 +241,7 @@ func (s *session) writeRows(ctx context.Context, mc catalog.MutableCatalog, t *c
 	if err != nil {
 		return 0, err
 	}
-	tw.immediate = immediate
+	tw.immediate, tw.branch = immediate, branch
 	if err := op.Open(ctx); err != nil {
 		tw.abort()
 		return 0, statementErr(ctx, err)

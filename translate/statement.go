@@ -96,6 +96,9 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 	case *pg.Node_CommentStmt:
 		return s.prepareComment(x.CommentStmt)
 	case *pg.Node_InsertStmt:
+		if err := checkSparkInsert(ps, x.InsertStmt); err != nil { // insert_overwrite.go
+			return nil, err
+		}
 		if st, ok, err := s.dmlPrepare(ctx, ps, paramTypes, eager); ok {
 			return st, err
 		}

@@ -95,6 +95,14 @@ func (w *writeCatalog) CreateTable(ctx context.Context, id catalog.Identifier, s
 	return t, err
 }
 
+func (w *writeCatalog) RegisterTable(ctx context.Context, id catalog.Identifier, metadataFile string) (*catalog.Table, error) {
+	t, err := w.MutableCatalog.RegisterTable(ctx, id, metadataFile)
+	if err == nil {
+		w.moved(id, nil)
+	}
+	return t, err
+}
+
 func (w *writeCatalog) CommitTable(ctx context.Context, id catalog.Identifier, reqs []catalog.Requirement, updates []catalog.Update) (*catalog.Table, error) {
 	if err := w.s.checkNoPendingWrites(id); err != nil {
 		return nil, err

@@ -433,7 +433,7 @@ func (s *session) LookupView(ctx context.Context, tn parse.TableName) (sql strin
 // is no such view.
 func (s *session) ResolveView(ctx context.Context, tn parse.TableName) (*bind.ViewDef, error) {
 	if tn.Catalog != "" && tn.Catalog != s.cat.Name() {
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.Written)
+		return nil, otherDatabase(tn) // names_other_db.go
 	}
 	if tn.Catalog == "" && (tn.Schema == "" || tn.Schema == tempSchema) {
 		if t, ok := s.temp[tn.Name]; ok {

@@ -75,7 +75,7 @@ func (s *session) ReadSnapshot(t *catalog.Table) *catalog.Snapshot {
 // It returns t as the write builds on (reloaded after creating the
 // branch).
 func (s *session) routeWrite(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, ch *catalog.Change) (*catalog.Table, error) {
-	if !wapEnabled(t) {
+	if !wapEnabled(t) || ch.Branch != "" { // a branch named by the statement wins
 		return t, nil
 	}
 	if id := s.settingEither(settingWapID, settingSparkWapID); id != "" {

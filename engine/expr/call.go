@@ -36,6 +36,9 @@ func (c *compiler) kernel(fn string, ts []arrow.DataType, res arrow.DataType) (k
 	if k, ok, err := kernelDatetime(c, fn, ts, res); ok {
 		return k, err
 	}
+	if k, ok, err := kernelSpark(c, fn, ts, res); ok {
+		return k, err
+	}
 	n := len(ts)
 	switch fn {
 	case "+", "-", "*", "/", "%":

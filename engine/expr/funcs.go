@@ -100,6 +100,10 @@ func Resolve(fn string, args []arrow.DataType) (Resolved, error) {
 	if r, ok, err := resolveDatetime(fn, args); ok {
 		return r, err
 	}
+	// Spark's functions PostgreSQL lacks (spark_funcs.go).
+	if r, ok, err := resolveSpark(fn, args); ok {
+		return r, err
+	}
 	n := len(args)
 	same := func(res arrow.DataType) (Resolved, error) {
 		return Resolved{Args: append([]arrow.DataType(nil), args...), Result: res}, nil

@@ -10,7 +10,7 @@ import (
 
 // NameMappingProperty is the table property holding the default name
 // mapping for data files written without field ids.
-const NameMappingProperty = "schema.name-mapping.default"
+const NameMappingProperty = catalog.NameMappingProperty
 
 // mappedField is one entry of a name mapping (Iceberg spec "Column
 // Projection"): the names a field may have in files, and its nested fields.

@@ -36,6 +36,8 @@ func (w *Writer) sortBufferLimit() int64 { return min(w.opts.targetFileSize, max
 // column (a path through structs) and the transform applied to it.
 type sortKeys struct {
 	fields []sortKeyField
+	// custom, when set, orders the rows instead (WriterSpec.RowOrder).
+	custom func(cols []arrow.Array) ([]int, error)
 }
 
 type sortKeyField struct {
@@ -157,6 +159,13 @@ func (w *Writer) flushSorted() error {
 // order returns the row indexes of cols in sort order (stable: rows with
 // equal keys keep their arrival order).
 func (k *sortKeys) order(cols []arrow.Array) ([]int, error) {
+	if k.custom != nil {
+		rows, err := k.custom(cols)
+		if err == nil && len(rows) != cols[0].Len() {
+			err = fmt.Errorf("sorted write: row order of %d rows for %d", len(rows), cols[0].Len())
+		}
+		return rows, err
+	}
 	n := cols[0].Len()
 	keys := make([][]any, len(k.fields))
 	for j, f := range k.fields {

@@ -38,6 +38,11 @@ type WriterSpec struct {
 	// rows of every data file are written in that order and the files
 	// carry its id (nil or no fields: unsorted).
 	SortOrder *catalog.SortOrder
+	// RowOrder, when set, orders the rows of every data file instead of
+	// SortOrder (which must then be nil): given the buffered columns, it
+	// returns their row indexes in the order to write (compaction's
+	// z-order). The files carry no sort order id.
+	RowOrder func(cols []arrow.Array) ([]int, error)
 }
 
 // dataFile is one data file being written, in either format.
@@ -115,7 +120,12 @@ func NewWriter(ctx context.Context, spec WriterSpec) (*Writer, error) {
 			return nil, err
 		}
 	}
-	if spec.SortOrder != nil && len(spec.SortOrder.Fields) > 0 {
+	switch {
+	case spec.RowOrder != nil && spec.SortOrder != nil && len(spec.SortOrder.Fields) > 0:
+		return nil, fmt.Errorf("new writer: RowOrder and SortOrder are exclusive")
+	case spec.RowOrder != nil:
+		w.sort = &sortKeys{custom: spec.RowOrder}
+	case spec.SortOrder != nil && len(spec.SortOrder.Fields) > 0:
 		if w.sort, err = newSortKeys(spec.Schema, spec.SortOrder); err != nil {
 			return nil, err
 		}
@@ -431,7 +441,7 @@ func (w *Writer) closeFile(key string) error {
 	if err != nil {
 		return err
 	}
-	if w.sort != nil {
+	if w.sort != nil && w.sort.custom == nil {
 		id := w.spec.SortOrder.ID
 		df.SortOrderID = &id
 	}

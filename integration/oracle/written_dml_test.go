@@ -84,6 +84,11 @@ func dmlOracleTables() []dmlOracleTable {
 		{name: "upserted", steps: []string{upsert, upsertNothing}},
 		{name: "mixed", partitioned: "grp", steps: []string{del, upd, merge, upsert, upsertNothing}},
 		{name: "block", partitioned: "grp", steps: []string{del, upd, merge, upsert, upsertNothing}, block: true},
+		// Spark's INSERT OVERWRITE (static mode, the default): a partition,
+		// then the whole table; the files replaced leave with their deletes.
+		{name: "overwritten", partitioned: "grp", steps: []string{
+			"INSERT OVERWRITE %[1]s SELECT id, val, grp, amount FROM %[1]s WHERE id %% 3 = 0", del,
+			"INSERT OVERWRITE %[1]s PARTITION (grp = 1) SELECT id + 1000, val || '-o', amount FROM %[1]s WHERE grp = 1 AND id < 60"}},
 	}
 }
 

@@ -50,6 +50,7 @@ const (
 	UndefinedObject              = "42704"
 	DuplicateTable               = "42P07"
 	DuplicateSchema              = "42P06"
+	DuplicateObject              = "42710"
 	AmbiguousColumn              = "42702"
 	GroupingError                = "42803"
 	DatatypeMismatch             = "42804"

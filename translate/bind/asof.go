@@ -55,8 +55,8 @@ func (b *Binder) timeTravel(t *catalog.Table, name string, c *parse.AsOfClause) 
 		}
 		s := snapshotAsOf(m, us/1000)
 		if s == nil {
-			return nil, nil, noSnapshot(m, name, fmt.Sprintf("no snapshot of table \"%s\" is as old as %s", name,
-				time.UnixMicro(us).In(b.env.Location()).Format("2006-01-02 15:04:05.999999-07")))
+			return nil, nil, noSnapshot(m, name, fmt.Sprintf("no snapshot of table \"%s\" is as old as %s%s", name,
+				time.UnixMicro(us).In(b.env.Location()).Format("2006-01-02 15:04:05.999999-07"), oldestLeft(m, true)))
 		}
 		return s, metatable.SnapshotSchema(m, s), nil
 	}
@@ -64,7 +64,7 @@ func (b *Binder) timeTravel(t *catalog.Table, name string, c *parse.AsOfClause) 
 	case int64:
 		s := m.SnapshotByID(x)
 		if s == nil {
-			return nil, nil, noSnapshot(m, name, fmt.Sprintf("table \"%s\" has no snapshot %d", name, x))
+			return nil, nil, noSnapshot(m, name, fmt.Sprintf("table \"%s\" has no snapshot %d%s", name, x, oldestLeft(m, false)))
 		}
 		return s, metatable.SnapshotSchema(m, s), nil
 	case string:
@@ -201,6 +201,28 @@ func snapshotAsOf(m *catalog.TableMetadata, ms int64) *catalog.Snapshot {
 		}
 	}
 	return snap
+}
+
+// oldestLeft names the oldest snapshot of m (for time travel by
+// timestamp, the first the snapshot log lists) after a version that is not
+// there, which expire_snapshots may have removed; "" without snapshots.
+func oldestLeft(m *catalog.TableMetadata, byTime bool) string {
+	var oldest *catalog.Snapshot
+	if byTime && len(m.SnapshotLog) > 0 {
+		oldest = m.SnapshotByID(m.SnapshotLog[0].SnapshotID)
+	}
+	if oldest == nil {
+		for _, s := range m.Snapshots {
+			if oldest == nil || s.TimestampMs < oldest.TimestampMs {
+				oldest = s
+			}
+		}
+	}
+	if oldest == nil {
+		return ""
+	}
+	return fmt.Sprintf("; the oldest snapshot left is %d, committed at %s", oldest.SnapshotID,
+		time.UnixMilli(oldest.TimestampMs).UTC().Format("2006-01-02 15:04:05.000Z"))
 }
 
 // noSnapshot is the error for a version that does not exist: 22023 with the

@@ -43,6 +43,9 @@ func (b *Binder) typeCast(tc *pg.TypeCast) (Bound, error) {
 // castTo converts a bound expression to PostgreSQL type t with explicit-cast
 // semantics.
 func (b *Binder) castTo(arg Bound, t plan.Type, loc int32) (Bound, error) {
+	if t.OID == pgtypes.JSONB && t.Typmod < 0 {
+		return b.jsonbCast(arg, loc) // jsonb_ops.go
+	}
 	if r, ok, err := b.regCast(arg, t, loc); ok {
 		return r, err
 	}
@@ -216,7 +219,9 @@ func (b *Binder) TypeName(tn *pg.TypeName) (plan.Type, string, error) {
 		t = plan.TTimestamp
 	case "timestamptz":
 		t = plan.TTimestamptz
-	case "jsonb", "json":
+	case "jsonb":
+		t = plan.TJSONB
+	case "json":
 		return plan.Type{}, "", b.ErrAt(pgerr.NotYet("casting to "+name), tn.Location)
 	case "interval":
 		if len(mods) > 0 {

@@ -68,6 +68,9 @@ func (b *Binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error)
 		}
 	}
 	if err != nil {
+		if _, branch, ok, _ := b.branchTarget(tn, err); ok { // insert_spark.go
+			return nil, b.ErrAt(pgerr.NotYet(verb+" on branch \""+branch+"\" of a table"), rv.Location)
+		}
 		return nil, b.ErrAt(err, rv.Location)
 	}
 	if t.Metadata == nil || t.Metadata.CurrentSchema() == nil {

@@ -45,6 +45,9 @@ func (b *Binder) funcCall(fc *pg.FuncCall) (Bound, error) {
 			return Bound{}, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function %s.%s does not exist", schema, name), fc.Location)
 		}
 	}
+	if r, ok, err := b.sparkConstructor(fc, name); ok { // spark_func.go
+		return r, err
+	}
 	if fc.Over != nil {
 		if !exec.IsWindowOnly(name) && !AggregateNames[name] {
 			return Bound{}, b.ErrAt(pgerr.New(pgerr.WrongObjectType,

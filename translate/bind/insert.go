@@ -26,6 +26,8 @@ type InsertPlan struct {
 	Values  [][]expr.Expr
 	Sel     *plan.Select
 	Project []expr.Expr
+	// Branch is the branch written (Spark's t.branch_<name>; "": main).
+	Branch string
 }
 
 // BindInsert binds [WITH ...] INSERT INTO t [(cols)] VALUES ... | SELECT ....
@@ -45,7 +47,14 @@ func (b *Binder) BindInsert(ins *pg.InsertStmt) (*InsertPlan, error) {
 		}
 		defer pop()
 	}
-	return b.bindInsertRows(ins)
+	p, err := b.bindInsertRows(ins)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.applyStatic(p); err != nil { // insert_spark.go
+		return nil, err
+	}
+	return p, nil
 }
 
 // bindInsertRows binds the table and the rows INSERT proposes (VALUES,
@@ -54,12 +63,19 @@ func (b *Binder) BindInsert(ins *pg.InsertStmt) (*InsertPlan, error) {
 func (b *Binder) bindInsertRows(ins *pg.InsertStmt) (*InsertPlan, error) {
 	tn := parse.TableNameOf(ins.Relation)
 	t, err := b.env.ResolveTable(b.ctx, tn)
+	branch := ""
 	if err != nil {
-		return nil, b.ErrAt(err, ins.Relation.Location)
+		var ok bool
+		if t, branch, ok, err = b.branchTarget(tn, err); !ok {
+			return nil, b.ErrAt(err, ins.Relation.Location)
+		}
 	}
-	p := &InsertPlan{Table: t, Schema: t.Metadata.CurrentSchema()}
+	p := &InsertPlan{Table: t, Schema: t.Metadata.CurrentSchema(), Branch: branch}
 	p.Cols = ColumnsOf(p.Schema)
 	targets, err := b.insertTargets(ins, p.Cols, tn)
+	if err == nil {
+		targets, err = b.withoutStatic(ins, targets, p.Cols) // insert_spark.go
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -82,6 +82,9 @@ func (b *Binder) aExpr(a *pg.A_Expr) (Bound, error) {
 		case "!=":
 			op = "<>"
 		}
+		if res, ok, err := b.jsonbOperator(op, l, r, a.Location); ok { // jsonb_ops.go
+			return res, err
+		}
 		if op == "||" {
 			if res, ok, err := b.arrayConcat(l, r, a.Location); ok {
 				return res, err
@@ -114,6 +117,9 @@ func (b *Binder) aExpr(a *pg.A_Expr) (Bound, error) {
 			fn = "is_not_distinct_from"
 		}
 		if res, ok, err := b.arrayEquality(fn, l, r, a.Location); ok {
+			return res, err
+		}
+		if res, ok, err := b.jsonbOperator(fn, l, r, a.Location); ok {
 			return res, err
 		}
 		return b.call(fn, []Bound{l, r}, a.Location)

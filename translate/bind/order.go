@@ -66,6 +66,9 @@ func (b *Binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) (
 			}
 			e = e.resolveUnknownIn(b)
 		}
+		if isJSONB(e) { // jsonb's order: jsonb_ops.go
+			e, outIdx = jsonbSortKey(e), -1
+		}
 		if !scalarType(e.T) {
 			return nil, nil, b.ErrAt(pgerr.NotYet("ORDER BY on type "+e.T.String()), NodeLocation(sb.Node))
 		}

@@ -54,6 +54,9 @@ func (b *Binder) BindUpsert(ins *pg.InsertStmt) (*DMLPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ip.Branch != "" {
+		return nil, b.ErrAt(pgerr.NotYet("INSERT ... ON CONFLICT or RETURNING on branch \""+ip.Branch+"\" of a table"), ins.Relation.Location)
+	}
 	saved := b.enterQuery()
 	defer b.leaveQuery(saved)
 

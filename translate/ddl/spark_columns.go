@@ -239,8 +239,8 @@ func SparkProperties(m *catalog.TableMetadata, kind string, c *TokCursor) ([]cat
 				return nil, nil, c.sub(k).syntax("a property key")
 			}
 			key := parse.PropText(k[0])
-			if key == "format-version" {
-				return nil, nil, pgerr.New(pgerr.InvalidParameterValue, "format-version cannot be unset")
+			if err := CheckReservedProperty(key, true); err != nil {
+				return nil, nil, err
 			}
 			if _, ok := m.Properties[key]; !ok && !ifExists {
 				return nil, nil, pgerr.New(pgerr.InvalidParameterValue, "table property \"%s\" is not set", key).
@@ -262,6 +262,9 @@ func SparkProperties(m *catalog.TableMetadata, kind string, c *TokCursor) ([]cat
 	props := map[string]string{}
 	for _, k := range r.X.PropOrder {
 		v := r.X.Props[k]
+		if err := CheckReservedProperty(k, false); err != nil {
+			return nil, nil, err
+		}
 		if k != "format-version" {
 			props[k] = v
 			continue

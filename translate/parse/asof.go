@@ -34,14 +34,9 @@ func RewriteAsOf(sql string) (string, map[int32]*AsOfClause, error) {
 	if !mayHaveAsOf(sql) {
 		return sql, nil, nil
 	}
-	res, err := pg.Scan(sql)
+	toks, err := ScanTokens(sql)
 	if err != nil {
 		return sql, nil, nil // the parser reports it
-	}
-	toks := make([]DialectTok, len(res.Tokens))
-	for i, t := range res.Tokens {
-		text := sql[t.Start:t.End]
-		toks[i] = DialectTok{Tok: t.Token, Start: int(t.Start), End: int(t.End), Text: text, Low: strings.ToLower(text)}
 	}
 	low := func(i int) string {
 		if i < 0 || i >= len(toks) {

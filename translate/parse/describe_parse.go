@@ -44,17 +44,9 @@ func mayHaveMeta(sql string) bool {
 // parseWithMeta splits sql into statements when one of them is a metadata
 // statement; ok is false when none is (the caller parses as usual).
 func parseWithMeta(sql string, o Config) (out []Stmt, ok bool, err error) {
-	res, err := pg.Scan(sql)
+	toks, err := ScanTokens(sql)
 	if err != nil {
 		return nil, false, nil
-	}
-	var toks []DialectTok
-	for _, t := range res.Tokens {
-		if int(t.End) > len(sql) || t.Start < 0 {
-			continue
-		}
-		txt := sql[t.Start:t.End]
-		toks = append(toks, DialectTok{Tok: t.Token, Start: int(t.Start), End: int(t.End), Text: txt, Low: strings.ToLower(txt)})
 	}
 	type piece struct {
 		toks       []DialectTok

@@ -43,6 +43,8 @@ type DDLExtras struct {
 	// MergeStars are MERGE's Spark actions UPDATE SET * and INSERT *, by
 	// the index of their WHEN clause (dialect_merge.go).
 	MergeStars map[int]MergeStar
+	Insert     *SparkInsert // INSERT OVERWRITE / PARTITION (dialect_insert.go)
+	Replace    string       // REPLACE TABLE / CREATE OR REPLACE TABLE (dialect_replace.go)
 }
 
 // SparkType is a type written in Spark's syntax.
@@ -90,17 +92,9 @@ func RewriteDialect(sql string, o Config) (string, []*DDLExtras, error) {
 	if !mayHaveDDL(sql) {
 		return sql, mergeExtras, nil
 	}
-	res, err := pg.Scan(sql)
+	toks, err := ScanTokens(sql)
 	if err != nil {
 		return sql, mergeExtras, nil // the parser reports the syntax error
-	}
-	toks := make([]DialectTok, 0, len(res.Tokens))
-	for _, t := range res.Tokens {
-		if int(t.End) > len(sql) || t.Start < 0 {
-			continue
-		}
-		txt := sql[t.Start:t.End]
-		toks = append(toks, DialectTok{Tok: t.Token, Start: int(t.Start), End: int(t.End), Text: txt, Low: strings.ToLower(txt)})
 	}
 	out := []byte(sql)
 	var extras []*DDLExtras
@@ -154,9 +148,13 @@ func mayHaveDDL(sql string) bool {
 			if i+5 <= len(sql) && strings.EqualFold(sql[i:i+5], "alter") {
 				return true
 			}
+		case 'r':
+			if i+7 <= len(sql) && strings.EqualFold(sql[i:i+7], "replace") {
+				return true
+			}
 		}
 	}
-	return false
+	return mayHaveSparkInsert(sql)
 }
 
 // DialectRewriter rewrites one statement.
@@ -185,6 +183,16 @@ func (r *DialectRewriter) low(i int) string {
 
 func (r *DialectRewriter) rewrite() (bool, error) {
 	t := r.toks
+	if r.rewriteNamespace() { // dialect_namespace.go
+		return false, nil
+	}
+	if r.low(0) == "insert" {
+		return r.rewriteInsert() // dialect_insert.go
+	}
+	if r.rewriteReplace() { // dialect_replace.go: then as CREATE TABLE
+		_, err := r.rewrite()
+		return err == nil, err
+	}
 	if len(t) >= 4 && r.low(0) == "drop" && r.low(1) == "table" && r.low(len(t)-1) == "purge" && t[len(t)-2].Tok != pg.Token_ASCII_44 {
 		r.blank(t[len(t)-1].Start, t[len(t)-1].End)
 		r.X.Purge = true
@@ -711,14 +719,9 @@ func ParsePartitionItems(t []DialectTok) ([]PartitionItem, error) {
 // ParsePartitioning reads the partitioning option of the PostgreSQL form
 // (WITH (partitioning = 'days(ts), bucket(16, id)')).
 func ParsePartitioning(s string) ([]PartitionItem, error) {
-	res, err := pg.Scan(s)
+	toks, err := ScanTokens(s)
 	if err != nil {
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "invalid partitioning \"%s\": %v", s, err)
-	}
-	toks := make([]DialectTok, 0, len(res.Tokens))
-	for _, t := range res.Tokens {
-		txt := s[t.Start:t.End]
-		toks = append(toks, DialectTok{Tok: t.Token, Start: int(t.Start), End: int(t.End), Text: txt, Low: strings.ToLower(txt)})
 	}
 	items, err := ParsePartitionItems(toks)
 	if err != nil {

@@ -20,7 +20,8 @@ import (
 type SparkAlter struct {
 	Kind string // add-columns, alter-column, drop-columns, rename-column, set-props, unset-props, add-part, drop-part, replace-part, write-order, set-ident, drop-ident
 	Toks []DialectTok
-	Loc  int // byte offset of the clause
+	Loc  int      // byte offset of the clause
+	Ref  *RefStmt // Kind "ref": branch and tag DDL (dialect_refs.go)
 }
 
 // placeholderCmd is the PostgreSQL command that stands in for the clause.
@@ -41,6 +42,9 @@ func (r *DialectRewriter) rewriteAlter() (bool, error) {
 		return false, nil
 	}
 	clause := t[i:]
+	if isRefClause(clause) {
+		return r.rewriteRef(clause)
+	}
 	kind, skip := sparkAlterKind(clause)
 	if kind == "" {
 		return r.alterColumnTypes(i)

@@ -87,3 +87,55 @@ func TestRewriteCallsErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCallDialectPerStatement: each statement of a query string gets its
+// own CallDialect, and the NamedArgExpr's location finds the name.
+func TestCallDialectPerStatement(t *testing.T) {
+	stmts, err := Parse("CALL system.a(table => 't');\nSELECT 1; CALL system.b('u', to => 'v')", testConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stmts) != 3 || stmts[0].Call == nil || stmts[1].Call != nil || stmts[2].Call == nil {
+		t.Fatalf("calls: %+v", stmts)
+	}
+	for i, want := range map[int]string{0: "table", 2: "to"} {
+		args := stmts[i].Node.GetCallStmt().GetFunccall().Args
+		na := args[len(args)-1].GetNamedArgExpr()
+		if got := stmts[i].Call.ArgNames[na.Location]; got != want {
+			t.Errorf("statement %d: name %q, want %q", i, got, want)
+		}
+	}
+}
+
+// FuzzRewriteCalls: the call pass never panics and keeps every offset.
+//
+//	go test ./translate/parse -run '^$' -fuzz FuzzRewriteCalls -fuzztime 20s
+func FuzzRewriteCalls(f *testing.F) {
+	for _, s := range []string{
+		"CALL system.p(table => 't', to => array(1, array(2)))",
+		"ALTER TABLE a.b EXECUTE optimize(file_size_threshold => '1MB')",
+		"alter table t execute x", "ALTER TABLE t EXECUTE x(", "CALL p(table =>", "CALL (", "ALTER TABLE EXECUTE",
+		"CALL p(array(select 1), array(), array(", "ALTER TABLE t EXECUTE x() WHERE", "CALL p(a => 1); ALTER TABLE t EXECUTE y",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		out, calls, err := RewriteCalls(sql)
+		if err != nil {
+			if pgerr.As(err) == nil {
+				t.Errorf("%q: error without SQLSTATE: %v", sql, err)
+			}
+			return
+		}
+		if len(out) != len(sql) {
+			t.Errorf("%q: length %d, want %d", sql, len(out), len(sql))
+		}
+		for _, c := range calls {
+			for off, name := range c.ArgNames {
+				if int(off)+len(name) > len(sql) || !strings.EqualFold(sql[off:int(off)+len(name)], name) {
+					t.Errorf("%q: name %q at %d", sql, name, off)
+				}
+			}
+		}
+	})
+}

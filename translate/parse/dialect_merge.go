@@ -33,17 +33,9 @@ func RewriteMergeStars(sql string) (string, []*DDLExtras) {
 	if !mayHaveMergeStar(sql) {
 		return sql, nil
 	}
-	res, err := pg.Scan(sql)
+	toks, err := ScanTokens(sql)
 	if err != nil {
 		return sql, nil // the parser reports the syntax error
-	}
-	toks := make([]DialectTok, 0, len(res.Tokens))
-	for _, t := range res.Tokens {
-		if int(t.End) > len(sql) || t.Start < 0 {
-			continue
-		}
-		txt := sql[t.Start:t.End]
-		toks = append(toks, DialectTok{Tok: t.Token, Start: int(t.Start), End: int(t.End), Text: txt, Low: strings.ToLower(txt)})
 	}
 	var out strings.Builder
 	copied := 0 // bytes of sql already written to out

@@ -28,17 +28,9 @@ func RewriteMetaNames(sql string, isMetaTable func(string) bool) string {
 	if strings.Count(sql, ".") < 3 {
 		return sql
 	}
-	res, err := pg.Scan(sql)
+	toks, err := ScanTokens(sql)
 	if err != nil {
 		return sql // the parser reports it
-	}
-	toks := make([]DialectTok, 0, len(res.Tokens))
-	for _, t := range res.Tokens {
-		if t.Start < 0 || int(t.End) > len(sql) {
-			continue
-		}
-		txt := sql[t.Start:t.End]
-		toks = append(toks, DialectTok{Tok: t.Token, Start: int(t.Start), End: int(t.End), Text: txt, Low: strings.ToLower(txt)})
 	}
 	var out []byte
 	// Per parenthesis depth: whether a SELECT, DELETE or UPDATE began

@@ -6,8 +6,9 @@
 // statement nested too deep for the C parser with 54001 before any cgo call;
 // Spark's metadata statements (DESCRIBE, SHOW TABLES / SCHEMAS /
 // TBLPROPERTIES / CREATE TABLE), recognised by tokens and returned as a Stmt
-// with Meta set and no Node (describe_parse.go); the text passes of
-// RewriteDialect: four-part metadata table names joined into t$kind
+// with Meta set and no Node (describe_parse.go); the procedure calls
+// (dialect_call.go: keyword argument names, array(...), Trino's ALTER
+// TABLE t EXECUTE, kept in Stmt.Call); the text passes of RewriteDialect: four-part metadata table names joined into t$kind
 // (dialect_metaname.go), MERGE's UPDATE SET * and INSERT * (dialect_merge.go),
 // Spark's DDL clauses and types (dialect.go) and ALTER TABLE forms
 // (dialect_alter.go); the time-travel clauses AS OF and CHANGES BETWEEN

@@ -91,6 +91,13 @@ type Env interface {
 	Now() time.Time
 }
 
+// An Env may also offer, checked by type assertion so that the contract
+// above stays what every procedure needs: Warehouse() (string, bool), the
+// local warehouse directory add_files reads its sources from; and
+// RegisterTable(ctx, name, metadataFile) (*catalog.Table, error), which
+// creates a table from a metadata file for register_table. translate's
+// callEnv implements both (call_env_addfiles.go, call_env_register.go).
+
 // Lookup finds a procedure by its name (lower case, without "system.").
 func Lookup(name string) (*Procedure, bool) {
 	for _, p := range Builtins() {

@@ -1,0 +1,31 @@
+-- setup
+CREATE SCHEMA pgj;
+CREATE TABLE pgj.docs (id int, j text);
+INSERT INTO pgj.docs VALUES
+  (1, '{"a": 1, "b": "x"}'), (2, '{"a": 1}'), (3, '{"b": 2}'), (4, '{"a": 1.0, "b": "x"}'),
+  (5, '[]'), (6, '[1, 2]'), (7, '[1]'), (8, '["a", "b", 3]'), (9, 'null'), (10, '"str"'),
+  (11, '""'), (12, '1'), (13, '-2.5'), (14, '0'), (15, 'true'), (16, 'false'),
+  (17, '{}'), (18, '{"aa": 1}'), (19, '{"a": [1, 2], "c": {"d": null}}'), (20, NULL),
+  (21, '[[]]'), (22, '[null]'), (23, '["str"]'), (24, '100'), (25, '1e2'), (26, '[1, [2, 3]]'),
+  (27, '{"a": {"b": 1}}'), (28, '"a\u0000b"'), (29, '"ab"'), (30, '-100');
+
+-- queries
+-- jsonb's order: object > array > boolean > number > string > null, [] first
+SELECT id, j::jsonb FROM pgj.docs ORDER BY j::jsonb, id;
+SELECT id FROM pgj.docs ORDER BY j::jsonb DESC NULLS LAST, id;
+SELECT a.id, b.id FROM pgj.docs a, pgj.docs b WHERE a.j::jsonb = b.j::jsonb AND a.id < b.id ORDER BY 1, 2;
+SELECT a.id, count(*) FROM pgj.docs a, pgj.docs b WHERE a.j::jsonb < b.j::jsonb GROUP BY a.id ORDER BY 1;
+SELECT a.id, count(*) FROM pgj.docs a, pgj.docs b WHERE a.j::jsonb >= b.j::jsonb GROUP BY a.id ORDER BY 1;
+SELECT id, j::jsonb <> '{"a": 1}', j::jsonb IS DISTINCT FROM '1', j::jsonb IS NOT DISTINCT FROM NULL FROM pgj.docs ORDER BY id;
+-- ? ?| ?& on keys, string elements and strings
+SELECT id, j::jsonb ? 'a', j::jsonb ? 'str', j::jsonb ?| array['b', 'c'], j::jsonb ?& array['a', 'b'], j::jsonb ?& array[]::text[] FROM pgj.docs ORDER BY id;
+SELECT id FROM pgj.docs WHERE j::jsonb ? 'b' ORDER BY id;
+-- containment
+SELECT id, j::jsonb @> '{"a": 1}', j::jsonb @> '[1]', j::jsonb @> '1', '{"a": 1}' <@ j::jsonb, j::jsonb @> j::jsonb FROM pgj.docs ORDER BY id;
+SELECT id FROM pgj.docs WHERE j::jsonb @> '{"a": [2]}' OR j::jsonb @> '[[3]]' OR j::jsonb @> '{"c": {}}' ORDER BY id;
+SELECT '["a", "b"]'::jsonb @> '"a"', '"a"'::jsonb @> '["a"]', '[["a"]]'::jsonb @> '["a"]', '{"a": [1, 2]}'::jsonb @> '{"a": 1}';
+-- the cast and its errors
+SELECT '{"b": 1, "a": [1, 2.50]}'::jsonb, jsonb '  [true]  ', NULL::jsonb;
+SELECT '{bad'::jsonb;
+SELECT 1::jsonb;
+SELECT '{"a":1}'::jsonb ? 1;

@@ -1,0 +1,171 @@
+package bind
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
+)
+
+// Spark's constructors of nested values, which PostgreSQL does not have:
+// named_struct('a', x, 'b', y), struct(x, y) (fields named after the
+// column an argument is, else col1, col2, ...) and map(k1, v1, k2, v2,
+// ...). icegate types Iceberg struct and map columns jsonb, so each makes
+// a jsonb object, which INSERT writes into a struct or map column by field
+// name or key. array(1, 2) is ARRAY[1, 2] (translate/parse/spark_array.go).
+// The date/time and round functions are ordinary calls the engine's
+// catalogue resolves (engine/expr/spark_funcs.go).
+
+// sparkConstructor binds named_struct, struct and map called without a
+// schema; ok is false for other calls.
+func (b *Binder) sparkConstructor(fc *pg.FuncCall, name string) (Bound, bool, error) {
+	if len(fc.Funcname) != 1 {
+		return Bound{}, false, nil
+	}
+	switch name {
+	case "named_struct", "struct", "map":
+	default:
+		return Bound{}, false, nil
+	}
+	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.Over != nil || fc.FuncVariadic {
+		return Bound{}, true, b.ErrAt(pgerr.New(pgerr.WrongObjectType, "%s is not an aggregate function", name), fc.Location)
+	}
+	args, err := b.exprs(fc.Args)
+	if err != nil {
+		return Bound{}, true, err
+	}
+	var keys, vals []Bound
+	switch name {
+	case "named_struct":
+		if len(args) == 0 || len(args)%2 != 0 {
+			return Bound{}, true, b.ErrAt(pgerr.New(pgerr.UndefinedFunction,
+				"function named_struct needs name, value pairs, got %d arguments", len(args)), fc.Location)
+		}
+		for k := 0; k < len(args); k += 2 {
+			s := fc.Args[k].GetAConst().GetSval()
+			if s == nil {
+				return Bound{}, true, b.ErrAt(pgerr.New(pgerr.DatatypeMismatch,
+					"the field names of named_struct must be string constants (argument %d)", k+1), fc.Location)
+			}
+			keys = append(keys, Bound{E: &expr.Lit{V: s.Sval, T: expr.Text}, T: plan.TText})
+			vals = append(vals, args[k+1])
+		}
+	case "struct":
+		for k, a := range args {
+			n := fmt.Sprintf("col%d", k+1)
+			if cr := fc.Args[k].GetColumnRef(); cr != nil && len(cr.Fields) > 0 {
+				if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil {
+					n = s.Sval
+				}
+			}
+			keys = append(keys, Bound{E: &expr.Lit{V: n, T: expr.Text}, T: plan.TText})
+			vals = append(vals, a)
+		}
+		name = "named_struct"
+	case "map":
+		if len(args)%2 != 0 {
+			return Bound{}, true, b.ErrAt(pgerr.New(pgerr.UndefinedFunction,
+				"function map needs key, value pairs, got %d arguments", len(args)), fc.Location)
+		}
+		for k := 0; k < len(args); k += 2 {
+			keys = append(keys, args[k])
+			vals = append(vals, args[k+1])
+		}
+		if keys, err = b.sparkCommon(keys, "map keys", fc.Location); err != nil {
+			return Bound{}, true, err
+		}
+		if vals, err = b.sparkCommon(vals, "map values", fc.Location); err != nil {
+			return Bound{}, true, err
+		}
+		for k, x := range keys {
+			if x.null {
+				return Bound{}, true, b.ErrAt(pgerr.New(pgerr.NullValueNotAllowed, "cannot use null as map key"), fc.Location)
+			}
+			if isComposite(x) {
+				return Bound{}, true, b.ErrAt(pgerr.Unsupported("map keys of type %s", x.T), fc.Location)
+			}
+			keys[k] = Bound{E: b.Coerce(x, expr.Text), T: plan.TText}
+		}
+	}
+	call := &expr.Call{Fn: name, T: expr.Text}
+	for k := range keys {
+		v, err := b.sparkJSON(vals[k], fc.Location)
+		if err != nil {
+			return Bound{}, true, err
+		}
+		call.Args = append(call.Args, keys[k].E, v)
+	}
+	return Bound{E: call, T: plan.TJSONB, Name: name, strong: true}, true, nil
+}
+
+// isComposite reports a jsonb or array value.
+func isComposite(x Bound) bool {
+	return !x.Unknown() && (x.T.OID == plan.TJSONB.OID || pgtypes.ElemOf(x.T.OID) != 0)
+}
+
+// sparkJSON is x as jsonb text: a jsonb value as it is, NULL as NULL,
+// anything else through to_jsonb.
+func (b *Binder) sparkJSON(x Bound, loc int32) (expr.Expr, error) {
+	switch {
+	case x.null:
+		return &expr.Lit{V: nil, T: expr.Text}, nil
+	case !x.Unknown() && x.T.OID == plan.TJSONB.OID:
+		return x.E, nil
+	}
+	r, err := b.call("to_jsonb", []Bound{x.resolveUnknownIn(b)}, loc)
+	if err != nil {
+		return nil, err
+	}
+	return r.E, nil
+}
+
+// sparkCommon gives a map's keys or values one type, as Spark does: the
+// common type PostgreSQL would find (a quoted literal is a string, as in
+// Spark), else text for scalars; jsonb and arrays must all be of one type.
+func (b *Binder) sparkCommon(xs []Bound, what string, loc int32) ([]Bound, error) {
+	var types []arrow.DataType
+	var comp *plan.Type
+	for _, x := range xs {
+		if x.null {
+			continue
+		}
+		if x.Unknown() {
+			types = append(types, expr.Text) // Spark's string literal
+			continue
+		}
+		if isComposite(x) {
+			if comp != nil && *comp != x.T {
+				return nil, b.ErrAt(pgerr.New(pgerr.DatatypeMismatch, "%s of types %s and %s cannot be matched", what, *comp, x.T), loc)
+			}
+			t := x.T
+			comp = &t
+		}
+		types = append(types, x.arrowType())
+	}
+	if comp != nil {
+		for _, x := range xs {
+			if !x.null && (x.Unknown() || x.T != *comp) {
+				return nil, b.ErrAt(pgerr.New(pgerr.DatatypeMismatch, "%s of types %s and %s cannot be matched", what, *comp, x.T), loc)
+			}
+		}
+		return xs, nil
+	}
+	t, err := expr.CommonType(what, types)
+	if err != nil {
+		t = expr.Text
+	}
+	out := make([]Bound, len(xs))
+	for k, x := range xs {
+		if x.null {
+			out[k] = x
+			continue
+		}
+		out[k] = Bound{E: b.Coerce(x, t), T: pgTypeOfArrow(t)}
+	}
+	return out, nil
+}
