@@ -24,8 +24,9 @@ const maxTheta = math.MaxInt64
 // more than 15/16 of 2k of them (DataSketches' table of 2k slots being
 // that full), theta falls to the (k+1)th smallest kept hash and the hashes
 // not below it are dropped, so at most about 2k hashes are kept whatever
-// the number of items. The table here has 4k slots so that probes stay
-// short; its size does not change which hashes are kept.
+// the number of items. The table here grows up to 4k slots, kept at most
+// half full so that probes stay short; its size does not change which
+// hashes are kept.
 type Sketch struct {
 	lgK   int
 	seed  uint64
@@ -33,7 +34,11 @@ type Sketch struct {
 	table []int64 // open addressing, 0: free slot
 	count int     // hashes in table
 	limit int     // count that triggers a rebuild
+	max   int     // the table's largest size
 }
+
+// minSlots is the size of a new sketch's table.
+const minSlots = 64
 
 // New returns an empty sketch of 2^lgK nominal entries hashing with seed.
 func New(lgK int, seed uint64) *Sketch {
@@ -41,7 +46,8 @@ func New(lgK int, seed uint64) *Sketch {
 		panic(fmt.Sprintf("theta: lgK %d out of range 4..26", lgK))
 	}
 	dsSlots := 1 << (lgK + 1)
-	return &Sketch{lgK: lgK, seed: seed, theta: maxTheta, table: make([]int64, 2*dsSlots), limit: dsSlots * 15 / 16}
+	return &Sketch{lgK: lgK, seed: seed, theta: maxTheta, table: make([]int64, min(minSlots, 2*dsSlots)),
+		limit: dsSlots * 15 / 16, max: 2 * dsSlots}
 }
 
 // NewDefault is New(DefaultLgK, DefaultSeed).
@@ -72,11 +78,35 @@ func (s *Sketch) UpdateHash(h int64) {
 		case 0:
 			s.table[i] = h
 			s.count++
-			if s.count > s.limit {
+			switch {
+			case s.count > s.limit:
 				s.rebuild()
+			case 2*s.count > len(s.table) && len(s.table) < s.max:
+				s.grow()
 			}
 			return
 		}
+	}
+}
+
+// grow doubles the table.
+func (s *Sketch) grow() {
+	kept := s.hashes()
+	s.table = make([]int64, 2*len(s.table))
+	s.reinsert(kept)
+}
+
+// reinsert puts hashes into the (empty) table.
+func (s *Sketch) reinsert(hashes []int64) {
+	s.count = 0
+	mask := len(s.table) - 1
+	for _, h := range hashes {
+		i := int(h) & mask
+		for s.table[i] != 0 {
+			i = (i + 1) & mask
+		}
+		s.table[i] = h
+		s.count++
 	}
 }
 
@@ -88,16 +118,7 @@ func (s *Sketch) rebuild() {
 	slices.Sort(kept)
 	s.theta = kept[k]
 	clear(s.table)
-	s.count = 0
-	mask := len(s.table) - 1
-	for _, h := range kept[:k] {
-		i := int(h) & mask
-		for s.table[i] != 0 {
-			i = (i + 1) & mask
-		}
-		s.table[i] = h
-		s.count++
-	}
+	s.reinsert(kept[:k])
 }
 
 // hashes lists the kept hashes, unordered.

@@ -189,3 +189,29 @@ func BenchmarkUpdate(b *testing.B) {
 		s.Update(items[i&(len(items)-1)])
 	}
 }
+
+// TestTableGrowth: a sketch of few items keeps a small table; growing it
+// up to its largest size keeps every hash (exact mode holds the hashes of
+// all the items).
+func TestTableGrowth(t *testing.T) {
+	s := NewDefault()
+	for i := int64(0); i < 10; i++ {
+		s.Update(longItem(i))
+	}
+	if len(s.table) != minSlots {
+		t.Errorf("10 items: table of %d slots, want %d", len(s.table), minSlots)
+	}
+	var want []int64
+	for i := int64(0); i < 4000; i++ {
+		s.Update(longItem(i))
+		h, _ := Murmur3(longItem(i), DefaultSeed)
+		want = append(want, int64(h>>1))
+	}
+	slices.Sort(want)
+	if c := s.Compact(); !slices.Equal(c.Hashes, want) || c.Theta != math.MaxInt64 {
+		t.Errorf("4000 items: %d hashes at theta %d, want all 4000 at theta 1", len(c.Hashes), c.Theta)
+	}
+	if len(s.table) > s.max || 2*s.count > len(s.table) {
+		t.Errorf("table of %d slots holds %d hashes (largest %d)", len(s.table), s.count, s.max)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -71,18 +72,19 @@ func computeTableStats(ctx context.Context, env Env, args Args) ([][]any, error)
 		}
 	}
 	names, _ := args.StringList("columns")
-	fields, err := statsColumns(schema, names)
+	cols, err := statsColumns(schema, names)
 	if err != nil {
 		return nil, err
 	}
-	sketches, err := sketchSnapshot(ctx, t, snap, schema, fields)
+	sketches, err := sketchSnapshot(ctx, t, snap, schema, cols)
 	if err != nil {
 		return nil, err
 	}
 
-	blobs := make([]write.PuffinBlob, len(fields))
-	metas := make([]catalog.BlobMetadata, len(fields))
-	for i, f := range fields {
+	blobs := make([]write.PuffinBlob, len(cols))
+	metas := make([]catalog.BlobMetadata, len(cols))
+	for i, col := range cols {
+		f := col.field
 		c := sketches[i].Compact()
 		props := map[string]string{NDVProperty: strconv.FormatInt(c.NDV(), 10)}
 		blobs[i] = write.PuffinBlob{Type: ThetaBlobType, Fields: []int{f.ID}, SnapshotID: snap.SnapshotID,
@@ -129,43 +131,87 @@ func computeTableStats(ctx context.Context, env Env, args Args) ([][]any, error)
 	return [][]any{{path}}, nil
 }
 
-// statsColumns are the fields to compute statistics of: the named
-// top-level columns, or every top-level column of a primitive type.
-func statsColumns(schema *catalog.Schema, names []string) ([]catalog.NestedField, error) {
+// statsColumn is a column to compute statistics of: a primitive field,
+// top-level or inside structs.
+type statsColumn struct {
+	field catalog.NestedField
+	name  string // as the schema spells it, dotted below the top level
+	top   int    // the top-level field it is in (or is)
+	path  []int  // the child indices from the top-level struct down to it
+}
+
+// statsColumns are the columns to compute statistics of: the named ones
+// (a dotted name reaches into structs, as Iceberg's findField does), or
+// every top-level column of a primitive type.
+func statsColumns(schema *catalog.Schema, names []string) ([]statsColumn, error) {
+	var out []statsColumn
 	if len(names) == 0 {
-		var out []catalog.NestedField
 		for _, f := range schema.Fields {
 			if sketchable(f.Type) {
-				out = append(out, f)
+				out = append(out, statsColumn{field: f, name: f.Name, top: f.ID})
 			}
 		}
 		return out, nil
 	}
-	var out []catalog.NestedField
 	seen := map[int]bool{}
 	for _, n := range names {
-		var found *catalog.NestedField
-		for i := range schema.Fields {
-			if strings.EqualFold(schema.Fields[i].Name, n) {
-				found = &schema.Fields[i]
-				break
-			}
-		}
-		if found == nil {
-			if strings.Contains(n, ".") {
-				return nil, pgerr.NotYetPlural("statistics of nested fields (column \"" + n + "\")")
-			}
+		c, ok := findStatsColumn(schema, n)
+		if !ok {
 			return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" does not exist", n)
 		}
-		if !sketchable(found.Type) {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot compute statistics of column \"%s\" of type %s: only primitive types", n, found.Type)
+		if !sketchable(c.field.Type) {
+			return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot compute statistics of column \"%s\" of type %s: only primitive types", n, c.field.Type)
 		}
-		if !seen[found.ID] {
-			seen[found.ID] = true
-			out = append(out, *found)
+		if !seen[c.field.ID] {
+			seen[c.field.ID] = true
+			out = append(out, c)
 		}
 	}
 	return out, nil
+}
+
+// findStatsColumn finds a column by name, case-insensitively: a top-level
+// column of that name, else a path of struct fields.
+func findStatsColumn(schema *catalog.Schema, name string) (statsColumn, bool) {
+	for _, f := range schema.Fields {
+		if strings.EqualFold(f.Name, name) {
+			return statsColumn{field: f, name: f.Name, top: f.ID}, true
+		}
+	}
+	fields := schema.Fields
+	var c statsColumn
+	var names []string
+	for depth, part := range strings.Split(name, ".") {
+		if fields == nil {
+			return statsColumn{}, false
+		}
+		i := slices.IndexFunc(fields, func(f catalog.NestedField) bool { return strings.EqualFold(f.Name, part) })
+		if i < 0 {
+			return statsColumn{}, false
+		}
+		c.field = fields[i]
+		names = append(names, fields[i].Name)
+		if depth == 0 {
+			c.top = fields[i].ID
+		} else {
+			c.path = append(c.path, i)
+		}
+		fields = nil
+		if st, ok := fields0(c.field.Type); ok {
+			fields = st
+		}
+	}
+	c.name = strings.Join(names, ".")
+	return c, true
+}
+
+// fields0 is the fields of a struct type.
+func fields0(t catalog.Type) ([]catalog.NestedField, bool) {
+	st, ok := t.(*catalog.StructType)
+	if !ok {
+		return nil, false
+	}
+	return st.Fields, true
 }
 
 // sketchable reports whether a column's values have a single-value

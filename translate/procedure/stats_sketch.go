@@ -29,17 +29,21 @@ func sketchableType(p *catalog.PrimitiveType) bool {
 }
 
 // sketchSnapshot reads the rows of a snapshot (deletes applied) and returns
-// a theta sketch of each field's non-null values, each value given to the
+// a theta sketch of each column's non-null values, each value given to the
 // sketch in Iceberg's single-value serialization (as Iceberg's Spark
 // action does through Conversions.toByteBuffer).
-func sketchSnapshot(ctx context.Context, t *catalog.Table, snap *catalog.Snapshot, schema *catalog.Schema, fields []catalog.NestedField) ([]*theta.Sketch, error) {
-	sketches := make([]*theta.Sketch, len(fields))
-	ids := make([]int, len(fields))
-	for i, f := range fields {
+func sketchSnapshot(ctx context.Context, t *catalog.Table, snap *catalog.Snapshot, schema *catalog.Schema, cols []statsColumn) ([]*theta.Sketch, error) {
+	sketches := make([]*theta.Sketch, len(cols))
+	var ids []int       // top-level fields to read
+	at := map[int]int{} // top-level field id -> column of the batches
+	for i, c := range cols {
 		sketches[i] = theta.NewDefault()
-		ids[i] = f.ID
+		if _, ok := at[c.top]; !ok {
+			at[c.top] = len(ids)
+			ids = append(ids, c.top)
+		}
 	}
-	if len(fields) == 0 {
+	if len(cols) == 0 {
 		return sketches, nil
 	}
 	tasks, err := catalog.PlanFiles(ctx, t, snap)
@@ -52,6 +56,7 @@ func sketchSnapshot(ctx context.Context, t *catalog.Table, snap *catalog.Snapsho
 	}
 	defer op.Close()
 	var buf []byte
+	var ancestors []arrow.Array
 	for {
 		rec, err := op.Next()
 		if err != nil {
@@ -60,23 +65,45 @@ func sketchSnapshot(ctx context.Context, t *catalog.Table, snap *catalog.Snapsho
 		if rec == nil {
 			return sketches, nil
 		}
-		for i := range fields {
-			buf, err = sketchColumn(sketches[i], rec.Column(i), buf)
+		for i, c := range cols {
+			arr := rec.Column(at[c.top])
+			ancestors = ancestors[:0]
+			for _, p := range c.path {
+				st, ok := arr.(*array.Struct)
+				if !ok {
+					return nil, fmt.Errorf("column %s: %s is not a struct", c.name, arr.DataType())
+				}
+				ancestors = append(ancestors, st)
+				arr = st.Field(p)
+			}
+			buf, err = sketchColumn(sketches[i], arr, ancestors, buf)
 			if err != nil {
-				return nil, fmt.Errorf("column %s: %w", fields[i].Name, err)
+				return nil, fmt.Errorf("column %s: %w", c.name, err)
 			}
 		}
 	}
 }
 
-// sketchColumn adds a column's non-null values to s; buf is scratch space,
-// returned for reuse.
-func sketchColumn(s *theta.Sketch, col arrow.Array, buf []byte) ([]byte, error) {
+// sketchColumn adds a column's non-null values to s: those of rows where
+// the column and each of its enclosing structs (ancestors) are not null.
+// buf is scratch space, returned for reuse.
+func sketchColumn(s *theta.Sketch, col arrow.Array, ancestors []arrow.Array, buf []byte) ([]byte, error) {
 	n := col.Len()
+	isValid := func(i int) bool {
+		if col.IsNull(i) {
+			return false
+		}
+		for _, a := range ancestors {
+			if a.IsNull(i) {
+				return false
+			}
+		}
+		return true
+	}
 	switch a := col.(type) {
 	case *array.Boolean:
 		for i := 0; i < n; i++ {
-			if a.IsValid(i) {
+			if isValid(i) {
 				b := byte(0)
 				if a.Value(i) {
 					b = 1
@@ -86,56 +113,56 @@ func sketchColumn(s *theta.Sketch, col arrow.Array, buf []byte) ([]byte, error) 
 		}
 	case *array.Int32:
 		for i, v := range a.Int32Values() {
-			if a.IsValid(i) {
+			if isValid(i) {
 				buf = binary.LittleEndian.AppendUint32(buf[:0], uint32(v))
 				s.Update(buf)
 			}
 		}
 	case *array.Date32:
 		for i, v := range a.Date32Values() {
-			if a.IsValid(i) {
+			if isValid(i) {
 				buf = binary.LittleEndian.AppendUint32(buf[:0], uint32(v))
 				s.Update(buf)
 			}
 		}
 	case *array.Int64:
 		for i, v := range a.Int64Values() {
-			if a.IsValid(i) {
+			if isValid(i) {
 				buf = binary.LittleEndian.AppendUint64(buf[:0], uint64(v))
 				s.Update(buf)
 			}
 		}
 	case *array.Time64:
 		for i, v := range a.Time64Values() {
-			if a.IsValid(i) {
+			if isValid(i) {
 				buf = binary.LittleEndian.AppendUint64(buf[:0], uint64(v))
 				s.Update(buf)
 			}
 		}
 	case *array.Timestamp:
 		for i, v := range a.TimestampValues() {
-			if a.IsValid(i) {
+			if isValid(i) {
 				buf = binary.LittleEndian.AppendUint64(buf[:0], uint64(v))
 				s.Update(buf)
 			}
 		}
 	case *array.Float32:
 		for i, v := range a.Float32Values() {
-			if a.IsValid(i) {
+			if isValid(i) {
 				buf = binary.LittleEndian.AppendUint32(buf[:0], math.Float32bits(v))
 				s.Update(buf)
 			}
 		}
 	case *array.Float64:
 		for i, v := range a.Float64Values() {
-			if a.IsValid(i) {
+			if isValid(i) {
 				buf = binary.LittleEndian.AppendUint64(buf[:0], math.Float64bits(v))
 				s.Update(buf)
 			}
 		}
 	case *array.Decimal128:
 		for i := 0; i < n; i++ {
-			if a.IsValid(i) {
+			if isValid(i) {
 				d := a.Value(i)
 				buf = append(buf[:0], catalog.TwosComplement(d.BigInt(), 0)...)
 				s.Update(buf)
@@ -144,19 +171,19 @@ func sketchColumn(s *theta.Sketch, col arrow.Array, buf []byte) ([]byte, error) 
 	case *array.String:
 		offs, data := a.ValueOffsets(), a.ValueBytes()
 		for i := 0; i < n; i++ {
-			if a.IsValid(i) {
+			if isValid(i) {
 				s.Update(data[offs[i]-offs[0] : offs[i+1]-offs[0]])
 			}
 		}
 	case *array.Binary:
 		for i := 0; i < n; i++ {
-			if a.IsValid(i) {
+			if isValid(i) {
 				s.Update(a.Value(i))
 			}
 		}
 	case *array.FixedSizeBinary:
 		for i := 0; i < n; i++ {
-			if a.IsValid(i) {
+			if isValid(i) {
 				s.Update(a.Value(i))
 			}
 		}
