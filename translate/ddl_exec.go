@@ -84,7 +84,10 @@ func (s *session) createTable(ctx context.Context, mc catalog.MutableCatalog, ct
 }
 
 // prepareCreateSchema prepares CREATE SCHEMA [IF NOT EXISTS] name.
-func (s *session) prepareCreateSchema(cs *pg.CreateSchemaStmt) (Statement, error) {
+func (s *session) prepareCreateSchema(cs *pg.CreateSchemaStmt, x *parse.DDLExtras) (Statement, error) {
+	if err := s.checkNamespaceCatalog(x); err != nil {
+		return nil, err
+	}
 	if len(cs.SchemaElts) > 0 {
 		return nil, pgerr.NotYetPlural("schema elements in CREATE SCHEMA")
 	}
@@ -106,8 +109,23 @@ func (s *session) prepareCreateSchema(cs *pg.CreateSchemaStmt) (Statement, error
 	}}, nil
 }
 
+// checkNamespaceCatalog checks the catalog Spark wrote in front of a
+// namespace (CREATE NAMESPACE local.db): it must be this session's
+// database; another one is a cross-database reference.
+func (s *session) checkNamespaceCatalog(x *parse.DDLExtras) error {
+	if x == nil || x.CatalogQualified == "" || x.Catalog == s.database || x.Catalog == s.cat.Name() {
+		return nil
+	}
+	return pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", x.CatalogQualified)
+}
+
 // prepareDrop prepares DROP TABLE and DROP SCHEMA.
 func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, error) {
+	if ds.RemoveType == pg.ObjectType_OBJECT_SCHEMA {
+		if err := s.checkNamespaceCatalog(x); err != nil {
+			return nil, err
+		}
+	}
 	cascade := ds.Behavior == pg.DropBehavior_DROP_CASCADE
 	switch ds.RemoveType {
 	case pg.ObjectType_OBJECT_TABLE:

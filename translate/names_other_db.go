@@ -11,9 +11,10 @@ import (
 // not this catalog: ns.missing.snapshots names a metadata table of a
 // table that is not there (one that is there is bound before any lookup
 // gets here), so it is 42P01 naming that table; anything else is a
-// reference to another database (0A000).
+// reference to another database (0A000), also a four-part name whose
+// first part is another catalog (other.ns.t.snapshots).
 func otherDatabase(tn parse.TableName) error {
-	if base, kind, ok := bind.SplitMetaName(tn); ok && metatable.ByName(kind) != nil {
+	if base, kind, ok := bind.SplitMetaName(tn); ok && base.Catalog == "" && metatable.ByName(kind) != nil {
 		return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", base.Written)
 	}
 	return pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.Written)

@@ -75,7 +75,7 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 	case *pg.Node_CreateTableAsStmt:
 		return s.prepareCreateTableAs(ps, x.CreateTableAsStmt, ps.Extras)
 	case *pg.Node_CreateSchemaStmt:
-		return s.prepareCreateSchema(x.CreateSchemaStmt)
+		return s.prepareCreateSchema(x.CreateSchemaStmt, ps.Extras)
 	case *pg.Node_ViewStmt:
 		return s.prepareCreateView(ps, x.ViewStmt)
 	case *pg.Node_DropStmt:

@@ -45,6 +45,10 @@ type DDLExtras struct {
 	MergeStars map[int]MergeStar
 	Insert     *SparkInsert // INSERT OVERWRITE / PARTITION (dialect_insert.go)
 	Replace    string       // REPLACE TABLE / CREATE OR REPLACE TABLE (dialect_replace.go)
+	// Catalog is the catalog part of a namespace name in CREATE / DROP
+	// NAMESPACE | DATABASE | SCHEMA cat.ns (cut from the text; folded),
+	// and CatalogQualified the name as written (dialect_namespace.go).
+	Catalog, CatalogQualified string
 }
 
 // SparkType is a type written in Spark's syntax.
@@ -183,8 +187,8 @@ func (r *DialectRewriter) low(i int) string {
 
 func (r *DialectRewriter) rewrite() (bool, error) {
 	t := r.toks
-	if r.rewriteNamespace() { // dialect_namespace.go
-		return false, nil
+	if handled, extras := r.rewriteNamespace(); handled { // dialect_namespace.go
+		return extras, nil
 	}
 	if r.low(0) == "insert" {
 		return r.rewriteInsert() // dialect_insert.go
