@@ -95,8 +95,10 @@ type Env interface {
 // above stays what every procedure needs: Warehouse() (string, bool), the
 // local warehouse directory add_files reads its sources from; and
 // RegisterTable(ctx, name, metadataFile) (*catalog.Table, error), which
-// creates a table from a metadata file for register_table. translate's
-// callEnv implements both (call_env_addfiles.go, call_env_register.go).
+// creates a table from a metadata file for register_table; and
+// CreateTable / DropTable (snapshot_table.go's tableCreator) for snapshot.
+// translate's callEnv implements them (call_env_addfiles.go,
+// call_env_register.go, call_env_snapshot.go).
 
 // Lookup finds a procedure by its name (lower case, without "system.").
 func Lookup(name string) (*Procedure, bool) {
