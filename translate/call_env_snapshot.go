@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 // CreateTable creates the table name (as Spark writes it) with spec, for
@@ -44,4 +45,33 @@ func (e *callEnv) DropTable(ctx context.Context, t *catalog.Table) error {
 		return err
 	}
 	return mc.DropTable(ctx, t.Ident, true)
+}
+
+// TableDirectory is the warehouse directory of the table name, whether or
+// not it is a table yet (migrate's source).
+func (e *callEnv) TableDirectory(ctx context.Context, name string) (string, error) {
+	s := e.sess
+	mc, err := s.mutableCatalog("CALL")
+	if err != nil {
+		return "", err
+	}
+	tn, err := s.callTableName(name)
+	if err != nil {
+		return "", err
+	}
+	id, _, err := s.tableIdent(ctx, tn)
+	if err != nil {
+		return "", err
+	}
+	d, ok := underWriteCatalog(mc).(interface {
+		TableDir(catalog.Identifier) (string, error)
+	})
+	if !ok {
+		return "", pgerr.NotYet("migrate with this catalog")
+	}
+	dir, err := d.TableDir(id)
+	if err != nil {
+		return "", catalogError(err, kindTable, tn.Written)
+	}
+	return dir, nil
 }

@@ -96,7 +96,8 @@ type Env interface {
 // local warehouse directory add_files reads its sources from; and
 // RegisterTable(ctx, name, metadataFile) (*catalog.Table, error), which
 // creates a table from a metadata file for register_table; and
-// CreateTable / DropTable (snapshot_table.go's tableCreator) for snapshot.
+// CreateTable / DropTable (snapshot_table.go's tableCreator) for snapshot,
+// and TableDirectory for migrate.
 // translate's callEnv implements them (call_env_addfiles.go,
 // call_env_register.go, call_env_snapshot.go).
 

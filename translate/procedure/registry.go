@@ -13,5 +13,6 @@ func Builtins() []*Procedure {
 		statsProcedures(),         // stats.go
 		changelogProcedures(),     // changelog_view.go
 		snapshotTableProcedures(), // snapshot_table.go
+		migrateProcedures(),       // migrate.go
 	)
 }
