@@ -98,3 +98,8 @@ func (c *Filesystem) RegisterTable(ctx context.Context, id Identifier, metadataF
 	}
 	return c.LoadTable(ctx, id)
 }
+
+// TableDir returns the directory table id has, or would have, in the
+// warehouse (for migrate, which turns a directory of plain Parquet files
+// into the table of that name).
+func (c *Filesystem) TableDir(id Identifier) (string, error) { return c.tableDir(id) }

@@ -20,9 +20,9 @@ import (
 // TestProceduresIcebergGoReads runs icegate's procedures over tables
 // icegate wrote and has iceberg-go read each table after each call, with
 // icegate's rows: ref moves (rollback_to_snapshot, set_current_snapshot,
-// rollback_to_timestamp, cherrypick_snapshot), add_files of plain Parquet
-// files (no field ids: iceberg-go finds the columns through the name
-// mapping the commit sets) and register_table.
+// rollback_to_timestamp, cherrypick_snapshot), add_files and snapshot of
+// plain Parquet files (no field ids: iceberg-go finds the columns through
+// the name mapping the commit sets) and register_table.
 func TestProceduresIcebergGoReads(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -98,6 +98,10 @@ func TestProceduresIcebergGoReads(t *testing.T) {
 	for _, p := range compareScanIn(ctx, conn, warehouse, "proc", "afp", filterCase{"val = 'b'", iceberg.EqualTo(ref("val"), "b")}) {
 		t.Errorf("after add_files of partitioned files: %s", p)
 	}
+
+	// snapshot: a new table of the same directory, partitioned by val.
+	exec("CALL system.snapshot('`parquet`.`%s`', 'proc.snap')", hive)
+	check("snap", "snapshot")
 
 	// register_table of r's current metadata file as r2; r2's later
 	// writes go to its own directory.

@@ -54,31 +54,52 @@ func addFiles(ctx context.Context, env Env, args Args) ([][]any, error) {
 	table, _ := args.String("table")
 	source, _ := args.String("source_table")
 	check, _ := args.Bool("check_duplicate_files")
-	m := sourcePattern.FindStringSubmatch(strings.TrimSpace(source))
-	if m == nil {
-		return nil, pgerr.NotYet("add_files from a table (\"" + source + "\"); the source is written `parquet`.`/path`")
-	}
-	if format := strings.ToLower(m[1]); format != "parquet" {
-		return nil, pgerr.NotYet("add_files of " + format + " files")
-	}
-	t, mc, err := env.Table(ctx, table)
+	filter, _ := args.Map("partition_filter")
+	path, err := sourcePath(source, "add_files")
 	if err != nil {
 		return nil, err
+	}
+	root, files, err := sourceFiles(env, path)
+	if err != nil {
+		return nil, err
+	}
+	added, changed, err := importFiles(ctx, env, table, root, files, filter, check)
+	if err != nil {
+		return nil, err
+	}
+	return [][]any{{added, changed}}, nil
+}
+
+// sourcePath reads Spark's `parquet`.`/path` source of add_files and
+// snapshot; what names the procedure in errors.
+func sourcePath(source, what string) (string, error) {
+	m := sourcePattern.FindStringSubmatch(strings.TrimSpace(source))
+	if m == nil {
+		return "", pgerr.NotYet(what + " from a table (\"" + source + "\"); the source is written `parquet`.`/path`")
+	}
+	if format := strings.ToLower(m[1]); format != "parquet" {
+		return "", pgerr.NotYet(what + " of " + format + " files")
+	}
+	return m[2], nil
+}
+
+// importFiles copies the Parquet files (under root) into the table and
+// commits them in one append: add_files' work once the source is listed.
+// It returns the files added and the partitions they went to.
+func importFiles(ctx context.Context, env Env, table, root string, files []string, filter map[string]string, check bool) (int64, int64, error) {
+	t, mc, err := env.Table(ctx, table)
+	if err != nil {
+		return 0, 0, err
 	}
 	schema := t.Metadata.CurrentSchema()
 	parts, err := identityPartitions(t.Metadata)
 	if err != nil {
-		return nil, err
+		return 0, 0, err
 	}
-	filter, _ := args.Map("partition_filter")
 	for k := range filter {
 		if !slices.ContainsFunc(parts, func(p partColumn) bool { return p.matches(k) }) {
-			return nil, pgerr.New(pgerr.InvalidParameterValue, "partition_filter names \"%s\", which is not a partition column of the table", k)
+			return 0, 0, pgerr.New(pgerr.InvalidParameterValue, "partition_filter names \"%s\", which is not a partition column of the table", k)
 		}
-	}
-	root, files, err := sourceFiles(env, m[2])
-	if err != nil {
-		return nil, err
 	}
 	// Each file's partition tuple from its key=value directories.
 	tuples := make([][]any, 0, len(files))
@@ -86,7 +107,7 @@ func addFiles(ctx context.Context, env Env, args Args) ([][]any, error) {
 	for _, f := range files {
 		tuple, ok, err := partitionOf(root, f, parts, filter)
 		if err != nil {
-			return nil, err
+			return 0, 0, err
 		}
 		if ok {
 			kept = append(kept, f)
@@ -95,7 +116,7 @@ func addFiles(ctx context.Context, env Env, args Args) ([][]any, error) {
 	}
 	files = kept
 	if len(files) == 0 {
-		return [][]any{{int64(0), int64(0)}}, nil
+		return 0, 0, nil
 	}
 	fromPartition := map[int]bool{}
 	for _, p := range parts {
@@ -105,7 +126,7 @@ func addFiles(ctx context.Context, env Env, args Args) ([][]any, error) {
 	if check {
 		tasks, err := catalog.PlanFiles(ctx, t, t.Metadata.CurrentSnapshot())
 		if err != nil {
-			return nil, err
+			return 0, 0, err
 		}
 		for _, task := range tasks {
 			live[task.File.Path] = true
@@ -113,7 +134,7 @@ func addFiles(ctx context.Context, env Env, args Args) ([][]any, error) {
 	}
 	out, err := mc.NewOutput(t)
 	if err != nil {
-		return nil, err
+		return 0, 0, err
 	}
 	var added []*catalog.DataFile
 	committed := false
@@ -144,7 +165,7 @@ func addFiles(ctx context.Context, env Env, args Args) ([][]any, error) {
 			df, err = write.ImportParquet(ctx, src, out, dataDir+"/imported-"+randomHex()+"-"+filepath.Base(src), schema, fromPartition)
 		}
 		if err != nil {
-			return nil, err
+			return 0, 0, err
 		}
 		df.SpecID = t.Metadata.DefaultSpecID
 		df.Partition = tuples[i]
@@ -152,7 +173,7 @@ func addFiles(ctx context.Context, env Env, args Args) ([][]any, error) {
 		added = append(added, df)
 	}
 	if len(dup) > 0 {
-		return nil, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot add files that the table already holds: %s", strings.Join(dup, ", ")).
+		return 0, 0, pgerr.New(pgerr.ObjectNotInPrerequisiteState, "cannot add files that the table already holds: %s", strings.Join(dup, ", ")).
 			WithHint("check_duplicate_files => false adds them again.")
 	}
 	ch := &catalog.Change{AddedDataFiles: added, Operation: "append"}
@@ -163,10 +184,10 @@ func addFiles(ctx context.Context, env Env, args Args) ([][]any, error) {
 		mapping, err := catalog.NameMapping(m.CurrentSchema())
 		return map[string]string{catalog.NameMappingProperty: mapping}, err
 	}); err != nil {
-		return nil, err
+		return 0, 0, err
 	}
 	committed = true
-	return [][]any{{int64(len(added)), int64(len(changed))}}, nil
+	return int64(len(added)), int64(len(changed)), nil
 }
 
 // partColumn is an identity partition field of the table's spec and its

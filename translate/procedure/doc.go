@@ -14,7 +14,10 @@
 //
 // Builtins (registry.go) lists the procedures, one family file each
 // (snapshot.go: ref moves and cherry-picks; add_files.go: plain Parquet
-// files into a table). trino.go maps Trino's table procedures onto them. Rules every procedure follows:
+// files into a table; snapshot_table.go and migrate.go: a table of a
+// Parquet directory, beside it or in its place; register.go: a table of a
+// metadata file). trino.go maps Trino's table
+// procedures onto them. Rules every procedure follows:
 // it is one catalog commit (catalog.CommitChange for file changes,
 // MutableCatalog.CommitTable with requirements for ref and metadata
 // changes), so a lost race retries or fails with 40001 and never

@@ -97,8 +97,10 @@ type Env interface {
 // RegisterTable(ctx, name, metadataFile) (*catalog.Table, error), which
 // creates a table from a metadata file for register_table; and
 // CreateTempView(ctx, name, query) error (TempViewEnv), a temporary view of
-// the session for create_changelog_view. translate's callEnv implements
-// them (call_env_addfiles.go, call_env_register.go, call_env_changelog.go).
+// the session for create_changelog_view; CreateTable / DropTable
+// (snapshot_table.go's tableCreator) for snapshot, and TableDirectory for
+// migrate. translate's callEnv implements them (call_env_addfiles.go,
+// call_env_register.go, call_env_changelog.go, call_env_snapshot.go).
 
 // Lookup finds a procedure by its name (lower case, without "system.").
 func Lookup(name string) (*Procedure, bool) {
