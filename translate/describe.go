@@ -107,13 +107,7 @@ func (s *session) describe(t *catalog.Table, extended bool) [][]string {
 	}
 	spec := m.SpecByID(m.DefaultSpecID)
 	if spec != nil && len(spec.Fields) > 0 {
-		rows = append(rows, []string{"", "", ""},
-			[]string{"# Partition Information", "", ""},
-			[]string{"# col_name", "data_type", "comment"})
-		for _, pf := range spec.Fields {
-			src := schema.FindField(pf.SourceID)
-			rows = append(rows, []string{transformText(pf, schema), partitionResultType(pf, src), ""})
-		}
+		rows = append(rows, partitionRows(spec, schema)...)
 	}
 	if !extended {
 		return rows
@@ -336,4 +330,36 @@ func fieldPath(fs []catalog.NestedField, id int) []string {
 		}
 	}
 	return nil
+}
+
+// partitionRows describe the partitioning as Spark 3.5 does for a table of
+// a v2 catalog: when every field is an identity, "# Partition Information"
+// and the partition columns with their types; otherwise "# Partitioning"
+// and one "Part <i>" row per field with its transform (years(order_time),
+// bucket(16, id)...), as the seed's walkthrough shows after REPLACE
+// PARTITION FIELD.
+func partitionRows(spec *catalog.PartitionSpec, schema *catalog.Schema) [][]string {
+	identities := true
+	for _, pf := range spec.Fields {
+		if pf.Transform.String() != "identity" {
+			identities = false
+		}
+	}
+	rows := [][]string{{"", "", ""}}
+	if identities {
+		rows = append(rows, []string{"# Partition Information", "", ""}, []string{"# col_name", "data_type", "comment"})
+		for _, pf := range spec.Fields {
+			src := schema.FindField(pf.SourceID)
+			if src == nil {
+				continue
+			}
+			rows = append(rows, []string{transformText(pf, schema), sparkTypeName(src.Type), src.Doc})
+		}
+		return rows
+	}
+	rows = append(rows, []string{"# Partitioning", "", ""})
+	for i, pf := range spec.Fields {
+		rows = append(rows, []string{fmt.Sprintf("Part %d", i), transformText(pf, schema), ""})
+	}
+	return rows
 }

@@ -31,10 +31,9 @@ func TestDescribeExtended(t *testing.T) {
 		"id\tbigint\t",
 		"ts\ttimestamp\t",
 		"\t\t",
-		"# Partition Information\t\t",
-		"# col_name\tdata_type\tcomment",
-		"days(ts)\tdate\t",
-		"bucket(4, id)\tint\t",
+		"# Partitioning\t\t", // Spark 3.5's form for transforms other than identity
+		"Part 0\tdays(ts)\t",
+		"Part 1\tbucket(4, id)\t",
 		"\t\t",
 		"# Metadata Columns\t\t",
 		"_spec_id\tint\t",
