@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -470,27 +471,33 @@ func expiredFiles(ctx context.Context, fio FileIO, before, after *TableMetadata)
 	for _, s := range after.Snapshots {
 		remaining[s.SnapshotID] = true
 	}
+	resolved := map[string]string{} // the same manifests are in many lists
 	resolve := func(written string) string {
 		if written == "" {
 			return ""
 		}
+		if l, ok := resolved[written]; ok {
+			return l
+		}
 		local, err := fio.Resolve(written)
 		if err != nil {
-			return ""
+			local = ""
 		}
+		resolved[written] = local
 		return local
 	}
 	// What the remaining snapshots reach.
 	keptLists := map[string]bool{}
 	keptManifests := map[string]*ManifestFile{}
-	for _, s := range after.Snapshots {
+	lists, err := readManifestLists(ctx, fio, after.Snapshots, false)
+	if err != nil {
+		return nil, err
+	}
+	for k, s := range after.Snapshots {
 		if l := resolve(s.ManifestList); l != "" {
 			keptLists[l] = true
 		}
-		list, err := ReadManifestList(ctx, fio, s)
-		if err != nil {
-			return nil, err
-		}
+		list := lists[k]
 		for i := range list {
 			if l := resolve(list[i].Path); l != "" {
 				keptManifests[l] = &list[i]
@@ -499,20 +506,23 @@ func expiredFiles(ctx context.Context, fio FileIO, before, after *TableMetadata)
 	}
 	out := map[string]expiredFile{}
 	candidates := map[string]*ManifestFile{}
+	var expired []*Snapshot
 	for _, s := range before.Snapshots {
-		if remaining[s.SnapshotID] {
-			continue
+		if !remaining[s.SnapshotID] {
+			expired = append(expired, s)
 		}
+	}
+	// A list already deleted (by an earlier expiration that stopped) is
+	// read as empty.
+	lists, err = readManifestLists(ctx, fio, expired, true)
+	if err != nil {
+		return nil, err
+	}
+	for k, s := range expired {
 		if l := resolve(s.ManifestList); l != "" && !keptLists[l] {
 			out[l] = expiredFile{written: s.ManifestList, kind: kindManifestList}
 		}
-		list, err := ReadManifestList(ctx, fio, s)
-		if err != nil {
-			if isMissing(err) {
-				continue // deleted by an earlier expiration that stopped
-			}
-			return nil, err
-		}
+		list := lists[k]
 		for i := range list {
 			l := resolve(list[i].Path)
 			if l == "" || keptManifests[l] != nil || candidates[l] != nil {
@@ -585,6 +595,39 @@ func expiredFiles(ctx context.Context, fio FileIO, before, after *TableMetadata)
 		}
 	}
 	return out, nil
+}
+
+// readManifestLists reads the manifest lists of snaps, a few at a time;
+// with missingOK a list that does not exist reads as empty.
+func readManifestLists(ctx context.Context, fio FileIO, snaps []*Snapshot, missingOK bool) ([][]ManifestFile, error) {
+	out := make([][]ManifestFile, len(snaps))
+	errs := make([]error, len(snaps))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), 4, max(len(snaps), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				list, err := ReadManifestList(ctx, fio, snaps[k])
+				if err != nil && !(missingOK && isMissing(err)) {
+					errs[k] = err
+				}
+				out[k] = list
+			}
+		}()
+	}
+	for k := range snaps {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, ctx.Err()
 }
 
 func sortedManifests(m map[string]*ManifestFile) []*ManifestFile {

@@ -290,7 +290,7 @@ func stop(wg *sync.WaitGroup) <-chan struct{} {
 // finish or get a clear error: 22023 (the snapshot is gone) or 58P01 (a
 // file of it is), never an internal error.
 func TestExpireDuringReaders(t *testing.T) {
-	const readers = 3
+	const readers = 4
 	ss, _ := newSessions(t, readers+1)
 	w := ss[0]
 	run(t, w, "CREATE TABLE t (id int) TBLPROPERTIES ('write.delete.mode' = 'copy-on-write', 'write.update.mode' = 'copy-on-write')")
@@ -308,6 +308,9 @@ func TestExpireDuringReaders(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if r == 0 {
+				return // ss[1] holds the cursor below
+			}
 			for i := range 30 {
 				q := "SELECT count(*), sum(id) FROM t VERSION AS OF " + ids[(r*7+i)%len(ids)]
 				if i%3 == 0 {
@@ -327,9 +330,23 @@ func TestExpireDuringReaders(t *testing.T) {
 			}
 		}()
 	}
+	// A cursor over the oldest snapshot, opened before the expiration and
+	// read after it.
+	cur := ss[1]
+	run(t, cur, "BEGIN")
+	run(t, cur, "DECLARE c CURSOR FOR SELECT id FROM t VERSION AS OF "+ids[0])
+	if got := callOutput(t, cur, "FETCH 1 FROM c"); !strings.HasSuffix(got, "FETCH 1") {
+		t.Fatalf("FETCH before: %s", got)
+	}
 	time.Sleep(5 * time.Millisecond)
 	got := callOutput(t, w, "CALL system.expire_snapshots(table => 't', older_than => now(), retain_last => 1)")
 	wg.Wait()
+	after := callOutput(t, cur, "FETCH ALL FROM c")
+	if strings.HasPrefix(after, "error") && !strings.HasPrefix(after, "error (58P01)") {
+		t.Errorf("cursor read after the expiration: %s", after)
+	}
+	t.Logf("cursor after the expiration: %.80s", after)
+	statementOutput(cur, "ROLLBACK")
 	if !strings.HasPrefix(got, expireColumns) {
 		t.Errorf("expire_snapshots: %s", got)
 	}
