@@ -104,10 +104,10 @@ func buildBinary(t *testing.T) string {
 	return bin
 }
 
-// startBinary runs `bin serve` over warehouse on a free loopback port and
-// waits until it accepts connections. The process gets SIGTERM when the
+// startBinary runs `bin serve` over warehouse (with the extra flags) on a
+// free loopback port and waits until it accepts connections. The process gets SIGTERM when the
 // test ends and must exit within ten seconds.
-func startBinary(t *testing.T, bin, warehouse string) string {
+func startBinary(t *testing.T, bin, warehouse string, extra ...string) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -116,7 +116,7 @@ func startBinary(t *testing.T, bin, warehouse string) string {
 	addr := ln.Addr().String()
 	ln.Close()
 
-	cmd := exec.Command(bin, "serve", "--warehouse", warehouse, "--listen", addr)
+	cmd := exec.Command(bin, append([]string{"serve", "--warehouse", warehouse, "--listen", addr}, extra...)...)
 	cmd.Dir = t.TempDir() // no icegate.yaml there
 	cmd.Env = cleanEnv()
 	var logs bytes.Buffer
