@@ -3,17 +3,18 @@ package syscat
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/icegate/icegate/internal/pgtypes"
 )
 
 // pgCatalogTables lists the relations of pg_catalog: PostgreSQL 15's
-// shapes (shapes_gen.go), each with the fill that computes its rows; a
+// shapes (shapes_gen.go) and icegate's own (icegate_shapes.go), each with the fill that computes its rows; a
 // relation without one lists no rows (icegate has no such objects).
 func pgCatalogTables() []*Table {
 	fills := pgFills()
-	out := make([]*Table, 0, len(pgShapes))
-	for _, sh := range pgShapes {
+	out := make([]*Table, 0, len(pgShapes)+len(icegateShapes))
+	for _, sh := range slices.Concat(pgShapes, icegateShapes) {
 		t := &Table{Schema: "pg_catalog", Name: sh.name, OID: sh.oid, Kind: sh.kind, Columns: sh.columns}
 		fill := fills[sh.name]
 		if fill == nil {
@@ -65,6 +66,8 @@ func pgFills() map[string]fillFunc {
 		"pg_stat_database":      statDatabaseFill,
 		"pg_tables":             tablesFill,
 		"pg_views":              viewsFill,
+
+		"pg_stat_progress_procedure": procedureProgressFill, // icegate_shapes.go
 	}
 }
 

@@ -21,6 +21,9 @@ type Snapshot struct {
 	Relations  []*Relation
 	Settings   []Setting
 	Session    SessionInfo
+	// Procedures are the CALLs running in the server's sessions, for
+	// pg_stat_progress_procedure.
+	Procedures []ProcedureProgress
 
 	nsByName  map[string]*Namespace
 	nsByOID   map[uint32]*Namespace
@@ -86,6 +89,18 @@ type Setting struct {
 	Name, Setting, Unit, Category, Description, Context, Vartype, Source string
 	BootVal, ResetVal                                                    string
 	EnumVals                                                             []string
+}
+
+// ProcedureProgress is one running CALL: its session, the procedure, the
+// table it works on, when it started and the last progress it reported.
+type ProcedureProgress struct {
+	PID       int32
+	User      string
+	Procedure string // "expire_snapshots"
+	Namespace string // the table's schema and name ("" when none)
+	Table     string
+	Started   time.Time
+	Phase     string // the last progress message ("" before the first)
 }
 
 // SessionInfo describes the session for pg_stat_activity.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -223,7 +224,14 @@ func (c *callStatement) Execute(ctx context.Context, params []*string) (Rows, er
 	if err != nil {
 		return nil, statementErr(ctx, err)
 	}
+	var table []string
+	if name, ok := args.String("table"); ok {
+		table, _ = regtype.SplitQualifiedName(name)
+	}
+	env.progress = s.backend.procs.start(s.progressEntry(c.proc.Name, table, s.CurrentSchema(ctx), env.now))
+	defer s.backend.procs.end(env.progress)
 	rows, err := c.proc.Run(ctx, env, args)
+	env.finished()
 	if err != nil {
 		table, _ := args.String("table")
 		return nil, statementErr(ctx, catalogError(err, kindTable, table))
@@ -259,9 +267,14 @@ func (c *callStatement) bind(ctx context.Context, env *callEnv, nodes []*pg.Node
 
 // callEnv is what a procedure sees of the session (procedure.Env).
 type callEnv struct {
-	sess    *session
-	now     time.Time
-	notices []Notice
+	sess *session
+	now  time.Time
+	// progress is the call's key among the running procedures (0 before
+	// it is registered).
+	progress int64
+	mu       sync.Mutex // orders Notice calls from the procedure's goroutines
+	done     bool       // Run returned: notices no longer go out at once
+	notices  []Notice   // the notices that go with the result
 }
 
 var _ procedure.Env = (*callEnv)(nil)
@@ -314,7 +327,25 @@ func (s *session) callTableName(name string) (parse.TableName, error) {
 // Notice queues a NOTICE; the client gets it with the result.
 func (e *callEnv) Notice(ctx context.Context, msg string) {
 	slog.DebugContext(ctx, "procedure notice", "msg", msg)
-	e.notices = append(e.notices, Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: msg})
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.progress != 0 {
+		e.sess.backend.procs.phase(e.progress, msg)
+	}
+	n := Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: msg}
+	if e.sess.notify != nil && !e.done {
+		e.sess.notify(n) // at once: the client sees the progress while it runs
+		return
+	}
+	e.notices = append(e.notices, n)
+}
+
+// finished ends the streaming of notices: a worker goroutine's late
+// Notice joins the result's instead.
+func (e *callEnv) finished() {
+	e.mu.Lock()
+	e.done = true
+	e.mu.Unlock()
 }
 
 func (e *callEnv) Now() time.Time { return e.now }

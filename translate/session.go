@@ -28,6 +28,12 @@ type StartupInfo struct {
 	// Params holds every startup parameter (application_name, DateStyle,
 	// TimeZone, search_path, options, client_encoding...).
 	Params map[string]string
+	// Notify, when set, sends a notice to the client at once: a long
+	// statement's progress (a procedure's NOTICE lines) then arrives while
+	// it runs rather than with its result. It is called only while Execute
+	// runs (perhaps from the statement's worker goroutines, one call at a
+	// time), never after Execute returns.
+	Notify func(Notice)
 }
 
 // Session is one client's SQL session. Its methods are called from one

@@ -35,6 +35,8 @@ type backend struct {
 	// sysFuncs are the system catalog functions (package sysfunc), built
 	// once and read by every session's binder.
 	sysFuncs bind.SysFuncs
+	// procs are the CALLs running in the sessions (call_progress.go).
+	procs runningProcedures
 }
 
 var _ Backend = (*backend)(nil)
@@ -75,6 +77,7 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 		database: db,
 		pid:      b.nextPID.Add(1),
 		settings: newSettings(info.User),
+		notify:   info.Notify,
 		started:  time.Now(),
 		base:     b.cat,
 	}
@@ -115,6 +118,9 @@ type session struct {
 	database string
 	pid      int32
 	settings *settings
+	// notify sends a notice at once (StartupInfo.Notify); nil: notices go
+	// with the result.
+	notify func(Notice)
 	// tx is the open transaction block, nil outside one (tx.go).
 	tx *txBlock
 	// cursors are the open cursors by name (cursor.go).

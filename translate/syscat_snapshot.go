@@ -50,6 +50,7 @@ func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error
 			ApplicationName: s.Setting("application_name"),
 			BackendStart:    s.started,
 		},
+		Procedures: s.backend.procs.list(),
 	}
 	for _, d := range settingDefs {
 		v, _ := s.settings.get(d.Name)

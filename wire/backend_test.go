@@ -31,6 +31,7 @@ import (
 //	panic                   panics in Execute
 //	begin / commit          transaction status T / I
 //	notice                  one row and a NOTICE
+//	progress                two NOTICEs through StartupInfo.Notify while it runs, then one row
 //	whoami                  user/database/application_name of the session
 //	copy ...                see copy_backend_test.go
 type testBackend struct {
@@ -48,12 +49,13 @@ func (b *testBackend) NewSession(ctx context.Context, info translate.StartupInfo
 	if tz == "" {
 		tz = "UTC"
 	}
-	return &testSession{b: b, user: info.User, database: info.Database, settings: map[string]string{
+	return &testSession{b: b, user: info.User, database: info.Database, notify: info.Notify, settings: map[string]string{
 		"TimeZone": tz, "application_name": info.Params["application_name"],
 	}, tx: 'I'}, nil
 }
 
 type testSession struct {
+	notify   func(translate.Notice)
 	b        *testBackend
 	user     string
 	database string
@@ -126,7 +128,7 @@ func (s *testSession) Prepare(ctx context.Context, sql string, paramTypes []uint
 			return nil, pgerr.New(pgerr.SyntaxError, "syntax error at or near %q", "error").WithPosition(int32(start + 1))
 		case "whoami":
 			st.cols = []pgtypes.Column{{Name: "whoami", TypeOID: pgtypes.Text, Typmod: -1}}
-		case "sleep", "notice", "panic", "fail":
+		case "sleep", "notice", "progress", "panic", "fail":
 			st.cols = []pgtypes.Column{{Name: "x", TypeOID: pgtypes.Int8, Typmod: -1}}
 		case "echo":
 			if len(words) < 2 {
@@ -197,6 +199,11 @@ func (st *testStmt) Execute(ctx context.Context, params []*string) (translate.Ro
 		r := &batchRows{batches: numberBatches(1, 1), tag: "SELECT"}
 		r.notices = []translate.Notice{{Severity: "NOTICE", Code: "00000", Message: "hello from the backend"}}
 		return r, nil
+	case "progress":
+		for i := 1; i <= 2; i++ {
+			st.s.notify(translate.Notice{Severity: "NOTICE", Code: "00000", Message: fmt.Sprintf("step %d of 2", i)})
+		}
+		return &batchRows{batches: numberBatches(1, 1), tag: "SELECT"}, nil
 	case "panic":
 		panic("test backend panics")
 	case "fail":

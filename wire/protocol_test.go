@@ -33,6 +33,15 @@ func TestProtocolScripts(t *testing.T) {
 			[]string{"RowDescription(n:20:0)", "DataRow(1)", "CommandComplete(SELECT 1)", "ErrorResponse(XX000)", "ReadyForQuery(I)"}},
 		{"notice", []pgproto3.FrontendMessage{&pgproto3.Query{String: "notice"}},
 			[]string{"RowDescription(x:20:0)", "DataRow(1)", "NoticeResponse(hello from the backend)", "CommandComplete(SELECT 1)", "ReadyForQuery(I)"}},
+		// Progress sent through StartupInfo.Notify goes out while Execute
+		// runs: before the statement's RowDescription.
+		{"progress while running", []pgproto3.FrontendMessage{&pgproto3.Query{String: "progress"}},
+			[]string{"NoticeResponse(step 1 of 2)", "NoticeResponse(step 2 of 2)", "RowDescription(x:20:0)", "DataRow(1)",
+				"CommandComplete(SELECT 1)", "ReadyForQuery(I)"}},
+		{"progress in the extended protocol", []pgproto3.FrontendMessage{&pgproto3.Parse{Query: "progress"}, &pgproto3.Bind{},
+			&pgproto3.Describe{ObjectType: 'P'}, &pgproto3.Execute{}, &pgproto3.Sync{}},
+			[]string{"ParseComplete", "BindComplete", "RowDescription(x:20:0)", "NoticeResponse(step 1 of 2)",
+				"NoticeResponse(step 2 of 2)", "DataRow(1)", "CommandComplete(SELECT 1)", "ReadyForQuery(I)"}},
 		{"portal suspension", []pgproto3.FrontendMessage{
 			&pgproto3.Parse{Query: "select numbers 5 3"},
 			&pgproto3.Bind{},

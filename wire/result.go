@@ -99,12 +99,17 @@ func (c *conn) writeRows() error {
 // finish sends the notices and CommandComplete of a result.
 func (c *conn) finish(rows translate.Rows, sent int64) {
 	for _, n := range rows.Notices() {
-		c.be.Send(&pgproto3.NoticeResponse{
-			Severity: n.Severity, SeverityUnlocalized: n.Severity, Code: n.Code, Message: n.Message, Detail: n.Detail,
-		})
+		c.sendNotice(n)
 	}
 	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(rows.Tag(sent))})
 	c.discardIfAsked(rows)
+}
+
+// sendNotice buffers a NoticeResponse.
+func (c *conn) sendNotice(n translate.Notice) {
+	c.be.Send(&pgproto3.NoticeResponse{
+		Severity: n.Severity, SeverityUnlocalized: n.Severity, Code: n.Code, Message: n.Message, Detail: n.Detail,
+	})
 }
 
 // rowDescription describes cols with their result formats.

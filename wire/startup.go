@@ -208,7 +208,13 @@ func (c *conn) startSession(sp *startupPacket) error {
 			params[k] = v
 		}
 	}
-	session, err := c.srv.cfg.Backend.NewSession(c.ctx, translate.StartupInfo{User: user, Database: database, Params: params})
+	session, err := c.srv.cfg.Backend.NewSession(c.ctx, translate.StartupInfo{User: user, Database: database, Params: params,
+		// A long statement's progress goes out while it runs: Execute
+		// holds the connection's goroutine, so nothing else writes then.
+		Notify: func(n translate.Notice) {
+			c.sendNotice(n)
+			_ = c.flush()
+		}})
 	if err != nil {
 		return err
 	}
