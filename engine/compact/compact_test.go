@@ -38,7 +38,7 @@ func TestBinpackOneFilePerPartition(t *testing.T) {
 			if d, _ := e.fileCounts(t); d != 24 {
 				t.Fatalf("before: %d data files, want 24", d)
 			}
-			res, err := e.rewrite(t, Spec{}, nil)
+			res, err := e.rewrite(t, Spec{}, map[string]string{OptMaxConcurrentGroups: "2"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -248,7 +248,7 @@ func TestPartialProgressCommitsPerBatch(t *testing.T) {
 	e := newTable(t, 2, true, nil)
 	all := e.appendSmall(t, 6, 30)
 	snaps := len(e.load(t).Metadata.Snapshots)
-	res, err := e.rewrite(t, Spec{}, map[string]string{OptPartialProgress: "true", OptPartialProgressMax: "3"})
+	res, err := e.rewrite(t, Spec{}, map[string]string{OptPartialProgress: "true", OptPartialProgressMax: "3", OptMaxConcurrentGroups: "3"})
 	if err != nil || res.RewrittenDataFiles != 18 || res.AddedDataFiles != 3 {
 		t.Fatalf("%+v, %v", res, err)
 	}
