@@ -73,9 +73,9 @@ type group struct {
 }
 
 // RewriteDataFiles compacts the table's data files: the candidates (per
-// Filter) whose size is outside [MinFileSize, MaxFileSize] or that carry
-// at least DeleteFileThreshold delete files (every candidate with
-// RewriteAll) are grouped by partition (files of older partition specs
+// Filter) whose size is outside [MinFileSize, MaxFileSize], that carry at
+// least DeleteFileThreshold delete files or whose deletes remove at least
+// DeleteRatioThreshold of their rows (every candidate with RewriteAll) are grouped by partition (files of older partition specs
 // together, written into the current spec), each group with enough files
 // or bytes is read with its deletes applied and written into new files of
 // about TargetFileSize with the table's write properties, and the change
@@ -204,7 +204,7 @@ func planGroups(m *catalog.TableMetadata, tasks []catalog.FileScanTask, o Option
 	for _, t := range tasks {
 		f := t.File
 		selected := o.RewriteAll || f.FileSizeInBytes < o.MinFileSize || f.FileSizeInBytes > o.MaxFileSize ||
-			len(t.Deletes) >= o.DeleteFileThreshold
+			deleteIssues(t, o)
 		if !selected {
 			continue
 		}
@@ -249,11 +249,37 @@ func shouldRewrite(g *group, o Options) bool {
 		return true
 	}
 	for _, t := range g.tasks {
-		if len(t.Deletes) >= o.DeleteFileThreshold {
+		if deleteIssues(t, o) {
 			return true
 		}
 	}
 	return false
+}
+
+// deleteIssues: a file with at least DeleteFileThreshold delete files, or
+// whose file-scoped deletes remove at least DeleteRatioThreshold of its
+// rows (the counts of other deletes are not known per file).
+func deleteIssues(t catalog.FileScanTask, o Options) bool {
+	if len(t.Deletes) == 0 {
+		return false
+	}
+	if len(t.Deletes) >= o.DeleteFileThreshold {
+		return true
+	}
+	if t.File.RecordCount <= 0 {
+		return false
+	}
+	var deleted int64
+	for _, d := range t.Deletes {
+		if d.Content != catalog.ContentPositionDelete {
+			continue
+		}
+		// Planning matched a file-scoped delete to this very file.
+		if _, ok := scopedTo(d); ok {
+			deleted += d.RecordCount
+		}
+	}
+	return float64(min(deleted, t.File.RecordCount))/float64(t.File.RecordCount) >= o.DeleteRatioThreshold
 }
 
 // commitBatches splits the groups into the commits that carry them: one,

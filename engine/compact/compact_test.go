@@ -587,3 +587,37 @@ func TestPartialProgressKeepsTheOtherCommits(t *testing.T) {
 		t.Fatalf("without partial progress: %v", err)
 	}
 }
+
+// A file of a good size is rewritten when its deletes remove at least
+// delete-ratio-threshold of its rows (0.3 by default).
+func TestDeleteRatioThreshold(t *testing.T) {
+	for _, c := range []struct {
+		ratio     string
+		rewritten int
+	}{{"", 1}, {"0.5", 0}} {
+		t.Run("ratio "+c.ratio, func(t *testing.T) {
+			e := newTable(t, 2, false, nil)
+			all := e.appendSmall(t, 3, 10)
+			gone := func(id int64) bool { return id < 4 } // 40% of the first file
+			e.deleteWhere(t, dml.MergeOnRead, gone)
+			opts := map[string]string{OptMinFileSize: "0", OptMaxFileSize: "1000000000"}
+			if c.ratio != "" {
+				opts[OptDeleteRatioThreshold] = c.ratio
+			}
+			res, err := e.rewrite(t, Spec{}, opts)
+			if err != nil || res.RewrittenDataFiles != c.rewritten {
+				t.Fatalf("%+v, %v; want %d rewritten", res, err, c.rewritten)
+			}
+			if _, dels := e.fileCounts(t); dels != 1-c.rewritten {
+				t.Fatalf("%d delete files left", dels)
+			}
+			keep := func(id int64) bool { return !gone(id) }
+			if got, want := e.rows(t), wantRows(all, keep); !slices.Equal(got, want) {
+				t.Fatal("rows differ")
+			}
+		})
+	}
+	if _, err := ParseOptions(nil, map[string]string{OptDeleteRatioThreshold: "2"}); pgerr.Code(err) != pgerr.InvalidParameterValue {
+		t.Fatalf("ratio 2: %v", err)
+	}
+}

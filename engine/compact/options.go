@@ -18,6 +18,7 @@ const (
 	OptMinInputFiles         = "min-input-files"
 	OptRewriteAll            = "rewrite-all"
 	OptDeleteFileThreshold   = "delete-file-threshold"
+	OptDeleteRatioThreshold  = "delete-ratio-threshold"
 	OptPartialProgress       = "partial-progress.enabled"
 	OptPartialProgressMax    = "partial-progress.max-commits"
 	OptRemoveDanglingDeletes = "remove-dangling-deletes"
@@ -30,7 +31,6 @@ const (
 	optOutputSpecID     = "output-spec-id"
 	optShufflePartition = "shuffle-partitions-per-file"
 	optCompressionFac   = "compression-factor"
-	optDeleteRatio      = "delete-ratio-threshold"
 	optRewriteJobOrder  = "rewrite-job-order"
 
 	propTargetFileSize = "write.target-file-size-bytes"
@@ -54,6 +54,10 @@ type Options struct {
 	// DeleteFileThreshold: a file with at least this many delete files is
 	// rewritten whatever its size.
 	DeleteFileThreshold int
+	// DeleteRatioThreshold: a file whose file-scoped deletes (deletion
+	// vectors, position delete files of that file alone) remove at least
+	// this fraction of its rows is rewritten whatever its size.
+	DeleteRatioThreshold float64
 	// PartialProgress commits the groups in up to MaxCommits commits, so a
 	// failed commit loses only its own groups.
 	PartialProgress bool
@@ -72,9 +76,9 @@ type Options struct {
 // knownOptions lists every option ParseOptions accepts.
 var knownOptions = []string{
 	OptTargetFileSize, OptMinFileSize, OptMaxFileSize, OptMinInputFiles, OptRewriteAll,
-	OptDeleteFileThreshold, OptPartialProgress, OptPartialProgressMax, OptRemoveDanglingDeletes,
+	OptDeleteFileThreshold, OptDeleteRatioThreshold, OptPartialProgress, OptPartialProgressMax, OptRemoveDanglingDeletes,
 	OptMaxFileGroupSize, OptMaxConcurrentGroups,
-	optUseStartingSeq, optOutputSpecID, optShufflePartition, optCompressionFac, optDeleteRatio, optRewriteJobOrder,
+	optUseStartingSeq, optOutputSpecID, optShufflePartition, optCompressionFac, optRewriteJobOrder,
 }
 
 // ParseOptions reads rewrite_data_files' options (keys as Spark spells
@@ -84,11 +88,12 @@ var knownOptions = []string{
 // 22023 naming it.
 func ParseOptions(tableProps, opts map[string]string) (Options, error) {
 	o := Options{
-		MinInputFiles:       defaultMinInputFiles,
-		DeleteFileThreshold: math.MaxInt32,
-		MaxCommits:          defaultMaxCommits,
-		MaxFileGroupSize:    defaultMaxFileGroupSize,
-		MaxConcurrentGroups: 1,
+		MinInputFiles:        defaultMinInputFiles,
+		DeleteFileThreshold:  math.MaxInt32,
+		DeleteRatioThreshold: 0.3,
+		MaxCommits:           defaultMaxCommits,
+		MaxFileGroupSize:     defaultMaxFileGroupSize,
+		MaxConcurrentGroups:  1,
 	}
 	for k := range opts {
 		if !slices.Contains(knownOptions, k) {
@@ -134,6 +139,14 @@ func ParseOptions(tableProps, opts map[string]string) (Options, error) {
 		return o, err
 	}
 	o.DeleteFileThreshold = int(min(n, math.MaxInt32))
+	if v, ok := opts[OptDeleteRatioThreshold]; ok {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || f < 0 || f > 1 {
+			return o, pgerr.New(pgerr.InvalidParameterValue, "invalid value for option %s: %q", OptDeleteRatioThreshold, v).
+				WithHint("The value is a fraction between 0 and 1.")
+		}
+		o.DeleteRatioThreshold = f
+	}
 	if n, err = positive(opts, OptPartialProgressMax, int64(o.MaxCommits)); err != nil {
 		return o, err
 	}
