@@ -1,11 +1,13 @@
 package compact
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +16,7 @@ import (
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/engine/write"
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 // Strategy is how a group's rows are laid out in the new files.
@@ -108,10 +111,18 @@ func RewriteDataFiles(ctx context.Context, spec Spec) (Result, error) {
 			return res, err
 		}
 	}
-	groups := planGroups(m, candidates, spec.Options)
+	outSpec := m.DefaultSpecID
+	if id := spec.Options.OutputSpecID; id != nil {
+		if m.SpecByID(*id) == nil {
+			return res, pgerr.New(pgerr.InvalidParameterValue, "option %s: table %s has no partition spec %d", OptOutputSpecID, tbl.Ident.Name, *id)
+		}
+		outSpec = *id
+	}
+	groups := planGroups(outSpec, candidates, spec.Options)
 	if len(groups) == 0 {
 		return res, nil
 	}
+	orderGroups(groups, spec.Options.JobOrder)
 	liveDeletes, err := liveDeleteFiles(ctx, tbl, snap)
 	if err != nil {
 		return res, err
@@ -198,7 +209,7 @@ func (s *Spec) progress(format string, args ...any) {
 const otherSpecs = "other-specs"
 
 // planGroups picks the files to rewrite and groups them.
-func planGroups(m *catalog.TableMetadata, tasks []catalog.FileScanTask, o Options) []*group {
+func planGroups(outSpec int, tasks []catalog.FileScanTask, o Options) []*group {
 	byKey := map[string][]catalog.FileScanTask{}
 	var keys []string
 	for _, t := range tasks {
@@ -209,7 +220,7 @@ func planGroups(m *catalog.TableMetadata, tasks []catalog.FileScanTask, o Option
 			continue
 		}
 		k := otherSpecs
-		if f.SpecID == m.DefaultSpecID {
+		if f.SpecID == outSpec {
 			k = partitionKey(f.SpecID, f.Partition)
 		}
 		if _, ok := byKey[k]; !ok {
@@ -236,6 +247,25 @@ func planGroups(m *catalog.TableMetadata, tasks []catalog.FileScanTask, o Option
 		}
 	}
 	return kept
+}
+
+// orderGroups sorts the groups by the job order (stable: "none" keeps
+// the partitions' order).
+func orderGroups(groups []*group, order string) {
+	key := func(g *group) int64 {
+		switch order {
+		case "bytes-asc":
+			return g.bytes
+		case "bytes-desc":
+			return -g.bytes
+		case "files-asc":
+			return int64(len(g.tasks))
+		case "files-desc":
+			return -int64(len(g.tasks))
+		}
+		return 0
+	}
+	slices.SortStableFunc(groups, func(a, b *group) int { return cmp.Compare(key(a), key(b)) })
 }
 
 // shouldRewrite: enough files, more bytes than one target file, too many
@@ -404,6 +434,7 @@ type rewriter struct {
 	// lineage columns in format 3.
 	writeSchema *catalog.Schema
 	props       map[string]string
+	outSpec     int
 	order       *catalog.SortOrder
 	zorderPaths [][]int
 }
@@ -416,7 +447,10 @@ func newRewriter(ctx context.Context, spec Spec) (*rewriter, error) {
 		return nil, err
 	}
 	schema := m.CurrentSchema()
-	r := &rewriter{spec: spec, out: out, schema: schema, writeSchema: schema}
+	r := &rewriter{spec: spec, out: out, schema: schema, writeSchema: schema, outSpec: m.DefaultSpecID}
+	if spec.Options.OutputSpecID != nil {
+		r.outSpec = *spec.Options.OutputSpecID
+	}
 	for _, f := range schema.Fields {
 		r.ids = append(r.ids, f.ID)
 	}
@@ -487,7 +521,7 @@ func (r *rewriter) newWriter(ctx context.Context) (*write.Writer, error) {
 		IO:            write.TableOutput(context.WithoutCancel(ctx), r.out),
 		DataDir:       write.DataDir(m),
 		Schema:        r.writeSchema,
-		Spec:          m.SpecByID(m.DefaultSpecID),
+		Spec:          m.SpecByID(r.outSpec),
 		Properties:    r.props,
 		FormatVersion: m.FormatVersion,
 		SortOrder:     r.order,

@@ -621,3 +621,63 @@ func TestDeleteRatioThreshold(t *testing.T) {
 		t.Fatalf("ratio 2: %v", err)
 	}
 }
+
+// output-spec-id writes the new files with another of the table's specs;
+// files of the other specs are rewritten together into it.
+func TestOutputSpecID(t *testing.T) {
+	e := newTable(t, 2, true, nil)
+	all := e.appendSmall(t, 6, 30) // spec 0: identity(part), 18 files
+	_, err := e.cat.CommitTable(e.ctx, e.id, nil, []catalog.Update{
+		catalog.AddSpec{Spec: &catalog.PartitionSpec{Fields: []catalog.PartitionField{
+			{SourceID: 1, FieldID: 1001, Name: "id_bucket", Transform: catalog.Transform{Name: "bucket", Param: 2}},
+		}}},
+		catalog.SetDefaultSpec{SpecID: catalog.LastAdded},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 6 { // spec 1: 12 files
+		rs := rowsOf(int64(1000+i*30), int64(1000+(i+1)*30))
+		e.appendRows(t, rs)
+		all = append(all, rs...)
+	}
+	res, err := e.rewrite(t, Spec{}, map[string]string{OptOutputSpecID: "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.RewrittenDataFiles != 30 || res.AddedDataFiles != 6 {
+		t.Fatalf("result %+v, want 30 files into 3 + 3 of spec 0", res)
+	}
+	tbl := e.load(t)
+	tasks, _ := catalog.PlanFiles(e.ctx, tbl, tbl.Metadata.CurrentSnapshot())
+	for _, task := range tasks {
+		if task.File.SpecID != 0 {
+			t.Fatalf("file %s has spec %d, want 0", task.File.Path, task.File.SpecID)
+		}
+	}
+	if got, want := e.rows(t), wantRows(all, nil); !slices.Equal(got, want) {
+		t.Fatal("rows differ")
+	}
+	if _, err := e.rewrite(t, Spec{}, map[string]string{OptOutputSpecID: "7"}); pgerr.Code(err) != pgerr.InvalidParameterValue {
+		t.Fatalf("spec 7: %v", err)
+	}
+}
+
+func TestJobOrder(t *testing.T) {
+	mk := func() []*group {
+		return []*group{{key: "a", bytes: 5, tasks: make([]catalog.FileScanTask, 1)},
+			{key: "b", bytes: 1, tasks: make([]catalog.FileScanTask, 3)},
+			{key: "c", bytes: 9, tasks: make([]catalog.FileScanTask, 2)}}
+	}
+	for order, want := range map[string]string{"none": "abc", "bytes-asc": "bac", "bytes-desc": "cab", "files-asc": "acb", "files-desc": "bca"} {
+		g := mk()
+		orderGroups(g, order)
+		got := g[0].key + g[1].key + g[2].key
+		if got != want {
+			t.Errorf("%s: %s, want %s", order, got, want)
+		}
+	}
+	if _, err := ParseOptions(nil, map[string]string{OptRewriteJobOrder: "random"}); pgerr.Code(err) != pgerr.InvalidParameterValue {
+		t.Fatalf("random: %v", err)
+	}
+}

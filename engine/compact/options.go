@@ -24,14 +24,15 @@ const (
 	OptRemoveDanglingDeletes = "remove-dangling-deletes"
 	OptMaxFileGroupSize      = "max-file-group-size-bytes"
 	OptMaxConcurrentGroups   = "max-concurrent-file-group-rewrites"
-	// Spark options icegate accepts and has nothing to do for: the
-	// sequence number of new files is always the commit's, output goes to
-	// the current spec, and the shuffle is Spark's own.
+	OptOutputSpecID          = "output-spec-id"
+	OptRewriteJobOrder       = "rewrite-job-order"
+	// Spark options icegate accepts and has nothing to do for: the new
+	// files always get the commit's sequence number (a concurrent
+	// equality delete then fails the commit instead of applying to
+	// them), and the shuffle is Spark's own.
 	optUseStartingSeq   = "use-starting-sequence-number"
-	optOutputSpecID     = "output-spec-id"
 	optShufflePartition = "shuffle-partitions-per-file"
 	optCompressionFac   = "compression-factor"
-	optRewriteJobOrder  = "rewrite-job-order"
 
 	propTargetFileSize = "write.target-file-size-bytes"
 
@@ -71,6 +72,14 @@ type Options struct {
 	MaxFileGroupSize int64
 	// MaxConcurrentGroups is how many groups are rewritten at once.
 	MaxConcurrentGroups int
+	// OutputSpecID is the partition spec the new files are written with
+	// (nil: the table's default spec); files of other specs are
+	// rewritten together into it.
+	OutputSpecID *int
+	// JobOrder is the order groups are rewritten and committed in:
+	// "none" (partition order), "bytes-asc", "bytes-desc", "files-asc",
+	// "files-desc".
+	JobOrder string
 }
 
 // knownOptions lists every option ParseOptions accepts.
@@ -78,7 +87,7 @@ var knownOptions = []string{
 	OptTargetFileSize, OptMinFileSize, OptMaxFileSize, OptMinInputFiles, OptRewriteAll,
 	OptDeleteFileThreshold, OptDeleteRatioThreshold, OptPartialProgress, OptPartialProgressMax, OptRemoveDanglingDeletes,
 	OptMaxFileGroupSize, OptMaxConcurrentGroups,
-	optUseStartingSeq, optOutputSpecID, optShufflePartition, optCompressionFac, optRewriteJobOrder,
+	OptOutputSpecID, OptRewriteJobOrder, optUseStartingSeq, optShufflePartition, optCompressionFac,
 }
 
 // ParseOptions reads rewrite_data_files' options (keys as Spark spells
@@ -166,6 +175,23 @@ func ParseOptions(tableProps, opts map[string]string) (Options, error) {
 	}
 	if o.RemoveDanglingDeletes, err = boolOpt(opts, OptRemoveDanglingDeletes); err != nil {
 		return o, err
+	}
+	if v, ok := opts[OptOutputSpecID]; ok {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 0 {
+			return o, pgerr.New(pgerr.InvalidParameterValue, "invalid value for option %s: %q", OptOutputSpecID, v)
+		}
+		o.OutputSpecID = &n
+	}
+	o.JobOrder = "none"
+	if v, ok := opts[OptRewriteJobOrder]; ok {
+		switch j := strings.ToLower(strings.TrimSpace(v)); j {
+		case "none", "bytes-asc", "bytes-desc", "files-asc", "files-desc":
+			o.JobOrder = j
+		default:
+			return o, pgerr.New(pgerr.InvalidParameterValue, "invalid value for option %s: %q", OptRewriteJobOrder, v).
+				WithHint("Valid values are none, bytes-asc, bytes-desc, files-asc and files-desc.")
+		}
 	}
 	for _, k := range []string{optUseStartingSeq} {
 		if _, err := boolOpt(opts, k); err != nil {
