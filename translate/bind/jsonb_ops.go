@@ -25,7 +25,15 @@ func (b *Binder) jsonbText(x Bound) (Bound, bool) {
 	case x.null:
 		return Bound{E: &expr.Lit{V: nil, T: expr.Text}, T: plan.TJSONB}, true
 	case x.Unknown() || x.T.OID == pgtypes.Text || x.T.OID == pgtypes.Varchar || x.T.OID == pgtypes.BPChar:
-		return Bound{E: &expr.Call{Fn: "jsonb_in", Args: []expr.Expr{b.Coerce(x, expr.Text)}, T: expr.Text}, T: plan.TJSONB}, true
+		r := Bound{E: &expr.Call{Fn: "jsonb_in", Args: []expr.Expr{b.Coerce(x, expr.Text)}, T: expr.Text}, T: plan.TJSONB}
+		if x.lit != nil && (x.param == 0 || b.params.Bound) && b.LitErr == nil {
+			// A literal is parsed once here, as PostgreSQL parses it
+			// while binding: bad JSON fails with the literal's position.
+			if err := b.checkConst(r.E); err != nil {
+				b.LitErr = b.ErrAt(err, x.loc)
+			}
+		}
+		return r, true
 	}
 	return Bound{}, false
 }
@@ -36,11 +44,6 @@ func (b *Binder) jsonbCast(x Bound, loc int32) (Bound, error) {
 		return Bound{}, b.ErrAt(cannotCast(x.T, plan.TJSONB), loc)
 	}
 	r, _ := b.jsonbText(x)
-	if x.lit != nil && b.LitErr == nil {
-		if err := b.checkConst(r.E); err != nil {
-			b.LitErr = b.ErrAt(err, x.loc)
-		}
-	}
 	return r, nil
 }
 

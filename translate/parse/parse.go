@@ -86,6 +86,7 @@ func Parse(sql string, o Config) ([]Stmt, error) {
 		return nil, err
 	}
 	sql = RewriteSparkArray(sql) // spark_array.go
+	sql = RewriteSparkSetNames(sql) // spark_set.go
 	if mayHaveMeta(sql) {
 		if out, ok, err := parseWithMeta(sql, o); ok || err != nil {
 			return out, err
