@@ -91,3 +91,17 @@ func (b *Binder) jsonbOperator(op string, l, r Bound, loc int32) (Bound, bool, e
 	}
 	return Bound{}, false, nil
 }
+
+// jsonbGroupable is x as jsonb text, which GROUP BY and DISTINCT compare:
+// a struct, map or list column's value becomes its jsonb text (the text
+// the wire prints for it). Equal text is equal jsonb, but equal numbers
+// written with other scales (1.0 and 1.00) stay apart, where PostgreSQL
+// makes them one group.
+func jsonbGroupable(x Bound) Bound {
+	if arrow.TypeEqual(x.E.Type(), expr.Text) {
+		return x
+	}
+	out := x
+	out.E = &expr.Call{Fn: "to_jsonb", Args: []expr.Expr{x.E}, T: expr.Text}
+	return out
+}
