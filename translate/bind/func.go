@@ -48,6 +48,9 @@ func (b *Binder) funcCall(fc *pg.FuncCall) (Bound, error) {
 	if r, ok, err := b.sparkConstructor(fc, name); ok { // spark_func.go
 		return r, err
 	}
+	if r, ok, err := b.sparkAlias(fc, name); ok { // spark_func.go
+		return r, err
+	}
 	if fc.Over != nil {
 		if !exec.IsWindowOnly(name) && !AggregateNames[name] {
 			return Bound{}, b.ErrAt(pgerr.New(pgerr.WrongObjectType,

@@ -169,3 +169,88 @@ func (b *Binder) sparkCommon(xs []Bound, what string, loc int32) ([]Bound, error
 	}
 	return out, nil
 }
+
+// sparkAliases are Spark functions PostgreSQL lacks that are PostgreSQL
+// functions or operators under another name, with Spark's semantics:
+//
+//	nvl(a, b) ifnull(a, b)      coalesce(a, b)
+//	lcase(s) ucase(s)           lower(s), upper(s)
+//	instr(s, sub)               strpos(s, sub): 1-based, 0 when absent
+//	datediff(end, start)        end::date - start::date (days, int)
+//	date_add(d, n) date_sub     d::date + n, d::date - n (date); date_add(ts,
+//	                            interval) is PostgreSQL 16's: ts::timestamptz + interval
+//	array_contains(arr, v)      v = ANY(arr): NULL for a NULL array, and
+//	                            when v is absent but arr has NULLs
+var sparkAliases = map[string]struct {
+	n  int
+	fn string
+}{
+	"nvl": {2, "coalesce"}, "ifnull": {2, "coalesce"}, "lcase": {1, "lower"}, "ucase": {1, "upper"},
+	"instr": {2, "strpos"}, "datediff": {2, "-"}, "date_add": {2, "+"}, "date_sub": {2, "-"},
+	"array_contains": {2, "any:="},
+}
+
+// sparkAlias binds a call of sparkAliases; ok is false for other names.
+func (b *Binder) sparkAlias(fc *pg.FuncCall, name string) (Bound, bool, error) {
+	al, found := sparkAliases[name]
+	if !found || len(fc.Funcname) != 1 || fc.Over != nil || fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
+		return Bound{}, false, nil
+	}
+	args, err := b.exprs(fc.Args)
+	if err != nil {
+		return Bound{}, true, err
+	}
+	if len(args) != al.n {
+		return Bound{}, true, b.ErrAt(UndefinedCall(name, args).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+	}
+	toDate := func(k int) error {
+		if args[k].Unknown() || args[k].T.OID != plan.TDate.OID {
+			d, err := b.castTo(args[k], plan.TDate, fc.Location)
+			if err != nil {
+				return err
+			}
+			args[k] = d
+		}
+		return nil
+	}
+	switch name {
+	case "datediff":
+		if err := toDate(0); err != nil {
+			return Bound{}, true, err
+		}
+		if err := toDate(1); err != nil {
+			return Bound{}, true, err
+		}
+	case "date_add", "date_sub":
+		if name == "date_add" && !args[1].Unknown() && args[1].T.OID == plan.TInterval.OID {
+			// PostgreSQL 16's date_add(timestamptz, interval) wins.
+			ts, err := b.castTo(args[0], plan.TTimestamptz, fc.Location)
+			if err != nil {
+				return Bound{}, true, err
+			}
+			args[0] = ts
+			break
+		}
+		if err := toDate(0); err != nil {
+			return Bound{}, true, err
+		}
+		if args[1].Unknown() {
+			args[1] = Bound{E: b.Coerce(args[1], expr.Int4), T: plan.TInt4}
+		}
+	case "array_contains":
+		args[0], args[1] = args[1].resolveUnknownIn(b), args[0]
+		if args[1].Unknown() {
+			if arr := pgtypes.ArrayOf(args[0].T.OID); arr != 0 {
+				t := plan.Type{OID: arr, Typmod: -1}
+				args[1] = Bound{E: b.Coerce(args[1], plan.ArrowOf(t)), T: t}
+			}
+		}
+	}
+	r, err := b.call(al.fn, args, fc.Location)
+	if err != nil {
+		return Bound{}, true, err
+	}
+	r.Name, r.strong = name, true
+	return r, true, nil
+}
