@@ -1,6 +1,8 @@
 package translate
 
 import (
+	"strings"
+
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/metatable"
@@ -8,12 +10,12 @@ import (
 )
 
 // otherDatabase is the error for a three-part name whose first part is
-// not this catalog: ns.missing.snapshots names a metadata table of a
-// table that is not there (one that is there is bound before any lookup
+// not this catalog: ns.missing.snapshots (three parts, no '$': the first
+// is the namespace) names a metadata table of a table that is not there (one that is there is bound before any lookup
 // gets here), so it is 42P01 naming that table; anything else is a
 // reference to another database (0A000).
 func otherDatabase(tn parse.TableName) error {
-	if base, kind, ok := bind.SplitMetaName(tn); ok && metatable.ByName(kind) != nil {
+	if base, kind, ok := bind.SplitMetaName(tn); ok && !strings.Contains(tn.Name, "$") && metatable.ByName(kind) != nil {
 		return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", base.Written)
 	}
 	return pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.Written)
