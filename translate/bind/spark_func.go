@@ -66,7 +66,6 @@ func (b *Binder) sparkConstructor(fc *pg.FuncCall, name string) (Bound, bool, er
 			keys = append(keys, Bound{E: &expr.Lit{V: n, T: expr.Text}, T: plan.TText})
 			vals = append(vals, a)
 		}
-		name = "named_struct"
 	case "map":
 		if len(args)%2 != 0 {
 			return Bound{}, true, b.ErrAt(pgerr.New(pgerr.UndefinedFunction,
@@ -92,7 +91,11 @@ func (b *Binder) sparkConstructor(fc *pg.FuncCall, name string) (Bound, bool, er
 			keys[k] = Bound{E: b.Coerce(x, expr.Text), T: plan.TText}
 		}
 	}
-	call := &expr.Call{Fn: name, T: expr.Text}
+	fn := name
+	if name == "struct" {
+		fn = sparkStructFn
+	}
+	call := &expr.Call{Fn: fn, T: expr.Text}
 	for k := range keys {
 		v, err := b.sparkJSON(vals[k], fc.Location)
 		if err != nil {
@@ -253,4 +256,27 @@ func (b *Binder) sparkAlias(fc *pg.FuncCall, name string) (Bound, bool, error) {
 	}
 	r.Name, r.strong = name, true
 	return r, true, nil
+}
+
+// sparkStructFn names struct(...)'s calls: a named_struct whose field
+// names are its own (col1, col2, ... or the columns'), which a write into
+// a struct column of as many fields replaces by the column's, in order, as
+// Spark matches a struct by position (sparkStructAssign).
+const sparkStructFn = "spark_struct"
+
+// sparkStructAssign renames the fields of a struct(...) value written
+// into a struct column with as many fields; x is returned as it is
+// otherwise.
+func sparkStructAssign(x Bound, to arrow.DataType) Bound {
+	call, ok := x.E.(*expr.Call)
+	st, isStruct := to.(*arrow.StructType)
+	if !ok || call.Fn != sparkStructFn || !isStruct || len(call.Args) != 2*st.NumFields() {
+		return x
+	}
+	args := append([]expr.Expr(nil), call.Args...)
+	for k, f := range st.Fields() {
+		args[2*k] = &expr.Lit{V: f.Name, T: expr.Text}
+	}
+	x.E = &expr.Call{Fn: "named_struct", Args: args, T: call.T}
+	return x
 }
