@@ -35,6 +35,9 @@ type IcebergOption struct {
 	// the others it is accepted with a NOTICE saying Ignored.
 	Acts    OptionLevel
 	Ignored string // why icegate does not act on it, for the NOTICE
+	// Matches is the value icegate's behaviour already is, whatever the
+	// option says: set to it, the option gets no NOTICE ("" none).
+	Matches string
 }
 
 // Reasons repeated across the registry.
@@ -58,8 +61,8 @@ var IcebergOptions = []IcebergOption{
 		Doc: "The Parquet reader implementation (ICEBERG or COMET).", Ignored: "icegate has one Parquet reader of its own."},
 	{Name: "check-nullability", Levels: LevelSession | LevelWrite, Spark: "spark.sql.iceberg.check-nullability",
 		Default: "true", Check: checkOptionBool,
-		Doc:     "Fail a write that puts a null into a NOT NULL column.",
-		Ignored: "icegate checks the values written, as PostgreSQL does: a NULL written into a NOT NULL column fails (23502) and a nullable input column alone does not, whatever the option says (Spark's false)."},
+		Doc:     "Fail a write that puts a null into a NOT NULL column.", Matches: "false",
+		Ignored: "icegate checks the values written, as PostgreSQL does and as Spark does with false: a NULL written into a NOT NULL column fails (23502); a nullable input column alone is not refused."},
 	{Name: "check-ordering", Levels: LevelSession | LevelWrite, Spark: "spark.sql.iceberg.check-ordering",
 		Default: "true", Check: checkOptionBool,
 		Doc: "Fail a write whose columns are not in the table's order.", Ignored: "An INSERT matches columns by its column list."},
