@@ -40,3 +40,7 @@ SELECT count(DISTINCT j::jsonb) FROM pgj.docs WHERE id <> 4;
 SELECT DISTINCT j::jsonb FROM pgj.docs WHERE id <> 4 ORDER BY 1;
 SELECT DISTINCT j::jsonb AS d FROM pgj.docs WHERE id <> 4 ORDER BY d DESC;
 SELECT j::jsonb, count(*) FROM pgj.docs WHERE id <> 4 GROUP BY j::jsonb ORDER BY j::jsonb;
+-- windows over jsonb: partitions of equal jsonb (1 and 1.0 together), jsonb's order
+SELECT id, rank() OVER (ORDER BY j::jsonb) FROM pgj.docs ORDER BY id;
+SELECT id, count(*) OVER (PARTITION BY j::jsonb -> 'a') FROM pgj.docs ORDER BY id;
+SELECT id, row_number() OVER (PARTITION BY j::jsonb ? 'a' ORDER BY j::jsonb DESC, id) FROM pgj.docs ORDER BY id;
