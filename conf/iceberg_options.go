@@ -61,7 +61,7 @@ var IcebergOptions = []IcebergOption{
 		Doc: "The Parquet reader implementation (ICEBERG or COMET).", Ignored: "icegate has one Parquet reader of its own."},
 	{Name: "check-nullability", Levels: LevelSession | LevelWrite, Spark: "spark.sql.iceberg.check-nullability",
 		Default: "true", Check: checkOptionBool,
-		Doc:     "Fail a write that puts a null into a NOT NULL column.", Matches: "false",
+		Doc: "Fail a write that puts a null into a NOT NULL column.", Matches: "false",
 		Ignored: "icegate checks the values written, as PostgreSQL does and as Spark does with false: a NULL written into a NOT NULL column fails (23502); a nullable input column alone is not refused."},
 	{Name: "check-ordering", Levels: LevelSession | LevelWrite, Spark: "spark.sql.iceberg.check-ordering",
 		Default: "true", Check: checkOptionBool,
