@@ -47,7 +47,6 @@ const (
 	whyNoStreaming    = "icegate does not run streaming reads."
 	whyNoSparkPlan    = "It tunes Spark's planner or executors, which icegate does not have."
 	whyWriterProps    = "icegate's writer reads it from the table property only; set the property with ALTER TABLE ... SET TBLPROPERTIES."
-	whyAlwaysChecked  = "icegate always checks it (as with the default, true)."
 )
 
 // IcebergOptions is the registry, in the seed's order: its session
