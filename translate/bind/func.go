@@ -230,6 +230,11 @@ func (b *Binder) aggregate(fc *pg.FuncCall, name string) (Bound, error) {
 		}
 		call.Filter = fe
 	}
+	if name == "count" && call.Distinct && call.Arg != nil && argPG.OID == plan.TJSONB.OID && len(types) == 1 {
+		// Distinct jsonb values by jsonb's equality (jsonb_ops.go).
+		call.Arg = jsonbSortKey(Bound{E: call.Arg, T: argPG}).E
+		types[0], argPG = call.Arg.Type(), plan.TBytea
+	}
 	if call.Arg != nil && (argPG.OID == plan.TJSONB.OID || pgtypes.ElemOf(argPG.OID) != 0) {
 		if name != "count" && name != "array_agg" {
 			return Bound{}, b.ErrAt(UndefinedCall(name, []Bound{{T: argPG, E: call.Arg}}), fc.Location)

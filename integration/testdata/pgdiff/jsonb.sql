@@ -35,8 +35,8 @@ SELECT j::jsonb, count(*) FROM pgj.docs WHERE id <> 4 GROUP BY j::jsonb;
 SELECT j::jsonb -> 'b' AS b, count(*) FROM pgj.docs GROUP BY 1 ORDER BY 1;
 -- known: GROUP BY and DISTINCT on jsonb compare jsonb text, so 1 and 1.0 stay two groups
 SELECT j::jsonb -> 'a' AS a, count(*) FROM pgj.docs GROUP BY 1 ORDER BY 1;
--- known: count(DISTINCT) of jsonb is 0A000
 SELECT count(DISTINCT j::jsonb) FROM pgj.docs WHERE id <> 4;
+SELECT count(DISTINCT j::jsonb), count(DISTINCT j::jsonb -> 'a') FROM pgj.docs;
 SELECT DISTINCT j::jsonb FROM pgj.docs WHERE id <> 4 ORDER BY 1;
 SELECT DISTINCT j::jsonb AS d FROM pgj.docs WHERE id <> 4 ORDER BY d DESC;
 SELECT j::jsonb, count(*) FROM pgj.docs WHERE id <> 4 GROUP BY j::jsonb ORDER BY j::jsonb;
