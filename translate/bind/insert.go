@@ -216,6 +216,7 @@ func WriteDefault(f catalog.NestedField, t arrow.DataType) expr.Expr {
 // the column's scale), anything into text, dates and timestamps among
 // themselves, untyped literals into anything they parse as.
 func (b *Binder) Assign(x Bound, c Column, loc int32) (expr.Expr, error) {
+	x = sparkStructAssign(x, c.Arrow) // spark_func.go
 	if x.Unknown() {
 		if !expr.CanCast(expr.Text, c.Arrow) && !x.null {
 			return nil, b.ErrAt(pgerr.NotYet(fmt.Sprintf("writing a literal into column \"%s\" of type %s", c.Name, c.Type)), loc)
