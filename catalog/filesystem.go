@@ -90,7 +90,7 @@ func (c *Filesystem) ListNamespaces(ctx context.Context) (_ [][]string, err erro
 				continue
 			}
 			sub := filepath.Join(dir, e.Name())
-			if isTableDir(sub) {
+			if isTableDir(sub) || isStagedDir(sub) {
 				continue
 			}
 			child := append(append([]string(nil), ns...), e.Name())

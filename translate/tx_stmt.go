@@ -157,7 +157,7 @@ func (s *session) endStatement(tag string, commit, chain bool) Statement {
 func notUndone(what string, n int) Notice {
 	return Notice{Severity: "WARNING", Code: pgerr.Warning,
 		Message: fmt.Sprintf("%s did not undo %d schema change(s) of this transaction block", what, n),
-		Detail:  "icegate commits CREATE, ALTER, DROP, COMMENT and CREATE TABLE AS when they end; only INSERT, COPY, UPDATE, DELETE and MERGE wait for COMMIT."}
+		Detail:  "icegate commits CREATE SCHEMA, CREATE and DROP VIEW and ALTER TABLE ... RENAME when they end; tables' other changes wait for COMMIT."}
 }
 
 // blockOnly is PostgreSQL's error for a statement that needs a block.
@@ -165,8 +165,16 @@ func blockOnly(what string) error {
 	return pgerr.New(pgerr.NoActiveSQLTransaction, "%s can only be used in transaction blocks", what)
 }
 
+// committedNow records that a catalog change committed at once inside a
+// block (CREATE SCHEMA, views, RENAME): committedWrite then counts it.
+func (s *session) committedNow() {
+	if s.tx != nil {
+		s.tx.committed = true
+	}
+}
+
 // committedWrite records that a schema change (DDL, CREATE TABLE AS) has
-// committed. Inside a transaction block it returns, for the first one, the
+// committed, when it did (committedNow) rather than being staged. Inside a transaction block it returns, for the first one, the
 // notice that it is already committed: ROLLBACK cannot undo it. Data
 // changes (INSERT, COPY, UPDATE, DELETE, MERGE) wait for COMMIT instead
 // (tx_writes.go).
@@ -175,13 +183,18 @@ func (s *session) committedWrite() []Notice {
 		return nil
 	}
 	s.tx.queried = true
+	if !s.tx.committed {
+		// Staged until COMMIT (tx_ddl.go).
+		return nil
+	}
+	s.tx.committed = false
 	s.tx.writes++
 	if s.tx.writes > 1 {
 		return nil
 	}
 	return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 		Message: "this schema change is committed now, not at COMMIT",
-		Detail:  "icegate commits CREATE, ALTER, DROP, COMMENT and CREATE TABLE AS when they end; a later ROLLBACK does not undo them."}}
+		Detail:  "icegate commits CREATE SCHEMA, CREATE and DROP VIEW and ALTER TABLE ... RENAME when they end; a later ROLLBACK does not undo them."}}
 }
 
 // txStatement is a transaction control statement. It checks the block's
