@@ -11,6 +11,7 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
@@ -27,6 +28,9 @@ type sqlPrepared struct {
 	types []uint32
 	// at is when it was prepared (pg_prepared_statements.prepare_time).
 	at time.Time
+	// full is the whole PREPARE statement (pg_prepared_statements shows
+	// it).
+	full string
 }
 
 // preparePrepare is PREPARE name [(types)] AS statement. The statement is
@@ -60,7 +64,7 @@ func (s *session) preparePrepare(ctx context.Context, ps parse.Stmt, p *pg.Prepa
 		if s.prepared == nil {
 			s.prepared = make(map[string]*sqlPrepared)
 		}
-		s.prepared[p.Name] = &sqlPrepared{text: text, types: types, at: time.Now()}
+		s.prepared[p.Name] = &sqlPrepared{text: text, types: types, at: time.Now(), full: strings.TrimSpace(ps.Text)}
 		return nil
 	}
 	return &ctxUtilityStatement{tag: "PREPARE", sess: s, run: run}, nil
@@ -300,3 +304,24 @@ type deallocateRows struct {
 
 // DeallocatedStatement names the protocol statement wire drops.
 func (d *deallocateRows) DeallocatedStatement() string { return d.name }
+
+// preparedStatements lists the session's prepared statements by name, for
+// pg_prepared_statements. PostgreSQL shows SQL PREPARE's whole statement
+// text; the text kept here is the statement after AS.
+func (s *session) preparedStatements() []syscat.PreparedStatement {
+	var out []syscat.PreparedStatement
+	for _, src := range []struct {
+		m       map[string]*sqlPrepared
+		fromSQL bool
+	}{{s.prepared, true}, {s.protoStmts, false}} {
+		for name, p := range src.m {
+			text := p.text
+			if src.fromSQL && p.full != "" {
+				text = p.full
+			}
+			out = append(out, syscat.PreparedStatement{Name: name, Statement: text, Prepared: p.at, ParamTypes: p.types, FromSQL: src.fromSQL})
+		}
+	}
+	slices.SortFunc(out, func(a, b syscat.PreparedStatement) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
