@@ -64,10 +64,19 @@ func (s *session) preparePrepare(ctx context.Context, ps parse.Stmt, p *pg.Prepa
 		if s.prepared == nil {
 			s.prepared = make(map[string]*sqlPrepared)
 		}
-		s.prepared[p.Name] = &sqlPrepared{text: text, types: types, at: time.Now(), full: strings.TrimSpace(ps.Text)}
+		s.prepared[p.Name] = &sqlPrepared{text: text, types: types, at: time.Now(), full: preparedSource(ps)}
 		return nil
 	}
 	return &ctxUtilityStatement{tag: "PREPARE", sess: s, run: run}, nil
+}
+
+// preparedSource is what pg_prepared_statements shows for a PREPARE: the
+// whole query string the client sent, as PostgreSQL shows it.
+func preparedSource(ps parse.Stmt) string {
+	if ps.SQL != "" {
+		return ps.SQL
+	}
+	return ps.Text
 }
 
 // preparedBody returns the statement after the AS of PREPARE name
@@ -306,8 +315,8 @@ type deallocateRows struct {
 func (d *deallocateRows) DeallocatedStatement() string { return d.name }
 
 // preparedStatements lists the session's prepared statements by name, for
-// pg_prepared_statements. PostgreSQL shows SQL PREPARE's whole statement
-// text; the text kept here is the statement after AS.
+// pg_prepared_statements: for SQL PREPARE the query string that held it,
+// for the protocol's the statement's text.
 func (s *session) preparedStatements() []syscat.PreparedStatement {
 	var out []syscat.PreparedStatement
 	for _, src := range []struct {

@@ -181,6 +181,10 @@ func (w *writeCatalog) RenameTable(ctx context.Context, from, to catalog.Identif
 	if err := w.s.checkNoPendingWrites(from); err != nil {
 		return err
 	}
+	if _, ok := w.s.blockTable(from); ok {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot rename table \"%s\", which this transaction block created or changed", from.Name).
+			WithHint("COMMIT the transaction block first.")
+	}
 	if _, ok := w.s.blockTable(to); ok {
 		return pgerr.New(pgerr.FeatureNotSupported, "cannot rename a table to \"%s\", which this transaction block created or dropped", to.Name).
 			WithHint("COMMIT the transaction block first.")

@@ -172,7 +172,7 @@ func (s *session) commitWrites(ctx context.Context) error {
 	var failed error
 	for _, key := range tx.tableOrder {
 		tt := tx.tables[key]
-		if len(tt.writes) == 0 {
+		if len(tt.writes) == 0 && !tt.created {
 			continue
 		}
 		if failed != nil {
