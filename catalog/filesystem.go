@@ -34,6 +34,9 @@ type Filesystem struct {
 
 	mu  sync.Mutex
 	ios map[string]FileIO // table directory -> its FileIO (keeps resolution caches)
+	// stagedMarkers are the locked markers of the tables this process
+	// staged (filesystem_stage.go), by table directory.
+	stagedMarkers map[string]*os.File
 
 	hintMu sync.Mutex   // serializes version hint updates (filesystem_write.go)
 	sync   Syncer       // makes written files durable (atomic_file.go)

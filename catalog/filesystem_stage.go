@@ -1,12 +1,15 @@
 package catalog
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // TableStager is a MutableCatalog that can create a table in two steps: a
@@ -31,7 +34,12 @@ type TableStager interface {
 var _ TableStager = (*Filesystem)(nil)
 
 // stagedMarker marks the directory of a staged table: with it, the
-// directory is neither a table (no metadata file) nor a namespace.
+// directory is neither a table (no metadata file) nor a namespace. The
+// process that staged the table holds an exclusive flock(2) on it until it
+// publishes or discards the table, as on its write records
+// (filesystem_cleanup.go): a marker whose lock can be taken, written on
+// this host, is a dead process's, and its directory is removed when the
+// name is created again.
 const stagedMarker = ".icegate-staged-table"
 
 // isStagedDir reports whether dir is a staged table's directory.
@@ -52,6 +60,7 @@ func (c *Filesystem) StageTable(ctx context.Context, id Identifier, spec TableSp
 	if err != nil {
 		return nil, err
 	}
+	c.reclaimStaged(dir)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("create table %s: %w", name, ErrAlreadyExists)
@@ -59,7 +68,7 @@ func (c *Filesystem) StageTable(ctx context.Context, id Identifier, spec TableSp
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
 	c.forget(dir)
-	err = os.WriteFile(filepath.Join(dir, stagedMarker), nil, 0o644)
+	err = c.holdMarker(dir)
 	if err == nil {
 		err = os.Mkdir(filepath.Join(dir, "data"), 0o755)
 	}
@@ -116,6 +125,7 @@ func (c *Filesystem) PublishTable(ctx context.Context, id Identifier, meta *Tabl
 	if err := os.Remove(filepath.Join(dir, stagedMarker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("publish table %s: %w", name, err)
 	}
+	c.releaseMarker(dir)
 	if err := c.sync.SyncDir(dir); err != nil {
 		return nil, fmt.Errorf("publish table %s: %w", name, err)
 	}
@@ -133,8 +143,74 @@ func (c *Filesystem) DiscardTable(ctx context.Context, id Identifier) error {
 		return nil
 	}
 	c.forget(dir)
+	c.releaseMarker(dir)
 	if err := os.RemoveAll(dir); err != nil {
 		return c.relative(fmt.Errorf("discard staged table %s: %w", qualified(id.Namespace, id.Name), err))
 	}
 	return nil
+}
+
+// holdMarker creates the staged marker of dir and keeps it open and
+// locked.
+func (c *Filesystem) holdMarker(dir string) error {
+	f, err := os.OpenFile(filepath.Join(dir, stagedMarker), os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return err
+	}
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if err == nil {
+		_, err = f.WriteString(recordHeader() + "\n")
+	}
+	if err != nil {
+		f.Close()
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stagedMarkers == nil {
+		c.stagedMarkers = map[string]*os.File{}
+	}
+	c.stagedMarkers[dir] = f
+	return nil
+}
+
+// releaseMarker closes the marker of dir this process holds.
+func (c *Filesystem) releaseMarker(dir string) {
+	c.mu.Lock()
+	f := c.stagedMarkers[dir]
+	delete(c.stagedMarkers, dir)
+	c.mu.Unlock()
+	if f != nil {
+		f.Close()
+	}
+}
+
+// reclaimStaged removes dir when it is a staged table that a dead process
+// of this host left (its marker's lock is free).
+func (c *Filesystem) reclaimStaged(dir string) {
+	if !isStagedDir(dir) || isTableDir(dir) {
+		return
+	}
+	c.mu.Lock()
+	_, mine := c.stagedMarkers[dir]
+	c.mu.Unlock()
+	if mine {
+		return
+	}
+	f, err := os.Open(filepath.Join(dir, stagedMarker))
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		return // a live process's
+	}
+	sc := bufio.NewScanner(f)
+	if sc.Scan() && sc.Text() != recordHeader() {
+		return // another host's: its lock is not seen here
+	}
+	slog.Info("remove a table a dead process staged and never committed", "dir", dir)
+	if err := os.RemoveAll(dir); err != nil {
+		slog.Warn("remove a staged table left by a dead process", "dir", dir, "err", err)
+	}
 }

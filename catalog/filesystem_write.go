@@ -118,6 +118,7 @@ func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableS
 	if err != nil {
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
+	c.reclaimStaged(dir)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("create table %s: %w", name, ErrAlreadyExists)
