@@ -15,7 +15,8 @@ import (
 // A block reads one snapshot per table (tx_catalog.go) and stages its data
 // changes until COMMIT, which commits each table's changes as one snapshot
 // (tx_writes.go); tables' schema changes are staged with them (tx_ddl.go),
-// schemas, views and renames commit when they run (a NOTICE says so).
+// views too (tx_views.go); schemas and renames commit when they run (a
+// NOTICE says so).
 // Around that it gives PostgreSQL's session behaviour: cursors that live
 // until the block ends (cursor.go), SET LOCAL and settings that ROLLBACK
 // restores, the failed state after an error, READ ONLY, and savepoints that
@@ -48,6 +49,8 @@ type txBlock struct {
 	// order of their first write (tx_writes.go).
 	tables     map[string]*txTable
 	tableOrder []string
+	// viewOps are the block's CREATE VIEW and DROP VIEW (tx_views.go).
+	viewOps []txViewOp
 }
 
 // savepoint is one SAVEPOINT: what ROLLBACK TO restores.
@@ -58,6 +61,8 @@ type savepoint struct {
 	writes   int
 	// tableWrites is how many staged writes each table had.
 	tableWrites map[string]int
+	// viewOps is how many view changes the block had.
+	viewOps int
 }
 
 // TxStatus is the ReadyForQuery status: 'I' outside a block, 'T' inside

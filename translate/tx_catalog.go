@@ -53,6 +53,20 @@ func (c *pinnedCatalog) ListTables(ctx context.Context, ns []string) ([]catalog.
 	return c.s.blockTables(ns, ids), nil
 }
 
+// LoadView loads a view as the block sees it.
+func (c *pinnedCatalog) LoadView(ctx context.Context, id catalog.Identifier) (*catalog.View, error) {
+	return c.s.loadViewInBlock(ctx, c.Catalog, id)
+}
+
+// ListViews lists views as the block sees them.
+func (c *pinnedCatalog) ListViews(ctx context.Context, ns []string) ([]catalog.Identifier, error) {
+	ids, err := c.Catalog.ListViews(ctx, ns)
+	if err != nil {
+		return nil, err
+	}
+	return c.s.blockViews(ns, ids), nil
+}
+
 func pinKey(id catalog.Identifier) string {
 	return strings.Join(id.Namespace, "\x00") + "\x01" + id.Name
 }
@@ -113,6 +127,20 @@ func (w *writeCatalog) LoadTable(ctx context.Context, id catalog.Identifier) (*c
 		return v, nil
 	}
 	return w.MutableCatalog.LoadTable(ctx, id)
+}
+
+// LoadView loads a view as the block sees it.
+func (w *writeCatalog) LoadView(ctx context.Context, id catalog.Identifier) (*catalog.View, error) {
+	return w.s.loadViewInBlock(ctx, w.MutableCatalog, id)
+}
+
+// ListViews lists views as the block sees them.
+func (w *writeCatalog) ListViews(ctx context.Context, ns []string) ([]catalog.Identifier, error) {
+	ids, err := w.MutableCatalog.ListViews(ctx, ns)
+	if err != nil {
+		return nil, err
+	}
+	return w.s.blockViews(ns, ids), nil
 }
 
 // ListTables lists as the block sees it.
@@ -218,8 +246,12 @@ func (w *writeCatalog) DropNamespace(ctx context.Context, ns []string) error {
 	return w.MutableCatalog.DropNamespace(ctx, ns)
 }
 
-// CreateView creates a view; inside a block it commits at once.
+// CreateView creates a view; inside a block it is staged until COMMIT
+// (tx_views.go).
 func (w *writeCatalog) CreateView(ctx context.Context, id catalog.Identifier, meta *catalog.ViewMetadata, replace bool) (*catalog.View, error) {
+	if w.s.tx != nil {
+		return w.s.stageCreateView(ctx, w.MutableCatalog, id, meta, replace)
+	}
 	v, err := w.MutableCatalog.CreateView(ctx, id, meta, replace)
 	if err == nil {
 		w.s.committedNow()
@@ -227,8 +259,11 @@ func (w *writeCatalog) CreateView(ctx context.Context, id catalog.Identifier, me
 	return v, err
 }
 
-// DropView drops a view; inside a block it commits at once.
+// DropView drops a view; inside a block it is staged until COMMIT.
 func (w *writeCatalog) DropView(ctx context.Context, id catalog.Identifier) error {
+	if w.s.tx != nil {
+		return w.s.stageDropView(ctx, w.MutableCatalog, id)
+	}
 	err := w.MutableCatalog.DropView(ctx, id)
 	if err == nil {
 		w.s.committedNow()

@@ -43,10 +43,11 @@ import (
 // it are rolled back; COMMIT reports the error. A block that changes one
 // table is therefore all or nothing.
 //
-// CREATE / DROP SCHEMA, CREATE / DROP VIEW, ALTER TABLE ... RENAME and
-// CREATE TABLE ... AS commit when they run (with a NOTICE) as before: what
-// the block staged for a table makes RENAME of it fail (0A000), and DROP
-// SCHEMA inside a block is refused (0A000).
+// CREATE TABLE ... AS is CREATE TABLE then a data change. Views are staged
+// too (tx_views.go). CREATE SCHEMA and ALTER TABLE ... RENAME commit when
+// they run (with a NOTICE) as before: what the block staged for a table
+// makes RENAME of it fail (0A000), and DROP SCHEMA inside a block is
+// refused (0A000).
 
 // txTableOf returns the block's entry for table t, making it (with t as its
 // base) on first use. mc is the session's write catalog: COMMIT goes to the

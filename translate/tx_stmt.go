@@ -32,7 +32,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 				return "", nil, err
 			}
 			s.tx.savepoints = append(s.tx.savepoints, savepoint{
-				name: t.SavepointName, settings: s.settings.state(), local: copyStrings(s.tx.local), writes: s.tx.writes, tableWrites: s.writeMarks()})
+				name: t.SavepointName, settings: s.settings.state(), local: copyStrings(s.tx.local), writes: s.tx.writes, tableWrites: s.writeMarks(), viewOps: len(s.tx.viewOps)})
 			return "SAVEPOINT", nil, nil
 		}}, nil
 	case pg.TransactionStmtKind_TRANS_STMT_RELEASE:
@@ -67,6 +67,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 			s.tx.failed = false
 			s.rollbackCursors(i)
 			s.rollbackWritesTo(sp.tableWrites)
+			s.tx.viewOps = s.tx.viewOps[:sp.viewOps]
 			s.syncTxSettings()
 			var notices []Notice
 			if n := s.tx.writes - sp.writes; n > 0 {
@@ -157,7 +158,7 @@ func (s *session) endStatement(tag string, commit, chain bool) Statement {
 func notUndone(what string, n int) Notice {
 	return Notice{Severity: "WARNING", Code: pgerr.Warning,
 		Message: fmt.Sprintf("%s did not undo %d schema change(s) of this transaction block", what, n),
-		Detail:  "icegate commits CREATE SCHEMA, CREATE and DROP VIEW and ALTER TABLE ... RENAME when they end; tables' other changes wait for COMMIT."}
+		Detail:  "icegate commits CREATE SCHEMA and ALTER TABLE ... RENAME when they end; other changes wait for COMMIT."}
 }
 
 // blockOnly is PostgreSQL's error for a statement that needs a block.
@@ -194,7 +195,7 @@ func (s *session) committedWrite() []Notice {
 	}
 	return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 		Message: "this schema change is committed now, not at COMMIT",
-		Detail:  "icegate commits CREATE SCHEMA, CREATE and DROP VIEW and ALTER TABLE ... RENAME when they end; a later ROLLBACK does not undo them."}}
+		Detail:  "icegate commits CREATE SCHEMA and ALTER TABLE ... RENAME when they end; a later ROLLBACK does not undo them."}}
 }
 
 // txStatement is a transaction control statement. It checks the block's

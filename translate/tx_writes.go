@@ -168,7 +168,19 @@ func (s *session) pendingWrites(id catalog.Identifier) bool {
 // the error returned (tables committed before it stay committed).
 func (s *session) commitWrites(ctx context.Context) error {
 	tx := s.tx
-	defer func() { tx.tables, tx.tableOrder = nil, nil }()
+	defer func() { tx.tables, tx.tableOrder, tx.viewOps = nil, nil, nil }()
+	failed := s.commitTables(ctx)
+	if failed == nil && len(tx.viewOps) > 0 {
+		if mc, ok := s.writableCatalog(); ok {
+			failed = s.commitViews(ctx, underWriteCatalog(mc))
+		}
+	}
+	return failed
+}
+
+// commitTables commits the block's tables, one after another.
+func (s *session) commitTables(ctx context.Context) error {
+	tx := s.tx
 	var failed error
 	for _, key := range tx.tableOrder {
 		tt := tx.tables[key]
