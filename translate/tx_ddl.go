@@ -47,7 +47,9 @@ import (
 // too (tx_views.go). CREATE SCHEMA and ALTER TABLE ... RENAME commit when
 // they run (with a NOTICE) as before: what the block staged for a table
 // makes RENAME of it fail (0A000), and DROP SCHEMA inside a block is
-// refused (0A000).
+// refused (0A000). CREATE TABLE of a name whose existing table the block
+// dropped commits that DROP first (the old table holds the name in the
+// catalog until then), with the same NOTICE.
 
 // txTableOf returns the block's entry for table t, making it (with t as its
 // base) on first use. mc is the session's write catalog: COMMIT goes to the
@@ -119,23 +121,31 @@ func (s *session) blockTables(ns []string, ids []catalog.Identifier) []catalog.I
 
 // stageCreateTable is CREATE TABLE inside a block.
 func (s *session) stageCreateTable(ctx context.Context, w *writeCatalog, st catalog.TableStager, id catalog.Identifier, spec catalog.TableSpec) (*catalog.Table, error) {
+	key := pinKey(id)
 	if v, ok := s.blockTable(id); ok {
 		if v != nil {
 			return nil, fmt.Errorf("create table %s: %w", id.Name, catalog.ErrAlreadyExists)
 		}
-		return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot create table \"%s\" in the transaction block that dropped it", id.Name).
-			WithHint("COMMIT the DROP TABLE first.")
+		// The block dropped the table (DROP TABLE IF EXISTS t; CREATE
+		// TABLE t). One the block created goes now; an existing one holds
+		// the name in the catalog, so its DROP commits now (the NOTICE
+		// and ROLLBACK's WARNING say so).
+		tt := s.tx.tables[key]
+		tt.rollback(0)
+		if tt.created {
+			tt.discardCreated()
+		} else {
+			if err := w.MutableCatalog.DropTable(ctx, id, false); err != nil && !errors.Is(err, catalog.ErrNotFound) {
+				return nil, err
+			}
+			s.committedNow()
+		}
+		s.forgetTxTable(key)
 	}
 	t, err := st.StageTable(ctx, id, spec)
 	if err != nil {
 		return nil, err
 	}
-	if s.pendingWrites(id) {
-		// Not possible: a staged table has no name in the catalog yet.
-		_ = st.DiscardTable(context.WithoutCancel(ctx), id)
-		return nil, fmt.Errorf("create table %s: %w", id.Name, catalog.ErrAlreadyExists)
-	}
-	key := pinKey(id)
 	tt := &txTable{mc: w.MutableCatalog, id: t.Ident, base: t, created: true, stager: st}
 	if s.tx.tables == nil {
 		s.tx.tables = map[string]*txTable{}

@@ -158,7 +158,7 @@ func (s *session) endStatement(tag string, commit, chain bool) Statement {
 func notUndone(what string, n int) Notice {
 	return Notice{Severity: "WARNING", Code: pgerr.Warning,
 		Message: fmt.Sprintf("%s did not undo %d schema change(s) of this transaction block", what, n),
-		Detail:  "icegate commits CREATE SCHEMA and ALTER TABLE ... RENAME when they end; other changes wait for COMMIT."}
+		Detail:  "icegate commits CREATE SCHEMA, ALTER TABLE ... RENAME, and the DROP TABLE of a table the block creates again, when they run; other changes wait for COMMIT."}
 }
 
 // blockOnly is PostgreSQL's error for a statement that needs a block.
@@ -195,7 +195,7 @@ func (s *session) committedWrite() []Notice {
 	}
 	return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 		Message: "this schema change is committed now, not at COMMIT",
-		Detail:  "icegate commits CREATE SCHEMA and ALTER TABLE ... RENAME when they end; a later ROLLBACK does not undo them."}}
+		Detail:  "icegate commits CREATE SCHEMA, ALTER TABLE ... RENAME, and the DROP TABLE of a table the block creates again, when they run; a later ROLLBACK does not undo them."}}
 }
 
 // txStatement is a transaction control statement. It checks the block's
