@@ -70,6 +70,26 @@ func TestMigrationInTransaction(t *testing.T) {
 	}
 }
 
+// TestMigrationAsOneQueryString: golang-migrate's postgres driver sends a
+// migration file as one query string (an implicit transaction).
+func TestMigrationAsOneQueryString(t *testing.T) {
+	addr := startServer(t, t.TempDir(), serverOpts{})
+	ctx := testCtx(t)
+	conn := connect(t, addr)
+	migration := `CREATE TABLE accounts (id bigint, email text);
+INSERT INTO accounts VALUES (1, 'a@example.com');
+ALTER TABLE accounts ADD COLUMN active boolean;
+INSERT INTO accounts VALUES (2, 'b@example.com', true);
+UPDATE accounts SET active = false WHERE active IS NULL;`
+	if _, err := conn.Exec(ctx, migration, pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Fatalf("migration: %v", err)
+	}
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM accounts WHERE active IS NOT NULL").Scan(&n); err != nil || n != 2 {
+		t.Fatalf("after the migration: %d rows with active set, %v", n, err)
+	}
+}
+
 // TestDeallocateProtocolStatement: a statement prepared with the protocol
 // is freed by SQL DEALLOCATE inside a transaction, as PHP PDO and Perl DBI
 // do, and the transaction goes on.
