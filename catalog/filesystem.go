@@ -34,6 +34,9 @@ type Filesystem struct {
 
 	mu  sync.Mutex
 	ios map[string]FileIO // table directory -> its FileIO (keeps resolution caches)
+	// stagedMarkers are the locked markers of the tables this process
+	// staged (filesystem_stage.go), by table directory.
+	stagedMarkers map[string]*os.File
 
 	hintMu sync.Mutex   // serializes version hint updates (filesystem_write.go)
 	sync   Syncer       // makes written files durable (atomic_file.go)
@@ -90,7 +93,7 @@ func (c *Filesystem) ListNamespaces(ctx context.Context) (_ [][]string, err erro
 				continue
 			}
 			sub := filepath.Join(dir, e.Name())
-			if isTableDir(sub) {
+			if isTableDir(sub) || isStagedDir(sub) {
 				continue
 			}
 			child := append(append([]string(nil), ns...), e.Name())

@@ -109,32 +109,16 @@ func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableS
 		return nil, err
 	}
 	name := qualified(id.Namespace, id.Name)
-	dir, err := c.tableDir(id)
+	dir, meta, err := c.newTable(id, spec)
 	if err != nil {
-		return nil, fmt.Errorf("create table %s: invalid name: %w", name, ErrDataInvalid)
+		return nil, err
 	}
 	nsDir := filepath.Dir(dir)
-	if st, err := os.Stat(nsDir); err != nil || !st.IsDir() || isTableDir(nsDir) || len(id.Namespace) == 0 {
-		return nil, fmt.Errorf("create table %s: namespace %s: %w", name, strings.Join(id.Namespace, "."), ErrNotFound)
-	}
-	if spec.Location != "" && !sameLocalDir(strings.TrimSuffix(stripScheme(spec.Location), "/"), dir) {
-		loc := stripScheme(spec.Location)
-		local := loc == spec.Location || strings.HasPrefix(spec.Location, "file:")
-		if local && (hasDotDot(loc) || !filepath.IsAbs(loc) || !within(realParent(filepath.Clean(loc)), realPath(c.root))) {
-			return nil, pgerr.Wrap(fmt.Errorf("create table %s: location %s: %w", name, spec.Location, ErrOutsideWarehouse),
-				pgerr.InsufficientPrivilege, "location \"%s\" of table \"%s\" is outside the warehouse", spec.Location, name).
-				WithHint("A table of this catalog lives in the warehouse, in the directory of its schema.")
-		}
-		return nil, fmt.Errorf("create table %s: location %s outside the warehouse layout: %w", name, spec.Location, ErrUnsupported)
-	}
-	meta, err := NewTableMetadata(spec, dir, newUUID())
-	if err != nil {
-		return nil, fmt.Errorf("create table %s: %w", name, err)
-	}
 	data, err := MarshalMetadata(meta)
 	if err != nil {
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
+	c.reclaimStaged(dir)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("create table %s: %w", name, ErrAlreadyExists)
@@ -164,6 +148,35 @@ func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableS
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
 	return c.LoadTable(ctx, id)
+}
+
+// newTable checks that table id can be created from spec and returns its
+// directory and first metadata.
+func (c *Filesystem) newTable(id Identifier, spec TableSpec) (string, *TableMetadata, error) {
+	name := qualified(id.Namespace, id.Name)
+	dir, err := c.tableDir(id)
+	if err != nil {
+		return "", nil, fmt.Errorf("create table %s: invalid name: %w", name, ErrDataInvalid)
+	}
+	nsDir := filepath.Dir(dir)
+	if st, err := os.Stat(nsDir); err != nil || !st.IsDir() || isTableDir(nsDir) || len(id.Namespace) == 0 {
+		return "", nil, fmt.Errorf("create table %s: namespace %s: %w", name, strings.Join(id.Namespace, "."), ErrNotFound)
+	}
+	if spec.Location != "" && !sameLocalDir(strings.TrimSuffix(stripScheme(spec.Location), "/"), dir) {
+		loc := stripScheme(spec.Location)
+		local := loc == spec.Location || strings.HasPrefix(spec.Location, "file:")
+		if local && (hasDotDot(loc) || !filepath.IsAbs(loc) || !within(realParent(filepath.Clean(loc)), realPath(c.root))) {
+			return "", nil, pgerr.Wrap(fmt.Errorf("create table %s: location %s: %w", name, spec.Location, ErrOutsideWarehouse),
+				pgerr.InsufficientPrivilege, "location \"%s\" of table \"%s\" is outside the warehouse", spec.Location, name).
+				WithHint("A table of this catalog lives in the warehouse, in the directory of its schema.")
+		}
+		return "", nil, fmt.Errorf("create table %s: location %s outside the warehouse layout: %w", name, spec.Location, ErrUnsupported)
+	}
+	meta, err := NewTableMetadata(spec, dir, newUUID())
+	if err != nil {
+		return "", nil, fmt.Errorf("create table %s: %w", name, err)
+	}
+	return dir, meta, nil
 }
 
 // latestMetadata returns the newest metadata file of a table's metadata

@@ -99,6 +99,21 @@ var sessionScript = []string{
 	`BEGIN`, `DISCARD ALL`, `ROLLBACK`, `DISCARD ALL`,
 	`BEGIN; SELECT 1; COMMIT; SELECT 2`,
 	`COMMIT AND CHAIN`, `BEGIN`, `COMMIT AND CHAIN`, `SHOW transaction_isolation`, `ROLLBACK`,
+	// Schema changes are transactional: in order with the rows, undone by
+	// ROLLBACK and ROLLBACK TO SAVEPOINT.
+	`BEGIN`, `CREATE TABLE txs.m (id int, name text)`, `INSERT INTO txs.m VALUES (1, 'one')`,
+	`ALTER TABLE txs.m ADD COLUMN score int`, `INSERT INTO txs.m VALUES (2, 'two', 20)`, `SELECT * FROM txs.m ORDER BY id`,
+	`SAVEPOINT s`, `ALTER TABLE txs.m DROP COLUMN score`, `SELECT * FROM txs.m ORDER BY id`, `ROLLBACK TO SAVEPOINT s`,
+	`SELECT * FROM txs.m ORDER BY id`, `COMMIT`, `SELECT * FROM txs.m ORDER BY id`,
+	`BEGIN`, `CREATE TABLE txs.gone (a int)`, `INSERT INTO txs.gone VALUES (1)`, `ROLLBACK`, `SELECT * FROM txs.gone`,
+	`BEGIN`, `DROP TABLE txs.m`, `SELECT count(*) FROM txs.m`, `ROLLBACK`, `SELECT count(*) FROM txs.m`,
+	`BEGIN`, `CREATE VIEW txs.v AS SELECT id FROM txs.m`, `SELECT * FROM txs.v ORDER BY id`, `ROLLBACK`, `SELECT * FROM txs.v`,
+	`BEGIN`, `CREATE TABLE txs.later (a int)`, `COMMIT`, `SELECT count(*) FROM txs.later`,
+	// SQL prepared statements: DEALLOCATE inside a block, and not undone by
+	// ROLLBACK.
+	`PREPARE p1 (int) AS SELECT $1 + 1`, `EXECUTE p1 (1)`, `PREPARE p1 AS SELECT 1`,
+	`BEGIN`, `DEALLOCATE p1`, `SELECT 1`, `DEALLOCATE p1`, `ROLLBACK`, `EXECUTE p1 (1)`,
+	`PREPARE p2 AS SELECT 2`, `DEALLOCATE PREPARE p2`, `PREPARE p3 AS SELECT 3`, `DEALLOCATE ALL`, `EXECUTE p3`,
 }
 
 // sessionSetup creates the script's tables (on PostgreSQL after dropping

@@ -67,7 +67,8 @@ func pgFills() map[string]fillFunc {
 		"pg_tables":             tablesFill,
 		"pg_views":              viewsFill,
 
-		"pg_stat_progress_procedure": procedureProgressFill, // icegate_shapes.go
+		"pg_stat_progress_procedure": procedureProgressFill,  // icegate_shapes.go
+		"pg_prepared_statements":     preparedStatementsFill, // pg_prepared.go
 	}
 }
 

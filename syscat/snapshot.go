@@ -24,6 +24,8 @@ type Snapshot struct {
 	// Procedures are the CALLs running in the server's sessions, for
 	// pg_stat_progress_procedure.
 	Procedures []ProcedureProgress
+	// PreparedStatements are the session's, for pg_prepared_statements.
+	PreparedStatements []PreparedStatement
 
 	nsByName  map[string]*Namespace
 	nsByOID   map[uint32]*Namespace

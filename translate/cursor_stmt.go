@@ -359,6 +359,7 @@ func (s *session) prepareDiscard(d *pg.DiscardStmt) Statement {
 			s.closeCursors(func(*cursor) bool { return true })
 			s.temp = nil
 			s.prepared = nil
+			s.protoStmts = nil
 			s.settings.resetAll(s.user)
 			s.syncTxSettings()
 			return nil
@@ -372,22 +373,6 @@ func (s *session) prepareDiscard(d *pg.DiscardStmt) Statement {
 		s.temp = nil
 		return nil
 	}}
-}
-
-// prepareDeallocate is DEALLOCATE [PREPARE] ALL: the protocol's prepared
-// statements are the connection's, which wire drops on this statement's
-// result; those of SQL PREPARE the session's.
-func (s *session) prepareDeallocate(d *pg.DeallocateStmt) (Statement, error) {
-	if !d.Isall {
-		return nil, pgerr.NotYet("DEALLOCATE of one prepared statement")
-	}
-	return &discardStatement{tag: "DEALLOCATE ALL", run: func() error {
-		if err := s.checkNotFailed(); err != nil {
-			return err
-		}
-		s.prepared = nil
-		return nil
-	}}, nil
 }
 
 // discardStatement is DISCARD ALL or DEALLOCATE ALL.

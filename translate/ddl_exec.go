@@ -27,6 +27,9 @@ type ddlStatement struct {
 func (d *ddlStatement) ParamTypes() []uint32      { return nil }
 func (d *ddlStatement) Columns() []pgtypes.Column { return nil }
 func (d *ddlStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	if d.sess.tx != nil {
+		d.sess.tx.committed = false
+	}
 	notices, err := d.run(ctx)
 	if err != nil {
 		return nil, err
@@ -64,7 +67,9 @@ func (s *session) createTable(ctx context.Context, mc catalog.MutableCatalog, ct
 		ct.spec.Location = strings.TrimSuffix(ct.spec.Location, "/")
 	}
 	if ct.defaultSchema {
-		if err := mc.CreateNamespace(ctx, ct.id.Namespace, nil); err != nil && !errors.Is(err, catalog.ErrAlreadyExists) {
+		// The default schema comes into being with its first table; that
+		// is not a schema change of the user's (no notice in a block).
+		if err := underWriteCatalog(mc).CreateNamespace(ctx, ct.id.Namespace, nil); err != nil && !errors.Is(err, catalog.ErrAlreadyExists) {
 			return nil, nil, catalogError(err, kindSchema, strings.Join(ct.id.Namespace, "."))
 		}
 	}

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -10,13 +11,14 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
 // SQL-level prepared statements: PREPARE name [(types)] AS statement,
-// EXECUTE name [(args)] and DEALLOCATE ALL, as pg_dump and psql scripts use
-// them. The protocol's prepared statements (Parse/Bind) are wire's; these
+// EXECUTE name [(args)] and DEALLOCATE [PREPARE] name | ALL, as pg_dump,
+// psql scripts and drivers use them. The protocol's prepared statements (Parse/Bind) are wire's; these
 // live in the session, by name, until DEALLOCATE ALL or DISCARD ALL.
 
 // sqlPrepared is one PREPAREd statement: its text, prepared again at each
@@ -24,6 +26,11 @@ import (
 type sqlPrepared struct {
 	text  string
 	types []uint32
+	// at is when it was prepared (pg_prepared_statements.prepare_time).
+	at time.Time
+	// full is the whole PREPARE statement (pg_prepared_statements shows
+	// it).
+	full string
 }
 
 // preparePrepare is PREPARE name [(types)] AS statement. The statement is
@@ -47,7 +54,8 @@ func (s *session) preparePrepare(ctx context.Context, ps parse.Stmt, p *pg.Prepa
 		types[i] = t.OID
 	}
 	run := func(ctx context.Context) error {
-		if _, dup := s.prepared[p.Name]; dup {
+		_, proto := s.protoStmts[p.Name]
+		if _, dup := s.prepared[p.Name]; dup || proto {
 			return pgerr.New(pgerr.DuplicatePreparedStatement, "prepared statement \"%s\" already exists", p.Name)
 		}
 		if _, err := s.prepareStored(ctx, p.Name, text, types); err != nil {
@@ -56,10 +64,19 @@ func (s *session) preparePrepare(ctx context.Context, ps parse.Stmt, p *pg.Prepa
 		if s.prepared == nil {
 			s.prepared = make(map[string]*sqlPrepared)
 		}
-		s.prepared[p.Name] = &sqlPrepared{text: text, types: types}
+		s.prepared[p.Name] = &sqlPrepared{text: text, types: types, at: time.Now(), full: preparedSource(ps)}
 		return nil
 	}
 	return &ctxUtilityStatement{tag: "PREPARE", sess: s, run: run}, nil
+}
+
+// preparedSource is what pg_prepared_statements shows for a PREPARE: the
+// whole query string the client sent, as PostgreSQL shows it.
+func preparedSource(ps parse.Stmt) string {
+	if ps.SQL != "" {
+		return ps.SQL
+	}
+	return ps.Text
 }
 
 // preparedBody returns the statement after the AS of PREPARE name
@@ -169,6 +186,10 @@ func (x *executeStatement) resolve(ctx context.Context) (Statement, error) {
 	}
 	p, ok := x.sess.prepared[x.name]
 	if !ok {
+		// The protocol's named statements share the namespace.
+		p, ok = x.sess.protoStmts[x.name]
+	}
+	if !ok {
 		return nil, pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", x.name)
 	}
 	if len(x.args) != len(p.types) {
@@ -224,4 +245,92 @@ func (u *ctxUtilityStatement) Execute(ctx context.Context, _ []*string) (Rows, e
 		return nil, err
 	}
 	return &emptyRows{tag: u.tag}, nil
+}
+
+// NoteProtocolStatement records a named statement of the protocol's Parse:
+// in PostgreSQL the protocol's prepared statements and SQL PREPARE's share
+// one namespace, so DEALLOCATE name frees either (PHP PDO and Perl DBI free
+// their protocol statements so) and pg_prepared_statements lists both.
+// wire calls it after a successful Parse of a named statement.
+func (s *session) NoteProtocolStatement(name, sql string, types []uint32) {
+	if s.protoStmts == nil {
+		s.protoStmts = make(map[string]*sqlPrepared)
+	}
+	s.protoStmts[name] = &sqlPrepared{text: sql, types: slices.Clone(types), at: time.Now()}
+}
+
+// ForgetProtocolStatement records that wire closed a named statement.
+func (s *session) ForgetProtocolStatement(name string) { delete(s.protoStmts, name) }
+
+// prepareDeallocate is DEALLOCATE [PREPARE] name | ALL. ALL drops the
+// statements of SQL PREPARE and tells wire to drop the protocol's; a name
+// drops the one statement of either kind (unknown: 26000).
+func (s *session) prepareDeallocate(d *pg.DeallocateStmt) (Statement, error) {
+	if d.Isall {
+		return &discardStatement{tag: "DEALLOCATE ALL", run: func() error {
+			if err := s.checkNotFailed(); err != nil {
+				return err
+			}
+			s.prepared = nil
+			s.protoStmts = nil
+			return nil
+		}}, nil
+	}
+	name := d.Name
+	return &deallocateStatement{sess: s, name: name}, nil
+}
+
+// deallocateStatement is DEALLOCATE name.
+type deallocateStatement struct {
+	sess *session
+	name string
+}
+
+func (d *deallocateStatement) ParamTypes() []uint32      { return nil }
+func (d *deallocateStatement) Columns() []pgtypes.Column { return nil }
+func (d *deallocateStatement) Execute(ctx context.Context, _ []*string) (Rows, error) {
+	s := d.sess
+	if err := s.checkNotFailed(); err != nil {
+		return nil, err
+	}
+	if _, ok := s.prepared[d.name]; ok {
+		delete(s.prepared, d.name)
+		return &emptyRows{tag: "DEALLOCATE"}, nil
+	}
+	if _, ok := s.protoStmts[d.name]; ok {
+		delete(s.protoStmts, d.name)
+		return &deallocateRows{emptyRows: emptyRows{tag: "DEALLOCATE"}, name: d.name}, nil
+	}
+	return nil, pgerr.New(pgerr.InvalidSQLStatementName, "prepared statement \"%s\" does not exist", d.name)
+}
+
+// deallocateRows is the result of DEALLOCATE of a protocol statement: wire
+// drops it.
+type deallocateRows struct {
+	emptyRows
+	name string
+}
+
+// DeallocatedStatement names the protocol statement wire drops.
+func (d *deallocateRows) DeallocatedStatement() string { return d.name }
+
+// preparedStatements lists the session's prepared statements by name, for
+// pg_prepared_statements: for SQL PREPARE the query string that held it,
+// for the protocol's the statement's text.
+func (s *session) preparedStatements() []syscat.PreparedStatement {
+	var out []syscat.PreparedStatement
+	for _, src := range []struct {
+		m       map[string]*sqlPrepared
+		fromSQL bool
+	}{{s.prepared, true}, {s.protoStmts, false}} {
+		for name, p := range src.m {
+			text := p.text
+			if src.fromSQL && p.full != "" {
+				text = p.full
+			}
+			out = append(out, syscat.PreparedStatement{Name: name, Statement: text, Prepared: p.at, ParamTypes: p.types, FromSQL: src.fromSQL})
+		}
+	}
+	slices.SortFunc(out, func(a, b syscat.PreparedStatement) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }

@@ -127,6 +127,9 @@ type session struct {
 	cursors map[string]*cursor
 	// prepared are the statements of SQL PREPARE by name (prepare_stmt.go).
 	prepared map[string]*sqlPrepared
+	// protoStmts are the protocol's named statements, as wire reports
+	// them (prepare_stmt.go).
+	protoStmts map[string]*sqlPrepared
 	// pins are the table snapshots the open block has read
 	// (tx_catalog.go); base is the catalog underneath.
 	pins    map[string]*catalog.Table

@@ -52,6 +52,7 @@ func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error
 		},
 		Procedures: s.backend.procs.list(),
 	}
+	snap.PreparedStatements = s.preparedStatements()
 	for _, d := range settingDefs {
 		v, _ := s.settings.get(d.Name)
 		row := syscat.Setting{Name: d.Name, Setting: v, Description: d.Doc,

@@ -14,7 +14,9 @@ import (
 //
 // A block reads one snapshot per table (tx_catalog.go) and stages its data
 // changes until COMMIT, which commits each table's changes as one snapshot
-// (tx_writes.go); schema changes commit when they run (a NOTICE says so).
+// (tx_writes.go); tables' schema changes are staged with them (tx_ddl.go),
+// views too (tx_views.go); schemas and renames commit when they run (a
+// NOTICE says so).
 // Around that it gives PostgreSQL's session behaviour: cursors that live
 // until the block ends (cursor.go), SET LOCAL and settings that ROLLBACK
 // restores, the failed state after an error, READ ONLY, and savepoints that
@@ -30,8 +32,11 @@ type txBlock struct {
 	// queried is set once a statement read or wrote a table: SET
 	// TRANSACTION ISOLATION LEVEL / READ WRITE are then too late.
 	queried bool
-	// writes counts write statements committed inside the block.
+	// writes counts schema changes committed at once inside the block.
 	writes int
+	// committed: the statement running committed a catalog change at once
+	// (committedNow).
+	committed bool
 	// atBegin is the settings as they were before BEGIN; ROLLBACK restores
 	// them.
 	atBegin settingsState
@@ -44,6 +49,8 @@ type txBlock struct {
 	// order of their first write (tx_writes.go).
 	tables     map[string]*txTable
 	tableOrder []string
+	// viewOps are the block's CREATE VIEW and DROP VIEW (tx_views.go).
+	viewOps []txViewOp
 }
 
 // savepoint is one SAVEPOINT: what ROLLBACK TO restores.
@@ -54,6 +61,8 @@ type savepoint struct {
 	writes   int
 	// tableWrites is how many staged writes each table had.
 	tableWrites map[string]int
+	// viewOps is how many view changes the block had.
+	viewOps int
 }
 
 // TxStatus is the ReadyForQuery status: 'I' outside a block, 'T' inside

@@ -22,6 +22,12 @@ func (c *pinnedCatalog) LoadTable(ctx context.Context, id catalog.Identifier) (*
 	if c.s.tx == nil {
 		return c.Catalog.LoadTable(ctx, id)
 	}
+	if v, ok := c.s.blockTable(id); ok {
+		if v == nil {
+			return nil, notFoundInBlock(id)
+		}
+		return v, nil
+	}
 	key := pinKey(id)
 	if t := c.s.pins[key]; t != nil {
 		return t, nil
@@ -35,6 +41,30 @@ func (c *pinnedCatalog) LoadTable(ctx context.Context, id catalog.Identifier) (*
 	}
 	c.s.pins[key] = t
 	return t, nil
+}
+
+// ListTables lists the tables of namespace ns as the block sees them:
+// with those it created, without those it dropped.
+func (c *pinnedCatalog) ListTables(ctx context.Context, ns []string) ([]catalog.Identifier, error) {
+	ids, err := c.Catalog.ListTables(ctx, ns)
+	if err != nil {
+		return nil, err
+	}
+	return c.s.blockTables(ns, ids), nil
+}
+
+// LoadView loads a view as the block sees it.
+func (c *pinnedCatalog) LoadView(ctx context.Context, id catalog.Identifier) (*catalog.View, error) {
+	return c.s.loadViewInBlock(ctx, c.Catalog, id)
+}
+
+// ListViews lists views as the block sees them.
+func (c *pinnedCatalog) ListViews(ctx context.Context, ns []string) ([]catalog.Identifier, error) {
+	ids, err := c.Catalog.ListViews(ctx, ns)
+	if err != nil {
+		return nil, err
+	}
+	return c.s.blockViews(ns, ids), nil
 }
 
 func pinKey(id catalog.Identifier) string {
@@ -87,13 +117,56 @@ func (w *writeCatalog) moved(id catalog.Identifier, t *catalog.Table) {
 	w.s.pins[pinKey(id)] = t
 }
 
+// LoadTable loads the table fresh, or as the block sees it when the block
+// changed its schema (created, altered or dropped it).
+func (w *writeCatalog) LoadTable(ctx context.Context, id catalog.Identifier) (*catalog.Table, error) {
+	if v, ok := w.s.blockTable(id); ok {
+		if v == nil {
+			return nil, notFoundInBlock(id)
+		}
+		return v, nil
+	}
+	return w.MutableCatalog.LoadTable(ctx, id)
+}
+
+// LoadView loads a view as the block sees it.
+func (w *writeCatalog) LoadView(ctx context.Context, id catalog.Identifier) (*catalog.View, error) {
+	return w.s.loadViewInBlock(ctx, w.MutableCatalog, id)
+}
+
+// ListViews lists views as the block sees them.
+func (w *writeCatalog) ListViews(ctx context.Context, ns []string) ([]catalog.Identifier, error) {
+	ids, err := w.MutableCatalog.ListViews(ctx, ns)
+	if err != nil {
+		return nil, err
+	}
+	return w.s.blockViews(ns, ids), nil
+}
+
+// ListTables lists as the block sees it.
+func (w *writeCatalog) ListTables(ctx context.Context, ns []string) ([]catalog.Identifier, error) {
+	ids, err := w.MutableCatalog.ListTables(ctx, ns)
+	if err != nil {
+		return nil, err
+	}
+	return w.s.blockTables(ns, ids), nil
+}
+
+// CreateTable creates the table; inside a block it is staged until COMMIT
+// (tx_ddl.go).
 func (w *writeCatalog) CreateTable(ctx context.Context, id catalog.Identifier, spec catalog.TableSpec) (*catalog.Table, error) {
 	if err := checkWriteFormatProperty(spec.Properties); err != nil { // options_write.go
 		return nil, err
 	}
+	if w.s.tx != nil {
+		if st, ok := w.MutableCatalog.(catalog.TableStager); ok {
+			return w.s.stageCreateTable(ctx, w, st, id, spec)
+		}
+	}
 	t, err := w.MutableCatalog.CreateTable(ctx, id, spec)
 	if err == nil {
 		w.moved(id, nil)
+		w.s.committedNow()
 	}
 	return t, err
 }
@@ -102,11 +175,15 @@ func (w *writeCatalog) RegisterTable(ctx context.Context, id catalog.Identifier,
 	t, err := w.MutableCatalog.RegisterTable(ctx, id, metadataFile)
 	if err == nil {
 		w.moved(id, nil)
+		w.s.committedNow()
 	}
 	return t, err
 }
 
 func (w *writeCatalog) CommitTable(ctx context.Context, id catalog.Identifier, reqs []catalog.Requirement, updates []catalog.Update) (*catalog.Table, error) {
+	if w.s.tx != nil {
+		return w.s.stageCommitTable(ctx, w, id, reqs, updates)
+	}
 	if err := w.s.checkNoPendingWrites(id); err != nil {
 		return nil, err
 	}
@@ -121,6 +198,9 @@ func (w *writeCatalog) CommitTable(ctx context.Context, id catalog.Identifier, r
 }
 
 func (w *writeCatalog) DropTable(ctx context.Context, id catalog.Identifier, purge bool) error {
+	if w.s.tx != nil {
+		return w.s.stageDropTable(ctx, w, id, purge)
+	}
 	if err := w.s.checkNoPendingWrites(id); err != nil {
 		return err
 	}
@@ -135,17 +215,71 @@ func (w *writeCatalog) RenameTable(ctx context.Context, from, to catalog.Identif
 	if err := w.s.checkNoPendingWrites(from); err != nil {
 		return err
 	}
+	if _, ok := w.s.blockTable(from); ok {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot rename table \"%s\", which this transaction block created or changed", from.Name).
+			WithHint("COMMIT the transaction block first.")
+	}
+	if _, ok := w.s.blockTable(to); ok {
+		return pgerr.New(pgerr.FeatureNotSupported, "cannot rename a table to \"%s\", which this transaction block created or dropped", to.Name).
+			WithHint("COMMIT the transaction block first.")
+	}
 	err := w.MutableCatalog.RenameTable(ctx, from, to)
 	if err == nil {
 		w.moved(from, nil)
 		w.moved(to, nil)
+		w.s.committedNow()
 	}
 	return err
 }
 
-// checkNoPendingWrites refuses a schema change (which commits at once) of a
-// table the open block has staged data changes for: they were computed
-// against the table as it is.
+// CreateNamespace creates a schema; inside a block it commits at once.
+func (w *writeCatalog) CreateNamespace(ctx context.Context, ns []string, props map[string]string) error {
+	err := w.MutableCatalog.CreateNamespace(ctx, ns, props)
+	if err == nil {
+		w.s.committedNow()
+	}
+	return err
+}
+
+// DropNamespace drops a schema. Inside a block it is refused: the block
+// may have staged tables of it, and a dropped schema cannot come back at
+// ROLLBACK.
+func (w *writeCatalog) DropNamespace(ctx context.Context, ns []string) error {
+	if w.s.tx != nil {
+		return pgerr.New(pgerr.FeatureNotSupported, "DROP SCHEMA inside a transaction block is not supported").
+			WithHint("Run DROP SCHEMA outside a transaction block.")
+	}
+	return w.MutableCatalog.DropNamespace(ctx, ns)
+}
+
+// CreateView creates a view; inside a block it is staged until COMMIT
+// (tx_views.go).
+func (w *writeCatalog) CreateView(ctx context.Context, id catalog.Identifier, meta *catalog.ViewMetadata, replace bool) (*catalog.View, error) {
+	if w.s.tx != nil {
+		return w.s.stageCreateView(ctx, w.MutableCatalog, id, meta, replace)
+	}
+	v, err := w.MutableCatalog.CreateView(ctx, id, meta, replace)
+	if err == nil {
+		w.s.committedNow()
+	}
+	return v, err
+}
+
+// DropView drops a view; inside a block it is staged until COMMIT.
+func (w *writeCatalog) DropView(ctx context.Context, id catalog.Identifier) error {
+	if w.s.tx != nil {
+		return w.s.stageDropView(ctx, w.MutableCatalog, id)
+	}
+	err := w.MutableCatalog.DropView(ctx, id)
+	if err == nil {
+		w.s.committedNow()
+	}
+	return err
+}
+
+// checkNoPendingWrites refuses a change that commits at once (RENAME) of a
+// table the open block has staged changes for: they were computed against
+// the table as it is.
 func (s *session) checkNoPendingWrites(id catalog.Identifier) error {
 	if !s.pendingWrites(id) {
 		return nil

@@ -32,7 +32,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 				return "", nil, err
 			}
 			s.tx.savepoints = append(s.tx.savepoints, savepoint{
-				name: t.SavepointName, settings: s.settings.state(), local: copyStrings(s.tx.local), writes: s.tx.writes, tableWrites: s.writeMarks()})
+				name: t.SavepointName, settings: s.settings.state(), local: copyStrings(s.tx.local), writes: s.tx.writes, tableWrites: s.writeMarks(), viewOps: len(s.tx.viewOps)})
 			return "SAVEPOINT", nil, nil
 		}}, nil
 	case pg.TransactionStmtKind_TRANS_STMT_RELEASE:
@@ -67,6 +67,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 			s.tx.failed = false
 			s.rollbackCursors(i)
 			s.rollbackWritesTo(sp.tableWrites)
+			s.tx.viewOps = s.tx.viewOps[:sp.viewOps]
 			s.syncTxSettings()
 			var notices []Notice
 			if n := s.tx.writes - sp.writes; n > 0 {
@@ -157,7 +158,7 @@ func (s *session) endStatement(tag string, commit, chain bool) Statement {
 func notUndone(what string, n int) Notice {
 	return Notice{Severity: "WARNING", Code: pgerr.Warning,
 		Message: fmt.Sprintf("%s did not undo %d schema change(s) of this transaction block", what, n),
-		Detail:  "icegate commits CREATE, ALTER, DROP, COMMENT and CREATE TABLE AS when they end; only INSERT, COPY, UPDATE, DELETE and MERGE wait for COMMIT."}
+		Detail:  "icegate commits CREATE SCHEMA, ALTER TABLE ... RENAME, and the DROP TABLE of a table the block creates again, when they run; other changes wait for COMMIT."}
 }
 
 // blockOnly is PostgreSQL's error for a statement that needs a block.
@@ -165,8 +166,16 @@ func blockOnly(what string) error {
 	return pgerr.New(pgerr.NoActiveSQLTransaction, "%s can only be used in transaction blocks", what)
 }
 
+// committedNow records that a catalog change committed at once inside a
+// block (CREATE SCHEMA, views, RENAME): committedWrite then counts it.
+func (s *session) committedNow() {
+	if s.tx != nil {
+		s.tx.committed = true
+	}
+}
+
 // committedWrite records that a schema change (DDL, CREATE TABLE AS) has
-// committed. Inside a transaction block it returns, for the first one, the
+// committed, when it did (committedNow) rather than being staged. Inside a transaction block it returns, for the first one, the
 // notice that it is already committed: ROLLBACK cannot undo it. Data
 // changes (INSERT, COPY, UPDATE, DELETE, MERGE) wait for COMMIT instead
 // (tx_writes.go).
@@ -175,13 +184,18 @@ func (s *session) committedWrite() []Notice {
 		return nil
 	}
 	s.tx.queried = true
+	if !s.tx.committed {
+		// Staged until COMMIT (tx_ddl.go).
+		return nil
+	}
+	s.tx.committed = false
 	s.tx.writes++
 	if s.tx.writes > 1 {
 		return nil
 	}
 	return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 		Message: "this schema change is committed now, not at COMMIT",
-		Detail:  "icegate commits CREATE, ALTER, DROP, COMMENT and CREATE TABLE AS when they end; a later ROLLBACK does not undo them."}}
+		Detail:  "icegate commits CREATE SCHEMA, ALTER TABLE ... RENAME, and the DROP TABLE of a table the block creates again, when they run; a later ROLLBACK does not undo them."}}
 }
 
 // txStatement is a transaction control statement. It checks the block's

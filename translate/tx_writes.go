@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 // Writes inside a transaction block.
@@ -27,26 +28,58 @@ import (
 type txTable struct {
 	mc catalog.MutableCatalog
 	id catalog.Identifier
-	// base is the table as the block read it before its first write.
+	// base is the table as the block read it before its first write (for
+	// a table the block created: the staged new table, tx_ddl.go).
 	base *catalog.Table
-	// writes are the staged changes, oldest first.
+	// writes are the staged changes, data and schema, oldest first.
 	writes []txWrite
+	// created: the block created the table (staged by stager until
+	// COMMIT).
+	created bool
+	stager  catalog.TableStager
 }
 
-// txWrite is one staged write statement.
+// txWrite is one staged write statement: a data change (change, staged,
+// abort), or a schema change (updates, table: the table after them), or a
+// DROP TABLE (drop).
 type txWrite struct {
 	change *catalog.Change
 	staged *catalog.StagedChange
 	// abort removes the data and delete files the statement wrote.
 	abort func()
+
+	updates []catalog.Update
+	table   *catalog.Table
+	drop    bool
 }
 
-// view is the table as the block sees it now.
+// view is the table as the block sees it now: nil once it dropped it.
 func (t *txTable) view() *catalog.Table {
 	if n := len(t.writes); n > 0 {
-		return t.writes[n-1].staged.Table
+		w := t.writes[n-1]
+		switch {
+		case w.drop:
+			return nil
+		case w.staged != nil:
+			return w.staged.Table
+		}
+		return w.table
 	}
 	return t.base
+}
+
+// schemaChanged reports whether the block created, changed or dropped the
+// table (rather than only writing rows).
+func (t *txTable) schemaChanged() bool {
+	if t.created {
+		return true
+	}
+	for _, w := range t.writes {
+		if w.staged == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // commitChange makes a write statement's change durable: outside a block
@@ -69,18 +102,12 @@ func (s *session) commitChange(ctx context.Context, mc catalog.MutableCatalog, t
 		return nil
 	}
 	key := pinKey(t.Ident)
-	tt := s.tx.tables[key]
-	if tt == nil {
-		// COMMIT goes to the catalog underneath: the session's write
-		// catalog refuses commits of tables with staged writes.
-		tt = &txTable{mc: underWriteCatalog(mc), id: t.Ident, base: t}
-		if s.tx.tables == nil {
-			s.tx.tables = map[string]*txTable{}
-		}
-		s.tx.tables[key] = tt
-		s.tx.tableOrder = append(s.tx.tableOrder, key)
-	}
+	tt := s.txTableOf(mc, t)
 	view := tt.view()
+	if view == nil {
+		abort()
+		return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", t.Ident.Name)
+	}
 	if ch.Branch != "" {
 		if _, ok := view.Metadata.Refs[ch.Branch]; !ok {
 			view = t // the view with the branch routeWrite just created
@@ -142,15 +169,34 @@ func (s *session) pendingWrites(id catalog.Identifier) bool {
 // the error returned (tables committed before it stay committed).
 func (s *session) commitWrites(ctx context.Context) error {
 	tx := s.tx
-	defer func() { tx.tables, tx.tableOrder = nil, nil }()
+	defer func() { tx.tables, tx.tableOrder, tx.viewOps = nil, nil, nil }()
+	failed := s.commitTables(ctx)
+	if failed == nil && len(tx.viewOps) > 0 {
+		if mc, ok := s.writableCatalog(); ok {
+			failed = s.commitViews(ctx, underWriteCatalog(mc))
+		}
+	}
+	return failed
+}
+
+// commitTables commits the block's tables, one after another.
+func (s *session) commitTables(ctx context.Context) error {
+	tx := s.tx
 	var failed error
 	for _, key := range tx.tableOrder {
 		tt := tx.tables[key]
-		if len(tt.writes) == 0 {
+		if len(tt.writes) == 0 && !tt.created {
 			continue
 		}
 		if failed != nil {
 			tt.rollback(0)
+			tt.discardCreated()
+			continue
+		}
+		if tt.schemaChanged() {
+			if err := tt.commitSchema(ctx); err != nil {
+				failed = err
+			}
 			continue
 		}
 		if len(tt.writes) == 1 {
@@ -206,6 +252,7 @@ func (s *session) rollbackWrites() {
 	}
 	for _, key := range tx.tableOrder {
 		tx.tables[key].rollback(0)
+		tx.tables[key].discardCreated()
 	}
 	tx.tables, tx.tableOrder = nil, nil
 }
@@ -229,13 +276,24 @@ func (s *session) rollbackWritesTo(marks map[string]int) {
 		return
 	}
 	for key, tt := range s.tx.tables {
-		keep := marks[key]
+		keep, before := marks[key]
+		if !before && tt.created {
+			// Created after the savepoint: it goes altogether.
+			tt.rollback(0)
+			tt.discardCreated()
+			s.forgetTxTable(key)
+			continue
+		}
 		if len(tt.writes) <= keep {
 			continue
 		}
 		tt.rollback(keep)
 		if s.pins != nil {
-			s.pins[key] = tt.view()
+			if v := tt.view(); v != nil {
+				s.pins[key] = v
+			} else {
+				delete(s.pins, key)
+			}
 		}
 	}
 }
@@ -245,8 +303,12 @@ func (s *session) rollbackWritesTo(marks map[string]int) {
 func (t *txTable) rollback(keep int) {
 	for i := len(t.writes) - 1; i >= keep; i-- {
 		w := t.writes[i]
-		w.abort()
-		w.staged.Discard(context.Background())
+		if w.abort != nil {
+			w.abort()
+		}
+		if w.staged != nil {
+			w.staged.Discard(context.Background())
+		}
 	}
 	t.writes = t.writes[:keep]
 }
@@ -255,7 +317,9 @@ func (t *txTable) rollback(keep int) {
 // change is committed (it wrote its own manifests).
 func (t *txTable) discardStaged() {
 	for _, w := range t.writes {
-		w.staged.Discard(context.Background())
+		if w.staged != nil {
+			w.staged.Discard(context.Background())
+		}
 	}
 	t.writes = nil
 }

@@ -42,6 +42,12 @@ func TestTxRollbackLeavesNoFiles(t *testing.T) {
 		{"rollback", []string{"BEGIN", "INSERT INTO t VALUES (1), (2)", "INSERT INTO t SELECT id + 10 FROM t", "ROLLBACK"}, nil},
 		{"rollback to savepoint", []string{"BEGIN", "SAVEPOINT a", "INSERT INTO t VALUES (1)", "INSERT INTO t VALUES (2)", "ROLLBACK TO SAVEPOINT a", "COMMIT"}, nil},
 		{"session ends in block", []string{"BEGIN", "INSERT INTO t VALUES (1)"}, func(s *session) { _ = s.Close() }},
+		{"created table rolled back", []string{"BEGIN", "CREATE TABLE u (id int)", "INSERT INTO u VALUES (1)", "ALTER TABLE u ADD COLUMN v text",
+			"INSERT INTO u VALUES (2, 'b')", "ROLLBACK"}, nil},
+		{"created table rolled back to savepoint", []string{"BEGIN", "SAVEPOINT a", "CREATE TABLE u (id int)", "INSERT INTO u VALUES (1)",
+			"ROLLBACK TO SAVEPOINT a", "COMMIT"}, nil},
+		{"altered table rolled back", []string{"BEGIN", "INSERT INTO t VALUES (1)", "ALTER TABLE t ADD COLUMN v text", "INSERT INTO t VALUES (2, 'b')", "ROLLBACK"}, nil},
+		{"session ends with a created table", []string{"BEGIN", "CREATE TABLE u (id int)", "INSERT INTO u VALUES (1)"}, func(s *session) { _ = s.Close() }},
 		{"failed block committed", []string{"BEGIN", "INSERT INTO t VALUES (1)", "SELECT 1/0", "COMMIT"}, nil},
 	}
 	for _, c := range cases {

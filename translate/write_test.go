@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,6 +34,7 @@ func newWriteSession(t testing.TB) (*session, *catalog.Filesystem, string) {
 // "statement" runs SQL and prints ok (with the tags and notices) or the
 // error; "query" prints rows as TestExec does; "copy" runs the COPY FROM
 // STDIN of the input's first line with the remaining lines as its data.
+// With the argument "other" a directive runs in a second session.
 func TestWrite(t *testing.T) {
 	files, err := filepath.Glob("testdata/write/*.txt")
 	if err != nil || len(files) == 0 {
@@ -40,8 +42,21 @@ func TestWrite(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			s, _, _ := newWriteSession(t)
+			first, _, _ := newWriteSession(t)
+			var second *session
 			datadriven.Run(t, f, *rewrite, func(t *testing.T, c *datadriven.Case) string {
+				s := first
+				if slices.Contains(c.Args, "other") {
+					// A second session of the same warehouse.
+					if second == nil {
+						o, err := first.backend.NewSession(context.Background(), StartupInfo{User: "tester", Database: "icegate"})
+						if err != nil {
+							t.Fatal(err)
+						}
+						second = o.(*session)
+					}
+					s = second
+				}
 				switch c.Directive {
 				case "query":
 					return queryOutput(t, s, c)
@@ -396,8 +411,9 @@ func TestCreateTableLocation(t *testing.T) {
 }
 
 // TestWritesInTransactionBlock: data changes in a block wait for COMMIT
-// and ROLLBACK undoes them without a word; a schema change commits at once,
-// is announced by a NOTICE, and ROLLBACK warns that it stays.
+// and ROLLBACK undoes them without a word; so does CREATE TABLE (staged);
+// CREATE SCHEMA commits at once, is announced by a NOTICE, and ROLLBACK
+// warns that it stays.
 func TestWritesInTransactionBlock(t *testing.T) {
 	s, _, _ := newWriteSession(t)
 	run(t, s, "CREATE TABLE tx (a int)")
@@ -408,7 +424,11 @@ func TestWritesInTransactionBlock(t *testing.T) {
 		{"ROLLBACK", "ROLLBACK"},
 		{"INSERT INTO tx VALUES (3)", "INSERT 0 1"},
 		{"BEGIN", "BEGIN"},
-		{"CREATE TABLE tx2 (a int)", "NOTICE: this schema change is committed now, not at COMMIT\nCREATE TABLE"},
+		{"CREATE TABLE tx2 (a int)", "CREATE TABLE"},
+		{"ROLLBACK", "ROLLBACK"},
+		{"SELECT * FROM tx2", "error (42P01): relation \"tx2\" does not exist [position 15]"},
+		{"BEGIN", "BEGIN"},
+		{"CREATE SCHEMA tx3", "NOTICE: this schema change is committed now, not at COMMIT\nCREATE SCHEMA"},
 		{"ROLLBACK", "WARNING: ROLLBACK did not undo 1 schema change(s) of this transaction block\nROLLBACK"},
 	} {
 		if got := statementOutput(s, tc.sql); got != tc.want {

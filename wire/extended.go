@@ -57,6 +57,7 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 		p.stmt = stmts[0]
 	}
 	c.stmts[m.Name] = p
+	c.noteStatement(m.Name, p, m.ParameterOIDs)
 	c.be.Send(&pgproto3.ParseComplete{})
 	return nil
 }
@@ -258,6 +259,7 @@ func (c *conn) closeObject(m *pgproto3.Close) error {
 	switch m.ObjectType {
 	case 'S':
 		delete(c.stmts, m.Name)
+		c.forgetStatement(m.Name)
 	case 'P':
 		if p := c.portals[m.Name]; p != nil {
 			p.close()

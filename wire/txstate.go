@@ -17,7 +17,42 @@ type preparedDiscarder interface {
 	DiscardsPreparedStatements() bool
 }
 
+// statementDeallocator is implemented by the result of DEALLOCATE of a
+// protocol statement: the connection drops it.
+type statementDeallocator interface {
+	DeallocatedStatement() string
+}
+
+// protocolStatements is implemented by sessions that share the namespace
+// of prepared statements with the protocol's (DEALLOCATE name,
+// pg_prepared_statements).
+type protocolStatements interface {
+	NoteProtocolStatement(name, sql string, types []uint32)
+	ForgetProtocolStatement(name string)
+}
+
+func (c *conn) noteStatement(name string, p *prepared, oids []uint32) {
+	ps, ok := c.session.(protocolStatements)
+	if !ok || name == "" {
+		return
+	}
+	if p.stmt != nil {
+		oids = p.stmt.ParamTypes()
+	}
+	ps.NoteProtocolStatement(name, p.sql, oids)
+}
+
+func (c *conn) forgetStatement(name string) {
+	if ps, ok := c.session.(protocolStatements); ok && name != "" {
+		ps.ForgetProtocolStatement(name)
+	}
+}
+
 func (c *conn) discardIfAsked(rows translate.Rows) {
+	if d, ok := rows.(statementDeallocator); ok {
+		delete(c.stmts, d.DeallocatedStatement())
+		return
+	}
 	d, ok := rows.(preparedDiscarder)
 	if !ok || !d.DiscardsPreparedStatements() {
 		return

@@ -1,6 +1,6 @@
 """psycopg2 against icegate: parameters of many types, typed results, a
-named (server-side) cursor over 1000 rows, copy_expert both ways, cancel
-and errors by class. Connects with libpq's PG* environment variables."""
+named (server-side) cursor over 1000 rows, copy_expert both ways, cancel,
+errors by class and a migration in the default (non-autocommit) transaction. Connects with libpq's PG* environment variables."""
 
 import io
 import threading
@@ -166,6 +166,39 @@ def _():
         cur.execute("SELECT 1")
         equal(cur.fetchone(), (1,), "after the cancel")
     conn.rollback()
+
+
+@step("a migration in psycopg2's default transaction: CREATE, INSERT, ALTER, INSERT, then commit", rollback)
+def _():
+    other = psycopg2.connect("")
+    try:
+        with conn.cursor() as cur:
+            cur.execute("CREATE TABLE py_migration (id int, email text)")
+            cur.execute("INSERT INTO py_migration VALUES (1, 'a@example.com')")
+            cur.execute("ALTER TABLE py_migration ADD COLUMN name text")
+            cur.execute("INSERT INTO py_migration VALUES (2, 'b@example.com', %s)", ("Bea",))
+            cur.execute("SELECT id, name FROM py_migration ORDER BY id")
+            equal(cur.fetchall(), [(1, None), (2, "Bea")], "rows the transaction sees")
+        with other.cursor() as cur:
+            expect_error(lambda: cur.execute("SELECT * FROM py_migration"), "42P01", psycopg2.errors.UndefinedTable)
+        other.rollback()
+        conn.commit()
+        with other.cursor() as cur:
+            cur.execute("SELECT id, name FROM py_migration ORDER BY id")
+            equal(cur.fetchall(), [(1, None), (2, "Bea")], "rows after commit")
+        other.rollback()
+        with conn.cursor() as cur:
+            cur.execute("CREATE TABLE py_rolled (a int)")
+            cur.execute("ALTER TABLE py_migration ADD COLUMN age int")
+        conn.rollback()
+        with other.cursor() as cur:
+            expect_error(lambda: cur.execute("SELECT * FROM py_rolled"), "42P01", psycopg2.errors.UndefinedTable)
+        other.rollback()
+        with other.cursor() as cur:
+            expect_error(lambda: cur.execute("SELECT age FROM py_migration"), "42703", psycopg2.errors.UndefinedColumn)
+        other.rollback()
+    finally:
+        other.close()
 
 
 ERRORS = [

@@ -1,0 +1,216 @@
+package catalog
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// TableStager is a MutableCatalog that can create a table in two steps: a
+// transaction block's CREATE TABLE stages it (no other reader sees it; the
+// block writes its files), and COMMIT publishes it with the metadata the
+// block's later statements built, in one atomic step, or ROLLBACK discards
+// it.
+type TableStager interface {
+	// StageTable reserves the table's name and returns the table that
+	// CreateTable would create, without making it visible: LoadTable and
+	// the listings do not show it, and CreateTable of the name fails with
+	// ErrAlreadyExists until it is published or discarded.
+	StageTable(ctx context.Context, id Identifier, spec TableSpec) (*Table, error)
+	// PublishTable makes the staged table id visible with meta as its
+	// first metadata.
+	PublishTable(ctx context.Context, id Identifier, meta *TableMetadata) (*Table, error)
+	// DiscardTable removes the staged table id and every file written in
+	// it; nothing when id is not a staged table.
+	DiscardTable(ctx context.Context, id Identifier) error
+}
+
+var _ TableStager = (*Filesystem)(nil)
+
+// stagedMarker marks the directory of a staged table: with it, the
+// directory is neither a table (no metadata file) nor a namespace. The
+// process that staged the table holds an exclusive flock(2) on it until it
+// publishes or discards the table, as on its write records
+// (filesystem_cleanup.go): a marker whose lock can be taken, written on
+// this host, is a dead process's, and its directory is removed when the
+// name is created again.
+const stagedMarker = ".icegate-staged-table"
+
+// isStagedDir reports whether dir is a staged table's directory.
+func isStagedDir(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, stagedMarker))
+	return err == nil
+}
+
+// StageTable implements TableStager: the table directory with data/,
+// metadata/ and the marker, and no metadata file.
+func (c *Filesystem) StageTable(ctx context.Context, id Identifier, spec TableSpec) (_ *Table, err error) {
+	defer func() { err = c.relative(err) }()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	name := qualified(id.Namespace, id.Name)
+	dir, meta, err := c.newTable(id, spec)
+	if err != nil {
+		return nil, err
+	}
+	c.reclaimStaged(dir)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("create table %s: %w", name, ErrAlreadyExists)
+		}
+		return nil, fmt.Errorf("create table %s: %w", name, err)
+	}
+	c.forget(dir)
+	err = c.holdMarker(dir)
+	if err == nil {
+		err = os.Mkdir(filepath.Join(dir, "data"), 0o755)
+	}
+	if err == nil {
+		err = os.Mkdir(filepath.Join(dir, "metadata"), 0o755)
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("create table %s: %w", name, err)
+	}
+	return &Table{
+		Ident:    Identifier{Namespace: append([]string(nil), id.Namespace...), Name: id.Name},
+		Metadata: meta,
+		IO:       c.tableIO(dir),
+	}, nil
+}
+
+// PublishTable implements TableStager: v1.metadata.json holds meta, then
+// the marker goes.
+func (c *Filesystem) PublishTable(ctx context.Context, id Identifier, meta *TableMetadata) (_ *Table, err error) {
+	defer func() { err = c.relative(err) }()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	name := qualified(id.Namespace, id.Name)
+	dir, err := c.tableDir(id)
+	if err != nil {
+		return nil, fmt.Errorf("publish table %s: invalid name: %w", name, ErrDataInvalid)
+	}
+	if !isStagedDir(dir) || isTableDir(dir) {
+		return nil, fmt.Errorf("publish table %s: not a staged table: %w", name, ErrNotFound)
+	}
+	data, err := MarshalMetadata(meta)
+	if err != nil {
+		return nil, fmt.Errorf("publish table %s: %w", name, err)
+	}
+	metaDir := filepath.Join(dir, "metadata")
+	// The data files and manifests the block wrote are synced before the
+	// metadata file that references them is linked.
+	err = c.sync.SyncDir(metaDir)
+	if err == nil {
+		err = c.sync.SyncDir(dir)
+	}
+	if err == nil {
+		err = createExclusive(c.sync, nil, metaDir, "v1.metadata.json", data, true)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("publish table %s: %w", name, err)
+	}
+	// The table is visible from here on.
+	if err := replaceFile(c.sync, nil, metaDir, versionHintFile, []byte("1"), true); err != nil {
+		return nil, fmt.Errorf("publish table %s: version hint: %w", name, err)
+	}
+	if err := os.Remove(filepath.Join(dir, stagedMarker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("publish table %s: %w", name, err)
+	}
+	c.releaseMarker(dir)
+	if err := c.sync.SyncDir(dir); err != nil {
+		return nil, fmt.Errorf("publish table %s: %w", name, err)
+	}
+	c.forget(dir)
+	return c.LoadTable(ctx, id)
+}
+
+// DiscardTable implements TableStager.
+func (c *Filesystem) DiscardTable(ctx context.Context, id Identifier) error {
+	dir, err := c.tableDir(id)
+	if err != nil {
+		return nil
+	}
+	if !isStagedDir(dir) || isTableDir(dir) {
+		return nil
+	}
+	c.forget(dir)
+	c.releaseMarker(dir)
+	if err := os.RemoveAll(dir); err != nil {
+		return c.relative(fmt.Errorf("discard staged table %s: %w", qualified(id.Namespace, id.Name), err))
+	}
+	return nil
+}
+
+// holdMarker creates the staged marker of dir and keeps it open and
+// locked.
+func (c *Filesystem) holdMarker(dir string) error {
+	f, err := os.OpenFile(filepath.Join(dir, stagedMarker), os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return err
+	}
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if err == nil {
+		_, err = f.WriteString(recordHeader() + "\n")
+	}
+	if err != nil {
+		f.Close()
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stagedMarkers == nil {
+		c.stagedMarkers = map[string]*os.File{}
+	}
+	c.stagedMarkers[dir] = f
+	return nil
+}
+
+// releaseMarker closes the marker of dir this process holds.
+func (c *Filesystem) releaseMarker(dir string) {
+	c.mu.Lock()
+	f := c.stagedMarkers[dir]
+	delete(c.stagedMarkers, dir)
+	c.mu.Unlock()
+	if f != nil {
+		f.Close()
+	}
+}
+
+// reclaimStaged removes dir when it is a staged table that a dead process
+// of this host left (its marker's lock is free).
+func (c *Filesystem) reclaimStaged(dir string) {
+	if !isStagedDir(dir) || isTableDir(dir) {
+		return
+	}
+	c.mu.Lock()
+	_, mine := c.stagedMarkers[dir]
+	c.mu.Unlock()
+	if mine {
+		return
+	}
+	f, err := os.Open(filepath.Join(dir, stagedMarker))
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		return // a live process's
+	}
+	sc := bufio.NewScanner(f)
+	if sc.Scan() && sc.Text() != recordHeader() {
+		return // another host's: its lock is not seen here
+	}
+	slog.Info("remove a table a dead process staged and never committed", "dir", dir)
+	if err := os.RemoveAll(dir); err != nil {
+		slog.Warn("remove a staged table left by a dead process", "dir", dir, "err", err)
+	}
+}

@@ -1,0 +1,121 @@
+package integration
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// TestMigrationInTransaction runs a golang-migrate-style migration over
+// pgx: CREATE TABLE + INSERT + ALTER TABLE ADD COLUMN + INSERT in one
+// transaction. Another connection sees nothing until COMMIT, then all of
+// it; a rolled back migration leaves nothing.
+func TestMigrationInTransaction(t *testing.T) {
+	addr := startServer(t, t.TempDir(), serverOpts{})
+	ctx := testCtx(t)
+	conn, other := connect(t, addr), connect(t, addr)
+
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"CREATE TABLE users (id bigint, email text)",
+		"INSERT INTO users VALUES (1, 'a@example.com')",
+		"ALTER TABLE users ADD COLUMN name text",
+		"INSERT INTO users VALUES (2, 'b@example.com', 'Bea')",
+	} {
+		if _, err := tx.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var n int
+	err = other.QueryRow(ctx, "SELECT count(*) FROM users").Scan(&n)
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "42P01" {
+		t.Fatalf("other connection before COMMIT: err %v, want 42P01", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatalf("COMMIT: %v", err)
+	}
+	var names []string
+	rows, err := other.Query(ctx, "SELECT coalesce(name, '-') FROM users ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err = pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil || len(names) != 2 || names[0] != "-" || names[1] != "Bea" {
+		t.Fatalf("after COMMIT: %v %v", names, err)
+	}
+
+	tx, err = conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"CREATE TABLE rolled (a int)", "INSERT INTO rolled VALUES (1)", "ALTER TABLE users ADD COLUMN age int"} {
+		if _, err := tx.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Exec(ctx, "SELECT * FROM rolled"); !errors.As(err, &pe) || pe.Code != "42P01" {
+		t.Fatalf("rolled back table: %v", err)
+	}
+	if _, err := other.Exec(ctx, "SELECT age FROM users"); !errors.As(err, &pe) || pe.Code != "42703" {
+		t.Fatalf("rolled back column: %v", err)
+	}
+}
+
+// TestMigrationAsOneQueryString: golang-migrate's postgres driver sends a
+// migration file as one query string (an implicit transaction).
+func TestMigrationAsOneQueryString(t *testing.T) {
+	addr := startServer(t, t.TempDir(), serverOpts{})
+	ctx := testCtx(t)
+	conn := connect(t, addr)
+	migration := `CREATE TABLE accounts (id bigint, email text);
+INSERT INTO accounts VALUES (1, 'a@example.com');
+ALTER TABLE accounts ADD COLUMN active boolean;
+INSERT INTO accounts VALUES (2, 'b@example.com', true);
+UPDATE accounts SET active = false WHERE active IS NULL;`
+	if _, err := conn.Exec(ctx, migration, pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Fatalf("migration: %v", err)
+	}
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM accounts WHERE active IS NOT NULL").Scan(&n); err != nil || n != 2 {
+		t.Fatalf("after the migration: %d rows with active set, %v", n, err)
+	}
+}
+
+// TestDeallocateProtocolStatement: a statement prepared with the protocol
+// is freed by SQL DEALLOCATE inside a transaction, as PHP PDO and Perl DBI
+// do, and the transaction goes on.
+func TestDeallocateProtocolStatement(t *testing.T) {
+	addr := startServer(t, t.TempDir(), serverOpts{})
+	ctx := testCtx(t)
+	conn := connect(t, addr)
+	if _, err := conn.Prepare(ctx, "pdo_stmt_00000001", "SELECT $1::int + 1"); err != nil {
+		t.Fatal(err)
+	}
+	var listed int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_prepared_statements WHERE name = 'pdo_stmt_00000001' AND NOT from_sql").Scan(&listed); err != nil || listed != 1 {
+		t.Fatalf("pg_prepared_statements: %d %v", listed, err)
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "DEALLOCATE pdo_stmt_00000001", pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Fatalf("DEALLOCATE: %v", err)
+	}
+	var one int
+	if err := tx.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil {
+		t.Fatalf("after DEALLOCATE: %v", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
