@@ -100,7 +100,7 @@ func (st *copyFromStatement) bind(ctx context.Context, loc int32, ps parse.Stmt)
 		}
 		return err
 	}
-	cols := bind.ColumnsOf(t.Metadata.CurrentSchema())
+	cols := bind.ColumnsOfTable(t, t.Metadata.CurrentSchema())
 	st.table, st.targets, st.cols = t, nil, nil
 	if len(st.attlist) == 0 {
 		for i := range cols {

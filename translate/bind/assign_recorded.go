@@ -1,0 +1,68 @@
+package bind
+
+import (
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
+)
+
+// Writing into a column whose PostgreSQL type Iceberg lacks
+// (plan.PGTypesProperty): the value is stored as the plain Iceberg type
+// (string, int) after the checks PostgreSQL's assignment makes.
+
+// recordedAssignable reports assignments PostgreSQL allows into the types
+// icegate records beyond those of assignable: json and jsonb into each
+// other.
+func recordedAssignable(from, to plan.Type) bool {
+	j := func(o uint32) bool { return o == pgtypes.JSON || o == pgtypes.JSONB }
+	return j(from.OID) && j(to.OID)
+}
+
+// assignRecorded wraps e, x converted to c's Arrow type, in the check of
+// c's recorded PostgreSQL type: jsonb normalised (22P02 for bad JSON), json
+// checked and kept as written, varchar(n) and char(n) at most n characters
+// (22001) and char(n) blank-padded, smallint in range (22003).
+func (b *Binder) assignRecorded(x Bound, c Column, e expr.Expr) expr.Expr {
+	if x.null {
+		return e
+	}
+	switch c.Type.OID {
+	case pgtypes.JSONB:
+		if isJSONB(x) && !x.Unknown() {
+			return e
+		}
+		return &expr.Call{Fn: "jsonb_in", Args: []expr.Expr{e}, T: expr.Text}
+	case pgtypes.JSON:
+		if !x.Unknown() && (x.T.OID == pgtypes.JSON || x.T.OID == pgtypes.JSONB) {
+			return e
+		}
+		return &expr.Call{Fn: "json_in", Args: []expr.Expr{e}, T: expr.Text}
+	case pgtypes.Varchar, pgtypes.BPChar:
+		if c.Type.Typmod < 5 || !(c.Arrow.ID() == expr.Text.ID()) {
+			return e
+		}
+		fn := "varchar_assign"
+		if c.Type.OID == pgtypes.BPChar {
+			fn = "bpchar_assign"
+		}
+		return &expr.Call{Fn: fn, Args: []expr.Expr{e, &expr.Lit{V: c.Type.Typmod - 4, T: expr.Int4}}, T: expr.Text}
+	case pgtypes.Int2:
+		if x.T.OID == pgtypes.Int2 && !x.Unknown() {
+			return e
+		}
+		return &expr.Cast{Arg: &expr.Cast{Arg: e, T: plan.ArrowOf(plan.TInt2)}, T: c.Arrow}
+	}
+	return e
+}
+
+// recordedColumn reports a column typed by a recorded PostgreSQL type
+// rather than by its Iceberg type.
+func recordedColumn(c Column) bool {
+	switch c.Type.OID {
+	case pgtypes.JSON, pgtypes.JSONB, pgtypes.Int2:
+		return true
+	case pgtypes.Varchar, pgtypes.BPChar:
+		return c.Type.Typmod >= 5
+	}
+	return false
+}
