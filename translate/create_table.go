@@ -79,7 +79,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 	ids := &ddl.IDCounter{}
 	schema := &catalog.Schema{}
 	seen := map[string]bool{}
-	var primary []string // PRIMARY KEY columns: the identifier fields
+	var primary []string       // PRIMARY KEY columns: the identifier fields
 	rec := map[int]plan.Type{} // PostgreSQL types Iceberg lacks, by field id
 	for _, n := range cs.TableElts {
 		if con := n.GetConstraint(); con != nil && con.Contype == pg.ConstrType_CONSTR_PRIMARY {

@@ -157,4 +157,3 @@ func PruneRecordedTypes(rec map[int]Type, schema *catalog.Schema) map[int]Type {
 	}
 	return out
 }
-
