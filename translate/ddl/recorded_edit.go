@@ -1,7 +1,6 @@
 package ddl
 
 import (
-
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
@@ -93,4 +92,3 @@ func (r *RecordedEdit) Updates(e *SchemaEdit) []catalog.Update {
 	}
 	return []catalog.Update{catalog.SetProperties{Updates: map[string]string{plan.PGTypesProperty: v}}}
 }
-
