@@ -1,6 +1,8 @@
 package bind
 
 import (
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/plan"
@@ -38,9 +40,6 @@ func (b *Binder) assignRecorded(x Bound, c Column, e expr.Expr) expr.Expr {
 		}
 		return &expr.Call{Fn: "json_in", Args: []expr.Expr{e}, T: expr.Text}
 	case pgtypes.Varchar, pgtypes.BPChar:
-		if c.Type.Typmod < 5 || !(c.Arrow.ID() == expr.Text.ID()) {
-			return e
-		}
 		fn := "varchar_assign"
 		if c.Type.OID == pgtypes.BPChar {
 			fn = "bpchar_assign"
@@ -56,13 +55,18 @@ func (b *Binder) assignRecorded(x Bound, c Column, e expr.Expr) expr.Expr {
 }
 
 // recordedColumn reports a column typed by a recorded PostgreSQL type
-// rather than by its Iceberg type.
+// rather than by its Iceberg type (a variant read as jsonb is not one).
 func recordedColumn(c Column) bool {
+	if c.Arrow == nil {
+		return false
+	}
 	switch c.Type.OID {
-	case pgtypes.JSON, pgtypes.JSONB, pgtypes.Int2:
-		return true
+	case pgtypes.JSON, pgtypes.JSONB:
+		return c.Arrow.ID() == arrow.STRING
+	case pgtypes.Int2:
+		return c.Arrow.ID() == arrow.INT32
 	case pgtypes.Varchar, pgtypes.BPChar:
-		return c.Type.Typmod >= 5
+		return c.Type.Typmod >= 5 && c.Arrow.ID() == arrow.STRING
 	}
 	return false
 }

@@ -60,10 +60,17 @@ func (b *Binder) castTo(arg Bound, t plan.Type, loc int32) (Bound, error) {
 			return Bound{}, b.ErrAt(cannotCast(arg.T, t), loc)
 		}
 		e := b.Coerce(arg, expr.Text)
+		out := plan.Type{OID: t.OID, Typmod: -1}
 		if n := b.lastTypmod; n > 0 {
-			e = &expr.Call{Fn: "substr", Args: []expr.Expr{e, &expr.Lit{V: int32(1), T: expr.Int4}, &expr.Lit{V: int32(n), T: expr.Int4}}, T: expr.Text}
+			out.Typmod = int32(n) + 4
+			if t.OID == pgtypes.BPChar {
+				// char(n) is blank-padded to n characters.
+				e = &expr.Call{Fn: "rpad", Args: []expr.Expr{e, &expr.Lit{V: int32(n), T: expr.Int4}}, T: expr.Text}
+			} else {
+				e = &expr.Call{Fn: "substr", Args: []expr.Expr{e, &expr.Lit{V: int32(1), T: expr.Int4}, &expr.Lit{V: int32(n), T: expr.Int4}}, T: expr.Text}
+			}
 		}
-		return Bound{E: e, T: plan.TText}, nil
+		return Bound{E: e, T: out}, nil
 	}
 	if arg.Unknown() {
 		return Bound{E: b.Coerce(arg, at), T: t}, nil
