@@ -43,6 +43,9 @@ func (b *Binder) typeCast(tc *pg.TypeCast) (Bound, error) {
 // castTo converts a bound expression to PostgreSQL type t with explicit-cast
 // semantics.
 func (b *Binder) castTo(arg Bound, t plan.Type, loc int32) (Bound, error) {
+	if r, ok, err := b.jsonTextCast(arg, t, loc); ok { // cast_json.go
+		return r, err
+	}
 	if t.OID == pgtypes.JSONB && t.Typmod < 0 {
 		return b.jsonbCast(arg, loc) // jsonb_ops.go
 	}
@@ -229,7 +232,7 @@ func (b *Binder) TypeName(tn *pg.TypeName) (plan.Type, string, error) {
 	case "jsonb":
 		t = plan.TJSONB
 	case "json":
-		return plan.Type{}, "", b.ErrAt(pgerr.NotYet("casting to "+name), tn.Location)
+		t = plan.Type{OID: pgtypes.JSON, Typmod: -1}
 	case "interval":
 		if len(mods) > 0 {
 			return plan.Type{}, "", b.ErrAt(pgerr.NotYet("interval field restrictions and precision"), tn.Location)
