@@ -30,7 +30,8 @@ func (b *Binder) assignRecorded(x Bound, c Column, e expr.Expr) expr.Expr {
 	}
 	switch c.Type.OID {
 	case pgtypes.JSONB:
-		if isJSONB(x) && !x.Unknown() {
+		// Always parsed: a jsonb parameter arrives as the client wrote it.
+		if e.Type().ID() != arrow.STRING {
 			return e
 		}
 		return &expr.Call{Fn: "jsonb_in", Args: []expr.Expr{e}, T: expr.Text}
