@@ -46,6 +46,9 @@ func (b *Binder) castTo(arg Bound, t plan.Type, loc int32) (Bound, error) {
 	if r, ok, err := b.jsonTextCast(arg, t, loc); ok { // cast_json.go
 		return r, err
 	}
+	if r, ok := bpcharCast(arg, t); ok { // call_recorded.go
+		arg = r
+	}
 	if t.OID == pgtypes.JSONB && t.Typmod < 0 {
 		return b.jsonbCast(arg, loc) // jsonb_ops.go
 	}

@@ -1,8 +1,11 @@
 package bind
 
 import (
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // character(n) values are stored blank-padded and shown so; as operands
@@ -26,7 +29,12 @@ var bpcharCompares = map[string]bool{
 	"is_distinct_from": true, "is_not_distinct_from": true, "in": true,
 }
 
-func (b *Binder) bpcharArgs(fn string, args []Bound) []Bound {
+// recordedArgs adjusts the operands of fn that are values of columns with
+// recorded types (plan.PGTypesProperty): character(n) ones as above, and
+// smallint ones, read as the Iceberg int they are stored as, as int2 again
+// so that arithmetic and functions type them as PostgreSQL does.
+func (b *Binder) recordedArgs(fn string, args []Bound) []Bound {
+	args = int2Args(args)
 	if !bpcharTrims[fn] {
 		return args
 	}
@@ -51,6 +59,35 @@ func (b *Binder) bpcharArgs(fn string, args []Bound) []Bound {
 		out[i] = a
 	}
 	return out
+}
+
+// int2Args casts smallint operands carried as int32 to int16.
+func int2Args(args []Bound) []Bound {
+	var out []Bound
+	for i, a := range args {
+		if a.Unknown() || a.T.OID != pgtypes.Int2 || a.E == nil || a.E.Type().ID() != arrow.INT32 {
+			continue
+		}
+		if out == nil {
+			out = append([]Bound(nil), args...)
+		}
+		out[i].E = &expr.Cast{Arg: a.E, T: arrow.PrimitiveTypes.Int16}
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}
+
+// bpcharCast is a character value cast to text or character varying: its
+// trailing blanks go. ok is false for other casts.
+func bpcharCast(arg Bound, t plan.Type) (Bound, bool) {
+	if !isBPChar(arg) || t.OID != pgtypes.Text && t.OID != pgtypes.Varchar {
+		return Bound{}, false
+	}
+	arg.E = &expr.Call{Fn: "bpchar_trim", Args: []expr.Expr{arg.E}, T: expr.Text}
+	arg.T = plan.TText
+	return arg, true
 }
 
 func isBPChar(a Bound) bool {
