@@ -24,7 +24,7 @@ func recordedAssignable(from, to plan.Type) bool {
 // c's recorded PostgreSQL type: jsonb normalised (22P02 for bad JSON), json
 // checked and kept as written, varchar(n) and char(n) at most n characters
 // (22001) and char(n) blank-padded, smallint in range (22003).
-func (b *Binder) assignRecorded(x Bound, c Column, e expr.Expr) expr.Expr {
+func assignRecorded(x Bound, c Column, e expr.Expr) expr.Expr {
 	if x.null {
 		return e
 	}
@@ -70,4 +70,14 @@ func recordedColumn(c Column) bool {
 		return c.Type.Typmod >= 5 && c.Arrow.ID() == arrow.STRING
 	}
 	return false
+}
+
+// RecordedText wraps e, a column's value read from text (COPY FROM) and
+// converted to the column's Arrow type, in the check of the column's
+// recorded PostgreSQL type, as INSERT makes it.
+func RecordedText(c Column, e expr.Expr) expr.Expr {
+	if !recordedColumn(c) {
+		return e
+	}
+	return assignRecorded(Bound{T: plan.TUnknown}, c, e)
 }

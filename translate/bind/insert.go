@@ -220,7 +220,7 @@ func (b *Binder) Assign(x Bound, c Column, loc int32) (expr.Expr, error) {
 	if err != nil || !recordedColumn(c) {
 		return e, err
 	}
-	e = b.assignRecorded(x, c, e) // assign_recorded.go
+	e = assignRecorded(x, c, e) // assign_recorded.go
 	if x.lit != nil && (x.param == 0 || b.params.Bound) && b.LitErr == nil {
 		if err := b.checkConst(e); err != nil {
 			b.LitErr = b.ErrAt(err, x.loc)
