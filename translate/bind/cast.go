@@ -46,6 +46,9 @@ func (b *Binder) castTo(arg Bound, t plan.Type, loc int32) (Bound, error) {
 	if r, ok, err := b.jsonTextCast(arg, t, loc); ok { // cast_json.go
 		return r, err
 	}
+	if t.OID == pgtypes.Interval && t.Typmod > 0 {
+		return b.intervalFieldsCast(arg, t, loc) // interval_fields.go
+	}
 	if r, ok := bpcharCast(arg, t); ok { // call_recorded.go
 		arg = r
 	}
@@ -237,10 +240,14 @@ func (b *Binder) TypeName(tn *pg.TypeName) (plan.Type, string, error) {
 	case "json":
 		t = plan.Type{OID: pgtypes.JSON, Typmod: -1}
 	case "interval":
-		if len(mods) > 0 {
-			return plan.Type{}, "", b.ErrAt(pgerr.NotYet("interval field restrictions and precision"), tn.Location)
-		}
 		t = plan.TInterval
+		if len(mods) > 0 {
+			ft, err := intervalFieldsType(mods) // interval_fields.go
+			if err != nil {
+				return plan.Type{}, "", b.ErrAt(err, tn.Location)
+			}
+			t = ft
+		}
 	case "timetz", "money", "inet", "cidr", "macaddr", "bit", "varbit", "xml":
 		return plan.Type{}, "", b.ErrAt(pgerr.Unsupported("type %s", name), tn.Location)
 	default:

@@ -41,3 +41,7 @@ INSERT INTO pgt.t (id, j) VALUES (10, '{"a":');
 INSERT INTO pgt.t (id, k) VALUES (10, '[1,');
 INSERT INTO pgt.t (id, j) VALUES (10, 'x'::text);
 CREATE TABLE bad (v varchar(0));
+SELECT interval '90' day, interval '3' month, interval '1' year, interval '1-2' year to month, interval '1 day 5 hours' day, interval '10:30' hour to minute, interval '2' hour, interval '-7' minute;
+SELECT date '1998-12-01' - interval '90' day, date '1995-01-01' + interval '1' year, timestamp '1995-01-31 10:00' + interval '1' month;
+SELECT 5 BETWEEN SYMMETRIC 10 AND 1, 5 NOT BETWEEN SYMMETRIC 10 AND 1, NULL BETWEEN SYMMETRIC 1 AND 2, 0 NOT BETWEEN SYMMETRIC 1 AND NULL;
+SELECT id FROM pgt.t WHERE s BETWEEN SYMMETRIC 100 AND -100 ORDER BY id;
