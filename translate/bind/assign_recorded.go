@@ -81,3 +81,10 @@ func RecordedText(c Column, e expr.Expr) expr.Expr {
 	}
 	return assignRecorded(Bound{T: plan.TUnknown}, c, e)
 }
+
+// arrayAssignable reports an array assigned to an array column whose
+// element types PostgreSQL converts on assignment (bigint[] into int[]).
+func arrayAssignable(from, to plan.Type) bool {
+	fe, te := pgtypes.ElemOf(from.OID), pgtypes.ElemOf(to.OID)
+	return fe != 0 && te != 0 && assignable(plan.Type{OID: fe, Typmod: -1}, plan.Type{OID: te, Typmod: -1})
+}

@@ -239,7 +239,7 @@ func (b *Binder) assign(x Bound, c Column, loc int32) (expr.Expr, error) {
 		}
 		return b.Coerce(x, c.Arrow), nil
 	}
-	if !assignable(x.T, c.Type) && !recordedAssignable(x.T, c.Type) {
+	if !assignable(x.T, c.Type) && !recordedAssignable(x.T, c.Type) && !arrayAssignable(x.T, c.Type) {
 		return nil, b.ErrAt(assignError(c, x.T), loc)
 	}
 	from := x.E.Type()

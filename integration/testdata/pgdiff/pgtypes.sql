@@ -7,8 +7,12 @@ INSERT INTO pgt.t VALUES
   (3, 'null', 'null', '', '', 32767, NULL, 'x'),
   (4, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
   (5, '"\u00e9"', ' "x" ', 'ééééé', 'ñ', 0, 'é', 'abc');
+CREATE TABLE pgt.arr (a int[], t text[], n numeric(5,1)[]);
+INSERT INTO pgt.arr VALUES (ARRAY[1,2]::bigint[], ARRAY[1,2]::int[], ARRAY[1.25, 2]);
 
 -- queries
+SELECT * FROM pgt.arr;
+INSERT INTO pgt.arr (a) VALUES (ARRAY[3000000000]::bigint[]);
 SELECT * FROM pgt.t ORDER BY id;
 SELECT id, j::text, k::text, v::text, c::text, s::text FROM pgt.t ORDER BY id;
 SELECT id, length(v), length(c), octet_length(c), c || '|', v || '|' FROM pgt.t ORDER BY id;
