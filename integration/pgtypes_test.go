@@ -95,9 +95,21 @@ func TestRecordedTypesPgx(t *testing.T) {
 				t.Errorf("%s: error %v, want SQLSTATE %s", c.sql, err, c.code)
 			}
 		}
-		// A varchar parameter too long for the column fails the same way.
-		if _, err := conn.Exec(ctx, "INSERT INTO pgxtypes.t (id, v) VALUES ($1, $2)", 3, "abcd"); err == nil {
-			t.Errorf("a too long varchar parameter was written")
+		// Parameters get the same checks.
+		for _, c := range []struct {
+			sql  string
+			arg  any
+			code string
+		}{
+			{"INSERT INTO pgxtypes.t (id, v) VALUES (3, $1)", "abcd", "22001"},
+			{"INSERT INTO pgxtypes.t (id, k) VALUES (3, $1)", "not json", "22P02"},
+			{"INSERT INTO pgxtypes.t (id, j) VALUES (3, $1)", "[1,", "22P02"},
+		} {
+			_, err := conn.Exec(ctx, c.sql, c.arg)
+			var pe *pgconn.PgError
+			if !errors.As(err, &pe) || pe.Code != c.code {
+				t.Errorf("%s with %q: error %v, want SQLSTATE %s", c.sql, c.arg, err, c.code)
+			}
 		}
 		var n int
 		if err := conn.QueryRow(ctx, "SELECT count(*) FROM pgxtypes.t").Scan(&n); err != nil || n != 2 {

@@ -29,17 +29,17 @@ func assignRecorded(x Bound, c Column, e expr.Expr) expr.Expr {
 		return e
 	}
 	switch c.Type.OID {
-	case pgtypes.JSONB:
-		// Always parsed: a jsonb parameter arrives as the client wrote it.
+	case pgtypes.JSONB, pgtypes.JSON:
+		// Always parsed: a json or jsonb parameter arrives as the client
+		// wrote it.
 		if e.Type().ID() != arrow.STRING {
 			return e
 		}
-		return &expr.Call{Fn: "jsonb_in", Args: []expr.Expr{e}, T: expr.Text}
-	case pgtypes.JSON:
-		if !x.Unknown() && (x.T.OID == pgtypes.JSON || x.T.OID == pgtypes.JSONB) {
-			return e
+		fn := "jsonb_in"
+		if c.Type.OID == pgtypes.JSON {
+			fn = "json_in"
 		}
-		return &expr.Call{Fn: "json_in", Args: []expr.Expr{e}, T: expr.Text}
+		return &expr.Call{Fn: fn, Args: []expr.Expr{e}, T: expr.Text}
 	case pgtypes.Varchar, pgtypes.BPChar:
 		fn := "varchar_assign"
 		if c.Type.OID == pgtypes.BPChar {
