@@ -35,6 +35,9 @@ type IcebergOption struct {
 	// the others it is accepted with a NOTICE saying Ignored.
 	Acts    OptionLevel
 	Ignored string // why icegate does not act on it, for the NOTICE
+	// Matches is the value icegate's behaviour already is, whatever the
+	// option says: set to it, the option gets no NOTICE ("" none).
+	Matches string
 }
 
 // Reasons repeated across the registry.
@@ -44,7 +47,6 @@ const (
 	whyNoStreaming    = "icegate does not run streaming reads."
 	whyNoSparkPlan    = "It tunes Spark's planner or executors, which icegate does not have."
 	whyWriterProps    = "icegate's writer reads it from the table property only; set the property with ALTER TABLE ... SET TBLPROPERTIES."
-	whyAlwaysChecked  = "icegate always checks it (as with the default, true)."
 )
 
 // IcebergOptions is the registry, in the seed's order: its session
@@ -58,7 +60,8 @@ var IcebergOptions = []IcebergOption{
 		Doc: "The Parquet reader implementation (ICEBERG or COMET).", Ignored: "icegate has one Parquet reader of its own."},
 	{Name: "check-nullability", Levels: LevelSession | LevelWrite, Spark: "spark.sql.iceberg.check-nullability",
 		Default: "true", Check: checkOptionBool,
-		Doc: "Fail a write that puts a null into a NOT NULL column.", Ignored: whyAlwaysChecked},
+		Doc: "Fail a write that puts a null into a NOT NULL column.", Matches: "false",
+		Ignored: "icegate checks the values written, as PostgreSQL does and as Spark does with false: a NULL written into a NOT NULL column fails (23502); a nullable input column alone is not refused."},
 	{Name: "check-ordering", Levels: LevelSession | LevelWrite, Spark: "spark.sql.iceberg.check-ordering",
 		Default: "true", Check: checkOptionBool,
 		Doc: "Fail a write whose columns are not in the table's order.", Ignored: "An INSERT matches columns by its column list."},
@@ -151,13 +154,13 @@ var IcebergOptions = []IcebergOption{
 
 	// Write options.
 	{Name: "write-format", Levels: LevelSession | LevelWrite | levelTable, Property: "write.format.default",
-		Default: "parquet", Check: checkOptionEnum("parquet", "avro", "orc"), Acts: levelTable,
-		Doc: "File format of written data files (parquet, avro, orc).", Ignored: whyWriterProps},
+		Default: "parquet", Check: checkOptionWriteFormat, Acts: LevelSession | LevelWrite | levelTable,
+		Doc: "File format of written data files (parquet, avro; icegate does not write orc)."},
 	{Name: "target-file-size-bytes", Levels: LevelSession | LevelWrite | levelTable, Property: "write.target-file-size-bytes",
 		Default: "536870912", Check: checkOptionInt(1, 1<<62), Acts: levelTable,
 		Doc: "Target size of a written data file in bytes.", Ignored: whyWriterProps},
-	{Name: "snapshot-property.", Levels: LevelWrite, Check: checkOptionText,
-		Doc: "snapshot-property.<key>: an entry of the written snapshot's summary.", Ignored: "icegate writes its own snapshot summary."},
+	{Name: "snapshot-property.", Levels: LevelWrite, Check: checkOptionText, Acts: LevelWrite,
+		Doc: "snapshot-property.<key>: an entry of the written snapshot's summary."},
 	{Name: "fanout-enabled", Levels: LevelSession | LevelWrite | levelTable, Property: "write.spark.fanout.enabled",
 		Default: "false", Check: checkOptionBool,
 		Doc: "Keep a file open per partition while writing.", Ignored: "icegate's writer always keeps a file open per partition."},

@@ -246,6 +246,7 @@ func TestInformationSchemaCatalogColumnsMatchPostgres(t *testing.T) {
 	for _, schema := range []string{"pg_catalog", "information_schema"} {
 		got = append(got, infoRows(t, s, "columns", "table_schema", schema, cols...)...)
 	}
+	got = slices.DeleteFunc(got, func(r []string) bool { return icegateRelation(r[1]) })
 	if d := diffRows(got, want); d != "" {
 		t.Errorf("columns of the catalog relations differ (- icegate only, + PostgreSQL only):\n%s", d)
 	}
@@ -269,6 +270,7 @@ func TestInformationSchemaCatalogPrivilegesMatchPostgres(t *testing.T) {
 	for _, schema := range []string{"pg_catalog", "information_schema"} {
 		got = append(got, infoRows(t, s, "table_privileges", "table_schema", schema)...)
 	}
+	got = slices.DeleteFunc(got, func(r []string) bool { return icegateRelation(r[4]) })
 	if d := diffRows(got, want); d != "" {
 		t.Errorf("privileges on the catalog relations differ (- icegate only, + PostgreSQL only):\n%s", d)
 	}
@@ -333,4 +335,10 @@ func diffRows(got, want [][]string) string {
 	}
 	slices.SortFunc(lines, func(a, b string) int { return strings.Compare(a[2:], b[2:]) })
 	return strings.Join(lines, "\n")
+}
+
+// icegateRelation reports whether name is one of icegate's own pg_catalog
+// relations (icegate_shapes.go), which PostgreSQL does not have.
+func icegateRelation(name string) bool {
+	return slices.ContainsFunc(icegateShapes, func(sh shape) bool { return sh.name == name })
 }

@@ -157,6 +157,27 @@ func TestRewriteDataFilesSortedOrder(t *testing.T) {
 	}
 }
 
+// TestRewriteWherePartitions: a where condition on the source column of a
+// partition transform selects the files of the matching partitions.
+func TestRewriteWherePartitions(t *testing.T) {
+	s, _, _ := newWriteSession(t)
+	run(t, s, "CREATE TABLE t (id int, ts timestamp) USING iceberg PARTITIONED BY (months(ts))")
+	for i := range 12 {
+		run(t, s, fmt.Sprintf("INSERT INTO t VALUES (%d, TIMESTAMP '2024-0%d-10 08:00:00')", i, i%3+1))
+	}
+	before := queryRows(t, s, "SELECT * FROM t ORDER BY id")
+	got := callOutput(t, s, `CALL system.rewrite_data_files(table => 't', where => 'ts >= TIMESTAMP ''2024-02-01 00:00:00''', options => map('min-input-files', '2'))`)
+	if !strings.Contains(got, "\n8\t2\t") {
+		t.Fatalf("got:\n%s\nwant the 8 files of February and March into 2", got)
+	}
+	if n := count(t, s, `SELECT count(*) FROM "t$files"`); n != 6 {
+		t.Fatalf("%d files after, want January's 4 and 2", n)
+	}
+	if after := queryRows(t, s, "SELECT * FROM t ORDER BY id"); !slices.Equal(after, before) {
+		t.Fatal("rows changed")
+	}
+}
+
 // TestRewriteSortByTableOrder: strategy sort without sort_order sorts by
 // the table's write order.
 func TestRewriteSortByTableOrder(t *testing.T) {

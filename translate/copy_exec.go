@@ -166,6 +166,9 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 	if err != nil {
 		return "", err
 	}
+	if ctx, err = s.withWriteFormat(ctx, t); err != nil { // options_write.go
+		return "", err
+	}
 	tw, err := newTableWrite(ctx, mc, t, schema)
 	if err != nil {
 		return "", err

@@ -127,7 +127,7 @@ func (st *dmlStatement) Execute(ctx context.Context, params []*string) (Rows, er
 	defer cancel()
 	hint := dmlTargetHint(st.ps) // options_dml.go
 	if hint != nil {
-		ctx = withStatementOptions(ctx, hint.Options)
+		ctx = withHintOptions(ctx, hint) // options_write.go
 	}
 	res, err := st.sess.runDML(ctx, mc, p)
 	if err != nil {
@@ -155,6 +155,9 @@ func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *bind
 	if err != nil {
 		return nil, err
 	}
+	if ctx, err = s.withWriteFormat(ctx, p.Table); err != nil { // options_write.go
+		return nil, err
+	}
 	src, preds, err := lowerDML(ctx, s, p)
 	if err != nil {
 		return nil, err
@@ -168,7 +171,8 @@ func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *bind
 	if p.Target != nil {
 		snap = p.Target.Snapshot
 	}
-	w, err := dml.New(ctx, dml.Spec{Table: p.Table, Snapshot: snap, Schema: p.Schema, Out: out, Mode: mode})
+	w, err := dml.New(ctx, dml.Spec{Table: p.Table, Snapshot: snap, Schema: p.Schema, Out: out, Mode: mode,
+		Format: writeFormatOf(ctx)})
 	if err != nil {
 		return nil, writeError(err, p.Table)
 	}

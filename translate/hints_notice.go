@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/internal/pgerr"
@@ -24,7 +25,7 @@ func hintNoticesOf(h *parse.Hint) []Notice {
 				Message: "option as-of-timestamp is ignored: snapshot-id is given too, and wins"})
 			continue
 		}
-		if o.Acts&(conf.LevelRead|conf.LevelWrite) != 0 {
+		if o.Acts&(conf.LevelRead|conf.LevelWrite) != 0 || o.Matches != "" && strings.EqualFold(h.Options[strings.ToLower(o.Name)], o.Matches) {
 			continue
 		}
 		out = append(out, optionIgnoredNotice(fmt.Sprintf("option \"%s\"", k), o))

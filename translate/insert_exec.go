@@ -160,6 +160,7 @@ func newTableWrite(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Ta
 		Properties:    m.Properties,
 		FormatVersion: m.FormatVersion,
 		SortOrder:     defaultSortOrder(m),
+		Format:        writeFormatOf(ctx), // options_write.go
 	})
 	if err != nil {
 		return nil, writeError(err, t)
@@ -237,6 +238,9 @@ func (s *session) writeRowsTo(ctx context.Context, mc catalog.MutableCatalog, t 
 			err = cerr
 		}
 	}()
+	if ctx, err = s.withWriteFormat(ctx, t); err != nil { // options_write.go
+		return 0, err
+	}
 	tw, err := newTableWrite(ctx, mc, t, schema)
 	if err != nil {
 		return 0, err

@@ -83,7 +83,7 @@ type hintNoticeStatement struct {
 }
 
 func (st *hintNoticeStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
-	r, err := st.Statement.Execute(ctx, params)
+	r, err := st.Statement.Execute(withHintOptions(ctx, st.hint), params) // options_write.go
 	if err != nil {
 		return nil, err
 	}

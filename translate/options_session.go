@@ -54,6 +54,9 @@ func (s *session) optionSetNotices(tag, name string) []Notice {
 	if o == nil || tag != "SET" || o.Acts&conf.LevelSession != 0 || s.settings.values[o.SettingName()] == "" {
 		return nil
 	}
+	if o.Matches != "" && strings.EqualFold(s.settings.values[o.SettingName()], o.Matches) {
+		return nil
+	}
 	return []Notice{optionIgnoredNotice("setting "+o.SettingName(), o)}
 }
 

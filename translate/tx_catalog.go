@@ -88,6 +88,9 @@ func (w *writeCatalog) moved(id catalog.Identifier, t *catalog.Table) {
 }
 
 func (w *writeCatalog) CreateTable(ctx context.Context, id catalog.Identifier, spec catalog.TableSpec) (*catalog.Table, error) {
+	if err := checkWriteFormatProperty(spec.Properties); err != nil { // options_write.go
+		return nil, err
+	}
 	t, err := w.MutableCatalog.CreateTable(ctx, id, spec)
 	if err == nil {
 		w.moved(id, nil)
@@ -105,6 +108,9 @@ func (w *writeCatalog) RegisterTable(ctx context.Context, id catalog.Identifier,
 
 func (w *writeCatalog) CommitTable(ctx context.Context, id catalog.Identifier, reqs []catalog.Requirement, updates []catalog.Update) (*catalog.Table, error) {
 	if err := w.s.checkNoPendingWrites(id); err != nil {
+		return nil, err
+	}
+	if err := checkWriteFormatUpdates(updates); err != nil { // options_write.go
 		return nil, err
 	}
 	t, err := w.MutableCatalog.CommitTable(ctx, id, reqs, updates)

@@ -1,11 +1,13 @@
 package compact
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +16,7 @@ import (
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/engine/write"
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 // Strategy is how a group's rows are laid out in the new files.
@@ -73,9 +76,9 @@ type group struct {
 }
 
 // RewriteDataFiles compacts the table's data files: the candidates (per
-// Filter) whose size is outside [MinFileSize, MaxFileSize] or that carry
-// at least DeleteFileThreshold delete files (every candidate with
-// RewriteAll) are grouped by partition (files of older partition specs
+// Filter) whose size is outside [MinFileSize, MaxFileSize], that carry at
+// least DeleteFileThreshold delete files or whose deletes remove at least
+// DeleteRatioThreshold of their rows (every candidate with RewriteAll) are grouped by partition (files of older partition specs
 // together, written into the current spec), each group with enough files
 // or bytes is read with its deletes applied and written into new files of
 // about TargetFileSize with the table's write properties, and the change
@@ -108,10 +111,18 @@ func RewriteDataFiles(ctx context.Context, spec Spec) (Result, error) {
 			return res, err
 		}
 	}
-	groups := planGroups(m, candidates, spec.Options)
+	outSpec := m.DefaultSpecID
+	if id := spec.Options.OutputSpecID; id != nil {
+		if m.SpecByID(*id) == nil {
+			return res, pgerr.New(pgerr.InvalidParameterValue, "option %s: table %s has no partition spec %d", OptOutputSpecID, tbl.Ident.Name, *id)
+		}
+		outSpec = *id
+	}
+	groups := planGroups(outSpec, candidates, spec.Options)
 	if len(groups) == 0 {
 		return res, nil
 	}
+	orderGroups(groups, spec.Options.JobOrder)
 	liveDeletes, err := liveDeleteFiles(ctx, tbl, snap)
 	if err != nil {
 		return res, err
@@ -198,18 +209,18 @@ func (s *Spec) progress(format string, args ...any) {
 const otherSpecs = "other-specs"
 
 // planGroups picks the files to rewrite and groups them.
-func planGroups(m *catalog.TableMetadata, tasks []catalog.FileScanTask, o Options) []*group {
+func planGroups(outSpec int, tasks []catalog.FileScanTask, o Options) []*group {
 	byKey := map[string][]catalog.FileScanTask{}
 	var keys []string
 	for _, t := range tasks {
 		f := t.File
 		selected := o.RewriteAll || f.FileSizeInBytes < o.MinFileSize || f.FileSizeInBytes > o.MaxFileSize ||
-			len(t.Deletes) >= o.DeleteFileThreshold
+			deleteIssues(t, o)
 		if !selected {
 			continue
 		}
 		k := otherSpecs
-		if f.SpecID == m.DefaultSpecID {
+		if f.SpecID == outSpec {
 			k = partitionKey(f.SpecID, f.Partition)
 		}
 		if _, ok := byKey[k]; !ok {
@@ -238,6 +249,25 @@ func planGroups(m *catalog.TableMetadata, tasks []catalog.FileScanTask, o Option
 	return kept
 }
 
+// orderGroups sorts the groups by the job order (stable: "none" keeps
+// the partitions' order).
+func orderGroups(groups []*group, order string) {
+	key := func(g *group) int64 {
+		switch order {
+		case "bytes-asc":
+			return g.bytes
+		case "bytes-desc":
+			return -g.bytes
+		case "files-asc":
+			return int64(len(g.tasks))
+		case "files-desc":
+			return -int64(len(g.tasks))
+		}
+		return 0
+	}
+	slices.SortStableFunc(groups, func(a, b *group) int { return cmp.Compare(key(a), key(b)) })
+}
+
 // shouldRewrite: enough files, more bytes than one target file, too many
 // bytes for one file, or a file with too many deletes.
 func shouldRewrite(g *group, o Options) bool {
@@ -249,11 +279,37 @@ func shouldRewrite(g *group, o Options) bool {
 		return true
 	}
 	for _, t := range g.tasks {
-		if len(t.Deletes) >= o.DeleteFileThreshold {
+		if deleteIssues(t, o) {
 			return true
 		}
 	}
 	return false
+}
+
+// deleteIssues: a file with at least DeleteFileThreshold delete files, or
+// whose file-scoped deletes remove at least DeleteRatioThreshold of its
+// rows (the counts of other deletes are not known per file).
+func deleteIssues(t catalog.FileScanTask, o Options) bool {
+	if len(t.Deletes) == 0 {
+		return false
+	}
+	if len(t.Deletes) >= o.DeleteFileThreshold {
+		return true
+	}
+	if t.File.RecordCount <= 0 {
+		return false
+	}
+	var deleted int64
+	for _, d := range t.Deletes {
+		if d.Content != catalog.ContentPositionDelete {
+			continue
+		}
+		// Planning matched a file-scoped delete to this very file.
+		if _, ok := scopedTo(d); ok {
+			deleted += d.RecordCount
+		}
+	}
+	return float64(min(deleted, t.File.RecordCount))/float64(t.File.RecordCount) >= o.DeleteRatioThreshold
 }
 
 // commitBatches splits the groups into the commits that carry them: one,
@@ -378,6 +434,7 @@ type rewriter struct {
 	// lineage columns in format 3.
 	writeSchema *catalog.Schema
 	props       map[string]string
+	outSpec     int
 	order       *catalog.SortOrder
 	zorderPaths [][]int
 }
@@ -390,7 +447,10 @@ func newRewriter(ctx context.Context, spec Spec) (*rewriter, error) {
 		return nil, err
 	}
 	schema := m.CurrentSchema()
-	r := &rewriter{spec: spec, out: out, schema: schema, writeSchema: schema}
+	r := &rewriter{spec: spec, out: out, schema: schema, writeSchema: schema, outSpec: m.DefaultSpecID}
+	if spec.Options.OutputSpecID != nil {
+		r.outSpec = *spec.Options.OutputSpecID
+	}
 	for _, f := range schema.Fields {
 		r.ids = append(r.ids, f.ID)
 	}
@@ -461,7 +521,7 @@ func (r *rewriter) newWriter(ctx context.Context) (*write.Writer, error) {
 		IO:            write.TableOutput(context.WithoutCancel(ctx), r.out),
 		DataDir:       write.DataDir(m),
 		Schema:        r.writeSchema,
-		Spec:          m.SpecByID(m.DefaultSpecID),
+		Spec:          m.SpecByID(r.outSpec),
 		Properties:    r.props,
 		FormatVersion: m.FormatVersion,
 		SortOrder:     r.order,

@@ -38,7 +38,7 @@ func TestBinpackOneFilePerPartition(t *testing.T) {
 			if d, _ := e.fileCounts(t); d != 24 {
 				t.Fatalf("before: %d data files, want 24", d)
 			}
-			res, err := e.rewrite(t, Spec{}, nil)
+			res, err := e.rewrite(t, Spec{}, map[string]string{OptMaxConcurrentGroups: "2"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -248,7 +248,7 @@ func TestPartialProgressCommitsPerBatch(t *testing.T) {
 	e := newTable(t, 2, true, nil)
 	all := e.appendSmall(t, 6, 30)
 	snaps := len(e.load(t).Metadata.Snapshots)
-	res, err := e.rewrite(t, Spec{}, map[string]string{OptPartialProgress: "true", OptPartialProgressMax: "3"})
+	res, err := e.rewrite(t, Spec{}, map[string]string{OptPartialProgress: "true", OptPartialProgressMax: "3", OptMaxConcurrentGroups: "3"})
 	if err != nil || res.RewrittenDataFiles != 18 || res.AddedDataFiles != 3 {
 		t.Fatalf("%+v, %v", res, err)
 	}
@@ -585,5 +585,99 @@ func TestPartialProgressKeepsTheOtherCommits(t *testing.T) {
 	e2.deleteWhere(t, dml.MergeOnRead, gone)
 	if _, err := e2.rewriteOf(t, read, Spec{}, nil); !errors.Is(err, catalog.ErrValidation) {
 		t.Fatalf("without partial progress: %v", err)
+	}
+}
+
+// A file of a good size is rewritten when its deletes remove at least
+// delete-ratio-threshold of its rows (0.3 by default).
+func TestDeleteRatioThreshold(t *testing.T) {
+	for _, c := range []struct {
+		ratio     string
+		rewritten int
+	}{{"", 1}, {"0.5", 0}} {
+		t.Run("ratio "+c.ratio, func(t *testing.T) {
+			e := newTable(t, 2, false, nil)
+			all := e.appendSmall(t, 3, 10)
+			gone := func(id int64) bool { return id < 4 } // 40% of the first file
+			e.deleteWhere(t, dml.MergeOnRead, gone)
+			opts := map[string]string{OptMinFileSize: "0", OptMaxFileSize: "1000000000"}
+			if c.ratio != "" {
+				opts[OptDeleteRatioThreshold] = c.ratio
+			}
+			res, err := e.rewrite(t, Spec{}, opts)
+			if err != nil || res.RewrittenDataFiles != c.rewritten {
+				t.Fatalf("%+v, %v; want %d rewritten", res, err, c.rewritten)
+			}
+			if _, dels := e.fileCounts(t); dels != 1-c.rewritten {
+				t.Fatalf("%d delete files left", dels)
+			}
+			keep := func(id int64) bool { return !gone(id) }
+			if got, want := e.rows(t), wantRows(all, keep); !slices.Equal(got, want) {
+				t.Fatal("rows differ")
+			}
+		})
+	}
+	if _, err := ParseOptions(nil, map[string]string{OptDeleteRatioThreshold: "2"}); pgerr.Code(err) != pgerr.InvalidParameterValue {
+		t.Fatalf("ratio 2: %v", err)
+	}
+}
+
+// output-spec-id writes the new files with another of the table's specs;
+// files of the other specs are rewritten together into it.
+func TestOutputSpecID(t *testing.T) {
+	e := newTable(t, 2, true, nil)
+	all := e.appendSmall(t, 6, 30) // spec 0: identity(part), 18 files
+	_, err := e.cat.CommitTable(e.ctx, e.id, nil, []catalog.Update{
+		catalog.AddSpec{Spec: &catalog.PartitionSpec{Fields: []catalog.PartitionField{
+			{SourceID: 1, FieldID: 1001, Name: "id_bucket", Transform: catalog.Transform{Name: "bucket", Param: 2}},
+		}}},
+		catalog.SetDefaultSpec{SpecID: catalog.LastAdded},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 6 { // spec 1: 12 files
+		rs := rowsOf(int64(1000+i*30), int64(1000+(i+1)*30))
+		e.appendRows(t, rs)
+		all = append(all, rs...)
+	}
+	res, err := e.rewrite(t, Spec{}, map[string]string{OptOutputSpecID: "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.RewrittenDataFiles != 30 || res.AddedDataFiles != 6 {
+		t.Fatalf("result %+v, want 30 files into 3 + 3 of spec 0", res)
+	}
+	tbl := e.load(t)
+	tasks, _ := catalog.PlanFiles(e.ctx, tbl, tbl.Metadata.CurrentSnapshot())
+	for _, task := range tasks {
+		if task.File.SpecID != 0 {
+			t.Fatalf("file %s has spec %d, want 0", task.File.Path, task.File.SpecID)
+		}
+	}
+	if got, want := e.rows(t), wantRows(all, nil); !slices.Equal(got, want) {
+		t.Fatal("rows differ")
+	}
+	if _, err := e.rewrite(t, Spec{}, map[string]string{OptOutputSpecID: "7"}); pgerr.Code(err) != pgerr.InvalidParameterValue {
+		t.Fatalf("spec 7: %v", err)
+	}
+}
+
+func TestJobOrder(t *testing.T) {
+	mk := func() []*group {
+		return []*group{{key: "a", bytes: 5, tasks: make([]catalog.FileScanTask, 1)},
+			{key: "b", bytes: 1, tasks: make([]catalog.FileScanTask, 3)},
+			{key: "c", bytes: 9, tasks: make([]catalog.FileScanTask, 2)}}
+	}
+	for order, want := range map[string]string{"none": "abc", "bytes-asc": "bac", "bytes-desc": "cab", "files-asc": "acb", "files-desc": "bca"} {
+		g := mk()
+		orderGroups(g, order)
+		got := g[0].key + g[1].key + g[2].key
+		if got != want {
+			t.Errorf("%s: %s, want %s", order, got, want)
+		}
+	}
+	if _, err := ParseOptions(nil, map[string]string{OptRewriteJobOrder: "random"}); pgerr.Code(err) != pgerr.InvalidParameterValue {
+		t.Fatalf("random: %v", err)
 	}
 }

@@ -18,20 +18,21 @@ const (
 	OptMinInputFiles         = "min-input-files"
 	OptRewriteAll            = "rewrite-all"
 	OptDeleteFileThreshold   = "delete-file-threshold"
+	OptDeleteRatioThreshold  = "delete-ratio-threshold"
 	OptPartialProgress       = "partial-progress.enabled"
 	OptPartialProgressMax    = "partial-progress.max-commits"
 	OptRemoveDanglingDeletes = "remove-dangling-deletes"
 	OptMaxFileGroupSize      = "max-file-group-size-bytes"
 	OptMaxConcurrentGroups   = "max-concurrent-file-group-rewrites"
-	// Spark options icegate accepts and has nothing to do for: the
-	// sequence number of new files is always the commit's, output goes to
-	// the current spec, and the shuffle is Spark's own.
+	OptOutputSpecID          = "output-spec-id"
+	OptRewriteJobOrder       = "rewrite-job-order"
+	// Spark options icegate accepts and has nothing to do for: the new
+	// files always get the commit's sequence number (a concurrent
+	// equality delete then fails the commit instead of applying to
+	// them), and the shuffle is Spark's own.
 	optUseStartingSeq   = "use-starting-sequence-number"
-	optOutputSpecID     = "output-spec-id"
 	optShufflePartition = "shuffle-partitions-per-file"
 	optCompressionFac   = "compression-factor"
-	optDeleteRatio      = "delete-ratio-threshold"
-	optRewriteJobOrder  = "rewrite-job-order"
 
 	propTargetFileSize = "write.target-file-size-bytes"
 
@@ -54,6 +55,10 @@ type Options struct {
 	// DeleteFileThreshold: a file with at least this many delete files is
 	// rewritten whatever its size.
 	DeleteFileThreshold int
+	// DeleteRatioThreshold: a file whose file-scoped deletes (deletion
+	// vectors, position delete files of that file alone) remove at least
+	// this fraction of its rows is rewritten whatever its size.
+	DeleteRatioThreshold float64
 	// PartialProgress commits the groups in up to MaxCommits commits, so a
 	// failed commit loses only its own groups.
 	PartialProgress bool
@@ -67,14 +72,22 @@ type Options struct {
 	MaxFileGroupSize int64
 	// MaxConcurrentGroups is how many groups are rewritten at once.
 	MaxConcurrentGroups int
+	// OutputSpecID is the partition spec the new files are written with
+	// (nil: the table's default spec); files of other specs are
+	// rewritten together into it.
+	OutputSpecID *int
+	// JobOrder is the order groups are rewritten and committed in:
+	// "none" (partition order), "bytes-asc", "bytes-desc", "files-asc",
+	// "files-desc".
+	JobOrder string
 }
 
 // knownOptions lists every option ParseOptions accepts.
 var knownOptions = []string{
 	OptTargetFileSize, OptMinFileSize, OptMaxFileSize, OptMinInputFiles, OptRewriteAll,
-	OptDeleteFileThreshold, OptPartialProgress, OptPartialProgressMax, OptRemoveDanglingDeletes,
+	OptDeleteFileThreshold, OptDeleteRatioThreshold, OptPartialProgress, OptPartialProgressMax, OptRemoveDanglingDeletes,
 	OptMaxFileGroupSize, OptMaxConcurrentGroups,
-	optUseStartingSeq, optOutputSpecID, optShufflePartition, optCompressionFac, optDeleteRatio, optRewriteJobOrder,
+	OptOutputSpecID, OptRewriteJobOrder, optUseStartingSeq, optShufflePartition, optCompressionFac,
 }
 
 // ParseOptions reads rewrite_data_files' options (keys as Spark spells
@@ -84,11 +97,12 @@ var knownOptions = []string{
 // 22023 naming it.
 func ParseOptions(tableProps, opts map[string]string) (Options, error) {
 	o := Options{
-		MinInputFiles:       defaultMinInputFiles,
-		DeleteFileThreshold: math.MaxInt32,
-		MaxCommits:          defaultMaxCommits,
-		MaxFileGroupSize:    defaultMaxFileGroupSize,
-		MaxConcurrentGroups: 1,
+		MinInputFiles:        defaultMinInputFiles,
+		DeleteFileThreshold:  math.MaxInt32,
+		DeleteRatioThreshold: 0.3,
+		MaxCommits:           defaultMaxCommits,
+		MaxFileGroupSize:     defaultMaxFileGroupSize,
+		MaxConcurrentGroups:  1,
 	}
 	for k := range opts {
 		if !slices.Contains(knownOptions, k) {
@@ -134,6 +148,14 @@ func ParseOptions(tableProps, opts map[string]string) (Options, error) {
 		return o, err
 	}
 	o.DeleteFileThreshold = int(min(n, math.MaxInt32))
+	if v, ok := opts[OptDeleteRatioThreshold]; ok {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || f < 0 || f > 1 {
+			return o, pgerr.New(pgerr.InvalidParameterValue, "invalid value for option %s: %q", OptDeleteRatioThreshold, v).
+				WithHint("The value is a fraction between 0 and 1.")
+		}
+		o.DeleteRatioThreshold = f
+	}
 	if n, err = positive(opts, OptPartialProgressMax, int64(o.MaxCommits)); err != nil {
 		return o, err
 	}
@@ -153,6 +175,23 @@ func ParseOptions(tableProps, opts map[string]string) (Options, error) {
 	}
 	if o.RemoveDanglingDeletes, err = boolOpt(opts, OptRemoveDanglingDeletes); err != nil {
 		return o, err
+	}
+	if v, ok := opts[OptOutputSpecID]; ok {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 0 {
+			return o, pgerr.New(pgerr.InvalidParameterValue, "invalid value for option %s: %q", OptOutputSpecID, v)
+		}
+		o.OutputSpecID = &n
+	}
+	o.JobOrder = "none"
+	if v, ok := opts[OptRewriteJobOrder]; ok {
+		switch j := strings.ToLower(strings.TrimSpace(v)); j {
+		case "none", "bytes-asc", "bytes-desc", "files-asc", "files-desc":
+			o.JobOrder = j
+		default:
+			return o, pgerr.New(pgerr.InvalidParameterValue, "invalid value for option %s: %q", OptRewriteJobOrder, v).
+				WithHint("Valid values are none, bytes-asc, bytes-desc, files-asc and files-desc.")
+		}
 	}
 	for _, k := range []string{optUseStartingSeq} {
 		if _, err := boolOpt(opts, k); err != nil {

@@ -97,3 +97,25 @@ func TestRewritePositionDeletesNothingToDo(t *testing.T) {
 		t.Fatalf("delete-file-threshold: %v", err)
 	}
 }
+
+// Format 3 tables keep deletion vectors, one per data file: position
+// delete files left from format 2 are refused (rewrite_data_files applies
+// them), and a table with only deletion vectors has nothing to do.
+func TestRewritePositionDeletesFormat3(t *testing.T) {
+	e := newTable(t, 2, false, nil)
+	e.appendSmall(t, 2, 10)
+	e.deleteWhere(t, dml.MergeOnRead, func(id int64) bool { return id == 1 })
+	if _, err := e.cat.CommitTable(e.ctx, e.id, nil, []catalog.Update{catalog.UpgradeFormatVersion{FormatVersion: 3}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.rewritePosDeletes(t, map[string]string{OptRewriteAll: "true"}); pgerr.Code(err) != pgerr.FeatureNotSupported {
+		t.Fatalf("format 2 position deletes in a format 3 table: %v, want 0A000", err)
+	}
+	v3 := newTable(t, 3, false, nil)
+	v3.appendSmall(t, 2, 10)
+	v3.deleteWhere(t, dml.MergeOnRead, func(id int64) bool { return id == 1 })
+	res, err := v3.rewritePosDeletes(t, map[string]string{OptRewriteAll: "true"})
+	if err != nil || res != (PositionDeleteResult{}) {
+		t.Fatalf("deletion vectors only: %+v, %v", res, err)
+	}
+}

@@ -52,6 +52,9 @@ type Spec struct {
 	// Scan tunes the reads of copy-on-write rewrites and of existing
 	// deletes.
 	Scan scan.Options
+	// Format overrides write.format.default for the data files written
+	// ("parquet", "avro"; "" keeps the table's): the write-format option.
+	Format string
 }
 
 // Writer collects one statement's row-level changes to a table. It is

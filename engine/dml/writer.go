@@ -43,6 +43,7 @@ func New(ctx context.Context, spec Spec) (*Writer, error) {
 			Properties:    m.Properties,
 			FormatVersion: m.FormatVersion,
 			SortOrder:     defaultSortOrder(m),
+			Format:        spec.Format,
 		})
 	}
 	data, err := newWriter(spec.Schema)

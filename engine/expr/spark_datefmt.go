@@ -93,11 +93,11 @@ func checkSparkLetter(p string, ch byte, n int) error {
 	switch ch {
 	case 'Y', 'w', 'u', 'W', 'e', 'c':
 		return bad("week-based pattern letter '" + string(ch) + "' is not supported (Spark refuses it since 3.0)")
-	case 'G', 'y', 'D', 'M', 'L', 'd', 'Q', 'q', 'E', 'a', 'h', 'K', 'k', 'H', 'm', 's', 'S', 'V', 'z', 'O', 'X', 'x', 'Z':
+	case 'G', 'y', 'D', 'M', 'L', 'd', 'Q', 'q', 'E', 'F', 'a', 'h', 'K', 'k', 'H', 'm', 's', 'S', 'V', 'z', 'O', 'X', 'x', 'Z':
 	default:
 		return bad("illegal pattern character '" + string(ch) + "'")
 	}
-	max := map[byte]int{'G': 5, 'D': 3, 'M': 4, 'L': 4, 'd': 2, 'Q': 4, 'q': 4, 'E': 4, 'a': 1, 'h': 2, 'K': 2,
+	max := map[byte]int{'G': 5, 'F': 1, 'D': 3, 'M': 4, 'L': 4, 'd': 2, 'Q': 4, 'q': 4, 'E': 4, 'a': 1, 'h': 2, 'K': 2,
 		'k': 2, 'H': 2, 'm': 2, 's': 2, 'S': 9, 'V': 2, 'z': 4, 'O': 4, 'X': 5, 'x': 5, 'Z': 5}[ch]
 	if max != 0 && n > max || ch == 'V' && n != 2 || ch == 'O' && n != 1 && n != 4 {
 		return bad("too many pattern letters: " + string(ch))
@@ -167,6 +167,8 @@ func appendSparkDatetime(dst []byte, t sparkTime, items []sparkPatItem, loc *tim
 				day = day[:3]
 			}
 			dst = append(dst, day...)
+		case 'F': // aligned day of week in month
+			pad(int64((f.d-1)%7+1), n)
 		case 'a':
 			if f.h < 12 {
 				dst = append(dst, "AM"...)
@@ -209,7 +211,7 @@ func appendSparkDatetime(dst []byte, t sparkTime, items []sparkPatItem, loc *tim
 		case 'O':
 			dst = append(dst, "GMT"...)
 			if t.offset != 0 {
-				dst = appendSparkOffset(dst, t.offset, n == 4, true, n == 1)
+				dst = appendSparkOffset(dst, t.offset, true, n == 1, n == 1)
 			}
 		case 'X', 'x':
 			if it.letter == 'X' && t.offset == 0 {

@@ -156,7 +156,7 @@ func kernelSpark(c *compiler, fn string, ts []arrow.DataType, res arrow.DataType
 				return func(i int) (float64, error) { return SparkRoundHalfUp(x(i), s(i)), nil }
 			}), true, nil
 		}
-	case "named_struct", "map":
+	case "named_struct", "map", "spark_struct":
 		for _, t := range ts {
 			if k := kindOf(t); k != kText && k != kNull {
 				return nil, true, wrongArgs(fn, ts)

@@ -48,6 +48,9 @@ func (b *Binder) funcCall(fc *pg.FuncCall) (Bound, error) {
 	if r, ok, err := b.sparkConstructor(fc, name); ok { // spark_func.go
 		return r, err
 	}
+	if r, ok, err := b.sparkAlias(fc, name); ok { // spark_func.go
+		return r, err
+	}
 	if fc.Over != nil {
 		if !exec.IsWindowOnly(name) && !AggregateNames[name] {
 			return Bound{}, b.ErrAt(pgerr.New(pgerr.WrongObjectType,
@@ -226,6 +229,11 @@ func (b *Binder) aggregate(fc *pg.FuncCall, name string) (Bound, error) {
 			return Bound{}, err
 		}
 		call.Filter = fe
+	}
+	if name == "count" && call.Distinct && call.Arg != nil && argPG.OID == plan.TJSONB.OID && len(types) == 1 {
+		// Distinct jsonb values by jsonb's equality (jsonb_ops.go).
+		call.Arg = jsonbSortKey(Bound{E: call.Arg, T: argPG}).E
+		types[0], argPG = call.Arg.Type(), plan.TBytea
 	}
 	if call.Arg != nil && (argPG.OID == plan.TJSONB.OID || pgtypes.ElemOf(argPG.OID) != 0) {
 		if name != "count" && name != "array_agg" {

@@ -25,7 +25,15 @@ func (b *Binder) jsonbText(x Bound) (Bound, bool) {
 	case x.null:
 		return Bound{E: &expr.Lit{V: nil, T: expr.Text}, T: plan.TJSONB}, true
 	case x.Unknown() || x.T.OID == pgtypes.Text || x.T.OID == pgtypes.Varchar || x.T.OID == pgtypes.BPChar:
-		return Bound{E: &expr.Call{Fn: "jsonb_in", Args: []expr.Expr{b.Coerce(x, expr.Text)}, T: expr.Text}, T: plan.TJSONB}, true
+		r := Bound{E: &expr.Call{Fn: "jsonb_in", Args: []expr.Expr{b.Coerce(x, expr.Text)}, T: expr.Text}, T: plan.TJSONB}
+		if x.lit != nil && (x.param == 0 || b.params.Bound) && b.LitErr == nil {
+			// A literal is parsed once here, as PostgreSQL parses it
+			// while binding: bad JSON fails with the literal's position.
+			if err := b.checkConst(r.E); err != nil {
+				b.LitErr = b.ErrAt(err, x.loc)
+			}
+		}
+		return r, true
 	}
 	return Bound{}, false
 }
@@ -36,11 +44,6 @@ func (b *Binder) jsonbCast(x Bound, loc int32) (Bound, error) {
 		return Bound{}, b.ErrAt(cannotCast(x.T, plan.TJSONB), loc)
 	}
 	r, _ := b.jsonbText(x)
-	if x.lit != nil && b.LitErr == nil {
-		if err := b.checkConst(r.E); err != nil {
-			b.LitErr = b.ErrAt(err, x.loc)
-		}
-	}
 	return r, nil
 }
 
@@ -87,4 +90,18 @@ func (b *Binder) jsonbOperator(op string, l, r Bound, loc int32) (Bound, bool, e
 		return Bound{E: &expr.Call{Fn: fn, Args: []expr.Expr{l.E, b.Coerce(r, expr.TextArray)}, T: expr.Bool}, T: plan.TBool}, true, nil
 	}
 	return Bound{}, false, nil
+}
+
+// jsonbGroupable is x as jsonb text, which GROUP BY and DISTINCT compare:
+// a struct, map or list column's value becomes its jsonb text (the text
+// the wire prints for it). Equal text is equal jsonb, but equal numbers
+// written with other scales (1.0 and 1.00) stay apart, where PostgreSQL
+// makes them one group.
+func jsonbGroupable(x Bound) Bound {
+	if arrow.TypeEqual(x.E.Type(), expr.Text) {
+		return x
+	}
+	out := x
+	out.E = &expr.Call{Fn: "to_jsonb", Args: []expr.Expr{x.E}, T: expr.Text}
+	return out
 }

@@ -18,6 +18,9 @@ import (
 type orderKey struct {
 	plan.SortKey
 	out, junk int
+	// jsonb: the key is output column out, typed jsonb, sorted in
+	// jsonb's order (jsonb_ops.go).
+	jsonb bool
 }
 
 // bindOrderBy binds ORDER BY keys: output-column ordinals, output-column
@@ -66,10 +69,8 @@ func (b *Binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) (
 			}
 			e = e.resolveUnknownIn(b)
 		}
-		if isJSONB(e) { // jsonb's order: jsonb_ops.go
-			e, outIdx = jsonbSortKey(e), -1
-		}
-		if !scalarType(e.T) {
+		isJ := isJSONB(e) // sorted in jsonb's order: jsonb_ops.go
+		if !isJ && !scalarType(e.T) {
 			return nil, nil, b.ErrAt(pgerr.NotYet("ORDER BY on type "+e.T.String()), NodeLocation(sb.Node))
 		}
 		if outIdx < 0 {
@@ -81,7 +82,10 @@ func (b *Binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) (
 				}
 			}
 		}
-		k := orderKey{SortKey: plan.SortKey{E: e.E}, out: outIdx, junk: -1}
+		if isJ && outIdx < 0 {
+			e = jsonbSortKey(e)
+		}
+		k := orderKey{SortKey: plan.SortKey{E: e.E}, out: outIdx, junk: -1, jsonb: isJ && outIdx >= 0}
 		if outIdx < 0 {
 			if distinct {
 				return nil, nil, b.ErrAt(pgerr.New(pgerr.InvalidColumnReference,

@@ -142,8 +142,10 @@ func (b *Binder) bindSelectCore(sel *pg.SelectStmt) (*plan.Select, error) {
 	}
 	distinct := len(sel.DistinctClause) > 0 && len(distinctOn) == 0
 	if distinct {
-		for _, t := range targets {
-			if !scalarType(t.e.T) {
+		for i, t := range targets {
+			if isJSONB(t.e) {
+				targets[i].e = jsonbGroupable(t.e) // jsonb_ops.go
+			} else if !scalarType(t.e.T) {
 				return nil, pgerr.NotYet("SELECT DISTINCT on type " + t.e.T.String())
 			}
 		}
@@ -207,6 +209,9 @@ func (b *Binder) bindSelectCore(sel *pg.SelectStmt) (*plan.Select, error) {
 			keys[i] = k.SortKey
 			if k.out >= 0 {
 				keys[i].E = b.ref(p.Out[k.out]).E
+				if k.jsonb {
+					keys[i].E = jsonbSortKey(Bound{E: keys[i].E, T: plan.TJSONB}).E
+				}
 			} else {
 				keys[i].E = b.ref(proj.Cols[len(outExprs)+k.junk]).E
 			}
@@ -527,14 +532,17 @@ func (b *Binder) groupItem(sel *pg.SelectStmt, agg *aggScope, n *pg.Node) (int, 
 		return 0, err
 	}
 	g = g.resolveUnknownIn(b)
-	if !scalarType(g.T) {
+	orig := g.E
+	if isJSONB(g) {
+		g = jsonbGroupable(g) // jsonb_ops.go
+	} else if !scalarType(g.T) {
 		return 0, b.ErrAt(pgerr.NotYet("GROUP BY on type "+g.T.String()), NodeLocation(node))
 	}
-	if i := agg.findGroup(g.E); i >= 0 {
+	if i := agg.findGroup(orig); i >= 0 {
 		return i, nil
 	}
 	agg.groups = append(agg.groups, g)
-	agg.keys = append(agg.keys, plan.FormatExpr(g.E))
+	agg.keys = append(agg.keys, plan.FormatExpr(orig))
 	if agg.subLinks == nil {
 		agg.subLinks = map[*pg.Node]int{}
 	}

@@ -66,7 +66,6 @@ func (b *Binder) sparkConstructor(fc *pg.FuncCall, name string) (Bound, bool, er
 			keys = append(keys, Bound{E: &expr.Lit{V: n, T: expr.Text}, T: plan.TText})
 			vals = append(vals, a)
 		}
-		name = "named_struct"
 	case "map":
 		if len(args)%2 != 0 {
 			return Bound{}, true, b.ErrAt(pgerr.New(pgerr.UndefinedFunction,
@@ -92,7 +91,11 @@ func (b *Binder) sparkConstructor(fc *pg.FuncCall, name string) (Bound, bool, er
 			keys[k] = Bound{E: b.Coerce(x, expr.Text), T: plan.TText}
 		}
 	}
-	call := &expr.Call{Fn: name, T: expr.Text}
+	fn := name
+	if name == "struct" {
+		fn = sparkStructFn
+	}
+	call := &expr.Call{Fn: fn, T: expr.Text}
 	for k := range keys {
 		v, err := b.sparkJSON(vals[k], fc.Location)
 		if err != nil {
@@ -168,4 +171,112 @@ func (b *Binder) sparkCommon(xs []Bound, what string, loc int32) ([]Bound, error
 		out[k] = Bound{E: b.Coerce(x, t), T: pgTypeOfArrow(t)}
 	}
 	return out, nil
+}
+
+// sparkAliases are Spark functions PostgreSQL lacks that are PostgreSQL
+// functions or operators under another name, with Spark's semantics:
+//
+//	nvl(a, b) ifnull(a, b)      coalesce(a, b)
+//	lcase(s) ucase(s)           lower(s), upper(s)
+//	instr(s, sub)               strpos(s, sub): 1-based, 0 when absent
+//	datediff(end, start)        end::date - start::date (days, int)
+//	date_add(d, n) date_sub     d::date + n, d::date - n (date); date_add(ts,
+//	                            interval) is PostgreSQL 16's: ts::timestamptz + interval
+//	array_contains(arr, v)      v = ANY(arr): NULL for a NULL array, and
+//	                            when v is absent but arr has NULLs
+var sparkAliases = map[string]struct {
+	n  int
+	fn string
+}{
+	"nvl": {2, "coalesce"}, "ifnull": {2, "coalesce"}, "lcase": {1, "lower"}, "ucase": {1, "upper"},
+	"instr": {2, "strpos"}, "datediff": {2, "-"}, "date_add": {2, "+"}, "date_sub": {2, "-"},
+	"array_contains": {2, "any:="},
+}
+
+// sparkAlias binds a call of sparkAliases; ok is false for other names.
+func (b *Binder) sparkAlias(fc *pg.FuncCall, name string) (Bound, bool, error) {
+	al, found := sparkAliases[name]
+	if !found || len(fc.Funcname) != 1 || fc.Over != nil || fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
+		return Bound{}, false, nil
+	}
+	args, err := b.exprs(fc.Args)
+	if err != nil {
+		return Bound{}, true, err
+	}
+	if len(args) != al.n {
+		return Bound{}, true, b.ErrAt(UndefinedCall(name, args).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+	}
+	toDate := func(k int) error {
+		if args[k].Unknown() || args[k].T.OID != plan.TDate.OID {
+			d, err := b.castTo(args[k], plan.TDate, fc.Location)
+			if err != nil {
+				return err
+			}
+			args[k] = d
+		}
+		return nil
+	}
+	switch name {
+	case "datediff":
+		if err := toDate(0); err != nil {
+			return Bound{}, true, err
+		}
+		if err := toDate(1); err != nil {
+			return Bound{}, true, err
+		}
+	case "date_add", "date_sub":
+		if name == "date_add" && !args[1].Unknown() && args[1].T.OID == plan.TInterval.OID {
+			// PostgreSQL 16's date_add(timestamptz, interval) wins.
+			ts, err := b.castTo(args[0], plan.TTimestamptz, fc.Location)
+			if err != nil {
+				return Bound{}, true, err
+			}
+			args[0] = ts
+			break
+		}
+		if err := toDate(0); err != nil {
+			return Bound{}, true, err
+		}
+		if args[1].Unknown() {
+			args[1] = Bound{E: b.Coerce(args[1], expr.Int4), T: plan.TInt4}
+		}
+	case "array_contains":
+		args[0], args[1] = args[1].resolveUnknownIn(b), args[0]
+		if args[1].Unknown() {
+			if arr := pgtypes.ArrayOf(args[0].T.OID); arr != 0 {
+				t := plan.Type{OID: arr, Typmod: -1}
+				args[1] = Bound{E: b.Coerce(args[1], plan.ArrowOf(t)), T: t}
+			}
+		}
+	}
+	r, err := b.call(al.fn, args, fc.Location)
+	if err != nil {
+		return Bound{}, true, err
+	}
+	r.Name, r.strong = name, true
+	return r, true, nil
+}
+
+// sparkStructFn names struct(...)'s calls: a named_struct whose field
+// names are its own (col1, col2, ... or the columns'), which a write into
+// a struct column of as many fields replaces by the column's, in order, as
+// Spark matches a struct by position (sparkStructAssign).
+const sparkStructFn = "spark_struct"
+
+// sparkStructAssign renames the fields of a struct(...) value written
+// into a struct column with as many fields; x is returned as it is
+// otherwise.
+func sparkStructAssign(x Bound, to arrow.DataType) Bound {
+	call, ok := x.E.(*expr.Call)
+	st, isStruct := to.(*arrow.StructType)
+	if !ok || call.Fn != sparkStructFn || !isStruct || len(call.Args) != 2*st.NumFields() {
+		return x
+	}
+	args := append([]expr.Expr(nil), call.Args...)
+	for k, f := range st.Fields() {
+		args[2*k] = &expr.Lit{V: f.Name, T: expr.Text}
+	}
+	x.E = &expr.Call{Fn: "named_struct", Args: args, T: call.T}
+	return x
 }

@@ -89,6 +89,9 @@ func (b *Binder) windowFunc(fc *pg.FuncCall, name string) (Bound, error) {
 			return Bound{}, err
 		}
 		x = x.resolveUnknownIn(b)
+		if isJSONB(x) {
+			x = jsonbSortKey(x) // jsonb_ops.go: partitions of equal jsonb
+		}
 		if !scalarType(x.T) {
 			return Bound{}, b.ErrAt(pgerr.NotYet("PARTITION BY on type "+x.T.String()), NodeLocation(n))
 		}
@@ -106,6 +109,9 @@ func (b *Binder) windowFunc(fc *pg.FuncCall, name string) (Bound, error) {
 			return Bound{}, err
 		}
 		x = x.resolveUnknownIn(b)
+		if isJSONB(x) {
+			x = jsonbSortKey(x) // jsonb_ops.go: jsonb's order
+		}
 		if !scalarType(x.T) {
 			return Bound{}, b.ErrAt(pgerr.NotYet("ORDER BY on type "+x.T.String()), NodeLocation(sb.Node))
 		}

@@ -85,7 +85,8 @@ func Parse(sql string, o Config) ([]Stmt, error) {
 	if err := checkTreeDepth(sql, maxTreeDepth); err != nil {
 		return nil, err
 	}
-	sql = RewriteSparkArray(sql) // spark_array.go
+	sql = RewriteSparkArray(sql)    // spark_array.go
+	sql = RewriteSparkSetNames(sql) // spark_set.go
 	if mayHaveMeta(sql) {
 		if out, ok, err := parseWithMeta(sql, o); ok || err != nil {
 			return out, err

@@ -13,8 +13,10 @@ import (
 // (one byte for one byte). ARRAY(SELECT ...), ARRAY(VALUES ...),
 // ARRAY(WITH ...) and ARRAY((...)) stay subqueries; array() becomes the
 // untyped literal '{}' (an empty list of the type its use asks for).
+// Spark's current_date() and current_timestamp() lose their empty
+// parentheses (PostgreSQL's take none; current_timestamp(3) is kept).
 
-var sparkArrayCall = regexp.MustCompile(`(?i)\barray\s*\(`)
+var sparkArrayCall = regexp.MustCompile(`(?i)\b(array|current_date|current_timestamp)\s*\(`)
 
 // RewriteSparkArray rewrites Spark's array(...) constructors in sql.
 func RewriteSparkArray(sql string) string {
@@ -29,6 +31,14 @@ func RewriteSparkArray(sql string) string {
 	out := []byte(sql)
 	changed := false
 	for k := 0; k+2 < len(t); k++ {
+		if (t[k].Token == pg.Token_CURRENT_DATE || t[k].Token == pg.Token_CURRENT_TIMESTAMP) &&
+			t[k+1].Token == pg.Token_ASCII_40 && t[k+2].Token == pg.Token_ASCII_41 {
+			// Spark's current_date() and current_timestamp(): PostgreSQL's
+			// CURRENT_DATE and CURRENT_TIMESTAMP take no parentheses.
+			out[t[k+1].Start], out[t[k+2].Start] = ' ', ' '
+			changed = true
+			continue
+		}
 		if t[k].Token != pg.Token_ARRAY || t[k+1].Token != pg.Token_ASCII_40 {
 			continue
 		}

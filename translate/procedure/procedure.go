@@ -98,9 +98,11 @@ type Env interface {
 // creates a table from a metadata file for register_table; and
 // CreateTempView(ctx, name, query) error (TempViewEnv), a temporary view of
 // the session for create_changelog_view; CreateTable / DropTable
-// (snapshot_table.go's tableCreator) for snapshot, and TableDirectory for
-// migrate. translate's callEnv implements them (call_env_addfiles.go,
-// call_env_register.go, call_env_changelog.go, call_env_snapshot.go).
+// (snapshot_table.go's tableCreator) for snapshot, TableDirectory for
+// migrate, and RewriteFilter(ctx, t, where) (RewriteFilterEnv), the file
+// predicates of rewrite_data_files' where condition. translate's callEnv
+// implements them (call_env_addfiles.go, call_env_register.go,
+// call_env_changelog.go, call_env_snapshot.go, call_env_rewrite.go).
 
 // Lookup finds a procedure by its name (lower case, without "system.").
 func Lookup(name string) (*Procedure, bool) {

