@@ -107,6 +107,8 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 			return nil, err
 		} else if ok {
 			rec[f.ID] = t
+		} else if t, ok := ddl.RecordedTypeOfSpark(cd.TypeName, x, f.Type); ok {
+			rec[f.ID] = t
 		}
 		for _, c := range cd.Constraints {
 			con := c.GetConstraint()

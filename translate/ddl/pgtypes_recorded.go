@@ -6,6 +6,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -86,4 +87,35 @@ func FreshRecorded(rec map[int]plan.Type, ids map[int]int) map[int]plan.Type {
 		}
 	}
 	return out
+}
+
+// RecordedTypeOfSpark is RecordedTypeOf for a column type written in
+// Spark's DDL (tn a placeholder of the dialect pass, resolved through x):
+// smallint (short), varchar(n) and char(n), which Spark keeps as such too,
+// and json and jsonb as PostgreSQL writes them.
+func RecordedTypeOfSpark(tn *pg.TypeName, x *parse.DDLExtras, it catalog.Type) (plan.Type, bool) {
+	if x == nil || tn == nil || len(tn.Names) == 0 {
+		return plan.Type{}, false
+	}
+	st := x.Types[tn.Names[len(tn.Names)-1].GetString_().GetSval()]
+	if st == nil {
+		return plan.Type{}, false
+	}
+	var t plan.Type
+	switch {
+	case st.Name == "smallint" || st.Name == "short":
+		t = plan.TInt2
+	case (st.Name == "varchar" || st.Name == "char" || st.Name == "character") && len(st.Args) == 1 && st.Args[0] >= 1 && st.Args[0] <= 10485760:
+		t = plan.Type{OID: pgtypes.Varchar, Typmod: int32(st.Args[0] + 4)}
+		if st.Name != "varchar" {
+			t.OID = pgtypes.BPChar
+		}
+	case st.Name == "json":
+		t = plan.Type{OID: pgtypes.JSON, Typmod: -1}
+	case st.Name == "jsonb":
+		t = plan.TJSONB
+	default:
+		return plan.Type{}, false
+	}
+	return t, plan.Recordable(t, it)
 }
