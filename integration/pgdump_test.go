@@ -51,7 +51,7 @@ const pgdumpItems = `CREATE TABLE shop.items (
     b bytea,
     arr integer[],
     tm time without time zone,
-    v text
+    v character varying(20)
 );`
 
 // pgdumpItemsData is the COPY block of shop.items in a dump, rows in

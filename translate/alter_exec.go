@@ -44,7 +44,7 @@ func (s *session) prepareAlterTable(ps parse.Stmt, as *pg.AlterTableStmt) (State
 		}
 		m := t.Metadata
 		e := ddl.NewSchemaEdit(t)
-		props := &propertyEdit{}
+		props := &propertyEdit{rec: ddl.NewRecordedEdit(m)}
 		for _, n := range as.Cmds {
 			cmd := n.GetAlterTableCmd()
 			if cmd == nil {
@@ -68,6 +68,7 @@ func (s *session) prepareAlterTable(ps parse.Stmt, as *pg.AlterTableStmt) (State
 			reqs = append(reqs, e.Requirements()...)
 			updates = append(updates, e.Updates()...)
 		}
+		updates = append(updates, props.rec.Updates(e)...) // icegate.pg-types
 		if len(props.set) > 0 {
 			updates = append(updates, catalog.SetProperties{Updates: props.set})
 		}
@@ -92,13 +93,18 @@ type propertyEdit struct {
 	set     map[string]string
 	remove  []string
 	version int // format-version to upgrade to (0: none)
+	rec     *ddl.RecordedEdit
 }
 
 // alterCommand applies one command of ALTER TABLE to the edits.
 func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.TableMetadata, e *ddl.SchemaEdit, props *propertyEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
 	switch cmd.Subtype {
 	case pg.AlterTableType_AT_AddColumn:
-		return s.addColumn(ctx, ps, m, e, cmd)
+		ns, err := s.addColumn(ctx, ps, m, e, cmd)
+		if cd := cmd.GetDef().GetColumnDef(); err == nil && cd != nil {
+			err = props.rec.Added(e, cd.Colname, cd.TypeName)
+		}
+		return ns, err
 	case pg.AlterTableType_AT_DropColumn:
 		if cmd.Behavior == pg.DropBehavior_DROP_CASCADE {
 			return nil, pgerr.NotYet("DROP COLUMN ... CASCADE")
@@ -120,7 +126,10 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 		if err != nil {
 			return nil, err
 		}
-		return nil, e.Retype(cmd.Name, to)
+		if err := e.Retype(cmd.Name, to); err != nil {
+			return nil, err
+		}
+		return nil, props.rec.Retype(e, cmd.Name, cd.TypeName, to)
 	case pg.AlterTableType_AT_DropNotNull:
 		return nil, e.DropNotNull(cmd.Name)
 	case pg.AlterTableType_AT_SetNotNull:

@@ -100,7 +100,7 @@ func (st *copyFromStatement) bind(ctx context.Context, loc int32, ps parse.Stmt)
 		}
 		return err
 	}
-	cols := bind.ColumnsOf(t.Metadata.CurrentSchema())
+	cols := bind.ColumnsOfTable(t, t.Metadata.CurrentSchema())
 	st.table, st.targets, st.cols = t, nil, nil
 	if len(st.attlist) == 0 {
 		for i := range cols {
@@ -155,7 +155,7 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 		return "", catalogError(err, kindTable, st.tn.Written)
 	}
 	schema := t.Metadata.CurrentSchema()
-	cols := bind.ColumnsOf(schema)
+	cols := bind.ColumnsOfTable(t, schema)
 	if !sameCopyColumns(cols, st.targets, st.cols) {
 		return "", pgerr.New(pgerr.FeatureNotSupported, "the columns of \"%s\" changed since the COPY was prepared", st.tn.Written)
 	}
@@ -246,7 +246,8 @@ func newCopyConverter(st *copyFromStatement, cols []bind.Column, opts expr.Compi
 		if !expr.CanCast(expr.Text, col.Arrow) {
 			return nil, pgerr.NotYet(fmt.Sprintf("COPY into column \"%s\" of type %s", col.Name, col.Type))
 		}
-		p, err := expr.Compile(bind.CastIfNeeded(&expr.Col{Idx: k, Name: col.Name, T: expr.Text}, col.Arrow), c.in, opts)
+		e := bind.RecordedText(col, bind.CastIfNeeded(&expr.Col{Idx: k, Name: col.Name, T: expr.Text}, col.Arrow))
+		p, err := expr.Compile(e, c.in, opts)
 		if err != nil {
 			return nil, err
 		}

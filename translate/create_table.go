@@ -11,6 +11,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // createTable is a bound CREATE TABLE (or the table part of CREATE TABLE
@@ -78,7 +79,8 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 	ids := &ddl.IDCounter{}
 	schema := &catalog.Schema{}
 	seen := map[string]bool{}
-	var primary []string // PRIMARY KEY columns: the identifier fields
+	var primary []string       // PRIMARY KEY columns: the identifier fields
+	rec := map[int]plan.Type{} // PostgreSQL types Iceberg lacks, by field id
 	for _, n := range cs.TableElts {
 		if con := n.GetConstraint(); con != nil && con.Contype == pg.ConstrType_CONSTR_PRIMARY {
 			if primary != nil {
@@ -100,6 +102,13 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 		f := catalog.NestedField{ID: ids.Next(), Name: cd.Colname}
 		if f.Type, err = ddl.IcebergTypeOf(cd.TypeName, x, ids); err != nil {
 			return nil, err
+		}
+		if t, ok, err := ddl.RecordedTypeOf(cd.TypeName, f.Type); err != nil {
+			return nil, err
+		} else if ok {
+			rec[f.ID] = t
+		} else if t, ok := ddl.RecordedTypeOfSpark(cd.TypeName, x, f.Type); ok {
+			rec[f.ID] = t
 		}
 		for _, c := range cd.Constraints {
 			con := c.GetConstraint()
@@ -149,8 +158,8 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 			return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" named in key does not exist", name)
 		}
 	}
-	ct.spec.Schema = schema
-	if ct.spec.Spec, err = ddl.PartitionSpecOf(ct.items, schema); err != nil {
+	ct.setSchema(schema, rec)
+	if ct.spec.Spec, err = ddl.PartitionSpecOf(ct.items, ct.spec.Schema); err != nil {
 		return nil, err
 	}
 	return ct, nil
@@ -227,4 +236,16 @@ func (ct *createTable) setFormatVersion(v string) error {
 	}
 	ct.spec.FormatVersion = n
 	return nil
+}
+
+// setSchema sets the new table's schema, its field ids already those
+// CreateTable assigns, and records the PostgreSQL types Iceberg lacks
+// (rec, by the ids of schema) in plan.PGTypesProperty.
+func (ct *createTable) setSchema(schema *catalog.Schema, rec map[int]plan.Type) {
+	fresh, ids, _ := catalog.FreshSchema(schema)
+	ct.spec.Schema = fresh
+	delete(ct.spec.Properties, plan.PGTypesProperty)
+	if v := plan.EncodeRecordedTypes(ddl.FreshRecorded(rec, ids)); v != "" {
+		ct.spec.Properties[plan.PGTypesProperty] = v
+	}
 }

@@ -70,6 +70,7 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 	}
 	schema := &catalog.Schema{}
 	seen := map[string]bool{}
+	rec := map[int]plan.Type{} // PostgreSQL types Iceberg lacks, by field id
 	for i, c := range qp.Cols {
 		name := c.Name
 		if i < len(into.ColNames) {
@@ -79,14 +80,18 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", name)
 		}
 		seen[name] = true
-		t, err := ddl.IcebergTypeOfPG(plan.Type{OID: c.TypeOID, Typmod: c.Typmod}, name)
+		pt := plan.Type{OID: c.TypeOID, Typmod: c.Typmod}
+		t, err := ddl.IcebergTypeOfPG(pt, name)
 		if err != nil {
 			return nil, err
 		}
+		if plan.Recordable(pt, t) {
+			rec[i+1] = pt
+		}
 		schema.Fields = append(schema.Fields, catalog.NestedField{ID: i + 1, Name: name, Type: t})
 	}
-	ct.spec.Schema = schema
-	if ct.spec.Spec, err = ddl.PartitionSpecOf(ct.items, schema); err != nil {
+	ct.setSchema(schema, rec)
+	if ct.spec.Spec, err = ddl.PartitionSpecOf(ct.items, ct.spec.Schema); err != nil {
 		return nil, err
 	}
 	if st.x != nil && st.x.Replace != "" { // replace_exec.go

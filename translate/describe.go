@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // metaStatement runs a metadata statement (DESCRIBE, SHOW TABLES,
@@ -102,8 +103,9 @@ func (s *session) describe(t *catalog.Table, extended bool) [][]string {
 	m := t.Metadata
 	schema := m.CurrentSchema()
 	var rows [][]string
+	rec := plan.RecordedTypes(m.Properties)
 	for _, f := range schema.Fields {
-		rows = append(rows, []string{f.Name, sparkTypeName(f.Type), f.Doc})
+		rows = append(rows, []string{f.Name, sparkFieldType(&f, rec), f.Doc})
 	}
 	spec := m.SpecByID(m.DefaultSpecID)
 	if spec != nil && len(spec.Fields) > 0 {

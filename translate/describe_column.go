@@ -5,6 +5,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/translate/ddl"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // describeColumn is DESCRIBE [EXTENDED] t col: Spark's info_name /
@@ -24,7 +25,7 @@ func describeColumn(t *catalog.Table, name string, extended bool) ([][]string, e
 	}
 	rows := [][]string{
 		{"col_name", resolved},
-		{"data_type", sparkTypeName(f.Type)},
+		{"data_type", sparkFieldType(f, plan.RecordedTypes(t.Metadata.Properties))},
 		{"comment", comment},
 	}
 	if extended {

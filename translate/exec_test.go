@@ -155,6 +155,10 @@ func wireCompatible(want, got arrow.DataType) bool {
 		return true
 	}
 	switch w := want.(type) {
+	case *arrow.Int16Type:
+		// A smallint column read from a table is carried as the Iceberg
+		// int it is stored as (plan.PGTypesProperty).
+		return got.ID() == arrow.INT32
 	case *arrow.Decimal128Type:
 		_, ok := got.(*arrow.Decimal128Type)
 		return ok || expr.IsNumericType(got)

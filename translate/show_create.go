@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // showCreate is SHOW CREATE TABLE t: a statement in Spark's form that
@@ -15,8 +16,9 @@ func (s *session) showCreate(t *catalog.Table) string {
 	m := t.Metadata
 	var b strings.Builder
 	b.WriteString("CREATE TABLE " + s.qualifiedName(t) + " (\n")
+	rec := plan.RecordedTypes(m.Properties)
 	for i, f := range m.CurrentSchema().Fields {
-		b.WriteString("  " + quoteIdentIfNeeded(f.Name) + " " + sparkSQLType(f.Type))
+		b.WriteString("  " + quoteIdentIfNeeded(f.Name) + " " + sparkFieldSQLType(&f, rec))
 		if f.Required {
 			b.WriteString(" NOT NULL")
 		}

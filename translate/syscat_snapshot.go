@@ -135,7 +135,7 @@ func sysTableRelation(ns string, t *catalog.Table) *syscat.Relation {
 	r.LastUpdated = time.UnixMilli(m.LastUpdatedMs).UTC()
 	schema := m.CurrentSchema()
 	if schema != nil {
-		r.Columns = sysAttributes(schema)
+		r.Columns = sysAttributes(schema, plan.RecordedTypes(m.Properties))
 		for _, id := range schema.IdentifierFieldIDs {
 			for i, f := range schema.Fields {
 				if f.ID == id {
@@ -222,15 +222,17 @@ func sysViewRelation(ns string, v *catalog.View) *syscat.Relation {
 		r.Location = v.Metadata.Location
 	}
 	if schema := v.Schema(); schema != nil {
-		r.Columns = sysAttributes(schema)
+		r.Columns = sysAttributes(schema, nil)
 	}
 	return r
 }
 
-func sysAttributes(schema *catalog.Schema) []syscat.Attribute {
+// sysAttributes are the columns of schema as pg_attribute lists them, typed
+// by the PostgreSQL types rec records (plan.PGTypesProperty).
+func sysAttributes(schema *catalog.Schema, rec map[int]plan.Type) []syscat.Attribute {
 	var out []syscat.Attribute
 	for _, f := range schema.Fields {
-		t := plan.TypeOfIceberg(f.Type)
+		t := plan.TypeOfField(f, rec)
 		a := syscat.Attribute{Name: f.Name, Type: t.OID, Typmod: t.Typmod, NotNull: f.Required, Comment: f.Doc}
 		if f.WriteDefault != nil {
 			a.Default = sqlLiteral(f.WriteDefault, t)

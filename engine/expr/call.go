@@ -39,6 +39,9 @@ func (c *compiler) kernel(fn string, ts []arrow.DataType, res arrow.DataType) (k
 	if k, ok, err := kernelSpark(c, fn, ts, res); ok {
 		return k, err
 	}
+	if k, ok := kernelPGAssign(fn); ok {
+		return k, nil
+	}
 	n := len(ts)
 	switch fn {
 	case "+", "-", "*", "/", "%":

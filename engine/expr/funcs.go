@@ -100,6 +100,10 @@ func Resolve(fn string, args []arrow.DataType) (Resolved, error) {
 	if r, ok, err := resolveDatetime(fn, args); ok {
 		return r, err
 	}
+	// Checks of values written into recorded PostgreSQL types (pg_assign.go).
+	if r, ok, err := resolvePGAssign(fn, args); ok {
+		return r, err
+	}
 	// Spark's functions PostgreSQL lacks (spark_funcs.go).
 	if r, ok, err := resolveSpark(fn, args); ok {
 		return r, err

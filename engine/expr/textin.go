@@ -226,6 +226,12 @@ func parseZone(z string) (int64, bool) {
 }
 
 func parseDate(s string) (int32, error) {
+	switch strings.ToLower(trimSpace(s)) {
+	case "epoch":
+		return 0, nil
+	case "infinity", "-infinity":
+		return 0, pgerr.Unsupported("infinite dates")
+	}
 	days, rest, err := scanDate(trimSpace(s), s, "date")
 	if err != nil {
 		return 0, err

@@ -1,9 +1,10 @@
 -- The tables every client scenario reads, created through psql on a fresh
 -- warehouse. "types" has a column of every common type and its identifier
 -- field (the primary key clients see) is id; "lines" has a two-column key.
--- Iceberg has no 16-bit integer and no bounded string: as DESIGN.md's type
--- mapping says, smallint reads back as integer and varchar(20) as text, and
--- the scenarios expect that.
+-- Iceberg has no 16-bit integer and no bounded string: smallint and
+-- varchar(20) are stored as Iceberg int and string with their PostgreSQL
+-- types recorded in the table property icegate.pg-types, so clients see
+-- smallint and character varying(20) back, as from PostgreSQL.
 \set ON_ERROR_STOP on
 
 -- A fresh warehouse has no namespace yet.

@@ -43,6 +43,15 @@ func (b *Binder) typeCast(tc *pg.TypeCast) (Bound, error) {
 // castTo converts a bound expression to PostgreSQL type t with explicit-cast
 // semantics.
 func (b *Binder) castTo(arg Bound, t plan.Type, loc int32) (Bound, error) {
+	if r, ok, err := b.jsonTextCast(arg, t, loc); ok { // cast_json.go
+		return r, err
+	}
+	if t.OID == pgtypes.Interval && t.Typmod > 0 {
+		return b.intervalFieldsCast(arg, t, loc) // interval_fields.go
+	}
+	if r, ok := bpcharCast(arg, t); ok { // call_recorded.go
+		arg = r
+	}
 	if t.OID == pgtypes.JSONB && t.Typmod < 0 {
 		return b.jsonbCast(arg, loc) // jsonb_ops.go
 	}
@@ -60,10 +69,17 @@ func (b *Binder) castTo(arg Bound, t plan.Type, loc int32) (Bound, error) {
 			return Bound{}, b.ErrAt(cannotCast(arg.T, t), loc)
 		}
 		e := b.Coerce(arg, expr.Text)
+		out := plan.Type{OID: t.OID, Typmod: -1}
 		if n := b.lastTypmod; n > 0 {
-			e = &expr.Call{Fn: "substr", Args: []expr.Expr{e, &expr.Lit{V: int32(1), T: expr.Int4}, &expr.Lit{V: int32(n), T: expr.Int4}}, T: expr.Text}
+			out.Typmod = int32(n) + 4
+			if t.OID == pgtypes.BPChar {
+				// char(n) is blank-padded to n characters.
+				e = &expr.Call{Fn: "rpad", Args: []expr.Expr{e, &expr.Lit{V: int32(n), T: expr.Int4}}, T: expr.Text}
+			} else {
+				e = &expr.Call{Fn: "substr", Args: []expr.Expr{e, &expr.Lit{V: int32(1), T: expr.Int4}, &expr.Lit{V: int32(n), T: expr.Int4}}, T: expr.Text}
+			}
 		}
-		return Bound{E: e, T: plan.TText}, nil
+		return Bound{E: e, T: out}, nil
 	}
 	if arg.Unknown() {
 		return Bound{E: b.Coerce(arg, at), T: t}, nil
@@ -222,12 +238,16 @@ func (b *Binder) TypeName(tn *pg.TypeName) (plan.Type, string, error) {
 	case "jsonb":
 		t = plan.TJSONB
 	case "json":
-		return plan.Type{}, "", b.ErrAt(pgerr.NotYet("casting to "+name), tn.Location)
+		t = plan.Type{OID: pgtypes.JSON, Typmod: -1}
 	case "interval":
-		if len(mods) > 0 {
-			return plan.Type{}, "", b.ErrAt(pgerr.NotYet("interval field restrictions and precision"), tn.Location)
-		}
 		t = plan.TInterval
+		if len(mods) > 0 {
+			ft, err := intervalFieldsType(mods) // interval_fields.go
+			if err != nil {
+				return plan.Type{}, "", b.ErrAt(err, tn.Location)
+			}
+			t = ft
+		}
 	case "timetz", "money", "inet", "cidr", "macaddr", "bit", "varbit", "xml":
 		return plan.Type{}, "", b.ErrAt(pgerr.Unsupported("type %s", name), tn.Location)
 	default:

@@ -91,7 +91,7 @@ func (b *Binder) bindChanges(rv *pg.RangeVar, tn parse.TableName, t *catalog.Tab
 	if schema == nil {
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no schema", tn.Written)
 	}
-	cols := ColumnsOf(schema)
+	cols := ColumnsOfTable(t, schema)
 	if len(colAliases) > len(cols)+len(changelog.Columns) {
 		return nil, b.ErrAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
 			tn.Name, len(cols)+len(changelog.Columns), len(colAliases)), rv.Location)

@@ -89,7 +89,7 @@ func (b *Binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error)
 	if !ok {
 		return nil, b.ErrAt(pgerr.NotYet(verb+" on this table"), rv.Location)
 	}
-	tg := &dmlTarget{tn: tn, table: t, schema: sr.Schema, cols: ColumnsOf(sr.Schema), scan: sr, item: b.scope.items[first]}
+	tg := &dmlTarget{tn: tn, table: t, schema: sr.Schema, cols: ColumnsOfTable(t, sr.Schema), scan: sr, item: b.scope.items[first]}
 	tg.ids = append([]plan.ColID(nil), sr.Cols[:len(tg.cols)]...)
 	tg.file = b.metadataColumn(sr, scan.FieldIDFile)
 	tg.pos = b.metadataColumn(sr, scan.FieldIDPos)

@@ -240,6 +240,7 @@ func (b *Binder) paramRef(p *pg.ParamRef) (Bound, error) {
 // call resolves a function or operator through the engine's catalogue and
 // casts the arguments to the types it asks for.
 func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
+	args = b.recordedArgs(fn, args) // call_recorded.go
 	if r, ok, err := b.vectorBounds(fn, args, loc); ok {
 		return r, err
 	}

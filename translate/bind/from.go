@@ -143,7 +143,7 @@ func (b *Binder) bindTable(rv *pg.RangeVar, tn parse.TableName, t *catalog.Table
 
 // bindTableAt binds a table read at snapshot with schema.
 func (b *Binder) bindTableAt(rv *pg.RangeVar, tn parse.TableName, t *catalog.Table, snapshot *catalog.Snapshot, schema *catalog.Schema, alias string, colAliases []string) (plan.Rel, error) {
-	cols := ColumnsOf(schema)
+	cols := ColumnsOfTable(t, schema)
 	if len(colAliases) > len(cols) {
 		return nil, b.ErrAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
 			tn.Name, len(cols), len(colAliases)), rv.Location)

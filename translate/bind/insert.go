@@ -71,7 +71,7 @@ func (b *Binder) bindInsertRows(ins *pg.InsertStmt) (*InsertPlan, error) {
 		}
 	}
 	p := &InsertPlan{Table: t, Schema: t.Metadata.CurrentSchema(), Branch: branch}
-	p.Cols = ColumnsOf(p.Schema)
+	p.Cols = ColumnsOfTable(t, p.Schema)
 	targets, err := b.insertTargets(ins, p.Cols, tn)
 	if err == nil {
 		targets, err = b.withoutStatic(ins, targets, p.Cols) // insert_spark.go
@@ -216,14 +216,31 @@ func WriteDefault(f catalog.NestedField, t arrow.DataType) expr.Expr {
 // the column's scale), anything into text, dates and timestamps among
 // themselves, untyped literals into anything they parse as.
 func (b *Binder) Assign(x Bound, c Column, loc int32) (expr.Expr, error) {
+	e, err := b.assign(x, c, loc)
+	if err != nil || !recordedColumn(c) {
+		return e, err
+	}
+	e = assignRecorded(x, c, e) // assign_recorded.go
+	if x.lit != nil && (x.param == 0 || b.params.Bound) && b.LitErr == nil {
+		if err := b.checkConst(e); err != nil {
+			b.LitErr = b.ErrAt(err, x.loc)
+		}
+	}
+	return e, nil
+}
+
+func (b *Binder) assign(x Bound, c Column, loc int32) (expr.Expr, error) {
 	x = sparkStructAssign(x, c.Arrow) // spark_func.go
+	if x.param > 0 && x.Unknown() && recordedColumn(c) {
+		b.params.setType(x.param, c.Type.OID)
+	}
 	if x.Unknown() {
 		if !expr.CanCast(expr.Text, c.Arrow) && !x.null {
 			return nil, b.ErrAt(pgerr.NotYet(fmt.Sprintf("writing a literal into column \"%s\" of type %s", c.Name, c.Type)), loc)
 		}
 		return b.Coerce(x, c.Arrow), nil
 	}
-	if !assignable(x.T, c.Type) {
+	if !assignable(x.T, c.Type) && !recordedAssignable(x.T, c.Type) && !arrayAssignable(x.T, c.Type) {
 		return nil, b.ErrAt(assignError(c, x.T), loc)
 	}
 	from := x.E.Type()

@@ -205,7 +205,7 @@ func (b *Binder) aExpr(a *pg.A_Expr) (Bound, error) {
 	case pg.A_Expr_Kind_AEXPR_SIMILAR:
 		return Bound{}, b.ErrAt(pgerr.NotYet("SIMILAR TO"), a.Location)
 	case pg.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
-		return Bound{}, b.ErrAt(pgerr.NotYet("BETWEEN SYMMETRIC"), a.Location)
+		return b.betweenSymmetric(a) // between_sym.go
 	}
 	return Bound{}, b.ErrAt(pgerr.NotYet("this operator"), a.Location)
 }

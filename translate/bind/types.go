@@ -16,11 +16,20 @@ type Column struct {
 	Arrow   arrow.DataType
 }
 
-// ColumnsOf lists the top-level columns of an Iceberg schema.
+// ColumnsOf lists the top-level columns of an Iceberg schema, typed by
+// their Iceberg types alone.
 func ColumnsOf(s *catalog.Schema) []Column {
+	return ColumnsOfTable(nil, s)
+}
+
+// ColumnsOfTable lists the top-level columns of schema s of table t (which
+// may be nil), typed as t records their PostgreSQL types
+// (plan.PGTypesProperty: json, jsonb, varchar(n), char(n), smallint).
+func ColumnsOfTable(t *catalog.Table, s *catalog.Schema) []Column {
+	rec := plan.RecordedTypesOf(t)
 	cols := make([]Column, len(s.Fields))
 	for i, f := range s.Fields {
-		cols[i] = Column{Name: f.Name, FieldID: f.ID, Type: plan.TypeOfIceberg(f.Type), Arrow: engine.ArrowType(f.Type)}
+		cols[i] = Column{Name: f.Name, FieldID: f.ID, Type: plan.TypeOfField(f, rec), Arrow: engine.ArrowType(f.Type)}
 	}
 	return cols
 }

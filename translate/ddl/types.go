@@ -318,7 +318,7 @@ func IcebergTypeOfPG(t plan.Type, name string) (catalog.Type, error) {
 		return Prim(catalog.TFloat), nil
 	case plan.TFloat8.OID:
 		return Prim(catalog.TDouble), nil
-	case pgtypes.Text, pgtypes.Unknown, pgtypes.Varchar, pgtypes.BPChar, pgtypes.Name:
+	case pgtypes.Text, pgtypes.Unknown, pgtypes.Varchar, pgtypes.BPChar, pgtypes.Name, pgtypes.JSON, pgtypes.JSONB:
 		return Prim(catalog.TString), nil
 	case plan.TBytea.OID:
 		return Prim(catalog.TBinary), nil

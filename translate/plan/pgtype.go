@@ -65,6 +65,12 @@ func (t Type) String() string {
 	if t.OID == pgtypes.Varchar && t.Typmod >= 4 {
 		return fmt.Sprintf("character varying(%d)", t.Typmod-4)
 	}
+	if t.OID == pgtypes.BPChar {
+		if t.Typmod >= 4 {
+			return fmt.Sprintf("character(%d)", t.Typmod-4)
+		}
+		return "bpchar"
+	}
 	return name
 }
 

@@ -176,9 +176,9 @@ public class JdbcScenario {
                 }
             }
             List<String> want = Arrays.asList("id:" + Types.BIGINT + ":int8:1", "i:" + Types.INTEGER + ":int4:2",
-                    "si:" + Types.INTEGER + ":int4:3", "b:" + Types.BIT + ":bool:4", "d:" + Types.DOUBLE + ":float8:5",
+                    "si:" + Types.SMALLINT + ":int2:3", "b:" + Types.BIT + ":bool:4", "d:" + Types.DOUBLE + ":float8:5",
                     "r:" + Types.REAL + ":float4:6", "n:" + Types.NUMERIC + ":numeric:7", "s:" + Types.VARCHAR + ":text:8",
-                    "vc:" + Types.VARCHAR + ":text:9", "dt:" + Types.DATE + ":date:10",
+                    "vc:" + Types.VARCHAR + ":varchar:9", "dt:" + Types.DATE + ":date:10",
                     "ts:" + Types.TIMESTAMP + ":timestamp:11", "tz:" + Types.TIMESTAMP + ":timestamptz:12",
                     "tm:" + Types.TIME + ":time:13", "u:" + Types.OTHER + ":uuid:14", "by:" + Types.BINARY + ":bytea:15",
                     "ai:" + Types.ARRAY + ":_int4:16", "at:" + Types.ARRAY + ":_text:17");

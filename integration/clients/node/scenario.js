@@ -1,5 +1,6 @@
 // node-postgres against icegate: parameters (text, typed by casts and by
-// inference), results parsed into JavaScript types, named prepared
+// inference), results parsed into JavaScript types (json and jsonb as
+// objects), named prepared
 // statements, a cursor reading 1000 rows 100 at a time (portal suspension),
 // multi-statement simple queries, statement_timeout and errors by code.
 // Connects with the PG* environment variables. Exits 1 at the first failure
@@ -72,7 +73,31 @@ async function main() {
     });
     assert.ok(Object.entries(res.rows[1]).every(([k, v]) => k === 'id' || v === null), 'the NULL row');
     assert.deepEqual(res.fields.map((f) => f.dataTypeID),
-      [20, 23, 23, 16, 701, 700, 1700, 25, 25, 1082, 1114, 1184, 1083, 2950, 17, 1007, 1009]);
+      [20, 23, 21, 16, 701, 700, 1700, 25, 1043, 1082, 1114, 1184, 1083, 2950, 17, 1007, 1009]);
+  });
+
+  await step('json and jsonb columns come back as objects, jsonb normalised', async () => {
+    await client.query('DROP TABLE IF EXISTS node_json');
+    await client.query('CREATE TABLE node_json (id int, j jsonb, k json, v varchar(3), c char(3), s smallint)');
+    await client.query('INSERT INTO node_json VALUES ($1, $2, $3, $4, $5, $6)',
+      [1, { b: { c: null }, a: [1, 'x'] }, { z: 1, a: true }, 'abc', 'x', -2]);
+    await client.query(`INSERT INTO node_json VALUES (2, '{"b":{"c":null}, "a":1, "a":2}', '{"b" :1}', NULL, NULL, NULL)`);
+    const res = await client.query('SELECT id, j, k, j::text AS jt, k::text AS kt, v, c, s FROM node_json ORDER BY id');
+    assert.deepEqual(res.rows, [
+      { id: 1, j: { a: [1, 'x'], b: { c: null } }, k: { z: 1, a: true }, jt: '{"a": [1, "x"], "b": {"c": null}}', kt: '{"z":1,"a":true}', v: 'abc', c: 'x  ', s: -2 },
+      { id: 2, j: { a: 2, b: { c: null } }, k: { b: 1 }, jt: '{"a": 2, "b": {"c": null}}', kt: '{"b" :1}', v: null, c: null, s: null },
+    ]);
+    assert.deepEqual(res.fields.map((f) => [f.dataTypeID, f.dataTypeModifier]),
+      [[23, -1], [3802, -1], [114, -1], [25, -1], [25, -1], [1043, 7], [1042, 7], [21, -1]]);
+    await expectError(`INSERT INTO node_json (id, j) VALUES (3, '{"a":')`, '22P02');
+    await expectError(`INSERT INTO node_json (id, v) VALUES (3, 'abcd')`, '22001');
+    await expectError(`INSERT INTO node_json (id, s) VALUES (3, 40000)`, '22003');
+    const cols = await client.query(`SELECT column_name, data_type, character_maximum_length AS len FROM information_schema.columns
+      WHERE table_name = 'node_json' ORDER BY ordinal_position`);
+    assert.deepEqual(cols.rows.map((r) => [r.column_name, r.data_type, r.len]), [
+      ['id', 'integer', null], ['j', 'jsonb', null], ['k', 'json', null], ['v', 'character varying', 3],
+      ['c', 'character', 3], ['s', 'smallint', null]]);
+    await client.query('DROP TABLE node_json');
   });
 
   await step('named prepared statement executed 3 times', async () => {

@@ -68,6 +68,32 @@ for fmt, binary in (("text", False), ("binary", True)):
         equal(list(rows[2][14:]), [b"", [], []], "empty bytea and arrays")
 
 
+@step("json and jsonb columns: Python objects in text and binary, jsonb normalised", rollback)
+def _():
+    from psycopg.types.json import Json, Jsonb
+    conn.autocommit = True
+    try:
+        with conn.cursor() as cur:
+            cur.execute("DROP TABLE IF EXISTS py_json")
+            cur.execute("CREATE TABLE py_json (id int, j jsonb, k json, v varchar(3), s smallint)")
+            cur.execute("INSERT INTO py_json VALUES (%s, %s, %s, %s, %s)",
+                        (1, Jsonb({"b": {"c": None}, "a": [1, "x"]}), Json({"z": 1, "a": True}), "abc", -2))
+            for binary in (False, True):
+                with conn.cursor(binary=binary) as bc:
+                    bc.execute("SELECT j, k, j::text, v, s FROM py_json")
+                    row = bc.fetchone()
+                    equal([d.type_code for d in bc.description], [3802, 114, 25, 1043, 21], f"type OIDs (binary={binary})")
+                equal(row, ({"a": [1, "x"], "b": {"c": None}}, {"z": 1, "a": True}, '{"a": [1, "x"], "b": {"c": null}}',
+                            "abc", -2), f"row (binary={binary})")
+            expect_error(lambda: cur.execute("""INSERT INTO py_json (id, j) VALUES (2, '{"a":')"""), "22P02",
+                         psycopg.errors.InvalidTextRepresentation)
+            expect_error(lambda: cur.execute("INSERT INTO py_json (id, v) VALUES (2, 'abcd')"), "22001",
+                         psycopg.errors.StringDataRightTruncation)
+            cur.execute("DROP TABLE py_json")
+    finally:
+        conn.autocommit = False
+
+
 @step("one query executed 8 times (prepare_threshold 5)", rollback)
 def _():
     with conn.cursor() as cur:

@@ -47,8 +47,8 @@ def _():
 
 
 WANT_TYPES = {
-    "id": satypes.BIGINT, "i": satypes.INTEGER, "si": satypes.INTEGER, "b": satypes.BOOLEAN,
-    "d": satypes.Float, "r": satypes.REAL, "n": satypes.NUMERIC, "s": satypes.TEXT, "vc": satypes.TEXT,
+    "id": satypes.BIGINT, "i": satypes.INTEGER, "si": satypes.SMALLINT, "b": satypes.BOOLEAN,
+    "d": satypes.Float, "r": satypes.REAL, "n": satypes.NUMERIC, "s": satypes.TEXT, "vc": satypes.VARCHAR,
     "dt": satypes.DATE, "ts": satypes.TIMESTAMP, "tz": satypes.TIMESTAMP, "tm": satypes.TIME,
     "u": sa.dialects.postgresql.UUID, "by": sa.dialects.postgresql.BYTEA, "ai": sa.dialects.postgresql.ARRAY,
     "at": sa.dialects.postgresql.ARRAY,
@@ -62,6 +62,7 @@ def _():
     for name, cls in WANT_TYPES.items():
         check(isinstance(cols[name]["type"], cls), f"column {name}: type {cols[name]['type']!r}, want {cls.__name__}")
     equal((cols["n"]["type"].precision, cols["n"]["type"].scale), (12, 3), "numeric(12, 3)")
+    equal(cols["vc"]["type"].length, 20, "varchar(20)")
     equal(cols["tz"]["type"].timezone, True, "timestamptz has a time zone")
     equal(cols["ts"]["type"].timezone, False, "timestamp has no time zone")
     check(isinstance(cols["ai"]["type"].item_type, satypes.INTEGER), f"ai items {cols['ai']['type'].item_type!r}")

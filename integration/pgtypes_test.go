@@ -1,0 +1,129 @@
+package integration
+
+import (
+	"errors"
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// TestRecordedTypesPgx: json, jsonb, varchar(n), char(n) and smallint
+// columns through pgx as an application uses them: jsonb parameters from a
+// Go map, jsonb and json results scanned into maps and structs (pgx reads
+// jsonb in the binary format: a version byte and the text), the columns'
+// type OIDs and typmods in RowDescription, and the errors of values the
+// types reject. The same scenario runs against PostgreSQL when
+// ICEGATE_TEST_PG names one, so both must give the same answers.
+func TestRecordedTypesPgx(t *testing.T) {
+	run := func(t *testing.T, conn *pgx.Conn) {
+		ctx := testCtx(t)
+		for _, sql := range []string{
+			"CREATE SCHEMA IF NOT EXISTS pgxtypes",
+			"DROP TABLE IF EXISTS pgxtypes.t",
+			"CREATE TABLE pgxtypes.t (id int, j jsonb, k json, v varchar(3), c char(3), s smallint)",
+		} {
+			if _, err := conn.Exec(ctx, sql); err != nil {
+				t.Fatalf("%s: %v", sql, err)
+			}
+		}
+		type doc struct {
+			Z int  `json:"z"`
+			A bool `json:"a"`
+		}
+		if _, err := conn.Exec(ctx, "INSERT INTO pgxtypes.t VALUES ($1, $2, $3, $4, $5, $6)",
+			1, map[string]any{"b": map[string]any{"c": nil}, "a": []any{1, "x"}}, doc{Z: 1, A: true}, "abc", "x", int16(-2)); err != nil {
+			t.Fatalf("insert with parameters: %v", err)
+		}
+		if _, err := conn.Exec(ctx, `INSERT INTO pgxtypes.t VALUES (2, '{"b": 1, "a": 1, "a": 2}', '{"z" : 5}', 'ab', 'ab ', 32767)`); err != nil {
+			t.Fatalf("insert literals: %v", err)
+		}
+
+		for _, format := range []int16{pgx.TextFormatCode, pgx.BinaryFormatCode} {
+			rows, err := conn.Query(ctx, "SELECT id, j, k, v, c, s, j::text FROM pgxtypes.t ORDER BY id", pgx.QueryResultFormats{format})
+			if err != nil {
+				t.Fatalf("format %d: %v", format, err)
+			}
+			var oids [][2]int64
+			for _, fd := range rows.FieldDescriptions() {
+				oids = append(oids, [2]int64{int64(fd.DataTypeOID), int64(fd.TypeModifier)})
+			}
+			if want := [][2]int64{{23, -1}, {3802, -1}, {114, -1}, {1043, 7}, {1042, 7}, {21, -1}, {25, -1}}; !reflect.DeepEqual(oids, want) {
+				t.Errorf("format %d: column types %v, want %v", format, oids, want)
+			}
+			type row struct {
+				id    int32
+				j     map[string]any
+				k     doc
+				v, c  string
+				s     int16
+				jtext string
+			}
+			var got []row
+			for rows.Next() {
+				var r row
+				if err := rows.Scan(&r.id, &r.j, &r.k, &r.v, &r.c, &r.s, &r.jtext); err != nil {
+					t.Fatalf("format %d: scan: %v", format, err)
+				}
+				got = append(got, r)
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatalf("format %d: %v", format, err)
+			}
+			want := []row{
+				{1, map[string]any{"a": []any{float64(1), "x"}, "b": map[string]any{"c": nil}}, doc{Z: 1, A: true}, "abc", "x  ", -2,
+					`{"a": [1, "x"], "b": {"c": null}}`},
+				{2, map[string]any{"a": float64(2), "b": float64(1)}, doc{Z: 5}, "ab", "ab ", 32767, `{"a": 2, "b": 1}`},
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("format %d: rows\n got %+v\nwant %+v", format, got, want)
+			}
+		}
+
+		for _, c := range []struct{ sql, code string }{
+			{"INSERT INTO pgxtypes.t (id, v) VALUES (3, 'abcd')", "22001"},
+			{"INSERT INTO pgxtypes.t (id, c) VALUES (3, 'abcd')", "22001"},
+			{"INSERT INTO pgxtypes.t (id, s) VALUES (3, 32768)", "22003"},
+			{`INSERT INTO pgxtypes.t (id, j) VALUES (3, '{"a":')`, "22P02"},
+			{"INSERT INTO pgxtypes.t (id, k) VALUES (3, 'x')", "22P02"},
+		} {
+			_, err := conn.Exec(ctx, c.sql)
+			var pe *pgconn.PgError
+			if !errors.As(err, &pe) || pe.Code != c.code {
+				t.Errorf("%s: error %v, want SQLSTATE %s", c.sql, err, c.code)
+			}
+		}
+		// Parameters get the same checks.
+		for _, c := range []struct {
+			sql  string
+			arg  any
+			code string
+		}{
+			{"INSERT INTO pgxtypes.t (id, v) VALUES (3, $1)", "abcd", "22001"},
+			{"INSERT INTO pgxtypes.t (id, k) VALUES (3, $1)", "not json", "22P02"},
+			{"INSERT INTO pgxtypes.t (id, j) VALUES (3, $1)", "[1,", "22P02"},
+		} {
+			_, err := conn.Exec(ctx, c.sql, c.arg)
+			var pe *pgconn.PgError
+			if !errors.As(err, &pe) || pe.Code != c.code {
+				t.Errorf("%s with %q: error %v, want SQLSTATE %s", c.sql, c.arg, err, c.code)
+			}
+		}
+		var n int
+		if err := conn.QueryRow(ctx, "SELECT count(*) FROM pgxtypes.t").Scan(&n); err != nil || n != 2 {
+			t.Errorf("rows after the rejected writes: %d (%v), want 2", n, err)
+		}
+	}
+	t.Run("icegate", func(t *testing.T) {
+		run(t, connect(t, startServer(t, t.TempDir(), serverOpts{})))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url := os.Getenv("ICEGATE_TEST_PG")
+		if url == "" {
+			t.Skip("set ICEGATE_TEST_PG to a PostgreSQL server URL to run the scenario there too; .ci/run does")
+		}
+		run(t, connectPostgres(t, url))
+	})
+}

@@ -1,0 +1,159 @@
+package plan
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/internal/pgtypes"
+)
+
+// PGTypesProperty is the table property that records, per field id, the
+// PostgreSQL type of a column whose type Iceberg lacks (json, jsonb,
+// varchar(n), char(n), smallint). Its value is a JSON object from field id
+// (as a string) to the type as format_type prints it:
+//
+//	{"2": "jsonb", "3": "character varying(20)", "4": "smallint"}
+//
+// Other engines read the plain Iceberg type (string, int); icegate shows a
+// PostgreSQL client the recorded one. Keyed by field id, an entry survives
+// renames; one whose field is gone or whose Iceberg type no longer fits is
+// ignored (and pruned by the next schema change).
+const PGTypesProperty = "icegate.pg-types"
+
+// RecordedTypes reads PGTypesProperty from a table's properties. Malformed
+// entries are ignored: the plain Iceberg type is then shown.
+func RecordedTypes(props map[string]string) map[int]Type {
+	raw, ok := props[PGTypesProperty]
+	if !ok || raw == "" {
+		return nil
+	}
+	var m map[string]string
+	if json.Unmarshal([]byte(raw), &m) != nil {
+		return nil
+	}
+	out := make(map[int]Type, len(m))
+	for k, v := range m {
+		id, err := strconv.Atoi(k)
+		if err != nil {
+			continue
+		}
+		if t, ok := ParseRecordedType(v); ok {
+			out[id] = t
+		}
+	}
+	return out
+}
+
+// RecordedTypesOf is RecordedTypes of a table (nil for none).
+func RecordedTypesOf(t *catalog.Table) map[int]Type {
+	if t == nil || t.Metadata == nil {
+		return nil
+	}
+	return RecordedTypes(t.Metadata.Properties)
+}
+
+// EncodeRecordedTypes is the value of PGTypesProperty for rec ("" when
+// empty: the property is then removed).
+func EncodeRecordedTypes(rec map[int]Type) string {
+	if len(rec) == 0 {
+		return ""
+	}
+	ids := make([]int, 0, len(rec))
+	for id := range rec {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	var sb strings.Builder
+	sb.WriteByte('{')
+	for i, id := range ids {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		k, _ := json.Marshal(strconv.Itoa(id))
+		v, _ := json.Marshal(rec[id].String())
+		sb.Write(k)
+		sb.WriteString(": ")
+		sb.Write(v)
+	}
+	sb.WriteByte('}')
+	return sb.String()
+}
+
+// ParseRecordedType reads a recorded type name (format_type's spelling).
+func ParseRecordedType(s string) (Type, bool) {
+	s = strings.TrimSpace(s)
+	withLen := func(prefix string, oid uint32) (Type, bool) {
+		rest := strings.TrimPrefix(s, prefix)
+		if rest == "" {
+			return Type{OID: oid, Typmod: -1}, true
+		}
+		if !strings.HasPrefix(rest, "(") || !strings.HasSuffix(rest, ")") {
+			return Type{}, false
+		}
+		n, err := strconv.Atoi(rest[1 : len(rest)-1])
+		if err != nil || n < 1 || n > 10485760 {
+			return Type{}, false
+		}
+		return Type{OID: oid, Typmod: int32(n + 4)}, true
+	}
+	switch {
+	case s == "json":
+		return Type{OID: pgtypes.JSON, Typmod: -1}, true
+	case s == "jsonb":
+		return TJSONB, true
+	case s == "smallint":
+		return TInt2, true
+	case s == "bpchar":
+		return Type{OID: pgtypes.BPChar, Typmod: -1}, true
+	case strings.HasPrefix(s, "character varying"):
+		return withLen("character varying", pgtypes.Varchar)
+	case strings.HasPrefix(s, "character"):
+		return withLen("character", pgtypes.BPChar)
+	}
+	return Type{}, false
+}
+
+// Recordable reports whether a column of PostgreSQL type t stored as
+// Iceberg type it keeps t in PGTypesProperty: t is one Iceberg lacks and it
+// is stored as the plain type recorded types are read back from.
+func Recordable(t Type, it catalog.Type) bool {
+	p, ok := it.(*catalog.PrimitiveType)
+	if !ok {
+		return false
+	}
+	switch t.OID {
+	case pgtypes.JSON, pgtypes.JSONB, pgtypes.Varchar, pgtypes.BPChar:
+		return p.ID == catalog.TString
+	case pgtypes.Int2:
+		return p.ID == catalog.TInt
+	}
+	return false
+}
+
+// TypeOfField is the PostgreSQL type of a table column: the recorded one
+// when rec holds one for its field id that its Iceberg type still fits,
+// else the type of its Iceberg type.
+func TypeOfField(f catalog.NestedField, rec map[int]Type) Type {
+	if t, ok := rec[f.ID]; ok && Recordable(t, f.Type) {
+		return t
+	}
+	return TypeOfIceberg(f.Type)
+}
+
+// PruneRecordedTypes keeps the entries of rec whose field is a top-level
+// column of schema with a fitting Iceberg type.
+func PruneRecordedTypes(rec map[int]Type, schema *catalog.Schema) map[int]Type {
+	out := map[int]Type{}
+	if schema == nil {
+		return out
+	}
+	for _, f := range schema.Fields {
+		if t, ok := rec[f.ID]; ok && Recordable(t, f.Type) {
+			out[f.ID] = t
+		}
+	}
+	return out
+}
