@@ -128,7 +128,11 @@ func (b *Binder) bindSet(tg *dmlTarget, list []*pg.Node) ([]expr.Expr, []bool, e
 			x = &e
 		}
 		if x == nil {
-			values[i] = WriteDefault(tg.schema.Fields[i], c.Arrow)
+			d, err := b.ColumnDefault(tg.table, tg.schema.Fields[i], c)
+			if err != nil {
+				return nil, nil, err
+			}
+			values[i] = d
 			continue
 		}
 		v, err := b.Assign(*x, c, loc)
