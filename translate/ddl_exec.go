@@ -50,7 +50,10 @@ func (s *session) prepareCreateTable(ps parse.Stmt, cs *pg.CreateStmt, x *parse.
 				return nil, err
 			}
 		}
-		_, notices, err := s.createTable(ctx, mc, ct)
+		t, notices, err := s.createTable(ctx, mc, ct)
+		if err == nil && t != nil {
+			err = s.createOwnedSequences(ctx, mc, t, &ct.defs) // defaults_table.go
+		}
 		return notices, err
 	}}, nil
 }
@@ -152,8 +155,14 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 				if err != nil {
 					return nil, err
 				}
+				if isSequence(t) {
+					return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", tn.Name).WithHint("Use DROP SEQUENCE to remove a sequence.")
+				}
 				if err := mc.DropTable(ctx, t.Ident, purge); err != nil {
 					return nil, catalogError(err, kindTable, tn.Written)
+				}
+				if err := s.dropOwnedSequences(ctx, mc, t); err != nil { // seq_ddl.go
+					return nil, err
 				}
 			}
 			return notices, nil

@@ -160,6 +160,7 @@ func sysTableRelation(ns string, t *catalog.Table) *syscat.Relation {
 		r.Bytes = summaryOr(snap.Summary, "total-files-size")
 		r.Files = summaryOr(snap.Summary, "total-data-files")
 	}
+	sysDefaults(r, t) // defaults_syscat.go
 	return r
 }
 
