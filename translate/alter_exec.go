@@ -123,6 +123,8 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 		return nil, e.Retype(cmd.Name, to)
 	case pg.AlterTableType_AT_DropNotNull:
 		return nil, e.DropNotNull(cmd.Name)
+	case pg.AlterTableType_AT_ColumnDefault:
+		return s.alterColumnDefault(ctx, ps, m, e, props, cmd) // defaults_table.go
 	case pg.AlterTableType_AT_SetNotNull:
 		return nil, pgerr.Unsupported("ALTER COLUMN ... SET NOT NULL").
 			WithHint("Iceberg cannot make an optional column required: existing data files may hold nulls.")

@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -290,4 +291,50 @@ func (s *session) undoCreate(ctx context.Context, mc catalog.MutableCatalog, t *
 	_ = s.dropOwnedSequences(ctx, mc, t)
 	_ = mc.DropTable(context.WithoutCancel(ctx), t.Ident, true)
 	return err
+}
+
+// alterColumnDefault applies ALTER COLUMN c SET DEFAULT expr | DROP
+// DEFAULT: a constant becomes the field's write-default, any other
+// expression the default property; the other one goes.
+func (s *session) alterColumnDefault(ctx context.Context, ps parse.Stmt, m *catalog.TableMetadata, e *ddl.SchemaEdit, props *propertyEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
+	var f *catalog.NestedField
+	for i := range m.CurrentSchema().Fields {
+		if m.CurrentSchema().Fields[i].Name == cmd.Name {
+			f = &m.CurrentSchema().Fields[i]
+		}
+	}
+	if f == nil {
+		return nil, ddl.UndefinedColumn(cmd.Name)
+	}
+	if _, ok := bind.IdentityOf(m.Properties, f.ID); ok && cmd.Def != nil {
+		return nil, pgerr.New(pgerr.SyntaxError, "column \"%s\" of relation \"%s\" is an identity column", f.Name, e.Table).
+			WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.")
+	}
+	key := bind.DefaultKey(f.ID)
+	drop := func() {
+		if _, ok := m.Properties[key]; ok {
+			props.remove = append(props.remove, key)
+		}
+	}
+	switch {
+	case cmd.Def == nil:
+		drop()
+		return nil, e.SetWriteDefault(f.Name, nil)
+	case constantDefault(cmd.Def):
+		v, err := s.columnDefault(ctx, ps, *f, cmd.Def)
+		if err != nil {
+			return nil, err
+		}
+		drop()
+		return nil, e.SetWriteDefault(f.Name, v)
+	}
+	text, err := s.checkDefaultExpr(ctx, ps, *f, cmd.Def)
+	if err != nil {
+		return nil, err
+	}
+	if props.set == nil {
+		props.set = map[string]string{}
+	}
+	props.set[key] = text
+	return nil, e.SetWriteDefault(f.Name, nil)
 }

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"crypto/rand"
 	"maps"
 	"strings"
 	"sync"
@@ -29,6 +30,7 @@ func withSequenceFuncs(m bind.SysFuncs) bind.SysFuncs {
 		"setval":                 {Bind: bindSetval},
 		"lastval":                {Bind: bindLastval},
 		"pg_get_serial_sequence": {Bind: bindSerialSequence},
+		"gen_random_uuid":        {Bind: bindGenRandomUUID},
 	})
 	return m
 }
@@ -270,4 +272,20 @@ func defaultSequence(props map[string]string, id int) (string, bool) {
 		return "", false
 	}
 	return strings.ReplaceAll(name, "''", "'"), true
+}
+
+// bindGenRandomUUID is gen_random_uuid(): a version 4 UUID per row.
+func bindGenRandomUUID(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 0); err != nil {
+		return bind.Bound{}, err
+	}
+	return b.SysCall(c, plan.TUUID, nil, bind.SysCallOpts{Volatile: true}, func(context.Context, *syscat.Snapshot, []any) (any, error) {
+		var u [16]byte
+		if _, err := rand.Read(u[:]); err != nil {
+			return nil, pgerr.Wrap(err, pgerr.InternalError, "could not generate random values: %v", err)
+		}
+		u[6] = u[6]&0x0f | 0x40
+		u[8] = u[8]&0x3f | 0x80
+		return u, nil
+	})
 }

@@ -33,6 +33,11 @@ func (n *rowFnNode) eval(ev *evalCtx) (vec, error) {
 		vs[i] = v
 	}
 	rows, c := outLen(ev, vs)
+	if c && volatile[n.name] {
+		// A volatile function (nextval, gen_random_uuid) gives each row
+		// its own value even when its arguments are constants.
+		rows, c = ev.n, false
+	}
 	b := array.NewBuilder(ev.mem, n.t)
 	defer b.Release()
 	vals := make([]any, len(vs))
