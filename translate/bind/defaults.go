@@ -182,3 +182,16 @@ func (b *Binder) identityCheck(t *catalog.Table, schema *catalog.Schema, ins *pg
 
 // cloneRow copies a row of defaults.
 func cloneRow(row []expr.Expr) []expr.Expr { return slices.Clone(row) }
+
+// alwaysIdentityUpdate refuses an UPDATE that sets a GENERATED ALWAYS
+// column to anything but DEFAULT (428C9).
+func alwaysIdentityUpdate(t *catalog.Table, f catalog.NestedField) error {
+	if t == nil || t.Metadata == nil {
+		return nil
+	}
+	if id, ok := IdentityOf(t.Metadata.Properties, f.ID); ok && id.Always {
+		return pgerr.New(pgerr.GeneratedAlways, "column \"%s\" can only be updated to DEFAULT", f.Name).
+			WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", f.Name)
+	}
+	return nil
+}
