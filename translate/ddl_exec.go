@@ -227,16 +227,20 @@ func (s *session) dropTablesIn(ctx context.Context, mc catalog.MutableCatalog, n
 	if err != nil {
 		return 0, catalogError(err, kindSchema, strings.Join(ns, "."))
 	}
+	n := len(ids)
 	for _, id := range ids {
 		if err := ctx.Err(); err != nil {
 			return 0, err
+		}
+		if ownedSequence(ctx, mc, id) { // seq_ddl.go: dropped with its table, not counted
+			n--
 		}
 		if err := mc.DropTable(ctx, id, false); err != nil && !errors.Is(err, catalog.ErrNotFound) {
 			return 0, catalogError(err, kindTable, id.Name)
 		}
 		slog.Debug("dropped table by DROP SCHEMA CASCADE", "table", id.Name)
 	}
-	return len(ids), nil
+	return n, nil
 }
 
 // tableNameOfList reads a table name given as a list of strings (DROP).

@@ -500,3 +500,14 @@ func (s *session) dropOwnedSequences(ctx context.Context, mc catalog.MutableCata
 	}
 	return nil
 }
+
+// ownedSequence reports whether id is a sequence a column owns (DROP
+// SCHEMA CASCADE counts it with its table, as PostgreSQL does).
+func ownedSequence(ctx context.Context, mc catalog.MutableCatalog, id catalog.Identifier) bool {
+	t, err := mc.LoadTable(ctx, id)
+	if err != nil || !isSequence(t) {
+		return false
+	}
+	o, _, err := readSequence(t)
+	return err == nil && o.OwnerTable != ""
+}

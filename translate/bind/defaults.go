@@ -116,6 +116,10 @@ func defaultError(col Column, err error) error {
 	if e := pgerr.As(err); e != nil {
 		c := *e
 		c.Position = 0
+		if c.Code == pgerr.DatatypeMismatch {
+			c.Message = strings.Replace(c.Message, "but expression", "but default expression", 1)
+			return &c
+		}
 		if c.Detail == "" {
 			c.Detail = "While evaluating the default of column \"" + col.Name + "\"."
 		}
