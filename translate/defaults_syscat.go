@@ -7,6 +7,7 @@ import (
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/sysfunc"
 )
 
 // sysDefaults completes the system catalog's view of table t: a sequence
@@ -51,20 +52,37 @@ func sysDefaults(r *syscat.Relation, t *catalog.Table) {
 			continue
 		}
 		if text := m.Properties[bind.DefaultKey(f.ID)]; text != "" {
-			r.Columns[i].Default = displayDefault(text, t.Ident.Namespace)
+			r.Columns[i].Default = text
 		}
 	}
 }
 
-// displayDefault is a default as pg_get_expr shows it: a sequence of the
-// table's own schema unqualified, as PostgreSQL prints one its search path
-// finds.
-func displayDefault(text string, ns []string) string {
-	prefix := "nextval('" + strings.ReplaceAll(syscat.QuoteIdent(strings.Join(ns, ".")), "'", "''") + "."
-	if rest, ok := strings.CutPrefix(text, prefix); ok {
-		return "nextval('" + rest
+// unqualifyVisibleSequences shows the sequence of a nextval default
+// unqualified when the search path finds it, as PostgreSQL's regclass
+// output does (the properties keep it qualified).
+func unqualifyVisibleSequences(snap *syscat.Snapshot) {
+	for _, r := range snap.Relations {
+		if r.System || r.Kind != 'r' {
+			continue
+		}
+		for i := range r.Columns {
+			rest, ok := strings.CutPrefix(r.Columns[i].Default, "nextval('")
+			if !ok {
+				continue
+			}
+			name, tail, ok := strings.Cut(rest, "'::regclass)")
+			if !ok {
+				continue
+			}
+			parts, err := sysfunc.ParseIdent(strings.ReplaceAll(name, "''", "'"), false)
+			if err != nil || len(parts) != 2 {
+				continue
+			}
+			if seq := snap.Relation(parts[0], parts[1]); seq != nil && snap.Visible(seq) {
+				r.Columns[i].Default = "nextval('" + strings.ReplaceAll(syscat.QuoteIdent(parts[1]), "'", "''") + "'::regclass)" + tail
+			}
+		}
 	}
-	return text
 }
 
 func seqTypeOID(typ string) uint32 {

@@ -118,6 +118,7 @@ func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error
 		}
 	}
 	snap.Index()
+	unqualifyVisibleSequences(snap) // defaults_syscat.go
 	return snap, nil
 }
 
