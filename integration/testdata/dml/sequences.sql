@@ -22,6 +22,15 @@ ALTER TABLE t ALTER COLUMN n SET DEFAULT 40 + 2;
 INSERT INTO t (name) VALUES ('new default') RETURNING id, n;
 ALTER TABLE t ALTER COLUMN tag DROP DEFAULT;
 INSERT INTO t (name) VALUES ('no tag') RETURNING id, tag;
+-- params: prepared
+INSERT INTO t (name) VALUES ($1) RETURNING id, name;
+-- params: prepared again
+INSERT INTO t (name) VALUES ($1) RETURNING id, name;
+BEGIN; INSERT INTO t (name) VALUES ('rolled back'); ROLLBACK;
+INSERT INTO t (name) VALUES ('after rollback') RETURNING id;
+ALTER TABLE t ALTER COLUMN n SET DEFAULT length('four') * 10;
+INSERT INTO t (name) VALUES ('expr default') RETURNING id, n;
+MERGE INTO t USING (SELECT 'merged' AS name) s ON t.name = s.name WHEN NOT MATCHED THEN INSERT (name) VALUES (s.name);
 
 -- scenario: identity
 -- setup
