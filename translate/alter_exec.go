@@ -98,7 +98,7 @@ type propertyEdit struct {
 func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.TableMetadata, e *ddl.SchemaEdit, props *propertyEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
 	switch cmd.Subtype {
 	case pg.AlterTableType_AT_AddColumn:
-		return s.addColumn(ctx, ps, m, e, cmd)
+		return s.addColumn(ctx, ps, m, e, props, cmd)
 	case pg.AlterTableType_AT_DropColumn:
 		if cmd.Behavior == pg.DropBehavior_DROP_CASCADE {
 			return nil, pgerr.NotYet("DROP COLUMN ... CASCADE")
@@ -168,7 +168,7 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 }
 
 // addColumn applies ADD COLUMN [IF NOT EXISTS] c type [NULL] [DEFAULT const].
-func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.TableMetadata, e *ddl.SchemaEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
+func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.TableMetadata, e *ddl.SchemaEdit, props *propertyEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
 	cd := cmd.GetDef().GetColumnDef()
 	if cd == nil {
 		return nil, pgerr.NotYet("this ADD form")
@@ -187,6 +187,12 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 			return nil, pgerr.Unsupported("ADD COLUMN ... NOT NULL").
 				WithHint("Existing rows have no value for a new column: add it without NOT NULL.")
 		case pg.ConstrType_CONSTR_DEFAULT:
+			if !constantDefault(con.RawExpr) { // defaults_table.go
+				if err := s.addColumnDefaultExpr(ctx, ps, f, con.RawExpr, props); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			v, err := s.columnDefault(ctx, ps, f, con.RawExpr)
 			if err != nil {
 				return nil, err

@@ -338,3 +338,18 @@ func (s *session) alterColumnDefault(ctx context.Context, ps parse.Stmt, m *cata
 	props.set[key] = text
 	return nil, e.SetWriteDefault(f.Name, nil)
 }
+
+// addColumnDefaultExpr keeps the expression default of a column ADD COLUMN
+// adds: new rows get it; the rows already there read NULL (PostgreSQL
+// would evaluate it for each of them, which needs a rewrite of the data).
+func (s *session) addColumnDefaultExpr(ctx context.Context, ps parse.Stmt, f catalog.NestedField, raw *pg.Node, props *propertyEdit) error {
+	text, err := s.checkDefaultExpr(ctx, ps, f, raw)
+	if err != nil {
+		return err
+	}
+	if props.set == nil {
+		props.set = map[string]string{}
+	}
+	props.set[bind.DefaultKey(f.ID)] = text
+	return nil
+}
