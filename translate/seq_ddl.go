@@ -511,3 +511,29 @@ func ownedSequence(ctx context.Context, mc catalog.MutableCatalog, id catalog.Id
 	o, _, err := readSequence(t)
 	return err == nil && o.OwnerTable != ""
 }
+
+// restartOwnedSequences restarts the sequences table t's columns own
+// (TRUNCATE ... RESTART IDENTITY).
+func (s *session) restartOwnedSequences(ctx context.Context, t *catalog.Table) error {
+	mc, err := s.seqCatalog("TRUNCATE")
+	if err != nil {
+		return err
+	}
+	for _, f := range t.Metadata.CurrentSchema().Fields {
+		name, ok := defaultSequence(t.Metadata.Properties, f.ID)
+		if !ok {
+			continue
+		}
+		seq, err := s.sequenceByName(ctx, name)
+		if err != nil {
+			continue
+		}
+		if o, _, err := readSequence(seq); err != nil || o.OwnerTable != t.Ident.Name || o.OwnerField != f.ID {
+			continue
+		}
+		if err := s.alterSequence(ctx, mc, seq, seqSpec{restart: true}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -31,6 +31,10 @@ INSERT INTO t (name) VALUES ('after rollback') RETURNING id;
 ALTER TABLE t ALTER COLUMN n SET DEFAULT length('four') * 10;
 INSERT INTO t (name) VALUES ('expr default') RETURNING id, n;
 MERGE INTO t USING (SELECT 'merged' AS name) s ON t.name = s.name WHEN NOT MATCHED THEN INSERT (name) VALUES (s.name);
+TRUNCATE t;
+INSERT INTO t (name) VALUES ('after truncate') RETURNING id;
+TRUNCATE t RESTART IDENTITY;
+INSERT INTO t (name) VALUES ('after restart identity') RETURNING id;
 
 -- scenario: identity
 -- setup
