@@ -52,6 +52,9 @@ func TestPsqlDefaults(t *testing.T) {
 		{`\d ` + schema + `.items`},
 		{`\d ` + schema + `.ident`},
 		{`\ds ` + schema + `.*`},
+		{`\d ` + schema + `.counter`},
+		{`\d ` + schema + `.items_id_seq`},
+		{`\d ` + schema + `.ident_id_seq`},
 		{`SELECT column_name, column_default, is_identity, identity_generation FROM information_schema.columns WHERE table_schema = '` + schema + `' ORDER BY table_name, ordinal_position`},
 		{`SELECT sequencename, data_type, start_value, min_value, max_value, increment_by, cycle, cache_size, last_value FROM pg_sequences WHERE schemaname = '` + schema + `' ORDER BY 1`},
 	} {

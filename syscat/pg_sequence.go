@@ -14,6 +14,28 @@ type Sequence struct {
 	Cycle                             bool
 	// LastValue is the last value handed out; nil before the first.
 	LastValue *int64
+	// OwnerTable names the table of the sequence's namespace whose column
+	// owns it ("" for none); OwnerOID and OwnerAttnum, set once the
+	// snapshot is indexed, are that relation and column, Identity whether
+	// it is an identity column (pg_depend deptype 'i', else 'a').
+	OwnerTable  string
+	OwnerOID    uint32
+	OwnerAttnum int16
+	Identity    bool
+}
+
+// sequenceDepends adds the pg_depend row of a sequence a column owns.
+func sequenceDepends(r *Relation, w *rowWriter) {
+	q := r.Sequence
+	if r.Kind != 'S' || q == nil || q.OwnerOID == 0 {
+		return
+	}
+	deptype := "a"
+	if q.Identity {
+		deptype = "i"
+	}
+	w.add("classid", pgClassOID, "objid", r.OID, "objsubid", int32(0),
+		"refclassid", pgClassOID, "refobjid", q.OwnerOID, "refobjsubid", int32(q.OwnerAttnum), "deptype", deptype)
 }
 
 // sequenceFill lists pg_sequence: one row per sequence.

@@ -87,6 +87,9 @@ type Attribute struct {
 	// Identity is pg_attribute.attidentity: 'a' GENERATED ALWAYS, 'd' BY
 	// DEFAULT, 0 for other columns.
 	Identity byte
+	// Sequence is the sequence (a qualified SQL name) an identity or
+	// serial column takes its values from, "" for other columns.
+	Sequence string
 }
 
 // Setting is one row of pg_settings / SHOW ALL.

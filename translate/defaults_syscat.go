@@ -31,6 +31,7 @@ func sysDefaults(r *syscat.Relation, t *catalog.Table) {
 				v := st.Last
 				q.LastValue = &v
 			}
+			q.OwnerTable = o.OwnerTable
 			r.Sequence = q
 		}
 		return
@@ -49,10 +50,12 @@ func sysDefaults(r *syscat.Relation, t *catalog.Table) {
 				r.Columns[i].Identity = 'a'
 			}
 			r.Columns[i].Default = ""
+			r.Columns[i].Sequence = id.Sequence
 			continue
 		}
 		if text := m.Properties[bind.DefaultKey(f.ID)]; text != "" {
 			r.Columns[i].Default = text
+			r.Columns[i].Sequence, _ = defaultSequence(m.Properties, f.ID)
 		}
 	}
 }
@@ -66,6 +69,7 @@ func unqualifyVisibleSequences(snap *syscat.Snapshot) {
 			continue
 		}
 		for i := range r.Columns {
+			linkOwner(snap, r, i)
 			rest, ok := strings.CutPrefix(r.Columns[i].Default, "nextval('")
 			if !ok {
 				continue
@@ -93,4 +97,26 @@ func seqTypeOID(typ string) uint32 {
 		return pgtypes.Int4
 	}
 	return pgtypes.Int8
+}
+
+// linkOwner records column i of r as the owner of its sequence (psql's
+// "Owned by", pg_depend) when the sequence says r owns it.
+func linkOwner(snap *syscat.Snapshot, r *syscat.Relation, i int) {
+	a := r.Columns[i]
+	if a.Sequence == "" {
+		return
+	}
+	parts, err := sysfunc.ParseIdent(a.Sequence, false)
+	if err != nil || len(parts) == 0 {
+		return
+	}
+	ns := r.Namespace
+	if len(parts) == 2 {
+		ns = parts[0]
+	}
+	seq := snap.Relation(ns, parts[len(parts)-1])
+	if seq == nil || seq.Sequence == nil || ns != r.Namespace || seq.Sequence.OwnerTable != r.Name {
+		return
+	}
+	seq.Sequence.OwnerOID, seq.Sequence.OwnerAttnum, seq.Sequence.Identity = r.OID, int16(i+1), a.Identity != 0
 }
