@@ -210,3 +210,26 @@ func TestSequenceConcurrentNextval(t *testing.T) {
 		}
 	}
 }
+
+// TestSequenceCache: with CACHE 10 a session takes ten values at once, so
+// a second session continues after them, as in PostgreSQL.
+func TestSequenceCache(t *testing.T) {
+	a, _, _ := newWriteSession(t)
+	run(t, a, `CREATE SEQUENCE c CACHE 10`)
+	bs, err := a.backend.NewSession(context.Background(), StartupInfo{User: "tester", Database: "icegate"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := bs.(*session)
+	for _, step := range []struct {
+		s    *session
+		want string
+	}{{a, "1"}, {a, "2"}, {b, "11"}, {a, "3"}, {b, "12"}} {
+		if got := queryRows(t, step.s, `SELECT nextval('c')`)[0]; got != step.want {
+			t.Fatalf("nextval %s, want %s", got, step.want)
+		}
+	}
+	if got := queryRows(t, b, `SELECT last_value FROM pg_sequences WHERE sequencename = 'c'`)[0]; got != "20" {
+		t.Fatalf("pg_sequences.last_value %s, want 20 (the end of the values taken)", got)
+	}
+}
