@@ -136,7 +136,8 @@ func columnsRows(ctx context.Context, s *Snapshot, rb *rowBuilder) error {
 				"interval_type", f.IntervalType,
 				"collation_catalog", collCatalog, "collation_schema", collSchema, "collation_name", collName,
 				"udt_catalog", s.Database, "udt_schema", "pg_catalog", "udt_name", f.UDTName,
-				"dtd_identifier", strconv.Itoa(i+1), "is_self_referencing", "NO", "is_identity", "NO",
+				"dtd_identifier", strconv.Itoa(i+1), "is_self_referencing", "NO", "is_identity", yesNo(a.Identity != 0),
+				"identity_generation", identityGeneration(a),
 				"identity_cycle", "NO", "is_generated", "NEVER",
 				"is_updatable", yesNo(relationWritable(r)))
 		}
@@ -247,6 +248,17 @@ func collationCharsetRows(_ context.Context, s *Snapshot, rb *rowBuilder) error 
 	for _, c := range builtinCollations {
 		rb.add("collation_catalog", s.Database, "collation_schema", "pg_catalog", "collation_name", c,
 			"character_set_name", "UTF8")
+	}
+	return nil
+}
+
+// identityGeneration is information_schema.columns.identity_generation.
+func identityGeneration(a Attribute) any {
+	switch a.Identity {
+	case 'a':
+		return "ALWAYS"
+	case 'd':
+		return "BY DEFAULT"
 	}
 	return nil
 }

@@ -69,6 +69,8 @@ func pgFills() map[string]fillFunc {
 
 		"pg_stat_progress_procedure": procedureProgressFill,  // icegate_shapes.go
 		"pg_prepared_statements":     preparedStatementsFill, // pg_prepared.go
+		"pg_sequence":                sequenceFill,           // pg_sequence.go
+		"pg_sequences":               sequencesFill,
 	}
 }
 
@@ -202,7 +204,7 @@ func attributeRow(w *rowWriter, rel uint32, a Attribute, num int16) {
 	w.add("attrelid", rel, "attname", a.Name, "atttypid", a.Type, "attstattarget", int32(-1),
 		"attlen", size, "attnum", num, "attndims", ndims, "attcacheoff", int32(-1),
 		"atttypmod", a.Typmod, "attbyval", byVal, "attalign", align, "attstorage", storage,
-		"attnotnull", a.NotNull, "atthasdef", a.Default != "", "attislocal", true,
+		"attnotnull", a.NotNull, "atthasdef", a.Default != "", "attislocal", true, "attidentity", identityChar(a),
 		"attcollation", collation)
 }
 
@@ -216,4 +218,12 @@ func alignOf(size int16) string {
 		return "d"
 	}
 	return "i"
+}
+
+// identityChar is pg_attribute.attidentity ("" for other columns).
+func identityChar(a Attribute) string {
+	if a.Identity == 0 {
+		return ""
+	}
+	return string(a.Identity)
 }

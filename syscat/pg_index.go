@@ -62,6 +62,7 @@ func indexesFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 // each of its table's columns.
 func dependFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 	for _, r := range s.Relations {
+		sequenceDepends(r, w) // pg_sequence.go
 		if r.Kind == 'v' && !r.System {
 			// As PostgreSQL records a view: its _RETURN rule is part of
 			// it, and depends on each relation the query reads (pg_dump

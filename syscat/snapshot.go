@@ -73,6 +73,8 @@ type Relation struct {
 	// information_schema (Table set).
 	System bool
 	Table  *Table
+	// Sequence describes a sequence (Kind 'S'; pg_sequence.go).
+	Sequence *Sequence
 }
 
 // Attribute is a column of a relation.
@@ -84,6 +86,12 @@ type Attribute struct {
 	Comment string
 	// Default is the column's default as SQL text, "" when none.
 	Default string
+	// Identity is pg_attribute.attidentity: 'a' GENERATED ALWAYS, 'd' BY
+	// DEFAULT, 0 for other columns.
+	Identity byte
+	// Sequence is the sequence (a qualified SQL name) an identity or
+	// serial column takes its values from, "" for other columns.
+	Sequence string
 }
 
 // Setting is one row of pg_settings / SHOW ALL.

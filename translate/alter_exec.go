@@ -100,7 +100,7 @@ type propertyEdit struct {
 func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.TableMetadata, e *ddl.SchemaEdit, props *propertyEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
 	switch cmd.Subtype {
 	case pg.AlterTableType_AT_AddColumn:
-		ns, err := s.addColumn(ctx, ps, m, e, cmd)
+		ns, err := s.addColumn(ctx, ps, m, e, props, cmd)
 		if cd := cmd.GetDef().GetColumnDef(); err == nil && cd != nil {
 			err = props.rec.Added(e, cd.Colname, cd.TypeName)
 		}
@@ -132,6 +132,8 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 		return nil, props.rec.Retype(e, cmd.Name, cd.TypeName, to)
 	case pg.AlterTableType_AT_DropNotNull:
 		return nil, e.DropNotNull(cmd.Name)
+	case pg.AlterTableType_AT_ColumnDefault:
+		return s.alterColumnDefault(ctx, ps, m, e, props, cmd) // defaults_table.go
 	case pg.AlterTableType_AT_SetNotNull:
 		return nil, pgerr.Unsupported("ALTER COLUMN ... SET NOT NULL").
 			WithHint("Iceberg cannot make an optional column required: existing data files may hold nulls.")
@@ -175,7 +177,7 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 }
 
 // addColumn applies ADD COLUMN [IF NOT EXISTS] c type [NULL] [DEFAULT const].
-func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.TableMetadata, e *ddl.SchemaEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
+func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.TableMetadata, e *ddl.SchemaEdit, props *propertyEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
 	cd := cmd.GetDef().GetColumnDef()
 	if cd == nil {
 		return nil, pgerr.NotYet("this ADD form")
@@ -194,6 +196,12 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 			return nil, pgerr.Unsupported("ADD COLUMN ... NOT NULL").
 				WithHint("Existing rows have no value for a new column: add it without NOT NULL.")
 		case pg.ConstrType_CONSTR_DEFAULT:
+			if !constantDefault(con.RawExpr) { // defaults_table.go
+				if err := s.addColumnDefaultExpr(ctx, ps, f, con.RawExpr, props); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			v, err := s.columnDefault(ctx, ps, f, con.RawExpr)
 			if err != nil {
 				return nil, err

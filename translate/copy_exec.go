@@ -163,6 +163,9 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 	if conv != nil {
 		conv.fields = schema.Fields
 	}
+	if err == nil {
+		err = conv.bindDefaults(ctx, s, st.ps, t) // defaults_copy.go
+	}
 	if err != nil {
 		return "", err
 	}
@@ -226,6 +229,9 @@ type copyConverter struct {
 	progs  []expr.Program
 	copied map[int]int // table column -> copied column
 	fields []catalog.NestedField
+	// filled computes the defaults kept in the table's properties of the
+	// columns the COPY does not name (defaults_copy.go).
+	filled map[int]expr.Program
 }
 
 func newCopyConverter(st *copyFromStatement, cols []bind.Column, opts expr.CompileOptions) (*copyConverter, error) {
@@ -327,6 +333,9 @@ func (c *copyConverter) convert(ctx context.Context, rows [][]*string, src CopyS
 // fill is the column of table column i, which the COPY does not name: its
 // write default or NULL.
 func (c *copyConverter) fill(ctx context.Context, i int, in arrow.RecordBatch) (arrow.Array, error) {
+	if p, ok := c.filled[i]; ok {
+		return p.Eval(ctx, in)
+	}
 	f := c.fields[i]
 	if f.WriteDefault == nil || catalog.Primitive(f.Type) == nil {
 		return array.MakeArrayOfNull(expr.Allocator(ctx), c.cols[i].Arrow, int(in.NumRows())), nil

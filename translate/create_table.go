@@ -25,6 +25,9 @@ type createTable struct {
 	// created on first use.
 	defaultSchema bool
 	items         []parse.PartitionItem // partitioning, bound against the schema at create
+	// defs are the defaults kept in properties: serial and identity
+	// columns, expressions (defaults_table.go).
+	defs tableDefaults
 }
 
 // tableIdent resolves the namespace a table name creates or names in DDL.
@@ -100,7 +103,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 		}
 		seen[cd.Colname] = true
 		f := catalog.NestedField{ID: ids.Next(), Name: cd.Colname}
-		if f.Type, err = ddl.IcebergTypeOf(cd.TypeName, x, ids); err != nil {
+		if f.Type, err = ddl.IcebergTypeOf(ct.defs.columnType(cd, f.ID), x, ids); err != nil {
 			return nil, err
 		}
 		if t, ok, err := ddl.RecordedTypeOf(cd.TypeName, f.Type); err != nil {
@@ -122,7 +125,18 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 					return nil, pgerr.New(pgerr.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", cs.Relation.Relname)
 				}
 				primary = []string{cd.Colname}
+			case pg.ConstrType_CONSTR_IDENTITY:
+				f.Required = true
+				if err := ct.defs.addIdentity(f, con); err != nil { // defaults_table.go
+					return nil, err
+				}
 			case pg.ConstrType_CONSTR_DEFAULT:
+				if !constantDefault(con.RawExpr) {
+					if err := s.addDefaultExpr(ctx, ps, &ct.defs, f, con.RawExpr); err != nil {
+						return nil, err
+					}
+					continue
+				}
 				v, err := s.columnDefault(ctx, ps, f, con.RawExpr)
 				if err != nil {
 					return nil, err
@@ -135,6 +149,9 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 			default:
 				return nil, pgerr.NotYetPlural("column constraints other than NOT NULL and PRIMARY KEY")
 			}
+		}
+		if ct.defs.isSerial(f.ID) {
+			f.Required = true
 		}
 		if x != nil {
 			f.Doc = x.Comments[cd.Colname]
@@ -160,6 +177,9 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 	}
 	ct.setSchema(schema, rec)
 	if ct.spec.Spec, err = ddl.PartitionSpecOf(ct.items, ct.spec.Schema); err != nil {
+		return nil, err
+	}
+	if err := s.finishTableDefaults(ctx, ct, &ct.defs); err != nil {
 		return nil, err
 	}
 	return ct, nil

@@ -53,7 +53,10 @@ func (s *session) prepareCreateTable(ps parse.Stmt, cs *pg.CreateStmt, x *parse.
 				return nil, err
 			}
 		}
-		_, notices, err := s.createTable(ctx, mc, ct)
+		t, notices, err := s.createTable(ctx, mc, ct)
+		if err == nil && t != nil {
+			err = s.createOwnedSequences(ctx, mc, t, &ct.defs) // defaults_table.go
+		}
 		return notices, err
 	}}, nil
 }
@@ -157,8 +160,14 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 				if err != nil {
 					return nil, err
 				}
+				if isSequence(t) {
+					return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", tn.Name).WithHint("Use DROP SEQUENCE to remove a sequence.")
+				}
 				if err := mc.DropTable(ctx, t.Ident, purge); err != nil {
 					return nil, catalogError(err, kindTable, tn.Written)
+				}
+				if err := s.dropOwnedSequences(ctx, mc, t); err != nil { // seq_ddl.go
+					return nil, err
 				}
 			}
 			return notices, nil
@@ -223,16 +232,20 @@ func (s *session) dropTablesIn(ctx context.Context, mc catalog.MutableCatalog, n
 	if err != nil {
 		return 0, catalogError(err, kindSchema, strings.Join(ns, "."))
 	}
+	n := len(ids)
 	for _, id := range ids {
 		if err := ctx.Err(); err != nil {
 			return 0, err
+		}
+		if ownedSequence(ctx, mc, id) { // seq_ddl.go: dropped with its table, not counted
+			n--
 		}
 		if err := mc.DropTable(ctx, id, false); err != nil && !errors.Is(err, catalog.ErrNotFound) {
 			return 0, catalogError(err, kindTable, id.Name)
 		}
 		slog.Debug("dropped table by DROP SCHEMA CASCADE", "table", id.Name)
 	}
-	return len(ids), nil
+	return n, nil
 }
 
 // tableNameOfList reads a table name given as a list of strings (DROP).

@@ -49,7 +49,7 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 		log = slog.Default()
 	}
 	b := &backend{cat: cat, log: log, started: time.Now(), maxMem: opts.MaxStatementMem,
-		sysFuncs: sysfunc.Builtins()}
+		sysFuncs: withSequenceFuncs(sysfunc.Builtins())}
 	if b.maxMem <= 0 {
 		b.maxMem = DefaultMaxStatementMem()
 	}
@@ -123,6 +123,8 @@ type session struct {
 	notify func(Notice)
 	// tx is the open transaction block, nil outside one (tx.go).
 	tx *txBlock
+	// seq holds the sequence values this session took (seq.go).
+	seq seqSession
 	// cursors are the open cursors by name (cursor.go).
 	cursors map[string]*cursor
 	// prepared are the statements of SQL PREPARE by name (prepare_stmt.go).

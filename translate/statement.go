@@ -78,9 +78,16 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 		return s.prepareCreateSchema(x.CreateSchemaStmt, ps.Extras)
 	case *pg.Node_ViewStmt:
 		return s.prepareCreateView(ps, x.ViewStmt)
+	case *pg.Node_CreateSeqStmt:
+		return s.prepareCreateSequence(x.CreateSeqStmt) // seq_ddl.go
+	case *pg.Node_AlterSeqStmt:
+		return s.prepareAlterSequence(x.AlterSeqStmt)
 	case *pg.Node_DropStmt:
 		if x.DropStmt.RemoveType == pg.ObjectType_OBJECT_VIEW {
 			return s.prepareDropView(x.DropStmt)
+		}
+		if x.DropStmt.RemoveType == pg.ObjectType_OBJECT_SEQUENCE {
+			return s.prepareDropSequence(x.DropStmt)
 		}
 		return s.prepareDrop(x.DropStmt, ps.Extras)
 	case *pg.Node_RenameStmt:

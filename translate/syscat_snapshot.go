@@ -119,6 +119,7 @@ func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error
 		}
 	}
 	snap.Index()
+	unqualifyVisibleSequences(snap) // defaults_syscat.go
 	return snap, nil
 }
 
@@ -161,6 +162,7 @@ func sysTableRelation(ns string, t *catalog.Table) *syscat.Relation {
 		r.Bytes = summaryOr(snap.Summary, "total-files-size")
 		r.Files = summaryOr(snap.Summary, "total-data-files")
 	}
+	sysDefaults(r, t) // defaults_syscat.go
 	return r
 }
 

@@ -19,8 +19,8 @@ import (
 // session appends meanwhile makes it fail with 40001 (serializable), so it
 // never leaves rows behind unnoticed.
 func (s *session) prepareTruncate(t *pg.TruncateStmt) (Statement, error) {
-	// RESTART IDENTITY has nothing to restart (no sequences); CASCADE
-	// nothing to follow (no foreign keys).
+	// RESTART IDENTITY restarts the sequences the tables' columns own
+	// (seq_ddl.go); CASCADE has nothing to follow (no foreign keys).
 	names := make([]parse.TableName, len(t.Relations))
 	for i, n := range t.Relations {
 		rv := n.GetRangeVar()
@@ -29,12 +29,13 @@ func (s *session) prepareTruncate(t *pg.TruncateStmt) (Statement, error) {
 		}
 		names[i] = parse.TableNameOf(rv)
 	}
-	return &truncateStatement{sess: s, names: names}, nil
+	return &truncateStatement{sess: s, names: names, restart: t.RestartSeqs}, nil
 }
 
 type truncateStatement struct {
-	sess  *session
-	names []parse.TableName
+	sess    *session
+	names   []parse.TableName
+	restart bool
 }
 
 func (t *truncateStatement) ParamTypes() []uint32      { return nil }
@@ -53,6 +54,11 @@ func (t *truncateStatement) Execute(ctx context.Context, params []*string) (Rows
 		}
 		if err := s.truncate(ctx, mc, tbl); err != nil {
 			return nil, err
+		}
+		if t.restart {
+			if err := s.restartOwnedSequences(ctx, tbl); err != nil {
+				return nil, err
+			}
 		}
 	}
 	s.markQueried()

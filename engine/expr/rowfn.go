@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -32,10 +33,18 @@ func (n *rowFnNode) eval(ev *evalCtx) (vec, error) {
 		vs[i] = v
 	}
 	rows, c := outLen(ev, vs)
+	if c && volatile[n.name] {
+		// A volatile function (nextval, gen_random_uuid) gives each row
+		// its own value even when its arguments are constants.
+		rows, c = ev.n, false
+	}
 	b := array.NewBuilder(ev.mem, n.t)
 	defer b.Release()
 	vals := make([]any, len(vs))
+	left := &rowsLeft{}
+	ctx := context.WithValue(ev.ctx, rowsLeftKey{}, left)
 	for i := 0; i < rows; i++ {
+		left.n = rows - i
 		if i&1023 == 0 {
 			if err := ev.ctx.Err(); err != nil {
 				return vec{}, err
@@ -48,7 +57,7 @@ func (n *rowFnNode) eval(ev *evalCtx) (vec, error) {
 			}
 			vals[j] = x
 		}
-		r, err := n.fn(ev.ctx, vals)
+		r, err := n.fn(ctx, vals)
 		if err != nil {
 			return vec{}, err
 		}
@@ -61,6 +70,21 @@ func (n *rowFnNode) eval(ev *evalCtx) (vec, error) {
 		}
 	}
 	return vec{arr: b.NewArray(), c: c}, nil
+}
+
+type rowsLeftKey struct{}
+
+type rowsLeft struct{ n int }
+
+// RowsLeft is, inside a row-by-row Go function (Call.Go), how many rows of
+// the batch being evaluated are left, the current one included; 1 outside
+// one. A function that takes something per row from a shared source (a
+// sequence's nextval) takes the batch's share at once.
+func RowsLeft(ctx context.Context) int {
+	if l, ok := ctx.Value(rowsLeftKey{}).(*rowsLeft); ok && l.n > 0 {
+		return l.n
+	}
+	return 1
 }
 
 // goValue returns row i of a in its Go form (nil for NULL; lists as []any).

@@ -17,7 +17,7 @@ set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-all=(psql jdbc psycopg2 psycopg3 sqlalchemy node odbc)
+all=(psql jdbc psycopg2 psycopg3 sqlalchemy node odbc gorm)
 if [[ $# -gt 0 ]]; then scenarios=("$@"); else scenarios=("${all[@]}"); fi
 # Debian's python3 has the Debian client packages; a python earlier on the
 # PATH (a virtualenv, pyenv) may not.
@@ -105,6 +105,7 @@ scenario_node() {
 		node "$work/node/scenario.js"
 }
 scenario_odbc() { bash "$here/odbc/scenario.sh" "$work/odbc"; }
+scenario_gorm() { (cd "$here/gorm" && go run .); } # modules through the Go proxy
 
 requirements() {
 	case "$1" in
@@ -117,6 +118,7 @@ requirements() {
 		"$python" -c "import $mod" 2>/dev/null || { echo "python module $mod"; return 1; }
 		;;
 	node) needs node npm ;;
+	gorm) needs go ;;
 	odbc) needs isql && { compgen -G '/usr/lib/*/odbc/psqlodbcw.so' >/dev/null || { echo psqlodbcw.so; return 1; }; } ;;
 	*) echo "no scenario named $1"; return 1 ;;
 	esac

@@ -37,8 +37,6 @@ func (b *Binder) BindInsert(ins *pg.InsertStmt) (*InsertPlan, error) {
 		return nil, pgerr.NotYet("INSERT ... ON CONFLICT")
 	case len(ins.ReturningList) > 0:
 		return nil, pgerr.NotYet("INSERT ... RETURNING")
-	case ins.Override != pg.OverridingKind_OVERRIDING_NOT_SET:
-		return nil, pgerr.NotYet("OVERRIDING in INSERT")
 	}
 	if ins.WithClause != nil {
 		pop, err := b.pushWith(ins.WithClause)
@@ -79,9 +77,17 @@ func (b *Binder) bindInsertRows(ins *pg.InsertStmt) (*InsertPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	defs, err := b.tableDefaults(t, p.Schema, p.Cols) // defaults.go
+	if err != nil {
+		return nil, err
+	}
+	ignore, err := b.identityCheck(t, p.Schema, ins, b.givenTargets(ins, targets))
+	if err != nil {
+		return nil, err
+	}
 	sel := ins.SelectStmt.GetSelectStmt()
 	if sel == nil { // DEFAULT VALUES
-		p.Values = [][]expr.Expr{p.defaults()}
+		p.Values = [][]expr.Expr{defs}
 		return p, nil
 	}
 	if len(sel.ValuesLists) > 0 && len(sel.SortClause) == 0 && sel.LimitCount == nil && sel.LimitOffset == nil {
@@ -90,9 +96,9 @@ func (b *Binder) bindInsertRows(ins *pg.InsertStmt) (*InsertPlan, error) {
 			if err := b.checkInsertArity(len(items), len(targets), len(ins.Cols) > 0, NodeLocation(n)); err != nil {
 				return nil, err
 			}
-			row := p.defaults()
+			row := cloneRow(defs)
 			for i, it := range items {
-				if it.GetSetToDefault() != nil {
+				if it.GetSetToDefault() != nil || ignore[targets[i]] {
 					continue
 				}
 				if containsAggregate(it) {
@@ -124,8 +130,11 @@ func (b *Binder) bindInsertRows(ins *pg.InsertStmt) (*InsertPlan, error) {
 		return nil, err
 	}
 	p.Sel = qp
-	p.Project = p.defaults()
+	p.Project = defs
 	for i, c := range qp.Cols {
+		if ignore[targets[i]] {
+			continue
+		}
 		x := Bound{E: &expr.Col{Idx: i, Name: c.Name, T: qp.Output[i].Type()}, T: plan.Type{OID: c.TypeOID, Typmod: c.Typmod}}
 		loc := NodeLocation(ins.SelectStmt)
 		if len(sel.TargetList) == len(qp.Cols) {
@@ -192,14 +201,31 @@ func (b *Binder) checkInsertArity(exprs, targets int, explicit bool, loc int32) 
 	return nil
 }
 
-// defaults is a row of every column's value when not given: its write
-// default, else NULL.
-func (p *InsertPlan) defaults() []expr.Expr {
-	row := make([]expr.Expr, len(p.Cols))
-	for i, c := range p.Cols {
-		row[i] = WriteDefault(p.Schema.Fields[i], c.Arrow)
+// givenTargets are the target columns an INSERT gives a value other than
+// DEFAULT in some row (all of them for INSERT ... SELECT).
+func (b *Binder) givenTargets(ins *pg.InsertStmt, targets []int) []int {
+	sel := ins.SelectStmt.GetSelectStmt()
+	if sel == nil {
+		return nil
 	}
-	return row
+	if len(sel.ValuesLists) == 0 {
+		return targets
+	}
+	given := map[int]bool{}
+	for _, n := range sel.ValuesLists {
+		for i, it := range n.GetList().GetItems() {
+			if i < len(targets) && it.GetSetToDefault() == nil {
+				given[targets[i]] = true
+			}
+		}
+	}
+	var out []int
+	for _, c := range targets {
+		if given[c] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // WriteDefault is the value a write gives a column it does not name: the

@@ -137,9 +137,9 @@ func (b *Binder) bindMergeClause(m *mergeBinding, c *mergeClause, w *pg.MergeWhe
 // bindMergeInsert binds INSERT [(cols)] VALUES (...) | DEFAULT VALUES.
 func (b *Binder) bindMergeInsert(m *mergeBinding, c *mergeClause, w *pg.MergeWhenClause) error {
 	cols := m.tgt.cols
-	c.values = make([]expr.Expr, len(cols))
-	for i, col := range cols {
-		c.values[i] = WriteDefault(m.tgt.schema.Fields[i], col.Arrow)
+	var err error
+	if c.values, err = b.tableDefaults(m.tgt.table, m.tgt.schema, cols); err != nil {
+		return err
 	}
 	targets := make([]int, 0, len(cols))
 	if len(w.TargetList) == 0 {
@@ -194,7 +194,7 @@ func (b *Binder) bindMergeInsert(m *mergeBinding, c *mergeClause, w *pg.MergeWhe
 func (b *Binder) mergeValue(m *mergeBinding, i int, n *pg.Node) (expr.Expr, error) {
 	col := m.tgt.cols[i]
 	if n.GetSetToDefault() != nil {
-		return WriteDefault(m.tgt.schema.Fields[i], col.Arrow), nil
+		return b.ColumnDefault(m.tgt.table, m.tgt.schema.Fields[i], col)
 	}
 	x, err := b.Expr(n)
 	if err != nil {

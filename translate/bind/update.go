@@ -121,6 +121,9 @@ func (b *Binder) bindSet(tg *dmlTarget, list []*pg.Node) ([]expr.Expr, []bool, e
 			}
 			x, loc = multi[mr.Colno-1].x, multi[mr.Colno-1].loc
 		} else if val.GetSetToDefault() == nil {
+			if err := alwaysIdentityUpdate(tg.table, tg.schema.Fields[i]); err != nil { // defaults.go
+				return nil, nil, b.ErrAt(err, rt.Location)
+			}
 			e, err := b.Expr(val)
 			if err != nil {
 				return nil, nil, err
@@ -128,7 +131,11 @@ func (b *Binder) bindSet(tg *dmlTarget, list []*pg.Node) ([]expr.Expr, []bool, e
 			x = &e
 		}
 		if x == nil {
-			values[i] = WriteDefault(tg.schema.Fields[i], c.Arrow)
+			d, err := b.ColumnDefault(tg.table, tg.schema.Fields[i], c)
+			if err != nil {
+				return nil, nil, err
+			}
+			values[i] = d
 			continue
 		}
 		v, err := b.Assign(*x, c, loc)

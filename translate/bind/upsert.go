@@ -36,9 +36,6 @@ var UpsertCardinality = cardinalityError{
 // without identifier fields) every row is an insert and the plan reads no
 // table rows.
 func (b *Binder) BindUpsert(ins *pg.InsertStmt) (*DMLPlan, error) {
-	if ins.Override != pg.OverridingKind_OVERRIDING_NOT_SET {
-		return nil, pgerr.NotYet("OVERRIDING in INSERT")
-	}
 	if ins.WithClause != nil {
 		// The WITH queries are visible to the proposed rows, SET, WHERE
 		// and RETURNING.

@@ -36,7 +36,11 @@ func (b *Binder) bindConflictUpdate(u *upsert) ([]expr.Expr, expr.Expr, error) {
 			return nil, nil, err
 		}
 		if val.GetSetToDefault() != nil {
-			set[i] = WriteDefault(tg.schema.Fields[i], tg.cols[i].Arrow)
+			d, err := b.ColumnDefault(tg.table, tg.schema.Fields[i], tg.cols[i])
+			if err != nil {
+				return nil, nil, err
+			}
+			set[i] = d
 			continue
 		}
 		b.where = "UPDATE"
