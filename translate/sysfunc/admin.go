@@ -103,7 +103,7 @@ func bindSignalBackend(terminate bool) sysBind {
 			pid, _ := bind.ToInt64(a[0])
 			if len(a) == 2 {
 				if t, _ := bind.ToInt64(a[1]); t < 0 {
-					return nil, pgerr.New(pgerr.InvalidParameterValue, "\"timeout\" must not be negative")
+					return nil, pgerr.New(pgerr.NumericValueOutOfRange, "\"timeout\" must not be negative")
 				}
 			}
 			if terminate {
