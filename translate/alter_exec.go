@@ -126,6 +126,8 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 	case pg.AlterTableType_AT_SetNotNull:
 		return nil, pgerr.Unsupported("ALTER COLUMN ... SET NOT NULL").
 			WithHint("Iceberg cannot make an optional column required: existing data files may hold nulls.")
+	case pg.AlterTableType_AT_ChangeOwner:
+		return nil, s.setOwner(props, cmd) // alter_owner.go
 	case pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions:
 		for _, o := range cmd.GetDef().GetList().GetItems() {
 			d := o.GetDefElem()

@@ -80,3 +80,13 @@ SELECT pg_advisory_lock(NULL);
 SELECT pg_advisory_lock('x');
 SELECT count(*) FROM pg_stat_activity WHERE pid = pg_backend_pid() AND state = 'active';
 SELECT query FROM pg_stat_activity WHERE pid = pg_backend_pid();
+-- ALTER ... OWNER TO, as pg_dump writes it
+CREATE TABLE pga.owned (a int);
+ALTER TABLE pga.owned OWNER TO CURRENT_USER;
+SELECT tableowner = current_user FROM pg_tables WHERE schemaname = 'pga' AND tablename = 'owned';
+ALTER TABLE pga.owned OWNER TO public;
+ALTER TABLE IF EXISTS pga.nope OWNER TO CURRENT_USER;
+ALTER TABLE pga.nope OWNER TO CURRENT_USER;
+ALTER SCHEMA pga OWNER TO CURRENT_USER;
+ALTER SCHEMA nope OWNER TO CURRENT_USER;
+DROP TABLE pga.owned;
