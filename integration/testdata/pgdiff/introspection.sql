@@ -43,3 +43,19 @@ SELECT s_p.nspname AS parentschema, t_p.relname AS parenttable, unnest(( select 
 SELECT u.id, unnest((SELECT array_agg(y ORDER BY y) FROM pgi.w WHERE y <= u.id)) AS a, unnest((SELECT array_agg(x ORDER BY x) FROM pgi.v WHERE x >= u.id)) AS b FROM pgi.u ORDER BY 1, 2, 3;
 SELECT u.id, unnest(ARRAY[1, 2]) AS a, unnest((SELECT array_agg(x ORDER BY x) FROM pgi.v WHERE x >= u.id)) AS b, unnest((SELECT array_agg(y ORDER BY y) FROM pgi.w WHERE y < u.id)) AS c FROM pgi.u ORDER BY 1, 2, 3, 4;
 SELECT u.id, generate_series(1, (SELECT count(*) FROM pgi.v WHERE v.x = u.id)::int) AS g, unnest((SELECT array_agg(tag ORDER BY tag) FROM pgi.v WHERE v.x = u.id)) AS t FROM pgi.u ORDER BY 1, 2, 3;
+-- psql's \sf and \df+: pg_get_functiondef and pg_get_function_sqlbody
+SELECT pg_get_functiondef('upper(text)'::regprocedure);
+-- known: icegate's pg_proc lacks the planner support functions SUPPORT names
+SELECT pg_get_functiondef('generate_series(int, int)'::regprocedure);
+SELECT pg_get_functiondef('now()'::regprocedure);
+SELECT pg_get_functiondef('random()'::regprocedure);
+-- known: icegate's pg_proc lacks the planner support functions SUPPORT names
+SELECT pg_get_functiondef('row_number()'::regprocedure);
+SELECT pg_get_functiondef('int4eq(int4, int4)'::regprocedure);
+-- known: icegate's pg_proc lists only the functions it has, and not information_schema's
+SELECT pg_get_functiondef(p.oid) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'information_schema' AND p.proname = '_pg_expandarray';
+SELECT pg_get_functiondef('sum(int4)'::regprocedure);
+SELECT pg_get_functiondef(0) IS NULL, pg_get_function_sqlbody('upper(text)'::regprocedure) IS NULL, pg_get_function_sqlbody(0) IS NULL;
+SELECT p.proname, pg_get_functiondef(p.oid) FROM pg_proc p WHERE p.oid IN (870, 871, 1081, 1317, 1394, 1705, 2026, 1299) ORDER BY p.oid;
+SELECT p.proname, COALESCE(pg_get_function_sqlbody(p.oid), p.prosrc) FROM pg_proc p WHERE p.proname IN ('generate_series', 'json_build_object') ORDER BY p.oid;
+SELECT count(*) FROM pg_proc p WHERE p.prokind <> 'a' AND pg_get_functiondef(p.oid) IS NULL;
