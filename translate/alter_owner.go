@@ -7,6 +7,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/parse"
 )
 
 // ALTER ... OWNER TO, which pg_dump writes after every object it creates.
@@ -44,6 +45,31 @@ func (s *session) setOwner(props *propertyEdit, cmd *pg.AlterTableCmd) error {
 	}
 	props.set[ownerProperty] = s.roleName(r)
 	return nil
+}
+
+// viewOwnerOnly reports whether ALTER TABLE only changes the owner, which
+// PostgreSQL allows on a view too (pg_dump writes it so).
+func viewOwnerOnly(as *pg.AlterTableStmt) bool {
+	for _, n := range as.Cmds {
+		if n.GetAlterTableCmd().GetSubtype() != pg.AlterTableType_AT_ChangeOwner {
+			return false
+		}
+	}
+	return len(as.Cmds) > 0
+}
+
+// alterViewOwner is ALTER TABLE v OWNER TO r on a view: the view must
+// exist (else notFound, the error for the missing table); icegate's views
+// keep no owner, so nothing changes.
+func (s *session) alterViewOwner(ctx context.Context, as *pg.AlterTableStmt, notFound error) ([]Notice, error) {
+	v, err := s.ResolveView(ctx, parse.TableNameOf(as.Relation))
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return nil, notFound
+	}
+	return nil, nil
 }
 
 // prepareAlterOwner prepares ALTER SCHEMA | VIEW ... OWNER TO (ALTER TABLE's
