@@ -192,6 +192,17 @@ func TestAdvisoryLocks(t *testing.T) {
 	try(b, `SELECT pg_try_advisory_xact_lock(3)`, true)
 	try(a, `SELECT pg_try_advisory_xact_lock(3)`, true)
 
+	// As golang-migrate locks: the key a parameter.
+	if _, err := a.Exec(ctx, `SELECT pg_advisory_lock($1)`, int64(-3620589442)); err != nil {
+		t.Fatalf("pg_advisory_lock($1): %v", err)
+	}
+	if got := adminOne[bool](t, b, `SELECT pg_try_advisory_lock($1)`, int64(-3620589442)); got {
+		t.Error("pg_try_advisory_lock($1) got a lock another session holds")
+	}
+	if got := adminOne[bool](t, a, `SELECT pg_advisory_unlock($1)`, int64(-3620589442)); !got {
+		t.Error("pg_advisory_unlock($1) of a held lock returned false")
+	}
+
 	// A lock wait ends with a cancel, and a closed session's locks go.
 	exec(a, `SELECT pg_advisory_lock(4)`)
 	go func() { _, err := b.Exec(ctx, `SELECT pg_advisory_lock(4)`); done <- err }()

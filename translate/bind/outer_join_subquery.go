@@ -20,14 +20,23 @@ import (
 // oid FROM pg_class WHERE relname = c.table_name)`, the right one for
 // `... ON v.x = u.id AND EXISTS (SELECT 1 FROM w WHERE w.y = v.x)`. The
 // condition then reads the result columns like any other column of its
-// inputs. A subquery that reads columns of both inputs has no such place
-// and stays unsupported.
+// inputs. A subquery that reads columns of both inputs has no such place:
+// a LEFT JOIN then runs as a dependent join, its right side planned again
+// for each left row with the subqueries over it; other outer joins report
+// it as not supported.
 
 // placeOuterJoinSubqueries puts each pending join of an outer join's
 // condition over the input whose columns it reads and returns the join
 // with the condition.
 func (b *Binder) placeOuterJoinSubqueries(j *plan.Join, cond expr.Expr, pending []pendingJoin) (plan.Rel, error) {
 	left, right := plan.SetOf(j.Left.OutCols()), plan.SetOf(j.Right.OutCols())
+	if j.Typ == plan.JoinLeft {
+		for _, p := range pending {
+			if r := pendingReads(p); r.Intersects(left) && r.Intersects(right) {
+				return dependentLeftJoin(j, cond, pending), nil
+			}
+		}
+	}
 	for _, p := range pending {
 		if p.srf != nil {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in JOIN conditions")
@@ -49,6 +58,20 @@ func (b *Binder) placeOuterJoinSubqueries(j *plan.Join, cond expr.Expr, pending 
 	}
 	j.Cond = cond
 	return j, nil
+}
+
+// dependentLeftJoin is j, a LEFT JOIN whose condition holds a subquery
+// reading both inputs, as a dependent join: for each left row, the right
+// rows the condition (its subqueries evaluated over the right input with
+// the left row's values) keeps, or one null-extended row (lower/apply.go).
+func dependentLeftJoin(j *plan.Join, cond expr.Expr, pending []pendingJoin) plan.Rel {
+	r := j.Right
+	for _, p := range pending {
+		r = wrapPending(r, p)
+	}
+	j.Right = &plan.Filter{In: r, Pred: cond}
+	j.Cond, j.Apply = nil, true
+	return j
 }
 
 // pendingReads is the set of columns a pending join reads from the input

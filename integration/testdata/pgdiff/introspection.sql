@@ -26,6 +26,15 @@ SELECT u.id, v.tag FROM pgi.u RIGHT JOIN pgi.v ON v.x = u.id AND u.name IN (SELE
 SELECT u.id, v.tag FROM pgi.u RIGHT JOIN pgi.v ON v.x = u.id AND EXISTS (SELECT 1 FROM pgi.w WHERE w.y = v.x) ORDER BY 1, 2;
 SELECT u.id, v.tag FROM pgi.u FULL JOIN pgi.v ON v.x = u.id AND u.id IN (SELECT y FROM pgi.w) ORDER BY 1, 2;
 SELECT u.id, v.tag, w.y FROM pgi.u LEFT JOIN pgi.v ON v.x = u.id AND v.tag IN (SELECT tag FROM pgi.v WHERE x = 2) LEFT JOIN pgi.w ON w.y = u.id AND w.y = (SELECT max(x) FROM pgi.v WHERE x < 3) ORDER BY 1, 2, 3;
+-- subqueries reading both inputs of a LEFT JOIN: a dependent join
+SELECT u.id, v.tag FROM pgi.u LEFT JOIN pgi.v ON v.x = u.id AND v.x IN (SELECT y FROM pgi.w WHERE w.y = u.id) ORDER BY 1, 2;
+SELECT u.id, v.tag FROM pgi.u LEFT JOIN pgi.v ON EXISTS (SELECT 1 FROM pgi.w WHERE w.y = u.id + v.x) ORDER BY 1, 2;
+SELECT u.id, v.tag FROM pgi.u LEFT JOIN pgi.v ON v.x = (SELECT max(y) FROM pgi.w WHERE w.y <= u.id) AND v.tag <> (SELECT min(tag) FROM pgi.v v2 WHERE v2.x = v.x) ORDER BY 1, 2;
+-- known: an aggregate subquery reading both inputs fails in the dependent join (0A000 struct<>)
+SELECT u.id, count(v.tag) FROM pgi.u LEFT JOIN pgi.v ON (SELECT count(*) FROM pgi.w WHERE w.y BETWEEN u.id AND v.x) > 0 GROUP BY u.id ORDER BY 1;
+SELECT u.id, v.tag FROM pgi.u LEFT JOIN pgi.v ON v.x = u.id AND u.id NOT IN (SELECT y FROM pgi.w WHERE y IS NOT NULL AND y <> v.x) ORDER BY 1, 2;
+-- known: only a LEFT JOIN runs subqueries reading both inputs (0A000)
+SELECT u.id, v.tag FROM pgi.u FULL JOIN pgi.v ON v.x = u.id AND EXISTS (SELECT 1 FROM pgi.w WHERE w.y = u.id + v.x) ORDER BY 1, 2;
 -- Sequelize's showIndex groups by pg_index.indkey, an int2vector
 SELECT i.relname AS name, ix.indisprimary AS primary, ix.indisunique AS unique, ix.indkey AS indkey, array_agg(a.attnum) as column_indexes, array_agg(a.attname) AS column_names, pg_get_indexdef(ix.indexrelid) AS definition FROM pg_class t, pg_class i, pg_index ix, pg_attribute a WHERE t.oid = ix.indrelid AND i.oid = ix.indexrelid AND a.attrelid = t.oid AND t.relkind = 'r' and t.relname = 'users' GROUP BY i.relname, ix.indexrelid, ix.indisprimary, ix.indisunique, ix.indkey ORDER BY i.relname;
 -- grouping and DISTINCT on arrays and vectors: equal when their elements are, NULLs included
