@@ -114,8 +114,8 @@ func (s *session) sessionInfos() []syscat.SessionInfo {
 	return out
 }
 
-// applicationName reads application_name under the session's lock of
-// its settings as seen from another session: the value it last reported.
+// applicationName is the session's application_name as of its last
+// query string, safe to read from other sessions.
 func (s *session) applicationName() string {
 	v, _ := s.appName.Load().(string)
 	return v
