@@ -195,6 +195,99 @@ func TestPgDump(t *testing.T) {
 	})
 }
 
+// pgSourceSetup is a PostgreSQL 15 database TestPgDumpIntoIcegate dumps
+// with pg_dump and loads into icegate: the objects and statements a plain
+// dump holds (schemas and owners, tables of the common types with their
+// rows, defaults, comments, a view, primary keys, unique and foreign
+// keys, an index).
+var pgSourceSetup = []string{
+	`CREATE SCHEMA shop`,
+	`CREATE TABLE shop.items (id bigint NOT NULL, name text, price numeric(10,2), ok boolean, d date,
+		ts timestamp, tstz timestamptz, f float8, r real, i int, u uuid, b bytea, arr int[], tm time, v varchar(20))`,
+	`INSERT INTO shop.items VALUES
+		(1, 'it''s', 1.50, true, '2024-01-02', '2024-01-02 03:04:05.25', '2024-01-02 03:04:05+00', 1.5, 2.5, 3,
+		 '550e8400-e29b-41d4-a716-446655440000', '\xdead', '{1,2,NULL}', '12:00:00', 'x'),
+		(2, E'tab\there\\back ünï', -0.01, false, '1999-12-31', NULL, NULL, '-1e300', NULL, -7, NULL, '\x', '{}', NULL, NULL)`,
+	`CREATE TABLE shop.keyed (id int PRIMARY KEY, v text NOT NULL DEFAULT 'x')`,
+	`INSERT INTO shop.keyed VALUES (1, 'one'), (2, 'two')`,
+	`COMMENT ON TABLE shop.keyed IS 'rows by id'`,
+	`COMMENT ON COLUMN shop.keyed.v IS 'it''s the value'`,
+	`CREATE TABLE shop.child (id int PRIMARY KEY, keyed_id int REFERENCES shop.keyed (id), UNIQUE (keyed_id))`,
+	`INSERT INTO shop.child VALUES (10, 1), (20, NULL)`,
+	`CREATE TABLE public.plain (a int, b text)`,
+	`INSERT INTO public.plain VALUES (1, 'x'), (NULL, NULL)`,
+	`CREATE VIEW shop.cheap AS SELECT id, name FROM shop.items WHERE price < 1`,
+	`CREATE INDEX items_name ON shop.items (name)`,
+}
+
+// TestPgDumpIntoIcegate dumps a PostgreSQL 15 database with pg_dump's
+// plain format and loads it into icegate through psql with ON_ERROR_STOP:
+// every statement must pass, and icegate must then return the rows
+// PostgreSQL does, with the primary keys.
+func TestPgDumpIntoIcegate(t *testing.T) {
+	pgURL := os.Getenv("ICEGATE_TEST_PG")
+	if pgURL == "" {
+		t.Skip("set ICEGATE_TEST_PG to a PostgreSQL server URL to dump a database from; .ci/run does")
+	}
+	pgDump, err := exec.LookPath("pg_dump")
+	if err != nil {
+		t.Fatal("pg_dump is not on PATH")
+	}
+	psql, err := exec.LookPath("psql")
+	if err != nil {
+		t.Fatal("psql is not on PATH")
+	}
+	pg := connectPostgres(t, pgURL)
+	db := fmt.Sprintf("icegate_pgload_%d", time.Now().UnixNano())
+	if _, err := pg.Exec(testCtx(t), "CREATE DATABASE "+db); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = pg.Exec(context.Background(), "DROP DATABASE IF EXISTS "+db) })
+	dbURL := replaceDatabase(t, pgURL, db)
+	src := connectPostgres(t, dbURL)
+	for _, sql := range pgSourceSetup {
+		if _, err := src.Exec(testCtx(t), sql); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, pgDump, "-d", dbURL)
+	cmd.Env = cleanEnv()
+	dump, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pg_dump of PostgreSQL: %v", err)
+	}
+
+	addr := startServer(t, t.TempDir(), serverOpts{})
+	host, port, _ := net.SplitHostPort(addr)
+	load := exec.CommandContext(ctx, psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", host, "-p", port, "-U", "icegate", "-d", "icegate")
+	load.Env = append(cleanEnv(), "PGCONNECT_TIMEOUT=10", "PGSSLMODE=disable")
+	load.Stdin = bytes.NewReader(dump)
+	out, err := load.CombinedOutput()
+	if err != nil {
+		t.Fatalf("loading the dump into icegate: %v\n%s\n--- dump:\n%s", err, out, dump)
+	}
+	// What icegate does not keep, it says.
+	for _, want := range []string{`UNIQUE constraint "child_keyed_id_key" is not kept`, `FOREIGN KEY constraint "child_keyed_id_fkey" is not kept`,
+		`index "items_name" on table "items" is not kept`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("loading the dump did not warn %q:\n%s", want, out)
+		}
+	}
+	query := `SELECT * FROM shop.items ORDER BY id; SELECT * FROM shop.keyed ORDER BY id; SELECT * FROM shop.child ORDER BY id;
+		SELECT * FROM public.plain ORDER BY a; SELECT * FROM shop.cheap ORDER BY id;
+		SELECT obj_description('shop.keyed'::regclass, 'pg_class'), col_description('shop.keyed'::regclass, 2);
+		SELECT tc.table_name, kcu.column_name FROM information_schema.table_constraints tc
+		  JOIN information_schema.key_column_usage kcu USING (constraint_schema, constraint_name)
+		  WHERE tc.constraint_type = 'PRIMARY KEY' AND tc.table_schema = 'shop' ORDER BY 1, 2`
+	got := psqlOutput(t, psql, "-h", host, "-p", port, "-U", "icegate", "-d", "icegate", "-c", query)
+	want := psqlOutput(t, psql, "-d", dbURL, "-c", query)
+	if got != want {
+		t.Errorf("rows in icegate:\n%s\nrows in PostgreSQL:\n%s", got, want)
+	}
+}
+
 // runPgDump runs pg_dump with args against the server at addr and returns
 // the dump; it fails the test on a non-zero exit.
 func runPgDump(t *testing.T, pgDump, addr string, args ...string) string {

@@ -20,6 +20,15 @@ type ProcInfo struct {
 	Volatile     byte   // provolatile: 'i', 's', 'v'
 	Lang         uint32 // prolang: 12 internal, 14 sql
 	Src          string // prosrc
+	// What pg_get_functiondef prints besides: pronamespace, procost,
+	// prorows, prosupport, prosecdef, proleakproof, proparallel, probin.
+	Namespace  uint32
+	Cost, Rows float32
+	Support    uint32
+	SecDef     bool
+	LeakProof  bool
+	Parallel   byte
+	Bin        string
 }
 
 var procsByOID, procsByName = indexProcs()
@@ -38,7 +47,11 @@ func indexProcs() (map[uint32]*ProcInfo, map[string][]*ProcInfo) {
 			ArgNames: c.strs(r, "proargnames"), NArgDefaults: c.int16(r, "pronargdefaults"),
 			Variadic: c.oid(r, "provariadic"), Strict: c.bool(r, "proisstrict"),
 			Volatile: c.char(r, "provolatile"), Lang: c.oid(r, "prolang"), Src: c.str(r, "prosrc"),
+			Namespace: c.oid(r, "pronamespace"), Support: c.oid(r, "prosupport"), SecDef: c.bool(r, "prosecdef"),
+			LeakProof: c.bool(r, "proleakproof"), Parallel: c.char(r, "proparallel"), Bin: c.str(r, "probin"),
 		}
+		p.Cost, _ = c.value(r, "procost").(float32)
+		p.Rows, _ = c.value(r, "prorows").(float32)
 		byOID[p.OID] = p
 		byName[p.Name] = append(byName[p.Name], p)
 	}

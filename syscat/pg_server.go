@@ -66,15 +66,32 @@ func settingsFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 	return nil
 }
 
-// statActivityFill lists the session itself.
+// statActivityFill lists the server's sessions (Sessions), or the
+// session itself.
 func statActivityFill(_ context.Context, s *Snapshot, w *rowWriter) error {
-	si := s.Session
-	w.add("datid", DatabaseOID, "datname", s.Database, "pid", si.PID, "usesysid", BootstrapSuperuserOID,
-		"usename", s.User, "application_name", si.ApplicationName, "client_addr", nullIfEmpty(si.ClientAddr),
-		"client_port", clientPort(si), "backend_start", nullIfZero(si.BackendStart),
-		"xact_start", nullIfZero(si.QueryStart), "query_start", nullIfZero(si.QueryStart),
-		"state_change", nullIfZero(si.QueryStart), "state", "active", "query", si.Query,
-		"backend_type", "client backend")
+	sessions := s.Sessions
+	if len(sessions) == 0 {
+		sessions = []SessionInfo{s.Session}
+	}
+	for _, si := range sessions {
+		user, state := si.User, si.State
+		if user == "" {
+			user = s.User
+		}
+		if state == "" {
+			state = "active"
+		}
+		var xactStart any
+		if state != "idle" {
+			xactStart = nullIfZero(si.QueryStart)
+		}
+		w.add("datid", DatabaseOID, "datname", s.Database, "pid", si.PID, "usesysid", BootstrapSuperuserOID,
+			"usename", user, "application_name", si.ApplicationName, "client_addr", nullIfEmpty(si.ClientAddr),
+			"client_port", clientPort(si), "backend_start", nullIfZero(si.BackendStart),
+			"xact_start", xactStart, "query_start", nullIfZero(si.QueryStart),
+			"state_change", nullIfZero(si.QueryStart), "state", state, "query", si.Query,
+			"backend_type", "client backend")
+	}
 	return nil
 }
 

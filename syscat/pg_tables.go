@@ -9,7 +9,11 @@ func tablesFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 		if r.Kind != 'r' {
 			continue
 		}
-		w.add("schemaname", r.Namespace, "tablename", r.Name, "tableowner", s.User,
+		owner := s.User
+		if o := r.Properties["owner"]; o != "" {
+			owner = o // ALTER TABLE ... OWNER TO
+		}
+		w.add("schemaname", r.Namespace, "tablename", r.Name, "tableowner", owner,
 			"hasindexes", len(r.PrimaryKey) > 0, "hasrules", false, "hastriggers", false, "rowsecurity", false)
 	}
 	return nil

@@ -21,6 +21,9 @@ type Snapshot struct {
 	Relations  []*Relation
 	Settings   []Setting
 	Session    SessionInfo
+	// Sessions are every session of the server for pg_stat_activity (the
+	// calling one included); empty: Session alone.
+	Sessions []SessionInfo
 	// Procedures are the CALLs running in the server's sessions, for
 	// pg_stat_progress_procedure.
 	Procedures []ProcedureProgress
@@ -116,6 +119,8 @@ type ProcedureProgress struct {
 // SessionInfo describes the session for pg_stat_activity.
 type SessionInfo struct {
 	PID             int32
+	User            string // "" for the snapshot's User
+	State           string // pg_stat_activity.state; "" for active
 	ApplicationName string
 	ClientAddr      string
 	ClientPort      int32

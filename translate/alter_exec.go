@@ -39,6 +39,9 @@ func (s *session) prepareAlterTable(ps parse.Stmt, as *pg.AlterTableStmt) (State
 			return nil, err
 		}
 		t, notices, err := s.alterTarget(ctx, as.Relation, as.MissingOk)
+		if pgerr.Code(err) == pgerr.UndefinedTable && viewOwnerOnly(as) {
+			return s.alterViewOwner(ctx, as, err) // alter_owner.go
+		}
 		if t == nil || err != nil {
 			return notices, err
 		}
@@ -137,6 +140,10 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 	case pg.AlterTableType_AT_SetNotNull:
 		return nil, pgerr.Unsupported("ALTER COLUMN ... SET NOT NULL").
 			WithHint("Iceberg cannot make an optional column required: existing data files may hold nulls.")
+	case pg.AlterTableType_AT_AddConstraint:
+		return s.addConstraint(e, cmd) // alter_constraint.go
+	case pg.AlterTableType_AT_ChangeOwner:
+		return nil, s.setOwner(props, cmd) // alter_owner.go
 	case pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions:
 		for _, o := range cmd.GetDef().GetList().GetItems() {
 			d := o.GetDefElem()

@@ -34,6 +34,25 @@ type StartupInfo struct {
 	// runs (perhaps from the statement's worker goroutines, one call at a
 	// time), never after Execute returns.
 	Notify func(Notice)
+	// PID is the process id the client was given (BackendKeyData):
+	// pg_backend_pid() and pg_stat_activity show it, pg_cancel_backend and
+	// pg_terminate_backend take it. 0: the backend numbers the session.
+	PID int32
+	// Hooks let other sessions act on this one's connection.
+	Hooks SessionHooks
+}
+
+// SessionHooks are what wire lets other sessions do to a connection
+// (pg_cancel_backend, pg_terminate_backend) and know of it
+// (pg_stat_activity.state). Each may be nil, and each may be called from
+// any goroutine.
+type SessionHooks struct {
+	// Running reports whether one of the session's statements runs now.
+	Running func() bool
+	// Cancel cancels the running statement, as a CancelRequest does.
+	Cancel func()
+	// Terminate ends the connection with FATAL 57P01.
+	Terminate func()
 }
 
 // Session is one client's SQL session. Its methods are called from one

@@ -37,6 +37,10 @@ type backend struct {
 	sysFuncs bind.SysFuncs
 	// procs are the CALLs running in the sessions (call_progress.go).
 	procs runningProcedures
+	// sessions are the open sessions, advisory the advisory locks
+	// (backends.go, advisory.go).
+	sessions sessionRegistry
+	advisory advisoryLocks
 }
 
 var _ Backend = (*backend)(nil)
@@ -75,11 +79,15 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 		cat:      b.cat,
 		user:     info.User,
 		database: db,
-		pid:      b.nextPID.Add(1),
+		pid:      info.PID,
+		hooks:    info.Hooks,
 		settings: newSettings(info.User),
 		notify:   info.Notify,
 		started:  time.Now(),
 		base:     b.cat,
+	}
+	if s.pid == 0 {
+		s.pid = b.nextPID.Add(1)
 	}
 	s.cat = &pinnedCatalog{Catalog: b.cat, s: s}
 	s.settings.boundMemory(b.maxMem)
@@ -107,6 +115,8 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 		}
 	}
 	s.syncTxSettings()
+	s.appName.Store(s.Setting("application_name"))
+	b.sessions.add(s)
 	return s, nil
 }
 
@@ -117,6 +127,11 @@ type session struct {
 	user     string
 	database string
 	pid      int32
+	hooks    SessionHooks
+	// activity is what pg_stat_activity shows of the session, appName its
+	// application_name as of its last query (backends.go).
+	activity activity
+	appName  atomic.Value
 	settings *settings
 	// notify sends a notice at once (StartupInfo.Notify); nil: notices go
 	// with the result.
@@ -161,6 +176,9 @@ func (s *session) ReportedParams() map[string]string { return s.settings.reporte
 func (s *session) Close() error {
 	s.closeCursors(func(*cursor) bool { return true })
 	s.rollbackWrites() // a connection lost in a block: its staged writes go
+	s.backend.advisory.releaseAll(s.pid, true)
+	s.backend.advisory.releaseAll(s.pid, false)
+	s.backend.sessions.remove(s)
 	return nil
 }
 
@@ -190,6 +208,8 @@ func (s *session) Prepare(ctx context.Context, sql string, paramTypes []uint32) 
 	// Cursors of the previous query string's implicit transaction end
 	// with it.
 	s.closeImplicitCursors()
+	s.activity.started(sql)
+	s.appName.Store(s.Setting("application_name"))
 	// Parsing and binding run under statement_timeout too: a huge VALUES
 	// or IN list takes long there.
 	ctx, cancel := s.withStatementTimeout(ctx)

@@ -421,10 +421,7 @@ func checkTimeZone(v, _ string) (string, error) {
 // posixZoneForHours is the value SET TIME ZONE <number> stores: hours EAST
 // of Greenwich written in POSIX form ("<+02>-02").
 func posixZoneForHours(sec int) string {
-	if sec == 0 {
-		return "UTC"
-	}
-	return "<" + formatOffset(sec) + ">" + formatOffset(-sec)
+	return posixZoneForSeconds(sec)
 }
 
 func formatOffset(sec int) string {

@@ -213,8 +213,13 @@ func setValue(x *pg.VariableSetStmt) (string, error) {
 	for _, a := range x.Args {
 		c := a.GetAConst()
 		if c == nil {
-			if a.GetTypeCast() != nil {
-				return "", pgerr.NotYet("SET TIME ZONE INTERVAL")
+			if tc := a.GetTypeCast(); tc != nil && strings.EqualFold(x.Name, "timezone") {
+				v, err := timeZoneInterval(tc)
+				if err != nil {
+					return "", err
+				}
+				parts = append(parts, v)
+				continue
 			}
 			return "", pgerr.New(pgerr.SyntaxError, "SET %s takes only constant values", x.Name)
 		}

@@ -102,6 +102,10 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 		return s.prepareAlterTable(ps, x.AlterTableStmt)
 	case *pg.Node_CommentStmt:
 		return s.prepareComment(x.CommentStmt)
+	case *pg.Node_IndexStmt:
+		return s.prepareCreateIndex(x.IndexStmt)
+	case *pg.Node_AlterOwnerStmt:
+		return s.prepareAlterOwner(x.AlterOwnerStmt)
 	case *pg.Node_InsertStmt:
 		if err := checkSparkInsert(ps, x.InsertStmt); err != nil { // insert_overwrite.go
 			return nil, err

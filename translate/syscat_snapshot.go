@@ -51,6 +51,7 @@ func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error
 			BackendStart:    s.started,
 		},
 		Procedures: s.backend.procs.list(),
+		Sessions:   s.sessionInfos(),
 	}
 	snap.PreparedStatements = s.preparedStatements()
 	for _, d := range settingDefs {

@@ -68,6 +68,12 @@ type savepoint struct {
 // TxStatus is the ReadyForQuery status: 'I' outside a block, 'T' inside
 // one, 'E' inside a failed one.
 func (s *session) TxStatus() byte {
+	st := s.txStatus()
+	s.activity.txStatus.Store(int32(st))
+	return st
+}
+
+func (s *session) txStatus() byte {
 	switch {
 	case s.tx == nil || s.tx.implicit:
 		return 'I'
@@ -159,6 +165,7 @@ func (s *session) beginBlock(opts []*pg.Node) error {
 // BEGIN. Cursors not declared WITH HOLD close; held ones declared in a
 // committed block are materialized.
 func (s *session) endBlock(commit bool) error {
+	s.backend.advisory.releaseAll(s.pid, true)
 	tx := s.tx
 	var err error
 	if commit {

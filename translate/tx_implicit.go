@@ -24,6 +24,11 @@ func (s *session) BeginImplicit() { s.implicit = true }
 // in an implicit block, or drops them when a statement failed.
 func (s *session) EndImplicit(ctx context.Context) error {
 	s.implicit = false
+	if s.tx == nil {
+		// Transaction-level advisory locks taken outside a block end with
+		// the implicit transaction.
+		s.backend.advisory.releaseAll(s.pid, true)
+	}
 	if s.tx == nil || !s.tx.implicit {
 		return nil
 	}

@@ -66,6 +66,7 @@ type conn struct {
 
 	mu         sync.Mutex
 	stmtCancel context.CancelCauseFunc // of the running statement, nil when idle
+	terminated bool                    // pg_terminate_backend ended the session (terminate.go)
 
 	rowBuf []byte // reused buffer of encoded DataRows
 
@@ -313,6 +314,17 @@ var errIdleInTransaction = &pgerr.Error{Code: pgerr.IdleInTransactionSessionTime
 // it gives up after the session's idle_in_transaction_session_timeout with
 // errIdleInTransaction, which the loop sends as FATAL.
 func (c *conn) nextMessage() (pgproto3.FrontendMessage, error) {
+	msg, err := c.nextMessageOrIdleTimeout()
+	if c.isTerminated() {
+		return nil, errAdminTerminate
+	}
+	return msg, err
+}
+
+func (c *conn) nextMessageOrIdleTimeout() (pgproto3.FrontendMessage, error) {
+	if c.isTerminated() {
+		return nil, errAdminTerminate
+	}
 	if c.session.TxStatus() == 'I' {
 		return c.frames.next()
 	}

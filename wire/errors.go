@@ -16,6 +16,12 @@ import (
 // as FATAL 08006, anything else as XX000 (and logged with its chain, since
 // the client sees only the message).
 func (c *conn) toPgError(err error) *pgerr.Error {
+	if c.isTerminated() {
+		// pg_terminate_backend canceled the statement: the session ends.
+		if pe := pgerr.As(err); errors.Is(err, context.Canceled) || (pe != nil && pe.Code == pgerr.QueryCanceled) {
+			return errAdminTerminate
+		}
+	}
 	if pe := pgerr.As(err); pe != nil {
 		return pe
 	}

@@ -20,7 +20,7 @@ func (c *conn) simpleQuery(sql string) error {
 	}
 	if err != nil {
 		c.sendError(err)
-		if isFatal(err) {
+		if c.fatal(err) {
 			_ = c.flush()
 			return err
 		}

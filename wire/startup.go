@@ -214,7 +214,10 @@ func (c *conn) startSession(sp *startupPacket) error {
 		Notify: func(n translate.Notice) {
 			c.sendNotice(n)
 			_ = c.flush()
-		}})
+		},
+		PID:   int32(c.pid),
+		Hooks: translate.SessionHooks{Running: c.statementRunning, Cancel: c.cancelStatement, Terminate: c.terminate},
+	})
 	if err != nil {
 		return err
 	}

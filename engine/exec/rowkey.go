@@ -91,6 +91,21 @@ func newKeyWriter(a arrow.Array) (keyWriter, error) {
 			dst = binary.LittleEndian.AppendUint64(append(dst, 1), uint64(days))
 			return binary.LittleEndian.AppendUint64(dst, uint64(us))
 		}
+	case array.ListLike:
+		// Arrays (int2vector and oidvector included) are equal when their
+		// elements are, in order: the length, then each element's key.
+		elem, err := newKeyWriter(a.ListValues())
+		if err != nil {
+			return nil, err
+		}
+		w = func(dst []byte, i int) []byte {
+			lo, hi := a.ValueOffsets(i)
+			dst = binary.AppendUvarint(append(dst, 1), uint64(hi-lo))
+			for j := lo; j < hi; j++ {
+				dst = elem(dst, int(j))
+			}
+			return dst
+		}
 	default:
 		return nil, fmt.Errorf("cannot group by type %s", a.DataType())
 	}

@@ -37,6 +37,9 @@ type Binder struct {
 	// pending are the joins subqueries in the clause being bound need
 	// (pendingPre: those inside aggregate arguments).
 	pending, pendingPre []pendingJoin
+	// outerJoinSubqueries: the condition being bound is an outer join's
+	// ON, whose subqueries bindOuterJoinCond places (outer_join_subquery.go).
+	outerJoinSubqueries bool
 	// ctes is the stack of WITH clauses in effect.
 	ctes []*cteDef
 	// viewNS is the namespace of the view being expanded (its unqualified

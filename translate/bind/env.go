@@ -66,6 +66,9 @@ type Env interface {
 	// with their arguments when the statement does.
 	CurrentSetting(args []any) (any, error)
 	SetConfig(args []any) (any, error)
+	// Backends are the server's sessions and advisory locks, for the
+	// administration functions (nil: none).
+	Backends() Backends
 	// Txid is txid_current()'s value: the statement's generation.
 	Txid() int64
 	// OptionRows are the rows of iceberg.options() for opts.

@@ -327,6 +327,8 @@ func (e *testEnv) CurrentSetting([]any) (any, error) {
 	return nil, pgerr.NotYet("current_setting in binder tests")
 }
 
+func (e *testEnv) Backends() Backends { return nil }
+
 func (e *testEnv) SetConfig([]any) (any, error) {
 	return nil, pgerr.NotYet("set_config in binder tests")
 }

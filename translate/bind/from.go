@@ -402,11 +402,13 @@ func (b *Binder) bindJoin(j *pg.JoinExpr) (plan.Rel, error) {
 		if typ == plan.JoinInner {
 			b.where = "" // an inner join's condition may hold subqueries: it filters the join
 		}
+		savedOuter := b.outerJoinSubqueries
+		b.outerJoinSubqueries = typ != plan.JoinInner
 		// The condition sees the join's own inputs only, as in PostgreSQL.
 		restore := b.scope.hideBefore(first, mergedFirst)
 		c, err := b.Expr(j.Quals)
 		restore()
-		b.where = saved
+		b.where, b.outerJoinSubqueries = saved, savedOuter
 		if err != nil {
 			b.pending = savedPending
 			return nil, err
@@ -415,6 +417,11 @@ func (b *Binder) bindJoin(j *pg.JoinExpr) (plan.Rel, error) {
 		if err != nil {
 			b.pending = savedPending
 			return nil, err
+		}
+		if len(b.pending) > 0 && typ != plan.JoinInner {
+			pending := b.pending
+			b.pending = savedPending
+			return b.placeOuterJoinSubqueries(jr, cond, pending)
 		}
 		if len(b.pending) > 0 {
 			// Subqueries in an inner join's condition: join, then filter

@@ -239,7 +239,7 @@ func (b *Binder) aggregate(fc *pg.FuncCall, name string) (Bound, error) {
 		if name != "count" && name != "array_agg" {
 			return Bound{}, b.ErrAt(UndefinedCall(name, []Bound{{T: argPG, E: call.Arg}}), fc.Location)
 		}
-		if call.Distinct {
+		if call.Distinct && (name != "count" || !hashableType(argPG)) {
 			return Bound{}, b.ErrAt(pgerr.NotYet(name+"(DISTINCT) of "+argPG.String()), fc.Location)
 		}
 	}
@@ -254,6 +254,11 @@ func (b *Binder) aggregate(fc *pg.FuncCall, name string) (Bound, error) {
 		pt = argPG
 	case "percentile_disc", "mode":
 		pt = plan.Type{OID: argPG.OID, Typmod: -1}
+	case "array_agg":
+		// An array of the argument's own type: name[] of names, not text[].
+		if _, list := t.(*arrow.ListType); list && pgtypes.ArrayOf(argPG.OID) != 0 {
+			pt = plan.Type{OID: pgtypes.ArrayOf(argPG.OID), Typmod: -1}
+		}
 	}
 	call.PGType = pt
 	j, isNew := agg.Add(call)

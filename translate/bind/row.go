@@ -30,11 +30,13 @@ func (b *Binder) rowElems(n *pg.Node) (elems []Bound, ok bool, err error) {
 	if sl == nil || sl.SubLinkType != pg.SubLinkType_EXPR_SUBLINK || sl.Subselect.GetSelectStmt() == nil {
 		return nil, false, nil
 	}
-	if b.where == "JOIN conditions" {
+	if b.where == "JOIN conditions" && !b.outerJoinSubqueries {
 		return nil, true, b.ErrAt(pgerr.NotYetPlural("subqueries in the conditions of outer joins"), sl.Location)
 	}
 	where, inAgg := b.where, b.inAgg
+	resume := b.suspendOuterJoinSubqueries()
 	p, err := b.bindSubquery(sl.Subselect.GetSelectStmt())
+	resume()
 	b.where, b.inAgg = where, inAgg
 	if err != nil {
 		return nil, true, err

@@ -145,7 +145,7 @@ func (b *Binder) bindSelectCore(sel *pg.SelectStmt) (*plan.Select, error) {
 		for i, t := range targets {
 			if isJSONB(t.e) {
 				targets[i].e = jsonbGroupable(t.e) // jsonb_ops.go
-			} else if !scalarType(t.e.T) {
+			} else if !hashableType(t.e.T) {
 				return nil, pgerr.NotYet("SELECT DISTINCT on type " + t.e.T.String())
 			}
 		}
@@ -535,7 +535,7 @@ func (b *Binder) groupItem(sel *pg.SelectStmt, agg *aggScope, n *pg.Node) (int, 
 	orig := g.E
 	if isJSONB(g) {
 		g = jsonbGroupable(g) // jsonb_ops.go
-	} else if !scalarType(g.T) {
+	} else if !hashableType(g.T) {
 		return 0, b.ErrAt(pgerr.NotYet("GROUP BY on type "+g.T.String()), NodeLocation(node))
 	}
 	if i := agg.findGroup(orig); i >= 0 {
@@ -687,6 +687,17 @@ func NodeLocation(n *pg.Node) int32 {
 // sorted by the engine (not jsonb or arrays yet).
 func scalarType(t plan.Type) bool {
 	return t.OID != plan.TJSONB.OID && pgtypes.ElemOf(t.OID) == 0
+}
+
+// hashableType reports whether GROUP BY and DISTINCT can key on a value of
+// type t: what scalarType accepts and arrays of it (int2vector and oidvector
+// included), which group by their elements in order.
+func hashableType(t plan.Type) bool {
+	if scalarType(t) {
+		return true
+	}
+	e := pgtypes.ElemOf(t.OID)
+	return e != 0 && e != plan.TJSONB.OID && pgtypes.ElemOf(e) == 0
 }
 
 // UntruncateTable restores table-name parts the parser cut to 63 bytes.

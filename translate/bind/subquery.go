@@ -107,7 +107,7 @@ func (b *Binder) subLink(sl *pg.SubLink) (Bound, error) {
 	if sel == nil {
 		return Bound{}, b.ErrAt(pgerr.NotYet("this subquery"), sl.Location)
 	}
-	if b.where == "JOIN conditions" {
+	if b.where == "JOIN conditions" && !b.outerJoinSubqueries {
 		return Bound{}, b.ErrAt(pgerr.NotYetPlural("subqueries in the conditions of outer joins"), sl.Location)
 	}
 	// The test expression of IN / ANY is bound in the outer query, before
@@ -123,7 +123,9 @@ func (b *Binder) subLink(sl *pg.SubLink) (Bound, error) {
 		}
 	}
 	where, inAgg := b.where, b.inAgg
+	resume := b.suspendOuterJoinSubqueries()
 	p, err := b.bindSubquery(sel)
+	resume()
 	b.where, b.inAgg = where, inAgg
 	if err != nil {
 		return Bound{}, err

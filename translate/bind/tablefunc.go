@@ -60,6 +60,9 @@ func (b *Binder) bindTableFuncArgs(fc *pg.FuncCall, name string) ([]expr.Expr, [
 	if err != nil {
 		return nil, nil, b.ErrAt(withFunctionHint(err), fc.Location)
 	}
+	if name == "unnest" && len(args) == 1 && len(fields) == 1 {
+		fields[0] = withElemPGType(fields[0], args[0].T)
+	}
 	return out, fields, nil
 }
 
@@ -134,7 +137,7 @@ func (b *Binder) rangeFuncRel(rf *pg.RangeFunction, name, fn string, args []expr
 		if i < len(colAliases) {
 			cname = colAliases[i]
 		}
-		id := b.newCol(cname, pgTypeOfArrow(f.Type), f.Type)
+		id := b.newCol(cname, fieldPGType(f), f.Type)
 		tf.Cols = append(tf.Cols, id)
 		it.cols = append(it.cols, itemCol{name: cname, id: id})
 	}
@@ -184,13 +187,16 @@ func (b *Binder) selectListSRF(fc *pg.FuncCall, name string) (Bound, error) {
 	if len(fields) != 1 {
 		return Bound{}, b.ErrAt(pgerr.NotYet("a set-returning function with several columns in a select list"), fc.Location)
 	}
-	id := b.newCol(name, pgTypeOfArrow(fields[0].Type), fields[0].Type)
+	id := b.newCol(name, fieldPGType(fields[0]), fields[0].Type)
 	r := b.ref(id)
 	r.Name, r.strong = name, true
-	for _, p := range b.pending {
+	for k, p := range b.pending {
 		if p.srf != nil {
 			// Another one in the same select list: evaluated in step.
 			if err := zipInto(p.srf, name, args, id); err != nil {
+				return Bound{}, b.ErrAt(err, fc.Location)
+			}
+			if err := b.sinkSRFAfterInputs(k); err != nil {
 				return Bound{}, b.ErrAt(err, fc.Location)
 			}
 			return r, nil
@@ -282,6 +288,51 @@ func (b *Binder) bindKeywords(rf *pg.RangeFunction, fc *pg.FuncCall, left plan.R
 		return vr, nil
 	}
 	return &plan.Join{Typ: plan.JoinInner, Left: left, Right: vr}, nil
+}
+
+// sinkSRFAfterInputs moves the select list's set-returning function, the
+// pending entry k, after the pending joins bound since it that compute
+// its arguments: a second function's argument may be a correlated
+// subquery (unnest((SELECT array_agg(...) WHERE ... = t.x))), whose join
+// came after the first function's entry.
+func (b *Binder) sinkSRFAfterInputs(k int) error {
+	srf := b.pending[k]
+	needs := plan.ColSet{}
+	for _, a := range srf.srf.Args {
+		needs.AddRefs(a)
+	}
+	last := k
+	for i := k + 1; i < len(b.pending); i++ {
+		if plan.SetOf(pendingOutCols(b.pending[i])).Intersects(needs) {
+			last = i
+		}
+	}
+	if last == k {
+		return nil
+	}
+	own := plan.SetOf(srf.srf.Cols)
+	for i := k + 1; i <= last; i++ {
+		if pendingReads(b.pending[i]).Intersects(own) {
+			return pgerr.NotYet("this combination of set-returning functions and subqueries in one select list")
+		}
+	}
+	copy(b.pending[k:last], b.pending[k+1:last+1])
+	b.pending[last] = srf
+	return nil
+}
+
+// pendingOutCols are the columns a pending join adds to its input.
+func pendingOutCols(p pendingJoin) []plan.ColID {
+	if p.srf != nil {
+		return p.srf.Cols
+	}
+	switch p.typ {
+	case plan.JoinSemi, plan.JoinAnti:
+		return nil
+	case plan.JoinMark:
+		return []plan.ColID{p.mark}
+	}
+	return p.right.OutCols()
 }
 
 // zipInto adds the set-returning function fn(args) with result column id

@@ -6,7 +6,7 @@ import "github.com/icegate/icegate/translate/bind"
 func Builtins() bind.SysFuncs {
 	m := map[string]bind.SysFuncDef{}
 	for _, add := range []func(map[string]bind.SysFuncDef){
-		addACLFuncs, addDefFuncs, addSignatureFuncs, addFormatFuncs, addMiscFuncs,
+		addACLFuncs, addAdminFuncs, addDefFuncs, addFunctionDefFuncs, addSignatureFuncs, addFormatFuncs, addMiscFuncs,
 		addPrivFuncs, addSetConfigFuncs, addSizeFuncs, addSnapshotFuncs, addTextFuncs,
 	} {
 		add(m)

@@ -1,0 +1,128 @@
+package translate
+
+import (
+	"context"
+	"sync"
+
+	"github.com/icegate/icegate/translate/bind"
+)
+
+// advisoryLocks are the server's advisory locks (pg_advisory_lock and
+// its family). They are held by sessions of this process only: two
+// gateways serving one warehouse do not see each other's locks.
+//
+// As in PostgreSQL, a lock is held in exclusive or shared mode; a session
+// may take a lock it holds again (each hold is released separately), and
+// holds taken for the transaction (the _xact_ forms) are released when it
+// ends, those taken for the session when released or when it ends.
+type advisoryLocks struct {
+	mu    sync.Mutex
+	locks map[bind.AdvisoryKey]*advisoryLock
+}
+
+type advisoryLock struct {
+	// holds counts each session's holds: exclusive and shared, session
+	// and transaction level apart.
+	holds map[advisoryHolder]int
+	// changed is closed (and replaced) whenever a hold is released, waking
+	// the sessions waiting for the lock.
+	changed chan struct{}
+}
+
+type advisoryHolder struct {
+	pid    int32
+	shared bool
+	xact   bool
+}
+
+// free reports whether pid may take the lock in the mode asked: nobody
+// else holds it exclusively, and for an exclusive hold nobody else holds
+// it at all.
+func (l *advisoryLock) free(pid int32, shared bool) bool {
+	for h, n := range l.holds {
+		if n == 0 || h.pid == pid {
+			continue
+		}
+		if !h.shared || !shared {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *advisoryLocks) lock(ctx context.Context, pid int32, key bind.AdvisoryKey, shared, xact, wait bool) (bool, error) {
+	for {
+		a.mu.Lock()
+		if a.locks == nil {
+			a.locks = map[bind.AdvisoryKey]*advisoryLock{}
+		}
+		l := a.locks[key]
+		if l == nil {
+			l = &advisoryLock{holds: map[advisoryHolder]int{}, changed: make(chan struct{})}
+			a.locks[key] = l
+		}
+		if l.free(pid, shared) {
+			l.holds[advisoryHolder{pid, shared, xact}]++
+			a.mu.Unlock()
+			return true, nil
+		}
+		changed := l.changed
+		a.mu.Unlock()
+		if !wait {
+			return false, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return false, context.Cause(ctx)
+		}
+	}
+}
+
+// unlock releases one session-level hold of key by pid.
+func (a *advisoryLocks) unlock(pid int32, key bind.AdvisoryKey, shared bool) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	l := a.locks[key]
+	if l == nil {
+		return false
+	}
+	h := advisoryHolder{pid, shared, false}
+	if l.holds[h] == 0 {
+		return false
+	}
+	l.holds[h]--
+	if l.holds[h] == 0 {
+		delete(l.holds, h)
+	}
+	a.released(key, l)
+	return true
+}
+
+// releaseAll releases pid's transaction-level holds (xact) or its
+// session-level ones.
+func (a *advisoryLocks) releaseAll(pid int32, xact bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for key, l := range a.locks {
+		gone := false
+		for h := range l.holds {
+			if h.pid == pid && h.xact == xact {
+				delete(l.holds, h)
+				gone = true
+			}
+		}
+		if gone {
+			a.released(key, l)
+		}
+	}
+}
+
+// released wakes the waiters of l and forgets it once nobody holds it.
+func (a *advisoryLocks) released(key bind.AdvisoryKey, l *advisoryLock) {
+	close(l.changed)
+	l.changed = make(chan struct{})
+	if len(l.holds) == 0 {
+		delete(a.locks, key)
+	}
+}

@@ -1,0 +1,69 @@
+package translate
+
+import (
+	"context"
+	"strings"
+
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/ddl"
+	"github.com/icegate/icegate/translate/parse"
+)
+
+// Constraints and indexes as pg_dump writes them after a table's data:
+// ALTER TABLE ONLY t ADD CONSTRAINT k PRIMARY KEY (id) makes id the
+// table's identifier fields (what icegate shows as its primary key);
+// UNIQUE, FOREIGN KEY, CHECK and EXCLUDE constraints and CREATE INDEX have
+// nothing to hold them in an Iceberg table: they are accepted with a
+// WARNING saying they are not kept, so a dump of a PostgreSQL database
+// loads, and nobody is led to think they are enforced.
+
+// addConstraint applies ALTER TABLE ... ADD CONSTRAINT.
+func (s *session) addConstraint(e *ddl.SchemaEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
+	c := cmd.GetDef().GetConstraint()
+	if c == nil {
+		return nil, pgerr.NotYet("this ADD CONSTRAINT form")
+	}
+	switch c.Contype {
+	case pg.ConstrType_CONSTR_PRIMARY:
+		if c.Indexname != "" {
+			return nil, pgerr.NotYet("ADD PRIMARY KEY USING INDEX")
+		}
+		var names []string
+		for _, k := range c.Keys {
+			names = append(names, k.GetString_().GetSval())
+		}
+		return nil, ddl.SetIdentifierFields(e, names)
+	case pg.ConstrType_CONSTR_UNIQUE, pg.ConstrType_CONSTR_FOREIGN, pg.ConstrType_CONSTR_CHECK, pg.ConstrType_CONSTR_EXCLUSION:
+		kind := map[pg.ConstrType]string{pg.ConstrType_CONSTR_UNIQUE: "UNIQUE", pg.ConstrType_CONSTR_FOREIGN: "FOREIGN KEY",
+			pg.ConstrType_CONSTR_CHECK: "CHECK", pg.ConstrType_CONSTR_EXCLUSION: "EXCLUDE"}[c.Contype]
+		what := kind + " constraint"
+		if c.Conname != "" {
+			what += " \"" + c.Conname + "\""
+		}
+		return []Notice{notKept(what, "icegate keeps only primary keys, as Iceberg identifier fields.")}, nil
+	}
+	return nil, pgerr.NotYet("ADD CONSTRAINT of type " + strings.ToLower(strings.TrimPrefix(c.Contype.String(), "CONSTR_")))
+}
+
+// notKept is the WARNING for a definition icegate accepts and drops.
+func notKept(what, detail string) Notice {
+	return Notice{Severity: "WARNING", Code: pgerr.Warning, Message: what + " is not kept", Detail: detail}
+}
+
+// prepareCreateIndex prepares CREATE INDEX: the table must exist; the
+// index is not kept (a WARNING says so).
+func (s *session) prepareCreateIndex(st *pg.IndexStmt) (Statement, error) {
+	return &ddlStatement{sess: s, tag: "CREATE INDEX", run: func(ctx context.Context) ([]Notice, error) {
+		tn := parse.TableNameOf(st.Relation)
+		if _, err := s.ResolveTable(ctx, tn); err != nil {
+			return nil, err
+		}
+		what := "index"
+		if st.Idxname != "" {
+			what += " \"" + st.Idxname + "\""
+		}
+		return []Notice{notKept(what+" on table \""+tn.Name+"\"", "Iceberg tables have no indexes: reads skip files by partition and column statistics.")}, nil
+	}}, nil
+}
