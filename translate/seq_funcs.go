@@ -15,6 +15,7 @@ import (
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/regtype"
 	"github.com/icegate/icegate/translate/sysfunc"
 )
 
@@ -220,7 +221,7 @@ func bindSerialSequence(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error)
 	if err != nil {
 		return bind.Bound{}, err
 	}
-	return b.SysCall(c, plan.TText, b.SysArgs(c, plan.TText, plan.TText), bind.SysCallOpts{Volatile: true}, func(ctx context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	return b.SysCall(c, plan.TText, b.SysArgs(c, plan.TText, plan.TText), bind.SysCallOpts{Volatile: true, Snapshot: true}, func(ctx context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		name := bind.TextValue(v[0])
 		parts, err := sysfunc.ParseIdent(name, false)
 		if err != nil {
@@ -230,13 +231,18 @@ func bindSerialSequence(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error)
 		if len(parts) > 1 {
 			tn.Schema = parts[len(parts)-2]
 		}
-		t, err := s.lookupTable(ctx, tn)
-		if err != nil {
-			return nil, err
-		}
 		col := bind.TextValue(v[1])
 		if p, err := sysfunc.ParseIdent(col, true); err == nil && len(p) == 1 {
 			col = p[0]
+		}
+		t, err := s.lookupTable(ctx, tn)
+		if pgerr.Code(err) == pgerr.UndefinedTable {
+			// Another kind of relation (a view): its columns have no
+			// sequence, as in PostgreSQL.
+			return otherRelationSequence(snap, name, col, err)
+		}
+		if err != nil {
+			return nil, err
 		}
 		for _, f := range t.Metadata.CurrentSchema().Fields {
 			if f.Name != col {
@@ -257,6 +263,26 @@ func bindSerialSequence(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error)
 		}
 		return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", col, t.Ident.Name)
 	})
+}
+
+// otherRelationSequence is pg_get_serial_sequence of a relation that is
+// not a table: NULL for its columns, 42703 for a column it lacks, and
+// notFound when no relation has that name either.
+func otherRelationSequence(snap *syscat.Snapshot, name, col string, notFound error) (any, error) {
+	oid, err := regtype.In(snap, pgtypes.Regclass, name)
+	if err != nil {
+		return nil, notFound
+	}
+	r := snap.RelationByOID(oid)
+	if r == nil {
+		return nil, notFound
+	}
+	for _, a := range r.Columns {
+		if a.Name == col {
+			return nil, nil
+		}
+	}
+	return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", col, r.Name)
 }
 
 // defaultSequence is the sequence name (as written in the default) a
