@@ -80,6 +80,9 @@ func TestUserAdd(t *testing.T) {
 }
 
 func TestCommandErrors(t *testing.T) {
+	// An empty warehouse of the test's own: the system temp directory is
+	// shared with other packages' tests creating and removing directories.
+	warehouse := t.TempDir()
 	tests := []struct {
 		name  string
 		stdin string
@@ -92,7 +95,7 @@ func TestCommandErrors(t *testing.T) {
 		{"bad listen", "", []string{"serve", "--listen", "nowhere"}, `conf: listen: "nowhere" is not host:port`},
 		{"bad log level", "", []string{"serve", "--log-level", "loud"}, "conf: log.level"},
 		{"serve takes no args", "", []string{"serve", "extra"}, "unknown command"},
-		{"trust on a public address", "", []string{"serve", "--warehouse", os.TempDir(), "--listen", "0.0.0.0:0"}, "refusing to listen"},
+		{"trust on a public address", "", []string{"serve", "--warehouse", warehouse, "--listen", "0.0.0.0:0"}, "refusing to listen"},
 		{"tls key missing", "", []string{"serve", "--tls-cert", "/nonexistent.crt"}, "conf: tls.key: must be set together with tls.cert"},
 	}
 	for _, tc := range tests {
