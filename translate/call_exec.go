@@ -18,6 +18,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/procedure"
@@ -456,7 +457,7 @@ func procedureRows(cols []pgtypes.Column, rows [][]any, tag string) (*batchRows,
 			return nil, pgerr.New(pgerr.InternalError, "procedure returned a row of %d values for %d columns", len(row), len(cols))
 		}
 		for i, v := range row {
-			if err := appendValue(builders[i], v); err != nil {
+			if err := syscat.AppendValue(builders[i], v); err != nil {
 				return nil, pgerr.New(pgerr.InternalError, "procedure result column %s: %v", cols[i].Name, err)
 			}
 		}
@@ -470,39 +471,4 @@ func procedureRows(cols []pgtypes.Column, rows [][]any, tag string) (*batchRows,
 		a.Release()
 	}
 	return &batchRows{batches: []arrow.RecordBatch{rec}, tag: tag}, nil
-}
-
-func appendValue(b array.Builder, v any) error {
-	if v == nil {
-		b.AppendNull()
-		return nil
-	}
-	switch b := b.(type) {
-	case *array.Int64Builder:
-		if x, ok := v.(int64); ok {
-			b.Append(x)
-			return nil
-		}
-	case *array.Int32Builder:
-		if x, ok := v.(int32); ok {
-			b.Append(x)
-			return nil
-		}
-	case *array.BooleanBuilder:
-		if x, ok := v.(bool); ok {
-			b.Append(x)
-			return nil
-		}
-	case *array.StringBuilder:
-		if x, ok := v.(string); ok {
-			b.Append(x)
-			return nil
-		}
-	case *array.TimestampBuilder:
-		if x, ok := v.(time.Time); ok {
-			b.Append(arrow.Timestamp(x.UnixMicro()))
-			return nil
-		}
-	}
-	return fmt.Errorf("value %v of Go type %T", v, v)
 }
