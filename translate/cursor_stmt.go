@@ -360,7 +360,7 @@ func (s *session) prepareDiscard(d *pg.DiscardStmt) Statement {
 			s.temp = nil
 			s.prepared = nil
 			s.protoStmts = nil
-			s.settings.resetAll(s.user)
+			s.settings.ResetAll(s.user)
 			s.syncTxSettings()
 			return nil
 		}}

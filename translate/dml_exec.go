@@ -464,7 +464,7 @@ const (
 // else the session's iceberg.isolation_level when set, else the table's
 // write.<op>.isolation-level.
 func (s *session) isolationLevel(props map[string]string, op dml.Operation, stmt map[string]string) (catalog.IsolationLevel, error) {
-	v, _ := s.settings.get(settingIsolationLevel)
+	v, _ := s.settings.Get(settingIsolationLevel)
 	if sv, ok := stmt["isolation-level"]; ok {
 		v = sv
 	}
@@ -485,7 +485,7 @@ func (s *session) isolationLevel(props map[string]string, op dml.Operation, stmt
 // against every snapshot after that one instead of after the one the
 // statement read.
 func (s *session) validateFrom(ch *catalog.Change, stmt map[string]string) error {
-	v, _ := s.settings.get(settingValidateFromSnap)
+	v, _ := s.settings.Get(settingValidateFromSnap)
 	if sv, ok := stmt["validate-from-snapshot-id"]; ok {
 		v = sv
 	}

@@ -24,9 +24,9 @@
 // bound at Prepare and renders it (explain.go). The binder, and the plan
 // leaves for system catalogs, metadata tables and change logs, are package
 // bind, which sees the session through bind.Env (session_bindenv.go).
-// Session settings (SET, SHOW, RESET,
-// ParameterStatus) live in settings.go, the optimizer's
-// (optimizer_disabled_passes) in opt_config.go.
+// Session settings (their registry and a session's values) are package
+// settings; SET, SHOW and RESET run in show.go, and the optimizer reads
+// optimizer_disabled_passes in opt_config.go.
 //
 // Statements that write: CREATE TABLE in both dialects binds into the same
 // catalog.TableSpec (create_table.go with package ddl's types and partition

@@ -44,7 +44,7 @@ func sparkInsertOf(ps parse.Stmt) *parse.SparkInsert {
 
 // overwriteMode is the session's partition overwrite mode.
 func (s *session) overwriteMode() (string, error) {
-	v, _ := s.settings.get(settingOverwriteMode)
+	v, _ := s.settings.Get(settingOverwriteMode)
 	switch m := strings.ToLower(strings.TrimSpace(v)); m {
 	case "", "static":
 		return "static", nil

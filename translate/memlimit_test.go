@@ -8,6 +8,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/settings"
 )
 
 // TestStatementMemBound: the server's max_statement_mem bounds what a
@@ -26,8 +27,8 @@ func TestStatementMemBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := ss.(*session)
-	show := func() string { v, _ := s.settings.get(statementMemSetting); return v }
-	if got, lim := show(), s.settings.statementMem(); got != "64MB" || lim != 64<<20 {
+	show := func() string { v, _ := s.settings.Get(settings.StatementMemName); return v }
+	if got, lim := show(), s.settings.StatementMem(); got != "64MB" || lim != 64<<20 {
 		t.Errorf("default: SHOW %s, limit %d; want 64MB (the bound, below 4GB)", got, lim)
 	}
 	for _, tc := range []struct {
@@ -51,7 +52,7 @@ func TestStatementMemBound(t *testing.T) {
 		if tc.code != "" {
 			continue
 		}
-		if got := s.settings.statementMem(); got != tc.limit {
+		if got := s.settings.StatementMem(); got != tc.limit {
 			t.Errorf("SET statement_mem = %s: limit %d, want %d", tc.set, got, tc.limit)
 		}
 	}
@@ -75,7 +76,7 @@ func TestStatementMemBound(t *testing.T) {
 	if pe := pgerr.As(err); pe == nil || pe.Code != pgerr.InvalidParameterValue || pe.Severity != "FATAL" {
 		t.Errorf("startup statement_mem above the bound: %v; want FATAL 22023", err)
 	}
-	if d := DefaultMaxStatementMem(); d < 64<<20 || d%(1<<20) != 0 {
+	if d := settings.DefaultMaxStatementMem(); d < 64<<20 || d%(1<<20) != 0 {
 		t.Errorf("DefaultMaxStatementMem() = %d: want at least 64MB, whole megabytes", d)
 	}
 }

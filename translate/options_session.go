@@ -26,7 +26,7 @@ func (s *session) EffectiveOption(o *conf.IcebergOption, stmt map[string]string,
 		return bind.OptionValue{Value: v, Source: sourceStatement}
 	}
 	if o.Levels&conf.LevelSession != 0 {
-		if v := s.settings.values[o.SettingName()]; v != "" {
+		if v := s.settings.Value(o.SettingName()); v != "" {
 			return bind.OptionValue{Value: v, Source: sourceSession}
 		}
 	}
@@ -44,17 +44,17 @@ func (s *session) shownSetting(name string) string {
 	if o := conf.LookupOptionSetting(name); o != nil {
 		return s.EffectiveOption(o, nil, nil).Value
 	}
-	return s.settings.values[name]
+	return s.settings.Value(name)
 }
 
 // optionSetNotices is the NOTICE a SET of an option icegate does not act
 // on in the session gets.
 func (s *session) optionSetNotices(tag, name string) []Notice {
 	o := conf.LookupOptionSetting(name)
-	if o == nil || tag != "SET" || o.Acts&conf.LevelSession != 0 || s.settings.values[o.SettingName()] == "" {
+	if o == nil || tag != "SET" || o.Acts&conf.LevelSession != 0 || s.settings.Value(o.SettingName()) == "" {
 		return nil
 	}
-	if o.Matches != "" && strings.EqualFold(s.settings.values[o.SettingName()], o.Matches) {
+	if o.Matches != "" && strings.EqualFold(s.settings.Value(o.SettingName()), o.Matches) {
 		return nil
 	}
 	return []Notice{optionIgnoredNotice("setting "+o.SettingName(), o)}

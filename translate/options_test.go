@@ -8,6 +8,7 @@ import (
 
 	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/settings"
 )
 
 // optionRun runs every statement of sql and returns the rows of the last
@@ -308,7 +309,7 @@ func TestOptionRegistry(t *testing.T) {
 		"spark.sql.iceberg.executor-cache.locality.enabled", "spark.sql.iceberg.merge-schema", "spark.sql.iceberg.report-column-stats",
 		"iceberg.isolation_level", "iceberg.validate_from_snapshot_id", "iceberg.wap_branch", "iceberg.wap_id"}
 	for _, n := range session {
-		if conf.LookupOptionSetting(n) == nil || lookupSetting(n) == nil {
+		if conf.LookupOptionSetting(n) == nil || settings.Lookup(n) == nil {
 			t.Errorf("session option %s is not a setting", n)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/settings"
 )
 
 // The statement runner: how a statement's limits are applied and how the
@@ -21,7 +22,8 @@ var errStatementTimeout = pgerr.New(pgerr.QueryCanceled, "canceling statement du
 
 // statementTimeout is statement_timeout (milliseconds; 0 = none).
 func (s *session) statementTimeout() time.Duration {
-	ms, ok := parseMillis(s.settings.values["statement_timeout"])
+	v, _ := s.settings.Get("statement_timeout")
+	ms, ok := settings.ParseMillis(v)
 	if !ok || ms <= 0 {
 		return 0
 	}

@@ -14,7 +14,7 @@ func (s *session) SessionUser() string                     { return s.user }
 func (s *session) DatabaseName() string                    { return s.database }
 func (s *session) CatalogName() string                     { return s.cat.Name() }
 func (s *session) SearchPath() []string                    { return s.settings.SearchPath() }
-func (s *session) SettingValue(name string) (string, bool) { return s.settings.get(name) }
+func (s *session) SettingValue(name string) (string, bool) { return s.settings.Get(name) }
 func (s *session) BackendPID() int32                       { return s.pid }
 func (s *session) BackendStarted() time.Time               { return s.backend.started }
 

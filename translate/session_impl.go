@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/settings"
 	"github.com/icegate/icegate/translate/sysfunc"
 )
 
@@ -55,7 +56,7 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 	b := &backend{cat: cat, log: log, started: time.Now(), maxMem: opts.MaxStatementMem,
 		sysFuncs: withSequenceFuncs(sysfunc.Builtins())}
 	if b.maxMem <= 0 {
-		b.maxMem = DefaultMaxStatementMem()
+		b.maxMem = settings.DefaultMaxStatementMem()
 	}
 	b.nextPID.Store(1000)
 	return b
@@ -81,7 +82,7 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 		database: db,
 		pid:      info.PID,
 		hooks:    info.Hooks,
-		settings: newSettings(info.User),
+		settings: settings.New(info.User),
 		notify:   info.Notify,
 		started:  time.Now(),
 		base:     b.cat,
@@ -90,7 +91,7 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 		s.pid = b.nextPID.Add(1)
 	}
 	s.cat = &pinnedCatalog{Catalog: b.cat, s: s}
-	s.settings.boundMemory(b.maxMem)
+	s.settings.BoundMemory(b.maxMem)
 	params := map[string]string{}
 	for k, v := range info.Params {
 		switch strings.ToLower(k) {
@@ -107,7 +108,7 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 	// unknown name is FATAL 42704, as in PostgreSQL (names with a dot are
 	// placeholders, allowed), a read-only one 55P02, a bad value 22023.
 	for _, k := range slices.Sorted(maps.Keys(params)) {
-		if err := s.settings.setAtStartup(k, params[k]); err != nil {
+		if err := s.settings.SetAtStartup(k, params[k]); err != nil {
 			if pe := pgerr.As(err); pe != nil {
 				pe.Severity = "FATAL"
 			}
@@ -132,7 +133,7 @@ type session struct {
 	// application_name as of its last query (backends.go).
 	activity activity
 	appName  atomic.Value
-	settings *settings
+	settings *settings.Values
 	// notify sends a notice at once (StartupInfo.Notify); nil: notices go
 	// with the result.
 	notify func(Notice)
@@ -165,11 +166,11 @@ type session struct {
 var _ Session = (*session)(nil)
 
 func (s *session) Setting(name string) string {
-	v, _ := s.settings.get(name)
+	v, _ := s.settings.Get(name)
 	return v
 }
 
-func (s *session) ReportedParams() map[string]string { return s.settings.reported() }
+func (s *session) ReportedParams() map[string]string { return s.settings.Reported() }
 
 // Close ends the session: its cursors release their streams and the
 // writes of an open block are rolled back.
@@ -183,7 +184,7 @@ func (s *session) Close() error {
 }
 
 func (s *session) CurrentUser() string {
-	if v := s.settings.values["session_authorization"]; v != "" {
+	if v := s.settings.Value("session_authorization"); v != "" {
 		return v
 	}
 	return s.user

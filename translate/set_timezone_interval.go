@@ -8,6 +8,7 @@ import (
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/settings"
 )
 
 // SET TIME ZONE INTERVAL '+00:00' HOUR TO MINUTE (Sequelize's connection
@@ -74,14 +75,5 @@ func timeZoneInterval(tc *pg.TypeCast) (string, error) {
 	case days != 0:
 		return "", bad("days")
 	}
-	return posixZoneForSeconds(int(micros / 1_000_000)), nil
-}
-
-// posixZoneForSeconds is a POSIX zone offset sec east of Greenwich, as
-// PostgreSQL stores SET TIME ZONE <number> and INTERVAL: <+05>-05.
-func posixZoneForSeconds(sec int) string {
-	if sec == 0 {
-		return "<+00>-00" // PostgreSQL's spelling
-	}
-	return "<" + formatOffset(sec) + ">" + formatOffset(-sec)
+	return settings.PosixZone(int(micros / 1_000_000)), nil
 }

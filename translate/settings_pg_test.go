@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/settings"
 )
 
 // TestServerSettings: PostgreSQL's settings icegate does not act on are
@@ -70,7 +71,7 @@ func TestServerSettings(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", st.sql, err)
 		}
-		if got, _ := s.settings.get(st.show); got != st.want {
+		if got, _ := s.settings.Get(st.show); got != st.want {
 			t.Errorf("%s: SHOW %s = %q, want %q", st.sql, st.show, got, st.want)
 		}
 	}
@@ -118,7 +119,7 @@ func TestServerSettingsMatchPostgres(t *testing.T) {
 	s := newTestSession(t)
 	compared := 0
 	for _, ss := range syscat.ServerSettings {
-		if d := lookupSetting(ss.Name); d == nil || d.server == nil {
+		if d := settings.Lookup(ss.Name); d == nil || d.Server == nil {
 			continue // icegate's own setting
 		}
 		var shown, source string
@@ -129,7 +130,7 @@ func TestServerSettingsMatchPostgres(t *testing.T) {
 			continue // set by the reference's configuration
 		}
 		compared++
-		if got, _ := s.settings.get(ss.Name); got != shown {
+		if got, _ := s.settings.Get(ss.Name); got != shown {
 			t.Errorf("SHOW %s = %q, PostgreSQL shows %q", ss.Name, got, shown)
 		}
 	}
@@ -141,7 +142,7 @@ func TestServerSettingsMatchPostgres(t *testing.T) {
 	// ranges and units: the same value shown, or the same SQLSTATE.
 	sets := 0
 	for _, ss := range syscat.ServerSettings {
-		if d := lookupSetting(ss.Name); d == nil || d.server == nil || !sessionContext(ss.Context) {
+		if d := settings.Lookup(ss.Name); d == nil || d.Server == nil || !settings.SessionContext(ss.Context) {
 			continue
 		}
 		if ss.Name == "wal_consistency_checking" {
@@ -171,7 +172,7 @@ func TestServerSettingsMatchPostgres(t *testing.T) {
 			}
 			_, _ = pg.Exec(ctx, "RESET "+ss.Name)
 			err := runAllCtx(ctx, s, sql)
-			got, _ := s.settings.get(ss.Name)
+			got, _ := s.settings.Get(ss.Name)
 			_ = runAllCtx(ctx, s, "RESET "+ss.Name)
 			sets++
 			switch {

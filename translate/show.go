@@ -11,7 +11,7 @@ import (
 	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
-	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/settings"
 )
 
 // showStatement is SHOW name or SHOW ALL.
@@ -27,12 +27,12 @@ func (s *session) prepareShow(x *pg.VariableShowStmt) (Statement, error) {
 	if o := conf.LookupOptionSetting(x.Name); o != nil {
 		return &optionShowStatement{s: s, opt: o}, nil
 	}
-	d := lookupSetting(x.Name)
+	d := settings.Lookup(x.Name)
 	if d == nil {
-		if isCustomSetting(x.Name) {
+		if settings.IsCustom(x.Name) {
 			return &showStatement{s: s, name: x.Name}, nil
 		}
-		return nil, bind.UnknownSetting(x.Name)
+		return nil, settings.Unknown(x.Name)
 	}
 	return &showStatement{s: s, name: d.Name}, nil
 }
@@ -55,14 +55,14 @@ func (st *showStatement) Execute(ctx context.Context, params []*string) (Rows, e
 		return nil, err
 	}
 	if st.name != "" {
-		v, ok := st.s.settings.get(st.name)
+		v, ok := st.s.settings.Get(st.name)
 		if !ok {
-			return nil, bind.UnknownSetting(st.name)
+			return nil, settings.Unknown(st.name)
 		}
 		return textRows(st.name, []string{v}, "SHOW")
 	}
-	names := make([]string, 0, len(settingDefs))
-	for _, d := range settingDefs {
+	names := make([]string, 0, len(settings.Defs))
+	for _, d := range settings.Defs {
 		names = append(names, d.Name)
 	}
 	sort.Slice(names, func(i, j int) bool { return strings.ToLower(names[i]) < strings.ToLower(names[j]) })
@@ -70,7 +70,7 @@ func (st *showStatement) Execute(ctx context.Context, params []*string) (Rows, e
 	descs := make([]string, len(names))
 	for i, n := range names {
 		vals[i] = st.s.shownSetting(n)
-		descs[i] = lookupSetting(n).Doc
+		descs[i] = settings.Lookup(n).Doc
 	}
 	return textTable([]string{"name", "setting", "description"}, [][]string{names, vals, descs}, "SHOW")
 }
@@ -84,7 +84,7 @@ func (s *session) prepareSet(x *pg.VariableSetStmt) (Statement, error) {
 	switch x.Kind {
 	case pg.VariableSetKind_VAR_RESET_ALL:
 		return &utilityStatement{tag: "RESET", sess: s, run: func() error {
-			s.settings.resetAll(s.user)
+			s.settings.ResetAll(s.user)
 			if s.tx != nil {
 				s.tx.local = nil
 			}
@@ -96,23 +96,23 @@ func (s *session) prepareSet(x *pg.VariableSetStmt) (Statement, error) {
 		if x.Kind == pg.VariableSetKind_VAR_RESET {
 			tag = "RESET"
 		}
-		if lookupSetting(x.Name) == nil && !isCustomSetting(x.Name) {
-			return nil, bind.UnknownSetting(x.Name)
+		if settings.Lookup(x.Name) == nil && !settings.IsCustom(x.Name) {
+			return nil, settings.Unknown(x.Name)
 		}
-		return s.setStatement(tag, x.Name, x.IsLocal, func() error { return s.settings.reset(x.Name, s.user) }), nil
+		return s.setStatement(tag, x.Name, x.IsLocal, func() error { return s.settings.Reset(x.Name, s.user) }), nil
 	case pg.VariableSetKind_VAR_SET_VALUE:
-		if lookupSetting(x.Name) == nil && !isCustomSetting(x.Name) {
-			return nil, bind.UnknownSetting(x.Name)
+		if settings.Lookup(x.Name) == nil && !settings.IsCustom(x.Name) {
+			return nil, settings.Unknown(x.Name)
 		}
 		value, err := setValue(x)
 		if err != nil {
 			return nil, err
 		}
-		if d := lookupSetting(x.Name); d != nil && (d.Name == "transaction_isolation" || d.Name == "transaction_read_only" || d.Name == "transaction_deferrable") {
+		if d := settings.Lookup(x.Name); d != nil && (d.Name == "transaction_isolation" || d.Name == "transaction_read_only" || d.Name == "transaction_deferrable") {
 			// SET transaction_read_only = on is SET TRANSACTION READ ONLY.
 			return &setTxStatement{s: s, what: "SET TRANSACTION", run: func() error { return s.setTxCharacteristic(d.Name, value) }}, nil
 		}
-		return s.setStatement("SET", x.Name, x.IsLocal, func() error { return s.settings.set(x.Name, value) }), nil
+		return s.setStatement("SET", x.Name, x.IsLocal, func() error { return s.settings.Set(x.Name, value) }), nil
 	case pg.VariableSetKind_VAR_SET_MULTI:
 		switch strings.ToUpper(x.Name) {
 		case "TRANSACTION":
@@ -146,7 +146,7 @@ func (s *session) setStatement(tag, name string, local bool, change func() error
 // restore, and a session-level one makes an earlier SET LOCAL of the name
 // permanent.
 func (s *session) changeSetting(name string, local bool, change func() error) error {
-	key, before := s.settings.current(name)
+	key, before := s.settings.Current(name)
 	if err := change(); err != nil {
 		return err
 	}
@@ -232,7 +232,7 @@ func setValue(x *pg.VariableSetStmt) (string, error) {
 			parts = append(parts, s)
 		case *pg.A_Const_Ival:
 			if strings.EqualFold(x.Name, "timezone") {
-				parts = append(parts, posixZoneForHours(int(v.Ival.Ival)*3600))
+				parts = append(parts, settings.PosixZone(int(v.Ival.Ival)*3600))
 				continue
 			}
 			parts = append(parts, strconv.Itoa(int(v.Ival.Ival)))
@@ -240,9 +240,9 @@ func setValue(x *pg.VariableSetStmt) (string, error) {
 			if strings.EqualFold(x.Name, "timezone") {
 				f, err := strconv.ParseFloat(v.Fval.Fval, 64)
 				if err != nil {
-					return "", invalidValue("TimeZone", v.Fval.Fval)
+					return "", settings.InvalidValue("TimeZone", v.Fval.Fval)
 				}
-				parts = append(parts, posixZoneForHours(int(f*3600)))
+				parts = append(parts, settings.PosixZone(int(f*3600)))
 				continue
 			}
 			parts = append(parts, v.Fval.Fval)

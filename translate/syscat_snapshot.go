@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/settings"
 	pg "github.com/pganalyze/pg_query_go/v6"
 )
 
@@ -39,7 +40,7 @@ func (s *session) newStatementSnapshot() { s.sysGen++ }
 
 // buildSysSnapshot reads the warehouse's namespaces, tables and views.
 func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error) {
-	ver, _ := s.settings.get("server_version")
+	ver, _ := s.settings.Get("server_version")
 	snap := &syscat.Snapshot{
 		Database:      s.database,
 		User:          s.CurrentUser(),
@@ -54,12 +55,12 @@ func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error
 		Sessions:   s.sessionInfos(),
 	}
 	snap.PreparedStatements = s.preparedStatements()
-	for _, d := range settingDefs {
-		v, _ := s.settings.get(d.Name)
+	for _, d := range settings.Defs {
+		v, _ := s.settings.Get(d.Name)
 		row := syscat.Setting{Name: d.Name, Setting: v, Description: d.Doc,
 			Context: settingContext(d), Vartype: "string", Source: "default", BootVal: d.Default, ResetVal: d.Default}
-		if ss := d.server; ss != nil {
-			row.Setting, row.BootVal, row.ResetVal = rawServerSetting(ss, v), ss.BootVal, ss.BootVal
+		if ss := d.Server; ss != nil {
+			row.Setting, row.BootVal, row.ResetVal = settings.RawServer(ss, v), ss.BootVal, ss.BootVal
 			row.Unit, row.Category, row.Vartype, row.EnumVals = ss.Unit, ss.Category, ss.Vartype, ss.EnumVals
 		}
 		if row.Setting != row.BootVal {
@@ -276,9 +277,9 @@ func sqlLiteral(v any, t plan.Type) string {
 }
 
 // settingContext is pg_settings.context of a setting.
-func settingContext(d setting) string {
-	if d.server != nil {
-		return d.server.Context
+func settingContext(d settings.Def) string {
+	if d.Server != nil {
+		return d.Server.Context
 	}
 	if d.ReadOnly {
 		return "internal"

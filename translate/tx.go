@@ -6,8 +6,8 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/internal/pgerr"
-	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/settings"
 )
 
 // txBlock is the state of an open transaction block (BEGIN ... COMMIT).
@@ -39,7 +39,7 @@ type txBlock struct {
 	committed bool
 	// atBegin is the settings as they were before BEGIN; ROLLBACK restores
 	// them.
-	atBegin settingsState
+	atBegin settings.Saved
 	// local holds, for each setting SET LOCAL changed, the value COMMIT
 	// restores (the session-level value).
 	local map[string]string
@@ -56,7 +56,7 @@ type txBlock struct {
 // savepoint is one SAVEPOINT: what ROLLBACK TO restores.
 type savepoint struct {
 	name     string
-	settings settingsState
+	settings settings.Saved
 	local    map[string]string
 	writes   int
 	// tableWrites is how many staged writes each table had.
@@ -136,7 +136,7 @@ func (s *session) readOnlyError(what string) error {
 	if err := s.checkNotFailed(); err != nil {
 		return err
 	}
-	if s.settings.values["transaction_read_only"] == "on" {
+	if s.settings.Value("transaction_read_only") == "on" {
 		return pgerr.New(pgerr.ReadOnlySQLTransaction, "cannot execute %s in a read-only transaction", what)
 	}
 	return nil
@@ -146,14 +146,14 @@ func (s *session) readOnlyError(what string) error {
 // then applies BEGIN's options.
 func (s *session) beginBlock(opts []*pg.Node) error {
 	tx := &txBlock{
-		atBegin:   s.settings.state(),
-		isolation: s.settings.values["default_transaction_isolation"],
-		readOnly:  s.settings.values["default_transaction_read_only"] == "on",
+		atBegin:   s.settings.Save(),
+		isolation: s.settings.Value("default_transaction_isolation"),
+		readOnly:  s.settings.Value("default_transaction_read_only") == "on",
 	}
 	s.tx = tx
 	s.syncTxSettings()
 	if err := s.applyTxOptions(opts, false); err != nil {
-		s.settings.restore(tx.atBegin)
+		s.settings.Restore(tx.atBegin)
 		s.tx = nil
 		return err
 	}
@@ -171,10 +171,10 @@ func (s *session) endBlock(commit bool) error {
 	if commit {
 		err = s.holdCursors()
 		for name, v := range tx.local {
-			s.settings.restoreOne(name, v)
+			s.settings.RestoreOne(name, v)
 		}
 	} else {
-		s.settings.restore(tx.atBegin)
+		s.settings.Restore(tx.atBegin)
 	}
 	s.closeBlockCursors()
 	s.unpinAll()
@@ -187,14 +187,14 @@ func (s *session) endBlock(commit bool) error {
 // show the open block's characteristics, or the defaults outside one.
 func (s *session) syncTxSettings() {
 	if s.tx == nil {
-		s.settings.values["transaction_isolation"] = s.settings.values["default_transaction_isolation"]
-		s.settings.values["transaction_read_only"] = s.settings.values["default_transaction_read_only"]
-		s.settings.values["transaction_deferrable"] = s.settings.values["default_transaction_deferrable"]
+		s.settings.Put("transaction_isolation", s.settings.Value("default_transaction_isolation"))
+		s.settings.Put("transaction_read_only", s.settings.Value("default_transaction_read_only"))
+		s.settings.Put("transaction_deferrable", s.settings.Value("default_transaction_deferrable"))
 		return
 	}
-	s.settings.values["transaction_isolation"] = s.tx.isolation
-	s.settings.values["transaction_read_only"] = boolSetting(s.tx.readOnly)
-	s.settings.values["transaction_deferrable"] = boolSetting(s.tx.deferrable)
+	s.settings.Put("transaction_isolation", s.tx.isolation)
+	s.settings.Put("transaction_read_only", boolSetting(s.tx.readOnly))
+	s.settings.Put("transaction_deferrable", boolSetting(s.tx.deferrable))
 }
 
 func boolSetting(b bool) string {
@@ -239,19 +239,19 @@ func (s *session) applyTxOptions(opts []*pg.Node, session bool) error {
 // setTxCharacteristic sets transaction_isolation / _read_only /
 // _deferrable of the open block, or their default_ forms.
 func (s *session) setTxCharacteristic(name, v string) error {
-	d := lookupSetting(name)
+	d := settings.Lookup(name)
 	if d == nil {
-		return bind.UnknownSetting(name)
+		return settings.Unknown(name)
 	}
 	if d.Check != nil {
-		nv, err := d.Check(v, s.settings.values[d.Name])
+		nv, err := d.Check(v, s.settings.Value(d.Name))
 		if err != nil {
 			return err
 		}
 		v = nv
 	}
 	if strings.HasPrefix(d.Name, "default_") {
-		s.settings.values[d.Name] = v
+		s.settings.Put(d.Name, v)
 		if s.tx == nil {
 			s.syncTxSettings()
 		}

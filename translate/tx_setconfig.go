@@ -1,10 +1,8 @@
 package translate
 
 import (
-	"strings"
-
 	"github.com/icegate/icegate/internal/pgerr"
-	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/settings"
 )
 
 // CurrentSetting is current_setting(name [, missing_ok]) at run time: a
@@ -15,12 +13,12 @@ func (s *session) CurrentSetting(a []any) (any, error) {
 		return nil, nil
 	}
 	missingOK := len(a) == 2 && a[1] == true
-	v, found := s.settings.get(name)
+	v, found := s.settings.Get(name)
 	if !found {
 		if missingOK {
 			return nil, nil
 		}
-		return nil, bind.UnknownSetting(name)
+		return nil, settings.Unknown(name)
 	}
 	return v, nil
 }
@@ -33,32 +31,32 @@ func (s *session) SetConfig(a []any) (any, error) {
 	if !ok {
 		return nil, pgerr.New(pgerr.NullValueNotAllowed, "SET requires parameter name")
 	}
-	if lookupSetting(name) == nil && !isCustomSetting(name) {
-		return nil, bind.UnknownSetting(name)
+	if settings.Lookup(name) == nil && !settings.IsCustom(name) {
+		return nil, settings.Unknown(name)
 	}
 	local := a[2] == true
 	value, isSet := a[1].(string)
 	change := func() error {
 		if !isSet {
-			return s.settings.reset(name, s.user)
+			return s.settings.Reset(name, s.user)
 		}
-		return s.settings.set(name, value)
+		return s.settings.Set(name, value)
 	}
 	if local && s.tx == nil {
 		// The implicit transaction of the statement ends at once:
 		// nothing outlives it but a placeholder's existence.
-		if _, exists := s.settings.get(name); !exists {
-			s.settings.custom[strings.ToLower(name)] = ""
+		if _, exists := s.settings.Get(name); !exists {
+			s.settings.DeclareCustom(name)
 		}
 		return value, nil
 	}
-	if d := lookupSetting(name); d != nil && (d.Name == "transaction_isolation" || d.Name == "transaction_read_only" || d.Name == "transaction_deferrable") {
+	if d := settings.Lookup(name); d != nil && (d.Name == "transaction_isolation" || d.Name == "transaction_read_only" || d.Name == "transaction_deferrable") {
 		if err := s.setTxCharacteristic(d.Name, value); err != nil {
 			return nil, err
 		}
 	} else if err := s.changeSetting(name, local, change); err != nil {
 		return nil, err
 	}
-	v, _ := s.settings.get(name)
+	v, _ := s.settings.Get(name)
 	return v, nil
 }

@@ -32,7 +32,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 				return "", nil, err
 			}
 			s.tx.savepoints = append(s.tx.savepoints, savepoint{
-				name: t.SavepointName, settings: s.settings.state(), local: copyStrings(s.tx.local), writes: s.tx.writes, tableWrites: s.writeMarks(), viewOps: len(s.tx.viewOps)})
+				name: t.SavepointName, settings: s.settings.Save(), local: copyStrings(s.tx.local), writes: s.tx.writes, tableWrites: s.writeMarks(), viewOps: len(s.tx.viewOps)})
 			return "SAVEPOINT", nil, nil
 		}}, nil
 	case pg.TransactionStmtKind_TRANS_STMT_RELEASE:
@@ -62,7 +62,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 			}
 			sp := s.tx.savepoints[i]
 			s.tx.savepoints = s.tx.savepoints[:i+1]
-			s.settings.restore(sp.settings)
+			s.settings.Restore(sp.settings)
 			s.tx.local = copyStrings(sp.local)
 			s.tx.failed = false
 			s.rollbackCursors(i)
@@ -144,7 +144,7 @@ func (s *session) endStatement(tag string, commit, chain bool) Statement {
 		}
 		if chain {
 			// A new block with the same characteristics.
-			s.tx = &txBlock{atBegin: s.settings.state(), isolation: tx.isolation, readOnly: tx.readOnly, deferrable: tx.deferrable}
+			s.tx = &txBlock{atBegin: s.settings.Save(), isolation: tx.isolation, readOnly: tx.readOnly, deferrable: tx.deferrable}
 			s.syncTxSettings()
 		}
 		if err != nil {

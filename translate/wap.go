@@ -38,7 +38,7 @@ func wapEnabled(t *catalog.Table) bool {
 // settingEither is the first of the settings that is set.
 func (s *session) settingEither(names ...string) string {
 	for _, n := range names {
-		if v, _ := s.settings.get(n); strings.TrimSpace(v) != "" {
+		if v, _ := s.settings.Get(n); strings.TrimSpace(v) != "" {
 			return strings.TrimSpace(v)
 		}
 	}

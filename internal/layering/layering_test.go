@@ -33,7 +33,9 @@ var forbidden = map[string][]string{
 // compiler lists, per package under translate/, the other translate
 // packages it may import: the query compiler's stages depend one way,
 // wire -> translate -> {bind, lower, opt, plan, parse, metatable};
-// bind -> {plan, parse, metatable, changelog, regtype}; changelog -> {plan,
+// bind -> {plan, parse, metatable, changelog, regtype, settings};
+// settings -> opt (the optimizer_disabled_passes setting checks pass
+// names); changelog -> {plan,
 // metatable}; ddl -> {plan, parse}; lower -> {plan, metatable};
 // sysfunc -> {bind, plan, parse, regtype}; regtype -> parse; opt -> plan;
 // metatable -> plan (its columns' types are plan.Type); parse, plan and
@@ -46,7 +48,7 @@ var compiler = map[string][]string{
 	"translate/metatable": {"translate/plan"},
 	"translate/opt":       {"translate/plan"},
 	"translate/lower":     {"translate/plan", "translate/metatable"},
-	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable", "translate/changelog", "translate/regtype"},
+	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable", "translate/changelog", "translate/regtype", "translate/settings"},
 	"translate/changelog": {"translate/plan", "translate/metatable"},
 	"translate/ddl":       {"translate/plan", "translate/parse"},
 	// The system catalog functions are definitions over the binder's
@@ -54,6 +56,7 @@ var compiler = map[string][]string{
 	// and the session hands them to the binder (bind.Env.SysFuncs).
 	"translate/sysfunc":   {"translate/bind", "translate/plan", "translate/parse", "translate/regtype"},
 	"translate/regtype":   {"translate/parse"},
+	"translate/settings":  {"translate/opt"},
 	"translate/procedure": {},
 }
 

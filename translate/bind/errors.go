@@ -60,7 +60,3 @@ func operatorError(op string, names []string) *pgerr.Error {
 	return pgerr.New(pgerr.UndefinedFunction, "operator does not exist: %s", sig).
 		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
 }
-
-func UnknownSetting(name string) error {
-	return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter \"%s\"", strings.ToLower(name))
-}

@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/settings"
 )
 
 // AggregateNames are the aggregate functions icegate computes.
@@ -135,7 +136,7 @@ func (b *Binder) constantFunc(fc *pg.FuncCall, name string) (Bound, bool, error)
 			if missingOK {
 				return Bound{E: &expr.Lit{V: nil, T: expr.Text}, T: plan.TText}, true, nil
 			}
-			return Bound{}, true, b.ErrAt(UnknownSetting(s.Sval), fc.Location)
+			return Bound{}, true, b.ErrAt(settings.Unknown(s.Sval), fc.Location)
 		}
 		return text(v), true, nil
 	case "pg_postmaster_start_time":

@@ -1,4 +1,4 @@
-package translate
+package settings
 
 import (
 	"strings"
@@ -9,8 +9,8 @@ import (
 // optionSettings are the session settings made from the registry. Their
 // stored default is "" (not set in the session); SHOW prints the value in
 // effect and where it comes from.
-func optionSettings() []setting {
-	var out []setting
+func optionSettings() []Def {
+	var out []Def
 	for i := range conf.IcebergOptions {
 		o := &conf.IcebergOptions[i]
 		if o.Levels&conf.LevelSession == 0 {
@@ -18,7 +18,7 @@ func optionSettings() []setting {
 		}
 		name := o.SettingName()
 		check := o.Check
-		out = append(out, setting{Name: name, Doc: o.Doc, Check: func(v, _ string) (string, error) {
+		out = append(out, Def{Name: name, Doc: o.Doc, Check: func(v, _ string) (string, error) {
 			if strings.TrimSpace(v) == "" {
 				return "", nil
 			}
@@ -44,7 +44,7 @@ func optionSettingAliases() map[string]string {
 // allSettingDefs is the registry of the settings a session knows:
 // icegate's own, the Iceberg options' (iceberg.*), then the rest of
 // PostgreSQL 15's (settings_pg.go).
-func allSettingDefs() []setting {
+func allSettingDefs() []Def {
 	defs := append(ownSettingDefs(), optionSettings()...)
 	return append(defs, serverSettingDefs(defs)...)
 }

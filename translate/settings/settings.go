@@ -1,7 +1,8 @@
-package translate
+package settings
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -10,11 +11,10 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtext"
 	"github.com/icegate/icegate/syscat"
-	"github.com/icegate/icegate/translate/bind"
 )
 
-// setting describes one session setting (a GUC in PostgreSQL's terms).
-type setting struct {
+// Def describes one session setting (a GUC in PostgreSQL's terms).
+type Def struct {
 	Name     string // canonical spelling, as SHOW prints the column name
 	Doc      string // SHOW ALL's description
 	Default  string
@@ -24,18 +24,18 @@ type setting struct {
 	Check func(v, cur string) (string, error)
 	// server describes a PostgreSQL setting icegate keeps but does not act
 	// on (settings_pg.go); nil for icegate's own.
-	server *syscat.ServerSetting
+	Server *syscat.ServerSetting
 }
 
-// settingDefs is the registry of the settings a session knows. Names are
+// Defs is the registry of the settings a session knows. Names are
 // matched case-insensitively. session_authorization's default is the
 // session's user, filled in when the session starts.
-var settingDefs = allSettingDefs()
+var Defs = allSettingDefs()
 
 // ownSettingDefs are icegate's own settings and the PostgreSQL settings it
 // acts on.
-func ownSettingDefs() []setting {
-	return []setting{
+func ownSettingDefs() []Def {
+	return []Def{
 		{Name: "application_name", Doc: "Sets the application name to be reported in statistics and logs.", Default: "", Reported: true},
 		{Name: "bytea_output", Doc: "Sets the output format for bytea.", Default: "hex", Check: oneOf("hex", "escape")},
 		{Name: "client_encoding", Doc: "Sets the client's character set encoding.", Default: "UTF8", Reported: true, Check: checkEncoding},
@@ -64,8 +64,8 @@ func ownSettingDefs() []setting {
 		// deparsing functions quote every name; icegate's do not.
 		{Name: "quote_all_identifiers", Doc: "When generating SQL fragments, quote all identifiers.", Default: "off", Check: checkQuoteAll},
 		{Name: "idle_in_transaction_session_timeout", Doc: "Sets the maximum allowed idle time between queries, when in a transaction.", Default: "0", Check: checkMillisOf("idle_in_transaction_session_timeout")},
-		{Name: statementMemSetting, Doc: "Sets the most memory one statement may hold (sorts, hash tables, windows, aggregated and computed values), at most the server's max_statement_mem (0: that); past it the statement fails with 53200.", Default: defaultStatementMem, Check: checkMemory},
-		{Name: optimizerPassesSetting, Doc: "Names optimizer passes to skip (comma-separated), for debugging a plan; EXPLAIN VERBOSE lists the passes that ran.", Default: "", Check: checkOptimizerPasses},
+		{Name: StatementMemName, Doc: "Sets the most memory one statement may hold (sorts, hash tables, windows, aggregated and computed values), at most the server's max_statement_mem (0: that); past it the statement fails with 53200.", Default: defaultStatementMem, Check: checkMemory},
+		{Name: OptimizerPassesName, Doc: "Names optimizer passes to skip (comma-separated), for debugging a plan; EXPLAIN VERBOSE lists the passes that ran.", Default: "", Check: checkOptimizerPasses},
 		{Name: "TimeZone", Doc: "Sets the time zone for displaying and interpreting time stamps.", Default: "UTC", Reported: true, Check: checkTimeZone},
 		{Name: "transaction_isolation", Doc: "Sets the current transaction's isolation level.", Default: "read committed", Check: checkIsolation},
 		{Name: "default_transaction_isolation", Doc: "Sets the transaction isolation level of each new transaction.", Default: "read committed", Check: checkIsolation},
@@ -89,10 +89,10 @@ func ownSettingAliases() map[string]string {
 	}
 }
 
-// lookupSetting finds a setting by name, case-insensitively.
-func lookupSetting(name string) *setting {
+// Lookup finds a setting by name, case-insensitively.
+func Lookup(name string) *Def {
 	if i, ok := settingIndex()[canonicalSettingName(name)]; ok {
-		return &settingDefs[i]
+		return &Defs[i]
 	}
 	return nil
 }
@@ -109,8 +109,8 @@ func canonicalSettingName(name string) string {
 	return n
 }
 
-// settings holds a session's current values, keyed by canonical name.
-type settings struct {
+// Values holds a session's current values, keyed by canonical name.
+type Values struct {
 	values map[string]string
 	// custom holds placeholder settings whose names have a dot
 	// ("myapp.tenant"), which PostgreSQL lets any session set.
@@ -119,18 +119,18 @@ type settings struct {
 	maxMem int64
 }
 
-func newSettings(user string) *settings {
-	s := &settings{values: map[string]string{}, custom: map[string]string{}}
-	for _, d := range settingDefs {
+func New(user string) *Values {
+	s := &Values{values: map[string]string{}, custom: map[string]string{}}
+	for _, d := range Defs {
 		s.values[d.Name] = d.Default
 	}
 	s.values["session_authorization"] = user
 	return s
 }
 
-// get returns the value of a setting, or "" and false when it is unknown.
-func (s *settings) get(name string) (string, bool) {
-	d := lookupSetting(name)
+// Get returns the value of a setting, or "" and false when it is unknown.
+func (s *Values) Get(name string) (string, bool) {
+	d := Lookup(name)
 	if d == nil {
 		v, ok := s.custom[strings.ToLower(name)]
 		return v, ok
@@ -138,40 +138,40 @@ func (s *settings) get(name string) (string, bool) {
 	return s.values[d.Name], true
 }
 
-// set validates and stores a value. Errors: 42704 unknown setting, 55P02
+// Set validates and stores a value. Errors: 42704 unknown setting, 55P02
 // read-only, 22023 invalid value.
-func (s *settings) set(name, value string) error {
-	d := lookupSetting(name)
+func (s *Values) Set(name, value string) error {
+	d := Lookup(name)
 	if d == nil {
-		if isCustomSetting(name) {
+		if IsCustom(name) {
 			s.custom[strings.ToLower(name)] = value
 			return nil
 		}
-		return bind.UnknownSetting(name)
+		return Unknown(name)
 	}
 	if d.ReadOnly {
 		if cur := s.values[d.Name]; strings.EqualFold(cur, value) {
 			return nil
 		}
-		if d.server != nil {
-			return fixedSettingError(name, d.server.Context)
+		if d.Server != nil {
+			return fixedSettingError(name, d.Server.Context)
 		}
 		return pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed", strings.ToLower(name))
 	}
 	return s.store(d, value)
 }
 
-// setAtStartup is set for a connection's startup parameters, which may
+// SetAtStartup is set for a connection's startup parameters, which may
 // also set PostgreSQL's settings fixed at connection start.
-func (s *settings) setAtStartup(name, value string) error {
-	if d := lookupSetting(name); d != nil && d.server != nil && d.ReadOnly && startupContext(d.server.Context) {
+func (s *Values) SetAtStartup(name, value string) error {
+	if d := Lookup(name); d != nil && d.Server != nil && d.ReadOnly && startupContext(d.Server.Context) {
 		return s.store(d, value)
 	}
-	return s.set(name, value)
+	return s.Set(name, value)
 }
 
 // store validates a value of d and keeps it.
-func (s *settings) store(d *setting, value string) error {
+func (s *Values) store(d *Def, value string) error {
 	if d.Check != nil {
 		v, err := d.Check(value, s.values[d.Name])
 		if err != nil {
@@ -179,7 +179,7 @@ func (s *settings) store(d *setting, value string) error {
 		}
 		value = v
 	}
-	if d.Name == statementMemSetting {
+	if d.Name == StatementMemName {
 		if err := s.checkMemoryMax(value); err != nil {
 			return err
 		}
@@ -188,20 +188,20 @@ func (s *settings) store(d *setting, value string) error {
 	return nil
 }
 
-// reset restores a setting to its default.
-func (s *settings) reset(name string, user string) error {
-	d := lookupSetting(name)
+// Reset restores a setting to its default.
+func (s *Values) Reset(name string, user string) error {
+	d := Lookup(name)
 	if d == nil {
-		if isCustomSetting(name) {
+		if IsCustom(name) {
 			// A placeholder, once set, stays defined (empty).
 			s.custom[strings.ToLower(name)] = ""
 			return nil
 		}
-		return bind.UnknownSetting(name)
+		return Unknown(name)
 	}
 	if d.ReadOnly {
-		if d.server != nil {
-			return fixedSettingError(name, d.server.Context)
+		if d.Server != nil {
+			return fixedSettingError(name, d.Server.Context)
 		}
 		return pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed", strings.ToLower(name))
 	}
@@ -212,12 +212,12 @@ func (s *settings) reset(name string, user string) error {
 	return nil
 }
 
-// resetAll restores every changeable setting.
-func (s *settings) resetAll(user string) {
+// ResetAll restores every changeable setting.
+func (s *Values) ResetAll(user string) {
 	for k := range s.custom {
 		s.custom[k] = ""
 	}
-	for _, d := range settingDefs {
+	for _, d := range Defs {
 		if !d.ReadOnly {
 			s.values[d.Name] = s.defaultOf(&d)
 		}
@@ -225,32 +225,47 @@ func (s *settings) resetAll(user string) {
 	s.values["session_authorization"] = user
 }
 
-// settingsState is a copy of a session's settings, to restore at ROLLBACK
+// Value is a setting's current value by canonical name ("" for none),
+// without the checks and aliases of get.
+func (s *Values) Value(name string) string { return s.values[name] }
+
+// Put stores a value the caller has checked, under a canonical name.
+func (s *Values) Put(name, v string) { s.values[name] = v }
+
+// DeclareCustom makes a placeholder setting (a dotted name) exist, empty,
+// if it does not yet.
+func (s *Values) DeclareCustom(name string) {
+	if _, ok := s.custom[strings.ToLower(name)]; !ok {
+		s.custom[strings.ToLower(name)] = ""
+	}
+}
+
+// Saved is a copy of a session's settings, to restore at ROLLBACK
 // or ROLLBACK TO SAVEPOINT.
-type settingsState struct {
+type Saved struct {
 	values, custom map[string]string
 }
 
-func (s *settings) state() settingsState {
-	return settingsState{values: copyStrings(s.values), custom: copyStrings(s.custom)}
+func (s *Values) Save() Saved {
+	return Saved{values: maps.Clone(s.values), custom: maps.Clone(s.custom)}
 }
 
 // A placeholder setting created since keeps existing, empty, as in
 // PostgreSQL.
-func (s *settings) restore(st settingsState) {
-	custom := copyStrings(st.custom)
+func (s *Values) Restore(st Saved) {
+	custom := maps.Clone(st.custom)
 	for k := range s.custom {
 		if _, ok := custom[k]; !ok {
 			custom[k] = ""
 		}
 	}
-	s.values, s.custom = copyStrings(st.values), custom
+	s.values, s.custom = maps.Clone(st.values), custom
 }
 
-// restoreOne sets a setting back to a saved value (key as canonicalKey
+// RestoreOne sets a setting back to a saved value (key as canonicalKey
 // returns it; "" for a custom setting means it did not exist).
-func (s *settings) restoreOne(key, v string) {
-	if d := lookupSetting(key); d != nil {
+func (s *Values) RestoreOne(key, v string) {
+	if d := Lookup(key); d != nil {
 		s.values[d.Name] = v
 		return
 	}
@@ -263,10 +278,10 @@ func (s *settings) restoreOne(key, v string) {
 // unsetMarker stands for a custom setting that did not exist.
 const unsetMarker = "\x00unset"
 
-// current returns a setting's value for restoreOne: a custom setting that
+// Current returns a setting's value for restoreOne: a custom setting that
 // does not exist is a marker value.
-func (s *settings) current(name string) (key, v string) {
-	if d := lookupSetting(name); d != nil {
+func (s *Values) Current(name string) (key, v string) {
+	if d := Lookup(name); d != nil {
 		return d.Name, s.values[d.Name]
 	}
 	key = strings.ToLower(name)
@@ -276,10 +291,10 @@ func (s *settings) current(name string) (key, v string) {
 	return key, unsetMarker
 }
 
-// reported returns the values of the settings reported by ParameterStatus.
-func (s *settings) reported() map[string]string {
+// Reported returns the values of the settings reported by ParameterStatus.
+func (s *Values) Reported() map[string]string {
 	m := map[string]string{}
-	for _, d := range settingDefs {
+	for _, d := range Defs {
 		if d.Reported {
 			m[d.Name] = s.values[d.Name]
 		}
@@ -288,7 +303,7 @@ func (s *settings) reported() map[string]string {
 }
 
 // Location returns the session time zone.
-func (s *settings) Location() *time.Location {
+func (s *Values) Location() *time.Location {
 	loc, err := pgtext.ParseTimeZone(s.values["TimeZone"])
 	if err != nil {
 		return time.UTC
@@ -297,11 +312,11 @@ func (s *settings) Location() *time.Location {
 }
 
 // SearchPath returns the schemas of search_path in order.
-func (s *settings) SearchPath() []string {
+func (s *Values) SearchPath() []string {
 	return splitSearchPath(s.values["search_path"])
 }
 
-func invalidValue(name, value string) *pgerr.Error {
+func InvalidValue(name, value string) *pgerr.Error {
 	return pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, value)
 }
 
@@ -403,7 +418,7 @@ func checkDateStyle(v, cur string) (string, error) {
 			order, haveOrder = "YMD", true
 		case "default":
 		default:
-			return "", invalidValue("DateStyle", v).WithDetail("Unrecognized key word: \"%s\".", strings.TrimSpace(part))
+			return "", InvalidValue("DateStyle", v).WithDetail("Unrecognized key word: \"%s\".", strings.TrimSpace(part))
 		}
 	}
 	return style + ", " + order, nil
@@ -418,10 +433,14 @@ func checkTimeZone(v, _ string) (string, error) {
 	return v, nil
 }
 
-// posixZoneForHours is the value SET TIME ZONE <number> stores: hours EAST
-// of Greenwich written in POSIX form ("<+02>-02").
-func posixZoneForHours(sec int) string {
-	return posixZoneForSeconds(sec)
+// PosixZone is the value SET TIME ZONE <number> and SET TIME ZONE
+// INTERVAL store: an offset sec seconds EAST of Greenwich written in POSIX
+// form, as PostgreSQL stores it: <+05>-05.
+func PosixZone(sec int) string {
+	if sec == 0 {
+		return "<+00>-00" // PostgreSQL's spelling
+	}
+	return "<" + formatOffset(sec) + ">" + formatOffset(-sec)
 }
 
 func formatOffset(sec int) string {
@@ -460,15 +479,15 @@ func checkMillis(v, cur string) (string, error) { return checkMillisOf("statemen
 // checkMillisOf validates a duration setting called name.
 func checkMillisOf(name string) func(v, _ string) (string, error) {
 	return func(v, _ string) (string, error) {
-		if _, ok := parseMillis(v); !ok {
+		if _, ok := ParseMillis(v); !ok {
 			return "", pgerr.New(pgerr.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
 		}
 		return strings.TrimSpace(v), nil
 	}
 }
 
-// parseMillis parses "500", "5s", "1min", "250 ms" into milliseconds.
-func parseMillis(v string) (int64, bool) {
+// ParseMillis parses "500", "5s", "1min", "250 ms" into milliseconds.
+func ParseMillis(v string) (int64, bool) {
 	s := strings.TrimSpace(v)
 	i := 0
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
@@ -485,12 +504,17 @@ func parseMillis(v string) (int64, bool) {
 	return n * mult, true
 }
 
-// isCustomSetting reports whether name is a placeholder setting name
+// IsCustom reports whether name is a placeholder setting name
 // (qualified with a dot, as extensions and applications use).
-func isCustomSetting(name string) bool {
+func IsCustom(name string) bool {
 	if conf.IsReservedOptionName(name) {
 		return false // iceberg.* holds only the options' settings
 	}
 	i := strings.IndexByte(name, '.')
 	return i > 0 && i < len(name)-1
+}
+
+// Unknown is the error for a setting no one defined (42704).
+func Unknown(name string) error {
+	return pgerr.New(pgerr.UndefinedObject, "unrecognized configuration parameter \"%s\"", strings.ToLower(name))
 }

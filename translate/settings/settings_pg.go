@@ -1,4 +1,4 @@
-package translate
+package settings
 
 import (
 	"math"
@@ -21,12 +21,12 @@ import (
 // (settingDefs' own entries) take precedence over these.
 //
 // serverSettingDefs are those of PostgreSQL's settings not in have.
-func serverSettingDefs(have []setting) []setting {
+func serverSettingDefs(have []Def) []Def {
 	known := make(map[string]bool, len(have))
 	for _, d := range have {
 		known[strings.ToLower(d.Name)] = true
 	}
-	var out []setting
+	var out []Def
 	for i := range syscat.ServerSettings {
 		ss := &syscat.ServerSettings[i]
 		if known[canonicalSettingName(ss.Name)] {
@@ -36,8 +36,8 @@ func serverSettingDefs(have []setting) []setting {
 		if def == "" {
 			def = formatServerSetting(ss, ss.BootVal)
 		}
-		out = append(out, setting{Name: ss.Name, Doc: ss.Desc, Default: def,
-			ReadOnly: !sessionContext(ss.Context), server: ss, Check: serverSettingCheck(ss)})
+		out = append(out, Def{Name: ss.Name, Doc: ss.Desc, Default: def,
+			ReadOnly: !SessionContext(ss.Context), Server: ss, Check: serverSettingCheck(ss)})
 	}
 	return out
 }
@@ -45,23 +45,23 @@ func serverSettingDefs(have []setting) []setting {
 // settingIndex maps each setting's lower-case name to its position in
 // settingDefs, built on first use.
 var settingIndex = sync.OnceValue(func() map[string]int {
-	m := make(map[string]int, len(settingDefs))
-	for i := range settingDefs {
-		m[strings.ToLower(settingDefs[i].Name)] = i
+	m := make(map[string]int, len(Defs))
+	for i := range Defs {
+		m[strings.ToLower(Defs[i].Name)] = i
 	}
 	return m
 })
 
-// sessionContext reports whether a session may SET a setting of this
+// SessionContext reports whether a session may SET a setting of this
 // pg_settings context (every icegate user is a superuser today).
-func sessionContext(context string) bool {
+func SessionContext(context string) bool {
 	return context == "user" || context == "superuser"
 }
 
 // startupContext reports whether a connection's startup packet may set a
 // setting of this context: the session's own, and those fixed at start.
 func startupContext(context string) bool {
-	return sessionContext(context) || context == "backend" || context == "superuser-backend"
+	return SessionContext(context) || context == "backend" || context == "superuser-backend"
 }
 
 // fixedSettingError is PostgreSQL's 55P02 for a change of a setting a
@@ -107,7 +107,7 @@ func checkServerValue(ss *syscat.ServerSetting, v string) (string, error) {
 					return e, nil
 				}
 			}
-			return "", invalidValue(ss.Name, v).WithHint("Available values: %s.", strings.Join(ss.EnumVals, ", "))
+			return "", InvalidValue(ss.Name, v).WithHint("Available values: %s.", strings.Join(ss.EnumVals, ", "))
 		case "integer":
 			n, err := parseServerInt(ss, v)
 			if err != nil {
@@ -117,7 +117,7 @@ func checkServerValue(ss *syscat.ServerSetting, v string) (string, error) {
 		case "real":
 			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 			if err != nil || math.IsNaN(f) {
-				return "", invalidValue(ss.Name, v)
+				return "", InvalidValue(ss.Name, v)
 			}
 			lo, _ := strconv.ParseFloat(ss.Min, 64)
 			hi, _ := strconv.ParseFloat(ss.Max, 64)
@@ -172,7 +172,7 @@ func parseServerInt(ss *syscat.ServerSetting, v string) (int64, error) {
 	}
 	num, err := strconv.ParseFloat(s[:i], 64)
 	if err != nil {
-		return 0, invalidValue(ss.Name, v)
+		return 0, InvalidValue(ss.Name, v)
 	}
 	units, own, _ := baseUnit(ss.Unit)
 	if suffix := strings.TrimSpace(s[i:]); suffix != "" {
@@ -183,7 +183,7 @@ func parseServerInt(ss *syscat.ServerSetting, v string) (int64, error) {
 			}
 		}
 		if size == 0 {
-			e := invalidValue(ss.Name, v)
+			e := InvalidValue(ss.Name, v)
 			if units != nil {
 				e = e.WithHint("Valid units for this parameter are %s.", unitNames(units))
 			}
@@ -237,9 +237,9 @@ func formatServerSetting(ss *syscat.ServerSetting, v string) string {
 	return v
 }
 
-// rawServerSetting is pg_settings.setting of a shown value: an integer in
+// RawServer is pg_settings.setting of a shown value: an integer in
 // the setting's own unit.
-func rawServerSetting(ss *syscat.ServerSetting, shown string) string {
+func RawServer(ss *syscat.ServerSetting, shown string) string {
 	if ss.Vartype != "integer" || ss.Unit == "" {
 		return shown
 	}
@@ -264,13 +264,13 @@ var serverSettingHooks = map[string]func(ss *syscat.ServerSetting, v string) (st
 	"session_preload_libraries": quoteListValue,
 	"default_table_access_method": func(ss *syscat.ServerSetting, v string) (string, error) {
 		if v != "heap" {
-			return "", invalidValue(ss.Name, v).WithDetail("Table access method \"%s\" does not exist.", v)
+			return "", InvalidValue(ss.Name, v).WithDetail("Table access method \"%s\" does not exist.", v)
 		}
 		return v, nil
 	},
 	"default_tablespace": func(ss *syscat.ServerSetting, v string) (string, error) {
 		if v != "" && v != "pg_default" {
-			return "", invalidValue(ss.Name, v).WithDetail("Tablespace \"%s\" does not exist.", v)
+			return "", InvalidValue(ss.Name, v).WithDetail("Tablespace \"%s\" does not exist.", v)
 		}
 		return v, nil
 	},
@@ -299,7 +299,7 @@ var serverSettingHooks = map[string]func(ss *syscat.ServerSetting, v string) (st
 	"restrict_nonsystem_relation_kind": func(ss *syscat.ServerSetting, v string) (string, error) {
 		for _, k := range strings.Split(v, ",") {
 			if k = strings.TrimSpace(k); k != "view" && k != "foreign-table" && k != "" {
-				return "", invalidValue(ss.Name, v).WithDetail("Unrecognized key word: \"%s\".", k)
+				return "", InvalidValue(ss.Name, v).WithDetail("Unrecognized key word: \"%s\".", k)
 			}
 		}
 		return v, nil
@@ -310,7 +310,7 @@ var serverSettingHooks = map[string]func(ss *syscat.ServerSetting, v string) (st
 				return v, nil
 			}
 		}
-		return "", invalidValue(ss.Name, v)
+		return "", InvalidValue(ss.Name, v)
 	},
 	"default_text_search_config": func(ss *syscat.ServerSetting, v string) (string, error) {
 		name := strings.TrimPrefix(v, "pg_catalog.")
@@ -322,7 +322,7 @@ var serverSettingHooks = map[string]func(ss *syscat.ServerSetting, v string) (st
 				return "pg_catalog." + c, nil
 			}
 		}
-		return "", invalidValue(ss.Name, v)
+		return "", InvalidValue(ss.Name, v)
 	},
 	// on and the other true spellings mean pglz.
 	"wal_compression": func(ss *syscat.ServerSetting, v string) (string, error) {
