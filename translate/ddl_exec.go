@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/sequence"
 )
 
 // ddlStatement is a statement that changes the catalog and returns no rows.
@@ -160,7 +161,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 				if err != nil {
 					return nil, err
 				}
-				if isSequence(t) {
+				if sequence.Is(t) {
 					return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", tn.Name).WithHint("Use DROP SEQUENCE to remove a sequence.")
 				}
 				if err := mc.DropTable(ctx, t.Ident, purge); err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/sequence"
 	"github.com/icegate/icegate/translate/sysfunc"
 )
 
@@ -19,12 +20,12 @@ func sysDefaults(r *syscat.Relation, t *catalog.Table) {
 	if m == nil {
 		return
 	}
-	if isSequence(t) {
+	if sequence.Is(t) {
 		r.Kind = 'S'
 		r.Columns = syscat.SequenceColumns()
 		r.PrimaryKey, r.PartitionKey = nil, ""
 		r.Rows, r.Bytes, r.Files = 1, 8192, 0
-		if o, st, err := readSequence(t); err == nil {
+		if o, st, err := sequence.Read(t); err == nil {
 			q := &syscat.Sequence{Type: seqTypeOID(o.Type), Start: o.Start, Increment: o.Increment,
 				Min: o.Min, Max: o.Max, Cache: o.Cache, Cycle: o.Cycle}
 			if st.Called {

@@ -16,6 +16,7 @@ import (
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/sequence"
 )
 
 // What CREATE TABLE and ALTER TABLE keep of a column's default beyond
@@ -37,8 +38,8 @@ type ownedSeq struct {
 	typ      string // smallint, integer, bigint
 	identity bool
 	always   bool
-	spec     seqSpec
-	opts     seqOptions         // resolved at finish
+	spec     sequence.Spec
+	opts     sequence.Options   // resolved at finish
 	name     catalog.Identifier // chosen at finish
 	text     string             // its name as the default writes it
 }
@@ -101,7 +102,7 @@ func (d *tableDefaults) addIdentity(f catalog.NestedField, con *pg.Constraint) e
 			return pgerr.New(pgerr.SyntaxError, "multiple identity specifications for column \"%s\"", f.Name)
 		}
 	}
-	sp, err := seqSpecOf(con.Options)
+	sp, err := sequence.SpecOf(con.Options)
 	if err != nil {
 		return err
 	}
@@ -221,7 +222,7 @@ func (s *session) finishTableDefaults(ctx context.Context, ct *createTable, d *t
 	for i := range d.seqs {
 		q := &d.seqs[i]
 		var err error
-		if q.opts, err = q.spec.resolve(nil, q.typ); err != nil {
+		if q.opts, err = q.spec.Resolve(nil, q.typ); err != nil {
 			return err
 		}
 		name, err := s.chooseSequenceName(ctx, ct.id, q, taken)
@@ -243,8 +244,8 @@ func (s *session) finishTableDefaults(ctx context.Context, ct *createTable, d *t
 // chooseSequenceName is <table>_<column>_seq (or the identity's SEQUENCE
 // NAME), numbered when the name is taken, as PostgreSQL does.
 func (s *session) chooseSequenceName(ctx context.Context, tid catalog.Identifier, q *ownedSeq, taken map[string]bool) (string, error) {
-	if len(q.spec.name) > 0 {
-		name := q.spec.name[len(q.spec.name)-1]
+	if len(q.spec.Name) > 0 {
+		name := q.spec.Name[len(q.spec.Name)-1]
 		taken[name] = true
 		return name, nil
 	}
@@ -276,7 +277,7 @@ func (s *session) createOwnedSequences(ctx context.Context, mc catalog.MutableCa
 	for _, q := range d.seqs {
 		o := q.opts
 		o.OwnerTable, o.OwnerField = t.Ident.Name, q.field
-		spec, err := sequenceSpec(o)
+		spec, err := sequence.TableSpec(o)
 		if err != nil {
 			return s.undoCreate(ctx, mc, t, err)
 		}

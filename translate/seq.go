@@ -2,142 +2,13 @@ package translate
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"math"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/sequence"
 )
-
-// Sequences. A sequence is a catalog table of its own name, with no rows,
-// whose properties hold what it is and where it stands:
-//
-//	icegate.sequence        = its options as JSON (seqOptions)
-//	icegate.sequence.state  = "<last_value> <is_called>", as PostgreSQL's
-//	                          sequence row: "1 false" before the first nextval
-//
-// nextval takes values by a commit of the sequence table that moves the
-// state forward, asserting the state it read (catalog.AssertProperty): the
-// catalog's atomic commit is the compare-and-swap, so two sessions, or two
-// icegate processes on one warehouse, never take the same value; the loser
-// of a race reloads and tries again. To spare a commit per row, a session
-// takes max(CACHE, rows left in the batch being evaluated) values at once
-// and hands them out from memory (seqSession); values a session took but
-// did not use are lost, as in PostgreSQL with CACHE > 1. Changes of a
-// sequence are not transactional (nor are they in PostgreSQL).
-const (
-	seqOptionsProp = "icegate.sequence"
-	seqStateProp   = "icegate.sequence.state"
-)
-
-// seqOptions are a sequence's parameters.
-type seqOptions struct {
-	Type      string `json:"type"` // smallint, integer, bigint
-	Start     int64  `json:"start"`
-	Increment int64  `json:"increment"`
-	Min       int64  `json:"min"`
-	Max       int64  `json:"max"`
-	Cache     int64  `json:"cache"`
-	Cycle     bool   `json:"cycle"`
-	// OwnerTable and OwnerField name the column the sequence belongs to
-	// (OWNED BY, serial and identity columns): a table of the sequence's
-	// namespace and a field id. DROP TABLE drops it with the table.
-	OwnerTable string `json:"owner-table,omitempty"`
-	OwnerField int    `json:"owner-field,omitempty"`
-}
-
-// seqState is the sequence's row: the last value taken and whether it was
-// taken (false: the next nextval returns last itself).
-type seqState struct {
-	Last   int64
-	Called bool
-}
-
-func (st seqState) String() string {
-	return strconv.FormatInt(st.Last, 10) + " " + strconv.FormatBool(st.Called)
-}
-
-func parseSeqState(s string) (seqState, error) {
-	a, b, ok := strings.Cut(s, " ")
-	last, err := strconv.ParseInt(a, 10, 64)
-	called, berr := strconv.ParseBool(b)
-	if !ok || err != nil || berr != nil {
-		return seqState{}, fmt.Errorf("invalid sequence state %q", s)
-	}
-	return seqState{Last: last, Called: called}, nil
-}
-
-// isSequence reports whether a catalog table is a sequence.
-func isSequence(t *catalog.Table) bool {
-	return t != nil && t.Metadata != nil && t.Metadata.Properties[seqOptionsProp] != ""
-}
-
-// readSequence reads a sequence table's options and state.
-func readSequence(t *catalog.Table) (seqOptions, seqState, error) {
-	var o seqOptions
-	props := t.Metadata.Properties
-	if err := json.Unmarshal([]byte(props[seqOptionsProp]), &o); err != nil {
-		return o, seqState{}, pgerr.New(pgerr.DataCorrupted, "sequence \"%s\" has invalid options: %v", t.Ident.Name, err)
-	}
-	st, err := parseSeqState(props[seqStateProp])
-	if err != nil {
-		return o, st, pgerr.New(pgerr.DataCorrupted, "sequence \"%s\": %v", t.Ident.Name, err)
-	}
-	return o, st, nil
-}
-
-// seqTypeRange is the range of a sequence's data type.
-func seqTypeRange(typ string) (int64, int64) {
-	switch typ {
-	case "smallint":
-		return math.MinInt16, math.MaxInt16
-	case "integer":
-		return math.MinInt32, math.MaxInt32
-	}
-	return math.MinInt64, math.MaxInt64
-}
-
-// take takes up to n values from state st: the first, how many (at least
-// one, fewer than n when the range ends first) and the state after them.
-func (o seqOptions) take(name string, st seqState, n int64) (first, count int64, next seqState, err error) {
-	inc := o.Increment
-	first = st.Last
-	if st.Called {
-		switch {
-		case inc > 0 && st.Last > o.Max-inc:
-			if !o.Cycle {
-				return 0, 0, st, pgerr.New(pgerr.SequenceGeneratorLimitExceeded, "nextval: reached maximum value of sequence \"%s\" (%d)", name, o.Max)
-			}
-			first = o.Min
-		case inc < 0 && st.Last < o.Min-inc:
-			if !o.Cycle {
-				return 0, 0, st, pgerr.New(pgerr.SequenceGeneratorLimitExceeded, "nextval: reached minimum value of sequence \"%s\" (%d)", name, o.Min)
-			}
-			first = o.Max
-		default:
-			first = st.Last + inc
-		}
-	}
-	var room uint64 // values from first to the end of the range, minus one
-	if inc > 0 {
-		room = uint64(o.Max-first) / uint64(inc)
-	} else {
-		room = uint64(first-o.Min) / uint64(-inc)
-	}
-	count = n
-	if n < 1 {
-		count = 1
-	}
-	if room < uint64(count-1) {
-		count = int64(room) + 1
-	}
-	return first, count, seqState{Last: first + (count-1)*inc, Called: true}, nil
-}
 
 // seqSession is a session's side of sequences: the values it took and has
 // not handed out, and what currval and lastval return.
@@ -152,11 +23,6 @@ type seqSession struct {
 
 type seqCached struct {
 	next, left, inc int64
-}
-
-// seqKey identifies one sequence (a dropped and recreated one is another).
-func seqKey(t *catalog.Table) string {
-	return pinKey(t.Ident) + "\x02" + t.Metadata.TableUUID
 }
 
 // seqCatalog is the catalog sequence state is committed through: directly,
@@ -209,24 +75,24 @@ func (s *session) allocate(ctx context.Context, t *catalog.Table, want int64) (f
 	}
 	for attempt := 0; ; attempt++ {
 		cur, err := mc.LoadTable(ctx, t.Ident)
-		if err != nil || cur.Metadata.TableUUID != t.Metadata.TableUUID || !isSequence(cur) {
+		if err != nil || cur.Metadata.TableUUID != t.Metadata.TableUUID || !sequence.Is(cur) {
 			if err != nil && !errors.Is(err, catalog.ErrNotFound) {
 				return 0, 0, 0, catalogError(err, kindTable, t.Ident.Name)
 			}
 			return 0, 0, 0, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", t.Ident.Name)
 		}
-		o, st, err := readSequence(cur)
+		o, st, err := sequence.Read(cur)
 		if err != nil {
 			return 0, 0, 0, err
 		}
-		first, count, next, err := o.take(t.Ident.Name, st, max(o.Cache, want))
+		first, count, next, err := o.Take(t.Ident.Name, st, max(o.Cache, want))
 		if err != nil {
 			return 0, 0, 0, err
 		}
 		_, err = mc.CommitTable(ctx, t.Ident, []catalog.Requirement{
 			catalog.AssertTableUUID{UUID: t.Metadata.TableUUID},
-			catalog.AssertProperty{Key: seqStateProp, Value: st.String()},
-		}, []catalog.Update{catalog.SetProperties{Updates: map[string]string{seqStateProp: next.String()}}})
+			catalog.AssertProperty{Key: sequence.StateProp, Value: st.String()},
+		}, []catalog.Update{catalog.SetProperties{Updates: map[string]string{sequence.StateProp: next.String()}}})
 		if errors.Is(err, catalog.ErrCommitConflict) && attempt < 1000 {
 			if err := ctx.Err(); err != nil {
 				return 0, 0, 0, err
@@ -282,7 +148,7 @@ func (s *session) setval(ctx context.Context, t *catalog.Table, v int64, called 
 	if err != nil {
 		return catalogError(err, kindTable, t.Ident.Name)
 	}
-	o, _, err := readSequence(cur)
+	o, _, err := sequence.Read(cur)
 	if err != nil {
 		return err
 	}
@@ -290,7 +156,7 @@ func (s *session) setval(ctx context.Context, t *catalog.Table, v int64, called 
 		return pgerr.New(pgerr.NumericValueOutOfRange, "setval: value %d is out of bounds for sequence \"%s\" (%d..%d)", v, t.Ident.Name, o.Min, o.Max)
 	}
 	_, err = mc.CommitTable(ctx, t.Ident, []catalog.Requirement{catalog.AssertTableUUID{UUID: t.Metadata.TableUUID}},
-		[]catalog.Update{catalog.SetProperties{Updates: map[string]string{seqStateProp: seqState{Last: v, Called: called}.String()}}})
+		[]catalog.Update{catalog.SetProperties{Updates: map[string]string{sequence.StateProp: sequence.State{Last: v, Called: called}.String()}}})
 	if err != nil {
 		return catalogError(err, kindTable, t.Ident.Name)
 	}
@@ -304,4 +170,9 @@ func (s *session) setval(ctx context.Context, t *catalog.Table, v int64, called 
 		s.seq.mu.Unlock()
 	}
 	return nil
+}
+
+// seqKey identifies one sequence (a dropped and recreated one is another).
+func seqKey(t *catalog.Table) string {
+	return pinKey(t.Ident) + "\x02" + t.Metadata.TableUUID
 }

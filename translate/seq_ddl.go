@@ -4,241 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
-	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/sequence"
 )
 
-// CREATE SEQUENCE, ALTER SEQUENCE and DROP SEQUENCE (seq.go has what a
+// CREATE SEQUENCE, ALTER SEQUENCE and DROP SEQUENCE (package sequence has what a
 // sequence is).
-
-// seqSpec is what a statement's sequence options say; nil fields are not
-// given.
-type seqSpec struct {
-	typ                         string
-	inc, start, min, max, cache *int64
-	noMin, noMax                bool
-	cycle                       *bool
-	restart                     bool
-	restartWith                 *int64
-	ownedBy                     []string // OWNED BY t.c, or ["none"]
-	name                        []string // SEQUENCE NAME (identity options)
-}
-
-func seqInt(d *pg.DefElem) (int64, error) {
-	var s string
-	switch a := d.Arg.GetNode().(type) {
-	case *pg.Node_Integer:
-		return int64(a.Integer.Ival), nil
-	case *pg.Node_Float:
-		s = a.Float.Fval
-	default:
-		return 0, pgerr.New(pgerr.SyntaxError, "%s requires a numeric value", d.Defname)
-	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return 0, pgerr.New(pgerr.NumericValueOutOfRange, "value \"%s\" is out of range for type bigint", s)
-	}
-	return v, nil
-}
-
-func stringList(n *pg.Node) []string {
-	var out []string
-	for _, it := range n.GetList().GetItems() {
-		out = append(out, it.GetString_().GetSval())
-	}
-	return out
-}
-
-// seqSpecOf reads sequence options (CREATE / ALTER SEQUENCE, identity
-// columns).
-func seqSpecOf(opts []*pg.Node) (seqSpec, error) {
-	var sp seqSpec
-	seen := map[string]bool{}
-	for _, n := range opts {
-		d := n.GetDefElem()
-		if d == nil {
-			continue
-		}
-		if seen[d.Defname] {
-			return sp, pgerr.New(pgerr.SyntaxError, "conflicting or redundant options")
-		}
-		seen[d.Defname] = true
-		var err error
-		intOpt := func(p **int64) {
-			var v int64
-			if v, err = seqInt(d); err == nil {
-				*p = &v
-			}
-		}
-		switch d.Defname {
-		case "as":
-			tn := d.Arg.GetTypeName()
-			name := ""
-			if tn != nil && len(tn.Names) > 0 {
-				name = tn.Names[len(tn.Names)-1].GetString_().GetSval()
-			}
-			switch name {
-			case "int2", "smallint":
-				sp.typ = "smallint"
-			case "int4", "integer", "int":
-				sp.typ = "integer"
-			case "int8", "bigint":
-				sp.typ = "bigint"
-			default:
-				return sp, pgerr.New(pgerr.InvalidParameterValue, "sequence type must be smallint, integer, or bigint")
-			}
-		case "increment":
-			intOpt(&sp.inc)
-		case "start":
-			intOpt(&sp.start)
-		case "cache":
-			intOpt(&sp.cache)
-		case "minvalue":
-			if d.Arg == nil {
-				sp.noMin = true
-			} else {
-				intOpt(&sp.min)
-			}
-		case "maxvalue":
-			if d.Arg == nil {
-				sp.noMax = true
-			} else {
-				intOpt(&sp.max)
-			}
-		case "cycle":
-			b := d.Arg.GetBoolean().GetBoolval()
-			sp.cycle = &b
-		case "restart":
-			sp.restart = true
-			if d.Arg != nil {
-				intOpt(&sp.restartWith)
-			}
-		case "owned_by":
-			sp.ownedBy = stringList(d.Arg)
-		case "sequence_name":
-			sp.name = stringList(d.Arg)
-		default:
-			return sp, pgerr.NotYet("sequence option " + strings.ToUpper(d.Defname))
-		}
-		if err != nil {
-			return sp, err
-		}
-	}
-	return sp, nil
-}
-
-// resolve applies the spec to old (nil: a new sequence of type typ) with
-// PostgreSQL's defaults and checks.
-func (sp seqSpec) resolve(old *seqOptions, typ string) (seqOptions, error) {
-	var o seqOptions
-	if old != nil {
-		o = *old
-	} else {
-		o = seqOptions{Type: typ, Increment: 1, Cache: 1}
-	}
-	typeChanged := false
-	if sp.typ != "" {
-		typeChanged = o.Type != sp.typ
-		o.Type = sp.typ
-	}
-	if o.Type == "" {
-		o.Type = "bigint"
-	}
-	if sp.inc != nil {
-		o.Increment = *sp.inc
-	}
-	if o.Increment == 0 {
-		return o, pgerr.New(pgerr.InvalidParameterValue, "INCREMENT must not be zero")
-	}
-	lo, hi := seqTypeRange(o.Type)
-	if old != nil && typeChanged {
-		// Bounds at the old type's limits follow the type.
-		olo, ohi := seqTypeRange(old.Type)
-		if o.Max == ohi || o.Max > hi {
-			sp.noMax = sp.max == nil
-		}
-		if o.Min == olo || o.Min < lo {
-			sp.noMin = sp.min == nil
-		}
-	}
-	switch {
-	case sp.max != nil:
-		o.Max = *sp.max
-	case old == nil || sp.noMax:
-		o.Max = hi
-		if o.Increment < 0 {
-			o.Max = -1
-		}
-	}
-	switch {
-	case sp.min != nil:
-		o.Min = *sp.min
-	case old == nil || sp.noMin:
-		o.Min = 1
-		if o.Increment < 0 {
-			o.Min = lo
-		}
-	}
-	if o.Max < lo || o.Max > hi {
-		return o, pgerr.New(pgerr.InvalidParameterValue, "MAXVALUE (%d) is out of range for sequence data type %s", o.Max, o.Type)
-	}
-	if o.Min < lo || o.Min > hi {
-		return o, pgerr.New(pgerr.InvalidParameterValue, "MINVALUE (%d) is out of range for sequence data type %s", o.Min, o.Type)
-	}
-	if o.Min >= o.Max {
-		return o, pgerr.New(pgerr.InvalidParameterValue, "MINVALUE (%d) must be less than MAXVALUE (%d)", o.Min, o.Max)
-	}
-	switch {
-	case sp.start != nil:
-		o.Start = *sp.start
-	case old == nil:
-		o.Start = o.Min
-		if o.Increment < 0 {
-			o.Start = o.Max
-		}
-	}
-	if o.Start < o.Min {
-		return o, pgerr.New(pgerr.InvalidParameterValue, "START value (%d) cannot be less than MINVALUE (%d)", o.Start, o.Min)
-	}
-	if o.Start > o.Max {
-		return o, pgerr.New(pgerr.InvalidParameterValue, "START value (%d) cannot be greater than MAXVALUE (%d)", o.Start, o.Max)
-	}
-	if sp.cache != nil {
-		o.Cache = *sp.cache
-	}
-	if o.Cache <= 0 {
-		return o, pgerr.New(pgerr.InvalidParameterValue, "CACHE (%d) must be greater than zero", o.Cache)
-	}
-	if sp.cycle != nil {
-		o.Cycle = *sp.cycle
-	}
-	return o, nil
-}
-
-// sequenceSpec is the catalog table of a new sequence.
-func sequenceSpec(o seqOptions) (catalog.TableSpec, error) {
-	js, err := json.Marshal(o)
-	if err != nil {
-		return catalog.TableSpec{}, err
-	}
-	return catalog.TableSpec{
-		Schema: &catalog.Schema{Fields: []catalog.NestedField{
-			{ID: 1, Name: "last_value", Type: &catalog.PrimitiveType{ID: catalog.TLong}},
-		}},
-		Properties: map[string]string{
-			seqOptionsProp: string(js),
-			seqStateProp:   seqState{Last: o.Start}.String(),
-		},
-	}, nil
-}
 
 // prepareCreateSequence prepares CREATE SEQUENCE [IF NOT EXISTS] name [options].
 func (s *session) prepareCreateSequence(cs *pg.CreateSeqStmt) (Statement, error) {
@@ -250,11 +28,11 @@ func (s *session) prepareCreateSequence(cs *pg.CreateSeqStmt) (Statement, error)
 		if err != nil {
 			return nil, err
 		}
-		sp, err := seqSpecOf(cs.Options)
+		sp, err := sequence.SpecOf(cs.Options)
 		if err != nil {
 			return nil, err
 		}
-		o, err := sp.resolve(nil, "bigint")
+		o, err := sp.Resolve(nil, "bigint")
 		if err != nil {
 			return nil, err
 		}
@@ -263,10 +41,10 @@ func (s *session) prepareCreateSequence(cs *pg.CreateSeqStmt) (Statement, error)
 		if err != nil {
 			return nil, err
 		}
-		if err := s.seqOwner(ctx, &o, id, sp.ownedBy); err != nil {
+		if err := s.seqOwner(ctx, &o, id, sp.OwnedBy); err != nil {
 			return nil, err
 		}
-		spec, err := sequenceSpec(o)
+		spec, err := sequence.TableSpec(o)
 		if err != nil {
 			return nil, err
 		}
@@ -277,7 +55,7 @@ func (s *session) prepareCreateSequence(cs *pg.CreateSeqStmt) (Statement, error)
 }
 
 // seqOwner applies OWNED BY table.column | NONE to o, for a sequence id.
-func (s *session) seqOwner(ctx context.Context, o *seqOptions, id catalog.Identifier, ownedBy []string) error {
+func (s *session) seqOwner(ctx context.Context, o *sequence.Options, id catalog.Identifier, ownedBy []string) error {
 	switch {
 	case ownedBy == nil:
 		return nil
@@ -318,7 +96,7 @@ func (s *session) resolveSequence(ctx context.Context, tn parse.TableName, missi
 	if err != nil {
 		return nil, err
 	}
-	if !isSequence(t) {
+	if !sequence.Is(t) {
 		return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", tn.Name)
 	}
 	return t, nil
@@ -340,7 +118,7 @@ func (s *session) prepareAlterSequence(as *pg.AlterSeqStmt) (Statement, error) {
 			return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 				Message: "relation \"" + tn.Name + "\" does not exist, skipping"}}, nil
 		}
-		sp, err := seqSpecOf(as.Options)
+		sp, err := sequence.SpecOf(as.Options)
 		if err != nil {
 			return nil, err
 		}
@@ -349,34 +127,34 @@ func (s *session) prepareAlterSequence(as *pg.AlterSeqStmt) (Statement, error) {
 }
 
 // alterSequence applies sp to sequence t in one commit.
-func (s *session) alterSequence(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, sp seqSpec) error {
+func (s *session) alterSequence(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, sp sequence.Spec) error {
 	for attempt := 0; ; attempt++ {
 		cur, err := mc.LoadTable(ctx, t.Ident)
 		if err != nil {
 			return catalogError(err, kindTable, t.Ident.Name)
 		}
-		old, st, err := readSequence(cur)
+		old, st, err := sequence.Read(cur)
 		if err != nil {
 			return err
 		}
-		o, err := sp.resolve(&old, old.Type)
+		o, err := sp.Resolve(&old, old.Type)
 		if err != nil {
 			return err
 		}
-		if err := s.seqOwner(ctx, &o, t.Ident, sp.ownedBy); err != nil {
+		if err := s.seqOwner(ctx, &o, t.Ident, sp.OwnedBy); err != nil {
 			return err
 		}
 		next := st
-		if sp.restart {
-			next = seqState{Last: o.Start}
-			if sp.restartWith != nil {
-				next.Last = *sp.restartWith
+		if sp.Restart {
+			next = sequence.State{Last: o.Start}
+			if sp.RestartWith != nil {
+				next.Last = *sp.RestartWith
 			}
 		}
-		if next.Last < o.Min && (next.Called || sp.restart) {
+		if next.Last < o.Min && (next.Called || sp.Restart) {
 			return pgerr.New(pgerr.InvalidParameterValue, "RESTART value (%d) cannot be less than MINVALUE (%d)", next.Last, o.Min)
 		}
-		if next.Last > o.Max && (next.Called || sp.restart) {
+		if next.Last > o.Max && (next.Called || sp.Restart) {
 			return pgerr.New(pgerr.InvalidParameterValue, "RESTART value (%d) cannot be greater than MAXVALUE (%d)", next.Last, o.Max)
 		}
 		js, err := json.Marshal(o)
@@ -385,8 +163,8 @@ func (s *session) alterSequence(ctx context.Context, mc catalog.MutableCatalog, 
 		}
 		_, err = mc.CommitTable(ctx, t.Ident, []catalog.Requirement{
 			catalog.AssertTableUUID{UUID: cur.Metadata.TableUUID},
-			catalog.AssertProperty{Key: seqStateProp, Value: st.String()},
-		}, []catalog.Update{catalog.SetProperties{Updates: map[string]string{seqOptionsProp: string(js), seqStateProp: next.String()}}})
+			catalog.AssertProperty{Key: sequence.StateProp, Value: st.String()},
+		}, []catalog.Update{catalog.SetProperties{Updates: map[string]string{sequence.OptionsProp: string(js), sequence.StateProp: next.String()}}})
 		if errors.Is(err, catalog.ErrCommitConflict) && attempt < 100 {
 			continue
 		}
@@ -438,7 +216,7 @@ func (s *session) prepareDropSequence(ds *pg.DropStmt) (Statement, error) {
 // dropSequenceDependents handles the column default of the table owning
 // sequence t: 2BP01 without CASCADE, else the default goes.
 func (s *session) dropSequenceDependents(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, cascade bool) ([]Notice, error) {
-	o, _, err := readSequence(t)
+	o, _, err := sequence.Read(t)
 	if err != nil || o.OwnerTable == "" {
 		return nil, err
 	}
@@ -453,7 +231,7 @@ func (s *session) dropSequenceDependents(ctx context.Context, mc catalog.Mutable
 		}
 	}
 	seq, ok := defaultSequence(owner.Metadata.Properties, o.OwnerField)
-	if col == "" || !ok || !sameSequenceName(seq, t) {
+	if col == "" || !ok || !sequence.SameName(seq, t) {
 		return nil, nil
 	}
 	what := "default value for column " + col + " of table " + owner.Ident.Name
@@ -470,12 +248,6 @@ func (s *session) dropSequenceDependents(ctx context.Context, mc catalog.Mutable
 	return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: "drop cascades to " + what}}, nil
 }
 
-// sameSequenceName reports whether a sequence name from a default names t.
-func sameSequenceName(name string, t *catalog.Table) bool {
-	want := syscat.QuoteIdent(strings.Join(t.Ident.Namespace, ".")) + "." + syscat.QuoteIdent(t.Ident.Name)
-	return name == want || name == syscat.QuoteIdent(t.Ident.Name)
-}
-
 // dropOwnedSequences drops the sequences table t's columns own (serial and
 // identity columns), after DROP TABLE t.
 func (s *session) dropOwnedSequences(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table) error {
@@ -488,7 +260,7 @@ func (s *session) dropOwnedSequences(ctx context.Context, mc catalog.MutableCata
 		if err != nil {
 			continue // dropped already, or not a sequence
 		}
-		o, _, err := readSequence(seq)
+		o, _, err := sequence.Read(seq)
 		if err != nil || o.OwnerTable != t.Ident.Name || o.OwnerField != f.ID ||
 			pinKey(catalog.Identifier{Namespace: seq.Ident.Namespace}) != pinKey(catalog.Identifier{Namespace: t.Ident.Namespace}) {
 			continue
@@ -505,10 +277,10 @@ func (s *session) dropOwnedSequences(ctx context.Context, mc catalog.MutableCata
 // SCHEMA CASCADE counts it with its table, as PostgreSQL does).
 func ownedSequence(ctx context.Context, mc catalog.MutableCatalog, id catalog.Identifier) bool {
 	t, err := mc.LoadTable(ctx, id)
-	if err != nil || !isSequence(t) {
+	if err != nil || !sequence.Is(t) {
 		return false
 	}
-	o, _, err := readSequence(t)
+	o, _, err := sequence.Read(t)
 	return err == nil && o.OwnerTable != ""
 }
 
@@ -528,10 +300,10 @@ func (s *session) restartOwnedSequences(ctx context.Context, t *catalog.Table) e
 		if err != nil {
 			continue
 		}
-		if o, _, err := readSequence(seq); err != nil || o.OwnerTable != t.Ident.Name || o.OwnerField != f.ID {
+		if o, _, err := sequence.Read(seq); err != nil || o.OwnerTable != t.Ident.Name || o.OwnerField != f.ID {
 			continue
 		}
-		if err := s.alterSequence(ctx, mc, seq, seqSpec{restart: true}); err != nil {
+		if err := s.alterSequence(ctx, mc, seq, sequence.Spec{Restart: true}); err != nil {
 			return err
 		}
 	}

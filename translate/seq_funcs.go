@@ -16,6 +16,7 @@ import (
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 	"github.com/icegate/icegate/translate/regtype"
+	"github.com/icegate/icegate/translate/sequence"
 	"github.com/icegate/icegate/translate/sysfunc"
 )
 
@@ -101,7 +102,7 @@ func (s *session) sequenceByName(ctx context.Context, name string) (*catalog.Tab
 	if err != nil {
 		return nil, err
 	}
-	if !isSequence(t) {
+	if !sequence.Is(t) {
 		return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", t.Ident.Name)
 	}
 	return t, nil
@@ -285,21 +286,6 @@ func otherRelationSequence(snap *syscat.Snapshot, name, col string, notFound err
 	return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", col, r.Name)
 }
 
-// defaultSequence is the sequence name (as written in the default) a
-// column's default takes nextval of.
-func defaultSequence(props map[string]string, id int) (string, bool) {
-	text := bind.DefaultText(props, id)
-	rest, ok := strings.CutPrefix(text, "nextval('")
-	if !ok {
-		return "", false
-	}
-	name, _, ok := strings.Cut(rest, "'::regclass)")
-	if !ok {
-		return "", false
-	}
-	return strings.ReplaceAll(name, "''", "'"), true
-}
-
 // bindGenRandomUUID is gen_random_uuid(): a version 4 UUID per row.
 func bindGenRandomUUID(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
 	if err := b.SysArity(c, 0); err != nil {
@@ -314,4 +300,19 @@ func bindGenRandomUUID(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) 
 		u[8] = u[8]&0x3f | 0x80
 		return u, nil
 	})
+}
+
+// defaultSequence is the sequence name (as written in the default) a
+// column's default takes nextval of.
+func defaultSequence(props map[string]string, id int) (string, bool) {
+	text := bind.DefaultText(props, id)
+	rest, ok := strings.CutPrefix(text, "nextval('")
+	if !ok {
+		return "", false
+	}
+	name, _, ok := strings.Cut(rest, "'::regclass)")
+	if !ok {
+		return "", false
+	}
+	return strings.ReplaceAll(name, "''", "'"), true
 }
