@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -75,12 +76,12 @@ func (st *metaStatement) Execute(ctx context.Context, params []*string) (Rows, e
 			if st.m.Column != "" {
 				rows, err = describeColumn(t, st.m.Column, st.m.Extended)
 			} else {
-				rows = st.s.describe(t, st.m.Extended)
+				rows = describeTable(t, st.s.qualifiedName(t), st.m.Extended)
 			}
 		case parse.MetaTblProperties:
-			rows = st.s.tblProperties(t, st.m.Key)
+			rows = tblProperties(t, st.s.qualifiedName(t), st.m.Key)
 		case parse.MetaShowCreate:
-			rows = [][]string{{st.s.showCreate(t)}}
+			rows = [][]string{{showCreate(t, st.s.qualifiedName(t))}}
 		}
 	}
 	if err != nil {
@@ -97,9 +98,10 @@ func (st *metaStatement) Execute(ctx context.Context, params []*string) (Rows, e
 	return textTable(names, cols, "SHOW")
 }
 
-// describe is DESCRIBE [EXTENDED] t: the columns, the partition fields
-// and, extended, the metadata columns and the table's details.
-func (s *session) describe(t *catalog.Table, extended bool) [][]string {
+// describeTable is DESCRIBE [EXTENDED] t (its name as catalog.namespace.table):
+// the columns, the partition fields and, extended, the metadata columns and
+// the table's details.
+func describeTable(t *catalog.Table, name string, extended bool) [][]string {
 	m := t.Metadata
 	schema := m.CurrentSchema()
 	var rows [][]string
@@ -123,7 +125,7 @@ func (s *session) describe(t *catalog.Table, extended bool) [][]string {
 		[]string{"_deleted", "boolean", ""},
 		[]string{"", "", ""},
 		[]string{"# Detailed Table Information", "", ""},
-		[]string{"Name", s.qualifiedName(t), ""})
+		[]string{"Name", name, ""})
 	if c, ok := m.Properties["comment"]; ok {
 		rows = append(rows, []string{"Comment", c, ""})
 	}
@@ -194,8 +196,8 @@ func tableProperties(m *catalog.TableMetadata) [][2]string {
 	return out
 }
 
-// tblProperties is SHOW TBLPROPERTIES t [('key')].
-func (s *session) tblProperties(t *catalog.Table, key *string) [][]string {
+// tblProperties is SHOW TBLPROPERTIES t [('key')] (t named name).
+func tblProperties(t *catalog.Table, name string, key *string) [][]string {
 	var rows [][]string
 	for _, p := range tableProperties(t.Metadata) {
 		if key == nil || p[0] == *key {
@@ -203,7 +205,7 @@ func (s *session) tblProperties(t *catalog.Table, key *string) [][]string {
 		}
 	}
 	if key != nil && len(rows) == 0 {
-		rows = [][]string{{*key, fmt.Sprintf("Table %s does not have property: %s", s.qualifiedName(t), *key)}}
+		rows = [][]string{{*key, fmt.Sprintf("Table %s does not have property: %s", name, *key)}}
 	}
 	return rows
 }
@@ -265,7 +267,7 @@ func transformText(pf catalog.PartitionField, schema *catalog.Schema) string {
 	col := fmt.Sprintf("%d", pf.SourceID)
 	if path := fieldPath(schema.Fields, pf.SourceID); path != nil {
 		for i, p := range path {
-			path[i] = quoteIdentIfNeeded(p)
+			path[i] = syscat.QuoteIdent(p)
 		}
 		col = strings.Join(path, ".")
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/datadriven"
+	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -70,6 +71,7 @@ func TestShowCreateTableRoundTrip(t *testing.T) {
 		{"plain", "CREATE TABLE src (id int, s text, n numeric(10,2))"},
 		{"spark types", "CREATE TABLE src (id long NOT NULL COMMENT 'it''s the key', ts timestamp, lt timestamp_ntz, b binary, d date, f float, x double, ok boolean, u uuid) USING iceberg COMMENT 'a ''quoted'' comment'"},
 		{"nested", "CREATE TABLE src (st struct<a:int NOT NULL, b:string, c:struct<d:array<bigint>>>, m map<string, array<int>>, \"Mixed Case\" int) USING iceberg"},
+		{"keyword names", `CREATE TABLE src ("select" int, "order" string, "a$b" int, "from" struct<"table":int>) USING iceberg`},
 		{"partitioned", "CREATE TABLE src (id bigint, ts timestamp, cat string) USING iceberg PARTITIONED BY (years(ts), bucket(8, id), truncate(3, cat), cat) TBLPROPERTIES ('format-version' = '1', 'write.parquet.compression-codec' = 'zstd')"},
 	}
 	for _, tc := range tests {
@@ -77,7 +79,7 @@ func TestShowCreateTableRoundTrip(t *testing.T) {
 			s, _, _ := newWriteSession(t)
 			run(t, s, tc.create)
 			run(t, s, "ALTER TABLE src ADD COLUMN added string")
-			stmt := strings.ReplaceAll(showCreate(t, s, "src"), "icegate.public.src (", "icegate.public.copy (")
+			stmt := strings.ReplaceAll(showCreateOf(t, s, "src"), "icegate.public.src (", "icegate.public.copy (")
 			loc := queryValue(t, s, "src", "Location")
 			stmt = strings.ReplaceAll(stmt, "LOCATION '"+loc+"'", "LOCATION '"+filepath.Join(filepath.Dir(loc), "copy")+"'")
 			run(t, s, stmt)
@@ -88,7 +90,7 @@ func TestShowCreateTableRoundTrip(t *testing.T) {
 					t.Errorf("%s differs:\nsrc  %q\ncopy %q", q, a, b)
 				}
 			}
-			if again := showCreate(t, s, "copy"); again != stmt {
+			if again := showCreateOf(t, s, "copy"); again != stmt {
 				t.Errorf("SHOW CREATE TABLE of the copy:\n%s\nwant\n%s", again, stmt)
 			}
 		})
@@ -107,8 +109,8 @@ func queryValue(t *testing.T, s *session, table, col string) string {
 	return ""
 }
 
-// showCreate is the one value SHOW CREATE TABLE returns.
-func showCreate(t *testing.T, s *session, table string) string {
+// showCreateOf is the one value SHOW CREATE TABLE returns.
+func showCreateOf(t *testing.T, s *session, table string) string {
 	t.Helper()
 	out := queryOutput(t, s, &datadriven.Case{Input: "SHOW CREATE TABLE " + table})
 	lines := strings.Split(out, "\n")
@@ -138,13 +140,13 @@ func TestDescribeAllFixtures(t *testing.T) {
 	s := newTestSession(t)
 	checked := 0
 	for _, name := range names {
-		ref := "iceberg." + quoteIdentIfNeeded(name)
+		ref := "iceberg." + syscat.QuoteIdent(name)
 		if _, err := os.Stat(filepath.Join(root, "iceberg", name, "metadata")); err != nil {
 			sub, _ := filepath.Glob(filepath.Join(root, "iceberg", name, "*", "metadata"))
 			if len(sub) != 1 {
 				continue // not a table directory
 			}
-			ref = `"iceberg.` + name + `".` + quoteIdentIfNeeded(filepath.Base(filepath.Dir(sub[0])))
+			ref = `"iceberg.` + name + `".` + syscat.QuoteIdent(filepath.Base(filepath.Dir(sub[0])))
 		}
 		tb, err := s.ResolveTable(context.Background(), parse.TableName{Schema: "iceberg", Name: name})
 		if err != nil {

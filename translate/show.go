@@ -11,6 +11,7 @@ import (
 	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/settings"
 )
 
@@ -227,7 +228,7 @@ func setValue(x *pg.VariableSetStmt) (string, error) {
 		case *pg.A_Const_Sval:
 			s := v.Sval.Sval
 			if strings.EqualFold(x.Name, "search_path") && len(x.Args) > 0 {
-				s = quoteIdentIfNeeded(s)
+				s = syscat.QuoteIdent(s)
 			}
 			parts = append(parts, s)
 		case *pg.A_Const_Ival:
@@ -257,20 +258,4 @@ func setValue(x *pg.VariableSetStmt) (string, error) {
 		}
 	}
 	return strings.Join(parts, ", "), nil
-}
-
-// quoteIdentIfNeeded quotes a name that is not a plain lower-case
-// identifier.
-func quoteIdentIfNeeded(s string) string {
-	plain := s != ""
-	for i, r := range s {
-		if !(r == '_' || (r >= 'a' && r <= 'z') || (i > 0 && (r >= '0' && r <= '9' || r == '$'))) {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -12,13 +13,13 @@ import (
 // use Spark's SQL spelling (upper case, as Spark prints here); properties
 // leave out current-snapshot-id, format and sort-order, which describe the
 // table rather than configure it.
-func (s *session) showCreate(t *catalog.Table) string {
+func showCreate(t *catalog.Table, name string) string {
 	m := t.Metadata
 	var b strings.Builder
-	b.WriteString("CREATE TABLE " + s.qualifiedName(t) + " (\n")
+	b.WriteString("CREATE TABLE " + name + " (\n")
 	rec := plan.RecordedTypes(m.Properties)
 	for i, f := range m.CurrentSchema().Fields {
-		b.WriteString("  " + quoteIdentIfNeeded(f.Name) + " " + sparkFieldSQLType(&f, rec))
+		b.WriteString("  " + syscat.QuoteIdent(f.Name) + " " + sparkFieldSQLType(&f, rec))
 		if f.Required {
 			b.WriteString(" NOT NULL")
 		}
@@ -59,7 +60,7 @@ func sparkSQLType(t catalog.Type) string {
 	case *catalog.StructType:
 		parts := make([]string, len(t.Fields))
 		for i, f := range t.Fields {
-			p := quoteIdentIfNeeded(f.Name) + ": " + sparkSQLType(f.Type)
+			p := syscat.QuoteIdent(f.Name) + ": " + sparkSQLType(f.Type)
 			if f.Required {
 				p += " NOT NULL"
 			}

@@ -53,6 +53,8 @@ SET standard_conforming_strings = on;
 SET extra_float_digits = 3;
 SELECT name, setting FROM pg_settings WHERE name IN ('client_min_messages', 'lock_timeout', 'work_mem', 'jit', 'session_replication_role', 'row_security', 'xmloption') ORDER BY name;
 SELECT set_config('search_path', '', false);
+SET search_path = "select", "a$b", public, "Ab", pga;
+SHOW search_path;
 SET search_path = public;
 -- Administration functions on the session itself
 SELECT pg_backend_pid() > 0;
