@@ -50,8 +50,8 @@
 //
 // Spark's metadata statements (DESCRIBE [EXTENDED], SHOW TABLES, SHOW SCHEMAS,
 // SHOW TBLPROPERTIES, SHOW CREATE TABLE), which package parse recognises by
-// tokens, are answered by describe.go, show_tables.go and show_create.go with
-// text rows shaped like Spark's.
+// tokens, run in describe.go and show_tables.go; package describe writes
+// the text rows, shaped like Spark's, from a table's metadata.
 //
 // Transaction blocks (tx*.go) give a session PostgreSQL's behaviour around
 // per-statement commits: one table snapshot per block (tx_catalog.go), the

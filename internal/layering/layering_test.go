@@ -32,17 +32,15 @@ var forbidden = map[string][]string{
 
 // compiler lists, per package under translate/, the other translate
 // packages it may import: the query compiler's stages depend one way,
-// wire -> translate -> {bind, lower, opt, plan, parse, metatable};
+// wire -> translate -> {bind, lower, opt, plan, parse, metatable, ...}.
 // bind -> {plan, parse, metatable, changelog, regtype, settings};
-// settings -> opt (the optimizer_disabled_passes setting checks pass
-// names); changelog -> {plan,
-// metatable}; ddl -> {plan, parse}; lower -> {plan, metatable};
-// sysfunc -> {bind, plan, parse, regtype}; regtype -> parse; opt -> plan;
-// metatable -> plan (its columns' types are plan.Type); parse, plan,
-// sequence (what a sequence is and its options) and
-// procedure (CALL's procedures: they use catalog, engine and internal,
-// never the compiler's stages) are leaves. A package under translate/
-// never imports translate itself.
+// changelog -> {plan, metatable}; ddl -> {plan, parse}; lower -> {plan,
+// metatable}; sysfunc -> {bind, plan, parse, regtype}; regtype -> parse;
+// opt -> plan; metatable -> plan (its columns' types are plan.Type);
+// settings -> opt (optimizer_disabled_passes checks pass names); describe
+// -> {plan, ddl}. parse, plan, sequence and procedure (CALL's procedures:
+// they use catalog, engine and internal, never the compiler's stages) are
+// leaves. A package under translate/ never imports translate itself.
 var compiler = map[string][]string{
 	"translate/plan":      {},
 	"translate/parse":     {},
@@ -59,6 +57,7 @@ var compiler = map[string][]string{
 	"translate/regtype":   {"translate/parse"},
 	"translate/settings":  {"translate/opt"},
 	"translate/sequence":  {},
+	"translate/describe":  {"translate/plan", "translate/ddl"},
 	"translate/procedure": {},
 }
 

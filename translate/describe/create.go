@@ -1,4 +1,4 @@
-package translate
+package describe
 
 import (
 	"strings"
@@ -8,12 +8,12 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// showCreate is SHOW CREATE TABLE t: a statement in Spark's form that
+// CreateTable is SHOW CREATE TABLE t: a statement in Spark's form that
 // recreates the table, which icegate's own CREATE TABLE reads back. Types
 // use Spark's SQL spelling (upper case, as Spark prints here); properties
 // leave out current-snapshot-id, format and sort-order, which describe the
 // table rather than configure it.
-func showCreate(t *catalog.Table, name string) string {
+func CreateTable(t *catalog.Table, name string) string {
 	m := t.Metadata
 	var b strings.Builder
 	b.WriteString("CREATE TABLE " + name + " (\n")
@@ -43,7 +43,7 @@ func showCreate(t *catalog.Table, name string) string {
 	}
 	b.WriteString("LOCATION " + quoteLiteral(m.Location) + "\n")
 	var props []string
-	for _, p := range tableProperties(m) {
+	for _, p := range TableProperties(m) {
 		if p[0] == "current-snapshot-id" || p[0] == "format" || p[0] == "sort-order" {
 			continue
 		}
@@ -75,7 +75,7 @@ func sparkSQLType(t catalog.Type) string {
 	case *catalog.MapType:
 		return "MAP<" + sparkSQLType(t.Key) + ", " + sparkSQLType(t.Value) + ">"
 	}
-	return strings.ToUpper(sparkTypeName(t))
+	return strings.ToUpper(SparkTypeName(t))
 }
 
 // quoteLiteral is s as a SQL string constant.

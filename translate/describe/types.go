@@ -1,4 +1,4 @@
-package translate
+package describe
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ func sparkFieldType(f *catalog.NestedField, rec map[int]plan.Type) string {
 			return "jsonb"
 		}
 	}
-	return sparkTypeName(f.Type)
+	return SparkTypeName(f.Type)
 }
 
 // sparkFieldSQLType is sparkFieldType as SHOW CREATE TABLE writes it

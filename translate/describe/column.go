@@ -1,4 +1,4 @@
-package translate
+package describe
 
 import (
 	"strconv"
@@ -8,13 +8,13 @@ import (
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// describeColumn is DESCRIBE [EXTENDED] t col: Spark's info_name /
+// Column is DESCRIBE [EXTENDED] t col: Spark's info_name /
 // info_value rows for one column (a path "a.b" reaches into structs).
 // EXTENDED adds the column statistics rows Spark prints: distinct_count
 // is the NDV that CALL system.compute_table_stats recorded for the current
 // snapshot; the others, which icegate does not keep, are NULL, as Spark
 // shows for a column never analyzed.
-func describeColumn(t *catalog.Table, name string, extended bool) ([][]string, error) {
+func Column(t *catalog.Table, name string, extended bool) ([][]string, error) {
 	f, resolved := ddl.FindColumnPath(t.Metadata.CurrentSchema().Fields, name)
 	if f == nil {
 		return nil, ddl.UndefinedColumn(name)
