@@ -169,10 +169,7 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 	if err != nil {
 		return "", err
 	}
-	if ctx, err = s.withWriteFormat(ctx, t); err != nil { // options_write.go
-		return "", err
-	}
-	tw, err := newTableWrite(ctx, mc, t, schema)
+	tw, err := s.newTableWrite(ctx, mc, t, schema, writeOptions{})
 	if err != nil {
 		return "", err
 	}

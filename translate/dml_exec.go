@@ -52,8 +52,8 @@ func (s *session) prepareDML(ctx context.Context, ps parse.Stmt, what string, pa
 // is false for any other statement.
 func (s *session) dmlPrepare(ctx context.Context, ps parse.Stmt, paramTypes []uint32, eager bool) (Statement, bool, error) {
 	if ins := ps.Node.GetInsertStmt(); ins != nil && ins.OnConflictClause == nil && len(ins.ReturningList) == 0 {
-		if h := dmlTargetHint(ps); h != nil { // options_dml.go: the hint's NOTICEs
-			st, err := hintedStatement(s.prepareInsert(ctx, ps, ins, paramTypes, eager))(h)
+		if dmlTargetHint(ps) != nil { // options_dml.go
+			st, err := s.prepareInsert(ctx, ps, ins, paramTypes, eager)
 			return st, true, err
 		}
 		return nil, false, nil
@@ -126,10 +126,7 @@ func (st *dmlStatement) Execute(ctx context.Context, params []*string) (Rows, er
 	ctx, cancel := st.sess.withStatementTimeout(ctx)
 	defer cancel()
 	hint := dmlTargetHint(st.ps) // options_dml.go
-	if hint != nil {
-		ctx = withHintOptions(ctx, hint) // options_write.go
-	}
-	res, err := st.sess.runDML(ctx, mc, p)
+	res, err := st.sess.runDML(ctx, mc, p, hintWriteOptions(hint))
 	if err != nil {
 		return nil, statementErr(ctx, err)
 	}
@@ -144,18 +141,19 @@ func (st *dmlStatement) Execute(ctx context.Context, params []*string) (Rows, er
 // dml.Writer, commits the change (or stages it in a block) and returns the
 // RETURNING rows with the tag. The statement is atomic: on any error the
 // files it wrote are removed and the table is as it was.
-func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *bind.DMLPlan) (Rows, error) {
+func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *bind.DMLPlan, wo writeOptions) (Rows, error) {
 	props := p.Table.Metadata.Properties
 	op := p.Kind.Operation()
 	mode, err := dml.ModeOf(props, op)
 	if err != nil {
 		return nil, err
 	}
-	iso, err := s.isolationLevel(props, op, statementOptions(ctx))
+	iso, err := s.isolationLevel(props, op, wo.stmt)
 	if err != nil {
 		return nil, err
 	}
-	if ctx, err = s.withWriteFormat(ctx, p.Table); err != nil { // options_write.go
+	format, err := s.writeFormat(wo) // options_write.go
+	if err != nil {
 		return nil, err
 	}
 	src, preds, err := lowerDML(ctx, s, p)
@@ -172,7 +170,7 @@ func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *bind
 		snap = p.Target.Snapshot
 	}
 	w, err := dml.New(ctx, dml.Spec{Table: p.Table, Snapshot: snap, Schema: p.Schema, Out: out, Mode: mode,
-		Format: writeFormatOf(ctx)})
+		Format: format})
 	if err != nil {
 		return nil, writeError(err, p.Table)
 	}
@@ -198,11 +196,12 @@ func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *bind
 	if !emptyChange(ch) {
 		ch.Isolation = iso
 		ch.ConflictFilter = preds
-		if err := s.validateFrom(ch, statementOptions(ctx)); err != nil {
+		if err := s.validateFrom(ch, wo.stmt); err != nil {
 			w.Abort()
 			run.release()
 			return nil, err
 		}
+		wo.addTo(ch)
 		if err := s.commitChange(ctx, mc, p.Table, ch, w.Abort); err != nil {
 			run.release()
 			return nil, err

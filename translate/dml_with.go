@@ -192,7 +192,7 @@ func (s *session) runDMLWithSteps(ctx context.Context, mc catalog.MutableCatalog
 		if track != nil {
 			track.Stmt = i + 1
 		}
-		rows, err := s.runDML(ctx, mc, dc.Plan)
+		rows, err := s.runDML(ctx, mc, dc.Plan, writeOptions{})
 		if err != nil {
 			return nil, err
 		}
@@ -206,7 +206,7 @@ func (s *session) runDMLWithSteps(ctx context.Context, mc catalog.MutableCatalog
 		track.Stmt = len(w.state.Subs) + 1
 	}
 	if w.dml != nil {
-		return s.runDML(ctx, mc, w.dml)
+		return s.runDML(ctx, mc, w.dml, writeOptions{})
 	}
 	op, err := lowerQuery(ctx, s, w.sel)
 	if err != nil {

@@ -30,10 +30,18 @@ type insertStatement struct {
 	ins      *pg.InsertStmt
 	declared []uint32
 	params   []uint32
+	// hint is the OPTIONS hint on the target table (nil: none): its write
+	// options apply and its NOTICEs join the result.
+	hint *parse.Hint
 }
 
 func (s *session) prepareInsert(ctx context.Context, ps parse.Stmt, ins *pg.InsertStmt, paramTypes []uint32, eager bool) (Statement, error) {
-	st := &insertStatement{sess: s, ps: ps, ins: ins, declared: append([]uint32(nil), paramTypes...)}
+	st := &insertStatement{sess: s, ps: ps, ins: ins, declared: append([]uint32(nil), paramTypes...), hint: dmlTargetHint(ps)}
+	if st.hint != nil {
+		if k := bind.HintTimeTravelKey(st.hint); k != "" {
+			return nil, pgerr.Unsupported("INSERT into a table read at another snapshot (option %s)", k)
+		}
+	}
 	if eager {
 		if _, err := st.bind(ctx, nil); err != nil {
 			return nil, err
@@ -89,17 +97,22 @@ func (st *insertStatement) Execute(ctx context.Context, params []*string) (Rows,
 	if err != nil {
 		return nil, err
 	}
+	wo := hintWriteOptions(st.hint) // options_write.go
 	var n int64
 	if x != nil && x.Overwrite {
-		n, err = st.sess.overwriteRows(ctx, mc, st.ps, p, op, x)
+		n, err = st.sess.overwriteRows(ctx, mc, st.ps, p, op, x, wo)
 	} else {
-		n, err = st.sess.writeRowsTo(ctx, mc, p.Table, p.Schema, op, false, p.Branch)
+		n, err = st.sess.writeRowsTo(ctx, mc, p.Table, p.Schema, op, false, p.Branch, wo)
 	}
 	if err != nil {
 		return nil, err
 	}
 	st.sess.markQueried()
-	return &emptyRows{tag: fmt.Sprintf("INSERT 0 %d", n)}, nil
+	res := Rows(&emptyRows{tag: fmt.Sprintf("INSERT 0 %d", n)})
+	if st.hint != nil {
+		res = addNotices(res, hintNoticesOf(st.hint)) // hints_notice.go
+	}
+	return res, nil
 }
 
 // insertOperator is the operator yielding the rows an INSERT writes, with
@@ -140,11 +153,17 @@ type tableWrite struct {
 	// branch is the branch committed to ("": main, or the session's WAP
 	// branch).
 	branch string
+	// opts are the statement's write options (snapshot properties).
+	opts writeOptions
 }
 
 // newTableWrite starts writing rows of schema (the table's current one)
-// into t.
-func newTableWrite(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, schema *catalog.Schema) (*tableWrite, error) {
+// into t, with the statement's write options wo.
+func (s *session) newTableWrite(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, schema *catalog.Schema, wo writeOptions) (*tableWrite, error) {
+	format, err := s.writeFormat(wo) // options_write.go
+	if err != nil {
+		return nil, err
+	}
 	out, err := mc.NewOutput(t)
 	if err != nil {
 		return nil, catalogError(err, kindTable, t.Ident.Name)
@@ -160,12 +179,12 @@ func newTableWrite(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Ta
 		Properties:    m.Properties,
 		FormatVersion: m.FormatVersion,
 		SortOrder:     defaultSortOrder(m),
-		Format:        writeFormatOf(ctx), // options_write.go
+		Format:        format,
 	})
 	if err != nil {
 		return nil, writeError(err, t)
 	}
-	return &tableWrite{mc: mc, table: t, w: w}, nil
+	return &tableWrite{mc: mc, table: t, w: w, opts: wo}, nil
 }
 
 // defaultSortOrder is the table's default sort order (nil when there is
@@ -200,6 +219,7 @@ func (tw *tableWrite) commit(ctx context.Context, s *session) error {
 		return nil
 	}
 	ch := &catalog.Change{AddedDataFiles: files, Branch: tw.branch}
+	tw.opts.addTo(ch)
 	if tw.immediate {
 		if err := commitNow(ctx, tw.mc, tw.table.Ident, ch); err != nil {
 			tw.abort()
@@ -227,21 +247,18 @@ func writeError(err error, t *catalog.Table) error {
 // writeRows writes every row of op into t and commits them; it returns the
 // number of rows.
 func (s *session) writeRows(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, schema *catalog.Schema, op engine.Operator, immediate bool) (n int64, err error) {
-	return s.writeRowsTo(ctx, mc, t, schema, op, immediate, "")
+	return s.writeRowsTo(ctx, mc, t, schema, op, immediate, "", writeOptions{})
 }
 
 // writeRowsTo is writeRows committing to branch ("": main, or the
-// session's WAP branch).
-func (s *session) writeRowsTo(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, schema *catalog.Schema, op engine.Operator, immediate bool, branch string) (n int64, err error) {
+// session's WAP branch), with the statement's write options wo.
+func (s *session) writeRowsTo(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, schema *catalog.Schema, op engine.Operator, immediate bool, branch string, wo writeOptions) (n int64, err error) {
 	defer func() {
 		if cerr := op.Close(); cerr != nil && err == nil {
 			err = cerr
 		}
 	}()
-	if ctx, err = s.withWriteFormat(ctx, t); err != nil { // options_write.go
-		return 0, err
-	}
-	tw, err := newTableWrite(ctx, mc, t, schema)
+	tw, err := s.newTableWrite(ctx, mc, t, schema, wo)
 	if err != nil {
 		return 0, err
 	}

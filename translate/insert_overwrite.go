@@ -153,7 +153,7 @@ func (s *session) staticValues(ctx context.Context, ps parse.Stmt, p *bind.Inser
 
 // overwriteRows writes the rows of op into p's table, replacing the rows
 // the overwrite mode selects, in one commit; it returns the rows written.
-func (s *session) overwriteRows(ctx context.Context, mc catalog.MutableCatalog, ps parse.Stmt, p *bind.InsertPlan, op engine.Operator, x *parse.SparkInsert) (n int64, err error) {
+func (s *session) overwriteRows(ctx context.Context, mc catalog.MutableCatalog, ps parse.Stmt, p *bind.InsertPlan, op engine.Operator, x *parse.SparkInsert, wo writeOptions) (n int64, err error) {
 	defer func() {
 		if cerr := op.Close(); cerr != nil && err == nil {
 			err = cerr
@@ -176,7 +176,7 @@ func (s *session) overwriteRows(ctx context.Context, mc catalog.MutableCatalog, 
 	if p.Branch != "" {
 		base = m.SnapshotByID(m.Refs[p.Branch].SnapshotID)
 	}
-	tw, err := newTableWrite(ctx, mc, t, p.Schema)
+	tw, err := s.newTableWrite(ctx, mc, t, p.Schema, wo)
 	if err != nil {
 		return 0, err
 	}
@@ -211,6 +211,7 @@ func (s *session) overwriteRows(ctx context.Context, mc catalog.MutableCatalog, 
 	if len(ch.AddedDataFiles) == 0 && len(ch.RemovedDataFiles) == 0 {
 		return 0, nil
 	}
+	wo.addTo(ch)
 	if err := s.commitChange(ctx, mc, t, ch, tw.abort); err != nil {
 		return 0, err
 	}

@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"context"
 	"maps"
 	"strings"
 
@@ -20,66 +19,66 @@ import (
 
 const snapshotPropertyPrefix = "snapshot-property."
 
-type snapshotPropertiesKey struct{}
-
-// withHintOptions returns ctx carrying a write hint's options: the
-// statement level of the options (options_dml.go) and its
-// snapshot-property.<key> entries.
-func withHintOptions(ctx context.Context, h *parse.Hint) context.Context {
-	if h == nil {
-		return ctx
-	}
-	ctx = withStatementOptions(ctx, h.Options)
-	props := map[string]string{}
-	for _, p := range h.Pairs {
-		if k := p[0]; len(k) > len(snapshotPropertyPrefix) && strings.EqualFold(k[:len(snapshotPropertyPrefix)], snapshotPropertyPrefix) {
-			props[k[len(snapshotPropertyPrefix):]] = p[1]
-		}
-	}
-	if len(props) == 0 {
-		return ctx
-	}
-	return context.WithValue(ctx, snapshotPropertiesKey{}, props)
+// writeOptions are a write statement's own options, from an OPTIONS hint on
+// the written table; the zero value is a statement without one. They are a
+// value the statement hands down its write path (to the data file writer
+// and to the change it commits), not something its context carries.
+type writeOptions struct {
+	// stmt is the hint's options by lower-case Iceberg name (nil: none):
+	// the statement level of isolation-level, validate-from-snapshot-id
+	// and write-format.
+	stmt map[string]string
+	// snapshotProps are its snapshot-property.<key> entries, added to the
+	// written snapshot's summary (the key keeps its case).
+	snapshotProps map[string]string
 }
 
-// addSnapshotProperties adds the statement's snapshot-property.<key>
-// entries to a change's snapshot summary.
-func addSnapshotProperties(ctx context.Context, ch *catalog.Change) {
-	props, _ := ctx.Value(snapshotPropertiesKey{}).(map[string]string)
-	if len(props) == 0 {
+// hintWriteOptions are the write options of hint h (nil: none).
+func hintWriteOptions(h *parse.Hint) writeOptions {
+	if h == nil {
+		return writeOptions{}
+	}
+	wo := writeOptions{stmt: h.Options}
+	for _, p := range h.Pairs {
+		if k := p[0]; len(k) > len(snapshotPropertyPrefix) && strings.EqualFold(k[:len(snapshotPropertyPrefix)], snapshotPropertyPrefix) {
+			if wo.snapshotProps == nil {
+				wo.snapshotProps = map[string]string{}
+			}
+			wo.snapshotProps[k[len(snapshotPropertyPrefix):]] = p[1]
+		}
+	}
+	return wo
+}
+
+// addTo adds the statement's snapshot-property.<key> entries to a
+// change's snapshot summary.
+func (wo writeOptions) addTo(ch *catalog.Change) {
+	if len(wo.snapshotProps) == 0 {
 		return
 	}
 	if ch.Properties == nil {
 		ch.Properties = map[string]string{}
 	}
-	maps.Copy(ch.Properties, props)
+	maps.Copy(ch.Properties, wo.snapshotProps)
 }
 
-type writeFormatKey struct{}
-
-// withWriteFormat returns ctx carrying the data file format a write into
-// t uses when the statement or the session chooses one (the table's
-// write.format.default otherwise). ORC is 0A000.
-func (s *session) withWriteFormat(ctx context.Context, t *catalog.Table) (context.Context, error) {
+// writeFormat is the data file format a write into t uses when the
+// statement or the session chooses one ("": the table's
+// write.format.default). ORC is 0A000.
+func (s *session) writeFormat(wo writeOptions) (string, error) {
 	o := conf.LookupOption("write-format")
 	if o == nil {
-		return ctx, nil
+		return "", nil
 	}
-	v := s.EffectiveOption(o, statementOptions(ctx), nil)
+	v := s.EffectiveOption(o, wo.stmt, nil)
 	if v.Source != sourceStatement && v.Source != sourceSession {
-		return ctx, nil
+		return "", nil
 	}
 	f := strings.ToLower(strings.TrimSpace(v.Value))
 	if f == "orc" {
-		return ctx, orcWriteError("write-format", v.Source)
+		return "", orcWriteError("write-format", v.Source)
 	}
-	return context.WithValue(ctx, writeFormatKey{}, f), nil
-}
-
-// writeFormatOf is the format withWriteFormat chose ("" for the table's).
-func writeFormatOf(ctx context.Context) string {
-	f, _ := ctx.Value(writeFormatKey{}).(string)
-	return f
+	return f, nil
 }
 
 // orcWriteError refuses ORC as the format of written data files.

@@ -109,7 +109,7 @@ func (s *session) writeFiles(ctx context.Context, mc catalog.MutableCatalog, t *
 			}
 		}
 	}()
-	tw, err = newTableWrite(ctx, mc, t, t.Metadata.CurrentSchema())
+	tw, err = s.newTableWrite(ctx, mc, t, t.Metadata.CurrentSchema(), writeOptions{})
 	if err != nil {
 		return nil, nil, err
 	}

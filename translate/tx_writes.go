@@ -87,7 +87,6 @@ func (t *txTable) schemaChanged() bool {
 // the statement's files; it runs when the change fails (or, staged, when
 // the block rolls it back).
 func (s *session) commitChange(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, ch *catalog.Change, abort func()) error {
-	addSnapshotProperties(ctx, ch) // options_write.go
 	t, err := s.routeWrite(ctx, mc, t, ch)
 	if err != nil {
 		abort()
