@@ -1,20 +1,131 @@
 package translate
 
 import (
+	"context"
+	"strconv"
 	"strings"
+	"time"
 
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/ddl"
+	"github.com/icegate/icegate/translate/explain"
 	"github.com/icegate/icegate/translate/opt"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// planText is the plan EXPLAIN shows for p with the default optimizer
-// settings, one node per line from the result down to the scans (tests).
+// EXPLAIN prints the plan of a SELECT in PostgreSQL's shape (package
+// explain: TEXT, JSON, YAML, XML) or, with FORMAT ICEGATE, as icegate's own
+// tree of its plan nodes (plan.Select.Render).
+
+// explainOptions reads EXPLAIN's option list as written; the checks are
+// explain.ParseOptions's.
+func explainOptions(ps parse.Stmt, defs []*pg.Node) (explain.Options, error) {
+	opts := make([]explain.Option, 0, len(defs))
+	for _, o := range defs {
+		d := o.GetDefElem()
+		if d == nil {
+			continue
+		}
+		opt := explain.Option{Name: d.Defname, Pos: parse.CharPos(ps.SQL, d.Location)}
+		if d.Arg != nil {
+			var v string
+			switch a := d.Arg.Node.(type) {
+			case *pg.Node_Integer:
+				v, opt.Number = strconv.Itoa(int(a.Integer.Ival)), true
+			case *pg.Node_Float:
+				v, opt.Number = a.Float.Fval, true
+			case *pg.Node_Boolean:
+				v = strconv.FormatBool(a.Boolean.Boolval)
+			default:
+				v = ddl.DefElemString(d)
+			}
+			opt.Value = &v
+		}
+		opts = append(opts, opt)
+	}
+	return explain.ParseOptions(opts)
+}
+
+// explainStatement prints the plan of a SELECT.
+type explainStatement struct {
+	sel  *selectStatement
+	opts explain.Options
+}
+
+func (e *explainStatement) ParamTypes() []uint32 { return e.sel.params }
+
+// Columns is PostgreSQL's: one column "QUERY PLAN", of type json for
+// FORMAT JSON, text otherwise.
+func (e *explainStatement) Columns() []pgtypes.Column {
+	t := pgtypes.Text
+	if e.opts.Format == explain.JSON {
+		t = pgtypes.JSON
+	}
+	return []pgtypes.Column{{Name: "QUERY PLAN", TypeOID: t, Typmod: -1}}
+}
+
+func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	s := e.sel.sess
+	if err := s.checkNotFailed(); err != nil {
+		return nil, err
+	}
+	if e.opts.Format == explain.Icegate {
+		return e.icegate(ctx)
+	}
+	in := explain.Input{Opts: e.opts}
+	res := explain.Plan{Opts: e.opts, Execution: -1}
+	if e.opts.Analyze {
+		a, err := runAnalyze(ctx, s, e.sel.plan)
+		if err != nil {
+			return nil, err
+		}
+		in.Plan, in.Stats, in.Scans = a.plan, a.stats(), a.scans()
+		res.Planning, res.Execution = ms(a.planning), ms(a.execution)
+	} else {
+		start := time.Now()
+		in.Plan = opt.Statement(e.sel.plan, s.optConfig())
+		res.Planning = ms(time.Since(start))
+	}
+	res.Root = explain.Build(in)
+	if e.opts.Settings {
+		if v, _ := s.settings.get(optimizerPassesSetting); v != "" {
+			res.Settings = append(res.Settings, [2]string{optimizerPassesSetting, v})
+		}
+	}
+	if e.opts.Format == explain.Text {
+		return textRows("QUERY PLAN", res.Lines(), "EXPLAIN")
+	}
+	return textRows("QUERY PLAN", []string{res.Document()}, "EXPLAIN")
+}
+
+// icegate prints icegate's own tree: VERBOSE adds the optimizer's
+// passes, ANALYZE what each node did.
+func (e *explainStatement) icegate(ctx context.Context) (Rows, error) {
+	s := e.sel.sess
+	if !e.opts.Analyze {
+		return textRows("QUERY PLAN", explainLines(e.sel.plan, s.optConfig(), e.opts.Verbose), "EXPLAIN")
+	}
+	a, err := runAnalyze(ctx, s, e.sel.plan)
+	if err != nil {
+		return nil, err
+	}
+	return textRows("QUERY PLAN", a.lines(), "EXPLAIN")
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// planText is the plan EXPLAIN (FORMAT ICEGATE) shows for p with the
+// default optimizer settings, one node per line from the result down to
+// the scans (tests).
 func planText(p *plan.Select) string {
 	return strings.Join(explainLines(p, opt.Config{}, false), "\n")
 }
 
-// explainLines is EXPLAIN's text of p, optimized with cfg; verbose adds the
-// optimizer's passes.
+// explainLines is EXPLAIN (FORMAT ICEGATE)'s text of p, optimized with
+// cfg; verbose adds the optimizer's passes.
 func explainLines(p *plan.Select, cfg opt.Config, verbose bool) []string {
 	lines := opt.Statement(p, cfg).Render(nil)
 	if verbose {

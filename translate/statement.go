@@ -11,7 +11,6 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/bind"
-	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -32,30 +31,13 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 	case *pg.Node_SelectStmt:
 		return s.newSelect(ctx, ps, paramTypes, eager)
 	case *pg.Node_ExplainStmt:
-		sel := x.ExplainStmt.Query.GetSelectStmt()
-		if sel == nil {
-			return nil, pgerr.NotYet("EXPLAIN of this statement")
+		// As PostgreSQL, the options are checked before the statement.
+		opts, err := explainOptions(ps, x.ExplainStmt.Options) // explain.go
+		if err != nil {
+			return nil, err
 		}
-		analyze, verbose := false, false
-		for _, o := range x.ExplainStmt.Options {
-			d := o.GetDefElem()
-			if d == nil {
-				continue
-			}
-			switch strings.ToLower(d.Defname) {
-			case "analyze":
-				analyze = explainFlag(d)
-			case "verbose":
-				verbose = explainFlag(d)
-			case "costs", "buffers", "timing", "summary", "settings", "wal":
-				// Accepted; the plan shows what icegate has.
-			case "format":
-				if v := strings.ToLower(ddl.DefElemString(d)); v != "text" {
-					return nil, pgerr.NotYet("EXPLAIN (FORMAT " + strings.ToUpper(v) + ")")
-				}
-			default:
-				return nil, pgerr.New(pgerr.SyntaxError, "unrecognized EXPLAIN option \"%s\"", d.Defname)
-			}
+		if x.ExplainStmt.Query.GetSelectStmt() == nil {
+			return nil, pgerr.NotYet("EXPLAIN of this statement")
 		}
 		inner := ps
 		inner.Node = x.ExplainStmt.Query
@@ -63,7 +45,7 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 		if err := st.bind(ctx); err != nil {
 			return nil, err
 		}
-		return &explainStatement{sel: st, analyze: analyze, verbose: verbose}, nil
+		return &explainStatement{sel: st, opts: opts}, nil
 	case *pg.Node_VariableSetStmt:
 		return s.prepareSet(x.VariableSetStmt)
 	case *pg.Node_VariableShowStmt:
@@ -280,33 +262,6 @@ func sameColumns(a, b []pgtypes.Column) bool {
 	return true
 }
 
-// explainStatement prints the plan of a SELECT as one text column.
-type explainStatement struct {
-	sel     *selectStatement
-	analyze bool
-	verbose bool
-}
-
-func (e *explainStatement) ParamTypes() []uint32 { return e.sel.params }
-
-func (e *explainStatement) Columns() []pgtypes.Column {
-	return []pgtypes.Column{{Name: "QUERY PLAN", TypeOID: pgtypes.Text, Typmod: -1}}
-}
-
-func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
-	if err := e.sel.sess.checkNotFailed(); err != nil {
-		return nil, err
-	}
-	if !e.analyze {
-		return textRows("QUERY PLAN", explainLines(e.sel.plan, e.sel.sess.optConfig(), e.verbose), "EXPLAIN")
-	}
-	lines, err := explainAnalyze(ctx, e.sel.sess, e.sel.plan)
-	if err != nil {
-		return nil, err
-	}
-	return textRows("QUERY PLAN", lines, "EXPLAIN")
-}
-
 // utilityStatement runs a side effect at Execute and returns no rows. With
 // sess set, it fails in a failed transaction block.
 type utilityStatement struct {
@@ -329,13 +284,4 @@ func (u *utilityStatement) Execute(ctx context.Context, params []*string) (Rows,
 		}
 	}
 	return &emptyRows{tag: u.tag}, nil
-}
-
-// explainFlag is the value of a boolean EXPLAIN option (no value: true).
-func explainFlag(d *pg.DefElem) bool {
-	switch strings.ToLower(ddl.DefElemString(d)) {
-	case "false", "off", "0", "no":
-		return false
-	}
-	return true
 }

@@ -36,6 +36,7 @@ var forbidden = map[string][]string{
 // bind -> {plan, parse, metatable, changelog, regtype}; changelog -> {plan,
 // metatable}; ddl -> {plan, parse}; lower -> {plan, metatable};
 // sysfunc -> {bind, plan, parse, regtype}; regtype -> parse; opt -> plan;
+// explain (EXPLAIN's PostgreSQL formats) -> plan;
 // metatable -> plan (its columns' types are plan.Type); parse, plan and
 // procedure (CALL's procedures: they use catalog, engine and internal,
 // never the compiler's stages) are leaves. A package under translate/
@@ -45,6 +46,7 @@ var compiler = map[string][]string{
 	"translate/parse":     {},
 	"translate/metatable": {"translate/plan"},
 	"translate/opt":       {"translate/plan"},
+	"translate/explain":   {"translate/plan"},
 	"translate/lower":     {"translate/plan", "translate/metatable"},
 	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable", "translate/changelog", "translate/regtype"},
 	"translate/changelog": {"translate/plan", "translate/metatable"},
