@@ -59,7 +59,7 @@ type nodeShape struct {
 // PostgreSQL has, a Hash under each hash join's build side, filters and
 // projections folded into the nodes they apply to, estimates and costs.
 func Build(in Input) *Node {
-	b := &builder{in: in, q: in.Plan.ColTable, names: map[plan.ColID]string{}, subs: map[*plan.Subquery]string{}}
+	b := &builder{in: in, q: in.Plan.ColTable, names: map[plan.ColID]colName{}, subs: map[*plan.Subquery]string{}, aliases: map[string]int{}}
 	b.prepare(in.Plan)
 	var ctes []*Node
 	for _, c := range sharedCTEs(in.Plan.Root) {
@@ -80,18 +80,19 @@ func Build(in Input) *Node {
 }
 
 type builder struct {
-	in     Input
-	q      *plan.ColTable
-	prefix bool // qualify column names by their relation
+	in Input
+	q  *plan.ColTable
+	// rels is how many relations the statement reads; prefix says
+	// whether the expression being printed qualifies column names.
+	rels   int
+	prefix bool
 	// need holds, per node, the columns the nodes above it read.
 	need map[plan.Rel]plan.ColSet
 	// names holds how each column reads in an expression: alias.name
 	// for a relation's, (expression) for one a node computes.
-	names map[plan.ColID]string
-	// defs are the expressions of the columns nodes compute, as the
-	// computing node's own Output shows them.
-	defs    map[plan.ColID]string
+	names map[plan.ColID]colName
 	subs    map[*plan.Subquery]string // InitPlans numbered so far: their parameter
+	aliases map[string]int            // how often each alias was given
 	pending []*Node                   // InitPlans of the node being built
 }
 
@@ -100,7 +101,6 @@ type builder struct {
 // qualified, as PostgreSQL does when a statement reads more than one
 // relation or with VERBOSE.
 func (b *builder) prepare(p *plan.Select) {
-	b.defs = map[plan.ColID]string{}
 	b.need = map[plan.Rel]plan.ColSet{}
 	rels := 0
 	var down func(r plan.Rel, need plan.ColSet)
@@ -155,47 +155,95 @@ func (b *builder) prepare(p *plan.Select) {
 	for _, c := range sharedCTEs(p.Root) {
 		down(c.Body, plan.SetOf(c.Out))
 	}
-	b.prefix = rels > 1 || b.in.Opts.Verbose
+	b.rels = rels
 }
 
-// name registers how a column of a relation reads.
+// unique makes an alias unique in the statement as PostgreSQL does: the
+// second t is t_1.
+func (b *builder) unique(alias string) string {
+	k := b.aliases[alias]
+	b.aliases[alias] = k + 1
+	if k == 0 {
+		return alias
+	}
+	return fmt.Sprintf("%s_%d", alias, k)
+}
+
+// colName is how a column reads: a relation's as [alias.]name, a computed
+// one as its expression (in parentheses unless it renames a column).
+type colName struct {
+	alias, name string
+	def         func() string
+	rename      bool
+}
+
+// name registers a column of a relation.
 func (b *builder) name(id plan.ColID, alias string) {
-	n := quoteIdent(b.q.Meta(id).Name)
-	if b.prefix && alias != "" {
-		n = quoteIdent(alias) + "." + n
-	}
-	b.names[id] = n
+	b.names[id] = colName{alias: alias, name: b.q.Meta(id).Name}
 }
 
-// define registers a column a node computes with expression text s.
-func (b *builder) define(id plan.ColID, e expr.Expr, s string) {
-	b.defs[id] = s
-	if c, ok := e.(*expr.Col); ok && plan.ColID(c.Idx) != id {
-		b.names[id] = s // a renamed column reads as the column
-		return
-	}
-	b.names[id] = "(" + s + ")"
+// define registers a column a node computes, from e (nil: not an
+// expression of the plan) printed by def.
+func (b *builder) define(id plan.ColID, e expr.Expr, def func() string) {
+	c, ok := e.(*expr.Col)
+	b.names[id] = colName{def: def, rename: ok && plan.ColID(c.Idx) != id}
 }
 
 func (b *builder) colRef(id plan.ColID) string {
-	if n, ok := b.names[id]; ok {
-		return n
+	n, ok := b.names[id]
+	switch {
+	case !ok:
+		return quoteIdent(b.q.Meta(id).Name)
+	case n.def != nil && n.rename:
+		return n.def()
+	case n.def != nil:
+		return "(" + n.def() + ")"
+	case b.prefix && n.alias != "":
+		return quoteIdent(n.alias) + "." + quoteIdent(n.name)
 	}
-	return quoteIdent(b.q.Meta(id).Name)
+	return quoteIdent(n.name)
+}
+
+// Where PostgreSQL qualifies column names: in a scan's own conditions
+// with VERBOSE, in Output when the statement reads more than one
+// relation, elsewhere (join conditions, sort and group keys, an upper
+// node's Filter) in either case.
+func (b *builder) scanExpr(e expr.Expr) string {
+	return b.with(b.in.Opts.Verbose, func() string { return b.expr(e) })
+}
+
+func (b *builder) upperExpr(e expr.Expr) string {
+	return b.with(b.rels > 1 || b.in.Opts.Verbose, func() string { return b.expr(e) })
+}
+
+func (b *builder) with(prefix bool, f func() string) string {
+	saved := b.prefix
+	b.prefix = prefix
+	defer func() { b.prefix = saved }()
+	return f()
 }
 
 // outputOf is a node's Output: its columns, those it computes (own) as
 // their expressions, the others as they read above.
 func (b *builder) outputOf(ids []plan.ColID, own plan.ColSet) []string {
-	out := make([]string, 0, len(ids))
-	for _, id := range ids {
-		if d, ok := b.defs[id]; ok && own.Has(id) {
-			out = append(out, d)
-			continue
+	return b.withList(b.rels > 1, func() []string {
+		out := make([]string, 0, len(ids))
+		for _, id := range ids {
+			if n := b.names[id]; n.def != nil && own.Has(id) {
+				out = append(out, n.def())
+				continue
+			}
+			out = append(out, b.colRef(id))
 		}
-		out = append(out, b.colRef(id))
-	}
-	return out
+		return out
+	})
+}
+
+func (b *builder) withList(prefix bool, f func() []string) []string {
+	saved := b.prefix
+	b.prefix = prefix
+	defer func() { b.prefix = saved }()
+	return f()
 }
 
 // neededOf keeps the columns of r that the nodes above it read.
@@ -251,6 +299,15 @@ func (b *builder) rel(r plan.Rel) *Node {
 	saved := b.pending
 	b.pending = nil
 	n := b.build(r)
+	// Subqueries in r's expressions are InitPlans of r's node, however
+	// (and whether) the expressions print.
+	for _, e := range plan.Exprs(r) {
+		plan.WalkExpr(e, func(e expr.Expr) {
+			if sq, ok := e.(*plan.Subquery); ok {
+				b.initPlan(sq)
+			}
+		})
+	}
 	b.takeInitPlans(n)
 	b.pending = saved
 	return n
@@ -262,10 +319,11 @@ func (b *builder) build(r plan.Rel) *Node {
 	case *plan.Scan:
 		return b.scan(x, rows)
 	case *plan.CTEScan:
+		alias := b.unique(x.CTE.Name)
 		for _, id := range x.Cols {
-			b.name(id, x.CTE.Name)
+			b.name(id, alias)
 		}
-		n := &Node{Type: "CTE Scan", Target: &Target{Kind: "CTE Name", Object: x.CTE.Name, Alias: x.CTE.Name}}
+		n := &Node{Type: "CTE Scan", Target: &Target{Kind: "CTE Name", Object: x.CTE.Name, Alias: alias}}
 		b.leaf(n, x, x.Cols, rows)
 		return n
 	case plan.Leaf:
@@ -274,10 +332,11 @@ func (b *builder) build(r plan.Rel) *Node {
 		n := &Node{Type: "Result", Rows: 1, Total: 0.01, shape: nodeShape{quals: true, statRel: x}}
 		return n
 	case *plan.Values:
+		alias := b.unique("*VALUES*")
 		for _, id := range x.Cols {
-			b.name(id, "*VALUES*")
+			b.name(id, alias)
 		}
-		n := &Node{Type: "Values Scan", Target: &Target{Alias: "*VALUES*"}}
+		n := &Node{Type: "Values Scan", Target: &Target{Alias: alias}}
 		b.leaf(n, x, x.Cols, rows)
 		return n
 	case *plan.WorkTable:
@@ -300,7 +359,7 @@ func (b *builder) build(r plan.Rel) *Node {
 		n := b.over("Sort", x, in, rows)
 		n.Startup = in.Total + 2*cpuOperator*rows*math.Log2(math.Max(rows, 2))
 		n.Total = n.Startup + cpuOperator*rows
-		n.Props = append(n.Props, listP("Sort Key", b.sortKeys(x.Keys)))
+		n.Props = append(n.Props, listP("Sort Key", b.withList(b.rels > 1 || b.in.Opts.Verbose, func() []string { return b.sortKeys(x.Keys) })))
 		return n
 	case *plan.Limit:
 		in := b.rel(x.In)
@@ -320,13 +379,26 @@ func (b *builder) build(r plan.Rel) *Node {
 		return n
 	case *plan.Window:
 		in := b.rel(x.In)
+		if len(x.Partition)+len(x.Order) > 0 {
+			// The window operator sorts its input by the partition and
+			// the order, as PostgreSQL's Sort below its WindowAgg.
+			keys := make([]plan.SortKey, 0, len(x.Partition)+len(x.Order))
+			for _, p := range x.Partition {
+				keys = append(keys, plan.SortKey{E: p})
+			}
+			keys = append(keys, x.Order...)
+			sort := b.over("Sort", x.In, in, in.Rows)
+			sort.shape.statRel = in.shape.statRel
+			sort.Startup = in.Total + 2*cpuOperator*in.Rows*math.Log2(math.Max(in.Rows, 2))
+			sort.Total = sort.Startup + cpuOperator*in.Rows
+			sort.Props = append(sort.Props, listP("Sort Key", b.withList(b.rels > 1 || b.in.Opts.Verbose, func() []string { return b.sortKeys(keys) })))
+			sort.shape.out, sort.shape.own = in.shape.out, nil
+			in = sort
+		}
 		n := b.over("WindowAgg", x, in, rows)
 		n.shape.own = plan.SetOf(x.Cols)
 		for i, c := range x.Calls {
-			b.define(x.Cols[i], nil, b.windowCall(x, c))
-		}
-		if len(x.Partition)+len(x.Order) > 0 {
-			n.Startup = in.Total + 2*cpuOperator*rows*math.Log2(math.Max(rows, 2))
+			b.define(x.Cols[i], nil, func() string { return b.windowCall(x, c) })
 		}
 		n.Total = n.Startup + rows*cpuOperator*float64(len(x.Calls)+1)
 		n.Width = in.Width + 8*len(x.Calls)
@@ -341,9 +413,16 @@ func (b *builder) build(r plan.Rel) *Node {
 		}
 		anchor, rec := b.rel(x.Anchor), b.rel(x.Recursive)
 		anchor.Relationship, rec.Relationship = "Outer", "Inner"
-		n := &Node{Type: "Recursive Union", Kids: []*Node{anchor, rec}, Rows: rows, shape: nodeShape{statRel: x, out: x.Cols}}
-		n.Startup, n.Total = anchor.Startup, anchor.Total+10*rec.Total
-		n.Width = b.width(x.Cols)
+		u := &Node{Type: "Recursive Union", Kids: []*Node{anchor, rec}, Rows: rows, Relationship: "InitPlan",
+			SubplanName: "CTE " + x.WT.Name, shape: nodeShape{statRel: x, out: x.Cols}}
+		u.Startup, u.Total = anchor.Startup, anchor.Total+10*rec.Total
+		u.Width = b.width(x.Cols)
+		// As PostgreSQL: the recursive query is a WITH query its
+		// reference scans.
+		n := &Node{Type: "CTE Scan", Target: &Target{Kind: "CTE Name", Object: x.WT.Name, Alias: b.unique(x.WT.Name)}}
+		b.leaf(n, x, x.Cols, rows)
+		n.Startup, n.Total = u.Startup, u.Total+rows*cpuTuple
+		n.Kids = []*Node{u}
 		return n
 	}
 	// A node kind this file does not know: say what it is.
@@ -386,6 +465,7 @@ func (b *builder) scan(x *plan.Scan, rows float64) *Node {
 	if alias == "" {
 		alias = x.Table.Ident.Name
 	}
+	alias = b.unique(alias)
 	for _, id := range x.Cols {
 		b.name(id, alias)
 	}
@@ -467,9 +547,11 @@ func (b *builder) filter(x *plan.Filter) *Node {
 		b.attach(in, x, x.Pred, in.shape.statRel)
 		return in
 	}
-	in.Relationship = "Outer"
-	n := &Node{Type: "Result", Kids: []*Node{in}, Width: in.Width, Startup: in.Startup, Rows: in.Rows, Total: in.Total,
-		shape: nodeShape{quals: true, statRel: in.shape.statRel, out: in.shape.out}}
+	// Above a node without conditions (a sort, a limit, a window) the
+	// filter comes from a subquery in FROM: PostgreSQL's Subquery Scan.
+	in.Relationship = "Subquery"
+	n := &Node{Type: "Subquery Scan", Target: &Target{Alias: b.unique("unnamed_subquery")}, Kids: []*Node{in}, Width: in.Width,
+		Startup: in.Startup, Rows: in.Rows, Total: in.Total, shape: nodeShape{quals: true, statRel: in.shape.statRel, out: in.shape.out}}
 	b.attach(n, x, x.Pred, in.shape.statRel)
 	return n
 }
@@ -501,7 +583,11 @@ func markFilter(j *plan.Join, preds []expr.Expr) (plan.JoinType, []expr.Expr, bo
 // attach gives n the Filter pred of f; before is the node whose rows
 // the filter sees (for ANALYZE's Rows Removed by Filter).
 func (b *builder) attach(n *Node, f *plan.Filter, pred expr.Expr, before plan.Rel) {
-	props := []Prop{textP("Filter", b.expr(pred))}
+	cond := b.upperExpr(pred)
+	if n.Target != nil {
+		cond = b.scanExpr(pred)
+	}
+	props := []Prop{textP("Filter", cond)}
 	removed := []Prop(nil)
 	if st, ok := b.in.Stats[f]; ok && before != nil {
 		if in, ok := b.in.Stats[before]; ok {
@@ -545,7 +631,7 @@ func (b *builder) project(x *plan.Project) *Node {
 		}
 		computed++
 		own.Add(id)
-		b.define(id, e, b.expr(e))
+		b.define(id, e, func() string { return b.expr(e) })
 	}
 	in.Total += in.Rows * cpuOperator * float64(computed)
 	in.Width = b.width(x.Cols)
@@ -568,14 +654,14 @@ func (b *builder) agg(x *plan.Agg, rows float64) *Node {
 	keys := make([]string, len(x.Groups))
 	own := plan.ColSet{}
 	for i, g := range x.Groups {
-		keys[i] = b.expr(g)
+		keys[i] = b.upperExpr(g)
 		if c, ok := g.(*expr.Col); !ok || plan.ColID(c.Idx) != x.GroupCols[i] {
-			b.define(x.GroupCols[i], g, keys[i])
+			b.define(x.GroupCols[i], g, func() string { return b.expr(g) })
 			own.Add(x.GroupCols[i])
 		}
 	}
 	for i, a := range x.Aggs {
-		b.define(x.AggCols[i], nil, b.aggCall(a))
+		b.define(x.AggCols[i], nil, func() string { return b.aggCall(a) })
 		own.Add(x.AggCols[i])
 	}
 	work := in.Rows * cpuOperator * float64(len(x.Groups)+len(x.Aggs))
@@ -627,7 +713,11 @@ func (b *builder) join(x *plan.Join, typ plan.JoinType, rows float64) *Node {
 		lk, rk, nullSafe, residual := plan.SplitJoinCond(x, l, r)
 		joinFilter = plan.AndOf(residual)
 		if len(lk) == 0 {
-			n.Type, outer, inner = "Nested Loop", left, right
+			// The engine holds the inner input in memory.
+			right.Relationship = "Outer"
+			mat := &Node{Type: "Materialize", Kids: []*Node{right}, Rows: right.Rows, Width: right.Width, Startup: right.Startup,
+				Total: right.Total + right.Rows*cpuOperator, shape: nodeShape{statRel: right.shape.statRel, out: right.shape.out}}
+			n.Type, outer, inner = "Nested Loop", left, mat
 			n.Startup = left.Startup + right.Startup
 			n.Total = left.Total + right.Total + left.Rows*right.Rows*cpuOperator + rows*cpuTuple
 		} else {
@@ -659,10 +749,10 @@ func (b *builder) join(x *plan.Join, typ plan.JoinType, rows float64) *Node {
 	n.JoinType = jt
 	n.Props = append(n.Props, boolP("Inner Unique", false, structuredOnly))
 	if hashCond != nil {
-		n.Props = append(n.Props, textP("Hash Cond", b.expr(hashCond)))
+		n.Props = append(n.Props, textP("Hash Cond", b.upperExpr(hashCond)))
 	}
 	if joinFilter != nil {
-		n.Props = append(n.Props, textP("Join Filter", b.expr(joinFilter)))
+		n.Props = append(n.Props, textP("Join Filter", b.upperExpr(joinFilter)))
 	}
 	n.shape.quals, n.shape.filterAt = true, len(n.Props)
 	n.shape.out = b.neededOf(x, x.OutCols())
@@ -679,6 +769,13 @@ func (b *builder) setOp(x *plan.SetOp, rows float64) *Node {
 	app := &Node{Type: "Append", Props: []Prop{numP("Subplans Removed", "0", structuredOnly)}, shape: nodeShape{statRel: x}}
 	for i, in := range x.Ins {
 		k := b.rel(in)
+		if x.Op != "union" {
+			// As PostgreSQL: each input of INTERSECT and EXCEPT is a
+			// subquery.
+			k.Relationship = "Subquery"
+			k = &Node{Type: "Subquery Scan", Target: &Target{Alias: fmt.Sprintf("*SELECT* %d", i+1)}, Kids: []*Node{k},
+				Rows: k.Rows, Width: k.Width, Startup: k.Startup, Total: k.Total, shape: nodeShape{statRel: k.shape.statRel, out: x.InCols[i]}}
+		}
 		k.Relationship = "Member"
 		app.Kids = append(app.Kids, k)
 		app.Rows += k.Rows
@@ -708,14 +805,15 @@ func (b *builder) setOp(x *plan.SetOp, rows float64) *Node {
 // tableFunc is a set-returning function: a Function Scan, below a Nested
 // Loop that runs it for each row of its input (LATERAL) when it has one.
 func (b *builder) tableFunc(x *plan.TableFunc, rows float64) *Node {
+	alias := b.unique(x.Fn)
 	for _, id := range x.Cols {
-		b.name(id, x.Fn)
+		b.name(id, alias)
 	}
 	var args []string
 	for _, a := range x.Args {
-		args = append(args, b.expr(a))
+		args = append(args, b.scanExpr(a))
 	}
-	fs := &Node{Type: "Function Scan", Target: &Target{Kind: "Function Name", Object: x.Fn, Alias: x.Fn}}
+	fs := &Node{Type: "Function Scan", Target: &Target{Kind: "Function Name", Object: x.Fn, Alias: alias}}
 	if b.in.Opts.Verbose {
 		fs.Target.Schema = "pg_catalog"
 	}
@@ -790,7 +888,12 @@ func (b *builder) width(cols []plan.ColID) int {
 
 // outputs sets each node's Output (VERBOSE).
 func (b *builder) outputs(n *Node) {
-	n.Output = b.outputOf(n.shape.out, n.shape.own)
+	switch n.Type {
+	case "Append", "Recursive Union":
+		// As PostgreSQL: their columns are their inputs'.
+	default:
+		n.Output = b.outputOf(n.shape.out, n.shape.own)
+	}
 	for _, k := range n.Kids {
 		b.outputs(k)
 	}
