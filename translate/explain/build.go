@@ -46,11 +46,11 @@ type ExplainTarget interface {
 
 // nodeShape is what building a node's parent needs to know of it.
 type nodeShape struct {
-	quals    bool     // the node can take a Filter
-	filtered bool     // it has one
-	filterAt int      // where in Props a Filter goes
-	atEnd    bool     // "Rows Removed by Filter" goes last (Aggregate)
-	statRel  plan.Rel // whose Stat is the node's
+	quals    bool         // the node can take a Filter
+	filtered bool         // it has one
+	filterAt int          // where in Props a Filter goes
+	atEnd    bool         // "Rows Removed by Filter" goes last (Aggregate)
+	statRel  plan.Rel     // whose Stat is the node's
 	out      []plan.ColID // the columns it produces
 	own      plan.ColSet  // those it computes
 }
@@ -90,7 +90,7 @@ type builder struct {
 	need map[plan.Rel]plan.ColSet
 	// names holds how each column reads in an expression: alias.name
 	// for a relation's, (expression) for one a node computes.
-	names map[plan.ColID]colName
+	names   map[plan.ColID]colName
 	subs    map[*plan.Subquery]string // InitPlans numbered so far: their parameter
 	aliases map[string]int            // how often each alias was given
 	pending []*Node                   // InitPlans of the node being built
