@@ -8,6 +8,7 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/explain"
@@ -132,4 +133,72 @@ func explainLines(p *plan.Select, cfg opt.Config, verbose bool) []string {
 		lines = append(lines, "Optimizer passes: "+strings.Join(opt.Applied(cfg), ", "))
 	}
 	return lines
+}
+
+// prepareExplainDML prepares EXPLAIN of DELETE, UPDATE, MERGE or INSERT
+// ... ON CONFLICT / RETURNING: the plan of the rows it changes under a
+// ModifyTable node. The statement is bound, never run: EXPLAIN ANALYZE,
+// which would change the table, is not supported, nor is EXPLAIN of a
+// plain INSERT (its rows are written as they come, without a plan).
+func (s *session) prepareExplainDML(ctx context.Context, ps parse.Stmt, opts explain.Options, paramTypes []uint32) (Statement, error) {
+	what, bindFn, ok := dmlBinder(ps.Node) // dml_exec.go
+	if ins := ps.Node.GetInsertStmt(); ins != nil && ins.OnConflictClause == nil && len(ins.ReturningList) == 0 {
+		ok = false
+	}
+	if !ok {
+		return nil, pgerr.NotYet("EXPLAIN of this statement")
+	}
+	if opts.Analyze {
+		return nil, pgerr.NotYet("EXPLAIN ANALYZE of " + what)
+	}
+	st, err := s.prepareDML(ctx, ps, what, paramTypes, true, bindFn)
+	if err != nil {
+		return nil, err
+	}
+	return &explainDMLStatement{dml: st.(*dmlStatement), opts: opts}, nil
+}
+
+// explainDMLStatement prints the plan of a row-level change.
+type explainDMLStatement struct {
+	dml  *dmlStatement
+	opts explain.Options
+}
+
+func (e *explainDMLStatement) ParamTypes() []uint32 { return e.dml.params }
+
+func (e *explainDMLStatement) Columns() []pgtypes.Column {
+	return (&explainStatement{opts: e.opts}).Columns()
+}
+
+func (e *explainDMLStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	s := e.dml.sess
+	if err := s.checkNotFailed(); err != nil {
+		return nil, err
+	}
+	if params == nil {
+		params = []*string{}
+	}
+	start := time.Now()
+	p, err := e.dml.bind(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	op := strings.ToUpper(e.dml.what[:1]) + strings.ToLower(e.dml.what[1:])
+	name := p.Table.Ident.Name
+	if e.opts.Format == explain.Icegate {
+		lines := append([]string{strings.ToLower(op) + " " + name}, explainLines(p.Sel, s.optConfig(), e.opts.Verbose)...)
+		return textRows("QUERY PLAN", lines, "EXPLAIN")
+	}
+	sel := opt.Statement(p.Sel, s.optConfig())
+	alias := ""
+	if p.Target != nil {
+		alias = p.Target.Alias
+	}
+	res := explain.Plan{Opts: e.opts, Execution: -1}
+	res.Root = explain.Modify(op, name, strings.Join(p.Table.Ident.Namespace, "."), alias, explain.Build(explain.Input{Plan: sel, Opts: e.opts}), e.opts)
+	res.Planning = ms(time.Since(start))
+	if e.opts.Format == explain.Text {
+		return textRows("QUERY PLAN", res.Lines(), "EXPLAIN")
+	}
+	return textRows("QUERY PLAN", []string{res.Document()}, "EXPLAIN")
 }

@@ -36,11 +36,11 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 		if err != nil {
 			return nil, err
 		}
-		if x.ExplainStmt.Query.GetSelectStmt() == nil {
-			return nil, pgerr.NotYet("EXPLAIN of this statement")
-		}
 		inner := ps
 		inner.Node = x.ExplainStmt.Query
+		if x.ExplainStmt.Query.GetSelectStmt() == nil {
+			return s.prepareExplainDML(ctx, inner, opts, paramTypes) // explain.go
+		}
 		st := &selectStatement{sess: s, ps: inner, declared: append([]uint32(nil), paramTypes...)}
 		if err := st.bind(ctx); err != nil {
 			return nil, err

@@ -944,3 +944,19 @@ func sharedCTEs(root plan.Rel) []*plan.CTE {
 	walk(root)
 	return out
 }
+
+// Modify is a data-changing statement's plan: PostgreSQL's ModifyTable
+// node ("Delete on t") above the plan of the rows it changes. operation
+// is "Insert", "Update", "Delete" or "Merge"; schema shows with VERBOSE.
+func Modify(operation, relation, schema, alias string, source *Node, opts Options) *Node {
+	if alias == "" {
+		alias = relation
+	}
+	t := &Target{Kind: "Relation Name", Object: relation, Alias: alias}
+	if opts.Verbose {
+		t.Schema = schema
+	}
+	source.Relationship = "Outer"
+	return &Node{Type: "ModifyTable", Operation: operation, Target: t, Kids: []*Node{source},
+		Startup: source.Startup, Total: source.Total}
+}
