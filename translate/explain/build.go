@@ -51,6 +51,7 @@ type nodeShape struct {
 	filterAt int          // where in Props a Filter goes
 	atEnd    bool         // "Rows Removed by Filter" goes last (Aggregate)
 	statRel  plan.Rel     // whose Stat is the node's
+	sumKids  bool         // ANALYZE: its rows are its inputs' (an Append icegate has no operator for)
 	out      []plan.ColID // the columns it produces
 	own      plan.ColSet  // those it computes
 }
@@ -790,7 +791,7 @@ func (b *builder) setOp(x *plan.SetOp, rows float64) *Node {
 		return app
 	}
 	app.Relationship = "Outer"
-	app.shape.statRel = nil
+	app.shape.statRel, app.shape.sumKids = nil, true
 	cmd := strings.ToUpper(x.Op[:1]) + x.Op[1:]
 	if x.All {
 		cmd += " All"
@@ -805,6 +806,11 @@ func (b *builder) setOp(x *plan.SetOp, rows float64) *Node {
 // tableFunc is a set-returning function: a Function Scan, below a Nested
 // Loop that runs it for each row of its input (LATERAL) when it has one.
 func (b *builder) tableFunc(x *plan.TableFunc, rows float64) *Node {
+	// The input first: its relations are named before the function's.
+	var in *Node
+	if _, ok := x.In.(*plan.OneRow); !ok {
+		in = b.rel(x.In)
+	}
 	alias := b.unique(x.Fn)
 	for _, id := range x.Cols {
 		b.name(id, alias)
@@ -822,10 +828,9 @@ func (b *builder) tableFunc(x *plan.TableFunc, rows float64) *Node {
 		fs.Props = append(fs.Props, textP("Function Call", x.Fn+"("+strings.Join(args, ", ")+")"))
 		fs.shape.filterAt = len(fs.Props)
 	}
-	if _, ok := x.In.(*plan.OneRow); ok {
+	if in == nil {
 		return fs
 	}
-	in := b.rel(x.In)
 	fs.shape.quals = false
 	in.Relationship, fs.Relationship = "Outer", "Inner"
 	jt := "Inner"
@@ -913,6 +918,21 @@ func (b *builder) actuals(n *Node) {
 	}
 	for _, k := range n.Kids {
 		b.actuals(k)
+	}
+	if n.shape.sumKids {
+		a := &Actual{}
+		for i, k := range n.Kids {
+			if k.Actual.Loops == 0 {
+				continue
+			}
+			a.Rows += k.Actual.Rows * float64(k.Actual.Loops)
+			a.Total = math.Max(a.Total, k.Actual.Total)
+			if i == 0 || a.Loops == 0 {
+				a.Startup = k.Actual.Startup
+			}
+			a.Loops = 1
+		}
+		n.Actual = a
 	}
 }
 

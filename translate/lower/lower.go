@@ -519,12 +519,22 @@ func (l *Lowerer) initPlan(x *plan.Subquery) (*expr.Lit, error) {
 	if v, ok := l.init[x]; ok {
 		return v, nil
 	}
-	sub := &Lowerer{ctx: l.ctx, env: l.env, q: x.Plan.ColTable, opts: l.opts, init: l.init, ctes: l.cteRunsOf()}
+	// EXPLAIN ANALYZE sees what the subquery's operators did too.
+	sub := &Lowerer{ctx: l.ctx, env: l.env, q: x.Plan.ColTable, opts: l.opts, init: l.init, ctes: l.cteRunsOf(), Stats: l.Stats}
 	p := x.Plan
 	if x.Exists {
 		p = &plan.Select{Root: &plan.Limit{In: p.Root, Limit: 1}, Out: p.Out, Cols: p.Cols, ColTable: p.ColTable}
 	}
 	op, err := sub.Plan(p)
+	if l.Stats != nil {
+		l.ScanStats = append(l.ScanStats, sub.ScanStats...)
+		for k, v := range sub.Planned {
+			if l.Planned == nil {
+				l.Planned = map[*plan.Scan]plannedScan{}
+			}
+			l.Planned[k] = v
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
