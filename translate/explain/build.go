@@ -87,6 +87,9 @@ type builder struct {
 	// whether the expression being printed qualifies column names.
 	rels   int
 	prefix bool
+	// ownNow are the columns the node being printed computes: they print
+	// as their expressions, not in parentheses as a reference from above.
+	ownNow plan.ColSet
 	// need holds, per node, the columns the nodes above it read.
 	need map[plan.Rel]plan.ColSet
 	// names holds how each column reads in an expression: alias.name
@@ -114,8 +117,10 @@ func (b *builder) prepare(p *plan.Select) {
 			b.need[r] = need
 		}
 		switch r.(type) {
-		case *plan.Scan, plan.Leaf, *plan.Values, *plan.TableFunc, *plan.WorkTable:
+		case *plan.Scan, plan.Leaf, *plan.TableFunc, *plan.WorkTable, *plan.Recursive:
 			rels++
+		case *plan.Values:
+			rels += 2 // VALUES in FROM is a subquery over it
 		}
 		below := plan.ColSet{}
 		for id := range need {
@@ -195,7 +200,7 @@ func (b *builder) colRef(id plan.ColID) string {
 	switch {
 	case !ok:
 		return quoteIdent(b.q.Meta(id).Name)
-	case n.def != nil && n.rename:
+	case n.def != nil && (n.rename || b.ownNow.Has(id)):
 		return n.def()
 	case n.def != nil:
 		return "(" + n.def() + ")"
@@ -227,6 +232,9 @@ func (b *builder) with(prefix bool, f func() string) string {
 // outputOf is a node's Output: its columns, those it computes (own) as
 // their expressions, the others as they read above.
 func (b *builder) outputOf(ids []plan.ColID, own plan.ColSet) []string {
+	saved := b.ownNow
+	b.ownNow = own
+	defer func() { b.ownNow = saved }()
 	return b.withList(b.rels > 1, func() []string {
 		out := make([]string, 0, len(ids))
 		for _, id := range ids {
@@ -341,10 +349,11 @@ func (b *builder) build(r plan.Rel) *Node {
 		b.leaf(n, x, x.Cols, rows)
 		return n
 	case *plan.WorkTable:
+		alias := b.unique(x.WT.Name)
 		for _, id := range x.Cols {
-			b.name(id, x.WT.Name)
+			b.name(id, alias)
 		}
-		n := &Node{Type: "WorkTable Scan", Target: &Target{Kind: "CTE Name", Object: x.WT.Name, Alias: x.WT.Name}}
+		n := &Node{Type: "WorkTable Scan", Target: &Target{Kind: "CTE Name", Object: x.WT.Name, Alias: alias}}
 		b.leaf(n, x, x.Cols, rows)
 		return n
 	case *plan.Filter:
@@ -409,8 +418,10 @@ func (b *builder) build(r plan.Rel) *Node {
 	case *plan.TableFunc:
 		return b.tableFunc(x, rows)
 	case *plan.Recursive:
+		// The reference first: the work table's alias is the second.
+		alias := b.unique(x.WT.Name)
 		for _, id := range x.Cols {
-			b.name(id, x.WT.Name)
+			b.name(id, alias)
 		}
 		anchor, rec := b.rel(x.Anchor), b.rel(x.Recursive)
 		anchor.Relationship, rec.Relationship = "Outer", "Inner"
@@ -420,7 +431,7 @@ func (b *builder) build(r plan.Rel) *Node {
 		u.Width = b.width(x.Cols)
 		// As PostgreSQL: the recursive query is a WITH query its
 		// reference scans.
-		n := &Node{Type: "CTE Scan", Target: &Target{Kind: "CTE Name", Object: x.WT.Name, Alias: b.unique(x.WT.Name)}}
+		n := &Node{Type: "CTE Scan", Target: &Target{Kind: "CTE Name", Object: x.WT.Name, Alias: alias}}
 		b.leaf(n, x, x.Cols, rows)
 		n.Startup, n.Total = u.Startup, u.Total+rows*cpuTuple
 		n.Kids = []*Node{u}
@@ -584,10 +595,13 @@ func markFilter(j *plan.Join, preds []expr.Expr) (plan.JoinType, []expr.Expr, bo
 // attach gives n the Filter pred of f; before is the node whose rows
 // the filter sees (for ANALYZE's Rows Removed by Filter).
 func (b *builder) attach(n *Node, f *plan.Filter, pred expr.Expr, before plan.Rel) {
+	saved := b.ownNow
+	b.ownNow = n.shape.own
 	cond := b.upperExpr(pred)
 	if n.Target != nil {
 		cond = b.scanExpr(pred)
 	}
+	b.ownNow = saved
 	props := []Prop{textP("Filter", cond)}
 	removed := []Prop(nil)
 	if st, ok := b.in.Stats[f]; ok && before != nil {
@@ -639,10 +653,8 @@ func (b *builder) project(x *plan.Project) *Node {
 	if st, ok := b.in.Stats[x]; ok && st.Loops > 0 {
 		in.shape.statRel = x
 	}
-	for _, id := range x.Cols {
-		if in.shape.own.Has(id) {
-			own.Add(id) // passed through from the node that computes it
-		}
+	for id := range in.shape.own {
+		own.Add(id) // computed by the node the projection folds into
 	}
 	in.shape.out, in.shape.own = b.neededOf(x, x.Cols), own
 	return in
