@@ -368,6 +368,33 @@ func TestExplainFormats(t *testing.T) {
 			}
 		}
 	}
+	// A parameter's value is in the plan, as in PostgreSQL's custom plans,
+	// and ANALYZE runs with it.
+	for _, o := range []string{"COSTS OFF", "ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF"} {
+		sql := "EXPLAIN (" + o + ") SELECT * FROM explain_shape.t WHERE a = $1"
+		var got []string
+		rows, err := c.Query(testCtx(t), sql, 5)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, s)
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		want := "Seq Scan on t|  Filter: (a = 5)"
+		if strings.HasPrefix(o, "ANALYZE") {
+			want = "Seq Scan on t (actual rows=1 loops=1)|  Filter: (a = 5)|  Rows Removed by Filter: 999"
+		}
+		if g := strings.Join(got, "|"); !strings.HasPrefix(g, want) {
+			t.Errorf("%s with $1 = 5:\n%s\nwant it to start\n%s", sql, g, want)
+		}
+	}
 	var lines []string
 	rows, err := c.Query(testCtx(t), "EXPLAIN (FORMAT ICEGATE) "+q)
 	if err != nil {

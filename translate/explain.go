@@ -73,13 +73,21 @@ func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows,
 	if err := s.checkNotFailed(); err != nil {
 		return nil, err
 	}
+	// As a query's Execute: bound with the parameters' values (which the
+	// plan shows, as PostgreSQL's custom plans do) at the statement's
+	// snapshot.
+	s.newStatementSnapshot()
+	p, err := e.sel.executePlan(ctx, params)
+	if err != nil {
+		return nil, err
+	}
 	if e.opts.Format == explain.Icegate {
-		return e.icegate(ctx)
+		return e.icegate(ctx, p)
 	}
 	in := explain.Input{Opts: e.opts}
 	res := explain.Plan{Opts: e.opts, Execution: -1}
 	if e.opts.Analyze {
-		a, err := runAnalyze(ctx, s, e.sel.plan)
+		a, err := runAnalyze(ctx, s, p)
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +95,7 @@ func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows,
 		res.Planning, res.Execution = ms(a.planning), ms(a.execution)
 	} else {
 		start := time.Now()
-		in.Plan = opt.Statement(e.sel.plan, s.optConfig())
+		in.Plan = opt.Statement(p, s.optConfig())
 		res.Planning = ms(time.Since(start))
 	}
 	res.Root = explain.Build(in)
@@ -104,12 +112,12 @@ func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows,
 
 // icegate prints icegate's own tree: VERBOSE adds the optimizer's
 // passes, ANALYZE what each node did.
-func (e *explainStatement) icegate(ctx context.Context) (Rows, error) {
+func (e *explainStatement) icegate(ctx context.Context, p *plan.Select) (Rows, error) {
 	s := e.sel.sess
 	if !e.opts.Analyze {
-		return textRows("QUERY PLAN", explainLines(e.sel.plan, s.optConfig(), e.opts.Verbose), "EXPLAIN")
+		return textRows("QUERY PLAN", explainLines(p, s.optConfig(), e.opts.Verbose), "EXPLAIN")
 	}
-	a, err := runAnalyze(ctx, s, e.sel.plan)
+	a, err := runAnalyze(ctx, s, p)
 	if err != nil {
 		return nil, err
 	}

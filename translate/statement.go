@@ -217,6 +217,24 @@ func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows,
 	}
 	st.sess.newStatementSnapshot()
 	st.sess.markQueried()
+	plan, err := st.executePlan(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	op, err := lowerQuery(ctx, st.sess, plan)
+	if err != nil {
+		return nil, err
+	}
+	rows := newOperatorRows(op, "SELECT")
+	rows.timeout = st.sess.statementTimeout()
+	rows.notices = hintNotices(st.ps.Hints)
+	return rows, nil
+}
+
+// executePlan is the plan an Execute runs: bound again with the parameter
+// values and the statement's snapshot, except at the first Execute of a
+// statement without parameters, which runs the plan bound at Prepare.
+func (st *selectStatement) executePlan(ctx context.Context, params []*string) (*plan.Select, error) {
 	if st.plan == nil {
 		if err := st.bind(ctx); err != nil {
 			return nil, err
@@ -227,27 +245,20 @@ func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows,
 		return nil, pgerr.New(pgerr.ProtocolViolation,
 			"bind message supplies %d parameters, but prepared statement requires %d", len(params), len(st.params))
 	}
-	plan := st.plan
+	p := st.plan
 	if !st.fresh || len(st.params) > 0 {
 		ps := &bind.ParamSet{Types: append([]uint32(nil), st.params...), Values: params, Bound: true}
 		b := bind.New(ctx, st.sess, st.ps, ps, time.Now())
 		var err error
-		if plan, err = b.BindSelect(st.ps.Node.GetSelectStmt()); err != nil {
+		if p, err = b.BindSelect(st.ps.Node.GetSelectStmt()); err != nil {
 			return nil, err
 		}
-		if !sameColumns(plan.Cols, st.cols) {
+		if !sameColumns(p.Cols, st.cols) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
 		}
 	}
 	st.fresh = false
-	op, err := lowerQuery(ctx, st.sess, plan)
-	if err != nil {
-		return nil, err
-	}
-	rows := newOperatorRows(op, "SELECT")
-	rows.timeout = st.sess.statementTimeout()
-	rows.notices = hintNotices(st.ps.Hints)
-	return rows, nil
+	return p, nil
 }
 
 func sameColumns(a, b []pgtypes.Column) bool {

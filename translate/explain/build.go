@@ -90,6 +90,10 @@ type builder struct {
 	// ownNow are the columns the node being printed computes: they print
 	// as their expressions, not in parentheses as a reference from above.
 	ownNow plan.ColSet
+	// scanAlias is the relation of the scan whose condition is being
+	// printed: a column of another one (a dependent join's outer row)
+	// is qualified.
+	scanAlias string
 	// need holds, per node, the columns the nodes above it read.
 	need map[plan.Rel]plan.ColSet
 	// names holds how each column reads in an expression: alias.name
@@ -204,7 +208,7 @@ func (b *builder) colRef(id plan.ColID) string {
 		return n.def()
 	case n.def != nil:
 		return "(" + n.def() + ")"
-	case b.prefix && n.alias != "":
+	case n.alias != "" && (b.prefix || b.scanAlias != "" && n.alias != b.scanAlias):
 		return quoteIdent(n.alias) + "." + quoteIdent(n.name)
 	}
 	return quoteIdent(n.name)
@@ -599,7 +603,9 @@ func (b *builder) attach(n *Node, f *plan.Filter, pred expr.Expr, before plan.Re
 	b.ownNow = n.shape.own
 	cond := b.upperExpr(pred)
 	if n.Target != nil {
+		b.scanAlias = n.Target.Alias
 		cond = b.scanExpr(pred)
+		b.scanAlias = ""
 	}
 	b.ownNow = saved
 	props := []Prop{textP("Filter", cond)}

@@ -174,6 +174,13 @@ func literal(l *expr.Lit) string {
 	case float64:
 		return quoted(strconv.FormatFloat(v, 'g', -1, 64))
 	case string:
+		// A string cast to a number (a parameter's value, an untyped
+		// literal) prints as the number it is.
+		if isIntType(l.T) {
+			if _, err := strconv.ParseInt(v, 10, 64); err == nil && !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
+				return v
+			}
+		}
 		return quoted(v)
 	case catalog.Decimal:
 		return decimalText(v.Unscaled, v.Scale)
@@ -297,4 +304,15 @@ func (b *builder) aggCall(a plan.AggCall) string {
 		s += " FILTER (WHERE " + b.expr(a.Filter) + ")"
 	}
 	return s
+}
+
+func isIntType(t arrow.DataType) bool {
+	if t == nil {
+		return false
+	}
+	switch t.ID() {
+	case arrow.INT16, arrow.INT32, arrow.INT64:
+		return true
+	}
+	return false
 }
