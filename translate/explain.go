@@ -100,9 +100,7 @@ func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows,
 	}
 	res.Root = explain.Build(in)
 	if e.opts.Settings {
-		if v, _ := s.settings.get(optimizerPassesSetting); v != "" {
-			res.Settings = append(res.Settings, [2]string{optimizerPassesSetting, v})
-		}
+		res.Settings = s.explainSettings()
 	}
 	if e.opts.Format == explain.Text {
 		return textRows("QUERY PLAN", res.Lines(), "EXPLAIN")
@@ -209,4 +207,39 @@ func (e *explainDMLStatement) Execute(ctx context.Context, params []*string) (Ro
 		return textRows("QUERY PLAN", res.Lines(), "EXPLAIN")
 	}
 	return textRows("QUERY PLAN", []string{res.Document()}, "EXPLAIN")
+}
+
+// planSettings are the settings EXPLAIN (SETTINGS) lists when they differ
+// from their defaults, in name order: PostgreSQL 15's that it marks as
+// affecting plans, and icegate's optimizer_disabled_passes.
+var planSettings = []string{
+	"constraint_exclusion", "cpu_index_tuple_cost", "cpu_operator_cost", "cpu_tuple_cost", "cursor_tuple_fraction",
+	"default_statistics_target", "effective_cache_size", "effective_io_concurrency", "enable_async_append",
+	"enable_bitmapscan", "enable_gathermerge", "enable_hashagg", "enable_hashjoin", "enable_incremental_sort",
+	"enable_indexonlyscan", "enable_indexscan", "enable_material", "enable_memoize", "enable_mergejoin",
+	"enable_nestloop", "enable_parallel_append", "enable_parallel_hash", "enable_partition_pruning",
+	"enable_partitionwise_aggregate", "enable_partitionwise_join", "enable_seqscan", "enable_sort", "enable_tidscan",
+	"force_parallel_mode", "from_collapse_limit", "geqo", "geqo_effort", "geqo_generations", "geqo_pool_size",
+	"geqo_seed", "geqo_selection_bias", "geqo_threshold", "hash_mem_multiplier", "jit", "jit_above_cost",
+	"jit_inline_above_cost", "jit_optimize_above_cost", "join_collapse_limit", "maintenance_io_concurrency",
+	"max_parallel_workers", "max_parallel_workers_per_gather", "min_parallel_index_scan_size",
+	"min_parallel_table_scan_size", optimizerPassesSetting, "parallel_leader_participation", "parallel_setup_cost",
+	"parallel_tuple_cost", "plan_cache_mode", "random_page_cost", "search_path", "seq_page_cost", "temp_buffers",
+	"work_mem",
+}
+
+// explainSettings are the session's values of planSettings that differ
+// from their defaults.
+func (s *session) explainSettings() [][2]string {
+	var out [][2]string
+	for _, name := range planSettings {
+		d := lookupSetting(name)
+		if d == nil {
+			continue
+		}
+		if v := s.settings.values[d.Name]; v != d.Default {
+			out = append(out, [2]string{name, v})
+		}
+	}
+	return out
 }

@@ -536,7 +536,12 @@ func (b *builder) otherLeaf(x plan.Leaf, rows float64) *Node {
 	}
 	n := &Node{Type: "Custom Scan", Provider: "icegate"}
 	b.leaf(n, x, x.OutCols(), rows)
-	n.extra = append(n.extra, textP("Source", x.Describe(b.q)))
+	// What it reads, without icegate's column ids.
+	src := x.Describe(b.q)
+	if i := strings.LastIndex(src, " ["); i > 0 && strings.HasSuffix(src, "]") {
+		src = src[:i]
+	}
+	n.extra = append(n.extra, textP("Source", src))
 	return n
 }
 
