@@ -21,7 +21,8 @@
 // first binds when described or run). At Execute, opt.Statement optimizes the
 // bound plan and lower turns it into engine operators (session_env.go) whose
 // Arrow batches stream back to wire through Rows. EXPLAIN optimizes the plan
-// bound at Prepare and renders it (explain.go). The binder, and the plan
+// bound at Prepare and renders it (explain.go; PostgreSQL's formats are
+// package explain's, FORMAT ICEGATE plan.Select.Render). The binder, and the plan
 // leaves for system catalogs, metadata tables and change logs, are package
 // bind, which sees the session through bind.Env (session_bindenv.go).
 // Session settings (their registry and a session's values) are package

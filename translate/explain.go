@@ -1,24 +1,246 @@
 package translate
 
 import (
+	"context"
+	"strconv"
 	"strings"
+	"time"
 
+	pg "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/ddl"
+	"github.com/icegate/icegate/translate/explain"
 	"github.com/icegate/icegate/translate/opt"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/settings"
 )
 
-// planText is the plan EXPLAIN shows for p with the default optimizer
-// settings, one node per line from the result down to the scans (tests).
+// EXPLAIN prints the plan of a SELECT in PostgreSQL's shape (package
+// explain: TEXT, JSON, YAML, XML) or, with FORMAT ICEGATE, as icegate's own
+// tree of its plan nodes (plan.Select.Render).
+
+// explainOptions reads EXPLAIN's option list as written; the checks are
+// explain.ParseOptions's.
+func explainOptions(ps parse.Stmt, defs []*pg.Node) (explain.Options, error) {
+	opts := make([]explain.Option, 0, len(defs))
+	for _, o := range defs {
+		d := o.GetDefElem()
+		if d == nil {
+			continue
+		}
+		opt := explain.Option{Name: d.Defname, Pos: parse.CharPos(ps.SQL, d.Location)}
+		if d.Arg != nil {
+			var v string
+			switch a := d.Arg.Node.(type) {
+			case *pg.Node_Integer:
+				v, opt.Number = strconv.Itoa(int(a.Integer.Ival)), true
+			case *pg.Node_Float:
+				v, opt.Number = a.Float.Fval, true
+			case *pg.Node_Boolean:
+				v = strconv.FormatBool(a.Boolean.Boolval)
+			default:
+				v = ddl.DefElemString(d)
+			}
+			opt.Value = &v
+		}
+		opts = append(opts, opt)
+	}
+	return explain.ParseOptions(opts)
+}
+
+// explainStatement prints the plan of a SELECT.
+type explainStatement struct {
+	sel  *selectStatement
+	opts explain.Options
+}
+
+func (e *explainStatement) ParamTypes() []uint32 { return e.sel.params }
+
+// Columns is PostgreSQL's: one column "QUERY PLAN", of type json for
+// FORMAT JSON, text otherwise.
+func (e *explainStatement) Columns() []pgtypes.Column {
+	t := pgtypes.Text
+	if e.opts.Format == explain.JSON {
+		t = pgtypes.JSON
+	}
+	return []pgtypes.Column{{Name: "QUERY PLAN", TypeOID: t, Typmod: -1}}
+}
+
+func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	s := e.sel.sess
+	if err := s.checkNotFailed(); err != nil {
+		return nil, err
+	}
+	// As a query's Execute: bound with the parameters' values (which the
+	// plan shows, as PostgreSQL's custom plans do) at the statement's
+	// snapshot.
+	s.newStatementSnapshot()
+	p, err := e.sel.executePlan(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	if e.opts.Format == explain.Icegate {
+		return e.icegate(ctx, p)
+	}
+	in := explain.Input{Opts: e.opts}
+	res := explain.Plan{Opts: e.opts, Execution: -1}
+	if e.opts.Analyze {
+		a, err := runAnalyze(ctx, s, p)
+		if err != nil {
+			return nil, err
+		}
+		in.Plan, in.Stats, in.Scans = a.plan, a.stats(), a.scans()
+		res.Planning, res.Execution = ms(a.planning), ms(a.execution)
+	} else {
+		start := time.Now()
+		in.Plan = opt.Statement(p, s.optConfig())
+		res.Planning = ms(time.Since(start))
+	}
+	res.Root = explain.Build(in)
+	if e.opts.Settings {
+		res.Settings = s.explainSettings()
+	}
+	if e.opts.Format == explain.Text {
+		return textRows("QUERY PLAN", res.Lines(), "EXPLAIN")
+	}
+	return textRows("QUERY PLAN", []string{res.Document()}, "EXPLAIN")
+}
+
+// icegate prints icegate's own tree: VERBOSE adds the optimizer's
+// passes, ANALYZE what each node did.
+func (e *explainStatement) icegate(ctx context.Context, p *plan.Select) (Rows, error) {
+	s := e.sel.sess
+	if !e.opts.Analyze {
+		return textRows("QUERY PLAN", explainLines(p, s.optConfig(), e.opts.Verbose), "EXPLAIN")
+	}
+	a, err := runAnalyze(ctx, s, p)
+	if err != nil {
+		return nil, err
+	}
+	return textRows("QUERY PLAN", a.lines(), "EXPLAIN")
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// planText is the plan EXPLAIN (FORMAT ICEGATE) shows for p with the
+// default optimizer settings, one node per line from the result down to
+// the scans (tests).
 func planText(p *plan.Select) string {
 	return strings.Join(explainLines(p, opt.Config{}, false), "\n")
 }
 
-// explainLines is EXPLAIN's text of p, optimized with cfg; verbose adds the
-// optimizer's passes.
+// explainLines is EXPLAIN (FORMAT ICEGATE)'s text of p, optimized with
+// cfg; verbose adds the optimizer's passes.
 func explainLines(p *plan.Select, cfg opt.Config, verbose bool) []string {
 	lines := opt.Statement(p, cfg).Render(nil)
 	if verbose {
 		lines = append(lines, "Optimizer passes: "+strings.Join(opt.Applied(cfg), ", "))
 	}
 	return lines
+}
+
+// prepareExplainDML prepares EXPLAIN of DELETE, UPDATE, MERGE or INSERT
+// ... ON CONFLICT / RETURNING: the plan of the rows it changes under a
+// ModifyTable node. The statement is bound, never run: EXPLAIN ANALYZE,
+// which would change the table, is not supported, nor is EXPLAIN of a
+// plain INSERT (its rows are written as they come, without a plan).
+func (s *session) prepareExplainDML(ctx context.Context, ps parse.Stmt, opts explain.Options, paramTypes []uint32) (Statement, error) {
+	what, bindFn, ok := dmlBinder(ps.Node) // dml_exec.go
+	if ins := ps.Node.GetInsertStmt(); ins != nil && ins.OnConflictClause == nil && len(ins.ReturningList) == 0 {
+		ok = false
+	}
+	if !ok {
+		return nil, pgerr.NotYet("EXPLAIN of this statement")
+	}
+	if opts.Analyze {
+		return nil, pgerr.NotYet("EXPLAIN ANALYZE of " + what)
+	}
+	st, err := s.prepareDML(ctx, ps, what, paramTypes, true, bindFn)
+	if err != nil {
+		return nil, err
+	}
+	return &explainDMLStatement{dml: st.(*dmlStatement), opts: opts}, nil
+}
+
+// explainDMLStatement prints the plan of a row-level change.
+type explainDMLStatement struct {
+	dml  *dmlStatement
+	opts explain.Options
+}
+
+func (e *explainDMLStatement) ParamTypes() []uint32 { return e.dml.params }
+
+func (e *explainDMLStatement) Columns() []pgtypes.Column {
+	return (&explainStatement{opts: e.opts}).Columns()
+}
+
+func (e *explainDMLStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	s := e.dml.sess
+	if err := s.checkNotFailed(); err != nil {
+		return nil, err
+	}
+	if params == nil {
+		params = []*string{}
+	}
+	start := time.Now()
+	p, err := e.dml.bind(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	op := strings.ToUpper(e.dml.what[:1]) + strings.ToLower(e.dml.what[1:])
+	name := p.Table.Ident.Name
+	if e.opts.Format == explain.Icegate {
+		lines := append([]string{strings.ToLower(op) + " " + name}, explainLines(p.Sel, s.optConfig(), e.opts.Verbose)...)
+		return textRows("QUERY PLAN", lines, "EXPLAIN")
+	}
+	sel := opt.Statement(p.Sel, s.optConfig())
+	alias := ""
+	if p.Target != nil {
+		alias = p.Target.Alias
+	}
+	res := explain.Plan{Opts: e.opts, Execution: -1}
+	res.Root = explain.Modify(op, name, strings.Join(p.Table.Ident.Namespace, "."), alias, explain.Build(explain.Input{Plan: sel, Opts: e.opts}), e.opts)
+	res.Planning = ms(time.Since(start))
+	if e.opts.Format == explain.Text {
+		return textRows("QUERY PLAN", res.Lines(), "EXPLAIN")
+	}
+	return textRows("QUERY PLAN", []string{res.Document()}, "EXPLAIN")
+}
+
+// planSettings are the settings EXPLAIN (SETTINGS) lists when they differ
+// from their defaults, in name order: PostgreSQL 15's that it marks as
+// affecting plans, and icegate's optimizer_disabled_passes.
+var planSettings = []string{
+	"constraint_exclusion", "cpu_index_tuple_cost", "cpu_operator_cost", "cpu_tuple_cost", "cursor_tuple_fraction",
+	"default_statistics_target", "effective_cache_size", "effective_io_concurrency", "enable_async_append",
+	"enable_bitmapscan", "enable_gathermerge", "enable_hashagg", "enable_hashjoin", "enable_incremental_sort",
+	"enable_indexonlyscan", "enable_indexscan", "enable_material", "enable_memoize", "enable_mergejoin",
+	"enable_nestloop", "enable_parallel_append", "enable_parallel_hash", "enable_partition_pruning",
+	"enable_partitionwise_aggregate", "enable_partitionwise_join", "enable_seqscan", "enable_sort", "enable_tidscan",
+	"force_parallel_mode", "from_collapse_limit", "geqo", "geqo_effort", "geqo_generations", "geqo_pool_size",
+	"geqo_seed", "geqo_selection_bias", "geqo_threshold", "hash_mem_multiplier", "jit", "jit_above_cost",
+	"jit_inline_above_cost", "jit_optimize_above_cost", "join_collapse_limit", "maintenance_io_concurrency",
+	"max_parallel_workers", "max_parallel_workers_per_gather", "min_parallel_index_scan_size",
+	"min_parallel_table_scan_size", settings.OptimizerPassesName, "parallel_leader_participation", "parallel_setup_cost",
+	"parallel_tuple_cost", "plan_cache_mode", "random_page_cost", "search_path", "seq_page_cost", "temp_buffers",
+	"work_mem",
+}
+
+// explainSettings are the session's values of planSettings that differ
+// from their defaults.
+func (s *session) explainSettings() [][2]string {
+	var out [][2]string
+	for _, name := range planSettings {
+		d := settings.Lookup(name)
+		if d == nil {
+			continue
+		}
+		if v := s.settings.Value(d.Name); v != d.Default {
+			out = append(out, [2]string{name, v})
+		}
+	}
+	return out
 }

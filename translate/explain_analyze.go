@@ -5,14 +5,23 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/icegate/icegate/translate/explain"
 	"github.com/icegate/icegate/translate/lower"
 	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
 
-// explainAnalyze runs the query, discarding its rows, and prints its plan
-// with what each node did.
-func explainAnalyze(ctx context.Context, s *session, p *plan.Select) ([]string, error) {
+// analyzed is a query EXPLAIN ANALYZE ran: its optimized plan and what
+// each node's operator did.
+type analyzed struct {
+	plan                *plan.Select
+	l                   *lower.Lowerer
+	planning, execution time.Duration
+	rows                int64
+}
+
+// runAnalyze optimizes, lowers and runs the query, discarding its rows.
+func runAnalyze(ctx context.Context, s *session, p *plan.Select) (*analyzed, error) {
 	start := time.Now()
 	l := lower.New(ctx, s, p.ColTable)
 	l.Stats = map[plan.Rel]*lower.OpStats{}
@@ -21,13 +30,12 @@ func explainAnalyze(ctx context.Context, s *session, p *plan.Select) ([]string, 
 	if err != nil {
 		return nil, err
 	}
-	planned := time.Since(start)
+	a := &analyzed{plan: p, l: l, planning: time.Since(start)}
 	executing := time.Now()
 	defer op.Close()
 	if err := op.Open(ctx); err != nil {
 		return nil, statementErr(ctx, err)
 	}
-	rows := int64(0)
 	for {
 		b, err := op.Next()
 		if err != nil {
@@ -36,28 +44,54 @@ func explainAnalyze(ctx context.Context, s *session, p *plan.Select) ([]string, 
 		if b == nil {
 			break
 		}
-		rows += b.NumRows()
+		a.rows += b.NumRows()
 	}
-	// Scans also say what pruning skipped.
-	for _, rec := range l.ScanStats {
-		st, ok := l.Stats[rec.Rel]
+	// As PostgreSQL: execution without the planning before it.
+	a.execution = time.Since(executing)
+	return a, nil
+}
+
+// stats are what each node did, for package explain.
+func (a *analyzed) stats() map[plan.Rel]explain.Stat {
+	out := make(map[plan.Rel]explain.Stat, len(a.l.Stats))
+	for r, st := range a.l.Stats {
+		out[r] = explain.Stat{Rows: st.Rows(), Loops: st.Opens(), First: st.FirstTime(), Total: st.Time()}
+	}
+	return out
+}
+
+// scans are what each table scan skipped.
+func (a *analyzed) scans() map[*plan.Scan]explain.ScanFacts {
+	out := map[*plan.Scan]explain.ScanFacts{}
+	for _, rec := range a.l.ScanStats {
+		ps := a.l.Planned[rec.Rel].Stats
+		ss := rec.Scan.Stats()
+		out[rec.Rel] = explain.ScanFacts{Manifests: ps.Manifests, ManifestsSkipped: ps.ManifestsSkipped,
+			Files: ps.Files, FilesSkipped: ps.FilesSkipped, RowGroups: int64(ss.RowGroups), RowGroupsSkipped: int64(ss.RowGroupsSkipped)}
+	}
+	return out
+}
+
+// lines is EXPLAIN (FORMAT ICEGATE, ANALYZE): icegate's tree with what
+// each node did and what scans skipped.
+func (a *analyzed) lines() []string {
+	for _, rec := range a.l.ScanStats {
+		st, ok := a.l.Stats[rec.Rel]
 		if !ok {
 			continue
 		}
-		ps := l.Planned[rec.Rel].Stats
+		ps := a.l.Planned[rec.Rel].Stats
 		ss := rec.Scan.Stats()
 		st.Extra = fmt.Sprintf("manifests %d skipped %d, files %d skipped %d, row groups %d skipped %d",
 			ps.Manifests, ps.ManifestsSkipped, ps.Files, ps.FilesSkipped, ss.RowGroups, ss.RowGroupsSkipped)
 	}
-	notes := make(map[plan.Rel]string, len(l.Stats))
-	for r, st := range l.Stats {
+	notes := make(map[plan.Rel]string, len(a.l.Stats))
+	for r, st := range a.l.Stats {
 		notes[r] = st.String()
 	}
-	lines := p.Render(notes)
-	lines = append(lines,
-		fmt.Sprintf("Planning Time: %.3f ms", float64(planned.Microseconds())/1000),
-		// As PostgreSQL: execution without the planning before it.
-		fmt.Sprintf("Execution Time: %.3f ms", float64(time.Since(executing).Microseconds())/1000),
-		fmt.Sprintf("Rows: %d", rows))
-	return lines, nil
+	lines := a.plan.Render(notes)
+	return append(lines,
+		fmt.Sprintf("Planning Time: %.3f ms", ms(a.planning)),
+		fmt.Sprintf("Execution Time: %.3f ms", ms(a.execution)),
+		fmt.Sprintf("Rows: %d", a.rows))
 }

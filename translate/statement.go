@@ -11,7 +11,6 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/bind"
-	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -32,38 +31,21 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 	case *pg.Node_SelectStmt:
 		return s.newSelect(ctx, ps, paramTypes, eager)
 	case *pg.Node_ExplainStmt:
-		sel := x.ExplainStmt.Query.GetSelectStmt()
-		if sel == nil {
-			return nil, pgerr.NotYet("EXPLAIN of this statement")
-		}
-		analyze, verbose := false, false
-		for _, o := range x.ExplainStmt.Options {
-			d := o.GetDefElem()
-			if d == nil {
-				continue
-			}
-			switch strings.ToLower(d.Defname) {
-			case "analyze":
-				analyze = explainFlag(d)
-			case "verbose":
-				verbose = explainFlag(d)
-			case "costs", "buffers", "timing", "summary", "settings", "wal":
-				// Accepted; the plan shows what icegate has.
-			case "format":
-				if v := strings.ToLower(ddl.DefElemString(d)); v != "text" {
-					return nil, pgerr.NotYet("EXPLAIN (FORMAT " + strings.ToUpper(v) + ")")
-				}
-			default:
-				return nil, pgerr.New(pgerr.SyntaxError, "unrecognized EXPLAIN option \"%s\"", d.Defname)
-			}
+		// As PostgreSQL, the options are checked before the statement.
+		opts, err := explainOptions(ps, x.ExplainStmt.Options) // explain.go
+		if err != nil {
+			return nil, err
 		}
 		inner := ps
 		inner.Node = x.ExplainStmt.Query
+		if x.ExplainStmt.Query.GetSelectStmt() == nil {
+			return s.prepareExplainDML(ctx, inner, opts, paramTypes) // explain.go
+		}
 		st := &selectStatement{sess: s, ps: inner, declared: append([]uint32(nil), paramTypes...)}
 		if err := st.bind(ctx); err != nil {
 			return nil, err
 		}
-		return &explainStatement{sel: st, analyze: analyze, verbose: verbose}, nil
+		return &explainStatement{sel: st, opts: opts}, nil
 	case *pg.Node_VariableSetStmt:
 		return s.prepareSet(x.VariableSetStmt)
 	case *pg.Node_VariableShowStmt:
@@ -235,6 +217,24 @@ func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows,
 	}
 	st.sess.newStatementSnapshot()
 	st.sess.markQueried()
+	plan, err := st.executePlan(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	op, err := lowerQuery(ctx, st.sess, plan)
+	if err != nil {
+		return nil, err
+	}
+	rows := newOperatorRows(op, "SELECT")
+	rows.timeout = st.sess.statementTimeout()
+	rows.notices = hintNotices(st.ps.Hints)
+	return rows, nil
+}
+
+// executePlan is the plan an Execute runs: bound again with the parameter
+// values and the statement's snapshot, except at the first Execute of a
+// statement without parameters, which runs the plan bound at Prepare.
+func (st *selectStatement) executePlan(ctx context.Context, params []*string) (*plan.Select, error) {
 	if st.plan == nil {
 		if err := st.bind(ctx); err != nil {
 			return nil, err
@@ -245,27 +245,20 @@ func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows,
 		return nil, pgerr.New(pgerr.ProtocolViolation,
 			"bind message supplies %d parameters, but prepared statement requires %d", len(params), len(st.params))
 	}
-	plan := st.plan
+	p := st.plan
 	if !st.fresh || len(st.params) > 0 {
 		ps := &bind.ParamSet{Types: append([]uint32(nil), st.params...), Values: params, Bound: true}
 		b := bind.New(ctx, st.sess, st.ps, ps, time.Now())
 		var err error
-		if plan, err = b.BindSelect(st.ps.Node.GetSelectStmt()); err != nil {
+		if p, err = b.BindSelect(st.ps.Node.GetSelectStmt()); err != nil {
 			return nil, err
 		}
-		if !sameColumns(plan.Cols, st.cols) {
+		if !sameColumns(p.Cols, st.cols) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
 		}
 	}
 	st.fresh = false
-	op, err := lowerQuery(ctx, st.sess, plan)
-	if err != nil {
-		return nil, err
-	}
-	rows := newOperatorRows(op, "SELECT")
-	rows.timeout = st.sess.statementTimeout()
-	rows.notices = hintNotices(st.ps.Hints)
-	return rows, nil
+	return p, nil
 }
 
 func sameColumns(a, b []pgtypes.Column) bool {
@@ -278,33 +271,6 @@ func sameColumns(a, b []pgtypes.Column) bool {
 		}
 	}
 	return true
-}
-
-// explainStatement prints the plan of a SELECT as one text column.
-type explainStatement struct {
-	sel     *selectStatement
-	analyze bool
-	verbose bool
-}
-
-func (e *explainStatement) ParamTypes() []uint32 { return e.sel.params }
-
-func (e *explainStatement) Columns() []pgtypes.Column {
-	return []pgtypes.Column{{Name: "QUERY PLAN", TypeOID: pgtypes.Text, Typmod: -1}}
-}
-
-func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
-	if err := e.sel.sess.checkNotFailed(); err != nil {
-		return nil, err
-	}
-	if !e.analyze {
-		return textRows("QUERY PLAN", explainLines(e.sel.plan, e.sel.sess.optConfig(), e.verbose), "EXPLAIN")
-	}
-	lines, err := explainAnalyze(ctx, e.sel.sess, e.sel.plan)
-	if err != nil {
-		return nil, err
-	}
-	return textRows("QUERY PLAN", lines, "EXPLAIN")
 }
 
 // utilityStatement runs a side effect at Execute and returns no rows. With
@@ -329,13 +295,4 @@ func (u *utilityStatement) Execute(ctx context.Context, params []*string) (Rows,
 		}
 	}
 	return &emptyRows{tag: u.tag}, nil
-}
-
-// explainFlag is the value of a boolean EXPLAIN option (no value: true).
-func explainFlag(d *pg.DefElem) bool {
-	switch strings.ToLower(ddl.DefElemString(d)) {
-	case "false", "off", "0", "no":
-		return false
-	}
-	return true
 }

@@ -38,14 +38,16 @@ var forbidden = map[string][]string{
 // metatable}; sysfunc -> {bind, plan, parse, regtype}; regtype -> parse;
 // opt -> plan; metatable -> plan (its columns' types are plan.Type);
 // settings -> opt (optimizer_disabled_passes checks pass names); describe
-// -> {plan, ddl}. parse, plan, sequence and procedure (CALL's procedures:
-// they use catalog, engine and internal, never the compiler's stages) are
-// leaves. A package under translate/ never imports translate itself.
+// -> {plan, ddl}; explain (EXPLAIN's PostgreSQL formats) -> plan. parse,
+// plan, sequence and procedure (CALL's procedures: they use catalog,
+// engine and internal, never the compiler's stages) are leaves. A package
+// under translate/ never imports translate itself.
 var compiler = map[string][]string{
 	"translate/plan":      {},
 	"translate/parse":     {},
 	"translate/metatable": {"translate/plan"},
 	"translate/opt":       {"translate/plan"},
+	"translate/explain":   {"translate/plan"},
 	"translate/lower":     {"translate/plan", "translate/metatable"},
 	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable", "translate/changelog", "translate/regtype", "translate/settings"},
 	"translate/changelog": {"translate/plan", "translate/metatable"},

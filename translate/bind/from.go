@@ -148,7 +148,7 @@ func (b *Binder) bindTableAt(rv *pg.RangeVar, tn parse.TableName, t *catalog.Tab
 		return nil, b.ErrAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
 			tn.Name, len(cols), len(colAliases)), rv.Location)
 	}
-	r := &plan.Scan{Table: t, Schema: schema, Snapshot: snapshot, Name: tn.Written}
+	r := &plan.Scan{Table: t, Schema: schema, Snapshot: snapshot, Name: tn.Written, Alias: alias}
 	it := &rangeItem{table: t, tn: tn, alias: alias}
 	origins := tableOrigins(t, cols)
 	for i, c := range cols {

@@ -36,6 +36,10 @@ func (r *sysRel) Describe(q *plan.ColTable) string {
 	return fmt.Sprintf("system catalog %s.%s [%s]", r.table.Schema, r.table.Name, plan.FmtCols(q, r.cols))
 }
 
+// ExplainTarget names the relation for EXPLAIN, which shows it as a
+// Seq Scan on it (explain.ExplainTarget).
+func (r *sysRel) ExplainTarget() (relation, schema string) { return r.table.Name, r.table.Schema }
+
 // sysTable finds the catalog relation a table name refers to: a name
 // qualified by pg_catalog or information_schema, or an unqualified name of
 // pg_catalog (which PostgreSQL searches first). It returns nil for any

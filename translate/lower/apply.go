@@ -173,12 +173,20 @@ func (o *applyOp) joinRow(b arrow.RecordBatch, i int) (engine.Operator, error) {
 	if err != nil {
 		return nil, err
 	}
-	right, err := substituteRel(o.x.Right, subst)
+	var origin map[plan.Rel]plan.Rel
+	if o.l.Stats != nil {
+		// EXPLAIN ANALYZE counts each row's run as a loop of the nodes
+		// of the plan.
+		origin = map[plan.Rel]plan.Rel{}
+	}
+	right, err := substituteRel(o.x.Right, subst, origin)
 	if err != nil {
 		row.Close()
 		return nil, err
 	}
+	o.l.origin = origin
 	rop, err := o.l.lowerExact(right, o.rightCols)
+	o.l.origin = nil
 	if err != nil {
 		row.Close()
 		return nil, err
@@ -214,8 +222,8 @@ func (o *applyOp) Close() error {
 func (o *applyOp) Schema() *arrow.Schema { return o.schema }
 
 // substituteRel copies r with the columns of subst replaced by constants
-// in every expression.
-func substituteRel(r plan.Rel, subst map[plan.ColID]*expr.Lit) (plan.Rel, error) {
+// in every expression; origin, when not nil, maps each copy to its node.
+func substituteRel(r plan.Rel, subst map[plan.ColID]*expr.Lit, origin map[plan.Rel]plan.Rel) (plan.Rel, error) {
 	var err error
 	sub := func(e expr.Expr) expr.Expr {
 		if err != nil {
@@ -238,7 +246,13 @@ func substituteRel(r plan.Rel, subst map[plan.ColID]*expr.Lit) (plan.Rel, error)
 		return out
 	}
 	var child func(plan.Rel) plan.Rel
-	child = func(c plan.Rel) plan.Rel { return plan.Map(c, child, sub) }
+	child = func(c plan.Rel) plan.Rel {
+		n := plan.Map(c, child, sub)
+		if origin != nil {
+			origin[n] = c
+		}
+		return n
+	}
 	out := child(r)
 	return out, err
 }

@@ -42,6 +42,9 @@ type Lowerer struct {
 	Planned   map[*plan.Scan]plannedScan
 	// ScanStats are the scans built, for EXPLAIN ANALYZE.
 	ScanStats []scanRecord
+	// origin maps the nodes of a per-row copy of a dependent join's right
+	// side, while it is lowered, to the plan's nodes (apply.go).
+	origin map[plan.Rel]plan.Rel
 	// ctes are the shared WITH queries of the execution (cte.go).
 	ctes *cteRuns
 }
@@ -140,8 +143,15 @@ func (l *Lowerer) lower(r plan.Rel, need plan.ColSet) (engine.Operator, []plan.C
 	if err != nil || l.Stats == nil {
 		return op, layout, err
 	}
-	st := &OpStats{}
-	l.Stats[r] = st
+	key := r
+	if o, ok := l.origin[r]; ok {
+		key = o // a per-row copy (apply.go): one more loop of its node
+	}
+	st, ok := l.Stats[key]
+	if !ok {
+		st = &OpStats{}
+		l.Stats[key] = st
+	}
 	return &statsOp{Operator: op, st: st}, layout, nil
 }
 
@@ -519,12 +529,22 @@ func (l *Lowerer) initPlan(x *plan.Subquery) (*expr.Lit, error) {
 	if v, ok := l.init[x]; ok {
 		return v, nil
 	}
-	sub := &Lowerer{ctx: l.ctx, env: l.env, q: x.Plan.ColTable, opts: l.opts, init: l.init, ctes: l.cteRunsOf()}
+	// EXPLAIN ANALYZE sees what the subquery's operators did too.
+	sub := &Lowerer{ctx: l.ctx, env: l.env, q: x.Plan.ColTable, opts: l.opts, init: l.init, ctes: l.cteRunsOf(), Stats: l.Stats}
 	p := x.Plan
 	if x.Exists {
 		p = &plan.Select{Root: &plan.Limit{In: p.Root, Limit: 1}, Out: p.Out, Cols: p.Cols, ColTable: p.ColTable}
 	}
 	op, err := sub.Plan(p)
+	if l.Stats != nil {
+		l.ScanStats = append(l.ScanStats, sub.ScanStats...)
+		for k, v := range sub.Planned {
+			if l.Planned == nil {
+				l.Planned = map[*plan.Scan]plannedScan{}
+			}
+			l.Planned[k] = v
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

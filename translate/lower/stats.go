@@ -10,10 +10,12 @@ import (
 )
 
 // OpStats is what one operator did during EXPLAIN ANALYZE: the rows and
-// batches it returned and the time spent in it and below it.
+// batches it returned, how often it was opened, and the time spent in it
+// and below it, in all and until its first rows.
 type OpStats struct {
 	rows, batches int64
-	dur           time.Duration
+	opens         int64
+	dur, first    time.Duration
 	Extra         string // what a scan pruned
 }
 
@@ -23,6 +25,24 @@ func (s *OpStats) String() string {
 		out += " (" + s.Extra + ")"
 	}
 	return out
+}
+
+// Rows is the rows the operator returned.
+func (s *OpStats) Rows() int64 { return s.rows }
+
+// Opens is how many times the operator was opened: PostgreSQL's loops.
+func (s *OpStats) Opens() int64 { return s.opens }
+
+// Time is the time spent in the operator and below it.
+func (s *OpStats) Time() time.Duration { return s.dur }
+
+// FirstTime is the time spent until the operator returned its first
+// batch (all of it when it returned none).
+func (s *OpStats) FirstTime() time.Duration {
+	if s.batches == 0 {
+		return s.dur
+	}
+	return s.first
 }
 
 // statsOp counts what passes through an operator.
@@ -35,6 +55,7 @@ func (o *statsOp) Open(ctx context.Context) error {
 	t := time.Now()
 	err := o.Operator.Open(ctx)
 	o.st.dur += time.Since(t)
+	o.st.opens++
 	return err
 }
 
@@ -43,6 +64,9 @@ func (o *statsOp) Next() (arrow.RecordBatch, error) {
 	b, err := o.Operator.Next()
 	o.st.dur += time.Since(t)
 	if b != nil {
+		if o.st.batches == 0 {
+			o.st.first = o.st.dur
+		}
 		o.st.rows += b.NumRows()
 		o.st.batches++
 	}

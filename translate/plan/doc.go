@@ -10,8 +10,9 @@
 // PostgreSQL types as the binder tracks them (Type, ArrowOf; pgtype.go),
 // the generic walkers (Map, Children, Exprs, Visit; children.go), column
 // sets and expression helpers (RefsOf, Conjuncts, RewriteExpr, FreeRefs),
-// row estimates and the join build side (estimate.go), and the text EXPLAIN
-// prints (Select.Render in select.go, FormatExpr in explain.go).
+// row estimates and the join build side (estimate.go), and icegate's own
+// EXPLAIN tree, EXPLAIN (FORMAT ICEGATE) (Select.Render in select.go,
+// FormatExpr in explain.go; package explain prints PostgreSQL's formats).
 //
 // Expressions are engine/expr expressions, but until lowering a column is
 // named by its ColID, not by a position: an *expr.Col in a plan carries the
@@ -32,7 +33,9 @@
 // Exprs (children.go; Map returns a kind it does not know unchanged, so a
 // rewrite would silently skip what is below it); OwnCols (colutil.go) when
 // it creates columns; Estimate (estimate.go) unless its one input's estimate
-// fits; its line in describeRel (select.go, and collectUsed when it lists
+// fits; its PostgreSQL node in package explain (builder.build, build.go;
+// an unknown kind shows as a Custom Scan); its line in describeRel
+// (select.go, and collectUsed when it lists
 // input columns outside its expressions); its lowering in package lower
 // (Lowerer.lower in lower.go); and in package opt only if a pass should see
 // through it (pushDown keeps conditions above a kind it does not know). A

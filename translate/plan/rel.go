@@ -51,6 +51,7 @@ type Scan struct {
 	Schema   *catalog.Schema
 	Snapshot *catalog.Snapshot // nil: the table has no snapshot (no rows)
 	Name     string            // as written, for EXPLAIN
+	Alias    string            // the FROM item's alias, "" when none
 	FieldIDs []int
 	Cols     []ColID
 }

@@ -1,7 +1,7 @@
 """psycopg 3 against icegate: server-side parameters of many types in text
 and binary, typed results, prepared statements past prepare_threshold, a
 named (server-side) cursor over 1000 rows, COPY both ways (CSV, and binary
-rows out), cancel and errors by class. Connects with libpq's PG* variables."""
+rows out), cancel, errors by class, and EXPLAIN (FORMAT JSON) as a parsed plan. Connects with libpq's PG* variables."""
 
 import threading
 import time
@@ -92,6 +92,26 @@ def _():
             cur.execute("DROP TABLE py_json")
     finally:
         conn.autocommit = False
+
+
+@step("EXPLAIN (FORMAT JSON): one json value (114) parsed to PostgreSQL's plan tree", rollback)
+def _():
+    with conn.cursor() as cur:
+        cur.execute("EXPLAIN (FORMAT JSON) SELECT count(*) FROM lines WHERE qty > 100")
+        equal([d.type_code for d in cur.description], [114], "type OID")
+        rows = cur.fetchall()
+        equal(len(rows), 1, "one row")
+        plan = rows[0][0][0]["Plan"]
+        equal((plan["Node Type"], plan["Strategy"]), ("Aggregate", "Plain"), "root")
+        scan = plan["Plans"][0]
+        equal((scan["Node Type"], scan["Parent Relationship"], scan["Relation Name"], scan["Filter"]),
+              ("Seq Scan", "Outer", "lines", "(qty > 100)"), "scan")
+        check(scan["Plan Rows"] > 0 and scan["Total Cost"] > 0, "estimates")
+        cur.execute("EXPLAIN (ANALYZE, FORMAT JSON) SELECT count(*) FROM lines WHERE qty > 100")
+        top = cur.fetchone()[0][0]
+        equal(top["Plan"]["Plans"][0]["Actual Rows"], 899, "actual rows of the scan")
+        equal(top["Plan"]["Plans"][0]["Rows Removed by Filter"], 101, "rows removed")
+        check(top["Execution Time"] >= 0 and top["Triggers"] == [], "summary")
 
 
 @step("one query executed 8 times (prepare_threshold 5)", rollback)

@@ -1,0 +1,1005 @@
+package explain
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/translate/plan"
+)
+
+// Stat is what the operator of one plan node did (EXPLAIN ANALYZE).
+type Stat struct {
+	Rows  int64
+	Loops int64
+	// First is the time to the first rows, Total the time in the
+	// operator and below it, over all loops.
+	First, Total time.Duration
+}
+
+// ScanFacts are what a table scan's planning and reading skipped: the
+// manifests and data files Iceberg's metadata let it skip, the Parquet
+// row groups their statistics did.
+type ScanFacts struct {
+	Manifests, ManifestsSkipped int
+	Files, FilesSkipped         int
+	RowGroups, RowGroupsSkipped int64
+}
+
+// Input is what Build renders.
+type Input struct {
+	Plan  *plan.Select // optimized
+	Opts  Options
+	Stats map[plan.Rel]Stat // ANALYZE: per node of Plan
+	Scans map[*plan.Scan]ScanFacts
+}
+
+// ExplainTarget is implemented by the leaves that read a relation (the
+// system catalogs): EXPLAIN shows them as a Seq Scan on it.
+type ExplainTarget interface {
+	ExplainTarget() (relation, schema string)
+}
+
+// nodeShape is what building a node's parent needs to know of it.
+type nodeShape struct {
+	quals    bool         // the node can take a Filter
+	filtered bool         // it has one
+	filterAt int          // where in Props a Filter goes
+	atEnd    bool         // "Rows Removed by Filter" goes last (Aggregate)
+	statRel  plan.Rel     // whose Stat is the node's
+	sumKids  bool         // ANALYZE: its rows are its inputs' (an Append icegate has no operator for)
+	out      []plan.ColID // the columns it produces
+	own      plan.ColSet  // those it computes
+}
+
+// Build turns an optimized plan into PostgreSQL's shape: node types
+// PostgreSQL has, a Hash under each hash join's build side, filters and
+// projections folded into the nodes they apply to, estimates and costs.
+func Build(in Input) *Node {
+	b := &builder{in: in, q: in.Plan.ColTable, names: map[plan.ColID]colName{}, subs: map[*plan.Subquery]string{}, aliases: map[string]int{}}
+	b.prepare(in.Plan)
+	var ctes []*Node
+	for _, c := range sharedCTEs(in.Plan.Root) {
+		n := b.rel(c.Body)
+		n.Relationship, n.SubplanName = "InitPlan", "CTE "+c.Name
+		ctes = append(ctes, n)
+	}
+	root := b.rel(in.Plan.Root)
+	root.shape.out = in.Plan.Out
+	root.Kids = append(ctes, root.Kids...)
+	if in.Opts.Verbose {
+		b.outputs(root)
+	}
+	if in.Opts.Analyze {
+		b.actuals(root)
+	}
+	return root
+}
+
+type builder struct {
+	in Input
+	q  *plan.ColTable
+	// rels is how many relations the statement reads; prefix says
+	// whether the expression being printed qualifies column names.
+	rels   int
+	prefix bool
+	// ownNow are the columns the node being printed computes: they print
+	// as their expressions, not in parentheses as a reference from above.
+	ownNow plan.ColSet
+	// scanAlias is the relation of the scan whose condition is being
+	// printed: a column of another one (a dependent join's outer row)
+	// is qualified.
+	scanAlias string
+	// need holds, per node, the columns the nodes above it read.
+	need map[plan.Rel]plan.ColSet
+	// names holds how each column reads in an expression: alias.name
+	// for a relation's, (expression) for one a node computes.
+	names   map[plan.ColID]colName
+	subs    map[*plan.Subquery]string // InitPlans numbered so far: their parameter
+	aliases map[string]int            // how often each alias was given
+	pending []*Node                   // InitPlans of the node being built
+}
+
+// prepare works out the columns each node must produce for those above
+// it (a node's Output shows them) and decides whether names are
+// qualified, as PostgreSQL does when a statement reads more than one
+// relation or with VERBOSE.
+func (b *builder) prepare(p *plan.Select) {
+	b.need = map[plan.Rel]plan.ColSet{}
+	rels := 0
+	var down func(r plan.Rel, need plan.ColSet)
+	down = func(r plan.Rel, need plan.ColSet) {
+		if have, ok := b.need[r]; ok {
+			for id := range need {
+				have.Add(id)
+			}
+		} else {
+			b.need[r] = need
+		}
+		switch r.(type) {
+		case *plan.Scan, plan.Leaf, *plan.TableFunc, *plan.WorkTable, *plan.Recursive:
+			rels++
+		case *plan.Values:
+			rels += 2 // VALUES in FROM is a subquery over it
+		}
+		below := plan.ColSet{}
+		for id := range need {
+			below.Add(id)
+		}
+		for _, e := range plan.Exprs(r) {
+			plan.WalkExpr(e, func(e expr.Expr) {
+				switch e := e.(type) {
+				case *expr.Col:
+					below.Add(plan.ColID(e.Idx))
+				case *plan.Subquery:
+					down(e.Plan.Root, plan.SetOf(e.Plan.Out))
+				}
+			})
+		}
+		switch x := r.(type) {
+		case *plan.SetOp:
+			for i, in := range x.Ins {
+				down(in, plan.SetOf(x.InCols[i]))
+			}
+			return
+		case *plan.Recursive:
+			down(x.Anchor, plan.SetOf(x.AnchorCols))
+			down(x.Recursive, plan.SetOf(x.RecursCols))
+			return
+		}
+		for _, c := range plan.Children(r) {
+			cn := plan.ColSet{}
+			for _, id := range c.OutCols() {
+				if below.Has(id) {
+					cn.Add(id)
+				}
+			}
+			down(c, cn)
+		}
+	}
+	down(p.Root, plan.SetOf(p.Out))
+	for _, c := range sharedCTEs(p.Root) {
+		down(c.Body, plan.SetOf(c.Out))
+	}
+	b.rels = rels
+}
+
+// unique makes an alias unique in the statement as PostgreSQL does: the
+// second t is t_1.
+func (b *builder) unique(alias string) string {
+	k := b.aliases[alias]
+	b.aliases[alias] = k + 1
+	if k == 0 {
+		return alias
+	}
+	return fmt.Sprintf("%s_%d", alias, k)
+}
+
+// colName is how a column reads: a relation's as [alias.]name, a computed
+// one as its expression (in parentheses unless it renames a column).
+type colName struct {
+	alias, name string
+	def         func() string
+	rename      bool
+}
+
+// name registers a column of a relation.
+func (b *builder) name(id plan.ColID, alias string) {
+	b.names[id] = colName{alias: alias, name: b.q.Meta(id).Name}
+}
+
+// define registers a column a node computes, from e (nil: not an
+// expression of the plan) printed by def.
+func (b *builder) define(id plan.ColID, e expr.Expr, def func() string) {
+	c, ok := e.(*expr.Col)
+	b.names[id] = colName{def: def, rename: ok && plan.ColID(c.Idx) != id}
+}
+
+func (b *builder) colRef(id plan.ColID) string {
+	n, ok := b.names[id]
+	switch {
+	case !ok:
+		return quoteIdent(b.q.Meta(id).Name)
+	case n.def != nil && (n.rename || b.ownNow.Has(id)):
+		return n.def()
+	case n.def != nil:
+		return "(" + n.def() + ")"
+	case n.alias != "" && (b.prefix || b.scanAlias != "" && n.alias != b.scanAlias):
+		return quoteIdent(n.alias) + "." + quoteIdent(n.name)
+	}
+	return quoteIdent(n.name)
+}
+
+// Where PostgreSQL qualifies column names: in a scan's own conditions
+// with VERBOSE, in Output when the statement reads more than one
+// relation, elsewhere (join conditions, sort and group keys, an upper
+// node's Filter) in either case.
+func (b *builder) scanExpr(e expr.Expr) string {
+	return b.with(b.in.Opts.Verbose, func() string { return b.expr(e) })
+}
+
+func (b *builder) upperExpr(e expr.Expr) string {
+	return b.with(b.rels > 1 || b.in.Opts.Verbose, func() string { return b.expr(e) })
+}
+
+func (b *builder) with(prefix bool, f func() string) string {
+	saved := b.prefix
+	b.prefix = prefix
+	defer func() { b.prefix = saved }()
+	return f()
+}
+
+// outputOf is a node's Output: its columns, those it computes (own) as
+// their expressions, the others as they read above.
+func (b *builder) outputOf(ids []plan.ColID, own plan.ColSet) []string {
+	saved := b.ownNow
+	b.ownNow = own
+	defer func() { b.ownNow = saved }()
+	return b.withList(b.rels > 1, func() []string {
+		out := make([]string, 0, len(ids))
+		for _, id := range ids {
+			if n := b.names[id]; n.def != nil && own.Has(id) {
+				out = append(out, n.def())
+				continue
+			}
+			out = append(out, b.colRef(id))
+		}
+		return out
+	})
+}
+
+func (b *builder) withList(prefix bool, f func() []string) []string {
+	saved := b.prefix
+	b.prefix = prefix
+	defer func() { b.prefix = saved }()
+	return f()
+}
+
+// neededOf keeps the columns of r that the nodes above it read.
+func (b *builder) neededOf(r plan.Rel, ids []plan.ColID) []plan.ColID {
+	var out []plan.ColID
+	need := b.need[r]
+	for _, id := range ids {
+		if need.Has(id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// initPlan numbers an uncorrelated subquery, builds its plan as an
+// InitPlan of the node being built, and returns the parameter it sets.
+func (b *builder) initPlan(sq *plan.Subquery) string {
+	if p, ok := b.subs[sq]; ok {
+		return p
+	}
+	k := len(b.subs) + 1
+	param := fmt.Sprintf("$%d", k-1)
+	b.subs[sq] = param
+	saved, savedQ := b.pending, b.q
+	b.pending = nil
+	if sq.Plan.ColTable != nil {
+		b.q = sq.Plan.ColTable
+	}
+	root := sq.Plan.Root
+	if sq.Exists {
+		root = &plan.Limit{In: root, Limit: 1}
+	}
+	n := b.rel(root)
+	n.shape.out = sq.Plan.Out
+	b.q = savedQ
+	n.Relationship = "InitPlan"
+	n.SubplanName = fmt.Sprintf("InitPlan %d (returns %s)", k, param)
+	b.pending = append(saved, n)
+	return param
+}
+
+// takeInitPlans adds the InitPlans met in n's expressions before its
+// other inputs.
+func (b *builder) takeInitPlans(n *Node) {
+	if len(b.pending) > 0 {
+		n.Kids = append(b.pending, n.Kids...)
+		b.pending = nil
+	}
+}
+
+// rel builds the node of r.
+func (b *builder) rel(r plan.Rel) *Node {
+	saved := b.pending
+	b.pending = nil
+	n := b.build(r)
+	// Subqueries in r's expressions are InitPlans of r's node, however
+	// (and whether) the expressions print.
+	for _, e := range plan.Exprs(r) {
+		plan.WalkExpr(e, func(e expr.Expr) {
+			if sq, ok := e.(*plan.Subquery); ok {
+				b.initPlan(sq)
+			}
+		})
+	}
+	b.takeInitPlans(n)
+	b.pending = saved
+	return n
+}
+
+func (b *builder) build(r plan.Rel) *Node {
+	rows := math.Max(1, math.Round(plan.EstimateRows(r)))
+	switch x := r.(type) {
+	case *plan.Scan:
+		return b.scan(x, rows)
+	case *plan.CTEScan:
+		alias := b.unique(x.CTE.Name)
+		for _, id := range x.Cols {
+			b.name(id, alias)
+		}
+		n := &Node{Type: "CTE Scan", Target: &Target{Kind: "CTE Name", Object: x.CTE.Name, Alias: alias}}
+		b.leaf(n, x, x.Cols, rows)
+		return n
+	case plan.Leaf:
+		return b.otherLeaf(x, rows)
+	case *plan.OneRow:
+		n := &Node{Type: "Result", Rows: 1, Total: 0.01, shape: nodeShape{quals: true, statRel: x}}
+		return n
+	case *plan.Values:
+		alias := b.unique("*VALUES*")
+		for _, id := range x.Cols {
+			b.name(id, alias)
+		}
+		n := &Node{Type: "Values Scan", Target: &Target{Alias: alias}}
+		b.leaf(n, x, x.Cols, rows)
+		return n
+	case *plan.WorkTable:
+		alias := b.unique(x.WT.Name)
+		for _, id := range x.Cols {
+			b.name(id, alias)
+		}
+		n := &Node{Type: "WorkTable Scan", Target: &Target{Kind: "CTE Name", Object: x.WT.Name, Alias: alias}}
+		b.leaf(n, x, x.Cols, rows)
+		return n
+	case *plan.Filter:
+		return b.filter(x)
+	case *plan.Project:
+		return b.project(x)
+	case *plan.Agg:
+		return b.agg(x, rows)
+	case *plan.Join:
+		return b.join(x, x.Typ, rows)
+	case *plan.Sort:
+		in := b.rel(x.In)
+		n := b.over("Sort", x, in, rows)
+		n.Startup = in.Total + 2*cpuOperator*rows*math.Log2(math.Max(rows, 2))
+		n.Total = n.Startup + cpuOperator*rows
+		n.Props = append(n.Props, listP("Sort Key", b.withList(b.rels > 1 || b.in.Opts.Verbose, func() []string { return b.sortKeys(x.Keys) })))
+		return n
+	case *plan.Limit:
+		in := b.rel(x.In)
+		// A sort under a limit runs as one top-N operator, the limit's.
+		if _, ok := x.In.(*plan.Sort); ok {
+			if _, ran := b.in.Stats[x.In]; !ran {
+				in.shape.statRel = x
+			}
+		}
+		n := b.over("Limit", x, in, rows)
+		n.Startup = in.Startup
+		frac := 1.0
+		if x.Limit >= 0 && in.Rows > 0 {
+			frac = math.Min(1, float64(x.Limit+x.Offset)/in.Rows)
+		}
+		n.Total = in.Startup + (in.Total-in.Startup)*frac
+		return n
+	case *plan.Window:
+		in := b.rel(x.In)
+		if len(x.Partition)+len(x.Order) > 0 {
+			// The window operator sorts its input by the partition and
+			// the order, as PostgreSQL's Sort below its WindowAgg.
+			keys := make([]plan.SortKey, 0, len(x.Partition)+len(x.Order))
+			for _, p := range x.Partition {
+				keys = append(keys, plan.SortKey{E: p})
+			}
+			keys = append(keys, x.Order...)
+			sort := b.over("Sort", x.In, in, in.Rows)
+			sort.shape.statRel = in.shape.statRel
+			sort.Startup = in.Total + 2*cpuOperator*in.Rows*math.Log2(math.Max(in.Rows, 2))
+			sort.Total = sort.Startup + cpuOperator*in.Rows
+			sort.Props = append(sort.Props, listP("Sort Key", b.withList(b.rels > 1 || b.in.Opts.Verbose, func() []string { return b.sortKeys(keys) })))
+			sort.shape.out, sort.shape.own = in.shape.out, nil
+			in = sort
+		}
+		n := b.over("WindowAgg", x, in, rows)
+		n.shape.own = plan.SetOf(x.Cols)
+		for i, c := range x.Calls {
+			b.define(x.Cols[i], nil, func() string { return b.windowCall(x, c) })
+		}
+		n.Total = n.Startup + rows*cpuOperator*float64(len(x.Calls)+1)
+		n.Width = in.Width + 8*len(x.Calls)
+		return n
+	case *plan.SetOp:
+		return b.setOp(x, rows)
+	case *plan.TableFunc:
+		return b.tableFunc(x, rows)
+	case *plan.Recursive:
+		// The reference first: the work table's alias is the second.
+		alias := b.unique(x.WT.Name)
+		for _, id := range x.Cols {
+			b.name(id, alias)
+		}
+		anchor, rec := b.rel(x.Anchor), b.rel(x.Recursive)
+		anchor.Relationship, rec.Relationship = "Outer", "Inner"
+		u := &Node{Type: "Recursive Union", Kids: []*Node{anchor, rec}, Rows: rows, Relationship: "InitPlan",
+			SubplanName: "CTE " + x.WT.Name, shape: nodeShape{statRel: x, out: x.Cols}}
+		u.Startup, u.Total = anchor.Startup, anchor.Total+10*rec.Total
+		u.Width = b.width(x.Cols)
+		// As PostgreSQL: the recursive query is a WITH query its
+		// reference scans.
+		n := &Node{Type: "CTE Scan", Target: &Target{Kind: "CTE Name", Object: x.WT.Name, Alias: alias}}
+		b.leaf(n, x, x.Cols, rows)
+		n.Startup, n.Total = u.Startup, u.Total+rows*cpuTuple
+		n.Kids = []*Node{u}
+		return n
+	}
+	// A node kind this file does not know: say what it is.
+	n := &Node{Type: "Custom Scan", Provider: fmt.Sprintf("%T", r), Rows: rows, shape: nodeShape{statRel: r}}
+	for _, c := range plan.Children(r) {
+		k := b.rel(c)
+		k.Relationship = "Outer"
+		n.Kids = append(n.Kids, k)
+	}
+	return n
+}
+
+// Cost units, PostgreSQL's defaults: reading a page in sequence, handling
+// a row, evaluating an operator.
+const (
+	seqPage     = 1.0
+	cpuTuple    = 0.01
+	cpuOperator = 0.0025
+)
+
+// leaf fills a scan-like node that reads cols.
+func (b *builder) leaf(n *Node, r plan.Rel, cols []plan.ColID, rows float64) {
+	n.Rows = rows
+	n.Total = rows * cpuTuple
+	out := b.neededOf(r, cols)
+	n.Width = b.width(out)
+	n.shape = nodeShape{quals: true, filterAt: len(n.Props), statRel: r, out: out}
+}
+
+// over makes a node with one input, which produces its input's columns.
+func (b *builder) over(typ string, r plan.Rel, in *Node, rows float64) *Node {
+	in.Relationship = "Outer"
+	n := &Node{Type: typ, Kids: []*Node{in}, Rows: rows, Width: in.Width, Startup: in.Startup, Total: in.Total,
+		shape: nodeShape{statRel: r, out: b.neededOf(r, r.OutCols())}}
+	return n
+}
+
+func (b *builder) scan(x *plan.Scan, rows float64) *Node {
+	alias := x.Alias
+	if alias == "" {
+		alias = x.Table.Ident.Name
+	}
+	alias = b.unique(alias)
+	for _, id := range x.Cols {
+		b.name(id, alias)
+	}
+	t := &Target{Kind: "Relation Name", Object: x.Table.Ident.Name, Alias: alias}
+	if b.in.Opts.Verbose {
+		t.Schema = strings.Join(x.Table.Ident.Namespace, ".")
+	}
+	n := &Node{Type: "Seq Scan", Target: t}
+	b.leaf(n, x, x.Cols, rows)
+	// Pages: the table's bytes in 8 kB, from the snapshot's summary.
+	if x.Snapshot != nil {
+		if size, ok := plan.SummaryInt(x.Snapshot.Summary, "total-files-size"); ok {
+			n.Total += seqPage * math.Ceil(float64(size)/8192)
+		}
+		if b.in.Opts.Verbose {
+			n.extra = append(n.extra, numP("Iceberg Snapshot", fmt.Sprint(x.Snapshot.SnapshotID), everywhere))
+		}
+	}
+	if f, ok := b.in.Scans[x]; ok {
+		n.extra = append(n.extra,
+			Prop{Key: "Iceberg", Value: fmt.Sprintf("manifests %d skipped %d, files %d skipped %d, row groups %d skipped %d",
+				f.Manifests, f.ManifestsSkipped, f.Files, f.FilesSkipped, f.RowGroups, f.RowGroupsSkipped), Where: textOnly},
+			numP("Iceberg Manifests", fmt.Sprint(f.Manifests), structuredOnly),
+			numP("Iceberg Manifests Skipped", fmt.Sprint(f.ManifestsSkipped), structuredOnly),
+			numP("Iceberg Files", fmt.Sprint(f.Files), structuredOnly),
+			numP("Iceberg Files Skipped", fmt.Sprint(f.FilesSkipped), structuredOnly),
+			numP("Iceberg Row Groups", fmt.Sprint(f.RowGroups), structuredOnly),
+			numP("Iceberg Row Groups Skipped", fmt.Sprint(f.RowGroupsSkipped), structuredOnly))
+	}
+	return n
+}
+
+// otherLeaf is a leaf defined outside package plan: a system catalog
+// reads as a Seq Scan on it, the others (metadata tables, change logs)
+// as a Custom Scan that says what it reads.
+func (b *builder) otherLeaf(x plan.Leaf, rows float64) *Node {
+	if t, ok := x.(ExplainTarget); ok {
+		name, schema := t.ExplainTarget()
+		for _, id := range x.OutCols() {
+			b.name(id, name)
+		}
+		tg := &Target{Kind: "Relation Name", Object: name, Alias: name}
+		if b.in.Opts.Verbose {
+			tg.Schema = schema
+		}
+		n := &Node{Type: "Seq Scan", Target: tg}
+		b.leaf(n, x, x.OutCols(), rows)
+		return n
+	}
+	for _, id := range x.OutCols() {
+		b.name(id, "")
+	}
+	n := &Node{Type: "Custom Scan", Provider: "icegate"}
+	b.leaf(n, x, x.OutCols(), rows)
+	// What it reads, without icegate's column ids.
+	src := x.Describe(b.q)
+	if i := strings.LastIndex(src, " ["); i > 0 && strings.HasSuffix(src, "]") {
+		src = src[:i]
+	}
+	n.extra = append(n.extra, textP("Source", src))
+	return n
+}
+
+// filter puts a condition on the node it applies to, as PostgreSQL's
+// quals: a scan's, a join's or an aggregate's (HAVING) Filter. Above a
+// node that has no quals it is a Result with a Filter.
+func (b *builder) filter(x *plan.Filter) *Node {
+	// As lowering does, a filter on a mark join's mark makes it a semi
+	// or anti join.
+	if j, ok := x.In.(*plan.Join); ok && j.Typ == plan.JoinMark {
+		if typ, rest, ok := markFilter(j, plan.Conjuncts(x.Pred)); ok {
+			nj := *j
+			nj.Typ = typ
+			n := b.join(&nj, typ, math.Max(1, math.Round(plan.EstimateRows(&nj))))
+			n.shape.statRel = x
+			if len(rest) > 0 {
+				b.attach(n, x, plan.AndOf(rest), nil)
+			}
+			return n
+		}
+	}
+	in := b.rel(x.In)
+	if in.shape.quals && !in.shape.filtered {
+		b.attach(in, x, x.Pred, in.shape.statRel)
+		return in
+	}
+	// Above a node without conditions (a sort, a limit, a window) the
+	// filter comes from a subquery in FROM: PostgreSQL's Subquery Scan.
+	in.Relationship = "Subquery"
+	n := &Node{Type: "Subquery Scan", Target: &Target{Alias: b.unique("unnamed_subquery")}, Kids: []*Node{in}, Width: in.Width,
+		Startup: in.Startup, Rows: in.Rows, Total: in.Total, shape: nodeShape{quals: true, statRel: in.shape.statRel, out: in.shape.out}}
+	b.attach(n, x, x.Pred, in.shape.statRel)
+	return n
+}
+
+// markFilter recognizes a filter on a mark join's mark (semi) or its
+// negation (anti), the mark used nowhere else.
+func markFilter(j *plan.Join, preds []expr.Expr) (plan.JoinType, []expr.Expr, bool) {
+	var rest []expr.Expr
+	var typ plan.JoinType = -1
+	for _, p := range preds {
+		if c, ok := p.(*expr.Col); ok && plan.ColID(c.Idx) == j.Mark && typ < 0 {
+			typ = plan.JoinSemi
+			continue
+		}
+		if n, ok := p.(*expr.Call); ok && n.Fn == "not" && len(n.Args) == 1 && typ < 0 {
+			if c, ok := n.Args[0].(*expr.Col); ok && plan.ColID(c.Idx) == j.Mark {
+				typ = plan.JoinAnti
+				continue
+			}
+		}
+		rest = append(rest, p)
+	}
+	if typ < 0 || plan.RefsOf(plan.AndOf(rest)).Has(j.Mark) {
+		return 0, nil, false
+	}
+	return typ, rest, true
+}
+
+// attach gives n the Filter pred of f; before is the node whose rows
+// the filter sees (for ANALYZE's Rows Removed by Filter).
+func (b *builder) attach(n *Node, f *plan.Filter, pred expr.Expr, before plan.Rel) {
+	saved := b.ownNow
+	b.ownNow = n.shape.own
+	cond := b.upperExpr(pred)
+	if n.Target != nil {
+		b.scanAlias = n.Target.Alias
+		cond = b.scanExpr(pred)
+		b.scanAlias = ""
+	}
+	b.ownNow = saved
+	props := []Prop{textP("Filter", cond)}
+	removed := []Prop(nil)
+	if st, ok := b.in.Stats[f]; ok && before != nil {
+		if in, ok := b.in.Stats[before]; ok {
+			k := in.Rows - st.Rows
+			if in.Loops > 0 {
+				k /= in.Loops
+			}
+			w := everywhere
+			if k == 0 {
+				w = structuredOnly
+			}
+			removed = []Prop{numP("Rows Removed by Filter", fmt.Sprint(k), w)}
+		}
+	}
+	at := n.shape.filterAt
+	if at > len(n.Props) {
+		at = len(n.Props)
+	}
+	if !n.shape.atEnd {
+		props = append(props, removed...)
+	}
+	n.Props = append(n.Props[:at], append(props, n.Props[at:]...)...)
+	if n.shape.atEnd {
+		n.Props = append(n.Props, removed...)
+	}
+	n.shape.filtered = true
+	n.shape.statRel = f
+	in := n.Rows
+	n.Rows = math.Max(1, math.Round(plan.EstimateRows(f)))
+	n.Total += in * cpuOperator * float64(len(plan.Conjuncts(pred)))
+}
+
+func (b *builder) project(x *plan.Project) *Node {
+	in := b.rel(x.In)
+	computed := 0
+	own := plan.ColSet{}
+	for i, id := range x.Cols {
+		e := x.Exprs[i]
+		if c, ok := e.(*expr.Col); ok && plan.ColID(c.Idx) == id {
+			continue
+		}
+		computed++
+		own.Add(id)
+		b.define(id, e, func() string { return b.expr(e) })
+	}
+	in.Total += in.Rows * cpuOperator * float64(computed)
+	in.Width = b.width(x.Cols)
+	if st, ok := b.in.Stats[x]; ok && st.Loops > 0 {
+		in.shape.statRel = x
+	}
+	for id := range in.shape.own {
+		own.Add(id) // computed by the node the projection folds into
+	}
+	in.shape.out, in.shape.own = b.neededOf(x, x.Cols), own
+	return in
+}
+
+func (b *builder) agg(x *plan.Agg, rows float64) *Node {
+	in := b.rel(x.In)
+	in.Relationship = "Outer"
+	n := &Node{Type: "Aggregate", PartialMode: "Simple", Kids: []*Node{in}, Rows: rows}
+	keys := make([]string, len(x.Groups))
+	own := plan.ColSet{}
+	for i, g := range x.Groups {
+		keys[i] = b.upperExpr(g)
+		if c, ok := g.(*expr.Col); !ok || plan.ColID(c.Idx) != x.GroupCols[i] {
+			b.define(x.GroupCols[i], g, func() string { return b.expr(g) })
+			own.Add(x.GroupCols[i])
+		}
+	}
+	for i, a := range x.Aggs {
+		b.define(x.AggCols[i], nil, func() string { return b.aggCall(a) })
+		own.Add(x.AggCols[i])
+	}
+	work := in.Rows * cpuOperator * float64(len(x.Groups)+len(x.Aggs))
+	if len(x.Groups) == 0 {
+		n.Strategy = "Plain"
+		n.Startup = in.Total + work
+		n.Total = n.Startup + cpuTuple
+	} else {
+		n.Strategy = "Hashed"
+		n.Startup = in.Total + work
+		n.Total = n.Startup + rows*cpuTuple
+		n.Props = append(n.Props, listP("Group Key", keys))
+	}
+	n.shape = nodeShape{quals: true, filterAt: len(n.Props), atEnd: true, statRel: x, out: b.neededOf(x, x.OutCols()), own: own}
+	if len(x.Groups) > 0 && b.in.Opts.Costs {
+		n.Props = append(n.Props, numP("Planned Partitions", "0", structuredOnly))
+	}
+	n.Width = b.width(n.shape.out)
+	return n
+}
+
+var joinTypeNames = map[plan.JoinType]string{
+	plan.JoinInner: "Inner", plan.JoinLeft: "Left", plan.JoinRight: "Right", plan.JoinFull: "Full",
+	plan.JoinSemi: "Semi", plan.JoinAnti: "Anti", plan.JoinMark: "Mark",
+}
+
+// join is a Hash Join (when the condition has equality keys: the engine
+// builds a hash table of one input, shown as a Hash node, the Inner,
+// and probes it with the other, the Outer) or a Nested Loop.
+func (b *builder) join(x *plan.Join, typ plan.JoinType, rows float64) *Node {
+	left, right := b.rel(x.Left), b.rel(x.Right)
+	n := &Node{Rows: rows, shape: nodeShape{statRel: x}}
+	var outer, inner *Node
+	var hashCond, joinFilter expr.Expr
+	jt := joinTypeNames[typ]
+	if x.Apply {
+		n.Type, outer, inner, joinFilter = "Nested Loop", left, right, x.Cond
+		n.Startup = left.Startup + right.Startup
+		n.Total = left.Total + left.Rows*right.Total
+	} else {
+		swap, buildLeft := plan.JoinBuildSide(x)
+		l, r := x.Left, x.Right
+		if swap {
+			typ, _ = plan.SwapJoinType(typ)
+			jt = joinTypeNames[typ]
+			l, r = r, l
+			left, right = right, left
+		}
+		lk, rk, nullSafe, residual := plan.SplitJoinCond(x, l, r)
+		joinFilter = plan.AndOf(residual)
+		if len(lk) == 0 {
+			// The engine holds the inner input in memory.
+			right.Relationship = "Outer"
+			mat := &Node{Type: "Materialize", Kids: []*Node{right}, Rows: right.Rows, Width: right.Width, Startup: right.Startup,
+				Total: right.Total + right.Rows*cpuOperator, shape: nodeShape{statRel: right.shape.statRel, out: right.shape.out}}
+			n.Type, outer, inner = "Nested Loop", left, mat
+			n.Startup = left.Startup + right.Startup
+			n.Total = left.Total + right.Total + left.Rows*right.Rows*cpuOperator + rows*cpuTuple
+		} else {
+			n.Type = "Hash Join"
+			probe, build, pk, bk := left, right, lk, rk
+			if buildLeft {
+				probe, build, pk, bk = right, left, rk, lk
+				jt = "Right " + jt
+			}
+			conds := make([]expr.Expr, len(pk))
+			for i := range pk {
+				fn := "="
+				if nullSafe[i] {
+					fn = "is_not_distinct_from"
+				}
+				conds[i] = &expr.Call{Fn: fn, Args: []expr.Expr{pk[i], bk[i]}, T: expr.Bool}
+			}
+			hashCond = plan.AndOf(conds)
+			build.Relationship = "Outer"
+			hash := &Node{Type: "Hash", Kids: []*Node{build}, Rows: build.Rows, Width: build.Width,
+				Startup: build.Total, Total: build.Total, shape: nodeShape{statRel: build.shape.statRel, out: build.shape.out}}
+			outer, inner = probe, hash
+			n.Startup = hash.Total
+			n.Total = probe.Total + hash.Total + probe.Rows*cpuOperator*float64(len(pk)) + rows*cpuTuple
+		}
+	}
+	outer.Relationship, inner.Relationship = "Outer", "Inner"
+	n.Kids = []*Node{outer, inner}
+	n.JoinType = jt
+	n.Props = append(n.Props, boolP("Inner Unique", false, structuredOnly))
+	if hashCond != nil {
+		n.Props = append(n.Props, textP("Hash Cond", b.upperExpr(hashCond)))
+	}
+	if joinFilter != nil {
+		n.Props = append(n.Props, textP("Join Filter", b.upperExpr(joinFilter)))
+	}
+	n.shape.quals, n.shape.filterAt = true, len(n.Props)
+	n.shape.out = b.neededOf(x, x.OutCols())
+	n.Width = b.width(n.shape.out)
+	return n
+}
+
+// setOp is UNION ALL's Append of its inputs (Members), or INTERSECT's and
+// EXCEPT's HashSetOp over them.
+func (b *builder) setOp(x *plan.SetOp, rows float64) *Node {
+	for _, id := range x.Cols {
+		b.name(id, "")
+	}
+	app := &Node{Type: "Append", Props: []Prop{numP("Subplans Removed", "0", structuredOnly)}, shape: nodeShape{statRel: x}}
+	for i, in := range x.Ins {
+		k := b.rel(in)
+		if x.Op != "union" {
+			// As PostgreSQL: each input of INTERSECT and EXCEPT is a
+			// subquery.
+			k.Relationship = "Subquery"
+			k = &Node{Type: "Subquery Scan", Target: &Target{Alias: fmt.Sprintf("*SELECT* %d", i+1)}, Kids: []*Node{k},
+				Rows: k.Rows, Width: k.Width, Startup: k.Startup, Total: k.Total, shape: nodeShape{statRel: k.shape.statRel, out: x.InCols[i]}}
+		}
+		k.Relationship = "Member"
+		app.Kids = append(app.Kids, k)
+		app.Rows += k.Rows
+		app.Total += k.Total
+		if i == 0 {
+			app.Startup = k.Startup
+		}
+	}
+	app.Width = b.width(x.Cols)
+	app.shape.out = x.Cols
+	if x.Op == "union" {
+		return app
+	}
+	app.Relationship = "Outer"
+	app.shape.statRel, app.shape.sumKids = nil, true
+	cmd := strings.ToUpper(x.Op[:1]) + x.Op[1:]
+	if x.All {
+		cmd += " All"
+	}
+	n := &Node{Type: "SetOp", Strategy: "Hashed", Command: cmd, Kids: []*Node{app}, Rows: rows, Width: app.Width,
+		Startup: app.Total + app.Rows*cpuOperator, shape: nodeShape{statRel: x}}
+	n.Total = n.Startup + rows*cpuTuple
+	n.shape.out = x.Cols
+	return n
+}
+
+// tableFunc is a set-returning function: a Function Scan, below a Nested
+// Loop that runs it for each row of its input (LATERAL) when it has one.
+func (b *builder) tableFunc(x *plan.TableFunc, rows float64) *Node {
+	// The input first: its relations are named before the function's.
+	var in *Node
+	if _, ok := x.In.(*plan.OneRow); !ok {
+		in = b.rel(x.In)
+	}
+	alias := b.unique(x.Fn)
+	for _, id := range x.Cols {
+		b.name(id, alias)
+	}
+	var args []string
+	for _, a := range x.Args {
+		args = append(args, b.scanExpr(a))
+	}
+	fs := &Node{Type: "Function Scan", Target: &Target{Kind: "Function Name", Object: x.Fn, Alias: alias}}
+	if b.in.Opts.Verbose {
+		fs.Target.Schema = "pg_catalog"
+	}
+	b.leaf(fs, x, x.Cols, rows)
+	if b.in.Opts.Verbose {
+		fs.Props = append(fs.Props, textP("Function Call", x.Fn+"("+strings.Join(args, ", ")+")"))
+		fs.shape.filterAt = len(fs.Props)
+	}
+	if in == nil {
+		return fs
+	}
+	fs.shape.quals = false
+	in.Relationship, fs.Relationship = "Outer", "Inner"
+	jt := "Inner"
+	if x.Outer {
+		jt = "Left"
+	}
+	n := &Node{Type: "Nested Loop", JoinType: jt, Kids: []*Node{in, fs}, Rows: rows,
+		Props: []Prop{boolP("Inner Unique", false, structuredOnly)}, shape: nodeShape{quals: true, filterAt: 1, statRel: x}}
+	n.Startup = in.Startup
+	n.Total = in.Total + in.Rows*fs.Total
+	n.shape.out = b.neededOf(x, x.OutCols())
+	n.Width = b.width(n.shape.out)
+	return n
+}
+
+func (b *builder) windowCall(x *plan.Window, c plan.WindowCall) string {
+	args := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = b.expr(a)
+	}
+	s := c.Fn + "(" + strings.Join(args, ", ") + ")"
+	if c.Filter != nil {
+		s += " FILTER (WHERE " + b.expr(c.Filter) + ")"
+	}
+	var over []string
+	if len(x.Partition) > 0 {
+		parts := make([]string, len(x.Partition))
+		for i, p := range x.Partition {
+			parts[i] = b.expr(p)
+		}
+		over = append(over, "PARTITION BY "+strings.Join(parts, ", "))
+	}
+	if len(x.Order) > 0 {
+		over = append(over, "ORDER BY "+strings.Join(b.sortKeys(x.Order), ", "))
+	}
+	return s + " OVER (" + strings.Join(over, " ") + ")"
+}
+
+// width is the estimated bytes of a row of cols: a fixed-size type's
+// size, 32 for the others (PostgreSQL's guess without statistics).
+func (b *builder) width(cols []plan.ColID) int {
+	w := 0
+	for _, id := range cols {
+		t := b.q.Meta(id).ArrowType
+		switch {
+		case t == nil:
+			w += 32
+		case t.ID() == arrow.BOOL:
+			w++
+		default:
+			if fw, ok := t.(arrow.FixedWidthDataType); ok && !expr.IsNumericType(t) && fw.BitWidth() >= 8 {
+				w += fw.BitWidth() / 8
+			} else {
+				w += 32
+			}
+		}
+	}
+	return w
+}
+
+// outputs sets each node's Output (VERBOSE).
+func (b *builder) outputs(n *Node) {
+	switch n.Type {
+	case "Append", "Recursive Union":
+		// As PostgreSQL: their columns are their inputs'.
+	default:
+		n.Output = b.outputOf(n.shape.out, n.shape.own)
+	}
+	for _, k := range n.Kids {
+		b.outputs(k)
+	}
+}
+
+// actuals sets what each node did from the statistics of its plan node.
+func (b *builder) actuals(n *Node) {
+	n.Actual = &Actual{}
+	if st, ok := b.in.Stats[n.shape.statRel]; ok && st.Loops > 0 {
+		loops := float64(st.Loops)
+		n.Actual = &Actual{
+			Startup: float64(st.First.Microseconds()) / 1000 / loops,
+			Total:   float64(st.Total.Microseconds()) / 1000 / loops,
+			Rows:    math.Round(float64(st.Rows) / loops),
+			Loops:   st.Loops,
+		}
+	}
+	for _, k := range n.Kids {
+		b.actuals(k)
+	}
+	if n.shape.sumKids {
+		a := &Actual{}
+		for i, k := range n.Kids {
+			if k.Actual.Loops == 0 {
+				continue
+			}
+			a.Rows += k.Actual.Rows * float64(k.Actual.Loops)
+			a.Total = math.Max(a.Total, k.Actual.Total)
+			if i == 0 || a.Loops == 0 {
+				a.Startup = k.Actual.Startup
+			}
+			a.Loops = 1
+		}
+		n.Actual = a
+	}
+}
+
+// sharedCTEs lists the shared WITH queries root reads, directly, in its
+// subqueries or through other WITH queries, each once, in the order
+// icegate's own tree shows them.
+func sharedCTEs(root plan.Rel) []*plan.CTE {
+	var out []*plan.CTE
+	seen := map[*plan.CTE]bool{}
+	var walk func(r plan.Rel)
+	walk = func(r plan.Rel) {
+		plan.Visit(r, func(n plan.Rel) {
+			for _, e := range plan.Exprs(n) {
+				plan.WalkExpr(e, func(e expr.Expr) {
+					if sq, ok := e.(*plan.Subquery); ok {
+						walk(sq.Plan.Root)
+					}
+				})
+			}
+			s, ok := n.(*plan.CTEScan)
+			if !ok || seen[s.CTE] {
+				return
+			}
+			seen[s.CTE] = true
+			out = append(out, s.CTE)
+			walk(s.CTE.Body)
+		})
+	}
+	walk(root)
+	return out
+}
+
+// Modify is a data-changing statement's plan: PostgreSQL's ModifyTable
+// node ("Delete on t") above the plan of the rows it changes. operation
+// is "Insert", "Update", "Delete" or "Merge"; schema shows with VERBOSE.
+func Modify(operation, relation, schema, alias string, source *Node, opts Options) *Node {
+	if alias == "" {
+		alias = relation
+	}
+	t := &Target{Kind: "Relation Name", Object: relation, Alias: alias}
+	if opts.Verbose {
+		t.Schema = schema
+	}
+	source.Relationship = "Outer"
+	return &Node{Type: "ModifyTable", Operation: operation, Target: t, Kids: []*Node{source},
+		Startup: source.Startup, Total: source.Total}
+}
