@@ -49,6 +49,11 @@ func (st *ctasStatement) Columns() []pgtypes.Column { return nil }
 
 func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
 	s := st.sess
+	if st.x == nil || st.x.Replace == "" {
+		// Staged in a block (tx_ddl.go): a query string's later error
+		// undoes it too.
+		s.openImplicitBlock()
+	}
 	mc, err := s.mutableCatalog("CREATE TABLE AS")
 	if err != nil {
 		return nil, err
