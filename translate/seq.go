@@ -12,6 +12,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/plan"
 )
 
 // Sequences. A sequence is a catalog table of its own name, with no rows,
@@ -31,8 +32,8 @@ import (
 // did not use are lost, as in PostgreSQL with CACHE > 1. Changes of a
 // sequence are not transactional (nor are they in PostgreSQL).
 const (
-	seqOptionsProp = "icegate.sequence"
-	seqStateProp   = "icegate.sequence.state"
+	seqOptionsProp = plan.SequenceOptionsProperty
+	seqStateProp   = plan.SequenceStateProperty
 )
 
 // seqOptions are a sequence's parameters.
