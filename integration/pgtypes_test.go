@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // TestRecordedTypesPgx: json, jsonb, varchar(n), char(n) and smallint
@@ -114,6 +115,68 @@ func TestRecordedTypesPgx(t *testing.T) {
 		var n int
 		if err := conn.QueryRow(ctx, "SELECT count(*) FROM pgxtypes.t").Scan(&n); err != nil || n != 2 {
 			t.Errorf("rows after the rejected writes: %d (%v), want 2", n, err)
+		}
+	}
+	t.Run("icegate", func(t *testing.T) {
+		run(t, connect(t, startServer(t, t.TempDir(), serverOpts{})))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url := os.Getenv("ICEGATE_TEST_PG")
+		if url == "" {
+			t.Skip("set ICEGATE_TEST_PG to a PostgreSQL server URL to run the scenario there too; .ci/run does")
+		}
+		run(t, connectPostgres(t, url))
+	})
+}
+
+// TestIntervalColumnPgx: an interval column through pgx: a pgtype.Interval
+// parameter (sent in the binary format), results in both formats scanned
+// into pgtype.Interval and as text, and the column's type OID. The same
+// scenario runs against PostgreSQL when ICEGATE_TEST_PG names one.
+func TestIntervalColumnPgx(t *testing.T) {
+	run := func(t *testing.T, conn *pgx.Conn) {
+		ctx := testCtx(t)
+		for _, sql := range []string{
+			"CREATE SCHEMA IF NOT EXISTS pgxtypes",
+			"DROP TABLE IF EXISTS pgxtypes.iv",
+			"CREATE TABLE pgxtypes.iv (id int, d interval)",
+		} {
+			if _, err := conn.Exec(ctx, sql); err != nil {
+				t.Fatalf("%s: %v", sql, err)
+			}
+		}
+		param := pgtype.Interval{Months: -14, Days: 3, Microseconds: 14706789000, Valid: true}
+		if _, err := conn.Exec(ctx, "INSERT INTO pgxtypes.iv VALUES (1, $1), (2, NULL), (3, '1 mon -2 days')", param); err != nil {
+			t.Fatalf("insert: %v", err)
+		}
+		for _, format := range []int16{pgx.TextFormatCode, pgx.BinaryFormatCode} {
+			rows, err := conn.Query(ctx, "SELECT d, d::text FROM pgxtypes.iv ORDER BY id", pgx.QueryResultFormats{format, format})
+			if err != nil {
+				t.Fatalf("format %d: %v", format, err)
+			}
+			if oid := rows.FieldDescriptions()[0].DataTypeOID; oid != 1186 {
+				t.Errorf("format %d: type OID %d, want 1186", format, oid)
+			}
+			var got []pgtype.Interval
+			var texts []*string
+			for rows.Next() {
+				var iv pgtype.Interval
+				var s *string
+				if err := rows.Scan(&iv, &s); err != nil {
+					t.Fatalf("format %d: scan: %v", format, err)
+				}
+				got, texts = append(got, iv), append(texts, s)
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatalf("format %d: %v", format, err)
+			}
+			want := []pgtype.Interval{param, {}, {Months: 1, Days: -2, Valid: true}}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("format %d: intervals %+v, want %+v", format, got, want)
+			}
+			if len(texts) != 3 || texts[0] == nil || *texts[0] != "-1 years -2 mons +3 days 04:05:06.789" || texts[1] != nil {
+				t.Errorf("format %d: texts %v", format, texts)
+			}
 		}
 	}
 	t.Run("icegate", func(t *testing.T) {
