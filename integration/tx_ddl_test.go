@@ -119,3 +119,44 @@ func TestDeallocateProtocolStatement(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestQueryStringDDLRollsBack: a query string is one implicit transaction
+// in PostgreSQL even when it starts with a schema change: a later error
+// undoes the CREATE TABLE and the ALTER TABLE too, not only the rows.
+func TestQueryStringDDLRollsBack(t *testing.T) {
+	addr := startServer(t, t.TempDir(), serverOpts{})
+	ctx := testCtx(t)
+	conn := connect(t, addr)
+	var pe *pgconn.PgError
+	for _, sql := range []string{
+		"CREATE TABLE a (x int); INSERT INTO a VALUES (1); SELECT 1/0;",
+		"CREATE TABLE a (x int); SELECT 1/0;",
+	} {
+		if _, err := conn.Exec(ctx, sql, pgx.QueryExecModeSimpleProtocol); !errors.As(err, &pe) || pe.Code != "22012" {
+			t.Fatalf("%s: %v, want 22012", sql, err)
+		}
+		if _, err := conn.Exec(ctx, "SELECT * FROM a"); !errors.As(err, &pe) || pe.Code != "42P01" {
+			t.Fatalf("after %s: table a: %v, want 42P01", sql, err)
+		}
+	}
+	if _, err := conn.Exec(ctx, "CREATE TABLE b (x int); INSERT INTO b VALUES (1)", pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "ALTER TABLE b ADD COLUMN y int; COMMENT ON TABLE b IS 'c'; SELECT 1/0", pgx.QueryExecModeSimpleProtocol); !errors.As(err, &pe) || pe.Code != "22012" {
+		t.Fatalf("alter: %v, want 22012", err)
+	}
+	if _, err := conn.Exec(ctx, "SELECT y FROM b"); !errors.As(err, &pe) || pe.Code != "42703" {
+		t.Fatalf("rolled back column: %v, want 42703", err)
+	}
+	// A string that succeeds commits its schema changes and rows together.
+	if _, err := conn.Exec(ctx, "DROP TABLE b; CREATE TABLE c (x int); INSERT INTO c VALUES (5); ALTER TABLE c ADD COLUMN y int", pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT x FROM c WHERE y IS NULL").Scan(&n); err != nil || n != 5 {
+		t.Fatalf("committed string: %d, %v", n, err)
+	}
+	if _, err := conn.Exec(ctx, "SELECT * FROM b"); !errors.As(err, &pe) || pe.Code != "42P01" {
+		t.Fatalf("dropped table b: %v, want 42P01", err)
+	}
+}

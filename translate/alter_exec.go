@@ -33,7 +33,7 @@ func (s *session) prepareAlterTable(ps parse.Stmt, as *pg.AlterTableStmt) (State
 	if as.Objtype != pg.ObjectType_OBJECT_TABLE {
 		return nil, pgerr.NotYet("ALTER " + strings.TrimPrefix(as.Objtype.String(), "OBJECT_"))
 	}
-	return &ddlStatement{sess: s, tag: "ALTER TABLE", run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "ALTER TABLE", staged: true, run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("ALTER TABLE")
 		if err != nil {
 			return nil, err
@@ -236,7 +236,7 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 
 // prepareRenameColumn prepares ALTER TABLE t RENAME COLUMN a TO b.
 func (s *session) prepareRenameColumn(rs *pg.RenameStmt) (Statement, error) {
-	return &ddlStatement{sess: s, tag: "ALTER TABLE", run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "ALTER TABLE", staged: true, run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("ALTER TABLE")
 		if err != nil {
 			return nil, err
@@ -275,7 +275,7 @@ func (s *session) prepareComment(cs *pg.CommentStmt) (Statement, error) {
 	if len(parts) >= 4 {
 		rel.Catalogname = parts[len(parts)-4]
 	}
-	return &ddlStatement{sess: s, tag: "COMMENT", run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "COMMENT", staged: true, run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("COMMENT")
 		if err != nil {
 			return nil, err

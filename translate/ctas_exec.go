@@ -49,6 +49,11 @@ func (st *ctasStatement) Columns() []pgtypes.Column { return nil }
 
 func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
 	s := st.sess
+	if st.x == nil || st.x.Replace == "" {
+		// Staged in a block (tx_ddl.go): a query string's later error
+		// undoes it too.
+		s.openImplicitBlock()
+	}
 	mc, err := s.mutableCatalog("CREATE TABLE AS")
 	if err != nil {
 		return nil, err
@@ -70,7 +75,8 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 	}
 	schema := &catalog.Schema{}
 	seen := map[string]bool{}
-	rec := map[int]plan.Type{} // PostgreSQL types Iceberg lacks, by field id
+	rec := map[int]plan.Type{}                // PostgreSQL types Iceberg lacks, by field id
+	nested := &ddl.IDCounter{N: len(qp.Cols)} // ids of an interval's parts
 	for i, c := range qp.Cols {
 		name := c.Name
 		if i < len(into.ColNames) {
@@ -81,7 +87,7 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 		}
 		seen[name] = true
 		pt := plan.Type{OID: c.TypeOID, Typmod: c.Typmod}
-		t, err := ddl.IcebergTypeOfPG(pt, name)
+		t, err := ddl.IcebergTypeOfPG(pt, name, nested.Next)
 		if err != nil {
 			return nil, err
 		}
@@ -140,7 +146,7 @@ func (st *ctasStatement) fill(ctx context.Context, mc catalog.MutableCatalog, t 
 func (st *ctasStatement) operator(ctx context.Context, t *catalog.Table, qp *plan.Select) (engine.Operator, error) {
 	s := st.sess
 	schema := t.Metadata.CurrentSchema()
-	cols := bind.ColumnsOf(schema)
+	cols := bind.ColumnsOfTable(t, schema) // an interval stays one: the writer stores its parts
 	in, err := lowerQuery(ctx, s, qp)
 	if err != nil {
 		return nil, err

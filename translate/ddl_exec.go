@@ -23,11 +23,19 @@ type ddlStatement struct {
 	sess *session
 	tag  string
 	run  func(ctx context.Context) ([]Notice, error)
+	// staged marks a change a transaction block stages until COMMIT
+	// (tx_ddl.go): inside a query string of several statements (an
+	// implicit transaction) it opens the implicit block, as a data change
+	// does, so that a later error in the string undoes it too.
+	staged bool
 }
 
 func (d *ddlStatement) ParamTypes() []uint32      { return nil }
 func (d *ddlStatement) Columns() []pgtypes.Column { return nil }
 func (d *ddlStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	if d.staged {
+		d.sess.openImplicitBlock()
+	}
 	if d.sess.tx != nil {
 		d.sess.tx.committed = false
 	}
@@ -40,7 +48,7 @@ func (d *ddlStatement) Execute(ctx context.Context, params []*string) (Rows, err
 
 // prepareCreateTable prepares CREATE TABLE.
 func (s *session) prepareCreateTable(ps parse.Stmt, cs *pg.CreateStmt, x *parse.DDLExtras) (Statement, error) {
-	return &ddlStatement{sess: s, tag: "CREATE TABLE", run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "CREATE TABLE", staged: true, run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("CREATE TABLE")
 		if err != nil {
 			return nil, err
@@ -139,7 +147,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 	switch ds.RemoveType {
 	case pg.ObjectType_OBJECT_TABLE:
 		purge := x != nil && x.Purge
-		return &ddlStatement{sess: s, tag: "DROP TABLE", run: func(ctx context.Context) ([]Notice, error) {
+		return &ddlStatement{sess: s, tag: "DROP TABLE", staged: !purge, run: func(ctx context.Context) ([]Notice, error) {
 			mc, err := s.mutableCatalog("DROP TABLE")
 			if err != nil {
 				return nil, err

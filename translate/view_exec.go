@@ -196,7 +196,7 @@ func (s *session) createCatalogView(ctx context.Context, tn parse.TableName, rep
 	}
 	schema := &catalog.Schema{}
 	for i, c := range cols {
-		t, err := ddl.IcebergTypeOfPG(plan.Type{OID: c.TypeOID, Typmod: c.Typmod}, c.Name)
+		t, err := ddl.IcebergTypeOfPG(plan.Type{OID: c.TypeOID, Typmod: c.Typmod}, c.Name, nil)
 		doc := ""
 		if err != nil {
 			// The schema of a view is informative: a type no Iceberg table

@@ -186,9 +186,13 @@ func AggResultType(fn string, arg arrow.DataType) (arrow.DataType, error) {
 			return &arrow.Decimal128Type{Precision: 38, Scale: arg.(*arrow.Decimal128Type).Scale}, nil
 		case expr.IsNumericType(arg):
 			return arg, nil
+		case id == arrow.INTERVAL_MONTH_DAY_NANO:
+			return arg, nil
 		}
 	case "avg":
 		switch {
+		case id == arrow.INTERVAL_MONTH_DAY_NANO:
+			return arg, nil
 		case id == arrow.INT16 || id == arrow.INT32 || id == arrow.INT64 || id == arrow.DECIMAL128 || expr.IsNumericType(arg):
 			return expr.NumericType(), nil
 		case id == arrow.FLOAT32 || id == arrow.FLOAT64:
@@ -199,7 +203,8 @@ func AggResultType(fn string, arg arrow.DataType) (arrow.DataType, error) {
 		case arrow.BOOL:
 			// PostgreSQL has no min/max(boolean) (bool_and/bool_or instead).
 		case arrow.INT16, arrow.INT32, arrow.INT64, arrow.FLOAT32, arrow.FLOAT64, arrow.DECIMAL128,
-			arrow.STRING, arrow.BINARY, arrow.FIXED_SIZE_BINARY, arrow.DATE32, arrow.TIME64, arrow.TIMESTAMP:
+			arrow.STRING, arrow.BINARY, arrow.FIXED_SIZE_BINARY, arrow.DATE32, arrow.TIME64, arrow.TIMESTAMP,
+			arrow.INTERVAL_MONTH_DAY_NANO:
 			return arg, nil
 		case arrow.EXTENSION:
 			if expr.IsNumericType(arg) {
@@ -226,6 +231,8 @@ func newAggState(ctx context.Context, fn string, arg arrow.DataType, res arrow.D
 	case "sum", "avg":
 		id := arg.ID()
 		switch {
+		case id == arrow.INTERVAL_MONTH_DAY_NANO:
+			return &sumIntervalState{avg: fn == "avg"}, nil
 		case fn == "sum" && (id == arrow.INT16 || id == arrow.INT32):
 			return &sumIntState{}, nil
 		case id == arrow.FLOAT32 && fn == "sum":

@@ -62,6 +62,8 @@ func partialTypes(a AggCall, arg, res arrow.DataType) ([]arrow.DataType, error) 
 	case "sum", "avg":
 		id := arg.ID()
 		switch {
+		case id == arrow.INTERVAL_MONTH_DAY_NANO:
+			return nil, pgerr.Unsupported("parallel aggregation of %s(interval)", fn)
 		case fn == "sum" && (id == arrow.INT16 || id == arrow.INT32):
 			return []arrow.DataType{i8}, nil
 		case id == arrow.FLOAT32 || id == arrow.FLOAT64:

@@ -45,7 +45,7 @@ func keyWidth(t arrow.DataType) (int, bool) {
 		return 1, true
 	case *arrow.Float32Type, *arrow.Float64Type:
 		return 8, true
-	case *arrow.Decimal128Type:
+	case *arrow.Decimal128Type, *arrow.MonthDayNanoIntervalType:
 		return 16, true
 	case *arrow.FixedSizeBinaryType:
 		return t.ByteWidth, true
@@ -161,6 +161,17 @@ func (e *keyEncoder) put(k arrow.Array, n int) {
 			if v.at(i) {
 				binary.LittleEndian.PutUint64(buf[pos[i]:], x.LowBits())
 				binary.LittleEndian.PutUint64(buf[pos[i]+8:], uint64(x.HighBits()))
+			}
+			pos[i] += 16
+		}
+	case *array.MonthDayNanoInterval:
+		// Intervals PostgreSQL calls equal ('1 mon', '30 days') share a
+		// key: their span in whole days and microseconds.
+		for i := range pos {
+			if v.at(i) {
+				days, us := expr.IntervalSpan(a.Value(i))
+				binary.LittleEndian.PutUint64(buf[pos[i]:], uint64(days))
+				binary.LittleEndian.PutUint64(buf[pos[i]+8:], uint64(us))
 			}
 			pos[i] += 16
 		}

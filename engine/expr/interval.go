@@ -182,11 +182,11 @@ func justifyDays(v ival) (ival, error) {
 
 // justifyInterval is justify_interval: both, with one sign throughout.
 func justifyInterval(v ival) (ival, error) {
+	// PostgreSQL 15 moves whole days out of the time first, whatever the
+	// signs: justify_interval('720:00:00') is 1 mon.
 	m, d, us := int64(v.months), int64(v.days), v.us
-	if (d > 0 && us > 0) || (d < 0 && us < 0) {
-		d += us / usPerDay
-		us %= usPerDay
-	}
+	d += us / usPerDay
+	us %= usPerDay
 	m += d / 30
 	d %= 30
 	if m > 0 && (d < 0 || (d == 0 && us < 0)) {

@@ -226,6 +226,14 @@ func (w *Writer) write(batch arrow.RecordBatch) error {
 			release = append(release, plain)
 			col = plain
 		}
+		if col.DataType().ID() == arrow.INTERVAL_MONTH_DAY_NANO {
+			// An interval column is stored as the struct of its parts
+			// (engine.IntervalPartsType).
+			if parts, ok := engine.IntervalToParts(col, w.arrowTypes[k], memory.DefaultAllocator); ok {
+				release = append(release, parts)
+				col = parts
+			}
+		}
 		if !sameShape(col.DataType(), w.arrowTypes[k]) {
 			return pgerr.New(pgerr.DatatypeMismatch, "column %q is of type %s but the batch holds %s",
 				f.Name, f.Type, col.DataType())

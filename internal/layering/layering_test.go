@@ -33,7 +33,7 @@ var forbidden = map[string][]string{
 // compiler lists, per package under translate/, the other translate
 // packages it may import: the query compiler's stages depend one way,
 // wire -> translate -> {bind, lower, opt, plan, parse, metatable, ...}.
-// bind -> {plan, parse, metatable, changelog, regtype, settings};
+// bind -> {plan, parse, metatable, changelog, regtype, settings, sequence};
 // changelog -> {plan, metatable}; ddl -> {plan, parse}; lower -> {plan,
 // metatable}; sysfunc -> {bind, plan, parse, regtype}; regtype -> parse;
 // opt -> plan; metatable -> plan (its columns' types are plan.Type);
@@ -49,7 +49,7 @@ var compiler = map[string][]string{
 	"translate/opt":       {"translate/plan"},
 	"translate/explain":   {"translate/plan"},
 	"translate/lower":     {"translate/plan", "translate/metatable"},
-	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable", "translate/changelog", "translate/regtype", "translate/settings"},
+	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable", "translate/changelog", "translate/regtype", "translate/settings", "translate/sequence"},
 	"translate/changelog": {"translate/plan", "translate/metatable"},
 	"translate/ddl":       {"translate/plan", "translate/parse"},
 	// The system catalog functions are definitions over the binder's

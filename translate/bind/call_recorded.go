@@ -53,6 +53,9 @@ func (b *Binder) recordedArgs(fn string, args []Bound) []Bound {
 		case isBPChar(a):
 			a.E = &expr.Call{Fn: "bpchar_trim", Args: []expr.Expr{a.E}, T: expr.Text}
 		case a.Unknown() && !a.null && bpcharCompares[fn]:
+			if a.param > 0 {
+				b.params.setType(a.param, pgtypes.BPChar) // "c = $1" is character
+			}
 			a = Bound{E: &expr.Call{Fn: "bpchar_trim", Args: []expr.Expr{b.Coerce(a, expr.Text)}, T: expr.Text}, T: a.T, Name: a.Name}
 			a.T.OID, a.T.Typmod = pgtypes.BPChar, -1
 		}

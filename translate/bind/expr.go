@@ -280,6 +280,7 @@ func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
 		}
 		return Bound{}, b.ErrAt(withFunctionHint(err), loc)
 	}
+	b.inferComparedParam(fn, args, r.Args)
 	ex := make([]expr.Expr, len(args))
 	for i, a := range args {
 		t := r.Args[i]
@@ -296,6 +297,33 @@ func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
 		t = plan.TJSONB // JSON text typed jsonb
 	}
 	return Bound{E: &expr.Call{Fn: fn, Args: ex, T: r.Result}, T: t}, nil
+}
+
+// inferComparedParam gives an untyped parameter compared with a typed
+// value that value's PostgreSQL type, as PostgreSQL resolves "oid = $1"
+// (oid), "typname = $1" (name) or "c = $1" for a character(n) column
+// (character), rather than the type of the engine's Arrow value (text for
+// both oid and name). A character varying compares as text.
+func (b *Binder) inferComparedParam(fn string, args []Bound, at []arrow.DataType) {
+	switch fn {
+	case "=", "<>", "<", "<=", ">", ">=":
+	default:
+		return
+	}
+	if len(args) != 2 || len(at) != 2 {
+		return
+	}
+	for i := range 2 {
+		p, o := args[i], args[1-i]
+		if p.param == 0 || !p.Unknown() || o.Unknown() || !arrow.TypeEqual(at[i], at[1-i]) {
+			continue
+		}
+		oid := o.T.OID
+		if oid == pgtypes.Varchar {
+			oid = pgtypes.Text
+		}
+		b.params.setType(p.param, oid)
+	}
 }
 
 // acceptsComposite reports whether fn takes arrays or jsonb values (the

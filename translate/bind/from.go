@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/sequence"
 )
 
 // bindFrom binds the FROM clause into a relation and fills b.scope with
@@ -138,7 +139,40 @@ func (b *Binder) bindTable(rv *pg.RangeVar, tn parse.TableName, t *catalog.Table
 	if t.Metadata == nil || t.Metadata.CurrentSchema() == nil {
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.Written)
 	}
+	if sequence.Is(t) {
+		return b.bindSequence(rv, tn, t.Metadata.Properties[sequence.StateProp], alias, colAliases)
+	}
 	return b.bindTableAt(rv, tn, t, b.env.ReadSnapshot(t), t.Metadata.CurrentSchema(), alias, colAliases)
+}
+
+// bindSequence binds a sequence as a FROM item: PostgreSQL's one row of
+// last_value, log_cnt and is_called, from the state the sequence's
+// properties hold (state "<last_value> <is_called>"). log_cnt, the values
+// PostgreSQL logged ahead, is 0: icegate logs none.
+func (b *Binder) bindSequence(rv *pg.RangeVar, tn parse.TableName, state, alias string, colAliases []string) (plan.Rel, error) {
+	st, err := sequence.ParseState(state)
+	if err != nil {
+		return nil, b.ErrAt(pgerr.New(pgerr.DataCorrupted, "sequence \"%s\" has an invalid state %q", tn.Name, state), rv.Location)
+	}
+	last, called := st.Last, st.Called
+	names := []string{"last_value", "log_cnt", "is_called"}
+	types := []plan.Type{plan.TInt8, plan.TInt8, plan.TBool}
+	if len(colAliases) > len(names) {
+		return nil, b.ErrAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
+			tn.Name, len(names), len(colAliases)), rv.Location)
+	}
+	vr := &plan.Values{Rows: [][]expr.Expr{{&expr.Lit{V: last, T: expr.Int8}, &expr.Lit{V: int64(0), T: expr.Int8}, &expr.Lit{V: called, T: expr.Bool}}}}
+	it := &rangeItem{tn: tn, alias: alias}
+	for i, n := range names {
+		if i < len(colAliases) {
+			n = colAliases[i]
+		}
+		id := b.newCol(n, types[i], plan.ArrowOf(types[i]))
+		vr.Cols = append(vr.Cols, id)
+		it.cols = append(it.cols, itemCol{name: n, id: id})
+	}
+	b.scope.items = append(b.scope.items, it)
+	return vr, nil
 }
 
 // bindTableAt binds a table read at snapshot with schema.

@@ -33,6 +33,15 @@ func funcName(fc *pg.FuncCall) string {
 }
 
 func (b *Binder) funcCall(fc *pg.FuncCall) (Bound, error) {
+	if len(fc.Funcname) != 2 || fc.Funcname[0].GetString_().GetSval() != "iceberg" {
+		args, err := b.positionalArgs(fc, funcName(fc)) // named_args.go
+		if err != nil {
+			return Bound{}, err
+		}
+		// The positional form means the same: a later bind of the
+		// statement reads it as is.
+		fc.Args = args
+	}
 	if r, ok, err := b.sysFunc(fc); ok {
 		return r, err
 	}

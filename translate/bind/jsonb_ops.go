@@ -64,6 +64,12 @@ func (b *Binder) jsonbOperator(op string, l, r Bound, loc int32) (Bound, bool, e
 	}
 	switch op {
 	case "=", "<>", "<", "<=", ">", ">=", "is_distinct_from", "is_not_distinct_from", "@>", "<@":
+		// An untyped parameter compared with jsonb is jsonb.
+		for _, x := range []Bound{l, r} {
+			if x.param > 0 && x.Unknown() {
+				b.params.setType(x.param, pgtypes.JSONB)
+			}
+		}
 		lj, ok1 := b.jsonbText(l)
 		rj, ok2 := b.jsonbText(r)
 		if !ok1 || !ok2 || !isJSONB(l) && !l.Unknown() || !isJSONB(r) && !r.Unknown() {

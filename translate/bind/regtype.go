@@ -232,6 +232,12 @@ func (b *Binder) oidOperands(op string, l, r Bound, loc int32) (Bound, Bound, er
 	// PostgreSQL compares the reg* types as oid: the literal is a number.
 	oid := plan.Type{OID: pgtypes.OID, Typmod: -1}
 	var err error
+	// An untyped parameter takes the other side's type ("oid = $1").
+	if lo && r.param > 0 && r.Unknown() {
+		b.params.setType(r.param, l.T.OID)
+	} else if ro && l.param > 0 && l.Unknown() {
+		b.params.setType(l.param, r.T.OID)
+	}
 	if lo && r.lit != nil {
 		r, err = b.castTo(r, oid, loc)
 	} else if ro && l.lit != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -24,12 +25,19 @@ func ColumnsOf(s *catalog.Schema) []Column {
 
 // ColumnsOfTable lists the top-level columns of schema s of table t (which
 // may be nil), typed as t records their PostgreSQL types
-// (plan.PGTypesProperty: json, jsonb, varchar(n), char(n), smallint).
+// (plan.PGTypesProperty: json, jsonb, varchar(n), char(n), smallint,
+// interval).
 func ColumnsOfTable(t *catalog.Table, s *catalog.Schema) []Column {
 	rec := plan.RecordedTypesOf(t)
 	cols := make([]Column, len(s.Fields))
 	for i, f := range s.Fields {
-		cols[i] = Column{Name: f.Name, FieldID: f.ID, Type: plan.TypeOfField(f, rec), Arrow: engine.ArrowType(f.Type)}
+		t, a := plan.TypeOfField(f, rec), engine.ArrowType(f.Type)
+		if t.OID == pgtypes.Interval {
+			// Stored as the struct of its parts, read and written as an
+			// interval (engine.IntervalPartsType).
+			a = arrow.FixedWidthTypes.MonthDayNanoInterval
+		}
+		cols[i] = Column{Name: f.Name, FieldID: f.ID, Type: t, Arrow: a}
 	}
 	return cols
 }

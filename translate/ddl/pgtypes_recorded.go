@@ -58,6 +58,8 @@ func recordedTypeOf(tn *pg.TypeName) (plan.Type, bool) {
 		t = plan.TJSONB
 	case "int2", "smallint":
 		t = plan.TInt2
+	case "interval":
+		t = plan.TInterval
 	case "varchar":
 		t = plan.Type{OID: pgtypes.Varchar, Typmod: -1}
 		if len(tn.Typmods) > 0 {

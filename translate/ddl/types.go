@@ -7,6 +7,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/parse"
@@ -182,7 +183,14 @@ func sparkIceberg(st *parse.SparkType, spark bool, ids *IDCounter) (catalog.Type
 			out.Fields = append(out.Fields, catalog.NestedField{ID: ids.Next(), Name: f.Name, Type: ft, Required: f.NotNull, Doc: f.Comment})
 		}
 		return out, nil
-	case "interval", "serial", "serial4", "serial8", "bigserial", "smallserial", "serial2", "money", "timetz",
+	case "interval":
+		// Stored as the struct of its parts, the PostgreSQL type recorded
+		// (RecordedTypeOf).
+		if len(st.Args) > 0 {
+			return nil, pgerr.Unsupported("interval with fields or a precision in an Iceberg table").WithPosition(st.Loc + 1)
+		}
+		return engine.IntervalPartsType(ids.Next), nil
+	case "serial", "serial4", "serial8", "bigserial", "smallserial", "serial2", "money", "timetz",
 		"inet", "cidr", "macaddr", "macaddr8", "bit", "varbit", "xml", "oid", "point", "line", "box", "tsvector",
 		"tsquery", "int4range", "int8range", "numrange", "tsrange", "tstzrange", "daterange", "void", "variant":
 		return nil, pgerr.Unsupported("type %s in an Iceberg table", st.Name).WithPosition(st.Loc + 1)
@@ -302,8 +310,9 @@ func transformApplies(tr catalog.Transform, src *catalog.NestedField) error {
 }
 
 // IcebergTypeOfPG is the Iceberg type a query's result column of
-// PostgreSQL type t becomes in CREATE TABLE AS.
-func IcebergTypeOfPG(t plan.Type, name string) (catalog.Type, error) {
+// PostgreSQL type t becomes in CREATE TABLE AS. next numbers the fields of
+// an interval's struct (nil: an interval is refused).
+func IcebergTypeOfPG(t plan.Type, name string, next func() int) (catalog.Type, error) {
 	if p, s, ok := t.NumericPS(); ok {
 		return &catalog.PrimitiveType{ID: catalog.TDecimal, Precision: p, Scale: s}, nil
 	}
@@ -332,6 +341,10 @@ func IcebergTypeOfPG(t plan.Type, name string) (catalog.Type, error) {
 		return Prim(catalog.TTimestamp), nil
 	case plan.TTimestamptz.OID:
 		return Prim(catalog.TTimestamptz), nil
+	case plan.TInterval.OID:
+		if next != nil {
+			return engine.IntervalPartsType(next), nil
+		}
 	case plan.TNumeric.OID:
 		return nil, pgerr.Unsupported("column \"%s\" of type numeric without precision and scale in CREATE TABLE AS", name).
 			WithHint("Cast it to numeric(P,S).")

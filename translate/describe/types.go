@@ -32,6 +32,8 @@ func sparkFieldType(f *catalog.NestedField, rec map[int]plan.Type) string {
 			return "json"
 		case pgtypes.JSONB:
 			return "jsonb"
+		case pgtypes.Interval:
+			return "interval"
 		}
 	}
 	return SparkTypeName(f.Type)

@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"sort"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/exec"
@@ -40,6 +42,9 @@ func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, b
 	for _, a := range x.Aggs {
 		if !mergeableAggs[a.Fn] || a.Distinct || len(a.OrderBy) > 0 {
 			return nil, false, nil
+		}
+		if (a.Fn == "sum" || a.Fn == "avg") && a.Arg != nil && a.Arg.Type().ID() == arrow.INTERVAL_MONTH_DAY_NANO {
+			return nil, false, nil // its running sum has no state columns
 		}
 	}
 	sr := pipelineScan(x.In)

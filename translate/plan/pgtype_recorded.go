@@ -7,17 +7,19 @@ import (
 	"strings"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/internal/pgtypes"
 )
 
 // PGTypesProperty is the table property that records, per field id, the
 // PostgreSQL type of a column whose type Iceberg lacks (json, jsonb,
-// varchar(n), char(n), smallint). Its value is a JSON object from field id
+// varchar(n), char(n), smallint, interval). Its value is a JSON object from field id
 // (as a string) to the type as format_type prints it:
 //
 //	{"2": "jsonb", "3": "character varying(20)", "4": "smallint"}
 //
-// Other engines read the plain Iceberg type (string, int); icegate shows a
+// Other engines read the plain Iceberg type (string, int, and for interval
+// the struct of its parts, engine.IntervalPartsType); icegate shows a
 // PostgreSQL client the recorded one. Keyed by field id, an entry survives
 // renames; one whose field is gone or whose Iceberg type no longer fits is
 // ignored (and pruned by the next schema change).
@@ -106,6 +108,8 @@ func ParseRecordedType(s string) (Type, bool) {
 		return TJSONB, true
 	case s == "smallint":
 		return TInt2, true
+	case s == "interval":
+		return TInterval, true
 	case s == "bpchar":
 		return Type{OID: pgtypes.BPChar, Typmod: -1}, true
 	case strings.HasPrefix(s, "character varying"):
@@ -120,6 +124,9 @@ func ParseRecordedType(s string) (Type, bool) {
 // Iceberg type it keeps t in PGTypesProperty: t is one Iceberg lacks and it
 // is stored as the plain type recorded types are read back from.
 func Recordable(t Type, it catalog.Type) bool {
+	if t.OID == pgtypes.Interval {
+		return engine.IsIntervalParts(it)
+	}
 	p, ok := it.(*catalog.PrimitiveType)
 	if !ok {
 		return false

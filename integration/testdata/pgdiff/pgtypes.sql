@@ -9,6 +9,7 @@ INSERT INTO pgt.t VALUES
   (5, '"\u00e9"', ' "x" ', 'ééééé', 'ñ', 0, 'é', 'abc');
 CREATE TABLE pgt.arr (a int[], t text[], n numeric(5,1)[]);
 INSERT INTO pgt.arr VALUES (ARRAY[1,2]::bigint[], ARRAY[1,2]::int[], ARRAY[1.25, 2]);
+CREATE SEQUENCE pgt.sq START 10 INCREMENT 5;
 
 -- queries
 SELECT * FROM pgt.arr;
@@ -49,3 +50,16 @@ SELECT interval '90' day, interval '3' month, interval '1' year, interval '1-2' 
 SELECT date '1998-12-01' - interval '90' day, date '1995-01-01' + interval '1' year, timestamp '1995-01-31 10:00' + interval '1' month;
 SELECT 5 BETWEEN SYMMETRIC 10 AND 1, 5 NOT BETWEEN SYMMETRIC 10 AND 1, NULL BETWEEN SYMMETRIC 1 AND 2, 0 NOT BETWEEN SYMMETRIC 1 AND NULL;
 SELECT id FROM pgt.t WHERE s BETWEEN SYMMETRIC 100 AND -100 ORDER BY id;
+SELECT last_value, is_called FROM pgt.sq;
+SELECT nextval('pgt.sq'), nextval('pgt.sq');
+SELECT last_value, is_called FROM pgt.sq AS s(a, b);
+SELECT count(*) FROM pgt.sq;
+SELECT make_date(year => 2020, month => 1, day => 2), make_date(2020, day => 3, month => 4), make_interval(days => 3), make_interval(hours => 2, years => 1), make_interval(secs => 1.5), make_time(hour => 1, min => 2, sec => 3.5);
+SELECT make_timestamp(2020, 1, 2, sec => 5, min => 4, hour => 3), make_timestamptz(year => 2020, month => 1, mday => 2, hour => 3, min => 4, sec => 5, timezone => 'UTC');
+SELECT make_date(year => 2020, month => 1, dayx => 2);
+SELECT make_date(year => 2020, 1, 2);
+SELECT make_date(year => 2020, year => 1, day => 2);
+SELECT make_date(2020, year => 1, day => 2);
+SELECT make_date(year => 2020, month => 1);
+SELECT upper(x => 'a');
+SELECT make_interval(days := 3);
