@@ -22,11 +22,20 @@ type ddlStatement struct {
 	sess *session
 	tag  string
 	run  func(ctx context.Context) ([]Notice, error)
+	// atOnce marks a statement that commits when it runs even inside a
+	// transaction block (CREATE SCHEMA, DROP TABLE ... PURGE). The others
+	// are staged in a block (tx_ddl.go), and in a query string of several
+	// statements they open its implicit transaction (tx_implicit.go), so
+	// that a later statement's failure takes them back, as in PostgreSQL.
+	atOnce bool
 }
 
 func (d *ddlStatement) ParamTypes() []uint32      { return nil }
 func (d *ddlStatement) Columns() []pgtypes.Column { return nil }
 func (d *ddlStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	if !d.atOnce {
+		d.sess.openImplicitBlock()
+	}
 	if d.sess.tx != nil {
 		d.sess.tx.committed = false
 	}
@@ -103,7 +112,7 @@ func (s *session) prepareCreateSchema(cs *pg.CreateSchemaStmt, x *parse.DDLExtra
 	if name == "" {
 		return nil, pgerr.NotYet("CREATE SCHEMA AUTHORIZATION without a name")
 	}
-	return &ddlStatement{sess: s, tag: "CREATE SCHEMA", run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "CREATE SCHEMA", atOnce: true, run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("CREATE SCHEMA")
 		if err != nil {
 			return nil, err
@@ -138,7 +147,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 	switch ds.RemoveType {
 	case pg.ObjectType_OBJECT_TABLE:
 		purge := x != nil && x.Purge
-		return &ddlStatement{sess: s, tag: "DROP TABLE", run: func(ctx context.Context) ([]Notice, error) {
+		return &ddlStatement{sess: s, tag: "DROP TABLE", atOnce: purge, run: func(ctx context.Context) ([]Notice, error) {
 			mc, err := s.mutableCatalog("DROP TABLE")
 			if err != nil {
 				return nil, err
@@ -173,7 +182,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 			return notices, nil
 		}}, nil
 	case pg.ObjectType_OBJECT_SCHEMA:
-		return &ddlStatement{sess: s, tag: "DROP SCHEMA", run: func(ctx context.Context) ([]Notice, error) {
+		return &ddlStatement{sess: s, tag: "DROP SCHEMA", atOnce: true, run: func(ctx context.Context) ([]Notice, error) {
 			mc, err := s.mutableCatalog("DROP SCHEMA")
 			if err != nil {
 				return nil, err
