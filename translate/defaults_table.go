@@ -277,7 +277,7 @@ func (s *session) finishTableDefaults(ctx context.Context, ct *createTable, d *t
 	if len(d.exprs) == 0 && len(d.seqs) == 0 {
 		return nil
 	}
-	_, ids, _ := catalog.FreshSchema(ct.spec.Schema)
+	ids := ct.freshIDs
 	props := ct.spec.Properties
 	for id, text := range d.exprs {
 		props[bind.DefaultKey(ids[id])] = text
