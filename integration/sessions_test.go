@@ -443,3 +443,46 @@ func TestCursorStatementTimeout(t *testing.T) {
 	wantSQLState(t, conn, "FETCH quick", "25P02", "current transaction is aborted")
 	execAll(t, conn, "ROLLBACK")
 }
+
+// TestClientMinMessages: notices below client_min_messages are not sent,
+// as in PostgreSQL (ruby-pg, PHP and Perl applications set it to warning
+// to quiet DROP ... IF EXISTS); INFO always is.
+func TestClientMinMessages(t *testing.T) {
+	addr := startServer(t, t.TempDir(), serverOpts{})
+	ctx := testCtx(t)
+	cfg, err := pgx.ParseConfig(connString(addr, "icegate", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var got []string
+	cfg.OnNotice = func(_ *pgconn.PgConn, n *pgconn.Notice) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, n.Severity)
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	for _, tc := range []struct {
+		level string
+		want  string
+	}{{"notice", "NOTICE"}, {"warning", ""}, {"error", ""}, {"debug1", "NOTICE"}, {"log", "NOTICE"}} {
+		mu.Lock()
+		got = nil
+		mu.Unlock()
+		if _, err := conn.Exec(ctx, "SET client_min_messages = "+tc.level); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := conn.Exec(ctx, "DROP TABLE IF EXISTS no_such_table"); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		if s := strings.Join(got, ","); s != tc.want {
+			t.Errorf("client_min_messages %s: notices %q, want %q", tc.level, s, tc.want)
+		}
+		mu.Unlock()
+	}
+}

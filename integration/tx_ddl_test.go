@@ -90,6 +90,41 @@ UPDATE accounts SET active = false WHERE active IS NULL;`
 	}
 }
 
+// TestFailedQueryStringTakesBackItsDDL: a query string of several
+// statements is one implicit transaction, its schema changes included. A
+// migration whose second statement fails leaves no table behind (and
+// golang-migrate can mark it dirty and run it again); one that succeeds
+// creates a serial column's table and fills it.
+func TestFailedQueryStringTakesBackItsDDL(t *testing.T) {
+	addr := startServer(t, t.TempDir(), serverOpts{})
+	ctx := testCtx(t)
+	conn := connect(t, addr)
+	var pe *pgconn.PgError
+	_, err := conn.Exec(ctx, `CREATE TABLE audit (id bigserial PRIMARY KEY, at timestamptz DEFAULT now());
+CREATE VIEW audit_v AS SELECT id FROM audit;
+INSERT INTO audit_missing VALUES (1)`, pgx.QueryExecModeSimpleProtocol)
+	if !errors.As(err, &pe) || pe.Code != "42P01" {
+		t.Fatalf("failing migration: %v, want 42P01", err)
+	}
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_class WHERE relname LIKE 'audit%'").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("after the failed query string: %d relations named audit*, %v", n, err)
+	}
+	if _, err := conn.Exec(ctx, `CREATE TABLE audit (id bigserial PRIMARY KEY, note text);
+INSERT INTO audit (note) VALUES ('a'), ('b');
+ALTER TABLE audit ADD COLUMN done boolean`, pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Fatalf("migration: %v", err)
+	}
+	rows, err := conn.Query(ctx, "SELECT id FROM audit ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil || len(ids) != 2 || ids[0] != 1 || ids[1] != 2 {
+		t.Fatalf("ids %v, %v", ids, err)
+	}
+}
+
 // TestDeallocateProtocolStatement: a statement prepared with the protocol
 // is freed by SQL DEALLOCATE inside a transaction, as PHP PDO and Perl DBI
 // do, and the transaction goes on.

@@ -55,7 +55,7 @@ func notKept(what, detail string) Notice {
 // prepareCreateIndex prepares CREATE INDEX: the table must exist; the
 // index is not kept (a WARNING says so).
 func (s *session) prepareCreateIndex(st *pg.IndexStmt) (Statement, error) {
-	return &ddlStatement{sess: s, tag: "CREATE INDEX", run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "CREATE INDEX", atOnce: true, run: func(ctx context.Context) ([]Notice, error) {
 		tn := parse.TableNameOf(st.Relation)
 		if _, err := s.ResolveTable(ctx, tn); err != nil {
 			return nil, err

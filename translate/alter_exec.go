@@ -33,7 +33,7 @@ func (s *session) prepareAlterTable(ps parse.Stmt, as *pg.AlterTableStmt) (State
 	if as.Objtype != pg.ObjectType_OBJECT_TABLE {
 		return nil, pgerr.NotYet("ALTER " + strings.TrimPrefix(as.Objtype.String(), "OBJECT_"))
 	}
-	return &ddlStatement{sess: s, tag: "ALTER TABLE", staged: true, run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "ALTER TABLE", run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("ALTER TABLE")
 		if err != nil {
 			return nil, err
@@ -99,6 +99,23 @@ type propertyEdit struct {
 	rec     *ddl.RecordedEdit
 }
 
+// usingIsColumn reports whether the USING expression of ALTER COLUMN col
+// TYPE tn is the column itself, or the column cast to tn (as ORMs such as
+// GORM write it): the change is then the one without USING, which keeps
+// the values. Any other expression would rewrite them.
+func usingIsColumn(using *pg.Node, col string, tn *pg.TypeName) bool {
+	if tc := using.GetTypeCast(); tc != nil {
+		a, errA := deparseExpr(&pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{Arg: pg.MakeAConstStrNode("", -1), TypeName: tc.TypeName, Location: -1}}})
+		b, errB := deparseExpr(&pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{Arg: pg.MakeAConstStrNode("", -1), TypeName: tn, Location: -1}}})
+		if errA != nil || errB != nil || a != b {
+			return false
+		}
+		using = tc.Arg
+	}
+	f := using.GetColumnRef().GetFields()
+	return len(f) == 1 && f[0].GetString_() != nil && f[0].GetString_().GetSval() == col
+}
+
 // alterCommand applies one command of ALTER TABLE to the edits.
 func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.TableMetadata, e *ddl.SchemaEdit, props *propertyEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
 	switch cmd.Subtype {
@@ -122,7 +139,7 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 		if cd == nil || cd.TypeName == nil {
 			return nil, pgerr.NotYet("this ALTER COLUMN form")
 		}
-		if cd.RawDefault != nil {
+		if cd.RawDefault != nil && !usingIsColumn(cd.RawDefault, cmd.Name, cd.TypeName) {
 			return nil, pgerr.NotYet("ALTER COLUMN TYPE ... USING")
 		}
 		to, err := ddl.IcebergTypeOf(cd.TypeName, ps.Extras, &ddl.IDCounter{N: e.IDs.N})
@@ -236,7 +253,7 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 
 // prepareRenameColumn prepares ALTER TABLE t RENAME COLUMN a TO b.
 func (s *session) prepareRenameColumn(rs *pg.RenameStmt) (Statement, error) {
-	return &ddlStatement{sess: s, tag: "ALTER TABLE", staged: true, run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "ALTER TABLE", run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("ALTER TABLE")
 		if err != nil {
 			return nil, err
@@ -275,7 +292,7 @@ func (s *session) prepareComment(cs *pg.CommentStmt) (Statement, error) {
 	if len(parts) >= 4 {
 		rel.Catalogname = parts[len(parts)-4]
 	}
-	return &ddlStatement{sess: s, tag: "COMMENT", staged: true, run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "COMMENT", run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("COMMENT")
 		if err != nil {
 			return nil, err

@@ -81,7 +81,7 @@ func (s *session) prepareAlterOwner(st *pg.AlterOwnerStmt) (Statement, error) {
 	switch st.ObjectType {
 	case pg.ObjectType_OBJECT_SCHEMA:
 		name := st.GetObject().GetString_().GetSval()
-		return &ddlStatement{sess: s, tag: "ALTER SCHEMA", run: func(ctx context.Context) ([]Notice, error) {
+		return &ddlStatement{sess: s, tag: "ALTER SCHEMA", atOnce: true, run: func(ctx context.Context) ([]Notice, error) {
 			all, err := s.cat.ListNamespaces(ctx)
 			if err != nil {
 				return nil, pgerr.Wrap(err, pgerr.IOError, "list namespaces: %v", err)

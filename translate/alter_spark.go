@@ -18,7 +18,7 @@ func (s *session) prepareSparkAlter(ps parse.Stmt, as *pg.AlterTableStmt, a *par
 	if a.Kind == "ref" {
 		return s.prepareRefDDL(as, a.Ref), nil // refs_exec.go
 	}
-	return &ddlStatement{sess: s, tag: "ALTER TABLE", staged: true, run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "ALTER TABLE", run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("ALTER TABLE")
 		if err != nil {
 			return nil, err

@@ -28,6 +28,9 @@ type createTable struct {
 	// defs are the defaults kept in properties: serial and identity
 	// columns, expressions (defaults_table.go).
 	defs tableDefaults
+	// freshIDs maps the field ids the columns were bound with to those of
+	// spec.Schema (setSchema): defs are keyed by the former.
+	freshIDs map[int]int
 }
 
 // tableIdent resolves the namespace a table name creates or names in DDL.
@@ -264,6 +267,7 @@ func (ct *createTable) setFormatVersion(v string) error {
 func (ct *createTable) setSchema(schema *catalog.Schema, rec map[int]plan.Type) {
 	fresh, ids, _ := catalog.FreshSchema(schema)
 	ct.spec.Schema = fresh
+	ct.freshIDs = ids
 	delete(ct.spec.Properties, plan.PGTypesProperty)
 	if v := plan.EncodeRecordedTypes(ddl.FreshRecorded(rec, ids)); v != "" {
 		ct.spec.Properties[plan.PGTypesProperty] = v

@@ -23,17 +23,18 @@ type ddlStatement struct {
 	sess *session
 	tag  string
 	run  func(ctx context.Context) ([]Notice, error)
-	// staged marks a change a transaction block stages until COMMIT
-	// (tx_ddl.go): inside a query string of several statements (an
-	// implicit transaction) it opens the implicit block, as a data change
-	// does, so that a later error in the string undoes it too.
-	staged bool
+	// atOnce marks a statement that commits when it runs even inside a
+	// transaction block (CREATE SCHEMA, DROP TABLE ... PURGE). The others
+	// are staged in a block (tx_ddl.go), and in a query string of several
+	// statements they open its implicit transaction (tx_implicit.go), so
+	// that a later statement's failure takes them back, as in PostgreSQL.
+	atOnce bool
 }
 
 func (d *ddlStatement) ParamTypes() []uint32      { return nil }
 func (d *ddlStatement) Columns() []pgtypes.Column { return nil }
 func (d *ddlStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
-	if d.staged {
+	if !d.atOnce {
 		d.sess.openImplicitBlock()
 	}
 	if d.sess.tx != nil {
@@ -48,7 +49,7 @@ func (d *ddlStatement) Execute(ctx context.Context, params []*string) (Rows, err
 
 // prepareCreateTable prepares CREATE TABLE.
 func (s *session) prepareCreateTable(ps parse.Stmt, cs *pg.CreateStmt, x *parse.DDLExtras) (Statement, error) {
-	return &ddlStatement{sess: s, tag: "CREATE TABLE", staged: true, run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "CREATE TABLE", run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("CREATE TABLE")
 		if err != nil {
 			return nil, err
@@ -112,7 +113,7 @@ func (s *session) prepareCreateSchema(cs *pg.CreateSchemaStmt, x *parse.DDLExtra
 	if name == "" {
 		return nil, pgerr.NotYet("CREATE SCHEMA AUTHORIZATION without a name")
 	}
-	return &ddlStatement{sess: s, tag: "CREATE SCHEMA", run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "CREATE SCHEMA", atOnce: true, run: func(ctx context.Context) ([]Notice, error) {
 		mc, err := s.mutableCatalog("CREATE SCHEMA")
 		if err != nil {
 			return nil, err
@@ -147,7 +148,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 	switch ds.RemoveType {
 	case pg.ObjectType_OBJECT_TABLE:
 		purge := x != nil && x.Purge
-		return &ddlStatement{sess: s, tag: "DROP TABLE", staged: !purge, run: func(ctx context.Context) ([]Notice, error) {
+		return &ddlStatement{sess: s, tag: "DROP TABLE", atOnce: purge, run: func(ctx context.Context) ([]Notice, error) {
 			mc, err := s.mutableCatalog("DROP TABLE")
 			if err != nil {
 				return nil, err
@@ -182,7 +183,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 			return notices, nil
 		}}, nil
 	case pg.ObjectType_OBJECT_SCHEMA:
-		return &ddlStatement{sess: s, tag: "DROP SCHEMA", run: func(ctx context.Context) ([]Notice, error) {
+		return &ddlStatement{sess: s, tag: "DROP SCHEMA", atOnce: true, run: func(ctx context.Context) ([]Notice, error) {
 			mc, err := s.mutableCatalog("DROP SCHEMA")
 			if err != nil {
 				return nil, err

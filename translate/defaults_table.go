@@ -133,6 +133,9 @@ func (s *session) checkDefaultExpr(ctx context.Context, ps parse.Stmt, f catalog
 	if containsColumnRef(raw) {
 		return "", pgerr.New(pgerr.FeatureNotSupported, "cannot use column reference in DEFAULT expression")
 	}
+	if err := s.qualifyNextval(ctx, raw); err != nil {
+		return "", err
+	}
 	text, err := deparseExpr(raw)
 	if err != nil {
 		return "", err
@@ -143,6 +146,68 @@ func (s *session) checkDefaultExpr(ctx context.Context, ps parse.Stmt, f catalog
 		return "", err
 	}
 	return text, nil
+}
+
+// qualifyNextval resolves the sequence of each nextval('name') in a
+// default expression now, as PostgreSQL's 'name'::regclass does when the
+// default is defined: the argument becomes the sequence's qualified name
+// cast to regclass, so the default takes from that sequence whatever the
+// search_path of the session that inserts (the system catalog shows the
+// name unqualified where the search path finds it). A sequence that does
+// not exist is 42P01 here, as in PostgreSQL.
+func (s *session) qualifyNextval(ctx context.Context, raw *pg.Node) error {
+	var err error
+	walkNodes(raw, func(n *pg.Node) {
+		fc := n.GetFuncCall()
+		if err != nil || fc == nil || len(fc.Args) != 1 || !isNextvalName(fc.Funcname) {
+			return
+		}
+		name, ok := regclassLiteral(fc.Args[0])
+		if !ok {
+			return
+		}
+		t, e := s.sequenceByName(ctx, name)
+		if e != nil {
+			err = e
+			return
+		}
+		q := syscat.QuoteIdent(strings.Join(t.Ident.Namespace, ".")) + "." + syscat.QuoteIdent(t.Ident.Name)
+		fc.Args[0] = &pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{
+			Arg:      pg.MakeAConstStrNode(q, -1),
+			TypeName: &pg.TypeName{Names: []*pg.Node{pg.MakeStrNode("regclass")}, Typemod: -1, Location: -1},
+			Location: -1,
+		}}}
+	})
+	return err
+}
+
+// isNextvalName reports whether a function name is nextval or
+// pg_catalog.nextval.
+func isNextvalName(names []*pg.Node) bool {
+	switch len(names) {
+	case 1:
+		return names[0].GetString_().GetSval() == "nextval"
+	case 2:
+		return names[0].GetString_().GetSval() == "pg_catalog" && names[1].GetString_().GetSval() == "nextval"
+	}
+	return false
+}
+
+// regclassLiteral is the text of a string literal naming a relation:
+// 'name' or 'name'::regclass.
+func regclassLiteral(n *pg.Node) (string, bool) {
+	if tc := n.GetTypeCast(); tc != nil {
+		names := tc.GetTypeName().GetNames()
+		if len(names) == 0 || names[len(names)-1].GetString_().GetSval() != "regclass" || tc.GetTypeName().GetArrayBounds() != nil {
+			return "", false
+		}
+		n = tc.Arg
+	}
+	c := n.GetAConst()
+	if c == nil || c.GetSval() == nil {
+		return "", false
+	}
+	return c.GetSval().GetSval(), true
 }
 
 // containsColumnRef reports a column reference anywhere in n.
@@ -213,7 +278,7 @@ func (s *session) finishTableDefaults(ctx context.Context, ct *createTable, d *t
 	if len(d.exprs) == 0 && len(d.seqs) == 0 {
 		return nil
 	}
-	_, ids, _ := catalog.FreshSchema(ct.spec.Schema)
+	ids := ct.freshIDs
 	props := ct.spec.Properties
 	for id, text := range d.exprs {
 		props[bind.DefaultKey(ids[id])] = text

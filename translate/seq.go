@@ -25,14 +25,39 @@ type seqCached struct {
 	next, left, inc int64
 }
 
-// seqCatalog is the catalog sequence state is committed through: directly,
-// outside any transaction block's staging.
-func (s *session) seqCatalog(what string) (catalog.MutableCatalog, error) {
+// seqKey identifies one sequence (a dropped and recreated one is another).
+func seqKey(t *catalog.Table) string {
+	return pinKey(t.Ident) + "\x02" + t.Metadata.TableUUID
+}
+
+// seqCatalog is the catalog the state of sequence id is committed
+// through: directly, outside any transaction block's staging, except for a
+// sequence the open block created. No other session sees that one yet and
+// ROLLBACK takes it away, so its state is staged with it and published by
+// COMMIT (a serial column's table created and filled in one block).
+func (s *session) seqCatalog(what string, id catalog.Identifier) (catalog.MutableCatalog, error) {
 	mc, err := s.mutableCatalog(what)
 	if err != nil {
 		return nil, err
 	}
+	if s.createdInBlock(id) {
+		return mc, nil
+	}
 	return underWriteCatalog(mc), nil
+}
+
+// createdInBlock reports whether the open transaction block created table
+// id (and has not dropped it).
+func (s *session) createdInBlock(id catalog.Identifier) bool {
+	if s.tx == nil {
+		return false
+	}
+	tt := s.tx.tables[pinKey(id)]
+	if tt == nil || !tt.created {
+		return false
+	}
+	v, ok := s.blockTable(id)
+	return ok && v != nil
 }
 
 // nextval hands out the next value of sequence t; want is how many more
@@ -69,7 +94,7 @@ func (s *session) nextval(ctx context.Context, t *catalog.Table, want int64) (in
 
 // allocate takes max(CACHE, want) values of t by a commit.
 func (s *session) allocate(ctx context.Context, t *catalog.Table, want int64) (first, count, inc int64, err error) {
-	mc, err := s.seqCatalog("nextval()")
+	mc, err := s.seqCatalog("nextval()", t.Ident)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -140,7 +165,7 @@ func (q *seqSession) forget(t *catalog.Table) {
 
 // setval sets t's state to (v, called): setval(seq, v [, is_called]).
 func (s *session) setval(ctx context.Context, t *catalog.Table, v int64, called bool) error {
-	mc, err := s.seqCatalog("setval()")
+	mc, err := s.seqCatalog("setval()", t.Ident)
 	if err != nil {
 		return err
 	}
@@ -170,9 +195,4 @@ func (s *session) setval(ctx context.Context, t *catalog.Table, v int64, called 
 		s.seq.mu.Unlock()
 	}
 	return nil
-}
-
-// seqKey identifies one sequence (a dropped and recreated one is another).
-func seqKey(t *catalog.Table) string {
-	return pinKey(t.Ident) + "\x02" + t.Metadata.TableUUID
 }

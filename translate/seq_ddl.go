@@ -105,8 +105,7 @@ func (s *session) resolveSequence(ctx context.Context, tn parse.TableName, missi
 // prepareAlterSequence prepares ALTER SEQUENCE [IF EXISTS] name options.
 func (s *session) prepareAlterSequence(as *pg.AlterSeqStmt) (Statement, error) {
 	return &ddlStatement{sess: s, tag: "ALTER SEQUENCE", run: func(ctx context.Context) ([]Notice, error) {
-		mc, err := s.seqCatalog("ALTER SEQUENCE")
-		if err != nil {
+		if _, err := s.mutableCatalog("ALTER SEQUENCE"); err != nil {
 			return nil, err
 		}
 		tn := parse.TableNameOf(as.Sequence)
@@ -117,6 +116,10 @@ func (s *session) prepareAlterSequence(as *pg.AlterSeqStmt) (Statement, error) {
 		if t == nil {
 			return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 				Message: "relation \"" + tn.Name + "\" does not exist, skipping"}}, nil
+		}
+		mc, err := s.seqCatalog("ALTER SEQUENCE", t.Ident)
+		if err != nil {
+			return nil, err
 		}
 		sp, err := sequence.SpecOf(as.Options)
 		if err != nil {
@@ -204,7 +207,7 @@ func (s *session) prepareDropSequence(ds *pg.DropStmt) (Statement, error) {
 				return nil, err
 			}
 			notices = append(notices, n...)
-			if err := mc.DropTable(ctx, t.Ident, true); err != nil {
+			if err := s.dropSequenceTable(ctx, mc, t.Ident); err != nil {
 				return nil, catalogError(err, kindTable, tn.Written)
 			}
 			s.seq.forget(t)
@@ -265,12 +268,19 @@ func (s *session) dropOwnedSequences(ctx context.Context, mc catalog.MutableCata
 			pinKey(catalog.Identifier{Namespace: seq.Ident.Namespace}) != pinKey(catalog.Identifier{Namespace: t.Ident.Namespace}) {
 			continue
 		}
-		if err := mc.DropTable(ctx, seq.Ident, true); err != nil && !errors.Is(err, catalog.ErrNotFound) {
+		if err := s.dropSequenceTable(ctx, mc, seq.Ident); err != nil && !errors.Is(err, catalog.ErrNotFound) {
 			return catalogError(err, kindTable, seq.Ident.Name)
 		}
 		s.seq.forget(seq)
 	}
 	return nil
+}
+
+// dropSequenceTable drops the table of sequence id: with its files outside
+// a transaction block; inside one the drop is staged, as DROP TABLE's is
+// (a sequence's table holds no data files to purge).
+func (s *session) dropSequenceTable(ctx context.Context, mc catalog.MutableCatalog, id catalog.Identifier) error {
+	return mc.DropTable(ctx, id, s.tx == nil)
 }
 
 // ownedSequence reports whether id is a sequence a column owns (DROP
@@ -287,8 +297,7 @@ func ownedSequence(ctx context.Context, mc catalog.MutableCatalog, id catalog.Id
 // restartOwnedSequences restarts the sequences table t's columns own
 // (TRUNCATE ... RESTART IDENTITY).
 func (s *session) restartOwnedSequences(ctx context.Context, t *catalog.Table) error {
-	mc, err := s.seqCatalog("TRUNCATE")
-	if err != nil {
+	if _, err := s.mutableCatalog("TRUNCATE"); err != nil {
 		return err
 	}
 	for _, f := range t.Metadata.CurrentSchema().Fields {
@@ -302,6 +311,10 @@ func (s *session) restartOwnedSequences(ctx context.Context, t *catalog.Table) e
 		}
 		if o, _, err := sequence.Read(seq); err != nil || o.OwnerTable != t.Ident.Name || o.OwnerField != f.ID {
 			continue
+		}
+		mc, err := s.seqCatalog("TRUNCATE", seq.Ident)
+		if err != nil {
+			return err
 		}
 		if err := s.alterSequence(ctx, mc, seq, sequence.Spec{Restart: true}); err != nil {
 			return err

@@ -9,10 +9,10 @@ import "context"
 // fails, the data changes of the others are undone too (pgx batches and
 // scripts rely on it). wire calls BeginImplicit before such statements and
 // EndImplicit when the string or batch ends. The first data change, or
-// the first schema change a block stages (CREATE TABLE, ALTER TABLE,
-// COMMENT ON, DROP TABLE: ddlStatement.staged), then opens an implicit
-// block (txBlock.implicit) that stages writes as an
-// explicit one does (tx_writes.go); EndImplicit commits it, or rolls it back
+// the first schema change a block stages (every ddlStatement but those
+// marked atOnce: CREATE / DROP SCHEMA, CREATE INDEX, DROP TABLE ...
+// PURGE), then opens an implicit block (txBlock.implicit) that stages
+// writes as an explicit one does (tx_writes.go); EndImplicit commits it, or rolls it back
 // when a statement failed. An implicit block looks idle to the client
 // (ReadyForQuery 'I'); BEGIN turns it into an explicit one, COMMIT and
 // ROLLBACK end it with PostgreSQL's warning, and savepoints need an explicit

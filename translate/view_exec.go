@@ -55,6 +55,7 @@ type viewStatement struct {
 func (v *viewStatement) ParamTypes() []uint32      { return nil }
 func (v *viewStatement) Columns() []pgtypes.Column { return nil }
 func (v *viewStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	v.sess.openImplicitBlock() // staged as a table's schema changes are (ddlStatement)
 	notices, wrote, err := v.run(ctx)
 	if err != nil {
 		return nil, err

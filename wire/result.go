@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -105,11 +106,32 @@ func (c *conn) finish(rows translate.Rows, sent int64) {
 	c.discardIfAsked(rows)
 }
 
-// sendNotice buffers a NoticeResponse.
+// sendNotice buffers a NoticeResponse, unless its severity is below the
+// session's client_min_messages (INFO always goes, as in PostgreSQL).
 func (c *conn) sendNotice(n translate.Notice) {
+	if n.Severity != "INFO" && noticeRank(n.Severity) < noticeRank(strings.ToUpper(c.session.Setting("client_min_messages"))) {
+		return
+	}
 	c.be.Send(&pgproto3.NoticeResponse{
 		Severity: n.Severity, SeverityUnlocalized: n.Severity, Code: n.Code, Message: n.Message, Detail: n.Detail,
 	})
+}
+
+// noticeRank orders message severities as client_min_messages compares
+// them: LOG ranks below NOTICE for the client. An unknown one (an unset
+// setting) ranks as NOTICE, the default.
+func noticeRank(severity string) int {
+	switch severity {
+	case "DEBUG5", "DEBUG4", "DEBUG3", "DEBUG2", "DEBUG1", "DEBUG":
+		return 1
+	case "LOG":
+		return 2
+	case "WARNING":
+		return 4
+	case "ERROR":
+		return 5
+	}
+	return 3
 }
 
 // rowDescription describes cols with their result formats.

@@ -145,6 +145,12 @@ func (c *compiler) kernel(fn string, ts []arrow.DataType, res arrow.DataType) (k
 		}
 		return lengthKernel(ts[0]), nil
 	case "substr", "substring":
+		if fn == "substring" && n == 2 && allKinds(ts, kText) {
+			// substring(text FROM pattern) (regex_funcs.go).
+			if k, ok, err := kernelRegex(c, fn, ts, res); ok {
+				return k, err
+			}
+		}
 		if (n != 2 && n != 3) || !allKinds(ts[:1], kText) || !allKinds(ts[1:], kInt4) {
 			return nil, wrongArgs(fn, ts)
 		}

@@ -216,6 +216,12 @@ func Resolve(fn string, args []arrow.DataType) (Resolved, error) {
 			r := Resolved{Args: []arrow.DataType{Text, Int4, Int4}[:n], Result: Text}
 			return r, nil
 		}
+		if fn == "substring" {
+			// substring(text FROM pattern) (regex_funcs.go).
+			if r, ok, err := resolveRegex(fn, args); ok {
+				return r, err
+			}
+		}
 	case "strpos":
 		if n == 2 && allKinds(args, kText) {
 			return all(Text, Int4)

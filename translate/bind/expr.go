@@ -255,6 +255,16 @@ func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
 	for i, a := range args {
 		types[i] = a.arrowType()
 	}
+	if fn == "substring" && len(args) == 2 && args[1].Unknown() {
+		// substring(text FROM pattern): among substring's forms PostgreSQL
+		// prefers the string category for an untyped argument, so an
+		// untyped literal is the pattern of the regular expression form,
+		// not a position.
+		types[1] = expr.Text
+		if args[0].Unknown() {
+			types[0] = expr.Text
+		}
+	}
 	r, err := expr.Resolve(fn, types)
 	if err != nil {
 		// PostgreSQL prefers text for untyped literals the first pass could
