@@ -35,16 +35,39 @@ func (s *session) addConstraint(e *ddl.SchemaEdit, cmd *pg.AlterTableCmd) ([]Not
 			names = append(names, k.GetString_().GetSval())
 		}
 		return nil, ddl.SetIdentifierFields(e, names)
-	case pg.ConstrType_CONSTR_UNIQUE, pg.ConstrType_CONSTR_FOREIGN, pg.ConstrType_CONSTR_CHECK, pg.ConstrType_CONSTR_EXCLUSION:
-		kind := map[pg.ConstrType]string{pg.ConstrType_CONSTR_UNIQUE: "UNIQUE", pg.ConstrType_CONSTR_FOREIGN: "FOREIGN KEY",
-			pg.ConstrType_CONSTR_CHECK: "CHECK", pg.ConstrType_CONSTR_EXCLUSION: "EXCLUDE"}[c.Contype]
-		what := kind + " constraint"
-		if c.Conname != "" {
-			what += " \"" + c.Conname + "\""
-		}
-		return []Notice{notKept(what, "icegate keeps only primary keys, as Iceberg identifier fields.")}, nil
+	}
+	if n, ok := constraintNotKept(c); ok {
+		return []Notice{n}, nil
 	}
 	return nil, pgerr.NotYet("ADD CONSTRAINT of type " + strings.ToLower(strings.TrimPrefix(c.Contype.String(), "CONSTR_")))
+}
+
+// constraintNotKept is the WARNING for a UNIQUE, FOREIGN KEY, CHECK or
+// EXCLUDE constraint, of a table or a column (in CREATE TABLE, ADD COLUMN
+// and ADD CONSTRAINT alike); false for the other kinds of constraint.
+func constraintNotKept(c *pg.Constraint) (Notice, bool) {
+	kind, ok := map[pg.ConstrType]string{pg.ConstrType_CONSTR_UNIQUE: "UNIQUE", pg.ConstrType_CONSTR_FOREIGN: "FOREIGN KEY",
+		pg.ConstrType_CONSTR_CHECK: "CHECK", pg.ConstrType_CONSTR_EXCLUSION: "EXCLUDE"}[c.GetContype()]
+	if !ok {
+		return Notice{}, false
+	}
+	what := kind + " constraint"
+	if c.Conname != "" {
+		what += " \"" + c.Conname + "\""
+	}
+	return notKept(what, "icegate keeps only primary keys, as Iceberg identifier fields."), true
+}
+
+// constraintAttribute is true for the DEFERRABLE / INITIALLY ... clauses
+// that follow a column's constraint: they go with a constraint icegate
+// does not keep.
+func constraintAttribute(c *pg.Constraint) bool {
+	switch c.GetContype() {
+	case pg.ConstrType_CONSTR_ATTR_DEFERRABLE, pg.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE,
+		pg.ConstrType_CONSTR_ATTR_DEFERRED, pg.ConstrType_CONSTR_ATTR_IMMEDIATE:
+		return true
+	}
+	return false
 }
 
 // notKept is the WARNING for a definition icegate accepts and drops.

@@ -138,8 +138,7 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 	case pg.AlterTableType_AT_ColumnDefault:
 		return s.alterColumnDefault(ctx, ps, m, e, props, cmd) // defaults_table.go
 	case pg.AlterTableType_AT_SetNotNull:
-		return nil, pgerr.Unsupported("ALTER COLUMN ... SET NOT NULL").
-			WithHint("Iceberg cannot make an optional column required: existing data files may hold nulls.")
+		return nil, e.SetNotNull(cmd.Name)
 	case pg.AlterTableType_AT_AddConstraint:
 		return s.addConstraint(e, cmd) // alter_constraint.go
 	case pg.AlterTableType_AT_ChangeOwner:
@@ -195,6 +194,7 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 		return nil, err
 	}
 	f.Name = cd.Colname
+	var notices []Notice // the constraints not kept
 	for _, c := range cd.Constraints {
 		con := c.GetConstraint()
 		switch con.GetContype() {
@@ -221,15 +221,25 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 				f.InitialDefault = v
 			}
 		default:
-			return nil, pgerr.NotYetPlural("column constraints other than NULL and DEFAULT in ADD COLUMN")
+			if n, ok := constraintNotKept(con); ok {
+				notices = append(notices, n)
+				continue
+			}
+			if constraintAttribute(con) {
+				continue
+			}
+			return nil, pgerr.NotYetPlural("column constraints other than NULL, DEFAULT, UNIQUE, REFERENCES and CHECK in ADD COLUMN")
 		}
 	}
 	if ps.Extras != nil {
 		f.Doc = ps.Extras.Comments[cd.Colname]
 	}
 	added, err := e.Add(cd.Colname, f, cmd.MissingOk)
-	if err != nil || added {
+	if err != nil {
 		return nil, err
+	}
+	if added {
+		return notices, nil
 	}
 	return []Notice{{Severity: "NOTICE", Code: pgerr.DuplicateColumn, Message: "column \"" + cd.Colname + "\" already exists, skipping"}}, nil
 }

@@ -262,6 +262,21 @@ func (e *SchemaEdit) DropNotNull(name string) error {
 	return nil
 }
 
+// SetNotNull keeps a required column required (what ORMs restate when
+// they sync a model). An optional column stays optional: Iceberg cannot
+// make it required, as existing data files may hold nulls.
+func (e *SchemaEdit) SetNotNull(name string) error {
+	fs, i := e.lookup(name)
+	if fs == nil {
+		return UndefinedColumn(name)
+	}
+	if (*fs)[i].Required {
+		return nil
+	}
+	return pgerr.Unsupported("ALTER COLUMN ... SET NOT NULL").
+		WithHint("Iceberg cannot make an optional column required: existing data files may hold nulls.")
+}
+
 // setDoc sets a column's comment ("" removes it).
 func (e *SchemaEdit) SetDoc(name, doc string) error {
 	fs, i := e.lookup(name)
