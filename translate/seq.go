@@ -160,13 +160,46 @@ func seqKey(t *catalog.Table) string {
 }
 
 // seqCatalog is the catalog sequence state is committed through: directly,
-// outside any transaction block's staging.
+// outside any transaction block's staging, except for a sequence the block
+// itself created (a serial column of a table created in the block), which
+// exists only in the block until COMMIT: its state is staged with it and
+// goes with it on ROLLBACK.
 func (s *session) seqCatalog(what string) (catalog.MutableCatalog, error) {
 	mc, err := s.mutableCatalog(what)
 	if err != nil {
 		return nil, err
 	}
-	return underWriteCatalog(mc), nil
+	return &seqStateCatalog{MutableCatalog: underWriteCatalog(mc), block: mc, s: s}, nil
+}
+
+// seqStateCatalog loads and commits sequences past the block's staging,
+// except those the block created.
+type seqStateCatalog struct {
+	catalog.MutableCatalog
+	block catalog.MutableCatalog // the session's write catalog, which stages
+	s     *session
+}
+
+func (c *seqStateCatalog) createdInBlock(id catalog.Identifier) bool {
+	if c.s.tx == nil {
+		return false
+	}
+	tt := c.s.tx.tables[pinKey(id)]
+	return tt != nil && tt.created
+}
+
+func (c *seqStateCatalog) LoadTable(ctx context.Context, id catalog.Identifier) (*catalog.Table, error) {
+	if c.createdInBlock(id) {
+		return c.block.LoadTable(ctx, id)
+	}
+	return c.MutableCatalog.LoadTable(ctx, id)
+}
+
+func (c *seqStateCatalog) CommitTable(ctx context.Context, id catalog.Identifier, reqs []catalog.Requirement, updates []catalog.Update) (*catalog.Table, error) {
+	if c.createdInBlock(id) {
+		return c.block.CommitTable(ctx, id, reqs, updates)
+	}
+	return c.MutableCatalog.CommitTable(ctx, id, reqs, updates)
 }
 
 // nextval hands out the next value of sequence t; want is how many more
