@@ -139,6 +139,8 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 		return s.prepareExecute(ctx, x.ExecuteStmt)
 	case *pg.Node_LockStmt:
 		return s.prepareLock(ctx, ps, x.LockStmt)
+	case *pg.Node_CreateExtensionStmt:
+		return s.prepareCreateExtension(x.CreateExtensionStmt) // extension.go
 	}
 	return nil, unsupportedStatement(ps.Node)
 }
