@@ -426,7 +426,7 @@ func (s *session) prepareDropSequence(ds *pg.DropStmt) (Statement, error) {
 				return nil, err
 			}
 			notices = append(notices, n...)
-			if err := mc.DropTable(ctx, t.Ident, true); err != nil {
+			if err := mc.DropTable(ctx, t.Ident, s.purgeSequences()); err != nil {
 				return nil, catalogError(err, kindTable, tn.Written)
 			}
 			s.seq.forget(t)
@@ -434,6 +434,13 @@ func (s *session) prepareDropSequence(ds *pg.DropStmt) (Statement, error) {
 		return notices, nil
 	}}, nil
 }
+
+// purgeSequences tells whether a dropped sequence's files go at once:
+// outside a transaction block. Inside one the drop is staged like a
+// table's (a sequence holds no data files, only metadata), so that DROP
+// TABLE of a table with a serial column, or DROP SEQUENCE, can run in a
+// block and be rolled back.
+func (s *session) purgeSequences() bool { return s.tx == nil }
 
 // dropSequenceDependents handles the column default of the table owning
 // sequence t: 2BP01 without CASCADE, else the default goes.
@@ -493,7 +500,7 @@ func (s *session) dropOwnedSequences(ctx context.Context, mc catalog.MutableCata
 			pinKey(catalog.Identifier{Namespace: seq.Ident.Namespace}) != pinKey(catalog.Identifier{Namespace: t.Ident.Namespace}) {
 			continue
 		}
-		if err := mc.DropTable(ctx, seq.Ident, true); err != nil && !errors.Is(err, catalog.ErrNotFound) {
+		if err := mc.DropTable(ctx, seq.Ident, s.purgeSequences()); err != nil && !errors.Is(err, catalog.ErrNotFound) {
 			return catalogError(err, kindTable, seq.Ident.Name)
 		}
 		s.seq.forget(seq)
