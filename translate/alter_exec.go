@@ -141,6 +141,8 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 		return nil, e.SetNotNull(cmd.Name)
 	case pg.AlterTableType_AT_AddConstraint:
 		return s.addConstraint(e, cmd) // alter_constraint.go
+	case pg.AlterTableType_AT_DropConstraint:
+		return dropConstraint(e, cmd) // alter_constraint.go
 	case pg.AlterTableType_AT_ChangeOwner:
 		return nil, s.setOwner(props, cmd) // alter_owner.go
 	case pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions:

@@ -38,3 +38,14 @@ func SetIdentifierFields(e *SchemaEdit, names []string) error {
 	}
 	return nil
 }
+
+// ClearIdentifierFields removes the table's identifier fields (DROP
+// CONSTRAINT of its primary key); false when it has none.
+func ClearIdentifierFields(e *SchemaEdit) bool {
+	if len(e.schema.IdentifierFieldIDs) == 0 {
+		return false
+	}
+	e.schema.IdentifierFieldIDs = nil
+	e.Changed = true
+	return true
+}
