@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 )
@@ -138,7 +139,7 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 	case pg.AlterTableType_AT_ColumnDefault:
 		return s.alterColumnDefault(ctx, ps, m, e, props, cmd) // defaults_table.go
 	case pg.AlterTableType_AT_SetNotNull:
-		return nil, e.SetNotNull(cmd.Name)
+		return nil, s.setNotNull(ctx, e, cmd.Name)
 	case pg.AlterTableType_AT_AddConstraint:
 		return s.addConstraint(e, cmd) // alter_constraint.go
 	case pg.AlterTableType_AT_DropConstraint:
@@ -250,6 +251,30 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 		return notices, nil
 	}
 	return []Notice{{Severity: "NOTICE", Code: pgerr.DuplicateColumn, Message: "column \"" + cd.Colname + "\" already exists, skipping"}}, nil
+}
+
+// setNotNull applies ALTER COLUMN c SET NOT NULL: a required column stays
+// so; an optional one becomes required when no row of the table is NULL
+// in it (a row written before the column existed is), else 23502, as in
+// PostgreSQL.
+func (s *session) setNotNull(ctx context.Context, e *ddl.SchemaEdit, name string) error {
+	optional, err := e.Optional(name)
+	if err != nil || !optional {
+		return err
+	}
+	qualified := ""
+	for _, n := range e.Ident.Namespace {
+		qualified += syscat.QuoteIdent(n) + "."
+	}
+	qualified += syscat.QuoteIdent(e.Ident.Name)
+	null, err := s.evalBool(ctx, "SELECT EXISTS (SELECT 1 FROM "+qualified+" WHERE "+syscat.QuoteIdent(name)+" IS NULL)")
+	if err != nil {
+		return err
+	}
+	if null {
+		return pgerr.New(pgerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", name, e.Table)
+	}
+	return e.RequireChecked(name)
 }
 
 // requireNewColumn makes the new column f NOT NULL. PostgreSQL gives the
