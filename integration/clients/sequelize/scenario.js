@@ -245,6 +245,32 @@ async function main() {
     assert.equal(await Post.count(), 2);
   });
 
+  await step('upsert and a paranoid model', async () => {
+    const [dee] = await User.upsert({ id: (await User.findOne({ where: { name: 'dee' } })).id, name: 'dee', age: 20 });
+    assert.equal(dee.age, 20);
+    assert.equal(await User.count(), 3);
+    const Note = sequelize.define('Note', { text: DataTypes.STRING(50) }, { tableName: 'seq_notes', paranoid: true });
+    await Note.sync({ force: true });
+    const n = await Note.create({ text: 'x' });
+    await n.destroy();
+    assert.deepEqual([await Note.count(), await Note.count({ paranoid: false })], [0, 1]);
+    await n.restore();
+    assert.equal(await Note.count(), 1);
+    await Note.drop();
+  });
+
+  await step('queryInterface: addIndex, removeIndex, addColumn, renameColumn, changeColumn, removeColumn', async () => {
+    const qi = sequelize.getQueryInterface();
+    await qi.addIndex('seq_users', ['age'], { name: 'seq_users_age' });
+    await qi.removeIndex('seq_users', 'seq_users_age');
+    await qi.addColumn('seq_users', 'nick', { type: DataTypes.STRING(10), allowNull: true });
+    await qi.renameColumn('seq_users', 'nick', 'nickname');
+    await qi.changeColumn('seq_users', 'nickname', { type: DataTypes.STRING(30), allowNull: true });
+    assert.equal((await qi.describeTable('seq_users')).nickname.type, 'CHARACTER VARYING(30)');
+    await qi.removeColumn('seq_users', 'nickname');
+    assert.equal((await qi.describeTable('seq_users')).nickname, undefined);
+  });
+
   await step('raw query with replacements and bind parameters', async () => {
     const rows = await sequelize.query('SELECT name FROM seq_users WHERE age > :age ORDER BY name',
       { replacements: { age: 26 }, type: QueryTypes.SELECT });
@@ -306,6 +332,22 @@ async function main() {
 
   await step('a validation error stops the insert before it is sent', async () => {
     await assert.rejects(User.create({ name: null }), (err) => err.name === 'SequelizeValidationError');
+  });
+
+  await step('sync({alter: true}) after the model changed: a longer STRING, a NOT NULL attribute, a new one', async () => {
+    await User.update({ born: '2000-01-01' }, { where: { born: null } });
+    const Changed = sequelize.define('User', {
+      ...User.getAttributes(),
+      name: { type: DataTypes.STRING(60), allowNull: false },
+      born: { type: DataTypes.DATEONLY, allowNull: false },
+      motto: { type: DataTypes.STRING(80) },
+    }, { tableName: 'seq_users', indexes: [{ fields: ['name'] }] });
+    await Changed.sync({ alter: true });
+    const desc = await sequelize.getQueryInterface().describeTable('seq_users');
+    assert.deepEqual([desc.name.type, desc.born.allowNull, desc.motto.type], ['CHARACTER VARYING(60)', false, 'CHARACTER VARYING(80)']);
+    await assert.rejects(sequelize.query(`INSERT INTO seq_users (name, active, "createdAt", "updatedAt") VALUES ('nob', true, now(), now())`),
+      (err) => (err.original || err).code === '23502');
+    await Changed.sync({ alter: true });
   });
 
   await step('drop all models', async () => {
