@@ -7,6 +7,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 )
@@ -35,16 +36,87 @@ func (s *session) addConstraint(e *ddl.SchemaEdit, cmd *pg.AlterTableCmd) ([]Not
 			names = append(names, k.GetString_().GetSval())
 		}
 		return nil, ddl.SetIdentifierFields(e, names)
-	case pg.ConstrType_CONSTR_UNIQUE, pg.ConstrType_CONSTR_FOREIGN, pg.ConstrType_CONSTR_CHECK, pg.ConstrType_CONSTR_EXCLUSION:
-		kind := map[pg.ConstrType]string{pg.ConstrType_CONSTR_UNIQUE: "UNIQUE", pg.ConstrType_CONSTR_FOREIGN: "FOREIGN KEY",
-			pg.ConstrType_CONSTR_CHECK: "CHECK", pg.ConstrType_CONSTR_EXCLUSION: "EXCLUDE"}[c.Contype]
-		what := kind + " constraint"
-		if c.Conname != "" {
-			what += " \"" + c.Conname + "\""
-		}
-		return []Notice{notKept(what, "icegate keeps only primary keys, as Iceberg identifier fields.")}, nil
+	}
+	if n, ok := constraintNotKept(c); ok {
+		return []Notice{n}, nil
 	}
 	return nil, pgerr.NotYet("ADD CONSTRAINT of type " + strings.ToLower(strings.TrimPrefix(c.Contype.String(), "CONSTR_")))
+}
+
+// dropConstraint applies ALTER TABLE ... DROP CONSTRAINT [IF EXISTS] name.
+// The primary key (<table>_pkey, as the system catalog names it) is the
+// table's identifier fields: they go. Any other name is a constraint
+// icegate did not keep: with IF EXISTS it does not exist (PostgreSQL's
+// NOTICE), without it a WARNING says there is nothing to drop, so that a
+// migration dropping the foreign key it added runs.
+func dropConstraint(e *ddl.SchemaEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
+	if cmd.Name == e.Table+"_pkey" && ddl.ClearIdentifierFields(e) {
+		return nil, nil
+	}
+	if cmd.MissingOk {
+		return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
+			Message: "constraint \"" + cmd.Name + "\" of relation \"" + e.Table + "\" does not exist, skipping"}}, nil
+	}
+	return []Notice{notKept("constraint \""+cmd.Name+"\" of relation \""+e.Table+"\"",
+		"icegate keeps only primary keys, as Iceberg identifier fields: there is nothing to drop.")}, nil
+}
+
+// prepareDropIndex prepares DROP INDEX [IF EXISTS] name [, ...]. The only
+// indexes icegate lists are those of primary keys, which cannot be dropped
+// alone (2BP01, as in PostgreSQL: drop the constraint). Any other name is
+// an index icegate did not keep: with IF EXISTS it does not exist, without
+// it a WARNING says there is nothing to drop.
+func (s *session) prepareDropIndex(ds *pg.DropStmt) (Statement, error) {
+	return &ddlStatement{sess: s, tag: "DROP INDEX", run: func(ctx context.Context) ([]Notice, error) {
+		var notices []Notice
+		for _, obj := range ds.Objects {
+			tn := tableNameOfList(obj)
+			if table, ok := strings.CutSuffix(tn.Name, "_pkey"); ok {
+				owner := tn
+				owner.Name = table
+				if t, err := s.ResolveTable(ctx, owner); err == nil && len(t.Metadata.CurrentSchema().IdentifierFieldIDs) > 0 {
+					return nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it",
+						syscat.QuoteIdent(tn.Name), syscat.QuoteIdent(tn.Name), syscat.QuoteIdent(table)).
+						WithHint("You can drop constraint %s on table %s instead.", syscat.QuoteIdent(tn.Name), syscat.QuoteIdent(table))
+				}
+			}
+			if ds.MissingOk {
+				notices = append(notices, Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
+					Message: "index \"" + tn.Name + "\" does not exist, skipping"})
+				continue
+			}
+			notices = append(notices, notKept("index \""+tn.Name+"\"", "Iceberg tables have no indexes: there is nothing to drop."))
+		}
+		return notices, nil
+	}}, nil
+}
+
+// constraintNotKept is the WARNING for a UNIQUE, FOREIGN KEY, CHECK or
+// EXCLUDE constraint, of a table or a column (in CREATE TABLE, ADD COLUMN
+// and ADD CONSTRAINT alike); false for the other kinds of constraint.
+func constraintNotKept(c *pg.Constraint) (Notice, bool) {
+	kind, ok := map[pg.ConstrType]string{pg.ConstrType_CONSTR_UNIQUE: "UNIQUE", pg.ConstrType_CONSTR_FOREIGN: "FOREIGN KEY",
+		pg.ConstrType_CONSTR_CHECK: "CHECK", pg.ConstrType_CONSTR_EXCLUSION: "EXCLUDE"}[c.GetContype()]
+	if !ok {
+		return Notice{}, false
+	}
+	what := kind + " constraint"
+	if c.Conname != "" {
+		what += " \"" + c.Conname + "\""
+	}
+	return notKept(what, "icegate keeps only primary keys, as Iceberg identifier fields."), true
+}
+
+// constraintAttribute is true for the DEFERRABLE / INITIALLY ... clauses
+// that follow a column's constraint: they go with a constraint icegate
+// does not keep.
+func constraintAttribute(c *pg.Constraint) bool {
+	switch c.GetContype() {
+	case pg.ConstrType_CONSTR_ATTR_DEFERRABLE, pg.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE,
+		pg.ConstrType_CONSTR_ATTR_DEFERRED, pg.ConstrType_CONSTR_ATTR_IMMEDIATE:
+		return true
+	}
+	return false
 }
 
 // notKept is the WARNING for a definition icegate accepts and drops.

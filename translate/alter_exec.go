@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 )
@@ -155,10 +156,11 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 	case pg.AlterTableType_AT_ColumnDefault:
 		return s.alterColumnDefault(ctx, ps, m, e, props, cmd) // defaults_table.go
 	case pg.AlterTableType_AT_SetNotNull:
-		return nil, pgerr.Unsupported("ALTER COLUMN ... SET NOT NULL").
-			WithHint("Iceberg cannot make an optional column required: existing data files may hold nulls.")
+		return nil, s.setNotNull(ctx, e, cmd.Name)
 	case pg.AlterTableType_AT_AddConstraint:
 		return s.addConstraint(e, cmd) // alter_constraint.go
+	case pg.AlterTableType_AT_DropConstraint:
+		return dropConstraint(e, cmd) // alter_constraint.go
 	case pg.AlterTableType_AT_ChangeOwner:
 		return nil, s.setOwner(props, cmd) // alter_owner.go
 	case pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions:
@@ -212,18 +214,20 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 		return nil, err
 	}
 	f.Name = cd.Colname
+	var notices []Notice // the constraints not kept
+	notNull, exprDefault := false, false
 	for _, c := range cd.Constraints {
 		con := c.GetConstraint()
 		switch con.GetContype() {
 		case pg.ConstrType_CONSTR_NULL:
 		case pg.ConstrType_CONSTR_NOTNULL:
-			return nil, pgerr.Unsupported("ADD COLUMN ... NOT NULL").
-				WithHint("Existing rows have no value for a new column: add it without NOT NULL.")
+			notNull = true
 		case pg.ConstrType_CONSTR_DEFAULT:
 			if !constantDefault(con.RawExpr) { // defaults_table.go
 				if err := s.addColumnDefaultExpr(ctx, ps, f, con.RawExpr, props); err != nil {
 					return nil, err
 				}
+				exprDefault = true
 				continue
 			}
 			v, err := s.columnDefault(ctx, ps, f, con.RawExpr)
@@ -238,17 +242,87 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 				f.InitialDefault = v
 			}
 		default:
-			return nil, pgerr.NotYetPlural("column constraints other than NULL and DEFAULT in ADD COLUMN")
+			if n, ok := constraintNotKept(con); ok {
+				notices = append(notices, n)
+				continue
+			}
+			if constraintAttribute(con) {
+				continue
+			}
+			return nil, pgerr.NotYetPlural("column constraints other than NULL, DEFAULT, UNIQUE, REFERENCES and CHECK in ADD COLUMN")
+		}
+	}
+	if notNull {
+		if err := requireNewColumn(m, &f, e.Table, exprDefault); err != nil {
+			return nil, err
 		}
 	}
 	if ps.Extras != nil {
 		f.Doc = ps.Extras.Comments[cd.Colname]
 	}
 	added, err := e.Add(cd.Colname, f, cmd.MissingOk)
-	if err != nil || added {
+	if err != nil {
 		return nil, err
 	}
+	if added {
+		return notices, nil
+	}
 	return []Notice{{Severity: "NOTICE", Code: pgerr.DuplicateColumn, Message: "column \"" + cd.Colname + "\" already exists, skipping"}}, nil
+}
+
+// setNotNull applies ALTER COLUMN c SET NOT NULL: a required column stays
+// so; an optional one becomes required when no row of the table is NULL
+// in it (a row written before the column existed is), else 23502, as in
+// PostgreSQL.
+func (s *session) setNotNull(ctx context.Context, e *ddl.SchemaEdit, name string) error {
+	optional, err := e.Optional(name)
+	if err != nil || !optional {
+		return err
+	}
+	qualified := ""
+	for _, n := range e.Ident.Namespace {
+		qualified += syscat.QuoteIdent(n) + "."
+	}
+	qualified += syscat.QuoteIdent(e.Ident.Name)
+	null, err := s.evalBool(ctx, "SELECT EXISTS (SELECT 1 FROM "+qualified+" WHERE "+syscat.QuoteIdent(name)+" IS NULL)")
+	if err != nil {
+		return err
+	}
+	if null {
+		return pgerr.New(pgerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", name, e.Table)
+	}
+	return e.RequireChecked(name)
+}
+
+// requireNewColumn makes the new column f NOT NULL. PostgreSQL gives the
+// rows already there the default, or refuses without one when there are
+// rows (23502). A table without data files has no rows: the column is
+// required. Otherwise the rows must read a constant default, Iceberg's
+// initial-default, which exists from format version 3.
+func requireNewColumn(m *catalog.TableMetadata, f *catalog.NestedField, table string, exprDefault bool) error {
+	f.Required = true
+	if tableHasNoFiles(m) {
+		return nil
+	}
+	if f.WriteDefault == nil && !exprDefault {
+		return pgerr.New(pgerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", f.Name, table)
+	}
+	if f.InitialDefault != nil {
+		return nil
+	}
+	if exprDefault {
+		return pgerr.Unsupported("ADD COLUMN ... NOT NULL DEFAULT with an expression on a table with rows").
+			WithHint("The rows already there can only read a constant default: add the column with a constant, or without NOT NULL.")
+	}
+	return pgerr.Unsupported("ADD COLUMN ... NOT NULL on a table of format version %d with rows", m.FormatVersion).
+		WithHint("The rows already there read a new column's default from format version 3 on: ALTER TABLE %s SET (\"format-version\" = '3'), or add the column without NOT NULL.", table)
+}
+
+// tableHasNoFiles reports a table whose current snapshot lists no data
+// files (or that has none): it has no rows.
+func tableHasNoFiles(m *catalog.TableMetadata) bool {
+	snap := m.CurrentSnapshot()
+	return snap == nil || snap.Summary["total-data-files"] == "0"
 }
 
 // prepareRenameColumn prepares ALTER TABLE t RENAME COLUMN a TO b.

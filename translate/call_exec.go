@@ -412,6 +412,41 @@ func (s *session) evalCallArg(ctx context.Context, expr string, t procedure.ArgT
 	return nil, pgerr.New(pgerr.InternalError, "argument %s evaluated to an unexpected %s", expr, col.DataType())
 }
 
+// evalBool runs a SELECT of one boolean in the session (statements that
+// check rows, such as SET NOT NULL) and returns its value.
+func (s *session) evalBool(ctx context.Context, sql string) (bool, error) {
+	stmts, err := parse.ParseContext(ctx, sql, bind.ParseConfig)
+	if err != nil || len(stmts) != 1 || stmts[0].Node.GetSelectStmt() == nil {
+		if err == nil {
+			err = pgerr.New(pgerr.InternalError, "not one SELECT: %s", sql)
+		}
+		return false, err
+	}
+	b := bind.New(ctx, s, stmts[0], &bind.ParamSet{}, time.Now())
+	p, err := b.BindSelect(stmts[0].Node.GetSelectStmt())
+	if err != nil {
+		return false, withoutPosition(err)
+	}
+	op, err := lowerQuery(ctx, s, p)
+	if err != nil {
+		return false, withoutPosition(err)
+	}
+	rows := newOperatorRows(op, "SELECT")
+	defer rows.Close()
+	batch, err := rows.Next(ctx)
+	if err != nil {
+		return false, withoutPosition(err)
+	}
+	if batch == nil || batch.NumRows() != 1 || batch.NumCols() != 1 {
+		return false, pgerr.New(pgerr.InternalError, "%s returned no value", sql)
+	}
+	v, ok := batch.Column(0).(*array.Boolean)
+	if !ok || v.IsNull(0) {
+		return false, pgerr.New(pgerr.InternalError, "%s returned no boolean", sql)
+	}
+	return v.Value(0), nil
+}
+
 // withoutPosition drops the position of an error about the SELECT an
 // argument was evaluated in: it would point into text the client did not
 // send.

@@ -31,6 +31,8 @@ type createTable struct {
 	// freshIDs maps the field ids the columns were bound with to those of
 	// spec.Schema (setSchema): defs are keyed by the former.
 	freshIDs map[int]int
+	// notices are the WARNINGs for the constraints not kept.
+	notices []Notice
 }
 
 // tableIdent resolves the namespace a table name creates or names in DDL.
@@ -97,9 +99,13 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 			}
 			continue
 		}
+		if n, ok := constraintNotKept(n.GetConstraint()); ok {
+			ct.notices = append(ct.notices, n)
+			continue
+		}
 		cd := n.GetColumnDef()
 		if cd == nil {
-			return nil, pgerr.NotYetPlural("table constraints other than PRIMARY KEY")
+			return nil, pgerr.NotYetPlural("table constraints other than PRIMARY KEY, UNIQUE, FOREIGN KEY, CHECK and EXCLUDE")
 		}
 		if seen[cd.Colname] {
 			return nil, pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
@@ -149,8 +155,17 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 				if ct.spec.FormatVersion >= 3 {
 					f.InitialDefault = v
 				}
+			case pg.ConstrType_CONSTR_GENERATED:
+				return nil, pgerr.NotYetPlural("generated columns")
 			default:
-				return nil, pgerr.NotYetPlural("column constraints other than NOT NULL and PRIMARY KEY")
+				if n, ok := constraintNotKept(con); ok {
+					ct.notices = append(ct.notices, n)
+					continue
+				}
+				if constraintAttribute(con) {
+					continue
+				}
+				return nil, pgerr.NotYet("column constraint " + strings.ToLower(strings.TrimPrefix(con.GetContype().String(), "CONSTR_")))
 			}
 		}
 		if ct.defs.isSerial(f.ID) {

@@ -65,6 +65,7 @@ func (s *session) prepareCreateTable(ps parse.Stmt, cs *pg.CreateStmt, x *parse.
 		}
 		t, notices, err := s.createTable(ctx, mc, ct)
 		if err == nil && t != nil {
+			notices = append(ct.notices, notices...)
 			err = s.createOwnedSequences(ctx, mc, t, &ct.defs) // defaults_table.go
 		}
 		return notices, err

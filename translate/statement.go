@@ -71,6 +71,9 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 		if x.DropStmt.RemoveType == pg.ObjectType_OBJECT_SEQUENCE {
 			return s.prepareDropSequence(x.DropStmt)
 		}
+		if x.DropStmt.RemoveType == pg.ObjectType_OBJECT_INDEX {
+			return s.prepareDropIndex(x.DropStmt) // alter_constraint.go
+		}
 		return s.prepareDrop(x.DropStmt, ps.Extras)
 	case *pg.Node_RenameStmt:
 		if x.RenameStmt.RenameType == pg.ObjectType_OBJECT_COLUMN && x.RenameStmt.RelationType == pg.ObjectType_OBJECT_TABLE {
@@ -121,6 +124,8 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 		return s.prepareExecute(ctx, x.ExecuteStmt)
 	case *pg.Node_LockStmt:
 		return s.prepareLock(ctx, ps, x.LockStmt)
+	case *pg.Node_CreateExtensionStmt:
+		return s.prepareCreateExtension(x.CreateExtensionStmt) // extension.go
 	}
 	return nil, unsupportedStatement(ps.Node)
 }

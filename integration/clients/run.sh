@@ -17,7 +17,7 @@ set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-all=(psql jdbc psycopg2 psycopg3 sqlalchemy node odbc gorm)
+all=(psql jdbc psycopg2 psycopg3 sqlalchemy node odbc gorm sequelize typeorm)
 if [[ $# -gt 0 ]]; then scenarios=("$@"); else scenarios=("${all[@]}"); fi
 # Debian's python3 has the Debian client packages; a python earlier on the
 # PATH (a virtualenv, pyenv) may not.
@@ -104,6 +104,15 @@ scenario_node() {
 		(cd "$work/node" && npm ci --no-audit --no-fund --loglevel=error) &&
 		node "$work/node/scenario.js"
 }
+# npm_scenario DIR: the scenario.js of DIR run after npm ci of its
+# package-lock.json in the temporary directory (no node_modules in the tree).
+npm_scenario() {
+	mkdir -p "$work/$1" && cp "$here/$1"/package.json "$here/$1"/package-lock.json "$here/$1"/*.js "$work/$1/" &&
+		(cd "$work/$1" && npm ci --no-audit --no-fund --loglevel=error) &&
+		node "$work/$1/scenario.js"
+}
+scenario_sequelize() { npm_scenario sequelize; }
+scenario_typeorm() { npm_scenario typeorm; }
 scenario_odbc() { bash "$here/odbc/scenario.sh" "$work/odbc"; }
 scenario_gorm() { (cd "$here/gorm" && go run .); } # modules through the Go proxy
 
@@ -117,7 +126,12 @@ requirements() {
 		[[ "$mod" == psycopg3 ]] && mod=psycopg
 		"$python" -c "import $mod" 2>/dev/null || { echo "python module $mod"; return 1; }
 		;;
-	node) needs node npm ;;
+	node | sequelize) needs node npm ;;
+	typeorm) # TypeORM 1.x wants Node.js 20.19 or later (Debian 12's is 18)
+		needs node npm || return 1
+		node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' ||
+			{ echo "Node.js 20.19 or later"; return 1; }
+		;;
 	gorm) needs go ;;
 	odbc) needs isql && { compgen -G '/usr/lib/*/odbc/psqlodbcw.so' >/dev/null || { echo psqlodbcw.so; return 1; }; } ;;
 	*) echo "no scenario named $1"; return 1 ;;
@@ -140,7 +154,7 @@ for name in "${scenarios[@]}"; do
 		fi
 		continue
 	fi
-	if timeout 180 bash -c "$(declare -f "scenario_$name"); scenario_$name" >"$log" 2>&1; then
+	if timeout 180 bash -c "$(declare -f npm_scenario "scenario_$name"); scenario_$name" >"$log" 2>&1; then
 		passed=$((passed + 1))
 		echo "PASS $name ($((SECONDS - start))s)"
 	else

@@ -25,6 +25,13 @@ func (b *Binder) jsonbText(x Bound) (Bound, bool) {
 	case x.null:
 		return Bound{E: &expr.Lit{V: nil, T: expr.Text}, T: plan.TJSONB}, true
 	case x.Unknown() || x.T.OID == pgtypes.Text || x.T.OID == pgtypes.Varchar || x.T.OID == pgtypes.BPChar:
+		if x.param > 0 && x.Unknown() {
+			// An untyped parameter is jsonb, as PostgreSQL types it:
+			// Describe says so, and the value is parsed as JSON.
+			b.params.setType(x.param, plan.TJSONB.OID)
+			x.T = plan.TJSONB
+			x.E = coerce(x, plan.ArrowOf(plan.TJSONB))
+		}
 		r := Bound{E: &expr.Call{Fn: "jsonb_in", Args: []expr.Expr{b.Coerce(x, expr.Text)}, T: expr.Text}, T: plan.TJSONB}
 		if x.lit != nil && (x.param == 0 || b.params.Bound) && b.LitErr == nil {
 			// A literal is parsed once here, as PostgreSQL parses it

@@ -23,7 +23,7 @@ func SetIdentifierFields(e *SchemaEdit, names []string) error {
 		switch {
 		case !f.Required:
 			return pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" cannot be in the primary key: it is nullable", name).
-				WithHint("Iceberg cannot make an optional column required: declare it NOT NULL when creating the table.")
+				WithHint("Make it NOT NULL first: ALTER TABLE ... ALTER COLUMN %s SET NOT NULL.", name)
 		case p == nil || p.ID == catalog.TFloat || p.ID == catalog.TDouble:
 			return pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" cannot be in the primary key: its type is %s", name, f.Type)
 		}
@@ -37,4 +37,15 @@ func SetIdentifierFields(e *SchemaEdit, names []string) error {
 		e.Changed = true
 	}
 	return nil
+}
+
+// ClearIdentifierFields removes the table's identifier fields (DROP
+// CONSTRAINT of its primary key); false when it has none.
+func ClearIdentifierFields(e *SchemaEdit) bool {
+	if len(e.schema.IdentifierFieldIDs) == 0 {
+		return false
+	}
+	e.schema.IdentifierFieldIDs = nil
+	e.Changed = true
+	return true
 }

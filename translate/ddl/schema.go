@@ -17,14 +17,18 @@ type SchemaEdit struct {
 	schema  *catalog.Schema
 	IDs     *IDCounter // last column id so far
 	Changed bool
-	Table   string // for messages
+	Table   string             // for messages
+	Ident   catalog.Identifier // the table's
+	// sameRows: the edit holds for the rows as they are (SET NOT NULL
+	// checked them): the commit requires main not to have moved.
+	sameRows bool
 }
 
 func NewSchemaEdit(t *catalog.Table) *SchemaEdit {
 	m := t.Metadata
 	cur := m.CurrentSchema()
 	s := &catalog.Schema{IdentifierFieldIDs: slices.Clone(cur.IdentifierFieldIDs), Fields: cloneFields(cur.Fields)}
-	return &SchemaEdit{meta: m, schema: s, IDs: &IDCounter{N: m.LastColumnID}, Table: t.Ident.Name}
+	return &SchemaEdit{meta: m, schema: s, IDs: &IDCounter{N: m.LastColumnID}, Table: t.Ident.Name, Ident: t.Ident}
 }
 
 func cloneFields(fs []catalog.NestedField) []catalog.NestedField {
@@ -262,6 +266,45 @@ func (e *SchemaEdit) DropNotNull(name string) error {
 	return nil
 }
 
+// SetNotNull keeps a required column required (what ORMs restate when
+// they sync a model). An optional column is 0A000 here (Spark's ALTER
+// COLUMN): PostgreSQL's SET NOT NULL checks the rows first
+// (RequireChecked).
+func (e *SchemaEdit) SetNotNull(name string) error {
+	optional, err := e.Optional(name)
+	if err != nil || !optional {
+		return err
+	}
+	return pgerr.Unsupported("ALTER COLUMN ... SET NOT NULL").
+		WithHint("Iceberg cannot make an optional column required: existing data files may hold nulls.")
+}
+
+// Optional reports whether top-level column name is optional.
+func (e *SchemaEdit) Optional(name string) (bool, error) {
+	fs, i := e.lookup(name)
+	if fs == nil {
+		return false, UndefinedColumn(name)
+	}
+	return !(*fs)[i].Required, nil
+}
+
+// RequireChecked makes optional column name required once the caller has
+// read every row of the table's current snapshot and found no NULL in it:
+// the commit then requires main to be at that snapshot still, so that no
+// row written since can hold one.
+func (e *SchemaEdit) RequireChecked(name string) error {
+	fs, i := e.lookup(name)
+	if fs == nil {
+		return UndefinedColumn(name)
+	}
+	if !(*fs)[i].Required {
+		(*fs)[i].Required = true
+		e.Changed = true
+		e.sameRows = true
+	}
+	return nil
+}
+
 // setDoc sets a column's comment ("" removes it).
 func (e *SchemaEdit) SetDoc(name, doc string) error {
 	fs, i := e.lookup(name)
@@ -278,11 +321,15 @@ func (e *SchemaEdit) SetDoc(name, doc string) error {
 // requirements are what a concurrent change of the schema must not have
 // touched for this edit to commit.
 func (e *SchemaEdit) Requirements() []catalog.Requirement {
-	return []catalog.Requirement{
+	reqs := []catalog.Requirement{
 		catalog.AssertTableUUID{UUID: e.meta.TableUUID},
 		catalog.AssertCurrentSchemaID{SchemaID: e.meta.CurrentSchemaID},
 		catalog.AssertLastAssignedFieldID{LastAssignedFieldID: e.meta.LastColumnID},
 	}
+	if e.sameRows {
+		reqs = append(reqs, catalog.AssertRefSnapshotID{Ref: "main", SnapshotID: e.meta.CurrentSnapshotID})
+	}
+	return reqs
 }
 
 func (e *SchemaEdit) Updates() []catalog.Update {

@@ -120,8 +120,9 @@ func SparkAlterColumn(e *SchemaEdit, c *TokCursor) error {
 				return err
 			}
 		case c.accept("set", "not", "null"):
-			return pgerr.Unsupported("ALTER COLUMN ... SET NOT NULL").
-				WithHint("Iceberg cannot make an optional column required: existing data files may hold nulls.")
+			if err := e.SetNotNull(name); err != nil {
+				return err
+			}
 		default:
 			return c.syntax("TYPE, COMMENT, FIRST, AFTER or DROP NOT NULL")
 		}
