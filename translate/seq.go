@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -203,6 +204,9 @@ func (s *session) nextval(ctx context.Context, t *catalog.Table, want int64) (in
 
 // allocate takes max(CACHE, want) values of t by a commit.
 func (s *session) allocate(ctx context.Context, t *catalog.Table, want int64) (first, count, inc int64, err error) {
+	if tt := s.sequenceOfBlock(t); tt != nil {
+		return s.allocateInBlock(tt, t, want)
+	}
 	mc, err := s.seqCatalog("nextval()")
 	if err != nil {
 		return 0, 0, 0, err
@@ -274,13 +278,21 @@ func (q *seqSession) forget(t *catalog.Table) {
 
 // setval sets t's state to (v, called): setval(seq, v [, is_called]).
 func (s *session) setval(ctx context.Context, t *catalog.Table, v int64, called bool) error {
-	mc, err := s.seqCatalog("setval()")
-	if err != nil {
-		return err
-	}
-	cur, err := mc.LoadTable(ctx, t.Ident)
-	if err != nil {
-		return catalogError(err, kindTable, t.Ident.Name)
+	tt := s.sequenceOfBlock(t)
+	var mc catalog.MutableCatalog
+	var cur *catalog.Table
+	if tt != nil {
+		if cur = tt.view(); cur == nil {
+			return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", t.Ident.Name)
+		}
+	} else {
+		var err error
+		if mc, err = s.seqCatalog("setval()"); err != nil {
+			return err
+		}
+		if cur, err = mc.LoadTable(ctx, t.Ident); err != nil {
+			return catalogError(err, kindTable, t.Ident.Name)
+		}
 	}
 	o, _, err := readSequence(cur)
 	if err != nil {
@@ -289,8 +301,13 @@ func (s *session) setval(ctx context.Context, t *catalog.Table, v int64, called 
 	if v < o.Min || v > o.Max {
 		return pgerr.New(pgerr.NumericValueOutOfRange, "setval: value %d is out of bounds for sequence \"%s\" (%d..%d)", v, t.Ident.Name, o.Min, o.Max)
 	}
-	_, err = mc.CommitTable(ctx, t.Ident, []catalog.Requirement{catalog.AssertTableUUID{UUID: t.Metadata.TableUUID}},
-		[]catalog.Update{catalog.SetProperties{Updates: map[string]string{seqStateProp: seqState{Last: v, Called: called}.String()}}})
+	state := seqState{Last: v, Called: called}
+	if tt != nil {
+		err = tt.setSequenceState(state)
+	} else {
+		_, err = mc.CommitTable(ctx, t.Ident, []catalog.Requirement{catalog.AssertTableUUID{UUID: t.Metadata.TableUUID}},
+			[]catalog.Update{catalog.SetProperties{Updates: map[string]string{seqStateProp: state.String()}}})
+	}
 	if err != nil {
 		return catalogError(err, kindTable, t.Ident.Name)
 	}
@@ -303,5 +320,83 @@ func (s *session) setval(ctx context.Context, t *catalog.Table, v int64, called 
 		s.seq.curr[seqKey(t)] = v
 		s.seq.mu.Unlock()
 	}
+	return nil
+}
+
+// A sequence the open transaction block created (a serial column's, with
+// its CREATE TABLE) is staged with the block: no other session can reach
+// it, so its values are taken from the block's view of it, and COMMIT
+// publishes it where the block left it. Its state is not a staged change
+// of the block: a ROLLBACK TO SAVEPOINT does not give values back, as in
+// PostgreSQL; ROLLBACK removes the sequence with the rest of the block.
+
+// sequenceOfBlock is the block's entry for sequence t when the block
+// created it, else nil.
+func (s *session) sequenceOfBlock(t *catalog.Table) *txTable {
+	if s.tx == nil {
+		return nil
+	}
+	tt := s.tx.tables[pinKey(t.Ident)]
+	if tt == nil || !tt.created {
+		return nil
+	}
+	return tt
+}
+
+// allocateInBlock takes max(CACHE, want) values of a sequence the block
+// created.
+func (s *session) allocateInBlock(tt *txTable, t *catalog.Table, want int64) (first, count, inc int64, err error) {
+	cur := tt.view()
+	if cur == nil || cur.Metadata.TableUUID != t.Metadata.TableUUID || !isSequence(cur) {
+		return 0, 0, 0, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", t.Ident.Name)
+	}
+	o, st, err := readSequence(cur)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	first, count, next, err := o.take(t.Ident.Name, st, max(o.Cache, want))
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if err := tt.setSequenceState(next); err != nil {
+		return 0, 0, 0, err
+	}
+	return first, count, o.Increment, nil
+}
+
+// setSequenceState sets the state of a sequence the block created in
+// every version of it the block holds (the staged table and the tables
+// after its staged ALTER SEQUENCEs), so that no ROLLBACK TO takes it back.
+func (t *txTable) setSequenceState(st seqState) error {
+	set := func(tab *catalog.Table) (*catalog.Table, error) {
+		if tab == nil {
+			return nil, nil
+		}
+		b := catalog.NewMetadataBuilderFrom(tab.Metadata, tab.MetadataLocation)
+		if err := b.Apply(catalog.SetProperties{Updates: map[string]string{seqStateProp: st.String()}}); err != nil {
+			return nil, fmt.Errorf("set the state of sequence %s: %w", t.id.Name, err)
+		}
+		meta, err := b.Build()
+		if err != nil {
+			return nil, fmt.Errorf("set the state of sequence %s: %w", t.id.Name, err)
+		}
+		next := *tab
+		next.Metadata = meta
+		return &next, nil
+	}
+	base, err := set(t.base)
+	if err != nil {
+		return err
+	}
+	writes := slices.Clone(t.writes)
+	for i := range writes {
+		if writes[i].staged != nil {
+			return fmt.Errorf("set the state of sequence %s: it has staged data changes", t.id.Name)
+		}
+		if writes[i].table, err = set(writes[i].table); err != nil {
+			return err
+		}
+	}
+	t.base, t.writes = base, writes
 	return nil
 }

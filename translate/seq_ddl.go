@@ -493,7 +493,9 @@ func (s *session) dropOwnedSequences(ctx context.Context, mc catalog.MutableCata
 			pinKey(catalog.Identifier{Namespace: seq.Ident.Namespace}) != pinKey(catalog.Identifier{Namespace: t.Ident.Namespace}) {
 			continue
 		}
-		if err := mc.DropTable(ctx, seq.Ident, true); err != nil && !errors.Is(err, catalog.ErrNotFound) {
+		// PURGE (a sequence has no files to keep) except inside a block,
+		// where the DROP is staged with the table's and PURGE is refused.
+		if err := mc.DropTable(ctx, seq.Ident, s.tx == nil); err != nil && !errors.Is(err, catalog.ErrNotFound) {
 			return catalogError(err, kindTable, seq.Ident.Name)
 		}
 		s.seq.forget(seq)
