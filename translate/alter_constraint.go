@@ -35,21 +35,71 @@ func (s *session) addConstraint(e *ddl.SchemaEdit, cmd *pg.AlterTableCmd) ([]Not
 			names = append(names, k.GetString_().GetSval())
 		}
 		return nil, ddl.SetIdentifierFields(e, names)
-	case pg.ConstrType_CONSTR_UNIQUE, pg.ConstrType_CONSTR_FOREIGN, pg.ConstrType_CONSTR_CHECK, pg.ConstrType_CONSTR_EXCLUSION:
-		kind := map[pg.ConstrType]string{pg.ConstrType_CONSTR_UNIQUE: "UNIQUE", pg.ConstrType_CONSTR_FOREIGN: "FOREIGN KEY",
-			pg.ConstrType_CONSTR_CHECK: "CHECK", pg.ConstrType_CONSTR_EXCLUSION: "EXCLUDE"}[c.Contype]
-		what := kind + " constraint"
-		if c.Conname != "" {
-			what += " \"" + c.Conname + "\""
-		}
-		return []Notice{notKept(what, "icegate keeps only primary keys, as Iceberg identifier fields.")}, nil
+	}
+	if n, ok := constraintNotKept(c); ok {
+		return []Notice{n}, nil
 	}
 	return nil, pgerr.NotYet("ADD CONSTRAINT of type " + strings.ToLower(strings.TrimPrefix(c.Contype.String(), "CONSTR_")))
+}
+
+// constraintNotKept is the WARNING for a UNIQUE, FOREIGN KEY, CHECK or
+// EXCLUDE constraint, in ADD CONSTRAINT, CREATE TABLE or ADD COLUMN: false
+// for the other kinds.
+func constraintNotKept(c *pg.Constraint) (Notice, bool) {
+	kind, ok := map[pg.ConstrType]string{pg.ConstrType_CONSTR_UNIQUE: "UNIQUE", pg.ConstrType_CONSTR_FOREIGN: "FOREIGN KEY",
+		pg.ConstrType_CONSTR_CHECK: "CHECK", pg.ConstrType_CONSTR_EXCLUSION: "EXCLUDE"}[c.GetContype()]
+	if !ok {
+		return Notice{}, false
+	}
+	what := kind + " constraint"
+	if c.Conname != "" {
+		what += " \"" + c.Conname + "\""
+	}
+	return notKept(what, "icegate keeps only primary keys, as Iceberg identifier fields."), true
+}
+
+// constraintAttribute reports the [NOT] DEFERRABLE and INITIALLY
+// DEFERRED | IMMEDIATE that follow a column's REFERENCES or UNIQUE.
+func constraintAttribute(c *pg.Constraint) bool {
+	switch c.GetContype() {
+	case pg.ConstrType_CONSTR_ATTR_DEFERRABLE, pg.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE,
+		pg.ConstrType_CONSTR_ATTR_DEFERRED, pg.ConstrType_CONSTR_ATTR_IMMEDIATE:
+		return true
+	}
+	return false
 }
 
 // notKept is the WARNING for a definition icegate accepts and drops.
 func notKept(what, detail string) Notice {
 	return Notice{Severity: "WARNING", Code: pgerr.Warning, Message: what + " is not kept", Detail: detail}
+}
+
+// prepareDropIndex prepares DROP INDEX: CREATE INDEX kept nothing, so
+// there is nothing to drop (a WARNING says so); a name that is a table or
+// a view is refused, as in PostgreSQL.
+func (s *session) prepareDropIndex(ds *pg.DropStmt) (Statement, error) {
+	return &ddlStatement{sess: s, tag: "DROP INDEX", run: func(ctx context.Context) ([]Notice, error) {
+		var notices []Notice
+		for _, obj := range ds.Objects {
+			var parts []string
+			for _, n := range obj.GetList().GetItems() {
+				parts = append(parts, n.GetString_().GetSval())
+			}
+			name := strings.Join(parts, ".")
+			tn := parse.TableName{Name: parts[len(parts)-1], Written: name}
+			if len(parts) > 1 {
+				tn.Schema = parts[len(parts)-2]
+			}
+			if _, err := s.ResolveTable(ctx, tn); err == nil {
+				return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not an index", tn.Name).
+					WithHint("Use DROP TABLE to remove a table.")
+			}
+			notices = append(notices, Notice{Severity: "WARNING", Code: pgerr.Warning,
+				Message: "index \"" + name + "\" is not kept: nothing to drop",
+				Detail:  "Iceberg tables have no indexes: CREATE INDEX is accepted and not kept."})
+		}
+		return notices, nil
+	}}, nil
 }
 
 // prepareCreateIndex prepares CREATE INDEX: the table must exist; the

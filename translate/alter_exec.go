@@ -195,8 +195,16 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 		return nil, err
 	}
 	f.Name = cd.Colname
+	var notices []Notice
 	for _, c := range cd.Constraints {
 		con := c.GetConstraint()
+		if n, ok := constraintNotKept(con); ok { // alter_constraint.go
+			notices = append(notices, n)
+			continue
+		}
+		if constraintAttribute(con) {
+			continue
+		}
 		switch con.GetContype() {
 		case pg.ConstrType_CONSTR_NULL:
 		case pg.ConstrType_CONSTR_NOTNULL:
@@ -229,7 +237,7 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 	}
 	added, err := e.Add(cd.Colname, f, cmd.MissingOk)
 	if err != nil || added {
-		return nil, err
+		return notices, err
 	}
 	return []Notice{{Severity: "NOTICE", Code: pgerr.DuplicateColumn, Message: "column \"" + cd.Colname + "\" already exists, skipping"}}, nil
 }

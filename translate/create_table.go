@@ -28,6 +28,8 @@ type createTable struct {
 	// defs are the defaults kept in properties: serial and identity
 	// columns, expressions (defaults_table.go).
 	defs tableDefaults
+	// notices are the WARNINGs for the constraints not kept.
+	notices []Notice
 }
 
 // tableIdent resolves the namespace a table name creates or names in DDL.
@@ -94,6 +96,10 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 			}
 			continue
 		}
+		if n, ok := constraintNotKept(n.GetConstraint()); ok { // alter_constraint.go
+			ct.notices = append(ct.notices, n)
+			continue
+		}
 		cd := n.GetColumnDef()
 		if cd == nil {
 			return nil, pgerr.NotYetPlural("table constraints other than PRIMARY KEY")
@@ -147,6 +153,13 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 					f.InitialDefault = v
 				}
 			default:
+				if n, ok := constraintNotKept(con); ok {
+					ct.notices = append(ct.notices, n)
+					continue
+				}
+				if constraintAttribute(con) {
+					continue
+				}
 				return nil, pgerr.NotYetPlural("column constraints other than NOT NULL and PRIMARY KEY")
 			}
 		}
