@@ -226,7 +226,11 @@ func sysViewRelation(ns string, v *catalog.View) *syscat.Relation {
 		r.Location = v.Metadata.Location
 	}
 	if schema := v.Schema(); schema != nil {
-		r.Columns = sysAttributes(schema, nil)
+		var rec map[int]plan.Type
+		if v.Metadata != nil {
+			rec = plan.RecordedTypes(v.Metadata.Properties)
+		}
+		r.Columns = sysAttributes(schema, rec)
 	}
 	return r
 }
