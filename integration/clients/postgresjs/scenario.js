@@ -194,7 +194,6 @@ async function main() {
       await rejects(sql.listen('pjs_chan', () => {}), (err) => assert.equal(err.code, '0A000', err.message));
       await rejects(sql.notify('pjs_chan', 'hello'), (err) => assert.equal(err.code, '0A000', err.message));
       await rejects(sql`NOTIFY pjs_chan, 'hello'`, (err) => assert.equal(err.code, '0A000', err.message));
-      assert.deepEqual((await sql`SELECT count(*)::int AS c FROM pg_listening_channels()`)[0].c, 0);
       return;
     }
     const got = [];
