@@ -37,6 +37,10 @@ type txTable struct {
 	// COMMIT).
 	created bool
 	stager  catalog.TableStager
+	// locked are the data files of base when a SELECT ... FOR UPDATE of
+	// the block read the table (nil: none did); COMMIT fails when one was
+	// changed since (for_update.go).
+	locked []string
 }
 
 // txWrite is one staged write statement: a data change (change, staged,
@@ -182,7 +186,7 @@ func (s *session) commitWrites(ctx context.Context) error {
 // commitTables commits the block's tables, one after another.
 func (s *session) commitTables(ctx context.Context) error {
 	tx := s.tx
-	var failed error
+	failed := s.validateLocks(ctx) // for_update.go
 	for _, key := range tx.tableOrder {
 		tt := tx.tables[key]
 		if len(tt.writes) == 0 && !tt.created {
@@ -218,6 +222,9 @@ func (s *session) commitTables(ctx context.Context) error {
 		// that only appends carries no base of its own, so the first
 		// change's base cannot stand for the block's.)
 		combined.BaseSnapshotID = branchHeadID(tt.base, combined.Branch)
+		if tt.locked != nil && combined.Branch == "" {
+			combined.ReferencedDataFiles = append(combined.ReferencedDataFiles, tt.locked...)
+		}
 		err := commitNow(ctx, tt.mc, tt.id, combined)
 		if err != nil {
 			failed = catalogError(err, kindTable, tt.id.Name)
