@@ -74,9 +74,10 @@ func notKept(what, detail string) Notice {
 	return Notice{Severity: "WARNING", Code: pgerr.Warning, Message: what + " is not kept", Detail: detail}
 }
 
-// prepareDropIndex prepares DROP INDEX: CREATE INDEX kept nothing, so
-// there is nothing to drop (a WARNING says so); a name that is a table or
-// a view is refused, as in PostgreSQL.
+// prepareDropIndex prepares DROP INDEX: a kept index (index_kept.go) is
+// dropped; a name that is a table or a view is refused, as in PostgreSQL;
+// any other name may be one of the indexes CREATE INDEX accepted without
+// keeping them, so there is nothing to drop (a WARNING says so).
 func (s *session) prepareDropIndex(ds *pg.DropStmt) (Statement, error) {
 	return &ddlStatement{sess: s, tag: "DROP INDEX", run: func(ctx context.Context) ([]Notice, error) {
 		var notices []Notice
@@ -86,6 +87,16 @@ func (s *session) prepareDropIndex(ds *pg.DropStmt) (Statement, error) {
 				parts = append(parts, n.GetString_().GetSval())
 			}
 			name := strings.Join(parts, ".")
+			r, ix, err := s.findIndex(ctx, parts)
+			if err != nil {
+				return nil, err
+			}
+			if r != nil {
+				if err := s.dropKeptIndex(ctx, r, ix); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			tn := parse.TableName{Name: parts[len(parts)-1], Written: name}
 			if len(parts) > 1 {
 				tn.Schema = parts[len(parts)-2]
@@ -96,24 +107,29 @@ func (s *session) prepareDropIndex(ds *pg.DropStmt) (Statement, error) {
 			}
 			notices = append(notices, Notice{Severity: "WARNING", Code: pgerr.Warning,
 				Message: "index \"" + name + "\" is not kept: nothing to drop",
-				Detail:  "Iceberg tables have no indexes: CREATE INDEX is accepted and not kept."})
+				Detail:  "Iceberg tables have no indexes: an index over expressions, a partial index or one with INCLUDE is accepted and not kept."})
 		}
 		return notices, nil
 	}}, nil
 }
 
-// prepareCreateIndex prepares CREATE INDEX: the table must exist; the
-// index is not kept (a WARNING says so).
+// prepareCreateIndex prepares CREATE INDEX: the table must exist; an
+// index over plain columns is kept in the table's properties
+// (index_kept.go), others are not (a WARNING says so).
 func (s *session) prepareCreateIndex(st *pg.IndexStmt) (Statement, error) {
 	return &ddlStatement{sess: s, tag: "CREATE INDEX", run: func(ctx context.Context) ([]Notice, error) {
 		tn := parse.TableNameOf(st.Relation)
-		if _, err := s.ResolveTable(ctx, tn); err != nil {
+		t, err := s.ResolveTable(ctx, tn)
+		if err != nil {
 			return nil, err
+		}
+		if keepableIndex(st) && t.Metadata != nil && !isSequence(t) {
+			return s.keepIndex(ctx, st, t)
 		}
 		what := "index"
 		if st.Idxname != "" {
 			what += " \"" + st.Idxname + "\""
 		}
-		return []Notice{notKept(what+" on table \""+tn.Name+"\"", "Iceberg tables have no indexes: reads skip files by partition and column statistics.")}, nil
+		return []Notice{notKept(what+" on table \""+tn.Name+"\"", "icegate keeps indexes over plain columns only (not over expressions, partial, or with INCLUDE).")}, nil
 	}}, nil
 }

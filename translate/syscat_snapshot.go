@@ -139,6 +139,7 @@ func sysTableRelation(ns string, t *catalog.Table) *syscat.Relation {
 	schema := m.CurrentSchema()
 	if schema != nil {
 		r.Columns = sysAttributes(schema, plan.RecordedTypes(m.Properties))
+		r.Indexes = keptIndexes(m.Properties, schema) // index_kept.go
 		for _, id := range schema.IdentifierFieldIDs {
 			for i, f := range schema.Fields {
 				if f.ID == id {
