@@ -366,14 +366,21 @@ func (s *session) allocateInBlock(tt *txTable, t *catalog.Table, want int64) (fi
 
 // setSequenceState sets the state of a sequence the block created in
 // every version of it the block holds (the staged table and the tables
-// after its staged ALTER SEQUENCEs), so that no ROLLBACK TO takes it back.
+// after its staged schema changes), so that no ROLLBACK TO takes it back.
 func (t *txTable) setSequenceState(st seqState) error {
+	return t.setSequenceProps(map[string]string{seqStateProp: st.String()})
+}
+
+// setSequenceProps sets properties of a sequence the block created (its
+// options and state: ALTER SEQUENCE, nextval, setval) in every version of
+// it the block holds, as setSequenceState does.
+func (t *txTable) setSequenceProps(props map[string]string) error {
 	set := func(tab *catalog.Table) (*catalog.Table, error) {
 		if tab == nil {
 			return nil, nil
 		}
 		b := catalog.NewMetadataBuilderFrom(tab.Metadata, tab.MetadataLocation)
-		if err := b.Apply(catalog.SetProperties{Updates: map[string]string{seqStateProp: st.String()}}); err != nil {
+		if err := b.Apply(catalog.SetProperties{Updates: props}); err != nil {
 			return nil, fmt.Errorf("set the state of sequence %s: %w", t.id.Name, err)
 		}
 		meta, err := b.Build()

@@ -350,9 +350,15 @@ func (s *session) prepareAlterSequence(as *pg.AlterSeqStmt) (Statement, error) {
 
 // alterSequence applies sp to sequence t in one commit.
 func (s *session) alterSequence(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, sp seqSpec) error {
+	tt := s.sequenceOfBlock(t) // seq.go: a sequence the open block created
 	for attempt := 0; ; attempt++ {
-		cur, err := mc.LoadTable(ctx, t.Ident)
-		if err != nil {
+		var cur *catalog.Table
+		var err error
+		if tt != nil {
+			if cur = tt.view(); cur == nil {
+				return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", t.Ident.Name)
+			}
+		} else if cur, err = mc.LoadTable(ctx, t.Ident); err != nil {
 			return catalogError(err, kindTable, t.Ident.Name)
 		}
 		old, st, err := readSequence(cur)
@@ -382,6 +388,13 @@ func (s *session) alterSequence(ctx context.Context, mc catalog.MutableCatalog, 
 		js, err := json.Marshal(o)
 		if err != nil {
 			return err
+		}
+		if tt != nil {
+			if err := tt.setSequenceProps(map[string]string{seqOptionsProp: string(js), seqStateProp: next.String()}); err != nil {
+				return err
+			}
+			s.seq.forget(cur)
+			return nil
 		}
 		_, err = mc.CommitTable(ctx, t.Ident, []catalog.Requirement{
 			catalog.AssertTableUUID{UUID: cur.Metadata.TableUUID},
