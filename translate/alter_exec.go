@@ -211,7 +211,7 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 			return nil, pgerr.Unsupported("ADD COLUMN ... NOT NULL").
 				WithHint("Existing rows have no value for a new column: add it without NOT NULL.")
 		case pg.ConstrType_CONSTR_DEFAULT:
-			if !constantDefault(con.RawExpr) { // defaults_table.go
+			if expressionDefault(con.RawExpr, f.Type) { // defaults_table.go
 				if err := s.addColumnDefaultExpr(ctx, ps, f, con.RawExpr, props); err != nil {
 					return nil, err
 				}

@@ -30,6 +30,10 @@ type createTable struct {
 	defs tableDefaults
 	// notices are the WARNINGs for the constraints not kept.
 	notices []Notice
+	// freshIDs maps the field ids the columns were bound with to those
+	// of spec.Schema (setSchema): list elements and map keys and values
+	// are numbered after every top-level column.
+	freshIDs map[int]int
 }
 
 // tableIdent resolves the namespace a table name creates or names in DDL.
@@ -137,7 +141,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 					return nil, err
 				}
 			case pg.ConstrType_CONSTR_DEFAULT:
-				if !constantDefault(con.RawExpr) {
+				if expressionDefault(con.RawExpr, f.Type) { // defaults_table.go
 					if err := s.addDefaultExpr(ctx, ps, &ct.defs, f, con.RawExpr); err != nil {
 						return nil, err
 					}
@@ -276,7 +280,7 @@ func (ct *createTable) setFormatVersion(v string) error {
 // (rec, by the ids of schema) in plan.PGTypesProperty.
 func (ct *createTable) setSchema(schema *catalog.Schema, rec map[int]plan.Type) {
 	fresh, ids, _ := catalog.FreshSchema(schema)
-	ct.spec.Schema = fresh
+	ct.spec.Schema, ct.freshIDs = fresh, ids
 	delete(ct.spec.Properties, plan.PGTypesProperty)
 	if v := plan.EncodeRecordedTypes(ddl.FreshRecorded(rec, ids)); v != "" {
 		ct.spec.Properties[plan.PGTypesProperty] = v

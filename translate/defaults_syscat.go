@@ -7,6 +7,7 @@ import (
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/plan"
 	"github.com/icegate/icegate/translate/sysfunc"
 )
 
@@ -54,7 +55,7 @@ func sysDefaults(r *syscat.Relation, t *catalog.Table) {
 			continue
 		}
 		if text := m.Properties[bind.DefaultKey(f.ID)]; text != "" {
-			r.Columns[i].Default = upperSQLValueFunctions(text)
+			r.Columns[i].Default = upperSQLValueFunctions(typedLiteral(text, r.Columns[i]))
 			r.Columns[i].Sequence, _ = defaultSequence(m.Properties, f.ID)
 		}
 	}
@@ -172,4 +173,14 @@ func upperSQLValueFunctions(text string) string {
 		}
 	}
 	return b.String()
+}
+
+// typedLiteral shows a default kept as an expression that is one string
+// literal (an array column's '{}') with the column's type, as PostgreSQL
+// keeps the literal coerced to it: '{}'::text[].
+func typedLiteral(text string, a syscat.Attribute) string {
+	if len(text) < 2 || text[0] != '\'' || text[len(text)-1] != '\'' || strings.Contains(strings.ReplaceAll(text[1:len(text)-1], "''", ""), "'") {
+		return text
+	}
+	return text + "::" + plan.Type{OID: a.Type, Typmod: -1}.String()
 }
