@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/ddl"
@@ -67,6 +68,49 @@ func constraintAttribute(c *pg.Constraint) bool {
 		return true
 	}
 	return false
+}
+
+// dropConstraint applies ALTER TABLE ... DROP CONSTRAINT: the primary
+// key's (<table>_pkey) clears the identifier fields; any other name is
+// one of the constraints icegate accepted without keeping them, so there
+// is nothing to drop (a WARNING says so).
+func dropConstraint(e *ddl.SchemaEdit, cmd *pg.AlterTableCmd) ([]Notice, error) {
+	if cmd.Name == e.Table+"_pkey" && ddl.DropIdentifierFields(e) {
+		return nil, nil
+	}
+	return []Notice{{Severity: "WARNING", Code: pgerr.Warning, Message: "constraint \"" + cmd.Name + "\" is not kept: nothing to drop",
+		Detail: "icegate keeps only primary keys, as Iceberg identifier fields."}}, nil
+}
+
+// plainUsing reports whether the USING expression of ALTER COLUMN col
+// TYPE typ is the column itself, or the column cast to typ: the plain type
+// change (Knex's .alter() writes USING ("col"::type)).
+func plainUsing(using *pg.Node, col string, typ *pg.TypeName) bool {
+	isCol := func(n *pg.Node) bool {
+		f := n.GetColumnRef().GetFields()
+		return len(f) == 1 && f[0].GetString_().GetSval() == col
+	}
+	if isCol(using) {
+		return true
+	}
+	tc := using.GetTypeCast()
+	if tc == nil || !isCol(tc.Arg) {
+		return false
+	}
+	a, b := proto.Clone(tc.TypeName).(*pg.TypeName), proto.Clone(typ).(*pg.TypeName)
+	a.Location, b.Location = 0, 0
+	clearLocations(a.Typmods)
+	clearLocations(b.Typmods)
+	return proto.Equal(a, b)
+}
+
+// clearLocations zeroes the locations of a type's modifiers (constants).
+func clearLocations(ns []*pg.Node) {
+	for _, n := range ns {
+		if c := n.GetAConst(); c != nil {
+			c.Location = 0
+		}
+	}
 }
 
 // notKept is the WARNING for a definition icegate accepts and drops.

@@ -122,7 +122,7 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 		if cd == nil || cd.TypeName == nil {
 			return nil, pgerr.NotYet("this ALTER COLUMN form")
 		}
-		if cd.RawDefault != nil {
+		if cd.RawDefault != nil && !plainUsing(cd.RawDefault, cmd.Name, cd.TypeName) { // alter_constraint.go
 			return nil, pgerr.NotYet("ALTER COLUMN TYPE ... USING")
 		}
 		to, err := ddl.IcebergTypeOf(cd.TypeName, ps.Extras, &ddl.IDCounter{N: e.IDs.N})
@@ -142,6 +142,8 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 			WithHint("Iceberg cannot make an optional column required: existing data files may hold nulls.")
 	case pg.AlterTableType_AT_AddConstraint:
 		return s.addConstraint(e, cmd) // alter_constraint.go
+	case pg.AlterTableType_AT_DropConstraint:
+		return dropConstraint(e, cmd) // alter_constraint.go
 	case pg.AlterTableType_AT_ChangeOwner:
 		return nil, s.setOwner(props, cmd) // alter_owner.go
 	case pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions:

@@ -38,3 +38,14 @@ func SetIdentifierFields(e *SchemaEdit, names []string) error {
 	}
 	return nil
 }
+
+// DropIdentifierFields clears the table's identifier fields (ALTER TABLE
+// ... DROP CONSTRAINT <table>_pkey); false when it has none.
+func DropIdentifierFields(e *SchemaEdit) bool {
+	if len(e.schema.IdentifierFieldIDs) == 0 {
+		return false
+	}
+	e.schema.IdentifierFieldIDs = nil
+	e.Changed = true
+	return true
+}
