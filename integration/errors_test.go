@@ -35,7 +35,7 @@ func TestStatementErrors(t *testing.T) {
 		{name: "unknown column", sql: "SELECT no_such_column FROM iceberg.duckdb__uuid", code: pgerr.UndefinedColumn},
 		{name: "syntax error at a token", sql: "SELEC 1", code: pgerr.SyntaxError, position: 1},
 		{name: "syntax error at end of input", sql: "SELECT 1 FROM", code: pgerr.SyntaxError, position: 14},
-		{name: "row locking is not supported", sql: "SELECT * FROM iceberg.duckdb__uuid FOR UPDATE",
+		{name: "row locking with DISTINCT", sql: "SELECT DISTINCT * FROM iceberg.duckdb__uuid FOR UPDATE",
 			code: pgerr.FeatureNotSupported},
 		{name: "ambiguous column", sql: "SELECT uuid FROM iceberg.duckdb__uuid a JOIN iceberg.duckdb__uuid b ON a.uuid = b.uuid",
 			code: pgerr.AmbiguousColumn, position: 8},

@@ -119,16 +119,19 @@ func namespaceFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 
 func classFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 	for _, r := range s.Relations {
-		classRow(s, w, r, r.OID, r.Name, r.Kind, int16(len(r.Columns)), len(r.PrimaryKey) > 0)
-		if len(r.PrimaryKey) > 0 {
-			// The primary-key index that stands for the identifier fields.
-			classRow(s, w, r, PrimaryKeyIndexOID(r), PrimaryKeyName(r), 'i', int16(len(r.PrimaryKey)), false)
+		indexes := r.AllIndexes()
+		classRow(s, w, r, r.OID, r.Name, r.Kind, int16(len(r.Columns)), len(indexes) > 0, 0)
+		for _, ix := range indexes {
+			// The primary-key index that stands for the identifier
+			// fields, and the indexes CREATE INDEX kept.
+			classRow(s, w, r, IndexOID(r, ix), ix.Name, 'i', int16(len(ix.Columns)), false, IndexAM(ix))
 		}
 	}
 	return nil
 }
 
-func classRow(s *Snapshot, w *rowWriter, r *Relation, oid uint32, name string, kind byte, natts int16, hasIndex bool) {
+// indexAM is an index's access method (kind 'i').
+func classRow(s *Snapshot, w *rowWriter, r *Relation, oid uint32, name string, kind byte, natts int16, hasIndex bool, indexAM uint32) {
 	pages, tuples := int32(0), float32(-1)
 	if kind == 'r' && r.Rows >= 0 {
 		tuples = float32(r.Rows)
@@ -141,7 +144,7 @@ func classRow(s *Snapshot, w *rowWriter, r *Relation, oid uint32, name string, k
 	case 'r':
 		am, fileNode, replident = 2, oid, "d" // heap
 	case 'i':
-		am, fileNode = 403, oid // btree
+		am, fileNode = indexAM, oid
 	}
 	w.add("oid", oid, "relname", name, "relnamespace", namespaceOID(s, r.Namespace),
 		"relowner", BootstrapSuperuserOID, "relam", am, "relfilenode", fileNode,
@@ -175,13 +178,15 @@ func attributeFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 		for i, a := range r.Columns {
 			attributeRow(w, r.OID, a, int16(i+1))
 		}
-		for i, attnum := range r.PrimaryKey {
-			if int(attnum) < 1 || int(attnum) > len(r.Columns) {
-				return fmt.Errorf("%s.%s: primary key column %d out of range", r.Namespace, r.Name, attnum)
+		for _, ix := range r.AllIndexes() {
+			for i, attnum := range ix.Columns {
+				if int(attnum) < 1 || int(attnum) > len(r.Columns) {
+					return fmt.Errorf("%s.%s: column %d of index %s out of range", r.Namespace, r.Name, attnum, ix.Name)
+				}
+				a := r.Columns[attnum-1]
+				a.Default, a.NotNull = "", false // index columns carry neither
+				attributeRow(w, IndexOID(r, ix), a, int16(i+1))
 			}
-			a := r.Columns[attnum-1]
-			a.Default, a.NotNull = "", false // index columns carry neither
-			attributeRow(w, PrimaryKeyIndexOID(r), a, int16(i+1))
 		}
 	}
 	return nil

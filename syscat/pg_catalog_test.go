@@ -293,9 +293,17 @@ func TestQuoteIdent(t *testing.T) {
 			t.Errorf("QuoteIdent(%q) = %s, want %s", in, got, want)
 		}
 	}
-	if got := IndexDef(&Relation{Namespace: "Sales", Name: "t", Columns: []Attribute{{Name: "a"}, {Name: "Key"}},
-		PrimaryKey: []int16{2, 1}}); got != `CREATE UNIQUE INDEX t_pkey ON "Sales".t USING btree ("Key", a)` {
-		t.Errorf("IndexDef = %s", got)
+	r := &Relation{Namespace: "Sales", Name: "t", Columns: []Attribute{{Name: "a"}, {Name: "Key"}}, PrimaryKey: []int16{2, 1},
+		Indexes: []Index{{Name: "t_a_idx", Columns: []int16{1, 2}, Method: "hash", Desc: []bool{true, false}, NullsFirst: []bool{false, true}}}}
+	all := r.AllIndexes()
+	if got := IndexDefOf(r, all[0], `"Sales".t`); got != `CREATE UNIQUE INDEX t_pkey ON "Sales".t USING btree ("Key", a)` {
+		t.Errorf("IndexDefOf(primary key) = %s", got)
+	}
+	if got := IndexDefOf(r, all[1], `"Sales".t`); got != `CREATE INDEX t_a_idx ON "Sales".t USING hash (a DESC NULLS LAST, "Key" NULLS FIRST)` {
+		t.Errorf("IndexDefOf(kept index) = %s", got)
+	}
+	if IndexOID(r, all[0]) == IndexOID(r, all[1]) || IndexAM(all[1]) != 405 {
+		t.Errorf("index OIDs or access method wrong")
 	}
 	if !strings.HasPrefix(ConstraintDef(&Relation{Columns: []Attribute{{Name: "id"}}, PrimaryKey: []int16{1}}), "PRIMARY KEY (id)") {
 		t.Errorf("ConstraintDef wrong")

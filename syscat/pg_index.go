@@ -7,27 +7,29 @@ import (
 
 // A table's Iceberg identifier fields are served as its primary key: a
 // unique btree index (pg_index, pg_class relkind 'i') and a primary-key
-// constraint (pg_constraint) over those columns, named <table>_pkey.
+// constraint (pg_constraint) over those columns, named <table>_pkey. The
+// indexes CREATE INDEX kept are listed beside it (indexes.go).
 
 func indexFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 	for _, r := range s.Relations {
-		if len(r.PrimaryKey) == 0 {
-			continue
-		}
-		n := int16(len(r.PrimaryKey))
-		collations := make([]uint32, n)
-		classes := make([]uint32, n)
-		for i, attnum := range r.PrimaryKey {
-			typ := keyType(r, attnum)
-			if t := TypeByOID(typ); t != nil {
-				collations[i] = t.Collation
+		for _, ix := range r.AllIndexes() {
+			n := int16(len(ix.Columns))
+			collations := make([]uint32, n)
+			classes := make([]uint32, n)
+			for i, attnum := range ix.Columns {
+				typ := keyType(r, attnum)
+				if t := TypeByOID(typ); t != nil {
+					collations[i] = t.Collation
+				}
+				if IndexAM(ix) == 403 {
+					classes[i] = btreeOpclass(typ)
+				}
 			}
-			classes[i] = btreeOpclass(typ)
+			w.add("indexrelid", IndexOID(r, ix), "indrelid", r.OID, "indnatts", n, "indnkeyatts", n,
+				"indisunique", ix.Unique, "indisprimary", ix.Primary, "indimmediate", true, "indisvalid", true,
+				"indisready", true, "indislive", true, "indkey", append([]int16(nil), ix.Columns...),
+				"indcollation", collations, "indclass", classes, "indoption", indexOptions(ix))
 		}
-		w.add("indexrelid", PrimaryKeyIndexOID(r), "indrelid", r.OID, "indnatts", n, "indnkeyatts", n,
-			"indisunique", true, "indisprimary", true, "indimmediate", true, "indisvalid", true,
-			"indisready", true, "indislive", true, "indkey", append([]int16(nil), r.PrimaryKey...),
-			"indcollation", collations, "indclass", classes, "indoption", make([]int16, n))
 	}
 	return nil
 }
@@ -48,11 +50,10 @@ func constraintFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 
 func indexesFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 	for _, r := range s.Relations {
-		if len(r.PrimaryKey) == 0 {
-			continue
+		for _, ix := range r.AllIndexes() {
+			w.add("schemaname", r.Namespace, "tablename", r.Name, "indexname", ix.Name,
+				"indexdef", IndexDefOf(r, ix, QuoteIdent(r.Namespace)+"."+QuoteIdent(r.Name)))
 		}
-		w.add("schemaname", r.Namespace, "tablename", r.Name, "indexname", PrimaryKeyName(r),
-			"indexdef", IndexDef(r))
 	}
 	return nil
 }
@@ -75,6 +76,13 @@ func dependFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 					"refclassid", pgClassOID, "refobjid", oid, "refobjsubid", int32(0), "deptype", "n")
 			}
 		}
+		for _, ix := range r.Indexes {
+			// A kept index depends automatically on each of its columns.
+			for _, attnum := range ix.Columns {
+				w.add("classid", pgClassOID, "objid", IndexOID(r, ix), "objsubid", int32(0),
+					"refclassid", pgClassOID, "refobjid", r.OID, "refobjsubid", int32(attnum), "deptype", "a")
+			}
+		}
 		if len(r.PrimaryKey) == 0 {
 			continue
 		}
@@ -86,13 +94,6 @@ func dependFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 		}
 	}
 	return nil
-}
-
-// IndexDef is pg_get_indexdef of a table's primary-key index:
-// CREATE UNIQUE INDEX t_pkey ON ns.t USING btree (id).
-func IndexDef(r *Relation) string {
-	return "CREATE UNIQUE INDEX " + QuoteIdent(PrimaryKeyName(r)) + " ON " + QuoteIdent(r.Namespace) + "." +
-		QuoteIdent(r.Name) + " USING btree (" + keyColumns(r) + ")"
 }
 
 // ConstraintDef is pg_get_constraintdef of a table's primary key:

@@ -69,12 +69,14 @@ func statTablesFill(userOnly bool) fillFunc {
 func statIndexesFill(userOnly bool) fillFunc {
 	return func(_ context.Context, s *Snapshot, w *rowWriter) error {
 		for _, r := range s.Relations {
-			if len(r.PrimaryKey) == 0 || userOnly && r.System {
+			if userOnly && r.System {
 				continue
 			}
-			zero := int64(0)
-			w.add("relid", r.OID, "indexrelid", PrimaryKeyIndexOID(r), "schemaname", r.Namespace, "relname", r.Name,
-				"indexrelname", PrimaryKeyName(r), "idx_scan", zero, "idx_tup_read", zero, "idx_tup_fetch", zero)
+			for _, ix := range r.AllIndexes() {
+				zero := int64(0)
+				w.add("relid", r.OID, "indexrelid", IndexOID(r, ix), "schemaname", r.Namespace, "relname", r.Name,
+					"indexrelname", ix.Name, "idx_scan", zero, "idx_tup_read", zero, "idx_tup_fetch", zero)
+			}
 		}
 		return nil
 	}

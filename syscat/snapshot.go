@@ -63,6 +63,9 @@ type Relation struct {
 	// fields, in order: served as a primary key (pg_index, pg_constraint,
 	// information_schema.table_constraints).
 	PrimaryKey []int16
+	// Indexes are the indexes CREATE INDEX kept (indexes.go); the primary
+	// key's is not among them.
+	Indexes []Index
 	// PartitionKey is the partition spec as PostgreSQL-like text
 	// ("bucket(16, id), day(ts)"), "" when unpartitioned.
 	PartitionKey string

@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/sequence"
 )
 
 // Constraints and indexes as pg_dump writes them after a table's data:
@@ -61,36 +62,6 @@ func dropConstraint(e *ddl.SchemaEdit, cmd *pg.AlterTableCmd) ([]Notice, error) 
 		"icegate keeps only primary keys, as Iceberg identifier fields: there is nothing to drop.")}, nil
 }
 
-// prepareDropIndex prepares DROP INDEX [IF EXISTS] name [, ...]. The only
-// indexes icegate lists are those of primary keys, which cannot be dropped
-// alone (2BP01, as in PostgreSQL: drop the constraint). Any other name is
-// an index icegate did not keep: with IF EXISTS it does not exist, without
-// it a WARNING says there is nothing to drop.
-func (s *session) prepareDropIndex(ds *pg.DropStmt) (Statement, error) {
-	return &ddlStatement{sess: s, tag: "DROP INDEX", run: func(ctx context.Context) ([]Notice, error) {
-		var notices []Notice
-		for _, obj := range ds.Objects {
-			tn := tableNameOfList(obj)
-			if table, ok := strings.CutSuffix(tn.Name, "_pkey"); ok {
-				owner := tn
-				owner.Name = table
-				if t, err := s.ResolveTable(ctx, owner); err == nil && len(t.Metadata.CurrentSchema().IdentifierFieldIDs) > 0 {
-					return nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it",
-						syscat.QuoteIdent(tn.Name), syscat.QuoteIdent(tn.Name), syscat.QuoteIdent(table)).
-						WithHint("You can drop constraint %s on table %s instead.", syscat.QuoteIdent(tn.Name), syscat.QuoteIdent(table))
-				}
-			}
-			if ds.MissingOk {
-				notices = append(notices, Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
-					Message: "index \"" + tn.Name + "\" does not exist, skipping"})
-				continue
-			}
-			notices = append(notices, notKept("index \""+tn.Name+"\"", "Iceberg tables have no indexes: there is nothing to drop."))
-		}
-		return notices, nil
-	}}, nil
-}
-
 // constraintNotKept is the WARNING for a UNIQUE, FOREIGN KEY, CHECK or
 // EXCLUDE constraint, of a table or a column (in CREATE TABLE, ADD COLUMN
 // and ADD CONSTRAINT alike); false for the other kinds of constraint.
@@ -124,18 +95,78 @@ func notKept(what, detail string) Notice {
 	return Notice{Severity: "WARNING", Code: pgerr.Warning, Message: what + " is not kept", Detail: detail}
 }
 
-// prepareCreateIndex prepares CREATE INDEX: the table must exist; the
-// index is not kept (a WARNING says so).
+// prepareDropIndex prepares DROP INDEX: a kept index (index_kept.go) is
+// dropped; a name that is a table or a view is refused, as in PostgreSQL;
+// any other name may be one of the indexes CREATE INDEX accepted without
+// keeping them, so there is nothing to drop (a WARNING says so).
+func (s *session) prepareDropIndex(ds *pg.DropStmt) (Statement, error) {
+	return &ddlStatement{sess: s, tag: "DROP INDEX", run: func(ctx context.Context) ([]Notice, error) {
+		var notices []Notice
+		for _, obj := range ds.Objects {
+			var parts []string
+			for _, n := range obj.GetList().GetItems() {
+				parts = append(parts, n.GetString_().GetSval())
+			}
+			name := strings.Join(parts, ".")
+			r, ix, err := s.findIndex(ctx, parts)
+			if err != nil {
+				return nil, err
+			}
+			if r != nil {
+				if err := s.dropKeptIndex(ctx, r, ix); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			tn := parse.TableName{Name: parts[len(parts)-1], Written: name}
+			if len(parts) > 1 {
+				tn.Schema = parts[len(parts)-2]
+			}
+			if _, err := s.ResolveTable(ctx, tn); err == nil {
+				return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not an index", tn.Name).
+					WithHint("Use DROP TABLE to remove a table.")
+			}
+			// A primary key's index (<table>_pkey) goes with its constraint
+			// only, as in PostgreSQL.
+			if table, ok := strings.CutSuffix(tn.Name, "_pkey"); ok {
+				owner := tn
+				owner.Name = table
+				if t, err := s.ResolveTable(ctx, owner); err == nil && len(t.Metadata.CurrentSchema().IdentifierFieldIDs) > 0 {
+					return nil, pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it",
+						syscat.QuoteIdent(tn.Name), syscat.QuoteIdent(tn.Name), syscat.QuoteIdent(table)).
+						WithHint("You can drop constraint %s on table %s instead.", syscat.QuoteIdent(tn.Name), syscat.QuoteIdent(table))
+				}
+			}
+			if ds.MissingOk {
+				notices = append(notices, Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
+					Message: "index \"" + name + "\" does not exist, skipping"})
+				continue
+			}
+			notices = append(notices, Notice{Severity: "WARNING", Code: pgerr.Warning,
+				Message: "index \"" + name + "\" is not kept: nothing to drop",
+				Detail:  "Iceberg tables have no indexes: an index over expressions, a partial index or one with INCLUDE is accepted and not kept."})
+		}
+		return notices, nil
+	}}, nil
+}
+
+// prepareCreateIndex prepares CREATE INDEX: the table must exist; an
+// index over plain columns is kept in the table's properties
+// (index_kept.go), others are not (a WARNING says so).
 func (s *session) prepareCreateIndex(st *pg.IndexStmt) (Statement, error) {
-	return &ddlStatement{sess: s, tag: "CREATE INDEX", atOnce: true, run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "CREATE INDEX", run: func(ctx context.Context) ([]Notice, error) {
 		tn := parse.TableNameOf(st.Relation)
-		if _, err := s.ResolveTable(ctx, tn); err != nil {
+		t, err := s.ResolveTable(ctx, tn)
+		if err != nil {
 			return nil, err
+		}
+		if keepableIndex(st) && t.Metadata != nil && !sequence.Is(t) {
+			return s.keepIndex(ctx, st, t)
 		}
 		what := "index"
 		if st.Idxname != "" {
 			what += " \"" + st.Idxname + "\""
 		}
-		return []Notice{notKept(what+" on table \""+tn.Name+"\"", "Iceberg tables have no indexes: reads skip files by partition and column statistics.")}, nil
+		return []Notice{notKept(what+" on table \""+tn.Name+"\"", "icegate keeps indexes over plain columns only (not over expressions, partial, or with INCLUDE).")}, nil
 	}}, nil
 }

@@ -223,7 +223,7 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 		case pg.ConstrType_CONSTR_NOTNULL:
 			notNull = true
 		case pg.ConstrType_CONSTR_DEFAULT:
-			if !constantDefault(con.RawExpr) { // defaults_table.go
+			if expressionDefault(con.RawExpr, f.Type) { // defaults_table.go
 				if err := s.addColumnDefaultExpr(ctx, ps, f, con.RawExpr, props); err != nil {
 					return nil, err
 				}

@@ -140,7 +140,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 					return nil, err
 				}
 			case pg.ConstrType_CONSTR_DEFAULT:
-				if !constantDefault(con.RawExpr) {
+				if expressionDefault(con.RawExpr, f.Type) { // defaults_table.go
 					if err := s.addDefaultExpr(ctx, ps, &ct.defs, f, con.RawExpr); err != nil {
 						return nil, err
 					}

@@ -65,10 +65,9 @@ func (s *session) prepareCreateTable(ps parse.Stmt, cs *pg.CreateStmt, x *parse.
 		}
 		t, notices, err := s.createTable(ctx, mc, ct)
 		if err == nil && t != nil {
-			notices = append(ct.notices, notices...)
 			err = s.createOwnedSequences(ctx, mc, t, &ct.defs) // defaults_table.go
 		}
-		return notices, err
+		return append(ct.notices, notices...), err
 	}}, nil
 }
 
@@ -225,6 +224,8 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 			}
 			return notices, nil
 		}}, nil
+	case pg.ObjectType_OBJECT_INDEX:
+		return s.prepareDropIndex(ds) // alter_constraint.go
 	}
 	return nil, pgerr.NotYet("DROP " + strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 }

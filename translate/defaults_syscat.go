@@ -7,6 +7,7 @@ import (
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/plan"
 	"github.com/icegate/icegate/translate/sequence"
 	"github.com/icegate/icegate/translate/sysfunc"
 )
@@ -55,7 +56,7 @@ func sysDefaults(r *syscat.Relation, t *catalog.Table) {
 			continue
 		}
 		if text := m.Properties[bind.DefaultKey(f.ID)]; text != "" {
-			r.Columns[i].Default = text
+			r.Columns[i].Default = upperSQLValueFunctions(typedLiteral(text, r.Columns[i]))
 			r.Columns[i].Sequence, _ = defaultSequence(m.Properties, f.ID)
 		}
 	}
@@ -120,4 +121,67 @@ func linkOwner(snap *syscat.Snapshot, r *syscat.Relation, i int) {
 		return
 	}
 	seq.Sequence.OwnerOID, seq.Sequence.OwnerAttnum, seq.Sequence.Identity = r.OID, int16(i+1), a.Identity != 0
+}
+
+// sqlValueFunctions are the functions SQL writes without parentheses,
+// which pg_get_expr prints in capitals (CURRENT_TIMESTAMP, CURRENT_TIMESTAMP(3)).
+var sqlValueFunctions = map[string]bool{
+	"current_date": true, "current_time": true, "current_timestamp": true, "localtime": true, "localtimestamp": true,
+	"current_role": true, "current_user": true, "session_user": true, "user": true, "current_catalog": true, "current_schema": true,
+}
+
+// upperSQLValueFunctions writes the SQL value functions of a default
+// expression's text in capitals, as pg_get_expr shows them; the rest of the
+// text, quoted strings and identifiers included, stays as it is.
+func upperSQLValueFunctions(text string) string {
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case c == '\'' || c == '"':
+			j := i + 1
+			for j < len(text) {
+				if text[j] == c {
+					if j+1 < len(text) && text[j+1] == c {
+						j += 2
+						continue
+					}
+					break
+				}
+				j++
+			}
+			j = min(j+1, len(text))
+			b.WriteString(text[i:j])
+			i = j
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			j := i
+			for j < len(text) && (text[j] == '_' || text[j] == '$' || text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z' || text[j] >= '0' && text[j] <= '9') {
+				j++
+			}
+			word := text[i:j]
+			// A value function is not called with parentheses, except the
+			// time ones with a precision: current_timestamp(3).
+			call := j < len(text) && text[j] == '('
+			lower := strings.ToLower(word)
+			if sqlValueFunctions[lower] && (!call || strings.Contains(lower, "time")) {
+				word = strings.ToUpper(word)
+			}
+			b.WriteString(word)
+			i = j
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
+}
+
+// typedLiteral shows a default kept as an expression that is one string
+// literal (an array column's '{}') with the column's type, as PostgreSQL
+// keeps the literal coerced to it: '{}'::text[].
+func typedLiteral(text string, a syscat.Attribute) string {
+	if len(text) < 2 || text[0] != '\'' || text[len(text)-1] != '\'' || strings.Contains(strings.ReplaceAll(text[1:len(text)-1], "''", ""), "'") {
+		return text
+	}
+	return text + "::" + plan.Type{OID: a.Type, Typmod: -1}.String()
 }

@@ -127,7 +127,7 @@ func (s *session) addDefaultExpr(ctx context.Context, ps parse.Stmt, d *tableDef
 // checkDefaultExpr binds a default expression for field f and returns its
 // text as kept in the properties.
 func (s *session) checkDefaultExpr(ctx context.Context, ps parse.Stmt, f catalog.NestedField, raw *pg.Node) (string, error) {
-	if catalog.Primitive(f.Type) == nil {
+	if !defaultableType(f.Type) {
 		return "", pgerr.NotYetPlural("defaults of nested columns")
 	}
 	if containsColumnRef(raw) {
@@ -278,6 +278,8 @@ func (s *session) finishTableDefaults(ctx context.Context, ct *createTable, d *t
 	if len(d.exprs) == 0 && len(d.seqs) == 0 {
 		return nil
 	}
+	// The defaults were collected by the ids the columns were bound with;
+	// the schema has fresh ones by now.
 	ids := ct.freshIDs
 	props := ct.spec.Properties
 	for id, text := range d.exprs {
@@ -386,7 +388,7 @@ func (s *session) alterColumnDefault(ctx context.Context, ps parse.Stmt, m *cata
 	case cmd.Def == nil:
 		drop()
 		return nil, e.SetWriteDefault(f.Name, nil)
-	case constantDefault(cmd.Def):
+	case !expressionDefault(cmd.Def, f.Type):
 		v, err := s.columnDefault(ctx, ps, *f, cmd.Def)
 		if err != nil {
 			return nil, err
@@ -418,4 +420,23 @@ func (s *session) addColumnDefaultExpr(ctx context.Context, ps parse.Stmt, f cat
 	}
 	props.set[bind.DefaultKey(f.ID)] = text
 	return nil
+}
+
+// defaultableType reports whether a column of Iceberg type t can have a
+// default: a primitive (a constant one is Iceberg's write-default), or an
+// array of primitives (kept as an expression default: Iceberg's defaults
+// of lists can only be empty).
+func defaultableType(t catalog.Type) bool {
+	if catalog.Primitive(t) != nil {
+		return true
+	}
+	l, ok := t.(*catalog.ListType)
+	return ok && catalog.Primitive(l.Element) != nil
+}
+
+// expressionDefault reports whether the default raw of a column of type t
+// is kept as an expression (a property) rather than as Iceberg's
+// write-default: it is not a constant, or the column is an array.
+func expressionDefault(raw *pg.Node, t catalog.Type) bool {
+	return !constantDefault(raw) || catalog.Primitive(t) == nil
 }

@@ -226,6 +226,9 @@ func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows,
 	if err != nil {
 		return nil, err
 	}
+	if err := st.sess.lockRows(ctx, st.ps.Node.GetSelectStmt()); err != nil { // for_update.go
+		return nil, err
+	}
 	op, err := lowerQuery(ctx, st.sess, plan)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package translate
 import (
 	"context"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -139,6 +140,7 @@ func sysTableRelation(ns string, t *catalog.Table) *syscat.Relation {
 	schema := m.CurrentSchema()
 	if schema != nil {
 		r.Columns = sysAttributes(schema, plan.RecordedTypes(m.Properties))
+		r.Indexes = keptIndexes(m.Properties, schema) // index_kept.go
 		for _, id := range schema.IdentifierFieldIDs {
 			for i, f := range schema.Fields {
 				if f.ID == id {
@@ -226,7 +228,11 @@ func sysViewRelation(ns string, v *catalog.View) *syscat.Relation {
 		r.Location = v.Metadata.Location
 	}
 	if schema := v.Schema(); schema != nil {
-		r.Columns = sysAttributes(schema, nil)
+		var rec map[int]plan.Type
+		if v.Metadata != nil {
+			rec = plan.RecordedTypes(v.Metadata.Properties)
+		}
+		r.Columns = sysAttributes(schema, rec)
 	}
 	return r
 }
@@ -246,18 +252,44 @@ func sysAttributes(schema *catalog.Schema, rec map[int]plan.Type) []syscat.Attri
 	return out
 }
 
-// sqlLiteral renders a column default as pg_get_expr shows it.
+// sqlLiteral renders a constant column default as pg_get_expr shows it.
+// PostgreSQL keeps the constant as written, coerced to the column's type
+// without its length or precision (the typmod coercion is an implicit
+// cast it does not print): a string literal is shown with the type's name
+// ('new'::character varying for varchar(10), 'x'::bpchar for char(3)); a
+// number as the integer or numeric literal it was, quoted with its type
+// when negative ('-1'::integer).
 func sqlLiteral(v any, t plan.Type) string {
-	quoted := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'::" + t.String() }
+	label := plan.Type{OID: t.OID, Typmod: -1}.String()
+	quoted := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'::" + label }
+	signed := func(s, typ string) string {
+		if strings.HasPrefix(s, "-") {
+			return "'" + s + "'::" + typ
+		}
+		return s
+	}
 	switch x := v.(type) {
 	case string:
 		return quoted(x)
 	case bool:
 		return strconv.FormatBool(x)
-	case int8, int16, int32, int64, float32, float64:
+	case int8, int16, int32, int64:
 		if t.OID != pgtypes.Date && t.OID != pgtypes.Time && t.OID != pgtypes.Timestamp && t.OID != pgtypes.Timestamptz {
-			return fmt.Sprint(v)
+			n, _ := strconv.ParseInt(fmt.Sprint(v), 10, 64)
+			if n >= math.MinInt32 {
+				return signed(fmt.Sprint(v), "integer")
+			}
+			return signed(fmt.Sprint(v), "bigint")
 		}
+	case float32, float64:
+		f, _ := strconv.ParseFloat(fmt.Sprint(v), 64)
+		switch {
+		case f >= 0:
+			return fmt.Sprint(v)
+		case f == math.Trunc(f) && f >= math.MinInt32:
+			return signed(fmt.Sprint(v), "integer")
+		}
+		return signed(fmt.Sprint(v), "numeric")
 	}
 	// Other values (decimals, dates, times, timestamps, uuids, bytes) are
 	// written by the cast to text PostgreSQL's output uses: a decimal as a
@@ -271,7 +303,7 @@ func sqlLiteral(v any, t plan.Type) string {
 		return fmt.Sprint(v)
 	}
 	if t.OID == pgtypes.Numeric {
-		return text
+		return signed(text, "numeric")
 	}
 	return quoted(text)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/sequence"
 )
 
 // Writes inside a transaction block.
@@ -37,6 +38,10 @@ type txTable struct {
 	// COMMIT).
 	created bool
 	stager  catalog.TableStager
+	// locked are the data files of base when a SELECT ... FOR UPDATE of
+	// the block read the table (nil: none did); COMMIT fails when one was
+	// changed since (for_update.go).
+	locked []string
 }
 
 // txWrite is one staged write statement: a data change (change, staged,
@@ -181,7 +186,7 @@ func (s *session) commitWrites(ctx context.Context) error {
 // commitTables commits the block's tables, one after another.
 func (s *session) commitTables(ctx context.Context) error {
 	tx := s.tx
-	var failed error
+	failed := s.validateLocks(ctx) // for_update.go
 	for _, key := range tx.tableOrder {
 		tt := tx.tables[key]
 		if len(tt.writes) == 0 && !tt.created {
@@ -217,6 +222,9 @@ func (s *session) commitTables(ctx context.Context) error {
 		// that only appends carries no base of its own, so the first
 		// change's base cannot stand for the block's.)
 		combined.BaseSnapshotID = branchHeadID(tt.base, combined.Branch)
+		if tt.locked != nil && combined.Branch == "" {
+			combined.ReferencedDataFiles = append(combined.ReferencedDataFiles, tt.locked...)
+		}
 		err := commitNow(ctx, tt.mc, tt.id, combined)
 		if err != nil {
 			failed = catalogError(err, kindTable, tt.id.Name)
@@ -286,7 +294,11 @@ func (s *session) rollbackWritesTo(marks map[string]int) {
 		if len(tt.writes) <= keep {
 			continue
 		}
+		state := sequenceState(tt.view())
 		tt.rollback(keep)
+		if state != "" && sequenceState(tt.view()) != state {
+			s.restageSequenceState(tt, state)
+		}
 		if s.pins != nil {
 			if v := tt.view(); v != nil {
 				s.pins[key] = v
@@ -294,6 +306,32 @@ func (s *session) rollbackWritesTo(marks map[string]int) {
 				delete(s.pins, key)
 			}
 		}
+	}
+}
+
+// sequenceState is the state property of t when it is a sequence ("" for
+// none).
+func sequenceState(t *catalog.Table) string {
+	if t == nil || !sequence.Is(t) {
+		return ""
+	}
+	return t.Metadata.Properties[sequence.StateProp]
+}
+
+// restageSequenceState gives a sequence the block created back the state
+// ROLLBACK TO SAVEPOINT took from it: values handed out are not handed out
+// again, as in PostgreSQL, where nextval is never undone.
+func (s *session) restageSequenceState(tt *txTable, state string) {
+	mc, err := s.mutableCatalog("ROLLBACK TO SAVEPOINT")
+	if err == nil {
+		_, err = mc.CommitTable(context.Background(), tt.id, nil,
+			[]catalog.Update{catalog.SetProperties{Updates: map[string]string{sequence.StateProp: state}}})
+	}
+	if err != nil {
+		slog.Warn("keep a sequence's state across ROLLBACK TO SAVEPOINT", "sequence", tt.id.Name, "error", err)
+	}
+	if v := tt.view(); v != nil {
+		s.seq.forget(v)
 	}
 }
 

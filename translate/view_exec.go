@@ -207,6 +207,21 @@ func (s *session) createCatalogView(ctx context.Context, tn parse.TableName, rep
 		}
 		schema.Fields = append(schema.Fields, catalog.NestedField{ID: i + 1, Name: c.Name, Type: t, Doc: doc})
 	}
+	// The PostgreSQL types Iceberg lacks (varchar(n), char(n), smallint,
+	// json, jsonb) are recorded by the ids the view's schema gets, as a
+	// table's are (plan.PGTypesProperty). OR REPLACE keeps the types of the
+	// columns there already, so the entries it merges stay true.
+	fresh, _, _ := catalog.FreshSchema(schema)
+	rec := map[int]plan.Type{}
+	for i, c := range cols {
+		if t := (plan.Type{OID: c.TypeOID, Typmod: c.Typmod}); plan.Recordable(t, fresh.Fields[i].Type) {
+			rec[fresh.Fields[i].ID] = t
+		}
+	}
+	var props map[string]string
+	if v := plan.EncodeRecordedTypes(rec); v != "" {
+		props = map[string]string{plan.PGTypesProperty: v}
+	}
 	if replace {
 		if old, err := s.cat.LoadView(ctx, id); err == nil {
 			if err := checkReplacedCatalogColumns(old.Schema(), schema); err != nil {
@@ -221,6 +236,7 @@ func (s *session) createCatalogView(ctx context.Context, tn parse.TableName, rep
 		DefaultNamespace: s.defaultNamespace(ctx, id.Namespace),
 		DefaultCatalog:   s.cat.Name(),
 		Summary:          map[string]string{"engine-name": "icegate"},
+		Properties:       props,
 	}, "", "", time.Now().UnixMilli())
 	if err != nil {
 		return catalogError(err, kindTable, tn.Written)

@@ -17,7 +17,7 @@ set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-all=(psql jdbc psycopg2 psycopg3 sqlalchemy node odbc gorm sequelize typeorm)
+all=(psql jdbc psycopg2 psycopg3 sqlalchemy node knex kysely postgresjs pgpromise sequelize typeorm odbc gorm)
 if [[ $# -gt 0 ]]; then scenarios=("$@"); else scenarios=("${all[@]}"); fi
 # Debian's python3 has the Debian client packages; a python earlier on the
 # PATH (a virtualenv, pyenv) may not.
@@ -98,21 +98,26 @@ scenario_jdbc() {
 scenario_psycopg2() { "$python" "$here/python/psycopg2_scenario.py"; }
 scenario_psycopg3() { "$python" "$here/python/psycopg3_scenario.py"; }
 scenario_sqlalchemy() { "$python" "$here/python/sqlalchemy_scenario.py"; }
-scenario_node() {
-	# npm ci into the temporary directory: no node_modules in the tree.
-	mkdir -p "$work/node" && cp "$here"/node/package.json "$here"/node/package-lock.json "$here"/node/*.js "$work/node/" &&
-		(cd "$work/node" && npm ci --no-audit --no-fund --loglevel=error) &&
-		node "$work/node/scenario.js"
-}
-# npm_scenario DIR: the scenario.js of DIR run after npm ci of its
-# package-lock.json in the temporary directory (no node_modules in the tree).
+# npm_scenario DIR: copies the scenario's package.json, package-lock.json,
+# scripts and subdirectories (Knex's migrations) into the temporary directory,
+# installs the locked packages there with npm ci (no node_modules in the tree)
+# and runs its scenario.js.
 npm_scenario() {
-	mkdir -p "$work/$1" && cp "$here/$1"/package.json "$here/$1"/package-lock.json "$here/$1"/*.js "$work/$1/" &&
-		(cd "$work/$1" && npm ci --no-audit --no-fund --loglevel=error) &&
-		node "$work/$1/scenario.js"
+	local src="$here/$1" dst="$work/$1" d
+	mkdir -p "$dst" && cp "$src"/package.json "$src"/package-lock.json "$src"/*.js "$dst/" || return 1
+	for d in "$src"/*/; do
+		[[ -d "$d" && "$(basename "$d")" != node_modules ]] || continue
+		cp -r "$d" "$dst/" || return 1
+	done
+	(cd "$dst" && npm ci --no-audit --no-fund --loglevel=error) && node "$dst/scenario.js"
 }
 scenario_sequelize() { npm_scenario sequelize; }
 scenario_typeorm() { npm_scenario typeorm; }
+scenario_node() { npm_scenario node; }
+scenario_knex() { npm_scenario knex; }
+scenario_kysely() { npm_scenario kysely; }
+scenario_postgresjs() { npm_scenario postgresjs; }
+scenario_pgpromise() { npm_scenario pgpromise; }
 scenario_odbc() { bash "$here/odbc/scenario.sh" "$work/odbc"; }
 scenario_gorm() { (cd "$here/gorm" && go run .); } # modules through the Go proxy
 
@@ -126,7 +131,7 @@ requirements() {
 		[[ "$mod" == psycopg3 ]] && mod=psycopg
 		"$python" -c "import $mod" 2>/dev/null || { echo "python module $mod"; return 1; }
 		;;
-	node | sequelize) needs node npm ;;
+	node | knex | kysely | postgresjs | pgpromise | sequelize) needs node npm ;;
 	typeorm) # TypeORM 1.x wants Node.js 20.19 or later (Debian 12's is 18)
 		needs node npm || return 1
 		node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' ||

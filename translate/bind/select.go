@@ -47,6 +47,9 @@ func (b *Binder) bindQuery(sel *pg.SelectStmt) (*plan.Select, error) {
 		}
 		defer pop()
 	}
+	if err := b.checkLocking(sel); err != nil {
+		return nil, err
+	}
 	switch {
 	case sel.Op != pg.SetOperation_SETOP_NONE:
 		return b.bindSetOp(sel)
@@ -364,12 +367,99 @@ func (b *Binder) checkSelectFeatures(sel *pg.SelectStmt) error {
 	switch {
 	case sel.IntoClause != nil:
 		return pgerr.NotYet("SELECT INTO")
-	case len(sel.LockingClause) > 0:
-		return pgerr.NotYet("SELECT FOR UPDATE/SHARE")
 	case sel.GroupDistinct:
 		return pgerr.NotYet("GROUP BY DISTINCT")
 	}
 	return nil
+}
+
+// checkLocking checks a query's FOR UPDATE / FOR SHARE clauses as
+// PostgreSQL does: not with set operations, DISTINCT, GROUP BY or HAVING,
+// and every relation named after OF is an item (its alias, when it has
+// one) of the query's FROM. What locking means is the session's
+// (LockingStrength, translate's for_update.go).
+func (b *Binder) checkLocking(sel *pg.SelectStmt) error {
+	if len(sel.LockingClause) == 0 {
+		return nil
+	}
+	what := LockingStrength(sel)
+	switch {
+	case sel.Op != pg.SetOperation_SETOP_NONE:
+		return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with UNION/INTERSECT/EXCEPT", what)
+	case len(sel.DistinctClause) > 0:
+		return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with DISTINCT clause", what)
+	case len(sel.GroupClause) > 0:
+		return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with GROUP BY clause", what)
+	case sel.HavingClause != nil:
+		return pgerr.New(pgerr.FeatureNotSupported, "%s is not allowed with HAVING clause", what)
+	}
+	names := LockableNames(sel.FromClause)
+	for _, n := range sel.LockingClause {
+		lc := n.GetLockingClause()
+		for _, r := range lc.GetLockedRels() {
+			rv := r.GetRangeVar()
+			if rv == nil || names[rv.Relname] != nil {
+				continue
+			}
+			return b.ErrAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s\" in %s clause not found in FROM clause",
+				rv.Relname, lockStrength(lc.Strength)), rv.Location)
+		}
+	}
+	return nil
+}
+
+// LockingStrength names a query's first locking clause as PostgreSQL's
+// messages do ("FOR UPDATE", "FOR SHARE", ...), "" without one.
+func LockingStrength(sel *pg.SelectStmt) string {
+	if len(sel.LockingClause) == 0 {
+		return ""
+	}
+	return lockStrength(sel.LockingClause[0].GetLockingClause().GetStrength())
+}
+
+func lockStrength(s pg.LockClauseStrength) string {
+	switch s {
+	case pg.LockClauseStrength_LCS_FORKEYSHARE:
+		return "FOR KEY SHARE"
+	case pg.LockClauseStrength_LCS_FORSHARE:
+		return "FOR SHARE"
+	case pg.LockClauseStrength_LCS_FORNOKEYUPDATE:
+		return "FOR NO KEY UPDATE"
+	}
+	return "FOR UPDATE"
+}
+
+// LockableNames are the names a locking clause's OF can give for the
+// items of a FROM clause (an alias when the item has one), each with the
+// table it reads (nil for a subquery or a function).
+func LockableNames(from []*pg.Node) map[string]*pg.RangeVar {
+	out := map[string]*pg.RangeVar{}
+	var walk func(n *pg.Node)
+	walk = func(n *pg.Node) {
+		switch x := n.GetNode().(type) {
+		case *pg.Node_RangeVar:
+			name := x.RangeVar.Relname
+			if a := x.RangeVar.GetAlias(); a != nil {
+				name = a.Aliasname
+			}
+			out[name] = x.RangeVar
+		case *pg.Node_JoinExpr:
+			walk(x.JoinExpr.Larg)
+			walk(x.JoinExpr.Rarg)
+		case *pg.Node_RangeSubselect:
+			if a := x.RangeSubselect.GetAlias(); a != nil {
+				out[a.Aliasname] = &pg.RangeVar{}
+			}
+		case *pg.Node_RangeFunction:
+			if a := x.RangeFunction.GetAlias(); a != nil {
+				out[a.Aliasname] = &pg.RangeVar{}
+			}
+		}
+	}
+	for _, n := range from {
+		walk(n)
+	}
+	return out
 }
 
 // bindGroupBy binds the GROUP BY items over the input rows. An item may be

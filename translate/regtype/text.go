@@ -141,16 +141,14 @@ func regclassIn2(snap *syscat.Snapshot, schema, name string) (uint32, error) {
 }
 
 // regclassLookup finds the relation schema.name among the tables and views
-// and the indexes of their primary keys (named <table>_pkey); 0 when there
-// is none.
+// and their indexes (the primary key's, <table>_pkey, and those CREATE
+// INDEX kept); 0 when there is none.
 func regclassLookup(snap *syscat.Snapshot, schema, name string) uint32 {
 	if r := snap.Relation(schema, name); r != nil {
 		return r.OID
 	}
-	if table, ok := strings.CutSuffix(name, "_pkey"); ok {
-		if r := snap.Relation(schema, table); r != nil && len(r.PrimaryKey) > 0 && syscat.PrimaryKeyName(r) == name {
-			return syscat.PrimaryKeyIndexOID(r)
-		}
+	if r, ix := snap.IndexByName(schema, name); r != nil {
+		return syscat.IndexOID(r, *ix)
 	}
 	return 0
 }
@@ -169,8 +167,8 @@ func regclassOut(snap *syscat.Snapshot, oid uint32) string {
 		}
 		return QuoteIdent(r.Namespace) + "." + QuoteIdent(r.Name)
 	}
-	if r := RelationOfIndex(snap, oid); r != nil {
-		name := syscat.PrimaryKeyName(r)
+	if r, ix := snap.IndexByOID(oid); r != nil {
+		name := ix.Name
 		if VisibleAs(snap, r.Namespace, name) {
 			return QuoteIdent(name)
 		}
@@ -485,14 +483,11 @@ func QuoteIdent(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-// RelationOfIndex finds the table whose primary-key index has OID oid.
+// RelationOfIndex finds the table of the index with OID oid (its primary
+// key's or one CREATE INDEX kept).
 func RelationOfIndex(snap *syscat.Snapshot, oid uint32) *syscat.Relation {
-	for _, r := range snap.Relations {
-		if len(r.PrimaryKey) > 0 && syscat.PrimaryKeyIndexOID(r) == oid {
-			return r
-		}
-	}
-	return nil
+	r, _ := snap.IndexByOID(oid)
+	return r
 }
 
 // VisibleAs reports whether name, living in schema ns, is the first

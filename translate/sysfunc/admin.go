@@ -15,7 +15,8 @@ import (
 
 // Server administration functions clients and migration tools send:
 // pg_sleep, pg_cancel_backend and pg_terminate_backend (knex's query
-// timeout), and the advisory locks (golang-migrate, Flyway, Rails...).
+// timeout), and the advisory locks (golang-migrate, Flyway, Rails...);
+// pg_notify is 0A000, as LISTEN and NOTIFY are.
 // They run when the statement does, row by row, never folded; the
 // sessions and locks they act on are the backend's (bind.Backends).
 
@@ -25,6 +26,7 @@ func addAdminFuncs(m map[string]bind.SysFuncDef) {
 		"pg_cancel_backend":      {Bind: bindSignalBackend(false)},
 		"pg_terminate_backend":   {Bind: bindSignalBackend(true)},
 		"pg_advisory_unlock_all": {Bind: bindAdvisoryUnlockAll},
+		"pg_notify":              {Bind: bindNotify},
 	})
 	for _, shared := range []bool{false, true} {
 		suffix := ""
@@ -70,6 +72,12 @@ func bindSleep(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
 			return nil, ctx.Err()
 		}
 	})
+}
+
+// bindNotify is pg_notify(channel, payload): LISTEN and NOTIFY are not
+// there, so it is 0A000 as the NOTIFY statement is.
+func bindNotify(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	return bind.Bound{}, b.ErrAt(pgerr.NotYet("NOTIFY"), c.Loc())
 }
 
 // backends is the server's sessions and locks, or 0A000 without a server.

@@ -10,7 +10,6 @@ import (
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/plan"
-	"github.com/icegate/icegate/translate/regtype"
 )
 
 // The pg_get_*def functions: an object's definition as SQL text, from the
@@ -78,8 +77,9 @@ func relationName(snap *syscat.Snapshot, r *syscat.Relation, pretty bool) string
 }
 
 // bindGetIndexdef is pg_get_indexdef(index oid [, column int4, pretty
-// bool]): "CREATE UNIQUE INDEX t_pkey ON ns.t USING btree (id)", or with a
-// column number above 0 that key column's name.
+// bool]): "CREATE UNIQUE INDEX t_pkey ON ns.t USING btree (id)" (or a
+// kept index's definition), or with a column number above 0 that key
+// column's name.
 func bindGetIndexdef(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
 	if err := b.SysArity(c, 1, 3); err != nil {
 		return bind.Bound{}, err
@@ -90,7 +90,7 @@ func bindGetIndexdef(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
 		if err != nil {
 			return nil, err
 		}
-		r := regtype.RelationOfIndex(snap, oid)
+		r, ix := snap.IndexByOID(oid)
 		if r == nil {
 			return nil, nil
 		}
@@ -100,13 +100,12 @@ func bindGetIndexdef(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
 			pretty = boolValue(v[2])
 		}
 		if col > 0 {
-			if int(col) > len(r.PrimaryKey) {
+			if int(col) > len(ix.Columns) {
 				return "", nil
 			}
-			return syscat.QuoteIdent(r.Columns[r.PrimaryKey[col-1]-1].Name), nil
+			return syscat.QuoteIdent(r.Columns[ix.Columns[col-1]-1].Name), nil
 		}
-		return "CREATE UNIQUE INDEX " + syscat.QuoteIdent(syscat.PrimaryKeyName(r)) + " ON " +
-			relationName(snap, r, pretty) + " USING btree (" + keyColumns(r) + ")", nil
+		return syscat.IndexDefOf(r, *ix, relationName(snap, r, pretty)), nil
 	})
 }
 

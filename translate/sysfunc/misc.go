@@ -100,9 +100,9 @@ func bindTableIsVisible(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error)
 		if r := snap.RelationByOID(oid); r != nil {
 			return snap.Visible(r), nil
 		}
-		if r := regtype.RelationOfIndex(snap, oid); r != nil {
+		if r, ix := snap.IndexByOID(oid); r != nil {
 			// The index lives in its table's schema under its own name.
-			return regtype.VisibleAs(snap, r.Namespace, syscat.PrimaryKeyName(r)), nil
+			return regtype.VisibleAs(snap, r.Namespace, ix.Name), nil
 		}
 		return nil, nil
 	})

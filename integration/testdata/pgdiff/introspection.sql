@@ -8,8 +8,19 @@ CREATE TABLE pgi.v (x int, tag text);
 INSERT INTO pgi.v VALUES (1, 'one'), (2, 'two'), (2, 'deux'), (4, 'four'), (NULL, 'none');
 CREATE TABLE pgi.w (y int);
 INSERT INTO pgi.w VALUES (2), (3), (NULL);
+CREATE TABLE pgi.dflt (a varchar(10) DEFAULT 'new', b char(3) DEFAULT 'x', c numeric(10,2) DEFAULT '9.99', d text DEFAULT 'x', e int DEFAULT 0, f bigint DEFAULT 5, g date DEFAULT '2024-01-01', i boolean DEFAULT true, j smallint DEFAULT 1, l float8 DEFAULT -2, m int DEFAULT -1, n numeric(8,3) DEFAULT -1.125, o jsonb DEFAULT '{}', p uuid DEFAULT 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', t varchar DEFAULT 'v', y int DEFAULT '12', z boolean DEFAULT '1', ab timestamptz DEFAULT now(), ac timestamptz DEFAULT CURRENT_TIMESTAMP, ad date DEFAULT current_date, ae timestamp DEFAULT localtimestamp, ag timestamptz DEFAULT current_timestamp(3), ah uuid DEFAULT gen_random_uuid());
+CREATE TABLE pgi.dflt3 (tags text[] DEFAULT '{}', id serial, n int[] DEFAULT '{1,2}', m int[] DEFAULT ARRAY[3], made timestamptz DEFAULT now(), k int DEFAULT 7);
+INSERT INTO pgi.dflt3 (k) VALUES (1), (2);
+CREATE TABLE pgi.dflt2 (c numeric(10,2) DEFAULT 1.5, aa text DEFAULT now()::text, ai int DEFAULT 2 + 3);
 
 -- queries
+-- column defaults as pg_get_expr prints them (Knex, TypeORM and Sequelize compare them)
+SELECT column_name, column_default FROM information_schema.columns WHERE table_schema = 'pgi' AND table_name = 'dflt' ORDER BY ordinal_position;
+SELECT a.attname, pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum WHERE d.adrelid = 'pgi.dflt'::regclass ORDER BY a.attnum;
+SELECT column_name, column_default FROM information_schema.columns WHERE table_schema = 'pgi' AND table_name = 'dflt3' ORDER BY ordinal_position;
+SELECT tags, id, n, m, made IS NOT NULL, k FROM pgi.dflt3 ORDER BY id;
+-- known: a numeric default shows with the column's scale (1.50, not 1.5 as written), a cast and an operator without PostgreSQL's parentheses
+SELECT column_name, column_default FROM information_schema.columns WHERE table_schema = 'pgi' AND table_name = 'dflt2' ORDER BY ordinal_position;
 -- GORM's ColumnTypes: a correlated scalar subquery on the preserved side of a LEFT JOIN's condition
 SELECT c.column_name, c.is_nullable = 'YES', c.udt_name, c.character_maximum_length, c.numeric_precision, c.numeric_precision_radix, c.numeric_scale, c.datetime_precision, 8 * typlen, c.column_default, pd.description, c.identity_increment FROM information_schema.columns AS c JOIN pg_type AS pgt ON c.udt_name = pgt.typname LEFT JOIN pg_catalog.pg_description as pd ON pd.objsubid = c.ordinal_position AND pd.objoid = (SELECT oid FROM pg_catalog.pg_class WHERE relname = c.table_name AND relnamespace = (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = c.table_schema)) where table_schema = 'pgi' AND table_name = 'users' ORDER BY 1;
 -- TypeORM's column query: the subquery holds its own LEFT JOIN
