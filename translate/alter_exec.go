@@ -2,14 +2,17 @@ package translate
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 )
@@ -48,7 +51,9 @@ func (s *session) prepareAlterTable(ps parse.Stmt, as *pg.AlterTableStmt) (State
 		}
 		m := t.Metadata
 		e := ddl.NewSchemaEdit(t)
-		props := &propertyEdit{rec: ddl.NewRecordedEdit(m)}
+		props := &propertyEdit{rec: ddl.NewRecordedEdit(m), fits: func(ctx context.Context, col string, n int) error {
+			return s.checkValuesFit(ctx, t, col, n)
+		}}
 		for _, n := range as.Cmds {
 			cmd := n.GetAlterTableCmd()
 			if cmd == nil {
@@ -98,6 +103,45 @@ type propertyEdit struct {
 	remove  []string
 	version int // format-version to upgrade to (0: none)
 	rec     *ddl.RecordedEdit
+	// fits checks that the values of column col are at most n characters
+	// long (ALTER COLUMN TYPE varchar(n)); nil: they cannot be read.
+	fits func(ctx context.Context, col string, n int) error
+}
+
+// checkValuesFit is 22001 when a value of column col of table t (as the
+// session reads it) is longer than n characters.
+func (s *session) checkValuesFit(ctx context.Context, t *catalog.Table, col string, n int) error {
+	var name []string
+	for _, p := range append(slices.Clone(t.Ident.Namespace), t.Ident.Name) {
+		name = append(name, syscat.QuoteIdent(p))
+	}
+	sql := "SELECT 1 FROM " + strings.Join(name, ".") + " WHERE char_length(" + syscat.QuoteIdent(col) + ") > " + strconv.Itoa(n) + " LIMIT 1"
+	stmts, err := parse.ParseContext(ctx, sql, bind.ParseConfig)
+	if err != nil {
+		return err
+	}
+	p, err := bind.New(ctx, s, stmts[0], &bind.ParamSet{}, time.Now()).BindSelect(stmts[0].Node.GetSelectStmt())
+	if err != nil {
+		return err
+	}
+	op, err := lowerQuery(ctx, s, p)
+	if err != nil {
+		return err
+	}
+	rows := newOperatorRows(op, "SELECT")
+	defer rows.Close()
+	for {
+		batch, err := rows.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if batch == nil {
+			return nil
+		}
+		if batch.NumRows() > 0 {
+			return pgerr.New(pgerr.StringDataRightTruncation, "value too long for type character varying(%d)", n)
+		}
+	}
 }
 
 // usingIsColumn reports whether the USING expression of ALTER COLUMN col
@@ -150,7 +194,11 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 		if err := e.Retype(cmd.Name, to); err != nil {
 			return nil, err
 		}
-		return nil, props.rec.Retype(e, cmd.Name, cd.TypeName, to)
+		var fits func(int) error
+		if props.fits != nil && ddl.FieldExisted(m, cmd.Name) {
+			fits = func(n int) error { return props.fits(ctx, cmd.Name, n) }
+		}
+		return nil, props.rec.Retype(e, cmd.Name, cd.TypeName, to, fits)
 	case pg.AlterTableType_AT_DropNotNull:
 		return nil, e.DropNotNull(cmd.Name)
 	case pg.AlterTableType_AT_ColumnDefault:

@@ -48,9 +48,11 @@ func (r *RecordedEdit) Added(e *SchemaEdit, name string, tn *pg.TypeName) error 
 // column's recorded type and records the new one. Values are not
 // rewritten, so only changes every stored value already satisfies pass:
 // a longer varchar(n), varchar(n) or char(n) to text, json or jsonb or
-// smallint to their Iceberg types; anything else that the recorded type
-// would have to check is 0A000.
-func (r *RecordedEdit) Retype(e *SchemaEdit, name string, tn *pg.TypeName, to catalog.Type) error {
+// smallint to their Iceberg types, and text or varchar to a shorter
+// varchar(n) when fits (which reads the stored values) says they are at
+// most n characters long; anything else that the recorded type would have
+// to check is 0A000.
+func (r *RecordedEdit) Retype(e *SchemaEdit, name string, tn *pg.TypeName, to catalog.Type, fits func(n int) error) error {
 	i := fieldIndex(e.schema.Fields, name)
 	if i < 0 {
 		return nil // nested or missing: SchemaEdit.Retype says
@@ -69,8 +71,14 @@ func (r *RecordedEdit) Retype(e *SchemaEdit, name string, tn *pg.TypeName, to ca
 	switch {
 	case t.OID == pgtypes.Varchar && t.Typmod < 0:
 		keeps = from.OID == pgtypes.Text || from.OID == pgtypes.Varchar
-	case t.OID == pgtypes.Varchar && from.OID == pgtypes.Varchar:
-		keeps = from.Typmod >= 0 && from.Typmod <= t.Typmod
+	case t.OID == pgtypes.Varchar && (from.OID == pgtypes.Varchar || from.OID == pgtypes.Text):
+		keeps = from.OID == pgtypes.Varchar && from.Typmod >= 0 && from.Typmod <= t.Typmod
+		if !keeps && fits != nil {
+			if err := fits(int(t.Typmod - 4)); err != nil {
+				return err
+			}
+			keeps = true
+		}
 	}
 	if !keeps {
 		return pgerr.Unsupported("changing column \"%s\" from %s to %s", name, from, t).
@@ -91,4 +99,11 @@ func (r *RecordedEdit) Updates(e *SchemaEdit) []catalog.Update {
 		return []catalog.Update{catalog.RemoveProperties{Removals: []string{plan.PGTypesProperty}}}
 	}
 	return []catalog.Update{catalog.SetProperties{Updates: map[string]string{plan.PGTypesProperty: v}}}
+}
+
+// FieldExisted reports whether m's current schema has a top-level column
+// called name (one an ALTER TABLE did not add).
+func FieldExisted(m *catalog.TableMetadata, name string) bool {
+	schema := m.CurrentSchema()
+	return schema != nil && fieldIndex(schema.Fields, name) >= 0
 }
