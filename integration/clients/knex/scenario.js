@@ -5,7 +5,8 @@
 // lock, a failing migration that leaves no trace, rollback, the query builder
 // (insert returning, select, update, delete, raw), transactions that commit
 // and roll back, and a query timeout that cancels the query with
-// pg_cancel_backend on a second connection while the first stays usable.
+// pg_cancel_backend on a second connection while the first stays usable;
+// the schema builder's enu, unique, references, alter() and drop forms.
 // Connects with the PG* environment variables. Exits 1 at the first failure
 // (with ICEGATE_CLIENTS_ALL set: after every step).
 'use strict';
@@ -288,6 +289,45 @@ async function main() {
   await step('timeout without cancel rejects, the query finishes', async () => {
     await rejects(knex.raw('SELECT pg_sleep(0.5)').timeout(100), (err) => assert.equal(err.name, 'KnexTimeoutError'));
     assert.equal((await knex.raw('SELECT 2 AS two')).rows[0].two, 2);
+  });
+
+  await step('schema builder: enu, unique, references, alter(), dropUnique, columnInfo', async () => {
+    await knex.schema.dropTableIfExists('kq_child');
+    await knex.schema.dropTableIfExists('kq_parent');
+    await knex.schema.createTable('kq_parent', (t) => {
+      t.bigIncrements('id');
+      t.enu('status', ['draft', 'live']).notNullable().defaultTo('draft');
+      t.text('slug');
+      t.integer('rank');
+      t.specificType('tags', 'text[]').defaultTo('{}');
+      t.unique(['slug']);
+    });
+    await knex.schema.createTable('kq_child', (t) => {
+      t.increments('id');
+      t.bigInteger('parent_id').notNullable().references('id').inTable('kq_parent').onDelete('CASCADE');
+      t.index(['parent_id']);
+    });
+    await knex.schema.alterTable('kq_parent', (t) => {
+      t.bigInteger('rank').alter();
+      t.string('slug', 80).alter();
+      t.dropUnique(['slug']);
+    });
+    await knex.schema.alterTable('kq_child', (t) => t.dropForeign(['parent_id']));
+    const info = await knex('kq_parent').columnInfo();
+    assert.deepEqual(info, {
+      id: { type: 'bigint', maxLength: null, nullable: false, defaultValue: "nextval('kq_parent_id_seq'::regclass)" },
+      status: { type: 'text', maxLength: null, nullable: false, defaultValue: "'draft'::text" },
+      slug: { type: 'character varying', maxLength: 80, nullable: true, defaultValue: null },
+      rank: { type: 'bigint', maxLength: null, nullable: true, defaultValue: null },
+      tags: { type: 'ARRAY', maxLength: null, nullable: true, defaultValue: "'{}'::text[]" },
+    });
+    const [p] = await knex('kq_parent').insert({ slug: 'a', rank: '9007199254740993' }).returning(['id', 'status', 'tags', 'rank']);
+    assert.deepEqual(p, { id: '1', status: 'draft', tags: [], rank: '9007199254740993' });
+    await knex('kq_child').insert({ parent_id: p.id });
+    const idx = await knex.raw(`SELECT indexname FROM pg_indexes WHERE tablename = 'kq_child' ORDER BY 1`);
+    assert.deepEqual(idx.rows.map((r) => r.indexname), ['kq_child_parent_id_index', 'kq_child_pkey']);
+    await knex.schema.dropTable('kq_child');
+    await knex.schema.dropTable('kq_parent');
   });
 
   await step('schema builder: hasTable, hasColumn, renameColumn, dropTable', async () => {
