@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -25,6 +26,19 @@ func UndefinedCall(fn string, args []Bound) *pgerr.Error {
 		if !a.Unknown() {
 			names[i] = a.T.String()
 		}
+	}
+	if q, ok := strings.CutPrefix(fn, "any:"); ok || strings.HasPrefix(fn, "all:") {
+		// x op ANY (array): PostgreSQL names the operator between x and
+		// the array's element type.
+		if !ok {
+			q = fn[len("all:"):]
+		}
+		if len(args) == 2 && !args[1].Unknown() {
+			if elem := pgtypes.ElemOf(args[1].T.OID); elem != 0 {
+				names[1] = plan.Type{OID: elem, Typmod: -1}.String()
+			}
+		}
+		return operatorError(q, names)
 	}
 	op := map[string]string{"neg": "-", "like": "~~", "not_like": "!~~", "ilike": "~~*", "not_ilike": "!~~*"}[fn]
 	if op == "" && !plan.IsInfix(fn) {
