@@ -368,6 +368,12 @@ func TestExplainFormats(t *testing.T) {
 			}
 		}
 	}
+	// In a string of several statements, EXPLAIN sees what the
+	// statements before it did.
+	if _, err := c.Exec(testCtx(t), "CREATE TABLE explain_shape.z (a int); EXPLAIN SELECT * FROM explain_shape.z; DROP TABLE explain_shape.z",
+		pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Errorf("EXPLAIN after CREATE TABLE in one query string: %v", err)
+	}
 	// A parameter's value is in the plan, as in PostgreSQL's custom plans,
 	// and ANALYZE runs with it.
 	for _, o := range []string{"COSTS OFF", "ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF"} {

@@ -56,7 +56,7 @@ type explainStatement struct {
 	opts explain.Options
 }
 
-func (e *explainStatement) ParamTypes() []uint32 { return e.sel.params }
+func (e *explainStatement) ParamTypes() []uint32 { return e.sel.ParamTypes() }
 
 // Columns is PostgreSQL's: one column "QUERY PLAN", of type json for
 // FORMAT JSON, text otherwise.
@@ -146,7 +146,7 @@ func explainLines(p *plan.Select, cfg opt.Config, verbose bool) []string {
 // ModifyTable node. The statement is bound, never run: EXPLAIN ANALYZE,
 // which would change the table, is not supported, nor is EXPLAIN of a
 // plain INSERT (its rows are written as they come, without a plan).
-func (s *session) prepareExplainDML(ctx context.Context, ps parse.Stmt, opts explain.Options, paramTypes []uint32) (Statement, error) {
+func (s *session) prepareExplainDML(ctx context.Context, ps parse.Stmt, opts explain.Options, paramTypes []uint32, eager bool) (Statement, error) {
 	what, bindFn, ok := dmlBinder(ps.Node) // dml_exec.go
 	if ins := ps.Node.GetInsertStmt(); ins != nil && ins.OnConflictClause == nil && len(ins.ReturningList) == 0 {
 		ok = false
@@ -157,7 +157,7 @@ func (s *session) prepareExplainDML(ctx context.Context, ps parse.Stmt, opts exp
 	if opts.Analyze {
 		return nil, pgerr.NotYet("EXPLAIN ANALYZE of " + what)
 	}
-	st, err := s.prepareDML(ctx, ps, what, paramTypes, true, bindFn)
+	st, err := s.prepareDML(ctx, ps, what, paramTypes, eager, bindFn)
 	if err != nil {
 		return nil, err
 	}
