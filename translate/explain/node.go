@@ -88,6 +88,6 @@ type Plan struct {
 	// Planning and Execution are in milliseconds; Execution < 0 when
 	// the statement did not run.
 	Planning, Execution float64
-	// Extra lines of the text format, after the times (icegate's own).
+	// Opts are the options it was asked with: what to print, and how.
 	Opts Options
 }
