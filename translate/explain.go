@@ -10,6 +10,7 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/explain"
 	"github.com/icegate/icegate/translate/opt"
@@ -242,4 +243,60 @@ func (s *session) explainSettings() [][2]string {
 		}
 	}
 	return out
+}
+
+// prepareExplainExecute is EXPLAIN EXECUTE name (args): the plan of the
+// prepared statement with the arguments as its parameters, as PostgreSQL
+// shows it. The statement is looked up when EXPLAIN runs.
+func (s *session) prepareExplainExecute(ctx context.Context, ex *pg.ExecuteStmt, opts explain.Options) (Statement, error) {
+	st, err := s.prepareExecute(ctx, ex) // prepare_stmt.go: the arguments
+	if err != nil {
+		return nil, err
+	}
+	return &explainExecuteStatement{x: st.(*executeStatement), opts: opts}, nil
+}
+
+// explainExecuteStatement is EXPLAIN EXECUTE.
+type explainExecuteStatement struct {
+	x     *executeStatement
+	opts  explain.Options
+	inner Statement
+}
+
+func (e *explainExecuteStatement) ParamTypes() []uint32 { return nil }
+
+func (e *explainExecuteStatement) Columns() []pgtypes.Column {
+	return (&explainStatement{opts: e.opts}).Columns()
+}
+
+func (e *explainExecuteStatement) Execute(ctx context.Context, _ []*string) (Rows, error) {
+	s := e.x.sess
+	if err := s.checkNotFailed(); err != nil {
+		return nil, err
+	}
+	if e.inner == nil {
+		p, err := e.x.lookup() // prepare_stmt.go
+		if err != nil {
+			return nil, err
+		}
+		stmts, err := bind.ParseChecked(p.text)
+		if err != nil {
+			return nil, err
+		}
+		if len(stmts) != 1 {
+			return nil, pgerr.New(pgerr.SyntaxError, "prepared statement \"%s\" must be one statement", e.x.name)
+		}
+		if stmts[0].Node.GetSelectStmt() == nil {
+			if e.inner, err = s.prepareExplainDML(ctx, stmts[0], e.opts, p.types, true); err != nil {
+				return nil, err
+			}
+		} else {
+			sel := &selectStatement{sess: s, ps: stmts[0], declared: append([]uint32(nil), p.types...)}
+			if err := sel.bind(ctx); err != nil {
+				return nil, err
+			}
+			e.inner = &explainStatement{sel: sel, opts: e.opts}
+		}
+	}
+	return e.inner.Execute(ctx, e.x.args)
 }

@@ -38,6 +38,9 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 		}
 		inner := ps
 		inner.Node = x.ExplainStmt.Query
+		if ex := x.ExplainStmt.Query.GetExecuteStmt(); ex != nil {
+			return s.prepareExplainExecute(ctx, ex, opts) // explain.go
+		}
 		if x.ExplainStmt.Query.GetSelectStmt() == nil {
 			return s.prepareExplainDML(ctx, inner, opts, paramTypes, eager) // explain.go
 		}
