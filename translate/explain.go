@@ -8,11 +8,13 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/explain"
+	"github.com/icegate/icegate/translate/lower"
 	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
@@ -97,6 +99,7 @@ func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows,
 	} else {
 		start := time.Now()
 		in.Plan = opt.Statement(p, s.optConfig())
+		in.Parallel = parallelAggs(in.Plan)
 		res.Planning = ms(time.Since(start))
 	}
 	res.Root = explain.Build(in)
@@ -202,7 +205,8 @@ func (e *explainDMLStatement) Execute(ctx context.Context, params []*string) (Ro
 		alias = p.Target.Alias
 	}
 	res := explain.Plan{Opts: e.opts, Execution: -1}
-	res.Root = explain.Modify(op, name, strings.Join(p.Table.Ident.Namespace, "."), alias, explain.Build(explain.Input{Plan: sel, Opts: e.opts}), e.opts)
+	in := explain.Input{Plan: sel, Opts: e.opts, Parallel: parallelAggs(sel)}
+	res.Root = explain.Modify(op, name, strings.Join(p.Table.Ident.Namespace, "."), alias, explain.Build(in), e.opts)
 	res.Planning = ms(time.Since(start))
 	if e.opts.Format == explain.Text {
 		return textRows("QUERY PLAN", res.Lines(), "EXPLAIN")
@@ -299,4 +303,37 @@ func (e *explainExecuteStatement) Execute(ctx context.Context, _ []*string) (Row
 		}
 	}
 	return e.inner.Execute(ctx, e.x.args)
+}
+
+// parallelAggs are the aggregations of p that lowering runs in parallel
+// parts, with their number (EXPLAIN ANALYZE runs every one serially, to
+// measure it).
+func parallelAggs(p *plan.Select) map[*plan.Agg]int {
+	out := map[*plan.Agg]int{}
+	seen := map[*plan.CTE]bool{}
+	var walk func(r plan.Rel)
+	walk = func(r plan.Rel) {
+		plan.Visit(r, func(n plan.Rel) {
+			switch x := n.(type) {
+			case *plan.Agg:
+				if k := lower.ParallelParts(x); k > 0 {
+					out[x] = k
+				}
+			case *plan.CTEScan:
+				if !seen[x.CTE] {
+					seen[x.CTE] = true
+					walk(x.CTE.Body)
+				}
+			}
+			for _, e := range plan.Exprs(n) {
+				plan.WalkExpr(e, func(e expr.Expr) {
+					if sq, ok := e.(*plan.Subquery); ok {
+						walk(sq.Plan.Root)
+					}
+				})
+			}
+		})
+	}
+	walk(p.Root)
+	return out
 }

@@ -3,6 +3,7 @@ package translate
 import (
 	"encoding/json"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -141,4 +142,58 @@ func isQuery(sql string) bool {
 		}
 	}
 	return strings.HasPrefix(head, "SELECT") || strings.HasPrefix(head, "WITH") || strings.HasPrefix(head, "VALUES")
+}
+
+// TestExplainParallelAggregation: an aggregation over a table scan runs
+// in one part per CPU, which EXPLAIN shows as PostgreSQL's Gather of
+// partial aggregations over a Parallel Seq Scan; on one CPU it runs, and
+// shows, serially; EXPLAIN ANALYZE measures it serially.
+func TestExplainParallelAggregation(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	s := newTestSession(t)
+	q := "SELECT c2, count(*) FROM iceberg.lithium__no_partitioning WHERE c1 > 1 GROUP BY c2"
+	cases := []struct {
+		cpus int
+		sql  string
+		want string
+	}{
+		{3, "EXPLAIN (COSTS OFF, VERBOSE) " + q, `Finalize HashAggregate
+  Output: c2, count(*)
+  Group Key: lithium__no_partitioning.c2
+  ->  Gather
+        Output: c2, (PARTIAL count(*))
+        Workers Planned: 3
+        ->  Partial HashAggregate
+              Output: c2, PARTIAL count(*)
+              Group Key: lithium__no_partitioning.c2
+              ->  Parallel Seq Scan on iceberg.lithium__no_partitioning
+                    Output: c1, c2
+                    Filter: (lithium__no_partitioning.c1 > 1)
+                    Iceberg Snapshot: 6247215453669530946`},
+		{3, "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) " + q, `HashAggregate (actual rows=2 loops=1)
+  Group Key: c2
+  ->  Seq Scan on lithium__no_partitioning (actual rows=2 loops=1)
+        Filter: (c1 > 1)
+        Rows Removed by Filter: 4
+        Iceberg: manifests 1 skipped 0, files 1 skipped 0, row groups 1 skipped 0`},
+		{1, "EXPLAIN (COSTS OFF) " + q, `HashAggregate
+  Group Key: c2
+  ->  Seq Scan on lithium__no_partitioning
+        Filter: (c1 > 1)`},
+	}
+	for _, c := range cases {
+		runtime.GOMAXPROCS(c.cpus)
+		if got := strings.Join(queryRows(t, s, c.sql), "\n"); got != c.want {
+			t.Errorf("%s on %d CPUs:\n%s\nwant\n%s", c.sql, c.cpus, got, c.want)
+		}
+	}
+	// The JSON of a parallel plan: PostgreSQL's keys for the parts.
+	runtime.GOMAXPROCS(3)
+	doc := strings.Join(queryRows(t, s, "EXPLAIN (FORMAT JSON, COSTS OFF) "+q), "\n")
+	for _, want := range []string{`"Partial Mode": "Finalize"`, `"Node Type": "Gather"`, `"Workers Planned": 3`, `"Single Copy": false`,
+		`"Partial Mode": "Partial"`, `"Parallel Aware": true`} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("no %s in\n%s", want, doc)
+		}
+	}
 }

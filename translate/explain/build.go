@@ -36,6 +36,9 @@ type Input struct {
 	Opts  Options
 	Stats map[plan.Rel]Stat // ANALYZE: per node of Plan
 	Scans map[*plan.Scan]ScanFacts
+	// Parallel are the aggregations that run in parts (their number),
+	// each part over its share of a table scan's files.
+	Parallel map[*plan.Agg]int
 }
 
 // ExplainTarget is implemented by the leaves that read a relation (the
@@ -52,6 +55,7 @@ type nodeShape struct {
 	atEnd    bool         // "Rows Removed by Filter" goes last (Aggregate)
 	statRel  plan.Rel     // whose Stat is the node's
 	sumKids  bool         // ANALYZE: its rows are its inputs' (an Append icegate has no operator for)
+	partial  plan.ColSet  // aggregates it carries as partial states (PARTIAL count(*))
 	out      []plan.ColID // the columns it produces
 	own      plan.ColSet  // those it computes
 }
@@ -60,7 +64,7 @@ type nodeShape struct {
 // PostgreSQL has, a Hash under each hash join's build side, filters and
 // projections folded into the nodes they apply to, estimates and costs.
 func Build(in Input) *Node {
-	b := &builder{in: in, q: in.Plan.ColTable, names: map[plan.ColID]colName{}, subs: map[*plan.Subquery]string{}, aliases: map[string]int{}}
+	b := &builder{in: in, q: in.Plan.ColTable, names: map[plan.ColID]colName{}, subs: map[*plan.Subquery]string{}, aliases: map[string]int{}, nodes: map[plan.Rel]*Node{}}
 	b.prepare(in.Plan)
 	var ctes []*Node
 	for _, c := range sharedCTEs(in.Plan.Root) {
@@ -101,6 +105,7 @@ type builder struct {
 	names   map[plan.ColID]colName
 	subs    map[*plan.Subquery]string // InitPlans numbered so far: their parameter
 	aliases map[string]int            // how often each alias was given
+	nodes   map[plan.Rel]*Node        // the node each plan node became
 	pending []*Node                   // InitPlans of the node being built
 }
 
@@ -323,6 +328,7 @@ func (b *builder) rel(r plan.Rel) *Node {
 	}
 	b.takeInitPlans(n)
 	b.pending = saved
+	b.nodes[r] = n
 	return n
 }
 
@@ -704,7 +710,52 @@ func (b *builder) agg(x *plan.Agg, rows float64) *Node {
 		n.Props = append(n.Props, numP("Planned Partitions", "0", structuredOnly))
 	}
 	n.Width = b.width(n.shape.out)
+	if k := b.in.Parallel[x]; k > 0 {
+		b.parallel(x, n, k, work)
+	}
 	return n
+}
+
+// parallel makes aggregation n run in k parts, as the engine runs it: a
+// Partial aggregation per part over its share of the scan (a Parallel Seq
+// Scan), gathered, and a Finalize aggregation merging their states.
+func (b *builder) parallel(x *plan.Agg, n *Node, k int, work float64) {
+	in := n.Kids[0]
+	r := x.In
+	for r != nil {
+		switch y := r.(type) {
+		case *plan.Filter:
+			r = y.In
+		case *plan.Project:
+			r = y.In
+		case *plan.Join:
+			r = y.Left
+		default:
+			if scan, ok := b.nodes[r]; ok {
+				scan.Parallel = true
+			}
+			r = nil
+		}
+	}
+	parts := float64(k)
+	aggs := plan.SetOf(x.AggCols)
+	partial := &Node{Type: "Aggregate", Strategy: n.Strategy, PartialMode: "Partial", Relationship: "Outer", Kids: []*Node{in},
+		Rows: n.Rows, Width: n.Width, Startup: (in.Total + work) / parts,
+		shape: nodeShape{statRel: nil, out: n.shape.out, own: n.shape.own, partial: aggs}}
+	partial.Total = partial.Startup + n.Rows*cpuTuple
+	for _, p := range n.Props {
+		if p.Key == "Group Key" || p.Key == "Planned Partitions" {
+			partial.Props = append(partial.Props, p)
+		}
+	}
+	gather := &Node{Type: "Gather", Relationship: "Outer", Kids: []*Node{partial}, Rows: n.Rows * parts, Width: n.Width,
+		Startup: partial.Startup, Props: []Prop{numP("Workers Planned", fmt.Sprint(k), everywhere), boolP("Single Copy", false, structuredOnly)},
+		shape: nodeShape{out: n.shape.out, partial: aggs}}
+	gather.Total = partial.Total + gather.Rows*cpuTuple
+	n.PartialMode = "Finalize"
+	n.Kids = []*Node{gather}
+	n.Startup = gather.Total + gather.Rows*cpuOperator*float64(len(x.Aggs))
+	n.Total = n.Startup + n.Rows*cpuTuple
 }
 
 var joinTypeNames = map[plan.JoinType]string{
@@ -921,6 +972,18 @@ func (b *builder) outputs(n *Node) {
 		// As PostgreSQL: their columns are their inputs'.
 	default:
 		n.Output = b.outputOf(n.shape.out, n.shape.own)
+	}
+	// Partial states print as PARTIAL count(*), and above the node that
+	// computes them as (PARTIAL count(*)).
+	for i, id := range n.shape.out {
+		if !n.shape.partial.Has(id) {
+			continue
+		}
+		if n.shape.own.Has(id) {
+			n.Output[i] = "PARTIAL " + n.Output[i]
+		} else if strings.HasPrefix(n.Output[i], "(") {
+			n.Output[i] = "(PARTIAL " + n.Output[i][1:]
+		}
 	}
 	for _, k := range n.Kids {
 		b.outputs(k)

@@ -11,6 +11,7 @@ type Node struct {
 	SubplanName  string // "CTE w", "InitPlan 1 (returns $0)"
 	Provider     string // Custom Scan: who provides it
 	JoinType     string // joins: "Inner", "Left", ...
+	Parallel     bool   // a scan each parallel part reads a share of
 	Command      string // SetOp: "Intersect", "Except All", ...
 	Target       *Target
 
