@@ -90,6 +90,8 @@ func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows,
 	in := explain.Input{Opts: e.opts}
 	res := explain.Plan{Opts: e.opts, Execution: -1}
 	if e.opts.Analyze {
+		ctx, cancel := s.withStatementTimeout(ctx) // it runs as the query would
+		defer cancel()
 		a, err := runAnalyze(ctx, s, p)
 		if err != nil {
 			return nil, err
@@ -103,10 +105,16 @@ func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows,
 		res.Planning = ms(time.Since(start))
 	}
 	res.Root = explain.Build(in)
-	if e.opts.Settings {
+	return s.explainRows(res)
+}
+
+// explainRows prints a plan in its format: the text one line a row, the
+// others as one value.
+func (s *session) explainRows(res explain.Plan) (Rows, error) {
+	if res.Opts.Settings {
 		res.Settings = s.explainSettings()
 	}
-	if e.opts.Format == explain.Text {
+	if res.Opts.Format == explain.Text {
 		return textRows("QUERY PLAN", res.Lines(), "EXPLAIN")
 	}
 	return textRows("QUERY PLAN", []string{res.Document()}, "EXPLAIN")
@@ -119,6 +127,8 @@ func (e *explainStatement) icegate(ctx context.Context, p *plan.Select) (Rows, e
 	if !e.opts.Analyze {
 		return textRows("QUERY PLAN", explainLines(p, s.optConfig(), e.opts.Verbose), "EXPLAIN")
 	}
+	ctx, cancel := s.withStatementTimeout(ctx)
+	defer cancel()
 	a, err := runAnalyze(ctx, s, p)
 	if err != nil {
 		return nil, err
@@ -208,10 +218,7 @@ func (e *explainDMLStatement) Execute(ctx context.Context, params []*string) (Ro
 	in := explain.Input{Plan: sel, Opts: e.opts, Parallel: parallelAggs(sel)}
 	res.Root = explain.Modify(op, name, strings.Join(p.Table.Ident.Namespace, "."), alias, explain.Build(in), e.opts)
 	res.Planning = ms(time.Since(start))
-	if e.opts.Format == explain.Text {
-		return textRows("QUERY PLAN", res.Lines(), "EXPLAIN")
-	}
-	return textRows("QUERY PLAN", []string{res.Document()}, "EXPLAIN")
+	return s.explainRows(res)
 }
 
 // planSettings are the settings EXPLAIN (SETTINGS) lists when they differ
