@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -155,21 +156,26 @@ func explainLines(p *plan.Select, cfg opt.Config, verbose bool) []string {
 	return lines
 }
 
-// prepareExplainDML prepares EXPLAIN of DELETE, UPDATE, MERGE or INSERT
-// ... ON CONFLICT / RETURNING: the plan of the rows it changes under a
-// ModifyTable node. The statement is bound, never run: EXPLAIN ANALYZE,
-// which would change the table, is not supported, nor is EXPLAIN of a
-// plain INSERT (its rows are written as they come, without a plan).
+// prepareExplainDML prepares EXPLAIN of DELETE, UPDATE, MERGE or INSERT:
+// the plan of the rows it changes or adds under a ModifyTable node. The
+// statement is bound, never run: EXPLAIN ANALYZE, which would change the
+// table, is not supported.
 func (s *session) prepareExplainDML(ctx context.Context, ps parse.Stmt, opts explain.Options, paramTypes []uint32, eager bool) (Statement, error) {
 	what, bindFn, ok := dmlBinder(ps.Node) // dml_exec.go
-	if ins := ps.Node.GetInsertStmt(); ins != nil && ins.OnConflictClause == nil && len(ins.ReturningList) == 0 {
-		ok = false
-	}
+	ins := ps.Node.GetInsertStmt()
+	plain := ins != nil && ins.OnConflictClause == nil && len(ins.ReturningList) == 0
 	if !ok {
 		return nil, pgerr.NotYet("EXPLAIN of this statement")
 	}
 	if opts.Analyze {
 		return nil, pgerr.NotYet("EXPLAIN ANALYZE of " + what)
+	}
+	if plain {
+		st, err := s.prepareInsert(ctx, ps, ins, paramTypes, eager) // insert_exec.go
+		if err != nil {
+			return nil, err
+		}
+		return &explainInsertStatement{ins: st.(*insertStatement), opts: opts}, nil
 	}
 	st, err := s.prepareDML(ctx, ps, what, paramTypes, eager, bindFn)
 	if err != nil {
@@ -343,4 +349,53 @@ func parallelAggs(p *plan.Select) map[*plan.Agg]int {
 	}
 	walk(p.Root)
 	return out
+}
+
+// explainInsertStatement prints the plan of a plain INSERT: its VALUES or
+// its query under an Insert node.
+type explainInsertStatement struct {
+	ins  *insertStatement
+	opts explain.Options
+}
+
+func (e *explainInsertStatement) ParamTypes() []uint32 { return e.ins.params }
+
+func (e *explainInsertStatement) Columns() []pgtypes.Column {
+	return (&explainStatement{opts: e.opts}).Columns()
+}
+
+func (e *explainInsertStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	s := e.ins.sess
+	if err := s.checkNotFailed(); err != nil {
+		return nil, err
+	}
+	if params == nil {
+		params = []*string{}
+	}
+	start := time.Now()
+	p, err := e.ins.bind(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	name := p.Table.Ident.Name
+	if e.opts.Format == explain.Icegate {
+		lines := []string{"insert " + name}
+		if p.Sel == nil {
+			lines = append(lines, fmt.Sprintf("└ values (%d rows)", len(p.Values)))
+		} else {
+			lines = append(lines, explainLines(p.Sel, s.optConfig(), e.opts.Verbose)...)
+		}
+		return textRows("QUERY PLAN", lines, "EXPLAIN")
+	}
+	var src *explain.Node
+	if p.Sel == nil {
+		src = explain.InsertValues(len(p.Values))
+	} else {
+		sel := opt.Statement(p.Sel, s.optConfig())
+		src = explain.Build(explain.Input{Plan: sel, Opts: e.opts, Parallel: parallelAggs(sel)})
+	}
+	res := explain.Plan{Opts: e.opts, Execution: -1}
+	res.Root = explain.Modify("Insert", name, strings.Join(p.Table.Ident.Namespace, "."), "", src, e.opts)
+	res.Planning = ms(time.Since(start))
+	return s.explainRows(res)
 }

@@ -417,7 +417,7 @@ func sharedCTEs(root plan.Rel) []*plan.CTE {
 }
 
 // Modify is a data-changing statement's plan: PostgreSQL's ModifyTable
-// node ("Delete on t") above the plan of the rows it changes. operation
+// node ("Delete on t") above the plan of the rows it changes or adds. operation
 // is "Insert", "Update", "Delete" or "Merge"; schema shows with VERBOSE.
 func Modify(operation, relation, schema, alias string, source *Node, opts Options) *Node {
 	if alias == "" {
@@ -430,4 +430,13 @@ func Modify(operation, relation, schema, alias string, source *Node, opts Option
 	source.Relationship = "Outer"
 	return &Node{Type: "ModifyTable", Operation: operation, Target: t, Kids: []*Node{source},
 		Startup: source.Startup, Total: source.Total}
+}
+
+// InsertValues is the source of INSERT ... VALUES: a Result for one row,
+// a Values Scan for more, as PostgreSQL shows them.
+func InsertValues(rows int) *Node {
+	if rows == 1 {
+		return &Node{Type: "Result", Rows: 1, Total: 0.01}
+	}
+	return &Node{Type: "Values Scan", Target: &Target{Alias: "*VALUES*"}, Rows: float64(rows), Total: float64(rows) * cpuTuple}
 }
