@@ -105,6 +105,20 @@ func TestExplainShapeDifferential(t *testing.T) {
 			}
 		}
 	}
+	// Row-level changes, never run: a ModifyTable node over their rows.
+	for _, q := range []string{
+		"DELETE FROM explain_shape.t WHERE a > 5",
+		"UPDATE explain_shape.t SET b = 'y' WHERE a > 5",
+		"INSERT INTO explain_shape.t SELECT * FROM explain_shape.t WHERE a > 990",
+		"INSERT INTO explain_shape.t VALUES (1, 'a'), (2, 'b')",
+	} {
+		for _, o := range []string{"", ", VERBOSE", ", COSTS OFF"} {
+			sql := "EXPLAIN (FORMAT JSON" + o + ") " + q
+			if got, want := explainShape(t, ig, sql, false), explainShape(t, pg, sql, false); got != want {
+				t.Errorf("%s:\nicegate's shape:\n%s\nPostgreSQL's:\n%s", sql, got, want)
+			}
+		}
+	}
 	// An aggregation over a table scan runs in parallel parts on several
 	// CPUs: PostgreSQL's Gather of partial aggregations over a Parallel Seq
 	// Scan, which PostgreSQL plans when parallel work costs nothing.

@@ -389,7 +389,7 @@ func (e *explainInsertStatement) Execute(ctx context.Context, params []*string) 
 	}
 	var src *explain.Node
 	if p.Sel == nil {
-		src = explain.InsertValues(len(p.Values))
+		src = explain.InsertValues(p.Values, e.opts)
 	} else {
 		sel := opt.Statement(p.Sel, s.optConfig())
 		src = explain.Build(explain.Input{Plan: sel, Opts: e.opts, Parallel: parallelAggs(sel)})

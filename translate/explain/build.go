@@ -433,10 +433,38 @@ func Modify(operation, relation, schema, alias string, source *Node, opts Option
 }
 
 // InsertValues is the source of INSERT ... VALUES: a Result for one row,
-// a Values Scan for more, as PostgreSQL shows them.
-func InsertValues(rows int) *Node {
-	if rows == 1 {
-		return &Node{Type: "Result", Rows: 1, Total: 0.01}
+// a Values Scan for more, as PostgreSQL shows them (with VERBOSE, the
+// Result's values, the Values Scan's columns).
+func InsertValues(rows [][]expr.Expr, opts Options) *Node {
+	if len(rows) == 1 {
+		n := &Node{Type: "Result", Rows: 1, Total: 0.01}
+		if opts.Verbose {
+			b := &builder{names: map[plan.ColID]colName{}, subs: map[*plan.Subquery]string{}, aliases: map[string]int{}, nodes: map[plan.Rel]*Node{}}
+			for _, e := range rows[0] {
+				// Constants and calls print; nothing here names a column
+				// or holds a subquery, but print no such thing without
+				// its plan.
+				plain := true
+				plan.WalkExpr(e, func(x expr.Expr) {
+					switch x.(type) {
+					case *expr.Col, *plan.Subquery:
+						plain = false
+					}
+				})
+				if !plain {
+					n.Output = append(n.Output, "?")
+					continue
+				}
+				n.Output = append(n.Output, b.expr(e))
+			}
+		}
+		return n
 	}
-	return &Node{Type: "Values Scan", Target: &Target{Alias: "*VALUES*"}, Rows: float64(rows), Total: float64(rows) * cpuTuple}
+	n := &Node{Type: "Values Scan", Target: &Target{Alias: "*VALUES*"}, Rows: float64(len(rows)), Total: float64(len(rows)) * cpuTuple}
+	if opts.Verbose && len(rows) > 0 {
+		for i := range rows[0] {
+			n.Output = append(n.Output, fmt.Sprintf(`"*VALUES*".column%d`, i+1))
+		}
+	}
+	return n
 }
