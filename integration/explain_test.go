@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -81,6 +82,9 @@ func TestExplainShapeDifferential(t *testing.T) {
 	if pgURL == "" {
 		t.Skip("set ICEGATE_TEST_PG to a PostgreSQL server URL to compare plans' shapes; .ci/run does")
 	}
+	// On one CPU icegate aggregates serially, as PostgreSQL does these
+	// small tables; the parallel shapes are compared below.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	ig := connect(t, startServer(t, t.TempDir(), serverOpts{}))
 	pg := connectPostgres(t, pgURL)
 	runDiffSetup(t, ig, pg, explainSetup)
@@ -100,6 +104,40 @@ func TestExplainShapeDifferential(t *testing.T) {
 				t.Errorf("%s:\nicegate's shape:\n%s\nPostgreSQL's:\n%s", sql, got, want)
 			}
 		}
+	}
+	// Row-level changes, never run: a ModifyTable node over their rows.
+	for _, q := range []string{
+		"DELETE FROM explain_shape.t WHERE a > 5",
+		"UPDATE explain_shape.t SET b = 'y' WHERE a > 5",
+		"INSERT INTO explain_shape.t SELECT * FROM explain_shape.t WHERE a > 990",
+		"INSERT INTO explain_shape.t VALUES (1, 'a'), (2, 'b')",
+	} {
+		for _, o := range []string{"", ", VERBOSE", ", COSTS OFF"} {
+			sql := "EXPLAIN (FORMAT JSON" + o + ") " + q
+			if got, want := explainShape(t, ig, sql, false), explainShape(t, pg, sql, false); got != want {
+				t.Errorf("%s:\nicegate's shape:\n%s\nPostgreSQL's:\n%s", sql, got, want)
+			}
+		}
+	}
+	// An aggregation over a table scan runs in parallel parts on several
+	// CPUs: PostgreSQL's Gather of partial aggregations over a Parallel Seq
+	// Scan, which PostgreSQL plans when parallel work costs nothing.
+	runtime.GOMAXPROCS(2)
+	for _, set := range []string{"SET parallel_setup_cost = 0", "SET parallel_tuple_cost = 0", "SET min_parallel_table_scan_size = 0"} {
+		if _, err := pg.Exec(testCtx(t), set); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []string{"SELECT count(*) FROM explain_shape.t WHERE a > 5", "SELECT a, count(*), max(c) FROM explain_shape.u GROUP BY a"} {
+		for _, o := range []string{"", "VERBOSE", "COSTS OFF"} {
+			sql := "EXPLAIN (FORMAT JSON" + map[bool]string{true: ", " + o, false: ""}[o != ""] + ") " + q
+			if got, want := explainShape(t, ig, sql, false), explainShape(t, pg, sql, false); got != want {
+				t.Errorf("%s:\nicegate's shape:\n%s\nPostgreSQL's:\n%s", sql, got, want)
+			}
+		}
+	}
+	if _, err := pg.Exec(testCtx(t), "RESET ALL"); err != nil {
+		t.Fatal(err)
 	}
 	for _, sql := range []string{
 		"EXPLAIN (FORMAT foo) SELECT 1",
@@ -156,6 +194,7 @@ func TestExplainTextDifferential(t *testing.T) {
 	if pgURL == "" {
 		t.Skip("set ICEGATE_TEST_PG to a PostgreSQL server URL to compare plans; .ci/run does")
 	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // serial aggregations, as PostgreSQL's here
 	ig := connect(t, startServer(t, t.TempDir(), serverOpts{}))
 	pg := connectPostgres(t, pgURL)
 	runDiffSetup(t, ig, pg, explainSetup)
@@ -367,6 +406,12 @@ func TestExplainFormats(t *testing.T) {
 				t.Errorf("%s: scan's Actual Rows %v, want 4990", sql, scan["Actual Rows"])
 			}
 		}
+	}
+	// In a string of several statements, EXPLAIN sees what the
+	// statements before it did.
+	if _, err := c.Exec(testCtx(t), "CREATE TABLE explain_shape.z (a int); EXPLAIN SELECT * FROM explain_shape.z; DROP TABLE explain_shape.z",
+		pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Errorf("EXPLAIN after CREATE TABLE in one query string: %v", err)
 	}
 	// A parameter's value is in the plan, as in PostgreSQL's custom plans,
 	// and ANALYZE runs with it.

@@ -2,16 +2,20 @@ package translate
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/explain"
+	"github.com/icegate/icegate/translate/lower"
 	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
@@ -57,7 +61,7 @@ type explainStatement struct {
 	opts explain.Options
 }
 
-func (e *explainStatement) ParamTypes() []uint32 { return e.sel.params }
+func (e *explainStatement) ParamTypes() []uint32 { return e.sel.ParamTypes() }
 
 // Columns is PostgreSQL's: one column "QUERY PLAN", of type json for
 // FORMAT JSON, text otherwise.
@@ -88,6 +92,8 @@ func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows,
 	in := explain.Input{Opts: e.opts}
 	res := explain.Plan{Opts: e.opts, Execution: -1}
 	if e.opts.Analyze {
+		ctx, cancel := s.withStatementTimeout(ctx) // it runs as the query would
+		defer cancel()
 		a, err := runAnalyze(ctx, s, p)
 		if err != nil {
 			return nil, err
@@ -97,13 +103,20 @@ func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows,
 	} else {
 		start := time.Now()
 		in.Plan = opt.Statement(p, s.optConfig())
+		in.Parallel = parallelAggs(in.Plan)
 		res.Planning = ms(time.Since(start))
 	}
 	res.Root = explain.Build(in)
-	if e.opts.Settings {
+	return s.explainRows(res)
+}
+
+// explainRows prints a plan in its format: the text one line a row, the
+// others as one value.
+func (s *session) explainRows(res explain.Plan) (Rows, error) {
+	if res.Opts.Settings {
 		res.Settings = s.explainSettings()
 	}
-	if e.opts.Format == explain.Text {
+	if res.Opts.Format == explain.Text {
 		return textRows("QUERY PLAN", res.Lines(), "EXPLAIN")
 	}
 	return textRows("QUERY PLAN", []string{res.Document()}, "EXPLAIN")
@@ -116,6 +129,8 @@ func (e *explainStatement) icegate(ctx context.Context, p *plan.Select) (Rows, e
 	if !e.opts.Analyze {
 		return textRows("QUERY PLAN", explainLines(p, s.optConfig(), e.opts.Verbose), "EXPLAIN")
 	}
+	ctx, cancel := s.withStatementTimeout(ctx)
+	defer cancel()
 	a, err := runAnalyze(ctx, s, p)
 	if err != nil {
 		return nil, err
@@ -142,23 +157,28 @@ func explainLines(p *plan.Select, cfg opt.Config, verbose bool) []string {
 	return lines
 }
 
-// prepareExplainDML prepares EXPLAIN of DELETE, UPDATE, MERGE or INSERT
-// ... ON CONFLICT / RETURNING: the plan of the rows it changes under a
-// ModifyTable node. The statement is bound, never run: EXPLAIN ANALYZE,
-// which would change the table, is not supported, nor is EXPLAIN of a
-// plain INSERT (its rows are written as they come, without a plan).
-func (s *session) prepareExplainDML(ctx context.Context, ps parse.Stmt, opts explain.Options, paramTypes []uint32) (Statement, error) {
+// prepareExplainDML prepares EXPLAIN of DELETE, UPDATE, MERGE or INSERT:
+// the plan of the rows it changes or adds under a ModifyTable node. The
+// statement is bound, never run: EXPLAIN ANALYZE, which would change the
+// table, is not supported.
+func (s *session) prepareExplainDML(ctx context.Context, ps parse.Stmt, opts explain.Options, paramTypes []uint32, eager bool) (Statement, error) {
 	what, bindFn, ok := dmlBinder(ps.Node) // dml_exec.go
-	if ins := ps.Node.GetInsertStmt(); ins != nil && ins.OnConflictClause == nil && len(ins.ReturningList) == 0 {
-		ok = false
-	}
+	ins := ps.Node.GetInsertStmt()
+	plain := ins != nil && ins.OnConflictClause == nil && len(ins.ReturningList) == 0
 	if !ok {
 		return nil, pgerr.NotYet("EXPLAIN of this statement")
 	}
 	if opts.Analyze {
 		return nil, pgerr.NotYet("EXPLAIN ANALYZE of " + what)
 	}
-	st, err := s.prepareDML(ctx, ps, what, paramTypes, true, bindFn)
+	if plain {
+		st, err := s.prepareInsert(ctx, ps, ins, paramTypes, eager) // insert_exec.go
+		if err != nil {
+			return nil, err
+		}
+		return &explainInsertStatement{ins: st.(*insertStatement), opts: opts}, nil
+	}
+	st, err := s.prepareDML(ctx, ps, what, paramTypes, eager, bindFn)
 	if err != nil {
 		return nil, err
 	}
@@ -202,12 +222,10 @@ func (e *explainDMLStatement) Execute(ctx context.Context, params []*string) (Ro
 		alias = p.Target.Alias
 	}
 	res := explain.Plan{Opts: e.opts, Execution: -1}
-	res.Root = explain.Modify(op, name, strings.Join(p.Table.Ident.Namespace, "."), alias, explain.Build(explain.Input{Plan: sel, Opts: e.opts}), e.opts)
+	in := explain.Input{Plan: sel, Opts: e.opts, Parallel: parallelAggs(sel)}
+	res.Root = explain.Modify(op, name, strings.Join(p.Table.Ident.Namespace, "."), alias, explain.Build(in), e.opts)
 	res.Planning = ms(time.Since(start))
-	if e.opts.Format == explain.Text {
-		return textRows("QUERY PLAN", res.Lines(), "EXPLAIN")
-	}
-	return textRows("QUERY PLAN", []string{res.Document()}, "EXPLAIN")
+	return s.explainRows(res)
 }
 
 // planSettings are the settings EXPLAIN (SETTINGS) lists when they differ
@@ -243,4 +261,142 @@ func (s *session) explainSettings() [][2]string {
 		}
 	}
 	return out
+}
+
+// prepareExplainExecute is EXPLAIN EXECUTE name (args): the plan of the
+// prepared statement with the arguments as its parameters, as PostgreSQL
+// shows it. The statement is looked up when EXPLAIN runs.
+func (s *session) prepareExplainExecute(ctx context.Context, ex *pg.ExecuteStmt, opts explain.Options) (Statement, error) {
+	st, err := s.prepareExecute(ctx, ex) // prepare_stmt.go: the arguments
+	if err != nil {
+		return nil, err
+	}
+	return &explainExecuteStatement{x: st.(*executeStatement), opts: opts}, nil
+}
+
+// explainExecuteStatement is EXPLAIN EXECUTE.
+type explainExecuteStatement struct {
+	x     *executeStatement
+	opts  explain.Options
+	inner Statement
+}
+
+func (e *explainExecuteStatement) ParamTypes() []uint32 { return nil }
+
+func (e *explainExecuteStatement) Columns() []pgtypes.Column {
+	return (&explainStatement{opts: e.opts}).Columns()
+}
+
+func (e *explainExecuteStatement) Execute(ctx context.Context, _ []*string) (Rows, error) {
+	s := e.x.sess
+	if err := s.checkNotFailed(); err != nil {
+		return nil, err
+	}
+	if e.inner == nil {
+		p, err := e.x.lookup() // prepare_stmt.go
+		if err != nil {
+			return nil, err
+		}
+		stmts, err := bind.ParseChecked(p.text)
+		if err != nil {
+			return nil, err
+		}
+		if len(stmts) != 1 {
+			return nil, pgerr.New(pgerr.SyntaxError, "prepared statement \"%s\" must be one statement", e.x.name)
+		}
+		if stmts[0].Node.GetSelectStmt() == nil {
+			if e.inner, err = s.prepareExplainDML(ctx, stmts[0], e.opts, p.types, true); err != nil {
+				return nil, err
+			}
+		} else {
+			sel := &selectStatement{sess: s, ps: stmts[0], declared: append([]uint32(nil), p.types...)}
+			if err := sel.bind(ctx); err != nil {
+				return nil, err
+			}
+			e.inner = &explainStatement{sel: sel, opts: e.opts}
+		}
+	}
+	return e.inner.Execute(ctx, e.x.args)
+}
+
+// parallelAggs are the aggregations of p that lowering runs in parallel
+// parts, with their number (EXPLAIN ANALYZE runs every one serially, to
+// measure it).
+func parallelAggs(p *plan.Select) map[*plan.Agg]int {
+	out := map[*plan.Agg]int{}
+	seen := map[*plan.CTE]bool{}
+	var walk func(r plan.Rel)
+	walk = func(r plan.Rel) {
+		plan.Visit(r, func(n plan.Rel) {
+			switch x := n.(type) {
+			case *plan.Agg:
+				if k := lower.ParallelParts(x); k > 0 {
+					out[x] = k
+				}
+			case *plan.CTEScan:
+				if !seen[x.CTE] {
+					seen[x.CTE] = true
+					walk(x.CTE.Body)
+				}
+			}
+			for _, e := range plan.Exprs(n) {
+				plan.WalkExpr(e, func(e expr.Expr) {
+					if sq, ok := e.(*plan.Subquery); ok {
+						walk(sq.Plan.Root)
+					}
+				})
+			}
+		})
+	}
+	walk(p.Root)
+	return out
+}
+
+// explainInsertStatement prints the plan of a plain INSERT: its VALUES or
+// its query under an Insert node.
+type explainInsertStatement struct {
+	ins  *insertStatement
+	opts explain.Options
+}
+
+func (e *explainInsertStatement) ParamTypes() []uint32 { return e.ins.params }
+
+func (e *explainInsertStatement) Columns() []pgtypes.Column {
+	return (&explainStatement{opts: e.opts}).Columns()
+}
+
+func (e *explainInsertStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	s := e.ins.sess
+	if err := s.checkNotFailed(); err != nil {
+		return nil, err
+	}
+	if params == nil {
+		params = []*string{}
+	}
+	start := time.Now()
+	p, err := e.ins.bind(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	name := p.Table.Ident.Name
+	if e.opts.Format == explain.Icegate {
+		lines := []string{"insert " + name}
+		if p.Sel == nil {
+			lines = append(lines, fmt.Sprintf("└ values (%d rows)", len(p.Values)))
+		} else {
+			lines = append(lines, explainLines(p.Sel, s.optConfig(), e.opts.Verbose)...)
+		}
+		return textRows("QUERY PLAN", lines, "EXPLAIN")
+	}
+	var src *explain.Node
+	if p.Sel == nil {
+		src = explain.InsertValues(p.Values, e.opts)
+	} else {
+		sel := opt.Statement(p.Sel, s.optConfig())
+		src = explain.Build(explain.Input{Plan: sel, Opts: e.opts, Parallel: parallelAggs(sel)})
+	}
+	res := explain.Plan{Opts: e.opts, Execution: -1}
+	res.Root = explain.Modify("Insert", name, strings.Join(p.Table.Ident.Namespace, "."), "", src, e.opts)
+	res.Planning = ms(time.Since(start))
+	return s.explainRows(res)
 }

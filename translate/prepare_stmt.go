@@ -179,11 +179,8 @@ type executeStatement struct {
 	inner Statement
 }
 
-// resolve prepares the named statement, once.
-func (x *executeStatement) resolve(ctx context.Context) (Statement, error) {
-	if x.inner != nil {
-		return x.inner, nil
-	}
+// lookup finds the named statement and checks the arguments' number.
+func (x *executeStatement) lookup() (*sqlPrepared, error) {
 	p, ok := x.sess.prepared[x.name]
 	if !ok {
 		// The protocol's named statements share the namespace.
@@ -195,6 +192,18 @@ func (x *executeStatement) resolve(ctx context.Context) (Statement, error) {
 	if len(x.args) != len(p.types) {
 		return nil, pgerr.New(pgerr.SyntaxError, "wrong number of parameters for prepared statement \"%s\"", x.name).
 			WithDetail("Expected %d parameters but got %d.", len(p.types), len(x.args))
+	}
+	return p, nil
+}
+
+// resolve prepares the named statement, once.
+func (x *executeStatement) resolve(ctx context.Context) (Statement, error) {
+	if x.inner != nil {
+		return x.inner, nil
+	}
+	p, err := x.lookup()
+	if err != nil {
+		return nil, err
 	}
 	st, err := x.sess.prepareStored(ctx, x.name, p.text, p.types)
 	if err != nil {

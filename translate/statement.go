@@ -38,12 +38,19 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 		}
 		inner := ps
 		inner.Node = x.ExplainStmt.Query
-		if x.ExplainStmt.Query.GetSelectStmt() == nil {
-			return s.prepareExplainDML(ctx, inner, opts, paramTypes) // explain.go
+		if ex := x.ExplainStmt.Query.GetExecuteStmt(); ex != nil {
+			return s.prepareExplainExecute(ctx, ex, opts) // explain.go
 		}
+		if x.ExplainStmt.Query.GetSelectStmt() == nil {
+			return s.prepareExplainDML(ctx, inner, opts, paramTypes, eager) // explain.go
+		}
+		// As a query: in a string of several statements it binds when
+		// run, after the statements before it.
 		st := &selectStatement{sess: s, ps: inner, declared: append([]uint32(nil), paramTypes...)}
-		if err := st.bind(ctx); err != nil {
-			return nil, err
+		if eager {
+			if err := st.bind(ctx); err != nil {
+				return nil, err
+			}
 		}
 		return &explainStatement{sel: st, opts: opts}, nil
 	case *pg.Node_VariableSetStmt:

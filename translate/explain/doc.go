@@ -4,7 +4,8 @@
 //
 // ParseOptions checks EXPLAIN's options as PostgreSQL 15 does (options.go).
 // Build turns an optimized plan (package plan) into a tree of Nodes in
-// PostgreSQL's terms (build.go): node types PostgreSQL has ("Seq Scan",
+// PostgreSQL's terms (build.go: names, outputs, actual rows; nodes.go: the
+// node of each plan node kind): node types PostgreSQL has ("Seq Scan",
 // "Hash Join" with a "Hash" over the input the engine holds, "HashAggregate",
 // "Sort", "Limit", "WindowAgg", "Append", "CTE Scan", ...), filters and
 // projections folded into the nodes they apply to, uncorrelated subqueries

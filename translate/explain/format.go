@@ -116,6 +116,13 @@ func textName(n *Node) string {
 	case "ModifyTable":
 		name = n.Operation
 	}
+	switch n.PartialMode {
+	case "Partial", "Finalize":
+		name = n.PartialMode + " " + name
+	}
+	if n.Parallel {
+		name = "Parallel " + name
+	}
 	if t := n.Target; t != nil {
 		name += " on"
 		switch {
@@ -379,7 +386,7 @@ func (w *docWriter) node(n *Node, o Options, label string) {
 			w.prop(p[0], p[1], false)
 		}
 	}
-	w.prop("Parallel Aware", "false", true)
+	w.prop("Parallel Aware", fmt.Sprint(n.Parallel), true)
 	w.prop("Async Capable", "false", true)
 	if t := n.Target; t != nil {
 		if t.Kind != "" {

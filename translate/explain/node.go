@@ -11,6 +11,7 @@ type Node struct {
 	SubplanName  string // "CTE w", "InitPlan 1 (returns $0)"
 	Provider     string // Custom Scan: who provides it
 	JoinType     string // joins: "Inner", "Left", ...
+	Parallel     bool   // a scan each parallel part reads a share of
 	Command      string // SetOp: "Intersect", "Except All", ...
 	Target       *Target
 
@@ -88,6 +89,6 @@ type Plan struct {
 	// Planning and Execution are in milliseconds; Execution < 0 when
 	// the statement did not run.
 	Planning, Execution float64
-	// Extra lines of the text format, after the times (icegate's own).
+	// Opts are the options it was asked with: what to print, and how.
 	Opts Options
 }

@@ -36,21 +36,10 @@ var mergeableAggs = map[string]bool{"count": true, "sum": true, "avg": true, "mi
 // cannot (then nothing was built).
 func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, bool, error) {
 	parts := runtime.GOMAXPROCS(0)
-	if parts < 2 || l.Stats != nil || len(x.Aggs) == 0 {
+	if parts < 2 || l.Stats != nil || !parallelizable(x) {
 		return nil, false, nil
-	}
-	for _, a := range x.Aggs {
-		if !mergeableAggs[a.Fn] || a.Distinct || len(a.OrderBy) > 0 {
-			return nil, false, nil
-		}
-		if (a.Fn == "sum" || a.Fn == "avg") && a.Arg != nil && a.Arg.Type().ID() == arrow.INTERVAL_MONTH_DAY_NANO {
-			return nil, false, nil // its running sum has no state columns
-		}
 	}
 	sr := pipelineScan(x.In)
-	if sr == nil {
-		return nil, false, nil
-	}
 	tasks, err := l.planFiles(sr)
 	if err != nil {
 		return nil, true, err
@@ -107,6 +96,42 @@ func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, b
 		return nil, true, err
 	}
 	return op, true, nil
+}
+
+// parallelizable reports whether x's aggregates merge and its input is a
+// pipeline over one table scan.
+func parallelizable(x *plan.Agg) bool {
+	if len(x.Aggs) == 0 {
+		return false
+	}
+	for _, a := range x.Aggs {
+		if !mergeableAggs[a.Fn] || a.Distinct || len(a.OrderBy) > 0 {
+			return false
+		}
+		if (a.Fn == "sum" || a.Fn == "avg") && a.Arg != nil && a.Arg.Type().ID() == arrow.INTERVAL_MONTH_DAY_NANO {
+			return false // its running sum has no state columns
+		}
+	}
+	return pipelineScan(x.In) != nil
+}
+
+// ParallelParts is how many parts x runs in when lowered to run (not
+// under EXPLAIN ANALYZE, which measures it serially): the CPUs when it
+// can run in parallel and its table has data files, 0 otherwise. EXPLAIN
+// shows the parts as PostgreSQL's Gather of partial aggregations.
+func ParallelParts(x *plan.Agg) int {
+	parts := runtime.GOMAXPROCS(0)
+	if parts < 2 || !parallelizable(x) {
+		return 0
+	}
+	sr := pipelineScan(x.In)
+	if sr.Snapshot == nil {
+		return 0
+	}
+	if n, ok := plan.SummaryInt(sr.Snapshot.Summary, "total-data-files"); ok && n == 0 {
+		return 0
+	}
+	return parts
 }
 
 // pipelineScan returns the scan at the bottom of a chain of filters,

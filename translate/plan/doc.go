@@ -33,7 +33,7 @@
 // Exprs (children.go; Map returns a kind it does not know unchanged, so a
 // rewrite would silently skip what is below it); OwnCols (colutil.go) when
 // it creates columns; Estimate (estimate.go) unless its one input's estimate
-// fits; its PostgreSQL node in package explain (builder.build, build.go;
+// fits; its PostgreSQL node in package explain (builder.build, nodes.go;
 // an unknown kind shows as a Custom Scan); its line in describeRel
 // (select.go, and collectUsed when it lists
 // input columns outside its expressions); its lowering in package lower
