@@ -68,3 +68,7 @@ SELECT upper(x => 'a');
 SELECT make_interval(days := 3);
 SELECT a, b, c, u IS NOT NULL, t IS NOT NULL FROM pgt.g ORDER BY a;
 SELECT count(DISTINCT u), count(DISTINCT t) FROM pgt.g;
+-- known: multidimensional arrays are 0A000
+SELECT ARRAY[[1, 2], [3, 4]];
+-- known: multidimensional arrays are 0A000
+SELECT '{{1,2},{3,4}}'::int[];
