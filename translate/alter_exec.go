@@ -8,6 +8,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
@@ -219,7 +220,7 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 			return nil, pgerr.Unsupported("ADD COLUMN ... NOT NULL").
 				WithHint("Existing rows have no value for a new column: add it without NOT NULL.")
 		case pg.ConstrType_CONSTR_DEFAULT:
-			if !constantDefault(con.RawExpr) { // defaults_table.go
+			if !constantDefault(con.RawExpr) || engine.IsIntervalParts(f.Type) { // defaults_table.go
 				if err := s.addColumnDefaultExpr(ctx, ps, f, con.RawExpr, props); err != nil {
 					return nil, err
 				}

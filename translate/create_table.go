@@ -8,6 +8,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
@@ -131,7 +132,9 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 					return nil, err
 				}
 			case pg.ConstrType_CONSTR_DEFAULT:
-				if !constantDefault(con.RawExpr) {
+				// An interval column's default is kept as an expression:
+				// Iceberg's defaults of a struct can only be empty.
+				if !constantDefault(con.RawExpr) || engine.IsIntervalParts(f.Type) {
 					if err := s.addDefaultExpr(ctx, ps, &ct.defs, f, con.RawExpr); err != nil {
 						return nil, err
 					}
@@ -166,6 +169,14 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 		found := false
 		for i := range schema.Fields {
 			if schema.Fields[i].Name == name {
+				if p := catalog.Primitive(schema.Fields[i].Type); p == nil || p.ID == catalog.TFloat || p.ID == catalog.TDouble {
+					typ := schema.Fields[i].Type.String()
+					if t, ok := rec[schema.Fields[i].ID]; ok {
+						typ = t.String()
+					}
+					return nil, pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" cannot be in the primary key: its type is %s", name, typ).
+						WithHint("An Iceberg identifier field is of a primitive type other than float and double.")
+				}
 				schema.Fields[i].Required = true
 				schema.IdentifierFieldIDs = append(schema.IdentifierFieldIDs, schema.Fields[i].ID)
 				found = true
