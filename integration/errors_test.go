@@ -282,3 +282,39 @@ func readMessage(r *bufio.Reader) (byte, []byte, error) {
 	_, err := io.ReadFull(r, body)
 	return hdr[0], body, err
 }
+
+// TestConstantErrorBeforeRowDescription: PostgreSQL raises the error of a
+// constant expression (SELECT 1/0, 2147483647 + 1) while planning, so a
+// simple query sends no RowDescription before it; clients that print the
+// columns of a failed query (or count results) see the same from icegate.
+// Rows sent before a later row fails keep their RowDescription.
+func TestConstantErrorBeforeRowDescription(t *testing.T) {
+	ctx := testCtx(t)
+	conn := connect(t, startServer(t, t.TempDir(), serverOpts{}))
+	for _, c := range []struct{ sql, code string }{
+		{"SELECT 1/0", "22012"},
+		{"SELECT 2147483647 + 1 AS x", "22003"},
+		{"SELECT 1; SELECT 1/0 AS y", "22012"},
+	} {
+		mrr := conn.PgConn().Exec(ctx, c.sql)
+		var described [][]string
+		for mrr.NextResult() {
+			var names []string
+			for _, fd := range mrr.ResultReader().FieldDescriptions() {
+				names = append(names, fd.Name)
+			}
+			described = append(described, names)
+			_, _ = mrr.ResultReader().Close()
+		}
+		err := mrr.Close()
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != c.code {
+			t.Errorf("%s: %v, want %s", c.sql, err, c.code)
+		}
+		for _, names := range described {
+			if len(names) != 1 || names[0] != "?column?" {
+				t.Errorf("%s: the failing statement described its columns %v before its error", c.sql, described)
+			}
+		}
+	}
+}

@@ -250,3 +250,64 @@ func TestParameterTypesFromContext(t *testing.T) {
 		}
 	}
 }
+
+// TestInfinityPgx: 'infinity' and '-infinity' dates and timestamps through
+// pgx in both formats (binary: int32 and int64 bounds) and as parameters,
+// in columns; the same scenario runs against PostgreSQL when
+// ICEGATE_TEST_PG names one.
+func TestInfinityPgx(t *testing.T) {
+	run := func(t *testing.T, conn *pgx.Conn) {
+		ctx := testCtx(t)
+		for _, sql := range []string{
+			"CREATE SCHEMA IF NOT EXISTS pgxtypes",
+			"DROP TABLE IF EXISTS pgxtypes.inf",
+			"CREATE TABLE pgxtypes.inf (id int, d date, ts timestamp, tz timestamptz)",
+		} {
+			if _, err := conn.Exec(ctx, sql); err != nil {
+				t.Fatalf("%s: %v", sql, err)
+			}
+		}
+		if _, err := conn.Exec(ctx, "INSERT INTO pgxtypes.inf VALUES (1, 'infinity', '-infinity', 'infinity'), (2, $1, $2, $3)",
+			pgtype.Date{InfinityModifier: pgtype.NegativeInfinity, Valid: true},
+			pgtype.Timestamp{InfinityModifier: pgtype.Infinity, Valid: true},
+			pgtype.Timestamptz{InfinityModifier: pgtype.NegativeInfinity, Valid: true}); err != nil {
+			t.Fatalf("insert: %v", err)
+		}
+		for _, format := range []int16{pgx.TextFormatCode, pgx.BinaryFormatCode} {
+			rows, err := conn.Query(ctx, "SELECT d, ts, tz FROM pgxtypes.inf ORDER BY id", pgx.QueryResultFormats{format})
+			if err != nil {
+				t.Fatalf("format %d: %v", format, err)
+			}
+			var got [][3]pgtype.InfinityModifier
+			for rows.Next() {
+				var d pgtype.Date
+				var ts pgtype.Timestamp
+				var tz pgtype.Timestamptz
+				if err := rows.Scan(&d, &ts, &tz); err != nil {
+					t.Fatalf("format %d: scan: %v", format, err)
+				}
+				got = append(got, [3]pgtype.InfinityModifier{d.InfinityModifier, ts.InfinityModifier, tz.InfinityModifier})
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatalf("format %d: %v", format, err)
+			}
+			want := [][3]pgtype.InfinityModifier{
+				{pgtype.Infinity, pgtype.NegativeInfinity, pgtype.Infinity},
+				{pgtype.NegativeInfinity, pgtype.Infinity, pgtype.NegativeInfinity},
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("format %d: %v, want %v", format, got, want)
+			}
+		}
+	}
+	t.Run("icegate", func(t *testing.T) {
+		run(t, connect(t, startServer(t, t.TempDir(), serverOpts{})))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url := os.Getenv("ICEGATE_TEST_PG")
+		if url == "" {
+			t.Skip("set ICEGATE_TEST_PG to a PostgreSQL server URL to run the scenario there too; .ci/run does")
+		}
+		run(t, connectPostgres(t, url))
+	})
+}

@@ -38,63 +38,76 @@ func (s *session) prepareAlterTable(ps parse.Stmt, as *pg.AlterTableStmt) (State
 		return nil, pgerr.NotYet("ALTER " + strings.TrimPrefix(as.Objtype.String(), "OBJECT_"))
 	}
 	return &ddlStatement{sess: s, tag: "ALTER TABLE", run: func(ctx context.Context) ([]Notice, error) {
-		mc, err := s.mutableCatalog("ALTER TABLE")
+		if addsColumnDefault(as) { // alter_fill.go
+			return s.inBlock(ctx, func() ([]Notice, error) { return s.alterTable(ctx, ps, as) })
+		}
+		return s.alterTable(ctx, ps, as)
+	}}, nil
+}
+
+// alterTable runs ALTER TABLE t <commands>.
+func (s *session) alterTable(ctx context.Context, ps parse.Stmt, as *pg.AlterTableStmt) ([]Notice, error) {
+	mc, err := s.mutableCatalog("ALTER TABLE")
+	if err != nil {
+		return nil, err
+	}
+	t, notices, err := s.alterTarget(ctx, as.Relation, as.MissingOk)
+	if pgerr.Code(err) == pgerr.UndefinedTable && viewOwnerOnly(as) {
+		return s.alterViewOwner(ctx, as, err) // alter_owner.go
+	}
+	if t == nil || err != nil {
+		return notices, err
+	}
+	m := t.Metadata
+	e := ddl.NewSchemaEdit(t)
+	props := &propertyEdit{rec: ddl.NewRecordedEdit(m), fits: func(ctx context.Context, col string, n int) error {
+		return s.checkValuesFit(ctx, t, col, n)
+	}}
+	for _, n := range as.Cmds {
+		cmd := n.GetAlterTableCmd()
+		if cmd == nil {
+			return nil, pgerr.NotYet("this ALTER TABLE command")
+		}
+		ns, err := s.alterCommand(ctx, ps, m, e, props, cmd)
 		if err != nil {
 			return nil, err
 		}
-		t, notices, err := s.alterTarget(ctx, as.Relation, as.MissingOk)
-		if pgerr.Code(err) == pgerr.UndefinedTable && viewOwnerOnly(as) {
-			return s.alterViewOwner(ctx, as, err) // alter_owner.go
+		notices = append(notices, ns...)
+	}
+	var reqs []catalog.Requirement
+	var updates []catalog.Update
+	if props.version > 0 {
+		if props.version < m.FormatVersion {
+			return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot downgrade format-version from %d to %d", m.FormatVersion, props.version)
 		}
-		if t == nil || err != nil {
-			return notices, err
-		}
-		m := t.Metadata
-		e := ddl.NewSchemaEdit(t)
-		props := &propertyEdit{rec: ddl.NewRecordedEdit(m), fits: func(ctx context.Context, col string, n int) error {
-			return s.checkValuesFit(ctx, t, col, n)
-		}}
-		for _, n := range as.Cmds {
-			cmd := n.GetAlterTableCmd()
-			if cmd == nil {
-				return nil, pgerr.NotYet("this ALTER TABLE command")
-			}
-			ns, err := s.alterCommand(ctx, ps, m, e, props, cmd)
-			if err != nil {
-				return nil, err
-			}
-			notices = append(notices, ns...)
-		}
-		var reqs []catalog.Requirement
-		var updates []catalog.Update
-		if props.version > 0 {
-			if props.version < m.FormatVersion {
-				return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot downgrade format-version from %d to %d", m.FormatVersion, props.version)
-			}
-			updates = append(updates, catalog.UpgradeFormatVersion{FormatVersion: props.version})
-		}
-		if e.Changed {
-			reqs = append(reqs, e.Requirements()...)
-			updates = append(updates, e.Updates()...)
-		}
-		updates = append(updates, props.rec.Updates(e)...) // icegate.pg-types
-		if len(props.set) > 0 {
-			updates = append(updates, catalog.SetProperties{Updates: props.set})
-		}
-		if len(props.remove) > 0 {
-			updates = append(updates, catalog.RemoveProperties{Removals: props.remove})
-		}
-		if len(updates) == 0 {
-			return notices, nil
-		}
-		if len(reqs) == 0 {
-			reqs = []catalog.Requirement{catalog.AssertTableUUID{UUID: m.TableUUID}}
-		}
-		if _, err := mc.CommitTable(ctx, t.Ident, reqs, updates); err != nil {
-			return nil, catalogError(err, kindTable, t.Ident.Name)
-		}
+		updates = append(updates, catalog.UpgradeFormatVersion{FormatVersion: props.version})
+	}
+	if e.Changed {
+		reqs = append(reqs, e.Requirements()...)
+		updates = append(updates, e.Updates()...)
+	}
+	updates = append(updates, props.rec.Updates(e)...) // icegate.pg-types
+	if len(props.set) > 0 {
+		updates = append(updates, catalog.SetProperties{Updates: props.set})
+	}
+	if len(props.remove) > 0 {
+		updates = append(updates, catalog.RemoveProperties{Removals: props.remove})
+	}
+	if len(updates) == 0 {
 		return notices, nil
-	}}, nil
+	}
+	if len(reqs) == 0 {
+		reqs = []catalog.Requirement{catalog.AssertTableUUID{UUID: m.TableUUID}}
+	}
+	if _, err := mc.CommitTable(ctx, t.Ident, reqs, updates); err != nil {
+		return nil, catalogError(err, kindTable, t.Ident.Name)
+	}
+	if len(props.fill) > 0 && t.Metadata.CurrentSnapshot() != nil {
+		if err := s.fillColumnDefaults(ctx, t.Ident, props.fill); err != nil {
+			return nil, err
+		}
+	}
+	return notices, nil
 }
 
 // propertyEdit collects SET (...) and RESET (...) of one ALTER TABLE.
@@ -102,7 +115,10 @@ type propertyEdit struct {
 	set     map[string]string
 	remove  []string
 	version int // format-version to upgrade to (0: none)
-	rec     *ddl.RecordedEdit
+	// fill are the columns ADD COLUMN gave a default the rows already
+	// there must get by a rewrite (alter_fill.go).
+	fill []string
+	rec  *ddl.RecordedEdit
 	// fits checks that the values of column col are at most n characters
 	// long (ALTER COLUMN TYPE varchar(n)); nil: they cannot be read.
 	fits func(ctx context.Context, col string, n int) error
@@ -271,11 +287,12 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 		case pg.ConstrType_CONSTR_NOTNULL:
 			notNull = true
 		case pg.ConstrType_CONSTR_DEFAULT:
-			if expressionDefault(con.RawExpr, f.Type) { // defaults_table.go
+			if expressionDefault(con.RawExpr, f.Type) { // defaults_table.go (intervals too: not primitive)
 				if err := s.addColumnDefaultExpr(ctx, ps, f, con.RawExpr, props); err != nil {
 					return nil, err
 				}
 				exprDefault = true
+				props.fill = append(props.fill, cd.Colname)
 				continue
 			}
 			v, err := s.columnDefault(ctx, ps, f, con.RawExpr)
@@ -283,11 +300,14 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 				return nil, err
 			}
 			// The write default always; the initial default (the value of
-			// the rows already there) exists from format version 3 (on v2
-			// they read NULL, as in Spark).
+			// the rows already there) exists from format version 3; on v2
+			// a rewrite gives the rows already there the value
+			// (alter_fill.go), as PostgreSQL's ADD COLUMN ... DEFAULT does.
 			f.WriteDefault = v
 			if m.FormatVersion >= 3 {
 				f.InitialDefault = v
+			} else if v != nil {
+				props.fill = append(props.fill, cd.Colname)
 			}
 		default:
 			if n, ok := constraintNotKept(con); ok {

@@ -191,10 +191,11 @@ func TestPartitionEvolutionFiles(t *testing.T) {
 
 // TestAddColumnDefaultV2 adds a column with a DEFAULT to format-version 2
 // tables, in PostgreSQL's and in Spark's syntax, as the seed's walkthrough
-// does (ADD COLUMN loyalty_points INT DEFAULT 0): v2 has no initial
-// defaults, so the rows already there read NULL, as in Spark; the default
-// is the column's write default, so rows written after it get it. On v3 the
-// rows already there get it too.
+// does (ADD COLUMN loyalty_points INT DEFAULT 0). ADD COLUMN gives the rows
+// already there the default, as PostgreSQL does: v2 has no initial
+// defaults, so they are rewritten with it; on v3 the initial default gives
+// it. Spark's ADD COLUMNS (...) keeps Spark's rule: on v2 they read NULL.
+// The default is the column's write default, so rows written after get it.
 func TestAddColumnDefaultV2(t *testing.T) {
 	s, _, _ := newWriteSession(t)
 	for _, tc := range []struct {
@@ -202,9 +203,9 @@ func TestAddColumnDefaultV2(t *testing.T) {
 		want              []string
 	}{
 		{name: "postgres v2", create: `CREATE TABLE pg2 (id int)`, add: `ALTER TABLE pg2 ADD COLUMN pts int DEFAULT 0`,
-			want: []string{"1\tNULL", "2\t0"}},
+			want: []string{"1\t0", "2\t0"}},
 		{name: "spark v2", create: `CREATE TABLE sp2 (id int) USING iceberg`, add: `ALTER TABLE sp2 ADD COLUMN pts INT DEFAULT 0`,
-			want: []string{"1\tNULL", "2\t0"}},
+			want: []string{"1\t0", "2\t0"}},
 		{name: "spark columns v2", create: `CREATE TABLE spc2 (id int) USING iceberg`, add: `ALTER TABLE spc2 ADD COLUMNS (pts int DEFAULT 0)`,
 			want: []string{"1\tNULL", "2\t0"}},
 		{name: "postgres v3", create: `CREATE TABLE pg3 (id int) WITH ("format-version" = '3')`, add: `ALTER TABLE pg3 ADD COLUMN pts int DEFAULT 0`,

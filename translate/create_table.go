@@ -184,6 +184,14 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 		found := false
 		for i := range schema.Fields {
 			if schema.Fields[i].Name == name {
+				if p := catalog.Primitive(schema.Fields[i].Type); p == nil || p.ID == catalog.TFloat || p.ID == catalog.TDouble {
+					typ := schema.Fields[i].Type.String()
+					if t, ok := rec[schema.Fields[i].ID]; ok {
+						typ = t.String()
+					}
+					return nil, pgerr.New(pgerr.InvalidTableDefinition, "column \"%s\" cannot be in the primary key: its type is %s", name, typ).
+						WithHint("An Iceberg identifier field is of a primitive type other than float and double.")
+				}
 				schema.Fields[i].Required = true
 				schema.IdentifierFieldIDs = append(schema.IdentifierFieldIDs, schema.Fields[i].ID)
 				found = true

@@ -127,7 +127,8 @@ func (s *session) addDefaultExpr(ctx context.Context, ps parse.Stmt, d *tableDef
 // checkDefaultExpr binds a default expression for field f and returns its
 // text as kept in the properties.
 func (s *session) checkDefaultExpr(ctx context.Context, ps parse.Stmt, f catalog.NestedField, raw *pg.Node) (string, error) {
-	if !defaultableType(f.Type) {
+	interval := engine.IsIntervalParts(f.Type) // an interval column (engine.IntervalPartsType)
+	if !defaultableType(f.Type) && !interval {
 		return "", pgerr.NotYetPlural("defaults of nested columns")
 	}
 	if containsColumnRef(raw) {
@@ -142,6 +143,9 @@ func (s *session) checkDefaultExpr(ctx context.Context, ps parse.Stmt, f catalog
 	}
 	b := bind.New(ctx, s, ps, &bind.ParamSet{}, time.Now())
 	col := bind.Column{Name: f.Name, Type: plan.TypeOfIceberg(f.Type), Arrow: engine.ArrowType(f.Type)}
+	if interval {
+		col.Type, col.Arrow = plan.TInterval, plan.ArrowOf(plan.TInterval)
+	}
 	if _, err := b.DefaultExpr(text, col); err != nil {
 		return "", err
 	}

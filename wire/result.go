@@ -24,6 +24,24 @@ type resultStream struct {
 	enc   *rowEncoder
 	batch arrow.RecordBatch // current batch, nil when the next must be fetched
 	next  int               // first row of batch not yet sent
+	ended bool              // rows returned its end (prefetch)
+}
+
+// prefetch fetches the first batch before anything is sent.
+func (r *resultStream) prefetch(ctx context.Context) error {
+	b, err := r.rows.Next(ctx)
+	if err != nil {
+		return err
+	}
+	if b == nil {
+		r.ended = true
+		return nil
+	}
+	if err := r.enc.bindBatch(b); err != nil {
+		return err
+	}
+	r.batch, r.next = b, 0
+	return nil
 }
 
 // send streams up to limit rows (0: all) and reports whether rows remain
@@ -31,6 +49,9 @@ type resultStream struct {
 func (c *conn) send(ctx context.Context, r *resultStream, limit int64) (suspended bool, sent int64, err error) {
 	for {
 		if r.batch == nil {
+			if r.ended {
+				return false, sent, nil
+			}
 			if err := ctx.Err(); err != nil {
 				return false, sent, err
 			}

@@ -68,10 +68,17 @@ func (c *conn) runSimple(sql string) (err error) {
 			rows.Close()
 			return err
 		}
+		r := &resultStream{rows: rows, enc: newRowEncoder(cols, formats, c.env())}
 		if cols != nil {
+			// PostgreSQL raises the error of a constant expression (SELECT
+			// 1/0) while planning, before RowDescription: the first batch
+			// comes first, so that such an error comes alone.
+			if err := r.prefetch(ctx); err != nil {
+				rows.Close()
+				return err
+			}
 			c.be.Send(rowDescription(cols, formats))
 		}
-		r := &resultStream{rows: rows, enc: newRowEncoder(cols, formats, c.env())}
 		_, sent, err := c.send(ctx, r, 0)
 		if err != nil {
 			rows.Close()

@@ -604,6 +604,9 @@ func castDatetime(kf, kt kind, to arrow.DataType, loc *time.Location) kernelFn {
 			a, m := values[int64](v.arr), v.idx()
 			return func(i int) (int32, error) {
 				us := a[i&m]
+				if infTS(us) {
+					return infTSDate(us), nil
+				}
 				if kf == kTimestamptz {
 					us += int64(zoneOffset(us, loc)) * usPerSec
 				}
@@ -615,7 +618,12 @@ func castDatetime(kf, kt kind, to arrow.DataType, loc *time.Location) kernelFn {
 		var get func(i int) int64
 		if kf == kDate {
 			a, m := values[int32](v.arr), v.idx()
-			get = func(i int) int64 { return int64(a[i&m]) * usPerDay }
+			get = func(i int) int64 {
+				if d := a[i&m]; infDate(d) {
+					return infDateTS(d)
+				}
+				return int64(a[i&m]) * usPerDay
+			}
 		} else {
 			a, m := values[int64](v.arr), v.idx()
 			get = func(i int) int64 { return a[i&m] }
@@ -624,6 +632,10 @@ func castDatetime(kf, kt kind, to arrow.DataType, loc *time.Location) kernelFn {
 		return func(i int) (int64, error) {
 			x := get(i)
 			switch {
+			case infTS(x) && kt == kTime:
+				return 0, infiniteUnsupported("the time")
+			case infTS(x):
+				return x, nil
 			case kt == kTime:
 				if kf == kTimestamptz {
 					x += int64(zoneOffset(x, loc)) * usPerSec

@@ -127,6 +127,9 @@ func dateTruncKernel(t arrow.DataType, loc *time.Location) kernelFn {
 			return func(i int) (int64, error) {
 				unit := strings.ToLower(string(units.s(0, i)))
 				x := a[i&m]
+				if infTS(x) {
+					return x, nil
+				}
 				if !tz {
 					return truncLocal(x, unit, t)
 				}
@@ -286,6 +289,9 @@ func datePartKernel(t arrow.DataType, numeric bool, loc *time.Location) kernelFn
 	k := kindOf(t)
 	return func(ev *evalCtx, args []vec) (vec, error) {
 		units := newRowArgs(args[:1])
+		if hasInfinite(args[1], k) {
+			return vec{}, infiniteUnsupported("EXTRACT")
+		}
 		var get func(v vec) func(i int) tm
 		switch k {
 		case kDate:

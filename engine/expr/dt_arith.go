@@ -276,6 +276,9 @@ func datetimeOpKernel(c *compiler, fn string, kl, kr kind, res arrow.DataType) (
 		return dtRows[int32](Date, func(args []vec) rowFn[int32] {
 			d, x := dtI32(args[di]), dtI32(args[ni])
 			return func(i int) (int32, error) {
+				if infDate(d(i)) {
+					return d(i), nil
+				}
 				if sub {
 					return checkDate(int64(d(i)) - int64(x(i)))
 				}
@@ -285,7 +288,12 @@ func datetimeOpKernel(c *compiler, fn string, kl, kr kind, res arrow.DataType) (
 	case kl == kDate && kr == kDate && sub:
 		return dtRows[int32](Int4, func(args []vec) rowFn[int32] {
 			a, b := dtI32(args[0]), dtI32(args[1])
-			return func(i int) (int32, error) { return a(i) - b(i), nil }
+			return func(i int) (int32, error) {
+				if infDate(a(i)) || infDate(b(i)) {
+					return 0, subtractInfinite("dates")
+				}
+				return a(i) - b(i), nil
+			}
 		}), nil
 	case kl == kDate && kr == kTime, kl == kTime && kr == kDate && !sub:
 		di, ti := 0, 1
@@ -295,6 +303,9 @@ func datetimeOpKernel(c *compiler, fn string, kl, kr kind, res arrow.DataType) (
 		return dtRows[int64](Timestamp, func(args []vec) rowFn[int64] {
 			d, t := dtI32(args[di]), dtI64(args[ti])
 			return func(i int) (int64, error) {
+				if infDate(d(i)) {
+					return infDateTS(d(i)), nil
+				}
 				if sub {
 					return checkTS(int64(d(i))*usPerDay - t(i))
 				}
@@ -317,6 +328,9 @@ func datetimeOpKernel(c *compiler, fn string, kl, kr kind, res arrow.DataType) (
 						return 0, err
 					}
 					iv = n
+				}
+				if k != kTime && infTS(t(i)) {
+					return t(i), nil
 				}
 				switch k {
 				case kTime:
@@ -345,6 +359,9 @@ func datetimeOpKernel(c *compiler, fn string, kl, kr kind, res arrow.DataType) (
 			a, b := dtI64(args[0]), dtI64(args[1])
 			return func(i int) (arrow.MonthDayNanoInterval, error) {
 				x, y := a(i), b(i)
+				if justify && (infTS(x) || infTS(y)) {
+					return arrow.MonthDayNanoInterval{}, subtractInfinite("timestamps")
+				}
 				d := x - y
 				if (y < 0 && d < x) || (y > 0 && d > x) {
 					return arrow.MonthDayNanoInterval{}, intervalOverflow()

@@ -529,6 +529,9 @@ func atTimeZoneKernel(res arrow.DataType, fromTZ bool) kernelFn {
 		lastFixed := false
 		return func(i int) (int64, error) {
 			z, us := zone(i), ts(i)
+			if infTS(us) {
+				return us, nil
+			}
 			if z != lastName || (lastLoc == nil && !lastFixed) {
 				lastName, lastLoc, lastFixed = z, nil, false
 				if off, ok := parseZone(z); ok {

@@ -413,7 +413,7 @@ func dtYearDigits(num func(int64, int) []byte, pattern string, y int64) []byte {
 
 // toCharTimeKernel is to_char(timestamp | timestamptz | interval, text).
 func toCharTimeKernel(k kind, loc *time.Location) kernelFn {
-	return dtTextRows(func(args []vec) func(dst []byte, i int) ([]byte, error) {
+	rows := dtTextRows(func(args []vec) func(dst []byte, i int) ([]byte, error) {
 		f := dtText(args[1])
 		var get func(i int) dchTime
 		if k == kInterval {
@@ -435,6 +435,13 @@ func toCharTimeKernel(k kind, loc *time.Location) kernelFn {
 		}
 		return func(dst []byte, i int) ([]byte, error) { return appendToChar(dst, get(i), f(i)) }
 	})
+	return func(ev *evalCtx, args []vec) (vec, error) {
+		if k != kInterval && hasInfinite(args[0], k) {
+			return vec{}, infiniteUnsupported("to_char")
+		}
+		return rows(ev, args)
+	}
+
 }
 
 // zoneAbbr is the zone abbreviation PostgreSQL prints for TZ: the zone's

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtext"
 )
 
 // PostgreSQL text input of the engine's types (what 'x'::type accepts).
@@ -229,8 +230,10 @@ func parseDate(s string) (int32, error) {
 	switch strings.ToLower(trimSpace(s)) {
 	case "epoch":
 		return 0, nil
-	case "infinity", "-infinity":
-		return 0, pgerr.Unsupported("infinite dates")
+	case "infinity":
+		return pgtext.DateInfinity, nil
+	case "-infinity":
+		return pgtext.DateMinusInfinity, nil
 	}
 	days, rest, err := scanDate(trimSpace(s), s, "date")
 	if err != nil {
@@ -265,8 +268,10 @@ func parseTimestamp(s string, tz bool, loc *time.Location) (int64, error) {
 	switch strings.ToLower(t) {
 	case "epoch":
 		return 0, nil
-	case "infinity", "-infinity":
-		return 0, pgerr.Unsupported("infinite timestamps")
+	case "infinity":
+		return pgtext.TSInfinity, nil
+	case "-infinity":
+		return pgtext.TSMinusInfinity, nil
 	}
 	days, rest, err := scanDate(t, s, typ)
 	if err != nil {

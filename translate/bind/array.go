@@ -28,6 +28,13 @@ func (b *Binder) arrayExpr(a *pg.A_ArrayExpr) (Bound, error) {
 	if err != nil {
 		return Bound{}, err
 	}
+	for _, e := range elems {
+		if !e.Unknown() && pgtypes.ElemOf(e.T.OID) != 0 {
+			// ARRAY[[1, 2], [3, 4]], ARRAY[ARRAY[1], ARRAY[2]]: arrays of
+			// arrays are PostgreSQL's multidimensional arrays.
+			return Bound{}, b.ErrAt(pgerr.NotYetPlural("multidimensional arrays"), a.Location)
+		}
+	}
 	types := make([]arrow.DataType, len(elems))
 	for i, e := range elems {
 		types[i] = e.arrowType()

@@ -168,13 +168,22 @@ func bigConst(n *pg.Node) (string, bool) {
 // range.
 func (b *Binder) bigConstFloat(s string, loc int32) (Bound, error) {
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil && (math.IsInf(f, 0) || f == 0) {
-		if math.IsInf(f, 0) {
-			return Bound{}, b.ErrAt(pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: overflow"), loc)
-		}
-		return Bound{}, b.ErrAt(pgerr.New(pgerr.NumericValueOutOfRange, "value out of range: underflow"), loc)
+	// Beyond float8's range either way (Go rounds an underflow to 0
+	// without an error; a constant with a nonzero digit is not 0).
+	if err != nil && math.IsInf(f, 0) || f == 0 && strings.ContainsAny(strings.SplitN(strings.ToLower(s), "e", 2)[0], "123456789") {
+		return Bound{}, b.ErrAt(pgerr.New(pgerr.NumericValueOutOfRange, "\"%s\" is out of range for type double precision", s), loc)
 	}
 	return Bound{E: &expr.Lit{V: f, T: expr.Float8}, T: plan.TFloat8}, nil
+}
+
+// exprAssigned binds n, a value assigned to a column of type t (INSERT
+// VALUES, UPDATE SET): a big numeric constant assigned to a float column
+// is the float8 constant PostgreSQL's assignment cast makes of it.
+func (b *Binder) exprAssigned(n *pg.Node, t plan.Type) (Bound, error) {
+	if s, ok := bigConst(n); ok && (t.OID == pgtypes.Float4 || t.OID == pgtypes.Float8) {
+		return b.bigConstFloat(s, n.GetAConst().Location)
+	}
+	return b.Expr(n)
 }
 
 // isFloatType reports whether x is float4 or float8.

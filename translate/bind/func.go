@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtext"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/plan"
@@ -94,9 +95,49 @@ func (b *Binder) funcCall(fc *pg.FuncCall) (Bound, error) {
 			args[i] = args[i].resolveUnknownIn(b)
 		}
 	}
+	if name == "isfinite" && len(args) == 1 {
+		r, err := b.isFinite(args[0], fc.Location)
+		r.Name, r.strong = name, true
+		return r, err
+	}
 	r, err := b.call(name, args, fc.Location)
 	r.Name, r.strong = name, true
 	return r, err
+}
+
+// isFinite is isfinite(date | timestamp | timestamptz | interval): whether
+// the value lies between -infinity and infinity (strict: NULL for NULL);
+// an interval is always finite in PostgreSQL 15.
+func (b *Binder) isFinite(x Bound, loc int32) (Bound, error) {
+	var lo, hi any
+	switch x.T.OID {
+	case pgtypes.Date:
+		lo, hi = int32(pgtext.DateMinusInfinity), int32(pgtext.DateInfinity)
+	case pgtypes.Timestamp, pgtypes.Timestamptz:
+		lo, hi = int64(pgtext.TSMinusInfinity), int64(pgtext.TSInfinity)
+	case pgtypes.Interval:
+		notNull, err := b.call("isnotnull", []Bound{x}, loc)
+		if err != nil {
+			return Bound{}, err
+		}
+		return b.call("or", []Bound{notNull, {E: &expr.Lit{V: nil, T: expr.Bool}, T: plan.TBool}}, loc)
+	default:
+		if x.Unknown() {
+			return Bound{}, b.ErrAt(pgerr.New(pgerr.AmbiguousFunction, "function isfinite(unknown) is not unique").
+				WithHint("Could not choose a best candidate function. You might need to add explicit type casts."), loc)
+		}
+		return Bound{}, b.ErrAt(UndefinedCall("isfinite", []Bound{x}), loc)
+	}
+	at := x.arrowType()
+	above, err := b.call(">", []Bound{x, {E: &expr.Lit{V: lo, T: at}, T: x.T}}, loc)
+	if err != nil {
+		return Bound{}, err
+	}
+	below, err := b.call("<", []Bound{x, {E: &expr.Lit{V: hi, T: at}, T: x.T}}, loc)
+	if err != nil {
+		return Bound{}, err
+	}
+	return b.call("and", []Bound{above, below}, loc)
 }
 
 // constantFunc binds the functions that are constants for a statement:

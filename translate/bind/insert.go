@@ -104,11 +104,11 @@ func (b *Binder) bindInsertRows(ins *pg.InsertStmt) (*InsertPlan, error) {
 				if containsAggregate(it) {
 					return nil, b.ErrAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in VALUES"), NodeLocation(it))
 				}
-				x, err := b.Expr(it)
+				c := targets[i]
+				x, err := b.exprAssigned(it, p.Cols[c].Type)
 				if err != nil {
 					return nil, err
 				}
-				c := targets[i]
 				if row[c], err = b.Assign(x, p.Cols[c], NodeLocation(it)); err != nil {
 					return nil, err
 				}

@@ -124,7 +124,7 @@ func (b *Binder) bindSet(tg *dmlTarget, list []*pg.Node) ([]expr.Expr, []bool, e
 			if err := alwaysIdentityUpdate(tg.table, tg.schema.Fields[i]); err != nil { // defaults.go
 				return nil, nil, b.ErrAt(err, rt.Location)
 			}
-			e, err := b.Expr(val)
+			e, err := b.exprAssigned(val, c.Type)
 			if err != nil {
 				return nil, nil, err
 			}

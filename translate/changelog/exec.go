@@ -35,6 +35,9 @@ func (x *Rel) Lower(_ context.Context, need plan.ColSet) (engine.Operator, []pla
 		}
 	}
 	probe := scan.New(engine.ScanSpec{Table: x.Table, Schema: x.Schema, FieldIDs: ids}, scan.Options{})
+	if iv := plan.IntervalPositions(x.Table, x.Schema, ids); len(iv) > 0 {
+		probe = engine.IntervalColumns(probe, iv) // stored as their parts
+	}
 	fields := append([]arrow.Field(nil), probe.Schema().Fields()...)
 	for _, k := range extras {
 		fields = append(fields, arrow.Field{Name: Columns[k].Name, Type: plan.ArrowOf(Columns[k].Typ), Nullable: true})
@@ -109,6 +112,9 @@ func (o *changesOp) Next() (arrow.RecordBatch, error) {
 			o.cur, o.queue = o.queue[0], o.queue[1:]
 			fids := append(append([]int(nil), o.ids...), scan.FieldIDFile, scan.FieldIDPos)
 			o.sc = scan.New(engine.ScanSpec{Table: o.rel.Table, Tasks: o.cur.tasks, Schema: o.rel.Schema, FieldIDs: fids}, scan.Options{Alloc: o.mem})
+			if iv := plan.IntervalPositions(o.rel.Table, o.rel.Schema, fids); len(iv) > 0 {
+				o.sc = engine.IntervalColumns(o.sc, iv) // stored as their parts
+			}
 			if err := o.sc.Open(o.ctx); err != nil {
 				return nil, err
 			}

@@ -12,7 +12,6 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/internal/pgerr"
-	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -266,33 +265,10 @@ func (l *Lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []
 	if s, ok := sc.(*scan.Scan); ok && l.Stats != nil {
 		l.ScanStats = append(l.ScanStats, scanRecord{Rel: x, Scan: s})
 	}
-	if iv := intervalPositions(x, ids); len(iv) > 0 {
+	if iv := plan.IntervalPositions(x.Table, x.Schema, ids); len(iv) > 0 {
 		sc = engine.IntervalColumns(sc, iv)
 	}
 	return sc, layout, nil
-}
-
-// intervalPositions are the positions among ids (field ids of x's schema)
-// of the interval columns, stored as the struct of their parts
-// (engine.IntervalPartsType) and read as intervals.
-func intervalPositions(x *plan.Scan, ids []int) []int {
-	rec := plan.RecordedTypesOf(x.Table)
-	if len(rec) == 0 || x.Schema == nil {
-		return nil
-	}
-	var out []int
-	for i, id := range ids {
-		t, ok := rec[id]
-		if !ok || t.OID != pgtypes.Interval {
-			continue
-		}
-		for _, f := range x.Schema.Fields {
-			if f.ID == id && plan.Recordable(t, f.Type) {
-				out = append(out, i)
-			}
-		}
-	}
-	return out
 }
 
 // planFiles lists the files of a scan's snapshot.

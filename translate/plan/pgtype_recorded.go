@@ -164,3 +164,27 @@ func PruneRecordedTypes(rec map[int]Type, schema *catalog.Schema) map[int]Type {
 	}
 	return out
 }
+
+// IntervalPositions are the positions among ids (field ids of schema, a
+// schema of table t) of the interval columns, stored as the struct of
+// their parts (engine.IntervalPartsType): a scan of them is wrapped in
+// engine.IntervalColumns to read them as intervals.
+func IntervalPositions(t *catalog.Table, schema *catalog.Schema, ids []int) []int {
+	rec := RecordedTypesOf(t)
+	if len(rec) == 0 || schema == nil {
+		return nil
+	}
+	var out []int
+	for i, id := range ids {
+		pt, ok := rec[id]
+		if !ok || pt.OID != pgtypes.Interval {
+			continue
+		}
+		for _, f := range schema.Fields {
+			if f.ID == id && Recordable(pt, f.Type) {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}

@@ -10,6 +10,9 @@ INSERT INTO pgt.t VALUES
 CREATE TABLE pgt.arr (a int[], t text[], n numeric(5,1)[]);
 INSERT INTO pgt.arr VALUES (ARRAY[1,2]::bigint[], ARRAY[1,2]::int[], ARRAY[1.25, 2]);
 CREATE SEQUENCE pgt.sq START 10 INCREMENT 5;
+CREATE TABLE pgt.g (a int);
+INSERT INTO pgt.g VALUES (1), (2), (3);
+ALTER TABLE pgt.g ADD COLUMN b int DEFAULT 7, ADD COLUMN c text DEFAULT 'x' || 'y', ADD COLUMN u uuid DEFAULT gen_random_uuid(), ADD COLUMN t timestamptz DEFAULT now();
 
 -- queries
 SELECT * FROM pgt.arr;
@@ -63,3 +66,9 @@ SELECT make_date(2020, year => 1, day => 2);
 SELECT make_date(year => 2020, month => 1);
 SELECT upper(x => 'a');
 SELECT make_interval(days := 3);
+SELECT a, b, c, u IS NOT NULL, t IS NOT NULL FROM pgt.g ORDER BY a;
+SELECT count(DISTINCT u), count(DISTINCT t) FROM pgt.g;
+-- known: multidimensional arrays are 0A000
+SELECT ARRAY[[1, 2], [3, 4]];
+-- known: multidimensional arrays are 0A000
+SELECT '{{1,2},{3,4}}'::int[];
