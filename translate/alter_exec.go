@@ -133,6 +133,9 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 		if err := e.Retype(cmd.Name, to); err != nil {
 			return nil, err
 		}
+		if n, ok := props.rec.Narrowing(e, cmd.Name, cd.TypeName, to); ok {
+			return nil, s.narrowString(ctx, e, props.rec, cmd.Name, cd.TypeName, to, n)
+		}
 		return nil, props.rec.Retype(e, cmd.Name, cd.TypeName, to)
 	case pg.AlterTableType_AT_DropNotNull:
 		return nil, e.DropNotNull(cmd.Name)
@@ -262,12 +265,7 @@ func (s *session) setNotNull(ctx context.Context, e *ddl.SchemaEdit, name string
 	if err != nil || !optional {
 		return err
 	}
-	qualified := ""
-	for _, n := range e.Ident.Namespace {
-		qualified += syscat.QuoteIdent(n) + "."
-	}
-	qualified += syscat.QuoteIdent(e.Ident.Name)
-	null, err := s.evalBool(ctx, "SELECT EXISTS (SELECT 1 FROM "+qualified+" WHERE "+syscat.QuoteIdent(name)+" IS NULL)")
+	null, err := s.evalBool(ctx, "SELECT EXISTS (SELECT 1 FROM "+qualifiedName(e.Ident)+" WHERE "+syscat.QuoteIdent(name)+" IS NULL)")
 	if err != nil {
 		return err
 	}
@@ -275,6 +273,30 @@ func (s *session) setNotNull(ctx context.Context, e *ddl.SchemaEdit, name string
 		return pgerr.New(pgerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", name, e.Table)
 	}
 	return e.RequireChecked(name)
+}
+
+// narrowString applies ALTER COLUMN c TYPE varchar(n) to a text or longer
+// varchar column: as in PostgreSQL the rows are read, and a value longer
+// than n characters is 22001; else the column takes the type, its values
+// unchanged.
+func (s *session) narrowString(ctx context.Context, e *ddl.SchemaEdit, rec *ddl.RecordedEdit, name string, tn *pg.TypeName, to catalog.Type, n int) error {
+	long, err := s.evalBool(ctx, "SELECT EXISTS (SELECT 1 FROM "+qualifiedName(e.Ident)+" WHERE length("+syscat.QuoteIdent(name)+") > "+strconv.Itoa(n)+")")
+	if err != nil {
+		return err
+	}
+	if long {
+		return pgerr.New(pgerr.StringDataRightTruncation, "value too long for type character varying(%d)", n)
+	}
+	return rec.RetypeChecked(e, name, tn, to)
+}
+
+// qualifiedName is id as SQL: its namespace and name, quoted as needed.
+func qualifiedName(id catalog.Identifier) string {
+	out := ""
+	for _, n := range id.Namespace {
+		out += syscat.QuoteIdent(n) + "."
+	}
+	return out + syscat.QuoteIdent(id.Name)
 }
 
 // requireNewColumn makes the new column f NOT NULL. PostgreSQL gives the
