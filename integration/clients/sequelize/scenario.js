@@ -321,12 +321,19 @@ async function main() {
 
   await step('unmanaged transaction: commit and rollback', async () => {
     const t1 = await sequelize.transaction();
-    await User.create({ name: 'jo', age: 4 }, { transaction: t1 });
-    await t1.commit();
+    try {
+      await User.create({ name: 'jo', age: 4 }, { transaction: t1 });
+      await t1.commit();
+    } finally {
+      if (!t1.finished) await t1.rollback().catch(() => {});
+    }
     const t2 = await sequelize.transaction();
-    await User.create({ name: 'kim', age: 5 }, { transaction: t2 });
-    await User.destroy({ where: { name: 'jo' }, transaction: t2 });
-    await t2.rollback();
+    try {
+      await User.create({ name: 'kim', age: 5 }, { transaction: t2 });
+      await User.destroy({ where: { name: 'jo' }, transaction: t2 });
+    } finally {
+      await t2.rollback();
+    }
     assert.deepEqual((await User.findAll({ where: { name: ['jo', 'kim'] } })).map((u) => u.name), ['jo']);
   });
 

@@ -333,13 +333,17 @@ async function main() {
   await step('QueryRunner transaction: rollback, then commit', async () => {
     const qr = ds.createQueryRunner();
     await qr.connect();
-    await qr.startTransaction();
-    await qr.manager.save('Author', { name: 'eve' });
-    await qr.rollbackTransaction();
-    await qr.startTransaction();
-    await qr.manager.save('Author', { name: 'fay' });
-    await qr.commitTransaction();
-    await qr.release();
+    try {
+      await qr.startTransaction();
+      await qr.manager.save('Author', { name: 'eve' });
+      await qr.rollbackTransaction();
+      await qr.startTransaction();
+      await qr.manager.save('Author', { name: 'fay' });
+      await qr.commitTransaction();
+    } finally {
+      if (qr.isTransactionActive) await qr.rollbackTransaction().catch(() => {});
+      await qr.release();
+    }
     assert.deepEqual((await repoA().find({ where: [{ name: 'eve' }, { name: 'fay' }] })).map((a) => a.name), ['fay']);
   });
 
