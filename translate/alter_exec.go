@@ -147,6 +147,8 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 		return s.addConstraint(e, cmd) // alter_constraint.go
 	case pg.AlterTableType_AT_DropConstraint:
 		return dropConstraint(e, cmd) // alter_constraint.go
+	case pg.AlterTableType_AT_ValidateConstraint:
+		return validateConstraint(e, cmd), nil
 	case pg.AlterTableType_AT_ChangeOwner:
 		return nil, s.setOwner(props, cmd) // alter_owner.go
 	case pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions:

@@ -269,6 +269,12 @@ func tableNameOfList(n *pg.Node) parse.TableName {
 
 // prepareRename prepares ALTER TABLE t RENAME TO u.
 func (s *session) prepareRename(rs *pg.RenameStmt, x *parse.DDLExtras) (Statement, error) {
+	switch rs.RenameType {
+	case pg.ObjectType_OBJECT_TABCONSTRAINT:
+		return s.prepareRenameConstraint(rs) // alter_constraint.go
+	case pg.ObjectType_OBJECT_INDEX:
+		return s.prepareRenameIndex(rs)
+	}
 	if rs.RenameType != pg.ObjectType_OBJECT_TABLE {
 		return nil, pgerr.NotYet("ALTER ... RENAME of this kind of object")
 	}
