@@ -305,6 +305,9 @@ func (s *session) prepareRename(rs *pg.RenameStmt, x *parse.DDLExtras) (Statemen
 		if err := mc.RenameTable(ctx, t.Ident, to); err != nil {
 			return nil, catalogError(err, kindTable, rs.Newname)
 		}
+		if pinKey(catalog.Identifier{Namespace: to.Namespace}) == pinKey(catalog.Identifier{Namespace: t.Ident.Namespace}) {
+			return nil, s.renameSequenceOwner(ctx, t, to.Name) // seq_ddl.go
+		}
 		return nil, nil
 	}}, nil
 }

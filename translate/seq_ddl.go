@@ -508,6 +508,43 @@ func (s *session) dropOwnedSequences(ctx context.Context, mc catalog.MutableCata
 	return nil
 }
 
+// renameSequenceOwner makes the sequences the columns of table t own
+// (serial and identity columns) owned by its new name after ALTER TABLE t
+// RENAME TO name: they keep their own names, as in PostgreSQL, and DROP
+// TABLE still drops them with the table.
+func (s *session) renameSequenceOwner(ctx context.Context, t *catalog.Table, name string) error {
+	mc, err := s.seqCatalog("ALTER TABLE")
+	if err != nil {
+		return err
+	}
+	for _, f := range t.Metadata.CurrentSchema().Fields {
+		seqName, ok := defaultSequence(t.Metadata.Properties, f.ID)
+		if !ok {
+			continue
+		}
+		seq, err := s.sequenceByName(ctx, seqName)
+		if err != nil {
+			continue // dropped, or not a sequence
+		}
+		o, _, err := readSequence(seq)
+		if err != nil || o.OwnerTable != t.Ident.Name || o.OwnerField != f.ID ||
+			pinKey(catalog.Identifier{Namespace: seq.Ident.Namespace}) != pinKey(catalog.Identifier{Namespace: t.Ident.Namespace}) {
+			continue
+		}
+		o.OwnerTable = name
+		js, err := json.Marshal(o)
+		if err != nil {
+			return pgerr.Wrap(err, pgerr.InternalError, "encode sequence options: %v", err)
+		}
+		if _, err := mc.CommitTable(ctx, seq.Ident, []catalog.Requirement{catalog.AssertTableUUID{UUID: seq.Metadata.TableUUID}},
+			[]catalog.Update{catalog.SetProperties{Updates: map[string]string{seqOptionsProp: string(js)}}}); err != nil {
+			return catalogError(err, kindTable, seq.Ident.Name)
+		}
+		s.seq.forget(seq)
+	}
+	return nil
+}
+
 // ownedSequence reports whether id is a sequence a column owns (DROP
 // SCHEMA CASCADE counts it with its table, as PostgreSQL does).
 func ownedSequence(ctx context.Context, mc catalog.MutableCatalog, id catalog.Identifier) bool {
