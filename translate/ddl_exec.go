@@ -274,6 +274,8 @@ func (s *session) prepareRename(rs *pg.RenameStmt, x *parse.DDLExtras) (Statemen
 		return s.prepareRenameConstraint(rs) // alter_constraint.go
 	case pg.ObjectType_OBJECT_INDEX:
 		return s.prepareRenameIndex(rs)
+	case pg.ObjectType_OBJECT_SEQUENCE:
+		return s.prepareRenameSequence(rs) // seq_ddl.go
 	}
 	if rs.RenameType != pg.ObjectType_OBJECT_TABLE {
 		return nil, pgerr.NotYet("ALTER ... RENAME of this kind of object")

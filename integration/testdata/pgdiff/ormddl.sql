@@ -54,3 +54,16 @@ ALTER TABLE pgorm.vn ALTER COLUMN b TYPE varchar(5);
 INSERT INTO pgorm.vn (id, b) VALUES (3, 'toolong');
 ALTER TABLE pgorm.vn ALTER COLUMN a TYPE varchar(20);
 SELECT column_name, data_type, character_maximum_length FROM information_schema.columns WHERE table_schema = 'pgorm' AND table_name = 'vn' ORDER BY ordinal_position;
+CREATE TABLE pgorm.rs (id serial, v text);
+ALTER TABLE pgorm.rs RENAME TO rs2;
+ALTER SEQUENCE pgorm.rs_id_seq RENAME TO rs2_id_seq;
+INSERT INTO pgorm.rs2 (v) VALUES ('a');
+SELECT id, v FROM pgorm.rs2;
+SELECT column_default, pg_get_serial_sequence('pgorm.rs2', 'id') FROM information_schema.columns WHERE table_schema = 'pgorm' AND table_name = 'rs2' AND column_name = 'id';
+ALTER SEQUENCE IF EXISTS pgorm.nope RENAME TO x;
+-- known: constraints other than the primary key are not kept, so icegate cannot tell one that never existed (a WARNING, where PostgreSQL says 42704)
+ALTER TABLE pgorm.rs2 RENAME CONSTRAINT nope TO x;
+-- known: constraints other than the primary key are not kept, so icegate cannot tell one that never existed (a WARNING, where PostgreSQL says 42704)
+ALTER TABLE pgorm.rs2 VALIDATE CONSTRAINT nope;
+DROP TABLE pgorm.rs2;
+SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'pgorm' AND c.relname LIKE 'rs%';
