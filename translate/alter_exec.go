@@ -292,13 +292,11 @@ func (s *session) narrowString(ctx context.Context, e *ddl.SchemaEdit, rec *ddl.
 	return rec.RetypeChecked(e, name, tn, to)
 }
 
-// qualifiedName is id as SQL: its namespace and name, quoted as needed.
+// qualifiedName is id as SQL: its schema (a nested namespace's levels
+// joined by dots, one identifier, as the system catalog names it) and its
+// name, quoted as needed.
 func qualifiedName(id catalog.Identifier) string {
-	out := ""
-	for _, n := range id.Namespace {
-		out += syscat.QuoteIdent(n) + "."
-	}
-	return out + syscat.QuoteIdent(id.Name)
+	return syscat.QuoteIdent(strings.Join(id.Namespace, ".")) + "." + syscat.QuoteIdent(id.Name)
 }
 
 // requireNewColumn makes the new column f NOT NULL. PostgreSQL gives the
