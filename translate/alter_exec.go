@@ -134,7 +134,7 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 			return nil, err
 		}
 		if n, ok := props.rec.Narrowing(e, cmd.Name, cd.TypeName, to); ok {
-			return nil, s.narrowString(ctx, e, props.rec, cmd.Name, cd.TypeName, to, n)
+			return nil, s.narrowString(ctx, m, e, props.rec, cmd.Name, cd.TypeName, to, n)
 		}
 		return nil, props.rec.Retype(e, cmd.Name, cd.TypeName, to)
 	case pg.AlterTableType_AT_DropNotNull:
@@ -142,7 +142,7 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 	case pg.AlterTableType_AT_ColumnDefault:
 		return s.alterColumnDefault(ctx, ps, m, e, props, cmd) // defaults_table.go
 	case pg.AlterTableType_AT_SetNotNull:
-		return nil, s.setNotNull(ctx, e, cmd.Name)
+		return nil, s.setNotNull(ctx, m, e, cmd.Name)
 	case pg.AlterTableType_AT_AddConstraint:
 		return s.addConstraint(e, cmd) // alter_constraint.go
 	case pg.AlterTableType_AT_DropConstraint:
@@ -262,9 +262,15 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 // so; an optional one becomes required when no row of the table is NULL
 // in it (a row written before the column existed is), else 23502, as in
 // PostgreSQL.
-func (s *session) setNotNull(ctx context.Context, e *ddl.SchemaEdit, name string) error {
+func (s *session) setNotNull(ctx context.Context, m *catalog.TableMetadata, e *ddl.SchemaEdit, name string) error {
 	optional, err := e.Optional(name)
 	if err != nil || !optional {
+		return err
+	}
+	if tableHasNoFiles(m) {
+		return e.RequireChecked(name) // no rows
+	}
+	if err := rowsReadable(m, name, "SET NOT NULL"); err != nil {
 		return err
 	}
 	null, err := s.evalBool(ctx, "SELECT EXISTS (SELECT 1 FROM "+qualifiedName(e.Ident)+" WHERE "+syscat.QuoteIdent(name)+" IS NULL)")
@@ -281,7 +287,13 @@ func (s *session) setNotNull(ctx context.Context, e *ddl.SchemaEdit, name string
 // varchar column: as in PostgreSQL the rows are read, and a value longer
 // than n characters is 22001; else the column takes the type, its values
 // unchanged.
-func (s *session) narrowString(ctx context.Context, e *ddl.SchemaEdit, rec *ddl.RecordedEdit, name string, tn *pg.TypeName, to catalog.Type, n int) error {
+func (s *session) narrowString(ctx context.Context, m *catalog.TableMetadata, e *ddl.SchemaEdit, rec *ddl.RecordedEdit, name string, tn *pg.TypeName, to catalog.Type, n int) error {
+	if tableHasNoFiles(m) {
+		return rec.RetypeChecked(e, name, tn, to) // no rows
+	}
+	if err := rowsReadable(m, name, "ALTER COLUMN TYPE"); err != nil {
+		return err
+	}
 	long, err := s.evalBool(ctx, "SELECT EXISTS (SELECT 1 FROM "+qualifiedName(e.Ident)+" WHERE length("+syscat.QuoteIdent(name)+") > "+strconv.Itoa(n)+")")
 	if err != nil {
 		return err
@@ -290,6 +302,19 @@ func (s *session) narrowString(ctx context.Context, e *ddl.SchemaEdit, rec *ddl.
 		return pgerr.New(pgerr.StringDataRightTruncation, "value too long for type character varying(%d)", n)
 	}
 	return rec.RetypeChecked(e, name, tn, to)
+}
+
+// rowsReadable checks that the rows of column name can be read before the
+// statement commits: the column is in the table as committed, not added by
+// the same ALTER TABLE (0A000, run it as a statement of its own).
+func rowsReadable(m *catalog.TableMetadata, name, what string) error {
+	for _, f := range m.CurrentSchema().Fields {
+		if f.Name == name {
+			return nil
+		}
+	}
+	return pgerr.Unsupported("%s of column \"%s\" added by the same ALTER TABLE", what, name).
+		WithHint("Run ALTER TABLE ... ADD COLUMN %s first, then this change as a statement of its own.", name)
 }
 
 // qualifiedName is id as SQL: its schema (a nested namespace's levels
