@@ -62,6 +62,74 @@ func dropConstraint(e *ddl.SchemaEdit, cmd *pg.AlterTableCmd) ([]Notice, error) 
 		"icegate keeps only primary keys, as Iceberg identifier fields: there is nothing to drop.")}, nil
 }
 
+// validateConstraint applies ALTER TABLE ... VALIDATE CONSTRAINT name
+// (pg_dump's NOT VALID constraints): the primary key holds; any other
+// constraint was not kept, and a WARNING says there is nothing to
+// validate.
+func validateConstraint(e *ddl.SchemaEdit, cmd *pg.AlterTableCmd) []Notice {
+	if cmd.Name == e.Table+"_pkey" && e.HasIdentifierFields() {
+		return nil
+	}
+	return []Notice{notKept("constraint \""+cmd.Name+"\" of relation \""+e.Table+"\"",
+		"icegate keeps only primary keys, as Iceberg identifier fields: there is nothing to validate.")}
+}
+
+// primaryKeyRenamed is the 0A000 for renaming a primary key (constraint or
+// index): icegate names it after its table.
+func primaryKeyRenamed(name, table string) error {
+	return pgerr.Unsupported("renaming primary key \"%s\"", name).
+		WithHint("The primary key of a table is named %s_pkey: rename the table to rename it.", table)
+}
+
+// prepareRenameConstraint prepares ALTER TABLE [IF EXISTS] t RENAME
+// CONSTRAINT a TO b: the primary key's name follows its table's (0A000);
+// any other constraint was not kept, and a WARNING says there is nothing
+// to rename.
+func (s *session) prepareRenameConstraint(rs *pg.RenameStmt) (Statement, error) {
+	return &ddlStatement{sess: s, tag: "ALTER TABLE", run: func(ctx context.Context) ([]Notice, error) {
+		t, notices, err := s.alterTarget(ctx, rs.Relation, rs.MissingOk)
+		if t == nil || err != nil {
+			return notices, err
+		}
+		if rs.Subname == t.Ident.Name+"_pkey" && len(t.Metadata.CurrentSchema().IdentifierFieldIDs) > 0 {
+			return nil, primaryKeyRenamed(rs.Subname, t.Ident.Name)
+		}
+		return []Notice{notKept("constraint \""+rs.Subname+"\" of relation \""+t.Ident.Name+"\"",
+			"icegate keeps only primary keys, as Iceberg identifier fields: there is nothing to rename.")}, nil
+	}}, nil
+}
+
+// prepareRenameIndex prepares ALTER INDEX [IF EXISTS] a RENAME TO b: a
+// kept index (index_kept.go) takes the new name; a primary key's index is
+// named after its table (0A000); any other index was not kept (with IF
+// EXISTS it does not exist).
+func (s *session) prepareRenameIndex(rs *pg.RenameStmt) (Statement, error) {
+	return &ddlStatement{sess: s, tag: "ALTER INDEX", run: func(ctx context.Context) ([]Notice, error) {
+		tn := parse.TableNameOf(rs.Relation)
+		parts := []string{tn.Name}
+		if tn.Schema != "" {
+			parts = []string{tn.Schema, tn.Name}
+		}
+		if r, ix, err := s.findIndex(ctx, parts); err != nil {
+			return nil, err
+		} else if r != nil && !ix.Primary {
+			return nil, s.renameKeptIndex(ctx, r, ix, rs.Newname) // index_kept.go
+		}
+		if table, ok := strings.CutSuffix(tn.Name, "_pkey"); ok {
+			owner := tn
+			owner.Name = table
+			if t, err := s.ResolveTable(ctx, owner); err == nil && len(t.Metadata.CurrentSchema().IdentifierFieldIDs) > 0 {
+				return nil, primaryKeyRenamed(tn.Name, table)
+			}
+		}
+		if rs.MissingOk {
+			return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
+				Message: "relation \"" + tn.Name + "\" does not exist, skipping"}}, nil
+		}
+		return []Notice{notKept("index \""+tn.Name+"\"", "Iceberg tables have no indexes: there is nothing to rename.")}, nil
+	}}, nil
+}
+
 // constraintNotKept is the WARNING for a UNIQUE, FOREIGN KEY, CHECK or
 // EXCLUDE constraint, of a table or a column (in CREATE TABLE, ADD COLUMN
 // and ADD CONSTRAINT alike); false for the other kinds of constraint.

@@ -211,8 +211,13 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 			return nil, err
 		}
 		var fits func(int) error
-		if props.fits != nil && ddl.FieldExisted(m, cmd.Name) {
+		switch {
+		case props.fits != nil && ddl.FieldExisted(m, cmd.Name):
 			fits = func(n int) error { return props.fits(ctx, cmd.Name, n) }
+		case tableHasNoFiles(m):
+			fits = func(int) error { return nil } // no rows to check
+		default:
+			fits = func(int) error { return rowsReadable(m, cmd.Name, "ALTER COLUMN TYPE") }
 		}
 		return nil, props.rec.Retype(e, cmd.Name, cd.TypeName, to, fits)
 	case pg.AlterTableType_AT_DropNotNull:
@@ -220,11 +225,13 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 	case pg.AlterTableType_AT_ColumnDefault:
 		return s.alterColumnDefault(ctx, ps, m, e, props, cmd) // defaults_table.go
 	case pg.AlterTableType_AT_SetNotNull:
-		return nil, s.setNotNull(ctx, e, cmd.Name)
+		return nil, s.setNotNull(ctx, m, e, cmd.Name)
 	case pg.AlterTableType_AT_AddConstraint:
 		return s.addConstraint(e, cmd) // alter_constraint.go
 	case pg.AlterTableType_AT_DropConstraint:
 		return dropConstraint(e, cmd) // alter_constraint.go
+	case pg.AlterTableType_AT_ValidateConstraint:
+		return validateConstraint(e, cmd), nil
 	case pg.AlterTableType_AT_ChangeOwner:
 		return nil, s.setOwner(props, cmd) // alter_owner.go
 	case pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions:
@@ -342,17 +349,18 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 // so; an optional one becomes required when no row of the table is NULL
 // in it (a row written before the column existed is), else 23502, as in
 // PostgreSQL.
-func (s *session) setNotNull(ctx context.Context, e *ddl.SchemaEdit, name string) error {
+func (s *session) setNotNull(ctx context.Context, m *catalog.TableMetadata, e *ddl.SchemaEdit, name string) error {
 	optional, err := e.Optional(name)
 	if err != nil || !optional {
 		return err
 	}
-	qualified := ""
-	for _, n := range e.Ident.Namespace {
-		qualified += syscat.QuoteIdent(n) + "."
+	if tableHasNoFiles(m) {
+		return e.RequireChecked(name) // no rows
 	}
-	qualified += syscat.QuoteIdent(e.Ident.Name)
-	null, err := s.evalBool(ctx, "SELECT EXISTS (SELECT 1 FROM "+qualified+" WHERE "+syscat.QuoteIdent(name)+" IS NULL)")
+	if err := rowsReadable(m, name, "SET NOT NULL"); err != nil {
+		return err
+	}
+	null, err := s.evalBool(ctx, "SELECT EXISTS (SELECT 1 FROM "+qualifiedName(e.Ident)+" WHERE "+syscat.QuoteIdent(name)+" IS NULL)")
 	if err != nil {
 		return err
 	}
@@ -360,6 +368,26 @@ func (s *session) setNotNull(ctx context.Context, e *ddl.SchemaEdit, name string
 		return pgerr.New(pgerr.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", name, e.Table)
 	}
 	return e.RequireChecked(name)
+}
+
+// rowsReadable checks that the rows of column name can be read before the
+// statement commits: the column is in the table as committed, not added by
+// the same ALTER TABLE (0A000, run it as a statement of its own).
+func rowsReadable(m *catalog.TableMetadata, name, what string) error {
+	for _, f := range m.CurrentSchema().Fields {
+		if f.Name == name {
+			return nil
+		}
+	}
+	return pgerr.Unsupported("%s of column \"%s\" added by the same ALTER TABLE", what, name).
+		WithHint("Run ALTER TABLE ... ADD COLUMN %s first, then this change as a statement of its own.", name)
+}
+
+// qualifiedName is id as SQL: its schema (a nested namespace's levels
+// joined by dots, one identifier, as the system catalog names it) and its
+// name, quoted as needed.
+func qualifiedName(id catalog.Identifier) string {
+	return syscat.QuoteIdent(strings.Join(id.Namespace, ".")) + "." + syscat.QuoteIdent(id.Name)
 }
 
 // requireNewColumn makes the new column f NOT NULL. PostgreSQL gives the

@@ -280,6 +280,14 @@ func tableNameOfList(n *pg.Node) parse.TableName {
 
 // prepareRename prepares ALTER TABLE t RENAME TO u.
 func (s *session) prepareRename(rs *pg.RenameStmt, x *parse.DDLExtras) (Statement, error) {
+	switch rs.RenameType {
+	case pg.ObjectType_OBJECT_TABCONSTRAINT:
+		return s.prepareRenameConstraint(rs) // alter_constraint.go
+	case pg.ObjectType_OBJECT_INDEX:
+		return s.prepareRenameIndex(rs)
+	case pg.ObjectType_OBJECT_SEQUENCE:
+		return s.prepareRenameSequence(rs) // seq_ddl.go
+	}
 	if rs.RenameType != pg.ObjectType_OBJECT_TABLE {
 		return nil, pgerr.NotYet("ALTER ... RENAME of this kind of object")
 	}
@@ -309,6 +317,9 @@ func (s *session) prepareRename(rs *pg.RenameStmt, x *parse.DDLExtras) (Statemen
 		}
 		if err := mc.RenameTable(ctx, t.Ident, to); err != nil {
 			return nil, catalogError(err, kindTable, rs.Newname)
+		}
+		if pinKey(catalog.Identifier{Namespace: to.Namespace}) == pinKey(catalog.Identifier{Namespace: t.Ident.Namespace}) {
+			return nil, s.renameSequenceOwner(ctx, t, to.Name) // seq_ddl.go
 		}
 		return nil, nil
 	}}, nil

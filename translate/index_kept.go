@@ -228,3 +228,36 @@ func (s *session) dropKeptIndex(ctx context.Context, r *syscat.Relation, ix *sys
 	}
 	return nil
 }
+
+// renameKeptIndex renames the kept index ix of table r to name (ALTER
+// INDEX ... RENAME TO); a relation of that name in the schema is 42P07.
+func (s *session) renameKeptIndex(ctx context.Context, r *syscat.Relation, ix *syscat.Index, name string) error {
+	snap, err := s.SysSnapshot(ctx)
+	if err != nil {
+		return err
+	}
+	if other, _ := snap.IndexByName(r.Namespace, name); other != nil || snap.Relation(r.Namespace, name) != nil {
+		return pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", name)
+	}
+	mc, err := s.mutableCatalog("ALTER INDEX")
+	if err != nil {
+		return err
+	}
+	t, err := s.ResolveTable(ctx, parse.TableName{Schema: r.Namespace, Name: r.Name, Written: r.Namespace + "." + r.Name})
+	if err != nil {
+		return err
+	}
+	v, ok := t.Metadata.Properties[indexPropPrefix+ix.Name]
+	if !ok {
+		return pgerr.New(pgerr.UndefinedObject, "index \"%s\" does not exist", ix.Name)
+	}
+	_, err = mc.CommitTable(ctx, t.Ident, []catalog.Requirement{catalog.AssertTableUUID{UUID: t.Metadata.TableUUID}},
+		[]catalog.Update{
+			catalog.RemoveProperties{Removals: []string{indexPropPrefix + ix.Name}},
+			catalog.SetProperties{Updates: map[string]string{indexPropPrefix + name: v}},
+		})
+	if err != nil {
+		return catalogError(err, kindTable, t.Ident.Name)
+	}
+	return nil
+}

@@ -10,9 +10,11 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/sequence"
+	"github.com/icegate/icegate/translate/sysfunc"
 )
 
 // CREATE SEQUENCE, ALTER SEQUENCE and DROP SEQUENCE (package sequence has what a
@@ -281,6 +283,132 @@ func (s *session) dropOwnedSequences(ctx context.Context, mc catalog.MutableCata
 // (a sequence's table holds no data files to purge).
 func (s *session) dropSequenceTable(ctx context.Context, mc catalog.MutableCatalog, id catalog.Identifier) error {
 	return mc.DropTable(ctx, id, s.tx == nil)
+}
+
+// prepareRenameSequence prepares ALTER SEQUENCE [IF EXISTS] s RENAME TO
+// n. The column that owns s takes its values from it by name (its default
+// nextval('s'::regclass), or its identity): it is changed to the new name
+// in the same statement, as a default follows the sequence's OID in
+// PostgreSQL.
+func (s *session) prepareRenameSequence(rs *pg.RenameStmt) (Statement, error) {
+	return &ddlStatement{sess: s, tag: "ALTER SEQUENCE", run: func(ctx context.Context) ([]Notice, error) {
+		mc, err := s.mutableCatalog("ALTER SEQUENCE")
+		if err != nil {
+			return nil, err
+		}
+		tn := parse.TableNameOf(rs.Relation)
+		seq, err := s.resolveSequence(ctx, tn, rs.MissingOk)
+		if err != nil {
+			return nil, err
+		}
+		if seq == nil {
+			return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
+				Message: "relation \"" + tn.Name + "\" does not exist, skipping"}}, nil
+		}
+		o, _, err := sequence.Read(seq)
+		if err != nil {
+			return nil, err
+		}
+		var owner *catalog.Table
+		if o.OwnerTable != "" {
+			id := catalog.Identifier{Namespace: seq.Ident.Namespace, Name: o.OwnerTable}
+			if _, changed := s.blockTable(id); changed {
+				return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot rename sequence \"%s\" of table \"%s\", which this transaction block changed", seq.Ident.Name, o.OwnerTable).
+					WithHint("COMMIT the transaction block first.")
+			}
+			if owner, err = mc.LoadTable(ctx, id); err != nil && !errors.Is(err, catalog.ErrNotFound) {
+				return nil, catalogError(err, kindTable, o.OwnerTable)
+			}
+		}
+		to := catalog.Identifier{Namespace: seq.Ident.Namespace, Name: rs.Newname}
+		if err := mc.RenameTable(ctx, seq.Ident, to); err != nil {
+			return nil, catalogError(err, kindTable, rs.Newname)
+		}
+		s.seq.forget(seq)
+		if owner == nil {
+			return nil, nil
+		}
+		return nil, s.followRenamedSequence(ctx, mc, owner, o.OwnerField, seq.Ident.Name, rs.Newname)
+	}}, nil
+}
+
+// followRenamedSequence points field fid of table owner, whose default or
+// identity names sequence from, at its new name to.
+func (s *session) followRenamedSequence(ctx context.Context, mc catalog.MutableCatalog, owner *catalog.Table, fid int, from, to string) error {
+	renamed := func(name string) (string, bool) {
+		parts, err := sysfunc.ParseIdent(name, false)
+		if err != nil || parts[len(parts)-1] != from {
+			return "", false
+		}
+		parts[len(parts)-1] = to
+		for i := range parts {
+			parts[i] = syscat.QuoteIdent(parts[i])
+		}
+		return strings.Join(parts, "."), true
+	}
+	props := owner.Metadata.Properties
+	set := map[string]string{}
+	if v, ok := props[bind.IdentityKey(fid)]; ok {
+		kind, name, _ := strings.Cut(v, " ")
+		if n, ok := renamed(name); ok {
+			set[bind.IdentityKey(fid)] = kind + " " + n
+		}
+	} else if name, ok := defaultSequence(props, fid); ok {
+		if n, ok := renamed(name); ok {
+			set[bind.DefaultKey(fid)] = bind.NextvalText(n)
+		}
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	// Committed now, as the rename was (in a block too): the block's
+	// view of the table moves with it.
+	t, err := underWriteCatalog(mc).CommitTable(ctx, owner.Ident, []catalog.Requirement{catalog.AssertTableUUID{UUID: owner.Metadata.TableUUID}},
+		[]catalog.Update{catalog.SetProperties{Updates: set}})
+	if err != nil {
+		return catalogError(err, kindTable, owner.Ident.Name)
+	}
+	if wc, ok := mc.(*writeCatalog); ok {
+		wc.moved(owner.Ident, t)
+	}
+	return nil
+}
+
+// renameSequenceOwner makes the sequences the columns of table t own
+// (serial and identity columns) owned by its new name after ALTER TABLE t
+// RENAME TO name: they keep their own names, as in PostgreSQL, and DROP
+// TABLE still drops them with the table.
+func (s *session) renameSequenceOwner(ctx context.Context, t *catalog.Table, name string) error {
+	for _, f := range t.Metadata.CurrentSchema().Fields {
+		seqName, ok := defaultSequence(t.Metadata.Properties, f.ID)
+		if !ok {
+			continue
+		}
+		seq, err := s.sequenceByName(ctx, seqName)
+		if err != nil {
+			continue // dropped, or not a sequence
+		}
+		o, _, err := sequence.Read(seq)
+		if err != nil || o.OwnerTable != t.Ident.Name || o.OwnerField != f.ID ||
+			pinKey(catalog.Identifier{Namespace: seq.Ident.Namespace}) != pinKey(catalog.Identifier{Namespace: t.Ident.Namespace}) {
+			continue
+		}
+		o.OwnerTable = name
+		mc, err := s.seqCatalog("ALTER TABLE", seq.Ident)
+		if err != nil {
+			return err
+		}
+		js, err := json.Marshal(o)
+		if err != nil {
+			return pgerr.Wrap(err, pgerr.InternalError, "encode sequence options: %v", err)
+		}
+		if _, err := mc.CommitTable(ctx, seq.Ident, []catalog.Requirement{catalog.AssertTableUUID{UUID: seq.Metadata.TableUUID}},
+			[]catalog.Update{catalog.SetProperties{Updates: map[string]string{sequence.OptionsProp: string(js)}}}); err != nil {
+			return catalogError(err, kindTable, seq.Ident.Name)
+		}
+		s.seq.forget(seq)
+	}
+	return nil
 }
 
 // ownedSequence reports whether id is a sequence a column owns (DROP

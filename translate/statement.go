@@ -150,6 +150,12 @@ func unsupportedStatement(n *pg.Node) error {
 		"ListenStmt": "LISTEN", "NotifyStmt": "NOTIFY", "UnlistenStmt": "UNLISTEN", "VacuumStmt": "VACUUM",
 		"GrantStmt": "GRANT", "CreateRoleStmt": "CREATE ROLE", "DoStmt": "DO", "CreateFunctionStmt": "CREATE FUNCTION",
 		"LockStmt": "LOCK", "CreatedbStmt": "CREATE DATABASE", "RenameStmt": "ALTER ... RENAME",
+		"CreateEnumStmt": "CREATE TYPE ... AS ENUM", "CompositeTypeStmt": "CREATE TYPE ... AS (...)",
+		"CreateRangeStmt": "CREATE TYPE ... AS RANGE", "AlterEnumStmt": "ALTER TYPE", "CreateDomainStmt": "CREATE DOMAIN",
+		"CreateTrigStmt": "CREATE TRIGGER", "CreateEventTrigStmt": "CREATE EVENT TRIGGER", "RuleStmt": "CREATE RULE",
+		"CreatePolicyStmt": "CREATE POLICY", "AlterFunctionStmt": "ALTER FUNCTION", "CreateCastStmt": "CREATE CAST",
+		"AlterExtensionStmt": "ALTER EXTENSION", "CreatePublicationStmt": "CREATE PUBLICATION",
+		"CreateSubscriptionStmt": "CREATE SUBSCRIPTION", "CreateForeignTableStmt": "CREATE FOREIGN TABLE",
 	}
 	if k, ok := kinds[name]; ok {
 		return pgerr.NotYet(k)

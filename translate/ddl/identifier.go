@@ -49,3 +49,6 @@ func ClearIdentifierFields(e *SchemaEdit) bool {
 	e.Changed = true
 	return true
 }
+
+// HasIdentifierFields reports whether the table has a primary key.
+func (e *SchemaEdit) HasIdentifierFields() bool { return len(e.schema.IdentifierFieldIDs) > 0 }

@@ -227,6 +227,9 @@ func (e *SchemaEdit) Retype(name string, to catalog.Type) error {
 		return pgerr.New(pgerr.DatatypeMismatch, "cannot change column \"%s\" from %s to %s", name, plan.TypeOfIceberg(f.Type), plan.TypeOfIceberg(to)).
 			WithDetail("Iceberg allows only integer to bigint, real to double precision and numeric(P,S) to numeric(P2,S) with P2 > P.")
 	}
+	if sameShape(f.Type, to) {
+		return nil // an array or struct restated as it is
+	}
 	if from == nil || want == nil {
 		return bad()
 	}
@@ -247,6 +250,35 @@ func (e *SchemaEdit) Retype(name string, to catalog.Type) error {
 	f.Type = want
 	e.Changed = true
 	return nil
+}
+
+// sameShape reports whether a and b are the same type, the ids of nested
+// fields aside (a type written in ALTER COLUMN TYPE gets fresh ones).
+func sameShape(a, b catalog.Type) bool {
+	switch a := a.(type) {
+	case *catalog.PrimitiveType:
+		b, ok := b.(*catalog.PrimitiveType)
+		return ok && *a == *b
+	case *catalog.ListType:
+		b, ok := b.(*catalog.ListType)
+		return ok && a.ElementRequired == b.ElementRequired && sameShape(a.Element, b.Element)
+	case *catalog.MapType:
+		b, ok := b.(*catalog.MapType)
+		return ok && a.ValueRequired == b.ValueRequired && sameShape(a.Key, b.Key) && sameShape(a.Value, b.Value)
+	case *catalog.StructType:
+		b, ok := b.(*catalog.StructType)
+		if !ok || len(a.Fields) != len(b.Fields) {
+			return false
+		}
+		for i := range a.Fields {
+			x, y := a.Fields[i], b.Fields[i]
+			if x.Name != y.Name || x.Required != y.Required || !sameShape(x.Type, y.Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // dropNotNull makes a required column optional.

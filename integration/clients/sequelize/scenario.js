@@ -1,15 +1,16 @@
 // Sequelize against icegate with Sequelize's defaults: its connect
 // statements (client_min_messages, SET TIME ZONE INTERVAL '+00:00' HOUR TO
 // MINUTE), sync({force}) and sync({alter}) twice over two models (a serial
-// id, createdAt/updatedAt, STRING(n), SMALLINT, JSON and JSONB attributes, a
-// belongsTo foreign key, an index), describeTable and showIndex, create and
-// bulkCreate getting the generated ids back, findAll with where, order,
-// limit and an include (LEFT OUTER JOIN), update, destroy, raw queries with
-// replacements, and managed, nested and unmanaged transactions that commit
-// or roll back. Connects with the PG* environment variables; the scenario
-// creates and drops its own tables. Exits 1 at the first failure (with
-// ICEGATE_CLIENTS_ALL set: after every step), printing the last statements
-// Sequelize sent.
+// id, createdAt/updatedAt, STRING(n), SMALLINT, JSON, JSONB and ARRAY
+// attributes, a belongsTo foreign key, an index), describeTable and
+// showIndex, create and bulkCreate getting the generated ids back, findAll
+// with where, order, limit and an include (LEFT OUTER JOIN), update,
+// upsert, destroy, queryInterface schema changes, raw queries with
+// replacements, managed, nested and unmanaged transactions that commit or
+// roll back, and sync({alter}) after the model changed. Connects with the
+// PG* environment variables; the scenario creates and drops its own
+// tables. Exits 1 at the first failure (with ICEGATE_CLIENTS_ALL set: after
+// every step), printing the last statements Sequelize sent.
 'use strict';
 
 process.env.TZ = 'UTC';
@@ -57,6 +58,7 @@ const User = sequelize.define('User', {
   profile: DataTypes.JSONB,
   meta: DataTypes.JSON,
   born: DataTypes.DATEONLY,
+  scores: DataTypes.ARRAY(DataTypes.INTEGER),
 }, { tableName: 'seq_users', indexes: [{ fields: ['name'] }] });
 
 const Post = sequelize.define('Post', {
@@ -102,6 +104,7 @@ async function main() {
       profile: ['JSONB', true, false, null],
       meta: ['JSON', true, false, null],
       born: ['DATE', true, false, null],
+      scores: ['ARRAY', true, false, null],
       createdAt: ['TIMESTAMP WITH TIME ZONE', false, false, null],
       updatedAt: ['TIMESTAMP WITH TIME ZONE', false, false, null],
     });
@@ -155,7 +158,7 @@ async function main() {
 
   let ann;
   await step('create returns the generated id and timestamps', async () => {
-    ann = await User.create({ name: 'ann', age: 31, profile: { tags: ['a', 'b'], n: 1 }, meta: { z: 1 }, born: '1993-04-05' });
+    ann = await User.create({ name: 'ann', age: 31, profile: { tags: ['a', 'b'], n: 1 }, meta: { z: 1 }, born: '1993-04-05', scores: [3, 1] });
     assert.equal(typeof ann.id, 'number');
     assert.ok(ann.id >= 1);
     assert.ok(ann.createdAt instanceof Date);
@@ -164,6 +167,7 @@ async function main() {
     assert.deepEqual(again.profile, { n: 1, tags: ['a', 'b'] });
     assert.deepEqual(again.meta, { z: 1 });
     assert.equal(again.born, '1993-04-05');
+    assert.deepEqual(again.scores, [3, 1]);
     assert.equal(again.createdAt.getTime(), ann.createdAt.getTime());
   });
 
@@ -321,12 +325,19 @@ async function main() {
 
   await step('unmanaged transaction: commit and rollback', async () => {
     const t1 = await sequelize.transaction();
-    await User.create({ name: 'jo', age: 4 }, { transaction: t1 });
-    await t1.commit();
+    try {
+      await User.create({ name: 'jo', age: 4 }, { transaction: t1 });
+      await t1.commit();
+    } finally {
+      if (!t1.finished) await t1.rollback().catch(() => {});
+    }
     const t2 = await sequelize.transaction();
-    await User.create({ name: 'kim', age: 5 }, { transaction: t2 });
-    await User.destroy({ where: { name: 'jo' }, transaction: t2 });
-    await t2.rollback();
+    try {
+      await User.create({ name: 'kim', age: 5 }, { transaction: t2 });
+      await User.destroy({ where: { name: 'jo' }, transaction: t2 });
+    } finally {
+      await t2.rollback();
+    }
     assert.deepEqual((await User.findAll({ where: { name: ['jo', 'kim'] } })).map((u) => u.name), ['jo']);
   });
 

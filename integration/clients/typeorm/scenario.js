@@ -290,7 +290,7 @@ async function main() {
     assert.equal(await repoB().count(), 3);
   });
 
-  await step('QueryRunner schema changes: columns, indexes, foreign keys', async () => {
+  await step('QueryRunner schema changes: columns, indexes, foreign keys, a table rename', async () => {
     const { TableColumn, TableIndex, TableForeignKey } = require('typeorm');
     const qr = ds.createQueryRunner();
     try {
@@ -304,6 +304,11 @@ async function main() {
       await qr.dropIndex('torm_authors', 'IDX_torm_authors_name');
       await qr.createForeignKey('torm_books', new TableForeignKey({ name: 'FK_torm_books_author2', columnNames: ['authorId'], referencedTableName: 'torm_authors', referencedColumnNames: ['id'] }));
       await qr.dropForeignKey('torm_books', 'FK_torm_books_author2');
+      // renameTable renames the primary key constraint, the sequence, the
+      // unique constraint with the table; then back.
+      await qr.renameTable('torm_genres', 'torm_genres_renamed');
+      await qr.query(`INSERT INTO torm_genres_renamed (label) VALUES ('drama')`);
+      await qr.renameTable('torm_genres_renamed', 'torm_genres');
     } finally {
       await qr.release();
     }
@@ -333,13 +338,17 @@ async function main() {
   await step('QueryRunner transaction: rollback, then commit', async () => {
     const qr = ds.createQueryRunner();
     await qr.connect();
-    await qr.startTransaction();
-    await qr.manager.save('Author', { name: 'eve' });
-    await qr.rollbackTransaction();
-    await qr.startTransaction();
-    await qr.manager.save('Author', { name: 'fay' });
-    await qr.commitTransaction();
-    await qr.release();
+    try {
+      await qr.startTransaction();
+      await qr.manager.save('Author', { name: 'eve' });
+      await qr.rollbackTransaction();
+      await qr.startTransaction();
+      await qr.manager.save('Author', { name: 'fay' });
+      await qr.commitTransaction();
+    } finally {
+      if (qr.isTransactionActive) await qr.rollbackTransaction().catch(() => {});
+      await qr.release();
+    }
     assert.deepEqual((await repoA().find({ where: [{ name: 'eve' }, { name: 'fay' }] })).map((a) => a.name), ['fay']);
   });
 

@@ -10,6 +10,8 @@ CREATE SCHEMA pgorm;
 CREATE TABLE pgorm.u (id int NOT NULL, name varchar(40) NOT NULL, age smallint, PRIMARY KEY (id));
 INSERT INTO pgorm.u VALUES (1, 'ann', 30), (2, 'bob', NULL);
 CREATE TABLE pgorm.e (id int NOT NULL, v int);
+CREATE TABLE pgorm.vn (id int NOT NULL, a varchar(10), b text);
+INSERT INTO pgorm.vn VALUES (1, 'abcdefghij', 'abc'), (2, NULL, 'héllo');
 
 -- queries
 SELECT uuid_nil(), uuid_ns_dns(), uuid_ns_url(), uuid_ns_oid(), uuid_ns_x500();
@@ -46,3 +48,22 @@ ALTER TABLE pgorm.c DROP CONSTRAINT IF EXISTS nope;
 ALTER TABLE pgorm.c DROP CONSTRAINT c_pkey;
 SELECT count(*) FROM pg_constraint WHERE conrelid = 'pgorm.c'::regclass AND contype = 'p';
 CREATE EXTENSION IF NOT EXISTS "uuid-ossp";
+ALTER TABLE pgorm.vn ALTER COLUMN a TYPE varchar(5);
+ALTER TABLE pgorm.vn ALTER COLUMN b TYPE varchar(4);
+ALTER TABLE pgorm.vn ALTER COLUMN b TYPE varchar(5);
+INSERT INTO pgorm.vn (id, b) VALUES (3, 'toolong');
+ALTER TABLE pgorm.vn ALTER COLUMN a TYPE varchar(20);
+SELECT column_name, data_type, character_maximum_length FROM information_schema.columns WHERE table_schema = 'pgorm' AND table_name = 'vn' ORDER BY ordinal_position;
+CREATE TABLE pgorm.rs (id serial, v text);
+ALTER TABLE pgorm.rs RENAME TO rs2;
+ALTER SEQUENCE pgorm.rs_id_seq RENAME TO rs2_id_seq;
+INSERT INTO pgorm.rs2 (v) VALUES ('a');
+SELECT id, v FROM pgorm.rs2;
+SELECT column_default, pg_get_serial_sequence('pgorm.rs2', 'id') FROM information_schema.columns WHERE table_schema = 'pgorm' AND table_name = 'rs2' AND column_name = 'id';
+ALTER SEQUENCE IF EXISTS pgorm.nope RENAME TO x;
+-- known: constraints other than the primary key are not kept, so icegate cannot tell one that never existed (a WARNING, where PostgreSQL says 42704)
+ALTER TABLE pgorm.rs2 RENAME CONSTRAINT nope TO x;
+-- known: constraints other than the primary key are not kept, so icegate cannot tell one that never existed (a WARNING, where PostgreSQL says 42704)
+ALTER TABLE pgorm.rs2 VALIDATE CONSTRAINT nope;
+DROP TABLE pgorm.rs2;
+SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'pgorm' AND c.relname LIKE 'rs%';
