@@ -8,6 +8,8 @@ CREATE INDEX ix_n_nulls ON pgix.ix (n NULLS FIRST, id DESC NULLS LAST);
 CREATE INDEX ix_gone ON pgix.ix (gone);
 CREATE INDEX ix_dropped ON pgix.ix (n);
 DROP INDEX pgix.ix_dropped;
+CREATE INDEX ix_before ON pgix.ix (id, n);
+ALTER INDEX pgix.ix_before RENAME TO ix_renamed;
 ALTER TABLE pgix.ix RENAME COLUMN name TO full_name;
 ALTER TABLE pgix.ix DROP COLUMN gone;
 
