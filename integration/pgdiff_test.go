@@ -49,6 +49,7 @@ func TestPostgresDifferential(t *testing.T) {
 			}
 			ig := connect(t, startServer(t, t.TempDir(), serverOpts{}))
 			pg := connectPostgres(t, pgURL)
+			dropNewExtensions(t, pg)
 			runDiffSetup(t, ig, pg, corpus.setup)
 			known, compared := 0, 0
 			for _, q := range corpus.queries {
@@ -168,6 +169,39 @@ func connectPostgres(t *testing.T, url string) *pgx.Conn {
 	}
 	t.Cleanup(func() { conn.Close(context.Background()) })
 	return conn
+}
+
+// dropNewExtensions drops, when the test ends, the extensions a corpus
+// file created on the reference server (CREATE EXTENSION "uuid-ossp" puts
+// its functions in public), so that later tests comparing with it (psql's
+// \df) see the server as it was.
+func dropNewExtensions(t *testing.T, pg *pgx.Conn) {
+	t.Helper()
+	extensions := func() map[string]bool {
+		rows, err := pg.Query(testCtx(t), "SELECT extname FROM pg_extension")
+		if err != nil {
+			t.Fatalf("PostgreSQL: list extensions: %v", err)
+		}
+		names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatalf("PostgreSQL: list extensions: %v", err)
+		}
+		m := map[string]bool{}
+		for _, n := range names {
+			m[n] = true
+		}
+		return m
+	}
+	before := extensions()
+	t.Cleanup(func() {
+		for name := range extensions() {
+			if !before[name] {
+				if _, err := pg.Exec(context.Background(), "DROP EXTENSION IF EXISTS "+pgx.Identifier{name}.Sanitize()+" CASCADE"); err != nil {
+					t.Errorf("PostgreSQL: drop extension %s: %v", name, err)
+				}
+			}
+		}
+	})
 }
 
 var createSchemaRE = regexp.MustCompile(`(?i)^\s*create\s+schema\s+(?:if\s+not\s+exists\s+)?([a-z_][a-z0-9_]*)`)
