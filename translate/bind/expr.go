@@ -314,7 +314,7 @@ func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
 func acceptsComposite(fn string) bool {
 	switch fn {
 	case "isnull", "isnotnull", "array", "cardinality", "string_to_array", "@>", "<@", "&&",
-		"->", "->>", "#>", "#>>", "to_jsonb", "unnest", "generate_subscripts":
+		"->", "->>", "#>", "#>>", "to_jsonb", "unnest", "generate_subscripts", "coalesce", "nullif":
 		return true
 	}
 	return strings.HasPrefix(fn, "array_") || strings.HasPrefix(fn, "any:") || strings.HasPrefix(fn, "all:") ||
