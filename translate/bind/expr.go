@@ -304,6 +304,9 @@ func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
 		t = commonPG(args, t)
 	case "->", "#>", "jsonb_extract_path", "to_jsonb":
 		t = plan.TJSONB // JSON text typed jsonb
+		if fn != "to_jsonb" && fn != "jsonb_extract_path" && !args[0].Unknown() && args[0].T.OID == pgtypes.JSON {
+			t = plan.Type{OID: pgtypes.JSON, Typmod: -1} // json -> is json, as in PostgreSQL
+		}
 	}
 	return Bound{E: &expr.Call{Fn: fn, Args: ex, T: r.Result}, T: t}, nil
 }
