@@ -243,8 +243,17 @@ func (w *writeCatalog) CreateNamespace(ctx context.Context, ns []string, props m
 
 // DropNamespace drops a schema. Inside a block it is refused: the block
 // may have staged tables of it, and a dropped schema cannot come back at
-// ROLLBACK.
+// ROLLBACK. Inside a query string's implicit transaction, what the string
+// staged before it commits first.
 func (w *writeCatalog) DropNamespace(ctx context.Context, ns []string) error {
+	if w.s.inImplicitBlock() {
+		// A query string of several statements (psql -c "DROP TABLE s.t;
+		// DROP SCHEMA s"): what it staged so far commits first, as the
+		// schema, once dropped, cannot come back at a rollback.
+		if err := w.s.commitImplicitBlock(ctx); err != nil {
+			return err
+		}
+	}
 	if w.s.tx != nil {
 		return pgerr.New(pgerr.FeatureNotSupported, "DROP SCHEMA inside a transaction block is not supported").
 			WithHint("Run DROP SCHEMA outside a transaction block.")
