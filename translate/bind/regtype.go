@@ -145,6 +145,10 @@ func (b *Binder) regArrayCast(arg Bound, t plan.Type, loc int32) (out Bound, ok 
 		case pgtypes.TextArray:
 			e, err := b.regArrayText(arg.E, pgtypes.ElemOf(from))
 			return Bound{E: e, T: t}, true, err
+		case pgtypes.Text, pgtypes.Varchar:
+			// The array's text, of the names: {integer,"double precision"}.
+			e, err := b.regArrayText(arg.E, pgtypes.ElemOf(from))
+			return Bound{E: &expr.Cast{Arg: e, T: expr.Text}, T: plan.Type{OID: t.OID, Typmod: -1}}, true, err
 		case pgtypes.OIDArray:
 			return Bound{E: arg.E, T: t}, true, nil
 		}
