@@ -212,6 +212,14 @@ func (w *writeCatalog) DropTable(ctx context.Context, id catalog.Identifier, pur
 }
 
 func (w *writeCatalog) RenameTable(ctx context.Context, from, to catalog.Identifier) error {
+	if w.s.inImplicitBlock() {
+		// A query string of several statements (a migration that rebuilds
+		// a table: create, fill, drop the old one, rename): RENAME commits
+		// when it runs, so what the string staged before it commits first.
+		if err := w.s.commitImplicitBlock(ctx); err != nil {
+			return err
+		}
+	}
 	if err := w.s.checkNoPendingWrites(from); err != nil {
 		return err
 	}
