@@ -125,6 +125,47 @@ ALTER TABLE audit ADD COLUMN done boolean`, pgx.QueryExecModeSimpleProtocol); er
 	}
 }
 
+// TestDropSchemaInQueryString: DROP SCHEMA after schema changes in the
+// same query string (psql -c "DROP TABLE s.t; DROP SCHEMA s") works, as
+// in PostgreSQL: what the string staged before it commits first.
+func TestDropSchemaInQueryString(t *testing.T) {
+	addr := startServer(t, t.TempDir(), serverOpts{})
+	ctx := testCtx(t)
+	conn := connect(t, addr)
+	if _, err := conn.Exec(ctx, `CREATE SCHEMA s9; CREATE TABLE s9.t (a int); INSERT INTO s9.t VALUES (1); DROP TABLE s9.t; DROP SCHEMA s9; CREATE TABLE after_drop (a int)`, pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Fatalf("query string: %v", err)
+	}
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_namespace WHERE nspname = 's9'").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("schema s9: %d rows, %v", n, err)
+	}
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM after_drop").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("after_drop: %d rows, %v", n, err)
+	}
+}
+
+// TestRenameInQueryString: a migration that rebuilds a table in one query
+// string (create, fill, drop the old one, rename) runs, as in PostgreSQL:
+// RENAME commits what the string staged before it.
+func TestRenameInQueryString(t *testing.T) {
+	addr := startServer(t, t.TempDir(), serverOpts{})
+	ctx := testCtx(t)
+	conn := connect(t, addr)
+	if _, err := conn.Exec(ctx, `CREATE TABLE accounts (id int, email text); INSERT INTO accounts VALUES (1, 'a')`, pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `CREATE TABLE accounts_new (id bigint, email text, active boolean);
+INSERT INTO accounts_new SELECT id, email, true FROM accounts;
+DROP TABLE accounts;
+ALTER TABLE accounts_new RENAME TO accounts`, pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Fatalf("rebuild: %v", err)
+	}
+	var active bool
+	if err := conn.QueryRow(ctx, "SELECT active FROM accounts WHERE id = 1").Scan(&active); err != nil || !active {
+		t.Fatalf("after the rebuild: %v %v", active, err)
+	}
+}
+
 // TestDeallocateProtocolStatement: a statement prepared with the protocol
 // is freed by SQL DEALLOCATE inside a transaction, as PHP PDO and Perl DBI
 // do, and the transaction goes on.

@@ -2,11 +2,7 @@ package syscat
 
 import (
 	"context"
-	"strconv"
-	"strings"
 	"time"
-
-	"github.com/icegate/icegate/internal/pgtypes"
 )
 
 // PreparedStatement is one of the session's prepared statements, for
@@ -29,22 +25,12 @@ func preparedStatementsFill(_ context.Context, s *Snapshot, w *rowWriter) error 
 	return nil
 }
 
-// regtypeArray is the text of a regtype[] of oids, as PostgreSQL prints it:
-// {integer,"timestamp without time zone"}.
-func regtypeArray(oids []uint32) string {
-	parts := make([]string, len(oids))
+// regtypeArray is a regtype[] of oids: the OIDs, which queries print as
+// the types' names (PostgreSQL's {integer,"timestamp without time zone"}).
+func regtypeArray(oids []uint32) []int64 {
+	out := make([]int64, len(oids))
 	for i, o := range oids {
-		n := pgtypes.TypeName(o)
-		if n == "" {
-			n = "-"
-			if o != 0 {
-				n = strconv.FormatUint(uint64(o), 10)
-			}
-		}
-		if n == "" || strings.ContainsAny(n, ` ,"{}\`) {
-			n = `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(n) + `"`
-		}
-		parts[i] = n
+		out[i] = int64(o)
 	}
-	return "{" + strings.Join(parts, ",") + "}"
+	return out
 }

@@ -212,6 +212,14 @@ func (w *writeCatalog) DropTable(ctx context.Context, id catalog.Identifier, pur
 }
 
 func (w *writeCatalog) RenameTable(ctx context.Context, from, to catalog.Identifier) error {
+	if w.s.inImplicitBlock() {
+		// A query string of several statements (a migration that rebuilds
+		// a table: create, fill, drop the old one, rename): RENAME commits
+		// when it runs, so what the string staged before it commits first.
+		if err := w.s.commitImplicitBlock(ctx); err != nil {
+			return err
+		}
+	}
 	if err := w.s.checkNoPendingWrites(from); err != nil {
 		return err
 	}
@@ -243,8 +251,17 @@ func (w *writeCatalog) CreateNamespace(ctx context.Context, ns []string, props m
 
 // DropNamespace drops a schema. Inside a block it is refused: the block
 // may have staged tables of it, and a dropped schema cannot come back at
-// ROLLBACK.
+// ROLLBACK. Inside a query string's implicit transaction, what the string
+// staged before it commits first.
 func (w *writeCatalog) DropNamespace(ctx context.Context, ns []string) error {
+	if w.s.inImplicitBlock() {
+		// A query string of several statements (psql -c "DROP TABLE s.t;
+		// DROP SCHEMA s"): what it staged so far commits first, as the
+		// schema, once dropped, cannot come back at a rollback.
+		if err := w.s.commitImplicitBlock(ctx); err != nil {
+			return err
+		}
+	}
 	if w.s.tx != nil {
 		return pgerr.New(pgerr.FeatureNotSupported, "DROP SCHEMA inside a transaction block is not supported").
 			WithHint("Run DROP SCHEMA outside a transaction block.")

@@ -59,3 +59,16 @@ func (s *session) openImplicitBlock() {
 
 // inImplicitBlock reports whether the open block is an implicit one.
 func (s *session) inImplicitBlock() bool { return s.tx != nil && s.tx.implicit }
+
+// commitImplicitBlock commits what the open implicit block staged and ends
+// it; the statements after it in the query string open another.
+func (s *session) commitImplicitBlock(ctx context.Context) error {
+	if !s.inImplicitBlock() {
+		return nil
+	}
+	err := s.commitWrites(ctx)
+	if eerr := s.endBlock(err == nil); err == nil {
+		err = eerr
+	}
+	return err
+}

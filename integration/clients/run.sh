@@ -17,7 +17,7 @@ set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-all=(psql jdbc psycopg2 psycopg3 sqlalchemy node knex kysely postgresjs pgpromise sequelize typeorm odbc gorm)
+all=(psql jdbc psycopg2 psycopg3 sqlalchemy node knex kysely postgresjs pgpromise sequelize typeorm odbc gorm sqlx migrate ruby php perl pgcli)
 if [[ $# -gt 0 ]]; then scenarios=("$@"); else scenarios=("${all[@]}"); fi
 # Debian's python3 has the Debian client packages; a python earlier on the
 # PATH (a virtualenv, pyenv) may not.
@@ -120,6 +120,12 @@ scenario_postgresjs() { npm_scenario postgresjs; }
 scenario_pgpromise() { npm_scenario pgpromise; }
 scenario_odbc() { bash "$here/odbc/scenario.sh" "$work/odbc"; }
 scenario_gorm() { (cd "$here/gorm" && go run .); } # modules through the Go proxy
+scenario_sqlx() { (cd "$here/sqlx" && go run .); }
+scenario_migrate() { (cd "$here/migrate" && go run .); }
+scenario_ruby() { ruby "$here/ruby/scenario.rb"; }
+scenario_php() { php "$here/php/scenario.php"; }
+scenario_perl() { perl "$here/perl/scenario.pl"; }
+scenario_pgcli() { bash "$here/pgcli/scenario.sh" "$work/pgcli"; }
 
 requirements() {
 	case "$1" in
@@ -137,7 +143,11 @@ requirements() {
 		node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' ||
 			{ echo "Node.js 20.19 or later"; return 1; }
 		;;
-	gorm) needs go ;;
+	gorm | sqlx | migrate) needs go ;;
+	ruby) needs ruby && { ruby -e 'require "pg"' 2>/dev/null || { echo "ruby-pg (require \"pg\")"; return 1; }; } ;;
+	php) needs php && { php -r 'exit(in_array("pgsql", PDO::getAvailableDrivers()) ? 0 : 1);' 2>/dev/null || { echo "php-pgsql (PDO pgsql)"; return 1; }; } ;;
+	perl) needs perl && { perl -MDBD::Pg -e 1 2>/dev/null || { echo "libdbd-pg-perl (DBD::Pg)"; return 1; }; } ;;
+	pgcli) needs pgcli tmux ;;
 	odbc) needs isql && { compgen -G '/usr/lib/*/odbc/psqlodbcw.so' >/dev/null || { echo psqlodbcw.so; return 1; }; } ;;
 	*) echo "no scenario named $1"; return 1 ;;
 	esac

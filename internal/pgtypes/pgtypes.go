@@ -74,7 +74,22 @@ const (
 	PgLsn        uint32 = 3220
 	Regnamespace uint32 = 4089
 	Regrole      uint32 = 4096
+
+	// The arrays of the reg* types (proargtypes::regtype[]).
+	RegprocArray      uint32 = 1008
+	RegprocedureArray uint32 = 2207
+	RegoperArray      uint32 = 2208
+	RegclassArray     uint32 = 2210
+	RegtypeArray      uint32 = 2211
+	RegnamespaceArray uint32 = 4090
+	RegroleArray      uint32 = 4097
 )
+
+// regArrays maps each reg* type to its array type.
+var regArrays = [...][2]uint32{
+	{Regproc, RegprocArray}, {Regprocedure, RegprocedureArray}, {Regoper, RegoperArray},
+	{Regclass, RegclassArray}, {Regtype, RegtypeArray}, {Regnamespace, RegnamespaceArray}, {Regrole, RegroleArray},
+}
 
 // IsOIDType reports whether oid is one of the object identifier types
 // (oid, regclass, regtype, regproc, regnamespace, xid...): unsigned 32-bit
@@ -261,6 +276,11 @@ func TypeName(oid uint32) string {
 	case JSONBArray:
 		return "jsonb[]"
 	}
+	for _, r := range regArrays {
+		if r[1] == oid {
+			return TypeName(r[0]) + "[]"
+		}
+	}
 	return ""
 }
 
@@ -306,6 +326,11 @@ func ArrayOf(elem uint32) uint32 {
 	case Aclitem:
 		return AclitemArray
 	}
+	for _, r := range regArrays {
+		if r[0] == elem {
+			return r[1]
+		}
+	}
 	return 0
 }
 
@@ -321,6 +346,11 @@ func ElemOf(oid uint32) uint32 {
 	for _, e := range []uint32{Bool, Int2, Int4, Int8, Text, Float4, Float8, Date, Time, Timestamp, Timestamptz, Numeric, UUID, Bytea, JSONB, Char, Name, OID, Aclitem} {
 		if ArrayOf(e) == oid {
 			return e
+		}
+	}
+	for _, r := range regArrays {
+		if r[1] == oid {
+			return r[0]
 		}
 	}
 	return 0

@@ -55,6 +55,9 @@ func (b *Binder) castTo(arg Bound, t plan.Type, loc int32) (Bound, error) {
 	if t.OID == pgtypes.JSONB && t.Typmod < 0 {
 		return b.jsonbCast(arg, loc) // jsonb_ops.go
 	}
+	if r, ok, err := b.regArrayCast(arg, t, loc); ok { // regtype.go
+		return r, err
+	}
 	if r, ok, err := b.regCast(arg, t, loc); ok {
 		return r, err
 	}

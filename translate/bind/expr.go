@@ -305,6 +305,9 @@ func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
 		t = commonPG(args, t)
 	case "->", "#>", "jsonb_extract_path", "to_jsonb":
 		t = plan.TJSONB // JSON text typed jsonb
+		if fn != "to_jsonb" && fn != "jsonb_extract_path" && !args[0].Unknown() && args[0].T.OID == pgtypes.JSON {
+			t = plan.Type{OID: pgtypes.JSON, Typmod: -1} // json -> is json, as in PostgreSQL
+		}
 	}
 	return Bound{E: &expr.Call{Fn: fn, Args: ex, T: r.Result}, T: t}, nil
 }
@@ -342,7 +345,7 @@ func (b *Binder) inferComparedParam(fn string, args []Bound, at []arrow.DataType
 func acceptsComposite(fn string) bool {
 	switch fn {
 	case "isnull", "isnotnull", "array", "cardinality", "string_to_array", "@>", "<@", "&&",
-		"->", "->>", "#>", "#>>", "to_jsonb", "unnest", "generate_subscripts":
+		"->", "->>", "#>", "#>>", "to_jsonb", "unnest", "generate_subscripts", "coalesce", "nullif":
 		return true
 	}
 	return strings.HasPrefix(fn, "array_") || strings.HasPrefix(fn, "any:") || strings.HasPrefix(fn, "all:") ||

@@ -90,6 +90,8 @@ func (b *Binder) jsonbOperator(op string, l, r Bound, loc int32) (Bound, bool, e
 		}
 		res, err := b.call(op, []Bound{jsonbSortKey(lj), jsonbSortKey(rj)}, loc)
 		return res, true, err
+	case "||", "-", "#-":
+		return b.jsonbModifyOperator(op, l, r, loc) // jsonb_modify.go
 	case "?":
 		if !isJSONB(l) || !(r.Unknown() || r.T.OID == pgtypes.Text || r.T.OID == pgtypes.Varchar) {
 			return undefined()

@@ -108,6 +108,108 @@ func (b *Binder) castFromOIDType(arg Bound, t plan.Type, loc int32) (Bound, erro
 	return Bound{}, b.ErrAt(cannotCast(arg.T, t), loc)
 }
 
+// regArrayCast converts arrays into and out of the reg* array types
+// (proargtypes::regtype[], then ::text[], as pgcli reads pg_proc): their
+// values are lists of OIDs, printed as the objects' names. ok is false when
+// neither side is such an array.
+func (b *Binder) regArrayCast(arg Bound, t plan.Type, loc int32) (out Bound, ok bool, err error) {
+	toReg := isRegArray(t.OID)
+	if arg.Unknown() {
+		if toReg && !arg.null {
+			return Bound{}, true, b.ErrAt(pgerr.NotYet("reading a "+pgtypes.TypeName(t.OID)+" literal"), loc)
+		}
+		return Bound{}, false, nil
+	}
+	from := arg.T.OID
+	switch {
+	case toReg:
+		switch {
+		case from == pgtypes.OIDArray || from == pgtypes.OIDVector || isRegArray(from):
+		case from == pgtypes.Int2Array || from == pgtypes.Int4Array || from == pgtypes.Int8Array:
+			// An integer is an OID (int4 keeps its 32 bits, as regIntToOID).
+			e, err := b.regArrayIn(arg.E, from)
+			return Bound{E: e, T: t}, true, err
+		default:
+			return Bound{}, true, b.ErrAt(cannotCast(arg.T, t), loc)
+		}
+		e := arg.E
+		if at := plan.ArrowOf(t); !arrow.TypeEqual(e.Type(), at) {
+			if !expr.CanCast(e.Type(), at) {
+				return Bound{}, true, b.ErrAt(cannotCast(arg.T, t), loc)
+			}
+			e = &expr.Cast{Arg: e, T: at}
+		}
+		return Bound{E: e, T: t}, true, nil
+	case isRegArray(from):
+		switch t.OID {
+		case pgtypes.TextArray:
+			e, err := b.regArrayText(arg.E, pgtypes.ElemOf(from))
+			return Bound{E: e, T: t}, true, err
+		case pgtypes.Text, pgtypes.Varchar:
+			// The array's text, of the names: {integer,"double precision"}.
+			e, err := b.regArrayText(arg.E, pgtypes.ElemOf(from))
+			return Bound{E: &expr.Cast{Arg: e, T: expr.Text}, T: plan.Type{OID: t.OID, Typmod: -1}}, true, err
+		case pgtypes.OIDArray:
+			return Bound{E: arg.E, T: t}, true, nil
+		}
+		return Bound{}, true, b.ErrAt(cannotCast(arg.T, t), loc)
+	}
+	return Bound{}, false, nil
+}
+
+// regArrayIn converts a list of integers of array type from to a list of
+// OIDs, element by element as regIntToOID does.
+func (b *Binder) regArrayIn(e expr.Expr, from uint32) (expr.Expr, error) {
+	wide := from == pgtypes.Int8Array
+	return &expr.Call{Fn: "oid", Args: []expr.Expr{e}, T: arrow.ListOf(expr.Int8), Go: func(_ context.Context, a []any) (any, error) {
+		l, ok := a[0].([]any)
+		if !ok {
+			return nil, nil
+		}
+		out := make([]any, len(l))
+		for i, v := range l {
+			n, ok := regtype.Int64(v)
+			switch {
+			case !ok:
+			case !wide:
+				out[i] = int64(uint32(int32(n)))
+			case n < 0 || n > math.MaxUint32:
+				return nil, pgerr.New(pgerr.NumericValueOutOfRange, "OID out of range")
+			default:
+				out[i] = n
+			}
+		}
+		return out, nil
+	}}, nil
+}
+
+// isRegArray reports whether oid is the array type of a reg* type.
+func isRegArray(oid uint32) bool {
+	return pgtypes.IsRegType(pgtypes.ElemOf(oid))
+}
+
+// regArrayText prints each OID of a list as the name of its object (elem
+// is the reg* element type): a list of text.
+func (b *Binder) regArrayText(e expr.Expr, elem uint32) (expr.Expr, error) {
+	snap, err := b.regSnap(elem)
+	if err != nil {
+		return nil, err
+	}
+	return &expr.Call{Fn: regtype.FuncName(elem, "out"), Args: []expr.Expr{e}, T: arrow.ListOf(expr.Text), Go: func(_ context.Context, a []any) (any, error) {
+		l, ok := a[0].([]any)
+		if !ok {
+			return nil, nil
+		}
+		out := make([]any, len(l))
+		for i, v := range l {
+			if n, ok := regtype.Int64(v); ok {
+				out[i] = regtype.Out(snap, elem, uint32(n))
+			}
+		}
+		return out, nil
+	}}, nil
+}
+
 // regTextual reports whether values of oid are text (the sources a name
 // is read from).
 func regTextual(oid uint32) bool {
@@ -256,8 +358,10 @@ func keepsCatalogType(t, def plan.Type) bool {
 		return true
 	case pgtypes.IsOIDType(t.OID):
 		return def.OID == pgtypes.Int8
-	case t.OID == pgtypes.Name || t.OID == pgtypes.Char:
+	case t.OID == pgtypes.Name || t.OID == pgtypes.Char || t.OID == pgtypes.JSONB || t.OID == pgtypes.JSON:
 		return def.OID == pgtypes.Text
+	case t.OID == pgtypes.OIDArray || t.OID == pgtypes.OIDVector || isRegArray(t.OID):
+		return def.OID == pgtypes.Int8Array
 	}
 	return false
 }

@@ -15,7 +15,7 @@ import (
 func (b *Binder) regOutput(p *plan.Select) (*plan.Select, error) {
 	need := false
 	for _, c := range p.Cols {
-		need = need || pgtypes.IsRegType(c.TypeOID)
+		need = need || pgtypes.IsRegType(c.TypeOID) || isRegArray(c.TypeOID)
 	}
 	if !need {
 		return p, nil
@@ -24,6 +24,15 @@ func (b *Binder) regOutput(p *plan.Select) (*plan.Select, error) {
 	for i, id := range p.Out {
 		e := b.ref(id).E
 		typ := p.Cols[i].TypeOID
+		if isRegArray(typ) {
+			text, err := b.regArrayText(e, pgtypes.ElemOf(typ))
+			if err != nil {
+				return nil, err
+			}
+			proj.Exprs = append(proj.Exprs, text)
+			proj.Cols = append(proj.Cols, b.newCol(p.Cols[i].Name, plan.Type{OID: typ, Typmod: -1}, text.Type()))
+			continue
+		}
 		if !pgtypes.IsRegType(typ) {
 			proj.Exprs = append(proj.Exprs, e)
 			proj.Cols = append(proj.Cols, id)

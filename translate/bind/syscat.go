@@ -31,6 +31,9 @@ type sysRel struct {
 
 func (r *sysRel) OutCols() []plan.ColID { return r.cols }
 
+// SystemCatalog marks the node as a plan.CatalogSource.
+func (r *sysRel) SystemCatalog() {}
+
 // Describe is the node's line in a plan.
 func (r *sysRel) Describe(q *plan.ColTable) string {
 	return fmt.Sprintf("system catalog %s.%s [%s]", r.table.Schema, r.table.Name, plan.FmtCols(q, r.cols))

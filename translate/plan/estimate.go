@@ -170,7 +170,8 @@ func SplitJoinCond(x *Join, left, right Rel) (leftKeys, rightKeys []expr.Expr, n
 
 // JoinBuildSide says which input of x the engine holds in memory. An
 // inner or outer join exchanges its inputs (swap) to put the side
-// estimated smaller on the right, where the engine builds. A semi, anti
+// estimated smaller on the right, where the engine builds, unless both read
+// only the system catalog (readsCatalogOnly). A semi, anti
 // or mark join, or a scalar subquery's single left join, keeps its inputs
 // (its output is the left side's rows) and builds on the left (buildLeft)
 // when that is clearly smaller and the join has hash keys.
@@ -178,22 +179,57 @@ func JoinBuildSide(x *Join) (swap, buildLeft bool) {
 	if x.Apply {
 		return false, false
 	}
+	swapSmaller := func() bool {
+		_, ok := SwapJoinType(x.Typ)
+		return ok && EstimateRows(x.Left) < EstimateRows(x.Right) && !(readsCatalogOnly(x.Left) && readsCatalogOnly(x.Right))
+	}
 	switch x.Typ {
 	case JoinSemi, JoinAnti, JoinMark:
 	case JoinLeft:
 		if !x.Single {
-			_, ok := SwapJoinType(x.Typ)
-			return ok && EstimateRows(x.Left) < EstimateRows(x.Right), false
+			return swapSmaller(), false
 		}
 	default:
-		_, ok := SwapJoinType(x.Typ)
-		return ok && EstimateRows(x.Left) < EstimateRows(x.Right), false
+		return swapSmaller(), false
 	}
 	if EstimateRows(x.Left)*buildLeftMargin >= EstimateRows(x.Right) {
 		return false, false
 	}
 	keys, _, _, _ := SplitJoinCond(x, x.Left, x.Right)
 	return false, len(keys) > 0
+}
+
+// A CatalogSource is a leaf that reads the system catalog
+// (pg_catalog, information_schema).
+type CatalogSource interface {
+	Leaf
+	SystemCatalog()
+}
+
+// readsCatalogOnly reports whether every leaf under r reads the system
+// catalog (or is a VALUES list or a single row). A join of two such inputs
+// keeps its inputs as written (builds on the right): the catalog's
+// relations are small, their sizes only guessed, and the rows then come out
+// in the left input's order, as PostgreSQL's do for the catalog joins
+// clients read without ORDER BY (GORM's ColumnTypes lists a table's
+// columns in the order information_schema.columns gives them).
+func readsCatalogOnly(r Rel) bool {
+	switch r.(type) {
+	case CatalogSource, *Values, *OneRow:
+		return true
+	case Leaf:
+		return false
+	}
+	kids := Children(r)
+	if len(kids) == 0 {
+		return false
+	}
+	for _, c := range kids {
+		if !readsCatalogOnly(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // selectivity is the estimated fraction of rows pred keeps: a guess per

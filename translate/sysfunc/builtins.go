@@ -7,7 +7,7 @@ func Builtins() bind.SysFuncs {
 	m := map[string]bind.SysFuncDef{}
 	for _, add := range []func(map[string]bind.SysFuncDef){
 		addACLFuncs, addAdminFuncs, addDefFuncs, addFunctionDefFuncs, addSignatureFuncs, addFormatFuncs, addMiscFuncs,
-		addPrivFuncs, addSetConfigFuncs, addSizeFuncs, addSnapshotFuncs, addTextFuncs, addUUIDFuncs,
+		addPrivFuncs, addSetConfigFuncs, addSizeFuncs, addSnapshotFuncs, addTextFuncs, addUUIDFuncs, addJSONFuncs,
 	} {
 		add(m)
 	}

@@ -44,3 +44,13 @@ SELECT j::jsonb, count(*) FROM pgj.docs WHERE id <> 4 GROUP BY j::jsonb ORDER BY
 SELECT id, rank() OVER (ORDER BY j::jsonb) FROM pgj.docs ORDER BY id;
 SELECT id, count(*) OVER (PARTITION BY j::jsonb -> 'a') FROM pgj.docs ORDER BY id;
 SELECT id, row_number() OVER (PARTITION BY j::jsonb ? 'a' ORDER BY j::jsonb DESC, id) FROM pgj.docs ORDER BY id;
+-- modification: jsonb_set, jsonb_insert, ||, -, #-, jsonb_strip_nulls, jsonb_pretty
+SELECT id, jsonb_set(j::jsonb, '{a}', '"new"'), jsonb_set(j::jsonb, '{0}', '9', false) FROM pgj.docs WHERE id IN (1, 2, 3, 5, 6, 17, 19, 26) ORDER BY id;
+SELECT id, jsonb_set(j::jsonb, '{a,1}', 'true'), jsonb_insert(j::jsonb, '{-1}', '0') FROM pgj.docs WHERE id IN (6, 19, 21, 26) ORDER BY id;
+SELECT id, j::jsonb || '{"z": 0}', j::jsonb || '[0]', j::jsonb - 'a', j::jsonb - 0, j::jsonb #- '{a,0}' FROM pgj.docs WHERE id IN (1, 5, 6, 8, 17, 19, 26) ORDER BY id;
+SELECT id, j::jsonb - 'a' FROM pgj.docs WHERE id = 12;
+SELECT jsonb_strip_nulls(j::jsonb), jsonb_pretty(j::jsonb) FROM pgj.docs WHERE id IN (19, 27) ORDER BY id;
+SELECT jsonb_build_object('k', id, 'v', j::jsonb, 'n', NULL) FROM pgj.docs WHERE id <= 3 ORDER BY id;
+SELECT coalesce(j::jsonb, '{}') || '{"x": 1}' FROM pgj.docs WHERE id IN (17, 20) ORDER BY id;
+SELECT json_array_length(j::json), json_typeof(j::json) FROM pgj.docs WHERE id IN (5, 6, 8, 21) ORDER BY id;
+SELECT json_typeof(j::json -> 'a'), pg_typeof(j::json -> 'a') FROM pgj.docs WHERE id = 19;

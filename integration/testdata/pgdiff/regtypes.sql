@@ -53,3 +53,10 @@ SELECT x FROM unnest('1 2 3'::int2vector) AS x ORDER BY x;
 SELECT ARRAY[1, 2] = ARRAY[1, 2], ARRAY[1, 2] <> ARRAY[2, 1], ARRAY[1, NULL] = ARRAY[1, NULL], '{1,2}' = ARRAY[1, 2], NULL::int[] = ARRAY[1], ARRAY[1::oid] = '{1}'::oid[], ARRAY['a'::name] = '{a}';
 SELECT ARRAY[1] = ARRAY[1::bigint];
 SELECT relname FROM pg_class WHERE relacl IS NULL AND oid = 'pgr.t'::regclass;
+-- the reg* arrays, as pgcli reads pg_proc
+-- known: an oidvector cast to regtype[] keeps its lower bound 0 in PostgreSQL ([0:1]={...}); icegate's arrays start at 1
+SELECT p.proargtypes::regtype[], COALESCE(p.proallargtypes::regtype[], p.proargtypes::regtype[])::text[] FROM pg_proc p WHERE p.proname = 'jsonb_extract_path';
+SELECT p.proallargtypes::regtype[], COALESCE(p.proallargtypes::regtype[], p.proargtypes::regtype[])::text[] FROM pg_proc p WHERE p.proname = 'jsonb_extract_path';
+SELECT ARRAY[23, 25]::regtype[], ARRAY[23, 25]::oid[]::regtype[]::text[], NULL::regclass[];
+-- substring(text FROM pattern) is the regular expression form
+SELECT substring('nextval(''s''::regclass)' from $r$^nextval\('(.+)'::[\w\s]+\)$$r$), substring('abc' from 2), substring('abc' from 'b.');

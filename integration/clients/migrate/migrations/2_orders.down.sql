@@ -1,0 +1,4 @@
+BEGIN;
+ALTER TABLE users DROP COLUMN name;
+DROP TABLE orders;
+COMMIT;

@@ -1,0 +1,3 @@
+ALTER TABLE orders ALTER COLUMN status SET DEFAULT 'new';
+ALTER TABLE orders DROP COLUMN invoice;
+DROP SEQUENCE invoice_no;
