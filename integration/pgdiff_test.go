@@ -178,7 +178,9 @@ func connectPostgres(t *testing.T, url string) *pgx.Conn {
 func dropNewExtensions(t *testing.T, pg *pgx.Conn) {
 	t.Helper()
 	extensions := func() map[string]bool {
-		rows, err := pg.Query(testCtx(t), "SELECT extname FROM pg_extension")
+		// The simple protocol: no prepared statement on the server for
+		// the corpus to see (prepare.sql lists them) or deallocate.
+		rows, err := pg.Query(testCtx(t), "SELECT extname FROM pg_extension", pgx.QueryExecModeSimpleProtocol)
 		if err != nil {
 			t.Fatalf("PostgreSQL: list extensions: %v", err)
 		}
@@ -196,7 +198,7 @@ func dropNewExtensions(t *testing.T, pg *pgx.Conn) {
 	t.Cleanup(func() {
 		for name := range extensions() {
 			if !before[name] {
-				if _, err := pg.Exec(context.Background(), "DROP EXTENSION IF EXISTS "+pgx.Identifier{name}.Sanitize()+" CASCADE"); err != nil {
+				if _, err := pg.Exec(context.Background(), "DROP EXTENSION IF EXISTS "+pgx.Identifier{name}.Sanitize()+" CASCADE", pgx.QueryExecModeSimpleProtocol); err != nil {
 					t.Errorf("PostgreSQL: drop extension %s: %v", name, err)
 				}
 			}
