@@ -166,6 +166,28 @@ ALTER TABLE accounts_new RENAME TO accounts`, pgx.QueryExecModeSimpleProtocol); 
 	}
 }
 
+// TestPurgeInQueryString: DROP TABLE ... PURGE of a table the string did
+// not create deletes files no rollback brings back, so what the string
+// staged before it commits first and the purge runs.
+func TestPurgeInQueryString(t *testing.T) {
+	addr := startServer(t, t.TempDir(), serverOpts{})
+	ctx := testCtx(t)
+	conn := connect(t, addr)
+	if _, err := conn.Exec(ctx, "CREATE TABLE r2 (x int)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, "CREATE TABLE r3 (x int); DROP TABLE r2 PURGE", pgx.QueryExecModeSimpleProtocol); err != nil {
+		t.Fatalf("create, then drop ... purge: %v", err)
+	}
+	var pe *pgconn.PgError
+	if _, err := conn.Exec(ctx, "SELECT * FROM r2"); !errors.As(err, &pe) || pe.Code != "42P01" {
+		t.Fatalf("purged table r2: %v, want 42P01", err)
+	}
+	if _, err := conn.Exec(ctx, "SELECT * FROM r3"); err != nil {
+		t.Fatalf("table r3: %v", err)
+	}
+}
+
 // TestDeallocateProtocolStatement: a statement prepared with the protocol
 // is freed by SQL DEALLOCATE inside a transaction, as PHP PDO and Perl DBI
 // do, and the transaction goes on.

@@ -198,6 +198,16 @@ func (w *writeCatalog) CommitTable(ctx context.Context, id catalog.Identifier, r
 }
 
 func (w *writeCatalog) DropTable(ctx context.Context, id catalog.Identifier, purge bool) error {
+	if purge && w.s.inImplicitBlock() {
+		if tt := w.s.tx.tables[pinKey(id)]; tt == nil || !tt.created {
+			// DROP TABLE ... PURGE deletes files no rollback brings back:
+			// in a query string, what came before it commits first, as
+			// for RENAME and DROP SCHEMA.
+			if err := w.s.commitImplicitBlock(ctx); err != nil {
+				return err
+			}
+		}
+	}
 	if w.s.tx != nil {
 		return w.s.stageDropTable(ctx, w, id, purge)
 	}
