@@ -89,6 +89,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 	seen := map[string]bool{}
 	var primary []string       // PRIMARY KEY columns: the identifier fields
 	rec := map[int]plan.Type{} // PostgreSQL types Iceberg lacks, by field id
+	enums := map[int]string{}  // enum types of columns, by field id
 	for _, n := range cs.TableElts {
 		if con := n.GetConstraint(); con != nil && con.Contype == pg.ConstrType_CONSTR_PRIMARY {
 			if primary != nil {
@@ -112,10 +113,14 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 		}
 		seen[cd.Colname] = true
 		f := catalog.NestedField{ID: ids.Next(), Name: cd.Colname}
-		if f.Type, err = ddl.IcebergTypeOf(ct.defs.columnType(cd, f.ID), x, ids); err != nil {
+		if _, name := s.enumOfColumn(ctx, cd.TypeName); name != "" { // enum_ddl.go
+			f.Type = &catalog.PrimitiveType{ID: catalog.TString}
+			enums[f.ID] = name
+		} else if f.Type, err = ddl.IcebergTypeOf(ct.defs.columnType(cd, f.ID), x, ids); err != nil {
 			return nil, err
 		}
-		if t, ok, err := ddl.RecordedTypeOf(cd.TypeName, f.Type); err != nil {
+		if _, ok := enums[f.ID]; ok {
+		} else if t, ok, err := ddl.RecordedTypeOf(cd.TypeName, f.Type); err != nil {
 			return nil, err
 		} else if ok {
 			rec[f.ID] = t
@@ -194,6 +199,9 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 		}
 	}
 	ct.setSchema(schema, rec)
+	if v := encodeEnumColumns(freshEnumColumns(enums, ct.freshIDs)); v != "" {
+		ct.spec.Properties[enumColumnsProp] = v
+	}
 	if ct.spec.Spec, err = ddl.PartitionSpecOf(ct.items, ct.spec.Schema); err != nil {
 		return nil, err
 	}

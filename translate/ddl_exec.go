@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/enumtype"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/sequence"
 )
@@ -172,6 +173,9 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 				}
 				if sequence.Is(t) {
 					return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", tn.Name).WithHint("Use DROP SEQUENCE to remove a sequence.")
+				}
+				if enumtype.Is(t) {
+					return nil, pgerr.New(pgerr.UndefinedTable, "table \"%s\" does not exist", tn.Name)
 				}
 				if err := mc.DropTable(ctx, t.Ident, purge); err != nil {
 					return nil, catalogError(err, kindTable, tn.Written)

@@ -3,6 +3,7 @@ package translate
 import (
 	"context"
 	"fmt"
+	"github.com/icegate/icegate/translate/enumtype"
 	"math"
 	"strconv"
 	"strings"
@@ -90,6 +91,9 @@ func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error
 				// hide the rest of the catalog from a client's browser.
 				s.backend.log.Warn("system catalog: skip table", "table", id.Name, "namespace", name, "err", err)
 				continue
+			}
+			if enumtype.Is(t) {
+				continue // a type, not a relation (enum_ddl.go)
 			}
 			snap.Relations = append(snap.Relations, sysTableRelation(name, t))
 			s.appendMetaTableRelations(snap, name, t)
