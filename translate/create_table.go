@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
@@ -200,7 +201,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 	}
 	ct.setSchema(schema, rec)
 	if v := encodeEnumColumns(freshEnumColumns(enums, ct.freshIDs)); v != "" {
-		ct.spec.Properties[enumColumnsProp] = v
+		ct.spec.Properties[bind.EnumColumnsProp] = v
 	}
 	if ct.spec.Spec, err = ddl.PartitionSpecOf(ct.items, ct.spec.Schema); err != nil {
 		return nil, err

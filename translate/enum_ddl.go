@@ -11,6 +11,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/enumtype"
 	"github.com/icegate/icegate/translate/parse"
 )
@@ -18,27 +19,7 @@ import (
 // CREATE TYPE ... AS ENUM, ALTER TYPE (ADD VALUE, RENAME VALUE, RENAME TO)
 // and DROP TYPE (package enumtype has what an enum type is).
 
-// enumColumnsProp is the table property recording, per field id, the enum
-// type of a column (stored as an Iceberg string, which other engines read
-// as the label): {"2": "public.mood"}.
-const enumColumnsProp = "icegate.enum-types"
-
-// enumColumns reads enumColumnsProp of a table's properties.
-func enumColumns(props map[string]string) map[int]string {
-	var m map[string]string
-	if json.Unmarshal([]byte(props[enumColumnsProp]), &m) != nil {
-		return nil
-	}
-	out := make(map[int]string, len(m))
-	for k, v := range m {
-		if id, err := strconv.Atoi(k); err == nil {
-			out[id] = v
-		}
-	}
-	return out
-}
-
-// encodeEnumColumns is the value of enumColumnsProp for m ("" for none).
+// encodeEnumColumns is the value of bind.EnumColumnsProp for m ("" for none).
 func encodeEnumColumns(m map[int]string) string {
 	if len(m) == 0 {
 		return ""
@@ -77,7 +58,7 @@ func (s *session) resolveEnum(ctx context.Context, tn parse.TableName, missingOK
 }
 
 // enumOfColumn is the enum type a column type names, if it names one:
-// the type's table and its qualified name as enumColumnsProp records it.
+// the type's table and its qualified name as bind.EnumColumnsProp records it.
 func (s *session) enumOfColumn(ctx context.Context, tn *pg.TypeName) (*catalog.Table, string) {
 	if tn == nil || len(tn.ArrayBounds) > 0 || len(tn.Typmods) > 0 || len(tn.Names) == 0 || len(tn.Names) > 2 {
 		return nil, ""
@@ -219,10 +200,10 @@ func (s *session) enumDependents(ctx context.Context, mc catalog.MutableCatalog,
 		}
 		for _, id := range ids {
 			tt, err := mc.LoadTable(ctx, id)
-			if err != nil || tt.Metadata == nil || tt.Metadata.Properties[enumColumnsProp] == "" {
+			if err != nil || tt.Metadata == nil || tt.Metadata.Properties[bind.EnumColumnsProp] == "" {
 				continue
 			}
-			cols := enumColumns(tt.Metadata.Properties)
+			cols := bind.EnumColumns(tt.Metadata.Properties)
 			for _, f := range tt.Metadata.CurrentSchema().Fields {
 				if cols[f.ID] != qual {
 					continue
@@ -278,10 +259,10 @@ func (s *session) retargetEnumColumns(ctx context.Context, mc catalog.MutableCat
 		}
 		for _, id := range ids {
 			tt, err := mc.LoadTable(ctx, id)
-			if err != nil || tt.Metadata == nil || tt.Metadata.Properties[enumColumnsProp] == "" {
+			if err != nil || tt.Metadata == nil || tt.Metadata.Properties[bind.EnumColumnsProp] == "" {
 				continue
 			}
-			cols := enumColumns(tt.Metadata.Properties)
+			cols := bind.EnumColumns(tt.Metadata.Properties)
 			changed := false
 			for k, v := range cols {
 				if v == from {
@@ -292,7 +273,7 @@ func (s *session) retargetEnumColumns(ctx context.Context, mc catalog.MutableCat
 				continue
 			}
 			_, err = mc.CommitTable(ctx, id, []catalog.Requirement{catalog.AssertTableUUID{UUID: tt.Metadata.TableUUID}},
-				[]catalog.Update{catalog.SetProperties{Updates: map[string]string{enumColumnsProp: encodeEnumColumns(cols)}}})
+				[]catalog.Update{catalog.SetProperties{Updates: map[string]string{bind.EnumColumnsProp: encodeEnumColumns(cols)}}})
 			if err != nil {
 				return catalogError(err, kindTable, id.Name)
 			}
@@ -311,4 +292,16 @@ func freshEnumColumns(m map[int]string, ids map[int]int) map[int]string {
 		}
 	}
 	return out
+}
+
+// enumLabels reads the labels of enum type qual ("schema.name") as the
+// JSON array its table keeps, and the type's name.
+func (s *session) enumLabels(ctx context.Context, qual string) (labels, name string, err error) {
+	i := strings.LastIndexByte(qual, '.')
+	tn := parse.TableName{Schema: qual[:max(i, 0)], Name: qual[i+1:], Written: qual}
+	t, err := s.lookupTable(ctx, tn)
+	if err != nil || !enumtype.Is(t) {
+		return "", "", pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", qual)
+	}
+	return t.Metadata.Properties[enumtype.LabelsProp], tn.Name, nil
 }
