@@ -11,6 +11,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/enumtype"
 	"github.com/icegate/icegate/translate/parse"
@@ -304,4 +305,17 @@ func (s *session) enumLabels(ctx context.Context, qual string) (labels, name str
 		return "", "", pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", qual)
 	}
 	return t.Metadata.Properties[enumtype.LabelsProp], tn.Name, nil
+}
+
+// enumAttributes types the pg_attribute rows of a table's columns of enum
+// types (enums, by field id) by the types' OIDs.
+func enumAttributes(cols []syscat.Attribute, schema *catalog.Schema, enums map[int]string) {
+	for i, f := range schema.Fields {
+		q := enums[f.ID]
+		if q == "" || i >= len(cols) || catalog.Primitive(f.Type) == nil || catalog.Primitive(f.Type).ID != catalog.TString {
+			continue
+		}
+		j := strings.LastIndexByte(q, '.')
+		cols[i].Type, cols[i].Typmod = syscat.EnumOID(q[:max(j, 0)], q[j+1:]), -1
+	}
 }
