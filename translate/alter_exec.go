@@ -258,7 +258,21 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 	}
 	f := catalog.NestedField{ID: e.IDs.Next()}
 	var err error
-	if f.Type, err = ddl.IcebergTypeOf(cd.TypeName, ps.Extras, e.IDs); err != nil {
+	if _, name := s.enumOfColumn(ctx, cd.TypeName); name != "" { // enum_ddl.go
+		f.Type = &catalog.PrimitiveType{ID: catalog.TString}
+		if props.set == nil {
+			props.set = map[string]string{}
+		}
+		enums := bind.EnumColumns(m.Properties)
+		if v, ok := props.set[bind.EnumColumnsProp]; ok {
+			enums = bind.EnumColumns(map[string]string{bind.EnumColumnsProp: v})
+		}
+		if enums == nil {
+			enums = map[int]string{}
+		}
+		enums[f.ID] = name
+		props.set[bind.EnumColumnsProp] = encodeEnumColumns(enums)
+	} else if f.Type, err = ddl.IcebergTypeOf(cd.TypeName, ps.Extras, e.IDs); err != nil {
 		return nil, err
 	}
 	f.Name = cd.Colname
