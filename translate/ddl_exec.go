@@ -91,6 +91,11 @@ func (s *session) createTable(ctx context.Context, mc catalog.MutableCatalog, ct
 	switch {
 	case err == nil:
 		return t, nil, nil
+	case errors.Is(err, catalog.ErrAlreadyExists) && ct.spec.Properties[enumtype.LabelsProp] == "" && enumNamed(ctx, mc, ct.id):
+		// The name is an enum type's (enum_ddl.go): a table's row type
+		// would take it, as PostgreSQL says.
+		return nil, nil, pgerr.New(pgerr.DuplicateObject, "type \"%s\" already exists", ct.id.Name).
+			WithHint("A relation has an associated type of the same name, so you must use a name that doesn't conflict with any existing type.")
 	case errors.Is(err, catalog.ErrAlreadyExists) && ct.ifNotExists:
 		return nil, []Notice{{Severity: "NOTICE", Code: pgerr.DuplicateTable,
 			Message: "relation \"" + ct.id.Name + "\" already exists, skipping"}}, nil

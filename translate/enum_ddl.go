@@ -319,3 +319,9 @@ func enumAttributes(cols []syscat.Attribute, schema *catalog.Schema, enums map[i
 		cols[i].Type, cols[i].Typmod = syscat.EnumOID(q[:max(j, 0)], q[j+1:]), -1
 	}
 }
+
+// enumNamed reports whether id names an enum type.
+func enumNamed(ctx context.Context, mc catalog.MutableCatalog, id catalog.Identifier) bool {
+	t, err := mc.LoadTable(ctx, id)
+	return err == nil && enumtype.Is(t)
+}

@@ -49,3 +49,8 @@ ALTER TYPE pgenum.color RENAME TO colour;
 SELECT enum_range(NULL::pgenum.colour)::text;
 DROP TYPE pgenum.colour;
 SELECT count(*) FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace WHERE n.nspname = 'pgenum' AND t.typname = 'colour';
+CREATE TABLE pgenum.mood (x int);
+ALTER TABLE pgenum.p ADD COLUMN m2 pgenum.mood;
+INSERT INTO pgenum.p (id, m2) VALUES (7, 'nope');
+INSERT INTO pgenum.p (id, m2) VALUES (7, 'ok');
+SELECT column_name, data_type, udt_schema, udt_name FROM information_schema.columns WHERE table_schema = 'pgenum' AND table_name = 'p' ORDER BY ordinal_position;
