@@ -258,8 +258,13 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 	}
 	f := catalog.NestedField{ID: e.IDs.Next()}
 	var err error
-	if _, name := s.enumOfColumn(ctx, cd.TypeName); name != "" { // enum_ddl.go
-		f.Type = &catalog.PrimitiveType{ID: catalog.TString}
+	f.Type, err = ddl.IcebergTypeOf(cd.TypeName, ps.Extras, e.IDs)
+	enumName := ""
+	if pgerr.Code(err) == pgerr.UndefinedObject { // no built-in type: an enum type's? (enum_ddl.go)
+		_, enumName = s.enumOfColumn(ctx, cd.TypeName)
+	}
+	if enumName != "" {
+		f.Type, err = &catalog.PrimitiveType{ID: catalog.TString}, nil
 		if props.set == nil {
 			props.set = map[string]string{}
 		}
@@ -270,9 +275,10 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 		if enums == nil {
 			enums = map[int]string{}
 		}
-		enums[f.ID] = name
+		enums[f.ID] = enumName
 		props.set[bind.EnumColumnsProp] = encodeEnumColumns(enums)
-	} else if f.Type, err = ddl.IcebergTypeOf(cd.TypeName, ps.Extras, e.IDs); err != nil {
+	}
+	if err != nil {
 		return nil, err
 	}
 	f.Name = cd.Colname

@@ -114,10 +114,14 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 		}
 		seen[cd.Colname] = true
 		f := catalog.NestedField{ID: ids.Next(), Name: cd.Colname}
-		if _, name := s.enumOfColumn(ctx, cd.TypeName); name != "" { // enum_ddl.go
-			f.Type = &catalog.PrimitiveType{ID: catalog.TString}
-			enums[f.ID] = name
-		} else if f.Type, err = ddl.IcebergTypeOf(ct.defs.columnType(cd, f.ID), x, ids); err != nil {
+		if f.Type, err = ddl.IcebergTypeOf(ct.defs.columnType(cd, f.ID), x, ids); pgerr.Code(err) == pgerr.UndefinedObject {
+			// No built-in type: an enum type's? (enum_ddl.go)
+			if _, name := s.enumOfColumn(ctx, cd.TypeName); name != "" {
+				f.Type, err = &catalog.PrimitiveType{ID: catalog.TString}, nil
+				enums[f.ID] = name
+			}
+		}
+		if err != nil {
 			return nil, err
 		}
 		if _, ok := enums[f.ID]; ok {
