@@ -118,6 +118,10 @@ func columnsRows(ctx context.Context, s *Snapshot, rb *rowBuilder) error {
 		}
 		for i, a := range r.Columns {
 			f := typeFactsOf(a.Type, columnTypmod(r, a))
+			udtSchema := "pg_catalog"
+			if e := s.EnumByOID(a.Type); e != nil { // pg_enum.go
+				f.DataType, f.UDTName, udtSchema = "USER-DEFINED", e.Name, e.Namespace
+			}
 			var def any
 			if a.Default != "" {
 				def = a.Default
@@ -135,7 +139,7 @@ func columnsRows(ctx context.Context, s *Snapshot, rb *rowBuilder) error {
 				"numeric_scale", f.NumericScale, "datetime_precision", f.DatetimePrecision,
 				"interval_type", f.IntervalType,
 				"collation_catalog", collCatalog, "collation_schema", collSchema, "collation_name", collName,
-				"udt_catalog", s.Database, "udt_schema", "pg_catalog", "udt_name", f.UDTName,
+				"udt_catalog", s.Database, "udt_schema", udtSchema, "udt_name", f.UDTName,
 				"dtd_identifier", strconv.Itoa(i+1), "is_self_referencing", "NO", "is_identity", yesNo(a.Identity != 0),
 				"identity_generation", identityGeneration(a),
 				"identity_cycle", "NO", "is_generated", "NEVER",

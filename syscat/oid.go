@@ -25,6 +25,8 @@ const (
 	KindConstraint = "c" // its primary-key constraint
 	KindDefault    = "d" // a column default (pg_attrdef)
 	KindRule       = "R" // a view's _RETURN rule (pg_rewrite)
+	KindType       = "T" // an enum type (pg_type)
+	KindEnumLabel  = "L" // one label of an enum type (pg_enum)
 )
 
 // ObjectOID returns the OID of a user object: a hash of its kind and

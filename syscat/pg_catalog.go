@@ -32,7 +32,8 @@ func pgFills() map[string]fillFunc {
 		"pg_namespace":          namespaceFill,
 		"pg_class":              classFill,
 		"pg_attribute":          attributeFill,
-		"pg_type":               builtinFill("pg_type"),
+		"pg_type":               typeFill, // pg_enum.go
+		"pg_enum":               enumFill,
 		"pg_proc":               builtinFill("pg_proc"),
 		"pg_operator":           builtinFill("pg_operator"),
 		"pg_cast":               builtinFill("pg_cast"),

@@ -19,8 +19,10 @@ type Snapshot struct {
 	// views (any order; Index sorts them).
 	Namespaces []*Namespace
 	Relations  []*Relation
-	Settings   []Setting
-	Session    SessionInfo
+	// Enums are the warehouse's enum types (pg_type, pg_enum).
+	Enums    []*Enum
+	Settings []Setting
+	Session  SessionInfo
 	// Sessions are every session of the server for pg_stat_activity (the
 	// calling one included); empty: Session alone.
 	Sessions []SessionInfo

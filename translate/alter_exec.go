@@ -281,7 +281,27 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 	}
 	f := catalog.NestedField{ID: e.IDs.Next()}
 	var err error
-	if f.Type, err = ddl.IcebergTypeOf(cd.TypeName, ps.Extras, e.IDs); err != nil {
+	f.Type, err = ddl.IcebergTypeOf(cd.TypeName, ps.Extras, e.IDs)
+	enumName := ""
+	if pgerr.Code(err) == pgerr.UndefinedObject { // no built-in type: an enum type's? (enum_ddl.go)
+		_, enumName = s.enumOfColumn(ctx, cd.TypeName)
+	}
+	if enumName != "" {
+		f.Type, err = &catalog.PrimitiveType{ID: catalog.TString}, nil
+		if props.set == nil {
+			props.set = map[string]string{}
+		}
+		enums := bind.EnumColumns(m.Properties)
+		if v, ok := props.set[bind.EnumColumnsProp]; ok {
+			enums = bind.EnumColumns(map[string]string{bind.EnumColumnsProp: v})
+		}
+		if enums == nil {
+			enums = map[int]string{}
+		}
+		enums[f.ID] = enumName
+		props.set[bind.EnumColumnsProp] = encodeEnumColumns(enums)
+	}
+	if err != nil {
 		return nil, err
 	}
 	f.Name = cd.Colname

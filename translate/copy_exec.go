@@ -159,7 +159,17 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 	if !sameCopyColumns(cols, st.targets, st.cols) {
 		return "", pgerr.New(pgerr.FeatureNotSupported, "the columns of \"%s\" changed since the COPY was prepared", st.tn.Written)
 	}
-	conv, err := newCopyConverter(st, cols, s.CompileOptions())
+	enums := map[string][2]string{} // enum type -> its labels and name
+	for _, c := range cols {
+		if c.Enum != "" {
+			l, n, err := s.enumLabels(ctx, c.Enum) // enum_ddl.go
+			if err != nil {
+				return "", err
+			}
+			enums[c.Enum] = [2]string{l, n}
+		}
+	}
+	conv, err := newCopyConverter(st, cols, enums, s.CompileOptions())
 	if conv != nil {
 		conv.fields = schema.Fields
 	}
@@ -231,7 +241,7 @@ type copyConverter struct {
 	filled map[int]expr.Program
 }
 
-func newCopyConverter(st *copyFromStatement, cols []bind.Column, opts expr.CompileOptions) (*copyConverter, error) {
+func newCopyConverter(st *copyFromStatement, cols []bind.Column, enums map[string][2]string, opts expr.CompileOptions) (*copyConverter, error) {
 	c := &copyConverter{st: st, cols: cols, copied: map[int]int{}}
 	inFields := make([]arrow.Field, len(st.targets))
 	for k, i := range st.targets {
@@ -250,6 +260,9 @@ func newCopyConverter(st *copyFromStatement, cols []bind.Column, opts expr.Compi
 			return nil, pgerr.NotYet(fmt.Sprintf("COPY into column \"%s\" of type %s", col.Name, col.Type))
 		}
 		e := bind.RecordedText(col, bind.CastIfNeeded(&expr.Col{Idx: k, Name: col.Name, T: expr.Text}, col.Arrow))
+		if en, ok := enums[col.Enum]; ok {
+			e = bind.EnumCheck(e, en[0], en[1])
+		}
 		p, err := expr.Compile(e, c.in, opts)
 		if err != nil {
 			return nil, err

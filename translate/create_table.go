@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
@@ -89,6 +90,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 	seen := map[string]bool{}
 	var primary []string       // PRIMARY KEY columns: the identifier fields
 	rec := map[int]plan.Type{} // PostgreSQL types Iceberg lacks, by field id
+	enums := map[int]string{}  // enum types of columns, by field id
 	for _, n := range cs.TableElts {
 		if con := n.GetConstraint(); con != nil && con.Contype == pg.ConstrType_CONSTR_PRIMARY {
 			if primary != nil {
@@ -112,10 +114,18 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 		}
 		seen[cd.Colname] = true
 		f := catalog.NestedField{ID: ids.Next(), Name: cd.Colname}
-		if f.Type, err = ddl.IcebergTypeOf(ct.defs.columnType(cd, f.ID), x, ids); err != nil {
+		if f.Type, err = ddl.IcebergTypeOf(ct.defs.columnType(cd, f.ID), x, ids); pgerr.Code(err) == pgerr.UndefinedObject {
+			// No built-in type: an enum type's? (enum_ddl.go)
+			if _, name := s.enumOfColumn(ctx, cd.TypeName); name != "" {
+				f.Type, err = &catalog.PrimitiveType{ID: catalog.TString}, nil
+				enums[f.ID] = name
+			}
+		}
+		if err != nil {
 			return nil, err
 		}
-		if t, ok, err := ddl.RecordedTypeOf(cd.TypeName, f.Type); err != nil {
+		if _, ok := enums[f.ID]; ok {
+		} else if t, ok, err := ddl.RecordedTypeOf(cd.TypeName, f.Type); err != nil {
 			return nil, err
 		} else if ok {
 			rec[f.ID] = t
@@ -202,6 +212,9 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 		}
 	}
 	ct.setSchema(schema, rec)
+	if v := encodeEnumColumns(freshEnumColumns(enums, ct.freshIDs)); v != "" {
+		ct.spec.Properties[bind.EnumColumnsProp] = v
+	}
 	if ct.spec.Spec, err = ddl.PartitionSpecOf(ct.items, ct.spec.Schema); err != nil {
 		return nil, err
 	}

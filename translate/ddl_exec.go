@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/enumtype"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/sequence"
 )
@@ -90,6 +91,11 @@ func (s *session) createTable(ctx context.Context, mc catalog.MutableCatalog, ct
 	switch {
 	case err == nil:
 		return t, nil, nil
+	case errors.Is(err, catalog.ErrAlreadyExists) && ct.spec.Properties[enumtype.LabelsProp] == "" && enumNamed(ctx, mc, ct.id):
+		// The name is an enum type's (enum_ddl.go): a table's row type
+		// would take it, as PostgreSQL says.
+		return nil, nil, pgerr.New(pgerr.DuplicateObject, "type \"%s\" already exists", ct.id.Name).
+			WithHint("A relation has an associated type of the same name, so you must use a name that doesn't conflict with any existing type.")
 	case errors.Is(err, catalog.ErrAlreadyExists) && ct.ifNotExists:
 		return nil, []Notice{{Severity: "NOTICE", Code: pgerr.DuplicateTable,
 			Message: "relation \"" + ct.id.Name + "\" already exists, skipping"}}, nil
@@ -172,6 +178,9 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 				}
 				if sequence.Is(t) {
 					return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a table", tn.Name).WithHint("Use DROP SEQUENCE to remove a sequence.")
+				}
+				if enumtype.Is(t) {
+					return nil, pgerr.New(pgerr.UndefinedTable, "table \"%s\" does not exist", tn.Name)
 				}
 				if err := mc.DropTable(ctx, t.Ident, purge); err != nil {
 					return nil, catalogError(err, kindTable, tn.Written)

@@ -78,11 +78,21 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 		if x.DropStmt.RemoveType == pg.ObjectType_OBJECT_SEQUENCE {
 			return s.prepareDropSequence(x.DropStmt)
 		}
+		if x.DropStmt.RemoveType == pg.ObjectType_OBJECT_TYPE {
+			return s.prepareDropType(x.DropStmt) // enum_ddl.go
+		}
 		if x.DropStmt.RemoveType == pg.ObjectType_OBJECT_INDEX {
 			return s.prepareDropIndex(x.DropStmt) // alter_constraint.go
 		}
 		return s.prepareDrop(x.DropStmt, ps.Extras)
+	case *pg.Node_CreateEnumStmt:
+		return s.prepareCreateEnum(x.CreateEnumStmt) // enum_ddl.go
+	case *pg.Node_AlterEnumStmt:
+		return s.prepareAlterEnum(x.AlterEnumStmt)
 	case *pg.Node_RenameStmt:
+		if x.RenameStmt.RenameType == pg.ObjectType_OBJECT_TYPE {
+			return s.prepareRenameType(x.RenameStmt)
+		}
 		if x.RenameStmt.RenameType == pg.ObjectType_OBJECT_COLUMN && x.RenameStmt.RelationType == pg.ObjectType_OBJECT_TABLE {
 			return s.prepareRenameColumn(x.RenameStmt)
 		}

@@ -3,6 +3,7 @@ package translate
 import (
 	"context"
 	"fmt"
+	"github.com/icegate/icegate/translate/enumtype"
 	"math"
 	"strconv"
 	"strings"
@@ -91,6 +92,12 @@ func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error
 				s.backend.log.Warn("system catalog: skip table", "table", id.Name, "namespace", name, "err", err)
 				continue
 			}
+			if enumtype.Is(t) { // a type, not a relation (enum_ddl.go)
+				if labels, err := enumtype.Labels(t); err == nil {
+					snap.Enums = append(snap.Enums, &syscat.Enum{Namespace: name, Name: t.Ident.Name, Labels: labels})
+				}
+				continue
+			}
 			snap.Relations = append(snap.Relations, sysTableRelation(name, t))
 			s.appendMetaTableRelations(snap, name, t)
 		}
@@ -140,7 +147,8 @@ func sysTableRelation(ns string, t *catalog.Table) *syscat.Relation {
 	schema := m.CurrentSchema()
 	if schema != nil {
 		r.Columns = sysAttributes(schema, plan.RecordedTypes(m.Properties))
-		r.Indexes = keptIndexes(m.Properties, schema) // index_kept.go
+		enumAttributes(r.Columns, schema, bind.EnumColumns(m.Properties)) // enum_ddl.go
+		r.Indexes = keptIndexes(m.Properties, schema)                     // index_kept.go
 		for _, id := range schema.IdentifierFieldIDs {
 			for i, f := range schema.Fields {
 				if f.ID == id {

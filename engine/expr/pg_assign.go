@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"encoding/json"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -17,6 +18,8 @@ import (
 //	varchar_assign(text, int4 n)    text   at most n characters, else 22001 (trailing blanks cut)
 //	bpchar_assign(text, int4 n)     text   the same for character(n), then blank-padded to n
 //	bpchar_trim(text)               text   trailing blanks removed: how character values compare
+//	enum_in(text, text labels, text type)  text   one of labels (a JSON array), else 22P02
+//	                                        "invalid input value for enum <type>"
 
 func resolvePGAssign(fn string, args []arrow.DataType) (Resolved, bool, error) {
 	textArg := func(t arrow.DataType) bool { k := kindOf(t); return k == kText || k == kNull }
@@ -34,6 +37,11 @@ func resolvePGAssign(fn string, args []arrow.DataType) (Resolved, bool, error) {
 			return bad()
 		}
 		return Resolved{Args: []arrow.DataType{Text, Int4}, Result: Text}, true, nil
+	case "enum_in":
+		if len(args) != 3 || !textArg(args[0]) || !textArg(args[1]) || !textArg(args[2]) {
+			return bad()
+		}
+		return Resolved{Args: []arrow.DataType{Text, Text, Text}, Result: Text}, true, nil
 	}
 	return Resolved{}, false, nil
 }
@@ -70,6 +78,31 @@ func kernelPGAssign(fn string) (kernelFn, bool) {
 			ns, m := values[int32](args[1].arr), args[1].idx()
 			return func(dst []byte, i int) ([]byte, error) {
 				return appendCharN(dst, s.get(i), int(ns[i&m]), pad)
+			}
+		}), true
+	case "enum_in":
+		return dtTextRows(func(args []vec) func(dst []byte, i int) ([]byte, error) {
+			s, ls, ts := binaryOf(args[0]), binaryOf(args[1]), binaryOf(args[2])
+			var (
+				raw    string
+				labels map[string]bool
+			)
+			return func(dst []byte, i int) ([]byte, error) {
+				if l := ls.get(i); labels == nil || string(l) != raw {
+					raw, labels = string(l), map[string]bool{}
+					var list []string
+					if err := json.Unmarshal(l, &list); err != nil {
+						return nil, pgerr.New(pgerr.DataCorrupted, "enum labels %q: %v", raw, err)
+					}
+					for _, x := range list {
+						labels[x] = true
+					}
+				}
+				v := s.get(i)
+				if !labels[string(v)] {
+					return nil, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input value for enum %s: \"%s\"", ts.get(i), v)
+				}
+				return append(dst, v...), nil
 			}
 		}), true
 	}

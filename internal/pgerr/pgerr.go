@@ -30,6 +30,7 @@ const (
 	UntranslatableCharacter      = "22P05"
 	IntegrityConstraintViolation = "23000"
 	NotNullViolation             = "23502"
+	UniqueViolation              = "23505"
 	InvalidCursorState           = "24000"
 	InvalidTransactionState      = "25000"
 	InFailedSQLTransaction       = "25P02"

@@ -1,10 +1,15 @@
 package bind
 
 import (
+	"strings"
+
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/enumtype"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -87,4 +92,33 @@ func RecordedText(c Column, e expr.Expr) expr.Expr {
 func arrayAssignable(from, to plan.Type) bool {
 	fe, te := pgtypes.ElemOf(from.OID), pgtypes.ElemOf(to.OID)
 	return fe != 0 && te != 0 && assignable(plan.Type{OID: fe, Typmod: -1}, plan.Type{OID: te, Typmod: -1})
+}
+
+// assignEnum wraps e, a value for a column of an enum type, in the check
+// that it is one of the type's labels (22P02), read when bound: ALTER TYPE
+// ... ADD VALUE is seen by the next statement.
+func (b *Binder) assignEnum(c Column, e expr.Expr) (expr.Expr, error) {
+	labels, name, err := b.EnumLabels(c.Enum)
+	if err != nil {
+		return nil, err
+	}
+	return EnumCheck(e, labels, name), nil
+}
+
+// EnumCheck wraps e, a text value for a column of enum type name whose
+// labels are the JSON array labels, in the check that it is one of them.
+func EnumCheck(e expr.Expr, labels, name string) expr.Expr {
+	return &expr.Call{Fn: "enum_in", Args: []expr.Expr{e, &expr.Lit{V: labels, T: expr.Text}, &expr.Lit{V: name, T: expr.Text}}, T: expr.Text}
+}
+
+// EnumLabels reads the labels of enum type qual ("schema.name") as the
+// JSON array its table keeps, and the type's name.
+func (b *Binder) EnumLabels(qual string) (labels, name string, err error) {
+	i := strings.LastIndexByte(qual, '.')
+	tn := parse.TableName{Schema: qual[:max(i, 0)], Name: qual[i+1:], Written: qual}
+	t, err := b.env.ResolveTable(b.ctx, tn)
+	if err != nil || !enumtype.Is(t) {
+		return "", "", pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", qual)
+	}
+	return t.Metadata.Properties[enumtype.LabelsProp], tn.Name, nil
 }

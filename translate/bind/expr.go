@@ -113,8 +113,14 @@ func (b *Binder) exprNode(n *pg.Node) (Bound, error) {
 		if s, ok := bigConst(x.TypeCast.Arg); ok {
 			return b.bigConstCast(x.TypeCast, s)
 		}
+		if r, ok, err := b.enumCast(x.TypeCast); ok { // enum.go
+			return r, err
+		}
 		return b.typeCast(x.TypeCast)
 	case *pg.Node_FuncCall:
+		if r, ok, err := b.enumFunc(x.FuncCall); ok {
+			return r, err
+		}
 		if fc, ok := rowKeyCount(x.FuncCall); ok {
 			return b.funcCall(fc)
 		}

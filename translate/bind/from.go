@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/enumtype"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 	"github.com/icegate/icegate/translate/sequence"
@@ -138,6 +139,9 @@ func (b *Binder) bindRangeVar(rv *pg.RangeVar) (plan.Rel, error) {
 func (b *Binder) bindTable(rv *pg.RangeVar, tn parse.TableName, t *catalog.Table, alias string, colAliases []string) (plan.Rel, error) {
 	if t.Metadata == nil || t.Metadata.CurrentSchema() == nil {
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.Written)
+	}
+	if enumtype.Is(t) { // an enum type's table is no relation
+		return nil, b.ErrAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tn.Written), rv.Location)
 	}
 	if sequence.Is(t) {
 		return b.bindSequence(rv, tn, t.Metadata.Properties[sequence.StateProp], alias, colAliases)

@@ -153,6 +153,11 @@ func (b *Binder) bindInsertRows(ins *pg.InsertStmt) (*InsertPlan, error) {
 				return nil, b.ErrAt(assignError(p.Cols[tc], plan.TText), loc)
 			}
 			p.Project[tc] = CastIfNeeded(x.E, p.Cols[tc].Arrow)
+			if p.Cols[tc].Enum != "" {
+				if p.Project[tc], err = b.assignEnum(p.Cols[tc], p.Project[tc]); err != nil {
+					return nil, err
+				}
+			}
 			continue
 		}
 		if p.Project[tc], err = b.Assign(x, p.Cols[tc], loc); err != nil {
@@ -243,6 +248,9 @@ func WriteDefault(f catalog.NestedField, t arrow.DataType) expr.Expr {
 // themselves, untyped literals into anything they parse as.
 func (b *Binder) Assign(x Bound, c Column, loc int32) (expr.Expr, error) {
 	e, err := b.assign(x, c, loc)
+	if err == nil && c.Enum != "" && !x.null {
+		return b.assignEnum(c, e) // assign_recorded.go
+	}
 	if err != nil || !recordedColumn(c) {
 		return e, err
 	}

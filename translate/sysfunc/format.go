@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
@@ -29,13 +30,18 @@ func bindFormatType(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
 		return bind.Bound{}, err
 	}
 	args := b.SysArgs(c, tOIDArg, plan.TInt4)
-	return b.SysCall(c, plan.TText, args, bind.SysCallOpts{Lenient: true}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	return b.SysCall(c, plan.TText, args, bind.SysCallOpts{Lenient: true, Snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		if v[0] == nil {
 			return nil, nil
 		}
 		oid, err := oidValue(v[0])
 		if err != nil {
 			return nil, err
+		}
+		if snap != nil {
+			if e := snap.EnumByOID(oid); e != nil {
+				return EnumTypeName(snap, e), nil
+			}
 		}
 		typmod, given := int64(-1), v[1] != nil
 		if given {
@@ -229,4 +235,13 @@ func intervalTypmod(typmod int32) (string, error) {
 		return fmt.Sprintf("%s(%d)", fields, p), nil
 	}
 	return fields, nil
+}
+
+// EnumTypeName is how format_type names an enum type: qualified when its
+// schema is not on the search path.
+func EnumTypeName(snap *syscat.Snapshot, e *syscat.Enum) string {
+	if slices.Contains(snap.SearchPath, e.Namespace) {
+		return syscat.QuoteIdent(e.Name)
+	}
+	return syscat.QuoteIdent(e.Namespace) + "." + syscat.QuoteIdent(e.Name)
 }

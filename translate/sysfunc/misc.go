@@ -109,18 +109,34 @@ func bindTableIsVisible(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error)
 }
 
 // bindTypeIsVisible is pg_type_is_visible(type oid): the built-in types
-// live in pg_catalog, always searched; NULL for an unknown OID.
+// live in pg_catalog, always searched; an enum type when its schema is on
+// the search path first; NULL for an unknown OID.
 func bindTypeIsVisible(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
 	if err := b.SysArity(c, 1); err != nil {
 		return bind.Bound{}, err
 	}
-	return b.SysCall(c, plan.TBool, b.SysArgs(c, tOIDArg), bind.SysCallOpts{}, func(_ context.Context, _ *syscat.Snapshot, v []any) (any, error) {
+	return b.SysCall(c, plan.TBool, b.SysArgs(c, tOIDArg), bind.SysCallOpts{Snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
 		oid, err := oidValue(v[0])
 		if err != nil {
 			return nil, err
 		}
 		if _, _, _, ok := typeFacts(oid); ok && oid != 0 {
 			return true, nil
+		}
+		if e := snap.EnumByOID(oid); e != nil {
+			// Visible when no type of its name comes earlier on the
+			// search path.
+			for _, ns := range snap.SearchPath {
+				if ns == e.Namespace {
+					return true, nil
+				}
+				for _, o := range snap.Enums {
+					if o.Namespace == ns && o.Name == e.Name {
+						return false, nil
+					}
+				}
+			}
+			return false, nil
 		}
 		return nil, nil
 	})
