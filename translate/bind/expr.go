@@ -342,7 +342,7 @@ func (b *Binder) inferComparedParam(fn string, args []Bound, at []arrow.DataType
 func acceptsComposite(fn string) bool {
 	switch fn {
 	case "isnull", "isnotnull", "array", "cardinality", "string_to_array", "@>", "<@", "&&",
-		"->", "->>", "#>", "#>>", "to_jsonb", "unnest", "generate_subscripts":
+		"->", "->>", "#>", "#>>", "to_jsonb", "unnest", "generate_subscripts", "to_json":
 		return true
 	}
 	return strings.HasPrefix(fn, "array_") || strings.HasPrefix(fn, "any:") || strings.HasPrefix(fn, "all:") ||
