@@ -121,7 +121,17 @@ func (c *compiler) jsonBuildKernel(fn string, ts []arrow.DataType) (kernelFn, bo
 		}), true, nil
 	case "json_agg_finish_nl":
 		return jsonFinish(func(dst []byte, f [][]byte) ([]byte, error) {
-			return appendJSONList(dst, f, "[", ", \n ", "]"), nil
+			dst = append(dst, '[')
+			for k, v := range f {
+				if k > 0 {
+					dst = append(dst, ", "...)
+					if v != nil {
+						dst = append(dst, "\n "...)
+					}
+				}
+				dst = appendJSONFrag(dst, v)
+			}
+			return append(dst, ']'), nil
 		}), true, nil
 	case "jsonb_agg_finish":
 		return jsonFinish(func(dst []byte, f [][]byte) ([]byte, error) {

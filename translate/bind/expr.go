@@ -129,6 +129,10 @@ func (b *Binder) exprNode(n *pg.Node) (Bound, error) {
 		if err != nil {
 			return Bound{}, err
 		}
+		if r, ok, err := b.jsonCoalesce(args, x.CoalesceExpr.Location); ok { // json_build.go
+			r.Name, r.strong = "coalesce", true
+			return r, err
+		}
 		r, err := b.call("coalesce", args, x.CoalesceExpr.Location)
 		r.Name, r.strong = "coalesce", true
 		return r, err

@@ -271,3 +271,34 @@ func (b *Binder) jsonAggregate(fc *pg.FuncCall, name string) (Bound, error) {
 	}
 	return Bound{E: &expr.Call{Fn: finish, Args: []expr.Expr{r.E}, T: expr.Text}, T: t, Name: name, strong: true}, nil
 }
+
+// jsonCoalesce binds COALESCE over json or jsonb values (with untyped
+// literals, as coalesce(json_agg(x), '[]') writes it): ok is false unless
+// the typed arguments are all json or all jsonb.
+func (b *Binder) jsonCoalesce(args []Bound, loc int32) (Bound, bool, error) {
+	var t *plan.Type
+	for _, a := range args {
+		if a.Unknown() {
+			continue
+		}
+		if a.T.OID != pgtypes.JSON && a.T.OID != pgtypes.JSONB || t != nil && t.OID != a.T.OID {
+			return Bound{}, false, nil
+		}
+		at := plan.Type{OID: a.T.OID, Typmod: -1}
+		t = &at
+	}
+	if t == nil {
+		return Bound{}, false, nil
+	}
+	in := make([]Bound, len(args))
+	for i, a := range args {
+		c, err := b.castTo(a, *t, loc)
+		if err != nil {
+			return Bound{}, true, err
+		}
+		in[i] = Bound{E: b.Coerce(c, expr.Text), T: plan.TText}
+	}
+	r, err := b.call("coalesce", in, loc)
+	r.T = *t
+	return r, true, err
+}
