@@ -83,6 +83,9 @@ func (c *compiler) jsonBuildKernel(fn string, ts []arrow.DataType) (kernelFn, bo
 		return c.toJSON(ts[0]), true, nil
 	case "json_build_object":
 		return jsonAssemble(func(dst []byte, f [][]byte) ([]byte, error) {
+			if k := nullKey(f); k >= 0 {
+				return dst, pgerr.New(pgerr.InvalidParameterValue, "argument %d cannot be null", k+1).WithHint("Object keys should be text.")
+			}
 			return appendJSONPairs(dst, f, "{", " : ", ", ", "}"), nil
 		}), true, nil
 	case "json_row":
@@ -91,6 +94,9 @@ func (c *compiler) jsonBuildKernel(fn string, ts []arrow.DataType) (kernelFn, bo
 		}), true, nil
 	case "jsonb_build_object":
 		return jsonAssemble(func(dst []byte, f [][]byte) ([]byte, error) {
+			if k := nullKey(f); k >= 0 {
+				return dst, pgerr.New(pgerr.InvalidParameterValue, "argument %d: key must not be null", k+1)
+			}
 			return reparseJSONB(dst, appendJSONPairs(nil, f, "{", ":", ",", "}"))
 		}), true, nil
 	case "json_object_pair":
@@ -149,6 +155,17 @@ func (c *compiler) jsonBuildKernel(fn string, ts []arrow.DataType) (kernelFn, bo
 	return nil, false, nil
 }
 
+// nullKey is the position of the first NULL key among key, value
+// fragments, or -1.
+func nullKey(f [][]byte) int {
+	for k := 0; k < len(f); k += 2 {
+		if f[k] == nil {
+			return k
+		}
+	}
+	return -1
+}
+
 // appendFragment appends row i's fragment, null for NULL.
 func appendFragment(dst []byte, v arrText, i int) []byte {
 	f, ok := v.get(i)
@@ -171,8 +188,11 @@ func jsonAssemble(f func(dst []byte, frags [][]byte) ([]byte, error)) kernelFn {
 		return arrTextRows(ev, n, cst, func(i int, dst []byte) ([]byte, bool, error) {
 			for k, r := range rs {
 				v, ok := r.get(i)
-				if !ok {
+				switch {
+				case !ok:
 					v = nil
+				case v == nil:
+					v = []byte{} // an empty string, not NULL
 				}
 				frags[k] = v
 			}
@@ -203,7 +223,11 @@ func jsonFinish(f func(dst []byte, frags [][]byte) ([]byte, error)) kernelFn {
 				if lv.elemNull(k) {
 					frags = append(frags, nil)
 				} else {
-					frags = append(frags, txt.get(k))
+					v := txt.get(k)
+					if v == nil {
+						v = []byte{} // an empty string, not NULL
+					}
+					frags = append(frags, v)
 				}
 			}
 			out, err := f(dst, frags)

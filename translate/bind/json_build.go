@@ -40,13 +40,18 @@ const (
 
 // jsonFrag binds n as a JSON fragment: text holding JSON (NULL for SQL
 // NULL), written as json writes it, or as jsonb does when jsonb.
-func (b *Binder) jsonFrag(n *pg.Node, jsonb bool, loc int32) (expr.Expr, jsonFragCategory, error) {
+// An untyped literal is text, or refused when polymorphic (the argument
+// of to_json, json_agg: "anyelement" in PostgreSQL).
+func (b *Binder) jsonFrag(n *pg.Node, jsonb, polymorphic bool, loc int32) (expr.Expr, jsonFragCategory, error) {
 	if row, ok, err := b.jsonRow(n, jsonb, loc); ok || err != nil {
 		return row, jsonFragComposite, err
 	}
 	a, err := b.Expr(n)
 	if err != nil {
 		return nil, 0, err
+	}
+	if polymorphic && a.Unknown() {
+		return nil, 0, b.ErrAt(errUnknownPolymorphic(), loc)
 	}
 	e, err := b.jsonFragOf(a.resolveUnknownIn(b), jsonb, loc)
 	cat := jsonFragScalar
@@ -190,7 +195,9 @@ func (b *Binder) jsonBuild(fc *pg.FuncCall, name string) (Bound, error) {
 		if err != nil {
 			return Bound{}, err
 		}
-		a = a.resolveUnknownIn(b)
+		if a.Unknown() {
+			return Bound{}, b.ErrAt(errUnknownPolymorphic(), fc.Location)
+		}
 		if name == "row_to_json" {
 			return Bound{}, b.ErrAt(UndefinedCall(name, []Bound{a}), fc.Location)
 		}
@@ -214,13 +221,10 @@ func (b *Binder) jsonBuild(fc *pg.FuncCall, name string) (Bound, error) {
 			if err != nil {
 				return Bound{}, err
 			}
-			if k.null {
-				return Bound{}, b.ErrAt(pgerr.New(pgerr.InvalidParameterValue, "null value not allowed for object key"), fc.Location)
-			}
 			call.Args = append(call.Args, b.Coerce(k.resolveUnknownIn(b), expr.Text))
 			continue
 		}
-		f, _, err := b.jsonFrag(n, jsonb, fc.Location)
+		f, _, err := b.jsonFrag(n, jsonb, false, fc.Location)
 		if err != nil {
 			return Bound{}, err
 		}
@@ -245,7 +249,7 @@ func (b *Binder) jsonAggregate(fc *pg.FuncCall, name string) (Bound, error) {
 	finish := jsonAggregates[name]
 	r, err := b.aggregateWith(fc, "array_agg", func() ([]Bound, error) {
 		if !object {
-			f, cat, err := b.jsonFrag(fc.Args[0], jsonb, fc.Location)
+			f, cat, err := b.jsonFrag(fc.Args[0], jsonb, true, fc.Location)
 			if cat == jsonFragComposite && !jsonb {
 				finish = "json_agg_finish_nl"
 			}
@@ -255,7 +259,7 @@ func (b *Binder) jsonAggregate(fc *pg.FuncCall, name string) (Bound, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, _, err := b.jsonFrag(fc.Args[1], jsonb, fc.Location)
+		v, _, err := b.jsonFrag(fc.Args[1], jsonb, false, fc.Location)
 		if err != nil {
 			return nil, err
 		}
@@ -301,4 +305,10 @@ func (b *Binder) jsonCoalesce(args []Bound, loc int32) (Bound, bool, error) {
 	r, err := b.call("coalesce", in, loc)
 	r.T = *t
 	return r, true, err
+}
+
+// errUnknownPolymorphic is PostgreSQL's error for an untyped literal given
+// to an anyelement argument.
+func errUnknownPolymorphic() *pgerr.Error {
+	return pgerr.New(pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
 }

@@ -51,3 +51,19 @@ SELECT p.id, p.name, (SELECT coalesce(json_agg(agg), '[]') FROM (SELECT pet.id, 
 SELECT pet.id, (SELECT to_json(obj) FROM (SELECT person.id, person.name, person.seen FROM pjb.person WHERE person.id = pet.owner) AS obj) AS owner FROM pjb.pet ORDER BY pet.id;
 -- Drizzle-style: json_build_array rows aggregated
 SELECT p.id, (SELECT coalesce(json_agg(json_build_array(pet.id, pet.name) ORDER BY pet.id), '[]'::json) FROM pjb.pet WHERE pet.owner = p.id) FROM pjb.person p ORDER BY p.id;
+-- keys: empty strings, NULL keys at run time
+SELECT json_build_object('', ''), jsonb_build_object('', ''), json_agg(''::text), json_object_agg('', '');
+SELECT to_json('a');
+SELECT jsonb_agg('a');
+SELECT k, json_build_object(k, 1) FROM (VALUES ('a'), (NULL)) t(k);
+SELECT jsonb_build_object(NULL::text, 1);
+-- more types: intervals, numeric NaN, arrays with NULLs, nested json columns, the session time zone
+SELECT json_build_object('i', interval '1 day 02:00', 'a', ARRAY[1, NULL, 3], 'd', ARRAY['2024-01-01'::date]);
+SET TIME ZONE 'America/New_York';
+SELECT json_build_object('t', seen), to_json(seen), jsonb_build_array(seen) FROM pjb.person WHERE id = 1;
+SET TIME ZONE 'UTC';
+SELECT json_agg(DISTINCT legs ORDER BY legs), jsonb_agg(DISTINCT owner) FROM pjb.pet;
+SELECT jsonb_agg(jsonb_build_object('id', id, 'n', name) ORDER BY id) FROM pjb.pet;
+SELECT json_build_object('rows', (SELECT json_agg(p ORDER BY p.id) FROM pjb.pet p WHERE p.legs > 0));
+SELECT to_json(x) FROM (SELECT id, json_build_object('a', id) AS j, ARRAY[id] AS arr FROM pjb.pet WHERE id = 10) x;
+SELECT to_jsonb(x) FROM (SELECT id, jsonb_build_object('a', id) AS j FROM pjb.pet WHERE id = 10) x;
