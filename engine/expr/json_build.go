@@ -22,11 +22,11 @@ import (
 //	json_build_array              text fragment, ...                [v, v2]
 //	jsonb_build_array             text fragment, ...                jsonb's text
 //	json_row                      text key, text fragment, ...      {"k":v,"k2":v2} (a row as row_to_json)
-//	json_object_pair              text key, text fragment           "k" : v (22023 for a NULL key)
+//	json_object_pair              text key, text fragment           "k" : v (NULL for a NULL key)
 //	json_agg_finish               list<text> of fragments           [v, v2]
 //	json_agg_finish_nl            list<text> of fragments           [v, \n v2] (rows and arrays)
 //	jsonb_agg_finish              list<text> of fragments           jsonb's text
-//	json_object_agg_finish        list<text> of pairs               { "k" : v, "k2" : v2 }
+//	json_object_agg_finish        list<text> of pairs               { "k" : v, "k2" : v2 } (22023 for a NULL pair)
 //	jsonb_object_agg_finish       list<text> of pairs               jsonb's text
 //
 // A NULL fragment is JSON null.
@@ -106,7 +106,9 @@ func (c *compiler) jsonBuildKernel(fn string, ts []arrow.DataType) (kernelFn, bo
 			return arrTextRows(ev, n, cst, func(i int, dst []byte) ([]byte, bool, error) {
 				key, ok := k.get(i)
 				if !ok {
-					return dst, false, pgerr.New(pgerr.InvalidParameterValue, "field name must not be null")
+					// NULL: the aggregate fails on it if a row brings it
+					// in (a FILTER may leave it out).
+					return dst, false, nil
 				}
 				dst = pgtext.AppendJSONString(dst, key)
 				dst = append(dst, " : "...)
@@ -145,14 +147,30 @@ func (c *compiler) jsonBuildKernel(fn string, ts []arrow.DataType) (kernelFn, bo
 		}), true, nil
 	case "json_object_agg_finish":
 		return jsonFinish(func(dst []byte, f [][]byte) ([]byte, error) {
+			if err := nullPair(f); err != nil {
+				return dst, err
+			}
 			return appendJSONList(dst, f, "{ ", ", ", " }"), nil
 		}), true, nil
 	case "jsonb_object_agg_finish":
 		return jsonFinish(func(dst []byte, f [][]byte) ([]byte, error) {
+			if err := nullPair(f); err != nil {
+				return dst, err
+			}
 			return reparseJSONB(dst, appendJSONList(nil, f, "{", ",", "}"))
 		}), true, nil
 	}
 	return nil, false, nil
+}
+
+// nullPair fails for a NULL pair of json_object_agg: a NULL key.
+func nullPair(f [][]byte) error {
+	for _, v := range f {
+		if v == nil {
+			return pgerr.New(pgerr.InvalidParameterValue, "field name must not be null")
+		}
+	}
+	return nil
 }
 
 // nullKey is the position of the first NULL key among key, value

@@ -130,7 +130,8 @@ func (b *Binder) wholeRow(cr *pg.ColumnRef) (keys []string, vals []Bound, ok boo
 			star = true
 		}
 	}
-	if len(parts) == 0 {
+	if len(parts) == 0 || !star && len(parts) > 1 {
+		// a.b is column b of a; only t and [schema.]t.* name a whole row.
 		return nil, nil, false, nil
 	}
 	if !star {

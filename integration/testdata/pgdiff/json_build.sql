@@ -67,3 +67,12 @@ SELECT jsonb_agg(jsonb_build_object('id', id, 'n', name) ORDER BY id) FROM pjb.p
 SELECT json_build_object('rows', (SELECT json_agg(p ORDER BY p.id) FROM pjb.pet p WHERE p.legs > 0));
 SELECT to_json(x) FROM (SELECT id, json_build_object('a', id) AS j, ARRAY[id] AS arr FROM pjb.pet WHERE id = 10) x;
 SELECT to_jsonb(x) FROM (SELECT id, jsonb_build_object('a', id) AS j FROM pjb.pet WHERE id = 10) x;
+-- a FILTER leaves NULL keys out before json_object_agg sees them
+SELECT json_object_agg(k, v) FILTER (WHERE k IS NOT NULL), jsonb_object_agg(k, v) FILTER (WHERE k IS NOT NULL) FROM (VALUES ('a', 1), (NULL, 2), ('b', NULL)) t(k, v);
+SELECT jsonb_object_agg(k, v) FROM (VALUES ('a', 1), (NULL, 2)) t(k, v);
+-- ROW(...) and whole rows inside other builders
+SELECT json_build_array(ROW(1, 'x'), ROW()), jsonb_build_array(ROW(1, 'x'));
+SELECT json_agg(ROW(id, name) ORDER BY id) FROM pjb.pet;
+SELECT row_to_json(pjb.pet) FROM pjb.pet ORDER BY id;
+SELECT row_to_json(nope) FROM pjb.pet;
+SELECT row_to_json(nope.*) FROM pjb.pet;
