@@ -3,6 +3,8 @@ package bind
 import (
 	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/engine/expr"
@@ -65,7 +67,7 @@ func (b *Binder) jsonFrag(n *pg.Node, jsonb, polymorphic bool, loc int32) (expr.
 func (b *Binder) jsonFragOf(a Bound, jsonb bool, loc int32) (expr.Expr, error) {
 	switch a.T.OID {
 	case pgtypes.JSON, pgtypes.JSONB:
-		return b.Coerce(a, expr.Text), nil
+		return b.jsonText(a), nil
 	}
 	fn := "to_json"
 	if jsonb {
@@ -301,7 +303,7 @@ func (b *Binder) jsonCoalesce(args []Bound, loc int32) (Bound, bool, error) {
 		if err != nil {
 			return Bound{}, true, err
 		}
-		in[i] = Bound{E: b.Coerce(c, expr.Text), T: plan.TText}
+		in[i] = Bound{E: b.jsonText(c), T: plan.TText}
 	}
 	r, err := b.call("coalesce", in, loc)
 	r.T = *t
@@ -312,4 +314,13 @@ func (b *Binder) jsonCoalesce(args []Bound, loc int32) (Bound, bool, error) {
 // to an anyelement argument.
 func errUnknownPolymorphic() *pgerr.Error {
 	return pgerr.New(pgerr.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
+}
+
+// jsonText is a json or jsonb value as its text: text as it is, a struct,
+// map or list column (typed jsonb) as jsonb writes it.
+func (b *Binder) jsonText(a Bound) expr.Expr {
+	if a.E == nil || a.Unknown() || arrow.TypeEqual(a.E.Type(), expr.Text) {
+		return b.Coerce(a, expr.Text)
+	}
+	return jsonbGroupable(a).E
 }
