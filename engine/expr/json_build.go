@@ -298,10 +298,7 @@ func reparseJSONB(dst, src []byte) ([]byte, error) {
 // toJSON is to_json: values as json writes them (arrays and maps
 // compact, floats as float8 prints them).
 func (c *compiler) toJSON(t arrow.DataType) kernelFn {
-	if d, ok := t.(*arrow.DictionaryType); ok {
-		t = d.ValueType
-	}
-	switch t.(type) {
+	switch t.(type) { // Resolve gave a dictionary's value type
 	case *arrow.Float32Type, *arrow.Float64Type:
 		bits := 64
 		if _, ok := t.(*arrow.Float32Type); ok {
@@ -310,10 +307,6 @@ func (c *compiler) toJSON(t arrow.DataType) kernelFn {
 		return func(ev *evalCtx, args []vec) (vec, error) {
 			n, cst := outLen(ev, args)
 			a, m := args[0].arr, args[0].idx()
-			if d, ok := a.(*array.Dictionary); ok {
-				_ = d
-				return vec{}, pgerr.Unsupported("to_json of a dictionary-encoded float")
-			}
 			return arrTextRows(ev, n, cst, func(i int, dst []byte) ([]byte, bool, error) {
 				if a.IsNull(i & m) {
 					return dst, false, nil

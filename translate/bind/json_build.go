@@ -140,7 +140,7 @@ func (b *Binder) wholeRow(cr *pg.ColumnRef) (keys []string, vals []Bound, ok boo
 		// A column of that name wins over a FROM item, as in PostgreSQL.
 		if _, err := b.columnRef(cr); err == nil {
 			return nil, nil, false, nil
-		} else if pe := pgerr.As(err); pe == nil || pe.Code != pgerr.UndefinedColumn && pe.Code != pgerr.UndefinedTable {
+		} else if pe := pgerr.As(err); pe == nil || pe.Code != pgerr.UndefinedColumn && pe.Code != pgerr.UndefinedTable && pe.Code != pgerr.FeatureNotSupported {
 			return nil, nil, false, nil
 		}
 	}

@@ -76,3 +76,8 @@ SELECT json_agg(ROW(id, name) ORDER BY id) FROM pjb.pet;
 SELECT row_to_json(pjb.pet) FROM pjb.pet ORDER BY id;
 SELECT row_to_json(nope) FROM pjb.pet;
 SELECT row_to_json(nope.*) FROM pjb.pet;
+-- Drizzle's relational queries: a lateral subquery of json_build_array rows
+SELECT p.id, coalesce(r.data, '[]'::json) FROM pjb.person p LEFT JOIN LATERAL (SELECT coalesce(json_agg(json_build_array(pet.id, pet.name) ORDER BY pet.id), '[]'::json) AS data FROM pjb.pet WHERE pet.owner = p.id) r ON true ORDER BY p.id;
+SELECT json_agg(row_to_json(p) ORDER BY p.id) FROM pjb.pet p;
+-- known: a whole-row value outside the JSON functions is 0A000 (PostgreSQL gives a record)
+SELECT p FROM pjb.pet p ORDER BY id;
