@@ -67,8 +67,8 @@ func (b *Binder) funcCall(fc *pg.FuncCall) (Bound, error) {
 			return Bound{}, b.ErrAt(pgerr.New(pgerr.WrongObjectType,
 				"OVER specified, but %s is not a window function nor an aggregate function", name), fc.Location)
 		}
-		if _, ok := jsonAggregates[name]; ok {
-			return Bound{}, b.ErrAt(pgerr.NotYet(name+" as a window function"), fc.Location)
+		if _, ok := jsonAggregates[name]; ok { // json_build.go
+			return b.jsonAggregate(fc, name)
 		}
 		return b.windowFunc(fc, name)
 	}

@@ -250,7 +250,11 @@ func (b *Binder) jsonAggregate(fc *pg.FuncCall, name string) (Bound, error) {
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
 	}
 	finish := jsonAggregates[name]
-	r, err := b.aggregateWith(fc, "array_agg", func() ([]Bound, error) {
+	bindAgg := b.aggregateWith
+	if fc.Over != nil {
+		bindAgg = b.windowFuncWith // over a window: array_agg's window form
+	}
+	r, err := bindAgg(fc, "array_agg", func() ([]Bound, error) {
 		if !object {
 			f, cat, err := b.jsonFrag(fc.Args[0], jsonb, true, fc.Location)
 			if cat == jsonFragComposite && !jsonb {

@@ -81,3 +81,6 @@ SELECT p.id, coalesce(r.data, '[]'::json) FROM pjb.person p LEFT JOIN LATERAL (S
 SELECT json_agg(row_to_json(p) ORDER BY p.id) FROM pjb.pet p;
 -- known: a whole-row value outside the JSON functions is 0A000 (PostgreSQL gives a record)
 SELECT p FROM pjb.pet p ORDER BY id;
+-- the aggregates over a window
+SELECT id, json_agg(name) OVER (ORDER BY id), jsonb_agg(legs) OVER (PARTITION BY owner), json_object_agg(name, legs) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM pjb.pet ORDER BY id;
+SELECT id, json_agg(p) OVER (ORDER BY id) FROM pjb.pet p ORDER BY id;
