@@ -22,6 +22,7 @@ import (
 //	json_build_array              text fragment, ...                [v, v2]
 //	jsonb_build_array             text fragment, ...                jsonb's text
 //	json_row                      text key, text fragment, ...      {"k":v,"k2":v2} (a row as row_to_json)
+//	json_row_pretty               text key, text fragment, ...      {"k":v,\n "k2":v2} (row_to_json(x, true))
 //	json_object_pair              text key, text fragment           "k" : v (NULL for a NULL key)
 //	json_agg_finish               list<text> of fragments           [v, v2]
 //	json_agg_finish_nl            list<text> of fragments           [v, \n v2] (rows and arrays)
@@ -53,7 +54,7 @@ func resolveJSONBuild(fn string, args []arrow.DataType) (Resolved, bool, error) 
 			t = Text
 		}
 		return Resolved{Args: []arrow.DataType{t}, Result: Text}, true, nil
-	case "json_build_object", "jsonb_build_object", "json_row":
+	case "json_build_object", "jsonb_build_object", "json_row", "json_row_pretty":
 		if n%2 != 0 {
 			return Resolved{}, true, noArrayFunction(fn, args)
 		}
@@ -91,6 +92,10 @@ func (c *compiler) jsonBuildKernel(fn string, ts []arrow.DataType) (kernelFn, bo
 	case "json_row":
 		return jsonAssemble(func(dst []byte, f [][]byte) ([]byte, error) {
 			return appendJSONPairs(dst, f, "{", ":", ",", "}"), nil
+		}), true, nil
+	case "json_row_pretty":
+		return jsonAssemble(func(dst []byte, f [][]byte) ([]byte, error) {
+			return appendJSONPairs(dst, f, "{", ":", ",\n ", "}"), nil
 		}), true, nil
 	case "jsonb_build_object":
 		return jsonAssemble(func(dst []byte, f [][]byte) ([]byte, error) {

@@ -90,14 +90,16 @@ func (b *Binder) jsonRow(n *pg.Node, jsonb bool, loc int32) (expr.Expr, bool, er
 	var keys []string
 	var vals []Bound
 	if r := n.GetRowExpr(); r != nil && !isRowKey(r) {
-		args, err := b.exprs(r.Args)
-		if err != nil {
-			return nil, true, err
+		// Fields may be rows themselves.
+		call := &expr.Call{Fn: fn, T: expr.Text}
+		for i, a := range r.Args {
+			f, _, err := b.jsonFrag(a, jsonb, false, loc)
+			if err != nil {
+				return nil, true, err
+			}
+			call.Args = append(call.Args, &expr.Lit{V: fmt.Sprintf("f%d", i+1), T: expr.Text}, f)
 		}
-		for i, a := range args {
-			keys = append(keys, fmt.Sprintf("f%d", i+1))
-			vals = append(vals, a.resolveUnknownIn(b))
-		}
+		return call, true, nil
 	} else if cr := n.GetColumnRef(); cr != nil {
 		var ok bool
 		var err error
@@ -188,10 +190,19 @@ func (b *Binder) jsonBuild(fc *pg.FuncCall, name string) (Bound, error) {
 			return Bound{}, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name).
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
 		}
+		pretty := false
 		if len(fc.Args) == 2 {
-			return Bound{}, b.ErrAt(pgerr.NotYet("row_to_json with pretty_bool"), fc.Location)
+			// row_to_json(x, pretty): a line per top-level field.
+			c := fc.Args[1].GetAConst()
+			if c == nil || c.GetBoolval() == nil && !c.Isnull {
+				return Bound{}, b.ErrAt(pgerr.NotYet("row_to_json with a pretty argument other than true or false"), fc.Location)
+			}
+			pretty = c.GetBoolval().GetBoolval()
 		}
 		if row, ok, err := b.jsonRow(fc.Args[0], jsonb, fc.Location); ok || err != nil {
+			if call, isCall := row.(*expr.Call); pretty && isCall {
+				call.Fn = "json_row_pretty"
+			}
 			return Bound{E: row, T: t, Name: name, strong: true}, err
 		}
 		a, err := b.Expr(fc.Args[0])

@@ -84,3 +84,7 @@ SELECT p FROM pjb.pet p ORDER BY id;
 -- the aggregates over a window
 SELECT id, json_agg(name) OVER (ORDER BY id), jsonb_agg(legs) OVER (PARTITION BY owner), json_object_agg(name, legs) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM pjb.pet ORDER BY id;
 SELECT id, json_agg(p) OVER (ORDER BY id) FROM pjb.pet p ORDER BY id;
+-- row_to_json's pretty form: a line per top-level field
+SELECT row_to_json(p, true), row_to_json(p, false) FROM pjb.pet p ORDER BY id;
+SELECT row_to_json(row(1, row(2, 3)), true);
+SELECT to_json(row(p.id, p)), to_jsonb(row(p.id, row(p.name))) FROM pjb.pet p ORDER BY id;
