@@ -24,7 +24,7 @@ var tJSON = plan.Type{OID: pgtypes.JSON, Typmod: -1}
 
 // jsonBuildFuncs are the scalar functions bound here.
 var jsonBuildFuncs = map[string]bool{"json_build_object": true, "jsonb_build_object": true,
-	"json_build_array": true, "jsonb_build_array": true, "to_json": true, "to_jsonb": true, "row_to_json": true}
+	"json_build_array": true, "jsonb_build_array": true, "to_json": true, "to_jsonb": true, "row_to_json": true, "array_to_json": true}
 
 // jsonAggregates are the aggregates bound here, with the function that
 // assembles their aggregated fragments.
@@ -174,7 +174,7 @@ func (b *Binder) wholeRow(cr *pg.ColumnRef) (keys []string, vals []Bound, ok boo
 }
 
 // jsonBuild binds json_build_object, json_build_array, to_json, to_jsonb,
-// row_to_json and their jsonb forms.
+// row_to_json, array_to_json and their jsonb forms.
 func (b *Binder) jsonBuild(fc *pg.FuncCall, name string) (Bound, error) {
 	jsonb := name[:5] == "jsonb" || name == "to_jsonb"
 	t := tJSON
@@ -185,6 +185,27 @@ func (b *Binder) jsonBuild(fc *pg.FuncCall, name string) (Bound, error) {
 		return Bound{}, b.ErrAt(pgerr.NotYet("VARIADIC"), fc.Location)
 	}
 	switch name {
+	case "array_to_json":
+		if len(fc.Args) == 2 {
+			if c := fc.Args[1].GetAConst(); c == nil || c.GetBoolval().GetBoolval() {
+				return Bound{}, b.ErrAt(pgerr.NotYet("array_to_json with a pretty argument other than false"), fc.Location)
+			}
+		} else if len(fc.Args) != 1 {
+			return Bound{}, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+		}
+		a, err := b.Expr(fc.Args[0])
+		if err != nil {
+			return Bound{}, err
+		}
+		if a.Unknown() {
+			return Bound{}, b.ErrAt(errUnknownPolymorphic(), fc.Location)
+		}
+		if pgtypes.ElemOf(a.T.OID) == 0 {
+			return Bound{}, b.ErrAt(UndefinedCall(name, []Bound{a}), fc.Location)
+		}
+		e, err := b.jsonFragOf(a, false, fc.Location)
+		return Bound{E: e, T: t, Name: name, strong: true}, err
 	case "to_json", "to_jsonb", "row_to_json":
 		if len(fc.Args) != 1 && !(name == "row_to_json" && len(fc.Args) == 2) {
 			return Bound{}, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function %s does not exist", name).

@@ -88,3 +88,7 @@ SELECT id, json_agg(p) OVER (ORDER BY id) FROM pjb.pet p ORDER BY id;
 SELECT row_to_json(p, true), row_to_json(p, false) FROM pjb.pet p ORDER BY id;
 SELECT row_to_json(row(1, row(2, 3)), true);
 SELECT to_json(row(p.id, p)), to_jsonb(row(p.id, row(p.name))) FROM pjb.pet p ORDER BY id;
+-- array_to_json
+SELECT array_to_json(ARRAY[1, 2]), array_to_json(tags), array_to_json(tags, false) FROM pjb.person ORDER BY id;
+SELECT array_to_json(array_agg(name ORDER BY id)) FROM pjb.pet;
+SELECT array_to_json(1);
