@@ -48,6 +48,9 @@ func resolveArrays(fn string, args []arrow.DataType) (Resolved, bool, error) {
 		r, err := resolveQuantified(fn, args)
 		return r, true, err
 	}
+	if r, ok, err := resolveJSONBuild(fn, args); ok { // json_build.go
+		return r, true, err
+	}
 	return resolveJSON(fn, args)
 }
 
@@ -57,6 +60,9 @@ func kernelArrays(c *compiler, fn string, ts []arrow.DataType, res arrow.DataTyp
 	}
 	if strings.HasPrefix(fn, "any:") || strings.HasPrefix(fn, "all:") {
 		k, err := c.quantifiedKernel(fn, ts)
+		return k, true, err
+	}
+	if k, ok, err := c.jsonBuildKernel(fn, ts); ok { // json_build.go
 		return k, true, err
 	}
 	return c.jsonKernel(fn, ts, res)

@@ -135,6 +135,10 @@ func (b *Binder) exprNode(n *pg.Node) (Bound, error) {
 		if err != nil {
 			return Bound{}, err
 		}
+		if r, ok, err := b.jsonCoalesce(args, x.CoalesceExpr.Location); ok { // json_build.go
+			r.Name, r.strong = "coalesce", true
+			return r, err
+		}
 		r, err := b.call("coalesce", args, x.CoalesceExpr.Location)
 		r.Name, r.strong = "coalesce", true
 		return r, err
@@ -351,7 +355,7 @@ func (b *Binder) inferComparedParam(fn string, args []Bound, at []arrow.DataType
 func acceptsComposite(fn string) bool {
 	switch fn {
 	case "isnull", "isnotnull", "array", "cardinality", "string_to_array", "@>", "<@", "&&",
-		"->", "->>", "#>", "#>>", "to_jsonb", "unnest", "generate_subscripts", "coalesce", "nullif":
+		"->", "->>", "#>", "#>>", "to_jsonb", "unnest", "generate_subscripts", "coalesce", "nullif", "to_json":
 		return true
 	}
 	return strings.HasPrefix(fn, "array_") || strings.HasPrefix(fn, "any:") || strings.HasPrefix(fn, "all:") ||

@@ -625,6 +625,16 @@ func (b *Binder) columnRef(cr *pg.ColumnRef) (Bound, error) {
 			break
 		}
 	}
+	if pe := pgerr.As(firstErr); len(parts) == 1 && (firstErr == nil || pe != nil && pe.Code == pgerr.UndefinedColumn) {
+		for s := b.scope; s != nil; s = s.parent {
+			if s.findItem(parts) != nil {
+				// A whole-row value: only the JSON functions take one
+				// (json_build.go).
+				firstErr = pgerr.NotYetPlural("whole-row references outside to_json, row_to_json, json_agg and the JSON builders")
+				break
+			}
+		}
+	}
 	if firstErr == nil {
 		if len(parts) > 1 {
 			firstErr = pgerr.New(pgerr.UndefinedTable, "missing FROM-clause entry for table \"%s\"", parts[len(parts)-2])

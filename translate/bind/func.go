@@ -20,7 +20,8 @@ import (
 var AggregateNames = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true,
 	"bool_and": true, "bool_or": true, "every": true, "string_agg": true, "array_agg": true,
 	"stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true,
-	"percentile_cont": true, "percentile_disc": true, "mode": true}
+	"percentile_cont": true, "percentile_disc": true, "mode": true,
+	"json_agg": true, "jsonb_agg": true, "json_object_agg": true, "jsonb_object_agg": true}
 
 // orderedSetAggregates take WITHIN GROUP (ORDER BY ...).
 var orderedSetAggregates = map[string]bool{"percentile_cont": true, "percentile_disc": true, "mode": true}
@@ -67,10 +68,16 @@ func (b *Binder) funcCall(fc *pg.FuncCall) (Bound, error) {
 			return Bound{}, b.ErrAt(pgerr.New(pgerr.WrongObjectType,
 				"OVER specified, but %s is not a window function nor an aggregate function", name), fc.Location)
 		}
+		if _, ok := jsonAggregates[name]; ok { // json_build.go
+			return b.jsonAggregate(fc, name)
+		}
 		return b.windowFunc(fc, name)
 	}
 	if exec.IsWindowOnly(name) {
 		return Bound{}, b.ErrAt(pgerr.New(pgerr.WrongObjectType, "window function %s requires an OVER clause", name), fc.Location)
+	}
+	if _, ok := jsonAggregates[name]; ok { // json_build.go
+		return b.jsonAggregate(fc, name)
 	}
 	if AggregateNames[name] {
 		return b.aggregate(fc, name)
@@ -81,6 +88,9 @@ func (b *Binder) funcCall(fc *pg.FuncCall) (Bound, error) {
 	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
 		return Bound{}, b.ErrAt(pgerr.New(pgerr.WrongObjectType,
 			"%s is not an aggregate function", name), fc.Location)
+	}
+	if jsonBuildFuncs[name] { // json_build.go
+		return b.jsonBuild(fc, name)
 	}
 	if r, ok, err := b.constantFunc(fc, name); ok || err != nil {
 		r.Name, r.strong = name, true
@@ -206,6 +216,12 @@ func (b *Binder) constantFunc(fc *pg.FuncCall, name string) (Bound, bool, error)
 // the arguments are bound over the input rows and the call becomes a
 // reference to the aggregation's output column.
 func (b *Binder) aggregate(fc *pg.FuncCall, name string) (Bound, error) {
+	return b.aggregateWith(fc, name, func() ([]Bound, error) { return b.exprs(fc.Args) })
+}
+
+// aggregateWith binds aggregate name over fc's ORDER BY, FILTER and
+// DISTINCT, its arguments bound by args (inside the aggregate).
+func (b *Binder) aggregateWith(fc *pg.FuncCall, name string, bindArgs func() ([]Bound, error)) (Bound, error) {
 	switch {
 	case b.where != "":
 		return Bound{}, b.ErrAt(pgerr.New(pgerr.GroupingError, "aggregate functions are not allowed in %s", b.where), fc.Location)
@@ -228,7 +244,7 @@ func (b *Binder) aggregate(fc *pg.FuncCall, name string) (Bound, error) {
 	call := plan.AggCall{Fn: name, Distinct: fc.AggDistinct, Name: name}
 	var types []arrow.DataType
 	var argPG plan.Type
-	args, err := b.exprs(fc.Args)
+	args, err := bindArgs()
 	if err != nil {
 		return Bound{}, err
 	}

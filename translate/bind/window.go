@@ -63,6 +63,12 @@ const (
 
 // windowFunc binds fn(...) OVER (...).
 func (b *Binder) windowFunc(fc *pg.FuncCall, name string) (Bound, error) {
+	return b.windowFuncWith(fc, name, func() ([]Bound, error) { return b.exprs(fc.Args) })
+}
+
+// windowFuncWith binds window function name over fc's window, its
+// arguments bound by bindArgs.
+func (b *Binder) windowFuncWith(fc *pg.FuncCall, name string, bindArgs func() ([]Bound, error)) (Bound, error) {
 	switch {
 	case b.inAgg:
 		return Bound{}, b.ErrAt(pgerr.New(pgerr.GroupingError, "aggregate function calls cannot contain window function calls"), fc.Location)
@@ -127,7 +133,7 @@ func (b *Binder) windowFunc(fc *pg.FuncCall, name string) (Bound, error) {
 	}
 	var args []Bound
 	if !fc.AggStar {
-		if args, err = b.exprs(fc.Args); err != nil {
+		if args, err = bindArgs(); err != nil {
 			return Bound{}, err
 		}
 	}

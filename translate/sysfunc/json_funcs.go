@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 
-	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtext"
 	"github.com/icegate/icegate/internal/pgtypes"
@@ -15,18 +14,17 @@ import (
 
 // JSON processing functions applications call beyond the engine's access
 // functions: jsonb_set, jsonb_insert, jsonb_strip_nulls, jsonb_pretty,
-// jsonb_build_object, and the json forms json_array_length and
-// json_typeof. They run per row over the values' text.
+// and the json forms json_array_length and json_typeof (the functions
+// that build json and jsonb are the binder's: translate/bind). They run per row over the values' text.
 
 func addJSONFuncs(m map[string]bind.SysFuncDef) {
 	maps.Copy(m, map[string]bind.SysFuncDef{
-		"jsonb_set":          {Bind: bindJSONBPathEdit},
-		"jsonb_insert":       {Bind: bindJSONBPathEdit},
-		"jsonb_strip_nulls":  {Bind: bindJSONBUnary},
-		"jsonb_pretty":       {Bind: bindJSONBUnary},
-		"json_array_length":  {Bind: bindJSONUnary},
-		"json_typeof":        {Bind: bindJSONUnary},
-		"jsonb_build_object": {Bind: bindJSONBBuildObject},
+		"jsonb_set":         {Bind: bindJSONBPathEdit},
+		"jsonb_insert":      {Bind: bindJSONBPathEdit},
+		"jsonb_strip_nulls": {Bind: bindJSONBUnary},
+		"jsonb_pretty":      {Bind: bindJSONBUnary},
+		"json_array_length": {Bind: bindJSONUnary},
+		"json_typeof":       {Bind: bindJSONUnary},
 	})
 }
 
@@ -143,25 +141,4 @@ func bindJSONUnary(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
 		}
 		return nil, pgerr.New(pgerr.InvalidParameterValue, "cannot get array length of a scalar")
 	})
-}
-
-// bindJSONBBuildObject is jsonb_build_object(VARIADIC "any"):
-// json_build_object's object as jsonb (keys ordered, the last of a
-// duplicate kept).
-func bindJSONBBuildObject(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
-	obj, err := bindJSONBuildObject(b, c)
-	if err != nil {
-		return bind.Bound{}, err
-	}
-	e := &expr.Call{Fn: "jsonb_build_object", Args: []expr.Expr{obj.E}, T: expr.Text, Go: func(_ context.Context, a []any) (any, error) {
-		if a[0] == nil {
-			return nil, nil
-		}
-		j, err := parseJSONArg(a[0])
-		if err != nil {
-			return nil, err
-		}
-		return string(pgtext.AppendJSONB(nil, j)), nil
-	}}
-	return bind.Bound{E: e, T: plan.TJSONB}, nil
 }

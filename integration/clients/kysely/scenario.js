@@ -2,7 +2,8 @@
 // builder (createTable with serial, varchar(n), jsonb, defaults, references;
 // alterTable; createIndex), introspection (getSchemas, getTables: columns,
 // types, nullability, defaults, auto-increment, comments), typed inserts
-// with returning, selects with joins and aggregates, updates, deletes,
+// with returning, selects with joins and aggregates, related rows as JSON
+// (jsonArrayFrom, jsonObjectFrom, jsonBuildObject), updates, deletes,
 // transactions that commit and roll back, and its Migrator (migrations in
 // one transaction under its lock, a failing one, migrateDown). Connects with the PG* environment
 // variables. Exits 1 at the first failure (with ICEGATE_CLIENTS_ALL set:
@@ -179,6 +180,29 @@ async function main() {
     assert.deepEqual(json, [{ tags: ['a'] }]);
     const page = await db.selectFrom('kys_person').select('id').orderBy('id', 'desc').limit(2).offset(1).execute();
     assert.deepEqual(page, [{ id: 2 }, { id: 1 }]);
+  });
+
+  await step('related rows as JSON: jsonArrayFrom, jsonObjectFrom, jsonBuildObject', async () => {
+    const { jsonArrayFrom, jsonObjectFrom, jsonBuildObject } = await import('kysely/helpers/postgres');
+    const people = await db.selectFrom('kys_person as p')
+      .select((eb) => ['p.first_name',
+        jsonArrayFrom(eb.selectFrom('kys_pet as pet').select(['pet.name', 'pet.weight']).whereRef('pet.owner_id', '=', 'p.id').orderBy('pet.name')).as('pets'),
+        jsonBuildObject({ first: eb.ref('p.first_name'), age: eb.ref('p.age'), created: eb.ref('p.created_at') }).as('card')])
+      .orderBy('p.id')
+      .execute();
+    assert.deepEqual(people.map((p) => [p.first_name, p.pets]), [
+      ['Ann', [{ name: 'Rex', weight: 12.50 }, { name: 'Tom', weight: null }]],
+      ['Bob', [{ name: 'Kit', weight: null }, { name: 'Nemo', weight: 0.05 }]],
+      ['Cy', []],
+    ]);
+    assert.deepEqual({ ...people[0].card, created: undefined }, { first: 'Ann', age: 0, created: undefined });
+    assert.match(people[0].card.created, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00$/);
+    const pets = await db.selectFrom('kys_pet as pet')
+      .select((eb) => ['pet.name',
+        jsonObjectFrom(eb.selectFrom('kys_person as p').select(['p.first_name', 'p.gender']).whereRef('p.id', '=', 'pet.owner_id')).as('owner')])
+      .where('pet.species', '=', 'fish')
+      .execute();
+    assert.deepEqual(pets, [{ name: 'Nemo', owner: { first_name: 'Bob', gender: 'male' } }]);
   });
 
   await step('update and delete with returning', async () => {
