@@ -238,7 +238,7 @@ func (b *builder) filter(x *plan.Filter) *Node {
 	// As lowering does, a filter on a mark join's mark makes it a semi
 	// or anti join.
 	if j, ok := x.In.(*plan.Join); ok && j.Typ == plan.JoinMark {
-		if typ, rest, ok := markFilter(j, plan.Conjuncts(x.Pred)); ok {
+		if typ, rest, ok := plan.MarkFilter(j, plan.Conjuncts(x.Pred)); ok {
 			nj := *j
 			nj.Typ = typ
 			n := b.join(&nj, typ, math.Max(1, math.Round(plan.EstimateRows(&nj))))
@@ -261,30 +261,6 @@ func (b *builder) filter(x *plan.Filter) *Node {
 		Startup: in.Startup, Rows: in.Rows, Total: in.Total, shape: nodeShape{quals: true, statRel: in.shape.statRel, out: in.shape.out}}
 	b.attach(n, x, x.Pred, in.shape.statRel)
 	return n
-}
-
-// markFilter recognizes a filter on a mark join's mark (semi) or its
-// negation (anti), the mark used nowhere else.
-func markFilter(j *plan.Join, preds []expr.Expr) (plan.JoinType, []expr.Expr, bool) {
-	var rest []expr.Expr
-	var typ plan.JoinType = -1
-	for _, p := range preds {
-		if c, ok := p.(*expr.Col); ok && plan.ColID(c.Idx) == j.Mark && typ < 0 {
-			typ = plan.JoinSemi
-			continue
-		}
-		if n, ok := p.(*expr.Call); ok && n.Fn == "not" && len(n.Args) == 1 && typ < 0 {
-			if c, ok := n.Args[0].(*expr.Col); ok && plan.ColID(c.Idx) == j.Mark {
-				typ = plan.JoinAnti
-				continue
-			}
-		}
-		rest = append(rest, p)
-	}
-	if typ < 0 || plan.RefsOf(plan.AndOf(rest)).Has(j.Mark) {
-		return 0, nil, false
-	}
-	return typ, rest, true
 }
 
 // attach gives n the Filter pred of f; before is the node whose rows

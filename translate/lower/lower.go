@@ -300,22 +300,7 @@ func (l *Lowerer) lowerFilter(x *plan.Filter, need plan.ColSet) (engine.Operator
 	in := x.In
 	preds := plan.Conjuncts(x.Pred)
 	if j, ok := in.(*plan.Join); ok && j.Typ == plan.JoinMark && !need.Has(j.Mark) {
-		var rest []expr.Expr
-		var typ plan.JoinType = -1
-		for _, p := range preds {
-			if c, ok := p.(*expr.Col); ok && plan.ColID(c.Idx) == j.Mark && typ < 0 {
-				typ = plan.JoinSemi
-				continue
-			}
-			if n, ok := p.(*expr.Call); ok && n.Fn == "not" && len(n.Args) == 1 && typ < 0 {
-				if c, ok := n.Args[0].(*expr.Col); ok && plan.ColID(c.Idx) == j.Mark {
-					typ = plan.JoinAnti
-					continue
-				}
-			}
-			rest = append(rest, p)
-		}
-		if typ >= 0 && !plan.RefsOf(plan.AndOf(rest)).Has(j.Mark) {
+		if typ, rest, ok := plan.MarkFilter(j, preds); ok {
 			nj := *j
 			nj.Typ = typ
 			if typ == plan.JoinSemi {
