@@ -303,4 +303,4 @@ func sparkObjectKernel(isMap bool) kernelFn {
 
 // sparkDuplicateMapKey is Spark's SQLSTATE for DUPLICATED_MAP_KEY
 // (unique_violation).
-const sparkDuplicateMapKey = "23505"
+const sparkDuplicateMapKey = pgerr.UniqueViolation
