@@ -33,13 +33,14 @@ var forbidden = map[string][]string{
 // compiler lists, per package under translate/, the other translate
 // packages it may import: the query compiler's stages depend one way,
 // wire -> translate -> {bind, lower, opt, plan, parse, metatable, ...}.
-// bind -> {plan, parse, metatable, changelog, regtype, settings, sequence};
+// bind -> {plan, parse, metatable, changelog, regtype, settings, sequence,
+// enumtype};
 // changelog -> {plan, metatable}; ddl -> {plan, parse}; lower -> {plan,
 // metatable}; sysfunc -> {bind, plan, parse, regtype}; regtype -> parse;
 // opt -> plan; metatable -> plan (its columns' types are plan.Type);
 // settings -> opt (optimizer_disabled_passes checks pass names); describe
 // -> {plan, ddl}; explain (EXPLAIN's PostgreSQL formats) -> plan. parse,
-// plan, sequence and procedure (CALL's procedures: they use catalog,
+// plan, sequence, enumtype and procedure (CALL's procedures: they use catalog,
 // engine and internal, never the compiler's stages) are leaves. A package
 // under translate/ never imports translate itself.
 var compiler = map[string][]string{
@@ -49,7 +50,7 @@ var compiler = map[string][]string{
 	"translate/opt":       {"translate/plan"},
 	"translate/explain":   {"translate/plan"},
 	"translate/lower":     {"translate/plan", "translate/metatable"},
-	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable", "translate/changelog", "translate/regtype", "translate/settings", "translate/sequence"},
+	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable", "translate/changelog", "translate/regtype", "translate/settings", "translate/sequence", "translate/enumtype"},
 	"translate/changelog": {"translate/plan", "translate/metatable"},
 	"translate/ddl":       {"translate/plan", "translate/parse"},
 	// The system catalog functions are definitions over the binder's
@@ -59,6 +60,7 @@ var compiler = map[string][]string{
 	"translate/regtype":   {"translate/parse"},
 	"translate/settings":  {"translate/opt"},
 	"translate/sequence":  {},
+	"translate/enumtype":  {},
 	"translate/describe":  {"translate/plan", "translate/ddl"},
 	"translate/procedure": {},
 }
