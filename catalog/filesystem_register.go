@@ -2,9 +2,7 @@ package catalog
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,32 +66,7 @@ func (c *Filesystem) RegisterTable(ctx context.Context, id Identifier, metadataF
 	if err != nil {
 		return nil, fmt.Errorf("register table %s: %w", name, err)
 	}
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("register table %s: %w", name, ErrAlreadyExists)
-		}
-		return nil, fmt.Errorf("register table %s: %w", name, err)
-	}
-	c.forget(dir)
-	metaDir := filepath.Join(dir, "metadata")
-	err = c.sync.SyncDir(nsDir)
-	if err == nil {
-		err = os.Mkdir(filepath.Join(dir, "data"), 0o755)
-	}
-	if err == nil {
-		err = os.Mkdir(metaDir, 0o755)
-	}
-	if err == nil {
-		err = c.sync.SyncDir(dir)
-	}
-	if err == nil {
-		err = createExclusive(c.sync, nil, metaDir, "v1.metadata.json", data, true)
-	}
-	if err == nil {
-		err = replaceFile(c.sync, nil, metaDir, versionHintFile, []byte("1"), true)
-	}
-	if err != nil {
-		os.RemoveAll(dir)
+	if err := c.makeTableDir(dir, data); err != nil {
 		return nil, fmt.Errorf("register table %s: %w", name, err)
 	}
 	return c.LoadTable(ctx, id)

@@ -113,21 +113,31 @@ func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableS
 	if err != nil {
 		return nil, err
 	}
-	nsDir := filepath.Dir(dir)
 	data, err := MarshalMetadata(meta)
 	if err != nil {
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
 	c.reclaimStaged(dir)
+	if err := c.makeTableDir(dir, data); err != nil {
+		return nil, fmt.Errorf("create table %s: %w", name, err)
+	}
+	return c.LoadTable(ctx, id)
+}
+
+// makeTableDir creates the directory of a new table, dir, with data/ and
+// metadata/ holding v1.metadata.json (data) and its version hint, each
+// synced. A directory that exists is ErrAlreadyExists; on any other
+// failure nothing is left behind.
+func (c *Filesystem) makeTableDir(dir string, data []byte) error {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("create table %s: %w", name, ErrAlreadyExists)
+			return ErrAlreadyExists
 		}
-		return nil, fmt.Errorf("create table %s: %w", name, err)
+		return err
 	}
 	c.forget(dir)
 	metaDir := filepath.Join(dir, "metadata")
-	err = c.sync.SyncDir(nsDir)
+	err := c.sync.SyncDir(filepath.Dir(dir))
 	if err == nil {
 		err = os.Mkdir(filepath.Join(dir, "data"), 0o755)
 	}
@@ -145,9 +155,8 @@ func (c *Filesystem) CreateTable(ctx context.Context, id Identifier, spec TableS
 	}
 	if err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
-	return c.LoadTable(ctx, id)
+	return err
 }
 
 // newTable checks that table id can be created from spec and returns its
