@@ -545,36 +545,43 @@ func (s *sumDecState) result(mem memory.Allocator) (arrow.Array, error) {
 			return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
 		}
 	}
-	if expr.IsNumericType(s.res) {
+	return decimalSums(mem, s.res, s.avg, s.sum, s.scale, s.cnt)
+}
+
+// decimalSums is the result of sum or avg over decimals: for each k,
+// sums[k] at scales[k] over counts[k] values (none: NULL), as res, a
+// numeric or a Decimal128 type. Aggregation and window aggregates share it.
+func decimalSums(mem memory.Allocator, res arrow.DataType, avg bool, sums []decimal128.Num, scales []int32, counts []int64) (arrow.Array, error) {
+	if expr.IsNumericType(res) {
 		b := expr.NewNumericBuilder(mem)
 		defer b.Release()
-		for k, v := range s.sum {
+		for k, v := range sums {
 			switch {
-			case s.cnt[k] == 0:
+			case counts[k] == 0:
 				b.AppendNull()
-			case s.avg:
-				q, qs, err := expr.NumericDiv(v, s.scale[k], decimal128.FromI64(s.cnt[k]), 0)
+			case avg:
+				q, qs, err := expr.NumericDiv(v, scales[k], decimal128.FromI64(counts[k]), 0)
 				if err != nil {
 					return nil, err
 				}
 				b.Append(q, qs)
 			default:
-				b.Append(v, s.scale[k])
+				b.Append(v, scales[k])
 			}
 		}
 		return b.NewArray(), nil
 	}
-	dt := s.res.(*arrow.Decimal128Type)
+	dt := res.(*arrow.Decimal128Type)
 	b := array.NewDecimal128Builder(mem, dt)
 	defer b.Release()
-	for k, v := range s.sum {
-		if s.cnt[k] == 0 {
+	for k, v := range sums {
+		if counts[k] == 0 {
 			b.AppendNull()
 			continue
 		}
 		// Values of a Decimal128 input all have the column's scale.
-		if s.scale[k] != dt.Scale {
-			r, err := v.Rescale(s.scale[k], dt.Scale)
+		if scales[k] != dt.Scale {
+			r, err := v.Rescale(scales[k], dt.Scale)
 			if err != nil {
 				return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
 			}

@@ -417,44 +417,7 @@ func (a *winDecAcc) emit() {
 }
 
 func (a *winDecAcc) result(ctx context.Context) (arrow.Array, error) {
-	mem := expr.Allocator(ctx)
-	if expr.IsNumericType(a.res) {
-		b := expr.NewNumericBuilder(mem)
-		defer b.Release()
-		for i, v := range a.outU {
-			switch {
-			case a.outN[i] == 0:
-				b.AppendNull()
-			case a.avg:
-				q, qs, err := expr.NumericDiv(v, a.outS[i], decimal128.FromI64(a.outN[i]), 0)
-				if err != nil {
-					return nil, err
-				}
-				b.Append(q, qs)
-			default:
-				b.Append(v, a.outS[i])
-			}
-		}
-		return b.NewArray(), nil
-	}
-	dt := a.res.(*arrow.Decimal128Type)
-	b := array.NewDecimal128Builder(mem, dt)
-	defer b.Release()
-	for i, v := range a.outU {
-		if a.outN[i] == 0 {
-			b.AppendNull()
-			continue
-		}
-		if a.outS[i] != dt.Scale {
-			r, err := v.Rescale(a.outS[i], dt.Scale)
-			if err != nil {
-				return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
-			}
-			v = r
-		}
-		b.Append(v)
-	}
-	return b.NewArray(), nil
+	return decimalSums(expr.Allocator(ctx), a.res, a.avg, a.outU, a.outS, a.outN)
 }
 
 // winExtremeAcc is min/max: the row of the best value, the later of equal
