@@ -473,21 +473,7 @@ func winInRange(key arrow.Array, off winOffset, sub, less bool) (func(r, c int) 
 	}
 	switch winFamilyOf(key.DataType()) {
 	case winFamInt:
-		var get func(i int) int64
-		switch a := key.(type) {
-		case *array.Int16:
-			v := a.Int16Values()
-			get = func(i int) int64 { return int64(v[i]) }
-		case *array.Int32:
-			v := a.Int32Values()
-			get = func(i int) int64 { return int64(v[i]) }
-		case *array.Int64:
-			v := a.Int64Values()
-			get = func(i int) int64 { return v[i] }
-		case *array.Date32:
-			v := a.Date32Values()
-			get = func(i int) int64 { return int64(v[i]) }
-		}
+		get, _ := intValues(key)
 		o := off.i
 		return func(r, c int) bool {
 			base, val := get(c), get(r)

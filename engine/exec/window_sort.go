@@ -53,21 +53,8 @@ type winIntSortKey struct {
 func winSortIntKeys(ctx context.Context, keys []arrow.Array, spec []SortKey, idx []int32) ([]int32, bool, error) {
 	ks := make([]winIntSortKey, len(keys))
 	for k, a := range keys {
-		var get func(i int) int64
-		switch a := a.(type) {
-		case *array.Int16:
-			v := a.Int16Values()
-			get = func(i int) int64 { return int64(v[i]) }
-		case *array.Int32:
-			v := a.Int32Values()
-			get = func(i int) int64 { return int64(v[i]) }
-		case *array.Int64:
-			v := a.Int64Values()
-			get = func(i int) int64 { return v[i] }
-		case *array.Date32:
-			v := a.Date32Values()
-			get = func(i int) int64 { return int64(v[i]) }
-		default:
+		get, ok := intValues(a)
+		if !ok {
 			return nil, false, nil
 		}
 		v := make([]uint64, a.Len())
@@ -132,21 +119,8 @@ func winSortPacked(keys []arrow.Array, spec []SortKey, idx []int32) ([]int32, bo
 	total := bits.Len64(uint64(max(n-1, 0)))
 	idxBits := total
 	for k, a := range keys {
-		var get func(i int) int64
-		switch a := a.(type) {
-		case *array.Int16:
-			v := a.Int16Values()
-			get = func(i int) int64 { return int64(v[i]) }
-		case *array.Int32:
-			v := a.Int32Values()
-			get = func(i int) int64 { return int64(v[i]) }
-		case *array.Int64:
-			v := a.Int64Values()
-			get = func(i int) int64 { return v[i] }
-		case *array.Date32:
-			v := a.Date32Values()
-			get = func(i int) int64 { return int64(v[i]) }
-		default:
+		get, ok := intValues(a)
+		if !ok {
 			return nil, false
 		}
 		f := field{get: get, nulls: a.NullN() > 0}
@@ -383,4 +357,24 @@ func newArrayFromBuffers(t arrow.DataType, n, nulls int, bufs ...*memory.Buffer)
 	}
 	defer d.Release()
 	return array.MakeFromData(d)
+}
+
+// intValues reads an integer or date column as int64 words (dates as
+// days). ok is false for other types.
+func intValues(a arrow.Array) (get func(i int) int64, ok bool) {
+	switch a := a.(type) {
+	case *array.Int16:
+		v := a.Int16Values()
+		return func(i int) int64 { return int64(v[i]) }, true
+	case *array.Int32:
+		v := a.Int32Values()
+		return func(i int) int64 { return int64(v[i]) }, true
+	case *array.Int64:
+		v := a.Int64Values()
+		return func(i int) int64 { return v[i] }, true
+	case *array.Date32:
+		v := a.Date32Values()
+		return func(i int) int64 { return int64(v[i]) }, true
+	}
+	return nil, false
 }
