@@ -136,6 +136,15 @@ func (c *SQL) newTable(ctx context.Context, id Identifier, spec TableSpec) (stri
 	if err := c.nameFree(ctx, id); err != nil {
 		return "", nil, fmt.Errorf("create table %w", err)
 	}
+	if spec.Location == "" {
+		// A namespace's location property places its new tables, as in
+		// the other JDBC catalogs.
+		if loc, err := c.namespaceProperty(ctx, id.Namespace, "location"); err != nil {
+			return "", nil, err
+		} else if loc != "" {
+			spec.Location = strings.TrimSuffix(loc, "/") + "/" + id.Name
+		}
+	}
 	if spec.Location != "" {
 		local, err := c.local(strings.TrimSuffix(spec.Location, "/"))
 		if err != nil {
@@ -149,6 +158,22 @@ func (c *SQL) newTable(ctx context.Context, id Identifier, spec TableSpec) (stri
 		return "", nil, fmt.Errorf("create table %s: %w", name, err)
 	}
 	return dir, meta, nil
+}
+
+// namespaceProperty is the value of a namespace's property ("" when it
+// has none).
+func (c *SQL) namespaceProperty(ctx context.Context, ns []string, key string) (string, error) {
+	nsKey, err := namespaceKey(ns)
+	if err != nil {
+		return "", nil
+	}
+	var v sql.NullString
+	err = c.db.QueryRowContext(ctx, c.q(`SELECT property_value FROM iceberg_namespace_properties
+		WHERE catalog_name = ? AND namespace = ? AND property_key = ?`), c.name, nsKey, key).Scan(&v)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("catalog %s: namespace %s: %w", c.name, nsKey, err)
+	}
+	return v.String, nil
 }
 
 // nameFree reports ErrAlreadyExists when id names a table or view, of the

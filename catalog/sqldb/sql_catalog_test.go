@@ -150,6 +150,20 @@ func TestSQLCatalog(t *testing.T) {
 			if err := c.CreateNamespace(ctx, []string{"db", "sub"}, map[string]string{"owner": "ice"}); err != nil {
 				t.Fatal(err)
 			}
+			// A namespace's location places its tables.
+			placed := filepath.Join(wh, "elsewhere")
+			if err := c.CreateNamespace(ctx, []string{"placed"}, map[string]string{"location": "file://" + placed}); err != nil {
+				t.Fatal(err)
+			}
+			if pt, err := c.CreateTable(ctx, id("placed", "t"), catalog.TableSpec{Schema: schema()}); err != nil || pt.Metadata.Location != filepath.Join(placed, "t") {
+				t.Fatalf("table of a namespace with a location: %v, %v", pt, err)
+			}
+			if err := c.DropTable(ctx, id("placed", "t"), true); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.DropNamespace(ctx, []string{"placed"}); err != nil {
+				t.Fatal(err)
+			}
 			nss, err := c.ListNamespaces(ctx)
 			if err != nil || !slices.EqualFunc(nss, [][]string{{"db"}, {"db", "sub"}}, slices.Equal[[]string]) {
 				t.Fatalf("namespaces %v, %v", nss, err)
