@@ -19,6 +19,12 @@ type Config struct {
 	// default "icegate"): the database clients connect to, and the first
 	// part of three-part names.
 	CatalogName string
+	// Catalogs are the catalogs served, each as the database of its name
+	// (key "catalogs": a map from name to the catalog's properties, with
+	// Iceberg's property names). Without the key, one filesystem catalog
+	// called CatalogName over Warehouse; with it, that catalog too when
+	// warehouse or catalog.name is set.
+	Catalogs []Catalog
 	// PathPrefixes maps prefixes of paths written in metadata (for example
 	// "s3://bucket/warehouse/") to local directories (key "paths.prefixes").
 	// Paths not covered resolve by their tail under the table's directory.
@@ -52,6 +58,24 @@ type Config struct {
 	// LogLevel is debug, info, warn or error (key "log.level", default info).
 	LogLevel string
 }
+
+// Catalog is one catalog of the "catalogs" key.
+type Catalog struct {
+	Name string
+	// Type is CatalogHadoop (a warehouse directory, today's filesystem
+	// catalog) or CatalogSQL (tables listed in a database, in the schema
+	// of Iceberg's JDBC catalog).
+	Type string
+	// Properties are the catalog's other keys as written: warehouse,
+	// uri, jdbc.user, jdbc.password, ...
+	Properties map[string]string
+}
+
+// Catalog types.
+const (
+	CatalogHadoop = "hadoop"
+	CatalogSQL    = "sql"
+)
 
 // User is a configured login.
 type User struct {

@@ -8,6 +8,7 @@ const (
 	keyWarehouse      = "warehouse"
 	keyCatalogName    = "catalog.name"
 	keyPathPrefixes   = "paths.prefixes"
+	keyCatalogs       = "catalogs"
 	keyTLSCert        = "tls.cert"
 	keyTLSKey         = "tls.key"
 	keyUsers          = "users"

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -25,6 +27,7 @@ func Load(flags *pflag.FlagSet, env []string) (*Config, error) {
 	v.SetConfigType("yaml")
 
 	prefixes := map[string]string{}
+	var catalogs []Catalog
 	path, explicit := configFlag(flags), true
 	if path == "" {
 		path, explicit = DefaultFile, false
@@ -33,6 +36,9 @@ func Load(flags *pflag.FlagSet, env []string) (*Config, error) {
 	switch {
 	case err == nil:
 		if err := readFile(v, path, data, prefixes); err != nil {
+			return nil, err
+		}
+		if catalogs, err = readCatalogs(data); err != nil {
 			return nil, err
 		}
 	case explicit || !errors.Is(err, fs.ErrNotExist):
@@ -60,10 +66,50 @@ func Load(flags *pflag.FlagSet, env []string) (*Config, error) {
 		}
 		v.Set(key, value)
 	}
-	for key, value := range readFlags(flags) {
+	flagValues := readFlags(flags)
+	for key, value := range flagValues {
 		v.Set(key, value)
 	}
-	return build(v, prefixes)
+	// The shorthand catalog is served beside the catalogs key only when it
+	// is asked for.
+	shorthand := catalogs == nil
+	for _, key := range []string{keyWarehouse, keyCatalogName} {
+		if v.InConfig(key) || envValues[key] != "" || flagValues[key] != "" {
+			shorthand = true
+		}
+	}
+	return build(v, prefixes, catalogs, shorthand)
+}
+
+// readCatalogs reads the catalogs key of a configuration file, keeping
+// names and property keys as written. nil when the file has no such key.
+func readCatalogs(data []byte) ([]Catalog, error) {
+	var raw struct {
+		Catalogs map[string]map[string]any `yaml:"catalogs"`
+	}
+	if err := yaml.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("conf: %s: must map each catalog's name to its properties: %w", keyCatalogs, err)
+	}
+	if raw.Catalogs == nil {
+		return nil, nil
+	}
+	out := []Catalog{}
+	for _, name := range slices.Sorted(maps.Keys(raw.Catalogs)) {
+		c := Catalog{Name: name, Properties: map[string]string{}}
+		for k, val := range raw.Catalogs[name] {
+			str, err := cast.ToStringE(val)
+			if err != nil {
+				return nil, fmt.Errorf("conf: %s.%s.%s: %v is not a string", keyCatalogs, name, k, val)
+			}
+			if k == "type" {
+				c.Type = strings.ToLower(str)
+				continue
+			}
+			c.Properties[k] = str
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 // readFile loads a YAML configuration file into v, rejecting keys icegate
@@ -78,7 +124,7 @@ func readFile(v *viper.Viper, path string, data []byte, prefixes map[string]stri
 		switch {
 		case key == keyPassword:
 			return fmt.Errorf("conf: %s: not allowed in the config file %s; set ICEGATE_PASSWORD", keyPassword, path)
-		case fileKeys[key], strings.HasPrefix(key, keyPathPrefixes+"."):
+		case fileKeys[key], strings.HasPrefix(key, keyPathPrefixes+"."), key == keyCatalogs, strings.HasPrefix(key, keyCatalogs+"."):
 		default:
 			unknown = append(unknown, key)
 		}
@@ -102,8 +148,8 @@ func readFile(v *viper.Viper, path string, data []byte, prefixes map[string]stri
 }
 
 // build reads the merged layers into a Config and validates it.
-func build(v *viper.Viper, prefixes map[string]string) (*Config, error) {
-	cfg := &Config{PathPrefixes: prefixes}
+func build(v *viper.Viper, prefixes map[string]string, catalogs []Catalog, shorthand bool) (*Config, error) {
+	cfg := &Config{PathPrefixes: prefixes, Catalogs: catalogs}
 	var err error
 	strs := []struct {
 		key string
@@ -145,6 +191,10 @@ func build(v *viper.Viper, prefixes map[string]string) (*Config, error) {
 	}
 	if cfg.Users, err = readUsers(v.Get(keyUsers)); err != nil {
 		return nil, err
+	}
+	if shorthand {
+		cfg.Catalogs = append([]Catalog{{Name: cfg.CatalogName, Type: CatalogHadoop,
+			Properties: map[string]string{"warehouse": cfg.Warehouse}}}, cfg.Catalogs...)
 	}
 	if err := cfg.validate(); err != nil {
 		return nil, err

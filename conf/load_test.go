@@ -58,6 +58,35 @@ func TestLoad(t *testing.T) {
 	}{
 		{name: "defaults", want: defaults},
 		{
+			name: "catalogs replace the shorthand",
+			file: "catalogs:\n  Lake:\n    type: SQL\n    uri: jdbc:sqlite:/data/cat.db\n    warehouse: /data/lake\n    jdbc.user: ice\n" +
+				"  files:\n    type: hadoop\n    warehouse: /data/files\n",
+			want: with(func(c *Config) {
+				c.Catalogs = []Catalog{
+					{Name: "Lake", Type: CatalogSQL, Properties: map[string]string{"uri": "jdbc:sqlite:/data/cat.db", "warehouse": "/data/lake", "jdbc.user": "ice"}},
+					{Name: "files", Type: CatalogHadoop, Properties: map[string]string{"warehouse": "/data/files"}},
+				}
+			}),
+		},
+		{
+			name: "catalogs beside the shorthand when warehouse is set",
+			file: "warehouse: /data/wh\ncatalogs:\n  lake:\n    type: sql\n    uri: postgresql://db/cat\n    warehouse: /data/lake\n",
+			want: with(func(c *Config) {
+				c.Warehouse = "/data/wh"
+				c.Catalogs = []Catalog{
+					{Name: "icegate", Type: CatalogHadoop, Properties: map[string]string{"warehouse": "/data/wh"}},
+					{Name: "lake", Type: CatalogSQL, Properties: map[string]string{"uri": "postgresql://db/cat", "warehouse": "/data/lake"}},
+				}
+			}),
+		},
+		{name: "catalog without type", file: "catalogs:\n  lake:\n    warehouse: /w\n", err: "catalogs.lake.type: missing"},
+		{name: "rest catalog not yet", file: "catalogs:\n  lake:\n    type: rest\n    uri: http://x\n    warehouse: /w\n", err: "catalogs.lake.type: rest catalogs are not supported yet"},
+		{name: "sql catalog without uri", file: "catalogs:\n  lake:\n    type: sql\n    warehouse: /w\n", err: "catalogs.lake.uri: missing"},
+		{name: "catalog without warehouse", file: "catalogs:\n  lake:\n    type: hadoop\n", err: "catalogs.lake.warehouse: missing"},
+		{name: "object store warehouse not yet", file: "catalogs:\n  lake:\n    type: hadoop\n    warehouse: s3://b/w\n", err: "only local directories are supported yet"},
+		{name: "catalog named twice", file: "catalog.name: lake\ncatalogs:\n  lake:\n    type: hadoop\n    warehouse: /w\n", err: `catalog "lake" is configured twice`},
+		{name: "catalogs not a map", file: "catalogs: [a, b]\n", err: "catalogs: must map each catalog's name"},
+		{
 			name: "file sets every key",
 			file: `
 listen: 0.0.0.0:6543
@@ -171,8 +200,13 @@ log:
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}
-			if !reflect.DeepEqual(*got, tc.want) {
-				t.Errorf("Load:\n got %+v\nwant %+v", *got, tc.want)
+			want := tc.want
+			if want.Catalogs == nil {
+				// Without the catalogs key: the one filesystem catalog.
+				want.Catalogs = []Catalog{{Name: want.CatalogName, Type: CatalogHadoop, Properties: map[string]string{"warehouse": want.Warehouse}}}
+			}
+			if !reflect.DeepEqual(*got, want) {
+				t.Errorf("Load:\n got %+v\nwant %+v", *got, want)
 			}
 		})
 	}

@@ -22,6 +22,9 @@ func (c *Config) validate() error {
 	if strings.TrimSpace(c.CatalogName) == "" {
 		return fmt.Errorf("conf: %s: must not be empty", keyCatalogName)
 	}
+	if err := checkCatalogs(c.Catalogs); err != nil {
+		return err
+	}
 	for from, to := range c.PathPrefixes {
 		if from == "" || to == "" {
 			return fmt.Errorf("conf: %s: %q -> %q: prefix and directory must not be empty", keyPathPrefixes, from, to)
@@ -126,4 +129,40 @@ func parseSize(key string, raw any) (int64, error) {
 		return 0, fmt.Errorf("conf: %s: %q is not a size (bytes, or a number with a unit B, kB, MB, GB or TB)", key, s)
 	}
 	return n * mult, nil
+}
+
+// checkCatalogs checks each catalog's name, type and the properties its
+// type needs. Catalog names are database names: unique, and not empty.
+func checkCatalogs(cats []Catalog) error {
+	seen := map[string]bool{}
+	for _, c := range cats {
+		key := keyCatalogs + "." + c.Name
+		if strings.TrimSpace(c.Name) == "" {
+			return fmt.Errorf("conf: %s: a catalog's name must not be empty", keyCatalogs)
+		}
+		if seen[c.Name] {
+			return fmt.Errorf("conf: %s: catalog %q is configured twice (catalog.name names the catalog of warehouse)", key, c.Name)
+		}
+		seen[c.Name] = true
+		switch c.Type {
+		case CatalogHadoop, CatalogSQL:
+		case "":
+			return fmt.Errorf("conf: %s.type: missing (hadoop or sql)", key)
+		case "rest", "hive", "glue", "nessie":
+			return fmt.Errorf("conf: %s.type: %s catalogs are not supported yet (hadoop or sql)", key, c.Type)
+		default:
+			return fmt.Errorf("conf: %s.type: %q is not a catalog type (hadoop or sql)", key, c.Type)
+		}
+		wh := strings.TrimSpace(c.Properties["warehouse"])
+		if wh == "" {
+			return fmt.Errorf("conf: %s.warehouse: missing: the directory of the catalog's files", key)
+		}
+		if i := strings.Index(wh, "://"); i > 0 && !strings.HasPrefix(wh, "file://") {
+			return fmt.Errorf("conf: %s.warehouse: %s: only local directories are supported yet", key, wh)
+		}
+		if c.Type == CatalogSQL && strings.TrimSpace(c.Properties["uri"]) == "" {
+			return fmt.Errorf("conf: %s.uri: missing: the database that lists the catalog's tables (jdbc:postgresql://..., jdbc:sqlite:PATH)", key)
+		}
+	}
+	return nil
 }

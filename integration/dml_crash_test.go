@@ -33,6 +33,14 @@ type crashServer struct {
 // with extra environment, and waits until it accepts connections.
 func startCrashServer(t *testing.T, bin, warehouse string, env ...string) *crashServer {
 	t.Helper()
+	return startServing(t, bin, []string{"--warehouse", warehouse}, env...)
+}
+
+// startServing runs `bin serve` with args (a --warehouse, a --config) on a
+// free loopback port, with extra environment, and waits until it accepts
+// connections.
+func startServing(t *testing.T, bin string, args []string, env ...string) *crashServer {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +48,7 @@ func startCrashServer(t *testing.T, bin, warehouse string, env ...string) *crash
 	addr := ln.Addr().String()
 	ln.Close()
 	s := &crashServer{addr: addr, logs: &bytes.Buffer{}, exited: make(chan error, 1)}
-	s.cmd = exec.Command(bin, "serve", "--warehouse", warehouse, "--listen", addr)
+	s.cmd = exec.Command(bin, append(append([]string{"serve"}, args...), "--listen", addr)...)
 	s.cmd.Dir = t.TempDir()
 	s.cmd.Env = append(cleanEnv(), env...)
 	s.cmd.Stdout, s.cmd.Stderr = s.logs, s.logs

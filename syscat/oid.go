@@ -27,6 +27,7 @@ const (
 	KindRule       = "R" // a view's _RETURN rule (pg_rewrite)
 	KindType       = "T" // an enum type (pg_type)
 	KindEnumLabel  = "L" // one label of an enum type (pg_enum)
+	KindDatabase   = "D" // another catalog of the server (pg_database)
 )
 
 // ObjectOID returns the OID of a user object: a hash of its kind and

@@ -24,6 +24,12 @@ func databaseFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 		"datlocprovider", "c", "datallowconn", true, "datconnlimit", int32(-1), "datfrozenxid", uint32(1),
 		"datminmxid", uint32(1), "dattablespace", DefaultTablespaceOID,
 		"datcollate", DatabaseCollation, "datctype", DatabaseCollation)
+	for _, db := range s.OtherDatabases {
+		w.add("oid", ObjectOID(KindDatabase, db), "datname", db, "datdba", BootstrapSuperuserOID, "encoding", int32(6),
+			"datlocprovider", "c", "datallowconn", true, "datconnlimit", int32(-1), "datfrozenxid", uint32(1),
+			"datminmxid", uint32(1), "dattablespace", DefaultTablespaceOID,
+			"datcollate", DatabaseCollation, "datctype", DatabaseCollation)
+	}
 	return nil
 }
 

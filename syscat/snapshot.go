@@ -10,9 +10,12 @@ import (
 // one session's view of the warehouse at the start of a statement. translate
 // fills the exported fields and calls Index; the methods look objects up.
 type Snapshot struct {
-	Database      string
-	User          string
-	ServerVersion string // server_version: PGVersion unless a test says otherwise
+	Database string
+	// OtherDatabases are the server's other catalogs (pg_database lists
+	// them beside Database).
+	OtherDatabases []string
+	User           string
+	ServerVersion  string // server_version: PGVersion unless a test says otherwise
 	// SearchPath is the session's search_path, as set ("$user" included).
 	SearchPath []string
 	// Namespaces are the warehouse's namespaces, Relations its tables and

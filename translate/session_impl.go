@@ -24,11 +24,15 @@ type Options struct {
 	// MaxStatementMem bounds statement_mem, in bytes; <= 0 picks a
 	// quarter of the machine's memory (DefaultMaxStatementMem).
 	MaxStatementMem int64
+	// MoreCatalogs are served beside the Backend's first catalog, each as
+	// the database of its name.
+	MoreCatalogs []catalog.Catalog
 }
 
-// backend creates sessions over one catalog.
+// backend creates sessions, each over the catalog its database names.
 type backend struct {
-	cat     catalog.Catalog
+	cat     catalog.Catalog   // the first: a client that names no database gets it
+	cats    []catalog.Catalog // every catalog, the first included
 	log     *slog.Logger
 	maxMem  int64 // the bound of statement_mem
 	started time.Time
@@ -46,14 +50,14 @@ type backend struct {
 
 var _ Backend = (*backend)(nil)
 
-// NewBackend returns the Backend serving cat. The database a client
-// connects to must be the catalog's name.
+// NewBackend returns the Backend serving cat and opts.MoreCatalogs. The
+// database a client connects to must be one catalog's name.
 func NewBackend(cat catalog.Catalog, opts Options) Backend {
 	log := opts.Logger
 	if log == nil {
 		log = slog.Default()
 	}
-	b := &backend{cat: cat, log: log, started: time.Now(), maxMem: opts.MaxStatementMem,
+	b := &backend{cat: cat, cats: append([]catalog.Catalog{cat}, opts.MoreCatalogs...), log: log, started: time.Now(), maxMem: opts.MaxStatementMem,
 		sysFuncs: withSequenceFuncs(sysfunc.Builtins())}
 	if b.maxMem <= 0 {
 		b.maxMem = settings.DefaultMaxStatementMem()
@@ -70,14 +74,16 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 	if db == "" {
 		db = b.cat.Name()
 	}
-	if db != b.cat.Name() {
+	i := slices.IndexFunc(b.cats, func(c catalog.Catalog) bool { return c.Name() == db })
+	if i < 0 {
 		e := pgerr.New(pgerr.InvalidCatalogName, "database \"%s\" does not exist", db)
 		e.Severity = "FATAL"
 		return nil, e
 	}
+	cat := b.cats[i]
 	s := &session{
 		backend:  b,
-		cat:      b.cat,
+		cat:      cat,
 		user:     info.User,
 		database: db,
 		pid:      info.PID,
@@ -85,12 +91,12 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 		settings: settings.New(info.User),
 		notify:   info.Notify,
 		started:  time.Now(),
-		base:     b.cat,
+		base:     cat,
 	}
 	if s.pid == 0 {
 		s.pid = b.nextPID.Add(1)
 	}
-	s.cat = &pinnedCatalog{Catalog: b.cat, s: s}
+	s.cat = &pinnedCatalog{Catalog: cat, s: s}
 	s.settings.BoundMemory(b.maxMem)
 	params := map[string]string{}
 	for k, v := range info.Params {

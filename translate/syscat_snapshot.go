@@ -56,6 +56,11 @@ func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error
 		Procedures: s.backend.procs.list(),
 		Sessions:   s.sessionInfos(),
 	}
+	for _, c := range s.backend.cats {
+		if c.Name() != s.database {
+			snap.OtherDatabases = append(snap.OtherDatabases, c.Name())
+		}
+	}
 	snap.PreparedStatements = s.preparedStatements()
 	for _, d := range settings.Defs {
 		v, _ := s.settings.Get(d.Name)

@@ -46,15 +46,27 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 	logger := newLogger(logOut, cfg.LogLevel)
 	raiseFileLimit(logger)
 
-	cat, err := catalog.NewFilesystem(cfg.CatalogName, cfg.Warehouse, cfg.PathPrefixes)
-	if err != nil {
-		return fmt.Errorf("open warehouse %s: %w", cfg.Warehouse, err)
-	}
-	wh, err := surveyWarehouse(ctx, cat, logger)
+	cats, err := openCatalogs(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	backend := translate.NewBackend(cat, translate.Options{Logger: logger, MaxStatementMem: cfg.MaxStatementMem})
+	// Every session has ended when serving returns: release this
+	// process's write records.
+	defer closeCatalogs(context.WithoutCancel(ctx), cats, logger)
+	var wh warehouseSurvey
+	more := make([]catalog.Catalog, 0, len(cats)-1)
+	for i, c := range cats {
+		s, err := surveyWarehouse(ctx, c, logger)
+		if err != nil {
+			return err
+		}
+		if i == 0 {
+			wh = s
+		} else {
+			more = append(more, c.cat)
+		}
+	}
+	backend := translate.NewBackend(cats[0].cat, translate.Options{Logger: logger, MaxStatementMem: cfg.MaxStatementMem, MoreCatalogs: more})
 
 	users := make([]auth.User, len(cfg.Users))
 	for i, u := range cfg.Users {
@@ -97,10 +109,6 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 	logger.Info("connect with: "+connect, "auth", how)
 
 	err = srv.Serve(ctx, ln)
-	// Every session has ended: release this process's write records.
-	if cerr := cat.Close(context.WithoutCancel(ctx)); cerr != nil {
-		logger.Warn("release write records", "err", cerr)
-	}
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, net.ErrClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -120,10 +128,13 @@ type warehouseSurvey struct {
 // when it is missing or empty. A missing directory is not an error: the
 // first CREATE SCHEMA creates it, and icegate never writes just to read. A
 // path that is not a directory is.
-func surveyWarehouse(ctx context.Context, cat *catalog.Filesystem, logger *slog.Logger) (warehouseSurvey, error) {
-	w := warehouseSurvey{path: cat.Root()}
+func surveyWarehouse(ctx context.Context, sc servedCatalog, logger *slog.Logger) (warehouseSurvey, error) {
+	cat := sc.cat
+	w := warehouseSurvey{path: sc.root}
 	st, err := os.Stat(w.path)
 	switch {
+	case sc.kind == conf.CatalogSQL:
+		// The database lists the tables; their directories come with them.
 	case errors.Is(err, fs.ErrNotExist):
 		w.missing = true
 		logger.Info(fmt.Sprintf("warehouse directory %s does not exist; it will be created on the first CREATE SCHEMA", w.path))
@@ -146,7 +157,9 @@ func surveyWarehouse(ctx context.Context, cat *catalog.Filesystem, logger *slog.
 		}
 		w.tables += len(tables)
 	}
-	if w.namespaces == 0 {
+	if sc.kind == conf.CatalogSQL {
+		logger.Info(fmt.Sprintf("catalog %s lists %d namespaces and %d tables in its database; files in %s", cat.Name(), w.namespaces, w.tables, w.path))
+	} else if w.namespaces == 0 {
 		logger.Info(fmt.Sprintf("warehouse directory %s is empty: no schemas or tables yet; CREATE SCHEMA makes one", w.path))
 	} else {
 		logger.Info(fmt.Sprintf("warehouse %s: %d namespaces, %d tables", w.path, w.namespaces, w.tables))
@@ -175,7 +188,11 @@ func loginLine(host string, port int, cfg *conf.Config) (command, how string) {
 	case len(cfg.Users) > 0:
 		user, how = cfg.Users[0].Name, "password of a configured user"
 	}
-	return fmt.Sprintf("psql -h %s -p %d -U %s %s", host, port, user, cfg.CatalogName), how
+	db := cfg.CatalogName
+	if len(cfg.Catalogs) > 0 {
+		db = cfg.Catalogs[0].Name
+	}
+	return fmt.Sprintf("psql -h %s -p %d -U %s %s", host, port, user, db), how
 }
 
 func loadTLS(certFile, keyFile string) (*tls.Config, error) {

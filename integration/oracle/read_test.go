@@ -21,6 +21,13 @@ func readTable(ctx context.Context, warehouse string, ident table.Identifier, op
 	if err != nil {
 		return nil, nil, err
 	}
+	return scanTable(ctx, tbl, opts...)
+}
+
+// scanTable is iceberg-go's scan of tbl: its column names and its rows as
+// canonical cells.
+func scanTable(ctx context.Context, tbl *table.Table, opts ...table.ScanOption) ([]string, [][]cell, error) {
+	ident := tbl.Identifier()
 	sc, batches, err := tbl.Scan(opts...).ToArrowRecords(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("scan %v: %w", ident, err)

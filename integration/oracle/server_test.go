@@ -40,10 +40,18 @@ func icegateBinary(t *testing.T) string {
 // ends, and returns the port.
 func startIcegate(t *testing.T, warehouse string) int {
 	t.Helper()
+	return startIcegateWith(t, "--warehouse", warehouse)
+}
+
+// startIcegateWith serves with the given arguments of icegate serve (a
+// --config, a --warehouse) on a free loopback port until the test ends, and
+// returns the port.
+func startIcegateWith(t *testing.T, args ...string) int {
+	t.Helper()
 	bin := icegateBinary(t)
 	port := freePort(t)
 	var logs bytes.Buffer
-	cmd := exec.Command(bin, "serve", "--warehouse", warehouse, "--listen", fmt.Sprintf("127.0.0.1:%d", port))
+	cmd := exec.Command(bin, append(append([]string{"serve"}, args...), "--listen", fmt.Sprintf("127.0.0.1:%d", port))...)
 	cmd.Dir = t.TempDir()
 	cmd.Env = cleanEnv()
 	cmd.Stdout, cmd.Stderr = &logs, &logs
@@ -110,7 +118,13 @@ func freePort(t *testing.T) int {
 // value arrives in text format, with the session TimeZone UTC.
 func connect(ctx context.Context, t *testing.T, port int) *pgx.Conn {
 	t.Helper()
-	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=127.0.0.1 port=%d user=icegate dbname=icegate sslmode=disable connect_timeout=10", port))
+	return connectTo(ctx, t, port, "icegate")
+}
+
+// connectTo is connect to database db (a catalog's name).
+func connectTo(ctx context.Context, t *testing.T, port int, db string) *pgx.Conn {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=127.0.0.1 port=%d user=icegate dbname=%s sslmode=disable connect_timeout=10", port, db))
 	if err != nil {
 		t.Fatalf("parse connection config: %v", err)
 	}

@@ -40,7 +40,7 @@ func TestIcebergGoWritesIcegateReads(t *testing.T) {
 	tables := oracleTables()
 	written := make([]oracleTable, 0, len(tables))
 	for _, ot := range tables {
-		if err := writeTable(ctx, cat, ot); err != nil {
+		if err := writeTable(ctx, cat, table.Identifier{namespace, ot.name}, ot); err != nil {
 			t.Errorf("iceberg-go writing %s: %v", ot.name, err)
 			continue
 		}
@@ -101,8 +101,8 @@ func checkFilter(ctx context.Context, t *testing.T, conn *pgx.Conn, warehouse, n
 	}
 }
 
-// writeTable creates ot in the catalog and fills it.
-func writeTable(ctx context.Context, cat *hadoop.Catalog, ot oracleTable) error {
+// writeTable creates ot as ident in cat and fills it.
+func writeTable(ctx context.Context, cat catalog.Catalog, ident table.Identifier, ot oracleTable) error {
 	opts := []catalog.CreateTableOpt{catalog.WithProperties(ot.props)}
 	if len(ot.spec) > 0 {
 		var popts []iceberg.PartitionOption
@@ -115,7 +115,7 @@ func writeTable(ctx context.Context, cat *hadoop.Catalog, ot oracleTable) error 
 		}
 		opts = append(opts, catalog.WithPartitionSpec(&spec))
 	}
-	tbl, err := cat.CreateTable(ctx, table.Identifier{namespace, ot.name}, ot.schema, opts...)
+	tbl, err := cat.CreateTable(ctx, ident, ot.schema, opts...)
 	if err != nil {
 		return fmt.Errorf("create: %w", err)
 	}

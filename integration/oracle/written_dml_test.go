@@ -363,7 +363,7 @@ func TestIcegateDMLOverIcebergGoDeletes(t *testing.T) {
 	for _, kind := range []string{"position", "dv", "equality"} {
 		for _, mode := range []string{"copy-on-write", "merge-on-read"} {
 			name := fmt.Sprintf("ice_%s_%s", kind, strings.ReplaceAll(mode, "-", "_"))
-			if err := writeTable(ctx, cat, sources[kind].table(name)); err != nil {
+			if err := writeTable(ctx, cat, table.Identifier{namespace, name}, sources[kind].table(name)); err != nil {
 				t.Fatalf("iceberg-go writing %s: %v", name, err)
 			}
 			names = append(names, name)

@@ -1,0 +1,231 @@
+package integration
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// TestGatewaysShareSQLCatalog runs three icegate processes over one SQL
+// catalog (SQLite, and PostgreSQL when ICEGATE_TEST_PG is set) and one
+// warehouse, with eight writers spread over them inserting into one table,
+// and kills one gateway with SIGKILL three times mid-commit, restarting it.
+// Every INSERT a gateway acknowledged is in the table exactly once, every
+// INSERT it refused with an error is not, one whose connection died is in
+// at most once, and each gateway sees the others' commits at its next
+// statement.
+func TestGatewaysShareSQLCatalog(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the gateways test builds and kills icegate; -short skips it")
+	}
+	bin := os.Getenv("ICEGATE_BIN")
+	if bin == "" {
+		bin = buildBinary(t)
+	}
+	uris := map[string]string{"sqlite": "jdbc:sqlite:" + filepath.Join(t.TempDir(), "catalog.db")}
+	if pg := os.Getenv("ICEGATE_TEST_PG"); pg != "" {
+		uris["postgres"] = freshDatabase(t, pg)
+	}
+	for name, uri := range uris {
+		t.Run(name, func(t *testing.T) { runGateways(t, bin, uri) })
+	}
+}
+
+// freshDatabase creates a database on the PostgreSQL at admin, dropped
+// when the test ends, and returns its URI.
+func freshDatabase(t *testing.T, admin string) string {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	db := fmt.Sprintf("gateways_%d", time.Now().UnixNano())
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+db); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if c, err := pgx.Connect(ctx, admin); err == nil {
+			c.Exec(ctx, "DROP DATABASE "+db+" WITH (FORCE)")
+			c.Close(ctx)
+		}
+	})
+	cfg, err := pgx.ParseConfig(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("postgresql://%s@%s/%s?sslmode=disable", cfg.User, net.JoinHostPort(cfg.Host, fmt.Sprint(cfg.Port)), db)
+}
+
+// ledgerEntry is one INSERT of a writer and what its gateway answered.
+type ledgerEntry struct {
+	writer, seq int
+	outcome     string // "ok", "refused" (an error response), "in doubt" (the connection failed)
+}
+
+func runGateways(t *testing.T, bin, uri string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	config := filepath.Join(dir, "icegate.yaml")
+	body := fmt.Sprintf("catalogs:\n  lake:\n    type: sql\n    uri: %q\n    warehouse: %s\n", uri, filepath.Join(dir, "lake"))
+	if err := os.WriteFile(config, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--config", config}
+	gateways := make([]*crashServer, 3)
+	var mu sync.Mutex // guards gateways
+	for i := range gateways {
+		gateways[i] = startServing(t, bin, args)
+	}
+	t.Cleanup(func() {
+		for _, g := range gateways {
+			g.kill(t)
+		}
+	})
+	addr := func(i int) string {
+		mu.Lock()
+		defer mu.Unlock()
+		return gateways[i].addr
+	}
+	connectLake := func(ctx context.Context, a string) (*pgx.Conn, error) {
+		return pgx.Connect(ctx, strings.Replace(connString(a, "icegate", ""), "/icegate?", "/lake?", 1))
+	}
+	setup, err := connectLake(ctx, addr(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"CREATE SCHEMA db", "CREATE TABLE db.ledger (writer int, seq int)"} {
+		if _, err := setup.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	setup.Close(ctx)
+
+	const writers = 8
+	const runFor = 12 * time.Second
+	stop := time.Now().Add(runFor)
+	ledgers := make([][]ledgerEntry, writers)
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var conn *pgx.Conn
+			for seq := 1; time.Now().Before(stop); seq++ {
+				if conn == nil {
+					c, err := connectLake(ctx, addr(w%len(gateways)))
+					if err != nil {
+						time.Sleep(100 * time.Millisecond) // the gateway is restarting
+						seq--
+						continue
+					}
+					conn = c
+				}
+				_, err := conn.Exec(ctx, "INSERT INTO db.ledger VALUES ($1, $2)", w, seq)
+				var pe *pgconn.PgError
+				switch {
+				case err == nil:
+					ledgers[w] = append(ledgers[w], ledgerEntry{w, seq, "ok"})
+				case errors.As(err, &pe) && !conn.IsClosed():
+					ledgers[w] = append(ledgers[w], ledgerEntry{w, seq, "refused"})
+				default:
+					ledgers[w] = append(ledgers[w], ledgerEntry{w, seq, "in doubt"})
+					conn.Close(ctx)
+					conn = nil
+				}
+			}
+			if conn != nil {
+				conn.Close(ctx)
+			}
+		}()
+	}
+	// Kill gateway 1 three times while the writers commit.
+	for range 3 {
+		time.Sleep(runFor / 4)
+		mu.Lock()
+		g := gateways[1]
+		mu.Unlock()
+		g.kill(t)
+		next := startServing(t, bin, args)
+		mu.Lock()
+		gateways[1] = next
+		mu.Unlock()
+	}
+	wg.Wait()
+
+	// Every gateway sees the same rows.
+	counts := map[[2]int]int{}
+	for i := range gateways {
+		conn, err := connectLake(ctx, addr(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := conn.Query(ctx, "SELECT writer, seq FROM db.ledger")
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[[2]int]int{}
+		for rows.Next() {
+			var w, s int
+			if err := rows.Scan(&w, &s); err != nil {
+				t.Fatal(err)
+			}
+			seen[[2]int{w, s}]++
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		conn.Close(ctx)
+		if i == 0 {
+			counts = seen
+			continue
+		}
+		if len(seen) != len(counts) {
+			t.Errorf("gateway %d sees %d rows, gateway 0 %d", i, len(seen), len(counts))
+		}
+	}
+	var ok, refused, doubt int
+	for _, l := range ledgers {
+		for _, e := range l {
+			n := counts[[2]int{e.writer, e.seq}]
+			switch e.outcome {
+			case "ok":
+				ok++
+				if n != 1 {
+					t.Errorf("acknowledged insert (%d, %d) is in the table %d times", e.writer, e.seq, n)
+				}
+			case "refused":
+				refused++
+				if n != 0 {
+					t.Errorf("refused insert (%d, %d) is in the table %d times", e.writer, e.seq, n)
+				}
+			default:
+				doubt++
+				if n > 1 {
+					t.Errorf("insert in doubt (%d, %d) is in the table %d times", e.writer, e.seq, n)
+				}
+			}
+		}
+	}
+	for k, n := range counts {
+		if n > 1 {
+			t.Errorf("row %v is in the table %d times", k, n)
+		}
+	}
+	t.Logf("%d inserts acknowledged, %d refused, %d in doubt; %d rows", ok, refused, doubt, len(counts))
+	if ok == 0 {
+		t.Fatal("no insert was acknowledged: the test checks nothing")
+	}
+}
