@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 )
 
@@ -130,13 +131,9 @@ type Rows interface {
 	Close() error
 }
 
-// Notice is a NoticeResponse.
-type Notice struct {
-	Severity string // "NOTICE", "WARNING"
-	Code     string
-	Message  string
-	Detail   string
-}
+// Notice is a NoticeResponse (pgerr.Notice: the packages that run
+// statements for the session build them too).
+type Notice = pgerr.Notice
 
 // CopyOptions are the options of a COPY statement, as the binder resolved
 // them (PostgreSQL's defaults filled in): what the client sends (COPY FROM
