@@ -40,8 +40,9 @@ var forbidden = map[string][]string{
 // opt -> plan; metatable -> plan (its columns' types are plan.Type);
 // settings -> opt (optimizer_disabled_passes checks pass names); describe
 // -> {plan, ddl}; explain (EXPLAIN's PostgreSQL formats) -> plan. parse,
-// plan, sequence, enumtype and procedure (CALL's procedures: they use catalog,
-// engine and internal, never the compiler's stages) are leaves. A package
+// plan, sequence, enumtype, caterr (catalog errors as SQLSTATEs) and
+// procedure (CALL's procedures: they use catalog, engine and internal, never
+// the compiler's stages) are leaves. A package
 // under translate/ never imports translate itself.
 var compiler = map[string][]string{
 	"translate/plan":      {},
@@ -63,6 +64,7 @@ var compiler = map[string][]string{
 	"translate/enumtype":  {},
 	"translate/describe":  {"translate/plan", "translate/ddl"},
 	"translate/procedure": {},
+	"translate/caterr":    {},
 }
 
 type listed struct {
