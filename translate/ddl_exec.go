@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/enumtype"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/seqexec"
 	"github.com/icegate/icegate/translate/sequence"
 )
 
@@ -185,7 +186,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 				if err := mc.DropTable(ctx, t.Ident, purge); err != nil {
 					return nil, catalogError(err, kindTable, tn.Written)
 				}
-				if err := s.dropOwnedSequences(ctx, mc, t); err != nil { // seq_ddl.go
+				if err := seqexec.With(s).DropOwned(ctx, mc, t); err != nil {
 					return nil, err
 				}
 			}
@@ -258,7 +259,7 @@ func (s *session) dropTablesIn(ctx context.Context, mc catalog.MutableCatalog, n
 		if err := ctx.Err(); err != nil {
 			return 0, err
 		}
-		if ownedSequence(ctx, mc, id) { // seq_ddl.go: dropped with its table, not counted
+		if seqexec.Owned(ctx, mc, id) { // package seqexec: dropped with its table, not counted
 			n--
 		}
 		if err := mc.DropTable(ctx, id, false); err != nil && !errors.Is(err, catalog.ErrNotFound) {
@@ -269,23 +270,9 @@ func (s *session) dropTablesIn(ctx context.Context, mc catalog.MutableCatalog, n
 	return n, nil
 }
 
-// tableNameOfList reads a table name given as a list of strings (DROP).
-func tableNameOfList(n *pg.Node) parse.TableName {
-	var parts []string
-	for _, it := range n.GetList().GetItems() {
-		parts = append(parts, it.GetString_().GetSval())
-	}
-	tn := parse.TableName{Written: strings.Join(parts, ".")}
-	switch len(parts) {
-	case 1:
-		tn.Name = parts[0]
-	case 2:
-		tn.Schema, tn.Name = parts[0], parts[1]
-	case 3:
-		tn.Catalog, tn.Schema, tn.Name = parts[0], parts[1], parts[2]
-	}
-	return tn
-}
+// tableNameOfList reads a table name given as a list of strings (DROP):
+// parse.TableNameOfList.
+func tableNameOfList(n *pg.Node) parse.TableName { return parse.TableNameOfList(n) }
 
 // prepareRename prepares ALTER TABLE t RENAME TO u.
 func (s *session) prepareRename(rs *pg.RenameStmt, x *parse.DDLExtras) (Statement, error) {
@@ -295,7 +282,7 @@ func (s *session) prepareRename(rs *pg.RenameStmt, x *parse.DDLExtras) (Statemen
 	case pg.ObjectType_OBJECT_INDEX:
 		return s.prepareRenameIndex(rs)
 	case pg.ObjectType_OBJECT_SEQUENCE:
-		return s.prepareRenameSequence(rs) // seq_ddl.go
+		return s.prepareRenameSequence(rs) // session_seqenv.go
 	}
 	if rs.RenameType != pg.ObjectType_OBJECT_TABLE {
 		return nil, pgerr.NotYet("ALTER ... RENAME of this kind of object")
@@ -328,7 +315,7 @@ func (s *session) prepareRename(rs *pg.RenameStmt, x *parse.DDLExtras) (Statemen
 			return nil, catalogError(err, kindTable, rs.Newname)
 		}
 		if pinKey(catalog.Identifier{Namespace: to.Namespace}) == pinKey(catalog.Identifier{Namespace: t.Ident.Namespace}) {
-			return nil, s.renameSequenceOwner(ctx, t, to.Name) // seq_ddl.go
+			return nil, seqexec.With(s).RenameOwner(ctx, t, to.Name)
 		}
 		return nil, nil
 	}}, nil

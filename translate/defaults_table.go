@@ -16,6 +16,7 @@ import (
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/seqexec"
 	"github.com/icegate/icegate/translate/sequence"
 )
 
@@ -170,7 +171,7 @@ func (s *session) qualifyNextval(ctx context.Context, raw *pg.Node) error {
 		if !ok {
 			return
 		}
-		t, e := s.sequenceByName(ctx, name)
+		t, e := seqexec.With(s).ByName(ctx, name)
 		if e != nil {
 			err = e
 			return
@@ -360,7 +361,7 @@ func (s *session) createOwnedSequences(ctx context.Context, mc catalog.MutableCa
 }
 
 func (s *session) undoCreate(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, err error) error {
-	_ = s.dropOwnedSequences(ctx, mc, t)
+	_ = seqexec.With(s).DropOwned(ctx, mc, t)
 	_ = mc.DropTable(context.WithoutCancel(ctx), t.Ident, true)
 	return err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/seqexec"
 	"github.com/icegate/icegate/translate/settings"
 	"github.com/icegate/icegate/translate/sysfunc"
 )
@@ -54,7 +55,7 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 		log = slog.Default()
 	}
 	b := &backend{cat: cat, log: log, started: time.Now(), maxMem: opts.MaxStatementMem,
-		sysFuncs: withSequenceFuncs(sysfunc.Builtins())}
+		sysFuncs: seqexec.WithFuncs(sysfunc.Builtins())}
 	if b.maxMem <= 0 {
 		b.maxMem = settings.DefaultMaxStatementMem()
 	}
@@ -139,8 +140,8 @@ type session struct {
 	notify func(Notice)
 	// tx is the open transaction block, nil outside one (tx.go).
 	tx *txBlock
-	// seq holds the sequence values this session took (seq.go).
-	seq seqSession
+	// seq holds the sequence values this session took (package seqexec).
+	seq seqexec.Cache
 	// cursors are the open cursors by name (cursor.go).
 	cursors map[string]*cursor
 	// prepared are the statements of SQL PREPARE by name (prepare_stmt.go).

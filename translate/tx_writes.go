@@ -331,7 +331,7 @@ func (s *session) restageSequenceState(tt *txTable, state string) {
 		slog.Warn("keep a sequence's state across ROLLBACK TO SAVEPOINT", "sequence", tt.id.Name, "error", err)
 	}
 	if v := tt.view(); v != nil {
-		s.seq.forget(v)
+		s.seq.Forget(v)
 	}
 }
 

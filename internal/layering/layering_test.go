@@ -65,6 +65,8 @@ var compiler = map[string][]string{
 	"translate/describe":  {"translate/plan", "translate/ddl"},
 	"translate/procedure": {},
 	"translate/caterr":    {},
+	// Sequences run for the session: statements, values, functions.
+	"translate/seqexec": {"translate/bind", "translate/sysfunc", "translate/parse", "translate/plan", "translate/regtype", "translate/sequence", "translate/caterr"},
 }
 
 type listed struct {
