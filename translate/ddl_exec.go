@@ -16,6 +16,7 @@ import (
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/seqexec"
 	"github.com/icegate/icegate/translate/sequence"
+	"github.com/icegate/icegate/translate/viewexec"
 )
 
 // ddlStatement is a statement that changes the catalog and returns no rows.
@@ -165,7 +166,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 				tn := tableNameOfList(obj)
 				t, err := s.ResolveTable(ctx, tn)
 				if pgerr.Code(err) == pgerr.UndefinedTable {
-					if verr := s.viewIsNotTable(ctx, tn); verr != nil {
+					if verr := viewexec.With(s).NotTable(ctx, tn); verr != nil {
 						return nil, verr
 					}
 				}
@@ -218,7 +219,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 					if err != nil {
 						return nil, err
 					}
-					nv, err := s.dropViewsIn(ctx, mc, ns)
+					nv, err := viewexec.With(s).DropIn(ctx, mc, ns)
 					if err != nil {
 						return nil, err
 					}

@@ -17,6 +17,7 @@ import (
 	"github.com/icegate/icegate/translate/seqexec"
 	"github.com/icegate/icegate/translate/settings"
 	"github.com/icegate/icegate/translate/sysfunc"
+	"github.com/icegate/icegate/translate/viewexec"
 )
 
 // Options configure a Backend.
@@ -153,7 +154,7 @@ type session struct {
 	// (tx_catalog.go); base is the catalog underneath.
 	pins    map[string]*catalog.Table
 	base    catalog.Catalog
-	temp    map[string]*tempView
+	temp    map[string]*viewexec.Temp
 	started time.Time
 	// sys is the system catalog snapshot of statement execution sysAt;
 	// sysGen counts executions (bind/syscat.go).

@@ -66,7 +66,9 @@ var compiler = map[string][]string{
 	"translate/procedure": {},
 	"translate/caterr":    {},
 	// Sequences run for the session: statements, values, functions.
-	"translate/seqexec": {"translate/bind", "translate/sysfunc", "translate/parse", "translate/plan", "translate/regtype", "translate/sequence", "translate/caterr"},
+	// Views run for the session: CREATE / DROP VIEW, temporary views.
+	"translate/viewexec": {"translate/bind", "translate/ddl", "translate/parse", "translate/plan", "translate/caterr"},
+	"translate/seqexec":  {"translate/bind", "translate/sysfunc", "translate/parse", "translate/plan", "translate/regtype", "translate/sequence", "translate/caterr"},
 }
 
 type listed struct {
