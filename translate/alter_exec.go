@@ -227,11 +227,11 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 	case pg.AlterTableType_AT_SetNotNull:
 		return nil, s.setNotNull(ctx, m, e, cmd.Name)
 	case pg.AlterTableType_AT_AddConstraint:
-		return s.addConstraint(e, cmd) // alter_constraint.go
+		return ddl.AddConstraint(e, cmd)
 	case pg.AlterTableType_AT_DropConstraint:
-		return dropConstraint(e, cmd) // alter_constraint.go
+		return ddl.DropConstraint(e, cmd)
 	case pg.AlterTableType_AT_ValidateConstraint:
-		return validateConstraint(e, cmd), nil
+		return ddl.ValidateConstraint(e, cmd), nil
 	case pg.AlterTableType_AT_ChangeOwner:
 		return nil, s.setOwner(props, cmd) // alter_owner.go
 	case pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions:
@@ -337,11 +337,11 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 				props.fill = append(props.fill, cd.Colname)
 			}
 		default:
-			if n, ok := constraintNotKept(con); ok {
+			if n, ok := ddl.ConstraintNotKept(con); ok {
 				notices = append(notices, n)
 				continue
 			}
-			if constraintAttribute(con) {
+			if ddl.ConstraintAttribute(con) {
 				continue
 			}
 			return nil, pgerr.NotYetPlural("column constraints other than NULL, DEFAULT, UNIQUE, REFERENCES and CHECK in ADD COLUMN")

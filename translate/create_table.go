@@ -101,7 +101,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 			}
 			continue
 		}
-		if n, ok := constraintNotKept(n.GetConstraint()); ok {
+		if n, ok := ddl.ConstraintNotKept(n.GetConstraint()); ok {
 			ct.notices = append(ct.notices, n)
 			continue
 		}
@@ -168,11 +168,11 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 			case pg.ConstrType_CONSTR_GENERATED:
 				return nil, pgerr.NotYetPlural("generated columns")
 			default:
-				if n, ok := constraintNotKept(con); ok {
+				if n, ok := ddl.ConstraintNotKept(con); ok {
 					ct.notices = append(ct.notices, n)
 					continue
 				}
-				if constraintAttribute(con) {
+				if ddl.ConstraintAttribute(con) {
 					continue
 				}
 				return nil, pgerr.NotYet("column constraint " + strings.ToLower(strings.TrimPrefix(con.GetContype().String(), "CONSTR_")))

@@ -236,7 +236,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 			return notices, nil
 		}}, nil
 	case pg.ObjectType_OBJECT_INDEX:
-		return s.prepareDropIndex(ds) // alter_constraint.go
+		return s.prepareDropIndex(ds) // session_indexenv.go
 	}
 	return nil, pgerr.NotYet("DROP " + strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 }
@@ -279,7 +279,7 @@ func tableNameOfList(n *pg.Node) parse.TableName { return parse.TableNameOfList(
 func (s *session) prepareRename(rs *pg.RenameStmt, x *parse.DDLExtras) (Statement, error) {
 	switch rs.RenameType {
 	case pg.ObjectType_OBJECT_TABCONSTRAINT:
-		return s.prepareRenameConstraint(rs) // alter_constraint.go
+		return s.prepareRenameConstraint(rs) // session_indexenv.go
 	case pg.ObjectType_OBJECT_INDEX:
 		return s.prepareRenameIndex(rs)
 	case pg.ObjectType_OBJECT_SEQUENCE:

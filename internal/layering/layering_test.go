@@ -68,7 +68,9 @@ var compiler = map[string][]string{
 	// Sequences run for the session: statements, values, functions.
 	// Views run for the session: CREATE / DROP VIEW, temporary views.
 	"translate/viewexec": {"translate/bind", "translate/ddl", "translate/parse", "translate/plan", "translate/caterr"},
-	"translate/seqexec":  {"translate/bind", "translate/sysfunc", "translate/parse", "translate/plan", "translate/regtype", "translate/sequence", "translate/caterr"},
+	// Kept indexes and the index statements.
+	"translate/indexexec": {"translate/ddl", "translate/parse", "translate/sequence", "translate/caterr"},
+	"translate/seqexec":   {"translate/bind", "translate/sysfunc", "translate/parse", "translate/plan", "translate/regtype", "translate/sequence", "translate/caterr"},
 }
 
 type listed struct {
