@@ -33,8 +33,8 @@
 // catalog.TableSpec (create_table.go with package ddl's types and partition
 // specs; Spark's clauses come from parse.DDLExtras)
 // and runs against a catalog.MutableCatalog (ddl_exec.go, ctas_exec.go).
-// INSERT (bind/insert.go, insert_exec.go) and COPY FROM STDIN (bind_copy.go,
-// copy_exec.go) turn their rows into Arrow batches of the table's columns with
+// INSERT (bind/insert.go, insert_exec.go) and COPY FROM STDIN (copy_exec.go,
+// with package copyexec's options and conversion) turn their rows into Arrow batches of the table's columns with
 // PostgreSQL's assignment casts and text input rules, write them with
 // engine/write and commit them with catalog.Append: one snapshot per
 // statement, or nothing and no files left. DELETE, UPDATE and MERGE bind to a

@@ -8,6 +8,7 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/copyexec"
 )
 
 // The contract between the protocol (package wire) and the SQL layer. wire
@@ -136,21 +137,8 @@ type Rows interface {
 type Notice = pgerr.Notice
 
 // CopyOptions are the options of a COPY statement, as the binder resolved
-// them (PostgreSQL's defaults filled in): what the client sends (COPY FROM
-// STDIN) or receives (COPY TO STDOUT).
-type CopyOptions struct {
-	Format    string // "text", "csv" or "binary"
-	Delimiter byte   // text: '\t'; csv: ','
-	Null      string // text: `\N`; csv: ""
-	Quote     byte   // csv only: '"'
-	Escape    byte   // csv only: defaults to Quote
-	Header    bool   // csv (and text in PostgreSQL 15+): first line is a header
-	// ForceQuote / ForceNotNull / ForceNull are csv column lists (indexes
-	// into the copied columns).
-	ForceQuote   []int
-	ForceNotNull []int
-	ForceNull    []int
-}
+// them (copyexec.Options).
+type CopyOptions = copyexec.Options
 
 // CopyFromStatement is implemented by a Statement that is
 // COPY ... FROM STDIN. wire sends CopyInResponse with Columns() (one

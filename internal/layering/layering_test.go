@@ -70,7 +70,9 @@ var compiler = map[string][]string{
 	"translate/viewexec": {"translate/bind", "translate/ddl", "translate/parse", "translate/plan", "translate/caterr"},
 	// Kept indexes and the index statements.
 	"translate/indexexec": {"translate/ddl", "translate/parse", "translate/sequence", "translate/caterr"},
-	"translate/seqexec":   {"translate/bind", "translate/sysfunc", "translate/parse", "translate/plan", "translate/regtype", "translate/sequence", "translate/caterr"},
+	// COPY's options, copied columns and text-row conversion.
+	"translate/copyexec": {"translate/bind", "translate/ddl", "translate/parse"},
+	"translate/seqexec":  {"translate/bind", "translate/sysfunc", "translate/parse", "translate/plan", "translate/regtype", "translate/sequence", "translate/caterr"},
 }
 
 type listed struct {
