@@ -166,8 +166,8 @@ func (s *session) checkValuesFit(ctx context.Context, t *catalog.Table, col stri
 // the values. Any other expression would rewrite them.
 func usingIsColumn(using *pg.Node, col string, tn *pg.TypeName) bool {
 	if tc := using.GetTypeCast(); tc != nil {
-		a, errA := deparseExpr(&pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{Arg: pg.MakeAConstStrNode("", -1), TypeName: tc.TypeName, Location: -1}}})
-		b, errB := deparseExpr(&pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{Arg: pg.MakeAConstStrNode("", -1), TypeName: tn, Location: -1}}})
+		a, errA := parse.DeparseExpr(&pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{Arg: pg.MakeAConstStrNode("", -1), TypeName: tc.TypeName, Location: -1}}})
+		b, errB := parse.DeparseExpr(&pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{Arg: pg.MakeAConstStrNode("", -1), TypeName: tn, Location: -1}}})
 		if errA != nil || errB != nil || a != b {
 			return false
 		}

@@ -132,13 +132,13 @@ func (s *session) checkDefaultExpr(ctx context.Context, ps parse.Stmt, f catalog
 	if !defaultableType(f.Type) && !interval {
 		return "", pgerr.NotYetPlural("defaults of nested columns")
 	}
-	if containsColumnRef(raw) {
+	if parse.ContainsColumnRef(raw) {
 		return "", pgerr.New(pgerr.FeatureNotSupported, "cannot use column reference in DEFAULT expression")
 	}
 	if err := s.qualifyNextval(ctx, raw); err != nil {
 		return "", err
 	}
-	text, err := deparseExpr(raw)
+	text, err := parse.DeparseExpr(raw)
 	if err != nil {
 		return "", err
 	}
@@ -162,12 +162,12 @@ func (s *session) checkDefaultExpr(ctx context.Context, ps parse.Stmt, f catalog
 // not exist is 42P01 here, as in PostgreSQL.
 func (s *session) qualifyNextval(ctx context.Context, raw *pg.Node) error {
 	var err error
-	walkNodes(raw, func(n *pg.Node) {
+	parse.WalkExpr(raw, func(n *pg.Node) {
 		fc := n.GetFuncCall()
-		if err != nil || fc == nil || len(fc.Args) != 1 || !isNextvalName(fc.Funcname) {
+		if err != nil || fc == nil || len(fc.Args) != 1 || !parse.IsNextvalName(fc.Funcname) {
 			return
 		}
-		name, ok := regclassLiteral(fc.Args[0])
+		name, ok := parse.RegclassLiteral(fc.Args[0])
 		if !ok {
 			return
 		}
@@ -184,97 +184,6 @@ func (s *session) qualifyNextval(ctx context.Context, raw *pg.Node) error {
 		}}}
 	})
 	return err
-}
-
-// isNextvalName reports whether a function name is nextval or
-// pg_catalog.nextval.
-func isNextvalName(names []*pg.Node) bool {
-	switch len(names) {
-	case 1:
-		return names[0].GetString_().GetSval() == "nextval"
-	case 2:
-		return names[0].GetString_().GetSval() == "pg_catalog" && names[1].GetString_().GetSval() == "nextval"
-	}
-	return false
-}
-
-// regclassLiteral is the text of a string literal naming a relation:
-// 'name' or 'name'::regclass.
-func regclassLiteral(n *pg.Node) (string, bool) {
-	if tc := n.GetTypeCast(); tc != nil {
-		names := tc.GetTypeName().GetNames()
-		if len(names) == 0 || names[len(names)-1].GetString_().GetSval() != "regclass" || tc.GetTypeName().GetArrayBounds() != nil {
-			return "", false
-		}
-		n = tc.Arg
-	}
-	c := n.GetAConst()
-	if c == nil || c.GetSval() == nil {
-		return "", false
-	}
-	return c.GetSval().GetSval(), true
-}
-
-// containsColumnRef reports a column reference anywhere in n.
-func containsColumnRef(n *pg.Node) bool {
-	found := false
-	walkNodes(n, func(x *pg.Node) {
-		if x.GetColumnRef() != nil {
-			found = true
-		}
-	})
-	return found
-}
-
-// walkNodes visits n and the nodes of its function arguments, casts and
-// operators (what a default expression is made of).
-func walkNodes(n *pg.Node, visit func(*pg.Node)) {
-	if n == nil {
-		return
-	}
-	visit(n)
-	switch x := n.Node.(type) {
-	case *pg.Node_FuncCall:
-		for _, a := range x.FuncCall.Args {
-			walkNodes(a, visit)
-		}
-	case *pg.Node_TypeCast:
-		walkNodes(x.TypeCast.Arg, visit)
-	case *pg.Node_AExpr:
-		walkNodes(x.AExpr.Lexpr, visit)
-		walkNodes(x.AExpr.Rexpr, visit)
-	case *pg.Node_CoalesceExpr:
-		for _, a := range x.CoalesceExpr.Args {
-			walkNodes(a, visit)
-		}
-	case *pg.Node_BoolExpr:
-		for _, a := range x.BoolExpr.Args {
-			walkNodes(a, visit)
-		}
-	case *pg.Node_CaseExpr:
-		walkNodes(x.CaseExpr.Arg, visit)
-		for _, a := range x.CaseExpr.Args {
-			walkNodes(a, visit)
-		}
-		walkNodes(x.CaseExpr.Defresult, visit)
-	case *pg.Node_CaseWhen:
-		walkNodes(x.CaseWhen.Expr, visit)
-		walkNodes(x.CaseWhen.Result, visit)
-	}
-}
-
-// deparseExpr is an expression's SQL text.
-func deparseExpr(n *pg.Node) (string, error) {
-	tree, err := pg.Parse("SELECT 1")
-	if err != nil {
-		return "", pgerr.Wrap(err, pgerr.InternalError, "deparse a default: %v", err)
-	}
-	tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val = n
-	out, err := pg.Deparse(tree)
-	if err != nil {
-		return "", pgerr.Wrap(err, pgerr.InternalError, "deparse a default: %v", err)
-	}
-	return strings.TrimPrefix(out, "SELECT "), nil
 }
 
 // finish maps the collected defaults to the fresh field ids the table will
