@@ -14,7 +14,7 @@ import (
 
 // The session as viewexec.Env: CREATE and DROP VIEW, temporary views and
 // resolving a view's name run in package viewexec over what is here; a
-// transaction block's staged views are tx_views.go's.
+// transaction block holds its view changes as a viewexec.Staged.
 
 var _ viewexec.Env = (*session)(nil)
 

@@ -177,7 +177,7 @@ func (s *session) commitWrites(ctx context.Context) error {
 	failed := s.commitTables(ctx)
 	if failed == nil && len(tx.viewOps) > 0 {
 		if mc, ok := s.writableCatalog(); ok {
-			failed = s.commitViews(ctx, underWriteCatalog(mc))
+			failed = tx.viewOps.Commit(ctx, underWriteCatalog(mc))
 		}
 	}
 	return failed

@@ -8,7 +8,7 @@
 // It sees the session through Env (env.go): bind.Env, to bind a view's
 // query, plus the catalog as the statement sees it, name resolution and
 // the temporary views; translate's session implements it
-// (session_viewenv.go). A transaction block's staged view changes stay in
-// translate (tx_views.go): they are the block's. This package imports
-// bind, ddl, parse, plan and caterr, never translate.
+// (session_viewenv.go). A transaction block's view changes are Staged
+// (staged.go), which the session's block holds and COMMIT applies. This
+// package imports bind, ddl, parse, plan and caterr, never translate.
 package viewexec
