@@ -68,7 +68,7 @@ func (s *session) prepareCreateTable(ps parse.Stmt, cs *pg.CreateStmt, x *parse.
 		}
 		t, notices, err := s.createTable(ctx, mc, ct)
 		if err == nil && t != nil {
-			err = s.createOwnedSequences(ctx, mc, t, &ct.defs) // defaults_table.go
+			err = ct.defs.seqs.Create(ctx, seqexec.With(s), mc, t)
 		}
 		return append(ct.notices, notices...), err
 	}}, nil

@@ -1,7 +1,9 @@
 // Package seqexec runs sequences for the session: CREATE, ALTER (options,
 // RENAME TO) and DROP SEQUENCE (ddl.go); the sequences a table's serial and
-// identity columns own, which follow the table's DROP, RENAME and TRUNCATE
-// ... RESTART IDENTITY; taking values by commit and the session's Cache of
+// identity columns own, which CREATE TABLE makes (ColumnSeqs, columns.go)
+// and which follow the table's DROP, RENAME and TRUNCATE ... RESTART
+// IDENTITY; nextval('name') in a default resolved to its sequence when
+// the default is defined (QualifyNextval); taking values by commit and the session's Cache of
 // them, currval and lastval (cache.go); and the functions nextval, currval,
 // setval, lastval, pg_get_serial_sequence and gen_random_uuid, which the
 // session adds to the binder's system functions (WithFuncs, funcs.go).

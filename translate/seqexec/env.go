@@ -13,6 +13,8 @@ import (
 // writes and transaction blocks see it, its name resolution, and its
 // cache of sequence values. Package translate's session implements it.
 type Env interface {
+	// Catalog is the session's catalog, read through the open block.
+	Catalog() catalog.Catalog
 	// MutableCatalog is the catalog to write to, or the error for a
 	// statement (what) that writes into a read-only one.
 	MutableCatalog(what string) (catalog.MutableCatalog, error)
