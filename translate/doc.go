@@ -54,6 +54,15 @@
 // tokens, run in describe.go and show_tables.go; package describe writes
 // the text rows, shaped like Spark's, from a table's metadata.
 //
+// Sequences, views and kept indexes run in packages of their own, each
+// seeing the session through a small Env the session implements
+// (session_seqenv.go, session_viewenv.go, session_indexenv.go): seqexec
+// (CREATE / ALTER / DROP SEQUENCE, serial and identity columns, nextval &
+// co.), viewexec (CREATE / DROP VIEW, temporary views, resolving a view's
+// name, a block's staged views) and indexexec (CREATE / DROP / ALTER
+// INDEX). COPY's options and row conversion are copyexec's; the mapping of
+// catalog errors to SQLSTATEs is caterr's.
+//
 // Transaction blocks (tx*.go) give a session PostgreSQL's behaviour around
 // per-statement commits: one table snapshot per block (tx_catalog.go), the
 // failed state, savepoints, SET LOCAL, READ ONLY. Cursors (cursor*.go) stream

@@ -39,7 +39,10 @@ var forbidden = map[string][]string{
 // metatable}; sysfunc -> {bind, plan, parse, regtype}; regtype -> parse;
 // opt -> plan; metatable -> plan (its columns' types are plan.Type);
 // settings -> opt (optimizer_disabled_passes checks pass names); describe
-// -> {plan, ddl}; explain (EXPLAIN's PostgreSQL formats) -> plan. parse,
+// -> {plan, ddl}; explain (EXPLAIN's PostgreSQL formats) -> plan. The
+// statements that run for the session over a small Env of theirs import
+// the stages they need: seqexec (sequences), viewexec (views), indexexec
+// (kept indexes), copyexec (COPY's options and conversion). parse,
 // plan, sequence, enumtype, caterr (catalog errors as SQLSTATEs) and
 // procedure (CALL's procedures: they use catalog, engine and internal, never
 // the compiler's stages) are leaves. A package
