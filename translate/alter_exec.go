@@ -166,8 +166,8 @@ func (s *session) checkValuesFit(ctx context.Context, t *catalog.Table, col stri
 // the values. Any other expression would rewrite them.
 func usingIsColumn(using *pg.Node, col string, tn *pg.TypeName) bool {
 	if tc := using.GetTypeCast(); tc != nil {
-		a, errA := deparseExpr(&pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{Arg: pg.MakeAConstStrNode("", -1), TypeName: tc.TypeName, Location: -1}}})
-		b, errB := deparseExpr(&pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{Arg: pg.MakeAConstStrNode("", -1), TypeName: tn, Location: -1}}})
+		a, errA := parse.DeparseExpr(&pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{Arg: pg.MakeAConstStrNode("", -1), TypeName: tc.TypeName, Location: -1}}})
+		b, errB := parse.DeparseExpr(&pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{Arg: pg.MakeAConstStrNode("", -1), TypeName: tn, Location: -1}}})
 		if errA != nil || errB != nil || a != b {
 			return false
 		}
@@ -227,11 +227,11 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 	case pg.AlterTableType_AT_SetNotNull:
 		return nil, s.setNotNull(ctx, m, e, cmd.Name)
 	case pg.AlterTableType_AT_AddConstraint:
-		return s.addConstraint(e, cmd) // alter_constraint.go
+		return ddl.AddConstraint(e, cmd)
 	case pg.AlterTableType_AT_DropConstraint:
-		return dropConstraint(e, cmd) // alter_constraint.go
+		return ddl.DropConstraint(e, cmd)
 	case pg.AlterTableType_AT_ValidateConstraint:
-		return validateConstraint(e, cmd), nil
+		return ddl.ValidateConstraint(e, cmd), nil
 	case pg.AlterTableType_AT_ChangeOwner:
 		return nil, s.setOwner(props, cmd) // alter_owner.go
 	case pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions:
@@ -337,11 +337,11 @@ func (s *session) addColumn(ctx context.Context, ps parse.Stmt, m *catalog.Table
 				props.fill = append(props.fill, cd.Colname)
 			}
 		default:
-			if n, ok := constraintNotKept(con); ok {
+			if n, ok := ddl.ConstraintNotKept(con); ok {
 				notices = append(notices, n)
 				continue
 			}
-			if constraintAttribute(con) {
+			if ddl.ConstraintAttribute(con) {
 				continue
 			}
 			return nil, pgerr.NotYetPlural("column constraints other than NULL, DEFAULT, UNIQUE, REFERENCES and CHECK in ADD COLUMN")

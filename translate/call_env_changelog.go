@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/procedure"
 	"github.com/icegate/icegate/translate/regtype"
+	"github.com/icegate/icegate/translate/viewexec"
 )
 
 var _ procedure.TempViewEnv = (*callEnv)(nil)
@@ -45,9 +46,10 @@ func (e *callEnv) CreateTempView(ctx context.Context, name, query string) error 
 	if err != nil {
 		return err
 	}
-	cols, err := viewColumns(p.Cols, nil)
+	cols, err := viewexec.Columns(p.Cols, nil)
 	if err != nil {
 		return err
 	}
-	return s.createTempView(tn, true, cols, query, s.defaultNamespace(ctx, nil))
+	v := viewexec.With(s)
+	return v.CreateTemp(tn, true, cols, query, v.DefaultNamespace(ctx, nil))
 }

@@ -5,15 +5,13 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
-	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/copyexec"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -80,7 +78,7 @@ func (st *copyFromStatement) bindAll(ctx context.Context) error {
 		names[i] = c.Name
 	}
 	var err error
-	st.opts, err = copyOptions(st.cs.Options, names, true)
+	st.opts, err = copyexec.ParseOptions(st.cs.Options, names, true)
 	return err
 }
 
@@ -100,30 +98,11 @@ func (st *copyFromStatement) bind(ctx context.Context, loc int32, ps parse.Stmt)
 		}
 		return err
 	}
-	cols := bind.ColumnsOfTable(t, t.Metadata.CurrentSchema())
-	st.table, st.targets, st.cols = t, nil, nil
-	if len(st.attlist) == 0 {
-		for i := range cols {
-			st.targets = append(st.targets, i)
-		}
-	} else {
-		seen := map[int]bool{}
-		for _, name := range st.attlist {
-			i := bind.FindColumn(cols, name, false)
-			if i < 0 {
-				return pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, st.tn.Name)
-			}
-			if seen[i] {
-				return pgerr.New(pgerr.DuplicateColumn, "column \"%s\" specified more than once", name)
-			}
-			seen[i] = true
-			st.targets = append(st.targets, i)
-		}
+	targets, copied, err := copyexec.Targets(bind.ColumnsOfTable(t, t.Metadata.CurrentSchema()), st.attlist, st.tn.Name)
+	if err != nil {
+		return err
 	}
-	for _, i := range st.targets {
-		c := cols[i]
-		st.cols = append(st.cols, pgtypes.Column{Name: c.Name, TypeOID: c.Type.OID, Typmod: c.Type.Typmod})
-	}
+	st.table, st.targets, st.cols = t, targets, copied
 	return nil
 }
 
@@ -156,7 +135,7 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 	}
 	schema := t.Metadata.CurrentSchema()
 	cols := bind.ColumnsOfTable(t, schema)
-	if !sameCopyColumns(cols, st.targets, st.cols) {
+	if !copyexec.SameColumns(cols, st.targets, st.cols) {
 		return "", pgerr.New(pgerr.FeatureNotSupported, "the columns of \"%s\" changed since the COPY was prepared", st.tn.Written)
 	}
 	enums := map[string][2]string{} // enum type -> its labels and name
@@ -169,12 +148,9 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 			enums[c.Enum] = [2]string{l, n}
 		}
 	}
-	conv, err := newCopyConverter(st, cols, enums, s.CompileOptions())
-	if conv != nil {
-		conv.fields = schema.Fields
-	}
+	conv, err := copyexec.NewConverter(st.tn.Name, st.targets, cols, schema.Fields, enums, s.CompileOptions())
 	if err == nil {
-		err = conv.bindDefaults(ctx, s, st.ps, t) // defaults_copy.go
+		err = conv.BindDefaults(ctx, s, st.ps, t, s.CompileOptions())
 	}
 	if err != nil {
 		return "", err
@@ -199,7 +175,7 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 		if len(rows) == 0 {
 			continue
 		}
-		b, err := conv.convert(ctx, rows, src)
+		b, err := conv.Convert(ctx, rows, src)
 		if err != nil {
 			tw.abort()
 			return "", err
@@ -215,193 +191,6 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 	}
 	s.markQueried()
 	return fmt.Sprintf("COPY %d", tw.rows), nil
-}
-
-func sameCopyColumns(cols []bind.Column, targets []int, bound []pgtypes.Column) bool {
-	for k, i := range targets {
-		if i >= len(cols) || cols[i].Name != bound[k].Name || cols[i].Type.OID != bound[k].TypeOID {
-			return false
-		}
-	}
-	return true
-}
-
-// copyConverter turns chunks of text rows into batches of the table's
-// columns.
-type copyConverter struct {
-	st     *copyFromStatement
-	cols   []bind.Column
-	in     *arrow.Schema // one text column per copied column
-	out    *arrow.Schema // the table's columns
-	progs  []expr.Program
-	copied map[int]int // table column -> copied column
-	fields []catalog.NestedField
-	// filled computes the defaults kept in the table's properties of the
-	// columns the COPY does not name (defaults_copy.go).
-	filled map[int]expr.Program
-}
-
-func newCopyConverter(st *copyFromStatement, cols []bind.Column, enums map[string][2]string, opts expr.CompileOptions) (*copyConverter, error) {
-	c := &copyConverter{st: st, cols: cols, copied: map[int]int{}}
-	inFields := make([]arrow.Field, len(st.targets))
-	for k, i := range st.targets {
-		inFields[k] = arrow.Field{Name: cols[i].Name, Type: expr.Text, Nullable: true}
-		c.copied[i] = k
-	}
-	c.in = arrow.NewSchema(inFields, nil)
-	outFields := make([]arrow.Field, len(cols))
-	for i, col := range cols {
-		outFields[i] = arrow.Field{Name: col.Name, Type: col.Arrow, Nullable: true}
-	}
-	c.out = arrow.NewSchema(outFields, nil)
-	for k, i := range st.targets {
-		col := cols[i]
-		if !expr.CanCast(expr.Text, col.Arrow) {
-			return nil, pgerr.NotYet(fmt.Sprintf("COPY into column \"%s\" of type %s", col.Name, col.Type))
-		}
-		e := bind.RecordedText(col, bind.CastIfNeeded(&expr.Col{Idx: k, Name: col.Name, T: expr.Text}, col.Arrow))
-		if en, ok := enums[col.Enum]; ok {
-			e = bind.EnumCheck(e, en[0], en[1])
-		}
-		p, err := expr.Compile(e, c.in, opts)
-		if err != nil {
-			return nil, err
-		}
-		c.progs = append(c.progs, p)
-	}
-	return c, nil
-}
-
-// convert builds one batch of the table's columns from rows.
-func (c *copyConverter) convert(ctx context.Context, rows [][]*string, src CopySource) (arrow.RecordBatch, error) {
-	mem := expr.Allocator(ctx)
-	ncopied := len(c.st.targets)
-	builders := make([]*array.StringBuilder, ncopied)
-	for k := range builders {
-		builders[k] = array.NewStringBuilder(mem)
-		defer builders[k].Release()
-	}
-	for r, row := range rows {
-		if len(row) != ncopied {
-			msg := "extra data after last expected column"
-			if len(row) < ncopied {
-				msg = fmt.Sprintf("missing data for column \"%s\"", c.cols[c.st.targets[len(row)]].Name)
-			}
-			return nil, pgerr.New(pgerr.BadCopyFileFormat, "%s", msg).
-				WithDetail("COPY %s, line %d", c.st.tn.Name, src.LineOf(r))
-		}
-		for k, v := range row {
-			if v == nil {
-				builders[k].AppendNull()
-			} else {
-				builders[k].Append(*v)
-			}
-		}
-	}
-	texts := make([]arrow.Array, ncopied)
-	for k, b := range builders {
-		texts[k] = b.NewArray()
-		defer texts[k].Release()
-	}
-	in := array.NewRecordBatch(c.in, texts, int64(len(rows)))
-	defer in.Release()
-	out := make([]arrow.Array, len(c.cols))
-	release := func() {
-		for _, a := range out {
-			if a != nil {
-				a.Release()
-			}
-		}
-	}
-	for i := range c.cols {
-		k, ok := c.copied[i]
-		if !ok {
-			a, err := c.fill(ctx, i, in)
-			if err != nil {
-				release()
-				return nil, err
-			}
-			out[i] = a
-			continue
-		}
-		a, err := c.progs[k].Eval(ctx, in)
-		if err != nil {
-			release()
-			return nil, c.locate(ctx, in, k, err, rows, src)
-		}
-		out[i] = a
-	}
-	b := array.NewRecordBatch(c.out, out, int64(len(rows)))
-	release()
-	if err := c.checkNotNull(b, rows, src); err != nil {
-		b.Release()
-		return nil, err
-	}
-	return b, nil
-}
-
-// fill is the column of table column i, which the COPY does not name: its
-// write default or NULL.
-func (c *copyConverter) fill(ctx context.Context, i int, in arrow.RecordBatch) (arrow.Array, error) {
-	if p, ok := c.filled[i]; ok {
-		return p.Eval(ctx, in)
-	}
-	f := c.fields[i]
-	if f.WriteDefault == nil || catalog.Primitive(f.Type) == nil {
-		return array.MakeArrayOfNull(expr.Allocator(ctx), c.cols[i].Arrow, int(in.NumRows())), nil
-	}
-	p, err := expr.Compile(bind.WriteDefault(f, c.cols[i].Arrow), c.in)
-	if err != nil {
-		return nil, err
-	}
-	return p.Eval(ctx, in)
-}
-
-// checkNotNull reports a NULL in a NOT NULL column with the line it came
-// from.
-func (c *copyConverter) checkNotNull(b arrow.RecordBatch, rows [][]*string, src CopySource) error {
-	for i, f := range c.fields {
-		if !f.Required || b.Column(i).NullN() == 0 {
-			continue
-		}
-		col := b.Column(i)
-		for r := 0; r < col.Len(); r++ {
-			if col.IsNull(r) {
-				return pgerr.New(pgerr.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", f.Name, c.st.tn.Name).
-					WithDetail("COPY %s, line %d", c.st.tn.Name, src.LineOf(r))
-			}
-		}
-	}
-	return nil
-}
-
-// locate finds the row whose value of copied column k failed to convert
-// and returns the error with PostgreSQL's context: the line and the value.
-func (c *copyConverter) locate(ctx context.Context, in arrow.RecordBatch, k int, err error, rows [][]*string, src CopySource) error {
-	pe := pgerr.As(err)
-	if pe == nil {
-		return err
-	}
-	col := c.cols[c.st.targets[k]].Name
-	for r := range rows {
-		one := in.NewSlice(int64(r), int64(r+1))
-		a, rerr := c.progs[k].Eval(ctx, one)
-		one.Release()
-		if rerr == nil {
-			a.Release()
-			continue
-		}
-		out := pgerr.New(pgerr.Code(rerr), "%s", rerr.Error())
-		if rp := pgerr.As(rerr); rp != nil {
-			out.Hint = rp.Hint
-		}
-		v := ""
-		if rows[r][k] != nil {
-			v = *rows[r][k]
-		}
-		return out.WithDetail("COPY %s, line %d, column %s: \"%s\"", c.st.tn.Name, src.LineOf(r), col, v)
-	}
-	return err
 }
 
 // copyToStatement is COPY t [(cols)] TO STDOUT or COPY (query) TO STDOUT:
@@ -424,7 +213,7 @@ func (s *session) prepareCopyTo(ctx context.Context, ps parse.Stmt, cs *pg.CopyS
 			return nil, pgerr.New(pgerr.SyntaxError, "column list not allowed with a query in COPY")
 		}
 	} else {
-		sel = copyTableQuery(cs.Relation, attnames)
+		sel = copyexec.TableQuery(cs.Relation, attnames)
 	}
 	inner := ps
 	inner.Node = &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}
@@ -440,28 +229,11 @@ func (s *session) prepareCopyTo(ctx context.Context, ps parse.Stmt, cs *pg.CopyS
 			names = append(names, c.Name)
 		}
 	}
-	opts, err := copyOptions(cs.Options, names, false)
+	opts, err := copyexec.ParseOptions(cs.Options, names, false)
 	if err != nil {
 		return nil, err
 	}
 	return &copyToStatement{sel: st, opts: opts}, nil
-}
-
-// copyTableQuery is SELECT cols FROM t for COPY t [(cols)] TO STDOUT.
-func copyTableQuery(rel *pg.RangeVar, cols []string) *pg.SelectStmt {
-	sel := &pg.SelectStmt{FromClause: []*pg.Node{{Node: &pg.Node_RangeVar{RangeVar: rel}}}, LimitOption: pg.LimitOption_LIMIT_OPTION_DEFAULT, Op: pg.SetOperation_SETOP_NONE}
-	if len(cols) == 0 {
-		star := &pg.Node{Node: &pg.Node_AStar{AStar: &pg.A_Star{}}}
-		sel.TargetList = []*pg.Node{{Node: &pg.Node_ResTarget{ResTarget: &pg.ResTarget{
-			Val: &pg.Node{Node: &pg.Node_ColumnRef{ColumnRef: &pg.ColumnRef{Fields: []*pg.Node{star}, Location: rel.Location}}}, Location: rel.Location}}}}
-		return sel
-	}
-	for _, c := range cols {
-		name := &pg.Node{Node: &pg.Node_String_{String_: &pg.String{Sval: c}}}
-		sel.TargetList = append(sel.TargetList, &pg.Node{Node: &pg.Node_ResTarget{ResTarget: &pg.ResTarget{
-			Val: &pg.Node{Node: &pg.Node_ColumnRef{ColumnRef: &pg.ColumnRef{Fields: []*pg.Node{name}, Location: -1}}}, Location: -1}}})
-	}
-	return sel
 }
 
 func (c *copyToStatement) ParamTypes() []uint32      { return c.sel.ParamTypes() }

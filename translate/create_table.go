@@ -101,7 +101,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 			}
 			continue
 		}
-		if n, ok := constraintNotKept(n.GetConstraint()); ok {
+		if n, ok := ddl.ConstraintNotKept(n.GetConstraint()); ok {
 			ct.notices = append(ct.notices, n)
 			continue
 		}
@@ -114,7 +114,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 		}
 		seen[cd.Colname] = true
 		f := catalog.NestedField{ID: ids.Next(), Name: cd.Colname}
-		if f.Type, err = ddl.IcebergTypeOf(ct.defs.columnType(cd, f.ID), x, ids); pgerr.Code(err) == pgerr.UndefinedObject {
+		if f.Type, err = ddl.IcebergTypeOf(ct.defs.seqs.ColumnType(cd, f.ID), x, ids); pgerr.Code(err) == pgerr.UndefinedObject {
 			// No built-in type: an enum type's? (enum_ddl.go)
 			if _, name := s.enumOfColumn(ctx, cd.TypeName); name != "" {
 				f.Type, err = &catalog.PrimitiveType{ID: catalog.TString}, nil
@@ -146,7 +146,7 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 				primary = []string{cd.Colname}
 			case pg.ConstrType_CONSTR_IDENTITY:
 				f.Required = true
-				if err := ct.defs.addIdentity(f, con); err != nil { // defaults_table.go
+				if err := ct.defs.seqs.AddIdentity(f, con); err != nil {
 					return nil, err
 				}
 			case pg.ConstrType_CONSTR_DEFAULT:
@@ -168,17 +168,17 @@ func (s *session) bindCreateTable(ctx context.Context, ps parse.Stmt, cs *pg.Cre
 			case pg.ConstrType_CONSTR_GENERATED:
 				return nil, pgerr.NotYetPlural("generated columns")
 			default:
-				if n, ok := constraintNotKept(con); ok {
+				if n, ok := ddl.ConstraintNotKept(con); ok {
 					ct.notices = append(ct.notices, n)
 					continue
 				}
-				if constraintAttribute(con) {
+				if ddl.ConstraintAttribute(con) {
 					continue
 				}
 				return nil, pgerr.NotYet("column constraint " + strings.ToLower(strings.TrimPrefix(con.GetContype().String(), "CONSTR_")))
 			}
 		}
-		if ct.defs.isSerial(f.ID) {
+		if ct.defs.seqs.IsSerial(f.ID) {
 			f.Required = true
 		}
 		if x != nil {

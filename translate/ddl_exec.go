@@ -14,7 +14,9 @@ import (
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/enumtype"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/seqexec"
 	"github.com/icegate/icegate/translate/sequence"
+	"github.com/icegate/icegate/translate/viewexec"
 )
 
 // ddlStatement is a statement that changes the catalog and returns no rows.
@@ -66,7 +68,7 @@ func (s *session) prepareCreateTable(ps parse.Stmt, cs *pg.CreateStmt, x *parse.
 		}
 		t, notices, err := s.createTable(ctx, mc, ct)
 		if err == nil && t != nil {
-			err = s.createOwnedSequences(ctx, mc, t, &ct.defs) // defaults_table.go
+			err = ct.defs.seqs.Create(ctx, seqexec.With(s), mc, t)
 		}
 		return append(ct.notices, notices...), err
 	}}, nil
@@ -164,7 +166,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 				tn := tableNameOfList(obj)
 				t, err := s.ResolveTable(ctx, tn)
 				if pgerr.Code(err) == pgerr.UndefinedTable {
-					if verr := s.viewIsNotTable(ctx, tn); verr != nil {
+					if verr := viewexec.With(s).NotTable(ctx, tn); verr != nil {
 						return nil, verr
 					}
 				}
@@ -185,7 +187,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 				if err := mc.DropTable(ctx, t.Ident, purge); err != nil {
 					return nil, catalogError(err, kindTable, tn.Written)
 				}
-				if err := s.dropOwnedSequences(ctx, mc, t); err != nil { // seq_ddl.go
+				if err := seqexec.With(s).DropOwned(ctx, mc, t); err != nil {
 					return nil, err
 				}
 			}
@@ -217,7 +219,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 					if err != nil {
 						return nil, err
 					}
-					nv, err := s.dropViewsIn(ctx, mc, ns)
+					nv, err := viewexec.With(s).DropIn(ctx, mc, ns)
 					if err != nil {
 						return nil, err
 					}
@@ -234,7 +236,7 @@ func (s *session) prepareDrop(ds *pg.DropStmt, x *parse.DDLExtras) (Statement, e
 			return notices, nil
 		}}, nil
 	case pg.ObjectType_OBJECT_INDEX:
-		return s.prepareDropIndex(ds) // alter_constraint.go
+		return s.prepareDropIndex(ds) // session_indexenv.go
 	}
 	return nil, pgerr.NotYet("DROP " + strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 }
@@ -258,7 +260,7 @@ func (s *session) dropTablesIn(ctx context.Context, mc catalog.MutableCatalog, n
 		if err := ctx.Err(); err != nil {
 			return 0, err
 		}
-		if ownedSequence(ctx, mc, id) { // seq_ddl.go: dropped with its table, not counted
+		if seqexec.Owned(ctx, mc, id) { // package seqexec: dropped with its table, not counted
 			n--
 		}
 		if err := mc.DropTable(ctx, id, false); err != nil && !errors.Is(err, catalog.ErrNotFound) {
@@ -269,33 +271,19 @@ func (s *session) dropTablesIn(ctx context.Context, mc catalog.MutableCatalog, n
 	return n, nil
 }
 
-// tableNameOfList reads a table name given as a list of strings (DROP).
-func tableNameOfList(n *pg.Node) parse.TableName {
-	var parts []string
-	for _, it := range n.GetList().GetItems() {
-		parts = append(parts, it.GetString_().GetSval())
-	}
-	tn := parse.TableName{Written: strings.Join(parts, ".")}
-	switch len(parts) {
-	case 1:
-		tn.Name = parts[0]
-	case 2:
-		tn.Schema, tn.Name = parts[0], parts[1]
-	case 3:
-		tn.Catalog, tn.Schema, tn.Name = parts[0], parts[1], parts[2]
-	}
-	return tn
-}
+// tableNameOfList reads a table name given as a list of strings (DROP):
+// parse.TableNameOfList.
+func tableNameOfList(n *pg.Node) parse.TableName { return parse.TableNameOfList(n) }
 
 // prepareRename prepares ALTER TABLE t RENAME TO u.
 func (s *session) prepareRename(rs *pg.RenameStmt, x *parse.DDLExtras) (Statement, error) {
 	switch rs.RenameType {
 	case pg.ObjectType_OBJECT_TABCONSTRAINT:
-		return s.prepareRenameConstraint(rs) // alter_constraint.go
+		return s.prepareRenameConstraint(rs) // session_indexenv.go
 	case pg.ObjectType_OBJECT_INDEX:
 		return s.prepareRenameIndex(rs)
 	case pg.ObjectType_OBJECT_SEQUENCE:
-		return s.prepareRenameSequence(rs) // seq_ddl.go
+		return s.prepareRenameSequence(rs) // session_seqenv.go
 	}
 	if rs.RenameType != pg.ObjectType_OBJECT_TABLE {
 		return nil, pgerr.NotYet("ALTER ... RENAME of this kind of object")
@@ -328,7 +316,7 @@ func (s *session) prepareRename(rs *pg.RenameStmt, x *parse.DDLExtras) (Statemen
 			return nil, catalogError(err, kindTable, rs.Newname)
 		}
 		if pinKey(catalog.Identifier{Namespace: to.Namespace}) == pinKey(catalog.Identifier{Namespace: t.Ident.Namespace}) {
-			return nil, s.renameSequenceOwner(ctx, t, to.Name) // seq_ddl.go
+			return nil, seqexec.With(s).RenameOwner(ctx, t, to.Name)
 		}
 		return nil, nil
 	}}, nil

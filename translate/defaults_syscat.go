@@ -8,6 +8,7 @@ import (
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/plan"
+	"github.com/icegate/icegate/translate/seqexec"
 	"github.com/icegate/icegate/translate/sequence"
 	"github.com/icegate/icegate/translate/sysfunc"
 )
@@ -57,7 +58,7 @@ func sysDefaults(r *syscat.Relation, t *catalog.Table) {
 		}
 		if text := m.Properties[bind.DefaultKey(f.ID)]; text != "" {
 			r.Columns[i].Default = upperSQLValueFunctions(typedLiteral(text, r.Columns[i]))
-			r.Columns[i].Sequence, _ = defaultSequence(m.Properties, f.ID)
+			r.Columns[i].Sequence, _ = seqexec.DefaultSequence(m.Properties, f.ID)
 		}
 	}
 }

@@ -2,8 +2,6 @@ package translate
 
 import (
 	"context"
-	"strconv"
-	"strings"
 	"time"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -11,12 +9,11 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/internal/pgerr"
-	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
-	"github.com/icegate/icegate/translate/sequence"
+	"github.com/icegate/icegate/translate/seqexec"
 )
 
 // What CREATE TABLE and ALTER TABLE keep of a column's default beyond
@@ -28,86 +25,7 @@ import (
 // properties; field ids are the binder's until finish maps them.
 type tableDefaults struct {
 	exprs map[int]string // field id -> default text
-	seqs  []ownedSeq
-}
-
-// ownedSeq is the sequence a serial or identity column gets.
-type ownedSeq struct {
-	field    int
-	column   string
-	typ      string // smallint, integer, bigint
-	identity bool
-	always   bool
-	spec     sequence.Spec
-	opts     sequence.Options   // resolved at finish
-	name     catalog.Identifier // chosen at finish
-	text     string             // its name as the default writes it
-}
-
-// serialTypes maps the serial pseudo-types to their sequence type.
-var serialTypes = map[string]string{
-	"smallserial": "smallint", "serial2": "smallint",
-	"serial": "integer", "serial4": "integer",
-	"bigserial": "bigint", "serial8": "bigint",
-}
-
-var serialInts = map[string]string{"smallint": "int2", "integer": "int4", "bigint": "int8"}
-
-// columnType is the type a column definition creates: the integer type of
-// a serial column (which gets its sequence), else as written.
-func (d *tableDefaults) columnType(cd *pg.ColumnDef, id int) *pg.TypeName {
-	tn := cd.TypeName
-	if tn == nil || len(tn.Names) != 1 || len(tn.ArrayBounds) > 0 {
-		return tn
-	}
-	typ, ok := serialTypes[strings.ToLower(tn.Names[0].GetString_().GetSval())]
-	if !ok {
-		return tn
-	}
-	d.seqs = append(d.seqs, ownedSeq{field: id, column: cd.Colname, typ: typ})
-	return &pg.TypeName{Names: []*pg.Node{pg.MakeStrNode("pg_catalog"), pg.MakeStrNode(serialInts[typ])}, Typemod: -1, Location: tn.Location}
-}
-
-// isSerial reports whether field id is a serial column (NOT NULL).
-func (d *tableDefaults) isSerial(id int) bool {
-	for _, q := range d.seqs {
-		if q.field == id && !q.identity {
-			return true
-		}
-	}
-	return false
-}
-
-// seqTypeOf is the sequence type of an identity column of type t.
-func seqTypeOf(f catalog.NestedField) (string, error) {
-	if p := catalog.Primitive(f.Type); p != nil {
-		switch p.ID {
-		case catalog.TInt:
-			return "integer", nil
-		case catalog.TLong:
-			return "bigint", nil
-		}
-	}
-	return "", pgerr.New(pgerr.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
-}
-
-// addIdentity records GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY [(options)].
-func (d *tableDefaults) addIdentity(f catalog.NestedField, con *pg.Constraint) error {
-	typ, err := seqTypeOf(f)
-	if err != nil {
-		return err
-	}
-	for _, q := range d.seqs {
-		if q.field == f.ID {
-			return pgerr.New(pgerr.SyntaxError, "multiple identity specifications for column \"%s\"", f.Name)
-		}
-	}
-	sp, err := sequence.SpecOf(con.Options)
-	if err != nil {
-		return err
-	}
-	d.seqs = append(d.seqs, ownedSeq{field: f.ID, column: f.Name, typ: typ, identity: true, always: con.GeneratedWhen == "a", spec: sp})
-	return nil
+	seqs  seqexec.ColumnSeqs
 }
 
 // addExpr records a default that is not a constant, checked by binding it
@@ -131,13 +49,13 @@ func (s *session) checkDefaultExpr(ctx context.Context, ps parse.Stmt, f catalog
 	if !defaultableType(f.Type) && !interval {
 		return "", pgerr.NotYetPlural("defaults of nested columns")
 	}
-	if containsColumnRef(raw) {
+	if parse.ContainsColumnRef(raw) {
 		return "", pgerr.New(pgerr.FeatureNotSupported, "cannot use column reference in DEFAULT expression")
 	}
-	if err := s.qualifyNextval(ctx, raw); err != nil {
+	if err := seqexec.With(s).QualifyNextval(ctx, raw); err != nil {
 		return "", err
 	}
-	text, err := deparseExpr(raw)
+	text, err := parse.DeparseExpr(raw)
 	if err != nil {
 		return "", err
 	}
@@ -152,217 +70,16 @@ func (s *session) checkDefaultExpr(ctx context.Context, ps parse.Stmt, f catalog
 	return text, nil
 }
 
-// qualifyNextval resolves the sequence of each nextval('name') in a
-// default expression now, as PostgreSQL's 'name'::regclass does when the
-// default is defined: the argument becomes the sequence's qualified name
-// cast to regclass, so the default takes from that sequence whatever the
-// search_path of the session that inserts (the system catalog shows the
-// name unqualified where the search path finds it). A sequence that does
-// not exist is 42P01 here, as in PostgreSQL.
-func (s *session) qualifyNextval(ctx context.Context, raw *pg.Node) error {
-	var err error
-	walkNodes(raw, func(n *pg.Node) {
-		fc := n.GetFuncCall()
-		if err != nil || fc == nil || len(fc.Args) != 1 || !isNextvalName(fc.Funcname) {
-			return
-		}
-		name, ok := regclassLiteral(fc.Args[0])
-		if !ok {
-			return
-		}
-		t, e := s.sequenceByName(ctx, name)
-		if e != nil {
-			err = e
-			return
-		}
-		q := syscat.QuoteIdent(strings.Join(t.Ident.Namespace, ".")) + "." + syscat.QuoteIdent(t.Ident.Name)
-		fc.Args[0] = &pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{
-			Arg:      pg.MakeAConstStrNode(q, -1),
-			TypeName: &pg.TypeName{Names: []*pg.Node{pg.MakeStrNode("regclass")}, Typemod: -1, Location: -1},
-			Location: -1,
-		}}}
-	})
-	return err
-}
-
-// isNextvalName reports whether a function name is nextval or
-// pg_catalog.nextval.
-func isNextvalName(names []*pg.Node) bool {
-	switch len(names) {
-	case 1:
-		return names[0].GetString_().GetSval() == "nextval"
-	case 2:
-		return names[0].GetString_().GetSval() == "pg_catalog" && names[1].GetString_().GetSval() == "nextval"
-	}
-	return false
-}
-
-// regclassLiteral is the text of a string literal naming a relation:
-// 'name' or 'name'::regclass.
-func regclassLiteral(n *pg.Node) (string, bool) {
-	if tc := n.GetTypeCast(); tc != nil {
-		names := tc.GetTypeName().GetNames()
-		if len(names) == 0 || names[len(names)-1].GetString_().GetSval() != "regclass" || tc.GetTypeName().GetArrayBounds() != nil {
-			return "", false
-		}
-		n = tc.Arg
-	}
-	c := n.GetAConst()
-	if c == nil || c.GetSval() == nil {
-		return "", false
-	}
-	return c.GetSval().GetSval(), true
-}
-
-// containsColumnRef reports a column reference anywhere in n.
-func containsColumnRef(n *pg.Node) bool {
-	found := false
-	walkNodes(n, func(x *pg.Node) {
-		if x.GetColumnRef() != nil {
-			found = true
-		}
-	})
-	return found
-}
-
-// walkNodes visits n and the nodes of its function arguments, casts and
-// operators (what a default expression is made of).
-func walkNodes(n *pg.Node, visit func(*pg.Node)) {
-	if n == nil {
-		return
-	}
-	visit(n)
-	switch x := n.Node.(type) {
-	case *pg.Node_FuncCall:
-		for _, a := range x.FuncCall.Args {
-			walkNodes(a, visit)
-		}
-	case *pg.Node_TypeCast:
-		walkNodes(x.TypeCast.Arg, visit)
-	case *pg.Node_AExpr:
-		walkNodes(x.AExpr.Lexpr, visit)
-		walkNodes(x.AExpr.Rexpr, visit)
-	case *pg.Node_CoalesceExpr:
-		for _, a := range x.CoalesceExpr.Args {
-			walkNodes(a, visit)
-		}
-	case *pg.Node_BoolExpr:
-		for _, a := range x.BoolExpr.Args {
-			walkNodes(a, visit)
-		}
-	case *pg.Node_CaseExpr:
-		walkNodes(x.CaseExpr.Arg, visit)
-		for _, a := range x.CaseExpr.Args {
-			walkNodes(a, visit)
-		}
-		walkNodes(x.CaseExpr.Defresult, visit)
-	case *pg.Node_CaseWhen:
-		walkNodes(x.CaseWhen.Expr, visit)
-		walkNodes(x.CaseWhen.Result, visit)
-	}
-}
-
-// deparseExpr is an expression's SQL text.
-func deparseExpr(n *pg.Node) (string, error) {
-	tree, err := pg.Parse("SELECT 1")
-	if err != nil {
-		return "", pgerr.Wrap(err, pgerr.InternalError, "deparse a default: %v", err)
-	}
-	tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val = n
-	out, err := pg.Deparse(tree)
-	if err != nil {
-		return "", pgerr.Wrap(err, pgerr.InternalError, "deparse a default: %v", err)
-	}
-	return strings.TrimPrefix(out, "SELECT "), nil
-}
-
-// finish maps the collected defaults to the fresh field ids the table will
-// have, chooses the sequences' names and puts the properties into ct.
+// finishTableDefaults maps the collected defaults to the fresh field ids
+// the table will have, chooses the sequences' names and puts the
+// properties into ct.
 func (s *session) finishTableDefaults(ctx context.Context, ct *createTable, d *tableDefaults) error {
-	if len(d.exprs) == 0 && len(d.seqs) == 0 {
-		return nil
-	}
 	// The defaults were collected by the ids the columns were bound with;
 	// the schema has fresh ones by now.
-	ids := ct.freshIDs
-	props := ct.spec.Properties
 	for id, text := range d.exprs {
-		props[bind.DefaultKey(ids[id])] = text
+		ct.spec.Properties[bind.DefaultKey(ct.freshIDs[id])] = text
 	}
-	taken := map[string]bool{}
-	for i := range d.seqs {
-		q := &d.seqs[i]
-		var err error
-		if q.opts, err = q.spec.Resolve(nil, q.typ); err != nil {
-			return err
-		}
-		name, err := s.chooseSequenceName(ctx, ct.id, q, taken)
-		if err != nil {
-			return err
-		}
-		q.name = catalog.Identifier{Namespace: ct.id.Namespace, Name: name}
-		q.text = syscat.QuoteIdent(strings.Join(ct.id.Namespace, ".")) + "." + syscat.QuoteIdent(name)
-		q.field = ids[q.field]
-		if q.identity {
-			props[bind.IdentityKey(q.field)] = bind.FormatIdentity(bind.Identity{Always: q.always, Sequence: q.text})
-		} else {
-			props[bind.DefaultKey(q.field)] = bind.NextvalText(q.text)
-		}
-	}
-	return nil
-}
-
-// chooseSequenceName is <table>_<column>_seq (or the identity's SEQUENCE
-// NAME), numbered when the name is taken, as PostgreSQL does.
-func (s *session) chooseSequenceName(ctx context.Context, tid catalog.Identifier, q *ownedSeq, taken map[string]bool) (string, error) {
-	if len(q.spec.Name) > 0 {
-		name := q.spec.Name[len(q.spec.Name)-1]
-		taken[name] = true
-		return name, nil
-	}
-	base := tid.Name + "_" + q.column
-	for n := 0; ; n++ {
-		suffix := "_seq"
-		if n > 0 {
-			suffix += strconv.Itoa(n)
-		}
-		b := base
-		if len(b)+len(suffix) > 63 {
-			b = b[:63-len(suffix)]
-		}
-		name := b + suffix
-		if taken[name] {
-			continue
-		}
-		if _, err := s.cat.LoadTable(ctx, catalog.Identifier{Namespace: tid.Namespace, Name: name}); err == nil {
-			continue
-		}
-		taken[name] = true
-		return name, nil
-	}
-}
-
-// createOwnedSequences creates the sequences of table t's serial and
-// identity columns; on failure the table is dropped again.
-func (s *session) createOwnedSequences(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, d *tableDefaults) error {
-	for _, q := range d.seqs {
-		o := q.opts
-		o.OwnerTable, o.OwnerField = t.Ident.Name, q.field
-		spec, err := sequence.TableSpec(o)
-		if err != nil {
-			return s.undoCreate(ctx, mc, t, err)
-		}
-		if _, err := mc.CreateTable(ctx, q.name, spec); err != nil {
-			return s.undoCreate(ctx, mc, t, catalogError(err, kindTable, q.name.Name))
-		}
-	}
-	return nil
-}
-
-func (s *session) undoCreate(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, err error) error {
-	_ = s.dropOwnedSequences(ctx, mc, t)
-	_ = mc.DropTable(context.WithoutCancel(ctx), t.Ident, true)
-	return err
+	return d.seqs.Finish(ctx, seqexec.With(s), ct.id, ct.freshIDs, ct.spec.Properties)
 }
 
 // alterColumnDefault applies ALTER COLUMN c SET DEFAULT expr | DROP

@@ -33,8 +33,8 @@
 // catalog.TableSpec (create_table.go with package ddl's types and partition
 // specs; Spark's clauses come from parse.DDLExtras)
 // and runs against a catalog.MutableCatalog (ddl_exec.go, ctas_exec.go).
-// INSERT (bind/insert.go, insert_exec.go) and COPY FROM STDIN (bind_copy.go,
-// copy_exec.go) turn their rows into Arrow batches of the table's columns with
+// INSERT (bind/insert.go, insert_exec.go) and COPY FROM STDIN (copy_exec.go,
+// with package copyexec's options and conversion) turn their rows into Arrow batches of the table's columns with
 // PostgreSQL's assignment casts and text input rules, write them with
 // engine/write and commit them with catalog.Append: one snapshot per
 // statement, or nothing and no files left. DELETE, UPDATE and MERGE bind to a
@@ -53,6 +53,15 @@
 // SHOW TBLPROPERTIES, SHOW CREATE TABLE), which package parse recognises by
 // tokens, run in describe.go and show_tables.go; package describe writes
 // the text rows, shaped like Spark's, from a table's metadata.
+//
+// Sequences, views and kept indexes run in packages of their own, each
+// seeing the session through a small Env the session implements
+// (session_seqenv.go, session_viewenv.go, session_indexenv.go): seqexec
+// (CREATE / ALTER / DROP SEQUENCE, serial and identity columns, nextval &
+// co.), viewexec (CREATE / DROP VIEW, temporary views, resolving a view's
+// name, a block's staged views) and indexexec (CREATE / DROP / ALTER
+// INDEX). COPY's options and row conversion are copyexec's; the mapping of
+// catalog errors to SQLSTATEs is caterr's.
 //
 // Transaction blocks (tx*.go) give a session PostgreSQL's behaviour around
 // per-statement commits: one table snapshot per block (tx_catalog.go), the

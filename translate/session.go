@@ -6,7 +6,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/copyexec"
 )
 
 // The contract between the protocol (package wire) and the SQL layer. wire
@@ -130,30 +132,13 @@ type Rows interface {
 	Close() error
 }
 
-// Notice is a NoticeResponse.
-type Notice struct {
-	Severity string // "NOTICE", "WARNING"
-	Code     string
-	Message  string
-	Detail   string
-}
+// Notice is a NoticeResponse (pgerr.Notice: the packages that run
+// statements for the session build them too).
+type Notice = pgerr.Notice
 
 // CopyOptions are the options of a COPY statement, as the binder resolved
-// them (PostgreSQL's defaults filled in): what the client sends (COPY FROM
-// STDIN) or receives (COPY TO STDOUT).
-type CopyOptions struct {
-	Format    string // "text", "csv" or "binary"
-	Delimiter byte   // text: '\t'; csv: ','
-	Null      string // text: `\N`; csv: ""
-	Quote     byte   // csv only: '"'
-	Escape    byte   // csv only: defaults to Quote
-	Header    bool   // csv (and text in PostgreSQL 15+): first line is a header
-	// ForceQuote / ForceNotNull / ForceNull are csv column lists (indexes
-	// into the copied columns).
-	ForceQuote   []int
-	ForceNotNull []int
-	ForceNull    []int
-}
+// them (copyexec.Options).
+type CopyOptions = copyexec.Options
 
 // CopyFromStatement is implemented by a Statement that is
 // COPY ... FROM STDIN. wire sends CopyInResponse with Columns() (one

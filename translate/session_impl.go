@@ -14,8 +14,10 @@ import (
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/seqexec"
 	"github.com/icegate/icegate/translate/settings"
 	"github.com/icegate/icegate/translate/sysfunc"
+	"github.com/icegate/icegate/translate/viewexec"
 )
 
 // Options configure a Backend.
@@ -58,7 +60,7 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 		log = slog.Default()
 	}
 	b := &backend{cat: cat, cats: append([]catalog.Catalog{cat}, opts.MoreCatalogs...), log: log, started: time.Now(), maxMem: opts.MaxStatementMem,
-		sysFuncs: withSequenceFuncs(sysfunc.Builtins())}
+		sysFuncs: seqexec.WithFuncs(sysfunc.Builtins())}
 	if b.maxMem <= 0 {
 		b.maxMem = settings.DefaultMaxStatementMem()
 	}
@@ -145,8 +147,8 @@ type session struct {
 	notify func(Notice)
 	// tx is the open transaction block, nil outside one (tx.go).
 	tx *txBlock
-	// seq holds the sequence values this session took (seq.go).
-	seq seqSession
+	// seq holds the sequence values this session took (package seqexec).
+	seq seqexec.Cache
 	// cursors are the open cursors by name (cursor.go).
 	cursors map[string]*cursor
 	// prepared are the statements of SQL PREPARE by name (prepare_stmt.go).
@@ -158,7 +160,7 @@ type session struct {
 	// (tx_catalog.go); base is the catalog underneath.
 	pins    map[string]*catalog.Table
 	base    catalog.Catalog
-	temp    map[string]*tempView
+	temp    map[string]*viewexec.Temp
 	started time.Time
 	// sys is the system catalog snapshot of statement execution sysAt;
 	// sysGen counts executions (bind/syscat.go).

@@ -40,7 +40,7 @@ func (s *session) ResolveTable(ctx context.Context, tn parse.TableName) (*catalo
 // lookupTable is resolveTable without the metadata table check.
 func (s *session) lookupTable(ctx context.Context, tn parse.TableName) (*catalog.Table, error) {
 	if tn.Catalog != "" && tn.Catalog != s.cat.Name() {
-		return nil, otherDatabase(tn) // names_other_db.go
+		return nil, bind.OtherDatabase(tn)
 	}
 	notFound := pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tn.Written)
 	if tn.Schema != "" {

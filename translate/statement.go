@@ -68,7 +68,7 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 	case *pg.Node_ViewStmt:
 		return s.prepareCreateView(ps, x.ViewStmt)
 	case *pg.Node_CreateSeqStmt:
-		return s.prepareCreateSequence(x.CreateSeqStmt) // seq_ddl.go
+		return s.prepareCreateSequence(x.CreateSeqStmt) // session_seqenv.go
 	case *pg.Node_AlterSeqStmt:
 		return s.prepareAlterSequence(x.AlterSeqStmt)
 	case *pg.Node_DropStmt:
@@ -82,7 +82,7 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 			return s.prepareDropType(x.DropStmt) // enum_ddl.go
 		}
 		if x.DropStmt.RemoveType == pg.ObjectType_OBJECT_INDEX {
-			return s.prepareDropIndex(x.DropStmt) // alter_constraint.go
+			return s.prepareDropIndex(x.DropStmt) // session_indexenv.go
 		}
 		return s.prepareDrop(x.DropStmt, ps.Extras)
 	case *pg.Node_CreateEnumStmt:

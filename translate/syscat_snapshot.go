@@ -3,11 +3,13 @@ package translate
 import (
 	"context"
 	"fmt"
-	"github.com/icegate/icegate/translate/enumtype"
 	"math"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/icegate/icegate/translate/enumtype"
+	"github.com/icegate/icegate/translate/indexexec"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
@@ -153,7 +155,7 @@ func sysTableRelation(ns string, t *catalog.Table) *syscat.Relation {
 	if schema != nil {
 		r.Columns = sysAttributes(schema, plan.RecordedTypes(m.Properties))
 		enumAttributes(r.Columns, schema, bind.EnumColumns(m.Properties)) // enum_ddl.go
-		r.Indexes = keptIndexes(m.Properties, schema)                     // index_kept.go
+		r.Indexes = indexexec.Kept(m.Properties, schema)
 		for _, id := range schema.IdentifierFieldIDs {
 			for i, f := range schema.Fields {
 				if f.ID == id {

@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/seqexec"
 )
 
 // prepareTruncate makes TRUNCATE [TABLE] t [, ...]: one change per table
@@ -20,7 +21,7 @@ import (
 // never leaves rows behind unnoticed.
 func (s *session) prepareTruncate(t *pg.TruncateStmt) (Statement, error) {
 	// RESTART IDENTITY restarts the sequences the tables' columns own
-	// (seq_ddl.go); CASCADE has nothing to follow (no foreign keys).
+	// (package seqexec); CASCADE has nothing to follow (no foreign keys).
 	names := make([]parse.TableName, len(t.Relations))
 	for i, n := range t.Relations {
 		rv := n.GetRangeVar()
@@ -56,7 +57,7 @@ func (t *truncateStatement) Execute(ctx context.Context, params []*string) (Rows
 			return nil, err
 		}
 		if t.restart {
-			if err := s.restartOwnedSequences(ctx, tbl); err != nil {
+			if err := seqexec.With(s).RestartOwned(ctx, tbl); err != nil {
 				return nil, err
 			}
 		}

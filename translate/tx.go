@@ -8,6 +8,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/settings"
+	"github.com/icegate/icegate/translate/viewexec"
 )
 
 // txBlock is the state of an open transaction block (BEGIN ... COMMIT).
@@ -15,7 +16,7 @@ import (
 // A block reads one snapshot per table (tx_catalog.go) and stages its data
 // changes until COMMIT, which commits each table's changes as one snapshot
 // (tx_writes.go); tables' schema changes are staged with them (tx_ddl.go),
-// views too (tx_views.go); schemas and renames commit when they run (a
+// views too (viewexec.Staged); schemas and renames commit when they run (a
 // NOTICE says so).
 // Around that it gives PostgreSQL's session behaviour: cursors that live
 // until the block ends (cursor.go), SET LOCAL and settings that ROLLBACK
@@ -49,8 +50,8 @@ type txBlock struct {
 	// order of their first write (tx_writes.go).
 	tables     map[string]*txTable
 	tableOrder []string
-	// viewOps are the block's CREATE VIEW and DROP VIEW (tx_views.go).
-	viewOps []txViewOp
+	// viewOps are the block's CREATE VIEW and DROP VIEW (viewexec.Staged).
+	viewOps viewexec.Staged
 }
 
 // savepoint is one SAVEPOINT: what ROLLBACK TO restores.

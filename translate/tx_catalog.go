@@ -6,6 +6,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/viewexec"
 )
 
 // pinnedCatalog is the catalog as a session reads it. Outside a
@@ -55,7 +56,7 @@ func (c *pinnedCatalog) ListTables(ctx context.Context, ns []string) ([]catalog.
 
 // LoadView loads a view as the block sees it.
 func (c *pinnedCatalog) LoadView(ctx context.Context, id catalog.Identifier) (*catalog.View, error) {
-	return c.s.loadViewInBlock(ctx, c.Catalog, id)
+	return c.s.stagedViews().Load(ctx, c.Catalog, id)
 }
 
 // ListViews lists views as the block sees them.
@@ -64,7 +65,7 @@ func (c *pinnedCatalog) ListViews(ctx context.Context, ns []string) ([]catalog.I
 	if err != nil {
 		return nil, err
 	}
-	return c.s.blockViews(ns, ids), nil
+	return c.s.stagedViews().List(ns, ids), nil
 }
 
 func pinKey(id catalog.Identifier) string {
@@ -131,7 +132,7 @@ func (w *writeCatalog) LoadTable(ctx context.Context, id catalog.Identifier) (*c
 
 // LoadView loads a view as the block sees it.
 func (w *writeCatalog) LoadView(ctx context.Context, id catalog.Identifier) (*catalog.View, error) {
-	return w.s.loadViewInBlock(ctx, w.MutableCatalog, id)
+	return w.s.stagedViews().Load(ctx, w.MutableCatalog, id)
 }
 
 // ListViews lists views as the block sees them.
@@ -140,7 +141,7 @@ func (w *writeCatalog) ListViews(ctx context.Context, ns []string) ([]catalog.Id
 	if err != nil {
 		return nil, err
 	}
-	return w.s.blockViews(ns, ids), nil
+	return w.s.stagedViews().List(ns, ids), nil
 }
 
 // ListTables lists as the block sees it.
@@ -280,10 +281,14 @@ func (w *writeCatalog) DropNamespace(ctx context.Context, ns []string) error {
 }
 
 // CreateView creates a view; inside a block it is staged until COMMIT
-// (tx_views.go).
+// (viewexec.Staged).
 func (w *writeCatalog) CreateView(ctx context.Context, id catalog.Identifier, meta *catalog.ViewMetadata, replace bool) (*catalog.View, error) {
 	if w.s.tx != nil {
-		return w.s.stageCreateView(ctx, w.MutableCatalog, id, meta, replace)
+		v, err := w.s.tx.viewOps.Create(ctx, w.MutableCatalog, id, meta, replace)
+		if err == nil {
+			w.s.tx.queried = true
+		}
+		return v, err
 	}
 	v, err := w.MutableCatalog.CreateView(ctx, id, meta, replace)
 	if err == nil {
@@ -295,7 +300,11 @@ func (w *writeCatalog) CreateView(ctx context.Context, id catalog.Identifier, me
 // DropView drops a view; inside a block it is staged until COMMIT.
 func (w *writeCatalog) DropView(ctx context.Context, id catalog.Identifier) error {
 	if w.s.tx != nil {
-		return w.s.stageDropView(ctx, w.MutableCatalog, id)
+		err := w.s.tx.viewOps.Drop(ctx, w.MutableCatalog, id)
+		if err == nil {
+			w.s.tx.queried = true
+		}
+		return err
 	}
 	err := w.MutableCatalog.DropView(ctx, id)
 	if err == nil {
@@ -313,4 +322,12 @@ func (s *session) checkNoPendingWrites(id catalog.Identifier) error {
 	}
 	return pgerr.New(pgerr.FeatureNotSupported, "cannot change the definition of \"%s\" after writing it in the same transaction block", id.Name).
 		WithHint("COMMIT the data changes first.")
+}
+
+// stagedViews are the open block's view changes (none outside a block).
+func (s *session) stagedViews() viewexec.Staged {
+	if s.tx == nil {
+		return nil
+	}
+	return s.tx.viewOps
 }

@@ -44,7 +44,7 @@ import (
 // table is therefore all or nothing.
 //
 // CREATE TABLE ... AS is CREATE TABLE then a data change. Views are staged
-// too (tx_views.go). CREATE SCHEMA and ALTER TABLE ... RENAME commit when
+// too (viewexec.Staged). CREATE SCHEMA and ALTER TABLE ... RENAME commit when
 // they run (with a NOTICE) as before: what the block staged for a table
 // makes RENAME of it fail (0A000), and DROP SCHEMA inside a block is
 // refused (0A000). CREATE TABLE of a name whose existing table the block

@@ -177,7 +177,7 @@ func (s *session) commitWrites(ctx context.Context) error {
 	failed := s.commitTables(ctx)
 	if failed == nil && len(tx.viewOps) > 0 {
 		if mc, ok := s.writableCatalog(); ok {
-			failed = s.commitViews(ctx, underWriteCatalog(mc))
+			failed = tx.viewOps.Commit(ctx, underWriteCatalog(mc))
 		}
 	}
 	return failed
@@ -331,7 +331,7 @@ func (s *session) restageSequenceState(tt *txTable, state string) {
 		slog.Warn("keep a sequence's state across ROLLBACK TO SAVEPOINT", "sequence", tt.id.Name, "error", err)
 	}
 	if v := tt.view(); v != nil {
-		s.seq.forget(v)
+		s.seq.Forget(v)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
+	"github.com/icegate/icegate/translate/viewexec"
 )
 
 // runOK runs SQL statements and fails the test on an error.
@@ -136,29 +137,6 @@ CREATE TEMP VIEW recent AS SELECT id FROM sales.orders /* all of them */;`)
 	}
 }
 
-// TestViewQueryText checks the query text cut from CREATE VIEW statements.
-func TestViewQueryText(t *testing.T) {
-	cases := []struct {
-		stmt, want string
-		recursive  bool
-	}{
-		{"CREATE VIEW v AS SELECT 1", "SELECT 1", false},
-		{"create or replace view v (a, b) with (security_barrier) as\n  select 1 as x, 2 -- two\n", "select 1 as x, 2", false},
-		{`CREATE VIEW "AS" AS SELECT 'AS' AS "as";`, `SELECT 'AS' AS "as"`, false},
-		{"CREATE VIEW v AS /* why */ WITH t AS (SELECT 1 AS a) SELECT a FROM t", "/* why */ WITH t AS (SELECT 1 AS a) SELECT a FROM t", false},
-		{"CREATE RECURSIVE VIEW r (n) AS VALUES (1) UNION ALL SELECT n + 1 FROM r", "VALUES (1) UNION ALL SELECT n + 1 FROM r", true},
-	}
-	for _, c := range cases {
-		got, rec, err := viewQueryText(c.stmt)
-		if err != nil || got != c.want || rec != c.recursive {
-			t.Errorf("%q: %q %v %v, want %q %v", c.stmt, got, rec, err, c.want, c.recursive)
-		}
-	}
-	if _, _, err := viewQueryText("CREATE VIEW v"); pgerr.Code(err) != pgerr.SyntaxError {
-		t.Errorf("no AS: %v", err)
-	}
-}
-
 // TestUsesTempView checks which queries make a view temporary: those that
 // name a temporary view, unless a WITH item of that name hides it.
 func TestUsesTempView(t *testing.T) {
@@ -180,7 +158,7 @@ func TestUsesTempView(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := s.usesTempView(stmts[0].Node); got != c.want {
+		if got := viewexec.With(s).UsesTemp(stmts[0].Node); got != c.want {
 			t.Errorf("%s: %v, want %v", c.query, got, c.want)
 		}
 	}
@@ -195,14 +173,14 @@ func TestViewHelpersForTables(t *testing.T) {
 CREATE TABLE sales.orders (id bigint);
 CREATE VIEW sales.v1 AS SELECT id FROM sales.orders;
 CREATE VIEW sales.v2 AS SELECT 1 AS one`)
-	err := s.viewIsNotTable(ctx, parse.TableName{Schema: "sales", Name: "v1", Written: "sales.v1"})
+	err := viewexec.With(s).NotTable(ctx, parse.TableName{Schema: "sales", Name: "v1", Written: "sales.v1"})
 	if pe := pgerr.As(err); pe == nil || pe.Code != pgerr.WrongObjectType || pe.Message != `"v1" is not a table` || pe.Hint == "" {
 		t.Errorf("view as table: %v", err)
 	}
-	if err := s.viewIsNotTable(ctx, parse.TableName{Schema: "sales", Name: "orders", Written: "sales.orders"}); err != nil {
+	if err := viewexec.With(s).NotTable(ctx, parse.TableName{Schema: "sales", Name: "orders", Written: "sales.orders"}); err != nil {
 		t.Errorf("a table: %v", err)
 	}
-	n, err := s.dropViewsIn(ctx, cat, []string{"sales"})
+	n, err := viewexec.With(s).DropIn(ctx, cat, []string{"sales"})
 	if err != nil || n != 2 {
 		t.Fatalf("dropViewsIn: %d %v", n, err)
 	}

@@ -39,9 +39,13 @@ var forbidden = map[string][]string{
 // metatable}; sysfunc -> {bind, plan, parse, regtype}; regtype -> parse;
 // opt -> plan; metatable -> plan (its columns' types are plan.Type);
 // settings -> opt (optimizer_disabled_passes checks pass names); describe
-// -> {plan, ddl}; explain (EXPLAIN's PostgreSQL formats) -> plan. parse,
-// plan, sequence, enumtype and procedure (CALL's procedures: they use catalog,
-// engine and internal, never the compiler's stages) are leaves. A package
+// -> {plan, ddl}; explain (EXPLAIN's PostgreSQL formats) -> plan. The
+// statements that run for the session over a small Env of theirs import
+// the stages they need: seqexec (sequences), viewexec (views), indexexec
+// (kept indexes), copyexec (COPY's options and conversion). parse,
+// plan, sequence, enumtype, caterr (catalog errors as SQLSTATEs) and
+// procedure (CALL's procedures: they use catalog, engine and internal, never
+// the compiler's stages) are leaves. A package
 // under translate/ never imports translate itself.
 var compiler = map[string][]string{
 	"translate/plan":      {},
@@ -63,6 +67,15 @@ var compiler = map[string][]string{
 	"translate/enumtype":  {},
 	"translate/describe":  {"translate/plan", "translate/ddl"},
 	"translate/procedure": {},
+	"translate/caterr":    {},
+	// Sequences run for the session: statements, values, functions.
+	// Views run for the session: CREATE / DROP VIEW, temporary views.
+	"translate/viewexec": {"translate/bind", "translate/ddl", "translate/parse", "translate/plan", "translate/caterr"},
+	// Kept indexes and the index statements.
+	"translate/indexexec": {"translate/ddl", "translate/parse", "translate/sequence", "translate/caterr"},
+	// COPY's options, copied columns and text-row conversion.
+	"translate/copyexec": {"translate/bind", "translate/ddl", "translate/parse"},
+	"translate/seqexec":  {"translate/bind", "translate/sysfunc", "translate/parse", "translate/plan", "translate/regtype", "translate/sequence", "translate/caterr"},
 }
 
 type listed struct {

@@ -36,6 +36,11 @@
 // time-travel values and checks hints' options against the
 // option registry (bind.CheckHints in translate/bind/hints_check.go, 22023).
 //
+// Besides, parse has the node utilities the statements that keep an
+// expression or a name as text share (names.go: TableNameOf,
+// TableNameOfList; expr_nodes.go: WalkExpr, DeparseExpr, RegclassLiteral,
+// ContainsColumnRef, IsNextvalName).
+//
 // parse is a leaf of the compiler: it imports no other package under
 // translate, nor translate itself (the compiler table in
 // internal/layering/layering_test.go), and knows nothing of the catalog;

@@ -24,3 +24,21 @@ func TableNameOf(rv *pg.RangeVar) TableName {
 	tn.Written = strings.Join(parts, ".")
 	return tn
 }
+
+// TableNameOfList reads a table name given as a list of strings (DROP).
+func TableNameOfList(n *pg.Node) TableName {
+	var parts []string
+	for _, it := range n.GetList().GetItems() {
+		parts = append(parts, it.GetString_().GetSval())
+	}
+	tn := TableName{Written: strings.Join(parts, ".")}
+	switch len(parts) {
+	case 1:
+		tn.Name = parts[0]
+	case 2:
+		tn.Schema, tn.Name = parts[0], parts[1]
+	case 3:
+		tn.Catalog, tn.Schema, tn.Name = parts[0], parts[1], parts[2]
+	}
+	return tn
+}

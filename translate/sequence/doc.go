@@ -21,6 +21,5 @@
 // of CREATE / ALTER SEQUENCE and identity columns (Spec, SpecOf,
 // Spec.Resolve). Taking values by commit, the session's cache of values,
 // currval and lastval, and the statements that create, alter and drop
-// sequences run in the session (package translate: seq.go, seq_ddl.go,
-// seq_funcs.go).
+// sequences run in package seqexec, over the session's seqexec.Env.
 package sequence

@@ -1,18 +1,21 @@
-package translate
+package seqexec
 
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/caterr"
 	"github.com/icegate/icegate/translate/sequence"
 )
 
-// seqSession is a session's side of sequences: the values it took and has
-// not handed out, and what currval and lastval return.
-type seqSession struct {
+// Cache is a session's side of sequences: the values it took and has not
+// handed out, and what currval and lastval return. The session holds one
+// and hands it out through Env.Sequences.
+type Cache struct {
 	mu     sync.Mutex
 	cached map[string]*seqCached // by seqKey
 	curr   map[string]int64      // currval, by seqKey
@@ -27,43 +30,13 @@ type seqCached struct {
 
 // seqKey identifies one sequence (a dropped and recreated one is another).
 func seqKey(t *catalog.Table) string {
-	return pinKey(t.Ident) + "\x02" + t.Metadata.TableUUID
-}
-
-// seqCatalog is the catalog the state of sequence id is committed
-// through: directly, outside any transaction block's staging, except for a
-// sequence the open block created. No other session sees that one yet and
-// ROLLBACK takes it away, so its state is staged with it and published by
-// COMMIT (a serial column's table created and filled in one block).
-func (s *session) seqCatalog(what string, id catalog.Identifier) (catalog.MutableCatalog, error) {
-	mc, err := s.mutableCatalog(what)
-	if err != nil {
-		return nil, err
-	}
-	if s.createdInBlock(id) {
-		return mc, nil
-	}
-	return underWriteCatalog(mc), nil
-}
-
-// createdInBlock reports whether the open transaction block created table
-// id (and has not dropped it).
-func (s *session) createdInBlock(id catalog.Identifier) bool {
-	if s.tx == nil {
-		return false
-	}
-	tt := s.tx.tables[pinKey(id)]
-	if tt == nil || !tt.created {
-		return false
-	}
-	v, ok := s.blockTable(id)
-	return ok && v != nil
+	return strings.Join(t.Ident.Namespace, "\x00") + "\x01" + t.Ident.Name + "\x02" + t.Metadata.TableUUID
 }
 
 // nextval hands out the next value of sequence t; want is how many more
 // the caller is about to ask for (the rows left in its batch).
-func (s *session) nextval(ctx context.Context, t *catalog.Table, want int64) (int64, error) {
-	q := &s.seq
+func (s Exec) nextval(ctx context.Context, t *catalog.Table, want int64) (int64, error) {
+	q := s.Sequences()
 	key := seqKey(t)
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -93,8 +66,8 @@ func (s *session) nextval(ctx context.Context, t *catalog.Table, want int64) (in
 }
 
 // allocate takes max(CACHE, want) values of t by a commit.
-func (s *session) allocate(ctx context.Context, t *catalog.Table, want int64) (first, count, inc int64, err error) {
-	mc, err := s.seqCatalog("nextval()", t.Ident)
+func (s Exec) allocate(ctx context.Context, t *catalog.Table, want int64) (first, count, inc int64, err error) {
+	mc, err := s.SequenceCatalog("nextval()", t.Ident)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -102,7 +75,7 @@ func (s *session) allocate(ctx context.Context, t *catalog.Table, want int64) (f
 		cur, err := mc.LoadTable(ctx, t.Ident)
 		if err != nil || cur.Metadata.TableUUID != t.Metadata.TableUUID || !sequence.Is(cur) {
 			if err != nil && !errors.Is(err, catalog.ErrNotFound) {
-				return 0, 0, 0, catalogError(err, kindTable, t.Ident.Name)
+				return 0, 0, 0, caterr.Convert(err, caterr.Table, t.Ident.Name)
 			}
 			return 0, 0, 0, pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", t.Ident.Name)
 		}
@@ -125,15 +98,15 @@ func (s *session) allocate(ctx context.Context, t *catalog.Table, want int64) (f
 			continue
 		}
 		if err != nil {
-			return 0, 0, 0, catalogError(err, kindTable, t.Ident.Name)
+			return 0, 0, 0, caterr.Convert(err, caterr.Table, t.Ident.Name)
 		}
 		return first, count, o.Increment, nil
 	}
 }
 
 // currval is the value nextval last returned for t in this session.
-func (s *session) currval(t *catalog.Table) (int64, error) {
-	q := &s.seq
+func (s Exec) currval(t *catalog.Table) (int64, error) {
+	q := s.Sequences()
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	v, ok := q.curr[seqKey(t)]
@@ -144,8 +117,8 @@ func (s *session) currval(t *catalog.Table) (int64, error) {
 }
 
 // lastval is the value nextval last returned in this session.
-func (s *session) lastval() (int64, error) {
-	q := &s.seq
+func (s Exec) lastval() (int64, error) {
+	q := s.Sequences()
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	v, ok := q.curr[q.lastKey]
@@ -155,23 +128,23 @@ func (s *session) lastval() (int64, error) {
 	return v, nil
 }
 
-// forget drops the values this session holds of sequence t (after setval,
+// Forget drops the values this session holds of sequence t (after setval,
 // ALTER SEQUENCE, DROP).
-func (q *seqSession) forget(t *catalog.Table) {
+func (q *Cache) Forget(t *catalog.Table) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	delete(q.cached, seqKey(t))
 }
 
 // setval sets t's state to (v, called): setval(seq, v [, is_called]).
-func (s *session) setval(ctx context.Context, t *catalog.Table, v int64, called bool) error {
-	mc, err := s.seqCatalog("setval()", t.Ident)
+func (s Exec) setval(ctx context.Context, t *catalog.Table, v int64, called bool) error {
+	mc, err := s.SequenceCatalog("setval()", t.Ident)
 	if err != nil {
 		return err
 	}
 	cur, err := mc.LoadTable(ctx, t.Ident)
 	if err != nil {
-		return catalogError(err, kindTable, t.Ident.Name)
+		return caterr.Convert(err, caterr.Table, t.Ident.Name)
 	}
 	o, _, err := sequence.Read(cur)
 	if err != nil {
@@ -183,16 +156,17 @@ func (s *session) setval(ctx context.Context, t *catalog.Table, v int64, called 
 	_, err = mc.CommitTable(ctx, t.Ident, []catalog.Requirement{catalog.AssertTableUUID{UUID: t.Metadata.TableUUID}},
 		[]catalog.Update{catalog.SetProperties{Updates: map[string]string{sequence.StateProp: sequence.State{Last: v, Called: called}.String()}}})
 	if err != nil {
-		return catalogError(err, kindTable, t.Ident.Name)
+		return caterr.Convert(err, caterr.Table, t.Ident.Name)
 	}
-	s.seq.forget(t)
+	q := s.Sequences()
+	q.Forget(t)
 	if called {
-		s.seq.mu.Lock()
-		if s.seq.curr == nil {
-			s.seq.curr = map[string]int64{}
+		q.mu.Lock()
+		if q.curr == nil {
+			q.curr = map[string]int64{}
 		}
-		s.seq.curr[seqKey(t)] = v
-		s.seq.mu.Unlock()
+		q.curr[seqKey(t)] = v
+		q.mu.Unlock()
 	}
 	return nil
 }

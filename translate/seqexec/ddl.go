@@ -1,9 +1,10 @@
-package translate
+package seqexec
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -12,6 +13,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/caterr"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/sequence"
 	"github.com/icegate/icegate/translate/sysfunc"
@@ -20,13 +22,13 @@ import (
 // CREATE SEQUENCE, ALTER SEQUENCE and DROP SEQUENCE (package sequence has what a
 // sequence is).
 
-// prepareCreateSequence prepares CREATE SEQUENCE [IF NOT EXISTS] name [options].
-func (s *session) prepareCreateSequence(cs *pg.CreateSeqStmt) (Statement, error) {
+// Create prepares CREATE SEQUENCE [IF NOT EXISTS] name [options].
+func (s Exec) Create(cs *pg.CreateSeqStmt) (Run, error) {
 	if cs.Sequence.Relpersistence == "t" {
 		return nil, pgerr.NotYetPlural("temporary sequences")
 	}
-	return &ddlStatement{sess: s, tag: "CREATE SEQUENCE", run: func(ctx context.Context) ([]Notice, error) {
-		mc, err := s.mutableCatalog("CREATE SEQUENCE")
+	return func(ctx context.Context) ([]pgerr.Notice, error) {
+		mc, err := s.MutableCatalog("CREATE SEQUENCE")
 		if err != nil {
 			return nil, err
 		}
@@ -39,7 +41,7 @@ func (s *session) prepareCreateSequence(cs *pg.CreateSeqStmt) (Statement, error)
 			return nil, err
 		}
 		tn := parse.TableNameOf(cs.Sequence)
-		id, def, err := s.tableIdent(ctx, tn)
+		id, def, err := s.TableIdent(ctx, tn)
 		if err != nil {
 			return nil, err
 		}
@@ -50,14 +52,12 @@ func (s *session) prepareCreateSequence(cs *pg.CreateSeqStmt) (Statement, error)
 		if err != nil {
 			return nil, err
 		}
-		_, notices, err := s.createTable(ctx, mc, &createTable{id: id, name: tn.Written, spec: spec,
-			ifNotExists: cs.IfNotExists, defaultSchema: def})
-		return notices, err
-	}}, nil
+		return s.CreateTable(ctx, mc, id, tn.Written, spec, cs.IfNotExists, def)
+	}, nil
 }
 
 // seqOwner applies OWNED BY table.column | NONE to o, for a sequence id.
-func (s *session) seqOwner(ctx context.Context, o *sequence.Options, id catalog.Identifier, ownedBy []string) error {
+func (s Exec) seqOwner(ctx context.Context, o *sequence.Options, id catalog.Identifier, ownedBy []string) error {
 	switch {
 	case ownedBy == nil:
 		return nil
@@ -75,7 +75,7 @@ func (s *session) seqOwner(ctx context.Context, o *sequence.Options, id catalog.
 	if err != nil {
 		return err
 	}
-	if pinKey(catalog.Identifier{Namespace: t.Ident.Namespace}) != pinKey(catalog.Identifier{Namespace: id.Namespace}) {
+	if !slices.Equal(t.Ident.Namespace, id.Namespace) {
 		return pgerr.New(pgerr.ObjectNotInPrerequisiteState, "sequence must be in same schema as table it is linked to")
 	}
 	col := ownedBy[len(ownedBy)-1]
@@ -90,8 +90,8 @@ func (s *session) seqOwner(ctx context.Context, o *sequence.Options, id catalog.
 
 // resolveSequence finds the sequence a DDL statement names; nil without
 // error when it does not exist and missingOK.
-func (s *session) resolveSequence(ctx context.Context, tn parse.TableName, missingOK bool) (*catalog.Table, error) {
-	t, err := s.lookupTable(ctx, tn)
+func (s Exec) resolveSequence(ctx context.Context, tn parse.TableName, missingOK bool) (*catalog.Table, error) {
+	t, err := s.LookupTable(ctx, tn)
 	if pgerr.Code(err) == pgerr.UndefinedTable && missingOK {
 		return nil, nil
 	}
@@ -104,10 +104,10 @@ func (s *session) resolveSequence(ctx context.Context, tn parse.TableName, missi
 	return t, nil
 }
 
-// prepareAlterSequence prepares ALTER SEQUENCE [IF EXISTS] name options.
-func (s *session) prepareAlterSequence(as *pg.AlterSeqStmt) (Statement, error) {
-	return &ddlStatement{sess: s, tag: "ALTER SEQUENCE", run: func(ctx context.Context) ([]Notice, error) {
-		if _, err := s.mutableCatalog("ALTER SEQUENCE"); err != nil {
+// Alter prepares ALTER SEQUENCE [IF EXISTS] name options.
+func (s Exec) Alter(as *pg.AlterSeqStmt) Run {
+	return func(ctx context.Context) ([]pgerr.Notice, error) {
+		if _, err := s.MutableCatalog("ALTER SEQUENCE"); err != nil {
 			return nil, err
 		}
 		tn := parse.TableNameOf(as.Sequence)
@@ -116,10 +116,10 @@ func (s *session) prepareAlterSequence(as *pg.AlterSeqStmt) (Statement, error) {
 			return nil, err
 		}
 		if t == nil {
-			return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
+			return []pgerr.Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 				Message: "relation \"" + tn.Name + "\" does not exist, skipping"}}, nil
 		}
-		mc, err := s.seqCatalog("ALTER SEQUENCE", t.Ident)
+		mc, err := s.SequenceCatalog("ALTER SEQUENCE", t.Ident)
 		if err != nil {
 			return nil, err
 		}
@@ -128,15 +128,15 @@ func (s *session) prepareAlterSequence(as *pg.AlterSeqStmt) (Statement, error) {
 			return nil, err
 		}
 		return nil, s.alterSequence(ctx, mc, t, sp)
-	}}, nil
+	}
 }
 
 // alterSequence applies sp to sequence t in one commit.
-func (s *session) alterSequence(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, sp sequence.Spec) error {
+func (s Exec) alterSequence(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, sp sequence.Spec) error {
 	for attempt := 0; ; attempt++ {
 		cur, err := mc.LoadTable(ctx, t.Ident)
 		if err != nil {
-			return catalogError(err, kindTable, t.Ident.Name)
+			return caterr.Convert(err, caterr.Table, t.Ident.Name)
 		}
 		old, st, err := sequence.Read(cur)
 		if err != nil {
@@ -174,24 +174,24 @@ func (s *session) alterSequence(ctx context.Context, mc catalog.MutableCatalog, 
 			continue
 		}
 		if err != nil {
-			return catalogError(err, kindTable, t.Ident.Name)
+			return caterr.Convert(err, caterr.Table, t.Ident.Name)
 		}
-		s.seq.forget(cur)
+		s.Sequences().Forget(cur)
 		return nil
 	}
 }
 
-// prepareDropSequence prepares DROP SEQUENCE [IF EXISTS] names [CASCADE].
-func (s *session) prepareDropSequence(ds *pg.DropStmt) (Statement, error) {
+// Drop prepares DROP SEQUENCE [IF EXISTS] names [CASCADE].
+func (s Exec) Drop(ds *pg.DropStmt) Run {
 	cascade := ds.Behavior == pg.DropBehavior_DROP_CASCADE
-	return &ddlStatement{sess: s, tag: "DROP SEQUENCE", run: func(ctx context.Context) ([]Notice, error) {
-		mc, err := s.mutableCatalog("DROP SEQUENCE")
+	return func(ctx context.Context) ([]pgerr.Notice, error) {
+		mc, err := s.MutableCatalog("DROP SEQUENCE")
 		if err != nil {
 			return nil, err
 		}
-		var notices []Notice
+		var notices []pgerr.Notice
 		for _, obj := range ds.Objects {
-			tn := tableNameOfList(obj)
+			tn := parse.TableNameOfList(obj)
 			t, err := s.resolveSequence(ctx, tn, ds.MissingOk)
 			if err != nil {
 				if pgerr.Code(err) == pgerr.WrongObjectType {
@@ -200,7 +200,7 @@ func (s *session) prepareDropSequence(ds *pg.DropStmt) (Statement, error) {
 				return nil, err
 			}
 			if t == nil {
-				notices = append(notices, Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
+				notices = append(notices, pgerr.Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 					Message: "sequence \"" + tn.Name + "\" does not exist, skipping"})
 				continue
 			}
@@ -210,17 +210,17 @@ func (s *session) prepareDropSequence(ds *pg.DropStmt) (Statement, error) {
 			}
 			notices = append(notices, n...)
 			if err := s.dropSequenceTable(ctx, mc, t.Ident); err != nil {
-				return nil, catalogError(err, kindTable, tn.Written)
+				return nil, caterr.Convert(err, caterr.Table, tn.Written)
 			}
-			s.seq.forget(t)
+			s.Sequences().Forget(t)
 		}
 		return notices, nil
-	}}, nil
+	}
 }
 
 // dropSequenceDependents handles the column default of the table owning
 // sequence t: 2BP01 without CASCADE, else the default goes.
-func (s *session) dropSequenceDependents(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, cascade bool) ([]Notice, error) {
+func (s Exec) dropSequenceDependents(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table, cascade bool) ([]pgerr.Notice, error) {
 	o, _, err := sequence.Read(t)
 	if err != nil || o.OwnerTable == "" {
 		return nil, err
@@ -235,7 +235,7 @@ func (s *session) dropSequenceDependents(ctx context.Context, mc catalog.Mutable
 			col = f.Name
 		}
 	}
-	seq, ok := defaultSequence(owner.Metadata.Properties, o.OwnerField)
+	seq, ok := DefaultSequence(owner.Metadata.Properties, o.OwnerField)
 	if col == "" || !ok || !sequence.SameName(seq, t) {
 		return nil, nil
 	}
@@ -248,32 +248,31 @@ func (s *session) dropSequenceDependents(ctx context.Context, mc catalog.Mutable
 	_, err = mc.CommitTable(ctx, owner.Ident, []catalog.Requirement{catalog.AssertTableUUID{UUID: owner.Metadata.TableUUID}},
 		[]catalog.Update{catalog.RemoveProperties{Removals: []string{bind.DefaultKey(o.OwnerField), bind.IdentityKey(o.OwnerField)}}})
 	if err != nil {
-		return nil, catalogError(err, kindTable, owner.Ident.Name)
+		return nil, caterr.Convert(err, caterr.Table, owner.Ident.Name)
 	}
-	return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: "drop cascades to " + what}}, nil
+	return []pgerr.Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: "drop cascades to " + what}}, nil
 }
 
-// dropOwnedSequences drops the sequences table t's columns own (serial and
+// DropOwned drops the sequences table t's columns own (serial and
 // identity columns), after DROP TABLE t.
-func (s *session) dropOwnedSequences(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table) error {
+func (s Exec) DropOwned(ctx context.Context, mc catalog.MutableCatalog, t *catalog.Table) error {
 	for _, f := range t.Metadata.CurrentSchema().Fields {
-		name, ok := defaultSequence(t.Metadata.Properties, f.ID)
+		name, ok := DefaultSequence(t.Metadata.Properties, f.ID)
 		if !ok {
 			continue
 		}
-		seq, err := s.sequenceByName(ctx, name)
+		seq, err := s.ByName(ctx, name)
 		if err != nil {
 			continue // dropped already, or not a sequence
 		}
 		o, _, err := sequence.Read(seq)
-		if err != nil || o.OwnerTable != t.Ident.Name || o.OwnerField != f.ID ||
-			pinKey(catalog.Identifier{Namespace: seq.Ident.Namespace}) != pinKey(catalog.Identifier{Namespace: t.Ident.Namespace}) {
+		if err != nil || o.OwnerTable != t.Ident.Name || o.OwnerField != f.ID || !slices.Equal(seq.Ident.Namespace, t.Ident.Namespace) {
 			continue
 		}
 		if err := s.dropSequenceTable(ctx, mc, seq.Ident); err != nil && !errors.Is(err, catalog.ErrNotFound) {
-			return catalogError(err, kindTable, seq.Ident.Name)
+			return caterr.Convert(err, caterr.Table, seq.Ident.Name)
 		}
-		s.seq.forget(seq)
+		s.Sequences().Forget(seq)
 	}
 	return nil
 }
@@ -281,18 +280,18 @@ func (s *session) dropOwnedSequences(ctx context.Context, mc catalog.MutableCata
 // dropSequenceTable drops the table of sequence id: with its files outside
 // a transaction block; inside one the drop is staged, as DROP TABLE's is
 // (a sequence's table holds no data files to purge).
-func (s *session) dropSequenceTable(ctx context.Context, mc catalog.MutableCatalog, id catalog.Identifier) error {
-	return mc.DropTable(ctx, id, s.tx == nil)
+func (s Exec) dropSequenceTable(ctx context.Context, mc catalog.MutableCatalog, id catalog.Identifier) error {
+	return mc.DropTable(ctx, id, !s.InBlock())
 }
 
-// prepareRenameSequence prepares ALTER SEQUENCE [IF EXISTS] s RENAME TO
+// Rename prepares ALTER SEQUENCE [IF EXISTS] s RENAME TO
 // n. The column that owns s takes its values from it by name (its default
 // nextval('s'::regclass), or its identity): it is changed to the new name
 // in the same statement, as a default follows the sequence's OID in
 // PostgreSQL.
-func (s *session) prepareRenameSequence(rs *pg.RenameStmt) (Statement, error) {
-	return &ddlStatement{sess: s, tag: "ALTER SEQUENCE", run: func(ctx context.Context) ([]Notice, error) {
-		mc, err := s.mutableCatalog("ALTER SEQUENCE")
+func (s Exec) Rename(rs *pg.RenameStmt) Run {
+	return func(ctx context.Context) ([]pgerr.Notice, error) {
+		mc, err := s.MutableCatalog("ALTER SEQUENCE")
 		if err != nil {
 			return nil, err
 		}
@@ -302,7 +301,7 @@ func (s *session) prepareRenameSequence(rs *pg.RenameStmt) (Statement, error) {
 			return nil, err
 		}
 		if seq == nil {
-			return []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
+			return []pgerr.Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 				Message: "relation \"" + tn.Name + "\" does not exist, skipping"}}, nil
 		}
 		o, _, err := sequence.Read(seq)
@@ -312,29 +311,29 @@ func (s *session) prepareRenameSequence(rs *pg.RenameStmt) (Statement, error) {
 		var owner *catalog.Table
 		if o.OwnerTable != "" {
 			id := catalog.Identifier{Namespace: seq.Ident.Namespace, Name: o.OwnerTable}
-			if _, changed := s.blockTable(id); changed {
+			if s.ChangedInBlock(id) {
 				return nil, pgerr.New(pgerr.FeatureNotSupported, "cannot rename sequence \"%s\" of table \"%s\", which this transaction block changed", seq.Ident.Name, o.OwnerTable).
 					WithHint("COMMIT the transaction block first.")
 			}
 			if owner, err = mc.LoadTable(ctx, id); err != nil && !errors.Is(err, catalog.ErrNotFound) {
-				return nil, catalogError(err, kindTable, o.OwnerTable)
+				return nil, caterr.Convert(err, caterr.Table, o.OwnerTable)
 			}
 		}
 		to := catalog.Identifier{Namespace: seq.Ident.Namespace, Name: rs.Newname}
 		if err := mc.RenameTable(ctx, seq.Ident, to); err != nil {
-			return nil, catalogError(err, kindTable, rs.Newname)
+			return nil, caterr.Convert(err, caterr.Table, rs.Newname)
 		}
-		s.seq.forget(seq)
+		s.Sequences().Forget(seq)
 		if owner == nil {
 			return nil, nil
 		}
 		return nil, s.followRenamedSequence(ctx, mc, owner, o.OwnerField, seq.Ident.Name, rs.Newname)
-	}}, nil
+	}
 }
 
 // followRenamedSequence points field fid of table owner, whose default or
 // identity names sequence from, at its new name to.
-func (s *session) followRenamedSequence(ctx context.Context, mc catalog.MutableCatalog, owner *catalog.Table, fid int, from, to string) error {
+func (s Exec) followRenamedSequence(ctx context.Context, mc catalog.MutableCatalog, owner *catalog.Table, fid int, from, to string) error {
 	renamed := func(name string) (string, bool) {
 		parts, err := sysfunc.ParseIdent(name, false)
 		if err != nil || parts[len(parts)-1] != from {
@@ -353,7 +352,7 @@ func (s *session) followRenamedSequence(ctx context.Context, mc catalog.MutableC
 		if n, ok := renamed(name); ok {
 			set[bind.IdentityKey(fid)] = kind + " " + n
 		}
-	} else if name, ok := defaultSequence(props, fid); ok {
+	} else if name, ok := DefaultSequence(props, fid); ok {
 		if n, ok := renamed(name); ok {
 			set[bind.DefaultKey(fid)] = bind.NextvalText(n)
 		}
@@ -363,38 +362,34 @@ func (s *session) followRenamedSequence(ctx context.Context, mc catalog.MutableC
 	}
 	// Committed now, as the rename was (in a block too): the block's
 	// view of the table moves with it.
-	t, err := underWriteCatalog(mc).CommitTable(ctx, owner.Ident, []catalog.Requirement{catalog.AssertTableUUID{UUID: owner.Metadata.TableUUID}},
+	err := s.CommitPastBlock(ctx, mc, owner.Ident, []catalog.Requirement{catalog.AssertTableUUID{UUID: owner.Metadata.TableUUID}},
 		[]catalog.Update{catalog.SetProperties{Updates: set}})
 	if err != nil {
-		return catalogError(err, kindTable, owner.Ident.Name)
-	}
-	if wc, ok := mc.(*writeCatalog); ok {
-		wc.moved(owner.Ident, t)
+		return caterr.Convert(err, caterr.Table, owner.Ident.Name)
 	}
 	return nil
 }
 
-// renameSequenceOwner makes the sequences the columns of table t own
+// RenameOwner makes the sequences the columns of table t own
 // (serial and identity columns) owned by its new name after ALTER TABLE t
 // RENAME TO name: they keep their own names, as in PostgreSQL, and DROP
 // TABLE still drops them with the table.
-func (s *session) renameSequenceOwner(ctx context.Context, t *catalog.Table, name string) error {
+func (s Exec) RenameOwner(ctx context.Context, t *catalog.Table, name string) error {
 	for _, f := range t.Metadata.CurrentSchema().Fields {
-		seqName, ok := defaultSequence(t.Metadata.Properties, f.ID)
+		seqName, ok := DefaultSequence(t.Metadata.Properties, f.ID)
 		if !ok {
 			continue
 		}
-		seq, err := s.sequenceByName(ctx, seqName)
+		seq, err := s.ByName(ctx, seqName)
 		if err != nil {
 			continue // dropped, or not a sequence
 		}
 		o, _, err := sequence.Read(seq)
-		if err != nil || o.OwnerTable != t.Ident.Name || o.OwnerField != f.ID ||
-			pinKey(catalog.Identifier{Namespace: seq.Ident.Namespace}) != pinKey(catalog.Identifier{Namespace: t.Ident.Namespace}) {
+		if err != nil || o.OwnerTable != t.Ident.Name || o.OwnerField != f.ID || !slices.Equal(seq.Ident.Namespace, t.Ident.Namespace) {
 			continue
 		}
 		o.OwnerTable = name
-		mc, err := s.seqCatalog("ALTER TABLE", seq.Ident)
+		mc, err := s.SequenceCatalog("ALTER TABLE", seq.Ident)
 		if err != nil {
 			return err
 		}
@@ -404,16 +399,16 @@ func (s *session) renameSequenceOwner(ctx context.Context, t *catalog.Table, nam
 		}
 		if _, err := mc.CommitTable(ctx, seq.Ident, []catalog.Requirement{catalog.AssertTableUUID{UUID: seq.Metadata.TableUUID}},
 			[]catalog.Update{catalog.SetProperties{Updates: map[string]string{sequence.OptionsProp: string(js)}}}); err != nil {
-			return catalogError(err, kindTable, seq.Ident.Name)
+			return caterr.Convert(err, caterr.Table, seq.Ident.Name)
 		}
-		s.seq.forget(seq)
+		s.Sequences().Forget(seq)
 	}
 	return nil
 }
 
-// ownedSequence reports whether id is a sequence a column owns (DROP
+// Owned reports whether id is a sequence a column owns (DROP
 // SCHEMA CASCADE counts it with its table, as PostgreSQL does).
-func ownedSequence(ctx context.Context, mc catalog.MutableCatalog, id catalog.Identifier) bool {
+func Owned(ctx context.Context, mc catalog.MutableCatalog, id catalog.Identifier) bool {
 	t, err := mc.LoadTable(ctx, id)
 	if err != nil || !sequence.Is(t) {
 		return false
@@ -422,25 +417,25 @@ func ownedSequence(ctx context.Context, mc catalog.MutableCatalog, id catalog.Id
 	return err == nil && o.OwnerTable != ""
 }
 
-// restartOwnedSequences restarts the sequences table t's columns own
+// RestartOwned restarts the sequences table t's columns own
 // (TRUNCATE ... RESTART IDENTITY).
-func (s *session) restartOwnedSequences(ctx context.Context, t *catalog.Table) error {
-	if _, err := s.mutableCatalog("TRUNCATE"); err != nil {
+func (s Exec) RestartOwned(ctx context.Context, t *catalog.Table) error {
+	if _, err := s.MutableCatalog("TRUNCATE"); err != nil {
 		return err
 	}
 	for _, f := range t.Metadata.CurrentSchema().Fields {
-		name, ok := defaultSequence(t.Metadata.Properties, f.ID)
+		name, ok := DefaultSequence(t.Metadata.Properties, f.ID)
 		if !ok {
 			continue
 		}
-		seq, err := s.sequenceByName(ctx, name)
+		seq, err := s.ByName(ctx, name)
 		if err != nil {
 			continue
 		}
 		if o, _, err := sequence.Read(seq); err != nil || o.OwnerTable != t.Ident.Name || o.OwnerField != f.ID {
 			continue
 		}
-		mc, err := s.seqCatalog("TRUNCATE", seq.Ident)
+		mc, err := s.SequenceCatalog("TRUNCATE", seq.Ident)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package translate
+package seqexec
 
 import (
 	"context"
@@ -21,11 +21,11 @@ import (
 )
 
 // The sequence functions: nextval, currval, setval, lastval and
-// pg_get_serial_sequence. They need the session (seq.go), so they are
+// pg_get_serial_sequence. They need the session (its Env), so they are
 // defined here and added to the system functions of package sysfunc.
 
-// withSequenceFuncs adds the sequence functions to m.
-func withSequenceFuncs(m bind.SysFuncs) bind.SysFuncs {
+// WithFuncs adds the sequence functions to m.
+func WithFuncs(m bind.SysFuncs) bind.SysFuncs {
 	maps.Copy(m, bind.SysFuncs{
 		"nextval":                {Bind: bindNextval},
 		"currval":                {Bind: bindCurrval},
@@ -38,19 +38,19 @@ func withSequenceFuncs(m bind.SysFuncs) bind.SysFuncs {
 }
 
 // seqCallSession is the session a sequence function runs in.
-func seqCallSession(b *bind.Binder, c *bind.SysCallSite) (*session, error) {
-	s, ok := b.Env().(*session)
+func seqCallSession(b *bind.Binder, c *bind.SysCallSite) (Exec, error) {
+	env, ok := b.Env().(Env)
 	if !ok {
-		return nil, b.ErrAt(pgerr.Unsupported("%s outside a session", c.Name), c.Loc())
+		return Exec{}, b.ErrAt(pgerr.Unsupported("%s outside a session", c.Name), c.Loc())
 	}
-	return s, nil
+	return Exec{env}, nil
 }
 
 // seqArg binds a sequence argument: a regclass (or oid) names it by OID,
 // anything else as text, resolved through search_path. The returned
 // function finds the sequence table of a row's value, remembering the
 // names it resolved for the statement.
-func seqArg(b *bind.Binder, c *bind.SysCallSite, s *session) (expr.Expr, func(ctx context.Context, v any) (*catalog.Table, error)) {
+func seqArg(b *bind.Binder, c *bind.SysCallSite, s Exec) (expr.Expr, func(ctx context.Context, v any) (*catalog.Table, error)) {
 	byOID := c.Args[0].T.OID == pgtypes.Regclass || c.Args[0].T.OID == pgtypes.OID
 	var arg expr.Expr
 	if byOID {
@@ -71,7 +71,7 @@ func seqArg(b *bind.Binder, c *bind.SysCallSite, s *session) (expr.Expr, func(ct
 		if byOID {
 			t, err = s.sequenceByOID(ctx, v)
 		} else {
-			t, err = s.sequenceByName(ctx, bind.TextValue(v))
+			t, err = s.ByName(ctx, bind.TextValue(v))
 		}
 		if err != nil {
 			return nil, err
@@ -81,8 +81,8 @@ func seqArg(b *bind.Binder, c *bind.SysCallSite, s *session) (expr.Expr, func(ct
 	}
 }
 
-// sequenceByName resolves a sequence's name as text ("s", "public.s").
-func (s *session) sequenceByName(ctx context.Context, name string) (*catalog.Table, error) {
+// ByName resolves a sequence's name as text ("s", "public.s").
+func (s Exec) ByName(ctx context.Context, name string) (*catalog.Table, error) {
 	parts, err := sysfunc.ParseIdent(name, false)
 	if err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ func (s *session) sequenceByName(ctx context.Context, name string) (*catalog.Tab
 		return nil, pgerr.New(pgerr.SyntaxError, "improper relation name (too many dotted names): %s", name)
 	}
 	tn.Written = strings.Join(parts, ".")
-	t, err := s.lookupTable(ctx, tn)
+	t, err := s.LookupTable(ctx, tn)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func (s *session) sequenceByName(ctx context.Context, name string) (*catalog.Tab
 }
 
 // sequenceByOID resolves a sequence's regclass.
-func (s *session) sequenceByOID(ctx context.Context, v any) (*catalog.Table, error) {
+func (s Exec) sequenceByOID(ctx context.Context, v any) (*catalog.Table, error) {
 	oid, _ := v.(int64)
 	snap, err := s.SysSnapshot(ctx)
 	if err != nil {
@@ -122,7 +122,7 @@ func (s *session) sequenceByOID(ctx context.Context, v any) (*catalog.Table, err
 	if r.Kind != 'S' {
 		return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a sequence", r.Name)
 	}
-	return s.sequenceByName(ctx, syscat.QuoteIdent(r.Namespace)+"."+syscat.QuoteIdent(r.Name))
+	return s.ByName(ctx, syscat.QuoteIdent(r.Namespace)+"."+syscat.QuoteIdent(r.Name))
 }
 
 var tInt8 = plan.Type{OID: pgtypes.Int8, Typmod: -1}
@@ -236,7 +236,7 @@ func bindSerialSequence(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error)
 		if p, err := sysfunc.ParseIdent(col, true); err == nil && len(p) == 1 {
 			col = p[0]
 		}
-		t, err := s.lookupTable(ctx, tn)
+		t, err := s.LookupTable(ctx, tn)
 		if pgerr.Code(err) == pgerr.UndefinedTable {
 			// Another kind of relation (a view): its columns have no
 			// sequence, as in PostgreSQL.
@@ -249,7 +249,7 @@ func bindSerialSequence(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error)
 			if f.Name != col {
 				continue
 			}
-			seq, ok := defaultSequence(t.Metadata.Properties, f.ID)
+			seq, ok := DefaultSequence(t.Metadata.Properties, f.ID)
 			if !ok {
 				return nil, nil
 			}
@@ -302,9 +302,9 @@ func bindGenRandomUUID(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) 
 	})
 }
 
-// defaultSequence is the sequence name (as written in the default) a
+// DefaultSequence is the sequence name (as written in the default) a
 // column's default takes nextval of.
-func defaultSequence(props map[string]string, id int) (string, bool) {
+func DefaultSequence(props map[string]string, id int) (string, bool) {
 	text := bind.DefaultText(props, id)
 	rest, ok := strings.CutPrefix(text, "nextval('")
 	if !ok {

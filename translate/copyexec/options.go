@@ -1,4 +1,4 @@
-package translate
+package copyexec
 
 import (
 	"strings"
@@ -9,12 +9,29 @@ import (
 	"github.com/icegate/icegate/translate/ddl"
 )
 
-// copyOptions resolves the options of a COPY statement (the WITH (...)
+// Options are the options of a COPY statement, as the binder resolved
+// them (PostgreSQL's defaults filled in): what the client sends (COPY FROM
+// STDIN) or receives (COPY TO STDOUT).
+type Options struct {
+	Format    string // "text", "csv" or "binary"
+	Delimiter byte   // text: '\t'; csv: ','
+	Null      string // text: `\N`; csv: ""
+	Quote     byte   // csv only: '"'
+	Escape    byte   // csv only: defaults to Quote
+	Header    bool   // csv (and text in PostgreSQL 15+): first line is a header
+	// ForceQuote / ForceNotNull / ForceNull are csv column lists (indexes
+	// into the copied columns).
+	ForceQuote   []int
+	ForceNotNull []int
+	ForceNull    []int
+}
+
+// ParseOptions resolves the options of a COPY statement (the WITH (...)
 // list and the legacy CSV / HEADER / DELIMITER AS ... words, which the
 // parser turns into the same list) with PostgreSQL's defaults and checks.
 // cols are the names of the copied columns (for FORCE_* lists).
-func copyOptions(list []*pg.Node, cols []string, from bool) (CopyOptions, error) {
-	o := CopyOptions{Format: "text"}
+func ParseOptions(list []*pg.Node, cols []string, from bool) (Options, error) {
+	o := Options{Format: "text"}
 	var delim, null, quote, escape *string
 	var forceQuote, forceNotNull, forceNull []*pg.Node
 	var forceQuoteAll bool

@@ -1,4 +1,4 @@
-package translate
+package viewexec
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/caterr"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
@@ -23,52 +24,25 @@ import (
 // and output schema; a temporary view lives in the session only. Both are
 // found by lookupView, which the binder calls for a name that is no table.
 
-// tempView is a view of one session (CREATE TEMP VIEW).
-type tempView struct {
+// Temp is a view of one session (CREATE TEMP VIEW); the session keeps
+// them by name (Env.TempViews).
+type Temp struct {
 	name      string
 	sql       string
 	defaultNS []string
 	cols      []pgtypes.Column
 }
 
-// tempViews returns the session's temporary views by name, creating the map
-// on first use.
-func (s *session) tempViews() map[string]*tempView {
-	if s.temp == nil {
-		s.temp = map[string]*tempView{}
-	}
-	return s.temp
-}
+// TempSchema is the schema name PostgreSQL gives temporary relations.
+const TempSchema = "pg_temp"
 
-// tempSchema is the schema name PostgreSQL gives temporary relations.
-const tempSchema = "pg_temp"
+// Run is a view statement's work at Execute: its notices, and whether it
+// changed the catalog.
+type Run = func(ctx context.Context) ([]pgerr.Notice, bool, error)
 
-// viewStatement creates or drops views and returns no rows. It binds and
-// runs at Execute, so that it sees what the statements before it did.
-type viewStatement struct {
-	sess *session
-	tag  string
-	// run returns the notices and whether it changed the catalog.
-	run func(ctx context.Context) ([]Notice, bool, error)
-}
-
-func (v *viewStatement) ParamTypes() []uint32      { return nil }
-func (v *viewStatement) Columns() []pgtypes.Column { return nil }
-func (v *viewStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
-	v.sess.openImplicitBlock() // staged as a table's schema changes are (ddlStatement)
-	notices, wrote, err := v.run(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if wrote {
-		notices = append(notices, v.sess.committedWrite()...)
-	}
-	return &emptyRows{tag: v.tag, notices: notices}, nil
-}
-
-// prepareCreateView prepares CREATE [OR REPLACE] [TEMP] VIEW name [(cols)]
+// Create prepares CREATE [OR REPLACE] [TEMP] VIEW name [(cols)]
 // [WITH (...)] AS query.
-func (s *session) prepareCreateView(ps parse.Stmt, vs *pg.ViewStmt) (Statement, error) {
+func (s Exec) Create(ps parse.Stmt, vs *pg.ViewStmt) (Run, error) {
 	if vs.WithCheckOption == pg.ViewCheckOption_LOCAL_CHECK_OPTION || vs.WithCheckOption == pg.ViewCheckOption_CASCADED_CHECK_OPTION {
 		return nil, pgerr.Unsupported("WITH CHECK OPTION").WithHint("icegate views are read-only.")
 	}
@@ -97,41 +71,41 @@ func (s *session) prepareCreateView(ps parse.Stmt, vs *pg.ViewStmt) (Statement, 
 	if recursive {
 		return nil, pgerr.NotYet("CREATE RECURSIVE VIEW")
 	}
-	return &viewStatement{sess: s, tag: "CREATE VIEW", run: func(ctx context.Context) ([]Notice, bool, error) {
+	return func(ctx context.Context) ([]pgerr.Notice, bool, error) {
 		return s.createView(ctx, ps, vs, sel, text)
-	}}, nil
+	}, nil
 }
 
 // createView runs CREATE VIEW: it binds the query for its output columns,
 // then stores the view on the session (TEMP) or in the catalog.
-func (s *session) createView(ctx context.Context, ps parse.Stmt, vs *pg.ViewStmt, sel *pg.SelectStmt, text string) ([]Notice, bool, error) {
+func (s Exec) createView(ctx context.Context, ps parse.Stmt, vs *pg.ViewStmt, sel *pg.SelectStmt, text string) ([]pgerr.Notice, bool, error) {
 	tn := parse.TableNameOf(vs.View)
 	inner := ps
 	inner.Node = vs.Query
-	b := bind.New(ctx, s, inner, &bind.ParamSet{}, time.Now())
+	b := bind.New(ctx, s.Env, inner, &bind.ParamSet{}, time.Now())
 	plan, err := b.BindSelect(sel)
 	if err != nil {
 		return nil, false, err
 	}
-	cols, err := viewColumns(plan.Cols, vs.Aliases)
+	cols, err := Columns(plan.Cols, vs.Aliases)
 	if err != nil {
 		return nil, false, err
 	}
 	temp := vs.View.Relpersistence == "t"
-	var notices []Notice
-	if !temp && s.usesTempView(vs.Query) {
+	var notices []pgerr.Notice
+	if !temp && s.UsesTemp(vs.Query) {
 		temp = true
-		notices = append(notices, Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
+		notices = append(notices, pgerr.Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 			Message: "view \"" + tn.Name + "\" will be a temporary view"})
 	}
 	if temp {
-		return notices, false, s.createTempView(tn, vs.Replace, cols, text, s.defaultNamespace(ctx, nil))
+		return notices, false, s.CreateTemp(tn, vs.Replace, cols, text, s.DefaultNamespace(ctx, nil))
 	}
 	return notices, true, s.createCatalogView(ctx, tn, vs.Replace, cols, text)
 }
 
-// viewColumns names the query's columns by the view's column list.
-func viewColumns(cols []pgtypes.Column, aliases []*pg.Node) ([]pgtypes.Column, error) {
+// Columns names the query's columns by the view's column list.
+func Columns(cols []pgtypes.Column, aliases []*pg.Node) ([]pgtypes.Column, error) {
 	if len(aliases) > len(cols) {
 		return nil, pgerr.New(pgerr.SyntaxError, "CREATE VIEW specifies more column names than columns")
 	}
@@ -150,12 +124,12 @@ func viewColumns(cols []pgtypes.Column, aliases []*pg.Node) ([]pgtypes.Column, e
 	return out, nil
 }
 
-// createTempView stores a temporary view on the session.
-func (s *session) createTempView(tn parse.TableName, replace bool, cols []pgtypes.Column, text string, defaultNS []string) error {
-	if tn.Catalog != "" || (tn.Schema != "" && tn.Schema != tempSchema) {
+// CreateTemp stores a temporary view on the session.
+func (s Exec) CreateTemp(tn parse.TableName, replace bool, cols []pgtypes.Column, text string, defaultNS []string) error {
+	if tn.Catalog != "" || (tn.Schema != "" && tn.Schema != TempSchema) {
 		return pgerr.New(pgerr.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
 	}
-	views := s.tempViews()
+	views := s.TempViews()
 	if prev, ok := views[tn.Name]; ok {
 		if !replace {
 			return pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", tn.Name)
@@ -170,26 +144,26 @@ func (s *session) createTempView(tn parse.TableName, replace bool, cols []pgtype
 			return err
 		}
 	}
-	views[tn.Name] = &tempView{name: tn.Name, sql: text, defaultNS: defaultNS, cols: cols}
+	views[tn.Name] = &Temp{name: tn.Name, sql: text, defaultNS: defaultNS, cols: cols}
 	return nil
 }
 
 // createCatalogView creates or replaces a view in the catalog.
-func (s *session) createCatalogView(ctx context.Context, tn parse.TableName, replace bool, cols []pgtypes.Column, text string) error {
-	mc, err := s.mutableCatalog("CREATE VIEW")
+func (s Exec) createCatalogView(ctx context.Context, tn parse.TableName, replace bool, cols []pgtypes.Column, text string) error {
+	mc, err := s.MutableCatalog("CREATE VIEW")
 	if err != nil {
 		return err
 	}
-	id, def, err := s.tableIdent(ctx, tn)
+	id, def, err := s.TableIdent(ctx, tn)
 	if err != nil {
 		return err
 	}
 	if def {
 		if err := mc.CreateNamespace(ctx, id.Namespace, nil); err != nil && !errors.Is(err, catalog.ErrAlreadyExists) {
-			return catalogError(err, kindSchema, strings.Join(id.Namespace, "."))
+			return caterr.Convert(err, caterr.Schema, strings.Join(id.Namespace, "."))
 		}
 	}
-	if _, err := s.cat.LoadTable(ctx, id); err == nil {
+	if _, err := s.Catalog().LoadTable(ctx, id); err == nil {
 		if replace {
 			return pgerr.New(pgerr.WrongObjectType, "\"%s\" is not a view", tn.Name)
 		}
@@ -223,7 +197,7 @@ func (s *session) createCatalogView(ctx context.Context, tn parse.TableName, rep
 		props = map[string]string{plan.PGTypesProperty: v}
 	}
 	if replace {
-		if old, err := s.cat.LoadView(ctx, id); err == nil {
+		if old, err := s.Catalog().LoadView(ctx, id); err == nil {
 			if err := checkReplacedCatalogColumns(old.Schema(), schema); err != nil {
 				return err
 			}
@@ -233,31 +207,31 @@ func (s *session) createCatalogView(ctx context.Context, tn parse.TableName, rep
 		Schema:           schema,
 		SQL:              text,
 		Dialect:          catalog.DialectPostgres,
-		DefaultNamespace: s.defaultNamespace(ctx, id.Namespace),
-		DefaultCatalog:   s.cat.Name(),
+		DefaultNamespace: s.DefaultNamespace(ctx, id.Namespace),
+		DefaultCatalog:   s.Catalog().Name(),
 		Summary:          map[string]string{"engine-name": "icegate"},
 		Properties:       props,
 	}, "", "", time.Now().UnixMilli())
 	if err != nil {
-		return catalogError(err, kindTable, tn.Written)
+		return caterr.Convert(err, caterr.Table, tn.Written)
 	}
 	if _, err := mc.CreateView(ctx, id, meta, replace); err != nil {
 		if errors.Is(err, catalog.ErrNotFound) {
-			return catalogError(err, kindSchema, strings.Join(id.Namespace, "."))
+			return caterr.Convert(err, caterr.Schema, strings.Join(id.Namespace, "."))
 		}
-		return catalogError(err, kindTable, tn.Name)
+		return caterr.Convert(err, caterr.Table, tn.Name)
 	}
 	return nil
 }
 
-// defaultNamespace is the namespace unqualified names in a view's query
+// DefaultNamespace is the namespace unqualified names in a view's query
 // resolve in: the first schema of search_path that exists, else fallback.
-func (s *session) defaultNamespace(ctx context.Context, fallback []string) []string {
-	all, err := s.cat.ListNamespaces(ctx)
+func (s Exec) DefaultNamespace(ctx context.Context, fallback []string) []string {
+	all, err := s.Catalog().ListNamespaces(ctx)
 	if err != nil {
 		return fallback
 	}
-	for _, sp := range s.settings.SearchPath() {
+	for _, sp := range s.SearchPath() {
 		if ns := bind.MatchNamespace(all, sp); ns != nil {
 			return ns
 		}
@@ -314,11 +288,11 @@ func checkReplacedCatalogColumns(old, next *catalog.Schema) error {
 	})
 }
 
-// usesTempView reports whether a query names a temporary view of the
+// UsesTemp reports whether a query names a temporary view of the
 // session (a view over it must be temporary too). Names of the query's
 // WITH items are not views.
-func (s *session) usesTempView(q *pg.Node) bool {
-	if len(s.temp) == 0 {
+func (s Exec) UsesTemp(q *pg.Node) bool {
+	if len(s.TempViews()) == 0 {
 		return false
 	}
 	ctes := map[string]bool{}
@@ -331,8 +305,8 @@ func (s *session) usesTempView(q *pg.Node) bool {
 	found := false
 	bind.WalkAST(q.ProtoReflect(), func(m protoreflect.Message) bool {
 		if rv, ok := m.Interface().(*pg.RangeVar); ok && rv.Catalogname == "" &&
-			(rv.Schemaname == "" && !ctes[rv.Relname] || rv.Schemaname == tempSchema) {
-			if _, ok := s.temp[rv.Relname]; ok {
+			(rv.Schemaname == "" && !ctes[rv.Relname] || rv.Schemaname == TempSchema) {
+			if _, ok := s.TempViews()[rv.Relname]; ok {
 				found = true
 			}
 		}
@@ -374,16 +348,16 @@ func viewQueryText(stmt string) (text string, recursive bool, err error) {
 	return strings.TrimSpace(stmt[start:end]), recursive, nil
 }
 
-// prepareDropView prepares DROP VIEW [IF EXISTS] name [, ...] [CASCADE |
+// Drop prepares DROP VIEW [IF EXISTS] name [, ...] [CASCADE |
 // RESTRICT]. Every name is resolved before any view is dropped. icegate
 // does not record which views depend on a view, so CASCADE drops no more
 // and RESTRICT refuses nothing.
-func (s *session) prepareDropView(ds *pg.DropStmt) (Statement, error) {
-	return &viewStatement{sess: s, tag: "DROP VIEW", run: func(ctx context.Context) ([]Notice, bool, error) {
-		var notices []Notice
+func (s Exec) Drop(ds *pg.DropStmt) Run {
+	return func(ctx context.Context) ([]pgerr.Notice, bool, error) {
+		var notices []pgerr.Notice
 		var drop []*bind.ViewDef
 		for _, obj := range ds.Objects {
-			tn := tableNameOfList(obj)
+			tn := parse.TableNameOfList(obj)
 			v, err := s.ResolveView(ctx, tn)
 			if err != nil {
 				return nil, false, err
@@ -401,16 +375,16 @@ func (s *session) prepareDropView(ds *pg.DropStmt) (Statement, error) {
 			if !ds.MissingOk {
 				return nil, false, pgerr.New(pgerr.UndefinedTable, "view \"%s\" does not exist", tn.Written)
 			}
-			notices = append(notices, Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
+			notices = append(notices, pgerr.Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
 				Message: "view \"" + tn.Written + "\" does not exist, skipping"})
 		}
 		wrote := false
 		for _, v := range drop {
 			if v.Temp {
-				delete(s.tempViews(), v.Ident.Name)
+				delete(s.TempViews(), v.Ident.Name)
 				continue
 			}
-			mc, err := s.mutableCatalog("DROP VIEW")
+			mc, err := s.MutableCatalog("DROP VIEW")
 			if err != nil {
 				return nil, false, err
 			}
@@ -420,14 +394,14 @@ func (s *session) prepareDropView(ds *pg.DropStmt) (Statement, error) {
 			wrote = true
 		}
 		return notices, wrote, nil
-	}}, nil
+	}
 }
 
 func dropViewError(err error, name string) error {
 	if errors.Is(err, catalog.ErrNotFound) {
 		return pgerr.Wrap(err, pgerr.UndefinedTable, "view \"%s\" does not exist", name)
 	}
-	return catalogError(err, kindTable, name)
+	return caterr.Convert(err, caterr.Table, name)
 }
 
 // LookupView finds the view a 1-3 part name refers to, the way
@@ -438,7 +412,7 @@ func dropViewError(err error, name string) error {
 // unqualified names resolve in; found is false when there is no such view.
 // The query of a view made by another engine may be in that engine's
 // dialect (the postgres one when the view has it).
-func (s *session) LookupView(ctx context.Context, tn parse.TableName) (sql string, defaultNS []string, found bool, err error) {
+func (s Exec) LookupView(ctx context.Context, tn parse.TableName) (sql string, defaultNS []string, found bool, err error) {
 	v, err := s.ResolveView(ctx, tn)
 	if err != nil || v == nil {
 		return "", nil, false, err
@@ -448,12 +422,12 @@ func (s *session) LookupView(ctx context.Context, tn parse.TableName) (sql strin
 
 // ResolveView is lookupView returning the whole definition; nil when there
 // is no such view.
-func (s *session) ResolveView(ctx context.Context, tn parse.TableName) (*bind.ViewDef, error) {
-	if tn.Catalog != "" && tn.Catalog != s.cat.Name() {
-		return nil, otherDatabase(tn) // names_other_db.go
+func (s Exec) ResolveView(ctx context.Context, tn parse.TableName) (*bind.ViewDef, error) {
+	if tn.Catalog != "" && tn.Catalog != s.Catalog().Name() {
+		return nil, bind.OtherDatabase(tn)
 	}
-	if tn.Catalog == "" && (tn.Schema == "" || tn.Schema == tempSchema) {
-		if t, ok := s.temp[tn.Name]; ok {
+	if tn.Catalog == "" && (tn.Schema == "" || tn.Schema == TempSchema) {
+		if t, ok := s.TempViews()[tn.Name]; ok {
 			v := &bind.ViewDef{Ident: catalog.Identifier{Name: t.name}, Temp: true, SQL: t.sql,
 				Dialect: catalog.DialectPostgres, DefaultNS: append([]string(nil), t.defaultNS...)}
 			for _, c := range t.cols {
@@ -461,7 +435,7 @@ func (s *session) ResolveView(ctx context.Context, tn parse.TableName) (*bind.Vi
 			}
 			return v, nil
 		}
-		if tn.Schema == tempSchema {
+		if tn.Schema == TempSchema {
 			return nil, nil
 		}
 	}
@@ -469,14 +443,14 @@ func (s *session) ResolveView(ctx context.Context, tn parse.TableName) (*bind.Vi
 		if v, err := s.loadView(ctx, []string{tn.Schema}, tn.Name); v != nil || err != nil {
 			return v, err
 		}
-		ns, err := s.findNamespace(ctx, tn.Schema)
+		ns, err := s.FindNamespace(ctx, tn.Schema)
 		if err != nil || len(ns) <= 1 {
 			return nil, err
 		}
 		return s.loadView(ctx, ns, tn.Name)
 	}
 	var found *bind.ViewDef
-	err := s.searchPathWalk(ctx, func(ns []string) (bool, error) {
+	err := s.SearchPathWalk(ctx, func(ns []string) (bool, error) {
 		v, err := s.loadView(ctx, ns, tn.Name)
 		found = v
 		return v != nil, err
@@ -486,13 +460,13 @@ func (s *session) ResolveView(ctx context.Context, tn parse.TableName) (*bind.Vi
 
 // loadView loads the view namespace.name; nil without error when there is
 // none. A name matches exactly, else a unique case-insensitive match.
-func (s *session) loadView(ctx context.Context, ns []string, name string) (*bind.ViewDef, error) {
-	v, err := s.cat.LoadView(ctx, catalog.Identifier{Namespace: ns, Name: name})
+func (s Exec) loadView(ctx context.Context, ns []string, name string) (*bind.ViewDef, error) {
+	v, err := s.Catalog().LoadView(ctx, catalog.Identifier{Namespace: ns, Name: name})
 	if err != nil {
 		if !errors.Is(err, catalog.ErrNotFound) {
 			return nil, pgerr.Wrap(err, pgerr.IOError, "load view %s.%s: %v", strings.Join(ns, "."), name, err)
 		}
-		ids, lerr := s.cat.ListViews(ctx, ns)
+		ids, lerr := s.Catalog().ListViews(ctx, ns)
 		if lerr != nil {
 			return nil, nil
 		}
@@ -508,7 +482,7 @@ func (s *session) loadView(ctx context.Context, ns []string, name string) (*bind
 		if match == nil || match.Name == name {
 			return nil, nil
 		}
-		if v, err = s.cat.LoadView(ctx, *match); err != nil {
+		if v, err = s.Catalog().LoadView(ctx, *match); err != nil {
 			return nil, pgerr.Wrap(err, pgerr.IOError, "load view %s: %v", match.Name, err)
 		}
 	}
@@ -527,10 +501,10 @@ func (s *session) loadView(ctx context.Context, ns []string, name string) (*bind
 
 // Helpers for the table statements that meet views.
 
-// viewIsNotTable returns PostgreSQL's error for DROP TABLE naming a view
+// NotTable returns PostgreSQL's error for DROP TABLE naming a view
 // (42809 "\"v\" is not a table", with the hint to use DROP VIEW), or nil
 // when tn names no view. DROP TABLE calls it when the table is not found.
-func (s *session) viewIsNotTable(ctx context.Context, tn parse.TableName) error {
+func (s Exec) NotTable(ctx context.Context, tn parse.TableName) error {
 	v, err := s.ResolveView(ctx, tn)
 	if err != nil || v == nil {
 		return err
@@ -539,12 +513,12 @@ func (s *session) viewIsNotTable(ctx context.Context, tn parse.TableName) error 
 		WithHint("Use DROP VIEW to remove a view.")
 }
 
-// dropViewsIn drops every view of namespace ns (DROP SCHEMA ... CASCADE)
+// DropIn drops every view of namespace ns (DROP SCHEMA ... CASCADE)
 // and returns how many it dropped.
-func (s *session) dropViewsIn(ctx context.Context, mc catalog.MutableCatalog, ns []string) (int, error) {
+func (s Exec) DropIn(ctx context.Context, mc catalog.MutableCatalog, ns []string) (int, error) {
 	ids, err := mc.ListViews(ctx, ns)
 	if err != nil {
-		return 0, catalogError(err, kindSchema, strings.Join(ns, "."))
+		return 0, caterr.Convert(err, caterr.Schema, strings.Join(ns, "."))
 	}
 	n := 0
 	for _, id := range ids {

@@ -1,4 +1,4 @@
-package translate
+package indexexec
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/caterr"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -39,10 +40,10 @@ type keptIndex struct {
 	NullsFirst []bool `json:"nulls-first,omitempty"`
 }
 
-// keptIndexes are the indexes kept in a table's properties, as the system
+// Kept are the indexes kept in a table's properties, as the system
 // catalog lists them (attnums by the position of their field in schema),
 // by name.
-func keptIndexes(props map[string]string, schema *catalog.Schema) []syscat.Index {
+func Kept(props map[string]string, schema *catalog.Schema) []syscat.Index {
 	if schema == nil {
 		return nil
 	}
@@ -92,8 +93,8 @@ func keepableIndex(st *pg.IndexStmt) bool {
 }
 
 // keepIndex keeps CREATE INDEX st on table t.
-func (s *session) keepIndex(ctx context.Context, st *pg.IndexStmt, t *catalog.Table) ([]Notice, error) {
-	mc, err := s.mutableCatalog("CREATE INDEX")
+func (s Exec) keepIndex(ctx context.Context, st *pg.IndexStmt, t *catalog.Table) ([]pgerr.Notice, error) {
+	mc, err := s.MutableCatalog("CREATE INDEX")
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +139,7 @@ func (s *session) keepIndex(ctx context.Context, st *pg.IndexStmt, t *catalog.Ta
 		name = chooseIndexName(t.Ident.Name, cols, taken)
 	} else if taken(name) {
 		if st.IfNotExists {
-			return []Notice{{Severity: "NOTICE", Code: pgerr.DuplicateTable, Message: "relation \"" + name + "\" already exists, skipping"}}, nil
+			return []pgerr.Notice{{Severity: "NOTICE", Code: pgerr.DuplicateTable, Message: "relation \"" + name + "\" already exists, skipping"}}, nil
 		}
 		return nil, pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", name)
 	}
@@ -149,10 +150,10 @@ func (s *session) keepIndex(ctx context.Context, st *pg.IndexStmt, t *catalog.Ta
 	_, err = mc.CommitTable(ctx, t.Ident, []catalog.Requirement{catalog.AssertTableUUID{UUID: t.Metadata.TableUUID}},
 		[]catalog.Update{catalog.SetProperties{Updates: map[string]string{indexPropPrefix + name: string(v)}}})
 	if err != nil {
-		return nil, catalogError(err, kindTable, t.Ident.Name)
+		return nil, caterr.Convert(err, caterr.Table, t.Ident.Name)
 	}
 	if st.Unique {
-		return []Notice{{Severity: "WARNING", Code: pgerr.Warning, Message: "unique index \"" + name + "\" is not enforced",
+		return []pgerr.Notice{{Severity: "WARNING", Code: pgerr.Warning, Message: "unique index \"" + name + "\" is not enforced",
 			Detail: "icegate keeps the index's definition; nothing checks that its values are unique."}}, nil
 	}
 	return nil, nil
@@ -188,7 +189,7 @@ func chooseIndexName(table string, cols []string, taken func(string) bool) strin
 
 // findIndex finds the index DROP INDEX names: in its schema, or the first
 // schema of the search path that has it.
-func (s *session) findIndex(ctx context.Context, parts []string) (*syscat.Relation, *syscat.Index, error) {
+func (s Exec) findIndex(ctx context.Context, parts []string) (*syscat.Relation, *syscat.Index, error) {
 	snap, err := s.SysSnapshot(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -200,7 +201,7 @@ func (s *session) findIndex(ctx context.Context, parts []string) (*syscat.Relati
 	}
 	var r *syscat.Relation
 	var ix *syscat.Index
-	err = s.searchPathWalk(ctx, func(ns []string) (bool, error) {
+	err = s.SearchPathWalk(ctx, func(ns []string) (bool, error) {
 		r, ix = snap.IndexByName(strings.Join(ns, "."), name)
 		return r != nil, nil
 	})
@@ -208,12 +209,12 @@ func (s *session) findIndex(ctx context.Context, parts []string) (*syscat.Relati
 }
 
 // dropKeptIndex drops the kept index ix of table r.
-func (s *session) dropKeptIndex(ctx context.Context, r *syscat.Relation, ix *syscat.Index) error {
+func (s Exec) dropKeptIndex(ctx context.Context, r *syscat.Relation, ix *syscat.Index) error {
 	if ix.Primary {
 		return pgerr.New(pgerr.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it",
 			ix.Name, ix.Name, r.Name).WithHint("You can drop constraint %s on table %s instead.", ix.Name, r.Name)
 	}
-	mc, err := s.mutableCatalog("DROP INDEX")
+	mc, err := s.MutableCatalog("DROP INDEX")
 	if err != nil {
 		return err
 	}
@@ -224,14 +225,14 @@ func (s *session) dropKeptIndex(ctx context.Context, r *syscat.Relation, ix *sys
 	_, err = mc.CommitTable(ctx, t.Ident, []catalog.Requirement{catalog.AssertTableUUID{UUID: t.Metadata.TableUUID}},
 		[]catalog.Update{catalog.RemoveProperties{Removals: []string{indexPropPrefix + ix.Name}}})
 	if err != nil {
-		return catalogError(err, kindTable, t.Ident.Name)
+		return caterr.Convert(err, caterr.Table, t.Ident.Name)
 	}
 	return nil
 }
 
 // renameKeptIndex renames the kept index ix of table r to name (ALTER
 // INDEX ... RENAME TO); a relation of that name in the schema is 42P07.
-func (s *session) renameKeptIndex(ctx context.Context, r *syscat.Relation, ix *syscat.Index, name string) error {
+func (s Exec) renameKeptIndex(ctx context.Context, r *syscat.Relation, ix *syscat.Index, name string) error {
 	snap, err := s.SysSnapshot(ctx)
 	if err != nil {
 		return err
@@ -239,7 +240,7 @@ func (s *session) renameKeptIndex(ctx context.Context, r *syscat.Relation, ix *s
 	if other, _ := snap.IndexByName(r.Namespace, name); other != nil || snap.Relation(r.Namespace, name) != nil {
 		return pgerr.New(pgerr.DuplicateTable, "relation \"%s\" already exists", name)
 	}
-	mc, err := s.mutableCatalog("ALTER INDEX")
+	mc, err := s.MutableCatalog("ALTER INDEX")
 	if err != nil {
 		return err
 	}
@@ -257,7 +258,7 @@ func (s *session) renameKeptIndex(ctx context.Context, r *syscat.Relation, ix *s
 			catalog.SetProperties{Updates: map[string]string{indexPropPrefix + name: v}},
 		})
 	if err != nil {
-		return catalogError(err, kindTable, t.Ident.Name)
+		return caterr.Convert(err, caterr.Table, t.Ident.Name)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package translate
+package copyexec
 
 import (
 	"fmt"
@@ -40,7 +40,7 @@ func TestCopyOptions(t *testing.T) {
 			t.Fatalf("%s: %v", c.sql, err)
 		}
 		cs := tree.Stmts[0].Stmt.GetCopyStmt()
-		o, err := copyOptions(cs.Options, cols, cs.IsFrom)
+		o, err := ParseOptions(cs.Options, cols, cs.IsFrom)
 		got := ""
 		if err != nil {
 			got = pgerr.Code(err)
@@ -53,6 +53,6 @@ func TestCopyOptions(t *testing.T) {
 	}
 }
 
-func fmtOptions(o CopyOptions) string {
+func fmtOptions(o Options) string {
 	return fmt.Sprintf("{%s %d %s %d %d %v %v %v %v}", o.Format, o.Delimiter, o.Null, o.Quote, o.Escape, o.Header, o.ForceQuote, o.ForceNotNull, o.ForceNull)
 }
