@@ -61,3 +61,6 @@ func (s *session) OptionRows(opts []conf.IcebergOption, stmt, props map[string]s
 
 // SysFuncs are the backend's system catalog functions.
 func (s *session) SysFuncs() bind.SysFuncs { return s.backend.sysFuncs }
+
+// SparkFuncs are the backend's functions of Spark's.
+func (s *session) SparkFuncs() bind.FuncDefs { return s.backend.sparkFuncs }

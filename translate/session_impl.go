@@ -15,6 +15,7 @@ import (
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/settings"
+	"github.com/icegate/icegate/translate/sparkfunc"
 	"github.com/icegate/icegate/translate/sysfunc"
 )
 
@@ -36,6 +37,8 @@ type backend struct {
 	// sysFuncs are the system catalog functions (package sysfunc), built
 	// once and read by every session's binder.
 	sysFuncs bind.SysFuncs
+	// sparkFuncs are Spark's functions (package sparkfunc), likewise.
+	sparkFuncs bind.FuncDefs
 	// procs are the CALLs running in the sessions (call_progress.go).
 	procs runningProcedures
 	// sessions are the open sessions, advisory the advisory locks
@@ -54,7 +57,7 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 		log = slog.Default()
 	}
 	b := &backend{cat: cat, log: log, started: time.Now(), maxMem: opts.MaxStatementMem,
-		sysFuncs: withSequenceFuncs(sysfunc.Builtins())}
+		sysFuncs: withSequenceFuncs(sysfunc.Builtins()), sparkFuncs: sparkfunc.Builtins()}
 	if b.maxMem <= 0 {
 		b.maxMem = settings.DefaultMaxStatementMem()
 	}

@@ -57,6 +57,7 @@ var compiler = map[string][]string{
 	// function API (bind.SysFuncDef, Binder.SysCall...): they import bind,
 	// and the session hands them to the binder (bind.Env.SysFuncs).
 	"translate/sysfunc":   {"translate/bind", "translate/plan", "translate/parse", "translate/regtype"},
+	"translate/sparkfunc": {"translate/bind", "translate/plan"},
 	"translate/regtype":   {"translate/parse"},
 	"translate/settings":  {"translate/opt"},
 	"translate/sequence":  {},

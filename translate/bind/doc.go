@@ -23,7 +23,9 @@
 //     plan.Subquery that lowering runs once;
 //   - system functions and catalogs: sysfunc.go (the call site and API
 //     the definitions in package translate/sysfunc bind with; they are
-//     found through Env.SysFuncs), sysfunc_record.go (composite results),
+//     found through Env.SysFuncs), funcdef.go (likewise for Spark's
+//     functions, package translate/sparkfunc, found through
+//     Env.SparkFuncs), sysfunc_record.go (composite results),
 //     regtype.go (casts to and from the reg* types; their text
 //     forms are package translate/regtype), syscat.go
 //     (pg_catalog and information_schema relations), sqlvalue.go

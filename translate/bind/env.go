@@ -47,6 +47,9 @@ type Env interface {
 	// SysFuncs are the system catalog functions the statement may call
 	// (format_type, pg_get_indexdef, has_table_privilege, ...).
 	SysFuncs() SysFuncs
+	// SparkFuncs are the functions of Spark's the statement may call
+	// (named_struct, nvl, datediff, ...).
+	SparkFuncs() FuncDefs
 	// SysSnapshot is the statement's view of the system catalogs.
 	SysSnapshot(ctx context.Context) (*syscat.Snapshot, error)
 	// EffectiveOption resolves an Iceberg option across the statement's

@@ -258,6 +258,9 @@ func (e *testEnv) IsTempView(string) bool { return false }
 // translate/sysfunc has them, and imports this one).
 func (e *testEnv) SysFuncs() SysFuncs { return nil }
 
+// SparkFuncs: nor any of Spark's (package translate/sparkfunc).
+func (e *testEnv) SparkFuncs() FuncDefs { return nil }
+
 func (e *testEnv) ReadSnapshot(t *catalog.Table) *catalog.Snapshot {
 	return t.Metadata.CurrentSnapshot()
 }

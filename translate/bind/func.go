@@ -57,10 +57,7 @@ func (b *Binder) funcCall(fc *pg.FuncCall) (Bound, error) {
 			return Bound{}, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function %s.%s does not exist", schema, name), fc.Location)
 		}
 	}
-	if r, ok, err := b.sparkConstructor(fc, name); ok { // spark_func.go
-		return r, err
-	}
-	if r, ok, err := b.sparkAlias(fc, name); ok { // spark_func.go
+	if r, ok, err := b.sparkFunc(fc, name); ok { // funcdef.go
 		return r, err
 	}
 	if fc.Over != nil {
