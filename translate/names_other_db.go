@@ -2,7 +2,7 @@ package translate
 
 import (
 	"github.com/icegate/icegate/internal/pgerr"
-	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/icebergfrom"
 	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
 )
@@ -15,7 +15,7 @@ import (
 // database (0A000), also a four-part name whose first part is another
 // catalog (other.ns.t.snapshots).
 func otherDatabase(tn parse.TableName) error {
-	if base, kind, ok := bind.SplitMetaName(tn); ok && base.Catalog == "" && metatable.ByName(kind) != nil {
+	if base, kind, ok := icebergfrom.SplitMetaName(tn); ok && base.Catalog == "" && metatable.ByName(kind) != nil {
 		return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", base.Written)
 	}
 	return pgerr.New(pgerr.FeatureNotSupported, "cross-database references are not implemented: \"%s\"", tn.Written)

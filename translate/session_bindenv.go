@@ -5,6 +5,7 @@ import (
 
 	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/icebergfrom"
 )
 
 // The session as the binder's bind.Env (translate/bind/env.go); the other methods
@@ -64,3 +65,7 @@ func (s *session) SysFuncs() bind.SysFuncs { return s.backend.sysFuncs }
 
 // SparkFuncs are the backend's functions of Spark's.
 func (s *session) SparkFuncs() bind.FuncDefs { return s.backend.sparkFuncs }
+
+// IcebergFrom binds time travel, CHANGES BETWEEN, metadata tables and
+// iceberg.options().
+func (s *session) IcebergFrom() bind.IcebergFrom { return icebergfrom.Items{} }

@@ -50,20 +50,21 @@ var compiler = map[string][]string{
 	"translate/opt":       {"translate/plan"},
 	"translate/explain":   {"translate/plan"},
 	"translate/lower":     {"translate/plan", "translate/metatable"},
-	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable", "translate/changelog", "translate/regtype", "translate/settings", "translate/sequence", "translate/enumtype"},
+	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable", "translate/regtype", "translate/settings", "translate/sequence", "translate/enumtype"},
 	"translate/changelog": {"translate/plan", "translate/metatable"},
 	"translate/ddl":       {"translate/plan", "translate/parse"},
 	// The system catalog functions are definitions over the binder's
 	// function API (bind.SysFuncDef, Binder.SysCall...): they import bind,
 	// and the session hands them to the binder (bind.Env.SysFuncs).
-	"translate/sysfunc":   {"translate/bind", "translate/plan", "translate/parse", "translate/regtype"},
-	"translate/sparkfunc": {"translate/bind", "translate/plan"},
-	"translate/regtype":   {"translate/parse"},
-	"translate/settings":  {"translate/opt"},
-	"translate/sequence":  {},
-	"translate/enumtype":  {},
-	"translate/describe":  {"translate/plan", "translate/ddl"},
-	"translate/procedure": {},
+	"translate/sysfunc":     {"translate/bind", "translate/plan", "translate/parse", "translate/regtype"},
+	"translate/sparkfunc":   {"translate/bind", "translate/plan"},
+	"translate/icebergfrom": {"translate/bind", "translate/plan", "translate/parse", "translate/metatable", "translate/changelog", "translate/regtype"},
+	"translate/regtype":     {"translate/parse"},
+	"translate/settings":    {"translate/opt"},
+	"translate/sequence":    {},
+	"translate/enumtype":    {},
+	"translate/describe":    {"translate/plan", "translate/ddl"},
+	"translate/procedure":   {},
 }
 
 type listed struct {

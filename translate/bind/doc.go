@@ -29,14 +29,15 @@
 //     regtype.go (casts to and from the reg* types; their text
 //     forms are package translate/regtype), syscat.go
 //     (pg_catalog and information_schema relations), sqlvalue.go
-//     (CURRENT_DATE, CURRENT_USER...), options_func.go (iceberg.options());
+//     (CURRENT_DATE, CURRENT_USER...);
 //   - view expansion: a view's stored query parsed again and bound as a
 //     subquery in its own namespace (bindView in from.go; ViewDef);
-//   - time travel (asof.go: VERSION / TIMESTAMP AS OF resolved to a
-//     snapshot and its schema) and CHANGES BETWEEN (changes_*.go: a leaf
-//     whose operator diffs each snapshot against its parent);
-//   - metadata tables (metatable.go, rows from package metatable) and the
-//     hidden metadata columns of every table (metacol.go);
+//   - Iceberg's own FROM items: time travel, CHANGES BETWEEN, metadata
+//     tables and iceberg.options() are package translate/icebergfrom's,
+//     found through Env.IcebergFrom; iceberg_from.go is where the binder
+//     asks for them and the scope API they bind with (AddItem,
+//     BindTableAt); the hidden metadata columns of every table are
+//     metacol.go's;
 //   - the OPTIONS hints checked against conf's Iceberg option registry
 //     (hints_check.go);
 //   - DML targets: DELETE, UPDATE, MERGE, INSERT ... ON CONFLICT / RETURNING
@@ -48,8 +49,8 @@
 // package plan's nodes whose columns are plan.ColIDs; a row-level change
 // becomes a DMLPlan (BindDelete, BindUpdate, BindMerge, BindUpsert) whose
 // query says what happens to each target row; INSERT becomes an InsertPlan.
-// Leaves defined here (system catalogs, metadata tables, change logs) are
-// plan.Sources that lower themselves. Nothing here optimizes, lowers or
+// Leaves defined here (system catalogs) are plan.Sources that lower
+// themselves. Nothing here optimizes, lowers or
 // runs a plan.
 //
 // bind imports plan, parse, metatable and conf (and the engine's packages

@@ -50,6 +50,9 @@ type Env interface {
 	// SparkFuncs are the functions of Spark's the statement may call
 	// (named_struct, nvl, datediff, ...).
 	SparkFuncs() FuncDefs
+	// IcebergFrom binds Iceberg's own FROM items: time travel, CHANGES
+	// BETWEEN, metadata tables, iceberg.options() (nil: none).
+	IcebergFrom() IcebergFrom
 	// SysSnapshot is the statement's view of the system catalogs.
 	SysSnapshot(ctx context.Context) (*syscat.Snapshot, error)
 	// EffectiveOption resolves an Iceberg option across the statement's

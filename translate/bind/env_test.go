@@ -261,6 +261,10 @@ func (e *testEnv) SysFuncs() SysFuncs { return nil }
 // SparkFuncs: nor any of Spark's (package translate/sparkfunc).
 func (e *testEnv) SparkFuncs() FuncDefs { return nil }
 
+// IcebergFrom: nor time travel or metadata tables (package
+// translate/icebergfrom).
+func (e *testEnv) IcebergFrom() IcebergFrom { return nil }
+
 func (e *testEnv) ReadSnapshot(t *catalog.Table) *catalog.Snapshot {
 	return t.Metadata.CurrentSnapshot()
 }

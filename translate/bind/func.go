@@ -49,7 +49,7 @@ func (b *Binder) funcCall(fc *pg.FuncCall) (Bound, error) {
 	}
 	name := funcName(fc)
 	if len(fc.Funcname) == 2 && fc.Funcname[0].GetString_().GetSval() == "iceberg" {
-		return b.icebergFunc(fc, name) // options_func.go
+		return b.icebergFunc(fc, name) // iceberg_from.go
 	}
 	if len(fc.Funcname) > 1 {
 		schema := fc.Funcname[0].GetString_().GetSval()
