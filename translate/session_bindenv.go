@@ -6,6 +6,7 @@ import (
 	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/icebergfrom"
+	"github.com/icegate/icegate/translate/jsonfunc"
 )
 
 // The session as the binder's bind.Env (translate/bind/env.go); the other methods
@@ -69,3 +70,6 @@ func (s *session) SparkFuncs() bind.FuncDefs { return s.backend.sparkFuncs }
 // IcebergFrom binds time travel, CHANGES BETWEEN, metadata tables and
 // iceberg.options().
 func (s *session) IcebergFrom() bind.IcebergFrom { return icebergfrom.Items{} }
+
+// JSONFuncs binds json_build_object, to_json, json_agg and the like.
+func (s *session) JSONFuncs() bind.JSONFuncs { return jsonfunc.Funcs{} }

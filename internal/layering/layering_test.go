@@ -59,6 +59,7 @@ var compiler = map[string][]string{
 	"translate/sysfunc":     {"translate/bind", "translate/plan", "translate/parse", "translate/regtype"},
 	"translate/sparkfunc":   {"translate/bind", "translate/plan"},
 	"translate/icebergfrom": {"translate/bind", "translate/plan", "translate/parse", "translate/metatable", "translate/changelog", "translate/regtype"},
+	"translate/jsonfunc":    {"translate/bind", "translate/plan", "translate/regtype"},
 	"translate/regtype":     {"translate/parse"},
 	"translate/settings":    {"translate/opt"},
 	"translate/sequence":    {},

@@ -25,7 +25,9 @@
 //     the definitions in package translate/sysfunc bind with; they are
 //     found through Env.SysFuncs), funcdef.go (likewise for Spark's
 //     functions, package translate/sparkfunc, found through
-//     Env.SparkFuncs), sysfunc_record.go (composite results),
+//     Env.SparkFuncs; json_build.go for the JSON building functions and
+//     jsonb's modification operators, package translate/jsonfunc, found
+//     through Env.JSONFuncs), sysfunc_record.go (composite results),
 //     regtype.go (casts to and from the reg* types; their text
 //     forms are package translate/regtype), syscat.go
 //     (pg_catalog and information_schema relations), sqlvalue.go

@@ -50,6 +50,9 @@ type Env interface {
 	// SparkFuncs are the functions of Spark's the statement may call
 	// (named_struct, nvl, datediff, ...).
 	SparkFuncs() FuncDefs
+	// JSONFuncs binds the JSON building functions and aggregates
+	// (json_build_object, to_json, json_agg...; nil: none).
+	JSONFuncs() JSONFuncs
 	// IcebergFrom binds Iceberg's own FROM items: time travel, CHANGES
 	// BETWEEN, metadata tables, iceberg.options() (nil: none).
 	IcebergFrom() IcebergFrom

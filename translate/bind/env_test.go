@@ -265,6 +265,9 @@ func (e *testEnv) SparkFuncs() FuncDefs { return nil }
 // translate/icebergfrom).
 func (e *testEnv) IcebergFrom() IcebergFrom { return nil }
 
+// JSONFuncs: nor the JSON building functions (package translate/jsonfunc).
+func (e *testEnv) JSONFuncs() JSONFuncs { return nil }
+
 func (e *testEnv) ReadSnapshot(t *catalog.Table) *catalog.Snapshot {
 	return t.Metadata.CurrentSnapshot()
 }
