@@ -7,6 +7,7 @@ import (
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/icebergfrom"
 	"github.com/icegate/icegate/translate/jsonfunc"
+	"github.com/icegate/icegate/translate/regtype"
 )
 
 // The session as the binder's bind.Env (translate/bind/env.go); the other methods
@@ -73,3 +74,7 @@ func (s *session) IcebergFrom() bind.IcebergFrom { return icebergfrom.Items{} }
 
 // JSONFuncs binds json_build_object, to_json, json_agg and the like.
 func (s *session) JSONFuncs() bind.JSONFuncs { return jsonfunc.Funcs{} }
+
+// RegTypes binds the casts into and out of regclass, regtype and the
+// other object identifier types.
+func (s *session) RegTypes() bind.RegTypes { return regtype.Casts{} }

@@ -28,8 +28,10 @@
 //     Env.SparkFuncs; json_build.go for the JSON building functions and
 //     jsonb's modification operators, package translate/jsonfunc, found
 //     through Env.JSONFuncs), sysfunc_record.go (composite results),
-//     regtype.go (casts to and from the reg* types; their text
-//     forms are package translate/regtype), syscat.go
+//     regtype.go (the object identifier types in operators and
+//     expressions; casts to and from the reg* types and their text forms
+//     are package translate/regtype's, found through Env.RegTypes),
+//     syscat.go
 //     (pg_catalog and information_schema relations), sqlvalue.go
 //     (CURRENT_DATE, CURRENT_USER...);
 //   - view expansion: a view's stored query parsed again and bound as a
@@ -55,8 +57,10 @@
 // themselves. Nothing here optimizes, lowers or
 // runs a plan.
 //
-// bind imports plan, parse, metatable and conf (and the engine's packages
-// for expressions and types), never lower, opt or translate:
+// bind imports plan, parse, metatable, settings, sequence, enumtype and
+// conf (and the engine's packages for expressions and types), never
+// lower, opt, translate or the packages of definitions it finds through
+// Env (sysfunc, sparkfunc, jsonfunc, icebergfrom, regtype):
 // internal/layering's compiler table enforces it. It sees the session only
 // through Env (env.go): tables and views resolved against the catalog and
 // search_path, the snapshot a table is read at, the session's identity,

@@ -53,6 +53,9 @@ type Env interface {
 	// JSONFuncs binds the JSON building functions and aggregates
 	// (json_build_object, to_json, json_agg...; nil: none).
 	JSONFuncs() JSONFuncs
+	// RegTypes binds the casts of the object identifier types (regclass,
+	// regtype...; nil: none).
+	RegTypes() RegTypes
 	// IcebergFrom binds Iceberg's own FROM items: time travel, CHANGES
 	// BETWEEN, metadata tables, iceberg.options() (nil: none).
 	IcebergFrom() IcebergFrom

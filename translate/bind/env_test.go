@@ -268,6 +268,10 @@ func (e *testEnv) IcebergFrom() IcebergFrom { return nil }
 // JSONFuncs: nor the JSON building functions (package translate/jsonfunc).
 func (e *testEnv) JSONFuncs() JSONFuncs { return nil }
 
+// RegTypes: nor the reg* casts (package translate/regtype, which imports
+// this one).
+func (e *testEnv) RegTypes() RegTypes { return nil }
+
 func (e *testEnv) ReadSnapshot(t *catalog.Table) *catalog.Snapshot {
 	return t.Metadata.CurrentSnapshot()
 }
