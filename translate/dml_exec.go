@@ -174,7 +174,7 @@ func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *bind
 	if err != nil {
 		return nil, writeError(err, p.Table)
 	}
-	run := &dmlRun{plan: p, w: w, ctx: ctx, with: bind.DMLWithRunOf(ctx, p, mode)}
+	run := &dmlRun{plan: p, w: w, ctx: ctx, with: wo.track.Run(p, mode)}
 	if err := run.consume(src); err != nil {
 		w.Abort()
 		run.release()

@@ -77,7 +77,7 @@ func (s *session) prepareDMLWith(ctx context.Context, ps parse.Stmt, paramTypes 
 func (st *dmlWithStatement) bind(ctx context.Context, values []*string) (*dmlWithBound, error) {
 	ps := bind.NewParamSet(st.declared, st.params, values)
 	state := &bind.DMLWithState{Top: st.with}
-	b := bind.New(bind.WithDMLWith(ctx, state), st.sess, st.ps, ps, time.Now())
+	b := bind.New(ctx, st.sess, st.ps, ps, time.Now()).DMLWith(state)
 	bound := &dmlWithBound{state: state}
 	if st.outer == nil {
 		sel, err := b.BindSelect(st.ps.Node.GetSelectStmt())
@@ -147,7 +147,7 @@ func (st *dmlWithStatement) Execute(ctx context.Context, params []*string) (Rows
 	}
 	ctx, cancel := st.sess.withStatementTimeout(ctx)
 	defer cancel()
-	res, err := st.sess.runDMLWith(bind.WithDMLWith(ctx, bound.state), mc, bound)
+	res, err := st.sess.runDMLWith(ctx, mc, bound)
 	if err != nil {
 		return nil, statementErr(ctx, err)
 	}
@@ -192,7 +192,7 @@ func (s *session) runDMLWithSteps(ctx context.Context, mc catalog.MutableCatalog
 		if track != nil {
 			track.Stmt = i + 1
 		}
-		rows, err := s.runDML(ctx, mc, dc.Plan, writeOptions{})
+		rows, err := s.runDML(ctx, mc, dc.Plan, writeOptions{track: track})
 		if err != nil {
 			return nil, err
 		}
@@ -206,7 +206,7 @@ func (s *session) runDMLWithSteps(ctx context.Context, mc catalog.MutableCatalog
 		track.Stmt = len(w.state.Subs) + 1
 	}
 	if w.dml != nil {
-		return s.runDML(ctx, mc, w.dml, writeOptions{})
+		return s.runDML(ctx, mc, w.dml, writeOptions{track: track})
 	}
 	op, err := lowerQuery(ctx, s, w.sel)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -31,6 +32,9 @@ type writeOptions struct {
 	// snapshotProps are its snapshot-property.<key> entries, added to the
 	// written snapshot's summary (the key keeps its case).
 	snapshotProps map[string]string
+	// track checks the rows the statement changes against those the other
+	// statements of its data-modifying WITH change (nil: none; dml_with.go).
+	track *bind.DMLWithTracker
 }
 
 // hintWriteOptions are the write options of hint h (nil: none).

@@ -1,8 +1,6 @@
 package bind
 
 import (
-	"context"
-
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/dml"
 	"github.com/icegate/icegate/internal/pgerr"
@@ -45,15 +43,14 @@ type DMLWithRun struct {
 	perFile bool
 }
 
-// DMLWithRunOf is the check for a plan run under a data-modifying WITH
-// (nil otherwise).
-func DMLWithRunOf(ctx context.Context, p *DMLPlan, mode dml.Mode) *DMLWithRun {
-	st := dmlWithOf(ctx)
-	if st == nil || st.Track == nil {
+// Run is the check for a run of plan p under the data-modifying WITH t
+// tracks (nil when t is nil: nothing to track).
+func (t *DMLWithTracker) Run(p *DMLPlan, mode dml.Mode) *DMLWithRun {
+	if t == nil {
 		return nil
 	}
 	perFile := mode == dml.CopyOnWrite || p.Table.Metadata.FormatVersion >= 3
-	return &DMLWithRun{t: st.Track, table: p.Table.Ident.Name, perFile: perFile}
+	return &DMLWithRun{t: t, table: p.Table.Ident.Name, perFile: perFile}
 }
 
 // Touch records that the running statement removes or replaces row pos
