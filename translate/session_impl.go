@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/settings"
 	"github.com/icegate/icegate/translate/sparkfunc"
@@ -218,9 +219,9 @@ func (s *session) Prepare(ctx context.Context, sql string, paramTypes []uint32) 
 	// or IN list takes long there.
 	ctx, cancel := s.withStatementTimeout(ctx)
 	defer cancel()
-	stmts, err := parse.ParseContext(ctx, sql, bind.ParseConfig)
+	stmts, err := parse.ParseContext(ctx, sql, hints.ParseConfig)
 	if err == nil {
-		err = bind.CheckHints(stmts)
+		err = hints.Check(stmts)
 	}
 	if err != nil {
 		err = statementErr(ctx, err)

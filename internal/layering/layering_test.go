@@ -33,7 +33,8 @@ var forbidden = map[string][]string{
 // compiler lists, per package under translate/, the other translate
 // packages it may import: the query compiler's stages depend one way,
 // wire -> translate -> {bind, lower, opt, plan, parse, metatable, ...}.
-// bind -> {plan, parse, metatable, settings, sequence, enumtype};
+// bind -> {plan, parse, metatable, hints, settings, sequence, enumtype};
+// hints -> {parse, metatable};
 // changelog -> {plan, metatable}; ddl -> {plan, parse}; lower -> {plan,
 // metatable}; the definitions the binder finds through its Env, over its
 // exported API: sysfunc -> {bind, plan, parse, regtype}, sparkfunc ->
@@ -53,7 +54,8 @@ var compiler = map[string][]string{
 	"translate/opt":       {"translate/plan"},
 	"translate/explain":   {"translate/plan"},
 	"translate/lower":     {"translate/plan", "translate/metatable"},
-	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable", "translate/settings", "translate/sequence", "translate/enumtype"},
+	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable", "translate/hints", "translate/settings", "translate/sequence", "translate/enumtype"},
+	"translate/hints":     {"translate/parse", "translate/metatable"},
 	"translate/changelog": {"translate/plan", "translate/metatable"},
 	"translate/ddl":       {"translate/plan", "translate/parse"},
 	// The system catalog functions are definitions over the binder's

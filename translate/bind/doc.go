@@ -42,8 +42,6 @@
 //     asks for them and the scope API they bind with (AddItem,
 //     BindTableAt); the hidden metadata columns of every table are
 //     metacol.go's;
-//   - the OPTIONS hints checked against conf's Iceberg option registry
-//     (hints_check.go);
 //   - DML targets: DELETE, UPDATE, MERGE, INSERT ... ON CONFLICT / RETURNING
 //     as a query over the target joined with the sources (dml.go,
 //     dml_target.go, delete.go, update.go, merge*.go, upsert*.go), plain

@@ -34,7 +34,7 @@
 // parse checks syntax only. What the text means is checked by the layers
 // above: the binder resolves the Spark type placeholders and the
 // time-travel values and checks hints' options against the
-// option registry (bind.CheckHints in translate/bind/hints_check.go, 22023).
+// option registry (hints.Check in translate/hints, 22023).
 //
 // parse is a leaf of the compiler: it imports no other package under
 // translate, nor translate itself (the compiler table in
