@@ -49,6 +49,9 @@ type dmlWithStatement struct {
 // dmlWithBound is one binding of the statement.
 type dmlWithBound struct {
 	state *bind.DMLWithState
+	// track checks the rows the statements change (nil: one change,
+	// nothing to track; dml_with_track.go).
+	track *dmlWithTracker
 	sel   *plan.Select  // the outer SELECT, or
 	dml   *bind.DMLPlan // the outer change
 	cols  []pgtypes.Column
@@ -93,7 +96,7 @@ func (st *dmlWithStatement) bind(ctx context.Context, values []*string) (*dmlWit
 		bound.dml, bound.cols = p, p.Returning
 	}
 	if changes := len(state.Subs); changes > 1 || changes == 1 && bound.dml != nil {
-		state.Track = &bind.DMLWithTracker{}
+		bound.track = &dmlWithTracker{}
 	}
 	ps.ResolveUntyped()
 	if st.params == nil {
@@ -187,7 +190,7 @@ func (s *session) runDMLWith(ctx context.Context, mc catalog.MutableCatalog, w *
 // runDMLWithSteps runs the data-modifying WITH queries in order, then the
 // outer statement, and returns the outer statement's rows.
 func (s *session) runDMLWithSteps(ctx context.Context, mc catalog.MutableCatalog, w *dmlWithBound) (Rows, error) {
-	track := w.state.Track // nil: one change, nothing to track
+	track := w.track
 	for i, dc := range w.state.Subs {
 		if track != nil {
 			track.Stmt = i + 1

@@ -7,7 +7,6 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/internal/pgerr"
-	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -34,7 +33,7 @@ type writeOptions struct {
 	snapshotProps map[string]string
 	// track checks the rows the statement changes against those the other
 	// statements of its data-modifying WITH change (nil: none; dml_with.go).
-	track *bind.DMLWithTracker
+	track *dmlWithTracker
 }
 
 // hintWriteOptions are the write options of hint h (nil: none).

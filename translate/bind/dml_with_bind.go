@@ -30,7 +30,6 @@ type DMLWithState struct {
 	// written (the order they run in).
 	Subs  []*DMLCTE
 	byDef map[*cteDef]*DMLCTE
-	Track *DMLWithTracker
 }
 
 // DMLCTE is one data-modifying WITH query.

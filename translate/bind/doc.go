@@ -45,7 +45,8 @@
 //   - DML targets: DELETE, UPDATE, MERGE, INSERT ... ON CONFLICT / RETURNING
 //     as a query over the target joined with the sources (dml.go,
 //     dml_target.go, delete.go, update.go, merge*.go, upsert*.go), plain
-//     INSERT (insert.go), data-modifying WITH (dml_with_*.go).
+//     INSERT (insert.go), data-modifying WITH (dml_with_bind.go; package
+//     translate runs them and tracks the rows they change).
 //
 // What it produces: a query becomes a plan.Select (BindSelect), a tree of
 // package plan's nodes whose columns are plan.ColIDs; a row-level change
