@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/ddl"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -132,7 +133,7 @@ func (s *session) checkValuesFit(ctx context.Context, t *catalog.Table, col stri
 		name = append(name, syscat.QuoteIdent(p))
 	}
 	sql := "SELECT 1 FROM " + strings.Join(name, ".") + " WHERE char_length(" + syscat.QuoteIdent(col) + ") > " + strconv.Itoa(n) + " LIMIT 1"
-	stmts, err := parse.ParseContext(ctx, sql, bind.ParseConfig)
+	stmts, err := parse.ParseContext(ctx, sql, hints.ParseConfig)
 	if err != nil {
 		return err
 	}

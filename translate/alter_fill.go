@@ -8,7 +8,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
-	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/regtype"
 )
@@ -88,7 +88,7 @@ func (s *session) fillColumnDefaults(ctx context.Context, id catalog.Identifier,
 		sets[i] = regtype.QuoteIdent(c) + " = DEFAULT"
 	}
 	sql := fmt.Sprintf("UPDATE %s SET %s", strings.Join(parts, "."), strings.Join(sets, ", "))
-	stmts, err := parse.ParseContext(ctx, sql, bind.ParseConfig)
+	stmts, err := parse.ParseContext(ctx, sql, hints.ParseConfig)
 	if err != nil || len(stmts) != 1 {
 		return fmt.Errorf("fill the new columns' defaults: parse %q: %w", sql, err)
 	}

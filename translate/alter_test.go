@@ -9,8 +9,8 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
-	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/ddl"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -150,7 +150,7 @@ func TestAlterTableConflict(t *testing.T) {
 
 func scanTokens(t *testing.T, s string) []parse.DialectTok {
 	t.Helper()
-	_, extras, err := parse.RewriteDialect("ALTER TABLE x ADD PARTITION FIELD "+s, bind.ParseConfig)
+	_, extras, err := parse.RewriteDialect("ALTER TABLE x ADD PARTITION FIELD "+s, hints.ParseConfig)
 	if err != nil || len(extras) != 1 || extras[0].Alter == nil {
 		t.Fatalf("scan %q: %v", s, err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/procedure"
 	"github.com/icegate/icegate/translate/regtype"
@@ -34,7 +35,7 @@ func (e *callEnv) CreateTempView(ctx context.Context, name, query string) error 
 		return pgerr.New(pgerr.InvalidParameterValue, "invalid view name \"%s\"", name)
 	}
 	tn.Written = name
-	stmts, err := parse.ParseContext(ctx, query, bind.ParseConfig)
+	stmts, err := parse.ParseContext(ctx, query, hints.ParseConfig)
 	if err != nil {
 		return err
 	}

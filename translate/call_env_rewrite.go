@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/lower"
 	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/parse"
@@ -32,7 +33,7 @@ func (s *session) rewriteFilter(ctx context.Context, t *catalog.Table, where str
 		name = syscat.QuoteIdent(strings.Join(t.Ident.Namespace, ".")) + "." + name
 	}
 	sql := "SELECT 1 FROM " + name + " WHERE " + where
-	stmts, err := parse.ParseContext(ctx, sql, bind.ParseConfig)
+	stmts, err := parse.ParseContext(ctx, sql, hints.ParseConfig)
 	if err != nil {
 		return nil, badWhere(where, err)
 	}

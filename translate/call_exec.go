@@ -20,6 +20,7 @@ import (
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/procedure"
 	"github.com/icegate/icegate/translate/regtype"
@@ -365,7 +366,7 @@ func (s *session) evalCallArg(ctx context.Context, expr string, t procedure.ArgT
 		return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of type %s cannot be an expression", t)
 	}
 	sql := "SELECT CAST((" + expr + ") AS " + typ + ")"
-	stmts, err := parse.ParseContext(ctx, sql, bind.ParseConfig)
+	stmts, err := parse.ParseContext(ctx, sql, hints.ParseConfig)
 	if err != nil || len(stmts) != 1 || stmts[0].Node.GetSelectStmt() == nil {
 		if err == nil {
 			err = pgerr.New(pgerr.SyntaxError, "argument is not an expression: %s", expr)
@@ -415,7 +416,7 @@ func (s *session) evalCallArg(ctx context.Context, expr string, t procedure.ArgT
 // evalBool runs a SELECT of one boolean in the session (statements that
 // check rows, such as SET NOT NULL) and returns its value.
 func (s *session) evalBool(ctx context.Context, sql string) (bool, error) {
-	stmts, err := parse.ParseContext(ctx, sql, bind.ParseConfig)
+	stmts, err := parse.ParseContext(ctx, sql, hints.ParseConfig)
 	if err != nil || len(stmts) != 1 || stmts[0].Node.GetSelectStmt() == nil {
 		if err == nil {
 			err = pgerr.New(pgerr.InternalError, "not one SELECT: %s", sql)

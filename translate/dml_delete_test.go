@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -34,7 +35,7 @@ func newDMLSession(t *testing.T) *session {
 // bindDMLText binds one DELETE or UPDATE statement; values, when not
 // nil, are its parameters' values.
 func bindDMLText(s *session, sql string, values []*string) (*bind.DMLPlan, *bind.ParamSet, error) {
-	stmts, err := bind.ParseChecked(sql)
+	stmts, err := hints.ParseChecked(sql)
 	if err != nil {
 		return nil, nil, err
 	}

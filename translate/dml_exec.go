@@ -174,7 +174,7 @@ func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *bind
 	if err != nil {
 		return nil, writeError(err, p.Table)
 	}
-	run := &dmlRun{plan: p, w: w, ctx: ctx, with: bind.DMLWithRunOf(ctx, p, mode)}
+	run := &dmlRun{plan: p, w: w, ctx: ctx, with: wo.track.Run(p, mode)}
 	if err := run.consume(src); err != nil {
 		w.Abort()
 		run.release()
@@ -187,7 +187,7 @@ func (s *session) runDML(ctx context.Context, mc catalog.MutableCatalog, p *bind
 		return nil, writeError(err, p.Table)
 	}
 	if run.with != nil {
-		if err := run.with.Finished(bind.DataFilePaths(ch.RemovedDataFiles)); err != nil {
+		if err := run.with.Finished(dataFilePaths(ch.RemovedDataFiles)); err != nil {
 			w.Abort()
 			run.release()
 			return nil, err
@@ -249,7 +249,7 @@ type dmlRun struct {
 	returned []arrow.RecordBatch
 	// with checks the rows a statement under a data-modifying WITH
 	// changes (nil otherwise; dml_with_track.go).
-	with *bind.DMLWithRun
+	with *dmlWithRun
 }
 
 func (r *dmlRun) release() {

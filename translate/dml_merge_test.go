@@ -17,6 +17,7 @@ import (
 	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -45,7 +46,7 @@ func newMergeSession(t *testing.T, more ...string) *session {
 func mergePlanRows(t *testing.T, s *session, sql string) ([]string, *bind.DMLPlan, error) {
 	t.Helper()
 	ctx := context.Background()
-	stmts, err := bind.ParseChecked(sql)
+	stmts, err := hints.ParseChecked(sql)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -420,7 +421,7 @@ func TestMergeStarRewrite(t *testing.T) {
 		}
 	}
 	// Several statements: the markers go to the MERGE's own statement.
-	stmts, err := bind.ParseChecked(`SELECT 1; MERGE INTO t USING s ON t.a = s.a WHEN NOT MATCHED THEN INSERT *; SELECT 2`)
+	stmts, err := hints.ParseChecked(`SELECT 1; MERGE INTO t USING s ON t.a = s.a WHEN NOT MATCHED THEN INSERT *; SELECT 2`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/hints"
 )
 
 // newUpsertSession is a session over a temp warehouse with t (a int NOT
@@ -44,7 +45,7 @@ func upsertPlanRows(t *testing.T, s *session, sql string, values ...*string) ([]
 		f := strings.Split(r, "\t")
 		ids[f[0]+"#"+f[1]] = f[2]
 	}
-	stmts, err := bind.ParseChecked(sql)
+	stmts, err := hints.ParseChecked(sql)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -326,7 +327,7 @@ func TestUpsertConflictFilter(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.sql, func(t *testing.T) {
-			stmts, err := bind.ParseChecked(c.sql)
+			stmts, err := hints.ParseChecked(c.sql)
 			if err != nil {
 				t.Fatal(err)
 			}

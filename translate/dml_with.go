@@ -49,6 +49,9 @@ type dmlWithStatement struct {
 // dmlWithBound is one binding of the statement.
 type dmlWithBound struct {
 	state *bind.DMLWithState
+	// track checks the rows the statements change (nil: one change,
+	// nothing to track; dml_with_track.go).
+	track *dmlWithTracker
 	sel   *plan.Select  // the outer SELECT, or
 	dml   *bind.DMLPlan // the outer change
 	cols  []pgtypes.Column
@@ -77,7 +80,7 @@ func (s *session) prepareDMLWith(ctx context.Context, ps parse.Stmt, paramTypes 
 func (st *dmlWithStatement) bind(ctx context.Context, values []*string) (*dmlWithBound, error) {
 	ps := bind.NewParamSet(st.declared, st.params, values)
 	state := &bind.DMLWithState{Top: st.with}
-	b := bind.New(bind.WithDMLWith(ctx, state), st.sess, st.ps, ps, time.Now())
+	b := bind.New(ctx, st.sess, st.ps, ps, time.Now()).DMLWith(state)
 	bound := &dmlWithBound{state: state}
 	if st.outer == nil {
 		sel, err := b.BindSelect(st.ps.Node.GetSelectStmt())
@@ -93,7 +96,7 @@ func (st *dmlWithStatement) bind(ctx context.Context, values []*string) (*dmlWit
 		bound.dml, bound.cols = p, p.Returning
 	}
 	if changes := len(state.Subs); changes > 1 || changes == 1 && bound.dml != nil {
-		state.Track = &bind.DMLWithTracker{}
+		bound.track = &dmlWithTracker{}
 	}
 	ps.ResolveUntyped()
 	if st.params == nil {
@@ -147,7 +150,7 @@ func (st *dmlWithStatement) Execute(ctx context.Context, params []*string) (Rows
 	}
 	ctx, cancel := st.sess.withStatementTimeout(ctx)
 	defer cancel()
-	res, err := st.sess.runDMLWith(bind.WithDMLWith(ctx, bound.state), mc, bound)
+	res, err := st.sess.runDMLWith(ctx, mc, bound)
 	if err != nil {
 		return nil, statementErr(ctx, err)
 	}
@@ -187,12 +190,12 @@ func (s *session) runDMLWith(ctx context.Context, mc catalog.MutableCatalog, w *
 // runDMLWithSteps runs the data-modifying WITH queries in order, then the
 // outer statement, and returns the outer statement's rows.
 func (s *session) runDMLWithSteps(ctx context.Context, mc catalog.MutableCatalog, w *dmlWithBound) (Rows, error) {
-	track := w.state.Track // nil: one change, nothing to track
+	track := w.track
 	for i, dc := range w.state.Subs {
 		if track != nil {
 			track.Stmt = i + 1
 		}
-		rows, err := s.runDML(ctx, mc, dc.Plan, writeOptions{})
+		rows, err := s.runDML(ctx, mc, dc.Plan, writeOptions{track: track})
 		if err != nil {
 			return nil, err
 		}
@@ -206,7 +209,7 @@ func (s *session) runDMLWithSteps(ctx context.Context, mc catalog.MutableCatalog
 		track.Stmt = len(w.state.Subs) + 1
 	}
 	if w.dml != nil {
-		return s.runDML(ctx, mc, w.dml, writeOptions{})
+		return s.runDML(ctx, mc, w.dml, writeOptions{track: track})
 	}
 	op, err := lowerQuery(ctx, s, w.sel)
 	if err != nil {

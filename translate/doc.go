@@ -12,7 +12,7 @@
 //	translate/metatable Iceberg's metadata tables: columns and rows
 //
 // For each query string wire hands to a Session, Prepare parses it
-// (parse.ParseContext; bind.CheckHints then checks the OPTIONS hints against
+// (parse.ParseContext; hints.Check then checks the OPTIONS hints against
 // conf's option registry) and prepares each statement
 // (statement.go). A query binds at Prepare, to describe its columns and
 // parameters, and again at every Execute with the parameter values and a fresh

@@ -12,9 +12,9 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
-	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/ddl"
 	"github.com/icegate/icegate/translate/explain"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/lower"
 	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/parse"
@@ -297,7 +297,7 @@ func (e *explainExecuteStatement) Execute(ctx context.Context, _ []*string) (Row
 		if err != nil {
 			return nil, err
 		}
-		stmts, err := bind.ParseChecked(p.text)
+		stmts, err := hints.ParseChecked(p.text)
 		if err != nil {
 			return nil, err
 		}

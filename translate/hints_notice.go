@@ -7,14 +7,14 @@ import (
 
 	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/internal/pgerr"
-	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/parse"
 )
 
 // hintNoticesOf are the NOTICEs of the hint's options icegate does not act on.
 func hintNoticesOf(h *parse.Hint) []Notice {
 	var out []Notice
-	tt := bind.HintTimeTravelKey(h)
+	tt := hints.TimeTravelKey(h)
 	for _, k := range h.Keys {
 		o := conf.LookupOption(k)
 		if o == nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -38,7 +39,7 @@ type insertStatement struct {
 func (s *session) prepareInsert(ctx context.Context, ps parse.Stmt, ins *pg.InsertStmt, paramTypes []uint32, eager bool) (Statement, error) {
 	st := &insertStatement{sess: s, ps: ps, ins: ins, declared: append([]uint32(nil), paramTypes...), hint: dmlTargetHint(ps)}
 	if st.hint != nil {
-		if k := bind.HintTimeTravelKey(st.hint); k != "" {
+		if k := hints.TimeTravelKey(st.hint); k != "" {
 			return nil, pgerr.Unsupported("INSERT into a table read at another snapshot (option %s)", k)
 		}
 	}

@@ -31,6 +31,9 @@ type writeOptions struct {
 	// snapshotProps are its snapshot-property.<key> entries, added to the
 	// written snapshot's summary (the key keeps its case).
 	snapshotProps map[string]string
+	// track checks the rows the statement changes against those the other
+	// statements of its data-modifying WITH change (nil: none; dml_with.go).
+	track *dmlWithTracker
 }
 
 // hintWriteOptions are the write options of hint h (nil: none).

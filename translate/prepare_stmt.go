@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/parse"
 )
 
@@ -106,7 +107,7 @@ func preparedBody(sql string) (string, bool) {
 // prepareStored prepares the text of the prepared statement name: one
 // statement, with its declared parameter types.
 func (s *session) prepareStored(ctx context.Context, name, text string, types []uint32) (Statement, error) {
-	stmts, err := bind.ParseChecked(text)
+	stmts, err := hints.ParseChecked(text)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,9 @@ import (
 
 	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/icebergfrom"
+	"github.com/icegate/icegate/translate/jsonfunc"
+	"github.com/icegate/icegate/translate/regtype"
 )
 
 // The session as the binder's bind.Env (translate/bind/env.go); the other methods
@@ -61,3 +64,17 @@ func (s *session) OptionRows(opts []conf.IcebergOption, stmt, props map[string]s
 
 // SysFuncs are the backend's system catalog functions.
 func (s *session) SysFuncs() bind.SysFuncs { return s.backend.sysFuncs }
+
+// SparkFuncs are the backend's functions of Spark's.
+func (s *session) SparkFuncs() bind.FuncDefs { return s.backend.sparkFuncs }
+
+// IcebergFrom binds time travel, CHANGES BETWEEN, metadata tables and
+// iceberg.options().
+func (s *session) IcebergFrom() bind.IcebergFrom { return icebergfrom.Items{} }
+
+// JSONFuncs binds json_build_object, to_json, json_agg and the like.
+func (s *session) JSONFuncs() bind.JSONFuncs { return jsonfunc.Funcs{} }
+
+// RegTypes binds the casts into and out of regclass, regtype and the
+// other object identifier types.
+func (s *session) RegTypes() bind.RegTypes { return regtype.Casts{} }

@@ -13,9 +13,11 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/seqexec"
 	"github.com/icegate/icegate/translate/settings"
+	"github.com/icegate/icegate/translate/sparkfunc"
 	"github.com/icegate/icegate/translate/sysfunc"
 	"github.com/icegate/icegate/translate/viewexec"
 )
@@ -42,6 +44,8 @@ type backend struct {
 	// sysFuncs are the system catalog functions (package sysfunc), built
 	// once and read by every session's binder.
 	sysFuncs bind.SysFuncs
+	// sparkFuncs are Spark's functions (package sparkfunc), likewise.
+	sparkFuncs bind.FuncDefs
 	// procs are the CALLs running in the sessions (call_progress.go).
 	procs runningProcedures
 	// sessions are the open sessions, advisory the advisory locks
@@ -60,7 +64,7 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 		log = slog.Default()
 	}
 	b := &backend{cat: cat, cats: append([]catalog.Catalog{cat}, opts.MoreCatalogs...), log: log, started: time.Now(), maxMem: opts.MaxStatementMem,
-		sysFuncs: seqexec.WithFuncs(sysfunc.Builtins())}
+		sysFuncs: seqexec.WithFuncs(sysfunc.Builtins()), sparkFuncs: sparkfunc.Builtins()}
 	if b.maxMem <= 0 {
 		b.maxMem = settings.DefaultMaxStatementMem()
 	}
@@ -223,9 +227,9 @@ func (s *session) Prepare(ctx context.Context, sql string, paramTypes []uint32) 
 	// or IN list takes long there.
 	ctx, cancel := s.withStatementTimeout(ctx)
 	defer cancel()
-	stmts, err := parse.ParseContext(ctx, sql, bind.ParseConfig)
+	stmts, err := parse.ParseContext(ctx, sql, hints.ParseConfig)
 	if err == nil {
-		err = bind.CheckHints(stmts)
+		err = hints.Check(stmts)
 	}
 	if err != nil {
 		err = statementErr(ctx, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/icebergfrom"
 	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
 )
@@ -24,10 +25,10 @@ func (s *session) ResolveTable(ctx context.Context, tn parse.TableName) (*catalo
 		return t, nil
 	}
 	// Not a table: a metadata table's name (t$snapshots, ns.t.files) is
-	// only readable, through FROM (bind/metatable.go). Say so to whatever else
+	// only readable, through FROM (icebergfrom/metatable.go). Say so to whatever else
 	// named it (INSERT, UPDATE, DELETE, TRUNCATE, COPY FROM, DDL).
 	if e := pgerr.As(err); e != nil && (e.Code == pgerr.UndefinedTable || e.Code == pgerr.FeatureNotSupported) {
-		if base, kind, ok := bind.SplitMetaName(tn); ok && metatable.ByName(kind) != nil {
+		if base, kind, ok := icebergfrom.SplitMetaName(tn); ok && metatable.ByName(kind) != nil {
 			if bt, berr := s.lookupTable(ctx, base); berr == nil && bt != nil {
 				return nil, pgerr.New(pgerr.WrongObjectType, "\"%s\" is a metadata table of \"%s\"", tn.Written, base.Written).
 					WithDetail("Metadata tables can only be read, in the FROM clause of a query.")
@@ -40,7 +41,7 @@ func (s *session) ResolveTable(ctx context.Context, tn parse.TableName) (*catalo
 // lookupTable is resolveTable without the metadata table check.
 func (s *session) lookupTable(ctx context.Context, tn parse.TableName) (*catalog.Table, error) {
 	if tn.Catalog != "" && tn.Catalog != s.cat.Name() {
-		return nil, bind.OtherDatabase(tn)
+		return nil, icebergfrom.OtherDatabase(tn)
 	}
 	notFound := pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tn.Written)
 	if tn.Schema != "" {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
-	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/viewexec"
 )
@@ -154,7 +154,7 @@ func TestUsesTempView(t *testing.T) {
 		{"SELECT * FROM other", false},
 	}
 	for _, c := range cases {
-		stmts, err := bind.ParseChecked(c.query)
+		stmts, err := hints.ParseChecked(c.query)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,10 +33,14 @@ var forbidden = map[string][]string{
 // compiler lists, per package under translate/, the other translate
 // packages it may import: the query compiler's stages depend one way,
 // wire -> translate -> {bind, lower, opt, plan, parse, metatable, ...}.
-// bind -> {plan, parse, metatable, changelog, regtype, settings, sequence,
-// enumtype};
+// bind -> {plan, parse, metatable, hints, settings, sequence, enumtype};
+// hints -> {parse, metatable};
 // changelog -> {plan, metatable}; ddl -> {plan, parse}; lower -> {plan,
-// metatable}; sysfunc -> {bind, plan, parse, regtype}; regtype -> parse;
+// metatable}; the definitions the binder finds through its Env, over its
+// exported API: sysfunc -> {bind, plan, parse, regtype}, sparkfunc ->
+// {bind, plan}, jsonfunc -> {bind, plan, regtype}, icebergfrom -> {bind,
+// plan, parse, metatable, changelog, regtype}, regtype -> {bind, plan,
+// parse} (the reg* casts; bind never imports it);
 // opt -> plan; metatable -> plan (its columns' types are plan.Type);
 // settings -> opt (optimizer_disabled_passes checks pass names); describe
 // -> {plan, ddl}; explain (EXPLAIN's PostgreSQL formats) -> plan. The
@@ -54,23 +58,27 @@ var compiler = map[string][]string{
 	"translate/opt":       {"translate/plan"},
 	"translate/explain":   {"translate/plan"},
 	"translate/lower":     {"translate/plan", "translate/metatable"},
-	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable", "translate/changelog", "translate/regtype", "translate/settings", "translate/sequence", "translate/enumtype"},
+	"translate/bind":      {"translate/plan", "translate/parse", "translate/metatable", "translate/hints", "translate/settings", "translate/sequence", "translate/enumtype"},
+	"translate/hints":     {"translate/parse", "translate/metatable"},
 	"translate/changelog": {"translate/plan", "translate/metatable"},
 	"translate/ddl":       {"translate/plan", "translate/parse"},
 	// The system catalog functions are definitions over the binder's
 	// function API (bind.SysFuncDef, Binder.SysCall...): they import bind,
 	// and the session hands them to the binder (bind.Env.SysFuncs).
-	"translate/sysfunc":   {"translate/bind", "translate/plan", "translate/parse", "translate/regtype"},
-	"translate/regtype":   {"translate/parse"},
-	"translate/settings":  {"translate/opt"},
-	"translate/sequence":  {},
-	"translate/enumtype":  {},
-	"translate/describe":  {"translate/plan", "translate/ddl"},
-	"translate/procedure": {},
-	"translate/caterr":    {},
+	"translate/sysfunc":     {"translate/bind", "translate/plan", "translate/parse", "translate/regtype"},
+	"translate/sparkfunc":   {"translate/bind", "translate/plan"},
+	"translate/icebergfrom": {"translate/bind", "translate/plan", "translate/parse", "translate/metatable", "translate/changelog", "translate/regtype"},
+	"translate/jsonfunc":    {"translate/bind", "translate/plan", "translate/regtype"},
+	"translate/regtype":     {"translate/bind", "translate/plan", "translate/parse"},
+	"translate/settings":    {"translate/opt"},
+	"translate/sequence":    {},
+	"translate/enumtype":    {},
+	"translate/describe":    {"translate/plan", "translate/ddl"},
+	"translate/procedure":   {},
+	"translate/caterr":      {},
 	// Sequences run for the session: statements, values, functions.
 	// Views run for the session: CREATE / DROP VIEW, temporary views.
-	"translate/viewexec": {"translate/bind", "translate/ddl", "translate/parse", "translate/plan", "translate/caterr"},
+	"translate/viewexec": {"translate/bind", "translate/icebergfrom", "translate/ddl", "translate/parse", "translate/plan", "translate/caterr"},
 	// Kept indexes and the index statements.
 	"translate/indexexec": {"translate/ddl", "translate/parse", "translate/sequence", "translate/caterr"},
 	// COPY's options, copied columns and text-row conversion.

@@ -54,6 +54,9 @@ type Binder struct {
 	lastTypmod int
 	// LitErr is the first error converting a string literal (coerce).
 	LitErr error
+	// dmlWith collects the data-modifying WITH queries of the statement
+	// (nil: it has none; dml_with_bind.go).
+	dmlWith *DMLWithState
 }
 
 // ParamSet holds the types and values of $n parameters.

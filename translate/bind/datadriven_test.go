@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -77,7 +78,7 @@ func TestDataDriven(t *testing.T) {
 // With values, it binds twice as a prepared statement is: once for the
 // parameters' types, then again with the types and values (Execute).
 func bindSQL(env Env, sql string, values []*string) (*bound, error) {
-	stmts, err := parse.Parse(sql, ParseConfig)
+	stmts, err := parse.Parse(sql, hints.ParseConfig)
 	if err != nil {
 		return nil, err
 	}

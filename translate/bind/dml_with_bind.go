@@ -1,8 +1,6 @@
 package bind
 
 import (
-	"context"
-
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/internal/pgerr"
@@ -19,7 +17,8 @@ import (
 // is a plan.Values without rows: translate's dml_with.go fills it with the
 // sub-statement's RETURNING rows after running it, before the outer
 // statement is lowered. The Binder finds what it needs (which WITH is the
-// top-level one, the sub-statements bound so far) in its context.
+// top-level one, the sub-statements bound so far) in the state it is
+// given (DMLWith), and hands it to the binders of the sub-statements.
 
 // DMLWithState is what binding one statement with data-modifying WITH
 // queries collects.
@@ -31,7 +30,6 @@ type DMLWithState struct {
 	// written (the order they run in).
 	Subs  []*DMLCTE
 	byDef map[*cteDef]*DMLCTE
-	Track *DMLWithTracker
 }
 
 // DMLCTE is one data-modifying WITH query.
@@ -45,17 +43,11 @@ type DMLCTE struct {
 	Refs []*plan.Values
 }
 
-type dmlWithKey struct{}
-
-// WithDMLWith returns ctx carrying st.
-func WithDMLWith(ctx context.Context, st *DMLWithState) context.Context {
-	return context.WithValue(ctx, dmlWithKey{}, st)
-}
-
-// dmlWithOf is the state ctx carries, or nil.
-func dmlWithOf(ctx context.Context) *DMLWithState {
-	st, _ := ctx.Value(dmlWithKey{}).(*DMLWithState)
-	return st
+// DMLWith has b bind a statement whose top-level WITH holds
+// data-modifying queries, collecting them into st; it returns b.
+func (b *Binder) DMLWith(st *DMLWithState) *Binder {
+	b.dmlWith = st
+	return b
 }
 
 // errDMLWithNotTop is PostgreSQL's error for a data-modifying WITH query
@@ -67,14 +59,14 @@ func errDMLWithNotTop() *pgerr.Error {
 // pushDMLCTE binds the data-modifying WITH query cte of w and returns
 // its definition.
 func (b *Binder) pushDMLCTE(w *pg.WithClause, cte *pg.CommonTableExpr) (*cteDef, error) {
-	st := dmlWithOf(b.ctx)
+	st := b.dmlWith
 	if st == nil || st.Top != w {
 		return nil, b.ErrAt(errDMLWithNotTop(), cte.Location)
 	}
 	if w.Recursive && dmlRefersTo(cte.Ctequery, cte.Ctename) {
 		return nil, b.ErrAt(pgerr.New(pgerr.InvalidRecursion, "recursive query \"%s\" must not contain data-modifying statements", cte.Ctename), cte.Location)
 	}
-	sub := New(b.ctx, b.env, b.stmt, b.params, b.now)
+	sub := New(b.ctx, b.env, b.stmt, b.params, b.now).DMLWith(st)
 	sub.ctes = append([]*cteDef(nil), b.ctes...)
 	var p *DMLPlan
 	var err error
@@ -116,8 +108,8 @@ func (b *Binder) dmlCTEOf(def *cteDef) *DMLCTE {
 	if def.query != nil {
 		return nil
 	}
-	if st := dmlWithOf(b.ctx); st != nil {
-		return st.byDef[def]
+	if b.dmlWith != nil {
+		return b.dmlWith.byDef[def]
 	}
 	return nil
 }

@@ -23,35 +23,43 @@
 //     plan.Subquery that lowering runs once;
 //   - system functions and catalogs: sysfunc.go (the call site and API
 //     the definitions in package translate/sysfunc bind with; they are
-//     found through Env.SysFuncs), sysfunc_record.go (composite results),
-//     regtype.go (casts to and from the reg* types; their text
-//     forms are package translate/regtype), syscat.go
+//     found through Env.SysFuncs), funcdef.go (likewise for Spark's
+//     functions, package translate/sparkfunc, found through
+//     Env.SparkFuncs; json_build.go for the JSON building functions and
+//     jsonb's modification operators, package translate/jsonfunc, found
+//     through Env.JSONFuncs), sysfunc_record.go (composite results),
+//     regtype.go (the object identifier types in operators and
+//     expressions; casts to and from the reg* types and their text forms
+//     are package translate/regtype's, found through Env.RegTypes),
+//     syscat.go
 //     (pg_catalog and information_schema relations), sqlvalue.go
-//     (CURRENT_DATE, CURRENT_USER...), options_func.go (iceberg.options());
+//     (CURRENT_DATE, CURRENT_USER...);
 //   - view expansion: a view's stored query parsed again and bound as a
 //     subquery in its own namespace (bindView in from.go; ViewDef);
-//   - time travel (asof.go: VERSION / TIMESTAMP AS OF resolved to a
-//     snapshot and its schema) and CHANGES BETWEEN (changes_*.go: a leaf
-//     whose operator diffs each snapshot against its parent);
-//   - metadata tables (metatable.go, rows from package metatable) and the
-//     hidden metadata columns of every table (metacol.go);
-//   - the OPTIONS hints checked against conf's Iceberg option registry
-//     (hints_check.go);
+//   - Iceberg's own FROM items: time travel, CHANGES BETWEEN, metadata
+//     tables and iceberg.options() are package translate/icebergfrom's,
+//     found through Env.IcebergFrom; iceberg_from.go is where the binder
+//     asks for them and the scope API they bind with (AddItem,
+//     BindTableAt); the hidden metadata columns of every table are
+//     metacol.go's;
 //   - DML targets: DELETE, UPDATE, MERGE, INSERT ... ON CONFLICT / RETURNING
 //     as a query over the target joined with the sources (dml.go,
 //     dml_target.go, delete.go, update.go, merge*.go, upsert*.go), plain
-//     INSERT (insert.go), data-modifying WITH (dml_with_*.go).
+//     INSERT (insert.go), data-modifying WITH (dml_with_bind.go; package
+//     translate runs them and tracks the rows they change).
 //
 // What it produces: a query becomes a plan.Select (BindSelect), a tree of
 // package plan's nodes whose columns are plan.ColIDs; a row-level change
 // becomes a DMLPlan (BindDelete, BindUpdate, BindMerge, BindUpsert) whose
 // query says what happens to each target row; INSERT becomes an InsertPlan.
-// Leaves defined here (system catalogs, metadata tables, change logs) are
-// plan.Sources that lower themselves. Nothing here optimizes, lowers or
+// Leaves defined here (system catalogs) are plan.Sources that lower
+// themselves. Nothing here optimizes, lowers or
 // runs a plan.
 //
-// bind imports plan, parse, metatable and conf (and the engine's packages
-// for expressions and types), never lower, opt or translate:
+// bind imports plan, parse, metatable, settings, sequence, enumtype and
+// conf (and the engine's packages for expressions and types), never
+// lower, opt, translate or the packages of definitions it finds through
+// Env (sysfunc, sparkfunc, jsonfunc, icebergfrom, regtype):
 // internal/layering's compiler table enforces it. It sees the session only
 // through Env (env.go): tables and views resolved against the catalog and
 // search_path, the snapshot a table is read at, the session's identity,

@@ -47,6 +47,18 @@ type Env interface {
 	// SysFuncs are the system catalog functions the statement may call
 	// (format_type, pg_get_indexdef, has_table_privilege, ...).
 	SysFuncs() SysFuncs
+	// SparkFuncs are the functions of Spark's the statement may call
+	// (named_struct, nvl, datediff, ...).
+	SparkFuncs() FuncDefs
+	// JSONFuncs binds the JSON building functions and aggregates
+	// (json_build_object, to_json, json_agg...; nil: none).
+	JSONFuncs() JSONFuncs
+	// RegTypes binds the casts of the object identifier types (regclass,
+	// regtype...; nil: none).
+	RegTypes() RegTypes
+	// IcebergFrom binds Iceberg's own FROM items: time travel, CHANGES
+	// BETWEEN, metadata tables, iceberg.options() (nil: none).
+	IcebergFrom() IcebergFrom
 	// SysSnapshot is the statement's view of the system catalogs.
 	SysSnapshot(ctx context.Context) (*syscat.Snapshot, error)
 	// EffectiveOption resolves an Iceberg option across the statement's

@@ -258,6 +258,20 @@ func (e *testEnv) IsTempView(string) bool { return false }
 // translate/sysfunc has them, and imports this one).
 func (e *testEnv) SysFuncs() SysFuncs { return nil }
 
+// SparkFuncs: nor any of Spark's (package translate/sparkfunc).
+func (e *testEnv) SparkFuncs() FuncDefs { return nil }
+
+// IcebergFrom: nor time travel or metadata tables (package
+// translate/icebergfrom).
+func (e *testEnv) IcebergFrom() IcebergFrom { return nil }
+
+// JSONFuncs: nor the JSON building functions (package translate/jsonfunc).
+func (e *testEnv) JSONFuncs() JSONFuncs { return nil }
+
+// RegTypes: nor the reg* casts (package translate/regtype, which imports
+// this one).
+func (e *testEnv) RegTypes() RegTypes { return nil }
+
 func (e *testEnv) ReadSnapshot(t *catalog.Table) *catalog.Snapshot {
 	return t.Metadata.CurrentSnapshot()
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/enumtype"
+	"github.com/icegate/icegate/translate/hints"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 	"github.com/icegate/icegate/translate/sequence"
@@ -768,7 +769,7 @@ func (b *Binder) bindView(rv *pg.RangeVar, tn parse.TableName, alias string, col
 	if len(b.viewStack) >= maxViewDepth {
 		return nil, b.ErrAt(pgerr.New(pgerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", tn.Name), rv.Location)
 	}
-	stmts, err := ParseChecked(sql)
+	stmts, err := hints.ParseChecked(sql)
 	if err != nil || len(stmts) != 1 || stmts[0].Node.GetSelectStmt() == nil {
 		return nil, b.ErrAt(pgerr.New(pgerr.DataCorrupted, "view \"%s\" does not hold a query icegate can read", tn.Written), rv.Location)
 	}

@@ -49,7 +49,7 @@ func (b *Binder) funcCall(fc *pg.FuncCall) (Bound, error) {
 	}
 	name := funcName(fc)
 	if len(fc.Funcname) == 2 && fc.Funcname[0].GetString_().GetSval() == "iceberg" {
-		return b.icebergFunc(fc, name) // options_func.go
+		return b.icebergFunc(fc, name) // iceberg_from.go
 	}
 	if len(fc.Funcname) > 1 {
 		schema := fc.Funcname[0].GetString_().GetSval()
@@ -57,10 +57,7 @@ func (b *Binder) funcCall(fc *pg.FuncCall) (Bound, error) {
 			return Bound{}, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function %s.%s does not exist", schema, name), fc.Location)
 		}
 	}
-	if r, ok, err := b.sparkConstructor(fc, name); ok { // spark_func.go
-		return r, err
-	}
-	if r, ok, err := b.sparkAlias(fc, name); ok { // spark_func.go
+	if r, ok, err := b.sparkFunc(fc, name); ok { // funcdef.go
 		return r, err
 	}
 	if fc.Over != nil {

@@ -264,7 +264,7 @@ func (b *Binder) Assign(x Bound, c Column, loc int32) (expr.Expr, error) {
 }
 
 func (b *Binder) assign(x Bound, c Column, loc int32) (expr.Expr, error) {
-	x = sparkStructAssign(x, c.Arrow) // spark_func.go
+	x = sparkStructAssign(x, c.Arrow) // insert_spark.go
 	if x.param > 0 && x.Unknown() && recordedColumn(c) {
 		b.params.setType(x.param, c.Type.OID)
 	}

@@ -3,9 +3,11 @@ package bind
 import (
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate/parse"
 )
@@ -147,4 +149,28 @@ func (b *Binder) StaticValueNode(pv parse.PartitionValue) (*pg.Node, error) {
 		return nil, b.ErrAt(pgerr.New(pgerr.SyntaxError, "syntax error in the PARTITION value of column \"%s\"", pv.Column), int32(pv.ValueLoc))
 	}
 	return sel.TargetList[0].GetResTarget().GetVal(), nil
+}
+
+// SparkStructFn names the calls Spark's struct(...) makes (package
+// translate/sparkfunc): a named_struct whose field names are its own
+// (col1, col2, ... or the columns'), which a write into
+// a struct column of as many fields replaces by the column's, in order, as
+// Spark matches a struct by position (sparkStructAssign).
+const SparkStructFn = "spark_struct"
+
+// sparkStructAssign renames the fields of a struct(...) value written
+// into a struct column with as many fields; x is returned as it is
+// otherwise.
+func sparkStructAssign(x Bound, to arrow.DataType) Bound {
+	call, ok := x.E.(*expr.Call)
+	st, isStruct := to.(*arrow.StructType)
+	if !ok || call.Fn != SparkStructFn || !isStruct || len(call.Args) != 2*st.NumFields() {
+		return x
+	}
+	args := append([]expr.Expr(nil), call.Args...)
+	for k, f := range st.Fields() {
+		args[2*k] = &expr.Lit{V: f.Name, T: expr.Text}
+	}
+	x.E = &expr.Call{Fn: "named_struct", Args: args, T: call.T}
+	return x
 }

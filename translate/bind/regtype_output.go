@@ -17,7 +17,7 @@ func (b *Binder) regOutput(p *plan.Select) (*plan.Select, error) {
 	for _, c := range p.Cols {
 		need = need || pgtypes.IsRegType(c.TypeOID) || isRegArray(c.TypeOID)
 	}
-	if !need {
+	if !need || b.env.RegTypes() == nil {
 		return p, nil
 	}
 	proj := &plan.Project{In: p.Root}
@@ -25,7 +25,7 @@ func (b *Binder) regOutput(p *plan.Select) (*plan.Select, error) {
 		e := b.ref(id).E
 		typ := p.Cols[i].TypeOID
 		if isRegArray(typ) {
-			text, err := b.regArrayText(e, pgtypes.ElemOf(typ))
+			text, err := b.env.RegTypes().Text(b, e, typ)
 			if err != nil {
 				return nil, err
 			}
@@ -38,7 +38,7 @@ func (b *Binder) regOutput(p *plan.Select) (*plan.Select, error) {
 			proj.Cols = append(proj.Cols, id)
 			continue
 		}
-		text, err := b.regText(e, typ)
+		text, err := b.env.RegTypes().Text(b, e, typ)
 		if err != nil {
 			return nil, err
 		}

@@ -202,7 +202,7 @@ func (b *Binder) bindRecursiveRef(def *cteDef, rv *pg.RangeVar, alias string, co
 // MATERIALIZED, referenced more than once. Statements with
 // data-modifying WITH queries keep every WITH query inlined.
 func (b *Binder) materializes(w *pg.WithClause, cte *pg.CommonTableExpr) bool {
-	if dmlWithOf(b.ctx) != nil {
+	if b.dmlWith != nil {
 		return false
 	}
 	for _, c := range w.Ctes {

@@ -34,7 +34,7 @@
 // parse checks syntax only. What the text means is checked by the layers
 // above: the binder resolves the Spark type placeholders and the
 // time-travel values and checks hints' options against the
-// option registry (bind.CheckHints in translate/bind/hints_check.go, 22023).
+// option registry (hints.Check in translate/hints, 22023).
 //
 // Besides, parse has the node utilities the statements that keep an
 // expression or a name as text share (names.go: TableNameOf,

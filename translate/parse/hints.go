@@ -22,10 +22,10 @@ import (
 type Hint struct {
 	Loc int32 // offset of the comment
 	// Pairs are the options as written: key and value. Parsing checks
-	// only their syntax; bind.CheckHints checks them against the registry.
+	// only their syntax; hints.Check checks them against the registry.
 	Pairs [][2]string
 	// Options holds the checked values by lower-case Iceberg name, Keys
-	// the names in order (filled by bind.CheckHints).
+	// the names in order (filled by hints.Check).
 	Options map[string]string
 	Keys    []string
 }

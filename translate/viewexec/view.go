@@ -15,6 +15,7 @@ import (
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/caterr"
 	"github.com/icegate/icegate/translate/ddl"
+	"github.com/icegate/icegate/translate/icebergfrom"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -424,7 +425,7 @@ func (s Exec) LookupView(ctx context.Context, tn parse.TableName) (sql string, d
 // is no such view.
 func (s Exec) ResolveView(ctx context.Context, tn parse.TableName) (*bind.ViewDef, error) {
 	if tn.Catalog != "" && tn.Catalog != s.Catalog().Name() {
-		return nil, bind.OtherDatabase(tn)
+		return nil, icebergfrom.OtherDatabase(tn)
 	}
 	if tn.Catalog == "" && (tn.Schema == "" || tn.Schema == TempSchema) {
 		if t, ok := s.TempViews()[tn.Name]; ok {

@@ -1,14 +1,13 @@
-package bind
+package translate
 
 import (
-	"context"
-
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/dml"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 )
 
-// DMLWithTracker catches two statements of one data-modifying WITH (the
+// dmlWithTracker catches two statements of one data-modifying WITH (the
 // sub-statements and the outer statement) changing the same table rows.
 // They all read the same snapshot, so the second would not see the
 // first's change: PostgreSQL leaves which one wins undefined; icegate
@@ -17,7 +16,7 @@ import (
 // (format 3) cannot take two such changes at all, so for those any two
 // statements changing rows of one file are refused. Only statements with
 // more than one change are tracked.
-type DMLWithTracker struct {
+type dmlWithTracker struct {
 	// Stmt numbers the statement running now (from 1).
 	Stmt  int
 	rows  map[dmlRowKey]int
@@ -38,27 +37,26 @@ type dmlRowKey struct {
 	pos  int64
 }
 
-// DMLWithRun is what one run of a DMLPlan checks its removed rows with.
-type DMLWithRun struct {
-	t       *DMLWithTracker
+// dmlWithRun is what one run of a DMLPlan checks its removed rows with.
+type dmlWithRun struct {
+	t       *dmlWithTracker
 	table   string
 	perFile bool
 }
 
-// DMLWithRunOf is the check for a plan run under a data-modifying WITH
-// (nil otherwise).
-func DMLWithRunOf(ctx context.Context, p *DMLPlan, mode dml.Mode) *DMLWithRun {
-	st := dmlWithOf(ctx)
-	if st == nil || st.Track == nil {
+// Run is the check for a run of plan p under the data-modifying WITH t
+// tracks (nil when t is nil: nothing to track).
+func (t *dmlWithTracker) Run(p *bind.DMLPlan, mode dml.Mode) *dmlWithRun {
+	if t == nil {
 		return nil
 	}
 	perFile := mode == dml.CopyOnWrite || p.Table.Metadata.FormatVersion >= 3
-	return &DMLWithRun{t: st.Track, table: p.Table.Ident.Name, perFile: perFile}
+	return &dmlWithRun{t: t, table: p.Table.Ident.Name, perFile: perFile}
 }
 
 // Touch records that the running statement removes or replaces row pos
 // of file.
-func (r *DMLWithRun) Touch(file string, pos int64) error {
+func (r *dmlWithRun) Touch(file string, pos int64) error {
 	t := r.t
 	if t.rows == nil {
 		t.rows, t.files = map[dmlRowKey]int{}, map[string]fileTouch{}
@@ -83,7 +81,7 @@ func (r *DMLWithRun) Touch(file string, pos int64) error {
 
 // Finished checks the data files the statement's change removes: none
 // may hold rows another statement changed.
-func (r *DMLWithRun) Finished(removed []string) error {
+func (r *dmlWithRun) Finished(removed []string) error {
 	t := r.t
 	for _, p := range removed {
 		if f, ok := t.files[p]; ok && f.stmt != t.Stmt {
@@ -97,8 +95,8 @@ func (r *DMLWithRun) Finished(removed []string) error {
 	return nil
 }
 
-// DataFilePaths are the paths of files.
-func DataFilePaths(files []*catalog.DataFile) []string {
+// dataFilePaths are the paths of files.
+func dataFilePaths(files []*catalog.DataFile) []string {
 	out := make([]string, len(files))
 	for i, f := range files {
 		out[i] = f.Path
@@ -106,7 +104,7 @@ func DataFilePaths(files []*catalog.DataFile) []string {
 	return out
 }
 
-func (r *DMLWithRun) errFile() error {
+func (r *dmlWithRun) errFile() error {
 	return pgerr.Unsupported("changing rows of one data file of table \"%s\" in two statements of one data-modifying WITH when the file is rewritten or has a deletion vector", r.table).
 		WithHint("Split the statement, or use write mode merge-on-read on a format 2 table.")
 }

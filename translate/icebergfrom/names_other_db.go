@@ -1,4 +1,4 @@
-package bind
+package icebergfrom
 
 import (
 	"github.com/icegate/icegate/internal/pgerr"

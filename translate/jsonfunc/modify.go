@@ -1,4 +1,4 @@
-package bind
+package jsonfunc
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtext"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/plan"
 	"github.com/icegate/icegate/translate/regtype"
 )
@@ -17,21 +18,21 @@ import (
 // int, jsonb - text[] and jsonb #- text[] (pgtext/json_modify.go). They
 // run per row over jsonb's text; a jsonb of a nested column (the metadata
 // tables' structs and maps) is 0A000 here.
-func (b *Binder) jsonbModifyOperator(op string, l, r Bound, loc int32) (Bound, bool, error) {
-	undefined := func() (Bound, bool, error) {
-		return Bound{}, true, b.ErrAt(undefinedOperator(op, []Bound{l, r}), loc)
+func bindModify(b *bind.Binder, op string, l, r bind.Bound, loc int32) (bind.Bound, bool, error) {
+	undefined := func() (bind.Bound, bool, error) {
+		return bind.Bound{}, true, b.ErrAt(bind.UndefinedOperator(op, []bind.Bound{l, r}), loc)
 	}
-	if !isJSONB(l) {
+	if !bind.IsJSONB(l) {
 		if op != "||" || !l.Unknown() {
 			return undefined()
 		}
 	}
-	lj, ok := b.jsonbText(l)
+	lj, ok := b.JSONBText(l)
 	if !ok {
 		return undefined()
 	}
 	if !arrow.TypeEqual(lj.E.Type(), expr.Text) {
-		return Bound{}, true, b.ErrAt(pgerr.NotYet("jsonb "+op+" on a nested column"), loc)
+		return bind.Bound{}, true, b.ErrAt(pgerr.NotYet("jsonb "+op+" on a nested column"), loc)
 	}
 	var (
 		rhs  expr.Expr
@@ -39,12 +40,12 @@ func (b *Binder) jsonbModifyOperator(op string, l, r Bound, loc int32) (Bound, b
 	)
 	switch {
 	case op == "||":
-		if !isJSONB(r) && !r.Unknown() {
+		if !bind.IsJSONB(r) && !r.Unknown() {
 			return undefined()
 		}
-		rj, _ := b.jsonbText(r)
+		rj, _ := b.JSONBText(r)
 		if !arrow.TypeEqual(rj.E.Type(), expr.Text) {
-			return Bound{}, true, b.ErrAt(pgerr.NotYet("jsonb "+op+" on a nested column"), loc)
+			return bind.Bound{}, true, b.ErrAt(pgerr.NotYet("jsonb "+op+" on a nested column"), loc)
 		}
 		rhs, kind = rj.E, "jsonb"
 	case op == "#-" || !r.Unknown() && r.T.OID == pgtypes.TextArray:
@@ -63,12 +64,12 @@ func (b *Binder) jsonbModifyOperator(op string, l, r Bound, loc int32) (Bound, b
 		return undefined()
 	}
 	fn := map[string]string{"||": "jsonb_concat", "-": "jsonb_delete", "#-": "jsonb_delete_path"}[op]
-	return Bound{E: &expr.Call{Fn: fn, Args: []expr.Expr{lj.E, rhs}, T: expr.Text, Go: func(_ context.Context, a []any) (any, error) {
+	return bind.Bound{E: &expr.Call{Fn: fn, Args: []expr.Expr{lj.E, rhs}, T: expr.Text, Go: func(_ context.Context, a []any) (any, error) {
 		if a[0] == nil || a[1] == nil {
 			return nil, nil
 		}
 		var p pgtext.JSONParser
-		v, err := p.Parse([]byte(TextValue(a[0])))
+		v, err := p.Parse([]byte(bind.TextValue(a[0])))
 		if err != nil {
 			return nil, err
 		}
@@ -76,13 +77,13 @@ func (b *Binder) jsonbModifyOperator(op string, l, r Bound, loc int32) (Bound, b
 		switch kind {
 		case "jsonb":
 			var q pgtext.JSONParser
-			w, err := q.Parse([]byte(TextValue(a[1])))
+			w, err := q.Parse([]byte(bind.TextValue(a[1])))
 			if err != nil {
 				return nil, err
 			}
 			out = pgtext.ConcatJSONB(v, w)
 		case "key":
-			out, err = pgtext.DeleteJSONBKey(v, []byte(TextValue(a[1])))
+			out, err = pgtext.DeleteJSONBKey(v, []byte(bind.TextValue(a[1])))
 		case "index":
 			n, _ := regtype.Int64(a[1])
 			out, err = pgtext.DeleteJSONBIndex(v, n)
@@ -95,7 +96,7 @@ func (b *Binder) jsonbModifyOperator(op string, l, r Bound, loc int32) (Bound, b
 					}
 					continue
 				}
-				steps = append(steps, []byte(TextValue(e)))
+				steps = append(steps, []byte(bind.TextValue(e)))
 			}
 			if kind == "path" {
 				out, err = pgtext.DeleteJSONBPath(v, steps)

@@ -1,4 +1,4 @@
-package bind
+package icebergfrom
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/changelog"
 	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
@@ -33,7 +34,7 @@ import (
 // end the table's current snapshot.
 
 // bindTableChanges binds iceberg.table_changes('ns.t', start [, end]).
-func (b *Binder) bindTableChanges(rf *pg.RangeFunction, fc *pg.FuncCall) (plan.Rel, error) {
+func bindTableChanges(b *bind.Binder, rf *pg.RangeFunction, fc *pg.FuncCall) (plan.Rel, error) {
 	if rf.Lateral || rf.Ordinality || rf.IsRowsfrom || len(rf.Functions) != 1 {
 		return nil, b.ErrAt(pgerr.NotYet("table_changes with LATERAL, WITH ORDINALITY or ROWS FROM"), fc.Location)
 	}
@@ -55,7 +56,7 @@ func (b *Binder) bindTableChanges(rf *pg.RangeFunction, fc *pg.FuncCall) (plan.R
 	if len(parts) == 3 {
 		rv.Catalogname = parts[0]
 	}
-	alias, colAliases := aliasOf(rf.Alias)
+	alias, colAliases := bind.AliasOf(rf.Alias)
 	if alias == "" {
 		alias = "table_changes"
 	}
@@ -65,18 +66,18 @@ func (b *Binder) bindTableChanges(rf *pg.RangeFunction, fc *pg.FuncCall) (plan.R
 	} else {
 		c.To = "NULL"
 	}
-	return b.bindTimeTravel(rv, c, alias, colAliases)
+	return bindTimeTravel(b, rv, c, alias, colAliases)
 }
 
 // bindChanges binds the change log of table t between the snapshots the
 // clause c names.
-func (b *Binder) bindChanges(rv *pg.RangeVar, tn parse.TableName, t *catalog.Table, c *parse.AsOfClause, alias string, colAliases []string) (plan.Rel, error) {
+func bindChanges(b *bind.Binder, rv *pg.RangeVar, tn parse.TableName, t *catalog.Table, c *parse.AsOfClause, alias string, colAliases []string) (plan.Rel, error) {
 	m := t.Metadata
-	from, _, err := b.changesEnd(t, tn.Written, c.Timestamp, c.Value, c.Node, c.Loc, true)
+	from, _, err := changesEnd(b, t, tn.Written, c.Timestamp, c.Value, c.Node, c.Loc, true)
 	if err != nil {
 		return nil, b.ErrAt(err, c.Loc)
 	}
-	to, branch, err := b.changesEnd(t, tn.Written, c.Timestamp, c.To, c.ToNode, c.Loc, false)
+	to, branch, err := changesEnd(b, t, tn.Written, c.Timestamp, c.To, c.ToNode, c.Loc, false)
 	if err != nil {
 		return nil, b.ErrAt(err, c.Loc)
 	}
@@ -91,7 +92,7 @@ func (b *Binder) bindChanges(rv *pg.RangeVar, tn parse.TableName, t *catalog.Tab
 	if schema == nil {
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no schema", tn.Written)
 	}
-	cols := ColumnsOfTable(t, schema)
+	cols := bind.ColumnsOfTable(t, schema)
 	if len(colAliases) > len(cols)+len(changelog.Columns) {
 		return nil, b.ErrAt(pgerr.New(pgerr.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified",
 			tn.Name, len(cols)+len(changelog.Columns), len(colAliases)), rv.Location)
@@ -100,27 +101,18 @@ func (b *Binder) bindChanges(rv *pg.RangeVar, tn parse.TableName, t *catalog.Tab
 	if alias == "" {
 		alias = tn.Name
 	}
-	it := &rangeItem{alias: alias, name: tn.Name}
-	for i, col := range cols {
-		name := col.Name
-		if i < len(colAliases) {
-			name = colAliases[i]
-		}
-		id := b.newCol(name, col.Type, col.Arrow)
+	var items []bind.ItemCol
+	for _, col := range cols {
 		r.FieldIDs = append(r.FieldIDs, col.FieldID)
-		r.Cols = append(r.Cols, id)
-		it.cols = append(it.cols, itemCol{name: name, id: id})
+		items = append(items, bind.ItemCol{Name: col.Name, T: col.Type, Arrow: col.Arrow})
 	}
 	for _, cc := range changelog.Columns {
-		name := cc.Name
-		if n := len(it.cols); n < len(colAliases) {
-			name = colAliases[n]
-		}
-		id := b.newCol(name, cc.Typ, plan.ArrowOf(cc.Typ))
-		r.Cols = append(r.Cols, id)
-		it.cols = append(it.cols, itemCol{name: name, id: id})
+		items = append(items, bind.ItemCol{Name: cc.Name, T: cc.Typ, Arrow: plan.ArrowOf(cc.Typ)})
 	}
-	b.scope.items = append(b.scope.items, it)
+	for i := range colAliases {
+		items[i].Name = colAliases[i]
+	}
+	r.Cols = b.AddItem(parse.TableName{}, alias, tn.Name, items)
 	return r, nil
 }
 
@@ -129,7 +121,7 @@ func (b *Binder) bindChanges(rv *pg.RangeVar, tn parse.TableName, t *catalog.Tab
 // NULL (the start: before the first snapshot, nil; the end: the table's
 // current snapshot). branch reports an end named by a branch, read with
 // the table's current schema.
-func (b *Binder) changesEnd(t *catalog.Table, name string, timestamp bool, text string, node *pg.Node, loc int32, start bool) (snap *catalog.Snapshot, branch bool, err error) {
+func changesEnd(b *bind.Binder, t *catalog.Table, name string, timestamp bool, text string, node *pg.Node, loc int32, start bool) (snap *catalog.Snapshot, branch bool, err error) {
 	m := t.Metadata
 	which := "end"
 	if start {
@@ -139,9 +131,9 @@ func (b *Binder) changesEnd(t *catalog.Table, name string, timestamp bool, text 
 		if start {
 			return nil, false, nil
 		}
-		return b.env.ReadSnapshot(t), false, nil
+		return b.Env().ReadSnapshot(t), false, nil
 	}
-	v, err := b.asOfValue(&parse.AsOfClause{Timestamp: timestamp, Value: text, Node: node, Loc: loc})
+	v, err := asOfValue(b, &parse.AsOfClause{Timestamp: timestamp, Value: text, Node: node, Loc: loc})
 	if err != nil {
 		return nil, false, err
 	}
@@ -149,7 +141,7 @@ func (b *Binder) changesEnd(t *catalog.Table, name string, timestamp bool, text 
 		s := snapshotAsOf(m, us/1000)
 		if s == nil && !start {
 			return nil, false, noSnapshot(m, name, fmt.Sprintf("no snapshot of table \"%s\" is as old as %s", name,
-				time.UnixMicro(us).In(b.env.Location()).Format("2006-01-02 15:04:05.999999-07")))
+				time.UnixMicro(us).In(b.Env().Location()).Format("2006-01-02 15:04:05.999999-07")))
 		}
 		return s, false, nil
 	}
@@ -184,7 +176,7 @@ func (b *Binder) changesEnd(t *catalog.Table, name string, timestamp bool, text 
 			return nil, false, noSnapshot(m, name, fmt.Sprintf("table \"%s\" has no snapshot %d (the %s of its changes)", name, id, which))
 		}
 		// Neither a ref nor an id: a timestamp written as a string.
-		tv, terr := b.asOfValue(&parse.AsOfClause{Timestamp: true, Value: text, Node: node, Loc: loc})
+		tv, terr := asOfValue(b, &parse.AsOfClause{Timestamp: true, Value: text, Node: node, Loc: loc})
 		if tt, ok := tv.(time.Time); terr == nil && ok {
 			return atTime(tt.UnixMicro())
 		}

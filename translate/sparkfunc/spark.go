@@ -1,4 +1,4 @@
-package bind
+package sparkfunc
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -21,38 +22,50 @@ import (
 // The date/time and round functions are ordinary calls the engine's
 // catalogue resolves (engine/expr/spark_funcs.go).
 
-// sparkConstructor binds named_struct, struct and map called without a
+// Builtins are Spark's functions by name, for bind.Env.SparkFuncs.
+func Builtins() bind.FuncDefs {
+	m := bind.FuncDefs{}
+	for _, name := range []string{"named_struct", "struct", "map"} {
+		m[name] = bind.FuncDef{Bind: bindConstructor}
+	}
+	for name := range sparkAliases {
+		m[name] = bind.FuncDef{Bind: bindAlias}
+	}
+	return m
+}
+
+// bindConstructor binds named_struct, struct and map called without a
 // schema; ok is false for other calls.
-func (b *Binder) sparkConstructor(fc *pg.FuncCall, name string) (Bound, bool, error) {
+func bindConstructor(b *bind.Binder, fc *pg.FuncCall, name string) (bind.Bound, bool, error) {
 	if len(fc.Funcname) != 1 {
-		return Bound{}, false, nil
+		return bind.Bound{}, false, nil
 	}
 	switch name {
 	case "named_struct", "struct", "map":
 	default:
-		return Bound{}, false, nil
+		return bind.Bound{}, false, nil
 	}
 	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.Over != nil || fc.FuncVariadic {
-		return Bound{}, true, b.ErrAt(pgerr.New(pgerr.WrongObjectType, "%s is not an aggregate function", name), fc.Location)
+		return bind.Bound{}, true, b.ErrAt(pgerr.New(pgerr.WrongObjectType, "%s is not an aggregate function", name), fc.Location)
 	}
-	args, err := b.exprs(fc.Args)
+	args, err := b.Exprs(fc.Args)
 	if err != nil {
-		return Bound{}, true, err
+		return bind.Bound{}, true, err
 	}
-	var keys, vals []Bound
+	var keys, vals []bind.Bound
 	switch name {
 	case "named_struct":
 		if len(args) == 0 || len(args)%2 != 0 {
-			return Bound{}, true, b.ErrAt(pgerr.New(pgerr.UndefinedFunction,
+			return bind.Bound{}, true, b.ErrAt(pgerr.New(pgerr.UndefinedFunction,
 				"function named_struct needs name, value pairs, got %d arguments", len(args)), fc.Location)
 		}
 		for k := 0; k < len(args); k += 2 {
 			s := fc.Args[k].GetAConst().GetSval()
 			if s == nil {
-				return Bound{}, true, b.ErrAt(pgerr.New(pgerr.DatatypeMismatch,
+				return bind.Bound{}, true, b.ErrAt(pgerr.New(pgerr.DatatypeMismatch,
 					"the field names of named_struct must be string constants (argument %d)", k+1), fc.Location)
 			}
-			keys = append(keys, Bound{E: &expr.Lit{V: s.Sval, T: expr.Text}, T: plan.TText})
+			keys = append(keys, bind.Bound{E: &expr.Lit{V: s.Sval, T: expr.Text}, T: plan.TText})
 			vals = append(vals, args[k+1])
 		}
 	case "struct":
@@ -63,64 +76,64 @@ func (b *Binder) sparkConstructor(fc *pg.FuncCall, name string) (Bound, bool, er
 					n = s.Sval
 				}
 			}
-			keys = append(keys, Bound{E: &expr.Lit{V: n, T: expr.Text}, T: plan.TText})
+			keys = append(keys, bind.Bound{E: &expr.Lit{V: n, T: expr.Text}, T: plan.TText})
 			vals = append(vals, a)
 		}
 	case "map":
 		if len(args)%2 != 0 {
-			return Bound{}, true, b.ErrAt(pgerr.New(pgerr.UndefinedFunction,
+			return bind.Bound{}, true, b.ErrAt(pgerr.New(pgerr.UndefinedFunction,
 				"function map needs key, value pairs, got %d arguments", len(args)), fc.Location)
 		}
 		for k := 0; k < len(args); k += 2 {
 			keys = append(keys, args[k])
 			vals = append(vals, args[k+1])
 		}
-		if keys, err = b.sparkCommon(keys, "map keys", fc.Location); err != nil {
-			return Bound{}, true, err
+		if keys, err = sparkCommon(b, keys, "map keys", fc.Location); err != nil {
+			return bind.Bound{}, true, err
 		}
-		if vals, err = b.sparkCommon(vals, "map values", fc.Location); err != nil {
-			return Bound{}, true, err
+		if vals, err = sparkCommon(b, vals, "map values", fc.Location); err != nil {
+			return bind.Bound{}, true, err
 		}
 		for k, x := range keys {
-			if x.null {
-				return Bound{}, true, b.ErrAt(pgerr.New(pgerr.NullValueNotAllowed, "cannot use null as map key"), fc.Location)
+			if x.IsNull() {
+				return bind.Bound{}, true, b.ErrAt(pgerr.New(pgerr.NullValueNotAllowed, "cannot use null as map key"), fc.Location)
 			}
 			if isComposite(x) {
-				return Bound{}, true, b.ErrAt(pgerr.Unsupported("map keys of type %s", x.T), fc.Location)
+				return bind.Bound{}, true, b.ErrAt(pgerr.Unsupported("map keys of type %s", x.T), fc.Location)
 			}
-			keys[k] = Bound{E: b.Coerce(x, expr.Text), T: plan.TText}
+			keys[k] = bind.Bound{E: b.Coerce(x, expr.Text), T: plan.TText}
 		}
 	}
 	fn := name
 	if name == "struct" {
-		fn = sparkStructFn
+		fn = bind.SparkStructFn
 	}
 	call := &expr.Call{Fn: fn, T: expr.Text}
 	for k := range keys {
-		v, err := b.sparkJSON(vals[k], fc.Location)
+		v, err := sparkJSON(b, vals[k], fc.Location)
 		if err != nil {
-			return Bound{}, true, err
+			return bind.Bound{}, true, err
 		}
 		call.Args = append(call.Args, keys[k].E, v)
 	}
-	return Bound{E: call, T: plan.TJSONB, Name: name, strong: true}, true, nil
+	return bind.Bound{E: call, T: plan.TJSONB}.Named(name), true, nil
 }
 
 // isComposite reports a jsonb or array value.
-func isComposite(x Bound) bool {
+func isComposite(x bind.Bound) bool {
 	return !x.Unknown() && (x.T.OID == plan.TJSONB.OID || pgtypes.ElemOf(x.T.OID) != 0)
 }
 
 // sparkJSON is x as jsonb text: a jsonb value as it is, NULL as NULL,
 // anything else through to_jsonb.
-func (b *Binder) sparkJSON(x Bound, loc int32) (expr.Expr, error) {
+func sparkJSON(b *bind.Binder, x bind.Bound, loc int32) (expr.Expr, error) {
 	switch {
-	case x.null:
+	case x.IsNull():
 		return &expr.Lit{V: nil, T: expr.Text}, nil
 	case !x.Unknown() && x.T.OID == plan.TJSONB.OID:
 		return x.E, nil
 	}
-	r, err := b.call("to_jsonb", []Bound{x.resolveUnknownIn(b)}, loc)
+	r, err := b.Call("to_jsonb", []bind.Bound{b.ResolveUnknown(x)}, loc)
 	if err != nil {
 		return nil, err
 	}
@@ -130,11 +143,11 @@ func (b *Binder) sparkJSON(x Bound, loc int32) (expr.Expr, error) {
 // sparkCommon gives a map's keys or values one type, as Spark does: the
 // common type PostgreSQL would find (a quoted literal is a string, as in
 // Spark), else text for scalars; jsonb and arrays must all be of one type.
-func (b *Binder) sparkCommon(xs []Bound, what string, loc int32) ([]Bound, error) {
+func sparkCommon(b *bind.Binder, xs []bind.Bound, what string, loc int32) ([]bind.Bound, error) {
 	var types []arrow.DataType
 	var comp *plan.Type
 	for _, x := range xs {
-		if x.null {
+		if x.IsNull() {
 			continue
 		}
 		if x.Unknown() {
@@ -148,11 +161,11 @@ func (b *Binder) sparkCommon(xs []Bound, what string, loc int32) ([]Bound, error
 			t := x.T
 			comp = &t
 		}
-		types = append(types, x.arrowType())
+		types = append(types, x.ArrowType())
 	}
 	if comp != nil {
 		for _, x := range xs {
-			if !x.null && (x.Unknown() || x.T != *comp) {
+			if !x.IsNull() && (x.Unknown() || x.T != *comp) {
 				return nil, b.ErrAt(pgerr.New(pgerr.DatatypeMismatch, "%s of types %s and %s cannot be matched", what, *comp, x.T), loc)
 			}
 		}
@@ -162,13 +175,13 @@ func (b *Binder) sparkCommon(xs []Bound, what string, loc int32) ([]Bound, error
 	if err != nil {
 		t = expr.Text
 	}
-	out := make([]Bound, len(xs))
+	out := make([]bind.Bound, len(xs))
 	for k, x := range xs {
-		if x.null {
+		if x.IsNull() {
 			out[k] = x
 			continue
 		}
-		out[k] = Bound{E: b.Coerce(x, t), T: pgTypeOfArrow(t)}
+		out[k] = bind.Bound{E: b.Coerce(x, t), T: bind.PGTypeOfArrow(t)}
 	}
 	return out, nil
 }
@@ -193,23 +206,23 @@ var sparkAliases = map[string]struct {
 	"array_contains": {2, "any:="},
 }
 
-// sparkAlias binds a call of sparkAliases; ok is false for other names.
-func (b *Binder) sparkAlias(fc *pg.FuncCall, name string) (Bound, bool, error) {
+// bindAlias binds a call of sparkAliases; ok is false for other names.
+func bindAlias(b *bind.Binder, fc *pg.FuncCall, name string) (bind.Bound, bool, error) {
 	al, found := sparkAliases[name]
 	if !found || len(fc.Funcname) != 1 || fc.Over != nil || fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
-		return Bound{}, false, nil
+		return bind.Bound{}, false, nil
 	}
-	args, err := b.exprs(fc.Args)
+	args, err := b.Exprs(fc.Args)
 	if err != nil {
-		return Bound{}, true, err
+		return bind.Bound{}, true, err
 	}
 	if len(args) != al.n {
-		return Bound{}, true, b.ErrAt(UndefinedCall(name, args).
+		return bind.Bound{}, true, b.ErrAt(bind.UndefinedCall(name, args).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
 	}
 	toDate := func(k int) error {
 		if args[k].Unknown() || args[k].T.OID != plan.TDate.OID {
-			d, err := b.castTo(args[k], plan.TDate, fc.Location)
+			d, err := b.CastTo(args[k], plan.TDate, fc.Location)
 			if err != nil {
 				return err
 			}
@@ -220,63 +233,39 @@ func (b *Binder) sparkAlias(fc *pg.FuncCall, name string) (Bound, bool, error) {
 	switch name {
 	case "datediff":
 		if err := toDate(0); err != nil {
-			return Bound{}, true, err
+			return bind.Bound{}, true, err
 		}
 		if err := toDate(1); err != nil {
-			return Bound{}, true, err
+			return bind.Bound{}, true, err
 		}
 	case "date_add", "date_sub":
 		if name == "date_add" && !args[1].Unknown() && args[1].T.OID == plan.TInterval.OID {
 			// PostgreSQL 16's date_add(timestamptz, interval) wins.
-			ts, err := b.castTo(args[0], plan.TTimestamptz, fc.Location)
+			ts, err := b.CastTo(args[0], plan.TTimestamptz, fc.Location)
 			if err != nil {
-				return Bound{}, true, err
+				return bind.Bound{}, true, err
 			}
 			args[0] = ts
 			break
 		}
 		if err := toDate(0); err != nil {
-			return Bound{}, true, err
+			return bind.Bound{}, true, err
 		}
 		if args[1].Unknown() {
-			args[1] = Bound{E: b.Coerce(args[1], expr.Int4), T: plan.TInt4}
+			args[1] = bind.Bound{E: b.Coerce(args[1], expr.Int4), T: plan.TInt4}
 		}
 	case "array_contains":
-		args[0], args[1] = args[1].resolveUnknownIn(b), args[0]
+		args[0], args[1] = b.ResolveUnknown(args[1]), args[0]
 		if args[1].Unknown() {
 			if arr := pgtypes.ArrayOf(args[0].T.OID); arr != 0 {
 				t := plan.Type{OID: arr, Typmod: -1}
-				args[1] = Bound{E: b.Coerce(args[1], plan.ArrowOf(t)), T: t}
+				args[1] = bind.Bound{E: b.Coerce(args[1], plan.ArrowOf(t)), T: t}
 			}
 		}
 	}
-	r, err := b.call(al.fn, args, fc.Location)
+	r, err := b.Call(al.fn, args, fc.Location)
 	if err != nil {
-		return Bound{}, true, err
+		return bind.Bound{}, true, err
 	}
-	r.Name, r.strong = name, true
-	return r, true, nil
-}
-
-// sparkStructFn names struct(...)'s calls: a named_struct whose field
-// names are its own (col1, col2, ... or the columns'), which a write into
-// a struct column of as many fields replaces by the column's, in order, as
-// Spark matches a struct by position (sparkStructAssign).
-const sparkStructFn = "spark_struct"
-
-// sparkStructAssign renames the fields of a struct(...) value written
-// into a struct column with as many fields; x is returned as it is
-// otherwise.
-func sparkStructAssign(x Bound, to arrow.DataType) Bound {
-	call, ok := x.E.(*expr.Call)
-	st, isStruct := to.(*arrow.StructType)
-	if !ok || call.Fn != sparkStructFn || !isStruct || len(call.Args) != 2*st.NumFields() {
-		return x
-	}
-	args := append([]expr.Expr(nil), call.Args...)
-	for k, f := range st.Fields() {
-		args[2*k] = &expr.Lit{V: f.Name, T: expr.Text}
-	}
-	x.E = &expr.Call{Fn: "named_struct", Args: args, T: call.T}
-	return x
+	return r.Named(name), true, nil
 }

@@ -1,4 +1,4 @@
-package bind
+package icebergfrom
 
 import (
 	"fmt"
@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
@@ -32,12 +33,12 @@ import (
 // timeTravel picks the snapshot and schema a time-travel clause reads
 // from table t (Spark's rule: a snapshot id, timestamp or tag reads with
 // that snapshot's schema; a branch with the table's current schema).
-func (b *Binder) timeTravel(t *catalog.Table, name string, c *parse.AsOfClause) (*catalog.Snapshot, *catalog.Schema, error) {
+func timeTravel(b *bind.Binder, t *catalog.Table, name string, c *parse.AsOfClause) (*catalog.Snapshot, *catalog.Schema, error) {
 	m := t.Metadata
 	if c.Changes {
 		return nil, nil, pgerr.Unsupported("CHANGES BETWEEN on \"%s\" here (it reads a table's changes, not a version)", name)
 	}
-	v, err := b.asOfValue(c)
+	v, err := asOfValue(b, c)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -56,7 +57,7 @@ func (b *Binder) timeTravel(t *catalog.Table, name string, c *parse.AsOfClause) 
 		s := snapshotAsOf(m, us/1000)
 		if s == nil {
 			return nil, nil, noSnapshot(m, name, fmt.Sprintf("no snapshot of table \"%s\" is as old as %s%s", name,
-				time.UnixMicro(us).In(b.env.Location()).Format("2006-01-02 15:04:05.999999-07"), oldestLeft(m, true)))
+				time.UnixMicro(us).In(b.Env().Location()).Format("2006-01-02 15:04:05.999999-07"), oldestLeft(m, true)))
 		}
 		return s, metatable.SnapshotSchema(m, s), nil
 	}
@@ -90,7 +91,7 @@ func (b *Binder) timeTravel(t *catalog.Table, name string, c *parse.AsOfClause) 
 
 // asOfValue evaluates a clause's value: int64, float64, string or
 // time.Time (timestamps and dates, in the session's time zone).
-func (b *Binder) asOfValue(c *parse.AsOfClause) (any, error) {
+func asOfValue(b *bind.Binder, c *parse.AsOfClause) (any, error) {
 	node := c.Node
 	if node == nil {
 		tree, err := pg.Parse("SELECT " + c.Value)
@@ -103,37 +104,34 @@ func (b *Binder) asOfValue(c *parse.AsOfClause) (any, error) {
 		}
 		node = sel.TargetList[0].GetResTarget().Val
 	}
-	saved := b.scope
-	b.scope = &scope{}
-	x, err := b.Expr(node)
-	b.scope = saved
+	x, err := b.ExprWithoutColumns(node)
 	if err != nil {
 		return nil, err
 	}
 	if plan.UsesColumns(x.E) {
 		return nil, pgerr.New(pgerr.FeatureNotSupported, "AS OF values must be constants")
 	}
-	if x.null {
+	if x.IsNull() {
 		return nil, pgerr.New(pgerr.NullValueNotAllowed, "AS OF value must not be null")
 	}
-	if x.lit != nil {
+	if lit, ok := x.Literal(); ok {
 		if !c.Timestamp {
-			return *x.lit, nil
+			return lit, nil
 		}
-		x = Bound{E: b.Coerce(x, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}), T: plan.TTimestamptz}
+		x = bind.Bound{E: b.Coerce(x, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}), T: plan.TTimestamptz}
 		if b.LitErr != nil {
 			err := b.LitErr
 			b.LitErr = nil
 			return nil, err
 		}
 	}
-	prog, err := expr.Compile(x.E, EmptySchema, b.CompileOptions())
+	prog, err := expr.Compile(x.E, bind.EmptySchema, b.CompileOptions())
 	if err != nil {
 		return nil, err
 	}
-	one := array.NewRecordBatch(EmptySchema, nil, 1)
+	one := array.NewRecordBatch(bind.EmptySchema, nil, 1)
 	defer one.Release()
-	arr, err := prog.Eval(b.ctx, one)
+	arr, err := prog.Eval(b.Context(), one)
 	if err != nil {
 		return nil, err
 	}
@@ -163,12 +161,12 @@ func (b *Binder) asOfValue(c *parse.AsOfClause) (any, error) {
 		if tt.TimeZone == "" {
 			// timestamp without time zone: wall time in the session's zone.
 			w := time.UnixMicro(us).UTC()
-			return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), b.env.Location()), nil
+			return time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), b.Env().Location()), nil
 		}
 		return time.UnixMicro(us), nil
 	case *array.Date32:
 		d := time.Unix(int64(a.Value(0))*86400, 0).UTC()
-		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, b.env.Location()), nil
+		return time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, b.Env().Location()), nil
 	}
 	if expr.IsNumericType(arr.DataType()) || arr.DataType().ID() == arrow.DECIMAL128 {
 		u, s := expr.DecimalValue(arr, 0)
@@ -254,13 +252,13 @@ func noSnapshot(m *catalog.TableMetadata, name, msg string) error {
 }
 
 // bindTimeTravel binds a table name followed by a time-travel clause.
-func (b *Binder) bindTimeTravel(rv *pg.RangeVar, c *parse.AsOfClause, alias string, colAliases []string) (plan.Rel, error) {
+func bindTimeTravel(b *bind.Binder, rv *pg.RangeVar, c *parse.AsOfClause, alias string, colAliases []string) (plan.Rel, error) {
 	tn := parse.TableNameOf(rv)
 	b.UntruncateTable(rv, &tn)
-	t, err := b.env.ResolveTable(b.ctx, tn)
+	t, err := b.Env().ResolveTable(b.Context(), tn)
 	if err != nil {
 		if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.UndefinedTable {
-			if _, _, found, verr := b.env.LookupView(b.ctx, tn); verr == nil && found {
+			if _, _, found, verr := b.Env().LookupView(b.Context(), tn); verr == nil && found {
 				return nil, b.ErrAt(pgerr.Unsupported("time travel on a view (\"%s\")", tn.Written), c.Loc)
 			}
 		}
@@ -270,22 +268,22 @@ func (b *Binder) bindTimeTravel(rv *pg.RangeVar, c *parse.AsOfClause, alias stri
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no metadata", tn.Written)
 	}
 	if c.Changes {
-		return b.bindChanges(rv, tn, t, c, alias, colAliases)
+		return bindChanges(b, rv, tn, t, c, alias, colAliases)
 	}
-	snap, schema, err := b.timeTravel(t, tn.Written, c)
+	snap, schema, err := timeTravel(b, t, tn.Written, c)
 	if err != nil {
 		return nil, b.ErrAt(err, c.Loc)
 	}
 	if schema == nil {
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no schema for snapshot %d", tn.Written, snap.SnapshotID)
 	}
-	return b.bindTableAt(rv, tn, t, snap, schema, alias, colAliases)
+	return b.BindTableAt(rv, tn, t, snap, schema, alias, colAliases)
 }
 
 // bindRefName binds Spark's spelling of a branch or tag as a table name,
 // t.branch_<name> / t.tag_<name> (ns.t.branch_<name>), when the name
 // resolves no table: ok is false when it is not such a name.
-func (b *Binder) bindRefName(rv *pg.RangeVar, tn parse.TableName, alias string, colAliases []string) (plan.Rel, bool, error) {
+func bindRefName(b *bind.Binder, rv *pg.RangeVar, tn parse.TableName, alias string, colAliases []string) (plan.Rel, bool, error) {
 	var kind, ref string
 	switch {
 	case strings.HasPrefix(tn.Name, "branch_"):
@@ -299,7 +297,7 @@ func (b *Binder) bindRefName(rv *pg.RangeVar, tn parse.TableName, alias string, 
 		return nil, false, nil
 	}
 	base := parse.TableName{Schema: tn.Catalog, Name: tn.Schema, Written: tn.Written}
-	t, err := b.env.ResolveTable(b.ctx, base)
+	t, err := b.Env().ResolveTable(b.Context(), base)
 	if err != nil || t.Metadata == nil {
 		return nil, false, nil
 	}
@@ -307,14 +305,14 @@ func (b *Binder) bindRefName(rv *pg.RangeVar, tn parse.TableName, alias string, 
 	if !ok || r.Type != kind {
 		return nil, true, b.ErrAt(noSnapshot(t.Metadata, base.Schema+"."+base.Name, fmt.Sprintf("table \"%s\" has no %s \"%s\"", tn.Schema, kind, ref)), rv.Location)
 	}
-	snap, schema, err := b.timeTravel(t, tn.Schema, &parse.AsOfClause{Value: "'" + strings.ReplaceAll(ref, "'", "''") + "'"})
+	snap, schema, err := timeTravel(b, t, tn.Schema, &parse.AsOfClause{Value: "'" + strings.ReplaceAll(ref, "'", "''") + "'"})
 	if err != nil {
 		return nil, true, b.ErrAt(err, rv.Location)
 	}
 	if alias == "" {
 		alias = tn.Name
 	}
-	rel, err := b.bindTableAt(rv, base, t, snap, schema, alias, colAliases)
+	rel, err := b.BindTableAt(rv, base, t, snap, schema, alias, colAliases)
 	return rel, true, err
 }
 
@@ -323,7 +321,7 @@ func (b *Binder) bindRefName(rv *pg.RangeVar, tn parse.TableName, alias string, 
 // iceberg.snapshot('ns.t', <snapshot id | 'branch' | 'tag'>) and
 // iceberg.as_of('ns.t', <timestamp | epoch seconds>). ok is false for any
 // other FROM function.
-func (b *Binder) bindSnapshotFunction(rf *pg.RangeFunction) (plan.Rel, bool, error) {
+func bindSnapshotFunction(b *bind.Binder, rf *pg.RangeFunction) (plan.Rel, bool, error) {
 	if len(rf.Functions) != 1 || rf.Lateral || rf.Ordinality || rf.IsRowsfrom {
 		return nil, false, nil
 	}
@@ -333,7 +331,7 @@ func (b *Binder) bindSnapshotFunction(rf *pg.RangeFunction) (plan.Rel, bool, err
 	}
 	fc := items[0].GetFuncCall()
 	if parse.IsTableChangesCall(fc) {
-		r, err := b.bindTableChanges(rf, fc)
+		r, err := bindTableChanges(b, rf, fc)
 		return r, true, err
 	}
 	if fc == nil || len(fc.Funcname) != 2 || fc.Funcname[0].GetString_().GetSval() != "iceberg" {
@@ -341,7 +339,7 @@ func (b *Binder) bindSnapshotFunction(rf *pg.RangeFunction) (plan.Rel, bool, err
 	}
 	fn := fc.Funcname[1].GetString_().GetSval()
 	if fn == "options" || fn == "option" {
-		r, err := b.bindOptionsFunction(rf, fc, fn) // options_func.go
+		r, err := bindOptionsFunction(b, rf, fc, fn) // options_func.go
 		return r, true, err
 	}
 	if fn != "snapshot" && fn != "as_of" {
@@ -369,11 +367,11 @@ func (b *Binder) bindSnapshotFunction(rf *pg.RangeFunction) (plan.Rel, bool, err
 	// The table's name is known by its text; errors point at the call.
 	rv.Location = fc.Location
 	rv.Alias = rf.Alias
-	alias, colAliases := aliasOf(rf.Alias)
+	alias, colAliases := bind.AliasOf(rf.Alias)
 	if alias == "" {
 		alias = rv.Relname
 	}
 	c := &parse.AsOfClause{Timestamp: fn == "as_of", Node: fc.Args[1], Loc: fc.Location}
-	r, err := b.bindTimeTravel(rv, c, alias, colAliases)
+	r, err := bindTimeTravel(b, rv, c, alias, colAliases)
 	return r, true, err
 }

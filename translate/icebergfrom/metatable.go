@@ -1,4 +1,4 @@
-package bind
+package icebergfrom
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
@@ -64,21 +65,21 @@ func SplitMetaName(tn parse.TableName) (base parse.TableName, kind string, ok bo
 // bindMetadataTable binds an Iceberg metadata table (ns.t$snapshots,
 // "t$files", ns.t.snapshots...) as a FROM item; ok is false when tn names
 // no metadata table. A time-travel clause after the name
-// (b.stmt.asOf[rv.Location]) reads the metadata of that snapshot.
-func (b *Binder) bindMetadataTable(rv *pg.RangeVar, tn parse.TableName, alias string, colAliases []string) (r plan.Rel, ok bool, err error) {
+// (b.Stmt().asOf[rv.Location]) reads the metadata of that snapshot.
+func bindMetadataTable(b *bind.Binder, rv *pg.RangeVar, tn parse.TableName, alias string, colAliases []string) (r plan.Rel, ok bool, err error) {
 	b.UntruncateTable(rv, &tn)
 	base, kind, ok := SplitMetaName(tn)
 	if !ok {
 		return nil, false, nil
 	}
-	clause := b.stmt.AsOf[rv.Location]
+	clause := b.Stmt().AsOf[rv.Location]
 	if clause != nil {
 		// A table read at a version: the name may well be the table's own.
-		if _, err := b.env.ResolveTable(b.ctx, tn); err == nil {
+		if _, err := b.Env().ResolveTable(b.Context(), tn); err == nil {
 			return nil, false, nil
 		}
 	}
-	t, err := b.env.ResolveTable(b.ctx, base)
+	t, err := b.Env().ResolveTable(b.Context(), base)
 	if err != nil || t.Metadata == nil {
 		return nil, false, nil
 	}
@@ -93,7 +94,7 @@ func (b *Binder) bindMetadataTable(rv *pg.RangeVar, tn parse.TableName, alias st
 		if !def.PerSnapshot {
 			return nil, true, b.ErrAt(pgerr.Unsupported("time travel on metadata table \"%s\" (it lists every snapshot)", kind), clause.Loc)
 		}
-		s, _, err := b.timeTravel(t, base.Written, clause)
+		s, _, err := timeTravel(b, t, base.Written, clause)
 		if err != nil {
 			return nil, true, b.ErrAt(err, clause.Loc)
 		}
@@ -105,17 +106,7 @@ func (b *Binder) bindMetadataTable(rv *pg.RangeVar, tn parse.TableName, alias st
 			tn.Name, len(columns), len(colAliases)), rv.Location)
 	}
 	mr := &metaRel{table: t, def: def, snapshot: snap, name: base.Written + "$" + kind, columns: columns}
-	it := &rangeItem{tn: tn, alias: alias, name: tn.Name}
-	for i, c := range columns {
-		name := c.Name
-		if i < len(colAliases) {
-			name = colAliases[i]
-		}
-		id := b.newCol(name, c.Typ, plan.ArrowOf(c.Typ))
-		mr.cols = append(mr.cols, id)
-		it.cols = append(it.cols, itemCol{name: name, id: id})
-	}
-	b.scope.items = append(b.scope.items, it)
+	mr.cols = b.AddItem(tn, alias, tn.Name, itemCols(columns, colAliases))
 	return mr, true, nil
 }
 
@@ -146,3 +137,16 @@ func (x *metaRel) Describe(q *plan.ColTable) string {
 
 // Estimate is a guess: counting the rows would cost as much as reading them.
 func (r *metaRel) Estimate() (rows, base float64) { return plan.SourceGuess() }
+
+// itemCols are a metadata table's columns as a FROM item's, renamed by
+// the column aliases.
+func itemCols(columns []metatable.Column, colAliases []string) []bind.ItemCol {
+	out := make([]bind.ItemCol, len(columns))
+	for i, c := range columns {
+		out[i] = bind.ItemCol{Name: c.Name, T: c.Typ, Arrow: plan.ArrowOf(c.Typ)}
+		if i < len(colAliases) {
+			out[i].Name = colAliases[i]
+		}
+	}
+	return out
+}

@@ -1,4 +1,4 @@
-package bind
+package hints
 
 import (
 	"fmt"
@@ -12,12 +12,12 @@ import (
 	"github.com/icegate/icegate/translate/parse"
 )
 
-// CheckHints checks the OPTIONS hints of one parsed query string against
+// Check checks the OPTIONS hints of one parsed query string against
 // the option registry (22023 for an unknown, session-only, repeated or
 // invalid option) and adds the time-travel clauses of snapshot-id and
 // as-of-timestamp to the statements' asOf. The statements of one string
 // share their hints and asOf maps; stmts are all of them.
-func CheckHints(stmts []parse.Stmt) error {
+func Check(stmts []parse.Stmt) error {
 	if len(stmts) == 0 || len(stmts[0].Hints) == 0 {
 		return nil
 	}
@@ -50,7 +50,7 @@ func CheckHints(stmts []parse.Stmt) error {
 			continue
 		}
 		if asOf[key] != nil {
-			e := pgerr.New(pgerr.SyntaxError, "a table reference has both a time-travel clause and the %s option", HintTimeTravelKey(h))
+			e := pgerr.New(pgerr.SyntaxError, "a table reference has both a time-travel clause and the %s option", TimeTravelKey(h))
 			e.Position = parse.CharPos(sql, h.Loc)
 			return e
 		}
@@ -93,9 +93,9 @@ func addHintOption(h *parse.Hint, key, val string) error {
 	return nil
 }
 
-// HintTimeTravelKey is the option that picks the snapshot ("" none):
+// TimeTravelKey is the option that picks the snapshot ("" none):
 // snapshot-id wins over as-of-timestamp.
-func HintTimeTravelKey(h *parse.Hint) string {
+func TimeTravelKey(h *parse.Hint) string {
 	for _, k := range []string{"snapshot-id", "as-of-timestamp"} {
 		if _, ok := h.Options[k]; ok {
 			return k
@@ -107,7 +107,7 @@ func HintTimeTravelKey(h *parse.Hint) string {
 // hintTimeTravel is the time-travel clause of the hint's snapshot-id or
 // as-of-timestamp (milliseconds), nil when it has neither.
 func hintTimeTravel(h *parse.Hint) (*parse.AsOfClause, error) {
-	switch HintTimeTravelKey(h) {
+	switch TimeTravelKey(h) {
 	case "snapshot-id":
 		return &parse.AsOfClause{Value: h.Options["snapshot-id"], Loc: h.Loc}, nil
 	case "as-of-timestamp":
@@ -127,7 +127,7 @@ func ParseChecked(sql string) ([]parse.Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	return stmts, CheckHints(stmts)
+	return stmts, Check(stmts)
 }
 
 // ParseConfig are the parse options of icegate's SQL.

@@ -1,4 +1,4 @@
-package bind
+package hints
 
 import (
 	"testing"
@@ -34,7 +34,7 @@ func TestScanHints(t *testing.T) {
 		hints, err := parse.ScanHints(c.sql)
 		if err == nil {
 			stmts := []parse.Stmt{{SQL: c.sql, Hints: hints}}
-			err = CheckHints(stmts)
+			err = Check(stmts)
 			asOf = stmts[0].AsOf
 		}
 		if c.code != "" {

@@ -1,4 +1,4 @@
-package bind
+package icebergfrom
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/metatable"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
@@ -35,22 +36,22 @@ var optionColumns = []metatable.Column{
 }
 
 // bindOptionsFunction binds iceberg.options / iceberg.option in FROM.
-func (b *Binder) bindOptionsFunction(rf *pg.RangeFunction, fc *pg.FuncCall, fn string) (plan.Rel, error) {
-	opts, t, props, err := b.optionsArgs(fc, fn)
+func bindOptionsFunction(b *bind.Binder, rf *pg.RangeFunction, fc *pg.FuncCall, fn string) (plan.Rel, error) {
+	opts, t, props, err := optionsArgs(b, fc, fn)
 	if err != nil {
 		return nil, err
 	}
 	var stmt map[string]string
-	if h := b.stmt.Hints[fc.Location]; h != nil {
+	if h := b.Stmt().Hints[fc.Location]; h != nil {
 		stmt = h.Options
 	}
-	s := b.env
+	s := b.Env()
 	def := &metatable.Def{Name: fn,
 		Columns: func(*catalog.TableMetadata) []metatable.Column { return optionColumns },
 		Rows: func(context.Context, *metatable.Source) ([][]any, error) {
 			return s.OptionRows(opts, stmt, props), nil
 		}}
-	alias, colAliases := aliasOf(rf.Alias)
+	alias, colAliases := bind.AliasOf(rf.Alias)
 	if alias == "" {
 		alias = fn
 	}
@@ -59,24 +60,14 @@ func (b *Binder) bindOptionsFunction(rf *pg.RangeFunction, fc *pg.FuncCall, fn s
 			alias, len(optionColumns), len(colAliases)), fc.Location)
 	}
 	mr := &metaRel{table: t, def: def, name: "iceberg." + fn, columns: optionColumns}
-	it := &rangeItem{alias: alias, name: alias}
-	for i, c := range optionColumns {
-		name := c.Name
-		if i < len(colAliases) {
-			name = colAliases[i]
-		}
-		id := b.newCol(name, c.Typ, plan.ArrowOf(c.Typ))
-		mr.cols = append(mr.cols, id)
-		it.cols = append(it.cols, itemCol{name: name, id: id})
-	}
-	b.scope.items = append(b.scope.items, it)
+	mr.cols = b.AddItem(parse.TableName{}, alias, alias, itemCols(optionColumns, colAliases))
 	return mr, nil
 }
 
 // optionsArgs checks the arguments of iceberg.options / iceberg.option and
 // resolves them: the options listed, the table named (an empty Table when
 // none is) and its properties.
-func (b *Binder) optionsArgs(fc *pg.FuncCall, fn string) ([]conf.IcebergOption, *catalog.Table, map[string]string, error) {
+func optionsArgs(b *bind.Binder, fc *pg.FuncCall, fn string) ([]conf.IcebergOption, *catalog.Table, map[string]string, error) {
 	nargs := map[string][2]int{"options": {0, 1}, "option": {2, 2}}[fn]
 	if len(fc.Args) < nargs[0] || len(fc.Args) > nargs[1] {
 		return nil, nil, nil, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function iceberg.%s takes %s", fn,
@@ -117,7 +108,7 @@ func (b *Binder) optionsArgs(fc *pg.FuncCall, fn string) ([]conf.IcebergOption, 
 			rv.Catalogname = parts[0]
 		}
 		tn := parse.TableNameOf(rv)
-		if t, err = b.env.ResolveTable(b.ctx, tn); err != nil {
+		if t, err = b.Env().ResolveTable(b.Context(), tn); err != nil {
 			return nil, nil, nil, b.ErrAt(err, fc.Location)
 		}
 		if t.Metadata != nil {
@@ -133,27 +124,27 @@ func (b *Binder) optionsArgs(fc *pg.FuncCall, fn string) ([]conf.IcebergOption, 
 // resolved from the session, the table's properties and the default (a
 // statement's OPTIONS hint belongs to a table in FROM, not to this call).
 // The others return tables and belong in FROM.
-func (b *Binder) icebergFunc(fc *pg.FuncCall, fn string) (Bound, error) {
+func icebergFunc(b *bind.Binder, fc *pg.FuncCall, fn string) (bind.Bound, error) {
 	switch fn {
 	case "option":
 		if fc.Over != nil || fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
-			return Bound{}, b.ErrAt(pgerr.New(pgerr.WrongObjectType, "iceberg.option is not an aggregate or window function"), fc.Location)
+			return bind.Bound{}, b.ErrAt(pgerr.New(pgerr.WrongObjectType, "iceberg.option is not an aggregate or window function"), fc.Location)
 		}
-		opts, _, props, err := b.optionsArgs(fc, fn)
+		opts, _, props, err := optionsArgs(b, fc, fn)
 		if err != nil {
-			return Bound{}, err
+			return bind.Bound{}, err
 		}
-		v := b.env.EffectiveOption(&opts[0], nil, props)
+		v := b.Env().EffectiveOption(&opts[0], nil, props)
 		var val any = v.Value
 		if v.Null {
 			val = nil
 		}
-		return Bound{E: &expr.Lit{V: val, T: expr.Text}, T: plan.TText, Name: fn, strong: true}, nil
+		return bind.Bound{E: &expr.Lit{V: val, T: expr.Text}, T: plan.TText}.Named(fn), nil
 	case "options", "snapshot", "as_of", "table_changes":
-		return Bound{}, b.ErrAt(pgerr.New(pgerr.FeatureNotSupported,
+		return bind.Bound{}, b.ErrAt(pgerr.New(pgerr.FeatureNotSupported,
 			"iceberg.%s returns a table: it is not supported in an expression", fn).
 			WithHint("Call it in FROM: SELECT * FROM iceberg.%s(...).", fn), fc.Location)
 	}
-	return Bound{}, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function iceberg.%s does not exist", fn).
+	return bind.Bound{}, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function iceberg.%s does not exist", fn).
 		WithHint("The iceberg functions are option (in expressions), and options, snapshot, as_of and table_changes (in FROM)."), fc.Location)
 }
