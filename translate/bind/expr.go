@@ -239,6 +239,9 @@ func (b *Binder) paramRef(p *pg.ParamRef) (Bound, error) {
 		if val == nil {
 			return Bound{E: &expr.Lit{V: nil, T: at}, T: t}, nil
 		}
+		if b.params.Bound && pgtypes.ElemOf(oid) != 0 && !isVectorType(oid) {
+			at = arrayLiteralType(at, *val) // as many dimensions as the value
+		}
 		return Bound{E: b.Coerce(Bound{lit: val, param: n, loc: -1}, at), T: t}, nil
 	}
 	if val == nil {
