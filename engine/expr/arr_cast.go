@@ -65,6 +65,12 @@ func cannotCastList(from, to arrow.DataType) error {
 func canCastList(from, to arrow.DataType) (can, ok bool) {
 	fe, fromList := listElem(from)
 	te, toList := listElem(to)
+	if IsMultiDimList(from) {
+		_, fe = listDepth(from)
+	}
+	if IsMultiDimList(to) {
+		_, te = listDepth(to)
+	}
 	switch {
 	case toList && (kindOf(from) == kText || kindOf(from) == kNull):
 		return kindOf(te) != kInvalid, true

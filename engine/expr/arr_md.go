@@ -798,3 +798,57 @@ func mdCmpKernel(op cmpOp) kernelFn {
 		return res, nil
 	}
 }
+
+// ArrayLeaf is the number of list levels of t and its innermost element
+// type (t itself and 0 for types that are not lists).
+func ArrayLeaf(t arrow.DataType) (int, arrow.DataType) { return listDepth(t) }
+
+// listComparator orders rows of list (array) vectors of one element type
+// as array_cmp does (mdCmpKernel), for sorts: neither row may be NULL. A
+// ragged value, which only other writers can store, compares by its
+// elements alone.
+func listComparator(a, b arrow.Array) (func(i, j int) int, error) {
+	_, isList := b.(*array.List)
+	if !isList {
+		return nil, fmt.Errorf("compare %s with %s", a.DataType(), b.DataType())
+	}
+	x, y := readMDVec(vec{arr: a}), readMDVec(vec{arr: b})
+	_, lx := listDepth(a.DataType())
+	_, ly := listDepth(b.DataType())
+	if PGTypeName(lx) != PGTypeName(ly) {
+		return nil, fmt.Errorf("compare %s with %s", a.DataType(), b.DataType())
+	}
+	cmp, err := elemComparer(x.leaf, y.leaf)
+	if err != nil {
+		return nil, err
+	}
+	var dx, dy []int32
+	return func(i, j int) int {
+		var xs, xe, ys, ye int
+		dx, xs, xe, _ = x.row(i, dx)
+		dy, ys, ye, _ = y.row(j, dy)
+		r := 0
+		for k := 0; r == 0 && xs+k < xe && ys+k < ye; k++ {
+			xn, yn := x.leaf.IsNull(xs+k), y.leaf.IsNull(ys+k)
+			switch {
+			case xn && yn:
+			case xn:
+				r = 1
+			case yn:
+				r = -1
+			default:
+				r = cmp(xs+k, ys+k)
+			}
+		}
+		if r == 0 {
+			r = cmpOrd(int64(xe-xs), int64(ye-ys))
+		}
+		if r == 0 {
+			r = cmpOrd(int64(len(dx)), int64(len(dy)))
+		}
+		for k := 0; r == 0 && k < len(dx) && k < len(dy); k++ {
+			r = cmpOrd(int64(dx[k]), int64(dy[k]))
+		}
+		return r
+	}, nil
+}

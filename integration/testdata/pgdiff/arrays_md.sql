@@ -59,3 +59,6 @@ SELECT * FROM pmd.m ORDER BY id;
 SELECT * FROM pmd.c ORDER BY id;
 SELECT attname, atttypid::regtype, attndims FROM pg_attribute WHERE attrelid = 'pmd.m'::regclass AND attnum > 0 ORDER BY attnum;
 SELECT column_name, data_type, udt_name FROM information_schema.columns WHERE table_schema = 'pmd' AND table_name = 'm' ORDER BY ordinal_position;
+SELECT id, a FROM pmd.m ORDER BY a DESC NULLS LAST, id;
+SELECT x FROM (VALUES ('{1,2}'::int[]), ('{1}'), ('{}'), ('{2}'), ('{1,NULL}'), (NULL)) v(x) ORDER BY x;
+SELECT t FROM pmd.m ORDER BY t, id;
