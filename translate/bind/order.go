@@ -69,7 +69,7 @@ func (b *Binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) (
 			}
 			e = e.resolveUnknownIn(b)
 		}
-		isJ := isJSONB(e) // sorted in jsonb's order: jsonb_ops.go
+		isJ := isJSONB(e)               // sorted in jsonb's order: jsonb_ops.go
 		if !isJ && !hashableType(e.T) { // arrays sort in array_cmp's order
 			return nil, nil, b.ErrAt(pgerr.NotYet("ORDER BY on type "+e.T.String()), NodeLocation(sb.Node))
 		}
