@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -350,8 +351,8 @@ func resolveMultiDim(fn string, args []arrow.DataType) (Resolved, bool, error) {
 			_, res = listDepth(args[0])
 		}
 		return Resolved{Args: out, Result: res}, true, nil
-	case md < 0:
-		return Resolved{}, false, nil
+	case md < 0, strings.HasPrefix(fn, "any:"), strings.HasPrefix(fn, "all:"):
+		return Resolved{}, false, nil // resolveQuantified flattens
 	}
 	switch fn {
 	case "array":

@@ -63,3 +63,12 @@ var arrMDCases = []evalCase{
 }
 
 func TestArrayMultiDim(t *testing.T) { runArrCases(t, "testdata/arr_md_pg.tsv", arrMDCases) }
+
+var arrMDQuantifiedCases = []evalCase{
+	{sql: "b = ANY (ARRAY[ARRAY[1, 3], ARRAY[5, 7]])", e: call("any:=", col(cB), arr2([]Expr{i4(1), i4(3)}, []Expr{i4(5), i4(7)}))},
+	{sql: "a < ALL (ARRAY[ARRAY[b, 2]])", e: call("all:<", col(cA), arr2([]Expr{col(cB), i4(2)}))},
+}
+
+func TestArrayMultiDimQuantified(t *testing.T) {
+	runArrCases(t, "testdata/arr_md_pg.tsv", arrMDQuantifiedCases)
+}

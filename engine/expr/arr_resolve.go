@@ -287,7 +287,7 @@ func resolveQuantified(fn string, args []arrow.DataType) (Resolved, error) {
 		}
 		return Resolved{}, noArrayFunction(fn, args)
 	}
-	e, ok := listElem(args[1])
+	e, ok := listElem(flatType(args[1])) // several dimensions: all elements
 	if !ok {
 		e = args[0]
 	}

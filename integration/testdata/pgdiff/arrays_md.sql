@@ -62,3 +62,15 @@ SELECT column_name, data_type, udt_name FROM information_schema.columns WHERE ta
 SELECT id, a FROM pmd.m ORDER BY a DESC NULLS LAST, id;
 SELECT x FROM (VALUES ('{1,2}'::int[]), ('{1}'), ('{}'), ('{2}'), ('{1,NULL}'), (NULL)) v(x) ORDER BY x;
 SELECT t FROM pmd.m ORDER BY t, id;
+SELECT 3 = ANY ('{{1,2},{3,4}}'::int[]), 5 > ALL ('{{1,2},{3,4}}'::int[]), 2 = ANY (ARRAY[[1,NULL]]);
+SELECT id FROM pmd.m WHERE 7 = ANY (a) ORDER BY id;
+SELECT * FROM generate_subscripts('{{1,2,3},{4,5,6}}'::int[], 2);
+SELECT * FROM generate_subscripts('{{1,2,3},{4,5,6}}'::int[], 1, true);
+SELECT * FROM generate_subscripts('{{1,2,3},{4,5,6}}'::int[], 3);
+SELECT id, generate_subscripts(f, 3) FROM pmd.m ORDER BY id;
+-- known: array_cat and || of arrays of several dimensions are 0A000 in icegate
+SELECT array_cat('{{1,2}}'::int[], '{{3,4}}'::int[]);
+-- known: array_agg of arrays (PostgreSQL builds one more dimension) is not supported
+SELECT array_agg(x) FROM (VALUES ('{1,2}'::int[]), ('{3,4}')) v(x);
+-- known: array literals with explicit bounds are 0A000 in icegate
+SELECT '[1:2][1:1]={{1},{2}}'::int[];
