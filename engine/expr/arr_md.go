@@ -415,6 +415,35 @@ func resolveMultiDim(fn string, args []arrow.DataType) (Resolved, bool, error) {
 		}
 		return Resolved{Args: out, Result: Bool}, true, nil
 	}
+	if fn == "array_cat" {
+		// array || array of several dimensions: one of the same
+		// dimensions appended along the first, or one of a dimension
+		// less appended as its last element (mdCat).
+		if n != 2 || !isListOrNull(args[0]) || !isListOrNull(args[1]) {
+			return Resolved{}, true, noArrayFunction(fn, args)
+		}
+		depth := 0
+		var leaves []arrow.DataType
+		for _, a := range args {
+			if d, leaf := listDepth(a); d > 0 {
+				depth = max(depth, d)
+				leaves = append(leaves, leaf)
+			}
+		}
+		leaf, err := CommonType("array_cat", leaves)
+		if err != nil {
+			return Resolved{}, true, noArrayFunction(fn, args)
+		}
+		res := MultiDimList(leaf, depth)
+		out := make([]arrow.DataType, n)
+		for j, a := range args {
+			out[j] = res
+			if d, _ := listDepth(a); d > 0 {
+				out[j] = MultiDimList(leaf, d)
+			}
+		}
+		return Resolved{Args: out, Result: res}, true, nil
+	}
 	if flatteningFns[fn] {
 		flat := make([]arrow.DataType, n)
 		for j, a := range args {
@@ -485,6 +514,9 @@ func (c *compiler) multiDimKernel(fn string, ts []arrow.DataType, res arrow.Data
 	}
 	if _, ok := arrayCompareOps[fn]; ok {
 		return mdCmpKernel(cmpOpOf(arrayCompareOps[fn])), true, nil
+	}
+	if fn == "array_cat" && resList != nil && len(ts) == 2 {
+		return mdCat(resList), true, nil
 	}
 	return nil, false, nil
 }
@@ -852,4 +884,101 @@ func listComparator(a, b arrow.Array) (func(i, j int) int, error) {
 		}
 		return r
 	}, nil
+}
+
+func incompatibleArrays(detail string, args ...any) *pgerr.Error {
+	return pgerr.New(pgerr.ArraySubscriptError, "cannot concatenate incompatible arrays").WithDetail(detail, args...)
+}
+
+// mdCat is array_cat (array || array) over arrays of several dimensions,
+// as PostgreSQL's: a NULL or empty side gives the other; two arrays of
+// the same dimensions but the first are joined along the first; an array
+// of one dimension less is appended (or prepended) as one more element of
+// the first dimension. Other shapes are 2202E.
+func mdCat(t *arrow.ListType) kernelFn {
+	return func(ev *evalCtx, args []vec) (vec, error) {
+		n, c := outLen(ev, args)
+		x, y := readMDVec(args[0]), readMDVec(args[1])
+		var lx, ly arrow.Array
+		if x.levels != nil {
+			lx = x.leaf
+		}
+		if y.levels != nil {
+			ly = y.leaf
+		}
+		src, base, err := arrConcat(ev.mem, lx, ly)
+		if err != nil {
+			return vec{}, err
+		}
+		if src != nil {
+			defer src.Release()
+		}
+		depth, _ := listDepth(t)
+		o := newMDOut(ev.mem, n, depth)
+		var dx, dy, out []int32
+		fail := func(err error) (vec, error) {
+			o.release()
+			return vec{}, err
+		}
+		for i := 0; i < n; i++ {
+			nx, ny := x.null(i), y.null(i)
+			if nx && ny {
+				o.endRow(true, nil)
+				continue
+			}
+			var xs, xe, ys, ye int
+			dx, dy = dx[:0], dy[:0]
+			if !nx {
+				if dx, xs, xe, err = x.row(i, dx); err != nil {
+					return fail(err)
+				}
+			}
+			if !ny {
+				if dy, ys, ye, err = y.row(i, dy); err != nil {
+					return fail(err)
+				}
+			}
+			switch {
+			case len(dx) == 0 && len(dy) == 0:
+				out = out[:0]
+			case len(dx) == 0:
+				out = append(out[:0], dy...)
+			case len(dy) == 0:
+				out = append(out[:0], dx...)
+			case len(dx) == len(dy):
+				if !equalInt32s(dx[1:], dy[1:]) {
+					return fail(incompatibleArrays("Arrays with differing element dimensions are not compatible for concatenation."))
+				}
+				out = append(append(out[:0], dx[0]+dy[0]), dx[1:]...)
+			case len(dx)+1 == len(dy):
+				if !equalInt32s(dx, dy[1:]) {
+					return fail(incompatibleArrays("Arrays with differing dimensions are not compatible for concatenation."))
+				}
+				out = append(append(out[:0], dy[0]+1), dy[1:]...)
+			case len(dx) == len(dy)+1:
+				if !equalInt32s(dx[1:], dy) {
+					return fail(incompatibleArrays("Arrays with differing dimensions are not compatible for concatenation."))
+				}
+				out = append(append(out[:0], dx[0]+1), dx[1:]...)
+			default:
+				return fail(incompatibleArrays("Arrays of %d and %d dimensions are not compatible for concatenation.", len(dx), len(dy)))
+			}
+			if len(out) > 0 && len(out) != depth {
+				return fail(dimsMismatch(len(out), depth))
+			}
+			if len(dx) > 0 {
+				for p := xs; p < xe; p++ {
+					o.elem(base[0] + p)
+				}
+			}
+			if len(dy) > 0 {
+				for p := ys; p < ye; p++ {
+					o.elem(base[1] + p)
+				}
+			}
+			o.endRow(false, out)
+		}
+		res, err := o.finish(ev, t, src)
+		return vec{arr: res, c: c}, err
+	}
 }

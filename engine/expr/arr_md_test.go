@@ -72,3 +72,15 @@ var arrMDQuantifiedCases = []evalCase{
 func TestArrayMultiDimQuantified(t *testing.T) {
 	runArrCases(t, "testdata/arr_md_pg.tsv", arrMDQuantifiedCases)
 }
+
+var arrMDCatCases = []evalCase{
+	{sql: "array_cat(ARRAY[ARRAY[a, b]], ARRAY[ARRAY[b, a]])", e: mdText(call("array_cat", arr2([]Expr{col(cA), col(cB)}), arr2([]Expr{col(cB), col(cA)})))},
+	{sql: "array_cat(ARRAY[ARRAY[a, b]], ARRAY[b, 1])", e: mdText(call("array_cat", arr2([]Expr{col(cA), col(cB)}), arr(col(cB), i4(1))))},
+	{sql: "array_cat(ARRAY[b, 1], ARRAY[ARRAY[a, b]])", e: mdText(call("array_cat", arr(col(cB), i4(1)), arr2([]Expr{col(cA), col(cB)})))},
+	{sql: "array_cat(ARRAY[a], ARRAY[ARRAY[b, 1]])", e: mdText(call("array_cat", arr(col(cA)), arr2([]Expr{col(cB), i4(1)})))},
+	{sql: "array_cat(ARRAY[ARRAY[a, b]], ARRAY[ARRAY[b]])", e: mdText(call("array_cat", arr2([]Expr{col(cA), col(cB)}), arr2([]Expr{col(cB)})))},
+	{sql: "array_cat(NULL::int[], ARRAY[ARRAY[a]])", e: mdText(call("array_cat", null(intArray), arr2([]Expr{col(cA)})))},
+	{sql: "array_cat(ARRAY[ARRAY[a]], '{}'::int[])", e: mdText(call("array_cat", arr2([]Expr{col(cA)}), arrIn(txt("{}"), intArray)))},
+}
+
+func TestArrayMultiDimCat(t *testing.T) { runArrCases(t, "testdata/arr_md_pg.tsv", arrMDCatCases) }

@@ -68,8 +68,10 @@ SELECT * FROM generate_subscripts('{{1,2,3},{4,5,6}}'::int[], 2);
 SELECT * FROM generate_subscripts('{{1,2,3},{4,5,6}}'::int[], 1, true);
 SELECT * FROM generate_subscripts('{{1,2,3},{4,5,6}}'::int[], 3);
 SELECT id, generate_subscripts(f, 3) FROM pmd.m ORDER BY id;
--- known: array_cat and || of arrays of several dimensions are 0A000 in icegate
-SELECT array_cat('{{1,2}}'::int[], '{{3,4}}'::int[]);
+SELECT array_cat('{{1,2}}'::int[], '{{3,4}}'::int[]), '{{1,2}}'::int[] || '{3,4}'::int[], ARRAY[0,0] || '{{1,2}}'::int[], '{}'::int[] || '{{1}}'::int[];
+SELECT id, a || ARRAY[[0,0]] FROM pmd.m WHERE id IN (1, 3, 4) ORDER BY id;
+SELECT '{{1,2}}'::int[] || '{{3}}'::int[];
+SELECT '{{1,2}}'::int[] || '{3}'::int[];
 -- known: array_agg of arrays (PostgreSQL builds one more dimension) is not supported
 SELECT array_agg(x) FROM (VALUES ('{1,2}'::int[]), ('{3,4}')) v(x);
 -- known: array literals with explicit bounds are 0A000 in icegate
