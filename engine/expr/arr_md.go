@@ -982,3 +982,42 @@ func mdCat(t *arrow.ListType) kernelFn {
 		return vec{arr: res, c: c}, err
 	}
 }
+
+// CheckAccumulated checks the result of array_agg over arrays (a list of
+// arrays per group) as PostgreSQL's accumArrayResultArr does: no NULL
+// (22004) or empty (2202E) array, all of one shape (2202E).
+func CheckAccumulated(a arrow.Array) error {
+	l, ok := a.(*array.List)
+	if !ok {
+		return nil
+	}
+	sub := readMDVec(vec{arr: l.ListValues()})
+	if sub.levels == nil {
+		return nil
+	}
+	var first, dims []int32
+	for i := 0; i < l.Len(); i++ {
+		if l.IsNull(i) {
+			continue
+		}
+		s, e := l.ValueOffsets(i)
+		for j := int(s); j < int(e); j++ {
+			if sub.null(j) {
+				return pgerr.New(pgerr.NullValueNotAllowed, "cannot accumulate null arrays")
+			}
+			var err error
+			if dims, _, _, err = sub.row(j, dims); err != nil {
+				return err
+			}
+			if len(dims) == 0 && j == int(s) {
+				return pgerr.New(pgerr.ArraySubscriptError, "cannot accumulate empty arrays")
+			}
+			if j == int(s) {
+				first = append(first[:0], dims...)
+			} else if !equalInt32s(first, dims) {
+				return pgerr.New(pgerr.ArraySubscriptError, "cannot accumulate arrays of different dimensionality")
+			}
+		}
+	}
+	return nil
+}

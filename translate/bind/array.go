@@ -518,6 +518,9 @@ func (b *Binder) arraySubLink(p *plan.Select, free plan.ColSet, loc int32) (Boun
 	}
 	elem := b.typeOfOutput(p, 0)
 	arrOID := pgtypes.ArrayOf(elem.OID)
+	if pgtypes.ElemOf(elem.OID) != 0 && !isVectorType(elem.OID) {
+		arrOID = elem.OID // ARRAY(SELECT an array): one dimension more
+	}
 	if arrOID == 0 {
 		return Bound{}, b.ErrAt(pgerr.NotYet("ARRAY(subquery) of type "+elem.String()), loc)
 	}

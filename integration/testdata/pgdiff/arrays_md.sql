@@ -72,7 +72,11 @@ SELECT array_cat('{{1,2}}'::int[], '{{3,4}}'::int[]), '{{1,2}}'::int[] || '{3,4}
 SELECT id, a || ARRAY[[0,0]] FROM pmd.m WHERE id IN (1, 3, 4) ORDER BY id;
 SELECT '{{1,2}}'::int[] || '{{3}}'::int[];
 SELECT '{{1,2}}'::int[] || '{3}'::int[];
--- known: array_agg of arrays (PostgreSQL builds one more dimension) is not supported
 SELECT array_agg(x) FROM (VALUES ('{1,2}'::int[]), ('{3,4}')) v(x);
+SELECT array_agg(a ORDER BY id) FROM pmd.m WHERE id IN (1, 2);
+SELECT array_agg(a ORDER BY id) FROM pmd.m WHERE id IN (1, 5);
+SELECT array_agg(a ORDER BY id) FROM pmd.m;
+SELECT array_agg(x) FROM (VALUES ('{1,2}'::int[]), ('{}')) v(x);
+SELECT ARRAY(SELECT a FROM pmd.m WHERE id < 3 ORDER BY id);
 -- known: array literals with explicit bounds are 0A000 in icegate
 SELECT '[1:2][1:1]={{1},{2}}'::int[];
