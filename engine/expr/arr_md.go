@@ -252,7 +252,7 @@ func (o *mdOut) finish(ev *evalCtx, t arrow.DataType, src arrow.Array) (arrow.Ar
 func dimsMismatch(got, want int) *pgerr.Error {
 	return pgerr.New(pgerr.FeatureNotSupported, "array of %d %s where arrays of %d %s are held is not supported",
 		got, plural(got, "dimension", "dimensions"), want, plural(want, "dimension", "dimensions")).
-		WithHint("A table column holds arrays of the number of dimensions it is declared with (integer[][] for two); arrays cast from a text value that is not a constant have one.")
+		WithHint("icegate keeps one number of dimensions per column and per expression: a table column the number it is declared with (integer[][] for two), an expression that of the arrays it computes, a cast of text that is not a constant one.")
 }
 
 func plural(n int, one, many string) string {

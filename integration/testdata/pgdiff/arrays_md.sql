@@ -78,5 +78,7 @@ SELECT array_agg(a ORDER BY id) FROM pmd.m WHERE id IN (1, 5);
 SELECT array_agg(a ORDER BY id) FROM pmd.m;
 SELECT array_agg(x) FROM (VALUES ('{1,2}'::int[]), ('{}')) v(x);
 SELECT ARRAY(SELECT a FROM pmd.m WHERE id < 3 ORDER BY id);
+SELECT coalesce(NULL::int[], '{{1}}'::int[]), coalesce(a, '{}'), CASE WHEN id > 2 THEN '{}'::int[] ELSE a END FROM pmd.m ORDER BY id;
+SELECT a FROM pmd.m UNION ALL SELECT '{}'::int[] ORDER BY 1;
 -- known: array literals with explicit bounds are 0A000 in icegate
 SELECT '[1:2][1:1]={{1},{2}}'::int[];
