@@ -463,7 +463,15 @@ func resolveMultiDim(fn string, args []arrow.DataType) (Resolved, bool, error) {
 	if fn == "array_position" || fn == "array_positions" {
 		return Resolved{}, true, pgerr.New(pgerr.FeatureNotSupported, "searching for elements in multidimensional arrays is not supported")
 	}
-	return Resolved{}, true, pgerr.NotYet(fn + " of multidimensional arrays")
+	switch fn {
+	case "array_append", "array_prepend":
+		return Resolved{}, true, pgerr.New(pgerr.DataException, "argument must be empty or one-dimensional array")
+	case "array_remove":
+		return Resolved{}, true, pgerr.New(pgerr.FeatureNotSupported, "removing elements from multidimensional arrays is not supported")
+	case "array_replace":
+		return Resolved{}, true, pgerr.NotYet(fn + " of multidimensional arrays")
+	}
+	return Resolved{}, false, nil // JSON and the other functions read nested lists as they are
 }
 
 // multiDimKernel picks the kernel of an array function over arrays of

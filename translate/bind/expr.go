@@ -297,8 +297,10 @@ func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
 	}
 	if err != nil {
 		for _, a := range args {
-			if pgerr.Code(err) == pgerr.FeatureNotSupported {
-				break // what icegate lacks says so (array_cat of arrays of several dimensions)
+			if code := pgerr.Code(err); code == pgerr.FeatureNotSupported || code == pgerr.DataException {
+				// What icegate lacks says so, and PostgreSQL's own refusal
+				// of an array of several dimensions stays (array_append).
+				break
 			}
 			if !a.Unknown() && (a.T.OID == plan.TJSONB.OID || pgtypes.ElemOf(a.T.OID) != 0) {
 				return Bound{}, b.ErrAt(UndefinedCall(fn, args), loc)

@@ -80,5 +80,9 @@ SELECT array_agg(x) FROM (VALUES ('{1,2}'::int[]), ('{}')) v(x);
 SELECT ARRAY(SELECT a FROM pmd.m WHERE id < 3 ORDER BY id);
 SELECT coalesce(NULL::int[], '{{1}}'::int[]), coalesce(a, '{}'), CASE WHEN id > 2 THEN '{}'::int[] ELSE a END FROM pmd.m ORDER BY id;
 SELECT a FROM pmd.m UNION ALL SELECT '{}'::int[] ORDER BY 1;
+SELECT to_jsonb('{{1,2},{3,NULL}}'::int[]), array_to_json('{{1,2},{3,4}}'::int[]), to_json(ARRAY[['a','b']]), json_build_array(ARRAY[[1,2]]);
+SELECT id, row_to_json(m) FROM pmd.m ORDER BY id;
+SELECT array_append('{{1,2}}'::int[], 3);
+SELECT array_remove('{{1,2}}'::int[], 1);
 -- known: array literals with explicit bounds are 0A000 in icegate
 SELECT '[1:2][1:1]={{1},{2}}'::int[];
