@@ -460,6 +460,24 @@ func (b *Binder) arrayEquality(op string, l, r Bound, loc int32) (Bound, bool, e
 		res.Name, res.strong = "", false
 		return res, true, err
 	}
+	if distinct && l.T.OID == r.T.OID && (expr.IsMultiDimList(l.E.Type()) || expr.IsMultiDimList(r.E.Type())) {
+		// Arrays of several dimensions: two NULLs are not distinct, a
+		// NULL and an array are, two arrays as array_ne says.
+		ne, err := b.call("array_ne", []Bound{l, r}, loc)
+		if err != nil {
+			return Bound{}, true, err
+		}
+		isNull := func(x Bound) expr.Expr { return &expr.Call{Fn: "isnull", Args: []expr.Expr{x.E}, T: expr.Bool} }
+		yes := op == "is_distinct_from"
+		var res expr.Expr = &expr.Case{T: expr.Bool, Whens: []expr.When{
+			{Cond: &expr.Call{Fn: "and", Args: []expr.Expr{isNull(l), isNull(r)}, T: expr.Bool}, Then: &expr.Lit{V: !yes, T: expr.Bool}},
+			{Cond: &expr.Call{Fn: "or", Args: []expr.Expr{isNull(l), isNull(r)}, T: expr.Bool}, Then: &expr.Lit{V: yes, T: expr.Bool}},
+		}, Else: ne.E}
+		if !yes {
+			res.(*expr.Case).Else = &expr.Call{Fn: "not", Args: []expr.Expr{ne.E}, T: expr.Bool}
+		}
+		return Bound{E: res, T: plan.TBool}, true, nil
+	}
 	if !arrow.TypeEqual(l.E.Type(), r.E.Type()) {
 		name := op
 		if distinct {

@@ -84,5 +84,6 @@ SELECT to_jsonb('{{1,2},{3,NULL}}'::int[]), array_to_json('{{1,2},{3,4}}'::int[]
 SELECT id, row_to_json(m) FROM pmd.m ORDER BY id;
 SELECT array_append('{{1,2}}'::int[], 3);
 SELECT array_remove('{{1,2}}'::int[], 1);
+SELECT id, a IS DISTINCT FROM '{{1,2},{3,4}}', a IS NOT DISTINCT FROM NULL, a IS DISTINCT FROM '{1,2,3}'::int[], a IS NOT DISTINCT FROM '{}'::int[] FROM pmd.m ORDER BY id;
 -- known: array literals with explicit bounds are 0A000 in icegate
 SELECT '[1:2][1:1]={{1},{2}}'::int[];
