@@ -201,7 +201,7 @@ func (o *mdOut) finish(ev *evalCtx, t arrow.DataType, src arrow.Array) (arrow.Ar
 		// (level 0: one list per row, NULL and empty rows included).
 		offs := []int32{0}
 		count := 0
-		for r, dims := range o.dims {
+		for _, dims := range o.dims {
 			if k == 0 {
 				n := int32(0)
 				if dims != nil {
@@ -209,7 +209,6 @@ func (o *mdOut) finish(ev *evalCtx, t arrow.DataType, src arrow.Array) (arrow.Ar
 				}
 				offs = append(offs, offs[len(offs)-1]+n)
 				count++
-				_ = r
 				continue
 			}
 			if dims == nil {
