@@ -204,7 +204,7 @@ func attributeRow(w *rowWriter, rel uint32, a Attribute, num int16) {
 	if t := TypeByOID(a.Type); t != nil {
 		size, byVal, align, storage, collation = t.Len, t.ByVal, string(t.Align), string(t.Storage), t.Collation
 		if t.Category == 'A' && t.Len == -1 {
-			ndims = 1
+			ndims = max(1, a.NDims)
 		}
 	}
 	w.add("attrelid", rel, "attname", a.Name, "atttypid", a.Type, "attstattarget", int32(-1),

@@ -103,6 +103,9 @@ type Attribute struct {
 	// Sequence is the sequence (a qualified SQL name) an identity or
 	// serial column takes its values from, "" for other columns.
 	Sequence string
+	// NDims is pg_attribute.attndims: the number of dimensions an array
+	// column declares (0: 1 for an array type, else 0).
+	NDims int32
 }
 
 // Setting is one row of pg_settings / SHOW ALL.

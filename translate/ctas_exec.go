@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
@@ -87,7 +88,14 @@ func (st *ctasStatement) Execute(ctx context.Context, params []*string) (Rows, e
 		}
 		seen[name] = true
 		pt := plan.Type{OID: c.TypeOID, Typmod: c.Typmod}
-		t, err := ddl.IcebergTypeOfPG(pt, name, nested.Next)
+		var t catalog.Type
+		if d, _ := expr.ArrayLeaf(outputType(qp, i)); d > 0 && pgtypes.ElemOf(pt.OID) != 0 {
+			// An array: a list, or one list per dimension (recorded,
+			// plan.ArrayDims).
+			t, err = ddl.NestedArrayType(pt, outputType(qp, i), nested.Next)
+		} else {
+			t, err = ddl.IcebergTypeOfPG(pt, name, nested.Next)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -163,4 +171,12 @@ func (st *ctasStatement) operator(ctx context.Context, t *catalog.Table, qp *pla
 		return nil, err
 	}
 	return op, nil
+}
+
+// outputType is the Arrow type of result column i of qp (nil when unknown).
+func outputType(qp *plan.Select, i int) arrow.DataType {
+	if i < len(qp.Output) && qp.Output[i] != nil {
+		return qp.Output[i].Type()
+	}
+	return nil
 }

@@ -259,6 +259,9 @@ func sysAttributes(schema *catalog.Schema, rec map[int]plan.Type) []syscat.Attri
 	for _, f := range schema.Fields {
 		t := plan.TypeOfField(f, rec)
 		a := syscat.Attribute{Name: f.Name, Type: t.OID, Typmod: t.Typmod, NotNull: f.Required, Comment: f.Doc}
+		if pgtypes.ElemOf(t.OID) != 0 {
+			a.NDims = int32(max(1, plan.ArrayDims(f.Type)))
+		}
 		if f.WriteDefault != nil {
 			a.Default = sqlLiteral(f.WriteDefault, t)
 		}

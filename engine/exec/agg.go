@@ -12,6 +12,7 @@ import (
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtext"
 )
 
 // AggCall is one aggregate of a HashAggregate: Fn(Arg, Args...) with
@@ -98,6 +99,11 @@ func AggResultTypeN(fn string, args []arrow.DataType) (arrow.DataType, error) {
 		}
 	case "array_agg":
 		if len(args) == 1 && isScalarType(a) {
+			return arrow.ListOf(a), nil
+		}
+		if d, leaf := expr.ArrayLeaf(a); len(args) == 1 && d > 0 && d < pgtext.MaxArrayDims && isScalarType(leaf) {
+			// array_agg(anyarray): the arrays as sub-arrays of one
+			// more dimension.
 			return arrow.ListOf(a), nil
 		}
 	case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
@@ -249,7 +255,8 @@ func newAggState(ctx context.Context, fn string, arg arrow.DataType, res arrow.D
 	case "string_agg":
 		return &stringAggState{bytea: arg.ID() == arrow.BINARY}, nil
 	case "array_agg":
-		return &arrayAggState{ctx: ctx, elem: arg}, nil
+		d, _ := expr.ArrayLeaf(arg)
+		return &arrayAggState{ctx: ctx, elem: arg, arrays: d > 0}, nil
 	case "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop":
 		kind := newVarianceKind(fn)
 		if arg.ID() == arrow.FLOAT32 || arg.ID() == arrow.FLOAT64 {

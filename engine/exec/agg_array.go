@@ -26,6 +26,9 @@ type arrayAggState struct {
 	// Each group's elements and their bytes, against PostgreSQL's limits
 	// of one array (maxArrayElems, expr.MaxValueBytes).
 	count, size []int64
+	// arrays is array_agg of arrays: the result's sub-arrays must be
+	// neither NULL nor empty and have one shape (expr.CheckAccumulated).
+	arrays bool
 }
 
 // maxArrayElems is PostgreSQL's MaxArraySize: the most elements an array
@@ -157,7 +160,14 @@ func (s *arrayAggState) result(mem memory.Allocator) (arrow.Array, error) {
 		[]*memory.Buffer{memory.NewBufferBytes(valid), memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(offsets))},
 		[]arrow.ArrayData{values.Data()}, nulls, 0)
 	defer data.Release()
-	return array.NewListData(data), nil
+	out := array.NewListData(data)
+	if s.arrays {
+		if err := expr.CheckAccumulated(out); err != nil {
+			out.Release()
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func (s *arrayAggState) release() {

@@ -232,9 +232,9 @@ func (u *unnestGen) finish(ctx context.Context) (arrow.Array, error) {
 
 func (u *unnestGen) release() { u.list = nil }
 
-// subscriptsGen is generate_subscripts(array, dim [, reverse]): Arrow
-// lists are one-dimensional with lower bound 1, so dimension 1 yields
-// 1..length and any other dimension nothing.
+// subscriptsGen is generate_subscripts(array, dim [, reverse]): lower
+// bounds are 1, so dimension d yields 1..its length (an array of several
+// dimensions is nested lists), nothing past the array's dimensions.
 type subscriptsGen struct {
 	b        *array.Int32Builder
 	cur, end int32
@@ -247,7 +247,7 @@ func newSubscripts(mem memory.Allocator) *subscriptsGen {
 
 func (s *subscriptsGen) begin(args []arrow.Array, i int) error {
 	s.cur, s.end, s.step = 1, 0, 1
-	if args[0].IsNull(i) || args[1].IsNull(i) || intAt(args[1], i) != 1 {
+	if args[0].IsNull(i) || args[1].IsNull(i) || intAt(args[1], i) < 1 {
 		return nil
 	}
 	l, ok := args[0].(array.ListLike)
@@ -255,6 +255,17 @@ func (s *subscriptsGen) begin(args []arrow.Array, i int) error {
 		return errNotList(args[0])
 	}
 	a, b := l.ValueOffsets(i)
+	// Dimension d of an array of several dimensions (nested lists, all
+	// sub-lists of a level as long): the length of the first list d-1
+	// levels down.
+	for d := intAt(args[1], i); d > 1; d-- {
+		inner, nested := l.ListValues().(array.ListLike)
+		if !nested || a == b {
+			return nil
+		}
+		l = inner
+		a, b = l.ValueOffsets(int(a))
+	}
 	s.end = int32(b - a)
 	if len(args) == 3 && args[2].IsValid(i) && args[2].(*array.Boolean).Value(i) {
 		s.cur, s.end, s.step = s.end, 1, -1

@@ -17,7 +17,14 @@ func listCastKernel(from, to arrow.DataType, loc *time.Location) (k kernelFn, ok
 	c := &compiler{tz: loc}
 	fe, fromList := listElem(from)
 	tl, toList := to.(*arrow.ListType)
+	df, lf := listDepth(from)
+	dt, lt := listDepth(to)
 	switch {
+	case fromList && toList && df != dt:
+		if _, err := castKernel(lf, lt, loc); err != nil {
+			return nil, true, cannotCastList(from, to)
+		}
+		return depthCast(to, df, dt), true, nil
 	case toList && kindOf(from) == kText:
 		k, err := c.arrayIn(tl)
 		return k, true, err
@@ -58,15 +65,56 @@ func cannotCastList(from, to arrow.DataType) error {
 func canCastList(from, to arrow.DataType) (can, ok bool) {
 	fe, fromList := listElem(from)
 	te, toList := listElem(to)
+	if IsMultiDimList(from) {
+		_, fe = listDepth(from)
+	}
+	if IsMultiDimList(to) {
+		_, te = listDepth(to)
+	}
 	switch {
 	case toList && (kindOf(from) == kText || kindOf(from) == kNull):
 		return kindOf(te) != kInvalid, true
 	case fromList && kindOf(to) == kText:
 		return kindOf(fe) != kInvalid, true
 	case fromList && toList:
+		if df, lf := listDepth(from); df != 0 {
+			if dt, lt := listDepth(to); dt != df {
+				return CanCast(lf, lt), true
+			}
+		}
 		return CanCast(fe, te), true
 	case fromList || toList:
 		return false, true
 	}
 	return false, false
+}
+
+// depthCast converts arrays between numbers of dimensions: only NULL and
+// empty arrays fit (an empty array has no dimensions); any other value is
+// dimsMismatch.
+func depthCast(to arrow.DataType, from, want int) kernelFn {
+	return func(ev *evalCtx, args []vec) (vec, error) {
+		n, c := outLen(ev, args)
+		mv := readMDVec(args[0])
+		o := newMDOut(ev.mem, n, want)
+		var dims []int32
+		for i := 0; i < n; i++ {
+			if mv.null(i) {
+				o.endRow(true, nil)
+				continue
+			}
+			var err error
+			dims, _, _, err = mv.row(i, dims)
+			if err == nil && len(dims) > 0 {
+				err = dimsMismatch(from, want)
+			}
+			if err != nil {
+				o.release()
+				return vec{}, err
+			}
+			o.endRow(false, nil)
+		}
+		out, err := o.finish(ev, to, nil)
+		return vec{arr: out, c: c}, err
+	}
 }

@@ -117,6 +117,15 @@ func (c *compiler) quantifiedKernel(fn string, ts []arrow.DataType) (kernelFn, e
 	if len(ts) != 2 || !isListOrNull(ts[1]) {
 		return nil, noArrayFunction(fn, ts)
 	}
+	if IsMultiDimList(ts[1]) {
+		// x OP ANY (array of several dimensions): over all its elements.
+		flat := []arrow.DataType{ts[0], flatType(ts[1])}
+		k, err := c.quantifiedKernel(fn, flat)
+		if err != nil {
+			return nil, err
+		}
+		return flattenFirst(flat, []int{1}, k), nil
+	}
 	e, ok := listElem(ts[1])
 	if !ok {
 		e = ts[0]

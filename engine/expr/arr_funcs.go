@@ -14,6 +14,9 @@ func (c *compiler) arrayKernel(fn string, ts []arrow.DataType, res arrow.DataTyp
 	n := len(ts)
 	bad := func() (kernelFn, bool, error) { return nil, true, noArrayFunction(fn, ts) }
 	resList, _ := res.(*arrow.ListType)
+	if k, ok, err := c.multiDimKernel(fn, ts, res); ok {
+		return k, true, err
+	}
 	switch fn {
 	case "array":
 		if resList == nil {
@@ -216,54 +219,75 @@ func sliceKernel(t *arrow.ListType) kernelFn {
 }
 
 // dimKernel is array_length, array_lower, array_upper (list, dim),
-// cardinality and array_ndims (list).
+// cardinality and array_ndims (list), over arrays of any number of
+// dimensions (nested lists); lower bounds are always 1.
 func dimKernel(fn string) kernelFn {
 	return func(ev *evalCtx, args []vec) (vec, error) {
 		n, c := outLen(ev, args)
-		lv := readListVec(args[0])
+		mv := readMDVec(args[0])
 		var dim arrInt4
 		if len(args) > 1 {
 			dim = readArrInt4(args[1])
 		}
-		return arrInt4Rows(ev, n, c, func(i int) (int32, bool) {
-			if lv.null(i) {
+		var dims []int32
+		var rowErr error
+		res := arrInt4Rows(ev, n, c, func(i int) (int32, bool) {
+			if mv.null(i) || rowErr != nil {
 				return 0, false
 			}
-			s, e := lv.bounds(i)
-			size := int32(e - s)
+			dims, _, _, rowErr = mv.row(i, dims)
+			if rowErr != nil {
+				return 0, false
+			}
 			switch fn {
 			case "cardinality":
+				size := int32(len(dims))
+				if size > 0 {
+					size = 1
+					for _, d := range dims {
+						size *= d
+					}
+				}
 				return size, true
 			case "array_ndims":
-				return 1, size > 0
+				return int32(len(dims)), len(dims) > 0
 			}
 			d, ok := dim.get(i)
-			if !ok || d != 1 || size == 0 {
+			if !ok || d < 1 || int(d) > len(dims) {
 				return 0, false
 			}
-			switch fn {
-			case "array_lower":
+			if fn == "array_lower" {
 				return 1, true
 			}
-			return size, true
-		}), nil
+			return dims[d-1], true
+		})
+		if rowErr != nil {
+			res.arr.Release()
+			return vec{}, rowErr
+		}
+		return res, nil
 	}
 }
 
-// dimsTextKernel is array_dims: [1:n], NULL for an empty array.
+// dimsTextKernel is array_dims: [1:n][1:m]..., NULL for an empty array.
 func dimsTextKernel(ev *evalCtx, args []vec) (vec, error) {
 	n, c := outLen(ev, args)
-	lv := readListVec(args[0])
+	mv := readMDVec(args[0])
+	var dims []int32
 	return arrTextRows(ev, n, c, func(i int, dst []byte) ([]byte, bool, error) {
-		if lv.null(i) {
+		if mv.null(i) {
 			return dst, false, nil
 		}
-		s, e := lv.bounds(i)
-		if e == s {
-			return dst, false, nil
+		var err error
+		dims, _, _, err = mv.row(i, dims)
+		if err != nil || len(dims) == 0 {
+			return dst, false, err
 		}
-		dst = append(dst, "[1:"...)
-		dst = strconv.AppendInt(dst, int64(e-s), 10)
-		return append(dst, ']'), true, nil
+		for _, d := range dims {
+			dst = append(dst, "[1:"...)
+			dst = strconv.AppendInt(dst, int64(d), 10)
+			dst = append(dst, ']')
+		}
+		return dst, true, nil
 	})
 }

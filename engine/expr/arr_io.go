@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -17,101 +18,27 @@ func malformedArray(s []byte, detail string) *pgerr.Error {
 	return pgerr.New(pgerr.InvalidTextRepresentation, "malformed array literal: \"%s\"", s).WithDetail("%s", detail)
 }
 
-// splitArrayText reads a one-dimensional array literal into its element
-// texts; null[k] marks an unquoted NULL.
-func splitArrayText(s []byte) (elems [][]byte, null []bool, err error) {
-	isSpace := func(ch byte) bool {
-		return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f'
+// arrayInError is the error of an array literal ParseArray refused.
+func arrayInError(s []byte, err error) error {
+	var se *pgtext.ArraySyntaxError
+	var deep *pgtext.ArrayTooDeepError
+	switch {
+	case errors.As(err, &se):
+		return malformedArray(s, se.Detail)
+	case errors.As(err, &deep):
+		return pgerr.New(pgerr.ProgramLimitExceeded, "%s", deep.Error())
+	case errors.Is(err, pgtext.ErrArrayBounds):
+		return pgerr.Unsupported("array literals with dimensions")
 	}
-	p := 0
-	for p < len(s) && isSpace(s[p]) {
-		p++
-	}
-	if p < len(s) && s[p] == '[' {
-		return nil, nil, pgerr.Unsupported("array literals with dimensions")
-	}
-	if p >= len(s) || s[p] != '{' {
-		return nil, nil, malformedArray(s, `Array value must start with "{" or dimension information.`)
-	}
-	p++
-	for p < len(s) && isSpace(s[p]) {
-		p++
-	}
-	if p < len(s) && s[p] == '}' {
-		p++
-		for p < len(s) && isSpace(s[p]) {
-			p++
-		}
-		if p != len(s) {
-			return nil, nil, malformedArray(s, "Junk after closing right brace.")
-		}
-		return nil, nil, nil
-	}
-	for {
-		for p < len(s) && isSpace(s[p]) {
-			p++
-		}
-		if p < len(s) && s[p] == '{' {
-			return nil, nil, pgerr.Unsupported("multidimensional arrays")
-		}
-		var el []byte
-		quoted, any, hadQuote := false, false, false
-		trail := 0 // length of el up to the last byte that is not unquoted space
-		for {
-			if p >= len(s) {
-				return nil, nil, malformedArray(s, "Unexpected end of input.")
-			}
-			ch := s[p]
-			if !quoted && (ch == ',' || ch == '}') {
-				break
-			}
-			switch {
-			case ch == '\\':
-				if p+1 >= len(s) {
-					return nil, nil, malformedArray(s, "Unexpected end of input.")
-				}
-				el = append(el, s[p+1])
-				p += 2
-				trail, any, hadQuote = len(el), true, true
-				continue
-			case ch == '"':
-				quoted = !quoted
-				trail, any, hadQuote = len(el), true, true
-				p++
-				continue
-			case ch == '{' && !quoted:
-				return nil, nil, malformedArray(s, `Unexpected "{" character.`)
-			}
-			el = append(el, ch)
-			if quoted || !isSpace(ch) {
-				trail, any = len(el), true
-			}
-			p++
-		}
-		if !any {
-			return nil, nil, malformedArray(s, `Unexpected "`+string(s[p])+`" character.`)
-		}
-		el = el[:trail]
-		elems = append(elems, el)
-		null = append(null, !hadQuote && len(el) == 4 && (el[0]|0x20) == 'n' && (el[1]|0x20) == 'u' && (el[2]|0x20) == 'l' && (el[3]|0x20) == 'l')
-		if s[p] == '}' {
-			p++
-			break
-		}
-		p++
-	}
-	for p < len(s) && isSpace(s[p]) {
-		p++
-	}
-	if p != len(s) {
-		return nil, nil, malformedArray(s, "Junk after closing right brace.")
-	}
-	return elems, null, nil
+	return err
 }
 
-// arrayIn is array_in: text -> list<T>, each element read by T's input.
+// arrayIn is array_in: text -> list<T> (nested lists for arrays of more
+// dimensions), each element read by T's input. A value of another number
+// of dimensions than the type's is refused (dimsMismatch); '{}' fits any.
 func (c *compiler) arrayIn(t *arrow.ListType) (kernelFn, error) {
-	conv, err := castKernel(Text, t.Elem(), c.tz)
+	depth, leaf := listDepth(t)
+	conv, err := castKernel(Text, leaf, c.tz)
 	if err != nil {
 		return nil, err
 	}
@@ -120,33 +47,42 @@ func (c *compiler) arrayIn(t *arrow.ListType) (kernelFn, error) {
 		src := readArrText(args[0])
 		sb := array.NewStringBuilder(ev.mem)
 		defer sb.Release()
-		o := newListOut(ev.mem, n)
+		o := newMDOut(ev.mem, n, depth)
+		dims := make([]int32, 0, pgtext.MaxArrayDims)
 		for i := 0; i < n; i++ {
 			s, ok := src.get(i)
 			if !ok {
-				o.endRow(true)
+				o.endRow(true, nil)
 				continue
 			}
-			elems, nulls, err := splitArrayText(s)
+			a, err := pgtext.ParseArray(s)
 			if err != nil {
-				o.idx.Release()
-				return vec{}, err
+				o.release()
+				return vec{}, arrayInError(s, err)
 			}
-			for k, el := range elems {
-				if nulls[k] {
+			if len(a.Dims) > 0 && len(a.Dims) != depth {
+				o.release()
+				return vec{}, dimsMismatch(len(a.Dims), depth)
+			}
+			for k, el := range a.Elems {
+				if a.Null[k] {
 					o.elem(-1)
 					continue
 				}
 				o.elem(sb.Len())
 				sb.BinaryBuilder.Append(el)
 			}
-			o.endRow(false)
+			dims = dims[:0]
+			for _, d := range a.Dims {
+				dims = append(dims, int32(d))
+			}
+			o.endRow(false, dims)
 		}
 		texts := sb.NewArray()
 		defer texts.Release()
 		vals, err := conv(arrSubEval(ev, texts.Len()), []vec{{arr: texts}})
 		if err != nil {
-			o.idx.Release()
+			o.release()
 			return vec{}, err
 		}
 		defer vals.arr.Release()
@@ -163,6 +99,9 @@ func (c *compiler) arrayIn(t *arrow.ListType) (kernelFn, error) {
 // white space.
 func (c *compiler) arrayOut() kernelFn {
 	return func(ev *evalCtx, args []vec) (vec, error) {
+		if IsMultiDimList(args[0].arr.DataType()) {
+			return c.arrayOutMD(ev, args)
+		}
 		n, cst := outLen(ev, args)
 		lv := readListVec(args[0])
 		var scratch []byte
@@ -186,4 +125,35 @@ func (c *compiler) arrayOut() kernelFn {
 			return append(dst, '}'), true, nil
 		})
 	}
+}
+
+// arrayOutMD is array_out of nested lists: {{1,2},{3,4}}.
+func (c *compiler) arrayOutMD(ev *evalCtx, args []vec) (vec, error) {
+	n, cst := outLen(ev, args)
+	mv := readMDVec(args[0])
+	var scratch []byte
+	var w pgtext.ArrayWriter
+	dims := make([]int32, 0, mv.depth)
+	return arrTextRows(ev, n, cst, func(i int, dst []byte) ([]byte, bool, error) {
+		if mv.null(i) {
+			return dst, false, nil
+		}
+		var s, e int
+		var err error
+		dims, s, e, err = mv.row(i, dims)
+		if err != nil {
+			return dst, false, err
+		}
+		dst = w.Begin(dst, dims, nil)
+		for j := s; j < e; j++ {
+			dst = w.Next(dst)
+			if mv.leaf.IsNull(j) {
+				dst = pgtext.AppendArrayNull(dst)
+				continue
+			}
+			scratch = appendElemText(scratch[:0], mv.leaf, j, c)
+			dst = pgtext.AppendArrayElement(dst, scratch)
+		}
+		return w.End(dst), true, nil
+	})
 }

@@ -10,6 +10,10 @@ import (
 
 // arrTypeName is PGTypeName that spells lists as PostgreSQL's arrays.
 func arrTypeName(t arrow.DataType) string {
+	if IsMultiDimList(t) {
+		_, leaf := listDepth(t)
+		return PGTypeName(leaf) + "[]"
+	}
 	if e, ok := listElem(t); ok {
 		if _, nested := listElem(e); nested || kindOf(e) == kInvalid {
 			return "jsonb"
@@ -88,6 +92,9 @@ func elemCommon(args []arrow.DataType, lists, scalars []int) (arrow.DataType, bo
 // resolveArrayFn types the array functions and operators; ok is false
 // for other names.
 func resolveArrayFn(fn string, args []arrow.DataType) (Resolved, bool, error) {
+	if r, ok, err := resolveMultiDim(fn, args); ok {
+		return r, true, err
+	}
 	n := len(args)
 	fail := func() (Resolved, bool, error) { return Resolved{}, true, noArrayFunction(fn, args) }
 	// keep leaves list (and NULL) arguments as they are and casts the
@@ -280,7 +287,7 @@ func resolveQuantified(fn string, args []arrow.DataType) (Resolved, error) {
 		}
 		return Resolved{}, noArrayFunction(fn, args)
 	}
-	e, ok := listElem(args[1])
+	e, ok := listElem(flatType(args[1])) // several dimensions: all elements
 	if !ok {
 		e = args[0]
 	}

@@ -323,7 +323,10 @@ func TestArrayResolveErrors(t *testing.T) {
 		code string
 	}{
 		{"array", nil, "42P18"},
-		{"array", []arrow.DataType{intArray}, "0A000"},
+		{"array", []arrow.DataType{intArray}, ""},
+		{"array", []arrow.DataType{intArray, Int4}, "42804"},
+		{"array", []arrow.DataType{intArray, intArray2}, "2202E"},
+		{"array_position", []arrow.DataType{intArray2, Int4}, "0A000"},
 		{"array", []arrow.DataType{Int4, Text}, "42804"},
 		{"array_subscript", []arrow.DataType{Text, Int4}, "42883"},
 		{"array_append", []arrow.DataType{intArray, Text}, "42883"},

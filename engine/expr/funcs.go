@@ -452,6 +452,17 @@ func common2(a, b arrow.DataType) (arrow.DataType, bool) {
 	if arrow.TypeEqual(a, b) {
 		return a, true
 	}
+	if da, la := listDepth(a); da > 0 {
+		if db, lb := listDepth(b); db > 0 && da != db && arrow.TypeEqual(la, lb) {
+			// Arrays of one element type and different numbers of
+			// dimensions: the deeper, which the other's NULL and empty
+			// values fit (depthCast).
+			if db > da {
+				return b, true
+			}
+			return a, true
+		}
+	}
 	switch {
 	case ka.isNumber() && kb.isNumber():
 		switch {

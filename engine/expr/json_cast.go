@@ -42,7 +42,7 @@ func jsonCastKernel(from, to arrow.DataType, loc *time.Location) (k kernelFn, ok
 	}
 	fromJSON := jsonToNested(to, loc)
 	tl, isList := to.(*arrow.ListType)
-	if !isList || isNestedType(tl.Elem()) {
+	if !isList || (isNestedType(tl.Elem()) && !IsMultiDimList(to)) {
 		return fromJSON, true, nil
 	}
 	arrayIn, err := (&compiler{tz: loc}).arrayIn(tl)

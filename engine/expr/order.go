@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 )
 
@@ -13,6 +14,9 @@ import (
 // decimals exactly across scales). a and b have the same kind of type;
 // neither row may be NULL. Sort and min/max use it.
 func Comparator(a, b arrow.Array) (func(i, j int) int, error) {
+	if _, ok := a.(*array.List); ok {
+		return listComparator(a, b)
+	}
 	ka, kb := kindOf(a.DataType()), kindOf(b.DataType())
 	if a.DataType().ID() == arrow.TIMESTAMP && b.DataType().ID() == arrow.TIMESTAMP {
 		ka, kb = kTimestamp, kTimestamp // any unit: compare the raw int64 values

@@ -95,6 +95,7 @@ const (
 	IndeterminateDatatype                 = "42P18"
 	WindowingError                        = "42P20"
 	AmbiguousFunction                     = "42725"
+	ArraySubscriptError                   = "2202E"
 )
 
 // Error is an error with a SQLSTATE and the fields of PostgreSQL's

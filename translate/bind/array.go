@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/internal/pgtext"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -32,7 +33,7 @@ func (b *Binder) arrayExpr(a *pg.A_ArrayExpr) (Bound, error) {
 		if !e.Unknown() && pgtypes.ElemOf(e.T.OID) != 0 {
 			// ARRAY[[1, 2], [3, 4]], ARRAY[ARRAY[1], ARRAY[2]]: arrays of
 			// arrays are PostgreSQL's multidimensional arrays.
-			return Bound{}, b.ErrAt(pgerr.NotYetPlural("multidimensional arrays"), a.Location)
+			return b.arrayOfArrays(elems, e, a.Elements, a.Location)
 		}
 	}
 	types := make([]arrow.DataType, len(elems))
@@ -59,6 +60,51 @@ func (b *Binder) arrayExpr(a *pg.A_ArrayExpr) (Bound, error) {
 	}
 	r.Name, r.strong = "array", true
 	return r, nil
+}
+
+// arrayOfArrays binds ARRAY[a, b, ...] whose elements are arrays (like
+// is one): an array of one dimension more (nested lists one level
+// deeper), its sub-arrays checked to match when it is built. Untyped
+// elements take like's type.
+func (b *Binder) arrayOfArrays(elems []Bound, like Bound, nodes []*pg.Node, loc int32) (Bound, error) {
+	for i, e := range elems {
+		switch {
+		case e.null:
+			elems[i] = Bound{E: b.Coerce(e, like.E.Type()), T: like.T}
+		case e.Unknown():
+			elems[i] = Bound{E: b.Coerce(e, like.E.Type()), T: like.T}
+		case pgtypes.ElemOf(e.T.OID) == 0:
+			return Bound{}, b.ErrAt(pgerr.New(pgerr.DatatypeMismatch, "ARRAY types %s and %s cannot be matched", like.T, e.T), NodeLocation(nodes[i]))
+		}
+	}
+	r, err := b.call("array", elems, loc)
+	if err != nil {
+		return Bound{}, err
+	}
+	_, leaf := expr.ArrayLeaf(r.E.Type())
+	if arr := pgtypes.ArrayOf(pgTypeOfArrow(leaf).OID); arr != 0 {
+		r.T = plan.Type{OID: arr, Typmod: -1}
+	}
+	if elem := pgtypes.ElemOf(like.T.OID); elem != 0 && pgtypes.ElemOf(r.T.OID) == pgTypeOfArrow(leaf).OID {
+		// ARRAY[ARRAY['a']::varchar[]] stays varchar[].
+		if commonPG(elems, like.T) == like.T {
+			r.T = like.T
+		}
+	}
+	r.Name, r.strong = "array", true
+	return r, nil
+}
+
+// arrayLiteralType is the Arrow type of an array type's value read from
+// the text s: nested lists as deep as the literal's dimensions (one when
+// it has none or is malformed, which its input then reports).
+func arrayLiteralType(t arrow.DataType, s string) arrow.DataType {
+	a, err := pgtext.ParseArray([]byte(s))
+	if err != nil || len(a.Dims) < 2 {
+		return t
+	}
+	_, leaf := expr.ArrayLeaf(t)
+	return expr.MultiDimList(leaf, len(a.Dims))
 }
 
 // nameSubscript binds name[i]: PostgreSQL stores a name as a fixed array
@@ -100,7 +146,12 @@ func (b *Binder) indirection(ind *pg.A_Indirection) (Bound, error) {
 		return Bound{}, err
 	}
 	loc := NodeLocation(ind.Arg)
-	for _, n := range ind.Indirection {
+	skip := 0
+	for k, n := range ind.Indirection {
+		if skip > 0 {
+			skip--
+			continue
+		}
 		idx := n.GetAIndices()
 		if idx == nil {
 			if f := n.GetString_(); f != nil {
@@ -140,6 +191,15 @@ func (b *Binder) indirection(ind *pg.A_Indirection) (Bound, error) {
 			return Bound{E: e, T: plan.TInt4}, nil
 		}
 		elemType := plan.Type{OID: pgtypes.ElemOf(x.T.OID), Typmod: -1}
+		if run := subscriptRun(ind.Indirection, k); !vector && len(run) > 1 {
+			// a[i][j], a[lo:hi][lo:hi]: one subscript per dimension.
+			r, err := b.subscripts(x, run, loc)
+			if err != nil {
+				return Bound{}, err
+			}
+			x, skip = r, len(run)-1
+			continue
+		}
 		if idx.IsSlice {
 			lo, err := bound1(idx.Lidx)
 			if err != nil {
@@ -175,6 +235,82 @@ func (b *Binder) indirection(ind *pg.A_Indirection) (Bound, error) {
 		x = r
 	}
 	return x, nil
+}
+
+// subscriptRun is the run of subscripts (A_Indices) of ind from i on.
+func subscriptRun(ind []*pg.Node, i int) []*pg.A_Indices {
+	var run []*pg.A_Indices
+	for ; i < len(ind); i++ {
+		idx := ind[i].GetAIndices()
+		if idx == nil {
+			break
+		}
+		run = append(run, idx)
+	}
+	return run
+}
+
+// subscripts binds several subscripts of array x at once, as PostgreSQL
+// applies them: all single subscripts pick one element (NULL unless there
+// is one per dimension); when any is a slice all are, a single subscript
+// i meaning 1:i.
+func (b *Binder) subscripts(x Bound, run []*pg.A_Indices, loc int32) (Bound, error) {
+	bound1 := func(n *pg.Node) (Bound, error) {
+		if n == nil {
+			return Bound{E: &expr.Lit{V: nil, T: expr.Int4}, T: plan.TInt4}, nil
+		}
+		v, err := b.Expr(n)
+		if err != nil {
+			return Bound{}, err
+		}
+		return Bound{E: b.Coerce(v, expr.Int4), T: plan.TInt4}, nil
+	}
+	slice := false
+	for _, idx := range run {
+		slice = slice || idx.IsSlice
+	}
+	args := []Bound{x}
+	for _, idx := range run {
+		switch {
+		case slice && !idx.IsSlice:
+			hi, err := bound1(idx.Uidx)
+			if err != nil {
+				return Bound{}, err
+			}
+			args = append(args, Bound{E: &expr.Lit{V: int32(1), T: expr.Int4}, T: plan.TInt4}, hi)
+		case slice:
+			lo, err := bound1(idx.Lidx)
+			if err != nil {
+				return Bound{}, err
+			}
+			hi, err := bound1(idx.Uidx)
+			if err != nil {
+				return Bound{}, err
+			}
+			args = append(args, lo, hi)
+		default:
+			i, err := bound1(idx.Uidx)
+			if err != nil {
+				return Bound{}, err
+			}
+			args = append(args, i)
+		}
+	}
+	fn := "array_subscript"
+	if slice {
+		fn = "array_slice"
+	}
+	r, err := b.call(fn, args, loc)
+	if err != nil {
+		return Bound{}, err
+	}
+	if slice {
+		r.T = x.T
+	} else {
+		r.T = plan.Type{OID: pgtypes.ElemOf(x.T.OID), Typmod: -1}
+	}
+	r.Name, r.strong = x.Name, x.strong
+	return r, nil
 }
 
 // isVectorType reports whether oid is int2vector or oidvector: arrays
@@ -298,7 +434,11 @@ func (b *Binder) vectorSubscripts(fc *pg.FuncCall, name string) (*pg.FuncCall, s
 // ok is false when neither side is an array.
 func (b *Binder) arrayEquality(op string, l, r Bound, loc int32) (Bound, bool, error) {
 	distinct := op == "is_distinct_from" || op == "is_not_distinct_from"
-	if op != "=" && op != "<>" && !distinct {
+	if op == "!=" {
+		op = "<>"
+	}
+	ordering := op == "<" || op == "<=" || op == ">" || op == ">="
+	if op != "=" && op != "<>" && !distinct && !ordering {
 		return Bound{}, false, nil
 	}
 	isArr := func(x Bound) bool { return !x.Unknown() && pgtypes.ElemOf(x.T.OID) != 0 }
@@ -309,6 +449,34 @@ func (b *Binder) arrayEquality(op string, l, r Bound, loc int32) (Bound, bool, e
 		l = Bound{E: b.Coerce(l, r.E.Type()), T: r.T}
 	case !isArr(l) || !isArr(r):
 		return Bound{}, false, nil
+	}
+	if ordering || (!distinct && (expr.IsMultiDimList(l.E.Type()) || expr.IsMultiDimList(r.E.Type()))) {
+		// The engine's array_cmp order, for arrays of any dimensions.
+		if l.T.OID != r.T.OID {
+			return Bound{}, true, b.ErrAt(undefinedOperator(op, []Bound{l, r}), loc)
+		}
+		fn := map[string]string{"=": "array_eq", "<>": "array_ne", "<": "array_lt", "<=": "array_le", ">": "array_gt", ">=": "array_ge"}[op]
+		res, err := b.call(fn, []Bound{l, r}, loc)
+		res.Name, res.strong = "", false
+		return res, true, err
+	}
+	if distinct && l.T.OID == r.T.OID && (expr.IsMultiDimList(l.E.Type()) || expr.IsMultiDimList(r.E.Type())) {
+		// Arrays of several dimensions: two NULLs are not distinct, a
+		// NULL and an array are, two arrays as array_ne says.
+		ne, err := b.call("array_ne", []Bound{l, r}, loc)
+		if err != nil {
+			return Bound{}, true, err
+		}
+		isNull := func(x Bound) expr.Expr { return &expr.Call{Fn: "isnull", Args: []expr.Expr{x.E}, T: expr.Bool} }
+		yes := op == "is_distinct_from"
+		var res expr.Expr = &expr.Case{T: expr.Bool, Whens: []expr.When{
+			{Cond: &expr.Call{Fn: "and", Args: []expr.Expr{isNull(l), isNull(r)}, T: expr.Bool}, Then: &expr.Lit{V: !yes, T: expr.Bool}},
+			{Cond: &expr.Call{Fn: "or", Args: []expr.Expr{isNull(l), isNull(r)}, T: expr.Bool}, Then: &expr.Lit{V: yes, T: expr.Bool}},
+		}, Else: ne.E}
+		if !yes {
+			res.(*expr.Case).Else = &expr.Call{Fn: "not", Args: []expr.Expr{ne.E}, T: expr.Bool}
+		}
+		return Bound{E: res, T: plan.TBool}, true, nil
 	}
 	if !arrow.TypeEqual(l.E.Type(), r.E.Type()) {
 		name := op
@@ -329,10 +497,33 @@ func (b *Binder) arrayEquality(op string, l, r Bound, loc int32) (Bound, bool, e
 			// and an array are.
 			return (a[0] == nil && a[1] == nil) == want, nil
 		}
-		return slices.Equal(x, y) == want, nil
+		return equalValues(x, y) == want, nil
 	}
 	name := map[string]string{"=": "array_eq", "<>": "array_ne", "is_distinct_from": "array_distinct", "is_not_distinct_from": "array_not_distinct"}[op]
 	return Bound{E: &expr.Call{Fn: name, Args: []expr.Expr{l.E, r.E}, T: expr.Bool, Go: fn}, T: plan.TBool}, true, nil
+}
+
+// equalValues compares two arrays as Go values, sub-arrays element by
+// element.
+func equalValues(x, y []any) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		xs, xok := x[i].([]any)
+		ys, yok := y[i].([]any)
+		switch {
+		case xok && yok:
+			if !equalValues(xs, ys) {
+				return false
+			}
+		case xok || yok:
+			return false
+		case !reflect.DeepEqual(x[i], y[i]):
+			return false
+		}
+	}
+	return true
 }
 
 // arraySubLink binds ARRAY(subquery): the values of the subquery's one
@@ -345,6 +536,9 @@ func (b *Binder) arraySubLink(p *plan.Select, free plan.ColSet, loc int32) (Boun
 	}
 	elem := b.typeOfOutput(p, 0)
 	arrOID := pgtypes.ArrayOf(elem.OID)
+	if pgtypes.ElemOf(elem.OID) != 0 && !isVectorType(elem.OID) {
+		arrOID = elem.OID // ARRAY(SELECT an array): one dimension more
+	}
 	if arrOID == 0 {
 		return Bound{}, b.ErrAt(pgerr.NotYet("ARRAY(subquery) of type "+elem.String()), loc)
 	}

@@ -99,6 +99,14 @@ func pgTypeOfArrow(t arrow.DataType) plan.Type {
 	case *arrow.MonthDayNanoIntervalType:
 		return plan.TInterval
 	case *arrow.ListType:
+		if expr.IsMultiDimList(t) {
+			// An array of several dimensions: the array type of its
+			// elements.
+			_, leaf := expr.ArrayLeaf(t)
+			if arr := pgtypes.ArrayOf(pgTypeOfArrow(leaf).OID); arr != 0 {
+				return plan.Type{OID: arr, Typmod: -1}
+			}
+		}
 		if arr := pgtypes.ArrayOf(pgTypeOfArrow(t.Elem()).OID); arr != 0 {
 			return plan.Type{OID: arr, Typmod: -1}
 		}

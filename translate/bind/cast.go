@@ -84,6 +84,18 @@ func (b *Binder) castTo(arg Bound, t plan.Type, loc int32) (Bound, error) {
 		}
 		return Bound{E: e, T: out}, nil
 	}
+	if pgtypes.ElemOf(t.OID) != 0 && !isVectorType(t.OID) {
+		// An array keeps its number of dimensions: that of the literal,
+		// or of the array converted.
+		switch {
+		case arg.lit != nil:
+			at = arrayLiteralType(at, *arg.lit)
+		case !arg.Unknown() && expr.IsMultiDimList(arg.E.Type()):
+			d, _ := expr.ArrayLeaf(arg.E.Type())
+			_, leaf := expr.ArrayLeaf(at)
+			at = expr.MultiDimList(leaf, d)
+		}
+	}
 	if arg.Unknown() {
 		return Bound{E: b.Coerce(arg, at), T: t}, nil
 	}
@@ -258,7 +270,9 @@ func (b *Binder) TypeName(tn *pg.TypeName) (plan.Type, string, error) {
 	}
 	if len(tn.ArrayBounds) > 0 {
 		arr := pgtypes.ArrayOf(t.OID)
-		if arr == 0 || len(tn.ArrayBounds) > 1 {
+		// int[][] is int[]: PostgreSQL's array types have no fixed
+		// number of dimensions (a table column keeps it, ddl).
+		if arr == 0 {
 			return plan.Type{}, "", b.ErrAt(pgerr.NotYet("casting to array type "+name+"[]"), tn.Location)
 		}
 		return plan.Type{OID: arr, Typmod: -1}, canon, nil

@@ -239,6 +239,9 @@ func (b *Binder) paramRef(p *pg.ParamRef) (Bound, error) {
 		if val == nil {
 			return Bound{E: &expr.Lit{V: nil, T: at}, T: t}, nil
 		}
+		if b.params.Bound && pgtypes.ElemOf(oid) != 0 && !isVectorType(oid) {
+			at = arrayLiteralType(at, *val) // as many dimensions as the value
+		}
 		return Bound{E: b.Coerce(Bound{lit: val, param: n, loc: -1}, at), T: t}, nil
 	}
 	if val == nil {
@@ -294,6 +297,11 @@ func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
 	}
 	if err != nil {
 		for _, a := range args {
+			if code := pgerr.Code(err); code == pgerr.FeatureNotSupported || code == pgerr.DataException {
+				// What icegate lacks says so, and PostgreSQL's own refusal
+				// of an array of several dimensions stays (array_append).
+				break
+			}
 			if !a.Unknown() && (a.T.OID == plan.TJSONB.OID || pgtypes.ElemOf(a.T.OID) != 0) {
 				return Bound{}, b.ErrAt(UndefinedCall(fn, args), loc)
 			}

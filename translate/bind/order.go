@@ -70,7 +70,8 @@ func (b *Binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) (
 			e = e.resolveUnknownIn(b)
 		}
 		isJ := isJSONB(e) // sorted in jsonb's order: jsonb_ops.go
-		if !isJ && !scalarType(e.T) {
+		// Arrays sort in array_cmp's order (expr.Comparator).
+		if !isJ && !hashableType(e.T) {
 			return nil, nil, b.ErrAt(pgerr.NotYet("ORDER BY on type "+e.T.String()), NodeLocation(sb.Node))
 		}
 		if outIdx < 0 {

@@ -55,6 +55,16 @@ func (b *Binder) bindTableFuncArgs(fc *pg.FuncCall, name string) ([]expr.Expr, [
 			types[i] = a.E.Type()
 		}
 		out[i] = b.Coerce(a, types[i])
+		if name == "unnest" && expr.IsMultiDimList(types[i]) {
+			// unnest reads an array of several dimensions in row-major
+			// order, as PostgreSQL does.
+			r, err := expr.Resolve("array_flatten", types[i:i+1])
+			if err != nil {
+				return nil, nil, b.ErrAt(err, fc.Location)
+			}
+			out[i] = &expr.Call{Fn: "array_flatten", Args: []expr.Expr{out[i]}, T: r.Result}
+			types[i] = r.Result
+		}
 	}
 	fields, err := exec.TableFuncColumns(name, types)
 	if err != nil {

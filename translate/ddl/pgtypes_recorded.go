@@ -15,6 +15,19 @@ import (
 // jsonb, smallint, character varying[(n)], character(n). ok is false for
 // the types Iceberg has, arrays and Spark's spellings.
 func RecordedTypeOf(tn *pg.TypeName, it catalog.Type) (plan.Type, bool, error) {
+	if tn != nil && len(tn.ArrayBounds) >= 2 {
+		// int[][]: nested lists, recorded as the element's array type
+		// so that icegate reads them back as arrays of that many
+		// dimensions (plan.ArrayDims).
+		if d := plan.ArrayDims(it); d >= 2 {
+			t := plan.TypeOfIceberg(plan.ListLeaf(it))
+			if arr := pgtypes.ArrayOf(t.OID); arr != 0 {
+				at := plan.Type{OID: arr, Typmod: -1}
+				return at, plan.Recordable(at, it), nil
+			}
+		}
+		return plan.Type{}, false, nil
+	}
 	t, ok := recordedTypeOf(tn)
 	if !ok {
 		return t, false, nil

@@ -4,10 +4,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/parse"
@@ -307,6 +309,21 @@ func transformApplies(tr catalog.Transform, src *catalog.NestedField) error {
 		return pgerr.New(pgerr.InvalidTableDefinition, "cannot partition by %s of column \"%s\" of type %s", tr, src.Name, src.Type)
 	}
 	return nil
+}
+
+// NestedArrayType is the Iceberg type of a column of array type t whose
+// values have the Arrow type at, nested lists one per dimension: lists of
+// lists of the element's type.
+func NestedArrayType(t plan.Type, at arrow.DataType, next func() int) (catalog.Type, error) {
+	d, _ := expr.ArrayLeaf(at)
+	it, err := IcebergTypeOfPG(plan.Type{OID: pgtypes.ElemOf(t.OID), Typmod: -1}, "", next)
+	if err != nil {
+		return nil, err
+	}
+	for range d {
+		it = &catalog.ListType{ElementID: next(), Element: it}
+	}
+	return it, nil
 }
 
 // IcebergTypeOfPG is the Iceberg type a query's result column of

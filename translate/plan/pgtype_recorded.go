@@ -84,6 +84,11 @@ func EncodeRecordedTypes(rec map[int]Type) string {
 	return sb.String()
 }
 
+// recordableElems are the element types of the arrays of several
+// dimensions a table records: those of Iceberg's primitive types.
+var recordableElems = []uint32{pgtypes.Bool, pgtypes.Int4, pgtypes.Int8, pgtypes.Float4, pgtypes.Float8, pgtypes.Numeric,
+	pgtypes.Text, pgtypes.Bytea, pgtypes.UUID, pgtypes.Date, pgtypes.Time, pgtypes.Timestamp, pgtypes.Timestamptz}
+
 // ParseRecordedType reads a recorded type name (format_type's spelling).
 func ParseRecordedType(s string) (Type, bool) {
 	s = strings.TrimSpace(s)
@@ -100,6 +105,16 @@ func ParseRecordedType(s string) (Type, bool) {
 			return Type{}, false
 		}
 		return Type{OID: oid, Typmod: int32(n + 4)}, true
+	}
+	if base, ok := strings.CutSuffix(s, "[]"); ok {
+		// An array of several dimensions (nested lists): the array type
+		// of its element.
+		for _, oid := range recordableElems {
+			if pgtypes.TypeName(oid) == base {
+				return Type{OID: pgtypes.ArrayOf(oid), Typmod: -1}, true
+			}
+		}
+		return Type{}, false
 	}
 	switch {
 	case s == "json":
@@ -127,6 +142,9 @@ func Recordable(t Type, it catalog.Type) bool {
 	if t.OID == pgtypes.Interval {
 		return engine.IsIntervalParts(it)
 	}
+	if pgtypes.ElemOf(t.OID) != 0 {
+		return ArrayDims(it) >= 2 && TypeOfIceberg(ListLeaf(it)).OID == pgtypes.ElemOf(t.OID)
+	}
 	p, ok := it.(*catalog.PrimitiveType)
 	if !ok {
 		return false
@@ -138,6 +156,37 @@ func Recordable(t Type, it catalog.Type) bool {
 		return p.ID == catalog.TInt
 	}
 	return false
+}
+
+// ArrayDims is the number of dimensions of the arrays an Iceberg type
+// stores: its nested list levels down to a primitive element (0 for other
+// types). Other engines read such a column as lists of lists; icegate
+// shows it as an array of the element's type with that many dimensions
+// when its PostgreSQL type is recorded (PGTypesProperty).
+func ArrayDims(it catalog.Type) int {
+	d := 0
+	for {
+		lt, ok := it.(*catalog.ListType)
+		if !ok {
+			if _, prim := it.(*catalog.PrimitiveType); prim {
+				return d
+			}
+			return 0
+		}
+		d++
+		it = lt.Element
+	}
+}
+
+// ListLeaf is the innermost element type of nested lists.
+func ListLeaf(it catalog.Type) catalog.Type {
+	for {
+		lt, ok := it.(*catalog.ListType)
+		if !ok {
+			return it
+		}
+		it = lt.Element
+	}
 }
 
 // TypeOfField is the PostgreSQL type of a table column: the recorded one

@@ -58,6 +58,19 @@ async function main() {
     });
   });
 
+  await step('arrays of two dimensions: literals, parameters and a column', async () => {
+    await client.query('DROP TABLE IF EXISTS node_grid');
+    await client.query('CREATE TABLE node_grid (id int, g int[][], t text[][])');
+    await client.query('INSERT INTO node_grid VALUES ($1, $2, $3)', [1, [[1, 2], [3, null]], [['a b', 'c"d'], ['e', null]]]);
+    const res = await client.query(
+      "SELECT g, t, g[2][1] AS x, array_dims(g) AS dims, '{{5,6}}'::int[] AS lit FROM node_grid WHERE g = $1", [[[1, 2], [3, null]]]);
+    assert.deepEqual(res.rows, [{ g: [[1, 2], [3, null]], t: [['a b', 'c"d'], ['e', null]], x: 3, dims: '[1:2][1:2]', lit: [[5, 6]] }]);
+    assert.deepEqual(res.fields.map((f) => f.dataTypeID), [1007, 1009, 23, 25, 1007]);
+    await expectError("SELECT '{{1,2},{3}}'::int[]", '22P02');
+    await expectError('SELECT ARRAY[[1,2],[3]]', '2202E');
+    await client.query('DROP TABLE node_grid');
+  });
+
   await step('parameters typed by inference', async () => {
     const res = await client.query('SELECT id, s FROM types WHERE id = $1 OR s = $2 ORDER BY id', [3, 'héllo']);
     assert.deepEqual(res.rows, [{ id: '1', s: 'héllo' }, { id: '3', s: '' }]);
