@@ -104,6 +104,11 @@ func asOfValue(b *bind.Binder, c *parse.AsOfClause) (any, error) {
 		}
 		node = sel.TargetList[0].GetResTarget().Val
 	}
+	subquery := false
+	parse.WalkExpr(node, func(n *pg.Node) { subquery = subquery || n.GetSubLink() != nil })
+	if subquery {
+		return nil, pgerr.New(pgerr.FeatureNotSupported, "a subquery in AS OF is not supported: give a snapshot id, a branch or tag name, or a timestamp")
+	}
 	x, err := b.ExprWithoutColumns(node)
 	if err != nil {
 		return nil, err
