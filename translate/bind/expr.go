@@ -237,9 +237,9 @@ func (b *Binder) paramRef(p *pg.ParamRef) (Bound, error) {
 		t := plan.Type{OID: oid, Typmod: -1}
 		at := plan.ArrowOf(t)
 		if val == nil {
-			return Bound{E: &expr.Lit{V: nil, T: at}, T: t}, nil
+			return Bound{E: &expr.Lit{V: nil, T: at}, T: t, param: n}, nil
 		}
-		return Bound{E: b.Coerce(Bound{lit: val, param: n, loc: -1}, at), T: t}, nil
+		return Bound{E: b.Coerce(Bound{lit: val, param: n, loc: -1}, at), T: t, param: n}, nil
 	}
 	if val == nil {
 		return Bound{null: true, param: n}, nil
@@ -250,7 +250,10 @@ func (b *Binder) paramRef(p *pg.ParamRef) (Bound, error) {
 // call resolves a function or operator through the engine's catalogue and
 // casts the arguments to the types it asks for.
 func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
-	args = b.recordedArgs(fn, args) // call_recorded.go
+	args = b.recordedArgs(fn, args)                  // call_recorded.go
+	if r, ok, err := b.enumCall(fn, args, loc); ok { // enum.go
+		return r, err
+	}
 	if r, ok, err := b.vectorBounds(fn, args, loc); ok {
 		return r, err
 	}
