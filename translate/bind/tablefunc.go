@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -103,6 +104,19 @@ func (b *Binder) bindRangeFunction(rf *pg.RangeFunction, left plan.Rel) (plan.Re
 	if !SetReturningFuncs[name] {
 		return b.bindScalarFromFunction(rf, fc, name, left)
 	}
+	if jsonSRFs[name] {
+		saved := b.where
+		b.where = "functions in FROM"
+		fn, args, fields, err := b.jsonTableFunc(fc, name)
+		b.where = saved
+		if err != nil {
+			return nil, err
+		}
+		if len(b.pending) > 0 {
+			return nil, b.ErrAt(pgerr.NotYetPlural("subqueries in function arguments in FROM"), fc.Location)
+		}
+		return b.rangeFuncRel(rf, name, fn, args, fields, left, fc.Location)
+	}
 	saved := b.where
 	b.where = "functions in FROM"
 	args, fields, err := b.bindTableFuncArgs(fc, name)
@@ -131,7 +145,9 @@ func (b *Binder) rangeFuncRel(rf *pg.RangeFunction, name, fn string, args []expr
 	it := &rangeItem{alias: alias, name: name}
 	for i, f := range fields {
 		cname := f.Name
-		if len(fields) == 1 && alias != "" {
+		if len(fields) == 1 && alias != "" && !strings.Contains(name, "_array_elements") {
+			// A function's column takes the alias, unless it is its
+			// named output parameter (jsonb_array_elements' value).
 			cname = alias
 		}
 		if i < len(colAliases) {
@@ -140,6 +156,11 @@ func (b *Binder) rangeFuncRel(rf *pg.RangeFunction, name, fn string, args []expr
 		id := b.newCol(cname, fieldPGType(f), f.Type)
 		tf.Cols = append(tf.Cols, id)
 		it.cols = append(it.cols, itemCol{name: cname, id: id})
+	}
+	if len(fields) == 1 && !rf.Ordinality && alias != "" && len(colAliases) == 0 && it.cols[0].name != alias {
+		// The alias of a function of one column that keeps its own name
+		// (jsonb_array_elements(...) AS x) still means the value.
+		it.cols = append(it.cols, itemCol{name: alias, id: tf.Cols[0], hidden: true})
 	}
 	if rf.Ordinality {
 		cname := "ordinality"
@@ -180,7 +201,15 @@ func (b *Binder) selectListSRF(fc *pg.FuncCall, name string) (Bound, error) {
 		}
 		return Bound{}, b.ErrAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", where), fc.Location)
 	}
-	args, fields, err := b.bindTableFuncArgs(fc, name)
+	var args []expr.Expr
+	var fields []arrow.Field
+	var err error
+	fn := name
+	if jsonSRFs[name] {
+		fn, args, fields, err = b.jsonTableFunc(fc, name)
+	} else {
+		args, fields, err = b.bindTableFuncArgs(fc, name)
+	}
 	if err != nil {
 		return Bound{}, err
 	}
@@ -193,7 +222,7 @@ func (b *Binder) selectListSRF(fc *pg.FuncCall, name string) (Bound, error) {
 	for k, p := range b.pending {
 		if p.srf != nil {
 			// Another one in the same select list: evaluated in step.
-			if err := zipInto(p.srf, name, args, id); err != nil {
+			if err := zipInto(p.srf, fn, args, id); err != nil {
 				return Bound{}, b.ErrAt(err, fc.Location)
 			}
 			if err := b.sinkSRFAfterInputs(k); err != nil {
@@ -202,7 +231,7 @@ func (b *Binder) selectListSRF(fc *pg.FuncCall, name string) (Bound, error) {
 			return r, nil
 		}
 	}
-	b.pending = append(b.pending, pendingJoin{srf: &plan.TableFunc{Fn: name, Args: args, Cols: []plan.ColID{id}}})
+	b.pending = append(b.pending, pendingJoin{srf: &plan.TableFunc{Fn: fn, Args: args, Cols: []plan.ColID{id}}})
 	return r, nil
 }
 
@@ -456,4 +485,77 @@ func (b *Binder) bindRowsFrom(rf *pg.RangeFunction, left plan.Rel) (plan.Rel, er
 		return nil, b.ErrAt(pgerr.NotYetPlural("subqueries in function arguments in FROM"), loc)
 	}
 	return b.rangeFuncRel(rf, fns[0], exec.ZipFuncName(fns, nargs), args, fields, left, loc)
+}
+
+// jsonSRFs are the set-returning functions of json and jsonb values
+// (engine/exec/srf_json.go); jsonb_each and jsonb_each_text, and their
+// json twins, run as two of them zipped: keys and values.
+var jsonSRFs = map[string]bool{}
+
+func init() {
+	for _, p := range []string{"json", "jsonb"} {
+		for _, f := range []string{"_array_elements", "_array_elements_text", "_object_keys", "_each", "_each_text"} {
+			jsonSRFs[p+f] = true
+			SetReturningFuncs[p+f] = true
+		}
+	}
+}
+
+// jsonTableFunc binds json/jsonb set-returning function name: the
+// engine's function, its arguments and columns (typed by elemPGTypeKey).
+func (b *Binder) jsonTableFunc(fc *pg.FuncCall, name string) (string, []expr.Expr, []arrow.Field, error) {
+	args, err := b.exprs(fc.Args)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if len(args) != 1 || fc.AggStar || fc.FuncVariadic {
+		return "", nil, nil, b.ErrAt(UndefinedCall(name, args), fc.Location)
+	}
+	jsonb := strings.HasPrefix(name, "jsonb_")
+	x := args[0]
+	var arg expr.Expr
+	switch {
+	case jsonb && isJSONB(x):
+		arg = x.E
+	case jsonb && x.Unknown():
+		j, _ := b.jsonbText(x)
+		arg = j.E
+	case !jsonb && !x.Unknown() && x.T.OID == pgtypes.JSON:
+		arg = x.E
+	case !jsonb && x.null:
+		arg = &expr.Lit{V: nil, T: expr.Text}
+	case !jsonb && x.Unknown():
+		if x.param > 0 {
+			b.params.setType(x.param, pgtypes.JSON)
+		}
+		arg = &expr.Call{Fn: "json_in", Args: []expr.Expr{b.Coerce(x, expr.Text)}, T: expr.Text}
+		if x.lit != nil && (x.param == 0 || b.params.Bound) && b.LitErr == nil {
+			if err := b.checkConst(arg); err != nil {
+				return "", nil, nil, b.ErrAt(err, x.loc)
+			}
+		}
+	default:
+		return "", nil, nil, b.ErrAt(UndefinedCall(name, args), fc.Location)
+	}
+	valueType := pgtypes.JSON
+	if jsonb {
+		valueType = pgtypes.JSONB
+	}
+	col := func(n string, oid uint32) arrow.Field {
+		return arrow.Field{Name: n, Type: expr.Text, Nullable: true,
+			Metadata: arrow.NewMetadata([]string{elemPGTypeKey}, []string{strconv.FormatUint(uint64(oid), 10)})}
+	}
+	switch {
+	case strings.HasSuffix(name, "_each"), strings.HasSuffix(name, "_each_text"):
+		if strings.HasSuffix(name, "_text") {
+			valueType = pgtypes.Text
+		}
+		fn := exec.ZipFuncName([]string{name + "_keys", name + "_values"}, []int{1, 1})
+		return fn, []expr.Expr{arg, arg}, []arrow.Field{col("key", pgtypes.Text), col("value", valueType)}, nil
+	case strings.HasSuffix(name, "_object_keys"):
+		return name, []expr.Expr{arg}, []arrow.Field{col(name, pgtypes.Text)}, nil
+	case strings.HasSuffix(name, "_text"):
+		valueType = pgtypes.Text
+	}
+	return name, []expr.Expr{arg}, []arrow.Field{col("value", valueType)}, nil
 }

@@ -1,0 +1,56 @@
+-- The set-returning functions of json and jsonb: jsonb_each[_text],
+-- jsonb_array_elements[_text], jsonb_object_keys and their json twins
+-- (which keep the input as written: key order, duplicates, spacing), in
+-- FROM (column aliases, LATERAL over a table's column, WITH ORDINALITY)
+-- and in a select list, and their errors.
+
+-- setup
+CREATE SCHEMA pgjsrf;
+CREATE TABLE pgjsrf.t (id int, j jsonb, js json);
+INSERT INTO pgjsrf.t VALUES (1, '{"b": [1, 2], "a": "x", "c": null}', '{"b": [1,2], "a" : "x", "a": 1.50}'), (2, '[1, "two", {"k": true}, null]', '[1, "two" , {"k": true}, null]'), (3, '{}', '[]'), (4, NULL, NULL);
+
+-- queries
+SELECT * FROM jsonb_each('{"b": 1, "a": "x", "c": {"d": [1, 2]}}');
+SELECT * FROM jsonb_each_text('{"b": 1, "a": "x", "c": {"d": [1, 2]}, "n": null}');
+SELECT key, value FROM jsonb_each('{"a": 1}') AS e;
+SELECT k, v FROM jsonb_each('{"a": 1, "b": 2}') AS e(k, v) ORDER BY k;
+SELECT * FROM jsonb_each('{"a": 1, "b": 2}') WITH ORDINALITY AS e(k, v, n);
+SELECT * FROM jsonb_array_elements('[1, "a", {"b": null}, [2], null]');
+SELECT * FROM jsonb_array_elements_text('[1, "a", {"b": null}, [2], null]');
+SELECT * FROM jsonb_array_elements('[10, 20, 30]') WITH ORDINALITY;
+SELECT x FROM jsonb_array_elements('[10, 20]') AS x;
+SELECT * FROM jsonb_array_elements('[10, 20]') AS x;
+SELECT * FROM jsonb_object_keys('{"b": 1, "a": 2, "aa": 3}');
+SELECT * FROM jsonb_object_keys('{"b": 1}') AS k;
+SELECT * FROM jsonb_array_elements(NULL);
+SELECT t.id, e.key, e.value FROM pgjsrf.t, jsonb_each(t.j) e WHERE jsonb_typeof(t.j) = 'object' ORDER BY t.id, e.key;
+SELECT t.id, e.value, e.ordinality FROM pgjsrf.t CROSS JOIN LATERAL jsonb_array_elements(t.j) WITH ORDINALITY e WHERE jsonb_typeof(t.j) = 'array' ORDER BY t.id, e.ordinality;
+SELECT t.id, k FROM pgjsrf.t LEFT JOIN LATERAL jsonb_object_keys(CASE WHEN jsonb_typeof(t.j) = 'object' THEN t.j END) k ON true ORDER BY t.id, k;
+SELECT id, jsonb_array_elements(j) FROM pgjsrf.t WHERE id = 2;
+SELECT id, jsonb_array_elements_text(j) AS v FROM pgjsrf.t WHERE id = 2;
+SELECT jsonb_object_keys(j) FROM pgjsrf.t WHERE id = 1;
+SELECT count(*) FROM pgjsrf.t, jsonb_array_elements(t.j) e WHERE id = 2;
+SELECT e.value->>'k' FROM pgjsrf.t, jsonb_array_elements(t.j) e WHERE id = 2 AND jsonb_typeof(e.value) = 'object';
+SELECT * FROM json_each('{"b": [1,2], "a" : "x", "a": 1.50}');
+SELECT * FROM json_each_text('{"b": [1,2], "a" : "x\ty", "a": null, "c": 1.50}');
+SELECT * FROM json_array_elements('[1, {"b" : 2} , "x", null]') WITH ORDINALITY;
+SELECT * FROM json_array_elements_text('[1, {"b" : 2} , "x", null]');
+SELECT * FROM json_object_keys('{"b": 1, "a": 2, "b": 3}');
+SELECT t.id, e.key, e.value FROM pgjsrf.t, json_each(t.js) e WHERE id = 1;
+SELECT t.id, e FROM pgjsrf.t, json_array_elements_text(t.js) e WHERE id = 2;
+SELECT json_array_elements(js) FROM pgjsrf.t WHERE id = 2;
+SELECT * FROM jsonb_each('[1]');
+SELECT * FROM jsonb_each_text('1');
+SELECT * FROM jsonb_array_elements('{"a": 1}');
+SELECT * FROM jsonb_array_elements('1');
+SELECT * FROM jsonb_object_keys('1');
+SELECT * FROM jsonb_object_keys('[1]');
+SELECT * FROM json_each('[1]');
+SELECT * FROM json_array_elements('{"a": 1}');
+SELECT * FROM json_object_keys('[]');
+SELECT * FROM jsonb_each('{bad');
+SELECT * FROM jsonb_each('{"a": 1}'::text);
+SELECT * FROM json_each('{"a": 1}'::jsonb);
+SELECT * FROM pgjsrf.t, jsonb_array_elements(t.j) e;
+-- known: a set-returning function of several columns (a record) in a select list is not supported yet (0A000)
+SELECT jsonb_each('{"a": 1, "b": "x"}');
