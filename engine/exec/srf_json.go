@@ -24,6 +24,8 @@ import (
 //	jsonb_each_values(j)          jsonb_each's value column
 //	jsonb_each_text_keys(j)       jsonb_each_text's key column
 //	jsonb_each_text_values(j)     jsonb_each_text's value column (as text)
+//	jsonb_to_record_input(j)      the object jsonb_to_record reads (one row, NULL for NULL)
+//	jsonb_to_recordset_input(j)   the objects jsonb_to_recordset reads
 //
 // and the same of json_ (json_each_keys...), which keep the input as
 // written: keys in their order, duplicates included, values' text
@@ -34,7 +36,8 @@ var jsonSRFs = map[string]bool{}
 func init() {
 	for _, p := range []string{"json", "jsonb"} {
 		for _, f := range []string{"_array_elements", "_array_elements_text", "_object_keys",
-			"_each_keys", "_each_values", "_each_text_keys", "_each_text_values"} {
+			"_each_keys", "_each_values", "_each_text_keys", "_each_text_values",
+			"_to_record_input", "_to_recordset_input"} {
 			jsonSRFs[p+f] = true
 		}
 	}
@@ -65,12 +68,18 @@ func (g *jsonSRFGen) begin(args []arrow.Array, i int) error {
 	g.vals, g.pos = g.vals[:0], 0
 	src, ok, err := textArg(args[0], i)
 	if err != nil || !ok {
+		if err == nil && strings.HasSuffix(g.fn, "_to_record_input") {
+			g.vals = append(g.vals, nil) // a record of NULLs
+		}
 		return err
 	}
 	raw := strings.HasPrefix(g.fn, "json_")
 	v, err := readJSONMembers(src, raw)
 	if err != nil {
 		return err
+	}
+	if strings.HasSuffix(g.fn, "_input") {
+		return g.recordInput(v, src, raw)
 	}
 	asText := strings.HasSuffix(g.fn, "_text") || strings.HasSuffix(g.fn, "_text_values")
 	switch {
@@ -108,6 +117,47 @@ func (g *jsonSRFGen) begin(args []arrow.Array, i int) error {
 		for _, e := range v.vals {
 			g.vals = append(g.vals, jsonSRFValue(e, asText))
 		}
+	}
+	return nil
+}
+
+// recordInput is the input of [json|jsonb]_to_record[set] (v of text
+// src): the object, or the objects of the array, as JSON text.
+func (g *jsonSRFGen) recordInput(v jsonMembers, src []byte, raw bool) error {
+	what := func(k pgtext.JSONKind) string {
+		switch k {
+		case pgtext.JSONArray:
+			return "an array"
+		case pgtext.JSONObject:
+			return "an object"
+		}
+		return "a scalar"
+	}
+	name := strings.TrimSuffix(g.fn, "_input")
+	if strings.HasSuffix(g.fn, "_to_record_input") {
+		if v.kind != pgtext.JSONObject {
+			return pgerr.New(pgerr.InvalidParameterValue, "cannot call populate_composite on %s", what(v.kind))
+		}
+		g.vals = append(g.vals, src)
+		return nil
+	}
+	if v.kind != pgtext.JSONArray {
+		if raw {
+			return pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on %s", name, what(v.kind))
+		}
+		return pgerr.New(pgerr.InvalidParameterValue, "cannot call %s on a non-array", name)
+	}
+	for _, e := range v.vals {
+		k := pgtext.JSONObject
+		if e.v != nil {
+			k = e.v.Kind
+		} else if t := strings.TrimLeft(string(e.raw), " \t\n\r"); t == "" || t[0] != '{' {
+			k = pgtext.JSONArray
+		}
+		if k != pgtext.JSONObject {
+			return pgerr.New(pgerr.InvalidParameterValue, "argument of %s must be an array of objects", name)
+		}
+		g.vals = append(g.vals, jsonSRFValue(e, false))
 	}
 	return nil
 }

@@ -101,6 +101,9 @@ func (b *Binder) bindRangeFunction(rf *pg.RangeFunction, left plan.Rel) (plan.Re
 	if name == "_pg_expandarray" {
 		return nil, b.ErrAt(pgerr.NotYet("information_schema._pg_expandarray in FROM"), fc.Location)
 	}
+	if jsonRecordFuncs[name] {
+		return b.bindJSONRecord(rf, fc, name, left)
+	}
 	if !SetReturningFuncs[name] {
 		return b.bindScalarFromFunction(rf, fc, name, left)
 	}
@@ -494,7 +497,8 @@ var jsonSRFs = map[string]bool{}
 
 func init() {
 	for _, p := range []string{"json", "jsonb"} {
-		for _, f := range []string{"_array_elements", "_array_elements_text", "_object_keys", "_each", "_each_text"} {
+		for _, f := range []string{"_array_elements", "_array_elements_text", "_object_keys", "_each", "_each_text",
+			"_to_record_input", "_to_recordset_input"} {
 			jsonSRFs[p+f] = true
 			SetReturningFuncs[p+f] = true
 		}
@@ -552,10 +556,71 @@ func (b *Binder) jsonTableFunc(fc *pg.FuncCall, name string) (string, []expr.Exp
 		}
 		fn := exec.ZipFuncName([]string{name + "_keys", name + "_values"}, []int{1, 1})
 		return fn, []expr.Expr{arg, arg}, []arrow.Field{col("key", pgtypes.Text), col("value", valueType)}, nil
+	case strings.HasSuffix(name, "_input"):
+		return name, []expr.Expr{arg}, []arrow.Field{col("value", valueType)}, nil
 	case strings.HasSuffix(name, "_object_keys"):
 		return name, []expr.Expr{arg}, []arrow.Field{col(name, pgtypes.Text)}, nil
 	case strings.HasSuffix(name, "_text"):
 		valueType = pgtypes.Text
 	}
 	return name, []expr.Expr{arg}, []arrow.Field{col("value", valueType)}, nil
+}
+
+// jsonRecordFuncs are the functions that read JSON objects into rows of
+// the columns a column definition list gives.
+var jsonRecordFuncs = map[string]bool{"jsonb_to_record": true, "jsonb_to_recordset": true, "json_to_record": true, "json_to_recordset": true}
+
+// bindJSONRecord binds jsonb_to_record(j) AS x(a int, b text) and its
+// kin in FROM as the LATERAL subquery
+//
+//	SELECT (r.v ->> 'a')::int AS a, (r.v ->> 'b')::text AS b
+//	FROM jsonb_to_record_input(j) AS r(v)
+//
+// (a json or jsonb column takes r.v -> 'a'): the input function checks
+// the argument is an object (an array of objects) and yields it (each).
+func (b *Binder) bindJSONRecord(rf *pg.RangeFunction, fc *pg.FuncCall, name string, left plan.Rel) (plan.Rel, error) {
+	if len(rf.Coldeflist) == 0 {
+		return nil, b.ErrAt(pgerr.New(pgerr.SyntaxError, "a column definition list is required for functions returning \"record\""), fc.Location)
+	}
+	if rf.Ordinality {
+		return nil, b.ErrAt(pgerr.New(pgerr.SyntaxError, "WITH ORDINALITY cannot be used with a column definition list").
+			WithHint("Put the column definition list inside ROWS FROM()."), fc.Location)
+	}
+	if len(fc.Args) != 1 {
+		args, err := b.exprs(fc.Args)
+		if err != nil {
+			return nil, err
+		}
+		return nil, b.ErrAt(UndefinedCall(name, args), fc.Location)
+	}
+	str := func(s string) *pg.Node { return &pg.Node{Node: &pg.Node_String_{String_: &pg.String{Sval: s}}} }
+	v := &pg.Node{Node: &pg.Node_ColumnRef{ColumnRef: &pg.ColumnRef{Fields: []*pg.Node{str("r"), str("v")}, Location: -1}}}
+	if strings.HasPrefix(name, "json_") {
+		v = &pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{Arg: v, TypeName: &pg.TypeName{Names: []*pg.Node{str("pg_catalog"), str("jsonb")}, Typemod: -1}, Location: -1}}}
+	}
+	sel := &pg.SelectStmt{Op: pg.SetOperation_SETOP_NONE, LimitOption: pg.LimitOption_LIMIT_OPTION_DEFAULT}
+	for _, n := range rf.Coldeflist {
+		cd := n.GetColumnDef()
+		if cd == nil || cd.TypeName == nil {
+			return nil, b.ErrAt(pgerr.NotYet("this column definition list"), fc.Location)
+		}
+		op := "->>"
+		if t, _, err := b.TypeName(cd.TypeName); err == nil && (t.OID == pgtypes.JSON || t.OID == pgtypes.JSONB) {
+			op = "->"
+		}
+		get := &pg.Node{Node: &pg.Node_AExpr{AExpr: &pg.A_Expr{Kind: pg.A_Expr_Kind_AEXPR_OP, Name: []*pg.Node{str(op)}, Lexpr: v,
+			Rexpr: &pg.Node{Node: &pg.Node_AConst{AConst: &pg.A_Const{Val: &pg.A_Const_Sval{Sval: &pg.String{Sval: cd.Colname}}, Location: -1}}}, Location: -1}}}
+		val := &pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{Arg: get, TypeName: cd.TypeName, Location: cd.Location}}}
+		sel.TargetList = append(sel.TargetList, &pg.Node{Node: &pg.Node_ResTarget{ResTarget: &pg.ResTarget{Name: cd.Colname, Val: val, Location: -1}}})
+	}
+	input := &pg.FuncCall{Funcname: []*pg.Node{str(name + "_input")}, Args: fc.Args, Location: fc.Location, Funcformat: fc.Funcformat}
+	sel.FromClause = []*pg.Node{{Node: &pg.Node_RangeFunction{RangeFunction: &pg.RangeFunction{
+		Functions: []*pg.Node{{Node: &pg.Node_List{List: &pg.List{Items: []*pg.Node{{Node: &pg.Node_FuncCall{FuncCall: input}}, nil}}}}},
+		Alias:     &pg.Alias{Aliasname: "r", Colnames: []*pg.Node{str("v")}},
+	}}}}
+	alias := &pg.Alias{Aliasname: name}
+	if rf.Alias != nil {
+		alias = &pg.Alias{Aliasname: rf.Alias.Aliasname}
+	}
+	return b.bindRangeSubselect(&pg.RangeSubselect{Lateral: true, Subquery: &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, Alias: alias}, left)
 }

@@ -52,5 +52,25 @@ SELECT * FROM jsonb_each('{bad');
 SELECT * FROM jsonb_each('{"a": 1}'::text);
 SELECT * FROM json_each('{"a": 1}'::jsonb);
 SELECT * FROM pgjsrf.t, jsonb_array_elements(t.j) e;
+SELECT * FROM jsonb_to_record('{"a": 1, "b": "x", "c": {"d": [1, 2]}, "e": true}') AS x(a int, b text, c jsonb, e boolean, f int);
+SELECT * FROM jsonb_to_record('{"a": {"b": 1}, "c": "s"}') AS x(a text, c jsonb, d int);
+SELECT * FROM jsonb_to_recordset('[{"a": 1, "b": "x"}, {"a": 2}, {"b": "y"}]') AS x(a int, b text);
+SELECT x.a FROM jsonb_to_recordset('[{"a": 1}, {"a": 2}]') AS x(a bigint) WHERE x.a > 1;
+-- known: a json value taken out of json (json -> 'b') is printed as jsonb prints it ([1, 2]), not as written
+SELECT * FROM json_to_record('{"a": 1, "a": 2, "b": [1,2]}') AS x(a int, b json);
+-- known: a json value taken out of json (json ->> 'b') is printed as jsonb prints it ([1, 2]), not as written
+SELECT * FROM json_to_record('{"a": 1, "a": 2, "b": [1,2]}') AS x(a int, b text);
+SELECT * FROM json_to_recordset('[{"a": 1}, {"a": 2}]') AS x(a int);
+SELECT * FROM jsonb_to_record(NULL) AS x(a int);
+SELECT * FROM jsonb_to_recordset(NULL) AS x(a int);
+SELECT t.id, r.k FROM pgjsrf.t, jsonb_to_record(t.j->2) AS r(k boolean) WHERE t.id = 2;
+SELECT t.id, r.a FROM pgjsrf.t, jsonb_to_recordset('[{"a": 1}, {"a": 2}]'::jsonb) AS r(a int) WHERE t.id < 3 ORDER BY t.id, r.a;
+SELECT * FROM jsonb_to_record('[1]') AS x(a int);
+SELECT * FROM jsonb_to_record('1') AS x(a int);
+SELECT * FROM jsonb_to_recordset('[1]') AS x(a int);
+SELECT * FROM jsonb_to_recordset('{"a": 1}') AS x(a int);
+SELECT * FROM json_to_recordset('{}') AS x(a int);
+SELECT * FROM jsonb_to_record('{"a": 1.5}') AS x(a int);
+SELECT * FROM jsonb_to_record('{"a": 1}');
 -- known: a set-returning function of several columns (a record) in a select list is not supported yet (0A000)
 SELECT jsonb_each('{"a": 1, "b": "x"}');
