@@ -79,7 +79,7 @@ func srfResultType(fn string, args []arrow.DataType) (arrow.DataType, error) {
 		}
 	default:
 		if jsonSRFs[fn] { // srf_json.go
-			if t, ok := jsonSRFType(args); ok {
+			if t, ok := jsonSRFType(fn, args); ok {
 				return t, nil
 			}
 		}

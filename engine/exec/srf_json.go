@@ -34,6 +34,7 @@ import (
 var jsonSRFs = map[string]bool{}
 
 func init() {
+	jsonSRFs["jsonb_path_query"] = true
 	for _, p := range []string{"json", "jsonb"} {
 		for _, f := range []string{"_array_elements", "_array_elements_text", "_object_keys",
 			"_each_keys", "_each_values", "_each_text_keys", "_each_text_values",
@@ -45,10 +46,11 @@ func init() {
 
 // jsonSRFGen is one of jsonSRFs over one input row at a time.
 type jsonSRFGen struct {
-	fn   string
-	b    *array.StringBuilder
-	vals [][]byte // the rows of the current input row; nil is NULL
-	pos  int
+	fn    string
+	paths expr.JSONPathCache // jsonb_path_query's
+	b     *array.StringBuilder
+	vals  [][]byte // the rows of the current input row; nil is NULL
+	pos   int
 }
 
 func newJSONSRFGen(fn string, mem memory.Allocator) *jsonSRFGen {
@@ -72,6 +74,9 @@ func (g *jsonSRFGen) begin(args []arrow.Array, i int) error {
 			g.vals = append(g.vals, nil) // a record of NULLs
 		}
 		return err
+	}
+	if g.fn == "jsonb_path_query" {
+		return g.pathQuery(src, args[1], i)
 	}
 	raw := strings.HasPrefix(g.fn, "json_")
 	v, err := readJSONMembers(src, raw)
@@ -117,6 +122,30 @@ func (g *jsonSRFGen) begin(args []arrow.Array, i int) error {
 		for _, e := range v.vals {
 			g.vals = append(g.vals, jsonSRFValue(e, asText))
 		}
+	}
+	return nil
+}
+
+// pathQuery is jsonb_path_query(j, path) of row i: the items selected.
+func (g *jsonSRFGen) pathQuery(src []byte, paths arrow.Array, i int) error {
+	path, ok, err := textArg(paths, i)
+	if err != nil || !ok {
+		return err
+	}
+	p, err := g.paths.Get(path)
+	if err != nil {
+		return err
+	}
+	v, err := pgtext.ParseJSONB(src)
+	if err != nil {
+		return err
+	}
+	items, err := p.Query(v)
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		g.vals = append(g.vals, pgtext.AppendJSONB(nil, it))
 	}
 	return nil
 }
@@ -375,7 +404,13 @@ func (s *jsonScanner) value() []byte {
 }
 
 // jsonSRFType is the column type of one of jsonSRFs over args.
-func jsonSRFType(args []arrow.DataType) (arrow.DataType, bool) {
+func jsonSRFType(fn string, args []arrow.DataType) (arrow.DataType, bool) {
+	if fn == "jsonb_path_query" && len(args) == 2 {
+		if t, ok := jsonSRFType("", args[1:]); !ok || t == nil {
+			return nil, false
+		}
+		args = args[:1]
+	}
 	if len(args) != 1 {
 		return nil, false
 	}

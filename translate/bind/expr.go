@@ -316,7 +316,7 @@ func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
 	switch fn {
 	case "coalesce", "greatest", "least", "nullif", "neg", "abs":
 		t = commonPG(args, t)
-	case "->", "#>", "jsonb_extract_path", "to_jsonb":
+	case "->", "#>", "jsonb_extract_path", "to_jsonb", "jsonb_path_query_array", "jsonb_path_query_first":
 		t = plan.TJSONB // JSON text typed jsonb
 		if fn != "to_jsonb" && fn != "jsonb_extract_path" && !args[0].Unknown() && args[0].T.OID == pgtypes.JSON {
 			t = plan.Type{OID: pgtypes.JSON, Typmod: -1} // json -> is json, as in PostgreSQL

@@ -496,6 +496,7 @@ func (b *Binder) bindRowsFrom(rf *pg.RangeFunction, left plan.Rel) (plan.Rel, er
 var jsonSRFs = map[string]bool{}
 
 func init() {
+	jsonSRFs["jsonb_path_query"], SetReturningFuncs["jsonb_path_query"] = true, true
 	for _, p := range []string{"json", "jsonb"} {
 		for _, f := range []string{"_array_elements", "_array_elements_text", "_object_keys", "_each", "_each_text",
 			"_to_record_input", "_to_recordset_input"} {
@@ -512,7 +513,19 @@ func (b *Binder) jsonTableFunc(fc *pg.FuncCall, name string) (string, []expr.Exp
 	if err != nil {
 		return "", nil, nil, err
 	}
-	if len(args) != 1 || fc.AggStar || fc.FuncVariadic {
+	var path expr.Expr
+	if name == "jsonb_path_query" && len(args) > 2 && len(args) <= 4 {
+		return "", nil, nil, b.ErrAt(pgerr.NotYet("jsonb_path_query with variables or silent"), fc.Location)
+	}
+	if name == "jsonb_path_query" && len(args) == 2 {
+		p := args[1]
+		if !p.Unknown() && p.T.OID != pgtypes.Text && p.T.OID != pgtypes.Varchar {
+			return "", nil, nil, b.ErrAt(UndefinedCall(name, args), fc.Location)
+		}
+		path = b.Coerce(p, expr.Text)
+		args = args[:1]
+	}
+	if len(args) != 1 || fc.AggStar || fc.FuncVariadic || name == "jsonb_path_query" && path == nil {
 		return "", nil, nil, b.ErrAt(UndefinedCall(name, args), fc.Location)
 	}
 	jsonb := strings.HasPrefix(name, "jsonb_")
@@ -550,6 +563,8 @@ func (b *Binder) jsonTableFunc(fc *pg.FuncCall, name string) (string, []expr.Exp
 			Metadata: arrow.NewMetadata([]string{elemPGTypeKey}, []string{strconv.FormatUint(uint64(oid), 10)})}
 	}
 	switch {
+	case name == "jsonb_path_query":
+		return name, []expr.Expr{arg, path}, []arrow.Field{col(name, pgtypes.JSONB)}, nil
 	case strings.HasSuffix(name, "_each"), strings.HasSuffix(name, "_each_text"):
 		if strings.HasSuffix(name, "_text") {
 			valueType = pgtypes.Text
