@@ -473,7 +473,15 @@ func (b *Binder) bindRowsFrom(rf *pg.RangeFunction, left plan.Rel) (plan.Rel, er
 		}
 		saved := b.where
 		b.where = "functions in FROM"
-		a, fs, err := b.bindTableFuncArgs(fc, name)
+		var a []expr.Expr
+		var fs []arrow.Field
+		var err error
+		fn := name
+		if jsonSRFs[name] {
+			fn, a, fs, err = b.jsonTableFunc(fc, name)
+		} else {
+			a, fs, err = b.bindTableFuncArgs(fc, name)
+		}
 		b.where = saved
 		if err != nil {
 			return nil, err
@@ -481,7 +489,10 @@ func (b *Binder) bindRowsFrom(rf *pg.RangeFunction, left plan.Rel) (plan.Rel, er
 		if len(fs) != 1 {
 			return nil, b.ErrAt(pgerr.NotYet("a function of several columns in ROWS FROM"), fc.Location)
 		}
-		fns, nargs = append(fns, name), append(nargs, len(a))
+		if strings.HasPrefix(fn, "zip(") {
+			return nil, b.ErrAt(pgerr.NotYet("a function of several columns in ROWS FROM"), fc.Location)
+		}
+		fns, nargs = append(fns, fn), append(nargs, len(a))
 		args, fields = append(args, a...), append(fields, fs...)
 	}
 	if len(b.pending) > 0 {

@@ -74,3 +74,7 @@ SELECT * FROM jsonb_to_record('{"a": 1.5}') AS x(a int);
 SELECT * FROM jsonb_to_record('{"a": 1}');
 -- known: a set-returning function of several columns (a record) in a select list is not supported yet (0A000)
 SELECT jsonb_each('{"a": 1, "b": "x"}');
+SELECT * FROM ROWS FROM (jsonb_array_elements('[1, 2, 3]'), jsonb_object_keys('{"a": 1, "b": 2}')) WITH ORDINALITY AS r(v, k, n);
+SELECT * FROM jsonb_array_elements('[1, 2]') WITH ORDINALITY AS x(v, n);
+SELECT e.key FROM pgjsrf.t, jsonb_each(t.j->'items') e WHERE false;
+SELECT * FROM jsonb_array_elements((SELECT j FROM pgjsrf.t WHERE id = 2)) e;
