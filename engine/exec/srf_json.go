@@ -76,7 +76,7 @@ func (g *jsonSRFGen) begin(args []arrow.Array, i int) error {
 		return err
 	}
 	if g.fn == "jsonb_path_query" {
-		return g.pathQuery(src, args[1], i)
+		return g.pathQuery(src, args[1:], i)
 	}
 	raw := strings.HasPrefix(g.fn, "json_")
 	v, err := readJSONMembers(src, raw)
@@ -127,8 +127,9 @@ func (g *jsonSRFGen) begin(args []arrow.Array, i int) error {
 }
 
 // pathQuery is jsonb_path_query(j, path) of row i: the items selected.
-func (g *jsonSRFGen) pathQuery(src []byte, paths arrow.Array, i int) error {
-	path, ok, err := textArg(paths, i)
+// The optional vars and silent arguments follow path.
+func (g *jsonSRFGen) pathQuery(src []byte, rest []arrow.Array, i int) error {
+	path, ok, err := textArg(rest[0], i)
 	if err != nil || !ok {
 		return err
 	}
@@ -140,8 +141,29 @@ func (g *jsonSRFGen) pathQuery(src []byte, paths arrow.Array, i int) error {
 	if err != nil {
 		return err
 	}
-	items, err := p.Query(v)
+	var vars *pgtext.JSON
+	if len(rest) > 1 {
+		vs, ok, err := textArg(rest[1], i)
+		if err != nil || !ok {
+			return err
+		}
+		if vars, err = pgtext.ParseJSONB(vs); err != nil {
+			return err
+		}
+	}
+	silent := false
+	if len(rest) > 2 {
+		b, ok := rest[2].(*array.Boolean)
+		if !ok || b.IsNull(i) {
+			return nil
+		}
+		silent = b.Value(i)
+	}
+	items, err := p.QueryVars(v, vars)
 	if err != nil {
+		if silent && pgtext.SilentJSONPathError(err) {
+			return nil
+		}
 		return err
 	}
 	for _, it := range items {
@@ -405,8 +427,13 @@ func (s *jsonScanner) value() []byte {
 
 // jsonSRFType is the column type of one of jsonSRFs over args.
 func jsonSRFType(fn string, args []arrow.DataType) (arrow.DataType, bool) {
-	if fn == "jsonb_path_query" && len(args) == 2 {
-		if t, ok := jsonSRFType("", args[1:]); !ok || t == nil {
+	if fn == "jsonb_path_query" && len(args) >= 2 && len(args) <= 4 {
+		for _, a := range args[1:min(len(args), 3)] {
+			if _, ok := jsonSRFType("", []arrow.DataType{a}); !ok {
+				return nil, false
+			}
+		}
+		if len(args) == 4 && plainType(args[3]).ID() != arrow.BOOL && args[3].ID() != arrow.NULL {
 			return nil, false
 		}
 		args = args[:1]

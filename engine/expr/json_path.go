@@ -2,12 +2,16 @@ package expr
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtext"
 )
 
 // SQL/JSON path functions (pgtext.JSONPath has the forms supported):
+//
+// each with optional vars (jsonb: the values of $name) and silent (bool:
+// SQL/JSON data errors make the result NULL) arguments:
 //
 //	jsonb_path_exists(json, text path)       bool   the path selects an item
 //	jsonb_path_match(json, text path)        bool   the path's single boolean (NULL for null);
@@ -28,14 +32,17 @@ func resolveJSONPath(fn string, args []arrow.DataType) (Resolved, bool, error) {
 	default:
 		return Resolved{}, false, nil
 	}
-	if len(args) != 2 || !isJSONArg(args[0]) || kindOf(args[1]) != kText && kindOf(args[1]) != kNull {
+	textOrNull := func(t arrow.DataType) bool { return kindOf(t) == kText || kindOf(t) == kNull }
+	if len(args) < 2 || len(args) > 4 || !isJSONArg(args[0]) || !textOrNull(args[1]) ||
+		len(args) > 2 && !textOrNull(args[2]) || len(args) > 3 && kindOf(args[3]) != kBool && kindOf(args[3]) != kNull {
 		return Resolved{}, true, noArrayFunction(fn, args)
 	}
 	a0 := args[0]
 	if kindOf(a0) == kNull {
 		a0 = Text
 	}
-	return Resolved{Args: []arrow.DataType{a0, Text}, Result: res}, true, nil
+	out := []arrow.DataType{a0, Text, Text, Bool}[:len(args)]
+	return Resolved{Args: out, Result: res}, true, nil
 }
 
 // JSONPathCache compiles the paths of a column of them, once per
@@ -72,6 +79,28 @@ func (c *compiler) jsonPathKernel(fn string) (kernelFn, bool) {
 		}
 		paths := readArrText(args[1])
 		var cache JSONPathCache
+		vars := func(int) (*pgtext.JSON, bool, error) { return nil, true, nil }
+		if len(args) > 2 {
+			vs := readArrText(args[2])
+			vars = func(i int) (*pgtext.JSON, bool, error) {
+				b, ok := vs.get(i)
+				if !ok {
+					return nil, false, nil
+				}
+				v, err := pgtext.ParseJSONB(b)
+				return v, err == nil, err
+			}
+		}
+		silent := func(int) (bool, bool) { return false, true }
+		if len(args) > 3 {
+			sv, m := args[3], args[3].idx()
+			silent = func(i int) (bool, bool) {
+				if sv.arr.DataType().ID() == arrow.NULL || sv.arr.IsNull(i&m) {
+					return false, false
+				}
+				return sv.arr.(*array.Boolean).Value(i & m), true
+			}
+		}
 		query := func(i int) ([]*pgtext.JSON, bool, error) {
 			v, err := get(i)
 			if err != nil || v == nil {
@@ -85,7 +114,18 @@ func (c *compiler) jsonPathKernel(fn string) (kernelFn, bool) {
 			if err != nil {
 				return nil, false, err
 			}
-			items, err := p.Query(v)
+			vv, ok, err := vars(i)
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			quiet, ok := silent(i)
+			if !ok {
+				return nil, false, nil
+			}
+			items, err := p.QueryVars(v, vv)
+			if err != nil && quiet && pgtext.SilentJSONPathError(err) {
+				return nil, false, nil
+			}
 			return items, err == nil, err
 		}
 		if fn == "jsonb_path_query_array" || fn == "jsonb_path_query_first" {

@@ -14,8 +14,9 @@ import (
 // item methods .size() and .type(), filters ? (...) with comparisons
 // (== != <> < <= > >=) of @ or $ paths and literals, && || ! and
 // exists (...), and a predicate as the whole path (jsonb_path_match).
-// Other features (arithmetic, like_regex, starts with, variables, other
-// item methods) are 0A000 naming the feature.
+// Other features (arithmetic, like_regex, starts with, other
+// item methods) are 0A000 naming the feature. Variables ($name) take
+// their values from a vars object (QueryVars).
 type JSONPath struct {
 	strict bool
 	root   *jpNode
@@ -48,12 +49,13 @@ type jpIndex struct {
 }
 
 type jpNode struct {
-	kind  jpKind
-	start byte // '$' or '@'
-	steps []jpStep
-	lit   *JSON
-	op    string
-	args  []*jpNode
+	kind    jpKind
+	start   byte   // '$', '@' or 'v' (a variable)
+	varName string // the variable of start 'v'
+	steps   []jpStep
+	lit     *JSON
+	op      string
+	args    []*jpNode
 }
 
 func jpSyntax(src string, at int) error {
@@ -232,10 +234,24 @@ func (p *jpParser) operand() (*jpNode, error) {
 		return n, p.moreSteps(n)
 	case c == '$' || c == '@':
 		p.pos++
-		if c == '$' && p.pos < len(p.src) && isJPIdent(p.src[p.pos]) {
-			return nil, pgerr.NotYet("jsonpath variables")
-		}
 		n := &jpNode{kind: jpPath, start: c}
+		if c == '$' && p.pos < len(p.src) && (isJPIdent(p.src[p.pos]) || p.src[p.pos] == '"') {
+			// $name: a variable of the vars argument.
+			n.start = 'v'
+			if p.src[p.pos] == '"' {
+				s, err := p.str()
+				if err != nil {
+					return nil, err
+				}
+				n.varName = s
+			} else {
+				start := p.pos
+				for p.pos < len(p.src) && isJPIdent(p.src[p.pos]) {
+					p.pos++
+				}
+				n.varName = p.src[start:p.pos]
+			}
+		}
 		return n, p.moreSteps(n)
 	case c == '"':
 		s, err := p.str()
@@ -432,13 +448,33 @@ const (
 // Query evaluates the path over v: the items it selects (a predicate path
 // selects its boolean, or null when unknown).
 func (jp *JSONPath) Query(v *JSON) ([]*JSON, error) {
-	e := &jpEval{strict: jp.strict, root: v}
+	return jp.QueryVars(v, nil)
+}
+
+// QueryVars is Query with the values of the path's variables ($name):
+// the members of object vars (nil: none).
+func (jp *JSONPath) QueryVars(v, vars *JSON) ([]*JSON, error) {
+	if vars != nil && vars.Kind != JSONObject {
+		return nil, pgerr.New(pgerr.InvalidParameterValue, "\"vars\" argument is not an object").
+			WithDetail("Jsonpath parameters should be encoded as key-value pairs of \"vars\" object.")
+	}
+	e := &jpEval{strict: jp.strict, root: v, vars: vars}
 	return e.items(jp.root, v)
+}
+
+// SilentJSONPathError reports whether err is one the silent argument of
+// jsonb_path_query and the @? and @@ operators suppress: the SQL/JSON
+// data errors (a missing member or element, a wrong item type), not a
+// missing variable.
+func SilentJSONPathError(err error) bool {
+	pe := pgerr.As(err)
+	return pe != nil && strings.HasPrefix(pe.Code, "22")
 }
 
 type jpEval struct {
 	strict bool
 	root   *JSON
+	vars   *JSON
 }
 
 func (e *jpEval) items(n *jpNode, cur *JSON) ([]*JSON, error) {
@@ -447,8 +483,18 @@ func (e *jpEval) items(n *jpNode, cur *JSON) ([]*JSON, error) {
 		return []*JSON{n.lit}, nil
 	case jpPath:
 		start := e.root
-		if n.start == '@' {
+		switch n.start {
+		case '@':
 			start = cur
+		case 'v':
+			if e.vars != nil {
+				start = e.vars.Field([]byte(n.varName))
+			} else {
+				start = nil
+			}
+			if start == nil {
+				return nil, pgerr.New(pgerr.UndefinedObject, "could not find jsonpath variable \"%s\"", n.varName)
+			}
 		}
 		return e.steps([]*JSON{start}, n.steps, cur)
 	}
@@ -620,7 +666,7 @@ func (e *jpEval) pred(n *jpNode, cur *JSON) (jpTruth, error) {
 	case jpExists:
 		got, err := e.items(n.args[0], cur)
 		if err != nil {
-			if pgerr.As(err) != nil && pgerr.As(err).Code == pgerr.FeatureNotSupported {
+			if !SilentJSONPathError(err) {
 				return 0, err
 			}
 			return jpUnknown, nil
@@ -637,6 +683,9 @@ func (e *jpEval) pred(n *jpNode, cur *JSON) (jpTruth, error) {
 		rs, err := e.operandItems(n.args[1], cur)
 		if err != nil {
 			return jpUnknown, err
+		}
+		if ls == nil || rs == nil {
+			return jpUnknown, nil // an error in an operand
 		}
 		found, unknown := false, false
 		for _, l := range ls {
@@ -672,19 +721,23 @@ func (e *jpEval) pred(n *jpNode, cur *JSON) (jpTruth, error) {
 }
 
 // operandItems are a comparison operand's items, arrays unwrapped in lax
-// mode; an error in strict mode makes the comparison unknown.
+// mode; nil (not empty) after an error, which makes the comparison
+// unknown.
 func (e *jpEval) operandItems(n *jpNode, cur *JSON) ([]*JSON, error) {
 	got, err := e.items(n, cur)
 	if err != nil {
-		if pe := pgerr.As(err); pe != nil && pe.Code == pgerr.FeatureNotSupported {
+		if !SilentJSONPathError(err) {
 			return nil, err
 		}
 		return nil, nil
 	}
 	if e.strict {
+		if got == nil {
+			got = []*JSON{}
+		}
 		return got, nil
 	}
-	var out []*JSON
+	out := []*JSON{}
 	for _, v := range got {
 		if v.Kind == JSONArray {
 			out = append(out, v.Elems...)

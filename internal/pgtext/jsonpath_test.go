@@ -7,6 +7,28 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
+func TestJSONPathVars(t *testing.T) {
+	v, _ := ParseJSONB([]byte(`{"a": [1, 2, 3]}`))
+	vars, _ := ParseJSONB([]byte(`{"min": 1, "m n": 2}`))
+	for path, want := range map[string]int{`$.a[*] ? (@ > $min)`: 2, `$.a[*] ? (@ > $"m n")`: 1} {
+		p, err := CompileJSONPath(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.QueryVars(v, vars)
+		if err != nil || len(got) != want {
+			t.Errorf("%s: %d items, %v; want %d", path, len(got), err, want)
+		}
+	}
+	p, _ := CompileJSONPath(`$.a ? (@ > $nope)`)
+	if _, err := p.QueryVars(v, vars); pgerr.Code(err) != pgerr.UndefinedObject {
+		t.Errorf("a missing variable: %v", err)
+	}
+	if _, err := p.QueryVars(v, v.Elems[0]); pgerr.Code(err) != pgerr.InvalidParameterValue {
+		t.Errorf("vars not an object: %v", err)
+	}
+}
+
 func TestJSONPath(t *testing.T) {
 	doc := `{"a": {"b": [1, 2, 3]}, "items": [{"x": 1, "n": "p"}, {"x": 5, "n": "q"}, {"x": 3}], "s": "t"}`
 	cases := []struct {

@@ -524,16 +524,26 @@ func (b *Binder) jsonTableFunc(fc *pg.FuncCall, name string) (string, []expr.Exp
 	if err != nil {
 		return "", nil, nil, err
 	}
-	var path expr.Expr
-	if name == "jsonb_path_query" && len(args) > 2 && len(args) <= 4 {
-		return "", nil, nil, b.ErrAt(pgerr.NotYet("jsonb_path_query with variables or silent"), fc.Location)
-	}
-	if name == "jsonb_path_query" && len(args) == 2 {
+	var path []expr.Expr // jsonb_path_query's path [, vars [, silent]]
+	if name == "jsonb_path_query" && len(args) >= 2 && len(args) <= 4 {
 		p := args[1]
 		if !p.Unknown() && p.T.OID != pgtypes.Text && p.T.OID != pgtypes.Varchar {
 			return "", nil, nil, b.ErrAt(UndefinedCall(name, args), fc.Location)
 		}
-		path = b.Coerce(p, expr.Text)
+		path = append(path, b.Coerce(p, expr.Text))
+		if len(args) > 2 {
+			vars, ok := b.jsonbText(args[2])
+			if !ok {
+				return "", nil, nil, b.ErrAt(UndefinedCall(name, args), fc.Location)
+			}
+			path = append(path, vars.E)
+		}
+		if len(args) > 3 {
+			if !args[3].Unknown() && args[3].T.OID != pgtypes.Bool {
+				return "", nil, nil, b.ErrAt(UndefinedCall(name, args), fc.Location)
+			}
+			path = append(path, b.Coerce(args[3], expr.Bool))
+		}
 		args = args[:1]
 	}
 	if len(args) != 1 || fc.AggStar || fc.FuncVariadic || name == "jsonb_path_query" && path == nil {
@@ -575,7 +585,7 @@ func (b *Binder) jsonTableFunc(fc *pg.FuncCall, name string) (string, []expr.Exp
 	}
 	switch {
 	case name == "jsonb_path_query":
-		return name, []expr.Expr{arg, path}, []arrow.Field{col(name, pgtypes.JSONB)}, nil
+		return name, append([]expr.Expr{arg}, path...), []arrow.Field{col(name, pgtypes.JSONB)}, nil
 	case strings.HasSuffix(name, "_each"), strings.HasSuffix(name, "_each_text"):
 		if strings.HasSuffix(name, "_text") {
 			valueType = pgtypes.Text

@@ -51,7 +51,16 @@ SELECT * FROM jsonb_path_query('{"a": 1}', '$.');
 SELECT * FROM jsonb_path_query('{"a": 1}', '$.a + 1');
 -- known: jsonpath like_regex is not supported yet (0A000)
 SELECT * FROM jsonb_path_query('["ab", "cd"]', '$[*] ? (@ like_regex "^a")');
--- known: jsonpath variables are not supported yet (0A000)
 SELECT * FROM jsonb_path_query('{"a": 1}', '$.a ? (@ > $min)', '{"min": 0}');
 -- known: jsonpath item method .double() is not supported yet (0A000)
 SELECT * FROM jsonb_path_query('{"a": "1"}', '$.a.double()');
+SELECT * FROM jsonb_path_query('{"a": [1, 2, 3]}', '$.a[*] ? (@ > $min)', '{"min": 1}');
+SELECT * FROM jsonb_path_query('{"a": [1, 2, 3]}', '$.a[*] ? (@ > $"m n")', '{"m n": 2}');
+SELECT jsonb_path_exists('{"a": [1, 2, 3]}', '$.a[*] ? (@ == $x)', '{"x": 2}'), jsonb_path_match('{"a": 3}', '$.a == $x', '{"x": 3}');
+SELECT * FROM jsonb_path_query('{"a": 1}', '$.a ? (@ > $nope)', '{}');
+SELECT * FROM jsonb_path_query('{"a": 1}', '$.a', '[1]');
+SELECT * FROM jsonb_path_query('{"a": 1}', 'strict $.b', '{}', true);
+SELECT jsonb_path_exists('{"a": 1}', 'strict $.b', '{}', true), jsonb_path_match('{"a": 1}', 'strict $.b == 1', '{}', true);
+SELECT '{"a": [1, 2]}'::jsonb @? '$.a[*] ? (@ > 1)', '{"a": [1, 2]}'::jsonb @? '$.b', '{"a": 3}'::jsonb @@ '$.a > 2', '{"a": 3}'::jsonb @@ 'strict $.b > 2';
+SELECT id FROM pgjpath.t WHERE j @? '$.items[*] ? (@.n == "p")' ORDER BY id;
+SELECT id, j @@ '$.a.b > 5' FROM pgjpath.t ORDER BY id;
