@@ -38,7 +38,7 @@ func init() {
 	for _, p := range []string{"json", "jsonb"} {
 		for _, f := range []string{"_array_elements", "_array_elements_text", "_object_keys",
 			"_each_keys", "_each_values", "_each_text_keys", "_each_text_values",
-			"_to_record_input", "_to_recordset_input"} {
+			"_to_record_input", "_to_recordset_input", "_each_records", "_each_text_records"} {
 			jsonSRFs[p+f] = true
 		}
 	}
@@ -59,7 +59,7 @@ func newJSONSRFGen(fn string, mem memory.Allocator) *jsonSRFGen {
 
 // sqlName is the function PostgreSQL's errors name.
 func (g *jsonSRFGen) sqlName() string {
-	n := strings.TrimSuffix(strings.TrimSuffix(g.fn, "_keys"), "_values")
+	n := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(g.fn, "_keys"), "_values"), "_records")
 	if strings.HasSuffix(g.fn, "object_keys") {
 		return g.fn
 	}
@@ -117,6 +117,18 @@ func (g *jsonSRFGen) begin(args []arrow.Array, i int) error {
 		}
 		if strings.HasSuffix(g.fn, "_keys") {
 			g.vals = append(g.vals, v.keys...)
+			break
+		}
+		if strings.HasSuffix(g.fn, "_records") {
+			// (key,value) as a record's text, in a select list.
+			for k, e := range v.vals {
+				rec := appendRecordField(append([]byte{}, '('), v.keys[k])
+				rec = append(rec, ',')
+				if val := jsonSRFValue(e, strings.HasSuffix(g.fn, "_text_records")); val != nil {
+					rec = appendRecordField(rec, val)
+				}
+				g.vals = append(g.vals, append(rec, ')'))
+			}
 			break
 		}
 		for _, e := range v.vals {
@@ -446,4 +458,28 @@ func jsonSRFType(fn string, args []arrow.DataType) (arrow.DataType, bool) {
 		return expr.Text, true
 	}
 	return nil, false
+}
+
+// appendRecordField appends a field of a record's text as record_out
+// writes it: double-quoted (quotes doubled, backslashes escaped) when
+// empty or holding a quote, backslash, parenthesis, comma or white space.
+func appendRecordField(dst, v []byte) []byte {
+	quote := len(v) == 0
+	for _, c := range v {
+		switch c {
+		case '"', '\\', '(', ')', ',', ' ', '\t', '\n', '\r', '\v', '\f':
+			quote = true
+		}
+	}
+	if !quote {
+		return append(dst, v...)
+	}
+	dst = append(dst, '"')
+	for _, c := range v {
+		if c == '"' || c == '\\' {
+			dst = append(dst, c)
+		}
+		dst = append(dst, c)
+	}
+	return append(dst, '"')
 }

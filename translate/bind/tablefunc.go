@@ -210,6 +210,12 @@ func (b *Binder) selectListSRF(fc *pg.FuncCall, name string) (Bound, error) {
 	fn := name
 	if jsonSRFs[name] {
 		fn, args, fields, err = b.jsonTableFunc(fc, name)
+		if err == nil && strings.HasPrefix(fn, "zip(") {
+			// jsonb_each(j) in a select list: one column of records.
+			fn, args = name+"_records", args[:1]
+			fields = []arrow.Field{{Name: name, Type: expr.Text, Nullable: true,
+				Metadata: arrow.NewMetadata([]string{elemPGTypeKey}, []string{strconv.FormatUint(uint64(pgtypes.Record), 10)})}}
+		}
 	} else {
 		args, fields, err = b.bindTableFuncArgs(fc, name)
 	}

@@ -72,8 +72,10 @@ SELECT * FROM jsonb_to_recordset('{"a": 1}') AS x(a int);
 SELECT * FROM json_to_recordset('{}') AS x(a int);
 SELECT * FROM jsonb_to_record('{"a": 1.5}') AS x(a int);
 SELECT * FROM jsonb_to_record('{"a": 1}');
--- known: a set-returning function of several columns (a record) in a select list is not supported yet (0A000)
-SELECT jsonb_each('{"a": 1, "b": "x"}');
+SELECT jsonb_each('{"a": 1, "b": "x", "c d": [1, 2], "e": null, "": "\\"}');
+SELECT jsonb_each_text('{"a": 1, "b": "x", "c d": [1, 2], "e": null}');
+SELECT json_each('{"b": [1,2], "a" : "x y"}'), json_each_text('{"b": [1,2], "a" : "x y"}');
+SELECT id, jsonb_each(j) FROM pgjsrf.t WHERE id = 1;
 SELECT * FROM ROWS FROM (jsonb_array_elements('[1, 2, 3]'), jsonb_object_keys('{"a": 1, "b": 2}')) WITH ORDINALITY AS r(v, k, n);
 SELECT * FROM jsonb_array_elements('[1, 2]') WITH ORDINALITY AS x(v, n);
 SELECT e.key FROM pgjsrf.t, jsonb_each(t.j->'items') e WHERE false;
