@@ -205,7 +205,8 @@ func (b *Binder) enumCastOut(x, out Bound, t plan.Type, loc int32) (Bound, error
 // enumOps are the comparisons of enum values, by the operator PostgreSQL
 // names in their errors.
 var enumOps = map[string]string{"=": "=", "<>": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">=",
-	"is_distinct_from": "=", "is_not_distinct_from": "=", "in": "=", "nullif": "="}
+	"is_distinct_from": "=", "is_not_distinct_from": "=", "in": "=", "nullif": "=",
+	"coalesce": "coalesce", "greatest": "greatest", "least": "least"}
 
 // enumConst is the label of x when x is a constant label.
 func enumConst(x Bound) (string, bool) {
@@ -274,12 +275,24 @@ func (b *Binder) enumCall(fn string, args []Bound, loc int32) (Bound, bool, erro
 	switch fn {
 	case "=", "<>", "is_distinct_from", "is_not_distinct_from", "in":
 		return boundCall(b.call(fn, plain, loc))
-	case "nullif":
+	case "nullif", "coalesce":
 		r, err := b.call(fn, plain, loc)
 		if err != nil {
 			return Bound{}, true, err
 		}
 		return b.asEnum(r, et.qual), true, nil
+	case "greatest", "least":
+		// The label of the greatest (least) position.
+		keys := make([]Bound, len(plain))
+		for j, a := range plain {
+			keys[j] = Bound{E: et.key(a.E), T: plan.TInt4}
+		}
+		r, err := b.call(fn, keys, loc)
+		if err != nil {
+			return Bound{}, true, err
+		}
+		e := &expr.Call{Fn: "enum_label", Args: []expr.Expr{r.E, &expr.Lit{V: et.raw, T: expr.Text}}, T: expr.Text}
+		return b.asEnum(Bound{E: e, T: plan.TText}, et.qual), true, nil
 	}
 	// An order comparison of a value with a constant label is the list
 	// of the labels it admits, when there are some.

@@ -53,6 +53,11 @@ SELECT m::text AS label FROM pgenumo.t GROUP BY m HAVING max(m) > 'sad' ORDER BY
 SELECT id, nullif(m, 'sad')::text AS n FROM pgenumo.t ORDER BY nullif(m, 'sad'), id;
 SELECT id, lag(m) OVER (ORDER BY id) < m AS up FROM pgenumo.t ORDER BY id;
 SELECT m::int FROM pgenumo.t;
+SELECT id, greatest(m, 'ok')::text AS g, least(m, m2, 'ok')::text AS l FROM pgenumo.t ORDER BY id;
+SELECT id, coalesce(m, 'happy')::text AS c FROM pgenumo.t ORDER BY coalesce(m, 'happy'), id;
+SELECT coalesce(m, 'nope') FROM pgenumo.t;
+SELECT u::text AS label FROM (SELECT m FROM pgenumo.t UNION SELECT m2 FROM pgenumo.t) s(u) ORDER BY u;
+SELECT x::text AS label FROM (SELECT m FROM pgenumo.t WHERE m IS NOT NULL UNION ALL SELECT 'ok'::pgenumo.feel) s(x) ORDER BY x DESC;
 SELECT 'sad'::pgenumo.feel < 'happy'::pgenumo.feel, 'ok'::pgenumo.feel > 'happy';
 SELECT enum_first(m)::text, enum_last(m)::text, enum_range(m)::text FROM pgenumo.t WHERE id = 4;
 SELECT enum_range('ok'::pgenumo.feel, NULL)::text, enum_range(NULL, 'ok'::pgenumo.feel)::text, enum_range('happy'::pgenumo.feel, 'sad')::text;
