@@ -92,7 +92,7 @@ func (b *Binder) enumOfExpr(e expr.Expr) string {
 	switch x := e.(type) {
 	case *expr.Col:
 		return b.q.Meta(plan.ColID(x.Idx)).Enum
-	case *expr.Call, *expr.Lit, *expr.Cast:
+	case *expr.Call, *expr.Lit, *expr.Cast, *expr.Case:
 		return b.enumExprs[e]
 	}
 	return ""
@@ -102,7 +102,7 @@ func (b *Binder) enumOfExpr(e expr.Expr) string {
 func (b *Binder) asEnum(x Bound, qual string) Bound {
 	x.enum = qual
 	switch x.E.(type) {
-	case *expr.Call, *expr.Lit, *expr.Cast:
+	case *expr.Call, *expr.Lit, *expr.Cast, *expr.Case:
 		b.enumExprs[x.E] = qual
 	}
 	return x
@@ -196,7 +196,7 @@ func (b *Binder) enumCastOut(x, out Bound, t plan.Type, loc int32) (Bound, error
 		out.E = &expr.Cast{Arg: out.E, T: out.E.Type()}
 	}
 	switch out.E.(type) {
-	case *expr.Call, *expr.Lit, *expr.Cast:
+	case *expr.Call, *expr.Lit, *expr.Cast, *expr.Case:
 		delete(b.enumExprs, out.E)
 	}
 	return out, nil
@@ -464,4 +464,34 @@ func (b *Binder) enumFunc(fc *pg.FuncCall) (Bound, bool, error) {
 	out, err := b.Expr(lit)
 	out.Name, out.strong = fn, true
 	return out, true, err
+}
+
+// enumResult is r, the value of one of results (a CASE), of their enum
+// type when those that are typed are all of one (constant labels checked).
+func (b *Binder) enumResult(r Bound, results []Bound, loc int32) (Bound, error) {
+	qual := ""
+	for _, x := range results {
+		switch {
+		case x.Unknown():
+		case x.enum == "" || qual != "" && x.enum != qual:
+			return r, nil
+		default:
+			qual = x.enum
+		}
+	}
+	if qual == "" {
+		return r, nil
+	}
+	et, err := b.enumByQual(qual)
+	if err != nil {
+		return Bound{}, b.ErrAt(err, loc)
+	}
+	for _, x := range results {
+		if x.lit != nil && x.param == 0 {
+			if err := et.check(*x.lit); err != nil {
+				return Bound{}, b.ErrAt(err, litLoc(x, loc))
+			}
+		}
+	}
+	return b.asEnum(r, qual), nil
 }

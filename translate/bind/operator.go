@@ -375,7 +375,8 @@ func (b *Binder) caseExpr(c *pg.CaseExpr) (Bound, error) {
 	if elseB != nil && elseB.strong && elseB.Name != "" {
 		name = elseB.Name
 	}
-	return Bound{E: out, T: commonPG(results, pgTypeOfArrow(t)), Name: name, strong: name != "case"}, nil
+	res := Bound{E: out, T: commonPG(results, pgTypeOfArrow(t)), Name: name, strong: name != "case"}
+	return b.enumResult(res, results, c.Location) // enum.go
 }
 
 // operatorSchema checks the schema of OPERATOR(schema.op): pg_catalog
