@@ -38,7 +38,8 @@ func init() {
 	for _, p := range []string{"json", "jsonb"} {
 		for _, f := range []string{"_array_elements", "_array_elements_text", "_object_keys",
 			"_each_keys", "_each_values", "_each_text_keys", "_each_text_values",
-			"_to_record_input", "_to_recordset_input", "_each_records", "_each_text_records"} {
+			"_to_record_input", "_to_recordset_input", "_populate_record_input", "_populate_recordset_input",
+			"_each_records", "_each_text_records"} {
 			jsonSRFs[p+f] = true
 		}
 	}
@@ -70,7 +71,7 @@ func (g *jsonSRFGen) begin(args []arrow.Array, i int) error {
 	g.vals, g.pos = g.vals[:0], 0
 	src, ok, err := textArg(args[0], i)
 	if err != nil || !ok {
-		if err == nil && strings.HasSuffix(g.fn, "_to_record_input") {
+		if err == nil && strings.HasSuffix(g.fn, "_record_input") {
 			g.vals = append(g.vals, nil) // a record of NULLs
 		}
 		return err
@@ -197,7 +198,7 @@ func (g *jsonSRFGen) recordInput(v jsonMembers, src []byte, raw bool) error {
 		return "a scalar"
 	}
 	name := strings.TrimSuffix(g.fn, "_input")
-	if strings.HasSuffix(g.fn, "_to_record_input") {
+	if strings.HasSuffix(g.fn, "_record_input") {
 		if v.kind != pgtext.JSONObject {
 			return pgerr.New(pgerr.InvalidParameterValue, "cannot call populate_composite on %s", what(v.kind))
 		}

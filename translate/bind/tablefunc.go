@@ -12,6 +12,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -103,6 +104,9 @@ func (b *Binder) bindRangeFunction(rf *pg.RangeFunction, left plan.Rel) (plan.Re
 	}
 	if jsonRecordFuncs[name] {
 		return b.bindJSONRecord(rf, fc, name, left)
+	}
+	if jsonPopulateFuncs[name] {
+		return b.bindJSONPopulate(rf, fc, name, left)
 	}
 	if !SetReturningFuncs[name] {
 		return b.bindScalarFromFunction(rf, fc, name, left)
@@ -516,7 +520,7 @@ func init() {
 	jsonSRFs["jsonb_path_query"], SetReturningFuncs["jsonb_path_query"] = true, true
 	for _, p := range []string{"json", "jsonb"} {
 		for _, f := range []string{"_array_elements", "_array_elements_text", "_object_keys", "_each", "_each_text",
-			"_to_record_input", "_to_recordset_input"} {
+			"_to_record_input", "_to_recordset_input", "_populate_record_input", "_populate_recordset_input"} {
 			jsonSRFs[p+f] = true
 			SetReturningFuncs[p+f] = true
 		}
@@ -665,4 +669,59 @@ func (b *Binder) bindJSONRecord(rf *pg.RangeFunction, fc *pg.FuncCall, name stri
 		alias = &pg.Alias{Aliasname: rf.Alias.Aliasname}
 	}
 	return b.bindRangeSubselect(&pg.RangeSubselect{Lateral: true, Subquery: &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, Alias: alias}, left)
+}
+
+// jsonPopulateFuncs read JSON objects into rows of a table's row type.
+var jsonPopulateFuncs = map[string]bool{"jsonb_populate_record": true, "jsonb_populate_recordset": true, "json_populate_record": true, "json_populate_recordset": true}
+
+// bindJSONPopulate binds jsonb_populate_record(NULL::t, j) and its kin in
+// FROM as jsonb_to_record(j) AS (the columns of table t): a base record
+// other than NULL (whose values fill the keys j lacks) is 0A000.
+func (b *Binder) bindJSONPopulate(rf *pg.RangeFunction, fc *pg.FuncCall, name string, left plan.Rel) (plan.Rel, error) {
+	if len(fc.Args) != 2 {
+		args, err := b.exprs(fc.Args)
+		if err != nil {
+			return nil, err
+		}
+		return nil, b.ErrAt(UndefinedCall(name, args), fc.Location)
+	}
+	tc := fc.Args[0].GetTypeCast()
+	if tc == nil || tc.Arg.GetAConst() == nil || !tc.Arg.GetAConst().Isnull || tc.TypeName == nil || len(tc.TypeName.ArrayBounds) > 0 {
+		return nil, b.ErrAt(pgerr.NotYet(name+" of a base record other than NULL::table"), fc.Location)
+	}
+	var parts []string
+	for _, n := range tc.TypeName.Names {
+		parts = append(parts, n.GetString_().GetSval())
+	}
+	tn := parse.TableName{Name: parts[len(parts)-1], Written: strings.Join(parts, ".")}
+	if len(parts) == 2 {
+		tn.Schema = parts[0]
+	}
+	t, err := b.env.ResolveTable(b.ctx, tn)
+	if err != nil || t.Metadata == nil || t.Metadata.CurrentSchema() == nil {
+		return nil, b.ErrAt(pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", tn.Written), NodeLocation(fc.Args[0]))
+	}
+	var defs []*pg.Node
+	for _, c := range ColumnsOfTable(t, t.Metadata.CurrentSchema()) {
+		var tn *pg.TypeName
+		if c.Enum != "" {
+			i := strings.LastIndexByte(c.Enum, '.')
+			tn = &pg.TypeName{Names: []*pg.Node{
+				{Node: &pg.Node_String_{String_: &pg.String{Sval: c.Enum[:max(i, 0)]}}},
+				{Node: &pg.Node_String_{String_: &pg.String{Sval: c.Enum[i+1:]}}}}, Typemod: -1}
+		} else {
+			tree, err := pg.Parse("SELECT NULL::" + c.Type.String())
+			if err != nil {
+				return nil, b.ErrAt(pgerr.NotYet(name+" of a column of type "+c.Type.String()), fc.Location)
+			}
+			tn = tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val.GetTypeCast().TypeName
+		}
+		defs = append(defs, &pg.Node{Node: &pg.Node_ColumnDef{ColumnDef: &pg.ColumnDef{Colname: c.Name, TypeName: tn, Location: -1}}})
+	}
+	nrf := &pg.RangeFunction{Lateral: rf.Lateral, Ordinality: rf.Ordinality, Functions: rf.Functions, Alias: rf.Alias, Coldeflist: defs}
+	nfc := &pg.FuncCall{Funcname: fc.Funcname, Args: fc.Args[1:], Location: fc.Location, Funcformat: fc.Funcformat}
+	if nrf.Alias == nil {
+		nrf.Alias = &pg.Alias{Aliasname: name}
+	}
+	return b.bindJSONRecord(nrf, nfc, name, left)
 }

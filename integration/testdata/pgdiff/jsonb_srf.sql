@@ -7,6 +7,7 @@
 -- setup
 CREATE SCHEMA pgjsrf;
 CREATE TABLE pgjsrf.t (id int, j jsonb, js json);
+CREATE TABLE pgjsrf.r (id int, name text, tags jsonb, score numeric(5,2));
 INSERT INTO pgjsrf.t VALUES (1, '{"b": [1, 2], "a": "x", "c": null}', '{"b": [1,2], "a" : "x", "a": 1.50}'), (2, '[1, "two", {"k": true}, null]', '[1, "two" , {"k": true}, null]'), (3, '{}', '[]'), (4, NULL, NULL);
 
 -- queries
@@ -80,3 +81,11 @@ SELECT * FROM ROWS FROM (jsonb_array_elements('[1, 2, 3]'), jsonb_object_keys('{
 SELECT * FROM jsonb_array_elements('[1, 2]') WITH ORDINALITY AS x(v, n);
 SELECT e.key FROM pgjsrf.t, jsonb_each(t.j->'items') e WHERE false;
 SELECT * FROM jsonb_array_elements((SELECT j FROM pgjsrf.t WHERE id = 2)) e;
+SELECT * FROM jsonb_populate_record(NULL::pgjsrf.r, '{"id": 5, "tags": ["a"], "score": 1.5, "zz": 1}');
+SELECT * FROM jsonb_populate_recordset(NULL::pgjsrf.r, '[{"id": 1, "name": "x"}, {"score": 2}]');
+SELECT p.id, p.name FROM json_populate_recordset(NULL::pgjsrf.r, '[{"id": 1, "name": "x"}, {"id": 2}]') AS p ORDER BY p.id;
+SELECT * FROM jsonb_populate_recordset(NULL::pgjsrf.r, '[1]');
+SELECT * FROM jsonb_populate_record(NULL::pgjsrf.r, '[1]');
+SELECT * FROM jsonb_populate_record(NULL::pgjsrf.nope, '{}');
+-- known: a base record other than NULL is not supported yet (0A000)
+SELECT * FROM jsonb_populate_record(ROW(1, 'a', NULL, NULL)::pgjsrf.r, '{}');
