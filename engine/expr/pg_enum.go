@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/icegate/icegate/internal/pgerr"
 )
@@ -15,6 +16,8 @@ import (
 //	enum_ord(text v, text labels, text type)  int4  v's position in labels (a JSON array), from 0;
 //	                                                 22P02 "invalid input value for enum <type>" when absent
 //	enum_label(int4 i, text labels)           text  the label at position i
+//	enum_range(text lo, text hi, text labels, text type)  text[]  the labels from lo to hi
+//	                                                 (a NULL bound open; empty when lo is after hi)
 
 func resolvePGEnum(fn string, args []arrow.DataType) (Resolved, bool, error) {
 	textArg := func(t arrow.DataType) bool { k := kindOf(t); return k == kText || k == kNull }
@@ -27,6 +30,11 @@ func resolvePGEnum(fn string, args []arrow.DataType) (Resolved, bool, error) {
 			return bad()
 		}
 		return Resolved{Args: []arrow.DataType{Text, Text, Text}, Result: Int4}, true, nil
+	case "enum_range":
+		if len(args) != 4 || !textArg(args[0]) || !textArg(args[1]) || !textArg(args[2]) || !textArg(args[3]) {
+			return bad()
+		}
+		return Resolved{Args: []arrow.DataType{Text, Text, Text, Text}, Result: TextArray}, true, nil
 	case "enum_label":
 		if len(args) != 2 || !castsImplicitly(args[0], Int4) || !textArg(args[1]) {
 			return bad()
@@ -79,6 +87,8 @@ func kernelPGEnum(fn string) (kernelFn, bool) {
 				return p, nil
 			}
 		}), true
+	case "enum_range":
+		return enumRangeKernel, true
 	case "enum_label":
 		return dtTextRows(func(args []vec) func(dst []byte, i int) ([]byte, error) {
 			n := dtI32(args[0])
@@ -97,4 +107,50 @@ func kernelPGEnum(fn string) (kernelFn, bool) {
 		}), true
 	}
 	return nil, false
+}
+
+// enumRangeKernel is enum_range(lo, hi, labels, type) over rows: unlike
+// the other enum functions a NULL bound is open, not a NULL result.
+func enumRangeKernel(ev *evalCtx, args []vec) (vec, error) {
+	n, cst := outLen(ev, args)
+	lo, hi, ls, ts := readArrText(args[0]), readArrText(args[1]), readArrText(args[2]), readArrText(args[3])
+	lb := array.NewListBuilder(ev.mem, Text)
+	defer lb.Release()
+	vb := lb.ValueBuilder().(*array.StringBuilder)
+	var c enumLabelsCache
+	for i := 0; i < n; i++ {
+		raw, ok := ls.get(i)
+		if !ok {
+			lb.AppendNull()
+			continue
+		}
+		if err := c.get(raw); err != nil {
+			return vec{}, err
+		}
+		pos := func(b arrText, dflt int32) (int32, error) {
+			v, ok := b.get(i)
+			if !ok {
+				return dflt, nil
+			}
+			p, found := c.pos[string(v)]
+			if !found {
+				typ, _ := ts.get(i)
+				return 0, pgerr.New(pgerr.InvalidTextRepresentation, "invalid input value for enum %s: \"%s\"", typ, v)
+			}
+			return p, nil
+		}
+		from, err := pos(lo, 0)
+		if err != nil {
+			return vec{}, err
+		}
+		to, err := pos(hi, int32(len(c.list))-1)
+		if err != nil {
+			return vec{}, err
+		}
+		lb.Append(true)
+		for k := from; k <= to; k++ {
+			vb.Append(c.list[k])
+		}
+	}
+	return vec{arr: lb.NewArray(), c: cst}, nil
 }

@@ -29,6 +29,14 @@ func TestEnumOrdLabel(t *testing.T) {
 	if pgerr.Code(err) != pgerr.InvalidTextRepresentation || err.Error() != `invalid input value for enum mood: "ÀbC"` {
 		t.Errorf("enum_ord of a value not a label: %v", err)
 	}
+	got, err = render(t, mem, call("enum_range", col(cT), null(Text), labels, txt("m")), time.UTC)
+	if err != nil || !slices.Equal(got, []string{`["abc"]`, `["ÀbC","a%b","abc"]`, `["ÀbC","a%b","abc"]`, `["a%b","abc"]`}) {
+		t.Errorf("enum_range(t, NULL) = %v, %v", got, err)
+	}
+	got, err = render(t, mem, call("enum_range", col(cT), txt("a%b"), labels, txt("m")), time.UTC)
+	if err != nil || !slices.Equal(got, []string{`[]`, `["ÀbC","a%b"]`, `["ÀbC","a%b"]`, `["a%b"]`}) {
+		t.Errorf("enum_range(t, 'a%%b') = %v, %v", got, err)
+	}
 	_, err = render(t, mem, call("enum_label", col(cB), labels), time.UTC)
 	if err == nil {
 		t.Errorf("enum_label beyond the labels: no error")

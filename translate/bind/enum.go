@@ -444,10 +444,28 @@ func (b *Binder) enumFunc(fc *pg.FuncCall) (Bound, bool, error) {
 			}
 			return slices.Index(et.labels, v.V.(string)), nil
 		}
-		if from, err = bound(args[0], 0); err != nil {
-			return Bound{}, true, b.ErrAt(err, fc.Location)
+		var last int
+		from, err = bound(args[0], 0)
+		if err == nil {
+			last, err = bound(args[1], len(et.labels)-1)
 		}
-		last, err := bound(args[1], len(et.labels)-1)
+		if pgerr.Code(err) == pgerr.FeatureNotSupported {
+			// Bounds known when the rows are: the engine's enum_range.
+			ex := make([]expr.Expr, 2)
+			for j, a := range args {
+				switch {
+				case a.null:
+					ex[j] = &expr.Lit{V: nil, T: expr.Text}
+				case a.lit != nil:
+					ex[j] = &expr.Lit{V: *a.lit, T: expr.Text}
+				default:
+					ex[j] = a.E
+				}
+			}
+			e := &expr.Call{Fn: "enum_range", Args: []expr.Expr{ex[0], ex[1], &expr.Lit{V: et.raw, T: expr.Text}, &expr.Lit{V: et.display(), T: expr.Text}},
+				T: plan.ArrowOf(plan.Type{OID: pgtypes.TextArray, Typmod: -1})}
+			return Bound{E: e, T: plan.Type{OID: pgtypes.TextArray, Typmod: -1}, Name: fn, strong: true}, true, nil
+		}
 		if err != nil {
 			return Bound{}, true, b.ErrAt(err, fc.Location)
 		}

@@ -64,6 +64,8 @@ SELECT x::text AS label FROM (SELECT m FROM pgenumo.t WHERE m IS NOT NULL UNION 
 SELECT 'sad'::pgenumo.feel < 'happy'::pgenumo.feel, 'ok'::pgenumo.feel > 'happy';
 SELECT enum_first(m)::text, enum_last(m)::text, enum_range(m)::text FROM pgenumo.t WHERE id = 4;
 SELECT enum_range('ok'::pgenumo.feel, NULL)::text, enum_range(NULL, 'ok'::pgenumo.feel)::text, enum_range('happy'::pgenumo.feel, 'sad')::text;
+SELECT id, enum_range(m, 'happy')::text AS up, enum_range(NULL, m)::text AS down, enum_range(m, m2)::text AS between FROM pgenumo.t ORDER BY id;
+SELECT enum_range(min(m), max(m))::text FROM pgenumo.t;
 SELECT id FROM pgenumo.t WHERE m < 'nope';
 SELECT id FROM pgenumo.t WHERE m = 'nope';
 SELECT id FROM pgenumo.t WHERE m BETWEEN 'sad' AND 'nope';
