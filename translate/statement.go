@@ -204,6 +204,14 @@ func (s *session) newSelect(ctx context.Context, ps parse.Stmt, paramTypes []uin
 	return st, nil
 }
 
+// IsQuery reports whether st is a query (SELECT, VALUES, TABLE), which
+// only reads: the protocol may start it at Bind, where PostgreSQL plans a
+// statement and raises the errors of planning.
+func IsQuery(st Statement) bool {
+	_, ok := st.(*selectStatement)
+	return ok
+}
+
 // ensureBound binds a deferred statement.
 func (st *selectStatement) ensureBound() error {
 	if st.plan != nil || st.ctx == nil {

@@ -9,6 +9,11 @@
 // PostgreSQL type OID, Arrow type and format (text or binary), into DataRow
 // messages that are flushed batch by batch.
 //
+// A query's first batch is fetched before its RowDescription: on Query,
+// and at Bind for the extended protocol (where PostgreSQL plans the
+// statement), so that an error PostgreSQL raises while planning (constant
+// folding: SELECT 1/0) comes alone, before any RowDescription, as there.
+//
 // COPY runs its own sub-protocol (copy.go): a statement that is a
 // translate.CopyFromStatement gets CopyInResponse and the client's CopyData
 // stream, parsed incrementally (text, csv or binary, by PostgreSQL's rules,

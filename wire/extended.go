@@ -105,8 +105,36 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 	if err != nil {
 		return err
 	}
-	c.portals[m.DestinationPortal] = &portal{stmt: st, params: params, formats: formats, env: c.env()}
+	p := &portal{stmt: st, params: params, formats: formats, env: c.env()}
+	if st.stmt != nil && translate.IsQuery(st.stmt) {
+		if err := c.startQuery(p); err != nil {
+			return err
+		}
+	}
+	c.portals[m.DestinationPortal] = p
 	c.be.Send(&pgproto3.BindComplete{})
+	return nil
+}
+
+// startQuery starts portal p of a query at Bind, where PostgreSQL plans
+// it: the errors of planning (a constant expression's, SELECT 1/0) come as
+// Bind's ErrorResponse, before any RowDescription, as on the simple
+// protocol (simple.go). The first batch is fetched now; Execute streams
+// the rest.
+func (c *conn) startQuery(p *portal) error {
+	ctx, done := c.beginStatement()
+	defer done()
+	c.beginImplicit()
+	rows, err := p.stmt.stmt.Execute(ctx, p.params)
+	if err != nil {
+		return err
+	}
+	r := &resultStream{rows: rows, enc: newRowEncoder(p.stmt.stmt.Columns(), p.formats, p.env)}
+	if err := r.prefetch(ctx); err != nil {
+		_ = rows.Close()
+		return err
+	}
+	p.result = r
 	return nil
 }
 

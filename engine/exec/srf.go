@@ -77,6 +77,12 @@ func srfResultType(fn string, args []arrow.DataType) (arrow.DataType, error) {
 				return et, nil
 			}
 		}
+	default:
+		if jsonSRFs[fn] { // srf_json.go
+			if t, ok := jsonSRFType(fn, args); ok {
+				return t, nil
+			}
+		}
 	case "generate_subscripts":
 		if (len(args) == 2 || len(args) == 3 && isBoolOrNull(plain[2])) && listElem(plain[0]) != nil && isIntOrNull(plain[1]) {
 			return expr.Int4, nil
@@ -236,8 +242,10 @@ func newGenFor(fn string, resT arrow.DataType, mem memory.Allocator, tz *time.Lo
 		return newIntSeries(mem, resT)
 	case "unnest":
 		return &unnestGen{}
-	default: // generate_subscripts
+	case "generate_subscripts":
 		return newSubscripts(mem)
+	default: // srf_json.go
+		return newJSONSRFGen(fn, mem)
 	}
 }
 

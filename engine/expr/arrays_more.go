@@ -51,6 +51,9 @@ func resolveArrays(fn string, args []arrow.DataType) (Resolved, bool, error) {
 	if r, ok, err := resolveJSONBuild(fn, args); ok { // json_build.go
 		return r, true, err
 	}
+	if r, ok, err := resolveJSONPath(fn, args); ok { // json_path.go
+		return r, true, err
+	}
 	return resolveJSON(fn, args)
 }
 
@@ -64,6 +67,9 @@ func kernelArrays(c *compiler, fn string, ts []arrow.DataType, res arrow.DataTyp
 	}
 	if k, ok, err := c.jsonBuildKernel(fn, ts); ok { // json_build.go
 		return k, true, err
+	}
+	if k, ok := c.jsonPathKernel(fn); ok { // json_path.go
+		return k, true, nil
 	}
 	return c.jsonKernel(fn, ts, res)
 }

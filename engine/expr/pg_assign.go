@@ -43,7 +43,7 @@ func resolvePGAssign(fn string, args []arrow.DataType) (Resolved, bool, error) {
 		}
 		return Resolved{Args: []arrow.DataType{Text, Text, Text}, Result: Text}, true, nil
 	}
-	return Resolved{}, false, nil
+	return resolvePGEnum(fn, args) // pg_enum.go
 }
 
 func kernelPGAssign(fn string) (kernelFn, bool) {
@@ -106,7 +106,7 @@ func kernelPGAssign(fn string) (kernelFn, bool) {
 			}
 		}), true
 	}
-	return nil, false
+	return kernelPGEnum(fn) // pg_enum.go
 }
 
 // appendCharN appends v as a value of character varying(n) (pad false) or

@@ -57,6 +57,9 @@ type Binder struct {
 	// dmlWith collects the data-modifying WITH queries of the statement
 	// (nil: it has none; dml_with_bind.go).
 	dmlWith *DMLWithState
+	// enumExprs are the expressions other than column references whose
+	// values are of an enum type (enum.go), by the type ("schema.name").
+	enumExprs map[expr.Expr]string
 }
 
 // ParamSet holds the types and values of $n parameters.
@@ -104,7 +107,7 @@ func (p *ParamSet) setType(n int, oid uint32) {
 }
 
 func New(ctx context.Context, e Env, stmt parse.Stmt, params *ParamSet, now time.Time) *Binder {
-	return &Binder{ctx: ctx, env: e, stmt: stmt, params: params, now: now, q: &plan.ColTable{}}
+	return &Binder{ctx: ctx, env: e, stmt: stmt, params: params, now: now, q: &plan.ColTable{}, enumExprs: map[expr.Expr]string{}}
 }
 
 // ErrAt sets the error position (a byte offset into the query string) on a

@@ -16,13 +16,16 @@ type Bound struct {
 	T     plan.Type
 	lit   *string // an untyped string literal: type unknown
 	null  bool    // an untyped NULL
-	param int     // the $n this untyped value came from, 0 if none
+	param int     // the $n this value came from, 0 if none
 	loc   int32   // byte offset of a string literal, for errors in its conversion
 	// Name is the column name PostgreSQL gives the expression in a target
 	// list; "" means "?column?". strong is true when it comes from a column
 	// or function name (a cast keeps a strong inner name).
 	Name   string
 	strong bool
+	// enum is the enum type ("schema.name") of a value of one (a text
+	// label that sorts and compares in the type's order: enum.go).
+	enum string
 }
 
 // Unknown reports whether b is an untyped literal (string or NULL).

@@ -30,6 +30,11 @@ func (b *Binder) typeCast(tc *pg.TypeCast) (Bound, error) {
 	if err != nil {
 		return Bound{}, err
 	}
+	if arg.enum != "" {
+		if out, err = b.enumCastOut(arg, out, t, tc.Location); err != nil { // enum.go
+			return Bound{}, err
+		}
+	}
 	// A cast keeps the name of what it casts when that has one, else it is
 	// named after the type.
 	if arg.strong {

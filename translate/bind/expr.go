@@ -237,12 +237,12 @@ func (b *Binder) paramRef(p *pg.ParamRef) (Bound, error) {
 		t := plan.Type{OID: oid, Typmod: -1}
 		at := plan.ArrowOf(t)
 		if val == nil {
-			return Bound{E: &expr.Lit{V: nil, T: at}, T: t}, nil
+			return Bound{E: &expr.Lit{V: nil, T: at}, T: t, param: n}, nil
 		}
 		if b.params.Bound && pgtypes.ElemOf(oid) != 0 && !isVectorType(oid) {
 			at = arrayLiteralType(at, *val) // as many dimensions as the value
 		}
-		return Bound{E: b.Coerce(Bound{lit: val, param: n, loc: -1}, at), T: t}, nil
+		return Bound{E: b.Coerce(Bound{lit: val, param: n, loc: -1}, at), T: t, param: n}, nil
 	}
 	if val == nil {
 		return Bound{null: true, param: n}, nil
@@ -253,7 +253,10 @@ func (b *Binder) paramRef(p *pg.ParamRef) (Bound, error) {
 // call resolves a function or operator through the engine's catalogue and
 // casts the arguments to the types it asks for.
 func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
-	args = b.recordedArgs(fn, args) // call_recorded.go
+	args = b.recordedArgs(fn, args)                  // call_recorded.go
+	if r, ok, err := b.enumCall(fn, args, loc); ok { // enum.go
+		return r, err
+	}
 	if r, ok, err := b.vectorBounds(fn, args, loc); ok {
 		return r, err
 	}
@@ -321,7 +324,7 @@ func (b *Binder) call(fn string, args []Bound, loc int32) (Bound, error) {
 	switch fn {
 	case "coalesce", "greatest", "least", "nullif", "neg", "abs":
 		t = commonPG(args, t)
-	case "->", "#>", "jsonb_extract_path", "to_jsonb":
+	case "->", "#>", "jsonb_extract_path", "to_jsonb", "jsonb_path_query_array", "jsonb_path_query_first":
 		t = plan.TJSONB // JSON text typed jsonb
 		if fn != "to_jsonb" && fn != "jsonb_extract_path" && !args[0].Unknown() && args[0].T.OID == pgtypes.JSON {
 			t = plan.Type{OID: pgtypes.JSON, Typmod: -1} // json -> is json, as in PostgreSQL

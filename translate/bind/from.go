@@ -195,7 +195,7 @@ func (b *Binder) bindTableAt(rv *pg.RangeVar, tn parse.TableName, t *catalog.Tab
 		if i < len(colAliases) {
 			name = colAliases[i]
 		}
-		id := b.q.Add(plan.ColMeta{Name: name, T: c.Type, ArrowType: c.Arrow, Origin: origins[i]})
+		id := b.q.Add(plan.ColMeta{Name: name, T: c.Type, ArrowType: c.Arrow, Origin: origins[i], Enum: c.Enum})
 		r.FieldIDs = append(r.FieldIDs, c.FieldID)
 		r.Cols = append(r.Cols, id)
 		it.cols = append(it.cols, itemCol{name: name, id: id})
@@ -679,7 +679,7 @@ func (b *Binder) newCol(name string, t plan.Type, at arrow.DataType) plan.ColID 
 // ref is a bound reference to column id.
 func (b *Binder) ref(id plan.ColID) Bound {
 	m := b.q.Meta(id)
-	return Bound{E: &expr.Col{Idx: int(id), Name: m.Name, T: m.ArrowType}, T: m.T, Name: m.Name, strong: true}
+	return Bound{E: &expr.Col{Idx: int(id), Name: m.Name, T: m.ArrowType}, T: m.T, Name: m.Name, strong: true, enum: m.Enum}
 }
 
 // lateralItem reports whether a join's right side may refer to its left

@@ -248,6 +248,10 @@ func (b *Binder) aggregateWith(fc *pg.FuncCall, name string, bindArgs func() ([]
 	for i := range args {
 		args[i] = args[i].resolveUnknownIn(b)
 	}
+	args, enumLabel, err := b.enumMinMax(name, args) // enum.go: in the labels' order
+	if err != nil {
+		return Bound{}, b.ErrAt(err, fc.Location)
+	}
 	if fc.AggStar && name != "count" {
 		return Bound{}, b.ErrAt(pgerr.New(pgerr.UndefinedFunction, "function %s(*) does not exist", name), fc.Location)
 	}
@@ -331,5 +335,8 @@ func (b *Binder) aggregateWith(fc *pg.FuncCall, name string, bindArgs func() ([]
 	}
 	r := b.ref(agg.aggCols[j])
 	r.Name = name
+	if enumLabel != nil {
+		r = enumLabel(r)
+	}
 	return r, nil
 }

@@ -101,6 +101,11 @@ func (b *Binder) aExpr(a *pg.A_Expr) (Bound, error) {
 		case "+", "-", "*", "/", "%", "=", "<>", "<", "<=", ">", ">=", "||", "like", "not_like", "ilike", "not_ilike":
 			return b.call(op, []Bound{l, r}, a.Location)
 		}
+		if op == "@?" || op == "@@" {
+			if res, ok, err := b.jsonPathOperator(op, l, r, a.Location); ok {
+				return res, err
+			}
+		}
 		// Other operators (regular expressions, array containment...) are
 		// looked up by their symbol in the function catalogue.
 		if _, err := expr.Resolve(op, []arrow.DataType{l.arrowType(), r.arrowType()}); err == nil {
@@ -370,7 +375,8 @@ func (b *Binder) caseExpr(c *pg.CaseExpr) (Bound, error) {
 	if elseB != nil && elseB.strong && elseB.Name != "" {
 		name = elseB.Name
 	}
-	return Bound{E: out, T: commonPG(results, pgTypeOfArrow(t)), Name: name, strong: name != "case"}, nil
+	res := Bound{E: out, T: commonPG(results, pgTypeOfArrow(t)), Name: name, strong: name != "case"}
+	return b.enumResult(res, results, c.Location) // enum.go
 }
 
 // operatorSchema checks the schema of OPERATOR(schema.op): pg_catalog
@@ -502,4 +508,25 @@ func isUnaryPlusType(oid uint32) bool {
 		return true
 	}
 	return false
+}
+
+// jsonPathOperator binds jsonb @? jsonpath (jsonb_path_exists) and jsonb
+// @@ jsonpath (jsonb_path_match), both silent: a SQL/JSON data error makes
+// them NULL. ok is false when the left side is not jsonb.
+func (b *Binder) jsonPathOperator(op string, l, r Bound, loc int32) (Bound, bool, error) {
+	if !isJSONB(l) {
+		return Bound{}, false, nil
+	}
+	if !r.Unknown() && r.T.OID != pgtypes.Text && r.T.OID != pgtypes.Varchar {
+		return Bound{}, true, b.ErrAt(undefinedOperator(op, []Bound{l, r}), loc)
+	}
+	fn := "jsonb_path_exists"
+	if op == "@@" {
+		fn = "jsonb_path_match"
+	}
+	vars := Bound{E: &expr.Lit{V: "{}", T: expr.Text}, T: plan.TJSONB}
+	silent := Bound{E: &expr.Lit{V: true, T: expr.Bool}, T: plan.TBool}
+	res, err := b.call(fn, []Bound{l, r.resolveUnknownIn(b), vars, silent}, loc)
+	res.Name, res.strong = "", false
+	return res, true, err
 }

@@ -21,6 +21,9 @@ type orderKey struct {
 	// jsonb: the key is output column out, typed jsonb, sorted in
 	// jsonb's order (jsonb_ops.go).
 	jsonb bool
+	// enum: the key is output column out, of this enum type, sorted in
+	// the order of its labels (enum.go).
+	enum *enumType
 }
 
 // bindOrderBy binds ORDER BY keys: output-column ordinals, output-column
@@ -86,7 +89,14 @@ func (b *Binder) bindOrderBy(list []*pg.Node, targets []target, distinct bool) (
 		if isJ && outIdx < 0 {
 			e = jsonbSortKey(e)
 		}
-		k := orderKey{SortKey: plan.SortKey{E: e.E}, out: outIdx, junk: -1, jsonb: isJ && outIdx >= 0}
+		key, et, err := b.enumSortKey(e) // enum.go
+		if err != nil {
+			return nil, nil, b.ErrAt(err, NodeLocation(sb.Node))
+		}
+		if outIdx < 0 {
+			e, et = key, nil
+		}
+		k := orderKey{SortKey: plan.SortKey{E: e.E}, out: outIdx, junk: -1, jsonb: isJ && outIdx >= 0, enum: et}
 		if outIdx < 0 {
 			if distinct {
 				return nil, nil, b.ErrAt(pgerr.New(pgerr.InvalidColumnReference,

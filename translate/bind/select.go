@@ -215,6 +215,9 @@ func (b *Binder) bindSelectCore(sel *pg.SelectStmt) (*plan.Select, error) {
 				if k.jsonb {
 					keys[i].E = jsonbSortKey(Bound{E: keys[i].E, T: plan.TJSONB}).E
 				}
+				if k.enum != nil {
+					keys[i].E = k.enum.key(keys[i].E) // enum.go
+				}
 			} else {
 				keys[i].E = b.ref(proj.Cols[len(outExprs)+k.junk]).E
 			}
@@ -350,7 +353,7 @@ func (b *Binder) originOf(e expr.Expr) plan.ColOrigin {
 // column e reads when it is a plain column reference (a group key, a
 // column renamed by a projection).
 func (b *Binder) newColFrom(e expr.Expr, name string, t plan.Type, at arrow.DataType) plan.ColID {
-	return b.q.Add(plan.ColMeta{Name: name, T: t, ArrowType: at, Origin: b.originOf(e)})
+	return b.q.Add(plan.ColMeta{Name: name, T: t, ArrowType: at, Origin: b.originOf(e), Enum: b.enumOfExpr(e)})
 }
 
 func exprsOf(bs []Bound) []expr.Expr {

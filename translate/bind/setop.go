@@ -60,6 +60,10 @@ func (b *Binder) bindSetOp(sel *pg.SelectStmt) (*plan.Select, error) {
 		rp.Exprs = append(rp.Exprs, CastIfNeeded(rb.E, t))
 		rp.Cols = append(rp.Cols, b.newCol(name, pt, t))
 		id := b.newCol(name, pt, t)
+		if lb.enum != "" && lb.enum == rb.enum {
+			// Both sides of one enum type: so is the result (enum.go).
+			id = b.q.Add(plan.ColMeta{Name: name, T: pt, ArrowType: t, Enum: lb.enum})
+		}
 		sr.Cols = append(sr.Cols, id)
 		p.Cols = append(p.Cols, pgtypes.Column{Name: name, TypeOID: pt.OID, Typmod: pt.Typmod})
 	}

@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -11,6 +12,7 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/syscat"
+	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -110,8 +112,27 @@ func (b *Binder) bindRangeFunction(rf *pg.RangeFunction, left plan.Rel) (plan.Re
 	if name == "_pg_expandarray" {
 		return nil, b.ErrAt(pgerr.NotYet("information_schema._pg_expandarray in FROM"), fc.Location)
 	}
+	if jsonRecordFuncs[name] {
+		return b.bindJSONRecord(rf, fc, name, left)
+	}
+	if jsonPopulateFuncs[name] {
+		return b.bindJSONPopulate(rf, fc, name, left)
+	}
 	if !SetReturningFuncs[name] {
 		return b.bindScalarFromFunction(rf, fc, name, left)
+	}
+	if jsonSRFs[name] {
+		saved := b.where
+		b.where = "functions in FROM"
+		fn, args, fields, err := b.jsonTableFunc(fc, name)
+		b.where = saved
+		if err != nil {
+			return nil, err
+		}
+		if len(b.pending) > 0 {
+			return nil, b.ErrAt(pgerr.NotYetPlural("subqueries in function arguments in FROM"), fc.Location)
+		}
+		return b.rangeFuncRel(rf, name, fn, args, fields, left, fc.Location)
 	}
 	saved := b.where
 	b.where = "functions in FROM"
@@ -141,7 +162,9 @@ func (b *Binder) rangeFuncRel(rf *pg.RangeFunction, name, fn string, args []expr
 	it := &rangeItem{alias: alias, name: name}
 	for i, f := range fields {
 		cname := f.Name
-		if len(fields) == 1 && alias != "" {
+		if len(fields) == 1 && alias != "" && !strings.Contains(name, "_array_elements") {
+			// A function's column takes the alias, unless it is its
+			// named output parameter (jsonb_array_elements' value).
 			cname = alias
 		}
 		if i < len(colAliases) {
@@ -150,6 +173,11 @@ func (b *Binder) rangeFuncRel(rf *pg.RangeFunction, name, fn string, args []expr
 		id := b.newCol(cname, fieldPGType(f), f.Type)
 		tf.Cols = append(tf.Cols, id)
 		it.cols = append(it.cols, itemCol{name: cname, id: id})
+	}
+	if len(fields) == 1 && !rf.Ordinality && alias != "" && len(colAliases) == 0 && it.cols[0].name != alias {
+		// The alias of a function of one column that keeps its own name
+		// (jsonb_array_elements(...) AS x) still means the value.
+		it.cols = append(it.cols, itemCol{name: alias, id: tf.Cols[0], hidden: true})
 	}
 	if rf.Ordinality {
 		cname := "ordinality"
@@ -190,7 +218,21 @@ func (b *Binder) selectListSRF(fc *pg.FuncCall, name string) (Bound, error) {
 		}
 		return Bound{}, b.ErrAt(pgerr.New(pgerr.FeatureNotSupported, "set-returning functions are not allowed in %s", where), fc.Location)
 	}
-	args, fields, err := b.bindTableFuncArgs(fc, name)
+	var args []expr.Expr
+	var fields []arrow.Field
+	var err error
+	fn := name
+	if jsonSRFs[name] {
+		fn, args, fields, err = b.jsonTableFunc(fc, name)
+		if err == nil && strings.HasPrefix(fn, "zip(") {
+			// jsonb_each(j) in a select list: one column of records.
+			fn, args = name+"_records", args[:1]
+			fields = []arrow.Field{{Name: name, Type: expr.Text, Nullable: true,
+				Metadata: arrow.NewMetadata([]string{elemPGTypeKey}, []string{strconv.FormatUint(uint64(pgtypes.Record), 10)})}}
+		}
+	} else {
+		args, fields, err = b.bindTableFuncArgs(fc, name)
+	}
 	if err != nil {
 		return Bound{}, err
 	}
@@ -203,7 +245,7 @@ func (b *Binder) selectListSRF(fc *pg.FuncCall, name string) (Bound, error) {
 	for k, p := range b.pending {
 		if p.srf != nil {
 			// Another one in the same select list: evaluated in step.
-			if err := zipInto(p.srf, name, args, id); err != nil {
+			if err := zipInto(p.srf, fn, args, id); err != nil {
 				return Bound{}, b.ErrAt(err, fc.Location)
 			}
 			if err := b.sinkSRFAfterInputs(k); err != nil {
@@ -212,7 +254,7 @@ func (b *Binder) selectListSRF(fc *pg.FuncCall, name string) (Bound, error) {
 			return r, nil
 		}
 	}
-	b.pending = append(b.pending, pendingJoin{srf: &plan.TableFunc{Fn: name, Args: args, Cols: []plan.ColID{id}}})
+	b.pending = append(b.pending, pendingJoin{srf: &plan.TableFunc{Fn: fn, Args: args, Cols: []plan.ColID{id}}})
 	return r, nil
 }
 
@@ -451,7 +493,15 @@ func (b *Binder) bindRowsFrom(rf *pg.RangeFunction, left plan.Rel) (plan.Rel, er
 		}
 		saved := b.where
 		b.where = "functions in FROM"
-		a, fs, err := b.bindTableFuncArgs(fc, name)
+		var a []expr.Expr
+		var fs []arrow.Field
+		var err error
+		fn := name
+		if jsonSRFs[name] {
+			fn, a, fs, err = b.jsonTableFunc(fc, name)
+		} else {
+			a, fs, err = b.bindTableFuncArgs(fc, name)
+		}
 		b.where = saved
 		if err != nil {
 			return nil, err
@@ -459,11 +509,229 @@ func (b *Binder) bindRowsFrom(rf *pg.RangeFunction, left plan.Rel) (plan.Rel, er
 		if len(fs) != 1 {
 			return nil, b.ErrAt(pgerr.NotYet("a function of several columns in ROWS FROM"), fc.Location)
 		}
-		fns, nargs = append(fns, name), append(nargs, len(a))
+		if strings.HasPrefix(fn, "zip(") {
+			return nil, b.ErrAt(pgerr.NotYet("a function of several columns in ROWS FROM"), fc.Location)
+		}
+		fns, nargs = append(fns, fn), append(nargs, len(a))
 		args, fields = append(args, a...), append(fields, fs...)
 	}
 	if len(b.pending) > 0 {
 		return nil, b.ErrAt(pgerr.NotYetPlural("subqueries in function arguments in FROM"), loc)
 	}
 	return b.rangeFuncRel(rf, fns[0], exec.ZipFuncName(fns, nargs), args, fields, left, loc)
+}
+
+// jsonSRFs are the set-returning functions of json and jsonb values
+// (engine/exec/srf_json.go); jsonb_each and jsonb_each_text, and their
+// json twins, run as two of them zipped: keys and values.
+var jsonSRFs = map[string]bool{}
+
+func init() {
+	jsonSRFs["jsonb_path_query"], SetReturningFuncs["jsonb_path_query"] = true, true
+	for _, p := range []string{"json", "jsonb"} {
+		for _, f := range []string{"_array_elements", "_array_elements_text", "_object_keys", "_each", "_each_text",
+			"_to_record_input", "_to_recordset_input", "_populate_record_input", "_populate_recordset_input"} {
+			jsonSRFs[p+f] = true
+			SetReturningFuncs[p+f] = true
+		}
+	}
+}
+
+// jsonTableFunc binds json/jsonb set-returning function name: the
+// engine's function, its arguments and columns (typed by elemPGTypeKey).
+func (b *Binder) jsonTableFunc(fc *pg.FuncCall, name string) (string, []expr.Expr, []arrow.Field, error) {
+	args, err := b.exprs(fc.Args)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	var path []expr.Expr // jsonb_path_query's path [, vars [, silent]]
+	if name == "jsonb_path_query" && len(args) >= 2 && len(args) <= 4 {
+		p := args[1]
+		if !p.Unknown() && p.T.OID != pgtypes.Text && p.T.OID != pgtypes.Varchar {
+			return "", nil, nil, b.ErrAt(UndefinedCall(name, args), fc.Location)
+		}
+		path = append(path, b.Coerce(p, expr.Text))
+		if len(args) > 2 {
+			vars, ok := b.jsonbText(args[2])
+			if !ok {
+				return "", nil, nil, b.ErrAt(UndefinedCall(name, args), fc.Location)
+			}
+			path = append(path, vars.E)
+		}
+		if len(args) > 3 {
+			if !args[3].Unknown() && args[3].T.OID != pgtypes.Bool {
+				return "", nil, nil, b.ErrAt(UndefinedCall(name, args), fc.Location)
+			}
+			path = append(path, b.Coerce(args[3], expr.Bool))
+		}
+		args = args[:1]
+	}
+	if len(args) != 1 || fc.AggStar || fc.FuncVariadic || name == "jsonb_path_query" && path == nil {
+		return "", nil, nil, b.ErrAt(UndefinedCall(name, args), fc.Location)
+	}
+	jsonb := strings.HasPrefix(name, "jsonb_")
+	x := args[0]
+	var arg expr.Expr
+	switch {
+	case jsonb && isJSONB(x):
+		arg = x.E
+	case jsonb && x.Unknown():
+		j, _ := b.jsonbText(x)
+		arg = j.E
+	case !jsonb && !x.Unknown() && x.T.OID == pgtypes.JSON:
+		arg = x.E
+	case !jsonb && x.null:
+		arg = &expr.Lit{V: nil, T: expr.Text}
+	case !jsonb && x.Unknown():
+		if x.param > 0 {
+			b.params.setType(x.param, pgtypes.JSON)
+		}
+		arg = &expr.Call{Fn: "json_in", Args: []expr.Expr{b.Coerce(x, expr.Text)}, T: expr.Text}
+		if x.lit != nil && (x.param == 0 || b.params.Bound) && b.LitErr == nil {
+			if err := b.checkConst(arg); err != nil {
+				return "", nil, nil, b.ErrAt(err, x.loc)
+			}
+		}
+	default:
+		return "", nil, nil, b.ErrAt(UndefinedCall(name, args), fc.Location)
+	}
+	valueType := pgtypes.JSON
+	if jsonb {
+		valueType = pgtypes.JSONB
+	}
+	col := func(n string, oid uint32) arrow.Field {
+		return arrow.Field{Name: n, Type: expr.Text, Nullable: true,
+			Metadata: arrow.NewMetadata([]string{elemPGTypeKey}, []string{strconv.FormatUint(uint64(oid), 10)})}
+	}
+	switch {
+	case name == "jsonb_path_query":
+		return name, append([]expr.Expr{arg}, path...), []arrow.Field{col(name, pgtypes.JSONB)}, nil
+	case strings.HasSuffix(name, "_each"), strings.HasSuffix(name, "_each_text"):
+		if strings.HasSuffix(name, "_text") {
+			valueType = pgtypes.Text
+		}
+		fn := exec.ZipFuncName([]string{name + "_keys", name + "_values"}, []int{1, 1})
+		return fn, []expr.Expr{arg, arg}, []arrow.Field{col("key", pgtypes.Text), col("value", valueType)}, nil
+	case strings.HasSuffix(name, "_input"):
+		return name, []expr.Expr{arg}, []arrow.Field{col("value", valueType)}, nil
+	case strings.HasSuffix(name, "_object_keys"):
+		return name, []expr.Expr{arg}, []arrow.Field{col(name, pgtypes.Text)}, nil
+	case strings.HasSuffix(name, "_text"):
+		valueType = pgtypes.Text
+	}
+	return name, []expr.Expr{arg}, []arrow.Field{col("value", valueType)}, nil
+}
+
+// jsonRecordFuncs are the functions that read JSON objects into rows of
+// the columns a column definition list gives.
+var jsonRecordFuncs = map[string]bool{"jsonb_to_record": true, "jsonb_to_recordset": true, "json_to_record": true, "json_to_recordset": true}
+
+// bindJSONRecord binds jsonb_to_record(j) AS x(a int, b text) and its
+// kin in FROM as the LATERAL subquery
+//
+//	SELECT (r.v ->> 'a')::int AS a, (r.v ->> 'b')::text AS b
+//	FROM jsonb_to_record_input(j) AS r(v)
+//
+// (a json or jsonb column takes r.v -> 'a'): the input function checks
+// the argument is an object (an array of objects) and yields it (each).
+func (b *Binder) bindJSONRecord(rf *pg.RangeFunction, fc *pg.FuncCall, name string, left plan.Rel) (plan.Rel, error) {
+	if len(rf.Coldeflist) == 0 {
+		return nil, b.ErrAt(pgerr.New(pgerr.SyntaxError, "a column definition list is required for functions returning \"record\""), fc.Location)
+	}
+	if rf.Ordinality {
+		return nil, b.ErrAt(pgerr.New(pgerr.SyntaxError, "WITH ORDINALITY cannot be used with a column definition list").
+			WithHint("Put the column definition list inside ROWS FROM()."), fc.Location)
+	}
+	if len(fc.Args) != 1 {
+		args, err := b.exprs(fc.Args)
+		if err != nil {
+			return nil, err
+		}
+		return nil, b.ErrAt(UndefinedCall(name, args), fc.Location)
+	}
+	str := func(s string) *pg.Node { return &pg.Node{Node: &pg.Node_String_{String_: &pg.String{Sval: s}}} }
+	v := &pg.Node{Node: &pg.Node_ColumnRef{ColumnRef: &pg.ColumnRef{Fields: []*pg.Node{str("r"), str("v")}, Location: -1}}}
+	if strings.HasPrefix(name, "json_") {
+		v = &pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{Arg: v, TypeName: &pg.TypeName{Names: []*pg.Node{str("pg_catalog"), str("jsonb")}, Typemod: -1}, Location: -1}}}
+	}
+	sel := &pg.SelectStmt{Op: pg.SetOperation_SETOP_NONE, LimitOption: pg.LimitOption_LIMIT_OPTION_DEFAULT}
+	for _, n := range rf.Coldeflist {
+		cd := n.GetColumnDef()
+		if cd == nil || cd.TypeName == nil {
+			return nil, b.ErrAt(pgerr.NotYet("this column definition list"), fc.Location)
+		}
+		op := "->>"
+		if t, _, err := b.TypeName(cd.TypeName); err == nil && (t.OID == pgtypes.JSON || t.OID == pgtypes.JSONB) {
+			op = "->"
+		}
+		get := &pg.Node{Node: &pg.Node_AExpr{AExpr: &pg.A_Expr{Kind: pg.A_Expr_Kind_AEXPR_OP, Name: []*pg.Node{str(op)}, Lexpr: v,
+			Rexpr: &pg.Node{Node: &pg.Node_AConst{AConst: &pg.A_Const{Val: &pg.A_Const_Sval{Sval: &pg.String{Sval: cd.Colname}}, Location: -1}}}, Location: -1}}}
+		val := &pg.Node{Node: &pg.Node_TypeCast{TypeCast: &pg.TypeCast{Arg: get, TypeName: cd.TypeName, Location: cd.Location}}}
+		sel.TargetList = append(sel.TargetList, &pg.Node{Node: &pg.Node_ResTarget{ResTarget: &pg.ResTarget{Name: cd.Colname, Val: val, Location: -1}}})
+	}
+	input := &pg.FuncCall{Funcname: []*pg.Node{str(name + "_input")}, Args: fc.Args, Location: fc.Location, Funcformat: fc.Funcformat}
+	sel.FromClause = []*pg.Node{{Node: &pg.Node_RangeFunction{RangeFunction: &pg.RangeFunction{
+		Functions: []*pg.Node{{Node: &pg.Node_List{List: &pg.List{Items: []*pg.Node{{Node: &pg.Node_FuncCall{FuncCall: input}}, nil}}}}},
+		Alias:     &pg.Alias{Aliasname: "r", Colnames: []*pg.Node{str("v")}},
+	}}}}
+	alias := &pg.Alias{Aliasname: name}
+	if rf.Alias != nil {
+		alias = &pg.Alias{Aliasname: rf.Alias.Aliasname}
+	}
+	return b.bindRangeSubselect(&pg.RangeSubselect{Lateral: true, Subquery: &pg.Node{Node: &pg.Node_SelectStmt{SelectStmt: sel}}, Alias: alias}, left)
+}
+
+// jsonPopulateFuncs read JSON objects into rows of a table's row type.
+var jsonPopulateFuncs = map[string]bool{"jsonb_populate_record": true, "jsonb_populate_recordset": true, "json_populate_record": true, "json_populate_recordset": true}
+
+// bindJSONPopulate binds jsonb_populate_record(NULL::t, j) and its kin in
+// FROM as jsonb_to_record(j) AS (the columns of table t): a base record
+// other than NULL (whose values fill the keys j lacks) is 0A000.
+func (b *Binder) bindJSONPopulate(rf *pg.RangeFunction, fc *pg.FuncCall, name string, left plan.Rel) (plan.Rel, error) {
+	if len(fc.Args) != 2 {
+		args, err := b.exprs(fc.Args)
+		if err != nil {
+			return nil, err
+		}
+		return nil, b.ErrAt(UndefinedCall(name, args), fc.Location)
+	}
+	tc := fc.Args[0].GetTypeCast()
+	if tc == nil || tc.Arg.GetAConst() == nil || !tc.Arg.GetAConst().Isnull || tc.TypeName == nil || len(tc.TypeName.ArrayBounds) > 0 {
+		return nil, b.ErrAt(pgerr.NotYet(name+" of a base record other than NULL::table"), fc.Location)
+	}
+	var parts []string
+	for _, n := range tc.TypeName.Names {
+		parts = append(parts, n.GetString_().GetSval())
+	}
+	tn := parse.TableName{Name: parts[len(parts)-1], Written: strings.Join(parts, ".")}
+	if len(parts) == 2 {
+		tn.Schema = parts[0]
+	}
+	t, err := b.env.ResolveTable(b.ctx, tn)
+	if err != nil || t.Metadata == nil || t.Metadata.CurrentSchema() == nil {
+		return nil, b.ErrAt(pgerr.New(pgerr.UndefinedObject, "type \"%s\" does not exist", tn.Written), NodeLocation(fc.Args[0]))
+	}
+	var defs []*pg.Node
+	for _, c := range ColumnsOfTable(t, t.Metadata.CurrentSchema()) {
+		var tn *pg.TypeName
+		if c.Enum != "" {
+			i := strings.LastIndexByte(c.Enum, '.')
+			tn = &pg.TypeName{Names: []*pg.Node{
+				{Node: &pg.Node_String_{String_: &pg.String{Sval: c.Enum[:max(i, 0)]}}},
+				{Node: &pg.Node_String_{String_: &pg.String{Sval: c.Enum[i+1:]}}}}, Typemod: -1}
+		} else {
+			tree, err := pg.Parse("SELECT NULL::" + c.Type.String())
+			if err != nil {
+				return nil, b.ErrAt(pgerr.NotYet(name+" of a column of type "+c.Type.String()), fc.Location)
+			}
+			tn = tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val.GetTypeCast().TypeName
+		}
+		defs = append(defs, &pg.Node{Node: &pg.Node_ColumnDef{ColumnDef: &pg.ColumnDef{Colname: c.Name, TypeName: tn, Location: -1}}})
+	}
+	nrf := &pg.RangeFunction{Lateral: rf.Lateral, Ordinality: rf.Ordinality, Functions: rf.Functions, Alias: rf.Alias, Coldeflist: defs}
+	nfc := &pg.FuncCall{Funcname: fc.Funcname, Args: fc.Args[1:], Location: fc.Location, Funcformat: fc.Funcformat}
+	if nrf.Alias == nil {
+		nrf.Alias = &pg.Alias{Aliasname: name}
+	}
+	return b.bindJSONRecord(nrf, nfc, name, left)
 }

@@ -118,6 +118,9 @@ func (b *Binder) windowFuncWith(fc *pg.FuncCall, name string, bindArgs func() ([
 		if isJSONB(x) {
 			x = jsonbSortKey(x) // jsonb_ops.go: jsonb's order
 		}
+		if x, _, err = b.enumSortKey(x); err != nil { // enum.go: the labels' order
+			return Bound{}, b.ErrAt(err, NodeLocation(sb.Node))
+		}
 		if !scalarType(x.T) {
 			return Bound{}, b.ErrAt(pgerr.NotYet("ORDER BY on type "+x.T.String()), NodeLocation(sb.Node))
 		}
@@ -139,6 +142,14 @@ func (b *Binder) windowFuncWith(fc *pg.FuncCall, name string, bindArgs func() ([
 	}
 	for i := range args {
 		args[i] = args[i].resolveUnknownIn(b)
+	}
+	valueEnum := ""
+	if len(args) > 0 {
+		valueEnum = args[0].enum
+	}
+	args, enumLabel, err := b.enumMinMax(name, args) // enum.go: in the labels' order
+	if err != nil {
+		return Bound{}, b.ErrAt(err, fc.Location)
 	}
 	// lag/lead's default takes the value's type (PostgreSQL's anyelement:
 	// numeric loses its typmod, so a default 0 stays 0).
@@ -191,6 +202,12 @@ func (b *Binder) windowFuncWith(fc *pg.FuncCall, name string, bindArgs func() ([
 	g.calls = append(g.calls, call)
 	g.cols = append(g.cols, id)
 	r := b.ref(id)
+	switch {
+	case enumLabel != nil:
+		r = enumLabel(r)
+	case valueEnum != "" && pt == args[0].T:
+		r.enum = valueEnum // lag, first_value...: a value of the argument's type
+	}
 	return r, nil
 }
 

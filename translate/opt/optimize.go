@@ -165,9 +165,28 @@ func pushDown(r plan.Rel, preds []expr.Expr) plan.Rel {
 		nx.In = pushDown(x.In, nil)
 		return withFilter(&nx, preds)
 	case *plan.TableFunc:
+		// Conditions on the input rows alone hold before the function
+		// runs: PostgreSQL calls a LATERAL function only for the rows the
+		// WHERE clause keeps, so jsonb_each(t.j) ... WHERE
+		// jsonb_typeof(t.j) = 'object' never sees an array.
+		var down, above []expr.Expr
+		if x.In != nil {
+			pass := plan.SetOf(plan.ProducedCols(x.In))
+			for _, p := range preds {
+				if plan.RefsOf(p).SubsetOf(pass) {
+					down = append(down, p)
+				} else {
+					above = append(above, p)
+				}
+			}
+		} else {
+			above = preds
+		}
 		nx := *x
-		nx.In = pushDown(x.In, nil)
-		return withFilter(&nx, preds)
+		if x.In != nil {
+			nx.In = pushDown(x.In, down)
+		}
+		return withFilter(&nx, above)
 	case *plan.Recursive:
 		nx := *x
 		nx.Anchor = pushDown(x.Anchor, nil)

@@ -26,6 +26,9 @@ type ColMeta struct {
 	T         Type
 	ArrowType arrow.DataType
 	Origin    ColOrigin
+	// Enum is the enum type ("schema.name") of a column of one, whose
+	// values are its labels as text; "" for other columns.
+	Enum string
 }
 
 // ColOrigin is the table column a result column reads unchanged, as

@@ -11,13 +11,11 @@ CREATE TABLE pgenum.p (id int, m pgenum.mood);
 INSERT INTO pgenum.p VALUES (1, 'happy'), (2, 'sad'), (3, 'ok'), (4, NULL);
 
 -- queries
--- known: enum values are bound as text: result columns say text (25), comparison, min/max and ORDER BY are alphabetical, not in declaration order
+-- known: a result column of an enum type says text (25), not the type's OID
 SELECT id, m FROM pgenum.p ORDER BY id;
--- known: enum values are bound as text: result columns say text (25), comparison, min/max and ORDER BY are alphabetical, not in declaration order
+-- known: a result column of an enum type says text (25), not the type's OID
 SELECT id, m FROM pgenum.p ORDER BY m, id;
--- known: enum values are bound as text: result columns say text (25), comparison, min/max and ORDER BY are alphabetical, not in declaration order
 SELECT id FROM pgenum.p WHERE m > 'sad' ORDER BY id;
--- known: enum values are bound as text: result columns say text (25), comparison, min/max and ORDER BY are alphabetical, not in declaration order
 SELECT max(m)::text, min(m)::text FROM pgenum.p;
 INSERT INTO pgenum.p VALUES (5, 'angry');
 SELECT 'ok'::pgenum.mood, 'happy'::pgenum.mood::text, 'nope'::pgenum.mood;
@@ -39,7 +37,7 @@ ALTER TYPE pgenum.mood RENAME VALUE 'nope' TO 'fine2';
 ALTER TYPE pgenum.mood RENAME VALUE 'fine' TO 'ok';
 SELECT enum_range(NULL::pgenum.mood)::text;
 INSERT INTO pgenum.p VALUES (6, 'fine');
--- known: enum values are bound as text: result columns say text (25), comparison, min/max and ORDER BY are alphabetical, not in declaration order
+-- known: a result column of an enum type says text (25), not the type's OID
 SELECT id, m FROM pgenum.p ORDER BY m, id;
 DROP TYPE pgenum.mood;
 DROP TYPE IF EXISTS pgenum.nope;
