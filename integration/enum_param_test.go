@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"testing"
@@ -26,6 +27,7 @@ func TestEnumParameters(t *testing.T) {
 		"CREATE TABLE pgenump.t (id int, m pgenump.feel)",
 		"INSERT INTO pgenump.t VALUES (1, 'happy'), (2, 'sad'), (3, 'ok'), (4, NULL)",
 	}
+	t.Cleanup(func() { pg.Exec(context.Background(), "DROP SCHEMA IF EXISTS pgenump CASCADE") })
 	for _, sql := range setup {
 		if _, err := pg.Exec(testCtx(t), sql); err != nil {
 			t.Fatalf("PostgreSQL: %s: %v", sql, err)

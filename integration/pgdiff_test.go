@@ -217,6 +217,13 @@ func runDiffSetup(t *testing.T, ig, pg *pgx.Conn, setup []string) {
 			if _, err := pg.Exec(testCtx(t), "DROP SCHEMA IF EXISTS "+m[1]+" CASCADE"); err != nil {
 				t.Fatalf("PostgreSQL: drop schema %s: %v", m[1], err)
 			}
+			// And after the file: other tests (the BI replay's enum
+			// queries) read the reference database's whole catalog.
+			t.Cleanup(func() {
+				if _, err := pg.Exec(context.Background(), "DROP SCHEMA IF EXISTS "+m[1]+" CASCADE"); err != nil {
+					t.Errorf("PostgreSQL: drop schema %s: %v", m[1], err)
+				}
+			})
 		}
 		if _, err := pg.Exec(testCtx(t), sql, pgx.QueryExecModeSimpleProtocol); err != nil {
 			t.Fatalf("PostgreSQL setup: %s: %v", sql, err)
