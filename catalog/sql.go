@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -438,4 +439,83 @@ func (c *SQL) writeMetadataFile(tableDir, metaLoc, name string, data []byte) (st
 		return "", "", err
 	}
 	return strings.TrimSuffix(metaLoc, "/") + "/" + name, filepath.Join(metaDir, name), nil
+}
+
+// AdvisorySession implements AdvisoryLocker on PostgreSQL: a connection
+// of the catalog's database per client session, on which the locks are
+// PostgreSQL's own. SQLite has none: ErrUnsupported.
+func (c *SQL) AdvisorySession(ctx context.Context) (AdvisorySession, error) {
+	if c.dialect != SQLPostgres {
+		return nil, fmt.Errorf("catalog %s: advisory locks in SQLite: %w", c.name, ErrUnsupported)
+	}
+	conn, err := c.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("catalog %s: advisory locks: %w", c.name, err)
+	}
+	return &sqlAdvisory{conn: conn}, nil
+}
+
+type sqlAdvisory struct{ conn *sql.Conn }
+
+// call runs the advisory function fn ("pg_advisory_lock"...) on key.
+func (a *sqlAdvisory) call(ctx context.Context, fn string, key int64, pair bool) (bool, error) {
+	var q string
+	var args []any
+	if pair {
+		q, args = "SELECT "+fn+"($1::int4, $2::int4)", []any{int32(key >> 32), int32(key)}
+	} else {
+		q, args = "SELECT "+fn+"($1::int8)", []any{key}
+	}
+	var ok bool
+	if err := a.conn.QueryRowContext(ctx, q, args...).Scan(&ok); err != nil {
+		return false, fmt.Errorf("advisory lock: %w", err)
+	}
+	return ok, nil
+}
+
+func (a *sqlAdvisory) Lock(ctx context.Context, key int64, pair, shared, wait bool) (bool, error) {
+	fn := "pg_try_advisory_lock"
+	if wait {
+		fn = "pg_advisory_lock"
+	}
+	if shared {
+		fn += "_shared"
+	}
+	if !wait {
+		return a.call(ctx, fn, key, pair)
+	}
+	// pg_advisory_lock returns void once it has the lock.
+	var err error
+	if pair {
+		_, err = a.conn.ExecContext(ctx, "SELECT "+fn+"($1::int4, $2::int4)", int32(key>>32), int32(key))
+	} else {
+		_, err = a.conn.ExecContext(ctx, "SELECT "+fn+"($1::int8)", key)
+	}
+	if err != nil {
+		return false, fmt.Errorf("advisory lock: %w", err)
+	}
+	return true, nil
+}
+
+func (a *sqlAdvisory) Unlock(ctx context.Context, key int64, pair, shared bool) (bool, error) {
+	fn := "pg_advisory_unlock"
+	if shared {
+		fn += "_shared"
+	}
+	return a.call(ctx, fn, key, pair)
+}
+
+func (a *sqlAdvisory) UnlockAll(ctx context.Context) error {
+	_, err := a.conn.ExecContext(ctx, "SELECT pg_advisory_unlock_all()")
+	return err
+}
+
+func (a *sqlAdvisory) Close() error {
+	// Closing returns the connection to the pool: release the locks
+	// first, and when that fails, discard the connection (which releases
+	// them) rather than pool it.
+	if err := a.UnlockAll(context.Background()); err != nil {
+		a.conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
+	return a.conn.Close()
 }

@@ -229,3 +229,113 @@ func runGateways(t *testing.T, bin, uri string) {
 		t.Fatal("no insert was acknowledged: the test checks nothing")
 	}
 }
+
+// TestAdvisoryLocksAcrossGateways: two gateways over one SQL catalog on
+// PostgreSQL share advisory locks, as two clients of one PostgreSQL do
+// (golang-migrate and other migration tools lock this way): a lock held
+// through one gateway is refused through the other, released by unlock,
+// by the end of its transaction for the _xact_ forms, and by the death of
+// the gateway that held it.
+func TestAdvisoryLocksAcrossGateways(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the gateways test builds and kills icegate; -short skips it")
+	}
+	pg := os.Getenv("ICEGATE_TEST_PG")
+	if pg == "" {
+		t.Skip("set ICEGATE_TEST_PG to a PostgreSQL server URL: the SQL catalog's database holds the locks")
+	}
+	bin := os.Getenv("ICEGATE_BIN")
+	if bin == "" {
+		bin = buildBinary(t)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	config := filepath.Join(dir, "icegate.yaml")
+	body := fmt.Sprintf("catalogs:\n  lake:\n    type: sql\n    uri: %q\n    warehouse: %s\n", freshDatabase(t, pg), filepath.Join(dir, "lake"))
+	if err := os.WriteFile(config, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g1 := startServing(t, bin, []string{"--config", config})
+	g2 := startServing(t, bin, []string{"--config", config})
+	t.Cleanup(func() { g2.kill(t) })
+	lake := func(addr string) *pgx.Conn {
+		c, err := pgx.Connect(ctx, strings.Replace(connString(addr, "icegate", ""), "/icegate?", "/lake?", 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close(context.Background()) })
+		return c
+	}
+	a, b := lake(g1.addr), lake(g2.addr)
+	try := func(c *pgx.Conn, q string) bool {
+		t.Helper()
+		var ok bool
+		if err := c.QueryRow(ctx, q).Scan(&ok); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		return ok
+	}
+	steps := []struct {
+		conn *pgx.Conn
+		sql  string
+		want bool
+	}{
+		{a, "SELECT pg_try_advisory_lock(42)", true},
+		{b, "SELECT pg_try_advisory_lock(42)", false},
+		{b, "SELECT pg_try_advisory_lock(7, 42)", true}, // the two-key space is another
+		{a, "SELECT pg_try_advisory_lock_shared(7, 42)", false},
+		{a, "SELECT pg_advisory_unlock(42)", true},
+		{b, "SELECT pg_try_advisory_lock(42)", true},
+		{b, "SELECT pg_advisory_unlock(42)", true},
+		{a, "SELECT pg_try_advisory_lock_shared(43)", true},
+		{b, "SELECT pg_try_advisory_lock_shared(43)", true},
+		{b, "SELECT pg_try_advisory_lock(43)", false},
+	}
+	for i, s := range steps {
+		if got := try(s.conn, s.sql); got != s.want {
+			t.Fatalf("step %d: %s = %v; want %v", i, s.sql, got, s.want)
+		}
+	}
+	// A transaction-level lock ends with its transaction.
+	tx, err := a.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ok bool
+	if err := tx.QueryRow(ctx, "SELECT pg_try_advisory_xact_lock(44)").Scan(&ok); err != nil || !ok {
+		t.Fatalf("xact lock: %v, %v", ok, err)
+	}
+	if try(b, "SELECT pg_try_advisory_lock(44)") {
+		t.Fatal("a transaction's lock is free through the other gateway")
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !try(b, "SELECT pg_try_advisory_lock(44)") {
+		t.Fatal("a committed transaction's lock is still held")
+	}
+	// A lock dies with the gateway that held it; a waiter gets it.
+	if !try(a, "SELECT pg_try_advisory_lock(45)") {
+		t.Fatal("lock 45")
+	}
+	got := make(chan error, 1)
+	go func() {
+		_, err := b.Exec(ctx, "SELECT pg_advisory_lock(45)")
+		got <- err
+	}()
+	select {
+	case err := <-got:
+		t.Fatalf("pg_advisory_lock(45) returned while the other gateway holds it: %v", err)
+	case <-time.After(500 * time.Millisecond):
+	}
+	g1.kill(t)
+	select {
+	case err := <-got:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the lock of a killed gateway is still held")
+	}
+}

@@ -2,14 +2,19 @@ package translate
 
 import (
 	"context"
+	"errors"
 	"sync"
+
+	"github.com/icegate/icegate/catalog"
 
 	"github.com/icegate/icegate/translate/bind"
 )
 
 // advisoryLocks are the server's advisory locks (pg_advisory_lock and
-// its family). They are held by sessions of this process only: two
-// gateways serving one warehouse do not see each other's locks.
+// its family) when its catalog cannot share them: held by sessions of this
+// process only. A catalog that can (catalog.AdvisoryLocker: the SQL
+// catalog on PostgreSQL) holds them instead, for every gateway on it; see
+// catalogAdvisory.
 //
 // As in PostgreSQL, a lock is held in exclusive or shared mode; a session
 // may take a lock it holds again (each hold is released separately), and
@@ -125,4 +130,53 @@ func (a *advisoryLocks) released(key bind.AdvisoryKey, l *advisoryLock) {
 	if len(l.holds) == 0 {
 		delete(a.locks, key)
 	}
+}
+
+// xactHold is a transaction-level hold a session took in its catalog's
+// shared advisory locks, released when the transaction ends.
+type xactHold struct {
+	key    bind.AdvisoryKey
+	shared bool
+}
+
+// catalogAdvisory returns the session's advisory locks in its catalog's
+// database, opened at the first lock, or nil when the catalog keeps none
+// (the locks are then this process's).
+func (s *session) catalogAdvisory(ctx context.Context) (catalog.AdvisorySession, error) {
+	if s.advisory != nil || s.advisoryLocal {
+		return s.advisory, nil
+	}
+	l, ok := s.base.(catalog.AdvisoryLocker)
+	if !ok {
+		s.advisoryLocal = true
+		return nil, nil
+	}
+	a, err := l.AdvisorySession(ctx)
+	if errors.Is(err, catalog.ErrUnsupported) {
+		s.advisoryLocal = true
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.advisory = a
+	return a, nil
+}
+
+// releaseAdvisory releases the session's transaction-level advisory
+// holds (xact) or, at the session's end, every hold.
+func (s *session) releaseAdvisory(xact bool) {
+	s.backend.advisory.releaseAll(s.pid, xact)
+	if s.advisory == nil {
+		return
+	}
+	if !xact {
+		s.advisory.Close()
+		s.advisory, s.xactAdvisory = nil, nil
+		return
+	}
+	for _, h := range s.xactAdvisory {
+		s.advisory.Unlock(context.Background(), h.key.Key, h.key.Pair, h.shared)
+	}
+	s.xactAdvisory = nil
 }

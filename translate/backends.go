@@ -163,11 +163,27 @@ func (s *session) warn(msg string) {
 }
 
 func (b sessionBackends) AdvisoryLock(ctx context.Context, key bind.AdvisoryKey, shared, xact, wait bool) (bool, error) {
+	if remote, err := b.s.catalogAdvisory(ctx); err != nil || remote != nil {
+		if err != nil {
+			return false, err
+		}
+		ok, err := remote.Lock(ctx, key.Key, key.Pair, shared, wait)
+		if ok && xact {
+			b.s.xactAdvisory = append(b.s.xactAdvisory, xactHold{key, shared})
+		}
+		return ok, err
+	}
 	return b.s.backend.advisory.lock(ctx, b.s.pid, key, shared, xact, wait)
 }
 
 func (b sessionBackends) AdvisoryUnlock(key bind.AdvisoryKey, shared bool) bool {
-	if b.s.backend.advisory.unlock(b.s.pid, key, shared) {
+	if remote := b.s.advisory; remote != nil {
+		// The database warns as PostgreSQL does when nothing was held;
+		// say it here, where the client hears it.
+		if ok, err := remote.Unlock(context.Background(), key.Key, key.Pair, shared); err == nil && ok {
+			return true
+		}
+	} else if b.s.backend.advisory.unlock(b.s.pid, key, shared) {
 		return true
 	}
 	mode := "ExclusiveLock"
@@ -178,4 +194,10 @@ func (b sessionBackends) AdvisoryUnlock(key bind.AdvisoryKey, shared bool) bool 
 	return false
 }
 
-func (b sessionBackends) AdvisoryUnlockAll() { b.s.backend.advisory.releaseAll(b.s.pid, false) }
+func (b sessionBackends) AdvisoryUnlockAll() {
+	if remote := b.s.advisory; remote != nil {
+		remote.UnlockAll(context.Background())
+		b.s.xactAdvisory = nil
+	}
+	b.s.backend.advisory.releaseAll(b.s.pid, false)
+}

@@ -135,12 +135,19 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 
 // session is one client's SQL session.
 type session struct {
-	backend  *backend
-	cat      catalog.Catalog
-	user     string
-	database string
-	pid      int32
-	hooks    SessionHooks
+	backend *backend
+	// advisory are the session's advisory locks in its catalog's database
+	// (nil until the first lock, and when advisoryLocal: the catalog keeps
+	// none and the backend's are used); xactAdvisory its
+	// transaction-level holds there (advisory.go).
+	advisory      catalog.AdvisorySession
+	advisoryLocal bool
+	xactAdvisory  []xactHold
+	cat           catalog.Catalog
+	user          string
+	database      string
+	pid           int32
+	hooks         SessionHooks
 	// activity is what pg_stat_activity shows of the session, appName its
 	// application_name as of its last query (backends.go).
 	activity activity
@@ -189,8 +196,8 @@ func (s *session) ReportedParams() map[string]string { return s.settings.Reporte
 func (s *session) Close() error {
 	s.closeCursors(func(*cursor) bool { return true })
 	s.rollbackWrites() // a connection lost in a block: its staged writes go
-	s.backend.advisory.releaseAll(s.pid, true)
-	s.backend.advisory.releaseAll(s.pid, false)
+	s.releaseAdvisory(true)
+	s.releaseAdvisory(false)
 	s.backend.sessions.remove(s)
 	return nil
 }

@@ -166,7 +166,7 @@ func (s *session) beginBlock(opts []*pg.Node) error {
 // BEGIN. Cursors not declared WITH HOLD close; held ones declared in a
 // committed block are materialized.
 func (s *session) endBlock(commit bool) error {
-	s.backend.advisory.releaseAll(s.pid, true)
+	s.releaseAdvisory(true)
 	tx := s.tx
 	var err error
 	if commit {

@@ -29,7 +29,7 @@ func (s *session) EndImplicit(ctx context.Context) error {
 	if s.tx == nil {
 		// Transaction-level advisory locks taken outside a block end with
 		// the implicit transaction.
-		s.backend.advisory.releaseAll(s.pid, true)
+		s.releaseAdvisory(true)
 	}
 	if s.tx == nil || !s.tx.implicit {
 		return nil
