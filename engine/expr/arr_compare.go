@@ -80,23 +80,7 @@ func arrayCmpKernel(op cmpOp) kernelFn {
 			}
 			as, ae := a.bounds(i)
 			bs, be := b.bounds(i)
-			r := 0
-			for k := 0; r == 0 && as+k < ae && bs+k < be; k++ {
-				xn, yn := a.elemNull(as+k), b.elemNull(bs+k)
-				switch {
-				case xn && yn:
-				case xn:
-					r = 1
-				case yn:
-					r = -1
-				default:
-					r = cmp(as+k, bs+k)
-				}
-			}
-			if r == 0 {
-				r = cmpOrd(int64(ae-as), int64(be-bs))
-			}
-			return op.test(r), true
+			return op.test(arrayCmp(as, ae, bs, be, a.elemNull, b.elemNull, cmp, nil, nil)), true
 		}), nil
 	}
 }

@@ -807,28 +807,7 @@ func mdCmpKernel(op cmpOp) kernelFn {
 			if rowErr != nil {
 				return false, false
 			}
-			r := 0
-			for k := 0; r == 0 && as+k < ae && bs+k < be; k++ {
-				xn, yn := a.leaf.IsNull(as+k), b.leaf.IsNull(bs+k)
-				switch {
-				case xn && yn:
-				case xn:
-					r = 1
-				case yn:
-					r = -1
-				default:
-					r = cmp(as+k, bs+k)
-				}
-			}
-			if r == 0 {
-				r = cmpOrd(int64(ae-as), int64(be-bs))
-			}
-			if r == 0 {
-				r = cmpOrd(int64(len(da)), int64(len(db)))
-			}
-			for k := 0; r == 0 && k < len(da); k++ {
-				r = cmpOrd(int64(da[k]), int64(db[k]))
-			}
+			r := arrayCmp(as, ae, bs, be, a.leaf.IsNull, b.leaf.IsNull, cmp, da, db)
 			return op.test(r), true
 		})
 		if rowErr != nil {
@@ -837,6 +816,36 @@ func mdCmpKernel(op cmpOp) kernelFn {
 		}
 		return res, nil
 	}
+}
+
+// arrayCmp is array_cmp's order of two arrays: their elements x[xs:xe]
+// and y[ys:ye] in turn (NULL after every value), then the fewer elements
+// first, then the fewer dimensions, then the smaller dimensions (dx, dy;
+// nil for one-dimensional arrays).
+func arrayCmp(xs, xe, ys, ye int, xNull, yNull func(int) bool, cmp func(i, j int) int, dx, dy []int32) int {
+	r := 0
+	for k := 0; r == 0 && xs+k < xe && ys+k < ye; k++ {
+		xn, yn := xNull(xs+k), yNull(ys+k)
+		switch {
+		case xn && yn:
+		case xn:
+			r = 1
+		case yn:
+			r = -1
+		default:
+			r = cmp(xs+k, ys+k)
+		}
+	}
+	if r == 0 {
+		r = cmpOrd(int64(xe-xs), int64(ye-ys))
+	}
+	if r == 0 {
+		r = cmpOrd(int64(len(dx)), int64(len(dy)))
+	}
+	for k := 0; r == 0 && k < len(dx) && k < len(dy); k++ {
+		r = cmpOrd(int64(dx[k]), int64(dy[k]))
+	}
+	return r
 }
 
 // ArrayLeaf is the number of list levels of t and its innermost element
@@ -867,28 +876,7 @@ func listComparator(a, b arrow.Array) (func(i, j int) int, error) {
 		var xs, xe, ys, ye int
 		dx, xs, xe, _ = x.row(i, dx)
 		dy, ys, ye, _ = y.row(j, dy)
-		r := 0
-		for k := 0; r == 0 && xs+k < xe && ys+k < ye; k++ {
-			xn, yn := x.leaf.IsNull(xs+k), y.leaf.IsNull(ys+k)
-			switch {
-			case xn && yn:
-			case xn:
-				r = 1
-			case yn:
-				r = -1
-			default:
-				r = cmp(xs+k, ys+k)
-			}
-		}
-		if r == 0 {
-			r = cmpOrd(int64(xe-xs), int64(ye-ys))
-		}
-		if r == 0 {
-			r = cmpOrd(int64(len(dx)), int64(len(dy)))
-		}
-		for k := 0; r == 0 && k < len(dx) && k < len(dy); k++ {
-			r = cmpOrd(int64(dx[k]), int64(dy[k]))
-		}
+		r := arrayCmp(xs, xe, ys, ye, x.leaf.IsNull, y.leaf.IsNull, cmp, dx, dy)
 		return r
 	}, nil
 }
