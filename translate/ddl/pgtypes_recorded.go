@@ -15,6 +15,17 @@ import (
 // jsonb, smallint, character varying[(n)], character(n). ok is false for
 // the types Iceberg has, arrays and Spark's spellings.
 func RecordedTypeOf(tn *pg.TypeName, it catalog.Type) (plan.Type, bool, error) {
+	if tn != nil && len(tn.ArrayBounds) >= 1 {
+		// varchar(n)[], char(n)[], json[]: lists of strings with the
+		// element's type recorded as an array type, its length the typmod.
+		elem := &pg.TypeName{Names: tn.Names, Typmods: tn.Typmods, Typemod: tn.Typemod, Location: tn.Location}
+		if et, ok, err := RecordedTypeOf(elem, plan.ListLeaf(it)); err != nil {
+			return et, false, err
+		} else if ok && (et.OID == pgtypes.Varchar || et.OID == pgtypes.BPChar || et.OID == pgtypes.JSON || et.OID == pgtypes.Interval) {
+			at := plan.Type{OID: pgtypes.ArrayOf(et.OID), Typmod: et.Typmod}
+			return at, plan.Recordable(at, it), nil
+		}
+	}
 	if tn != nil && len(tn.ArrayBounds) >= 2 {
 		// int[][]: nested lists, recorded as the element's array type
 		// so that icegate reads them back as arrays of that many

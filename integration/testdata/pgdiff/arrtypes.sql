@@ -1,0 +1,30 @@
+-- setup
+CREATE SCHEMA arrt;
+CREATE TABLE arrt.t (id int, v varchar(3)[], u character varying[], c char(2)[], j json[], i interval[]);
+INSERT INTO arrt.t VALUES
+  (1, '{a,abc}', '{x,"y z"}', '{a,bc}', '{"{\"a\": 1}","[1, 2]"}', '{"1 day","02:00:00"}'),
+  (2, ARRAY['ab', NULL], ARRAY['q'], ARRAY['x'], ARRAY['null'::json], ARRAY[interval '1 month']),
+  (3, NULL, '{}', NULL, NULL, NULL);
+ALTER TABLE arrt.t ADD COLUMN w varchar(50)[];
+INSERT INTO arrt.t (id, w) VALUES (4, '{hello}');
+
+-- queries
+SELECT '{a,b}'::varchar[], '{a,b}'::character varying[], '{"a b",NULL}'::varchar[];
+SELECT '{abcd,ab}'::varchar(3)[], '{abcd,a}'::char(2)[], '{a}'::char(3)[];
+SELECT '{"{\"a\": 1}","[1]"}'::json[], '{"1 day","-3 hours"}'::interval[];
+SELECT ARRAY['a', 'bcd']::varchar[], ARRAY['abcd']::varchar(2)[], ARRAY[interval '1 day'];
+SELECT ARRAY['{}'::json, '[1]'::json], ARRAY['a'::varchar, 'b'], ARRAY['a'::char(2)];
+SELECT array_length('{a,b,c}'::varchar[], 1), ('{a,b}'::varchar[])[2], '{a,b}'::varchar[] || 'c'::varchar;
+SELECT '{a,b}'::varchar[]::text[], '{a,b}'::text[]::varchar[], '{1 day}'::interval[]::text;
+SELECT '{x}'::json[]::text;
+SELECT * FROM arrt.t ORDER BY id;
+SELECT id, v[1], c[1], j[1], i[1] FROM arrt.t ORDER BY id;
+SELECT id FROM arrt.t WHERE v = '{a,abc}' ORDER BY id;
+SELECT id FROM arrt.t WHERE 'x' = ANY(u) ORDER BY id;
+INSERT INTO arrt.t (id, v) VALUES (9, '{abcd}');
+INSERT INTO arrt.t (id, c) VALUES (9, ARRAY['abc']);
+INSERT INTO arrt.t (id, v) VALUES (9, '{"abc   "}');
+SELECT column_name, data_type, udt_name FROM information_schema.columns WHERE table_schema = 'arrt' ORDER BY ordinal_position;
+SELECT attname, format_type(atttypid, atttypmod), atttypmod FROM pg_attribute WHERE attrelid = 'arrt.t'::regclass AND attnum > 0 ORDER BY attnum;
+SELECT pg_typeof('{a}'::varchar[]), pg_typeof('{a}'::char(2)[]), pg_typeof('{}'::json[]), pg_typeof('{}'::interval[]);
+SELECT '{1}'::xid[], '{2}'::cid[];
