@@ -20,13 +20,14 @@ import (
 //	varchar_cast_elems(text[], int4 n)    text[]  each element cut to n characters (explicit cast)
 //	bpchar_cast_elems(text[], int4 n)     text[]  each element cut to n characters, blank-padded to n
 //	json_in_elems(text[])                 text[]  each element's JSON syntax checked (22P02)
+//	bpchar_trim_elems(text[])             text[]  each element's trailing blanks removed (char(n)[] to text[])
 
 func resolvePGAssignElems(fn string, args []arrow.DataType) (Resolved, bool, error) {
 	var withLen bool
 	switch fn {
 	case "varchar_assign_elems", "bpchar_assign_elems", "varchar_cast_elems", "bpchar_cast_elems":
 		withLen = true
-	case "json_in_elems":
+	case "json_in_elems", "bpchar_trim_elems":
 	default:
 		return Resolved{}, false, nil
 	}
@@ -59,6 +60,14 @@ func kernelPGAssignElems(fn string) (kernelFn, bool) {
 	case "varchar_cast_elems", "bpchar_cast_elems":
 		pad := fn == "bpchar_cast_elems"
 		each = func(dst, v []byte, n int) ([]byte, error) { return appendCutN(dst, v, n, pad), nil }
+	case "bpchar_trim_elems":
+		each = func(dst, v []byte, _ int) ([]byte, error) {
+			n := len(v)
+			for n > 0 && v[n-1] == ' ' {
+				n--
+			}
+			return append(dst, v[:n]...), nil
+		}
 	case "json_in_elems":
 		each = func(dst, v []byte, _ int) ([]byte, error) {
 			if err := pgtext.ValidateJSON(v); err != nil {

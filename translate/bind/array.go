@@ -67,8 +67,9 @@ func (b *Binder) arrayExpr(a *pg.A_ArrayExpr) (Bound, error) {
 }
 
 // charElems is the array type of ARRAY[...] whose typed elements are all
-// varchar or all char (text values): varchar[] or bpchar[], with the
-// elements' length when they agree on one.
+// varchar or char (text values): the array of the first one's type
+// (varchar[] or bpchar[]), with the elements' length when they agree on
+// one.
 func charElems(elems []Bound) (plan.Type, bool) {
 	var t *plan.Type
 	for _, e := range elems {
@@ -80,7 +81,7 @@ func charElems(elems []Bound) (plan.Type, bool) {
 			et := e.T
 			t = &et
 		case t.OID != e.T.OID:
-			return plan.Type{}, false
+			t.Typmod = -1 // varchar and char mixed: the first's type
 		case t.Typmod != e.T.Typmod:
 			t.Typmod = -1
 		}

@@ -61,7 +61,9 @@ func assignRecorded(x Bound, c Column, e expr.Expr) expr.Expr {
 		}
 		return &expr.Call{Fn: fn, Args: []expr.Expr{e, &expr.Lit{V: c.Type.Typmod - 4, T: expr.Int4}}, T: e.Type()}
 	case pgtypes.JSONArray:
-		if !textList(e.Type()) || x.T.OID == pgtypes.JSONArray && !x.Unknown() {
+		// Always checked, as json is: a json[] parameter arrives as the
+		// client wrote it.
+		if !textList(e.Type()) {
 			return e
 		}
 		return &expr.Call{Fn: "json_in_elems", Args: []expr.Expr{e}, T: e.Type()}

@@ -152,6 +152,9 @@ func (b *Binder) TypeName(tn *pg.TypeName) (plan.Type, string, error) {
 		}
 		mods = append(mods, int(c.GetIval().Ival))
 	}
+	if err := charLength(name, len(names), mods); err != nil {
+		return plan.Type{}, "", b.ErrAt(err, tn.Location)
+	}
 	var t plan.Type
 	canon := name
 	switch name {

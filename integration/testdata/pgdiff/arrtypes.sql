@@ -28,3 +28,18 @@ SELECT column_name, data_type, udt_name FROM information_schema.columns WHERE ta
 SELECT attname, format_type(atttypid, atttypmod), atttypmod FROM pg_attribute WHERE attrelid = 'arrt.t'::regclass AND attnum > 0 ORDER BY attnum;
 SELECT pg_typeof('{a}'::varchar[]), pg_typeof('{a}'::char(2)[]), pg_typeof('{}'::json[]), pg_typeof('{}'::interval[]);
 SELECT '{1}'::xid[], '{2}'::cid[];
+SELECT id, i FROM arrt.t ORDER BY i, id;
+SELECT id, v FROM arrt.t ORDER BY v DESC NULLS LAST, id;
+SELECT '{a}'::varchar[] || '{b}'::varchar[], ARRAY['x'::varchar] || 'y'::varchar, 'z'::varchar || ARRAY['x'::varchar], '{}'::json[] || '1'::json;
+SELECT ARRAY['ab'::varchar(2), 'b'::varchar(3)], ARRAY['a'::varchar, 'b'::char(1)];
+SELECT '{abc}'::varchar(2)[]::varchar(1)[], '{"a  "}'::char(3)[]::varchar[];
+SELECT '{1 day}'::interval[] || interval '2 hours', ('{1 day,2 days}'::interval[])[2] + interval '1 hour';
+SELECT unnest('{a,b}'::varchar[]), unnest('{"[1]",null}'::json[]);
+UPDATE arrt.t SET v = '{xyz}' WHERE id = 3;
+UPDATE arrt.t SET v = '{wxyz}' WHERE id = 3;
+SELECT id, v, i FROM arrt.t WHERE id = 3;
+SELECT '{x}'::json[];
+SELECT '{1}'::varchar(0)[];
+SELECT '1'::char(0);
+SELECT '{1}'::varchar(10485761)[];
+SELECT '{"a  ",b}'::char(3)[]::text[], ARRAY['a'::char(1), 'b'::varchar], ARRAY['a'::varchar, 'b'::char(1)];
