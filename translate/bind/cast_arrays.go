@@ -56,6 +56,13 @@ func (b *Binder) charArrayCast(arg Bound, t plan.Type, loc int32) (Bound, bool, 
 			args = append(args, &expr.Lit{V: t.Typmod - 4, T: expr.Int4})
 		}
 		r.E = &expr.Call{Fn: fn, Args: args, T: r.E.Type()}
+		if arg.lit != nil && (arg.param == 0 || b.params.Bound) && b.LitErr == nil {
+			// '{x}'::json[]: bad input of a literal fails while
+			// binding, at the literal, as PostgreSQL's does.
+			if err := b.checkConst(r.E); err != nil {
+				b.LitErr = b.ErrAt(err, arg.loc)
+			}
+		}
 	}
 	r.T = t
 	return r, true, nil

@@ -7,6 +7,9 @@ INSERT INTO arrt.t VALUES
   (3, NULL, '{}', NULL, NULL, NULL);
 ALTER TABLE arrt.t ADD COLUMN w varchar(50)[];
 INSERT INTO arrt.t (id, w) VALUES (4, '{hello}');
+CREATE TABLE arrt.dj ("id" bigint NOT NULL, "tags" varchar(50)[] NOT NULL, "names" character varying[] DEFAULT '{}', "codes" char(3)[] DEFAULT '{abc}');
+INSERT INTO arrt.dj (id, tags) VALUES (1, ARRAY['x', 'y']::varchar(50)[]);
+INSERT INTO arrt.dj (id, tags, names) VALUES (2, '{}', ARRAY['a']);
 
 -- queries
 SELECT '{a,b}'::varchar[], '{a,b}'::character varying[], '{"a b",NULL}'::varchar[];
@@ -24,7 +27,7 @@ SELECT id FROM arrt.t WHERE 'x' = ANY(u) ORDER BY id;
 INSERT INTO arrt.t (id, v) VALUES (9, '{abcd}');
 INSERT INTO arrt.t (id, c) VALUES (9, ARRAY['abc']);
 INSERT INTO arrt.t (id, v) VALUES (9, '{"abc   "}');
-SELECT column_name, data_type, udt_name FROM information_schema.columns WHERE table_schema = 'arrt' ORDER BY ordinal_position;
+SELECT column_name, data_type, udt_name FROM information_schema.columns WHERE table_schema = 'arrt' AND table_name = 't' ORDER BY ordinal_position;
 SELECT attname, format_type(atttypid, atttypmod), atttypmod FROM pg_attribute WHERE attrelid = 'arrt.t'::regclass AND attnum > 0 ORDER BY attnum;
 SELECT pg_typeof('{a}'::varchar[]), pg_typeof('{a}'::char(2)[]), pg_typeof('{}'::json[]), pg_typeof('{}'::interval[]);
 SELECT '{1}'::xid[], '{2}'::cid[];
@@ -43,3 +46,13 @@ SELECT '{1}'::varchar(0)[];
 SELECT '1'::char(0);
 SELECT '{1}'::varchar(10485761)[];
 SELECT '{"a  ",b}'::char(3)[]::text[], ARRAY['a'::char(1), 'b'::varchar], ARRAY['a'::varchar, 'b'::char(1)];
+SELECT * FROM arrt.dj ORDER BY id;
+SELECT id FROM arrt.dj WHERE tags @> ARRAY['x']::varchar(50)[];
+SELECT a.attname, format_type(a.atttypid, a.atttypmod), pg_get_expr(d.adbin, d.adrelid) FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum WHERE a.attrelid = 'arrt.dj'::regclass AND a.attnum > 0 ORDER BY a.attnum;
+SELECT column_name, data_type, udt_name, column_default FROM information_schema.columns WHERE table_schema = 'arrt' AND table_name = 'dj' ORDER BY ordinal_position;
+ALTER TABLE arrt.dj ALTER COLUMN tags TYPE varchar(60)[];
+-- known: a shorter length for the elements of an array column would have to read the stored values (0A000)
+ALTER TABLE arrt.dj ALTER COLUMN names TYPE varchar(5)[];
+INSERT INTO arrt.dj (id, tags) VALUES (3, ARRAY[repeat('x', 60)]);
+INSERT INTO arrt.dj (id, tags) VALUES (3, ARRAY[repeat('x', 61)]);
+SELECT format_type(atttypid, atttypmod), format_type(1014, -1), format_type(1014, NULL) FROM pg_attribute WHERE attrelid = 'arrt.dj'::regclass AND attname = 'tags';
