@@ -178,17 +178,17 @@ func Recordable(t Type, it catalog.Type) bool {
 }
 
 // ArrayDims is the number of dimensions of the arrays an Iceberg type
-// stores: its nested list levels down to a primitive element (0 for other
-// types). Other engines read such a column as lists of lists; icegate
-// shows it as an array of the element's type with that many dimensions
+// stores: its nested list levels down to a primitive element or an
+// interval's parts (0 for other types). Other engines read such a column
+// as lists of lists; icegate shows it as an array of the element's type with that many dimensions
 // when its PostgreSQL type is recorded (PGTypesProperty).
 func ArrayDims(it catalog.Type) int {
 	d := 0
 	for {
 		lt, ok := it.(*catalog.ListType)
 		if !ok {
-			if _, prim := it.(*catalog.PrimitiveType); prim {
-				return d
+			if _, prim := it.(*catalog.PrimitiveType); prim || engine.IsIntervalParts(it) {
+				return d // an interval is stored as the struct of its parts
 			}
 			return 0
 		}

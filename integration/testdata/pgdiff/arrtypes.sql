@@ -10,6 +10,8 @@ INSERT INTO arrt.t (id, w) VALUES (4, '{hello}');
 CREATE TABLE arrt.dj ("id" bigint NOT NULL, "tags" varchar(50)[] NOT NULL, "names" character varying[] DEFAULT '{}', "codes" char(3)[] DEFAULT '{abc}');
 INSERT INTO arrt.dj (id, tags) VALUES (1, ARRAY['x', 'y']::varchar(50)[]);
 INSERT INTO arrt.dj (id, tags, names) VALUES (2, '{}', ARRAY['a']);
+CREATE TABLE arrt.md (id int, v varchar(2)[][], i interval[][], j json[]);
+INSERT INTO arrt.md VALUES (1, '{{ab,c},{d,e}}', '{{"1 day"},{"2 days"}}', '{"[1]"}');
 
 -- queries
 SELECT '{a,b}'::varchar[], '{a,b}'::character varying[], '{"a b",NULL}'::varchar[];
@@ -56,3 +58,9 @@ ALTER TABLE arrt.dj ALTER COLUMN names TYPE varchar(5)[];
 INSERT INTO arrt.dj (id, tags) VALUES (3, ARRAY[repeat('x', 60)]);
 INSERT INTO arrt.dj (id, tags) VALUES (3, ARRAY[repeat('x', 61)]);
 SELECT format_type(atttypid, atttypmod), format_type(1014, -1), format_type(1014, NULL) FROM pg_attribute WHERE attrelid = 'arrt.dj'::regclass AND attname = 'tags';
+INSERT INTO arrt.md VALUES (2, '{{abc}}', NULL, NULL);
+SELECT * FROM arrt.md ORDER BY i;
+SELECT attname, format_type(atttypid, atttypmod), attndims FROM pg_attribute WHERE attrelid = 'arrt.md'::regclass AND attnum > 1 ORDER BY attnum;
+SELECT '{{abc,d}}'::varchar(2)[], array_dims('{{a},{b}}'::char(2)[]);
+SELECT array_to_string('{a,NULL,b}'::varchar[], ','), array_position('{a,b}'::varchar[], 'b'), string_to_array('a,b', ',')::varchar[];
+SELECT array_agg(x::varchar(3)) FROM (VALUES ('a'), ('b')) v(x);
