@@ -64,3 +64,7 @@ SELECT attname, format_type(atttypid, atttypmod), attndims FROM pg_attribute WHE
 SELECT '{{abc,d}}'::varchar(2)[], array_dims('{{a},{b}}'::char(2)[]);
 SELECT array_to_string('{a,NULL,b}'::varchar[], ','), array_position('{a,b}'::varchar[], 'b'), string_to_array('a,b', ',')::varchar[];
 SELECT array_agg(x::varchar(3)) FROM (VALUES ('a'), ('b')) v(x);
+SELECT coalesce(v, '{}'), CASE WHEN id > 1 THEN u END, coalesce(j, '{}') FROM arrt.t ORDER BY id;
+SELECT v FROM arrt.t WHERE id = 1 UNION ALL SELECT '{z}'::varchar(3)[];
+SELECT id, array_length(i, 1), i[1] + interval '1 day' FROM arrt.t WHERE i IS NOT NULL ORDER BY id;
+SELECT count(*), count(DISTINCT v) FROM arrt.t GROUP BY c IS NULL ORDER BY 1;
