@@ -68,3 +68,6 @@ SELECT coalesce(v, '{}'), CASE WHEN id > 1 THEN u END, coalesce(j, '{}') FROM ar
 SELECT v FROM arrt.t WHERE id = 1 UNION ALL SELECT '{z}'::varchar(3)[];
 SELECT id, array_length(i, 1), i[1] + interval '1 day' FROM arrt.t WHERE i IS NOT NULL ORDER BY id;
 SELECT count(*), count(DISTINCT v) FROM arrt.t GROUP BY c IS NULL ORDER BY 1;
+CREATE VIEW arrt.vw AS SELECT v, c, j, i, w, '{1}'::int[] AS a, '{x}'::text[] AS t, interval '1 day' AS iv FROM arrt.t;
+SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'arrt.vw'::regclass ORDER BY attnum;
+SELECT column_name, data_type, udt_name FROM information_schema.columns WHERE table_schema = 'arrt' AND table_name = 'vw' ORDER BY ordinal_position;
