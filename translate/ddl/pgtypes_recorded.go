@@ -127,6 +127,20 @@ func RecordedTypeOfSpark(tn *pg.TypeName, x *parse.DDLExtras, it catalog.Type) (
 	if st == nil {
 		return plan.Type{}, false
 	}
+	t, ok := sparkRecorded(st)
+	return t, ok && plan.Recordable(t, it)
+}
+
+// sparkRecorded is the PostgreSQL type a Spark type keeps in the table's
+// metadata, if any: array<varchar(n)> (char(n), json) is varchar(n)[].
+func sparkRecorded(st *parse.SparkType) (plan.Type, bool) {
+	if st.Name == "array" && st.Elem != nil {
+		et, ok := sparkRecorded(st.Elem)
+		if !ok || et.OID != pgtypes.Varchar && et.OID != pgtypes.BPChar && et.OID != pgtypes.JSON {
+			return plan.Type{}, false
+		}
+		return plan.Type{OID: pgtypes.ArrayOf(et.OID), Typmod: et.Typmod}, true
+	}
 	var t plan.Type
 	switch {
 	case st.Name == "smallint" || st.Name == "short":
@@ -143,5 +157,5 @@ func RecordedTypeOfSpark(tn *pg.TypeName, x *parse.DDLExtras, it catalog.Type) (
 	default:
 		return plan.Type{}, false
 	}
-	return t, plan.Recordable(t, it)
+	return t, true
 }
