@@ -71,6 +71,20 @@ func isIntervalPartsArrow(dt arrow.DataType) bool {
 // array of type dt (an interval column's stored type). ok is false when a
 // or dt is not of these types.
 func IntervalToParts(a arrow.Array, dt arrow.DataType, mem memory.Allocator) (arrow.Array, bool) {
+	if l, ok := a.(*array.List); ok {
+		// interval[]: lists of the parts, their offsets and validity
+		// kept.
+		lt, ok := dt.(*arrow.ListType)
+		if !ok {
+			return nil, false
+		}
+		parts, ok := IntervalToParts(l.ListValues(), lt.Elem(), mem)
+		if !ok {
+			return nil, false
+		}
+		defer parts.Release()
+		return relist(l, lt, parts), true
+	}
 	iv, ok := a.(*array.MonthDayNanoInterval)
 	if !ok || !isIntervalPartsArrow(dt) {
 		return nil, false
@@ -103,6 +117,15 @@ func IntervalToParts(a arrow.Array, dt arrow.DataType, mem memory.Allocator) (ar
 // MonthDayNano intervals. A row whose struct is null, or any of whose
 // parts is (written by another engine), is null.
 func IntervalFromParts(a arrow.Array, mem memory.Allocator) (arrow.Array, error) {
+	if l, ok := a.(*array.List); ok {
+		// An interval[] column: lists of the parts.
+		iv, err := IntervalFromParts(l.ListValues(), mem)
+		if err != nil {
+			return nil, err
+		}
+		defer iv.Release()
+		return relist(l, arrow.ListOf(iv.DataType()), iv), nil
+	}
 	st, ok := a.(*array.Struct)
 	if !ok || !isIntervalPartsArrow(a.DataType()) {
 		return nil, fmt.Errorf("interval column stored as %s, not struct<months: int, days: int, microseconds: long>", a.DataType())
@@ -129,7 +152,7 @@ func IntervalFromParts(a arrow.Array, mem memory.Allocator) (arrow.Array, error)
 func IntervalColumns(in Operator, cols []int) Operator {
 	fields := append([]arrow.Field(nil), in.Schema().Fields()...)
 	for _, c := range cols {
-		fields[c].Type = arrow.FixedWidthTypes.MonthDayNanoInterval
+		fields[c].Type = IntervalOfParts(fields[c].Type)
 	}
 	md := in.Schema().Metadata()
 	return &intervalColumns{in: in, cols: cols, schema: arrow.NewSchema(fields, &md)}
@@ -181,4 +204,23 @@ func (o *intervalColumns) release() {
 func (o *intervalColumns) Close() error {
 	o.release()
 	return o.in.Close()
+}
+
+// relist is the list l with its values replaced by vals (of the element
+// type of lt), its offsets and validity kept.
+func relist(l *array.List, lt *arrow.ListType, vals arrow.Array) arrow.Array {
+	ld := l.Data()
+	d := array.NewData(lt, ld.Len(), ld.Buffers(), []arrow.ArrayData{vals.Data()}, ld.NullN(), ld.Offset())
+	defer d.Release()
+	return array.MakeFromData(d)
+}
+
+// IntervalOfParts is the Arrow type a column stored as interval parts (or lists
+// of them, interval[]) is read as: MonthDayNano intervals (or lists of
+// them).
+func IntervalOfParts(dt arrow.DataType) arrow.DataType {
+	if lt, ok := dt.(*arrow.ListType); ok {
+		return arrow.ListOf(IntervalOfParts(lt.Elem()))
+	}
+	return arrow.FixedWidthTypes.MonthDayNanoInterval
 }

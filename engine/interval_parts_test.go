@@ -56,3 +56,44 @@ func TestIntervalPartsRoundTrip(t *testing.T) {
 		t.Fatal("IntervalToParts converted to int64")
 	}
 }
+
+// TestIntervalListPartsRoundTrip: an interval[] column is stored as lists
+// of the parts and reads back as the same lists of intervals, NULL lists
+// and NULL elements in place.
+func TestIntervalListPartsRoundTrip(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	n := 0
+	lt := arrow.ListOf(ArrowType(IntervalPartsType(func() int { n++; return n })))
+	b := array.NewListBuilder(mem, arrow.FixedWidthTypes.MonthDayNanoInterval)
+	vb := b.ValueBuilder().(*array.MonthDayNanoIntervalBuilder)
+	b.Append(true)
+	vb.Append(arrow.MonthDayNanoInterval{Months: 1, Days: 2, Nanoseconds: 3000})
+	vb.AppendNull()
+	b.AppendNull()
+	b.Append(true) // {}
+	b.Append(true)
+	vb.Append(arrow.MonthDayNanoInterval{Days: -1})
+	in := b.NewArray()
+	b.Release()
+	defer in.Release()
+	parts, ok := IntervalToParts(in, lt, mem)
+	if !ok {
+		t.Fatal("IntervalToParts refused a list of intervals")
+	}
+	defer parts.Release()
+	if !arrow.TypeEqual(parts.DataType(), lt) {
+		t.Fatalf("parts are %s, want %s", parts.DataType(), lt)
+	}
+	back, err := IntervalFromParts(parts, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer back.Release()
+	if !arrow.TypeEqual(back.DataType(), IntervalOfParts(lt)) {
+		t.Fatalf("read back as %s, want %s", back.DataType(), IntervalOfParts(lt))
+	}
+	if !array.Equal(back, in) {
+		t.Fatalf("read back %v, want %v", back, in)
+	}
+}

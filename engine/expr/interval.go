@@ -228,3 +228,45 @@ func takeInterval(ctx context.Context, a, idx arrow.Array) (arrow.Array, error) 
 	defer out.Release()
 	return array.MakeFromData(out), nil
 }
+
+// takeIntervalList is takeInterval for lists (of lists) of intervals
+// (interval[]), which Arrow's take does not gather: it gathers them as
+// lists of 16-byte values and gives them back their type.
+func takeIntervalList(ctx context.Context, a, idx arrow.Array) (arrow.Array, error) {
+	fsb := &arrow.FixedSizeBinaryType{ByteWidth: 16}
+	vd := retypeListLeaf(a.Data(), leafReplaced(a.DataType(), fsb))
+	defer vd.Release()
+	view := array.MakeFromData(vd)
+	defer view.Release()
+	t, err := compute.TakeArray(ctx, view, idx)
+	if err != nil {
+		return nil, err
+	}
+	defer t.Release()
+	out := retypeListLeaf(t.Data(), a.DataType())
+	defer out.Release()
+	return array.MakeFromData(out), nil
+}
+
+// leafReplaced is the list type t with its innermost element type leaf.
+func leafReplaced(t, leaf arrow.DataType) arrow.DataType {
+	lt, ok := t.(*arrow.ListType)
+	if !ok {
+		return leaf
+	}
+	f := lt.ElemField()
+	f.Type = leafReplaced(f.Type, leaf)
+	return arrow.ListOfField(f)
+}
+
+// retypeListLeaf is d, a list (of lists) of fixed 16-byte values, given
+// type to of the same shape: its buffers shared.
+func retypeListLeaf(d arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
+	lt, ok := to.(*arrow.ListType)
+	if !ok {
+		return array.NewData(to, d.Len(), d.Buffers(), nil, d.NullN(), d.Offset())
+	}
+	child := retypeListLeaf(d.Children()[0], lt.Elem())
+	defer child.Release()
+	return array.NewData(to, d.Len(), d.Buffers(), []arrow.ArrayData{child}, d.NullN(), d.Offset())
+}

@@ -228,6 +228,9 @@ func takeArray(ctx context.Context, mem memory.Allocator, a, idx arrow.Array) (a
 	if a.DataType().ID() == arrow.INTERVAL_MONTH_DAY_NANO {
 		return takeInterval(ctx, a, idx)
 	}
+	if d, leaf := listDepth(a.DataType()); d > 0 && leaf.ID() == arrow.INTERVAL_MONTH_DAY_NANO {
+		return takeIntervalList(ctx, a, idx) // interval.go
+	}
 	return compute.TakeArray(ctx, a, idx)
 }
 

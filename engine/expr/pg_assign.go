@@ -43,6 +43,9 @@ func resolvePGAssign(fn string, args []arrow.DataType) (Resolved, bool, error) {
 		}
 		return Resolved{Args: []arrow.DataType{Text, Text, Text}, Result: Text}, true, nil
 	}
+	if r, ok, err := resolvePGAssignElems(fn, args); ok { // pg_assign_elems.go
+		return r, ok, err
+	}
 	return resolvePGEnum(fn, args) // pg_enum.go
 }
 
@@ -105,6 +108,9 @@ func kernelPGAssign(fn string) (kernelFn, bool) {
 				return append(dst, v...), nil
 			}
 		}), true
+	}
+	if k, ok := kernelPGAssignElems(fn); ok { // pg_assign_elems.go
+		return k, ok
 	}
 	return kernelPGEnum(fn) // pg_enum.go
 }

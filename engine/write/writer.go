@@ -226,7 +226,7 @@ func (w *Writer) write(batch arrow.RecordBatch) error {
 			release = append(release, plain)
 			col = plain
 		}
-		if col.DataType().ID() == arrow.INTERVAL_MONTH_DAY_NANO {
+		if leafIsInterval(col.DataType()) {
 			// An interval column is stored as the struct of its parts
 			// (engine.IntervalPartsType).
 			if parts, ok := engine.IntervalToParts(col, w.arrowTypes[k], memory.DefaultAllocator); ok {
@@ -569,4 +569,16 @@ func sameShape(got, want arrow.DataType) bool {
 		return got.(*arrow.Time64Type).Unit == w.Unit
 	}
 	return true
+}
+
+// leafIsInterval reports intervals and lists (of lists) of them: the
+// values of interval and interval[] columns, stored as their parts.
+func leafIsInterval(dt arrow.DataType) bool {
+	for {
+		lt, ok := dt.(*arrow.ListType)
+		if !ok {
+			return dt.ID() == arrow.INTERVAL_MONTH_DAY_NANO
+		}
+		dt = lt.Elem()
+	}
 }

@@ -49,6 +49,10 @@ const (
 	UUIDArray        uint32 = 2951
 	ByteaArray       uint32 = 1001
 	JSONBArray       uint32 = 3807
+	JSONArray        uint32 = 199
+	BPCharArray      uint32 = 1014
+	VarcharArray     uint32 = 1015
+	IntervalArray    uint32 = 1187
 )
 
 // OIDs of the types of the system catalog's columns and of the object
@@ -83,6 +87,9 @@ const (
 	RegtypeArray      uint32 = 2211
 	RegnamespaceArray uint32 = 4090
 	RegroleArray      uint32 = 4097
+
+	XIDArray uint32 = 1011
+	CIDArray uint32 = 1012
 )
 
 // regArrays maps each reg* type to its array type.
@@ -275,6 +282,18 @@ func TypeName(oid uint32) string {
 		return "bytea[]"
 	case JSONBArray:
 		return "jsonb[]"
+	case JSONArray:
+		return "json[]"
+	case BPCharArray:
+		return "character[]"
+	case VarcharArray:
+		return "character varying[]"
+	case IntervalArray:
+		return "interval[]"
+	case XIDArray:
+		return "xid[]"
+	case CIDArray:
+		return "cid[]"
 	}
 	for _, r := range regArrays {
 		if r[1] == oid {
@@ -325,6 +344,18 @@ func ArrayOf(elem uint32) uint32 {
 		return OIDArray
 	case Aclitem:
 		return AclitemArray
+	case JSON:
+		return JSONArray
+	case BPChar:
+		return BPCharArray
+	case Varchar:
+		return VarcharArray
+	case Interval:
+		return IntervalArray
+	case XID:
+		return XIDArray
+	case CID:
+		return CIDArray
 	}
 	for _, r := range regArrays {
 		if r[0] == elem {
@@ -343,7 +374,7 @@ func ElemOf(oid uint32) uint32 {
 	case OIDVector:
 		return OID
 	}
-	for _, e := range []uint32{Bool, Int2, Int4, Int8, Text, Float4, Float8, Date, Time, Timestamp, Timestamptz, Numeric, UUID, Bytea, JSONB, Char, Name, OID, Aclitem} {
+	for _, e := range []uint32{Bool, Int2, Int4, Int8, Text, Float4, Float8, Date, Time, Timestamp, Timestamptz, Numeric, UUID, Bytea, JSONB, Char, Name, OID, Aclitem, JSON, BPChar, Varchar, Interval, XID, CID} {
 		if ArrayOf(e) == oid {
 			return e
 		}

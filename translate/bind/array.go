@@ -48,6 +48,7 @@ func (b *Binder) arrayExpr(a *pg.A_ArrayExpr) (Bound, error) {
 		t = expr.Text
 	}
 	elemType := commonPG(elems, pgTypeOfArrow(t))
+	elems0 := append([]Bound(nil), elems...)
 	for i := range elems {
 		elems[i] = Bound{E: b.Coerce(elems[i], t), T: pgTypeOfArrow(t)}
 	}
@@ -58,8 +59,37 @@ func (b *Binder) arrayExpr(a *pg.A_ArrayExpr) (Bound, error) {
 	if arr := pgtypes.ArrayOf(elemType.OID); arr != 0 {
 		r.T = plan.Type{OID: arr, Typmod: -1}
 	}
+	if ct, ok := charElems(elems0); ok && elemType.OID == pgtypes.Text {
+		r.T = ct // ARRAY['a'::varchar(3)] is varchar(3)[]
+	}
 	r.Name, r.strong = "array", true
 	return r, nil
+}
+
+// charElems is the array type of ARRAY[...] whose typed elements are all
+// varchar or char (text values): the array of the first one's type
+// (varchar[] or bpchar[]), with the elements' length when they agree on
+// one.
+func charElems(elems []Bound) (plan.Type, bool) {
+	var t *plan.Type
+	for _, e := range elems {
+		switch {
+		case e.Unknown():
+		case e.T.OID != pgtypes.Varchar && e.T.OID != pgtypes.BPChar:
+			return plan.Type{}, false
+		case t == nil:
+			et := e.T
+			t = &et
+		case t.OID != e.T.OID:
+			t.Typmod = -1 // varchar and char mixed: the first's type
+		case t.Typmod != e.T.Typmod:
+			t.Typmod = -1
+		}
+	}
+	if t == nil {
+		return plan.Type{}, false
+	}
+	return plan.Type{OID: pgtypes.ArrayOf(t.OID), Typmod: t.Typmod}, true
 }
 
 // arrayOfArrays binds ARRAY[a, b, ...] whose elements are arrays (like

@@ -51,6 +51,22 @@ func assignRecorded(x Bound, c Column, e expr.Expr) expr.Expr {
 			fn = "bpchar_assign"
 		}
 		return &expr.Call{Fn: fn, Args: []expr.Expr{e, &expr.Lit{V: c.Type.Typmod - 4, T: expr.Int4}}, T: expr.Text}
+	case pgtypes.VarcharArray, pgtypes.BPCharArray:
+		if c.Type.Typmod < 5 || !textList(e.Type()) {
+			return e
+		}
+		fn := "varchar_assign_elems"
+		if c.Type.OID == pgtypes.BPCharArray {
+			fn = "bpchar_assign_elems"
+		}
+		return &expr.Call{Fn: fn, Args: []expr.Expr{e, &expr.Lit{V: c.Type.Typmod - 4, T: expr.Int4}}, T: e.Type()}
+	case pgtypes.JSONArray:
+		// Always checked, as json is: a json[] parameter arrives as the
+		// client wrote it.
+		if !textList(e.Type()) {
+			return e
+		}
+		return &expr.Call{Fn: "json_in_elems", Args: []expr.Expr{e}, T: e.Type()}
 	case pgtypes.Int2:
 		if x.T.OID == pgtypes.Int2 && !x.Unknown() {
 			return e
@@ -73,8 +89,19 @@ func recordedColumn(c Column) bool {
 		return c.Arrow.ID() == arrow.INT32
 	case pgtypes.Varchar, pgtypes.BPChar:
 		return c.Type.Typmod >= 5 && c.Arrow.ID() == arrow.STRING
+	case pgtypes.VarcharArray, pgtypes.BPCharArray:
+		return c.Type.Typmod >= 5 && textList(c.Arrow)
+	case pgtypes.JSONArray:
+		return textList(c.Arrow)
 	}
 	return false
+}
+
+// textList reports lists (of any number of dimensions) of strings: the
+// values of varchar[], char[] and json[].
+func textList(t arrow.DataType) bool {
+	d, leaf := expr.ArrayLeaf(t)
+	return d >= 1 && leaf.ID() == arrow.STRING
 }
 
 // RecordedText wraps e, a column's value read from text (COPY FROM) and

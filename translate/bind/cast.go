@@ -69,6 +69,9 @@ func (b *Binder) castTo(arg Bound, t plan.Type, loc int32) (Bound, error) {
 	if r, ok, err := b.vectorCast(arg, t, loc); ok {
 		return r, err
 	}
+	if r, ok, err := b.charArrayCast(arg, t, loc); ok { // cast_arrays.go
+		return r, err
+	}
 	at := plan.ArrowOf(t)
 	if t.OID == pgtypes.Varchar || t.OID == pgtypes.BPChar {
 		// varchar and char values are text; an explicit cast to
@@ -148,6 +151,9 @@ func (b *Binder) TypeName(tn *pg.TypeName) (plan.Type, string, error) {
 			return plan.Type{}, "", b.ErrAt(pgerr.New(pgerr.SyntaxError, "type modifiers must be simple constants or identifiers"), tn.Location)
 		}
 		mods = append(mods, int(c.GetIval().Ival))
+	}
+	if err := charLength(name, len(names), mods); err != nil {
+		return plan.Type{}, "", b.ErrAt(err, tn.Location)
 	}
 	var t plan.Type
 	canon := name
@@ -280,7 +286,13 @@ func (b *Binder) TypeName(tn *pg.TypeName) (plan.Type, string, error) {
 		if arr == 0 {
 			return plan.Type{}, "", b.ErrAt(pgerr.NotYet("casting to array type "+name+"[]"), tn.Location)
 		}
-		return plan.Type{OID: arr, Typmod: -1}, canon, nil
+		at := plan.Type{OID: arr, Typmod: -1}
+		if n := b.lastTypmod; n > 0 {
+			// varchar(n)[], char(n)[]: the length applies to each
+			// element and is the array's typmod, as in PostgreSQL.
+			at.Typmod, b.lastTypmod = int32(n)+4, 0
+		}
+		return at, canon, nil
 	}
 	return t, canon, nil
 }

@@ -498,7 +498,31 @@ func (b *Binder) arrayConcat(l, r Bound, loc int32) (Bound, bool, error) {
 	}
 	res, err := b.call(fn, []Bound{l, r}, loc)
 	res.Name, res.strong = "", false
+	if err == nil {
+		res.T = concatKeepsType(fn, l, r, res.T)
+	}
 	return res, true, err
+}
+
+// concatKeepsType is the type of an array || of l and r that PostgreSQL
+// keeps though its values are those of another (varchar[] || varchar is
+// varchar[], not text[]): the array's type when both sides are of it or
+// of its element type; else t.
+func concatKeepsType(fn string, l, r Bound, t plan.Type) plan.Type {
+	arr, other := l, r
+	if fn == "array_prepend" {
+		arr, other = r, l
+	}
+	if pgtypes.ElemOf(arr.T.OID) == pgtypes.ElemOf(t.OID) {
+		return t
+	}
+	switch {
+	case other.Unknown() || other.T.OID == arr.T.OID:
+	case fn != "array_cat" && other.T.OID == pgtypes.ElemOf(arr.T.OID):
+	default:
+		return t
+	}
+	return plan.Type{OID: arr.T.OID, Typmod: -1}
 }
 
 // isUnaryPlusType reports whether PostgreSQL has prefix + for the type.

@@ -65,7 +65,8 @@ func (b *Binder) oidOperands(op string, l, r Bound, loc int32) (Bound, Bound, er
 // keepsCatalogType reports whether an expression that returns its
 // arguments' common type t (CASE, COALESCE, GREATEST) stays of type t when
 // the engine computes it in def's Arrow type: the oid family (computed as
-// int8) and name / "char" (computed as text) keep their types.
+// int8), name / "char" (computed as text) and varchar[], bpchar[] and
+// json[] (computed as text[]) keep their types.
 func keepsCatalogType(t, def plan.Type) bool {
 	switch {
 	case t.OID == def.OID:
@@ -76,6 +77,8 @@ func keepsCatalogType(t, def plan.Type) bool {
 		return def.OID == pgtypes.Text
 	case t.OID == pgtypes.OIDArray || t.OID == pgtypes.OIDVector || isRegArray(t.OID):
 		return def.OID == pgtypes.Int8Array
+	case t.OID == pgtypes.VarcharArray || t.OID == pgtypes.BPCharArray || t.OID == pgtypes.JSONArray:
+		return def.OID == pgtypes.TextArray // lists of strings
 	}
 	return false
 }

@@ -67,6 +67,9 @@ func ColumnsOfTable(t *catalog.Table, s *catalog.Schema) []Column {
 			// interval (engine.IntervalPartsType).
 			a = arrow.FixedWidthTypes.MonthDayNanoInterval
 		}
+		if t.OID == pgtypes.IntervalArray {
+			a = engine.IntervalOfParts(a) // interval[]: lists of the parts
+		}
 		cols[i] = Column{Name: f.Name, FieldID: f.ID, Type: t, Arrow: a}
 		if e := enums[f.ID]; e != "" && a.ID() == arrow.STRING {
 			cols[i].Enum = e

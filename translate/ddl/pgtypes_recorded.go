@@ -15,6 +15,17 @@ import (
 // jsonb, smallint, character varying[(n)], character(n). ok is false for
 // the types Iceberg has, arrays and Spark's spellings.
 func RecordedTypeOf(tn *pg.TypeName, it catalog.Type) (plan.Type, bool, error) {
+	if tn != nil && len(tn.ArrayBounds) >= 1 {
+		// varchar(n)[], char(n)[], json[]: lists of strings with the
+		// element's type recorded as an array type, its length the typmod.
+		elem := &pg.TypeName{Names: tn.Names, Typmods: tn.Typmods, Typemod: tn.Typemod, Location: tn.Location}
+		if et, ok, err := RecordedTypeOf(elem, plan.ListLeaf(it)); err != nil {
+			return et, false, err
+		} else if ok && (et.OID == pgtypes.Varchar || et.OID == pgtypes.BPChar || et.OID == pgtypes.JSON || et.OID == pgtypes.Interval) {
+			at := plan.Type{OID: pgtypes.ArrayOf(et.OID), Typmod: et.Typmod}
+			return at, plan.Recordable(at, it), nil
+		}
+	}
 	if tn != nil && len(tn.ArrayBounds) >= 2 {
 		// int[][]: nested lists, recorded as the element's array type
 		// so that icegate reads them back as arrays of that many
@@ -116,6 +127,20 @@ func RecordedTypeOfSpark(tn *pg.TypeName, x *parse.DDLExtras, it catalog.Type) (
 	if st == nil {
 		return plan.Type{}, false
 	}
+	t, ok := sparkRecorded(st)
+	return t, ok && plan.Recordable(t, it)
+}
+
+// sparkRecorded is the PostgreSQL type a Spark type keeps in the table's
+// metadata, if any: array<varchar(n)> (char(n), json) is varchar(n)[].
+func sparkRecorded(st *parse.SparkType) (plan.Type, bool) {
+	if st.Name == "array" && st.Elem != nil {
+		et, ok := sparkRecorded(st.Elem)
+		if !ok || et.OID != pgtypes.Varchar && et.OID != pgtypes.BPChar && et.OID != pgtypes.JSON {
+			return plan.Type{}, false
+		}
+		return plan.Type{OID: pgtypes.ArrayOf(et.OID), Typmod: et.Typmod}, true
+	}
 	var t plan.Type
 	switch {
 	case st.Name == "smallint" || st.Name == "short":
@@ -132,5 +157,5 @@ func RecordedTypeOfSpark(tn *pg.TypeName, x *parse.DDLExtras, it catalog.Type) (
 	default:
 		return plan.Type{}, false
 	}
-	return t, plan.Recordable(t, it)
+	return t, true
 }

@@ -80,6 +80,10 @@ func (r *RecordedEdit) Retype(e *SchemaEdit, name string, tn *pg.TypeName, to ca
 			keeps = true
 		}
 	}
+	if t.OID == pgtypes.VarcharArray && (from.OID == pgtypes.VarcharArray || from.OID == pgtypes.TextArray) {
+		// varchar(n)[] to a longer length or none: the elements fit.
+		keeps = t.Typmod < 0 || from.OID == pgtypes.VarcharArray && from.Typmod >= 0 && from.Typmod <= t.Typmod
+	}
 	if !keeps {
 		return pgerr.Unsupported("changing column \"%s\" from %s to %s", name, from, t).
 			WithHint("Values are not rewritten by ALTER COLUMN TYPE: create a new column, fill it with UPDATE and drop the old one.")

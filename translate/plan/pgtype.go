@@ -62,6 +62,11 @@ func (t Type) String() string {
 	if p, s, ok := t.NumericPS(); ok {
 		return fmt.Sprintf("numeric(%d,%d)", p, s)
 	}
+	if e := pgtypes.ElemOf(t.OID); e == pgtypes.Varchar && t.Typmod >= 4 || e == pgtypes.BPChar {
+		// varchar(n)[], char(n)[], bpchar[]: the element's type with
+		// the length, then [].
+		return Type{OID: e, Typmod: t.Typmod}.String() + "[]"
+	}
 	if t.OID == pgtypes.Varchar && t.Typmod >= 4 {
 		return fmt.Sprintf("character varying(%d)", t.Typmod-4)
 	}

@@ -107,6 +107,12 @@ func ParseRecordedType(s string) (Type, bool) {
 		return Type{OID: oid, Typmod: int32(n + 4)}, true
 	}
 	if base, ok := strings.CutSuffix(s, "[]"); ok {
+		// character varying(n)[], character(n)[], json[], interval[]:
+		// the array type of the recorded element type, whose length is
+		// the array's typmod.
+		if et, ok := ParseRecordedType(base); ok && (charArrayElem(et.OID) || et.OID == pgtypes.Interval) {
+			return Type{OID: pgtypes.ArrayOf(et.OID), Typmod: et.Typmod}, true
+		}
 		// An array of several dimensions (nested lists): the array type
 		// of its element.
 		for _, oid := range recordableElems {
@@ -142,6 +148,19 @@ func Recordable(t Type, it catalog.Type) bool {
 	if t.OID == pgtypes.Interval {
 		return engine.IsIntervalParts(it)
 	}
+	if t.OID == pgtypes.IntervalArray {
+		// Lists (of lists) of the parts.
+		lt, ok := it.(*catalog.ListType)
+		for ok {
+			it = lt.Element
+			lt, ok = it.(*catalog.ListType)
+		}
+		return engine.IsIntervalParts(it)
+	}
+	if e := pgtypes.ElemOf(t.OID); charArrayElem(e) {
+		p, ok := ListLeaf(it).(*catalog.PrimitiveType)
+		return ArrayDims(it) >= 1 && ok && p.ID == catalog.TString
+	}
 	if pgtypes.ElemOf(t.OID) != 0 {
 		return ArrayDims(it) >= 2 && TypeOfIceberg(ListLeaf(it)).OID == pgtypes.ElemOf(t.OID)
 	}
@@ -159,17 +178,17 @@ func Recordable(t Type, it catalog.Type) bool {
 }
 
 // ArrayDims is the number of dimensions of the arrays an Iceberg type
-// stores: its nested list levels down to a primitive element (0 for other
-// types). Other engines read such a column as lists of lists; icegate
-// shows it as an array of the element's type with that many dimensions
+// stores: its nested list levels down to a primitive element or an
+// interval's parts (0 for other types). Other engines read such a column
+// as lists of lists; icegate shows it as an array of the element's type with that many dimensions
 // when its PostgreSQL type is recorded (PGTypesProperty).
 func ArrayDims(it catalog.Type) int {
 	d := 0
 	for {
 		lt, ok := it.(*catalog.ListType)
 		if !ok {
-			if _, prim := it.(*catalog.PrimitiveType); prim {
-				return d
+			if _, prim := it.(*catalog.PrimitiveType); prim || engine.IsIntervalParts(it) {
+				return d // an interval is stored as the struct of its parts
 			}
 			return 0
 		}
@@ -226,7 +245,7 @@ func IntervalPositions(t *catalog.Table, schema *catalog.Schema, ids []int) []in
 	var out []int
 	for i, id := range ids {
 		pt, ok := rec[id]
-		if !ok || pt.OID != pgtypes.Interval {
+		if !ok || pt.OID != pgtypes.Interval && pt.OID != pgtypes.IntervalArray {
 			continue
 		}
 		for _, f := range schema.Fields {
@@ -236,4 +255,11 @@ func IntervalPositions(t *catalog.Table, schema *catalog.Schema, ids []int) []in
 		}
 	}
 	return out
+}
+
+// charArrayElem reports the element types of the arrays a table records
+// at any number of dimensions, stored as lists of strings:
+// character varying[(n)], character[(n)] and json.
+func charArrayElem(oid uint32) bool {
+	return oid == pgtypes.Varchar || oid == pgtypes.BPChar || oid == pgtypes.JSON
 }

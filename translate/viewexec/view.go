@@ -172,7 +172,7 @@ func (s Exec) createCatalogView(ctx context.Context, tn parse.TableName, replace
 	}
 	schema := &catalog.Schema{}
 	for i, c := range cols {
-		t, err := ddl.IcebergTypeOfPG(plan.Type{OID: c.TypeOID, Typmod: c.Typmod}, c.Name, nil)
+		t, err := viewColumnType(plan.Type{OID: c.TypeOID, Typmod: c.Typmod}, c.Name)
 		doc := ""
 		if err != nil {
 			// The schema of a view is informative: a type no Iceberg table
@@ -535,4 +535,24 @@ func (s Exec) DropIn(ctx context.Context, mc catalog.MutableCatalog, ns []string
 		n++
 	}
 	return n, nil
+}
+
+// viewColumnType is the Iceberg type of a view's column of PostgreSQL type
+// t: an array is a list of its element's type (integer[] list<int>,
+// varchar(3)[] list<string> with its type recorded), so that the catalog
+// shows it as an array.
+func viewColumnType(t plan.Type, name string) (catalog.Type, error) {
+	// Field ids of an interval's parts: catalog.FreshSchema numbers them
+	// afresh.
+	n := 0
+	next := func() int { n++; return n }
+	elem := pgtypes.ElemOf(t.OID)
+	if elem == 0 || t.OID == pgtypes.Int2Vector || t.OID == pgtypes.OIDVector {
+		return ddl.IcebergTypeOfPG(t, name, next)
+	}
+	et, err := ddl.IcebergTypeOfPG(plan.Type{OID: elem, Typmod: -1}, name, next)
+	if err != nil {
+		return nil, err
+	}
+	return &catalog.ListType{Element: et}, nil
 }

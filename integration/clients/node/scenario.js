@@ -113,6 +113,28 @@ async function main() {
     await client.query('DROP TABLE node_json');
   });
 
+  await step('varchar(n)[], char(n)[], json[] and interval[] columns come back as arrays', async () => {
+    // The columns ORMs declare for array fields (Django's ArrayField(CharField) is varchar(n)[],
+    // Rails' string array character varying[]).
+    await client.query('DROP TABLE IF EXISTS node_arr');
+    await client.query('CREATE TABLE node_arr (id int, v varchar(3)[], u character varying[], c char(2)[], j json[], i interval[])');
+    await client.query('INSERT INTO node_arr VALUES ($1, $2, $3, $4, $5, $6)',
+      [1, ['a', 'abc'], ['x y'], ['z'], ['{"a": 1}', '[2]'], '{"1 day"}']);
+    const res = await client.query('SELECT id, v, u, c, j, i::text AS i FROM node_arr ORDER BY id');
+    assert.deepEqual(res.rows, [{ id: 1, v: ['a', 'abc'], u: ['x y'], c: ['z '], j: [{ a: 1 }, [2]], i: '{"1 day"}' }]);
+    assert.deepEqual(res.fields.map((f) => [f.dataTypeID, f.dataTypeModifier]),
+      [[23, -1], [1015, 7], [1015, -1], [1014, 6], [199, -1], [25, -1]]);
+    await expectError(`INSERT INTO node_arr (id, v) VALUES (2, '{abcd}')`, '22001');
+    await expectError(`INSERT INTO node_arr (id, j) VALUES (2, '{"[1"}')`, '22P02');
+    const cast = await client.query(`SELECT '{abcd,ab}'::varchar(3)[] AS v`);
+    assert.deepEqual(cast.rows, [{ v: ['abc', 'ab'] }]);
+    const cols = await client.query(`SELECT attname, format_type(atttypid, atttypmod) AS t FROM pg_attribute
+      WHERE attrelid = 'node_arr'::regclass AND attnum > 1 ORDER BY attnum`);
+    assert.deepEqual(cols.rows.map((r) => [r.attname, r.t]), [
+      ['v', 'character varying(3)[]'], ['u', 'character varying[]'], ['c', 'character(2)[]'], ['j', 'json[]'], ['i', 'interval[]']]);
+    await client.query('DROP TABLE node_arr');
+  });
+
   await step('named prepared statement executed 3 times', async () => {
     for (let k = 0; k < 3; k++) {
       const res = await client.query({ name: 'lines-of-order', text: 'SELECT sum(qty) AS s FROM lines WHERE order_id = $1', values: [k] });
