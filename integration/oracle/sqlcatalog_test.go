@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,25 +17,76 @@ import (
 	"github.com/apache/iceberg-go"
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
 	"github.com/apache/iceberg-go/table"
-	_ "github.com/mattn/go-sqlite3" // the SQLite driver iceberg-go's sql catalog is given
+	"github.com/jackc/pgx/v5"
+	_ "github.com/jackc/pgx/v5/stdlib" // the PostgreSQL driver iceberg-go's sql catalog is given
+	_ "github.com/mattn/go-sqlite3"    // the SQLite one
 )
 
 // TestSQLCatalogShared: icegate and iceberg-go serve one lakehouse through
-// a SQL catalog (the JDBC catalog's tables, in SQLite): each reads what the
-// other wrote, and a commit by one is seen by the other's next read.
+// a SQL catalog (the JDBC catalog's tables, in SQLite, and in PostgreSQL
+// when ICEGATE_TEST_PG names one): each reads what the other wrote, and a
+// commit by one is seen by the other's next read.
 func TestSQLCatalogShared(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		dbPath := filepath.Join(t.TempDir(), "catalog.db")
+		db, err := sql.Open("sqlite3", "file:"+dbPath+"?_busy_timeout=10000")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		sharedCatalog(t, db, sqlcat.SQLite, "jdbc:sqlite:"+dbPath)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		admin := os.Getenv("ICEGATE_TEST_PG")
+		if admin == "" {
+			t.Skip("set ICEGATE_TEST_PG to a PostgreSQL server URL to keep the catalog there; .ci/run does")
+		}
+		uri := freshPostgresDatabase(t, admin)
+		db, err := sql.Open("pgx", uri)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		sharedCatalog(t, db, sqlcat.Postgres, uri)
+	})
+}
+
+// freshPostgresDatabase creates a database on the PostgreSQL at admin,
+// dropped when the test ends, and returns its URL.
+func freshPostgresDatabase(t *testing.T, admin string) string {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	name := fmt.Sprintf("oracle_sqlcat_%d", time.Now().UnixNano())
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if c, err := pgx.Connect(ctx, admin); err == nil {
+			c.Exec(ctx, "DROP DATABASE "+name+" WITH (FORCE)")
+			c.Close(ctx)
+		}
+	})
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// sharedCatalog runs the shared-catalog checks with iceberg-go's catalog
+// on db and icegate's on uri, the same database.
+func sharedCatalog(t *testing.T, db *sql.DB, dialect sqlcat.SupportedDialect, uri string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
 	warehouse := filepath.Join(dir, "lake")
-	dbPath := filepath.Join(dir, "catalog.db")
-
-	db, err := sql.Open("sqlite3", "file:"+dbPath+"?_busy_timeout=10000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	cat, err := sqlcat.NewCatalog("lake", db, sqlcat.SQLite, iceberg.Properties{"warehouse": "file://" + warehouse})
+	cat, err := sqlcat.NewCatalog("lake", db, dialect, iceberg.Properties{"warehouse": "file://" + warehouse})
 	if err != nil {
 		t.Fatalf("iceberg-go sql catalog: %v", err)
 	}
@@ -49,7 +101,7 @@ func TestSQLCatalogShared(t *testing.T) {
 	}
 
 	config := filepath.Join(dir, "icegate.yaml")
-	body := fmt.Sprintf("catalogs:\n  lake:\n    type: sql\n    uri: jdbc:sqlite:%s\n    warehouse: %s\n", dbPath, warehouse)
+	body := fmt.Sprintf("catalogs:\n  lake:\n    type: sql\n    uri: %q\n    warehouse: %s\n", uri, warehouse)
 	if err := os.WriteFile(config, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
