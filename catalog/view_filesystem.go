@@ -234,11 +234,7 @@ func (c *Filesystem) replaceView(ctx context.Context, id Identifier, dir string,
 		if err != nil {
 			return nil, fmt.Errorf("replace view %s: %w", name, err)
 		}
-		next, err := base.ReplaceVersion(meta)
-		if err != nil {
-			return nil, fmt.Errorf("replace view %s: %w", name, err)
-		}
-		data, err := MarshalViewMetadata(next)
+		next, data, err := base.replacementJSON(meta)
 		if err != nil {
 			return nil, fmt.Errorf("replace view %s: %w", name, err)
 		}

@@ -233,3 +233,17 @@ func (w *jsonWriter) text(s string) {
 	}
 	w.buf.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }
+
+// replacementJSON is ReplaceVersion of base by next, and the result's
+// JSON: what a catalog writes as the view's next metadata file.
+func (base *ViewMetadata) replacementJSON(next *ViewMetadata) (*ViewMetadata, []byte, error) {
+	m, err := base.ReplaceVersion(next)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := MarshalViewMetadata(m)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, data, nil
+}
