@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -333,7 +334,10 @@ func (c *SQL) pointer(ctx context.Context, id Identifier, kind string) (string, 
 // local is the local path of a file a row or metadata names, which must be
 // in the warehouse (or under a configured prefix).
 func (c *SQL) local(written string) (string, error) {
-	for from, to := range c.files.prefixes {
+	// The longest configured prefix that matches, as NewLocalIO resolves.
+	froms := slices.SortedFunc(maps.Keys(c.files.prefixes), func(a, b string) int { return len(b) - len(a) })
+	for _, from := range froms {
+		to := c.files.prefixes[from]
 		if rest, ok := strings.CutPrefix(written, from); ok {
 			if !filepath.IsAbs(to) {
 				to = filepath.Join(c.files.root, to)
