@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -49,7 +48,7 @@ type SQL struct {
 	name    string
 	db      *sql.DB
 	dialect SQLDialect
-	files   *Filesystem // the warehouse's files
+	files   warehouse // the warehouse's files
 	views   bool        // iceberg_tables has iceberg_type
 
 	mu     sync.Mutex
@@ -98,6 +97,10 @@ func NewSQL(ctx context.Context, name string, db *sql.DB, dialect SQLDialect, wa
 	if err != nil {
 		return nil, err
 	}
+	return newSQL(ctx, name, db, dialect, &localWarehouse{name: name, files: files})
+}
+
+func newSQL(ctx context.Context, name string, db *sql.DB, dialect SQLDialect, files warehouse) (*SQL, error) {
 	c := &SQL{name: name, db: db, dialect: dialect, files: files, staged: map[string]stagedDir{}}
 	for _, ddl := range []string{
 		`CREATE TABLE IF NOT EXISTS iceberg_tables (
@@ -132,17 +135,17 @@ func NewSQL(ctx context.Context, name string, db *sql.DB, dialect SQLDialect, wa
 // SetSyncer replaces how the catalog makes written files durable (fsync by
 // default): a test records the calls, or acts between a commit's steps,
 // through it. Call it before use.
-func (c *SQL) SetSyncer(s Syncer) { c.files.SetSyncer(s) }
+func (c *SQL) SetSyncer(s Syncer) { c.files.setSyncer(s) }
 
 // Name implements Catalog.
 func (c *SQL) Name() string { return c.name }
 
 // Root returns the warehouse directory.
-func (c *SQL) Root() string { return c.files.Root() }
+func (c *SQL) Root() string { return c.files.root() }
 
 // Close releases the write records of this process (see Filesystem.Close);
 // the database stays open: its owner closes it.
-func (c *SQL) Close(ctx context.Context) error { return c.files.Close(ctx) }
+func (c *SQL) Close(ctx context.Context) error { return c.files.close(ctx) }
 
 // q rewrites ? placeholders for the dialect.
 func (c *SQL) q(query string) string {
@@ -331,37 +334,6 @@ func (c *SQL) pointer(ctx context.Context, id Identifier, kind string) (string, 
 	return loc.String, nil
 }
 
-// local is the local path of a file a row or metadata names, which must be
-// in the warehouse (or under a configured prefix).
-func (c *SQL) local(written string) (string, error) {
-	// The longest configured prefix that matches, as NewLocalIO resolves.
-	froms := slices.SortedFunc(maps.Keys(c.files.prefixes), func(a, b string) int { return len(b) - len(a) })
-	for _, from := range froms {
-		to := c.files.prefixes[from]
-		if rest, ok := strings.CutPrefix(written, from); ok {
-			if !filepath.IsAbs(to) {
-				to = filepath.Join(c.files.root, to)
-			}
-			p := filepath.Join(to, filepath.FromSlash(rest))
-			if hasDotDot(rest) || !within(realParent(p), realPath(to)) {
-				break
-			}
-			return p, nil
-		}
-	}
-	p := stripScheme(written)
-	if !filepath.IsAbs(p) || hasDotDot(p) || !within(realParent(filepath.Clean(p)), realPath(c.files.root)) {
-		return "", pgerr.Wrap(fmt.Errorf("%s: %w", written, ErrOutsideWarehouse), pgerr.InsufficientPrivilege,
-			"file \"%s\" is outside the warehouse of catalog \"%s\"", written, c.name).
-			WithHint("icegate reads and writes the files of a catalog's tables in its warehouse directory.")
-	}
-	return filepath.Clean(p), nil
-}
-
-// metadataTableDir is the local directory of the table whose metadata file is at
-// local (<dir>/metadata/<file>).
-func metadataTableDir(local string) string { return filepath.Dir(filepath.Dir(local)) }
-
 // LoadTable implements Catalog.
 func (c *SQL) LoadTable(ctx context.Context, id Identifier) (_ *Table, err error) {
 	defer func() { err = c.files.relative(err) }()
@@ -374,21 +346,15 @@ func (c *SQL) LoadTable(ctx context.Context, id Identifier) (_ *Table, err error
 
 func (c *SQL) loadAt(ctx context.Context, id Identifier, loc string) (*Table, error) {
 	name := qualified(id.Namespace, id.Name)
-	local, err := c.local(loc)
+	meta, err := c.files.readTable(ctx, loc)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("load table %s: %w", name, err)
 	}
-	meta, err := c.files.readMetadata(local)
-	if err != nil {
-		return nil, c.files.metadataError(fmt.Errorf("load table %s: %w", name, err))
-	}
-	dir := metadataTableDir(local)
-	c.files.sweepOnce(ctx, dir)
 	return &Table{
 		Ident:            Identifier{Namespace: slices.Clone(id.Namespace), Name: id.Name},
 		MetadataLocation: loc,
 		Metadata:         meta,
-		IO:               c.files.tableIO(dir),
+		IO:               c.files.tableIO(ctx, loc),
 	}, nil
 }
 
@@ -399,11 +365,7 @@ func (c *SQL) LoadView(ctx context.Context, id Identifier) (_ *View, err error) 
 	if err != nil {
 		return nil, fmt.Errorf("load view %w", err)
 	}
-	local, err := c.local(loc)
-	if err != nil {
-		return nil, err
-	}
-	m, err := c.files.readViewMetadata(local)
+	m, err := c.files.readView(ctx, loc)
 	if err != nil {
 		return nil, fmt.Errorf("load view %s: %w", qualified(id.Namespace, id.Name), err)
 	}
@@ -422,27 +384,6 @@ func nextVersion(loc string, logLen int) int64 {
 		return v + 1
 	}
 	return int64(logLen) + 1
-}
-
-// writeMetadataFile writes data as the new metadata file name in the
-// metadata directory written as metaLoc, of the table or view in tableDir,
-// and returns the file's written location and local path.
-func (c *SQL) writeMetadataFile(tableDir, metaLoc, name string, data []byte) (string, string, error) {
-	metaDir, err := c.local(metaLoc)
-	if err != nil {
-		return "", "", err
-	}
-	if err := mkdirAllSynced(c.files.sync, metaDir); err != nil {
-		return "", "", err
-	}
-	var record func(string) error
-	if within(metaDir, tableDir) {
-		record = c.files.recorder(tableDir)
-	}
-	if err := createExclusive(c.files.sync, record, metaDir, name, data, true); err != nil {
-		return "", "", err
-	}
-	return strings.TrimSuffix(metaLoc, "/") + "/" + name, filepath.Join(metaDir, name), nil
 }
 
 // AdvisorySession implements AdvisoryLocker on PostgreSQL: a connection

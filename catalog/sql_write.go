@@ -5,9 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -102,29 +99,25 @@ func (c *SQL) DropNamespace(ctx context.Context, ns []string) error {
 	if _, err := c.db.ExecContext(ctx, c.q(`DELETE FROM iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ?`), c.name, key); err != nil {
 		return fmt.Errorf("catalog %s: drop namespace %s: %w", c.name, key, err)
 	}
-	// The namespace's directory goes when it is empty: a table dropped
-	// without purge keeps its files, and them their directory.
-	if dir, err := c.files.namespaceDir(ns); err == nil {
-		os.Remove(dir)
-	}
+	c.files.dropNamespace(ns)
 	return nil
 }
 
-// tableDir is the directory a new table or view id gets: under the
-// warehouse, a directory per namespace level, then the name.
-func (c *SQL) tableDir(id Identifier) (string, error) {
+// tableLocation is the location a new table or view id gets: under the
+// warehouse, a folder per namespace level, then the name.
+func (c *SQL) tableLocation(id Identifier) (string, error) {
 	if _, err := namespaceKey(id.Namespace); err != nil || !validName(id.Name) {
 		return "", fmt.Errorf("%s: invalid name: %w", qualified(id.Namespace, id.Name), ErrDataInvalid)
 	}
-	return filepath.Join(append(append([]string{c.files.root}, id.Namespace...), id.Name)...), nil
+	return c.files.defaultLocation(id), nil
 }
 
 // newTable checks that table id can be created from spec (its namespace
 // exists, its name is free, its location is in the warehouse) and returns
-// its directory and first metadata.
+// its location and first metadata.
 func (c *SQL) newTable(ctx context.Context, id Identifier, spec TableSpec) (string, *TableMetadata, error) {
 	name := qualified(id.Namespace, id.Name)
-	dir, err := c.tableDir(id)
+	dir, err := c.tableLocation(id)
 	if err != nil {
 		return "", nil, fmt.Errorf("create table %w", err)
 	}
@@ -146,7 +139,7 @@ func (c *SQL) newTable(ctx context.Context, id Identifier, spec TableSpec) (stri
 		}
 	}
 	if spec.Location != "" {
-		local, err := c.local(strings.TrimSuffix(spec.Location, "/"))
+		local, err := c.files.place(strings.TrimSuffix(spec.Location, "/"))
 		if err != nil {
 			return "", nil, pgerr.Wrap(fmt.Errorf("create table %s: location %s: %w", name, spec.Location, ErrOutsideWarehouse),
 				pgerr.InsufficientPrivilege, "location \"%s\" of table \"%s\" is outside the warehouse", spec.Location, name)
@@ -247,26 +240,26 @@ func (c *SQL) swap(ctx context.Context, id Identifier, base, next string) error 
 	return nil
 }
 
-// createFirst writes the first metadata file of a new table in dir and
-// adds its row.
-func (c *SQL) createFirst(ctx context.Context, id Identifier, dir string, meta *TableMetadata) (*Table, error) {
+// createFirst writes the first metadata file of a new table at tableLoc
+// and adds its row.
+func (c *SQL) createFirst(ctx context.Context, id Identifier, tableLoc string, meta *TableMetadata) (*Table, error) {
 	name := qualified(id.Namespace, id.Name)
 	data, err := MarshalMetadata(meta)
 	if err != nil {
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
-	if err := mkdirAllSynced(c.files.sync, filepath.Join(dir, "data")); err != nil {
+	if _, err := c.files.prepare(ctx, tableLoc); err != nil {
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
-	loc, local, err := c.writeMetadataFile(dir, MetadataLocation(meta), newMetadataName(0), data)
+	loc, err := c.files.writeMetadata(ctx, tableLoc, MetadataLocation(meta), newMetadataName(0), data)
 	if err != nil {
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
 	if err := c.insert(ctx, id, loc, sqlTableType); err != nil {
-		os.Remove(local)
+		c.files.removeFile(ctx, loc)
 		return nil, fmt.Errorf("create table %w", err)
 	}
-	c.files.cache.put("metadata:"+local, meta)
+	c.files.cacheTable(loc, meta)
 	return c.loadAt(ctx, id, loc)
 }
 
@@ -289,13 +282,9 @@ func (c *SQL) CommitTable(ctx context.Context, id Identifier, reqs []Requirement
 	if err != nil {
 		return nil, fmt.Errorf("commit table %w", err)
 	}
-	baseLocal, err := c.local(baseLoc)
+	base, err := c.files.readTable(ctx, baseLoc)
 	if err != nil {
-		return nil, err
-	}
-	base, err := c.files.readMetadata(baseLocal)
-	if err != nil {
-		return nil, c.files.metadataError(fmt.Errorf("commit table %s: %w", name, err))
+		return nil, fmt.Errorf("commit table %s: %w", name, err)
 	}
 	if err := CheckRequirements(base, reqs); err != nil {
 		return nil, fmt.Errorf("commit table %s: %w", name, err)
@@ -312,24 +301,23 @@ func (c *SQL) CommitTable(ctx context.Context, id Identifier, reqs []Requirement
 	if err != nil {
 		return nil, fmt.Errorf("commit table %s: %w", name, err)
 	}
-	dir := metadataTableDir(baseLocal)
-	loc, local, err := c.writeMetadataFile(dir, MetadataLocation(meta), newMetadataName(nextVersion(baseLoc, len(base.MetadataLog))), data)
+	loc, err := c.files.writeMetadata(ctx, base.Location, MetadataLocation(meta), newMetadataName(nextVersion(baseLoc, len(base.MetadataLog))), data)
 	if err != nil {
-		return nil, c.files.metadataError(fmt.Errorf("commit table %s: %w", name, err))
+		return nil, fmt.Errorf("commit table %s: %w", name, err)
 	}
 	if err := c.swap(ctx, id, baseLoc, loc); err != nil {
-		os.Remove(local)
+		c.files.removeFile(ctx, loc)
 		return nil, err
 	}
-	c.files.cache.put("metadata:"+local, meta)
+	c.files.cacheTable(loc, meta)
 	tbl := &Table{
 		Ident:            Identifier{Namespace: slices.Clone(id.Namespace), Name: id.Name},
 		MetadataLocation: loc,
 		Metadata:         meta,
-		IO:               c.files.tableIO(dir),
+		IO:               c.files.tableIO(ctx, loc),
 	}
 	if meta.Properties[PropDeleteAfterCommit] == "true" {
-		c.files.deleteDroppedMetadata(tbl, filepath.Dir(local), base, baseLoc)
+		c.files.afterCommit(tbl, base, baseLoc)
 	}
 	return tbl, nil
 }
@@ -339,7 +327,7 @@ func (c *SQL) CommitTable(ctx context.Context, id Identifier, reqs []Requirement
 func (c *SQL) RegisterTable(ctx context.Context, id Identifier, metadataFile string) (_ *Table, err error) {
 	defer func() { err = c.files.relative(err) }()
 	name := qualified(id.Namespace, id.Name)
-	if _, err := c.tableDir(id); err != nil {
+	if _, err := c.tableLocation(id); err != nil {
 		return nil, fmt.Errorf("register table %w", err)
 	}
 	if ok, err := c.namespaceExists(ctx, id.Namespace); err != nil {
@@ -347,15 +335,14 @@ func (c *SQL) RegisterTable(ctx context.Context, id Identifier, metadataFile str
 	} else if !ok {
 		return nil, fmt.Errorf("register table %s: namespace %s: %w", name, strings.Join(id.Namespace, "."), ErrNotFound)
 	}
-	local, err := c.local(metadataFile)
-	if err != nil {
+	if _, err := c.files.place(metadataFile); err != nil {
 		return nil, err
 	}
-	if st, err := os.Stat(local); err != nil || st.IsDir() {
+	if ok, err := c.files.exists(ctx, metadataFile); err != nil || !ok {
 		return nil, pgerr.New(pgerr.UndefinedFile, "metadata file \"%s\" does not exist", metadataFile)
 	}
-	if _, err := c.files.readMetadata(local); err != nil {
-		return nil, c.files.metadataError(fmt.Errorf("register table %s: %w", name, err))
+	if _, err := c.files.readTable(ctx, metadataFile); err != nil {
+		return nil, fmt.Errorf("register table %s: %w", name, err)
 	}
 	if err := c.nameFree(ctx, id); err != nil {
 		return nil, fmt.Errorf("register table %w", err)
@@ -393,20 +380,17 @@ func (c *SQL) remove(ctx context.Context, id Identifier, kind string) error {
 // purge removes the table's files.
 func (c *SQL) DropTable(ctx context.Context, id Identifier, purge bool) (err error) {
 	defer func() { err = c.files.relative(err) }()
-	var dir string
+	var tableLoc string
 	if purge {
 		if t, err := c.LoadTable(ctx, id); err == nil {
-			if local, err := c.local(t.MetadataLocation); err == nil {
-				dir = metadataTableDir(local)
-			}
+			tableLoc = t.Metadata.Location
 		}
 	}
 	if err := c.remove(ctx, id, sqlTableType); err != nil {
 		return fmt.Errorf("drop table %w", err)
 	}
-	if dir != "" {
-		c.files.forget(dir)
-		if err := os.RemoveAll(dir); err != nil {
+	if tableLoc != "" {
+		if err := c.files.removeTable(ctx, tableLoc); err != nil {
 			return fmt.Errorf("drop table %s: purge: %w", qualified(id.Namespace, id.Name), err)
 		}
 	}
@@ -448,17 +432,8 @@ func (c *SQL) RenameTable(ctx context.Context, from, to Identifier) (err error) 
 	return nil
 }
 
-// NewOutput implements MutableCatalog: written paths under the table's
-// location map to the same relative paths under its directory.
-func (c *SQL) NewOutput(t *Table) (OutputIO, error) {
-	location := strings.TrimSuffix(t.Metadata.Location, "/")
-	dir, err := c.local(location)
-	if err != nil {
-		return nil, c.files.relative(err)
-	}
-	return &fsOutput{location: location, dir: dir, table: qualified(t.Ident.Namespace, t.Ident.Name),
-		realDir: realPath(dir), sync: c.files.sync, cat: c.files}, nil
-}
+// NewOutput implements MutableCatalog: files under the table's location.
+func (c *SQL) NewOutput(t *Table) (OutputIO, error) { return c.files.output(t) }
 
 // CreateView implements MutableCatalog.
 func (c *SQL) CreateView(ctx context.Context, id Identifier, meta *ViewMetadata, replace bool) (_ *View, err error) {
@@ -473,7 +448,7 @@ func (c *SQL) CreateView(ctx context.Context, id Identifier, meta *ViewMetadata,
 	if err := meta.validate(); err != nil {
 		return nil, fmt.Errorf("create view %s: %w", name, err)
 	}
-	dir, err := c.tableDir(id)
+	dir, err := c.tableLocation(id)
 	if err != nil {
 		return nil, fmt.Errorf("create view %w", err)
 	}
@@ -509,12 +484,12 @@ func (c *SQL) CreateView(ctx context.Context, id Identifier, meta *ViewMetadata,
 		if err != nil {
 			return nil, fmt.Errorf("create view %s: %w", name, err)
 		}
-		loc, local, err := c.writeMetadataFile(dir, strings.TrimSuffix(m.Location, "/")+"/metadata", newMetadataName(0), data)
+		loc, err := c.files.writeMetadata(ctx, dir, strings.TrimSuffix(m.Location, "/")+"/metadata", newMetadataName(0), data)
 		if err != nil {
 			return nil, fmt.Errorf("create view %s: %w", name, err)
 		}
 		if err := c.insert(ctx, id, loc, sqlViewType); err != nil {
-			os.Remove(local)
+			c.files.removeFile(ctx, loc)
 			if errors.Is(err, ErrAlreadyExists) && attempt < viewRetries {
 				continue // a view or table was created meanwhile: look again
 			}
@@ -528,11 +503,7 @@ func (c *SQL) CreateView(ctx context.Context, id Identifier, meta *ViewMetadata,
 // view whose metadata is at baseLoc.
 func (c *SQL) replaceView(ctx context.Context, id Identifier, baseLoc string, meta *ViewMetadata) (*View, error) {
 	name := qualified(id.Namespace, id.Name)
-	baseLocal, err := c.local(baseLoc)
-	if err != nil {
-		return nil, err
-	}
-	base, err := c.files.readViewMetadata(baseLocal)
+	base, err := c.files.readView(ctx, baseLoc)
 	if err != nil {
 		return nil, fmt.Errorf("replace view %s: %w", name, err)
 	}
@@ -540,17 +511,16 @@ func (c *SQL) replaceView(ctx context.Context, id Identifier, baseLoc string, me
 	if err != nil {
 		return nil, fmt.Errorf("replace view %s: %w", name, err)
 	}
-	metaDir := filepath.Dir(baseLocal)
-	loc, local, err := c.writeMetadataFile(filepath.Dir(metaDir), baseLoc[:strings.LastIndexByte(baseLoc, '/')],
+	loc, err := c.files.writeMetadata(ctx, base.Location, baseLoc[:strings.LastIndexByte(baseLoc, '/')],
 		newMetadataName(nextVersion(baseLoc, len(base.VersionLog))), data)
 	if err != nil {
 		return nil, fmt.Errorf("replace view %s: %w", name, err)
 	}
 	if err := c.swap(ctx, id, baseLoc, loc); err != nil {
-		os.Remove(local)
+		c.files.removeFile(ctx, loc)
 		return nil, err
 	}
-	c.files.cache.put(viewKey(local), next)
+	c.files.cacheView(loc, next)
 	return &View{Ident: Identifier{Namespace: slices.Clone(id.Namespace), Name: id.Name}, MetadataLocation: loc, Metadata: next}, nil
 }
 
@@ -580,18 +550,18 @@ func (c *SQL) StageTable(ctx context.Context, id Identifier, spec TableSpec) (_ 
 		c.mu.Unlock()
 		return nil, fmt.Errorf("create table %s: %w", name, ErrAlreadyExists)
 	}
-	_, statErr := os.Stat(dir)
-	c.staged[name] = stagedDir{dir: dir, made: errors.Is(statErr, fs.ErrNotExist)}
+	c.staged[name] = stagedDir{dir: dir}
 	c.mu.Unlock()
-	if err := mkdirAllSynced(c.files.sync, filepath.Join(dir, "data")); err != nil {
+	made, err := c.files.prepare(ctx, dir)
+	if err != nil {
 		c.unstage(name)
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
-	if err := mkdirAllSynced(c.files.sync, filepath.Join(dir, "metadata")); err != nil {
-		c.unstage(name)
-		return nil, fmt.Errorf("create table %s: %w", name, err)
-	}
-	return &Table{Ident: Identifier{Namespace: slices.Clone(id.Namespace), Name: id.Name}, Metadata: meta, IO: c.files.tableIO(dir)}, nil
+	c.mu.Lock()
+	c.staged[name] = stagedDir{dir: dir, made: made}
+	c.mu.Unlock()
+	return &Table{Ident: Identifier{Namespace: slices.Clone(id.Namespace), Name: id.Name}, Metadata: meta,
+		IO: c.files.tableIO(ctx, MetadataLocation(meta)+"/staged.metadata.json")}, nil
 }
 
 func (c *SQL) unstage(name string) {
@@ -633,8 +603,7 @@ func (c *SQL) DiscardTable(ctx context.Context, id Identifier) error {
 	if !ok || !st.made {
 		return nil
 	}
-	c.files.forget(st.dir)
-	if err := os.RemoveAll(st.dir); err != nil {
+	if err := c.files.removeTable(ctx, st.dir); err != nil {
 		return c.files.relative(fmt.Errorf("discard staged table %s: %w", name, err))
 	}
 	return nil
