@@ -49,7 +49,7 @@ type SQL struct {
 	db      *sql.DB
 	dialect SQLDialect
 	files   warehouse // the warehouse's files
-	views   bool        // iceberg_tables has iceberg_type
+	views   bool      // iceberg_tables has iceberg_type
 
 	mu     sync.Mutex
 	staged map[string]stagedDir // by qualified name
