@@ -227,6 +227,11 @@ func readMetadataBytes(path string) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("read metadata %s: %w", path, err)
 	}
+	return gunzipMetadata(path, data)
+}
+
+// gunzipMetadata is a metadata file's contents, gunzipped if they are gzip.
+func gunzipMetadata(path string, data []byte) ([]byte, error) {
 	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
 		zr, err := gzip.NewReader(bytes.NewReader(data))
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/objstore"
 )
 
 // SQL is a catalog whose tables and views are rows of a database, in the
@@ -463,4 +464,15 @@ func (a *sqlAdvisory) Close() error {
 		a.conn.Raw(func(any) error { return driver.ErrBadConn })
 	}
 	return a.conn.Close()
+}
+
+// NewSQLObjects returns the catalog called name whose rows are in db and
+// whose files are objects of store under warehouse (s3://bucket/prefix),
+// read through blobs (nil: no local cache).
+func NewSQLObjects(ctx context.Context, name string, db *sql.DB, dialect SQLDialect, store objstore.Store, blobs *objstore.Cache, warehouse string) (*SQL, error) {
+	files, err := newObjectWarehouse(name, store, blobs, warehouse)
+	if err != nil {
+		return nil, err
+	}
+	return newSQL(ctx, name, db, dialect, files)
 }

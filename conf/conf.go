@@ -71,6 +71,32 @@ type Catalog struct {
 	Properties map[string]string
 }
 
+// CacheBytes is the size limit of the local cache of a catalog's objects
+// (its property s3.cache.max-bytes; DefaultCacheBytes when unset).
+func (c Catalog) CacheBytes() int64 {
+	v := c.Properties[PropCacheMaxBytes]
+	if v == "" {
+		return DefaultCacheBytes
+	}
+	n, err := parseSize(PropCacheMaxBytes, v)
+	if err != nil {
+		return DefaultCacheBytes
+	}
+	return n
+}
+
+// The properties of a catalog on an object store that are icegate's own
+// (the others are Iceberg's: s3.endpoint, s3.access-key-id, ...).
+const (
+	// PropCacheDir is the directory of the local cache of objects read
+	// (default: a new temporary directory, removed at exit).
+	PropCacheDir = "s3.cache.directory"
+	// PropCacheMaxBytes bounds that cache (0: no cache).
+	PropCacheMaxBytes = "s3.cache.max-bytes"
+	// DefaultCacheBytes is the cache's bound when none is set: 4 GB.
+	DefaultCacheBytes = 4 << 30
+)
+
 // Catalog types.
 const (
 	CatalogHadoop = "hadoop"

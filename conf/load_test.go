@@ -83,7 +83,9 @@ func TestLoad(t *testing.T) {
 		{name: "rest catalog not yet", file: "catalogs:\n  lake:\n    type: rest\n    uri: http://x\n    warehouse: /w\n", err: "catalogs.lake.type: rest catalogs are not supported yet"},
 		{name: "sql catalog without uri", file: "catalogs:\n  lake:\n    type: sql\n    warehouse: /w\n", err: "catalogs.lake.uri: missing"},
 		{name: "catalog without warehouse", file: "catalogs:\n  lake:\n    type: hadoop\n", err: "catalogs.lake.warehouse: missing"},
-		{name: "object store warehouse not yet", file: "catalogs:\n  lake:\n    type: hadoop\n    warehouse: s3://b/w\n", err: "only local directories are supported yet"},
+		{name: "warehouse of another store", file: "catalogs:\n  lake:\n    type: hadoop\n    warehouse: gs://b/w\n", err: "a warehouse is a local directory or an s3:// location"},
+		{name: "s3 warehouse without bucket", file: "catalogs:\n  lake:\n    type: sql\n    uri: sqlite:///c.db\n    warehouse: s3://\n", err: "names no bucket"},
+		{name: "bad cache size", file: "catalogs:\n  lake:\n    type: sql\n    uri: sqlite:///c.db\n    warehouse: s3://b/w\n    s3.cache.max-bytes: lots\n", err: "catalogs.lake.s3.cache.max-bytes"},
 		{name: "catalog named twice", file: "catalog.name: lake\ncatalogs:\n  lake:\n    type: hadoop\n    warehouse: /w\n", err: `catalog "lake" is configured twice`},
 		{name: "catalogs not a map", file: "catalogs: [a, b]\n", err: "catalogs: must map each catalog's name"},
 		{

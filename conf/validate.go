@@ -158,7 +158,19 @@ func checkCatalogs(cats []Catalog) error {
 			return fmt.Errorf("conf: %s.warehouse: missing: the directory of the catalog's files", key)
 		}
 		if i := strings.Index(wh, "://"); i > 0 && !strings.HasPrefix(wh, "file://") {
-			return fmt.Errorf("conf: %s.warehouse: %s: only local directories are supported yet", key, wh)
+			switch wh[:i] {
+			case "s3", "s3a", "s3n":
+				if len(strings.Trim(wh[i+3:], "/")) == 0 {
+					return fmt.Errorf("conf: %s.warehouse: %s: names no bucket", key, wh)
+				}
+			default:
+				return fmt.Errorf("conf: %s.warehouse: %s: a warehouse is a local directory or an s3:// location", key, wh)
+			}
+		}
+		if v := c.Properties[PropCacheMaxBytes]; v != "" {
+			if _, err := parseSize(key+"."+PropCacheMaxBytes, v); err != nil {
+				return err
+			}
 		}
 		if c.Type == CatalogSQL && strings.TrimSpace(c.Properties["uri"]) == "" {
 			return fmt.Errorf("conf: %s.uri: missing: the database that lists the catalog's tables (jdbc:postgresql://..., jdbc:sqlite:PATH)", key)

@@ -5,19 +5,23 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/catalog/sqldb"
 	"github.com/icegate/icegate/conf"
+	"github.com/icegate/icegate/objstore"
 )
 
 // servedCatalog is one catalog the server serves, with what closes it.
 type servedCatalog struct {
-	cat   catalog.Catalog
-	kind  string // conf.CatalogHadoop or conf.CatalogSQL
-	root  string // the warehouse directory
-	close func(ctx context.Context) error
+	cat  catalog.Catalog
+	kind string // conf.CatalogHadoop or conf.CatalogSQL
+	root string // the warehouse directory, or its s3:// location
+	// objects: the warehouse is in an object store.
+	objects bool
+	close   func(ctx context.Context) error
 }
 
 // openCatalogs opens every configured catalog, in order; on an error it
@@ -30,6 +34,14 @@ func openCatalogs(ctx context.Context, cfg *conf.Config) ([]servedCatalog, error
 	}
 	for _, c := range cfg.Catalogs {
 		wh := strings.TrimPrefix(c.Properties["warehouse"], "file://")
+		if objstore.IsObjectURI(wh) {
+			sc, err := openObjectCatalog(ctx, c, wh)
+			if err != nil {
+				return fail(fmt.Errorf("catalog %s: %w", c.Name, err))
+			}
+			out = append(out, sc)
+			continue
+		}
 		switch c.Type {
 		case conf.CatalogHadoop:
 			fs, err := catalog.NewFilesystem(c.Name, wh, cfg.PathPrefixes)
@@ -68,4 +80,76 @@ func closeCatalogs(ctx context.Context, cats []servedCatalog, logger *slog.Logge
 			logger.Warn("close catalog", "catalog", c.cat.Name(), "err", err)
 		}
 	}
+}
+
+// openObjectCatalog opens a catalog whose warehouse is the object store
+// location wh: its store (from Iceberg's s3.* properties and the standard
+// AWS credential chain), the local cache of what it reads, and the
+// catalog. It checks at once that the bucket answers with the credentials
+// given, so that a mistake shows at start rather than at the first query.
+func openObjectCatalog(ctx context.Context, c conf.Catalog, wh string) (servedCatalog, error) {
+	cfg, err := objstore.S3ConfigFromProperties(c.Properties)
+	if err != nil {
+		return servedCatalog{}, err
+	}
+	store, err := objstore.NewS3(ctx, cfg)
+	if err != nil {
+		return servedCatalog{}, err
+	}
+	errOne := errors.New("one object")
+	if err := store.List(ctx, strings.TrimSuffix(wh, "/")+"/", func(objstore.Info) error { return errOne }); err != nil && !errors.Is(err, errOne) {
+		return servedCatalog{}, fmt.Errorf("warehouse %s: %w", wh, err)
+	}
+	var (
+		blobs    *objstore.Cache
+		cleanups []func() error
+	)
+	if limit := c.CacheBytes(); limit > 0 {
+		dir := c.Properties[conf.PropCacheDir]
+		if dir == "" {
+			if dir, err = os.MkdirTemp("", "icegate-cache-"+c.Name+"-"); err != nil {
+				return servedCatalog{}, fmt.Errorf("cache directory: %w", err)
+			}
+			tmp := dir
+			cleanups = append(cleanups, func() error { return os.RemoveAll(tmp) })
+		}
+		if blobs, err = objstore.NewCache(dir, limit); err != nil {
+			return servedCatalog{}, fmt.Errorf("cache directory %s: %w", dir, err)
+		}
+	}
+	cleanup := func() error {
+		var errs []error
+		for _, f := range cleanups {
+			errs = append(errs, f())
+		}
+		return errors.Join(errs...)
+	}
+	switch c.Type {
+	case conf.CatalogSQL:
+		db, dialect, err := sqldb.Open(ctx, c.Properties["uri"], c.Properties)
+		if err != nil {
+			cleanup()
+			return servedCatalog{}, err
+		}
+		sc, err := catalog.NewSQLObjects(ctx, c.Name, db, dialect, store, blobs, wh)
+		if err != nil {
+			db.Close()
+			cleanup()
+			return servedCatalog{}, err
+		}
+		return servedCatalog{cat: sc, kind: c.Type, root: sc.Root(), objects: true, close: func(ctx context.Context) error {
+			return errors.Join(sc.Close(ctx), db.Close(), cleanup())
+		}}, nil
+	case conf.CatalogHadoop:
+		hc, err := catalog.NewObjectHadoop(ctx, c.Name, store, blobs, wh)
+		if err != nil {
+			cleanup()
+			return servedCatalog{}, err
+		}
+		return servedCatalog{cat: hc, kind: c.Type, root: hc.Root(), objects: true, close: func(ctx context.Context) error {
+			return cleanup()
+		}}, nil
+	}
+	cleanup()
+	return servedCatalog{}, fmt.Errorf("type %q is not supported", c.Type)
 }

@@ -133,8 +133,9 @@ func surveyWarehouse(ctx context.Context, sc servedCatalog, logger *slog.Logger)
 	w := warehouseSurvey{path: sc.root}
 	st, err := os.Stat(w.path)
 	switch {
-	case sc.kind == conf.CatalogSQL:
-		// The database lists the tables; their directories come with them.
+	case sc.kind == conf.CatalogSQL || sc.objects:
+		// The database lists the tables; their directories come with
+		// them. An object store has no directories.
 	case errors.Is(err, fs.ErrNotExist):
 		w.missing = true
 		logger.Info(fmt.Sprintf("warehouse directory %s does not exist; it will be created on the first CREATE SCHEMA", w.path))
