@@ -37,7 +37,10 @@ type ReaderOptions struct {
 	// prefetched and are read when asked for.
 	PrefetchMax int64
 	// Known, when set, describes the object so that Open can skip the
-	// HEAD request. Its Size is trusted. Without an ETag the bytes
+	// HEAD request. Its Size is trusted; its URI, the canonical one,
+	// names the object in the Cache (the uri given to Open when
+	// empty: a non-canonical name only duplicates entries, never
+	// serves wrong bytes, since the ETag is in the key). Without an ETag the bytes
 	// cannot be tied to one version of the object, so:
 	//   - Known with an ETag: no HEAD; blocks are cached under that ETag
 	//     and ranged reads fail with ErrChanged if the object changed.
@@ -208,7 +211,7 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 		return 0, nil
 	}
 	end := min(off+int64(len(p)), r.size)
-	blocks, err := r.acquire(off/r.bs, (end-1)/r.bs, false)
+	blocks, err := r.acquire(off/r.bs, (end-1)/r.bs)
 	if err != nil {
 		return 0, err
 	}
@@ -241,7 +244,7 @@ func (r *Reader) blockSize(i int64) int64 {
 
 // acquire returns blocks first..last once they are read, starting the
 // reads of those that nobody reads yet.
-func (r *Reader) acquire(first, last int64, prefetch bool) ([]*block, error) {
+func (r *Reader) acquire(first, last int64) ([]*block, error) {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
@@ -340,8 +343,6 @@ func (r *Reader) fetch(run []*block) {
 		fail(r.ctxErr())
 		return
 	}
-	defer func() { <-r.sem }()
-
 	off := run[0].idx * r.bs
 	var size int64
 	for _, b := range run {
@@ -349,6 +350,7 @@ func (r *Reader) fetch(run []*block) {
 	}
 	buf := make([]byte, size)
 	n, err := r.store.ReadRange(r.ctx, r.uri, r.etag, buf, off)
+	<-r.sem // writing the cache below need not hold up other GETs
 	if errors.Is(err, io.EOF) {
 		err = nil // a short read is checked below
 	}
@@ -429,8 +431,9 @@ func (r *Reader) evictLocked() {
 // background, joining ranges less than PrefetchGap apart, so that the
 // ReadAt calls that follow find their blocks read or being read. The
 // blocks it reads stay in memory until a ReadAt uses them or the Reader
-// is closed, up to PrefetchMax bytes; errors are left to ReadAt, which
-// reads a failed block again.
+// is closed, up to PrefetchMax bytes (blocks read only to fill a gap
+// are kept like any other recent block). A failed prefetch fails the
+// ReadAt calls already waiting for it; later ones read the block again.
 func (r *Reader) Prefetch(ranges [][2]int64) {
 	type span struct{ lo, hi int64 } // [lo, hi)
 	var spans []span
