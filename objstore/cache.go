@@ -65,15 +65,15 @@ type cacheKey struct {
 }
 
 // Entry files: a header (magic, data length, CRC-32C of the data) then
-// the data. Files being written carry tmpSuffix until renamed.
+// the data. Files being written carry cacheTmpSuffix until renamed.
 const (
-	entrySuffix     = ".blk"
-	tmpSuffix       = ".blk-tmp"
-	entryMagic      = "IGC1"
-	entryHeaderSize = 4 + 8 + 4
+	cacheEntrySuffix = ".blk"
+	cacheTmpSuffix   = ".blk-tmp"
+	cacheEntryMagic  = "IGC1"
+	cacheHeaderSize  = 4 + 8 + 4
 )
 
-var crcTable = crc32.MakeTable(crc32.Castagnoli)
+var cacheCRC = crc32.MakeTable(crc32.Castagnoli)
 
 // NewCache opens a cache of at most maxBytes in dir, creating dir if
 // needed and removing the entry files a previous run left there. Other
@@ -91,7 +91,7 @@ func NewCache(dir string, maxBytes int64) (*Cache, error) {
 	}
 	for _, de := range des {
 		n := de.Name()
-		if de.Type().IsRegular() && (strings.HasSuffix(n, entrySuffix) || strings.HasSuffix(n, tmpSuffix)) {
+		if de.Type().IsRegular() && (strings.HasSuffix(n, cacheEntrySuffix) || strings.HasSuffix(n, cacheTmpSuffix)) {
 			if err := os.Remove(filepath.Join(dir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("objstore: cache: removing a previous run's entry: %w", err)
 			}
@@ -123,7 +123,7 @@ func (k cacheKey) fileName() string {
 		h.Write(n[:])
 		h.Write([]byte(s))
 	}
-	return hex.EncodeToString(h.Sum(nil)[:20]) + entrySuffix
+	return hex.EncodeToString(h.Sum(nil)[:20]) + cacheEntrySuffix
 }
 
 // get returns the bytes of k, or false on a miss.
@@ -143,7 +143,7 @@ func (c *Cache) get(k cacheKey) ([]byte, bool) {
 	gen := e.gen
 	c.mu.Unlock()
 
-	data, err := readEntry(filepath.Join(c.dir, name))
+	data, err := readCacheEntry(filepath.Join(c.dir, name))
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err != nil {
@@ -161,18 +161,18 @@ func (c *Cache) get(k cacheKey) ([]byte, bool) {
 	return data, true
 }
 
-func readEntry(path string) ([]byte, error) {
+func readCacheEntry(path string) ([]byte, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	if len(b) < entryHeaderSize || string(b[:4]) != entryMagic {
+	if len(b) < cacheHeaderSize || string(b[:4]) != cacheEntryMagic {
 		return nil, errors.New("bad header")
 	}
 	n := binary.BigEndian.Uint64(b[4:12])
 	sum := binary.BigEndian.Uint32(b[12:16])
-	data := b[entryHeaderSize:]
-	if uint64(len(data)) != n || crc32.Checksum(data, crcTable) != sum {
+	data := b[cacheHeaderSize:]
+	if uint64(len(data)) != n || crc32.Checksum(data, cacheCRC) != sum {
 		return nil, errors.New("short or damaged")
 	}
 	return data, nil
@@ -186,19 +186,19 @@ func (c *Cache) put(k cacheKey, data []byte) error {
 	if c == nil {
 		return nil
 	}
-	size := int64(entryHeaderSize + len(data))
+	size := int64(cacheHeaderSize + len(data))
 	if size > c.maxBytes {
 		return nil
 	}
 	name := k.fileName()
-	f, err := os.CreateTemp(c.dir, "*"+tmpSuffix)
+	f, err := os.CreateTemp(c.dir, "*"+cacheTmpSuffix)
 	if err != nil {
 		return fmt.Errorf("objstore: cache put: %w", err)
 	}
-	var hdr [entryHeaderSize]byte
-	copy(hdr[:], entryMagic)
+	var hdr [cacheHeaderSize]byte
+	copy(hdr[:], cacheEntryMagic)
 	binary.BigEndian.PutUint64(hdr[4:12], uint64(len(data)))
-	binary.BigEndian.PutUint32(hdr[12:16], crc32.Checksum(data, crcTable))
+	binary.BigEndian.PutUint32(hdr[12:16], crc32.Checksum(data, cacheCRC))
 	_, err = f.Write(hdr[:])
 	if err == nil {
 		_, err = f.Write(data)

@@ -10,19 +10,19 @@ import (
 	"testing"
 )
 
-func truncateFile(dir, name string, size int64) error {
+func cacheTruncate(dir, name string, size int64) error {
 	return os.Truncate(filepath.Join(dir, name), size)
 }
 
-// dirBytes is the total size of the cache's entry files in dir.
-func dirBytes(t *testing.T, dir string) (n int64, files int) {
+// cacheDirBytes is the total size of the cache's entry files in dir.
+func cacheDirBytes(t *testing.T, dir string) (n int64, files int) {
 	t.Helper()
 	des, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, de := range des {
-		if !strings.HasSuffix(de.Name(), entrySuffix) {
+		if !strings.HasSuffix(de.Name(), cacheEntrySuffix) {
 			continue
 		}
 		fi, err := de.Info()
@@ -35,7 +35,7 @@ func dirBytes(t *testing.T, dir string) (n int64, files int) {
 	return n, files
 }
 
-func testKey(i int64) cacheKey {
+func cacheTestKey(i int64) cacheKey {
 	return cacheKey{uri: "s3://b/k", etag: "e1", blockSize: 100, index: i}
 }
 
@@ -44,8 +44,8 @@ func TestCacheGetPut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := pattern(100, 20)
-	if err := c.put(testKey(0), data); err != nil {
+	data := rdPattern(100, 20)
+	if err := c.put(cacheTestKey(0), data); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -53,8 +53,8 @@ func TestCacheGetPut(t *testing.T) {
 		key  cacheKey
 		want []byte
 	}{
-		{"same key", testKey(0), data},
-		{"other block", testKey(1), nil},
+		{"same key", cacheTestKey(0), data},
+		{"other block", cacheTestKey(1), nil},
 		{"other ETag", cacheKey{uri: "s3://b/k", etag: "e2", blockSize: 100, index: 0}, nil},
 		{"other URI", cacheKey{uri: "s3://b/k2", etag: "e1", blockSize: 100, index: 0}, nil},
 		{"other block size", cacheKey{uri: "s3://b/k", etag: "e1", blockSize: 50, index: 0}, nil},
@@ -70,17 +70,17 @@ func TestCacheGetPut(t *testing.T) {
 			}
 		})
 	}
-	if st := c.Stats(); st.Hits != 1 || st.Misses != 5 || st.Entries != 1 || st.Bytes != 100+entryHeaderSize {
+	if st := c.Stats(); st.Hits != 1 || st.Misses != 5 || st.Entries != 1 || st.Bytes != 100+cacheHeaderSize {
 		t.Fatalf("stats %+v", st)
 	}
 }
 
 func TestCacheNil(t *testing.T) {
 	var c *Cache
-	if err := c.put(testKey(0), []byte("x")); err != nil {
+	if err := c.put(cacheTestKey(0), []byte("x")); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := c.get(testKey(0)); ok {
+	if _, ok := c.get(cacheTestKey(0)); ok {
 		t.Fatal("nil cache hit")
 	}
 	if st := c.Stats(); st != (CacheStats{}) {
@@ -89,7 +89,7 @@ func TestCacheNil(t *testing.T) {
 }
 
 func TestCacheEviction(t *testing.T) {
-	const entry = 100 + entryHeaderSize
+	const entry = 100 + cacheHeaderSize
 	cases := []struct {
 		name     string
 		maxBytes int64
@@ -111,17 +111,17 @@ func TestCacheEviction(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i := range int64(tc.puts) {
-				if err := c.put(testKey(i), pattern(100, uint64(i))); err != nil {
+				if err := c.put(cacheTestKey(i), rdPattern(100, uint64(i))); err != nil {
 					t.Fatal(err)
 				}
 				for _, k := range tc.touch {
-					c.get(testKey(k))
+					c.get(cacheTestKey(k))
 				}
 			}
 			var left []int64
 			for i := range int64(tc.puts) {
-				if got, ok := c.get(testKey(i)); ok {
-					if !bytes.Equal(got, pattern(100, uint64(i))) {
+				if got, ok := c.get(cacheTestKey(i)); ok {
+					if !bytes.Equal(got, rdPattern(100, uint64(i))) {
 						t.Fatalf("entry %d: wrong bytes", i)
 					}
 					left = append(left, i)
@@ -130,7 +130,7 @@ func TestCacheEviction(t *testing.T) {
 			if fmt.Sprint(left) != fmt.Sprint(tc.want) {
 				t.Fatalf("entries left %v, want %v", left, tc.want)
 			}
-			n, files := dirBytes(t, dir)
+			n, files := cacheDirBytes(t, dir)
 			if n > tc.maxBytes || files != len(tc.want) {
 				t.Fatalf("%d files of %d bytes on disk, want %d files within %d", files, n, len(tc.want), tc.maxBytes)
 			}
@@ -150,20 +150,20 @@ func TestCacheRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range int64(3) {
-		if err := c.put(testKey(i), pattern(100, 1)); err != nil {
+		if err := c.put(cacheTestKey(i), rdPattern(100, 1)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	writes := map[string]string{
-		"123" + tmpSuffix: "half-written",
-		"keep.txt":        "not ours",
+		"123" + cacheTmpSuffix: "half-written",
+		"keep.txt":             "not ours",
 	}
 	for name, body := range writes {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Mkdir(filepath.Join(dir, "sub"+entrySuffix), 0o700); err != nil {
+	if err := os.Mkdir(filepath.Join(dir, "sub"+cacheEntrySuffix), 0o700); err != nil {
 		t.Fatal(err)
 	}
 
@@ -179,10 +179,10 @@ func TestCacheRestart(t *testing.T) {
 	for _, de := range des {
 		names = append(names, de.Name())
 	}
-	if got, want := strings.Join(names, " "), "keep.txt sub"+entrySuffix; got != want {
+	if got, want := strings.Join(names, " "), "keep.txt sub"+cacheEntrySuffix; got != want {
 		t.Fatalf("left in dir: %s; want %s", got, want)
 	}
-	if _, ok := c2.get(testKey(0)); ok {
+	if _, ok := c2.get(cacheTestKey(0)); ok {
 		t.Fatal("new cache served an entry of the previous run")
 	}
 
@@ -204,15 +204,15 @@ func TestCacheCorrupt(t *testing.T) {
 		name   string
 		damage func(path string) error
 	}{
-		{"truncated", func(p string) error { return os.Truncate(p, entryHeaderSize+50) }},
-		{"header only", func(p string) error { return os.Truncate(p, entryHeaderSize) }},
+		{"truncated", func(p string) error { return os.Truncate(p, cacheHeaderSize+50) }},
+		{"header only", func(p string) error { return os.Truncate(p, cacheHeaderSize) }},
 		{"empty", func(p string) error { return os.Truncate(p, 0) }},
 		{"flipped byte", func(p string) error {
 			b, err := os.ReadFile(p)
 			if err != nil {
 				return err
 			}
-			b[entryHeaderSize+10] ^= 1
+			b[cacheHeaderSize+10] ^= 1
 			return os.WriteFile(p, b, 0o600)
 		}},
 		{"longer", func(p string) error {
@@ -232,26 +232,26 @@ func TestCacheCorrupt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := c.put(testKey(0), pattern(100, 1)); err != nil {
+			if err := c.put(cacheTestKey(0), rdPattern(100, 1)); err != nil {
 				t.Fatal(err)
 			}
-			if err := tc.damage(filepath.Join(dir, testKey(0).fileName())); err != nil {
+			if err := tc.damage(filepath.Join(dir, cacheTestKey(0).fileName())); err != nil {
 				t.Fatal(err)
 			}
-			if _, ok := c.get(testKey(0)); ok {
+			if _, ok := c.get(cacheTestKey(0)); ok {
 				t.Fatal("damaged entry served")
 			}
 			if st := c.Stats(); st.Entries != 0 || st.Bytes != 0 {
 				t.Fatalf("damaged entry still counted: %+v", st)
 			}
-			if _, files := dirBytes(t, dir); files != 0 {
+			if _, files := cacheDirBytes(t, dir); files != 0 {
 				t.Fatalf("damaged entry file left: %d files", files)
 			}
 			// It can be stored again.
-			if err := c.put(testKey(0), pattern(100, 1)); err != nil {
+			if err := c.put(cacheTestKey(0), rdPattern(100, 1)); err != nil {
 				t.Fatal(err)
 			}
-			if got, ok := c.get(testKey(0)); !ok || !bytes.Equal(got, pattern(100, 1)) {
+			if got, ok := c.get(cacheTestKey(0)); !ok || !bytes.Equal(got, rdPattern(100, 1)) {
 				t.Fatal("entry stored again not served")
 			}
 		})
@@ -260,7 +260,7 @@ func TestCacheCorrupt(t *testing.T) {
 
 func TestCacheConcurrent(t *testing.T) {
 	dir := t.TempDir()
-	const entry = 100 + entryHeaderSize
+	const entry = 100 + cacheHeaderSize
 	c, err := NewCache(dir, 10*entry)
 	if err != nil {
 		t.Fatal(err)
@@ -270,14 +270,14 @@ func TestCacheConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for i := range 200 {
 				k := int64((i*7 + g) % 25)
-				if got, ok := c.get(testKey(k)); ok {
-					if !bytes.Equal(got, pattern(100, uint64(k))) {
+				if got, ok := c.get(cacheTestKey(k)); ok {
+					if !bytes.Equal(got, rdPattern(100, uint64(k))) {
 						t.Errorf("entry %d: wrong bytes", k)
 						return
 					}
 					continue
 				}
-				if err := c.put(testKey(k), pattern(100, uint64(k))); err != nil {
+				if err := c.put(cacheTestKey(k), rdPattern(100, uint64(k))); err != nil {
 					t.Error(err)
 					return
 				}
@@ -285,14 +285,14 @@ func TestCacheConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	n, files := dirBytes(t, dir)
+	n, files := cacheDirBytes(t, dir)
 	st := c.Stats()
 	if n > 10*entry || st.Bytes != n || st.Entries != int64(files) {
 		t.Fatalf("stats %+v; %d bytes in %d files on disk, bound %d", st, n, files, 10*entry)
 	}
 	des, _ := os.ReadDir(dir)
 	for _, de := range des {
-		if strings.HasSuffix(de.Name(), tmpSuffix) {
+		if strings.HasSuffix(de.Name(), cacheTmpSuffix) {
 			t.Fatalf("temporary file left: %s", de.Name())
 		}
 	}
@@ -305,13 +305,13 @@ func BenchmarkCacheGet(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	data := pattern(1<<20, 1)
-	if err := c.put(testKey(0), data); err != nil {
+	data := rdPattern(1<<20, 1)
+	if err := c.put(cacheTestKey(0), data); err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if _, ok := c.get(testKey(0)); !ok {
+		if _, ok := c.get(cacheTestKey(0)); !ok {
 			b.Fatal("miss")
 		}
 	}

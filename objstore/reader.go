@@ -107,14 +107,14 @@ type Reader struct {
 
 	mu     sync.Mutex
 	closed bool
-	blocks map[int64]*block // being read, pinned by Prefetch, or in lru
-	lru    list.List        // of *block, done and not pinned; most recent first
-	pinned int64            // bytes of pinned blocks
+	blocks map[int64]*readerBlock // being read, pinned by Prefetch, or in lru
+	lru    list.List              // of *readerBlock, done and not pinned; most recent first
+	pinned int64                  // bytes of pinned blocks
 }
 
-// block is one block of the object. done is closed once data or err is
+// readerBlock is one block of the object. done is closed once data or err is
 // set; after that they do not change.
-type block struct {
+type readerBlock struct {
 	idx    int64
 	size   int64
 	done   chan struct{}
@@ -164,7 +164,7 @@ func Open(ctx context.Context, s Store, c *Cache, uri string, opts ReaderOptions
 		ctx:    rctx,
 		cancel: cancel,
 		sem:    make(chan struct{}, opts.Parallelism),
-		blocks: map[int64]*block{},
+		blocks: map[int64]*readerBlock{},
 	}, nil
 }
 
@@ -191,7 +191,7 @@ func (r *Reader) Close() error {
 	return nil
 }
 
-var errClosed = errors.New("reader closed")
+var errReaderClosed = errors.New("reader closed")
 
 // ReadAt reads len(p) bytes at off, with the semantics of io.ReaderAt.
 func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
@@ -233,7 +233,7 @@ func (r *Reader) ctxErr() error {
 	closed := r.closed
 	r.mu.Unlock()
 	if closed {
-		return fmt.Errorf("objstore: read %s: %w", r.uri, errClosed)
+		return fmt.Errorf("objstore: read %s: %w", r.uri, errReaderClosed)
 	}
 	return fmt.Errorf("objstore: read %s: %w", r.uri, r.ctx.Err())
 }
@@ -244,18 +244,18 @@ func (r *Reader) blockSize(i int64) int64 {
 
 // acquire returns blocks first..last once they are read, starting the
 // reads of those that nobody reads yet.
-func (r *Reader) acquire(first, last int64) ([]*block, error) {
+func (r *Reader) acquire(first, last int64) ([]*readerBlock, error) {
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()
-		return nil, fmt.Errorf("objstore: read %s: %w", r.uri, errClosed)
+		return nil, fmt.Errorf("objstore: read %s: %w", r.uri, errReaderClosed)
 	}
-	blocks := make([]*block, 0, last-first+1)
-	var mine []*block
+	blocks := make([]*readerBlock, 0, last-first+1)
+	var mine []*readerBlock
 	for i := first; i <= last; i++ {
 		b := r.blocks[i]
 		if b == nil {
-			b = &block{idx: i, size: r.blockSize(i), done: make(chan struct{})}
+			b = &readerBlock{idx: i, size: r.blockSize(i), done: make(chan struct{})}
 			r.blocks[i] = b
 			mine = append(mine, b)
 		}
@@ -284,8 +284,8 @@ func (r *Reader) acquire(first, last int64) ([]*block, error) {
 
 // fill reads the blocks the caller owns: from the cache, then the rest
 // from the store in runs of adjacent blocks, each run in a goroutine.
-func (r *Reader) fill(mine []*block) {
-	var missing []*block
+func (r *Reader) fill(mine []*readerBlock) {
+	var missing []*readerBlock
 	for _, b := range mine {
 		if data, ok := r.cache.get(r.key(b.idx)); ok && int64(len(data)) == b.size {
 			r.complete(b, data, nil)
@@ -294,7 +294,7 @@ func (r *Reader) fill(mine []*block) {
 		missing = append(missing, b)
 	}
 	maxRun := max(r.opts.MaxRequest/r.bs, 1)
-	var runs [][]*block
+	var runs [][]*readerBlock
 	for len(missing) > 0 {
 		n := 1
 		for n < len(missing) && int64(n) < maxRun && missing[n].idx == missing[n-1].idx+1 {
@@ -317,7 +317,7 @@ func (r *Reader) fill(mine []*block) {
 	for _, run := range runs {
 		if closed {
 			for _, b := range run {
-				r.complete(b, nil, fmt.Errorf("objstore: read %s: %w", r.uri, errClosed))
+				r.complete(b, nil, fmt.Errorf("objstore: read %s: %w", r.uri, errReaderClosed))
 			}
 			continue
 		}
@@ -330,7 +330,7 @@ func (r *Reader) key(i int64) cacheKey {
 }
 
 // fetch reads a run of adjacent blocks in one ranged GET.
-func (r *Reader) fetch(run []*block) {
+func (r *Reader) fetch(run []*readerBlock) {
 	defer r.workers.Done()
 	fail := func(err error) {
 		for _, b := range run {
@@ -383,7 +383,7 @@ func (r *Reader) fetch(run []*block) {
 // complete ends the read of b. A failed block is forgotten, so that a
 // later read tries again; a read one goes to the memory LRU unless
 // Prefetch pinned it.
-func (r *Reader) complete(b *block, data []byte, err error) {
+func (r *Reader) complete(b *readerBlock, data []byte, err error) {
 	r.mu.Lock()
 	b.data, b.err = data, err
 	held := r.blocks[b.idx] == b // false once evicted or the Reader closed
@@ -404,7 +404,7 @@ func (r *Reader) complete(b *block, data []byte, err error) {
 }
 
 // touchLocked marks a block ReadAt used as recent, unpinning it.
-func (r *Reader) touchLocked(b *block) {
+func (r *Reader) touchLocked(b *readerBlock) {
 	if r.blocks[b.idx] != b {
 		return // evicted meanwhile, or the Reader was closed
 	}
@@ -421,7 +421,7 @@ func (r *Reader) touchLocked(b *block) {
 
 func (r *Reader) evictLocked() {
 	for r.lru.Len() > r.opts.MemoryBlocks {
-		b := r.lru.Remove(r.lru.Back()).(*block)
+		b := r.lru.Remove(r.lru.Back()).(*readerBlock)
 		b.elem = nil
 		delete(r.blocks, b.idx)
 	}
@@ -471,7 +471,7 @@ func (r *Reader) Prefetch(ranges [][2]int64) {
 	if r.closed {
 		return
 	}
-	var mine []*block
+	var mine []*readerBlock
 	var prev int64 = -1
 spans:
 	for _, s := range merged {
@@ -486,7 +486,7 @@ spans:
 			}
 			// Blocks read only because they lie in a gap go to the
 			// memory LRU; the ones asked for wait for their ReadAt.
-			b := &block{idx: i, size: size, done: make(chan struct{}), pinned: overlaps(spans, i*r.bs, i*r.bs+size)}
+			b := &readerBlock{idx: i, size: size, done: make(chan struct{}), pinned: overlaps(spans, i*r.bs, i*r.bs+size)}
 			r.blocks[i] = b
 			if b.pinned {
 				r.pinned += size

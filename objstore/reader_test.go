@@ -17,10 +17,10 @@ import (
 	"time"
 )
 
-const testURI = "s3://bucket/t/data/f.parquet"
+const rdURI = "s3://bucket/t/data/f.parquet"
 
 // pattern is size deterministic bytes, distinct per seed.
-func pattern(size int, seed uint64) []byte {
+func rdPattern(size int, seed uint64) []byte {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	b := make([]byte, size)
 	for i := range b {
@@ -30,13 +30,13 @@ func pattern(size int, seed uint64) []byte {
 }
 
 // small options: blocks of 16 bytes, objects up to 32 bytes read whole.
-func smallOpts() ReaderOptions {
+func rdSmallOpts() ReaderOptions {
 	return ReaderOptions{BlockSize: 16, WholeObjectMax: 32, MaxRequest: 1 << 20, MemoryBlocks: 64}
 }
 
-func openTest(t testing.TB, s Store, c *Cache, opts ReaderOptions) *Reader {
+func rdOpen(t testing.TB, s Store, c *Cache, opts ReaderOptions) *Reader {
 	t.Helper()
-	r, err := Open(context.Background(), s, c, testURI, opts)
+	r, err := Open(context.Background(), s, c, rdURI, opts)
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
@@ -75,9 +75,9 @@ func TestReaderReadAt(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newCountingStore()
-			data := pattern(tc.size, 1)
-			s.set(testURI, data)
-			r := openTest(t, s, nil, smallOpts())
+			data := rdPattern(tc.size, 1)
+			s.set(rdURI, data)
+			r := rdOpen(t, s, nil, rdSmallOpts())
 			if r.Size() != int64(tc.size) {
 				t.Fatalf("Size = %d, want %d", r.Size(), tc.size)
 			}
@@ -111,8 +111,8 @@ func TestReaderReadAt(t *testing.T) {
 
 func TestReaderNegativeOffset(t *testing.T) {
 	s := newCountingStore()
-	s.set(testURI, pattern(100, 1))
-	r := openTest(t, s, nil, smallOpts())
+	s.set(rdURI, rdPattern(100, 1))
+	r := rdOpen(t, s, nil, rdSmallOpts())
 	if _, err := r.ReadAt(make([]byte, 1), -1); err == nil {
 		t.Fatal("ReadAt at -1 succeeded")
 	}
@@ -138,11 +138,11 @@ func TestReaderCoalesce(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newCountingStore()
-			data := pattern(256, 2)
-			s.set(testURI, data)
-			opts := smallOpts()
+			data := rdPattern(256, 2)
+			s.set(rdURI, data)
+			opts := rdSmallOpts()
 			opts.MaxRequest = tc.maxRequest
-			r := openTest(t, s, nil, opts)
+			r := rdOpen(t, s, nil, opts)
 			for _, b := range tc.cached {
 				if _, err := r.ReadAt(make([]byte, 1), b*16); err != nil {
 					t.Fatal(err)
@@ -172,11 +172,11 @@ func TestReaderParallelRuns(t *testing.T) {
 	for _, par := range []int{1, 2, 4} {
 		t.Run(fmt.Sprintf("parallelism %d", par), func(t *testing.T) {
 			s := newCountingStore()
-			data := pattern(16*9, 3)
-			s.set(testURI, data)
-			opts := smallOpts()
+			data := rdPattern(16*9, 3)
+			s.set(rdURI, data)
+			opts := rdSmallOpts()
 			opts.Parallelism = par
-			r := openTest(t, s, nil, opts)
+			r := rdOpen(t, s, nil, opts)
 			for _, b := range []int64{1, 3, 5, 7} { // leave 0, 2, 4, 6, 8 missing
 				if _, err := r.ReadAt(make([]byte, 1), b*16); err != nil {
 					t.Fatal(err)
@@ -221,8 +221,8 @@ func TestReaderSingleflight(t *testing.T) {
 	}{{"no cache", false}, {"cache", true}} {
 		t.Run(c.name, func(t *testing.T) {
 			s := newCountingStore()
-			data := pattern(1000, 4)
-			s.set(testURI, data)
+			data := rdPattern(1000, 4)
+			s.set(rdURI, data)
 			var cache *Cache
 			if c.cache {
 				var err error
@@ -230,7 +230,7 @@ func TestReaderSingleflight(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			r := openTest(t, s, cache, ReaderOptions{BlockSize: 100, WholeObjectMax: 1})
+			r := rdOpen(t, s, cache, ReaderOptions{BlockSize: 100, WholeObjectMax: 1})
 			s.entered = make(chan struct{}, 64)
 			s.gate = make(chan struct{})
 			const readers = 32
@@ -266,8 +266,8 @@ func TestReaderSingleflight(t *testing.T) {
 
 func TestReaderCache(t *testing.T) {
 	s := newCountingStore()
-	data := pattern(1000, 5)
-	s.set(testURI, data)
+	data := rdPattern(1000, 5)
+	s.set(rdURI, data)
 	cache, err := NewCache(t.TempDir(), 1<<20)
 	if err != nil {
 		t.Fatal(err)
@@ -275,7 +275,7 @@ func TestReaderCache(t *testing.T) {
 	opts := ReaderOptions{BlockSize: 100, WholeObjectMax: 1, MemoryBlocks: 1}
 	readAll := func() []byte {
 		t.Helper()
-		r := openTest(t, s, cache, opts)
+		r := rdOpen(t, s, cache, opts)
 		p := make([]byte, r.Size())
 		if _, err := r.ReadAt(p, 0); err != nil {
 			t.Fatal(err)
@@ -303,8 +303,8 @@ func TestReaderCache(t *testing.T) {
 	}
 
 	// Rewritten under the same name and size: a new ETag, so a miss.
-	data2 := pattern(1000, 6)
-	s.set(testURI, data2)
+	data2 := rdPattern(1000, 6)
+	s.set(rdURI, data2)
 	if !bytes.Equal(readAll(), data2) {
 		t.Fatal("after rewrite: stale bytes")
 	}
@@ -313,12 +313,12 @@ func TestReaderCache(t *testing.T) {
 	}
 
 	// A damaged entry is a miss and is read again.
-	obj, err := s.get(testURI)
+	obj, err := s.get(rdURI)
 	if err != nil {
 		t.Fatal(err)
 	}
-	name := cacheKey{uri: testURI, etag: obj.etag, blockSize: 100, index: 4}.fileName()
-	if err := truncateFile(cache.dir, name, 10); err != nil {
+	name := cacheKey{uri: rdURI, etag: obj.etag, blockSize: 100, index: 4}.fileName()
+	if err := cacheTruncate(cache.dir, name, 10); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(readAll(), data2) {
@@ -336,24 +336,24 @@ func TestReaderCache(t *testing.T) {
 // ErrChanged rather than mixing two versions.
 func TestReaderChanged(t *testing.T) {
 	s := newCountingStore()
-	s.set(testURI, pattern(1000, 7))
-	r := openTest(t, s, nil, ReaderOptions{BlockSize: 100, WholeObjectMax: 1})
+	s.set(rdURI, rdPattern(1000, 7))
+	r := rdOpen(t, s, nil, ReaderOptions{BlockSize: 100, WholeObjectMax: 1})
 	if _, err := r.ReadAt(make([]byte, 10), 0); err != nil {
 		t.Fatal(err)
 	}
-	s.set(testURI, pattern(1000, 8))
+	s.set(rdURI, rdPattern(1000, 8))
 	_, err := r.ReadAt(make([]byte, 10), 500)
 	if !errors.Is(err, ErrChanged) {
 		t.Fatalf("err = %v, want ErrChanged", err)
 	}
 	// Without an ETag a shorter object is a change too.
-	r2, err := Open(context.Background(), s, nil, testURI,
+	r2, err := Open(context.Background(), s, nil, rdURI,
 		ReaderOptions{BlockSize: 100, WholeObjectMax: 1, Known: &Info{Size: 1000}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r2.Close()
-	s.set(testURI, pattern(950, 9))
+	s.set(rdURI, rdPattern(950, 9))
 	if _, err := r2.ReadAt(make([]byte, 100), 900); !errors.Is(err, ErrChanged) {
 		t.Fatalf("shorter object: err = %v, want ErrChanged", err)
 	}
@@ -361,18 +361,18 @@ func TestReaderChanged(t *testing.T) {
 
 func TestReaderStoreErrorsWrapped(t *testing.T) {
 	s := newCountingStore()
-	if _, err := Open(context.Background(), s, nil, testURI, ReaderOptions{}); !errors.Is(err, ErrNotFound) {
+	if _, err := Open(context.Background(), s, nil, rdURI, ReaderOptions{}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Open of a missing object: err = %v, want ErrNotFound", err)
 	}
-	s.set(testURI, pattern(1000, 10))
-	r := openTest(t, s, nil, ReaderOptions{BlockSize: 100, WholeObjectMax: 1})
-	s.Delete(context.Background(), testURI)
+	s.set(rdURI, rdPattern(1000, 10))
+	r := rdOpen(t, s, nil, ReaderOptions{BlockSize: 100, WholeObjectMax: 1})
+	s.Delete(context.Background(), rdURI)
 	_, err := r.ReadAt(make([]byte, 10), 0)
 	if !errors.Is(err, ErrNotFound) {
 		t.Fatalf("ReadAt of a deleted object: err = %v, want ErrNotFound", err)
 	}
 	// A failed block is not remembered: the next read tries again.
-	s.set(testURI, pattern(1000, 10))
+	s.set(rdURI, rdPattern(1000, 10))
 	if _, err := r.ReadAt(make([]byte, 10), 0); err != nil {
 		t.Fatalf("ReadAt after the object is back: %v", err)
 	}
@@ -380,8 +380,8 @@ func TestReaderStoreErrorsWrapped(t *testing.T) {
 
 func TestReaderKnownInfo(t *testing.T) {
 	s := newCountingStore()
-	data := pattern(1000, 11)
-	etag := s.set(testURI, data)
+	data := rdPattern(1000, 11)
+	etag := s.set(rdURI, data)
 	cache, err := NewCache(t.TempDir(), 1<<20)
 	if err != nil {
 		t.Fatal(err)
@@ -394,7 +394,7 @@ func TestReaderKnownInfo(t *testing.T) {
 		wantETag  string
 	}{
 		{"nothing known", nil, nil, 1, etag},
-		{"size and ETag known", cache, &Info{URI: testURI, Size: 1000, ETag: etag}, 0, etag},
+		{"size and ETag known", cache, &Info{URI: rdURI, Size: 1000, ETag: etag}, 0, etag},
 		{"size known, no cache", nil, &Info{Size: 1000}, 0, ""},
 		{"size known, cache: HEAD for the ETag", cache, &Info{Size: 1000}, 1, etag},
 	}
@@ -402,7 +402,7 @@ func TestReaderKnownInfo(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s.heads.Store(0)
 			opts := ReaderOptions{BlockSize: 100, WholeObjectMax: 1, Known: tc.known}
-			r, err := Open(context.Background(), s, tc.cache, testURI, opts)
+			r, err := Open(context.Background(), s, tc.cache, rdURI, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -425,8 +425,8 @@ func TestReaderKnownInfo(t *testing.T) {
 // blocks, least recently used out first.
 func TestReaderMemoryBound(t *testing.T) {
 	s := newCountingStore()
-	s.set(testURI, pattern(1000, 12))
-	r := openTest(t, s, nil, ReaderOptions{BlockSize: 100, WholeObjectMax: 1, MemoryBlocks: 3})
+	s.set(rdURI, rdPattern(1000, 12))
+	r := rdOpen(t, s, nil, ReaderOptions{BlockSize: 100, WholeObjectMax: 1, MemoryBlocks: 3})
 	read := func(block int64) {
 		t.Helper()
 		if _, err := r.ReadAt(make([]byte, 1), block*100); err != nil {
@@ -460,9 +460,9 @@ func TestReaderMemoryBound(t *testing.T) {
 func TestReaderCancel(t *testing.T) {
 	t.Run("before the read", func(t *testing.T) {
 		s := newCountingStore()
-		s.set(testURI, pattern(1000, 13))
+		s.set(rdURI, rdPattern(1000, 13))
 		ctx, cancel := context.WithCancel(context.Background())
-		r, err := Open(ctx, s, nil, testURI, ReaderOptions{BlockSize: 100, WholeObjectMax: 1})
+		r, err := Open(ctx, s, nil, rdURI, ReaderOptions{BlockSize: 100, WholeObjectMax: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -477,9 +477,9 @@ func TestReaderCancel(t *testing.T) {
 	})
 	t.Run("during the read", func(t *testing.T) {
 		s := newCountingStore()
-		s.set(testURI, pattern(1000, 13))
+		s.set(rdURI, rdPattern(1000, 13))
 		ctx, cancel := context.WithCancel(context.Background())
-		r, err := Open(ctx, s, nil, testURI, ReaderOptions{BlockSize: 100, WholeObjectMax: 1})
+		r, err := Open(ctx, s, nil, rdURI, ReaderOptions{BlockSize: 100, WholeObjectMax: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -505,10 +505,10 @@ func TestReaderCancel(t *testing.T) {
 	})
 	t.Run("Open", func(t *testing.T) {
 		s := newCountingStore()
-		s.set(testURI, pattern(10, 13))
+		s.set(rdURI, rdPattern(10, 13))
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if _, err := Open(ctx, s, nil, testURI, ReaderOptions{}); !errors.Is(err, context.Canceled) {
+		if _, err := Open(ctx, s, nil, rdURI, ReaderOptions{}); !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v, want context.Canceled", err)
 		}
 	})
@@ -516,8 +516,8 @@ func TestReaderCancel(t *testing.T) {
 
 func TestReaderClose(t *testing.T) {
 	s := newCountingStore()
-	s.set(testURI, pattern(1000, 14))
-	r, err := Open(context.Background(), s, nil, testURI, ReaderOptions{BlockSize: 100, WholeObjectMax: 1})
+	s.set(rdURI, rdPattern(1000, 14))
+	r, err := Open(context.Background(), s, nil, rdURI, ReaderOptions{BlockSize: 100, WholeObjectMax: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -555,9 +555,9 @@ func TestReaderPrefetch(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newCountingStore()
-			data := pattern(1000, 15)
-			s.set(testURI, data)
-			r := openTest(t, s, nil, ReaderOptions{
+			data := rdPattern(1000, 15)
+			s.set(rdURI, data)
+			r := rdOpen(t, s, nil, ReaderOptions{
 				BlockSize: 100, WholeObjectMax: 1, MemoryBlocks: 2,
 				PrefetchGap: tc.gap, PrefetchMax: tc.max,
 			})
@@ -590,14 +590,45 @@ func TestReaderPrefetch(t *testing.T) {
 	}
 }
 
+// TestReaderPrefetchInFlight: a ReadAt of a block being prefetched waits
+// for that GET instead of sending another.
+func TestReaderPrefetchInFlight(t *testing.T) {
+	s := newCountingStore()
+	data := rdPattern(1000, 18)
+	s.set(rdURI, data)
+	r := rdOpen(t, s, nil, ReaderOptions{BlockSize: 100, WholeObjectMax: 1})
+	s.entered = make(chan struct{}, 4)
+	s.gate = make(chan struct{})
+	r.Prefetch([][2]int64{{200, 300}})
+	<-s.entered
+	done := make(chan error, 1)
+	p := make([]byte, 250)
+	go func() { _, err := r.ReadAt(p, 220); done <- err }()
+	select {
+	case err := <-done:
+		t.Fatalf("ReadAt returned before the prefetch it needs: %v", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(s.gate)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(p, data[220:470]) {
+		t.Fatal("wrong bytes")
+	}
+	if got := s.reads.Load(); got != 1 {
+		t.Fatalf("ReadRange calls = %d, want 1", got)
+	}
+}
+
 // TestReaderConcurrent reads random ranges from many goroutines, with
 // prefetches and a small memory, and checks every byte.
 func TestReaderConcurrent(t *testing.T) {
 	for _, withCache := range []bool{false, true} {
 		t.Run(fmt.Sprintf("cache=%v", withCache), func(t *testing.T) {
 			s := newCountingStore()
-			data := pattern(50_000, 16)
-			s.set(testURI, data)
+			data := rdPattern(50_000, 16)
+			s.set(rdURI, data)
 			var cache *Cache
 			if withCache {
 				var err error
@@ -609,7 +640,7 @@ func TestReaderConcurrent(t *testing.T) {
 			var wg sync.WaitGroup
 			for g := range 8 {
 				wg.Go(func() {
-					r, err := Open(context.Background(), s, cache, testURI, opts)
+					r, err := Open(context.Background(), s, cache, rdURI, opts)
 					if err != nil {
 						t.Error(err)
 						return
@@ -652,7 +683,7 @@ func TestReaderConcurrent(t *testing.T) {
 func benchReader(b *testing.B, cached bool) {
 	s := newCountingStore()
 	const size = 32 << 20
-	s.set(testURI, pattern(size, 17))
+	s.set(rdURI, rdPattern(size, 17))
 	s.latency = 2 * time.Millisecond
 	var cache *Cache
 	if cached {
@@ -665,7 +696,7 @@ func benchReader(b *testing.B, cached bool) {
 	b.SetBytes(size)
 	b.ResetTimer()
 	for b.Loop() {
-		r, err := Open(context.Background(), s, cache, testURI, ReaderOptions{})
+		r, err := Open(context.Background(), s, cache, rdURI, ReaderOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
