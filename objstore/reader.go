@@ -473,7 +473,7 @@ func (r *Reader) Prefetch(ranges [][2]int64) {
 	}
 	var mine []*readerBlock
 	var prev int64 = -1
-spans:
+scan:
 	for _, s := range merged {
 		for i := max(s.lo/r.bs, prev+1); i <= (s.hi-1)/r.bs; i++ {
 			prev = i
@@ -482,7 +482,7 @@ spans:
 			}
 			size := r.blockSize(i)
 			if r.pinned+size > r.opts.PrefetchMax {
-				break spans
+				break scan
 			}
 			// Blocks read only because they lie in a gap go to the
 			// memory LRU; the ones asked for wait for their ReadAt.
