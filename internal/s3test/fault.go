@@ -1,0 +1,147 @@
+package s3test
+
+import (
+	"errors"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"sync"
+	"testing"
+)
+
+// FaultProxy is a reverse proxy in front of an S3-compatible server that
+// injects the faults a store must survive: throttling (503 SlowDown) and
+// connections cut in the middle of a response body. Use URL as the store's
+// endpoint.
+type FaultProxy struct {
+	URL string
+
+	mu       sync.Mutex
+	fail     int // requests still to refuse with 503 SlowDown
+	cut      int // GET responses still to cut mid-body
+	requests map[string]int
+	faults   int
+}
+
+// NewFaultProxy starts a proxy to target (an http:// URL); it stops when
+// the test ends.
+func NewFaultProxy(t testing.TB, target string) *FaultProxy {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatalf("fault proxy target %q: %v", target, err)
+	}
+	p := &FaultProxy{requests: map[string]int{}}
+	rp := &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.SetURL(u)
+			// Keep the Host the client signed.
+			r.Out.Host = r.In.Host
+		},
+		FlushInterval: -1,
+		ModifyResponse: func(resp *http.Response) error {
+			if resp.Request.Method != http.MethodGet || resp.StatusCode/100 != 2 || resp.ContentLength < 2 {
+				return nil
+			}
+			p.mu.Lock()
+			cut := p.cut > 0
+			if cut {
+				p.cut--
+				p.faults++
+			}
+			p.mu.Unlock()
+			if cut {
+				resp.Body = &cutBody{r: resp.Body, left: resp.ContentLength / 2}
+			}
+			return nil
+		},
+		// A cut body is an error of the proxy's copy; it is intended.
+		ErrorLog: log.New(io.Discard, "", 0),
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.mu.Lock()
+		p.requests[r.Method]++
+		fail := p.fail > 0
+		if fail {
+			p.fail--
+			p.faults++
+		}
+		p.mu.Unlock()
+		if fail {
+			_, _ = io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "application/xml")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?>`+
+				`<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message>`+
+				`<Resource>`+r.URL.Path+`</Resource><RequestId>fault</RequestId></Error>`)
+			return
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	p.URL = srv.URL
+	return p
+}
+
+// FailNext makes the next n requests fail with 503 SlowDown.
+func (p *FaultProxy) FailNext(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.fail = n
+}
+
+// CutNext makes the next n successful GET responses break off half-way
+// through their body (the connection is closed).
+func (p *FaultProxy) CutNext(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cut = n
+}
+
+// Requests returns how many requests of method reached the proxy.
+func (p *FaultProxy) Requests(method string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.requests[method]
+}
+
+// Faults returns how many faults the proxy has injected.
+func (p *FaultProxy) Faults() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.faults
+}
+
+// Reset clears the counters and pending faults.
+func (p *FaultProxy) Reset() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.fail, p.cut, p.faults = 0, 0, 0
+	p.requests = map[string]int{}
+}
+
+// errCut is what the proxy's copy of a cut body fails with; the proxy then
+// aborts the connection.
+var errCut = errors.New("s3test: connection cut by the fault proxy")
+
+type cutBody struct {
+	r    io.ReadCloser
+	left int64
+}
+
+func (c *cutBody) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, errCut
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
+}
+
+func (c *cutBody) Close() error { return c.r.Close() }
