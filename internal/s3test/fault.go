@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -14,13 +15,16 @@ import (
 
 // FaultProxy is a reverse proxy in front of an S3-compatible server that
 // injects the faults a store must survive: throttling (503 SlowDown) and
+// other error answers, connections reset before the response, and
 // connections cut in the middle of a response body. Use URL as the store's
 // endpoint.
 type FaultProxy struct {
 	URL string
 
 	mu       sync.Mutex
-	fail     int // requests still to refuse with 503 SlowDown
+	fail     int // requests still to refuse with failWith
+	failWith fault
+	drop     int // requests still to answer by resetting the connection
 	cut      int // GET responses still to cut mid-body
 	requests map[string]int
 	faults   int
@@ -64,19 +68,28 @@ func NewFaultProxy(t testing.TB, target string) *FaultProxy {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.mu.Lock()
 		p.requests[r.Method]++
-		fail := p.fail > 0
-		if fail {
+		fail, drop := p.fail > 0, !(p.fail > 0) && p.drop > 0
+		f := p.failWith
+		switch {
+		case fail:
 			p.fail--
+			p.faults++
+		case drop:
+			p.drop--
 			p.faults++
 		}
 		p.mu.Unlock()
 		if fail {
 			_, _ = io.Copy(io.Discard, r.Body)
 			w.Header().Set("Content-Type", "application/xml")
-			w.WriteHeader(http.StatusServiceUnavailable)
+			w.WriteHeader(f.status)
 			_, _ = io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?>`+
-				`<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message>`+
+				`<Error><Code>`+f.code+`</Code><Message>`+f.message+`</Message>`+
 				`<Resource>`+r.URL.Path+`</Resource><RequestId>fault</RequestId></Error>`)
+			return
+		}
+		if drop {
+			resetConn(w)
 			return
 		}
 		rp.ServeHTTP(w, r)
@@ -86,11 +99,47 @@ func NewFaultProxy(t testing.TB, target string) *FaultProxy {
 	return p
 }
 
+type fault struct {
+	status        int
+	code, message string
+}
+
 // FailNext makes the next n requests fail with 503 SlowDown.
 func (p *FaultProxy) FailNext(n int) {
+	p.FailNextWith(n, http.StatusServiceUnavailable, "SlowDown", "Please reduce your request rate.")
+}
+
+// FailNextWith makes the next n requests fail with status and an S3 error
+// body of code and message.
+func (p *FaultProxy) FailNextWith(n, status int, code, message string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.fail = n
+	p.failWith = fault{status: status, code: code, message: message}
+}
+
+// DropNext makes the next n requests fail by resetting their connection
+// before any response.
+func (p *FaultProxy) DropNext(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.drop = n
+}
+
+// resetConn closes the request's connection with a TCP reset.
+func resetConn(w http.ResponseWriter) {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		panic(http.ErrAbortHandler)
+	}
+	conn, _, err := hj.Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	if tc, ok := conn.(*net.TCPConn); ok {
+		_ = tc.SetLinger(0)
+	}
+	_ = conn.Close()
 }
 
 // CutNext makes the next n successful GET responses break off half-way
@@ -119,7 +168,7 @@ func (p *FaultProxy) Faults() int {
 func (p *FaultProxy) Reset() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.fail, p.cut, p.faults = 0, 0, 0
+	p.fail, p.drop, p.cut, p.faults = 0, 0, 0, 0
 	p.requests = map[string]int{}
 }
 
