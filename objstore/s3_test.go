@@ -211,6 +211,37 @@ func TestS3CheckConditionalWrites(t *testing.T) {
 	}
 }
 
+func TestS3CheckConditionalWritesRefusesIgnoringStores(t *testing.T) {
+	srv := s3test.Start(t)
+	proxy := s3test.NewFaultProxy(t, srv.Endpoint)
+	s := newStore(t, srv, proxy.URL, nil)
+	ctx := t.Context()
+
+	proxy.IgnoreConditionalWrites(true)
+	err := s.CheckConditionalWrites(ctx, srv.URI("warehouse/"))
+	if !errors.Is(err, ErrNoConditionalWrites) {
+		t.Fatalf("store ignoring If-None-Match: %v, want ErrNoConditionalWrites", err)
+	}
+	wantPG(t, err, pgerr.FeatureNotSupported, proxy.URL, "conditional writes")
+	proxy.IgnoreConditionalWrites(false)
+
+	// A store that refuses the header outright.
+	proxy.FailNextWith(1, http.StatusNotImplemented, "NotImplemented", "A header you provided implies functionality that is not implemented.")
+	err = s.CheckConditionalWrites(ctx, srv.URI("warehouse/"))
+	if !errors.Is(err, ErrNoConditionalWrites) {
+		t.Fatalf("store refusing If-None-Match: %v, want ErrNoConditionalWrites", err)
+	}
+	wantPG(t, err, pgerr.FeatureNotSupported, proxy.URL)
+	if pe := pgerr.As(err); pe == nil || !strings.Contains(pe.Detail, "501 NotImplemented") {
+		t.Errorf("detail does not give the store's answer: %+v", pe)
+	}
+
+	n := 0
+	if err := s.List(ctx, srv.URI(""), func(Info) error { n++; return nil }); err != nil || n != 0 {
+		t.Errorf("%d objects left behind (%v)", n, err)
+	}
+}
+
 // readAll reads a whole object through ReadRange.
 func readAll(t *testing.T, s *S3, uri string) []byte {
 	t.Helper()

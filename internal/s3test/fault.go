@@ -28,6 +28,9 @@ type FaultProxy struct {
 	cut      int // GET responses still to cut mid-body
 	requests map[string]int
 	faults   int
+	// ignoreIfNoneMatch turns the server's refusals of conditional PUTs
+	// into successes, as a store that ignores If-None-Match would answer.
+	ignoreIfNoneMatch bool
 }
 
 // NewFaultProxy starts a proxy to target (an http:// URL); it stops when
@@ -47,6 +50,17 @@ func NewFaultProxy(t testing.TB, target string) *FaultProxy {
 		},
 		FlushInterval: -1,
 		ModifyResponse: func(resp *http.Response) error {
+			p.mu.Lock()
+			ignore := p.ignoreIfNoneMatch
+			p.mu.Unlock()
+			if ignore && resp.Request.Method == http.MethodPut && resp.Request.Header.Get("If-None-Match") != "" &&
+				resp.StatusCode == http.StatusPreconditionFailed {
+				resp.Body.Close()
+				resp.StatusCode, resp.Status = http.StatusOK, "200 OK"
+				resp.Body, resp.ContentLength = http.NoBody, 0
+				resp.Header = http.Header{"Etag": {`"ignored"`}, "Content-Length": {"0"}}
+				return nil
+			}
 			if resp.Request.Method != http.MethodGet || resp.StatusCode/100 != 2 || resp.ContentLength < 2 {
 				return nil
 			}
@@ -148,6 +162,15 @@ func (p *FaultProxy) CutNext(n int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.cut = n
+}
+
+// IgnoreConditionalWrites makes the proxy answer 200 OK where the server
+// refused a PUT with If-None-Match: the client then sees a store that does
+// not honour the header.
+func (p *FaultProxy) IgnoreConditionalWrites(on bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ignoreIfNoneMatch = on
 }
 
 // Requests returns how many requests of method reached the proxy.
