@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -320,6 +321,11 @@ func TestS3StreamedWrite(t *testing.T) {
 			}
 			if tc.parts > 0 && (puts != tc.parts || posts != 2) {
 				t.Errorf("%d PUT and %d POST requests; want %d parts, create and complete", puts, posts, tc.parts)
+			}
+			if peak := proxy.Peak(http.MethodPut); peak > 2 {
+				t.Errorf("%d parts uploaded at once, want at most Concurrency (2)", peak)
+			} else if tc.parts > 0 {
+				t.Logf("%d parts uploaded at once at most", peak)
 			}
 			if got := readAll(t, s, uri); !bytes.Equal(got, data) {
 				t.Errorf("object differs from what was written (%d bytes, want %d)", len(got), len(data))
@@ -675,4 +681,86 @@ func TestS3RetriesExhausted(t *testing.T) {
 	s = newStore(t, srv, dead, func(c *S3Config) { c.MaxAttempts = 2 })
 	_, err = s.Head(ctx, uri)
 	wantPG(t, err, pgerr.IOError, uri, dead, "2 attempts", "connection refused")
+}
+
+// isolateAWSEnv keeps the machine's AWS configuration out of a test.
+func isolateAWSEnv(t *testing.T) {
+	dir := t.TempDir()
+	for k, v := range map[string]string{
+		"AWS_CONFIG_FILE":             dir + "/config",
+		"AWS_SHARED_CREDENTIALS_FILE": dir + "/credentials",
+		"AWS_REGION":                  "",
+		"AWS_DEFAULT_REGION":          "",
+		"AWS_PROFILE":                 "",
+		"AWS_ACCESS_KEY_ID":           "",
+		"AWS_SECRET_ACCESS_KEY":       "",
+		"AWS_SESSION_TOKEN":           "",
+		"AWS_EC2_METADATA_DISABLED":   "true",
+	} {
+		t.Setenv(k, v)
+	}
+}
+
+func TestS3Region(t *testing.T) {
+	isolateAWSEnv(t)
+	region := func(cfg S3Config) string {
+		s, err := NewS3(t.Context(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.client.Options().Region
+	}
+	if r := region(S3Config{}); r != "us-east-1" {
+		t.Errorf("region with none configured: %q, want us-east-1", r)
+	}
+	t.Setenv("AWS_REGION", "eu-west-3")
+	if r := region(S3Config{}); r != "eu-west-3" {
+		t.Errorf("region from the environment: %q", r)
+	}
+	if r := region(S3Config{Region: "ap-south-1"}); r != "ap-south-1" {
+		t.Errorf("configured region: %q", r)
+	}
+}
+
+func TestS3CredentialChain(t *testing.T) {
+	srv := s3test.Start(t)
+	isolateAWSEnv(t)
+	ctx := t.Context()
+	cfg := S3Config{Endpoint: srv.Endpoint, PathStyle: true}
+
+	// From the environment.
+	t.Setenv("AWS_ACCESS_KEY_ID", srv.AccessKey)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", srv.SecretKey)
+	s, err := NewS3(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(ctx, srv.URI("chain/env"), []byte("x"), false); err != nil {
+		t.Fatalf("credentials from the environment: %v", err)
+	}
+
+	// From the shared credentials file, for a named profile.
+	t.Setenv("AWS_ACCESS_KEY_ID", "")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
+	file := os.Getenv("AWS_SHARED_CREDENTIALS_FILE")
+	body := fmt.Sprintf("[icegate]\naws_access_key_id = %s\naws_secret_access_key = %s\n", srv.AccessKey, srv.SecretKey)
+	if err := os.WriteFile(file, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_PROFILE", "icegate")
+	s, err = NewS3(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(ctx, srv.URI("chain/file"), []byte("x"), false); err != nil {
+		t.Fatalf("credentials from the shared file: %v", err)
+	}
+
+	// Static credentials win over the chain.
+	s, err = NewS3(ctx, S3Config{Endpoint: srv.Endpoint, PathStyle: true, AccessKeyID: "other", SecretAccessKey: "wrong"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Put(ctx, srv.URI("chain/static"), []byte("x"), false)
+	wantPG(t, err, pgerr.InsufficientPrivilege, "refused the credentials")
 }

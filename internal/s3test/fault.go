@@ -27,6 +27,8 @@ type FaultProxy struct {
 	drop     int // requests still to answer by resetting the connection
 	cut      int // GET responses still to cut mid-body
 	requests map[string]int
+	inFlight map[string]int // requests of a method being served
+	peak     map[string]int // the most of a method served at once
 	faults   int
 	// ignoreIfNoneMatch turns the server's refusals of conditional PUTs
 	// into successes, as a store that ignores If-None-Match would answer.
@@ -41,7 +43,7 @@ func NewFaultProxy(t testing.TB, target string) *FaultProxy {
 	if err != nil {
 		t.Fatalf("fault proxy target %q: %v", target, err)
 	}
-	p := &FaultProxy{requests: map[string]int{}}
+	p := &FaultProxy{requests: map[string]int{}, inFlight: map[string]int{}, peak: map[string]int{}}
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(r *httputil.ProxyRequest) {
 			r.SetURL(u)
@@ -82,6 +84,13 @@ func NewFaultProxy(t testing.TB, target string) *FaultProxy {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.mu.Lock()
 		p.requests[r.Method]++
+		p.inFlight[r.Method]++
+		p.peak[r.Method] = max(p.peak[r.Method], p.inFlight[r.Method])
+		defer func() {
+			p.mu.Lock()
+			p.inFlight[r.Method]--
+			p.mu.Unlock()
+		}()
 		fail, drop := p.fail > 0, !(p.fail > 0) && p.drop > 0
 		f := p.failWith
 		switch {
@@ -180,6 +189,13 @@ func (p *FaultProxy) Requests(method string) int {
 	return p.requests[method]
 }
 
+// Peak returns the most requests of method the proxy served at once.
+func (p *FaultProxy) Peak(method string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.peak[method]
+}
+
 // Faults returns how many faults the proxy has injected.
 func (p *FaultProxy) Faults() int {
 	p.mu.Lock()
@@ -193,6 +209,7 @@ func (p *FaultProxy) Reset() {
 	defer p.mu.Unlock()
 	p.fail, p.drop, p.cut, p.faults = 0, 0, 0, 0
 	p.requests = map[string]int{}
+	p.peak = map[string]int{}
 }
 
 // errCut is what the proxy's copy of a cut body fails with; the proxy then
