@@ -201,10 +201,11 @@ func (s *S3) ReadRange(ctx context.Context, uri, etag string, p []byte, off int6
 		if pin == "" {
 			pin = unquote(aws.ToString(out.ETag))
 		}
+		rest := len(p) - n
 		got, short, rerr := readBody(out, p[n:], off+int64(n))
 		n += got
 		if rerr != nil {
-			rerr = fmt.Errorf("the response broke off after %d of %d bytes: %w", got, len(p)-n+got, rerr)
+			rerr = fmt.Errorf("the response broke off after %d of %d bytes: %w", got, rest, rerr)
 		}
 		if rerr == nil {
 			if short {
@@ -229,29 +230,36 @@ func (s *S3) ReadRange(ctx context.Context, uri, etag string, p []byte, off int6
 }
 
 // readBody reads a GetObject response for a range starting at off into p
-// and closes it. short reports that the object ended before p was full.
+// and closes it. short reports that the object ended before p was full; a
+// body that ends before its Content-Length is an error.
 func readBody(out *s3.GetObjectOutput, p []byte, off int64) (n int, short bool, err error) {
 	defer out.Body.Close()
-	body := io.Reader(out.Body)
+	size := int64(-1) // of the body, when known
+	if out.ContentLength != nil {
+		size = *out.ContentLength
+	}
 	if aws.ToString(out.ContentRange) == "" {
 		// The store ignored the range and sent the whole object.
+		if size >= 0 && off >= size {
+			return 0, true, nil
+		}
 		if _, err := io.CopyN(io.Discard, out.Body, off); err != nil {
-			if errors.Is(err, io.EOF) {
-				return 0, true, nil
-			}
 			return 0, false, err
 		}
-		n, err = io.ReadFull(body, p)
+		if size >= 0 {
+			size -= off
+		}
+	}
+	if size < 0 {
+		// No length to hold the body to: read to its end.
+		n, err = io.ReadFull(out.Body, p)
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return n, true, nil
 		}
 		return n, false, err
 	}
-	want := len(p)
-	if cl := aws.ToInt64(out.ContentLength); cl >= 0 && cl < int64(want) {
-		want = int(cl)
-	}
-	n, err = io.ReadFull(body, p[:want])
+	want := int(min(size, int64(len(p))))
+	n, err = io.ReadFull(out.Body, p[:want])
 	if err != nil {
 		return n, false, err
 	}
