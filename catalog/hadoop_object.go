@@ -449,7 +449,8 @@ func (c *ObjectHadoop) CommitTable(ctx context.Context, id Identifier, reqs []Re
 // RegisterTable implements MutableCatalog: a hadoop catalog finds its
 // tables by their folders, so there is nothing to register.
 func (c *ObjectHadoop) RegisterTable(ctx context.Context, id Identifier, metadataFile string) (*Table, error) {
-	return nil, fmt.Errorf("register table %s: hadoop catalog %s finds its tables by their location: %w", qualified(id.Namespace, id.Name), c.name, ErrUnsupported)
+	return nil, pgerr.Wrap(fmt.Errorf("register table %s: %w", qualified(id.Namespace, id.Name), ErrUnsupported), pgerr.FeatureNotSupported,
+		"register_table is not supported by hadoop catalog \"%s\": it finds its tables by their location", c.name)
 }
 
 // DropTable implements MutableCatalog: as in Hadoop catalogs the table's
@@ -480,8 +481,10 @@ func (c *ObjectHadoop) DropTable(ctx context.Context, id Identifier, purge bool)
 
 // RenameTable implements MutableCatalog: not on an object store.
 func (c *ObjectHadoop) RenameTable(ctx context.Context, from, to Identifier) error {
-	return fmt.Errorf("rename table %s: a table of hadoop catalog %s is the folder it lives in, which an object store cannot move in one step: %w",
-		qualified(from.Namespace, from.Name), c.name, ErrUnsupported)
+	return pgerr.Wrap(fmt.Errorf("rename table %s: %w", qualified(from.Namespace, from.Name), ErrUnsupported), pgerr.FeatureNotSupported,
+		"renaming a table is not supported by hadoop catalog \"%s\" on an object store", c.name).
+		WithDetail("A table of a hadoop catalog is the folder it lives in, which an object store cannot move in one step.").
+		WithHint("Use a sql catalog, whose tables are rows that rename in one step.")
 }
 
 // NewOutput implements MutableCatalog.
@@ -489,8 +492,9 @@ func (c *ObjectHadoop) NewOutput(t *Table) (OutputIO, error) { return c.w.output
 
 // CreateView implements MutableCatalog: not in this catalog.
 func (c *ObjectHadoop) CreateView(ctx context.Context, id Identifier, meta *ViewMetadata, replace bool) (*View, error) {
-	return nil, fmt.Errorf("create view %s: hadoop catalog %s on an object store keeps no views (the sql catalog does): %w",
-		qualified(id.Namespace, id.Name), c.name, ErrUnsupported)
+	return nil, pgerr.Wrap(fmt.Errorf("create view %s: %w", qualified(id.Namespace, id.Name), ErrUnsupported), pgerr.FeatureNotSupported,
+		"views are not supported by hadoop catalog \"%s\" on an object store", c.name).
+		WithHint("Use a sql catalog, which keeps views.")
 }
 
 // DropView implements MutableCatalog.

@@ -133,7 +133,9 @@ func objectName(uri string) (bucket, key string, err error) {
 	if err != nil {
 		return "", "", pgerr.Wrap(err, pgerr.InvalidParameterValue, "%v", err)
 	}
-	if key == "" || strings.HasSuffix(key, "/") {
+	// A key may end in "/": the empty marker object of a folder, as S3A
+	// writes for a directory.
+	if key == "" {
 		return "", "", pgerr.New(pgerr.InvalidParameterValue, "object URI %q names no object", uri)
 	}
 	return bucket, key, nil
@@ -357,6 +359,39 @@ func (s *S3) List(ctx context.Context, prefix string, fn func(Info) error) error
 		}
 	}
 	return nil
+}
+
+// ListDir implements DirLister with a delimiter listing: one level of
+// keys under prefix.
+func (s *S3) ListDir(ctx context.Context, prefix string) (dirs []string, objects []Info, err error) {
+	bucket, keyPrefix, err := ParseURI(prefix)
+	if err != nil {
+		return nil, nil, pgerr.Wrap(err, pgerr.InvalidParameterValue, "%v", err)
+	}
+	in := &s3.ListObjectsV2Input{Bucket: &bucket, Prefix: &keyPrefix, Delimiter: aws.String("/")}
+	if s.cfg.ListPageSize > 0 {
+		in.MaxKeys = aws.Int32(int32(min(s.cfg.ListPageSize, 1000)))
+	}
+	pages := s3.NewListObjectsV2Paginator(s.client, in)
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return nil, nil, s.fail(opList, canonical(bucket, keyPrefix), bucket, err)
+		}
+		for _, p := range page.CommonPrefixes {
+			dirs = append(dirs, canonical(bucket, aws.ToString(p.Prefix)))
+		}
+		for _, o := range page.Contents {
+			objects = append(objects, Info{
+				URI:     canonical(bucket, aws.ToString(o.Key)),
+				Size:    aws.ToInt64(o.Size),
+				ETag:    unquote(aws.ToString(o.ETag)),
+				ModTime: aws.ToTime(o.LastModified),
+			})
+		}
+	}
+	slices.Sort(dirs)
+	return dirs, objects, nil
 }
 
 // CheckConditionalWrites verifies that the store honours If-None-Match: *

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -764,3 +765,44 @@ func TestS3CredentialChain(t *testing.T) {
 	err = s.Put(ctx, srv.URI("chain/static"), []byte("x"), false)
 	wantPG(t, err, pgerr.InsufficientPrivilege, "refused the credentials")
 }
+
+// TestS3ListDir: the delimiter listing gives the folders and the objects
+// of one level, as the listing of everything folded does.
+func TestS3ListDir(t *testing.T) {
+	srv := s3test.Start(t)
+	s := newStore(t, srv, srv.Endpoint, nil)
+	ctx := t.Context()
+	base := srv.URI("ld/")
+	for _, k := range []string{"a/x", "a/y/z", "b/", "c", "d/e"} {
+		data := []byte(k)
+		if strings.HasSuffix(k, "/") {
+			data = nil // a folder's marker object is empty
+		}
+		if err := s.Put(ctx, base+k, data, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dirs, objects, err := s.ListDir(ctx, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, o := range objects {
+		names = append(names, o.URI)
+	}
+	wantDirs := []string{base + "a/", base + "b/", base + "d/"}
+	if !slices.Equal(dirs, wantDirs) || !slices.Equal(names, []string{base + "c"}) {
+		t.Fatalf("ListDir = %v, %v; want %v, [%s]", dirs, names, wantDirs, base+"c")
+	}
+	// The fold over a full listing (stores without delimiters) agrees.
+	fdirs, fobjects, err := ListDir(ctx, plainStore{s}, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(fdirs, wantDirs) || len(fobjects) != 1 || fobjects[0].URI != base+"c" {
+		t.Fatalf("folded ListDir = %v, %v", fdirs, fobjects)
+	}
+}
+
+// plainStore hides a store's delimiter listing.
+type plainStore struct{ Store }
