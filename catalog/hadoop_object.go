@@ -211,7 +211,7 @@ func (c *ObjectHadoop) ListTables(ctx context.Context, ns []string) ([]Identifie
 func (c *ObjectHadoop) current(ctx context.Context, folder string) (string, int64, error) {
 	metaDir := folder + "metadata/"
 	version := int64(-1)
-	if data, err := c.w.readAll(ctx, metaDir+versionHintFile); err == nil {
+	if data, err := c.readHint(ctx, metaDir+versionHintFile); err == nil {
 		if n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64); err == nil && n > 0 {
 			if ok, err := c.w.exists(ctx, metaDir+versionedName(n)); err != nil {
 				return "", 0, err
@@ -248,6 +248,18 @@ func (c *ObjectHadoop) current(ctx context.Context, folder string) (string, int6
 			return metaDir + versionedName(version), version, nil
 		}
 		version++
+	}
+}
+
+// readHint reads the version hint, which other writers rewrite: a read
+// that met a rewrite is read again.
+func (c *ObjectHadoop) readHint(ctx context.Context, u string) ([]byte, error) {
+	for attempt := 0; ; attempt++ {
+		data, err := c.w.readAll(ctx, u)
+		if errors.Is(err, objstore.ErrChanged) && attempt < 5 {
+			continue
+		}
+		return data, err
 	}
 }
 
