@@ -56,7 +56,8 @@ func TestObjectStoreFaults(t *testing.T) {
 	noCache := map[string]string{"s3.cache.max-bytes": "0"}
 	config := filepath.Join(t.TempDir(), "icegate.yaml")
 	body := "catalogs:\n" + objectCatalogYAML(t, srv, "lake", proxy.URL, noCache) +
-		objectCatalogYAML(t, srv, "thin", proxy.URL, map[string]string{"s3.cache.max-bytes": "0", "s3.retry.max-attempts": "2"})
+		objectCatalogYAML(t, srv, "thin", proxy.URL, map[string]string{"s3.cache.max-bytes": "0", "s3.retry.max-attempts": "2"}) +
+		objectCatalogYAML(t, srv, "cached", proxy.URL, map[string]string{"s3.cache.max-bytes": "64MB", "s3.cache.directory": t.TempDir()})
 	if err := os.WriteFile(config, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestObjectStoreFaults(t *testing.T) {
 		t.Cleanup(func() { conn.Close(context.Background()) })
 		return conn
 	}
-	lake, thin := connectTo("lake"), connectTo("thin")
+	lake, thin, cached := connectTo("lake"), connectTo("thin"), connectTo("cached")
 	exec := func(conn *pgx.Conn, sqls ...string) {
 		t.Helper()
 		for _, q := range sqls {
@@ -135,6 +136,24 @@ func TestObjectStoreFaults(t *testing.T) {
 		wantSum(thin, "SELECT sum(id) FROM db.t", 6)
 		exec(thin, "INSERT INTO db.t VALUES (4)")
 		wantSum(thin, "SELECT sum(id) FROM db.t", 10)
+	})
+	t.Run("a repeated scan reads the cache", func(t *testing.T) {
+		exec(cached, "CREATE SCHEMA db", "CREATE TABLE db.t (id bigint, v text)",
+			"INSERT INTO db.t SELECT g, repeat('v', 100) FROM generate_series(1, 20000) g")
+		// A new connection plans afresh: only the bytes come from the cache.
+		scan := func() int {
+			conn := connectTo("cached")
+			before := proxy.Requests("GET")
+			wantSum(conn, "SELECT sum(length(v)) FROM db.t", 2000000)
+			conn.Close(ctx)
+			return proxy.Requests("GET") - before
+		}
+		first := scan()
+		second := scan()
+		if first == 0 || second >= first {
+			t.Fatalf("GETs of the first scan %d, of the second %d: want fewer the second time", first, second)
+		}
+		t.Logf("GETs: first scan %d, second %d", first, second)
 	})
 	t.Run("object missing from the store", func(t *testing.T) {
 		var path string
