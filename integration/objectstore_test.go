@@ -193,6 +193,9 @@ func TestObjectStoreBadConfiguration(t *testing.T) {
 		{"wrong secret", map[string]string{"s3.secret-access-key": "not-the-secret"}, []string{srv.Bucket, "credentials"}},
 		{"unknown access key", map[string]string{"s3.access-key-id": "nobody"}, []string{srv.Bucket, "credentials"}},
 		{"missing bucket", map[string]string{"warehouse": "s3://no-such-bucket/lake"}, []string{"no-such-bucket", "does not exist"}},
+		// No keys, and none in the AWS chain (no environment, no shared
+		// files in an empty HOME, no instance metadata).
+		{"no credentials", map[string]string{"s3.access-key-id": "", "s3.secret-access-key": ""}, []string{srv.Bucket, "found no credentials"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -204,7 +207,7 @@ func TestObjectStoreBadConfiguration(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, bin, "serve", "--config", config, "--listen", "127.0.0.1:0")
-			cmd.Env = cleanEnv()
+			cmd.Env = append(cleanEnv(), "HOME="+t.TempDir(), "AWS_EC2_METADATA_DISABLED=true")
 			out, err := cmd.CombinedOutput()
 			if err == nil {
 				t.Fatalf("icegate serve started with %v:\n%s", c.props, out)

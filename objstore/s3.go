@@ -857,6 +857,12 @@ func (s *S3) fail(o op, name, bucket string, err error) error {
 			WithDetail("The object store at %s answered %s.", s.endpoint, describe(err)).
 			WithHint("Grant the credentials access to the bucket, or check %s and %s.", PropAccessKeyID, PropSecretAccessKey)
 	}
+	if msg := err.Error(); strings.Contains(msg, "failed to retrieve credentials") || strings.Contains(msg, "failed to refresh cached credentials") {
+		return pgerr.Wrap(err, pgerr.InsufficientPrivilege,
+			"%s %q: found no credentials for bucket %q", o.verb(), name, bucket).
+			WithDetail("%s", describe(err)).
+			WithHint("Set %s and %s in the catalog's properties, or give the AWS chain credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile of ~/.aws/credentials, a web identity token).", PropAccessKeyID, PropSecretAccessKey)
+	}
 	var maxErr *retry.MaxAttemptsError
 	if errors.As(err, &maxErr) {
 		return pgerr.Wrap(err, pgerr.IOError,
