@@ -196,3 +196,76 @@ func TestSQLObjectsPlacement(t *testing.T) {
 		t.Fatalf("open of a missing object: %v, want 58P01 naming it", err)
 	}
 }
+
+// TestObjectHadoopStaging: a table staged by a transaction block is
+// invisible until published; discarding it removes what the block wrote;
+// publishing a name another writer took meanwhile is ErrAlreadyExists.
+func TestObjectHadoopStaging(t *testing.T) {
+	srv := s3test.Start(t)
+	ctx := t.Context()
+	store := newObjectStore(t, srv, srv.Endpoint)
+	cat, err := NewObjectHadoop(ctx, "lake", store, nil, srv.URI("wh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.CreateNamespace(ctx, []string{"db"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	id := Identifier{Namespace: []string{"db"}, Name: "s"}
+	tbl, err := cat.StageTable(ctx, id, eventsSpec(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cat.CreateTable(ctx, id, eventsSpec(2)); !errors.Is(err, ErrAlreadyExists) {
+		t.Fatalf("CREATE of a staged name: %v", err)
+	}
+	if _, err := cat.LoadTable(ctx, id); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("load of a staged table: %v, want ErrNotFound", err)
+	}
+	out, err := cat.NewOutput(tbl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := out.Create(ctx, tbl.Metadata.Location+"/data/f.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte("data"))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.DiscardTable(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	left := 0
+	store.List(ctx, srv.URI("wh/db/s/"), func(objstore.Info) error { left++; return nil })
+	if left != 0 {
+		t.Fatalf("%d objects left by a discarded table", left)
+	}
+
+	tbl, err = cat.StageTable(ctx, id, eventsSpec(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cat.PublishTable(ctx, id, tbl.Metadata); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cat.LoadTable(ctx, id); err != nil {
+		t.Fatalf("load of a published table: %v", err)
+	}
+	other := Identifier{Namespace: []string{"db"}, Name: "raced"}
+	tbl, err = cat.StageTable(ctx, other, eventsSpec(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rival, err := NewObjectHadoop(ctx, "lake", store, nil, srv.URI("wh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rival.CreateTable(ctx, other, eventsSpec(2)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cat.PublishTable(ctx, other, tbl.Metadata); !errors.Is(err, ErrAlreadyExists) {
+		t.Fatalf("publish of a name taken meanwhile: %v, want ErrAlreadyExists", err)
+	}
+}
