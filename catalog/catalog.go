@@ -63,3 +63,23 @@ type FileIO interface {
 	Resolve(path string) (string, error)
 	Open(ctx context.Context, path string) (File, error)
 }
+
+// SizedOpener is a FileIO that opens a file of known size more cheaply
+// (an object store: without asking the store for its size and version).
+// Iceberg's data, delete and manifest files never change once written,
+// and manifests record their sizes.
+type SizedOpener interface {
+	OpenSized(ctx context.Context, path string, size int64) (File, error)
+}
+
+// OpenFile opens the immutable table file path, whose size metadata
+// records, through fio: OpenSized when fio has it and size is known.
+func OpenFile(ctx context.Context, fio FileIO, path string, size int64) (File, error) {
+	if c, ok := fio.(*cachingIO); ok {
+		fio = c.FileIO
+	}
+	if so, ok := fio.(SizedOpener); ok && size > 0 {
+		return so.OpenSized(ctx, path, size)
+	}
+	return fio.Open(ctx, path)
+}

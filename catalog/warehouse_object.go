@@ -330,11 +330,25 @@ func (o *objectIO) Resolve(path string) (string, error) { return o.w.uri(path) }
 
 // Open implements FileIO.
 func (o *objectIO) Open(ctx context.Context, path string) (File, error) {
+	return o.open(ctx, path, objstore.ReaderOptions{})
+}
+
+// OpenSized implements SizedOpener: the table file never changes, so its
+// size from the metadata stands for the store's HEAD, and its cached
+// bytes are keyed by its URI and size.
+func (o *objectIO) OpenSized(ctx context.Context, path string, size int64) (File, error) {
+	return o.open(ctx, path, objstore.ReaderOptions{Known: &objstore.Info{Size: size}, Immutable: true})
+}
+
+func (o *objectIO) open(ctx context.Context, path string, opts objstore.ReaderOptions) (File, error) {
 	u, err := o.w.uri(path)
 	if err != nil {
 		return nil, err
 	}
-	r, err := objstore.Open(ctx, o.w.store, o.w.blobs, u, objstore.ReaderOptions{})
+	if opts.Known != nil {
+		opts.Known.URI = u
+	}
+	r, err := objstore.Open(ctx, o.w.store, o.w.blobs, u, opts)
 	if err != nil {
 		return nil, o.w.objectError(u, o.table, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"sort"
+	"strconv"
 	"sync"
 )
 
@@ -53,6 +54,11 @@ type ReaderOptions struct {
 	//     metadata files and version hints can be), and one HEAD per
 	//     opened file is cheap next to the GETs the cache saves.
 	Known *Info
+	// Immutable says the object never changes once written (Iceberg's
+	// data, delete and manifest files, named uniquely when written):
+	// with Known's Size and no ETag, Open sends no HEAD and the Cache
+	// keys blocks by URI and size.
+	Immutable bool
 }
 
 func (o ReaderOptions) withDefaults() ReaderOptions {
@@ -96,6 +102,7 @@ type Reader struct {
 	cache   *Cache
 	uri     string // as given to Open, for the store
 	keyURI  string // canonical, for the cache
+	tag     string // the version in cache keys: the ETag, or the size of an immutable object
 	etag    string
 	size    int64
 	bs      int64 // block size; the whole size for small objects
@@ -132,7 +139,7 @@ func Open(ctx context.Context, s Store, c *Cache, uri string, opts ReaderOptions
 	opts = opts.withDefaults()
 	var info Info
 	switch k := opts.Known; {
-	case k != nil && k.Size >= 0 && (k.ETag != "" || c == nil):
+	case k != nil && k.Size >= 0 && (k.ETag != "" || c == nil || opts.Immutable):
 		info = *k
 	default:
 		var err error
@@ -148,7 +155,11 @@ func Open(ctx context.Context, s Store, c *Cache, uri string, opts ReaderOptions
 	if info.Size <= opts.WholeObjectMax {
 		bs = max(info.Size, 1)
 	}
-	if info.ETag == "" {
+	tag := info.ETag
+	switch {
+	case tag == "" && opts.Immutable:
+		tag = "immutable:" + strconv.FormatInt(info.Size, 10)
+	case tag == "":
 		c = nil // see ReaderOptions.Known
 	}
 	rctx, cancel := context.WithCancel(ctx)
@@ -158,6 +169,7 @@ func Open(ctx context.Context, s Store, c *Cache, uri string, opts ReaderOptions
 		uri:    uri,
 		keyURI: info.URI,
 		etag:   info.ETag,
+		tag:    tag,
 		size:   info.Size,
 		bs:     bs,
 		opts:   opts,
@@ -326,7 +338,7 @@ func (r *Reader) fill(mine []*readerBlock) {
 }
 
 func (r *Reader) key(i int64) cacheKey {
-	return cacheKey{uri: r.keyURI, etag: r.etag, blockSize: r.bs, index: i}
+	return cacheKey{uri: r.keyURI, etag: r.tag, blockSize: r.bs, index: i}
 }
 
 // fetch reads a run of adjacent blocks in one ranged GET.

@@ -858,3 +858,33 @@ func (m *countingStore) List(ctx context.Context, prefix string, fn func(Info) e
 }
 
 var _ Store = (*countingStore)(nil)
+
+// TestReaderImmutable: an object known never to change (a table's data
+// file), opened with its size, costs no HEAD; its blocks are cached under
+// its URI and size, so a second Reader reads nothing from the store.
+func TestReaderImmutable(t *testing.T) {
+	s := newCountingStore()
+	data := rdPattern(1000, 12)
+	s.set(rdURI, data)
+	cache, err := NewCache(t.TempDir(), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := ReaderOptions{BlockSize: 100, WholeObjectMax: 1, Known: &Info{URI: rdURI, Size: 1000}, Immutable: true}
+	for i, wantReads := range []int64{1, 0} {
+		s.heads.Store(0)
+		s.reads.Store(0)
+		r, err := Open(context.Background(), s, cache, rdURI, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := make([]byte, 1000)
+		if _, err := r.ReadAt(p, 0); err != nil || !bytes.Equal(p, data) {
+			t.Fatalf("reader %d: ReadAt: %v (bytes equal: %v)", i, err, bytes.Equal(p, data))
+		}
+		r.Close()
+		if h, n := s.heads.Load(), s.reads.Load(); h != 0 || n != wantReads {
+			t.Errorf("reader %d: %d HEADs, %d ranged reads; want 0 and %d", i, h, n, wantReads)
+		}
+	}
+}

@@ -111,7 +111,7 @@ func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []r
 	default:
 		return nil, nil, pgerr.Unsupported("reading %s data files", df.Format).WithDetail("File %s.", df.Path)
 	}
-	f, err := s.spec.Table.IO.Open(ctx, df.Path)
+	f, err := catalog.OpenFile(ctx, s.spec.Table.IO, df.Path, df.FileSizeInBytes)
 	if err != nil {
 		return nil, nil, s.fileError(df, err)
 	}
