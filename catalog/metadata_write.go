@@ -95,17 +95,7 @@ func MarshalMetadata(m *TableMetadata) ([]byte, error) {
 	w.open('[')
 	for _, s := range m.Statistics {
 		w.elem()
-		w.open('{')
-		w.field("snapshot-id", s.SnapshotID)
-		w.field("statistics-path", s.StatisticsPath)
-		w.field("file-size-in-bytes", s.FileSizeBytes)
-		w.field("file-footer-size-in-bytes", s.FileFooterSizeBytes)
-		blobs := json.RawMessage(s.BlobMetadata)
-		if len(blobs) == 0 {
-			blobs = json.RawMessage("[]")
-		}
-		w.field("blob-metadata", blobs)
-		w.close('}')
+		w.statistics(s)
 	}
 	w.close(']')
 	if m.PartitionStatistics != nil {
@@ -327,6 +317,20 @@ func (w *jsonWriter) sortOrder(o *SortOrder) {
 		w.close('}')
 	}
 	w.close(']')
+	w.close('}')
+}
+
+func (w *jsonWriter) statistics(s StatisticsFile) {
+	w.open('{')
+	w.field("snapshot-id", s.SnapshotID)
+	w.field("statistics-path", s.StatisticsPath)
+	w.field("file-size-in-bytes", s.FileSizeBytes)
+	w.field("file-footer-size-in-bytes", s.FileFooterSizeBytes)
+	blobs := json.RawMessage(s.BlobMetadata)
+	if len(blobs) == 0 {
+		blobs = json.RawMessage("[]")
+	}
+	w.field("blob-metadata", blobs)
 	w.close('}')
 }
 
