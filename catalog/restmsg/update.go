@@ -151,10 +151,12 @@ func decodeAddSchema(o object, _ json.RawMessage) (catalog.Update, error) {
 		return nil, wrapPart(o.what, err)
 	}
 	u := catalog.AddSchema{Schema: schema}
-	if last, err := o.optInt64("last-column-id"); err != nil {
-		return nil, err
-	} else if last != nil {
-		u.LastColumnID = int(*last)
+	// last-column-id is deprecated (the schema's highest id is what
+	// counts); when given it must still be an integer.
+	if o.has("last-column-id") {
+		if u.LastColumnID, err = o.int("last-column-id"); err != nil {
+			return nil, err
+		}
 	}
 	return u, nil
 }

@@ -235,6 +235,7 @@ func TestDecodeUpdateErrors(t *testing.T) {
 		{"schema-id out of int range", `{"action":"set-current-schema","schema-id":4294967296}`, catalog.ErrDataInvalid, `"schema-id"`},
 		{"spec-id bool", `{"action":"set-default-spec","spec-id":true}`, catalog.ErrDataInvalid, `"spec-id"`},
 		{"missing sort-order-id", `{"action":"set-default-sort-order"}`, catalog.ErrDataInvalid, `"sort-order-id"`},
+		{"last-column-id a string", `{"action":"add-schema","last-column-id":"3","schema":{"fields":[]}}`, catalog.ErrDataInvalid, `"last-column-id"`},
 		{"missing schema", `{"action":"add-schema"}`, catalog.ErrDataInvalid, `"schema"`},
 		{"schema not an object", `{"action":"add-schema","schema":"long"}`, catalog.ErrDataInvalid, `"schema"`},
 		{"schema without fields", `{"action":"add-schema","schema":{"type":"struct","schema-id":0}}`, catalog.ErrDataInvalid, `"fields"`},
