@@ -3,6 +3,7 @@ package restmsg
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -428,5 +429,60 @@ func TestViewMessages(t *testing.T) {
 	}
 	if _, err := noSQL.ViewSpec(); !errors.Is(err, catalog.ErrUnsupported) {
 		t.Errorf("view without SQL: %v", err)
+	}
+}
+
+func TestErrorResponses(t *testing.T) {
+	cases := []struct {
+		err      error
+		code     int
+		typ      string
+		kind     error
+		fromBody string // a server's body of that kind
+	}{
+		{fmt.Errorf("load table a.t: %w", catalog.ErrNotFound), 404, NoSuchTable, catalog.ErrNotFound,
+			`{"error":{"message":"Table does not exist: a.t","type":"NoSuchTableException","code":404}}`},
+		{fmt.Errorf("create table a.t: %w", catalog.ErrAlreadyExists), 409, AlreadyExists, catalog.ErrAlreadyExists,
+			`{"error":{"message":"Table already exists: a.t","type":"AlreadyExistsException","code":409}}`},
+		{fmt.Errorf("commit a.t: %w", catalog.ErrCommitConflict), 409, CommitFailed, catalog.ErrCommitConflict,
+			`{"error":{"message":"Requirement failed: branch main has changed","type":"CommitFailedException","code":409}}`},
+		{fmt.Errorf("drop namespace a: %w", catalog.ErrNotEmpty), 409, NamespaceNotEmpty, catalog.ErrNotEmpty,
+			`{"error":{"message":"Namespace not empty: a","type":"NamespaceNotEmptyException","code":409}}`},
+		{fmt.Errorf("update remove-schemas: %w", catalog.ErrUnsupported), 406, UnsupportedOperation, catalog.ErrUnsupported,
+			`{"error":{"message":"not supported","type":"UnsupportedOperationException","code":406}}`},
+		{fmt.Errorf("update add-schema: %w", catalog.ErrDataInvalid), 400, BadRequest, catalog.ErrDataInvalid,
+			`{"error":{"message":"Malformed request","type":"IllegalArgumentException","code":400}}`},
+	}
+	for _, tc := range cases {
+		resp := NewErrorResponse(tc.err, NoSuchTable)
+		if resp.Error.Code != tc.code || resp.Error.Type != tc.typ || resp.Error.Message != tc.err.Error() {
+			t.Errorf("%v: response %+v", tc.err, resp)
+		}
+		text, err := json.Marshal(resp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back ErrorResponse
+		if err := json.Unmarshal(text, &back); err != nil {
+			t.Fatal(err)
+		}
+		if err := back.Err(); !errors.Is(err, tc.kind) || !strings.Contains(err.Error(), tc.err.Error()) {
+			t.Errorf("%s: client error %v", text, err)
+		}
+		var server ErrorResponse
+		if err := json.Unmarshal([]byte(tc.fromBody), &server); err != nil {
+			t.Fatal(err)
+		}
+		if err := server.Err(); !errors.Is(err, tc.kind) {
+			t.Errorf("%s: client error %v, want %v", tc.fromBody, err, tc.kind)
+		}
+	}
+	internal := NewErrorResponse(errors.New("dial tcp 10.0.0.7:5432: connection refused"), NoSuchTable)
+	if internal.Error.Code != 500 || strings.Contains(internal.Error.Message, "10.0.0.7") {
+		t.Errorf("internal error leaks or has code %d: %+v", internal.Error.Code, internal)
+	}
+	unknown := ErrorResponse{Error: ErrorModel{Message: "try later", Type: ServiceUnavailable, Code: 503}}
+	if err := unknown.Err(); err == nil || errors.Is(err, catalog.ErrNotFound) || !strings.Contains(err.Error(), "try later") {
+		t.Errorf("503: %v", err)
 	}
 }
