@@ -104,9 +104,17 @@ type CommitTransactionRequest struct {
 // LoadTableResult is a loaded (or created) table. MetadataLocation is empty
 // for a staged table that has no metadata file yet.
 type LoadTableResult struct {
-	MetadataLocation string            `json:"metadata-location,omitempty"`
-	Metadata         TableMetadata     `json:"metadata"`
-	Config           map[string]string `json:"config,omitempty"`
+	MetadataLocation   string              `json:"metadata-location,omitempty"`
+	Metadata           TableMetadata       `json:"metadata"`
+	Config             map[string]string   `json:"config,omitempty"`
+	StorageCredentials []StorageCredential `json:"storage-credentials,omitempty"`
+}
+
+// StorageCredential is configuration (vended credentials) for the files
+// whose paths start with Prefix; the longest matching prefix applies.
+type StorageCredential struct {
+	Prefix string            `json:"prefix"`
+	Config map[string]string `json:"config"`
 }
 
 // CreateTableRequest creates (or, with StageCreate, stages) a table.

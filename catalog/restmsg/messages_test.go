@@ -217,6 +217,11 @@ func TestLoadTableResultRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(out.Metadata.TableMetadata, m) || out.MetadataLocation != in.MetadataLocation || out.Config["s3.endpoint"] != "http://minio:9000" {
 		t.Errorf("round trip:\n got %+v\nwant %+v", out.Metadata.TableMetadata, m)
 	}
+	var creds LoadTableResult
+	if err := json.Unmarshal([]byte(`{"metadata":null,"storage-credentials":[{"prefix":"s3://w/","config":{"s3.access-key-id":"AK"}}]}`), &creds); err != nil ||
+		creds.Metadata.TableMetadata != nil || len(creds.StorageCredentials) != 1 || creds.StorageCredentials[0].Config["s3.access-key-id"] != "AK" {
+		t.Errorf("storage credentials %+v, %v", creds, err)
+	}
 	// A commit response carries the same metadata.
 	var resp CommitTableResponse
 	if err := json.Unmarshal(text, &resp); err != nil || resp.Metadata.TableUUID != m.TableUUID {
