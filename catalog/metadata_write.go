@@ -343,21 +343,24 @@ func (w *jsonWriter) refs(refs map[string]SnapshotRef) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		r := refs[n]
 		w.key(n)
-		w.open('{')
-		w.field("snapshot-id", r.SnapshotID)
-		w.field("type", r.Type)
-		if r.MinSnapshotsToKeep != nil {
-			w.field("min-snapshots-to-keep", *r.MinSnapshotsToKeep)
-		}
-		if r.MaxSnapshotAgeMs != nil {
-			w.field("max-snapshot-age-ms", *r.MaxSnapshotAgeMs)
-		}
-		if r.MaxRefAgeMs != nil {
-			w.field("max-ref-age-ms", *r.MaxRefAgeMs)
-		}
-		w.close('}')
+		w.ref(refs[n])
+	}
+	w.close('}')
+}
+
+func (w *jsonWriter) ref(r SnapshotRef) {
+	w.open('{')
+	w.field("snapshot-id", r.SnapshotID)
+	w.field("type", r.Type)
+	if r.MinSnapshotsToKeep != nil {
+		w.field("min-snapshots-to-keep", *r.MinSnapshotsToKeep)
+	}
+	if r.MaxSnapshotAgeMs != nil {
+		w.field("max-snapshot-age-ms", *r.MaxSnapshotAgeMs)
+	}
+	if r.MaxRefAgeMs != nil {
+		w.field("max-ref-age-ms", *r.MaxRefAgeMs)
 	}
 	w.close('}')
 }

@@ -130,19 +130,8 @@ func ParseSnapshotJSON(raw []byte) (*Snapshot, error) {
 // MarshalRefJSON writes a snapshot ref ({"snapshot-id", "type", ...}).
 func MarshalRefJSON(r SnapshotRef) (json.RawMessage, error) {
 	w := &jsonWriter{}
-	w.open('{')
-	w.refs(map[string]SnapshotRef{"ref": r})
-	w.close('}')
-	if w.err != nil {
-		return nil, fmt.Errorf("write snapshot ref: %w", w.err)
-	}
-	var wrapped struct {
-		Refs map[string]json.RawMessage `json:"refs"`
-	}
-	if err := json.Unmarshal(w.buf.Bytes(), &wrapped); err != nil {
-		return nil, fmt.Errorf("write snapshot ref: %w", err)
-	}
-	return wrapped.Refs["ref"], nil
+	w.ref(r)
+	return finishPart("snapshot ref", w)
 }
 
 // ParseRefJSON reads a snapshot ref; a missing type is "branch".
