@@ -102,6 +102,21 @@ type jsonRef struct {
 	MaxRefAgeMs        *jsonInt64 `json:"max-ref-age-ms"`
 }
 
+type jsonStatistics struct {
+	SnapshotID          jsonInt64       `json:"snapshot-id"`
+	StatisticsPath      string          `json:"statistics-path"`
+	FileSizeBytes       jsonInt64       `json:"file-size-in-bytes"`
+	FileFooterSizeBytes jsonInt64       `json:"file-footer-size-in-bytes"`
+	BlobMetadata        json.RawMessage `json:"blob-metadata"`
+}
+
+func (e jsonStatistics) file() StatisticsFile {
+	return StatisticsFile{
+		SnapshotID: int64(e.SnapshotID), StatisticsPath: e.StatisticsPath, FileSizeBytes: int64(e.FileSizeBytes),
+		FileFooterSizeBytes: int64(e.FileFooterSizeBytes), BlobMetadata: compactJSON(e.BlobMetadata),
+	}
+}
+
 type jsonMetadata struct {
 	FormatVersion      int                  `json:"format-version"`
 	TableUUID          string               `json:"table-uuid"`
@@ -127,16 +142,10 @@ type jsonMetadata struct {
 		TimestampMs  jsonInt64 `json:"timestamp-ms"`
 		MetadataFile string    `json:"metadata-file"`
 	} `json:"metadata-log"`
-	SortOrders         []jsonSortOrder    `json:"sort-orders"`
-	DefaultSortOrderID *jsonInt64         `json:"default-sort-order-id"`
-	Refs               map[string]jsonRef `json:"refs"`
-	Statistics         []struct {
-		SnapshotID          jsonInt64       `json:"snapshot-id"`
-		StatisticsPath      string          `json:"statistics-path"`
-		FileSizeBytes       jsonInt64       `json:"file-size-in-bytes"`
-		FileFooterSizeBytes jsonInt64       `json:"file-footer-size-in-bytes"`
-		BlobMetadata        json.RawMessage `json:"blob-metadata"`
-	} `json:"statistics"`
+	SortOrders          []jsonSortOrder    `json:"sort-orders"`
+	DefaultSortOrderID  *jsonInt64         `json:"default-sort-order-id"`
+	Refs                map[string]jsonRef `json:"refs"`
+	Statistics          []jsonStatistics   `json:"statistics"`
 	PartitionStatistics []struct {
 		SnapshotID     jsonInt64 `json:"snapshot-id"`
 		StatisticsPath string    `json:"statistics-path"`
@@ -314,10 +323,7 @@ func (m *TableMetadata) parseSnapshots(jm *jsonMetadata) {
 		m.MetadataLog = append(m.MetadataLog, MetadataLogEntry{TimestampMs: int64(e.TimestampMs), MetadataFile: e.MetadataFile})
 	}
 	for _, e := range jm.Statistics {
-		m.Statistics = append(m.Statistics, StatisticsFile{
-			SnapshotID: int64(e.SnapshotID), StatisticsPath: e.StatisticsPath, FileSizeBytes: int64(e.FileSizeBytes),
-			FileFooterSizeBytes: int64(e.FileFooterSizeBytes), BlobMetadata: compactJSON(e.BlobMetadata),
-		})
+		m.Statistics = append(m.Statistics, e.file())
 	}
 	for _, e := range jm.PartitionStatistics {
 		m.PartitionStatistics = append(m.PartitionStatistics, PartitionStatisticsFile{SnapshotID: int64(e.SnapshotID), StatisticsPath: e.StatisticsPath, FileSizeBytes: int64(e.FileSizeBytes)})

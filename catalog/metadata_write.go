@@ -95,17 +95,7 @@ func MarshalMetadata(m *TableMetadata) ([]byte, error) {
 	w.open('[')
 	for _, s := range m.Statistics {
 		w.elem()
-		w.open('{')
-		w.field("snapshot-id", s.SnapshotID)
-		w.field("statistics-path", s.StatisticsPath)
-		w.field("file-size-in-bytes", s.FileSizeBytes)
-		w.field("file-footer-size-in-bytes", s.FileFooterSizeBytes)
-		blobs := json.RawMessage(s.BlobMetadata)
-		if len(blobs) == 0 {
-			blobs = json.RawMessage("[]")
-		}
-		w.field("blob-metadata", blobs)
-		w.close('}')
+		w.statistics(s)
 	}
 	w.close(']')
 	if m.PartitionStatistics != nil {
@@ -330,6 +320,20 @@ func (w *jsonWriter) sortOrder(o *SortOrder) {
 	w.close('}')
 }
 
+func (w *jsonWriter) statistics(s StatisticsFile) {
+	w.open('{')
+	w.field("snapshot-id", s.SnapshotID)
+	w.field("statistics-path", s.StatisticsPath)
+	w.field("file-size-in-bytes", s.FileSizeBytes)
+	w.field("file-footer-size-in-bytes", s.FileFooterSizeBytes)
+	blobs := json.RawMessage(s.BlobMetadata)
+	if len(blobs) == 0 {
+		blobs = json.RawMessage("[]")
+	}
+	w.field("blob-metadata", blobs)
+	w.close('}')
+}
+
 func (w *jsonWriter) refs(refs map[string]SnapshotRef) {
 	w.key("refs")
 	w.open('{')
@@ -339,21 +343,24 @@ func (w *jsonWriter) refs(refs map[string]SnapshotRef) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		r := refs[n]
 		w.key(n)
-		w.open('{')
-		w.field("snapshot-id", r.SnapshotID)
-		w.field("type", r.Type)
-		if r.MinSnapshotsToKeep != nil {
-			w.field("min-snapshots-to-keep", *r.MinSnapshotsToKeep)
-		}
-		if r.MaxSnapshotAgeMs != nil {
-			w.field("max-snapshot-age-ms", *r.MaxSnapshotAgeMs)
-		}
-		if r.MaxRefAgeMs != nil {
-			w.field("max-ref-age-ms", *r.MaxRefAgeMs)
-		}
-		w.close('}')
+		w.ref(refs[n])
+	}
+	w.close('}')
+}
+
+func (w *jsonWriter) ref(r SnapshotRef) {
+	w.open('{')
+	w.field("snapshot-id", r.SnapshotID)
+	w.field("type", r.Type)
+	if r.MinSnapshotsToKeep != nil {
+		w.field("min-snapshots-to-keep", *r.MinSnapshotsToKeep)
+	}
+	if r.MaxSnapshotAgeMs != nil {
+		w.field("max-snapshot-age-ms", *r.MaxSnapshotAgeMs)
+	}
+	if r.MaxRefAgeMs != nil {
+		w.field("max-ref-age-ms", *r.MaxRefAgeMs)
 	}
 	w.close('}')
 }

@@ -90,34 +90,9 @@ func ParseViewMetadata(data []byte) (*ViewMetadata, error) {
 		m.Schemas = append(m.Schemas, &Schema{ID: id, Fields: fields, IdentifierFieldIDs: js.IdentifierFieldIDs})
 	}
 	for _, jv := range jm.Versions {
-		v := &ViewVersion{
-			VersionID:        int(jv.VersionID),
-			TimestampMs:      int64(jv.TimestampMs),
-			SchemaID:         int(jv.SchemaID),
-			Summary:          stringMap(jv.Summary),
-			DefaultNamespace: jv.DefaultNamespace,
-		}
-		if v.Summary == nil {
-			v.Summary = map[string]string{}
-		}
-		if v.DefaultNamespace == nil {
-			v.DefaultNamespace = []string{}
-		}
-		if jv.DefaultCatalog != nil {
-			v.DefaultCatalog = *jv.DefaultCatalog
-		}
-		for _, raw := range jv.Representations {
-			var jr jsonViewRepresentation
-			if err := json.Unmarshal(raw, &jr); err != nil {
-				return nil, fmt.Errorf("view version %d representation: %w: %w", v.VersionID, ErrDataInvalid, err)
-			}
-			r := ViewRepresentation{Type: jr.Type}
-			if strings.EqualFold(jr.Type, "sql") {
-				r.Type, r.SQL, r.Dialect = "sql", jr.SQL, jr.Dialect
-			} else {
-				r.Raw = compactJSON(raw)
-			}
-			v.Representations = append(v.Representations, r)
+		v, err := viewVersionFromJSON(jv)
+		if err != nil {
+			return nil, err
 		}
 		m.Versions = append(m.Versions, v)
 	}
@@ -128,6 +103,39 @@ func ParseViewMetadata(data []byte) (*ViewMetadata, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+func viewVersionFromJSON(jv jsonViewVersion) (*ViewVersion, error) {
+	v := &ViewVersion{
+		VersionID:        int(jv.VersionID),
+		TimestampMs:      int64(jv.TimestampMs),
+		SchemaID:         int(jv.SchemaID),
+		Summary:          stringMap(jv.Summary),
+		DefaultNamespace: jv.DefaultNamespace,
+	}
+	if v.Summary == nil {
+		v.Summary = map[string]string{}
+	}
+	if v.DefaultNamespace == nil {
+		v.DefaultNamespace = []string{}
+	}
+	if jv.DefaultCatalog != nil {
+		v.DefaultCatalog = *jv.DefaultCatalog
+	}
+	for _, raw := range jv.Representations {
+		var jr jsonViewRepresentation
+		if err := json.Unmarshal(raw, &jr); err != nil {
+			return nil, fmt.Errorf("view version %d representation: %w: %w", v.VersionID, ErrDataInvalid, err)
+		}
+		r := ViewRepresentation{Type: jr.Type}
+		if strings.EqualFold(jr.Type, "sql") {
+			r.Type, r.SQL, r.Dialect = "sql", jr.SQL, jr.Dialect
+		} else {
+			r.Raw = compactJSON(raw)
+		}
+		v.Representations = append(v.Representations, r)
+	}
+	return v, nil
 }
 
 // MarshalViewMetadata writes view metadata as the view spec's JSON, fields
