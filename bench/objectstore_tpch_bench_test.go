@@ -1,0 +1,270 @@
+package bench
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/icegate/icegate/bench/tpch"
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/catalog/sqldb"
+	"github.com/icegate/icegate/internal/s3test"
+	"github.com/icegate/icegate/objstore"
+)
+
+// The modes of BenchmarkTPCHObjectStore, in the order each query runs them.
+const (
+	modeLocal  = "local"
+	modeS3Warm = "s3-warm"
+	modeS3Cold = "s3-cold"
+)
+
+// objectCacheBytes bounds the warm mode's disk cache: the server's default
+// bound, far above the TPC-H files at scale factor 1.
+const objectCacheBytes = 4 << 30
+
+// BenchmarkTPCHObjectStore runs the 22 TPC-H queries over a warehouse on
+// an S3-compatible object store beside the same queries over a local
+// warehouse. The tables at ICEGATE_BENCH_SF (default 0.1) are loaded once
+// per run of the benchmark, as BenchmarkTPCH loads them (CREATE TABLE and
+// COPY FROM STDIN through an in-process icegate), into a SQL catalog on
+// SQLite whose warehouse is a bucket of a versitygw server on loopback
+// (internal/s3test); the local warehouse is BenchmarkTPCH's (loaded once
+// per process). Each query runs as BenchmarkTPCHObjectStore/qNN/<mode>:
+//
+//   - local: BenchmarkTPCH's filesystem catalog, one server and connection
+//     for every query; the query runs once untimed, then timed.
+//   - s3-warm: the SQL catalog on the object store read through a disk
+//     cache of the objects (objstore.Cache), one catalog, server and
+//     connection for every query; the query runs once untimed (filling the
+//     cache), then timed.
+//   - s3-cold: every iteration opens, untimed, a new catalog (its cache of
+//     parsed metadata empty) over a new store client without a disk cache,
+//     a new server and a new connection, then times the query: every
+//     metadata file, manifest and data file comes from the store.
+//
+// Each sub-benchmark reports rows and median-ms (the median of its
+// iterations: run with -benchtime 3x for three). At the end the benchmark
+// logs a table of the medians and the geometric means over the queries of
+// s3-warm/local and s3-cold/local. Queries answered 0A000 are skipped;
+// ICEGATE_BENCH_TIMEOUT bounds each query as in BenchmarkTPCH.
+func BenchmarkTPCHObjectStore(b *testing.B) {
+	sf := scaleFactor(b)
+	ctx := context.Background()
+	queries, err := tpch.Queries()
+	if err != nil {
+		b.Fatal(err)
+	}
+	timeout := queryTimeout(b)
+
+	localCat, err := tpchCatalog(b, os.Getenv("ICEGATE_BENCH_KEEP"), sf)
+	if err != nil {
+		b.Fatal(err)
+	}
+	local := &tpchClient{dsn: icegateDSN(startServer(b, localCat)), timeout: timeout}
+	defer local.close(ctx)
+
+	wh, err := loadObjectTPCH(b, sf)
+	if err != nil {
+		b.Fatal(err)
+	}
+	blobs, err := objstore.NewCache(filepath.Join(b.TempDir(), "cache"), objectCacheBytes)
+	if err != nil {
+		b.Fatal(err)
+	}
+	warmCat, err := wh.open(ctx, blobs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { warmCat.Close(ctx) })
+	warm := &tpchClient{dsn: icegateDSN(startServer(b, warmCat)), timeout: timeout}
+	defer warm.close(ctx)
+
+	medians := map[string]map[string]float64{} // query, mode: ms
+	rowCounts := map[string]int{}
+	record := func(b *testing.B, q tpch.Query, mode string, rows int, times []time.Duration) {
+		ms := medianMs(times)
+		b.ReportMetric(float64(rows), "rows")
+		b.ReportMetric(ms, "median-ms")
+		if medians[q.Name] == nil {
+			medians[q.Name] = map[string]float64{}
+		}
+		medians[q.Name][mode] = ms
+		if n, ok := rowCounts[q.Name]; ok && n != rows {
+			b.Errorf("%s: %s answered %d rows, another mode %d", q.Name, mode, rows, n)
+		}
+		rowCounts[q.Name] = rows
+	}
+	// timed runs q over c, once untimed, then once an iteration.
+	timed := func(b *testing.B, c *tpchClient, q tpch.Query, mode string) {
+		c.connect(b, ctx)
+		rows := c.run(b, ctx, q)
+		var times []time.Duration
+		for b.Loop() {
+			start := time.Now()
+			rows = c.run(b, ctx, q)
+			times = append(times, time.Since(start))
+		}
+		record(b, q, mode, rows, times)
+	}
+	for _, q := range queries {
+		b.Run(q.Name+"/"+modeLocal, func(b *testing.B) { timed(b, local, q, modeLocal) })
+		b.Run(q.Name+"/"+modeS3Warm, func(b *testing.B) { timed(b, warm, q, modeS3Warm) })
+		b.Run(q.Name+"/"+modeS3Cold, func(b *testing.B) {
+			var (
+				rows  int
+				times []time.Duration
+			)
+			for b.Loop() {
+				b.StopTimer()
+				cat, err := wh.open(ctx, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				addr, stop := serveCatalog(b, cat)
+				cold := &tpchClient{dsn: icegateDSN(addr), timeout: timeout}
+				cold.connect(b, ctx)
+				b.StartTimer()
+				start := time.Now()
+				rows = cold.run(b, ctx, q)
+				times = append(times, time.Since(start))
+				b.StopTimer()
+				cold.close(ctx)
+				stop()
+				if err := cat.Close(ctx); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+			record(b, q, modeS3Cold, rows, times)
+		})
+	}
+	st := blobs.Stats()
+	b.Logf("s3-warm disk cache: %d hits, %d misses, %d entries of %.1f MB", st.Hits, st.Misses, st.Entries, float64(st.Bytes)/1e6)
+	b.Log(objectStoreSummary(sf, queries, medians))
+}
+
+// icegateDSN is the URL of database icegate of the server at addr.
+func icegateDSN(addr string) string {
+	host, port, _ := net.SplitHostPort(addr)
+	return "postgres://icegate@" + host + ":" + port + "/icegate?sslmode=disable"
+}
+
+// medianMs is the median of times in milliseconds.
+func medianMs(times []time.Duration) float64 {
+	if len(times) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(times)
+	slices.Sort(s)
+	m := s[len(s)/2]
+	if len(s)%2 == 0 {
+		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return float64(m.Microseconds()) / 1000
+}
+
+// objectStoreSummary is a Markdown table of the medians with each
+// object-store mode's ratio to local, and the geometric means of the
+// ratios over the queries that ran in both.
+func objectStoreSummary(sf float64, queries []tpch.Query, medians map[string]map[string]float64) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "TPC-H scale factor %v, median ms:\n\n", sf)
+	sb.WriteString("| query | local ms | s3-warm ms | s3-cold ms | s3-warm/local | s3-cold/local |\n|---|---:|---:|---:|---:|---:|\n")
+	logSum := map[string]float64{}
+	count := map[string]int{}
+	cell := func(ms float64, ok bool) string {
+		if !ok {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f", ms)
+	}
+	for _, q := range queries {
+		m := medians[q.Name]
+		if m == nil {
+			continue
+		}
+		l, lok := m[modeLocal]
+		w, wok := m[modeS3Warm]
+		c, cok := m[modeS3Cold]
+		ratio := func(mode string, v float64, ok bool) string {
+			if !ok || !lok || l <= 0 || v <= 0 {
+				return "-"
+			}
+			logSum[mode] += math.Log(v / l)
+			count[mode]++
+			return fmt.Sprintf("%.2f", v/l)
+		}
+		fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s | %s |\n", q.Name, cell(l, lok), cell(w, wok), cell(c, cok),
+			ratio(modeS3Warm, w, wok), ratio(modeS3Cold, c, cok))
+	}
+	sb.WriteString("\n")
+	for _, mode := range []string{modeS3Warm, modeS3Cold} {
+		if count[mode] > 0 {
+			fmt.Fprintf(&sb, "Geometric mean of %s/local over %d queries: %.2f\n", mode, count[mode], math.Exp(logSum[mode]/float64(count[mode])))
+		}
+	}
+	return sb.String()
+}
+
+// objectTPCH is a SQL catalog on SQLite whose warehouse is on a versitygw
+// server, loaded with the TPC-H tables.
+type objectTPCH struct {
+	srv       *s3test.Server
+	db        *sql.DB
+	dialect   catalog.SQLDialect
+	warehouse string
+}
+
+// loadObjectTPCH starts a versitygw server (stopped when b ends), creates
+// the SQL catalog on SQLite with its warehouse in the server's bucket and
+// loads the TPC-H tables at sf into it.
+func loadObjectTPCH(b *testing.B, sf float64) (*objectTPCH, error) {
+	b.Helper()
+	ctx := context.Background()
+	w := &objectTPCH{srv: s3test.Start(b)}
+	w.warehouse = w.srv.URI("tpch")
+	var err error
+	w.db, w.dialect, err = sqldb.Open(ctx, "jdbc:sqlite:"+filepath.Join(b.TempDir(), "catalog.db"), nil)
+	if err != nil {
+		return nil, fmt.Errorf("open the catalog database: %w", err)
+	}
+	b.Cleanup(func() { w.db.Close() })
+	cat, err := w.open(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer cat.Close(ctx)
+	start := time.Now()
+	if err := loadTPCH(b, cat, sf); err != nil {
+		return nil, fmt.Errorf("TPC-H warehouse %s: %w", w.warehouse, err)
+	}
+	b.Logf("scale factor %v: loaded into %s in %v", sf, w.warehouse, time.Since(start).Round(time.Millisecond))
+	return w, nil
+}
+
+// open opens a new catalog over the loaded warehouse, with a new store
+// client, reading through blobs (nil: no disk cache).
+func (w *objectTPCH) open(ctx context.Context, blobs *objstore.Cache) (*catalog.SQL, error) {
+	cfg, err := objstore.S3ConfigFromProperties(w.srv.Props())
+	if err != nil {
+		return nil, err
+	}
+	store, err := objstore.NewS3(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := catalog.NewSQLObjects(ctx, "icegate", w.db, w.dialect, store, blobs, w.warehouse)
+	if err != nil {
+		return nil, fmt.Errorf("open the catalog of %s: %w", w.warehouse, err)
+	}
+	return cat, nil
+}
