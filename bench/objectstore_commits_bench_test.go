@@ -494,10 +494,12 @@ type storeCounts struct {
 	requests      map[string]int // by method
 	manifestLists int            // successful PUTs of metadata/snap-*.avro
 	status412     int            // answers 412 Precondition Failed
+	getBytes      int64          // Content-Length of successful GETs
 }
 
 func (s storeCounts) minus(o storeCounts) storeCounts {
-	d := storeCounts{requests: map[string]int{}, manifestLists: s.manifestLists - o.manifestLists, status412: s.status412 - o.status412}
+	d := storeCounts{requests: map[string]int{}, manifestLists: s.manifestLists - o.manifestLists, status412: s.status412 - o.status412,
+		getBytes: s.getBytes - o.getBytes}
 	for k, v := range s.requests {
 		if v -= o.requests[k]; v != 0 {
 			d.requests[k] = v
@@ -507,7 +509,8 @@ func (s storeCounts) minus(o storeCounts) storeCounts {
 }
 
 func (s storeCounts) plus(o storeCounts) storeCounts {
-	d := storeCounts{requests: map[string]int{}, manifestLists: s.manifestLists + o.manifestLists, status412: s.status412 + o.status412}
+	d := storeCounts{requests: map[string]int{}, manifestLists: s.manifestLists + o.manifestLists, status412: s.status412 + o.status412,
+		getBytes: s.getBytes + o.getBytes}
 	for k, v := range s.requests {
 		d.requests[k] += v
 	}
@@ -518,8 +521,8 @@ func (s storeCounts) plus(o storeCounts) storeCounts {
 }
 
 // countingProxy is a reverse proxy in front of an S3-compatible server
-// that counts what passes: requests by method, manifest lists written and
-// conditional writes refused.
+// that counts what passes: requests by method, bytes read, manifest lists
+// written and conditional writes refused.
 type countingProxy struct {
 	URL string
 
@@ -551,6 +554,9 @@ func newCountingProxy(b *testing.B, target string) *countingProxy {
 			}
 			if req.Method == http.MethodPut && resp.StatusCode/100 == 2 && isManifestList(req.URL.Path) {
 				p.c.manifestLists++
+			}
+			if req.Method == http.MethodGet && resp.StatusCode/100 == 2 && resp.ContentLength > 0 {
+				p.c.getBytes += resp.ContentLength
 			}
 			return nil
 		},

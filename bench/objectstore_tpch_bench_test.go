@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,6 +52,12 @@ const objectCacheBytes = 4 << 30
 //     a new server and a new connection, then times the query: every
 //     metadata file, manifest and data file comes from the store.
 //
+// After its timed runs each object-store sub-benchmark runs the query once
+// more, untimed, through a proxy that counts requests (a second warm
+// catalog over the same disk cache, its own caches filled by one more
+// run; or a new cold catalog) and reports the GETs, HEADs and MB-read
+// (bytes of the GET answers) of that run.
+//
 // Each sub-benchmark reports rows and median-ms (the median of its
 // iterations: run with -benchtime 3x for three). The tables are loaded
 // once whatever -count: it repeats each sub-benchmark. At the end the
@@ -90,6 +97,32 @@ func BenchmarkTPCHObjectStore(b *testing.B) {
 	warm := &tpchClient{dsn: icegateDSN(startServer(b, warmCat)), timeout: timeout}
 	defer warm.close(ctx)
 
+	// The requests a query makes of the store are counted on untimed runs
+	// through a proxy, so that it costs the timed runs nothing: a warm
+	// catalog of its own over the same disk cache, and cold catalogs.
+	proxy := newCountingProxy(b, wh.srv.Endpoint)
+	countedCat, err := wh.openVia(ctx, proxy.URL, blobs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { countedCat.Close(ctx) })
+	counted := &tpchClient{dsn: icegateDSN(startServer(b, countedCat)), timeout: timeout}
+	defer counted.close(ctx)
+	requests := map[string]map[string]storeCounts{} // query, mode
+	count := func(b *testing.B, q tpch.Query, mode string, c *tpchClient) {
+		c.connect(b, ctx)
+		before := proxy.counts()
+		c.run(b, ctx, q)
+		d := proxy.counts().minus(before)
+		b.ReportMetric(float64(d.requests[http.MethodGet]), "GETs")
+		b.ReportMetric(float64(d.requests[http.MethodHead]), "HEADs")
+		b.ReportMetric(float64(d.getBytes)/1e6, "MB-read")
+		if requests[q.Name] == nil {
+			requests[q.Name] = map[string]storeCounts{}
+		}
+		requests[q.Name][mode] = d
+	}
+
 	// Every timed run, by query and mode: -count repeats each
 	// sub-benchmark, and the summary takes the median of all its runs.
 	samples := map[string]map[string][]time.Duration{}
@@ -120,7 +153,11 @@ func BenchmarkTPCHObjectStore(b *testing.B) {
 	}
 	for _, q := range queries {
 		b.Run(q.Name+"/"+modeLocal, func(b *testing.B) { timed(b, local, q, modeLocal) })
-		b.Run(q.Name+"/"+modeS3Warm, func(b *testing.B) { timed(b, warm, q, modeS3Warm) })
+		b.Run(q.Name+"/"+modeS3Warm, func(b *testing.B) {
+			timed(b, warm, q, modeS3Warm)
+			counted.run(b, ctx, q) // fills the counted catalog's own caches
+			count(b, q, modeS3Warm, counted)
+		})
 		b.Run(q.Name+"/"+modeS3Cold, func(b *testing.B) {
 			var (
 				rows  int
@@ -148,11 +185,24 @@ func BenchmarkTPCHObjectStore(b *testing.B) {
 				b.StartTimer()
 			}
 			record(b, q, modeS3Cold, rows, times)
+
+			cat, err := wh.openVia(ctx, proxy.URL, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			addr, stop := serveCatalog(b, cat)
+			cold := &tpchClient{dsn: icegateDSN(addr), timeout: timeout}
+			count(b, q, modeS3Cold, cold)
+			cold.close(ctx)
+			stop()
+			if err := cat.Close(ctx); err != nil {
+				b.Fatal(err)
+			}
 		})
 	}
 	st := blobs.Stats()
 	b.Logf("s3-warm disk cache: %d hits, %d misses, %d entries of %.1f MB", st.Hits, st.Misses, st.Entries, float64(st.Bytes)/1e6)
-	b.Log(objectStoreSummary(sf, queries, samples))
+	b.Log(objectStoreSummary(sf, queries, samples, requests))
 }
 
 // icegateDSN is the URL of database icegate of the server at addr.
@@ -178,10 +228,11 @@ func medianMs(times []time.Duration) float64 {
 // objectStoreSummary is a Markdown table of the medians with each
 // object-store mode's ratio to local, and the geometric means of the
 // ratios over the queries that ran in both.
-func objectStoreSummary(sf float64, queries []tpch.Query, samples map[string]map[string][]time.Duration) string {
+func objectStoreSummary(sf float64, queries []tpch.Query, samples map[string]map[string][]time.Duration, requests map[string]map[string]storeCounts) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "TPC-H scale factor %v, median ms of every timed run:\n\n", sf)
-	sb.WriteString("| query | local ms | s3-warm ms | s3-cold ms | s3-warm/local | s3-cold/local |\n|---|---:|---:|---:|---:|---:|\n")
+	sb.WriteString("| query | local ms | s3-warm ms | s3-cold ms | s3-warm/local | s3-cold/local | s3-warm GET+HEAD | s3-cold GET+HEAD | s3-cold MB read |\n" +
+		"|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	logSum := map[string]float64{}
 	count := map[string]int{}
 	cell := func(ms float64, ok bool) string {
@@ -210,8 +261,19 @@ func objectStoreSummary(sf float64, queries []tpch.Query, samples map[string]map
 			count[mode]++
 			return fmt.Sprintf("%.2f", v/l)
 		}
-		fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s | %s |\n", q.Name, cell(l, lok), cell(w, wok), cell(c, cok),
-			ratio(modeS3Warm, w, wok), ratio(modeS3Cold, c, cok))
+		reqs := func(mode string) string {
+			r, ok := requests[q.Name][mode]
+			if !ok {
+				return "-"
+			}
+			return fmt.Sprintf("%d+%d", r.requests[http.MethodGet], r.requests[http.MethodHead])
+		}
+		mb := "-"
+		if r, ok := requests[q.Name][modeS3Cold]; ok {
+			mb = fmt.Sprintf("%.1f", float64(r.getBytes)/1e6)
+		}
+		fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", q.Name, cell(l, lok), cell(w, wok), cell(c, cok),
+			ratio(modeS3Warm, w, wok), ratio(modeS3Cold, c, cok), reqs(modeS3Warm), reqs(modeS3Cold), mb)
 	}
 	sb.WriteString("\n")
 	for _, mode := range []string{modeS3Warm, modeS3Cold} {
@@ -261,7 +323,14 @@ func loadObjectTPCH(b *testing.B, sf float64) (*objectTPCH, error) {
 // open opens a new catalog over the loaded warehouse, with a new store
 // client, reading through blobs (nil: no disk cache).
 func (w *objectTPCH) open(ctx context.Context, blobs *objstore.Cache) (*catalog.SQL, error) {
-	cfg, err := objstore.S3ConfigFromProperties(w.srv.Props())
+	return w.openVia(ctx, w.srv.Endpoint, blobs)
+}
+
+// openVia is open with the store reached at endpoint.
+func (w *objectTPCH) openVia(ctx context.Context, endpoint string, blobs *objstore.Cache) (*catalog.SQL, error) {
+	props := w.srv.Props()
+	props["s3.endpoint"] = endpoint
+	cfg, err := objstore.S3ConfigFromProperties(props)
 	if err != nil {
 		return nil, err
 	}
