@@ -28,8 +28,9 @@ import (
 	"github.com/icegate/icegate/internal/s3test"
 )
 
-// commitWriters is how many clients insert at once.
-const commitWriters = 8
+// defaultCommitWriters is how many clients insert at once unless
+// ICEGATE_BENCH_COMMIT_WRITERS says otherwise.
+const defaultCommitWriters = 8
 
 // BenchmarkCommitsObjectStore measures commits a second on one table
 // through real icegate processes whose catalog's warehouse is on an
@@ -43,7 +44,8 @@ const commitWriters = 8
 // over the gateways, each insert one row at a time with
 // `INSERT INTO db.t VALUES ($1, $2)` for ICEGATE_BENCH_COMMIT_SECONDS
 // (default 10) into a table created untimed; every INSERT is its own
-// commit.
+// commit. ICEGATE_BENCH_COMMIT_WRITERS changes the number of writers (1
+// gives the latency of an uncontended commit).
 //
 // The gateways reach the store through a proxy in the benchmark process
 // that counts requests: every commit attempt writes one manifest list
@@ -62,6 +64,14 @@ const commitWriters = 8
 func BenchmarkCommitsObjectStore(b *testing.B) {
 	bin := icegateBinary(b)
 	window := commitWindow(b)
+	writers := defaultCommitWriters
+	if s := os.Getenv("ICEGATE_BENCH_COMMIT_WRITERS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n <= 0 {
+			b.Fatalf("ICEGATE_BENCH_COMMIT_WRITERS=%q: want a positive number", s)
+		}
+		writers = n
+	}
 	type kind struct {
 		name    string
 		catalog func(b *testing.B) string // the catalog's type and uri lines
@@ -80,7 +90,7 @@ func BenchmarkCommitsObjectStore(b *testing.B) {
 	for _, k := range kinds {
 		for _, n := range []int{1, 3} {
 			b.Run(fmt.Sprintf("%s/gateways=%d", k.name, n), func(b *testing.B) {
-				runCommits(b, bin, k.catalog(b), n, window)
+				runCommits(b, bin, k.catalog(b), n, writers, window)
 			})
 		}
 	}
@@ -89,7 +99,7 @@ func BenchmarkCommitsObjectStore(b *testing.B) {
 // runCommits serves the catalog (catalogLines: its type and uri) on a
 // fresh versitygw through n gateways and runs the writers for window once
 // an iteration, each iteration on a new table.
-func runCommits(b *testing.B, bin, catalogLines string, n int, window time.Duration) {
+func runCommits(b *testing.B, bin, catalogLines string, n, writers int, window time.Duration) {
 	srv := s3test.Start(b)
 	proxy := newCountingProxy(b, srv.Endpoint)
 	props := srv.Props()
@@ -127,7 +137,7 @@ func runCommits(b *testing.B, bin, catalogLines string, n int, window time.Durat
 		}
 		before := proxy.counts()
 		b.StartTimer()
-		w := runWriters(ctx, gateways, name, window)
+		w := runWriters(ctx, gateways, name, writers, window)
 		b.StopTimer()
 		after := proxy.counts()
 		var rows int
@@ -144,7 +154,7 @@ func runCommits(b *testing.B, bin, catalogLines string, n int, window time.Durat
 		total.add(w, rows, d)
 		b.StartTimer()
 	}
-	total.report(b, n)
+	total.report(b, n, writers)
 }
 
 // writerResults is what the writers of one window saw.
@@ -158,10 +168,10 @@ type writerResults struct {
 	firstRefusedText string
 }
 
-// runWriters runs commitWriters clients, writer w on gateway w % n, each
+// runWriters runs writers clients, writer w on gateway w % n, each
 // inserting (w, seq) with seq counting up until window has passed; the
 // INSERT in flight at the end finishes.
-func runWriters(ctx context.Context, gateways []string, table string, window time.Duration) writerResults {
+func runWriters(ctx context.Context, gateways []string, table string, writers int, window time.Duration) writerResults {
 	var (
 		mu  sync.Mutex
 		res = writerResults{refusedCodes: map[string]int{}}
@@ -169,7 +179,7 @@ func runWriters(ctx context.Context, gateways []string, table string, window tim
 	)
 	start := time.Now()
 	stop := start.Add(window)
-	for w := range commitWriters {
+	for w := range writers {
 		wg.Go(func() {
 			var conn *pgx.Conn
 			defer func() {
@@ -287,7 +297,7 @@ func (t *commitTotals) add(w writerResults, rows int, d storeCounts) {
 	}
 }
 
-func (t *commitTotals) report(b *testing.B, gateways int) {
+func (t *commitTotals) report(b *testing.B, gateways, writers int) {
 	if t.windows == 0 || t.elapsed <= 0 {
 		return
 	}
@@ -306,7 +316,7 @@ func (t *commitTotals) report(b *testing.B, gateways int) {
 	}
 	b.Logf("%d gateways, %d writers, %v: %d INSERTs acknowledged (%.1f/s), %d refused %v, %d in doubt; %d rows; "+
 		"%d manifest lists written (%d attempts lost a race); store requests a committed row: %s",
-		gateways, commitWriters, t.elapsed.Round(time.Millisecond), t.ok, float64(t.ok)/t.elapsed.Seconds(),
+		gateways, writers, t.elapsed.Round(time.Millisecond), t.ok, float64(t.ok)/t.elapsed.Seconds(),
 		t.refused, t.refusedCodes, t.doubt, t.rows, t.store.manifestLists, t.manifestListsMinusCommits, strings.Join(req, ", "))
 	if t.firstRefusedText != "" {
 		b.Logf("first refusal: %s", t.firstRefusedText)
