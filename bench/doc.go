@@ -11,6 +11,12 @@
 //     warehouse once per process and runs the 22 queries over the wire;
 //     bench/duckdb runs the same queries with DuckDB over the same Parquet
 //     files and checks icegate's answers.
+//   - BenchmarkTPCHObjectStore runs the same queries over a warehouse on
+//     an S3-compatible server (versitygw, cold and through the disk
+//     cache) beside the local warehouse.
+//   - BenchmarkCommitsObjectStore counts the commits a second eight
+//     writers get through one and three icegate processes whose
+//     catalog's warehouse is on an S3-compatible server.
 //
 // Run with `make bench` or `go test -run '^$' -bench . ./bench/`; README.md
 // has the TPC-H commands.

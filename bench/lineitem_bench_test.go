@@ -127,6 +127,14 @@ func openCatalog(b *testing.B) catalog.Catalog {
 // startServer serves cat on a loopback port until the benchmark ends.
 func startServer(b *testing.B, cat catalog.Catalog) string {
 	b.Helper()
+	addr, stop := serveCatalog(b, cat)
+	b.Cleanup(stop)
+	return addr
+}
+
+// serveCatalog serves cat on a loopback port until stop is called.
+func serveCatalog(b *testing.B, cat catalog.Catalog) (addr string, stop func()) {
+	b.Helper()
 	logger := quietLogger()
 	authn, err := auth.New(nil, "", logger)
 	if err != nil {
@@ -150,8 +158,7 @@ func startServer(b *testing.B, cat catalog.Catalog) string {
 			b.Errorf("Serve: %v", err)
 		}
 	}()
-	b.Cleanup(func() { cancel(); wg.Wait() })
-	return ln.Addr().String()
+	return ln.Addr().String(), func() { cancel(); wg.Wait() }
 }
 
 func quietLogger() *slog.Logger {

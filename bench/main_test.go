@@ -6,7 +6,8 @@ import (
 )
 
 // TestMain removes the warehouses BenchmarkTPCH and BenchmarkResultDelivery
-// created, after every benchmark of the process has run.
+// created and the icegate binary BenchmarkCommitsObjectStore built, after
+// every benchmark of the process has run.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if w := &tpchWarehouse; w.temp {
@@ -14,6 +15,9 @@ func TestMain(m *testing.M) {
 	}
 	if w := &deliveryWarehouse; w.dir != "" {
 		os.RemoveAll(w.dir)
+	}
+	if bb := &builtBinary; bb.dir != "" {
+		os.RemoveAll(bb.dir)
 	}
 	os.Exit(code)
 }

@@ -49,16 +49,10 @@ func BenchmarkTPCH(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	timeout := queryTimeout(b)
 	host, port, _ := net.SplitHostPort(startServer(b, cat))
-	dsn := "postgres://icegate@" + host + ":" + port + "/icegate?sslmode=disable"
 	ctx := context.Background()
-	var conn *pgx.Conn
-	defer func() {
-		if conn != nil {
-			conn.Close(ctx)
-		}
-	}()
+	client := &tpchClient{dsn: "postgres://icegate@" + host + ":" + port + "/icegate?sslmode=disable", timeout: queryTimeout(b)}
+	defer client.close(ctx)
 
 	queries, err := tpch.Queries()
 	if err != nil {
@@ -66,36 +60,67 @@ func BenchmarkTPCH(b *testing.B) {
 	}
 	for _, q := range queries {
 		b.Run(q.Name, func(b *testing.B) {
-			// A query that timed out leaves its connection closed.
-			if conn == nil || conn.IsClosed() {
-				if conn, err = pgx.Connect(ctx, dsn); err != nil {
-					b.Fatalf("connect: %v", err)
-				}
-			}
+			client.connect(b, ctx)
 			var rows int
 			for b.Loop() {
-				qctx, cancel := context.WithTimeout(ctx, timeout)
-				rows, err = drain(qctx, conn, q.SQL)
-				cancel()
-				if err != nil {
-					var pe *pgconn.PgError
-					if errors.As(err, &pe) && pe.Code == "0A000" {
-						b.Skipf("%s: %s", pe.Code, pe.Message)
-					}
-					if qctx.Err() != nil {
-						b.Fatalf("%s: no answer within %v (ICEGATE_BENCH_TIMEOUT): %v", q.Name, timeout, err)
-					}
-					b.Fatalf("%s: %v", q.Name, err)
-				}
+				rows = client.run(b, ctx, q)
 			}
 			b.ReportMetric(float64(rows), "rows")
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/op")
 			if keep != "" {
-				if err := saveAnswer(ctx, conn, q, filepath.Join(keep, "icegate-results")); err != nil {
+				if err := saveAnswer(ctx, client.conn, q, filepath.Join(keep, "icegate-results")); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
+	}
+}
+
+// tpchClient runs TPC-H queries over one connection to dsn, opening a new
+// one when a query that timed out left it closed.
+type tpchClient struct {
+	dsn     string
+	timeout time.Duration
+	conn    *pgx.Conn
+}
+
+// connect opens the connection unless it is open.
+func (c *tpchClient) connect(b *testing.B, ctx context.Context) {
+	b.Helper()
+	if c.conn != nil && !c.conn.IsClosed() {
+		return
+	}
+	var err error
+	if c.conn, err = pgx.Connect(ctx, c.dsn); err != nil {
+		b.Fatalf("connect: %v", err)
+	}
+}
+
+// run runs q, reading every row, and returns how many there were. A query
+// answered 0A000 skips the benchmark; any other error, or no answer within
+// the timeout, fails it.
+func (c *tpchClient) run(b *testing.B, ctx context.Context, q tpch.Query) int {
+	b.Helper()
+	c.connect(b, ctx)
+	qctx, cancel := context.WithTimeout(ctx, c.timeout)
+	rows, err := drain(qctx, c.conn, q.SQL)
+	cancel()
+	if err != nil {
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) && pe.Code == "0A000" {
+			b.Skipf("%s: %s", pe.Code, pe.Message)
+		}
+		if qctx.Err() != nil {
+			b.Fatalf("%s: no answer within %v (ICEGATE_BENCH_TIMEOUT): %v", q.Name, c.timeout, err)
+		}
+		b.Fatalf("%s: %v", q.Name, err)
+	}
+	return rows
+}
+
+func (c *tpchClient) close(ctx context.Context) {
+	if c.conn != nil {
+		c.conn.Close(ctx)
 	}
 }
 
