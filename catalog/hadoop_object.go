@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/objstore"
@@ -36,6 +37,9 @@ type ObjectHadoop struct {
 	name     string
 	w        *objectWarehouse
 	readOnly error // why commits are refused (nil: they are not)
+
+	mu     sync.Mutex
+	staged map[string]stagedDir // tables staged in this process, by qualified name
 }
 
 var _ MutableCatalog = (*ObjectHadoop)(nil)
@@ -211,7 +215,7 @@ func (c *ObjectHadoop) ListTables(ctx context.Context, ns []string) ([]Identifie
 func (c *ObjectHadoop) current(ctx context.Context, folder string) (string, int64, error) {
 	metaDir := folder + "metadata/"
 	version := int64(-1)
-	if data, err := c.w.readAll(ctx, metaDir+versionHintFile); err == nil {
+	if data, err := c.readHint(ctx, metaDir+versionHintFile); err == nil {
 		if n, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64); err == nil && n > 0 {
 			if ok, err := c.w.exists(ctx, metaDir+versionedName(n)); err != nil {
 				return "", 0, err
@@ -248,6 +252,18 @@ func (c *ObjectHadoop) current(ctx context.Context, folder string) (string, int6
 			return metaDir + versionedName(version), version, nil
 		}
 		version++
+	}
+}
+
+// readHint reads the version hint, which other writers rewrite: a read
+// that met a rewrite is read again.
+func (c *ObjectHadoop) readHint(ctx context.Context, u string) ([]byte, error) {
+	for attempt := 0; ; attempt++ {
+		data, err := c.w.readAll(ctx, u)
+		if errors.Is(err, objstore.ErrChanged) && attempt < 5 {
+			continue
+		}
+		return data, err
 	}
 }
 
@@ -359,6 +375,12 @@ func (c *ObjectHadoop) CreateTable(ctx context.Context, id Identifier, spec Tabl
 				"a table of hadoop catalog \"%s\" lives at %s: LOCATION cannot move it", c.name, loc)
 		}
 	}
+	c.mu.Lock()
+	_, staged := c.staged[name]
+	c.mu.Unlock()
+	if staged {
+		return nil, fmt.Errorf("create table %s: %w", name, ErrAlreadyExists)
+	}
 	if ok, err := c.isTable(ctx, folder); err != nil {
 		return nil, err
 	} else if ok {
@@ -449,7 +471,8 @@ func (c *ObjectHadoop) CommitTable(ctx context.Context, id Identifier, reqs []Re
 // RegisterTable implements MutableCatalog: a hadoop catalog finds its
 // tables by their folders, so there is nothing to register.
 func (c *ObjectHadoop) RegisterTable(ctx context.Context, id Identifier, metadataFile string) (*Table, error) {
-	return nil, fmt.Errorf("register table %s: hadoop catalog %s finds its tables by their location: %w", qualified(id.Namespace, id.Name), c.name, ErrUnsupported)
+	return nil, pgerr.Wrap(fmt.Errorf("register table %s: %w", qualified(id.Namespace, id.Name), ErrUnsupported), pgerr.FeatureNotSupported,
+		"register_table is not supported by hadoop catalog \"%s\": it finds its tables by their location", c.name)
 }
 
 // DropTable implements MutableCatalog: as in Hadoop catalogs the table's
@@ -480,8 +503,10 @@ func (c *ObjectHadoop) DropTable(ctx context.Context, id Identifier, purge bool)
 
 // RenameTable implements MutableCatalog: not on an object store.
 func (c *ObjectHadoop) RenameTable(ctx context.Context, from, to Identifier) error {
-	return fmt.Errorf("rename table %s: a table of hadoop catalog %s is the folder it lives in, which an object store cannot move in one step: %w",
-		qualified(from.Namespace, from.Name), c.name, ErrUnsupported)
+	return pgerr.Wrap(fmt.Errorf("rename table %s: %w", qualified(from.Namespace, from.Name), ErrUnsupported), pgerr.FeatureNotSupported,
+		"renaming a table is not supported by hadoop catalog \"%s\" on an object store", c.name).
+		WithDetail("A table of a hadoop catalog is the folder it lives in, which an object store cannot move in one step.").
+		WithHint("Use a sql catalog, whose tables are rows that rename in one step.")
 }
 
 // NewOutput implements MutableCatalog.
@@ -489,11 +514,98 @@ func (c *ObjectHadoop) NewOutput(t *Table) (OutputIO, error) { return c.w.output
 
 // CreateView implements MutableCatalog: not in this catalog.
 func (c *ObjectHadoop) CreateView(ctx context.Context, id Identifier, meta *ViewMetadata, replace bool) (*View, error) {
-	return nil, fmt.Errorf("create view %s: hadoop catalog %s on an object store keeps no views (the sql catalog does): %w",
-		qualified(id.Namespace, id.Name), c.name, ErrUnsupported)
+	return nil, pgerr.Wrap(fmt.Errorf("create view %s: %w", qualified(id.Namespace, id.Name), ErrUnsupported), pgerr.FeatureNotSupported,
+		"views are not supported by hadoop catalog \"%s\" on an object store", c.name).
+		WithHint("Use a sql catalog, which keeps views.")
 }
 
 // DropView implements MutableCatalog.
 func (c *ObjectHadoop) DropView(ctx context.Context, id Identifier) error {
 	return fmt.Errorf("drop view %s: %w", qualified(id.Namespace, id.Name), ErrNotFound)
+}
+
+var _ TableStager = (*ObjectHadoop)(nil)
+
+// StageTable implements TableStager: the name is reserved in this process
+// and the table's files go under its location; v1.metadata.json comes at
+// PublishTable, written only if no other writer created the table
+// meanwhile (ErrAlreadyExists then).
+func (c *ObjectHadoop) StageTable(ctx context.Context, id Identifier, spec TableSpec) (*Table, error) {
+	name := qualified(id.Namespace, id.Name)
+	if err := c.refuseWrites("create table " + name); err != nil {
+		return nil, err
+	}
+	folder, err := c.tableFolder(id)
+	if err != nil {
+		return nil, fmt.Errorf("create table %w", err)
+	}
+	if ok, err := c.namespaceExists(ctx, id.Namespace); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("create table %s: namespace %s: %w", name, strings.Join(id.Namespace, "."), ErrNotFound)
+	}
+	if ok, err := c.isTable(ctx, folder); err != nil {
+		return nil, err
+	} else if ok {
+		return nil, fmt.Errorf("create table %s: %w", name, ErrAlreadyExists)
+	}
+	loc := strings.TrimSuffix(folder, "/")
+	if spec.Location != "" {
+		if u, err := objstore.Canonical(strings.TrimSuffix(spec.Location, "/")); err != nil || u != loc {
+			return nil, pgerr.Wrap(fmt.Errorf("create table %s: location %s: %w", name, spec.Location, ErrUnsupported), pgerr.FeatureNotSupported,
+				"a table of hadoop catalog \"%s\" lives at %s: LOCATION cannot move it", c.name, loc)
+		}
+	}
+	meta, err := NewTableMetadata(spec, loc, newUUID())
+	if err != nil {
+		return nil, fmt.Errorf("create table %s: %w", name, err)
+	}
+	made, err := c.w.prepare(ctx, loc)
+	if err != nil {
+		return nil, fmt.Errorf("create table %s: %w", name, err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.staged == nil {
+		c.staged = map[string]stagedDir{}
+	}
+	if _, ok := c.staged[name]; ok {
+		return nil, fmt.Errorf("create table %s: %w", name, ErrAlreadyExists)
+	}
+	c.staged[name] = stagedDir{dir: loc, made: made}
+	return &Table{Ident: Identifier{Namespace: slices.Clone(id.Namespace), Name: id.Name}, Metadata: meta,
+		IO: c.w.tableIO(ctx, MetadataLocation(meta)+"/"+versionedName(1))}, nil
+}
+
+// PublishTable implements TableStager.
+func (c *ObjectHadoop) PublishTable(ctx context.Context, id Identifier, meta *TableMetadata) (*Table, error) {
+	name := qualified(id.Namespace, id.Name)
+	c.mu.Lock()
+	_, ok := c.staged[name]
+	c.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("publish table %s: not a staged table: %w", name, ErrNotFound)
+	}
+	t, err := c.publish(ctx, id, meta, 1)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	delete(c.staged, name)
+	c.mu.Unlock()
+	return t, nil
+}
+
+// DiscardTable implements TableStager: the reservation goes, and the
+// objects the block wrote when the table's folder was empty before.
+func (c *ObjectHadoop) DiscardTable(ctx context.Context, id Identifier) error {
+	name := qualified(id.Namespace, id.Name)
+	c.mu.Lock()
+	st, ok := c.staged[name]
+	delete(c.staged, name)
+	c.mu.Unlock()
+	if !ok || !st.made {
+		return nil
+	}
+	return c.w.removeTable(context.WithoutCancel(ctx), st.dir)
 }

@@ -58,7 +58,14 @@ type OrphanOptions struct {
 func RemoveOrphanFiles(ctx context.Context, cat MutableCatalog, id Identifier, o OrphanOptions) ([]string, error) {
 	c, ok := filesystemOf(cat)
 	if !ok {
-		return nil, pgerr.Unsupported("remove_orphan_files in a catalog other than the filesystem catalog")
+		tbl, err := cat.LoadTable(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if oio, ok := objectIOOf(tbl.IO); ok {
+			return removeObjectOrphans(ctx, tbl, oio, o)
+		}
+		return nil, pgerr.Unsupported("remove_orphan_files in a catalog whose warehouse is a local directory, other than the filesystem catalog")
 	}
 	name := qualified(id.Namespace, id.Name)
 	tbl, err := c.LoadTable(ctx, id)
@@ -257,8 +264,19 @@ func (c *Filesystem) reachedFiles(ctx context.Context, tableDir string) (map[str
 	if err != nil {
 		return nil, 0, err
 	}
-	fio := c.tableIO(tableDir)
-	out := map[string]bool{path: true}
+	out, err := reachedBy(ctx, c.tableIO(tableDir), meta)
+	if err != nil {
+		return nil, 0, err
+	}
+	out[path] = true
+	return out, version, nil
+}
+
+// reachedBy returns the resolved paths (fio.Resolve) of every file meta
+// reaches but the metadata file itself: the metadata log, statistics,
+// and every snapshot's manifest list, manifests and live files.
+func reachedBy(ctx context.Context, fio FileIO, meta *TableMetadata) (map[string]bool, error) {
+	out := map[string]bool{}
 	add := func(written string) {
 		if written == "" {
 			return
@@ -284,7 +302,7 @@ func (c *Filesystem) reachedFiles(ctx context.Context, tableDir string) (map[str
 		}
 		list, err := ReadManifestList(ctx, fio, snap)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		for i := range list {
 			add(list[i].Path)
@@ -294,7 +312,7 @@ func (c *Filesystem) reachedFiles(ctx context.Context, tableDir string) (map[str
 			seenManifest[list[i].Path] = true
 			m, err := ReadManifest(ctx, fio, &list[i])
 			if err != nil {
-				return nil, 0, err
+				return nil, err
 			}
 			for _, entry := range m.Entries {
 				// A deleted entry is a file the snapshot removed: the
@@ -305,7 +323,7 @@ func (c *Filesystem) reachedFiles(ctx context.Context, tableDir string) (map[str
 			}
 		}
 	}
-	return out, version, nil
+	return out, nil
 }
 
 // removeFiles removes local files, workers at a time (0: 4); a missing

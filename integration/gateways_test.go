@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,11 +16,14 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/icegate/icegate/internal/s3test"
 )
 
-// TestGatewaysShareSQLCatalog runs three icegate processes over one SQL
-// catalog (SQLite, and PostgreSQL when ICEGATE_TEST_PG is set) and one
-// warehouse, with eight writers spread over them inserting into one table,
+// TestGatewaysShareSQLCatalog runs three icegate processes over one
+// catalog (SQL on SQLite, and on PostgreSQL when ICEGATE_TEST_PG is set,
+// each with its warehouse in a directory and on an S3-compatible server;
+// the hadoop catalog on that server) and one warehouse, with eight writers spread over them inserting into one table,
 // and kills one gateway with SIGKILL three times mid-commit, restarting it.
 // Every INSERT a gateway acknowledged is in the table exactly once, every
 // INSERT it refused with an error is not, one whose connection died is in
@@ -32,12 +37,44 @@ func TestGatewaysShareSQLCatalog(t *testing.T) {
 	if bin == "" {
 		bin = buildBinary(t)
 	}
-	uris := map[string]string{"sqlite": "jdbc:sqlite:" + filepath.Join(t.TempDir(), "catalog.db")}
-	if pg := os.Getenv("ICEGATE_TEST_PG"); pg != "" {
-		uris["postgres"] = freshDatabase(t, pg)
+	sqlCatalog := func(uri string) func(t *testing.T, dir string) string {
+		return func(t *testing.T, dir string) string {
+			return fmt.Sprintf("catalogs:\n  lake:\n    type: sql\n    uri: %q\n    warehouse: %s\n", uri, filepath.Join(dir, "lake"))
+		}
 	}
-	for name, uri := range uris {
-		t.Run(name, func(t *testing.T) { runGateways(t, bin, uri) })
+	// A catalog of kind on the S3-compatible server of the test.
+	onS3 := func(kind, uri string) func(t *testing.T, dir string) string {
+		return func(t *testing.T, dir string) string {
+			srv := s3test.Start(t)
+			body := fmt.Sprintf("catalogs:\n  lake:\n    type: %s\n    warehouse: s3://%s/lake\n", kind, srv.Bucket)
+			if uri != "" {
+				body += fmt.Sprintf("    uri: %q\n", uri)
+			}
+			for _, k := range slices.Sorted(maps.Keys(srv.Props())) {
+				body += fmt.Sprintf("    %s: %q\n", k, srv.Props()[k])
+			}
+			return body
+		}
+	}
+	cases := []struct {
+		name    string
+		catalog func(t *testing.T, dir string) string
+	}{
+		{"sqlite", sqlCatalog("jdbc:sqlite:" + filepath.Join(t.TempDir(), "catalog.db"))},
+		{"sqlite-s3", onS3("sql", "jdbc:sqlite:"+filepath.Join(t.TempDir(), "catalog.db"))},
+		{"hadoop-s3", onS3("hadoop", "")},
+	}
+	if pg := os.Getenv("ICEGATE_TEST_PG"); pg != "" {
+		cases = append(cases, struct {
+			name    string
+			catalog func(t *testing.T, dir string) string
+		}{"postgres", sqlCatalog(freshDatabase(t, pg))}, struct {
+			name    string
+			catalog func(t *testing.T, dir string) string
+		}{"postgres-s3", onS3("sql", freshDatabase(t, pg))})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { runGateways(t, bin, c.catalog) })
 	}
 }
 
@@ -74,12 +111,14 @@ type ledgerEntry struct {
 	outcome     string // "ok", "refused" (an error response), "in doubt" (the connection failed)
 }
 
-func runGateways(t *testing.T, bin, uri string) {
+// runGateways runs the test on the catalog whose configuration catalog
+// returns (given a directory of the test's own).
+func runGateways(t *testing.T, bin string, catalog func(t *testing.T, dir string) string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
 	config := filepath.Join(dir, "icegate.yaml")
-	body := fmt.Sprintf("catalogs:\n  lake:\n    type: sql\n    uri: %q\n    warehouse: %s\n", uri, filepath.Join(dir, "lake"))
+	body := catalog(t, dir)
 	if err := os.WriteFile(config, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -60,6 +60,18 @@ type parquetReader struct {
 
 	// pruned: the filtered columns row groups are judged by.
 	pruned []prunedColumn
+
+	// prefetch, when the file can fetch ahead (an object store's reader),
+	// is told the byte ranges of a row group's projected column chunks
+	// before they are decoded; leaves are those columns' leaf indexes.
+	prefetch prefetcher
+	leaves   []int
+}
+
+// prefetcher is a file that can fetch byte ranges ahead of reading them,
+// coalescing those that are close (objstore.Reader).
+type prefetcher interface {
+	Prefetch(ranges [][2]int64)
 }
 
 func openParquet(path string, f catalog.File, fields []readField, opts readOptions) (*parquetReader, error) {
@@ -82,6 +94,7 @@ func openParquet(path string, f catalog.File, fields []readField, opts readOptio
 	assignIDs(ff, hasIDs, opts.mapping, schemaFields)
 
 	r := &parquetReader{path: path, pf: pf, fields: fields, opts: opts, rg: -1}
+	r.prefetch, _ = f.(prefetcher)
 	if len(opts.filter) > 0 {
 		r.pruned = parquetGroupFilter(opts.filter, fields, top)
 	}
@@ -109,9 +122,41 @@ func openParquet(path string, f catalog.File, fields []readField, opts readOptio
 			}
 		}
 		r.cols = append(r.cols, col)
+		for _, l := range node.leaves(nil) {
+			r.leaves = append(r.leaves, l.leaf)
+		}
 	}
 	r.part, r.ranged = shardRange(pf, r.cols, opts.shard, opts.shards)
 	return r, nil
+}
+
+// prefetchGroup announces the byte ranges of row group g's projected
+// column chunks to a file that fetches ahead.
+func (r *parquetReader) prefetchGroup(g int) {
+	if r.prefetch == nil || len(r.leaves) == 0 {
+		return
+	}
+	groups := r.pf.Metadata().RowGroups
+	if g >= len(groups) {
+		return
+	}
+	chunks := groups[g].Columns
+	ranges := make([][2]int64, 0, len(r.leaves))
+	for _, l := range r.leaves {
+		if l < 0 || l >= len(chunks) {
+			continue
+		}
+		md := chunks[l].MetaData
+		start := md.DataPageOffset
+		if md.DictionaryPageOffset > 0 && md.DictionaryPageOffset < start {
+			start = md.DictionaryPageOffset
+		}
+		if start < 0 || md.TotalCompressedSize <= 0 {
+			continue
+		}
+		ranges = append(ranges, [2]int64{start, md.TotalCompressedSize})
+	}
+	r.prefetch.Prefetch(ranges)
 }
 
 func newColumnReader(t catalog.Type, n *pqNode, generalNested bool) (columnReader, error) {
@@ -155,6 +200,7 @@ func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, 
 			continue
 		}
 		r.left = to - from
+		r.prefetchGroup(r.rg)
 		for _, c := range r.cols {
 			if c == nil {
 				continue
