@@ -19,6 +19,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/catalog"
+	"github.com/apache/iceberg-go/catalog/hadoop"
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
 	_ "github.com/apache/iceberg-go/io/gocloud/s3" // iceberg-go's FileIO for s3:// locations
 	"github.com/apache/iceberg-go/table"
@@ -38,7 +40,10 @@ func TestSQLCatalogS3(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		sharedCatalogS3(t, db, sqlcat.SQLite, "jdbc:sqlite:"+dbPath, s3, "sqlite")
+		sharedCatalogS3(t, s3, "sqlite", map[string]string{"type": "sql", "uri": "jdbc:sqlite:" + dbPath},
+			func(props iceberg.Properties) (catalog.Catalog, error) {
+				return sqlcat.NewCatalog("lake", db, sqlcat.SQLite, props)
+			})
 	})
 	t.Run("postgres", func(t *testing.T) {
 		admin := os.Getenv("ICEGATE_TEST_PG")
@@ -51,28 +56,49 @@ func TestSQLCatalogS3(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		sharedCatalogS3(t, db, sqlcat.Postgres, uri, s3, "postgres")
+		sharedCatalogS3(t, s3, "postgres", map[string]string{"type": "sql", "uri": uri},
+			func(props iceberg.Properties) (catalog.Catalog, error) {
+				return sqlcat.NewCatalog("lake", db, sqlcat.Postgres, props)
+			})
 	})
 }
 
-// sharedCatalogS3 runs the checks with iceberg-go's catalog on db and
-// icegate's on uri, the same database, both with the warehouse
-// s3://<bucket>/<prefix>.
-func sharedCatalogS3(t *testing.T, db *sql.DB, dialect sqlcat.SupportedDialect, uri string, s3 s3Server, prefix string) {
+// TestHadoopCatalogS3 runs the same checks over a hadoop catalog in the
+// bucket: the layout of Spark's HadoopCatalog through S3A, which
+// iceberg-go's hadoop catalog writes too (it commits without a conditional
+// write, so only when told commits may be unsafe; here one engine writes
+// at a time).
+func TestHadoopCatalogS3(t *testing.T) {
+	s3 := startS3(t)
+	sharedCatalogS3(t, s3, "hadoop", map[string]string{"type": "hadoop"},
+		func(props iceberg.Properties) (catalog.Catalog, error) {
+			props["allow-unsafe-commits"] = "true"
+			return hadoop.NewCatalog("lake", props["warehouse"], props)
+		})
+}
+
+// sharedCatalogS3 runs the checks with icegate's catalog lake (of the
+// properties given, a type and what it needs) and iceberg-go's catalog
+// that open makes, both with the warehouse s3://<bucket>/<prefix> and the
+// S3 properties of the server.
+func sharedCatalogS3(t *testing.T, s3 s3Server, prefix string, icegateProps map[string]string, open func(iceberg.Properties) (catalog.Catalog, error)) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	warehouse := fmt.Sprintf("s3://%s/%s", s3.Bucket, prefix)
 	props := iceberg.Properties{"warehouse": warehouse}
 	maps.Copy(props, s3.Props())
-	cat, err := sqlcat.NewCatalog("lake", db, dialect, props)
+	cat, err := open(maps.Clone(props))
 	if err != nil {
-		t.Fatalf("iceberg-go sql catalog: %v", err)
+		t.Fatalf("iceberg-go catalog: %v", err)
 	}
-	defer cat.Close()
+	if c, ok := cat.(interface{ Close() error }); ok {
+		defer c.Close()
+	}
 
 	// icegate gets the same properties, as a user would write them.
+	maps.Copy(props, icegateProps)
 	var body strings.Builder
-	fmt.Fprintf(&body, "catalogs:\n  lake:\n    type: sql\n    uri: %q\n    client.region: us-east-1\n", uri)
+	body.WriteString("catalogs:\n  lake:\n")
 	for _, k := range slices.Sorted(maps.Keys(props)) {
 		fmt.Fprintf(&body, "    %s: %q\n", k, props[k])
 	}
