@@ -209,3 +209,20 @@ func validateMetadata(m *TableMetadata) error {
 
 // Changes returns the updates applied so far.
 func (b *MetadataBuilder) Changes() []Update { return slices.Clone(b.changes) }
+
+// nextMetadata checks reqs against base (the metadata at baseLoc) and
+// applies updates to it: the metadata a commit of table name makes.
+func nextMetadata(name string, base *TableMetadata, baseLoc string, reqs []Requirement, updates []Update) (*TableMetadata, error) {
+	if err := CheckRequirements(base, reqs); err != nil {
+		return nil, fmt.Errorf("commit table %s: %w", name, err)
+	}
+	b := NewMetadataBuilderFrom(base, baseLoc)
+	if err := b.Apply(updates...); err != nil {
+		return nil, fmt.Errorf("commit table %s: %w", name, err)
+	}
+	meta, err := b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("commit table %s: %w", name, err)
+	}
+	return meta, nil
+}

@@ -355,6 +355,17 @@ func (c *ObjectHadoop) DropNamespace(ctx context.Context, ns []string) error {
 // CreateTable implements MutableCatalog: v1.metadata.json, written only
 // when no table of that name exists.
 func (c *ObjectHadoop) CreateTable(ctx context.Context, id Identifier, spec TableSpec) (*Table, error) {
+	meta, err := c.newTable(ctx, id, spec)
+	if err != nil {
+		return nil, err
+	}
+	return c.publish(ctx, id, meta, 1)
+}
+
+// newTable checks that table id can be created from spec (writes are
+// allowed, its namespace exists, its name is free, its location is its
+// folder) and returns its first metadata.
+func (c *ObjectHadoop) newTable(ctx context.Context, id Identifier, spec TableSpec) (*TableMetadata, error) {
 	name := qualified(id.Namespace, id.Name)
 	if err := c.refuseWrites("create table " + name); err != nil {
 		return nil, err
@@ -395,7 +406,7 @@ func (c *ObjectHadoop) CreateTable(ctx context.Context, id Identifier, spec Tabl
 	if err != nil {
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
-	return c.publish(ctx, id, meta, 1)
+	return meta, nil
 }
 
 // publish writes meta as version v of table id, arbitrated by the store:
@@ -447,16 +458,9 @@ func (c *ObjectHadoop) CommitTable(ctx context.Context, id Identifier, reqs []Re
 	if err != nil {
 		return nil, fmt.Errorf("commit table %s: %w", name, err)
 	}
-	if err := CheckRequirements(base, reqs); err != nil {
-		return nil, fmt.Errorf("commit table %s: %w", name, err)
-	}
-	b := NewMetadataBuilderFrom(base, baseLoc)
-	if err := b.Apply(updates...); err != nil {
-		return nil, fmt.Errorf("commit table %s: %w", name, err)
-	}
-	meta, err := b.Build()
+	meta, err := nextMetadata(name, base, baseLoc, reqs, updates)
 	if err != nil {
-		return nil, fmt.Errorf("commit table %s: %w", name, err)
+		return nil, err
 	}
 	tbl, err := c.publish(ctx, id, meta, version+1)
 	if err != nil {
@@ -532,35 +536,11 @@ var _ TableStager = (*ObjectHadoop)(nil)
 // meanwhile (ErrAlreadyExists then).
 func (c *ObjectHadoop) StageTable(ctx context.Context, id Identifier, spec TableSpec) (*Table, error) {
 	name := qualified(id.Namespace, id.Name)
-	if err := c.refuseWrites("create table " + name); err != nil {
-		return nil, err
-	}
-	folder, err := c.tableFolder(id)
+	meta, err := c.newTable(ctx, id, spec)
 	if err != nil {
-		return nil, fmt.Errorf("create table %w", err)
-	}
-	if ok, err := c.namespaceExists(ctx, id.Namespace); err != nil {
 		return nil, err
-	} else if !ok {
-		return nil, fmt.Errorf("create table %s: namespace %s: %w", name, strings.Join(id.Namespace, "."), ErrNotFound)
 	}
-	if ok, err := c.isTable(ctx, folder); err != nil {
-		return nil, err
-	} else if ok {
-		return nil, fmt.Errorf("create table %s: %w", name, ErrAlreadyExists)
-	}
-	loc := strings.TrimSuffix(folder, "/")
-	if spec.Location != "" {
-		if u, err := objstore.Canonical(strings.TrimSuffix(spec.Location, "/")); err != nil || u != loc {
-			return nil, pgerr.Wrap(fmt.Errorf("create table %s: location %s: %w", name, spec.Location, ErrUnsupported), pgerr.FeatureNotSupported,
-				"a table of hadoop catalog \"%s\" lives at %s: LOCATION cannot move it", c.name, loc)
-		}
-	}
-	meta, err := NewTableMetadata(spec, loc, newUUID())
-	if err != nil {
-		return nil, fmt.Errorf("create table %s: %w", name, err)
-	}
-	made, err := c.w.prepare(ctx, loc)
+	made, err := c.w.prepare(ctx, meta.Location)
 	if err != nil {
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
@@ -572,7 +552,7 @@ func (c *ObjectHadoop) StageTable(ctx context.Context, id Identifier, spec Table
 	if _, ok := c.staged[name]; ok {
 		return nil, fmt.Errorf("create table %s: %w", name, ErrAlreadyExists)
 	}
-	c.staged[name] = stagedDir{dir: loc, made: made}
+	c.staged[name] = stagedDir{dir: meta.Location, made: made}
 	return &Table{Ident: Identifier{Namespace: slices.Clone(id.Namespace), Name: id.Name}, Metadata: meta,
 		IO: c.w.tableIO(ctx, MetadataLocation(meta)+"/"+versionedName(1))}, nil
 }

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
@@ -22,7 +23,8 @@ func objectIOOf(fio FileIO) (*objectIO, bool) {
 
 // removeObjectOrphans is RemoveOrphanFiles for a table in an object
 // store: the objects under the table's location (or o.Location under it)
-// last modified before o.OlderThan that tbl's metadata does not reach.
+// last modified before o.OlderThan that tbl's metadata does not reach,
+// and the multipart uploads begun there before it and never finished.
 // An object store keeps no write records, so the age alone protects the
 // files of a commit in progress, as in other engines: OlderThan defaults
 // to three days before now, and a time less than an hour ago is refused
@@ -63,6 +65,9 @@ func removeObjectOrphans(ctx context.Context, tbl *Table, oio *objectIO, o Orpha
 		return nil, fmt.Errorf("remove orphan files of %s: list %s: %w", name, root, err)
 	}
 	if len(listed) == 0 {
+		if !o.DryRun {
+			abortUploads(ctx, oio.w.store, root, o.OlderThan, name)
+		}
 		return nil, nil
 	}
 	// 2. What the metadata reaches, read after the listing.
@@ -93,6 +98,26 @@ func removeObjectOrphans(ctx context.Context, tbl *Table, oio *objectIO, o Orpha
 		if err := oio.w.deleteAll(ctx, orphans); err != nil {
 			return nil, fmt.Errorf("remove orphan files of %s: %w", name, err)
 		}
+		abortUploads(ctx, oio.w.store, root, o.OlderThan, name)
 	}
 	return orphans, nil
+}
+
+// abortUploads aborts the multipart uploads under root begun before
+// olderThan (writers that died mid-write leave them, invisible but
+// stored), when the store can; a failure is logged: the orphan files are
+// gone already.
+func abortUploads(ctx context.Context, store objstore.Store, root string, olderThan time.Time, table string) {
+	a, ok := store.(objstore.UploadAborter)
+	if !ok {
+		return
+	}
+	n, err := a.AbortUploads(ctx, root, olderThan)
+	if err != nil {
+		slog.Warn("abort the unfinished uploads of a table", "table", table, "err", err)
+		return
+	}
+	if n > 0 {
+		slog.Info("aborted unfinished uploads", "table", table, "uploads", n)
+	}
 }

@@ -286,16 +286,9 @@ func (c *SQL) CommitTable(ctx context.Context, id Identifier, reqs []Requirement
 	if err != nil {
 		return nil, fmt.Errorf("commit table %s: %w", name, err)
 	}
-	if err := CheckRequirements(base, reqs); err != nil {
-		return nil, fmt.Errorf("commit table %s: %w", name, err)
-	}
-	b := NewMetadataBuilderFrom(base, baseLoc)
-	if err := b.Apply(updates...); err != nil {
-		return nil, fmt.Errorf("commit table %s: %w", name, err)
-	}
-	meta, err := b.Build()
+	meta, err := nextMetadata(name, base, baseLoc, reqs, updates)
 	if err != nil {
-		return nil, fmt.Errorf("commit table %s: %w", name, err)
+		return nil, err
 	}
 	data, err := MarshalMetadata(meta)
 	if err != nil {

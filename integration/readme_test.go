@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +19,7 @@ import (
 	"time"
 
 	"github.com/icegate/icegate/internal/fixtures"
+	"github.com/icegate/icegate/internal/s3test"
 )
 
 // TestReadme runs the examples of README.md as a newcomer would, in order,
@@ -50,11 +53,55 @@ func TestReadme(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bin := buildBinary(t)
+	// The examples run against the default catalog as the README sets it
+	// up (a warehouse directory), and again with an icegate.yaml that
+	// makes the default catalog one on an S3-compatible server: a sql
+	// catalog, and a hadoop one.
+	t.Run("directory", func(t *testing.T) { runReadme(t, bin, psql, blocks, "", false) })
+	t.Run("sql-directory", func(t *testing.T) { runReadme(t, bin, psql, blocks, "sql", false) })
+	for _, kind := range []string{"sql", "hadoop"} {
+		t.Run(kind+"-s3", func(t *testing.T) {
+			if _, err := s3test.Binary(); err != nil && os.Getenv("ICEGATE_REQUIRE_S3") == "" {
+				t.Skipf("no S3-compatible server to run the README on: %v", err)
+			}
+			runReadme(t, bin, psql, blocks, kind, true)
+		})
+	}
+}
+
+// runReadme runs the README's blocks in a fresh work directory; with kind
+// set, the sample and servers that name no warehouse get a configuration
+// that serves a catalog of that kind (on an S3-compatible server when onS3)
+// as the default database.
+func runReadme(t *testing.T, bin, psql string, blocks []readmeBlock, kind string, onS3 bool) {
 	work := t.TempDir()
 	if err := os.Symlink(fixtures.Warehouse(t), filepath.Join(work, "testdata")); err != nil {
 		t.Fatal(err)
 	}
-	r := &readmeRun{t: t, bin: buildBinary(t), psql: psql, work: work, ports: map[string]string{}}
+	r := &readmeRun{t: t, bin: bin, psql: psql, work: work, ports: map[string]string{}}
+	if kind != "" {
+		props := map[string]string{"warehouse": filepath.Join(t.TempDir(), "lake")}
+		if onS3 {
+			srv := s3test.Start(t)
+			props = srv.Props()
+			props["warehouse"] = srv.URI("lake")
+		}
+		props["type"] = kind
+		if kind == "sql" {
+			props["uri"] = "jdbc:sqlite:" + filepath.Join(work, "catalog.db")
+		}
+		body := "catalogs:\n  icegate:\n"
+		for _, k := range slices.Sorted(maps.Keys(props)) {
+			body += fmt.Sprintf("    %s: %q\n", k, props[k])
+		}
+		r.config = filepath.Join(t.TempDir(), "icegate.yaml")
+		if err := os.WriteFile(r.config, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// What the README shows of the warehouse's location.
+		r.shown = map[string]string{props["warehouse"]: "./warehouse", " --config " + r.config: ""}
+	}
 
 	var script bytes.Buffer
 	var lineOf []int // README line of each script line
@@ -68,7 +115,7 @@ func TestReadme(t *testing.T) {
 		case "sh":
 			got := r.shell(b, len(sqlBlocks) > 0)
 			if want != nil {
-				compareOutput(t, b.line, got, want)
+				compareOutput(t, b.line, r.asShown(got), want)
 			}
 		case "sql":
 			fmt.Fprintf(&script, "\\echo %s%d\n", readmeMarker, len(sqlBlocks))
@@ -120,7 +167,7 @@ func TestReadme(t *testing.T) {
 		k := indexOfBlock(sqlBlocks, b)
 		out := outputs[k+1]
 		out = out[strings.IndexByte(out, '\n')+1:] // the marker's number
-		compareOutput(t, b.line, out, &blocks[i+1])
+		compareOutput(t, b.line, r.asShown(out), &blocks[i+1])
 	}
 }
 
@@ -196,6 +243,25 @@ type readmeRun struct {
 	work      string
 	ports     map[string]string // port written in the README -> address served
 	session   []string          // psql arguments of the interactive session
+	shown     map[string]string // text printed -> as the README shows it
+	config    string            // --config for commands that name no warehouse
+}
+
+// withConfig adds --config to icegate's arguments when the run has a
+// configuration and they name no warehouse.
+func (r *readmeRun) withConfig(args []string) []string {
+	if r.config == "" || slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--warehouse") || strings.HasPrefix(a, "--config") }) {
+		return args
+	}
+	return append(slices.Clone(args), "--config", r.config)
+}
+
+// asShown rewrites what a run printed as the README shows it.
+func (r *readmeRun) asShown(s string) string {
+	for from, to := range r.shown {
+		s = strings.ReplaceAll(s, from, to)
+	}
+	return s
 }
 
 const goRunIcegate = "go run ./cmd/icegate "
@@ -215,13 +281,13 @@ func (r *readmeRun) shell(b readmeBlock, afterSQL bool) string {
 			if afterSQL {
 				t.Fatalf("%s: icegate sample after the first SQL example: the SQL examples run as one psql session at the end; move it up or teach TestReadme", at)
 			}
-			stdout, stderr, err := r.run(r.bin, strings.Fields(strings.TrimPrefix(l, goRunIcegate))...)
+			stdout, stderr, err := r.run(r.bin, r.withConfig(strings.Fields(strings.TrimPrefix(l, goRunIcegate)))...)
 			if err != nil {
 				t.Fatalf("%s: %s: %v\n%s%s", at, l, err, stdout, stderr)
 			}
 			out.WriteString(stdout)
 		case strings.HasPrefix(l, goRunIcegate+"serve"):
-			r.serve(at, strings.Fields(strings.TrimPrefix(l, goRunIcegate)))
+			r.serve(at, r.withConfig(strings.Fields(strings.TrimPrefix(l, goRunIcegate))))
 		case strings.HasPrefix(l, "psql "):
 			args, err := shellWords(strings.TrimPrefix(l, "psql "))
 			if err != nil {

@@ -3,7 +3,15 @@ package objstore
 import (
 	"context"
 	"strings"
+	"time"
 )
+
+// UploadAborter is a Store that can abort the multipart uploads begun
+// under a prefix before a time: those of writers that died mid-write,
+// which the store keeps, invisible, until they are aborted.
+type UploadAborter interface {
+	AbortUploads(ctx context.Context, prefix string, before time.Time) (int, error)
+}
 
 // DirLister is a Store that lists one level of keys at a time (S3's
 // delimiter listing), which is much cheaper than listing every object

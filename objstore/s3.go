@@ -394,6 +394,35 @@ func (s *S3) ListDir(ctx context.Context, prefix string) (dirs []string, objects
 	return dirs, objects, nil
 }
 
+// AbortUploads implements UploadAborter.
+func (s *S3) AbortUploads(ctx context.Context, prefix string, before time.Time) (int, error) {
+	bucket, keyPrefix, err := ParseURI(prefix)
+	if err != nil {
+		return 0, pgerr.Wrap(err, pgerr.InvalidParameterValue, "%v", err)
+	}
+	in := &s3.ListMultipartUploadsInput{Bucket: &bucket, Prefix: &keyPrefix}
+	aborted := 0
+	for {
+		page, err := s.client.ListMultipartUploads(ctx, in)
+		if err != nil {
+			return aborted, s.fail(opList, canonical(bucket, keyPrefix), bucket, err)
+		}
+		for _, u := range page.Uploads {
+			if u.Initiated == nil || !u.Initiated.Before(before) {
+				continue
+			}
+			if _, err := s.client.AbortMultipartUpload(ctx, &s3.AbortMultipartUploadInput{Bucket: &bucket, Key: u.Key, UploadId: u.UploadId}); err != nil {
+				return aborted, s.fail(opDelete, canonical(bucket, aws.ToString(u.Key)), bucket, err)
+			}
+			aborted++
+		}
+		if !aws.ToBool(page.IsTruncated) {
+			return aborted, nil
+		}
+		in.KeyMarker, in.UploadIdMarker = page.NextKeyMarker, page.NextUploadIdMarker
+	}
+}
+
 // CheckConditionalWrites verifies that the store honours If-None-Match: *
 // under prefixURI: it writes a probe object twice, conditionally, and
 // wants the second write refused. It returns an error wrapping

@@ -806,3 +806,29 @@ func TestS3ListDir(t *testing.T) {
 
 // plainStore hides a store's delimiter listing.
 type plainStore struct{ Store }
+
+// TestS3AbortUploads: the multipart uploads a dead writer left under a
+// prefix are aborted; those begun after the time given, and those under
+// other prefixes, are kept.
+func TestS3AbortUploads(t *testing.T) {
+	srv := s3test.Start(t)
+	client := srv.Client()
+	ctx := t.Context()
+	start := func(key string) {
+		if _, err := client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: &srv.Bucket, Key: aws.String(key)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start("t1/data/dead.parquet")
+	start("t2/data/other.parquet")
+	s := newStore(t, srv, srv.Endpoint, nil)
+	if n, err := s.AbortUploads(ctx, srv.URI("t1/"), time.Now().Add(-time.Hour)); err != nil || n != 0 {
+		t.Fatalf("AbortUploads of uploads older than an hour = %d, %v; want 0 (they are new)", n, err)
+	}
+	if n, err := s.AbortUploads(ctx, srv.URI("t1/"), time.Now().Add(time.Minute)); err != nil || n != 1 {
+		t.Fatalf("AbortUploads = %d, %v; want 1", n, err)
+	}
+	if got := pendingUploads(t, srv); len(got) != 1 || got[0] != "t2/data/other.parquet" {
+		t.Fatalf("pending uploads after the abort: %v", got)
+	}
+}

@@ -10,7 +10,9 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,6 +23,7 @@ import (
 	"github.com/icegate/icegate/bench/tpch"
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/conf"
+	"github.com/icegate/icegate/objstore"
 	"github.com/icegate/icegate/translate"
 	"github.com/icegate/icegate/wire"
 )
@@ -68,20 +71,36 @@ func newSampleCommand() *cobra.Command {
 // fails is dropped, so that the next run builds it again.
 func writeSample(ctx context.Context, cfg *conf.Config, out io.Writer, serveArgs string, shop []sampleTable, tpchTables []tpch.Table) error {
 	start := time.Now()
-	if err := os.MkdirAll(cfg.Warehouse, 0o755); err != nil {
-		return fmt.Errorf("create warehouse %s: %w", cfg.Warehouse, err)
+	// The sample goes into the catalog served as the default database:
+	// the filesystem catalog of warehouse, or the first of catalogs.
+	if len(cfg.Catalogs) > 0 && cfg.Catalogs[0].Type == conf.CatalogHadoop {
+		if wh := cfg.Catalogs[0].Properties["warehouse"]; !objstore.IsObjectURI(wh) {
+			if err := os.MkdirAll(strings.TrimPrefix(wh, "file://"), 0o755); err != nil {
+				return fmt.Errorf("create warehouse %s: %w", wh, err)
+			}
+		}
 	}
-	cat, err := catalog.NewFilesystem(cfg.CatalogName, cfg.Warehouse, cfg.PathPrefixes)
+	cats, err := openCatalogs(ctx, cfg)
 	if err != nil {
-		return fmt.Errorf("open warehouse %s: %w", cfg.Warehouse, err)
+		return err
 	}
 	// Runs last, once the server below has stopped: releases the write
 	// records, so the sample leaves nothing but its tables.
 	defer func() {
-		if err := cat.Close(context.WithoutCancel(ctx)); err != nil {
-			fmt.Fprintf(out, "warning: %v\n", err)
+		for _, c := range cats {
+			if err := c.close(context.WithoutCancel(ctx)); err != nil {
+				fmt.Fprintf(out, "warning: %v\n", err)
+			}
 		}
 	}()
+	cat, ok := cats[0].cat.(catalog.MutableCatalog)
+	if !ok {
+		return fmt.Errorf("catalog %s cannot be written", cats[0].cat.Name())
+	}
+	where := cats[0].root
+	if wh, err := filepath.Abs(cfg.Warehouse); err == nil && wh == where {
+		where = cfg.Warehouse // as the user wrote it
+	}
 	conn, stop, err := startSampleServer(ctx, cat)
 	if err != nil {
 		return err
@@ -106,7 +125,7 @@ func writeSample(ctx context.Context, cfg *conf.Config, out io.Writer, serveArgs
 		return err
 	}
 
-	fmt.Fprintf(out, "Sample lakehouse in %s:\n", cfg.Warehouse)
+	fmt.Fprintf(out, "Sample lakehouse in %s:\n", where)
 	created := 0
 	for _, schema := range []string{"shop", "tpch"} {
 		if _, err := conn.Exec(ctx, "CREATE SCHEMA IF NOT EXISTS "+schema); err != nil {

@@ -217,7 +217,10 @@ func tableDigest(ctx context.Context, conn *pgx.Conn, table string) (string, err
 // is dropped, the error names it, and the next run builds it.
 func TestSampleFailedBuild(t *testing.T) {
 	ctx := context.Background()
-	cfg := &conf.Config{Warehouse: filepath.Join(t.TempDir(), "lake"), CatalogName: "icegate", Listen: "127.0.0.1:5433"}
+	wh := filepath.Join(t.TempDir(), "lake")
+	// As conf.Load fills it for --warehouse.
+	cfg := &conf.Config{Warehouse: wh, CatalogName: "icegate", Listen: "127.0.0.1:5433",
+		Catalogs: []conf.Catalog{{Name: "icegate", Type: conf.CatalogHadoop, Properties: map[string]string{"warehouse": wh}}}}
 	good := sampleTable{schema: "shop", name: "t", create: "CREATE TABLE shop.t (a int)",
 		steps: []string{"INSERT INTO shop.t VALUES (1)", "INSERT INTO shop.t VALUES (2)"}}
 	bad := good
