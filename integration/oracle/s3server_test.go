@@ -37,9 +37,10 @@ func (s s3Server) Props() map[string]string {
 	}
 }
 
-// versitygwBinary finds versitygw: $ICEGATE_VERSITYGW, else on the PATH.
-// Without it the test is skipped, unless ICEGATE_REQUIRE_S3=1 (as .ci/run
-// sets) makes that a failure.
+// versitygwBinary finds versitygw as the main module's tests do:
+// $ICEGATE_VERSITYGW, else on the PATH, else where go install puts it
+// ($GOBIN, $GOPATH/bin, ~/go/bin). Without it the test is skipped, unless
+// ICEGATE_REQUIRE_S3=1 (as .ci/run sets) makes that a failure.
 func versitygwBinary(t *testing.T) string {
 	t.Helper()
 	if bin := os.Getenv("ICEGATE_VERSITYGW"); bin != "" {
@@ -48,11 +49,25 @@ func versitygwBinary(t *testing.T) string {
 		}
 		return bin
 	}
-	bin, err := exec.LookPath("versitygw")
-	if err == nil {
+	if bin, err := exec.LookPath("versitygw"); err == nil {
 		return bin
 	}
-	const how = "versitygw (an S3 server) not found: set ICEGATE_VERSITYGW to its binary or put it on the PATH " +
+	var dirs []string
+	if d := os.Getenv("GOBIN"); d != "" {
+		dirs = append(dirs, d)
+	}
+	if d := os.Getenv("GOPATH"); d != "" {
+		dirs = append(dirs, filepath.Join(d, "bin"))
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		dirs = append(dirs, filepath.Join(home, "go", "bin"))
+	}
+	for _, d := range dirs {
+		if bin := filepath.Join(d, "versitygw"); isFile(bin) {
+			return bin
+		}
+	}
+	const how = "versitygw (an S3 server) not found: set ICEGATE_VERSITYGW to its binary or install it " +
 		"(go install github.com/versity/versitygw/cmd/versitygw@v1.8.0)"
 	if os.Getenv("ICEGATE_REQUIRE_S3") == "1" {
 		t.Fatal(how + "; ICEGATE_REQUIRE_S3=1 makes this a failure")
@@ -112,4 +127,9 @@ func startS3(t *testing.T) s3Server {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+func isFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
 }
