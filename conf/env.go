@@ -28,15 +28,16 @@ var EnvVars = map[string]string{
 }
 
 // harnessVariable reports whether an ICEGATE_* name belongs to the test
-// and benchmark harnesses (ICEGATE_TEST_*, ICEGATE_BENCH_*, ICEGATE_PGDIFF_*),
-// which the server ignores.
+// and benchmark harnesses (ICEGATE_TEST_*, ICEGATE_BENCH_*, ICEGATE_PGDIFF_*,
+// and the S3 test server's ICEGATE_VERSITYGW and ICEGATE_REQUIRE_S3, which
+// CI exports for the whole run), which the server ignores.
 func harnessVariable(name string) bool {
 	for _, p := range []string{EnvPrefix + "TEST_", EnvPrefix + "BENCH_", EnvPrefix + "PGDIFF_"} {
 		if strings.HasPrefix(name, p) {
 			return true
 		}
 	}
-	return false
+	return name == EnvPrefix+"VERSITYGW" || name == EnvPrefix+"REQUIRE_S3"
 }
 
 // readEnv returns the ICEGATE_* variables of env ("NAME=value" entries) by

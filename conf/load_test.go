@@ -178,6 +178,7 @@ log:
 		{name: "password in file", file: "password: hunter2\n", err: "conf: password: not allowed in the config file"},
 		{name: "unknown env variable", env: []string{"ICEGATE_LISTN=127.0.0.1:1"}, err: "conf: environment ICEGATE_LISTN: unknown variable"},
 		{name: "harness variables are ignored", env: []string{"ICEGATE_TEST_PG=postgres://x", "ICEGATE_BENCH_SF=1", "ICEGATE_LISTN=127.0.0.1:1"}, err: "conf: environment ICEGATE_LISTN: unknown variable"},
+		{name: "the S3 test server's variables are ignored", env: []string{"ICEGATE_VERSITYGW=/usr/local/bin/versitygw", "ICEGATE_REQUIRE_S3=1"}, want: defaults},
 		{name: "bad env prefixes", env: []string{"ICEGATE_PATHS_PREFIXES=nothing"}, err: `conf: paths.prefixes: "nothing" is not FROM=TO`},
 		{name: "broken yaml", file: "listen: [\n", err: "conf: config file"},
 	}

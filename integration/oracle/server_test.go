@@ -81,6 +81,7 @@ func startIcegateWith(t *testing.T, args ...string) int {
 		}
 		select {
 		case err := <-exited:
+			exited <- err // for the cleanup, which waits for it too
 			t.Fatalf("icegate serve exited early: %v\n%s", err, logs.String())
 		default:
 		}

@@ -198,6 +198,13 @@ func createDMLTable(ctx context.Context, conn *pgx.Conn, cfg dmlOracleConfig, ot
 // ns.name with iceberg-go's scan of the current snapshot (filtered by
 // f.expr).
 func compareScanIn(ctx context.Context, conn *pgx.Conn, warehouse, ns, name string, f filterCase) []string {
+	return compareScanWith(ctx, conn, func(opts ...table.ScanOption) ([]string, [][]cell, error) {
+		return readTable(ctx, warehouse, table.Identifier{ns, name}, opts...)
+	}, ns, name, f)
+}
+
+// compareScanWith is compareScanIn with iceberg-go's scan made by scan.
+func compareScanWith(ctx context.Context, conn *pgx.Conn, scan func(...table.ScanOption) ([]string, [][]cell, error), ns, name string, f filterCase) []string {
 	label := name
 	sql := fmt.Sprintf("SELECT * FROM %s.%s", ns, name)
 	var opts []table.ScanOption
@@ -206,7 +213,7 @@ func compareScanIn(ctx context.Context, conn *pgx.Conn, warehouse, ns, name stri
 		sql += " WHERE " + f.where
 		opts = append(opts, table.WithRowFilter(f.expr))
 	}
-	wantCols, want, err := readTable(ctx, warehouse, table.Identifier{ns, name}, opts...)
+	wantCols, want, err := scan(opts...)
 	if err != nil {
 		return []string{fmt.Sprintf("iceberg-go scan of %s: %v", label, err)}
 	}
@@ -239,29 +246,40 @@ func (d dmlDeleteFiles) String() string {
 }
 
 func planDeleteFiles(ctx context.Context, warehouse string, ident table.Identifier) (dmlDeleteFiles, *table.Table, error) {
-	var d dmlDeleteFiles
 	tbl, err := loadTable(ctx, warehouse, ident)
+	if err != nil {
+		return dmlDeleteFiles{}, nil, err
+	}
+	d, err := countDeleteFiles(ctx, tbl)
 	if err != nil {
 		return d, nil, err
 	}
+	return d, tbl, nil
+}
+
+// countDeleteFiles counts the delete files in iceberg-go's plan of the
+// current snapshot of tbl.
+func countDeleteFiles(ctx context.Context, tbl *table.Table) (dmlDeleteFiles, error) {
+	var d dmlDeleteFiles
+	ident := tbl.Identifier()
 	tasks, err := tbl.Scan().PlanFiles(ctx)
 	if err != nil {
-		return d, nil, fmt.Errorf("plan scan of %v: %w", ident, err)
+		return d, fmt.Errorf("plan scan of %v: %w", ident, err)
 	}
 	for _, task := range tasks {
 		d.positional += len(task.DeleteFiles)
 		d.dvs += len(task.DeletionVectorFiles)
 		d.equality += len(task.EqualityDeleteFiles)
 		if len(task.DeletionVectorFiles) > 1 {
-			return d, nil, fmt.Errorf("table %v: data file %s has %d deletion vectors; the spec allows one", ident, task.File.FilePath(), len(task.DeletionVectorFiles))
+			return d, fmt.Errorf("table %v: data file %s has %d deletion vectors; the spec allows one", ident, task.File.FilePath(), len(task.DeletionVectorFiles))
 		}
 		for _, df := range task.DeleteFiles {
 			if df.FileFormat() != iceberg.ParquetFile {
-				return d, nil, fmt.Errorf("table %v: position delete file %s in format %s", ident, df.FilePath(), df.FileFormat())
+				return d, fmt.Errorf("table %v: position delete file %s in format %s", ident, df.FilePath(), df.FileFormat())
 			}
 		}
 	}
-	return d, tbl, nil
+	return d, nil
 }
 
 // checkDMLDeleteFiles checks, with iceberg-go's plan of the current
