@@ -11,6 +11,11 @@ import (
 // commitChange is CommitChange.
 func commitChange(ctx context.Context, cat MutableCatalog, id Identifier, change *Change) (*Table, error) {
 	name := qualified(id.Namespace, id.Name)
+	release, err := lockTableCommits(ctx, cat, id)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { release() }()
 	tbl, err := cat.LoadTable(ctx, id)
 	if err != nil {
 		return nil, err
@@ -48,11 +53,17 @@ func commitChange(ctx context.Context, cat MutableCatalog, id Identifier, change
 			return nil, fmt.Errorf("commit to %s: commit retries timed out: %w", name, err)
 		}
 		slog.Debug("commit lost a race; retrying", "table", name, "attempt", attempt, "wait", wait)
+		release() // the writers of this process may go first meanwhile
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-time.After(wait):
 		}
+		r, err := lockTableCommits(ctx, cat, id)
+		if err != nil {
+			return nil, err
+		}
+		release = r
 		if tbl, err = cat.LoadTable(ctx, id); err != nil {
 			return nil, err
 		}

@@ -40,6 +40,8 @@ type ObjectHadoop struct {
 
 	mu     sync.Mutex
 	staged map[string]stagedDir // tables staged in this process, by qualified name
+
+	tableLocks // the commits of each table take turns in this process
 }
 
 var _ MutableCatalog = (*ObjectHadoop)(nil)

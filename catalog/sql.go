@@ -54,6 +54,8 @@ type SQL struct {
 
 	mu     sync.Mutex
 	staged map[string]stagedDir // by qualified name
+
+	tableLocks // the commits of each table take turns in this process
 }
 
 // stagedDir is where a staged table writes, and whether staging made the
