@@ -24,6 +24,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/catalog/restmsg"
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 // Options configure the server.
@@ -151,7 +152,8 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, s.maxBody)
 	}
-	h.ServeHTTP(w, r)
+	// The mux itself sets the path values the handlers read.
+	s.mux.ServeHTTP(w, r)
 }
 
 // captureWriter keeps the status the mux's own 404 and 405 handlers write
@@ -236,10 +238,33 @@ func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		notFound = nf.kind
 	}
 	resp := restmsg.NewErrorResponse(err, notFound)
+	if resp.Error.Code == http.StatusInternalServerError {
+		if status, kind, ok := sqlstateStatus(err); ok {
+			resp.Error = restmsg.ErrorModel{Message: pgerr.As(err).Message, Type: kind, Code: status}
+		}
+	}
 	if resp.Error.Code >= 500 {
 		s.log.Error("REST catalog request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 	s.writeJSONStatus(w, r, resp.Error.Code, resp)
+}
+
+// sqlstateStatus maps the errors the catalogs give with a SQLSTATE and no
+// catalog kind (a bad path in a request, a file that is not there) to the
+// client errors they are; other SQLSTATEs stay server failures.
+func sqlstateStatus(err error) (int, string, bool) {
+	code := pgerr.Code(err)
+	switch {
+	case code == "":
+		return 0, "", false
+	case code == pgerr.InsufficientPrivilege:
+		return http.StatusForbidden, restmsg.Forbidden, true
+	case strings.HasPrefix(code, "0A"):
+		return http.StatusNotAcceptable, restmsg.UnsupportedOperation, true
+	case strings.HasPrefix(code, "22"), strings.HasPrefix(code, "42"), code == pgerr.UndefinedFile:
+		return http.StatusBadRequest, restmsg.BadRequest, true
+	}
+	return 0, "", false
 }
 
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, status int, kind, msg string) {
