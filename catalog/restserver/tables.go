@@ -260,7 +260,10 @@ func (s *server) createByCommit(r *http.Request, id catalog.Identifier, reqs []c
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
 	// Validate the updates before the name is reserved.
-	probe := []catalog.Update{catalog.SetLocation{Location: "file:/probe"}, catalog.AssignUUID{UUID: "00000000-0000-0000-0000-000000000000"}}
+	probe := []catalog.Update{catalog.SetLocation{Location: "file:/probe"}}
+	if !hasUUID {
+		probe = append(probe, catalog.AssignUUID{UUID: "00000000-0000-0000-0000-000000000000"})
+	}
 	if err := b.Apply(append(probe, updates...)...); err != nil {
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
