@@ -13,6 +13,7 @@
 package restserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -300,28 +301,32 @@ func (s *server) writeJSONStatus(w http.ResponseWriter, r *http.Request, status 
 	}
 }
 
-// decode reads the request body as one JSON value into v: an empty,
-// malformed or trailing body is 400 with the reason.
+// decode reads the request body as one JSON object into v: an empty,
+// null, malformed or trailing body is 400 with the reason.
 func decode(r *http.Request, v any) error {
 	if r.Body == nil {
 		return badRequest("request body is missing")
 	}
-	dec := json.NewDecoder(r.Body)
-	if err := dec.Decode(v); err != nil {
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return err
 		}
-		if errors.Is(err, io.EOF) {
-			return badRequest("request body is empty")
-		}
+		return badRequest("read request body: %v", err)
+	}
+	trimmed := bytes.TrimSpace(raw)
+	switch {
+	case len(trimmed) == 0:
+		return badRequest("request body is empty")
+	case trimmed[0] != '{':
+		return badRequest("malformed request body: want a JSON object")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	if err := dec.Decode(v); err != nil {
 		return badRequest("malformed request body: %v", err)
 	}
-	if dec.More() {
-		return badRequest("malformed request body: more than one JSON value")
-	}
-	var extra json.RawMessage
-	if err := dec.Decode(&extra); err == nil {
+	if dec.InputOffset() != int64(len(trimmed)) {
 		return badRequest("malformed request body: more than one JSON value")
 	}
 	return nil
