@@ -1,8 +1,10 @@
 package restserver
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -145,8 +147,20 @@ func (s *server) createNamespace(w http.ResponseWriter, r *http.Request) error {
 	return s.writeJSON(w, r, restmsg.CreateNamespaceResponse{Namespace: req.Namespace, Properties: req.Properties})
 }
 
-// loadNamespace answers the namespace; the catalogs keep no properties
-// they can give back, so there are none.
+// NamespaceProperties is a catalog that keeps namespace properties a
+// client can read and change (catalog.SQL). With other catalogs a
+// namespace has no properties and updating them is 406.
+type NamespaceProperties interface {
+	NamespaceProperties(ctx context.Context, ns []string) (map[string]string, error)
+	// UpdateNamespaceProperties removes and sets properties atomically;
+	// removed are the removals the namespace had, missing the others.
+	UpdateNamespaceProperties(ctx context.Context, ns []string, removals []string, updates map[string]string) (removed, missing []string, err error)
+}
+
+var _ NamespaceProperties = (*catalog.SQL)(nil)
+
+// loadNamespace answers the namespace and, when the catalog keeps them,
+// its properties.
 func (s *server) loadNamespace(w http.ResponseWriter, r *http.Request) error {
 	ns, err := pathNamespace(r)
 	if err != nil {
@@ -155,7 +169,13 @@ func (s *server) loadNamespace(w http.ResponseWriter, r *http.Request) error {
 	if err := s.requireNamespace(r, ns); err != nil {
 		return err
 	}
-	return s.writeJSON(w, r, restmsg.GetNamespaceResponse{Namespace: ns, Properties: map[string]string{}})
+	props := map[string]string{}
+	if np, ok := s.cat.(NamespaceProperties); ok {
+		if props, err = np.NamespaceProperties(r.Context(), ns); err != nil {
+			return as(restmsg.NoSuchNamespace, err)
+		}
+	}
+	return s.writeJSON(w, r, restmsg.GetNamespaceResponse{Namespace: ns, Properties: props})
 }
 
 func (s *server) namespaceExists(w http.ResponseWriter, r *http.Request) error {
@@ -182,9 +202,9 @@ func (s *server) dropNamespace(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// updateNamespaceProperties: the catalog interface has no way to change a
-// namespace's properties, so a valid request is 406, as the protocol
-// answers a server without namespace properties.
+// updateNamespaceProperties changes the properties of a namespace when
+// the catalog keeps them; otherwise a valid request is 406, as the
+// protocol answers a server without namespace properties.
 func (s *server) updateNamespaceProperties(w http.ResponseWriter, r *http.Request) error {
 	ns, err := pathNamespace(r)
 	if err != nil {
@@ -199,6 +219,21 @@ func (s *server) updateNamespaceProperties(w http.ResponseWriter, r *http.Reques
 	}
 	if err := s.requireNamespace(r, ns); err != nil {
 		return err
+	}
+	if np, ok := s.cat.(NamespaceProperties); ok {
+		removed, missing, err := np.UpdateNamespaceProperties(r.Context(), ns, req.Removals, req.Updates)
+		if err != nil {
+			return as(restmsg.NoSuchNamespace, err)
+		}
+		resp := restmsg.UpdateNamespacePropertiesResponse{
+			Updated: slices.Sorted(maps.Keys(req.Updates)), Removed: removed, Missing: missing}
+		if resp.Updated == nil {
+			resp.Updated = []string{}
+		}
+		if resp.Removed == nil {
+			resp.Removed = []string{}
+		}
+		return s.writeJSON(w, r, resp)
 	}
 	return &requestError{status: http.StatusNotAcceptable, kind: restmsg.UnsupportedOperation,
 		msg: fmt.Sprintf("namespace %s: this catalog does not keep namespace properties, so they cannot be updated", strings.Join(ns, "."))}

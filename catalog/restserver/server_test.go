@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -26,16 +27,19 @@ var backends = []struct {
 	// dots: namespace levels may hold dots (the SQL catalog joins levels
 	// with dots in its rows and refuses them).
 	dots bool
-	open func(t *testing.T) catalog.MutableCatalog
+	// props: the catalog keeps namespace properties a client can read and
+	// change.
+	props bool
+	open  func(t *testing.T) catalog.MutableCatalog
 }{
-	{"filesystem", true, func(t *testing.T) catalog.MutableCatalog {
+	{"filesystem", true, false, func(t *testing.T) catalog.MutableCatalog {
 		c, err := catalog.NewFilesystem("wh", t.TempDir(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return c
 	}},
-	{"sqlite", false, func(t *testing.T) catalog.MutableCatalog {
+	{"sqlite", false, true, func(t *testing.T) catalog.MutableCatalog {
 		dir := t.TempDir()
 		ctx := context.Background()
 		db, dialect, err := sqldb.Open(ctx, "jdbc:sqlite:"+filepath.Join(dir, "catalog.db"), nil)
@@ -214,7 +218,6 @@ func TestConformance(t *testing.T) {
 				{name: "load dotted name is one level", method: "GET", path: "/v1/namespaces/db.a.b", status: 404, kind: restmsg.NoSuchNamespace},
 				{name: "namespace exists", method: "HEAD", path: nested, status: 204},
 				{name: "namespace missing", method: "HEAD", path: "/v1/namespaces/zz", status: 404},
-				{name: "set properties", method: "POST", path: "/v1/namespaces/db/properties", body: `{"updates":{"k":"v"}}`, status: 406, kind: restmsg.UnsupportedOperation},
 				{name: "set and remove one property", method: "POST", path: "/v1/namespaces/db/properties", body: `{"updates":{"k":"v"},"removals":["k"]}`, status: 400, kind: restmsg.BadRequest},
 				{name: "properties of missing", method: "POST", path: "/v1/namespaces/zz/properties", body: `{"updates":{"k":"v"}}`, status: 404, kind: restmsg.NoSuchNamespace},
 
@@ -343,6 +346,15 @@ func TestConformance(t *testing.T) {
 				{name: "drop namespace", method: "DELETE", path: nested, status: 204},
 				{name: "drop missing namespace", method: "DELETE", path: nested, status: 404, kind: restmsg.NoSuchNamespace},
 			}
+			if be.props {
+				steps = append(steps, propertySteps(t)...)
+			} else {
+				steps = append(steps,
+					step{name: "create with properties", method: "POST", path: "/v1/namespaces", body: `{"namespace":["p"],"properties":{"k":"v"}}`,
+						status: 406, kind: restmsg.UnsupportedOperation},
+					step{name: "set properties", method: "POST", path: "/v1/namespaces/db/properties", body: `{"updates":{"k":"v"}}`,
+						status: 406, kind: restmsg.UnsupportedOperation})
+			}
 			if !be.dots {
 				steps = append(steps, step{name: "a level with a dot", method: "POST", path: "/v1/namespaces",
 					body: `{"namespace":["db","a.b"]}`, status: 400, kind: restmsg.BadRequest})
@@ -388,3 +400,32 @@ func TestConformance(t *testing.T) {
 type lazyBody struct{ f func() any }
 
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// propertySteps create, read, change and remove namespace properties.
+func propertySteps(t *testing.T) []step {
+	props := func(want map[string]string) func(r response) error {
+		return func(r response) error {
+			got := decodeBody[restmsg.GetNamespaceResponse](t, r).Properties
+			if !maps.Equal(got, want) {
+				return errorf("properties %v, want %v", got, want)
+			}
+			return nil
+		}
+	}
+	return []step{
+		{name: "create with properties", method: "POST", path: "/v1/namespaces", body: `{"namespace":["p"],"properties":{"a":"1","b":"2"}}`, status: 200},
+		{name: "read properties", method: "GET", path: "/v1/namespaces/p", status: 200, check: props(map[string]string{"a": "1", "b": "2"})},
+		{name: "change properties", method: "POST", path: "/v1/namespaces/p/properties",
+			body: `{"updates":{"a":"10","c":"3"},"removals":["b","zz"]}`, status: 200, check: func(r response) error {
+				got := decodeBody[restmsg.UpdateNamespacePropertiesResponse](t, r)
+				if !slices.Equal(got.Updated, []string{"a", "c"}) || !slices.Equal(got.Removed, []string{"b"}) || !slices.Equal(got.Missing, []string{"zz"}) {
+					return errorf("update answered %+v", got)
+				}
+				return nil
+			}},
+		{name: "read changed properties", method: "GET", path: "/v1/namespaces/p", status: 200, check: props(map[string]string{"a": "10", "c": "3"})},
+		{name: "remove every property", method: "POST", path: "/v1/namespaces/p/properties", body: `{"removals":["a","c"]}`, status: 200},
+		{name: "the namespace stays", method: "GET", path: "/v1/namespaces/p", status: 200, check: props(map[string]string{})},
+		{name: "drop it", method: "DELETE", path: "/v1/namespaces/p", status: 204},
+	}
+}
