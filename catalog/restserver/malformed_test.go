@@ -36,6 +36,7 @@ func TestMalformedBodies(t *testing.T) {
 				"/v1/namespaces/db/register",
 				"/v1/tables/rename",
 				"/v1/namespaces/db/views",
+				"/v1/namespaces/db/views/v",
 			}
 			bodies := []string{"", "   ", "null", "[1]", `"x"`, "{", `{"name":`, `{"a":1} {"b":2}`, `{"a":1} x`, "\x00"}
 			for _, route := range routes {

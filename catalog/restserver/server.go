@@ -7,8 +7,8 @@
 // catalog's error kinds map to statuses as restmsg.NewErrorResponse says,
 // a malformed request is 400 BadRequestException before anything is
 // changed, an unknown route 404 and a wrong method 405. Operations the
-// catalogs cannot do (namespace properties updates, view commits and
-// renames, multi-table transactions) are answered 406 or 501 with a
+// catalogs cannot do (view renames, multi-table transactions, namespace
+// properties where the catalog keeps none) are answered 406 or 501 with a
 // message that says so.
 package restserver
 
@@ -82,11 +82,10 @@ func New(cat catalog.MutableCatalog, opts Options) http.Handler {
 	s.handle("GET "+ns+"/views/{view}", s.loadView)
 	s.handle("HEAD "+ns+"/views/{view}", s.viewExists)
 	s.handle("DELETE "+ns+"/views/{view}", s.dropView)
+	s.handle("POST "+ns+"/views/{view}", s.commitView)
 	// Routes of the protocol that are answered 501: registered so that
 	// clients get a clear message rather than 404, and not listed in the
 	// configuration's endpoints.
-	s.unimplemented("POST "+ns+"/views/{view}",
-		"replacing a view through a commit of view updates is not implemented by this server; drop and create the view instead")
 	s.unimplemented("POST /v1/views/rename", "renaming views is not implemented by this server")
 	s.unimplemented("POST /v1/transactions/commit",
 		"multi-table transactions are not implemented by this server: the catalog commits one table at a time")
