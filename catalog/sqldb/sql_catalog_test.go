@@ -544,3 +544,33 @@ func TestSQLCatalogWritersTakeTurns(t *testing.T) {
 		t.Fatalf("%d commits lost a race among the writers of one catalog", n)
 	}
 }
+
+// TestSQLCatalogNamespaceProperties: a namespace's properties are set,
+// replaced and removed in one transaction, on every backend; a namespace
+// left without properties is still there.
+func TestSQLCatalogNamespaceProperties(t *testing.T) {
+	for name, uri := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			c := open(t, uri(t), "lake", t.TempDir())
+			if err := c.CreateNamespace(ctx, []string{"db"}, map[string]string{"owner": "ann", "comment": "x"}); err != nil {
+				t.Fatal(err)
+			}
+			removed, missing, err := c.UpdateNamespaceProperties(ctx, []string{"db"}, []string{"comment", "nope"}, map[string]string{"owner": "bob", "location": "/w/db"})
+			if err != nil || !slices.Equal(removed, []string{"comment"}) || !slices.Equal(missing, []string{"nope"}) {
+				t.Fatalf("update = %v, %v, %v", removed, missing, err)
+			}
+			props, err := c.NamespaceProperties(ctx, []string{"db"})
+			if err != nil || props["owner"] != "bob" || props["location"] != "/w/db" || props["comment"] != "" {
+				t.Fatalf("properties = %v, %v", props, err)
+			}
+			if _, _, err := c.UpdateNamespaceProperties(ctx, []string{"db"}, []string{"owner", "location"}, nil); err != nil {
+				t.Fatal(err)
+			}
+			ns, err := c.ListNamespaces(ctx)
+			if err != nil || len(ns) != 1 {
+				t.Fatalf("namespaces after removing every property: %v, %v", ns, err)
+			}
+		})
+	}
+}
