@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -135,6 +137,40 @@ func TestObjectStoreFaults(t *testing.T) {
 		// Nothing half-done: the table is as it was.
 		wantSum(thin, "SELECT sum(id) FROM db.t", 6)
 		exec(thin, "INSERT INTO db.t VALUES (4)")
+		wantSum(thin, "SELECT sum(id) FROM db.t", 10)
+	})
+	t.Run("a commit that cannot be written leaves nothing", func(t *testing.T) {
+		// Every PUT of a metadata file is throttled past the retries:
+		// the INSERT writes its data file, manifest and manifest list,
+		// then cannot commit. It fails, and what it wrote is removed.
+		objects := func() []string {
+			var keys []string
+			out, err := srv.Client().ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: &srv.Bucket, Prefix: aws.String("thin/db/t/")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, o := range out.Contents {
+				keys = append(keys, aws.ToString(o.Key))
+			}
+			return keys
+		}
+		before := objects()
+		proxy.FailMatching(1000, func(r *http.Request) bool {
+			return r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, ".metadata.json")
+		})
+		_, err := thin.Exec(ctx, "INSERT INTO db.t VALUES (100)")
+		faults := proxy.Faults()
+		proxy.Reset()
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "58030" {
+			t.Fatalf("INSERT whose commit cannot be written: %v; want 58030", err)
+		}
+		if faults == 0 {
+			t.Fatal("no metadata PUT was refused: the test checks nothing")
+		}
+		if after := objects(); !slices.Equal(after, before) {
+			t.Fatalf("objects of the table before the failed INSERT:\n%v\nafter:\n%v", before, after)
+		}
 		wantSum(thin, "SELECT sum(id) FROM db.t", 10)
 	})
 	t.Run("a repeated scan reads the cache", func(t *testing.T) {

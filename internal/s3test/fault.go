@@ -30,6 +30,10 @@ type FaultProxy struct {
 	inFlight map[string]int // requests of a method being served
 	peak     map[string]int // the most of a method served at once
 	faults   int
+	// matching requests still to refuse with 503 SlowDown, those match
+	// selects.
+	matching int
+	match    func(*http.Request) bool
 	// ignoreIfNoneMatch turns the server's refusals of conditional PUTs
 	// into successes, as a store that ignores If-None-Match would answer.
 	ignoreIfNoneMatch bool
@@ -100,6 +104,10 @@ func NewFaultProxy(t testing.TB, target string) *FaultProxy {
 		case drop:
 			p.drop--
 			p.faults++
+		case p.matching > 0 && p.match(r):
+			fail, f = true, slowDown
+			p.matching--
+			p.faults++
 		}
 		p.mu.Unlock()
 		if fail {
@@ -127,9 +135,12 @@ type fault struct {
 	code, message string
 }
 
+// slowDown is S3's answer to a client it throttles.
+var slowDown = fault{status: http.StatusServiceUnavailable, code: "SlowDown", message: "Please reduce your request rate."}
+
 // FailNext makes the next n requests fail with 503 SlowDown.
 func (p *FaultProxy) FailNext(n int) {
-	p.FailNextWith(n, http.StatusServiceUnavailable, "SlowDown", "Please reduce your request rate.")
+	p.FailNextWith(n, slowDown.status, slowDown.code, slowDown.message)
 }
 
 // FailNextWith makes the next n requests fail with status and an S3 error
@@ -139,6 +150,15 @@ func (p *FaultProxy) FailNextWith(n, status int, code, message string) {
 	defer p.mu.Unlock()
 	p.fail = n
 	p.failWith = fault{status: status, code: code, message: message}
+}
+
+// FailMatching makes the next n requests that match selects fail with
+// 503 SlowDown (a storm on one kind of request: the PUTs of metadata
+// files, say), letting the others through.
+func (p *FaultProxy) FailMatching(n int, match func(*http.Request) bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.matching, p.match = n, match
 }
 
 // DropNext makes the next n requests fail by resetting their connection
@@ -207,7 +227,7 @@ func (p *FaultProxy) Faults() int {
 func (p *FaultProxy) Reset() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.fail, p.drop, p.cut, p.faults = 0, 0, 0, 0
+	p.fail, p.drop, p.cut, p.faults, p.matching = 0, 0, 0, 0, 0
 	p.requests = map[string]int{}
 	p.peak = map[string]int{}
 }
