@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/objstore"
@@ -39,9 +38,7 @@ type ObjectHadoop struct {
 	w        *objectWarehouse
 	readOnly error // why commits are refused (nil: they are not)
 
-	mu     sync.Mutex
-	staged map[string]stagedDir // tables staged in this process, by qualified name
-
+	stagedTables
 	tableLocks // the commits of each table take turns in this process
 }
 
@@ -389,10 +386,7 @@ func (c *ObjectHadoop) newTable(ctx context.Context, id Identifier, spec TableSp
 				"a table of hadoop catalog \"%s\" lives at %s: LOCATION cannot move it", c.name, loc)
 		}
 	}
-	c.mu.Lock()
-	_, staged := c.staged[name]
-	c.mu.Unlock()
-	if staged {
+	if _, staged := c.lookup(name); staged {
 		return nil, fmt.Errorf("create table %s: %w", name, ErrAlreadyExists)
 	}
 	if ok, err := c.isTable(ctx, folder); err != nil {
@@ -547,15 +541,9 @@ func (c *ObjectHadoop) StageTable(ctx context.Context, id Identifier, spec Table
 	if err != nil {
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.staged == nil {
-		c.staged = map[string]stagedDir{}
-	}
-	if _, ok := c.staged[name]; ok {
+	if !c.reserve(name, stagedDir{dir: meta.Location, made: made}) {
 		return nil, fmt.Errorf("create table %s: %w", name, ErrAlreadyExists)
 	}
-	c.staged[name] = stagedDir{dir: meta.Location, made: made}
 	return &Table{Ident: Identifier{Namespace: slices.Clone(id.Namespace), Name: id.Name}, Metadata: meta,
 		IO: c.w.tableIO(ctx, MetadataLocation(meta)+"/"+versionedName(1))}, nil
 }
@@ -563,19 +551,14 @@ func (c *ObjectHadoop) StageTable(ctx context.Context, id Identifier, spec Table
 // PublishTable implements TableStager.
 func (c *ObjectHadoop) PublishTable(ctx context.Context, id Identifier, meta *TableMetadata) (*Table, error) {
 	name := qualified(id.Namespace, id.Name)
-	c.mu.Lock()
-	_, ok := c.staged[name]
-	c.mu.Unlock()
-	if !ok {
+	if _, ok := c.lookup(name); !ok {
 		return nil, fmt.Errorf("publish table %s: not a staged table: %w", name, ErrNotFound)
 	}
 	t, err := c.publish(ctx, id, meta, 1)
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	delete(c.staged, name)
-	c.mu.Unlock()
+	c.take(name)
 	return t, nil
 }
 
@@ -583,10 +566,7 @@ func (c *ObjectHadoop) PublishTable(ctx context.Context, id Identifier, meta *Ta
 // objects the block wrote when the table's folder was empty before.
 func (c *ObjectHadoop) DiscardTable(ctx context.Context, id Identifier) error {
 	name := qualified(id.Namespace, id.Name)
-	c.mu.Lock()
-	st, ok := c.staged[name]
-	delete(c.staged, name)
-	c.mu.Unlock()
+	st, ok := c.take(name)
 	if !ok || !st.made {
 		return nil
 	}

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/objstore"
@@ -52,17 +51,8 @@ type SQL struct {
 	files   warehouse // the warehouse's files
 	views   bool      // iceberg_tables has iceberg_type
 
-	mu     sync.Mutex
-	staged map[string]stagedDir // by qualified name
-
+	stagedTables
 	tableLocks // the commits of each table take turns in this process
-}
-
-// stagedDir is where a staged table writes, and whether staging made the
-// directory (discarding removes it then).
-type stagedDir struct {
-	dir  string
-	made bool
 }
 
 // SQLDialect is the database a SQL catalog's rows are in.
@@ -104,7 +94,7 @@ func NewSQL(ctx context.Context, name string, db *sql.DB, dialect SQLDialect, wa
 }
 
 func newSQL(ctx context.Context, name string, db *sql.DB, dialect SQLDialect, files warehouse) (*SQL, error) {
-	c := &SQL{name: name, db: db, dialect: dialect, files: files, staged: map[string]stagedDir{}}
+	c := &SQL{name: name, db: db, dialect: dialect, files: files}
 	for _, ddl := range []string{
 		`CREATE TABLE IF NOT EXISTS iceberg_tables (
 			catalog_name VARCHAR(255) NOT NULL,

@@ -173,10 +173,7 @@ func (c *SQL) namespaceProperty(ctx context.Context, ns []string, key string) (s
 // database or staged in this process.
 func (c *SQL) nameFree(ctx context.Context, id Identifier) error {
 	name := qualified(id.Namespace, id.Name)
-	c.mu.Lock()
-	_, staged := c.staged[name]
-	c.mu.Unlock()
-	if staged {
+	if _, staged := c.lookup(name); staged {
 		return fmt.Errorf("%s: %w", name, ErrAlreadyExists)
 	}
 	_, err := c.pointer(ctx, id, sqlTableType)
@@ -538,29 +535,17 @@ func (c *SQL) StageTable(ctx context.Context, id Identifier, spec TableSpec) (_ 
 		return nil, err
 	}
 	name := qualified(id.Namespace, id.Name)
-	c.mu.Lock()
-	if _, ok := c.staged[name]; ok {
-		c.mu.Unlock()
+	if !c.reserve(name, stagedDir{dir: dir}) {
 		return nil, fmt.Errorf("create table %s: %w", name, ErrAlreadyExists)
 	}
-	c.staged[name] = stagedDir{dir: dir}
-	c.mu.Unlock()
 	made, err := c.files.prepare(ctx, dir)
 	if err != nil {
-		c.unstage(name)
+		c.take(name)
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
-	c.mu.Lock()
-	c.staged[name] = stagedDir{dir: dir, made: made}
-	c.mu.Unlock()
+	c.setMade(name, made)
 	return &Table{Ident: Identifier{Namespace: slices.Clone(id.Namespace), Name: id.Name}, Metadata: meta,
 		IO: c.files.tableIO(ctx, MetadataLocation(meta)+"/staged.metadata.json")}, nil
-}
-
-func (c *SQL) unstage(name string) {
-	c.mu.Lock()
-	delete(c.staged, name)
-	c.mu.Unlock()
 }
 
 // PublishTable implements TableStager: the first metadata file, then the
@@ -568,9 +553,7 @@ func (c *SQL) unstage(name string) {
 func (c *SQL) PublishTable(ctx context.Context, id Identifier, meta *TableMetadata) (_ *Table, err error) {
 	defer func() { err = c.files.relative(err) }()
 	name := qualified(id.Namespace, id.Name)
-	c.mu.Lock()
-	st, ok := c.staged[name]
-	c.mu.Unlock()
+	st, ok := c.lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("publish table %s: not a staged table: %w", name, ErrNotFound)
 	}
@@ -578,7 +561,7 @@ func (c *SQL) PublishTable(ctx context.Context, id Identifier, meta *TableMetada
 	if err != nil {
 		return nil, err
 	}
-	c.unstage(name)
+	c.take(name)
 	return t, nil
 }
 
@@ -589,10 +572,7 @@ func (c *SQL) PublishTable(ctx context.Context, id Identifier, meta *TableMetada
 // closes.
 func (c *SQL) DiscardTable(ctx context.Context, id Identifier) error {
 	name := qualified(id.Namespace, id.Name)
-	c.mu.Lock()
-	st, ok := c.staged[name]
-	delete(c.staged, name)
-	c.mu.Unlock()
+	st, ok := c.take(name)
 	if !ok || !st.made {
 		return nil
 	}
