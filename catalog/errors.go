@@ -24,6 +24,12 @@ var (
 	// ErrFileLive: a change adds a file the table already lists (or adds
 	// one twice); committing it would list the file twice.
 	ErrFileLive = errors.New("file already live")
+	// ErrCommitStateUnknown: a commit was sent but its outcome is not
+	// known (the catalog failed or the connection broke before it
+	// answered). The change may or may not be in place; retrying it
+	// blindly could apply it twice. Errors carrying it have SQLSTATE 40003
+	// (statement_completion_unknown).
+	ErrCommitStateUnknown = errors.New("commit state unknown")
 )
 
 // ErrOutsideWarehouse: a path leaves the warehouse (a ".." in a path written

@@ -42,6 +42,7 @@ const (
 	InvalidCatalogName           = "3D000"
 	InvalidSchemaName            = "3F000"
 	SerializationFailure         = "40001"
+	StatementCompletionUnknown   = "40003"
 	SyntaxError                  = "42601"
 	InsufficientPrivilege        = "42501"
 	UndefinedColumn              = "42703"
