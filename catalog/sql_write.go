@@ -217,11 +217,21 @@ func (c *SQL) insert(ctx context.Context, id Identifier, loc, kind string) error
 // swap moves the pointer of table or view id from base to next; another
 // writer's commit since base is ErrCommitConflict.
 func (c *SQL) swap(ctx context.Context, id Identifier, base, next string) error {
+	return c.swapOn(ctx, c.db, id, base, next)
+}
+
+// execer runs a statement: the database, or one of its transactions.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// swapOn is swap through db.
+func (c *SQL) swapOn(ctx context.Context, db execer, id Identifier, base, next string) error {
 	key, err := namespaceKey(id.Namespace)
 	if err != nil {
 		return err
 	}
-	res, err := c.db.ExecContext(ctx, c.q(`UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ?
+	res, err := db.ExecContext(ctx, c.q(`UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ?
 		WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = ?`),
 		next, base, c.name, key, id.Name, base)
 	if err != nil {

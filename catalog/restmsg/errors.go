@@ -41,6 +41,8 @@ func NewErrorResponse(err error, notFound string) ErrorResponse {
 		e.Code, e.Type = http.StatusNotFound, notFound
 	case errors.Is(err, catalog.ErrAlreadyExists):
 		e.Code, e.Type = http.StatusConflict, AlreadyExists
+	case errors.Is(err, catalog.ErrCommitStateUnknown):
+		e.Code, e.Type = http.StatusInternalServerError, CommitStateUnknown
 	case errors.Is(err, catalog.ErrCommitConflict):
 		e.Code, e.Type = http.StatusConflict, CommitFailed
 	case errors.Is(err, catalog.ErrNotEmpty):
@@ -68,6 +70,8 @@ func (r ErrorResponse) Err() error {
 		kind = catalog.ErrAlreadyExists
 	case CommitFailed:
 		kind = catalog.ErrCommitConflict
+	case CommitStateUnknown:
+		kind = catalog.ErrCommitStateUnknown
 	case NamespaceNotEmpty:
 		kind = catalog.ErrNotEmpty
 	case UnsupportedOperation:

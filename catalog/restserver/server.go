@@ -83,12 +83,16 @@ func New(cat catalog.MutableCatalog, opts Options) http.Handler {
 	s.handle("HEAD "+ns+"/views/{view}", s.viewExists)
 	s.handle("DELETE "+ns+"/views/{view}", s.dropView)
 	s.handle("POST "+ns+"/views/{view}", s.commitView)
+	if _, ok := cat.(catalog.MultiTableCommitter); ok {
+		s.handle("POST /v1/transactions/commit", s.commitTransaction)
+	} else {
+		s.unimplemented("POST /v1/transactions/commit",
+			"multi-table transactions are not implemented by this catalog: it commits one table at a time")
+	}
 	// Routes of the protocol that are answered 501: registered so that
 	// clients get a clear message rather than 404, and not listed in the
 	// configuration's endpoints.
 	s.unimplemented("POST /v1/views/rename", "renaming views is not implemented by this server")
-	s.unimplemented("POST /v1/transactions/commit",
-		"multi-table transactions are not implemented by this server: the catalog commits one table at a time")
 	s.unimplemented("POST /v1/oauth/tokens", "this server issues no OAuth tokens")
 	return s
 }

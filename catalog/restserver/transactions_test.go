@@ -1,0 +1,106 @@
+package restserver
+
+import (
+	"testing"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/catalog/restmsg"
+)
+
+// transaction is a transactions/commit body of the given table changes.
+func transaction(t *testing.T, changes ...*restmsg.CommitTableRequest) restmsg.CommitTransactionRequest {
+	t.Helper()
+	var req restmsg.CommitTransactionRequest
+	for _, c := range changes {
+		req.TableChanges = append(req.TableChanges, *c)
+	}
+	return req
+}
+
+// named gives an append request the identifier a transaction needs.
+func named(r *restmsg.CommitTableRequest, table string) *restmsg.CommitTableRequest {
+	r.Identifier = &restmsg.TableIdentifier{Namespace: []string{"db"}, Name: table}
+	return r
+}
+
+func TestTransactions(t *testing.T) {
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			cat := be.open(t)
+			srv := serve(t, cat, Options{})
+			if r := call(t, srv, "POST", "/v1/namespaces", `{"namespace":["db"]}`); r.status != 200 {
+				t.Fatalf("create namespace: %d %s", r.status, r.body)
+			}
+			for _, name := range []string{"a", "b"} {
+				if r := call(t, srv, "POST", "/v1/namespaces/db/tables", createTableBody(name)); r.status != 200 {
+					t.Fatalf("create table: %d %s", r.status, r.body)
+				}
+			}
+			a, _ := loadTable(t, srv, "/v1/namespaces/db/tables/a")
+			b, _ := loadTable(t, srv, "/v1/namespaces/db/tables/b")
+			both := transaction(t, named(appendRequest(t, a.Metadata.TableMetadata, 10), "a"),
+				named(appendRequest(t, b.Metadata.TableMetadata, 20), "b"))
+			if _, multi := cat.(catalog.MultiTableCommitter); !multi {
+				checkError(t, call(t, srv, "POST", "/v1/transactions/commit", both), 501, restmsg.UnsupportedOperation)
+				return
+			}
+
+			// Refused before anything is changed.
+			noID := transaction(t, appendRequest(t, a.Metadata.TableMetadata, 11))
+			twice := transaction(t, named(appendRequest(t, a.Metadata.TableMetadata, 12), "a"),
+				named(appendRequest(t, a.Metadata.TableMetadata, 13), "a"))
+			create, err := restmsg.NewCommitTableRequest(&catalog.Identifier{Namespace: []string{"db"}, Name: "c"},
+				[]catalog.Requirement{catalog.AssertCreate{}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			missing := transaction(t, named(appendRequest(t, a.Metadata.TableMetadata, 14), "a"),
+				named(appendRequest(t, b.Metadata.TableMetadata, 15), "nope"))
+			for _, tc := range []struct {
+				name   string
+				body   any
+				status int
+				kind   string
+			}{
+				{"malformed", `{"table-changes":[{"identifier":`, 400, restmsg.BadRequest},
+				{"wrong type", `{"table-changes":{}}`, 400, restmsg.BadRequest},
+				{"no identifier", noID, 400, restmsg.BadRequest},
+				{"a table twice", twice, 400, restmsg.BadRequest},
+				{"bad update", `{"table-changes":[{"identifier":{"namespace":["db"],"name":"a"},"requirements":[],"updates":[{"action":"nope"}]}]}`, 400, restmsg.BadRequest},
+				{"create", transaction(t, create), 501, restmsg.UnsupportedOperation},
+				{"missing table", missing, 404, restmsg.NoSuchTable},
+			} {
+				checkError(t, call(t, srv, "POST", "/v1/transactions/commit", tc.body), tc.status, tc.kind)
+			}
+			for name, want := range map[string]*restmsg.LoadTableResult{"a": &a, "b": &b} {
+				now, _ := loadTable(t, srv, "/v1/namespaces/db/tables/"+name)
+				if now.MetadataLocation != want.MetadataLocation {
+					t.Fatalf("a refused transaction changed table %s", name)
+				}
+			}
+
+			// Both tables move together.
+			if r := call(t, srv, "POST", "/v1/transactions/commit", both); r.status != 204 {
+				t.Fatalf("transaction: %d %s", r.status, r.body)
+			}
+			a2, _ := loadTable(t, srv, "/v1/namespaces/db/tables/a")
+			b2, _ := loadTable(t, srv, "/v1/namespaces/db/tables/b")
+			if cur := a2.Metadata.CurrentSnapshot(); cur == nil || cur.SnapshotID != 10 {
+				t.Fatalf("a's main is %+v after the transaction", cur)
+			}
+			if cur := b2.Metadata.CurrentSnapshot(); cur == nil || cur.SnapshotID != 20 {
+				t.Fatalf("b's main is %+v after the transaction", cur)
+			}
+
+			// The same transaction again: a's requirement fails (main moved),
+			// so b, whose change alone would apply, is not changed either.
+			stale := transaction(t, named(appendRequest(t, a.Metadata.TableMetadata, 30), "a"),
+				named(appendRequest(t, b2.Metadata.TableMetadata, 40), "b"))
+			checkError(t, call(t, srv, "POST", "/v1/transactions/commit", stale), 409, restmsg.CommitFailed)
+			b3, _ := loadTable(t, srv, "/v1/namespaces/db/tables/b")
+			if b3.MetadataLocation != b2.MetadataLocation || b3.Metadata.SnapshotByID(40) != nil {
+				t.Fatal("a transaction that failed changed b")
+			}
+		})
+	}
+}
