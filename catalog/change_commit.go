@@ -41,6 +41,10 @@ func commitChange(ctx context.Context, cat MutableCatalog, id Identifier, change
 		if err == nil {
 			return committed, nil
 		}
+		if errors.Is(err, ErrCommitStateUnknown) {
+			// The metadata may name the staged files now: they stay.
+			return nil, fmt.Errorf("commit to %s: %w", name, err)
+		}
 		st.discard(context.WithoutCancel(ctx))
 		if !errors.Is(err, ErrCommitConflict) || errors.Is(err, ErrValidation) {
 			return nil, fmt.Errorf("commit to %s: %w", name, err)

@@ -271,6 +271,19 @@ func (t *txTable) commitSchema(ctx context.Context) error {
 		t.writes = nil
 		return nil
 	}
+	reqs, updates := t.schemaCommit()
+	if _, err := t.mc.CommitTable(ctx, t.id, reqs, updates); err != nil {
+		t.forgetOrRollback(err)
+		return catalogError(err, kindTable, t.id.Name)
+	}
+	t.writes = nil
+	return nil
+}
+
+// schemaCommit is the commit of an existing table whose schema the block
+// changed: every update of the block, requiring the table unchanged since
+// the block read it.
+func (t *txTable) schemaCommit() ([]catalog.Requirement, []catalog.Update) {
 	base := t.base.Metadata
 	reqs := []catalog.Requirement{
 		catalog.AssertTableUUID{UUID: base.TableUUID},
@@ -295,10 +308,5 @@ func (t *txTable) commitSchema(ctx context.Context) error {
 			updates = append(updates, w.updates...)
 		}
 	}
-	if _, err := t.mc.CommitTable(ctx, t.id, reqs, updates); err != nil {
-		t.rollback(0)
-		return catalogError(err, kindTable, t.id.Name)
-	}
-	t.writes = nil
-	return nil
+	return reqs, updates
 }

@@ -100,7 +100,9 @@ func (s *session) commitChange(ctx context.Context, mc catalog.MutableCatalog, t
 	s.openImplicitBlock()
 	if s.tx == nil {
 		if err := commitNow(ctx, mc, t.Ident, ch); err != nil {
-			abort()
+			if !errors.Is(err, catalog.ErrCommitStateUnknown) {
+				abort() // else the table may reference the files now
+			}
 			return catalogError(err, kindTable, t.Ident.Name)
 		}
 		return nil
@@ -187,6 +189,9 @@ func (s *session) commitWrites(ctx context.Context) error {
 func (s *session) commitTables(ctx context.Context) error {
 	tx := s.tx
 	failed := s.validateLocks(ctx) // for_update.go
+	if failed == nil {
+		failed = s.commitTablesAtomically(ctx) // tx_commit_atomic.go
+	}
 	for _, key := range tx.tableOrder {
 		tt := tx.tables[key]
 		if len(tt.writes) == 0 && !tt.created {
@@ -207,8 +212,14 @@ func (s *session) commitTables(ctx context.Context) error {
 			// One statement: its staged snapshot commits as it is when
 			// nothing was committed since the block read the table.
 			w := tt.writes[0]
-			if _, err := tt.mc.CommitTable(ctx, tt.id, w.staged.Requirements, w.staged.Updates); err == nil {
+			_, err := tt.mc.CommitTable(ctx, tt.id, w.staged.Requirements, w.staged.Updates)
+			if err == nil {
 				tt.writes = nil
+				continue
+			}
+			if errors.Is(err, catalog.ErrCommitStateUnknown) {
+				failed = catalogError(err, kindTable, tt.id.Name)
+				tt.forgetOrRollback(err)
 				continue
 			}
 		}
@@ -228,7 +239,7 @@ func (s *session) commitTables(ctx context.Context) error {
 		err := commitNow(ctx, tt.mc, tt.id, combined)
 		if err != nil {
 			failed = catalogError(err, kindTable, tt.id.Name)
-			tt.rollback(0)
+			tt.forgetOrRollback(err)
 			continue
 		}
 		tt.discardStaged()

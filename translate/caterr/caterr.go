@@ -48,6 +48,10 @@ func Convert(err error, kind Kind, name string) error {
 	case errors.Is(err, catalog.ErrFileLive):
 		return pgerr.Wrap(err, pgerr.ObjectNotInPrerequisiteState, "cannot commit to \"%s\": the change adds a file the table already lists", name).
 			WithDetail("%s", err.Error())
+	case errors.Is(err, catalog.ErrCommitStateUnknown):
+		return pgerr.Wrap(err, pgerr.StatementCompletionUnknown, "the commit to \"%s\" may or may not have been applied: the catalog did not answer", name).
+			WithDetail("%s", err.Error()).
+			WithHint("Look at the table before running the statement again.")
 	case errors.Is(err, catalog.ErrCommitConflict):
 		return pgerr.Wrap(err, pgerr.SerializationFailure, "could not serialize access due to concurrent update of \"%s\"", name).
 			WithDetail("%s", err.Error())
