@@ -15,7 +15,7 @@ import (
 // appendRequest is the commit of an append on top of base: a new snapshot
 // (its manifest list need not exist for a metadata-only commit) made the
 // head of main, asserting main is still where base had it.
-func appendRequest(t *testing.T, base *catalog.TableMetadata, snapshotID int64) *restmsg.CommitTableRequest {
+func appendRequest(t testing.TB, base *catalog.TableMetadata, snapshotID int64) *restmsg.CommitTableRequest {
 	t.Helper()
 	var parent *int64
 	if cur := base.CurrentSnapshot(); cur != nil {

@@ -137,7 +137,7 @@ func createTableBody(name string) string {
 	return `{"name":"` + name + `","schema":` + schemaJSON + `}`
 }
 
-func viewBody(t *testing.T, name string) CreateViewBody {
+func viewBody(t testing.TB, name string) CreateViewBody {
 	t.Helper()
 	schema := &catalog.Schema{Fields: []catalog.NestedField{{ID: 1, Name: "one", Type: &catalog.PrimitiveType{ID: catalog.TInt}}}}
 	req, err := restmsg.NewCreateViewRequest(name, "", catalog.ViewSpec{Schema: schema, SQL: "SELECT 1 AS one"}, time.Now().UnixMilli())
