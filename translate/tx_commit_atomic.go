@@ -59,6 +59,11 @@ func (s *session) commitTablesAtomically(ctx context.Context) error {
 		parts[i] = catalog.TableChange{ID: tt.id, Change: c}
 	}
 	err := catalog.CommitChanges(ctx, mtc, parts)
+	if errors.Is(err, catalog.ErrUnsupported) {
+		// A REST catalog whose server does not commit several tables at
+		// once: nothing was committed; commitTables goes table by table.
+		return nil
+	}
 	for i, tt := range group {
 		switch {
 		case err != nil:
