@@ -48,17 +48,32 @@ func (f *ObjectFiles) Output(id Identifier, location string) (OutputIO, error) {
 }
 
 // NewLocalTableIO is the FileIO and OutputIO of table id whose location is
-// a local directory (an absolute path or a file: URI): reads stay inside
-// the directory, new files are created under it.
-func NewLocalTableIO(id Identifier, location string) (FileIO, OutputIO, error) {
+// a local directory (an absolute path or a file: URI): new files are
+// created under it. Reads stay inside the directory of the table's
+// current metadata file (metadataFile, <dir>/metadata/<file>) when it is
+// given, which a catalog that moves tables on rename keeps right while
+// the location in the metadata still names the old directory; else inside
+// the location. With root (a local warehouse directory the table's
+// directory is in) reads may reach any file under root, as tables
+// registered from another table's metadata need.
+func NewLocalTableIO(id Identifier, location, metadataFile, root string) (FileIO, OutputIO, error) {
+	name := qualified(id.Namespace, id.Name)
 	loc := strings.TrimSuffix(location, "/")
 	dir := filepath.Clean(stripScheme(loc))
 	if !filepath.IsAbs(dir) || hasDotDot(stripScheme(loc)) {
-		return nil, nil, pgerr.Wrap(fmt.Errorf("table %s: location %s: %w", qualified(id.Namespace, id.Name), location, ErrOutsideWarehouse),
-			pgerr.InsufficientPrivilege, "table \"%s\" has location \"%s\", which is not an absolute local path", qualified(id.Namespace, id.Name), location)
+		return nil, nil, pgerr.Wrap(fmt.Errorf("table %s: location %s: %w", name, location, ErrOutsideWarehouse),
+			pgerr.InsufficientPrivilege, "table \"%s\" has location \"%s\", which is not an absolute local path", name, location)
 	}
-	out := &localOutput{location: loc, dir: dir, table: qualified(id.Namespace, id.Name)}
-	return NewLocalIO(dir, dir, nil), out, nil
+	readDir := dir
+	if mf := stripScheme(metadataFile); filepath.IsAbs(mf) && !hasDotDot(mf) {
+		readDir = metadataTableDir(filepath.Clean(mf))
+	}
+	readRoot := readDir
+	if r := filepath.Clean(stripScheme(root)); root != "" && filepath.IsAbs(r) && within(readDir, r) {
+		readRoot = r
+	}
+	out := &localOutput{location: loc, dir: dir, table: name}
+	return NewLocalIO(readDir, readRoot, nil), out, nil
 }
 
 // localOutput creates a table's new files in its local directory.

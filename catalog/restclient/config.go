@@ -47,10 +47,12 @@ const (
 	PropSigningName      = "rest.signing-name"
 	PropAccessDelegation = "rest.access-delegation"
 	PropRetryMaxAttempts = "rest.retry.max-attempts"
+	PropPageSize         = "rest-page-size"
 
 	defaultScope            = "catalog"
 	defaultSigningName      = "execute-api"
 	defaultMaxAttempts      = 5
+	defaultPageSize         = "1000"
 	accessDelegationHeader  = "X-Iceberg-Access-Delegation"
 	defaultAccessDelegation = "vended-credentials"
 )
@@ -82,6 +84,7 @@ type Catalog struct {
 	headers   http.Header // header.* properties and access delegation
 	auth      *auth
 	attempts  int
+	pageSize  string // asked of listings
 
 	mu     sync.Mutex
 	tables map[string]*loaded      // last LoadTableResult per table, for ETags
@@ -159,6 +162,15 @@ func (c *Catalog) configure(props map[string]string) error {
 				WithDetail("The value must be an integer from 1 to 100.")
 		}
 		c.attempts = n
+	}
+	c.pageSize = defaultPageSize
+	if v, ok := props[PropPageSize]; ok {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 {
+			return pgerr.New(pgerr.InvalidParameterValue, "catalog %s: invalid value for property %q: %q", c.name, PropPageSize, v).
+				WithDetail("The value must be a positive integer.")
+		}
+		c.pageSize = strconv.Itoa(n)
 	}
 	c.headers = http.Header{}
 	for k, v := range props {

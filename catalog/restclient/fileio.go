@@ -85,9 +85,10 @@ type tableFiles struct {
 	out catalog.OutputIO
 }
 
-// openFiles returns the FileIO and OutputIO of table id at location with
-// the given file properties.
-func (c *Catalog) openFiles(ctx context.Context, id catalog.Identifier, location string, props map[string]string) (*tableFiles, error) {
+// openFiles returns the FileIO and OutputIO of table id at location, whose
+// current metadata file is metadataFile ("" when staged), with the given
+// file properties.
+func (c *Catalog) openFiles(ctx context.Context, id catalog.Identifier, location, metadataFile string, props map[string]string) (*tableFiles, error) {
 	if objstore.IsObjectURI(location) {
 		cfg, err := objstore.S3ConfigFromProperties(props)
 		if err != nil {
@@ -103,9 +104,20 @@ func (c *Catalog) openFiles(ctx context.Context, id catalog.Identifier, location
 		}
 		return &tableFiles{io: of.TableIO(id), out: out}, nil
 	}
-	fio, out, err := catalog.NewLocalTableIO(id, location)
+	fio, out, err := catalog.NewLocalTableIO(id, location, metadataFile, c.localRoot())
 	if err != nil {
 		return nil, err
 	}
 	return &tableFiles{io: fio, out: out}, nil
+}
+
+// localRoot is the warehouse property when it is a local directory: reads
+// of a table stored locally may reach the files under it (not only those
+// under the table's own directory).
+func (c *Catalog) localRoot() string {
+	wh := c.props[PropWarehouse]
+	if objstore.IsObjectURI(wh) {
+		return ""
+	}
+	return wh
 }

@@ -15,9 +15,6 @@ const (
 	routeNamespace  = routeNamespaces + "/{namespace}"
 )
 
-// listPageSize is the page size asked of listings.
-const listPageSize = "1000"
-
 // ListNamespaces implements catalog.Catalog: every namespace, nested ones
 // included (each level listed with its parent).
 func (c *Catalog) ListNamespaces(ctx context.Context) ([][]string, error) {
@@ -53,7 +50,7 @@ func (c *Catalog) childNamespaces(ctx context.Context, parent []string) ([][]str
 	var out [][]string
 	token := ""
 	for {
-		q := url.Values{"pageSize": {listPageSize}}
+		q := url.Values{"pageSize": {c.pageSize}}
 		if len(parent) > 0 {
 			q.Set("parent", restmsg.JoinNamespace(parent))
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 
 	"github.com/icegate/icegate/catalog"
@@ -37,7 +38,7 @@ func (c *Catalog) listIdents(ctx context.Context, namespace []string, kind strin
 	var out []catalog.Identifier
 	token := ""
 	for {
-		q := url.Values{"pageSize": {listPageSize}}
+		q := url.Values{"pageSize": {c.pageSize}}
 		if token != "" {
 			q.Set("pageToken", token)
 		}
@@ -118,7 +119,7 @@ func (c *Catalog) loadedOf(ctx context.Context, id catalog.Identifier, res *rest
 		return nil, fmt.Errorf("catalog %s: table %s: the REST catalog answered no metadata: %w", c.name, qualified(id), catalog.ErrDataInvalid)
 	}
 	props := fileProps(c.props, res.Config, res.StorageCredentials, meta.Location)
-	files, err := c.openFiles(ctx, id, meta.Location, props)
+	files, err := c.openFiles(ctx, id, meta.Location, res.MetadataLocation, props)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +135,7 @@ func (c *Catalog) committed(ctx context.Context, id catalog.Identifier, metaLoc 
 	prev := c.tables[key]
 	c.mu.Unlock()
 	res := &restmsg.LoadTableResult{MetadataLocation: metaLoc, Metadata: restmsg.TableMetadata{TableMetadata: meta}}
-	if prev != nil && prev.table.Metadata.Location == meta.Location {
+	if prev != nil && prev.table.Metadata.Location == meta.Location && sameDir(prev.table.MetadataLocation, metaLoc) {
 		t := &catalog.Table{Ident: id, MetadataLocation: metaLoc, Metadata: meta, IO: prev.files.io}
 		c.mu.Lock()
 		c.tables[key] = &loaded{etag: etag, table: t, props: prev.props, files: prev.files}
@@ -166,7 +167,7 @@ func (c *Catalog) NewOutput(t *catalog.Table) (catalog.OutputIO, error) {
 	case l != nil && l.table.Metadata.Location == t.Metadata.Location:
 		return l.files.out, nil
 	}
-	files, err := c.openFiles(context.Background(), t.Ident, t.Metadata.Location, c.props)
+	files, err := c.openFiles(context.Background(), t.Ident, t.Metadata.Location, t.MetadataLocation, c.props)
 	if err != nil {
 		return nil, err
 	}
@@ -240,4 +241,9 @@ func (c *Catalog) RenameTable(ctx context.Context, from, to catalog.Identifier) 
 	_, err := c.do(ctx, &request{method: http.MethodPost, path: "tables/rename", class: retryUnapplied, what: what,
 		body: restmsg.RenameTableRequest{Source: restmsg.NewTableIdentifier(from), Destination: restmsg.NewTableIdentifier(to)}})
 	return err
+}
+
+// sameDir reports whether two metadata files are in one directory.
+func sameDir(a, b string) bool {
+	return path.Dir(a) == path.Dir(b)
 }
