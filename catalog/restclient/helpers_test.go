@@ -3,6 +3,7 @@ package restclient
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -61,7 +62,8 @@ func serve(t *testing.T, cat catalog.MutableCatalog, opts restserver.Options, wr
 
 // fastOptions retry quickly.
 func fastOptions() Options {
-	return Options{RetryBaseDelay: time.Millisecond, MaxRetryDelay: 5 * time.Millisecond}
+	return Options{RetryBaseDelay: time.Millisecond, MaxRetryDelay: 5 * time.Millisecond,
+		Logger: slog.New(slog.DiscardHandler)}
 }
 
 // open opens a client of srv.

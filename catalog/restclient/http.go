@@ -298,7 +298,7 @@ func (c *Catalog) statusError(r *request, resp *response) error {
 	case resp.status == http.StatusNotImplemented, errors.Is(kindErr, catalog.ErrUnsupported):
 		return pgerr.Wrap(fmt.Errorf("%s: %w: %w", what, kindErr, catalog.ErrUnsupported), pgerr.FeatureNotSupported,
 			"catalog %s: cannot %s: the REST catalog does not support it: %s", c.name, r.what, er.Error.Message)
-	case resp.status >= 500:
+	case resp.status >= 500, resp.status == http.StatusTooManyRequests:
 		return pgerr.Wrap(fmt.Errorf("%s: %w", what, kindErr), pgerr.IOError,
 			"catalog %s: cannot %s: the REST catalog at %s failed (%d): %s", c.name, r.what, c.base, resp.status, er.Error.Message)
 	}
