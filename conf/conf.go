@@ -101,6 +101,9 @@ const (
 const (
 	CatalogHadoop = "hadoop"
 	CatalogSQL    = "sql"
+	// CatalogREST is a catalog served by an Iceberg REST catalog server
+	// (uri); its warehouse, when set, names the server's warehouse.
+	CatalogREST = "rest"
 )
 
 // User is a configured login.

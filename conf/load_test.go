@@ -80,7 +80,17 @@ func TestLoad(t *testing.T) {
 			}),
 		},
 		{name: "catalog without type", file: "catalogs:\n  lake:\n    warehouse: /w\n", err: "catalogs.lake.type: missing"},
-		{name: "rest catalog not yet", file: "catalogs:\n  lake:\n    type: rest\n    uri: http://x\n    warehouse: /w\n", err: "catalogs.lake.type: rest catalogs are not supported yet"},
+		{
+			name: "rest catalog, warehouse optional",
+			file: "catalogs:\n  lake:\n    type: REST\n    uri: http://x\n    credential: id:secret\n  named:\n    type: rest\n    uri: https://y/api\n    warehouse: lakehouse\n",
+			want: with(func(c *Config) {
+				c.Catalogs = []Catalog{
+					{Name: "lake", Type: CatalogREST, Properties: map[string]string{"uri": "http://x", "credential": "id:secret"}},
+					{Name: "named", Type: CatalogREST, Properties: map[string]string{"uri": "https://y/api", "warehouse": "lakehouse"}},
+				}
+			}),
+		},
+		{name: "rest catalog without uri", file: "catalogs:\n  lake:\n    type: rest\n    warehouse: /w\n", err: "catalogs.lake.uri: missing"},
 		{name: "sql catalog without uri", file: "catalogs:\n  lake:\n    type: sql\n    warehouse: /w\n", err: "catalogs.lake.uri: missing"},
 		{name: "catalog without warehouse", file: "catalogs:\n  lake:\n    type: hadoop\n", err: "catalogs.lake.warehouse: missing"},
 		{name: "warehouse of another store", file: "catalogs:\n  lake:\n    type: hadoop\n    warehouse: gs://b/w\n", err: "a warehouse is a local directory or an s3:// location"},

@@ -146,12 +146,18 @@ func checkCatalogs(cats []Catalog) error {
 		seen[c.Name] = true
 		switch c.Type {
 		case CatalogHadoop, CatalogSQL:
+		case CatalogREST:
+			// The server keeps the tables; warehouse is optional.
+			if strings.TrimSpace(c.Properties["uri"]) == "" {
+				return fmt.Errorf("conf: %s.uri: missing: the REST catalog's URL (http://host:port)", key)
+			}
+			continue
 		case "":
-			return fmt.Errorf("conf: %s.type: missing (hadoop or sql)", key)
-		case "rest", "hive", "glue", "nessie":
-			return fmt.Errorf("conf: %s.type: %s catalogs are not supported yet (hadoop or sql)", key, c.Type)
+			return fmt.Errorf("conf: %s.type: missing (hadoop, sql or rest)", key)
+		case "hive", "glue", "nessie":
+			return fmt.Errorf("conf: %s.type: %s catalogs are not supported yet (hadoop, sql or rest)", key, c.Type)
 		default:
-			return fmt.Errorf("conf: %s.type: %q is not a catalog type (hadoop or sql)", key, c.Type)
+			return fmt.Errorf("conf: %s.type: %q is not a catalog type (hadoop, sql or rest)", key, c.Type)
 		}
 		wh := strings.TrimSpace(c.Properties["warehouse"])
 		if wh == "" {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/catalog/restclient"
 	"github.com/icegate/icegate/catalog/sqldb"
 	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/objstore"
@@ -17,7 +18,7 @@ import (
 // servedCatalog is one catalog the server serves, with what closes it.
 type servedCatalog struct {
 	cat  catalog.Catalog
-	kind string // conf.CatalogHadoop or conf.CatalogSQL
+	kind string // conf.CatalogHadoop, conf.CatalogSQL or conf.CatalogREST
 	root string // the warehouse directory, or its s3:// location
 	// objects: the warehouse is in an object store.
 	objects bool
@@ -33,6 +34,17 @@ func openCatalogs(ctx context.Context, cfg *conf.Config) ([]servedCatalog, error
 		return nil, err
 	}
 	for _, c := range cfg.Catalogs {
+		if c.Type == conf.CatalogREST {
+			// The server keeps the tables: its warehouse is a name to ask
+			// it for, not a place of files.
+			rc, err := restclient.Open(ctx, c.Name, c.Properties, restclient.Options{})
+			if err != nil {
+				return fail(fmt.Errorf("catalog %s: %w", c.Name, err))
+			}
+			// objects: no local warehouse directory to survey.
+			out = append(out, servedCatalog{cat: rc, kind: c.Type, root: rc.URI(), objects: true, close: rc.Close})
+			continue
+		}
 		wh := strings.TrimPrefix(c.Properties["warehouse"], "file://")
 		if objstore.IsObjectURI(wh) {
 			sc, err := openObjectCatalog(ctx, c, wh)
