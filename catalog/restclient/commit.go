@@ -130,7 +130,7 @@ func (c *Catalog) unknown(ids []catalog.Identifier, cause error) error {
 	list := strings.Join(names, ", ")
 	// The cause's kind (a conflict in the reload, say) must not make the
 	// error look like a lost race that may simply be retried.
-	reason := cause.Error()
+	reason := strings.ReplaceAll(cause.Error(), "\n", "; ")
 	return pgerr.Wrap(fmt.Errorf("catalog %s: commit to %s: %w: %s", c.name, list, catalog.ErrCommitStateUnknown, reason),
 		pgerr.StatementCompletionUnknown,
 		"catalog %s: the commit to table %s may or may not have been applied: the REST catalog at %s did not say (%s)", c.name, list, c.base, reason).
