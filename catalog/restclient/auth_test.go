@@ -141,22 +141,47 @@ func TestSigV4(t *testing.T) {
 	}
 }
 
-// TestHeaders: header.* properties and the access delegation header reach
-// the server.
+// TestHeaders: header.* properties reach the server, and the access
+// delegation header when rest.access-delegation asks for it.
 func TestHeaders(t *testing.T) {
-	var seen sync.Map
-	srv := serve(t, sqliteBackend(t), restserver.Options{}, func(h http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			seen.Store(r.Header.Get("X-Tenant")+"|"+r.Header.Get("X-Iceberg-Access-Delegation"), true)
-			h.ServeHTTP(w, r)
-		})
-	})
-	c := open(t, srv, map[string]string{"header.X-Tenant": "acme"}, fastOptions())
-	if _, err := c.ListNamespaces(context.Background()); err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		delegation string // the property; "-": unset
+		want       string // the header
+	}{
+		{"-", ""},
+		{"true", "vended-credentials"},
+		{"remote-signing", "remote-signing"},
+		{"false", ""},
 	}
-	if _, ok := seen.Load("acme|vended-credentials"); !ok {
-		t.Fatal("requests lack the configured headers")
+	for _, tc := range cases {
+		t.Run(tc.delegation, func(t *testing.T) {
+			var seen sync.Map
+			srv := serve(t, sqliteBackend(t), restserver.Options{}, func(h http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					seen.Store(r.Header.Get("X-Tenant")+"|"+r.Header.Get("X-Iceberg-Access-Delegation"), true)
+					h.ServeHTTP(w, r)
+				})
+			})
+			props := map[string]string{"header.X-Tenant": "acme"}
+			if tc.delegation != "-" {
+				props[PropAccessDelegation] = tc.delegation
+			}
+			c := open(t, srv, props, fastOptions())
+			if _, err := c.ListNamespaces(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			seen.Range(func(k, _ any) bool {
+				n++
+				if k != "acme|"+tc.want {
+					t.Errorf("request with headers %q, want %q", k, "acme|"+tc.want)
+				}
+				return true
+			})
+			if n == 0 {
+				t.Fatal("no request seen")
+			}
+		})
 	}
 }
 

@@ -178,12 +178,14 @@ func (c *Catalog) configure(props map[string]string) error {
 			c.headers.Set(h, v)
 		}
 	}
-	if v, ok := props[PropAccessDelegation]; ok {
-		if v != "" {
-			c.headers.Set(accessDelegationHeader, v)
-		}
-	} else if c.headers.Get(accessDelegationHeader) == "" {
+	// Access delegation is asked for only when configured: a server that
+	// cannot vend credentials may refuse requests that ask for them.
+	switch v := strings.TrimSpace(props[PropAccessDelegation]); strings.ToLower(v) {
+	case "", "false", "none":
+	case "true":
 		c.headers.Set(accessDelegationHeader, defaultAccessDelegation)
+	default:
+		c.headers.Set(accessDelegationHeader, v)
 	}
 	return nil
 }
