@@ -2,6 +2,7 @@ package restclient
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/catalog/restmsg"
 	"github.com/icegate/icegate/catalog/restserver"
 	"github.com/icegate/icegate/internal/pgerr"
 )
@@ -345,4 +347,47 @@ func TestErrors(t *testing.T) {
 	if _, err := c.ListNamespaces(context.Background()); err != nil {
 		t.Fatalf("with the right bearer token: %v", err)
 	}
+}
+
+// TestServerWithoutViews: a server whose endpoints leave out views has none:
+// listing them is empty, loading one is not found, creating one is 0A000.
+func TestServerWithoutViews(t *testing.T) {
+	ctx := context.Background()
+	srv := serve(t, sqliteBackend(t), restserver.Options{}, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path != "/v1/config" {
+				h.ServeHTTP(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(restmsg.CatalogConfig{Endpoints: []string{
+				"GET /v1/{prefix}/namespaces", "POST /v1/{prefix}/namespaces",
+				"GET /v1/{prefix}/namespaces/{namespace}/tables", "POST /v1/{prefix}/namespaces/{namespace}/tables"}})
+		})
+	})
+	c := open(t, srv, nil, fastOptions())
+	if err := c.CreateNamespace(ctx, []string{"db"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	views, err := c.ListViews(ctx, []string{"db"})
+	if err != nil || len(views) != 0 {
+		t.Fatalf("views %v, %v", views, err)
+	}
+	id := catalog.Identifier{Namespace: []string{"db"}, Name: "v"}
+	if _, err := c.LoadView(ctx, id); !errors.Is(err, catalog.ErrNotFound) || pgerr.As(err) != nil {
+		t.Fatalf("load a view: %v (SQLSTATE %q), want ErrNotFound without a SQLSTATE", err, pgerr.Code(err))
+	}
+	schema := &catalog.Schema{Fields: []catalog.NestedField{{ID: 1, Name: "one", Type: &catalog.PrimitiveType{ID: catalog.TInt}}}}
+	meta, err := catalog.NewViewMetadata(catalog.ViewSpec{Schema: schema, SQL: "SELECT 1 AS one"}, "", "", time.Now().UnixMilli())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.CreateView(ctx, id, meta, false)
+	wantCode(t, err, pgerr.FeatureNotSupported)
+	// Tables are listed; loading one is not offered.
+	if _, err := c.ListTables(ctx, []string{"db"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.LoadTable(ctx, tableID)
+	wantCode(t, err, pgerr.FeatureNotSupported)
 }

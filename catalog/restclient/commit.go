@@ -158,7 +158,7 @@ func (c *Catalog) CommitTables(ctx context.Context, commits []catalog.TableCommi
 		}
 		body.TableChanges = append(body.TableChanges, *req)
 	}
-	r := &request{method: http.MethodPost, path: "transactions/commit", body: body, class: retryCommit, what: what}
+	r := &request{method: http.MethodPost, path: "transactions/commit", body: body, class: retryCommit, what: what, optional: true}
 	forgetAll := func() {
 		for _, id := range ids {
 			c.forget(id)

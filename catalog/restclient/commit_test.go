@@ -261,6 +261,29 @@ func TestMultiTableCommit(t *testing.T) {
 			t.Fatalf("error %v does not wrap ErrUnsupported", err)
 		}
 	})
+	t.Run("no endpoints listed, answered 404", func(t *testing.T) {
+		srv := serve(t, sqliteBackend(t), restserver.Options{}, func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				switch r.URL.Path {
+				case "/v1/config":
+					json.NewEncoder(w).Encode(restmsg.CatalogConfig{})
+				case "/v1/transactions/commit":
+					w.WriteHeader(http.StatusNotFound)
+					json.NewEncoder(w).Encode(restmsg.ErrorResponse{Error: restmsg.ErrorModel{
+						Message: "no route", Type: restmsg.BadRequest, Code: http.StatusNotFound}})
+				default:
+					h.ServeHTTP(w, r)
+				}
+			})
+		})
+		c := open(t, srv, nil, fastOptions())
+		prepare(t, c)
+		err := c.CommitTables(ctx, commits(t, c))
+		wantCode(t, err, pgerr.FeatureNotSupported)
+		if !errors.Is(err, catalog.ErrUnsupported) {
+			t.Fatalf("error %v does not wrap ErrUnsupported", err)
+		}
+	})
 	t.Run("listed, answered 501", func(t *testing.T) {
 		srv := serve(t, sqliteBackend(t), restserver.Options{}, listTransactions)
 		c := open(t, srv, nil, fastOptions())

@@ -53,6 +53,9 @@ type request struct {
 	// notFound describes the missing object of a 404 whose body names
 	// none (for HEAD).
 	notFound string
+	// optional: the route is one a server may lack; a 404 or 405 that
+	// names no missing object means it does (0A000).
+	optional bool
 }
 
 // response is a server's answer.
@@ -291,7 +294,12 @@ func (c *Catalog) statusError(r *request, resp *response) error {
 	}
 	kindErr := er.Err()
 	what := fmt.Sprintf("catalog %s: %s", c.name, r.what)
+	noRoute := r.optional && (resp.status == http.StatusMethodNotAllowed ||
+		resp.status == http.StatusNotFound && !strings.HasPrefix(er.Error.Type, "NoSuch"))
 	switch {
+	case noRoute:
+		return pgerr.Wrap(fmt.Errorf("%s: %w: %w", what, kindErr, catalog.ErrUnsupported), pgerr.FeatureNotSupported,
+			"catalog %s: cannot %s: the REST catalog at %s does not offer it (%d): %s", c.name, r.what, c.base, resp.status, er.Error.Message)
 	case resp.status == http.StatusUnauthorized, resp.status == http.StatusForbidden:
 		return pgerr.Wrap(fmt.Errorf("%s: %w", what, kindErr), pgerr.InsufficientPrivilege,
 			"catalog %s: cannot %s: the REST catalog refused it (%d): %s", c.name, r.what, resp.status, er.Error.Message)

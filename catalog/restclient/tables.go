@@ -42,7 +42,7 @@ func (c *Catalog) listIdents(ctx context.Context, namespace []string, kind strin
 		if token != "" {
 			q.Set("pageToken", token)
 		}
-		r := &request{method: http.MethodGet, path: nsPath(namespace) + "/" + kind, query: q, what: what}
+		r := &request{method: http.MethodGet, path: nsPath(namespace) + "/" + kind, query: q, what: what, optional: kind == "views"}
 		resp, err := c.do(ctx, r)
 		if err != nil {
 			return nil, err

@@ -16,20 +16,34 @@ const (
 	routeView  = routeViews + "/{view}"
 )
 
-// ListViews implements catalog.Catalog.
+// ListViews implements catalog.Catalog. A server without views has none
+// to list.
 func (c *Catalog) ListViews(ctx context.Context, namespace []string) ([]catalog.Identifier, error) {
-	return c.listIdents(ctx, namespace, "views")
+	ids, err := c.listIdents(ctx, namespace, "views")
+	if errors.Is(err, catalog.ErrUnsupported) {
+		return nil, nil
+	}
+	return ids, err
 }
 
-// LoadView implements catalog.Catalog.
+// LoadView implements catalog.Catalog. A server without views has no view
+// of the name (ErrNotFound).
 func (c *Catalog) LoadView(ctx context.Context, id catalog.Identifier) (*catalog.View, error) {
 	what := "load view " + qualified(id)
-	if err := c.supports(http.MethodGet, routeView, what); err != nil {
-		return nil, err
+	notFound := func(err error) error {
+		// The cause is told, not wrapped: its 0A000 must not stand for
+		// the missing view.
+		return fmt.Errorf("catalog %s: %s: the REST catalog serves no views (%v): %w", c.name, what, err, catalog.ErrNotFound)
 	}
-	r := &request{method: http.MethodGet, path: viewPath(id), what: what}
+	if err := c.supports(http.MethodGet, routeView, what); err != nil {
+		return nil, notFound(err)
+	}
+	r := &request{method: http.MethodGet, path: viewPath(id), what: what, optional: true}
 	resp, err := c.do(ctx, r)
 	if err != nil {
+		if errors.Is(err, catalog.ErrUnsupported) {
+			return nil, notFound(err)
+		}
 		return nil, err
 	}
 	return c.viewOf(r, resp, id)
