@@ -5,14 +5,14 @@ import (
 	"sync"
 )
 
-// tableLocks serializes, within one process, the commits of each table
+// TableLocks serializes, within one process, the commits of each table
 // of a catalog whose commits are arbitrated elsewhere (a database row, an
 // object store's conditional write). Writers of one gateway then take
 // turns instead of racing: each attempt starts from the metadata the
 // previous one made, and only writers of other processes can make it
 // lose. Eight writers of one table through one gateway committed about
 // half as fast as one writer, losing 1.7 races per commit, before.
-type tableLocks struct {
+type TableLocks struct {
 	mu    sync.Mutex
 	locks map[string]*tableLock
 }
@@ -22,9 +22,9 @@ type tableLock struct {
 	refs int
 }
 
-// lockCommits waits for the commit lock of table name (or for ctx to end)
+// LockCommits waits for the commit lock of table name (or for ctx to end)
 // and returns its release.
-func (l *tableLocks) lockCommits(ctx context.Context, name string) (func(), error) {
+func (l *TableLocks) LockCommits(ctx context.Context, name string) (func(), error) {
 	l.mu.Lock()
 	if l.locks == nil {
 		l.locks = map[string]*tableLock{}
@@ -61,7 +61,7 @@ func (l *tableLocks) lockCommits(ctx context.Context, name string) (func(), erro
 // commitLocker is a catalog whose commits of one table take turns in this
 // process.
 type commitLocker interface {
-	lockCommits(ctx context.Context, name string) (func(), error)
+	LockCommits(ctx context.Context, name string) (func(), error)
 }
 
 // lockTableCommits takes the commit lock of table id when cat (or the
@@ -70,7 +70,7 @@ func lockTableCommits(ctx context.Context, cat MutableCatalog, id Identifier) (f
 	for range 10 {
 		switch c := cat.(type) {
 		case commitLocker:
-			return c.lockCommits(ctx, qualified(id.Namespace, id.Name))
+			return c.LockCommits(ctx, qualified(id.Namespace, id.Name))
 		case Wrapper:
 			cat = c.Unwrap()
 			continue

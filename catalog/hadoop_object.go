@@ -39,7 +39,7 @@ type ObjectHadoop struct {
 	readOnly error // why commits are refused (nil: they are not)
 
 	stagedTables
-	tableLocks // the commits of each table take turns in this process
+	TableLocks // the commits of each table take turns in this process
 }
 
 var _ MutableCatalog = (*ObjectHadoop)(nil)

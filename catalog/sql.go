@@ -52,7 +52,7 @@ type SQL struct {
 	views   bool      // iceberg_tables has iceberg_type
 
 	stagedTables
-	tableLocks // the commits of each table take turns in this process
+	TableLocks // the commits of each table take turns in this process
 }
 
 // SQLDialect is the database a SQL catalog's rows are in.

@@ -34,7 +34,7 @@ func (c *SQL) CommitTables(ctx context.Context, commits []TableCommit) (err erro
 		return strings.Compare(qualified(a.ID.Namespace, a.ID.Name), qualified(b.ID.Namespace, b.ID.Name))
 	})
 	for _, tc := range order {
-		release, err := c.lockCommits(ctx, qualified(tc.ID.Namespace, tc.ID.Name))
+		release, err := c.LockCommits(ctx, qualified(tc.ID.Namespace, tc.ID.Name))
 		if err != nil {
 			return err
 		}

@@ -73,6 +73,11 @@ type Options struct {
 
 // Catalog is a REST catalog client. It is safe for concurrent use.
 type Catalog struct {
+	// The commits of each table take turns in this process, so that
+	// sessions of one gateway do not race each other through the
+	// server's 409s (catalog.CommitChange takes the turns).
+	catalog.TableLocks
+
 	name      string
 	base      string // the server's URI, no trailing slash
 	prefix    string // the path segment(s) after /v1/, "" for none
