@@ -72,7 +72,7 @@ func NewMulti(cats []Named, opts Options) (http.Handler, error) {
 }
 
 func (m *multi) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if m.def.opts.Tokens != nil && r.URL.Path == tokenPath {
+	if m.def.opts.Tokens != nil && r.URL.Path == TokenPath {
 		m.def.opts.Tokens.serveToken(w, r)
 		return
 	}

@@ -150,7 +150,7 @@ func (s *server) unimplemented(pattern, msg string) {
 
 // ServeHTTP authorizes the request, then routes it.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.opts.Tokens != nil && r.URL.Path == tokenPath {
+	if s.opts.Tokens != nil && r.URL.Path == TokenPath {
 		s.opts.Tokens.serveToken(w, r)
 		return
 	}

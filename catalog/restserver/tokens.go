@@ -21,9 +21,9 @@ import (
 // TokenLifetime is how long an access token of the token endpoint is valid.
 const TokenLifetime = time.Hour
 
-// tokenPath is the protocol's OAuth2 token endpoint. It has no prefix: one
+// TokenPath is the protocol's OAuth2 token endpoint. It has no prefix: one
 // token serves every catalog of the listener.
-const tokenPath = "/v1/oauth/tokens"
+const TokenPath = "/v1/oauth/tokens"
 
 // maxTokenBody bounds a token request's form body.
 const maxTokenBody = 64 << 10
@@ -118,7 +118,7 @@ func (t *Tokens) authorize(r *http.Request) error {
 			}
 			return errors.New("no password is configured, so only clients on loopback addresses are served")
 		}
-		return fmt.Errorf("a bearer token is required: fetch one with POST %s (client_id and client_secret are an icegate user and its password)", tokenPath)
+		return fmt.Errorf("a bearer token is required: fetch one with POST %s (client_id and client_secret are an icegate user and its password)", TokenPath)
 	}
 	scheme, token, _ := strings.Cut(h, " ")
 	if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
