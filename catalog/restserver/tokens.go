@@ -62,6 +62,12 @@ func NewTokens(pw Passwords) (*Tokens, error) {
 
 const tokenVersion = "ig1"
 
+// OAuth2 names of the token exchange grant (RFC 8693) and of access tokens.
+const (
+	tokenExchange   = "urn:ietf:params:oauth:grant-type:token-exchange"
+	accessTokenType = "urn:ietf:params:oauth:token-type:access_token"
+)
+
 // issue returns a token for user valid for the lifetime.
 func (t *Tokens) issue(user string) string {
 	exp := t.now().Add(t.ttl).Unix()
@@ -140,9 +146,11 @@ func loopback(remote string) bool {
 
 // serveToken answers the token endpoint: the client credentials grant,
 // with the icegate user and its password as client_id and client_secret,
-// in the form body or as HTTP Basic credentials. Errors are the OAuth2
-// error form: 400 for a malformed or unsupported request, 401
-// invalid_client for a wrong login.
+// in the form body or as HTTP Basic credentials; and the token exchange
+// grant with one of our valid tokens as subject_token, which refreshes it.
+// Errors are the OAuth2 error form: 400 for a malformed or unsupported
+// request or a bad subject token (invalid_grant), 401 invalid_client for a
+// wrong login.
 func (t *Tokens) serveToken(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
@@ -154,8 +162,35 @@ func (t *Tokens) serveToken(w http.ResponseWriter, r *http.Request) {
 		oauthError(w, http.StatusBadRequest, "invalid_request", "malformed form body: "+err.Error())
 		return
 	}
+	if t.pw.Trust() && !loopback(r.RemoteAddr) {
+		oauthError(w, http.StatusUnauthorized, "invalid_client", "no password is configured, so only clients on loopback addresses are served")
+		return
+	}
+	var user string
 	switch gt := r.PostForm.Get("grant_type"); gt {
 	case "client_credentials":
+		var ok bool
+		if user, ok = t.login(w, r); !ok {
+			return
+		}
+	case tokenExchange:
+		// A refresh: a valid token of ours for a new one of the same
+		// user. An expired token cannot be refreshed; the client logs in
+		// again with its credential.
+		subject := r.PostForm.Get("subject_token")
+		if subject == "" {
+			oauthError(w, http.StatusBadRequest, "invalid_request", "subject_token is missing")
+			return
+		}
+		if st := r.PostForm.Get("subject_token_type"); st != "" && st != accessTokenType {
+			oauthError(w, http.StatusBadRequest, "invalid_request", fmt.Sprintf("subject_token_type %q is not supported: want %s", st, accessTokenType))
+			return
+		}
+		var err error
+		if user, err = t.check(subject); err != nil {
+			oauthError(w, http.StatusBadRequest, "invalid_grant", err.Error())
+			return
+		}
 	case "":
 		oauthError(w, http.StatusBadRequest, "invalid_request", "grant_type is missing")
 		return
@@ -164,30 +199,11 @@ func (t *Tokens) serveToken(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("grant_type %q is not supported: use client_credentials with an icegate user and its password", gt))
 		return
 	}
-	user, password, basic := r.BasicAuth()
-	if !basic {
-		user, password = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
-	}
-	var ok bool
-	if t.pw.Trust() {
-		// No password is configured: loopback clients are trusted as
-		// on the PostgreSQL port, whatever they present.
-		ok = loopback(r.RemoteAddr)
-	} else {
-		ok = user != "" && t.pw.CheckPassword(user, password)
-	}
-	if !ok {
-		if basic {
-			w.Header().Set("WWW-Authenticate", `Basic realm="icegate"`)
-		}
-		oauthError(w, http.StatusUnauthorized, "invalid_client", fmt.Sprintf("authentication failed for user %q", user))
-		return
-	}
 	body, err := json.Marshal(restmsg.OAuthTokenResponse{
 		AccessToken:     t.issue(user),
 		TokenType:       "bearer",
 		ExpiresIn:       int64(t.ttl / time.Second),
-		IssuedTokenType: "urn:ietf:params:oauth:token-type:access_token",
+		IssuedTokenType: accessTokenType,
 	})
 	if err != nil {
 		oauthError(w, http.StatusInternalServerError, "invalid_request", "encode the token response")
@@ -197,6 +213,28 @@ func (t *Tokens) serveToken(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	w.Write(body)
+}
+
+// login checks the client credentials of a token request: the icegate
+// user and its password as client_id and client_secret, in the form body
+// or as HTTP Basic credentials. On a failure it answers 401
+// invalid_client.
+func (t *Tokens) login(w http.ResponseWriter, r *http.Request) (string, bool) {
+	user, password, basic := r.BasicAuth()
+	if !basic {
+		user, password = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
+	}
+	// Without passwords (trust), loopback clients are trusted as on the
+	// PostgreSQL port, whatever they present; serveToken refused the
+	// others.
+	if t.pw.Trust() || (user != "" && t.pw.CheckPassword(user, password)) {
+		return user, true
+	}
+	if basic {
+		w.Header().Set("WWW-Authenticate", `Basic realm="icegate"`)
+	}
+	oauthError(w, http.StatusUnauthorized, "invalid_client", fmt.Sprintf("authentication failed for user %q", user))
+	return "", false
 }
 
 func oauthError(w http.ResponseWriter, status int, code, desc string) {

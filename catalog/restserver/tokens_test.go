@@ -85,7 +85,7 @@ func TestTokenEndpoint(t *testing.T) {
 		{"unknown user", creds("grant_type", "client_credentials", "client_id", "bob", "client_secret", "secret one"), "", 401, "invalid_client"},
 		{"no credentials", creds("grant_type", "client_credentials"), "", 401, "invalid_client"},
 		{"no grant type", creds("client_id", "ann", "client_secret", "secret one"), "", 400, "invalid_request"},
-		{"token exchange", creds("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange", "client_id", "ann", "client_secret", "secret one"), "", 400, "unsupported_grant_type"},
+		{"token exchange without a subject token", creds("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange", "client_id", "ann", "client_secret", "secret one"), "", 400, "invalid_request"},
 		{"password grant", creds("grant_type", "password", "username", "ann", "password", "secret one"), "", 400, "unsupported_grant_type"},
 	}
 	for _, tc := range tests {
@@ -117,6 +117,49 @@ func TestTokenEndpoint(t *testing.T) {
 			}
 		})
 	}
+	// Refresh: a valid token exchanged for a new one of the same user.
+	tk := newTokens(t, passwordAuth(t))
+	srv2 := serveMulti(t, []Named{{Name: "lake", Catalog: filesystem(t, "lake")}}, Options{Tokens: tk})
+	good := tk.issue("ann")
+	expired := newTokens(t, passwordAuth(t))
+	expired.key = tk.key
+	expired.now = func() time.Time { return time.Now().Add(-2 * TokenLifetime) }
+	const exchange = "urn:ietf:params:oauth:grant-type:token-exchange"
+	const accessType = "urn:ietf:params:oauth:token-type:access_token"
+	for _, tc := range []struct {
+		name    string
+		subject string
+		status  int
+		oauth   string
+	}{
+		{"refresh a valid token", good, 200, ""},
+		{"refresh an expired token", expired.issue("ann"), 400, "invalid_grant"},
+		{"refresh a forged token", good + "x", 400, "invalid_grant"},
+		{"no subject token", "", 400, "invalid_request"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			form := url.Values{"grant_type": {exchange}, "subject_token_type": {accessType}}
+			if tc.subject != "" {
+				form.Set("subject_token", tc.subject)
+			}
+			r := tokenRequest(t, srv2, form, "")
+			if r.status != tc.status {
+				t.Fatalf("status %d, want %d: %s", r.status, tc.status, r.body)
+			}
+			if tc.oauth != "" {
+				if e := decodeBody[restmsg.OAuthError](t, r); e.Error != tc.oauth {
+					t.Fatalf("error %+v, want %s", e, tc.oauth)
+				}
+				return
+			}
+			tok := decodeBody[restmsg.OAuthTokenResponse](t, r)
+			user, err := tk.check(tok.AccessToken)
+			if err != nil || user != "ann" {
+				t.Fatalf("refreshed token: user %q, %v", user, err)
+			}
+		})
+	}
+
 	if r := call(t, srv, "GET", "/v1/oauth/tokens", nil); r.status != 405 {
 		t.Errorf("GET on the token endpoint: %d, want 405", r.status)
 	}
