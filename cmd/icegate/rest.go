@@ -33,6 +33,27 @@ const (
 var vendedKeys = []string{"s3.endpoint", "s3.region", "client.region", "s3.path-style-access",
 	"s3.access-key-id", "s3.secret-access-key", "s3.session-token"}
 
+// vendable is what the REST catalog may vend for c: the configured s3.*
+// properties of a catalog in an object store; nothing for a local one.
+func vendable(cfg *conf.Config, c servedCatalog) map[string]string {
+	if !c.objects {
+		return nil
+	}
+	for _, cc := range cfg.Catalogs {
+		if cc.Name != c.cat.Name() {
+			continue
+		}
+		out := map[string]string{}
+		for _, k := range vendedKeys {
+			if v := cc.Properties[k]; v != "" {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	return nil
+}
+
 // restCatalog is the REST catalog's HTTP server, started by startREST.
 type restCatalog struct {
 	srv  *http.Server
@@ -50,22 +71,13 @@ func startREST(ctx context.Context, cfg *conf.Config, cats []servedCatalog, auth
 		return nil, fmt.Errorf("REST catalog: %w", err)
 	}
 	named := make([]restserver.Named, 0, len(cats))
-	for i, c := range cats {
+	for _, c := range cats {
 		mc, ok := c.cat.(catalog.MutableCatalog)
 		if !ok {
 			logger.Warn("REST catalog: catalog not served: it cannot be written", "catalog", c.cat.Name())
 			continue
 		}
-		n := restserver.Named{Name: c.cat.Name(), Catalog: mc}
-		if c.objects && i < len(cfg.Catalogs) {
-			n.Credentials = map[string]string{}
-			for _, k := range vendedKeys {
-				if v := cfg.Catalogs[i].Properties[k]; v != "" {
-					n.Credentials[k] = v
-				}
-			}
-		}
-		named = append(named, n)
+		named = append(named, restserver.Named{Name: c.cat.Name(), Catalog: mc, Credentials: vendable(cfg, c)})
 	}
 	tokens, err := restserver.NewTokens(authn)
 	if err != nil {

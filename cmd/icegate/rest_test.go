@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/url"
@@ -16,6 +17,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/conf"
 )
 
 // restAddr waits for the REST catalog's listening line and returns its
@@ -179,5 +183,29 @@ func TestServeRESTRefusesTrustOnWildcard(t *testing.T) {
 	_, _, err := run(ctx, "", "serve", "--warehouse", t.TempDir(), "--listen", "127.0.0.1:0", "--rest-listen", "0.0.0.0:0")
 	if err == nil || !strings.Contains(err.Error(), "REST catalog: refusing to listen on \"0.0.0.0:0\" without authentication") {
 		t.Fatalf("serve: %v, want the REST address refused", err)
+	}
+}
+
+// TestVendable: only an object-store catalog's configured s3.* properties
+// are offered for vending; icegate's own and the catalog database's
+// settings never are.
+func TestVendable(t *testing.T) {
+	props := map[string]string{
+		"warehouse": "s3://b/wh", "uri": "jdbc:sqlite:/x.db", "jdbc.password": "dbsecret",
+		"s3.endpoint": "http://127.0.0.1:9000", "s3.access-key-id": "AK", "s3.secret-access-key": "SK",
+		"s3.path-style-access": "true", "s3.cache.directory": "/cache",
+	}
+	cfg := &conf.Config{Catalogs: []conf.Catalog{{Name: "s3lake", Type: conf.CatalogSQL, Properties: props}}}
+	fs, err := catalog.NewFilesystem("s3lake", t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := vendable(cfg, servedCatalog{cat: fs, objects: true})
+	want := map[string]string{"s3.endpoint": "http://127.0.0.1:9000", "s3.access-key-id": "AK", "s3.secret-access-key": "SK", "s3.path-style-access": "true"}
+	if !maps.Equal(got, want) {
+		t.Errorf("vendable = %v, want %v", got, want)
+	}
+	if got := vendable(cfg, servedCatalog{cat: fs}); len(got) != 0 {
+		t.Errorf("a local catalog vends %v", got)
 	}
 }
