@@ -5,12 +5,14 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"fmt"
 	"io"
 	"maps"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -20,6 +22,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/conf"
+	"github.com/icegate/icegate/internal/s3test"
 )
 
 // restAddr waits for the REST catalog's listening line and returns its
@@ -207,5 +210,75 @@ func TestVendable(t *testing.T) {
 	}
 	if got := vendable(cfg, servedCatalog{cat: fs}); len(got) != 0 {
 		t.Errorf("a local catalog vends %v", got)
+	}
+}
+
+// TestServeRESTVendsS3Credentials serves a catalog on an S3-compatible
+// server: with rest.vend-credentials, a load that asks for vended
+// credentials gets the catalog's keys, and a load that does not ask gets
+// none; with vending off, no load gets them.
+func TestServeRESTVendsS3Credentials(t *testing.T) {
+	if _, err := s3test.Binary(); err != nil && os.Getenv("ICEGATE_REQUIRE_S3") == "" {
+		t.Skipf("no S3-compatible server: %v", err)
+	}
+	s3 := s3test.Start(t)
+	props := s3.Props()
+	for _, vend := range []bool{true, false} {
+		t.Run(fmt.Sprint("vend=", vend), func(t *testing.T) {
+			dir := t.TempDir()
+			body := "catalogs:\n  s3lake:\n    type: hadoop\n"
+			for k, v := range props {
+				body += fmt.Sprintf("    %s: %q\n", k, v)
+			}
+			body += fmt.Sprintf("    warehouse: %q\n", s3.URI(fmt.Sprint("vend-", vend)))
+			if err := os.WriteFile(filepath.Join(dir, "icegate.yaml"), []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("ICEGATE_REST_VEND_CREDENTIALS", fmt.Sprint(vend))
+			_, logs, _ := serveOn(t, dir, t.TempDir(), "--config", filepath.Join(dir, "icegate.yaml"), "--rest-listen", "127.0.0.1:0")
+			base := "http://" + restAddr(t, logs) + "/v1/s3lake/"
+			c := &http.Client{Timeout: 20 * time.Second}
+			for _, step := range []struct{ method, path, body string }{
+				{"POST", "namespaces", `{"namespace":["v"]}`},
+				{"POST", "namespaces/v/tables", restTableBody},
+			} {
+				if st, body := restCall(t, c, step.method, base+step.path, "", step.body); st != 200 {
+					t.Fatalf("%s %s: %d %s", step.method, step.path, st, body)
+				}
+			}
+			load := func(ask bool) []byte {
+				req, err := http.NewRequest("GET", base+"namespaces/v/tables/t", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ask {
+					req.Header.Set("X-Iceberg-Access-Delegation", "vended-credentials")
+				}
+				resp, err := c.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer resp.Body.Close()
+				raw, _ := io.ReadAll(resp.Body)
+				if resp.StatusCode != 200 {
+					t.Fatalf("load: %d %s", resp.StatusCode, raw)
+				}
+				return raw
+			}
+			var asked struct {
+				Config map[string]string `json:"config"`
+			}
+			if err := json.Unmarshal(load(true), &asked); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []string{"s3.access-key-id", "s3.secret-access-key", "s3.endpoint"} {
+				if got, ok := asked.Config[k]; ok != vend || (vend && got != props[k]) {
+					t.Errorf("asked, vend=%v: config[%s] = %q (set %v)", vend, k, got, ok)
+				}
+			}
+			if raw := load(false); strings.Contains(string(raw), props["s3.secret-access-key"]) {
+				t.Errorf("a load that did not ask holds the secret key: %s", raw)
+			}
+		})
 	}
 }
