@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -46,18 +47,23 @@ type Passwords interface {
 // new one with their credential, as they do when one expires.
 type Tokens struct {
 	pw  Passwords
+	log *slog.Logger
 	key []byte
 	ttl time.Duration
 	now func() time.Time
 }
 
-// NewTokens returns the token issuer and checker over pw.
-func NewTokens(pw Passwords) (*Tokens, error) {
+// NewTokens returns the token issuer and checker over pw; failed logins
+// are logged to logger (nil: slog.Default()) as on the PostgreSQL port.
+func NewTokens(pw Passwords, logger *slog.Logger) (*Tokens, error) {
+	if logger == nil {
+		logger = slog.Default()
+	}
 	key := make([]byte, 32)
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("generate the token signing key: %w", err)
 	}
-	return &Tokens{pw: pw, key: key, ttl: TokenLifetime, now: time.Now}, nil
+	return &Tokens{pw: pw, log: logger, key: key, ttl: TokenLifetime, now: time.Now}, nil
 }
 
 const tokenVersion = "ig1"
@@ -230,6 +236,7 @@ func (t *Tokens) login(w http.ResponseWriter, r *http.Request) (string, bool) {
 	if t.pw.Trust() || (user != "" && t.pw.CheckPassword(user, password)) {
 		return user, true
 	}
+	t.log.Info("REST catalog: authentication failed", "user", user, "remote", r.RemoteAddr)
 	if basic {
 		w.Header().Set("WWW-Authenticate", `Basic realm="icegate"`)
 	}

@@ -30,7 +30,7 @@ func passwordAuth(t *testing.T) *auth.Authenticator {
 
 func newTokens(t *testing.T, pw Passwords) *Tokens {
 	t.Helper()
-	tk, err := NewTokens(pw)
+	tk, err := NewTokens(pw, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

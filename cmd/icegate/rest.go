@@ -79,7 +79,7 @@ func startREST(ctx context.Context, cfg *conf.Config, cats []servedCatalog, auth
 		}
 		named = append(named, restserver.Named{Name: c.cat.Name(), Catalog: mc, Credentials: vendable(cfg, c)})
 	}
-	tokens, err := restserver.NewTokens(authn)
+	tokens, err := restserver.NewTokens(authn, logger)
 	if err != nil {
 		return nil, fmt.Errorf("REST catalog: %w", err)
 	}
