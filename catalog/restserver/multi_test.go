@@ -130,3 +130,46 @@ func TestNewMultiRefuses(t *testing.T) {
 		})
 	}
 }
+
+// A multi-table commit through a prefix reaches that catalog: the SQL one
+// commits it, the filesystem one answers 501.
+func TestMultiTransactions(t *testing.T) {
+	srv := serveMulti(t, []Named{{Name: "files", Catalog: backends[0].open(t)}, {Name: "db", Catalog: backends[1].open(t)}}, Options{})
+	for _, prefix := range []string{"/v1/files", "/v1/db"} {
+		if r := call(t, srv, "POST", prefix+"/namespaces", `{"namespace":["db"]}`); r.status != 200 {
+			t.Fatalf("create namespace: %d %s", r.status, r.body)
+		}
+		for _, name := range []string{"a", "b"} {
+			if r := call(t, srv, "POST", prefix+"/namespaces/db/tables", createTableBody(name)); r.status != 200 {
+				t.Fatalf("create table: %d %s", r.status, r.body)
+			}
+		}
+	}
+	commit := func(prefix string) response {
+		a, _ := loadTable(t, srv, prefix+"/namespaces/db/tables/a")
+		b, _ := loadTable(t, srv, prefix+"/namespaces/db/tables/b")
+		return call(t, srv, "POST", prefix+"/transactions/commit", transaction(t,
+			named(appendRequest(t, a.Metadata.TableMetadata, 10), "a"), named(appendRequest(t, b.Metadata.TableMetadata, 20), "b")))
+	}
+	checkError(t, commit("/v1/files"), 501, restmsg.UnsupportedOperation)
+	if r := commit("/v1/db"); r.status != 204 {
+		t.Fatalf("transaction on the SQL catalog: %d %s", r.status, r.body)
+	}
+	for _, name := range []string{"a", "b"} {
+		res, _ := loadTable(t, srv, "/v1/db/namespaces/db/tables/"+name)
+		if res.Metadata.CurrentSnapshotID == nil {
+			t.Errorf("table %s has no snapshot after the transaction", name)
+		}
+		res, _ = loadTable(t, srv, "/v1/files/namespaces/db/tables/"+name)
+		if res.Metadata.CurrentSnapshotID != nil {
+			t.Errorf("the refused transaction changed the filesystem catalog's table %s", name)
+		}
+	}
+	// The configuration of each lists transactions/commit as its catalog can.
+	for wh, want := range map[string]bool{"files": false, "db": true} {
+		c := decodeBody[restmsg.CatalogConfig](t, call(t, srv, "GET", "/v1/config?warehouse="+wh, nil))
+		if got := slices.Contains(c.Endpoints, "POST /v1/{prefix}/transactions/commit"); got != want {
+			t.Errorf("warehouse %s lists transactions/commit: %v, want %v", wh, got, want)
+		}
+	}
+}
