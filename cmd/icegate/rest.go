@@ -34,9 +34,11 @@ var vendedKeys = []string{"s3.endpoint", "s3.region", "client.region", "s3.path-
 	"s3.access-key-id", "s3.secret-access-key", "s3.session-token"}
 
 // vendable is what the REST catalog may vend for c: the configured s3.*
-// properties of a catalog in an object store; nothing for a local one.
+// properties of a catalog in an object store; nothing for a local one, nor
+// for a catalog of type rest, whose storage credentials are its server's
+// to vend, per table, and are not passed on.
 func vendable(cfg *conf.Config, c servedCatalog) map[string]string {
-	if !c.objects {
+	if !c.objects || c.kind == conf.CatalogREST {
 		return nil
 	}
 	for _, cc := range cfg.Catalogs {

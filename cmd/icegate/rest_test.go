@@ -203,13 +203,16 @@ func TestVendable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := vendable(cfg, servedCatalog{cat: fs, objects: true})
+	got := vendable(cfg, servedCatalog{cat: fs, kind: conf.CatalogSQL, objects: true})
 	want := map[string]string{"s3.endpoint": "http://127.0.0.1:9000", "s3.access-key-id": "AK", "s3.secret-access-key": "SK", "s3.path-style-access": "true"}
 	if !maps.Equal(got, want) {
 		t.Errorf("vendable = %v, want %v", got, want)
 	}
-	if got := vendable(cfg, servedCatalog{cat: fs}); len(got) != 0 {
+	if got := vendable(cfg, servedCatalog{cat: fs, kind: conf.CatalogSQL}); len(got) != 0 {
 		t.Errorf("a local catalog vends %v", got)
+	}
+	if got := vendable(cfg, servedCatalog{cat: fs, kind: conf.CatalogREST, objects: true}); len(got) != 0 {
+		t.Errorf("a catalog of type rest vends %v", got)
 	}
 }
 
