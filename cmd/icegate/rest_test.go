@@ -10,6 +10,7 @@ import (
 	"maps"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/catalog/restserver"
 	"github.com/icegate/icegate/conf"
 	"github.com/icegate/icegate/internal/s3test"
 )
@@ -283,5 +285,56 @@ func TestServeRESTVendsS3Credentials(t *testing.T) {
 				t.Errorf("a load that did not ask holds the secret key: %s", raw)
 			}
 		})
+	}
+}
+
+// TestServeRESTOfRESTCatalog: a catalog of type rest is served over
+// icegate's REST port too; what a client does through icegate reaches the
+// remote catalog.
+func TestServeRESTOfRESTCatalog(t *testing.T) {
+	ctx := context.Background()
+	backend, err := catalog.NewFilesystem("remote", t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	remote := httptest.NewServer(restserver.New(backend, restserver.Options{}))
+	defer remote.Close()
+	dir := t.TempDir()
+	cfgFile := filepath.Join(dir, "icegate.yaml")
+	if err := os.WriteFile(cfgFile, []byte(fmt.Sprintf("catalogs:\n  far:\n    type: rest\n    uri: %q\n", remote.URL)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	addr, logs, _ := serveOn(t, dir, t.TempDir(), "--config", cfgFile, "--rest-listen", "127.0.0.1:0")
+	base := "http://" + restAddr(t, logs) + "/v1/far/"
+	c := &http.Client{Timeout: 10 * time.Second}
+	if st, body := restCall(t, c, "GET", "http://"+restAddr(t, logs)+"/v1/config?warehouse=far", "", ""); st != 200 || !strings.Contains(string(body), `"prefix":"far"`) {
+		t.Fatalf("config: %d %s", st, body)
+	}
+	for _, step := range []struct{ method, path, body string }{
+		{"POST", "namespaces", `{"namespace":["r"]}`},
+		{"POST", "namespaces/r/tables", restTableBody},
+	} {
+		if st, body := restCall(t, c, step.method, base+step.path, "", step.body); st != 200 {
+			t.Fatalf("%s %s: %d %s", step.method, step.path, st, body)
+		}
+	}
+	conn, err := pgx.Connect(ctx, "postgres://icegate@"+addr+"/far?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "INSERT INTO r.t VALUES (7, 'seven')"); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := backend.LoadTable(ctx, catalog.Identifier{Namespace: []string{"r"}, Name: "t"})
+	if err != nil {
+		t.Fatalf("the remote catalog lacks the table created through icegate: %v", err)
+	}
+	if tbl.Metadata.CurrentSnapshotID == nil {
+		t.Fatal("the remote table has no snapshot after the insert")
+	}
+	st, body := restCall(t, c, "GET", base+"namespaces/r/tables/t", "", "")
+	if st != 200 || !strings.Contains(string(body), fmt.Sprintf(`"current-snapshot-id":%d`, *tbl.Metadata.CurrentSnapshotID)) {
+		t.Fatalf("load through icegate: %d %s", st, body)
 	}
 }
