@@ -21,6 +21,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/icegate/icegate/auth"
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/catalog/restserver"
 	"github.com/icegate/icegate/conf"
@@ -290,18 +291,45 @@ func TestServeRESTVendsS3Credentials(t *testing.T) {
 
 // TestServeRESTOfRESTCatalog: a catalog of type rest is served over
 // icegate's REST port too; what a client does through icegate reaches the
-// remote catalog.
+// remote catalog. The remote asks for a login in the second case: icegate's
+// REST client logs in at its token endpoint with the catalog's credential.
 func TestServeRESTOfRESTCatalog(t *testing.T) {
+	for _, login := range []bool{false, true} {
+		t.Run(fmt.Sprint("login=", login), func(t *testing.T) { serveRESTOfREST(t, login) })
+	}
+}
+
+func serveRESTOfREST(t *testing.T, login bool) {
 	ctx := context.Background()
 	backend, err := catalog.NewFilesystem("remote", t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	remote := httptest.NewServer(restserver.New(backend, restserver.Options{}))
+	var opts restserver.Options
+	extra := ""
+	if login {
+		v, err := auth.NewVerifier("remote pw")
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := auth.New([]auth.User{{Name: "svc", SCRAM: v}}, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opts.Tokens, err = restserver.NewTokens(a, nil); err != nil {
+			t.Fatal(err)
+		}
+		extra = "    credential: \"svc:remote pw\"\n"
+	}
+	h, err := restserver.NewMulti([]restserver.Named{{Name: "remote", Catalog: backend}}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	remote := httptest.NewServer(h)
 	defer remote.Close()
 	dir := t.TempDir()
 	cfgFile := filepath.Join(dir, "icegate.yaml")
-	if err := os.WriteFile(cfgFile, []byte(fmt.Sprintf("catalogs:\n  far:\n    type: rest\n    uri: %q\n", remote.URL)), 0o600); err != nil {
+	if err := os.WriteFile(cfgFile, []byte(fmt.Sprintf("catalogs:\n  far:\n    type: rest\n    uri: %q\n%s", remote.URL, extra)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	addr, logs, _ := serveOn(t, dir, t.TempDir(), "--config", cfgFile, "--rest-listen", "127.0.0.1:0")
