@@ -57,6 +57,15 @@ type Config struct {
 	MaxStatementMem int64
 	// LogLevel is debug, info, warn or error (key "log.level", default info).
 	LogLevel string
+	// RESTListen, when set, is the TCP address where the served catalogs
+	// are also served over the Iceberg REST catalog protocol (key
+	// "rest.listen", flag --rest-listen; off by default). It uses the TLS
+	// settings and the logins of the PostgreSQL port.
+	RESTListen string
+	// RESTVendCredentials lets REST clients that ask for vended
+	// credentials receive an object-store catalog's s3.* credentials with
+	// the tables they load (key "rest.vend-credentials", default false).
+	RESTVendCredentials bool
 }
 
 // Catalog is one catalog of the "catalogs" key.

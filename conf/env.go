@@ -25,6 +25,8 @@ var EnvVars = map[string]string{
 	"ICEGATE_AUTHENTICATION_TIMEOUT": keyAuthTimeout,
 	"ICEGATE_LOG_LEVEL":              keyLogLevel,
 	"ICEGATE_MAX_STATEMENT_MEM":      keyMaxStmtMem,
+	"ICEGATE_REST_LISTEN":            keyRESTListen,
+	"ICEGATE_REST_VEND_CREDENTIALS":  keyRESTVend,
 }
 
 // harnessVariable reports whether an ICEGATE_* name belongs to the test

@@ -15,6 +15,7 @@ const (
 	FlagMaxConnections = "max-connections"
 	FlagAuthTimeout    = "authentication-timeout"
 	FlagLogLevel       = "log-level"
+	FlagRESTListen     = "rest-listen"
 )
 
 // flagKeys maps each flag to the key it sets.
@@ -27,6 +28,7 @@ var flagKeys = map[string]string{
 	FlagMaxConnections: keyMaxConnections,
 	FlagAuthTimeout:    keyAuthTimeout,
 	FlagLogLevel:       keyLogLevel,
+	FlagRESTListen:     keyRESTListen,
 }
 
 // AddFlags defines the configuration flags on fs. Their defaults are empty:
@@ -41,6 +43,7 @@ func AddFlags(fs *pflag.FlagSet) {
 	fs.String(FlagTLSKey, "", "TLS private key file (PEM); needs --tls-cert")
 	fs.Int(FlagMaxConnections, 0, "maximum concurrent client connections (default 100)")
 	fs.String(FlagAuthTimeout, "", "longest time from connecting to authenticated, as seconds or with a unit (ms, s, min, h) (default 1min)")
+	fs.String(FlagRESTListen, "", "TCP address to serve the catalogs over the Iceberg REST catalog protocol, host:port (default: off)")
 	fs.String(FlagLogLevel, "", "log level: debug, info, warn or error (default "+DefaultLogLevel+")")
 }
 

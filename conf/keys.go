@@ -18,6 +18,8 @@ const (
 	keyAuthTimeout    = "authentication_timeout"
 	keyMaxStmtMem     = "max_statement_mem"
 	keyLogLevel       = "log.level"
+	keyRESTListen     = "rest.listen"
+	keyRESTVend       = "rest.vend-credentials"
 )
 
 // Defaults for keys that have one.
@@ -56,6 +58,8 @@ var fileKeys = map[string]bool{
 	keyAuthTimeout:    true,
 	keyMaxStmtMem:     true,
 	keyLogLevel:       true,
+	keyRESTListen:     true,
+	keyRESTVend:       true,
 }
 
 // authentication_timeout's range, PostgreSQL's: 1 second to 10 minutes.

@@ -162,6 +162,7 @@ func build(v *viper.Viper, prefixes map[string]string, catalogs []Catalog, short
 		{keyTLSKey, &cfg.TLSKey},
 		{keyPassword, &cfg.Password},
 		{keyLogLevel, &cfg.LogLevel},
+		{keyRESTListen, &cfg.RESTListen},
 	}
 	for _, s := range strs {
 		raw := v.Get(s.key)
@@ -187,6 +188,11 @@ func build(v *viper.Viper, prefixes map[string]string, catalogs []Catalog, short
 	if raw = v.Get(keyMaxStmtMem); raw != nil {
 		if cfg.MaxStatementMem, err = parseSize(keyMaxStmtMem, raw); err != nil {
 			return nil, err
+		}
+	}
+	if raw = v.Get(keyRESTVend); raw != nil {
+		if cfg.RESTVendCredentials, err = cast.ToBoolE(raw); err != nil {
+			return nil, fmt.Errorf("conf: %s: %q is not true or false", keyRESTVend, fmt.Sprint(raw))
 		}
 	}
 	if cfg.Users, err = readUsers(v.Get(keyUsers)); err != nil {

@@ -191,6 +191,15 @@ log:
 		{name: "the S3 test server's variables are ignored", env: []string{"ICEGATE_VERSITYGW=/usr/local/bin/versitygw", "ICEGATE_REQUIRE_S3=1"}, want: defaults},
 		{name: "bad env prefixes", env: []string{"ICEGATE_PATHS_PREFIXES=nothing"}, err: `conf: paths.prefixes: "nothing" is not FROM=TO`},
 		{name: "broken yaml", file: "listen: [\n", err: "conf: config file"},
+		{name: "rest listen and vending in file", file: "rest:\n  listen: 0.0.0.0:8181\n  vend-credentials: true\n",
+			want: with(func(c *Config) { c.RESTListen, c.RESTVendCredentials = "0.0.0.0:8181", true })},
+		{name: "rest listen from env", env: []string{"ICEGATE_REST_LISTEN=127.0.0.1:8181", "ICEGATE_REST_VEND_CREDENTIALS=false"},
+			want: with(func(c *Config) { c.RESTListen = "127.0.0.1:8181" })},
+		{name: "rest listen flag over env", env: []string{"ICEGATE_REST_LISTEN=127.0.0.1:8181"}, flags: []string{"--rest-listen", "127.0.0.1:9191"},
+			want: with(func(c *Config) { c.RESTListen = "127.0.0.1:9191" })},
+		{name: "rest listen not host:port", flags: []string{"--rest-listen", "8181"}, err: `conf: rest.listen: "8181" is not host:port`},
+		{name: "rest listen same as listen", flags: []string{"--rest-listen", DefaultListen}, err: "conf: rest.listen: " + DefaultListen + " is also the PostgreSQL listen address"},
+		{name: "rest vend-credentials not a boolean", env: []string{"ICEGATE_REST_VEND_CREDENTIALS=sometimes"}, err: `conf: rest.vend-credentials: "sometimes" is not true or false`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,8 +13,16 @@ import (
 
 // validate checks every value; the error names the key at fault.
 func (c *Config) validate() error {
-	if err := checkListen(c.Listen); err != nil {
+	if err := checkListen(keyListen, c.Listen); err != nil {
 		return err
+	}
+	if c.RESTListen != "" {
+		if err := checkListen(keyRESTListen, c.RESTListen); err != nil {
+			return err
+		}
+		if _, port, _ := net.SplitHostPort(c.RESTListen); c.RESTListen == c.Listen && port != "0" {
+			return fmt.Errorf("conf: %s: %s is also the PostgreSQL listen address (%s); give the REST catalog its own port", keyRESTListen, c.RESTListen, keyListen)
+		}
 	}
 	if strings.TrimSpace(c.Warehouse) == "" {
 		return fmt.Errorf("conf: %s: must not be empty", keyWarehouse)
@@ -84,14 +92,14 @@ func parseDuration(s string) (time.Duration, error) {
 	return 0, fmt.Errorf("is not a duration (seconds, or a number with a unit: ms, s, min, h)")
 }
 
-func checkListen(addr string) error {
+func checkListen(key, addr string) error {
 	_, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("conf: %s: %q is not host:port", keyListen, addr)
+		return fmt.Errorf("conf: %s: %q is not host:port", key, addr)
 	}
 	n, err := strconv.Atoi(port)
 	if err != nil || n < 0 || n > 65535 {
-		return fmt.Errorf("conf: %s: %q is not host:port (port %q is not a number from 0 to 65535)", keyListen, addr, port)
+		return fmt.Errorf("conf: %s: %q is not host:port (port %q is not a number from 0 to 65535)", key, addr, port)
 	}
 	return nil
 }

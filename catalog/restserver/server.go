@@ -1,7 +1,14 @@
 // Package restserver serves the Iceberg REST catalog protocol over a
 // catalog.MutableCatalog, so that other engines (Spark, Trino, PyIceberg)
-// can use the tables icegate serves. It speaks the prefix-less form of the
-// protocol: every route is under /v1, and GET /v1/config lists them.
+// can use the tables icegate serves. New speaks the prefix-less form of
+// the protocol over one catalog: every route is under /v1, and GET
+// /v1/config lists them. NewMulti serves several catalogs, each under its
+// name as prefix (/v1/<name>/...), chosen by GET /v1/config?warehouse=<name>.
+//
+// With Options.Tokens, clients log in at POST /v1/oauth/tokens with an
+// icegate user and password (the OAuth2 client credentials grant) and
+// present the bearer token on every other route; tokens are signed with a
+// key of the process and do not survive a restart.
 //
 // Every failure is answered with the protocol's ErrorModel JSON: the
 // catalog's error kinds map to statuses as restmsg.NewErrorResponse says,
@@ -37,6 +44,16 @@ type Options struct {
 	Authorize func(r *http.Request) error
 	// MaxBodyBytes bounds request bodies (0: 16 MiB).
 	MaxBodyBytes int64
+	// Tokens, when set, serves the token endpoint (POST /v1/oauth/tokens)
+	// and requires one of its bearer tokens on every other route, but
+	// for loopback clients when no password is configured. Authorize, if
+	// also set, runs after it.
+	Tokens *Tokens
+	// VendCredentials lets a client that asks for vended credentials
+	// (header X-Iceberg-Access-Delegation: vended-credentials) receive the
+	// storage credentials of the catalog (Named.Credentials) with the
+	// tables it loads or creates. Off, no response carries a credential.
+	VendCredentials bool
 }
 
 const defaultMaxBody = 16 << 20
@@ -49,10 +66,18 @@ type server struct {
 	mux     *http.ServeMux
 	routes  []string // the served endpoints, as GET /v1/config lists them
 	maxBody int64
+	// creds are the storage properties vended to clients that ask, when
+	// opts.VendCredentials is set.
+	creds map[string]string
 }
 
-// New returns the handler serving the REST catalog protocol over cat.
+// New returns the handler serving the REST catalog protocol over cat,
+// prefix-less. NewMulti serves several catalogs.
 func New(cat catalog.MutableCatalog, opts Options) http.Handler {
+	return newServer(cat, opts)
+}
+
+func newServer(cat catalog.MutableCatalog, opts Options) *server {
 	s := &server{cat: cat, opts: opts, log: opts.Logger, mux: http.NewServeMux(), maxBody: opts.MaxBodyBytes}
 	if s.log == nil {
 		s.log = slog.Default()
@@ -123,15 +148,44 @@ func (s *server) unimplemented(pattern, msg string) {
 	})
 }
 
-// ServeHTTP authorizes the request, then routes it; requests no route
-// takes are answered 404 or 405 in the ErrorModel form.
+// ServeHTTP authorizes the request, then routes it.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.opts.Authorize != nil {
-		if err := s.opts.Authorize(r); err != nil {
+	if s.opts.Tokens != nil && r.URL.Path == TokenPath {
+		s.opts.Tokens.serveToken(w, r)
+		return
+	}
+	if !s.authorized(w, r) {
+		return
+	}
+	s.route(w, r)
+}
+
+// authorized runs the token check and Authorize; on a failure it answers
+// 401 NotAuthorizedException and returns false.
+func (s *server) authorized(w http.ResponseWriter, r *http.Request) bool {
+	for _, check := range []func(*http.Request) error{s.tokenCheck(), s.opts.Authorize} {
+		if check == nil {
+			continue
+		}
+		if err := check(r); err != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="icegate"`)
 			s.writeError(w, r, http.StatusUnauthorized, restmsg.NotAuthorized, "not authorized: "+err.Error())
-			return
+			return false
 		}
 	}
+	return true
+}
+
+func (s *server) tokenCheck() func(*http.Request) error {
+	if s.opts.Tokens == nil {
+		return nil
+	}
+	return s.opts.Tokens.authorize
+}
+
+// route serves an authorized request; requests no route takes are
+// answered 404 or 405 in the ErrorModel form.
+func (s *server) route(w http.ResponseWriter, r *http.Request) {
 	h, pattern := s.mux.Handler(r)
 	if pattern == "" {
 		// The mux answers 404, or 405 with the Allow header; keep its

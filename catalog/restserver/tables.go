@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -95,8 +96,34 @@ func (s *server) writeTable(w http.ResponseWriter, r *http.Request, t *catalog.T
 	return s.writeJSON(w, r, restmsg.LoadTableResult{
 		MetadataLocation: t.MetadataLocation,
 		Metadata:         restmsg.TableMetadata{TableMetadata: t.Metadata},
-		Config:           map[string]string{},
+		Config:           s.vended(r),
 	})
+}
+
+// accessDelegation is the header a client asks for vended credentials with.
+const accessDelegation = "X-Iceberg-Access-Delegation"
+
+// vended is the table configuration of a load or create response: the
+// catalog's storage credentials when the server vends them and the client
+// asked (X-Iceberg-Access-Delegation lists vended-credentials), else
+// nothing. No other response carries a credential.
+func (s *server) vended(r *http.Request) map[string]string {
+	out := map[string]string{}
+	if !s.opts.VendCredentials || len(s.creds) == 0 {
+		return out
+	}
+	asked := false
+	for _, h := range r.Header.Values(accessDelegation) {
+		for _, mode := range strings.Split(h, ",") {
+			if strings.EqualFold(strings.TrimSpace(mode), "vended-credentials") {
+				asked = true
+			}
+		}
+	}
+	if asked {
+		maps.Copy(out, s.creds)
+	}
+	return out
 }
 
 func (s *server) loadTable(w http.ResponseWriter, r *http.Request) error {

@@ -27,7 +27,8 @@ func newServeCommand() *cobra.Command {
 		Short: "Serve the tables of a warehouse directory over the PostgreSQL protocol",
 		Long: "Serves until SIGINT or SIGTERM. Settings come from flags, ICEGATE_* environment variables\n" +
 			"and icegate.yaml, in that order of precedence. The built-in user icegate has the password\n" +
-			"in ICEGATE_PASSWORD; without one, only loopback addresses may be served (trust).",
+			"in ICEGATE_PASSWORD; without one, only loopback addresses may be served (trust).\n" +
+			"With --rest-listen the catalogs are also served over the Iceberg REST catalog protocol.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := conf.Load(cmd.Flags(), os.Environ())
@@ -108,7 +109,24 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 		"tls", tlsConfig != nil)
 	logger.Info("connect with: "+connect, "auth", how)
 
-	err = srv.Serve(ctx, ln)
+	// The REST catalog, when asked for, serves beside the PostgreSQL port
+	// and stops with it; if it fails, both stop.
+	serveCtx, stopServing := context.WithCancelCause(ctx)
+	defer stopServing(nil)
+	var rest *restCatalog
+	if cfg.RESTListen != "" {
+		if rest, err = startREST(ctx, cfg, cats, authn, tlsConfig, logger, stopServing); err != nil {
+			ln.Close()
+			return err
+		}
+	}
+	err = srv.Serve(serveCtx, ln)
+	if rest != nil {
+		rest.stop(logger)
+	}
+	if cause := context.Cause(serveCtx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause
+	}
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, net.ErrClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}

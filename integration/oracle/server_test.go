@@ -48,12 +48,19 @@ func startIcegate(t *testing.T, warehouse string) int {
 // returns the port.
 func startIcegateWith(t *testing.T, args ...string) int {
 	t.Helper()
+	return startIcegateEnv(t, nil, args...)
+}
+
+// startIcegateEnv is startIcegateWith with env ("NAME=value") added to
+// the cleaned environment.
+func startIcegateEnv(t *testing.T, env []string, args ...string) int {
+	t.Helper()
 	bin := icegateBinary(t)
 	port := freePort(t)
 	var logs bytes.Buffer
 	cmd := exec.Command(bin, append(append([]string{"serve"}, args...), "--listen", fmt.Sprintf("127.0.0.1:%d", port))...)
 	cmd.Dir = t.TempDir()
-	cmd.Env = cleanEnv()
+	cmd.Env = append(cleanEnv(), env...)
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start icegate: %v", err)
