@@ -63,6 +63,11 @@ func TestGatewaysShareSQLCatalog(t *testing.T) {
 		{"sqlite", sqlCatalog("jdbc:sqlite:" + filepath.Join(t.TempDir(), "catalog.db"))},
 		{"sqlite-s3", onS3("sql", "jdbc:sqlite:"+filepath.Join(t.TempDir(), "catalog.db"))},
 		{"hadoop-s3", onS3("hadoop", "")},
+		// Three gateways whose catalog is the REST catalog a fourth
+		// icegate serves over SQL on SQLite.
+		{"rest", func(t *testing.T, dir string) string {
+			return startRESTCatalogServer(t, bin, dir).clientConfig()
+		}},
 	}
 	if pg := os.Getenv("ICEGATE_TEST_PG"); pg != "" {
 		cases = append(cases, struct {

@@ -87,7 +87,7 @@ func TestMultiTableCommitSurvivesKill(t *testing.T) {
 	if bin == "" {
 		bin = buildBinary(t)
 	}
-	for _, kind := range []string{"sql"} {
+	for _, kind := range []string{"sql", "rest"} {
 		t.Run(kind, func(t *testing.T) {
 			dir := t.TempDir()
 			var rest *restCatalogServer
