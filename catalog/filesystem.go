@@ -37,6 +37,10 @@ type Filesystem struct {
 	// stagedMarkers are the locked markers of the tables this process
 	// staged (filesystem_stage.go), by table directory.
 	stagedMarkers map[string]*os.File
+	// adopted are the staged tables whose directory existed before they
+	// were staged (filesystem_stage.go): discarding one removes only its
+	// marker.
+	adopted map[string]bool
 
 	hintMu sync.Mutex   // serializes version hint updates (filesystem_write.go)
 	sync   Syncer       // makes written files durable (atomic_file.go)

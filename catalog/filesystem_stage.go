@@ -61,22 +61,34 @@ func (c *Filesystem) StageTable(ctx context.Context, id Identifier, spec TableSp
 		return nil, err
 	}
 	c.reclaimStaged(dir)
+	adopted := false
 	if err := os.Mkdir(dir, 0o755); err != nil {
-		if errors.Is(err, fs.ErrExist) {
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("create table %s: %w", name, err)
+		}
+		if !holdsOnlyTableFiles(dir) {
 			return nil, fmt.Errorf("create table %s: %w", name, ErrAlreadyExists)
 		}
-		return nil, fmt.Errorf("create table %s: %w", name, err)
+		adopted = true
 	}
 	c.forget(dir)
-	err = c.holdMarker(dir)
-	if err == nil {
-		err = os.Mkdir(filepath.Join(dir, "data"), 0o755)
+	err = c.holdMarker(dir, adopted)
+	if adopted && errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("create table %s: being created: %w", name, ErrAlreadyExists)
 	}
-	if err == nil {
-		err = os.Mkdir(filepath.Join(dir, "metadata"), 0o755)
+	for _, sub := range []string{"data", "metadata"} {
+		if err == nil {
+			if err = os.Mkdir(filepath.Join(dir, sub), 0o755); adopted && errors.Is(err, fs.ErrExist) {
+				err = nil
+			}
+		}
 	}
 	if err != nil {
-		os.RemoveAll(dir)
+		if adopted {
+			c.dropMarker(dir)
+		} else {
+			os.RemoveAll(dir)
+		}
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
 	return &Table{
@@ -143,6 +155,14 @@ func (c *Filesystem) DiscardTable(ctx context.Context, id Identifier) error {
 		return nil
 	}
 	c.forget(dir)
+	c.mu.Lock()
+	adopted := c.adopted[dir]
+	c.mu.Unlock()
+	if adopted {
+		// The files there are a REST client's: it removes its own.
+		c.dropMarker(dir)
+		return nil
+	}
 	c.releaseMarker(dir)
 	if err := os.RemoveAll(dir); err != nil {
 		return c.relative(fmt.Errorf("discard staged table %s: %w", qualified(id.Namespace, id.Name), err))
@@ -150,27 +170,70 @@ func (c *Filesystem) DiscardTable(ctx context.Context, id Identifier) error {
 	return nil
 }
 
+// adoptedLine marks, in a staged marker, a table staged in a directory
+// that existed before: the files there are not the stager's.
+const adoptedLine = "adopted"
+
+// holdsOnlyTableFiles reports whether the existing directory dir holds
+// nothing but the data and metadata files of a table that has no metadata
+// file yet: what a REST client writes at a staged table's location before
+// the commit that creates the table. Such a directory is neither a table
+// nor a namespace, and a staged create may take it.
+func holdsOnlyTableFiles(dir string) bool {
+	if isTableDir(dir) || isStagedDir(dir) {
+		return false
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if !e.IsDir() || (e.Name() != "data" && e.Name() != "metadata") {
+			return false
+		}
+	}
+	return true
+}
+
+// dropMarker removes the marker of an adopted staged table, leaving the
+// files that were there.
+func (c *Filesystem) dropMarker(dir string) {
+	c.releaseMarker(dir)
+	if err := os.Remove(filepath.Join(dir, stagedMarker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		slog.Warn("remove the marker of a staged table", "dir", dir, "err", err)
+	}
+}
+
 // holdMarker creates the staged marker of dir and keeps it open and
-// locked.
-func (c *Filesystem) holdMarker(dir string) error {
+// locked; adopted records that the directory existed before.
+func (c *Filesystem) holdMarker(dir string, adopted bool) error {
 	f, err := os.OpenFile(filepath.Join(dir, stagedMarker), os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return err
 	}
 	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 	if err == nil {
-		_, err = f.WriteString(recordHeader() + "\n")
+		text := recordHeader() + "\n"
+		if adopted {
+			text += adoptedLine + "\n"
+		}
+		_, err = f.WriteString(text)
 	}
 	if err != nil {
 		f.Close()
+		os.Remove(filepath.Join(dir, stagedMarker))
 		return err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.stagedMarkers == nil {
 		c.stagedMarkers = map[string]*os.File{}
+		c.adopted = map[string]bool{}
 	}
 	c.stagedMarkers[dir] = f
+	if adopted {
+		c.adopted[dir] = true
+	}
 	return nil
 }
 
@@ -179,6 +242,7 @@ func (c *Filesystem) releaseMarker(dir string) {
 	c.mu.Lock()
 	f := c.stagedMarkers[dir]
 	delete(c.stagedMarkers, dir)
+	delete(c.adopted, dir)
 	c.mu.Unlock()
 	if f != nil {
 		f.Close()
@@ -208,6 +272,13 @@ func (c *Filesystem) reclaimStaged(dir string) {
 	sc := bufio.NewScanner(f)
 	if sc.Scan() && sc.Text() != recordHeader() {
 		return // another host's: its lock is not seen here
+	}
+	if sc.Scan() && sc.Text() == adoptedLine {
+		// The files are a REST client's, which may still commit them.
+		if err := os.Remove(filepath.Join(dir, stagedMarker)); err != nil {
+			slog.Warn("remove the marker of a staged table left by a dead process", "dir", dir, "err", err)
+		}
+		return
 	}
 	slog.Info("remove a table a dead process staged and never committed", "dir", dir)
 	if err := os.RemoveAll(dir); err != nil {

@@ -112,3 +112,79 @@ func TestStagedTableOfDeadProcess(t *testing.T) {
 		t.Errorf("CreateTable over a live staged table: %v", err)
 	}
 }
+
+// TestStagedTableInExistingDirectory: a REST client writes a staged
+// table's files at its location before the commit that creates it, so the
+// table may be staged in a directory holding only data/ and metadata/
+// files. Discarding it then removes only the marker (the files are the
+// client's); a directory holding anything else is no place for a table;
+// a dead process's marker there goes, the files stay.
+func TestStagedTableInExistingDirectory(t *testing.T) {
+	ctx := context.Background()
+	cat := newWarehouse(t)
+	write := func(path string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exists := func(path string) bool {
+		_, err := os.Stat(path)
+		return err == nil
+	}
+
+	id := Identifier{Namespace: []string{"db"}, Name: "client"}
+	dir, _ := cat.tableDir(id)
+	file := filepath.Join(dir, "data", "part=1", "a.parquet")
+	write(file)
+	write(filepath.Join(dir, "metadata", "snap-1.avro"))
+	st, err := cat.StageTable(ctx, id, eventsSpec(2))
+	if err != nil {
+		t.Fatalf("stage in a directory of table files: %v", err)
+	}
+	if _, err := cat.StageTable(ctx, id, eventsSpec(2)); !errors.Is(err, ErrAlreadyExists) {
+		t.Errorf("stage the name twice: %v", err)
+	}
+	if err := cat.DiscardTable(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if !exists(file) || isStagedDir(dir) {
+		t.Fatalf("discard of an adopted directory: file kept %v, marker left %v", exists(file), isStagedDir(dir))
+	}
+	if st, err = cat.StageTable(ctx, id, eventsSpec(2)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cat.PublishTable(ctx, id, st.Metadata); err != nil {
+		t.Fatalf("publish in an adopted directory: %v", err)
+	}
+	if _, err := cat.LoadTable(ctx, id); err != nil || !exists(file) {
+		t.Fatalf("after publishing: %v, file kept %v", err, exists(file))
+	}
+
+	// Not table files: another file at the top, a namespace's table.
+	write(filepath.Join(cat.Root(), "db", "other", "notes.txt"))
+	if _, err := cat.StageTable(ctx, Identifier{Namespace: []string{"db"}, Name: "other"}, eventsSpec(2)); !errors.Is(err, ErrAlreadyExists) {
+		t.Errorf("stage over a directory with other files: %v", err)
+	}
+	if _, err := cat.StageTable(ctx, Identifier{Namespace: []string{"db"}, Name: "client"}, eventsSpec(2)); !errors.Is(err, ErrAlreadyExists) {
+		t.Errorf("stage over a table: %v", err)
+	}
+
+	// A dead process adopted a directory: its marker goes, the files stay.
+	left := Identifier{Namespace: []string{"db"}, Name: "left"}
+	leftDir, _ := cat.tableDir(left)
+	leftFile := filepath.Join(leftDir, "data", "b.parquet")
+	write(leftFile)
+	if err := os.WriteFile(filepath.Join(leftDir, stagedMarker), []byte(recordHeader()+"\n"+adoptedLine+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cat.StageTable(ctx, left, eventsSpec(2)); err != nil {
+		t.Fatalf("stage over a dead process's adopted directory: %v", err)
+	}
+	if !exists(leftFile) {
+		t.Fatal("the client's file in a dead process's adopted directory was removed")
+	}
+}
