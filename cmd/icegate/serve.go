@@ -178,6 +178,8 @@ func surveyWarehouse(ctx context.Context, sc servedCatalog, logger *slog.Logger)
 	}
 	if sc.kind == conf.CatalogSQL {
 		logger.Info(fmt.Sprintf("catalog %s lists %d namespaces and %d tables in its database; files in %s", cat.Name(), w.namespaces, w.tables, w.path))
+	} else if sc.kind == conf.CatalogREST {
+		logger.Info(fmt.Sprintf("catalog %s: the REST catalog at %s lists %d namespaces and %d tables", cat.Name(), w.path, w.namespaces, w.tables))
 	} else if w.namespaces == 0 {
 		logger.Info(fmt.Sprintf("warehouse directory %s is empty: no schemas or tables yet; CREATE SCHEMA makes one", w.path))
 	} else {
