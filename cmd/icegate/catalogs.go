@@ -39,7 +39,7 @@ func openCatalogs(ctx context.Context, cfg *conf.Config) ([]servedCatalog, error
 			// it for, not a place of files.
 			rc, err := restclient.Open(ctx, c.Name, c.Properties, restclient.Options{})
 			if err != nil {
-				return fail(fmt.Errorf("catalog %s: %w", c.Name, err))
+				return fail(err) // it names the catalog
 			}
 			// objects: no local warehouse directory to survey.
 			out = append(out, servedCatalog{cat: rc, kind: c.Type, root: rc.URI(), objects: true, close: rc.Close})
