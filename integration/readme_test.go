@@ -60,6 +60,9 @@ func TestReadme(t *testing.T) {
 	// catalog, and a hadoop one.
 	t.Run("directory", func(t *testing.T) { runReadme(t, bin, psql, blocks, "", false) })
 	t.Run("sql-directory", func(t *testing.T) { runReadme(t, bin, psql, blocks, "sql", false) })
+	// And through a gateway whose default catalog is the REST catalog
+	// another icegate serves over a SQL catalog.
+	t.Run("rest", func(t *testing.T) { runReadme(t, bin, psql, blocks, "rest", false) })
 	for _, kind := range []string{"sql", "hadoop"} {
 		t.Run(kind+"-s3", func(t *testing.T) {
 			if _, err := s3test.Binary(); err != nil && os.Getenv("ICEGATE_REQUIRE_S3") == "" {
@@ -88,8 +91,16 @@ func runReadme(t *testing.T, bin, psql string, blocks []readmeBlock, kind string
 			props["warehouse"] = srv.URI("lake")
 		}
 		props["type"] = kind
-		if kind == "sql" {
+		switch kind {
+		case "sql":
 			props["uri"] = "jdbc:sqlite:" + filepath.Join(work, "catalog.db")
+		case "rest":
+			srv := startRESTCatalogServer(t, bin, t.TempDir())
+			props = map[string]string{"type": kind, "uri": "http://" + srv.restAddr, "warehouse": "lake"}
+		}
+		where := props["warehouse"] // what the README shows as ./warehouse
+		if kind == "rest" {
+			where = props["uri"]
 		}
 		body := "catalogs:\n  icegate:\n"
 		for _, k := range slices.Sorted(maps.Keys(props)) {
@@ -100,7 +111,7 @@ func runReadme(t *testing.T, bin, psql string, blocks []readmeBlock, kind string
 			t.Fatal(err)
 		}
 		// What the README shows of the warehouse's location.
-		r.shown = map[string]string{props["warehouse"]: "./warehouse", " --config " + r.config: ""}
+		r.shown = map[string]string{where: "./warehouse", " --config " + r.config: ""}
 	}
 
 	var script bytes.Buffer
