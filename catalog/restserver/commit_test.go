@@ -285,3 +285,38 @@ func TestAuthorize(t *testing.T) {
 		t.Fatalf("an unauthorized create made the namespace: %d", r.status)
 	}
 }
+
+// TestSnapshotsMode: snapshots=refs answers only the snapshots a branch
+// or tag points at, with its own entity tag; snapshots=all (the default)
+// every snapshot; any other mode is 400.
+func TestSnapshotsMode(t *testing.T) {
+	srv := serve(t, backends[1].open(t), Options{})
+	if r := call(t, srv, "POST", "/v1/namespaces", `{"namespace":["db"]}`); r.status != 200 {
+		t.Fatalf("create namespace: %d %s", r.status, r.body)
+	}
+	if r := call(t, srv, "POST", "/v1/namespaces/db/tables", createTableBody("t")); r.status != 200 {
+		t.Fatalf("create table: %d %s", r.status, r.body)
+	}
+	const path = "/v1/namespaces/db/tables/t"
+	for _, id := range []int64{1, 2, 3} {
+		base, _ := loadTable(t, srv, path)
+		if r := call(t, srv, "POST", path, appendRequest(t, base.Metadata.TableMetadata, id)); r.status != 200 {
+			t.Fatalf("append: %d %s", r.status, r.body)
+		}
+	}
+	all, allResp := loadTable(t, srv, path+"?snapshots=all")
+	refs, refsResp := loadTable(t, srv, path+"?snapshots=refs")
+	if len(all.Metadata.Snapshots) != 3 || len(refs.Metadata.Snapshots) != 1 || refs.Metadata.Snapshots[0].SnapshotID != 3 {
+		t.Fatalf("all has %d snapshots, refs %d; want 3 and only the head", len(all.Metadata.Snapshots), len(refs.Metadata.Snapshots))
+	}
+	if allResp.header.Get("ETag") == refsResp.header.Get("ETag") {
+		t.Fatal("the two modes answer with one entity tag")
+	}
+	if r := call(t, srv, "GET", path+"?snapshots=refs", nil, "If-None-Match", refsResp.header.Get("ETag")); r.status != 304 {
+		t.Fatalf("refs with its own tag: %d", r.status)
+	}
+	if r := call(t, srv, "GET", path+"?snapshots=refs", nil, "If-None-Match", allResp.header.Get("ETag")); r.status != 200 {
+		t.Fatalf("refs with the tag of all: %d", r.status)
+	}
+	checkError(t, call(t, srv, "GET", path+"?snapshots=some", nil), 400, restmsg.BadRequest)
+}

@@ -90,8 +90,13 @@ func matchesETag(header, tag string) bool {
 
 // writeTable answers a loaded (or created, or staged) table.
 func (s *server) writeTable(w http.ResponseWriter, r *http.Request, t *catalog.Table) error {
+	return s.writeTableTagged(w, r, t, etag(t.MetadataLocation))
+}
+
+// writeTableTagged answers a table with the entity tag tag.
+func (s *server) writeTableTagged(w http.ResponseWriter, r *http.Request, t *catalog.Table, tag string) error {
 	if t.MetadataLocation != "" {
-		w.Header().Set("ETag", etag(t.MetadataLocation))
+		w.Header().Set("ETag", tag)
 	}
 	return s.writeJSON(w, r, restmsg.LoadTableResult{
 		MetadataLocation: t.MetadataLocation,
@@ -131,16 +136,48 @@ func (s *server) loadTable(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	mode := r.URL.Query().Get("snapshots")
+	if mode != "" && mode != "all" && mode != "refs" {
+		return badRequest("invalid snapshots mode %q: it is all or refs", mode)
+	}
 	t, err := s.cat.LoadTable(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	if inm := r.Header.Get("If-None-Match"); inm != "" && matchesETag(inm, etag(t.MetadataLocation)) {
-		w.Header().Set("ETag", etag(t.MetadataLocation))
+	tag := etag(t.MetadataLocation)
+	if mode == "refs" {
+		// The two modes answer different bodies: different tags.
+		tag = etag(t.MetadataLocation + "?snapshots=refs")
+	}
+	if inm := r.Header.Get("If-None-Match"); inm != "" && matchesETag(inm, tag) {
+		w.Header().Set("ETag", tag)
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	return s.writeTable(w, r, t)
+	if mode == "refs" {
+		t = onlyReferencedSnapshots(t)
+	}
+	return s.writeTableTagged(w, r, t, tag)
+}
+
+// onlyReferencedSnapshots is t with only the snapshots a branch or tag
+// points at (snapshots=refs): a client that needs the others loads the
+// table again with snapshots=all.
+func onlyReferencedSnapshots(t *catalog.Table) *catalog.Table {
+	heads := map[int64]bool{}
+	for _, ref := range t.Metadata.Refs {
+		heads[ref.SnapshotID] = true
+	}
+	m := *t.Metadata
+	m.Snapshots = nil
+	for _, snap := range t.Metadata.Snapshots {
+		if heads[snap.SnapshotID] {
+			m.Snapshots = append(m.Snapshots, snap)
+		}
+	}
+	out := *t
+	out.Metadata = &m
+	return &out
 }
 
 func (s *server) tableExists(w http.ResponseWriter, r *http.Request) error {
