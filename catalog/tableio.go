@@ -56,7 +56,12 @@ func (f *ObjectFiles) Output(id Identifier, location string) (OutputIO, error) {
 // the location. With root (a local warehouse directory the table's
 // directory is in) reads may reach any file under root, as tables
 // registered from another table's metadata need.
-func NewLocalTableIO(id Identifier, location, metadataFile, root string) (FileIO, OutputIO, error) {
+//
+// cache, when set, keeps the parsed metadata files, manifest lists and
+// manifests read through the FileIO (they never change once written),
+// shared by every table given it: without it each commit parses the
+// table's manifests again to check that no file is added twice.
+func NewLocalTableIO(id Identifier, location, metadataFile, root string, cache *FileCache) (FileIO, OutputIO, error) {
 	name := qualified(id.Namespace, id.Name)
 	loc := strings.TrimSuffix(location, "/")
 	dir := filepath.Clean(stripScheme(loc))
@@ -73,8 +78,19 @@ func NewLocalTableIO(id Identifier, location, metadataFile, root string) (FileIO
 		readRoot = r
 	}
 	out := &localOutput{location: loc, dir: dir, table: name}
-	return NewLocalIO(readDir, readRoot, nil), out, nil
+	fio := NewLocalIO(readDir, readRoot, nil)
+	if cache != nil {
+		fio = &cachingIO{FileIO: fio, cache: cache.c}
+	}
+	return fio, out, nil
 }
+
+// FileCache is a cache of parsed table files (metadata files, manifest
+// lists, manifests) for NewLocalTableIO, bounded by a count of entries.
+type FileCache struct{ c *fileCache }
+
+// NewFileCache returns an empty cache of the default size.
+func NewFileCache() *FileCache { return &FileCache{c: newFileCache(defaultCacheEntries)} }
 
 // localOutput creates a table's new files in its local directory.
 type localOutput struct {

@@ -17,7 +17,7 @@ func TestLocalTableIO(t *testing.T) {
 	id := Identifier{Namespace: []string{"db"}, Name: "t"}
 	for _, loc := range []string{dir, "file:" + dir, "file://" + dir + "/"} {
 		t.Run(loc, func(t *testing.T) {
-			fio, out, err := NewLocalTableIO(id, loc, "", "")
+			fio, out, err := NewLocalTableIO(id, loc, "", "", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +61,7 @@ func TestLocalTableIO(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := NewLocalTableIO(id, "relative/dir", "", ""); !errors.Is(err, ErrOutsideWarehouse) {
+	if _, _, err := NewLocalTableIO(id, "relative/dir", "", "", nil); !errors.Is(err, ErrOutsideWarehouse) {
 		t.Fatalf("a relative location: %v", err)
 	}
 }

@@ -85,7 +85,7 @@ func TestNamespaces(t *testing.T) {
 }
 
 // CreateTable2 creates a table of the test schema.
-func (c *Catalog) CreateTable2(ctx context.Context, t *testing.T, ns []string, name string) error {
+func (c *Catalog) CreateTable2(ctx context.Context, t testing.TB, ns []string, name string) error {
 	_, err := c.CreateTable(ctx, catalog.Identifier{Namespace: ns, Name: name}, catalog.TableSpec{Schema: testSchema()})
 	return err
 }

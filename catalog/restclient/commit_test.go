@@ -37,7 +37,7 @@ func dropConnection(t *testing.T, w http.ResponseWriter) {
 }
 
 // setup creates namespace db and table db.t through a client of srv.
-func setup(t *testing.T, c *Catalog) {
+func setup(t testing.TB, c *Catalog) {
 	t.Helper()
 	ctx := context.Background()
 	if err := c.CreateNamespace(ctx, []string{"db"}, nil); err != nil {

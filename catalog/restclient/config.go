@@ -95,6 +95,9 @@ type Catalog struct {
 	tables map[string]*loaded      // last LoadTableResult per table, for ETags
 	staged map[string]*stagedTable // tables staged and not yet published
 	files  *fileStores
+	// localCache keeps the parsed files of tables in local directories
+	// (object stores have their own: catalog.ObjectFiles).
+	localCache *catalog.FileCache
 }
 
 var (
@@ -152,6 +155,7 @@ func Open(ctx context.Context, name string, props map[string]string, opts Option
 		}
 	}
 	c.files = newFileStores(c.name)
+	c.localCache = catalog.NewFileCache()
 	return c, nil
 }
 

@@ -104,7 +104,7 @@ func (c *Catalog) openFiles(ctx context.Context, id catalog.Identifier, location
 		}
 		return &tableFiles{io: of.TableIO(id), out: out}, nil
 	}
-	fio, out, err := catalog.NewLocalTableIO(id, location, metadataFile, c.localRoot())
+	fio, out, err := catalog.NewLocalTableIO(id, location, metadataFile, c.localRoot(), c.localCache)
 	if err != nil {
 		return nil, err
 	}

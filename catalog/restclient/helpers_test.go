@@ -20,16 +20,16 @@ import (
 var backends = []struct {
 	name  string
 	props bool // keeps namespace properties
-	open  func(t *testing.T) catalog.MutableCatalog
+	open  func(t testing.TB) catalog.MutableCatalog
 }{
-	{"filesystem", false, func(t *testing.T) catalog.MutableCatalog {
+	{"filesystem", false, func(t testing.TB) catalog.MutableCatalog {
 		c, err := catalog.NewFilesystem("wh", t.TempDir(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return c
 	}},
-	{"sqlite", true, func(t *testing.T) catalog.MutableCatalog {
+	{"sqlite", true, func(t testing.TB) catalog.MutableCatalog {
 		dir := t.TempDir()
 		ctx := context.Background()
 		db, dialect, err := sqldb.Open(ctx, "jdbc:sqlite:"+filepath.Join(dir, "catalog.db"), nil)
@@ -46,10 +46,10 @@ var backends = []struct {
 }
 
 // sqliteBackend opens the SQL catalog backend.
-func sqliteBackend(t *testing.T) catalog.MutableCatalog { return backends[1].open(t) }
+func sqliteBackend(t testing.TB) catalog.MutableCatalog { return backends[1].open(t) }
 
 // serve runs the REST server over cat, behind wrap when given.
-func serve(t *testing.T, cat catalog.MutableCatalog, opts restserver.Options, wrap func(http.Handler) http.Handler) *httptest.Server {
+func serve(t testing.TB, cat catalog.MutableCatalog, opts restserver.Options, wrap func(http.Handler) http.Handler) *httptest.Server {
 	t.Helper()
 	var h http.Handler = restserver.New(cat, opts)
 	if wrap != nil {
@@ -67,7 +67,7 @@ func fastOptions() Options {
 }
 
 // open opens a client of srv.
-func open(t *testing.T, srv *httptest.Server, props map[string]string, opts Options) *Catalog {
+func open(t testing.TB, srv *httptest.Server, props map[string]string, opts Options) *Catalog {
 	t.Helper()
 	p := map[string]string{PropURI: srv.URL}
 	for k, v := range props {
@@ -90,7 +90,7 @@ func testSchema() *catalog.Schema {
 
 // dataFile writes a (fake) data file through the table's output and
 // returns its entry.
-func dataFile(t *testing.T, cat catalog.MutableCatalog, tbl *catalog.Table, name string, rows int64) *catalog.DataFile {
+func dataFile(t testing.TB, cat catalog.MutableCatalog, tbl *catalog.Table, name string, rows int64) *catalog.DataFile {
 	t.Helper()
 	out, err := cat.NewOutput(tbl)
 	if err != nil {
@@ -113,7 +113,7 @@ func dataFile(t *testing.T, cat catalog.MutableCatalog, tbl *catalog.Table, name
 }
 
 // appendFile commits one new data file to id through CommitChange.
-func appendFile(t *testing.T, cat catalog.MutableCatalog, id catalog.Identifier, name string) *catalog.Table {
+func appendFile(t testing.TB, cat catalog.MutableCatalog, id catalog.Identifier, name string) *catalog.Table {
 	t.Helper()
 	ctx := context.Background()
 	tbl, err := cat.LoadTable(ctx, id)
