@@ -147,6 +147,27 @@ func (c *ObjectHadoop) namespaceExists(ctx context.Context, ns []string) (bool, 
 	return !table, err
 }
 
+// holdsOnlyTableFiles reports whether folder (not a table) holds nothing
+// but data/ and metadata/ objects: the files a REST client writes at a
+// staged table's location before the commit that creates the table. A
+// folder CREATE SCHEMA made has its marker object, so it never qualifies.
+func (c *ObjectHadoop) holdsOnlyTableFiles(ctx context.Context, folder string) (bool, error) {
+	folder = strings.TrimSuffix(folder, "/") + "/"
+	dirs, objects, err := objstore.ListDir(ctx, c.w.store, folder)
+	if err != nil {
+		return false, err
+	}
+	if len(objects) > 0 {
+		return false, nil
+	}
+	for _, d := range dirs {
+		if d != folder+"data/" && d != folder+"metadata/" {
+			return false, nil
+		}
+	}
+	return len(dirs) > 0, nil
+}
+
 // ListNamespaces implements Catalog: every folder that is not a table,
 // at any depth.
 func (c *ObjectHadoop) ListNamespaces(ctx context.Context) ([][]string, error) {
@@ -397,7 +418,11 @@ func (c *ObjectHadoop) newTable(ctx context.Context, id Identifier, spec TableSp
 	if ok, err := c.namespaceExists(ctx, append(slices.Clone(id.Namespace), id.Name)); err != nil {
 		return nil, err
 	} else if ok {
-		return nil, fmt.Errorf("create table %s: a namespace of that name exists: %w", name, ErrAlreadyExists)
+		if only, err := c.holdsOnlyTableFiles(ctx, folder); err != nil {
+			return nil, err
+		} else if !only {
+			return nil, fmt.Errorf("create table %s: a namespace of that name exists: %w", name, ErrAlreadyExists)
+		}
 	}
 	meta, err := NewTableMetadata(spec, loc, newUUID())
 	if err != nil {

@@ -269,3 +269,66 @@ func TestObjectHadoopStaging(t *testing.T) {
 		t.Fatalf("publish of a name taken meanwhile: %v, want ErrAlreadyExists", err)
 	}
 }
+
+// TestObjectHadoopStagingOverClientFiles: a REST client writes a staged
+// table's data and manifests at its location before the commit that
+// creates it, so the folder already holds objects then: a table may be
+// staged over data/ and metadata/ objects (discarding it leaves them:
+// they are the client's), never over a folder CREATE SCHEMA made.
+func TestObjectHadoopStagingOverClientFiles(t *testing.T) {
+	srv := s3test.Start(t)
+	ctx := t.Context()
+	store := newObjectStore(t, srv, srv.Endpoint)
+	cat, err := NewObjectHadoop(ctx, "lake", store, nil, srv.URI("wh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.CreateNamespace(ctx, []string{"db"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	put := func(key string) {
+		t.Helper()
+		if err := store.Put(ctx, srv.URI(key), []byte("x"), false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func(prefix string) int {
+		n := 0
+		store.List(ctx, srv.URI(prefix), func(objstore.Info) error { n++; return nil })
+		return n
+	}
+	put("wh/db/c/data/part=1/a.parquet")
+	put("wh/db/c/metadata/snap-1.avro")
+	id := Identifier{Namespace: []string{"db"}, Name: "c"}
+	tbl, err := cat.StageTable(ctx, id, eventsSpec(2))
+	if err != nil {
+		t.Fatalf("stage over a client's files: %v", err)
+	}
+	if err := cat.DiscardTable(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if n := count("wh/db/c/"); n != 2 {
+		t.Fatalf("discard removed the client's files: %d objects left, want 2", n)
+	}
+	if tbl, err = cat.StageTable(ctx, id, eventsSpec(2)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cat.PublishTable(ctx, id, tbl.Metadata); err != nil {
+		t.Fatalf("publish over a client's files: %v", err)
+	}
+
+	// A namespace: its marker, or other objects, make it no place for a
+	// table.
+	if err := cat.CreateNamespace(ctx, []string{"db", "ns"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	put("wh/db/ns/data/x.parquet")
+	if _, err := cat.StageTable(ctx, Identifier{Namespace: []string{"db"}, Name: "ns"}, eventsSpec(2)); !errors.Is(err, ErrAlreadyExists) {
+		t.Errorf("stage over a namespace: %v", err)
+	}
+	put("wh/db/other/notes.txt")
+	put("wh/db/other/data/y.parquet")
+	if _, err := cat.StageTable(ctx, Identifier{Namespace: []string{"db"}, Name: "other"}, eventsSpec(2)); !errors.Is(err, ErrAlreadyExists) {
+		t.Errorf("stage over a folder with other objects: %v", err)
+	}
+}
