@@ -183,8 +183,13 @@ func (c *Catalog) CreateTable(ctx context.Context, id catalog.Identifier, spec c
 	if err := c.supports(http.MethodPost, routeTables, what); err != nil {
 		return nil, err
 	}
-	r := &request{method: http.MethodPost, path: nsPath(id.Namespace) + "/tables", class: retryUnapplied, what: what,
-		body: restmsg.NewCreateTableRequest(id.Name, spec, false)}
+	return c.doLoad(ctx, id, &request{method: http.MethodPost, path: nsPath(id.Namespace) + "/tables", class: retryUnapplied, what: what,
+		body: restmsg.NewCreateTableRequest(id.Name, spec, false)})
+}
+
+// doLoad sends r, whose answer is a LoadTableResult (a create, a
+// register), and remembers the table it returns.
+func (c *Catalog) doLoad(ctx context.Context, id catalog.Identifier, r *request) (*catalog.Table, error) {
 	resp, err := c.do(ctx, r)
 	if err != nil {
 		return nil, err
@@ -202,17 +207,8 @@ func (c *Catalog) RegisterTable(ctx context.Context, id catalog.Identifier, meta
 	if err := c.supports(http.MethodPost, routeRegister, what); err != nil {
 		return nil, err
 	}
-	r := &request{method: http.MethodPost, path: nsPath(id.Namespace) + "/register", class: retryUnapplied, what: what,
-		body: restmsg.RegisterTableRequest{Name: id.Name, MetadataLocation: metadataFile}}
-	resp, err := c.do(ctx, r)
-	if err != nil {
-		return nil, err
-	}
-	var res restmsg.LoadTableResult
-	if err := c.decodeBody(r, resp, &res); err != nil {
-		return nil, err
-	}
-	return c.remember(ctx, id, &res, resp.header.Get("ETag"))
+	return c.doLoad(ctx, id, &request{method: http.MethodPost, path: nsPath(id.Namespace) + "/register", class: retryUnapplied, what: what,
+		body: restmsg.RegisterTableRequest{Name: id.Name, MetadataLocation: metadataFile}})
 }
 
 // DropTable implements catalog.MutableCatalog; purge asks the server to
