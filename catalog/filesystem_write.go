@@ -264,6 +264,9 @@ func (c *Filesystem) CommitTable(ctx context.Context, id Identifier, reqs []Requ
 	if err != nil {
 		return nil, fmt.Errorf("commit table %s: %w", name, err)
 	}
+	if err := keepsLocation(c.name, name, base, meta); err != nil {
+		return nil, err
+	}
 	data, err := MarshalMetadata(meta)
 	if err != nil {
 		return nil, fmt.Errorf("commit table %s: %w", name, err)
@@ -517,4 +520,15 @@ func sameLocalDir(a, b string) bool {
 // followed (p itself need not exist).
 func realParent(p string) string {
 	return filepath.Join(realPath(filepath.Dir(p)), filepath.Base(p))
+}
+
+// keepsLocation refuses a commit of a hadoop catalog's table that moves
+// it: the table lives in its directory, which its name gives (a REST
+// client may send set-location).
+func keepsLocation(catalogName, table string, base, next *TableMetadata) error {
+	if next.Location == base.Location {
+		return nil
+	}
+	return pgerr.Wrap(fmt.Errorf("commit table %s: set location %s: %w", table, next.Location, ErrUnsupported), pgerr.FeatureNotSupported,
+		"a table of hadoop catalog \"%s\" lives at %s: its location cannot change", catalogName, base.Location)
 }

@@ -143,3 +143,30 @@ func TestNamespacesAndTables(t *testing.T) {
 		t.Errorf("re-created table loads as %s v%d (first %s, second %s)", loaded.Metadata.TableUUID, loaded.Metadata.FormatVersion, first.Metadata.TableUUID, second.Metadata.TableUUID)
 	}
 }
+
+// TestCommitCannotMoveHadoopTable: a table of a hadoop catalog lives in
+// its directory; a commit that sets another location (a REST client can
+// send one) is refused and the table is unchanged.
+func TestCommitCannotMoveHadoopTable(t *testing.T) {
+	ctx := context.Background()
+	cat := newWarehouse(t)
+	id := Identifier{Namespace: []string{"db"}, Name: "moved"}
+	tbl, err := cat.CreateTable(ctx, id, eventsSpec(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, loc := range []string{"/etc", tbl.Metadata.Location + "/../other"} {
+		_, err := cat.CommitTable(ctx, id, nil, []Update{SetLocation{Location: loc}})
+		if !errors.Is(err, ErrUnsupported) {
+			t.Errorf("set-location %s: %v, want ErrUnsupported", loc, err)
+		}
+	}
+	// The same location is no move.
+	if _, err := cat.CommitTable(ctx, id, nil, []Update{SetLocation{Location: tbl.Metadata.Location}}); err != nil {
+		t.Errorf("set-location to where it is: %v", err)
+	}
+	now, err := cat.LoadTable(ctx, id)
+	if err != nil || now.Metadata.Location != tbl.Metadata.Location {
+		t.Fatalf("after refused moves: %v, location %s", err, now.Metadata.Location)
+	}
+}

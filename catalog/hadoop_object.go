@@ -484,6 +484,9 @@ func (c *ObjectHadoop) CommitTable(ctx context.Context, id Identifier, reqs []Re
 	if err != nil {
 		return nil, err
 	}
+	if err := keepsLocation(c.name, name, base, meta); err != nil {
+		return nil, err
+	}
 	tbl, err := c.publish(ctx, id, meta, version+1)
 	if err != nil {
 		return nil, err

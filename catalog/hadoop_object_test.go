@@ -332,3 +332,25 @@ func TestObjectHadoopStagingOverClientFiles(t *testing.T) {
 		t.Errorf("stage over a folder with other objects: %v", err)
 	}
 }
+
+// TestObjectHadoopCommitCannotMove: as on a directory, a commit cannot
+// move a table of the hadoop catalog on S3.
+func TestObjectHadoopCommitCannotMove(t *testing.T) {
+	srv := s3test.Start(t)
+	ctx := t.Context()
+	cat, err := NewObjectHadoop(ctx, "lake", newObjectStore(t, srv, srv.Endpoint), nil, srv.URI("wh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cat.CreateNamespace(ctx, []string{"db"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	id := Identifier{Namespace: []string{"db"}, Name: "t"}
+	if _, err := cat.CreateTable(ctx, id, eventsSpec(2)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = cat.CommitTable(ctx, id, nil, []Update{SetLocation{Location: srv.URI("elsewhere")}})
+	if !errors.Is(err, ErrUnsupported) || pgerr.Code(err) != pgerr.FeatureNotSupported {
+		t.Fatalf("set-location: %v, want 0A000", err)
+	}
+}
