@@ -13,6 +13,22 @@ import (
 // v2+ carries sequence numbers, v3 row lineage. Ids and sequence numbers are
 // written as exact integers; defaults in their JSON single-value form.
 func MarshalMetadata(m *TableMetadata) ([]byte, error) {
+	compact, err := MarshalMetadataCompact(m)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, compact, "", "  "); err != nil {
+		return nil, fmt.Errorf("write metadata: %w", err)
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+// MarshalMetadataCompact is MarshalMetadata without indentation: the
+// metadata as a value inside another message (a REST response), where
+// it is sent and parsed at every commit.
+func MarshalMetadataCompact(m *TableMetadata) ([]byte, error) {
 	if m.FormatVersion < 1 || m.FormatVersion > 3 {
 		return nil, fmt.Errorf("write metadata format-version %d: %w", m.FormatVersion, ErrUnsupported)
 	}
@@ -142,12 +158,7 @@ func MarshalMetadata(m *TableMetadata) ([]byte, error) {
 	if w.err != nil {
 		return nil, fmt.Errorf("write metadata: %w", w.err)
 	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, w.buf.Bytes(), "", "  "); err != nil {
-		return nil, fmt.Errorf("write metadata: %w", err)
-	}
-	out.WriteByte('\n')
-	return out.Bytes(), nil
+	return w.buf.Bytes(), nil
 }
 
 // jsonWriter writes JSON in a fixed field order (the order the spec lists

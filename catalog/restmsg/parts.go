@@ -18,7 +18,7 @@ func (m TableMetadata) MarshalJSON() ([]byte, error) {
 	if m.TableMetadata == nil {
 		return []byte("null"), nil
 	}
-	return catalog.MarshalMetadata(m.TableMetadata)
+	return catalog.MarshalMetadataCompact(m.TableMetadata)
 }
 
 func (m *TableMetadata) UnmarshalJSON(b []byte) error {
