@@ -64,7 +64,12 @@ func TestObjectStoreFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	gw := startServing(t, bin, []string{"--config", config})
-	t.Cleanup(func() { gw.kill(t) })
+	t.Cleanup(func() {
+		gw.kill(t)
+		if t.Failed() {
+			t.Logf("icegate's output:\n%s", gw.logs)
+		}
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	connectTo := func(db string) *pgx.Conn {
