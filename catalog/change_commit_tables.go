@@ -48,7 +48,7 @@ func CommitChanges(ctx context.Context, cat MultiTableCommitter, parts []TableCh
 		for i, p := range parts {
 			if p.First != nil && (attempt == 1 || p.Change == nil) {
 				commits[i] = *p.First
-				if attempt > 1 {
+				if attempt > 1 && p.First.Create == nil {
 					// A fixed commit whose requirements fail now
 					// cannot succeed by retrying.
 					tbl, err := cat.LoadTable(ctx, p.ID)

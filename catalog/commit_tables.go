@@ -9,6 +9,11 @@ type TableCommit struct {
 	ID           Identifier
 	Requirements []Requirement
 	Updates      []Update
+	// Create, when set, creates the table the caller staged
+	// (TableStager) with Create as its first metadata, instead of
+	// changing an existing one (Requirements and Updates are not used).
+	// Another writer's table of that name since is ErrAlreadyExists.
+	Create *TableMetadata
 }
 
 // MultiTableCommitter is a MutableCatalog that commits changes to several

@@ -43,7 +43,7 @@ func (c *SQL) CommitTables(ctx context.Context, commits []TableCommit) (err erro
 
 	type prepared struct {
 		id            Identifier
-		baseLoc, loc  string
+		baseLoc, loc  string // baseLoc "": a table created
 		base, meta    *TableMetadata
 		deleteOldMeta bool
 	}
@@ -55,6 +55,25 @@ func (c *SQL) CommitTables(ctx context.Context, commits []TableCommit) (err erro
 	}
 	for _, tc := range order {
 		name := qualified(tc.ID.Namespace, tc.ID.Name)
+		if tc.Create != nil {
+			st, ok := c.lookup(name)
+			if !ok {
+				cleanup()
+				return fmt.Errorf("create table %s: not a staged table: %w", name, ErrNotFound)
+			}
+			data, err := MarshalMetadata(tc.Create)
+			if err != nil {
+				cleanup()
+				return fmt.Errorf("create table %s: %w", name, err)
+			}
+			loc, err := c.files.writeMetadata(ctx, st.dir, MetadataLocation(tc.Create), newMetadataName(0), data)
+			if err != nil {
+				cleanup()
+				return fmt.Errorf("create table %s: %w", name, err)
+			}
+			done = append(done, prepared{id: tc.ID, loc: loc, meta: tc.Create})
+			continue
+		}
 		baseLoc, err := c.pointer(ctx, tc.ID, sqlTableType)
 		if err != nil {
 			cleanup()
@@ -96,6 +115,10 @@ func (c *SQL) CommitTables(ctx context.Context, commits []TableCommit) (err erro
 	}
 	for _, p := range done {
 		c.files.cacheTable(p.loc, p.meta)
+		if p.baseLoc == "" {
+			c.take(qualified(p.id.Namespace, p.id.Name))
+			continue
+		}
 		if p.deleteOldMeta {
 			tbl := &Table{Ident: p.id, MetadataLocation: p.loc, Metadata: p.meta, IO: c.files.tableIO(ctx, p.loc)}
 			c.files.afterCommit(tbl, p.base, p.baseLoc)
@@ -104,7 +127,8 @@ func (c *SQL) CommitTables(ctx context.Context, commits []TableCommit) (err erro
 	return nil
 }
 
-// pointerSwap moves table id's pointer from base to next.
+// pointerSwap moves table id's pointer from base to next; with base ""
+// it adds the row of a new table pointing at next.
 type pointerSwap struct {
 	id         Identifier
 	base, next string
@@ -123,7 +147,12 @@ func (c *SQL) swapAll(ctx context.Context, swaps []pointerSwap) (err error) {
 		}
 	}()
 	for _, s := range swaps {
-		if err := c.swapOn(ctx, tx, s.id, s.base, s.next); err != nil {
+		if s.base == "" {
+			err = c.insertOn(ctx, tx, s.id, s.next, sqlTableType)
+		} else {
+			err = c.swapOn(ctx, tx, s.id, s.base, s.next)
+		}
+		if err != nil {
 			return err
 		}
 	}

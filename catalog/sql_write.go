@@ -191,17 +191,22 @@ func (c *SQL) nameFree(ctx context.Context, id Identifier) error {
 // insert adds the row of a new table or view; a name taken meanwhile is
 // ErrAlreadyExists.
 func (c *SQL) insert(ctx context.Context, id Identifier, loc, kind string) error {
+	return c.insertOn(ctx, c.db, id, loc, kind)
+}
+
+// insertOn is insert through db.
+func (c *SQL) insertOn(ctx context.Context, db execer, id Identifier, loc, kind string) error {
 	key, err := namespaceKey(id.Namespace)
 	if err != nil {
 		return err
 	}
 	var res sql.Result
 	if c.views {
-		res, err = c.db.ExecContext(ctx, c.q(`INSERT INTO iceberg_tables
+		res, err = db.ExecContext(ctx, c.q(`INSERT INTO iceberg_tables
 			(catalog_name, table_namespace, table_name, metadata_location, previous_metadata_location, iceberg_type)
 			VALUES (?, ?, ?, ?, NULL, ?) ON CONFLICT DO NOTHING`), c.name, key, id.Name, loc, kind)
 	} else {
-		res, err = c.db.ExecContext(ctx, c.q(`INSERT INTO iceberg_tables
+		res, err = db.ExecContext(ctx, c.q(`INSERT INTO iceberg_tables
 			(catalog_name, table_namespace, table_name, metadata_location, previous_metadata_location)
 			VALUES (?, ?, ?, ?, NULL) ON CONFLICT DO NOTHING`), c.name, key, id.Name, loc)
 	}

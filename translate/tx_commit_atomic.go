@@ -13,9 +13,9 @@ import (
 // more of them and their catalog can commit several tables at once (a
 // REST catalog, the SQL catalog): then a block over several tables
 // commits all or nothing, also when the gateway dies during COMMIT.
-// Tables the block created or dropped are left to commitTables, which
-// publishes or drops them after the others (their creation cannot be part
-// of a multi-table commit). It returns the error of a failed commit, after
+// Tables the block created are created in the same commit; tables it
+// dropped are left to commitTables, which drops them after the others. It
+// returns the error of a failed commit, after
 // rolling back the block's writes to every table of it; nil when it
 // committed them, or when the catalog or the block does not call for it.
 func (s *session) commitTablesAtomically(ctx context.Context) error {
@@ -24,7 +24,7 @@ func (s *session) commitTablesAtomically(ctx context.Context) error {
 	var mtc catalog.MultiTableCommitter
 	for _, key := range tx.tableOrder {
 		tt := tx.tables[key]
-		if len(tt.writes) == 0 || tt.created || tt.view() == nil {
+		if (len(tt.writes) == 0 && !tt.created) || tt.view() == nil {
 			continue
 		}
 		m, ok := catalog.AsMultiTableCommitter(tt.mc)
@@ -41,6 +41,10 @@ func (s *session) commitTablesAtomically(ctx context.Context) error {
 	combined := make([]*catalog.Change, len(group))
 	changes := make([][]*catalog.Change, len(group))
 	for i, tt := range group {
+		if tt.created {
+			parts[i] = catalog.TableChange{ID: tt.id, First: &catalog.TableCommit{ID: tt.id, Create: tt.view().Metadata}}
+			continue
+		}
 		if tt.schemaChanged() {
 			reqs, updates := tt.schemaCommit()
 			parts[i] = catalog.TableChange{ID: tt.id, First: &catalog.TableCommit{ID: tt.id, Requirements: reqs, Updates: updates}}
@@ -68,6 +72,9 @@ func (s *session) commitTablesAtomically(ctx context.Context) error {
 		switch {
 		case err != nil:
 			tt.forgetOrRollback(err)
+			tt.discardCreated() // a no-op once forgotten
+		case tt.created:
+			tt.writes, tt.created = nil, false // published
 		case combined[i] != nil:
 			tt.discardStaged()
 			removeDropped(ctx, tt.mc, tt.base, changes[i], combined[i])
@@ -90,7 +97,8 @@ func (s *session) commitTablesAtomically(ctx context.Context) error {
 // commit's outcome is unknown, when the table may now reference them.
 func (t *txTable) forgetOrRollback(err error) {
 	if errors.Is(err, catalog.ErrCommitStateUnknown) {
-		t.writes = nil
+		// Nothing is removed: a table it created may exist now.
+		t.writes, t.created = nil, false
 		return
 	}
 	t.rollback(0)

@@ -99,9 +99,23 @@ func TestCommitSeveralTablesAtomically(t *testing.T) {
 	}
 	queryRows(t, other, "SELECT w FROM db.a")
 
+	// A table the block creates is created in the same commit.
+	single, multi = cat.single.Load(), cat.multi.Load()
+	for _, q := range []string{"BEGIN", "CREATE TABLE db.n AS SELECT id FROM db.b", "INSERT INTO db.a VALUES (9, 'z')", "COMMIT"} {
+		run(t, s, q)
+	}
+	if got := cat.multi.Load() - multi; got != 1 || cat.single.Load() != single {
+		t.Fatalf("COMMIT of a created and a written table made %d multi-table and %d single-table commits; want 1 and 0",
+			got, cat.single.Load()-single)
+	}
+	if got := queryRows(t, other, "SELECT count(*) FROM db.n"); !slices.Equal(got, []string{"4"}) {
+		t.Fatalf("the created table has %v rows", got)
+	}
+	run(t, s, "DELETE FROM db.a WHERE id = 9")
+
 	// The block deletes b's row 1, which another session deletes first:
 	// COMMIT fails with 40001 and a keeps none of the block's rows.
-	for _, q := range []string{"BEGIN", "INSERT INTO db.a VALUES (2, 'y')", "DELETE FROM db.b WHERE id = 1"} {
+	for _, q := range []string{"BEGIN", "INSERT INTO db.a VALUES (2, 'y')", "CREATE TABLE db.m (x int)", "INSERT INTO db.m VALUES (1)", "DELETE FROM db.b WHERE id = 1"} {
 		run(t, s, q)
 	}
 	run(t, other, "DELETE FROM db.b WHERE id = 1")
@@ -115,4 +129,8 @@ func TestCommitSeveralTablesAtomically(t *testing.T) {
 	if got := queryRows(t, other, "SELECT id FROM db.b ORDER BY id"); strings.Join(got, ",") != "2,3,4" {
 		t.Fatalf("b holds %v", got)
 	}
+	if err := runAll(other, "SELECT * FROM db.m"); pgerr.Code(err) != pgerr.UndefinedTable {
+		t.Fatalf("the table a failed COMMIT created: %v; want 42P01", err)
+	}
+	run(t, other, "CREATE TABLE db.m (x int)") // the name is free again
 }

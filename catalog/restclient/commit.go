@@ -150,6 +150,28 @@ func (c *Catalog) CommitTables(ctx context.Context, commits []catalog.TableCommi
 	if err := c.supports(http.MethodPost, routeTransactions, what); err != nil {
 		return err
 	}
+	// A table created in the transaction is sent as the commit that
+	// publishes it: it asserts the table does not exist, and its updates
+	// build the metadata.
+	commits = slices.Clone(commits)
+	var created []string
+	for i, tc := range commits {
+		if tc.Create == nil {
+			continue
+		}
+		if !c.isStaged(tc.ID) {
+			return fmt.Errorf("catalog %s: %s: table %s is not staged: %w", c.name, what, qualified(tc.ID), catalog.ErrNotFound)
+		}
+		commits[i] = catalog.TableCommit{ID: tc.ID, Requirements: []catalog.Requirement{catalog.AssertCreate{}}, Updates: createUpdates(tc.Create)}
+		created = append(created, qualified(tc.ID))
+	}
+	published := func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for _, key := range created {
+			delete(c.staged, key)
+		}
+	}
 	body := restmsg.CommitTransactionRequest{}
 	for _, tc := range commits {
 		req, err := restmsg.NewCommitTableRequest(&tc.ID, tc.Requirements, tc.Updates)
@@ -168,6 +190,7 @@ func (c *Catalog) CommitTables(ctx context.Context, commits []catalog.TableCommi
 		_, err := c.do(ctx, r)
 		if err == nil {
 			forgetAll()
+			published()
 			return nil
 		}
 		var uo *unknownOutcome
@@ -190,10 +213,12 @@ func (c *Catalog) CommitTables(ctx context.Context, commits []catalog.TableCommi
 		switch {
 		case counts[landed] == len(commits):
 			forgetAll()
+			published()
 			return nil
 		case counts[notLanded] == len(commits) && !resent:
 			continue
 		}
+		published() // the tables may exist now: their staging ends
 		return c.unknown(ids, errors.Join(append([]error{uo.err}, whys...)...))
 	}
 }

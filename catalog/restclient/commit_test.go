@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -405,4 +406,59 @@ func listTransactions(h http.Handler) http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		io.Copy(w, bytes.NewReader(body))
 	})
+}
+
+// TestMultiTableCommitCreates: a staged table is created in the same
+// transactions/commit as another table's change, with the snapshot its
+// transaction wrote; a failed commit creates it not, and leaves it staged.
+func TestMultiTableCommitCreates(t *testing.T) {
+	ctx := context.Background()
+	srv := serve(t, sqliteBackend(t), restserver.Options{}, nil)
+	c := open(t, srv, nil, fastOptions())
+	setup(t, c)
+	tid := catalog.Identifier{Namespace: []string{"db"}, Name: "t"}
+	nid := catalog.Identifier{Namespace: []string{"db"}, Name: "n"}
+	st, err := c.StageTable(ctx, nid, catalog.TableSpec{Schema: testSchema()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	df := dataFile(t, c, st, "n1.parquet", 2)
+	out, err := c.NewOutput(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := catalog.StageChange(ctx, out, st, &catalog.Change{AddedDataFiles: []*catalog.DataFile{df}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := c.LoadTable(ctx, tid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := catalog.TableCommit{ID: tid, Requirements: []catalog.Requirement{catalog.AssertTableUUID{UUID: "00000000-0000-0000-0000-000000000000"}}}
+	err = c.CommitTables(ctx, []catalog.TableCommit{stale, {ID: nid, Create: sc.Table.Metadata}})
+	if !errors.Is(err, catalog.ErrCommitConflict) {
+		t.Fatalf("a commit whose other table's requirement fails: %v", err)
+	}
+	if _, err := c.LoadTable(ctx, nid); !errors.Is(err, catalog.ErrNotFound) {
+		t.Fatalf("a failed commit created the table: %v", err)
+	}
+	ok := catalog.TableCommit{ID: tid, Requirements: []catalog.Requirement{catalog.AssertTableUUID{UUID: base.Metadata.TableUUID}},
+		Updates: []catalog.Update{catalog.SetProperties{Updates: map[string]string{"with": "n"}}}}
+	if err := c.CommitTables(ctx, []catalog.TableCommit{ok, {ID: nid, Create: sc.Table.Metadata}}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := c.LoadTable(ctx, nid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := livePaths(t, n); !slices.Equal(got, []string{"n1.parquet"}) || n.Metadata.TableUUID != st.Metadata.TableUUID {
+		t.Fatalf("created table lists %v, uuid %s", got, n.Metadata.TableUUID)
+	}
+	if c.isStaged(nid) {
+		t.Fatal("a created table is still staged in the client")
+	}
+	if tt, _ := c.LoadTable(ctx, tid); tt.Metadata.Properties["with"] != "n" {
+		t.Fatalf("t after the commit: %v", tt.Metadata.Properties)
+	}
 }

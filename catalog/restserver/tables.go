@@ -1,6 +1,7 @@
 package restserver
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -283,21 +284,45 @@ func (s *server) commitTable(w http.ResponseWriter, r *http.Request) error {
 // exist (the end of a staged create): the updates build its first
 // metadata, which is published under the name in one step.
 func (s *server) createByCommit(r *http.Request, id catalog.Identifier, reqs []catalog.Requirement, updates []catalog.Update) (*catalog.Table, error) {
+	stager, meta, err := s.stageByCommit(r, id, reqs, updates)
+	if err != nil {
+		return nil, err
+	}
+	t, err := stager.PublishTable(r.Context(), id, meta)
+	if err != nil {
+		s.discardStaged(r, stager, id)
+		return nil, fmt.Errorf("create table %s: %w", qualified(id), err)
+	}
+	return t, nil
+}
+
+// discardStaged discards a table stageByCommit staged whose creation
+// failed.
+func (s *server) discardStaged(r *http.Request, stager catalog.TableStager, id catalog.Identifier) {
+	if err := stager.DiscardTable(context.WithoutCancel(r.Context()), id); err != nil {
+		s.log.Warn("REST catalog: discard a table whose create failed", "table", qualified(id), "err", err)
+	}
+}
+
+// stageByCommit stages table id for a commit that asserts it does not
+// exist and builds its first metadata from the commit's updates. The
+// caller publishes the table or discards it (discardStaged).
+func (s *server) stageByCommit(r *http.Request, id catalog.Identifier, reqs []catalog.Requirement, updates []catalog.Update) (catalog.TableStager, *catalog.TableMetadata, error) {
 	name := qualified(id)
 	stager, ok := s.cat.(catalog.TableStager)
 	if !ok {
-		return nil, notImplemented("create table %s by a commit (assert-create): this catalog cannot stage tables", name)
+		return nil, nil, notImplemented("create table %s by a commit (assert-create): this catalog cannot stage tables", name)
 	}
 	for _, q := range reqs {
 		if err := q.Validate(nil); err != nil {
-			return nil, fmt.Errorf("create table %s: %w", name, err)
+			return nil, nil, fmt.Errorf("create table %s: %w", name, err)
 		}
 	}
 	if _, err := s.cat.LoadTable(r.Context(), id); err == nil {
-		return nil, fmt.Errorf("create table %s: assert-create: table already exists: %w", name, catalog.ErrCommitConflict)
+		return nil, nil, fmt.Errorf("create table %s: assert-create: table already exists: %w", name, catalog.ErrCommitConflict)
 	}
 	if err := s.requireNamespace(r, id.Namespace); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	fv := catalog.DefaultFormatVersion
 	var spec catalog.TableSpec
@@ -317,11 +342,11 @@ func (s *server) createByCommit(r *http.Request, id catalog.Identifier, reqs []c
 		}
 	}
 	if spec.Schema == nil {
-		return nil, badRequest("create table %s by a commit: the updates add no schema", name)
+		return nil, nil, badRequest("create table %s by a commit: the updates add no schema", name)
 	}
 	b, err := catalog.NewMetadataBuilder(fv)
 	if err != nil {
-		return nil, fmt.Errorf("create table %s: %w", name, err)
+		return nil, nil, fmt.Errorf("create table %s: %w", name, err)
 	}
 	// Validate the updates before the name is reserved.
 	probe := []catalog.Update{catalog.SetLocation{Location: "file:/probe"}}
@@ -329,16 +354,16 @@ func (s *server) createByCommit(r *http.Request, id catalog.Identifier, reqs []c
 		probe = append(probe, catalog.AssignUUID{UUID: "00000000-0000-0000-0000-000000000000"})
 	}
 	if err := b.Apply(append(probe, updates...)...); err != nil {
-		return nil, fmt.Errorf("create table %s: %w", name, err)
+		return nil, nil, fmt.Errorf("create table %s: %w", name, err)
 	}
 	if _, err := b.Build(); err != nil {
-		return nil, fmt.Errorf("create table %s: %w", name, err)
+		return nil, nil, fmt.Errorf("create table %s: %w", name, err)
 	}
 	staged, err := stager.StageTable(r.Context(), id, spec)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	publish := func() (*catalog.Table, error) {
+	build := func() (*catalog.TableMetadata, error) {
 		b, err := catalog.NewMetadataBuilder(fv)
 		if err != nil {
 			return nil, err
@@ -350,20 +375,14 @@ func (s *server) createByCommit(r *http.Request, id catalog.Identifier, reqs []c
 		if err := b.Apply(append(first, updates...)...); err != nil {
 			return nil, err
 		}
-		meta, err := b.Build()
-		if err != nil {
-			return nil, err
-		}
-		return stager.PublishTable(r.Context(), id, meta)
+		return b.Build()
 	}
-	t, err := publish()
+	meta, err := build()
 	if err != nil {
-		if derr := stager.DiscardTable(r.Context(), id); derr != nil {
-			s.log.Warn("REST catalog: discard a table whose create failed", "table", name, "err", derr)
-		}
-		return nil, fmt.Errorf("create table %s: %w", name, err)
+		s.discardStaged(r, stager, id)
+		return nil, nil, fmt.Errorf("create table %s: %w", name, err)
 	}
-	return t, nil
+	return stager, meta, nil
 }
 
 func (s *server) dropTable(w http.ResponseWriter, r *http.Request) error {

@@ -1,6 +1,7 @@
 package restserver
 
 import (
+	"errors"
 	"net/http"
 	"slices"
 
@@ -10,9 +11,8 @@ import (
 
 // commitTransaction commits changes to several tables atomically (POST
 // /v1/transactions/commit): every change is decoded and checked before the
-// catalog is asked, which then applies all of them or none. Tables cannot
-// be created in a transaction (an assert-create is refused): the catalog
-// publishes a staged table by itself.
+// catalog is asked, which then applies all of them or none, tables
+// created by the transaction (assert-create) included.
 func (s *server) commitTransaction(w http.ResponseWriter, r *http.Request) error {
 	mc, ok := s.cat.(catalog.MultiTableCommitter)
 	if !ok {
@@ -44,18 +44,41 @@ func (s *server) commitTransaction(w http.ResponseWriter, r *http.Request) error
 		if err != nil {
 			return invalidBody(err)
 		}
-		if slices.ContainsFunc(reqs, func(q catalog.Requirement) bool { _, ok := q.(catalog.AssertCreate); return ok }) {
-			return notImplemented("create table %s in a multi-table transaction: commit its creation by itself", qualified(id))
-		}
 		updates, err := change.CatalogUpdates()
 		if err != nil {
 			return invalidBody(err)
 		}
 		commits = append(commits, catalog.TableCommit{ID: id, Requirements: reqs, Updates: updates})
 	}
+	// Tables created by the transaction (assert-create) are staged and
+	// built first; they are made in the same commit as the others'
+	// changes, and discarded when it fails.
+	var staged []catalog.Identifier
+	var stager catalog.TableStager
+	defer func() {
+		for _, id := range staged {
+			s.discardStaged(r, stager, id)
+		}
+	}()
+	for i, c := range commits {
+		if !slices.ContainsFunc(c.Requirements, func(q catalog.Requirement) bool { _, ok := q.(catalog.AssertCreate); return ok }) {
+			continue
+		}
+		st, meta, err := s.stageByCommit(r, c.ID, c.Requirements, c.Updates)
+		if err != nil {
+			return err
+		}
+		stager = st
+		staged = append(staged, c.ID)
+		commits[i] = catalog.TableCommit{ID: c.ID, Create: meta}
+	}
 	if err := mc.CommitTables(r.Context(), commits); err != nil {
+		if errors.Is(err, catalog.ErrCommitStateUnknown) {
+			staged = nil // the tables may exist now
+		}
 		return err
 	}
+	staged = nil
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

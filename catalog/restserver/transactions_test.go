@@ -67,7 +67,7 @@ func TestTransactions(t *testing.T) {
 				{"no identifier", noID, 400, restmsg.BadRequest},
 				{"a table twice", twice, 400, restmsg.BadRequest},
 				{"bad update", `{"table-changes":[{"identifier":{"namespace":["db"],"name":"a"},"requirements":[],"updates":[{"action":"nope"}]}]}`, 400, restmsg.BadRequest},
-				{"create", transaction(t, create), 501, restmsg.UnsupportedOperation},
+				{"create without a schema", transaction(t, create), 400, restmsg.BadRequest},
 				{"missing table", missing, 404, restmsg.NoSuchTable},
 			} {
 				checkError(t, call(t, srv, "POST", "/v1/transactions/commit", tc.body), tc.status, tc.kind)
@@ -101,6 +101,36 @@ func TestTransactions(t *testing.T) {
 			if b3.MetadataLocation != b2.MetadataLocation || b3.Metadata.SnapshotByID(40) != nil {
 				t.Fatal("a transaction that failed changed b")
 			}
+
+			// A table created in a transaction: with the others' changes,
+			// or not at all.
+			newTable := func(name string) *restmsg.CommitTableRequest {
+				schema := &catalog.Schema{Fields: []catalog.NestedField{{ID: 1, Name: "id", Type: &catalog.PrimitiveType{ID: catalog.TLong}}}}
+				req, err := restmsg.NewCommitTableRequest(&catalog.Identifier{Namespace: []string{"db"}, Name: name},
+					[]catalog.Requirement{catalog.AssertCreate{}}, []catalog.Update{
+						catalog.UpgradeFormatVersion{FormatVersion: 2},
+						catalog.AddSchema{Schema: schema, LastColumnID: 1},
+						catalog.SetCurrentSchema{SchemaID: catalog.LastAdded},
+					})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return req
+			}
+			failing := transaction(t, named(appendRequest(t, a.Metadata.TableMetadata, 50), "a"), newTable("c1"))
+			checkError(t, call(t, srv, "POST", "/v1/transactions/commit", failing), 409, restmsg.CommitFailed)
+			checkError(t, call(t, srv, "GET", "/v1/namespaces/db/tables/c1", nil), 404, restmsg.NoSuchTable)
+			ok := transaction(t, named(appendRequest(t, a2.Metadata.TableMetadata, 60), "a"), newTable("c1"))
+			if r := call(t, srv, "POST", "/v1/transactions/commit", ok); r.status != 204 {
+				t.Fatalf("transaction creating a table: %d %s", r.status, r.body)
+			}
+			c1, _ := loadTable(t, srv, "/v1/namespaces/db/tables/c1")
+			a3, _ := loadTable(t, srv, "/v1/namespaces/db/tables/a")
+			if len(c1.Metadata.CurrentSchema().Fields) != 1 || a3.Metadata.CurrentSnapshot().SnapshotID != 60 {
+				t.Fatalf("after the transaction: c1 %+v, a's main %+v", c1.Metadata.CurrentSchema(), a3.Metadata.CurrentSnapshot())
+			}
+			checkError(t, call(t, srv, "POST", "/v1/transactions/commit",
+				transaction(t, named(appendRequest(t, a3.Metadata.TableMetadata, 70), "a"), newTable("c1"))), 409, restmsg.CommitFailed)
 		})
 	}
 }

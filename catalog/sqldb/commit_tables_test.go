@@ -179,3 +179,71 @@ func (r assertProp) Validate(m *catalog.TableMetadata) error {
 	}
 	return nil
 }
+
+// TestSQLCatalogCommitTablesCreates: a table staged in this process is
+// created in the same commit as the others' changes: with them, or not
+// at all (also when another gateway took its name meanwhile).
+func TestSQLCatalogCommitTablesCreates(t *testing.T) {
+	for name, uri := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			wh := t.TempDir()
+			dbURI := uri(t)
+			c, other := open(t, dbURI, "lake", wh), open(t, dbURI, "lake", wh)
+			if err := c.CreateNamespace(ctx, []string{"db"}, nil); err != nil {
+				t.Fatal(err)
+			}
+			a := id("db", "a")
+			if _, err := c.CreateTable(ctx, a, catalog.TableSpec{Schema: schema()}); err != nil {
+				t.Fatal(err)
+			}
+			stage := func(name string) *catalog.Table {
+				t.Helper()
+				st, err := c.StageTable(ctx, id("db", name), catalog.TableSpec{Schema: schema()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return st
+			}
+
+			// Created with a's change.
+			s1 := stage("c1")
+			if err := c.CommitTables(ctx, []catalog.TableCommit{{ID: a, Updates: setProp("k", "1")}, {ID: id("db", "c1"), Create: s1.Metadata}}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := other.LoadTable(ctx, id("db", "c1")); err != nil {
+				t.Fatalf("the created table: %v", err)
+			}
+
+			// a's requirement fails: not created, still staged.
+			s2 := stage("c2")
+			err := c.CommitTables(ctx, []catalog.TableCommit{
+				{ID: a, Requirements: []catalog.Requirement{assertProp{"k", "0"}}, Updates: setProp("k", "2")},
+				{ID: id("db", "c2"), Create: s2.Metadata},
+			})
+			wantErr(t, err, catalog.ErrCommitConflict)
+			if _, err := other.LoadTable(ctx, id("db", "c2")); !errors.Is(err, catalog.ErrNotFound) {
+				t.Fatalf("a table created by a failed commit: %v", err)
+			}
+			if _, err := c.CreateTable(ctx, id("db", "c2"), catalog.TableSpec{Schema: schema()}); !errors.Is(err, catalog.ErrAlreadyExists) {
+				t.Fatalf("the name of a staged table after a failed commit: %v", err)
+			}
+			if err := c.DiscardTable(ctx, id("db", "c2")); err != nil {
+				t.Fatal(err)
+			}
+
+			// Another gateway takes the name: nothing changes.
+			s3 := stage("c3")
+			if _, err := other.CreateTable(ctx, id("db", "c3"), catalog.TableSpec{Schema: schema()}); err != nil {
+				t.Fatal(err)
+			}
+			err = c.CommitTables(ctx, []catalog.TableCommit{{ID: a, Updates: setProp("k", "3")}, {ID: id("db", "c3"), Create: s3.Metadata}})
+			wantErr(t, err, catalog.ErrAlreadyExists)
+			if tbl, err := other.LoadTable(ctx, a); err != nil || tbl.Metadata.Properties["k"] != "1" {
+				t.Fatalf("a after a commit whose creation lost: %v %v", err, tbl.Metadata.Properties)
+			}
+			// An unstaged name is refused.
+			wantErr(t, c.CommitTables(ctx, []catalog.TableCommit{{ID: id("db", "never"), Create: s3.Metadata}}), catalog.ErrNotFound)
+		})
+	}
+}
