@@ -23,17 +23,7 @@ func commitChange(ctx context.Context, cat MutableCatalog, id Identifier, change
 	policy := retryPolicyOf(tbl.Metadata.Properties)
 	start := time.Now()
 	for attempt := 1; ; attempt++ {
-		if err := checkChangeFiles(change, tbl.Metadata.FormatVersion); err != nil {
-			return nil, fmt.Errorf("commit to %s: %w", name, err)
-		}
-		if err := validateChange(ctx, tbl, change); err != nil {
-			return nil, fmt.Errorf("commit to %s: %w", name, err)
-		}
-		out, err := cat.NewOutput(tbl)
-		if err != nil {
-			return nil, fmt.Errorf("commit to %s: %w", name, err)
-		}
-		st, err := stageChange(ctx, out, tbl, change, attempt)
+		st, err := stageTableChange(ctx, cat, tbl, change, attempt)
 		if err != nil {
 			return nil, fmt.Errorf("commit to %s: %w", name, err)
 		}
@@ -72,4 +62,20 @@ func commitChange(ctx context.Context, cat MutableCatalog, id Identifier, change
 			return nil, err
 		}
 	}
+}
+
+// stageTableChange validates change against tbl and stages it: one
+// attempt of CommitChange and CommitChanges before they commit.
+func stageTableChange(ctx context.Context, cat MutableCatalog, tbl *Table, change *Change, attempt int) (*StagedChange, error) {
+	if err := checkChangeFiles(change, tbl.Metadata.FormatVersion); err != nil {
+		return nil, err
+	}
+	if err := validateChange(ctx, tbl, change); err != nil {
+		return nil, err
+	}
+	out, err := cat.NewOutput(tbl)
+	if err != nil {
+		return nil, err
+	}
+	return stageChange(ctx, out, tbl, change, attempt)
 }

@@ -105,21 +105,6 @@ func CommitChanges(ctx context.Context, cat MultiTableCommitter, parts []TableCh
 	}
 }
 
-// stageTableChange validates change against tbl and stages it.
-func stageTableChange(ctx context.Context, cat MutableCatalog, tbl *Table, change *Change, attempt int) (*StagedChange, error) {
-	if err := checkChangeFiles(change, tbl.Metadata.FormatVersion); err != nil {
-		return nil, err
-	}
-	if err := validateChange(ctx, tbl, change); err != nil {
-		return nil, err
-	}
-	out, err := cat.NewOutput(tbl)
-	if err != nil {
-		return nil, err
-	}
-	return stageChange(ctx, out, tbl, change, attempt)
-}
-
 // AsMultiTableCommitter finds a MultiTableCommitter in cat or the catalogs
 // it wraps.
 func AsMultiTableCommitter(cat Catalog) (MultiTableCommitter, bool) {

@@ -42,10 +42,9 @@ func (c *SQL) CommitTables(ctx context.Context, commits []TableCommit) (err erro
 	}
 
 	type prepared struct {
-		id            Identifier
-		baseLoc, loc  string // baseLoc "": a table created
-		base, meta    *TableMetadata
-		deleteOldMeta bool
+		id           Identifier
+		baseLoc, loc string // baseLoc "": a table created
+		base, meta   *TableMetadata
 	}
 	var done []prepared
 	cleanup := func() {
@@ -100,8 +99,7 @@ func (c *SQL) CommitTables(ctx context.Context, commits []TableCommit) (err erro
 			cleanup()
 			return fmt.Errorf("commit table %s: %w", name, err)
 		}
-		done = append(done, prepared{id: tc.ID, baseLoc: baseLoc, loc: loc, base: base, meta: meta,
-			deleteOldMeta: meta.Properties[PropDeleteAfterCommit] == "true"})
+		done = append(done, prepared{id: tc.ID, baseLoc: baseLoc, loc: loc, base: base, meta: meta})
 	}
 	swaps := make([]pointerSwap, len(done))
 	for i, p := range done {
@@ -119,7 +117,7 @@ func (c *SQL) CommitTables(ctx context.Context, commits []TableCommit) (err erro
 			c.take(qualified(p.id.Namespace, p.id.Name))
 			continue
 		}
-		if p.deleteOldMeta {
+		if p.meta.Properties[PropDeleteAfterCommit] == "true" {
 			tbl := &Table{Ident: p.id, MetadataLocation: p.loc, Metadata: p.meta, IO: c.files.tableIO(ctx, p.loc)}
 			c.files.afterCommit(tbl, p.base, p.baseLoc)
 		}
