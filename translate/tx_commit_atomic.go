@@ -50,17 +50,8 @@ func (s *session) commitTablesAtomically(ctx context.Context) error {
 			parts[i] = catalog.TableChange{ID: tt.id, First: &catalog.TableCommit{ID: tt.id, Requirements: reqs, Updates: updates}}
 			continue
 		}
-		changes[i] = make([]*catalog.Change, len(tt.writes))
-		for j, w := range tt.writes {
-			changes[i][j] = w.change
-		}
-		c := catalog.Combine(changes[i])
-		c.BaseSnapshotID = branchHeadID(tt.base, c.Branch)
-		if tt.locked != nil && c.Branch == "" {
-			c.ReferencedDataFiles = append(c.ReferencedDataFiles, tt.locked...)
-		}
-		combined[i] = c
-		parts[i] = catalog.TableChange{ID: tt.id, Change: c}
+		changes[i], combined[i] = tt.combinedChange()
+		parts[i] = catalog.TableChange{ID: tt.id, Change: combined[i]}
 	}
 	err := catalog.CommitChanges(ctx, mtc, parts)
 	if errors.Is(err, catalog.ErrUnsupported) {

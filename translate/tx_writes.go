@@ -223,19 +223,7 @@ func (s *session) commitTables(ctx context.Context) error {
 				continue
 			}
 		}
-		changes := make([]*catalog.Change, len(tt.writes))
-		for i, w := range tt.writes {
-			changes[i] = w.change
-		}
-		combined := catalog.Combine(changes)
-		// The block's changes build on the table as it first read it: what
-		// was committed since then is validated, nothing before. (A change
-		// that only appends carries no base of its own, so the first
-		// change's base cannot stand for the block's.)
-		combined.BaseSnapshotID = branchHeadID(tt.base, combined.Branch)
-		if tt.locked != nil && combined.Branch == "" {
-			combined.ReferencedDataFiles = append(combined.ReferencedDataFiles, tt.locked...)
-		}
+		changes, combined := tt.combinedChange()
 		err := commitNow(ctx, tt.mc, tt.id, combined)
 		if err != nil {
 			failed = catalogError(err, kindTable, tt.id.Name)
@@ -246,6 +234,25 @@ func (s *session) commitTables(ctx context.Context) error {
 		removeDropped(ctx, tt.mc, tt.base, changes, combined)
 	}
 	return failed
+}
+
+// combinedChange is the block's data changes to the table, one by
+// statement, and the one change that commits them all.
+func (t *txTable) combinedChange() (changes []*catalog.Change, combined *catalog.Change) {
+	changes = make([]*catalog.Change, len(t.writes))
+	for i, w := range t.writes {
+		changes[i] = w.change
+	}
+	combined = catalog.Combine(changes)
+	// The block's changes build on the table as it first read it: what
+	// was committed since then is validated, nothing before. (A change
+	// that only appends carries no base of its own, so the first
+	// change's base cannot stand for the block's.)
+	combined.BaseSnapshotID = branchHeadID(t.base, combined.Branch)
+	if t.locked != nil && combined.Branch == "" {
+		combined.ReferencedDataFiles = append(combined.ReferencedDataFiles, t.locked...)
+	}
+	return changes, combined
 }
 
 // branchHeadID is the id of the head of branch ("" is main) in t, nil when
