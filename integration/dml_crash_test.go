@@ -41,12 +41,7 @@ func startCrashServer(t *testing.T, bin, warehouse string, env ...string) *crash
 // connections.
 func startServing(t *testing.T, bin string, args []string, env ...string) *crashServer {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := freeAddr(t)
 	s := &crashServer{addr: addr, logs: &bytes.Buffer{}, exited: make(chan error, 1)}
 	s.cmd = exec.Command(bin, append(append([]string{"serve"}, args...), "--listen", addr)...)
 	s.cmd.Dir = t.TempDir()

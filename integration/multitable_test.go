@@ -17,17 +17,6 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// freeAddr is a loopback address nothing listens on (yet).
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // restCatalogServer is an icegate serving a SQL catalog (on SQLite, its
 // warehouse in dir) called lake over the REST catalog protocol at restAddr.
 type restCatalogServer struct {

@@ -109,13 +109,7 @@ func buildBinary(t *testing.T) string {
 // test ends and must exit within ten seconds.
 func startBinary(t *testing.T, bin, warehouse string, extra ...string) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-
+	addr := freeAddr(t)
 	cmd := exec.Command(bin, append([]string{"serve", "--warehouse", warehouse, "--listen", addr}, extra...)...)
 	cmd.Dir = t.TempDir() // no icegate.yaml there
 	cmd.Env = cleanEnv()

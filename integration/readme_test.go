@@ -348,13 +348,7 @@ func (r *readmeRun) serve(at string, args []string) {
 	if err != nil {
 		t.Fatalf("%s: listen address %q: %v", at, written, err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-
+	addr := freeAddr(t)
 	cmd := exec.Command(r.bin, append(rest, "--listen", addr)...)
 	cmd.Dir = r.work
 	cmd.Env = cleanEnv()

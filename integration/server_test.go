@@ -96,6 +96,17 @@ func (w testLogWriter) Write(p []byte) (int, error) {
 
 var _ io.Writer = testLogWriter{}
 
+// freeAddr is a loopback address nothing listens on (yet).
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
 // connString is a libpq-style URL for the built-in user on addr.
 func connString(addr, user, password string) string {
 	host, port, _ := net.SplitHostPort(addr)
