@@ -27,6 +27,11 @@ type parquetFile struct {
 	metrics   []columnMetrics
 	rows      int64
 	rowGroup  int64 // Size() of the writer when the current row group began
+	// groupRows, pageRows: rows in the current row group and data page.
+	groupRows, pageRows int64
+	// groupRowLimit: rows a row group may hold at most (0: no limit), so
+	// that bloom filters stay within their byte limit.
+	groupRowLimit int64
 }
 
 // countingWriter counts the bytes written through it.
@@ -43,7 +48,8 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 
 func newParquetFile(path string, out io.WriteCloser, layout *tableLayout, opts fileOptions, modes []metricsMode, partition []any) *parquetFile {
 	f := &parquetFile{path: path, partition: partition, out: out, counter: &countingWriter{w: out}, layout: layout, opts: opts}
-	f.pw = parquet.NewWriter(f.counter, opts.writerOptions(layout.schema)...)
+	f.pw = parquet.NewWriter(f.counter, opts.writerOptions(layout.schema, layout.leaves)...)
+	f.groupRowLimit = opts.bloomRowLimit()
 	f.columns = f.pw.ColumnWriters()
 	f.metrics = make([]columnMetrics, len(layout.leaves))
 	for i := range f.metrics {
@@ -52,10 +58,21 @@ func newParquetFile(path string, out io.WriteCloser, layout *tableLayout, opts f
 	return f
 }
 
-// write appends the rows sel of the batch columns cols.
+// write appends the rows sel of the batch columns cols. A data page ends
+// after pageRowLimit rows in every column (so the offset index of each
+// column can locate a row within pageRowLimit rows, and readers skipping
+// pages by the column index decode little), and a row group when its
+// size passes rowGroupBytes or its rows groupRowLimit.
 func (f *parquetFile) write(cols []arrow.Array, sel []int) error {
 	for len(sel) > 0 {
-		chunk := sel[:min(len(sel), chunkRows)]
+		n := int64(min(len(sel), chunkRows))
+		if f.opts.pageRowLimit > 0 {
+			n = min(n, f.opts.pageRowLimit-f.pageRows)
+		}
+		if f.groupRowLimit > 0 {
+			n = min(n, f.groupRowLimit-f.groupRows)
+		}
+		chunk := sel[:n]
 		sel = sel[len(chunk):]
 		for k, n := range f.layout.fields {
 			if err := shred(n, cols[k], chunk); err != nil {
@@ -68,12 +85,25 @@ func (f *parquetFile) write(cols []arrow.Array, sel []int) error {
 				}
 			}
 		}
-		f.rows += int64(len(chunk))
-		if size := f.pw.Size(); size-f.rowGroup >= f.opts.rowGroupBytes {
+		f.rows += n
+		f.groupRows += n
+		f.pageRows += n
+		if size := f.pw.Size(); size-f.rowGroup >= f.opts.rowGroupBytes ||
+			(f.groupRowLimit > 0 && f.groupRows >= f.groupRowLimit) {
 			if err := f.pw.Flush(); err != nil {
 				return fmt.Errorf("write row group of %s: %w", f.path, err)
 			}
 			f.rowGroup = f.pw.Size()
+			f.groupRows, f.pageRows = 0, 0
+			continue
+		}
+		if f.opts.pageRowLimit > 0 && f.pageRows >= f.opts.pageRowLimit {
+			for i, c := range f.columns {
+				if err := c.Flush(); err != nil {
+					return fmt.Errorf("write page of column %q of %s: %w", f.layout.leaves[i].name, f.path, err)
+				}
+			}
+			f.pageRows = 0
 		}
 	}
 	return nil

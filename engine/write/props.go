@@ -1,6 +1,7 @@
 package write
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -23,20 +24,33 @@ const (
 	propRowGroupBytes  = "write.parquet.row-group-size-bytes"
 	propPageBytes      = "write.parquet.page-size-bytes"
 	propDictBytes      = "write.parquet.dict-size-bytes"
+	propPageRowLimit   = "write.parquet.page-row-limit"
 	propTargetFileSize = "write.target-file-size-bytes"
+	propBloomMaxBytes  = "write.parquet.bloom-filter-max-bytes"
+	// Per column: the suffix is the column's name (dotted inside structs).
+	propBloomEnabled = "write.parquet.bloom-filter-enabled.column."
+	propBloomFPP     = "write.parquet.bloom-filter-fpp.column."
 
 	defaultRowGroupBytes  = 128 << 20
 	defaultPageBytes      = 1 << 20
+	defaultPageRowLimit   = 20000
 	defaultDictBytes      = 2 << 20
 	defaultTargetFileSize = 512 << 20
+	defaultBloomMaxBytes  = 1 << 20
+	defaultBloomFPP       = 0.01
 )
 
 // fileOptions are the Parquet settings of a table's data files.
 type fileOptions struct {
-	codec          compress.Codec
-	rowGroupBytes  int64
-	pageBytes      int
-	dictBytes      int64
+	codec         compress.Codec
+	rowGroupBytes int64
+	pageBytes     int
+	pageRowLimit  int64 // rows a data page holds at most
+	dictBytes     int64
+	// bloom: the columns (by name) that get a bloom filter, with the
+	// false positive probability each is sized for.
+	bloom          map[string]float64
+	bloomMaxBytes  int64
 	targetFileSize int64
 	avro           avroCodecOptions // Avro files only
 }
@@ -101,7 +115,76 @@ func parseFileOptions(props map[string]string) (fileOptions, error) {
 	if o.targetFileSize, err = sizeProperty(props, propTargetFileSize, defaultTargetFileSize); err != nil {
 		return o, err
 	}
+	if o.pageRowLimit, err = sizeProperty(props, propPageRowLimit, defaultPageRowLimit); err != nil {
+		return o, err
+	}
+	if o.bloomMaxBytes, err = sizeProperty(props, propBloomMaxBytes, defaultBloomMaxBytes); err != nil {
+		return o, err
+	}
+	if o.bloom, err = bloomColumns(props); err != nil {
+		return o, err
+	}
 	return o, nil
+}
+
+// bloomColumns reads the per-column bloom filter properties: the columns
+// enabled, each with its false positive probability (0.01 unless set). An
+// fpp set for a column without a filter is still checked.
+func bloomColumns(props map[string]string) (map[string]float64, error) {
+	var cols map[string]float64
+	fpps := map[string]float64{}
+	for k, v := range props {
+		if col, ok := strings.CutPrefix(k, propBloomFPP); ok && col != "" {
+			p, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil || !(p > 0 && p < 1) {
+				return nil, invalidProperty(k, v)
+			}
+			fpps[col] = p
+		}
+	}
+	for k, v := range props {
+		col, ok := strings.CutPrefix(k, propBloomEnabled)
+		if !ok || col == "" {
+			continue
+		}
+		on, err := strconv.ParseBool(strings.TrimSpace(v))
+		if err != nil {
+			return nil, invalidProperty(k, v)
+		}
+		if !on {
+			continue
+		}
+		if cols == nil {
+			cols = map[string]float64{}
+		}
+		cols[col] = defaultBloomFPP
+		if p, ok := fpps[col]; ok {
+			cols[col] = p
+		}
+	}
+	return cols, nil
+}
+
+// bloomRowLimit is the most rows a row group may hold so that no bloom
+// filter of a flat column passes bloomMaxBytes (0: no limit).
+func (o fileOptions) bloomRowLimit() int64 {
+	var bits uint
+	for _, fpp := range o.bloom {
+		bits = max(bits, bloomBitsPerValue(fpp))
+	}
+	if bits == 0 {
+		return 0
+	}
+	return max(o.bloomMaxBytes*8/int64(bits), 1)
+}
+
+// bloomBitsPerValue is how many bits per distinct value a split-block
+// bloom filter needs for false positive probability fpp: with 8 bits set
+// per value in a block of 256, fpp = (1 - e^(-8/b))^8, so
+// b = -8 / ln(1 - fpp^(1/8)).
+func bloomBitsPerValue(fpp float64) uint {
+	b := -8 / math.Log(1-math.Pow(fpp, 1.0/8))
+	return uint(min(max(math.Ceil(b), 1), 64))
 }
 
 func sizeProperty(props map[string]string, key string, def int64) (int64, error) {
@@ -122,8 +205,15 @@ func invalidProperty(key, value string) error {
 
 // writerOptions are the parquet-go options for a data file: data page v1,
 // the page index and statistics, the codec, page and dictionary limits.
-func (o fileOptions) writerOptions(schema *parquet.Schema) []parquet.WriterOption {
-	return []parquet.WriterOption{
+//
+// A column named in o.bloom gets a split-block bloom filter (xxHash, as the
+// Parquet spec defines it) sized for its fpp: parquet-go sizes each row
+// group's filter by its distinct values (dictionary-encoded columns) or
+// its values. bloom-filter-max-bytes is kept by ending a row group before
+// its rows could need a bigger filter (bloomRowLimit), so the fpp asked
+// for holds.
+func (o fileOptions) writerOptions(schema *parquet.Schema, leaves []*leafColumn) []parquet.WriterOption {
+	opts := []parquet.WriterOption{
 		schema,
 		parquet.DataPageVersion(1),
 		parquet.DataPageStatistics(true),
@@ -133,4 +223,19 @@ func (o fileOptions) writerOptions(schema *parquet.Schema) []parquet.WriterOptio
 		parquet.CreatedBy("icegate", "", ""),
 		parquet.MaxRowsPerRowGroup(1 << 62),
 	}
+	if len(o.bloom) > 0 {
+		paths := schema.Columns()
+		var filters []parquet.BloomFilterColumn
+		for _, l := range leaves {
+			fpp, ok := o.bloom[l.name]
+			if !ok || l.col >= len(paths) {
+				continue
+			}
+			filters = append(filters, parquet.SplitBlockFilter(bloomBitsPerValue(fpp), paths[l.col]...))
+		}
+		if len(filters) > 0 {
+			opts = append(opts, parquet.BloomFilters(filters...))
+		}
+	}
+	return opts
 }
