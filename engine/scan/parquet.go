@@ -44,6 +44,7 @@ func (c *flatColumn) close() { c.leaf.close() }
 type parquetReader struct {
 	path     string
 	pf       *parquet.File
+	file     catalog.File // what pf reads (page indexes, bloom filters)
 	fields   []readField
 	cols     []columnReader // nil where the file lacks the field
 	builders []array.Builder
@@ -60,6 +61,12 @@ type parquetReader struct {
 
 	// pruned: the filtered columns row groups are judged by.
 	pruned []prunedColumn
+	// spans: the row ranges of the current row group still to read when
+	// the page index narrowed it (prune_page.go); group, groupStart: that
+	// group and the file position of its first row.
+	spans      []rowSpan
+	group      parquet.RowGroup
+	groupStart int64
 
 	// prefetch, when the file can fetch ahead (an object store's reader),
 	// is told the byte ranges of a row group's projected column chunks
@@ -93,7 +100,7 @@ func openParquet(path string, f catalog.File, fields []readField, opts readOptio
 	}
 	assignIDs(ff, hasIDs, opts.mapping, schemaFields)
 
-	r := &parquetReader{path: path, pf: pf, fields: fields, opts: opts, rg: -1}
+	r := &parquetReader{path: path, pf: pf, file: f, fields: fields, opts: opts, rg: -1}
 	r.prefetch, _ = f.(prefetcher)
 	if len(opts.filter) > 0 {
 		r.pruned = parquetGroupFilter(opts.filter, fields, top)
@@ -179,6 +186,14 @@ func newColumnReader(t catalog.Type, n *pqNode, generalNested bool) (columnReade
 
 func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, int, error) {
 	for r.left == 0 {
+		if len(r.spans) > 0 {
+			sp := r.spans[0]
+			r.spans = r.spans[1:]
+			if err := r.startSpan(sp); err != nil {
+				return nil, 0, 0, err
+			}
+			continue
+		}
 		r.rg++
 		rgs := r.pf.RowGroups()
 		if r.rg >= len(rgs) {
@@ -199,6 +214,12 @@ func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, 
 		if r.skipGroup(start, to-from) {
 			continue
 		}
+		if spans, ok := r.pageRanges(r.rg, rg.NumRows(), from, to); ok {
+			r.countRows(start, from, to, spans)
+			r.spans, r.group, r.groupStart = spans, rg, start
+			continue
+		}
+		r.countRows(start, from, to, nil)
 		r.left = to - from
 		r.prefetchGroup(r.rg)
 		for _, c := range r.cols {
@@ -296,6 +317,45 @@ func (r *parquetReader) skipGroup(start, rows int64) bool {
 		}
 		return true
 	}
-	c.rows.Add(rows)
+	if len(r.pruned) > 0 && r.bloomRuledOut(r.rg) {
+		if owner {
+			c.skipped.Add(1)
+			c.bloomSkipped.Add(1)
+		}
+		return true
+	}
 	return false
+}
+
+// countRows counts the rows this reader decodes of the row group starting
+// at file row start: [from, to) of it, or only spans when the page index
+// narrowed it.
+func (r *parquetReader) countRows(start, from, to int64, spans []rowSpan) {
+	c := r.opts.counters
+	if c == nil {
+		return
+	}
+	if spans == nil {
+		c.rows.Add(to - from)
+		return
+	}
+	for _, sp := range spans {
+		c.rows.Add(sp.hi - sp.lo)
+	}
+}
+
+// startSpan starts reading rows sp of the current row group: every column
+// seeks to its first row (the offset index finds the page holding it).
+func (r *parquetReader) startSpan(sp rowSpan) error {
+	for _, c := range r.cols {
+		if c == nil {
+			continue
+		}
+		if err := c.(seekColumn).startRowGroupAt(r.group, sp.lo); err != nil {
+			return fmt.Errorf("read parquet file %s row group %d: %w", r.path, r.rg, err)
+		}
+	}
+	r.pos = r.groupStart + sp.lo
+	r.left = sp.hi - sp.lo
+	return nil
 }

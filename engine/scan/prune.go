@@ -14,10 +14,18 @@ import (
 )
 
 // ScanStats counts the work of a scan: row groups (Parquet) and stripes
-// (ORC) considered and skipped by statistics, and the rows decoded from the
-// groups read (before deletes).
+// (ORC) considered and skipped, and the rows decoded from the groups read
+// (before deletes).
+//
+// RowGroupsSkipped counts the groups skipped by statistics or by bloom
+// filters, BloomSkipped those of them the bloom filters ruled out. Pages
+// counts the pages of filtered columns whose column index was read in the
+// groups not skipped, PagesSkipped those the column index ruled out (their
+// rows are not decoded in any column).
 type ScanStats struct {
 	RowGroups, RowGroupsSkipped int
+	BloomSkipped                int
+	Pages, PagesSkipped         int
 	Rows                        int64
 }
 
@@ -30,13 +38,17 @@ func (s *Scan) Stats() ScanStats {
 	return ScanStats{
 		RowGroups:        int(s.counters.groups.Load()),
 		RowGroupsSkipped: int(s.counters.skipped.Load()),
+		BloomSkipped:     int(s.counters.bloomSkipped.Load()),
+		Pages:            int(s.counters.pages.Load()),
+		PagesSkipped:     int(s.counters.pagesSkipped.Load()),
 		Rows:             s.counters.rows.Load(),
 	}
 }
 
 // scanCounters are shared by the workers of one scan.
 type scanCounters struct {
-	groups, skipped, rows atomic.Int64
+	groups, skipped, bloomSkipped atomic.Int64
+	pages, pagesSkipped, rows     atomic.Int64
 }
 
 // groupFilter holds the scan's predicates that row-group statistics can

@@ -154,8 +154,8 @@ func TestParquetBloomFilters(t *testing.T) {
 			propBloomEnabled + "s": "TRUE", propBloomEnabled + "st.x": "true", propBloomEnabled + "k": "false",
 			propBloomFPP + "s": "0.001",
 		}, map[string]int{"s": 1, "st.x": 2}, defaultBloomMaxBytes},
-		{"max bytes ends row groups", map[string]string{propBloomEnabled + "k": "true", propBloomMaxBytes: "4096"},
-			map[string]int{"k": 0}, 4096},
+		{"max bytes ends row groups", map[string]string{propBloomEnabled + "k": "true", propBloomMaxBytes: "4100"},
+			map[string]int{"k": 0}, 4100},
 		{"unknown column ignored", map[string]string{propBloomEnabled + "nope": "true"}, nil, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -237,7 +237,7 @@ func TestParquetBloomFilters(t *testing.T) {
 				}
 				start += n
 			}
-			if tc.maxGroupB == 4096 && len(pf.RowGroups()) < 2 {
+			if tc.maxGroupB == 4100 && len(pf.RowGroups()) < 2 {
 				t.Errorf("row groups = %d, want the filter limit to end row groups", len(pf.RowGroups()))
 			}
 		})

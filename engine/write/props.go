@@ -175,7 +175,9 @@ func (o fileOptions) bloomRowLimit() int64 {
 	if bits == 0 {
 		return 0
 	}
-	return max(o.bloomMaxBytes*8/int64(bits), 1)
+	// A filter is whole blocks of 32 bytes.
+	usable := max(o.bloomMaxBytes/32*32, 32)
+	return max(usable*8/int64(bits), 1)
 }
 
 // bloomBitsPerValue is how many bits per distinct value a split-block
