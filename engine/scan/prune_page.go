@@ -108,9 +108,8 @@ func pageMayMatch(ci *format.ColumnIndex, p int, c prunedColumn) bool {
 	case ci.NullPages[p]:
 		b.AllNull = true
 	default:
-		if len(ci.NullCounts) == len(ci.NullPages) && ci.NullCounts[p] == 0 {
-			b.MayNull = false
-		}
+		// MayNull stays true: like a chunk's, a page's null count of 0
+		// may mean none was written.
 		lo, hi := ci.MinValues[p], ci.MaxValues[p]
 		if len(lo) > 0 || len(hi) > 0 || c.node.elem.Type.V == format.ByteArray {
 			b.Lo, b.Hi = statValue(c.node.elem, c.typ, lo), statValue(c.node.elem, c.typ, hi)
