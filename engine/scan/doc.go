@@ -27,6 +27,13 @@
 // scan's workers: a Parquet file with offset indexes is split by rows, so
 // the shards stay even whatever the row groups' sizes (parquet_shard.go).
 //
+// ScanSpec.Filters let a Parquet reader skip work (the filter above the
+// scan still decides which rows match): row groups by their statistics
+// (prune.go) and by bloom filters for = and IN, and pages by the column
+// index, whose surviving rows every projected column reads by seeking
+// through its offset index (prune_page.go). Rows keep their positions in
+// the file, so deletes by position apply unchanged. ScanStats counts it.
+//
 // ORC files are decoded stripe by stripe into column vectors (orcfile),
 // reading only the projected columns' streams, and converted to Arrow.
 //

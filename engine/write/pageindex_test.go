@@ -280,3 +280,31 @@ func containsAll(s string, parts ...string) bool {
 	}
 	return true
 }
+
+// TestParquetDefaults: without properties a file gets the codec and sizes
+// chosen by measurement (bench/README.md, "Layout"): zstd, row groups of
+// 32 MiB, pages of at most 1 MiB and 20000 rows, no bloom filters.
+func TestParquetDefaults(t *testing.T) {
+	o, err := parseFileOptions(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want int64
+	}{
+		{"row group bytes", o.rowGroupBytes, 32 << 20},
+		{"page bytes", int64(o.pageBytes), 1 << 20},
+		{"page rows", o.pageRowLimit, 20000},
+		{"dictionary bytes", o.dictBytes, 2 << 20},
+		{"bloom filter bytes", o.bloomMaxBytes, 1 << 20},
+		{"bloom filter columns", int64(len(o.bloom)), 0},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
+		}
+	}
+	if name := o.codec.String(); name != "ZSTD" {
+		t.Errorf("codec = %s, want ZSTD", name)
+	}
+}
