@@ -215,11 +215,13 @@ func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, 
 			continue
 		}
 		if spans, ok := r.pageRanges(r.rg, rg.NumRows(), from, to); ok {
-			r.countRows(start, from, to, spans)
+			for _, sp := range spans {
+				r.countRows(sp.hi - sp.lo)
+			}
 			r.spans, r.group, r.groupStart = spans, rg, start
 			continue
 		}
-		r.countRows(start, from, to, nil)
+		r.countRows(to - from)
 		r.left = to - from
 		r.prefetchGroup(r.rg)
 		for _, c := range r.cols {
@@ -327,20 +329,10 @@ func (r *parquetReader) skipGroup(start, rows int64) bool {
 	return false
 }
 
-// countRows counts the rows this reader decodes of the row group starting
-// at file row start: [from, to) of it, or only spans when the page index
-// narrowed it.
-func (r *parquetReader) countRows(start, from, to int64, spans []rowSpan) {
-	c := r.opts.counters
-	if c == nil {
-		return
-	}
-	if spans == nil {
-		c.rows.Add(to - from)
-		return
-	}
-	for _, sp := range spans {
-		c.rows.Add(sp.hi - sp.lo)
+// countRows counts rows this reader decodes.
+func (r *parquetReader) countRows(n int64) {
+	if c := r.opts.counters; c != nil {
+		c.rows.Add(n)
 	}
 }
 

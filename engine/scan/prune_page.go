@@ -63,7 +63,8 @@ func (r *parquetReader) pageRanges(g int, n, from, to int64) ([]rowSpan, bool) {
 				skipped++
 			}
 		}
-		if cnt := r.opts.counters; cnt != nil {
+		// The shard holding the group's first row counts its pages.
+		if cnt := r.opts.counters; cnt != nil && (!r.ranged || r.groupEnd-n >= r.part.lo) {
 			cnt.pages.Add(int64(len(oi.PageLocations)))
 			cnt.pagesSkipped.Add(int64(skipped))
 		}

@@ -194,6 +194,8 @@ func TestPageSkipping(t *testing.T) {
 		{"string absent: bloom rules groups out", []catalog.Predicate{eq(3, "s4321x")}, 0, 0, 2},
 		// Pages of group 0 in string order: "s0".."s99" and "s700".."s799" may hold "s777".
 		{"string point", []catalog.Predicate{eq(3, "s777")}, 2 * pageRows, 8, 0},
+		// k keeps rows 100-199 of group 0, s (in string order) rows 0-99.
+		{"columns' pages disjoint", []catalog.Predicate{eq(1, int64(150)), eq(3, "s9")}, 0, 18, 0},
 		{"nothing matches the stats", []catalog.Predicate{eq(1, int64(99999))}, 0, 0, 0},
 	} {
 		for _, del := range []bool{false, true} {
