@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgtext"
 )
 
 // FormatExpr renders a bound expression for plan text, tests and group-key
@@ -78,6 +79,16 @@ func IsInfix(fn string) bool {
 func fmtLit(l *expr.Lit) string {
 	if l.V == nil {
 		return "NULL::" + FormatArrow(l.T)
+	}
+	switch v := l.V.(type) {
+	case int32:
+		if l.T.ID() == arrow.DATE32 { // a computed date, in its text form
+			return strconv.Quote(string(pgtext.AppendDate(nil, v))) + "::" + FormatArrow(l.T)
+		}
+	case int64:
+		if ts, ok := l.T.(*arrow.TimestampType); ok && ts.Unit == arrow.Microsecond && ts.TimeZone == "" {
+			return strconv.Quote(string(pgtext.AppendTimestamp(nil, v, pgtext.ISO))) + "::" + FormatArrow(l.T)
+		}
 	}
 	switch v := l.V.(type) {
 	case string:
