@@ -10,6 +10,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/datadriven"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -80,7 +81,10 @@ func bindOutput(s *session, sql string) string {
 				out = append(out, errorText(err))
 				continue
 			}
-			shown = planText(st.plan)
+			// The plan as bound: constants are shown as the binder
+			// builds them, not computed.
+			noFold := opt.Config{Disabled: map[string]bool{"fold_constants": true, "date_comparisons": true}}
+			shown = strings.Join(explainLines(st.plan, noFold, false), "\n")
 		default:
 			shown = fmt.Sprintf("%T", st)
 		}

@@ -7,10 +7,10 @@ import (
 
 // optConfig is the optimizer's configuration for the session's settings.
 func (s *session) optConfig() opt.Config {
+	cfg := opt.Config{TimeZone: s.settings.Location()}
 	v, _ := s.settings.Get(settings.OptimizerPassesName)
-	d, err := opt.ParseDisabled(v)
-	if err != nil || len(d) == 0 {
-		return opt.Config{} // the setting was checked when set
+	if d, err := opt.ParseDisabled(v); err == nil && len(d) > 0 { // the setting was checked when set
+		cfg.Disabled = d
 	}
-	return opt.Config{Disabled: d}
+	return cfg
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"testing"
@@ -33,6 +34,15 @@ import (
 // ICEGATE_BENCH_KEEP=/path puts the warehouse there and keeps it (a second
 // run reuses its tables); ICEGATE_BENCH_TIMEOUT (default 2m) bounds each
 // execution.
+//
+// ICEGATE_BENCH_DUCKDB_FILES chooses the Parquet files DuckDB reads: "own"
+// (the default) has DuckDB write each table once, untimed, into a file of
+// its own with its default settings (OwnFiles), kept in
+// ICEGATE_BENCH_DUCKDB_DIR (default: the kept warehouse's path with
+// "-duckdb" appended, beside it, so that a shared warehouse is never
+// written into; a temporary directory for a temporary warehouse)
+// and reused while icegate's files stay the same; "icegate" reads
+// icegate's data files directly.
 //
 // ICEGATE_BENCH_PG, a PostgreSQL connection string, adds PostgreSQL as a
 // third engine: setup loads the same rows into that database unless it
@@ -85,6 +95,25 @@ func BenchmarkTPCHInterleaved(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	filesMode, err := ParseFilesMode(os.Getenv("ICEGATE_BENCH_DUCKDB_FILES"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if filesMode == FilesOwn {
+		ownDir := os.Getenv("ICEGATE_BENCH_DUCKDB_DIR")
+		switch {
+		case ownDir != "":
+		case os.Getenv("ICEGATE_BENCH_KEEP") == "":
+			ownDir = b.TempDir() // a temporary warehouse: temporary files
+		default:
+			ownDir = filepath.Clean(dir) + "-duckdb"
+		}
+		start := time.Now()
+		if files, err = OwnFiles(ctx, files, ownDir, threads, b.Logf); err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("DuckDB's own Parquet files in %s (%.1f s, untimed)", ownDir, time.Since(start).Seconds())
+	}
 	duck, err := OpenDuckDB(ctx, files, threads)
 	if err != nil {
 		b.Fatal(err)
@@ -101,7 +130,7 @@ func BenchmarkTPCHInterleaved(b *testing.B) {
 	if got != threads {
 		b.Fatalf("DuckDB runs %d threads, want %d", got, threads)
 	}
-	b.Logf("scale factor %v, warehouse %s, DuckDB %s at %d threads", sf, dir, version, got)
+	b.Logf("scale factor %v, warehouse %s, DuckDB %s at %d threads on %s Parquet files", sf, dir, version, got, filesOwner(filesMode))
 
 	var pg *Postgres
 	pgVersion := ""
@@ -129,7 +158,7 @@ func BenchmarkTPCHInterleaved(b *testing.B) {
 		})
 		results = append(results, res)
 	}
-	engines := fmt.Sprintf("DuckDB %s", version)
+	engines := fmt.Sprintf("DuckDB %s (on %s Parquet files)", version, filesOwner(filesMode))
 	if pg != nil {
 		engines += fmt.Sprintf(" and PostgreSQL %s", pgVersion)
 	}
@@ -335,4 +364,12 @@ func envDuration(b *testing.B, name string, def time.Duration) time.Duration {
 		b.Fatalf("%s=%q: want a positive duration such as 90s", name, s)
 	}
 	return d
+}
+
+// filesOwner names whose Parquet files DuckDB reads in mode m.
+func filesOwner(m string) string {
+	if m == FilesOwn {
+		return "its own"
+	}
+	return "icegate's"
 }

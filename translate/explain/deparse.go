@@ -156,6 +156,11 @@ func literal(l *expr.Lit) string {
 				return quoted(string(pgtext.AppendDate(nil, d)))
 			}
 		}
+		if t, ok := l.T.(*arrow.Time64Type); ok && t.Unit == arrow.Microsecond {
+			if us, ok := v.(int64); ok {
+				return quoted(string(pgtext.AppendTime(nil, us)))
+			}
+		}
 		if ts, ok := l.T.(*arrow.TimestampType); ok {
 			if us, ok := v.(int64); ok {
 				if ts.TimeZone != "" {
@@ -185,7 +190,12 @@ func literal(l *expr.Lit) string {
 	case catalog.Decimal:
 		return decimalText(v.Unscaled, v.Scale)
 	case []byte:
+		if f, ok := l.T.(*arrow.FixedSizeBinaryType); ok && f.ByteWidth == 16 && len(v) == 16 {
+			return quoted(fmt.Sprintf("%x-%x-%x-%x-%x", v[:4], v[4:6], v[6:8], v[8:10], v[10:]))
+		}
 		return quoted(fmt.Sprintf("\\x%x", v))
+	case arrow.MonthDayNanoInterval: // microsecond precision
+		return quoted(string(pgtext.AppendInterval(nil, pgtext.Interval{Months: v.Months, Days: v.Days, Micros: v.Nanoseconds / 1000})))
 	}
 	return quoted(fmt.Sprint(l.V))
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/datadriven"
@@ -52,6 +53,11 @@ func TestDataDriven(t *testing.T) {
 					cfg := Config{}
 					if v, ok := c.Arg("disable"); ok {
 						if cfg.Disabled, err = ParseDisabled(v); err != nil {
+							return "error: " + err.Error()
+						}
+					}
+					if v, ok := c.Arg("tz"); ok {
+						if cfg.TimeZone, err = time.LoadLocation(v); err != nil {
 							return "error: " + err.Error()
 						}
 					}

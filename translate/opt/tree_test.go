@@ -79,7 +79,11 @@ var typeNames = map[string]catalog.TypeID{
 	"int8": catalog.TLong, "bigint": catalog.TLong,
 	"float4": catalog.TFloat, "float8": catalog.TDouble,
 	"text": catalog.TString, "bool": catalog.TBoolean, "boolean": catalog.TBoolean,
+	"date": catalog.TDate, "timestamp": catalog.TTimestamp, "timestamptz": catalog.TTimestamptz,
 }
+
+// castTypes are the types a cast may name besides the column types.
+var castTypes = map[string]arrow.DataType{"interval": expr.Interval}
 
 func parseCatalog(src string) (*testCatalog, error) {
 	cat := &testCatalog{tables: map[string]*testTable{}}
@@ -283,6 +287,15 @@ func pgTypeOf(t arrow.DataType) plan.Type {
 		return plan.TFloat8
 	case arrow.DECIMAL128:
 		return plan.TNumeric
+	case arrow.DATE32:
+		return plan.TDate
+	case arrow.TIMESTAMP:
+		if t.(*arrow.TimestampType).TimeZone != "" {
+			return plan.TTimestamptz
+		}
+		return plan.TTimestamp
+	case arrow.INTERVAL_MONTH_DAY_NANO:
+		return plan.TInterval
 	}
 	return plan.TText
 }
@@ -1023,10 +1036,14 @@ func (p *exprParser) expr(min int) (val, error) {
 			p.next()
 			tt := p.next()
 			id, ok := typeNames[strings.ToLower(tt.text)]
-			if tt.kind != tIdent || !ok {
+			to, other := castTypes[strings.ToLower(tt.text)]
+			if tt.kind != tIdent || !ok && !other {
 				return val{}, fmt.Errorf("unknown type %q", tt.text)
 			}
-			left = val{e: coerce(left, engine.ArrowType(&catalog.PrimitiveType{ID: id}))}
+			if !other {
+				to = engine.ArrowType(&catalog.PrimitiveType{ID: id})
+			}
+			left = val{e: coerce(left, to)}
 		default:
 			return left, nil
 		}
@@ -1110,6 +1127,8 @@ func (p *exprParser) prefix() (val, error) {
 				return val{}, err
 			}
 			return val{e: sq}, p.expect(")")
+		case "case":
+			return p.caseExpr()
 		case "not":
 			v, err := p.expr(bpNot)
 			if err != nil {
@@ -1234,4 +1253,58 @@ func (p *exprParser) call(fn string, args []val) (val, error) {
 		ex[i] = coerce(a, t)
 	}
 	return val{e: &expr.Call{Fn: fn, Args: ex, T: r.Result}}, nil
+}
+
+// caseExpr parses the rest of CASE WHEN COND THEN EXPR ... [ELSE EXPR] END,
+// its results of the first typed one's type.
+func (p *exprParser) caseExpr() (val, error) {
+	var conds, thens []val
+	for p.acceptWord("when") {
+		c, err := p.expr(0)
+		if err != nil {
+			return val{}, err
+		}
+		if !p.acceptWord("then") {
+			return val{}, fmt.Errorf("want THEN")
+		}
+		t, err := p.expr(0)
+		if err != nil {
+			return val{}, err
+		}
+		conds, thens = append(conds, c), append(thens, t)
+	}
+	if len(conds) == 0 {
+		return val{}, fmt.Errorf("want WHEN after CASE")
+	}
+	var els *val
+	if p.acceptWord("else") {
+		e, err := p.expr(0)
+		if err != nil {
+			return val{}, err
+		}
+		els = &e
+	}
+	if !p.acceptWord("end") {
+		return val{}, fmt.Errorf("want END")
+	}
+	var t arrow.DataType = expr.Text
+	for _, v := range append(thens, func() []val {
+		if els != nil {
+			return []val{*els}
+		}
+		return nil
+	}()...) {
+		if v.lit == nil && !v.null {
+			t = v.e.Type()
+			break
+		}
+	}
+	c := &expr.Case{T: t}
+	for i := range conds {
+		c.Whens = append(c.Whens, expr.When{Cond: coerce(conds[i], expr.Bool), Then: coerce(thens[i], t)})
+	}
+	if els != nil {
+		c.Else = coerce(*els, t)
+	}
+	return val{e: c}, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgtext"
 )
 
 // FormatExpr renders a bound expression for plan text, tests and group-key
@@ -78,6 +79,26 @@ func IsInfix(fn string) bool {
 func fmtLit(l *expr.Lit) string {
 	if l.V == nil {
 		return "NULL::" + FormatArrow(l.T)
+	}
+	switch v := l.V.(type) {
+	case int32:
+		if l.T.ID() == arrow.DATE32 { // a computed date, in its text form
+			return strconv.Quote(string(pgtext.AppendDate(nil, v))) + "::" + FormatArrow(l.T)
+		}
+	case int64:
+		if ts, ok := l.T.(*arrow.TimestampType); ok && ts.Unit == arrow.Microsecond {
+			if ts.TimeZone != "" {
+				return strconv.Quote(string(pgtext.AppendTimestamptz(nil, v, 0, pgtext.ISO))) + "::" + FormatArrow(l.T)
+			}
+			return strconv.Quote(string(pgtext.AppendTimestamp(nil, v, pgtext.ISO))) + "::" + FormatArrow(l.T)
+		}
+		if t, ok := l.T.(*arrow.Time64Type); ok && t.Unit == arrow.Microsecond {
+			return strconv.Quote(string(pgtext.AppendTime(nil, v))) + "::" + FormatArrow(l.T)
+		}
+	case []byte:
+		if f, ok := l.T.(*arrow.FixedSizeBinaryType); ok && f.ByteWidth == 16 && len(v) == 16 {
+			return fmt.Sprintf("'%x-%x-%x-%x-%x'::uuid", v[:4], v[4:6], v[6:8], v[8:10], v[10:])
+		}
 	}
 	switch v := l.V.(type) {
 	case string:

@@ -10,6 +10,6 @@ SELECT
 	avg(l_discount) AS avg_disc,
 	count(*) AS count_order
 FROM lineitem
-WHERE l_shipdate <= date '1998-09-02'
+WHERE l_shipdate <= date '1998-12-01' - interval '90' day
 GROUP BY l_returnflag, l_linestatus
 ORDER BY l_returnflag, l_linestatus;

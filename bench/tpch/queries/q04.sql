@@ -3,7 +3,7 @@ SELECT
 	count(*) AS order_count
 FROM orders
 WHERE o_orderdate >= date '1993-07-01'
-	AND o_orderdate < date '1993-10-01'
+	AND o_orderdate < date '1993-07-01' + interval '3' month
 	AND EXISTS (
 		SELECT *
 		FROM lineitem

@@ -11,7 +11,7 @@ FROM customer, orders, lineitem, nation
 WHERE c_custkey = o_custkey
 	AND l_orderkey = o_orderkey
 	AND o_orderdate >= date '1993-10-01'
-	AND o_orderdate < date '1994-01-01'
+	AND o_orderdate < date '1993-10-01' + interval '3' month
 	AND l_returnflag = 'R'
 	AND c_nationkey = n_nationkey
 GROUP BY c_custkey, c_name, c_acctbal, c_phone, n_name, c_address, c_comment

@@ -8,6 +8,6 @@ WHERE o_orderkey = l_orderkey
 	AND l_commitdate < l_receiptdate
 	AND l_shipdate < l_commitdate
 	AND l_receiptdate >= date '1994-01-01'
-	AND l_receiptdate < date '1995-01-01'
+	AND l_receiptdate < date '1994-01-01' + interval '1' year
 GROUP BY l_shipmode
 ORDER BY l_shipmode;

@@ -4,4 +4,4 @@ SELECT
 FROM lineitem, part
 WHERE l_partkey = p_partkey
 	AND l_shipdate >= date '1995-09-01'
-	AND l_shipdate < date '1995-10-01';
+	AND l_shipdate < date '1995-09-01' + interval '1' month;

@@ -4,7 +4,7 @@ WITH revenue0 AS (
 		sum(l_extendedprice * (1 - l_discount)) AS total_revenue
 	FROM lineitem
 	WHERE l_shipdate >= date '1996-01-01'
-		AND l_shipdate < date '1996-04-01'
+		AND l_shipdate < date '1996-01-01' + interval '3' month
 	GROUP BY l_suppkey
 )
 SELECT

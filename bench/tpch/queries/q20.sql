@@ -16,7 +16,7 @@ WHERE s_suppkey IN (
 				WHERE l_partkey = ps_partkey
 					AND l_suppkey = ps_suppkey
 					AND l_shipdate >= date '1994-01-01'
-					AND l_shipdate < date '1995-01-01'
+					AND l_shipdate < date '1994-01-01' + interval '1' year
 			)
 	)
 	AND s_nationkey = n_nationkey
