@@ -6,10 +6,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 )
 
-// pipeDepth is how many accepted batches may wait for the pipe's
-// goroutine: enough to absorb the caller's uneven pace, few enough to
-// bound the memory held.
-const pipeDepth = 2
+// The batches accepted and not yet written are bounded by count and by
+// size: enough that the caller runs on while the pipe's goroutine waits
+// for a core (the machine busy with other work), few enough to bound the
+// memory held. One batch is always accepted, whatever its size.
+const (
+	pipeDepth = 64
+	pipeBytes = 16 << 20
+)
 
 // filePipe runs a Writer's file work (partition routing, sorting buffer,
 // Parquet or Avro encoding, compression, rolling) on a goroutine of its
@@ -22,26 +26,37 @@ type filePipe struct {
 	jobs chan pipeJob
 	done chan struct{} // closed when the goroutine has ended
 
-	mu  sync.Mutex
-	err error // the first error of the file work
+	mu     sync.Mutex
+	room   *sync.Cond // signalled when queued shrinks or the goroutine ends
+	err    error      // the first error of the file work
+	queued int64      // bytes of the batches accepted and not yet written
+	ended  bool       // the goroutine has ended
 
 	stopped bool
 }
 
 // pipeJob is one accepted batch: its columns, retained for the pipe.
 type pipeJob struct {
-	cols []arrow.Array
-	n    int
+	cols  []arrow.Array
+	n     int
+	bytes int64
 }
 
 func startPipe(w *Writer) *filePipe {
 	p := &filePipe{w: w, jobs: make(chan pipeJob, pipeDepth), done: make(chan struct{})}
+	p.room = sync.NewCond(&p.mu)
 	go p.run()
 	return p
 }
 
 func (p *filePipe) run() {
-	defer close(p.done)
+	defer func() {
+		p.mu.Lock()
+		p.ended = true
+		p.room.Broadcast()
+		p.mu.Unlock()
+		close(p.done)
+	}()
 	ctx := p.w.ctx
 	for {
 		select {
@@ -55,6 +70,10 @@ func (p *filePipe) run() {
 				}
 			}
 			j.release()
+			p.mu.Lock()
+			p.queued -= j.bytes
+			p.room.Broadcast()
+			p.mu.Unlock()
 		case <-ctx.Done():
 			p.setErr(ctx.Err())
 			return
@@ -83,10 +102,23 @@ func (p *filePipe) setErr(err error) {
 }
 
 // send hands the n rows of cols to the goroutine (retaining the columns),
-// waiting while pipeDepth batches are queued. It returns the error of an
-// earlier batch's file work, if any.
+// waiting while pipeDepth batches or pipeBytes are queued. It returns the
+// error of an earlier batch's file work, if any.
 func (p *filePipe) send(cols []arrow.Array, n int) error {
-	if err := p.failed(); err != nil {
+	var size int64
+	for _, c := range cols {
+		size += arraySize(c.Data())
+	}
+	p.mu.Lock()
+	for p.queued > 0 && p.queued+size > pipeBytes && !p.ended && p.err == nil {
+		p.room.Wait()
+	}
+	err := p.err
+	if err == nil {
+		p.queued += size
+	}
+	p.mu.Unlock()
+	if err != nil {
 		return err
 	}
 	kept := make([]arrow.Array, len(cols))
@@ -94,7 +126,7 @@ func (p *filePipe) send(cols []arrow.Array, n int) error {
 		c.Retain()
 		kept[k] = c
 	}
-	j := pipeJob{cols: kept, n: n}
+	j := pipeJob{cols: kept, n: n, bytes: size}
 	select {
 	case p.jobs <- j:
 		return nil
