@@ -42,8 +42,11 @@ var dmlBenchModes = []struct{ name, props string }{
 // in-process icegate on a temporary warehouse.
 //
 //   - delete/<mode> and update/<mode> time dmlBenchDelete and
-//     dmlBenchUpdate (about 1% of the rows each) on a fresh copy of the
-//     table (CREATE TABLE AS, format 2, untimed) in copy-on-write and
+//     dmlBenchUpdate (about 1% of the rows each, spread over every data
+//     file), delete-range/<mode> a DELETE of the first 1% of the orders
+//     (clustered in the first data files), on a fresh copy of the
+//     table (CREATE TABLE AS, format 2, untimed; with
+//     ICEGATE_BENCH_FILE_BYTES, that write.target-file-size-bytes) in copy-on-write and
 //     merge-on-read, and report the rows changed and the files the
 //     statement's snapshot added and removed (its summary).
 //   - scan-after-deletes/v2 and /v3 time a full scan (dmlBenchScan, median
@@ -73,10 +76,18 @@ func BenchmarkDML(b *testing.B) {
 	icegate := dmlBenchConnect(b, "postgres://icegate@"+host+":"+port+"/icegate?sslmode=disable")
 	dmlBenchLoad(b, icegate, path, rows)
 	ctx := context.Background()
-	var wantDeleted, wantUpdated int64
+	var maxKey int64
+	if err := icegate.QueryRow(ctx, "SELECT max(l_orderkey) FROM dml_src").Scan(&maxKey); err != nil {
+		b.Fatalf("max(l_orderkey): %v", err)
+	}
+	// The first 1% of the orders: rows clustered in the first data files,
+	// as lineitem is loaded in order key order.
+	deleteRange := fmt.Sprintf("DELETE FROM dml_t WHERE l_orderkey <= %d", maxKey/100)
+	var wantDeleted, wantUpdated, wantRange int64
 	for sql, n := range map[string]*int64{
-		"SELECT count(*) FROM dml_src WHERE l_orderkey % 100 = 0": &wantDeleted,
-		"SELECT count(*) FROM dml_src WHERE l_orderkey % 100 = 1": &wantUpdated,
+		"SELECT count(*) FROM dml_src WHERE l_orderkey % 100 = 0":                      &wantDeleted,
+		"SELECT count(*) FROM dml_src WHERE l_orderkey % 100 = 1":                      &wantUpdated,
+		fmt.Sprintf("SELECT count(*) FROM dml_src WHERE l_orderkey <= %d", maxKey/100): &wantRange,
 	} {
 		if err := icegate.QueryRow(ctx, sql).Scan(n); err != nil {
 			b.Fatalf("%s: %v", sql, err)
@@ -87,6 +98,16 @@ func BenchmarkDML(b *testing.B) {
 	}{
 		{"delete", dmlBenchDelete, fmt.Sprintf("DELETE %d", wantDeleted)},
 		{"update", dmlBenchUpdate, fmt.Sprintf("UPDATE %d", wantUpdated)},
+		{"delete-range", deleteRange, fmt.Sprintf("DELETE %d", wantRange)},
+	}
+	// ICEGATE_BENCH_FILE_BYTES sets write.target-file-size-bytes of the
+	// copies, so that they are written as several data files.
+	fileSize := ""
+	if v := os.Getenv("ICEGATE_BENCH_FILE_BYTES"); v != "" {
+		if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+			b.Fatalf("ICEGATE_BENCH_FILE_BYTES=%q: want a number of bytes", v)
+		}
+		fileSize = ", 'write.target-file-size-bytes' = '" + v + "'"
 	}
 
 	times := map[string]time.Duration{} // "delete/copy-on-write" -> time per statement
@@ -94,7 +115,7 @@ func BenchmarkDML(b *testing.B) {
 		for _, mode := range dmlBenchModes {
 			name := st.name + "/" + mode.name
 			b.Run(name, func(b *testing.B) {
-				create := "CREATE TABLE dml_t USING iceberg TBLPROPERTIES ('format-version' = '2', " + mode.props + ") AS SELECT * FROM dml_src"
+				create := "CREATE TABLE dml_t USING iceberg TBLPROPERTIES ('format-version' = '2', " + mode.props + fileSize + ") AS SELECT * FROM dml_src"
 				var files dmlFiles
 				for i := 0; i < b.N; i++ {
 					b.StopTimer()
@@ -116,7 +137,7 @@ func BenchmarkDML(b *testing.B) {
 				b.ReportMetric(float64(files.addedData), "data-files-added")
 				b.ReportMetric(float64(files.removedData), "data-files-removed")
 				b.ReportMetric(float64(files.addedDeletes), "delete-files-added")
-				b.Logf("%s: %v a statement; files: %s", name, times[name].Round(time.Millisecond), files)
+				b.Logf("%s: %v a statement; files: %s; the table now has %s data files", name, times[name].Round(time.Millisecond), files, files.totalData)
 			})
 		}
 	}

@@ -181,9 +181,9 @@ func TestFinishCanceled(t *testing.T) {
 			if err := w.Insert(b); err != nil {
 				t.Fatal(err)
 			}
-			if len(filesUnder(t, e.dir)) == len(before) {
-				t.Fatal("Insert created no file")
-			}
+			// The new rows' file is created behind Insert (engine/write
+			// encodes on a goroutine of its own): whether it exists yet or
+			// not, a failed Finish must leave none behind.
 			ctx, cancel := context.WithCancel(e.ctx)
 			cancel()
 			if _, err := w.Finish(ctx); !errors.Is(err, context.Canceled) {

@@ -483,17 +483,17 @@ func castFromText(to arrow.DataType, loc *time.Location) (kernelFn, error) {
 	case kInt2:
 		return fixedCast[int16](to, func(v vec) rowFn[int16] {
 			s := text(v)
-			return func(i int) (int16, error) { x, err := parseInt(string(s.get(i)), 16, "smallint"); return int16(x), err }
+			return func(i int) (int16, error) { x, err := parseIntBytes(s.get(i), 16, "smallint"); return int16(x), err }
 		}), nil
 	case kInt4:
 		return fixedCast[int32](to, func(v vec) rowFn[int32] {
 			s := text(v)
-			return func(i int) (int32, error) { x, err := parseInt(string(s.get(i)), 32, "integer"); return int32(x), err }
+			return func(i int) (int32, error) { x, err := parseIntBytes(s.get(i), 32, "integer"); return int32(x), err }
 		}), nil
 	case kInt8:
 		return fixedCast[int64](to, func(v vec) rowFn[int64] {
 			s := text(v)
-			return func(i int) (int64, error) { return parseInt(string(s.get(i)), 64, "bigint") }
+			return func(i int) (int64, error) { return parseIntBytes(s.get(i), 64, "bigint") }
 		}), nil
 	case kFloat4:
 		return fixedCast[float32](to, func(v vec) rowFn[float32] {
@@ -508,7 +508,7 @@ func castFromText(to arrow.DataType, loc *time.Location) (kernelFn, error) {
 	case kDate:
 		return fixedCast[int32](to, func(v vec) rowFn[int32] {
 			s := text(v)
-			return func(i int) (int32, error) { return parseDate(string(s.get(i))) }
+			return func(i int) (int32, error) { return parseDateBytes(s.get(i)) }
 		}), nil
 	case kTime:
 		return fixedCast[int64](to, func(v vec) rowFn[int64] {
@@ -533,6 +533,13 @@ func castFromText(to arrow.DataType, loc *time.Location) (kernelFn, error) {
 		return decimalCast(to, func(v vec) decRowFn {
 			s := text(v)
 			return func(i int) (decimal128.Num, int32, error) {
+				if u, sc, ok := plainDecimal(s.get(i)); ok {
+					if dt != nil {
+						u, err := coerceDecimal(u, sc, dt)
+						return u, dt.Scale, err
+					}
+					return u, sc, nil
+				}
 				str := string(s.get(i))
 				u, sc, ok := parseDecimal(str)
 				switch {

@@ -59,7 +59,10 @@ type dataFile interface {
 
 // Writer writes Arrow batches of a table's rows into Parquet (or Avro) data files,
 // one open file per partition (fanout), rolling to a new file at
-// write.target-file-size-bytes. A Writer is used by one goroutine.
+// write.target-file-size-bytes. A Writer is used by one goroutine; behind
+// it, one goroutine of its own encodes and compresses the batches Write
+// accepted (pipe.go), so that the caller produces the next batch (parses
+// COPY data, scans, evaluates) while the last one is written.
 type Writer struct {
 	ctx        context.Context
 	spec       WriterSpec
@@ -82,6 +85,7 @@ type Writer struct {
 	created []string // every file created, for Abort
 	failed  error
 	closed  bool
+	pipe    *filePipe // started by the first Write with rows
 }
 
 // NewWriter checks the spec (types the writer can write, transforms that
@@ -173,9 +177,11 @@ func sourcePath(s *catalog.Schema, id int) ([]int, *catalog.NestedField) {
 }
 
 // Write routes the rows of batch (one column per top-level schema field, in
-// order, typed per engine.ArrowType) to their partitions' files. On any
-// error the write is aborted: every file written is removed and later calls
-// fail.
+// order, typed per engine.ArrowType) to their partitions' files. The batch
+// is checked at once and written behind the caller (the Writer retains its
+// columns until then): an error of its file work is returned by a later
+// Write or by Close. On any error the write is aborted: every file written
+// is removed and later calls fail.
 func (w *Writer) Write(batch arrow.RecordBatch) error {
 	if w.failed != nil {
 		return w.failed
@@ -191,6 +197,9 @@ func (w *Writer) Write(batch arrow.RecordBatch) error {
 }
 
 func (w *Writer) fail(err error) {
+	if w.pipe != nil {
+		w.pipe.stop()
+	}
 	w.failed = err
 	if aerr := w.Abort(); aerr != nil {
 		slog.Warn("abort data files after a failed write", "error", aerr)
@@ -243,6 +252,15 @@ func (w *Writer) write(batch arrow.RecordBatch) error {
 		}
 		cols[k] = col
 	}
+	if w.pipe == nil {
+		w.pipe = startPipe(w)
+	}
+	return w.pipe.send(cols, n)
+}
+
+// writeCols writes the n rows of cols: into the sort buffer, or to their
+// partitions' files. It runs on the pipe's goroutine.
+func (w *Writer) writeCols(cols []arrow.Array, n int) error {
 	if w.sort != nil {
 		w.sorting.add(cols)
 		if w.sorting.bytes >= w.sortBufferLimit() {
@@ -466,6 +484,12 @@ func (w *Writer) Close() ([]*catalog.DataFile, error) {
 	if w.closed {
 		return nil, fmt.Errorf("write: writer is closed")
 	}
+	if w.pipe != nil {
+		if err := w.pipe.stop(); err != nil {
+			w.fail(err)
+			return nil, err
+		}
+	}
 	if err := w.flushSorted(); err != nil {
 		w.fail(err)
 		return nil, err
@@ -483,6 +507,9 @@ func (w *Writer) Close() ([]*catalog.DataFile, error) {
 // Abort closes the open files and removes every file the writer created.
 // It may be called after Close (the statement failed later, before commit).
 func (w *Writer) Abort() error {
+	if w.pipe != nil {
+		w.pipe.stop()
+	}
 	for _, k := range w.order {
 		w.open[k].abort()
 	}

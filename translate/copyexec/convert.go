@@ -7,6 +7,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
@@ -83,13 +85,7 @@ type Lines interface {
 
 // Convert builds one batch of the table's columns from rows.
 func (c *Converter) Convert(ctx context.Context, rows [][]*string, src Lines) (arrow.RecordBatch, error) {
-	mem := expr.Allocator(ctx)
 	ncopied := len(c.targets)
-	builders := make([]*array.StringBuilder, ncopied)
-	for k := range builders {
-		builders[k] = array.NewStringBuilder(mem)
-		defer builders[k].Release()
-	}
 	for r, row := range rows {
 		if len(row) != ncopied {
 			msg := "extra data after last expected column"
@@ -99,17 +95,10 @@ func (c *Converter) Convert(ctx context.Context, rows [][]*string, src Lines) (a
 			return nil, pgerr.New(pgerr.BadCopyFileFormat, "%s", msg).
 				WithDetail("COPY %s, line %d", c.table, src.LineOf(r))
 		}
-		for k, v := range row {
-			if v == nil {
-				builders[k].AppendNull()
-			} else {
-				builders[k].Append(*v)
-			}
-		}
 	}
 	texts := make([]arrow.Array, ncopied)
-	for k, b := range builders {
-		texts[k] = b.NewArray()
+	for k := range texts {
+		texts[k] = textColumn(rows, k)
 		defer texts[k].Release()
 	}
 	in := array.NewRecordBatch(c.in, texts, int64(len(rows)))
@@ -243,4 +232,41 @@ func (c *Converter) BindDefaults(ctx context.Context, env bind.Env, ps parse.Stm
 		c.filled[i] = p
 	}
 	return nil
+}
+
+// textColumn is column k of rows as a text array, built in one pass over
+// its values (one data buffer sized up front, offsets and validity set
+// directly).
+func textColumn(rows [][]*string, k int) arrow.Array {
+	n := len(rows)
+	size, nulls := 0, 0
+	for _, row := range rows {
+		if v := row[k]; v != nil {
+			size += len(*v)
+		} else {
+			nulls++
+		}
+	}
+	data := make([]byte, 0, size)
+	offs := make([]int32, n+1)
+	var valid []byte
+	if nulls > 0 {
+		valid = make([]byte, bitutil.BytesForBits(int64(n)))
+	}
+	for r, row := range rows {
+		if v := row[k]; v != nil {
+			data = append(data, *v...)
+			if valid != nil {
+				bitutil.SetBit(valid, r)
+			}
+		}
+		offs[r+1] = int32(len(data))
+	}
+	var vb *memory.Buffer
+	if valid != nil {
+		vb = memory.NewBufferBytes(valid)
+	}
+	d := array.NewData(expr.Text, n, []*memory.Buffer{vb, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(offs)), memory.NewBufferBytes(data)}, nil, nulls, 0)
+	defer d.Release()
+	return array.MakeFromData(d)
 }
