@@ -117,6 +117,19 @@ type Statement interface {
 	Execute(ctx context.Context, params []*string) (Rows, error)
 }
 
+// TypedStatement is implemented by a Statement that takes parameter
+// values wire decoded from binary as they are, without their text form.
+type TypedStatement interface {
+	Statement
+	// ExecuteTyped is Execute where typed[i], when not nil, is the value
+	// of parameter i (params[i] is then ignored) as expr.Lit holds a value
+	// of the parameter's type: bool, int16, int32, int64, float32,
+	// float64, string, []byte (bytea, uuid), catalog.Decimal (numeric),
+	// int32 days (date), int64 microseconds (time; timestamp and
+	// timestamptz from 1970-01-01 UTC) or arrow.MonthDayNanoInterval.
+	ExecuteTyped(ctx context.Context, params []*string, typed []any) (Rows, error)
+}
+
 // Rows is the result of one execution. Results stream: the first batch
 // reaches the client before the statement has read all its input.
 type Rows interface {

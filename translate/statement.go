@@ -255,12 +255,18 @@ func (st *selectStatement) Columns() []pgtypes.Column {
 // Execute re-binds with the parameter values and a fresh table snapshot,
 // then starts the plan. The result columns must not change from Prepare.
 func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	return st.ExecuteTyped(ctx, params, nil)
+}
+
+// ExecuteTyped is Execute with parameters wire decoded from binary given
+// as values (TypedStatement).
+func (st *selectStatement) ExecuteTyped(ctx context.Context, params []*string, typed []any) (Rows, error) {
 	if err := st.sess.checkNotFailed(); err != nil {
 		return nil, err
 	}
 	st.sess.newStatementSnapshot()
 	st.sess.markQueried()
-	plan, err := st.executePlan(ctx, params)
+	plan, err := st.executePlanTyped(ctx, params, typed)
 	if err != nil {
 		return nil, err
 	}
@@ -284,6 +290,10 @@ func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows,
 // the first Execute of a statement without parameters, which runs the
 // plan bound at Prepare.
 func (st *selectStatement) executePlan(ctx context.Context, params []*string) (*plan.Select, error) {
+	return st.executePlanTyped(ctx, params, nil)
+}
+
+func (st *selectStatement) executePlanTyped(ctx context.Context, params []*string, typed []any) (*plan.Select, error) {
 	if st.plan == nil {
 		if err := st.bind(ctx); err != nil {
 			return nil, err
@@ -294,9 +304,16 @@ func (st *selectStatement) executePlan(ctx context.Context, params []*string) (*
 		return nil, pgerr.New(pgerr.ProtocolViolation,
 			"bind message supplies %d parameters, but prepared statement requires %d", len(params), len(st.params))
 	}
-	if p, ok, err := st.templatePlan(ctx, params); ok || err != nil {
+	if p, ok, err := st.templatePlan(ctx, params, typed); ok || err != nil {
 		st.fresh = false
 		return p, err
+	}
+	if typed != nil {
+		// Binding takes text: the typed values' text forms.
+		var err error
+		if params, err = typedParamsText(st.params, params, typed); err != nil {
+			return nil, err
+		}
 	}
 	p := st.plan
 	if !st.fresh || len(st.params) > 0 {
@@ -318,7 +335,7 @@ func (st *selectStatement) executePlan(ctx context.Context, params []*string) (*
 // templatePlan is the plan of an Execute made from the statement's
 // template, binding the template first when there is none or the catalog
 // changed under it; ok is false when the statement has no template.
-func (st *selectStatement) templatePlan(ctx context.Context, params []*string) (*plan.Select, bool, error) {
+func (st *selectStatement) templatePlan(ctx context.Context, params []*string, typed []any) (*plan.Select, bool, error) {
 	if st.noTemplate || !templateTypesOK(st.params) || st.fresh && len(st.params) == 0 {
 		// The first Execute of a statement without parameters runs the
 		// plan bound at Prepare: a query string's statements run once.
@@ -345,7 +362,7 @@ func (st *selectStatement) templatePlan(ctx context.Context, params []*string) (
 		}
 		st.tmpl = tp
 	}
-	vals, err := paramValues(st.sess, st.params, params)
+	vals, err := paramValues(st.sess, st.params, params, typed)
 	if err != nil {
 		return nil, true, err
 	}

@@ -356,11 +356,15 @@ func (tp *queryTemplate) check(s *session) bool {
 // paramValues converts the text values of an Execute to the constants
 // that replace the placeholders, by the parameters' types, raising the
 // errors binding them would (22P02 for bad input...).
-func paramValues(s *session, types []uint32, params []*string) ([]*expr.Lit, error) {
+func paramValues(s *session, types []uint32, params []*string, typed []any) ([]*expr.Lit, error) {
 	out := make([]*expr.Lit, len(types))
 	opts := expr.CompileOptions{TimeZone: s.Location()}
 	for i, oid := range types {
 		at := plan.ArrowOf(plan.Type{OID: oid, Typmod: -1})
+		if i < len(typed) && typed[i] != nil {
+			out[i] = &expr.Lit{V: typed[i], T: at}
+			continue
+		}
 		if params[i] == nil {
 			out[i] = &expr.Lit{V: nil, T: at}
 			continue

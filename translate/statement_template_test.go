@@ -2,9 +2,14 @@ package translate
 
 import (
 	"context"
+	"math/big"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -174,11 +179,18 @@ func TestPreparedTemplateTypes(t *testing.T) {
 	run(t, s, `INSERT INTO ns.ty VALUES (true, 2, 4, 8, 1.5, 2.25, 12.34, 'text', 'var', '2024-02-29', '12:34:56',
 		'2024-02-29 12:00:00', '2024-02-29 12:00:00+00', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '\xdeadbeef', '1 day 2 hours')`)
 	run(t, s, "SET TimeZone = 'UTC'")
-	for _, tc := range []struct{ col, val string }{
-		{"b", "true"}, {"i2", "2"}, {"i4", "4"}, {"i8", "8"}, {"f4", "1.5"}, {"f8", "2.25"}, {"n", "12.34"},
-		{"tx", "text"}, {"vc", "var"}, {"d", "2024-02-29"}, {"tm", "12:34:56"}, {"ts", "2024-02-29 12:00:00"},
-		{"tz", "2024-02-29 12:00:00+00"}, {"u", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"}, {"by", `\xdeadbeef`},
-		{"iv", "1 day 2 hours"},
+	tsMicros := time.Date(2024, 2, 29, 12, 0, 0, 0, time.UTC).UnixMicro()
+	uuid := []byte{0xa0, 0xee, 0xbc, 0x99, 0x9c, 0x0b, 0x4e, 0xf8, 0xbb, 0x6d, 0x6b, 0xb9, 0xbd, 0x38, 0x0a, 0x11}
+	for _, tc := range []struct {
+		col, val string
+		typed    any // the value as wire decodes it from binary
+	}{
+		{"b", "true", true}, {"i2", "2", int16(2)}, {"i4", "4", int32(4)}, {"i8", "8", int64(8)},
+		{"f4", "1.5", float32(1.5)}, {"f8", "2.25", 2.25}, {"n", "12.34", catalog.Decimal{Unscaled: big.NewInt(1234), Scale: 2}},
+		{"tx", "text", "text"}, {"vc", "var", "var"}, {"d", "2024-02-29", int32(19782)}, {"tm", "12:34:56", int64(45296000000)},
+		{"ts", "2024-02-29 12:00:00", tsMicros}, {"tz", "2024-02-29 12:00:00+00", tsMicros},
+		{"u", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", uuid}, {"by", `\xdeadbeef`, []byte{0xde, 0xad, 0xbe, 0xef}},
+		{"iv", "1 day 2 hours", arrow.MonthDayNanoInterval{Days: 1, Nanoseconds: 2 * 3600 * 1e9}},
 	} {
 		st := prepareOne(t, s, "SELECT count(*) FROM ns.ty WHERE "+tc.col+" = $1")
 		for range 2 {
@@ -191,6 +203,41 @@ func TestPreparedTemplateTypes(t *testing.T) {
 		}
 		if got := strings.Join(execPrepared(t, st, nil), "|"); got != "0" {
 			t.Errorf("%s = NULL: %q, want 0", tc.col, got)
+		}
+		if got := strings.Join(execTyped(t, st, tc.typed), "|"); got != "1" {
+			t.Errorf("%s = %v (typed): %q, want 1", tc.col, tc.typed, got)
+		}
+		// A statement without a template binds the value's text form.
+		nt := prepareOne(t, s, "SELECT count(*) FROM ns.ty WHERE "+tc.col+" = $1 AND now() IS NOT NULL")
+		if got := strings.Join(execTyped(t, nt, tc.typed), "|"); got != "1" {
+			t.Errorf("%s = %v (typed, bound as text): %q, want 1", tc.col, tc.typed, got)
+		}
+		if st.binds != 1 || nt.tmpl != nil {
+			t.Errorf("%s: %d bindings, want 1; template of a statement reading the clock: %v", tc.col, st.binds, nt.tmpl != nil)
+		}
+	}
+}
+
+// execTyped executes st with typed parameter values (TypedStatement).
+func execTyped(t *testing.T, st *selectStatement, typed ...any) []string {
+	t.Helper()
+	ctx := context.Background()
+	rows, err := st.ExecuteTyped(ctx, make([]*string, len(typed)), typed)
+	if err != nil {
+		return []string{"error " + pgerr.Code(err)}
+	}
+	defer rows.Close()
+	var out []string
+	for {
+		b, err := rows.Next(ctx)
+		if err != nil {
+			return []string{"error " + pgerr.Code(err)}
+		}
+		if b == nil {
+			return out
+		}
+		for i := 0; i < int(b.NumRows()); i++ {
+			out = append(out, valueText(b.Column(0), i))
 		}
 	}
 }
