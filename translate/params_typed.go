@@ -73,8 +73,8 @@ func typedParamText(oid uint32, v any) (string, error) {
 			return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:], nil
 		}
 		return `\x` + hex.EncodeToString(x), nil
-	case catalog.Decimal:
-		return decimalText(x), nil
+	case Numeric:
+		return decimalText(catalog.Decimal{Unscaled: x.Unscaled, Scale: x.Scale}), nil
 	case arrow.MonthDayNanoInterval:
 		return string(pgtext.AppendInterval(nil, pgtext.Interval{Months: x.Months, Days: x.Days, Micros: x.Nanoseconds / 1000})), nil
 	}

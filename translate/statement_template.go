@@ -362,7 +362,11 @@ func paramValues(s *session, types []uint32, params []*string, typed []any) ([]*
 	for i, oid := range types {
 		at := plan.ArrowOf(plan.Type{OID: oid, Typmod: -1})
 		if i < len(typed) && typed[i] != nil {
-			out[i] = &expr.Lit{V: typed[i], T: at}
+			v := typed[i]
+			if n, ok := v.(Numeric); ok {
+				v = catalog.Decimal{Unscaled: n.Unscaled, Scale: n.Scale}
+			}
+			out[i] = &expr.Lit{V: v, T: at}
 			continue
 		}
 		if params[i] == nil {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -186,7 +185,7 @@ func TestPreparedTemplateTypes(t *testing.T) {
 		typed    any // the value as wire decodes it from binary
 	}{
 		{"b", "true", true}, {"i2", "2", int16(2)}, {"i4", "4", int32(4)}, {"i8", "8", int64(8)},
-		{"f4", "1.5", float32(1.5)}, {"f8", "2.25", 2.25}, {"n", "12.34", catalog.Decimal{Unscaled: big.NewInt(1234), Scale: 2}},
+		{"f4", "1.5", float32(1.5)}, {"f8", "2.25", 2.25}, {"n", "12.34", Numeric{Unscaled: big.NewInt(1234), Scale: 2}},
 		{"tx", "text", "text"}, {"vc", "var", "var"}, {"d", "2024-02-29", int32(19782)}, {"tm", "12:34:56", int64(45296000000)},
 		{"ts", "2024-02-29 12:00:00", tsMicros}, {"tz", "2024-02-29 12:00:00+00", tsMicros},
 		{"u", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", uuid}, {"by", `\xdeadbeef`, []byte{0xde, 0xad, 0xbe, 0xef}},

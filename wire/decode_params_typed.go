@@ -9,9 +9,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate"
 )
 
 // decodeParamsTyped is decodeParams for a statement that takes values
@@ -170,9 +170,9 @@ func decodeBinaryValue(v []byte, oid uint32) (any, bool, error) {
 	return nil, false, nil
 }
 
-// decodeNumericValue is numeric_recv giving a catalog.Decimal: the
+// decodeNumericValue is numeric_recv giving a translate.Numeric: the
 // base-10000 digits scaled to dscale, truncating digits dscale hides as
-// numeric_recv does. NaN and the infinities have no Decimal (ok false).
+// numeric_recv does. NaN and the infinities have none (ok false).
 func decodeNumericValue(v []byte) (any, bool, error) {
 	if len(v) < 8 {
 		return nil, false, badBinary()
@@ -218,7 +218,7 @@ func decodeNumericValue(v []byte) (any, bool, error) {
 	if sign == 0x4000 {
 		acc.Neg(acc)
 	}
-	return catalog.Decimal{Unscaled: acc, Scale: dscale}, true, nil
+	return translate.Numeric{Unscaled: acc, Scale: dscale}, true, nil
 }
 
 // decimal38 is 10^38, the first magnitude of 39 digits (never changed).

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/translate"
 )
 
 // TestDecodeBinaryValues decodes binary parameters straight to values:
@@ -40,7 +40,7 @@ func TestDecodeBinaryValues(t *testing.T) {
 				}
 				continue
 			}
-			if got := decimalString(v.(catalog.Decimal)); got != want {
+			if got := decimalString(v.(translate.Numeric)); got != want {
 				t.Errorf("numeric %x: %s, want %s", bin, got, want)
 			}
 			n++
@@ -118,7 +118,7 @@ func TestDecodeParamsTyped(t *testing.T) {
 	}
 }
 
-func decimalString(d catalog.Decimal) string {
+func decimalString(d translate.Numeric) string {
 	s := new(big.Int).Abs(d.Unscaled).String()
 	for len(s) <= d.Scale {
 		s = "0" + s
