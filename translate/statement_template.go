@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -377,6 +378,10 @@ func paramValues(s *session, types []uint32, params []*string, typed []any) ([]*
 			out[i] = &expr.Lit{V: *params[i], T: expr.Text}
 			continue
 		}
+		if v, ok := plainInteger(oid, *params[i]); ok {
+			out[i] = &expr.Lit{V: v, T: at}
+			continue
+		}
 		lit, err := evalConst(s, &expr.Cast{Arg: &expr.Lit{V: *params[i], T: expr.Text}, T: at}, opts)
 		if err != nil {
 			return nil, err
@@ -384,6 +389,35 @@ func paramValues(s *session, types []uint32, params []*string, typed []any) ([]*
 		out[i] = lit
 	}
 	return out, nil
+}
+
+// plainInteger reads the text of an integer parameter that is only an
+// optional sign and decimal digits, in range, as the integer input
+// function would; anything else (spaces, out of range, bad input) is
+// left to the cast, which says what PostgreSQL says.
+func plainInteger(oid uint32, s string) (any, bool) {
+	bits := 0
+	switch oid {
+	case pgtypes.Int2:
+		bits = 16
+	case pgtypes.Int4:
+		bits = 32
+	case pgtypes.Int8:
+		bits = 64
+	default:
+		return nil, false
+	}
+	n, err := strconv.ParseInt(s, 10, bits)
+	if err != nil {
+		return nil, false
+	}
+	switch bits {
+	case 16:
+		return int16(n), true
+	case 32:
+		return int32(n), true
+	}
+	return n, true
 }
 
 // evalConst evaluates an expression without columns to a constant.
