@@ -243,3 +243,27 @@ func execTyped(t *testing.T, st *selectStatement, typed ...any) []string {
 		}
 	}
 }
+
+// TestPreparedExplainShowsValues: EXPLAIN of a prepared query shows the
+// parameter's value, the same at every Execute.
+func TestPreparedExplainShowsValues(t *testing.T) {
+	s, _, _ := newWriteSession(t)
+	run(t, s, "CREATE SCHEMA a")
+	run(t, s, "CREATE TABLE a.t (id bigint, v text)")
+	stmts, err := s.Prepare(context.Background(), "EXPLAIN SELECT v FROM a.t WHERE id = $1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first string
+	for i := range 3 {
+		got := strings.Join(execPrepared(t, stmts[0], strp("2")), "\n")
+		if !strings.Contains(got, "Filter: (id = 2)") {
+			t.Errorf("execution %d: %s\nwant Filter: (id = 2)", i, got)
+		}
+		if i == 0 {
+			first = got
+		} else if got != first {
+			t.Errorf("execution %d: %s\nwant as the first: %s", i, got, first)
+		}
+	}
+}
