@@ -131,6 +131,16 @@ func TestPreparedTemplate(t *testing.T) {
 			{params: []*string{strp("1"), strp("5")}, want: "a1\tb1", binds: 1},
 			{sql: "INSERT INTO b.t VALUES (2, 'b2')", params: []*string{strp("2"), strp("1")}, want: "a2\tb1", binds: 1},
 		}},
+		{"subquery sees new rows", "", "SELECT v, (SELECT count(*) FROM b.t) FROM a.t WHERE id = $1", []step{
+			{params: []*string{strp("1")}, want: "a1\t1", binds: 1},
+			{sql: "INSERT INTO b.t VALUES (7, 'b7')", params: []*string{strp("1")}, want: "a1\t2", binds: 1},
+			{sql: "INSERT INTO b.t VALUES (8, 'b8')", params: []*string{strp("1")}, want: "a1\t3", binds: 1},
+		}},
+		{"shared WITH query sees new rows", "", "WITH c AS MATERIALIZED (SELECT count(*) AS n FROM b.t) SELECT c.n + d.n + $1 FROM c, c AS d", []step{
+			{params: []*string{strp("10")}, want: "12", binds: 1},
+			{sql: "INSERT INTO b.t VALUES (7, 'b7')", params: []*string{strp("10")}, want: "14", binds: 1},
+			{params: []*string{strp("20")}, want: "24", binds: 1},
+		}},
 		{"the clock binds each time", "", "SELECT v FROM a.t WHERE id = $1 AND now() > '2000-01-01'", []step{
 			{params: []*string{strp("1")}, want: "a1", binds: 2},
 			{params: []*string{strp("2")}, want: "a2", binds: 3},
