@@ -362,7 +362,7 @@ func (st *selectStatement) templatePlan(ctx context.Context, params []*string, t
 		}
 		st.tmpl = tp
 	}
-	vals, err := paramValues(st.sess, st.params, params, typed)
+	vals, err := paramValues(ctx, st.sess, st.params, params, typed)
 	if err != nil {
 		return nil, true, err
 	}

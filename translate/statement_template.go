@@ -357,7 +357,7 @@ func (tp *queryTemplate) check(s *session) bool {
 // paramValues converts the text values of an Execute to the constants
 // that replace the placeholders, by the parameters' types, raising the
 // errors binding them would (22P02 for bad input...).
-func paramValues(s *session, types []uint32, params []*string, typed []any) ([]*expr.Lit, error) {
+func paramValues(ctx context.Context, s *session, types []uint32, params []*string, typed []any) ([]*expr.Lit, error) {
 	out := make([]*expr.Lit, len(types))
 	opts := expr.CompileOptions{TimeZone: s.Location()}
 	for i, oid := range types {
@@ -382,7 +382,7 @@ func paramValues(s *session, types []uint32, params []*string, typed []any) ([]*
 			out[i] = &expr.Lit{V: v, T: at}
 			continue
 		}
-		lit, err := evalConst(s, &expr.Cast{Arg: &expr.Lit{V: *params[i], T: expr.Text}, T: at}, opts)
+		lit, err := evalConst(ctx, &expr.Cast{Arg: &expr.Lit{V: *params[i], T: expr.Text}, T: at}, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -421,14 +421,14 @@ func plainInteger(oid uint32, s string) (any, bool) {
 }
 
 // evalConst evaluates an expression without columns to a constant.
-func evalConst(s *session, e expr.Expr, opts expr.CompileOptions) (*expr.Lit, error) {
+func evalConst(ctx context.Context, e expr.Expr, opts expr.CompileOptions) (*expr.Lit, error) {
 	prog, err := expr.Compile(e, bind.EmptySchema, opts)
 	if err != nil {
 		return nil, err
 	}
 	one := array.NewRecordBatch(bind.EmptySchema, nil, 1)
 	defer one.Release()
-	arr, err := prog.Eval(context.Background(), one)
+	arr, err := prog.Eval(ctx, one)
 	if err != nil {
 		return nil, err
 	}
