@@ -194,6 +194,11 @@ type selectStatement struct {
 	// (statement_template.go); noTemplate is set when it cannot have one.
 	tmpl       *queryTemplate
 	noTemplate bool
+	// templateFailed: binding the template failed at this Execute; when
+	// binding with the values then succeeds, the failure is the
+	// template's own (a function that needs a constant, a sequence) and
+	// the statement never has one.
+	templateFailed bool
 	// binds counts the bindings Execute made (for tests).
 	binds int
 }
@@ -252,8 +257,10 @@ func (st *selectStatement) Columns() []pgtypes.Column {
 	return st.cols
 }
 
-// Execute re-binds with the parameter values and a fresh table snapshot,
-// then starts the plan. The result columns must not change from Prepare.
+// Execute makes the plan of this execution (executePlan: from the
+// template, or bound again, with the parameter values and fresh table
+// snapshots), then starts it. The result columns must not change from
+// Prepare.
 func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
 	return st.ExecuteTyped(ctx, params, nil)
 }
@@ -327,6 +334,9 @@ func (st *selectStatement) executePlanTyped(ctx context.Context, params []*strin
 		if !sameColumns(p.Cols, st.cols) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
 		}
+		if st.templateFailed {
+			st.noTemplate = true
+		}
 	}
 	st.fresh = false
 	return p, nil
@@ -355,6 +365,7 @@ func (st *selectStatement) templatePlan(ctx context.Context, params []*string, t
 			// Binding as before says what is wrong, or runs it; a
 			// statement whose binding is unstable never has a template.
 			st.noTemplate = err == nil
+			st.templateFailed = err != nil
 			return nil, false, nil
 		}
 		if !sameColumns(tp.plan.Cols, st.cols) {

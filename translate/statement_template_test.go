@@ -145,6 +145,11 @@ func TestPreparedTemplate(t *testing.T) {
 			{params: []*string{strp("1")}, want: "a1", binds: 2},
 			{params: []*string{strp("2")}, want: "a2", binds: 3},
 		}},
+		{"a sequence binds each time", "CREATE SEQUENCE a.sq", "SELECT v, nextval('a.sq') FROM a.t WHERE id = $1", []step{
+			{params: []*string{strp("1")}, want: "a1\t1", binds: 2},
+			{params: []*string{strp("1")}, want: "a1\t2", binds: 3},
+			{params: []*string{strp("2")}, want: "a2\t3", binds: 4},
+		}},
 		{"LIMIT $1 binds each time", "", "SELECT v FROM a.t ORDER BY id LIMIT $1", []step{
 			{params: []*string{strp("1")}, want: "a1", binds: 2},
 			{params: []*string{strp("2")}, want: "a1|a2", binds: 3},
