@@ -80,8 +80,10 @@ func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows,
 	}
 	// As a query's Execute: bound with the parameters' values (which the
 	// plan shows, as PostgreSQL's custom plans do) at the statement's
-	// snapshot.
+	// snapshot; not from a template (statement_template.go), so that it
+	// shows the plan binding with the values makes.
 	s.newStatementSnapshot()
+	e.sel.noTemplate = true
 	p, err := e.sel.executePlan(ctx, params)
 	if err != nil {
 		return nil, err

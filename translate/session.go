@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"math/big"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -115,6 +116,26 @@ type Statement interface {
 	// Execute runs the statement with its parameters in text form (nil =
 	// NULL; wire decodes binary parameters to text first).
 	Execute(ctx context.Context, params []*string) (Rows, error)
+}
+
+// TypedStatement is implemented by a Statement that takes parameter
+// values wire decoded from binary as they are, without their text form.
+type TypedStatement interface {
+	Statement
+	// ExecuteTyped is Execute where typed[i], when not nil, is the value
+	// of parameter i (params[i] is then ignored) as expr.Lit holds a value
+	// of the parameter's type: bool, int16, int32, int64, float32,
+	// float64, string, []byte (bytea, uuid), Numeric,
+	// int32 days (date), int64 microseconds (time; timestamp and
+	// timestamptz from 1970-01-01 UTC) or arrow.MonthDayNanoInterval.
+	ExecuteTyped(ctx context.Context, params []*string, typed []any) (Rows, error)
+}
+
+// Numeric is a numeric parameter's value (TypedStatement): Unscaled
+// times 10 to the power -Scale, Scale being the value's display scale.
+type Numeric struct {
+	Unscaled *big.Int
+	Scale    int
 }
 
 // Rows is the result of one execution. Results stream: the first batch

@@ -8,6 +8,7 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/bind"
@@ -189,6 +190,17 @@ type selectStatement struct {
 	// parameters then runs the plan bound at Prepare (same statement, same
 	// snapshot) instead of binding again.
 	fresh bool
+	// tmpl is the query bound once for its executions
+	// (statement_template.go); noTemplate is set when it cannot have one.
+	tmpl       *queryTemplate
+	noTemplate bool
+	// templateFailed: binding the template failed at this Execute; when
+	// binding with the values then succeeds, the failure is the
+	// template's own (a function that needs a constant, a sequence) and
+	// the statement never has one.
+	templateFailed bool
+	// binds counts the bindings Execute made (for tests).
+	binds int
 }
 
 // newSelect prepares a SELECT, binding it now when eager.
@@ -245,15 +257,23 @@ func (st *selectStatement) Columns() []pgtypes.Column {
 	return st.cols
 }
 
-// Execute re-binds with the parameter values and a fresh table snapshot,
-// then starts the plan. The result columns must not change from Prepare.
+// Execute makes the plan of this execution (executePlan: from the
+// template, or bound again, with the parameter values and fresh table
+// snapshots), then starts it. The result columns must not change from
+// Prepare.
 func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows, error) {
+	return st.ExecuteTyped(ctx, params, nil)
+}
+
+// ExecuteTyped is Execute with parameters wire decoded from binary given
+// as values (TypedStatement).
+func (st *selectStatement) ExecuteTyped(ctx context.Context, params []*string, typed []any) (Rows, error) {
 	if err := st.sess.checkNotFailed(); err != nil {
 		return nil, err
 	}
 	st.sess.newStatementSnapshot()
 	st.sess.markQueried()
-	plan, err := st.executePlan(ctx, params)
+	plan, err := st.executePlanTyped(ctx, params, typed)
 	if err != nil {
 		return nil, err
 	}
@@ -270,10 +290,17 @@ func (st *selectStatement) Execute(ctx context.Context, params []*string) (Rows,
 	return rows, nil
 }
 
-// executePlan is the plan an Execute runs: bound again with the parameter
-// values and the statement's snapshot, except at the first Execute of a
-// statement without parameters, which runs the plan bound at Prepare.
+// executePlan is the plan an Execute runs: the statement's template with
+// the parameter values and the tables' current snapshots
+// (statement_template.go); for a statement that cannot have one, bound
+// again with the parameter values and the statement's snapshot, except at
+// the first Execute of a statement without parameters, which runs the
+// plan bound at Prepare.
 func (st *selectStatement) executePlan(ctx context.Context, params []*string) (*plan.Select, error) {
+	return st.executePlanTyped(ctx, params, nil)
+}
+
+func (st *selectStatement) executePlanTyped(ctx context.Context, params []*string, typed []any) (*plan.Select, error) {
 	if st.plan == nil {
 		if err := st.bind(ctx); err != nil {
 			return nil, err
@@ -284,8 +311,20 @@ func (st *selectStatement) executePlan(ctx context.Context, params []*string) (*
 		return nil, pgerr.New(pgerr.ProtocolViolation,
 			"bind message supplies %d parameters, but prepared statement requires %d", len(params), len(st.params))
 	}
+	if p, ok, err := st.templatePlan(ctx, params, typed); ok || err != nil {
+		st.fresh = false
+		return p, err
+	}
+	if typed != nil {
+		// Binding takes text: the typed values' text forms.
+		var err error
+		if params, err = typedParamsText(st.params, params, typed); err != nil {
+			return nil, err
+		}
+	}
 	p := st.plan
 	if !st.fresh || len(st.params) > 0 {
+		st.binds++
 		ps := &bind.ParamSet{Types: append([]uint32(nil), st.params...), Values: params, Bound: true}
 		b := bind.New(ctx, st.sess, st.ps, ps, time.Now())
 		var err error
@@ -295,17 +334,63 @@ func (st *selectStatement) executePlan(ctx context.Context, params []*string) (*
 		if !sameColumns(p.Cols, st.cols) {
 			return nil, pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
 		}
+		if st.templateFailed {
+			st.noTemplate = true
+		}
 	}
 	st.fresh = false
 	return p, nil
 }
 
+// templatePlan is the plan of an Execute made from the statement's
+// template, binding the template first when there is none or the catalog
+// changed under it; ok is false when the statement has no template.
+func (st *selectStatement) templatePlan(ctx context.Context, params []*string, typed []any) (*plan.Select, bool, error) {
+	if st.noTemplate || !templateTypesOK(st.params) || st.fresh && len(st.params) == 0 {
+		// The first Execute of a statement without parameters runs the
+		// plan bound at Prepare: a query string's statements run once.
+		return nil, false, nil
+	}
+	var tables map[*catalog.Table]*catalog.Table
+	if st.tmpl != nil {
+		var ok bool
+		if tables, ok = st.tmpl.replay(ctx, st.sess); !ok {
+			st.tmpl = nil
+		}
+	}
+	if st.tmpl == nil {
+		st.binds++
+		tp, err := st.bindTemplate(ctx)
+		if err != nil || tp == nil {
+			// Binding as before says what is wrong, or runs it; a
+			// statement whose binding is unstable never has a template.
+			st.noTemplate = err == nil
+			st.templateFailed = err != nil
+			return nil, false, nil
+		}
+		if !sameColumns(tp.plan.Cols, st.cols) {
+			return nil, true, pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
+		}
+		st.tmpl = tp
+	}
+	vals, err := paramValues(ctx, st.sess, st.params, params, typed)
+	if err != nil {
+		return nil, true, err
+	}
+	return st.tmpl.instantiate(st.sess, vals, tables), true, nil
+}
+
+// sameColumns reports whether a statement's result keeps its row type:
+// as PostgreSQL compares a cached plan's result (equalTupleDescs), the
+// columns' names, types and modifiers, not the table a column comes from
+// (SET search_path, or the table dropped and created again, changes that
+// and runs).
 func sameColumns(a, b []pgtypes.Column) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if a[i] != b[i] {
+		if a[i].Name != b[i].Name || a[i].TypeOID != b[i].TypeOID || a[i].Typmod != b[i].Typmod {
 			return false
 		}
 	}

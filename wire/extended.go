@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -19,12 +20,24 @@ type prepared struct {
 
 // portal is a statement bound to parameters and result formats by Bind.
 type portal struct {
-	stmt    *prepared
-	params  []*string
+	stmt   *prepared
+	params []*string
+	// typed holds the binary parameters decoded to values for a
+	// translate.TypedStatement (nil: none; params[i] is then nil).
+	typed   []any
 	formats []int16
 	env     *encodeEnv
 	result  *resultStream // nil until the first Execute
 	done    bool
+}
+
+// executeStmt executes the portal's statement with its parameters, the
+// binary ones decoded to values when the statement takes them so.
+func (p *portal) executeStmt(ctx context.Context) (translate.Rows, error) {
+	if ts, ok := p.stmt.stmt.(translate.TypedStatement); ok && p.typed != nil {
+		return ts.ExecuteTyped(ctx, p.params, p.typed)
+	}
+	return p.stmt.stmt.Execute(ctx, p.params)
 }
 
 func (p *portal) close() {
@@ -97,7 +110,13 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 			cols = st.stmt.Columns()
 		}
 	}
-	params, err := decodeParams(m.Parameters, m.ParameterFormatCodes, paramTypes)
+	var params []*string
+	var typed []any
+	if _, ok := st.stmt.(translate.TypedStatement); ok {
+		params, typed, err = decodeParamsTyped(m.Parameters, m.ParameterFormatCodes, paramTypes)
+	} else {
+		params, err = decodeParams(m.Parameters, m.ParameterFormatCodes, paramTypes)
+	}
 	if err != nil {
 		return err
 	}
@@ -105,7 +124,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 	if err != nil {
 		return err
 	}
-	p := &portal{stmt: st, params: params, formats: formats, env: c.env()}
+	p := &portal{stmt: st, params: params, typed: typed, formats: formats, env: c.env()}
 	if st.stmt != nil && translate.IsQuery(st.stmt) {
 		if err := c.startQuery(p); err != nil {
 			return err
@@ -125,7 +144,7 @@ func (c *conn) startQuery(p *portal) error {
 	ctx, done := c.beginStatement()
 	defer done()
 	c.beginImplicit()
-	rows, err := p.stmt.stmt.Execute(ctx, p.params)
+	rows, err := p.executeStmt(ctx)
 	if err != nil {
 		return err
 	}
@@ -255,7 +274,7 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 			c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte("SELECT 0")})
 			return nil
 		}
-		rows, err := p.stmt.stmt.Execute(ctx, p.params)
+		rows, err := p.executeStmt(ctx)
 		if err != nil {
 			p.done = true
 			return err

@@ -8,6 +8,8 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
@@ -67,6 +69,25 @@ type ParamSet struct {
 	Types  []uint32
 	Values []*string // nil slice at Prepare
 	Bound  bool      // values are present (Execute)
+	// Template asks for a plan to serve every Execute of a prepared
+	// query: each reference to a parameter of a known type becomes a
+	// placeholder expression (listed in Placeholders, in binding order)
+	// that Execute replaces by the parameter's value.
+	Template     bool
+	Placeholders []Placeholder
+	// Unstable is set when binding used what a later Execute may see
+	// differently: a parameter's value (LIMIT $1), a parameter whose type
+	// is not known, or the clock (now(), CURRENT_DATE). A template bound
+	// so must not be reused.
+	Unstable bool
+}
+
+// Placeholder is where a template refers to parameter N: the expression
+// E, of Arrow type T, stands for the parameter's value (bind.ParamSet).
+type Placeholder struct {
+	N int
+	E expr.Expr
+	T arrow.DataType
 }
 
 // NewParamSet is the parameter set of one binding of a prepared

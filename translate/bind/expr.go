@@ -233,6 +233,9 @@ func (b *Binder) paramRef(p *pg.ParamRef) (Bound, error) {
 		ph := fmt.Sprintf("$%d", n)
 		val = &ph
 	}
+	if b.params.Template {
+		return b.paramPlaceholder(n, *val)
+	}
 	if oid := b.params.typeOf(n); oid != 0 && oid != plan.TUnknown.OID {
 		t := plan.Type{OID: oid, Typmod: -1}
 		at := plan.ArrowOf(t)
@@ -248,6 +251,24 @@ func (b *Binder) paramRef(p *pg.ParamRef) (Bound, error) {
 		return Bound{null: true, param: n}, nil
 	}
 	return Bound{lit: val, param: n}, nil
+}
+
+// paramPlaceholder binds $n in a template (ParamSet.Template): an
+// expression no binding rule reads as a constant, a cast of the text
+// "$n" to the parameter's type, which Execute replaces by the value. A
+// parameter whose type is not known, or an array (its type depends on the
+// value's dimensions), makes the template unstable.
+func (b *Binder) paramPlaceholder(n int, text string) (Bound, error) {
+	oid := b.params.typeOf(n)
+	if oid == 0 || oid == plan.TUnknown.OID || pgtypes.ElemOf(oid) != 0 {
+		b.params.Unstable = true
+		return Bound{lit: &text, param: n}, nil
+	}
+	t := plan.Type{OID: oid, Typmod: -1}
+	at := plan.ArrowOf(t)
+	e := &expr.Cast{Arg: &expr.Lit{V: text, T: expr.Text}, T: at}
+	b.params.Placeholders = append(b.params.Placeholders, Placeholder{N: n, E: e, T: at})
+	return Bound{E: e, T: t, param: n}, nil
 }
 
 // call resolves a function or operator through the engine's catalogue and

@@ -163,6 +163,7 @@ func (b *Binder) constantFunc(fc *pg.FuncCall, name string) (Bound, bool, error)
 	case "version":
 		return text(syscat.PGVersionString), true, noArgs()
 	case "now", "transaction_timestamp", "statement_timestamp", "clock_timestamp":
+		b.params.Unstable = true // the plan holds the time
 		return Bound{E: &expr.Lit{V: b.now.UnixMicro(), T: expr.Timestamptz}, T: plan.TTimestamptz}, true, noArgs()
 	case "current_database":
 		return text(b.env.DatabaseName()), true, noArgs()

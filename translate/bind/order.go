@@ -153,6 +153,9 @@ func (b *Binder) limitValue(n *pg.Node, what string) (int64, error) {
 	case *pg.Node_ParamRef:
 		n := int(x.ParamRef.Number)
 		b.params.setType(n, pgtypes.Int8)
+		if b.params.Template {
+			b.params.Unstable = true // the plan holds the number
+		}
 		if !b.params.Bound {
 			return -1, nil
 		}

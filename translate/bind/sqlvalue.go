@@ -13,6 +13,13 @@ import (
 func (b *Binder) sqlValueFunction(f *pg.SQLValueFunction) (Bound, error) {
 	loc := b.env.Location()
 	now := b.now
+	switch f.Op {
+	case pg.SQLValueFunctionOp_SVFOP_CURRENT_DATE, pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP,
+		pg.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N, pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP,
+		pg.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N, pg.SQLValueFunctionOp_SVFOP_LOCALTIME,
+		pg.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
+		b.params.Unstable = true // the plan holds the time
+	}
 	text := func(s, name string) (Bound, error) {
 		return Bound{E: &expr.Lit{V: s, T: expr.Text}, T: plan.TText, Name: name, strong: true}, nil
 	}
