@@ -298,7 +298,9 @@ func compact(ctx context.Context, mem memory.Allocator, b arrow.RecordBatch, idx
 
 // gatherBatch keeps rows idx of b, as a batch of schema s: the columns in
 // keep (all when keep is nil) are gathered, the others are Null.
-// Fixed-width and text columns take the typed gathers of join_take.go,
+// Fixed-width and text columns take the typed gathers of join_take.go
+// (by runs of consecutive rows when the rows kept form long ones,
+// filter_runs.go),
 // others the take kernel (arrow-go's filter kernel mishandles booleans
 // with NULLs).
 func gatherBatch(ctx context.Context, mem memory.Allocator, b arrow.RecordBatch, idx []int32, s *arrow.Schema, keep []bool) (arrow.RecordBatch, error) {
@@ -316,12 +318,21 @@ func gatherBatch(ctx context.Context, mem memory.Allocator, b arrow.RecordBatch,
 			ia.Release()
 		}
 	}()
+	runs := runsOf(idx)
 	for j := range cols {
 		if keep != nil && !keep[j] {
 			cols[j] = array.NewNull(len(idx))
 			continue
 		}
 		c := b.Column(j)
+		if runs != nil {
+			if cols[j] = takeFixedRuns(mem, c, runs, idx); cols[j] != nil {
+				continue
+			}
+			if cols[j] = takeBinaryRuns(mem, c, runs, idx); cols[j] != nil {
+				continue
+			}
+		}
 		if cols[j] = takeFixed(mem, c, idx); cols[j] != nil {
 			continue
 		}

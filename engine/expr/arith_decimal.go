@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -29,7 +30,41 @@ func decimalArithTyped(op string, lt, rt, res *arrow.Decimal128Type) (kernelFn, 
 	}
 	// Scale multipliers bringing each side to the result's scale (+ -).
 	ml, mr := pow10(res.Scale-lt.Scale), pow10(res.Scale-rt.Scale)
+	// The same as int64s for the 64-bit path (0: more than 18 digits, only
+	// the 128-bit path applies).
+	ml64, mr64 := int64(0), int64(0)
+	if fitsInt64(ml) {
+		ml64 = int64(ml.LowBits())
+	}
+	if fitsInt64(mr) {
+		mr64 = int64(mr.LowBits())
+	}
 	one := decimal128.FromI64(1)
+	// slow is the 128-bit path of one row.
+	slow := func(x, y decimal128.Num) (decimal128.Num, bool) {
+		if op == "*" {
+			if r, ok := mulSmall(x, y); ok {
+				return r, true
+			}
+			return decMul(x, y)
+		}
+		var ok bool
+		if ml != one {
+			if x, ok = decMul(x, ml); !ok {
+				return x, false
+			}
+		}
+		if mr != one {
+			if y, ok = decMul(y, mr); !ok {
+				return y, false
+			}
+		}
+		if op == "-" {
+			y = y.Negate()
+		}
+		return decAdd(x, y)
+	}
+	neg := op == "-"
 	return func(ev *evalCtx, args []vec) (vec, error) {
 		if constNull(args) {
 			return nullResult(ev, res, args), nil
@@ -43,49 +78,114 @@ func decimalArithTyped(op string, lt, rt, res *arrow.Decimal128Type) (kernelFn, 
 			vb.b = valid.Bytes()
 		}
 		buf, out := outBuf[decimal128.Num](ev.mem, n)
-		fail := func(err error) (vec, error) {
-			buf.Release()
-			if valid != nil {
-				valid.Release()
-			}
-			return vec{}, err
-		}
+		// Each row takes the 64-bit path when its operands and result fit
+		// 64 bits (a result that does is far inside 38 digits); otherwise a
+		// NULL row is skipped and a valid one takes the 128-bit path. The
+		// 64-bit path also runs over NULL rows, whose slots are zeroed after.
 		for i := 0; i < n; i++ {
-			if !vb.valid(i) {
-				out[i] = decimal128.Num{}
-				continue
-			}
 			x, y := a[i&ia], b[i&ib]
 			var r decimal128.Num
 			var ok bool
 			if op == "*" {
-				r, ok = mulSmall(x, y)
-				if !ok {
-					r, ok = decMul(x, y)
-				}
+				r, ok = mul64(x, y)
 			} else {
-				if ml != one {
-					if x, ok = decMul(x, ml); !ok {
-						return fail(errNumOver)
-					}
-				}
-				if mr != one {
-					if y, ok = decMul(y, mr); !ok {
-						return fail(errNumOver)
-					}
-				}
-				if op == "-" {
-					y = y.Negate()
-				}
-				r, ok = decAdd(x, y)
+				r, ok = add64(x, y, ml64, mr64, neg)
 			}
 			if !ok {
-				return fail(errNumOver)
+				if !vb.valid(i) {
+					out[i] = decimal128.Num{}
+					continue
+				}
+				if r, ok = slow(x, y); !ok {
+					buf.Release()
+					if valid != nil {
+						valid.Release()
+					}
+					return vec{}, errNumOver
+				}
 			}
 			out[i] = r
 		}
+		if nulls > 0 {
+			for i := range out {
+				if !vb.valid(i) {
+					out[i] = decimal128.Num{}
+				}
+			}
+		}
 		return vec{arr: makeFixed(res, n, valid, nulls, buf), c: c}, nil
 	}, true
+}
+
+// int64Of returns v as an int64 and whether it fits one.
+func int64Of(v decimal128.Num) (int64, bool) {
+	x := int64(v.LowBits())
+	return x, v.HighBits() == x>>63
+}
+
+// decOf64 is the decimal of an int64: the high word sign-extends it.
+func decOf64(x int64) decimal128.Num { return decimal128.New(x>>63, uint64(x)) }
+
+// mul64 multiplies two values whose product fits an int64; ok is false
+// when either value or the product does not.
+func mul64(x, y decimal128.Num) (decimal128.Num, bool) {
+	xv, okx := int64Of(x)
+	yv, oky := int64Of(y)
+	if !okx || !oky {
+		return decimal128.Num{}, false
+	}
+	hi, lo := bits.Mul64(absU(xv), absU(yv))
+	if hi != 0 || lo>>63 != 0 {
+		return decimal128.Num{}, false
+	}
+	r := int64(lo)
+	if (xv < 0) != (yv < 0) {
+		r = -r
+	}
+	return decOf64(r), true
+}
+
+// add64 is x*mx + y*my (x*mx - y*my when neg) when every step fits an
+// int64; ok is false otherwise, or when a multiplier is 0 (too large).
+func add64(x, y decimal128.Num, mx, my int64, neg bool) (decimal128.Num, bool) {
+	xv, okx := int64Of(x)
+	yv, oky := int64Of(y)
+	if !okx || !oky || mx == 0 || my == 0 {
+		return decimal128.Num{}, false
+	}
+	if mx != 1 {
+		hi, lo := bits.Mul64(absU(xv), uint64(mx))
+		if hi != 0 || lo>>63 != 0 {
+			return decimal128.Num{}, false
+		}
+		if xv < 0 {
+			xv = -int64(lo)
+		} else {
+			xv = int64(lo)
+		}
+	}
+	if my != 1 {
+		hi, lo := bits.Mul64(absU(yv), uint64(my))
+		if hi != 0 || lo>>63 != 0 {
+			return decimal128.Num{}, false
+		}
+		if yv < 0 {
+			yv = -int64(lo)
+		} else {
+			yv = int64(lo)
+		}
+	}
+	if neg {
+		if yv == math.MinInt64 {
+			return decimal128.Num{}, false
+		}
+		yv = -yv
+	}
+	r := xv + yv
+	if (xv^r)&(yv^r) < 0 {
+		return decimal128.Num{}, false // the int64 sum overflowed
+	}
+	return decOf64(r), true
 }
 
 // mulSmall multiplies two values of at most 18 digits (|v| < 10^18 fits

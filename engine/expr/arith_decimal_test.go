@@ -30,11 +30,11 @@ func TestDecimalArithTypedMatchesGeneral(t *testing.T) {
 		}
 		return decimal128.FromBigInt(v)
 	}
-	build := func(t arrow.DataType, d int, n int) arrow.Array {
+	build := func(t arrow.DataType, d int, n int, nulls bool) arrow.Array {
 		b := array.NewDecimal128Builder(mem, t.(*arrow.Decimal128Type))
 		defer b.Release()
 		for i := 0; i < n; i++ {
-			if i%17 == 3 {
+			if nulls && i%17 == 3 {
 				b.AppendNull()
 				continue
 			}
@@ -44,14 +44,17 @@ func TestDecimalArithTypedMatchesGeneral(t *testing.T) {
 	}
 	cases := []struct {
 		ls, rs int32
-		ld, rd int // most digits of the values
+		ld, rd int  // most digits of the values
+		nulls  bool // every 17th row NULL
 	}{
-		{2, 2, 10, 10}, {2, 0, 12, 3}, {0, 4, 18, 18}, {2, 4, 19, 19}, {6, 2, 30, 12}, {10, 0, 38, 38},
+		{2, 2, 10, 10, true}, {2, 0, 12, 3, true}, {0, 4, 18, 18, true}, {2, 4, 19, 19, true}, {6, 2, 30, 12, true},
+		{10, 0, 38, 38, true}, {2, 2, 10, 10, false}, {0, 18, 19, 10, false}, {2, 4, 19, 19, false},
+		{0, 0, 19, 19, false}, {20, 0, 15, 15, false},
 	}
 	for _, c := range cases {
 		lt := &arrow.Decimal128Type{Precision: 38, Scale: c.ls}
 		rt := &arrow.Decimal128Type{Precision: 38, Scale: c.rs}
-		l, r := build(lt, c.ld, 300), build(rt, c.rd, 300)
+		l, r := build(lt, c.ld, 300, c.nulls), build(rt, c.rd, 300, c.nulls)
 		for _, op := range []string{"+", "-", "*"} {
 			res := arithDecimalResult(op, lt, rt).(*arrow.Decimal128Type)
 			typed, ok := decimalArithTyped(op, lt, rt, res)
@@ -79,5 +82,59 @@ func TestDecimalArithTypedMatchesGeneral(t *testing.T) {
 		}
 		l.Release()
 		r.Release()
+	}
+}
+
+// BenchmarkDecimalArithTyped times the typed kernel on TPC-H money
+// values (Decimal128(15,2), no NULLs): a column times a column, and a
+// constant minus a column (q01's l_extendedprice * (1 - l_discount)).
+func BenchmarkDecimalArithTyped(b *testing.B) {
+	mem := memory.DefaultAllocator
+	money := &arrow.Decimal128Type{Precision: 15, Scale: 2}
+	const n = 4096
+	rng := rand.New(rand.NewPCG(3, 4))
+	build := func(lo, hi int64) arrow.Array {
+		bl := array.NewDecimal128Builder(mem, money)
+		defer bl.Release()
+		for range n {
+			bl.Append(decimal128.FromI64(lo + rng.Int64N(hi-lo)))
+		}
+		return bl.NewArray()
+	}
+	price, disc := build(90000, 10494950), build(0, 10)
+	defer price.Release()
+	defer disc.Release()
+	oneB := array.NewDecimal128Builder(mem, &arrow.Decimal128Type{Precision: 1, Scale: 0})
+	oneB.Append(decimal128.FromI64(1))
+	one := oneB.NewArray()
+	oneB.Release()
+	defer one.Release()
+	cases := []struct {
+		name string
+		op   string
+		args []vec
+	}{
+		{"mul", "*", []vec{{arr: price}, {arr: disc}}},
+		{"const_minus", "-", []vec{{arr: one, c: true}, {arr: disc}}},
+	}
+	for _, c := range cases {
+		lt := c.args[0].arr.DataType().(*arrow.Decimal128Type)
+		rt := c.args[1].arr.DataType().(*arrow.Decimal128Type)
+		res := arithDecimalResult(c.op, lt, rt).(*arrow.Decimal128Type)
+		k, ok := decimalArithTyped(c.op, lt, rt, res)
+		if !ok {
+			b.Fatalf("%s: no typed kernel", c.name)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			ev := &evalCtx{mem: mem, n: n}
+			b.SetBytes(n * 16)
+			for b.Loop() {
+				out, err := k(ev, c.args)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out.arr.Release()
+			}
+		})
 	}
 }

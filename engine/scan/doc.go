@@ -16,7 +16,8 @@
 // fixed-width primitives, strings and binaries are written straight into
 // the buffers of each batch's arrays (parquet_direct*.go), buffers the scan
 // can recycle once downstream operators release the batches
-// (Options.RecycleBuffers, recycle.go); structs of
+// (Options.RecycleBuffers, recycle.go: the parts of a parallel
+// aggregation do); structs of
 // primitives and lists of primitives decode page values into Arrow
 // builders; other nested shapes (maps, lists of structs, nested lists,
 // variants) assemble each row from repetition and definition levels.

@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -36,11 +37,13 @@ func newFixed[T any](fn func(v encoding.Values, count int, dst []T) ([]T, error)
 	return &flatReader[T]{decode: valueDecoder[T]{fn: fn, copies: copies}, appendTo: app, fixed: true}
 }
 
-// widenDecimals converts INT64 unscaled values to 128-bit decimals.
+// widenDecimals converts INT64 unscaled values to 128-bit decimals. The
+// high word is the sign extension of the low one: no branch per value
+// (decimal128.FromI64 branches on the sign).
 func widenDecimals(dst []decimal128.Num, src []int64) {
 	src = src[:len(dst)]
 	for i, x := range src {
-		dst[i] = decimal128.FromI64(x)
+		dst[i] = decimal128.New(x>>63, uint64(x))
 	}
 }
 
@@ -189,14 +192,9 @@ func (r *flatReader[T]) nextPage(remaining int) error {
 
 // presentCount is how many of defs are maxDef: the values present among
 // the rows whose definition levels they are (the others are NULL).
+// It counts with bytes.Count, which uses the CPU's vector instructions.
 func presentCount(defs []byte, maxDef byte) int {
-	nn := 0
-	for _, d := range defs {
-		if d == maxDef {
-			nn++
-		}
-	}
-	return nn
+	return bytes.Count(defs, []byte{maxDef})
 }
 
 // validityBits is the validity bitmap of an array being decoded, made

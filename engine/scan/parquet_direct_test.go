@@ -1,9 +1,13 @@
 package scan
 
 import (
+	"bytes"
 	"fmt"
+	"math"
 	"sort"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/icegate/icegate/engine"
 )
@@ -100,5 +104,41 @@ func TestRecyclerReusesFreedBuffers(t *testing.T) {
 	}
 	if g := r.Reallocate(2000, make([]byte, 10, 1024)); len(g) != 2000 || cap(g) != 2048 {
 		t.Errorf("Reallocate(2000): len %d cap %d, want 2000, 2048", len(g), cap(g))
+	}
+}
+
+// TestPresentCountAndWiden checks the two per-value loops of the direct
+// path against their definitions: presentCount counts the levels equal to
+// the maximum, widenDecimals sign-extends INT64 values as
+// decimal128.FromI64 does, at the limits too.
+func TestPresentCountAndWiden(t *testing.T) {
+	counts := []struct {
+		defs   []byte
+		maxDef byte
+	}{
+		{nil, 1},
+		{[]byte{1}, 1},
+		{[]byte{0}, 1},
+		{bytes.Repeat([]byte{1, 0, 1, 1}, 257), 1},
+		{bytes.Repeat([]byte{2, 1, 0}, 1000), 2},
+	}
+	for _, c := range counts {
+		want := 0
+		for _, d := range c.defs {
+			if d == c.maxDef {
+				want++
+			}
+		}
+		if got := presentCount(c.defs, c.maxDef); got != want {
+			t.Errorf("presentCount(%d levels, %d) = %d, want %d", len(c.defs), c.maxDef, got, want)
+		}
+	}
+	src := []int64{0, 1, -1, 42, -42, math.MaxInt64, math.MinInt64, 1 << 62, -(1 << 62)}
+	dst := make([]decimal128.Num, len(src))
+	widenDecimals(dst, src)
+	for i, x := range src {
+		if want := decimal128.FromI64(x); dst[i] != want {
+			t.Errorf("widenDecimals(%d) = %v, want %v", x, dst[i], want)
+		}
 	}
 }

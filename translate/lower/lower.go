@@ -260,6 +260,11 @@ func (l *Lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []
 	if l.split != nil && l.split.scan == x {
 		tasks, opts.Parallelism = l.split.tasks, 1
 		opts.Shard, opts.Shards = l.split.shard, l.split.shards
+		// A part of a parallel aggregation ends in a partial aggregation
+		// that copies what it keeps, through filters, projections and semi
+		// joins that hold a batch only while they hold a reference: its
+		// scan can reuse the buffers of the batches released.
+		opts.RecycleBuffers = true
 	}
 	sc := scan.New(engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.Schema, FieldIDs: ids, Filters: l.ScanPreds[x]}, opts)
 	if s, ok := sc.(*scan.Scan); ok && l.Stats != nil {
