@@ -22,11 +22,17 @@ import (
 // psql scripts and drivers use them. The protocol's prepared statements (Parse/Bind) are wire's; these
 // live in the session, by name, until DEALLOCATE ALL or DISCARD ALL.
 
-// sqlPrepared is one PREPAREd statement: its text, prepared again at each
-// EXECUTE so that it sees the warehouse as it is then.
+// sqlPrepared is one PREPAREd statement: its text and parameter types
+// (declared, then inferred from their uses as PostgreSQL does), and the
+// statement prepared from them, which every EXECUTE reuses: a Statement
+// binds with a fresh snapshot at each Execute and binds again when a table
+// or view it read changed.
 type sqlPrepared struct {
 	text  string
 	types []uint32
+	// stmt is the prepared statement (nil for the protocol's statements,
+	// which wire keeps itself).
+	stmt Statement
 	// at is when it was prepared (pg_prepared_statements.prepare_time).
 	at time.Time
 	// full is the whole PREPARE statement (pg_prepared_statements shows
@@ -59,13 +65,22 @@ func (s *session) preparePrepare(ctx context.Context, ps parse.Stmt, p *pg.Prepa
 		if _, dup := s.prepared[p.Name]; dup || proto {
 			return pgerr.New(pgerr.DuplicatePreparedStatement, "prepared statement \"%s\" already exists", p.Name)
 		}
-		if _, err := s.prepareStored(ctx, p.Name, text, types); err != nil {
+		st, err := s.prepareStored(ctx, p.Name, text, types)
+		if err != nil {
 			return err
+		}
+		if q, ok := st.(interface{ bindAtExecute() }); ok {
+			// EXECUTE may come much later: it must see the tables as
+			// they are then, not the snapshot PREPARE bound.
+			q.bindAtExecute()
+		}
+		if inferred := st.ParamTypes(); len(inferred) > len(types) {
+			types = append(types, inferred[len(types):]...)
 		}
 		if s.prepared == nil {
 			s.prepared = make(map[string]*sqlPrepared)
 		}
-		s.prepared[p.Name] = &sqlPrepared{text: text, types: types, at: time.Now(), full: preparedSource(ps)}
+		s.prepared[p.Name] = &sqlPrepared{text: text, types: types, stmt: st, at: time.Now(), full: preparedSource(ps)}
 		return nil
 	}
 	return &ctxUtilityStatement{tag: "PREPARE", sess: s, run: run}, nil
@@ -205,6 +220,10 @@ func (x *executeStatement) resolve(ctx context.Context) (Statement, error) {
 	p, err := x.lookup()
 	if err != nil {
 		return nil, err
+	}
+	if p.stmt != nil {
+		x.inner = p.stmt
+		return p.stmt, nil
 	}
 	st, err := x.sess.prepareStored(ctx, x.name, p.text, p.types)
 	if err != nil {

@@ -342,6 +342,10 @@ func (st *selectStatement) executePlanTyped(ctx context.Context, params []*strin
 	return p, nil
 }
 
+// bindAtExecute makes every Execute bind with fresh snapshots, the first
+// one too (a statement kept for later, as SQL PREPARE keeps one).
+func (st *selectStatement) bindAtExecute() { st.fresh = false }
+
 // templatePlan is the plan of an Execute made from the statement's
 // template, binding the template first when there is none or the catalog
 // changed under it; ok is false when the statement has no template.
