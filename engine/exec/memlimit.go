@@ -96,6 +96,26 @@ func (a *memAccount) grow(n int64) error {
 	return nil
 }
 
+// batchBytes is the memory of a batch's rows (dataBytes of its columns).
+func batchBytes(b arrow.RecordBatch) int64 {
+	var n int64
+	for _, c := range b.Columns() {
+		n += dataBytes(c.Data())
+	}
+	return n
+}
+
+// arraysBytes is the memory of arrays' rows.
+func arraysBytes(as []arrow.Array) int64 {
+	var n int64
+	for _, a := range as {
+		if a != nil {
+			n += dataBytes(a.Data())
+		}
+	}
+	return n
+}
+
 // growBatch accounts a batch the operator keeps.
 func (a *memAccount) growBatch(b arrow.RecordBatch) error {
 	if a.lim == nil {

@@ -1,0 +1,239 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/spill"
+	"github.com/icegate/icegate/internal/pgerr"
+)
+
+// randomRows are n rows of the test table's columns with NULLs in every
+// column, many duplicates (to check ties keep input order) and NaN.
+func randomRows(n int, seed int64) [][]*string {
+	r := rand.New(rand.NewSource(seed))
+	str := func(s string) *string { return &s }
+	rows := make([][]*string, n)
+	for i := range rows {
+		row := make([]*string, 7)
+		row[tID] = str(fmt.Sprint(i))
+		if r.Intn(10) > 0 {
+			row[tG] = str(fmt.Sprint(r.Intn(50) - 10))
+		}
+		if r.Intn(10) > 0 {
+			row[tS] = str(fmt.Sprintf("%c%d", 'a'+r.Intn(26), r.Intn(100)))
+		}
+		if r.Intn(10) > 0 {
+			row[tV] = str(fmt.Sprint(r.Int63n(1<<40) - 1<<39))
+		}
+		switch k := r.Intn(20); {
+		case k == 0:
+		case k == 1:
+			row[tX] = str("NaN")
+		default:
+			row[tX] = str(fmt.Sprint(float64(r.Intn(1000)) / 8))
+		}
+		if r.Intn(10) > 0 {
+			row[tD] = str(fmt.Sprintf("%d.%02d", r.Intn(2000)-1000, r.Intn(100)))
+		}
+		if r.Intn(10) > 0 {
+			row[tB] = str(fmt.Sprint(r.Intn(2) == 0))
+		}
+		rows[i] = row
+	}
+	return rows
+}
+
+// spillEnv is a statement's context with a memory limit and temporary
+// files under a test directory.
+type spillEnv struct {
+	lim *MemoryLimit
+	dir *spill.Dir
+	st  *spill.Statement
+	ctx context.Context
+}
+
+func newSpillEnv(t *testing.T, memLimit, fileLimit int64) *spillEnv {
+	t.Helper()
+	d, err := spill.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	e := &spillEnv{lim: NewMemoryLimit(memLimit, "statement_mem"), dir: d, st: d.Statement(fileLimit)}
+	e.ctx = spill.WithStatement(WithMemoryLimit(context.Background(), e.lim), e.st)
+	return e
+}
+
+// checkClean fails when memory is still accounted or a temporary file is
+// left once the operator closed, and after the statement ended.
+func (e *spillEnv) checkClean(t *testing.T) {
+	t.Helper()
+	if u := e.lim.Used(); u != 0 {
+		t.Errorf("%d bytes still accounted after Close", u)
+	}
+	if u := e.st.Used(); u != 0 {
+		t.Errorf("%d bytes of temporary files left after Close", u)
+	}
+	if err := e.st.Close(); err != nil {
+		t.Error(err)
+	}
+	es, err := os.ReadDir(e.dir.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 0 {
+		t.Errorf("%d entries left in the temporary directory", len(es))
+	}
+}
+
+type spiller interface{ SpilledBytes() int64 }
+
+// TestSortSpill: sorts forced to spill under a small statement_mem give
+// exactly the rows, in exactly the order, of the sort in memory.
+func TestSortSpill(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rows := randomRows(30000, 1)
+	batches := makeBatches(t, mem, rows, []int{1000, 777, 1024, 3})
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	input := func() engine.Operator {
+		for _, b := range batches {
+			b.Retain()
+		}
+		return NewBatches(tableSchema, append([]arrow.RecordBatch(nil), batches...))
+	}
+	cases := []struct {
+		name string
+		keys []SortKey
+	}{
+		{"int", []SortKey{{E: col(tG)}}},
+		{"text desc nulls last", []SortKey{{E: col(tS), Desc: true}}},
+		{"float nulls first", []SortKey{{E: col(tX), NullsFirst: true}}},
+		{"numeric desc, bool", []SortKey{{E: col(tD), Desc: true}, {E: col(tB)}}},
+		{"bool, text, int8", []SortKey{{E: col(tB)}, {E: col(tS)}, {E: col(tV), Desc: true, NullsFirst: true}}},
+		{"expression", []SortKey{{E: call("+", col(tG), col(tG))}, {E: col(tS)}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			op, err := NewSort(input(), c.keys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := drain(context.Background(), t, op)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// 64kB forces tens of runs (with a fan-in of 3, several merge
+			// passes), 1MB a few.
+			for _, tc := range []struct {
+				limit int64
+				fanIn int
+			}{{64 << 10, 0}, {64 << 10, 3}, {1 << 20, 0}} {
+				limit := tc.limit
+				e := newSpillEnv(t, limit, -1)
+				op, err := NewSort(input(), c.keys)
+				if err != nil {
+					t.Fatal(err)
+				}
+				op.(*sortOp).fanIn = tc.fanIn
+				got, err := drain(e.ctx, t, op)
+				if err != nil {
+					t.Fatalf("limit %d: %v", limit, err)
+				}
+				if op.(spiller).SpilledBytes() == 0 {
+					t.Errorf("limit %d: the sort did not spill", limit)
+				}
+				if len(got) != len(want) {
+					t.Fatalf("limit %d: %d rows, want %d", limit, len(got), len(want))
+				}
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("limit %d: row %d is %s, want %s", limit, i, got[i], want[i])
+					}
+				}
+				e.checkClean(t)
+			}
+		})
+	}
+}
+
+// cancelAfter cancels a context after n batches of its input went by.
+type cancelAfter struct {
+	engine.Operator
+	n      int
+	cancel context.CancelFunc
+}
+
+func (o *cancelAfter) Next() (arrow.RecordBatch, error) {
+	if o.n--; o.n == 0 {
+		o.cancel()
+	}
+	return o.Operator.Next()
+}
+
+// TestSortSpillLimits: past temp_file_limit a spilling sort fails with
+// 53400, a cancel mid-spill ends it, and in both cases no temporary file
+// is left.
+func TestSortSpillLimits(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rows := randomRows(20000, 2)
+	keys := []SortKey{{E: col(tS)}, {E: col(tID)}}
+	t.Run("temp_file_limit", func(t *testing.T) {
+		e := newSpillEnv(t, 64<<10, 100<<10)
+		op, err := NewSort(NewBatches(tableSchema, makeBatches(t, mem, rows, []int{1000})), keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = drain(e.ctx, t, op)
+		if sqlstate(err) != pgerr.ConfigurationLimitExceeded {
+			t.Fatalf("err %v, want 53400", err)
+		}
+		op.Close()
+		e.checkClean(t)
+	})
+	t.Run("cancel", func(t *testing.T) {
+		e := newSpillEnv(t, 64<<10, -1)
+		ctx, cancel := context.WithCancel(e.ctx)
+		defer cancel()
+		in := &cancelAfter{Operator: NewBatches(tableSchema, makeBatches(t, mem, rows, []int{1000})), n: 10, cancel: cancel}
+		op, err := NewSort(in, keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = drain(ctx, t, op)
+		if err != context.Canceled {
+			t.Fatalf("err %v, want canceled", err)
+		}
+		op.Close()
+		if e.st.Files() == 0 {
+			t.Errorf("nothing was spilled before the cancel")
+		}
+		e.checkClean(t)
+	})
+	t.Run("no temporary files", func(t *testing.T) {
+		// Without a place to spill the limit fails as before.
+		lim := NewMemoryLimit(64<<10, "statement_mem")
+		op, err := NewSort(NewBatches(tableSchema, makeBatches(t, mem, rows, []int{1000})), keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = drain(WithMemoryLimit(context.Background(), lim), t, op)
+		if sqlstate(err) != pgerr.OutOfMemory {
+			t.Fatalf("err %v, want 53200", err)
+		}
+		op.Close()
+	})
+}
