@@ -48,6 +48,7 @@ type sortOp struct {
 	tmp       *spill.Statement
 	runs      []*spill.File
 	runSchema *arrow.Schema
+	keyAt     []int // each sort key's column in the runs
 	merger    *runMerger
 	out       arrow.RecordBatch
 	spilled   int64

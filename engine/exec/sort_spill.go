@@ -30,14 +30,22 @@ const (
 )
 
 // spillSchema is the schema of a sort's runs: the input's columns, then
-// the sort keys, typed as the first run's keys are (the in-memory sort
-// concatenates the keys of all batches, so they share one type).
+// the sort keys that are not input columns, typed as the first run's
+// keys are (the in-memory sort concatenates the keys of all batches, so
+// they share one type). It sets o.keyAt: where each key is in a run.
 func (o *sortOp) spillSchema(keys []arrow.Array) *arrow.Schema {
 	if o.runSchema != nil {
 		return o.runSchema
 	}
-	fields := append([]arrow.Field(nil), o.in.Schema().Fields()...)
+	in := o.in.Schema()
+	fields := append([]arrow.Field(nil), in.Fields()...)
+	o.keyAt = make([]int, len(keys))
 	for i, k := range keys {
+		if c, ok := o.keys[i].E.(*expr.Col); ok && c.Idx < in.NumFields() && arrow.TypeEqual(in.Field(c.Idx).Type, k.DataType()) {
+			o.keyAt[i] = c.Idx // a column of the input: not written twice
+			continue
+		}
+		o.keyAt[i] = len(fields)
 		fields = append(fields, arrow.Field{Name: fmt.Sprintf("sort_key_%d", i), Type: k.DataType(), Nullable: true})
 	}
 	o.runSchema = arrow.NewSchema(fields, nil)
@@ -53,8 +61,14 @@ func (o *sortOp) spillRun() error {
 		return err
 	}
 	b, keys := o.batches[0], o.keyCols[0]
-	cols := append(append([]arrow.Array(nil), b.Columns()...), keys...)
-	whole := array.NewRecordBatch(o.spillSchema(keys), cols, b.NumRows())
+	schema := o.spillSchema(keys)
+	cols := append([]arrow.Array(nil), b.Columns()...)
+	for i, k := range keys {
+		if o.keyAt[i] >= len(b.Columns()) {
+			cols = append(cols, k)
+		}
+	}
+	whole := array.NewRecordBatch(schema, cols, b.NumRows())
 	defer whole.Release()
 	run, err := o.writeRun(func(w *spill.Writer) error {
 		for start := int64(0); start < whole.NumRows(); start += spillBatchRows {
@@ -109,7 +123,7 @@ func (o *sortOp) startMerge() error {
 		fanIn = o.fanIn
 	}
 	for len(o.runs) > fanIn {
-		m, err := newRunMerger(o.ctx, o.runs[:fanIn], o.runSchema, o.keys, len(o.progs))
+		m, err := newRunMerger(o.ctx, o.runs[:fanIn], o.runSchema, o.keys, o.keyAt)
 		if err != nil {
 			return err
 		}
@@ -137,7 +151,7 @@ func (o *sortOp) startMerge() error {
 		// ties to keep input order.
 		o.runs = append([]*spill.File{run}, o.runs[fanIn:]...)
 	}
-	m, err := newRunMerger(o.ctx, o.runs, o.runSchema, o.keys, len(o.progs))
+	m, err := newRunMerger(o.ctx, o.runs, o.runSchema, o.keys, o.keyAt)
 	if err != nil {
 		return err
 	}
@@ -198,7 +212,7 @@ type runCursor struct {
 type runMerger struct {
 	ctx   context.Context
 	spec  []SortKey
-	nkeys int
+	keyAt []int // each key's column in the runs
 	curs  []*runCursor
 	files []*spill.File
 	h     cursorHeap
@@ -213,8 +227,8 @@ type crossCmp struct {
 	f      func(i, j int) int
 }
 
-func newRunMerger(ctx context.Context, runs []*spill.File, schema *arrow.Schema, spec []SortKey, nkeys int) (*runMerger, error) {
-	m := &runMerger{ctx: ctx, spec: spec, nkeys: nkeys, files: runs}
+func newRunMerger(ctx context.Context, runs []*spill.File, schema *arrow.Schema, spec []SortKey, keyAt []int) (*runMerger, error) {
+	m := &runMerger{ctx: ctx, spec: spec, keyAt: keyAt, files: runs}
 	m.h.m = m
 	for i, f := range runs {
 		r, err := spill.NewReader(f, schema, expr.Allocator(ctx))
@@ -258,8 +272,10 @@ func (m *runMerger) advance(c *runCursor) (bool, error) {
 	b.Retain()
 	c.b, c.row, c.pend = b, 0, -1
 	c.gen++
-	n := int(b.NumCols())
-	c.keys = b.Columns()[n-m.nkeys:]
+	c.keys = c.keys[:0]
+	for _, at := range m.keyAt {
+		c.keys = append(c.keys, b.Column(at))
+	}
 	return true, nil
 }
 
