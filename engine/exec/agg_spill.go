@@ -320,6 +320,9 @@ type spillScan struct {
 }
 
 func (s *spillScan) Open(ctx context.Context) error {
+	if s.file == nil {
+		return nil // an empty partition
+	}
 	r, err := spill.NewReader(s.file, s.schema, expr.Allocator(ctx))
 	if err != nil {
 		return err
@@ -328,7 +331,12 @@ func (s *spillScan) Open(ctx context.Context) error {
 	return nil
 }
 
-func (s *spillScan) Next() (arrow.RecordBatch, error) { return s.r.Next() }
+func (s *spillScan) Next() (arrow.RecordBatch, error) {
+	if s.r == nil {
+		return nil, nil
+	}
+	return s.r.Next()
+}
 
 func (s *spillScan) Close() error {
 	if s.r != nil {

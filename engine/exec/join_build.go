@@ -91,13 +91,21 @@ func (o *joinOp) buildSide() error {
 		if err != nil {
 			return err
 		}
+		var over error
 		for j, c := range cols {
 			parts[j] = append(parts[j], c)
-			if err := b.mem.growArray(c); err != nil {
-				return err
+			if over == nil {
+				over = b.mem.growArray(c)
 			}
 		}
 		b.rows += int(rb.NumRows())
+		if over != nil {
+			if !o.canSpill(o.ctx) {
+				return over
+			}
+			// Past statement_mem: a grace hash join.
+			return o.spillBuild(parts)
+		}
 	}
 	if b.rows == 0 {
 		return nil
