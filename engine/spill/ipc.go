@@ -10,11 +10,13 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// Batches are spilled in Arrow's IPC stream format, LZ4-compressed (it
-// reads back at several hundred MB/s and shrinks TPC-H rows about 2x; see
-// bench/README.md). Extension types (icegate's numeric) are written as
-// their storage and given back their type when read, so the reader needs
-// no registry of extension types.
+// Batches are spilled in Arrow's IPC stream format, uncompressed: on
+// lineitem-like rows LZ4 (arrow-go's frame codec) shrinks the files to 40%
+// but makes writing and reading back about five times slower (BenchmarkSpill,
+// bench/README.md), and a spilling statement is bound by the CPU first.
+// The reader takes either. Extension types (icegate's numeric) are written
+// as their storage and given back their type when read, so the reader
+// needs no registry of extension types.
 
 // Writer writes batches of one schema to a temporary file.
 type Writer struct {
@@ -28,9 +30,17 @@ type Writer struct {
 
 // NewWriter starts writing batches of schema to file.
 func NewWriter(file *File, schema *arrow.Schema, mem memory.Allocator) *Writer {
+	return newWriter(file, schema, mem, false)
+}
+
+func newWriter(file *File, schema *arrow.Schema, mem memory.Allocator, lz4 bool) *Writer {
 	stored := storageSchema(schema)
-	buf := bufio.NewWriterSize(file, 1<<20)
-	w := ipc.NewWriter(buf, ipc.WithSchema(stored), ipc.WithAllocator(mem), ipc.WithLZ4())
+	buf := bufio.NewWriterSize(file, 256<<10)
+	opts := []ipc.Option{ipc.WithSchema(stored), ipc.WithAllocator(mem)}
+	if lz4 {
+		opts = append(opts, ipc.WithLZ4())
+	}
+	w := ipc.NewWriter(buf, opts...)
 	return &Writer{file: file, buf: buf, w: w, schema: schema, stored: stored}
 }
 
@@ -79,7 +89,7 @@ type Reader struct {
 
 // NewReader reads file, written with schema.
 func NewReader(file *File, schema *arrow.Schema, mem memory.Allocator) (*Reader, error) {
-	r, err := ipc.NewReader(bufio.NewReaderSize(file.Reader(), 1<<20), ipc.WithAllocator(mem), ipc.WithLZ4())
+	r, err := ipc.NewReader(bufio.NewReaderSize(file.Reader(), 256<<10), ipc.WithAllocator(mem))
 	if err != nil {
 		return nil, fmt.Errorf("spill: read stream: %w", err)
 	}
