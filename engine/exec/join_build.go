@@ -104,7 +104,7 @@ func (o *joinOp) buildSide() error {
 				return over
 			}
 			// Past statement_mem: a grace hash join.
-			return o.spillBuild(parts)
+			return o.spillBuild(parts, true)
 		}
 	}
 	if b.rows == 0 {
@@ -133,7 +133,11 @@ func (o *joinOp) buildSide() error {
 	}
 	// The chains and the hash table: about 24 bytes a row.
 	if err := b.mem.grow(24 * int64(b.rows)); err != nil {
-		return err
+		if !o.canSpill(o.ctx) {
+			return err
+		}
+		// The rows fit but not their index: a grace hash join too.
+		return o.spillBuilt()
 	}
 	b.next = make([]int32, b.rows)
 	if len(b.keys) == 1 && isIntKeyType(b.keys[0].DataType()) {

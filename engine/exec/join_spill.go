@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/engine/spill"
 )
@@ -24,8 +25,8 @@ import (
 // full joins emit it there when nothing matched it) and so is a probe
 // row. Null-aware anti and mark joins (NOT IN, IN) are the exception:
 // whether the whole build side has a NULL key decides their rows, so they
-// do not spill and fail with 53200 as before; so do joins that build on
-// their left input.
+// do not spill and fail with 53200 as before. A join that builds on its
+// left input spills the same way, the roles swapped.
 
 const (
 	joinPartitions = 16
@@ -48,14 +49,14 @@ type graceJoin struct {
 
 // canSpill reports whether the join may spill its build side in ctx.
 func (o *joinOp) canSpill(ctx context.Context) bool {
-	return len(o.buildKeys) > 0 && !o.nullAware && !o.spec.BuildLeft && o.depth < joinMaxDepth &&
+	return len(o.buildKeys) > 0 && !o.nullAware && o.depth < joinMaxDepth &&
 		spill.FromContext(ctx) != nil
 }
 
 // spillBuild turns the build side into partitions: the decoded columns
-// buffered so far (parts: per column, one array per batch), then the rest
-// of the build input.
-func (o *joinOp) spillBuild(parts [][]arrow.Array) error {
+// buffered so far (parts: per column, one array per batch), then, with
+// rest, the rest of the build input.
+func (o *joinOp) spillBuild(parts [][]arrow.Array, rest bool) error {
 	g := &graceJoin{tmp: spill.FromContext(o.ctx), seed: maphash.MakeSeed(),
 		build: make([]*spill.File, joinPartitions), probe: make([]*spill.File, joinPartitions),
 		buildW: make([]*spill.Writer, joinPartitions), probeW: make([]*spill.Writer, joinPartitions),
@@ -77,7 +78,7 @@ func (o *joinOp) spillBuild(parts [][]arrow.Array) error {
 	}
 	o.build.mem.release()
 	o.build.rows = 0
-	for {
+	for rest {
 		if err := o.ctx.Err(); err != nil {
 			return err
 		}
@@ -101,6 +102,19 @@ func (o *joinOp) spillBuild(parts [][]arrow.Array) error {
 		}
 	}
 	return finishWriters(g.build, g.buildW, &g.bytes)
+}
+
+// spillBuilt partitions a build side read whole whose index does not fit.
+func (o *joinOp) spillBuilt() error {
+	b := &o.build
+	whole := make([][]arrow.Array, b.batch.NumCols())
+	for j, c := range b.batch.Columns() {
+		whole[j] = []arrow.Array{c}
+	}
+	err := o.spillBuild(whole, false)
+	b.release()
+	b.rows = 0
+	return err
 }
 
 // spillProbe reads the whole probe input into its partitions.
@@ -223,8 +237,11 @@ func (o *joinOp) nextGrace() (arrow.RecordBatch, error) {
 			}
 			probe := &spillScan{file: g.probe[g.cur], schema: g.probeSchema}
 			build := &spillScan{file: g.build[g.cur], schema: g.buildSchema}
-			spec := o.spec
-			sub, err := newJoin(probe, build, spec, o.opts)
+			left, right := engine.Operator(probe), engine.Operator(build)
+			if o.spec.BuildLeft {
+				left, right = build, probe
+			}
+			sub, err := newJoin(left, right, o.spec, o.opts)
 			if err != nil {
 				return nil, err
 			}

@@ -419,9 +419,12 @@ func TestJoinSpill(t *testing.T) {
 		{"text and bool with residual", []expr.Expr{col(tS), col(tB)}, []expr.Expr{rcol(tS), rcol(tB)}, call("<", col(tX), pairCol(tX))},
 	}
 	types := []struct {
-		typ    JoinType
-		single bool
-	}{{JoinInner, false}, {JoinLeft, false}, {JoinRight, false}, {JoinFull, false}, {JoinSemi, false}, {JoinAnti, false}, {JoinMark, false}, {JoinLeft, true}}
+		typ       JoinType
+		single    bool
+		buildLeft bool
+	}{{JoinInner, false, false}, {JoinLeft, false, false}, {JoinRight, false, false}, {JoinFull, false, false},
+		{JoinSemi, false, false}, {JoinAnti, false, false}, {JoinMark, false, false}, {JoinLeft, true, false},
+		{JoinSemi, false, true}, {JoinAnti, false, true}, {JoinMark, false, true}, {JoinLeft, true, true}}
 	for _, k := range keys {
 		for _, ty := range types {
 			if ty.single && k.name != "int" {
@@ -431,8 +434,11 @@ func TestJoinSpill(t *testing.T) {
 			if ty.single {
 				name = "single"
 			}
+			if ty.buildLeft {
+				name += " building left"
+			}
 			t.Run(k.name+"/"+name, func(t *testing.T) {
-				spec := JoinSpec{Type: ty.typ, LeftKeys: k.left, RightKeys: k.right, Residual: k.residual, Single: ty.single}
+				spec := JoinSpec{Type: ty.typ, LeftKeys: k.left, RightKeys: k.right, Residual: k.residual, Single: ty.single, BuildLeft: ty.buildLeft}
 				op, err := NewHashJoin(input(left), input(right), spec)
 				if err != nil {
 					t.Fatal(err)
@@ -449,6 +455,9 @@ func TestJoinSpill(t *testing.T) {
 				}
 				got, err := drain(e.ctx, t, op)
 				if err != nil {
+					if pe := pgerr.As(err); pe != nil {
+						t.Fatalf("%v: %s", err, pe.Detail)
+					}
 					t.Fatal(err)
 				}
 				if op.(spiller).SpilledBytes() == 0 {
