@@ -3,6 +3,7 @@ package translate
 import (
 	"context"
 	"os"
+	"sort"
 	"strings"
 	"testing"
 
@@ -49,6 +50,26 @@ func emptyDir(t *testing.T, dir *spill.Dir, after string) {
 // temporary file outlives its statement.
 func TestStatementSpill(t *testing.T) {
 	s, dir := spillSession(t)
+	// A GROUP BY with many groups spills its hash table.
+	grouped := "SELECT g % 50000 AS k, count(*), sum(g), max(md5(g::text)) FROM generate_series(1, 200000) g GROUP BY 1"
+	want := queryRows(t, s, grouped)
+	if _, err := execAll(s, "SET statement_mem = '2MB'"); err != nil {
+		t.Fatal(err)
+	}
+	got := queryRows(t, s, grouped)
+	sort.Strings(want)
+	sort.Strings(got)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%s: %d rows under 2MB differ from the %d without a limit: %.300v", grouped, len(got), len(want), got)
+	}
+	out := queryOutput(t, s, &datadriven.Case{Input: "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + grouped})
+	if !strings.Contains(out, "Disk Usage: ") {
+		t.Errorf("EXPLAIN ANALYZE of a spilling aggregation:\n%s", out)
+	}
+	emptyDir(t, dir, grouped)
+	if _, err := execAll(s, "RESET statement_mem"); err != nil {
+		t.Fatal(err)
+	}
 	queries := []string{
 		"SELECT g, md5(g::text) FROM generate_series(1, 200000) g ORDER BY md5(g::text)",
 		"SELECT g % 1000 AS k, g FROM generate_series(1, 200000) g ORDER BY k DESC, g",

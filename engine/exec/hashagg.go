@@ -369,7 +369,7 @@ func (o *hashAggOp) assignGroups(b arrow.RecordBatch, gids []int32) error {
 	}
 	// The groups' key columns, and their aggregates' states: about this
 	// much (a state is one to three 8-byte values in most aggregates).
-	if err := o.mem.grow(keyBytes + int64(len(newRows))*int64(16*len(o.aggs))); err != nil {
+	if err := o.mem.growTo(keyBytes+int64(len(newRows))*int64(16*len(o.aggs)), o.canSpill); err != nil {
 		if !o.canSpill {
 			return err
 		}
@@ -399,7 +399,7 @@ func (o *hashAggOp) account() error {
 	if n <= o.held {
 		return nil
 	}
-	if err := o.mem.grow(n - o.held); err != nil {
+	if err := o.mem.growTo(n-o.held, o.canSpill); err != nil {
 		if !o.canSpill {
 			return err
 		}

@@ -92,10 +92,11 @@ func (o *joinOp) buildSide() error {
 			return err
 		}
 		var over error
+		spilling := o.canSpill(o.ctx)
 		for j, c := range cols {
 			parts[j] = append(parts[j], c)
 			if over == nil {
-				over = b.mem.growArray(c)
+				over = b.mem.growTo(dataBytes(c.Data()), spilling)
 			}
 		}
 		b.rows += int(rb.NumRows())
@@ -132,7 +133,7 @@ func (o *joinOp) buildSide() error {
 		b.keys = append(b.keys, k)
 	}
 	// The chains and the hash table: about 24 bytes a row.
-	if err := b.mem.grow(24 * int64(b.rows)); err != nil {
+	if err := b.mem.growTo(24*int64(b.rows), o.canSpill(o.ctx)); err != nil {
 		if !o.canSpill(o.ctx) {
 			return err
 		}

@@ -56,7 +56,7 @@ func (o *joinOp) openBuildLeft() error {
 		return o.spillProbe()
 	}
 	n := o.build.rows
-	if err := o.build.mem.grow(2 * int64(n)); err != nil {
+	if err := o.build.mem.growTo(2*int64(n), o.canSpill(o.ctx)); err != nil {
 		if !o.canSpill(o.ctx) {
 			return err
 		}

@@ -79,13 +79,25 @@ func newMemAccount(ctx context.Context, what string) memAccount {
 
 // grow accounts n more bytes; past the limit it gives them back and
 // returns 53200.
-func (a *memAccount) grow(n int64) error {
+func (a *memAccount) grow(n int64) error { return a.growTo(n, false) }
+
+// growSpill is grow for an operator that spills when it fails: it fails
+// at three quarters of the limit, leaving the rest to the values the
+// statement's expressions build for the batches in flight, which cannot
+// spill.
+func (a *memAccount) growSpill(n int64) error { return a.growTo(n, true) }
+
+func (a *memAccount) growTo(n int64, spilling bool) error {
 	if a.lim == nil || n <= 0 {
 		return nil
 	}
 	used := a.lim.used.Add(n)
 	a.held += n
-	if a.lim.limit > 0 && used > a.lim.limit {
+	limit := a.lim.limit
+	if spilling {
+		limit -= limit / 4
+	}
+	if a.lim.limit > 0 && used > limit {
 		a.lim.used.Add(-n)
 		a.held -= n
 		return pgerr.New(pgerr.OutOfMemory, "out of memory").

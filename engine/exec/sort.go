@@ -139,7 +139,7 @@ func (o *sortOp) consume() error {
 		o.rows += b.NumRows()
 		if o.mem.lim == nil {
 			// Nothing to account.
-		} else if err := o.mem.grow(batchBytes(b) + arraysBytes(keys)); err != nil {
+		} else if err := o.mem.growTo(batchBytes(b)+arraysBytes(keys), o.tmp != nil); err != nil {
 			if o.tmp == nil {
 				return err
 			}

@@ -375,6 +375,12 @@ func (b *builder) agg(x *plan.Agg, rows float64) *Node {
 	if len(x.Groups) > 0 && b.in.Opts.Costs {
 		n.Props = append(n.Props, numP("Planned Partitions", "0", structuredOnly))
 	}
+	if st, ok := b.in.Stats[x]; ok && st.Disk > 0 {
+		// A hash aggregation that spilled its groups to partitions.
+		kb := strconv.FormatInt((st.Disk+1023)>>10, 10)
+		n.Props = append(n.Props, Prop{Key: "Disk Usage", Value: kb + "kB", Where: textOnly},
+			numP("Disk Usage", kb, structuredOnly))
+	}
 	n.Width = b.width(n.shape.out)
 	if k := b.in.Parallel[x]; k > 0 {
 		b.parallel(x, n, k, work)
