@@ -13,6 +13,7 @@ import (
 
 	"github.com/icegate/icegate/auth"
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/spill"
 	"github.com/icegate/icegate/internal/fixtures"
 	"github.com/icegate/icegate/translate"
 	"github.com/icegate/icegate/wire"
@@ -144,8 +145,13 @@ func serveCatalog(b *testing.B, cat catalog.Catalog) (addr string, stop func()) 
 	if err != nil {
 		b.Fatal(err)
 	}
+	// Statements spill past statement_mem as under icegate serve.
+	tmp, err := spill.Open(b.TempDir(), logger)
+	if err != nil {
+		b.Fatal(err)
+	}
 	srv := wire.NewServer(wire.Config{
-		Backend: translate.NewBackend(cat, translate.Options{Logger: logger}),
+		Backend: translate.NewBackend(cat, translate.Options{Logger: logger, TempDir: tmp}),
 		Auth:    authn,
 		Logger:  logger,
 	})
@@ -158,7 +164,7 @@ func serveCatalog(b *testing.B, cat catalog.Catalog) (addr string, stop func()) 
 			b.Errorf("Serve: %v", err)
 		}
 	}()
-	return ln.Addr().String(), func() { cancel(); wg.Wait() }
+	return ln.Addr().String(), func() { cancel(); wg.Wait(); tmp.Close() }
 }
 
 func quietLogger() *slog.Logger {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
@@ -42,6 +43,9 @@ var tpchWarehouse struct {
 // ICEGATE_BENCH_KEEP=/path puts the warehouse there (loading it only when
 // it holds no tables yet) and keeps it, and writes each query's answer to
 // /path/icegate-results/qNN.json for bench/duckdb/tpch.mjs to check.
+// ICEGATE_BENCH_STATEMENT_MEM (for example 64MB) sets the session's
+// statement_mem, to run the queries with their sorts and aggregations
+// spilling to temporary files.
 func BenchmarkTPCH(b *testing.B) {
 	sf := scaleFactor(b)
 	keep := os.Getenv("ICEGATE_BENCH_KEEP")
@@ -51,7 +55,11 @@ func BenchmarkTPCH(b *testing.B) {
 	}
 	host, port, _ := net.SplitHostPort(startServer(b, cat))
 	ctx := context.Background()
-	client := &tpchClient{dsn: "postgres://icegate@" + host + ":" + port + "/icegate?sslmode=disable", timeout: queryTimeout(b)}
+	dsn := "postgres://icegate@" + host + ":" + port + "/icegate?sslmode=disable"
+	if m := os.Getenv("ICEGATE_BENCH_STATEMENT_MEM"); m != "" {
+		dsn += "&statement_mem=" + url.QueryEscape(m) // a startup parameter
+	}
+	client := &tpchClient{dsn: dsn, timeout: queryTimeout(b)}
 	defer client.close(ctx)
 
 	queries, err := tpch.Queries()

@@ -55,6 +55,13 @@ type Config struct {
 	// a unit, "8GB"). 0, the default, leaves the choice to the server: a
 	// quarter of the machine's (or the cgroup's) memory.
 	MaxStatementMem int64
+	// TempDirectory is where statements whose sorts, aggregations and
+	// joins pass statement_mem write their temporary files (key
+	// "temp_directory", flag --temp-directory). Empty, the default, is
+	// icegate-temp under the OS temporary directory ($TMPDIR or /tmp).
+	// Each server process uses a subdirectory of its own and removes, when
+	// it starts, those that ended processes left.
+	TempDirectory string
 	// LogLevel is debug, info, warn or error (key "log.level", default info).
 	LogLevel string
 	// RESTListen, when set, is the TCP address where the served catalogs

@@ -16,6 +16,7 @@ const (
 	FlagAuthTimeout    = "authentication-timeout"
 	FlagLogLevel       = "log-level"
 	FlagRESTListen     = "rest-listen"
+	FlagTempDirectory  = "temp-directory"
 )
 
 // flagKeys maps each flag to the key it sets.
@@ -29,6 +30,7 @@ var flagKeys = map[string]string{
 	FlagAuthTimeout:    keyAuthTimeout,
 	FlagLogLevel:       keyLogLevel,
 	FlagRESTListen:     keyRESTListen,
+	FlagTempDirectory:  keyTempDirectory,
 }
 
 // AddFlags defines the configuration flags on fs. Their defaults are empty:
@@ -44,6 +46,7 @@ func AddFlags(fs *pflag.FlagSet) {
 	fs.Int(FlagMaxConnections, 0, "maximum concurrent client connections (default 100)")
 	fs.String(FlagAuthTimeout, "", "longest time from connecting to authenticated, as seconds or with a unit (ms, s, min, h) (default 1min)")
 	fs.String(FlagRESTListen, "", "TCP address to serve the catalogs over the Iceberg REST catalog protocol, host:port (default: off)")
+	fs.String(FlagTempDirectory, "", "directory of temporary files of statements larger than statement_mem (default icegate-temp under the OS temporary directory)")
 	fs.String(FlagLogLevel, "", "log level: debug, info, warn or error (default "+DefaultLogLevel+")")
 }
 

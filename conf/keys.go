@@ -17,6 +17,7 @@ const (
 	keyMaxMessageSize = "max_message_size"
 	keyAuthTimeout    = "authentication_timeout"
 	keyMaxStmtMem     = "max_statement_mem"
+	keyTempDirectory  = "temp_directory"
 	keyLogLevel       = "log.level"
 	keyRESTListen     = "rest.listen"
 	keyRESTVend       = "rest.vend-credentials"
@@ -57,6 +58,7 @@ var fileKeys = map[string]bool{
 	keyMaxMessageSize: true,
 	keyAuthTimeout:    true,
 	keyMaxStmtMem:     true,
+	keyTempDirectory:  true,
 	keyLogLevel:       true,
 	keyRESTListen:     true,
 	keyRESTVend:       true,

@@ -163,6 +163,7 @@ func build(v *viper.Viper, prefixes map[string]string, catalogs []Catalog, short
 		{keyPassword, &cfg.Password},
 		{keyLogLevel, &cfg.LogLevel},
 		{keyRESTListen, &cfg.RESTListen},
+		{keyTempDirectory, &cfg.TempDirectory},
 	}
 	for _, s := range strs {
 		raw := v.Get(s.key)

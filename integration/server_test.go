@@ -15,6 +15,7 @@ import (
 
 	"github.com/icegate/icegate/auth"
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/spill"
 	"github.com/icegate/icegate/translate"
 	"github.com/icegate/icegate/wire"
 )
@@ -26,6 +27,7 @@ type serverOpts struct {
 	users       []auth.User
 	password    string // of the built-in user icegate
 	maxConns    int
+	tempDir     string // where statements spill; "" = a directory of the test's
 }
 
 // startServer serves warehouse in-process on 127.0.0.1 with a free port,
@@ -57,8 +59,15 @@ func startServer(t testing.TB, warehouse string, opts serverOpts) string {
 		ln.Close()
 		t.Fatalf("CheckListen: %v", err)
 	}
+	if opts.tempDir == "" {
+		opts.tempDir = t.TempDir()
+	}
+	tmp, err := spill.Open(opts.tempDir, logger)
+	if err != nil {
+		t.Fatalf("temporary directory: %v", err)
+	}
 	srv := wire.NewServer(wire.Config{
-		Backend:        translate.NewBackend(cat, translate.Options{Logger: logger}),
+		Backend:        translate.NewBackend(cat, translate.Options{Logger: logger, TempDir: tmp}),
 		Auth:           authn,
 		MaxConnections: opts.maxConns,
 		Logger:         logger,
@@ -81,6 +90,7 @@ func startServer(t testing.TB, warehouse string, opts serverOpts) string {
 		case <-time.After(10 * time.Second):
 			t.Errorf("server on %s did not stop within 10s of its context's cancel", ln.Addr())
 		}
+		tmp.Close()
 	})
 	return ln.Addr().String()
 }

@@ -76,4 +76,15 @@ func TestTPCHAgainstPostgres(t *testing.T) {
 			}
 		})
 	}
+	// Again under a statement_mem far below what the sorts, aggregations
+	// and joins hold: they spill to temporary files, and the answers stay
+	// the same.
+	setup(ig, "icegate", "SET statement_mem = '256kB'")
+	for _, q := range queries {
+		t.Run(q.Name+"/spilling", func(t *testing.T) {
+			if diff := diffQuery(t, ig, pg, q.SQL); diff != "" {
+				t.Errorf("%s under statement_mem = 256kB:\n%s", q.Name, diff)
+			}
+		})
+	}
 }

@@ -32,6 +32,7 @@ func runAnalyze(ctx context.Context, s *session, p *plan.Select) (*analyzed, err
 	}
 	a := &analyzed{plan: p, l: l, planning: time.Since(start)}
 	executing := time.Now()
+	op = s.limitMemory(op)
 	defer op.Close()
 	if err := op.Open(ctx); err != nil {
 		return nil, statementErr(ctx, err)
@@ -55,7 +56,7 @@ func runAnalyze(ctx context.Context, s *session, p *plan.Select) (*analyzed, err
 func (a *analyzed) stats() map[plan.Rel]explain.Stat {
 	out := make(map[plan.Rel]explain.Stat, len(a.l.Stats))
 	for r, st := range a.l.Stats {
-		out[r] = explain.Stat{Rows: st.Rows(), Loops: st.Opens(), First: st.FirstTime(), Total: st.Time()}
+		out[r] = explain.Stat{Rows: st.Rows(), Loops: st.Opens(), First: st.FirstTime(), Total: st.Time(), Disk: st.Spilled()}
 	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/spill"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
@@ -31,6 +32,10 @@ type Options struct {
 	// MoreCatalogs are served beside the Backend's first catalog, each as
 	// the database of its name.
 	MoreCatalogs []catalog.Catalog
+	// TempDir is where statements spill what passes statement_mem (sorts,
+	// aggregations, joins); nil: they fail with 53200 instead. The caller
+	// opens and closes it.
+	TempDir *spill.Dir
 }
 
 // backend creates sessions, each over the catalog its database names.
@@ -39,6 +44,7 @@ type backend struct {
 	cats    []catalog.Catalog // every catalog, the first included
 	log     *slog.Logger
 	maxMem  int64 // the bound of statement_mem
+	tmp     *spill.Dir
 	started time.Time
 	nextPID atomic.Int32
 	// sysFuncs are the system catalog functions (package sysfunc), built
@@ -63,7 +69,7 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 	if log == nil {
 		log = slog.Default()
 	}
-	b := &backend{cat: cat, cats: append([]catalog.Catalog{cat}, opts.MoreCatalogs...), log: log, started: time.Now(), maxMem: opts.MaxStatementMem,
+	b := &backend{cat: cat, cats: append([]catalog.Catalog{cat}, opts.MoreCatalogs...), log: log, started: time.Now(), maxMem: opts.MaxStatementMem, tmp: opts.TempDir,
 		sysFuncs: seqexec.WithFuncs(sysfunc.Builtins()), sparkFuncs: sparkfunc.Builtins()}
 	if b.maxMem <= 0 {
 		b.maxMem = settings.DefaultMaxStatementMem()

@@ -17,6 +17,7 @@ import (
 	"github.com/icegate/icegate/auth"
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/conf"
+	"github.com/icegate/icegate/engine/spill"
 	"github.com/icegate/icegate/translate"
 	"github.com/icegate/icegate/wire"
 )
@@ -67,7 +68,18 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 			more = append(more, c.cat)
 		}
 	}
-	backend := translate.NewBackend(cats[0].cat, translate.Options{Logger: logger, MaxStatementMem: cfg.MaxStatementMem, MoreCatalogs: more})
+	// Statements spill past statement_mem into this process's own
+	// temporary directory; opening it removes what crashed processes left.
+	tmp, err := spill.Open(cfg.TempDirectory, logger)
+	if err != nil {
+		return fmt.Errorf("temp_directory: %w", err)
+	}
+	defer func() {
+		if err := tmp.Close(); err != nil {
+			logger.Warn("removing temporary files", "err", err)
+		}
+	}()
+	backend := translate.NewBackend(cats[0].cat, translate.Options{Logger: logger, MaxStatementMem: cfg.MaxStatementMem, MoreCatalogs: more, TempDir: tmp})
 
 	users := make([]auth.User, len(cfg.Users))
 	for i, u := range cfg.Users {
@@ -106,7 +118,8 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 		"warehouse", wh.path,
 		"namespaces", wh.namespaces,
 		"tables", wh.tables,
-		"tls", tlsConfig != nil)
+		"tls", tlsConfig != nil,
+		"temp_directory", tmp.Path())
 	logger.Info("connect with: "+connect, "auth", how)
 
 	// The REST catalog, when asked for, serves beside the PostgreSQL port

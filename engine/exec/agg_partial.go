@@ -119,7 +119,7 @@ func NewHashAggregateFinal(in engine.Operator, ngroups int, aggs []AggCall, opts
 	if ngroups > s.NumFields() {
 		return nil, fmt.Errorf("final aggregate: %d groups but %d input columns", ngroups, s.NumFields())
 	}
-	o := &hashAggOp{in: in, aggs: aggs, phase: phaseFinal}
+	o := &hashAggOp{in: in, aggs: aggs, phase: phaseFinal, opts: opts}
 	fields := append([]arrow.Field(nil), s.Fields()[:ngroups]...)
 	for i := range fields {
 		f := fields[i]

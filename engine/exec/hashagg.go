@@ -51,6 +51,17 @@ type hashAggOp struct {
 	// final merges them; stateCols[a] are aggregate a's input columns.
 	phase     aggPhase
 	stateCols [][]int
+
+	// Spilling (agg_spill.go): whether the aggregation may, whether the
+	// table passed statement_mem during the batch being added, the
+	// partitions written, the bytes written by earlier opens, and how
+	// many spilled aggregations this one's partition is under.
+	opts     []expr.CompileOptions
+	canSpill bool
+	overflow bool
+	spill    *aggSpill
+	spilled  int64
+	depth    int
 }
 
 // NewHashAggregate returns GROUP BY groups computing aggs over in. The
@@ -58,7 +69,7 @@ type hashAggOp struct {
 // groups it yields exactly one row, also for empty input. opts are the
 // session's compile options.
 func NewHashAggregate(in engine.Operator, groups []expr.Expr, aggs []AggCall, opts ...expr.CompileOptions) (engine.Operator, error) {
-	o := &hashAggOp{in: in, aggs: aggs}
+	o := &hashAggOp{in: in, aggs: aggs, opts: opts}
 	var fields []arrow.Field
 	for i, g := range groups {
 		p, err := expr.Compile(g, in.Schema(), opts...)
@@ -160,9 +171,31 @@ func NewHashAggregate(in engine.Operator, groups []expr.Expr, aggs []AggCall, op
 }
 
 func (o *hashAggOp) Open(ctx context.Context) error {
+	o.closeSpill()
 	o.ctx = ctx
 	o.mem.release()
 	o.mem = newMemAccount(ctx, "hash aggregation")
+	o.canSpill, o.overflow = o.spillable(ctx), false
+	if err := o.reset(ctx); err != nil {
+		return err
+	}
+	if len(o.groups) == 0 {
+		o.grow(1)
+	}
+	return o.in.Open(ctx)
+}
+
+// reset empties the table: no groups, no states, nothing accounted.
+func (o *hashAggOp) reset(ctx context.Context) error {
+	for _, parts := range o.keyParts {
+		releaseAll(parts)
+	}
+	for _, s := range o.states {
+		if s != nil {
+			s.release()
+		}
+	}
+	o.mem.release()
 	o.table, o.held, o.ngroups = nil, 0, 0
 	if len(o.groups) > 0 {
 		types := make([]arrow.DataType, len(o.groups))
@@ -184,10 +217,7 @@ func (o *hashAggOp) Open(ctx context.Context) error {
 			o.distinct[i] = newDistinctSet()
 		}
 	}
-	if len(o.groups) == 0 {
-		o.grow(1)
-	}
-	return o.in.Open(ctx)
+	return nil
 }
 
 func (o *hashAggOp) grow(n int) {
@@ -203,6 +233,9 @@ func (o *hashAggOp) Next() (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		o.done = true
+	}
+	if o.spill != nil {
+		return o.nextSpilled()
 	}
 	return o.emit.next(o.ctx)
 }
@@ -222,6 +255,16 @@ func (o *hashAggOp) consume() error {
 		if err := o.add(b); err != nil {
 			return err
 		}
+		if o.overflow {
+			// Past statement_mem: the groups go to the partitions.
+			o.overflow = false
+			if err := o.flushSpill(); err != nil {
+				return err
+			}
+		}
+	}
+	if o.spill != nil {
+		return o.finishSpill()
 	}
 	return o.finish()
 }
@@ -326,8 +369,11 @@ func (o *hashAggOp) assignGroups(b arrow.RecordBatch, gids []int32) error {
 	}
 	// The groups' key columns, and their aggregates' states: about this
 	// much (a state is one to three 8-byte values in most aggregates).
-	if err := o.mem.grow(keyBytes + int64(len(newRows))*int64(16*len(o.aggs))); err != nil {
-		return err
+	if err := o.mem.growTo(keyBytes+int64(len(newRows))*int64(16*len(o.aggs)), o.canSpill); err != nil {
+		if !o.canSpill {
+			return err
+		}
+		o.overflow = true
 	}
 	o.grow(o.ngroups + len(newRows))
 	return nil
@@ -353,8 +399,12 @@ func (o *hashAggOp) account() error {
 	if n <= o.held {
 		return nil
 	}
-	if err := o.mem.grow(n - o.held); err != nil {
-		return err
+	if err := o.mem.growTo(n-o.held, o.canSpill); err != nil {
+		if !o.canSpill {
+			return err
+		}
+		o.overflow = true
+		return nil
 	}
 	o.held = n
 	return nil
@@ -423,6 +473,7 @@ func (o *hashAggOp) finish() error {
 }
 
 func (o *hashAggOp) Close() error {
+	o.closeSpill()
 	o.emit.release()
 	o.mem.release()
 	for _, parts := range o.keyParts {

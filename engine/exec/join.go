@@ -124,6 +124,14 @@ type joinOp struct {
 	tailPos      int // next build row the unmatched-right tail looks at
 
 	bl buildLeftState // BuildLeft only
+
+	// Spilling (join_spill.go): the compile options a partition's join
+	// is made with, how many spilled joins this one is under, the
+	// partitions, and the bytes written by earlier opens.
+	opts    []expr.CompileOptions
+	depth   int
+	grace   *graceJoin
+	spilled int64
 }
 
 func newJoin(left, right engine.Operator, spec JoinSpec, opts []expr.CompileOptions) (*joinOp, error) {
@@ -136,7 +144,7 @@ func newJoin(left, right engine.Operator, spec JoinSpec, opts []expr.CompileOpti
 	if spec.NullSafe != nil && len(spec.NullSafe) != len(spec.LeftKeys) {
 		return nil, fmt.Errorf("join: %d NullSafe flags for %d keys", len(spec.NullSafe), len(spec.LeftKeys))
 	}
-	o := &joinOp{left: left, right: right, spec: spec}
+	o := &joinOp{left: left, right: right, spec: spec, opts: opts}
 	o.nullAware = spec.NullAware && (spec.Type == JoinAnti || spec.Type == JoinMark)
 	if o.nullAware && len(spec.LeftKeys) != 1 {
 		return nil, fmt.Errorf("join: null-aware %s join needs exactly one key, not %d", spec.Type, len(spec.LeftKeys))
@@ -232,6 +240,7 @@ func decodedFields(s *arrow.Schema, nullable bool) []arrow.Field {
 }
 
 func (o *joinOp) Open(ctx context.Context) error {
+	o.closeGrace()
 	o.ctx = ctx
 	o.build.mem.release()
 	o.build.mem = newMemAccount(ctx, "hash join build side")
@@ -243,6 +252,14 @@ func (o *joinOp) Open(ctx context.Context) error {
 	}
 	if err := o.buildSide(); err != nil {
 		return err
+	}
+	if o.grace != nil {
+		// The build side spilled: so does the probe side, and Next joins
+		// the partitions.
+		if err := o.left.Open(ctx); err != nil {
+			return err
+		}
+		return o.spillProbe()
 	}
 	switch o.spec.Type {
 	case JoinRight, JoinFull:
@@ -257,6 +274,7 @@ func (o *joinOp) Open(ctx context.Context) error {
 }
 
 func (o *joinOp) Close() error {
+	o.closeGrace()
 	o.release()
 	o.releasePending()
 	releaseAll(o.standIns)

@@ -91,13 +91,22 @@ func (o *joinOp) buildSide() error {
 		if err != nil {
 			return err
 		}
+		var over error
+		spilling := o.canSpill(o.ctx)
 		for j, c := range cols {
 			parts[j] = append(parts[j], c)
-			if err := b.mem.growArray(c); err != nil {
-				return err
+			if over == nil {
+				over = b.mem.growTo(dataBytes(c.Data()), spilling)
 			}
 		}
 		b.rows += int(rb.NumRows())
+		if over != nil {
+			if !o.canSpill(o.ctx) {
+				return over
+			}
+			// Past statement_mem: a grace hash join.
+			return o.spillBuild(parts, true)
+		}
 	}
 	if b.rows == 0 {
 		return nil
@@ -124,8 +133,12 @@ func (o *joinOp) buildSide() error {
 		b.keys = append(b.keys, k)
 	}
 	// The chains and the hash table: about 24 bytes a row.
-	if err := b.mem.grow(24 * int64(b.rows)); err != nil {
-		return err
+	if err := b.mem.growTo(24*int64(b.rows), o.canSpill(o.ctx)); err != nil {
+		if !o.canSpill(o.ctx) {
+			return err
+		}
+		// The rows fit but not their index: a grace hash join too.
+		return o.spillBuilt()
 	}
 	b.next = make([]int32, b.rows)
 	if len(b.keys) == 1 && isIntKeyType(b.keys[0].DataType()) {

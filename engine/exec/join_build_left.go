@@ -48,9 +48,25 @@ func (o *joinOp) openBuildLeft() error {
 	if err := o.buildSide(); err != nil {
 		return err
 	}
+	if o.grace != nil {
+		// The left side spilled: so does the right (join_spill.go).
+		if err := o.right.Open(o.ctx); err != nil {
+			return err
+		}
+		return o.spillProbe()
+	}
 	n := o.build.rows
-	if err := o.build.mem.grow(2 * int64(n)); err != nil {
-		return err
+	if err := o.build.mem.growTo(2*int64(n), o.canSpill(o.ctx)); err != nil {
+		if !o.canSpill(o.ctx) {
+			return err
+		}
+		if err := o.spillBuilt(); err != nil {
+			return err
+		}
+		if err := o.right.Open(o.ctx); err != nil {
+			return err
+		}
+		return o.spillProbe()
 	}
 	o.bl = buildLeftState{hits: make([]uint8, n), nullHit: make([]bool, n)}
 	// No left rows: nothing to emit, the right is not read.

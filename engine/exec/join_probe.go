@@ -64,6 +64,9 @@ func (o *joinOp) existence() bool {
 // Next returns the next joined rows. Small results are held back and
 // concatenated until they make joinMinBatchRows rows (or the input ends).
 func (o *joinOp) Next() (arrow.RecordBatch, error) {
+	if o.grace != nil {
+		return o.nextGrace()
+	}
 	o.release()
 	for {
 		b, err := o.produce()

@@ -79,13 +79,25 @@ func newMemAccount(ctx context.Context, what string) memAccount {
 
 // grow accounts n more bytes; past the limit it gives them back and
 // returns 53200.
-func (a *memAccount) grow(n int64) error {
+func (a *memAccount) grow(n int64) error { return a.growTo(n, false) }
+
+// growSpill is grow for an operator that spills when it fails: it fails
+// at three quarters of the limit, leaving the rest to the values the
+// statement's expressions build for the batches in flight, which cannot
+// spill.
+func (a *memAccount) growSpill(n int64) error { return a.growTo(n, true) }
+
+func (a *memAccount) growTo(n int64, spilling bool) error {
 	if a.lim == nil || n <= 0 {
 		return nil
 	}
 	used := a.lim.used.Add(n)
 	a.held += n
-	if a.lim.limit > 0 && used > a.lim.limit {
+	limit := a.lim.limit
+	if spilling {
+		limit -= limit / 4
+	}
+	if a.lim.limit > 0 && used > limit {
 		a.lim.used.Add(-n)
 		a.held -= n
 		return pgerr.New(pgerr.OutOfMemory, "out of memory").
@@ -94,6 +106,26 @@ func (a *memAccount) grow(n int64) error {
 			WithHint("Raise %s, or make the statement hold fewer rows at once (filter earlier, fewer groups, a smaller build side).", a.lim.setting)
 	}
 	return nil
+}
+
+// batchBytes is the memory of a batch's rows (dataBytes of its columns).
+func batchBytes(b arrow.RecordBatch) int64 {
+	var n int64
+	for _, c := range b.Columns() {
+		n += dataBytes(c.Data())
+	}
+	return n
+}
+
+// arraysBytes is the memory of arrays' rows.
+func arraysBytes(as []arrow.Array) int64 {
+	var n int64
+	for _, a := range as {
+		if a != nil {
+			n += dataBytes(a.Data())
+		}
+	}
+	return n
 }
 
 // growBatch accounts a batch the operator keeps.

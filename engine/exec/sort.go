@@ -8,6 +8,7 @@ import (
 
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/engine/spill"
 )
 
 // SortKey is one ORDER BY item. The binder sets PostgreSQL's defaults:
@@ -40,6 +41,18 @@ type sortOp struct {
 	// After sorting: one batch in sorted order, emitted in slices.
 	emit slicer
 	done bool
+
+	// Spilling (sort_spill.go): the statement's temporary files (nil:
+	// the sort may not spill), the sorted runs written, their schema, the
+	// merge of them that emits, and the bytes written.
+	tmp       *spill.Statement
+	runs      []*spill.File
+	runSchema *arrow.Schema
+	keyAt     []int // each sort key's column in the runs
+	merger    *runMerger
+	out       arrow.RecordBatch
+	spilled   int64
+	fanIn     int // runs merged at once; 0: mergeFanIn (tests set fewer)
 }
 
 // NewSort returns ORDER BY keys over in. opts are the session's compile
@@ -73,6 +86,11 @@ func (o *sortOp) Open(ctx context.Context) error {
 	o.ctx = ctx
 	o.mem.release() // an operator opened again starts its account anew
 	o.mem = newMemAccount(ctx, "sort")
+	o.closeSpill()
+	o.tmp = nil
+	if o.limit < 0 { // TopN keeps at most about 2*limit rows: no need
+		o.tmp = spill.FromContext(ctx)
+	}
 	return o.in.Open(ctx)
 }
 
@@ -82,6 +100,9 @@ func (o *sortOp) Next() (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		o.done = true
+	}
+	if o.merger != nil {
+		return o.nextMerged()
 	}
 	return o.emit.next(o.ctx)
 }
@@ -116,11 +137,15 @@ func (o *sortOp) consume() error {
 		o.batches = append(o.batches, b)
 		o.keyCols = append(o.keyCols, keys)
 		o.rows += b.NumRows()
-		if err := o.mem.growBatch(b); err != nil {
-			return err
-		}
-		for _, k := range keys {
-			if err := o.mem.growArray(k); err != nil {
+		if o.mem.lim == nil {
+			// Nothing to account.
+		} else if err := o.mem.growTo(batchBytes(b)+arraysBytes(keys), o.tmp != nil); err != nil {
+			if o.tmp == nil {
+				return err
+			}
+			// Past statement_mem: the buffered rows become a sorted run
+			// on disk and the buffer starts again.
+			if err := o.spillRun(); err != nil {
 				return err
 			}
 		}
@@ -129,6 +154,9 @@ func (o *sortOp) consume() error {
 				return err
 			}
 		}
+	}
+	if len(o.runs) > 0 {
+		return o.startMerge()
 	}
 	if len(o.batches) == 0 {
 		return nil
@@ -214,35 +242,48 @@ func (o *sortOp) sortBuffered(keep int64) error {
 
 // rowOrder compares two rows by the sort keys.
 func rowOrder(keys []arrow.Array, spec []SortKey) (func(i, j int) int, error) {
+	return rowOrder2(keys, keys, spec)
+}
+
+// rowOrder2 compares row i of the keys left with row j of the keys right
+// (arrays of the same types).
+func rowOrder2(left, right []arrow.Array, spec []SortKey) (func(i, j int) int, error) {
+	keys := left
 	cmps := make([]func(i, j int) int, len(keys))
 	for k, a := range keys {
 		if a.DataType().ID() == arrow.NULL {
 			cmps[k] = func(i, j int) int { return 0 }
 			continue
 		}
-		c, err := expr.Comparator(a, a)
+		c, err := expr.Comparator(a, right[k])
 		if err != nil {
 			return nil, err
 		}
 		cmps[k] = c
 	}
 	// Validity bitmaps read directly (nil = no NULLs in that key).
-	bitmaps := make([][]byte, len(keys))
-	offs := make([]int, len(keys))
-	for k, a := range keys {
-		if a.NullN() > 0 {
-			bitmaps[k], offs[k] = a.NullBitmapBytes(), a.Data().Offset()
+	lbits, rbits := make([][]byte, len(keys)), make([][]byte, len(keys))
+	loffs, roffs := make([]int, len(keys)), make([]int, len(keys))
+	for k := range keys {
+		if a := left[k]; a.NullN() > 0 {
+			lbits[k], loffs[k] = a.NullBitmapBytes(), a.Data().Offset()
+		}
+		if a := right[k]; a.NullN() > 0 {
+			rbits[k], roffs[k] = a.NullBitmapBytes(), a.Data().Offset()
 		}
 	}
-	isNull := func(k, i int) bool {
-		j := offs[k] + i
-		return bitmaps[k][j>>3]&(1<<(j&7)) == 0
+	isNull := func(bits []byte, off, i int) bool {
+		if bits == nil {
+			return false
+		}
+		j := off + i
+		return bits[j>>3]&(1<<(j&7)) == 0
 	}
 	return func(i, j int) int {
 		for k := range keys {
 			var ni, nj bool
-			if bitmaps[k] != nil {
-				ni, nj = isNull(k, i), isNull(k, j)
+			if lbits[k] != nil || rbits[k] != nil {
+				ni, nj = isNull(lbits[k], loffs[k], i), isNull(rbits[k], roffs[k], j)
 			}
 			var c int
 			switch {
@@ -281,6 +322,7 @@ func (o *sortOp) releaseBuffered() {
 }
 
 func (o *sortOp) Close() error {
+	o.closeSpill()
 	o.releaseBuffered()
 	o.mem.release()
 	o.emit.release()

@@ -61,6 +61,7 @@ const (
 	UndefinedSchema              = "3F000"
 	OutOfMemory                  = "53200"
 	TooManyConnections           = "53300"
+	ConfigurationLimitExceeded   = "53400"
 	ProgramLimitExceeded         = "54000"
 	StatementTooComplex          = "54001"
 	QueryCanceled                = "57014"

@@ -17,6 +17,8 @@ type Stat struct {
 	// First is the time to the first rows, Total the time in the
 	// operator and below it, over all loops.
 	First, Total time.Duration
+	// Disk is the bytes the operator wrote to temporary files.
+	Disk int64
 }
 
 // ScanFacts are what a table scan's planning and reading skipped: the

@@ -3,6 +3,7 @@ package explain
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -60,6 +61,15 @@ func (b *builder) build(r plan.Rel) *Node {
 		n.Startup = in.Total + 2*cpuOperator*rows*math.Log2(math.Max(rows, 2))
 		n.Total = n.Startup + cpuOperator*rows
 		n.Props = append(n.Props, listP("Sort Key", b.withList(b.rels > 1 || b.in.Opts.Verbose, func() []string { return b.sortKeys(x.Keys) })))
+		if st, ok := b.in.Stats[x]; ok && st.Disk > 0 {
+			// A sort that spilled, as PostgreSQL shows an external merge.
+			kb := strconv.FormatInt((st.Disk+1023)>>10, 10)
+			n.Props = append(n.Props,
+				Prop{Key: "Sort Method", Value: "external merge  Disk: " + kb + "kB", Where: textOnly},
+				Prop{Key: "Sort Method", Value: "external merge", Where: structuredOnly},
+				numP("Sort Space Used", kb, structuredOnly),
+				Prop{Key: "Sort Space Type", Value: "Disk", Where: structuredOnly})
+		}
 		return n
 	case *plan.Limit:
 		in := b.rel(x.In)
@@ -364,6 +374,12 @@ func (b *builder) agg(x *plan.Agg, rows float64) *Node {
 	n.shape = nodeShape{quals: true, filterAt: len(n.Props), atEnd: true, statRel: x, out: b.neededOf(x, x.OutCols()), own: own}
 	if len(x.Groups) > 0 && b.in.Opts.Costs {
 		n.Props = append(n.Props, numP("Planned Partitions", "0", structuredOnly))
+	}
+	if st, ok := b.in.Stats[x]; ok && st.Disk > 0 {
+		// A hash aggregation that spilled its groups to partitions.
+		kb := strconv.FormatInt((st.Disk+1023)>>10, 10)
+		n.Props = append(n.Props, Prop{Key: "Disk Usage", Value: kb + "kB", Where: textOnly},
+			numP("Disk Usage", kb, structuredOnly))
 	}
 	n.Width = b.width(n.shape.out)
 	if k := b.in.Parallel[x]; k > 0 {

@@ -16,8 +16,13 @@ type OpStats struct {
 	rows, batches int64
 	opens         int64
 	dur, first    time.Duration
+	spilled       int64  // bytes written to temporary files
 	Extra         string // what a scan pruned
 }
+
+// Spilled is the bytes the operator wrote to temporary files (a sort
+// past statement_mem), over all its loops.
+func (s *OpStats) Spilled() int64 { return s.spilled }
 
 func (s *OpStats) String() string {
 	out := fmt.Sprintf("(actual rows=%d batches=%d time=%.3f ms)", s.rows, s.batches, float64(s.dur.Microseconds())/1000)
@@ -71,4 +76,14 @@ func (o *statsOp) Next() (arrow.RecordBatch, error) {
 		o.st.batches++
 	}
 	return b, err
+}
+
+// spiller is an operator that may write temporary files.
+type spiller interface{ SpilledBytes() int64 }
+
+func (o *statsOp) Close() error {
+	if sp, ok := o.Operator.(spiller); ok {
+		o.st.spilled += sp.SpilledBytes()
+	}
+	return o.Operator.Close()
 }

@@ -146,3 +146,23 @@ func parseMemory(v string) (int64, error) {
 	}
 	return n * mult, nil
 }
+
+// TempFileLimitName is PostgreSQL's temp_file_limit: the most temporary
+// file space one statement's operators may use when they spill past
+// statement_mem (kB; -1, the default, means no limit). Past it the
+// statement fails with 53400.
+const TempFileLimitName = "temp_file_limit"
+
+// TempFileLimit is temp_file_limit in bytes; -1 means no limit.
+func (s *Values) TempFileLimit() int64 {
+	d := Lookup(TempFileLimitName)
+	if d == nil || d.Server == nil {
+		return -1
+	}
+	v, _ := s.Get(TempFileLimitName)
+	n, err := parseServerInt(d.Server, v)
+	if err != nil || n < 0 {
+		return -1
+	}
+	return n << 10
+}
