@@ -45,8 +45,8 @@ const (
 
 // defaultParquetZstdLevel is the zstd level when the table sets no
 // write.parquet.compression-level: the fastest. On TPC-H lineitem it
-// writes 1.18x faster than level 3 for files 3.9% bigger, and reads
-// no slower (bench/README.md, "COPY FROM STDIN").
+// writes 1.18x faster than level 3 for files 3.9% bigger; reads showed
+// no difference beyond the noise (bench/README.md, "COPY FROM STDIN").
 const defaultParquetZstdLevel = zstd.SpeedFastest
 
 // fileOptions are the Parquet settings of a table's data files.
