@@ -87,7 +87,7 @@ var IcebergOptions = []IcebergOption{
 		Doc:   "Compression codec of written data files.", Ignored: whyWriterProps},
 	{Name: "compression-level", Levels: LevelSession | LevelWrite | levelTable, Spark: "spark.sql.iceberg.compression-level",
 		Property: "write.parquet.compression-level", Check: checkOptionInt(0, 22), Acts: levelTable,
-		Doc: "Compression level of written data files (null: the codec's default).", Ignored: whyWriterProps},
+		Doc: "Compression level of written data files (null: the codec's default; zstd: 1, its fastest).", Ignored: whyWriterProps},
 	{Name: "compression-strategy", Levels: LevelSession | LevelWrite | levelTable, Spark: "spark.sql.iceberg.compression-strategy",
 		Property: "write.orc.compression-strategy", Default: "speed", Check: checkOptionEnum("speed", "compression"),
 		Doc: "ORC compression strategy (speed or compression).", Ignored: "icegate does not write ORC files."},

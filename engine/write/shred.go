@@ -2,6 +2,7 @@ package write
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -164,54 +165,51 @@ func shredFlat(l *leafColumn, arr arrow.Array, sel []int, optional bool) error {
 	if optional {
 		def = 1
 	}
-	vals := l.vals
+	// Each typed loop writes the values of rows sel straight into the
+	// slots of out, levels set; NULL rows are overwritten after.
+	base := len(l.vals)
+	vals := slices.Grow(l.vals, len(sel))[:base+len(sel)]
+	out := vals[base:]
 	col := l.col
-	put := func(i int, v parquet.Value) {
-		if nulls && arr.IsNull(i) {
-			vals = append(vals, parquet.NullValue().Level(0, 0, col))
-			return
-		}
-		vals = append(vals, v.Level(0, def, col))
-	}
 	switch a := arr.(type) {
 	case *array.Boolean:
-		for _, i := range sel {
-			put(i, parquet.BooleanValue(a.Value(i)))
+		for k, i := range sel {
+			out[k] = parquet.BooleanValue(a.Value(i)).Level(0, def, col)
 		}
 	case *array.Int32:
 		raw := a.Int32Values()
-		for _, i := range sel {
-			put(i, parquet.Int32Value(raw[i]))
+		for k, i := range sel {
+			out[k] = parquet.Int32Value(raw[i]).Level(0, def, col)
 		}
 	case *array.Date32:
 		raw := a.Date32Values()
-		for _, i := range sel {
-			put(i, parquet.Int32Value(int32(raw[i])))
+		for k, i := range sel {
+			out[k] = parquet.Int32Value(int32(raw[i])).Level(0, def, col)
 		}
 	case *array.Int64:
 		raw := a.Int64Values()
-		for _, i := range sel {
-			put(i, parquet.Int64Value(raw[i]))
+		for k, i := range sel {
+			out[k] = parquet.Int64Value(raw[i]).Level(0, def, col)
 		}
 	case *array.Time64:
 		raw := a.Time64Values()
-		for _, i := range sel {
-			put(i, parquet.Int64Value(int64(raw[i])))
+		for k, i := range sel {
+			out[k] = parquet.Int64Value(int64(raw[i])).Level(0, def, col)
 		}
 	case *array.Timestamp:
 		raw := a.TimestampValues()
-		for _, i := range sel {
-			put(i, parquet.Int64Value(int64(raw[i])))
+		for k, i := range sel {
+			out[k] = parquet.Int64Value(int64(raw[i])).Level(0, def, col)
 		}
 	case *array.Float32:
 		raw := a.Float32Values()
-		for _, i := range sel {
-			put(i, parquet.FloatValue(raw[i]))
+		for k, i := range sel {
+			out[k] = parquet.FloatValue(raw[i]).Level(0, def, col)
 		}
 	case *array.Float64:
 		raw := a.Float64Values()
-		for _, i := range sel {
-			put(i, parquet.DoubleValue(raw[i]))
+		for k, i := range sel {
+			out[k] = parquet.DoubleValue(raw[i]).Level(0, def, col)
 		}
 	case *array.Decimal128:
 		raw := a.Values()
@@ -220,18 +218,18 @@ func shredFlat(l *leafColumn, arr arrow.Array, sel []int, optional bool) error {
 			if need := len(sel) * l.fixedLen; cap(l.scratch) < need {
 				l.scratch = make([]byte, 0, need)
 			}
-			for _, i := range sel {
+			for k, i := range sel {
 				start := len(l.scratch)
 				l.scratch = decimalFixedBytes(l.scratch, raw[i], l.fixedLen)
-				put(i, parquet.FixedLenByteArrayValue(l.scratch[start:len(l.scratch):len(l.scratch)]))
+				out[k] = parquet.FixedLenByteArrayValue(l.scratch[start:len(l.scratch):len(l.scratch)]).Level(0, def, col)
 			}
 		case l.prim.Precision <= 9:
-			for _, i := range sel {
-				put(i, parquet.Int32Value(int32(raw[i].LowBits())))
+			for k, i := range sel {
+				out[k] = parquet.Int32Value(int32(raw[i].LowBits())).Level(0, def, col)
 			}
 		default:
-			for _, i := range sel {
-				put(i, parquet.Int64Value(int64(raw[i].LowBits())))
+			for k, i := range sel {
+				out[k] = parquet.Int64Value(int64(raw[i].LowBits())).Level(0, def, col)
 			}
 		}
 	case *array.String:
@@ -240,19 +238,27 @@ func shredFlat(l *leafColumn, arr arrow.Array, sel []int, optional bool) error {
 		if b := a.Data().Buffers()[2]; b != nil {
 			data = b.Bytes()
 		}
-		for _, i := range sel {
-			put(i, parquet.ByteArrayValue(data[offs[i]:offs[i+1]:offs[i+1]]))
+		for k, i := range sel {
+			out[k] = parquet.ByteArrayValue(data[offs[i]:offs[i+1]:offs[i+1]]).Level(0, def, col)
 		}
 	case *array.Binary:
-		for _, i := range sel {
-			put(i, parquet.ByteArrayValue(a.Value(i)))
+		for k, i := range sel {
+			out[k] = parquet.ByteArrayValue(a.Value(i)).Level(0, def, col)
 		}
 	case *array.FixedSizeBinary:
-		for _, i := range sel {
-			put(i, parquet.FixedLenByteArrayValue(a.Value(i)))
+		for k, i := range sel {
+			out[k] = parquet.FixedLenByteArrayValue(a.Value(i)).Level(0, def, col)
 		}
 	default:
 		return fmt.Errorf("write column %q of type %s from Arrow %s", l.name, l.prim, arr.DataType())
+	}
+	if nulls {
+		null := parquet.NullValue().Level(0, 0, col)
+		for k, i := range sel {
+			if arr.IsNull(i) {
+				out[k] = null
+			}
+		}
 	}
 	l.vals = vals
 	return nil
