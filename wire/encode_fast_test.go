@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand"
+	"strconv"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -49,4 +50,68 @@ func TestNumericBinaryMatchesDigits(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFloatFixedRangeMatchesStrconv checks float8out and float4out of
+// values around every decimal exponent where the fixed notation applies
+// against strconv's shortest 'f' and 'e' forms (the same digits; the ties
+// where PostgreSQL differs are in testdata/float_golden.tsv).
+func TestFloatFixedRangeMatchesStrconv(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for _, bitSize := range []int{64, 32} {
+		digits := 15
+		if bitSize == 32 {
+			digits = 6
+		}
+		for exp := -7; exp <= 18; exp++ {
+			for i := 0; i < 3000; i++ {
+				f := (1 + 9*r.Float64()) * math.Pow(10, float64(exp))
+				if i%4 == 0 {
+					f = math.Round(f*1e4) / 1e4 // few digits, like money
+				}
+				if i%2 == 1 {
+					f = -f
+				}
+				var got string
+				if bitSize == 32 {
+					f = float64(float32(f))
+					got = string(appendFloat4([]byte("x"), float32(f), 1)[1:])
+				} else {
+					got = string(appendFloat8([]byte("x"), f, 1)[1:])
+				}
+				want := strconv.FormatFloat(f, 'e', -1, bitSize)
+				if isTie(want, f, bitSize) {
+					continue // PostgreSQL prints more digits; see the golden file
+				}
+				if e := parseE([]byte(want)); e.exp >= -4 && e.exp < digits {
+					want = strconv.FormatFloat(f, 'f', -1, bitSize)
+				}
+				if got != want {
+					t.Fatalf("%d-bit %b: got %s, want %s", bitSize, f, got, want)
+				}
+			}
+		}
+	}
+}
+
+// isTie reports whether the decimal s lies exactly halfway between f and
+// its neighbour away from zero or toward it.
+func isTie(s string, f float64, bitSize int) bool {
+	dec, ok := new(big.Rat).SetString(s)
+	if !ok {
+		return false
+	}
+	diff := new(big.Rat).Sub(dec, new(big.Rat).SetFloat64(f))
+	for _, dir := range []float64{math.Inf(1), math.Inf(-1)} {
+		next := math.Nextafter(f, dir)
+		if bitSize == 32 {
+			next = float64(math.Nextafter32(float32(f), float32(dir)))
+		}
+		half := new(big.Rat).Sub(new(big.Rat).SetFloat64(next), new(big.Rat).SetFloat64(f))
+		half.Quo(half, big.NewRat(2, 1))
+		if diff.Cmp(half) == 0 {
+			return true
+		}
+	}
+	return false
 }

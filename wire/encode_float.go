@@ -34,45 +34,63 @@ func appendFloat(dst []byte, f float64, bitSize, digits, efd int) []byte {
 		return strconv.AppendFloat(dst, f, 'g', max(1, digits+efd), bitSize)
 	}
 	start := len(dst)
-	dst = appendShortest(dst, f, bitSize)
-	_, exp := splitExponent(dst[start:])
-	if exp < -4 || exp >= digits {
+	dst = strconv.AppendFloat(dst, f, 'e', -1, bitSize)
+	e := parseE(dst[start:])
+	if onBoundaryParsed(e, f, bitSize) {
+		dst = appendShortest(dst[:start], f, bitSize)
+		e = parseE(dst[start:])
+	}
+	if e.exp < -4 || e.exp >= digits {
 		return dst
 	}
-	return toFixed(dst, start, exp)
+	return appendFixed(dst[:start], e)
 }
 
-// toFixed rewrites the 'e'-format number at dst[start:] (decimal
-// exponent exp, -4 <= exp < 17) in fixed notation.
-func toFixed(dst []byte, start, exp int) []byte {
-	var digits [24]byte
-	nd := 0
-	neg := false
-	for _, ch := range dst[start:] {
-		if ch == 'e' {
-			break
-		}
-		switch {
-		case ch == '-':
-			neg = true
-		case ch >= '0' && ch <= '9':
-			digits[nd] = ch
-			nd++
+// eNum is a number strconv wrote in 'e' format, taken apart: its sign,
+// significant digits (at most 17 for a float64's shortest form) and
+// decimal exponent.
+type eNum struct {
+	neg    bool
+	nd     int
+	exp    int
+	digits [24]byte
+}
+
+// parseE takes apart the 'e'-format number b.
+func parseE(b []byte) eNum {
+	var e eNum
+	k := 0
+	if len(b) > 0 && b[0] == '-' {
+		e.neg = true
+		k = 1
+	}
+	for ; k < len(b) && b[k] != 'e'; k++ {
+		if ch := b[k]; ch >= '0' && ch <= '9' && e.nd < len(e.digits) {
+			e.digits[e.nd] = ch
+			e.nd++
 		}
 	}
-	dst = dst[:start]
-	if neg {
+	if k < len(b) {
+		e.exp = parseExponent(b[k+1:])
+	}
+	return e
+}
+
+// appendFixed writes e in fixed notation (decimal exponent -4 <= exp < 17).
+func appendFixed(dst []byte, e eNum) []byte {
+	if e.neg {
 		dst = append(dst, '-')
 	}
+	digits, nd, exp := e.digits[:e.nd], e.nd, e.exp
 	if exp < 0 {
 		dst = append(dst, '0', '.')
 		for k := 0; k < -exp-1; k++ {
 			dst = append(dst, '0')
 		}
-		return append(dst, digits[:nd]...)
+		return append(dst, digits...)
 	}
 	if nd <= exp+1 {
-		dst = append(dst, digits[:nd]...)
+		dst = append(dst, digits...)
 		for k := nd; k < exp+1; k++ {
 			dst = append(dst, '0')
 		}
@@ -80,7 +98,7 @@ func toFixed(dst []byte, start, exp int) []byte {
 	}
 	dst = append(dst, digits[:exp+1]...)
 	dst = append(dst, '.')
-	return append(dst, digits[exp+1:nd]...)
+	return append(dst, digits[exp+1:]...)
 }
 
 // splitExponent returns the number of significant digits and the decimal
@@ -149,22 +167,22 @@ func trimMantissaZeros(dst []byte, start int) []byte {
 // value first: a tie must be a dyadic rational (a decimal with a fraction
 // needs a mantissa divisible by 5^k) that is not itself representable.
 func onBoundary(s []byte, f float64, bitSize int) bool {
-	if len(s) > 0 && s[0] == '-' {
-		s, f = s[1:], -f
+	return onBoundaryParsed(parseE(s), f, bitSize)
+}
+
+// onBoundaryParsed is onBoundary of a number parseE took apart.
+func onBoundaryParsed(e eNum, f float64, bitSize int) bool {
+	if e.neg {
+		f = -f
 	}
 	var mant uint64
-	n := 0
-	k := 0
-	for ; k < len(s) && s[k] != 'e'; k++ {
-		if s[k] != '.' {
-			mant = mant*10 + uint64(s[k]-'0')
-			n++
-		}
+	for _, ch := range e.digits[:e.nd] {
+		mant = mant*10 + uint64(ch-'0')
 	}
-	if k == len(s) || mant == 0 {
+	if mant == 0 {
 		return false
 	}
-	exp := parseExponent(s[k+1:])
+	n, exp := e.nd, e.exp
 	scale := exp - (n - 1) // s = mant * 10^scale
 	// A tie needs one significant bit more than the format has; a decimal
 	// whose odd part fits in the significand is f itself.
@@ -187,10 +205,7 @@ func onBoundary(s []byte, f float64, bitSize int) bool {
 		if -scale > 27 {
 			return false
 		}
-		pow5 := uint64(1)
-		for j := 0; j < -scale; j++ {
-			pow5 *= 5
-		}
+		pow5 := pow5u64[-scale]
 		if mant%pow5 != 0 {
 			return false // not a dyadic rational
 		}
@@ -237,3 +252,12 @@ func parseExponent(b []byte) int {
 	}
 	return n
 }
+
+// pow5u64 holds 5^0 to 5^27.
+var pow5u64 = func() (p [28]uint64) {
+	p[0] = 1
+	for k := 1; k < len(p); k++ {
+		p[k] = p[k-1] * 5
+	}
+	return p
+}()
