@@ -80,7 +80,7 @@ func TestFloatFixedRangeMatchesStrconv(t *testing.T) {
 					got = string(appendFloat8([]byte("x"), f, 1)[1:])
 				}
 				want := strconv.FormatFloat(f, 'e', -1, bitSize)
-				if isTie(want, f, bitSize) {
+				if isHalfway(want, f, bitSize) {
 					continue // PostgreSQL prints more digits; see the golden file
 				}
 				if e := parseE([]byte(want)); e.exp >= -4 && e.exp < digits {
@@ -94,9 +94,9 @@ func TestFloatFixedRangeMatchesStrconv(t *testing.T) {
 	}
 }
 
-// isTie reports whether the decimal s lies exactly halfway between f and
+// isHalfway reports whether the decimal s lies exactly halfway between f and
 // its neighbour away from zero or toward it.
-func isTie(s string, f float64, bitSize int) bool {
+func isHalfway(s string, f float64, bitSize int) bool {
 	dec, ok := new(big.Rat).SetString(s)
 	if !ok {
 		return false
@@ -114,4 +114,23 @@ func isTie(s string, f float64, bitSize int) bool {
 		}
 	}
 	return false
+}
+
+// BenchmarkFloat8Text is float8out of values like a table's measures.
+func BenchmarkFloat8Text(b *testing.B) {
+	vals := make([]float64, 1024)
+	for i := range vals {
+		vals[i] = float64(i) * 1.37
+		if i%3 == 0 {
+			vals[i] = float64(i*7919%100000) / 100
+		}
+	}
+	var buf []byte
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		buf = buf[:0]
+		for _, f := range vals {
+			buf = appendFloat8(buf, f, 1)
+		}
+	}
 }

@@ -34,54 +34,78 @@ func appendFloat(dst []byte, f float64, bitSize, digits, efd int) []byte {
 		return strconv.AppendFloat(dst, f, 'g', max(1, digits+efd), bitSize)
 	}
 	start := len(dst)
+	if a := math.Abs(f); a < fixedAbove(digits) && a >= fixedFrom(bitSize) {
+		// The shortest form's decimal exponent is in the fixed range:
+		// strconv writes it so, and only a tie needs more work.
+		dst = strconv.AppendFloat(dst, f, 'f', -1, bitSize)
+		if !fixedTie(dst[start:], f, bitSize) {
+			return dst
+		}
+		dst = dst[:start]
+	}
 	dst = strconv.AppendFloat(dst, f, 'e', -1, bitSize)
 	e := parseE(dst[start:])
-	if onBoundaryParsed(e, f, bitSize) {
+	if onBoundaryParsed(dst[start:], e, f, bitSize) {
 		dst = appendShortest(dst[:start], f, bitSize)
 		e = parseE(dst[start:])
 	}
 	if e.exp < -4 || e.exp >= digits {
 		return dst
 	}
-	return appendFixed(dst[:start], e)
+	return toFixed(dst, start, e)
 }
 
-// eNum is a number strconv wrote in 'e' format, taken apart: its sign,
-// significant digits (at most 17 for a float64's shortest form) and
-// decimal exponent.
+// eNum is a number strconv wrote in 'e' format ("-d.ddde+XX"), taken
+// apart: its sign, where its mantissa lies in the text, how many
+// significant digits that holds and the decimal exponent.
 type eNum struct {
-	neg    bool
-	nd     int
-	exp    int
-	digits [24]byte
+	neg        bool
+	mant, mEnd int // the mantissa is b[mant:mEnd], digits and one '.'
+	nd         int
+	exp        int
 }
 
 // parseE takes apart the 'e'-format number b.
 func parseE(b []byte) eNum {
-	var e eNum
-	k := 0
+	e := eNum{mEnd: len(b)}
 	if len(b) > 0 && b[0] == '-' {
-		e.neg = true
-		k = 1
+		e.neg, e.mant = true, 1
 	}
-	for ; k < len(b) && b[k] != 'e'; k++ {
-		if ch := b[k]; ch >= '0' && ch <= '9' && e.nd < len(e.digits) {
-			e.digits[e.nd] = ch
+	for k := e.mant; k < len(b); k++ {
+		switch ch := b[k]; {
+		case ch >= '0' && ch <= '9':
 			e.nd++
+		case ch == 'e':
+			e.mEnd = k
+			e.exp = parseExponent(b[k+1:])
+			return e
 		}
-	}
-	if k < len(b) {
-		e.exp = parseExponent(b[k+1:])
 	}
 	return e
 }
 
-// appendFixed writes e in fixed notation (decimal exponent -4 <= exp < 17).
-func appendFixed(dst []byte, e eNum) []byte {
+// digitsOf copies the significant digits of e (the text b) to buf.
+func (e eNum) digitsOf(b []byte, buf *[24]byte) []byte {
+	n := 0
+	for _, ch := range b[e.mant:e.mEnd] {
+		if ch != '.' && n < len(buf) {
+			buf[n] = ch
+			n++
+		}
+	}
+	return buf[:n]
+}
+
+// toFixed rewrites the number e, written at dst[start:], in fixed notation
+// (decimal exponent -4 <= exp < 17).
+func toFixed(dst []byte, start int, e eNum) []byte {
+	var buf [24]byte
+	digits := e.digitsOf(dst[start:], &buf)
+	nd, exp := len(digits), e.exp
+	dst = dst[:start]
 	if e.neg {
 		dst = append(dst, '-')
 	}
-	digits, nd, exp := e.digits[:e.nd], e.nd, e.exp
 	if exp < 0 {
 		dst = append(dst, '0', '.')
 		for k := 0; k < -exp-1; k++ {
@@ -167,23 +191,32 @@ func trimMantissaZeros(dst []byte, start int) []byte {
 // value first: a tie must be a dyadic rational (a decimal with a fraction
 // needs a mantissa divisible by 5^k) that is not itself representable.
 func onBoundary(s []byte, f float64, bitSize int) bool {
-	return onBoundaryParsed(parseE(s), f, bitSize)
+	return onBoundaryParsed(s, parseE(s), f, bitSize)
 }
 
-// onBoundaryParsed is onBoundary of a number parseE took apart.
-func onBoundaryParsed(e eNum, f float64, bitSize int) bool {
+// onBoundaryParsed is onBoundary of s, which parseE took apart as e.
+func onBoundaryParsed(s []byte, e eNum, f float64, bitSize int) bool {
 	if e.neg {
 		f = -f
 	}
 	var mant uint64
-	for _, ch := range e.digits[:e.nd] {
-		mant = mant*10 + uint64(ch-'0')
+	for _, ch := range s[e.mant:e.mEnd] {
+		if ch != '.' {
+			mant = mant*10 + uint64(ch-'0')
+		}
+	}
+	return isTie(mant, e.exp-(e.nd-1), f, bitSize)
+}
+
+// isTie reports whether mant * 10^scale (positive) is exactly halfway
+// between |f| and a neighbour.
+func isTie(mant uint64, scale int, f float64, bitSize int) bool {
+	if f < 0 {
+		f = -f
 	}
 	if mant == 0 {
 		return false
 	}
-	n, exp := e.nd, e.exp
-	scale := exp - (n - 1) // s = mant * 10^scale
 	// A tie needs one significant bit more than the format has; a decimal
 	// whose odd part fits in the significand is f itself.
 	sigLimit := uint64(1) << 53
@@ -261,3 +294,41 @@ var pow5u64 = func() (p [28]uint64) {
 	}
 	return p
 }()
+
+// fixedFrom is the least magnitude whose shortest form has decimal
+// exponent -4 or more: the float nearest 1e-4 (1e-4 reads as it, and
+// every larger float's shortest decimals exceed 1e-4).
+func fixedFrom(bitSize int) float64 {
+	if bitSize == 32 {
+		return float64(float32(1e-4))
+	}
+	return 1e-4
+}
+
+// fixedAbove is 10^digits, exact in both formats: floats below it have a
+// shortest form with decimal exponent below digits.
+func fixedAbove(digits int) float64 {
+	if digits == 6 {
+		return 1e6
+	}
+	return 1e15
+}
+
+// fixedTie is isTie of the fixed-notation number s.
+func fixedTie(s []byte, f float64, bitSize int) bool {
+	var mant uint64
+	scale := 0
+	point := false
+	for _, ch := range s {
+		switch {
+		case ch >= '0' && ch <= '9':
+			mant = mant*10 + uint64(ch-'0')
+			if point {
+				scale--
+			}
+		case ch == '.':
+			point = true
+		}
+	}
+	return isTie(mant, scale, f, bitSize)
+}
