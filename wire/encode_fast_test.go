@@ -7,8 +7,14 @@ import (
 	"math/rand"
 	"strconv"
 	"testing"
+	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/icegate/icegate/internal/pgtext"
 )
 
 // numericBinaryGeneric is numeric_send through the decimal digits of n,
@@ -131,6 +137,53 @@ func BenchmarkFloat8Text(b *testing.B) {
 		buf = buf[:0]
 		for _, f := range vals {
 			buf = appendFloat8(buf, f, 1)
+		}
+	}
+}
+
+// TestTimestamptzTextMatchesPgtext checks the timestamptz text encoder,
+// which reuses the date and offset text of the previous value, against
+// formatting each value afresh, in zones with and without daylight saving
+// and fractional offsets, for runs of near values and for jumps.
+func TestTimestamptzTextMatchesPgtext(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	var vals []int64
+	v := int64(-70_000_000_000_000_000) // far in the BC years
+	for i := 0; i < 20000; i++ {
+		switch i % 4 {
+		case 0:
+			v = r.Int63n(1<<62) - 1<<61
+		default:
+			v += r.Int63n(4 * 3600 * microsPerSecond)
+		}
+		vals = append(vals, v)
+	}
+	vals = append(vals, tsInfinity, tsMinusInfinity, 0, -1, 1)
+	for _, zone := range []string{"UTC", "Europe/Amsterdam", "America/St_Johns", "Asia/Kolkata", "Australia/Lord_Howe"} {
+		loc, err := time.LoadLocation(zone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sep := range []byte{' ', 'T'} {
+			b := timestamptzText(arrow.Microsecond, &encodeEnv{loc: loc}, sep)
+			tb := array.NewTimestampBuilder(memory.DefaultAllocator, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"})
+			for _, x := range vals {
+				tb.Append(arrow.Timestamp(x))
+			}
+			arr := tb.NewArray()
+			fn := b(arr)
+			z := &pgtext.ZoneCache{Loc: loc}
+			for i, x := range vals {
+				off := 0
+				if x != tsInfinity && x != tsMinusInfinity {
+					off = z.Offset(x)
+				}
+				want := pgtext.AppendTimestamptz(nil, x, off, dateStyle(sep))
+				if got := fn([]byte("x"), i); string(got[1:]) != string(want) {
+					t.Fatalf("%s %d: got %s, want %s", zone, x, got[1:], want)
+				}
+			}
+			arr.Release()
 		}
 	}
 }
