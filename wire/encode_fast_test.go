@@ -187,3 +187,42 @@ func TestTimestamptzTextMatchesPgtext(t *testing.T) {
 		}
 	}
 }
+
+// TestFixedTieShortCut checks that fixedTie's length test only rules out
+// numbers the full tie test rules out too, on fixed-notation texts of
+// every length, float4 and float8.
+func TestFixedTieShortCut(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for _, bitSize := range []int{64, 32} {
+		for i := 0; i < 200000; i++ {
+			f := (1 + 9*r.Float64()) * math.Pow(10, float64(r.Intn(20)-4))
+			f = math.Round(f*math.Pow(10, float64(r.Intn(8)))) / math.Pow(10, float64(r.Intn(8)))
+			if bitSize == 32 {
+				f = float64(float32(f))
+			}
+			s := strconv.AppendFloat(nil, f, 'f', -1, bitSize)
+			var mant uint64
+			scale, point := 0, false
+			for _, ch := range s {
+				if ch == '.' {
+					point = true
+				} else if ch >= '0' && ch <= '9' {
+					mant = mant*10 + uint64(ch-'0')
+					if point {
+						scale--
+					}
+				}
+			}
+			digits := 15
+			if bitSize == 32 {
+				digits = 6
+			}
+			if a := math.Abs(f); a >= fixedAbove(digits) || a < fixedFrom(bitSize) {
+				continue // outside the range appendFloat hands to fixedTie
+			}
+			if got, want := fixedTie(s, f, bitSize), isTie(mant, scale, f, bitSize); got != want {
+				t.Fatalf("%d-bit %s: fixedTie %v, isTie %v", bitSize, s, got, want)
+			}
+		}
+	}
+}

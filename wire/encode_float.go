@@ -316,6 +316,15 @@ func fixedAbove(digits int) float64 {
 
 // fixedTie is isTie of the fixed-notation number s.
 func fixedTie(s []byte, f float64, bitSize int) bool {
+	// A tie's significant digits read as an integer of at least 2^53 (2^24
+	// for float4), so 16 (8) of them; s has no more digits than bytes.
+	minLen := 16
+	if bitSize == 32 {
+		minLen = 8
+	}
+	if len(s) < minLen {
+		return false
+	}
 	var mant uint64
 	scale := 0
 	point := false
