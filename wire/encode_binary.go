@@ -255,6 +255,9 @@ func timeMicros(dt arrow.DataType) func(arrow.Array) func(int) int64 {
 
 // appendNumericBinary is numeric_send of a Decimal128 with scale.
 func appendNumericBinary(dst []byte, n decimal128.Num, scale int32) []byte {
+	if out, ok := appendNumericBinary64(dst, n, scale); ok {
+		return out
+	}
 	var buf [40]byte
 	digits, neg := decimalDigits(&buf, n)
 	return appendNumericBinaryDigits(dst, digits, int(scale), neg)
@@ -350,4 +353,75 @@ func appendNumericBinaryDigits(dst, digits []byte, scale int, neg bool) []byte {
 		dst = binary.BigEndian.AppendUint16(dst, uint16(g))
 	}
 	return dst
+}
+
+// pow10u64 holds 10^0 to 10^19.
+var pow10u64 = [20]uint64{
+	1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+}
+
+// appendNumericBinary64 is numeric_send of a Decimal128 whose magnitude
+// fits in 64 bits and whose scale is 0 to 15 (every numeric(P,S) of a
+// usual table): the base-10000 digits come straight from integer division,
+// without the decimal digits. ok is false for other values.
+func appendNumericBinary64(dst []byte, n decimal128.Num, scale int32) (out []byte, ok bool) {
+	hi, lo := n.HighBits(), n.LowBits()
+	var u uint64
+	neg := false
+	switch {
+	case hi == 0:
+		u = lo
+	case hi == -1 && lo != 0:
+		u, neg = -lo, true
+	default:
+		return dst, false
+	}
+	if scale < 0 || scale > 15 {
+		return dst, false
+	}
+	s := int(scale)
+	pad := (4 - s%4) % 4
+	ip, fp := u/pow10u64[s], u%pow10u64[s]
+	fp *= pow10u64[pad] // below 10^16: no overflow
+	nfrac := (s + pad) / 4
+
+	var groups [9]uint16 // 5 integer groups (20 digits) and 4 fraction groups
+	var intg [5]uint16
+	ni := 0
+	for ip != 0 {
+		intg[ni] = uint16(ip % 10000)
+		ip /= 10000
+		ni++
+	}
+	for j := 0; j < ni; j++ {
+		groups[j] = intg[ni-1-j]
+	}
+	for j := nfrac - 1; j >= 0; j-- {
+		groups[ni+j] = uint16(fp % 10000)
+		fp /= 10000
+	}
+	gs := groups[:ni+nfrac]
+	weight := ni - 1
+	for len(gs) > 0 && gs[0] == 0 {
+		gs = gs[1:]
+		weight--
+	}
+	for len(gs) > 0 && gs[len(gs)-1] == 0 {
+		gs = gs[:len(gs)-1]
+	}
+	sign := uint16(0)
+	if len(gs) == 0 {
+		weight = 0
+	} else if neg {
+		sign = 0x4000
+	}
+	dst = binary.BigEndian.AppendUint16(dst, uint16(len(gs)))
+	dst = binary.BigEndian.AppendUint16(dst, uint16(int16(weight)))
+	dst = binary.BigEndian.AppendUint16(dst, sign)
+	dst = binary.BigEndian.AppendUint16(dst, uint16(scale))
+	for _, g := range gs {
+		dst = binary.BigEndian.AppendUint16(dst, g)
+	}
+	return dst, true
 }

@@ -34,34 +34,76 @@ func appendFloat(dst []byte, f float64, bitSize, digits, efd int) []byte {
 		return strconv.AppendFloat(dst, f, 'g', max(1, digits+efd), bitSize)
 	}
 	start := len(dst)
-	dst = appendShortest(dst, f, bitSize)
-	_, exp := splitExponent(dst[start:])
-	if exp < -4 || exp >= digits {
+	if a := math.Abs(f); a < fixedAbove(digits) && a >= fixedFrom(bitSize) {
+		// The shortest form's decimal exponent is in the fixed range:
+		// strconv writes it so, and only a tie needs more work.
+		dst = strconv.AppendFloat(dst, f, 'f', -1, bitSize)
+		if !fixedTie(dst[start:], f, bitSize) {
+			return dst
+		}
+		dst = dst[:start]
+	}
+	dst = strconv.AppendFloat(dst, f, 'e', -1, bitSize)
+	e := parseE(dst[start:])
+	if onBoundaryParsed(dst[start:], e, f, bitSize) {
+		dst = appendShortest(dst[:start], f, bitSize)
+		e = parseE(dst[start:])
+	}
+	if e.exp < -4 || e.exp >= digits {
 		return dst
 	}
-	return toFixed(dst, start, exp)
+	return toFixed(dst, start, e)
 }
 
-// toFixed rewrites the 'e'-format number at dst[start:] (decimal
-// exponent exp, -4 <= exp < 17) in fixed notation.
-func toFixed(dst []byte, start, exp int) []byte {
-	var digits [24]byte
-	nd := 0
-	neg := false
-	for _, ch := range dst[start:] {
-		if ch == 'e' {
-			break
-		}
-		switch {
-		case ch == '-':
-			neg = true
+// eNum is a number strconv wrote in 'e' format ("-d.ddde+XX"), taken
+// apart: its sign, where its mantissa lies in the text, how many
+// significant digits that holds and the decimal exponent.
+type eNum struct {
+	neg        bool
+	mant, mEnd int // the mantissa is b[mant:mEnd], digits and one '.'
+	nd         int
+	exp        int
+}
+
+// parseE takes apart the 'e'-format number b.
+func parseE(b []byte) eNum {
+	e := eNum{mEnd: len(b)}
+	if len(b) > 0 && b[0] == '-' {
+		e.neg, e.mant = true, 1
+	}
+	for k := e.mant; k < len(b); k++ {
+		switch ch := b[k]; {
 		case ch >= '0' && ch <= '9':
-			digits[nd] = ch
-			nd++
+			e.nd++
+		case ch == 'e':
+			e.mEnd = k
+			e.exp = parseExponent(b[k+1:])
+			return e
 		}
 	}
+	return e
+}
+
+// digitsOf copies the significant digits of e (the text b) to buf.
+func (e eNum) digitsOf(b []byte, buf *[24]byte) []byte {
+	n := 0
+	for _, ch := range b[e.mant:e.mEnd] {
+		if ch != '.' && n < len(buf) {
+			buf[n] = ch
+			n++
+		}
+	}
+	return buf[:n]
+}
+
+// toFixed rewrites the number e, written at dst[start:], in fixed notation
+// (decimal exponent -4 <= exp < 17).
+func toFixed(dst []byte, start int, e eNum) []byte {
+	var buf [24]byte
+	digits := e.digitsOf(dst[start:], &buf)
+	nd, exp := len(digits), e.exp
 	dst = dst[:start]
-	if neg {
+	if e.neg {
 		dst = append(dst, '-')
 	}
 	if exp < 0 {
@@ -69,10 +111,10 @@ func toFixed(dst []byte, start, exp int) []byte {
 		for k := 0; k < -exp-1; k++ {
 			dst = append(dst, '0')
 		}
-		return append(dst, digits[:nd]...)
+		return append(dst, digits...)
 	}
 	if nd <= exp+1 {
-		dst = append(dst, digits[:nd]...)
+		dst = append(dst, digits...)
 		for k := nd; k < exp+1; k++ {
 			dst = append(dst, '0')
 		}
@@ -80,7 +122,7 @@ func toFixed(dst []byte, start, exp int) []byte {
 	}
 	dst = append(dst, digits[:exp+1]...)
 	dst = append(dst, '.')
-	return append(dst, digits[exp+1:nd]...)
+	return append(dst, digits[exp+1:]...)
 }
 
 // splitExponent returns the number of significant digits and the decimal
@@ -149,23 +191,32 @@ func trimMantissaZeros(dst []byte, start int) []byte {
 // value first: a tie must be a dyadic rational (a decimal with a fraction
 // needs a mantissa divisible by 5^k) that is not itself representable.
 func onBoundary(s []byte, f float64, bitSize int) bool {
-	if len(s) > 0 && s[0] == '-' {
-		s, f = s[1:], -f
+	return onBoundaryParsed(s, parseE(s), f, bitSize)
+}
+
+// onBoundaryParsed is onBoundary of s, which parseE took apart as e.
+func onBoundaryParsed(s []byte, e eNum, f float64, bitSize int) bool {
+	if e.neg {
+		f = -f
 	}
 	var mant uint64
-	n := 0
-	k := 0
-	for ; k < len(s) && s[k] != 'e'; k++ {
-		if s[k] != '.' {
-			mant = mant*10 + uint64(s[k]-'0')
-			n++
+	for _, ch := range s[e.mant:e.mEnd] {
+		if ch != '.' {
+			mant = mant*10 + uint64(ch-'0')
 		}
 	}
-	if k == len(s) || mant == 0 {
+	return isTie(mant, e.exp-(e.nd-1), f, bitSize)
+}
+
+// isTie reports whether mant * 10^scale (positive) is exactly halfway
+// between |f| and a neighbour.
+func isTie(mant uint64, scale int, f float64, bitSize int) bool {
+	if f < 0 {
+		f = -f
+	}
+	if mant == 0 {
 		return false
 	}
-	exp := parseExponent(s[k+1:])
-	scale := exp - (n - 1) // s = mant * 10^scale
 	// A tie needs one significant bit more than the format has; a decimal
 	// whose odd part fits in the significand is f itself.
 	sigLimit := uint64(1) << 53
@@ -187,10 +238,7 @@ func onBoundary(s []byte, f float64, bitSize int) bool {
 		if -scale > 27 {
 			return false
 		}
-		pow5 := uint64(1)
-		for j := 0; j < -scale; j++ {
-			pow5 *= 5
-		}
+		pow5 := pow5u64[-scale]
 		if mant%pow5 != 0 {
 			return false // not a dyadic rational
 		}
@@ -236,4 +284,60 @@ func parseExponent(b []byte) int {
 		return -n
 	}
 	return n
+}
+
+// pow5u64 holds 5^0 to 5^27.
+var pow5u64 = func() (p [28]uint64) {
+	p[0] = 1
+	for k := 1; k < len(p); k++ {
+		p[k] = p[k-1] * 5
+	}
+	return p
+}()
+
+// fixedFrom is the least magnitude whose shortest form has decimal
+// exponent -4 or more: the float nearest 1e-4 (1e-4 reads as it, and
+// every larger float's shortest decimals exceed 1e-4).
+func fixedFrom(bitSize int) float64 {
+	if bitSize == 32 {
+		return float64(float32(1e-4))
+	}
+	return 1e-4
+}
+
+// fixedAbove is 10^digits, exact in both formats: floats below it have a
+// shortest form with decimal exponent below digits.
+func fixedAbove(digits int) float64 {
+	if digits == 6 {
+		return 1e6
+	}
+	return 1e15
+}
+
+// fixedTie is isTie of the fixed-notation number s.
+func fixedTie(s []byte, f float64, bitSize int) bool {
+	// A tie's significant digits read as an integer of at least 2^53 (2^24
+	// for float4), so 16 (8) of them; s has no more digits than bytes.
+	minLen := 16
+	if bitSize == 32 {
+		minLen = 8
+	}
+	if len(s) < minLen {
+		return false
+	}
+	var mant uint64
+	scale := 0
+	point := false
+	for _, ch := range s {
+		switch {
+		case ch >= '0' && ch <= '9':
+			mant = mant*10 + uint64(ch-'0')
+			if point {
+				scale--
+			}
+		case ch == '.':
+			point = true
+		}
+	}
+	return isTie(mant, scale, f, bitSize)
 }

@@ -95,18 +95,57 @@ func timestampText(unit arrow.TimeUnit, sep byte) binder {
 	}
 }
 
-// timestamptzText is timestamptz_out in the session time zone.
+// timestamptzText is timestamptz_out in the session time zone. Values of a
+// column tend to share days and offsets with their neighbours, so the text
+// of the last local date and of the last offset is kept and reused.
 func timestamptzText(unit arrow.TimeUnit, env *encodeEnv, sep byte) binder {
-	z := &pgtext.ZoneCache{Loc: env.loc}
 	style := dateStyle(sep)
 	return func(arr arrow.Array) appendFunc {
 		us := timestampMicros(arr, unit)
-		return func(dst []byte, i int) []byte {
-			v := us(i)
-			if v == tsInfinity || v == tsMinusInfinity {
-				return pgtext.AppendTimestamptz(dst, v, 0, style)
-			}
-			return pgtext.AppendTimestamptz(dst, v, z.Offset(v), style)
-		}
+		c := &tstzCache{zone: pgtext.ZoneCache{Loc: env.loc}, style: style, sep: sep}
+		return func(dst []byte, i int) []byte { return c.append(dst, us(i)) }
 	}
+}
+
+// tstzCache formats timestamptz values, keeping the text of the last date
+// ("YYYY-MM-DD" and the separator) and of the last UTC offset.
+type tstzCache struct {
+	zone  pgtext.ZoneCache
+	style pgtext.DateStyle
+	sep   byte
+
+	haveDay bool
+	day     int64 // local days since 1970-01-01 of date
+	bc      bool
+	date    []byte
+
+	haveOff bool
+	off     int
+	offText []byte
+}
+
+func (c *tstzCache) append(dst []byte, v int64) []byte {
+	if v == tsInfinity || v == tsMinusInfinity {
+		return pgtext.AppendTimestamptz(dst, v, 0, c.style)
+	}
+	off := c.zone.Offset(v)
+	local := v + int64(off)*microsPerSecond
+	days := pgtext.FloorDiv(local, microsPerDay)
+	if !c.haveDay || days != c.day {
+		y, m, d := pgtext.Civil(days)
+		c.date, c.bc = pgtext.AppendYMD(c.date[:0], y, m, d)
+		c.date = append(c.date, c.sep)
+		c.day, c.haveDay = days, true
+	}
+	if !c.haveOff || off != c.off {
+		c.offText = pgtext.AppendOffset(c.offText[:0], off, c.style)
+		c.off, c.haveOff = off, true
+	}
+	dst = append(dst, c.date...)
+	dst = pgtext.AppendTime(dst, local-days*microsPerDay)
+	dst = append(dst, c.offText...)
+	if c.bc {
+		dst = append(dst, " BC"...)
+	}
+	return dst
 }
