@@ -334,9 +334,9 @@ func TestDeleteFileCodec(t *testing.T) {
 		props map[string]string
 		want  format.CompressionCodec
 	}{
-		{map[string]string{}, format.Zstd},
-		{map[string]string{propCodec: "snappy"}, format.Snappy},
-		{map[string]string{propCodec: "snappy", "write.delete.parquet.compression-codec": "gzip"}, format.Gzip},
+		{map[string]string{}, format.Snappy},
+		{map[string]string{propCodec: "zstd"}, format.Zstd},
+		{map[string]string{propCodec: "zstd", "write.delete.parquet.compression-codec": "gzip"}, format.Gzip},
 	} {
 		dt := newDeleteTable(t, 2, false, tc.props)
 		dels, err := WriteDeletes(context.Background(), dt.deleteSpec(), []FileDeletes{{File: dt.files[0], Positions: []int64{1}}})

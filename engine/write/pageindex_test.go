@@ -304,7 +304,7 @@ func TestParquetDefaults(t *testing.T) {
 			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
 		}
 	}
-	if name := o.codec.String(); name != "ZSTD" {
-		t.Errorf("codec = %s, want ZSTD", name)
+	if name := o.codec.String(); name != "SNAPPY" {
+		t.Errorf("codec = %s, want SNAPPY", name)
 	}
 }

@@ -92,7 +92,7 @@ func TestParquetLayout(t *testing.T) {
 	for _, rg := range meta.RowGroups {
 		for _, cc := range rg.Columns {
 			md := cc.MetaData
-			if md.Codec != format.Zstd {
+			if md.Codec != format.Snappy {
 				t.Errorf("%v: codec %v", md.PathInSchema, md.Codec)
 			}
 			if cc.ColumnIndexOffset == 0 || cc.OffsetIndexOffset == 0 {

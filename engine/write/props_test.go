@@ -37,3 +37,30 @@ func TestZstdLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultCodec: a table without write.parquet.compression-codec is
+// written with snappy (what reads fastest, bench/README.md "The default
+// codec"); the property, when set, wins.
+func TestDefaultCodec(t *testing.T) {
+	for _, tc := range []struct {
+		codec string // "" leaves the property unset
+		want  string
+	}{
+		{"", "SNAPPY"},
+		{"zstd", "ZSTD"},
+		{"gzip", "GZIP"},
+		{"uncompressed", "UNCOMPRESSED"},
+	} {
+		props := map[string]string{}
+		if tc.codec != "" {
+			props[propCodec] = tc.codec
+		}
+		o, err := parseFileOptions(props)
+		if err != nil {
+			t.Fatalf("codec %q: %v", tc.codec, err)
+		}
+		if got := o.codec.CompressionCodec().String(); got != tc.want {
+			t.Errorf("codec %q: writes %s, want %s", tc.codec, got, tc.want)
+		}
+	}
+}
