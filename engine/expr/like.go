@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"bytes"
 	"unicode"
 	"unicode/utf8"
 
@@ -91,6 +92,100 @@ func likeMatch(s []byte, toks []likeTok, fold bool) bool {
 	return len(s) == 0
 }
 
+// likeMatcher is a compiled pattern. Case-sensitive patterns made only of
+// literals and % compare raw bytes: the runs of literals between the %s are
+// found with bytes.HasPrefix / bytes.HasSuffix / bytes.Index. On UTF-8 this
+// agrees with the rune-by-rune walk of likeMatch: an encoded character never
+// starts with a continuation byte, so a byte match of a literal run always
+// begins on a character boundary, and the leftmost match of each run between
+// %s is the one the backtracking walk would settle on. Patterns with _ (which
+// steps one character), ILIKE (which folds case) and patterns holding U+FFFD
+// (which likeMatch also pairs with an invalid byte of the subject) take the
+// general walk.
+type likeMatcher struct {
+	toks []likeTok
+	fold bool
+
+	fast        bool
+	hasPct      bool     // any % in the pattern
+	segs        [][]byte // literal runs between %s, in order
+	anchorStart bool     // the pattern does not start with %
+	anchorEnd   bool     // the pattern does not end with %
+}
+
+func newLikeMatcher(toks []likeTok, fold bool) likeMatcher {
+	m := likeMatcher{toks: toks, fold: fold}
+	if fold {
+		return m
+	}
+	var cur []byte
+	for i, t := range toks {
+		switch t.kind {
+		case '_':
+			return m
+		case '%':
+			m.hasPct = true
+			if i == 0 {
+				continue
+			}
+			m.segs = append(m.segs, cur)
+			cur = nil
+		default:
+			if t.r == utf8.RuneError {
+				return m
+			}
+			cur = utf8.AppendRune(cur, t.r)
+		}
+	}
+	if len(toks) == 0 || toks[len(toks)-1].kind != '%' {
+		m.segs = append(m.segs, cur)
+	}
+	m.anchorStart = len(toks) == 0 || toks[0].kind != '%'
+	m.anchorEnd = len(toks) == 0 || toks[len(toks)-1].kind != '%'
+	m.fast = true
+	return m
+}
+
+// match reports whether s matches the pattern.
+func (m *likeMatcher) match(s []byte) bool {
+	if !m.fast {
+		return likeMatch(s, m.toks, m.fold)
+	}
+	if !m.hasPct {
+		var lit []byte
+		if len(m.segs) > 0 {
+			lit = m.segs[0]
+		}
+		return bytes.Equal(s, lit)
+	}
+	// With a % present and both ends anchored there are at least two runs,
+	// so the prefix and the suffix below are distinct runs.
+	segs := m.segs
+	if m.anchorStart {
+		if !bytes.HasPrefix(s, segs[0]) {
+			return false
+		}
+		s = s[len(segs[0]):]
+		segs = segs[1:]
+	}
+	if m.anchorEnd {
+		last := segs[len(segs)-1]
+		if !bytes.HasSuffix(s, last) {
+			return false
+		}
+		s = s[:len(s)-len(last)]
+		segs = segs[:len(segs)-1]
+	}
+	for _, seg := range segs {
+		i := bytes.Index(s, seg)
+		if i < 0 {
+			return false
+		}
+		s = s[i+len(seg):]
+	}
+	return true
+}
+
 func likeEscape(e []byte) (rune, error) {
 	if len(e) == 0 {
 		return -1, nil
@@ -124,7 +219,7 @@ func likeKernel(negate, fold bool) kernelFn {
 			return vec{}, err
 		}
 		constPat := args[1].c && (len(args) < 3 || args[2].c)
-		var toks []likeTok
+		var lm likeMatcher
 		if constPat {
 			esc := rune('\\')
 			if len(args) == 3 {
@@ -138,7 +233,7 @@ func likeKernel(negate, fold bool) kernelFn {
 			if err != nil {
 				return fail(err)
 			}
-			toks = t
+			lm = newLikeMatcher(t, fold)
 		}
 		for i := 0; i < n; i++ {
 			if !vb.valid(i) {
@@ -157,9 +252,9 @@ func likeKernel(negate, fold bool) kernelFn {
 				if err != nil {
 					return fail(err)
 				}
-				toks = t
+				lm = newLikeMatcher(t, fold)
 			}
-			if likeMatch(ra.s(0, i), toks, fold) != negate {
+			if lm.match(ra.s(0, i)) != negate {
 				out.set(i)
 			}
 		}
