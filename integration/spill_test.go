@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// TestSpill runs an ORDER BY and a GROUP BY over a million generated rows
+// TestSpill runs an ORDER BY, GROUP BYs and a window over a million generated rows
 // under statement_mem = 8MB, far below what they hold, over pgx: each
 // answers exactly what it answers without a limit, EXPLAIN ANALYZE shows
 // the sort's external merge, temp_file_limit stops a statement with 53400,
@@ -71,6 +71,8 @@ func TestSpill(t *testing.T) {
 	}{
 		{"SELECT g, md5(g::text) AS h FROM generate_series(1, 1000000) g ORDER BY h", true},
 		{"SELECT g % 300000 AS k, count(*), sum(g), avg(g), min(g), max(g * 2) FROM generate_series(1, 1000000) g GROUP BY 1", false},
+		{"SELECT g, row_number() OVER w, sum(g) OVER w, lag(g, 2) OVER w FROM generate_series(1, 1000000) g WINDOW w AS (PARTITION BY g % 1000 ORDER BY g DESC)", false},
+		{"SELECT g % 100000 AS k, count(DISTINCT g % 7), string_agg((g % 10)::text, ',' ORDER BY g DESC), percentile_disc(0.5) WITHIN GROUP (ORDER BY g) FROM generate_series(1, 1000000) g GROUP BY 1", false},
 	} {
 		exec("RESET statement_mem")
 		want := rows(tc.sql)
