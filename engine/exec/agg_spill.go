@@ -66,8 +66,10 @@ func (o *hashAggOp) spillable(ctx context.Context) bool {
 	}
 	for i, a := range o.aggs {
 		if _, err := partialTypes(a, o.argTypes[i], o.resTypes[i]); err != nil {
-			// Spill input rows instead (agg_spill_input.go).
-			o.byInput = len(o.groupExprs) == len(o.groups)
+			// Spill input rows instead (agg_spill_input.go), which means
+			// keeping them: only under a limit.
+			lim := memoryLimitOf(ctx)
+			o.byInput = len(o.groupExprs) == len(o.groups) && lim != nil && lim.limit > 0
 			return o.byInput
 		}
 	}
