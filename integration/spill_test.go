@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// TestSpill runs an ORDER BY and a GROUP BY over a million generated rows
+// TestSpill runs an ORDER BY, GROUP BYs and a window over a million generated rows
 // under statement_mem = 8MB, far below what they hold, over pgx: each
 // answers exactly what it answers without a limit, EXPLAIN ANALYZE shows
 // the sort's external merge, temp_file_limit stops a statement with 53400,
@@ -71,6 +71,10 @@ func TestSpill(t *testing.T) {
 	}{
 		{"SELECT g, md5(g::text) AS h FROM generate_series(1, 1000000) g ORDER BY h", true},
 		{"SELECT g % 300000 AS k, count(*), sum(g), avg(g), min(g), max(g * 2) FROM generate_series(1, 1000000) g GROUP BY 1", false},
+		// md5 in the window's input, not in its calls: a call's arguments
+		// are evaluated over a whole (spilled) partition file at once.
+		{"SELECT g, h, row_number() OVER w, sum(g) OVER w, lag(h, 2) OVER w FROM (SELECT g, md5(g::text) AS h FROM generate_series(1, 1000000) g) s WINDOW w AS (PARTITION BY g % 1000 ORDER BY g DESC)", false},
+		{"SELECT g % 100000 AS k, count(DISTINCT g % 7), string_agg((g % 10)::text, ',' ORDER BY g DESC), percentile_disc(0.5) WITHIN GROUP (ORDER BY g) FROM generate_series(1, 1000000) g GROUP BY 1", false},
 	} {
 		exec("RESET statement_mem")
 		want := rows(tc.sql)

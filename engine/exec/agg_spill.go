@@ -60,12 +60,17 @@ func (o *hashAggOp) spillable(ctx context.Context) bool {
 	if len(o.groups) == 0 || o.depth >= aggMaxDepth || spill.FromContext(ctx) == nil {
 		return false
 	}
+	o.byInput = false
 	if o.phase != phaseWhole {
 		return true // partial and final phases only have partial states
 	}
 	for i, a := range o.aggs {
 		if _, err := partialTypes(a, o.argTypes[i], o.resTypes[i]); err != nil {
-			return false
+			// Spill input rows instead (agg_spill_input.go), which means
+			// keeping them: only under a limit.
+			lim := memoryLimitOf(ctx)
+			o.byInput = len(o.groupExprs) == len(o.groups) && lim != nil && lim.limit > 0
+			return o.byInput
 		}
 	}
 	return true
@@ -239,7 +244,15 @@ func (o *hashAggOp) nextSpilled() (arrow.RecordBatch, error) {
 				return nil, nil
 			}
 			var sub engine.Operator = &spillScan{file: sp.files[sp.cur], schema: sp.schema}
-			if o.phase != phasePartial {
+			if o.byInput {
+				agg, err := NewHashAggregate(sub, o.groupExprs, o.aggs, o.opts...)
+				if err != nil {
+					sub.Close()
+					return nil, err
+				}
+				agg.(*hashAggOp).depth = o.depth + 1
+				sub = agg
+			} else if o.phase != phasePartial {
 				fin, err := NewHashAggregateFinal(sub, len(o.groups), o.aggs, o.opts...)
 				if err != nil {
 					sub.Close()

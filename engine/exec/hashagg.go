@@ -62,6 +62,14 @@ type hashAggOp struct {
 	spill    *aggSpill
 	spilled  int64
 	depth    int
+
+	// Spilling input rows (agg_spill_input.go), for aggregations with an
+	// aggregate that has no partial state: the group expressions the
+	// partitions' aggregations compile again, whether this one spills
+	// rows, and the input batches its table holds the rows of.
+	groupExprs []expr.Expr
+	byInput    bool
+	kept       []arrow.RecordBatch
 }
 
 // NewHashAggregate returns GROUP BY groups computing aggs over in. The
@@ -77,6 +85,7 @@ func NewHashAggregate(in engine.Operator, groups []expr.Expr, aggs []AggCall, op
 			return nil, err
 		}
 		o.groups = append(o.groups, p)
+		o.groupExprs = append(o.groupExprs, g)
 		t := g.Type()
 		if dt, ok := t.(*arrow.DictionaryType); ok {
 			t = dt.ValueType
@@ -171,6 +180,7 @@ func NewHashAggregate(in engine.Operator, groups []expr.Expr, aggs []AggCall, op
 }
 
 func (o *hashAggOp) Open(ctx context.Context) error {
+	o.releaseKept()
 	o.closeSpill()
 	o.ctx = ctx
 	o.mem.release()
@@ -252,6 +262,12 @@ func (o *hashAggOp) consume() error {
 		if b == nil {
 			break
 		}
+		if o.byInput {
+			if err := o.addInput(b); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := o.add(b); err != nil {
 			return err
 		}
@@ -264,8 +280,12 @@ func (o *hashAggOp) consume() error {
 		}
 	}
 	if o.spill != nil {
+		if o.byInput {
+			return o.finishInputSpill()
+		}
 		return o.finishSpill()
 	}
+	o.releaseKept()
 	return o.finish()
 }
 
@@ -473,6 +493,7 @@ func (o *hashAggOp) finish() error {
 }
 
 func (o *hashAggOp) Close() error {
+	o.releaseKept()
 	o.closeSpill()
 	o.emit.release()
 	o.mem.release()

@@ -257,6 +257,17 @@ type windowOp struct {
 	alive   []arrow.Array // arrays comparators of the layout read
 	emit    slicer
 	done    bool
+
+	// Spilling (window_spill.go): the definitions a partition's window is
+	// built from, whether this window may spill, how many spilled windows
+	// it is under, and its partitions once it spilled.
+	partExprs []expr.Expr
+	callDefs  []WindowCall
+	opts      []expr.CompileOptions
+	canSpill  bool
+	depth     int
+	spill     *winSpill
+	spilled   int64
 }
 
 // NewWindow evaluates calls over one window: rows partitioned by
@@ -265,7 +276,7 @@ type windowOp struct {
 // (partitions in ascending key order, NULLs last) and sorted by order
 // (stable), as PostgreSQL's WindowAgg over a sort.
 func NewWindow(in engine.Operator, partition []expr.Expr, order []SortKey, calls []WindowCall, opts ...expr.CompileOptions) (engine.Operator, error) {
-	o := &windowOp{in: in, order: order}
+	o := &windowOp{in: in, order: order, partExprs: partition, callDefs: calls, opts: opts}
 	for _, p := range partition {
 		prog, err := expr.Compile(p, in.Schema(), opts...)
 		if err != nil {
@@ -342,8 +353,10 @@ func compileWindowCall(c WindowCall, schema *arrow.Schema, order []SortKey, opts
 
 func (o *windowOp) Open(ctx context.Context) error {
 	o.ctx = ctx
+	o.closeSpill()
 	o.mem.release()
 	o.mem = newMemAccount(ctx, "window")
+	o.canSpill = o.spillable(ctx)
 	return o.in.Open(ctx)
 }
 
@@ -353,6 +366,9 @@ func (o *windowOp) Next() (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		o.done = true
+	}
+	if o.spill != nil {
+		return o.nextSpilled()
 	}
 	return o.emit.next(o.ctx)
 }
@@ -379,12 +395,26 @@ func (o *windowOp) consume() error {
 		if b == nil {
 			break
 		}
+		if o.spill != nil {
+			if err := o.spillBatch(b); err != nil {
+				return err
+			}
+			continue
+		}
 		b.Retain()
 		o.batches = append(o.batches, b)
 		rows += b.NumRows()
-		if err := o.mem.growBatch(b); err != nil {
-			return err
+		if err := o.mem.growTo(batchBytes(b), o.canSpill); err != nil {
+			if !o.canSpill {
+				return err
+			}
+			if err := o.startSpill(); err != nil {
+				return err
+			}
 		}
+	}
+	if o.spill != nil {
+		return o.finishSpill()
 	}
 	if rows == 0 {
 		return nil
@@ -467,6 +497,7 @@ func (o *windowOp) releaseInput() {
 }
 
 func (o *windowOp) Close() error {
+	o.closeSpill()
 	o.releaseInput()
 	o.mem.release()
 	o.emit.release()
