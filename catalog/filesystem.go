@@ -42,6 +42,10 @@ type Filesystem struct {
 	// marker.
 	adopted map[string]bool
 
+	// hints remembers, per metadata directory, the version hint file last
+	// read and the metadata file it named (filesystem_hint.go).
+	hints map[string]hintEntry
+
 	hintMu sync.Mutex   // serializes version hint updates (filesystem_write.go)
 	sync   Syncer       // makes written files durable (atomic_file.go)
 	writes writeRecords // what this process writes, for crash cleanup (filesystem_cleanup.go)
@@ -61,6 +65,7 @@ func NewFilesystem(name, root string, prefixes map[string]string) (*Filesystem, 
 		prefixes: prefixes,
 		cache:    newFileCache(defaultCacheEntries),
 		ios:      make(map[string]FileIO),
+		hints:    make(map[string]hintEntry),
 		sync:     OSSyncer{},
 	}, nil
 }
@@ -163,7 +168,7 @@ func (c *Filesystem) LoadTable(ctx context.Context, id Identifier) (_ *Table, er
 		}
 		return nil, fmt.Errorf("load table %s: %w", name, ErrNotFound)
 	}
-	metaPath, err := currentMetadataFile(filepath.Join(tableDir, "metadata"))
+	metaPath, err := c.currentMetadata(filepath.Join(tableDir, "metadata"))
 	if err != nil {
 		return nil, c.metadataError(fmt.Errorf("load table %s: %w", name, err))
 	}

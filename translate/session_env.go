@@ -6,6 +6,7 @@ import (
 
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/translate/lower"
 	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/plan"
@@ -13,6 +14,9 @@ import (
 
 // Location is the session's TimeZone (lowering's env).
 func (s *session) Location() *time.Location { return s.settings.Location() }
+
+// ColumnCache is the backend's cache of decoded columns (lowering's env).
+func (s *session) ColumnCache() *scan.ColumnCache { return s.backend.columns }
 
 // RunNow runs a subquery before the statement's rows, under statement_mem
 // and a statement_timeout of its own (lowering's env).

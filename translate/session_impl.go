@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/engine/spill"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
@@ -58,7 +59,13 @@ type backend struct {
 	// (backends.go, advisory.go).
 	sessions sessionRegistry
 	advisory advisoryLocks
+	// columns keeps the decoded columns of small tables' Parquet row
+	// groups for every session's scans (data files are immutable).
+	columns *scan.ColumnCache
 }
+
+// columnCacheBytes bounds the decoded columns the backend keeps.
+const columnCacheBytes = 64 << 20
 
 var _ Backend = (*backend)(nil)
 
@@ -70,7 +77,8 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 		log = slog.Default()
 	}
 	b := &backend{cat: cat, cats: append([]catalog.Catalog{cat}, opts.MoreCatalogs...), log: log, started: time.Now(), maxMem: opts.MaxStatementMem, tmp: opts.TempDir,
-		sysFuncs: seqexec.WithFuncs(sysfunc.Builtins()), sparkFuncs: sparkfunc.Builtins()}
+		sysFuncs: seqexec.WithFuncs(sysfunc.Builtins()), sparkFuncs: sparkfunc.Builtins(),
+		columns: scan.NewColumnCache(columnCacheBytes)}
 	if b.maxMem <= 0 {
 		b.maxMem = settings.DefaultMaxStatementMem()
 	}

@@ -73,6 +73,12 @@ type parquetReader struct {
 	// before they are decoded; leaves are those columns' leaf indexes.
 	prefetch prefetcher
 	leaves   []int
+
+	// whole, when the current row group's columns came whole from (or
+	// went whole into) opts.columns, are those arrays (nil where the file
+	// lacks the field); batches are slices of them from wholeOff on.
+	whole    []arrow.Array
+	wholeOff int64
 }
 
 // prefetcher is a file that can fetch byte ranges ahead of reading them,
@@ -223,6 +229,13 @@ func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, 
 		}
 		r.countRows(to - from)
 		r.left = to - from
+		r.releaseWhole()
+		if r.groupCacheable(rg) {
+			if err := r.startCachedGroup(rg); err != nil {
+				return nil, 0, 0, err
+			}
+			continue
+		}
 		r.prefetchGroup(r.rg)
 		for _, c := range r.cols {
 			if c == nil {
@@ -246,6 +259,9 @@ func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, 
 			}
 		}
 	}
+	if r.whole != nil {
+		return r.nextWhole(k)
+	}
 	for i, c := range r.cols {
 		if c == nil {
 			a, err := constantArray(r.opts.mem, r.fields[i].field.Type, r.fields[i].missing, k)
@@ -256,22 +272,12 @@ func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, 
 			out[i] = a
 			continue
 		}
-		b := r.builders[i]
-		if fc, ok := c.(*flatColumn); ok && fc.direct {
-			a, err := fc.leaf.(arrayReader).readArray(r.opts.vals, b.Type(), k)
-			if err != nil {
-				release()
-				return nil, 0, 0, fmt.Errorf("read parquet file %s row group %d: column %q: %w", r.path, r.rg, fc.node.name, err)
-			}
-			out[i] = a
-			continue
-		}
-		b.Reserve(k)
-		if err := c.read(b, k); err != nil {
+		a, err := r.readColumn(i, k)
+		if err != nil {
 			release()
-			return nil, 0, 0, fmt.Errorf("read parquet file %s row group %d: %w", r.path, r.rg, err)
+			return nil, 0, 0, err
 		}
-		out[i] = b.NewArray()
+		out[i] = a
 	}
 	pos := r.pos
 	r.pos += int64(k)
@@ -279,7 +285,25 @@ func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, 
 	return out, pos, k, nil
 }
 
+// readColumn decodes the next k rows of column i (which the file has).
+func (r *parquetReader) readColumn(i, k int) (arrow.Array, error) {
+	c, b := r.cols[i], r.builders[i]
+	if fc, ok := c.(*flatColumn); ok && fc.direct {
+		a, err := fc.leaf.(arrayReader).readArray(r.opts.vals, b.Type(), k)
+		if err != nil {
+			return nil, fmt.Errorf("read parquet file %s row group %d: column %q: %w", r.path, r.rg, fc.node.name, err)
+		}
+		return a, nil
+	}
+	b.Reserve(k)
+	if err := c.read(b, k); err != nil {
+		return nil, fmt.Errorf("read parquet file %s row group %d: %w", r.path, r.rg, err)
+	}
+	return b.NewArray(), nil
+}
+
 func (r *parquetReader) close() error {
+	r.releaseWhole()
 	for _, c := range r.cols {
 		if c != nil {
 			c.close()

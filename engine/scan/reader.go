@@ -45,4 +45,7 @@ type readOptions struct {
 	// shard, shards: read only the row groups i with i % shards == shard
 	// (shards <= 1: all).
 	shard, shards int
+	// columns, when set, caches the decoded columns of small Parquet row
+	// groups (data files only; vals then never recycles buffers).
+	columns *ColumnCache
 }

@@ -53,6 +53,11 @@ type Options struct {
 	// buffers byte slices does) would see them overwritten.
 	RecycleBuffers bool
 
+	// Columns, when set, keeps the decoded columns of small Parquet row
+	// groups for later scans (see ColumnCache). Ignored with
+	// RecycleBuffers: cached arrays must outlive the batches.
+	Columns *ColumnCache
+
 	// builders reads top-level columns through Arrow builders rather than
 	// straight into arrays (tests compare the two).
 	builders bool

@@ -31,6 +31,8 @@ type scanRun struct {
 	// filter: the predicates row-group statistics can judge.
 	filter   groupFilter
 	counters *scanCounters
+	// columns: see Options.Columns.
+	columns *ColumnCache
 	// meta are the metadata columns projected.
 	meta metaColumns
 }
@@ -45,6 +47,9 @@ func newScanRun(spec engine.ScanSpec, opts Options) (*scanRun, error) {
 		r.vals = &recycler{}
 	default:
 		r.vals = opts.Alloc
+	}
+	if !opts.RecycleBuffers {
+		r.columns = opts.Columns
 	}
 	fields := make([]arrow.Field, len(spec.FieldIDs))
 	for i, id := range spec.FieldIDs {
@@ -104,6 +109,7 @@ func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []r
 	if df.Content == catalog.ContentData { // row groups of data files may be skipped
 		opts.filter, opts.counters = s.filter, s.counters
 		opts.shard, opts.shards = sh.shard, sh.shards
+		opts.columns = s.columns
 	}
 	format := catalog.FileFormat(strings.ToUpper(string(df.Format)))
 	switch format {

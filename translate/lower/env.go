@@ -6,6 +6,7 @@ import (
 
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/engine/scan"
 )
 
 // Env is what lowering needs of the session, and all it sees of it.
@@ -17,4 +18,10 @@ type Env interface {
 	// rows (an InitPlan), under the statement's limits, and returns the
 	// values of its first column in at most max rows.
 	RunNow(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error)
+}
+
+// columnCacher is an Env whose scans keep decoded columns of small tables
+// between statements.
+type columnCacher interface {
+	ColumnCache() *scan.ColumnCache
 }

@@ -257,6 +257,9 @@ func (l *Lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []
 		return nil, nil, err
 	}
 	opts := scan.Options{}
+	if cc, ok := l.env.(columnCacher); ok {
+		opts.Columns = cc.ColumnCache()
+	}
 	if l.split != nil && l.split.scan == x {
 		tasks, opts.Parallelism = l.split.tasks, 1
 		opts.Shard, opts.Shards = l.split.shard, l.split.shards
