@@ -23,11 +23,21 @@ func Passes() []Pass {
 		{Name: "fold_constants", Doc: "expressions without columns or volatile functions are computed once, as the engine computes them; one that fails stays, to fail only if a row evaluates it (fold.go)", run: foldConstants},
 		{Name: "date_comparisons", Doc: "a date compared with a constant timestamp, as a timestamp, is compared with the date that rounds it exactly, so that scans can prune on the date column (fold.go)", run: dateComparisons},
 		{Name: "push_down", Doc: "WHERE conditions move below projections, sorts and group keys and into the join inputs they concern; conditions over both sides of an inner join become its join condition", run: pushDownAll},
+		{Name: "cost_order_joins", Doc: "each cluster of inner joins whose tables' row counts are known puts its tables in the order, every join linked by an equality, that keeps the estimated intermediate results least, when that is clearly cheaper than order_joins' own (joinorder.go)", run: costOrderJoinsPass},
 		{Name: "order_joins", Doc: "each cluster of inner joins is rebuilt so that every join has a condition linking it to the tables joined before; a table a join reduces is joined first (reduce.go)", run: treeOnly(orderJoins)},
 		{Name: "push_down_joined", Doc: "push_down again over the reordered joins", run: pushDownAll},
 		{Name: "sink_semi_joins", Doc: "a semi join moves below the joins and projections that do not need its right side (semi.go)", run: treeOnly(sinkSemiJoins)},
 		{Name: "restrict_keys", Doc: "an aggregation a join looks groups up in computes only the groups looked up (keys.go)", run: treeOnly(restrictKeys)},
 	}
+}
+
+// costOrderJoinsPass chooses only the order order_joins builds: with
+// order_joins disabled it does nothing.
+func costOrderJoinsPass(r plan.Rel, cfg Config) plan.Rel {
+	if cfg.Disabled["order_joins"] {
+		return r
+	}
+	return costOrderJoins(r)
 }
 
 func pushDownAll(r plan.Rel, _ Config) plan.Rel { return pushDown(r, nil) }
