@@ -29,7 +29,7 @@ const loopDeadline = 10 * time.Second
 // batches, COPY FROM STDIN and errors, recorded below, and hand-built
 // extended-protocol exchanges. CI runs it for a fixed time:
 //
-//	go test ./wire -run '^$' -fuzz FuzzMessageLoop -fuzztime 30s
+//	go test ./wire -run '^$' -fuzz FuzzMessageLoop -fuzztime 12000x
 func FuzzMessageLoop(f *testing.F) {
 	panics := &panicLog{}
 	ts := startServer(f, Config{Logger: slog.New(panics), MaxMessageSize: 1 << 20})
