@@ -27,7 +27,7 @@ const loopDeadline = 10 * time.Second
 // the connection and free its slot. The seeds are real sessions: the bytes
 // pgx sends for queries, prepared statements with binary parameters,
 // batches, COPY FROM STDIN and errors, recorded below, and hand-built
-// extended-protocol exchanges. CI runs it for a fixed time:
+// extended-protocol exchanges. CI runs it for a fixed count of inputs:
 //
 //	go test ./wire -run '^$' -fuzz FuzzMessageLoop -fuzztime 12000x
 func FuzzMessageLoop(f *testing.F) {
