@@ -41,18 +41,12 @@ const (
 
 // aggSpill is a spilling aggregation's partitions.
 type aggSpill struct {
-	tmp     *spill.Statement
-	seed    maphash.Seed
-	schema  *arrow.Schema // group keys, then the aggregates' states
-	files   []*spill.File
-	writers []*spill.Writer
-	bytes   int64
-
-	// Emitting: the partition being read and its final aggregation (or,
-	// for a partial aggregation, its reader).
-	cur int
-	sub engine.Operator
-	out arrow.RecordBatch
+	tmp    *spill.Statement
+	seed   maphash.Seed
+	schema *arrow.Schema // group keys, then the aggregates' states
+	// spillParts: the partitions and, emitting, the one being read and
+	// its final aggregation (or, for a partial aggregation, its reader).
+	spillParts
 }
 
 // spillable reports whether the aggregation may spill in ctx.
@@ -109,7 +103,7 @@ func (o *hashAggOp) flushSpill() error {
 			n = 1
 		}
 		o.spill = &aggSpill{tmp: spill.FromContext(o.ctx), seed: maphash.MakeSeed(), schema: schema,
-			files: make([]*spill.File, n), writers: make([]*spill.Writer, n)}
+			spillParts: newSpillParts(n)}
 	}
 	sp := o.spill
 	if o.ngroups > 0 {
@@ -230,90 +224,40 @@ func (o *hashAggOp) finishSpill() error {
 
 // nextSpilled emits the partitions' groups, one partition at a time.
 func (o *hashAggOp) nextSpilled() (arrow.RecordBatch, error) {
-	sp := o.spill
-	if sp.out != nil {
-		sp.out.Release()
-		sp.out = nil
-	}
-	for {
-		if sp.sub == nil {
-			for sp.cur < len(sp.files) && sp.files[sp.cur] == nil {
-				sp.cur++
-			}
-			if sp.cur >= len(sp.files) {
-				return nil, nil
-			}
-			var sub engine.Operator = &spillScan{file: sp.files[sp.cur], schema: sp.schema}
-			if o.byInput {
-				agg, err := NewHashAggregate(sub, o.groupExprs, o.aggs, o.opts...)
-				if err != nil {
-					sub.Close()
-					return nil, err
-				}
-				agg.(*hashAggOp).depth = o.depth + 1
-				sub = agg
-			} else if o.phase != phasePartial {
-				fin, err := NewHashAggregateFinal(sub, len(o.groups), o.aggs, o.opts...)
-				if err != nil {
-					sub.Close()
-					return nil, err
-				}
-				fin.(*hashAggOp).depth = o.depth + 1
-				sub = fin
-			}
-			if err := sub.Open(o.ctx); err != nil {
+	return o.spill.next(o.schema, "aggregation", func(f *spill.File) (engine.Operator, error) {
+		var sub engine.Operator = &spillScan{file: f, schema: o.spill.schema}
+		if o.byInput {
+			agg, err := NewHashAggregate(sub, o.groupExprs, o.aggs, o.opts...)
+			if err != nil {
 				sub.Close()
 				return nil, err
 			}
-			sp.sub = sub
-		}
-		b, err := sp.sub.Next()
-		if err != nil {
-			return nil, err
-		}
-		if b != nil {
-			for i, c := range b.Columns() {
-				if !arrow.TypeEqual(c.DataType(), o.schema.Field(i).Type) {
-					return nil, fmt.Errorf("spilled aggregation: column %d is %s, not %s", i, c.DataType(), o.schema.Field(i).Type)
-				}
+			agg.(*hashAggOp).depth = o.depth + 1
+			sub = agg
+		} else if o.phase != phasePartial {
+			fin, err := NewHashAggregateFinal(sub, len(o.groups), o.aggs, o.opts...)
+			if err != nil {
+				sub.Close()
+				return nil, err
 			}
-			sp.out = array.NewRecordBatch(o.schema, b.Columns(), b.NumRows())
-			return sp.out, nil
+			fin.(*hashAggOp).depth = o.depth + 1
+			sub = fin
 		}
-		if sub, ok := sp.sub.(*hashAggOp); ok && sub.spill != nil {
-			sp.bytes += sub.spill.bytes
-		}
-		err = sp.sub.Close()
-		sp.sub = nil
-		sp.files[sp.cur].Close()
-		sp.files[sp.cur] = nil
-		if err != nil {
+		if err := sub.Open(o.ctx); err != nil {
+			sub.Close()
 			return nil, err
 		}
-	}
+		return sub, nil
+	})
 }
 
 // closeSpill removes the partitions.
 func (o *hashAggOp) closeSpill() {
-	sp := o.spill
-	if sp == nil {
+	if o.spill == nil {
 		return
 	}
-	if sp.out != nil {
-		sp.out.Release()
-		sp.out = nil
-	}
-	if sp.sub != nil {
-		sp.sub.Close()
-		sp.sub = nil
-	}
-	for p, f := range sp.files {
-		if f != nil {
-			f.Close()
-			sp.files[p] = nil
-		}
-	}
-	o.spilled += sp.bytes
+	o.spill.close()
+	o.spilled += o.spill.bytes
 	o.spill = nil
 }
 

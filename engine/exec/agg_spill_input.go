@@ -48,7 +48,7 @@ func (o *hashAggOp) addInput(b arrow.RecordBatch) error {
 	}
 	o.overflow = false
 	o.spill = &aggSpill{tmp: spill.FromContext(o.ctx), seed: maphash.MakeSeed(), schema: o.in.Schema(),
-		files: make([]*spill.File, aggPartitions), writers: make([]*spill.Writer, aggPartitions)}
+		spillParts: newSpillParts(aggPartitions)}
 	kept := o.kept
 	o.kept = nil
 	defer func() {

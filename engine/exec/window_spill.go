@@ -34,15 +34,9 @@ const (
 
 // winSpill is a spilling window's partitions.
 type winSpill struct {
-	tmp     *spill.Statement
-	seed    maphash.Seed
-	files   []*spill.File
-	writers []*spill.Writer
-	bytes   int64
-
-	cur int
-	sub engine.Operator
-	out arrow.RecordBatch
+	tmp  *spill.Statement
+	seed maphash.Seed
+	spillParts
 }
 
 // spillable reports whether the window may spill in ctx.
@@ -54,7 +48,7 @@ func (o *windowOp) spillable(ctx context.Context) bool {
 // them.
 func (o *windowOp) startSpill() error {
 	o.spill = &winSpill{tmp: spill.FromContext(o.ctx), seed: maphash.MakeSeed(),
-		files: make([]*spill.File, winPartitions), writers: make([]*spill.Writer, winPartitions)}
+		spillParts: newSpillParts(winPartitions)}
 	batches := o.batches
 	o.batches = nil
 	defer func() {
@@ -172,76 +166,27 @@ func (o *windowOp) finishSpill() error {
 
 // nextSpilled emits the partitions' windows, one file at a time.
 func (o *windowOp) nextSpilled() (arrow.RecordBatch, error) {
-	sp := o.spill
-	if sp.out != nil {
-		sp.out.Release()
-		sp.out = nil
-	}
-	for {
-		if sp.sub == nil {
-			for sp.cur < len(sp.files) && sp.files[sp.cur] == nil {
-				sp.cur++
-			}
-			if sp.cur >= len(sp.files) {
-				return nil, nil
-			}
-			scan := &spillScan{file: sp.files[sp.cur], schema: o.in.Schema()}
-			w, err := NewWindow(scan, o.partExprs, o.order, o.callDefs, o.opts...)
-			if err != nil {
-				return nil, err
-			}
-			w.(*windowOp).depth = o.depth + 1
-			if err := w.Open(o.ctx); err != nil {
-				w.Close()
-				return nil, err
-			}
-			sp.sub = w
-		}
-		b, err := sp.sub.Next()
+	return o.spill.next(o.schema, "window", func(f *spill.File) (engine.Operator, error) {
+		w, err := NewWindow(&spillScan{file: f, schema: o.in.Schema()}, o.partExprs, o.order, o.callDefs, o.opts...)
 		if err != nil {
 			return nil, err
 		}
-		if b != nil {
-			for i, c := range b.Columns() {
-				if !arrow.TypeEqual(c.DataType(), o.schema.Field(i).Type) {
-					return nil, fmt.Errorf("spilled window: column %d is %s, not %s", i, c.DataType(), o.schema.Field(i).Type)
-				}
-			}
-			sp.out = array.NewRecordBatch(o.schema, b.Columns(), b.NumRows())
-			return sp.out, nil
-		}
-		sp.bytes += sp.sub.(*windowOp).SpilledBytes()
-		err = sp.sub.Close()
-		sp.sub = nil
-		sp.files[sp.cur].Close()
-		sp.files[sp.cur] = nil
-		if err != nil {
+		w.(*windowOp).depth = o.depth + 1
+		if err := w.Open(o.ctx); err != nil {
+			w.Close()
 			return nil, err
 		}
-	}
+		return w, nil
+	})
 }
 
 // closeSpill removes the partitions.
 func (o *windowOp) closeSpill() {
-	sp := o.spill
-	if sp == nil {
+	if o.spill == nil {
 		return
 	}
-	if sp.out != nil {
-		sp.out.Release()
-		sp.out = nil
-	}
-	if sp.sub != nil {
-		sp.sub.Close()
-		sp.sub = nil
-	}
-	for p, f := range sp.files {
-		if f != nil {
-			f.Close()
-			sp.files[p] = nil
-		}
-	}
-	o.spilled += sp.bytes
+	o.spill.close()
+	o.spilled += o.spill.bytes
 	o.spill = nil
 }
 
