@@ -102,6 +102,8 @@ func serve(ctx context.Context, cfg *conf.Config, reload func() (*conf.Config, e
 
 		AuthenticationTimeout: cfg.AuthenticationTimeout,
 	})
+	// SIGHUP is caught from before the listening line on.
+	reloadOnHangup(ctx, srv, cfg.Listen, reload, logger)
 	addr := ln.Addr().(*net.TCPAddr)
 	connect, how := loginHint(addr, cfg)
 	logger.Info("icegate listening",
@@ -124,7 +126,6 @@ func serve(ctx context.Context, cfg *conf.Config, reload func() (*conf.Config, e
 			return err
 		}
 	}
-	reloadOnHangup(serveCtx, srv, cfg.Listen, reload, logger)
 	err = srv.Serve(serveCtx, ln)
 	if rest != nil {
 		rest.stop(logger)
