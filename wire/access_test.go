@@ -376,3 +376,58 @@ func TestReloadAccess(t *testing.T) {
 		t.Fatalf("the session opened before the reloads: %v", err)
 	}
 }
+
+// jdbcProbe connects with pgJDBC to the URL in args[0] as args[1] with
+// password args[2] and prints "ok <user>" or "err <SQLSTATE> <message>".
+const jdbcProbe = `import java.sql.*;
+public class Probe {
+  public static void main(String[] a) throws Exception {
+    try (Connection c = DriverManager.getConnection(a[0], a[1], a[2]);
+         ResultSet rs = c.createStatement().executeQuery("whoami")) {
+      rs.next(); System.out.println("ok " + rs.getString(1));
+    } catch (SQLException e) { System.out.println("err " + e.getSQLState() + " " + e.getMessage()); }
+  }
+}
+`
+
+// TestJDBCOverTLS logs in with pgJDBC over TLS, where SCRAM-SHA-256-PLUS
+// is offered first: a driver that binds uses it, one that does not (the
+// Debian jar, 42.5, predates pgJDBC's channel binding) falls back to
+// SCRAM-SHA-256 with the "n" flag, which must be accepted; a wrong
+// password and plaintext under hostssl are refused with PostgreSQL's
+// SQLSTATEs.
+func TestJDBCOverTLS(t *testing.T) {
+	jar := os.Getenv("ICEGATE_CLIENTS_JDBC_JAR")
+	if jar == "" {
+		jar = "/usr/share/java/postgresql.jar"
+	}
+	javac, err1 := exec.LookPath("javac")
+	java, err2 := exec.LookPath("java")
+	_, err3 := os.Stat(jar)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		t.Skipf("pgJDBC needs javac, java and %s (the clients suite's packages): %v", jar, err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "Probe.java"), []byte(jdbcProbe), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(javac, "-J-XX:TieredStopAtLevel=1", "-cp", jar, "-d", dir, filepath.Join(dir, "Probe.java")).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	pki := newTestPKI(t)
+	ts := startServer(t, Config{Auth: accessAuth(t, "hostssl all all 127.0.0.1/32 scram-sha-256", false), TLS: pki.serverTLS(t, x509.ECDSAWithSHA256)})
+	cases := []struct {
+		params, password, want string
+	}{
+		{"sslmode=require", "ann-pw", "ok ann/icegate/"},
+		{"sslmode=require", "wrong", `err 28P01 FATAL: password authentication failed for user "ann"`},
+		{"sslmode=disable", "ann-pw", `err 28000 FATAL: no pg_hba.conf entry for host "127.0.0.1", user "ann", database "icegate", no encryption`},
+	}
+	for _, tc := range cases {
+		url := "jdbc:postgresql://" + ts.addr + "/icegate?" + tc.params
+		out, err := exec.Command(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", jar+":"+dir, "Probe", url, "ann", tc.password).CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != tc.want {
+			t.Errorf("pgJDBC %s password %s: %v\n%s\nwant %s", tc.params, tc.password, err, out, tc.want)
+		}
+	}
+}

@@ -300,9 +300,10 @@ func (c *conn) scram(user string, endPoint []byte) error {
 	}
 	serverFinal, err := ex.Finish(final.Data)
 	if err != nil {
-		c.logger.Info("authentication failed", "user", user, "remote", c.remote.String(), "err", err)
+		c.logger.Info("authentication failed", "user", user, "remote", c.remote.String(), "mechanism", initial.AuthMechanism, "err", err)
 		return err
 	}
+	c.logger.Debug("authenticated", "user", user, "mechanism", initial.AuthMechanism)
 	c.queue(&pgproto3.AuthenticationSASLFinal{Data: serverFinal})
 	return nil
 }
