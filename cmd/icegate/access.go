@@ -25,6 +25,15 @@ func buildAccess(cfg *conf.Config, logger *slog.Logger) (*auth.Authenticator, *t
 	if err != nil {
 		return nil, nil, err
 	}
+	for _, r := range rules {
+		switch {
+		case r.Method == auth.MethodCert && cfg.Access.TLSCA == "":
+			// PostgreSQL refuses such a rule without ssl_ca_file too.
+			return nil, nil, fmt.Errorf("access rule %s: client certificates can only be checked with tls.ca set", r.Source)
+		case r.Type == auth.ConnHostSSL && cfg.TLSCert == "":
+			logger.Warn("access rule cannot match: it is for TLS connections and TLS is not configured (tls.cert, tls.key)", "rule", r.Source)
+		}
+	}
 	authn, err := auth.NewFromConfig(auth.Config{Users: users, BuiltinPassword: cfg.Password, Rules: rules,
 		TLSRequired: cfg.Access.TLSRequired, Logger: logger})
 	if err != nil {

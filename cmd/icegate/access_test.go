@@ -108,18 +108,33 @@ func TestReloadOnSIGHUP(t *testing.T) {
 	}
 }
 
-// TestServeRefusesRemoteTrustRule checks a trust rule for non-loopback
-// addresses stops the server at start with a clear error.
-func TestServeRefusesRemoteTrustRule(t *testing.T) {
-	dir := t.TempDir()
-	config := filepath.Join(dir, "icegate.yaml")
-	if err := os.WriteFile(config, []byte("access:\n  rules:\n    - {type: host, database: all, user: all, address: 0.0.0.0/0, method: trust}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+// TestServeRefusesBadRules checks rules that cannot work stop the server
+// at start with an error naming the rule.
+func TestServeRefusesBadRules(t *testing.T) {
+	certFile, keyFile := writeSelfSigned(t)
 	warehouse := fixtures.Warehouse(t)
-	t.Chdir(dir)
-	_, _, err := run(context.Background(), "", "serve", "--config", config, "--warehouse", warehouse, "--listen", "127.0.0.1:0")
-	if err == nil || !strings.Contains(err.Error(), `access rule access.rules[0]: method trust is allowed only for loopback addresses (127.0.0.0/8, ::1/128), not "0.0.0.0/0"`) {
-		t.Fatalf("serve: %v", err)
+	cases := []struct {
+		name, config, want string
+	}{
+		{"trust for every address", "access:\n  rules:\n    - {type: host, database: all, user: all, address: 0.0.0.0/0, method: trust}\n",
+			`access rule access.rules[0]: method trust is allowed only for loopback addresses (127.0.0.0/8, ::1/128), not "0.0.0.0/0"`},
+		{"cert without tls.ca", "tls:\n  cert: " + certFile + "\n  key: " + keyFile + "\naccess:\n  rules:\n    - {type: hostssl, database: all, user: all, address: all, method: cert}\n",
+			"access rule access.rules[0]: client certificates can only be checked with tls.ca set"},
+		{"local", "access:\n  rules:\n    - {type: local, database: all, user: all, address: all, method: trust}\n",
+			"access rule access.rules[0]: connection type local is not supported: icegate serves TCP only"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			config := filepath.Join(dir, "icegate.yaml")
+			if err := os.WriteFile(config, []byte(tc.config), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir)
+			_, _, err := run(context.Background(), "", "serve", "--config", config, "--warehouse", warehouse, "--listen", "127.0.0.1:0")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("serve: %v, want an error containing %q", err, tc.want)
+			}
+		})
 	}
 }
