@@ -232,6 +232,8 @@ func (a *Authenticator) ruleMatches(r *Rule, ci ConnInfo, ip netip.Addr) bool {
 		case t.name == "samerole":
 			return a.memberOf(ci.User, ci.Database)
 		}
+		// replication matches only replication connections, which
+		// icegate refuses before the rules are consulted.
 		return false
 	}) {
 		return false

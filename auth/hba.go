@@ -103,7 +103,7 @@ func ParseRule(spec RuleSpec, source string) (Rule, error) {
 		return r, fmt.Errorf("access rule %s: invalid connection type %q (want host, hostssl or hostnossl)", source, spec.Type)
 	}
 	var err error
-	if r.Databases, err = parseTokens(spec.Database, "database", source, []string{"all", "sameuser", "samerole"}); err != nil {
+	if r.Databases, err = parseTokens(spec.Database, "database", source, []string{"all", "sameuser", "samerole", "replication"}); err != nil {
 		return r, err
 	}
 	if r.Users, err = parseTokens(spec.User, "user", source, []string{"all"}); err != nil {

@@ -60,7 +60,17 @@ func buildAccess(cfg *conf.Config, logger *slog.Logger) (*auth.Authenticator, *t
 		tlsConfig.ClientCAs = pool
 		tlsConfig.ClientAuth = tls.VerifyClientCertIfGiven
 	}
+	logger.Info("access", "rules", ruleSummary(rules), "tls", tlsConfig != nil, "tls_required", cfg.Access.TLSRequired,
+		"client_certificates", cfg.Access.TLSCA != "")
 	return authn, tlsConfig, nil
+}
+
+// ruleSummary says which rules are in force, for the log.
+func ruleSummary(rules []auth.Rule) string {
+	if rules == nil {
+		return "defaults"
+	}
+	return fmt.Sprintf("%d configured", len(rules))
 }
 
 // accessRules parses access.rules, then the rules of access.hba-file. nil
