@@ -39,6 +39,8 @@ access:
 			}}},
 		{name: "tls required and CA", file: tlsKeys + "  required: true\n  ca: " + ca + "\n", want: Access{TLSRequired: true, TLSCA: ca}},
 		{name: "tls required from the environment", file: tlsKeys, env: []string{"ICEGATE_TLS_REQUIRED=true"}, want: Access{TLSRequired: true}},
+		{name: "hba file from the environment", file: "listen: 127.0.0.1:5433\n", env: []string{"ICEGATE_ACCESS_HBA_FILE=" + hba, "ICEGATE_TLS_CA=" + ca, "ICEGATE_TLS_CERT=" + cert, "ICEGATE_TLS_KEY=" + key},
+			want: Access{HBAFile: hba, TLSCA: ca}},
 		{name: "tls required without a certificate", file: "tls:\n  required: true\n", err: "conf: tls.required: needs tls.cert and tls.key"},
 		{name: "tls required not a bool", file: tlsKeys + "  required: maybe\n", err: `conf: tls.required: "maybe" is not true or false`},
 		{name: "CA without a certificate", file: "tls:\n  ca: " + ca + "\n", err: "conf: tls.ca: needs tls.cert"},
