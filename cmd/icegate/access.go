@@ -60,7 +60,7 @@ func buildAccess(cfg *conf.Config, logger *slog.Logger) (*auth.Authenticator, *t
 		tlsConfig.ClientCAs = pool
 		tlsConfig.ClientAuth = tls.VerifyClientCertIfGiven
 	}
-	logger.Info("access", "rules", ruleSummary(rules), "tls", tlsConfig != nil, "tls_required", cfg.Access.TLSRequired,
+	logger.Info("access rules in force", "rules", ruleSummary(rules), "tls", tlsConfig != nil, "tls_required", cfg.Access.TLSRequired,
 		"client_certificates", cfg.Access.TLSCA != "")
 	return authn, tlsConfig, nil
 }
