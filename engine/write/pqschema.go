@@ -61,9 +61,8 @@ type tableLayout struct {
 }
 
 // newTableLayout maps an Iceberg schema to a Parquet schema with field ids
-// and the logical types of the spec's Parquet appendix. Strings are
-// dictionary encoded (the writer falls back to PLAIN past the dictionary
-// size limit).
+// and the logical types of the spec's Parquet appendix, dictionary
+// encoding the columns primitiveNode says.
 func newTableLayout(s *catalog.Schema) (*tableLayout, error) {
 	l := &tableLayout{}
 	root := &orderedGroup{}
@@ -150,8 +149,42 @@ func (l *tableLayout) field(f catalog.NestedField, name string, def, rep int, re
 
 // primitiveNode is the Parquet leaf of an Iceberg primitive type. For a
 // decimal too wide for INT64 it also returns the FIXED_LEN_BYTE_ARRAY
-// length.
+// length. Strings and fixed-width numbers, dates and times are dictionary
+// encoded, as Iceberg's writers do by default (the writer falls back to
+// PLAIN once a column chunk's dictionary passes write.parquet.dict-size-bytes).
 func primitiveNode(t *catalog.PrimitiveType, name string) (parquet.Node, int, error) {
+	n, fixedLen, err := plainNode(t, name)
+	if err != nil {
+		return nil, 0, err
+	}
+	if dictionaryEncoded(t) {
+		n = parquet.Encoded(n, &parquet.RLEDictionary)
+	}
+	return n, fixedLen, nil
+}
+
+// dictionaryEncoded reports whether columns of type t are written
+// RLE_DICTIONARY. Low-cardinality columns (quantities, discounts, dates,
+// small keys) then take a fraction of their PLAIN bytes, which every
+// reader decompresses and scans faster; a column whose dictionary
+// outgrows the limit costs one dictionary page per chunk before PLAIN
+// pages follow. Booleans (bit-packed already), binaries, fixed and UUIDs
+// (seldom repeated) and decimals wider than INT64 stay PLAIN.
+func dictionaryEncoded(t *catalog.PrimitiveType) bool {
+	switch t.ID {
+	case catalog.TString, catalog.TInt, catalog.TLong, catalog.TFloat, catalog.TDouble,
+		catalog.TDate, catalog.TTime, catalog.TTimestamp, catalog.TTimestamptz,
+		catalog.TTimestampNs, catalog.TTimestamptzNs:
+		return true
+	case catalog.TDecimal:
+		return t.Precision <= 18
+	}
+	return false
+}
+
+// plainNode is the Parquet leaf of an Iceberg primitive type, with the
+// column's default (PLAIN) encoding.
+func plainNode(t *catalog.PrimitiveType, name string) (parquet.Node, int, error) {
 	switch t.ID {
 	case catalog.TBoolean:
 		return parquet.Leaf(parquet.BooleanType), 0, nil
@@ -187,7 +220,7 @@ func primitiveNode(t *catalog.PrimitiveType, name string) (parquet.Node, int, er
 	case catalog.TTimestamptzNs:
 		return parquet.TimestampAdjusted(parquet.Nanosecond, true), 0, nil
 	case catalog.TString:
-		return parquet.Encoded(parquet.String(), &parquet.RLEDictionary), 0, nil
+		return parquet.String(), 0, nil
 	case catalog.TUUID:
 		return parquet.UUID(), 0, nil
 	case catalog.TFixed:
