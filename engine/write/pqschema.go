@@ -58,13 +58,20 @@ type tableLayout struct {
 	schema *parquet.Schema
 	fields []*schemaNode
 	leaves []*leafColumn
+	// plain: field ids written PLAIN even when their type is dictionary
+	// encoded (values known to be distinct).
+	plain map[int]bool
 }
 
 // newTableLayout maps an Iceberg schema to a Parquet schema with field ids
 // and the logical types of the spec's Parquet appendix, dictionary
 // encoding the columns primitiveNode says.
-func newTableLayout(s *catalog.Schema) (*tableLayout, error) {
-	l := &tableLayout{}
+// The fields whose ids plain lists stay PLAIN.
+func newTableLayout(s *catalog.Schema, plain ...int) (*tableLayout, error) {
+	l := &tableLayout{plain: map[int]bool{}}
+	for _, id := range plain {
+		l.plain[id] = true
+	}
 	root := &orderedGroup{}
 	for i, f := range s.Fields {
 		n, pn, err := l.field(f, f.Name, 0, 0, false, i)
@@ -88,7 +95,7 @@ func (l *tableLayout) field(f catalog.NestedField, name string, def, rep int, re
 	var pn parquet.Node
 	switch t := f.Type.(type) {
 	case *catalog.PrimitiveType:
-		leafNode, fixedLen, err := primitiveNode(t, name)
+		leafNode, fixedLen, err := primitiveNode(t, name, !l.plain[f.ID])
 		if err != nil {
 			return nil, nil, err
 		}
@@ -151,13 +158,14 @@ func (l *tableLayout) field(f catalog.NestedField, name string, def, rep int, re
 // decimal too wide for INT64 it also returns the FIXED_LEN_BYTE_ARRAY
 // length. Strings and fixed-width numbers, dates and times are dictionary
 // encoded, as Iceberg's writers do by default (the writer falls back to
-// PLAIN once a column chunk's dictionary passes write.parquet.dict-size-bytes).
-func primitiveNode(t *catalog.PrimitiveType, name string) (parquet.Node, int, error) {
+// PLAIN once a column chunk's dictionary passes write.parquet.dict-size-bytes)
+// unless dict is false.
+func primitiveNode(t *catalog.PrimitiveType, name string, dict bool) (parquet.Node, int, error) {
 	n, fixedLen, err := plainNode(t, name)
 	if err != nil {
 		return nil, 0, err
 	}
-	if dictionaryEncoded(t) {
+	if dict && dictionaryEncoded(t) {
 		n = parquet.Encoded(n, &parquet.RLEDictionary)
 	}
 	return n, fixedLen, nil
