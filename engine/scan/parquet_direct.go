@@ -106,16 +106,24 @@ func (r *flatReader[T]) keepPage(v encoding.Values, nn int) (bool, error) {
 	return true, nil
 }
 
+// gather writes dict[idx[i]] to dst[i] for every index (checked by
+// checkIndexes when the page was loaded). The slices are locals so the
+// loop keeps them in registers rather than reloading the reader's fields
+// after every store.
+func gather[T any](dst, dict []T, idx []int32) {
+	dst = dst[:len(idx)]
+	for i, k := range idx {
+		dst[i] = dict[k]
+	}
+}
+
 // fill writes len(dst) values, from the page's non-null value d on.
 func (r *flatReader[T]) fill(dst []T, d int) {
 	switch r.lazy {
 	case lazyWide:
 		r.widen64(dst, r.src64[d:d+len(dst)])
 	case lazyDict:
-		idx := r.idx[d : d+len(dst)]
-		for i, k := range idx {
-			dst[i] = r.dictVals[k]
-		}
+		gather(dst, r.dictVals, r.idx[d:d+len(dst)])
 	default:
 		copy(dst, r.vals[d:d+len(dst)])
 	}

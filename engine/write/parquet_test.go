@@ -264,3 +264,64 @@ func TestDictionaryFallback(t *testing.T) {
 		})
 	}
 }
+
+// TestDictionaryRowGroups: dictionary-encoded columns of several row
+// groups, each with a dictionary of its own values (NULLs among them),
+// read back as written.
+func TestDictionaryRowGroups(t *testing.T) {
+	schema := &catalog.Schema{Fields: []catalog.NestedField{
+		{ID: 1, Name: "dec", Type: &catalog.PrimitiveType{ID: catalog.TDecimal, Precision: 15, Scale: 2}},
+		{ID: 2, Name: "l", Required: true, Type: prim(catalog.TLong)},
+		{ID: 3, Name: "dt", Type: prim(catalog.TDate)},
+		{ID: 4, Name: "d", Type: prim(catalog.TDouble)},
+	}}
+	const rows = 60000
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range rows {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		g := i / 20000 // the values change with the row group
+		dec, dt, d := fmt.Sprintf(`"%d.%02d"`, g*1000+i%37, i%100), fmt.Sprintf(`"%d-01-%02d"`, 2000+g, 1+i%28), fmt.Sprintf("%d.5", g*100+i%11)
+		if i%13 == 0 {
+			dec, dt, d = "null", "null", "null"
+		}
+		fmt.Fprintf(&b, `{"dec": %s, "l": %d, "dt": %s, "d": %s}`, dec, g*1_000_000+i%50, dt, d)
+	}
+	b.WriteString("]")
+	rec := recordFromJSON(t, schema, b.String())
+	defer rec.Release()
+	dir := t.TempDir()
+	files := writeAll(t, WriterSpec{IO: LocalFiles{}, DataDir: dir, Schema: schema,
+		Properties: map[string]string{propRowGroupBytes: "100000"}}, rec)
+	groups := 0
+	for _, df := range files {
+		f, err := os.Open(df.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pf, err := parquet.OpenFile(f, df.FileSizeInBytes)
+		if err != nil {
+			f.Close()
+			t.Fatal(err)
+		}
+		for _, rg := range pf.Metadata().RowGroups {
+			groups++
+			for _, cc := range rg.Columns {
+				if !slicesContains(cc.MetaData.Encoding, format.RLEDictionary) {
+					t.Errorf("%v: encodings %v, want RLE_DICTIONARY", cc.MetaData.PathInSchema, cc.MetaData.Encoding)
+				}
+			}
+		}
+		f.Close()
+	}
+	if groups < 3 {
+		t.Fatalf("%d row groups, want several", groups)
+	}
+	got := scanRecords(t, tableFor(dir, schema), schema, tasksFor(files, nil))
+	defer releaseAll(got)
+	if g, w := rowStrings(got...), rowStrings(rec); !slices.Equal(g, w) {
+		t.Errorf("rows read back differ: %d rows, want %d", len(g), len(w))
+	}
+}
