@@ -159,8 +159,13 @@ func (r *flatReader[T]) loadPage() error {
 		}
 		idx = idx[:nn]
 		if r.direct {
-			if err := checkIndexes(idx, len(r.dictVals)); err != nil {
-				return err
+			// fixed-width values check their indexes as they gather them
+			// (fill); strings and binaries index the dictionary value by
+			// value, so theirs are checked here
+			if _, isBytes := any(r).(*flatReader[[]byte]); isBytes {
+				if err := checkIndexes(idx, len(r.dictVals)); err != nil {
+					return err
+				}
 			}
 			r.idx, r.lazy = idx, lazyDict
 			return nil
