@@ -106,19 +106,38 @@ func (r *flatReader[T]) keepPage(v encoding.Values, nn int) (bool, error) {
 	return true, nil
 }
 
+// gather writes dict[idx[i]] to dst[i] for every index and reports
+// whether every index was in range (it stops at the first that is not).
+// Checking here rather than in a pass of its own when the page is loaded
+// saves reading the indexes twice; the explicit comparison also spares
+// the bounds check of dict[k]. The slices are locals, so the loop keeps
+// them in registers rather than reloading the reader's fields.
+func gather[T any](dst, dict []T, idx []int32) bool {
+	dst = dst[:len(idx)]
+	for i, k := range idx {
+		j := uint(uint32(k))
+		if j >= uint(len(dict)) {
+			return false
+		}
+		dst[i] = dict[j]
+	}
+	return true
+}
+
 // fill writes len(dst) values, from the page's non-null value d on.
-func (r *flatReader[T]) fill(dst []T, d int) {
+func (r *flatReader[T]) fill(dst []T, d int) error {
 	switch r.lazy {
 	case lazyWide:
 		r.widen64(dst, r.src64[d:d+len(dst)])
 	case lazyDict:
 		idx := r.idx[d : d+len(dst)]
-		for i, k := range idx {
-			dst[i] = r.dictVals[k]
+		if !gather(dst, r.dictVals, idx) {
+			return checkIndexes(idx, len(r.dictVals))
 		}
 	default:
 		copy(dst, r.vals[d:d+len(dst)])
 	}
+	return nil
 }
 
 func (r *flatReader[T]) readArray(mem memory.Allocator, dt arrow.DataType, n int) (arrow.Array, error) {
@@ -146,20 +165,29 @@ func (r *flatReader[T]) readArray(mem memory.Allocator, dt arrow.DataType, n int
 		}
 		k := min(n-at, c.n-c.i)
 		if len(c.defs) == 0 {
-			r.fill(dst[at:at+k], c.d)
+			if err := r.fill(dst[at:at+k], c.d); err != nil {
+				release()
+				return nil, err
+			}
 			c.d += k
 		} else {
 			defs := c.defs[c.i : c.i+k]
 			nn := presentCount(defs, c.maxDef)
 			if nn == k {
-				r.fill(dst[at:at+k], c.d)
+				if err := r.fill(dst[at:at+k], c.d); err != nil {
+					release()
+					return nil, err
+				}
 				v.setRun(at, k)
 			} else {
 				valid := v.start(mem, n, at)
 				d := c.d
 				for j, def := range defs {
 					if def == c.maxDef {
-						r.fill(dst[at+j:at+j+1], d)
+						if err := r.fill(dst[at+j:at+j+1], d); err != nil {
+							release()
+							return nil, err
+						}
 						bitutil.SetBit(valid, at+j)
 						d++
 					} else {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"testing"
 
@@ -139,6 +140,38 @@ func TestPresentCountAndWiden(t *testing.T) {
 	for i, x := range src {
 		if want := decimal128.FromI64(x); dst[i] != want {
 			t.Errorf("widenDecimals(%d) = %v, want %v", x, dst[i], want)
+		}
+	}
+}
+
+// TestGatherChecksIndexes: gather copies dictionary values by index and
+// stops at an index out of range (negative ones included), which fill
+// then reports as an error.
+func TestGatherChecksIndexes(t *testing.T) {
+	dict := []int64{10, 20, 30}
+	tests := []struct {
+		idx  []int32
+		want []int64 // nil: out of range
+	}{
+		{[]int32{}, []int64{}},
+		{[]int32{0, 2, 1, 1}, []int64{10, 30, 20, 20}},
+		{[]int32{0, 3}, nil},
+		{[]int32{-1}, nil},
+		{[]int32{1, math.MaxInt32}, nil},
+	}
+	for _, tt := range tests {
+		dst := make([]int64, len(tt.idx))
+		ok := gather(dst, dict, tt.idx)
+		if ok != (tt.want != nil) {
+			t.Errorf("gather(%v) reports %v", tt.idx, ok)
+			continue
+		}
+		if ok && !slices.Equal(dst, tt.want) {
+			t.Errorf("gather(%v) = %v, want %v", tt.idx, dst, tt.want)
+		}
+		r := &flatReader[int64]{dictVals: dict, idx: tt.idx, lazy: lazyDict}
+		if err := r.fill(dst, 0); (err == nil) != ok {
+			t.Errorf("fill over %v: error %v", tt.idx, err)
 		}
 	}
 }

@@ -87,6 +87,7 @@ type flatReader[T any] struct {
 
 	dict     parquet.Dictionary
 	dictVals []T
+	dictBuf  []T // converted dictionary values, reused between chunks
 	vals     []T // converted non-null values of the current page
 	buf      []T
 	scratch  []T
@@ -131,10 +132,23 @@ func (r *flatReader[T]) loadPage() error {
 	}
 	if dict := p.Dictionary(); dict != nil {
 		if dict != r.dict {
-			dp := dict.Page()
-			vals, err := r.decode.fn(dp.Data(), dict.Len(), nil)
+			// A converting decoder (decimals, scaled times) fills the
+			// reader's dictionary buffer, sized once: each row group's
+			// dictionary is converted once, not per value, and without
+			// growing a new slice value by value.
+			var dst []T
+			if r.decode.copies {
+				dst = r.dictBuf[:0]
+				if cap(dst) < dict.Len() {
+					dst = make([]T, 0, dict.Len())
+				}
+			}
+			vals, err := r.decode.fn(dict.Page().Data(), dict.Len(), dst)
 			if err != nil {
 				return err
+			}
+			if r.decode.copies {
+				r.dictBuf = vals
 			}
 			r.dict, r.dictVals = dict, vals
 		}
@@ -145,8 +159,13 @@ func (r *flatReader[T]) loadPage() error {
 		}
 		idx = idx[:nn]
 		if r.direct {
-			if err := checkIndexes(idx, len(r.dictVals)); err != nil {
-				return err
+			// fixed-width values check their indexes as they gather them
+			// (fill); strings and binaries index the dictionary value by
+			// value, so theirs are checked here
+			if _, isBytes := any(r).(*flatReader[[]byte]); isBytes {
+				if err := checkIndexes(idx, len(r.dictVals)); err != nil {
+					return err
+				}
 			}
 			r.idx, r.lazy = idx, lazyDict
 			return nil

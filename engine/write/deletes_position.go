@@ -128,7 +128,8 @@ func (w *deleteWriter) positionDeletes(targets []*deleteTarget) ([]*catalog.Data
 	if err != nil {
 		return nil, deletePropertyError(err, w.spec.Metadata.Properties)
 	}
-	layout, err := newTableLayout(positionDeleteSchema)
+	// positions are distinct: a dictionary would only add to their bytes
+	layout, err := newTableLayout(positionDeleteSchema, deletePosID)
 	if err != nil {
 		return nil, err
 	}

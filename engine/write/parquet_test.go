@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -106,12 +107,18 @@ func TestParquetLayout(t *testing.T) {
 					t.Errorf("%v: data page v2", md.PathInSchema)
 				}
 			}
-			if md.PathInSchema[0] == "s" && !slicesContains(md.Encoding, format.RLEDictionary) {
-				t.Errorf("string column encodings %v, want RLE_DICTIONARY", md.Encoding)
+			if dictColumns[md.PathInSchema[0]] && !slicesContains(md.Encoding, format.RLEDictionary) {
+				t.Errorf("%v: encodings %v, want RLE_DICTIONARY", md.PathInSchema, md.Encoding)
 			}
 		}
 	}
 }
+
+// dictColumns are the columns of allTypes that are dictionary encoded, as
+// Iceberg's writers do by default: strings and every fixed-width number,
+// date and time (booleans, binaries and fixed-length values are not).
+var dictColumns = map[string]bool{"s": true, "i": true, "l": true, "f": true, "d": true,
+	"dec9": true, "dec18": true, "dt": true, "tm": true, "ts": true, "tstz": true, "tsns": true}
 
 func slicesContains[T comparable](s []T, v T) bool {
 	for _, x := range s {
@@ -195,49 +202,126 @@ func TestPqarrowSeesFieldIDs(t *testing.T) {
 	}
 }
 
-// TestDictionaryFallback: past write.parquet.dict-size-bytes a string
-// column's later pages are PLAIN, and the file still reads back.
+// TestDictionaryFallback: past write.parquet.dict-size-bytes a column's
+// later pages are PLAIN, and the file still reads back.
 func TestDictionaryFallback(t *testing.T) {
-	schema := &catalog.Schema{Fields: []catalog.NestedField{{ID: 1, Name: "s", Type: prim(catalog.TString)}}}
+	for _, tc := range []struct {
+		name string
+		typ  *catalog.PrimitiveType
+		val  func(i int) string // the JSON value of row i
+	}{
+		{"string", prim(catalog.TString), func(i int) string { return fmt.Sprintf(`"distinct value number %d"`, i) }},
+		{"long", prim(catalog.TLong), func(i int) string { return strconv.Itoa(i * 7919) }},
+		{"decimal", &catalog.PrimitiveType{ID: catalog.TDecimal, Precision: 15, Scale: 2},
+			func(i int) string { return fmt.Sprintf(`"%d.%02d"`, i, i%100) }},
+		{"date", prim(catalog.TDate), func(i int) string {
+			return `"` + time.Date(1990, 1, 1+i, 0, 0, 0, 0, time.UTC).Format(time.DateOnly) + `"`
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			schema := &catalog.Schema{Fields: []catalog.NestedField{{ID: 1, Name: "s", Type: tc.typ}}}
+			var b strings.Builder
+			b.WriteString("[")
+			for i := range 5000 {
+				if i > 0 {
+					b.WriteString(",")
+				}
+				fmt.Fprintf(&b, `{"s": %s}`, tc.val(i))
+			}
+			b.WriteString("]")
+			rec := recordFromJSON(t, schema, b.String())
+			defer rec.Release()
+			dir := t.TempDir()
+			files := writeAll(t, WriterSpec{IO: LocalFiles{}, DataDir: dir, Schema: schema,
+				Properties: map[string]string{propDictBytes: "4096", propPageBytes: "4096"}}, rec)
+			f, err := os.Open(files[0].Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			st, _ := f.Stat()
+			pf, err := parquet.OpenFile(f, st.Size())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var dict, plain bool
+			for _, es := range pf.Metadata().RowGroups[0].Columns[0].MetaData.EncodingStats {
+				if es.PageType == format.DataPage && es.Encoding == format.RLEDictionary {
+					dict = true
+				}
+				if es.PageType == format.DataPage && es.Encoding == format.Plain {
+					plain = true
+				}
+			}
+			if !dict || !plain {
+				t.Errorf("dictionary pages %v, plain pages %v: want both", dict, plain)
+			}
+			got := scanRecords(t, tableFor(dir, schema), schema, tasksFor(files, nil))
+			defer releaseAll(got)
+			if !slices.Equal(rowStrings(got...), rowStrings(rec)) {
+				t.Errorf("rows read back differ")
+			}
+		})
+	}
+}
+
+// TestDictionaryRowGroups: dictionary-encoded columns of several row
+// groups, each with a dictionary of its own values (NULLs among them),
+// read back as written.
+func TestDictionaryRowGroups(t *testing.T) {
+	schema := &catalog.Schema{Fields: []catalog.NestedField{
+		{ID: 1, Name: "dec", Type: &catalog.PrimitiveType{ID: catalog.TDecimal, Precision: 15, Scale: 2}},
+		{ID: 2, Name: "l", Required: true, Type: prim(catalog.TLong)},
+		{ID: 3, Name: "dt", Type: prim(catalog.TDate)},
+		{ID: 4, Name: "d", Type: prim(catalog.TDouble)},
+	}}
+	const rows = 60000
 	var b strings.Builder
 	b.WriteString("[")
-	for i := range 5000 {
+	for i := range rows {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, `{"s": "distinct value number %d"}`, i)
+		g := i / 20000 // the values change with the row group
+		dec, dt, d := fmt.Sprintf(`"%d.%02d"`, g*1000+i%37, i%100), fmt.Sprintf(`"%d-01-%02d"`, 2000+g, 1+i%28), fmt.Sprintf("%d.5", g*100+i%11)
+		if i%13 == 0 {
+			dec, dt, d = "null", "null", "null"
+		}
+		fmt.Fprintf(&b, `{"dec": %s, "l": %d, "dt": %s, "d": %s}`, dec, g*1_000_000+i%50, dt, d)
 	}
 	b.WriteString("]")
 	rec := recordFromJSON(t, schema, b.String())
 	defer rec.Release()
 	dir := t.TempDir()
 	files := writeAll(t, WriterSpec{IO: LocalFiles{}, DataDir: dir, Schema: schema,
-		Properties: map[string]string{propDictBytes: "4096", propPageBytes: "4096"}}, rec)
-	f, err := os.Open(files[0].Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var dict, plain bool
-	for _, es := range pf.Metadata().RowGroups[0].Columns[0].MetaData.EncodingStats {
-		if es.PageType == format.DataPage && es.Encoding == format.RLEDictionary {
-			dict = true
+		Properties: map[string]string{propRowGroupBytes: "100000"}}, rec)
+	groups := 0
+	for _, df := range files {
+		f, err := os.Open(df.Path)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if es.PageType == format.DataPage && es.Encoding == format.Plain {
-			plain = true
+		pf, err := parquet.OpenFile(f, df.FileSizeInBytes)
+		if err != nil {
+			f.Close()
+			t.Fatal(err)
 		}
+		for _, rg := range pf.Metadata().RowGroups {
+			groups++
+			for _, cc := range rg.Columns {
+				if !slicesContains(cc.MetaData.Encoding, format.RLEDictionary) {
+					t.Errorf("%v: encodings %v, want RLE_DICTIONARY", cc.MetaData.PathInSchema, cc.MetaData.Encoding)
+				}
+			}
+		}
+		f.Close()
 	}
-	if !dict || !plain {
-		t.Errorf("dictionary pages %v, plain pages %v: want both", dict, plain)
+	if groups < 3 {
+		t.Fatalf("%d row groups, want several", groups)
 	}
 	got := scanRecords(t, tableFor(dir, schema), schema, tasksFor(files, nil))
 	defer releaseAll(got)
-	if !slices.Equal(rowStrings(got...), rowStrings(rec)) {
-		t.Errorf("rows read back differ")
+	if g, w := rowStrings(got...), rowStrings(rec); !slices.Equal(g, w) {
+		t.Errorf("rows read back differ: %d rows, want %d", len(g), len(w))
 	}
 }

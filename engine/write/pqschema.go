@@ -58,14 +58,20 @@ type tableLayout struct {
 	schema *parquet.Schema
 	fields []*schemaNode
 	leaves []*leafColumn
+	// plain: field ids written PLAIN even when their type is dictionary
+	// encoded (values known to be distinct).
+	plain map[int]bool
 }
 
 // newTableLayout maps an Iceberg schema to a Parquet schema with field ids
-// and the logical types of the spec's Parquet appendix. Strings are
-// dictionary encoded (the writer falls back to PLAIN past the dictionary
-// size limit).
-func newTableLayout(s *catalog.Schema) (*tableLayout, error) {
-	l := &tableLayout{}
+// and the logical types of the spec's Parquet appendix, dictionary
+// encoding the columns primitiveNode says.
+// The fields whose ids plain lists stay PLAIN.
+func newTableLayout(s *catalog.Schema, plain ...int) (*tableLayout, error) {
+	l := &tableLayout{plain: map[int]bool{}}
+	for _, id := range plain {
+		l.plain[id] = true
+	}
 	root := &orderedGroup{}
 	for i, f := range s.Fields {
 		n, pn, err := l.field(f, f.Name, 0, 0, false, i)
@@ -89,7 +95,7 @@ func (l *tableLayout) field(f catalog.NestedField, name string, def, rep int, re
 	var pn parquet.Node
 	switch t := f.Type.(type) {
 	case *catalog.PrimitiveType:
-		leafNode, fixedLen, err := primitiveNode(t, name)
+		leafNode, fixedLen, err := primitiveNode(t, name, !l.plain[f.ID])
 		if err != nil {
 			return nil, nil, err
 		}
@@ -150,8 +156,43 @@ func (l *tableLayout) field(f catalog.NestedField, name string, def, rep int, re
 
 // primitiveNode is the Parquet leaf of an Iceberg primitive type. For a
 // decimal too wide for INT64 it also returns the FIXED_LEN_BYTE_ARRAY
-// length.
-func primitiveNode(t *catalog.PrimitiveType, name string) (parquet.Node, int, error) {
+// length. Strings and fixed-width numbers, dates and times are dictionary
+// encoded, as Iceberg's writers do by default (the writer falls back to
+// PLAIN once a column chunk's dictionary passes write.parquet.dict-size-bytes)
+// unless dict is false.
+func primitiveNode(t *catalog.PrimitiveType, name string, dict bool) (parquet.Node, int, error) {
+	n, fixedLen, err := plainNode(t, name)
+	if err != nil {
+		return nil, 0, err
+	}
+	if dict && dictionaryEncoded(t) {
+		n = parquet.Encoded(n, &parquet.RLEDictionary)
+	}
+	return n, fixedLen, nil
+}
+
+// dictionaryEncoded reports whether columns of type t are written
+// RLE_DICTIONARY. Low-cardinality columns (quantities, discounts, dates,
+// small keys) then take a fraction of their PLAIN bytes, which every
+// reader decompresses and scans faster; a column whose dictionary
+// outgrows the limit costs one dictionary page per chunk before PLAIN
+// pages follow. Booleans (bit-packed already), binaries, fixed and UUIDs
+// (seldom repeated) and decimals wider than INT64 stay PLAIN.
+func dictionaryEncoded(t *catalog.PrimitiveType) bool {
+	switch t.ID {
+	case catalog.TString, catalog.TInt, catalog.TLong, catalog.TFloat, catalog.TDouble,
+		catalog.TDate, catalog.TTime, catalog.TTimestamp, catalog.TTimestamptz,
+		catalog.TTimestampNs, catalog.TTimestamptzNs:
+		return true
+	case catalog.TDecimal:
+		return t.Precision <= 18
+	}
+	return false
+}
+
+// plainNode is the Parquet leaf of an Iceberg primitive type, with the
+// column's default (PLAIN) encoding.
+func plainNode(t *catalog.PrimitiveType, name string) (parquet.Node, int, error) {
 	switch t.ID {
 	case catalog.TBoolean:
 		return parquet.Leaf(parquet.BooleanType), 0, nil
@@ -187,7 +228,7 @@ func primitiveNode(t *catalog.PrimitiveType, name string) (parquet.Node, int, er
 	case catalog.TTimestamptzNs:
 		return parquet.TimestampAdjusted(parquet.Nanosecond, true), 0, nil
 	case catalog.TString:
-		return parquet.Encoded(parquet.String(), &parquet.RLEDictionary), 0, nil
+		return parquet.String(), 0, nil
 	case catalog.TUUID:
 		return parquet.UUID(), 0, nil
 	case catalog.TFixed:
