@@ -73,6 +73,21 @@ type Config struct {
 	// credentials receive an object-store catalog's s3.* credentials with
 	// the tables they load (key "rest.vend-credentials", default false).
 	RESTVendCredentials bool
+
+	// Operations (ops.go).
+
+	// ShutdownDrainTimeout is how long SIGTERM lets running statements
+	// finish before it cancels them (key "shutdown.drain-timeout", default
+	// 30s; 0 cancels at once, as SIGINT does).
+	ShutdownDrainTimeout time.Duration
+	// AuditFile, when set, is the append-only JSON-lines audit log (key
+	// "audit.file"; off by default).
+	AuditFile string
+	// AuditFsync is when the audit log is synced to disk (key
+	// "audit.fsync"): "commit" (default) after every record of a change
+	// or a login, "always" after every record, "never" leaves it to the
+	// OS.
+	AuditFsync string
 }
 
 // Catalog is one catalog of the "catalogs" key.

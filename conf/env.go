@@ -28,6 +28,10 @@ var EnvVars = map[string]string{
 	"ICEGATE_TEMP_DIRECTORY":         keyTempDirectory,
 	"ICEGATE_REST_LISTEN":            keyRESTListen,
 	"ICEGATE_REST_VEND_CREDENTIALS":  keyRESTVend,
+	// operations (ops.go)
+	"ICEGATE_SHUTDOWN_DRAIN_TIMEOUT": keyShutdownDrain,
+	"ICEGATE_AUDIT_FILE":             keyAuditFile,
+	"ICEGATE_AUDIT_FSYNC":            keyAuditSync,
 }
 
 // harnessVariable reports whether an ICEGATE_* name belongs to the test
