@@ -67,6 +67,14 @@ type conn struct {
 	mu         sync.Mutex
 	stmtCancel context.CancelCauseFunc // of the running statement, nil when idle
 	terminated bool                    // pg_terminate_backend ended the session (terminate.go)
+	// waitingIdle is set while the goroutine waits for a message between
+	// statements outside a transaction block, when a drain may close the
+	// session at once; drainWoke records that it did (shutdown.go).
+	waitingIdle bool
+	drainWoke   bool
+	// atBoundary is set between statements: after startup, a simple
+	// Query and a Sync; not inside an extended-protocol batch.
+	atBoundary bool
 
 	rowBuf []byte // reused buffer of encoded DataRows
 
@@ -148,7 +156,13 @@ func (c *conn) run(nc net.Conn, accepted time.Time) error {
 // loop reads and runs messages until Terminate, a FATAL error, or the end of
 // the connection.
 func (c *conn) loop() error {
+	c.atBoundary = true
 	for {
+		if c.drained() {
+			c.sendError(errAdminTerminate)
+			_ = c.flush()
+			return errAdminTerminate
+		}
 		msg, err := c.nextMessage()
 		if err != nil {
 			// Malformed input gets its FATAL error; a connection that broke
@@ -165,6 +179,7 @@ func (c *conn) loop() error {
 		case *pgproto3.Sync:
 			c.ignoreTillSync = false
 			c.sync()
+			c.atBoundary = true
 		case *pgproto3.Flush:
 			if err := c.flush(); err != nil {
 				return err
@@ -181,7 +196,9 @@ func (c *conn) loop() error {
 			if err := c.simpleQuery(m.String); err != nil {
 				return err
 			}
+			c.atBoundary = true
 		default:
+			c.atBoundary = false
 			if c.ignoreTillSync {
 				continue
 			}
@@ -314,7 +331,24 @@ var errIdleInTransaction = &pgerr.Error{Code: pgerr.IdleInTransactionSessionTime
 // it gives up after the session's idle_in_transaction_session_timeout with
 // errIdleInTransaction, which the loop sends as FATAL.
 func (c *conn) nextMessage() (pgproto3.FrontendMessage, error) {
+	idle := c.atBoundary && c.session.TxStatus() == 'I'
+	c.mu.Lock()
+	c.waitingIdle = idle
+	c.mu.Unlock()
 	msg, err := c.nextMessageOrIdleTimeout()
+	c.mu.Lock()
+	c.waitingIdle = false
+	woke := c.drainWoke
+	c.drainWoke = false
+	c.mu.Unlock()
+	if woke {
+		if errors.Is(err, errDrainWake) {
+			return nil, errAdminTerminate
+		}
+		// The wake came after a message had arrived: the message runs,
+		// and the loop closes the session after it.
+		c.input.clearInterrupt()
+	}
 	if c.isTerminated() {
 		return nil, errAdminTerminate
 	}

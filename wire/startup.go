@@ -191,8 +191,8 @@ func (c *conn) startSession(sp *startupPacket) error {
 		slices.Sort(unrecognized)
 		c.queue(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: 0, UnrecognizedOptions: unrecognized})
 	}
-	if !c.srv.register(c) {
-		return tooManyClients()
+	if pe := c.srv.register(c); pe != nil {
+		return pe
 	}
 	c.registered = true
 	if err := c.authenticate(user); err != nil {
