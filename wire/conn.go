@@ -21,10 +21,12 @@ import (
 
 // endImplicit ends the session's implicit transaction, sending a commit
 // failure to the client.
-func (c *conn) endImplicit() {
-	if err := c.session.EndImplicit(c.ctx); err != nil {
+func (c *conn) endImplicit() error {
+	err := c.session.EndImplicit(c.ctx)
+	if err != nil {
 		c.sendError(err)
 	}
+	return err
 }
 
 // beginImplicit starts (or continues) the implicit transaction.
@@ -77,6 +79,8 @@ type conn struct {
 	atBoundary bool
 
 	rowBuf []byte // reused buffer of encoded DataRows
+
+	audit auditState // audit.go
 
 	tzName string // TimeZone setting tzLoc was loaded for
 	tzLoc  *time.Location
@@ -202,7 +206,13 @@ func (c *conn) loop() error {
 			if c.ignoreTillSync {
 				continue
 			}
-			if err := c.dispatch(m); err != nil {
+			err := c.dispatch(m)
+			if ex, ok := m.(*pgproto3.Execute); ok && c.auditOn() {
+				if p := c.portals[ex.Portal]; p != nil && p.stmt != nil {
+					c.auditExecute(p.stmt.sql, err)
+				}
+			}
+			if err != nil {
 				c.sendError(err)
 				// Like PostgreSQL, an error goes out at once, not at the
 				// next Sync: a client streaming COPY data learns to stop.
@@ -257,7 +267,7 @@ func (c *conn) sendReady() {
 // sync ends an extended-protocol batch: portals of the implicit transaction
 // are dropped and ReadyForQuery is sent.
 func (c *conn) sync() {
-	c.endImplicit()
+	c.auditSync(c.endImplicit())
 	if c.session.TxStatus() == 'I' {
 		for name, p := range c.portals {
 			p.close()

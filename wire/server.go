@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/icegate/icegate/auth"
+	"github.com/icegate/icegate/internal/audit"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate"
 )
@@ -39,6 +40,8 @@ type Config struct {
 	// with FATAL 53300 (see Server.refuse).
 	AuthenticationTimeout time.Duration
 	Logger                *slog.Logger
+	// Audit, when set, receives the audit records (wire/audit.go).
+	Audit *audit.Log
 }
 
 // Server serves the PostgreSQL protocol on listeners.

@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/icegate/icegate/auth"
+	"github.com/icegate/icegate/internal/audit"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate"
 )
@@ -195,8 +196,16 @@ func (c *conn) startSession(sp *startupPacket) error {
 		return pe
 	}
 	c.registered = true
+	c.audit.user, c.audit.database, c.audit.application = user, database, sp.params["application_name"]
 	if err := c.authenticate(user); err != nil {
+		c.auditAuthentication("", err)
 		return err
+	}
+	if c.auditOn() {
+		method, _ := c.srv.cfg.Auth.MethodFor(c.remote, user)
+		c.auditAuthentication(methodName(method), nil)
+		c.audit.commits = &audit.Commits{}
+		c.ctx = audit.WithCommits(c.ctx, c.audit.commits)
 	}
 	if err := c.authenticated(); err != nil {
 		return err

@@ -102,6 +102,12 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
 	}
+	auditLog, err := openAudit(cfg, logger)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer closeAudit(auditLog, logger)
 	srv := wire.NewServer(wire.Config{
 		Backend:        backend,
 		Auth:           authn,
@@ -111,6 +117,7 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 		Logger:         logger,
 
 		AuthenticationTimeout: cfg.AuthenticationTimeout,
+		Audit:                 auditLog,
 	})
 	addr := ln.Addr().(*net.TCPAddr)
 	connect, how := loginHint(addr, cfg)

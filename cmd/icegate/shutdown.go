@@ -1,12 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
+	"github.com/icegate/icegate/conf"
+	"github.com/icegate/icegate/internal/audit"
 	"github.com/icegate/icegate/wire"
 )
 
@@ -59,5 +62,24 @@ func watchShutdownSignals(srv *wire.Server, drain time.Duration, logger *slog.Lo
 	return func() {
 		signal.Stop(sigs)
 		close(done)
+	}
+}
+
+// openAudit opens the audit log of audit.file, nil when it is off.
+func openAudit(cfg *conf.Config, logger *slog.Logger) (*audit.Log, error) {
+	if cfg.AuditFile == "" {
+		return nil, nil
+	}
+	l, err := audit.Open(cfg.AuditFile, cfg.AuditFsync)
+	if err != nil {
+		return nil, fmt.Errorf("audit.file: %w", err)
+	}
+	logger.Info("audit log", "file", cfg.AuditFile, "fsync", cfg.AuditFsync)
+	return l, nil
+}
+
+func closeAudit(l *audit.Log, logger *slog.Logger) {
+	if err := l.Close(); err != nil {
+		logger.Warn("closing the audit log", "err", err)
 	}
 }
