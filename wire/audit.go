@@ -68,11 +68,14 @@ func (c *conn) auditStatement(sql string, err error) {
 		return
 	}
 	kind, ok := audit.Classify(sql)
+	commits := c.audit.commits.Take()
 	if !ok {
-		c.audit.commits.Take()
-		return
+		if len(commits) == 0 {
+			return
+		}
+		kind = audit.KindCommit
 	}
-	r := audit.Record{Event: audit.EventStatement, Kind: kind, Statement: sql, Tables: c.audit.commits.Take()}
+	r := audit.Record{Event: audit.EventStatement, Kind: kind, Statement: sql, Tables: commits}
 	c.setOutcome(&r, err)
 	c.auditRecord(r)
 }
@@ -85,7 +88,7 @@ func (c *conn) auditExecute(sql string, err error) {
 	}
 	kind, ok := audit.Classify(sql)
 	if !ok {
-		return
+		kind = audit.KindCommit // written only if it commits something
 	}
 	r := audit.Record{Event: audit.EventStatement, Kind: kind, Statement: sql}
 	c.setOutcome(&r, err)
@@ -106,7 +109,11 @@ func (c *conn) auditSync(commitErr error) {
 		if i == len(c.audit.pending)-1 {
 			r.Tables = commits
 		}
-		c.auditRecord(r)
+		// A statement audited for what it committed (COMMIT) is
+		// written only when it did commit something.
+		if r.Kind != audit.KindCommit || len(r.Tables) > 0 {
+			c.auditRecord(r)
+		}
 	}
 	c.audit.pending = nil
 }

@@ -48,6 +48,12 @@ func TestAuditLog(t *testing.T) {
 		{sql: "UPDATE s.t SET label = 'B' WHERE id = 2", kind: audit.KindDML, state: "00000", commits: true},
 		{sql: "INSERT INTO s.missing VALUES (1)", kind: audit.KindDML, state: "42P01"},
 		{sql: "DELETE FROM s.t WHERE id = 1", simple: true, kind: audit.KindDML, state: "00000", commits: true},
+		{sql: "BEGIN", state: ""},
+		{sql: "INSERT INTO s.t VALUES (9, 'in a block')", kind: audit.KindDML, state: "00000"}, // commits at COMMIT
+		{sql: "COMMIT", kind: audit.KindCommit, state: "00000", commits: true},
+		{sql: "BEGIN", simple: true, state: ""},
+		{sql: "DELETE FROM s.t WHERE id = 9", simple: true, kind: audit.KindDML, state: "00000"},
+		{sql: "COMMIT", simple: true, kind: audit.KindCommit, state: "00000", commits: true},
 	}
 	for _, st := range statements {
 		mode := pgx.QueryExecModeCacheStatement
@@ -106,6 +112,13 @@ func TestAuditLog(t *testing.T) {
 		}
 	}
 	want = append(want, audit.Record{Kind: audit.KindCopy, Statement: "COPY s.t FROM STDIN", SQLState: "00000"})
+	committing := map[string]bool{}
+	for _, st := range statements {
+		if st.commits {
+			committing[st.sql] = true
+		}
+	}
+	committing["COPY s.t FROM STDIN"] = true
 	got := recs[2:]
 	if len(got) != len(want) {
 		t.Fatalf("%d statement records, want %d: %+v", len(got), len(want), got)
@@ -118,9 +131,11 @@ func TestAuditLog(t *testing.T) {
 		if (g.SQLState == "00000") != (g.Outcome == "success") {
 			t.Errorf("record %d: outcome %q with SQLSTATE %s", i, g.Outcome, g.SQLState)
 		}
-		isData := w.Kind == audit.KindDML || w.Kind == audit.KindCopy
-		if isData && w.SQLState == "00000" && (len(g.Tables) != 1 || g.Tables[0].Table != "s.t" || g.Tables[0].SnapshotID == 0) {
+		if committing[w.Statement] && (len(g.Tables) != 1 || g.Tables[0].Table != "s.t" || g.Tables[0].SnapshotID == 0) {
 			t.Errorf("record %d (%s): tables %+v, want s.t with its new snapshot", i, w.Statement, g.Tables)
+		}
+		if !committing[w.Statement] && len(g.Tables) > 0 {
+			t.Errorf("record %d (%s): tables %+v, want none: it did not commit", i, w.Statement, g.Tables)
 		}
 	}
 	if tbl := got[len(got)-1].Tables; len(tbl) == 1 && tbl[0].SnapshotID != last {

@@ -166,3 +166,32 @@ func TestShutdownImmediate(t *testing.T) {
 		t.Errorf("after SIGQUIT and a restart s.t has %d rows, want %d (COPY lost whole) or %d", n, committed, committed+rows)
 	}
 }
+
+// TestShutdownDrainTransactionBlock: a session inside BEGIN when SIGTERM
+// comes may still reach its COMMIT, which commits; then it is closed with
+// 57P01, and the rows are there after a restart.
+func TestShutdownDrainTransactionBlock(t *testing.T) {
+	bin := releaseBinary(t)
+	warehouse := t.TempDir()
+	s := startProcess(t, bin, warehouse, "ICEGATE_SHUTDOWN_DRAIN_TIMEOUT=60s")
+	ctx := context.Background()
+	c := s.connect(t)
+	exec1(t, c, "CREATE SCHEMA s")
+	exec1(t, c, "CREATE TABLE s.t (id int)")
+	exec1(t, c, "BEGIN")
+	exec1(t, c, "INSERT INTO s.t VALUES (1), (2)")
+	s.signal(t, syscall.SIGTERM)
+	time.Sleep(300 * time.Millisecond) // the drain has begun
+	exec1(t, c, "INSERT INTO s.t VALUES (3)")
+	exec1(t, c, "COMMIT")
+	if _, err := c.Exec(ctx, "SELECT 1"); err == nil {
+		t.Error("the session ran a statement after its block ended during the drain")
+	}
+	if code := s.wait(t, 30*time.Second); code != 0 {
+		t.Fatalf("exit status %d, want 0\n%s", code, s.logs.String())
+	}
+	s2 := startProcess(t, bin, warehouse)
+	if n := count(t, s2.connect(t), "s.t"); n != 3 {
+		t.Errorf("after the restart s.t has %d rows, want 3", n)
+	}
+}

@@ -40,6 +40,9 @@ const (
 	KindDML       = "dml"
 	KindCopy      = "copy"
 	KindProcedure = "procedure"
+	// KindCommit is a statement not audited by itself that committed
+	// changes: COMMIT of a transaction block.
+	KindCommit = "commit"
 )
 
 // Record is one line of the log.
