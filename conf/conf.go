@@ -76,6 +76,21 @@ type Config struct {
 	// Access holds the access rules and TLS requirements (keys access.*,
 	// tls.required, tls.ca).
 	Access Access
+
+	// Operations (ops.go).
+
+	// ShutdownDrainTimeout is how long SIGTERM lets running statements
+	// finish before it cancels them (key "shutdown.drain-timeout", default
+	// 30s; 0 cancels at once, as SIGINT does).
+	ShutdownDrainTimeout time.Duration
+	// AuditFile, when set, is the append-only JSON-lines audit log (key
+	// "audit.file"; off by default).
+	AuditFile string
+	// AuditFsync is when the audit log is synced to disk (key
+	// "audit.fsync"): "commit" (default) after every record of a change
+	// or a login, "always" after every record, "never" leaves it to the
+	// OS.
+	AuditFsync string
 }
 
 // Catalog is one catalog of the "catalogs" key.

@@ -32,6 +32,10 @@ var EnvVars = map[string]string{
 	"ICEGATE_ACCESS_HBA_FILE": keyAccessHBAFile,
 	"ICEGATE_TLS_REQUIRED":    keyTLSRequired,
 	"ICEGATE_TLS_CA":          keyTLSCA,
+	// operations (ops.go)
+	"ICEGATE_SHUTDOWN_DRAIN_TIMEOUT": keyShutdownDrain,
+	"ICEGATE_AUDIT_FILE":             keyAuditFile,
+	"ICEGATE_AUDIT_FSYNC":            keyAuditSync,
 }
 
 // harnessVariable reports whether an ICEGATE_* name belongs to the test

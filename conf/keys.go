@@ -23,6 +23,13 @@ const (
 	keyRESTVend       = "rest.vend-credentials"
 )
 
+// Operations: shutdown and the audit log (ops.go).
+const (
+	keyShutdownDrain = "shutdown.drain-timeout"
+	keyAuditFile     = "audit.file"
+	keyAuditSync     = "audit.fsync"
+)
+
 // Defaults for keys that have one.
 const (
 	DefaultListen         = "127.0.0.1:5433"
@@ -62,6 +69,10 @@ var fileKeys = map[string]bool{
 	keyLogLevel:       true,
 	keyRESTListen:     true,
 	keyRESTVend:       true,
+	// operations (ops.go)
+	keyShutdownDrain: true,
+	keyAuditFile:     true,
+	keyAuditSync:     true,
 }
 
 // authentication_timeout's range, PostgreSQL's: 1 second to 10 minutes.

@@ -196,6 +196,9 @@ func build(v *viper.Viper, prefixes map[string]string, catalogs []Catalog, short
 			return nil, fmt.Errorf("conf: %s: %q is not true or false", keyRESTVend, fmt.Sprint(raw))
 		}
 	}
+	if err := readOps(v, cfg); err != nil {
+		return nil, err
+	}
 	if cfg.Users, err = readUsers(v.Get(keyUsers)); err != nil {
 		return nil, err
 	}

@@ -41,6 +41,7 @@ func TestLoad(t *testing.T) {
 		PathPrefixes: map[string]string{}, MaxConnections: DefaultMaxConnections, LogLevel: DefaultLogLevel,
 		MaxMessageSize: DefaultMaxMessageSize, AuthenticationTimeout: DefaultAuthenticationTimeout,
 	}
+	defaults.ShutdownDrainTimeout, defaults.AuditFsync = DefaultShutdownDrainTimeout, "commit" // operations (ops.go)
 	with := func(f func(*Config)) Config {
 		c := defaults
 		c.PathPrefixes = map[string]string{}
@@ -126,6 +127,7 @@ log:
 				PathPrefixes: map[string]string{"s3://Bucket.Name/wh/": "/data/wh/", "hdfs://localhost:20500/test-warehouse/": "/data/tw/"},
 				TLSCert:      cert, TLSKey: key, Users: []User{{Name: "alice", SCRAM: v}},
 				MaxConnections: 7, LogLevel: "debug", MaxMessageSize: 1 << 20, AuthenticationTimeout: 30 * time.Second,
+				ShutdownDrainTimeout: DefaultShutdownDrainTimeout, AuditFsync: "commit",
 			},
 		},
 		{
@@ -202,6 +204,15 @@ log:
 			want: with(func(c *Config) { c.RESTListen = "127.0.0.1:9191" })},
 		{name: "rest listen not host:port", flags: []string{"--rest-listen", "8181"}, err: `conf: rest.listen: "8181" is not host:port`},
 		{name: "rest listen same as listen", flags: []string{"--rest-listen", DefaultListen}, err: "conf: rest.listen: " + DefaultListen + " is also the PostgreSQL listen address"},
+		// operations (ops.go)
+		{name: "drain timeout and audit in file", file: "shutdown:\n  drain-timeout: 2min\naudit:\n  file: /var/log/icegate/audit.jsonl\n  fsync: always\n",
+			want: with(func(c *Config) {
+				c.ShutdownDrainTimeout, c.AuditFile, c.AuditFsync = 2*time.Minute, "/var/log/icegate/audit.jsonl", "always"
+			})},
+		{name: "drain timeout 0 from env", env: []string{"ICEGATE_SHUTDOWN_DRAIN_TIMEOUT=0", "ICEGATE_AUDIT_FILE=a.jsonl"},
+			want: with(func(c *Config) { c.ShutdownDrainTimeout, c.AuditFile = 0, "a.jsonl" })},
+		{name: "drain timeout not a duration", env: []string{"ICEGATE_SHUTDOWN_DRAIN_TIMEOUT=soon"}, err: `conf: shutdown.drain-timeout: "soon" is not a duration`},
+		{name: "audit fsync unknown", env: []string{"ICEGATE_AUDIT_FSYNC=sometimes"}, err: `conf: audit.fsync: "sometimes" must be one of [commit always never]`},
 		{name: "rest vend-credentials not a boolean", env: []string{"ICEGATE_REST_VEND_CREDENTIALS=sometimes"}, err: `conf: rest.vend-credentials: "sometimes" is not true or false`},
 	}
 	for _, tc := range tests {

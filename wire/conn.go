@@ -21,10 +21,12 @@ import (
 
 // endImplicit ends the session's implicit transaction, sending a commit
 // failure to the client.
-func (c *conn) endImplicit() {
-	if err := c.session.EndImplicit(c.ctx); err != nil {
+func (c *conn) endImplicit() error {
+	err := c.session.EndImplicit(c.ctx)
+	if err != nil {
 		c.sendError(err)
 	}
+	return err
 }
 
 // beginImplicit starts (or continues) the implicit transaction.
@@ -68,8 +70,18 @@ type conn struct {
 	mu         sync.Mutex
 	stmtCancel context.CancelCauseFunc // of the running statement, nil when idle
 	terminated bool                    // pg_terminate_backend ended the session (terminate.go)
+	// waitingIdle is set while the goroutine waits for a message between
+	// statements outside a transaction block, when a drain may close the
+	// session at once; drainWoke records that it did (shutdown.go).
+	waitingIdle bool
+	drainWoke   bool
+	// atBoundary is set between statements: after startup, a simple
+	// Query and a Sync; not inside an extended-protocol batch.
+	atBoundary bool
 
 	rowBuf []byte // reused buffer of encoded DataRows
+
+	audit auditState // audit.go
 
 	tzName string // TimeZone setting tzLoc was loaded for
 	tzLoc  *time.Location
@@ -150,7 +162,13 @@ func (c *conn) run(nc net.Conn, accepted time.Time) error {
 // loop reads and runs messages until Terminate, a FATAL error, or the end of
 // the connection.
 func (c *conn) loop() error {
+	c.atBoundary = true
 	for {
+		if c.drained() {
+			c.sendError(errAdminTerminate)
+			_ = c.flush()
+			return errAdminTerminate
+		}
 		msg, err := c.nextMessage()
 		if err != nil {
 			// Malformed input gets its FATAL error; a connection that broke
@@ -167,6 +185,7 @@ func (c *conn) loop() error {
 		case *pgproto3.Sync:
 			c.ignoreTillSync = false
 			c.sync()
+			c.atBoundary = true
 		case *pgproto3.Flush:
 			if err := c.flush(); err != nil {
 				return err
@@ -183,11 +202,19 @@ func (c *conn) loop() error {
 			if err := c.simpleQuery(m.String); err != nil {
 				return err
 			}
+			c.atBoundary = true
 		default:
+			c.atBoundary = false
 			if c.ignoreTillSync {
 				continue
 			}
-			if err := c.dispatch(m); err != nil {
+			err := c.dispatch(m)
+			if ex, ok := m.(*pgproto3.Execute); ok && c.auditOn() {
+				if p := c.portals[ex.Portal]; p != nil && p.stmt != nil {
+					c.auditExecute(p.stmt.sql, err)
+				}
+			}
+			if err != nil {
 				c.sendError(err)
 				// Like PostgreSQL, an error goes out at once, not at the
 				// next Sync: a client streaming COPY data learns to stop.
@@ -242,7 +269,7 @@ func (c *conn) sendReady() {
 // sync ends an extended-protocol batch: portals of the implicit transaction
 // are dropped and ReadyForQuery is sent.
 func (c *conn) sync() {
-	c.endImplicit()
+	c.auditSync(c.endImplicit())
 	if c.session.TxStatus() == 'I' {
 		for name, p := range c.portals {
 			p.close()
@@ -316,7 +343,24 @@ var errIdleInTransaction = &pgerr.Error{Code: pgerr.IdleInTransactionSessionTime
 // it gives up after the session's idle_in_transaction_session_timeout with
 // errIdleInTransaction, which the loop sends as FATAL.
 func (c *conn) nextMessage() (pgproto3.FrontendMessage, error) {
+	idle := c.atBoundary && c.session.TxStatus() == 'I'
+	c.mu.Lock()
+	c.waitingIdle = idle
+	c.mu.Unlock()
 	msg, err := c.nextMessageOrIdleTimeout()
+	c.mu.Lock()
+	c.waitingIdle = false
+	woke := c.drainWoke
+	c.drainWoke = false
+	c.mu.Unlock()
+	if woke {
+		if errors.Is(err, errDrainWake) {
+			return nil, errAdminTerminate
+		}
+		// The wake came after a message had arrived: the message runs,
+		// and the loop closes the session after it.
+		c.input.clearInterrupt()
+	}
 	if c.isTerminated() {
 		return nil, errAdminTerminate
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/icegate/icegate/auth"
+	"github.com/icegate/icegate/internal/audit"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate"
 )
@@ -41,6 +42,8 @@ type Config struct {
 	// with FATAL 53300 (see Server.refuse).
 	AuthenticationTimeout time.Duration
 	Logger                *slog.Logger
+	// Audit, when set, receives the audit records (wire/audit.go).
+	Audit *audit.Log
 }
 
 // Server serves the PostgreSQL protocol on listeners.
@@ -61,6 +64,13 @@ type Server struct {
 	refused        int
 	lastRefusalLog time.Time
 	wg             sync.WaitGroup
+
+	// Shutdown (shutdown.go): draining is set by Drain or Terminate; idle
+	// is closed once draining with no session left, and Serve returns.
+	draining   bool
+	idle       chan struct{}
+	idleClosed bool
+	drainTimer *time.Timer
 }
 
 // refusalLogInterval spaces the warnings about connections refused for
@@ -79,7 +89,7 @@ func NewServer(cfg Config) *Server {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	s := &Server{cfg: cfg, logger: logger, conns: make(map[uint32]*conn)}
+	s := &Server{cfg: cfg, logger: logger, conns: make(map[uint32]*conn), idle: make(chan struct{})}
 	s.access.Store(newAccess(cfg.Auth, cfg.TLS, logger))
 	return s
 }
@@ -105,6 +115,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	defer cancel()
 	stop := context.AfterFunc(ctx, func() { ln.Close() })
 	defer stop()
+	// A shutdown ends serving once the last session has ended.
+	go func() {
+		select {
+		case <-s.idle:
+			ln.Close()
+		case <-ctx.Done():
+		}
+	}()
 
 	var err error
 	for {
@@ -119,13 +137,17 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 				}
 				continue
 			}
-			if ctx.Err() == nil {
+			if ctx.Err() == nil && !s.drainedIdle() {
 				err = fmt.Errorf("accept on %s: %w", ln.Addr(), aerr)
 			}
 			break
 		}
+		if s.Draining() {
+			s.refuse(ctx, nc, shuttingDown())
+			continue
+		}
 		if !s.admit() {
-			s.refuse(ctx, nc)
+			s.refuse(ctx, nc, tooManyClients())
 			continue
 		}
 		accepted := time.Now()
@@ -138,7 +160,19 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	ln.Close()
 	cancel()
 	s.wg.Wait()
+	s.mu.Lock()
+	if s.drainTimer != nil {
+		s.drainTimer.Stop()
+	}
+	s.mu.Unlock()
 	return err
+}
+
+// drainedIdle reports whether a shutdown closed the listener.
+func (s *Server) drainedIdle() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.idleClosed
 }
 
 // startupLimit is how many connections may be in startup or
@@ -187,14 +221,14 @@ func tooManyClients() *pgerr.Error {
 }
 
 // refuse answers a connection past the startup bound with PostgreSQL's
-// FATAL 53300. Like a PostgreSQL backend started past the limit, it first
+// FATAL 53300, or one arriving during a shutdown with 57P03 (pe). Like a PostgreSQL backend started past the limit, it first
 // reads the startup packet (answering SSLRequest, and honouring a
 // CancelRequest, which matters most on a busy server), so clients show
 // the error as they would PostgreSQL's, for at most refusalTimeout. At most
 // MaxConnections connections are refused so at once; past that the error
 // goes out before anything is read, as the postmaster reports a failure to
 // start a backend, and the connection is closed.
-func (s *Server) refuse(ctx context.Context, nc net.Conn) {
+func (s *Server) refuse(ctx context.Context, nc net.Conn, pe *pgerr.Error) {
 	s.mu.Lock()
 	wait := s.refusing < s.cfg.MaxConnections
 	if wait {
@@ -202,7 +236,7 @@ func (s *Server) refuse(ctx context.Context, nc net.Conn) {
 	}
 	s.mu.Unlock()
 	if !wait {
-		if b, err := errorResponse(tooManyClients()).Encode(nil); err == nil {
+		if b, err := errorResponse(pe).Encode(nil); err == nil {
 			// A new socket's send buffer is empty: the write does not wait.
 			_ = nc.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
 			_, _ = nc.Write(b)
@@ -229,22 +263,25 @@ func (s *Server) refuse(ctx context.Context, nc net.Conn) {
 		_ = nc.SetDeadline(time.Now().Add(min(refusalTimeout, s.cfg.AuthenticationTimeout)))
 		c := &conn{srv: s, nc: nc, logger: s.logger, acc: s.currentAccess()}
 		_, _, err := c.negotiate(nc)
-		switch pe := pgerr.As(err); {
+		switch npe := pgerr.As(err); {
 		case err == nil:
-			c.lastWord(tooManyClients())
-		case pe != nil:
 			c.lastWord(pe)
+		case npe != nil:
+			c.lastWord(npe)
 		}
 	}()
 }
 
 // register assigns a process id and secret to c and counts it against
-// MaxConnections; false means the server is full.
-func (s *Server) register(c *conn) bool {
+// MaxConnections; it fails when the server is full or shutting down.
+func (s *Server) register(c *conn) *pgerr.Error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.draining {
+		return shuttingDown()
+	}
 	if s.active >= s.cfg.MaxConnections {
-		return false
+		return tooManyClients()
 	}
 	s.active++
 	for {
@@ -261,7 +298,7 @@ func (s *Server) register(c *conn) bool {
 	_, _ = rand.Read(secret[:])
 	c.secret = secret[:]
 	s.conns[c.pid] = c
-	return true
+	return nil
 }
 
 func (s *Server) unregister(c *conn) {
@@ -270,6 +307,7 @@ func (s *Server) unregister(c *conn) {
 	if s.conns[c.pid] == c {
 		delete(s.conns, c.pid)
 		s.active--
+		s.checkIdleLocked()
 	}
 }
 

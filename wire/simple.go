@@ -21,11 +21,15 @@ func (c *conn) simpleQuery(sql string) error {
 	if err != nil {
 		c.sendError(err)
 		if c.fatal(err) {
+			c.auditStatement(sql, err)
 			_ = c.flush()
 			return err
 		}
 	}
-	c.endImplicit()
+	if cerr := c.endImplicit(); err == nil {
+		err = cerr
+	}
+	c.auditStatement(sql, err)
 	c.reportParams(false)
 	c.sendReady()
 	return c.flush()

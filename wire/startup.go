@@ -15,6 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgproto3"
 
+	"github.com/icegate/icegate/internal/audit"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate"
 )
@@ -190,12 +191,20 @@ func (c *conn) startSession(sp *startupPacket) error {
 		slices.Sort(unrecognized)
 		c.queue(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: 0, UnrecognizedOptions: unrecognized})
 	}
-	if !c.srv.register(c) {
-		return tooManyClients()
+	if pe := c.srv.register(c); pe != nil {
+		return pe
 	}
 	c.registered = true
+	c.audit.user, c.audit.database, c.audit.application = user, database, sp.params["application_name"]
 	if err := c.authenticate(user, database); err != nil {
+		c.auditAuthentication("", err)
 		return err
+	}
+	if c.auditOn() {
+		method, _ := c.srv.cfg.Auth.MethodFor(c.remote, user)
+		c.auditAuthentication(methodName(method), nil)
+		c.audit.commits = &audit.Commits{}
+		c.ctx = audit.WithCommits(c.ctx, c.audit.commits)
 	}
 	if err := c.authenticated(); err != nil {
 		return err

@@ -12,8 +12,14 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := newRootCommand(os.Stdin, os.Stdout, os.Stderr).ExecuteContext(ctx)
+	root := newRootCommand(os.Stdin, os.Stdout, os.Stderr)
+	ctx, stop := context.Background(), func() {}
+	// serve maps SIGTERM, SIGINT and SIGQUIT to its shutdown modes itself
+	// (shutdown.go); the other commands stop at SIGINT or SIGTERM.
+	if cmd, _, err := root.Find(os.Args[1:]); err != nil || cmd.Name() != "serve" {
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	}
+	err := root.ExecuteContext(ctx)
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "icegate:", err)

@@ -25,6 +25,7 @@ import (
 
 	"github.com/icegate/icegate/auth"
 	"github.com/icegate/icegate/conf"
+	"github.com/icegate/icegate/internal/buildinfo"
 	"github.com/icegate/icegate/internal/fixtures"
 )
 
@@ -43,7 +44,7 @@ func TestVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out, "icegate "+version+" (go") {
+	if !strings.HasPrefix(out, "icegate "+buildinfo.Version()+" (commit ") {
 		t.Errorf("version printed %q", out)
 	}
 }

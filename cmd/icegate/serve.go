@@ -26,7 +26,8 @@ func newServeCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the tables of a warehouse directory over the PostgreSQL protocol",
-		Long: "Serves until SIGINT or SIGTERM. Settings come from flags, ICEGATE_* environment variables\n" +
+		Long: "Serves until SIGTERM (drain: running statements finish, up to shutdown.drain-timeout),\n" +
+			"SIGINT (fast: running statements are canceled) or SIGQUIT (immediate exit). Settings come from flags, ICEGATE_* environment variables\n" +
 			"and icegate.yaml, in that order of precedence. The built-in user icegate has the password\n" +
 			"in ICEGATE_PASSWORD; without one, only loopback addresses may be served (trust).\n" +
 			"With --rest-listen the catalogs are also served over the Iceberg REST catalog protocol.",
@@ -92,6 +93,12 @@ func serve(ctx context.Context, cfg *conf.Config, reload func() (*conf.Config, e
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
 	}
+	auditLog, err := openAudit(cfg, logger)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer closeAudit(auditLog, logger)
 	srv := wire.NewServer(wire.Config{
 		Backend:        backend,
 		Auth:           authn,
@@ -101,6 +108,7 @@ func serve(ctx context.Context, cfg *conf.Config, reload func() (*conf.Config, e
 		Logger:         logger,
 
 		AuthenticationTimeout: cfg.AuthenticationTimeout,
+		Audit:                 auditLog,
 	})
 	// SIGHUP is caught from before the listening line on.
 	reloadOnHangup(ctx, srv, cfg.Listen, reload, logger)
@@ -126,7 +134,9 @@ func serve(ctx context.Context, cfg *conf.Config, reload func() (*conf.Config, e
 			return err
 		}
 	}
+	stopSignals := watchShutdownSignals(srv, cfg.ShutdownDrainTimeout, logger)
 	err = srv.Serve(serveCtx, ln)
+	stopSignals()
 	if rest != nil {
 		rest.stop(logger)
 	}

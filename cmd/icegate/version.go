@@ -5,18 +5,24 @@ import (
 	"runtime"
 
 	"github.com/spf13/cobra"
+
+	"github.com/icegate/icegate/internal/buildinfo"
 )
 
-// version is set at build time: go build -ldflags "-X main.version=v1.2.3".
-var version = "dev"
-
+// newVersionCommand prints the release version and commit, which a release
+// build sets through the linker (make release; see internal/buildinfo).
 func newVersionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the icegate version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintf(cmd.OutOrStdout(), "icegate %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			commit := buildinfo.Commit()
+			if commit == "" {
+				commit = "unknown commit"
+			}
+			_, err := fmt.Fprintf(cmd.OutOrStdout(), "icegate %s (commit %s, %s %s/%s)\n",
+				buildinfo.Version(), commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return err
 		},
 	}

@@ -27,6 +27,8 @@ var forbidden = map[string][]string{
 	"internal/datadriven": {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgnumeric", "internal/fixtures", "internal/pgtext"},
 	"internal/needcgo":    {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgnumeric", "internal/fixtures", "internal/pgtext"},
 	"internal/pgnumeric":  {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgtext"},
+	"internal/audit":      {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd"},
+	"internal/buildinfo":  {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "internal"},
 	"internal/theta":      {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "internal"},
 	// objstore knows object stores, not Iceberg: catalog builds on it.
 	"objstore": {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "integration"},

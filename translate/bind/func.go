@@ -161,7 +161,7 @@ func (b *Binder) constantFunc(fc *pg.FuncCall, name string) (Bound, bool, error)
 	}
 	switch name {
 	case "version":
-		return text(syscat.PGVersionString), true, noArgs()
+		return text(syscat.PGVersionString()), true, noArgs()
 	case "now", "transaction_timestamp", "statement_timestamp", "clock_timestamp":
 		b.params.Unstable = true // the plan holds the time
 		return Bound{E: &expr.Lit{V: b.now.UnixMicro(), T: expr.Timestamptz}, T: plan.TTimestamptz}, true, noArgs()
