@@ -23,6 +23,13 @@ const (
 	keyRESTVend       = "rest.vend-credentials"
 )
 
+// Monitoring and statement logging keys (conf/monitoring.go).
+const (
+	keyHTTPListen     = "http.listen"
+	keyLogStatement   = "log.statement"
+	keyLogMinDuration = "log.min_duration_statement"
+)
+
 // Defaults for keys that have one.
 const (
 	DefaultListen         = "127.0.0.1:5433"
@@ -62,6 +69,10 @@ var fileKeys = map[string]bool{
 	keyLogLevel:       true,
 	keyRESTListen:     true,
 	keyRESTVend:       true,
+
+	keyHTTPListen:     true,
+	keyLogStatement:   true,
+	keyLogMinDuration: true,
 }
 
 // authentication_timeout's range, PostgreSQL's: 1 second to 10 minutes.

@@ -199,6 +199,9 @@ func build(v *viper.Viper, prefixes map[string]string, catalogs []Catalog, short
 	if cfg.Users, err = readUsers(v.Get(keyUsers)); err != nil {
 		return nil, err
 	}
+	if err := readMonitoring(v, &cfg.Monitoring); err != nil {
+		return nil, err
+	}
 	if shorthand {
 		cfg.Catalogs = append([]Catalog{{Name: cfg.CatalogName, Type: CatalogHadoop,
 			Properties: map[string]string{"warehouse": cfg.Warehouse}}}, cfg.Catalogs...)

@@ -37,17 +37,23 @@ type Options struct {
 	// aggregations, joins); nil: they fail with 53200 instead. The caller
 	// opens and closes it.
 	TempDir *spill.Dir
+	// SettingDefaults are the server configuration's values of session
+	// settings (log_statement, log_min_duration_statement), applied to
+	// every session before its startup parameters.
+	SettingDefaults map[string]string
 }
 
 // backend creates sessions, each over the catalog its database names.
 type backend struct {
-	cat     catalog.Catalog   // the first: a client that names no database gets it
-	cats    []catalog.Catalog // every catalog, the first included
-	log     *slog.Logger
-	maxMem  int64 // the bound of statement_mem
-	tmp     *spill.Dir
-	started time.Time
-	nextPID atomic.Int32
+	cat    catalog.Catalog   // the first: a client that names no database gets it
+	cats   []catalog.Catalog // every catalog, the first included
+	log    *slog.Logger
+	maxMem int64 // the bound of statement_mem
+	tmp    *spill.Dir
+	// defaults are Options.SettingDefaults.
+	defaults map[string]string
+	started  time.Time
+	nextPID  atomic.Int32
 	// sysFuncs are the system catalog functions (package sysfunc), built
 	// once and read by every session's binder.
 	sysFuncs bind.SysFuncs
@@ -77,6 +83,7 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 		log = slog.Default()
 	}
 	b := &backend{cat: cat, cats: append([]catalog.Catalog{cat}, opts.MoreCatalogs...), log: log, started: time.Now(), maxMem: opts.MaxStatementMem, tmp: opts.TempDir,
+		defaults: opts.SettingDefaults,
 		sysFuncs: seqexec.WithFuncs(sysfunc.Builtins()), sparkFuncs: sparkfunc.Builtins(),
 		columns: scan.NewColumnCache(columnCacheBytes)}
 	if b.maxMem <= 0 {
@@ -119,6 +126,9 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 	s.cat = &pinnedCatalog{Catalog: cat, s: s}
 	s.settings.BoundMemory(b.maxMem)
 	params := map[string]string{}
+	for k, v := range b.defaults {
+		params[k] = v
+	}
 	for k, v := range info.Params {
 		switch strings.ToLower(k) {
 		case "user", "database", "replication":

@@ -70,6 +70,9 @@ type conn struct {
 
 	rowBuf []byte // reused buffer of encoded DataRows
 
+	obs   stmtObs   // the statement being observed (observe.go)
+	ident connIdent // the session's user and database, for logs
+
 	tzName string // TimeZone setting tzLoc was loaded for
 	tzLoc  *time.Location
 }
@@ -130,6 +133,7 @@ func (c *conn) run(nc net.Conn, accepted time.Time) error {
 	_ = nc.SetDeadline(accepted.Add(c.srv.cfg.AuthenticationTimeout))
 	stream, sp, err := c.negotiate(nc)
 	if err != nil {
+		c.srv.m.connection(connectionOutcome(err, false))
 		// An ErrorResponse is allowed in place of the authentication
 		// request, so the client learns why; a client that left or
 		// stalled before StartupMessage is closed without a word.
@@ -140,8 +144,10 @@ func (c *conn) run(nc net.Conn, accepted time.Time) error {
 	}
 	c.nc = stream
 	if err := c.startSession(sp); err != nil {
+		c.srv.m.connection(connectionOutcome(err, true))
 		return c.failStartup(err)
 	}
+	c.srv.m.connection("established")
 	return c.loop()
 }
 

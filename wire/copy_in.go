@@ -59,6 +59,7 @@ func (c *conn) copyIn(ctx context.Context, st translate.CopyFromStatement, table
 	if err := src.drain(ctx); err != nil {
 		return err
 	}
+	c.stmtDone(tag, nil)
 	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
 	return nil
 }

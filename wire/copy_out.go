@@ -108,7 +108,9 @@ func (c *conn) copyOut(ctx context.Context, st translate.CopyToStatement, params
 		return err
 	}
 	c.be.Send(&pgproto3.CopyDone{})
-	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte("COPY " + strconv.FormatInt(sent, 10))})
+	tag := "COPY " + strconv.FormatInt(sent, 10)
+	c.stmtDone(tag, nil)
+	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
 	closed = true
 	return rows.Close()
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/icegate/icegate/auth"
+	"github.com/icegate/icegate/internal/metrics"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate"
 )
@@ -39,12 +40,16 @@ type Config struct {
 	// with FATAL 53300 (see Server.refuse).
 	AuthenticationTimeout time.Duration
 	Logger                *slog.Logger
+	// Metrics, when set, is the registry the server counts its
+	// connections and statements into (observe.go).
+	Metrics *metrics.Registry
 }
 
 // Server serves the PostgreSQL protocol on listeners.
 type Server struct {
 	cfg    Config
 	logger *slog.Logger
+	m      *serverMetrics // nil without Config.Metrics
 
 	mu     sync.Mutex
 	addr   net.Addr
@@ -76,7 +81,9 @@ func NewServer(cfg Config) *Server {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Server{cfg: cfg, logger: logger, conns: make(map[uint32]*conn)}
+	s := &Server{cfg: cfg, logger: logger, conns: make(map[uint32]*conn)}
+	s.m = newServerMetrics(cfg.Metrics, s)
+	return s
 }
 
 // Addr is the address of the listener being served, nil before Serve.
@@ -120,6 +127,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 			break
 		}
 		if !s.admit() {
+			s.m.connection("refused")
 			s.refuse(ctx, nc)
 			continue
 		}

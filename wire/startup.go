@@ -222,6 +222,7 @@ func (c *conn) startSession(sp *startupPacket) error {
 		return err
 	}
 	c.session = session
+	c.ident = connIdent{database: database}
 	c.logger = c.logger.With("user", user, "pid", c.pid)
 	c.reportParams(true)
 	c.be.Send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.secret})

@@ -79,7 +79,9 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 			logger.Warn("removing temporary files", "err", err)
 		}
 	}()
-	backend := translate.NewBackend(cats[0].cat, translate.Options{Logger: logger, MaxStatementMem: cfg.MaxStatementMem, MoreCatalogs: more, TempDir: tmp})
+	backend := translate.NewBackend(cats[0].cat, translate.Options{Logger: logger, MaxStatementMem: cfg.MaxStatementMem, MoreCatalogs: more, TempDir: tmp,
+		SettingDefaults: cfg.SettingDefaults()})
+	reg := newMetrics(tmp)
 
 	users := make([]auth.User, len(cfg.Users))
 	for i, u := range cfg.Users {
@@ -108,6 +110,7 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 		MaxConnections: cfg.MaxConnections,
 		MaxMessageSize: cfg.MaxMessageSize,
 		Logger:         logger,
+		Metrics:        reg,
 
 		AuthenticationTimeout: cfg.AuthenticationTimeout,
 	})
@@ -129,6 +132,12 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 	var rest *restCatalog
 	if cfg.RESTListen != "" {
 		if rest, err = startREST(ctx, cfg, cats, authn, tlsConfig, logger, stopServing); err != nil {
+			ln.Close()
+			return err
+		}
+	}
+	if cfg.HTTPListen != "" {
+		if _, err := startMonitoring(serveCtx, cfg.HTTPListen, reg, cats[0].cat, logger, stopServing); err != nil {
 			ln.Close()
 			return err
 		}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/spill"
+	"github.com/icegate/icegate/internal/metrics"
+	"github.com/icegate/icegate/internal/monitor"
+)
+
+// newMetrics is the server's registry with the process-wide families:
+// memory and goroutines, and the bytes statements spilled into tmp. wire
+// adds its own when the server starts.
+func newMetrics(tmp *spill.Dir) *metrics.Registry {
+	reg := metrics.NewRegistry()
+	metrics.RegisterRuntime(reg)
+	reg.CounterFunc("icegate_spill_written_bytes_total", "Bytes statements wrote to temporary files after passing statement_mem.", nil,
+		func(emit func(float64, ...string)) { emit(float64(tmp.Written())) })
+	reg.GaugeFunc("icegate_spill_bytes", "Bytes the temporary files of running statements hold now.", nil,
+		func(emit func(float64, ...string)) { emit(float64(tmp.Used())) })
+	return reg
+}
+
+// catalogProbe is the readiness probe: the default catalog lists its
+// namespaces.
+func catalogProbe(cat catalog.Catalog) func(context.Context) error {
+	return func(ctx context.Context) error {
+		if _, err := cat.ListNamespaces(ctx); err != nil {
+			return fmt.Errorf("catalog %s: %w", cat.Name(), err)
+		}
+		return nil
+	}
+}
+
+// startMonitoring serves the monitoring endpoints on addr until ctx ends;
+// if serving fails, stop ends the server with the cause.
+func startMonitoring(ctx context.Context, addr string, reg *metrics.Registry, cat catalog.Catalog, logger *slog.Logger, stop context.CancelCauseFunc) (*monitor.Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("http.listen %s: %w", addr, err)
+	}
+	mon := monitor.New(monitor.Config{Registry: reg, Ready: catalogProbe(cat), Logger: logger})
+	logger.Info("monitoring endpoints listening", "addr", ln.Addr().String(), "paths", "/metrics /healthz /readyz")
+	go func() {
+		if err := mon.Serve(ctx, ln); err != nil {
+			stop(err)
+		}
+	}()
+	return mon, nil
+}
