@@ -140,6 +140,16 @@ type SessionInfo struct {
 	// QueryStart is when the current statement started (query_start,
 	// xact_start and state_change of pg_stat_activity); zero when unknown.
 	QueryStart time.Time
+	// Database is the session's database; "" for the snapshot's.
+	Database string
+	// XactStart and StateChange, when set, are pg_stat_activity's
+	// xact_start and state_change (else QueryStart stands for both).
+	XactStart, StateChange time.Time
+	// Hidden is set when the reader may not see what the session does
+	// (PostgreSQL's rule: another role's session, read by a role that is
+	// neither a superuser nor a member of pg_read_all_stats): its query is
+	// "<insufficient privilege>" and its state, addresses and times NULL.
+	Hidden bool
 }
 
 // Index sorts the snapshot's objects, adds the built-in schemas and the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"maps"
+	"net"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -115,6 +116,7 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 		database: db,
 		pid:      info.PID,
 		hooks:    info.Hooks,
+		client:   info.ClientAddr,
 		settings: settings.New(info.User),
 		notify:   info.Notify,
 		started:  time.Now(),
@@ -153,6 +155,7 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 	}
 	s.syncTxSettings()
 	s.appName.Store(s.Setting("application_name"))
+	s.super.Store(s.superuser())
 	b.sessions.add(s)
 	return s, nil
 }
@@ -172,6 +175,10 @@ type session struct {
 	database      string
 	pid           int32
 	hooks         SessionHooks
+	client        net.Addr // the client's address, nil when unknown
+	// super is whether the session's role is a superuser, for other
+	// sessions' checks (backends_priv.go).
+	super atomic.Bool
 	// activity is what pg_stat_activity shows of the session, appName its
 	// application_name as of its last query (backends.go).
 	activity activity

@@ -215,8 +215,9 @@ func (c *conn) startSession(sp *startupPacket) error {
 			c.sendNotice(n)
 			_ = c.flush()
 		},
-		PID:   int32(c.pid),
-		Hooks: translate.SessionHooks{Running: c.statementRunning, Cancel: c.cancelStatement, Terminate: c.terminate},
+		PID:        int32(c.pid),
+		Hooks:      translate.SessionHooks{Running: c.statementRunning, Cancel: c.cancelStatement, Terminate: c.terminate},
+		ClientAddr: c.remote,
 	})
 	if err != nil {
 		return err
