@@ -32,6 +32,9 @@ type Snapshot struct {
 	// Procedures are the CALLs running in the server's sessions, for
 	// pg_stat_progress_procedure.
 	Procedures []ProcedureProgress
+	// Copies are the COPY statements running in the server's sessions,
+	// for pg_stat_progress_copy.
+	Copies []CopyProgress
 	// PreparedStatements are the session's, for pg_prepared_statements.
 	PreparedStatements []PreparedStatement
 
@@ -125,6 +128,17 @@ type ProcedureProgress struct {
 	Table     string
 	Started   time.Time
 	Phase     string // the last progress message ("" before the first)
+}
+
+// CopyProgress is one running COPY: its session, the table (empty for
+// COPY (query) TO), "COPY FROM" or "COPY TO", and the bytes and rows it
+// has processed.
+type CopyProgress struct {
+	PID              int32
+	Database         string
+	Namespace, Table string
+	Command          string
+	Bytes, Tuples    int64
 }
 
 // SessionInfo describes the session for pg_stat_activity.

@@ -62,6 +62,8 @@ type backend struct {
 	sparkFuncs bind.FuncDefs
 	// procs are the CALLs running in the sessions (call_progress.go).
 	procs runningProcedures
+	// copies are the COPYs running in the sessions (copy_progress.go).
+	copies runningCopies
 	// sessions are the open sessions, advisory the advisory locks
 	// (backends.go, advisory.go).
 	sessions sessionRegistry
