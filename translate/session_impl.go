@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"maps"
 	"net"
@@ -129,10 +130,12 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 	}
 	s.cat = &pinnedCatalog{Catalog: cat, s: s}
 	s.settings.BoundMemory(b.maxMem)
-	params := map[string]string{}
-	for k, v := range b.defaults {
-		params[k] = v
+	for _, k := range slices.Sorted(maps.Keys(b.defaults)) {
+		if err := s.settings.SetServerDefault(k, b.defaults[k]); err != nil {
+			return nil, fmt.Errorf("server configuration of %s: %w", k, err)
+		}
 	}
+	params := map[string]string{}
 	for k, v := range info.Params {
 		switch strings.ToLower(k) {
 		case "user", "database", "replication":
