@@ -14,6 +14,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/engine/spill"
+	"github.com/icegate/icegate/internal/metrics"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
@@ -39,6 +40,9 @@ type Options struct {
 	// aggregations, joins); nil: they fail with 53200 instead. The caller
 	// opens and closes it.
 	TempDir *spill.Dir
+	// Metrics, when set, is the server's registry: the backend adds the
+	// totals of its scans to it.
+	Metrics *metrics.Registry
 	// SettingDefaults are the server configuration's values of session
 	// settings (log_statement, log_min_duration_statement), applied to
 	// every session before its startup parameters.
@@ -72,6 +76,8 @@ type backend struct {
 	// columns keeps the decoded columns of small tables' Parquet row
 	// groups for every session's scans (data files are immutable).
 	columns *scan.ColumnCache
+	// scans add up every scan's work for the metrics (scan.Totals).
+	scans scan.Totals
 }
 
 // columnCacheBytes bounds the decoded columns the backend keeps.
@@ -93,6 +99,7 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 	if b.maxMem <= 0 {
 		b.maxMem = settings.DefaultMaxStatementMem()
 	}
+	b.registerMetrics(opts.Metrics)
 	b.nextPID.Store(1000)
 	return b
 }

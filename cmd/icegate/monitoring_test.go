@@ -146,6 +146,12 @@ func TestServeMonitoring(t *testing.T) {
 		{"icegate_statement_rows_total", map[string]string{"kind": "insert"}, 3},
 		{"icegate_memory_bytes", map[string]string{"class": "total"}, 1},
 		{"icegate_spill_written_bytes_total", nil, 0},
+		{"icegate_scan_rows_total", nil, 3},
+		{"icegate_scan_files_total", nil, 2},
+		{"icegate_scan_file_bytes_total", nil, 1},
+		{"icegate_scan_files_pruned_total", nil, 0},
+		{"icegate_scan_row_groups_total", nil, 2},
+		{"icegate_scan_row_groups_pruned_total", nil, 0},
 	} {
 		got, ok := sample(fams, tc.family, tc.labels)
 		if !ok || got < tc.min {

@@ -79,9 +79,9 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 			logger.Warn("removing temporary files", "err", err)
 		}
 	}()
-	backend := translate.NewBackend(cats[0].cat, translate.Options{Logger: logger, MaxStatementMem: cfg.MaxStatementMem, MoreCatalogs: more, TempDir: tmp,
-		SettingDefaults: cfg.SettingDefaults()})
 	reg := newMetrics(tmp)
+	backend := translate.NewBackend(cats[0].cat, translate.Options{Logger: logger, MaxStatementMem: cfg.MaxStatementMem, MoreCatalogs: more, TempDir: tmp,
+		SettingDefaults: cfg.SettingDefaults(), Metrics: reg})
 
 	users := make([]auth.User, len(cfg.Users))
 	for i, u := range cfg.Users {
