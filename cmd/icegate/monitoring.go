@@ -25,6 +25,18 @@ func newMetrics(tmp *spill.Dir) *metrics.Registry {
 	return reg
 }
 
+// commitCounter counts the catalog's commit events (catalog.CommitObserver).
+type commitCounter struct{ v *metrics.CounterVec }
+
+func (c commitCounter) ObserveCommit(event string) { c.v.With(event).Inc() }
+
+// observeCommits returns ctx carrying an observer that counts the commits
+// of the statements run under it into reg.
+func observeCommits(ctx context.Context, reg *metrics.Registry) context.Context {
+	v := reg.Counter("icegate_commits_total", "Commits of data changes by outcome: committed, retried (a race lost to a concurrent commit, tried again), conflict (the change conflicts with one committed since its snapshot: 40001), gave_up (races lost past the table's commit.retry.* policy).", "outcome")
+	return catalog.WithCommitObserver(ctx, commitCounter{v})
+}
+
 // catalogProbe is the readiness probe: the default catalog lists its
 // namespaces.
 func catalogProbe(cat catalog.Catalog) func(context.Context) error {

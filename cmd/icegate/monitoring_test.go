@@ -147,6 +147,7 @@ func TestServeMonitoring(t *testing.T) {
 		{"icegate_memory_bytes", map[string]string{"class": "total"}, 1},
 		{"icegate_spill_written_bytes_total", nil, 0},
 		{"icegate_scan_rows_total", nil, 3},
+		{"icegate_commits_total", map[string]string{"outcome": "committed"}, 3},
 		{"icegate_scan_files_total", nil, 2},
 		{"icegate_scan_file_bytes_total", nil, 1},
 		{"icegate_scan_files_pruned_total", nil, 0},

@@ -127,7 +127,7 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 
 	// The REST catalog, when asked for, serves beside the PostgreSQL port
 	// and stops with it; if it fails, both stop.
-	serveCtx, stopServing := context.WithCancelCause(ctx)
+	serveCtx, stopServing := context.WithCancelCause(observeCommits(ctx, reg))
 	defer stopServing(nil)
 	var rest *restCatalog
 	if cfg.RESTListen != "" {
