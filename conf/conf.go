@@ -76,6 +76,9 @@ type Config struct {
 
 	// Monitoring and statement logging (conf/monitoring.go).
 	Monitoring
+	// Access holds the access rules and TLS requirements (keys access.*,
+	// tls.required, tls.ca).
+	Access Access
 }
 
 // Catalog is one catalog of the "catalogs" key.

@@ -32,6 +32,11 @@ var EnvVars = map[string]string{
 	"ICEGATE_HTTP_LISTEN":                keyHTTPListen,
 	"ICEGATE_LOG_STATEMENT":              keyLogStatement,
 	"ICEGATE_LOG_MIN_DURATION_STATEMENT": keyLogMinDuration,
+
+	// Access rules and TLS requirements.
+	"ICEGATE_ACCESS_HBA_FILE": keyAccessHBAFile,
+	"ICEGATE_TLS_REQUIRED":    keyTLSRequired,
+	"ICEGATE_TLS_CA":          keyTLSCA,
 }
 
 // harnessVariable reports whether an ICEGATE_* name belongs to the test

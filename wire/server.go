@@ -11,6 +11,7 @@ import (
 	"net"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -24,7 +25,8 @@ import (
 type Config struct {
 	Backend translate.Backend
 	Auth    *auth.Authenticator
-	// TLS enables SSLRequest; nil answers 'N'.
+	// TLS enables SSLRequest; nil answers 'N'. Auth and TLS are those at
+	// start; Server.Reload replaces them for new connections.
 	TLS *tls.Config
 	// MaxConnections bounds concurrent sessions; 0 means 100.
 	MaxConnections int
@@ -49,7 +51,8 @@ type Config struct {
 type Server struct {
 	cfg    Config
 	logger *slog.Logger
-	m      *serverMetrics // nil without Config.Metrics
+	m      *serverMetrics         // nil without Config.Metrics
+	access atomic.Pointer[access] // see Reload
 
 	mu     sync.Mutex
 	addr   net.Addr
@@ -83,6 +86,7 @@ func NewServer(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, logger: logger, conns: make(map[uint32]*conn)}
 	s.m = newServerMetrics(cfg.Metrics, s)
+	s.access.Store(newAccess(cfg.Auth, cfg.TLS, logger))
 	return s
 }
 
@@ -230,7 +234,7 @@ func (s *Server) refuse(ctx context.Context, nc net.Conn) {
 			}
 		}()
 		_ = nc.SetDeadline(time.Now().Add(min(refusalTimeout, s.cfg.AuthenticationTimeout)))
-		c := &conn{srv: s, nc: nc, logger: s.logger}
+		c := &conn{srv: s, nc: nc, logger: s.logger, acc: s.currentAccess()}
 		_, _, err := c.negotiate(nc)
 		switch pe := pgerr.As(err); {
 		case err == nil:
