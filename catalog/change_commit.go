@@ -25,10 +25,12 @@ func commitChange(ctx context.Context, cat MutableCatalog, id Identifier, change
 	for attempt := 1; ; attempt++ {
 		st, err := stageTableChange(ctx, cat, tbl, change, attempt)
 		if err != nil {
+			observeFailure(ctx, err)
 			return nil, fmt.Errorf("commit to %s: %w", name, err)
 		}
 		committed, err := cat.CommitTable(ctx, id, st.Requirements, st.Updates)
 		if err == nil {
+			observeCommit(ctx, CommitCommitted)
 			return committed, nil
 		}
 		if errors.Is(err, ErrCommitStateUnknown) {
@@ -37,15 +39,19 @@ func commitChange(ctx context.Context, cat MutableCatalog, id Identifier, change
 		}
 		st.discard(context.WithoutCancel(ctx))
 		if !errors.Is(err, ErrCommitConflict) || errors.Is(err, ErrValidation) {
+			observeFailure(ctx, err)
 			return nil, fmt.Errorf("commit to %s: %w", name, err)
 		}
 		if attempt > policy.retries {
+			observeCommit(ctx, CommitGaveUp)
 			return nil, fmt.Errorf("commit to %s: gave up after %d attempts: %w", name, attempt, err)
 		}
 		wait := policy.wait(attempt)
 		if time.Since(start)+wait > policy.total {
+			observeCommit(ctx, CommitGaveUp)
 			return nil, fmt.Errorf("commit to %s: commit retries timed out: %w", name, err)
 		}
+		observeCommit(ctx, CommitRetried)
 		slog.Debug("commit lost a race; retrying", "table", name, "attempt", attempt, "wait", wait)
 		release() // the writers of this process may go first meanwhile
 		select {

@@ -72,6 +72,7 @@ func CommitChanges(ctx context.Context, cat MultiTableCommitter, parts []TableCh
 			}
 			st, err := stageTableChange(ctx, cat, tbl, p.Change, attempt)
 			if err != nil {
+				observeFailure(ctx, err)
 				discard()
 				return fmt.Errorf("%s: %s: %w", what, names[i], err)
 			}
@@ -80,6 +81,7 @@ func CommitChanges(ctx context.Context, cat MultiTableCommitter, parts []TableCh
 		}
 		err := cat.CommitTables(ctx, commits)
 		if err == nil {
+			observeCommit(ctx, CommitCommitted)
 			return nil
 		}
 		if errors.Is(err, ErrCommitStateUnknown) {
@@ -87,15 +89,19 @@ func CommitChanges(ctx context.Context, cat MultiTableCommitter, parts []TableCh
 		}
 		discard()
 		if !errors.Is(err, ErrCommitConflict) || errors.Is(err, ErrValidation) {
+			observeFailure(ctx, err)
 			return fmt.Errorf("%s: %w", what, err)
 		}
 		if attempt > policy.retries {
+			observeCommit(ctx, CommitGaveUp)
 			return fmt.Errorf("%s: gave up after %d attempts: %w", what, attempt, err)
 		}
 		wait := policy.wait(attempt)
 		if time.Since(start)+wait > policy.total {
+			observeCommit(ctx, CommitGaveUp)
 			return fmt.Errorf("%s: commit retries timed out: %w", what, err)
 		}
+		observeCommit(ctx, CommitRetried)
 		slog.Debug("multi-table commit lost a race; retrying", "tables", names, "attempt", attempt, "wait", wait)
 		select {
 		case <-ctx.Done():

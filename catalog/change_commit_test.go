@@ -13,7 +13,8 @@ import (
 // TestCommitChangeLostRace: a rival commits between staging and commit.
 // A rival that does not conflict is retried past; one that invalidates the
 // change fails it at once with a validation error; either way no metadata
-// file of a failed attempt stays behind.
+// file of a failed attempt stays behind. The context's CommitObserver
+// hears a retry then the commit, or the conflict.
 func TestCommitChangeLostRace(t *testing.T) {
 	ctx := context.Background()
 	cases := []struct {
@@ -57,7 +58,15 @@ func TestCommitChangeLostRace(t *testing.T) {
 			}}
 			d := fakePosDeletes(b.tbl, "mine", b.a1, 1)
 			change := &Change{AddedDeleteFiles: []*DataFile{d}, ReferencedDataFiles: []string{b.a1.Path}, BaseSnapshotID: b.base, Isolation: tc.isolation, ConflictFilter: tc.filter}
-			tbl, err := CommitChange(ctx, racing, b.id, change)
+			var events recordedCommits
+			tbl, err := CommitChange(WithCommitObserver(ctx, &events), racing, b.id, change)
+			wantEvents := []string{CommitRetried, CommitCommitted}
+			if tc.want != nil {
+				wantEvents = []string{CommitRetried, CommitConflict} // the race lost, then the re-validation fails
+			}
+			if !slices.Equal(events, wantEvents) {
+				t.Errorf("observed %q, want %q", events, wantEvents)
+			}
 			if tc.want == nil && err != nil {
 				t.Fatal(err)
 			}
@@ -177,3 +186,8 @@ func TestCommitChangeCancelled(t *testing.T) {
 		t.Errorf("a2 removed by a cancelled commit: %v", got)
 	}
 }
+
+// recordedCommits is a CommitObserver that keeps the events.
+type recordedCommits []string
+
+func (r *recordedCommits) ObserveCommit(event string) { *r = append(*r, event) }

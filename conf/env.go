@@ -28,6 +28,11 @@ var EnvVars = map[string]string{
 	"ICEGATE_TEMP_DIRECTORY":         keyTempDirectory,
 	"ICEGATE_REST_LISTEN":            keyRESTListen,
 	"ICEGATE_REST_VEND_CREDENTIALS":  keyRESTVend,
+
+	"ICEGATE_HTTP_LISTEN":                keyHTTPListen,
+	"ICEGATE_LOG_STATEMENT":              keyLogStatement,
+	"ICEGATE_LOG_MIN_DURATION_STATEMENT": keyLogMinDuration,
+
 	// Access rules and TLS requirements.
 	"ICEGATE_ACCESS_HBA_FILE": keyAccessHBAFile,
 	"ICEGATE_TLS_REQUIRED":    keyTLSRequired,

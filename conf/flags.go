@@ -17,6 +17,8 @@ const (
 	FlagLogLevel       = "log-level"
 	FlagRESTListen     = "rest-listen"
 	FlagTempDirectory  = "temp-directory"
+
+	FlagHTTPListen = "http-listen"
 )
 
 // flagKeys maps each flag to the key it sets.
@@ -31,6 +33,8 @@ var flagKeys = map[string]string{
 	FlagLogLevel:       keyLogLevel,
 	FlagRESTListen:     keyRESTListen,
 	FlagTempDirectory:  keyTempDirectory,
+
+	FlagHTTPListen: keyHTTPListen,
 }
 
 // AddFlags defines the configuration flags on fs. Their defaults are empty:
@@ -47,6 +51,7 @@ func AddFlags(fs *pflag.FlagSet) {
 	fs.String(FlagAuthTimeout, "", "longest time from connecting to authenticated, as seconds or with a unit (ms, s, min, h) (default 1min)")
 	fs.String(FlagRESTListen, "", "TCP address to serve the catalogs over the Iceberg REST catalog protocol, host:port (default: off)")
 	fs.String(FlagTempDirectory, "", "directory of temporary files of statements larger than statement_mem (default icegate-temp under the OS temporary directory)")
+	fs.String(FlagHTTPListen, "", "TCP address of the monitoring endpoints /metrics, /healthz and /readyz, host:port (default: off)")
 	fs.String(FlagLogLevel, "", "log level: debug, info, warn or error (default "+DefaultLogLevel+")")
 }
 

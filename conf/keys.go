@@ -30,6 +30,13 @@ const (
 	keyAuditSync     = "audit.fsync"
 )
 
+// Monitoring and statement logging keys (conf/monitoring.go).
+const (
+	keyHTTPListen     = "http.listen"
+	keyLogStatement   = "log.statement"
+	keyLogMinDuration = "log.min_duration_statement"
+)
+
 // Defaults for keys that have one.
 const (
 	DefaultListen         = "127.0.0.1:5433"
@@ -73,6 +80,10 @@ var fileKeys = map[string]bool{
 	keyShutdownDrain: true,
 	keyAuditFile:     true,
 	keyAuditSync:     true,
+
+	keyHTTPListen:     true,
+	keyLogStatement:   true,
+	keyLogMinDuration: true,
 }
 
 // authentication_timeout's range, PostgreSQL's: 1 second to 10 minutes.

@@ -202,6 +202,9 @@ func build(v *viper.Viper, prefixes map[string]string, catalogs []Catalog, short
 	if cfg.Users, err = readUsers(v.Get(keyUsers)); err != nil {
 		return nil, err
 	}
+	if err := readMonitoring(v, &cfg.Monitoring); err != nil {
+		return nil, err
+	}
 	if err := readAccess(v, cfg); err != nil {
 		return nil, err
 	}

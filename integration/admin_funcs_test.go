@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"net"
 	"strconv"
 	"testing"
 	"time"
@@ -86,6 +87,23 @@ func TestAdminSessions(t *testing.T) {
 	for pid, w := range want {
 		if got[pid] != w {
 			t.Errorf("session %d: state, query = %q, want %q", pid, got[pid], w)
+		}
+	}
+	// Each session's client address and port, database, and times: an
+	// idle session has no transaction, one in a block has its start.
+	for _, conn := range []*pgx.Conn{a, b} {
+		local := conn.PgConn().Conn().LocalAddr().(*net.TCPAddr)
+		var addr, datname, btype string
+		var port int32
+		var xactNull, changeNull bool
+		if err := c.QueryRow(ctx, `SELECT client_addr::text, client_port, datname, backend_type, xact_start IS NULL, state_change IS NULL
+			FROM pg_stat_activity WHERE pid = $1`, int32(conn.PgConn().PID())).Scan(&addr, &port, &datname, &btype, &xactNull, &changeNull); err != nil {
+			t.Fatal(err)
+		}
+		wantXactNull := conn == a
+		if addr != local.IP.String() || int(port) != local.Port || datname != "icegate" || btype != "client backend" || xactNull != wantXactNull || changeNull {
+			t.Errorf("session %d: client %s:%d db %s type %s xact_start null %v state_change null %v; want %s, icegate, client backend, %v, false",
+				conn.PgConn().PID(), addr, port, datname, btype, xactNull, changeNull, local, wantXactNull)
 		}
 	}
 	if _, err := b.Exec(ctx, `COMMIT`); err != nil {

@@ -13,6 +13,33 @@ var icegateShapes = []shape{
 	{"pg_stat_progress_procedure", 12900, 'v', []Column{{"pid", tInt4, false}, {"datid", tOID, false},
 		{"datname", tName, false}, {"usename", tName, false}, {"relid", tOID, false}, {"table_name", tText, false},
 		{"procedure", tText, false}, {"started", tTimestamp, false}, {"phase", tText, false}}},
+	// pg_stat_progress_copy is PostgreSQL 15's view, with its OID: one row
+	// per running COPY.
+	{"pg_stat_progress_copy", 12322, 'v', []Column{{"pid", tInt4, false}, {"datid", tOID, false},
+		{"datname", tName, false}, {"relid", tOID, false}, {"command", tText, false}, {"type", tText, false},
+		{"bytes_processed", tInt8, false}, {"bytes_total", tInt8, false}, {"tuples_processed", tInt8, false},
+		{"tuples_excluded", tInt8, false}}},
+}
+
+// copyProgressFill lists the running COPY statements: relid 0 for COPY
+// (query) TO, bytes_total 0 (a stream's size is unknown, as PostgreSQL
+// reports for STDIN), no rows excluded (COPY FROM has no WHERE here).
+func copyProgressFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	for _, c := range s.Copies {
+		relid := uint32(0)
+		if c.Table != "" {
+			if r := s.Relation(c.Namespace, c.Table); r != nil {
+				relid = r.OID
+			}
+		}
+		db, datid := s.Database, DatabaseOID
+		if c.Database != "" && c.Database != s.Database {
+			db, datid = c.Database, ObjectOID(KindDatabase, c.Database)
+		}
+		w.add("pid", c.PID, "datid", datid, "datname", db, "relid", relid, "command", c.Command, "type", "PIPE",
+			"bytes_processed", c.Bytes, "bytes_total", int64(0), "tuples_processed", c.Tuples, "tuples_excluded", int64(0))
+	}
+	return nil
 }
 
 func procedureProgressFill(_ context.Context, s *Snapshot, w *rowWriter) error {

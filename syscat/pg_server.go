@@ -87,15 +87,32 @@ func statActivityFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 		if state == "" {
 			state = "active"
 		}
+		db, datid := s.Database, DatabaseOID
+		if si.Database != "" && si.Database != s.Database {
+			db, datid = si.Database, ObjectOID(KindDatabase, si.Database)
+		}
+		if si.Hidden {
+			w.add("datid", datid, "datname", db, "pid", si.PID, "usesysid", BootstrapSuperuserOID,
+				"usename", user, "application_name", si.ApplicationName, "query", "<insufficient privilege>",
+				"backend_type", "client backend")
+			continue
+		}
 		var xactStart any
 		if state != "idle" {
 			xactStart = nullIfZero(si.QueryStart)
+			if !si.XactStart.IsZero() {
+				xactStart = si.XactStart
+			}
 		}
-		w.add("datid", DatabaseOID, "datname", s.Database, "pid", si.PID, "usesysid", BootstrapSuperuserOID,
+		stateChange := si.StateChange
+		if stateChange.IsZero() {
+			stateChange = si.QueryStart
+		}
+		w.add("datid", datid, "datname", db, "pid", si.PID, "usesysid", BootstrapSuperuserOID,
 			"usename", user, "application_name", si.ApplicationName, "client_addr", nullIfEmpty(si.ClientAddr),
 			"client_port", clientPort(si), "backend_start", nullIfZero(si.BackendStart),
 			"xact_start", xactStart, "query_start", nullIfZero(si.QueryStart),
-			"state_change", nullIfZero(si.QueryStart), "state", state, "query", si.Query,
+			"state_change", nullIfZero(stateChange), "state", state, "query", si.Query,
 			"backend_type", "client backend")
 	}
 	return nil

@@ -32,6 +32,9 @@ type Snapshot struct {
 	// Procedures are the CALLs running in the server's sessions, for
 	// pg_stat_progress_procedure.
 	Procedures []ProcedureProgress
+	// Copies are the COPY statements running in the server's sessions,
+	// for pg_stat_progress_copy.
+	Copies []CopyProgress
 	// PreparedStatements are the session's, for pg_prepared_statements.
 	PreparedStatements []PreparedStatement
 
@@ -127,6 +130,17 @@ type ProcedureProgress struct {
 	Phase     string // the last progress message ("" before the first)
 }
 
+// CopyProgress is one running COPY: its session, the table (empty for
+// COPY (query) TO), "COPY FROM" or "COPY TO", and the bytes and rows it
+// has processed.
+type CopyProgress struct {
+	PID              int32
+	Database         string
+	Namespace, Table string
+	Command          string
+	Bytes, Tuples    int64
+}
+
 // SessionInfo describes the session for pg_stat_activity.
 type SessionInfo struct {
 	PID             int32
@@ -140,6 +154,16 @@ type SessionInfo struct {
 	// QueryStart is when the current statement started (query_start,
 	// xact_start and state_change of pg_stat_activity); zero when unknown.
 	QueryStart time.Time
+	// Database is the session's database; "" for the snapshot's.
+	Database string
+	// XactStart and StateChange, when set, are pg_stat_activity's
+	// xact_start and state_change (else QueryStart stands for both).
+	XactStart, StateChange time.Time
+	// Hidden is set when the reader may not see what the session does
+	// (PostgreSQL's rule: another role's session, read by a role that is
+	// neither a superuser nor a member of pg_read_all_stats): its query is
+	// "<insufficient privilege>" and its state, addresses and times NULL.
+	Hidden bool
 }
 
 // Index sorts the snapshot's objects, adds the built-in schemas and the

@@ -3,7 +3,9 @@ package translate
 import (
 	"context"
 	"fmt"
+	"net"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -66,6 +68,10 @@ type activity struct {
 	mu         sync.Mutex
 	query      string
 	queryStart time.Time
+	// xactStart is when the open transaction block began (zero outside
+	// one); idleSince when the session last reported its status, going
+	// idle (pg_stat_activity.state_change of an idle session).
+	xactStart, idleSince time.Time
 	// txStatus is the status of the last ReadyForQuery ('I', 'T', 'E').
 	txStatus atomic.Int32
 }
@@ -77,10 +83,31 @@ func (a *activity) started(sql string) {
 	a.mu.Unlock()
 }
 
+// reported records the transaction status the session reports: a block
+// starts with the statement that opened it.
+func (a *activity) reported(st byte) {
+	prev := byte(a.txStatus.Swap(int32(st)))
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.idleSince = time.Now()
+	switch {
+	case st == 'I':
+		a.xactStart = time.Time{}
+	case prev == 'I' || prev == 0:
+		a.xactStart = a.queryStart
+	}
+}
+
 func (a *activity) last() (string, time.Time) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.query, a.queryStart
+}
+
+func (a *activity) times() (xactStart, idleSince time.Time) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.xactStart, a.idleSince
 }
 
 // state is pg_stat_activity.state: active while wire runs one of the
@@ -102,16 +129,43 @@ func (s *session) activityState() string {
 // (active, running the statement that reads the view) and every other one.
 func (s *session) sessionInfos() []syscat.SessionInfo {
 	var out []syscat.SessionInfo
+	seeAll := s.superuser() || s.hasRole("pg_read_all_stats")
 	for _, o := range s.backend.sessions.list() {
 		q, qs := o.activity.last()
-		si := syscat.SessionInfo{PID: o.pid, User: o.user, ApplicationName: o.applicationName(),
-			BackendStart: o.started, Query: q, QueryStart: qs, State: "active"}
+		xs, idle := o.activity.times()
+		si := syscat.SessionInfo{PID: o.pid, User: o.user, Database: o.database, ApplicationName: o.applicationName(),
+			BackendStart: o.started, Query: q, QueryStart: qs, State: "active", XactStart: xs, StateChange: qs}
+		si.ClientAddr, si.ClientPort = clientAddr(o.client)
 		if o != s {
 			si.State = o.activityState()
+			if si.State != "active" && idle.After(qs) {
+				si.StateChange = idle
+			}
+			si.Hidden = !seeAll && !s.hasRole(o.user)
 		}
 		out = append(out, si)
 	}
 	return out
+}
+
+// clientAddr is pg_stat_activity's client_addr and client_port of a
+// session's remote address: "" and 0 when unknown, -1 as the port of a
+// Unix socket.
+func clientAddr(a net.Addr) (string, int32) {
+	switch a := a.(type) {
+	case *net.TCPAddr:
+		return a.IP.String(), int32(a.Port)
+	case *net.UnixAddr:
+		return "", -1
+	case nil:
+		return "", 0
+	}
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return "", 0
+	}
+	n, _ := strconv.Atoi(port)
+	return host, int32(n)
 }
 
 // applicationName is the session's application_name as of its last
@@ -127,28 +181,46 @@ func (s *session) Backends() bind.Backends { return sessionBackends{s} }
 // sessionBackends is bind.Backends for one calling session.
 type sessionBackends struct{ s *session }
 
-func (b sessionBackends) CancelBackend(pid int32) bool {
+func (b sessionBackends) CancelBackend(pid int32) (bool, error) {
 	o := b.s.backend.sessions.get(pid)
 	if o == nil {
 		b.s.warnNotBackend(pid)
-		return false
+		return false, nil
+	}
+	if err := b.s.maySignal(o, false); err != nil {
+		return false, err
 	}
 	if o.hooks.Cancel != nil {
 		o.hooks.Cancel()
 	}
-	return true
+	return true, nil
 }
 
-func (b sessionBackends) TerminateBackend(pid int32) bool {
+func (b sessionBackends) TerminateBackend(pid int32, timeout time.Duration) (bool, error) {
 	o := b.s.backend.sessions.get(pid)
 	if o == nil {
 		b.s.warnNotBackend(pid)
-		return false
+		return false, nil
+	}
+	if err := b.s.maySignal(o, true); err != nil {
+		return false, err
 	}
 	if o.hooks.Terminate != nil {
 		o.hooks.Terminate()
 	}
-	return true
+	if timeout <= 0 || o == b.s {
+		return true, nil
+	}
+	// As PostgreSQL, wait for the session to end, up to timeout.
+	deadline := time.Now().Add(timeout)
+	for b.s.backend.sessions.get(pid) == o {
+		if time.Now().After(deadline) {
+			b.s.warn(fmt.Sprintf("backend with PID %d did not terminate within %d milliseconds", pid, timeout.Milliseconds()))
+			return false, nil
+		}
+		time.Sleep(min(10*time.Millisecond, time.Until(deadline)+time.Millisecond))
+	}
+	return true, nil
 }
 
 func (s *session) warnNotBackend(pid int32) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
@@ -159,6 +160,9 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 	if err != nil {
 		return "", err
 	}
+	counter, _ := src.(CopyByteCounter)
+	prog := s.backend.copies.start(s, "COPY FROM", s.copyTable(ctx, st.table.Ident.Namespace, st.table.Ident.Name), counter)
+	defer prog.end()
 	for {
 		if err := ctx.Err(); err != nil {
 			tw.abort()
@@ -175,6 +179,7 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 		if len(rows) == 0 {
 			continue
 		}
+		prog.tuples.Add(int64(len(rows)))
 		b, err := conv.Convert(ctx, rows, src)
 		if err != nil {
 			tw.abort()
@@ -198,6 +203,7 @@ func (st *copyFromStatement) CopyIn(ctx context.Context, src CopySource) (string
 type copyToStatement struct {
 	sel  *selectStatement
 	opts CopyOptions
+	rel  *catalog.Identifier // the table of COPY t TO; nil for a query
 }
 
 var _ CopyToStatement = (*copyToStatement)(nil)
@@ -233,7 +239,14 @@ func (s *session) prepareCopyTo(ctx context.Context, ps parse.Stmt, cs *pg.CopyS
 	if err != nil {
 		return nil, err
 	}
-	return &copyToStatement{sel: st, opts: opts}, nil
+	cp := &copyToStatement{sel: st, opts: opts}
+	if cs.Relation != nil {
+		cp.rel = &catalog.Identifier{Name: cs.Relation.Relname}
+		if cs.Relation.Schemaname != "" {
+			cp.rel.Namespace = []string{cs.Relation.Schemaname}
+		}
+	}
+	return cp, nil
 }
 
 func (c *copyToStatement) ParamTypes() []uint32      { return c.sel.ParamTypes() }
@@ -246,10 +259,34 @@ func (c *copyToStatement) Execute(ctx context.Context, params []*string) (Rows, 
 	if err != nil {
 		return nil, err
 	}
-	return &copyRows{Rows: rows}, nil
+	var table [2]string
+	if c.rel != nil {
+		table = c.sel.sess.copyTable(ctx, c.rel.Namespace, c.rel.Name)
+	}
+	return &copyRows{Rows: rows, prog: c.sel.sess.backend.copies.start(c.sel.sess, "COPY TO", table, nil)}, nil
 }
 
-// copyRows is a query's rows tagged as COPY.
-type copyRows struct{ Rows }
+// copyRows is a query's rows tagged as COPY, counted in
+// pg_stat_progress_copy until closed.
+type copyRows struct {
+	Rows
+	prog *copyProgress
+}
 
 func (r *copyRows) Tag(n int64) string { return "COPY " + strconv.FormatInt(n, 10) }
+
+func (r *copyRows) Next(ctx context.Context) (arrow.RecordBatch, error) {
+	b, err := r.Rows.Next(ctx)
+	if b != nil {
+		r.prog.tuples.Add(b.NumRows())
+	}
+	return b, err
+}
+
+// CopyBytesSent implements CopyBytesSink.
+func (r *copyRows) CopyBytesSent(n int64) { r.prog.bytes.Add(n) }
+
+func (r *copyRows) Close() error {
+	r.prog.end()
+	return r.Rows.Close()
+}

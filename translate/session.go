@@ -3,6 +3,7 @@ package translate
 import (
 	"context"
 	"math/big"
+	"net"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -43,6 +44,9 @@ type StartupInfo struct {
 	PID int32
 	// Hooks let other sessions act on this one's connection.
 	Hooks SessionHooks
+	// ClientAddr is the client's address (pg_stat_activity.client_addr
+	// and client_port); nil when unknown.
+	ClientAddr net.Addr
 }
 
 // SessionHooks are what wire lets other sessions do to a connection

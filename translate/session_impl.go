@@ -2,8 +2,10 @@ package translate
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"maps"
+	"net"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -12,6 +14,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/engine/spill"
+	"github.com/icegate/icegate/internal/metrics"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
@@ -37,17 +40,26 @@ type Options struct {
 	// aggregations, joins); nil: they fail with 53200 instead. The caller
 	// opens and closes it.
 	TempDir *spill.Dir
+	// Metrics, when set, is the server's registry: the backend adds the
+	// totals of its scans to it.
+	Metrics *metrics.Registry
+	// SettingDefaults are the server configuration's values of session
+	// settings (log_statement, log_min_duration_statement), applied to
+	// every session before its startup parameters.
+	SettingDefaults map[string]string
 }
 
 // backend creates sessions, each over the catalog its database names.
 type backend struct {
-	cat     catalog.Catalog   // the first: a client that names no database gets it
-	cats    []catalog.Catalog // every catalog, the first included
-	log     *slog.Logger
-	maxMem  int64 // the bound of statement_mem
-	tmp     *spill.Dir
-	started time.Time
-	nextPID atomic.Int32
+	cat    catalog.Catalog   // the first: a client that names no database gets it
+	cats   []catalog.Catalog // every catalog, the first included
+	log    *slog.Logger
+	maxMem int64 // the bound of statement_mem
+	tmp    *spill.Dir
+	// defaults are Options.SettingDefaults.
+	defaults map[string]string
+	started  time.Time
+	nextPID  atomic.Int32
 	// sysFuncs are the system catalog functions (package sysfunc), built
 	// once and read by every session's binder.
 	sysFuncs bind.SysFuncs
@@ -55,6 +67,8 @@ type backend struct {
 	sparkFuncs bind.FuncDefs
 	// procs are the CALLs running in the sessions (call_progress.go).
 	procs runningProcedures
+	// copies are the COPYs running in the sessions (copy_progress.go).
+	copies runningCopies
 	// sessions are the open sessions, advisory the advisory locks
 	// (backends.go, advisory.go).
 	sessions sessionRegistry
@@ -62,6 +76,8 @@ type backend struct {
 	// columns keeps the decoded columns of small tables' Parquet row
 	// groups for every session's scans (data files are immutable).
 	columns *scan.ColumnCache
+	// scans add up every scan's work for the metrics (scan.Totals).
+	scans scan.Totals
 }
 
 // columnCacheBytes bounds the decoded columns the backend keeps.
@@ -77,11 +93,13 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 		log = slog.Default()
 	}
 	b := &backend{cat: cat, cats: append([]catalog.Catalog{cat}, opts.MoreCatalogs...), log: log, started: time.Now(), maxMem: opts.MaxStatementMem, tmp: opts.TempDir,
+		defaults: opts.SettingDefaults,
 		sysFuncs: seqexec.WithFuncs(sysfunc.Builtins()), sparkFuncs: sparkfunc.Builtins(),
 		columns: scan.NewColumnCache(columnCacheBytes)}
 	if b.maxMem <= 0 {
 		b.maxMem = settings.DefaultMaxStatementMem()
 	}
+	b.registerMetrics(opts.Metrics)
 	b.nextPID.Store(1000)
 	return b
 }
@@ -108,6 +126,7 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 		database: db,
 		pid:      info.PID,
 		hooks:    info.Hooks,
+		client:   info.ClientAddr,
 		settings: settings.New(info.User),
 		notify:   info.Notify,
 		started:  time.Now(),
@@ -118,6 +137,11 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 	}
 	s.cat = &pinnedCatalog{Catalog: cat, s: s}
 	s.settings.BoundMemory(b.maxMem)
+	for _, k := range slices.Sorted(maps.Keys(b.defaults)) {
+		if err := s.settings.SetServerDefault(k, b.defaults[k]); err != nil {
+			return nil, fmt.Errorf("server configuration of %s: %w", k, err)
+		}
+	}
 	params := map[string]string{}
 	for k, v := range info.Params {
 		switch strings.ToLower(k) {
@@ -143,6 +167,7 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 	}
 	s.syncTxSettings()
 	s.appName.Store(s.Setting("application_name"))
+	s.super.Store(s.superuser())
 	b.sessions.add(s)
 	return s, nil
 }
@@ -162,6 +187,10 @@ type session struct {
 	database      string
 	pid           int32
 	hooks         SessionHooks
+	client        net.Addr // the client's address, nil when unknown
+	// super is whether the session's role is a superuser, for other
+	// sessions' checks (backends_priv.go).
+	super atomic.Bool
 	// activity is what pg_stat_activity shows of the session, appName its
 	// application_name as of its last query (backends.go).
 	activity activity

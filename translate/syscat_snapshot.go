@@ -56,6 +56,7 @@ func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error
 			BackendStart:    s.started,
 		},
 		Procedures: s.backend.procs.list(),
+		Copies:     s.backend.copies.list(),
 		Sessions:   s.sessionInfos(),
 	}
 	for _, c := range s.backend.cats {

@@ -70,7 +70,7 @@ type savepoint struct {
 // one, 'E' inside a failed one.
 func (s *session) TxStatus() byte {
 	st := s.txStatus()
-	s.activity.txStatus.Store(int32(st))
+	s.activity.reported(st)
 	return st
 }
 

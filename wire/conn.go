@@ -82,6 +82,8 @@ type conn struct {
 	rowBuf []byte // reused buffer of encoded DataRows
 
 	audit auditState // audit.go
+	obs   stmtObs    // the statement being observed (observe.go)
+	ident connIdent  // the session's user and database, for logs
 
 	tzName string // TimeZone setting tzLoc was loaded for
 	tzLoc  *time.Location
@@ -144,6 +146,7 @@ func (c *conn) run(nc net.Conn, accepted time.Time) error {
 	_ = nc.SetDeadline(accepted.Add(c.srv.cfg.AuthenticationTimeout))
 	stream, sp, err := c.negotiate(nc)
 	if err != nil {
+		c.srv.m.connection(connectionOutcome(err, false))
 		// An ErrorResponse is allowed in place of the authentication
 		// request, so the client learns why; a client that left or
 		// stalled before StartupMessage is closed without a word.
@@ -154,8 +157,10 @@ func (c *conn) run(nc net.Conn, accepted time.Time) error {
 	}
 	c.nc = stream
 	if err := c.startSession(sp); err != nil {
+		c.srv.m.connection(connectionOutcome(err, true))
 		return c.failStartup(err)
 	}
+	c.srv.m.connection("established")
 	return c.loop()
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -59,6 +60,7 @@ func (c *conn) copyIn(ctx context.Context, st translate.CopyFromStatement, table
 	if err := src.drain(ctx); err != nil {
 		return err
 	}
+	c.stmtDone(tag, nil)
 	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
 	return nil
 }
@@ -73,9 +75,10 @@ type copySource struct {
 	table   string
 	header  bool // the first line is still to be skipped
 
-	eof   bool  // CopyDone received
-	err   error // sticky: the stream failed
-	lines []int // input line of each row of the last chunk
+	eof   bool         // CopyDone received
+	bytes atomic.Int64 // of CopyData received; pg_stat_progress_copy reads it
+	err   error        // sticky: the stream failed
+	lines []int        // input line of each row of the last chunk
 	spans []fieldSpan
 }
 
@@ -95,6 +98,10 @@ func (s *copySource) Next(ctx context.Context) ([][]*string, error) {
 	}
 	return rows, err
 }
+
+// BytesProcessed implements translate.CopyByteCounter.
+// Other goroutines may call it.
+func (s *copySource) BytesProcessed() int64 { return s.bytes.Load() }
 
 // LineOf implements translate.CopySource.
 func (s *copySource) LineOf(i int) int {
@@ -202,6 +209,7 @@ func (c *conn) receiveCopy(s *copySource) error {
 	}
 	switch m := msg.(type) {
 	case *pgproto3.CopyData:
+		s.bytes.Add(int64(len(m.Data)))
 		s.p.feed(m.Data)
 	case *pgproto3.CopyDone:
 		s.eof = true

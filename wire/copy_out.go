@@ -48,6 +48,14 @@ func (c *conn) copyOut(ctx context.Context, st translate.CopyToStatement, params
 		}
 	}()
 	c.be.Send(&pgproto3.CopyOutResponse{OverallFormat: overall, ColumnFormatCodes: wireFormats})
+	// Each write reports its bytes to pg_stat_progress_copy.
+	sink, _ := rows.(translate.CopyBytesSink)
+	flushCopy := func() error {
+		if sink != nil {
+			sink.CopyBytesSent(int64(len(c.rowBuf)))
+		}
+		return c.writeRows()
+	}
 	w := &copyWriter{opts: &opts, enc: newRowEncoder(cols, formats, c.env())}
 	w.forceQuote = make([]bool, len(cols))
 	for _, k := range opts.ForceQuote {
@@ -64,7 +72,7 @@ func (c *conn) copyOut(ctx context.Context, st translate.CopyToStatement, params
 	case opts.Header:
 		c.rowBuf = w.appendHeader(c.rowBuf, cols)
 	}
-	if err := c.writeRows(); err != nil {
+	if err := flushCopy(); err != nil {
 		return err
 	}
 	var sent int64
@@ -91,24 +99,26 @@ func (c *conn) copyOut(ctx context.Context, st translate.CopyToStatement, params
 				c.rowBuf = w.appendRow(c.rowBuf, i)
 			}
 			if len(c.rowBuf) >= flushBytes {
-				if err := c.writeRows(); err != nil {
+				if err := flushCopy(); err != nil {
 					return err
 				}
 			}
 		}
 		sent += int64(n)
-		if err := c.writeRows(); err != nil {
+		if err := flushCopy(); err != nil {
 			return err
 		}
 	}
 	if bin {
 		c.rowBuf = appendCopyData(c.rowBuf, slices.Concat(binHeader, []byte{0xff, 0xff}))
 	}
-	if err := c.writeRows(); err != nil {
+	if err := flushCopy(); err != nil {
 		return err
 	}
 	c.be.Send(&pgproto3.CopyDone{})
-	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte("COPY " + strconv.FormatInt(sent, 10))})
+	tag := "COPY " + strconv.FormatInt(sent, 10)
+	c.stmtDone(tag, nil)
+	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
 	closed = true
 	return rows.Close()
 }

@@ -45,6 +45,7 @@ func (c *conn) toPgError(err error) *pgerr.Error {
 
 // sendError queues an ErrorResponse for err.
 func (c *conn) sendError(err error) {
+	c.stmtDone("", err)
 	c.noteFailure(err)
 	c.be.Send(errorResponse(c.toPgError(err)))
 }

@@ -58,6 +58,7 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 	}
 	ctx, done := c.beginStatement()
 	defer done()
+	c.stmtBegin(m.Query, false) // a failed Parse counts; Execute logs
 	stmts, err := c.session.Prepare(ctx, m.Query, slices.Clone(m.ParameterOIDs))
 	if err != nil {
 		return err
@@ -143,6 +144,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 func (c *conn) startQuery(p *portal) error {
 	ctx, done := c.beginStatement()
 	defer done()
+	c.stmtBegin(p.stmt.sql, true)
 	c.beginImplicit()
 	rows, err := p.executeStmt(ctx)
 	if err != nil {
@@ -259,6 +261,7 @@ func (c *conn) execute(m *pgproto3.Execute) error {
 	ctx, done := c.beginStatement()
 	defer done()
 	if p.result == nil && !p.done {
+		c.stmtBegin(p.stmt.sql, true)
 		c.beginImplicit()
 		if handled, err := c.runCopy(ctx, p.stmt.stmt, p.params, p.stmt.sql); handled {
 			p.done = true

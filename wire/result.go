@@ -123,7 +123,9 @@ func (c *conn) finish(rows translate.Rows, sent int64) {
 	for _, n := range rows.Notices() {
 		c.sendNotice(n)
 	}
-	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(rows.Tag(sent))})
+	tag := rows.Tag(sent)
+	c.stmtDone(tag, nil)
+	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
 	c.discardIfAsked(rows)
 }
 

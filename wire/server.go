@@ -17,6 +17,7 @@ import (
 
 	"github.com/icegate/icegate/auth"
 	"github.com/icegate/icegate/internal/audit"
+	"github.com/icegate/icegate/internal/metrics"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate"
 )
@@ -44,12 +45,16 @@ type Config struct {
 	Logger                *slog.Logger
 	// Audit, when set, receives the audit records (wire/audit.go).
 	Audit *audit.Log
+	// Metrics, when set, is the registry the server counts its
+	// connections and statements into (observe.go).
+	Metrics *metrics.Registry
 }
 
 // Server serves the PostgreSQL protocol on listeners.
 type Server struct {
 	cfg    Config
 	logger *slog.Logger
+	m      *serverMetrics         // nil without Config.Metrics
 	access atomic.Pointer[access] // see Reload
 
 	mu     sync.Mutex
@@ -90,6 +95,7 @@ func NewServer(cfg Config) *Server {
 		logger = slog.Default()
 	}
 	s := &Server{cfg: cfg, logger: logger, conns: make(map[uint32]*conn), idle: make(chan struct{})}
+	s.m = newServerMetrics(cfg.Metrics, s)
 	s.access.Store(newAccess(cfg.Auth, cfg.TLS, logger))
 	return s
 }
@@ -147,6 +153,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 			continue
 		}
 		if !s.admit() {
+			s.m.connection("refused")
 			s.refuse(ctx, nc, tooManyClients())
 			continue
 		}

@@ -39,11 +39,13 @@ func (c *conn) runSimple(sql string) (err error) {
 	defer c.recoverPanic(&err)
 	ctx, done := c.beginStatement()
 	defer done()
+	c.stmtBegin(sql, true)
 	stmts, err := c.session.Prepare(ctx, sql, nil)
 	if err != nil {
 		return err
 	}
 	if len(stmts) == 0 {
+		c.obs.active = false
 		c.be.Send(&pgproto3.EmptyQueryResponse{})
 		return nil
 	}
@@ -52,6 +54,9 @@ func (c *conn) runSimple(sql string) (err error) {
 		copySQL = sql
 	}
 	for _, st := range stmts {
+		if !c.obs.active {
+			c.stmtBegin(sql, false) // the string's next statement
+		}
 		if len(stmts) > 1 {
 			c.beginImplicit() // again after a COMMIT in the string
 		}

@@ -223,13 +223,15 @@ func (c *conn) startSession(sp *startupPacket) error {
 			c.sendNotice(n)
 			_ = c.flush()
 		},
-		PID:   int32(c.pid),
-		Hooks: translate.SessionHooks{Running: c.statementRunning, Cancel: c.cancelStatement, Terminate: c.terminate},
+		PID:        int32(c.pid),
+		Hooks:      translate.SessionHooks{Running: c.statementRunning, Cancel: c.cancelStatement, Terminate: c.terminate},
+		ClientAddr: c.remote,
 	})
 	if err != nil {
 		return err
 	}
 	c.session = session
+	c.ident = connIdent{database: database}
 	c.logger = c.logger.With("user", user, "pid", c.pid)
 	c.reportParams(true)
 	c.be.Send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.secret})

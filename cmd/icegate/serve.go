@@ -82,7 +82,9 @@ func serve(ctx context.Context, cfg *conf.Config, reload func() (*conf.Config, e
 			logger.Warn("removing temporary files", "err", err)
 		}
 	}()
-	backend := translate.NewBackend(cats[0].cat, translate.Options{Logger: logger, MaxStatementMem: cfg.MaxStatementMem, MoreCatalogs: more, TempDir: tmp})
+	reg := newMetrics(tmp)
+	backend := translate.NewBackend(cats[0].cat, translate.Options{Logger: logger, MaxStatementMem: cfg.MaxStatementMem, MoreCatalogs: more, TempDir: tmp,
+		SettingDefaults: cfg.SettingDefaults(), Metrics: reg})
 
 	authn, tlsConfig, err := buildAccess(cfg, logger)
 	if err != nil {
@@ -106,6 +108,7 @@ func serve(ctx context.Context, cfg *conf.Config, reload func() (*conf.Config, e
 		MaxConnections: cfg.MaxConnections,
 		MaxMessageSize: cfg.MaxMessageSize,
 		Logger:         logger,
+		Metrics:        reg,
 
 		AuthenticationTimeout: cfg.AuthenticationTimeout,
 		Audit:                 auditLog,
@@ -125,7 +128,7 @@ func serve(ctx context.Context, cfg *conf.Config, reload func() (*conf.Config, e
 
 	// The REST catalog, when asked for, serves beside the PostgreSQL port
 	// and stops with it; if it fails, both stop.
-	serveCtx, stopServing := context.WithCancelCause(ctx)
+	serveCtx, stopServing := context.WithCancelCause(observeCommits(ctx, reg))
 	defer stopServing(nil)
 	var rest *restCatalog
 	if cfg.RESTListen != "" {
@@ -135,6 +138,12 @@ func serve(ctx context.Context, cfg *conf.Config, reload func() (*conf.Config, e
 		}
 	}
 	stopSignals := watchShutdownSignals(srv, cfg.ShutdownDrainTimeout, logger)
+	if cfg.HTTPListen != "" {
+		if _, err := startMonitoring(serveCtx, cfg.HTTPListen, reg, cats[0].cat, logger, srv.Draining, stopServing); err != nil {
+			ln.Close()
+			return err
+		}
+	}
 	err = srv.Serve(serveCtx, ln)
 	stopSignals()
 	if rest != nil {

@@ -41,6 +41,9 @@ type Options struct {
 	// file. Ignored when Shards > 1.
 	SplitFiles bool
 
+	// Totals, when set, receives the scan's ScanStats when it closes.
+	Totals *Totals
+
 	// generalNested reads every nested column through the general
 	// level-assembly path (tests compare it with the struct fast path).
 	generalNested bool
@@ -241,6 +244,10 @@ func (s *Scan) Next() (arrow.RecordBatch, error) {
 
 // Close stops the workers, waits for them and releases what is buffered.
 func (s *Scan) Close() error {
+	if t := s.opts.Totals; t != nil {
+		s.opts.Totals = nil // once
+		defer func() { t.addScan(s.Stats()) }()
+	}
 	if s.cur != nil {
 		s.cur.Release()
 		s.cur = nil

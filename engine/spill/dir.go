@@ -47,6 +47,25 @@ type Dir struct {
 	lock *os.File // the open directory, flocked while the process runs
 	seq  atomic.Int64
 	log  *slog.Logger
+	// written and used total the bytes every statement wrote here and
+	// those its files hold now, for the server's metrics.
+	written, used atomic.Int64
+}
+
+// Written is the bytes statements have spilled into d since it opened.
+func (d *Dir) Written() int64 {
+	if d == nil {
+		return 0
+	}
+	return d.written.Load()
+}
+
+// Used is the bytes d's temporary files hold now.
+func (d *Dir) Used() int64 {
+	if d == nil {
+		return 0
+	}
+	return d.used.Load()
 }
 
 // Open makes this process's directory under root (created when missing)

@@ -102,6 +102,10 @@ func (s *Statement) Close() error {
 func (s *Statement) grow(n int64) error {
 	used := s.used.Add(n)
 	s.written.Add(n)
+	if s.dir != nil {
+		s.dir.used.Add(n)
+		s.dir.written.Add(n)
+	}
 	if s.limit >= 0 && used > s.limit {
 		return pgerr.New(pgerr.ConfigurationLimitExceeded, "temporary file size exceeds temp_file_limit (%dkB)", s.limit>>10)
 	}
@@ -153,6 +157,9 @@ func (f *File) remove() error {
 	}
 	f.gone = true
 	f.st.used.Add(-f.size)
+	if f.st.dir != nil {
+		f.st.dir.used.Add(-f.size)
+	}
 	f.f.Close()
 	if err := os.Remove(f.path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("remove temporary file: %w", err)

@@ -1,6 +1,9 @@
 package bind
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Backends is what the server administration functions act on: the
 // server's sessions (pg_cancel_backend, pg_terminate_backend) and its
@@ -10,11 +13,12 @@ import "context"
 type Backends interface {
 	// CancelBackend cancels the running statement of the session with
 	// process id pid, as a CancelRequest does; false when there is no such
-	// session.
-	CancelBackend(pid int32) bool
+	// session, 42501 when the caller may not.
+	CancelBackend(pid int32) (bool, error)
 	// TerminateBackend ends the session with process id pid (FATAL 57P01
-	// to its client); false when there is no such session.
-	TerminateBackend(pid int32) bool
+	// to its client); false when there is no such session, or when it
+	// did not end within timeout (> 0), 42501 when the caller may not.
+	TerminateBackend(pid int32, timeout time.Duration) (bool, error)
 	// AdvisoryLock takes the advisory lock key for the session (xact: until
 	// its transaction ends; shared or exclusive). With wait it waits until
 	// the lock is free or ctx ends; without, it reports whether it got it.

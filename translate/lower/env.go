@@ -20,6 +20,12 @@ type Env interface {
 	RunNow(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error)
 }
 
+// scanTotaler is an Env that adds up its scans' work for the server's
+// metrics (scan.Totals).
+type scanTotaler interface {
+	ScanTotals() *scan.Totals
+}
+
 // columnCacher is an Env whose scans keep decoded columns of small tables
 // between statements.
 type columnCacher interface {

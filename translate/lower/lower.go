@@ -260,6 +260,9 @@ func (l *Lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []
 	if cc, ok := l.env.(columnCacher); ok {
 		opts.Columns = cc.ColumnCache()
 	}
+	if st, ok := l.env.(scanTotaler); ok {
+		opts.Totals = st.ScanTotals()
+	}
 	if l.split != nil && l.split.scan == x {
 		tasks, opts.Parallelism = l.split.tasks, 1
 		opts.Shard, opts.Shards = l.split.shard, l.split.shards
@@ -298,6 +301,13 @@ func (l *Lowerer) planFiles(x *plan.Scan) ([]catalog.FileScanTask, error) {
 		l.Planned = map[*plan.Scan]plannedScan{}
 	}
 	l.Planned[x] = plannedScan{tasks: tasks, Stats: stats}
+	if st, ok := l.env.(scanTotaler); ok {
+		var bytes int64
+		for _, t := range tasks {
+			bytes += t.File.FileSizeInBytes
+		}
+		st.ScanTotals().AddPlanned(len(tasks), stats.FilesSkipped, bytes)
+	}
 	return tasks, nil
 }
 

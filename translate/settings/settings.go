@@ -158,6 +158,22 @@ func (s *Values) Set(name, value string) error {
 		}
 		return pgerr.New(pgerr.CantChangeRuntimeParam, "parameter \"%s\" cannot be changed", strings.ToLower(name))
 	}
+	if d.Server != nil && d.Server.Context == "superuser" && s.values["is_superuser"] == "off" {
+		// log_statement, log_min_duration_statement...: as PostgreSQL,
+		// only a superuser may change them.
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set parameter \"%s\"", strings.ToLower(name))
+	}
+	return s.store(d, value)
+}
+
+// SetServerDefault sets a value from the server's configuration
+// (log.statement...): checked as SET checks it, but not held to the
+// session's privileges.
+func (s *Values) SetServerDefault(name, value string) error {
+	d := Lookup(name)
+	if d == nil {
+		return Unknown(name)
+	}
 	return s.store(d, value)
 }
 

@@ -109,15 +109,16 @@ func bindSignalBackend(terminate bool) sysBind {
 		}
 		return b.SysCall(c, plan.TBool, b.SysArgs(c, ts...), volatile, func(_ context.Context, _ *syscat.Snapshot, a []any) (any, error) {
 			pid, _ := bind.ToInt64(a[0])
+			var timeout int64
 			if len(a) == 2 {
-				if t, _ := bind.ToInt64(a[1]); t < 0 {
+				if timeout, _ = bind.ToInt64(a[1]); timeout < 0 {
 					return nil, pgerr.New(pgerr.NumericValueOutOfRange, "\"timeout\" must not be negative")
 				}
 			}
 			if terminate {
-				return bk.TerminateBackend(int32(pid)), nil
+				return bk.TerminateBackend(int32(pid), time.Duration(timeout)*time.Millisecond)
 			}
-			return bk.CancelBackend(int32(pid)), nil
+			return bk.CancelBackend(int32(pid))
 		})
 	}
 }
