@@ -36,7 +36,18 @@ type Authenticator struct {
 	verifiers  map[string]*Verifier
 	trust      bool
 	fakeSecret []byte
+	lookup     Lookup
 }
+
+// Lookup finds the verifier (pg_authid format) of a user the
+// configuration does not list: a role created with CREATE ROLE. ok is
+// false when there is none (no such role, no password, or VALID UNTIL
+// passed).
+type Lookup func(user string) (verifier string, ok bool)
+
+// SetLookup makes Begin ask lookup for users the configuration does not
+// list. Call it before the Authenticator is used.
+func (a *Authenticator) SetLookup(lookup Lookup) { a.lookup = lookup }
 
 // New builds an Authenticator from configured users and the built-in user's
 // password (empty: no built-in user). With neither, trust authentication is
@@ -126,6 +137,13 @@ func (a *Authenticator) MethodFor(remote net.Addr, user string) (Method, error) 
 func (a *Authenticator) Begin(user string) *Exchange {
 	if v, ok := a.verifiers[user]; ok {
 		return &Exchange{user: user, verifier: v}
+	}
+	if a.lookup != nil {
+		if s, ok := a.lookup(user); ok {
+			if v, err := ParseVerifier(s); err == nil {
+				return &Exchange{user: user, verifier: v}
+			}
+		}
 	}
 	return &Exchange{user: user, verifier: fakeVerifier(a.fakeSecret, user), fake: true}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/icegate/icegate/engine/scan"
 	"github.com/icegate/icegate/engine/spill"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/roles"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/hints"
@@ -37,6 +38,9 @@ type Options struct {
 	// aggregations, joins); nil: they fail with 53200 instead. The caller
 	// opens and closes it.
 	TempDir *spill.Dir
+	// Roles is the store of roles and privileges (package roles); nil:
+	// every user may do everything.
+	Roles *roles.Store
 }
 
 // backend creates sessions, each over the catalog its database names.
@@ -62,6 +66,8 @@ type backend struct {
 	// columns keeps the decoded columns of small tables' Parquet row
 	// groups for every session's scans (data files are immutable).
 	columns *scan.ColumnCache
+	// roles are the roles and privileges (privilege.go); nil: none.
+	roles *roles.Store
 }
 
 // columnCacheBytes bounds the decoded columns the backend keeps.
@@ -78,7 +84,7 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 	}
 	b := &backend{cat: cat, cats: append([]catalog.Catalog{cat}, opts.MoreCatalogs...), log: log, started: time.Now(), maxMem: opts.MaxStatementMem, tmp: opts.TempDir,
 		sysFuncs: seqexec.WithFuncs(sysfunc.Builtins()), sparkFuncs: sparkfunc.Builtins(),
-		columns: scan.NewColumnCache(columnCacheBytes)}
+		columns: scan.NewColumnCache(columnCacheBytes), roles: opts.Roles}
 	if b.maxMem <= 0 {
 		b.maxMem = settings.DefaultMaxStatementMem()
 	}
@@ -143,6 +149,9 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 	}
 	s.syncTxSettings()
 	s.appName.Store(s.Setting("application_name"))
+	if err := b.checkLogin(ctx, info.User); err != nil { // privilege.go
+		return nil, err
+	}
 	b.sessions.add(s)
 	return s, nil
 }

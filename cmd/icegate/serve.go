@@ -79,7 +79,12 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 			logger.Warn("removing temporary files", "err", err)
 		}
 	}()
-	backend := translate.NewBackend(cats[0].cat, translate.Options{Logger: logger, MaxStatementMem: cfg.MaxStatementMem, MoreCatalogs: more, TempDir: tmp})
+	rolesStore, err := openRoles(ctx, cfg, cats[0], logger) // roles.go
+	if err != nil {
+		return err
+	}
+	backend := translate.NewBackend(cats[0].cat, translate.Options{Logger: logger, MaxStatementMem: cfg.MaxStatementMem, MoreCatalogs: more, TempDir: tmp,
+		Roles: rolesStore})
 
 	users := make([]auth.User, len(cfg.Users))
 	for i, u := range cfg.Users {
@@ -88,6 +93,9 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 	authn, err := auth.New(users, cfg.Password, logger)
 	if err != nil {
 		return fmt.Errorf("set up authentication: %w", err)
+	}
+	if rolesStore != nil {
+		authn.SetLookup(rolesLookup(ctx, rolesStore))
 	}
 	if err := authn.CheckListen(cfg.Listen); err != nil {
 		return err

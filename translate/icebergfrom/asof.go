@@ -272,6 +272,9 @@ func bindTimeTravel(b *bind.Binder, rv *pg.RangeVar, c *parse.AsOfClause, alias 
 	if t.Metadata == nil {
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no metadata", tn.Written)
 	}
+	if err := b.CheckTablePrivilege(t, 'r'); err != nil {
+		return nil, err
+	}
 	if c.Changes {
 		return bindChanges(b, rv, tn, t, c, alias, colAliases)
 	}
