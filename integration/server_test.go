@@ -80,6 +80,7 @@ func startServer(t testing.TB, warehouse string, opts serverOpts) string {
 		if store, err = roles.Open(context.Background(), filepath.Join(warehouse, ".icegate", "roles"), boot); err != nil {
 			t.Fatalf("roles store: %v", err)
 		}
+		store.SetPasswords(auth.NewVerifier, func(v string) error { _, err := auth.ParseVerifier(v); return err })
 		authn.SetLookup(func(user string) (string, bool) { return store.Verifier(context.Background(), user, time.Now()) })
 	}
 	srv := wire.NewServer(wire.Config{

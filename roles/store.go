@@ -23,8 +23,40 @@ type Store struct {
 	// Bootstrap are the superusers of the configuration, never stored.
 	bootstrap []string
 
+	// hash and check make and check SCRAM verifiers (package auth's,
+	// given by SetPasswords: this package sits below auth).
+	hash  func(password string) (string, error)
+	check func(verifier string) error
+
 	mu  sync.Mutex
 	cur *State
+}
+
+// SetPasswords gives the store the functions that hash a plaintext
+// password into a SCRAM verifier and check a verifier given as is. Call it
+// before the store is used.
+func (s *Store) SetPasswords(hash func(string) (string, error), check func(string) error) {
+	s.hash, s.check = hash, check
+}
+
+// errNoPasswords is the error of a store that was given no password
+// functions.
+var errNoPasswords = errors.New("the roles store cannot hash passwords")
+
+// HashPassword makes the SCRAM verifier of a plaintext password.
+func (s *Store) HashPassword(password string) (string, error) {
+	if s.hash == nil {
+		return "", errNoPasswords
+	}
+	return s.hash(password)
+}
+
+// CheckVerifier checks a SCRAM verifier given as a role's password.
+func (s *Store) CheckVerifier(v string) error {
+	if s.check == nil {
+		return errNoPasswords
+	}
+	return s.check(v)
 }
 
 // Open opens the store in dir (created on the first change) with the

@@ -8,7 +8,6 @@ import (
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 
-	"github.com/icegate/icegate/auth"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/roles"
 )
@@ -113,18 +112,18 @@ func (s *session) readRoleOptions(opts []*pg.Node) (roleOptions, error) {
 }
 
 // apply sets the options on r.
-func (o *roleOptions) apply(r *roles.Role) error {
+func (o *roleOptions) apply(store *roles.Store, r *roles.Role) error {
 	if o.password != nil {
 		switch {
 		case *o.password == "":
 			r.Password = ""
 		case strings.HasPrefix(*o.password, "SCRAM-SHA-256$"):
-			if _, err := auth.ParseVerifier(*o.password); err != nil {
+			if err := store.CheckVerifier(*o.password); err != nil {
 				return pgerr.Wrap(err, pgerr.InvalidParameterValue, "invalid SCRAM secret for role \"%s\": %v", r.Name, err)
 			}
 			r.Password = *o.password
 		default:
-			v, err := auth.NewVerifier(*o.password)
+			v, err := store.HashPassword(*o.password)
 			if err != nil {
 				return pgerr.Wrap(err, pgerr.InvalidParameterValue, "password for role \"%s\": %v", r.Name, err)
 			}
@@ -214,7 +213,7 @@ func (s *session) prepareCreateRole(st *pg.CreateRoleStmt) (Statement, error) {
 				return pgerr.New(pgerr.DuplicateObject, "role \"%s\" already exists", st.Role)
 			}
 			r := &roles.Role{Name: st.Role, Inherit: true, ConnLimit: -1, Login: st.StmtType == pg.RoleStmtType_ROLESTMT_USER}
-			if err := o.apply(r); err != nil {
+			if err := o.apply(store, r); err != nil {
 				return err
 			}
 			for _, list := range [][]string{o.inRoles, o.members, o.admins} {
@@ -275,7 +274,7 @@ func (s *session) prepareAlterRole(st *pg.AlterRoleStmt) (Statement, error) {
 					return pgerr.New(pgerr.InsufficientPrivilege, "permission denied")
 				}
 			}
-			return o.apply(r)
+			return o.apply(store, r)
 		})
 		return nil, err
 	}}, nil

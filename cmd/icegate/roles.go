@@ -38,6 +38,7 @@ func openRoles(ctx context.Context, cfg *conf.Config, def servedCatalog, logger 
 	if err != nil {
 		return nil, fmt.Errorf("roles store %s: %w", dir, err)
 	}
+	store.SetPasswords(auth.NewVerifier, func(v string) error { _, err := auth.ParseVerifier(v); return err })
 	logger.Info("roles and privileges", "directory", dir)
 	return store, nil
 }

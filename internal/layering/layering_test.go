@@ -29,6 +29,7 @@ var forbidden = map[string][]string{
 	"internal/pgnumeric":  {"engine", "catalog", "translate", "wire", "auth", "conf", "cmd", "internal/pgerr", "internal/pgtypes", "internal/pgtext"},
 	"internal/theta":      {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "internal"},
 	// objstore knows object stores, not Iceberg: catalog builds on it.
+	"roles":    {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "integration"},
 	"objstore": {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "integration"},
 }
 
