@@ -119,6 +119,8 @@ var privMatrix = []privStep{
 	{as: "alice", sql: "DROP ROLE {bob}", want: "42501"},
 	{as: "alice", sql: "GRANT {readers} TO {alice}", want: "42501"},
 	{sql: "CREATE ROLE {bob}", want: "42710"},
+	{as: "alice", sql: "SET SESSION AUTHORIZATION icegate", pg: "-", want: "42501"},
+	{as: "alice", sql: "SELECT * FROM {s}.t", want: "42501"},
 	{sql: "DROP ROLE {s}_nosuch", want: "42704"},
 	{sql: "DROP ROLE {readers}", want: "2BP01"},
 }

@@ -60,10 +60,16 @@ func PrivilegeLetter(name string) byte {
 	return 0
 }
 
-// Exists reports whether a role of the name exists: stored, or a
-// configured superuser.
+// Predefined are PostgreSQL's predefined roles icegate gives meaning to,
+// with their OIDs: members of pg_signal_backend may cancel and terminate
+// the backends of roles that are not superusers.
+var Predefined = map[string]uint32{"pg_signal_backend": 4200}
+
+// Exists reports whether a role of the name exists: stored, a configured
+// superuser, or predefined.
 func (s *Store) Exists(st *State, name string) bool {
-	return st.Role(name) != nil || s.IsBootstrap(name)
+	_, pre := Predefined[name]
+	return pre || st.Role(name) != nil || s.IsBootstrap(name)
 }
 
 // Superuser reports whether name is a superuser: a stored role with the
@@ -73,7 +79,8 @@ func (s *Store) Superuser(st *State, name string) bool {
 	if r := st.Role(name); r != nil {
 		return r.Superuser
 	}
-	return true
+	_, pre := Predefined[name]
+	return !pre && name != ""
 }
 
 // HasPrivsOf reports whether member has the privileges of role: it is the

@@ -339,3 +339,24 @@ func (b *backend) checkLogin(ctx context.Context, user string) error {
 	}
 	return nil
 }
+
+// checkSessionAuthorization refuses a session_authorization that names
+// another role unless the session user is a superuser, as PostgreSQL's SET
+// SESSION AUTHORIZATION; the role must exist.
+func (s *session) checkSessionAuthorization() error {
+	v := s.settings.Value("session_authorization")
+	if v == "" || v == s.user {
+		return nil
+	}
+	store, st, err := s.rolesNow(context.Background())
+	if err != nil || store == nil {
+		return err
+	}
+	if !store.Superuser(st, s.user) {
+		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set session authorization")
+	}
+	if !store.Exists(st, v) {
+		return roleMissing(v)
+	}
+	return nil
+}

@@ -36,6 +36,10 @@ func (s *session) syscatAccess(ctx context.Context) (*syscat.Access, error) {
 		}
 	}
 	addBoot(s.user, 15999)
+	for name, oid := range roles.Predefined {
+		oids[name] = oid
+		a.Roles = append(a.Roles, syscat.RoleRow{Name: name, OID: oid, ConnLimit: -1, Inherit: true})
+	}
 	for _, name := range st.RoleNames() {
 		r := st.Role(name)
 		oids[name] = r.OID

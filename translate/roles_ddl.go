@@ -299,8 +299,9 @@ func (s *session) prepareDropRole(st *pg.DropRoleStmt) (Statement, error) {
 			for _, n := range st.Roles {
 				name := s.roleName(n.GetRoleSpec())
 				r := state.Role(name)
+				_, predefined := roles.Predefined[name]
 				switch {
-				case r == nil && store.IsBootstrap(name):
+				case r == nil && (store.IsBootstrap(name) || predefined):
 					return pgerr.New(pgerr.FeatureNotSupported, "role \"%s\" is a configured user; remove it from the configuration", name)
 				case r == nil && st.MissingOk:
 					notices = append(notices, Notice{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion,
