@@ -192,9 +192,6 @@ func (s *session) prepareCreateRole(st *pg.CreateRoleStmt) (Statement, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkRoleName(st.Role); err != nil {
-			return nil, err
-		}
 		o, err := s.readRoleOptions(st.Options)
 		if err != nil {
 			return nil, err
@@ -208,6 +205,9 @@ func (s *session) prepareCreateRole(st *pg.CreateRoleStmt) (Statement, error) {
 				if o.superuser != nil && *o.superuser {
 					return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to create superusers")
 				}
+			}
+			if err := checkRoleName(st.Role); err != nil { // after the permission, as PostgreSQL
+				return err
 			}
 			if store.Exists(state, st.Role) {
 				return pgerr.New(pgerr.DuplicateObject, "role \"%s\" already exists", st.Role)

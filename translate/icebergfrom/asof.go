@@ -309,6 +309,9 @@ func bindRefName(b *bind.Binder, rv *pg.RangeVar, tn parse.TableName, alias stri
 	if err != nil || t.Metadata == nil {
 		return nil, false, nil
 	}
+	if err := b.CheckTablePrivilege(t, 'r'); err != nil {
+		return nil, true, err
+	}
 	r, ok := t.Metadata.Refs[ref]
 	if !ok || r.Type != kind {
 		return nil, true, b.ErrAt(noSnapshot(t.Metadata, base.Schema+"."+base.Name, fmt.Sprintf("table \"%s\" has no %s \"%s\"", tn.Schema, kind, ref)), rv.Location)
