@@ -2,6 +2,7 @@ package syscat
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -95,4 +96,58 @@ func relationOwnerACL(s *Snapshot, r *Relation) (uint32, any) {
 		return owner, nil
 	}
 	return owner, acl
+}
+
+// aclPrivilegeNames are the SQL names of aclitem's letters for tables.
+var aclPrivilegeNames = map[byte]string{'a': "INSERT", 'r': "SELECT", 'w': "UPDATE", 'd': "DELETE",
+	'D': "TRUNCATE", 'x': "REFERENCES", 't': "TRIGGER"}
+
+// accessTablePrivileges adds a relation's rows of table_privileges from
+// its ACL (the default: its owner's every privilege, grantable), those
+// PostgreSQL shows the current user: granted to or by a role whose
+// privileges it has, or to PUBLIC.
+func accessTablePrivileges(s *Snapshot, r *Relation, rb *rowBuilder) {
+	ownerOID, acl := s.Access.Relation(r)
+	owner := ""
+	if o := s.Access.RoleByOID(ownerOID); o != nil {
+		owner = o.Name
+	}
+	if acl == nil {
+		acl = []string{ACLRoleName(owner) + "=arwdDxt/" + ACLRoleName(owner)}
+	}
+	visible := func(role string) bool {
+		return role == "PUBLIC" || s.Access.HasRole == nil || s.Access.HasRole(s.User, role, "USAGE")
+	}
+	for _, item := range acl {
+		grantee, rest, ok := strings.Cut(item, "=")
+		privs, grantor, ok2 := strings.Cut(rest, "/")
+		if !ok || !ok2 {
+			continue
+		}
+		grantee, grantor = unquoteACLName(grantee), unquoteACLName(grantor)
+		if grantee == "" {
+			grantee = "PUBLIC"
+		}
+		if !visible(grantee) && !visible(grantor) {
+			continue
+		}
+		for i := 0; i < len(privs); i++ {
+			name, known := aclPrivilegeNames[privs[i]]
+			if !known {
+				continue
+			}
+			grantable := i+1 < len(privs) && privs[i+1] == '*' || grantee == owner
+			rb.add("grantor", grantor, "grantee", grantee, "table_catalog", s.Database, "table_schema", r.Namespace,
+				"table_name", r.Name, "privilege_type", name, "is_grantable", yesNo(grantable),
+				"with_hierarchy", yesNo(name == "SELECT"))
+		}
+	}
+}
+
+// unquoteACLName reads a role name as aclitem writes it.
+func unquoteACLName(n string) string {
+	if len(n) >= 2 && n[0] == '"' && n[len(n)-1] == '"' {
+		return strings.ReplaceAll(n[1:len(n)-1], `""`, `"`)
+	}
+	return n
 }
