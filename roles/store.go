@@ -63,6 +63,17 @@ func (s *Store) CheckVerifier(v string) error {
 // configuration's superusers; it reads the newest version there.
 func Open(ctx context.Context, dir string, bootstrap []string) (*Store, error) {
 	s := &Store{dir: dir, bootstrap: bootstrap, cur: emptyState()}
+	// The newest version may be any: list them once; from then on only
+	// the next version's name is looked at.
+	v, err := s.newest()
+	if err != nil {
+		return nil, err
+	}
+	if v > 0 {
+		if err := s.load(v); err != nil {
+			return nil, err
+		}
+	}
 	if _, err := s.Current(ctx); err != nil {
 		return nil, err
 	}
@@ -103,17 +114,6 @@ func (s *Store) Current(ctx context.Context) (*State, error) {
 		next := s.cur.Version + 1
 		data, err := os.ReadFile(s.path(next))
 		if errors.Is(err, fs.ErrNotExist) {
-			if s.cur.Version == 0 {
-				// A fresh process: the newest version may be any.
-				if v, lerr := s.newest(); lerr != nil {
-					return nil, lerr
-				} else if v > next {
-					if err := s.load(v); err != nil {
-						return nil, err
-					}
-					continue
-				}
-			}
 			return s.cur, nil
 		}
 		if err != nil {

@@ -118,3 +118,21 @@ func TestChecks(t *testing.T) {
 
 // plainName leaves names as they are.
 func plainName(s string) string { return s }
+
+// BenchmarkCurrent is what each check costs when nothing changed: one
+// failed open of the next version's name.
+func BenchmarkCurrent(b *testing.B) {
+	ctx := context.Background()
+	s, err := Open(ctx, b.TempDir(), []string{"admin"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.Update(ctx, func(st *State) error { st.AddRole(&Role{Name: "r"}); return nil }); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := s.Current(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
