@@ -14,9 +14,17 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
-// MechanismSCRAM is the only SASL mechanism icegate offers. Channel binding
-// (SCRAM-SHA-256-PLUS) is not offered.
-const MechanismSCRAM = "SCRAM-SHA-256"
+// The SASL mechanisms icegate offers: SCRAM-SHA-256 always, and over TLS
+// first SCRAM-SHA-256-PLUS, which binds the exchange to the TLS channel
+// with tls-server-end-point (RFC 5929).
+const (
+	MechanismSCRAM     = "SCRAM-SHA-256"
+	MechanismSCRAMPlus = "SCRAM-SHA-256-PLUS"
+)
+
+// channelBindingType is the only channel binding type offered, as in
+// PostgreSQL.
+const channelBindingType = "tls-server-end-point"
 
 // Exchange is the server side of one SCRAM-SHA-256 exchange (RFC 5802,
 // RFC 7677). wire calls Start with the client's SASLInitialResponse data and
@@ -38,14 +46,33 @@ type Exchange struct {
 	done            bool
 	// fixedNonce replaces the random server nonce in known-answer tests.
 	fixedNonce string
+	// endPoint is the tls-server-end-point channel binding data of the
+	// connection (the hash of the server's certificate); nil without TLS,
+	// and then SCRAM-SHA-256-PLUS is not offered.
+	endPoint []byte
+	// plus is set when the client chose SCRAM-SHA-256-PLUS.
+	plus bool
 }
 
-// Mechanisms are the SASL mechanisms to list in AuthenticationSASL.
-func (e *Exchange) Mechanisms() []string { return []string{MechanismSCRAM} }
+// Mechanisms are the SASL mechanisms to list in AuthenticationSASL, the
+// preferred first.
+func (e *Exchange) Mechanisms() []string {
+	if e.endPoint != nil {
+		return []string{MechanismSCRAMPlus, MechanismSCRAM}
+	}
+	return []string{MechanismSCRAM}
+}
+
+// ChannelBound reports whether the exchange used channel binding.
+func (e *Exchange) ChannelBound() bool { return e.plus }
 
 // Start reads client-first-message and returns server-first-message.
 func (e *Exchange) Start(mechanism string, clientFirst []byte) ([]byte, error) {
-	if mechanism != MechanismSCRAM {
+	switch {
+	case mechanism == MechanismSCRAM:
+	case mechanism == MechanismSCRAMPlus && e.endPoint != nil:
+		e.plus = true
+	default:
 		return nil, protocolError("client selected an invalid SASL authentication mechanism")
 	}
 	msg := string(clientFirst)
@@ -54,10 +81,25 @@ func (e *Exchange) Start(mechanism string, clientFirst []byte) ([]byte, error) {
 	if !ok {
 		return nil, protocolError("malformed SCRAM message (missing GS2 header)")
 	}
+	// The flag must agree with the mechanism, and a client that could
+	// bind but believes the server cannot ("y") while the server offered
+	// PLUS has seen its offer tampered with: PostgreSQL's checks.
 	switch {
-	case flag == "n" || flag == "y":
 	case strings.HasPrefix(flag, "p="):
-		return nil, protocolError("channel binding is not supported")
+		if !e.plus {
+			return nil, protocolErrorDetail("malformed SCRAM message",
+				"The client selected SCRAM-SHA-256 without channel binding, but the SCRAM message includes channel binding data.")
+		}
+		if flag[2:] != channelBindingType {
+			return nil, protocolError("unsupported SCRAM channel-binding type %q", flag[2:])
+		}
+	case e.plus:
+		return nil, protocolErrorDetail("malformed SCRAM message",
+			"The client selected SCRAM-SHA-256-PLUS, but the SCRAM message does not include channel binding data.")
+	case flag == "y" && e.endPoint != nil:
+		return nil, protocolErrorDetail("SCRAM channel binding negotiation error",
+			"The client supports SCRAM channel binding but thinks the server does not.  However, this server does support channel binding.")
+	case flag == "n" || flag == "y":
 	default:
 		return nil, protocolError("malformed SCRAM message (unexpected channel-binding flag %q)", flag)
 	}
@@ -122,7 +164,13 @@ func (e *Exchange) Finish(clientFinal []byte) ([]byte, error) {
 			nonce = attr[2:]
 		}
 	}
-	if binding != base64.StdEncoding.EncodeToString([]byte(e.gs2Header)) {
+	// c= is the gs2-header, followed with PLUS by the channel's binding
+	// data, which proves that the client's TLS peer is this server.
+	want := []byte(e.gs2Header)
+	if e.plus {
+		want = append(want, e.endPoint...)
+	}
+	if binding != base64.StdEncoding.EncodeToString(want) {
 		return nil, protocolError("SCRAM channel binding check failed")
 	}
 	if nonce != e.nonce {
@@ -165,6 +213,10 @@ func PasswordFailed(user string) *pgerr.Error {
 		Severity: "FATAL",
 		Message:  fmt.Sprintf("password authentication failed for user %q", user),
 	}
+}
+
+func protocolErrorDetail(msg, detail string) *pgerr.Error {
+	return &pgerr.Error{Code: pgerr.ProtocolViolation, Severity: "FATAL", Message: msg, Detail: detail}
 }
 
 func protocolError(format string, args ...any) *pgerr.Error {

@@ -77,6 +77,9 @@ type Config struct {
 	// credentials receive an object-store catalog's s3.* credentials with
 	// the tables they load (key "rest.vend-credentials", default false).
 	RESTVendCredentials bool
+	// Access holds the access rules and TLS requirements (keys access.*,
+	// tls.required, tls.ca).
+	Access Access
 }
 
 // Catalog is one catalog of the "catalogs" key.

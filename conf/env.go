@@ -29,6 +29,10 @@ var EnvVars = map[string]string{
 	"ICEGATE_ROLES_DIRECTORY":        keyRolesDirectory,
 	"ICEGATE_REST_LISTEN":            keyRESTListen,
 	"ICEGATE_REST_VEND_CREDENTIALS":  keyRESTVend,
+	// Access rules and TLS requirements.
+	"ICEGATE_ACCESS_HBA_FILE": keyAccessHBAFile,
+	"ICEGATE_TLS_REQUIRED":    keyTLSRequired,
+	"ICEGATE_TLS_CA":          keyTLSCA,
 }
 
 // harnessVariable reports whether an ICEGATE_* name belongs to the test

@@ -124,7 +124,7 @@ func readFile(v *viper.Viper, path string, data []byte, prefixes map[string]stri
 		switch {
 		case key == keyPassword:
 			return fmt.Errorf("conf: %s: not allowed in the config file %s; set ICEGATE_PASSWORD", keyPassword, path)
-		case fileKeys[key], strings.HasPrefix(key, keyPathPrefixes+"."), key == keyCatalogs, strings.HasPrefix(key, keyCatalogs+"."):
+		case fileKeys[key], accessFileKey(key), strings.HasPrefix(key, keyPathPrefixes+"."), key == keyCatalogs, strings.HasPrefix(key, keyCatalogs+"."):
 		default:
 			unknown = append(unknown, key)
 		}
@@ -198,6 +198,9 @@ func build(v *viper.Viper, prefixes map[string]string, catalogs []Catalog, short
 		}
 	}
 	if cfg.Users, err = readUsers(v.Get(keyUsers)); err != nil {
+		return nil, err
+	}
+	if err := readAccess(v, cfg); err != nil {
 		return nil, err
 	}
 	if shorthand {

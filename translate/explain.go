@@ -91,7 +91,7 @@ func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows,
 	if e.opts.Format == explain.Icegate {
 		return e.icegate(ctx, p)
 	}
-	in := explain.Input{Opts: e.opts}
+	in := explain.Input{Opts: e.opts, Loc: s.Location()}
 	res := explain.Plan{Opts: e.opts, Execution: -1}
 	if e.opts.Analyze {
 		ctx, cancel := s.withStatementTimeout(ctx) // it runs as the query would
@@ -224,7 +224,7 @@ func (e *explainDMLStatement) Execute(ctx context.Context, params []*string) (Ro
 		alias = p.Target.Alias
 	}
 	res := explain.Plan{Opts: e.opts, Execution: -1}
-	in := explain.Input{Plan: sel, Opts: e.opts, Parallel: parallelAggs(sel)}
+	in := explain.Input{Plan: sel, Opts: e.opts, Parallel: parallelAggs(sel), Loc: s.Location()}
 	res.Root = explain.Modify(op, name, strings.Join(p.Table.Ident.Namespace, "."), alias, explain.Build(in), e.opts)
 	res.Planning = ms(time.Since(start))
 	return s.explainRows(res)
@@ -395,7 +395,7 @@ func (e *explainInsertStatement) Execute(ctx context.Context, params []*string) 
 		src = explain.InsertValues(p.Values, e.opts)
 	} else {
 		sel := opt.Statement(p.Sel, s.optConfig())
-		src = explain.Build(explain.Input{Plan: sel, Opts: e.opts, Parallel: parallelAggs(sel)})
+		src = explain.Build(explain.Input{Plan: sel, Opts: e.opts, Parallel: parallelAggs(sel), Loc: s.Location()})
 	}
 	res := explain.Plan{Opts: e.opts, Execution: -1}
 	res.Root = explain.Modify("Insert", name, strings.Join(p.Table.Ident.Namespace, "."), "", src, e.opts)

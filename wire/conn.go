@@ -36,6 +36,7 @@ func (c *conn) beginImplicit() {
 // goroutine; only cancelStatement is called from others.
 type conn struct {
 	srv    *Server
+	acc    *access // users, access rules and TLS as when accepted
 	logger *slog.Logger
 	nc     net.Conn
 	remote net.Addr
@@ -85,6 +86,7 @@ var errClientGone = errors.New("client connection closed")
 func (s *Server) serveConn(ctx context.Context, nc net.Conn, accepted time.Time) {
 	c := &conn{
 		srv:       s,
+		acc:       s.currentAccess(),
 		nc:        nc,
 		remote:    nc.RemoteAddr(),
 		logger:    s.logger.With("remote", nc.RemoteAddr().String()),

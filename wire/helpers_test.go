@@ -29,6 +29,12 @@ type testServer struct {
 // authentication and a logger that discards.
 func startServer(t testing.TB, cfg Config) *testServer {
 	t.Helper()
+	return startServerOn(t, "127.0.0.1:0", cfg)
+}
+
+// startServerOn is startServer on the listen address addr.
+func startServerOn(t testing.TB, addr string, cfg Config) *testServer {
+	t.Helper()
 	ts := &testServer{}
 	if cfg.Backend == nil {
 		ts.backend = newTestBackend()
@@ -45,7 +51,7 @@ func startServer(t testing.TB, cfg Config) *testServer {
 		cfg.Logger = quietLogger()
 	}
 	ts.srv = NewServer(cfg)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}

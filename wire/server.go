@@ -11,6 +11,7 @@ import (
 	"net"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -23,7 +24,8 @@ import (
 type Config struct {
 	Backend translate.Backend
 	Auth    *auth.Authenticator
-	// TLS enables SSLRequest; nil answers 'N'.
+	// TLS enables SSLRequest; nil answers 'N'. Auth and TLS are those at
+	// start; Server.Reload replaces them for new connections.
 	TLS *tls.Config
 	// MaxConnections bounds concurrent sessions; 0 means 100.
 	MaxConnections int
@@ -45,6 +47,7 @@ type Config struct {
 type Server struct {
 	cfg    Config
 	logger *slog.Logger
+	access atomic.Pointer[access] // see Reload
 
 	mu     sync.Mutex
 	addr   net.Addr
@@ -76,7 +79,9 @@ func NewServer(cfg Config) *Server {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	return &Server{cfg: cfg, logger: logger, conns: make(map[uint32]*conn)}
+	s := &Server{cfg: cfg, logger: logger, conns: make(map[uint32]*conn)}
+	s.access.Store(newAccess(cfg.Auth, cfg.TLS, logger))
+	return s
 }
 
 // Addr is the address of the listener being served, nil before Serve.
@@ -222,7 +227,7 @@ func (s *Server) refuse(ctx context.Context, nc net.Conn) {
 			}
 		}()
 		_ = nc.SetDeadline(time.Now().Add(min(refusalTimeout, s.cfg.AuthenticationTimeout)))
-		c := &conn{srv: s, nc: nc, logger: s.logger}
+		c := &conn{srv: s, nc: nc, logger: s.logger, acc: s.currentAccess()}
 		_, _, err := c.negotiate(nc)
 		switch pe := pgerr.As(err); {
 		case err == nil:

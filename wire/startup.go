@@ -15,7 +15,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgproto3"
 
-	"github.com/icegate/icegate/auth"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/translate"
 )
@@ -68,7 +67,7 @@ func (c *conn) negotiate(nc net.Conn) (net.Conn, *startupPacket, error) {
 		code := binary.BigEndian.Uint32(body)
 		switch {
 		case code == sslRequestCode && len(body) == 4:
-			if c.srv.cfg.TLS == nil || tlsDone {
+			if c.acc.tls == nil || tlsDone {
 				if _, err := nc.Write([]byte{'N'}); err != nil {
 					return nil, nil, err
 				}
@@ -77,7 +76,7 @@ func (c *conn) negotiate(nc net.Conn) (net.Conn, *startupPacket, error) {
 			if _, err := nc.Write([]byte{'S'}); err != nil {
 				return nil, nil, err
 			}
-			tc := tls.Server(nc, c.srv.cfg.TLS)
+			tc := tls.Server(nc, c.acc.tls)
 			if err := tc.Handshake(); err != nil {
 				return nil, nil, fmt.Errorf("TLS handshake: %w", err)
 			}
@@ -195,7 +194,7 @@ func (c *conn) startSession(sp *startupPacket) error {
 		return tooManyClients()
 	}
 	c.registered = true
-	if err := c.authenticate(user); err != nil {
+	if err := c.authenticate(user, database); err != nil {
 		return err
 	}
 	if err := c.authenticated(); err != nil {
@@ -275,21 +274,10 @@ func parsePgBool(v string) (value, ok bool) {
 	return false, false
 }
 
-// authenticate runs the method the Authenticator picks for this connection.
-func (c *conn) authenticate(user string) error {
-	method, err := c.srv.cfg.Auth.MethodFor(c.remote, user)
-	if err != nil {
-		return err
-	}
-	if method == auth.MethodSCRAM {
-		return c.scram(user)
-	}
-	return nil
-}
-
-// scram relays the SASL messages of one SCRAM-SHA-256 exchange.
-func (c *conn) scram(user string) error {
-	ex := c.srv.cfg.Auth.Begin(user)
+// scram relays the SASL messages of one SCRAM-SHA-256 exchange; with
+// endPoint (over TLS) SCRAM-SHA-256-PLUS is offered first.
+func (c *conn) scram(user string, endPoint []byte) error {
+	ex := c.acc.auth.BeginTLS(user, endPoint)
 	c.queue(&pgproto3.AuthenticationSASL{AuthMechanisms: ex.Mechanisms()})
 	if err := c.writeQueued(); err != nil {
 		return err
@@ -312,9 +300,10 @@ func (c *conn) scram(user string) error {
 	}
 	serverFinal, err := ex.Finish(final.Data)
 	if err != nil {
-		c.logger.Info("authentication failed", "user", user, "remote", c.remote.String(), "err", err)
+		c.logger.Info("authentication failed", "user", user, "remote", c.remote.String(), "mechanism", initial.AuthMechanism, "err", err)
 		return err
 	}
+	c.logger.Debug("authenticated", "user", user, "mechanism", initial.AuthMechanism)
 	c.queue(&pgproto3.AuthenticationSASLFinal{Data: serverFinal})
 	return nil
 }

@@ -35,3 +35,12 @@ func newRootCommand(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newServeCommand(), newSampleCommand(), newUserCommand(), newVersionCommand())
 	return root
 }
+
+// hangups delivers SIGHUP, the request to reload the configuration, until
+// ctx ends; from then on SIGHUP is back to its default action.
+func hangups(ctx context.Context) <-chan os.Signal {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGHUP)
+	context.AfterFunc(ctx, func() { signal.Stop(ch) })
+	return ch
+}

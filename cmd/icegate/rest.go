@@ -111,6 +111,9 @@ func startREST(ctx context.Context, cfg *conf.Config, cats []servedCatalog, auth
 	if tlsConfig != nil {
 		scheme = "https"
 		srv.TLSConfig = tlsConfig.Clone()
+		// Client certificates (tls.ca) are for the PostgreSQL port's cert
+		// rules; REST clients log in with tokens.
+		srv.TLSConfig.ClientAuth, srv.TLSConfig.ClientCAs = tls.NoClientCert, nil
 		ln = tls.NewListener(ln, srv.TLSConfig)
 	}
 	addr := ln.Addr().(*net.TCPAddr)

@@ -36,15 +36,17 @@ func newServeCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return serve(cmd.Context(), cfg, cmd.ErrOrStderr())
+			reload := func() (*conf.Config, error) { return conf.Load(cmd.Flags(), os.Environ()) }
+			return serve(cmd.Context(), cfg, reload, cmd.ErrOrStderr())
 		},
 	}
 	conf.AddFlags(cmd.Flags())
 	return cmd
 }
 
-// serve wires the packages together and serves until ctx is done.
-func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
+// serve wires the packages together and serves until ctx is done; reload
+// loads the configuration again at SIGHUP (nil: no reload).
+func serve(ctx context.Context, cfg *conf.Config, reload func() (*conf.Config, error), logOut io.Writer) error {
 	logger := newLogger(logOut, cfg.LogLevel)
 	raiseFileLimit(logger)
 
@@ -86,23 +88,13 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 	backend := translate.NewBackend(cats[0].cat, translate.Options{Logger: logger, MaxStatementMem: cfg.MaxStatementMem, MoreCatalogs: more, TempDir: tmp,
 		Roles: rolesStore})
 
-	users := make([]auth.User, len(cfg.Users))
-	for i, u := range cfg.Users {
-		users[i] = auth.User{Name: u.Name, SCRAM: u.SCRAM}
-	}
-	authn, err := auth.New(users, cfg.Password, logger)
-	if err != nil {
-		return fmt.Errorf("set up authentication: %w", err)
-	}
-	if rolesStore != nil {
-		authn.SetLookup(rolesLookup(ctx, rolesStore))
-	}
-	if err := authn.CheckListen(cfg.Listen); err != nil {
-		return err
-	}
-	tlsConfig, err := loadTLS(cfg.TLSCert, cfg.TLSKey)
+	authn, tlsConfig, err := buildAccess(cfg, logger)
 	if err != nil {
 		return err
+	}
+	lookup := rolesLookup(ctx, rolesStore) // roles.go: roles of the store log in
+	if lookup != nil {
+		authn.SetLookup(lookup)
 	}
 
 	ln, err := net.Listen("tcp", cfg.Listen)
@@ -119,6 +111,8 @@ func serve(ctx context.Context, cfg *conf.Config, logOut io.Writer) error {
 
 		AuthenticationTimeout: cfg.AuthenticationTimeout,
 	})
+	// SIGHUP is caught from before the listening line on.
+	reloadOnHangup(ctx, srv, cfg.Listen, reload, lookup, logger)
 	addr := ln.Addr().(*net.TCPAddr)
 	connect, how := loginHint(addr, cfg)
 	logger.Info("icegate listening",

@@ -146,13 +146,22 @@ func widenKeys[T ~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 |
 	}
 }
 
-// intGroups is a growing open-addressing table (linear probing, at most
-// three quarters full) of 64-bit keys; NULL is a group of its own outside it.
+// intGroups numbers 64-bit keys; NULL is a group of its own outside the
+// table. It starts as a direct table, an array indexed by key minus a base
+// (one load a row, and keys that come in order, as a sorted file's or a
+// join's output often do, touch neighbouring memory), which grows to take
+// keys outside its range while that range stays within directLimit; past
+// it, the table turns into a growing open-addressing table (linear
+// probing, at most three quarters full) for good.
 type intGroups struct {
+	dir     []int32 // direct: the group+1 of key dirBase+i; 0 = none
+	dirBase uint64
+	hashed  bool // the open-addressing table is in use (dir is nil)
+
 	slots  []intGroupSlot
 	shift  uint // a hash's top bits pick its slot
 	mask   uint64
-	used   int   // keys in slots
+	used   int   // keys in the table
 	ngroup int32 // groups so far, NULL's included
 	nullID int32 // -1 until a NULL key appears
 	keys   []uint64
@@ -166,10 +175,14 @@ type intGroupSlot struct {
 	id  int32 // group+1; 0 = empty
 }
 
+// directLimit is the widest range of keys a direct table covers for used
+// keys: 8 entries (32 bytes) a key, about what open addressing takes, or
+// its first 1024 entries; so it stays within the memory limit that open
+// addressing would.
+func directLimit(used int) int64 { return max(8*int64(used), 1024) }
+
 func newIntGroups() *intGroups {
-	t := &intGroups{nullID: -1}
-	t.alloc(4)
-	return t
+	return &intGroups{nullID: -1}
 }
 
 func (t *intGroups) alloc(capBits int) {
@@ -181,7 +194,53 @@ func (t *intGroups) alloc(capBits int) {
 func intHash(k uint64) uint64 { return (k ^ k>>31) * 0x9E3779B97F4A7C15 }
 
 func (t *intGroups) size() int64 {
-	return int64(cap(t.slots))*16 + int64(cap(t.keys)+cap(t.hashes))*8
+	return int64(cap(t.dir))*4 + int64(cap(t.slots))*16 + int64(cap(t.keys)+cap(t.hashes))*8
+}
+
+// growDirect widens the direct table to take key k, at least doubling it;
+// it reports false when the range would pass directLimit.
+func (t *intGroups) growDirect(k uint64) bool {
+	n := int64(len(t.dir))
+	if n == 0 {
+		t.dir, t.dirBase = make([]int32, 1024), k
+		return true
+	}
+	off := int64(k - t.dirBase) // k's distance from the base, either way round
+	limit := directLimit(t.used + 1)
+	if off >= limit || off <= -limit {
+		return false
+	}
+	lo, hi := min(off, 0), max(off+1, n)
+	span := hi - lo
+	if span > limit {
+		return false
+	}
+	grow := max(span, min(2*n, limit))
+	at := int64(0) // where the old entries go
+	if off < 0 {
+		at = grow - n // all the room below
+	}
+	dir := make([]int32, grow)
+	copy(dir[at:], t.dir)
+	t.dir, t.dirBase = dir, t.dirBase-uint64(at)
+	return true
+}
+
+// toHashed moves the direct table's keys into an open-addressing table.
+func (t *intGroups) toHashed() {
+	t.alloc(max(bits.Len(uint(t.used))+1, 4))
+	for i, id := range t.dir {
+		if id == 0 {
+			continue
+		}
+		k := t.dirBase + uint64(i)
+		s := intHash(k) >> t.shift
+		for t.slots[s].id != 0 {
+			s = (s + 1) & t.mask
+		}
+		t.slots[s] = intGroupSlot{key: k, id: id}
+	}
+	t.dir, t.hashed = nil, true
 }
 
 // rehash doubles the table.
@@ -222,8 +281,10 @@ func (t *intGroups) assign(keys []arrow.Array, gids []int32, newRows []int32) ([
 // their hashes); with nulls, the rows whose bit in bm (from off) is clear
 // are NULL.
 func (t *intGroups) assignKeys(ks, hs []uint64, nulls bool, bm []byte, off int, gids []int32, newRows []int32) []int32 {
-	for i, k := range ks {
-		hs[i] = intHash(k)
+	if t.hashed {
+		for i, k := range ks {
+			hs[i] = intHash(k)
+		}
 	}
 	// Rows often come clustered by key (sorted files, join output): a row
 	// with the previous row's key takes its group without a probe.
@@ -236,6 +297,32 @@ func (t *intGroups) assignKeys(ks, hs []uint64, nulls bool, bm []byte, off int, 
 		if havePrev && k == prevKey {
 			gids[i] = prevID
 			continue
+		}
+		if !t.hashed {
+			d := k - t.dirBase
+			if d >= uint64(len(t.dir)) {
+				if t.growDirect(k) {
+					d = k - t.dirBase
+				} else {
+					t.toHashed()
+					for j, k := range ks[i:] {
+						hs[i+j] = intHash(k)
+					}
+				}
+			}
+			if !t.hashed {
+				id := t.dir[d] - 1
+				if id < 0 {
+					id = t.ngroup
+					t.ngroup++
+					t.dir[d] = id + 1
+					newRows = append(newRows, int32(i))
+					t.used++
+				}
+				prevID = id
+				gids[i], prevKey, havePrev = prevID, k, true
+				continue
+			}
 		}
 		s := hs[i] >> t.shift
 		for {

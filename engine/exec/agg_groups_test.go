@@ -192,6 +192,48 @@ var groupCases = []groupCase{
 		}
 		return []arrow.Array{textColumn(mem, r, n, 50)}
 	}},
+	// The direct layout of intGroups: growing up and down, and turning
+	// into open addressing within a batch.
+	{"int, wide domain", "*exec.intGroups", nil, func(mem memory.Allocator, r *rand.Rand, n int) []arrow.Array {
+		return []arrow.Array{intColumn(mem, r, n, 1<<22)}
+	}},
+	{"int, ascending runs and descending jumps", "*exec.intGroups", nil, func() func(memory.Allocator, *rand.Rand, int) []arrow.Array {
+		next := int64(1 << 40)
+		return func(mem memory.Allocator, r *rand.Rand, n int) []arrow.Array {
+			b := array.NewInt64Builder(mem)
+			defer b.Release()
+			for range n {
+				switch x := r.Intn(100); {
+				case x == 0:
+					b.AppendNull()
+				case x < 3:
+					next -= int64(r.Intn(20000)) // below the range so far
+					b.Append(next)
+				default:
+					next += int64(r.Intn(3))
+					b.Append(next)
+				}
+			}
+			return []arrow.Array{b.NewArray()}
+		}
+	}()},
+	{"int, dense then sparse", "*exec.intGroups", nil, func() func(memory.Allocator, *rand.Rand, int) []arrow.Array {
+		batch := 0
+		return func(mem memory.Allocator, r *rand.Rand, n int) []arrow.Array {
+			batch++
+			b := array.NewInt64Builder(mem)
+			defer b.Release()
+			for i := range n {
+				switch {
+				case batch > 4 && i > n/2 && r.Intn(4) == 0:
+					b.Append(r.Int63() - 1<<62)
+				default:
+					b.Append(int64(r.Intn(5000)) - 2500)
+				}
+			}
+			return []arrow.Array{b.NewArray()}
+		}
+	}()},
 	{"int, sometimes untyped NULL", "*exec.intGroups", []arrow.DataType{expr.Int8}, func(mem memory.Allocator, r *rand.Rand, n int) []arrow.Array {
 		if r.Intn(3) == 0 {
 			return []arrow.Array{array.NewNull(n)}

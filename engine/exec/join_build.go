@@ -22,7 +22,8 @@ type joinBuild struct {
 	keys  []arrow.Array     // build key values, one array per key
 	next  []int32           // next row of the same chain, -1 at the end
 
-	ints  *intTable   // one integer-like key
+	ints  *intTable   // one integer-like key, or several packed (packs)
+	packs []keyPack   // how several integer-like keys pack into ints' keys
 	strs  *bytesTable // one text key, by its bytes
 	index *bytesTable // any other keys, by their encoding (keyEncoder)
 
@@ -39,7 +40,7 @@ func (b *joinBuild) release() {
 	}
 	releaseAll(b.keys)
 	b.keys = nil
-	b.ints, b.strs, b.index, b.next = nil, nil, nil, nil
+	b.ints, b.packs, b.strs, b.index, b.next = nil, nil, nil, nil, nil
 	b.mem.release()
 }
 
@@ -144,6 +145,11 @@ func (o *joinOp) buildSide() error {
 	if len(b.keys) == 1 && isIntKeyType(b.keys[0].DataType()) {
 		return o.buildInts()
 	}
+	if o.packable() {
+		if done, err := o.buildPacked(); done || err != nil {
+			return err
+		}
+	}
 	if sa, ok := b.keys[0].(*array.String); ok && len(b.keys) == 1 {
 		return o.buildStrings(sa)
 	}
@@ -156,9 +162,10 @@ func (o *joinOp) buildInts() error {
 	k := b.keys[0]
 	vals := make([]uint64, b.rows)
 	intKeys(k, vals)
-	b.ints = newIntTable(b.rows)
 	hasNulls := k.NullN() > 0
 	bm, off := k.NullBitmapBytes(), k.Data().Offset()
+	lo, span, empty := keyRange(vals, hasNulls, bm, off)
+	b.ints = newIntTable(b.rows, lo, span, empty)
 	for r := b.rows - 1; r >= 0; r-- {
 		if r&1023 == 0 {
 			if err := o.ctx.Err(); err != nil {
@@ -175,6 +182,69 @@ func (o *joinOp) buildInts() error {
 		b.next[r] = b.ints.insert(vals[r], int32(r))
 	}
 	return nil
+}
+
+// packable reports whether the build keys could be packed into one
+// 64-bit key: several integer-like keys, none null-safe (a packed NULL
+// would be ambiguous).
+func (o *joinOp) packable() bool {
+	if len(o.build.keys) < 2 {
+		return false
+	}
+	for i, k := range o.build.keys {
+		if o.nullSafe[i] || !isIntKeyType(k.DataType()) {
+			return false
+		}
+	}
+	return true
+}
+
+// buildPacked indexes several integer-like keys packed into one 64-bit
+// key in an intTable when their ranges fit (planPacks); it reports false,
+// having indexed nothing, when they do not.
+func (o *joinOp) buildPacked() (bool, error) {
+	b := &o.build
+	vals := make([]uint64, b.rows)
+	packs, ok := planPacks(b.keys, vals)
+	if !ok {
+		return false, nil
+	}
+	packed := make([]uint64, b.rows)
+	packKeys(packs, b.keys, packed, vals)
+	nulls := make([]bool, b.rows)
+	if o.keyNulls(b.keys, nulls) {
+		// NULL rows keep out of the range: give them a valid row's key.
+		valid := -1
+		for r, null := range nulls {
+			if !null {
+				valid = r
+				break
+			}
+		}
+		for r, null := range nulls {
+			if null && valid >= 0 {
+				packed[r] = packed[valid]
+			}
+		}
+	}
+	lo, span, empty := keyRange(packed, false, nil, 0)
+	b.ints = newIntTable(b.rows, lo, span, empty)
+	b.packs = packs
+	for r := b.rows - 1; r >= 0; r-- {
+		if r&1023 == 0 {
+			if err := o.ctx.Err(); err != nil {
+				return true, err
+			}
+		}
+		if nulls[r] {
+			b.next[r] = b.nullHead
+			b.nullHead = int32(r)
+			b.hasNullKey = true
+			continue
+		}
+		b.next[r] = b.ints.insert(packed[r], int32(r))
+	}
+	return true, nil
 }
 
 // buildStrings indexes one text key by its bytes.

@@ -32,22 +32,42 @@ func (o *joinOp) lookup(lb arrow.RecordBatch) error {
 		keys[i] = k
 	}
 	anyNull := o.keyNulls(keys, p.keyNull)
+	if b.packs != nil {
+		p.vals = resize(p.vals, p.n)
+		p.packed = resize(p.packed, p.n)
+		if !packKeys(b.packs, keys, p.packed, p.vals) {
+			return fmt.Errorf("join key: left types differ from right types")
+		}
+		b.ints.lookupAll(p.packed, p.heads)
+		if anyNull {
+			for i, null := range p.keyNull {
+				if null {
+					p.heads[i] = -1
+				}
+			}
+		}
+		return nil
+	}
 	if b.ints != nil {
 		p.vals = resize(p.vals, p.n)
 		if !intKeys(keys[0], p.vals) {
 			return fmt.Errorf("join key: left type %s differs from right type %s", keys[0].DataType(), b.keys[0].DataType())
 		}
-		nullSafeNull := o.nullSafe[0] && keys[0].NullN() > 0
+		// Every row is looked up, NULLs' garbage values too, in one
+		// branch-free pass; the NULL rows are then corrected.
+		b.ints.lookupAll(p.vals, p.heads)
+		if keys[0].NullN() == 0 {
+			return nil
+		}
 		bm, off := keys[0].NullBitmapBytes(), keys[0].Data().Offset()
-		for i, v := range p.vals {
-			if anyNull && p.keyNull[i] {
-				continue
-			}
-			if nullSafeNull && !bitutil.BitIsSet(bm, off+i) {
+		nullSafeNull := o.nullSafe[0]
+		for i := range p.heads {
+			switch {
+			case anyNull && p.keyNull[i]:
+				p.heads[i] = -1
+			case nullSafeNull && !bitutil.BitIsSet(bm, off+i):
 				p.heads[i] = b.nullHead
-				continue
 			}
-			p.heads[i] = b.ints.lookup(v)
 		}
 		return nil
 	}

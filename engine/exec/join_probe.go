@@ -46,6 +46,7 @@ type joinProbe struct {
 	keep   []int32 // the positions of a chunk the residual accepts
 	sel    []int32 // the rows of the batch finishBatch emits
 	vals   []uint64
+	packed []uint64 // packed keys (joinBuild.packs)
 	enc    keyEncoder
 }
 

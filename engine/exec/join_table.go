@@ -3,17 +3,30 @@ package exec
 import (
 	"bytes"
 	"hash/maphash"
+	"math"
 	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 )
 
-// intTable maps a 64-bit key to the first build row holding it, by open
-// addressing with linear probing. It is sized once for the build side (at
-// most half full), so it never grows. The other rows of a key hang off
-// the first one in joinBuild.next.
+// intTable maps a 64-bit key to the first build row holding it. The
+// other rows of a key hang off the first one in joinBuild.next. It is
+// sized once for the build side, so it never grows, in one of two
+// layouts:
+//
+//   - direct: when the build keys span a range no wider than four times
+//     the hash layout's slot count (so it takes no more memory), key k's
+//     first row is direct[k-base]: a probe is one load, with no hashing
+//     and no key comparison, and probes of nearby keys (a probe side
+//     sorted or clustered by key, as fact tables often are by their
+//     foreign key) touch nearby memory;
+//   - hashed: open addressing with linear probing, at most half full.
 type intTable struct {
+	base   uint64
+	direct []int32 // row+1 of key base+i; 0 = none. nil in the hashed layout
+
 	shift uint
 	mask  uint64
 	slots []intSlot
@@ -26,10 +39,41 @@ type intSlot struct {
 	head int32 // row+1; 0 = empty slot
 }
 
-func newIntTable(rows int) *intTable {
+// newIntTable makes a table for rows keys, all within [lo, lo+span] (in
+// the wrap-around arithmetic of uint64); empty tells there are none.
+func newIntTable(rows int, lo, span uint64, empty bool) *intTable {
 	capBits := max(bits.Len(uint(2*rows)), 4)
 	n := uint64(1) << capBits
+	if !empty && span < 4*n {
+		return &intTable{base: lo, direct: make([]int32, span+1)}
+	}
 	return &intTable{shift: uint(64 - capBits), mask: n - 1, slots: make([]intSlot, n)}
+}
+
+// keyRange returns the narrowest interval [lo, lo+span] (modulo 2^64)
+// holding every one of vals whose validity bit in bm (from off) is set,
+// every one when hasNulls is false, of the two that the values' unsigned
+// and signed orders give; empty tells there are none. A key k lies in it
+// exactly when k-lo <= span, whatever the sign of the key type.
+func keyRange(vals []uint64, hasNulls bool, bm []byte, off int) (lo, span uint64, empty bool) {
+	ulo, uhi := ^uint64(0), uint64(0)
+	slo, shi := int64(math.MaxInt64), int64(math.MinInt64)
+	empty = true
+	for i, v := range vals {
+		if hasNulls && !bitutil.BitIsSet(bm, off+i) {
+			continue
+		}
+		ulo, uhi = min(ulo, v), max(uhi, v)
+		slo, shi = min(slo, int64(v)), max(shi, int64(v))
+		empty = false
+	}
+	if empty {
+		return 0, 0, true
+	}
+	if us, ss := uhi-ulo, uint64(shi)-uint64(slo); ss < us {
+		return uint64(slo), ss, false
+	}
+	return ulo, uhi - ulo, false
 }
 
 func (t *intTable) slot(k uint64) uint64 { return (k * 0x9E3779B97F4A7C15) >> t.shift }
@@ -37,6 +81,12 @@ func (t *intTable) slot(k uint64) uint64 { return (k * 0x9E3779B97F4A7C15) >> t.
 // insert makes row the first row of key k and returns the previous first
 // row, -1 if none.
 func (t *intTable) insert(k uint64, row int32) int32 {
+	if t.direct != nil {
+		d := &t.direct[k-t.base]
+		h := *d
+		*d = row + 1
+		return h - 1
+	}
 	s := t.slot(k)
 	for {
 		sl := &t.slots[s]
@@ -55,6 +105,16 @@ func (t *intTable) insert(k uint64, row int32) int32 {
 
 // lookup returns the first row of key k, -1 if none.
 func (t *intTable) lookup(k uint64) int32 {
+	if t.direct != nil {
+		if d := k - t.base; d < uint64(len(t.direct)) {
+			return t.direct[d] - 1
+		}
+		return -1
+	}
+	return t.lookupHashed(k)
+}
+
+func (t *intTable) lookupHashed(k uint64) int32 {
 	s := t.slot(k)
 	for {
 		sl := &t.slots[s]
@@ -65,6 +125,26 @@ func (t *intTable) lookup(k uint64) int32 {
 			return sl.head - 1
 		}
 		s = (s + 1) & t.mask
+	}
+}
+
+// lookupAll sets heads[i] to the first row of keys[i], -1 if none.
+func (t *intTable) lookupAll(keys []uint64, heads []int32) {
+	heads = heads[:len(keys)]
+	if t.direct == nil {
+		for i, k := range keys {
+			heads[i] = t.lookupHashed(k)
+		}
+		return
+	}
+	dir, base := t.direct, t.base
+	n := uint64(len(dir))
+	for i, k := range keys {
+		h := int32(0)
+		if d := k - base; d < n {
+			h = dir[d]
+		}
+		heads[i] = h - 1
 	}
 }
 
@@ -187,4 +267,68 @@ func textBytes(a arrow.Array) (data []byte, offs []int32) {
 		data = b.Bytes()
 	}
 	return data, binaryOffsets(a)
+}
+
+// keyPack places one integer-like key of a multi-key join in a packed
+// 64-bit key: its offset from lo, at most span, shifted left by shift.
+type keyPack struct {
+	lo, span uint64
+	shift    uint
+}
+
+// planPacks lays out keys (the build side's, each of rows values, vals
+// scratch for them) side by side in fewer than 64 bits, each taking the
+// bits of its span. It reports false when they do not fit or some key is
+// NULL on every row.
+func planPacks(keys []arrow.Array, vals []uint64) ([]keyPack, bool) {
+	packs := make([]keyPack, len(keys))
+	shift := uint(0)
+	for j, k := range keys {
+		if !intKeys(k, vals) {
+			return nil, false
+		}
+		lo, span, empty := keyRange(vals, k.NullN() > 0, k.NullBitmapBytes(), k.Data().Offset())
+		if empty {
+			return nil, false
+		}
+		packs[j] = keyPack{lo: lo, span: span, shift: shift}
+		shift += uint(bits.Len64(span))
+		if shift > 63 {
+			return nil, false
+		}
+	}
+	return packs, true
+}
+
+// packedAbsent is a packed key no build row has: above every packed key.
+func packedAbsent(packs []keyPack) uint64 {
+	last := packs[len(packs)-1]
+	return 1 << (last.shift + uint(bits.Len64(last.span)))
+}
+
+// packKeys writes the packed keys of keys (n rows each) into dst, using
+// vals as scratch. A row whose value of some key lies outside that key's
+// build range gets a key at or above packedAbsent, which no build row
+// has; NULL slots pack their garbage values.
+func packKeys(packs []keyPack, keys []arrow.Array, dst, vals []uint64) bool {
+	absent := packedAbsent(packs)
+	for j, k := range keys {
+		if !intKeys(k, vals) {
+			return false
+		}
+		pk := packs[j]
+		for i, v := range vals[:len(dst)] {
+			d := v - pk.lo
+			x := d << pk.shift
+			if d > pk.span {
+				x = absent
+			}
+			if j == 0 {
+				dst[i] = x
+			} else {
+				dst[i] |= x
+			}
+		}
+	}
+	return true
 }

@@ -623,8 +623,11 @@ func castDatetime(kf, kt kind, to arrow.DataType, loc *time.Location) kernelFn {
 	}
 	return fixedCast[int64](to, func(v vec) rowFn[int64] {
 		var get func(i int) int64
+		var dates []int32
+		var dm int
 		if kf == kDate {
 			a, m := values[int32](v.arr), v.idx()
+			dates, dm = a, m
 			get = func(i int) int64 {
 				if d := a[i&m]; infDate(d) {
 					return infDateTS(d)
@@ -637,6 +640,10 @@ func castDatetime(kf, kt kind, to arrow.DataType, loc *time.Location) kernelFn {
 		}
 		// get yields a local wall time for date/timestamp, an instant for timestamptz.
 		return func(i int) (int64, error) {
+			// Dates run far past the last timestamp (5874897 against 294247).
+			if dates != nil && int64(dates[i&dm]) > math.MaxInt64/usPerDay && !infDate(dates[i&dm]) {
+				return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range for timestamp")
+			}
 			x := get(i)
 			switch {
 			case infTS(x) && kt == kTime:

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -336,6 +337,23 @@ func (pt *parsedTime) word(up, kw, s string) (int, error) {
 // localOf builds the local time the parsed fields name; orig is the input
 // for error messages.
 func (pt *parsedTime) localOf(orig string) (int64, error) {
+	days, clock, err := pt.dayAndClock(orig)
+	if err != nil {
+		return 0, err
+	}
+	if days < minDateDays-1 || days > math.MaxInt64/usPerDay {
+		return 0, tsOutOfRange()
+	}
+	local, err := checkedSum(days*usPerDay, clock)
+	if err != nil {
+		return 0, err
+	}
+	return local, nil
+}
+
+// dayAndClock gives the day and the time of day (up to 24:00) the parsed
+// fields name; orig is the input for error messages.
+func (pt *parsedTime) dayAndClock(orig string) (days, clock int64, err error) {
 	y := pt.year
 	if pt.yy > 0 && pt.yy < 4 {
 		switch pt.yy {
@@ -358,14 +376,13 @@ func (pt *parsedTime) localOf(orig string) (int64, error) {
 	if pt.bc {
 		y = 1 - y
 	}
-	var days int64
 	switch {
 	case pt.hasJulian:
 		days = pt.julian - 2440588
 	case pt.doy > 0 && pt.mon == 0 && pt.mday == 0:
 		days = daysFromCivil(y, 1, 1) + pt.doy - 1
 		if pt.doy > 366 {
-			return 0, tsFieldError(orig)
+			return 0, 0, tsFieldError(orig)
 		}
 	default:
 		m, d := pt.mon, pt.mday
@@ -376,7 +393,7 @@ func (pt *parsedTime) localOf(orig string) (int64, error) {
 			d = 1
 		}
 		if m < 1 || m > 12 || d < 1 || d > int64(daysIn(y, int(m))) {
-			return 0, tsFieldError(orig)
+			return 0, 0, tsFieldError(orig)
 		}
 		days = daysFromCivil(y, int(m), int(d))
 	}
@@ -389,13 +406,9 @@ func (pt *parsedTime) localOf(orig string) (int64, error) {
 		}
 	}
 	if h > 24 || pt.min > 59 || pt.sec > 60 || (h == 24 && (pt.min > 0 || pt.sec > 0 || pt.us > 0)) {
-		return 0, tsFieldError(orig)
+		return 0, 0, tsFieldError(orig)
 	}
-	local := days*usPerDay + ((h*60+pt.min)*60+pt.sec)*usPerSec + pt.us
-	if local < minTS {
-		return 0, tsOutOfRange()
-	}
-	return local, nil
+	return days, ((h*60+pt.min)*60+pt.sec)*usPerSec + pt.us, nil
 }
 
 func toDateKernel() kernelFn {
@@ -407,11 +420,11 @@ func toDateKernel() kernelFn {
 			if err != nil {
 				return 0, err
 			}
-			local, err := pt.localOf(str)
+			days, clock, err := pt.dayAndClock(str)
 			if err != nil {
 				return 0, err
 			}
-			return checkDate(floorDiv(local, usPerDay))
+			return checkDate(days + clock/usPerDay)
 		}
 	})
 }

@@ -239,6 +239,9 @@ func parseDate(s string) (int32, error) {
 	if err != nil {
 		return 0, err
 	}
+	if days < minDateDays || days > maxDateDays {
+		return 0, pgerr.New(pgerr.DatetimeFieldOverflow, "date out of range: \"%s\"", s)
+	}
 	if strings.TrimSpace(rest) != "" {
 		// A time part or a zone is accepted and ignored, as PostgreSQL
 		// does (pgJDBC's setDate sends "2024-02-29 +00").
@@ -296,19 +299,40 @@ func parseTimestamp(s string, tz bool, loc *time.Location) (int64, error) {
 		y, m, d := civil(days)
 		days = daysFromCivil(1-y, m, d)
 	}
-	local := days*usPerDay + clock
+	outOfRange := func() error {
+		return pgerr.New(pgerr.DatetimeFieldOverflow, "timestamp out of range: \"%s\"", s)
+	}
+	// A day count past every timestamp would overflow the product below.
+	if days < minDateDays-1 || days > math.MaxInt64/usPerDay {
+		return 0, outOfRange()
+	}
+	local, err := checkedSum(days*usPerDay, clock)
+	if err != nil {
+		return 0, outOfRange()
+	}
 	if zr := strings.TrimSpace(rest); zr != "" {
 		off, ok := parseZone(zr)
 		if !ok {
 			return 0, invalidDatetime(typ, s)
 		}
-		if tz {
-			return local - off*usPerSec, nil
+		if !tz {
+			return local, nil
+		}
+		if local, err = checkedSum(local, -off*usPerSec); err != nil {
+			return 0, outOfRange()
 		}
 		return local, nil
 	}
 	if tz {
-		return localToUTC(local, loc), nil
+		// Zone offsets are under a day; a larger move is a wrap-around.
+		utc := localToUTC(local, loc)
+		if d := utc - local; d > usPerDay || d < -usPerDay {
+			return 0, outOfRange()
+		}
+		if _, err := checkTS(utc); err != nil {
+			return 0, outOfRange()
+		}
+		return utc, nil
 	}
 	return local, nil
 }

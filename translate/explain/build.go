@@ -39,6 +39,8 @@ type Input struct {
 	// Parallel are the aggregations that run in parts (their number),
 	// each part over its share of a table scan's files.
 	Parallel map[*plan.Agg]int
+	// Loc is the session's TimeZone: timestamptz constants print in it.
+	Loc *time.Location
 }
 
 // ExplainTarget is implemented by the leaves that read a relation (the

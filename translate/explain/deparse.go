@@ -43,10 +43,10 @@ func (b *builder) writeExpr(sb *strings.Builder, e expr.Expr) {
 	case *expr.Col:
 		sb.WriteString(b.colRef(plan.ColID(e.Idx)))
 	case *expr.Lit:
-		sb.WriteString(literal(e))
+		sb.WriteString(b.literal(e))
 	case *expr.Cast:
 		if l, ok := e.Arg.(*expr.Lit); ok {
-			sb.WriteString(literal(&expr.Lit{V: l.V, T: e.T}))
+			sb.WriteString(b.literal(&expr.Lit{V: l.V, T: e.T}))
 			return
 		}
 		sb.WriteByte('(')
@@ -140,7 +140,7 @@ func (b *builder) writeCall(sb *strings.Builder, e *expr.Call) {
 
 // literal prints a constant as PostgreSQL does: numbers and booleans
 // bare, everything else quoted and cast to its type.
-func literal(l *expr.Lit) string {
+func (b *builder) literal(l *expr.Lit) string {
 	if l.V == nil {
 		return "NULL::" + typeName(l.T)
 	}
@@ -164,7 +164,7 @@ func literal(l *expr.Lit) string {
 		if ts, ok := l.T.(*arrow.TimestampType); ok {
 			if us, ok := v.(int64); ok {
 				if ts.TimeZone != "" {
-					return quoted(string(pgtext.AppendTimestamptz(nil, us, 0, pgtext.ISO)))
+					return quoted(string(pgtext.AppendTimestamptz(nil, us, pgtext.OffsetAt(us, b.in.Loc), pgtext.ISO)))
 				}
 				return quoted(string(pgtext.AppendTimestamp(nil, us, pgtext.ISO)))
 			}
