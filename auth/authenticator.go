@@ -75,6 +75,25 @@ type Authenticator struct {
 	tlsRequired bool
 	memberOf    func(user, role string) bool
 	logger      *slog.Logger
+	lookup      Lookup
+}
+
+// Lookup finds the verifier (pg_authid format) of a user the
+// configuration does not list: a role created with CREATE ROLE. ok is
+// false when there is none (no such role, no password, or VALID UNTIL
+// passed).
+type Lookup func(user string) (verifier string, ok bool)
+
+// SetLookup makes Begin ask lookup for users the configuration does not
+// list. Call it before the Authenticator is used.
+func (a *Authenticator) SetLookup(lookup Lookup) { a.lookup = lookup }
+
+// SetMemberOf sets how the access rules' +role and samerole test role
+// membership (the roles store's); nil keeps "only the role itself".
+func (a *Authenticator) SetMemberOf(memberOf func(user, role string) bool) {
+	if memberOf != nil {
+		a.memberOf = memberOf
+	}
 }
 
 // New builds an Authenticator from configured users and the built-in user's
@@ -318,6 +337,13 @@ func (a *Authenticator) Begin(user string) *Exchange {
 func (a *Authenticator) BeginTLS(user string, endPoint []byte) *Exchange {
 	if v, ok := a.verifiers[user]; ok {
 		return &Exchange{user: user, verifier: v, endPoint: endPoint}
+	}
+	if a.lookup != nil {
+		if s, ok := a.lookup(user); ok {
+			if v, err := ParseVerifier(s); err == nil {
+				return &Exchange{user: user, verifier: v, endPoint: endPoint}
+			}
+		}
 	}
 	return &Exchange{user: user, verifier: fakeVerifier(a.fakeSecret, user), fake: true, endPoint: endPoint}
 }

@@ -62,6 +62,10 @@ type Config struct {
 	// Each server process uses a subdirectory of its own and removes, when
 	// it starts, those that ended processes left.
 	TempDirectory string
+	// RolesDirectory is where the roles store keeps its versions (key
+	// roles.directory): empty for the default catalog's warehouse's
+	// .icegate/roles, RolesOff for none.
+	RolesDirectory string
 	// LogLevel is debug, info, warn or error (key "log.level", default info).
 	LogLevel string
 	// RESTListen, when set, is the TCP address where the served catalogs

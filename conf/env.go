@@ -26,6 +26,7 @@ var EnvVars = map[string]string{
 	"ICEGATE_LOG_LEVEL":              keyLogLevel,
 	"ICEGATE_MAX_STATEMENT_MEM":      keyMaxStmtMem,
 	"ICEGATE_TEMP_DIRECTORY":         keyTempDirectory,
+	"ICEGATE_ROLES_DIRECTORY":        keyRolesDirectory,
 	"ICEGATE_REST_LISTEN":            keyRESTListen,
 	"ICEGATE_REST_VEND_CREDENTIALS":  keyRESTVend,
 

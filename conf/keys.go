@@ -37,6 +37,16 @@ const (
 	keyLogMinDuration = "log.min_duration_statement"
 )
 
+// Roles and privileges (package roles).
+const (
+	// keyRolesDirectory is the directory of the roles store; empty: the
+	// default catalog's warehouse directory's .icegate/roles; "off": no
+	// roles, every user may do everything.
+	keyRolesDirectory = "roles.directory"
+	// RolesOff turns the roles store off.
+	RolesOff = "off"
+)
+
 // Defaults for keys that have one.
 const (
 	DefaultListen         = "127.0.0.1:5433"
@@ -84,6 +94,8 @@ var fileKeys = map[string]bool{
 	keyHTTPListen:     true,
 	keyLogStatement:   true,
 	keyLogMinDuration: true,
+
+	keyRolesDirectory: true,
 }
 
 // authentication_timeout's range, PostgreSQL's: 1 second to 10 minutes.

@@ -164,6 +164,7 @@ func build(v *viper.Viper, prefixes map[string]string, catalogs []Catalog, short
 		{keyLogLevel, &cfg.LogLevel},
 		{keyRESTListen, &cfg.RESTListen},
 		{keyTempDirectory, &cfg.TempDirectory},
+		{keyRolesDirectory, &cfg.RolesDirectory},
 	}
 	for _, s := range strs {
 		raw := v.Get(s.key)

@@ -188,6 +188,8 @@ log:
 		{name: "temp_directory in file", file: "temp_directory: /var/tmp/icegate\n", want: with(func(c *Config) { c.TempDirectory = "/var/tmp/icegate" })},
 		{name: "temp_directory flag over env", env: []string{"ICEGATE_TEMP_DIRECTORY=/a"}, flags: []string{"--temp-directory", "/b"},
 			want: with(func(c *Config) { c.TempDirectory = "/b" })},
+		{name: "roles.directory in file", file: "roles:\n  directory: /srv/roles\n", want: with(func(c *Config) { c.RolesDirectory = "/srv/roles" })},
+		{name: "roles off from env", env: []string{"ICEGATE_ROLES_DIRECTORY=off"}, want: with(func(c *Config) { c.RolesDirectory = RolesOff })},
 		{name: "unknown log level", flags: []string{"--log-level", "verbose"}, err: `conf: log.level: "verbose" is not one of debug, info, warn, error`},
 		{name: "unknown key in file", file: "listen: 127.0.0.1:5433\nlisten_addr: x\ncatalog:\n  nmae: y\n", err: "conf: catalog.nmae, listen_addr: unknown key in config file"},
 		{name: "password in file", file: "password: hunter2\n", err: "conf: password: not allowed in the config file"},

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/icegate/icegate/auth"
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/spill"
+	"github.com/icegate/icegate/roles"
 	"github.com/icegate/icegate/translate"
 	"github.com/icegate/icegate/wire"
 )
@@ -28,6 +30,9 @@ type serverOpts struct {
 	password    string // of the built-in user icegate
 	maxConns    int
 	tempDir     string // where statements spill; "" = a directory of the test's
+	// roles keeps roles and privileges in the warehouse's .icegate/roles,
+	// as icegate serve does, with the configured users as superusers.
+	roles bool
 }
 
 // startServer serves warehouse in-process on 127.0.0.1 with a free port,
@@ -66,8 +71,20 @@ func startServer(t testing.TB, warehouse string, opts serverOpts) string {
 	if err != nil {
 		t.Fatalf("temporary directory: %v", err)
 	}
+	var store *roles.Store
+	if opts.roles {
+		boot := []string{auth.BuiltinUser}
+		for _, u := range opts.users {
+			boot = append(boot, u.Name)
+		}
+		if store, err = roles.Open(context.Background(), filepath.Join(warehouse, ".icegate", "roles"), boot); err != nil {
+			t.Fatalf("roles store: %v", err)
+		}
+		store.SetPasswords(auth.NewVerifier, func(v string) error { _, err := auth.ParseVerifier(v); return err })
+		authn.SetLookup(func(user string) (string, bool) { return store.Verifier(context.Background(), user, time.Now()) })
+	}
 	srv := wire.NewServer(wire.Config{
-		Backend:        translate.NewBackend(cat, translate.Options{Logger: logger, TempDir: tmp}),
+		Backend:        translate.NewBackend(cat, translate.Options{Logger: logger, TempDir: tmp, Roles: store}),
 		Auth:           authn,
 		MaxConnections: opts.maxConns,
 		Logger:         logger,

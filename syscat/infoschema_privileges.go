@@ -56,6 +56,10 @@ func tablePrivilegeRows(ctx context.Context, s *Snapshot, rb *rowBuilder) error 
 		if !tableLike(r) {
 			continue
 		}
+		if s.Access != nil && !r.System && s.Access.Relation != nil {
+			accessTablePrivileges(s, r, rb) // access.go
+			continue
+		}
 		rel := []any{"grantor", owner, "table_catalog", s.Database, "table_schema", r.Namespace, "table_name", r.Name}
 		for _, p := range publicPrivileges(r) {
 			rb.add(append(rel, "grantee", "PUBLIC", "privilege_type", p, "is_grantable", "NO",

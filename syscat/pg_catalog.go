@@ -54,6 +54,7 @@ func pgFills() map[string]fillFunc {
 		"pg_attrdef":            attrdefFill,
 		"pg_database":           databaseFill,
 		"pg_roles":              rolesFill,
+		"pg_auth_members":       authMembersFill,
 		"pg_user":               userFill,
 		"pg_tablespace":         tablespaceFill,
 		"pg_settings":           settingsFill,
@@ -114,6 +115,15 @@ const (
 
 func namespaceFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 	for _, n := range s.Namespaces {
+		if s.Access != nil && !n.System && s.Access.Namespace != nil {
+			owner, acl := s.Access.Namespace(n.Name)
+			var nspacl any
+			if acl != nil {
+				nspacl = acl
+			}
+			w.add("oid", n.OID, "nspname", n.Name, "nspowner", owner, "nspacl", nspacl)
+			continue
+		}
 		w.add("oid", n.OID, "nspname", n.Name, "nspowner", namespaceOwner(n), "nspacl", namespaceACL(n, s.User))
 	}
 	return nil
@@ -148,8 +158,12 @@ func classRow(s *Snapshot, w *rowWriter, r *Relation, oid uint32, name string, k
 	case 'i':
 		am, fileNode = indexAM, oid
 	}
+	owner, acl := BootstrapSuperuserOID, any(nil)
+	if kind != 'i' {
+		owner, acl = relationOwnerACL(s, r) // access.go
+	}
 	w.add("oid", oid, "relname", name, "relnamespace", namespaceOID(s, r.Namespace),
-		"relowner", BootstrapSuperuserOID, "relam", am, "relfilenode", fileNode,
+		"relowner", owner, "relacl", acl, "relam", am, "relfilenode", fileNode,
 		"relpages", pages, "reltuples", tuples, "relhasindex", hasIndex, "relpersistence", "p",
 		"relkind", string(kind), "relnatts", natts, "relhasrules", kind == 'v',
 		"relispopulated", true, "relreplident", replident)

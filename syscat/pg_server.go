@@ -36,6 +36,10 @@ func databaseFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 // rolesFill lists the session's user as the bootstrap superuser (OID 10),
 // which owns every object icegate lists.
 func rolesFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	if s.Access != nil {
+		accessRolesFill(s, w)
+		return nil
+	}
 	w.add("rolname", s.User, "rolsuper", true, "rolinherit", true, "rolcreaterole", true,
 		"rolcreatedb", true, "rolcanlogin", true, "rolreplication", false, "rolconnlimit", int32(-1),
 		"rolpassword", "********", "rolbypassrls", false, "oid", BootstrapSuperuserOID)

@@ -37,6 +37,9 @@ type Snapshot struct {
 	Copies []CopyProgress
 	// PreparedStatements are the session's, for pg_prepared_statements.
 	PreparedStatements []PreparedStatement
+	// Access are the roles and privileges (access.go); nil: the session's
+	// user alone, who owns everything.
+	Access *Access
 
 	nsByName  map[string]*Namespace
 	nsByOID   map[uint32]*Namespace

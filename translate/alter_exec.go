@@ -30,6 +30,9 @@ func (s *session) alterTarget(ctx context.Context, rel *pg.RangeVar, missingOk b
 	if pgerr.Code(err) == pgerr.UndefinedTable && missingOk {
 		return nil, []Notice{{Severity: "NOTICE", Code: pgerr.SuccessfulCompletion, Message: "relation \"" + tn.Name + "\" does not exist, skipping"}}, nil
 	}
+	if err == nil {
+		err = s.checkTableOwner(ctx, t, "table") // privilege.go
+	}
 	return t, nil, err
 }
 
@@ -234,7 +237,7 @@ func (s *session) alterCommand(ctx context.Context, ps parse.Stmt, m *catalog.Ta
 	case pg.AlterTableType_AT_ValidateConstraint:
 		return ddl.ValidateConstraint(e, cmd), nil
 	case pg.AlterTableType_AT_ChangeOwner:
-		return nil, s.setOwner(props, cmd) // alter_owner.go
+		return nil, s.setOwner(ctx, props, cmd) // alter_owner.go
 	case pg.AlterTableType_AT_SetRelOptions, pg.AlterTableType_AT_ResetRelOptions:
 		for _, o := range cmd.GetDef().GetList().GetItems() {
 			d := o.GetDefElem()

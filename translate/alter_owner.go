@@ -35,10 +35,13 @@ func (s *session) roleName(r *pg.RoleSpec) string {
 }
 
 // setOwner records ALTER TABLE ... OWNER TO in the properties to set.
-func (s *session) setOwner(props *propertyEdit, cmd *pg.AlterTableCmd) error {
+func (s *session) setOwner(ctx context.Context, props *propertyEdit, cmd *pg.AlterTableCmd) error {
 	r := cmd.GetNewowner()
 	if r.GetRoletype() == pg.RoleSpecType_ROLESPEC_PUBLIC {
 		return pgerr.New(pgerr.UndefinedObject, "role \"public\" does not exist")
+	}
+	if err := s.checkNewOwner(ctx, s.roleName(r)); err != nil { // privilege.go
+		return err
 	}
 	if props.set == nil {
 		props.set = map[string]string{}
@@ -69,7 +72,14 @@ func (s *session) alterViewOwner(ctx context.Context, as *pg.AlterTableStmt, not
 	if v == nil {
 		return nil, notFound
 	}
-	return nil, nil
+	if err := s.checkViewOwner(ctx, v.Ident); err != nil {
+		return nil, err
+	}
+	name := s.roleName(as.Cmds[len(as.Cmds)-1].GetAlterTableCmd().GetNewowner())
+	if err := s.checkNewOwner(ctx, name); err != nil {
+		return nil, err
+	}
+	return nil, s.setStoredOwner(ctx, s.relationKey(v.Ident), name)
 }
 
 // prepareAlterOwner prepares ALTER SCHEMA | VIEW ... OWNER TO (ALTER TABLE's
@@ -88,7 +98,14 @@ func (s *session) prepareAlterOwner(st *pg.AlterOwnerStmt) (Statement, error) {
 			}
 			for _, ns := range all {
 				if strings.Join(ns, ".") == name {
-					return nil, nil
+					if err := s.checkSchemaOwner(ctx, ns); err != nil {
+						return nil, err
+					}
+					newOwner := s.roleName(st.GetNewowner())
+					if err := s.checkNewOwner(ctx, newOwner); err != nil {
+						return nil, err
+					}
+					return nil, s.setStoredOwner(ctx, s.schemaKey(ns), newOwner)
 				}
 			}
 			if name == "public" || name == "pg_catalog" || name == "information_schema" {

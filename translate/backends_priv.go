@@ -1,6 +1,10 @@
 package translate
 
-import "github.com/icegate/icegate/internal/pgerr"
+import (
+	"context"
+
+	"github.com/icegate/icegate/internal/pgerr"
+)
 
 // Who may see and signal which sessions, by PostgreSQL 15's rules: a
 // superuser every session; a role its own sessions and, as a member of
@@ -15,8 +19,17 @@ func (s *session) superuser() bool {
 }
 
 // hasRole reports whether the session's current role is role or has its
-// privileges. Without role membership, only the role itself does.
-func (s *session) hasRole(role string) bool { return s.CurrentUser() == role }
+// privileges (membership with INHERIT, in the roles store).
+func (s *session) hasRole(role string) bool {
+	if s.CurrentUser() == role {
+		return true
+	}
+	store, st, err := s.rolesNow(context.Background())
+	if err != nil || store == nil {
+		return false
+	}
+	return store.HasPrivsOf(st, s.CurrentUser(), role)
+}
 
 // maySignal is nil when the session may cancel (or terminate) o's
 // statement, else PostgreSQL's 42501.

@@ -297,6 +297,9 @@ func (e *callEnv) Table(ctx context.Context, name string) (*catalog.Table, catal
 	if err != nil {
 		return nil, nil, catalogError(err, kindTable, tn.Written)
 	}
+	if err := s.checkTableOwner(ctx, t, "table"); err != nil { // privilege.go: owners and superusers
+		return nil, nil, err
+	}
 	return t, mc, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/roles"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/copyexec"
 	"github.com/icegate/icegate/translate/parse"
@@ -97,6 +98,9 @@ func (st *copyFromStatement) bind(ctx context.Context, loc int32, ps parse.Stmt)
 		if pe := pgerr.As(err); pe != nil && pe.Position == 0 {
 			pe.Position = parse.CharPos(ps.SQL, loc)
 		}
+		return err
+	}
+	if err := st.sess.CheckTablePrivilege(ctx, "", t, roles.Insert); err != nil { // privilege.go
 		return err
 	}
 	targets, copied, err := copyexec.Targets(bind.ColumnsOfTable(t, t.Metadata.CurrentSchema()), st.attlist, st.tn.Name)

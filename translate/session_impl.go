@@ -16,6 +16,7 @@ import (
 	"github.com/icegate/icegate/engine/spill"
 	"github.com/icegate/icegate/internal/metrics"
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/roles"
 	"github.com/icegate/icegate/syscat"
 	"github.com/icegate/icegate/translate/bind"
 	"github.com/icegate/icegate/translate/hints"
@@ -47,6 +48,9 @@ type Options struct {
 	// settings (log_statement, log_min_duration_statement), applied to
 	// every session before its startup parameters.
 	SettingDefaults map[string]string
+	// Roles is the store of roles and privileges (package roles); nil:
+	// every user may do everything.
+	Roles *roles.Store
 }
 
 // backend creates sessions, each over the catalog its database names.
@@ -78,6 +82,8 @@ type backend struct {
 	columns *scan.ColumnCache
 	// scans add up every scan's work for the metrics (scan.Totals).
 	scans scan.Totals
+	// roles are the roles and privileges (privilege.go); nil: none.
+	roles *roles.Store
 }
 
 // columnCacheBytes bounds the decoded columns the backend keeps.
@@ -95,7 +101,7 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 	b := &backend{cat: cat, cats: append([]catalog.Catalog{cat}, opts.MoreCatalogs...), log: log, started: time.Now(), maxMem: opts.MaxStatementMem, tmp: opts.TempDir,
 		defaults: opts.SettingDefaults,
 		sysFuncs: seqexec.WithFuncs(sysfunc.Builtins()), sparkFuncs: sparkfunc.Builtins(),
-		columns: scan.NewColumnCache(columnCacheBytes)}
+		columns: scan.NewColumnCache(columnCacheBytes), roles: opts.Roles}
 	if b.maxMem <= 0 {
 		b.maxMem = settings.DefaultMaxStatementMem()
 	}
@@ -142,6 +148,8 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 			return nil, fmt.Errorf("server configuration of %s: %w", k, err)
 		}
 	}
+	// Before the startup parameters: those of superuser settings need it.
+	s.syncSuperuser(ctx) // privilege.go
 	params := map[string]string{}
 	for k, v := range info.Params {
 		switch strings.ToLower(k) {
@@ -167,7 +175,9 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 	}
 	s.syncTxSettings()
 	s.appName.Store(s.Setting("application_name"))
-	s.super.Store(s.superuser())
+	if err := b.checkLogin(ctx, info.User); err != nil { // privilege.go
+		return nil, err
+	}
 	b.sessions.add(s)
 	return s, nil
 }

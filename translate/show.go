@@ -151,6 +151,13 @@ func (s *session) changeSetting(name string, local bool, change func() error) er
 	if err := change(); err != nil {
 		return err
 	}
+	if err := s.checkSessionAuthorization(); err != nil { // privilege.go
+		s.settings.RestoreOne(key, before)
+		return err
+	}
+	if strings.EqualFold(name, "session_authorization") {
+		s.syncSuperuser(context.Background())
+	}
 	if s.tx != nil {
 		if local {
 			if _, ok := s.tx.local[key]; !ok {

@@ -109,6 +109,16 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 		return s.prepareCreateIndex(x.IndexStmt)
 	case *pg.Node_AlterOwnerStmt:
 		return s.prepareAlterOwner(x.AlterOwnerStmt)
+	case *pg.Node_CreateRoleStmt:
+		return s.prepareCreateRole(x.CreateRoleStmt) // roles_ddl.go
+	case *pg.Node_AlterRoleStmt:
+		return s.prepareAlterRole(x.AlterRoleStmt)
+	case *pg.Node_DropRoleStmt:
+		return s.prepareDropRole(x.DropRoleStmt)
+	case *pg.Node_GrantStmt:
+		return s.prepareGrant(x.GrantStmt) // roles_grant.go
+	case *pg.Node_GrantRoleStmt:
+		return s.prepareGrantRole(x.GrantRoleStmt)
 	case *pg.Node_InsertStmt:
 		if err := checkSparkInsert(ps, x.InsertStmt); err != nil { // insert_overwrite.go
 			return nil, err

@@ -59,6 +59,11 @@ func (s *session) buildSysSnapshot(ctx context.Context) (*syscat.Snapshot, error
 		Copies:     s.backend.copies.list(),
 		Sessions:   s.sessionInfos(),
 	}
+	access, err := s.syscatAccess(ctx) // privilege_syscat.go
+	if err != nil {
+		return nil, err
+	}
+	snap.Access = access
 	for _, c := range s.backend.cats {
 		if c.Name() != s.database {
 			snap.OtherDatabases = append(snap.OtherDatabases, c.Name())

@@ -9,6 +9,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
+	"github.com/icegate/icegate/roles"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/seqexec"
 )
@@ -51,6 +52,9 @@ func (t *truncateStatement) Execute(ctx context.Context, params []*string) (Rows
 	for _, tn := range t.names {
 		tbl, err := s.ResolveTable(ctx, tn)
 		if err != nil {
+			return nil, err
+		}
+		if err := s.CheckTablePrivilege(ctx, "", tbl, roles.Truncate); err != nil { // privilege.go
 			return nil, err
 		}
 		if err := s.truncate(ctx, mc, tbl); err != nil {

@@ -159,15 +159,23 @@ func (w *writeCatalog) CreateTable(ctx context.Context, id catalog.Identifier, s
 	if err := checkWriteFormatProperty(spec.Properties); err != nil { // options_write.go
 		return nil, err
 	}
+	if err := w.s.checkCreateIn(ctx, id.Namespace); err != nil { // privilege.go
+		return nil, err
+	}
 	if w.s.tx != nil {
 		if st, ok := w.MutableCatalog.(catalog.TableStager); ok {
-			return w.s.stageCreateTable(ctx, w, st, id, spec)
+			t, err := w.s.stageCreateTable(ctx, w, st, id, spec)
+			if err == nil {
+				err = w.s.ownerCreated(ctx, w.s.relationKey(id))
+			}
+			return t, err
 		}
 	}
 	t, err := w.MutableCatalog.CreateTable(ctx, id, spec)
 	if err == nil {
 		w.moved(id, nil)
 		w.s.committedNow()
+		err = w.s.ownerCreated(ctx, w.s.relationKey(id))
 	}
 	return t, err
 }
@@ -199,6 +207,17 @@ func (w *writeCatalog) CommitTable(ctx context.Context, id catalog.Identifier, r
 }
 
 func (w *writeCatalog) DropTable(ctx context.Context, id catalog.Identifier, purge bool) error {
+	if err := w.checkTableOwnerID(ctx, id); err != nil { // privilege_catalog.go
+		return err
+	}
+	err := w.dropTable(ctx, id, purge)
+	if err == nil {
+		w.s.forgetObject(ctx, w.s.relationKey(id))
+	}
+	return err
+}
+
+func (w *writeCatalog) dropTable(ctx context.Context, id catalog.Identifier, purge bool) error {
 	if purge && w.s.inImplicitBlock() {
 		if tt := w.s.tx.tables[pinKey(id)]; tt == nil || !tt.created {
 			// DROP TABLE ... PURGE deletes files no rollback brings back:
@@ -223,6 +242,9 @@ func (w *writeCatalog) DropTable(ctx context.Context, id catalog.Identifier, pur
 }
 
 func (w *writeCatalog) RenameTable(ctx context.Context, from, to catalog.Identifier) error {
+	if err := w.checkTableOwnerID(ctx, from); err != nil { // privilege_catalog.go
+		return err
+	}
 	if w.s.inImplicitBlock() {
 		// A query string of several statements (a migration that rebuilds
 		// a table: create, fill, drop the old one, rename): RENAME commits
@@ -247,15 +269,20 @@ func (w *writeCatalog) RenameTable(ctx context.Context, from, to catalog.Identif
 		w.moved(from, nil)
 		w.moved(to, nil)
 		w.s.committedNow()
+		w.s.renamed(ctx, from, to)
 	}
 	return err
 }
 
 // CreateNamespace creates a schema; inside a block it commits at once.
 func (w *writeCatalog) CreateNamespace(ctx context.Context, ns []string, props map[string]string) error {
+	if err := w.s.checkCreateSchema(ctx); err != nil { // privilege.go
+		return err
+	}
 	err := w.MutableCatalog.CreateNamespace(ctx, ns, props)
 	if err == nil {
 		w.s.committedNow()
+		err = w.s.ownerCreated(ctx, w.s.schemaKey(ns))
 	}
 	return err
 }
@@ -277,12 +304,36 @@ func (w *writeCatalog) DropNamespace(ctx context.Context, ns []string) error {
 		return pgerr.New(pgerr.FeatureNotSupported, "DROP SCHEMA inside a transaction block is not supported").
 			WithHint("Run DROP SCHEMA outside a transaction block.")
 	}
-	return w.MutableCatalog.DropNamespace(ctx, ns)
+	if err := w.s.checkSchemaOwner(ctx, ns); err != nil { // privilege.go
+		return err
+	}
+	err := w.MutableCatalog.DropNamespace(ctx, ns)
+	if err == nil {
+		w.s.forgetObject(ctx, w.s.schemaKey(ns))
+	}
+	return err
 }
 
 // CreateView creates a view; inside a block it is staged until COMMIT
 // (viewexec.Staged).
 func (w *writeCatalog) CreateView(ctx context.Context, id catalog.Identifier, meta *catalog.ViewMetadata, replace bool) (*catalog.View, error) {
+	if err := w.s.checkCreateIn(ctx, id.Namespace); err != nil { // privilege.go
+		return nil, err
+	}
+	existed := false
+	if replace {
+		if _, err := w.LoadView(ctx, id); err == nil {
+			existed = true
+			if err := w.s.checkViewOwner(ctx, id); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if !existed {
+		if err := w.s.ownerCreated(ctx, w.s.relationKey(id)); err != nil {
+			return nil, err
+		}
+	}
 	if w.s.tx != nil {
 		v, err := w.s.tx.viewOps.Create(ctx, w.MutableCatalog, id, meta, replace)
 		if err == nil {
@@ -299,6 +350,17 @@ func (w *writeCatalog) CreateView(ctx context.Context, id catalog.Identifier, me
 
 // DropView drops a view; inside a block it is staged until COMMIT.
 func (w *writeCatalog) DropView(ctx context.Context, id catalog.Identifier) error {
+	if err := w.s.checkViewOwner(ctx, id); err != nil { // privilege.go
+		return err
+	}
+	err := w.dropView(ctx, id)
+	if err == nil {
+		w.s.forgetObject(ctx, w.s.relationKey(id))
+	}
+	return err
+}
+
+func (w *writeCatalog) dropView(ctx context.Context, id catalog.Identifier) error {
 	if w.s.tx != nil {
 		err := w.s.tx.viewOps.Drop(ctx, w.MutableCatalog, id)
 		if err == nil {

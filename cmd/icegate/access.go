@@ -108,7 +108,7 @@ func accessRules(a conf.Access) ([]auth.Rule, error) {
 // connections; open sessions keep theirs. A configuration that does not
 // load is logged and the one in force kept. Settings read only at start
 // (listen, catalogs, limits) keep their values until a restart.
-func reloadOnHangup(ctx context.Context, srv *wire.Server, listen string, load func() (*conf.Config, error), logger *slog.Logger) {
+func reloadOnHangup(ctx context.Context, srv *wire.Server, listen string, load func() (*conf.Config, error), attachRoles func(*auth.Authenticator), logger *slog.Logger) {
 	if load == nil {
 		return
 	}
@@ -120,7 +120,7 @@ func reloadOnHangup(ctx context.Context, srv *wire.Server, listen string, load f
 				return
 			case <-hup:
 			}
-			if err := reloadAccess(srv, listen, load, logger); err != nil {
+			if err := reloadAccess(srv, listen, load, attachRoles, logger); err != nil {
 				logger.Error("configuration not reloaded; the one in force stays", "err", err)
 				continue
 			}
@@ -130,7 +130,7 @@ func reloadOnHangup(ctx context.Context, srv *wire.Server, listen string, load f
 }
 
 // reloadAccess loads the configuration and swaps in its access.
-func reloadAccess(srv *wire.Server, listen string, load func() (*conf.Config, error), logger *slog.Logger) error {
+func reloadAccess(srv *wire.Server, listen string, load func() (*conf.Config, error), attachRoles func(*auth.Authenticator), logger *slog.Logger) error {
 	cfg, err := load()
 	if err != nil {
 		return err
@@ -143,6 +143,9 @@ func reloadAccess(srv *wire.Server, listen string, load func() (*conf.Config, er
 	authn, tlsConfig, err := buildAccess(cfg, logger)
 	if err != nil {
 		return err
+	}
+	if attachRoles != nil {
+		attachRoles(authn) // roles of the store keep logging in
 	}
 	return srv.Reload(authn, tlsConfig)
 }

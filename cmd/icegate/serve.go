@@ -82,13 +82,21 @@ func serve(ctx context.Context, cfg *conf.Config, reload func() (*conf.Config, e
 			logger.Warn("removing temporary files", "err", err)
 		}
 	}()
+	rolesStore, err := openRoles(ctx, cfg, cats[0], logger) // roles.go
+	if err != nil {
+		return err
+	}
 	reg := newMetrics(tmp)
 	backend := translate.NewBackend(cats[0].cat, translate.Options{Logger: logger, MaxStatementMem: cfg.MaxStatementMem, MoreCatalogs: more, TempDir: tmp,
-		SettingDefaults: cfg.SettingDefaults(), Metrics: reg})
+		SettingDefaults: cfg.SettingDefaults(), Metrics: reg, Roles: rolesStore})
 
 	authn, tlsConfig, err := buildAccess(cfg, logger)
 	if err != nil {
 		return err
+	}
+	attachRoles := rolesAuth(ctx, rolesStore) // roles.go: roles of the store log in
+	if attachRoles != nil {
+		attachRoles(authn)
 	}
 
 	ln, err := net.Listen("tcp", cfg.Listen)
@@ -114,7 +122,7 @@ func serve(ctx context.Context, cfg *conf.Config, reload func() (*conf.Config, e
 		Audit:                 auditLog,
 	})
 	// SIGHUP is caught from before the listening line on.
-	reloadOnHangup(ctx, srv, cfg.Listen, reload, logger)
+	reloadOnHangup(ctx, srv, cfg.Listen, reload, attachRoles, logger)
 	addr := ln.Addr().(*net.TCPAddr)
 	connect, how := loginHint(addr, cfg)
 	logger.Info("icegate listening",

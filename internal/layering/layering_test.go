@@ -31,6 +31,7 @@ var forbidden = map[string][]string{
 	"internal/buildinfo":  {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "internal"},
 	"internal/theta":      {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "internal"},
 	// objstore knows object stores, not Iceberg: catalog builds on it.
+	"roles":    {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "integration"},
 	"objstore": {"engine", "catalog", "syscat", "translate", "wire", "auth", "conf", "cmd", "integration"},
 }
 

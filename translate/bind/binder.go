@@ -23,6 +23,9 @@ type Binder struct {
 	env  Env
 	stmt parse.Stmt
 	now  time.Time
+	// privRole is the role privileges are checked as: "" the current
+	// user; inside a view, its owner (privilege.go).
+	privRole string
 
 	// params are the statement's parameters ($1...): their types (0 =
 	// not yet inferred) and, at Execute, their values.

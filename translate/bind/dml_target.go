@@ -76,6 +76,11 @@ func (b *Binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error)
 	if t.Metadata == nil || t.Metadata.CurrentSchema() == nil {
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.Written)
 	}
+	for _, priv := range b.targetPrivileges(verb) {
+		if err := b.CheckTablePrivilege(t, priv); err != nil {
+			return nil, err
+		}
+	}
 	alias := ""
 	if rv.Alias != nil {
 		alias = rv.Alias.Aliasname

@@ -110,6 +110,9 @@ func (b *Binder) bindRangeVar(rv *pg.RangeVar) (plan.Rel, error) {
 			vn.Schema = strings.Join(b.viewNS, ".")
 			if t, err := b.env.ResolveTable(b.ctx, vn); err == nil {
 				tn = vn
+				if err := b.CheckTablePrivilege(t, 'r'); err != nil {
+					return nil, err
+				}
 				return b.bindTable(rv, tn, t, alias, colAliases)
 			}
 		}
@@ -131,6 +134,9 @@ func (b *Binder) bindRangeVar(rv *pg.RangeVar) (plan.Rel, error) {
 			return r, merr
 		}
 		return nil, b.ErrAt(err, rv.Location)
+	}
+	if err := b.CheckTablePrivilege(t, 'r'); err != nil {
+		return nil, err
 	}
 	return b.bindTable(rv, tn, t, alias, colAliases)
 }
@@ -765,6 +771,13 @@ func (b *Binder) bindView(rv *pg.RangeVar, tn parse.TableName, alias string, col
 	if v == nil {
 		return nil, nil
 	}
+	asRole, err := b.checkView(v)
+	if err != nil {
+		return nil, err
+	}
+	savedRole := b.privRole
+	b.privRole = asRole
+	defer func() { b.privRole = savedRole }()
 	sql, ns := v.Query(), v.DefaultNS
 	if len(b.viewStack) >= maxViewDepth {
 		return nil, b.ErrAt(pgerr.New(pgerr.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", tn.Name), rv.Location)

@@ -68,6 +68,14 @@ func (b *Binder) bindInsertRows(ins *pg.InsertStmt) (*InsertPlan, error) {
 			return nil, b.ErrAt(err, ins.Relation.Location)
 		}
 	}
+	if err := b.CheckTablePrivilege(t, 'a'); err != nil {
+		return nil, err
+	}
+	if len(ins.ReturningList) > 0 {
+		if err := b.CheckTablePrivilege(t, 'r'); err != nil {
+			return nil, err
+		}
+	}
 	p := &InsertPlan{Table: t, Schema: t.Metadata.CurrentSchema(), Branch: branch}
 	p.Cols = ColumnsOfTable(t, p.Schema)
 	targets, err := b.insertTargets(ins, p.Cols, tn)

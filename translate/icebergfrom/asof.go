@@ -272,6 +272,9 @@ func bindTimeTravel(b *bind.Binder, rv *pg.RangeVar, c *parse.AsOfClause, alias 
 	if t.Metadata == nil {
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no metadata", tn.Written)
 	}
+	if err := b.CheckTablePrivilege(t, 'r'); err != nil {
+		return nil, err
+	}
 	if c.Changes {
 		return bindChanges(b, rv, tn, t, c, alias, colAliases)
 	}
@@ -305,6 +308,9 @@ func bindRefName(b *bind.Binder, rv *pg.RangeVar, tn parse.TableName, alias stri
 	t, err := b.Env().ResolveTable(b.Context(), base)
 	if err != nil || t.Metadata == nil {
 		return nil, false, nil
+	}
+	if err := b.CheckTablePrivilege(t, 'r'); err != nil {
+		return nil, true, err
 	}
 	r, ok := t.Metadata.Refs[ref]
 	if !ok || r.Type != kind {

@@ -83,6 +83,9 @@ func bindMetadataTable(b *bind.Binder, rv *pg.RangeVar, tn parse.TableName, alia
 	if err != nil || t.Metadata == nil {
 		return nil, false, nil
 	}
+	if err := b.CheckTablePrivilege(t, 'r'); err != nil {
+		return nil, true, err
+	}
 	def := metatable.ByName(kind)
 	if def == nil {
 		return nil, true, b.ErrAt(pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tn.Written).

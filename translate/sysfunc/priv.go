@@ -54,6 +54,7 @@ func addPrivFuncs(m map[string]bind.SysFuncDef) {
 	for name := range privKinds {
 		m[name] = bind.SysFuncDef{Bind: bindHasPrivilege}
 	}
+	m["pg_has_role"] = bind.SysFuncDef{Bind: bindHasRole}
 }
 
 func bindHasPrivilege(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
@@ -93,9 +94,19 @@ func bindHasPrivilege(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
 	}
 	args = append(args, b.SysArg(c, len(c.Args)-1, plan.TText))
 	sc := privScope{db: b.Env().DatabaseName(), funcs: b.Env().SysFuncs()}
+	current := b.Env().CurrentUser()
 	return b.SysCall(c, plan.TBool, args, bind.SysCallOpts{Snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+		role := current
+		if first == 1 {
+			r, ok, err := roleArg(snap, v[0], isTextArg(c.Args[0]))
+			if err != nil || !ok {
+				return nil, err
+			}
+			role = r
+		}
 		v = v[first:]
-		if err := checkPrivileges(bind.TextValue(v[len(v)-1]), k.privs); err != nil {
+		privList := bind.TextValue(v[len(v)-1])
+		if err := checkPrivileges(privList, k.privs); err != nil {
 			return nil, err
 		}
 		if !k.column {
@@ -103,7 +114,7 @@ func bindHasPrivilege(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
 			if err != nil || !found {
 				return nil, err
 			}
-			return true, nil
+			return accessHas(snap, c.Name, role, v[0], objByName, privList), nil
 		}
 		r, err := regclassValue(snap, v[0], objByName)
 		if err != nil || r == nil {
@@ -245,4 +256,126 @@ func knownFunction(funcs bind.SysFuncs, name string) bool {
 		}
 	}
 	return false
+}
+
+// roleArg is the role a has_*_privilege call names: by name (42704 when
+// none) or OID (ok false: NULL). Without a roles store any name is taken.
+func roleArg(snap *syscat.Snapshot, v any, byName bool) (string, bool, error) {
+	if byName {
+		name := bind.TextValue(v)
+		if snap.Access != nil && !strings.EqualFold(name, "public") && snap.Access.RoleByName(name) == nil {
+			return "", false, pgerr.New(pgerr.UndefinedObject, "role \"%s\" does not exist", name)
+		}
+		return name, true, nil
+	}
+	oid, err := oidValue(v)
+	if err != nil {
+		return "", false, err
+	}
+	if snap.Access == nil {
+		return snap.User, true, nil
+	}
+	r := snap.Access.RoleByOID(oid)
+	if r == nil {
+		return "", false, nil
+	}
+	return r.Name, true, nil
+}
+
+// accessHas answers has_table_privilege and has_schema_privilege from
+// the roles store: true when role holds any privilege of the list. The
+// other functions, and a server without a store, answer true.
+func accessHas(snap *syscat.Snapshot, fn, role string, obj any, byName bool, list string) bool {
+	a := snap.Access
+	if a == nil {
+		return true
+	}
+	var has func(priv string) bool
+	switch fn {
+	case "has_table_privilege", "has_any_column_privilege":
+		r, err := regclassValue(snap, obj, byName)
+		if err != nil || r == nil || r.System || a.HasTable == nil {
+			return true
+		}
+		has = func(p string) bool { return a.HasTable(role, r, p) }
+	case "has_schema_privilege":
+		var ns *syscat.Namespace
+		if byName {
+			ns = snap.Namespace(bind.TextValue(obj))
+		} else if oid, err := oidValue(obj); err == nil {
+			ns = snap.NamespaceByOID(oid)
+		}
+		if ns == nil || ns.System || a.HasSchema == nil {
+			return true
+		}
+		has = func(p string) bool { return a.HasSchema(role, ns.Name, p) }
+	default:
+		return true
+	}
+	for _, item := range strings.Split(list, ",") {
+		word := strings.TrimSpace(item)
+		if i := strings.Index(strings.ToLower(word), " with grant option"); i >= 0 {
+			word = strings.TrimSpace(word[:i])
+		}
+		if has(strings.ToUpper(word)) {
+			return true
+		}
+	}
+	return false
+}
+
+// bindHasRole binds pg_has_role([user,] role, mode): MEMBER (or SET)
+// asks for membership, USAGE for the role's privileges (inherited
+// membership). Without a roles store a role has only itself and is a
+// superuser, so the answer is true.
+func bindHasRole(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
+	if err := b.SysArity(c, 2, 3); err != nil {
+		return bind.Bound{}, err
+	}
+	var args []expr.Expr
+	for i := range c.Args[:len(c.Args)-1] {
+		if isTextArg(c.Args[i]) {
+			args = append(args, b.SysArg(c, i, plan.TText))
+		} else {
+			args = append(args, b.SysArg(c, i, tOIDArg))
+		}
+	}
+	args = append(args, b.SysArg(c, len(c.Args)-1, plan.TText))
+	current := b.Env().CurrentUser()
+	return b.SysCall(c, plan.TBool, args, bind.SysCallOpts{Snapshot: true}, func(_ context.Context, snap *syscat.Snapshot, v []any) (any, error) {
+		user := current
+		roleAt := 0
+		if len(v) == 3 {
+			u, ok, err := roleArg(snap, v[0], isTextArg(c.Args[0]))
+			if err != nil || !ok {
+				return nil, err
+			}
+			user, roleAt = u, 1
+		}
+		role, ok, err := roleArg(snap, v[roleAt], isTextArg(c.Args[roleAt]))
+		if err != nil || !ok {
+			return nil, err
+		}
+		mode := strings.TrimSpace(bind.TextValue(v[len(v)-1]))
+		for _, m := range strings.Split(mode, ",") {
+			m = strings.TrimSpace(m)
+			if i := strings.Index(strings.ToLower(m), " with"); i >= 0 {
+				m = strings.TrimSpace(m[:i])
+			}
+			switch strings.ToUpper(m) {
+			case "MEMBER", "USAGE", "SET":
+			default:
+				return nil, invalidParameter("unrecognized privilege type: \"%s\"", m)
+			}
+		}
+		if snap.Access == nil || snap.Access.HasRole == nil {
+			return true, nil
+		}
+		for _, m := range strings.Split(mode, ",") {
+			if snap.Access.HasRole(user, role, strings.Fields(strings.TrimSpace(m))[0]) {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
 }
