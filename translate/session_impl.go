@@ -62,10 +62,15 @@ type backend struct {
 	// columns keeps the decoded columns of small tables' Parquet row
 	// groups for every session's scans (data files are immutable).
 	columns *scan.ColumnCache
+	// footers keeps parsed Parquet footers for every session's scans.
+	footers *scan.FooterCache
 }
 
 // columnCacheBytes bounds the decoded columns the backend keeps.
 const columnCacheBytes = 64 << 20
+
+// footerCacheBytes bounds the parsed Parquet footers the backend keeps.
+const footerCacheBytes = 32 << 20
 
 var _ Backend = (*backend)(nil)
 
@@ -78,7 +83,7 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 	}
 	b := &backend{cat: cat, cats: append([]catalog.Catalog{cat}, opts.MoreCatalogs...), log: log, started: time.Now(), maxMem: opts.MaxStatementMem, tmp: opts.TempDir,
 		sysFuncs: seqexec.WithFuncs(sysfunc.Builtins()), sparkFuncs: sparkfunc.Builtins(),
-		columns: scan.NewColumnCache(columnCacheBytes)}
+		columns: scan.NewColumnCache(columnCacheBytes), footers: scan.NewFooterCache(footerCacheBytes)}
 	if b.maxMem <= 0 {
 		b.maxMem = settings.DefaultMaxStatementMem()
 	}

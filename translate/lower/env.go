@@ -25,3 +25,9 @@ type Env interface {
 type columnCacher interface {
 	ColumnCache() *scan.ColumnCache
 }
+
+// footerCacher is an Env whose scans keep parsed Parquet footers between
+// statements.
+type footerCacher interface {
+	FooterCache() *scan.FooterCache
+}

@@ -260,6 +260,9 @@ func (l *Lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []
 	if cc, ok := l.env.(columnCacher); ok {
 		opts.Columns = cc.ColumnCache()
 	}
+	if fc, ok := l.env.(footerCacher); ok {
+		opts.Footers = fc.FooterCache()
+	}
 	if l.split != nil && l.split.scan == x {
 		tasks, opts.Parallelism = l.split.tasks, 1
 		opts.Shard, opts.Shards = l.split.shard, l.split.shards
