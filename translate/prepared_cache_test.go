@@ -92,3 +92,87 @@ func TestPreparedPointSeesChanges(t *testing.T) {
 		t.Errorf("no footer cached")
 	}
 }
+
+// TestCachedEqualityLookup compares queries whose integer equality or IN
+// the scan answers through the cached columns' index with the same
+// queries written so that it cannot (the column inside an expression),
+// over a table with duplicates, nulls, several files, deleted rows and
+// positions read back through _pos.
+func TestCachedEqualityLookup(t *testing.T) {
+	ctx := context.Background()
+	cat, err := catalog.NewFilesystem("icegate", t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be, err := NewBackend(cat, Options{}).NewSession(ctx, StartupInfo{User: "tester", Database: "icegate"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := be.(*session)
+	for _, q := range []string{"CREATE SCHEMA ns",
+		"CREATE TABLE ns.t (id bigint, k int, v text) TBLPROPERTIES ('write.delete.mode'='merge-on-read')",
+		"INSERT INTO ns.t SELECT g % 300, CASE WHEN g % 7 = 0 THEN NULL ELSE g % 50 END, 'a' || g FROM generate_series(1, 2000) g",
+		"INSERT INTO ns.t SELECT g, g, 'b' || g FROM generate_series(250, 350) g",
+		"DELETE FROM ns.t WHERE v IN ('a5', 'a305', 'b260')"} {
+		if err := runAll(s, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	query := func(sql string) string {
+		t.Helper()
+		stmts, err := s.Prepare(ctx, sql, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		rows, err := stmts[0].Execute(ctx, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		defer rows.Close()
+		var out []string
+		for {
+			b, err := rows.Next(ctx)
+			if err != nil {
+				t.Fatalf("%s: %v", sql, err)
+			}
+			if b == nil {
+				break
+			}
+			for i := range int(b.NumRows()) {
+				var row []string
+				for c := range int(b.NumCols()) {
+					row = append(row, b.Column(c).ValueStr(i))
+				}
+				out = append(out, strings.Join(row, "|"))
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	for _, c := range []struct{ fast, slow string }{
+		{"id = 5", "id + 0 = 5"},
+		{"id = 260", "id + 0 = 260"},
+		{"id = 1000", "id + 0 = 1000"},
+		{"id = -1", "id + 0 = -1"},
+		{"k = 7", "k + 0 = 7"},
+		{"k = 300", "k + 0 = 300"},
+		{"id IN (5, 299, 300, 5)", "id + 0 IN (5, 299, 300)"},
+		{"k IN (1, 2)", "k + 0 IN (1, 2)"},
+		{"id = 5 AND k = 5", "id + 0 = 5 AND k + 0 = 5"},
+		{"id = 300 AND v > 'a'", "id + 0 = 300 AND v > 'a'"},
+	} {
+		for _, cols := range []string{"id, k, v", "v, _pos, _file LIKE '%.parquet'"} {
+			fast := query("SELECT " + cols + " FROM ns.t WHERE " + c.fast + " ORDER BY v")
+			for range 2 { // the second time from the cached index
+				if got := query("SELECT " + cols + " FROM ns.t WHERE " + c.fast + " ORDER BY v"); got != fast {
+					t.Errorf("%s: differs when repeated", c.fast)
+				}
+			}
+			if slow := query("SELECT " + cols + " FROM ns.t WHERE " + c.slow + " ORDER BY v"); fast != slow {
+				t.Errorf("WHERE %s (%s):\n%s\nwant (WHERE %s)\n%s", c.fast, cols, fast, c.slow, slow)
+			}
+		}
+	}
+	if s.backend.columns.Len() == 0 {
+		t.Errorf("no column cached")
+	}
+}

@@ -80,6 +80,9 @@ type parquetReader struct {
 	// lacks the field); batches are slices of them from wholeOff on.
 	whole    []arrow.Array
 	wholeOff int64
+	// wholeSpans, when an equality found the matching rows of the whole
+	// columns through their index, are those rows (from wholeOff on).
+	wholeSpans []rowSpan
 
 	// footer, when pf came from (or goes to) a FooterCache, gives it back
 	// when the reader closes.
