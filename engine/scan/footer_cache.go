@@ -54,6 +54,9 @@ type footerEntry struct {
 	// pageIndexes are the column chunks' page indexes decoded so far
 	// (their bytes are not counted: a few per page of the pruned columns).
 	pageIndexes map[*format.ColumnChunk]pageIndex
+	// top is the file's schema tree when its columns have field ids (then
+	// no reader changes it), built on first use.
+	top []*pqNode
 }
 
 // NewFooterCache returns a cache holding up to limit bytes of parsed
@@ -241,7 +244,12 @@ func openCachedParquet(ctx context.Context, cache *FooterCache, table string, fi
 		via.mu.Unlock()
 		e = &footerEntry{key: k, pf: pf, via: via, bytes: footerBytes(n), pageIndexes: map[*format.ColumnChunk]pageIndex{}}
 	}
-	r, err := newParquetReader(df.Path, e.pf, lf, fields, opts)
+	if e.top == nil {
+		if top, hasIDs, err := buildPqSchema(e.pf.Metadata().Schema); err == nil && hasIDs {
+			e.top = top
+		}
+	}
+	r, err := newParquetReader(df.Path, e.pf, lf, fields, opts, e.top)
 	if err != nil {
 		cache.give(e)
 		lf.Close()

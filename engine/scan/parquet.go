@@ -103,24 +103,30 @@ func openParquet(path string, f catalog.File, fields []readField, opts readOptio
 	if err != nil {
 		return nil, fmt.Errorf("open parquet file %s: %w", path, err)
 	}
-	return newParquetReader(path, pf, f, fields, opts)
+	return newParquetReader(path, pf, f, fields, opts, nil)
 }
 
 // newParquetReader reads fields of the Parquet file pf, opened over f.
-func newParquetReader(path string, pf *parquet.File, f catalog.File, fields []readField, opts readOptions) (*parquetReader, error) {
-	top, hasIDs, err := buildPqSchema(pf.Metadata().Schema)
-	if err != nil {
-		return nil, fmt.Errorf("parquet file %s: %w", path, err)
+// top, when not nil, is pf's schema tree as buildPqSchema made it from a
+// schema with field ids, which nothing changes (assignIDs leaves it).
+func newParquetReader(path string, pf *parquet.File, f catalog.File, fields []readField, opts readOptions, top []*pqNode) (*parquetReader, error) {
+	if top == nil {
+		var hasIDs bool
+		var err error
+		top, hasIDs, err = buildPqSchema(pf.Metadata().Schema)
+		if err != nil {
+			return nil, fmt.Errorf("parquet file %s: %w", path, err)
+		}
+		ff := make([]fileField, len(top))
+		for i, n := range top {
+			ff[i] = n
+		}
+		var schemaFields []catalog.NestedField
+		for _, rf := range fields {
+			schemaFields = append(schemaFields, rf.field)
+		}
+		assignIDs(ff, hasIDs, opts.mapping, schemaFields)
 	}
-	ff := make([]fileField, len(top))
-	for i, n := range top {
-		ff[i] = n
-	}
-	var schemaFields []catalog.NestedField
-	for _, rf := range fields {
-		schemaFields = append(schemaFields, rf.field)
-	}
-	assignIDs(ff, hasIDs, opts.mapping, schemaFields)
 
 	r := &parquetReader{path: path, pf: pf, file: f, fields: fields, opts: opts, rg: -1}
 	r.prefetch, _ = f.(prefetcher)
