@@ -162,13 +162,17 @@ func (c *Filesystem) LoadTable(ctx context.Context, id Identifier) (_ *Table, er
 		return nil, fmt.Errorf("load table %s: %w", name, ErrNotFound)
 	}
 	tableDir := filepath.Join(nsDir, id.Name)
-	if !isTableDir(tableDir) {
+	metaDir := filepath.Join(tableDir, "metadata")
+	// One stat of the version hint tells a table (isTableDir's common
+	// case) and whether the hint last read still holds.
+	hint, hintErr := os.Stat(filepath.Join(metaDir, "version-hint.text"))
+	if (hintErr != nil || hint.IsDir()) && !isTableDir(tableDir) {
 		if _, err := os.Stat(nsDir); err != nil {
 			return nil, fmt.Errorf("load table %s: namespace %s: %w", name, strings.Join(id.Namespace, "."), ErrNotFound)
 		}
 		return nil, fmt.Errorf("load table %s: %w", name, ErrNotFound)
 	}
-	metaPath, err := c.currentMetadata(filepath.Join(tableDir, "metadata"))
+	metaPath, err := c.currentMetadataStat(metaDir, hint, hintErr)
 	if err != nil {
 		return nil, c.metadataError(fmt.Errorf("load table %s: %w", name, err))
 	}

@@ -14,7 +14,7 @@ type hintEntry struct {
 	path string
 }
 
-// currentMetadata is currentMetadataFile, sparing the reading of the
+// currentMetadataStat is currentMetadataFile, sparing the reading of the
 // version hint while the hint file is the one last read (the same file,
 // modification time and size): a query run thousands of times a second
 // then costs a stat of the hint and one of the next version's name
@@ -22,9 +22,11 @@ type hintEntry struct {
 // another process replaces the hint file (a new file renamed into place,
 // filesystem_write.go) or rewrites it, and links the next version before
 // either, so the next load sees it.
-func (c *Filesystem) currentMetadata(metaDir string) (string, error) {
+//
+// st and err are the stat of the hint file, taken just before by the
+// caller (LoadTable, which tells a table by it).
+func (c *Filesystem) currentMetadataStat(metaDir string, st fs.FileInfo, err error) (string, error) {
 	hintPath := filepath.Join(metaDir, "version-hint.text")
-	st, err := os.Stat(hintPath)
 	if err != nil || !st.Mode().IsRegular() {
 		return currentMetadataFile(metaDir)
 	}

@@ -18,6 +18,10 @@ func (s *session) Location() *time.Location { return s.settings.Location() }
 // ColumnCache is the backend's cache of decoded columns (lowering's env).
 func (s *session) ColumnCache() *scan.ColumnCache { return s.backend.columns }
 
+// FooterCache is the backend's cache of parsed Parquet footers (lowering's
+// env).
+func (s *session) FooterCache() *scan.FooterCache { return s.backend.footers }
+
 // RunNow runs a subquery before the statement's rows, under statement_mem
 // and a statement_timeout of its own (lowering's env).
 func (s *session) RunNow(ctx context.Context, op engine.Operator, max int) ([]*expr.Lit, error) {

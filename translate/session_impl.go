@@ -84,10 +84,15 @@ type backend struct {
 	scans scan.Totals
 	// roles are the roles and privileges (privilege.go); nil: none.
 	roles *roles.Store
+	// footers keeps parsed Parquet footers for every session's scans.
+	footers *scan.FooterCache
 }
 
 // columnCacheBytes bounds the decoded columns the backend keeps.
 const columnCacheBytes = 64 << 20
+
+// footerCacheBytes bounds the parsed Parquet footers the backend keeps.
+const footerCacheBytes = 32 << 20
 
 var _ Backend = (*backend)(nil)
 
@@ -101,7 +106,7 @@ func NewBackend(cat catalog.Catalog, opts Options) Backend {
 	b := &backend{cat: cat, cats: append([]catalog.Catalog{cat}, opts.MoreCatalogs...), log: log, started: time.Now(), maxMem: opts.MaxStatementMem, tmp: opts.TempDir,
 		defaults: opts.SettingDefaults,
 		sysFuncs: seqexec.WithFuncs(sysfunc.Builtins()), sparkFuncs: sparkfunc.Builtins(),
-		columns: scan.NewColumnCache(columnCacheBytes), roles: opts.Roles}
+		columns: scan.NewColumnCache(columnCacheBytes), footers: scan.NewFooterCache(footerCacheBytes), roles: opts.Roles}
 	if b.maxMem <= 0 {
 		b.maxMem = settings.DefaultMaxStatementMem()
 	}

@@ -37,6 +37,9 @@ type columnEntry struct {
 	key   columnKey
 	arr   arrow.Array
 	bytes int64
+	// index, built on the first equality lookup of an integer column,
+	// finds the rows holding a value (see intIndex).
+	index *intIndex
 }
 
 // Groups with more rows than this are not cached: the cache is for small
@@ -87,6 +90,38 @@ func (c *ColumnCache) put(k columnKey, a arrow.Array) {
 		c.used -= e.bytes
 		e.arr.Release()
 	}
+}
+
+// lookup returns the rows of k's cached integer column a holding one of
+// vals, ascending, building the column's index on first use; ok is false
+// when k is not cached (then the caller reads every row).
+func (c *ColumnCache) lookup(k columnKey, a arrow.Array, vals []int64) (rows []int32, ok bool) {
+	c.mu.Lock()
+	el, found := c.byKey[k]
+	var ix *intIndex
+	if found {
+		ix = el.Value.(*columnEntry).index
+	}
+	c.mu.Unlock()
+	if !found {
+		return nil, false
+	}
+	if ix == nil {
+		if ix = newIntIndex(a); ix == nil {
+			return nil, false
+		}
+		c.mu.Lock()
+		if el, found := c.byKey[k]; found { // still cached: keep the index with it
+			e := el.Value.(*columnEntry)
+			if e.index == nil {
+				e.index = ix
+				e.bytes += ix.bytes()
+				c.used += ix.bytes()
+			}
+		}
+		c.mu.Unlock()
+	}
+	return ix.find(vals), true
 }
 
 // Len returns the number of cached columns.

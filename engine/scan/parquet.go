@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
@@ -79,6 +80,16 @@ type parquetReader struct {
 	// lacks the field); batches are slices of them from wholeOff on.
 	whole    []arrow.Array
 	wholeOff int64
+	// wholeSpans, when an equality found the matching rows of the whole
+	// columns through their index, are those rows (from wholeOff on).
+	wholeSpans []rowSpan
+
+	// footer, when pf came from (or goes to) a FooterCache, gives it back
+	// when the reader closes.
+	footer func()
+	// pageIndexes, when pf came from a FooterCache, are the page indexes
+	// decoded so far, kept with the footer (prune_page.go).
+	pageIndexes map[*format.ColumnChunk]pageIndex
 }
 
 // prefetcher is a file that can fetch byte ranges ahead of reading them,
@@ -92,19 +103,30 @@ func openParquet(path string, f catalog.File, fields []readField, opts readOptio
 	if err != nil {
 		return nil, fmt.Errorf("open parquet file %s: %w", path, err)
 	}
-	top, hasIDs, err := buildPqSchema(pf.Metadata().Schema)
-	if err != nil {
-		return nil, fmt.Errorf("parquet file %s: %w", path, err)
+	return newParquetReader(path, pf, f, fields, opts, nil)
+}
+
+// newParquetReader reads fields of the Parquet file pf, opened over f.
+// top, when not nil, is pf's schema tree as buildPqSchema made it from a
+// schema with field ids, which nothing changes (assignIDs leaves it).
+func newParquetReader(path string, pf *parquet.File, f catalog.File, fields []readField, opts readOptions, top []*pqNode) (*parquetReader, error) {
+	if top == nil {
+		var hasIDs bool
+		var err error
+		top, hasIDs, err = buildPqSchema(pf.Metadata().Schema)
+		if err != nil {
+			return nil, fmt.Errorf("parquet file %s: %w", path, err)
+		}
+		ff := make([]fileField, len(top))
+		for i, n := range top {
+			ff[i] = n
+		}
+		var schemaFields []catalog.NestedField
+		for _, rf := range fields {
+			schemaFields = append(schemaFields, rf.field)
+		}
+		assignIDs(ff, hasIDs, opts.mapping, schemaFields)
 	}
-	ff := make([]fileField, len(top))
-	for i, n := range top {
-		ff[i] = n
-	}
-	var schemaFields []catalog.NestedField
-	for _, rf := range fields {
-		schemaFields = append(schemaFields, rf.field)
-	}
-	assignIDs(ff, hasIDs, opts.mapping, schemaFields)
 
 	r := &parquetReader{path: path, pf: pf, file: f, fields: fields, opts: opts, rg: -1}
 	r.prefetch, _ = f.(prefetcher)
@@ -313,6 +335,10 @@ func (r *parquetReader) close() error {
 		b.Release()
 	}
 	r.cols, r.builders = nil, nil
+	if r.footer != nil {
+		r.footer()
+		r.footer = nil
+	}
 	return nil
 }
 

@@ -1,6 +1,8 @@
 package scan
 
 import (
+	"slices"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/parquet-go/parquet-go"
@@ -47,12 +49,65 @@ func (r *parquetReader) startCachedGroup(rg parquet.RowGroup) error {
 		whole[i] = a
 	}
 	r.whole, r.wholeOff = whole, 0
+	r.wholeSpans = nil
+	if spans, ok := r.cachedMatches(whole, rows); ok {
+		r.wholeSpans = spans
+		n := int64(0)
+		for _, sp := range spans {
+			n += sp.hi - sp.lo
+		}
+		r.left = n
+		if n == 0 {
+			r.releaseWhole()
+		}
+	}
 	return nil
+}
+
+// cachedMatches returns the rows of the current group whose cached
+// integer column equals a value of an equality or IN predicate on it, as
+// spans, found through the column's index (the filter above the scan then
+// sees those rows only); ok is false when no predicate applies.
+func (r *parquetReader) cachedMatches(whole []arrow.Array, rows int) ([]rowSpan, bool) {
+	for _, pc := range r.pruned {
+		i := slices.IndexFunc(r.cols, func(c columnReader) bool {
+			fc, ok := c.(*flatColumn)
+			return ok && fc.node == pc.node
+		})
+		if i < 0 || whole[i] == nil || whole[i].Len() != rows {
+			continue
+		}
+		for _, p := range pc.preds {
+			vals, ok := intEquality(p)
+			if !ok {
+				continue
+			}
+			k := columnKey{path: r.path, size: r.file.Size(), group: r.rg, field: r.fields[i].field.ID,
+				typ: r.builders[i].Type().String(), leaf: pc.node.leaf}
+			found, ok := r.opts.columns.lookup(k, whole[i], vals)
+			if !ok {
+				continue
+			}
+			return spansOf(found), true
+		}
+	}
+	return nil, false
 }
 
 // nextWhole returns the next k rows of the current group as slices of
 // its whole columns.
 func (r *parquetReader) nextWhole(k int) ([]arrow.Array, int64, int, error) {
+	if len(r.wholeSpans) > 0 { // only the rows of these spans
+		sp := r.wholeSpans[0]
+		if r.wholeOff < sp.lo {
+			r.pos += sp.lo - r.wholeOff
+			r.wholeOff = sp.lo
+		}
+		k = int(min(int64(k), sp.hi-r.wholeOff))
+		if r.wholeOff+int64(k) == sp.hi {
+			r.wholeSpans = r.wholeSpans[1:]
+		}
+	}
 	out := make([]arrow.Array, len(r.fields))
 	for i, a := range r.whole {
 		if a == nil {

@@ -128,7 +128,27 @@ func pageMayMatch(ci *format.ColumnIndex, p int, c prunedColumn) bool {
 }
 
 // readPageIndex reads and decodes the column and offset index of a chunk.
+// A reader over a cached footer keeps the decoded indexes with it.
 func (r *parquetReader) readPageIndex(cc *format.ColumnChunk) (*format.ColumnIndex, *format.OffsetIndex, error) {
+	if r.pageIndexes != nil {
+		if ix, ok := r.pageIndexes[cc]; ok {
+			return ix.ci, ix.oi, nil
+		}
+	}
+	ci, oi, err := r.decodePageIndex(cc)
+	if err == nil && r.pageIndexes != nil {
+		r.pageIndexes[cc] = pageIndex{ci, oi}
+	}
+	return ci, oi, err
+}
+
+// pageIndex is a column chunk's decoded column and offset index.
+type pageIndex struct {
+	ci *format.ColumnIndex
+	oi *format.OffsetIndex
+}
+
+func (r *parquetReader) decodePageIndex(cc *format.ColumnChunk) (*format.ColumnIndex, *format.OffsetIndex, error) {
 	ci := new(format.ColumnIndex)
 	if err := r.readThrift(cc.ColumnIndexOffset, int64(cc.ColumnIndexLength), ci); err != nil {
 		return nil, nil, fmt.Errorf("column index: %w", err)

@@ -60,6 +60,10 @@ type Options struct {
 	// groups for later scans (see ColumnCache). Ignored with
 	// RecycleBuffers: cached arrays must outlive the batches.
 	Columns *ColumnCache
+	// Footers, when set, keeps the parsed footers of Parquet data files
+	// for later scans, which then open a file only when they read from
+	// it (see FooterCache).
+	Footers *FooterCache
 
 	// builders reads top-level columns through Arrow builders rather than
 	// straight into arrays (tests compare the two).

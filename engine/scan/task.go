@@ -33,6 +33,8 @@ type scanRun struct {
 	counters *scanCounters
 	// columns: see Options.Columns.
 	columns *ColumnCache
+	// footers: see Options.Footers.
+	footers *FooterCache
 	// meta are the metadata columns projected.
 	meta metaColumns
 }
@@ -40,7 +42,7 @@ type scanRun struct {
 func newScanRun(spec engine.ScanSpec, opts Options) (*scanRun, error) {
 	r := &scanRun{spec: spec, mem: opts.Alloc, batchSize: opts.BatchSize, cache: newDeleteCache(),
 		generalNested: opts.generalNested, filter: newGroupFilter(spec), counters: &scanCounters{},
-		meta: newMetaColumns(spec)}
+		meta: newMetaColumns(spec), footers: opts.Footers}
 	switch {
 	case opts.builders:
 	case opts.RecycleBuffers:
@@ -116,6 +118,13 @@ func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []r
 	case catalog.FormatParquet, catalog.FormatAvro, catalog.FormatORC:
 	default:
 		return nil, nil, pgerr.Unsupported("reading %s data files", df.Format).WithDetail("File %s.", df.Path)
+	}
+	if format == catalog.FormatParquet && df.Content == catalog.ContentData && s.footers != nil && s.spec.Table.Metadata != nil {
+		r, f, err := openCachedParquet(ctx, s.footers, s.spec.Table.Metadata.TableUUID, s.spec.Table.IO, df, fields, opts)
+		if err != nil {
+			return nil, nil, s.fileError(df, err)
+		}
+		return r, f, nil
 	}
 	f, err := catalog.OpenFile(ctx, s.spec.Table.IO, df.Path, df.FileSizeInBytes)
 	if err != nil {

@@ -31,3 +31,9 @@ type scanTotaler interface {
 type columnCacher interface {
 	ColumnCache() *scan.ColumnCache
 }
+
+// footerCacher is an Env whose scans keep parsed Parquet footers between
+// statements.
+type footerCacher interface {
+	FooterCache() *scan.FooterCache
+}

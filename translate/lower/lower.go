@@ -263,6 +263,9 @@ func (l *Lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []
 	if st, ok := l.env.(scanTotaler); ok {
 		opts.Totals = st.ScanTotals()
 	}
+	if fc, ok := l.env.(footerCacher); ok {
+		opts.Footers = fc.FooterCache()
+	}
 	if l.split != nil && l.split.scan == x {
 		tasks, opts.Parallelism = l.split.tasks, 1
 		opts.Shard, opts.Shards = l.split.shard, l.split.shards
