@@ -268,6 +268,15 @@ type windowOp struct {
 	depth     int
 	spill     *winSpill
 	spilled   int64
+
+	// Computed arguments (window_args.go): per call and argument, the
+	// extra column of the buffered rows that holds it (-1: evaluated at
+	// the end), the programs of those columns, and the buffered rows'
+	// schema with them (nil: none).
+	argCols  [][]int
+	argProgs []expr.Program
+	withArgs *arrow.Schema
+	keepArgs bool // the buffered rows have them: the window may spill
 }
 
 // NewWindow evaluates calls over one window: rows partitioned by
@@ -305,6 +314,7 @@ func NewWindow(in engine.Operator, partition []expr.Expr, order []SortKey, calls
 		fields = append(fields, arrow.Field{Name: name, Type: wc.res, Nullable: true})
 	}
 	o.schema = arrow.NewSchema(fields, nil)
+	o.planComputedArgs()
 	return o, nil
 }
 
@@ -357,6 +367,7 @@ func (o *windowOp) Open(ctx context.Context) error {
 	o.mem.release()
 	o.mem = newMemAccount(ctx, "window")
 	o.canSpill = o.spillable(ctx)
+	o.keepArgs = o.canSpill && o.withArgs != nil
 	return o.in.Open(ctx)
 }
 
@@ -401,7 +412,13 @@ func (o *windowOp) consume() error {
 			}
 			continue
 		}
-		b.Retain()
+		if o.keepArgs {
+			if b, err = o.addComputedArgs(b); err != nil {
+				return err
+			}
+		} else {
+			b.Retain()
+		}
 		o.batches = append(o.batches, b)
 		rows += b.NumRows()
 		if err := o.mem.growTo(batchBytes(b), o.canSpill); err != nil {
@@ -423,7 +440,11 @@ func (o *windowOp) consume() error {
 		return pgerr.New(pgerr.ProgramLimitExceeded, "window over %d rows exceeds the limit of %d rows", rows, 1<<31-2)
 	}
 	mem := expr.Allocator(o.ctx)
-	all, err := concatBatches(mem, o.in.Schema(), o.batches)
+	schema := o.in.Schema()
+	if o.keepArgs {
+		schema = o.withArgs
+	}
+	all, err := concatBatches(mem, schema, o.batches)
 	if err != nil {
 		return err
 	}
@@ -443,12 +464,12 @@ func (o *windowOp) consume() error {
 	defer lay.release()
 	cols := make([]arrow.Array, 0, o.schema.NumFields())
 	defer func() { releaseAll(cols) }()
-	for _, c := range sorted.Columns() {
+	for _, c := range sorted.Columns()[:o.in.Schema().NumFields()] {
 		c.Retain()
 		cols = append(cols, c)
 	}
 	for i := range o.calls {
-		c, err := o.evalCall(sorted, lay, &o.calls[i], offsets[i])
+		c, err := o.evalCall(sorted, lay, i, offsets[i])
 		if err != nil {
 			return fmt.Errorf("window function %s: %w", o.calls[i].fn, err)
 		}
