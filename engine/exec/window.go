@@ -269,14 +269,13 @@ type windowOp struct {
 	spill     *winSpill
 	spilled   int64
 
-	// Computed arguments (window_args.go): per call and argument, the
-	// extra column of the buffered rows that holds it (-1: evaluated at
-	// the end), the programs of those columns, and the buffered rows'
-	// schema with them (nil: none).
-	argCols  [][]int
-	argProgs []expr.Program
-	withArgs *arrow.Schema
-	keepArgs bool // the buffered rows have them: the window may spill
+	// Computed arguments (window_args.go): their programs, whether the
+	// buffered rows count them, and the bytes and rows of the batches
+	// they were measured over.
+	argProgs          []expr.Program
+	countArgs         bool
+	argBytes, argRows int64
+	argBatches        int
 }
 
 // NewWindow evaluates calls over one window: rows partitioned by
@@ -367,7 +366,8 @@ func (o *windowOp) Open(ctx context.Context) error {
 	o.mem.release()
 	o.mem = newMemAccount(ctx, "window")
 	o.canSpill = o.spillable(ctx)
-	o.keepArgs = o.canSpill && o.withArgs != nil
+	o.countArgs = o.canSpill && len(o.argProgs) > 0
+	o.argBytes, o.argRows, o.argBatches = 0, 0, 0
 	return o.in.Open(ctx)
 }
 
@@ -412,16 +412,18 @@ func (o *windowOp) consume() error {
 			}
 			continue
 		}
-		if o.keepArgs {
-			if b, err = o.addComputedArgs(b); err != nil {
-				return err
-			}
-		} else {
-			b.Retain()
-		}
+		b.Retain()
 		o.batches = append(o.batches, b)
 		rows += b.NumRows()
-		if err := o.mem.growTo(batchBytes(b), o.canSpill); err != nil {
+		held := batchBytes(b)
+		if o.countArgs {
+			est, err := o.argEstimate(b)
+			if err != nil {
+				return err
+			}
+			held += est
+		}
+		if err := o.mem.growTo(held, o.canSpill); err != nil {
 			if !o.canSpill {
 				return err
 			}
@@ -440,11 +442,7 @@ func (o *windowOp) consume() error {
 		return pgerr.New(pgerr.ProgramLimitExceeded, "window over %d rows exceeds the limit of %d rows", rows, 1<<31-2)
 	}
 	mem := expr.Allocator(o.ctx)
-	schema := o.in.Schema()
-	if o.keepArgs {
-		schema = o.withArgs
-	}
-	all, err := concatBatches(mem, schema, o.batches)
+	all, err := concatBatches(mem, o.in.Schema(), o.batches)
 	if err != nil {
 		return err
 	}
@@ -464,12 +462,17 @@ func (o *windowOp) consume() error {
 	defer lay.release()
 	cols := make([]arrow.Array, 0, o.schema.NumFields())
 	defer func() { releaseAll(cols) }()
-	for _, c := range sorted.Columns()[:o.in.Schema().NumFields()] {
+	if o.countArgs {
+		// What was counted for the arguments is theirs now: they are
+		// built below.
+		o.mem.resize([]arrow.RecordBatch{sorted})
+	}
+	for _, c := range sorted.Columns() {
 		c.Retain()
 		cols = append(cols, c)
 	}
 	for i := range o.calls {
-		c, err := o.evalCall(sorted, lay, i, offsets[i])
+		c, err := o.evalCall(sorted, lay, &o.calls[i], offsets[i])
 		if err != nil {
 			return fmt.Errorf("window function %s: %w", o.calls[i].fn, err)
 		}

@@ -9,13 +9,16 @@ import (
 )
 
 // evalCall computes one call's column over the sorted rows.
-func (o *windowOp) evalCall(sorted arrow.RecordBatch, l *winLayout, ci int, off winOffsets) (arrow.Array, error) {
-	c := &o.calls[ci]
-	args, err := o.callArgs(sorted, ci)
-	if err != nil {
-		return nil, err
-	}
+func (o *windowOp) evalCall(sorted arrow.RecordBatch, l *winLayout, c *windowCall, off winOffsets) (arrow.Array, error) {
+	args := make([]arrow.Array, len(c.args))
 	defer releaseAll(args)
+	for i, p := range c.args {
+		a, err := p.Eval(o.ctx, sorted)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = a
+	}
 	mem := expr.Allocator(o.ctx)
 	switch c.kind {
 	case fnRowNumber, fnRank, fnDenseRank:

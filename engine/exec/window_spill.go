@@ -91,8 +91,6 @@ func (o *windowOp) spillBatch(b arrow.RecordBatch) error {
 		ws[i] = w
 	}
 	parts := hashRows(sp.seed, ws, rows, len(sp.files), nil, &sp.scratch)
-	b = o.inputColumns(b)
-	defer b.Release()
 	if err := sp.writeRows(o.ctx, sp.tmp, o.in.Schema(), b, parts); err != nil {
 		return fmt.Errorf("window spill: %w", err)
 	}
