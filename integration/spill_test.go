@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// TestSpill runs an ORDER BY, GROUP BYs and a window over a million generated rows
+// TestSpill runs an ORDER BY, GROUP BYs, windows, NOT IN and IN over a million generated rows
 // under statement_mem = 8MB, far below what they hold, over pgx: each
 // answers exactly what it answers without a limit, EXPLAIN ANALYZE shows
 // the sort's external merge, temp_file_limit stops a statement with 53400,
@@ -75,6 +75,14 @@ func TestSpill(t *testing.T) {
 		// are evaluated over a whole (spilled) partition file at once.
 		{"SELECT g, h, row_number() OVER w, sum(g) OVER w, lag(h, 2) OVER w FROM (SELECT g, md5(g::text) AS h FROM generate_series(1, 1000000) g) s WINDOW w AS (PARTITION BY g % 1000 ORDER BY g DESC)", false},
 		{"SELECT g % 100000 AS k, count(DISTINCT g % 7), string_agg((g % 10)::text, ',' ORDER BY g DESC), percentile_disc(0.5) WITHIN GROUP (ORDER BY g) FROM generate_series(1, 1000000) g GROUP BY 1", false},
+		// A window call computing large values from its arguments.
+		{"SELECT g, lag(md5(g::text)) OVER (PARTITION BY g % 1000 ORDER BY g) FROM generate_series(1, 1000000) g", false},
+		// NOT IN and IN over a subquery whose rows pass 8MB: a NULL on
+		// either side decides rows across the join's partitions.
+		{"SELECT count(*), sum(g) FROM generate_series(1, 1000000) g WHERE g NOT IN (SELECT h * 3 FROM generate_series(1, 1000000) h)", false},
+		{"SELECT count(*) FROM generate_series(1, 1000000) g WHERE g NOT IN (SELECT CASE WHEN h = 777 THEN NULL ELSE h * 3 END FROM generate_series(1, 1000000) h)", false},
+		{"SELECT m, count(*) FROM (SELECT (CASE WHEN g % 1000 = 0 THEN NULL ELSE g END) IN (SELECT h * 3 FROM generate_series(1, 1000000) h) AS m FROM generate_series(1, 1000000) g) s GROUP BY m", false},
+		{"SELECT m, count(*) FROM (SELECT g IN (SELECT CASE WHEN h = 777 THEN NULL ELSE h * 3 END FROM generate_series(1, 1000000) h) AS m FROM generate_series(1, 1000000) g) s GROUP BY m", false},
 	} {
 		exec("RESET statement_mem")
 		want := rows(tc.sql)
@@ -97,6 +105,15 @@ func TestSpill(t *testing.T) {
 	plan := strings.Join(rows("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT g, md5(g::text) AS h FROM generate_series(1, 1000000) g ORDER BY h"), "\n")
 	if !strings.Contains(plan, "Sort Method: external merge  Disk: ") {
 		t.Errorf("EXPLAIN ANALYZE of a sort under 8MB:\n%s", plan)
+	}
+	for _, q := range []string{
+		"SELECT count(*) FROM generate_series(1, 1000000) g WHERE g NOT IN (SELECT CASE WHEN h = 777 THEN NULL ELSE h * 3 END FROM generate_series(1, 1000000) h)",
+		"SELECT count(l) FROM (SELECT lag(md5(g::text)) OVER (PARTITION BY g % 1000 ORDER BY g) l FROM generate_series(1, 1000000) g) s",
+	} {
+		plan = strings.Join(rows("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) "+q), "\n")
+		if !strings.Contains(plan, "Disk Usage: ") {
+			t.Errorf("EXPLAIN ANALYZE under 8MB shows nothing spilled:\n%s", plan)
+		}
 	}
 	exec("SET temp_file_limit = '1MB'")
 	_, err := conn.Exec(ctx, "SELECT g, md5(g::text) AS h FROM generate_series(1, 1000000) g ORDER BY h")

@@ -55,6 +55,17 @@ func OpenDuckDB(ctx context.Context, files map[string][]string, threads int) (*D
 	return d, nil
 }
 
+// LimitMemory sets DuckDB's memory_limit (for example 4GB) and the
+// directory it spills to past it.
+func (d *DuckDB) LimitMemory(ctx context.Context, limit, tempDir string) error {
+	q := "SET memory_limit = '" + strings.ReplaceAll(limit, "'", "''") + "'; SET temp_directory = '" +
+		strings.ReplaceAll(tempDir, "'", "''") + "'"
+	if _, err := d.conn.ExecContext(ctx, q); err != nil {
+		return fmt.Errorf("DuckDB memory limit %s: %w", limit, err)
+	}
+	return nil
+}
+
 // Version returns DuckDB's version string.
 func (d *DuckDB) Version(ctx context.Context) (string, error) {
 	var v string

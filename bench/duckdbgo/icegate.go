@@ -15,6 +15,7 @@ import (
 	"github.com/icegate/icegate/auth"
 	"github.com/icegate/icegate/bench/tpch"
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/spill"
 	"github.com/icegate/icegate/translate"
 	"github.com/icegate/icegate/wire"
 )
@@ -23,13 +24,23 @@ import (
 // process, as bench/ runs it.
 type Server struct {
 	Addr   string // host:port
+	tmp    *spill.Dir
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	err    error
 }
 
-// Serve starts an icegate over cat on 127.0.0.1 at a free port.
-func Serve(cat catalog.Catalog, logger *slog.Logger) (*Server, error) {
+// Serve starts an icegate over cat on 127.0.0.1 at a free port. Its
+// statements spill what passes statement_mem to temporary files under
+// tempDir ("": they do not spill).
+func Serve(cat catalog.Catalog, logger *slog.Logger, tempDir string) (*Server, error) {
+	var tmp *spill.Dir
+	if tempDir != "" {
+		var err error
+		if tmp, err = spill.Open(tempDir, logger); err != nil {
+			return nil, fmt.Errorf("temporary directory: %w", err)
+		}
+	}
 	authn, err := auth.New(nil, "", logger)
 	if err != nil {
 		return nil, fmt.Errorf("authenticator: %w", err)
@@ -39,12 +50,12 @@ func Serve(cat catalog.Catalog, logger *slog.Logger) (*Server, error) {
 		return nil, fmt.Errorf("listen: %w", err)
 	}
 	srv := wire.NewServer(wire.Config{
-		Backend: translate.NewBackend(cat, translate.Options{Logger: logger}),
+		Backend: translate.NewBackend(cat, translate.Options{Logger: logger, TempDir: tmp}),
 		Auth:    authn,
 		Logger:  logger,
 	})
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{Addr: ln.Addr().String(), cancel: cancel}
+	s := &Server{Addr: ln.Addr().String(), tmp: tmp, cancel: cancel}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -55,15 +66,25 @@ func Serve(cat catalog.Catalog, logger *slog.Logger) (*Server, error) {
 	return s, nil
 }
 
-// DSN is a pgx connection string for the server.
-func (s *Server) DSN() string {
-	return "postgres://icegate@" + s.Addr + "/icegate?sslmode=disable"
+// DSN is a pgx connection string for the server; params are extra
+// startup parameters (statement_mem=64MB), already escaped.
+func (s *Server) DSN(params ...string) string {
+	dsn := "postgres://icegate@" + s.Addr + "/icegate?sslmode=disable"
+	for _, p := range params {
+		dsn += "&" + p
+	}
+	return dsn
 }
 
 // Stop shuts the server down and returns the error Serve ended with.
 func (s *Server) Stop() error {
 	s.cancel()
 	s.wg.Wait()
+	if s.tmp != nil {
+		if err := s.tmp.Close(); err != nil && s.err == nil {
+			s.err = err
+		}
+	}
 	return s.err
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -34,6 +35,11 @@ import (
 // ICEGATE_BENCH_KEEP=/path puts the warehouse there and keeps it (a second
 // run reuses its tables); ICEGATE_BENCH_TIMEOUT (default 2m) bounds each
 // execution.
+//
+// ICEGATE_BENCH_STATEMENT_MEM (for example 4GB) sets icegate's
+// statement_mem as a startup parameter, and ICEGATE_BENCH_DUCKDB_MEMORY
+// DuckDB's memory_limit; both spill to temporary directories of the run
+// past their limits.
 //
 // ICEGATE_BENCH_DUCKDB_FILES chooses the Parquet files DuckDB reads: "own"
 // (the default) has DuckDB write each table once, untimed, into a file of
@@ -70,7 +76,7 @@ func BenchmarkTPCHInterleaved(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv, err := Serve(cat, logger)
+	srv, err := Serve(cat, logger, b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -79,7 +85,12 @@ func BenchmarkTPCHInterleaved(b *testing.B) {
 			b.Error(err)
 		}
 	})
-	conn, err := pgx.Connect(ctx, srv.DSN())
+	var params []string
+	if m := os.Getenv("ICEGATE_BENCH_STATEMENT_MEM"); m != "" {
+		params = append(params, "statement_mem="+url.QueryEscape(m))
+	}
+	dsn := srv.DSN(params...)
+	conn, err := pgx.Connect(ctx, dsn)
 	if err != nil {
 		b.Fatalf("connect to icegate: %v", err)
 	}
@@ -119,6 +130,12 @@ func BenchmarkTPCHInterleaved(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer duck.Close()
+	if m := os.Getenv("ICEGATE_BENCH_DUCKDB_MEMORY"); m != "" {
+		if err := duck.LimitMemory(ctx, m, b.TempDir()); err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("DuckDB memory_limit %s", m)
+	}
 	version, err := duck.Version(ctx)
 	if err != nil {
 		b.Fatal(err)
@@ -149,7 +166,7 @@ func BenchmarkTPCHInterleaved(b *testing.B) {
 		b.Run(q.Name, func(b *testing.B) {
 			// A query that timed out leaves its connection closed.
 			if conn.IsClosed() {
-				if conn, err = pgx.Connect(ctx, srv.DSN()); err != nil {
+				if conn, err = pgx.Connect(ctx, dsn); err != nil {
 					res.Check = "no connection"
 					b.Fatalf("connect to icegate: %v", err)
 				}

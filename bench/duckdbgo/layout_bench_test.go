@@ -54,7 +54,7 @@ func BenchmarkLayout(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv, err := Serve(cat, logger)
+	srv, err := Serve(cat, logger, "")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -41,9 +41,10 @@ const (
 
 // aggSpill is a spilling aggregation's partitions.
 type aggSpill struct {
-	tmp    *spill.Statement
-	seed   maphash.Seed
-	schema *arrow.Schema // group keys, then the aggregates' states
+	tmp     *spill.Statement
+	seed    maphash.Seed
+	schema  *arrow.Schema // group keys, then the aggregates' states
+	scratch []byte
 	// spillParts: the partitions and, emitting, the one being read and
 	// its final aggregation (or, for a partial aggregation, its reader).
 	spillParts
@@ -116,34 +117,8 @@ func (o *hashAggOp) flushSpill() error {
 		if err != nil {
 			return err
 		}
-		for p, rows := range parts {
-			if len(rows) == 0 {
-				continue
-			}
-			if err := o.ctx.Err(); err != nil {
-				return err
-			}
-			if sp.writers[p] == nil {
-				f, err := sp.tmp.Create()
-				if err != nil {
-					return err
-				}
-				sp.files[p] = f
-				sp.writers[p] = spill.NewWriter(f, sp.schema, expr.Allocator(o.ctx))
-			}
-			part := b
-			if len(parts) > 1 {
-				if part, err = takeBatch(o.ctx, b, rows); err != nil {
-					return err
-				}
-			} else {
-				part.Retain()
-			}
-			err := sp.writers[p].Write(part)
-			part.Release()
-			if err != nil {
-				return err
-			}
+		if err := sp.writeRows(o.ctx, sp.tmp, sp.schema, b, parts); err != nil {
+			return err
 		}
 	}
 	return o.reset(o.ctx)
@@ -191,16 +166,7 @@ func (o *hashAggOp) partitionRows(b arrow.RecordBatch, n int) ([][]int32, error)
 		}
 		ws[i] = w
 	}
-	var buf []byte
-	for r := range rows {
-		buf = buf[:0]
-		for _, w := range ws {
-			buf = w(buf, r)
-		}
-		p := maphash.Bytes(o.spill.seed, buf) % uint64(n)
-		parts[p] = append(parts[p], int32(r))
-	}
-	return parts, nil
+	return hashRows(o.spill.seed, ws, rows, n, nil, &o.spill.scratch), nil
 }
 
 // finishSpill writes the last table and ends the partitions' files.
@@ -208,18 +174,7 @@ func (o *hashAggOp) finishSpill() error {
 	if err := o.flushSpill(); err != nil {
 		return err
 	}
-	sp := o.spill
-	for p, w := range sp.writers {
-		if w == nil {
-			continue
-		}
-		if err := w.Finish(); err != nil {
-			return err
-		}
-		sp.writers[p] = nil
-		sp.bytes += sp.files[p].Size()
-	}
-	return nil
+	return o.spill.finish()
 }
 
 // nextSpilled emits the partitions' groups, one partition at a time.

@@ -5,7 +5,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/engine/spill"
 )
 
@@ -85,60 +84,13 @@ func (o *hashAggOp) spillInput(b arrow.RecordBatch) error {
 			return err
 		}
 	}
-	parts := make([][]int32, len(sp.files))
-	var buf []byte
-	for r := range rows {
-		buf = buf[:0]
-		for _, w := range ws {
-			buf = w(buf, r)
-		}
-		p := maphash.Bytes(sp.seed, buf) % uint64(len(parts))
-		parts[p] = append(parts[p], int32(r))
-	}
-	for p, idx := range parts {
-		if len(idx) == 0 {
-			continue
-		}
-		if sp.writers[p] == nil {
-			f, err := sp.tmp.Create()
-			if err != nil {
-				return err
-			}
-			sp.files[p] = f
-			sp.writers[p] = spill.NewWriter(f, sp.schema, expr.Allocator(o.ctx))
-		}
-		part := b
-		if len(idx) < rows {
-			var err error
-			if part, err = takeBatch(o.ctx, b, idx); err != nil {
-				return err
-			}
-		} else {
-			part.Retain()
-		}
-		err := sp.writers[p].Write(part)
-		part.Release()
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	parts := hashRows(sp.seed, ws, rows, len(sp.files), nil, &sp.scratch)
+	return sp.writeRows(o.ctx, sp.tmp, sp.schema, b, parts)
 }
 
 // finishInputSpill ends the partitions' files.
 func (o *hashAggOp) finishInputSpill() error {
-	sp := o.spill
-	for p, w := range sp.writers {
-		if w == nil {
-			continue
-		}
-		if err := w.Finish(); err != nil {
-			return err
-		}
-		sp.writers[p] = nil
-		sp.bytes += sp.files[p].Size()
-	}
-	return nil
+	return o.spill.finish()
 }
 
 // releaseKept releases the kept input batches.

@@ -23,10 +23,18 @@ import (
 // build side is still too large, up to joinMaxDepth levels. Every join
 // type stays correct: a build row is in exactly one partition (right and
 // full joins emit it there when nothing matched it) and so is a probe
-// row. Null-aware anti and mark joins (NOT IN, IN) are the exception:
-// whether the whole build side has a NULL key decides their rows, so they
-// do not spill and fail with 53200 as before. A join that builds on its
-// left input spills the same way, the roles swapped.
+// row. A join that builds on its left input spills the same way, the
+// roles swapped.
+//
+// Null-aware anti and mark joins (NOT IN, IN) depend on more than a
+// partition: a right row with a NULL key makes every left row without a
+// match yield NULL, and a left row with a NULL key yields NULL when the
+// right side has any row at all. So the first right row with a NULL key
+// goes to every partition (the others add nothing), and the left rows
+// with a NULL key go to a file of their own, emitted after the
+// partitions once the whole right side was counted. With a residual the
+// NULL rule depends on each pair: such a join does not spill and fails
+// with 53200 as before.
 
 const (
 	joinPartitions = 16
@@ -35,21 +43,36 @@ const (
 
 // graceJoin is a spilling join's partitions.
 type graceJoin struct {
-	tmp                        *spill.Statement
-	seed                       maphash.Seed
-	build, probe               []*spill.File
-	buildW, probeW             []*spill.Writer
-	buildSchema, probeSchema   *arrow.Schema
-	bytes                      int64
-	cur                        int
-	sub                        *joinOp
-	out                        arrow.RecordBatch
-	buildScratch, probeScratch []byte
+	tmp                      *spill.Statement
+	seed                     maphash.Seed
+	build, probe             spillParts
+	buildSchema, probeSchema *arrow.Schema
+	subBytes                 int64 // written by the partitions' joins
+	cur                      int
+	sub                      *joinOp
+	out                      arrow.RecordBatch
+	scratch                  []byte
+
+	// Null-aware only: the left rows with a NULL key (one partition),
+	// the right rows partitioned, whether a right row with a NULL key
+	// went to every partition, and whether the right side is all
+	// partitioned.
+	nullLeft     spillParts
+	nullScan     *spillScan
+	rightRows    int64
+	rightNull    bool
+	rightDone    bool
+	nullsEmitted bool
+}
+
+// bytes is what the join wrote to temporary files so far.
+func (g *graceJoin) bytes() int64 {
+	return g.build.bytes + g.probe.bytes + g.nullLeft.bytes + g.subBytes
 }
 
 // canSpill reports whether the join may spill its build side in ctx.
 func (o *joinOp) canSpill(ctx context.Context) bool {
-	return len(o.buildKeys) > 0 && !o.nullAware && o.depth < joinMaxDepth &&
+	return len(o.buildKeys) > 0 && (!o.nullAware || o.residual == nil) && o.depth < joinMaxDepth &&
 		spill.FromContext(ctx) != nil
 }
 
@@ -58,8 +81,7 @@ func (o *joinOp) canSpill(ctx context.Context) bool {
 // rest, the rest of the build input.
 func (o *joinOp) spillBuild(parts [][]arrow.Array, rest bool) error {
 	g := &graceJoin{tmp: spill.FromContext(o.ctx), seed: maphash.MakeSeed(),
-		build: make([]*spill.File, joinPartitions), probe: make([]*spill.File, joinPartitions),
-		buildW: make([]*spill.Writer, joinPartitions), probeW: make([]*spill.Writer, joinPartitions),
+		build: newSpillParts(joinPartitions), probe: newSpillParts(joinPartitions), nullLeft: newSpillParts(1),
 		buildSchema: o.buildSchema, probeSchema: o.probeIn.Schema()}
 	o.grace = g
 	if len(parts) > 0 {
@@ -69,7 +91,7 @@ func (o *joinOp) spillBuild(parts [][]arrow.Array, rest bool) error {
 				cols[j] = parts[j][i]
 			}
 			b := array.NewRecordBatch(o.buildSchema, cols, int64(cols[0].Len()))
-			err := o.partitionWrite(b, o.buildKeys, g.build, g.buildW, g.buildSchema)
+			err := o.partitionWrite(b, o.buildKeys, &g.build, g.buildSchema, o.spec.BuildLeft)
 			b.Release()
 			if err != nil {
 				return err
@@ -95,13 +117,14 @@ func (o *joinOp) spillBuild(parts [][]arrow.Array, rest bool) error {
 		}
 		b := array.NewRecordBatch(o.buildSchema, cols, rb.NumRows())
 		releaseAll(cols)
-		err = o.partitionWrite(b, o.buildKeys, g.build, g.buildW, g.buildSchema)
+		err = o.partitionWrite(b, o.buildKeys, &g.build, g.buildSchema, o.spec.BuildLeft)
 		b.Release()
 		if err != nil {
 			return err
 		}
 	}
-	return finishWriters(g.build, g.buildW, &g.bytes)
+	g.rightDone = !o.spec.BuildLeft
+	return g.build.finish()
 }
 
 // spillBuilt partitions a build side read whole whose index does not fit.
@@ -131,34 +154,27 @@ func (o *joinOp) spillProbe() error {
 		if b == nil {
 			break
 		}
-		if err := o.partitionWrite(b, o.probeKeys, g.probe, g.probeW, g.probeSchema); err != nil {
+		if err := o.partitionWrite(b, o.probeKeys, &g.probe, g.probeSchema, !o.spec.BuildLeft); err != nil {
 			return err
 		}
 	}
-	return finishWriters(g.probe, g.probeW, &g.bytes)
-}
-
-func finishWriters(files []*spill.File, ws []*spill.Writer, bytes *int64) error {
-	for p, w := range ws {
-		if w == nil {
-			continue
-		}
-		if err := w.Finish(); err != nil {
-			return err
-		}
-		ws[p] = nil
-		*bytes += files[p].Size()
+	g.rightDone = true
+	if err := g.probe.finish(); err != nil {
+		return err
 	}
-	return nil
+	return g.nullLeft.finish()
 }
 
-// partitionWrite writes the rows of b to the partitions of their keys'
-// hash.
-func (o *joinOp) partitionWrite(b arrow.RecordBatch, keyProgs []expr.Program, files []*spill.File, ws []*spill.Writer, schema *arrow.Schema) error {
+// partitionWrite writes the rows of b (of the left input when left) to
+// the partitions of sp by their keys' hash.
+func (o *joinOp) partitionWrite(b arrow.RecordBatch, keyProgs []expr.Program, sp *spillParts, schema *arrow.Schema, left bool) error {
 	g := o.grace
 	n := int(b.NumRows())
 	if n == 0 {
 		return nil
+	}
+	if !left {
+		g.rightRows += int64(n)
 	}
 	keys := make([]arrow.Array, len(keyProgs))
 	defer releaseAll(keys)
@@ -173,54 +189,104 @@ func (o *joinOp) partitionWrite(b arrow.RecordBatch, keyProgs []expr.Program, fi
 			return err
 		}
 	}
-	// A row with a NULL key that is not null-safe matches nothing: any
-	// partition will do, and spreading them keeps many such rows from
-	// making one partition too large at every level.
 	nulls := make([]bool, n)
-	o.keyNulls(keys, nulls)
-	parts := make([][]int32, len(files))
-	buf := g.buildScratch[:0]
-	for r := range n {
-		if nulls[r] {
-			parts[r%len(files)] = append(parts[r%len(files)], int32(r))
-			continue
+	anyNull := o.keyNulls(keys, nulls)
+	parts := hashRows(g.seed, writers, n, len(sp.files), nulls, &g.scratch)
+	if anyNull {
+		switch {
+		case !o.nullAware:
+			// A row with a NULL key that is not null-safe matches
+			// nothing: any partition will do, and spreading them keeps
+			// many such rows from making one partition too large at
+			// every level.
+			for r := range n {
+				if nulls[r] {
+					parts[r%len(parts)] = append(parts[r%len(parts)], int32(r))
+				}
+			}
+		case left:
+			// Settled at the end by whether the right side has rows; an
+			// anti join whose right side is known to have some drops them.
+			if o.spec.Type == JoinAnti && g.rightDone && g.rightRows > 0 {
+				break
+			}
+			var rows []int32
+			for r := range n {
+				if nulls[r] {
+					rows = append(rows, int32(r))
+				}
+			}
+			if err := g.nullLeft.writeRows(o.ctx, g.tmp, schema, b, [][]int32{rows}); err != nil {
+				return err
+			}
+		case !g.rightNull:
+			// The first right row with a NULL key reaches every left
+			// row: it goes to every partition.
+			first := int32(-1)
+			for r := range n {
+				if nulls[r] {
+					first = int32(r)
+					break
+				}
+			}
+			for p := range parts {
+				parts[p] = append(parts[p], first)
+			}
+			g.rightNull = true
 		}
-		buf = buf[:0]
-		for _, w := range writers {
-			buf = w(buf, r)
-		}
-		p := maphash.Bytes(g.seed, buf) % uint64(len(files))
-		parts[p] = append(parts[p], int32(r))
 	}
-	g.buildScratch = buf
-	for p, rows := range parts {
-		if len(rows) == 0 {
-			continue
+	return sp.writeRows(o.ctx, g.tmp, schema, b, parts)
+}
+
+// nextNullLeft emits the left rows with a NULL key of a null-aware join
+// that spilled: none for NOT IN when the right side had rows, else all
+// of them; for IN, marked NULL when the right side had rows, else false.
+func (o *joinOp) nextNullLeft() (arrow.RecordBatch, error) {
+	g := o.grace
+	if g.nullsEmitted || g.nullLeft.files[0] == nil || (o.spec.Type == JoinAnti && g.rightRows > 0) {
+		g.nullsEmitted = true
+		return nil, nil
+	}
+	if g.nullScan == nil {
+		schema := g.probeSchema
+		if o.spec.BuildLeft {
+			schema = g.buildSchema
 		}
-		if ws[p] == nil {
-			f, err := g.tmp.Create()
-			if err != nil {
-				return err
-			}
-			files[p] = f
-			ws[p] = spill.NewWriter(f, schema, expr.Allocator(o.ctx))
+		g.nullScan = &spillScan{file: g.nullLeft.files[0], schema: schema}
+		if err := g.nullScan.Open(o.ctx); err != nil {
+			return nil, err
 		}
-		part := b
-		if len(rows) < n {
-			var err error
-			if part, err = takeBatch(o.ctx, b, rows); err != nil {
-				return err
-			}
-		} else {
-			part.Retain()
-		}
-		err := ws[p].Write(part)
-		part.Release()
+	}
+	for {
+		b, err := g.nullScan.Next()
 		if err != nil {
-			return err
+			return nil, err
 		}
+		if b == nil {
+			g.nullsEmitted = true
+			return nil, nil
+		}
+		if b.NumRows() == 0 {
+			continue
+		}
+		cols, err := decodeColumns(o.ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		if o.spec.Type == JoinMark {
+			bb := array.NewBooleanBuilder(expr.Allocator(o.ctx))
+			if g.rightRows > 0 {
+				bb.AppendNulls(int(b.NumRows()))
+			} else {
+				bb.AppendValues(make([]bool, b.NumRows()), nil)
+			}
+			cols = append(cols, bb.NewArray())
+			bb.Release()
+		}
+		g.out = array.NewRecordBatch(o.schema, cols, b.NumRows())
+		releaseAll(cols)
+		return g.out, nil
 	}
-	return nil
 }
 
 // nextGrace emits the joins of the partitions, one after another.
@@ -232,11 +298,11 @@ func (o *joinOp) nextGrace() (arrow.RecordBatch, error) {
 	}
 	for {
 		if g.sub == nil {
-			if g.cur >= len(g.build) {
-				return nil, nil
+			if g.cur >= len(g.build.files) {
+				return o.nextNullLeft()
 			}
-			probe := &spillScan{file: g.probe[g.cur], schema: g.probeSchema}
-			build := &spillScan{file: g.build[g.cur], schema: g.buildSchema}
+			probe := &spillScan{file: g.probe.files[g.cur], schema: g.probeSchema}
+			build := &spillScan{file: g.build.files[g.cur], schema: g.buildSchema}
 			left, right := engine.Operator(probe), engine.Operator(build)
 			if o.spec.BuildLeft {
 				left, right = build, probe
@@ -263,17 +329,15 @@ func (o *joinOp) nextGrace() (arrow.RecordBatch, error) {
 			g.out = array.NewRecordBatch(o.schema, b.Columns(), b.NumRows())
 			return g.out, nil
 		}
-		if g.sub.grace != nil {
-			g.bytes += g.sub.grace.bytes
-		}
 		err = g.sub.Close()
+		g.subBytes += g.sub.SpilledBytes()
 		g.sub = nil
-		for _, f := range []*spill.File{g.build[g.cur], g.probe[g.cur]} {
+		for _, f := range []*spill.File{g.build.files[g.cur], g.probe.files[g.cur]} {
 			if f != nil {
 				f.Close()
 			}
 		}
-		g.build[g.cur], g.probe[g.cur] = nil, nil
+		g.build.files[g.cur], g.probe.files[g.cur] = nil, nil
 		g.cur++
 		if err != nil {
 			return nil, err
@@ -295,22 +359,21 @@ func (o *joinOp) closeGrace() {
 		g.sub.Close()
 		g.sub = nil
 	}
-	for _, fs := range [][]*spill.File{g.build, g.probe} {
-		for i, f := range fs {
-			if f != nil {
-				f.Close()
-				fs[i] = nil
-			}
-		}
+	if g.nullScan != nil {
+		g.nullScan.Close()
+		g.nullScan = nil
 	}
-	o.spilled += g.bytes
+	g.build.close()
+	g.probe.close()
+	g.nullLeft.close()
+	o.spilled += g.bytes()
 	o.grace = nil
 }
 
 // SpilledBytes is what the join wrote to temporary files.
 func (o *joinOp) SpilledBytes() int64 {
 	if o.grace != nil {
-		return o.spilled + o.grace.bytes
+		return o.spilled + o.grace.bytes()
 	}
 	return o.spilled
 }

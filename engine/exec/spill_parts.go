@@ -1,12 +1,15 @@
 package exec
 
 import (
+	"context"
 	"fmt"
+	"hash/maphash"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/engine/spill"
 )
 
@@ -26,6 +29,79 @@ type spillParts struct {
 
 func newSpillParts(n int) spillParts {
 	return spillParts{files: make([]*spill.File, n), writers: make([]*spill.Writer, n)}
+}
+
+// hashRows splits rows 0..n-1 into parts by the hash (with seed) of the
+// keys ws write; rows with skip[r] set are left out (skip may be nil).
+// scratch is reused for the key bytes.
+func hashRows(seed maphash.Seed, ws []keyWriter, n, parts int, skip []bool, scratch *[]byte) [][]int32 {
+	out := make([][]int32, parts)
+	buf := (*scratch)[:0]
+	for r := range n {
+		if skip != nil && skip[r] {
+			continue
+		}
+		buf = buf[:0]
+		for _, w := range ws {
+			buf = w(buf, r)
+		}
+		p := maphash.Bytes(seed, buf) % uint64(parts)
+		out[p] = append(out[p], int32(r))
+	}
+	*scratch = buf
+	return out
+}
+
+// writeRows appends to each partition p the rows rows[p] of b, creating
+// its temporary file in tmp (for batches of schema) on first use.
+func (sp *spillParts) writeRows(ctx context.Context, tmp *spill.Statement, schema *arrow.Schema, b arrow.RecordBatch, rows [][]int32) error {
+	n := int(b.NumRows())
+	for p, idx := range rows {
+		if len(idx) == 0 {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if sp.writers[p] == nil {
+			f, err := tmp.Create()
+			if err != nil {
+				return err
+			}
+			sp.files[p] = f
+			sp.writers[p] = spill.NewWriter(f, schema, expr.Allocator(ctx))
+		}
+		part := b
+		if len(idx) < n {
+			var err error
+			if part, err = takeBatch(ctx, b, idx); err != nil {
+				return err
+			}
+		} else {
+			part.Retain()
+		}
+		err := sp.writers[p].Write(part)
+		part.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish ends the partitions' files and counts their bytes.
+func (sp *spillParts) finish() error {
+	for p, w := range sp.writers {
+		if w == nil {
+			continue
+		}
+		if err := w.Finish(); err != nil {
+			return err
+		}
+		sp.writers[p] = nil
+		sp.bytes += sp.files[p].Size()
+	}
+	return nil
 }
 
 // next returns the next batch of the partitions, one partition at a time,

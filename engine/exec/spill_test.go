@@ -478,18 +478,105 @@ func TestJoinSpill(t *testing.T) {
 			})
 		}
 	}
-	t.Run("null-aware anti", func(t *testing.T) {
-		// NOT IN depends on the whole build side: 53200 as before.
-		e := newSpillEnv(t, 48<<10, -1)
-		op, err := NewHashJoin(input(left), input(right), JoinSpec{Type: JoinAnti, NullAware: true, LeftKeys: []expr.Expr{col(tS)}, RightKeys: []expr.Expr{rcol(tS)}})
-		if err != nil {
-			t.Fatal(err)
+}
+
+// TestJoinSpillNullAware: NOT IN and IN (null-aware anti and mark joins)
+// whose build side passes a small statement_mem spill and keep their
+// answers: a NULL key on the right side, a NULL key on the left with a
+// non-empty right side, and an empty right side each decide rows the
+// partitions alone cannot.
+func TestJoinSpillNullAware(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	left := makeBatches(t, mem, randomRows(12000, 6), []int{1000, 333})
+	right := makeBatches(t, mem, randomRows(6000, 7), []int{700, 1024})
+	defer func() {
+		for _, b := range append(left, right...) {
+			b.Release()
 		}
-		_, err = drain(e.ctx, t, op)
-		if sqlstate(err) != pgerr.OutOfMemory {
-			t.Fatalf("err %v, want 53200", err)
+	}()
+	input := func(bs []arrow.RecordBatch) engine.Operator {
+		for _, b := range bs {
+			b.Retain()
 		}
-		op.Close()
-		e.checkClean(t)
-	})
+		return NewBatches(tableSchema, append([]arrow.RecordBatch(nil), bs...))
+	}
+	rcol := func(i int) expr.Expr {
+		f := tableSchema.Field(i)
+		return &expr.Col{Idx: i, Name: f.Name + "_r", T: f.Type}
+	}
+	half := call("/", col(tID), lit(int32(2), expr.Int4))
+	shifted := call("-", rcol(tID), lit(int32(2000), expr.Int4))
+	cases := []struct {
+		name        string
+		left, right expr.Expr
+		rightRows   []arrow.RecordBatch
+		residual    expr.Expr
+		spills      bool // false: fails with 53200
+	}{
+		{"no NULL keys", half, shifted, right, nil, true},
+		{"NULL keys on the left", col(tG), rcol(tID), right, nil, true},
+		{"NULL keys on both sides", col(tS), rcol(tS), right, nil, true},
+		{"empty right side", col(tG), rcol(tID), nil, nil, true},
+		{"with a residual", col(tG), rcol(tID), right, call("<", col(tX), &expr.Col{Idx: len(tableSchema.Fields()) + tX, Name: "x_r", T: expr.Float8}), false},
+	}
+	for _, c := range cases {
+		for _, typ := range []JoinType{JoinAnti, JoinMark} {
+			for _, buildLeft := range []bool{false, true} {
+				if c.rightRows == nil && !buildLeft {
+					continue // an empty build side does not spill
+				}
+				name := c.name + "/" + typ.String()
+				if buildLeft {
+					name += " building left"
+				}
+				t.Run(name, func(t *testing.T) {
+					spec := JoinSpec{Type: typ, NullAware: true, LeftKeys: []expr.Expr{c.left}, RightKeys: []expr.Expr{c.right},
+						Residual: c.residual, BuildLeft: buildLeft}
+					op, err := NewHashJoin(input(left), input(c.rightRows), spec)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := drain(context.Background(), t, op)
+					if err != nil {
+						t.Fatal(err)
+					}
+					sort.Strings(want)
+					e := newSpillEnv(t, 48<<10, -1)
+					op, err = NewHashJoin(input(left), input(c.rightRows), spec)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := drain(e.ctx, t, op)
+					if !c.spills {
+						if sqlstate(err) != pgerr.OutOfMemory {
+							t.Fatalf("err %v, want 53200", err)
+						}
+						op.Close()
+						e.checkClean(t)
+						return
+					}
+					if err != nil {
+						if pe := pgerr.As(err); pe != nil {
+							t.Fatalf("%v: %s", err, pe.Detail)
+						}
+						t.Fatal(err)
+					}
+					if op.(spiller).SpilledBytes() == 0 {
+						t.Errorf("the join did not spill")
+					}
+					sort.Strings(got)
+					if len(got) != len(want) {
+						t.Fatalf("%d rows, want %d", len(got), len(want))
+					}
+					for i := range got {
+						if got[i] != want[i] {
+							t.Fatalf("row %s, want %s", got[i], want[i])
+						}
+					}
+					e.checkClean(t)
+				})
+			}
+		}
+	}
 }

@@ -268,6 +268,14 @@ type windowOp struct {
 	depth     int
 	spill     *winSpill
 	spilled   int64
+
+	// Computed arguments (window_args.go): their programs, whether the
+	// buffered rows count them, and the bytes and rows of the batches
+	// they were measured over.
+	argProgs          []expr.Program
+	countArgs         bool
+	argBytes, argRows int64
+	argBatches        int
 }
 
 // NewWindow evaluates calls over one window: rows partitioned by
@@ -305,6 +313,7 @@ func NewWindow(in engine.Operator, partition []expr.Expr, order []SortKey, calls
 		fields = append(fields, arrow.Field{Name: name, Type: wc.res, Nullable: true})
 	}
 	o.schema = arrow.NewSchema(fields, nil)
+	o.planComputedArgs()
 	return o, nil
 }
 
@@ -357,6 +366,8 @@ func (o *windowOp) Open(ctx context.Context) error {
 	o.mem.release()
 	o.mem = newMemAccount(ctx, "window")
 	o.canSpill = o.spillable(ctx)
+	o.countArgs = o.canSpill && len(o.argProgs) > 0
+	o.argBytes, o.argRows, o.argBatches = 0, 0, 0
 	return o.in.Open(ctx)
 }
 
@@ -404,7 +415,15 @@ func (o *windowOp) consume() error {
 		b.Retain()
 		o.batches = append(o.batches, b)
 		rows += b.NumRows()
-		if err := o.mem.growTo(batchBytes(b), o.canSpill); err != nil {
+		held := batchBytes(b)
+		if o.countArgs {
+			est, err := o.argEstimate(b)
+			if err != nil {
+				return err
+			}
+			held += est
+		}
+		if err := o.mem.growTo(held, o.canSpill); err != nil {
 			if !o.canSpill {
 				return err
 			}
@@ -443,6 +462,11 @@ func (o *windowOp) consume() error {
 	defer lay.release()
 	cols := make([]arrow.Array, 0, o.schema.NumFields())
 	defer func() { releaseAll(cols) }()
+	if o.countArgs {
+		// What was counted for the arguments is theirs now: they are
+		// built below.
+		o.mem.resize([]arrow.RecordBatch{sorted})
+	}
 	for _, c := range sorted.Columns() {
 		c.Retain()
 		cols = append(cols, c)

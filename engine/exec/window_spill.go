@@ -9,7 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/icegate/icegate/engine"
-	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/engine/spill"
 )
 
@@ -34,8 +33,9 @@ const (
 
 // winSpill is a spilling window's partitions.
 type winSpill struct {
-	tmp  *spill.Statement
-	seed maphash.Seed
+	tmp     *spill.Statement
+	seed    maphash.Seed
+	scratch []byte
 	spillParts
 }
 
@@ -90,42 +90,9 @@ func (o *windowOp) spillBatch(b arrow.RecordBatch) error {
 		}
 		ws[i] = w
 	}
-	parts := make([][]int32, len(sp.files))
-	var buf []byte
-	for r := range rows {
-		buf = buf[:0]
-		for _, w := range ws {
-			buf = w(buf, r)
-		}
-		p := maphash.Bytes(sp.seed, buf) % uint64(len(parts))
-		parts[p] = append(parts[p], int32(r))
-	}
-	for p, idx := range parts {
-		if len(idx) == 0 {
-			continue
-		}
-		if sp.writers[p] == nil {
-			f, err := sp.tmp.Create()
-			if err != nil {
-				return err
-			}
-			sp.files[p] = f
-			sp.writers[p] = spill.NewWriter(f, o.in.Schema(), expr.Allocator(o.ctx))
-		}
-		part := b
-		if len(idx) < rows {
-			var err error
-			if part, err = takeBatch(o.ctx, b, idx); err != nil {
-				return err
-			}
-		} else {
-			part.Retain()
-		}
-		err := sp.writers[p].Write(part)
-		part.Release()
-		if err != nil {
-			return fmt.Errorf("window spill: %w", err)
-		}
+	parts := hashRows(sp.seed, ws, rows, len(sp.files), nil, &sp.scratch)
+	if err := sp.writeRows(o.ctx, sp.tmp, o.in.Schema(), b, parts); err != nil {
+		return fmt.Errorf("window spill: %w", err)
 	}
 	return nil
 }
@@ -150,18 +117,7 @@ func winKeyWriter(a arrow.Array) (keyWriter, error) {
 
 // finishSpill ends the partitions' files.
 func (o *windowOp) finishSpill() error {
-	sp := o.spill
-	for p, w := range sp.writers {
-		if w == nil {
-			continue
-		}
-		if err := w.Finish(); err != nil {
-			return err
-		}
-		sp.writers[p] = nil
-		sp.bytes += sp.files[p].Size()
-	}
-	return nil
+	return o.spill.finish()
 }
 
 // nextSpilled emits the partitions' windows, one file at a time.

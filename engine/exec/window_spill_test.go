@@ -119,3 +119,62 @@ func TestWindowSpill(t *testing.T) {
 		})
 	}
 }
+
+// TestWindowSpillComputedArgs: a window whose calls compute large values
+// from their arguments (lag(repeat(s, 8))) counts those values with its
+// rows, so it spills (deeper when needed) instead of failing with 53200
+// when the arguments of a partition file pass statement_mem.
+func TestWindowSpillComputedArgs(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	batches := makeBatches(t, mem, randomRows(30000, 8), []int{1000, 777, 1024})
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	input := func() engine.Operator {
+		for _, b := range batches {
+			b.Retain()
+		}
+		return NewBatches(tableSchema, append([]arrow.RecordBatch(nil), batches...))
+	}
+	big := call("repeat", col(tS), lit(int32(8), expr.Int4))
+	calls := []WindowCall{
+		wcall("lag", WindowFrame{}, big),
+		wcall("first_value", whole, call("upper", big)),
+	}
+	third := call("/", col(tID), lit(int32(30), col(tID).Type()))
+	op, err := NewWindow(input(), []expr.Expr{third}, []SortKey{asc(col(tV))}, calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := drain(context.Background(), t, op)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(want)
+	for _, limit := range []int64{128 << 10, 192 << 10, 256 << 10, 384 << 10, 512 << 10, 768 << 10, 1 << 20, 2 << 20} {
+		e := newSpillEnv(t, limit, -1)
+		op, err := NewWindow(input(), []expr.Expr{third}, []SortKey{asc(col(tV))}, calls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := drain(e.ctx, t, op)
+		if err != nil {
+			var pe *pgerr.Error
+			errors.As(err, &pe)
+			t.Fatalf("limit %d: %v (%s)", limit, err, pe.Detail)
+		}
+		sort.Strings(got)
+		if len(got) != len(want) {
+			t.Fatalf("limit %d: %d rows, want %d", limit, len(got), len(want))
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("limit %d: row %s, want %s", limit, got[i], want[i])
+			}
+		}
+		e.checkClean(t)
+	}
+}

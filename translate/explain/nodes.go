@@ -107,6 +107,7 @@ func (b *builder) build(r plan.Rel) *Node {
 		}
 		n := b.over("WindowAgg", x, in, rows)
 		n.shape.own = plan.SetOf(x.Cols)
+		b.diskUsage(n, x) // a window that spilled its rows to partitions
 		for i, c := range x.Calls {
 			b.define(x.Cols[i], nil, func() string { return b.windowCall(x, c) })
 		}
@@ -253,6 +254,9 @@ func (b *builder) filter(x *plan.Filter) *Node {
 			nj.Typ = typ
 			n := b.join(&nj, typ, math.Max(1, math.Round(plan.EstimateRows(&nj))))
 			n.shape.statRel = x
+			if len(n.Kids) == 2 && n.Kids[1].Type == "Hash" {
+				b.diskUsage(n.Kids[1], x) // the join's statistics are the filter's
+			}
 			if len(rest) > 0 {
 				b.attach(n, x, plan.AndOf(rest), nil)
 			}
@@ -486,6 +490,7 @@ func (b *builder) join(x *plan.Join, typ plan.JoinType, rows float64) *Node {
 			build.Relationship = "Outer"
 			hash := &Node{Type: "Hash", Kids: []*Node{build}, Rows: build.Rows, Width: build.Width,
 				Startup: build.Total, Total: build.Total, shape: nodeShape{statRel: build.shape.statRel, out: build.shape.out}}
+			b.diskUsage(hash, x) // a build side that spilled to partitions
 			outer, inner = probe, hash
 			n.Startup = hash.Total
 			n.Total = probe.Total + hash.Total + probe.Rows*cpuOperator*float64(len(pk)) + rows*cpuTuple
@@ -635,4 +640,14 @@ func (b *builder) width(cols []plan.ColID) int {
 		}
 	}
 	return w
+}
+
+// diskUsage shows, under ANALYZE, what x's operator wrote to temporary
+// files on n (as PostgreSQL shows a hash aggregation's Disk Usage).
+func (b *builder) diskUsage(n *Node, x plan.Rel) {
+	if st, ok := b.in.Stats[x]; ok && st.Disk > 0 {
+		kb := strconv.FormatInt((st.Disk+1023)>>10, 10)
+		n.Props = append(n.Props, Prop{Key: "Disk Usage", Value: kb + "kB", Where: textOnly},
+			numP("Disk Usage", kb, structuredOnly))
+	}
 }

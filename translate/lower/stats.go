@@ -81,6 +81,16 @@ func (o *statsOp) Next() (arrow.RecordBatch, error) {
 // spiller is an operator that may write temporary files.
 type spiller interface{ SpilledBytes() int64 }
 
+// SpilledBytes passes on what the operator wrote: a node lowered to its
+// input's operator (a filter on a mark join that is an anti join) counts
+// that operator's files.
+func (o *statsOp) SpilledBytes() int64 {
+	if sp, ok := o.Operator.(spiller); ok {
+		return sp.SpilledBytes()
+	}
+	return 0
+}
+
 func (o *statsOp) Close() error {
 	if sp, ok := o.Operator.(spiller); ok {
 		o.st.spilled += sp.SpilledBytes()
