@@ -106,6 +106,12 @@ func runReadme(t *testing.T, bin, psql string, blocks []readmeBlock, kind string
 		for _, k := range slices.Sorted(maps.Keys(props)) {
 			body += fmt.Sprintf("    %s: %q\n", k, props[k])
 		}
+		if kind == "rest" || onS3 {
+			// A REST or object-store default catalog has no local directory
+			// to keep roles in: the README's roles section needs
+			// roles.directory.
+			body += fmt.Sprintf("roles:\n  directory: %q\n", filepath.Join(t.TempDir(), "roles"))
+		}
 		r.config = filepath.Join(t.TempDir(), "icegate.yaml")
 		if err := os.WriteFile(r.config, []byte(body), 0o644); err != nil {
 			t.Fatal(err)

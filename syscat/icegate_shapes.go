@@ -13,12 +13,6 @@ var icegateShapes = []shape{
 	{"pg_stat_progress_procedure", 12900, 'v', []Column{{"pid", tInt4, false}, {"datid", tOID, false},
 		{"datname", tName, false}, {"usename", tName, false}, {"relid", tOID, false}, {"table_name", tText, false},
 		{"procedure", tText, false}, {"started", tTimestamp, false}, {"phase", tText, false}}},
-	// pg_stat_progress_copy is PostgreSQL 15's view, with its OID: one row
-	// per running COPY.
-	{"pg_stat_progress_copy", 12322, 'v', []Column{{"pid", tInt4, false}, {"datid", tOID, false},
-		{"datname", tName, false}, {"relid", tOID, false}, {"command", tText, false}, {"type", tText, false},
-		{"bytes_processed", tInt8, false}, {"bytes_total", tInt8, false}, {"tuples_processed", tInt8, false},
-		{"tuples_excluded", tInt8, false}}},
 }
 
 // copyProgressFill lists the running COPY statements: relid 0 for COPY

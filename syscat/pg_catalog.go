@@ -70,7 +70,7 @@ func pgFills() map[string]fillFunc {
 		"pg_views":              viewsFill,
 
 		"pg_stat_progress_procedure": procedureProgressFill,  // icegate_shapes.go
-		"pg_stat_progress_copy":      copyProgressFill,       // icegate_shapes.go
+		"pg_stat_progress_copy":      copyProgressFill,       // icegate_shapes.go (the fill; its shape is PostgreSQL's)
 		"pg_prepared_statements":     preparedStatementsFill, // pg_prepared.go
 		"pg_sequence":                sequenceFill,           // pg_sequence.go
 		"pg_sequences":               sequencesFill,

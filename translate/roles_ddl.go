@@ -171,9 +171,9 @@ func parseValidUntil(v string) (time.Time, error) {
 func checkRoleName(name string) error {
 	switch {
 	case name == "public" || name == "none":
-		return pgerr.New("42939", "role name \"%s\" is reserved", name)
+		return pgerr.New(pgerr.ReservedName, "role name \"%s\" is reserved", name)
 	case strings.HasPrefix(name, "pg_"):
-		e := pgerr.New("42939", "role name \"%s\" is reserved", name)
+		e := pgerr.New(pgerr.ReservedName, "role name \"%s\" is reserved", name)
 		e.Detail = "Role names starting with \"pg_\" are reserved."
 		return e
 	}
@@ -310,9 +310,9 @@ func (s *session) prepareDropRole(st *pg.DropRoleStmt) (Statement, error) {
 				case r == nil:
 					return roleMissing(name)
 				case name == me:
-					return pgerr.New("55006", "current user cannot be dropped")
+					return pgerr.New(pgerr.ObjectInUse, "current user cannot be dropped")
 				case name == s.user:
-					return pgerr.New("55006", "session user cannot be dropped")
+					return pgerr.New(pgerr.ObjectInUse, "session user cannot be dropped")
 				case r.Superuser && !store.Superuser(state, me):
 					return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to drop superusers")
 				}

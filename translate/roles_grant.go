@@ -54,7 +54,7 @@ func (s *session) prepareGrant(st *pg.GrantStmt) (Statement, error) {
 			}
 			p := roles.PrivilegeLetter(ap.GetPrivName())
 			if p == 0 || !strings.ContainsRune(roles.AllPrivileges(kind), rune(p)) {
-				return nil, pgerr.New("0LP01", "invalid privilege type %s for %s", strings.ToUpper(ap.GetPrivName()), kindWord(kind))
+				return nil, pgerr.New(pgerr.InvalidGrantOperation, "invalid privilege type %s for %s", strings.ToUpper(ap.GetPrivName()), kindWord(kind))
 			}
 			privs += string(p)
 		}
@@ -251,7 +251,7 @@ func (s *session) prepareGrantRole(st *pg.GrantRoleStmt) (Statement, error) {
 						continue
 					}
 					if m == r || store.IsMemberOf(state, r, m) && state.Role(r) != nil && !store.Superuser(state, r) {
-						return pgerr.New("0LP01", "role \"%s\" is a member of role \"%s\"", r, m)
+						return pgerr.New(pgerr.InvalidGrantOperation, "role \"%s\" is a member of role \"%s\"", r, m)
 					}
 					if ms != nil {
 						if admin && !ms.Admin {

@@ -3,6 +3,7 @@ package wire
 import (
 	"github.com/icegate/icegate/auth"
 	"github.com/icegate/icegate/internal/audit"
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 // methodName is an authentication method as pg_hba.conf names it.
@@ -54,7 +55,7 @@ func (c *conn) auditAuthentication(method string, err error) {
 // setOutcome sets r's outcome, SQLSTATE and message from err.
 func (c *conn) setOutcome(r *audit.Record, err error) {
 	if err == nil {
-		r.Outcome, r.SQLState = "success", "00000"
+		r.Outcome, r.SQLState = "success", pgerr.SuccessfulCompletion
 		return
 	}
 	pe := c.toPgError(err)

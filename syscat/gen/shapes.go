@@ -20,7 +20,7 @@ var relations = []string{
 	"pg_cursors", "pg_partitioned_table", "pg_policies", "pg_policy", "pg_prepared_statements", "pg_prepared_xacts", "pg_proc", "pg_publication",
 	"pg_publication_namespace", "pg_publication_rel", "pg_range", "pg_replication_slots", "pg_rewrite",
 	"pg_roles", "pg_seclabel", "pg_seclabels", "pg_sequence", "pg_sequences", "pg_settings", "pg_shdepend",
-	"pg_shdescription", "pg_shseclabel", "pg_stat_activity", "pg_stat_all_indexes", "pg_stat_all_tables",
+	"pg_shdescription", "pg_shseclabel", "pg_stat_activity", "pg_stat_all_indexes", "pg_stat_progress_copy", "pg_stat_all_tables",
 	"pg_stat_database", "pg_stat_user_indexes", "pg_stat_user_tables", "pg_statio_all_tables",
 	"pg_statio_user_tables", "pg_statistic_ext", "pg_stats", "pg_stats_ext", "pg_subscription", "pg_tables",
 	"pg_tablespace", "pg_transform", "pg_trigger", "pg_ts_config", "pg_ts_config_map", "pg_ts_dict",
