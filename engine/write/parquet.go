@@ -48,14 +48,38 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 
 func newParquetFile(path string, out io.WriteCloser, layout *tableLayout, opts fileOptions, modes []metricsMode, partition []any) *parquetFile {
 	f := &parquetFile{path: path, partition: partition, out: out, counter: &countingWriter{w: out}, layout: layout, opts: opts}
-	f.pw = parquet.NewWriter(f.counter, opts.writerOptions(layout.schema, layout.leaves)...)
 	f.groupRowLimit = opts.bloomRowLimit()
-	f.columns = f.pw.ColumnWriters()
 	f.metrics = make([]columnMetrics, len(layout.leaves))
 	for i := range f.metrics {
 		f.metrics[i].mode = modes[i]
 	}
 	return f
+}
+
+// start chooses the file's encodings from its first rows, the rows sel of
+// cols (chooseEncodings), and opens the Parquet writer.
+func (f *parquetFile) start(cols []arrow.Array, sel []int) error {
+	if n := min(len(sel), encodingSampleRows); n >= encodingMinSample {
+		sample := sel[:n]
+		for k, fn := range f.layout.fields {
+			if err := shred(fn, cols[k], sample); err != nil {
+				return err
+			}
+		}
+		l, err := f.layout.chooseEncodings(n, f.opts.rowGroupBytes, f.opts.dictBytes)
+		if err != nil {
+			return err
+		}
+		f.layout = l
+	}
+	f.open()
+	return nil
+}
+
+// open opens the Parquet writer with the file's layout.
+func (f *parquetFile) open() {
+	f.pw = parquet.NewWriter(f.counter, f.opts.writerOptions(f.layout.schema, f.layout.leaves)...)
+	f.columns = f.pw.ColumnWriters()
 }
 
 // write appends the rows sel of the batch columns cols. A data page ends
@@ -64,6 +88,11 @@ func newParquetFile(path string, out io.WriteCloser, layout *tableLayout, opts f
 // pages by the column index decode little), and a row group when its
 // size passes rowGroupBytes or its rows groupRowLimit.
 func (f *parquetFile) write(cols []arrow.Array, sel []int) error {
+	if f.pw == nil && len(sel) > 0 {
+		if err := f.start(cols, sel); err != nil {
+			return err
+		}
+	}
 	for len(sel) > 0 {
 		n := int64(min(len(sel), chunkRows))
 		if f.opts.pageRowLimit > 0 {
@@ -111,10 +140,18 @@ func (f *parquetFile) write(cols []arrow.Array, sel []int) error {
 
 // size is the estimated size of the file so far (written bytes plus the
 // buffered row group, before compression).
-func (f *parquetFile) size() int64 { return f.pw.Size() }
+func (f *parquetFile) size() int64 {
+	if f.pw == nil {
+		return 0
+	}
+	return f.pw.Size()
+}
 
 // close writes the footer and returns the file's DataFile.
 func (f *parquetFile) close(specID int) (*catalog.DataFile, error) {
+	if f.pw == nil {
+		f.open()
+	}
 	if err := f.pw.Close(); err != nil {
 		f.out.Close()
 		return nil, fmt.Errorf("write footer of %s: %w", f.path, err)

@@ -233,7 +233,8 @@ func TestDictionaryFallback(t *testing.T) {
 			defer rec.Release()
 			dir := t.TempDir()
 			files := writeAll(t, WriterSpec{IO: LocalFiles{}, DataDir: dir, Schema: schema,
-				Properties: map[string]string{propDictBytes: "4096", propPageBytes: "4096"}}, rec)
+				Properties: map[string]string{propDictBytes: "4096", propPageBytes: "4096",
+					propDictColumnEnabled + "s": "true"}}, rec)
 			f, err := os.Open(files[0].Path)
 			if err != nil {
 				t.Fatal(err)

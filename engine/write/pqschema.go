@@ -58,9 +58,15 @@ type tableLayout struct {
 	schema *parquet.Schema
 	fields []*schemaNode
 	leaves []*leafColumn
-	// plain: field ids written PLAIN even when their type is dictionary
-	// encoded (values known to be distinct).
-	plain map[int]bool
+	// source is the Iceberg schema the layout maps.
+	source *catalog.Schema
+	// enc: the encoding of field ids whose encoding is not their type's
+	// default (dictionary for the types dictionaryEncoded lists, else
+	// PLAIN).
+	enc map[int]columnEncoding
+	// pinned: field ids whose encoding is fixed (a table property, or
+	// values known to be distinct), not chosen from a file's values.
+	pinned map[int]bool
 }
 
 // newTableLayout maps an Iceberg schema to a Parquet schema with field ids
@@ -68,10 +74,17 @@ type tableLayout struct {
 // encoding the columns primitiveNode says.
 // The fields whose ids plain lists stay PLAIN.
 func newTableLayout(s *catalog.Schema, plain ...int) (*tableLayout, error) {
-	l := &tableLayout{plain: map[int]bool{}}
+	enc, pinned := map[int]columnEncoding{}, map[int]bool{}
 	for _, id := range plain {
-		l.plain[id] = true
+		enc[id], pinned[id] = encPlain, true
 	}
+	return newLayout(s, enc, pinned)
+}
+
+// newLayout is newTableLayout with the encoding of the fields in enc set
+// and the fields in pinned kept out of the choice per file.
+func newLayout(s *catalog.Schema, enc map[int]columnEncoding, pinned map[int]bool) (*tableLayout, error) {
+	l := &tableLayout{source: s, enc: enc, pinned: pinned}
 	root := &orderedGroup{}
 	for i, f := range s.Fields {
 		n, pn, err := l.field(f, f.Name, 0, 0, false, i)
@@ -95,7 +108,7 @@ func (l *tableLayout) field(f catalog.NestedField, name string, def, rep int, re
 	var pn parquet.Node
 	switch t := f.Type.(type) {
 	case *catalog.PrimitiveType:
-		leafNode, fixedLen, err := primitiveNode(t, name, !l.plain[f.ID])
+		leafNode, fixedLen, err := primitiveNode(t, name, l.encodingOf(f.ID))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -159,16 +172,32 @@ func (l *tableLayout) field(f catalog.NestedField, name string, def, rep int, re
 // length. Strings and fixed-width numbers, dates and times are dictionary
 // encoded, as Iceberg's writers do by default (the writer falls back to
 // PLAIN once a column chunk's dictionary passes write.parquet.dict-size-bytes)
-// unless dict is false.
-func primitiveNode(t *catalog.PrimitiveType, name string, dict bool) (parquet.Node, int, error) {
+// unless enc says PLAIN or DELTA_BINARY_PACKED.
+func primitiveNode(t *catalog.PrimitiveType, name string, enc columnEncoding) (parquet.Node, int, error) {
 	n, fixedLen, err := plainNode(t, name)
 	if err != nil {
 		return nil, 0, err
 	}
-	if dict && dictionaryEncoded(t) {
+	switch {
+	case enc == encDictionary && dictionaryEncoded(t):
 		n = parquet.Encoded(n, &parquet.RLEDictionary)
+	case enc == encDelta && canDelta(t):
+		n = parquet.Encoded(n, &parquet.DeltaBinaryPacked)
+	case t.ID == catalog.TString:
+		// parquet-go's string leaf defaults to DELTA_LENGTH_BYTE_ARRAY
+		n = parquet.Encoded(n, &parquet.Plain)
 	}
 	return n, fixedLen, nil
+}
+
+// encodingOf is the encoding of field id: dictionary unless enc says
+// otherwise (primitiveNode writes types that cannot be dictionary encoded
+// PLAIN).
+func (l *tableLayout) encodingOf(id int) columnEncoding {
+	if e, ok := l.enc[id]; ok {
+		return e
+	}
+	return encDictionary
 }
 
 // dictionaryEncoded reports whether columns of type t are written

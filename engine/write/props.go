@@ -1,6 +1,7 @@
 package write
 
 import (
+	"maps"
 	"math"
 	"strconv"
 	"strings"
@@ -30,6 +31,11 @@ const (
 	// Per column: the suffix is the column's name (dotted inside structs).
 	propBloomEnabled = "write.parquet.bloom-filter-enabled.column."
 	propBloomFPP     = "write.parquet.bloom-filter-fpp.column."
+	// Dictionary encoding: the switch for every column (Parquet's own key,
+	// which Iceberg's Java writer passes on) and per column (Iceberg's
+	// key, which wins). Unset, the writer chooses per file.
+	propDictEnabled       = "parquet.enable.dictionary"
+	propDictColumnEnabled = "write.parquet.dict-encoding-enabled.column."
 
 	// Iceberg's default is 128 MiB; 32 MiB row groups read faster in
 	// DuckDB (more groups to read in parallel and to skip by statistics)
@@ -68,8 +74,12 @@ type fileOptions struct {
 	dictBytes     int64
 	// bloom: the columns (by name) that get a bloom filter, with the
 	// false positive probability each is sized for.
-	bloom          map[string]float64
-	bloomMaxBytes  int64
+	bloom         map[string]float64
+	bloomMaxBytes int64
+	// dictOff: parquet.enable.dictionary is false. dictColumns: the
+	// columns (by name) whose dictionary encoding a property sets.
+	dictOff        bool
+	dictColumns    map[string]bool
 	targetFileSize int64
 	avro           avroCodecOptions // Avro files only
 }
@@ -143,7 +153,57 @@ func parseFileOptions(props map[string]string) (fileOptions, error) {
 	if o.bloom, err = bloomColumns(props); err != nil {
 		return o, err
 	}
+	if v, ok := props[propDictEnabled]; ok {
+		on, err := strconv.ParseBool(strings.TrimSpace(v))
+		if err != nil {
+			return o, invalidProperty(propDictEnabled, v)
+		}
+		o.dictOff = !on
+	}
+	for k, v := range props {
+		col, ok := strings.CutPrefix(k, propDictColumnEnabled)
+		if !ok || col == "" {
+			continue
+		}
+		on, err := strconv.ParseBool(strings.TrimSpace(v))
+		if err != nil {
+			return o, invalidProperty(k, v)
+		}
+		if o.dictColumns == nil {
+			o.dictColumns = map[string]bool{}
+		}
+		o.dictColumns[col] = on
+	}
 	return o, nil
+}
+
+// pinEncodings returns l with the dictionary properties applied: a column
+// they enable is dictionary encoded, one they disable PLAIN, and neither is
+// chosen per file. It returns l itself when no property applies.
+func (o fileOptions) pinEncodings(l *tableLayout) (*tableLayout, error) {
+	if !o.dictOff && len(o.dictColumns) == 0 {
+		return l, nil
+	}
+	enc, pinned := maps.Clone(l.enc), maps.Clone(l.pinned)
+	for _, leaf := range l.leaves {
+		if pinned[leaf.id] {
+			continue
+		}
+		on, ok := o.dictColumns[leaf.name]
+		if !ok {
+			if !o.dictOff {
+				continue
+			}
+			on = false
+		}
+		if on {
+			delete(enc, leaf.id)
+		} else {
+			enc[leaf.id] = encPlain
+		}
+		pinned[leaf.id] = true
+	}
+	return newLayout(l.source, enc, pinned)
 }
 
 // bloomColumns reads the per-column bloom filter properties: the columns

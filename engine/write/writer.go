@@ -106,6 +106,9 @@ func NewWriter(ctx context.Context, spec WriterSpec) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
+	if layout, err = opts.pinEncodings(layout); err != nil {
+		return nil, err
+	}
 	modes, err := metricsConfig(spec.Properties, spec.Schema, layout.leaves)
 	if err != nil {
 		return nil, err
