@@ -45,12 +45,24 @@ type valueSample struct {
 	integer    bool  // INT32 or INT64 values
 }
 
-// sampleValues summarizes vals (nulls skipped). seed hashes byte arrays.
-func sampleValues(vals []parquet.Value, seed maphash.Seed) valueSample {
-	var s valueSample
-	counts := make(map[uint64]int32, min(len(vals), encodingSampleRows))
-	var prev parquet.Value
-	havePrev := false
+// valueSampler builds the valueSample of a column from its values, batch
+// after batch.
+type valueSampler struct {
+	s      valueSample
+	seed   maphash.Seed
+	counts map[uint64]int32
+	prev   parquet.Value // the last non-null value added (cloned)
+}
+
+func newValueSampler(seed maphash.Seed) *valueSampler {
+	return &valueSampler{seed: seed, counts: map[uint64]int32{}}
+}
+
+// add adds the non-null values of vals.
+func (p *valueSampler) add(vals []parquet.Value) {
+	s := &p.s
+	prev := p.prev
+	havePrev := s.n > 0
 	for _, v := range vals {
 		if v.IsNull() {
 			continue
@@ -77,18 +89,27 @@ func sampleValues(vals []parquet.Value, seed maphash.Seed) valueSample {
 			s.plainBytes += 8
 		default:
 			b := v.ByteArray()
-			key = maphash.Bytes(seed, b)
+			key = maphash.Bytes(p.seed, b)
 			s.plainBytes += 4 + int64(len(b))
 		}
 		if havePrev && !parquet.Equal(v, prev) {
 			s.changes++
 		}
-		counts[key]++
+		p.counts[key]++
 		prev, havePrev = v, true
 		s.n++
 	}
-	s.distinct = len(counts)
-	for _, c := range counts {
+	if havePrev {
+		// the values point into buffers the next batch reuses
+		p.prev = prev.Clone()
+	}
+}
+
+// sample returns the summary of the values added.
+func (p *valueSampler) sample() valueSample {
+	s := p.s
+	s.distinct, s.once, s.twice = len(p.counts), 0, 0
+	for _, c := range p.counts {
 		switch c {
 		case 1:
 			s.once++
@@ -97,6 +118,13 @@ func sampleValues(vals []parquet.Value, seed maphash.Seed) valueSample {
 		}
 	}
 	return s
+}
+
+// sampleValues summarizes vals (nulls skipped).
+func sampleValues(vals []parquet.Value, seed maphash.Seed) valueSample {
+	p := newValueSampler(seed)
+	p.add(vals)
+	return p.sample()
 }
 
 // ordered reports whether the sample's values mostly ascend (nine in ten
@@ -138,7 +166,8 @@ func (s valueSample) chunkDistinct(rows float64) float64 {
 }
 
 // chooseEncoding picks the encoding of a column from its sample, for row
-// groups of about groupRows rows and dictionaries of at most dictBytes:
+// groups of about groupRows rows and dictionaries of at most dictBytes, and
+// returns the bytes a row then takes in the column:
 //   - a sorted integer column is DELTA_BINARY_PACKED: its deltas take a few
 //     bits where dictionary indexes of mostly new values take as many bits
 //     as the dictionary is long, on top of the dictionary;
@@ -148,25 +177,28 @@ func (s valueSample) chunkDistinct(rows float64) float64 {
 //   - the dictionary is kept when the dictionary and its indexes take at
 //     most three quarters of the PLAIN bytes, else PLAIN: a dictionary that
 //     saves little costs a lookup per value to every reader.
-func chooseEncoding(s valueSample, groupRows float64, dictBytes int64) columnEncoding {
+func chooseEncoding(s valueSample, groupRows float64, dictBytes int64) (columnEncoding, float64) {
+	width := 0.0
+	if s.n > 0 {
+		width = float64(s.plainBytes) / float64(s.n)
+	}
 	if s.n < encodingMinSample {
-		return encDictionary
+		return encDictionary, width
 	}
 	if s.integer && s.sorted() {
-		return encDelta
+		return encDelta, 1
 	}
 	rows := max(groupRows, float64(s.n))
-	width := float64(s.plainBytes) / float64(s.n)
 	d := s.chunkDistinct(rows)
 	dict := d * width
 	if dict > float64(dictBytes) {
-		return encPlain
+		return encPlain, width
 	}
 	indexBits := float64(max(bits.Len64(uint64(math.Ceil(d))-1), 1))
-	if dict+rows*indexBits/8 <= 0.75*rows*width {
-		return encDictionary
+	if encoded := dict + rows*indexBits/8; encoded <= 0.75*rows*width {
+		return encDictionary, encoded / rows
 	}
-	return encPlain
+	return encPlain, width
 }
 
 // canDelta reports whether DELTA_BINARY_PACKED can hold columns of type t
@@ -182,45 +214,63 @@ func canDelta(t *catalog.PrimitiveType) bool {
 	return false
 }
 
-// chooseEncodings returns the layout to write a data file with, given its
-// first rows already shredded into the leaves of l (l.leaves[i].vals): each
-// leaf whose encoding is not pinned gets the encoding its values favour.
-// It returns l itself when nothing changes.
-func (l *tableLayout) chooseEncodings(rows int, rowGroupBytes, dictBytes int64) (*tableLayout, error) {
+// chooses reports whether the encoding of leaf is chosen per file.
+func (l *tableLayout) chooses(leaf *leafColumn) bool {
+	return !l.pinned[leaf.id] && dictionaryEncoded(leaf.prim)
+}
+
+// chooseEncodings returns the layout to write a data file with, given the
+// samples of its first rows (samples[i] for l.leaves[i], values[i] the
+// number of values of the leaves not chosen): each leaf whose encoding is
+// not pinned gets the encoding its values favour. It returns l itself when
+// nothing changes.
+func (l *tableLayout) chooseEncodings(rows int, samples []valueSample, values []int, rowGroupBytes, dictBytes int64) (*tableLayout, error) {
 	if rows < encodingMinSample {
 		return l, nil
 	}
-	seed := maphash.MakeSeed()
-	samples := make([]valueSample, len(l.leaves))
-	var rowBytes float64
+	// rowBytes: the bytes of a row, fixedBytes those of the columns not
+	// chosen
+	var rowBytes, fixedBytes float64
 	for i, leaf := range l.leaves {
-		if l.pinned[leaf.id] || !dictionaryEncoded(leaf.prim) {
-			rowBytes += float64(len(leaf.vals)) * float64(plainWidth(leaf.prim)) / float64(rows)
+		if !l.chooses(leaf) {
+			fixedBytes += float64(values[i]) * float64(plainWidth(leaf.prim)) / float64(rows)
 			continue
 		}
-		samples[i] = sampleValues(leaf.vals, seed)
 		rowBytes += float64(samples[i].plainBytes) / float64(rows)
 	}
-	groupRows := float64(rows)
-	if rowBytes > 0 {
-		groupRows = max(groupRows, float64(rowGroupBytes)/rowBytes)
+	rowBytes += fixedBytes
+	// A row group ends when the writer's bytes (encoded pages) pass
+	// rowGroupBytes: its rows depend on the encodings chosen, which depend
+	// on its rows (a dictionary pays over more rows). Start from PLAIN
+	// widths and choose again with the widths of the first choice.
+	choice := make([]columnEncoding, len(l.leaves))
+	for range 2 {
+		groupRows := float64(rows)
+		if rowBytes > 0 {
+			groupRows = max(groupRows, float64(rowGroupBytes)/rowBytes)
+		}
+		rowBytes = fixedBytes
+		for i, leaf := range l.leaves {
+			if !l.chooses(leaf) {
+				continue
+			}
+			e, w := chooseEncoding(samples[i], groupRows, dictBytes)
+			if e == encDelta && !canDelta(leaf.prim) {
+				e, w = encPlain, float64(samples[i].plainBytes)/float64(samples[i].n)
+			}
+			choice[i] = e
+			rowBytes += w * float64(samples[i].n) / float64(rows)
+		}
 	}
 	var enc map[int]columnEncoding
 	for i, leaf := range l.leaves {
-		if l.pinned[leaf.id] || !dictionaryEncoded(leaf.prim) {
-			continue
-		}
-		e := chooseEncoding(samples[i], groupRows, dictBytes)
-		if e == encDelta && !canDelta(leaf.prim) {
-			e = encPlain
-		}
-		if e == l.encodingOf(leaf.id) {
+		if !l.chooses(leaf) || choice[i] == l.encodingOf(leaf.id) {
 			continue
 		}
 		if enc == nil {
 			enc = map[int]columnEncoding{}
 		}
-		enc[leaf.id] = e
+		enc[leaf.id] = choice[i]
 	}
 	if enc == nil {
 		return l, nil

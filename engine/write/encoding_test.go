@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 
@@ -63,50 +64,55 @@ func TestEncodingChoice(t *testing.T) {
 		props map[string]string
 		val   func(i int) string // the JSON value of row i
 		want  format.Encoding
+		batch int // rows per batch written (0: one batch)
 	}{
 		{"sorted key, runs of 4", prim(catalog.TLong), 20000, nil,
-			func(i int) string { return fmt.Sprint(1000 + i/4*3) }, format.DeltaBinaryPacked},
+			func(i int) string { return fmt.Sprint(1000 + i/4*3) }, format.DeltaBinaryPacked, 0},
 		{"sorted int", prim(catalog.TInt), 20000, nil,
-			func(i int) string { return fmt.Sprint(i) }, format.DeltaBinaryPacked},
+			func(i int) string { return fmt.Sprint(i) }, format.DeltaBinaryPacked, 0},
 		{"sorted decimal", &catalog.PrimitiveType{ID: catalog.TDecimal, Precision: 12, Scale: 2}, 20000, nil,
-			func(i int) string { return fmt.Sprintf(`"%d.%02d"`, i, i%100) }, format.DeltaBinaryPacked},
+			func(i int) string { return fmt.Sprintf(`"%d.%02d"`, i, i%100) }, format.DeltaBinaryPacked, 0},
 		{"sorted date in long runs", prim(catalog.TDate), 20000, nil,
-			func(i int) string { return day(i / 1000) }, format.RLEDictionary},
+			func(i int) string { return day(i / 1000) }, format.RLEDictionary, 0},
 		{"distinct longs", prim(catalog.TLong), 20000, nil,
-			func(i int) string { return fmt.Sprint(perm[i]) }, format.Plain},
+			func(i int) string { return fmt.Sprint(perm[i]) }, format.Plain, 0},
 		{"longs of 200,000 values", prim(catalog.TLong), 20000, nil,
-			func(i int) string { return fmt.Sprint(perm[i] % 200000) }, format.RLEDictionary},
+			func(i int) string { return fmt.Sprint(perm[i] % 200000) }, format.RLEDictionary, 0},
 		{"decimals of 50 values", &catalog.PrimitiveType{ID: catalog.TDecimal, Precision: 15, Scale: 2}, 20000, nil,
-			func(i int) string { return fmt.Sprintf(`"%d.00"`, perm[i]%50) }, format.RLEDictionary},
+			func(i int) string { return fmt.Sprintf(`"%d.00"`, perm[i]%50) }, format.RLEDictionary, 0},
 		{"dates in random order", prim(catalog.TDate), 20000, nil,
-			func(i int) string { return day(perm[i] % 2500) }, format.RLEDictionary},
+			func(i int) string { return day(perm[i] % 2500) }, format.RLEDictionary, 0},
 		{"distinct doubles", prim(catalog.TDouble), 20000, nil,
-			func(i int) string { return fmt.Sprintf("%d.5", perm[i]) }, format.Plain},
+			func(i int) string { return fmt.Sprintf("%d.5", perm[i]) }, format.Plain, 0},
 		{"distinct strings", prim(catalog.TString), 20000, nil,
-			func(i int) string { return fmt.Sprintf(`"comment number %d"`, perm[i]) }, format.Plain},
+			func(i int) string { return fmt.Sprintf(`"comment number %d"`, perm[i]) }, format.Plain, 0},
 		{"strings of 7 values", prim(catalog.TString), 20000, nil,
-			func(i int) string { return fmt.Sprintf(`"MODE %d"`, perm[i]%7) }, format.RLEDictionary},
+			func(i int) string { return fmt.Sprintf(`"MODE %d"`, perm[i]%7) }, format.RLEDictionary, 0},
 		{"strings of 7 values and nulls", prim(catalog.TString), 20000, nil,
 			func(i int) string {
 				if i%3 == 0 {
 					return "null"
 				}
 				return fmt.Sprintf(`"MODE %d"`, perm[i]%7)
-			}, format.RLEDictionary},
+			}, format.RLEDictionary, 0},
+		{"distinct longs in batches of 1000", prim(catalog.TLong), 20000, nil,
+			func(i int) string { return fmt.Sprint(perm[i]) }, format.Plain, 1000},
+		{"sorted key in batches of 1000", prim(catalog.TLong), 20000, nil,
+			func(i int) string { return fmt.Sprint(i / 3) }, format.DeltaBinaryPacked, 1000},
 		{"too few rows to judge", prim(catalog.TLong), 500, nil,
-			func(i int) string { return fmt.Sprint(perm[i]) }, format.RLEDictionary},
+			func(i int) string { return fmt.Sprint(perm[i]) }, format.RLEDictionary, 0},
 		{"dictionary disabled for the column", prim(catalog.TString), 20000,
 			map[string]string{propDictColumnEnabled + "c": "false"},
-			func(i int) string { return fmt.Sprintf(`"MODE %d"`, perm[i]%7) }, format.Plain},
+			func(i int) string { return fmt.Sprintf(`"MODE %d"`, perm[i]%7) }, format.Plain, 0},
 		{"dictionary enabled for the column", prim(catalog.TLong), 20000,
 			map[string]string{propDictColumnEnabled + "c": "true"},
-			func(i int) string { return fmt.Sprint(i) }, format.RLEDictionary},
+			func(i int) string { return fmt.Sprint(i) }, format.RLEDictionary, 0},
 		{"dictionary disabled for the table", prim(catalog.TString), 20000,
 			map[string]string{propDictEnabled: "false"},
-			func(i int) string { return fmt.Sprintf(`"MODE %d"`, perm[i]%7) }, format.Plain},
+			func(i int) string { return fmt.Sprintf(`"MODE %d"`, perm[i]%7) }, format.Plain, 0},
 		{"the column wins over the table", prim(catalog.TString), 20000,
 			map[string]string{propDictEnabled: "false", propDictColumnEnabled + "c": "true"},
-			func(i int) string { return fmt.Sprintf(`"MODE %d"`, perm[i]%7) }, format.RLEDictionary},
+			func(i int) string { return fmt.Sprintf(`"MODE %d"`, perm[i]%7) }, format.RLEDictionary, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			schema := &catalog.Schema{Fields: []catalog.NestedField{
@@ -125,7 +131,16 @@ func TestEncodingChoice(t *testing.T) {
 			rec := recordFromJSON(t, schema, b.String())
 			defer rec.Release()
 			dir := t.TempDir()
-			files := writeAll(t, WriterSpec{IO: LocalFiles{}, DataDir: dir, Schema: schema, Properties: tc.props}, rec)
+			batches := []arrow.RecordBatch{rec}
+			if tc.batch > 0 {
+				batches = nil
+				for i := 0; i < tc.rows; i += tc.batch {
+					b := rec.NewSlice(int64(i), int64(min(i+tc.batch, tc.rows)))
+					defer b.Release()
+					batches = append(batches, b)
+				}
+			}
+			files := writeAll(t, WriterSpec{IO: LocalFiles{}, DataDir: dir, Schema: schema, Properties: tc.props}, batches...)
 			encs := dataPageEncodings(t, files[0].Path)
 			if got := encs[1]; !slices.Equal(got, []format.Encoding{tc.want}) {
 				t.Errorf("data pages of c are %v, want %v", got, tc.want)

@@ -2,7 +2,9 @@ package write
 
 import (
 	"fmt"
+	"hash/maphash"
 	"io"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/parquet-go/parquet-go"
@@ -32,6 +34,16 @@ type parquetFile struct {
 	// groupRowLimit: rows a row group may hold at most (0: no limit), so
 	// that bloom filters stay within their byte limit.
 	groupRowLimit int64
+	// pending: the first batches (retained), held until encodingSampleRows
+	// rows (pendingRows) have come or the file closes.
+	pending     []pendingBatch
+	pendingRows int
+}
+
+// pendingBatch is rows sel of a batch's columns.
+type pendingBatch struct {
+	cols []arrow.Array
+	sel  []int
 }
 
 // countingWriter counts the bytes written through it.
@@ -56,24 +68,61 @@ func newParquetFile(path string, out io.WriteCloser, layout *tableLayout, opts f
 	return f
 }
 
-// start chooses the file's encodings from its first rows, the rows sel of
-// cols (chooseEncodings), and opens the Parquet writer.
-func (f *parquetFile) start(cols []arrow.Array, sel []int) error {
-	if n := min(len(sel), encodingSampleRows); n >= encodingMinSample {
-		sample := sel[:n]
-		for k, fn := range f.layout.fields {
-			if err := shred(fn, cols[k], sample); err != nil {
-				return err
+// start chooses the file's encodings from its first rows, the pending
+// batches (chooseEncodings), opens the Parquet writer and writes them.
+func (f *parquetFile) start() error {
+	defer f.releasePending()
+	if f.pendingRows >= encodingMinSample {
+		seed := maphash.MakeSeed()
+		samplers := make([]*valueSampler, len(f.layout.leaves))
+		values := make([]int, len(f.layout.leaves))
+		for i, leaf := range f.layout.leaves {
+			if f.layout.chooses(leaf) {
+				samplers[i] = newValueSampler(seed)
 			}
 		}
-		l, err := f.layout.chooseEncodings(n, f.opts.rowGroupBytes, f.opts.dictBytes)
+		for _, b := range f.pending {
+			for k, fn := range f.layout.fields {
+				if err := shred(fn, b.cols[k], b.sel); err != nil {
+					return err
+				}
+				for _, leaf := range fn.leaves {
+					values[leaf.col] += len(leaf.vals)
+					if p := samplers[leaf.col]; p != nil {
+						p.add(leaf.vals)
+					}
+				}
+			}
+		}
+		samples := make([]valueSample, len(samplers))
+		for i, p := range samplers {
+			if p != nil {
+				samples[i] = p.sample()
+			}
+		}
+		l, err := f.layout.chooseEncodings(f.pendingRows, samples, values, f.opts.rowGroupBytes, f.opts.dictBytes)
 		if err != nil {
 			return err
 		}
 		f.layout = l
 	}
 	f.open()
+	for _, b := range f.pending {
+		if err := f.writeRows(b.cols, b.sel); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// releasePending releases the batches held for the sample.
+func (f *parquetFile) releasePending() {
+	for _, b := range f.pending {
+		for _, c := range b.cols {
+			c.Release()
+		}
+	}
+	f.pending, f.pendingRows = nil, 0
 }
 
 // open opens the Parquet writer with the file's layout.
@@ -87,12 +136,29 @@ func (f *parquetFile) open() {
 // column can locate a row within pageRowLimit rows, and readers skipping
 // pages by the column index decode little), and a row group when its
 // size passes rowGroupBytes or its rows groupRowLimit.
+//
+// Until encodingSampleRows rows have come, the batches are held (the file's
+// encodings are chosen from them).
 func (f *parquetFile) write(cols []arrow.Array, sel []int) error {
-	if f.pw == nil && len(sel) > 0 {
-		if err := f.start(cols, sel); err != nil {
-			return err
-		}
+	if f.pw != nil {
+		return f.writeRows(cols, sel)
 	}
+	if len(sel) == 0 {
+		return nil
+	}
+	for _, c := range cols {
+		c.Retain()
+	}
+	f.pending = append(f.pending, pendingBatch{cols: slices.Clone(cols), sel: slices.Clone(sel)})
+	f.pendingRows += len(sel)
+	if f.pendingRows < encodingSampleRows {
+		return nil
+	}
+	return f.start()
+}
+
+// writeRows writes the rows sel of cols to the open Parquet writer.
+func (f *parquetFile) writeRows(cols []arrow.Array, sel []int) error {
 	for len(sel) > 0 {
 		n := int64(min(len(sel), chunkRows))
 		if f.opts.pageRowLimit > 0 {
@@ -142,7 +208,7 @@ func (f *parquetFile) write(cols []arrow.Array, sel []int) error {
 // buffered row group, before compression).
 func (f *parquetFile) size() int64 {
 	if f.pw == nil {
-		return 0
+		return 0 // the first rows are held
 	}
 	return f.pw.Size()
 }
@@ -150,7 +216,10 @@ func (f *parquetFile) size() int64 {
 // close writes the footer and returns the file's DataFile.
 func (f *parquetFile) close(specID int) (*catalog.DataFile, error) {
 	if f.pw == nil {
-		f.open()
+		if err := f.start(); err != nil {
+			f.out.Close()
+			return nil, err
+		}
 	}
 	if err := f.pw.Close(); err != nil {
 		f.out.Close()
@@ -198,4 +267,7 @@ func (f *parquetFile) close(specID int) (*catalog.DataFile, error) {
 }
 
 // abort closes the output without a footer.
-func (f *parquetFile) abort() { f.out.Close() }
+func (f *parquetFile) abort() {
+	f.releasePending()
+	f.out.Close()
+}
