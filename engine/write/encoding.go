@@ -31,6 +31,8 @@ const (
 const (
 	encodingSampleRows = 16384
 	encodingMinSample  = 1024
+	// encodingSampleBatches bounds the batches a file holds for its sample.
+	encodingSampleBatches = 64
 )
 
 // valueSample summarizes the non-null values of a column in the sample.

@@ -137,8 +137,8 @@ func (f *parquetFile) open() {
 // pages by the column index decode little), and a row group when its
 // size passes rowGroupBytes or its rows groupRowLimit.
 //
-// Until encodingSampleRows rows have come, the batches are held (the file's
-// encodings are chosen from them).
+// Until encodingSampleRows rows (or encodingSampleBatches batches) have
+// come, the batches are held (the file's encodings are chosen from them).
 func (f *parquetFile) write(cols []arrow.Array, sel []int) error {
 	if f.pw != nil {
 		return f.writeRows(cols, sel)
@@ -151,7 +151,10 @@ func (f *parquetFile) write(cols []arrow.Array, sel []int) error {
 	}
 	f.pending = append(f.pending, pendingBatch{cols: slices.Clone(cols), sel: slices.Clone(sel)})
 	f.pendingRows += len(sel)
-	if f.pendingRows < encodingSampleRows {
+	// A file of a partitioned write may get a few rows of each batch: it
+	// holds at most encodingSampleBatches of them, not whole batches
+	// without bound.
+	if f.pendingRows < encodingSampleRows && len(f.pending) < encodingSampleBatches {
 		return nil
 	}
 	return f.start()
