@@ -69,11 +69,14 @@ type Record struct {
 	Tables []Commit `json:"tables,omitempty"`
 }
 
-// Commit is a table's commit: its name and the snapshot it produced
-// (0 for a commit that made no snapshot, a schema change).
+// Commit is a table's commit: its name, the snapshot it produced (for a
+// commit that adds none, a schema change or a property, the snapshot the
+// table is at after it; 0 for a table without snapshots) and the
+// metadata file it made current.
 type Commit struct {
-	Table      string `json:"table"`
-	SnapshotID int64  `json:"snapshot_id,omitempty"`
+	Table            string `json:"table"`
+	SnapshotID       int64  `json:"snapshot_id,omitempty"`
+	MetadataLocation string `json:"metadata_location,omitempty"`
 }
 
 // Log is an open audit log; its methods may be called from any goroutine.
@@ -209,15 +212,21 @@ func WithCommits(ctx context.Context, c *Commits) context.Context {
 	return context.WithValue(ctx, commitsKey{}, c)
 }
 
-// RecordCommit notes that table committed a snapshot, when ctx carries a
-// collector (the audit log is on).
-func RecordCommit(ctx context.Context, table string, snapshotID int64) {
+// Recording reports whether ctx carries a collector (the audit log is
+// on), so a caller can skip building a Commit nobody reads.
+func Recording(ctx context.Context) bool {
+	c, _ := ctx.Value(commitsKey{}).(*Commits)
+	return c != nil
+}
+
+// RecordCommit notes a table's commit, when ctx carries a collector.
+func RecordCommit(ctx context.Context, commit Commit) {
 	c, _ := ctx.Value(commitsKey{}).(*Commits)
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
-	c.list = append(c.list, Commit{Table: table, SnapshotID: snapshotID})
+	c.list = append(c.list, commit)
 	c.mu.Unlock()
 }
 

@@ -46,8 +46,8 @@ func TestAppend(t *testing.T) {
 		}
 		var c Commits
 		ctx := WithCommits(context.Background(), &c)
-		RecordCommit(ctx, "s.t", 42)
-		RecordCommit(context.Background(), "s.u", 1) // no collector: dropped
+		RecordCommit(ctx, Commit{Table: "s.t", SnapshotID: 42})
+		RecordCommit(context.Background(), Commit{Table: "s.u", SnapshotID: 1}) // no collector: dropped
 		if err := l.Write(Record{Event: EventStatement, Kind: KindDML, Statement: fsync, Outcome: "success", SQLState: "00000", Tables: c.Take()}); err != nil {
 			t.Fatal(err)
 		}
