@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/icegate/icegate/auth"
 	"github.com/icegate/icegate/internal/audit"
 )
 
@@ -186,4 +187,80 @@ func testAuditLog(t *testing.T, dir, database string, extra []string) {
 	if tbl := got[len(got)-1].Tables; len(tbl) == 1 && tbl[0].SnapshotID != last {
 		t.Errorf("COPY's record names snapshot %d, the table's last snapshot is %d", tbl[0].SnapshotID, last)
 	}
+}
+
+// TestAuditAuthenticationMethods checks each authentication record names
+// the method of the access rule that decided the connection, for
+// successes and refusals alike.
+func TestAuditAuthenticationMethods(t *testing.T) {
+	dir := t.TempDir()
+	logFile := filepath.Join(dir, "audit.jsonl")
+	t.Setenv("ICEGATE_AUDIT_FILE", logFile)
+	v, err := auth.NewVerifier("ann-pw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(dir, "icegate.yaml")
+	body := "users:\n  - name: ann\n    scram: \"" + v + "\"\naccess:\n  rules:\n" +
+		"    - {type: host, database: icegate, user: tina, address: 127.0.0.1/32, method: trust}\n" +
+		"    - {type: host, database: all, user: rex, address: all, method: reject}\n" +
+		"    - {type: host, database: all, user: all, address: 127.0.0.1/32, method: scram-sha-256}\n"
+	if err := os.WriteFile(config, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	addr, _, stop := serveOn(t, dir, filepath.Join(dir, "wh"), "--config", config)
+	ctx := context.Background()
+	cases := []struct {
+		user, password string
+		method, mech   string
+		state          string
+	}{
+		{user: "tina", method: "trust", state: "00000"},
+		{user: "rex", password: "x", method: "reject", state: "28000"},
+		{user: "ann", password: "ann-pw", method: "scram-sha-256", mech: "SCRAM-SHA-256", state: "00000"},
+		{user: "ann", password: "wrong", method: "scram-sha-256", mech: "SCRAM-SHA-256", state: "28P01"},
+	}
+	for _, tc := range cases {
+		c, err := pgx.Connect(ctx, "postgres://"+tc.user+":"+tc.password+"@"+addr+"/icegate?sslmode=disable")
+		if (err == nil) != (tc.state == "00000") {
+			t.Fatalf("%s: %v", tc.user, err)
+		}
+		if err == nil {
+			c.Close(ctx)
+		}
+	}
+	stop()
+	recs := readAudit(t, logFile)
+	if len(recs) != len(cases) {
+		t.Fatalf("%d records, want %d: %+v", len(recs), len(cases), recs)
+	}
+	for i, tc := range cases {
+		r := recs[i]
+		if r.Event != audit.EventAuthentication || r.User != tc.user || r.Method != tc.method || r.Mechanism != tc.mech || r.SQLState != tc.state || r.Client == "" {
+			t.Errorf("record %d = %+v, want %s authenticating by %s (%q) with %s", i, r, tc.user, tc.method, tc.mech, tc.state)
+		}
+	}
+}
+
+// readAudit parses every line of an audit log, refusing unknown fields.
+func readAudit(t *testing.T, path string) []audit.Record {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []audit.Record
+	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		var r audit.Record
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&r); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		recs = append(recs, r)
+	}
+	return recs
 }

@@ -57,8 +57,12 @@ type Record struct {
 	// Kind and Statement describe a statement record.
 	Kind      string `json:"kind,omitempty"`
 	Statement string `json:"statement,omitempty"`
-	// Method is the authentication method of an authentication record.
-	Method string `json:"method,omitempty"`
+	// Method is the authentication method of an authentication record,
+	// as the access rule that decided it names it ("reject" for a
+	// connection the rules refused); Mechanism is the SASL mechanism a
+	// SCRAM client chose (SCRAM-SHA-256-PLUS with channel binding).
+	Method    string `json:"method,omitempty"`
+	Mechanism string `json:"mechanism,omitempty"`
 	// Outcome is "success" or "failure"; SQLState and Message say why a
 	// failure failed.
 	Outcome  string `json:"outcome"`
