@@ -14,6 +14,7 @@ package audit
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -86,6 +87,7 @@ type Commit struct {
 // Log is an open audit log; its methods may be called from any goroutine.
 type Log struct {
 	mu    sync.Mutex
+	path  string
 	f     *os.File
 	fsync string
 }
@@ -99,11 +101,40 @@ func Open(path, fsync string) (*Log, error) {
 	default:
 		return nil, fmt.Errorf("audit: unknown fsync policy %q", fsync)
 	}
+	f, err := openFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Log{path: path, f: f, fsync: fsync}, nil
+}
+
+func openFile(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open audit log: %w", err)
 	}
-	return &Log{f: f, fsync: fsync}, nil
+	return f, nil
+}
+
+// Reopen opens the log's path anew and writes there from now on: after a
+// rotation moved the file away (logrotate's move, then SIGHUP), the moved
+// file holds every record written before and the new one every record
+// after. The old file is synced and closed. When the path cannot be
+// opened the log stays on the file it has. A nil Log does nothing.
+func (l *Log) Reopen() error {
+	if l == nil {
+		return nil
+	}
+	f, err := openFile(l.path)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	old := l.f
+	l.f = f
+	l.mu.Unlock()
+	// No write is in flight on old: they hold mu.
+	return errors.Join(old.Sync(), old.Close())
 }
 
 // Write appends r as one line; a nil Log writes nothing. One write call
