@@ -73,7 +73,7 @@ var IcebergOptions = []IcebergOption{
 		Doc: "Answer MIN, MAX and COUNT from file statistics.", Ignored: "The planner decides this itself."},
 	{Name: "distribution-mode", Levels: LevelSession | LevelWrite | levelTable, Spark: "spark.sql.iceberg.distribution-mode",
 		Property: "write.distribution-mode", Check: checkOptionEnum("none", "hash", "range"), Acts: levelTable,
-		Doc:     "How written rows are distributed among writers (none, hash, range): with a sort order, none sorts each target file's rows on its own, hash and range sort the statement's rows as one run.",
+		Doc:     "How written rows are distributed among writers (none, hash, range).",
 		Ignored: whyWriterProps},
 	{Name: "wap-id", Levels: LevelSession, Spark: "spark.wap.id", Check: checkOptionText, Acts: LevelSession,
 		Doc: "Write tables with write.wap.enabled as staged snapshots under this id (write-audit-publish)."},
