@@ -201,8 +201,7 @@ func sizeKnown(r plan.Rel) bool {
 
 // step is the estimated rows and base of joining leaf i to a prefix of
 // rows and base over the leaves in set: an equi join whose columns have
-// distinct counts keeps 1/max(ndv) of the cross product per equality
-// (ndvStep); one without keeps each side's rows in the proportion the
+// distinct counts keeps 1/max(ndv) of the cross product (ndvStep); one without keeps each side's rows in the proportion the
 // other keeps of its base (the smaller base, the table referred to, has
 // about one row per key); without an equality it is a cross product.
 func (g *joinGraph) step(rows, base float64, set uint64, i int) (float64, float64) {

@@ -6,16 +6,21 @@ import (
 )
 
 // Distinct counts for cost_order_joins: an equality a.x = b.y between two
-// leaves keeps 1 / max(ndv(x), ndv(y)) of their cross product, each
-// count being the column's distinct values in its table's statistics file
-// (the Puffin theta sketches CALL system.compute_table_stats writes for
-// the scanned snapshot), at most the leaf's estimated rows (a filtered
-// leaf keeps fewer distinct values). An equality whose columns have no
-// counts falls back on the row counts (joinGraph.step).
+// leaves (the only one between them) keeps 1 / max(ndv(x), ndv(y)) of
+// their cross product, each count being the column's distinct values in
+// its table's statistics file (the Puffin theta sketches CALL
+// system.compute_table_stats writes for the scanned snapshot), at most
+// the leaf's estimated rows (a filtered leaf keeps fewer distinct
+// values). An equality whose columns have no counts falls back on the
+// row counts (joinGraph.step).
 
-// ndvSel is the selectivity of the equalities linking two leaves from
-// their distinct counts: the product over the equalities, or 0 when one
-// of them has no counts.
+// ndvSel is the selectivity of the equality linking two leaves from the
+// distinct counts of its columns, or 0 when they have none or more than
+// one equality links the leaves: the distinct count of a pair of columns
+// is not the product of theirs (TPC-H's partsupp is keyed by
+// (ps_partkey, ps_suppkey), and lineitem's rows each find one of its
+// rows, where the product of the counts would have one in 2.5 thousand
+// find one), so such a pair keeps the estimate from row counts.
 type ndvSel map[[2]int]float64
 
 // pair is the key of leaves a and b in either order.
@@ -27,18 +32,14 @@ func pair(a, b int) [2]int {
 }
 
 // add records an equality between leaves a and b: sel its selectivity,
-// 0 when unknown (which makes the pair's unknown).
+// 0 when unknown. A second equality between them makes the pair's
+// unknown.
 func (s ndvSel) add(a, b int, sel float64) {
 	k := pair(a, b)
-	prev, seen := s[k]
-	switch {
-	case !seen:
-		s[k] = sel
-	case prev == 0 || sel == 0:
-		s[k] = 0
-	default:
-		s[k] = prev * sel
+	if _, seen := s[k]; seen {
+		sel = 0
 	}
+	s[k] = sel
 }
 
 // equiSel is the selectivity of the equality lk = rk between leaves l and
