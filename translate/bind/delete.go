@@ -36,6 +36,9 @@ func (b *Binder) BindDelete(stmt *pg.DeleteStmt) (*DMLPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := b.deleteColumnChecks(cur, ret); err != nil { // privilege_column.go
+		return nil, err
+	}
 	return b.finishDML(DMLKindDelete, tg, cur, actionLit(dmlDelete), nullRow(tg.cols), ret, retCols), nil
 }
 

@@ -77,7 +77,12 @@ func (b *Binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error)
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.Written)
 	}
 	for _, priv := range b.targetPrivileges(verb) {
-		if err := b.CheckTablePrivilege(t, priv); err != nil {
+		check := b.CheckTablePrivilege
+		if verb == "UPDATE" || verb == "DELETE" {
+			b.cols.dml = true
+			check = b.checkTableColumns // privilege_column.go
+		}
+		if err := check(t, priv); err != nil {
 			return nil, err
 		}
 	}
