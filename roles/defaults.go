@@ -113,3 +113,48 @@ func (s *State) DefaultObjectACL(owner, schema string, kind Kind) []ACLItem {
 func equalACL(a, b []ACLItem) bool {
 	return slices.Equal(a, b)
 }
+
+// SortACL orders acl as PostgreSQL sorts a new object's ACL made from
+// default privileges: by grantee, then grantor, by OID (PUBLIC first).
+func (s *Store) SortACL(st *State, acl []ACLItem) {
+	slices.SortStableFunc(acl, func(a, b ACLItem) int {
+		if c := cmpOID(s.oidOf(st, a.Grantee), s.oidOf(st, b.Grantee)); c != 0 {
+			return c
+		}
+		return cmpOID(s.oidOf(st, a.Grantor), s.oidOf(st, b.Grantor))
+	})
+}
+
+func cmpOID(a, b uint32) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// oidOf is the OID of a role as the catalogs show it: PUBLIC 0, the first
+// configured superuser PostgreSQL's bootstrap superuser's 10, the other
+// configured users just below the first OID a stored role gets.
+func (s *Store) oidOf(st *State, name string) uint32 {
+	if name == "" {
+		return 0
+	}
+	if r := st.Role(name); r != nil {
+		return r.OID
+	}
+	if oid, ok := Predefined[name]; ok {
+		return oid
+	}
+	for i, b := range s.bootstrap {
+		if b == name {
+			if i == 0 {
+				return 10
+			}
+			return uint32(16000 + i)
+		}
+	}
+	return 15999
+}

@@ -34,7 +34,7 @@ func (s *session) ownerCreated(ctx context.Context, key string) error {
 	if err != nil || store == nil {
 		return err
 	}
-	if st.Object(key) == nil && s.CurrentUser() == store.Owner(st, key, "") && defaultACLFor(st, key, s.CurrentUser()) == nil {
+	if st.Object(key) == nil && s.CurrentUser() == store.Owner(st, key, "") && defaultACLFor(store, st, key, s.CurrentUser()) == nil {
 		return nil // privilege_default.go
 	}
 	return s.recordOwner(ctx, key)

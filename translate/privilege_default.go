@@ -20,7 +20,7 @@ import (
 // defaultACLFor is the ACL a relation of key created by owner starts
 // with: nil (the built-in default) unless default privileges say
 // otherwise. Schemas get none.
-func defaultACLFor(st *roles.State, key, owner string) []roles.ACLItem {
+func defaultACLFor(store *roles.Store, st *roles.State, key, owner string) []roles.ACLItem {
 	_, rest, _ := strings.Cut(key, "/")
 	kind, name, ok := strings.Cut(rest, "/")
 	if !ok || kind != string(roles.KindTable) {
@@ -30,7 +30,9 @@ func defaultACLFor(st *roles.State, key, owner string) []roles.ACLItem {
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		schema = name[:i]
 	}
-	return st.DefaultObjectACL(owner, schema, roles.KindTable)
+	acl := st.DefaultObjectACL(owner, schema, roles.KindTable)
+	store.SortACL(st, acl)
+	return acl
 }
 
 // prepareAlterDefaultPrivileges prepares ALTER DEFAULT PRIVILEGES.
