@@ -76,6 +76,16 @@ var privColumnMatrix = []privStep{
 	{as: "bob", sql: "SELECT a FROM {s}.t"},
 	{as: "alice", sql: "GRANT SELECT ON {s}.t TO {bob}", want: "42501"},
 
+	// A renamed column keeps its privileges; a dropped one takes them along.
+	{sql: "ALTER TABLE {s}.t RENAME COLUMN a TO a2"},
+	{as: "alice", sql: "SELECT a2 FROM {s}.t"},
+	{as: "bob", sql: "SELECT a2 FROM {s}.t"},
+	{sql: "ALTER TABLE {s}.t RENAME COLUMN a2 TO a"},
+	{as: "alice", sql: "UPDATE {s}.t SET c = 5"},
+	{sql: "ALTER TABLE {s}.t DROP COLUMN c"},
+	{sql: "ALTER TABLE {s}.t ADD COLUMN c int"},
+	{as: "alice", sql: "UPDATE {s}.t SET c = 5", want: "42501"},
+
 	// Default privileges: per schema, then for every schema.
 	{sql: "ALTER DEFAULT PRIVILEGES IN SCHEMA {s} GRANT SELECT ON TABLES TO {alice}"},
 	{sql: "CREATE TABLE {s}.d1 (x int)"},

@@ -33,6 +33,16 @@ func (s *State) dropDefaultsOf(name string) {
 	for i := range s.Defaults {
 		s.Defaults[i].ACL = slices.DeleteFunc(s.Defaults[i].ACL, func(a ACLItem) bool { return a.Grantee == name })
 	}
+	s.Defaults = slices.DeleteFunc(s.Defaults, func(d DefaultACL) bool { return d.redundant() })
+}
+
+// redundant reports whether an entry changes nothing: a schema's that
+// adds nothing, or a global one equal to the built-in default.
+func (d *DefaultACL) redundant() bool {
+	if d.Schema != "" {
+		return len(d.ACL) == 0
+	}
+	return equalACL(d.ACL, builtinDefault(d.Kind, d.Role))
 }
 
 // DefaultEntry returns the entry of role, schema and kind (nil: none).
@@ -73,13 +83,12 @@ func (s *State) AlterDefault(role, schema string, kind Kind, grant bool, grantee
 	s.Defaults = slices.DeleteFunc(s.Defaults, func(d DefaultACL) bool {
 		return d.Role == role && d.Schema == schema && d.Kind == kind
 	})
-	if schema == "" && equalACL(acl, builtinDefault(kind, role)) || schema != "" && len(acl) == 0 {
-		return
-	}
 	if acl == nil {
 		acl = []ACLItem{}
 	}
-	s.Defaults = append(s.Defaults, DefaultACL{Role: role, Schema: schema, Kind: kind, ACL: acl})
+	if d := (DefaultACL{Role: role, Schema: schema, Kind: kind, ACL: acl}); !d.redundant() {
+		s.Defaults = append(s.Defaults, d)
+	}
 }
 
 // DefaultObjectACL is the ACL a new object of kind owned by owner in

@@ -70,3 +70,24 @@ func (s *session) checkCopyColumns(ctx context.Context, t *catalog.Table, cols [
 	}
 	return nil
 }
+
+// columnPrivilegesMoved keeps the column ACLs of table id right after its
+// column from was renamed to (to "": dropped). The schema change is
+// committed already, so a failure here is logged, not returned.
+func (s *session) columnPrivilegesMoved(ctx context.Context, id catalog.Identifier, from, to string) {
+	store, st, err := s.rolesNow(ctx)
+	key := s.relationKey(id)
+	if err != nil || store == nil || st.ColumnACL(key, from) == nil {
+		return
+	}
+	if _, err := store.Update(ctx, func(st *roles.State) error {
+		if to == "" {
+			st.DropColumn(key, from)
+		} else {
+			st.RenameColumn(key, from, to)
+		}
+		return nil
+	}); err != nil {
+		s.backend.log.Warn("move the privileges of a renamed or dropped column", "table", id.Name, "column", from, "err", err)
+	}
+}
