@@ -46,6 +46,7 @@ var privColumnMatrix = []privStep{
 	{as: "alice", sql: "UPDATE {s}.t SET c = a WHERE b = 'x' RETURNING a"},
 	{as: "alice", sql: "UPDATE {s}.t SET c = a WHERE b = 'x' RETURNING a, c", want: "42501"},
 	{as: "alice", sql: "UPDATE {s}.t SET b = 'y'", want: "42501"},
+	{as: "alice", sql: "UPDATE {s}.t SET c = c + 1", want: "42501"},
 	{as: "alice", sql: "UPDATE {s}.t SET c = 1 WHERE c = 1", want: "42501"},
 	{as: "alice", sql: "DELETE FROM {s}.t WHERE a = 2", want: "42501"},
 

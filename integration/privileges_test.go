@@ -89,6 +89,7 @@ var privMatrix = []privStep{
 	{as: "alice", sql: "INSERT INTO {s}.t VALUES (2, 'y') RETURNING a", want: "42501"},
 	{as: "alice", sql: copyFrom + "COPY {s}.t FROM STDIN"},
 	{as: "alice", sql: "UPDATE {s}.t SET b = 'w'"},
+	{as: "alice", sql: "UPDATE {s}.t SET b = b || 'w'", want: "42501"},
 	{as: "alice", sql: "UPDATE {s}.t SET b = 'w' WHERE a = 1", want: "42501"},
 	{as: "alice", sql: "DELETE FROM {s}.t", want: "42501"},
 	{as: "alice", sql: copyTo + "COPY {s}.t TO STDOUT", want: "42501"},

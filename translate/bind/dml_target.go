@@ -86,6 +86,11 @@ func (b *Binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error)
 			return nil, err
 		}
 	}
+	if verb == "UPDATE" {
+		if err := b.checkReadIfUsed(t); err != nil { // privilege_column.go
+			return nil, err
+		}
+	}
 	alias := ""
 	if rv.Alias != nil {
 		alias = rv.Alias.Aliasname

@@ -286,3 +286,35 @@ func (b *Binder) insertColumnChecks(ins *pg.InsertStmt, t *catalog.Table, cols [
 	}
 	return b.checkColumnsWritten(t, 'a', names)
 }
+
+// checkReadIfUsed makes an UPDATE that targetPrivileges lets write
+// without SELECT still need SELECT on the target's columns its SET values
+// read (SET c = c + 1), as PostgreSQL does: a check that passes when no
+// column is read.
+func (b *Binder) checkReadIfUsed(t *catalog.Table) error {
+	for _, c := range b.cols.list {
+		if c.priv == 'r' && sameTable(c.table, t) {
+			return nil // already checked
+		}
+	}
+	if slices.Contains(b.targetPrivileges("UPDATE"), 'r') {
+		return nil
+	}
+	err := b.CheckTablePrivilege(t, 'r')
+	if pe := pgerr.As(err); pe == nil || pe.Code != pgerr.InsufficientPrivilege {
+		return err
+	}
+	allowed := map[string]bool{}
+	if cp, ok := b.env.(ColumnPrivileges); ok {
+		got, cerr := cp.ColumnGrants(b.ctx, b.privRole, t, 'r')
+		if cerr != nil {
+			return cerr
+		}
+		for k := range got {
+			allowed[k] = true
+		}
+	}
+	b.cols.dml = true
+	b.cols.list = append(b.cols.list, &colCheck{table: t, priv: 'r', allowed: allowed, err: err})
+	return nil
+}
