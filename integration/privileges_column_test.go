@@ -1,6 +1,10 @@
 package integration
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
 
 // privColumnMatrix covers column privileges (SELECT, INSERT, UPDATE on
 // columns: select lists, WHERE, ORDER BY, joins, subqueries, WITH,
@@ -123,4 +127,44 @@ var privColumnMatrix = []privStep{
 // runs its matrix: against icegate and, with ICEGATE_TEST_PG, PostgreSQL.
 func TestColumnPrivilegeMatrix(t *testing.T) {
 	checkMatrix(t, privColumnMatrix)
+}
+
+// TestColumnPrivilegePrepared: a prepared statement checks column
+// privileges at every execution, with parameters, so a REVOKE between two
+// executions is seen.
+func TestColumnPrivilegePrepared(t *testing.T) {
+	addr := startServer(t, t.TempDir(), serverOpts{password: "su", roles: true})
+	names := map[string]string{"{alice}": "alice"}
+	r := &igRunner{t: t, addr: addr, names: names, conns: map[string]*pgx.Conn{}}
+	for _, q := range []string{"CREATE SCHEMA cp", "CREATE TABLE cp.t (a int, b int)", "INSERT INTO cp.t VALUES (1, 2)",
+		"CREATE ROLE alice LOGIN PASSWORD 'pw'", "GRANT USAGE ON SCHEMA cp TO alice", "GRANT SELECT (a) ON cp.t TO alice"} {
+		if err := r.run("", q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := r.run("alice", "SELECT 1"); err != nil {
+		t.Fatal(err)
+	}
+	alice := r.conns["alice"]
+	for i, c := range []struct {
+		revoke bool
+		sql    string
+		want   string
+	}{
+		{sql: "SELECT a FROM cp.t WHERE a = $1"},
+		{sql: "SELECT a FROM cp.t WHERE a = $1"},
+		{sql: "SELECT a FROM cp.t WHERE b = $1", want: "42501"},
+		{revoke: true, sql: "SELECT a FROM cp.t WHERE a = $1", want: "42501"},
+	} {
+		if c.revoke {
+			if err := r.run("", "REVOKE SELECT (a) ON cp.t FROM alice"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got int
+		err := alice.QueryRow(testCtx(t), c.sql, 1).Scan(&got)
+		if code := sqlState(err); code != c.want {
+			t.Errorf("step %d: %s: SQLSTATE %q, want %q (%v)", i, c.sql, code, c.want, err)
+		}
+	}
 }
