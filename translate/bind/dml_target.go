@@ -79,7 +79,6 @@ func (b *Binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error)
 	for _, priv := range b.targetPrivileges(verb) {
 		check := b.CheckTablePrivilege
 		if verb == "UPDATE" || verb == "DELETE" {
-			b.cols.dml = true
 			check = b.checkTableColumns // privilege_column.go
 		}
 		if err := check(t, priv); err != nil {

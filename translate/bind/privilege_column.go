@@ -55,6 +55,27 @@ type colChecks struct {
 	dml   bool
 }
 
+// dmlMark is where an UPDATE or DELETE began: its checks are those from
+// index from on, and dml what to restore at its end.
+type dmlMark struct {
+	from int
+	dml  bool
+}
+
+// enterDMLColumns starts the checks of an UPDATE or DELETE, decided at its
+// end (a WITH query before it decides its own).
+func (b *Binder) enterDMLColumns() dmlMark {
+	m := dmlMark{from: len(b.cols.list), dml: b.cols.dml}
+	b.cols.dml = true
+	return m
+}
+
+// leaveDMLColumns ends them: a check left undecided (binding failed, or
+// never reached the decision) is dropped with the statement's error.
+func (b *Binder) leaveDMLColumns(m dmlMark) {
+	b.cols.dml = m.dml
+}
+
 // checkTableColumns checks priv on t like CheckTablePrivilege, but when
 // only column grants could allow the use it records a check for the end
 // of the statement instead of failing.
@@ -64,7 +85,10 @@ func (b *Binder) checkTableColumns(t *catalog.Table, priv byte) error {
 		return err
 	}
 	cp, ok := b.env.(ColumnPrivileges)
-	if !ok {
+	// Only where an end decides: inside BindSelect, an UPDATE or DELETE,
+	// or INSERT's own check (insertColumnChecks); MERGE's source is
+	// checked whole.
+	if !ok || priv == 'r' && b.cols.depth == 0 && !b.cols.dml || priv == 'w' && !b.cols.dml {
 		return err
 	}
 	allowed, cerr := cp.ColumnGrants(b.ctx, b.privRole, t, priv)
@@ -99,8 +123,8 @@ func sameTable(a, b *catalog.Table) bool {
 
 // checkColumnsRead decides the SELECT checks: used are the column ids
 // the statement reads.
-func (b *Binder) checkColumnsRead(used plan.ColSet) error {
-	return b.decideColumns(byte('r'), func(c *colCheck) []string {
+func (b *Binder) checkColumnsRead(from int, used plan.ColSet) error {
+	return b.decideColumns(from, byte('r'), func(c *colCheck) []string {
 		if c.ids == nil {
 			return []string{""} // never bound: undecidable, so denied
 		}
@@ -116,8 +140,8 @@ func (b *Binder) checkColumnsRead(used plan.ColSet) error {
 
 // checkColumnsWritten decides the checks of priv (INSERT, UPDATE) of t:
 // names are the columns written.
-func (b *Binder) checkColumnsWritten(t *catalog.Table, priv byte, names []string) error {
-	return b.decideColumns(priv, func(c *colCheck) []string {
+func (b *Binder) checkColumnsWritten(from int, t *catalog.Table, priv byte, names []string) error {
+	return b.decideColumns(from, priv, func(c *colCheck) []string {
 		if !sameTable(c.table, t) {
 			return nil
 		}
@@ -127,11 +151,11 @@ func (b *Binder) checkColumnsWritten(t *catalog.Table, priv byte, names []string
 
 // decideColumns decides (and drops) the checks of priv that decidable
 // says can be decided, with the columns cols names for each.
-func (b *Binder) decideColumns(priv byte, cols func(*colCheck) []string, decidable func(*colCheck) bool) error {
+func (b *Binder) decideColumns(from int, priv byte, cols func(*colCheck) []string, decidable func(*colCheck) bool) error {
 	kept := b.cols.list[:0]
 	var first error
-	for _, c := range b.cols.list {
-		if c.priv != priv || !decidable(c) {
+	for i, c := range b.cols.list {
+		if i < from || c.priv != priv || !decidable(c) {
 			kept = append(kept, c)
 			continue
 		}
@@ -145,12 +169,12 @@ func (b *Binder) decideColumns(priv byte, cols func(*colCheck) []string, decidab
 	return first
 }
 
-// finishColumnChecks fails with the first check never decided: its
-// table's error.
-func (b *Binder) finishColumnChecks() error {
-	if len(b.cols.list) > 0 {
-		err := b.cols.list[0].err
-		b.cols.list = nil
+// finishColumnChecks fails with the first check from index from on never
+// decided: its table's error.
+func (b *Binder) finishColumnChecks(from int) error {
+	if len(b.cols.list) > from {
+		err := b.cols.list[from].err
+		b.cols.list = b.cols.list[:from]
 		return err
 	}
 	return nil
@@ -217,16 +241,15 @@ func (b *Binder) selectColumnChecks(p *plan.Select) error {
 	}
 	used := plan.ColSet{}
 	usedColumns(p, used)
-	return b.checkColumnsRead(used)
+	return b.checkColumnsRead(0, used)
 }
 
 // updateColumnChecks decides an UPDATE's checks: UPDATE on the columns set
 // and SELECT on the columns read by its conditions (read), the values
 // set and RETURNING (whose references to a set column's new value newIDs
 // maps back to the column).
-func (b *Binder) updateColumnChecks(tg *dmlTarget, read plan.Rel, values []expr.Expr, set []bool, ret []expr.Expr, newIDs []plan.ColID) error {
-	b.cols.dml = false
-	if len(b.cols.list) == 0 {
+func (b *Binder) updateColumnChecks(m dmlMark, tg *dmlTarget, read plan.Rel, values []expr.Expr, set []bool, ret []expr.Expr, newIDs []plan.ColID) error {
+	if len(b.cols.list) <= m.from {
 		return nil
 	}
 	var names []string
@@ -244,29 +267,28 @@ func (b *Binder) updateColumnChecks(tg *dmlTarget, read plan.Rel, values []expr.
 			used.Add(tg.ids[i])
 		}
 	}
-	if err := b.checkColumnsWritten(tg.table, 'w', names); err != nil {
+	if err := b.checkColumnsWritten(m.from, tg.table, 'w', names); err != nil {
 		return err
 	}
-	if err := b.checkColumnsRead(used); err != nil {
+	if err := b.checkColumnsRead(m.from, used); err != nil {
 		return err
 	}
-	return b.finishColumnChecks()
+	return b.finishColumnChecks(m.from)
 }
 
 // deleteColumnChecks decides a DELETE's checks: SELECT on the columns its
 // conditions and RETURNING read.
-func (b *Binder) deleteColumnChecks(cur plan.Rel, ret []expr.Expr) error {
-	b.cols.dml = false
-	if len(b.cols.list) == 0 {
+func (b *Binder) deleteColumnChecks(m dmlMark, cur plan.Rel, ret []expr.Expr) error {
+	if len(b.cols.list) <= m.from {
 		return nil
 	}
 	used := plan.ColSet{}
 	usedInTree(cur, used, map[*plan.CTE]bool{})
 	usedInExprs(used, ret...)
-	if err := b.checkColumnsRead(used); err != nil {
+	if err := b.checkColumnsRead(m.from, used); err != nil {
 		return err
 	}
-	return b.finishColumnChecks()
+	return b.finishColumnChecks(m.from)
 }
 
 // insertColumnChecks decides an INSERT's checks: INSERT on the columns it
@@ -284,7 +306,7 @@ func (b *Binder) insertColumnChecks(ins *pg.InsertStmt, t *catalog.Table, cols [
 	for _, i := range targets[:n] {
 		names = append(names, cols[i].Name)
 	}
-	return b.checkColumnsWritten(t, 'a', names)
+	return b.checkColumnsWritten(0, t, 'a', names)
 }
 
 // checkReadIfUsed makes an UPDATE that targetPrivileges lets write
@@ -314,7 +336,6 @@ func (b *Binder) checkReadIfUsed(t *catalog.Table) error {
 			allowed[k] = true
 		}
 	}
-	b.cols.dml = true
 	b.cols.list = append(b.cols.list, &colCheck{table: t, priv: 'r', allowed: allowed, err: err})
 	return nil
 }

@@ -17,6 +17,8 @@ import (
 func (b *Binder) BindUpdate(stmt *pg.UpdateStmt) (*DMLPlan, error) {
 	saved := b.enterQuery()
 	defer b.leaveQuery(saved)
+	mark := b.enterDMLColumns() // privilege_column.go
+	defer b.leaveDMLColumns(mark)
 	if stmt.WithClause != nil {
 		pop, err := b.pushWith(stmt.WithClause)
 		if err != nil {
@@ -61,7 +63,7 @@ func (b *Binder) BindUpdate(stmt *pg.UpdateStmt) (*DMLPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := b.updateColumnChecks(tg, read, values, set, ret, newIDs); err != nil { // privilege_column.go
+	if err := b.updateColumnChecks(mark, tg, read, values, set, ret, newIDs); err != nil { // privilege_column.go
 		return nil, err
 	}
 	return b.finishDML(DMLKindUpdate, tg, cur, actionLit(DMLUpdate), refsTo(b, newIDs), ret, retCols), nil
