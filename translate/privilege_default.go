@@ -120,7 +120,7 @@ func (s *session) prepareAlterDefaultPrivileges(st *pg.AlterDefaultPrivilegesStm
 					return roleMissing(r)
 				}
 				if !store.IsMemberOf(state, me, r) {
-					return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to change default privileges")
+					return pgerr.New(pgerr.InsufficientPrivilege, "must be member of role \"%s\"", r)
 				}
 			}
 			for _, g := range grantees {
