@@ -24,6 +24,8 @@ type Access struct {
 	HasSchema func(role, name, priv string) bool
 	// HasRole answers pg_has_role (mode MEMBER, USAGE or SET).
 	HasRole func(user, role, mode string) bool
+	// ColumnAccess: column ACLs and default privileges (access_column.go).
+	ColumnAccess
 }
 
 // RoleRow is one role of pg_roles.

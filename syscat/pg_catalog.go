@@ -55,6 +55,7 @@ func pgFills() map[string]fillFunc {
 		"pg_database":           databaseFill,
 		"pg_roles":              rolesFill,
 		"pg_auth_members":       authMembersFill,
+		"pg_default_acl":        defaultACLFill, // access_column.go
 		"pg_user":               userFill,
 		"pg_tablespace":         tablespaceFill,
 		"pg_settings":           settingsFill,
@@ -193,6 +194,9 @@ func attributeFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 	for _, r := range s.Relations {
 		for i, a := range r.Columns {
 			attributeRow(w, r.OID, a, int16(i+1))
+			if acl := columnACL(s, r, a.Name); acl != nil { // access_column.go
+				w.set("attacl", acl)
+			}
 		}
 		for _, ix := range r.AllIndexes() {
 			for i, attnum := range ix.Columns {

@@ -86,6 +86,7 @@ func (s *session) syscatAccess(ctx context.Context) (*syscat.Access, error) {
 		owner := store.Owner(st, key, "")
 		return store.Has(st, role, roles.PrivilegeLetter(priv), owner, store.ACL(st, roles.KindSchema, key, name, owner))
 	}
+	s.columnAccess(store, st, a, oids) // privilege_syscat_column.go
 	a.HasRole = func(user, role, mode string) bool {
 		if strings.EqualFold(mode, "USAGE") {
 			return store.HasPrivsOf(st, user, role)

@@ -119,6 +119,8 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 		return s.prepareGrant(x.GrantStmt) // roles_grant.go
 	case *pg.Node_GrantRoleStmt:
 		return s.prepareGrantRole(x.GrantRoleStmt)
+	case *pg.Node_AlterDefaultPrivilegesStmt:
+		return s.prepareAlterDefaultPrivileges(x.AlterDefaultPrivilegesStmt) // privilege_default.go
 	case *pg.Node_InsertStmt:
 		if err := checkSparkInsert(ps, x.InsertStmt); err != nil { // insert_overwrite.go
 			return nil, err

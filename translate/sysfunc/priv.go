@@ -125,13 +125,13 @@ func bindHasPrivilege(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
 			if columnIndex(r, name) < 0 {
 				return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, r.Name)
 			}
-			return true, nil
+			return accessHasColumn(snap, role, r, name, privList), nil // priv_column.go
 		}
 		attnum, _ := bind.ToInt64(v[1])
 		if attnum < 1 || int(attnum) > len(r.Columns) {
 			return nil, nil
 		}
-		return true, nil
+		return accessHasColumn(snap, role, r, r.Columns[attnum-1].Name, privList), nil
 	})
 }
 
@@ -298,6 +298,9 @@ func accessHas(snap *syscat.Snapshot, fn, role string, obj any, byName bool, lis
 			return true
 		}
 		has = func(p string) bool { return a.HasTable(role, r, p) }
+		if fn == "has_any_column_privilege" && a.HasAnyColumn != nil {
+			has = func(p string) bool { return a.HasAnyColumn(role, r, p) }
+		}
 	case "has_schema_privilege":
 		var ns *syscat.Namespace
 		if byName {
