@@ -260,11 +260,13 @@ func (s *session) Close() error {
 	return nil
 }
 
+// CurrentUser is the current role: SET ROLE's, else the session user
+// (privilege_role.go).
 func (s *session) CurrentUser() string {
-	if v := s.settings.Value("session_authorization"); v != "" {
-		return v
+	if r := s.currentRole(); r != "" {
+		return r
 	}
-	return s.user
+	return s.sessionUser()
 }
 
 // CurrentSchema is the first schema of search_path that exists, or "".

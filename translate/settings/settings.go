@@ -58,6 +58,7 @@ func ownSettingDefs() []Def {
 		{Name: "server_version", Doc: "Shows the server version.", Default: syscat.PGVersion, Reported: true, ReadOnly: true},
 		{Name: "server_version_num", Doc: "Shows the server version as an integer.", Default: strconv.Itoa(syscat.PGVersionNum), ReadOnly: true},
 		{Name: "session_authorization", Doc: "Sets the session user name.", Default: "", Reported: true},
+		{Name: "role", Doc: "Sets the current role.", Default: "none"},
 		{Name: "standard_conforming_strings", Doc: "Causes '...' strings to treat backslashes literally.", Default: "on", Reported: true, Check: oneOf("on")},
 		{Name: "statement_timeout", Doc: "Sets the maximum allowed duration of any statement.", Default: "0", Check: checkMillis},
 		// pg_dump --quote-all-identifiers sets this to have the server's
