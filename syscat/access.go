@@ -33,6 +33,7 @@ type RoleRow struct {
 	Super, Inherit, CreateRole, CreateDB, Login bool
 	ConnLimit                                   int32
 	ValidUntil                                  *time.Time
+	Password                                    string // SCRAM verifier ("" none)
 }
 
 // MemberRow is one row of pg_auth_members.

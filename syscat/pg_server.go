@@ -51,6 +51,10 @@ func rolesFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 }
 
 func userFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	if s.Access != nil {
+		accessUserFill(s, w) // access_authid.go
+		return nil
+	}
 	w.add("usename", s.User, "usesysid", BootstrapSuperuserOID, "usecreatedb", true, "usesuper", true,
 		"userepl", false, "usebypassrls", false, "passwd", "********")
 	return nil

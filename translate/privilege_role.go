@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/roles"
 )
 
 // The session's identities, as PostgreSQL keeps them: the authenticated
@@ -63,11 +64,31 @@ func (s *session) checkSetRole(role string) error {
 	if err != nil || store == nil {
 		return err
 	}
-	if !store.Exists(st, role) {
-		return roleMissing(role)
+	if !store.Exists(st, role) { // 22023 here, as PostgreSQL's check of the setting
+		return pgerr.New(pgerr.InvalidParameterValue, "role \"%s\" does not exist", role)
 	}
 	if !store.IsMemberOf(st, s.sessionUser(), role) {
 		return pgerr.New(pgerr.InsufficientPrivilege, "permission denied to set role \"%s\"", role)
 	}
 	return nil
+}
+
+// usableOnly wraps a search_path try so that it skips the schemas the
+// current role has no USAGE on: an unqualified name there is not found
+// (42P01), where a qualified one is denied (42501), as in PostgreSQL.
+func (s *session) usableOnly(ctx context.Context, try func(ns []string) (bool, error)) func(ns []string) (bool, error) {
+	store, st, err := s.rolesNow(ctx)
+	if err != nil || store == nil {
+		return try
+	}
+	me := s.CurrentUser()
+	if store.Superuser(st, me) {
+		return try
+	}
+	return func(ns []string) (bool, error) {
+		if s.checkSchema(store, st, me, ns, roles.Usage) != nil {
+			return false, nil
+		}
+		return try(ns)
+	}
 }

@@ -44,7 +44,7 @@ func (s *session) syscatAccess(ctx context.Context) (*syscat.Access, error) {
 		r := st.Role(name)
 		oids[name] = r.OID
 		a.Roles = append(a.Roles, syscat.RoleRow{Name: r.Name, OID: r.OID, Super: r.Superuser, Inherit: r.Inherit,
-			CreateRole: r.CreateRole, CreateDB: r.CreateDB, Login: r.Login, ConnLimit: int32(r.ConnLimit), ValidUntil: r.ValidUntil})
+			CreateRole: r.CreateRole, CreateDB: r.CreateDB, Login: r.Login, ConnLimit: int32(r.ConnLimit), ValidUntil: r.ValidUntil, Password: r.Password})
 	}
 	for _, m := range st.Members {
 		a.Members = append(a.Members, syscat.MemberRow{Role: oids[m.Role], Member: oids[m.Member], Grantor: oids[m.Grantor], Admin: m.Admin})

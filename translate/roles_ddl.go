@@ -13,8 +13,8 @@ import (
 )
 
 // CREATE ROLE | USER, ALTER ROLE, DROP ROLE over the roles store (package
-// roles). Each commits when it runs, even inside a transaction block: the
-// store is not part of a block's staged writes.
+// roles). Each commits when it runs; inside a transaction block it is
+// refused (roles_block.go).
 
 // rolesStore is the backend's store of roles, or 0A000 when there is none.
 func (s *session) rolesStore(what string) (*roles.Store, error) {
