@@ -28,8 +28,9 @@ type sessStep struct {
 
 // roleSessionScript covers SET ROLE, SET LOCAL ROLE, RESET ROLE, SET
 // SESSION AUTHORIZATION, the identity functions and SHOW role, privileges
-// and ownership as the current role, pg_authid / pg_shadow / pg_user, and
-// unqualified names in a schema without USAGE.
+// and ownership as the current role, pg_authid / pg_shadow / pg_user,
+// unqualified names in a schema without USAGE, role statements in a block,
+// REASSIGN OWNED, DROP OWNED and DROP ROLE's dependencies.
 var roleSessionScript = []sessStep{
 	{sql: "CREATE SCHEMA {s}"},
 	{sql: "CREATE TABLE {s}.t (a int)"},
@@ -126,6 +127,24 @@ var roleSessionScript = []sessStep{
 	{sql: "SET ROLE {bob}"},
 	{sql: "SELECT count(*) FROM {s}.t", want: "42501"},
 	{sql: "RESET ROLE"},
+
+	// REASSIGN OWNED and DROP OWNED; DROP ROLE of a role that owns or holds.
+	{sql: "DROP ROLE {readers}", want: "2BP01"},
+	{sql: "SET ROLE {bob}"},
+	{sql: "REASSIGN OWNED BY {readers} TO {bob}", want: "42501"},
+	{sql: "DROP OWNED BY {readers}", want: "42501"},
+	{sql: "RESET ROLE"},
+	{sql: "REASSIGN OWNED BY {readers} TO {bob}"},
+	{sql: "SELECT tableowner::text FROM pg_tables WHERE schemaname = '{s}' AND tablename = 'r'", value: "{bob}"},
+	{sql: "DROP ROLE {readers}", want: "2BP01"}, // still holds privileges
+	{sql: "DROP OWNED BY {readers}"},
+	{sql: "DROP ROLE {readers}"},
+	{sql: "SET ROLE {alice}"},
+	{sql: "SELECT count(*) FROM {s}.t", want: "42501"},
+	{sql: "RESET ROLE"},
+	{sql: "DROP OWNED BY {bob}"},
+	{sql: "SELECT count(*)::text FROM pg_tables WHERE schemaname = '{s}' AND tablename = 'r'", value: "0"},
+	{sql: "DROP ROLE {bob}"},
 }
 
 // TestRoleSession runs roleSessionScript on icegate with a roles store and,
@@ -155,9 +174,12 @@ func TestRoleSession(t *testing.T) {
 	pgNames := map[string]string{"{s}": "rs" + sfx, "{alice}": "alice" + sfx, "{bob}": "bob" + sfx, "{readers}": "readers" + sfx, "{su}": su}
 	t.Cleanup(func() {
 		ctx := context.Background()
-		all := pgNames["{alice}"] + ", " + pgNames["{bob}"] + ", " + pgNames["{readers}"]
-		for _, q := range []string{"ROLLBACK", "RESET SESSION AUTHORIZATION", "RESET ROLE", "DROP SCHEMA IF EXISTS " + pgNames["{s}"] + " CASCADE",
-			"DROP OWNED BY " + all, "DROP ROLE IF EXISTS " + all + ", " + pgNames["{s}"] + "_tx"} {
+		qs := []string{"ROLLBACK", "RESET SESSION AUTHORIZATION", "RESET ROLE", "DROP SCHEMA IF EXISTS " + pgNames["{s}"] + " CASCADE"}
+		for _, r := range []string{pgNames["{alice}"], pgNames["{bob}"], pgNames["{readers}"], pgNames["{s}"] + "_tx"} {
+			qs = append(qs, "DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '"+r+"') THEN EXECUTE 'DROP OWNED BY "+r+"'; END IF; END$$",
+				"DROP ROLE IF EXISTS "+r)
+		}
+		for _, q := range qs {
 			if _, err := pg.Exec(ctx, q); err != nil {
 				t.Logf("PostgreSQL cleanup %q: %v", q, err)
 			}

@@ -119,6 +119,10 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 		return s.roleChange(s.prepareGrant(x.GrantStmt)) // roles_grant.go
 	case *pg.Node_GrantRoleStmt:
 		return s.roleChange(s.prepareGrantRole(x.GrantRoleStmt))
+	case *pg.Node_ReassignOwnedStmt:
+		return s.roleChange(s.prepareReassignOwned(x.ReassignOwnedStmt)) // roles_owned.go
+	case *pg.Node_DropOwnedStmt:
+		return s.roleChange(s.prepareDropOwned(x.DropOwnedStmt))
 	case *pg.Node_InsertStmt:
 		if err := checkSparkInsert(ps, x.InsertStmt); err != nil { // insert_overwrite.go
 			return nil, err
