@@ -228,3 +228,123 @@ func runSessionScript(t *testing.T, server string, c *pgx.Conn, names map[string
 		}
 	}
 }
+
+// TestConnectPrivilege: GRANT and REVOKE CONNECT ON DATABASE, PUBLIC's
+// default CONNECT, a login refused without it (FATAL 42501 with
+// PostgreSQL's message and detail), has_database_privilege and
+// pg_database.datacl, on icegate and on PostgreSQL.
+func TestConnectPrivilege(t *testing.T) {
+	addr := startServer(t, t.TempDir(), serverOpts{password: "su", roles: true})
+	ig, err := pgx.Connect(testCtx(t), connString(addr, "icegate", "su"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ig.Close(context.Background())
+	login := func(user string) (*pgx.Conn, error) {
+		return pgx.Connect(testCtx(t), connString(addr, user, "pw"))
+	}
+	runConnectScript(t, "icegate", ig, login, map[string]string{"{db}": "icegate", "{dave}": "dave", "{su}": "icegate"})
+
+	pgURL := os.Getenv("ICEGATE_TEST_PG")
+	if pgURL == "" {
+		return
+	}
+	pg := connectPostgres(t, pgURL)
+	var su, db string
+	if err := pg.QueryRow(testCtx(t), "SELECT current_user, current_database()").Scan(&su, &db); err != nil {
+		t.Fatal(err)
+	}
+	dave := fmt.Sprintf("dave_%d", rand.IntN(1<<30))
+	t.Cleanup(func() {
+		for _, q := range []string{"GRANT CONNECT ON DATABASE " + db + " TO PUBLIC", "REVOKE ALL ON DATABASE " + db + " FROM " + dave, "DROP ROLE IF EXISTS " + dave} {
+			if _, err := pg.Exec(context.Background(), q); err != nil {
+				t.Logf("PostgreSQL cleanup %q: %v", q, err)
+			}
+		}
+	})
+	pgLogin := func(user string) (*pgx.Conn, error) {
+		cfg, err := pgx.ParseConfig(pgURL)
+		if err != nil {
+			return nil, err
+		}
+		cfg.User, cfg.Password = user, "pw"
+		return pgx.ConnectConfig(testCtx(t), cfg)
+	}
+	runConnectScript(t, "PostgreSQL", pg, pgLogin, map[string]string{"{db}": db, "{dave}": dave, "{su}": su})
+}
+
+func runConnectScript(t *testing.T, server string, admin *pgx.Conn, login func(string) (*pgx.Conn, error), names map[string]string) {
+	t.Helper()
+	subst := func(s string) string {
+		for k, v := range names {
+			s = strings.ReplaceAll(s, k, v)
+		}
+		return s
+	}
+	steps := []struct {
+		sql   string // run as the superuser ("" none)
+		value string // the first column of the first row of sql, when set
+		login string // SQLSTATE of dave's login after sql ("-": not tried)
+	}{
+		{sql: "CREATE ROLE {dave} LOGIN PASSWORD 'pw'", login: ""},
+		{sql: "SELECT has_database_privilege('{dave}', '{db}', 'CONNECT')::text", value: "true", login: "-"},
+		{sql: "SELECT coalesce(datacl::text, 'NULL') FROM pg_database WHERE datname = '{db}'", value: "NULL", login: "-"},
+		{sql: "REVOKE CONNECT ON DATABASE {db} FROM PUBLIC", login: "42501"},
+		{sql: "SELECT has_database_privilege('{dave}', '{db}', 'CONNECT')::text", value: "false", login: "-"},
+		{sql: "SELECT has_database_privilege('{dave}', '{db}', 'TEMPORARY')::text", value: "true", login: "-"},
+		{sql: "SELECT datacl::text FROM pg_database WHERE datname = '{db}'", value: "{=T/{su},{su}=CTc/{su}}", login: "-"},
+		{sql: "GRANT CONNECT ON DATABASE {db} TO {dave}", login: ""},
+		{sql: "SELECT datacl::text FROM pg_database WHERE datname = '{db}'", value: "{=T/{su},{su}=CTc/{su},{dave}=c/{su}}", login: "-"},
+		{sql: "REVOKE CONNECT ON DATABASE {db} FROM {dave}", login: "42501"},
+		{sql: "GRANT CONNECT ON DATABASE {db} TO PUBLIC", login: ""},
+		{sql: "GRANT CONNECT ON DATABASE {db}_nosuch TO PUBLIC", value: "3D000", login: "-"},
+		{sql: "REVOKE ALL ON DATABASE {db} FROM {dave}", login: ""},
+		{sql: "DROP ROLE {dave}", login: "-"},
+	}
+	for i, st := range steps {
+		sql := subst(st.sql)
+		value := ""
+		rows, err := admin.Query(testCtx(t), sql)
+		if err == nil {
+			for rows.Next() {
+				if vals := rows.RawValues(); value == "" && len(vals) > 0 {
+					value = string(vals[0])
+				}
+			}
+			rows.Close()
+			err = rows.Err()
+		}
+		if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) && st.value == pe.Code {
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s step %d: %s: %v", server, i, sql, err)
+			continue
+		}
+		if st.value != "" && value != subst(st.value) {
+			t.Errorf("%s step %d: %s: %q, want %q", server, i, sql, value, subst(st.value))
+		}
+		if st.login == "-" {
+			continue
+		}
+		c, err := login(names["{dave}"])
+		got := ""
+		if err != nil {
+			got = "XX000"
+			if pe := (*pgconn.PgError)(nil); errors.As(err, &pe) {
+				got = pe.Code
+				if pe.Code == "42501" {
+					wantMsg := `permission denied for database "` + names["{db}"] + `"`
+					if pe.Severity != "FATAL" || pe.Message != wantMsg || pe.Detail != "User does not have CONNECT privilege." {
+						t.Errorf("%s step %d: login refused with %s %q (%q), want FATAL %q", server, i, pe.Severity, pe.Message, pe.Detail, wantMsg)
+					}
+				}
+			}
+		} else {
+			c.Close(context.Background())
+		}
+		if got != st.login {
+			t.Errorf("%s step %d: after %s: login SQLSTATE %q, want %q (%v)", server, i, sql, got, st.login, err)
+		}
+	}
+}

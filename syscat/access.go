@@ -24,6 +24,10 @@ type Access struct {
 	HasSchema func(role, name, priv string) bool
 	// HasRole answers pg_has_role (mode MEMBER, USAGE or SET).
 	HasRole func(user, role, mode string) bool
+	// DatabaseACL is the session's database's datacl (nil: NULL, the
+	// default); HasDatabase answers has_database_privilege on it.
+	DatabaseACL []string
+	HasDatabase func(role, priv string) bool
 }
 
 // RoleRow is one role of pg_roles.

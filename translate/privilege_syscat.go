@@ -86,6 +86,10 @@ func (s *session) syscatAccess(ctx context.Context) (*syscat.Access, error) {
 		owner := store.Owner(st, key, "")
 		return store.Has(st, role, roles.PrivilegeLetter(priv), owner, store.ACL(st, roles.KindSchema, key, name, owner))
 	}
+	a.DatabaseACL = s.databaseACL(store, st) // roles_database.go
+	a.HasDatabase = func(role, priv string) bool {
+		return s.hasDatabase(store, st, role, roles.PrivilegeLetter(priv))
+	}
 	a.HasRole = func(user, role, mode string) bool {
 		if strings.EqualFold(mode, "USAGE") {
 			return store.HasPrivsOf(st, user, role)

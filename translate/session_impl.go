@@ -183,6 +183,9 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 	if err := b.checkLogin(ctx, info.User); err != nil { // privilege.go
 		return nil, err
 	}
+	if err := s.checkConnect(ctx); err != nil { // roles_database.go
+		return nil, err
+	}
 	b.sessions.add(s)
 	return s, nil
 }
