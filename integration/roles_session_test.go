@@ -79,6 +79,13 @@ var roleSessionScript = []sessStep{
 	{sql: "RESET SESSION AUTHORIZATION"},
 	{sql: "SELECT current_user || ',' || session_user", value: "{su},{su}"},
 
+	// RESET ALL keeps the identity; DISCARD ALL does not.
+	{sql: "SET ROLE {alice}"},
+	{sql: "RESET ALL"},
+	{sql: "SELECT current_user", value: "{alice}"},
+	{sql: "DISCARD ALL"},
+	{sql: "SELECT current_user", value: "{su}"},
+
 	// What the current role creates, it owns.
 	{sql: "GRANT CREATE ON SCHEMA {s} TO {readers}"},
 	{sql: "SET ROLE {readers}"},
@@ -225,6 +232,10 @@ func runSessionScript(t *testing.T, server string, c *pgx.Conn, names map[string
 			}
 			rows.Close()
 			err = rows.Err()
+		}
+		if err == nil && strings.HasPrefix(sql, "DISCARD") {
+			// The server forgot the client's cached statements.
+			err = c.DeallocateAll(testCtx(t))
 		}
 		if err != nil {
 			got = "XX000"

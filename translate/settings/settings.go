@@ -229,17 +229,24 @@ func (s *Values) Reset(name string, user string) error {
 	return nil
 }
 
-// ResetAll restores every changeable setting.
+// ResetAll restores every changeable setting but the session's
+// identity (session_authorization and role), which RESET ALL keeps in
+// PostgreSQL; DISCARD ALL resets those too (ResetIdentity).
 func (s *Values) ResetAll(user string) {
 	for k := range s.custom {
 		s.custom[k] = ""
 	}
 	for _, d := range Defs {
-		if !d.ReadOnly {
+		if !d.ReadOnly && d.Name != "session_authorization" && d.Name != "role" {
 			s.values[d.Name] = s.defaultOf(&d)
 		}
 	}
+}
+
+// ResetIdentity makes user the session user again, with no role set.
+func (s *Values) ResetIdentity(user string) {
 	s.values["session_authorization"] = user
+	s.values["role"] = "none"
 }
 
 // Value is a setting's current value by canonical name ("" for none),
