@@ -145,6 +145,13 @@ var roleSessionScript = []sessStep{
 	{sql: "CALL system.expire_snapshots(table => '{s}.r')", igOnly: true},
 	{sql: "RESET ROLE"},
 
+	// ALTER TABLE ... OWNER TO moves DROP ROLE's dependency.
+	{sql: "CREATE ROLE {s}_own"},
+	{sql: "ALTER TABLE {s}.t OWNER TO {s}_own"},
+	{sql: "DROP ROLE {s}_own", want: "2BP01"},
+	{sql: "ALTER TABLE {s}.t OWNER TO {su}"},
+	{sql: "DROP ROLE {s}_own"},
+
 	// REASSIGN OWNED and DROP OWNED; DROP ROLE of a role that owns or holds.
 	{sql: "DROP ROLE {readers}", want: "2BP01"},
 	{sql: "SET ROLE {bob}"},
@@ -192,7 +199,7 @@ func TestRoleSession(t *testing.T) {
 	t.Cleanup(func() {
 		ctx := context.Background()
 		qs := []string{"ROLLBACK", "RESET SESSION AUTHORIZATION", "RESET ROLE", "DROP SCHEMA IF EXISTS " + pgNames["{s}"] + " CASCADE"}
-		for _, r := range []string{pgNames["{alice}"], pgNames["{bob}"], pgNames["{readers}"], pgNames["{s}"] + "_tx"} {
+		for _, r := range []string{pgNames["{alice}"], pgNames["{bob}"], pgNames["{readers}"], pgNames["{s}"] + "_tx", pgNames["{s}"] + "_own"} {
 			qs = append(qs, "DO $$BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = '"+r+"') THEN EXECUTE 'DROP OWNED BY "+r+"'; END IF; END$$",
 				"DROP ROLE IF EXISTS "+r)
 		}

@@ -106,6 +106,9 @@ func (s *session) alterTable(ctx context.Context, ps parse.Stmt, as *pg.AlterTab
 	if _, err := mc.CommitTable(ctx, t.Ident, reqs, updates); err != nil {
 		return nil, catalogError(err, kindTable, t.Ident.Name)
 	}
+	if owner, ok := props.set[ownerProperty]; ok {
+		s.ownerPropertySet(ctx, t.Ident, owner) // roles_owned.go
+	}
 	if len(props.fill) > 0 && t.Metadata.CurrentSnapshot() != nil {
 		if err := s.fillColumnDefaults(ctx, t.Ident, props.fill); err != nil {
 			return nil, err

@@ -243,3 +243,47 @@ func (s *session) runInternal(ctx context.Context, sql string) error {
 	}
 	return nil
 }
+
+// ownerPropertySet follows ALTER TABLE ... OWNER TO, which set a table's
+// owner property: a record of another owner in the roles store would keep
+// DROP ROLE of that role refused, so it moves to the new owner.
+func (s *session) ownerPropertySet(ctx context.Context, id catalog.Identifier, owner string) {
+	store, st, err := s.rolesNow(ctx)
+	if err != nil || store == nil {
+		return
+	}
+	key := s.relationKey(id)
+	if o := st.Object(key); o == nil || o.Owner == "" || o.Owner == owner {
+		return
+	}
+	if err := s.setStoredOwner(ctx, key, owner); err != nil {
+		s.backend.log.Warn("record the new owner of a table", "table", id.Name, "err", err)
+	}
+}
+
+// propertyOwned lists, by owner, the tables of the session's catalog
+// whose owner property names a stored role: DROP ROLE's dependencies
+// beside the store's records.
+func (s *session) propertyOwned(ctx context.Context, st *roles.State) (map[string][]string, error) {
+	out := map[string][]string{}
+	nss, err := s.cat.ListNamespaces(ctx)
+	if err != nil {
+		return nil, pgerr.Wrap(err, pgerr.IOError, "list namespaces: %v", err)
+	}
+	for _, ns := range nss {
+		ids, err := s.cat.ListTables(ctx, ns)
+		if err != nil {
+			return nil, pgerr.Wrap(err, pgerr.IOError, "list tables: %v", err)
+		}
+		for _, id := range ids {
+			t, err := s.cat.LoadTable(ctx, id)
+			if err != nil || t.Metadata == nil {
+				continue
+			}
+			if o := t.Metadata.Properties[ownerProperty]; st.Role(o) != nil {
+				out[o] = append(out[o], s.relationKey(id))
+			}
+		}
+	}
+	return out, nil
+}
