@@ -46,6 +46,9 @@ const (
 	KindTable  Kind = "table"
 	KindView   Kind = "view"
 	KindSchema Kind = "schema"
+	// KindDatabase is a catalog the server serves as a database (GRANT
+	// CONNECT ON DATABASE).
+	KindDatabase Kind = "database"
 )
 
 // Object is an object's owner and ACL. ACL nil is the default.

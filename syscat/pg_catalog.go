@@ -13,8 +13,8 @@ import (
 // relation without one lists no rows (icegate has no such objects).
 func pgCatalogTables() []*Table {
 	fills := pgFills()
-	out := make([]*Table, 0, len(pgShapes)+len(icegateShapes))
-	for _, sh := range slices.Concat(pgShapes, icegateShapes) {
+	out := make([]*Table, 0, len(pgShapes)+len(icegateShapes)+len(authShapes))
+	for _, sh := range slices.Concat(pgShapes, icegateShapes, authShapes) {
 		t := &Table{Schema: "pg_catalog", Name: sh.name, OID: sh.oid, Kind: sh.kind, Columns: sh.columns}
 		fill := fills[sh.name]
 		if fill == nil {
@@ -57,6 +57,8 @@ func pgFills() map[string]fillFunc {
 		"pg_auth_members":       authMembersFill,
 		"pg_default_acl":        defaultACLFill, // access_column.go
 		"pg_user":               userFill,
+		"pg_authid":             authidFill, // access_authid.go
+		"pg_shadow":             shadowFill,
 		"pg_tablespace":         tablespaceFill,
 		"pg_settings":           settingsFill,
 		"pg_stat_activity":      statActivityFill,

@@ -111,6 +111,9 @@ func (s *session) alterTable(ctx context.Context, ps parse.Stmt, as *pg.AlterTab
 			s.columnPrivilegesMoved(ctx, t.Ident, cmd.Name, "") // privilege_column.go
 		}
 	}
+	if owner, ok := props.set[ownerProperty]; ok {
+		s.ownerPropertySet(ctx, t.Ident, owner) // roles_owned.go
+	}
 	if len(props.fill) > 0 && t.Metadata.CurrentSnapshot() != nil {
 		if err := s.fillColumnDefaults(ctx, t.Ident, props.fill); err != nil {
 			return nil, err

@@ -41,6 +41,8 @@ func (s *session) prepareGrant(st *pg.GrantStmt) (Statement, error) {
 		case pg.ObjectType_OBJECT_TABLE:
 		case pg.ObjectType_OBJECT_SCHEMA:
 			kind = roles.KindSchema
+		case pg.ObjectType_OBJECT_DATABASE:
+			kind = roles.KindDatabase // roles_database.go
 		default:
 			return nil, pgerr.NotYet(tag + " on " + strings.ToLower(strings.TrimPrefix(st.Objtype.String(), "OBJECT_")) + "s")
 		}
@@ -137,8 +139,11 @@ func mayGrant(store *roles.Store, st *roles.State, me string, acl []roles.ACLIte
 }
 
 func kindWord(k roles.Kind) string {
-	if k == roles.KindSchema {
+	switch k {
+	case roles.KindSchema:
 		return "schema"
+	case roles.KindDatabase:
+		return "database"
 	}
 	return "table"
 }
@@ -147,6 +152,9 @@ func kindWord(k roles.Kind) string {
 // every table of a schema (ALL TABLES IN SCHEMA), or schemas.
 func (s *session) grantTargets(ctx context.Context, st *pg.GrantStmt, kind roles.Kind) ([]grantTarget, error) {
 	var out []grantTarget
+	if kind == roles.KindDatabase {
+		return s.databaseTargets(st) // roles_database.go
+	}
 	if kind == roles.KindSchema {
 		all, err := s.cat.ListNamespaces(ctx)
 		if err != nil {

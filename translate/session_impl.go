@@ -183,6 +183,9 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 	if err := b.checkLogin(ctx, info.User); err != nil { // privilege.go
 		return nil, err
 	}
+	if err := s.checkConnect(ctx); err != nil { // roles_database.go
+		return nil, err
+	}
 	b.sessions.add(s)
 	return s, nil
 }
@@ -260,11 +263,13 @@ func (s *session) Close() error {
 	return nil
 }
 
+// CurrentUser is the current role: SET ROLE's, else the session user
+// (privilege_role.go).
 func (s *session) CurrentUser() string {
-	if v := s.settings.Value("session_authorization"); v != "" {
-		return v
+	if r := s.currentRole(); r != "" {
+		return r
 	}
-	return s.user
+	return s.sessionUser()
 }
 
 // CurrentSchema is the first schema of search_path that exists, or "".

@@ -282,8 +282,8 @@ func roleArg(snap *syscat.Snapshot, v any, byName bool) (string, bool, error) {
 	return r.Name, true, nil
 }
 
-// accessHas answers has_table_privilege and has_schema_privilege from
-// the roles store: true when role holds any privilege of the list. The
+// accessHas answers has_table_privilege, has_schema_privilege and
+// has_database_privilege (of the session's database) from the roles store: true when role holds any privilege of the list. The
 // other functions, and a server without a store, answer true.
 func accessHas(snap *syscat.Snapshot, fn, role string, obj any, byName bool, list string) bool {
 	a := snap.Access
@@ -312,6 +312,11 @@ func accessHas(snap *syscat.Snapshot, fn, role string, obj any, byName bool, lis
 			return true
 		}
 		has = func(p string) bool { return a.HasSchema(role, ns.Name, p) }
+	case "has_database_privilege":
+		if a.HasDatabase == nil {
+			return true
+		}
+		has = func(p string) bool { return a.HasDatabase(role, p) }
 	default:
 		return true
 	}
