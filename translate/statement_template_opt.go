@@ -33,8 +33,17 @@ type optimizedTemplate struct {
 	plan     *plan.Select      // scans hold the template's tables
 	params   map[expr.Expr]int // each opaque parameter to its number
 	snaps    []int64           // the scanned tables' snapshot ids, in lookup order
-	tz       *time.Location    // the optimizer's TimeZone
+	tz       string            // the optimizer's TimeZone, by name
 	disabled string            // optimizer_disabled_passes
+}
+
+// zoneName names a TimeZone: the session parses its setting again at each
+// statement, into a new Location for an offset or a named zone.
+func zoneName(loc *time.Location) string {
+	if loc == nil {
+		return "UTC"
+	}
+	return loc.String()
 }
 
 // noSnapshot stands for a table without a snapshot in snapshot keys.
@@ -77,7 +86,7 @@ func (tp *queryTemplate) optimized(s *session, cfg opt.Config, tables map[*catal
 		return nil
 	}
 	disabled, _ := s.settings.Get(settings.OptimizerPassesName)
-	if o := tp.opt; o != nil && o.tz == cfg.TimeZone && o.disabled == disabled {
+	if o := tp.opt; o != nil && o.tz == zoneName(cfg.TimeZone) && o.disabled == disabled {
 		var buf [8]int64
 		if slices.Equal(tp.snapshotKey(buf[:0], s, tables), o.snaps) {
 			return o
@@ -99,7 +108,7 @@ func (tp *queryTemplate) optimized(s *session, cfg opt.Config, tables map[*catal
 	in := &instantiation{s: s, subst: subst, tables: tables, keepTables: true,
 		ctes: map[*plan.CTE]*plan.CTE{}, subs: map[*plan.Subquery]*plan.Subquery{}}
 	p := opt.Statement(in.plan(tp.plan), cfg)
-	o := &optimizedTemplate{plan: p, params: params, tz: cfg.TimeZone, disabled: disabled,
+	o := &optimizedTemplate{plan: p, params: params, tz: zoneName(cfg.TimeZone), disabled: disabled,
 		snaps: tp.snapshotKey(nil, s, tables)}
 	if !o.check(s) {
 		tp.noOpt = true

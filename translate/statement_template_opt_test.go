@@ -91,6 +91,10 @@ func TestPreparedOptimizedPlan(t *testing.T) {
 			{who: "self", sql: "SET optimizer_disabled_passes = 'fold_constants,push_down'", params: []*string{strp("2")}, want: "a2", optimizes: 2},
 			{params: []*string{strp("1")}, want: "a1", optimizes: 2},
 			{who: "self", sql: "RESET optimizer_disabled_passes", params: []*string{strp("2")}, want: "a2", optimizes: 3},
+			{who: "self", sql: "SET TimeZone = '+02'", params: []*string{strp("1")}, want: "a1", optimizes: 4},
+			{params: []*string{strp("2")}, want: "a2", optimizes: 4},
+			{who: "self", sql: "SET TimeZone = 'Europe/Paris'", params: []*string{strp("1")}, want: "a1", optimizes: 5},
+			{params: []*string{strp("2")}, want: "a2", optimizes: 5},
 		}},
 	}
 	ctx := context.Background()
