@@ -252,6 +252,12 @@ func (s *session) Setting(name string) string {
 
 func (s *session) ReportedParams() map[string]string { return s.settings.Reported() }
 
+// ReportedUnchanged reports whether sent holds the current values of the
+// reported settings: what a connection checks after each statement.
+func (s *session) ReportedUnchanged(sent map[string]string) bool {
+	return s.settings.ReportedEqual(sent)
+}
+
 // Close ends the session: its cursors release their streams and the
 // writes of an open block are rolled back.
 func (s *session) Close() error {

@@ -326,6 +326,21 @@ func (s *Values) Reported() map[string]string {
 	return m
 }
 
+// ReportedEqual reports whether sent holds exactly the current values of
+// the settings reported by ParameterStatus, without building them.
+func (s *Values) ReportedEqual(sent map[string]string) bool {
+	n := 0
+	for _, d := range Defs {
+		if d.Reported {
+			n++
+			if v, ok := sent[d.Name]; !ok || v != s.values[d.Name] {
+				return false
+			}
+		}
+	}
+	return n == len(sent)
+}
+
 // Location returns the session time zone.
 func (s *Values) Location() *time.Location {
 	loc, err := pgtext.ParseTimeZone(s.values["TimeZone"])
