@@ -126,3 +126,55 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+// BenchmarkSharedArguments aggregates TPC-H Q1's two sums over 1M rows
+// in two text groups: sum(q * (1 - q)) and sum(q * (1 - q) * (1 + q)),
+// where the second reads the first one's array ("shared"), and the same
+// work with the constant 1 of the second argument typed numeric(2,0) so
+// that nothing is shared ("apart").
+//
+//	go test ./engine/exec -run '^$' -bench SharedArguments -count 6
+func BenchmarkSharedArguments(b *testing.B) {
+	const rows = 1 << 20
+	q := groupBenchCol(1)
+	one := func(p int32) expr.Expr {
+		return lit(catalogDecimal("1"), &arrow.Decimal128Type{Precision: p, Scale: 0})
+	}
+	disc := func(p int32) expr.Expr { return call("*", q, call("-", one(p), q)) }
+	keys := []expr.Expr{groupBenchCol(2), groupBenchCol(3)}
+	batches := groupBenchBatches(rows, 10, false)
+	for _, c := range []struct {
+		name string
+		p    int32
+	}{{"shared", 1}, {"apart", 2}} {
+		aggs := []AggCall{{Fn: "sum", Arg: disc(1)}, {Fn: "sum", Arg: call("*", disc(c.p), call("+", one(1), q))}}
+		b.Run(c.name, func(b *testing.B) {
+			ctx := context.Background()
+			for b.Loop() {
+				for _, bt := range batches {
+					bt.Retain()
+				}
+				op, err := NewHashAggregate(NewBatches(groupBenchSchema, append([]arrow.RecordBatch(nil), batches...)), keys, aggs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if shared := op.(*hashAggOp).share != nil; shared != (c.name == "shared") {
+					b.Fatalf("shared = %v", shared)
+				}
+				if err := op.Open(ctx); err != nil {
+					b.Fatal(err)
+				}
+				for {
+					bt, err := op.Next()
+					if err != nil {
+						b.Fatal(err)
+					}
+					if bt == nil {
+						break
+					}
+				}
+				op.Close()
+			}
+		})
+	}
+}
