@@ -181,10 +181,11 @@ func (a *Authenticator) MethodFor(remote net.Addr, user string) (Method, error) 
 
 // Decide returns the authentication method for a connection: that of the
 // first access rule matching it, or a FATAL 28000 when none does or the
-// rule is reject, with PostgreSQL's messages. Never MethodReject.
+// rule is reject, with PostgreSQL's messages; a refused connection comes
+// with MethodReject.
 func (a *Authenticator) Decide(ci ConnInfo) (Method, error) {
 	if a.tlsRequired && !ci.SSL {
-		return 0, a.refusal(ci, "no pg_hba.conf entry for")
+		return MethodReject, a.refusal(ci, "no pg_hba.conf entry for")
 	}
 	if a.rules == nil {
 		switch {
@@ -193,7 +194,7 @@ func (a *Authenticator) Decide(ci ConnInfo) (Method, error) {
 		case isLoopbackAddr(ci.Remote):
 			return MethodTrust, nil
 		}
-		return 0, &pgerr.Error{
+		return MethodReject, &pgerr.Error{
 			Code:     pgerr.InvalidAuthorizationSpec,
 			Severity: "FATAL",
 			Message:  fmt.Sprintf("connection for user %q refused: trust authentication is allowed only from loopback addresses", ci.User),
@@ -208,11 +209,11 @@ func (a *Authenticator) Decide(ci ConnInfo) (Method, error) {
 		}
 		a.logger.Debug("connection matched access rule", "rule", r.Source, "user", ci.User, "database", ci.Database)
 		if r.Method == MethodReject {
-			return 0, a.refusal(ci, "pg_hba.conf rejects connection for")
+			return MethodReject, a.refusal(ci, "pg_hba.conf rejects connection for")
 		}
 		return r.Method, nil
 	}
-	return 0, a.refusal(ci, "no pg_hba.conf entry for")
+	return MethodReject, a.refusal(ci, "no pg_hba.conf entry for")
 }
 
 // Rules returns the access rules in force; nil means the defaults.

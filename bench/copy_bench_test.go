@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -22,6 +23,13 @@ import (
 // PostgreSQL with the same code. ICEGATE_BENCH_SF sets the scale factor
 // (default 0.1; 1 is about 6M rows and 0.7 GB). Each iteration loads into
 // a freshly created table; creating it is not timed.
+//
+// With ICEGATE_BENCH_COPY_SORT a column list (l_shipdate), icegate also
+// loads into a table with that sort order, written in distribution mode
+// none (WRITE LOCALLY ORDERED BY: each target file's rows sorted on their
+// own) and range (WRITE ORDERED BY: the statement's rows sorted as one
+// run), at ICEGATE_BENCH_FILE_BYTES' write.target-file-size-bytes when
+// set; -count interleaves the three. Each reports the data files written.
 func BenchmarkCopyLineitem(b *testing.B) {
 	sf := scaleFactor(b)
 	path := filepath.Join(b.TempDir(), "lineitem.tbl")
@@ -36,6 +44,28 @@ func BenchmarkCopyLineitem(b *testing.B) {
 		host, port, _ := net.SplitHostPort(startServer(b, cat))
 		benchCopy(b, "postgres://icegate@"+host+":"+port+"/icegate?sslmode=disable", path, rows, size)
 	})
+	if cols := os.Getenv("ICEGATE_BENCH_COPY_SORT"); cols != "" {
+		var props []string
+		if v := os.Getenv("ICEGATE_BENCH_FILE_BYTES"); v != "" {
+			props = append(props, "ALTER TABLE lineitem SET TBLPROPERTIES ('write.target-file-size-bytes' = '"+v+"')")
+		}
+		for _, mode := range []struct{ name, clause string }{
+			{"unsorted", ""}, {"sorted-none", "WRITE LOCALLY ORDERED BY"}, {"sorted-range", "WRITE ORDERED BY"},
+		} {
+			b.Run("icegate/"+mode.name, func(b *testing.B) {
+				cat, err := catalog.NewFilesystem("icegate", b.TempDir(), nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				host, port, _ := net.SplitHostPort(startServer(b, cat))
+				ddl := props
+				if mode.clause != "" {
+					ddl = append(slices.Clone(props), "ALTER TABLE lineitem "+mode.clause+" "+cols)
+				}
+				benchCopy(b, "postgres://icegate@"+host+":"+port+"/icegate?sslmode=disable", path, rows, size, ddl...)
+			})
+		}
+	}
 	if dsn := os.Getenv("ICEGATE_BENCH_PG"); dsn != "" {
 		b.Run("postgres", func(b *testing.B) {
 			benchCopy(b, dsn, path, rows, size)
@@ -77,7 +107,8 @@ func writeLineitem(b *testing.B, path string, sf float64) (rows, size int64) {
 // benchCopy connects to dsn and, per iteration, recreates table lineitem
 // (untimed) and times COPY lineitem FROM STDIN of the file at path. It
 // reports rows/s and, through SetBytes, MB/s of input.
-func benchCopy(b *testing.B, dsn, path string, rows, size int64) {
+// Statements ddl run after the table is created, untimed.
+func benchCopy(b *testing.B, dsn, path string, rows, size int64, ddl ...string) {
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, dsn)
 	if err != nil {
@@ -89,7 +120,7 @@ func benchCopy(b *testing.B, dsn, path string, rows, size int64) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		for _, sql := range []string{"DROP TABLE IF EXISTS lineitem", "CREATE TABLE lineitem (" + tpch.Columns + ")"} {
+		for _, sql := range append([]string{"DROP TABLE IF EXISTS lineitem", "CREATE TABLE lineitem (" + tpch.Columns + ")"}, ddl...) {
 			if _, err := conn.Exec(ctx, sql); err != nil {
 				b.Fatalf("%s: %v", sql, err)
 			}
@@ -119,5 +150,12 @@ func benchCopy(b *testing.B, dsn, path string, rows, size int64) {
 	}
 	if got != rows {
 		b.Fatalf("table holds %d rows after COPY, want %d", got, rows)
+	}
+	if len(ddl) > 0 {
+		var files int64
+		if err := conn.QueryRow(ctx, "SELECT count(DISTINCT _file) FROM lineitem").Scan(&files); err != nil {
+			b.Fatalf("count data files: %v", err)
+		}
+		b.ReportMetric(float64(files), "files")
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/spill"
 	"github.com/icegate/icegate/internal/fixtures"
+	"github.com/icegate/icegate/internal/metrics"
 	"github.com/icegate/icegate/translate"
 	"github.com/icegate/icegate/wire"
 )
@@ -79,14 +80,8 @@ func BenchmarkTranslate(b *testing.B) {
 // BenchmarkWire runs the statements over the protocol with pgx (extended
 // protocol, binary results where pgx asks for them), reading every row.
 func BenchmarkWire(b *testing.B) {
-	addr := startServer(b, openCatalog(b))
+	conn := connect(b, startServer(b, openCatalog(b)))
 	ctx := context.Background()
-	host, port, _ := net.SplitHostPort(addr)
-	conn, err := pgx.Connect(ctx, "postgres://icegate@"+host+":"+port+"/icegate?sslmode=disable")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	for _, q := range queries {
 		b.Run(q.name, func(b *testing.B) {
 			for b.Loop() {
@@ -125,6 +120,19 @@ func openCatalog(b *testing.B) catalog.Catalog {
 	return cat
 }
 
+// connect connects to the server at addr as icegate until the benchmark
+// ends.
+func connect(b *testing.B, addr string) *pgx.Conn {
+	b.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, "postgres://icegate@"+addr+"/icegate?sslmode=disable")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { conn.Close(ctx) })
+	return conn
+}
+
 // startServer serves cat on a loopback port until the benchmark ends.
 func startServer(b *testing.B, cat catalog.Catalog) string {
 	b.Helper()
@@ -135,6 +143,13 @@ func startServer(b *testing.B, cat catalog.Catalog) string {
 
 // serveCatalog serves cat on a loopback port until stop is called.
 func serveCatalog(b *testing.B, cat catalog.Catalog) (addr string, stop func()) {
+	b.Helper()
+	return serveCounting(b, cat, nil)
+}
+
+// serveCounting is serveCatalog with the server counting into reg (none
+// when nil), as icegate serve does into its /metrics registry.
+func serveCounting(b *testing.B, cat catalog.Catalog, reg *metrics.Registry) (addr string, stop func()) {
 	b.Helper()
 	logger := quietLogger()
 	authn, err := auth.New(nil, "", logger)
@@ -154,6 +169,7 @@ func serveCatalog(b *testing.B, cat catalog.Catalog) (addr string, stop func()) 
 		Backend: translate.NewBackend(cat, translate.Options{Logger: logger, TempDir: tmp}),
 		Auth:    authn,
 		Logger:  logger,
+		Metrics: reg,
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

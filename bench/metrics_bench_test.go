@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -10,13 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
-	"github.com/icegate/icegate/auth"
 	"github.com/icegate/icegate/internal/metrics"
 	"github.com/icegate/icegate/internal/monitor"
-	"github.com/icegate/icegate/translate"
-	"github.com/icegate/icegate/wire"
 )
 
 // BenchmarkScrapeUnderLoad runs short statements over pgx against a server
@@ -37,13 +31,9 @@ func BenchmarkScrapeUnderLoad(b *testing.B) {
 					metrics.RegisterRuntime(reg)
 				}
 				addr, stop := serveWithMetrics(b, reg, mode == "scraping")
-				defer stop()
+				b.Cleanup(stop) // after the connection's, registered later
+				conn := connect(b, addr)
 				ctx := context.Background()
-				conn, err := pgx.Connect(ctx, "postgres://icegate@"+addr+"/icegate?sslmode=disable")
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer conn.Close(ctx)
 				var v int64
 				for b.Loop() {
 					if err := conn.QueryRow(ctx, q.sql).Scan(&v); err != nil {
@@ -59,60 +49,42 @@ func BenchmarkScrapeUnderLoad(b *testing.B) {
 // scrape, a goroutine GETs /metrics every 10 ms until stop.
 func serveWithMetrics(b *testing.B, reg *metrics.Registry, scrape bool) (addr string, stop func()) {
 	b.Helper()
-	logger := quietLogger()
-	authn, err := auth.New(nil, "", logger)
+	addr, stopServer := serveCounting(b, openCatalog(b), reg)
+	if !scrape {
+		return addr, stopServer
+	}
+	hln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := wire.NewServer(wire.Config{
-		Backend: translate.NewBackend(openCatalog(b), translate.Options{Logger: logger}),
-		Auth:    authn, Logger: logger, Metrics: reg,
-	})
+	mon := monitor.New(monitor.Config{Registry: reg, Logger: quietLogger()})
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	wg.Add(1)
+	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		if err := srv.Serve(ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
-			b.Errorf("Serve: %v", err)
+		if err := mon.Serve(ctx, hln); err != nil {
+			b.Errorf("monitor: %v", err)
 		}
 	}()
-	if scrape {
-		hln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			b.Fatal(err)
+	go func() {
+		defer wg.Done()
+		client := &http.Client{Timeout: 5 * time.Second}
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			resp, err := client.Get("http://" + hln.Addr().String() + "/metrics")
+			if err != nil {
+				continue
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
 		}
-		mon := monitor.New(monitor.Config{Registry: reg, Logger: logger})
-		wg.Add(2)
-		go func() {
-			defer wg.Done()
-			if err := mon.Serve(ctx, hln); err != nil {
-				b.Errorf("monitor: %v", err)
-			}
-		}()
-		go func() {
-			defer wg.Done()
-			client := &http.Client{Timeout: 5 * time.Second}
-			tick := time.NewTicker(10 * time.Millisecond)
-			defer tick.Stop()
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case <-tick.C:
-				}
-				resp, err := client.Get("http://" + hln.Addr().String() + "/metrics")
-				if err != nil {
-					continue
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-			}
-		}()
-	}
-	return ln.Addr().String(), func() { cancel(); wg.Wait() }
+	}()
+	return addr, func() { cancel(); wg.Wait(); stopServer() }
 }

@@ -310,6 +310,7 @@ func (c *Filesystem) CommitTable(ctx context.Context, id Identifier, reqs []Requ
 	if meta.Properties[PropDeleteAfterCommit] == "true" {
 		c.deleteDroppedMetadata(tbl, metaDir, base, b.baseLocation)
 	}
+	noteCommit(ctx, id, tbl.MetadataLocation, meta, updates)
 	return tbl, nil
 }
 

@@ -494,6 +494,7 @@ func (c *ObjectHadoop) CommitTable(ctx context.Context, id Identifier, reqs []Re
 	if meta.Properties[PropDeleteAfterCommit] == "true" {
 		c.w.afterCommit(tbl, base, baseLoc)
 	}
+	noteCommit(ctx, id, tbl.MetadataLocation, meta, updates)
 	return tbl, nil
 }
 

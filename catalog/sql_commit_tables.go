@@ -45,6 +45,7 @@ func (c *SQL) CommitTables(ctx context.Context, commits []TableCommit) (err erro
 		id           Identifier
 		baseLoc, loc string // baseLoc "": a table created
 		base, meta   *TableMetadata
+		updates      []Update
 	}
 	var done []prepared
 	cleanup := func() {
@@ -99,7 +100,7 @@ func (c *SQL) CommitTables(ctx context.Context, commits []TableCommit) (err erro
 			cleanup()
 			return fmt.Errorf("commit table %s: %w", name, err)
 		}
-		done = append(done, prepared{id: tc.ID, baseLoc: baseLoc, loc: loc, base: base, meta: meta})
+		done = append(done, prepared{id: tc.ID, baseLoc: baseLoc, loc: loc, base: base, meta: meta, updates: tc.Updates})
 	}
 	swaps := make([]pointerSwap, len(done))
 	for i, p := range done {
@@ -113,6 +114,7 @@ func (c *SQL) CommitTables(ctx context.Context, commits []TableCommit) (err erro
 	}
 	for _, p := range done {
 		c.files.cacheTable(p.loc, p.meta)
+		noteCommit(ctx, p.id, p.loc, p.meta, p.updates)
 		if p.baseLoc == "" {
 			c.take(qualified(p.id.Namespace, p.id.Name))
 			continue

@@ -324,6 +324,7 @@ func (c *SQL) CommitTable(ctx context.Context, id Identifier, reqs []Requirement
 	if meta.Properties[PropDeleteAfterCommit] == "true" {
 		c.files.afterCommit(tbl, base, baseLoc)
 	}
+	noteCommit(ctx, id, loc, meta, updates)
 	return tbl, nil
 }
 

@@ -2,10 +2,7 @@ package conf
 
 import (
 	"reflect"
-	"strings"
 	"testing"
-
-	"github.com/spf13/pflag"
 )
 
 func TestLoadAccess(t *testing.T) {
@@ -52,21 +49,9 @@ access:
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			path := writeFile(t, t.TempDir(), "icegate.yaml", tc.file)
-			fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-			AddFlags(fs)
-			if err := fs.Parse([]string{"--config", path}); err != nil {
-				t.Fatal(err)
-			}
-			cfg, err := Load(fs, tc.env)
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("got %v, want an error containing %q", err, tc.err)
-				}
+			cfg := load(t, tc.file, tc.env, nil, tc.err)
+			if cfg == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(cfg.Access, tc.want) {
 				t.Errorf("Access = %+v\nwant %+v", cfg.Access, tc.want)

@@ -30,6 +30,33 @@ func writeFile(t *testing.T, dir, name, body string) string {
 	return p
 }
 
+// load runs Load as serve does: flags (after a --config file holding
+// file, when file is not "") and the environment env. With wantErr set
+// the load must fail with an error containing it, and load returns nil;
+// otherwise it must succeed.
+func load(t *testing.T, file string, env, flags []string, wantErr string) *Config {
+	t.Helper()
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	AddFlags(fs)
+	if file != "" {
+		flags = append([]string{"--config", writeFile(t, t.TempDir(), "icegate.yaml", file)}, flags...)
+	}
+	if err := fs.Parse(flags); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(fs, env)
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("Load: error %v, want one containing %q", err, wantErr)
+		}
+		return nil
+	}
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	return got
+}
+
 func TestLoad(t *testing.T) {
 	dir := t.TempDir()
 	cert := writeFile(t, dir, "server.crt", "cert")
@@ -219,24 +246,9 @@ log:
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-			AddFlags(fs)
-			args := tc.flags
-			if tc.file != "" {
-				args = append([]string{"--config", writeFile(t, t.TempDir(), "icegate.yaml", tc.file)}, args...)
-			}
-			if err := fs.Parse(args); err != nil {
-				t.Fatal(err)
-			}
-			got, err := Load(fs, tc.env)
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("Load: error %v, want one containing %q", err, tc.err)
-				}
+			got := load(t, tc.file, tc.env, tc.flags, tc.err)
+			if got == nil {
 				return
-			}
-			if err != nil {
-				t.Fatalf("Load: %v", err)
 			}
 			want := tc.want
 			if want.Catalogs == nil {

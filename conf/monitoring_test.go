@@ -2,10 +2,7 @@ package conf
 
 import (
 	"reflect"
-	"strings"
 	"testing"
-
-	"github.com/spf13/pflag"
 )
 
 func TestLoadMonitoring(t *testing.T) {
@@ -29,24 +26,9 @@ func TestLoadMonitoring(t *testing.T) {
 		{name: "negative duration", env: []string{"ICEGATE_LOG_MIN_DURATION_STATEMENT=-5"}, err: "log.min_duration_statement"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-			AddFlags(fs)
-			args := tc.flags
-			if tc.file != "" {
-				args = append([]string{"--config", writeFile(t, t.TempDir(), "icegate.yaml", tc.file)}, args...)
-			}
-			if err := fs.Parse(args); err != nil {
-				t.Fatal(err)
-			}
-			got, err := Load(fs, tc.env)
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("err = %v, want one containing %q", err, tc.err)
-				}
+			got := load(t, tc.file, tc.env, tc.flags, tc.err)
+			if got == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got.Monitoring, tc.want) {
 				t.Errorf("got %+v, want %+v", got.Monitoring, tc.want)

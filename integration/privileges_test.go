@@ -89,6 +89,7 @@ var privMatrix = []privStep{
 	{as: "alice", sql: "INSERT INTO {s}.t VALUES (2, 'y') RETURNING a", want: "42501"},
 	{as: "alice", sql: copyFrom + "COPY {s}.t FROM STDIN"},
 	{as: "alice", sql: "UPDATE {s}.t SET b = 'w'"},
+	{as: "alice", sql: "UPDATE {s}.t SET b = b || 'w'", want: "42501"},
 	{as: "alice", sql: "UPDATE {s}.t SET b = 'w' WHERE a = 1", want: "42501"},
 	{as: "alice", sql: "DELETE FROM {s}.t", want: "42501"},
 	{as: "alice", sql: copyTo + "COPY {s}.t TO STDOUT", want: "42501"},
@@ -131,10 +132,16 @@ var privMatrix = []privStep{
 // against it (each role through SET ROLE): every statement must end with
 // the expected SQLSTATE on both.
 func TestPrivilegeMatrix(t *testing.T) {
+	checkMatrix(t, privMatrix)
+}
+
+// checkMatrix runs a matrix against icegate and, when ICEGATE_TEST_PG is
+// set, against PostgreSQL.
+func checkMatrix(t *testing.T, steps []privStep) {
 	addr := startServer(t, t.TempDir(), serverOpts{password: "su", roles: true})
 	names := map[string]string{"{s}": "pm", "{alice}": "alice", "{bob}": "bob", "{readers}": "readers"}
 	ig := &igRunner{t: t, addr: addr, names: names, conns: map[string]*pgx.Conn{}}
-	runMatrix(t, "icegate", ig.run, names, false)
+	runMatrix(t, "icegate", steps, ig.run, names, false)
 
 	pgURL := os.Getenv("ICEGATE_TEST_PG")
 	if pgURL == "" {
@@ -166,13 +173,13 @@ func TestPrivilegeMatrix(t *testing.T) {
 		}
 		return execStep(ctx, pg, sql)
 	}
-	runMatrix(t, "PostgreSQL", pgRun, pgNames, true)
+	runMatrix(t, "PostgreSQL", steps, pgRun, pgNames, true)
 }
 
 // runMatrix runs every step through run and checks its SQLSTATE.
-func runMatrix(t *testing.T, server string, run func(as, sql string) error, names map[string]string, pg bool) {
+func runMatrix(t *testing.T, server string, steps []privStep, run func(as, sql string) error, names map[string]string, pg bool) {
 	t.Helper()
-	for i, st := range privMatrix {
+	for i, st := range steps {
 		sql := st.sql
 		if pg {
 			if st.pg == "-" {

@@ -15,12 +15,20 @@ const (
 	Trigger    = 't'
 	Usage      = 'U'
 	Create     = 'C'
+	Temporary  = 'T'
+	Connect    = 'c'
 )
+
+// aclOrder is the order aclitem writes its letters in.
+const aclOrder = "arwdDxtUCTc"
 
 // AllPrivileges are the letters ALL PRIVILEGES grants on a kind.
 func AllPrivileges(k Kind) string {
-	if k == KindSchema {
+	switch k {
+	case KindSchema:
 		return "UC"
+	case KindDatabase:
+		return "CTc"
 	}
 	return "arwdDxt"
 }
@@ -46,13 +54,20 @@ func PrivilegeName(p byte) string {
 		return "USAGE"
 	case Create:
 		return "CREATE"
+	case Temporary:
+		return "TEMPORARY"
+	case Connect:
+		return "CONNECT"
 	}
 	return ""
 }
 
 // PrivilegeLetter is the letter of a privilege's SQL name (0: unknown).
 func PrivilegeLetter(name string) byte {
-	for _, p := range []byte("arwdDxtUC") {
+	if strings.EqualFold(name, "TEMP") {
+		return Temporary
+	}
+	for _, p := range []byte(aclOrder) {
 		if strings.EqualFold(PrivilegeName(p), name) {
 			return p
 		}
@@ -163,7 +178,8 @@ func (s *Store) Owner(st *State, key, prop string) string {
 
 // ACL is an object's ACL: the stored one, or the default for its kind
 // (the owner's every privilege; the public schema's also USAGE for
-// PUBLIC, as PostgreSQL 15 makes it).
+// PUBLIC, a database's CONNECT and TEMPORARY, as PostgreSQL 15 makes
+// them).
 func (s *Store) ACL(st *State, kind Kind, key, name, owner string) []ACLItem {
 	if o := st.Object(key); o != nil && o.ACL != nil {
 		return o.ACL
@@ -171,6 +187,9 @@ func (s *Store) ACL(st *State, kind Kind, key, name, owner string) []ACLItem {
 	acl := []ACLItem{{Grantee: owner, Privs: AllPrivileges(kind), Grantor: owner}}
 	if kind == KindSchema && name == "public" {
 		acl = append(acl, ACLItem{Grantee: "", Privs: "U", Grantor: owner})
+	}
+	if kind == KindDatabase { // PostgreSQL's default, PUBLIC's item first: connect and make temporary tables
+		acl = append([]ACLItem{{Grantee: "", Privs: "Tc", Grantor: owner}}, acl...)
 	}
 	return acl
 }
@@ -256,7 +275,7 @@ func Revoke(acl []ACLItem, grantee, privs string, optionOnly bool) []ACLItem {
 // union keeps aclitem's order of letters.
 func union(a, b string) string {
 	var out []byte
-	for _, p := range []byte("arwdDxtUC") {
+	for _, p := range []byte(aclOrder) {
 		if strings.IndexByte(a, p) >= 0 || strings.IndexByte(b, p) >= 0 {
 			out = append(out, p)
 		}

@@ -46,12 +46,17 @@ const (
 	KindTable  Kind = "table"
 	KindView   Kind = "view"
 	KindSchema Kind = "schema"
+	// KindDatabase is a catalog the server serves as a database (GRANT
+	// CONNECT ON DATABASE).
+	KindDatabase Kind = "database"
 )
 
 // Object is an object's owner and ACL. ACL nil is the default.
 type Object struct {
 	Owner string    `json:"owner,omitempty"`
 	ACL   []ACLItem `json:"acl,omitempty"`
+	// Columns are the ACLs of a table's columns by name (column.go).
+	Columns map[string][]ACLItem `json:"columns,omitempty"`
 }
 
 // State is one version of the store.
@@ -62,6 +67,8 @@ type State struct {
 	Members []Member         `json:"members,omitempty"`
 	// Objects are keyed by ObjectKey.
 	Objects map[string]*Object `json:"objects,omitempty"`
+	// Defaults are ALTER DEFAULT PRIVILEGES' entries (defaults.go).
+	Defaults []DefaultACL `json:"defaults,omitempty"`
 }
 
 // firstOID is the first OID given to a role: PostgreSQL's
@@ -81,13 +88,13 @@ func ObjectKey(catalog string, kind Kind, name string) string {
 // clone copies s deeply enough for a change to edit the copy.
 func (s *State) clone() *State {
 	c := &State{Version: s.Version, NextOID: s.NextOID, Roles: make(map[string]*Role, len(s.Roles)),
-		Members: slices.Clone(s.Members), Objects: make(map[string]*Object, len(s.Objects))}
+		Members: slices.Clone(s.Members), Objects: make(map[string]*Object, len(s.Objects)), Defaults: cloneDefaults(s.Defaults)}
 	for k, r := range s.Roles {
 		rc := *r
 		c.Roles[k] = &rc
 	}
 	for k, o := range s.Objects {
-		oc := &Object{Owner: o.Owner, ACL: slices.Clone(o.ACL)}
+		oc := &Object{Owner: o.Owner, ACL: slices.Clone(o.ACL), Columns: cloneColumns(o.Columns)}
 		c.Objects[k] = oc
 	}
 	return c
@@ -131,7 +138,9 @@ func (s *State) DropRole(name string) {
 	s.Members = slices.DeleteFunc(s.Members, func(m Member) bool { return m.Role == name || m.Member == name })
 	for _, o := range s.Objects {
 		o.ACL = slices.DeleteFunc(o.ACL, func(a ACLItem) bool { return a.Grantee == name })
+		o.dropColumnGrantee(name)
 	}
+	s.dropDefaultsOf(name)
 }
 
 // Owns lists the objects name owns.

@@ -24,6 +24,12 @@ type Access struct {
 	HasSchema func(role, name, priv string) bool
 	// HasRole answers pg_has_role (mode MEMBER, USAGE or SET).
 	HasRole func(user, role, mode string) bool
+	// ColumnAccess: column ACLs and default privileges (access_column.go).
+	ColumnAccess
+	// DatabaseACL is the session's database's datacl (nil: NULL, the
+	// default); HasDatabase answers has_database_privilege on it.
+	DatabaseACL []string
+	HasDatabase func(role, priv string) bool
 }
 
 // RoleRow is one role of pg_roles.
@@ -33,6 +39,7 @@ type RoleRow struct {
 	Super, Inherit, CreateRole, CreateDB, Login bool
 	ConnLimit                                   int32
 	ValidUntil                                  *time.Time
+	Password                                    string // SCRAM verifier ("" none)
 }
 
 // MemberRow is one row of pg_auth_members.

@@ -84,6 +84,10 @@ func columnPrivilegeRows(ctx context.Context, s *Snapshot, rb *rowBuilder) error
 		if !tableLike(r) {
 			continue
 		}
+		if s.Access != nil && !r.System && s.Access.Relation != nil {
+			accessColumnPrivileges(s, r, rb) // access_column.go
+			continue
+		}
 		public := publicPrivileges(r)
 		for _, a := range r.Columns {
 			col := []any{"grantor", owner, "table_catalog", s.Database, "table_schema", r.Namespace,

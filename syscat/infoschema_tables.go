@@ -221,6 +221,8 @@ var viewColumnsCollatedC = map[string]bool{
 	"pg_catalog.pg_available_extensions.installed_version": true,
 	"pg_catalog.pg_roles.rolconfig":                        true,
 	"pg_catalog.pg_user.useconfig":                         true,
+	"pg_catalog.pg_shadow.passwd":                          true,
+	"pg_catalog.pg_shadow.useconfig":                       true,
 	"pg_catalog.pg_policies.qual":                          true,
 	"pg_catalog.pg_policies.with_check":                    true,
 	"pg_catalog.pg_stats_ext.n_distinct":                   true,

@@ -13,8 +13,8 @@ import (
 // relation without one lists no rows (icegate has no such objects).
 func pgCatalogTables() []*Table {
 	fills := pgFills()
-	out := make([]*Table, 0, len(pgShapes)+len(icegateShapes))
-	for _, sh := range slices.Concat(pgShapes, icegateShapes) {
+	out := make([]*Table, 0, len(pgShapes)+len(icegateShapes)+len(authShapes))
+	for _, sh := range slices.Concat(pgShapes, icegateShapes, authShapes) {
 		t := &Table{Schema: "pg_catalog", Name: sh.name, OID: sh.oid, Kind: sh.kind, Columns: sh.columns}
 		fill := fills[sh.name]
 		if fill == nil {
@@ -55,7 +55,10 @@ func pgFills() map[string]fillFunc {
 		"pg_database":           databaseFill,
 		"pg_roles":              rolesFill,
 		"pg_auth_members":       authMembersFill,
+		"pg_default_acl":        defaultACLFill, // access_column.go
 		"pg_user":               userFill,
+		"pg_authid":             authidFill, // access_authid.go
+		"pg_shadow":             shadowFill,
 		"pg_tablespace":         tablespaceFill,
 		"pg_settings":           settingsFill,
 		"pg_stat_activity":      statActivityFill,
@@ -193,6 +196,9 @@ func attributeFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 	for _, r := range s.Relations {
 		for i, a := range r.Columns {
 			attributeRow(w, r.OID, a, int16(i+1))
+			if acl := columnACL(s, r, a.Name); acl != nil { // access_column.go
+				w.set("attacl", acl)
+			}
 		}
 		for _, ix := range r.AllIndexes() {
 			for i, attnum := range ix.Columns {

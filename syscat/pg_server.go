@@ -23,7 +23,7 @@ func databaseFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 	w.add("oid", DatabaseOID, "datname", s.Database, "datdba", BootstrapSuperuserOID, "encoding", int32(6),
 		"datlocprovider", "c", "datallowconn", true, "datconnlimit", int32(-1), "datfrozenxid", uint32(1),
 		"datminmxid", uint32(1), "dattablespace", DefaultTablespaceOID,
-		"datcollate", DatabaseCollation, "datctype", DatabaseCollation)
+		"datcollate", DatabaseCollation, "datctype", DatabaseCollation, "datacl", databaseACL(s))
 	for _, db := range s.OtherDatabases {
 		w.add("oid", ObjectOID(KindDatabase, db), "datname", db, "datdba", BootstrapSuperuserOID, "encoding", int32(6),
 			"datlocprovider", "c", "datallowconn", true, "datconnlimit", int32(-1), "datfrozenxid", uint32(1),
@@ -51,6 +51,10 @@ func rolesFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 }
 
 func userFill(_ context.Context, s *Snapshot, w *rowWriter) error {
+	if s.Access != nil {
+		accessUserFill(s, w) // access_authid.go
+		return nil
+	}
 	w.add("usename", s.User, "usesysid", BootstrapSuperuserOID, "usecreatedb", true, "usesuper", true,
 		"userepl", false, "usebypassrls", false, "passwd", "********")
 	return nil
@@ -160,4 +164,13 @@ func statDatabaseFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 	}
 	w.add(pairs...)
 	return nil
+}
+
+// databaseACL is the session's database's datacl: NULL (the default)
+// unless GRANT or REVOKE changed it.
+func databaseACL(s *Snapshot) any {
+	if s.Access == nil || s.Access.DatabaseACL == nil {
+		return nil
+	}
+	return s.Access.DatabaseACL
 }

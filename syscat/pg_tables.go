@@ -13,6 +13,12 @@ func tablesFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 		if o := r.Properties["owner"]; o != "" {
 			owner = o // ALTER TABLE ... OWNER TO
 		}
+		if s.Access != nil && !r.System && s.Access.Relation != nil {
+			oid, _ := relationOwnerACL(s, r) // the roles store's owner
+			if ro := s.Access.RoleByOID(oid); ro != nil {
+				owner = ro.Name
+			}
+		}
 		w.add("schemaname", r.Namespace, "tablename", r.Name, "tableowner", owner,
 			"hasindexes", len(r.PrimaryKey) > 0, "hasrules", false, "hastriggers", false, "rowsecurity", false)
 	}

@@ -106,6 +106,14 @@ func (s *session) alterTable(ctx context.Context, ps parse.Stmt, as *pg.AlterTab
 	if _, err := mc.CommitTable(ctx, t.Ident, reqs, updates); err != nil {
 		return nil, catalogError(err, kindTable, t.Ident.Name)
 	}
+	for _, n := range as.Cmds {
+		if cmd := n.GetAlterTableCmd(); cmd.GetSubtype() == pg.AlterTableType_AT_DropColumn {
+			s.columnPrivilegesMoved(ctx, t.Ident, cmd.Name, "") // privilege_column.go
+		}
+	}
+	if owner, ok := props.set[ownerProperty]; ok {
+		s.ownerPropertySet(ctx, t.Ident, owner) // roles_owned.go
+	}
 	if len(props.fill) > 0 && t.Metadata.CurrentSnapshot() != nil {
 		if err := s.fillColumnDefaults(ctx, t.Ident, props.fill); err != nil {
 			return nil, err
@@ -460,7 +468,11 @@ func (s *session) prepareRenameColumn(rs *pg.RenameStmt) (Statement, error) {
 		if err := e.Rename(rs.Subname, rs.Newname); err != nil {
 			return nil, err
 		}
-		return nil, commitSchema(ctx, mc, t, e)
+		if err := commitSchema(ctx, mc, t, e); err != nil {
+			return nil, err
+		}
+		s.columnPrivilegesMoved(ctx, t.Ident, rs.Subname, rs.Newname) // privilege_column.go
+		return nil, nil
 	}}, nil
 }
 

@@ -27,7 +27,7 @@ func (s *session) roleName(r *pg.RoleSpec) string {
 	case pg.RoleSpecType_ROLESPEC_CURRENT_USER, pg.RoleSpecType_ROLESPEC_CURRENT_ROLE:
 		return s.CurrentUser()
 	case pg.RoleSpecType_ROLESPEC_SESSION_USER:
-		return s.user
+		return s.sessionUser() // privilege_role.go
 	case pg.RoleSpecType_ROLESPEC_PUBLIC:
 		return "public"
 	}

@@ -100,12 +100,23 @@ func (st *copyFromStatement) bind(ctx context.Context, loc int32, ps parse.Stmt)
 		}
 		return err
 	}
-	if err := st.sess.CheckTablePrivilege(ctx, "", t, roles.Insert); err != nil { // privilege.go
-		return err
+	tableErr := st.sess.CheckTablePrivilege(ctx, "", t, roles.Insert) // privilege.go
+	if pe := pgerr.As(tableErr); tableErr != nil && (pe == nil || pe.Code != pgerr.InsufficientPrivilege) {
+		return tableErr
 	}
-	targets, copied, err := copyexec.Targets(bind.ColumnsOfTable(t, t.Metadata.CurrentSchema()), st.attlist, st.tn.Name)
+	all := bind.ColumnsOfTable(t, t.Metadata.CurrentSchema())
+	targets, copied, err := copyexec.Targets(all, st.attlist, st.tn.Name)
 	if err != nil {
 		return err
+	}
+	if tableErr != nil {
+		var names []string
+		for _, i := range targets {
+			names = append(names, all[i].Name)
+		}
+		if err := st.sess.checkCopyColumns(ctx, t, names, tableErr); err != nil { // privilege_column.go
+			return err
+		}
 	}
 	st.table, st.targets, st.cols = t, targets, copied
 	return nil

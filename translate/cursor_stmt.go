@@ -361,6 +361,7 @@ func (s *session) prepareDiscard(d *pg.DiscardStmt) Statement {
 			s.prepared = nil
 			s.protoStmts = nil
 			s.settings.ResetAll(s.user)
+			s.settings.ResetIdentity(s.user) // SET SESSION AUTHORIZATION DEFAULT, RESET ROLE
 			s.syncTxSettings()
 			return nil
 		}}

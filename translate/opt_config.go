@@ -1,6 +1,8 @@
 package translate
 
 import (
+	"strings"
+
 	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/settings"
 )
@@ -9,6 +11,9 @@ import (
 func (s *session) optConfig() opt.Config {
 	cfg := opt.Config{TimeZone: s.settings.Location()}
 	v, _ := s.settings.Get(settings.OptimizerPassesName)
+	if strings.TrimSpace(v) == "" { // the default: every pass, nothing to parse
+		return cfg
+	}
 	if d, err := opt.ParseDisabled(v); err == nil && len(d) > 0 { // the setting was checked when set
 		cfg.Disabled = d
 	}

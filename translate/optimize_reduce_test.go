@@ -31,7 +31,7 @@ func TestReduceLeaves(t *testing.T) {
 		{
 			name: "an OR over two tables implies one per table",
 			sql:  `SELECT count(*) FROM item i, part p, pair r WHERE i.k = p.pk AND i.k2 = r.b AND ((p.brand = 'b1' AND r.avail < 30) OR (p.brand = 'b2' AND r.avail > 290))`,
-			want: []string{`filter ((#`, `brand = "b1") or (`, `avail < 30) or (`},
+			want: []string{`in(#`, `brand, "b1", "b2")`, `avail < 30) or (`},
 			rows: "331",
 		},
 		{

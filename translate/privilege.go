@@ -211,7 +211,7 @@ func (s *session) recordOwner(ctx context.Context, key string) error {
 	me := s.CurrentUser()
 	_, err := store.Update(ctx, func(st *roles.State) error {
 		o := st.EditObject(key)
-		o.Owner, o.ACL = me, nil
+		o.Owner, o.ACL, o.Columns = me, defaultACLFor(store, st, key, me), nil // privilege_default.go
 		return nil
 	})
 	if err != nil {

@@ -34,8 +34,8 @@ func (s *session) ownerCreated(ctx context.Context, key string) error {
 	if err != nil || store == nil {
 		return err
 	}
-	if st.Object(key) == nil && s.CurrentUser() == store.Owner(st, key, "") {
-		return nil
+	if st.Object(key) == nil && s.CurrentUser() == store.Owner(st, key, "") && defaultACLFor(store, st, key, s.CurrentUser()) == nil {
+		return nil // privilege_default.go
 	}
 	return s.recordOwner(ctx, key)
 }

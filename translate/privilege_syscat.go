@@ -44,7 +44,7 @@ func (s *session) syscatAccess(ctx context.Context) (*syscat.Access, error) {
 		r := st.Role(name)
 		oids[name] = r.OID
 		a.Roles = append(a.Roles, syscat.RoleRow{Name: r.Name, OID: r.OID, Super: r.Superuser, Inherit: r.Inherit,
-			CreateRole: r.CreateRole, CreateDB: r.CreateDB, Login: r.Login, ConnLimit: int32(r.ConnLimit), ValidUntil: r.ValidUntil})
+			CreateRole: r.CreateRole, CreateDB: r.CreateDB, Login: r.Login, ConnLimit: int32(r.ConnLimit), ValidUntil: r.ValidUntil, Password: r.Password})
 	}
 	for _, m := range st.Members {
 		a.Members = append(a.Members, syscat.MemberRow{Role: oids[m.Role], Member: oids[m.Member], Grantor: oids[m.Grantor], Admin: m.Admin})
@@ -85,6 +85,11 @@ func (s *session) syscatAccess(ctx context.Context) (*syscat.Access, error) {
 		key := roles.ObjectKey(s.cat.Name(), roles.KindSchema, name)
 		owner := store.Owner(st, key, "")
 		return store.Has(st, role, roles.PrivilegeLetter(priv), owner, store.ACL(st, roles.KindSchema, key, name, owner))
+	}
+	s.columnAccess(store, st, a, oids)       // privilege_syscat_column.go
+	a.DatabaseACL = s.databaseACL(store, st) // roles_database.go
+	a.HasDatabase = func(role, priv string) bool {
+		return s.hasDatabase(store, st, role, roles.PrivilegeLetter(priv))
 	}
 	a.HasRole = func(user, role, mode string) bool {
 		if strings.EqualFold(mode, "USAGE") {

@@ -13,8 +13,8 @@ import (
 )
 
 // CREATE ROLE | USER, ALTER ROLE, DROP ROLE over the roles store (package
-// roles). Each commits when it runs, even inside a transaction block: the
-// store is not part of a block's staged writes.
+// roles). Each commits when it runs; inside a transaction block it is
+// refused (roles_block.go).
 
 // rolesStore is the backend's store of roles, or 0A000 when there is none.
 func (s *session) rolesStore(what string) (*roles.Store, error) {
@@ -288,6 +288,14 @@ func (s *session) prepareDropRole(st *pg.DropRoleStmt) (Statement, error) {
 			return nil, err
 		}
 		me := s.CurrentUser()
+		cur, err := store.Current(ctx)
+		if err != nil {
+			return nil, pgerr.Wrap(err, pgerr.IOError, "read the roles store: %v", err)
+		}
+		byProperty, err := s.propertyOwned(ctx, cur) // roles_owned.go
+		if err != nil {
+			return nil, err
+		}
 		var notices []Notice
 		_, err = store.Update(ctx, func(state *roles.State) error {
 			notices = nil
@@ -317,7 +325,13 @@ func (s *session) prepareDropRole(st *pg.DropRoleStmt) (Statement, error) {
 					return pgerr.New(pgerr.InsufficientPrivilege, "must be superuser to drop superusers")
 				}
 				var deps []string
-				for _, k := range state.Owns(name) {
+				owned := state.Owns(name)
+				for _, k := range byProperty[name] {
+					if o := state.Object(k); o == nil || o.Owner != name {
+						owned = append(owned, k)
+					}
+				}
+				for _, k := range owned {
 					deps = append(deps, "owner of "+describeObjectKey(k))
 				}
 				for k, o := range state.Objects {

@@ -22,6 +22,7 @@ type grantTarget struct {
 	key   string
 	name  string // as messages name it
 	owner string
+	cols  []string // a table's or view's columns
 }
 
 // prepareGrant prepares GRANT | REVOKE privileges ON objects TO | FROM roles.
@@ -40,6 +41,8 @@ func (s *session) prepareGrant(st *pg.GrantStmt) (Statement, error) {
 		case pg.ObjectType_OBJECT_TABLE:
 		case pg.ObjectType_OBJECT_SCHEMA:
 			kind = roles.KindSchema
+		case pg.ObjectType_OBJECT_DATABASE:
+			kind = roles.KindDatabase // roles_database.go
 		default:
 			return nil, pgerr.NotYet(tag + " on " + strings.ToLower(strings.TrimPrefix(st.Objtype.String(), "OBJECT_")) + "s")
 		}
@@ -47,10 +50,14 @@ func (s *session) prepareGrant(st *pg.GrantStmt) (Statement, error) {
 		if len(st.Privileges) == 0 {
 			privs = roles.AllPrivileges(kind)
 		}
+		colPrivs, err := grantColumns(st, kind) // roles_grant_column.go
+		if err != nil {
+			return nil, err
+		}
 		for _, n := range st.Privileges {
 			ap := n.GetAccessPriv()
 			if len(ap.GetCols()) > 0 {
-				return nil, pgerr.NotYet("column privileges")
+				continue
 			}
 			p := roles.PrivilegeLetter(ap.GetPrivName())
 			if p == 0 || !strings.ContainsRune(roles.AllPrivileges(kind), rune(p)) {
@@ -86,6 +93,12 @@ func (s *session) prepareGrant(st *pg.GrantStmt) (Statement, error) {
 					grantor = owner // an owner's or superuser's grant is the owner's
 				} else if !mayGrant(store, state, me, acl, privs) {
 					return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", kindWord(t.kind), t.name)
+				}
+				if err := applyColumnGrant(store, state, me, st, t, acl, grantor, grantees, privs, colPrivs); err != nil {
+					return err
+				}
+				if privs == "" {
+					continue
 				}
 				acl = append([]roles.ACLItem(nil), acl...)
 				for _, g := range grantees {
@@ -126,8 +139,11 @@ func mayGrant(store *roles.Store, st *roles.State, me string, acl []roles.ACLIte
 }
 
 func kindWord(k roles.Kind) string {
-	if k == roles.KindSchema {
+	switch k {
+	case roles.KindSchema:
 		return "schema"
+	case roles.KindDatabase:
+		return "database"
 	}
 	return "table"
 }
@@ -136,6 +152,9 @@ func kindWord(k roles.Kind) string {
 // every table of a schema (ALL TABLES IN SCHEMA), or schemas.
 func (s *session) grantTargets(ctx context.Context, st *pg.GrantStmt, kind roles.Kind) ([]grantTarget, error) {
 	var out []grantTarget
+	if kind == roles.KindDatabase {
+		return s.databaseTargets(st) // roles_database.go
+	}
 	if kind == roles.KindSchema {
 		all, err := s.cat.ListNamespaces(ctx)
 		if err != nil {
@@ -180,7 +199,7 @@ func (s *session) grantTargets(ctx context.Context, st *pg.GrantStmt, kind roles
 			if verr != nil || v == nil || v.Temp {
 				return nil, err
 			}
-			out = append(out, grantTarget{kind: roles.KindView, key: s.relationKey(v.Ident), name: v.Ident.Name})
+			out = append(out, grantTarget{kind: roles.KindView, key: s.relationKey(v.Ident), name: v.Ident.Name, cols: v.Columns})
 			continue
 		}
 		out = append(out, s.tableTarget(t))
@@ -193,7 +212,13 @@ func (s *session) tableTarget(t *catalog.Table) grantTarget {
 	if t.Metadata != nil {
 		prop = t.Metadata.Properties[ownerProperty]
 	}
-	return grantTarget{kind: roles.KindTable, key: s.relationKey(t.Ident), name: t.Ident.Name, owner: prop}
+	var cols []string
+	if t.Metadata != nil && t.Metadata.CurrentSchema() != nil {
+		for _, f := range t.Metadata.CurrentSchema().Fields {
+			cols = append(cols, f.Name)
+		}
+	}
+	return grantTarget{kind: roles.KindTable, key: s.relationKey(t.Ident), name: t.Ident.Name, owner: prop, cols: cols}
 }
 
 // prepareGrantRole prepares GRANT | REVOKE role TO | FROM roles [WITH ADMIN OPTION].

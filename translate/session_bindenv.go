@@ -13,7 +13,7 @@ import (
 // The session as the binder's bind.Env (translate/bind/env.go); the other methods
 // are the session's own.
 
-func (s *session) SessionUser() string                     { return s.user }
+func (s *session) SessionUser() string                     { return s.sessionUser() }
 func (s *session) DatabaseName() string                    { return s.database }
 func (s *session) CatalogName() string                     { return s.cat.Name() }
 func (s *session) SearchPath() []string                    { return s.settings.SearchPath() }

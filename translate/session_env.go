@@ -39,8 +39,18 @@ func (s *session) RunNow(ctx context.Context, op engine.Operator, max int) ([]*e
 // first (optimize.go), tables' files are planned here, and uncorrelated
 // subqueries in expressions run here, once.
 func lowerQuery(ctx context.Context, s *session, p *plan.Select) (engine.Operator, error) {
+	return lowerQueryWith(ctx, s, p, s.optConfig())
+}
+
+// lowerQueryWith is lowerQuery with the optimizer's configuration.
+func lowerQueryWith(ctx context.Context, s *session, p *plan.Select, cfg opt.Config) (engine.Operator, error) {
+	return lowerOptimized(ctx, s, opt.Statement(p, cfg))
+}
+
+// lowerOptimized lowers a query already optimized.
+func lowerOptimized(ctx context.Context, s *session, p *plan.Select) (engine.Operator, error) {
 	l := lower.New(ctx, s, p.ColTable)
-	op, err := l.Plan(opt.Statement(p, s.optConfig()))
+	op, err := l.Plan(p)
 	if err != nil {
 		return nil, err
 	}

@@ -183,6 +183,9 @@ func (b *backend) NewSession(ctx context.Context, info StartupInfo) (Session, er
 	if err := b.checkLogin(ctx, info.User); err != nil { // privilege.go
 		return nil, err
 	}
+	if err := s.checkConnect(ctx); err != nil { // roles_database.go
+		return nil, err
+	}
 	b.sessions.add(s)
 	return s, nil
 }
@@ -249,6 +252,12 @@ func (s *session) Setting(name string) string {
 
 func (s *session) ReportedParams() map[string]string { return s.settings.Reported() }
 
+// ReportedUnchanged reports whether sent holds the current values of the
+// reported settings: what a connection checks after each statement.
+func (s *session) ReportedUnchanged(sent map[string]string) bool {
+	return s.settings.ReportedEqual(sent)
+}
+
 // Close ends the session: its cursors release their streams and the
 // writes of an open block are rolled back.
 func (s *session) Close() error {
@@ -260,11 +269,13 @@ func (s *session) Close() error {
 	return nil
 }
 
+// CurrentUser is the current role: SET ROLE's, else the session user
+// (privilege_role.go).
 func (s *session) CurrentUser() string {
-	if v := s.settings.Value("session_authorization"); v != "" {
-		return v
+	if r := s.currentRole(); r != "" {
+		return r
 	}
-	return s.user
+	return s.sessionUser()
 }
 
 // CurrentSchema is the first schema of search_path that exists, or "".

@@ -83,6 +83,9 @@ func (s *session) lookupTable(ctx context.Context, tn parse.TableName) (*catalog
 // that finds the name or fails.
 func (s *session) searchPathWalk(ctx context.Context, try func(ns []string) (found bool, err error)) error {
 	tried := map[string]bool{}
+	// As in PostgreSQL, a schema the current role has no USAGE on is
+	// left out of the search (privilege_role.go).
+	try = s.usableOnly(ctx, try)
 	for _, schema := range s.settings.SearchPath() {
 		tried[schema] = true
 		if found, err := try([]string{schema}); found || err != nil {

@@ -151,12 +151,9 @@ func (s *session) changeSetting(name string, local bool, change func() error) er
 	if err := change(); err != nil {
 		return err
 	}
-	if err := s.checkSessionAuthorization(); err != nil { // privilege.go
+	if err := s.checkRoleChange(name); err != nil { // privilege_role.go
 		s.settings.RestoreOne(key, before)
 		return err
-	}
-	if strings.EqualFold(name, "session_authorization") {
-		s.syncSuperuser(context.Background())
 	}
 	if s.tx != nil {
 		if local {

@@ -9,9 +9,11 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/internal/pgerr"
 	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/bind"
+	"github.com/icegate/icegate/translate/opt"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/plan"
 )
@@ -110,15 +112,21 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 	case *pg.Node_AlterOwnerStmt:
 		return s.prepareAlterOwner(x.AlterOwnerStmt)
 	case *pg.Node_CreateRoleStmt:
-		return s.prepareCreateRole(x.CreateRoleStmt) // roles_ddl.go
+		return s.roleChange(s.prepareCreateRole(x.CreateRoleStmt)) // roles_ddl.go
 	case *pg.Node_AlterRoleStmt:
-		return s.prepareAlterRole(x.AlterRoleStmt)
+		return s.roleChange(s.prepareAlterRole(x.AlterRoleStmt))
 	case *pg.Node_DropRoleStmt:
-		return s.prepareDropRole(x.DropRoleStmt)
+		return s.roleChange(s.prepareDropRole(x.DropRoleStmt))
 	case *pg.Node_GrantStmt:
-		return s.prepareGrant(x.GrantStmt) // roles_grant.go
+		return s.roleChange(s.prepareGrant(x.GrantStmt)) // roles_grant.go
 	case *pg.Node_GrantRoleStmt:
-		return s.prepareGrantRole(x.GrantRoleStmt)
+		return s.roleChange(s.prepareGrantRole(x.GrantRoleStmt))
+	case *pg.Node_ReassignOwnedStmt:
+		return s.roleChange(s.prepareReassignOwned(x.ReassignOwnedStmt)) // roles_owned.go
+	case *pg.Node_DropOwnedStmt:
+		return s.roleChange(s.prepareDropOwned(x.DropOwnedStmt))
+	case *pg.Node_AlterDefaultPrivilegesStmt:
+		return s.roleChange(s.prepareAlterDefaultPrivileges(x.AlterDefaultPrivilegesStmt)) // privilege_default.go
 	case *pg.Node_InsertStmt:
 		if err := checkSparkInsert(ps, x.InsertStmt); err != nil { // insert_overwrite.go
 			return nil, err
@@ -211,6 +219,8 @@ type selectStatement struct {
 	templateFailed bool
 	// binds counts the bindings Execute made (for tests).
 	binds int
+	// optimizes counts the optimizations of the template (for tests).
+	optimizes int
 }
 
 // newSelect prepares a SELECT, binding it now when eager.
@@ -283,14 +293,20 @@ func (st *selectStatement) ExecuteTyped(ctx context.Context, params []*string, t
 	}
 	st.sess.newStatementSnapshot()
 	st.sess.markQueried()
-	plan, err := st.executePlanTyped(ctx, params, typed)
+	cfg := st.sess.optConfig()
+	plan, optimized, err := st.executePlanOpt(ctx, params, typed, &cfg)
 	if err != nil {
 		return nil, err
 	}
 	if err := st.sess.lockRows(ctx, st.ps.Node.GetSelectStmt()); err != nil { // for_update.go
 		return nil, err
 	}
-	op, err := lowerQuery(ctx, st.sess, plan)
+	var op engine.Operator
+	if optimized {
+		op, err = lowerOptimized(ctx, st.sess, plan)
+	} else {
+		op, err = lowerQueryWith(ctx, st.sess, plan, cfg)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -311,25 +327,33 @@ func (st *selectStatement) executePlan(ctx context.Context, params []*string) (*
 }
 
 func (st *selectStatement) executePlanTyped(ctx context.Context, params []*string, typed []any) (*plan.Select, error) {
+	p, _, err := st.executePlanOpt(ctx, params, typed, nil)
+	return p, err
+}
+
+// executePlanOpt is executePlanTyped; with cfg, the plan may come
+// optimized already (optimized true), from the template's optimized plan
+// (statement_template_opt.go).
+func (st *selectStatement) executePlanOpt(ctx context.Context, params []*string, typed []any, cfg *opt.Config) (_ *plan.Select, optimized bool, _ error) {
 	if st.plan == nil {
 		if err := st.bind(ctx); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		st.ctx = nil
 	}
 	if len(params) != len(st.params) {
-		return nil, pgerr.New(pgerr.ProtocolViolation,
+		return nil, false, pgerr.New(pgerr.ProtocolViolation,
 			"bind message supplies %d parameters, but prepared statement requires %d", len(params), len(st.params))
 	}
-	if p, ok, err := st.templatePlan(ctx, params, typed); ok || err != nil {
+	if p, ok, optimized, err := st.templatePlan(ctx, params, typed, cfg); ok || err != nil {
 		st.fresh = false
-		return p, err
+		return p, optimized, err
 	}
 	if typed != nil {
 		// Binding takes text: the typed values' text forms.
 		var err error
 		if params, err = typedParamsText(st.params, params, typed); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	p := st.plan
@@ -339,17 +363,17 @@ func (st *selectStatement) executePlanTyped(ctx context.Context, params []*strin
 		b := bind.New(ctx, st.sess, st.ps, ps, time.Now())
 		var err error
 		if p, err = b.BindSelect(st.ps.Node.GetSelectStmt()); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if !sameColumns(p.Cols, st.cols) {
-			return nil, pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
+			return nil, false, pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
 		}
 		if st.templateFailed {
 			st.noTemplate = true
 		}
 	}
 	st.fresh = false
-	return p, nil
+	return p, false, nil
 }
 
 // bindAtExecute makes every Execute bind with fresh snapshots, the first
@@ -359,11 +383,11 @@ func (st *selectStatement) bindAtExecute() { st.fresh = false }
 // templatePlan is the plan of an Execute made from the statement's
 // template, binding the template first when there is none or the catalog
 // changed under it; ok is false when the statement has no template.
-func (st *selectStatement) templatePlan(ctx context.Context, params []*string, typed []any) (*plan.Select, bool, error) {
+func (st *selectStatement) templatePlan(ctx context.Context, params []*string, typed []any, cfg *opt.Config) (_ *plan.Select, ok, optimized bool, _ error) {
 	if st.noTemplate || !templateTypesOK(st.params) || st.fresh && len(st.params) == 0 {
 		// The first Execute of a statement without parameters runs the
 		// plan bound at Prepare: a query string's statements run once.
-		return nil, false, nil
+		return nil, false, false, nil
 	}
 	var tables map[*catalog.Table]*catalog.Table
 	if st.tmpl != nil {
@@ -380,18 +404,27 @@ func (st *selectStatement) templatePlan(ctx context.Context, params []*string, t
 			// statement whose binding is unstable never has a template.
 			st.noTemplate = err == nil
 			st.templateFailed = err != nil
-			return nil, false, nil
+			return nil, false, false, nil
 		}
 		if !sameColumns(tp.plan.Cols, st.cols) {
-			return nil, true, pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
+			return nil, true, false, pgerr.New(pgerr.FeatureNotSupported, "cached plan must not change result type")
 		}
 		st.tmpl = tp
 	}
 	vals, err := paramValues(ctx, st.sess, st.params, params, typed)
 	if err != nil {
-		return nil, true, err
+		return nil, true, false, err
 	}
-	return st.tmpl.instantiate(st.sess, vals, tables), true, nil
+	if cfg != nil {
+		before := st.tmpl.opt
+		if o := st.tmpl.optimized(st.sess, *cfg, tables); o != nil {
+			if o != before {
+				st.optimizes++
+			}
+			return o.instantiate(st.sess, *cfg, vals, tables), true, true, nil
+		}
+	}
+	return st.tmpl.instantiate(st.sess, vals, tables), true, false, nil
 }
 
 // sameColumns reports whether a statement's result keeps its row type:

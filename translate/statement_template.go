@@ -41,6 +41,12 @@ type queryTemplate struct {
 	phs     []bind.Placeholder
 	lookups []envLookup
 	loc     string // the TimeZone binding used
+	// opt is the plan optimized with the parameters opaque, for the
+	// snapshots and settings it records (statement_template_opt.go).
+	opt *optimizedTemplate
+	// noOpt: the optimized plan does not hold every parameter where
+	// instantiation reaches it; each Execute optimizes its own copy.
+	noOpt bool
 }
 
 // templateParamTypes are the parameter types a template takes: values
@@ -455,6 +461,12 @@ type instantiation struct {
 	tables map[*catalog.Table]*catalog.Table
 	ctes   map[*plan.CTE]*plan.CTE
 	subs   map[*plan.Subquery]*plan.Subquery
+	// keepTables keeps the template's tables in the copy's scans (with
+	// the snapshots of the tables this Execute reads), so that the copy
+	// is instantiated again through the same table map.
+	keepTables bool
+	// post, when set, rewrites each expression a substitution changed.
+	post func(expr.Expr) expr.Expr
 }
 
 func (in *instantiation) plan(p *plan.Select) *plan.Select {
@@ -477,7 +489,9 @@ func (in *instantiation) rel(r plan.Rel) plan.Rel {
 			t = nt
 		}
 		n := *x
-		n.Table = t
+		if !in.keepTables {
+			n.Table = t
+		}
 		n.Snapshot = in.s.ReadSnapshot(t)
 		return &n
 	case *plan.CTEScan:
@@ -499,8 +513,10 @@ func (in *instantiation) cte(c *plan.CTE) *plan.CTE {
 }
 
 func (in *instantiation) expr(e expr.Expr) expr.Expr {
+	substituted := false
 	out, _ := plan.RewriteExpr(e, func(e expr.Expr) (expr.Expr, error) {
 		if v, ok := in.subst[e]; ok {
+			substituted = true
 			return v, nil
 		}
 		sq, ok := e.(*plan.Subquery)
@@ -515,5 +531,8 @@ func (in *instantiation) expr(e expr.Expr) expr.Expr {
 		n.Plan = in.plan(sq.Plan)
 		return &n, nil
 	})
+	if substituted && in.post != nil {
+		out = in.post(out)
+	}
 	return out
 }

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"context"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -187,6 +188,8 @@ func (s *session) endBlock(commit bool) error {
 // syncTxSettings makes transaction_isolation and transaction_read_only
 // show the open block's characteristics, or the defaults outside one.
 func (s *session) syncTxSettings() {
+	// A block's end or a savepoint's rollback may restore another role.
+	s.syncSuperuser(context.Background()) // privilege.go
 	if s.tx == nil {
 		s.settings.Put("transaction_isolation", s.settings.Value("default_transaction_isolation"))
 		s.settings.Put("transaction_read_only", s.settings.Value("default_transaction_read_only"))

@@ -146,12 +146,9 @@ func (s *session) commitChange(ctx context.Context, mc catalog.MutableCatalog, t
 // them while the change is still valid, so it tries a few more rounds
 // before giving up. A change another writer made invalid fails at once.
 func commitNow(ctx context.Context, mc catalog.MutableCatalog, id catalog.Identifier, ch *catalog.Change) error {
-	t, err := catalog.CommitChange(ctx, mc, id, ch)
+	_, err := catalog.CommitChange(ctx, mc, id, ch)
 	for round := 0; round < extraCommitRounds && retryable(err) && ctx.Err() == nil; round++ {
-		t, err = catalog.CommitChange(ctx, mc, id, ch)
-	}
-	if err == nil {
-		recordCommit(ctx, id, t, ch.Branch)
+		_, err = catalog.CommitChange(ctx, mc, id, ch)
 	}
 	return err
 }
@@ -215,9 +212,8 @@ func (s *session) commitTables(ctx context.Context) error {
 			// One statement: its staged snapshot commits as it is when
 			// nothing was committed since the block read the table.
 			w := tt.writes[0]
-			t, err := tt.mc.CommitTable(ctx, tt.id, w.staged.Requirements, w.staged.Updates)
+			_, err := tt.mc.CommitTable(ctx, tt.id, w.staged.Requirements, w.staged.Updates)
 			if err == nil {
-				recordCommit(ctx, tt.id, t, w.change.Branch)
 				tt.writes = nil
 				continue
 			}

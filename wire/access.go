@@ -61,20 +61,21 @@ func (s *Server) currentAccess() *access { return s.access.Load() }
 
 // authenticate decides the connection's method by the access rules and
 // runs it.
-func (c *conn) authenticate(user, database string) error {
+func (c *conn) authenticate(user, database string) (string, error) {
 	tc, isTLS := c.nc.(*tls.Conn)
 	method, err := c.acc.auth.Decide(auth.ConnInfo{Remote: c.remote, User: user, Database: database, SSL: isTLS})
 	if err != nil {
 		c.logger.Info("connection refused by the access rules", "user", user, "database", database, "tls", isTLS, "err", err)
-		return err
+		return methodName(method), err
 	}
+	name := methodName(method)
 	switch method {
 	case auth.MethodSCRAM:
 		var endPoint []byte
 		if isTLS {
 			endPoint = c.acc.endPoint
 		}
-		return c.scram(user, endPoint)
+		return name, c.scram(user, endPoint)
 	case auth.MethodCert:
 		var state *tls.ConnectionState
 		if isTLS {
@@ -87,11 +88,11 @@ func (c *conn) authenticate(user, database string) error {
 				cn = state.PeerCertificates[0].Subject.CommonName
 			}
 			c.logger.Info("certificate authentication failed", "user", user, "certificate_cn", cn, "err", err)
-			return err
+			return name, err
 		}
-		return nil
+		return name, nil
 	case auth.MethodTrust:
-		return nil
+		return name, nil
 	}
-	return fmt.Errorf("authenticate: unknown method %d", method)
+	return name, fmt.Errorf("authenticate: unknown method %d", method)
 }

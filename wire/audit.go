@@ -8,8 +8,13 @@ import (
 
 // methodName is an authentication method as pg_hba.conf names it.
 func methodName(m auth.Method) string {
-	if m == auth.MethodTrust {
+	switch m {
+	case auth.MethodTrust:
 		return "trust"
+	case auth.MethodReject:
+		return "reject"
+	case auth.MethodCert:
+		return "cert"
 	}
 	return "scram-sha-256"
 }
@@ -19,6 +24,7 @@ func methodName(m auth.Method) string {
 // their Sync, where their implicit transaction commits.
 type auditState struct {
 	user, database, application string
+	mechanism                   string // the SASL mechanism of a SCRAM authentication
 	commits                     *audit.Commits
 	pending                     []audit.Record
 }
@@ -44,10 +50,7 @@ func (c *conn) auditAuthentication(method string, err error) {
 	if !c.auditOn() {
 		return
 	}
-	r := audit.Record{Event: audit.EventAuthentication, Method: method}
-	if err != nil && r.Method == "" {
-		r.Method = "scram-sha-256" // only SCRAM can fail
-	}
+	r := audit.Record{Event: audit.EventAuthentication, Method: method, Mechanism: c.audit.mechanism}
 	c.setOutcome(&r, err)
 	c.auditRecord(r)
 }

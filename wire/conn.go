@@ -285,9 +285,18 @@ func (c *conn) sync() {
 	_ = c.flush()
 }
 
+// reportedUnchanged is what a session may offer to tell, without building
+// them, that the reported settings still have the values last sent.
+type reportedUnchanged interface {
+	ReportedUnchanged(sent map[string]string) bool
+}
+
 // reportParams sends ParameterStatus for reported settings that changed
 // since they were last sent (all of them when all is set).
 func (c *conn) reportParams(all bool) {
+	if u, ok := c.session.(reportedUnchanged); ok && !all && c.reported != nil && u.ReportedUnchanged(c.reported) {
+		return // nothing changed: no map of the values built, nor sorted
+	}
 	current := c.session.ReportedParams()
 	if c.reported == nil {
 		c.reported = make(map[string]string, len(current))

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -95,9 +96,28 @@ func (c *conn) send(ctx context.Context, r *resultStream, limit int64) (suspende
 	}
 }
 
+// smallRows is the most encoded DataRows writeRows copies behind the
+// buffered messages to write both at once (a point query's answer), below
+// the size at which the protocol buffer would be allocated again.
+const smallRows = 512
+
+// encodedRows is DataRows already encoded, sent as they are.
+type encodedRows []byte
+
+func (m encodedRows) Backend() {}
+
+func (m encodedRows) Decode([]byte) error { return errors.New("encoded rows are only sent") }
+
+func (m encodedRows) Encode(dst []byte) ([]byte, error) { return append(dst, m...), nil }
+
 // writeRows writes buffered messages, then the encoded DataRows, to the
-// client.
+// client: a few rows in the same write as the messages.
 func (c *conn) writeRows() error {
+	if n := len(c.rowBuf); n > 0 && n <= smallRows {
+		c.be.Send(encodedRows(c.rowBuf))
+		c.rowBuf = c.rowBuf[:0]
+		return c.flush()
+	}
 	if err := c.flush(); err != nil {
 		c.rowBuf = c.rowBuf[:0]
 		return err

@@ -196,13 +196,13 @@ func (c *conn) startSession(sp *startupPacket) error {
 	}
 	c.registered = true
 	c.audit.user, c.audit.database, c.audit.application = user, database, sp.params["application_name"]
-	if err := c.authenticate(user, database); err != nil {
-		c.auditAuthentication("", err)
+	method, err := c.authenticate(user, database)
+	if err != nil {
+		c.auditAuthentication(method, err)
 		return err
 	}
 	if c.auditOn() {
-		method, _ := c.srv.cfg.Auth.MethodFor(c.remote, user)
-		c.auditAuthentication(methodName(method), nil)
+		c.auditAuthentication(method, nil)
 		c.audit.commits = &audit.Commits{}
 		c.ctx = audit.WithCommits(c.ctx, c.audit.commits)
 	}
@@ -286,7 +286,8 @@ func parsePgBool(v string) (value, ok bool) {
 }
 
 // scram relays the SASL messages of one SCRAM-SHA-256 exchange; with
-// endPoint (over TLS) SCRAM-SHA-256-PLUS is offered first.
+// endPoint (over TLS) SCRAM-SHA-256-PLUS is offered first. The mechanism
+// the client chose is kept for the audit log.
 func (c *conn) scram(user string, endPoint []byte) error {
 	ex := c.acc.auth.BeginTLS(user, endPoint)
 	c.queue(&pgproto3.AuthenticationSASL{AuthMechanisms: ex.Mechanisms()})
@@ -297,6 +298,7 @@ func (c *conn) scram(user string, endPoint []byte) error {
 	if err := readAuthMessage(c.nc, &initial); err != nil {
 		return fmt.Errorf("read SASL initial response: %w", err)
 	}
+	c.audit.mechanism = initial.AuthMechanism
 	serverFirst, err := ex.Start(initial.AuthMechanism, initial.Data)
 	if err != nil {
 		return err

@@ -23,6 +23,14 @@ const routeTransactions = "/v1/{prefix}/transactions/commit"
 // requirements still hold it is sent once more; otherwise the error wraps
 // catalog.ErrCommitStateUnknown (SQLSTATE 40003).
 func (c *Catalog) CommitTable(ctx context.Context, id catalog.Identifier, reqs []catalog.Requirement, updates []catalog.Update) (*catalog.Table, error) {
+	t, err := c.commitTable(ctx, id, reqs, updates)
+	if err == nil {
+		catalog.NoteCommit(ctx, id, t.MetadataLocation, t.Metadata, updates)
+	}
+	return t, err
+}
+
+func (c *Catalog) commitTable(ctx context.Context, id catalog.Identifier, reqs []catalog.Requirement, updates []catalog.Update) (*catalog.Table, error) {
 	what := "commit to table " + qualified(id)
 	if err := c.supports(http.MethodPost, routeTable, what); err != nil {
 		return nil, err
@@ -140,7 +148,20 @@ func (c *Catalog) unknown(ids []catalog.Identifier, cause error) error {
 // CommitTables implements catalog.MultiTableCommitter with the protocol's
 // transactions/commit: all tables change or none does. An unknown outcome
 // is resolved per table as CommitTable does.
+//
+// The protocol's answer carries no metadata: the audit log hears of each
+// table's snapshot from its updates, without the metadata file.
 func (c *Catalog) CommitTables(ctx context.Context, commits []catalog.TableCommit) error {
+	if err := c.commitTables(ctx, commits); err != nil {
+		return err
+	}
+	for _, tc := range commits {
+		catalog.NoteCommit(ctx, tc.ID, "", tc.Create, tc.Updates)
+	}
+	return nil
+}
+
+func (c *Catalog) commitTables(ctx context.Context, commits []catalog.TableCommit) error {
 	ids := make([]catalog.Identifier, len(commits))
 	names := make([]string, len(commits))
 	for i, tc := range commits {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -17,6 +18,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/catalog/restmsg"
 	"github.com/icegate/icegate/catalog/restserver"
+	"github.com/icegate/icegate/internal/audit"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -331,11 +333,23 @@ func TestMultiTableCommit(t *testing.T) {
 			c := open(t, srv, nil, fastOptions())
 			prepare(t, c)
 			stale := commits(t, c)
-			if err := c.CommitTables(ctx, commits(t, c)); err != nil {
+			// The audit log hears of each table's commit once, with the
+			// snapshot it added, whether or not the answer came back.
+			var audited audit.Commits
+			actx := audit.WithCommits(ctx, &audited)
+			fresh := commits(t, c)
+			if err := c.CommitTables(actx, fresh); err != nil {
 				t.Fatalf("commit two tables: %v", err)
 			}
 			if posts.Load() != 1 {
 				t.Fatalf("%d commit requests, want 1", posts.Load())
+			}
+			var want []audit.Commit
+			for _, tc := range fresh {
+				want = append(want, audit.Commit{Table: "db." + tc.ID.Name, SnapshotID: tc.Updates[1].(catalog.AddSnapshot).Snapshot.SnapshotID})
+			}
+			if got := audited.Take(); !reflect.DeepEqual(got, want) {
+				t.Errorf("audited commits %+v, want %+v", got, want)
 			}
 			for _, n := range []string{"t", "u"} {
 				tbl, err := c.LoadTable(ctx, catalog.Identifier{Namespace: []string{"db"}, Name: n})
@@ -347,7 +361,10 @@ func TestMultiTableCommit(t *testing.T) {
 			// conflict that changes neither table. With its answer lost,
 			// the reload finds neither its snapshots nor its requirements
 			// met: the outcome cannot be known.
-			err := c.CommitTables(ctx, stale)
+			err := c.CommitTables(actx, stale)
+			if got := audited.Take(); len(got) > 0 {
+				t.Errorf("a failed commit was audited: %+v", got)
+			}
 			if drop {
 				wantCode(t, err, pgerr.StatementCompletionUnknown)
 				if !errors.Is(err, catalog.ErrCommitStateUnknown) || !strings.Contains(err.Error(), "db.t, db.u") {

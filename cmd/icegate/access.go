@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"reflect"
+	"strings"
 
 	"github.com/icegate/icegate/auth"
 	"github.com/icegate/icegate/conf"
+	"github.com/icegate/icegate/internal/audit"
 	"github.com/icegate/icegate/wire"
 )
 
@@ -103,15 +106,22 @@ func accessRules(a conf.Access) ([]auth.Rule, error) {
 	return rules, nil
 }
 
-// reloadOnHangup reloads the configuration at every SIGHUP until ctx
-// ends: users, access rules and TLS certificates change for new
-// connections; open sessions keep theirs. A configuration that does not
-// load is logged and the one in force kept. Settings read only at start
-// (listen, catalogs, limits) keep their values until a restart.
-func reloadOnHangup(ctx context.Context, srv *wire.Server, listen string, load func() (*conf.Config, error), attachRoles func(*auth.Authenticator), logger *slog.Logger) {
-	if load == nil {
-		return
-	}
+// reloader is what SIGHUP reloads: the audit log's file, then the
+// configuration, whose users, access rules and TLS certificates change for
+// new connections while open sessions keep theirs. A configuration that
+// does not load is logged and the one in force kept. Settings read only
+// at start are logged as requiring a restart when they change.
+type reloader struct {
+	srv         *wire.Server
+	started     *conf.Config                 // the configuration at start
+	load        func() (*conf.Config, error) // nil: no configuration reload
+	attachRoles func(*auth.Authenticator)
+	audit       *audit.Log
+	logger      *slog.Logger
+}
+
+// watch reloads at every SIGHUP until ctx ends.
+func (r *reloader) watch(ctx context.Context) {
 	hup := hangups(ctx)
 	go func() {
 		for {
@@ -120,32 +130,93 @@ func reloadOnHangup(ctx context.Context, srv *wire.Server, listen string, load f
 				return
 			case <-hup:
 			}
-			if err := reloadAccess(srv, listen, load, attachRoles, logger); err != nil {
-				logger.Error("configuration not reloaded; the one in force stays", "err", err)
-				continue
-			}
-			logger.Info("configuration reloaded: users, access rules and TLS apply to new connections")
+			r.reload()
 		}
 	}()
 }
 
-// reloadAccess loads the configuration and swaps in its access.
-func reloadAccess(srv *wire.Server, listen string, load func() (*conf.Config, error), attachRoles func(*auth.Authenticator), logger *slog.Logger) error {
-	cfg, err := load()
+// reload does one SIGHUP's work.
+func (r *reloader) reload() {
+	// The audit log first, whatever the configuration says: a rotation
+	// (move, then SIGHUP) must not wait for a configuration that loads.
+	if r.audit != nil {
+		if err := r.audit.Reopen(); err != nil {
+			r.logger.Error("audit log not reopened; records go on to the file it had", "file", r.started.AuditFile, "err", err)
+		} else {
+			r.logger.Info("audit log reopened", "file", r.started.AuditFile)
+		}
+	}
+	if r.load == nil {
+		return
+	}
+	cfg, err := r.load()
+	if err == nil {
+		for _, c := range restartOnly(r.started, cfg) {
+			r.logger.Warn("setting changed in the configuration requires restart; the value in force stays",
+				"setting", c.key, "value", c.old, "new", c.new)
+		}
+		err = r.reloadAccess(cfg)
+	}
 	if err != nil {
-		return err
+		r.logger.Error("configuration not reloaded; the one in force stays", "err", err)
+		return
 	}
-	if cfg.Listen != listen {
-		logger.Warn("listen changed in the configuration; it takes effect at the next start", "listen", listen, "new", cfg.Listen)
-	}
+	r.logger.Info("configuration reloaded: users, access rules and TLS apply to new connections")
+}
+
+// reloadAccess swaps in the access of cfg.
+func (r *reloader) reloadAccess(cfg *conf.Config) error {
 	// Trust mode is checked against the address being served.
-	cfg.Listen = listen
-	authn, tlsConfig, err := buildAccess(cfg, logger)
+	cfg.Listen = r.started.Listen
+	authn, tlsConfig, err := buildAccess(cfg, r.logger)
 	if err != nil {
 		return err
 	}
-	if attachRoles != nil {
-		attachRoles(authn) // roles of the store keep logging in
+	if r.attachRoles != nil {
+		r.attachRoles(authn) // roles of the store keep logging in
 	}
-	return srv.Reload(authn, tlsConfig)
+	return r.srv.Reload(authn, tlsConfig)
+}
+
+// settingChange is a setting whose value changed in the configuration.
+type settingChange struct{ key, old, new string }
+
+// restartOnly lists the settings read only at start whose value differs
+// between the configuration in force and a reloaded one, by their keys.
+func restartOnly(was, now *conf.Config) []settingChange {
+	var out []settingChange
+	add := func(key string, old, new any) {
+		o, n := fmt.Sprint(old), fmt.Sprint(new)
+		if o != n {
+			out = append(out, settingChange{key, o, n})
+		}
+	}
+	add("listen", was.Listen, now.Listen)
+	add("http.listen", was.HTTPListen, now.HTTPListen)
+	add("rest.listen", was.RESTListen, now.RESTListen)
+	if !reflect.DeepEqual(was.Catalogs, now.Catalogs) {
+		// Named only: properties hold passwords.
+		out = append(out, settingChange{"catalogs", catalogNames(was), catalogNames(now)})
+	}
+	add("max_connections", was.MaxConnections, now.MaxConnections)
+	add("max_message_size", was.MaxMessageSize, now.MaxMessageSize)
+	add("authentication_timeout", was.AuthenticationTimeout, now.AuthenticationTimeout)
+	add("statement_mem", was.MaxStatementMem, now.MaxStatementMem)
+	add("temp_directory", was.TempDirectory, now.TempDirectory)
+	add("log.level", was.LogLevel, now.LogLevel)
+	add("log.statement", was.LogStatement, now.LogStatement)
+	add("log.min_duration_statement", was.LogMinDurationStatement, now.LogMinDurationStatement)
+	add("shutdown.drain-timeout", was.ShutdownDrainTimeout, now.ShutdownDrainTimeout)
+	add("audit.file", was.AuditFile, now.AuditFile)
+	add("audit.fsync", was.AuditFsync, now.AuditFsync)
+	return out
+}
+
+// catalogNames names the catalogs of cfg.
+func catalogNames(cfg *conf.Config) string {
+	names := make([]string, len(cfg.Catalogs))
+	for i, c := range cfg.Catalogs {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ",")
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"crypto/tls"
+	"encoding/pem"
 	"errors"
 	"os"
 	"path/filepath"
@@ -32,10 +35,11 @@ func TestReloadOnSIGHUP(t *testing.T) {
 		verifiers[name] = v
 	}
 	config := filepath.Join(dir, "icegate.yaml")
+	extra := "" // more of the configuration file
 	write := func(users []string, rules string) {
 		t.Helper()
 		var b strings.Builder
-		b.WriteString("users:\n")
+		b.WriteString(extra + "users:\n")
 		for _, u := range users {
 			b.WriteString("  - name: " + u + "\n    scram: \"" + verifiers[u] + "\"\n")
 		}
@@ -105,6 +109,88 @@ func TestReloadOnSIGHUP(t *testing.T) {
 	refused("ann", `pg_hba.conf rejects connection for host "127.0.0.1", user "ann", database "icegate", no encryption`)
 	if _, err := connect("carl"); err != nil {
 		t.Fatalf("carl after a failed reload: %v", err)
+	}
+
+	// Settings read only at start are named as requiring a restart; the
+	// rest of the file reloads.
+	extra = "http:\n  listen: 127.0.0.1:0\nlog:\n  statement: all\n"
+	write([]string{"ann", "bob"}, "    - {type: host, database: all, user: all, address: 127.0.0.1/32, method: scram-sha-256}\n")
+	hangup("configuration reloaded")
+	for _, key := range []string{"http.listen", "log.statement"} {
+		if !strings.Contains(logs.String(), `msg="setting changed in the configuration requires restart; the value in force stays" setting=`+key) {
+			t.Errorf("the log does not say %s requires a restart:\n%s", key, logs.String())
+		}
+	}
+	if strings.Contains(logs.String(), "setting=listen") {
+		t.Errorf("listen, unchanged, is said to require a restart:\n%s", logs.String())
+	}
+	if _, err := connect("ann"); err != nil {
+		t.Fatalf("ann, whom the last reload lets in again: %v", err)
+	}
+}
+
+// TestReloadTLSCertificate replaces the certificate and key files and
+// sends SIGHUP: new connections get the new certificate, a session opened
+// over TLS before goes on.
+func TestReloadTLSCertificate(t *testing.T) {
+	dir := t.TempDir()
+	certFile, keyFile := writeSelfSigned(t)
+	config := filepath.Join(dir, "icegate.yaml")
+	body := "tls:\n  cert: " + certFile + "\n  key: " + keyFile + "\n"
+	if err := os.WriteFile(config, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ICEGATE_PASSWORD", "pw")
+	addr, logs, _ := serveOn(t, dir, fixtures.Warehouse(t), "--config", config)
+	ctx := context.Background()
+	connect := func() (*pgx.Conn, []byte) {
+		t.Helper()
+		c, err := pgx.Connect(ctx, "postgres://icegate:pw@"+addr+"/icegate?sslmode=require")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close(ctx) })
+		tc, ok := c.PgConn().Conn().(*tls.Conn)
+		if !ok {
+			t.Fatalf("connection over %T, want TLS", c.PgConn().Conn())
+		}
+		return c, tc.ConnectionState().PeerCertificates[0].Raw
+	}
+	old, first := connect()
+
+	newCert, newKey := writeSelfSigned(t)
+	for _, f := range [][2]string{{newCert, certFile}, {newKey, keyFile}} {
+		data, err := os.ReadFile(f[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f[1], data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := strings.Count(logs.String(), "configuration reloaded")
+	if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); strings.Count(logs.String(), "configuration reloaded") == before; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no reload logged after SIGHUP:\n%s", logs.String())
+		}
+	}
+	_, second := connect()
+	want, err := os.ReadFile(certFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if block, _ := pem.Decode(want); block == nil || !bytes.Equal(second, block.Bytes) {
+		t.Error("a connection after the reload did not get the new certificate")
+	}
+	if bytes.Equal(first, second) {
+		t.Error("the certificate did not change at the reload")
+	}
+	var n int64
+	if err := old.QueryRow(ctx, "SELECT count(*) FROM iceberg.duckdb__uuid").Scan(&n); err != nil || n != 10 {
+		t.Fatalf("the TLS session opened before the reload: %d, %v", n, err)
 	}
 }
 

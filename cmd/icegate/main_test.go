@@ -257,7 +257,8 @@ func startServeAt(t *testing.T, warehouse string, extra ...string) (string, *syn
 	return addr, logs
 }
 
-// serveOn runs `icegate serve --warehouse warehouse` on 127.0.0.1:0 in the
+// serveOn runs `icegate serve --warehouse warehouse` (without the flag when
+// warehouse is "") on 127.0.0.1:0 in the
 // working directory dir (without an icegate.yaml), waits for its listening line
 // and returns the address, the log and a stop function that stops it as
 // SIGINT would and checks it returned nil. The test's end stops it too.
@@ -270,7 +271,11 @@ func serveOn(t *testing.T, dir, warehouse string, extra ...string) (string, *syn
 	done := make(chan error, 1)
 	go func() {
 		rootCmd := newRootCommand(strings.NewReader(""), &bytes.Buffer{}, logs)
-		rootCmd.SetArgs(append([]string{"serve", "--warehouse", warehouse, "--listen", "127.0.0.1:0"}, extra...))
+		args := []string{"serve", "--listen", "127.0.0.1:0"}
+		if warehouse != "" { // "": the catalogs of the configuration only
+			args = append(args, "--warehouse", warehouse)
+		}
+		rootCmd.SetArgs(append(args, extra...))
 		done <- rootCmd.ExecuteContext(ctx)
 	}()
 	var once sync.Once

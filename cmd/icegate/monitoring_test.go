@@ -3,8 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,6 +17,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
+
+	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/catalog/restserver"
 )
 
 // monitorAddr waits for the monitoring endpoints' listening line.
@@ -175,5 +182,78 @@ func TestServeMonitoring(t *testing.T) {
 	wantLine(t, logs, `msg=duration`)
 	if !regexp.MustCompile(`msg=duration .*application_name=montest statement="SELECT \* FROM m.t WHERE id = 1" duration_ms=`).MatchString(logs.String()) {
 		t.Errorf("no duration record of the SELECT:\n%s", logs.String())
+	}
+}
+
+// TestReadyzCatalogUnreachable makes the default catalog unreachable
+// under a running server: /readyz answers 503 while /healthz stays 200,
+// and /readyz is 200 again once the catalog is back.
+func TestReadyzCatalogUnreachable(t *testing.T) {
+	cases := []struct {
+		name string
+		// start returns serveOn's warehouse and flags, and functions that
+		// take the catalog away and bring it back (nil: it stays away).
+		start func(t *testing.T, dir string) (warehouse string, extra []string, breakIt, mend func())
+	}{
+		{name: "warehouse directory replaced by a file", start: func(t *testing.T, dir string) (string, []string, func(), func()) {
+			wh := filepath.Join(dir, "wh")
+			if err := os.MkdirAll(filepath.Join(wh, "s"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			move := func(from, to string) {
+				if err := os.Rename(from, to); err != nil {
+					t.Fatal(err)
+				}
+			}
+			breakIt := func() {
+				move(wh, wh+".away")
+				if err := os.WriteFile(wh, []byte("not a directory"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			mend := func() {
+				if err := os.Remove(wh); err != nil {
+					t.Fatal(err)
+				}
+				move(wh+".away", wh)
+			}
+			return wh, nil, breakIt, mend
+		}},
+		{name: "REST catalog stopped", start: func(t *testing.T, dir string) (string, []string, func(), func()) {
+			backend, err := catalog.NewFilesystem("remote", filepath.Join(dir, "remote"), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := httptest.NewServer(restserver.New(backend, restserver.Options{}))
+			t.Cleanup(srv.Close)
+			config := filepath.Join(dir, "icegate.yaml")
+			body := fmt.Sprintf("catalogs:\n  lake:\n    type: rest\n    uri: %s\n    warehouse: s3://nowhere/x\n", srv.URL)
+			if err := os.WriteFile(config, []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return "", []string{"--config", config}, srv.Close, nil
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			wh, extra, breakIt, mend := tc.start(t, dir)
+			_, logs, _ := serveOn(t, dir, wh, append(extra, "--http-listen", "127.0.0.1:0")...)
+			mon := "http://" + monitorAddr(t, logs)
+			want := func(path string, code int) {
+				t.Helper()
+				if st, _, body := httpGet(t, mon+path); st != code {
+					t.Errorf("GET %s: %d %s, want %d", path, st, body, code)
+				}
+			}
+			want("/readyz", http.StatusOK)
+			breakIt()
+			want("/readyz", http.StatusServiceUnavailable)
+			want("/healthz", http.StatusOK)
+			if mend != nil {
+				mend()
+				want("/readyz", http.StatusOK)
+			}
+		})
 	}
 }

@@ -122,7 +122,7 @@ func serve(ctx context.Context, cfg *conf.Config, reload func() (*conf.Config, e
 		Audit:                 auditLog,
 	})
 	// SIGHUP is caught from before the listening line on.
-	reloadOnHangup(ctx, srv, cfg.Listen, reload, attachRoles, logger)
+	(&reloader{srv: srv, started: cfg, load: reload, attachRoles: attachRoles, audit: auditLog, logger: logger}).watch(ctx)
 	addr := ln.Addr().(*net.TCPAddr)
 	connect, how := loginHint(addr, cfg)
 	logger.Info("icegate listening",

@@ -27,17 +27,7 @@ func TestShutdownDrain(t *testing.T) {
 	exec1(t, idle, "SELECT 1")
 
 	const rows = 30
-	src := &slowRows{n: rows, interval: 50 * time.Millisecond, started: make(chan struct{})}
-	copier := s.connect(t)
-	copyDone := make(chan error, 1)
-	var tag pgconn.CommandTag
-	go func() {
-		var err error
-		tag, err = copier.PgConn().CopyFrom(ctx, src, "COPY s.t FROM STDIN")
-		copyDone <- err
-	}()
-	<-src.started
-	time.Sleep(200 * time.Millisecond) // the COPY is under way
+	copyDone := s.slowCopy(t, rows, 50*time.Millisecond)
 	s.signal(t, syscall.SIGTERM)
 
 	// New connections are refused with 57P03 while the COPY runs.
@@ -63,75 +53,93 @@ func TestShutdownDrain(t *testing.T) {
 	} else if got := sqlState(err); got != "57P01" && !idle.IsClosed() {
 		t.Errorf("idle session while draining: %v (SQLSTATE %q), want 57P01 or a closed connection", err, got)
 	}
-	if err := <-copyDone; err != nil {
-		t.Fatalf("COPY during the drain: %v", err)
+	if res := <-copyDone; res.err != nil || res.tag.RowsAffected() != rows {
+		t.Fatalf("COPY during the drain: %v, %d rows, want %d", res.err, res.tag.RowsAffected(), rows)
 	}
-	if tag.RowsAffected() != rows {
-		t.Fatalf("COPY copied %d rows, want %d", tag.RowsAffected(), rows)
-	}
-	if code := s.wait(t, 30*time.Second); code != 0 {
-		t.Fatalf("exit status %d after SIGTERM, want 0\n%s", code, s.logs.String())
-	}
+	s.wantExit(t, 30*time.Second, 0)
 
-	s2 := startProcess(t, bin, warehouse)
-	if n := count(t, s2.connect(t), "s.t"); n != rows+1 {
+	if n := rowsAfterRestart(t, bin, warehouse, "s.t"); n != rows+1 {
 		t.Errorf("after the restart s.t has %d rows, want %d", n, rows+1)
 	}
 }
 
-// TestShutdownDrainTimeout: a statement running past
-// shutdown.drain-timeout is canceled with 57P01, and the process exits.
-func TestShutdownDrainTimeout(t *testing.T) {
-	bin := releaseBinary(t)
-	s := startProcess(t, bin, t.TempDir(), "ICEGATE_SHUTDOWN_DRAIN_TIMEOUT=1s")
-	c := s.connect(t)
-	done := make(chan error, 1)
+// copyResult is how a COPY ended.
+type copyResult struct {
+	tag pgconn.CommandTag
+	err error
+}
+
+// slowCopy starts, on a connection of its own, a COPY into s.t of rows
+// rows sent one every interval, and returns once it is under way; the
+// channel says how it ended.
+func (s *server) slowCopy(t *testing.T, rows int, interval time.Duration) <-chan copyResult {
+	t.Helper()
+	src := &slowRows{n: rows, interval: interval, started: make(chan struct{})}
+	copier := s.connect(t)
+	done := make(chan copyResult, 1)
 	go func() {
-		_, err := c.Exec(context.Background(), "SELECT pg_sleep(60)")
-		done <- err
+		tag, err := copier.PgConn().CopyFrom(context.Background(), src, "COPY s.t FROM STDIN")
+		done <- copyResult{tag, err}
 	}()
-	time.Sleep(300 * time.Millisecond)
-	start := time.Now()
-	s.signal(t, syscall.SIGTERM)
-	select {
-	case err := <-done:
-		if got := sqlState(err); got != "57P01" {
-			t.Errorf("statement past the drain timeout: %v (SQLSTATE %q), want 57P01", err, got)
-		}
-		if d := time.Since(start); d < 900*time.Millisecond {
-			t.Errorf("statement canceled %s after SIGTERM, before the 1s drain timeout", d)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("statement not canceled 20s after SIGTERM with a 1s drain timeout")
-	}
-	if code := s.wait(t, 20*time.Second); code != 0 {
-		t.Fatalf("exit status %d, want 0\n%s", code, s.logs.String())
+	<-src.started
+	time.Sleep(200 * time.Millisecond) // a few rows are in
+	return done
+}
+
+// rowsAfterRestart starts the binary again on the warehouse and counts
+// the rows of table.
+func rowsAfterRestart(t *testing.T, bin, warehouse, table string) int64 {
+	t.Helper()
+	return count(t, startProcess(t, bin, warehouse).connect(t), table)
+}
+
+// wantExit waits for the process to exit and checks its status.
+func (s *server) wantExit(t *testing.T, within time.Duration, status int) {
+	t.Helper()
+	if code := s.wait(t, within); code != status {
+		t.Fatalf("exit status %d, want %d\n%s", code, status, s.logs.String())
 	}
 }
 
-// TestShutdownFast: SIGINT cancels a running statement with 57P01 at
-// once, and the process exits 0.
-func TestShutdownFast(t *testing.T) {
+// TestShutdownCancelsRunning: a statement running when SIGINT comes, or
+// past shutdown.drain-timeout after SIGTERM, is canceled with 57P01 (not
+// before the timeout), and the process exits 0.
+func TestShutdownCancelsRunning(t *testing.T) {
 	bin := releaseBinary(t)
-	s := startProcess(t, bin, t.TempDir())
-	c := s.connect(t)
-	done := make(chan error, 1)
-	go func() {
-		_, err := c.Exec(context.Background(), "SELECT pg_sleep(60)")
-		done <- err
-	}()
-	time.Sleep(300 * time.Millisecond)
-	s.signal(t, syscall.SIGINT)
-	select {
-	case err := <-done:
-		if got := sqlState(err); got != "57P01" {
-			t.Errorf("statement at SIGINT: %v (SQLSTATE %q), want 57P01", err, got)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("statement not canceled 10s after SIGINT")
+	cases := []struct {
+		name     string
+		sig      syscall.Signal
+		env      []string
+		notUntil time.Duration // the statement runs at least this long after the signal
+	}{
+		{name: "SIGTERM past the drain timeout", sig: syscall.SIGTERM, env: []string{"ICEGATE_SHUTDOWN_DRAIN_TIMEOUT=1s"}, notUntil: 900 * time.Millisecond},
+		{name: "SIGINT", sig: syscall.SIGINT},
 	}
-	if code := s.wait(t, 20*time.Second); code != 0 {
-		t.Fatalf("exit status %d, want 0\n%s", code, s.logs.String())
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startProcess(t, bin, t.TempDir(), tc.env...)
+			c := s.connect(t)
+			done := make(chan error, 1)
+			go func() {
+				_, err := c.Exec(context.Background(), "SELECT pg_sleep(60)")
+				done <- err
+			}()
+			time.Sleep(300 * time.Millisecond) // the statement is running
+			start := time.Now()
+			s.signal(t, tc.sig)
+			select {
+			case err := <-done:
+				if got := sqlState(err); got != "57P01" {
+					t.Errorf("statement: %v (SQLSTATE %q), want 57P01", err, got)
+				}
+				if d := time.Since(start); d < tc.notUntil {
+					t.Errorf("statement canceled %s after the signal, before %s", d, tc.notUntil)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("statement not canceled 20s after the signal")
+			}
+			s.wantExit(t, 20*time.Second, 0)
+		})
 	}
 }
 
@@ -142,7 +150,6 @@ func TestShutdownImmediate(t *testing.T) {
 	bin := releaseBinary(t)
 	warehouse := t.TempDir()
 	s := startProcess(t, bin, warehouse)
-	ctx := context.Background()
 	c := s.connect(t)
 	exec1(t, c, "CREATE SCHEMA s")
 	exec1(t, c, "CREATE TABLE s.t (id int, label text)")
@@ -151,17 +158,10 @@ func TestShutdownImmediate(t *testing.T) {
 		exec1(t, c, "INSERT INTO s.t VALUES ("+string(rune('0'+i))+", 'committed')")
 	}
 	const rows = 40
-	src := &slowRows{n: rows, interval: 25 * time.Millisecond, started: make(chan struct{})}
-	copier := s.connect(t)
-	go func() { _, _ = copier.PgConn().CopyFrom(ctx, src, "COPY s.t FROM STDIN") }()
-	<-src.started
-	time.Sleep(300 * time.Millisecond)
+	s.slowCopy(t, rows, 25*time.Millisecond)
 	s.signal(t, syscall.SIGQUIT)
-	if code := s.wait(t, 10*time.Second); code != immediateExitStatus {
-		t.Fatalf("exit status %d after SIGQUIT, want %d\n%s", code, immediateExitStatus, s.logs.String())
-	}
-	s2 := startProcess(t, bin, warehouse)
-	n := count(t, s2.connect(t), "s.t")
+	s.wantExit(t, 10*time.Second, immediateExitStatus)
+	n := rowsAfterRestart(t, bin, warehouse, "s.t")
 	if n != committed && n != committed+rows {
 		t.Errorf("after SIGQUIT and a restart s.t has %d rows, want %d (COPY lost whole) or %d", n, committed, committed+rows)
 	}
@@ -187,11 +187,8 @@ func TestShutdownDrainTransactionBlock(t *testing.T) {
 	if _, err := c.Exec(ctx, "SELECT 1"); err == nil {
 		t.Error("the session ran a statement after its block ended during the drain")
 	}
-	if code := s.wait(t, 30*time.Second); code != 0 {
-		t.Fatalf("exit status %d, want 0\n%s", code, s.logs.String())
-	}
-	s2 := startProcess(t, bin, warehouse)
-	if n := count(t, s2.connect(t), "s.t"); n != 3 {
+	s.wantExit(t, 30*time.Second, 0)
+	if n := rowsAfterRestart(t, bin, warehouse, "s.t"); n != 3 {
 		t.Errorf("after the restart s.t has %d rows, want 3", n)
 	}
 }

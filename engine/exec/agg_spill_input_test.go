@@ -6,9 +6,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 )
@@ -19,20 +17,8 @@ import (
 // and give exactly the groups of the aggregation in memory; one group
 // larger than the limit still fails with 53200.
 func TestAggSpillByInput(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	batches := makeBatches(t, mem, randomRows(30000, 7), []int{1000, 777, 1024, 3})
-	defer func() {
-		for _, b := range batches {
-			b.Release()
-		}
-	}()
-	input := func() engine.Operator {
-		for _, b := range batches {
-			b.Retain()
-		}
-		return NewBatches(tableSchema, append([]arrow.RecordBatch(nil), batches...))
-	}
+	mem := checkedMem(t)
+	input := replayable(t, mem, randomRows(30000, 7), []int{1000, 777, 1024, 3})
 	f8 := func(v float64) expr.Expr { return lit(v, arrow.PrimitiveTypes.Float64) }
 	aggs := []AggCall{
 		{Fn: "count", Name: "n"},

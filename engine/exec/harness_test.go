@@ -268,3 +268,30 @@ func arrayElem(a arrow.Array, i int) string {
 	}
 	return s
 }
+
+// checkedMem returns an allocator that fails the test if anything it
+// handed out is still held when the test and its cleanups end.
+func checkedMem(t *testing.T) *memory.CheckedAllocator {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	t.Cleanup(func() { mem.AssertSize(t, 0) })
+	return mem
+}
+
+// replayable makes rows into batches of the given sizes once and returns
+// a function giving a fresh operator over them at each call, so one input
+// feeds both the in-memory and the spilling run of an operator. The
+// batches are released when the test ends (before checkedMem's check).
+func replayable(t *testing.T, mem memory.Allocator, rows [][]*string, sizes []int) func() engine.Operator {
+	batches := makeBatches(t, mem, rows, sizes)
+	t.Cleanup(func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	})
+	return func() engine.Operator {
+		for _, b := range batches {
+			b.Retain()
+		}
+		return NewBatches(tableSchema, append([]arrow.RecordBatch(nil), batches...))
+	}
+}

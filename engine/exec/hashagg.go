@@ -23,6 +23,7 @@ type hashAggOp struct {
 	groups   []expr.Program
 	aggs     []AggCall
 	args     []*expr.Program  // nil for count(*)
+	share    *argShare        // arguments computed once for the others (agg_shared.go)
 	filters  []*expr.Program  // nil without FILTER
 	extras   [][]expr.Program // arguments after the first (string_agg's delimiter)
 	direct   [][]expr.Program // direct arguments of ordered-set aggregates (constants)
@@ -79,6 +80,7 @@ type hashAggOp struct {
 func NewHashAggregate(in engine.Operator, groups []expr.Expr, aggs []AggCall, opts ...expr.CompileOptions) (engine.Operator, error) {
 	o := &hashAggOp{in: in, aggs: aggs, opts: opts}
 	var fields []arrow.Field
+	var argExprs []expr.Expr
 	for i, g := range groups {
 		p, err := expr.Compile(g, in.Schema(), opts...)
 		if err != nil {
@@ -163,6 +165,7 @@ func NewHashAggregate(in engine.Operator, groups []expr.Expr, aggs []AggCall, op
 			return nil, err
 		}
 		o.args = append(o.args, argP)
+		argExprs = append(argExprs, arg)
 		o.filters = append(o.filters, filterP)
 		o.extras = append(o.extras, extras)
 		o.direct = append(o.direct, direct)
@@ -176,6 +179,9 @@ func NewHashAggregate(in engine.Operator, groups []expr.Expr, aggs []AggCall, op
 		fields = append(fields, arrow.Field{Name: name, Type: rt, Nullable: true})
 	}
 	o.schema = arrow.NewSchema(fields, nil)
+	if err := o.shareArgs(argExprs, in.Schema(), opts); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 
@@ -304,10 +310,26 @@ func (o *hashAggOp) add(b arrow.RecordBatch) error {
 	if o.phase == phaseFinal {
 		return o.merge(b, gids)
 	}
+	argsIn := b // the batch the arguments read
+	var shared []arrow.Array
+	if o.share != nil {
+		shared = make([]arrow.Array, len(o.aggs))
+		defer releaseAll(shared)
+		ext, err := o.evalShared(b, shared)
+		if err != nil {
+			return err
+		}
+		defer ext.Release()
+		argsIn = ext
+	}
 	for a := range o.aggs {
 		var arg arrow.Array
-		if o.args[a] != nil {
-			v, err := o.args[a].Eval(o.ctx, b)
+		switch {
+		case shared != nil && shared[a] != nil:
+			arg = shared[a]
+			arg.Retain()
+		case o.args[a] != nil:
+			v, err := o.args[a].Eval(o.ctx, argsIn)
 			if err != nil {
 				return err
 			}

@@ -15,7 +15,8 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 )
 
-// TestIntTableLayouts checks both layouts of intTable against a map: the
+// TestIntTableLayouts checks both layouts of intTable, the hashed one
+// with and without its bitmap of keys present, against a map: the
 // first row of every key (the last inserted, as buildInts inserts from the
 // end), the chain of earlier rows, and misses on both sides of the range.
 func TestIntTableLayouts(t *testing.T) {
@@ -25,16 +26,21 @@ func TestIntTableLayouts(t *testing.T) {
 		direct bool
 		keys   func(i int) int64
 		rows   int
+		bitmap bool // the hashed layout keeps a bitmap of the keys
 	}{
-		{"dense", true, func(i int) int64 { return int64(i) + 1 }, 1000},
-		{"dense duplicates", true, func(i int) int64 { return int64(i / 4) }, 1000},
-		{"sparse within four times the slots", true, func(i int) int64 { return int64(i) * 7 }, 1000},
-		{"negative", true, func(i int) int64 { return int64(i) - 500 }, 1000},
-		{"wide", false, func(i int) int64 { return int64(i) * 1_000_003 }, 1000},
-		{"random", false, func(int) int64 { return rng.Int63() }, 1000},
-		{"one key", true, func(int) int64 { return -7 }, 10},
-		{"across the signed limit", true, func(i int) int64 { return int64(uint64(1<<63) - 50 + uint64(i)) }, 100},
-		{"extremes", false, func(i int) int64 { return []int64{-1 << 63, 1<<63 - 1, 0}[i%3] }, 9},
+		{"dense", true, func(i int) int64 { return int64(i) + 1 }, 1000, false},
+		{"dense duplicates", true, func(i int) int64 { return int64(i / 4) }, 1000, false},
+		{"sparse within four times the slots", true, func(i int) int64 { return int64(i) * 7 }, 1000, false},
+		{"negative", true, func(i int) int64 { return int64(i) - 500 }, 1000, false},
+		{"wide", false, func(i int) int64 { return int64(i) * 1_000_003 }, 1000, false},
+		{"random", false, func(int) int64 { return rng.Int63() }, 1000, false},
+		{"one key", true, func(int) int64 { return -7 }, 10, false},
+		{"across the signed limit", true, func(i int) int64 { return int64(uint64(1<<63) - 50 + uint64(i)) }, 100, false},
+		{"extremes", false, func(i int) int64 { return []int64{-1 << 63, 1<<63 - 1, 0}[i%3] }, 9, false},
+		{"many sparse keys", false, func(i int) int64 { return int64(i)*37 + int64(i%5) }, 20000, true},
+		{"many sparse negative keys with duplicates", false, func(i int) int64 { return -int64(i/2)*61 - 3 }, 40000, true},
+		{"many sparse keys across the signed limit", false, func(i int) int64 { return int64(uint64(1<<63) - 600000 + uint64(i)*53) }, 20000, true},
+		{"many random keys", false, func(int) int64 { return rng.Int63() }, 20000, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -47,6 +53,9 @@ func TestIntTableLayouts(t *testing.T) {
 			if got := tab.direct != nil; got != c.direct {
 				t.Fatalf("direct layout = %v, want %v", got, c.direct)
 			}
+			if got := tab.present != nil; got != c.bitmap {
+				t.Fatalf("bitmap = %v, want %v", got, c.bitmap)
+			}
 			next := make([]int32, len(vals))
 			first := map[uint64]int32{}
 			for r := len(vals) - 1; r >= 0; r-- {
@@ -54,7 +63,7 @@ func TestIntTableLayouts(t *testing.T) {
 				first[vals[r]] = int32(r)
 			}
 			probes := append([]uint64{lo - 1, lo + span + 1, lo, lo + span, 0, ^uint64(0), 1 << 63, 1<<63 - 1}, vals...)
-			for range 100 {
+			for range 100 + c.rows {
 				probes = append(probes, lo+rng.Uint64()%(span+3)-1)
 			}
 			heads := make([]int32, len(probes))

@@ -104,21 +104,9 @@ type spiller interface{ SpilledBytes() int64 }
 // TestSortSpill: sorts forced to spill under a small statement_mem give
 // exactly the rows, in exactly the order, of the sort in memory.
 func TestSortSpill(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	rows := randomRows(30000, 1)
-	batches := makeBatches(t, mem, rows, []int{1000, 777, 1024, 3})
-	defer func() {
-		for _, b := range batches {
-			b.Release()
-		}
-	}()
-	input := func() engine.Operator {
-		for _, b := range batches {
-			b.Retain()
-		}
-		return NewBatches(tableSchema, append([]arrow.RecordBatch(nil), batches...))
-	}
+	input := replayable(t, mem, rows, []int{1000, 777, 1024, 3})
 	cases := []struct {
 		name string
 		keys []SortKey
@@ -247,22 +235,10 @@ func TestSortSpillLimits(t *testing.T) {
 // statement_mem give exactly the groups of the aggregation in memory, in
 // one phase and as a parallel plan's partial and final phases.
 func TestAggSpill(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	mem := checkedMem(t)
 	rows := randomRows(30000, 3)
 	// Many groups: id / 3 gives 10000.
-	batches := makeBatches(t, mem, rows, []int{1000, 777, 1024, 3})
-	defer func() {
-		for _, b := range batches {
-			b.Release()
-		}
-	}()
-	input := func() engine.Operator {
-		for _, b := range batches {
-			b.Retain()
-		}
-		return NewBatches(tableSchema, append([]arrow.RecordBatch(nil), batches...))
-	}
+	input := replayable(t, mem, rows, []int{1000, 777, 1024, 3})
 	aggs := []AggCall{
 		{Fn: "count", Name: "n"},
 		{Fn: "count", Arg: col(tX), Name: "nx"},
@@ -386,21 +362,9 @@ func sameGroup(got, want string, approx int) bool {
 // statement_mem run as grace hash joins and give exactly the rows of the
 // join in memory.
 func TestJoinSpill(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	left := makeBatches(t, mem, randomRows(12000, 4), []int{1000, 333})
-	right := makeBatches(t, mem, randomRows(6000, 5), []int{700, 1024})
-	defer func() {
-		for _, b := range append(left, right...) {
-			b.Release()
-		}
-	}()
-	input := func(bs []arrow.RecordBatch) engine.Operator {
-		for _, b := range bs {
-			b.Retain()
-		}
-		return NewBatches(tableSchema, append([]arrow.RecordBatch(nil), bs...))
-	}
+	mem := checkedMem(t)
+	left := replayable(t, mem, randomRows(12000, 4), []int{1000, 333})
+	right := replayable(t, mem, randomRows(6000, 5), []int{700, 1024})
 	rcol := func(i int) expr.Expr {
 		f := tableSchema.Field(i)
 		return &expr.Col{Idx: i, Name: f.Name + "_r", T: f.Type}
@@ -441,7 +405,7 @@ func TestJoinSpill(t *testing.T) {
 			}
 			t.Run(k.name+"/"+name, func(t *testing.T) {
 				spec := JoinSpec{Type: ty.typ, LeftKeys: k.left, RightKeys: k.right, Residual: k.residual, Single: ty.single, BuildLeft: ty.buildLeft}
-				op, err := NewHashJoin(input(left), input(right), spec)
+				op, err := NewHashJoin(left(), right(), spec)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -451,7 +415,7 @@ func TestJoinSpill(t *testing.T) {
 				}
 				sort.Strings(want)
 				e := newSpillEnv(t, 48<<10, -1)
-				op, err = NewHashJoin(input(left), input(right), spec)
+				op, err = NewHashJoin(left(), right(), spec)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -486,21 +450,9 @@ func TestJoinSpill(t *testing.T) {
 // non-empty right side, and an empty right side each decide rows the
 // partitions alone cannot.
 func TestJoinSpillNullAware(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	left := makeBatches(t, mem, randomRows(12000, 6), []int{1000, 333})
-	right := makeBatches(t, mem, randomRows(6000, 7), []int{700, 1024})
-	defer func() {
-		for _, b := range append(left, right...) {
-			b.Release()
-		}
-	}()
-	input := func(bs []arrow.RecordBatch) engine.Operator {
-		for _, b := range bs {
-			b.Retain()
-		}
-		return NewBatches(tableSchema, append([]arrow.RecordBatch(nil), bs...))
-	}
+	mem := checkedMem(t)
+	left := replayable(t, mem, randomRows(12000, 6), []int{1000, 333})
+	right := replayable(t, mem, randomRows(6000, 7), []int{700, 1024})
 	rcol := func(i int) expr.Expr {
 		f := tableSchema.Field(i)
 		return &expr.Col{Idx: i, Name: f.Name + "_r", T: f.Type}
@@ -510,7 +462,7 @@ func TestJoinSpillNullAware(t *testing.T) {
 	cases := []struct {
 		name        string
 		left, right expr.Expr
-		rightRows   []arrow.RecordBatch
+		rightRows   func() engine.Operator // nil: an empty right side
 		residual    expr.Expr
 		spills      bool // false: fails with 53200
 	}{
@@ -530,10 +482,16 @@ func TestJoinSpillNullAware(t *testing.T) {
 				if buildLeft {
 					name += " building left"
 				}
+				rightOp := func() engine.Operator {
+					if c.rightRows == nil {
+						return NewBatches(tableSchema, nil)
+					}
+					return c.rightRows()
+				}
 				t.Run(name, func(t *testing.T) {
 					spec := JoinSpec{Type: typ, NullAware: true, LeftKeys: []expr.Expr{c.left}, RightKeys: []expr.Expr{c.right},
 						Residual: c.residual, BuildLeft: buildLeft}
-					op, err := NewHashJoin(input(left), input(c.rightRows), spec)
+					op, err := NewHashJoin(left(), rightOp(), spec)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -543,7 +501,7 @@ func TestJoinSpillNullAware(t *testing.T) {
 					}
 					sort.Strings(want)
 					e := newSpillEnv(t, 48<<10, -1)
-					op, err = NewHashJoin(input(left), input(c.rightRows), spec)
+					op, err = NewHashJoin(left(), rightOp(), spec)
 					if err != nil {
 						t.Fatal(err)
 					}

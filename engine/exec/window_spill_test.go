@@ -6,10 +6,6 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 )
@@ -19,20 +15,8 @@ import (
 // of the window in memory; a window that cannot be split still fails
 // with 53200 and leaves nothing behind.
 func TestWindowSpill(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	batches := makeBatches(t, mem, randomRows(30000, 5), []int{1000, 777, 1024, 3})
-	defer func() {
-		for _, b := range batches {
-			b.Release()
-		}
-	}()
-	input := func() engine.Operator {
-		for _, b := range batches {
-			b.Retain()
-		}
-		return NewBatches(tableSchema, append([]arrow.RecordBatch(nil), batches...))
-	}
+	mem := checkedMem(t)
+	input := replayable(t, mem, randomRows(30000, 5), []int{1000, 777, 1024, 3})
 	two := lit(int64(2), expr.Int8)
 	calls := []WindowCall{
 		wcall("row_number", WindowFrame{}),
@@ -127,20 +111,8 @@ func TestWindowSpill(t *testing.T) {
 // rows, so it spills (deeper when needed) instead of failing with 53200
 // when the arguments of a partition file pass statement_mem.
 func TestWindowSpillComputedArgs(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	batches := makeBatches(t, mem, randomRows(30000, 8), []int{1000, 777, 1024})
-	defer func() {
-		for _, b := range batches {
-			b.Release()
-		}
-	}()
-	input := func() engine.Operator {
-		for _, b := range batches {
-			b.Retain()
-		}
-		return NewBatches(tableSchema, append([]arrow.RecordBatch(nil), batches...))
-	}
+	mem := checkedMem(t)
+	input := replayable(t, mem, randomRows(30000, 8), []int{1000, 777, 1024})
 	big := call("repeat", col(tS), lit(int32(8), expr.Int4))
 	calls := []WindowCall{
 		wcall("lag", WindowFrame{}, big),

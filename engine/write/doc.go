@@ -8,7 +8,8 @@
 // schema, or Avro object container files with the spec's Avro schema when
 // write.format.default is avro, and collects the per-column metrics the
 // manifests carry. When the table has a sort order, rows are buffered,
-// sorted and each data file holds one sorted run (sort.go). Close
+// sorted and each data file holds one sorted run (sort.go); how many rows
+// one run holds follows write.distribution-mode (distribution.go). Close
 // hands back the catalog.DataFile values that catalog commits in a new
 // snapshot; Abort removes every file written when the statement fails.
 package write

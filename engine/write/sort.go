@@ -27,11 +27,6 @@ import (
 // smaller files per partition, as Spark's per-task local sort does.
 const maxSortBufferBytes = 256 << 20
 
-// sortBufferLimit is the buffer size: the target file size (Arrow bytes
-// are at least as big as the file's, so a file is never rolled inside a
-// run), at most maxSortBufferBytes.
-func (w *Writer) sortBufferLimit() int64 { return min(w.opts.targetFileSize, maxSortBufferBytes) }
-
 // sortKeys computes the sort key of rows: per sort field, its source
 // column (a path through structs) and the transform applied to it.
 type sortKeys struct {

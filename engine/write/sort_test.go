@@ -114,7 +114,8 @@ func TestSortedWriteManyFiles(t *testing.T) {
 				dir := t.TempDir()
 				ws := WriterSpec{IO: LocalFiles{}, DataDir: dir, Schema: schema, Spec: spec, FormatVersion: 2, Format: format,
 					// about 2.5 batches of Arrow bytes: the buffer is sorted and flushed twice
-					Properties: map[string]string{propTargetFileSize: "180000"}}
+					// distribution mode none: each buffer is sorted on its own
+					Properties: map[string]string{propTargetFileSize: "180000", propDistributionMode: "none"}}
 				if sorted {
 					ws.SortOrder = &catalog.SortOrder{ID: 1, Fields: []catalog.SortField{sortField(2, "identity", 0, "desc", "nulls-first")}}
 				}

@@ -71,6 +71,7 @@ type Writer struct {
 	format     catalog.FileFormat
 	avro       *avroLayout // Avro files only
 	sort       *sortKeys   // nil: unsorted
+	dist       distributionMode
 	sorting    sortBuffer
 	modes      []metricsMode
 	transforms []*PartitionTransform
@@ -126,6 +127,9 @@ func NewWriter(ctx context.Context, spec WriterSpec) (*Writer, error) {
 		if w.avro, err = newAvroLayout(spec.Schema); err != nil {
 			return nil, err
 		}
+	}
+	if w.dist, err = parseDistribution(spec.Properties, spec.Spec, spec.SortOrder); err != nil {
+		return nil, err
 	}
 	switch {
 	case spec.RowOrder != nil && spec.SortOrder != nil && len(spec.SortOrder.Fields) > 0:

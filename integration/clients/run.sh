@@ -26,12 +26,18 @@ jdbc_jar="${ICEGATE_CLIENTS_JDBC_JAR:-/usr/share/java/postgresql.jar}"
 
 work="$(mktemp -d)"
 server_pid=""
-cleanup() {
-	if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
-		kill -TERM "$server_pid" 2>/dev/null
-		for _ in $(seq 1 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$server_pid" 2>/dev/null || true
+tls_pid=""
+stop_server() {
+	local pid="$1"
+	if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
+		kill -TERM "$pid" 2>/dev/null
+		for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$pid" 2>/dev/null || true
 	fi
+}
+cleanup() {
+	stop_server "$server_pid"
+	stop_server "$tls_pid"
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -46,13 +52,28 @@ if [[ -z "$bin" ]]; then
 fi
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-port="${ICEGATE_CLIENTS_PORT:-}"
-if [[ -z "$port" ]]; then
+# free_port: prints a port nothing listens on.
+free_port() {
+	local candidate
 	for _ in $(seq 1 50); do
 		candidate=$((20000 + RANDOM % 12000)) # below the ephemeral range (32768+): a port some client connection holds passes the probe but not bind
-		if ! port_in_use "$candidate"; then port="$candidate"; break; fi
+		if ! port_in_use "$candidate"; then echo "$candidate"; return 0; fi
 	done
-	[[ -n "$port" ]] || die "no free port found"
+	return 1
+}
+# wait_serving PID PORT LOG: waits until the server PID accepts on PORT.
+wait_serving() {
+	for _ in $(seq 1 300); do
+		port_in_use "$2" && return 0
+		kill -0 "$1" 2>/dev/null || { cat "$3" >&2; die "icegate serve exited early"; }
+		sleep 0.1
+	done
+	cat "$3" >&2
+	die "icegate serve not accepting on port $2"
+}
+port="${ICEGATE_CLIENTS_PORT:-}"
+if [[ -z "$port" ]]; then
+	port="$(free_port)" || die "no free port found"
 fi
 port_in_use "$port" && die "port $port is already in use"
 
@@ -61,12 +82,31 @@ mkdir -p "$work/warehouse"
 # names it does not know) and so none of the caller's settings either.
 (cd "$work" && unset "${!ICEGATE_@}" && exec "$bin" serve --warehouse "$work/warehouse" --listen "127.0.0.1:$port") >"$work/icegate.log" 2>&1 &
 server_pid=$!
-for _ in $(seq 1 300); do
-	port_in_use "$port" && break
-	kill -0 "$server_pid" 2>/dev/null || { cat "$work/icegate.log" >&2; die "icegate serve exited early"; }
-	sleep 0.1
-done
-port_in_use "$port" || { cat "$work/icegate.log" >&2; die "icegate serve not accepting on port $port"; }
+wait_serving "$server_pid" "$port" "$work/icegate.log"
+
+# A second server for channel binding (SCRAM-SHA-256-PLUS): TLS with a
+# self-signed certificate, a password, and an audit log whose
+# authentication records name the SASL mechanism each login used. The
+# psql and node-postgres scenarios log in there with channel binding and
+# check the record of their application_name.
+# Without openssl (outside CI) the channel-binding steps are skipped.
+if command -v openssl >/dev/null; then
+	tls_port="$(free_port)" || die "no free port found"
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=127.0.0.1 \
+		-addext subjectAltName=IP:127.0.0.1 -keyout "$work/tls.key" -out "$work/tls.crt" >"$work/openssl.log" 2>&1 ||
+		{ cat "$work/openssl.log" >&2; die "openssl could not make a certificate"; }
+	printf 'tls:\n  cert: %s\n  key: %s\naudit:\n  file: %s\n' "$work/tls.crt" "$work/tls.key" "$work/tls-audit.jsonl" >"$work/tls.yaml"
+	mkdir -p "$work/warehouse-tls"
+	(cd "$work" && unset "${!ICEGATE_@}" && ICEGATE_PASSWORD=channel-binding exec "$bin" serve --config "$work/tls.yaml" \
+		--warehouse "$work/warehouse-tls" --listen "127.0.0.1:$tls_port") >"$work/icegate-tls.log" 2>&1 &
+	tls_pid=$!
+	wait_serving "$tls_pid" "$tls_port" "$work/icegate-tls.log"
+	export ICEGATE_CLIENTS_TLS_PORT="$tls_port" ICEGATE_CLIENTS_TLS_PASSWORD=channel-binding ICEGATE_CLIENTS_TLS_AUDIT="$work/tls-audit.jsonl"
+elif [[ -n "${CI:-}" ]]; then
+	die "openssl not found: the channel-binding server needs a certificate"
+else
+	echo "--- clients: openssl not found; the channel-binding steps are skipped"
+fi
 
 # Every client reads where to connect from here (libpq, node-postgres and
 # the JDBC and ODBC scenarios alike).

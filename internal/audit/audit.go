@@ -14,6 +14,7 @@ package audit
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -57,8 +58,12 @@ type Record struct {
 	// Kind and Statement describe a statement record.
 	Kind      string `json:"kind,omitempty"`
 	Statement string `json:"statement,omitempty"`
-	// Method is the authentication method of an authentication record.
-	Method string `json:"method,omitempty"`
+	// Method is the authentication method of an authentication record,
+	// as the access rule that decided it names it ("reject" for a
+	// connection the rules refused); Mechanism is the SASL mechanism a
+	// SCRAM client chose (SCRAM-SHA-256-PLUS with channel binding).
+	Method    string `json:"method,omitempty"`
+	Mechanism string `json:"mechanism,omitempty"`
 	// Outcome is "success" or "failure"; SQLState and Message say why a
 	// failure failed.
 	Outcome  string `json:"outcome"`
@@ -69,16 +74,20 @@ type Record struct {
 	Tables []Commit `json:"tables,omitempty"`
 }
 
-// Commit is a table's commit: its name and the snapshot it produced
-// (0 for a commit that made no snapshot, a schema change).
+// Commit is a table's commit: its name, the snapshot it produced (for a
+// commit that adds none, a schema change or a property, the snapshot the
+// table is at after it; 0 for a table without snapshots) and the
+// metadata file it made current.
 type Commit struct {
-	Table      string `json:"table"`
-	SnapshotID int64  `json:"snapshot_id,omitempty"`
+	Table            string `json:"table"`
+	SnapshotID       int64  `json:"snapshot_id,omitempty"`
+	MetadataLocation string `json:"metadata_location,omitempty"`
 }
 
 // Log is an open audit log; its methods may be called from any goroutine.
 type Log struct {
 	mu    sync.Mutex
+	path  string
 	f     *os.File
 	fsync string
 }
@@ -92,11 +101,40 @@ func Open(path, fsync string) (*Log, error) {
 	default:
 		return nil, fmt.Errorf("audit: unknown fsync policy %q", fsync)
 	}
+	f, err := openFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return &Log{path: path, f: f, fsync: fsync}, nil
+}
+
+func openFile(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open audit log: %w", err)
 	}
-	return &Log{f: f, fsync: fsync}, nil
+	return f, nil
+}
+
+// Reopen opens the log's path anew and writes there from now on: after a
+// rotation moved the file away (logrotate's move, then SIGHUP), the moved
+// file holds every record written before and the new one every record
+// after. The old file is synced and closed. When the path cannot be
+// opened the log stays on the file it has. A nil Log does nothing.
+func (l *Log) Reopen() error {
+	if l == nil {
+		return nil
+	}
+	f, err := openFile(l.path)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	old := l.f
+	l.f = f
+	l.mu.Unlock()
+	// No write is in flight on old: they hold mu.
+	return errors.Join(old.Sync(), old.Close())
 }
 
 // Write appends r as one line; a nil Log writes nothing. One write call
@@ -209,15 +247,21 @@ func WithCommits(ctx context.Context, c *Commits) context.Context {
 	return context.WithValue(ctx, commitsKey{}, c)
 }
 
-// RecordCommit notes that table committed a snapshot, when ctx carries a
-// collector (the audit log is on).
-func RecordCommit(ctx context.Context, table string, snapshotID int64) {
+// Recording reports whether ctx carries a collector (the audit log is
+// on), so a caller can skip building a Commit nobody reads.
+func Recording(ctx context.Context) bool {
+	c, _ := ctx.Value(commitsKey{}).(*Commits)
+	return c != nil
+}
+
+// RecordCommit notes a table's commit, when ctx carries a collector.
+func RecordCommit(ctx context.Context, commit Commit) {
 	c, _ := ctx.Value(commitsKey{}).(*Commits)
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
-	c.list = append(c.list, Commit{Table: table, SnapshotID: snapshotID})
+	c.list = append(c.list, commit)
 	c.mu.Unlock()
 }
 

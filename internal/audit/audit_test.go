@@ -46,8 +46,8 @@ func TestAppend(t *testing.T) {
 		}
 		var c Commits
 		ctx := WithCommits(context.Background(), &c)
-		RecordCommit(ctx, "s.t", 42)
-		RecordCommit(context.Background(), "s.u", 1) // no collector: dropped
+		RecordCommit(ctx, Commit{Table: "s.t", SnapshotID: 42})
+		RecordCommit(context.Background(), Commit{Table: "s.u", SnapshotID: 1}) // no collector: dropped
 		if err := l.Write(Record{Event: EventStatement, Kind: KindDML, Statement: fsync, Outcome: "success", SQLState: "00000", Tables: c.Take()}); err != nil {
 			t.Fatal(err)
 		}
@@ -74,5 +74,74 @@ func TestAppend(t *testing.T) {
 		if len(r.Tables) != 1 || r.Tables[0] != (Commit{Table: "s.t", SnapshotID: 42}) || r.Time.IsZero() {
 			t.Errorf("line %d: %+v", i+1, r)
 		}
+	}
+}
+
+// TestReopen rotates the log as logrotate does, moving the file away and
+// then reopening: the moved file keeps the records written before, the
+// new file gets those after, none lost or written twice.
+func TestReopen(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "audit.jsonl")
+	l, err := Open(path, FsyncNever)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	write := func(stmt string) {
+		t.Helper()
+		if err := l.Write(Record{Event: EventStatement, Statement: stmt}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	statements := func(path string) []string {
+		t.Helper()
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			var r Record
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatalf("%s: line %q: %v", path, line, err)
+			}
+			out = append(out, r.Statement)
+		}
+		return out
+	}
+	write("a")
+	write("b")
+	if err := os.Rename(path, path+".1"); err != nil {
+		t.Fatal(err)
+	}
+	write("c") // after the move, before the reopen: still the moved file
+	if err := l.Reopen(); err != nil {
+		t.Fatal(err)
+	}
+	write("d")
+	if got := strings.Join(statements(path+".1"), ","); got != "a,b,c" {
+		t.Errorf("rotated file holds %s, want a,b,c", got)
+	}
+	if got := strings.Join(statements(path), ","); got != "d" {
+		t.Errorf("new file holds %s, want d", got)
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("new file: %v, mode %v; want 0600", err, st.Mode().Perm())
+	}
+
+	// A path that cannot be opened leaves the log on its file.
+	if err := os.Rename(path, path+".2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Reopen(); err == nil {
+		t.Fatal("Reopen onto a directory succeeded")
+	}
+	write("e")
+	if got := strings.Join(statements(path+".2"), ","); got != "d,e" {
+		t.Errorf("after a failed reopen the file holds %s, want d,e", got)
 	}
 }

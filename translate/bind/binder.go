@@ -26,6 +26,9 @@ type Binder struct {
 	// privRole is the role privileges are checked as: "" the current
 	// user; inside a view, its owner (privilege.go).
 	privRole string
+	// cols are the column privilege checks left for the end of the
+	// statement (privilege_column.go).
+	cols colChecks
 
 	// params are the statement's parameters ($1...): their types (0 =
 	// not yet inferred) and, at Execute, their values.

@@ -14,6 +14,8 @@ import (
 func (b *Binder) BindDelete(stmt *pg.DeleteStmt) (*DMLPlan, error) {
 	saved := b.enterQuery()
 	defer b.leaveQuery(saved)
+	mark := b.enterDMLColumns() // privilege_column.go
+	defer b.leaveDMLColumns(mark)
 	if stmt.WithClause != nil {
 		pop, err := b.pushWith(stmt.WithClause)
 		if err != nil {
@@ -34,6 +36,9 @@ func (b *Binder) BindDelete(stmt *pg.DeleteStmt) (*DMLPlan, error) {
 	}
 	cur, ret, retCols, err := b.bindReturning(cur, stmt.ReturningList)
 	if err != nil {
+		return nil, err
+	}
+	if err := b.deleteColumnChecks(mark, cur, ret); err != nil { // privilege_column.go
 		return nil, err
 	}
 	return b.finishDML(DMLKindDelete, tg, cur, actionLit(dmlDelete), nullRow(tg.cols), ret, retCols), nil

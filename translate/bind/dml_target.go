@@ -77,7 +77,16 @@ func (b *Binder) bindDMLTarget(rv *pg.RangeVar, verb string) (*dmlTarget, error)
 		return nil, pgerr.New(pgerr.DataCorrupted, "table %s has no current schema", tn.Written)
 	}
 	for _, priv := range b.targetPrivileges(verb) {
-		if err := b.CheckTablePrivilege(t, priv); err != nil {
+		check := b.CheckTablePrivilege
+		if verb == "UPDATE" || verb == "DELETE" {
+			check = b.checkTableColumns // privilege_column.go
+		}
+		if err := check(t, priv); err != nil {
+			return nil, err
+		}
+	}
+	if verb == "UPDATE" {
+		if err := b.checkReadIfUsed(t); err != nil { // privilege_column.go
 			return nil, err
 		}
 	}

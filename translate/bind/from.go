@@ -110,7 +110,7 @@ func (b *Binder) bindRangeVar(rv *pg.RangeVar) (plan.Rel, error) {
 			vn.Schema = strings.Join(b.viewNS, ".")
 			if t, err := b.env.ResolveTable(b.ctx, vn); err == nil {
 				tn = vn
-				if err := b.CheckTablePrivilege(t, 'r'); err != nil {
+				if err := b.checkTableColumns(t, 'r'); err != nil { // privilege_column.go
 					return nil, err
 				}
 				return b.bindTable(rv, tn, t, alias, colAliases)
@@ -135,7 +135,7 @@ func (b *Binder) bindRangeVar(rv *pg.RangeVar) (plan.Rel, error) {
 		}
 		return nil, b.ErrAt(err, rv.Location)
 	}
-	if err := b.CheckTablePrivilege(t, 'r'); err != nil {
+	if err := b.checkTableColumns(t, 'r'); err != nil { // privilege_column.go
 		return nil, err
 	}
 	return b.bindTable(rv, tn, t, alias, colAliases)
@@ -208,6 +208,7 @@ func (b *Binder) bindTableAt(rv *pg.RangeVar, tn parse.TableName, t *catalog.Tab
 	}
 	b.addMetadataColumns(r, it, t, schema)
 	b.scope.items = append(b.scope.items, it)
+	b.attachColumnChecks(t, cols, r.Cols) // privilege_column.go
 	return r, nil
 }
 

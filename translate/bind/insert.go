@@ -68,7 +68,7 @@ func (b *Binder) bindInsertRows(ins *pg.InsertStmt) (*InsertPlan, error) {
 			return nil, b.ErrAt(err, ins.Relation.Location)
 		}
 	}
-	if err := b.CheckTablePrivilege(t, 'a'); err != nil {
+	if err := b.checkTableColumns(t, 'a'); err != nil { // privilege_column.go
 		return nil, err
 	}
 	if len(ins.ReturningList) > 0 {
@@ -83,6 +83,9 @@ func (b *Binder) bindInsertRows(ins *pg.InsertStmt) (*InsertPlan, error) {
 		targets, err = b.withoutStatic(ins, targets, p.Cols) // insert_spark.go
 	}
 	if err != nil {
+		return nil, err
+	}
+	if err := b.insertColumnChecks(ins, t, p.Cols, targets); err != nil { // privilege_column.go
 		return nil, err
 	}
 	defs, err := b.tableDefaults(t, p.Schema, p.Cols) // defaults.go

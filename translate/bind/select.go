@@ -31,7 +31,12 @@ type target struct {
 // receives) also gets its object identifier columns printed as names
 // (regOutput).
 func (b *Binder) BindSelect(sel *pg.SelectStmt) (*plan.Select, error) {
+	b.cols.depth++
 	p, err := b.bindQuery(sel)
+	b.cols.depth--
+	if err == nil {
+		err = b.selectColumnChecks(p) // privilege_column.go
+	}
 	if err != nil || b.stmt.Node.GetSelectStmt() != sel {
 		return p, err
 	}

@@ -108,6 +108,9 @@ func (x *sysRel) Lower(ctx context.Context, _ plan.ColSet) (engine.Operator, []p
 	mem := expr.Allocator(ctx)
 	batch, err := x.table.Batch(ctx, mem, snap)
 	if err != nil {
+		if pgerr.As(err) != nil {
+			return nil, nil, err // a relation's own refusal (pg_authid's 42501)
+		}
 		return nil, nil, pgerr.Wrap(err, pgerr.InternalError, "compute %s.%s: %v", x.table.Schema, x.table.Name, err)
 	}
 	defer batch.Release()

@@ -17,6 +17,8 @@ import (
 func (b *Binder) BindUpdate(stmt *pg.UpdateStmt) (*DMLPlan, error) {
 	saved := b.enterQuery()
 	defer b.leaveQuery(saved)
+	mark := b.enterDMLColumns() // privilege_column.go
+	defer b.leaveDMLColumns(mark)
 	if stmt.WithClause != nil {
 		pop, err := b.pushWith(stmt.WithClause)
 		if err != nil {
@@ -40,7 +42,7 @@ func (b *Binder) BindUpdate(stmt *pg.UpdateStmt) (*DMLPlan, error) {
 		return nil, err
 	}
 	cur = b.applyPending(cur)
-
+	read := cur
 	// The assigned values become columns, which RETURNING names as the
 	// target's: it sees the new row.
 	proj := &plan.Project{In: cur, Exprs: refsTo(b, cur.OutCols()), Cols: append([]plan.ColID(nil), cur.OutCols()...)}
@@ -59,6 +61,9 @@ func (b *Binder) BindUpdate(stmt *pg.UpdateStmt) (*DMLPlan, error) {
 	cur, ret, retCols, err := b.bindReturning(cur, stmt.ReturningList)
 	restore()
 	if err != nil {
+		return nil, err
+	}
+	if err := b.updateColumnChecks(mark, tg, read, values, set, ret, newIDs); err != nil { // privilege_column.go
 		return nil, err
 	}
 	return b.finishDML(DMLKindUpdate, tg, cur, actionLit(DMLUpdate), refsTo(b, newIDs), ret, retCols), nil

@@ -202,3 +202,26 @@ func floorDiv(a, b int64) int64 {
 	}
 	return q
 }
+
+// FoldValues applies the passes whose result depends on constants' values
+// (fold_constants, date_comparisons, as cfg enables them) to one
+// expression. A prepared statement's plan optimized with its parameters
+// opaque gets them so once its values are in place: every other pass
+// depends only on the tree.
+func FoldValues(e expr.Expr, cfg Config) expr.Expr {
+	opts := expr.CompileOptions{TimeZone: cfg.TimeZone}
+	if !cfg.Disabled["fold_constants"] {
+		e = expr.Fold(e, opts)
+	}
+	if !cfg.Disabled["date_comparisons"] {
+		e, _ = plan.RewriteExpr(e, func(e expr.Expr) (expr.Expr, error) {
+			if c, ok := e.(*expr.Call); ok {
+				if n, ok := dateComparison(c, opts); ok {
+					return n, nil
+				}
+			}
+			return e, nil
+		})
+	}
+	return e
+}

@@ -107,6 +107,10 @@ type joinGraph struct {
 	// i with leaf k alone; touch[i] when any condition refers to both.
 	link, touch []uint64
 	n           int
+	// sel is the selectivity of the equalities linking two leaves from
+	// their columns' distinct counts (joinorder_ndv.go); nil when no
+	// leaf has any.
+	sel ndvSel
 }
 
 // newJoinGraph returns nil when a leaf's size is not known from table
@@ -143,9 +147,13 @@ func newJoinGraph(leaves []plan.Rel, conds []expr.Expr) *joinGraph {
 		}
 		a := bits.TrailingZeros64(in)
 		b := 63 - bits.LeadingZeros64(in)
-		if _, _, _, ok := plan.EquiKey(c, cols[a], cols[b]); ok {
+		if lk, rk, _, ok := plan.EquiKey(c, cols[a], cols[b]); ok {
 			g.link[a] |= 1 << b
 			g.link[b] |= 1 << a
+			if g.sel == nil {
+				g.sel = ndvSel{}
+			}
+			g.sel.add(a, b, equiSel(leaves[a], leaves[b], lk, rk, g.rows[a], g.rows[b]))
 		}
 	}
 	return g
@@ -192,12 +200,15 @@ func sizeKnown(r plan.Rel) bool {
 }
 
 // step is the estimated rows and base of joining leaf i to a prefix of
-// rows and base over the leaves in set: an equi join keeps each side's
-// rows in the proportion the other keeps of its base (the smaller base,
-// the table referred to, has about one row per key); without an
-// equality it is a cross product.
+// rows and base over the leaves in set: an equi join whose columns have
+// distinct counts keeps 1/max(ndv) of the cross product (ndvStep); one without keeps each side's rows in the proportion the
+// other keeps of its base (the smaller base, the table referred to, has
+// about one row per key); without an equality it is a cross product.
 func (g *joinGraph) step(rows, base float64, set uint64, i int) (float64, float64) {
 	if g.link[i]&set != 0 {
+		if r, ok := g.ndvStep(rows, set, i); ok {
+			return r, max(base, g.base[i])
+		}
 		return rows * g.rows[i] / max(min(base, g.base[i]), 1), max(base, g.base[i])
 	}
 	return rows * g.rows[i], base * g.base[i]

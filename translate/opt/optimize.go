@@ -221,10 +221,10 @@ func pushIntoJoin(x *plan.Join, preds []expr.Expr) plan.Rel {
 		case refs.SubsetOf(both) && x.Typ == plan.JoinInner:
 			cond = append(cond, p)
 			if d, ok := impliedByOr(p, lo); ok {
-				lp = append(lp, d)
+				lp = append(lp, factorOr(d)...)
 			}
 			if d, ok := impliedByOr(p, ro); ok {
-				rp = append(rp, d)
+				rp = append(rp, factorOr(d)...)
 			}
 		default:
 			above = append(above, p)
@@ -269,8 +269,21 @@ func withFilter(r plan.Rel, preds []expr.Expr) plan.Rel {
 
 // factorOr pulls the conditions every branch of an OR shares out of it:
 // (a AND b) OR (a AND c) is a AND (b OR c). TPC-H Q19's join key sits in
-// each branch of an OR; factored out, it becomes a hash join key.
+// each branch of an OR; factored out, it becomes a hash join key. The
+// bounds the remaining OR implies join them (boundsOfOr, or.go).
 func factorOr(e expr.Expr) []expr.Expr {
+	out := factorCommon(e)
+	last := out[len(out)-1]
+	derived, exact := boundsOfOr(last)
+	if exact {
+		return append(out[:len(out)-1:len(out)-1], derived...)
+	}
+	return append(append(out[:len(out)-1:len(out)-1], derived...), last)
+}
+
+// factorCommon is factorOr's first half: the shared conditions, then
+// what remains of the OR (last).
+func factorCommon(e expr.Expr) []expr.Expr {
 	call, ok := e.(*expr.Call)
 	if !ok || call.Fn != "or" || len(call.Args) < 2 {
 		return []expr.Expr{e}

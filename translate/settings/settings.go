@@ -58,6 +58,7 @@ func ownSettingDefs() []Def {
 		{Name: "server_version", Doc: "Shows the server version.", Default: syscat.PGVersion, Reported: true, ReadOnly: true},
 		{Name: "server_version_num", Doc: "Shows the server version as an integer.", Default: strconv.Itoa(syscat.PGVersionNum), ReadOnly: true},
 		{Name: "session_authorization", Doc: "Sets the session user name.", Default: "", Reported: true},
+		{Name: "role", Doc: "Sets the current role.", Default: "none"},
 		{Name: "standard_conforming_strings", Doc: "Causes '...' strings to treat backslashes literally.", Default: "on", Reported: true, Check: oneOf("on")},
 		{Name: "statement_timeout", Doc: "Sets the maximum allowed duration of any statement.", Default: "0", Check: checkMillis},
 		// pg_dump --quote-all-identifiers sets this to have the server's
@@ -228,17 +229,24 @@ func (s *Values) Reset(name string, user string) error {
 	return nil
 }
 
-// ResetAll restores every changeable setting.
+// ResetAll restores every changeable setting but the session's
+// identity (session_authorization and role), which RESET ALL keeps in
+// PostgreSQL; DISCARD ALL resets those too (ResetIdentity).
 func (s *Values) ResetAll(user string) {
 	for k := range s.custom {
 		s.custom[k] = ""
 	}
 	for _, d := range Defs {
-		if !d.ReadOnly {
+		if !d.ReadOnly && d.Name != "session_authorization" && d.Name != "role" {
 			s.values[d.Name] = s.defaultOf(&d)
 		}
 	}
+}
+
+// ResetIdentity makes user the session user again, with no role set.
+func (s *Values) ResetIdentity(user string) {
 	s.values["session_authorization"] = user
+	s.values["role"] = "none"
 }
 
 // Value is a setting's current value by canonical name ("" for none),
@@ -316,6 +324,21 @@ func (s *Values) Reported() map[string]string {
 		}
 	}
 	return m
+}
+
+// ReportedEqual reports whether sent holds exactly the current values of
+// the settings reported by ParameterStatus, without building them.
+func (s *Values) ReportedEqual(sent map[string]string) bool {
+	n := 0
+	for _, d := range Defs {
+		if d.Reported {
+			n++
+			if v, ok := sent[d.Name]; !ok || v != s.values[d.Name] {
+				return false
+			}
+		}
+	}
+	return n == len(sent)
 }
 
 // Location returns the session time zone.

@@ -125,13 +125,13 @@ func bindHasPrivilege(b *bind.Binder, c *bind.SysCallSite) (bind.Bound, error) {
 			if columnIndex(r, name) < 0 {
 				return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, r.Name)
 			}
-			return true, nil
+			return accessHasColumn(snap, role, r, name, privList), nil // priv_column.go
 		}
 		attnum, _ := bind.ToInt64(v[1])
 		if attnum < 1 || int(attnum) > len(r.Columns) {
 			return nil, nil
 		}
-		return true, nil
+		return accessHasColumn(snap, role, r, r.Columns[attnum-1].Name, privList), nil
 	})
 }
 
@@ -282,8 +282,8 @@ func roleArg(snap *syscat.Snapshot, v any, byName bool) (string, bool, error) {
 	return r.Name, true, nil
 }
 
-// accessHas answers has_table_privilege and has_schema_privilege from
-// the roles store: true when role holds any privilege of the list. The
+// accessHas answers has_table_privilege, has_schema_privilege and
+// has_database_privilege (of the session's database) from the roles store: true when role holds any privilege of the list. The
 // other functions, and a server without a store, answer true.
 func accessHas(snap *syscat.Snapshot, fn, role string, obj any, byName bool, list string) bool {
 	a := snap.Access
@@ -298,6 +298,9 @@ func accessHas(snap *syscat.Snapshot, fn, role string, obj any, byName bool, lis
 			return true
 		}
 		has = func(p string) bool { return a.HasTable(role, r, p) }
+		if fn == "has_any_column_privilege" && a.HasAnyColumn != nil {
+			has = func(p string) bool { return a.HasAnyColumn(role, r, p) }
+		}
 	case "has_schema_privilege":
 		var ns *syscat.Namespace
 		if byName {
@@ -309,6 +312,11 @@ func accessHas(snap *syscat.Snapshot, fn, role string, obj any, byName bool, lis
 			return true
 		}
 		has = func(p string) bool { return a.HasSchema(role, ns.Name, p) }
+	case "has_database_privilege":
+		if a.HasDatabase == nil {
+			return true
+		}
+		has = func(p string) bool { return a.HasDatabase(role, p) }
 	default:
 		return true
 	}

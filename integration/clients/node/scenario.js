@@ -2,13 +2,15 @@
 // inference), results parsed into JavaScript types (json and jsonb as
 // objects), named prepared
 // statements, a cursor reading 1000 rows 100 at a time (portal suspension),
-// multi-statement simple queries, statement_timeout and errors by code.
+// multi-statement simple queries, statement_timeout and errors by code;
+// then a login with channel binding to the TLS server of run.sh.
 // Connects with the PG* environment variables. Exits 1 at the first failure
 // (with ICEGATE_CLIENTS_ALL set: after every step).
 'use strict';
 
 process.env.TZ = 'UTC';
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
 const { Client } = require('pg');
 const Cursor = require('pg-cursor');
 
@@ -201,6 +203,36 @@ async function main() {
   });
 
   await client.end();
+
+  // Channel binding: the TLS server of run.sh, whose audit log must say the
+  // login used SCRAM-SHA-256-PLUS.
+  if (process.env.ICEGATE_CLIENTS_TLS_PORT) {
+    await step('channel binding (SCRAM-SHA-256-PLUS)', async () => {
+      const app = 'node-channel-binding';
+      const tlsClient = new Client({
+        host: '127.0.0.1',
+        port: Number(process.env.ICEGATE_CLIENTS_TLS_PORT),
+        password: process.env.ICEGATE_CLIENTS_TLS_PASSWORD,
+        application_name: app,
+        ssl: { rejectUnauthorized: false },
+        enableChannelBinding: true,
+      });
+      await tlsClient.connect();
+      try {
+        const res = await tlsClient.query('SELECT 1 AS one');
+        assert.equal(res.rows[0].one, 1);
+      } finally {
+        await tlsClient.end();
+      }
+      const logins = fs.readFileSync(process.env.ICEGATE_CLIENTS_TLS_AUDIT, 'utf8').split('\n')
+        .filter((line) => line !== '').map((line) => JSON.parse(line))
+        .filter((r) => r.event === 'authentication' && r.application_name === app);
+      assert.equal(logins.length, 1, 'authentication records of the channel-binding login');
+      assert.equal(logins[0].mechanism, 'SCRAM-SHA-256-PLUS');
+      assert.equal(logins[0].outcome, 'success');
+    });
+  }
+
   process.exit(failures === 0 ? 0 : 1);
 }
 

@@ -59,4 +59,17 @@ step '\copy round trip' '1000|499500|624375.00' \
 step '\copy round trip equal' '0' '\pset format unaligned' '\pset tuples_only on' \
 	'SELECT count(*) FROM (SELECT * FROM public.psql_copy EXCEPT SELECT * FROM public.lines) x'
 
+# Channel binding: the TLS server of run.sh, SCRAM-SHA-256-PLUS required;
+# its audit log must say the login used it.
+if [[ -n "${ICEGATE_CLIENTS_TLS_PORT:-}" ]]; then
+	conninfo="host=127.0.0.1 port=$ICEGATE_CLIENTS_TLS_PORT sslmode=require channel_binding=require application_name=psql-channel-binding"
+	if ! out="$(PGPASSWORD="$ICEGATE_CLIENTS_TLS_PASSWORD" psql -X -At -d "$conninfo" -c 'SELECT 1' 2>&1)" || [[ "$out" != 1 ]]; then
+		fail 'channel binding' "psql with channel_binding=require: $out"
+	elif ! grep '"application_name":"psql-channel-binding"' "$ICEGATE_CLIENTS_TLS_AUDIT" | grep -q '"mechanism":"SCRAM-SHA-256-PLUS"'; then
+		fail 'channel binding' "the audit log has no SCRAM-SHA-256-PLUS login of psql:"$'\n'"$(cat "$ICEGATE_CLIENTS_TLS_AUDIT")"
+	else
+		echo "ok   channel binding"
+	fi
+fi
+
 [[ "$failures" -eq 0 ]]
