@@ -38,6 +38,10 @@ type parquetFile struct {
 	// rows (pendingRows) have come or the file closes.
 	pending     []pendingBatch
 	pendingRows int
+	// pendingBytes estimates the held rows' size in memory, which size
+	// reports until the writer opens (so target-file-size still rolls a
+	// file of fewer rows than the sample).
+	pendingBytes int64
 }
 
 // pendingBatch is rows sel of a batch's columns.
@@ -122,7 +126,7 @@ func (f *parquetFile) releasePending() {
 			c.Release()
 		}
 	}
-	f.pending, f.pendingRows = nil, 0
+	f.pending, f.pendingRows, f.pendingBytes = nil, 0, 0
 }
 
 // open opens the Parquet writer with the file's layout.
@@ -151,6 +155,7 @@ func (f *parquetFile) write(cols []arrow.Array, sel []int) error {
 	}
 	f.pending = append(f.pending, pendingBatch{cols: slices.Clone(cols), sel: slices.Clone(sel)})
 	f.pendingRows += len(sel)
+	f.pendingBytes += heldBytes(cols, len(sel))
 	// A file of a partitioned write may get a few rows of each batch: it
 	// holds at most encodingSampleBatches of them, not whole batches
 	// without bound.
@@ -211,9 +216,36 @@ func (f *parquetFile) writeRows(cols []arrow.Array, sel []int) error {
 // buffered row group, before compression).
 func (f *parquetFile) size() int64 {
 	if f.pw == nil {
-		return 0 // the first rows are held
+		return f.pendingBytes // the first rows are held
 	}
 	return f.pw.Size()
+}
+
+// heldBytes estimates the memory of n rows of the batch columns cols: each
+// column's buffers in the share n is of its rows.
+func heldBytes(cols []arrow.Array, n int) int64 {
+	var total int64
+	for _, c := range cols {
+		if c.Len() == 0 {
+			continue
+		}
+		total += dataBytes(c.Data()) * int64(n) / int64(c.Len())
+	}
+	return total
+}
+
+// dataBytes is the size of an array's buffers and its children's.
+func dataBytes(d arrow.ArrayData) int64 {
+	var n int64
+	for _, b := range d.Buffers() {
+		if b != nil {
+			n += int64(b.Len())
+		}
+	}
+	for _, c := range d.Children() {
+		n += dataBytes(c)
+	}
+	return n
 }
 
 // close writes the footer and returns the file's DataFile.
