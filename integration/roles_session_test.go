@@ -124,18 +124,39 @@ var roleSessionScript = []sessStep{
 	{sql: "RESET search_path"},
 	{sql: "RESET ROLE"},
 
-	// Role statements in a block: PostgreSQL applies them at COMMIT;
-	// icegate's store commits each at once, so it refuses them there.
+	// Role statements in a block take effect at COMMIT: the block sees
+	// its own changes, other sessions see them after COMMIT, ROLLBACK and
+	// ROLLBACK TO SAVEPOINT undo them.
 	{sql: "BEGIN"},
-	{sql: "CREATE ROLE {s}_tx", ig: "25001"},
-	{sql: "ROLLBACK"},
-	{sql: "BEGIN"},
-	{sql: "GRANT SELECT ON {s}.t TO {bob}", ig: "25001"},
+	{sql: "CREATE ROLE {s}_tx"},
+	{sql: "SELECT count(*)::text FROM pg_roles WHERE rolname = '{s}_tx'", value: "1"},
+	{sql: "GRANT SELECT ON {s}.t TO {s}_tx"},
+	{sql: "SELECT has_table_privilege('{s}_tx', '{s}.t', 'SELECT')::text", value: "true"},
 	{sql: "ROLLBACK"},
 	{sql: "SELECT count(*)::text FROM pg_roles WHERE rolname = '{s}_tx'", value: "0"},
+	{sql: "BEGIN"},
+	{sql: "GRANT SELECT ON {s}.t TO {bob}"},
+	{sql: "ROLLBACK"},
 	{sql: "SET ROLE {bob}"},
 	{sql: "SELECT count(*) FROM {s}.t", want: "42501"},
 	{sql: "RESET ROLE"},
+	{sql: "BEGIN"},
+	{sql: "CREATE ROLE {s}_tx2"},
+	{sql: "SAVEPOINT a"},
+	{sql: "GRANT SELECT ON {s}.t TO {bob}"},
+	{sql: "ROLLBACK TO SAVEPOINT a"},
+	{sql: "GRANT USAGE ON SCHEMA {s} TO {s}_tx2"},
+	{sql: "COMMIT"},
+	{sql: "SELECT count(*)::text FROM pg_roles WHERE rolname = '{s}_tx2'", value: "1"},
+	{sql: "SELECT has_schema_privilege('{s}_tx2', '{s}', 'USAGE')::text", value: "true"},
+	{sql: "SELECT has_table_privilege('{bob}', '{s}.t', 'SELECT')::text", value: "false"},
+	{sql: "BEGIN"},
+	{sql: "CREATE ROLE {s}_tx3"},
+	{sql: "SELECT 1/0", want: "22012"},
+	{sql: "COMMIT"},
+	{sql: "SELECT count(*)::text FROM pg_roles WHERE rolname = '{s}_tx3'", value: "0"},
+	{sql: "REVOKE USAGE ON SCHEMA {s} FROM {s}_tx2"},
+	{sql: "DROP ROLE {s}_tx2"},
 
 	// CALL is for the table's owner (and superusers), under SET ROLE too.
 	{sql: "SET ROLE {alice}"},

@@ -30,6 +30,9 @@ type Store struct {
 
 	mu  sync.Mutex
 	cur *State
+
+	// staged is set on a transaction block's Store (staged.go).
+	staged *staging
 }
 
 // SetPasswords gives the store the functions that hash a plaintext
@@ -105,6 +108,9 @@ func (s *Store) path(v int64) string {
 // whether v<N+1>.json exists (one stat); only then does it read on. The
 // State returned must not be changed.
 func (s *Store) Current(ctx context.Context) (*State, error) {
+	if s.staged != nil {
+		return s.staged.current(ctx)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for {
@@ -190,6 +196,9 @@ const maxAttempts = 20
 // reads the winner's and applies change again. An error of change is
 // returned as it is, and nothing is published.
 func (s *Store) Update(ctx context.Context, change func(*State) error) (*State, error) {
+	if s.staged != nil {
+		return s.staged.update(ctx, change)
+	}
 	for range maxAttempts {
 		cur, err := s.Current(ctx)
 		if err != nil {

@@ -17,7 +17,7 @@ import (
 // rolesNow is the roles store and its current state when the session's
 // privileges are checked: nil when no store is configured.
 func (s *session) rolesNow(ctx context.Context) (*roles.Store, *roles.State, error) {
-	store := s.backend.roles
+	store := s.roleStore()
 	if store == nil {
 		return nil, nil, nil
 	}
@@ -204,7 +204,7 @@ func (s *session) checkCreateSchema(ctx context.Context) error {
 
 // recordOwner makes the current user the owner of an object it created.
 func (s *session) recordOwner(ctx context.Context, key string) error {
-	store := s.backend.roles
+	store := s.roleStore()
 	if store == nil {
 		return nil
 	}
@@ -222,7 +222,7 @@ func (s *session) recordOwner(ctx context.Context, key string) error {
 
 // forgetObject drops what the store keeps of a dropped object.
 func (s *session) forgetObject(ctx context.Context, key string) {
-	store := s.backend.roles
+	store := s.roleStore()
 	if store == nil {
 		return
 	}
@@ -282,7 +282,7 @@ func (s *session) checkNewOwner(ctx context.Context, name string) error {
 // setStoredOwner records a new owner of an object, keeping its ACL with
 // the old owner's items passed to the new (as PostgreSQL's aclnewowner).
 func (s *session) setStoredOwner(ctx context.Context, key, owner string) error {
-	store := s.backend.roles
+	store := s.roleStore()
 	if store == nil {
 		return nil
 	}

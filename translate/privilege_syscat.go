@@ -73,13 +73,9 @@ func (s *session) syscatAccess(ctx context.Context) (*syscat.Access, error) {
 		ns, name := r.Namespace, r.Name
 		key := roles.ObjectKey(s.cat.Name(), roles.KindTable, ns+"."+name)
 		owner := store.Owner(st, key, r.Properties[ownerProperty])
-		p := roles.PrivilegeLetter(priv)
-		if !store.Has(st, role, p, owner, store.ACL(st, roles.KindTable, key, name, owner)) {
-			return false
-		}
-		skey := roles.ObjectKey(s.cat.Name(), roles.KindSchema, ns)
-		sowner := store.Owner(st, skey, "")
-		return store.Has(st, role, roles.Usage, sowner, store.ACL(st, roles.KindSchema, skey, ns, sowner))
+		// As PostgreSQL's, the table's ACL alone answers: USAGE on the
+		// schema is not asked.
+		return store.Has(st, role, roles.PrivilegeLetter(priv), owner, store.ACL(st, roles.KindTable, key, name, owner))
 	}
 	a.HasSchema = func(role, name, priv string) bool {
 		key := roles.ObjectKey(s.cat.Name(), roles.KindSchema, name)

@@ -13,8 +13,8 @@ import (
 )
 
 // CREATE ROLE | USER, ALTER ROLE, DROP ROLE over the roles store (package
-// roles). Each commits when it runs; inside a transaction block it is
-// refused (roles_block.go).
+// roles). Each commits when it runs; inside a transaction block at the
+// block's COMMIT (roles_tx.go).
 
 // rolesStore is the backend's store of roles, or 0A000 when there is none.
 func (s *session) rolesStore(what string) (*roles.Store, error) {
@@ -23,7 +23,7 @@ func (s *session) rolesStore(what string) (*roles.Store, error) {
 		e.Detail = "No roles store is configured (roles.directory); the configured users are the only roles."
 		return nil, e
 	}
-	return s.backend.roles, nil
+	return s.roleStore(), nil
 }
 
 // roleOptions are the options of CREATE and ALTER ROLE.

@@ -96,7 +96,7 @@ func (s *session) prepareDropOwned(st *pg.DropOwnedStmt) (Statement, error) {
 				return nil, err
 			}
 		}
-		_, err = s.backend.roles.Update(ctx, func(state *roles.State) error {
+		_, err = s.roleStore().Update(ctx, func(state *roles.State) error {
 			for _, o := range state.Objects {
 				for _, n := range names {
 					o.ACL = slices.DeleteFunc(o.ACL, func(a roles.ACLItem) bool { return a.Grantee == n })

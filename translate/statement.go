@@ -112,21 +112,21 @@ func (s *session) prepare(ctx context.Context, ps parse.Stmt, paramTypes []uint3
 	case *pg.Node_AlterOwnerStmt:
 		return s.prepareAlterOwner(x.AlterOwnerStmt)
 	case *pg.Node_CreateRoleStmt:
-		return s.roleChange(s.prepareCreateRole(x.CreateRoleStmt)) // roles_ddl.go
+		return s.prepareCreateRole(x.CreateRoleStmt) // roles_ddl.go
 	case *pg.Node_AlterRoleStmt:
-		return s.roleChange(s.prepareAlterRole(x.AlterRoleStmt))
+		return s.prepareAlterRole(x.AlterRoleStmt)
 	case *pg.Node_DropRoleStmt:
-		return s.roleChange(s.prepareDropRole(x.DropRoleStmt))
+		return s.prepareDropRole(x.DropRoleStmt)
 	case *pg.Node_GrantStmt:
-		return s.roleChange(s.prepareGrant(x.GrantStmt)) // roles_grant.go
+		return s.prepareGrant(x.GrantStmt) // roles_grant.go
 	case *pg.Node_GrantRoleStmt:
-		return s.roleChange(s.prepareGrantRole(x.GrantRoleStmt))
+		return s.prepareGrantRole(x.GrantRoleStmt)
 	case *pg.Node_ReassignOwnedStmt:
-		return s.roleChange(s.prepareReassignOwned(x.ReassignOwnedStmt)) // roles_owned.go
+		return s.prepareReassignOwned(x.ReassignOwnedStmt) // roles_owned.go
 	case *pg.Node_DropOwnedStmt:
-		return s.roleChange(s.prepareDropOwned(x.DropOwnedStmt))
+		return s.prepareDropOwned(x.DropOwnedStmt)
 	case *pg.Node_AlterDefaultPrivilegesStmt:
-		return s.roleChange(s.prepareAlterDefaultPrivileges(x.AlterDefaultPrivilegesStmt)) // privilege_default.go
+		return s.prepareAlterDefaultPrivileges(x.AlterDefaultPrivilegesStmt) // privilege_default.go
 	case *pg.Node_InsertStmt:
 		if err := checkSparkInsert(ps, x.InsertStmt); err != nil { // insert_overwrite.go
 			return nil, err

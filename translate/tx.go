@@ -7,6 +7,7 @@ import (
 	pg "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/icegate/icegate/internal/pgerr"
+	"github.com/icegate/icegate/roles"
 	"github.com/icegate/icegate/translate/parse"
 	"github.com/icegate/icegate/translate/settings"
 	"github.com/icegate/icegate/translate/viewexec"
@@ -18,7 +19,8 @@ import (
 // changes until COMMIT, which commits each table's changes as one snapshot
 // (tx_writes.go); tables' schema changes are staged with them (tx_ddl.go),
 // views too (viewexec.Staged); schemas and renames commit when they run (a
-// NOTICE says so).
+// NOTICE says so); changes of roles and privileges are staged in a
+// roles.Store of the block (roles_tx.go) and published at COMMIT.
 // Around that it gives PostgreSQL's session behaviour: cursors that live
 // until the block ends (cursor.go), SET LOCAL and settings that ROLLBACK
 // restores, the failed state after an error, READ ONLY, and savepoints that
@@ -53,6 +55,9 @@ type txBlock struct {
 	tableOrder []string
 	// viewOps are the block's CREATE VIEW and DROP VIEW (viewexec.Staged).
 	viewOps viewexec.Staged
+	// roles is the block's staged roles store (roles_tx.go), nil until a
+	// statement of the block reads or changes roles or privileges.
+	roles *roles.Store
 }
 
 // savepoint is one SAVEPOINT: what ROLLBACK TO restores.
@@ -65,6 +70,8 @@ type savepoint struct {
 	tableWrites map[string]int
 	// viewOps is how many view changes the block had.
 	viewOps int
+	// rolesMark is how many changes of roles the block had staged.
+	rolesMark int
 }
 
 // TxStatus is the ReadyForQuery status: 'I' outside a block, 'T' inside

@@ -32,7 +32,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 				return "", nil, err
 			}
 			s.tx.savepoints = append(s.tx.savepoints, savepoint{
-				name: t.SavepointName, settings: s.settings.Save(), local: copyStrings(s.tx.local), writes: s.tx.writes, tableWrites: s.writeMarks(), viewOps: len(s.tx.viewOps)})
+				name: t.SavepointName, settings: s.settings.Save(), local: copyStrings(s.tx.local), writes: s.tx.writes, tableWrites: s.writeMarks(), viewOps: len(s.tx.viewOps), rolesMark: s.tx.roles.Mark()})
 			return "SAVEPOINT", nil, nil
 		}}, nil
 	case pg.TransactionStmtKind_TRANS_STMT_RELEASE:
@@ -68,6 +68,7 @@ func (s *session) prepareTransaction(t *pg.TransactionStmt) (Statement, error) {
 			s.rollbackCursors(i)
 			s.rollbackWritesTo(sp.tableWrites)
 			s.tx.viewOps = s.tx.viewOps[:sp.viewOps]
+			s.tx.roles.RollbackTo(sp.rolesMark)
 			s.syncTxSettings()
 			var notices []Notice
 			if n := s.tx.writes - sp.writes; n > 0 {

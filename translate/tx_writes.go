@@ -182,6 +182,10 @@ func (s *session) commitWrites(ctx context.Context) error {
 			failed = tx.viewOps.Commit(ctx, underWriteCatalog(mc))
 		}
 	}
+	if failed == nil {
+		failed = s.commitRoles(ctx) // roles_tx.go
+	}
+	tx.roles = nil
 	return failed
 }
 
