@@ -158,6 +158,27 @@ var roleSessionScript = []sessStep{
 	{sql: "REVOKE USAGE ON SCHEMA {s} FROM {s}_tx2"},
 	{sql: "DROP ROLE {s}_tx2"},
 
+	// GRANT of privileges held without the grant option grants nothing
+	// with a warning; of some of them, those held with it; by a role that
+	// holds none at all, 42501.
+	{sql: "SET ROLE {alice}"},
+	{sql: "GRANT SELECT ON {s}.t TO {bob}"},
+	{sql: "GRANT INSERT ON {s}.t TO {bob}"},
+	{sql: "SET ROLE {bob}"},
+	{sql: "GRANT SELECT ON {s}.t TO {alice}", want: "42501"},
+	{sql: "RESET ROLE"},
+	{sql: "SELECT has_table_privilege('{bob}', '{s}.t', 'SELECT')::text", value: "false"},
+	{sql: "GRANT SELECT ON {s}.t TO {alice} WITH GRANT OPTION"},
+	{sql: "SET ROLE {alice}"},
+	{sql: "GRANT SELECT, INSERT ON {s}.t TO {bob}"},
+	{sql: "GRANT ALL ON {s}.t TO {bob}"},
+	{sql: "SELECT has_table_privilege('{bob}', '{s}.t', 'SELECT')::text || has_table_privilege('{bob}', '{s}.t', 'INSERT')::text", value: "truefalse"},
+	{sql: "REVOKE INSERT ON {s}.t FROM {bob}"},
+	{sql: "REVOKE SELECT ON {s}.t FROM {bob}"},
+	{sql: "RESET ROLE"},
+	{sql: "REVOKE SELECT ON {s}.t FROM {alice}"},
+	{sql: "SELECT has_table_privilege('{bob}', '{s}.t', 'SELECT')::text", value: "false"},
+
 	// CALL is for the table's owner (and superusers), under SET ROLE too.
 	{sql: "SET ROLE {alice}"},
 	{sql: "CALL system.expire_snapshots(table => '{s}.t')", want: "42501", igOnly: true},

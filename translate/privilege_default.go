@@ -76,7 +76,7 @@ func (s *session) prepareAlterDefaultPrivileges(st *pg.AlterDefaultPrivilegesStm
 		}
 		privs += string(p)
 	}
-	return &ddlStatement{sess: s, tag: tag, atOnce: true, run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: tag, run: func(ctx context.Context) ([]Notice, error) {
 		store, err := s.rolesStore(tag)
 		if err != nil {
 			return nil, err

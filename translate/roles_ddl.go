@@ -187,7 +187,7 @@ func roleMissing(name string) error {
 // prepareCreateRole prepares CREATE ROLE | USER | GROUP.
 func (s *session) prepareCreateRole(st *pg.CreateRoleStmt) (Statement, error) {
 	tag := "CREATE ROLE"
-	return &ddlStatement{sess: s, tag: tag, atOnce: true, run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: tag, run: func(ctx context.Context) ([]Notice, error) {
 		store, err := s.rolesStore("CREATE ROLE")
 		if err != nil {
 			return nil, err
@@ -244,7 +244,7 @@ func (s *session) prepareCreateRole(st *pg.CreateRoleStmt) (Statement, error) {
 
 // prepareAlterRole prepares ALTER ROLE | USER name [WITH] options.
 func (s *session) prepareAlterRole(st *pg.AlterRoleStmt) (Statement, error) {
-	return &ddlStatement{sess: s, tag: "ALTER ROLE", atOnce: true, run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "ALTER ROLE", run: func(ctx context.Context) ([]Notice, error) {
 		store, err := s.rolesStore("ALTER ROLE")
 		if err != nil {
 			return nil, err
@@ -282,7 +282,7 @@ func (s *session) prepareAlterRole(st *pg.AlterRoleStmt) (Statement, error) {
 
 // prepareDropRole prepares DROP ROLE | USER [IF EXISTS] names.
 func (s *session) prepareDropRole(st *pg.DropRoleStmt) (Statement, error) {
-	return &ddlStatement{sess: s, tag: "DROP ROLE", atOnce: true, run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "DROP ROLE", run: func(ctx context.Context) ([]Notice, error) {
 		store, err := s.rolesStore("DROP ROLE")
 		if err != nil {
 			return nil, err

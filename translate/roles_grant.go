@@ -3,6 +3,7 @@ package translate
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
@@ -31,7 +32,7 @@ func (s *session) prepareGrant(st *pg.GrantStmt) (Statement, error) {
 	if !st.IsGrant {
 		tag = "REVOKE"
 	}
-	return &ddlStatement{sess: s, tag: tag, atOnce: true, run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: tag, run: func(ctx context.Context) ([]Notice, error) {
 		store, err := s.rolesStore(tag)
 		if err != nil {
 			return nil, err
@@ -79,7 +80,10 @@ func (s *session) prepareGrant(st *pg.GrantStmt) (Statement, error) {
 			}
 		}
 		me := s.CurrentUser()
+		allPrivs := len(st.Privileges) == 0
+		var notices []Notice
 		_, err = store.Update(ctx, func(state *roles.State) error {
+			notices = nil
 			for _, g := range grantees {
 				if g != "" && !store.Exists(state, g) {
 					return roleMissing(g)
@@ -89,10 +93,23 @@ func (s *session) prepareGrant(st *pg.GrantStmt) (Statement, error) {
 				owner := store.Owner(state, t.key, t.owner)
 				acl := store.ACL(state, t.kind, t.key, t.name, owner)
 				grantor := me
+				privs := privs
 				if store.HasPrivsOf(state, me, owner) {
 					grantor = owner // an owner's or superuser's grant is the owner's
-				} else if !mayGrant(store, state, me, acl, privs) {
-					return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", kindWord(t.kind), t.name)
+				} else if privs != "" {
+					// As PostgreSQL: a role holding no privilege of the
+					// object is refused; otherwise only what it holds with
+					// the grant option is granted or revoked, with a
+					// warning for the rest.
+					avail := grantOptions(store, state, me, acl)
+					if avail == "" && !holdsAny(store, state, me, owner, acl, t.kind) {
+						return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", kindWord(t.kind), t.name)
+					}
+					kept := keepLetters(privs, avail)
+					if n, ok := partialGrantWarning(st.IsGrant, allPrivs, privs, kept, t.name); ok {
+						notices = append(notices, n)
+					}
+					privs = kept
 				}
 				if err := applyColumnGrant(store, state, me, st, t, acl, grantor, grantees, privs, colPrivs); err != nil {
 					return err
@@ -117,8 +134,63 @@ func (s *session) prepareGrant(st *pg.GrantStmt) (Statement, error) {
 			}
 			return nil
 		})
-		return nil, err
+		return notices, err
 	}}, nil
+}
+
+// grantOptions are the privileges me holds with the grant option in acl,
+// directly or through roles it has the privileges of.
+func grantOptions(store *roles.Store, st *roles.State, me string, acl []roles.ACLItem) string {
+	var out []byte
+	for _, a := range acl {
+		if a.Grantee == "" || !store.HasPrivsOf(st, me, a.Grantee) {
+			continue
+		}
+		for i := 0; i < len(a.Grantable); i++ {
+			if !slices.Contains(out, a.Grantable[i]) {
+				out = append(out, a.Grantable[i])
+			}
+		}
+	}
+	return string(out)
+}
+
+// holdsAny reports whether me holds any privilege of an object of kind.
+func holdsAny(store *roles.Store, st *roles.State, me, owner string, acl []roles.ACLItem, kind roles.Kind) bool {
+	all := roles.AllPrivileges(kind)
+	for i := 0; i < len(all); i++ {
+		if store.Has(st, me, all[i], owner, acl) {
+			return true
+		}
+	}
+	return false
+}
+
+// keepLetters are the privileges of privs that are in avail.
+func keepLetters(privs, avail string) string {
+	var out []byte
+	for i := 0; i < len(privs); i++ {
+		if strings.IndexByte(avail, privs[i]) >= 0 {
+			out = append(out, privs[i])
+		}
+	}
+	return string(out)
+}
+
+// partialGrantWarning is PostgreSQL's warning of a GRANT or REVOKE that
+// could apply none, or (unless it named ALL) not all, of its privileges.
+func partialGrantWarning(grant, allPrivs bool, asked, kept, name string) (Notice, bool) {
+	code, verb := pgerr.PrivilegeNotGranted, "were granted"
+	if !grant {
+		code, verb = pgerr.PrivilegeNotRevoked, "could be revoked"
+	}
+	switch {
+	case kept == "":
+		return Notice{Severity: "WARNING", Code: code, Message: fmt.Sprintf("no privileges %s for \"%s\"", verb, name)}, true
+	case !allPrivs && len(kept) < len(asked):
+		return Notice{Severity: "WARNING", Code: code, Message: fmt.Sprintf("not all privileges %s for \"%s\"", verb, name)}, true
+	}
+	return Notice{}, false
 }
 
 // mayGrant reports whether me holds every privilege of privs with the
@@ -233,7 +305,7 @@ func (s *session) prepareGrantRole(st *pg.GrantRoleStmt) (Statement, error) {
 			admin = *optBool(d)
 		}
 	}
-	return &ddlStatement{sess: s, tag: tag, atOnce: true, run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: tag, run: func(ctx context.Context) ([]Notice, error) {
 		store, err := s.rolesStore(tag)
 		if err != nil {
 			return nil, err

@@ -43,7 +43,7 @@ func (o ownedObject) sql() string {
 
 // prepareReassignOwned prepares REASSIGN OWNED BY roles TO role.
 func (s *session) prepareReassignOwned(st *pg.ReassignOwnedStmt) (Statement, error) {
-	return &ddlStatement{sess: s, tag: "REASSIGN OWNED", atOnce: true, run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "REASSIGN OWNED", run: func(ctx context.Context) ([]Notice, error) {
 		from := roleNames(st.Roles, s)
 		to := s.roleName(st.Newrole)
 		objs, err := s.checkOwnedBy(ctx, "reassign ownership of", "permission denied to reassign objects", append(slices.Clone(from), to), from)
@@ -72,7 +72,7 @@ func (s *session) prepareReassignOwned(st *pg.ReassignOwnedStmt) (Statement, err
 
 // prepareDropOwned prepares DROP OWNED BY roles [CASCADE | RESTRICT].
 func (s *session) prepareDropOwned(st *pg.DropOwnedStmt) (Statement, error) {
-	return &ddlStatement{sess: s, tag: "DROP OWNED", atOnce: true, run: func(ctx context.Context) ([]Notice, error) {
+	return &ddlStatement{sess: s, tag: "DROP OWNED", run: func(ctx context.Context) ([]Notice, error) {
 		names := roleNames(st.Roles, s)
 		objs, err := s.checkOwnedBy(ctx, "drop objects owned by", "permission denied to drop objects", names, names)
 		if err != nil {

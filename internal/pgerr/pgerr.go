@@ -15,6 +15,8 @@ import (
 const (
 	SuccessfulCompletion         = "00000"
 	Warning                      = "01000"
+	PrivilegeNotRevoked          = "01006"
+	PrivilegeNotGranted          = "01007"
 	FeatureNotSupported          = "0A000"
 	InvalidGrantOperation        = "0LP01"
 	ReservedName                 = "42939"
