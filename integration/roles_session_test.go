@@ -177,6 +177,21 @@ var roleSessionScript = []sessStep{
 	{sql: "REVOKE SELECT ON {s}.t FROM {bob}"},
 	{sql: "RESET ROLE"},
 	{sql: "REVOKE SELECT ON {s}.t FROM {alice}"},
+
+	// DROP ROLE counts column privileges and default privileges as
+	// dependencies; DROP OWNED removes them.
+	{sql: "CREATE ROLE {s}_d1"},
+	{sql: "CREATE ROLE {s}_d2"},
+	{sql: "ALTER DEFAULT PRIVILEGES FOR ROLE {s}_d1 IN SCHEMA {s} GRANT SELECT ON TABLES TO {s}_d2"},
+	{sql: "DROP ROLE {s}_d1", want: "2BP01"},
+	{sql: "DROP ROLE {s}_d2", want: "2BP01"},
+	{sql: "DROP OWNED BY {s}_d1"},
+	{sql: "GRANT SELECT (a) ON {s}.t TO {s}_d2"},
+	{sql: "DROP ROLE {s}_d2", want: "2BP01"},
+	{sql: "DROP OWNED BY {s}_d2"},
+	{sql: "SELECT has_column_privilege('{s}_d2', '{s}.t', 'a', 'SELECT')::text", value: "false"},
+	{sql: "DROP ROLE {s}_d1"},
+	{sql: "DROP ROLE {s}_d2"},
 	{sql: "SELECT has_table_privilege('{bob}', '{s}.t', 'SELECT')::text", value: "false"},
 
 	// CALL is for the table's owner (and superusers), under SET ROLE too.

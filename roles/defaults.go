@@ -167,3 +167,23 @@ func (s *Store) oidOf(st *State, name string) uint32 {
 	}
 	return 15999
 }
+
+// defaultsDeps describes, as PostgreSQL's DROP ROLE does, the default
+// privileges that depend on role name: entries of its own and entries
+// granting it something.
+func (s *State) defaultsDeps(name string) []string {
+	var owner, grantee []string
+	for _, d := range s.Defaults {
+		what := "default privileges on new relations belonging to role " + d.Role
+		if d.Schema != "" {
+			what += " in schema " + d.Schema
+		}
+		if d.Role == name {
+			owner = append(owner, "owner of "+what)
+		}
+		if slices.ContainsFunc(d.ACL, func(a ACLItem) bool { return a.Grantee == name && d.Role != name }) {
+			grantee = append(grantee, "privileges for "+what)
+		}
+	}
+	return append(owner, grantee...)
+}

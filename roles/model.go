@@ -136,11 +136,7 @@ func (s *State) AddRole(r *Role) {
 func (s *State) DropRole(name string) {
 	delete(s.Roles, name)
 	s.Members = slices.DeleteFunc(s.Members, func(m Member) bool { return m.Role == name || m.Member == name })
-	for _, o := range s.Objects {
-		o.ACL = slices.DeleteFunc(o.ACL, func(a ACLItem) bool { return a.Grantee == name })
-		o.dropColumnGrantee(name)
-	}
-	s.dropDefaultsOf(name)
+	s.RevokeAllOf(name)
 }
 
 // Owns lists the objects name owns.
@@ -206,4 +202,33 @@ func (s *State) Membership(role, member string) *Member {
 		}
 	}
 	return nil
+}
+
+// PrivilegeDeps describes, as PostgreSQL's DROP ROLE does, the privileges
+// name holds and the default privileges that depend on it, given
+// describe to name a stored object's key ("table s.t").
+func (s *State) PrivilegeDeps(name string, describe func(key string) string) []string {
+	var deps []string
+	for _, k := range slices.Sorted(maps.Keys(s.Objects)) {
+		o := s.Objects[k]
+		if slices.ContainsFunc(o.ACL, func(a ACLItem) bool { return a.Grantee == name }) {
+			deps = append(deps, "privileges for "+describe(k))
+		}
+		for _, col := range slices.Sorted(maps.Keys(o.Columns)) {
+			if slices.ContainsFunc(o.Columns[col], func(a ACLItem) bool { return a.Grantee == name }) {
+				deps = append(deps, "privileges for column "+col+" of "+describe(k))
+			}
+		}
+	}
+	return append(deps, s.defaultsDeps(name)...)
+}
+
+// RevokeAllOf removes what DROP OWNED revokes: name's privileges on
+// objects and columns, and the default privileges of and for name.
+func (s *State) RevokeAllOf(name string) {
+	for _, o := range s.Objects {
+		o.ACL = slices.DeleteFunc(o.ACL, func(a ACLItem) bool { return a.Grantee == name })
+		o.dropColumnGrantee(name)
+	}
+	s.dropDefaultsOf(name)
 }

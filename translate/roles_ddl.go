@@ -334,14 +334,7 @@ func (s *session) prepareDropRole(st *pg.DropRoleStmt) (Statement, error) {
 				for _, k := range owned {
 					deps = append(deps, "owner of "+describeObjectKey(k))
 				}
-				for k, o := range state.Objects {
-					for _, a := range o.ACL {
-						if a.Grantee == name {
-							deps = append(deps, "privileges for "+describeObjectKey(k))
-							break
-						}
-					}
-				}
+				deps = append(deps, state.PrivilegeDeps(name, describeObjectKey)...)
 				if len(deps) > 0 {
 					e := pgerr.New(pgerr.DependentObjectsStillExist, "role \"%s\" cannot be dropped because some objects depend on it", name)
 					e.Detail = strings.Join(deps, "\n")

@@ -97,10 +97,8 @@ func (s *session) prepareDropOwned(st *pg.DropOwnedStmt) (Statement, error) {
 			}
 		}
 		_, err = s.roleStore().Update(ctx, func(state *roles.State) error {
-			for _, o := range state.Objects {
-				for _, n := range names {
-					o.ACL = slices.DeleteFunc(o.ACL, func(a roles.ACLItem) bool { return a.Grantee == n })
-				}
+			for _, n := range names {
+				state.RevokeAllOf(n) // privileges, column privileges, default privileges
 			}
 			return nil
 		})
