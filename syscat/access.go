@@ -126,14 +126,9 @@ func accessTablePrivileges(s *Snapshot, r *Relation, rb *rowBuilder) {
 		return role == "PUBLIC" || s.Access.HasRole == nil || s.Access.HasRole(s.User, role, "USAGE")
 	}
 	for _, item := range acl {
-		grantee, rest, ok := strings.Cut(item, "=")
-		privs, grantor, ok2 := strings.Cut(rest, "/")
-		if !ok || !ok2 {
+		grantee, privs, grantor, ok := splitACLItem(item)
+		if !ok {
 			continue
-		}
-		grantee, grantor = unquoteACLName(grantee), unquoteACLName(grantor)
-		if grantee == "" {
-			grantee = "PUBLIC"
 		}
 		if !visible(grantee) && !visible(grantor) {
 			continue
@@ -157,4 +152,19 @@ func unquoteACLName(n string) string {
 		return strings.ReplaceAll(n[1:len(n)-1], `""`, `"`)
 	}
 	return n
+}
+
+// splitACLItem splits an aclitem's text "grantee=privs/grantor" into its
+// parts, names unquoted and the empty grantee as PUBLIC.
+func splitACLItem(item string) (grantee, privs, grantor string, ok bool) {
+	grantee, rest, ok := strings.Cut(item, "=")
+	privs, grantor, ok2 := strings.Cut(rest, "/")
+	if !ok || !ok2 {
+		return "", "", "", false
+	}
+	grantee, grantor = unquoteACLName(grantee), unquoteACLName(grantor)
+	if grantee == "" {
+		grantee = "PUBLIC"
+	}
+	return grantee, privs, grantor, true
 }

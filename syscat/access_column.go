@@ -79,14 +79,9 @@ func accessColumnPrivileges(s *Snapshot, r *Relation, rb *rowBuilder) {
 			items = append(append([]string(nil), acl...), s.Access.Column(r, col.Name)...)
 		}
 		for _, item := range items {
-			grantee, rest, ok := strings.Cut(item, "=")
-			privs, grantor, ok2 := strings.Cut(rest, "/")
-			if !ok || !ok2 {
+			grantee, privs, grantor, ok := splitACLItem(item)
+			if !ok {
 				continue
-			}
-			grantee, grantor = unquoteACLName(grantee), unquoteACLName(grantor)
-			if grantee == "" {
-				grantee = "PUBLIC"
 			}
 			if !visible(grantee) && !visible(grantor) {
 				continue

@@ -164,29 +164,14 @@ func (s *session) checkOwnedBy(ctx context.Context, verb, denied string, check, 
 		}
 	}
 	// Tables and views: the owner property wins over the store's record.
-	nss, err := s.cat.ListNamespaces(ctx)
+	err = s.eachTable(ctx, func(id catalog.Identifier, t *catalog.Table) {
+		seen[s.relationKey(id)] = true
+		if owns(s.tableOwner(store, st, t)) {
+			out = append(out, ownedObject{kind: roles.KindTable, id: id})
+		}
+	})
 	if err != nil {
-		return nil, pgerr.Wrap(err, pgerr.IOError, "list namespaces: %v", err)
-	}
-	for _, ns := range nss {
-		ids, err := s.cat.ListTables(ctx, ns)
-		if err != nil {
-			return nil, pgerr.Wrap(err, pgerr.IOError, "list tables: %v", err)
-		}
-		for _, id := range ids {
-			key := s.relationKey(id)
-			t, err := s.cat.LoadTable(ctx, id)
-			if errors.Is(err, catalog.ErrNotFound) {
-				continue
-			}
-			if err != nil {
-				return nil, pgerr.Wrap(err, pgerr.IOError, "load table %s: %v", id.Name, err)
-			}
-			seen[key] = true
-			if owns(s.tableOwner(store, st, t)) {
-				out = append(out, ownedObject{kind: roles.KindTable, id: id})
-			}
-		}
+		return nil, err
 	}
 	// What else the store records as owned is a view (or gone).
 	for _, key := range slices.Sorted(maps.Keys(st.Objects)) {
@@ -264,24 +249,39 @@ func (s *session) ownerPropertySet(ctx context.Context, id catalog.Identifier, o
 // beside the store's records.
 func (s *session) propertyOwned(ctx context.Context, st *roles.State) (map[string][]string, error) {
 	out := map[string][]string{}
+	err := s.eachTable(ctx, func(id catalog.Identifier, t *catalog.Table) {
+		if t.Metadata == nil {
+			return
+		}
+		if o := t.Metadata.Properties[ownerProperty]; st.Role(o) != nil {
+			out[o] = append(out[o], s.relationKey(id))
+		}
+	})
+	return out, err
+}
+
+// eachTable calls fn with every table of the session's catalog; a table
+// dropped meanwhile is passed over.
+func (s *session) eachTable(ctx context.Context, fn func(catalog.Identifier, *catalog.Table)) error {
 	nss, err := s.cat.ListNamespaces(ctx)
 	if err != nil {
-		return nil, pgerr.Wrap(err, pgerr.IOError, "list namespaces: %v", err)
+		return pgerr.Wrap(err, pgerr.IOError, "list namespaces: %v", err)
 	}
 	for _, ns := range nss {
 		ids, err := s.cat.ListTables(ctx, ns)
 		if err != nil {
-			return nil, pgerr.Wrap(err, pgerr.IOError, "list tables: %v", err)
+			return pgerr.Wrap(err, pgerr.IOError, "list tables: %v", err)
 		}
 		for _, id := range ids {
 			t, err := s.cat.LoadTable(ctx, id)
-			if err != nil || t.Metadata == nil {
+			if errors.Is(err, catalog.ErrNotFound) {
 				continue
 			}
-			if o := t.Metadata.Properties[ownerProperty]; st.Role(o) != nil {
-				out[o] = append(out[o], s.relationKey(id))
+			if err != nil {
+				return pgerr.Wrap(err, pgerr.IOError, "load table %s: %v", id.Name, err)
 			}
+			fn(id, t)
 		}
 	}
-	return out, nil
+	return nil
 }
