@@ -178,6 +178,26 @@ var roleSessionScript = []sessStep{
 	{sql: "RESET ROLE"},
 	{sql: "REVOKE SELECT ON {s}.t FROM {alice}"},
 
+	// The same for column privileges: the table's and the column's grant
+	// options count.
+	{sql: "GRANT SELECT (a) ON {s}.t TO {alice}"},
+	{sql: "SET ROLE {alice}"},
+	{sql: "GRANT SELECT (a) ON {s}.t TO {bob}"},
+	{sql: "GRANT UPDATE (a) ON {s}.t TO {bob}"},
+	{sql: "RESET ROLE"},
+	{sql: "SELECT has_column_privilege('{bob}', '{s}.t', 'a', 'SELECT')::text", value: "false"},
+	{sql: "GRANT SELECT (a) ON {s}.t TO {alice} WITH GRANT OPTION"},
+	{sql: "SET ROLE {alice}"},
+	{sql: "GRANT SELECT (a), UPDATE (a) ON {s}.t TO {bob}"},
+	{sql: "SET ROLE {bob}"},
+	{sql: "GRANT SELECT (a) ON {s}.t TO {alice}", want: "42501"},
+	{sql: "RESET ROLE"},
+	{sql: "SELECT has_column_privilege('{bob}', '{s}.t', 'a', 'SELECT')::text || has_column_privilege('{bob}', '{s}.t', 'a', 'UPDATE')::text", value: "truefalse"},
+	{sql: "SET ROLE {alice}"},
+	{sql: "REVOKE SELECT (a) ON {s}.t FROM {bob}"},
+	{sql: "RESET ROLE"},
+	{sql: "REVOKE SELECT (a) ON {s}.t FROM {alice}"},
+
 	// DROP ROLE counts column privileges and default privileges as
 	// dependencies; DROP OWNED removes them.
 	{sql: "CREATE ROLE {s}_d1"},

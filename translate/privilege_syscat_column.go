@@ -20,16 +20,13 @@ func (s *session) columnAccess(store *roles.Store, st *roles.State, a *syscat.Ac
 		}
 		return roles.FormatACL(acl, syscat.ACLRoleName)
 	}
-	schemaUsage := func(role, ns string) bool {
-		skey := roles.ObjectKey(s.cat.Name(), roles.KindSchema, ns)
-		sowner := store.Owner(st, skey, "")
-		return store.Has(st, role, roles.Usage, sowner, store.ACL(st, roles.KindSchema, skey, ns, sowner))
-	}
+	// As PostgreSQL's, has_column_privilege and has_any_column_privilege
+	// read the table's and the column's ACLs alone: USAGE on the schema
+	// is not asked.
 	a.HasColumn = func(role string, r *syscat.Relation, col, priv string) bool {
 		key, owner := relation(r)
 		p := roles.PrivilegeLetter(priv)
-		return store.HasColumn(st, role, p, owner, store.ACL(st, roles.KindTable, key, r.Name, owner), st.ColumnACL(key, col)) &&
-			schemaUsage(role, r.Namespace)
+		return store.HasColumn(st, role, p, owner, store.ACL(st, roles.KindTable, key, r.Name, owner), st.ColumnACL(key, col))
 	}
 	a.HasAnyColumn = func(role string, r *syscat.Relation, priv string) bool {
 		key, owner := relation(r)
@@ -38,8 +35,7 @@ func (s *session) columnAccess(store *roles.Store, st *roles.State, a *syscat.Ac
 			cols = o.Columns
 		}
 		p := roles.PrivilegeLetter(priv)
-		return store.HasAnyColumn(st, role, p, owner, store.ACL(st, roles.KindTable, key, r.Name, owner), cols) &&
-			schemaUsage(role, r.Namespace)
+		return store.HasAnyColumn(st, role, p, owner, store.ACL(st, roles.KindTable, key, r.Name, owner), cols)
 	}
 	for _, d := range st.Defaults {
 		ns := uint32(0)

@@ -24,6 +24,8 @@ type grantTarget struct {
 	name  string // as messages name it
 	owner string
 	cols  []string // a table's or view's columns
+	// schema is a table's or view's namespace (USAGE on it is needed).
+	schema []string
 }
 
 // prepareGrant prepares GRANT | REVOKE privileges ON objects TO | FROM roles.
@@ -90,6 +92,12 @@ func (s *session) prepareGrant(st *pg.GrantStmt) (Statement, error) {
 				}
 			}
 			for _, t := range targets {
+				if t.schema != nil && !store.Superuser(state, me) {
+					// Naming a table needs USAGE on its schema.
+					if err := s.checkSchema(store, state, me, t.schema, roles.Usage); err != nil {
+						return err
+					}
+				}
 				owner := store.Owner(state, t.key, t.owner)
 				acl := store.ACL(state, t.kind, t.key, t.name, owner)
 				grantor := me
@@ -106,14 +114,17 @@ func (s *session) prepareGrant(st *pg.GrantStmt) (Statement, error) {
 						return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", kindWord(t.kind), t.name)
 					}
 					kept := keepLetters(privs, avail)
-					if n, ok := partialGrantWarning(st.IsGrant, allPrivs, privs, kept, t.name); ok {
+					if n, ok := partialGrantWarning(st.IsGrant, allPrivs, privs, kept, `"`+t.name+`"`); ok {
 						notices = append(notices, n)
 					}
 					privs = kept
 				}
-				if err := applyColumnGrant(store, state, me, st, t, acl, grantor, grantees, privs, colPrivs); err != nil {
+
+				cn, err := applyColumnGrant(store, state, me, st, t, acl, grantor, grantees, privs, colPrivs) // roles_grant_column.go
+				if err != nil {
 					return err
 				}
+				notices = append(notices, cn...)
 				if privs == "" {
 					continue
 				}
@@ -178,17 +189,18 @@ func keepLetters(privs, avail string) string {
 }
 
 // partialGrantWarning is PostgreSQL's warning of a GRANT or REVOKE that
-// could apply none, or (unless it named ALL) not all, of its privileges.
-func partialGrantWarning(grant, allPrivs bool, asked, kept, name string) (Notice, bool) {
+// could apply none, or (unless it named ALL) not all, of its privileges
+// on what (quoted: `"t"`, `column "a" of relation "t"`).
+func partialGrantWarning(grant, allPrivs bool, asked, kept, what string) (Notice, bool) {
 	code, verb := pgerr.PrivilegeNotGranted, "were granted"
 	if !grant {
 		code, verb = pgerr.PrivilegeNotRevoked, "could be revoked"
 	}
 	switch {
 	case kept == "":
-		return Notice{Severity: "WARNING", Code: code, Message: fmt.Sprintf("no privileges %s for \"%s\"", verb, name)}, true
+		return Notice{Severity: "WARNING", Code: code, Message: fmt.Sprintf("no privileges %s for %s", verb, what)}, true
 	case !allPrivs && len(kept) < len(asked):
-		return Notice{Severity: "WARNING", Code: code, Message: fmt.Sprintf("not all privileges %s for \"%s\"", verb, name)}, true
+		return Notice{Severity: "WARNING", Code: code, Message: fmt.Sprintf("not all privileges %s for %s", verb, what)}, true
 	}
 	return Notice{}, false
 }
@@ -271,7 +283,7 @@ func (s *session) grantTargets(ctx context.Context, st *pg.GrantStmt, kind roles
 			if verr != nil || v == nil || v.Temp {
 				return nil, err
 			}
-			out = append(out, grantTarget{kind: roles.KindView, key: s.relationKey(v.Ident), name: v.Ident.Name, cols: v.Columns})
+			out = append(out, grantTarget{kind: roles.KindView, key: s.relationKey(v.Ident), name: v.Ident.Name, cols: v.Columns, schema: v.Ident.Namespace})
 			continue
 		}
 		out = append(out, s.tableTarget(t))
@@ -290,7 +302,7 @@ func (s *session) tableTarget(t *catalog.Table) grantTarget {
 			cols = append(cols, f.Name)
 		}
 	}
-	return grantTarget{kind: roles.KindTable, key: s.relationKey(t.Ident), name: t.Ident.Name, owner: prop, cols: cols}
+	return grantTarget{kind: roles.KindTable, key: s.relationKey(t.Ident), name: t.Ident.Name, owner: prop, cols: cols, schema: t.Ident.Namespace}
 }
 
 // prepareGrantRole prepares GRANT | REVOKE role TO | FROM roles [WITH ADMIN OPTION].

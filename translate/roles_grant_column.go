@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -65,18 +66,37 @@ func grantColumns(st *pg.GrantStmt, kind roles.Kind) ([]colGrant, error) {
 // columns too. acl is the table's ACL before the change; grantor is who
 // grants (the owner for an owner or superuser).
 func applyColumnGrant(store *roles.Store, state *roles.State, me string, st *pg.GrantStmt, t grantTarget,
-	acl []roles.ACLItem, grantor string, grantees []string, tablePrivs string, cols []colGrant) error {
+	acl []roles.ACLItem, grantor string, grantees []string, tablePrivs string, cols []colGrant) ([]Notice, error) {
 	owner := store.Owner(state, t.key, t.owner)
+	var notices []Notice
+	kept := cols[:0:0]
 	for _, c := range cols {
 		if !slices.Contains(t.cols, c.col) {
-			return pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c.col, t.name)
+			return nil, pgerr.New(pgerr.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c.col, t.name)
 		}
-		if grantor != owner && !mayGrant(store, state, me, acl, c.privs) && !mayGrant(store, state, me, state.ColumnACL(t.key, c.col), c.privs) {
-			return pgerr.New(pgerr.InsufficientPrivilege, "permission denied for %s %s", kindWord(t.kind), t.name)
+		if grantor == owner {
+			kept = append(kept, c)
+			continue
+		}
+		// As for tables (prepareGrant): what me holds with the grant
+		// option on the table or the column is granted, the rest warned
+		// of; holding nothing on the column is 42501.
+		cacl := state.ColumnACL(t.key, c.col)
+		avail := grantOptions(store, state, me, acl) + grantOptions(store, state, me, cacl)
+		if avail == "" && !holdsAny(store, state, me, owner, cacl, t.kind) {
+			return nil, pgerr.New(pgerr.InsufficientPrivilege, "permission denied for column %s of relation %s", c.col, t.name)
+		}
+		privs := keepLetters(c.privs, avail)
+		if n, ok := partialGrantWarning(st.IsGrant, false, c.privs, privs, fmt.Sprintf("column \"%s\" of relation \"%s\"", c.col, t.name)); ok {
+			notices = append(notices, n)
+		}
+		if privs != "" {
+			kept = append(kept, colGrant{col: c.col, privs: privs})
 		}
 	}
+	cols = kept
 	if len(cols) == 0 && (st.IsGrant || tablePrivs == "") {
-		return nil
+		return notices, nil
 	}
 	o := state.EditObject(t.key)
 	if o.Owner == "" {
@@ -101,5 +121,5 @@ func applyColumnGrant(store *roles.Store, state *roles.State, me string, st *pg.
 			edit(col, tablePrivs)
 		}
 	}
-	return nil
+	return notices, nil
 }
