@@ -25,6 +25,8 @@ var explainSetup = []string{
 	"CREATE TABLE explain_shape.u (a int, c int)",
 	"INSERT INTO explain_shape.t SELECT i, 'x' || i FROM generate_series(1, 1000) i",
 	"INSERT INTO explain_shape.u SELECT i % 100, i FROM generate_series(1, 5000) i",
+	"CREATE TABLE explain_shape.v (k varchar(10), n int)",
+	"INSERT INTO explain_shape.v SELECT 'k' || i, i FROM generate_series(1, 100) i",
 }
 
 // explainShapeQueries are queries whose plans have the same nodes on
@@ -48,6 +50,8 @@ var explainShapeQueries = []string{
 	"WITH w AS MATERIALIZED (SELECT * FROM explain_shape.t) SELECT * FROM w",
 	"SELECT * FROM explain_shape.t LEFT JOIN explain_shape.u ON t.a < u.c",
 	"SELECT * FROM explain_shape.u WHERE EXISTS (SELECT 1 FROM explain_shape.t WHERE t.a = u.a)",
+	"SELECT * FROM explain_shape.v WHERE k = 'k1'",
+	"SELECT n FROM explain_shape.v WHERE k LIKE 'k1%' AND n > 3",
 }
 
 // explainShapeOptions are the option lists the shapes are compared

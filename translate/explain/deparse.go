@@ -11,6 +11,7 @@ import (
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgtext"
+	"github.com/icegate/icegate/internal/pgtypes"
 	"github.com/icegate/icegate/translate/plan"
 )
 
@@ -74,13 +75,25 @@ func (b *builder) writeExpr(sb *strings.Builder, e expr.Expr) {
 	}
 }
 
+// writeOperand prints an operator's operand: a varchar column as
+// PostgreSQL shows the text its operators take, (v)::text.
+func (b *builder) writeOperand(sb *strings.Builder, e expr.Expr) {
+	if c, ok := e.(*expr.Col); ok && c.Idx >= 0 && c.Idx < len(b.q.Metas) && b.q.Metas[c.Idx].T.OID == pgtypes.Varchar {
+		if n, named := b.names[plan.ColID(c.Idx)]; !named || n.def == nil {
+			sb.WriteString("(" + b.colRef(plan.ColID(c.Idx)) + ")::text")
+			return
+		}
+	}
+	b.writeExpr(sb, e)
+}
+
 func (b *builder) writeCall(sb *strings.Builder, e *expr.Call) {
 	args := e.Args
 	if op, ok := infixOps[e.Fn]; ok && len(args) == 2 {
 		sb.WriteByte('(')
-		b.writeExpr(sb, args[0])
+		b.writeOperand(sb, args[0])
 		sb.WriteString(" " + op + " ")
-		b.writeExpr(sb, args[1])
+		b.writeOperand(sb, args[1])
 		sb.WriteByte(')')
 		return
 	}
@@ -116,7 +129,7 @@ func (b *builder) writeCall(sb *strings.Builder, e *expr.Call) {
 		return
 	case e.Fn == "in" && len(args) > 1:
 		sb.WriteByte('(')
-		b.writeExpr(sb, args[0])
+		b.writeOperand(sb, args[0])
 		sb.WriteString(" = ANY (ARRAY[")
 		for i, a := range args[1:] {
 			if i > 0 {
