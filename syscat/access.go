@@ -114,17 +114,7 @@ var aclPrivilegeNames = map[byte]string{'a': "INSERT", 'r': "SELECT", 'w': "UPDA
 // PostgreSQL shows the current user: granted to or by a role whose
 // privileges it has, or to PUBLIC.
 func accessTablePrivileges(s *Snapshot, r *Relation, rb *rowBuilder) {
-	ownerOID, acl := s.Access.Relation(r)
-	owner := ""
-	if o := s.Access.RoleByOID(ownerOID); o != nil {
-		owner = o.Name
-	}
-	if acl == nil {
-		acl = []string{ACLRoleName(owner) + "=arwdDxt/" + ACLRoleName(owner)}
-	}
-	visible := func(role string) bool {
-		return role == "PUBLIC" || s.Access.HasRole == nil || s.Access.HasRole(s.User, role, "USAGE")
-	}
+	owner, acl, visible := relationACL(s, r)
 	for _, item := range acl {
 		grantee, privs, grantor, ok := splitACLItem(item)
 		if !ok {
@@ -167,4 +157,22 @@ func splitACLItem(item string) (grantee, privs, grantor string, ok bool) {
 		grantee = "PUBLIC"
 	}
 	return grantee, privs, grantor, true
+}
+
+// relationACL is what information_schema's privilege views read of a
+// relation: its owner's name, its ACL (the default, the owner's every
+// privilege, when it has none) and which roles' items the current user
+// sees (PUBLIC and roles whose privileges it has).
+func relationACL(s *Snapshot, r *Relation) (owner string, acl []string, visible func(role string) bool) {
+	ownerOID, acl := s.Access.Relation(r)
+	if o := s.Access.RoleByOID(ownerOID); o != nil {
+		owner = o.Name
+	}
+	if acl == nil {
+		acl = []string{ACLRoleName(owner) + "=arwdDxt/" + ACLRoleName(owner)}
+	}
+	visible = func(role string) bool {
+		return role == "PUBLIC" || s.Access.HasRole == nil || s.Access.HasRole(s.User, role, "USAGE")
+	}
+	return owner, acl, visible
 }

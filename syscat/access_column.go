@@ -62,17 +62,7 @@ func defaultACLFill(_ context.Context, s *Snapshot, w *rowWriter) error {
 // of the table's ACL, then those of the column's own, the ones PostgreSQL
 // shows the current user (as table_privileges).
 func accessColumnPrivileges(s *Snapshot, r *Relation, rb *rowBuilder) {
-	ownerOID, acl := s.Access.Relation(r)
-	owner := ""
-	if o := s.Access.RoleByOID(ownerOID); o != nil {
-		owner = o.Name
-	}
-	if acl == nil {
-		acl = []string{ACLRoleName(owner) + "=arwdDxt/" + ACLRoleName(owner)}
-	}
-	visible := func(role string) bool {
-		return role == "PUBLIC" || s.Access.HasRole == nil || s.Access.HasRole(s.User, role, "USAGE")
-	}
+	owner, acl, visible := relationACL(s, r)
 	for _, col := range r.Columns {
 		items := acl
 		if s.Access.Column != nil {
