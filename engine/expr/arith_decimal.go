@@ -78,11 +78,21 @@ func decimalArithTyped(op string, lt, rt, res *arrow.Decimal128Type) (kernelFn, 
 			vb.b = valid.Bytes()
 		}
 		buf, out := outBuf[decimal128.Num](ev.mem, n)
-		// Each row takes the 64-bit path when its operands and result fit
-		// 64 bits (a result that does is far inside 38 digits); otherwise a
-		// NULL row is skipped and a valid one takes the 128-bit path. The
-		// 64-bit path also runs over NULL rows, whose slots are zeroed after.
-		for i := 0; i < n; i++ {
+		// The whole batch in int64 when every value and every step fits
+		// (money and its products); otherwise row by row: each row takes
+		// the 64-bit path when its operands and result fit 64 bits (a
+		// result that does is far inside 38 digits), else a NULL row is
+		// skipped and a valid one takes the 128-bit path. The 64-bit paths
+		// also run over NULL rows, whose slots are zeroed after.
+		fast := false
+		switch {
+		case ia == 0 && ib == 0:
+		case op == "*":
+			fast = mulBatch64(out, a, b, ia, ib)
+		default:
+			fast = addBatch64(out, a, b, ia, ib, ml64, mr64, neg)
+		}
+		for i := 0; i < n && !fast; i++ {
 			x, y := a[i&ia], b[i&ib]
 			var r decimal128.Num
 			var ok bool
@@ -115,6 +125,135 @@ func decimalArithTyped(op string, lt, rt, res *arrow.Decimal128Type) (kernelFn, 
 		}
 		return vec{arr: makeFixed(res, n, valid, nulls, buf), c: c}, nil
 	}, true
+}
+
+// The batch kernels below compute every row in int64 without a branch
+// per row: each operand's fit in 64 bits and each step's overflow are
+// folded into one flag, and false (the batch needs the per-row path)
+// when any did not fit. out is then partly written and is overwritten.
+// A constant operand (index mask 0) is checked and scaled once.
+
+// bad64 is nonzero when v does not fit an int64.
+func bad64(v decimal128.Num) int64 { return v.HighBits() ^ int64(v.LowBits())>>63 }
+
+// mulChk is x*y and a word that is nonzero when the product overflows
+// an int64 (the high word of the signed 128-bit product is not the sign
+// extension of the low one).
+func mulChk(x, y int64) (int64, int64) {
+	hi, lo := bits.Mul64(uint64(x), uint64(y))
+	hi -= uint64(x>>63) & uint64(y)
+	hi -= uint64(y>>63) & uint64(x)
+	r := int64(lo)
+	return r, int64(hi) ^ r>>63
+}
+
+// mulBatch64 is out[i] = a[i&ia] * b[i&ib] over len(out) rows.
+func mulBatch64(out, a, b []decimal128.Num, ia, ib int) bool {
+	if ia == 0 {
+		a, b = b, a // the constant second
+	}
+	if ia == 0 || ib == 0 {
+		if bad64(b[0]) != 0 {
+			return false
+		}
+		y := int64(b[0].LowBits())
+		a = a[:len(out)]
+		var bad int64
+		for i, x := range a {
+			xv := int64(x.LowBits())
+			r, o := mulChk(xv, y)
+			bad |= bad64(x) | o
+			out[i] = decOf64(r)
+		}
+		return bad == 0
+	}
+	a, b = a[:len(out)], b[:len(out)]
+	var bad int64
+	for i, x := range a {
+		y := b[i]
+		r, o := mulChk(int64(x.LowBits()), int64(y.LowBits()))
+		bad |= bad64(x) | bad64(y) | o
+		out[i] = decOf64(r)
+	}
+	return bad == 0
+}
+
+// addBatch64 is out[i] = a[i&ia]*ml + b[i&ib]*mr (minus the second term
+// when neg) over len(out) rows; a multiplier of 0 (past 18 digits) has
+// no 64-bit path.
+func addBatch64(out, a, b []decimal128.Num, ia, ib int, ml, mr int64, neg bool) bool {
+	if ml == 0 || mr == 0 {
+		return false
+	}
+	n := len(out)
+	// A constant side becomes a scaled int64 term k added to every row.
+	if ia == 0 || ib == 0 {
+		c, col, mc, m := a[0], b, ml, mr
+		if ib == 0 {
+			c, col, mc, m = b[0], a, mr, ml
+		}
+		col = col[:n]
+		if bad64(c) != 0 {
+			return false
+		}
+		k, o := mulChk(int64(c.LowBits()), mc)
+		if o != 0 {
+			return false
+		}
+		// Row value: k + s*col*m with s = -1 for a column subtracted
+		// (neg with the column second), or col*m - k for a constant
+		// subtracted.
+		sub := neg && ib != 0 // column subtracted from the constant
+		if neg && ib == 0 {
+			if k == math.MinInt64 {
+				return false
+			}
+			k = -k
+		}
+		var bad, ovf int64
+		for i, x := range col {
+			xv := int64(x.LowBits())
+			bad |= bad64(x)
+			if m != 1 {
+				var o int64
+				xv, o = mulChk(xv, m)
+				bad |= o
+			}
+			if sub {
+				ovf |= xv & -xv // only math.MinInt64 has the sign bit here
+				xv = -xv
+			}
+			r := k + xv
+			ovf |= (k ^ r) & (xv ^ r)
+			out[i] = decOf64(r)
+		}
+		return bad == 0 && ovf >= 0
+	}
+	a, b = a[:n], b[:n]
+	var bad, ovf int64
+	for i, x := range a {
+		y := b[i]
+		xv, yv := int64(x.LowBits()), int64(y.LowBits())
+		bad |= bad64(x) | bad64(y)
+		if ml != 1 {
+			var o int64
+			xv, o = mulChk(xv, ml)
+			bad |= o
+		}
+		if mr != 1 {
+			var o int64
+			yv, o = mulChk(yv, mr)
+			bad |= o
+		}
+		if neg {
+			ovf |= yv & -yv
+			yv = -yv
+		}
+		r := xv + yv
+		ovf |= (xv ^ r) & (yv ^ r)
+		out[i] = decOf64(r)
+	}
+	return bad == 0 && ovf >= 0
 }
 
 // int64Of returns v as an int64 and whether it fits one.
