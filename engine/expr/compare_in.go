@@ -157,21 +157,10 @@ func inBytes(w []uint64, n int, x vec, list []vec) (bool, bool) {
 		}
 		return sawNull, true
 	}
+	ss := newStrSet(set)
 	for k := range w {
 		base := k << 6
-		var bits uint64
-		for i := base; i < min(base+64, n); i++ {
-			v := data[offs[i]:offs[i+1]]
-			hit := false
-			for _, s := range set {
-				if len(v) == len(s) && string(v) == s {
-					hit = true
-					break
-				}
-			}
-			bits |= b2u(hit) << (i - base)
-		}
-		w[k] = bits
+		w[k] = ss.match(offs, data, base, min(base+64, n))
 	}
 	return sawNull, true
 }

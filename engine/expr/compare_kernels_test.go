@@ -35,7 +35,11 @@ var (
 		{Name: "i", Type: Int4, Nullable: true},
 		{Name: "h", Type: dec38_0, Nullable: true},
 	}, nil)
-	words = []string{"", "a", "ab", "abc", "b", "MAIL", "SHIP", "AIR", "AIR REG", "ändern", "zz"}
+	words = []string{"", "a", "ab", "abc", "b", "MAIL", "SHIP", "AIR", "AIR REG", "ändern", "zz",
+		// values about 8 bytes long, and neighbours differing in one byte
+		// or only in length (the word-at-a-time matching of strset.go)
+		"AIR\x00", "12345678", "12345679", "123456789", "DELIVER ", "DELIVER IN PERSON",
+		"DELIVER IN PERSOM", "DELIVER IN PERSONA", "COLLECT COD"}
 )
 
 // randBatch is rows random rows of randCols, sliced from offset 3 so that
@@ -184,6 +188,8 @@ func TestTypedComparisons(t *testing.T) {
 		{"text vs constant", col(3), cst(&Lit{V: "ab", T: Text})},
 		{"constant vs text", cst(&Lit{V: "MAIL", T: Text}), col(4)},
 		{"text vs empty constant", col(3), cst(&Lit{V: "", T: Text})},
+		{"text vs 8-byte constant", col(3), cst(&Lit{V: "12345678", T: Text})},
+		{"text vs long constant", col(4), cst(&Lit{V: "DELIVER IN PERSON", T: Text})},
 		{"int vs constant", col(7), cst(&Lit{V: int32(17), T: Int4})},
 		{"constant vs int", cst(&Lit{V: int32(-3), T: Int4}), col(7)},
 		{"int columns", col(7), col(7)},
@@ -248,6 +254,8 @@ func TestTypedIn(t *testing.T) {
 	}{
 		{"text, short list", 3, txt("MAIL", "SHIP")},
 		{"text, with NULL", 3, append(txt("MAIL", "ab"), &Lit{T: Text})},
+		{"text, short and long items", 3, txt("AIR", "AIR REG", "DELIVER IN PERSON", "12345678", "123456789")},
+		{"text, a NUL-padded neighbour", 4, txt("AIR", "DELIVER ")},
 		{"text, long list", 4, txt("", "a", "b", "c", "d", "e", "f", "g", "AIR", "AIR REG")},
 		{"int, short list", 7, ints(1, 2, 3)},
 		{"int, long list with NULL", 7, append(ints(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -5, -6), &Lit{T: Int4})},

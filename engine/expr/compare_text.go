@@ -34,18 +34,17 @@ func cmpBytes(op cmpOp) kernelFn {
 // cmpBytesConst sets bit i of w when row i of a op x.
 func cmpBytesConst(w []uint64, n int, a bytesOf, x []byte, op cmpOp) {
 	offs, data := a.offs[:n+1], a.data
-	lx := int32(len(x))
-	sx := string(x)
+	var ss strSet
+	if op == opEq || op == opNe {
+		ss = newStrSet([]string{string(x)})
+	}
 	for k := range w {
 		base := k << 6
 		end := min(base+64, n)
 		var m uint64
 		switch op {
 		case opEq, opNe:
-			for i := base; i < end; i++ {
-				s, e := offs[i], offs[i+1]
-				m |= b2u(e-s == lx && string(data[s:e]) == sx) << (i - base)
-			}
+			m = ss.match(offs, data, base, end)
 			if op == opNe {
 				m = ^m
 			}
