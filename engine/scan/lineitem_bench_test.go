@@ -11,7 +11,8 @@ import (
 
 // BenchmarkScanTPCHLineitem reads the columns TPC-H q06 and q01 use from
 // the lineitem table of a TPC-H warehouse (ICEGATE_SCAN_BENCH_WAREHOUSE,
-// the directory holding public/lineitem), one shard at a time as the
+// the directory holding public/lineitem), and those of q19 and
+// l_comment (strings), one shard at a time as the
 // parallel aggregation reads them (ICEGATE_SCAN_BENCH_RECYCLE set: with
 // Options.RecycleBuffers).
 func BenchmarkScanTPCHLineitem(b *testing.B) {
@@ -50,6 +51,10 @@ func BenchmarkScanTPCHLineitem(b *testing.B) {
 	}{
 		{"q06", ids("l_quantity", "l_extendedprice", "l_discount", "l_shipdate")},
 		{"q01", ids("l_returnflag", "l_linestatus", "l_quantity", "l_extendedprice", "l_discount", "l_tax", "l_shipdate")},
+		// q19's lineitem columns: two dictionary-encoded strings
+		{"q19", ids("l_partkey", "l_quantity", "l_extendedprice", "l_discount", "l_shipinstruct", "l_shipmode")},
+		// the longest strings, PLAIN in files that choose encodings per column
+		{"comment", ids("l_comment")},
 	}
 	recycle := os.Getenv("ICEGATE_SCAN_BENCH_RECYCLE") != ""
 	for _, c := range cases {

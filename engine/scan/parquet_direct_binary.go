@@ -86,6 +86,20 @@ func (r *flatReader[T]) readBinaryArray(mem memory.Allocator, dt arrow.DataType,
 				return nil, err
 			}
 			v.setRun(at, k)
+		} else if r.lazy == lazyDict {
+			br := any(r).(*flatReader[[]byte])
+			if !br.bdict.ok {
+				if err := br.bdict.build(br.dictVals); err != nil {
+					release()
+					return nil, err
+				}
+			}
+			valid := v.start(mem, n, at)
+			if err := appendDictDefs(&o, &br.bdict, at, r.idx[c.d:c.d+nn], defs, c.maxDef, valid); err != nil {
+				release()
+				return nil, err
+			}
+			v.nulls += k - nn
 		} else {
 			valid := v.start(mem, n, at)
 			d := c.d
@@ -130,6 +144,15 @@ func (r *flatReader[T]) appendRun(o *binaryOut, at, d, k int) error {
 		}
 		o.appendBytes(r.bytes[start:end])
 		return nil
+	}
+	if r.lazy == lazyDict {
+		br := any(r).(*flatReader[[]byte])
+		if !br.bdict.ok {
+			if err := br.bdict.build(br.dictVals); err != nil {
+				return err
+			}
+		}
+		return appendDictRun(o, &br.bdict, at, r.idx[d:d+k])
 	}
 	for j := range k {
 		v := r.value(d + j)

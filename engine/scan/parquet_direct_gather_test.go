@@ -1,0 +1,97 @@
+package scan
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// TestDictionaryStringGather checks the gathers of dictionary-encoded
+// strings against their definition (row j holds dict[idx[j]], NULLs
+// hold nothing), for values around the word copied at once (empty, 1,
+// 15, 16 and 17 bytes) and dictionaries whose longest value makes the
+// run reserve exactly what it needs, appended after rows already there.
+func TestDictionaryStringGather(t *testing.T) {
+	short := [][]byte{[]byte(""), []byte("A"), []byte("TRUCK"), []byte(strings.Repeat("x", 15)),
+		[]byte(strings.Repeat("y", 16)), []byte(strings.Repeat("z", 17))}
+	long := append(short[:len(short):len(short)], []byte(strings.Repeat("w", 2*wordCopy+1)), []byte(strings.Repeat("v", 100)))
+	tests := []struct {
+		name string
+		dict [][]byte
+		idx  []int32
+		defs []byte // nil: no NULLs
+	}{
+		{"empty run", short, []int32{}, nil},
+		{"short", short, []int32{1, 1, 2, 0, 3, 4, 5, 2, 1}, nil},
+		{"short with nulls", short, []int32{5, 4, 0, 1}, []byte{1, 0, 1, 1, 0, 0, 1, 0}},
+		{"all null", short, []int32{}, []byte{0, 0, 0}},
+		{"long", long, []int32{6, 7, 1, 0, 7, 5, 6}, nil},
+		{"long with nulls", long, []int32{7, 0, 6}, []byte{0, 1, 1, 0, 1}},
+		{"one value", [][]byte{[]byte("R")}, []int32{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, nil},
+	}
+	prefix := []string{"already", "there"}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var d byteDict
+			// a previous, larger dictionary leaves its buffers behind
+			if err := d.build(append(long, long...)); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.build(tt.dict); err != nil {
+				t.Fatal(err)
+			}
+			rows := len(tt.idx)
+			if tt.defs != nil {
+				rows = len(tt.defs)
+			}
+			n := len(prefix) + rows
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			o := binaryOut{offs: make([]int32, n+1), data: memory.NewResizableBuffer(mem)}
+			defer o.data.Release()
+			for i, p := range prefix {
+				if err := o.reserve(len(p)); err != nil {
+					t.Fatal(err)
+				}
+				o.appendBytes([]byte(p))
+				o.offs[i+1] = int32(o.size)
+			}
+			valid := make([]byte, bitutil.BytesForBits(int64(n)))
+			at := len(prefix)
+			var err error
+			if tt.defs == nil {
+				err = appendDictRun(&o, &d, at, tt.idx)
+			} else {
+				err = appendDictDefs(&o, &d, at, tt.idx, tt.defs, 1, valid)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			data := o.data.Buf()[:o.size]
+			value := func(r int) string { return string(data[o.offs[r]:o.offs[r+1]]) }
+			for i, p := range prefix {
+				if got := value(i); got != p {
+					t.Errorf("row %d: %q, want %q", i, got, p)
+				}
+			}
+			i := 0
+			for j := range rows {
+				want, null := "", false
+				if tt.defs != nil && tt.defs[j] == 0 {
+					null = true
+				} else {
+					want = string(tt.dict[tt.idx[i]])
+					i++
+				}
+				if got := value(at + j); got != want {
+					t.Errorf("row %d: %q, want %q", at+j, got, want)
+				}
+				if tt.defs != nil && bitutil.BitIsSet(valid, at+j) == null {
+					t.Errorf("row %d: valid bit %v, NULL %v", at+j, !null, null)
+				}
+			}
+		})
+	}
+}
