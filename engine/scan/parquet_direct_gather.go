@@ -9,14 +9,22 @@ import (
 // dictionary laid out for it: every value's bytes in one buffer and the
 // offsets where each starts, so that a run of indexes is one pass that
 // writes the batch's offsets and copies each value, with one reservation
-// for the whole run. Values up to wordCopy bytes long (TPC-H's flags,
-// modes and instructions; most keys and codes) are copied as one
+// for the whole run. Values up to wordCopy bytes long (flags, modes,
+// names and codes: most dictionary strings) are copied as one
 // fixed-size word, not through memmove: the dictionary's buffer is padded
 // so the word never reads past it, and the batch's buffer is reserved
 // with the same slack.
 
 // wordCopy is the length of the word short values are copied as.
-const wordCopy = 16
+const wordCopy = 32
+
+// copyWord copies the first wordCopy bytes of src to dst, as two 16-byte
+// moves (an array of 32 bytes is copied through memmove).
+func copyWord(dst, src []byte) {
+	d, s := (*[wordCopy]byte)(dst), (*[wordCopy]byte)(src)
+	*(*[16]byte)(d[:16]) = *(*[16]byte)(s[:16])
+	*(*[16]byte)(d[16:]) = *(*[16]byte)(s[16:])
+}
 
 // byteDict is a byte-array dictionary laid out for gathers.
 type byteDict struct {
@@ -75,7 +83,7 @@ func (o *binaryOut) reserveRun(d *byteDict, idx []int32) error {
 	// Short values reserve their upper bound, sparing a pass over the
 	// indexes; longer ones (or a bound past the limit) what they need.
 	need := len(idx) * d.maxLen
-	if d.maxLen > 2*wordCopy || o.size+need > math.MaxInt32 {
+	if d.maxLen > wordCopy || o.size+need > math.MaxInt32 {
 		need = d.runBytes(idx)
 		if o.size+need > math.MaxInt32 {
 			return fmt.Errorf("a batch of strings holds more than %d bytes", math.MaxInt32)
@@ -97,10 +105,20 @@ func appendDictRun(o *binaryOut, d *byteDict, at int, idx []int32) error {
 	src, offs := d.data, d.offs
 	out := o.offs[at+1 : at+1+len(idx)]
 	size := o.size
+	if d.maxLen <= wordCopy {
+		for j, k := range idx {
+			start := offs[k]
+			copyWord(dst[size:], src[start:])
+			size += int(offs[k+1] - start)
+			out[j] = int32(size)
+		}
+		o.size = size
+		return nil
+	}
 	for j, k := range idx {
 		start, end := offs[k], offs[k+1]
 		if n := end - start; n <= wordCopy {
-			*(*[wordCopy]byte)(dst[size:]) = *(*[wordCopy]byte)(src[start:])
+			copyWord(dst[size:], src[start:])
 			size += int(n)
 		} else {
 			size += copy(dst[size:], src[start:end])
@@ -129,7 +147,7 @@ func appendDictDefs(o *binaryOut, d *byteDict, at int, idx []int32, defs []byte,
 			i++
 			start, end := offs[k], offs[k+1]
 			if n := end - start; n <= wordCopy {
-				*(*[wordCopy]byte)(dst[size:]) = *(*[wordCopy]byte)(src[start:])
+				copyWord(dst[size:], src[start:])
 				size += int(n)
 			} else {
 				size += copy(dst[size:], src[start:end])

@@ -11,12 +11,14 @@ import (
 // TestDictionaryStringGather checks the gathers of dictionary-encoded
 // strings against their definition (row j holds dict[idx[j]], NULLs
 // hold nothing), for values around the word copied at once (empty, 1,
-// 15, 16 and 17 bytes) and dictionaries whose longest value makes the
-// run reserve exactly what it needs, appended after rows already there.
+// wordCopy-1, wordCopy and wordCopy+1 bytes) and dictionaries whose
+// longest value makes the run reserve exactly what it needs, appended
+// after rows already there.
 func TestDictionaryStringGather(t *testing.T) {
-	short := [][]byte{[]byte(""), []byte("A"), []byte("TRUCK"), []byte(strings.Repeat("x", 15)),
-		[]byte(strings.Repeat("y", 16)), []byte(strings.Repeat("z", 17))}
-	long := append(short[:len(short):len(short)], []byte(strings.Repeat("w", 2*wordCopy+1)), []byte(strings.Repeat("v", 100)))
+	short := [][]byte{[]byte(""), []byte("A"), []byte("TRUCK"), []byte(strings.Repeat("x", wordCopy-1)),
+		[]byte(strings.Repeat("y", wordCopy)), []byte(strings.Repeat("z", 17))}
+	long := append(short[:len(short):len(short)], []byte(strings.Repeat("w", wordCopy+1)),
+		[]byte(strings.Repeat("v", 2*wordCopy+1)))
 	tests := []struct {
 		name string
 		dict [][]byte
