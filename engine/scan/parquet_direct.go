@@ -141,6 +141,7 @@ func (r *flatReader[T]) fill(dst []T, d int) error {
 }
 
 func (r *flatReader[T]) readArray(mem memory.Allocator, dt arrow.DataType, n int) (arrow.Array, error) {
+	mem = valueAllocator(mem)
 	if br, ok := any(r).(*flatReader[[]byte]); ok {
 		return br.readBinaryArray(mem, dt, n)
 	}

@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -95,5 +96,48 @@ func TestDictionaryStringGather(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNoZeroAllocator checks the allocator of the scans that do not
+// recycle buffers: each allocation has the size asked, is its own memory
+// (writing one does not change another), survives a collection, and
+// Reallocate keeps the bytes already there. Only the default allocator is
+// replaced by it.
+func TestNoZeroAllocator(t *testing.T) {
+	var a noZeroAllocator
+	sizes := []int{0, 1, 7, 64, 4096, 1 << 20}
+	bufs := make([][]byte, len(sizes))
+	for i, n := range sizes {
+		b := a.Allocate(n)
+		if len(b) != n || cap(b) < n {
+			t.Fatalf("Allocate(%d): len %d cap %d", n, len(b), cap(b))
+		}
+		for j := range b {
+			b[j] = byte(i + j)
+		}
+		bufs[i] = b
+	}
+	runtime.GC()
+	for i, b := range bufs {
+		for j := range b {
+			if b[j] != byte(i+j) {
+				t.Fatalf("allocation %d of %d bytes: byte %d is %d, want %d", i, len(b), j, b[j], byte(i+j))
+			}
+		}
+	}
+	grown := a.Reallocate(10000, bufs[3])
+	if len(grown) != 10000 || string(grown[:64]) != string(bufs[3]) {
+		t.Errorf("Reallocate(10000) of 64 bytes: len %d, first bytes kept %v", len(grown), string(grown[:64]) == string(bufs[3]))
+	}
+	if shrunk := a.Reallocate(3, bufs[4]); len(shrunk) != 3 || &shrunk[0] != &bufs[4][0] {
+		t.Errorf("Reallocate(3) of 4096 bytes moved or has len %d", len(shrunk))
+	}
+	if _, ok := valueAllocator(memory.DefaultAllocator).(noZeroAllocator); !ok {
+		t.Errorf("the default allocator is not replaced")
+	}
+	checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	if valueAllocator(checked) != checked {
+		t.Errorf("a checked allocator is replaced")
 	}
 }
