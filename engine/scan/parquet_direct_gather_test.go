@@ -2,6 +2,7 @@ package scan
 
 import (
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -139,5 +140,62 @@ func TestNoZeroAllocator(t *testing.T) {
 	checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	if valueAllocator(checked) != checked {
 		t.Errorf("a checked allocator is replaced")
+	}
+}
+
+// TestSpreadValues checks that values decoded side by side land on the
+// rows their definition levels say are present, NULL rows hold zero, and
+// only present rows get a validity bit, from a row offset within the
+// bitmap too.
+func TestSpreadValues(t *testing.T) {
+	tests := []struct {
+		defs []byte
+		at   int
+	}{
+		{[]byte{}, 0},
+		{[]byte{1}, 0},
+		{[]byte{0}, 3},
+		{[]byte{0, 1, 1, 0, 1, 0, 0, 1}, 0},
+		{[]byte{1, 1, 1, 0}, 5},
+		{[]byte{0, 0, 0, 1, 1, 1}, 7},
+		{[]byte{2, 1, 0, 2, 2, 1, 2}, 9}, // maxDef 2: 1 and 0 are NULL
+	}
+	for _, tt := range tests {
+		maxDef := byte(1)
+		if slices.Contains(tt.defs, 2) {
+			maxDef = 2
+		}
+		var want []int64
+		nn := 0
+		for _, d := range tt.defs {
+			if d == maxDef {
+				nn++
+				want = append(want, int64(100+nn))
+			} else {
+				want = append(want, 0)
+			}
+		}
+		dst := make([]int64, len(tt.defs))
+		for i := range dst {
+			dst[i] = -1 // garbage in the rows not yet written
+		}
+		for i := range nn {
+			dst[i] = int64(101 + i)
+		}
+		valid := make([]byte, bitutil.BytesForBits(int64(tt.at+len(tt.defs))))
+		spreadValues(dst, nn, tt.defs, maxDef, valid, tt.at)
+		if !slices.Equal(dst, want) {
+			t.Errorf("defs %v: values %v, want %v", tt.defs, dst, want)
+		}
+		for j, d := range tt.defs {
+			if got := bitutil.BitIsSet(valid, tt.at+j); got != (d == maxDef) {
+				t.Errorf("defs %v: row %d valid %v", tt.defs, j, got)
+			}
+		}
+		for j := range tt.at {
+			if bitutil.BitIsSet(valid, j) {
+				t.Errorf("defs %v: bit %d before the run set", tt.defs, j)
+			}
+		}
 	}
 }
