@@ -100,6 +100,13 @@ func (r *flatReader[T]) readBinaryArray(mem memory.Allocator, dt arrow.DataType,
 				return nil, err
 			}
 			v.nulls += k - nn
+		} else if r.lazy == lazyBytes {
+			valid := v.start(mem, n, at)
+			if err := appendPlainDefs(&o, r.bytes, r.offs[c.d:c.d+nn+1], at, defs, c.maxDef, valid); err != nil {
+				release()
+				return nil, err
+			}
+			v.nulls += k - nn
 		} else {
 			valid := v.start(mem, n, at)
 			d := c.d

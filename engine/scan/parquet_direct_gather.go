@@ -159,3 +159,29 @@ func appendDictDefs(o *binaryOut, d *byteDict, at int, idx []int32, defs []byte,
 	o.size = size
 	return nil
 }
+
+// appendPlainDefs appends the rows at, at+1, ... of o whose definition
+// levels are defs from a PLAIN page: the rows at maxDef take the values
+// data[offs[i]:offs[i+1]] in turn (and their bit in valid), the others are
+// NULL. The values lie side by side in the page, so their bytes are one
+// copy and only the offsets are written row by row.
+func appendPlainDefs(o *binaryOut, data []byte, offs []uint32, at int, defs []byte, maxDef byte, valid []byte) error {
+	start, end := offs[0], offs[len(offs)-1]
+	if err := o.reserve(int(end - start)); err != nil {
+		return err
+	}
+	base := int32(o.size) - int32(start)
+	o.appendBytes(data[start:end])
+	out := o.offs[at+1 : at+1+len(defs)]
+	prev := base + int32(start)
+	i := 1
+	for j, def := range defs {
+		if def == maxDef {
+			prev = base + int32(offs[i])
+			i++
+			valid[(at+j)>>3] |= 1 << ((at + j) & 7)
+		}
+		out[j] = prev
+	}
+	return nil
+}

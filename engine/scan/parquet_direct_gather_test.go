@@ -199,3 +199,65 @@ func TestSpreadValues(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainStringDefs checks appendPlainDefs against its definition: the
+// present rows take the page's values in turn (one of them empty), NULL
+// rows are empty and invalid, after rows already in the batch and from a
+// page's value in the middle.
+func TestPlainStringDefs(t *testing.T) {
+	page := []string{"skip", "alpha", "", "gamma delta", "e", "last one"}
+	var data []byte
+	offs := []uint32{0}
+	for _, v := range page {
+		data = append(data, v...)
+		offs = append(offs, uint32(len(data)))
+	}
+	tests := []struct {
+		from int // first page value used
+		defs []byte
+	}{
+		{1, []byte{0, 0}},
+		{1, []byte{1, 0, 1, 1, 0}},
+		{0, []byte{1, 1, 1, 1, 1, 1}},
+		{3, []byte{0, 1, 0, 0, 1, 1, 0}},
+	}
+	for _, tt := range tests {
+		nn := 0
+		for _, d := range tt.defs {
+			if d == 1 {
+				nn++
+			}
+		}
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		o := binaryOut{offs: make([]int32, 2+len(tt.defs)), data: memory.NewResizableBuffer(mem)}
+		if err := o.reserve(3); err != nil {
+			t.Fatal(err)
+		}
+		o.appendBytes([]byte("pre"))
+		o.offs[1] = 3
+		valid := make([]byte, 2)
+		if err := appendPlainDefs(&o, data, offs[tt.from:tt.from+nn+1], 1, tt.defs, 1, valid); err != nil {
+			t.Fatal(err)
+		}
+		got := o.data.Buf()[:o.size]
+		if string(got[o.offs[0]:o.offs[1]]) != "pre" {
+			t.Errorf("defs %v: the row before is %q", tt.defs, got[o.offs[0]:o.offs[1]])
+		}
+		i := tt.from
+		for j, d := range tt.defs {
+			want := ""
+			if d == 1 {
+				want = page[i]
+				i++
+			}
+			if v := string(got[o.offs[j+1]:o.offs[j+2]]); v != want {
+				t.Errorf("defs %v from %d: row %d is %q, want %q", tt.defs, tt.from, j, v, want)
+			}
+			if bitutil.BitIsSet(valid, 1+j) != (d == 1) {
+				t.Errorf("defs %v: row %d valid bit wrong", tt.defs, j)
+			}
+		}
+		o.data.Release()
+		mem.AssertSize(t, 0)
+	}
+}
