@@ -23,6 +23,18 @@ func (r *flatReader[T]) value(d int) []byte {
 	return br.vals[d]
 }
 
+// byteDictionary is the current dictionary of a direct byte-array reader
+// laid out for gathers, built on first use after each dictionary page.
+func (r *flatReader[T]) byteDictionary() (*byteDict, error) {
+	br := any(r).(*flatReader[[]byte])
+	if !br.bdict.ok {
+		if err := br.bdict.build(br.dictVals); err != nil {
+			return nil, err
+		}
+	}
+	return &br.bdict, nil
+}
+
 // binaryOut is the offsets and data of a string or binary array being
 // built.
 type binaryOut struct {
@@ -87,15 +99,13 @@ func (r *flatReader[T]) readBinaryArray(mem memory.Allocator, dt arrow.DataType,
 			}
 			v.setRun(at, k)
 		} else if r.lazy == lazyDict {
-			br := any(r).(*flatReader[[]byte])
-			if !br.bdict.ok {
-				if err := br.bdict.build(br.dictVals); err != nil {
-					release()
-					return nil, err
-				}
+			bd, err := r.byteDictionary()
+			if err != nil {
+				release()
+				return nil, err
 			}
 			valid := v.start(mem, n, at)
-			if err := appendDictDefs(&o, &br.bdict, at, r.idx[c.d:c.d+nn], defs, c.maxDef, valid); err != nil {
+			if err := appendDictDefs(&o, bd, at, r.idx[c.d:c.d+nn], defs, c.maxDef, valid); err != nil {
 				release()
 				return nil, err
 			}
@@ -153,13 +163,11 @@ func (r *flatReader[T]) appendRun(o *binaryOut, at, d, k int) error {
 		return nil
 	}
 	if r.lazy == lazyDict {
-		br := any(r).(*flatReader[[]byte])
-		if !br.bdict.ok {
-			if err := br.bdict.build(br.dictVals); err != nil {
-				return err
-			}
+		bd, err := r.byteDictionary()
+		if err != nil {
+			return err
 		}
-		return appendDictRun(o, &br.bdict, at, r.idx[d:d+k])
+		return appendDictRun(o, bd, at, r.idx[d:d+k])
 	}
 	for j := range k {
 		v := r.value(d + j)
