@@ -17,7 +17,9 @@
 // the buffers of each batch's arrays (parquet_direct*.go), buffers the scan
 // can recycle once downstream operators release the batches
 // (Options.RecycleBuffers, recycle.go: the parts of a parallel
-// aggregation do); structs of
+// aggregation do) or else take uncleared from the Go heap; dictionary
+// strings are gathered from a flat copy of the dictionary
+// (parquet_direct_gather.go); structs of
 // primitives and lists of primitives decode page values into Arrow
 // builders; other nested shapes (maps, lists of structs, nested lists,
 // variants) assemble each row from repetition and definition levels.

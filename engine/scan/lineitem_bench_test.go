@@ -3,6 +3,7 @@ package scan
 import (
 	"context"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/icegate/icegate/catalog"
@@ -11,9 +12,10 @@ import (
 
 // BenchmarkScanTPCHLineitem reads the columns TPC-H q06 and q01 use from
 // the lineitem table of a TPC-H warehouse (ICEGATE_SCAN_BENCH_WAREHOUSE,
-// the directory holding public/lineitem), one shard at a time as the
+// the directory holding public/lineitem), and those of q19 and
+// l_comment (strings), one shard at a time as the
 // parallel aggregation reads them (ICEGATE_SCAN_BENCH_RECYCLE set: with
-// Options.RecycleBuffers).
+// Options.RecycleBuffers; ICEGATE_SCAN_BENCH_BATCH: rows per batch).
 func BenchmarkScanTPCHLineitem(b *testing.B) {
 	dir := os.Getenv("ICEGATE_SCAN_BENCH_WAREHOUSE")
 	if dir == "" {
@@ -50,8 +52,14 @@ func BenchmarkScanTPCHLineitem(b *testing.B) {
 	}{
 		{"q06", ids("l_quantity", "l_extendedprice", "l_discount", "l_shipdate")},
 		{"q01", ids("l_returnflag", "l_linestatus", "l_quantity", "l_extendedprice", "l_discount", "l_tax", "l_shipdate")},
+		// q19's lineitem columns: two dictionary-encoded strings
+		{"q19", ids("l_partkey", "l_quantity", "l_extendedprice", "l_discount", "l_shipinstruct", "l_shipmode")},
+		// the longest strings, PLAIN in files that choose encodings per column
+		{"comment", ids("l_comment")},
 	}
 	recycle := os.Getenv("ICEGATE_SCAN_BENCH_RECYCLE") != ""
+	// ICEGATE_SCAN_BENCH_BATCH sets the rows per batch (default: the scan's).
+	batch, _ := strconv.Atoi(os.Getenv("ICEGATE_SCAN_BENCH_BATCH"))
 	for _, c := range cases {
 		for _, shards := range []int{1, 2} {
 			for shard := range shards {
@@ -61,7 +69,7 @@ func BenchmarkScanTPCHLineitem(b *testing.B) {
 				}
 				b.Run(name, func(b *testing.B) {
 					spec := engine.ScanSpec{Table: tbl, Tasks: tasks, Schema: schema, FieldIDs: c.cols}
-					opts := Options{Parallelism: 1, Shard: shard, Shards: shards, RecycleBuffers: recycle}
+					opts := Options{Parallelism: 1, Shard: shard, Shards: shards, RecycleBuffers: recycle, BatchSize: batch}
 					b.ReportAllocs()
 					var rows int64
 					for b.Loop() {

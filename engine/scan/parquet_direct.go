@@ -141,6 +141,7 @@ func (r *flatReader[T]) fill(dst []T, d int) error {
 }
 
 func (r *flatReader[T]) readArray(mem memory.Allocator, dt arrow.DataType, n int) (arrow.Array, error) {
+	mem = valueAllocator(mem)
 	if br, ok := any(r).(*flatReader[[]byte]); ok {
 		return br.readBinaryArray(mem, dt, n)
 	}
@@ -180,20 +181,13 @@ func (r *flatReader[T]) readArray(mem memory.Allocator, dt arrow.DataType, n int
 				}
 				v.setRun(at, k)
 			} else {
+				// the present values first, then moved to their rows
 				valid := v.start(mem, n, at)
-				d := c.d
-				for j, def := range defs {
-					if def == c.maxDef {
-						if err := r.fill(dst[at+j:at+j+1], d); err != nil {
-							release()
-							return nil, err
-						}
-						bitutil.SetBit(valid, at+j)
-						d++
-					} else {
-						dst[at+j] = zero
-					}
+				if err := r.fill(dst[at:at+nn], c.d); err != nil {
+					release()
+					return nil, err
 				}
+				spreadValues(dst[at:at+k], nn, defs, c.maxDef, valid, at)
 				v.nulls += k - nn
 			}
 			c.d += nn
@@ -206,6 +200,26 @@ func (r *flatReader[T]) readArray(mem memory.Allocator, dt arrow.DataType, n int
 	d.Release()
 	release()
 	return arr, nil
+}
+
+// spreadValues moves the nn values at the start of dst to the rows whose
+// definition levels defs are maxDef, clears the others (NULLs), and sets
+// the validity bits of the values' rows, row j being bit at+j of valid.
+// It walks back from the last row: a value never moves towards the start,
+// so none is overwritten before it moves.
+func spreadValues[T any](dst []T, nn int, defs []byte, maxDef byte, valid []byte, at int) {
+	var zero T
+	dst = dst[:len(defs)]
+	i := nn
+	for j := len(defs) - 1; j >= 0; j-- {
+		if defs[j] == maxDef {
+			i--
+			dst[j] = dst[i]
+			bitutil.SetBit(valid, at+j)
+		} else {
+			dst[j] = zero
+		}
+	}
 }
 
 // nextPage loads the column chunk's next page; remaining rows were still

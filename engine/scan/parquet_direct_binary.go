@@ -23,6 +23,18 @@ func (r *flatReader[T]) value(d int) []byte {
 	return br.vals[d]
 }
 
+// byteDictionary is the current dictionary of a direct byte-array reader
+// laid out for gathers, built on first use after each dictionary page.
+func (r *flatReader[T]) byteDictionary() (*byteDict, error) {
+	br := any(r).(*flatReader[[]byte])
+	if !br.bdict.ok {
+		if err := br.bdict.build(br.dictVals); err != nil {
+			return nil, err
+		}
+	}
+	return &br.bdict, nil
+}
+
 // binaryOut is the offsets and data of a string or binary array being
 // built.
 type binaryOut struct {
@@ -86,6 +98,25 @@ func (r *flatReader[T]) readBinaryArray(mem memory.Allocator, dt arrow.DataType,
 				return nil, err
 			}
 			v.setRun(at, k)
+		} else if r.lazy == lazyDict {
+			bd, err := r.byteDictionary()
+			if err != nil {
+				release()
+				return nil, err
+			}
+			valid := v.start(mem, n, at)
+			if err := appendDictDefs(&o, bd, at, r.idx[c.d:c.d+nn], defs, c.maxDef, valid); err != nil {
+				release()
+				return nil, err
+			}
+			v.nulls += k - nn
+		} else if r.lazy == lazyBytes {
+			valid := v.start(mem, n, at)
+			if err := appendPlainDefs(&o, r.bytes, r.offs[c.d:c.d+nn+1], at, defs, c.maxDef, valid); err != nil {
+				release()
+				return nil, err
+			}
+			v.nulls += k - nn
 		} else {
 			valid := v.start(mem, n, at)
 			d := c.d
@@ -130,6 +161,13 @@ func (r *flatReader[T]) appendRun(o *binaryOut, at, d, k int) error {
 		}
 		o.appendBytes(r.bytes[start:end])
 		return nil
+	}
+	if r.lazy == lazyDict {
+		bd, err := r.byteDictionary()
+		if err != nil {
+			return err
+		}
+		return appendDictRun(o, bd, at, r.idx[d:d+k])
 	}
 	for j := range k {
 		v := r.value(d + j)

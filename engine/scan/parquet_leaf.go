@@ -108,6 +108,9 @@ type flatReader[T any] struct {
 	// (lazyBytes).
 	bytes []byte
 	offs  []uint32
+	// bdict: the dictionary of a direct byte-array reader laid out for
+	// gathers (parquet_direct_gather.go), built when first used.
+	bdict byteDict
 }
 
 func (r *flatReader[T]) start(pages parquet.Pages) {
@@ -151,6 +154,7 @@ func (r *flatReader[T]) loadPage() error {
 				r.dictBuf = vals
 			}
 			r.dict, r.dictVals = dict, vals
+			r.bdict.ok = false
 		}
 		pv := p.Data()
 		idx := pv.Int32()

@@ -2,7 +2,9 @@ package scan
 
 import (
 	"math/bits"
+	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
@@ -68,4 +70,59 @@ func (r *recycler) Free(b []byte) {
 	}
 	b = b[:cap(b)]
 	r.classes[c].Put(&b)
+}
+
+// noZeroAllocator allocates value buffers from the Go heap without
+// clearing them, for the scans that cannot recycle buffers (a consumer may
+// keep a batch's memory past its release, so the garbage collector decides
+// when the memory is free): a fresh buffer from the heap is otherwise
+// cleared, and then every byte of it written again by the decoder. As with
+// the recycler, only code that writes every byte it hands out may use it.
+type noZeroAllocator struct{}
+
+var _ memory.Allocator = noZeroAllocator{}
+
+// valueAllocator is the allocator of the value buffers a direct reader
+// fills completely when its caller asked for mem: mem itself unless mem is
+// Arrow's default Go allocator, whose clearing only costs time here (any
+// other allocator, such as a checked one, is kept to keep its accounting).
+func valueAllocator(mem memory.Allocator) memory.Allocator {
+	if mem == memory.DefaultAllocator {
+		return noZeroAllocator{}
+	}
+	return mem
+}
+
+// Allocate implements memory.Allocator; the bytes are not cleared.
+func (noZeroAllocator) Allocate(size int) []byte {
+	return makeNoZero(size)
+}
+
+// Reallocate implements memory.Allocator.
+func (noZeroAllocator) Reallocate(size int, b []byte) []byte {
+	if size <= cap(b) {
+		return b[:size]
+	}
+	nb := makeNoZero(size)
+	copy(nb, b)
+	return nb
+}
+
+// Free implements memory.Allocator: the garbage collector frees the
+// buffer once nothing refers to it.
+func (noZeroAllocator) Free([]byte) {}
+
+// makeNoZero returns n bytes of new heap memory whose contents are
+// unspecified. strings.Builder.Grow is the standard library's way to
+// allocate without clearing: the builder's capacity, which Grow
+// guarantees to be at least n, is reached through the first byte's
+// address; the builder and its string are not used again.
+func makeNoZero(n int) []byte {
+	if n <= 0 {
+		return []byte{}
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	sb.WriteByte(0)
+	return unsafe.Slice(unsafe.StringData(sb.String()), n)
 }
