@@ -96,6 +96,7 @@ type joinOp struct {
 	nullSafe    []bool
 	residual    *expr.Program
 	resCols     []bool        // the pair columns the residual reads; nil = all
+	pairCmps    []pairCmp     // the residual as comparisons of two columns; nil = not one
 	standIns    []arrow.Array // all-NULL columns standing in for the others
 	nullAware   bool
 
@@ -200,6 +201,7 @@ func newJoin(left, right engine.Operator, spec JoinSpec, opts []expr.CompileOpti
 		}
 		o.residual = &p
 		o.resCols = residualColumns(spec.Residual, len(raw))
+		o.pairCmps = pairComparisons(spec.Residual, len(raw))
 	}
 	switch spec.Type {
 	case JoinSemi, JoinAnti:

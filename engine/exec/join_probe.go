@@ -309,6 +309,9 @@ func (o *joinOp) applyResidual(lcols, rcols []arrow.Array) error {
 	if o.residual == nil {
 		return nil
 	}
+	if o.pairCmps != nil && o.comparePairs(lcols, rcols) {
+		return nil
+	}
 	pairs, err := o.gatherForResidual(lcols, p.li, rcols, p.ri)
 	if err != nil {
 		return err

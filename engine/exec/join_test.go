@@ -269,6 +269,34 @@ var joinResiduals = []joinResidual{
 		}
 		return 0
 	}},
+	// Comparisons of two integer columns, checked on the pairs directly
+	// (join_residual_pairs.go).
+	{name: "k_ne_k", e: func(ls, rs *arrow.Schema) expr.Expr {
+		return call("<>", sideCol(ls, jK, 0), sideCol(rs, jK, jWidth))
+	}, eval: func(l, r jrow) tri {
+		return cmp3(l.k, r.k, func(a, b int64) bool { return a != b })
+	}},
+	{name: "rk_gt_lk_and_p_ge_p", e: func(ls, rs *arrow.Schema) expr.Expr {
+		return call("and", call(">", sideCol(rs, jK, jWidth), sideCol(ls, jK, 0)), call(">=", sideCol(ls, jP, 0), sideCol(rs, jP, jWidth)))
+	}, eval: func(l, r jrow) tri {
+		return and3(cmp3(r.k, l.k, func(a, b int64) bool { return a > b }), cmp3(l.p, r.p, func(a, b int32) bool { return a >= b }))
+	}},
+	{name: "p_eq_p_and_k_le_k", e: func(ls, rs *arrow.Schema) expr.Expr {
+		return call("and", call("=", sideCol(ls, jP, 0), sideCol(rs, jP, jWidth)), call("<=", sideCol(ls, jK, 0), sideCol(rs, jK, jWidth)))
+	}, eval: func(l, r jrow) tri {
+		return and3(cmp3(l.p, r.p, func(a, b int32) bool { return a == b }), cmp3(l.k, r.k, func(a, b int64) bool { return a <= b }))
+	}},
+}
+
+// cmp3 is the three-valued comparison of two nullable values.
+func cmp3[T int32 | int64](a, b *T, f func(a, b T) bool) tri {
+	switch {
+	case a == nil || b == nil:
+		return -1
+	case f(*a, *b):
+		return 1
+	}
+	return 0
 }
 
 type joinData struct {
