@@ -301,7 +301,7 @@ func (o *joinOp) matchBuildLeft() (arrow.RecordBatch, error) {
 	if o.existence() || len(p.li) == 0 {
 		return nil, nil
 	}
-	return o.gatherPairs(lcols, p.li, p.cols, p.ri)
+	return o.gatherPairs(lcols, p.li, p.cols, p.ri, true)
 }
 
 // leftTail emits the left rows with what they found, a chunk at a time;
@@ -354,18 +354,23 @@ func (o *joinOp) leftTail() (arrow.RecordBatch, error) {
 }
 
 // buildRows returns rows idx (all within start..end, ascending; nil = all
-// of them) of the build side's columns; the caller releases them. A run
-// of every row of the range is sliced, not copied.
+// of them) of the build side's columns, those nothing reads all NULL; the
+// caller releases them. A run of every row of the range is sliced, not
+// copied.
 func (o *joinOp) buildRows(start, end int, idx []int32) ([]arrow.Array, error) {
 	src := o.build.batch.Columns()
 	if idx == nil || len(idx) == end-start {
 		cols := make([]arrow.Array, len(src))
 		for j, c := range src {
+			if o.skipL != nil && o.skipL[j] {
+				cols[j] = o.nullColumn(j, end-start)
+				continue
+			}
 			cols[j] = array.NewSlice(c, int64(start), int64(end))
 		}
 		return cols, nil
 	}
-	cols, err := o.takeCols(make([]arrow.Array, 0, len(src)+o.rightSchema.NumFields()), src, idx)
+	cols, err := o.emitCols(make([]arrow.Array, 0, len(src)+o.rightSchema.NumFields()), src, idx, o.skipL, 0)
 	if err != nil {
 		releaseAll(cols)
 		return nil, err

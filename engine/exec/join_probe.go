@@ -299,7 +299,7 @@ func (o *joinOp) matchChunk() (arrow.RecordBatch, error) {
 	if !emits || len(p.li) == 0 {
 		return nil, nil
 	}
-	return o.gatherPairs(p.cols, p.li, o.build.batch.Columns(), p.ri)
+	return o.gatherPairs(p.cols, p.li, o.build.batch.Columns(), p.ri, true)
 }
 
 // applyResidual keeps the chunk's pairs (p.li rows of the left columns

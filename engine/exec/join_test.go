@@ -494,18 +494,28 @@ func TestJoin(t *testing.T) {
 			name += "/single"
 		}
 		want, wantErr := c.reference()
-		for _, kind := range []string{"hash", "loop", "hash_build_left", "loop_build_left"} {
+		kinds := []string{"hash", "loop", "hash_build_left", "loop_build_left"}
+		switch c.data.name {
+		case "plain", "dict", "wide", "wide_existence", "right_keys_not_null":
+			kinds = append(kinds, "hash_unused", "loop_unused", "hash_build_left_unused")
+		}
+		for _, kind := range kinds {
 			if strings.HasPrefix(kind, "hash") && len(c.keys.cols) == 0 {
 				continue
 			}
 			ls := joinSideSchema("l_", c.data.ldict)
 			rs := joinSideSchema("r_", c.data.rdict)
 			spec := c.spec(ls, rs)
-			if strings.HasSuffix(kind, "build_left") {
+			if strings.Contains(kind, "build_left") {
 				if !buildsLeft(spec) {
 					continue
 				}
 				spec.BuildLeft = true
+			}
+			want := want
+			if strings.HasSuffix(kind, "unused") {
+				spec.Unused = joinUnused
+				want = unusedNulled(c.typ, want, ls)
 			}
 			left := joinSource(t, mem, ls, c.data.left, c.data.lsizes)
 			right := joinSource(t, mem, rs, c.data.right, c.data.rsizes)
@@ -532,6 +542,33 @@ func TestJoin(t *testing.T) {
 			}
 		}
 	}
+}
+
+// joinUnused flags the left k and s (text, a dictionary in some data
+// sets) and the right id (not nullable on its side) and d as read by
+// nothing above the join.
+var joinUnused = []bool{jK: true, jS: true, jWidth + jID: true, jWidth + jD: true, 2*jWidth - 1: false}
+
+// unusedNulled is the rows want with the columns of joinUnused a join of
+// type typ emits all NULL: the flagged ones it outputs nullable (every
+// column of a pair; the left columns of semi, anti and mark joins keep
+// their nullability).
+func unusedNulled(typ JoinType, want []string, ls *arrow.Schema) []string {
+	out := make([]string, len(want))
+	for i, row := range want {
+		f := strings.Split(row, "|")
+		for j, u := range joinUnused {
+			if !u || j >= len(f) || j >= jWidth && typ >= JoinSemi {
+				continue
+			}
+			if typ >= JoinSemi && !ls.Field(j).Nullable {
+				continue
+			}
+			f[j] = "NULL"
+		}
+		out[i] = strings.Join(f, "|")
+	}
+	return out
 }
 
 // checkJoinSchema checks the output fields: names kept, dictionaries
