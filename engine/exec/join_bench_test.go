@@ -48,6 +48,29 @@ func joinBenchBatches(schema *arrow.Schema, rows int, keys func(i int) int64) []
 func BenchmarkHashJoin(b *testing.B) {
 	b.Run("int8", func(b *testing.B) { benchHashJoin(b, expr.Int8) })
 	b.Run("text", func(b *testing.B) { benchHashJoin(b, expr.Text) })
+	b.Run("int8_selective", benchSelectiveHashJoin)
+}
+
+// benchSelectiveHashJoin probes 1M rows against 100k unique build keys
+// where one probe row in ten finds its partner, in no order (Q09's
+// lineitem against the parts of one colour).
+func benchSelectiveHashJoin(b *testing.B) {
+	const probeRows, buildRows = 1_000_000, 100_000
+	schema := joinBenchSchema(expr.Int8)
+	r := rand.New(rand.NewSource(1))
+	want := 0
+	probe := joinBenchBatches(schema, probeRows, func(int) int64 {
+		k := r.Int63n(10 * buildRows)
+		if k%10 == 0 {
+			want++
+		}
+		return k
+	})
+	perm := r.Perm(buildRows)
+	build := joinBenchBatches(schema, buildRows, func(i int) int64 { return 10 * int64(perm[i]) })
+	k := &expr.Col{Idx: 0, Name: "k", T: expr.Int8}
+	spec := JoinSpec{Type: JoinInner, LeftKeys: []expr.Expr{k}, RightKeys: []expr.Expr{k}}
+	runJoinBench(b, probe, build, schema, spec, NewHashJoin, want, probeRows)
 }
 
 // BenchmarkNestedLoopJoin joins 4k x 4k rows on l.v < r.v (8M of the 16M

@@ -214,6 +214,10 @@ func (o *joinOp) fill() error {
 	hashed := len(o.probeKeys) > 0
 	existence := o.existence()
 	rows := int32(b.rows)
+	if hashed && b.unique && !o.nullAware && p.mode == candStart {
+		o.fillUnique()
+		return nil
+	}
 	for iter := 0; p.row < p.n; iter++ {
 		if iter&1023 == 1023 {
 			if err := o.ctx.Err(); err != nil {
@@ -270,6 +274,27 @@ func (o *joinOp) fill() error {
 		p.mode = candStart
 	}
 	return nil
+}
+
+// fillUnique is fill for a build side whose keys are unique and never
+// NULL: a row's one candidate is its head, so the pairs are the rows with
+// a head, collected without a branch on whether each has one. A row whose
+// existence is known already (an existence join's matches) has been
+// through its one candidate, so it has none left.
+func (o *joinOp) fillUnique() {
+	p := &o.probe
+	end := min(p.n, p.row+joinChunkRows)
+	m := end - p.row
+	li, ri := resize(p.li, m), resize(p.ri, m)
+	n := 0
+	for i, h := range p.heads[p.row:end] {
+		li[n], ri[n] = int32(p.row+i), h
+		n += b2i(h >= 0)
+	}
+	p.row = end
+	p.li, p.ri = li[:n], ri[:n]
+	p.isNull = resize(p.isNull, n)
+	clear(p.isNull)
 }
 
 // matchChunk applies the residual to the chunk's pairs, records the

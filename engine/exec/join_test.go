@@ -321,6 +321,12 @@ func joinDataSets() []joinData {
 			unique = append(unique, r)
 		}
 	}
+	var uniqueKeys []jrow // one right row per k, none NULL
+	for _, r := range unique {
+		if r.k != nil {
+			uniqueKeys = append(uniqueKeys, r)
+		}
+	}
 	// Right rows without NULL keys, covering half of each key's domain.
 	keyed := genRows(7, 12, 3, 0)
 	for i := range keyed {
@@ -335,6 +341,8 @@ func joinDataSets() []joinData {
 		{name: "empty_left", right: right, lsizes: []int{3}, rsizes: []int{30}},
 		{name: "empty_right", left: left, lsizes: []int{3}, rsizes: []int{3}, rdict: true},
 		{name: "unique_right", left: left, right: unique, lsizes: []int{40}, rsizes: []int{2}},
+		// No chains: each probe row has at most one candidate (fillUnique).
+		{name: "unique_keys", left: left, right: uniqueKeys, lsizes: []int{3, 40}, rsizes: []int{4}},
 		{name: "wide", left: genRows(5, 700, 20000, 9), right: genRows(6, 5000, 20000, 9), lsizes: []int{256, 100}, rsizes: []int{1024}},
 		{name: "skew", left: genRows(3, 90, 2, 0), right: genRows(4, 120, 2, 0), lsizes: []int{90}, rsizes: []int{50}},
 		// Many right batches past a long left side, in both directions.
