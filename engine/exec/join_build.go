@@ -173,8 +173,7 @@ func (o *joinOp) buildTable() error {
 func (o *joinOp) buildInts() error {
 	b := &o.build
 	k := b.keys[0]
-	vals := make([]uint64, b.rows)
-	intKeys(k, vals)
+	vals := intKeyView(k, nil)
 	hasNulls := k.NullN() > 0
 	bm, off := k.NullBitmapBytes(), k.Data().Offset()
 	lo, span, empty := keyRange(vals, hasNulls, bm, off)
