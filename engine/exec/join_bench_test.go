@@ -171,7 +171,8 @@ func BenchmarkSemiJoinBuildSide(b *testing.B) {
 // BenchmarkJoinResidualPairs is TPC-H Q21's EXISTS shape: 1M probe rows
 // each with four candidates among 400k build rows (100k keys), kept by
 // the residual l.v <> r.v, a semi join. "pairs" checks the residual on
-// the candidate pairs directly, "engine" gathers them and evaluates it.
+// the candidate pairs directly, "engine" gathers them and evaluates it;
+// "pairs_build_left" holds the probe rows and streams the others past.
 func BenchmarkJoinResidualPairs(b *testing.B) {
 	const probeRows, keys = 1_000_000, 100_000
 	schema := joinBenchSchema(expr.Int8)
@@ -215,8 +216,8 @@ func BenchmarkJoinResidualPairs(b *testing.B) {
 	probe, build := batches(probeVals), batches(buildVals)
 	k := &expr.Col{Idx: 0, Name: "k", T: expr.Int8}
 	res := &expr.Call{Fn: "<>", Args: []expr.Expr{&expr.Col{Idx: 1, T: expr.Int8}, &expr.Col{Idx: 3, T: expr.Int8}}, T: expr.Bool}
-	spec := JoinSpec{Type: JoinSemi, LeftKeys: []expr.Expr{k}, RightKeys: []expr.Expr{k}, Residual: res}
-	for _, mode := range []string{"pairs", "engine"} {
+	for _, mode := range []string{"pairs", "engine", "pairs_build_left"} {
+		spec := JoinSpec{Type: JoinSemi, LeftKeys: []expr.Expr{k}, RightKeys: []expr.Expr{k}, Residual: res, BuildLeft: mode == "pairs_build_left"}
 		b.Run(mode, func(b *testing.B) {
 			newJoin := func(l, r engine.Operator, s JoinSpec, o ...expr.CompileOptions) (engine.Operator, error) {
 				op, err := NewHashJoin(l, r, s, o...)

@@ -211,6 +211,9 @@ func (o *joinOp) fillBuildLeft() error {
 	hashed := len(o.probeKeys) > 0
 	existence := o.existence()
 	rows := int32(b.rows)
+	if hashed && !o.nullAware {
+		return o.fillBuildLeftChains()
+	}
 	add := func(l, r int32, null bool) {
 		if existence && (s.hits[l] > 0 || null && s.nullHit[l]) {
 			return
@@ -267,6 +270,70 @@ func (o *joinOp) fillBuildLeft() error {
 		p.row++
 		p.mode = candStart
 	}
+	return nil
+}
+
+// fillBuildLeftChains is fillBuildLeft for a join that is not null-aware,
+// with keys: each right row's candidates are the chain of its key, the
+// pairs written in place. An existence join passes over (and unlinks) the
+// left rows it has settled.
+func (o *joinOp) fillBuildLeftChains() error {
+	p := &o.probe
+	b := &o.build
+	s := &o.bl
+	li, ri := resize(p.li, joinChunkRows), resize(p.ri, joinChunkRows)
+	next, heads := b.next, p.heads
+	existence := o.existence()
+	n := 0
+	for iter := 0; p.row < p.n; iter++ {
+		if iter&1023 == 1023 {
+			if err := o.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		i := int32(p.row)
+		if p.mode == candStart {
+			p.mode, p.cand = candChain, heads[i]
+		}
+		c := p.cand
+		if existence {
+			// A left row whose partner is found is settled: it is
+			// unlinked from its chain as it is passed, so the right rows
+			// after this one walk only the rows still unsettled.
+			prev := int32(-1)
+			for c >= 0 && n < joinChunkRows {
+				nx := next[c]
+				if s.hits[c] != 0 {
+					if prev >= 0 {
+						next[prev] = nx
+					}
+					c = nx
+					continue
+				}
+				li[n], ri[n] = c, i
+				n++
+				prev, c = c, nx
+			}
+		} else {
+			for c >= 0 && n < joinChunkRows {
+				li[n], ri[n] = c, i
+				n++
+				c = next[c]
+			}
+		}
+		p.cand = c
+		if c >= 0 {
+			break // the chunk is full
+		}
+		p.row++
+		p.mode = candStart
+		if n >= joinChunkRows {
+			break
+		}
+	}
+	p.li, p.ri = li[:n], ri[:n]
+	p.isNull = resize(p.isNull, n)
+	clear(p.isNull)
 	return nil
 }
 
