@@ -659,6 +659,10 @@ func TestJoinErrors(t *testing.T) {
 		{"residual_not_bool", func(l, r engine.Operator) (engine.Operator, error) {
 			return NewNestedLoopJoin(l, r, JoinSpec{Type: JoinInner, Residual: sideCol(ls, jK, 0)})
 		}, pgerr.DatatypeMismatch},
+		{"unused_flags_miscounted", func(l, r engine.Operator) (engine.Operator, error) {
+			return NewHashJoin(l, r, JoinSpec{Type: JoinInner, LeftKeys: []expr.Expr{sideCol(ls, jK, 0)},
+				RightKeys: []expr.Expr{sideCol(rs, jK, 0)}, Unused: make([]bool, jWidth)})
+		}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
