@@ -62,6 +62,11 @@ type JoinSpec struct {
 	// the right. Only Semi, Anti, Mark and Single Left joins take it
 	// (join_build_left.go); the output is the same as without it.
 	BuildLeft bool
+	// Unused, when set, has a flag for every input column, left then
+	// right: a flagged column is read by nothing above the join, which
+	// may then emit it as all NULL instead of gathering its rows (only
+	// where the output column is nullable). The residual still reads it.
+	Unused []bool
 }
 
 // NewHashJoin joins left and right on equi keys: it builds a hash table
@@ -96,7 +101,10 @@ type joinOp struct {
 	nullSafe    []bool
 	residual    *expr.Program
 	resCols     []bool        // the pair columns the residual reads; nil = all
-	standIns    []arrow.Array // all-NULL columns standing in for the others
+	pairCmps    []pairCmp     // the residual as comparisons of two columns; nil = not one
+	standIns    []arrow.Array // all-NULL columns standing in for the others, by pair column
+	skipL       []bool        // left columns emitted all NULL (JoinSpec.Unused); nil = none
+	skipR       []bool        // right columns emitted all NULL; nil = none
 	nullAware   bool
 
 	// The roles of the inputs: the build side is held in memory and
@@ -200,6 +208,7 @@ func newJoin(left, right engine.Operator, spec JoinSpec, opts []expr.CompileOpti
 		}
 		o.residual = &p
 		o.resCols = residualColumns(spec.Residual, len(raw))
+		o.pairCmps = pairComparisons(spec.Residual, len(raw))
 	}
 	switch spec.Type {
 	case JoinSemi, JoinAnti:
@@ -212,6 +221,12 @@ func newJoin(left, right engine.Operator, spec JoinSpec, opts []expr.CompileOpti
 		o.schema = arrow.NewSchema(append(lf, arrow.Field{Name: name, Type: arrow.FixedWidthTypes.Boolean, Nullable: o.nullAware}), nil)
 	default:
 		o.schema = o.pairSchema
+	}
+	if spec.Unused != nil {
+		if len(spec.Unused) != len(lf)+len(rf) {
+			return nil, fmt.Errorf("join: %d unused flags for %d columns", len(spec.Unused), len(lf)+len(rf))
+		}
+		o.skipL, o.skipR = o.skipped(spec.Unused[:len(lf)], 0), o.skipped(spec.Unused[len(lf):], len(lf))
 	}
 	return o, nil
 }
@@ -297,3 +312,19 @@ func (o *joinOp) release() {
 }
 
 func (o *joinOp) Schema() *arrow.Schema { return o.schema }
+
+// skipped is which of the columns flagged in unused (output columns from
+// first on) the join emits all NULL: the nullable ones; nil when none.
+func (o *joinOp) skipped(unused []bool, first int) []bool {
+	var skip []bool
+	for j, u := range unused {
+		if !u || first+j >= o.schema.NumFields() || !o.schema.Field(first+j).Nullable {
+			continue
+		}
+		if skip == nil {
+			skip = make([]bool, len(unused))
+		}
+		skip[j] = true
+	}
+	return skip
+}

@@ -48,6 +48,29 @@ func joinBenchBatches(schema *arrow.Schema, rows int, keys func(i int) int64) []
 func BenchmarkHashJoin(b *testing.B) {
 	b.Run("int8", func(b *testing.B) { benchHashJoin(b, expr.Int8) })
 	b.Run("text", func(b *testing.B) { benchHashJoin(b, expr.Text) })
+	b.Run("int8_selective", benchSelectiveHashJoin)
+}
+
+// benchSelectiveHashJoin probes 1M rows against 100k unique build keys
+// where one probe row in ten finds its partner, in no order (Q09's
+// lineitem against the parts of one colour).
+func benchSelectiveHashJoin(b *testing.B) {
+	const probeRows, buildRows = 1_000_000, 100_000
+	schema := joinBenchSchema(expr.Int8)
+	r := rand.New(rand.NewSource(1))
+	want := 0
+	probe := joinBenchBatches(schema, probeRows, func(int) int64 {
+		k := r.Int63n(10 * buildRows)
+		if k%10 == 0 {
+			want++
+		}
+		return k
+	})
+	perm := r.Perm(buildRows)
+	build := joinBenchBatches(schema, buildRows, func(i int) int64 { return 10 * int64(perm[i]) })
+	k := &expr.Col{Idx: 0, Name: "k", T: expr.Int8}
+	spec := JoinSpec{Type: JoinInner, LeftKeys: []expr.Expr{k}, RightKeys: []expr.Expr{k}}
+	runJoinBench(b, probe, build, schema, spec, NewHashJoin, want, probeRows)
 }
 
 // BenchmarkNestedLoopJoin joins 4k x 4k rows on l.v < r.v (8M of the 16M
@@ -142,5 +165,68 @@ func BenchmarkSemiJoinBuildSide(b *testing.B) {
 				runJoinBench(b, outer, inner, schema, spec, NewHashJoin, want, innerRows)
 			})
 		}
+	}
+}
+
+// BenchmarkJoinResidualPairs is TPC-H Q21's EXISTS shape: 1M probe rows
+// each with four candidates among 400k build rows (100k keys), kept by
+// the residual l.v <> r.v, a semi join. "pairs" checks the residual on
+// the candidate pairs directly, "engine" gathers them and evaluates it;
+// "pairs_build_left" holds the probe rows and streams the others past.
+func BenchmarkJoinResidualPairs(b *testing.B) {
+	const probeRows, keys = 1_000_000, 100_000
+	schema := joinBenchSchema(expr.Int8)
+	r := rand.New(rand.NewSource(1))
+	type kv struct{ k, v int64 }
+	probeVals := make([]kv, probeRows)
+	for i := range probeVals {
+		probeVals[i] = kv{r.Int63n(keys), r.Int63n(4)}
+	}
+	buildVals := make([]kv, 4*keys)
+	vs := map[int64]map[int64]bool{}
+	for i := range buildVals {
+		buildVals[i] = kv{int64(i % keys), r.Int63n(3)}
+		if vs[buildVals[i].k] == nil {
+			vs[buildVals[i].k] = map[int64]bool{}
+		}
+		vs[buildVals[i].k][buildVals[i].v] = true
+	}
+	want := 0
+	for _, p := range probeVals {
+		for v := range vs[p.k] {
+			if v != p.v {
+				want++
+				break
+			}
+		}
+	}
+	batches := func(vals []kv) []arrow.RecordBatch {
+		var out []arrow.RecordBatch
+		for pos := 0; pos < len(vals); pos += 4096 {
+			rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+			for _, x := range vals[pos:min(pos+4096, len(vals))] {
+				rb.Field(0).(*array.Int64Builder).Append(x.k)
+				rb.Field(1).(*array.Int64Builder).Append(x.v)
+			}
+			out = append(out, rb.NewRecordBatch())
+			rb.Release()
+		}
+		return out
+	}
+	probe, build := batches(probeVals), batches(buildVals)
+	k := &expr.Col{Idx: 0, Name: "k", T: expr.Int8}
+	res := &expr.Call{Fn: "<>", Args: []expr.Expr{&expr.Col{Idx: 1, T: expr.Int8}, &expr.Col{Idx: 3, T: expr.Int8}}, T: expr.Bool}
+	for _, mode := range []string{"pairs", "engine", "pairs_build_left"} {
+		spec := JoinSpec{Type: JoinSemi, LeftKeys: []expr.Expr{k}, RightKeys: []expr.Expr{k}, Residual: res, BuildLeft: mode == "pairs_build_left"}
+		b.Run(mode, func(b *testing.B) {
+			newJoin := func(l, r engine.Operator, s JoinSpec, o ...expr.CompileOptions) (engine.Operator, error) {
+				op, err := NewHashJoin(l, r, s, o...)
+				if err == nil && mode == "engine" {
+					op.(*joinOp).pairCmps = nil
+				}
+				return op, err
+			}
+			runJoinBench(b, probe, build, schema, spec, newJoin, want, probeRows)
+		})
 	}
 }

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -29,6 +30,7 @@ type joinBuild struct {
 
 	nullHead   int32 // first row of the NULL chain, -1 if none
 	hasNullKey bool
+	unique     bool // every key has one row, none is NULL: no chains
 
 	mem memAccount
 }
@@ -142,6 +144,17 @@ func (o *joinOp) buildSide() error {
 		return o.spillBuilt()
 	}
 	b.next = make([]int32, b.rows)
+	if err := o.buildTable(); err != nil {
+		return err
+	}
+	b.unique = b.nullHead < 0 && !slices.ContainsFunc(b.next, func(r int32) bool { return r >= 0 })
+	return nil
+}
+
+// buildTable indexes the build rows by their keys in the table that fits
+// the keys' types.
+func (o *joinOp) buildTable() error {
+	b := &o.build
 	if len(b.keys) == 1 && isIntKeyType(b.keys[0].DataType()) {
 		return o.buildInts()
 	}
@@ -160,8 +173,7 @@ func (o *joinOp) buildSide() error {
 func (o *joinOp) buildInts() error {
 	b := &o.build
 	k := b.keys[0]
-	vals := make([]uint64, b.rows)
-	intKeys(k, vals)
+	vals := intKeyView(k, nil)
 	hasNulls := k.NullN() > 0
 	bm, off := k.NullBitmapBytes(), k.Data().Offset()
 	lo, span, empty := keyRange(vals, hasNulls, bm, off)

@@ -211,6 +211,9 @@ func (o *joinOp) fillBuildLeft() error {
 	hashed := len(o.probeKeys) > 0
 	existence := o.existence()
 	rows := int32(b.rows)
+	if hashed && !o.nullAware {
+		return o.fillBuildLeftChains()
+	}
 	add := func(l, r int32, null bool) {
 		if existence && (s.hits[l] > 0 || null && s.nullHit[l]) {
 			return
@@ -270,6 +273,70 @@ func (o *joinOp) fillBuildLeft() error {
 	return nil
 }
 
+// fillBuildLeftChains is fillBuildLeft for a join that is not null-aware,
+// with keys: each right row's candidates are the chain of its key, the
+// pairs written in place. An existence join passes over (and unlinks) the
+// left rows it has settled.
+func (o *joinOp) fillBuildLeftChains() error {
+	p := &o.probe
+	b := &o.build
+	s := &o.bl
+	li, ri := resize(p.li, joinChunkRows), resize(p.ri, joinChunkRows)
+	next, heads := b.next, p.heads
+	existence := o.existence()
+	n := 0
+	for iter := 0; p.row < p.n; iter++ {
+		if iter&1023 == 1023 {
+			if err := o.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		i := int32(p.row)
+		if p.mode == candStart {
+			p.mode, p.cand = candChain, heads[i]
+		}
+		c := p.cand
+		if existence {
+			// A left row whose partner is found is settled: it is
+			// unlinked from its chain as it is passed, so the right rows
+			// after this one walk only the rows still unsettled.
+			prev := int32(-1)
+			for c >= 0 && n < joinChunkRows {
+				nx := next[c]
+				if s.hits[c] != 0 {
+					if prev >= 0 {
+						next[prev] = nx
+					}
+					c = nx
+					continue
+				}
+				li[n], ri[n] = c, i
+				n++
+				prev, c = c, nx
+			}
+		} else {
+			for c >= 0 && n < joinChunkRows {
+				li[n], ri[n] = c, i
+				n++
+				c = next[c]
+			}
+		}
+		p.cand = c
+		if c >= 0 {
+			break // the chunk is full
+		}
+		p.row++
+		p.mode = candStart
+		if n >= joinChunkRows {
+			break
+		}
+	}
+	p.li, p.ri = li[:n], ri[:n]
+	p.isNull = resize(p.isNull, n)
+	clear(p.isNull)
+	return nil
+}
+
 // matchBuildLeft applies the residual to the chunk's pairs and records
 // what the left rows found; a single left join returns the matched pairs.
 func (o *joinOp) matchBuildLeft() (arrow.RecordBatch, error) {
@@ -301,7 +368,7 @@ func (o *joinOp) matchBuildLeft() (arrow.RecordBatch, error) {
 	if o.existence() || len(p.li) == 0 {
 		return nil, nil
 	}
-	return o.gatherPairs(lcols, p.li, p.cols, p.ri)
+	return o.gatherPairs(lcols, p.li, p.cols, p.ri, true)
 }
 
 // leftTail emits the left rows with what they found, a chunk at a time;
@@ -354,18 +421,23 @@ func (o *joinOp) leftTail() (arrow.RecordBatch, error) {
 }
 
 // buildRows returns rows idx (all within start..end, ascending; nil = all
-// of them) of the build side's columns; the caller releases them. A run
-// of every row of the range is sliced, not copied.
+// of them) of the build side's columns, those nothing reads all NULL; the
+// caller releases them. A run of every row of the range is sliced, not
+// copied.
 func (o *joinOp) buildRows(start, end int, idx []int32) ([]arrow.Array, error) {
 	src := o.build.batch.Columns()
 	if idx == nil || len(idx) == end-start {
 		cols := make([]arrow.Array, len(src))
 		for j, c := range src {
+			if o.skipL != nil && o.skipL[j] {
+				cols[j] = o.nullColumn(j, end-start)
+				continue
+			}
 			cols[j] = array.NewSlice(c, int64(start), int64(end))
 		}
 		return cols, nil
 	}
-	cols, err := o.takeCols(make([]arrow.Array, 0, len(src)+o.rightSchema.NumFields()), src, idx)
+	cols, err := o.emitCols(make([]arrow.Array, 0, len(src)+o.rightSchema.NumFields()), src, idx, o.skipL, 0)
 	if err != nil {
 		releaseAll(cols)
 		return nil, err

@@ -38,7 +38,7 @@ func (o *joinOp) finishBatch() (arrow.RecordBatch, error) {
 	mem := expr.Allocator(o.ctx)
 	cols := make([]arrow.Array, 0, o.schema.NumFields())
 	defer func() { releaseAll(cols) }()
-	cols, err := o.takeCols(cols, p.cols, idx)
+	cols, err := o.emitCols(cols, p.cols, idx, o.skipL, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func (o *joinOp) markBatch() (arrow.RecordBatch, error) {
 	}
 	cols := make([]arrow.Array, 0, o.schema.NumFields())
 	defer func() { releaseAll(cols) }()
-	cols, err := o.takeCols(cols, p.cols, nil)
+	cols, err := o.emitCols(cols, p.cols, nil, o.skipL, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (o *joinOp) rightTail() (arrow.RecordBatch, error) {
 	for _, f := range o.pairSchema.Fields()[:nl] {
 		cols = append(cols, nullArray(mem, f.Type, len(idx)))
 	}
-	cols, err := o.takeCols(cols, o.build.batch.Columns(), idx)
+	cols, err := o.emitCols(cols, o.build.batch.Columns(), idx, o.skipR, nl)
 	if err != nil {
 		return nil, err
 	}

@@ -50,12 +50,13 @@ func (o *joinOp) lookup(lb arrow.RecordBatch) error {
 	}
 	if b.ints != nil {
 		p.vals = resize(p.vals, p.n)
-		if !intKeys(keys[0], p.vals) {
+		vals := intKeyView(keys[0], p.vals)
+		if vals == nil {
 			return fmt.Errorf("join key: left type %s differs from right type %s", keys[0].DataType(), b.keys[0].DataType())
 		}
 		// Every row is looked up, NULLs' garbage values too, in one
 		// branch-free pass; the NULL rows are then corrected.
-		b.ints.lookupAll(p.vals, p.heads)
+		b.ints.lookupAll(vals, p.heads)
 		if keys[0].NullN() == 0 {
 			return nil
 		}

@@ -214,6 +214,10 @@ func (o *joinOp) fill() error {
 	hashed := len(o.probeKeys) > 0
 	existence := o.existence()
 	rows := int32(b.rows)
+	if hashed && b.unique && !o.nullAware && p.mode == candStart {
+		o.fillUnique()
+		return nil
+	}
 	for iter := 0; p.row < p.n; iter++ {
 		if iter&1023 == 1023 {
 			if err := o.ctx.Err(); err != nil {
@@ -272,6 +276,27 @@ func (o *joinOp) fill() error {
 	return nil
 }
 
+// fillUnique is fill for a build side whose keys are unique and never
+// NULL: a row's one candidate is its head, so the pairs are the rows with
+// a head, collected without a branch on whether each has one. A row whose
+// existence is known already (an existence join's matches) has been
+// through its one candidate, so it has none left.
+func (o *joinOp) fillUnique() {
+	p := &o.probe
+	end := min(p.n, p.row+joinChunkRows)
+	m := end - p.row
+	li, ri := resize(p.li, m), resize(p.ri, m)
+	n := 0
+	for i, h := range p.heads[p.row:end] {
+		li[n], ri[n] = int32(p.row+i), h
+		n += b2i(h >= 0)
+	}
+	p.row = end
+	p.li, p.ri = li[:n], ri[:n]
+	p.isNull = resize(p.isNull, n)
+	clear(p.isNull)
+}
+
 // matchChunk applies the residual to the chunk's pairs, records the
 // matches, and returns the joined rows when the join emits pairs.
 func (o *joinOp) matchChunk() (arrow.RecordBatch, error) {
@@ -299,7 +324,7 @@ func (o *joinOp) matchChunk() (arrow.RecordBatch, error) {
 	if !emits || len(p.li) == 0 {
 		return nil, nil
 	}
-	return o.gatherPairs(p.cols, p.li, o.build.batch.Columns(), p.ri)
+	return o.gatherPairs(p.cols, p.li, o.build.batch.Columns(), p.ri, true)
 }
 
 // applyResidual keeps the chunk's pairs (p.li rows of the left columns
@@ -307,6 +332,9 @@ func (o *joinOp) matchChunk() (arrow.RecordBatch, error) {
 func (o *joinOp) applyResidual(lcols, rcols []arrow.Array) error {
 	p := &o.probe
 	if o.residual == nil {
+		return nil
+	}
+	if o.pairCmps != nil && o.comparePairs(lcols, rcols) {
 		return nil
 	}
 	pairs, err := o.gatherForResidual(lcols, p.li, rcols, p.ri)

@@ -54,11 +54,10 @@ func residualColumns(e expr.Expr, width int) []bool {
 // rcols): the columns it reads gathered, the others all-NULL stand-ins.
 func (o *joinOp) gatherForResidual(lcols []arrow.Array, li []int32, rcols []arrow.Array, ri []int32) (arrow.RecordBatch, error) {
 	if o.resCols == nil {
-		return o.gatherPairs(lcols, li, rcols, ri)
+		return o.gatherPairs(lcols, li, rcols, ri, false)
 	}
 	n := len(li)
 	nl := len(lcols)
-	mem := expr.Allocator(o.ctx)
 	cols := make([]arrow.Array, len(o.resCols))
 	defer func() { releaseAll(cols) }()
 	for j, used := range o.resCols {
@@ -70,13 +69,7 @@ func (o *joinOp) gatherForResidual(lcols []arrow.Array, li []int32, rcols []arro
 			src, idx = rcols[j-nl], ri
 		}
 		if !used {
-			if o.standIns == nil {
-				o.standIns = make([]arrow.Array, len(o.resCols))
-			}
-			if o.standIns[j] == nil {
-				o.standIns[j] = nullArray(mem, o.pairSchema.Field(j).Type, joinChunkRows)
-			}
-			cols[j] = array.NewSlice(o.standIns[j], 0, int64(n))
+			cols[j] = o.nullColumn(j, n)
 			continue
 		}
 		c, err := o.takeCols(nil, []arrow.Array{src}, idx)

@@ -217,6 +217,28 @@ func intKeys(a arrow.Array, dst []uint64) bool {
 	return true
 }
 
+// intKeyView is the values of an integer-like array as 64-bit keys, like
+// intKeys: the array's own values, not copied, when they are 64 bits wide,
+// else widened into scratch (made when shorter than the array). nil for
+// other types.
+func intKeyView(a arrow.Array, scratch []uint64) []uint64 {
+	switch a.DataType().ID() {
+	case arrow.INT64, arrow.UINT64, arrow.DATE64, arrow.TIME64, arrow.TIMESTAMP, arrow.DURATION:
+		d := a.Data()
+		if len(d.Buffers()) > 1 && d.Buffers()[1] != nil {
+			return arrow.Uint64Traits.CastFromBytes(d.Buffers()[1].Bytes())[d.Offset() : d.Offset()+d.Len()]
+		}
+	}
+	if !isIntKeyType(a.DataType()) {
+		return nil
+	}
+	if len(scratch) < a.Len() {
+		scratch = make([]uint64, a.Len())
+	}
+	intKeys(a, scratch)
+	return scratch[:a.Len()]
+}
+
 func widen[T ~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64](v []T, dst []uint64) {
 	dst = dst[:len(v)]
 	for i, x := range v {

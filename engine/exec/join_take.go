@@ -140,18 +140,62 @@ func gatherWords[T uint16 | uint32 | uint64](dst, src []T, idx []int32) {
 }
 
 // gatherPairs is the batch of rows li of the left columns lcols beside
-// rows ri of the right columns rcols.
-func (o *joinOp) gatherPairs(lcols []arrow.Array, li []int32, rcols []arrow.Array, ri []int32) (arrow.RecordBatch, error) {
+// rows ri of the right columns rcols. For the join's output (out), the
+// columns nothing reads come out all NULL (JoinSpec.Unused).
+func (o *joinOp) gatherPairs(lcols []arrow.Array, li []int32, rcols []arrow.Array, ri []int32, out bool) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, 0, o.pairSchema.NumFields())
 	defer func() { releaseAll(cols) }()
-	cols, err := o.takeCols(cols, lcols, li)
+	var skipL, skipR []bool
+	if out {
+		skipL, skipR = o.skipL, o.skipR
+	}
+	cols, err := o.emitCols(cols, lcols, li, skipL, 0)
 	if err != nil {
 		return nil, err
 	}
-	if cols, err = o.takeCols(cols, rcols, ri); err != nil {
+	if cols, err = o.emitCols(cols, rcols, ri, skipR, len(lcols)); err != nil {
 		return nil, err
 	}
 	return array.NewRecordBatch(o.pairSchema, cols, int64(len(li))), nil
+}
+
+// emitCols is takeCols for output columns: the columns flagged in skip
+// (indexed like src, whose first column is pair column first) come out
+// all NULL, not gathered.
+func (o *joinOp) emitCols(dst, src []arrow.Array, idx []int32, skip []bool, first int) ([]arrow.Array, error) {
+	if skip == nil || len(src) == 0 {
+		return o.takeCols(dst, src, idx)
+	}
+	n := len(idx)
+	if idx == nil {
+		n = src[0].Len()
+	}
+	for j := range src {
+		if skip[j] {
+			dst = append(dst, o.nullColumn(first+j, n))
+			continue
+		}
+		var err error
+		if dst, err = o.takeCols(dst, src[j:j+1], idx); err != nil {
+			return dst, err
+		}
+	}
+	return dst, nil
+}
+
+// nullColumn is an all-NULL array of n rows of pair column j, a slice of
+// one kept for the column.
+func (o *joinOp) nullColumn(j, n int) arrow.Array {
+	if o.standIns == nil {
+		o.standIns = make([]arrow.Array, o.pairSchema.NumFields())
+	}
+	if c := o.standIns[j]; c == nil || c.Len() < n {
+		if c != nil {
+			c.Release()
+		}
+		o.standIns[j] = nullArray(expr.Allocator(o.ctx), o.pairSchema.Field(j).Type, max(n, joinChunkRows))
+	}
+	return array.NewSlice(o.standIns[j], 0, int64(n))
 }
 
 // takeCols appends rows idx of every column of src to dst, decoding

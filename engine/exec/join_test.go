@@ -269,6 +269,34 @@ var joinResiduals = []joinResidual{
 		}
 		return 0
 	}},
+	// Comparisons of two integer columns, checked on the pairs directly
+	// (join_residual_pairs.go).
+	{name: "k_ne_k", e: func(ls, rs *arrow.Schema) expr.Expr {
+		return call("<>", sideCol(ls, jK, 0), sideCol(rs, jK, jWidth))
+	}, eval: func(l, r jrow) tri {
+		return cmp3(l.k, r.k, func(a, b int64) bool { return a != b })
+	}},
+	{name: "rk_gt_lk_and_p_ge_p", e: func(ls, rs *arrow.Schema) expr.Expr {
+		return call("and", call(">", sideCol(rs, jK, jWidth), sideCol(ls, jK, 0)), call(">=", sideCol(ls, jP, 0), sideCol(rs, jP, jWidth)))
+	}, eval: func(l, r jrow) tri {
+		return and3(cmp3(r.k, l.k, func(a, b int64) bool { return a > b }), cmp3(l.p, r.p, func(a, b int32) bool { return a >= b }))
+	}},
+	{name: "p_eq_p_and_k_le_k", e: func(ls, rs *arrow.Schema) expr.Expr {
+		return call("and", call("=", sideCol(ls, jP, 0), sideCol(rs, jP, jWidth)), call("<=", sideCol(ls, jK, 0), sideCol(rs, jK, jWidth)))
+	}, eval: func(l, r jrow) tri {
+		return and3(cmp3(l.p, r.p, func(a, b int32) bool { return a == b }), cmp3(l.k, r.k, func(a, b int64) bool { return a <= b }))
+	}},
+}
+
+// cmp3 is the three-valued comparison of two nullable values.
+func cmp3[T int32 | int64](a, b *T, f func(a, b T) bool) tri {
+	switch {
+	case a == nil || b == nil:
+		return -1
+	case f(*a, *b):
+		return 1
+	}
+	return 0
 }
 
 type joinData struct {
@@ -293,6 +321,12 @@ func joinDataSets() []joinData {
 			unique = append(unique, r)
 		}
 	}
+	var uniqueKeys []jrow // one right row per k, none NULL
+	for _, r := range unique {
+		if r.k != nil {
+			uniqueKeys = append(uniqueKeys, r)
+		}
+	}
 	// Right rows without NULL keys, covering half of each key's domain.
 	keyed := genRows(7, 12, 3, 0)
 	for i := range keyed {
@@ -307,6 +341,8 @@ func joinDataSets() []joinData {
 		{name: "empty_left", right: right, lsizes: []int{3}, rsizes: []int{30}},
 		{name: "empty_right", left: left, lsizes: []int{3}, rsizes: []int{3}, rdict: true},
 		{name: "unique_right", left: left, right: unique, lsizes: []int{40}, rsizes: []int{2}},
+		// No chains: each probe row has at most one candidate (fillUnique).
+		{name: "unique_keys", left: left, right: uniqueKeys, lsizes: []int{3, 40}, rsizes: []int{4}},
 		{name: "wide", left: genRows(5, 700, 20000, 9), right: genRows(6, 5000, 20000, 9), lsizes: []int{256, 100}, rsizes: []int{1024}},
 		{name: "skew", left: genRows(3, 90, 2, 0), right: genRows(4, 120, 2, 0), lsizes: []int{90}, rsizes: []int{50}},
 		// Many right batches past a long left side, in both directions.
@@ -466,18 +502,28 @@ func TestJoin(t *testing.T) {
 			name += "/single"
 		}
 		want, wantErr := c.reference()
-		for _, kind := range []string{"hash", "loop", "hash_build_left", "loop_build_left"} {
+		kinds := []string{"hash", "loop", "hash_build_left", "loop_build_left"}
+		switch c.data.name {
+		case "plain", "dict", "wide", "wide_existence", "right_keys_not_null":
+			kinds = append(kinds, "hash_unused", "loop_unused", "hash_build_left_unused")
+		}
+		for _, kind := range kinds {
 			if strings.HasPrefix(kind, "hash") && len(c.keys.cols) == 0 {
 				continue
 			}
 			ls := joinSideSchema("l_", c.data.ldict)
 			rs := joinSideSchema("r_", c.data.rdict)
 			spec := c.spec(ls, rs)
-			if strings.HasSuffix(kind, "build_left") {
+			if strings.Contains(kind, "build_left") {
 				if !buildsLeft(spec) {
 					continue
 				}
 				spec.BuildLeft = true
+			}
+			want := want
+			if strings.HasSuffix(kind, "unused") {
+				spec.Unused = joinUnused
+				want = unusedNulled(c.typ, want, ls)
 			}
 			left := joinSource(t, mem, ls, c.data.left, c.data.lsizes)
 			right := joinSource(t, mem, rs, c.data.right, c.data.rsizes)
@@ -504,6 +550,33 @@ func TestJoin(t *testing.T) {
 			}
 		}
 	}
+}
+
+// joinUnused flags the left k and s (text, a dictionary in some data
+// sets) and the right id (not nullable on its side) and d as read by
+// nothing above the join.
+var joinUnused = []bool{jK: true, jS: true, jWidth + jID: true, jWidth + jD: true, 2*jWidth - 1: false}
+
+// unusedNulled is the rows want with the columns of joinUnused a join of
+// type typ emits all NULL: the flagged ones it outputs nullable (every
+// column of a pair; the left columns of semi, anti and mark joins keep
+// their nullability).
+func unusedNulled(typ JoinType, want []string, ls *arrow.Schema) []string {
+	out := make([]string, len(want))
+	for i, row := range want {
+		f := strings.Split(row, "|")
+		for j, u := range joinUnused {
+			if !u || j >= len(f) || j >= jWidth && typ >= JoinSemi {
+				continue
+			}
+			if typ >= JoinSemi && !ls.Field(j).Nullable {
+				continue
+			}
+			f[j] = "NULL"
+		}
+		out[i] = strings.Join(f, "|")
+	}
+	return out
 }
 
 // checkJoinSchema checks the output fields: names kept, dictionaries
@@ -586,6 +659,10 @@ func TestJoinErrors(t *testing.T) {
 		{"residual_not_bool", func(l, r engine.Operator) (engine.Operator, error) {
 			return NewNestedLoopJoin(l, r, JoinSpec{Type: JoinInner, Residual: sideCol(ls, jK, 0)})
 		}, pgerr.DatatypeMismatch},
+		{"unused_flags_miscounted", func(l, r engine.Operator) (engine.Operator, error) {
+			return NewHashJoin(l, r, JoinSpec{Type: JoinInner, LeftKeys: []expr.Expr{sideCol(ls, jK, 0)},
+				RightKeys: []expr.Expr{sideCol(rs, jK, 0)}, Unused: make([]bool, jWidth)})
+		}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

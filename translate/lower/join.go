@@ -62,6 +62,16 @@ func (l *Lowerer) lowerJoin(x *plan.Join, need plan.ColSet) (engine.Operator, []
 		return fail(err)
 	}
 	both := append(append([]plan.ColID(nil), llayout...), rlayout...)
+	// The columns only the condition reads (join keys, mostly) need not
+	// be gathered into the output.
+	for i, id := range both {
+		if !need.Has(id) {
+			if spec.Unused == nil {
+				spec.Unused = make([]bool, len(both))
+			}
+			spec.Unused[i] = true
+		}
+	}
 	if len(residual) > 0 {
 		if spec.Residual, err = l.remap(plan.AndOf(residual), both); err != nil {
 			return fail(err)
