@@ -270,6 +270,7 @@ func (s *sumFloatState) merge(g []int32, cols []arrow.Array) error {
 }
 
 func (s *sumDecState) partial(mem memory.Allocator) ([]arrow.Array, error) {
+	s.settle()
 	b := expr.NewNumericBuilder(mem)
 	defer b.Release()
 	for k, v := range s.sum {
@@ -283,6 +284,7 @@ func (s *sumDecState) partial(mem memory.Allocator) ([]arrow.Array, error) {
 }
 
 func (s *sumDecState) merge(g []int32, cols []arrow.Array) error {
+	s.settle()
 	sum, cnt := cols[0], cols[1].(*array.Int64)
 	for i, k := range g {
 		if k < 0 || sum.IsNull(i) {

@@ -20,11 +20,16 @@ func TestSumDecimalGroups(t *testing.T) {
 	cases := []struct {
 		name      string
 		precision int32
-		digits    int // most digits of the values
+		digits    int   // most digits of the values
+		later     int   // most digits from the third batch on (0: digits)
+		scale     int32 // the scale from the third batch on (0: 2)
 	}{
-		{"narrow", 15, 12},
-		{"wide-small", 38, 15},
-		{"wide-large", 38, 30},
+		{"narrow", 15, 12, 0, 0},
+		{"wide-small", 38, 15, 0, 0},
+		{"wide-large", 38, 30, 0, 0},
+		{"wide, large later", 38, 15, 30, 0},
+		{"narrow, scale 3 later", 15, 12, 0, 3},
+		{"wide, scale 4 later", 38, 15, 30, 4},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -33,12 +38,21 @@ func TestSumDecimalGroups(t *testing.T) {
 			const groups = 5
 			s := &sumDecState{res: typ}
 			s.grow(groups)
-			want := make([]*big.Int, groups)
+			want := make([]*big.Rat, groups)
 			wantN := make([]int64, groups)
 			for k := range want {
-				want[k] = new(big.Int)
+				want[k] = new(big.Rat)
 			}
 			for batch := 0; batch < 4; batch++ {
+				if batch == 2 && c.later > 0 {
+					c.digits = c.later
+				}
+				if batch == 2 && c.scale > 0 {
+					typ = &arrow.Decimal128Type{Precision: c.precision, Scale: c.scale}
+				}
+				if batch == 1 {
+					s.grow(groups + 2) // groups without values
+				}
 				b := array.NewDecimal128Builder(memory.DefaultAllocator, typ)
 				const n, off = 500, 3
 				vals := make([]decimal128.Num, n)
@@ -67,7 +81,8 @@ func TestSumDecimalGroups(t *testing.T) {
 				for i := range g {
 					g[i] = int32(rng.IntN(groups+1)) - 1
 					if g[i] >= 0 && !nulls[off+i] {
-						want[g[i]].Add(want[g[i]], vals[off+i].BigInt())
+						v := new(big.Rat).SetFrac(vals[off+i].BigInt(), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(typ.Scale)), nil))
+						want[g[i]].Add(want[g[i]], v)
 						wantN[g[i]]++
 					}
 				}
@@ -76,12 +91,19 @@ func TestSumDecimalGroups(t *testing.T) {
 				}
 				arr.Release()
 			}
+			s.settle()
 			for k := range groups {
 				if s.cnt[k] != wantN[k] {
 					t.Errorf("group %d: count %d, want %d", k, s.cnt[k], wantN[k])
 				}
-				if got := s.sum[k].BigInt(); got.Cmp(want[k]) != 0 || s.scale[k] != 2 {
-					t.Errorf("group %d: sum %v scale %d, want %v scale 2", k, got, s.scale[k], want[k])
+				got := new(big.Rat).SetFrac(s.sum[k].BigInt(), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(s.scale[k])), nil))
+				if got.Cmp(want[k]) != 0 || c.scale == 0 && s.scale[k] != 2 {
+					t.Errorf("group %d: sum %v scale %d, want %v", k, got, s.scale[k], want[k])
+				}
+			}
+			for k := groups; k < groups+2; k++ {
+				if s.cnt[k] != 0 || s.sum[k] != (decimal128.Num{}) {
+					t.Errorf("group %d without values: count %d sum %v", k, s.cnt[k], s.sum[k])
 				}
 			}
 		})
