@@ -247,7 +247,9 @@ func newAggState(ctx context.Context, fn string, arg arrow.DataType, res arrow.D
 		case id == arrow.FLOAT32 || id == arrow.FLOAT64:
 			return &sumFloatState{avg: fn == "avg"}, nil
 		default:
-			return &sumDecState{avg: fn == "avg", res: res}, nil
+			s := &sumDecState{avg: fn == "avg", res: res}
+			s.decArg, _ = arg.(*arrow.Decimal128Type)
+			return s, nil
 		}
 	case "min", "max":
 		return &minMaxState{max: fn == "max", t: arg, ctx: ctx}, nil
@@ -450,7 +452,8 @@ type sumDecState struct {
 	scale []int32 // nil while fixed
 	cnt   []int64
 
-	mode     int8 // sumUnknown until the first update, then sumFixed or sumGeneral
+	decArg   *arrow.Decimal128Type // the argument's type when a decimal column: partial states are its sums
+	mode     int8                  // sumUnknown until the first update, then sumFixed or sumGeneral
 	fixScale int32
 	rows     int64 // rows fed to the fixed mode, a bound on any group's count
 }

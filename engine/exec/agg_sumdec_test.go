@@ -134,3 +134,49 @@ func BenchmarkSumDecimal(b *testing.B) {
 		}
 	}
 }
+
+// TestSumDecimalMerge merges partial sums of a decimal column: at the
+// column's scale they add exactly, a sum past 128 bits is 22003, and
+// numeric states (another scale) still merge.
+func TestSumDecimalMerge(t *testing.T) {
+	typ := &arrow.Decimal128Type{Precision: 38, Scale: 2}
+	big1 := decimal128.New(1<<62, 0) // 2^126
+	cases := []struct {
+		name    string
+		batches [][]decimal128.Num
+		want    decimal128.Num
+		state   string // "" or the SQLSTATE of the error
+	}{
+		{"exact", [][]decimal128.Num{{decimal128.FromI64(150), decimal128.FromI64(-25)}, {decimal128.New(3, 7)}}, decimal128.New(3, 132), ""},
+		{"past 128 bits", [][]decimal128.Num{{big1}, {big1}}, decimal128.Num{}, "22003"},
+		{"negative, near the bound", [][]decimal128.Num{{big1.Negate()}, {big1.Negate()}}, decimal128.New(-1<<63, 0), ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := &sumDecState{res: typ, decArg: typ}
+			s.grow(1)
+			var err error
+			for _, vals := range c.batches {
+				b := array.NewDecimal128Builder(memory.DefaultAllocator, typ)
+				b.AppendValues(vals, nil)
+				sum := b.NewArray()
+				b.Release()
+				cb := array.NewInt64Builder(memory.DefaultAllocator)
+				cb.AppendValues(make([]int64, len(vals)), nil)
+				cnt := cb.NewArray()
+				cb.Release()
+				if err = s.merge(make([]int32, len(vals)), []arrow.Array{sum, cnt}); err != nil {
+					break
+				}
+				sum.Release()
+				cnt.Release()
+			}
+			if got := sqlstate(err); got != c.state {
+				t.Fatalf("error %v, want SQLSTATE %q", err, c.state)
+			}
+			if c.state == "" && s.sum[0] != c.want {
+				t.Errorf("sum %v, want %v", s.sum[0].BigInt(), c.want.BigInt())
+			}
+		})
+	}
+}

@@ -42,8 +42,8 @@ type hashAggOp struct {
 	// for every i): batches' parts are level 0, 64 parts of level l
 	// merge into one of level l+1.
 	keyLevels []uint8
-	states   []aggState
-	distinct []*distinctSet
+	states    []aggState
+	distinct  []*distinctSet
 
 	// Per-batch buffers, reused.
 	gids, rows, newRows []int32
