@@ -23,13 +23,18 @@ func TestSumDecimalGroups(t *testing.T) {
 		digits    int   // most digits of the values
 		later     int   // most digits from the third batch on (0: digits)
 		scale     int32 // the scale from the third batch on (0: 2)
+		noNulls   bool
 	}{
-		{"narrow", 15, 12, 0, 0},
-		{"wide-small", 38, 15, 0, 0},
-		{"wide-large", 38, 30, 0, 0},
-		{"wide, large later", 38, 15, 30, 0},
-		{"narrow, scale 3 later", 15, 12, 0, 3},
-		{"wide, scale 4 later", 38, 15, 30, 4},
+		{"narrow", 15, 12, 0, 0, false},
+		{"wide-small", 38, 15, 0, 0, false},
+		{"wide-large", 38, 30, 0, 0, false},
+		{"wide, large later", 38, 15, 30, 0, false},
+		{"narrow, scale 3 later", 15, 12, 0, 3, false},
+		{"wide, scale 4 later", 38, 15, 30, 4, false},
+		// Without NULLs.
+		{"narrow, no NULLs", 15, 15, 0, 0, true},
+		{"no NULLs, 18 digits", 18, 18, 0, 0, true},
+		{"no NULLs, large later", 38, 12, 25, 0, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -67,7 +72,7 @@ func TestSumDecimalGroups(t *testing.T) {
 						v.Neg(v)
 					}
 					vals[i] = decimal128.FromBigInt(v)
-					if nulls[i] = rng.IntN(9) == 0; nulls[i] {
+					if nulls[i] = !c.noNulls && rng.IntN(9) == 0; nulls[i] {
 						b.AppendNull()
 					} else {
 						b.Append(vals[i])
