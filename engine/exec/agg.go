@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -246,7 +247,9 @@ func newAggState(ctx context.Context, fn string, arg arrow.DataType, res arrow.D
 		case id == arrow.FLOAT32 || id == arrow.FLOAT64:
 			return &sumFloatState{avg: fn == "avg"}, nil
 		default:
-			return &sumDecState{avg: fn == "avg", res: res}, nil
+			s := &sumDecState{avg: fn == "avg", res: res}
+			s.decArg, _ = arg.(*arrow.Decimal128Type)
+			return s, nil
 		}
 	case "min", "max":
 		return &minMaxState{max: fn == "max", t: arg, ctx: ctx}, nil
@@ -433,28 +436,70 @@ func (s *sumFloatState) result(mem memory.Allocator) (arrow.Array, error) {
 }
 
 // sumDecState is sum(int8|numeric) and avg(int*|numeric), exact.
+//
+// Over a Decimal128 column (money and its products) the state starts
+// fixed at the column's scale: every group's sum is at that scale (0
+// without values) and scale is not kept, so a batch is added by one
+// loop of unchecked 128-bit additions whenever its values cannot
+// overflow them (checked per batch: few enough rows so far, values of
+// at most 28 digits or that fit 64 bits). Anything else - another scale,
+// a numeric, a partial state to merge - leaves the fixed mode for the
+// per-value paths, which keep each group's scale.
 type sumDecState struct {
 	avg   bool
 	res   arrow.DataType
 	sum   []decimal128.Num
-	scale []int32
+	scale []int32 // nil while fixed
 	cnt   []int64
+
+	decArg   *arrow.Decimal128Type // the argument's type when a decimal column: partial states are its sums
+	mode     int8                  // sumUnknown until the first update, then sumFixed or sumGeneral
+	fixScale int32
+	rows     int64 // rows fed to the fixed mode, a bound on any group's count
 }
+
+const (
+	sumUnknown = iota
+	sumFixed
+	sumGeneral
+)
 
 func (s *sumDecState) release() {}
 
 func (s *sumDecState) grow(n int) {
-	s.sum, s.scale, s.cnt = growTo(s.sum, n), growTo(s.scale, n), growTo(s.cnt, n)
+	s.sum, s.cnt = growTo(s.sum, n), growTo(s.cnt, n)
+	if s.mode != sumFixed {
+		s.scale = growTo(s.scale, n)
+	}
+}
+
+// settle leaves the fixed mode: every group gets its scale.
+func (s *sumDecState) settle() {
+	if s.mode == sumFixed {
+		s.scale = make([]int32, len(s.sum))
+		for k := range s.scale {
+			s.scale[k] = s.fixScale
+		}
+	}
+	s.mode = sumGeneral
 }
 
 func (s *sumDecState) update(g []int32, arg arrow.Array) error {
 	if d, ok := arg.(*array.Decimal128); ok {
 		t := d.DataType().(*arrow.Decimal128Type)
+		if s.mode == sumUnknown {
+			s.mode, s.fixScale, s.scale = sumFixed, t.Scale, nil
+		}
+		if s.mode == sumFixed && t.Scale == s.fixScale && s.addFixed(g, d, t.Precision) {
+			return nil
+		}
+		s.settle()
 		if t.Precision <= 28 {
 			return s.updateSmall(g, d, t.Scale)
 		}
 		return s.updateWide(g, d, t.Scale)
 	}
+	s.settle()
 	var get func(i int) (decimal128.Num, int32)
 	switch a := arg.(type) {
 	case *array.Int16:
@@ -483,6 +528,53 @@ func (s *sumDecState) update(g []int32, arg arrow.Array) error {
 		s.cnt[k]++
 	}
 	return nil
+}
+
+// addFixed adds a batch at the fixed scale with unchecked 128-bit
+// additions, or reports false, adding nothing, when they could overflow:
+// values of at most 28 digits are safe for 10^9 rows, values that fit 64
+// bits for 2^62.
+func (s *sumDecState) addFixed(g []int32, d *array.Decimal128, precision int32) bool {
+	n := len(g)
+	vals := d.Values()[:n]
+	if precision <= 28 {
+		if s.rows+int64(n) >= 1e9 {
+			return false
+		}
+	} else {
+		if s.rows+int64(n) >= 1<<62 {
+			return false
+		}
+		// NULL slots count too: garbage there only costs the fast path.
+		var wide int64
+		for _, v := range vals {
+			wide |= v.HighBits() ^ int64(v.LowBits())>>63
+		}
+		if wide != 0 {
+			return false
+		}
+	}
+	s.rows += int64(n)
+	sum, cnt := s.sum, s.cnt
+	if d.NullN() == 0 {
+		for i, k := range g {
+			if k < 0 {
+				continue
+			}
+			sum[k] = sum[k].Add(vals[i])
+			cnt[k]++
+		}
+		return true
+	}
+	bm, off := d.NullBitmapBytes(), d.Data().Offset()
+	for i, k := range g {
+		if k < 0 || !bitutil.BitIsSet(bm, off+i) {
+			continue
+		}
+		sum[k] = sum[k].Add(vals[i])
+		cnt[k]++
+	}
+	return true
 }
 
 // updateSmall is update over decimals of at most 28 digits at one scale
@@ -547,6 +639,7 @@ func (s *sumDecState) updateWide(g []int32, d *array.Decimal128, scale int32) er
 }
 
 func (s *sumDecState) result(mem memory.Allocator) (arrow.Array, error) {
+	s.settle()
 	for k, v := range s.sum {
 		if s.cnt[k] > 0 && !v.FitsInPrecision(38) {
 			return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")

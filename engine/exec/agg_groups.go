@@ -58,6 +58,9 @@ func newGroupTable(types []arrow.DataType) groupTable {
 		}
 		return g
 	}
+	if packableTypes(types) {
+		return newPackedGroups(types)
+	}
 	return &encodedGroups{t: newBytesGroups()}
 }
 

@@ -85,6 +85,29 @@ func textColumn(mem memory.Allocator, r *rand.Rand, n, domain int) arrow.Array {
 	return b.NewArray()
 }
 
+// flagColumn makes texts of up to long letters of letters (NULL in 1
+// of 10 rows, empty in 1 of 20).
+func flagColumn(mem memory.Allocator, r *rand.Rand, n int, letters string, long int) arrow.Array {
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	for range n {
+		switch r.Intn(20) {
+		case 0, 1:
+			b.AppendNull()
+		case 2:
+			b.Append("")
+		default:
+			l := 1 + r.Intn(long)
+			s := make([]byte, l)
+			for i := range s {
+				s[i] = letters[r.Intn(len(letters))]
+			}
+			b.Append(string(s))
+		}
+	}
+	return b.NewArray()
+}
+
 var groupCases = []groupCase{
 	{"int64", "*exec.intGroups", nil, func(mem memory.Allocator, r *rand.Rand, n int) []arrow.Array {
 		return []arrow.Array{intColumn(mem, r, n, 5000)}
@@ -165,9 +188,53 @@ var groupCases = []groupCase{
 		}
 		return []arrow.Array{b.NewArray()}
 	}},
-	{"text, int", "*exec.encodedGroups", nil, func(mem memory.Allocator, r *rand.Rand, n int) []arrow.Array {
+	{"text, int", "*exec.packedGroups", nil, func(mem memory.Allocator, r *rand.Rand, n int) []arrow.Array {
 		return []arrow.Array{textColumn(mem, r, n, 40), intColumn(mem, r, n, 50)}
 	}},
+	// Packed keys: two one-letter flags, then texts longer than the first
+	// batch's (up to 7 bytes fit, longer ones go to the encoded keys),
+	// integers outside the first batch's range, keys that never fit.
+	{"two flags", "*exec.packedGroups", nil, func(mem memory.Allocator, r *rand.Rand, n int) []arrow.Array {
+		return []arrow.Array{flagColumn(mem, r, n, "ANR", 1), flagColumn(mem, r, n, "FO", 1)}
+	}},
+	{"flags, then longer texts", "*exec.packedGroups", nil, func() func(memory.Allocator, *rand.Rand, int) []arrow.Array {
+		batch := 0
+		return func(mem memory.Allocator, r *rand.Rand, n int) []arrow.Array {
+			batch++
+			long := 1
+			if batch > 2 {
+				long = 1 + r.Intn(12)
+			}
+			return []arrow.Array{flagColumn(mem, r, n, "ANR", long), flagColumn(mem, r, n, "FO", 1)}
+		}
+	}()},
+	{"text, int out of range later", "*exec.packedGroups", nil, func() func(memory.Allocator, *rand.Rand, int) []arrow.Array {
+		batch := 0
+		return func(mem memory.Allocator, r *rand.Rand, n int) []arrow.Array {
+			batch++
+			domain := 20
+			if batch > 3 {
+				domain = 1 << 40
+			}
+			if batch > 6 {
+				domain = 300
+			}
+			return []arrow.Array{intColumn(mem, r, n, domain), flagColumn(mem, r, n, "xyz", 2)}
+		}
+	}()},
+	{"long texts", "*exec.packedGroups", nil, func(mem memory.Allocator, r *rand.Rand, n int) []arrow.Array {
+		return []arrow.Array{flagColumn(mem, r, n, "abc", 20), flagColumn(mem, r, n, "de", 20)}
+	}},
+	{"text, first untyped NULL", "*exec.packedGroups", []arrow.DataType{expr.Text, expr.Int8}, func() func(memory.Allocator, *rand.Rand, int) []arrow.Array {
+		batch := 0
+		return func(mem memory.Allocator, r *rand.Rand, n int) []arrow.Array {
+			batch++
+			if batch == 1 || r.Intn(4) == 0 {
+				return []arrow.Array{array.NewNull(n), intColumn(mem, r, n, 10)}
+			}
+			return []arrow.Array{flagColumn(mem, r, n, "pq", 3), intColumn(mem, r, n, 10)}
+		}
+	}()},
 	{"int, date, float", "*exec.columnGroups", nil, func(mem memory.Allocator, r *rand.Rand, n int) []arrow.Array {
 		db := array.NewDate32Builder(mem)
 		defer db.Release()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/engine"
@@ -68,6 +69,9 @@ func partialTypes(a AggCall, arg, res arrow.DataType) ([]arrow.DataType, error) 
 			return []arrow.DataType{i8}, nil
 		case id == arrow.FLOAT32 || id == arrow.FLOAT64:
 			return []arrow.DataType{f8, i8}, nil
+		case id == arrow.DECIMAL128:
+			// Sums of a decimal column, at its scale.
+			return []arrow.DataType{&arrow.Decimal128Type{Precision: 38, Scale: arg.(*arrow.Decimal128Type).Scale}, i8}, nil
 		default:
 			return []arrow.DataType{expr.NumericType(), i8}, nil
 		}
@@ -270,6 +274,36 @@ func (s *sumFloatState) merge(g []int32, cols []arrow.Array) error {
 }
 
 func (s *sumDecState) partial(mem memory.Allocator) ([]arrow.Array, error) {
+	if s.decArg != nil {
+		t := &arrow.Decimal128Type{Precision: 38, Scale: s.decArg.Scale}
+		valid := make([]bool, len(s.sum))
+		sums := s.sum
+		if s.mode != sumFixed {
+			sums = make([]decimal128.Num, len(s.sum))
+		}
+		for k, v := range s.sum {
+			if s.cnt[k] == 0 {
+				continue
+			}
+			valid[k] = true
+			if s.mode == sumFixed {
+				continue
+			}
+			if s.scale[k] != t.Scale {
+				r, err := v.Rescale(s.scale[k], t.Scale)
+				if err != nil {
+					return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
+				}
+				v = r
+			}
+			sums[k] = v
+		}
+		b := array.NewDecimal128Builder(mem, t)
+		defer b.Release()
+		b.AppendValues(sums, valid)
+		return []arrow.Array{b.NewArray(), int64Col(mem, s.cnt, nil)}, nil
+	}
+	s.settle()
 	b := expr.NewNumericBuilder(mem)
 	defer b.Release()
 	for k, v := range s.sum {
@@ -284,6 +318,12 @@ func (s *sumDecState) partial(mem memory.Allocator) ([]arrow.Array, error) {
 
 func (s *sumDecState) merge(g []int32, cols []arrow.Array) error {
 	sum, cnt := cols[0], cols[1].(*array.Int64)
+	if d, ok := sum.(*array.Decimal128); ok {
+		if done, err := s.mergeFixed(g, d, cnt); done || err != nil {
+			return err
+		}
+	}
+	s.settle()
 	for i, k := range g {
 		if k < 0 || sum.IsNull(i) {
 			continue
@@ -297,6 +337,36 @@ func (s *sumDecState) merge(g []int32, cols []arrow.Array) error {
 		s.cnt[k] += cnt.Value(i)
 	}
 	return nil
+}
+
+// mergeFixed merges sums of a decimal column at the fixed scale, or
+// reports false, merging nothing, when the state is at another scale.
+// A sum past 128 bits, which no result could hold, is an error.
+func (s *sumDecState) mergeFixed(g []int32, d *array.Decimal128, cnt *array.Int64) (bool, error) {
+	sc := d.DataType().(*arrow.Decimal128Type).Scale
+	if s.mode == sumUnknown {
+		s.mode, s.fixScale, s.scale = sumFixed, sc, nil
+	}
+	if s.mode != sumFixed || s.fixScale != sc {
+		return false, nil
+	}
+	// Merged sums can be of any size: no more unchecked updates.
+	s.rows = 1 << 62
+	vals, counts := d.Values()[:len(g)], cnt.Int64Values()[:len(g)]
+	nulls := d.NullN() > 0
+	for i, k := range g {
+		if k < 0 || nulls && d.IsNull(i) {
+			continue
+		}
+		a, b := s.sum[k], vals[i]
+		r := a.Add(b)
+		if a.HighBits()^b.HighBits() >= 0 && a.HighBits()^r.HighBits() < 0 {
+			return true, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
+		}
+		s.sum[k] = r
+		s.cnt[k] += counts[i]
+	}
+	return true, nil
 }
 
 func (s *minMaxState) partial(mem memory.Allocator) ([]arrow.Array, error) {

@@ -20,11 +20,21 @@ func TestSumDecimalGroups(t *testing.T) {
 	cases := []struct {
 		name      string
 		precision int32
-		digits    int // most digits of the values
+		digits    int   // most digits of the values
+		later     int   // most digits from the third batch on (0: digits)
+		scale     int32 // the scale from the third batch on (0: 2)
+		noNulls   bool
 	}{
-		{"narrow", 15, 12},
-		{"wide-small", 38, 15},
-		{"wide-large", 38, 30},
+		{"narrow", 15, 12, 0, 0, false},
+		{"wide-small", 38, 15, 0, 0, false},
+		{"wide-large", 38, 30, 0, 0, false},
+		{"wide, large later", 38, 15, 30, 0, false},
+		{"narrow, scale 3 later", 15, 12, 0, 3, false},
+		{"wide, scale 4 later", 38, 15, 30, 4, false},
+		// Without NULLs.
+		{"narrow, no NULLs", 15, 15, 0, 0, true},
+		{"no NULLs, 18 digits", 18, 18, 0, 0, true},
+		{"no NULLs, large later", 38, 12, 25, 0, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -33,12 +43,21 @@ func TestSumDecimalGroups(t *testing.T) {
 			const groups = 5
 			s := &sumDecState{res: typ}
 			s.grow(groups)
-			want := make([]*big.Int, groups)
+			want := make([]*big.Rat, groups)
 			wantN := make([]int64, groups)
 			for k := range want {
-				want[k] = new(big.Int)
+				want[k] = new(big.Rat)
 			}
 			for batch := 0; batch < 4; batch++ {
+				if batch == 2 && c.later > 0 {
+					c.digits = c.later
+				}
+				if batch == 2 && c.scale > 0 {
+					typ = &arrow.Decimal128Type{Precision: c.precision, Scale: c.scale}
+				}
+				if batch == 1 {
+					s.grow(groups + 2) // groups without values
+				}
 				b := array.NewDecimal128Builder(memory.DefaultAllocator, typ)
 				const n, off = 500, 3
 				vals := make([]decimal128.Num, n)
@@ -53,7 +72,7 @@ func TestSumDecimalGroups(t *testing.T) {
 						v.Neg(v)
 					}
 					vals[i] = decimal128.FromBigInt(v)
-					if nulls[i] = rng.IntN(9) == 0; nulls[i] {
+					if nulls[i] = !c.noNulls && rng.IntN(9) == 0; nulls[i] {
 						b.AppendNull()
 					} else {
 						b.Append(vals[i])
@@ -67,7 +86,8 @@ func TestSumDecimalGroups(t *testing.T) {
 				for i := range g {
 					g[i] = int32(rng.IntN(groups+1)) - 1
 					if g[i] >= 0 && !nulls[off+i] {
-						want[g[i]].Add(want[g[i]], vals[off+i].BigInt())
+						v := new(big.Rat).SetFrac(vals[off+i].BigInt(), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(typ.Scale)), nil))
+						want[g[i]].Add(want[g[i]], v)
 						wantN[g[i]]++
 					}
 				}
@@ -76,12 +96,19 @@ func TestSumDecimalGroups(t *testing.T) {
 				}
 				arr.Release()
 			}
+			s.settle()
 			for k := range groups {
 				if s.cnt[k] != wantN[k] {
 					t.Errorf("group %d: count %d, want %d", k, s.cnt[k], wantN[k])
 				}
-				if got := s.sum[k].BigInt(); got.Cmp(want[k]) != 0 || s.scale[k] != 2 {
-					t.Errorf("group %d: sum %v scale %d, want %v scale 2", k, got, s.scale[k], want[k])
+				got := new(big.Rat).SetFrac(s.sum[k].BigInt(), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(s.scale[k])), nil))
+				if got.Cmp(want[k]) != 0 || c.scale == 0 && s.scale[k] != 2 {
+					t.Errorf("group %d: sum %v scale %d, want %v", k, got, s.scale[k], want[k])
+				}
+			}
+			for k := groups; k < groups+2; k++ {
+				if s.cnt[k] != 0 || s.sum[k] != (decimal128.Num{}) {
+					t.Errorf("group %d without values: count %d sum %v", k, s.cnt[k], s.sum[k])
 				}
 			}
 		})
@@ -110,5 +137,51 @@ func BenchmarkSumDecimal(b *testing.B) {
 		if err := s.update(g, arr); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestSumDecimalMerge merges partial sums of a decimal column: at the
+// column's scale they add exactly, a sum past 128 bits is 22003, and
+// numeric states (another scale) still merge.
+func TestSumDecimalMerge(t *testing.T) {
+	typ := &arrow.Decimal128Type{Precision: 38, Scale: 2}
+	big1 := decimal128.New(1<<62, 0) // 2^126
+	cases := []struct {
+		name    string
+		batches [][]decimal128.Num
+		want    decimal128.Num
+		state   string // "" or the SQLSTATE of the error
+	}{
+		{"exact", [][]decimal128.Num{{decimal128.FromI64(150), decimal128.FromI64(-25)}, {decimal128.New(3, 7)}}, decimal128.New(3, 132), ""},
+		{"past 128 bits", [][]decimal128.Num{{big1}, {big1}}, decimal128.Num{}, "22003"},
+		{"negative, near the bound", [][]decimal128.Num{{big1.Negate()}, {big1.Negate()}}, decimal128.New(-1<<63, 0), ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := &sumDecState{res: typ, decArg: typ}
+			s.grow(1)
+			var err error
+			for _, vals := range c.batches {
+				b := array.NewDecimal128Builder(memory.DefaultAllocator, typ)
+				b.AppendValues(vals, nil)
+				sum := b.NewArray()
+				b.Release()
+				cb := array.NewInt64Builder(memory.DefaultAllocator)
+				cb.AppendValues(make([]int64, len(vals)), nil)
+				cnt := cb.NewArray()
+				cb.Release()
+				if err = s.merge(make([]int32, len(vals)), []arrow.Array{sum, cnt}); err != nil {
+					break
+				}
+				sum.Release()
+				cnt.Release()
+			}
+			if got := sqlstate(err); got != c.state {
+				t.Fatalf("error %v, want SQLSTATE %q", err, c.state)
+			}
+			if c.state == "" && s.sum[0] != c.want {
+				t.Errorf("sum %v, want %v", s.sum[0].BigInt(), c.want.BigInt())
+			}
+		})
 	}
 }

@@ -38,8 +38,12 @@ type hashAggOp struct {
 	mem      memAccount
 	held     int64 // bytes of the table and the DISTINCT sets accounted in mem
 	keyParts [][]arrow.Array
-	states   []aggState
-	distinct []*distinctSet
+	// keyLevels[j] is how many times keyParts[i][j] was merged (the same
+	// for every i): batches' parts are level 0, 64 parts of level l
+	// merge into one of level l+1.
+	keyLevels []uint8
+	states    []aggState
+	distinct  []*distinctSet
 
 	// Per-batch buffers, reused.
 	gids, rows, newRows []int32
@@ -221,6 +225,7 @@ func (o *hashAggOp) reset(ctx context.Context) error {
 		o.table = newGroupTable(types)
 	}
 	o.keyParts = make([][]arrow.Array, len(o.groups))
+	o.keyLevels = o.keyLevels[:0]
 	o.states = make([]aggState, len(o.aggs))
 	o.distinct = make([]*distinctSet, len(o.aggs))
 	for i, a := range o.aggs {
@@ -399,15 +404,9 @@ func (o *hashAggOp) assignGroups(b arrow.RecordBatch, gids []int32) error {
 		}
 		keyBytes += arrayBytes(t)
 		o.keyParts[i] = append(o.keyParts[i], t)
-		if len(o.keyParts[i]) >= 64 {
-			// Many batches each brought a few groups: merge their keys.
-			merged, err := concatArrays(expr.Allocator(o.ctx), o.keyParts[i])
-			if err != nil {
-				return err
-			}
-			releaseAll(o.keyParts[i])
-			o.keyParts[i] = []arrow.Array{merged}
-		}
+	}
+	if err := o.mergeKeyParts(); err != nil {
+		return err
 	}
 	// The groups' key columns, and their aggregates' states: about this
 	// much (a state is one to three 8-byte values in most aggregates).
@@ -419,6 +418,32 @@ func (o *hashAggOp) assignGroups(b arrow.RecordBatch, gids []int32) error {
 	}
 	o.grow(o.ngroups + len(newRows))
 	return nil
+}
+
+// mergeKeyParts merges the key parts of the last 64 batches that
+// brought groups into one, and 64 such merged parts into one, and so on:
+// many batches each bringing a few groups make few arrays, and a key is
+// copied once a level (a level holds 64 times the groups of the one
+// below) rather than again at every merge.
+func (o *hashAggOp) mergeKeyParts() error {
+	o.keyLevels = append(o.keyLevels, 0)
+	for {
+		n := len(o.keyLevels)
+		if n < 64 || o.keyLevels[n-64] != o.keyLevels[n-1] {
+			return nil
+		}
+		for i, parts := range o.keyParts {
+			merged, err := concatArrays(expr.Allocator(o.ctx), parts[n-64:])
+			if err != nil {
+				return err
+			}
+			releaseAll(parts[n-64:])
+			clear(parts[n-63:])
+			parts[n-64] = merged
+			o.keyParts[i] = parts[:n-63]
+		}
+		o.keyLevels = append(o.keyLevels[:n-64], o.keyLevels[n-1]+1)
+	}
 }
 
 // account brings the memory accounted for the group table, the DISTINCT
