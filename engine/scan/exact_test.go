@@ -38,8 +38,8 @@ func exactCall(fn string, args ...expr.Expr) expr.Expr {
 }
 
 type exactCase struct {
-	name  string
-	conj  []expr.Expr
+	name string
+	conj []expr.Expr
 }
 
 // exactCases are predicates over column j of batches recs (of schema s):

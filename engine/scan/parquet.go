@@ -212,23 +212,26 @@ func newColumnReader(t catalog.Type, n *pqNode, generalNested bool) (columnReade
 	return newNestedColumn(t, n)
 }
 
-func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, int, error) {
+// advance moves to the next rows to read when the current span is done
+// (the next span, or the next row group this reader reads and does not
+// skip) and reports false at the end of the file.
+func (r *parquetReader) advance(ctx context.Context) (bool, error) {
 	for r.left == 0 {
 		if len(r.spans) > 0 {
 			sp := r.spans[0]
 			r.spans = r.spans[1:]
 			if err := r.startSpan(sp); err != nil {
-				return nil, 0, 0, err
+				return false, err
 			}
 			continue
 		}
 		r.rg++
 		rgs := r.pf.RowGroups()
 		if r.rg >= len(rgs) {
-			return nil, r.pos, 0, nil
+			return false, nil
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, 0, 0, err
+			return false, err
 		}
 		rg := rgs[r.rg]
 		start := r.groupEnd
@@ -254,7 +257,7 @@ func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, 
 		r.releaseWhole()
 		if r.groupCacheable(rg) {
 			if err := r.startCachedGroup(rg); err != nil {
-				return nil, 0, 0, err
+				return false, err
 			}
 			continue
 		}
@@ -265,12 +268,21 @@ func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, 
 			}
 			if r.ranged {
 				if err := c.(seekColumn).startRowGroupAt(rg, from); err != nil {
-					return nil, 0, 0, fmt.Errorf("read parquet file %s row group %d: %w", r.path, r.rg, err)
+					return false, fmt.Errorf("read parquet file %s row group %d: %w", r.path, r.rg, err)
 				}
 				continue
 			}
 			c.startRowGroup(rg)
 		}
+	}
+	return true, nil
+}
+
+func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, int, error) {
+	if more, err := r.advance(ctx); err != nil {
+		return nil, 0, 0, err
+	} else if !more {
+		return nil, r.pos, 0, nil
 	}
 	k := int(min(int64(n), r.left))
 	out := make([]arrow.Array, len(r.fields))
