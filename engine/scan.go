@@ -22,7 +22,8 @@ type ScanSpec struct {
 	// Filters are conjuncts of the query's filter (catalog.PlanFilesFiltered
 	// has already used them to drop files). The scan may skip Parquet row
 	// groups whose statistics rule them out; it still returns rows of the
-	// groups it reads that do not match, so a Filter above must re-check.
+	// groups it reads that do not match, so Exact or a Filter above must
+	// re-check.
 	Filters []catalog.Predicate
 	// Exact are conjuncts of the query's WHERE that read only the scan's
 	// columns, over its output layout (expr.Col.Idx is the position in
