@@ -2,11 +2,8 @@ package exec
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/engine/expr"
 )
@@ -74,29 +71,4 @@ func (r *RowFilter) Select(ctx context.Context, b arrow.RecordBatch, skip []bool
 		skip[i] = true
 	}
 	return len(kept), nil
-}
-
-// GatherRows returns rows idx of each of cols (arrays of one length), as
-// the Filter gathers the rows it keeps.
-func GatherRows(ctx context.Context, mem memory.Allocator, cols []arrow.Array, idx []int32) ([]arrow.Array, error) {
-	if len(cols) == 0 {
-		return nil, nil
-	}
-	fields := make([]arrow.Field, len(cols))
-	for i, c := range cols {
-		fields[i] = arrow.Field{Name: strconv.Itoa(i), Type: c.DataType(), Nullable: true}
-	}
-	b := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(cols[0].Len()))
-	defer b.Release()
-	g, err := gatherBatch(ctx, mem, b, idx, b.Schema(), nil)
-	if err != nil {
-		return nil, err
-	}
-	defer g.Release()
-	out := make([]arrow.Array, len(cols))
-	for i := range out {
-		out[i] = g.Column(i)
-		out[i].Retain()
-	}
-	return out, nil
 }

@@ -30,10 +30,7 @@
 //
 // ScanSpec.Exact are the conjuncts of a filter directly above the scan,
 // which the scan applies itself (exec.RowFilter, evaluated as the Filter
-// operator does): on Parquet files without equality deletes or metadata
-// columns, the columns they read are decoded first and the others only
-// for the rows kept (parquet_select.go); elsewhere each batch is decoded
-// whole and filtered.
+// operator does) to each batch it decodes, before handing it on.
 //
 // ScanSpec.Filters let a Parquet reader skip work (Exact, or the filter
 // above the scan, still decides which rows match): row groups by their statistics

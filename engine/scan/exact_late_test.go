@@ -127,14 +127,13 @@ func pageEncodings(t *testing.T, path string, leaf int) (dict, plain bool) {
 	return dict, plain
 }
 
-// TestLateMaterialization: a scan whose exact conjuncts read some
-// columns decodes the others only for the rows kept; what it returns is
+// TestLateMaterialization: what a scan with exact conjuncts returns is
 // what a Filter over a plain scan keeps (or its error), for conjuncts on
 // dictionary and PLAIN pages of one column chunk, with NULLs, position
 // deletes, no match and every row matching, at several batch sizes,
 // projections, recycled buffers, shards and the builder path, and with
-// _pos projected (which reads every row first).
-func TestLateMaterialization(t *testing.T) {
+// _pos projected.
+func TestExactConjunctsOnPages(t *testing.T) {
 	const n = 4000
 	tbl, df := writeLateTable(t, n)
 	if dict, plain := pageEncodings(t, df.Path, 2); !dict || !plain {

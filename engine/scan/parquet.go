@@ -212,26 +212,23 @@ func newColumnReader(t catalog.Type, n *pqNode, generalNested bool) (columnReade
 	return newNestedColumn(t, n)
 }
 
-// advance moves to the next rows to read when the current span is done
-// (the next span, or the next row group this reader reads and does not
-// skip) and reports false at the end of the file.
-func (r *parquetReader) advance(ctx context.Context) (bool, error) {
+func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, int, error) {
 	for r.left == 0 {
 		if len(r.spans) > 0 {
 			sp := r.spans[0]
 			r.spans = r.spans[1:]
 			if err := r.startSpan(sp); err != nil {
-				return false, err
+				return nil, 0, 0, err
 			}
 			continue
 		}
 		r.rg++
 		rgs := r.pf.RowGroups()
 		if r.rg >= len(rgs) {
-			return false, nil
+			return nil, r.pos, 0, nil
 		}
 		if err := ctx.Err(); err != nil {
-			return false, err
+			return nil, 0, 0, err
 		}
 		rg := rgs[r.rg]
 		start := r.groupEnd
@@ -257,7 +254,7 @@ func (r *parquetReader) advance(ctx context.Context) (bool, error) {
 		r.releaseWhole()
 		if r.groupCacheable(rg) {
 			if err := r.startCachedGroup(rg); err != nil {
-				return false, err
+				return nil, 0, 0, err
 			}
 			continue
 		}
@@ -268,21 +265,12 @@ func (r *parquetReader) advance(ctx context.Context) (bool, error) {
 			}
 			if r.ranged {
 				if err := c.(seekColumn).startRowGroupAt(rg, from); err != nil {
-					return false, fmt.Errorf("read parquet file %s row group %d: %w", r.path, r.rg, err)
+					return nil, 0, 0, fmt.Errorf("read parquet file %s row group %d: %w", r.path, r.rg, err)
 				}
 				continue
 			}
 			c.startRowGroup(rg)
 		}
-	}
-	return true, nil
-}
-
-func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, int, error) {
-	if more, err := r.advance(ctx); err != nil {
-		return nil, 0, 0, err
-	} else if !more {
-		return nil, r.pos, 0, nil
 	}
 	k := int(min(int64(n), r.left))
 	out := make([]arrow.Array, len(r.fields))

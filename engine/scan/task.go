@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -215,10 +214,6 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fi
 	defer f.Close()
 	defer r.close()
 
-	if pr, ok := r.(*parquetReader); ok && rf != nil && len(eqs) == 0 && !s.hasMetaColumns() {
-		return s.runKept(ctx, df, pr, positions, rf, outIdx, emit)
-	}
-
 	eqCols := make([][]int, len(eqs))
 	for i, eq := range eqs {
 		for _, id := range eq.ids {
@@ -304,97 +299,6 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fi
 				rec = kept
 			}
 		}
-		if err := emit(rec); err != nil {
-			return err
-		}
-	}
-}
-
-// hasMetaColumns reports whether the scan produces metadata or row
-// lineage columns, which need every row's position.
-func (s *scanRun) hasMetaColumns() bool {
-	for _, id := range s.spec.FieldIDs {
-		if IsMetadataField(id) || IsLineageField(id) {
-			return true
-		}
-	}
-	return false
-}
-
-// runKept reads a Parquet data file whose batches the exact conjuncts
-// filter: per batch, the columns they read are decoded, the rows deleted
-// by position and those the conjuncts reject are dropped, and the other
-// columns are decoded for the kept rows only (nextKept).
-func (s *scanRun) runKept(ctx context.Context, df *catalog.DataFile, r *parquetReader, positions *positionSet,
-	rf *exec.RowFilter, outIdx []int, emit func(arrow.RecordBatch) error) error {
-	reads := rf.Reads()
-	early := make([]bool, len(r.fields))
-	fields := slices.Clone(s.schema.Fields())
-	for o, j := range outIdx {
-		if reads[o] {
-			early[j] = true
-		} else {
-			fields[o] = arrow.Field{Name: fields[o].Name, Type: arrow.Null, Nullable: true}
-		}
-	}
-	partial := arrow.NewSchema(fields, nil)
-	var skip []bool
-	var filterErr error // the conjuncts' error, returned as it is
-	in := make([]arrow.Array, len(outIdx))
-	sel := func(cols []arrow.Array, pos int64, n int) ([]bool, int, error) {
-		if cap(skip) < n {
-			skip = make([]bool, n)
-		}
-		skip = skip[:n]
-		clear(skip)
-		deleted := positions.mark(pos, skip)
-		if deleted == n {
-			return skip, 0, nil
-		}
-		for o, j := range outIdx {
-			if reads[o] {
-				in[o] = cols[j]
-			} else {
-				in[o] = array.NewNull(n)
-			}
-		}
-		b := array.NewRecordBatch(partial, in, int64(n))
-		for o := range outIdx {
-			if !reads[o] {
-				in[o].Release()
-			}
-		}
-		kept, err := rf.Select(ctx, b, skip)
-		b.Release()
-		if err != nil {
-			filterErr = err
-			return nil, 0, err
-		}
-		s.countFiltered(int64(n - deleted - kept))
-		return skip, kept, nil
-	}
-	for {
-		cols, _, n, kept, err := r.nextKept(ctx, s.batchSize, early, sel)
-		if filterErr != nil {
-			return filterErr
-		}
-		if err != nil {
-			return s.fileError(df, err)
-		}
-		if n == 0 {
-			return nil
-		}
-		if kept == 0 {
-			continue
-		}
-		out := make([]arrow.Array, len(outIdx))
-		for o, j := range outIdx {
-			out[o] = cols[j]
-			out[o].Retain()
-		}
-		releaseAll(cols)
-		rec := array.NewRecordBatch(s.schema, out, int64(kept))
-		releaseAll(out)
 		if err := emit(rec); err != nil {
 			return err
 		}
