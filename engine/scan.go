@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/icegate/icegate/catalog"
+	"github.com/icegate/icegate/engine/expr"
 )
 
 // ScanSpec says what a table scan reads.
@@ -21,6 +22,15 @@ type ScanSpec struct {
 	// Filters are conjuncts of the query's filter (catalog.PlanFilesFiltered
 	// has already used them to drop files). The scan may skip Parquet row
 	// groups whose statistics rule them out; it still returns rows of the
-	// groups it reads that do not match, so a Filter above must re-check.
+	// groups it reads that do not match, so Exact or a Filter above must
+	// re-check.
 	Filters []catalog.Predicate
+	// Exact are conjuncts of the query's WHERE that read only the scan's
+	// columns, over its output layout (expr.Col.Idx is the position in
+	// FieldIDs). The scan applies them itself, as the Filter operator
+	// would above it (NULL is not kept, the same evaluation order and
+	// errors): no row it returns fails one. ExactOptions are the
+	// session's compile options for them.
+	Exact        []expr.Expr
+	ExactOptions expr.CompileOptions
 }

@@ -53,10 +53,20 @@ type filterConj struct {
 // NewFilter returns WHERE pred over in: rows where pred is TRUE pass, FALSE
 // and NULL drop. opts are the session's compile options.
 func NewFilter(in engine.Operator, pred expr.Expr, opts ...expr.CompileOptions) (engine.Operator, error) {
+	conj, err := compileConjuncts(in.Schema(), pred, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &filterOp{in: in, conj: conj, minSaved: compactMinRowsSaved, below: compactBelow, belowCostly: compactBelowCostly}, nil
+}
+
+// compileConjuncts compiles pred's conjuncts over schema in the order
+// the filter evaluates them, each with the columns it and the later
+// ones read.
+func compileConjuncts(schema *arrow.Schema, pred expr.Expr, opts ...expr.CompileOptions) ([]filterConj, error) {
 	if id := pred.Type().ID(); id != arrow.BOOL && id != arrow.NULL {
 		return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of WHERE must be type boolean, not type %s", expr.PGTypeName(pred.Type()))
 	}
-	schema := in.Schema()
 	// Compile the whole predicate first: its errors (unknown operator...)
 	// are those of the statement, whatever the conjuncts.
 	if _, err := expr.Compile(pred, schema, opts...); err != nil {
@@ -88,7 +98,7 @@ func NewFilter(in engine.Operator, pred expr.Expr, opts ...expr.CompileOptions) 
 		sorted[i].keep = slices.Clone(need)
 		sorted[i].compacted = nullSchema(schema, need)
 	}
-	return &filterOp{in: in, conj: sorted, minSaved: compactMinRowsSaved, below: compactBelow, belowCostly: compactBelowCostly}, nil
+	return sorted, nil
 }
 
 // conjunctOrder is the evaluation order of the conjuncts: those that
@@ -199,6 +209,23 @@ const (
 // apply returns the rows of b that pass every conjunct: b itself when all
 // do, nil when none does, else a new batch.
 func (o *filterOp) apply(b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	idx, all, err := o.keptRows(b, nil)
+	switch {
+	case err != nil:
+		return nil, err
+	case all:
+		return b, nil
+	case len(idx) == 0:
+		return nil, nil
+	}
+	return gatherBatch(o.ctx, expr.Allocator(o.ctx), b, idx, b.Schema(), nil)
+}
+
+// keptRows evaluates the conjuncts on the rows of b whose skip flag is
+// false (all rows when skip is nil) and returns the rows every conjunct
+// keeps, in order (a scratch slice, valid until the next call), or all
+// when that is every row of b.
+func (o *filterOp) keptRows(b arrow.RecordBatch, skip []bool) (kept []int32, all bool, err error) {
 	mem := expr.Allocator(o.ctx)
 	cur := b                    // the batch the conjuncts run on
 	var rows []int32            // rows of b that cur's rows are; nil: cur is b
@@ -208,6 +235,17 @@ func (o *filterOp) apply(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 			cur.Release()
 		}
 	}()
+	if skip != nil {
+		alive = skipWords(alive, skip)
+		o.alive = alive
+		switch live := expr.CountWords(alive); live {
+		case 0:
+			return nil, false, nil
+		case len(skip):
+		default:
+			all = false
+		}
+	}
 	for k := range o.conj {
 		c := &o.conj[k]
 		n := int(cur.NumRows())
@@ -217,7 +255,7 @@ func (o *filterOp) apply(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 				o.idx = expr.AppendSetRows(o.idx[:0], alive)
 				next, err := compact(o.ctx, mem, cur, o.idx, c.compacted, c.keep)
 				if err != nil {
-					return nil, err
+					return nil, false, err
 				}
 				if rows == nil {
 					rows = slices.Clone(o.idx)
@@ -236,7 +274,7 @@ func (o *filterOp) apply(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 		}
 		m, err := c.prog.Eval(o.ctx, cur)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if all {
 			alive = expr.TrueWords(alive, m)
@@ -251,7 +289,7 @@ func (o *filterOp) apply(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 		live := expr.CountWords(alive)
 		switch {
 		case live == 0:
-			return nil, nil
+			return nil, false, nil
 		case live == n:
 			all = true
 		default:
@@ -259,7 +297,7 @@ func (o *filterOp) apply(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 		}
 	}
 	if rows == nil && all {
-		return b, nil
+		return nil, true, nil
 	}
 	idx := rows
 	if !all {
@@ -271,7 +309,23 @@ func (o *filterOp) apply(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 		}
 		idx = o.idx
 	}
-	return gatherBatch(o.ctx, mem, b, idx, b.Schema(), nil)
+	return idx, false, nil
+}
+
+// skipWords is the bit words of the rows whose skip flag is false.
+func skipWords(dst []uint64, skip []bool) []uint64 {
+	nw := (len(skip) + 63) / 64
+	if cap(dst) < nw {
+		dst = make([]uint64, nw)
+	}
+	dst = dst[:nw]
+	clear(dst)
+	for i, s := range skip {
+		if !s {
+			dst[i>>6] |= 1 << (uint(i) & 63)
+		}
+	}
+	return dst
 }
 
 // worthCompacting reports whether gathering the live rows before

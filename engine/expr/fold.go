@@ -25,6 +25,10 @@ var volatile = map[string]bool{
 	"nextval": true, "gen_random_uuid": true,
 }
 
+// Volatile reports whether the function fn may give another result at
+// each call (random, nextval...).
+func Volatile(fn string) bool { return volatile[fn] }
+
 var emptyInput = arrow.NewSchema(nil, nil)
 
 // fold returns e with its constant subtrees evaluated.

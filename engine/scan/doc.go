@@ -30,8 +30,12 @@
 // scan's workers: a Parquet file with offset indexes is split by rows, so
 // the shards stay even whatever the row groups' sizes (parquet_shard.go).
 //
-// ScanSpec.Filters let a Parquet reader skip work (the filter above the
-// scan still decides which rows match): row groups by their statistics
+// ScanSpec.Exact are the conjuncts of a filter directly above the scan,
+// which the scan applies itself (exec.RowFilter, evaluated as the Filter
+// operator does) to each batch it decodes, before handing it on.
+//
+// ScanSpec.Filters let a Parquet reader skip work (Exact, or the filter
+// above the scan, still decides which rows match): row groups by their statistics
 // (prune.go) and by bloom filters for = and IN, and pages by the column
 // index, whose surviving rows every projected column reads by seeking
 // through its offset index (prune_page.go). Rows keep their positions in

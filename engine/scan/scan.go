@@ -7,12 +7,15 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/exec"
+	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -78,6 +81,8 @@ type Scan struct {
 	// schemaErr is an error found while building the schema (an unknown
 	// field id), returned by Open.
 	schemaErr error
+	// whereErr is the error compiling spec.Exact gave (WhereErr).
+	whereErr error
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -89,6 +94,8 @@ type Scan struct {
 	err error // first worker error
 
 	counters *scanCounters // what the workers read and skipped (Stats)
+	// filtered counts the rows spec.Exact removed, over every Open.
+	filtered atomic.Int64
 }
 
 var _ engine.Operator = (*Scan)(nil)
@@ -116,8 +123,36 @@ func New(spec engine.ScanSpec, opts Options) engine.Operator {
 		fields = append(fields, engine.ArrowField(*f))
 	}
 	s.schema = arrow.NewSchema(fields, nil)
+	if s.schemaErr == nil && len(spec.Exact) > 0 {
+		_, s.whereErr = s.rowFilter()
+	}
 	return s
 }
+
+// rowFilter compiles spec.Exact over the scan's output (nil without
+// them): each worker evaluates its own.
+func (s *Scan) rowFilter() (*exec.RowFilter, error) {
+	if len(s.spec.Exact) == 0 {
+		return nil, nil
+	}
+	return exec.NewRowFilter(s.schema, exactPred(s.spec.Exact), s.spec.ExactOptions)
+}
+
+// exactPred is the AND of the conjuncts cs.
+func exactPred(cs []expr.Expr) expr.Expr {
+	if len(cs) == 1 {
+		return cs[0]
+	}
+	return &expr.Call{Fn: "and", Args: cs, T: expr.Bool}
+}
+
+// WhereErr is the error compiling ScanSpec.Exact gave (Open returns it
+// too): the one a Filter operator over the scan would have given.
+func (s *Scan) WhereErr() error { return s.whereErr }
+
+// RowsFiltered is the rows the scan read and did not return because a
+// conjunct of ScanSpec.Exact rejected them, over all its runs.
+func (s *Scan) RowsFiltered() int64 { return s.filtered.Load() }
 
 // Schema implements engine.Operator.
 func (s *Scan) Schema() *arrow.Schema { return s.schema }
@@ -128,6 +163,9 @@ func (s *Scan) Open(ctx context.Context) error {
 	if s.schemaErr != nil {
 		return s.schemaErr
 	}
+	if s.whereErr != nil {
+		return s.whereErr
+	}
 	if s.spec.Schema == nil {
 		return fmt.Errorf("scan: no read schema")
 	}
@@ -135,6 +173,7 @@ func (s *Scan) Open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	run.filtered = &s.filtered
 	s.counters = run.counters
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	units := s.units()
@@ -147,8 +186,13 @@ func (s *Scan) Open(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			rf, err := s.rowFilter()
+			if err != nil {
+				s.fail(err)
+				return
+			}
 			for u := range work {
-				if err := run.runTask(s.ctx, &s.spec.Tasks[u.task], u.part, s.emit); err != nil {
+				if err := run.runTask(s.ctx, &s.spec.Tasks[u.task], u.part, rf, s.emit); err != nil {
 					s.fail(err)
 					return
 				}

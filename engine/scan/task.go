@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -37,6 +39,8 @@ type scanRun struct {
 	footers *FooterCache
 	// meta are the metadata columns projected.
 	meta metaColumns
+	// filtered counts the rows spec.Exact removed (Scan.RowsFiltered).
+	filtered *atomic.Int64
 }
 
 func newScanRun(spec engine.ScanSpec, opts Options) (*scanRun, error) {
@@ -156,9 +160,9 @@ func (s *scanRun) fileError(df *catalog.DataFile, err error) error {
 	return catalog.FileError(s.spec.Table.IO, df.Path, err)
 }
 
-// runTask reads shard sh of one data file, applies its deletes and emits
-// its batches.
-func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fileShard, emit func(arrow.RecordBatch) error) error {
+// runTask reads shard sh of one data file, applies its deletes and the
+// exact conjuncts (rf, nil without them) and emits its batches.
+func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fileShard, rf *exec.RowFilter, emit func(arrow.RecordBatch) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -280,10 +284,39 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fi
 		}
 		rec := array.NewRecordBatch(s.schema, out, int64(n-deleted))
 		releaseAll(out)
+		if rf != nil {
+			kept, err := rf.Apply(ctx, rec)
+			if err != nil {
+				rec.Release()
+				return err
+			}
+			if kept != rec {
+				s.countFiltered(rec.NumRows() - nrows(kept))
+				rec.Release()
+				if kept == nil {
+					continue
+				}
+				rec = kept
+			}
+		}
 		if err := emit(rec); err != nil {
 			return err
 		}
 	}
+}
+
+// countFiltered counts n rows the exact conjuncts removed.
+func (s *scanRun) countFiltered(n int64) {
+	if s.filtered != nil && n > 0 {
+		s.filtered.Add(n)
+	}
+}
+
+func nrows(b arrow.RecordBatch) int64 {
+	if b == nil {
+		return 0
+	}
+	return b.NumRows()
 }
 
 func releaseAll(arrs []arrow.Array) {

@@ -47,6 +47,9 @@ type Lowerer struct {
 	origin map[plan.Rel]plan.Rel
 	// ctes are the shared WITH queries of the execution (cte.go).
 	ctes *cteRuns
+	// exact, while the scan under a filter is lowered, is the filter's
+	// predicate for the scan to apply itself (exact.go).
+	exact *exactFilter
 }
 
 // scanRecord ties a scan operator to its plan node.
@@ -151,6 +154,9 @@ func (l *Lowerer) lower(r plan.Rel, need plan.ColSet) (engine.Operator, []plan.C
 	if !ok {
 		st = &OpStats{}
 		l.Stats[key] = st
+	}
+	if s, ok := op.(*scan.Scan); ok {
+		st.filtered = append(st.filtered, s.RowsFiltered)
 	}
 	return &statsOp{Operator: op, st: st}, layout, nil
 }
@@ -275,11 +281,26 @@ func (l *Lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []
 		// scan can reuse the buffers of the batches released.
 		opts.RecycleBuffers = true
 	}
-	sc := scan.New(engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.Schema, FieldIDs: ids, Filters: l.ScanPreds[x]}, opts)
-	if s, ok := sc.(*scan.Scan); ok && l.Stats != nil {
-		l.ScanStats = append(l.ScanStats, scanRecord{Rel: x, Scan: s})
+	spec := engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.Schema, FieldIDs: ids, Filters: l.ScanPreds[x]}
+	iv := plan.IntervalPositions(x.Table, x.Schema, ids)
+	if ex := l.exact; ex != nil && ex.scan == x && len(iv) == 0 {
+		pe, err := l.remap(ex.pred, layout)
+		if err != nil {
+			return nil, nil, err
+		}
+		spec.Exact, spec.ExactOptions = expr.Conjuncts(pe), l.opts
+		ex.taken = true
 	}
-	if iv := plan.IntervalPositions(x.Table, x.Schema, ids); len(iv) > 0 {
+	sc := scan.New(spec, opts)
+	if s, ok := sc.(*scan.Scan); ok {
+		if err := s.WhereErr(); err != nil {
+			return nil, nil, err
+		}
+		if l.Stats != nil {
+			l.ScanStats = append(l.ScanStats, scanRecord{Rel: x, Scan: s})
+		}
+	}
+	if len(iv) > 0 {
 		sc = engine.IntervalColumns(sc, iv)
 	}
 	return sc, layout, nil
@@ -339,9 +360,18 @@ func (l *Lowerer) lowerFilter(x *plan.Filter, need plan.ColSet) (engine.Operator
 	}
 	pred := plan.AndOf(preds)
 	childNeed.AddRefs(pred)
+	var ex *exactFilter
+	if sc, ok := in.(*plan.Scan); ok && scanCanApply(pred) {
+		ex = &exactFilter{scan: sc, pred: pred}
+	}
+	l.exact = ex
 	op, layout, err := l.lower(in, childNeed)
+	l.exact = nil
 	if err != nil {
 		return nil, nil, err
+	}
+	if ex != nil && ex.taken {
+		return op, layout, nil
 	}
 	pe, err := l.remap(pred, layout)
 	if err != nil {

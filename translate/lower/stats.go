@@ -18,6 +18,9 @@ type OpStats struct {
 	dur, first    time.Duration
 	spilled       int64  // bytes written to temporary files
 	Extra         string // what a scan pruned
+	// filtered, for a scan that applied its filter's conjuncts, count the
+	// rows they removed (Rows counts them: the filter's input).
+	filtered []func() int64
 }
 
 // Spilled is the bytes the operator wrote to temporary files (a sort
@@ -25,15 +28,22 @@ type OpStats struct {
 func (s *OpStats) Spilled() int64 { return s.spilled }
 
 func (s *OpStats) String() string {
-	out := fmt.Sprintf("(actual rows=%d batches=%d time=%.3f ms)", s.rows, s.batches, float64(s.dur.Microseconds())/1000)
+	out := fmt.Sprintf("(actual rows=%d batches=%d time=%.3f ms)", s.Rows(), s.batches, float64(s.dur.Microseconds())/1000)
 	if s.Extra != "" {
 		out += " (" + s.Extra + ")"
 	}
 	return out
 }
 
-// Rows is the rows the operator returned.
-func (s *OpStats) Rows() int64 { return s.rows }
+// Rows is the rows the operator returned; for a scan that applied its
+// filter's conjuncts, the rows it read, which the filter then saw.
+func (s *OpStats) Rows() int64 {
+	n := s.rows
+	for _, f := range s.filtered {
+		n += f()
+	}
+	return n
+}
 
 // Opens is how many times the operator was opened: PostgreSQL's loops.
 func (s *OpStats) Opens() int64 { return s.opens }
