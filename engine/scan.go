@@ -23,4 +23,10 @@ type ScanSpec struct {
 	// groups whose statistics rule them out; it still returns rows of the
 	// groups it reads that do not match, so a Filter above must re-check.
 	Filters []catalog.Predicate
+	// JoinKeys are runtime filters of hash joins above whose probe side
+	// this scan feeds (engine.JoinKeys): when the scan opens, each
+	// published key set prunes files, row groups and pages by its bounds
+	// (and by its keys when few), and drops the rows whose key is not in
+	// it.
+	JoinKeys []*JoinKeys
 }

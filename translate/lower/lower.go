@@ -47,6 +47,9 @@ type Lowerer struct {
 	origin map[plan.Rel]plan.Rel
 	// ctes are the shared WITH queries of the execution (cte.go).
 	ctes *cteRuns
+	// joinKeys, while a hash join's probe side is lowered, are the
+	// runtime filters its scans take (joinkeys.go).
+	joinKeys map[*plan.Scan][]*engine.JoinKeys
 }
 
 // scanRecord ties a scan operator to its plan node.
@@ -275,7 +278,8 @@ func (l *Lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []
 		// scan can reuse the buffers of the batches released.
 		opts.RecycleBuffers = true
 	}
-	sc := scan.New(engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.Schema, FieldIDs: ids, Filters: l.ScanPreds[x]}, opts)
+	sc := scan.New(engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.Schema, FieldIDs: ids, Filters: l.ScanPreds[x],
+		JoinKeys: l.takeJoinKeys(x)}, opts)
 	if s, ok := sc.(*scan.Scan); ok && l.Stats != nil {
 		l.ScanStats = append(l.ScanStats, scanRecord{Rel: x, Scan: s})
 	}
