@@ -36,7 +36,6 @@ type ScanSpec struct {
 	// JoinKeys are runtime filters of hash joins above whose probe side
 	// this scan feeds (engine.JoinKeys): when the scan opens, each
 	// published key set prunes files, row groups and pages by its bounds
-	// (and by its keys when few), and drops the rows whose key is not in
-	// it.
+	// (and by its keys when few).
 	JoinKeys []*JoinKeys
 }

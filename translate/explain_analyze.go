@@ -68,8 +68,7 @@ func (a *analyzed) scans() map[*plan.Scan]explain.ScanFacts {
 		ps := a.l.Planned[rec.Rel].Stats
 		ss := rec.Scan.Stats()
 		out[rec.Rel] = explain.ScanFacts{Manifests: ps.Manifests, ManifestsSkipped: ps.ManifestsSkipped,
-			Files: ps.Files, FilesSkipped: ps.FilesSkipped + ss.FilesSkipped, RowGroups: int64(ss.RowGroups), RowGroupsSkipped: int64(ss.RowGroupsSkipped),
-			JoinFiltered: ss.JoinFiltered}
+			Files: ps.Files, FilesSkipped: ps.FilesSkipped + ss.FilesSkipped, RowGroups: int64(ss.RowGroups), RowGroupsSkipped: int64(ss.RowGroupsSkipped)}
 	}
 	return out
 }
@@ -86,9 +85,6 @@ func (a *analyzed) lines() []string {
 		ss := rec.Scan.Stats()
 		st.Extra = fmt.Sprintf("manifests %d skipped %d, files %d skipped %d, row groups %d skipped %d",
 			ps.Manifests, ps.ManifestsSkipped, ps.Files, ps.FilesSkipped+ss.FilesSkipped, ss.RowGroups, ss.RowGroupsSkipped)
-		if ss.JoinFiltered > 0 {
-			st.Extra += fmt.Sprintf(", rows removed by join filter %d", ss.JoinFiltered)
-		}
 	}
 	notes := make(map[plan.Rel]string, len(a.l.Stats))
 	for r, st := range a.l.Stats {

@@ -6,7 +6,7 @@ import (
 )
 
 // TestJoinKeysRuntimeFilter: a hash join hands its build keys to the scan
-// of its probe side, which skips row groups and rows without them
+// of its probe side, which skips row groups and pages without them
 // (engine.JoinKeys). Every query must give the answer of the same query
 // with the probe key behind an expression (l_orderkey + 0), which no scan
 // can filter by; EXPLAIN ANALYZE must show the skipping where it applies.
@@ -33,7 +33,7 @@ func TestJoinKeysRuntimeFilter(t *testing.T) {
 	}
 	cases = append(cases, struct {
 		name, sql, shows string
-	}{"unsorted key under an aggregation", "SELECT count(*), sum(a.q) FROM (SELECT %p AS p, sum(l_quantity) AS q FROM " + lm + " l GROUP BY l.l_partkey) a JOIN (SELECT DISTINCT l_partkey AS k FROM " + lm + " WHERE l_orderkey < 3000) v ON a.p = v.k", "Rows Removed by Join Filter"})
+	}{"unsorted key under an aggregation", "SELECT count(*), sum(a.q) FROM (SELECT %p AS p, sum(l_quantity) AS q FROM " + lm + " l GROUP BY l.l_partkey) a JOIN (SELECT DISTINCT l_partkey AS k FROM " + lm + " WHERE l_orderkey < 3000) v ON a.p = v.k", ""})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			sql := strings.NewReplacer("%k", "l.l_orderkey", "%p", "l.l_partkey").Replace(c.sql)

@@ -24,7 +24,7 @@ func (o *joinOp) publishKeys() {
 	}
 	for _, f := range fs {
 		var set *engine.KeySet
-		if usable && f.Key < len(o.build.keys) && o.build.rows <= 4*engine.MaxJoinKeys {
+		if usable && f.Key < len(o.build.keys) {
 			set = engine.NewKeySet(keyValues(o.build.keys[f.Key]))
 		}
 		f.Keys.Publish(set)

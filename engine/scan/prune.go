@@ -28,10 +28,8 @@ type ScanStats struct {
 	Pages, PagesSkipped         int
 	Rows                        int64
 	// FilesSkipped are the files the runtime filters of joins above
-	// ruled out when the scan opened; JoinFiltered the rows they dropped
-	// (engine.JoinKeys).
+	// ruled out when the scan opened (engine.JoinKeys).
 	FilesSkipped int
-	JoinFiltered int64
 }
 
 // Stats returns what the scan has done so far; after the last batch it is
@@ -48,7 +46,6 @@ func (s *Scan) Stats() ScanStats {
 		PagesSkipped:     int(s.counters.pagesSkipped.Load()),
 		Rows:             s.counters.rows.Load(),
 		FilesSkipped:     int(s.counters.filesSkipped.Load()),
-		JoinFiltered:     s.counters.joinFiltered.Load(),
 	}
 }
 
@@ -56,7 +53,7 @@ func (s *Scan) Stats() ScanStats {
 type scanCounters struct {
 	groups, skipped, bloomSkipped atomic.Int64
 	pages, pagesSkipped, rows     atomic.Int64
-	filesSkipped, joinFiltered    atomic.Int64
+	filesSkipped                  atomic.Int64
 }
 
 // groupFilter holds the scan's predicates that row-group statistics can

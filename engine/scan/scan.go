@@ -169,13 +169,12 @@ func (s *Scan) Open(ctx context.Context) error {
 	if s.spec.Schema == nil {
 		return fmt.Errorf("scan: no read schema")
 	}
-	spec, keys := withJoinKeys(s.spec)
+	spec := withJoinKeys(s.spec)
 	run, err := newScanRun(spec, s.opts)
 	if err != nil {
 		return err
 	}
 	run.filtered = &s.filtered
-	run.keys = keys
 	run.counters.filesSkipped.Store(int64(len(s.spec.Tasks) - len(spec.Tasks)))
 	s.counters = run.counters
 	s.ctx, s.cancel = context.WithCancel(ctx)

@@ -41,8 +41,6 @@ type scanRun struct {
 	meta metaColumns
 	// filtered counts the rows spec.Exact removed (Scan.RowsFiltered).
 	filtered *atomic.Int64
-	// keys are the runtime filters of joins above (joinkeys.go).
-	keys []*keyFilter
 }
 
 func newScanRun(spec engine.ScanSpec, opts Options) (*scanRun, error) {
@@ -249,13 +247,6 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fi
 				releaseAll(cols)
 				return fmt.Errorf("data file %s: %w", df.Path, err)
 			}
-			deleted += m
-		}
-		if len(s.keys) > 0 && !s.meta.markDeleted {
-			// Rows no join above can match go as deleted ones do (with
-			// _deleted read, every row stays: the filter is skipped).
-			m := dropMissingKeys(s.keys, cols, index, del)
-			s.counters.joinFiltered.Add(int64(m))
 			deleted += m
 		}
 		releaseAll(cols[nOut:])

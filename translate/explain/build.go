@@ -28,8 +28,6 @@ type ScanFacts struct {
 	Manifests, ManifestsSkipped int
 	Files, FilesSkipped         int
 	RowGroups, RowGroupsSkipped int64
-	// JoinFiltered: rows the runtime filters of joins above dropped.
-	JoinFiltered int64
 }
 
 // Input is what Build renders.

@@ -207,10 +207,6 @@ func (b *builder) scan(x *plan.Scan, rows float64) *Node {
 			numP("Iceberg Files Skipped", fmt.Sprint(f.FilesSkipped), structuredOnly),
 			numP("Iceberg Row Groups", fmt.Sprint(f.RowGroups), structuredOnly),
 			numP("Iceberg Row Groups Skipped", fmt.Sprint(f.RowGroupsSkipped), structuredOnly))
-		if f.JoinFiltered > 0 {
-			// PostgreSQL has no runtime filters; the line is icegate's.
-			n.extra = append(n.extra, numP("Rows Removed by Join Filter", fmt.Sprint(f.JoinFiltered), everywhere))
-		}
 	}
 	return n
 }

@@ -10,7 +10,7 @@ import (
 // Runtime filters: a hash join that drops the probe rows its build side
 // cannot match (inner, right, semi) hands its build keys to the scan
 // that reads a probe key's column (engine.JoinKeys), which then skips
-// files, row groups, pages and rows without those keys. The scan must
+// files, row groups and pages without those keys. The scan must
 // read the column unchanged, and every node between it and the join must
 // keep a row only if it may still reach the join with the same key: see
 // keyScan.
@@ -45,15 +45,11 @@ func (l *Lowerer) offerJoinKeys(typ plan.JoinType, buildLeft bool, left plan.Rel
 		if !ok {
 			continue
 		}
-		sc, field, deep := keyScan(left, plan.ColID(c.Idx))
+		sc, field := keyScan(left, plan.ColID(c.Idx))
 		if sc == nil {
 			continue
 		}
 		jk := engine.NewJoinKeys(field)
-		// Testing each row costs what the join's own lookup costs: it
-		// pays only when the rows it drops would have gone through other
-		// joins or an aggregation first.
-		jk.Rows = deep
 		if l.joinKeys == nil {
 			l.joinKeys = map[*plan.Scan][]*engine.JoinKeys{}
 		}
@@ -81,13 +77,12 @@ func (l *Lowerer) takeJoinKeys(x *plan.Scan) []*engine.JoinKeys {
 // projections passing (or renaming) it, the side of an inner join holding
 // it, the kept side of a left, right, semi, anti or mark join, and an
 // aggregation grouping by it (dropping a group's rows drops the group,
-// whose key is theirs). Anything else hides the scan. deep tells that the
-// path passes through a join or an aggregation.
-func keyScan(r plan.Rel, col plan.ColID) (sc *plan.Scan, field int, deep bool) {
+// whose key is theirs). Anything else hides the scan.
+func keyScan(r plan.Rel, col plan.ColID) (*plan.Scan, int) {
 	switch x := r.(type) {
 	case *plan.Scan:
 		if i := plan.IndexOf(x.Cols, col); i >= 0 {
-			return x, x.FieldIDs[i], false
+			return x, x.FieldIDs[i]
 		}
 	case *plan.Filter:
 		return keyScan(x.In, col)
@@ -102,37 +97,32 @@ func keyScan(r plan.Rel, col plan.ColID) (sc *plan.Scan, field int, deep bool) {
 	case *plan.Agg:
 		if i := plan.IndexOf(x.GroupCols, col); i >= 0 && i < len(x.Groups) {
 			if c, ok := x.Groups[i].(*expr.Col); ok {
-				sc, field, _ := keyScan(x.In, plan.ColID(c.Idx))
-				return sc, field, true
+				return keyScan(x.In, plan.ColID(c.Idx))
 			}
 		}
 	case *plan.Join:
 		if x.Apply {
-			return nil, 0, false
-		}
-		side := func(r plan.Rel) (*plan.Scan, int, bool) {
-			sc, field, _ := keyScan(r, col)
-			return sc, field, true
+			return nil, 0
 		}
 		inLeft := plan.IndexOf(x.Left.OutCols(), col) >= 0
 		inRight := plan.IndexOf(x.Right.OutCols(), col) >= 0
 		switch x.Typ {
 		case plan.JoinInner:
 			if inLeft {
-				return side(x.Left)
+				return keyScan(x.Left, col)
 			}
 			if inRight {
-				return side(x.Right)
+				return keyScan(x.Right, col)
 			}
 		case plan.JoinLeft, plan.JoinSemi, plan.JoinAnti, plan.JoinMark:
 			if inLeft {
-				return side(x.Left)
+				return keyScan(x.Left, col)
 			}
 		case plan.JoinRight:
 			if inRight {
-				return side(x.Right)
+				return keyScan(x.Right, col)
 			}
 		}
 	}
-	return nil, 0, false
+	return nil, 0
 }
