@@ -221,21 +221,3 @@ func decodeBound(t *PrimitiveType, raw []byte) any {
 func isFloatType(t *PrimitiveType) bool {
 	return t != nil && (t.ID == TFloat || t.ID == TDouble)
 }
-
-// FilterTasks returns the tasks whose data files may hold rows matching
-// every one of preds, judged by their partition values and column metrics
-// as PlanFilesFiltered judges them; tasks keep their order. A scan uses it
-// for predicates known only when it starts (a join's runtime filter).
-func FilterTasks(t *Table, tasks []FileScanTask, preds []Predicate) []FileScanTask {
-	if t == nil || t.Metadata == nil || len(preds) == 0 {
-		return tasks
-	}
-	f := newScanFilter(t, preds)
-	out := make([]FileScanTask, 0, len(tasks))
-	for _, task := range tasks {
-		if task.File == nil || f.fileMayMatch(task.File, task.Spec) {
-			out = append(out, task)
-		}
-	}
-	return out
-}

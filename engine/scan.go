@@ -33,9 +33,4 @@ type ScanSpec struct {
 	// session's compile options for them.
 	Exact        []expr.Expr
 	ExactOptions expr.CompileOptions
-	// JoinKeys are runtime filters of hash joins above whose probe side
-	// this scan feeds (engine.JoinKeys): when the scan opens, each
-	// published key set prunes files, row groups and pages by its bounds
-	// (and by its keys when few).
-	JoinKeys []*JoinKeys
 }

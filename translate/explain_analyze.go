@@ -68,7 +68,7 @@ func (a *analyzed) scans() map[*plan.Scan]explain.ScanFacts {
 		ps := a.l.Planned[rec.Rel].Stats
 		ss := rec.Scan.Stats()
 		out[rec.Rel] = explain.ScanFacts{Manifests: ps.Manifests, ManifestsSkipped: ps.ManifestsSkipped,
-			Files: ps.Files, FilesSkipped: ps.FilesSkipped + ss.FilesSkipped, RowGroups: int64(ss.RowGroups), RowGroupsSkipped: int64(ss.RowGroupsSkipped)}
+			Files: ps.Files, FilesSkipped: ps.FilesSkipped, RowGroups: int64(ss.RowGroups), RowGroupsSkipped: int64(ss.RowGroupsSkipped)}
 	}
 	return out
 }
@@ -84,7 +84,7 @@ func (a *analyzed) lines() []string {
 		ps := a.l.Planned[rec.Rel].Stats
 		ss := rec.Scan.Stats()
 		st.Extra = fmt.Sprintf("manifests %d skipped %d, files %d skipped %d, row groups %d skipped %d",
-			ps.Manifests, ps.ManifestsSkipped, ps.Files, ps.FilesSkipped+ss.FilesSkipped, ss.RowGroups, ss.RowGroupsSkipped)
+			ps.Manifests, ps.ManifestsSkipped, ps.Files, ps.FilesSkipped, ss.RowGroups, ss.RowGroupsSkipped)
 	}
 	notes := make(map[plan.Rel]string, len(a.l.Stats))
 	for r, st := range a.l.Stats {

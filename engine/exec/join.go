@@ -67,18 +67,6 @@ type JoinSpec struct {
 	// may then emit it as all NULL instead of gathering its rows (only
 	// where the output column is nullable). The residual still reads it.
 	Unused []bool
-	// KeyFilters hand the build side's values of equi key Key to a scan
-	// of the probe side (runtime filters, engine.JoinKeys), published
-	// once the build side is read and before the probe side opens. Only
-	// Inner, Right and Semi joins without BuildLeft take them: those drop
-	// every probe row whose key the build side lacks.
-	KeyFilters []KeyFilter
-}
-
-// KeyFilter is a runtime filter of a hash join's equi key Key.
-type KeyFilter struct {
-	Key  int
-	Keys *engine.JoinKeys
 }
 
 // NewHashJoin joins left and right on equi keys: it builds a hash table
@@ -280,7 +268,6 @@ func (o *joinOp) Open(ctx context.Context) error {
 	if err := o.buildSide(); err != nil {
 		return err
 	}
-	o.publishKeys()
 	if o.grace != nil {
 		// The build side spilled: so does the probe side, and Next joins
 		// the partitions.

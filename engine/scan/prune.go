@@ -27,9 +27,6 @@ type ScanStats struct {
 	BloomSkipped                int
 	Pages, PagesSkipped         int
 	Rows                        int64
-	// FilesSkipped are the files the runtime filters of joins above
-	// ruled out when the scan opened (engine.JoinKeys).
-	FilesSkipped int
 }
 
 // Stats returns what the scan has done so far; after the last batch it is
@@ -45,7 +42,6 @@ func (s *Scan) Stats() ScanStats {
 		Pages:            int(s.counters.pages.Load()),
 		PagesSkipped:     int(s.counters.pagesSkipped.Load()),
 		Rows:             s.counters.rows.Load(),
-		FilesSkipped:     int(s.counters.filesSkipped.Load()),
 	}
 }
 
@@ -53,7 +49,6 @@ func (s *Scan) Stats() ScanStats {
 type scanCounters struct {
 	groups, skipped, bloomSkipped atomic.Int64
 	pages, pagesSkipped, rows     atomic.Int64
-	filesSkipped                  atomic.Int64
 }
 
 // groupFilter holds the scan's predicates that row-group statistics can

@@ -169,16 +169,14 @@ func (s *Scan) Open(ctx context.Context) error {
 	if s.spec.Schema == nil {
 		return fmt.Errorf("scan: no read schema")
 	}
-	spec := withJoinKeys(s.spec)
-	run, err := newScanRun(spec, s.opts)
+	run, err := newScanRun(s.spec, s.opts)
 	if err != nil {
 		return err
 	}
 	run.filtered = &s.filtered
-	run.counters.filesSkipped.Store(int64(len(s.spec.Tasks) - len(spec.Tasks)))
 	s.counters = run.counters
 	s.ctx, s.cancel = context.WithCancel(ctx)
-	units := s.units(spec.Tasks)
+	units := s.units()
 	workers := min(s.opts.Parallelism, len(units))
 	s.out = make(chan arrow.RecordBatch, max(workers, 1))
 	s.done = make(chan struct{})
@@ -194,7 +192,7 @@ func (s *Scan) Open(ctx context.Context) error {
 				return
 			}
 			for u := range work {
-				if err := run.runTask(s.ctx, &spec.Tasks[u.task], u.part, rf, s.emit); err != nil {
+				if err := run.runTask(s.ctx, &s.spec.Tasks[u.task], u.part, rf, s.emit); err != nil {
 					s.fail(err)
 					return
 				}
@@ -225,14 +223,14 @@ type scanUnit struct {
 	part fileShard
 }
 
-// units lists the work of the scan over tasks: each task, or with SplitFiles and
+// units lists the work of the scan: each task, or with SplitFiles and
 // fewer tasks than workers, each Parquet task in Parallelism shards.
-func (s *Scan) units(tasks []catalog.FileScanTask) []scanUnit {
+func (s *Scan) units() []scanUnit {
 	split := s.opts.SplitFiles && s.opts.Shards <= 1 && s.opts.Parallelism > 1 &&
-		len(tasks) < s.opts.Parallelism
+		len(s.spec.Tasks) < s.opts.Parallelism
 	var out []scanUnit
-	for i := range tasks {
-		f := tasks[i].File
+	for i := range s.spec.Tasks {
+		f := s.spec.Tasks[i].File
 		if !split || f == nil || catalog.FileFormat(strings.ToUpper(string(f.Format))) != catalog.FormatParquet {
 			out = append(out, scanUnit{task: i, part: fileShard{shard: s.opts.Shard, shards: s.opts.Shards}})
 			continue

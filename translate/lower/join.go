@@ -37,9 +37,7 @@ func (l *Lowerer) lowerJoin(x *plan.Join, need plan.ColSet) (engine.Operator, []
 	if x.Cond != nil {
 		split(plan.RefsOf(x.Cond))
 	}
-	keyFilters, done := l.offerJoinKeys(typ, buildLeft, left, leftKeys, nullSafe)
 	lop, llayout, err := l.lower(left, needL)
-	done()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -56,8 +54,7 @@ func (l *Lowerer) lowerJoin(x *plan.Join, need plan.ColSet) (engine.Operator, []
 	// Without an equality key, IN's NULL semantics are approximated: a
 	// comparison that is NULL counts as no match.
 	nullAware := x.NullAware && len(leftKeys) == 1 && !nullSafe[0]
-	spec := exec.JoinSpec{Type: execJoinType(typ), NullSafe: nullSafe, NullAware: nullAware, Single: x.Single, BuildLeft: buildLeft,
-		KeyFilters: keyFilters}
+	spec := exec.JoinSpec{Type: execJoinType(typ), NullSafe: nullSafe, NullAware: nullAware, Single: x.Single, BuildLeft: buildLeft}
 	if spec.LeftKeys, err = l.remapAll(leftKeys, llayout); err != nil {
 		return fail(err)
 	}

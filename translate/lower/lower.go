@@ -50,9 +50,6 @@ type Lowerer struct {
 	// exact, while the scan under a filter is lowered, is the filter's
 	// predicate for the scan to apply itself (exact.go).
 	exact *exactFilter
-	// joinKeys, while a hash join's probe side is lowered, are the
-	// runtime filters its scans take (joinkeys.go).
-	joinKeys map[*plan.Scan][]*engine.JoinKeys
 }
 
 // scanRecord ties a scan operator to its plan node.
@@ -284,8 +281,7 @@ func (l *Lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []
 		// scan can reuse the buffers of the batches released.
 		opts.RecycleBuffers = true
 	}
-	spec := engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.Schema, FieldIDs: ids, Filters: l.ScanPreds[x],
-		JoinKeys: l.takeJoinKeys(x)}
+	spec := engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.Schema, FieldIDs: ids, Filters: l.ScanPreds[x]}
 	iv := plan.IntervalPositions(x.Table, x.Schema, ids)
 	if ex := l.exact; ex != nil && ex.scan == x && len(iv) == 0 {
 		pe, err := l.remap(ex.pred, layout)
