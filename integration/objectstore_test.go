@@ -264,3 +264,47 @@ func TestObjectStoreBadConfiguration(t *testing.T) {
 		})
 	}
 }
+
+// TestObjectCacheOfKilledServer: the cache of an object-store catalog
+// without a cache directory of its own lives in the server's temporary
+// directory, so the next server to start removes what a killed one left
+// (before, each SIGKILL left an icegate-cache-* directory for good).
+func TestObjectCacheOfKilledServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds icegate and starts an S3-compatible server; -short skips it")
+	}
+	bin := os.Getenv("ICEGATE_BIN")
+	if bin == "" {
+		bin = buildBinary(t)
+	}
+	srv := s3test.Start(t)
+	tmp := t.TempDir()
+	config := filepath.Join(t.TempDir(), "icegate.yaml")
+	body := "catalogs:\n" + objectCatalogYAML(t, srv, "lake", srv.Endpoint, map[string]string{"s3.cache.max-bytes": "64MB"})
+	if err := os.WriteFile(config, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	caches := func() []string {
+		t.Helper()
+		got, err := filepath.Glob(filepath.Join(tmp, "icegate-temp", "icegate-*", "icegate-cache-lake-*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	first := startServing(t, bin, []string{"--config", config}, "TMPDIR="+tmp)
+	killed := caches()
+	if len(killed) != 1 {
+		t.Fatalf("cache directories of the running server: %v, want one under %s\n%s", killed, tmp, first.logs)
+	}
+	first.kill(t)
+	second := startServing(t, bin, []string{"--config", config}, "TMPDIR="+tmp)
+	defer second.kill(t)
+	now := caches()
+	if len(now) != 1 || now[0] == killed[0] {
+		t.Errorf("cache directories after a restart: %v; the killed server's was %s", now, killed[0])
+	}
+	if _, err := os.Stat(killed[0]); !os.IsNotExist(err) {
+		t.Errorf("the killed server's cache %s is still there (%v)", killed[0], err)
+	}
+}

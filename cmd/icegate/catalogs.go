@@ -26,8 +26,9 @@ type servedCatalog struct {
 }
 
 // openCatalogs opens every configured catalog, in order; on an error it
-// closes those it opened.
-func openCatalogs(ctx context.Context, cfg *conf.Config) ([]servedCatalog, error) {
+// closes those it opened. cacheRoot is where object-store caches without a
+// configured directory go ("": the OS temporary directory).
+func openCatalogs(ctx context.Context, cfg *conf.Config, cacheRoot string) ([]servedCatalog, error) {
 	var out []servedCatalog
 	fail := func(err error) ([]servedCatalog, error) {
 		closeCatalogs(ctx, out, nil)
@@ -47,7 +48,7 @@ func openCatalogs(ctx context.Context, cfg *conf.Config) ([]servedCatalog, error
 		}
 		wh := strings.TrimPrefix(c.Properties["warehouse"], "file://")
 		if objstore.IsObjectURI(wh) {
-			sc, err := openObjectCatalog(ctx, c, wh)
+			sc, err := openObjectCatalog(ctx, c, wh, cacheRoot)
 			if err != nil {
 				return fail(fmt.Errorf("catalog %s: %w", c.Name, err))
 			}
@@ -99,7 +100,7 @@ func closeCatalogs(ctx context.Context, cats []servedCatalog, logger *slog.Logge
 // AWS credential chain), the local cache of what it reads, and the
 // catalog. It checks at once that the bucket answers with the credentials
 // given, so that a mistake shows at start rather than at the first query.
-func openObjectCatalog(ctx context.Context, c conf.Catalog, wh string) (servedCatalog, error) {
+func openObjectCatalog(ctx context.Context, c conf.Catalog, wh, cacheRoot string) (servedCatalog, error) {
 	cfg, err := objstore.S3ConfigFromProperties(c.Properties)
 	if err != nil {
 		return servedCatalog{}, err
@@ -119,7 +120,7 @@ func openObjectCatalog(ctx context.Context, c conf.Catalog, wh string) (servedCa
 	if limit := c.CacheBytes(); limit > 0 {
 		dir := c.Properties[conf.PropCacheDir]
 		if dir == "" {
-			if dir, err = os.MkdirTemp("", "icegate-cache-"+c.Name+"-"); err != nil {
+			if dir, err = os.MkdirTemp(cacheRoot, "icegate-cache-"+c.Name+"-"); err != nil {
 				return servedCatalog{}, fmt.Errorf("cache directory: %w", err)
 			}
 			tmp := dir

@@ -26,7 +26,7 @@ func TestOpenRESTCatalog(t *testing.T) {
 	defer srv.Close()
 	cfg := &conf.Config{Catalogs: []conf.Catalog{{Name: "lake", Type: conf.CatalogREST,
 		Properties: map[string]string{"uri": srv.URL, "warehouse": "s3://not-a-place-of-files/x"}}}}
-	cats, err := openCatalogs(ctx, cfg)
+	cats, err := openCatalogs(ctx, cfg, "")
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}

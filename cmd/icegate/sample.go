@@ -80,7 +80,7 @@ func writeSample(ctx context.Context, cfg *conf.Config, out io.Writer, serveArgs
 			}
 		}
 	}
-	cats, err := openCatalogs(ctx, cfg)
+	cats, err := openCatalogs(ctx, cfg, "")
 	if err != nil {
 		return err
 	}

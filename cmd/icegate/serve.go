@@ -51,7 +51,20 @@ func serve(ctx context.Context, cfg *conf.Config, reload func() (*conf.Config, e
 	logger := newLogger(logOut, cfg.LogLevel)
 	raiseFileLimit(logger)
 
-	cats, err := openCatalogs(ctx, cfg)
+	// Statements spill past statement_mem into this process's own
+	// temporary directory; opening it removes what crashed processes left.
+	// Object-store caches without a directory of their own live there too,
+	// so a server killed without its cleanup leaves nothing for good.
+	tmp, err := spill.Open(cfg.TempDirectory, logger)
+	if err != nil {
+		return fmt.Errorf("temp_directory: %w", err)
+	}
+	defer func() {
+		if err := tmp.Close(); err != nil {
+			logger.Warn("removing temporary files", "err", err)
+		}
+	}()
+	cats, err := openCatalogs(ctx, cfg, tmp.Path())
 	if err != nil {
 		return err
 	}
@@ -71,17 +84,6 @@ func serve(ctx context.Context, cfg *conf.Config, reload func() (*conf.Config, e
 			more = append(more, c.cat)
 		}
 	}
-	// Statements spill past statement_mem into this process's own
-	// temporary directory; opening it removes what crashed processes left.
-	tmp, err := spill.Open(cfg.TempDirectory, logger)
-	if err != nil {
-		return fmt.Errorf("temp_directory: %w", err)
-	}
-	defer func() {
-		if err := tmp.Close(); err != nil {
-			logger.Warn("removing temporary files", "err", err)
-		}
-	}()
 	rolesStore, err := openRoles(ctx, cfg, cats[0], logger) // roles.go
 	if err != nil {
 		return err
