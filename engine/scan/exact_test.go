@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -157,64 +156,54 @@ func deletedValue(t *testing.T, spec engine.ScanSpec, j int, live []arrow.Record
 // above a plain scan keeps, or fails with its error, whatever the batch
 // size, recycling, sharding or reading path.
 func TestExactConjunctsMatchFilter(t *testing.T) {
-	facts := loadFacts(t)
-	names := make([]string, 0, len(facts))
-	for name := range facts {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		t.Run(name, func(t *testing.T) {
-			tbl, tasks := loadTable(t, name)
-			schema := tbl.Metadata.CurrentSchema()
-			spec := engine.ScanSpec{Table: tbl, Tasks: tasks, Schema: schema, FieldIDs: allFieldIDs(schema)}
-			plain, err := scanAll(t, spec, Options{})
-			if err != nil {
-				t.Skipf("the scan fails (%v): covered by the fixture tests", err)
+	forEachFixture(t, func(t *testing.T, spec engine.ScanSpec) {
+		tasks := spec.Tasks
+		plain, err := scanAll(t, spec, Options{})
+		if err != nil {
+			t.Skipf("the scan fails (%v): covered by the fixture tests", err)
+		}
+		defer releaseRecs(plain)
+		if countRows(plain) > 3000 {
+			t.Skip("large: the scan tests cover its reading paths")
+		}
+		out := New(spec, Options{}).Schema()
+		hasDeletes := slices.ContainsFunc(tasks, func(task catalog.FileScanTask) bool { return len(task.Deletes) > 0 })
+		for j := range min(out.NumFields(), 6) {
+			var del *expr.Lit
+			if hasDeletes {
+				del = deletedValue(t, spec, j, plain)
 			}
-			defer releaseRecs(plain)
-			if countRows(plain) > 3000 {
-				t.Skip("large: the scan tests cover its reading paths")
-			}
-			out := New(spec, Options{}).Schema()
-			hasDeletes := slices.ContainsFunc(tasks, func(task catalog.FileScanTask) bool { return len(task.Deletes) > 0 })
-			for j := range min(out.NumFields(), 6) {
-				var del *expr.Lit
-				if hasDeletes {
-					del = deletedValue(t, spec, j, plain)
-				}
-				for _, c := range exactCases(out, plain, j, del) {
-					want, wantErr := filterAbove(t, out, plain, c.conj)
-					for _, o := range []struct {
-						name string
-						opts Options
-					}{
-						{"batches of 3", Options{BatchSize: 3, Parallelism: 2}},
-						{"recycled", Options{RecycleBuffers: true}},
-						{"builders", Options{builders: true}},
-					} {
-						what := fmt.Sprintf("%s %s (%s)", out.Field(j).Name, c.name, o.name)
-						mem := newChecked(t)
-						o.opts.Alloc = mem
-						exact := spec
-						exact.Exact = c.conj
-						recs, err := scanAll(t, exact, o.opts)
-						if wantErr != nil || err != nil {
-							if pgerr.Code(err) != pgerr.Code(wantErr) {
-								t.Fatalf("%s: error %v, the filter's %v", what, err, wantErr)
-							}
-							mem.AssertSize(t, 0)
-							continue
+			for _, c := range exactCases(out, plain, j, del) {
+				want, wantErr := filterAbove(t, out, plain, c.conj)
+				for _, o := range []struct {
+					name string
+					opts Options
+				}{
+					{"batches of 3", Options{BatchSize: 3, Parallelism: 2}},
+					{"recycled", Options{RecycleBuffers: true}},
+					{"builders", Options{builders: true}},
+				} {
+					what := fmt.Sprintf("%s %s (%s)", out.Field(j).Name, c.name, o.name)
+					mem := newChecked(t)
+					o.opts.Alloc = mem
+					exact := spec
+					exact.Exact = c.conj
+					recs, err := scanAll(t, exact, o.opts)
+					if wantErr != nil || err != nil {
+						if pgerr.Code(err) != pgerr.Code(wantErr) {
+							t.Fatalf("%s: error %v, the filter's %v", what, err, wantErr)
 						}
-						got := renderRows(recs)
-						releaseRecs(recs)
 						mem.AssertSize(t, 0)
-						if !slices.Equal(got, want) {
-							t.Fatalf("%s: %d rows\n%q\nthe filter keeps %d\n%q", what, len(got), head(got, 5), len(want), head(want, 5))
-						}
+						continue
+					}
+					got := renderRows(recs)
+					releaseRecs(recs)
+					mem.AssertSize(t, 0)
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s: %d rows\n%q\nthe filter keeps %d\n%q", what, len(got), head(got, 5), len(want), head(want, 5))
 					}
 				}
 			}
-		})
-	}
+		}
+	})
 }

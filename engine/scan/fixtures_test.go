@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -124,3 +125,21 @@ type (
 	arrowRecordBatch = arrow.RecordBatch
 	arrayList        = array.List
 )
+
+// forEachFixture runs run, as a subtest named after each fixture table in
+// order, with a scan of every column of the table's current snapshot.
+func forEachFixture(t *testing.T, run func(t *testing.T, spec engine.ScanSpec)) {
+	facts := loadFacts(t)
+	names := make([]string, 0, len(facts))
+	for name := range facts {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			tbl, tasks := loadTable(t, name)
+			schema := tbl.Metadata.CurrentSchema()
+			run(t, engine.ScanSpec{Table: tbl, Tasks: tasks, Schema: schema, FieldIDs: allFieldIDs(schema)})
+		})
+	}
+}
