@@ -527,7 +527,7 @@ const (
 // while the caller keeps writing. It holds at most Concurrency+1 buffers.
 type s3Writer struct {
 	s                 *S3
-	ctx               context.Context // ends when the write is aborted
+	ctx               context.Context // ends when the write is aborted (parts in flight still finish: partContext)
 	cancel            context.CancelFunc
 	stop              func() bool // stops the abort on the caller's context ending
 	name, bucket, key string
@@ -587,7 +587,9 @@ func (w *s3Writer) flush() error {
 	id := w.uploadID
 	w.mu.Unlock()
 	if id == "" {
-		out, err := w.s.client.CreateMultipartUpload(w.ctx, &s3.CreateMultipartUploadInput{Bucket: &w.bucket, Key: &w.key})
+		pctx, done := w.partContext()
+		out, err := w.s.client.CreateMultipartUpload(pctx, &s3.CreateMultipartUploadInput{Bucket: &w.bucket, Key: &w.key})
+		done()
 		if err != nil {
 			err = w.s.fail(opWrite, w.name, w.bucket, err)
 			w.setErr(err)
@@ -642,7 +644,9 @@ func (w *s3Writer) flush() error {
 func (w *s3Writer) upload(id string, num int32, data []byte) {
 	defer w.wg.Done()
 	defer func() { <-w.sem }()
-	out, err := w.s.client.UploadPart(w.ctx, &s3.UploadPartInput{
+	pctx, done := w.partContext()
+	defer done()
+	out, err := w.s.client.UploadPart(pctx, &s3.UploadPartInput{
 		Bucket:        &w.bucket,
 		Key:           &w.key,
 		UploadId:      &id,
@@ -662,6 +666,32 @@ func (w *s3Writer) upload(id string, num int32, data []byte) {
 	w.mu.Lock()
 	w.parts = append(w.parts, types.CompletedPart{ETag: out.ETag, PartNumber: aws.Int32(num)})
 	w.mu.Unlock()
+}
+
+// partContext is the context of a request that adds to the upload
+// (creating it, sending a part). A store finishes such a request once it
+// has the body, even when the client stops waiting, so ending the write
+// does not cut it: abort waits for it instead, since a part that landed
+// after AbortMultipartUpload would bring the upload back. Once the write
+// has ended the request has cleanupTimeout left.
+func (w *s3Writer) partContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(w.ctx))
+	var timer *time.Timer
+	var mu sync.Mutex
+	stop := context.AfterFunc(w.ctx, func() {
+		mu.Lock()
+		timer = time.AfterFunc(cleanupTimeout, cancel)
+		mu.Unlock()
+	})
+	return ctx, func() {
+		stop()
+		mu.Lock()
+		if timer != nil {
+			timer.Stop()
+		}
+		mu.Unlock()
+		cancel()
+	}
 }
 
 func (w *s3Writer) setErr(err error) {

@@ -416,6 +416,74 @@ func TestS3WriterAbortLeavesNothing(t *testing.T) {
 	}
 }
 
+// TestS3WriterAbortWaitsForParts checks that an abandoned write sends
+// AbortMultipartUpload only once every part it sent has been answered. A
+// part the store has received is stored even when the client stops waiting
+// for it; aborting before then lets it land after the abort and bring the
+// upload back, where it would stay until a lifecycle rule removed it.
+func TestS3WriterAbortWaitsForParts(t *testing.T) {
+	srv := s3test.Start(t)
+	proxy := s3test.NewFaultProxy(t, srv.Endpoint)
+	s := newStore(t, srv, proxy.URL, func(c *S3Config) { c.PartSize = MinPartSize; c.Concurrency = 2 })
+	data := randomBytes(2*MinPartSize+100, 8)
+
+	ends := []struct {
+		name string
+		end  func(t *testing.T, w Writer, cancel context.CancelFunc, uri string)
+	}{
+		{"Abort", func(t *testing.T, w Writer, _ context.CancelFunc, _ string) {
+			if err := w.Abort(); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"context canceled", func(t *testing.T, w Writer, cancel context.CancelFunc, _ string) {
+			cancel()
+			_ = w.Close()
+		}},
+		{"Delete", func(t *testing.T, w Writer, _ context.CancelFunc, uri string) {
+			if err := s.Delete(t.Context(), uri); err != nil {
+				t.Fatal(err)
+			}
+			_ = w.Close()
+		}},
+	}
+	for _, tc := range ends {
+		t.Run(tc.name, func(t *testing.T) {
+			proxy.Reset()
+			proxy.HoldParts(300 * time.Millisecond)
+			uri := srv.URI("abort-held/" + strings.ReplaceAll(tc.name, " ", "-"))
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			w, err := s.Create(ctx, uri)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Write(data); err != nil {
+				t.Fatal(err)
+			}
+			// Both parts have reached the store and are being stored.
+			deadline := time.Now().Add(10 * time.Second)
+			for proxy.HeldParts() < 2 && time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond)
+			}
+			if n := proxy.HeldParts(); n != 2 {
+				t.Fatalf("%d parts held by the store, want 2", n)
+			}
+			tc.end(t, w, cancel, uri)
+			deadline = time.Now().Add(10 * time.Second)
+			for (proxy.HeldParts() > 0 || len(pendingUploads(t, srv)) > 0) && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if n := proxy.AbortsOverParts(); n != 0 {
+				t.Errorf("%d aborts sent while parts were still being stored", n)
+			}
+			if p := pendingUploads(t, srv); len(p) != 0 {
+				t.Errorf("uploads left pending: %v", p)
+			}
+		})
+	}
+}
+
 func TestS3ListAndDelete(t *testing.T) {
 	srv := s3test.Start(t)
 	s := newStore(t, srv, srv.Endpoint, func(c *S3Config) { c.ListPageSize = 7 })

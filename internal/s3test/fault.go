@@ -1,6 +1,8 @@
 package s3test
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"io"
 	"log"
@@ -11,6 +13,7 @@ import (
 	"net/url"
 	"sync"
 	"testing"
+	"time"
 )
 
 // FaultProxy is a reverse proxy in front of an S3-compatible server that
@@ -37,6 +40,14 @@ type FaultProxy struct {
 	// ignoreIfNoneMatch turns the server's refusals of conditional PUTs
 	// into successes, as a store that ignores If-None-Match would answer.
 	ignoreIfNoneMatch bool
+	// holdParts delays each part upload whose body has arrived before the
+	// server sees it, and serves it even when the client has gone, as a
+	// store does with a part it has received.
+	holdParts time.Duration
+	held      int // parts received and not yet answered by the server
+	// abortsOverParts counts multipart aborts that arrived while a part of
+	// the same store was still being served.
+	abortsOverParts int
 }
 
 // NewFaultProxy starts a proxy to target (an http:// URL); it stops when
@@ -123,6 +134,16 @@ func NewFaultProxy(t testing.TB, target string) *FaultProxy {
 			resetConn(w)
 			return
 		}
+		if r.Method == http.MethodDelete && r.URL.Query().Has("uploadId") {
+			p.mu.Lock()
+			if p.held > 0 {
+				p.abortsOverParts++
+			}
+			p.mu.Unlock()
+		}
+		if p.holdPart(w, r, rp) {
+			return
+		}
 		rp.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
@@ -202,6 +223,61 @@ func (p *FaultProxy) IgnoreConditionalWrites(on bool) {
 	p.ignoreIfNoneMatch = on
 }
 
+// HoldParts makes the proxy keep each part upload for d once its body has
+// arrived, then pass it to the server whether or not the client is still
+// waiting: the store finishes a part it has received even if the client
+// gave up on it. Zero turns holding off.
+func (p *FaultProxy) HoldParts(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.holdParts = d
+}
+
+// HeldParts returns how many part uploads have arrived and are not yet
+// answered by the server.
+func (p *FaultProxy) HeldParts() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.held
+}
+
+// AbortsOverParts returns how many AbortMultipartUpload requests arrived
+// while a part upload was still being served: after such an abort the part
+// can still land and bring the upload back.
+func (p *FaultProxy) AbortsOverParts() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.abortsOverParts
+}
+
+// holdPart serves r if it is a part upload to hold, and says whether it did.
+func (p *FaultProxy) holdPart(w http.ResponseWriter, r *http.Request, rp *httputil.ReverseProxy) bool {
+	p.mu.Lock()
+	d := p.holdParts
+	p.mu.Unlock()
+	if d == 0 || r.Method != http.MethodPut || !r.URL.Query().Has("partNumber") {
+		return false
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		// The client gave up before the part arrived: the store drops it.
+		return true
+	}
+	p.mu.Lock()
+	p.held++
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.held--
+		p.mu.Unlock()
+	}()
+	time.Sleep(d)
+	out := r.Clone(context.WithoutCancel(r.Context()))
+	out.Body = io.NopCloser(bytes.NewReader(body))
+	rp.ServeHTTP(w, out)
+	return true
+}
+
 // Requests returns how many requests of method reached the proxy.
 func (p *FaultProxy) Requests(method string) int {
 	p.mu.Lock()
@@ -228,6 +304,7 @@ func (p *FaultProxy) Reset() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.fail, p.drop, p.cut, p.faults, p.matching = 0, 0, 0, 0, 0
+	p.holdParts, p.abortsOverParts = 0, 0
 	p.requests = map[string]int{}
 	p.peak = map[string]int{}
 }
