@@ -43,7 +43,9 @@ func (s *session) lookupTable(ctx context.Context, tn parse.TableName) (*catalog
 	if tn.Catalog != "" && tn.Catalog != s.cat.Name() {
 		return nil, icebergfrom.OtherDatabase(tn)
 	}
-	notFound := pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tn.Written)
+	// Built only when it is returned: a prepared query looks its tables
+	// up again at every Execute.
+	notFound := func() error { return pgerr.New(pgerr.UndefinedTable, "relation \"%s\" does not exist", tn.Written) }
 	if tn.Schema != "" {
 		if t, err := s.loadTable(ctx, []string{tn.Schema}, tn.Name); t != nil || err != nil {
 			return t, err
@@ -55,14 +57,14 @@ func (s *session) lookupTable(ctx context.Context, tn parse.TableName) (*catalog
 		if ns == nil {
 			// PostgreSQL reports a missing schema in a relation name as a
 			// missing relation.
-			return nil, notFound
+			return nil, notFound()
 		}
 		if len(ns) > 1 {
 			if t, err := s.loadTable(ctx, ns, tn.Name); t != nil || err != nil {
 				return t, err
 			}
 		}
-		return nil, notFound
+		return nil, notFound()
 	}
 	var found *catalog.Table
 	err := s.searchPathWalk(ctx, func(ns []string) (bool, error) {
@@ -73,7 +75,7 @@ func (s *session) lookupTable(ctx context.Context, tn parse.TableName) (*catalog
 	if found != nil || err != nil {
 		return found, err
 	}
-	return nil, notFound
+	return nil, notFound()
 }
 
 // searchPathWalk tries the namespaces an unqualified name may live in, in

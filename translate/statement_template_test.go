@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -280,5 +281,77 @@ func TestPreparedExplainShowsValues(t *testing.T) {
 		} else if got != first {
 			t.Errorf("execution %d: %s\nwant as the first: %s", i, got, first)
 		}
+	}
+}
+
+// TestPreparedTemplateOtherWriter executes a prepared query while a
+// writer with its own catalog over the same warehouse (as another
+// process is: nothing cached in common) commits between executions: each
+// Execute sees the last commit, and a schema change rebinds the query or,
+// when its result type changes, fails as PostgreSQL does.
+func TestPreparedTemplateOtherWriter(t *testing.T) {
+	type step struct {
+		sql    string // run by the other writer before the execution
+		params []*string
+		want   string // rows joined by "|", or "error CODE"
+		binds  int
+	}
+	tests := []struct {
+		name  string
+		query string
+		steps []step
+	}{
+		{"rows committed elsewhere", "SELECT v FROM ns.t WHERE id = $1", []step{
+			{params: []*string{strp("1")}, want: "a1", binds: 1},
+			{sql: "INSERT INTO ns.t VALUES (3, 'a3')", params: []*string{strp("3")}, want: "a3", binds: 1},
+			{sql: "DELETE FROM ns.t WHERE id = 1", params: []*string{strp("1")}, want: "", binds: 1},
+			{sql: "UPDATE ns.t SET v = 'b2' WHERE id = 2", params: []*string{strp("2")}, want: "b2", binds: 1},
+			{params: []*string{strp("3")}, want: "a3", binds: 1},
+		}},
+		{"a column added elsewhere, named columns", "SELECT id, v FROM ns.t WHERE id = $1", []step{
+			{params: []*string{strp("2")}, want: "2\ta2", binds: 1},
+			{sql: "ALTER TABLE ns.t ADD COLUMN w int", params: []*string{strp("2")}, want: "2\ta2", binds: 2},
+			{sql: "INSERT INTO ns.t VALUES (4, 'a4', 7)", params: []*string{strp("4")}, want: "4\ta4", binds: 2},
+		}},
+		{"a column added elsewhere, SELECT *", "SELECT * FROM ns.t WHERE id = $1", []step{
+			{params: []*string{strp("1")}, want: "1\ta1", binds: 1},
+			{sql: "ALTER TABLE ns.t ADD COLUMN w int", params: []*string{strp("1")}, want: "error " + pgerr.FeatureNotSupported},
+		}},
+		{"a column's type changed elsewhere", "SELECT v FROM ns.t WHERE id = $1", []step{
+			{params: []*string{strp("1")}, want: "a1", binds: 1},
+			{sql: "ALTER TABLE ns.t ALTER COLUMN id TYPE bigint", params: []*string{strp("1")}, want: "a1"},
+			{sql: "ALTER TABLE ns.t RENAME COLUMN v TO u", params: []*string{strp("1")}, want: "error " + pgerr.UndefinedColumn},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _, dir := newWriteSession(t)
+			for _, q := range []string{"CREATE SCHEMA ns", "CREATE TABLE ns.t (id int, v text)",
+				"INSERT INTO ns.t VALUES (1, 'a1'), (2, 'a2')"} {
+				run(t, s, q)
+			}
+			other, err := catalog.NewFilesystem("icegate", dir, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ob, err := NewBackend(other, Options{}).NewSession(context.Background(), StartupInfo{User: "tester", Database: "icegate"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := ob.(*session)
+			st := prepareOne(t, s, tc.query)
+			for i, stp := range tc.steps {
+				if stp.sql != "" {
+					run(t, w, stp.sql)
+				}
+				got := strings.Join(execPrepared(t, st, stp.params...), "|")
+				if got != stp.want {
+					t.Fatalf("step %d (%s): %q, want %q", i, stp.sql, got, stp.want)
+				}
+				if stp.binds != 0 && st.binds != stp.binds {
+					t.Errorf("step %d (%s): %d bindings, want %d", i, stp.sql, st.binds, stp.binds)
+				}
+			}
+		})
 	}
 }

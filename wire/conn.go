@@ -80,6 +80,9 @@ type conn struct {
 	atBoundary bool
 
 	rowBuf []byte // reused buffer of encoded DataRows
+	// heldRows is the bytes of DataRows buffered in be since its last
+	// flush (writeRows).
+	heldRows int
 
 	audit auditState // audit.go
 	obs   stmtObs    // the statement being observed (observe.go)
@@ -259,6 +262,7 @@ func (c *conn) dispatch(msg pgproto3.FrontendMessage) (err error) {
 
 // flush writes buffered messages to the client.
 func (c *conn) flush() error {
+	c.heldRows = 0
 	if err := c.be.Flush(); err != nil {
 		c.cancelConn(errClientGone)
 		return fmt.Errorf("write to client: %w", err)

@@ -167,3 +167,47 @@ func TestBinaryOutputUnsupportedType(t *testing.T) {
 		t.Errorf("format count mismatch: %v, want 08P01", err)
 	}
 }
+
+// TestFlushSendsHeldRows runs a portal a few rows at a time with Flush
+// instead of Sync, as a client that reads each part before asking for the
+// next does: the rows a result holds back for the write at Sync must go
+// out at Flush (else the client waits forever), and the rest after it.
+func TestFlushSendsHeldRows(t *testing.T) {
+	ts := startServer(t, Config{})
+	c := rawConnect(t, ts.addr, nil)
+	read := func(last string) []string {
+		t.Helper()
+		var out []string
+		for {
+			msg, err := c.fe.Receive()
+			if err != nil {
+				t.Fatalf("receive after %v: %v", out, err)
+			}
+			s := summarize(msg)
+			out = append(out, s)
+			if strings.HasPrefix(s, last) {
+				return out
+			}
+		}
+	}
+	steps := []struct {
+		send []pgproto3.FrontendMessage
+		last string // the message the answer ends with
+		want []string
+	}{
+		{[]pgproto3.FrontendMessage{&pgproto3.Parse{Query: "select numbers 5 3"}, &pgproto3.Bind{},
+			&pgproto3.Execute{MaxRows: 2}, &pgproto3.Flush{}},
+			"PortalSuspended", []string{"ParseComplete", "BindComplete", "DataRow(1)", "DataRow(2)", "PortalSuspended"}},
+		{[]pgproto3.FrontendMessage{&pgproto3.Execute{MaxRows: 2}, &pgproto3.Flush{}},
+			"PortalSuspended", []string{"DataRow(3)", "DataRow(4)", "PortalSuspended"}},
+		{[]pgproto3.FrontendMessage{&pgproto3.Execute{}, &pgproto3.Flush{}},
+			"CommandComplete", []string{"DataRow(5)", "CommandComplete(SELECT 1)"}},
+		{[]pgproto3.FrontendMessage{&pgproto3.Sync{}}, "ReadyForQuery", []string{"ReadyForQuery(I)"}},
+	}
+	for i, st := range steps {
+		c.send(st.send...)
+		if got := read(st.last); !slices.Equal(got, st.want) {
+			t.Errorf("step %d: got %q, want %q", i, got, st.want)
+		}
+	}
+}

@@ -96,9 +96,12 @@ func (c *conn) send(ctx context.Context, r *resultStream, limit int64) (suspende
 	}
 }
 
-// smallRows is the most encoded DataRows writeRows copies behind the
-// buffered messages to write both at once (a point query's answer), below
-// the size at which the protocol buffer would be allocated again.
+// smallRows is the most encoded DataRows writeRows leaves buffered behind
+// the messages before them, to go out with what follows (a point query's
+// answer, its completion and ReadyForQuery in one write at Sync), below
+// the size at which the protocol buffer would be allocated again. Like
+// PostgreSQL's output buffer, rows that stay buffered go out at the next
+// Sync, Flush, error, or once more than smallRows of them wait.
 const smallRows = 512
 
 // encodedRows is DataRows already encoded, sent as they are.
@@ -110,13 +113,19 @@ func (m encodedRows) Decode([]byte) error { return errors.New("encoded rows are 
 
 func (m encodedRows) Encode(dst []byte) ([]byte, error) { return append(dst, m...), nil }
 
-// writeRows writes buffered messages, then the encoded DataRows, to the
-// client: a few rows in the same write as the messages.
+// writeRows hands the encoded DataRows to the client: a few rows join the
+// buffered messages, written with the messages after them while no more
+// than smallRows of rows wait; more are written at once, after the
+// messages before them.
 func (c *conn) writeRows() error {
 	if n := len(c.rowBuf); n > 0 && n <= smallRows {
 		c.be.Send(encodedRows(c.rowBuf))
+		c.heldRows += n
 		c.rowBuf = c.rowBuf[:0]
-		return c.flush()
+		if c.heldRows > smallRows {
+			return c.flush()
+		}
+		return nil
 	}
 	if err := c.flush(); err != nil {
 		c.rowBuf = c.rowBuf[:0]

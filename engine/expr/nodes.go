@@ -39,27 +39,25 @@ func (n *colNode) eval(ev *evalCtx) (vec, error) {
 	return vec{arr: a}, nil
 }
 
-// litNode is a constant, built once per Eval (constants are 1 row).
+// litNode is a constant: its one-row array, built when it is compiled
+// (so a value that does not convert fails then), is what every Eval
+// returns, retained for the caller; arrays are immutable.
 type litNode struct {
 	lit *Lit
+	arr arrow.Array
 }
 
 func newLitNode(l *Lit) (node, error) {
-	// Check the value converts now, so errors surface at compile time.
 	a, err := LitArray(memory.DefaultAllocator, l)
 	if err != nil {
 		return nil, err
 	}
-	a.Release()
-	return &litNode{lit: l}, nil
+	return &litNode{lit: l, arr: a}, nil
 }
 
 func (n *litNode) eval(ev *evalCtx) (vec, error) {
-	a, err := LitArray(ev.mem, n.lit)
-	if err != nil {
-		return vec{}, err
-	}
-	return vec{arr: a, c: true}, nil
+	n.arr.Retain()
+	return vec{arr: n.arr, c: true}, nil
 }
 
 // LitArray builds a one-row array holding the literal's value.

@@ -108,7 +108,7 @@ func (s *scanRun) loadTaskDeletes(ctx context.Context, task *catalog.FileScanTas
 	df := task.File
 	var posLists [][]int64
 	var eqs []*equalityDeletes
-	dataPath := s.resolve(df.Path)
+	dataPath := "" // resolved at the first position-delete file
 	for _, d := range task.Deletes {
 		switch {
 		case strings.EqualFold(string(d.Format), string(catalog.FormatPuffin)):
@@ -121,6 +121,9 @@ func (s *scanRun) loadTaskDeletes(ctx context.Context, task *catalog.FileScanTas
 			pd, err := s.loadPositionDeletes(ctx, d)
 			if err != nil {
 				return nil, nil, err
+			}
+			if dataPath == "" {
+				dataPath = s.resolve(df.Path)
 			}
 			if l := pd[dataPath]; len(l) > 0 {
 				posLists = append(posLists, l)

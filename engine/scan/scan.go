@@ -83,6 +83,10 @@ type Scan struct {
 	schemaErr error
 	// whereErr is the error compiling spec.Exact gave (WhereErr).
 	whereErr error
+	// compiled is the filter New compiled to find whereErr, handed to
+	// the first worker that asks (a RowFilter serves one goroutine), so a
+	// scan of one file compiles its filter once.
+	compiled atomic.Pointer[exec.RowFilter]
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -124,16 +128,21 @@ func New(spec engine.ScanSpec, opts Options) engine.Operator {
 	}
 	s.schema = arrow.NewSchema(fields, nil)
 	if s.schemaErr == nil && len(spec.Exact) > 0 {
-		_, s.whereErr = s.rowFilter()
+		var rf *exec.RowFilter
+		rf, s.whereErr = s.rowFilter()
+		s.compiled.Store(rf)
 	}
 	return s
 }
 
 // rowFilter compiles spec.Exact over the scan's output (nil without
-// them): each worker evaluates its own.
+// them): each worker evaluates its own, the first the one New compiled.
 func (s *Scan) rowFilter() (*exec.RowFilter, error) {
 	if len(s.spec.Exact) == 0 {
 		return nil, nil
+	}
+	if rf := s.compiled.Swap(nil); rf != nil {
+		return rf, nil
 	}
 	return exec.NewRowFilter(s.schema, exactPred(s.spec.Exact), s.spec.ExactOptions)
 }
