@@ -25,9 +25,11 @@ import (
 //   - hashed: open addressing with linear probing, at most half full.
 //     When the slots outgrow the processor's nearer caches but the keys
 //     span no more bits than the slots take bytes (TPC-H Q10's and Q3's
-//     orders of one period, whose keys are sparse over all orders), a
-//     bitmap of the keys present answers most probes of a key that is
-//     not, in a smaller and more often cached array.
+//     orders of one period, whose keys are sparse over all orders), or
+//     when the keys span few enough bits to stay in the nearest cache
+//     (Q17's parts of one brand), a bitmap of the keys present answers
+//     most probes of a key that is not, in a smaller and more often
+//     cached array.
 type intTable struct {
 	base   uint64
 	direct []int32 // row+1 of key base+i; 0 = none. nil in the hashed layout
@@ -59,10 +61,28 @@ func newIntTable(rows int, lo, span uint64, empty bool) *intTable {
 		return &intTable{base: lo, direct: make([]int32, span+1)}
 	}
 	t := &intTable{shift: uint(64 - capBits), mask: n - 1, slots: make([]intSlot, n)}
-	if slotBytes := 16 * n; !empty && slotBytes > presentMinSlotBytes && span/8 < slotBytes {
+	if !empty && wantPresent(16*n, span/8) {
 		t.base, t.span, t.present = lo, span, make([]uint64, span/64+1)
 	}
 	return t
+}
+
+// presentMaxSmallBytes: a bitmap this small stays in the nearest cache
+// beside small slots, so it is kept whatever their size.
+const presentMaxSmallBytes = 32 << 10
+
+// wantPresent tells whether a hashed layout of slotBytes keeps a bitmap
+// of mapBytes: when it is smaller than slots that outgrow the nearer
+// caches, or when it is small enough to stay in the nearest one. A
+// small build side whose keys are sparse over a short range (TPC-H Q17's
+// parts of one brand and container, 219 of 200,000 part keys) is probed
+// by many keys it does not hold; testing one cached bit answers those
+// without hashing and walking the slots to an empty one.
+func wantPresent(slotBytes, mapBytes uint64) bool {
+	if slotBytes > presentMinSlotBytes {
+		return mapBytes < slotBytes
+	}
+	return mapBytes <= presentMaxSmallBytes
 }
 
 // keyRange returns the narrowest interval [lo, lo+span] (modulo 2^64)
