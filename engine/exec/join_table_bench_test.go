@@ -11,7 +11,7 @@ import (
 // keys sparse over 6,000,000, probed by 1,000,000 line items' order keys
 // of which about 4% find their order; and Q17's, the 219 parts of one
 // brand and container among 200,000, probed by line items' part keys of
-// which about 0.1% find their part; and 2,000 keys over the same range
+// which about 0.1% find their part, at scale factors 1 and 10; and keys
 // that every probe finds, where the bitmap is pure overhead.
 //
 //	go test ./engine/exec -run '^$' -bench IntTableSparseProbe -count 6
@@ -24,6 +24,8 @@ func BenchmarkIntTableSparseProbe(b *testing.B) {
 		{"q10", 57_000, 6_000_000, 1_000_000, 25},
 		{"q17", 219, 200_000, 1_000_000, 1000},
 		{"every_probe_hits", 2000, 200_000, 1_000_000, 1},
+		{"q17_sf10", 2190, 2_000_000, 1_000_000, 1000},
+		{"every_probe_hits_sf10", 2190, 2_000_000, 1_000_000, 1},
 	}
 	for _, sh := range shapes {
 		rng := rand.New(rand.NewSource(3))

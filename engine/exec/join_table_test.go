@@ -44,6 +44,7 @@ func TestIntTableLayouts(t *testing.T) {
 		{"few keys sparse over a short range", false, func(i int) int64 { return int64(i)*911 + 5 }, 219, true},
 		{"few keys sparse over a short negative range", false, func(i int) int64 { return -int64(i/2)*997 - 1 }, 300, true},
 		{"few keys sparse over a long range", false, func(i int) int64 { return int64(i) * 1_000_003 }, 219, false},
+		{"some keys sparse over a range of 256 KiB of bits", false, func(i int) int64 { return int64(i) * 913 }, 2190, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
