@@ -23,11 +23,12 @@ import (
 //     sorted or clustered by key, as fact tables often are by their
 //     foreign key) touch nearby memory;
 //   - hashed: open addressing with linear probing, at most half full.
-//     When the slots outgrow the processor's nearer caches but the keys
-//     span no more bits than the slots take bytes (TPC-H Q10's and Q3's
-//     orders of one period, whose keys are sparse over all orders), a
-//     bitmap of the keys present answers most probes of a key that is
-//     not, in a smaller and more often cached array.
+//     When the keys span no more bits than the slots take bytes (TPC-H
+//     Q10's and Q3's orders of one period, whose keys are sparse over all
+//     orders), or few enough bits to stay in the nearer caches (Q17's
+//     parts of one brand), a bitmap of the keys present answers most
+//     probes of a key that is not, in a smaller and more often cached
+//     array than the slots walked to an empty one.
 type intTable struct {
 	base   uint64
 	direct []int32 // row+1 of key base+i; 0 = none. nil in the hashed layout
@@ -38,10 +39,6 @@ type intTable struct {
 	span    uint64   // the keys lie in [base, base+span]
 	present []uint64 // bit k-base is set for a key the hashed layout holds; nil: no bitmap
 }
-
-// presentMinSlotBytes: below this size the slots stay cached and a
-// bitmap saves nothing.
-const presentMinSlotBytes = 256 << 10
 
 // intSlot keeps a key beside its first row, so a probe touches one cache
 // line.
@@ -59,10 +56,25 @@ func newIntTable(rows int, lo, span uint64, empty bool) *intTable {
 		return &intTable{base: lo, direct: make([]int32, span+1)}
 	}
 	t := &intTable{shift: uint(64 - capBits), mask: n - 1, slots: make([]intSlot, n)}
-	if slotBytes := 16 * n; !empty && slotBytes > presentMinSlotBytes && span/8 < slotBytes {
+	if !empty && wantPresent(16*n, span/8) {
 		t.base, t.span, t.present = lo, span, make([]uint64, span/64+1)
 	}
 	return t
+}
+
+// presentMaxBytes: a bitmap this small stays in the processor's nearer
+// caches, so it is kept whatever the slots' size.
+const presentMaxBytes = 256 << 10
+
+// wantPresent tells whether a hashed layout of slotBytes keeps a bitmap
+// of mapBytes: when it is smaller than the slots, or small enough to stay
+// cached. A small build side whose keys are sparse over a short range
+// (TPC-H Q17's parts of one brand and container, 219 of 200,000 part
+// keys at scale factor 1, 2,190 of 2,000,000 at 10) is probed by many
+// keys it does not hold; testing one cached bit answers those without
+// hashing and walking the slots to an empty one.
+func wantPresent(slotBytes, mapBytes uint64) bool {
+	return mapBytes <= presentMaxBytes || mapBytes < slotBytes
 }
 
 // keyRange returns the narrowest interval [lo, lo+span] (modulo 2^64)

@@ -41,6 +41,10 @@ func TestIntTableLayouts(t *testing.T) {
 		{"many sparse negative keys with duplicates", false, func(i int) int64 { return -int64(i/2)*61 - 3 }, 40000, true},
 		{"many sparse keys across the signed limit", false, func(i int) int64 { return int64(uint64(1<<63) - 600000 + uint64(i)*53) }, 20000, true},
 		{"many random keys", false, func(int) int64 { return rng.Int63() }, 20000, false},
+		{"few keys sparse over a short range", false, func(i int) int64 { return int64(i)*911 + 5 }, 219, true},
+		{"few keys sparse over a short negative range", false, func(i int) int64 { return -int64(i/2)*997 - 1 }, 300, true},
+		{"few keys sparse over a long range", false, func(i int) int64 { return int64(i) * 1_000_003 }, 219, false},
+		{"some keys sparse over a range of 256 KiB of bits", false, func(i int) int64 { return int64(i) * 913 }, 2190, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
