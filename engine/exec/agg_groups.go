@@ -165,6 +165,7 @@ type intGroups struct {
 	shift  uint // a hash's top bits pick its slot
 	mask   uint64
 	used   int   // keys in the table
+	hint   int   // keys expected (reserve), the open-addressing table's first size
 	ngroup int32 // groups so far, NULL's included
 	nullID int32 // -1 until a NULL key appears
 	keys   []uint64
@@ -229,9 +230,14 @@ func (t *intGroups) growDirect(k uint64) bool {
 	return true
 }
 
+// reserve sizes the open-addressing table, when the keys come to need
+// one, for n keys. The direct table still starts small: the keys' range
+// is not known.
+func (t *intGroups) reserve(n int) { t.hint = n }
+
 // toHashed moves the direct table's keys into an open-addressing table.
 func (t *intGroups) toHashed() {
-	t.alloc(max(bits.Len(uint(t.used))+1, 4))
+	t.alloc(max(bits.Len(uint(t.used))+1, bits.Len(uint(t.hint+t.hint/3)), 4))
 	for i, id := range t.dir {
 		if id == 0 {
 			continue
@@ -390,6 +396,26 @@ func (t *bytesGroups) size() int64 {
 	return int64(cap(t.slots))*16 + int64(cap(t.arena)) + int64(cap(t.ends)+cap(t.hashes))*8
 }
 
+// reserve makes room for n keys: slots to hold them at most three
+// quarters full, and their ends.
+func (t *bytesGroups) reserve(n int) {
+	if c := 1 << bits.Len(uint(n+n/3)); c > len(t.slots) {
+		old := t.slots
+		t.slots, t.mask = make([]bytesGroupSlot, c), uint64(c-1)
+		for _, sl := range old {
+			if sl.id == 0 {
+				continue
+			}
+			s := sl.hash & t.mask
+			for t.slots[s].id != 0 {
+				s = (s + 1) & t.mask
+			}
+			t.slots[s] = sl
+		}
+	}
+	t.ends = reserveCap(t.ends, n)
+}
+
 func (t *bytesGroups) key(id int32) []byte {
 	start := 0
 	if id > 0 {
@@ -460,6 +486,8 @@ type textGroups struct {
 }
 
 func (g *textGroups) size() int64 { return g.t.size() }
+
+func (g *textGroups) reserve(n int) { g.t.reserve(n) }
 
 func (g *textGroups) assign(keys []arrow.Array, gids []int32, newRows []int32) ([]int32, error) {
 	a := keys[0]
@@ -532,6 +560,10 @@ func (g *columnGroups) size() int64 {
 	return n
 }
 
+// reserve sizes the last pair table, whose ids are the groups; the
+// columns' own tables hold fewer values.
+func (g *columnGroups) reserve(n int) { g.pairs[len(g.pairs)-1].reserve(n) }
+
 func (g *columnGroups) assign(keys []arrow.Array, gids []int32, newRows []int32) ([]int32, error) {
 	n := len(gids)
 	g.ids, g.col = growLen(g.ids, n), growLen(g.col, n)
@@ -565,6 +597,8 @@ type encodedGroups struct {
 }
 
 func (g *encodedGroups) size() int64 { return g.t.size() + g.enc.size() }
+
+func (g *encodedGroups) reserve(n int) { g.t.reserve(n) }
 
 func (g *encodedGroups) assign(keys []arrow.Array, gids []int32, newRows []int32) ([]int32, error) {
 	g.ws = g.ws[:0]

@@ -310,6 +310,14 @@ var groupCases = []groupCase{
 }
 
 func TestGroupTables(t *testing.T) {
+	for _, hint := range []int{0, 100, 1 << 16} {
+		t.Run(fmt.Sprintf("reserve %d", hint), func(t *testing.T) { testGroupTables(t, hint) })
+	}
+}
+
+// testGroupTables checks every shape, with room reserved for hint keys
+// (fewer than the cases make, or more) when the table takes a reserve.
+func testGroupTables(t *testing.T, hint int) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	for _, c := range groupCases {
@@ -330,6 +338,9 @@ func TestGroupTables(t *testing.T) {
 					table = newGroupTable(types)
 					if got := fmt.Sprintf("%T", table); got != c.table {
 						t.Fatalf("table %s, want %s", got, c.table)
+					}
+					if r, ok := table.(reserver); ok && hint > 0 {
+						r.reserve(hint)
 					}
 				}
 				gids := make([]int32, n)

@@ -65,6 +65,12 @@ func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, b
 		}
 	}
 	defer func() { l.split = nil }()
+	// Each part finds at most the groups of its share of the rows.
+	total := groupEstimate(x)
+	part := total
+	if rows := int64(plan.EstimateRows(x.In)) / int64(len(splits)); rows > 0 {
+		part = min(part, rows)
+	}
 	for _, split := range splits {
 		l.split = split
 		in, layout, err := l.lower(x.In, need)
@@ -72,7 +78,7 @@ func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, b
 			closeAll()
 			return nil, true, err
 		}
-		op, _, err := l.aggOver(in, layout, x, exec.NewHashAggregatePartial)
+		op, _, err := l.aggOver(in, layout, x, exec.NewHashAggregatePartial, part)
 		if err != nil {
 			closeAll()
 			return nil, true, err
@@ -95,6 +101,7 @@ func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, b
 		g.Close()
 		return nil, true, err
 	}
+	expectGroups(op, total)
 	return op, true, nil
 }
 
