@@ -10,7 +10,11 @@ import (
 // counts (from the statistics CALL system.compute_table_stats records
 // for the scanned snapshot), at most the rows its input is estimated to
 // have; 0 - no estimate - when a key is not a table column counted by
-// statistics. An estimate only sizes: more groups still grow the table.
+// statistics or reaches it through what may drop values (a filter, an
+// inner or semi join, a limit): there the count only bounds the groups
+// from above, and a table sized for millions of groups that finds a few
+// zeroes memory for nothing. An estimate only sizes: more groups still
+// grow the table.
 func groupEstimate(x *plan.Agg) int64 {
 	if len(x.Groups) == 0 {
 		return 0
@@ -33,9 +37,9 @@ func groupEstimate(x *plan.Agg) int64 {
 }
 
 // columnDistinct is the distinct count of the table column e is, reached
-// through filters, projections that pass it on, sorts, limits and joins
-// (which keep at most the distinct values of the side it comes from); 0
-// when e is not such a column or its table's statistics do not count it.
+// through projections that pass it on, sorts and the side of an outer
+// join that keeps all its rows; 0 when e is not such a column, or its
+// table's statistics do not count it.
 func columnDistinct(r plan.Rel, e expr.Expr) float64 {
 	c, ok := e.(*expr.Col)
 	if !ok {
@@ -44,17 +48,14 @@ func columnDistinct(r plan.Rel, e expr.Expr) float64 {
 	id := plan.ColID(c.Idx)
 	for {
 		switch x := r.(type) {
-		case *plan.Filter:
-			r = x.In
 		case *plan.Sort:
 			r = x.In
-		case *plan.Limit:
-			r = x.In
 		case *plan.Join:
+			left, right := plan.SetOf(x.Left.OutCols()).Has(id), plan.SetOf(x.Right.OutCols()).Has(id)
 			switch {
-			case plan.SetOf(x.Left.OutCols()).Has(id):
+			case left && (x.Typ == plan.JoinLeft || x.Typ == plan.JoinFull):
 				r = x.Left
-			case plan.SetOf(x.Right.OutCols()).Has(id):
+			case right && (x.Typ == plan.JoinRight || x.Typ == plan.JoinFull):
 				r = x.Right
 			default:
 				return 0

@@ -65,12 +65,11 @@ func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, b
 		}
 	}
 	defer func() { l.split = nil }()
-	// Each part finds at most the groups of its share of the rows.
+	// Each part is sized for its share of the groups: exact when the
+	// parts read ranges of a clustered key, one doubling short when every
+	// part meets every group.
 	total := groupEstimate(x)
-	part := total
-	if rows := int64(plan.EstimateRows(x.In)) / int64(len(splits)); rows > 0 {
-		part = min(part, rows)
-	}
+	part := total / int64(len(splits))
 	for _, split := range splits {
 		l.split = split
 		in, layout, err := l.lower(x.In, need)
