@@ -658,20 +658,114 @@ func (e *rowEncoding) encode(ws []keyWriter, n int, prefix []int32) {
 }
 
 // distinctSet remembers the (group, value) pairs an aggregate with
-// DISTINCT has seen.
+// DISTINCT has seen. A pair of an integer value that fits 32 bits
+// (count(DISTINCT ps_suppkey)) is one 64-bit key of ints; any other pair
+// is encoded into the bytes of t. Which of the two holds a pair depends
+// on the value alone, so a pair is always looked up where it was kept.
 type distinctSet struct {
 	t   *bytesGroups
 	enc rowEncoding
+
+	ints      *intGroups
+	vals, ks  []uint64
+	hs        []uint64
+	idx, ids  []int32
+	newRows   []int32
+	restRows  []int32
+	intValues bool // the values are integers: ints takes those that fit
 }
 
 func newDistinctSet() *distinctSet { return &distinctSet{t: newBytesGroups()} }
 
-func (d *distinctSet) size() int64 { return d.t.size() + d.enc.size() }
+func (d *distinctSet) size() int64 {
+	n := d.t.size() + d.enc.size() + int64(cap(d.vals)+cap(d.ks)+cap(d.hs))*8 +
+		int64(cap(d.idx)+cap(d.ids)+cap(d.newRows)+cap(d.restRows))*4
+	if d.ints != nil {
+		n += d.ints.size()
+	}
+	return n
+}
+
+// smallIntValue reports whether values of type t are integers whose
+// 64-bit group keys are the values (intGroupKeys).
+func smallIntValue(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.DATE32:
+		return true
+	}
+	return false
+}
 
 // filter sets rows[i] to -1 where row i's (group rows[i], value of arg)
 // was seen before (in an earlier batch or an earlier row). NULL is one
 // value too.
 func (d *distinctSet) filter(arg arrow.Array, rows []int32) error {
+	if !smallIntValue(arg.DataType()) {
+		return d.filterEncoded(arg, rows)
+	}
+	n := len(rows)
+	d.vals = growLen(d.vals, n)
+	vals := d.vals[:n]
+	if err := intGroupKeys(arg, vals); err != nil {
+		return err
+	}
+	nulls := arg.NullN() > 0
+	ks, idx := d.ks[:0], d.idx[:0]
+	rest := false
+	for i, g := range rows {
+		if g < 0 {
+			continue
+		}
+		v := int64(vals[i])
+		if v != int64(int32(v)) || nulls && arg.IsNull(i) {
+			rest = true
+			continue
+		}
+		ks = append(ks, uint64(uint32(g))<<32|uint64(uint32(v)))
+		idx = append(idx, int32(i))
+	}
+	d.ks, d.idx = ks, idx
+	if d.ints == nil {
+		d.ints = newIntGroups()
+	}
+	m := len(ks)
+	d.hs, d.ids = growLen(d.hs, m), growLen(d.ids, m)
+	d.newRows = d.ints.assignKeys(ks, d.hs[:m], false, nil, 0, d.ids[:m], d.newRows[:0])
+	if rest {
+		// The other pairs: rows of ints are left out of the encoded ones.
+		d.restRows = append(d.restRows[:0], rows...)
+		for _, i := range idx {
+			d.restRows[i] = -1
+		}
+		if err := d.filterEncoded(arg, d.restRows); err != nil {
+			return err
+		}
+	}
+	next := 0 // the next of newRows
+	for j, i := range idx {
+		if next < len(d.newRows) && int(d.newRows[next]) == j {
+			next++
+			continue
+		}
+		rows[i] = -1
+	}
+	if rest {
+		k := 0 // the next of idx, ascending
+		for i, r := range d.restRows {
+			if k < len(idx) && int(idx[k]) == i {
+				k++
+				continue
+			}
+			if r < 0 {
+				rows[i] = -1
+			}
+		}
+	}
+	return nil
+}
+
+// filterEncoded is filter over the encoded pairs.
+func (d *distinctSet) filterEncoded(arg arrow.Array, rows []int32) error {
 	w, err := newKeyWriter(arg)
 	if err != nil {
 		return err
