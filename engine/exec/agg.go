@@ -277,6 +277,8 @@ func (s *countState) release() {}
 
 func (s *countState) grow(n int) { s.n = growTo(s.n, n) }
 
+func (s *countState) reserve(n int) { s.n = reserveCap(s.n, n) }
+
 func (s *countState) update(g []int32, arg arrow.Array) error {
 	if arg == nil || arg.NullN() == 0 {
 		for _, k := range g {
@@ -328,6 +330,8 @@ func (s *sumIntState) release() {}
 
 func (s *sumIntState) grow(n int) { s.sum, s.seen = growTo(s.sum, n), growTo(s.seen, n) }
 
+func (s *sumIntState) reserve(n int) { s.sum, s.seen = reserveCap(s.sum, n), reserveCap(s.seen, n) }
+
 func (s *sumIntState) update(g []int32, arg arrow.Array) error {
 	var get func(i int) int64
 	switch a := arg.(type) {
@@ -374,6 +378,10 @@ func (s *sumFloatState) release() {}
 
 func (s *sumFloatState) grow(n int) {
 	s.sum, s.cnt, s.seen = growTo(s.sum, n), growTo(s.cnt, n), growTo(s.seen, n)
+}
+
+func (s *sumFloatState) reserve(n int) {
+	s.sum, s.cnt, s.seen = reserveCap(s.sum, n), reserveCap(s.cnt, n), reserveCap(s.seen, n)
 }
 
 func (s *sumFloatState) update(g []int32, arg arrow.Array) error {
@@ -472,6 +480,8 @@ func (s *sumDecState) grow(n int) {
 		s.scale = growTo(s.scale, n)
 	}
 }
+
+func (s *sumDecState) reserve(n int) { s.sum, s.cnt = reserveCap(s.sum, n), reserveCap(s.cnt, n) }
 
 // settle leaves the fixed mode: every group gets its scale.
 func (s *sumDecState) settle() {
@@ -639,6 +649,32 @@ func (s *sumDecState) updateWide(g []int32, d *array.Decimal128, scale int32) er
 }
 
 func (s *sumDecState) result(mem memory.Allocator) (arrow.Array, error) {
+	if dt, ok := s.res.(*arrow.Decimal128Type); ok && s.mode == sumFixed && !s.avg && dt.Scale == s.fixScale {
+		// Every sum is at the result's scale already: the sums are the
+		// result's values, copied once.
+		var valid []bool
+		for k, v := range s.sum {
+			if s.cnt[k] == 0 {
+				if valid == nil {
+					valid = make([]bool, len(s.sum))
+					for j := range k {
+						valid[j] = true
+					}
+				}
+				continue
+			}
+			if valid != nil {
+				valid[k] = true
+			}
+			if !v.FitsInPrecision(38) {
+				return nil, pgerr.New(pgerr.NumericValueOutOfRange, "value overflows numeric format")
+			}
+		}
+		b := array.NewDecimal128Builder(mem, dt)
+		defer b.Release()
+		b.AppendValues(s.sum, valid)
+		return b.NewArray(), nil
+	}
 	s.settle()
 	for k, v := range s.sum {
 		if s.cnt[k] > 0 && !v.FitsInPrecision(38) {
@@ -674,6 +710,7 @@ func decimalSums(mem memory.Allocator, res arrow.DataType, avg bool, sums []deci
 	dt := res.(*arrow.Decimal128Type)
 	b := array.NewDecimal128Builder(mem, dt)
 	defer b.Release()
+	b.Reserve(len(sums))
 	for k, v := range sums {
 		if counts[k] == 0 {
 			b.AppendNull()
@@ -710,6 +747,10 @@ type minMaxState struct {
 	bestRow  []int32
 	scratch  []int32
 	touched  []int32
+}
+
+func (s *minMaxState) reserve(n int) {
+	s.best, s.bestPart, s.bestRow = reserveCap(s.best, n), reserveCap(s.bestPart, n), reserveCap(s.bestRow, n)
 }
 
 func (s *minMaxState) grow(n int) {

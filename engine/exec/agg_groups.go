@@ -165,6 +165,7 @@ type intGroups struct {
 	shift  uint // a hash's top bits pick its slot
 	mask   uint64
 	used   int   // keys in the table
+	hint   int   // keys expected (reserve), the open-addressing table's first size
 	ngroup int32 // groups so far, NULL's included
 	nullID int32 // -1 until a NULL key appears
 	keys   []uint64
@@ -229,9 +230,14 @@ func (t *intGroups) growDirect(k uint64) bool {
 	return true
 }
 
+// reserve sizes the open-addressing table, when the keys come to need
+// one, for n keys. The direct table still starts small: the keys' range
+// is not known.
+func (t *intGroups) reserve(n int) { t.hint = n }
+
 // toHashed moves the direct table's keys into an open-addressing table.
 func (t *intGroups) toHashed() {
-	t.alloc(max(bits.Len(uint(t.used))+1, 4))
+	t.alloc(max(bits.Len(uint(t.used))+1, bits.Len(uint(t.hint+t.hint/3)), 4))
 	for i, id := range t.dir {
 		if id == 0 {
 			continue
@@ -390,6 +396,26 @@ func (t *bytesGroups) size() int64 {
 	return int64(cap(t.slots))*16 + int64(cap(t.arena)) + int64(cap(t.ends)+cap(t.hashes))*8
 }
 
+// reserve makes room for n keys: slots to hold them at most three
+// quarters full, and their ends.
+func (t *bytesGroups) reserve(n int) {
+	if c := 1 << bits.Len(uint(n+n/3)); c > len(t.slots) {
+		old := t.slots
+		t.slots, t.mask = make([]bytesGroupSlot, c), uint64(c-1)
+		for _, sl := range old {
+			if sl.id == 0 {
+				continue
+			}
+			s := sl.hash & t.mask
+			for t.slots[s].id != 0 {
+				s = (s + 1) & t.mask
+			}
+			t.slots[s] = sl
+		}
+	}
+	t.ends = reserveCap(t.ends, n)
+}
+
 func (t *bytesGroups) key(id int32) []byte {
 	start := 0
 	if id > 0 {
@@ -460,6 +486,8 @@ type textGroups struct {
 }
 
 func (g *textGroups) size() int64 { return g.t.size() }
+
+func (g *textGroups) reserve(n int) { g.t.reserve(n) }
 
 func (g *textGroups) assign(keys []arrow.Array, gids []int32, newRows []int32) ([]int32, error) {
 	a := keys[0]
@@ -532,6 +560,10 @@ func (g *columnGroups) size() int64 {
 	return n
 }
 
+// reserve sizes the last pair table, whose ids are the groups; the
+// columns' own tables hold fewer values.
+func (g *columnGroups) reserve(n int) { g.pairs[len(g.pairs)-1].reserve(n) }
+
 func (g *columnGroups) assign(keys []arrow.Array, gids []int32, newRows []int32) ([]int32, error) {
 	n := len(gids)
 	g.ids, g.col = growLen(g.ids, n), growLen(g.col, n)
@@ -565,6 +597,8 @@ type encodedGroups struct {
 }
 
 func (g *encodedGroups) size() int64 { return g.t.size() + g.enc.size() }
+
+func (g *encodedGroups) reserve(n int) { g.t.reserve(n) }
 
 func (g *encodedGroups) assign(keys []arrow.Array, gids []int32, newRows []int32) ([]int32, error) {
 	g.ws = g.ws[:0]
@@ -624,20 +658,114 @@ func (e *rowEncoding) encode(ws []keyWriter, n int, prefix []int32) {
 }
 
 // distinctSet remembers the (group, value) pairs an aggregate with
-// DISTINCT has seen.
+// DISTINCT has seen. A pair of an integer value that fits 32 bits
+// (count(DISTINCT ps_suppkey)) is one 64-bit key of ints; any other pair
+// is encoded into the bytes of t. Which of the two holds a pair depends
+// on the value alone, so a pair is always looked up where it was kept.
 type distinctSet struct {
 	t   *bytesGroups
 	enc rowEncoding
+
+	ints      *intGroups
+	vals, ks  []uint64
+	hs        []uint64
+	idx, ids  []int32
+	newRows   []int32
+	restRows  []int32
+	intValues bool // the values are integers: ints takes those that fit
 }
 
 func newDistinctSet() *distinctSet { return &distinctSet{t: newBytesGroups()} }
 
-func (d *distinctSet) size() int64 { return d.t.size() + d.enc.size() }
+func (d *distinctSet) size() int64 {
+	n := d.t.size() + d.enc.size() + int64(cap(d.vals)+cap(d.ks)+cap(d.hs))*8 +
+		int64(cap(d.idx)+cap(d.ids)+cap(d.newRows)+cap(d.restRows))*4
+	if d.ints != nil {
+		n += d.ints.size()
+	}
+	return n
+}
+
+// smallIntValue reports whether values of type t are integers whose
+// 64-bit group keys are the values (intGroupKeys).
+func smallIntValue(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.DATE32:
+		return true
+	}
+	return false
+}
 
 // filter sets rows[i] to -1 where row i's (group rows[i], value of arg)
 // was seen before (in an earlier batch or an earlier row). NULL is one
 // value too.
 func (d *distinctSet) filter(arg arrow.Array, rows []int32) error {
+	if !smallIntValue(arg.DataType()) {
+		return d.filterEncoded(arg, rows)
+	}
+	n := len(rows)
+	d.vals = growLen(d.vals, n)
+	vals := d.vals[:n]
+	if err := intGroupKeys(arg, vals); err != nil {
+		return err
+	}
+	nulls := arg.NullN() > 0
+	ks, idx := d.ks[:0], d.idx[:0]
+	rest := false
+	for i, g := range rows {
+		if g < 0 {
+			continue
+		}
+		v := int64(vals[i])
+		if v != int64(int32(v)) || nulls && arg.IsNull(i) {
+			rest = true
+			continue
+		}
+		ks = append(ks, uint64(uint32(g))<<32|uint64(uint32(v)))
+		idx = append(idx, int32(i))
+	}
+	d.ks, d.idx = ks, idx
+	if d.ints == nil {
+		d.ints = newIntGroups()
+	}
+	m := len(ks)
+	d.hs, d.ids = growLen(d.hs, m), growLen(d.ids, m)
+	d.newRows = d.ints.assignKeys(ks, d.hs[:m], false, nil, 0, d.ids[:m], d.newRows[:0])
+	if rest {
+		// The other pairs: rows of ints are left out of the encoded ones.
+		d.restRows = append(d.restRows[:0], rows...)
+		for _, i := range idx {
+			d.restRows[i] = -1
+		}
+		if err := d.filterEncoded(arg, d.restRows); err != nil {
+			return err
+		}
+	}
+	next := 0 // the next of newRows
+	for j, i := range idx {
+		if next < len(d.newRows) && int(d.newRows[next]) == j {
+			next++
+			continue
+		}
+		rows[i] = -1
+	}
+	if rest {
+		k := 0 // the next of idx, ascending
+		for i, r := range d.restRows {
+			if k < len(idx) && int(idx[k]) == i {
+				k++
+				continue
+			}
+			if r < 0 {
+				rows[i] = -1
+			}
+		}
+	}
+	return nil
+}
+
+// filterEncoded is filter over the encoded pairs.
+func (d *distinctSet) filterEncoded(arg arrow.Array, rows []int32) error {
 	w, err := newKeyWriter(arg)
 	if err != nil {
 		return err

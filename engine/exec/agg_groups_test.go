@@ -310,6 +310,14 @@ var groupCases = []groupCase{
 }
 
 func TestGroupTables(t *testing.T) {
+	for _, hint := range []int{0, 100, 1 << 16} {
+		t.Run(fmt.Sprintf("reserve %d", hint), func(t *testing.T) { testGroupTables(t, hint) })
+	}
+}
+
+// testGroupTables checks every shape, with room reserved for hint keys
+// (fewer than the cases make, or more) when the table takes a reserve.
+func testGroupTables(t *testing.T, hint int) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	for _, c := range groupCases {
@@ -330,6 +338,9 @@ func TestGroupTables(t *testing.T) {
 					table = newGroupTable(types)
 					if got := fmt.Sprintf("%T", table); got != c.table {
 						t.Fatalf("table %s, want %s", got, c.table)
+					}
+					if r, ok := table.(reserver); ok && hint > 0 {
+						r.reserve(hint)
 					}
 				}
 				gids := make([]int32, n)
@@ -356,40 +367,75 @@ func TestGroupTables(t *testing.T) {
 }
 
 func TestDistinctSet(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
-	r := rand.New(rand.NewSource(3))
-	d := newDistinctSet()
-	seen := map[[2]any]bool{}
-	for batch := range 6 {
-		n := 1 + r.Intn(2000)
-		arg := textColumn(mem, r, n, 200)
-		rows := make([]int32, n)
-		for i := range rows {
-			rows[i] = int32(r.Intn(5)) - 1 // -1: a row filtered out
-		}
-		in := append([]int32(nil), rows...)
-		if err := d.filter(arg, rows); err != nil {
-			t.Fatal(err)
-		}
-		s := arg.(*array.String)
-		for i, g := range in {
-			var v any = s.Value(i)
-			if s.IsNull(i) {
-				v = nil
+	cases := []struct {
+		name string
+		make func(mem memory.Allocator, r *rand.Rand, n int) arrow.Array
+	}{
+		{"text", func(mem memory.Allocator, r *rand.Rand, n int) arrow.Array { return textColumn(mem, r, n, 200) }},
+		// Negative integers and NULLs (intColumn), in the 64-bit keys.
+		{"int", func(mem memory.Allocator, r *rand.Rand, n int) arrow.Array { return intColumn(mem, r, n, 300) }},
+		// Values that fit 32 bits mixed with ones that do not, kept apart.
+		{"int, some wide", func(mem memory.Allocator, r *rand.Rand, n int) arrow.Array {
+			b := array.NewInt64Builder(mem)
+			defer b.Release()
+			for range n {
+				switch r.Intn(10) {
+				case 0:
+					b.AppendNull()
+				case 1, 2:
+					b.Append(int64(r.Intn(20))<<33 - 1<<36)
+				default:
+					b.Append(int64(r.Intn(100)) - 50)
+				}
 			}
-			want := g
-			if g >= 0 && seen[[2]any{g, v}] {
-				want = -1
+			return b.NewArray()
+		}},
+		{"date", func(mem memory.Allocator, r *rand.Rand, n int) arrow.Array {
+			b := array.NewDate32Builder(mem)
+			defer b.Release()
+			for range n {
+				b.Append(arrow.Date32(r.Intn(150) - 20))
 			}
-			if g >= 0 {
-				seen[[2]any{g, v}] = true
+			return b.NewArray()
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			defer mem.AssertSize(t, 0)
+			r := rand.New(rand.NewSource(3))
+			d := newDistinctSet()
+			seen := map[[2]any]bool{}
+			for batch := range 6 {
+				n := 1 + r.Intn(2000)
+				arg := c.make(mem, r, n)
+				rows := make([]int32, n)
+				for i := range rows {
+					rows[i] = int32(r.Intn(5)) - 1 // -1: a row filtered out
+				}
+				in := append([]int32(nil), rows...)
+				if err := d.filter(arg, rows); err != nil {
+					t.Fatal(err)
+				}
+				for i, g := range in {
+					var v any = arg.ValueStr(i)
+					if arg.IsNull(i) {
+						v = nil
+					}
+					want := g
+					if g >= 0 && seen[[2]any{g, v}] {
+						want = -1
+					}
+					if g >= 0 {
+						seen[[2]any{g, v}] = true
+					}
+					if rows[i] != want {
+						t.Fatalf("batch %d row %d (group %d, %v): %d, want %d", batch, i, g, v, rows[i], want)
+					}
+				}
+				arg.Release()
 			}
-			if rows[i] != want {
-				t.Fatalf("batch %d row %d (group %d, %v): %d, want %d", batch, i, g, v, rows[i], want)
-			}
-		}
-		arg.Release()
+		})
 	}
 }
 

@@ -90,6 +90,12 @@ func (g *packedGroups) size() int64 {
 		int64(cap(g.ks)+cap(g.hs)+cap(g.sub)+cap(g.vals))*8 + int64(cap(g.miss)+cap(g.buf))
 }
 
+// reserve sizes the table of packed keys, where most keys go.
+func (g *packedGroups) reserve(n int) {
+	g.ints.reserve(n)
+	g.intIDs = reserveCap(g.intIDs, n)
+}
+
 // textOffsets returns the offsets and bytes of a text or bytea column.
 func textOffsets(a arrow.Array) ([]int32, []byte, bool) {
 	var offs []int32

@@ -35,6 +35,7 @@ type hashAggOp struct {
 
 	table    groupTable // nil without groups
 	ngroups  int
+	expect   int64 // the planner's estimate of the groups, 0 without one
 	mem      memAccount
 	held     int64 // bytes of the table and the DISTINCT sets accounted in mem
 	keyParts [][]arrow.Array
@@ -238,7 +239,69 @@ func (o *hashAggOp) reset(ctx context.Context) error {
 			o.distinct[i] = newDistinctSet()
 		}
 	}
+	o.reserve(ctx)
 	return nil
+}
+
+// GroupSizer is an aggregation that takes the planner's estimate of how
+// many groups it will find.
+type GroupSizer interface {
+	// ExpectGroups sets the estimate (<= 0: none), before Open.
+	ExpectGroups(n int64)
+}
+
+// ExpectGroups sizes the group table and the aggregates' states for n
+// groups at Open, so that they do not grow (zeroing and rehashing) a
+// doubling at a time. The estimate is only a size: more groups still
+// grow the table, fewer waste the room.
+func (o *hashAggOp) ExpectGroups(n int64) { o.expect = n }
+
+// reserveBytesPerGroup is about what a group takes in the table (a slot
+// of 16 bytes at most three quarters full, and its key) besides its
+// aggregates' states.
+const reserveBytesPerGroup = 32
+
+// maxReservedGroups bounds the room an estimate reserves without a
+// memory limit.
+const maxReservedGroups = 1 << 22
+
+// reserve makes room for the expected groups, within a quarter of what
+// statement_mem leaves and never after a spill (the groups then go to
+// partitions as the table fills).
+func (o *hashAggOp) reserve(ctx context.Context) {
+	if o.expect <= 0 || o.table == nil || o.spill != nil {
+		return
+	}
+	n := min(o.expect, maxReservedGroups)
+	per := int64(reserveBytesPerGroup + 16*len(o.aggs))
+	if lim := memoryLimitOf(ctx); lim != nil && lim.limit > 0 {
+		n = min(n, max(lim.limit-lim.Used(), 0)/4/per)
+	}
+	if n < 1024 {
+		return
+	}
+	if r, ok := o.table.(reserver); ok {
+		r.reserve(int(n))
+	}
+	for _, s := range o.states {
+		if r, ok := s.(reserver); ok {
+			r.reserve(int(n))
+		}
+	}
+}
+
+// reserver is a group table or aggregate state that can make room for n
+// groups ahead.
+type reserver interface{ reserve(n int) }
+
+// reserveCap returns s with room for n elements.
+func reserveCap[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s
+	}
+	t := make([]T, len(s), n)
+	copy(t, s)
+	return t
 }
 
 func (o *hashAggOp) grow(n int) {

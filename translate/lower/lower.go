@@ -409,24 +409,34 @@ func (l *Lowerer) lowerAgg(x *plan.Agg) (engine.Operator, []plan.ColID, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return l.aggOver(in, layout, x, exec.NewHashAggregate)
+	return l.aggOver(in, layout, x, exec.NewHashAggregate, groupEstimate(x))
 }
 
 // aggOver puts the aggregation x over in (whose columns are layout),
-// built by newAgg (the whole or the partial phase).
+// built by newAgg (the whole or the partial phase), expecting groups
+// groups (0: no estimate).
 func (l *Lowerer) aggOver(in engine.Operator, layout []plan.ColID, x *plan.Agg,
-	newAgg func(engine.Operator, []expr.Expr, []exec.AggCall, ...expr.CompileOptions) (engine.Operator, error)) (engine.Operator, []plan.ColID, error) {
-	calls, groups, err := l.aggCalls(x, layout)
+	newAgg func(engine.Operator, []expr.Expr, []exec.AggCall, ...expr.CompileOptions) (engine.Operator, error),
+	groups int64) (engine.Operator, []plan.ColID, error) {
+	calls, keys, err := l.aggCalls(x, layout)
 	if err != nil {
 		in.Close()
 		return nil, nil, err
 	}
-	op, err := newAgg(in, groups, calls, l.opts)
+	op, err := newAgg(in, keys, calls, l.opts)
 	if err != nil {
 		in.Close()
 		return nil, nil, err
 	}
+	expectGroups(op, groups)
 	return op, x.OutCols(), nil
+}
+
+// expectGroups gives an aggregation operator the estimate of its groups.
+func expectGroups(op engine.Operator, groups int64) {
+	if s, ok := op.(exec.GroupSizer); ok && groups > 0 {
+		s.ExpectGroups(groups)
+	}
 }
 
 // aggCalls lowers an aggregation's group keys and calls over layout.

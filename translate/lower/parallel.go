@@ -65,6 +65,11 @@ func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, b
 		}
 	}
 	defer func() { l.split = nil }()
+	// Each part is sized for its share of the groups: exact when the
+	// parts read ranges of a clustered key, one doubling short when every
+	// part meets every group.
+	total := groupEstimate(x)
+	part := total / int64(len(splits))
 	for _, split := range splits {
 		l.split = split
 		in, layout, err := l.lower(x.In, need)
@@ -72,7 +77,7 @@ func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, b
 			closeAll()
 			return nil, true, err
 		}
-		op, _, err := l.aggOver(in, layout, x, exec.NewHashAggregatePartial)
+		op, _, err := l.aggOver(in, layout, x, exec.NewHashAggregatePartial, part)
 		if err != nil {
 			closeAll()
 			return nil, true, err
@@ -95,6 +100,7 @@ func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, b
 		g.Close()
 		return nil, true, err
 	}
+	expectGroups(op, total)
 	return op, true, nil
 }
 
