@@ -153,7 +153,11 @@ func newParquetReader(path string, pf *parquet.File, f catalog.File, fields []re
 		}
 		if fc, ok := col.(*flatColumn); ok && opts.vals != nil {
 			if ar, ok := fc.leaf.(arrayReader); ok {
-				fc.direct = ar.setDirect(r.builders[len(r.builders)-1].Type())
+				dt := r.builders[len(r.builders)-1].Type()
+				fc.direct = ar.setDirect(dt)
+				if cr, ok := fc.leaf.(condReader); ok && fc.direct && opts.sel != nil {
+					cr.setCond(opts.sel.condOf(rf.field.ID), opts.sel, dt)
+				}
 			}
 		}
 		r.cols = append(r.cols, col)
@@ -283,6 +287,9 @@ func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, 
 	}
 	if r.whole != nil {
 		return r.nextWhole(k)
+	}
+	if r.opts.sel != nil {
+		r.opts.sel.begin(k)
 	}
 	for i, c := range r.cols {
 		if c == nil {

@@ -185,3 +185,30 @@ func appendPlainDefs(o *binaryOut, data []byte, offs []uint32, at int, defs []by
 	}
 	return nil
 }
+
+// appendDictRunSel is appendDictRun but for the rows drop marks, which
+// stay empty: no conjunct of the scan keeps them.
+func appendDictRunSel(o *binaryOut, d *byteDict, at int, idx []int32, drop []bool) error {
+	if err := o.reserveRun(d, idx); err != nil {
+		return err
+	}
+	dst := o.data.Buf()
+	src, offs := d.data, d.offs
+	out := o.offs[at+1 : at+1+len(idx)]
+	drop = drop[:len(idx)]
+	size := o.size
+	for j, k := range idx {
+		if !drop[j] {
+			start, end := offs[k], offs[k+1]
+			if n := end - start; n <= wordCopy {
+				copyWord(dst[size:], src[start:])
+				size += int(n)
+			} else {
+				size += copy(dst[size:], src[start:end])
+			}
+		}
+		out[j] = int32(size)
+	}
+	o.size = size
+	return nil
+}
