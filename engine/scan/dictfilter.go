@@ -13,8 +13,10 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 )
 
-// Conjuncts of ScanSpec.Exact that read one column and cannot raise an
-// error are evaluated by the Parquet readers once per dictionary entry: a
+// Conjuncts of ScanSpec.Exact that read one column, cannot raise an error
+// and cost more per row than a comparison of numbers (text comparisons,
+// IN lists and LIKE: a lookup by code is no cheaper than comparing an
+// integer or a decimal, measured on TPC-H q06) are evaluated by the Parquet readers once per dictionary entry: a
 // bool per entry (and one for NULL), computed when a column chunk's
 // dictionary is first used, and rows are judged by their codes as the
 // column is decoded. The rows a conjunct drops are not copied out of a
@@ -38,14 +40,16 @@ type colConj struct {
 // splitExact divides the exact conjuncts of a scan producing fieldIDs as
 // schema into those judged per column (by dictionary entry where the file
 // allows) and the rest.
-func splitExact(exact []expr.Expr, fieldIDs []int, schema *arrow.Schema, opts expr.CompileOptions) (cols []colConj, rest []expr.Expr) {
+// everyCost judges cheap conjuncts by code too (tests of the fixed-width
+// path).
+func splitExact(exact []expr.Expr, fieldIDs []int, schema *arrow.Schema, opts expr.CompileOptions, everyCost bool) (cols []colConj, rest []expr.Expr) {
 	parts := expr.Conjuncts(expr.Fold(exactPred(exact), opts))
 	byCol := map[int]int{}
 	for _, p := range parts {
 		out, ok := singleColumn(p)
 		if ok {
-			_, fail := expr.PredicateCost(p)
-			ok = !fail && out < len(fieldIDs) && out < schema.NumFields() &&
+			cost, fail := expr.PredicateCost(p)
+			ok = !fail && (cost >= expr.CostBytes || everyCost) && out < len(fieldIDs) && out < schema.NumFields() &&
 				!IsMetadataField(fieldIDs[out]) && !IsLineageField(fieldIDs[out]) &&
 				judgedType(schema.Field(out).Type)
 		}

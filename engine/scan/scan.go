@@ -53,6 +53,9 @@ type Options struct {
 	// noDictFilter leaves every exact conjunct to the RowFilter (tests
 	// compare it with conjuncts judged by dictionary code).
 	noDictFilter bool
+	// dictEveryCost judges conjuncts by dictionary code whatever their
+	// cost (tests of the fixed-width readers).
+	dictEveryCost bool
 	// RecycleBuffers makes the scan allocate the value buffers of
 	// fixed-width columns from a free list that batches return to when
 	// they are released (Alloc then serves the other buffers), sparing
@@ -166,7 +169,7 @@ func (s *Scan) taskFilter() (taskFilter, error) {
 	// _deleted keeps deleted rows flagged: the rows the conjuncts drop go
 	// through the RowFilter then.
 	if !s.opts.noDictFilter && !newMetaColumns(s.spec).markDeleted {
-		cols, rest = splitExact(s.spec.Exact, s.spec.FieldIDs, s.schema, s.spec.ExactOptions)
+		cols, rest = splitExact(s.spec.Exact, s.spec.FieldIDs, s.schema, s.spec.ExactOptions, s.opts.dictEveryCost)
 	}
 	if len(cols) == 0 {
 		rf, err := s.rowFilter()
