@@ -149,6 +149,8 @@ type colCond struct {
 	dict     any
 	pass     []bool
 	nullPass bool
+	// fail[k] is 1 when entry k does not pass, else 0.
+	fail []byte
 	// handled: a reader judged this batch's rows itself, but for those in
 	// pending (values that were not dictionary codes).
 	handled bool
@@ -334,6 +336,14 @@ func tableFor[T any](c *colCond, ctx context.Context, mem memory.Allocator, dt a
 		return false // a conjunct that cannot fail did: judge the values instead
 	}
 	c.pass, c.nullPass, c.dict = keep[:len(vals)], keep[len(vals)], dict
+	c.fail = c.fail[:0]
+	for _, k := range c.pass {
+		var f byte
+		if !k {
+			f = 1
+		}
+		c.fail = append(c.fail, f)
+	}
 	return true
 }
 
@@ -365,29 +375,40 @@ func (r *flatReader[T]) markRun(at, k, d, nn int, defs []byte, maxDef byte) {
 		return
 	}
 	sel.byCode += int64(k)
-	drop := sel.drop[at : at+k]
-	pass := c.pass
+	// bools as bytes (0 or 1), or-ed without a branch per row: which rows
+	// pass is often close to random
+	drop := boolBytes(sel.drop[at : at+k])
+	fail := c.fail
 	idx := r.idx[d : d+nn]
 	if defs == nil || nn == k {
 		for j, code := range idx {
 			// codes out of range are reported when the values are gathered
-			if x := uint(uint32(code)); x < uint(len(pass)) && !pass[x] {
-				drop[j] = true
+			if x := uint(uint32(code)); x < uint(len(fail)) {
+				drop[j] |= fail[x]
 			}
 		}
 		return
 	}
+	var nullFail byte
+	if !c.nullPass {
+		nullFail = 1
+	}
 	i := 0
 	for j, def := range defs {
 		if def == maxDef {
-			if x := uint(uint32(idx[i])); x < uint(len(pass)) && !pass[x] {
-				drop[j] = true
+			if x := uint(uint32(idx[i])); x < uint(len(fail)) {
+				drop[j] |= fail[x]
 			}
 			i++
-		} else if !c.nullPass {
-			drop[j] = true
+		} else {
+			drop[j] |= nullFail
 		}
 	}
+}
+
+// boolBytes is b as its bytes, each 0 or 1.
+func boolBytes(b []bool) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b))
 }
 
 // judged records that the reader judged the n rows of the batch it read

@@ -197,6 +197,22 @@ func appendDictRunSel(o *binaryOut, d *byteDict, at int, idx []int32, drop []boo
 	out := o.offs[at+1 : at+1+len(idx)]
 	drop = drop[:len(idx)]
 	size := o.size
+	if d.maxLen <= wordCopy {
+		// every value is copied, the size grows by the kept ones only: no
+		// branch on the selection, which is often close to random
+		for j, k := range idx {
+			start := offs[k]
+			copyWord(dst[size:], src[start:])
+			keep := 1
+			if drop[j] {
+				keep = 0
+			}
+			size += int(offs[k+1]-start) * keep
+			out[j] = int32(size)
+		}
+		o.size = size
+		return nil
+	}
 	for j, k := range idx {
 		if !drop[j] {
 			start, end := offs[k], offs[k+1]
