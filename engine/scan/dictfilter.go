@@ -2,13 +2,17 @@ package scan
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/icegate/icegate/engine/expr"
 )
@@ -23,7 +27,9 @@ import (
 // string dictionary, and the scan's other conjuncts (exec.RowFilter)
 // skip them. Rows of pages that are not dictionary-encoded, and columns a
 // reader does not decode through its direct path, are judged by the
-// conjunct evaluated over the decoded values instead. Moving such a
+// conjunct evaluated over the decoded values instead. A row group is not
+// decoded when such a column's chunk has only dictionary-encoded data
+// pages and no entry of its dictionary passes. Moving such a
 // conjunct ahead of the others changes nothing the Filter operator would
 // give: it runs the conjuncts that cannot fail first, and the others only
 // see the rows those keep.
@@ -351,6 +357,72 @@ func tableFor[T any](c *colCond, ctx context.Context, mem memory.Allocator, dt a
 // column by dictionary code.
 type condReader interface {
 	setCond(c *colCond, sel *rowSel, dt arrow.DataType)
+	// rulesOut reports whether no row of the column chunk it started,
+	// every data page of which is dictionary-encoded, can pass: it loads
+	// the chunk's first page (which the next read then starts from).
+	rulesOut() (bool, error)
+}
+
+// dictRulesOut reports whether the conjuncts judged by code rule out
+// every row of the current row group (started): a column chunk whose
+// data pages are all dictionary-encoded has no dictionary entry that
+// passes, and NULL does not pass or the column has none.
+func (r *parquetReader) dictRulesOut() (bool, error) {
+	groups := r.pf.Metadata().RowGroups
+	if r.rg >= len(groups) {
+		return false, nil
+	}
+	chunks := groups[r.rg].Columns
+	for _, c := range r.cols {
+		fc, ok := c.(*flatColumn)
+		if !ok || !fc.direct || fc.node.leaf < 0 || fc.node.leaf >= len(chunks) {
+			continue
+		}
+		cr, ok := fc.leaf.(condReader)
+		if !ok || !allDictionaryPages(chunks[fc.node.leaf].MetaData.EncodingStats) {
+			continue
+		}
+		if out, err := cr.rulesOut(); out || err != nil {
+			return out, err
+		}
+	}
+	return false, nil
+}
+
+// allDictionaryPages reports whether encoding statistics say that every
+// data page of a column chunk is dictionary-encoded.
+func allDictionaryPages(stats []format.PageEncodingStats) bool {
+	data := false
+	for _, es := range stats {
+		if es.PageType != format.DataPage && es.PageType != format.DataPageV2 {
+			continue
+		}
+		if es.Encoding != format.RLEDictionary && es.Encoding != format.PlainDictionary {
+			return false
+		}
+		data = data || es.Count > 0
+	}
+	return data
+}
+
+func (r *flatReader[T]) rulesOut() (bool, error) {
+	c := r.cond
+	if c == nil || r.sel == nil {
+		return false, nil
+	}
+	if err := r.loadPage(); err != nil {
+		if errors.Is(err, io.EOF) {
+			return false, nil
+		}
+		return false, err
+	}
+	if r.lazy != lazyDict || !tableFor(c, r.sel.ctx, r.sel.mem, r.condType, r.dict, r.dictVals) {
+		return false, nil
+	}
+	if c.nullPass && r.cur.maxDef > 0 {
+		return false, nil
+	}
+	return !slices.Contains(c.pass, true), nil
 }
 
 func (r *flatReader[T]) setCond(c *colCond, sel *rowSel, dt arrow.DataType) {

@@ -15,9 +15,9 @@ import (
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
-// scanCounted scans spec and returns its rows (rendered, sorted), the
-// rows judged by dictionary code and the rows its conjuncts removed.
-func scanCounted(t *testing.T, spec engine.ScanSpec, opts Options) ([]string, int64, int64, error) {
+// scanCounted scans spec and returns its rows (rendered, sorted), its
+// statistics and the rows its conjuncts removed.
+func scanCounted(t *testing.T, spec engine.ScanSpec, opts Options) ([]string, ScanStats, int64, error) {
 	t.Helper()
 	mem := newChecked(t)
 	opts.Alloc = mem
@@ -25,13 +25,13 @@ func scanCounted(t *testing.T, spec engine.ScanSpec, opts Options) ([]string, in
 	defer mem.AssertSize(t, 0)
 	defer op.Close()
 	if err := op.Open(context.Background()); err != nil {
-		return nil, 0, 0, err
+		return nil, ScanStats{}, 0, err
 	}
 	var rows []string
 	for {
 		rec, err := op.Next()
 		if err != nil {
-			return nil, 0, 0, err
+			return nil, ScanStats{}, 0, err
 		}
 		if rec == nil {
 			break
@@ -39,7 +39,7 @@ func scanCounted(t *testing.T, spec engine.ScanSpec, opts Options) ([]string, in
 		rows = append(rows, renderRows([]arrow.RecordBatch{rec})...)
 	}
 	slices.Sort(rows)
-	return rows, op.Stats().RowsByCode, op.RowsFiltered(), nil
+	return rows, op.Stats(), op.RowsFiltered(), nil
 }
 
 // TestExactConjunctsByDictionaryCode: conjuncts on one column that cannot
@@ -47,7 +47,8 @@ func scanCounted(t *testing.T, spec engine.ScanSpec, opts Options) ([]string, in
 // dictionary-encoded and by value on its PLAIN pages, and the scan returns
 // what it returns judging every conjunct by value (and what a Filter above
 // keeps), with the same count of rows filtered, with NULLs, deletes, _pos,
-// a dictionary with no passing entry, and conjuncts that can fail left to
+// a dictionary with no passing entry (the row group skipped when its
+// pages are all dictionary-encoded), and conjuncts that can fail left to
 // run after them. Comparisons of integers are judged by code only when
 // the scan is told to (by default they stay comparisons).
 func TestExactConjunctsByDictionaryCode(t *testing.T) {
@@ -78,27 +79,31 @@ func TestExactConjunctsByDictionaryCode(t *testing.T) {
 		conj   func(col func(id int) expr.Expr) []expr.Expr
 		lo, hi int64
 		needs  []int // the field ids read
+		// skipped: the row group is skipped whole (no entry passes, the
+		// chunk's data pages all dictionary-encoded).
+		skipped bool
 	}
 	cases := []conjCase{
-		{"g = 3", func(c func(int) expr.Expr) []expr.Expr { return []expr.Expr{exactCall("=", c(2), i8(3))} }, n, n, []int{2}},
-		{"g < 0 (no entry passes)", func(c func(int) expr.Expr) []expr.Expr { return []expr.Expr{exactCall("<", c(2), i8(0))} }, n, n, []int{2}},
-		{"g is null", func(c func(int) expr.Expr) []expr.Expr { return []expr.Expr{exactCall("isnull", c(2))} }, n, n, []int{2}},
+		{"g = 3", func(c func(int) expr.Expr) []expr.Expr { return []expr.Expr{exactCall("=", c(2), i8(3))} }, n, n, []int{2}, false},
+		{"g < 0 (no entry passes)", func(c func(int) expr.Expr) []expr.Expr { return []expr.Expr{exactCall("<", c(2), i8(0))} }, 0, 0, []int{2}, true},
+		{"g is null", func(c func(int) expr.Expr) []expr.Expr { return []expr.Expr{exactCall("isnull", c(2))} }, n, n, []int{2}, false},
 		{"g in (1, 4) and g <> 4", func(c func(int) expr.Expr) []expr.Expr {
 			return []expr.Expr{exactCall("or", exactCall("=", c(2), i8(1)), exactCall("=", c(2), i8(4))), exactCall("<>", c(2), i8(4))}
-		}, n, n, []int{2}},
-		{"s = v2", func(c func(int) expr.Expr) []expr.Expr { return []expr.Expr{exactCall("=", c(3), str("v2"))} }, 1, n - 1, []int{3}},
+		}, n, n, []int{2}, false},
+		{"s = zz (no entry passes, PLAIN pages too)", func(c func(int) expr.Expr) []expr.Expr { return []expr.Expr{exactCall("=", c(3), str("zz"))} }, 1, n - 1, []int{3}, false},
+		{"s = v2", func(c func(int) expr.Expr) []expr.Expr { return []expr.Expr{exactCall("=", c(3), str("v2"))} }, 1, n - 1, []int{3}, false},
 		{"s like %7 and g = 1", func(c func(int) expr.Expr) []expr.Expr {
 			return []expr.Expr{exactCall("like", c(3), str("%7")), exactCall("=", c(2), i8(1))}
-		}, n + 1, 2*n - 1, []int{2, 3}},
+		}, n + 1, 2*n - 1, []int{2, 3}, false},
 		{"s is not null and 1/(g-3) > -5 (fails after)", func(c func(int) expr.Expr) []expr.Expr {
 			return []expr.Expr{exactCall("isnotnull", c(3)), exactCall(">", exactCall("/", i8(1), exactCall("-", c(2), i8(3))), i8(-5))}
-		}, 1, n - 1, []int{2, 3}},
+		}, 1, n - 1, []int{2, 3}, false},
 		{"g <> 3 and 1/(g-3) > -5", func(c func(int) expr.Expr) []expr.Expr {
 			return []expr.Expr{exactCall("<>", c(2), i8(3)), exactCall(">", exactCall("/", i8(1), exactCall("-", c(2), i8(3))), i8(-5))}
-		}, n, n, []int{2}},
+		}, n, n, []int{2}, false},
 		{"k + g > 100 (two columns: by value)", func(c func(int) expr.Expr) []expr.Expr {
 			return []expr.Expr{exactCall(">", exactCall("+", c(1), &expr.Cast{Arg: c(2), T: expr.Int8}), i8(100))}
-		}, 0, 0, []int{1, 2}},
+		}, 0, 0, []int{1, 2}, false},
 	}
 	for _, withDeletes := range []bool{false, true} {
 		task := catalog.FileScanTask{File: df}
@@ -143,8 +148,9 @@ func TestExactConjunctsByDictionaryCode(t *testing.T) {
 					what := fmt.Sprintf("%v deletes %v %s (%s)", ids, withDeletes, c.name, o.name)
 					byValue := o.opts
 					byValue.noDictFilter = true
-					ref, refCode, refFiltered, refErr := scanCounted(t, exact, byValue)
-					got, byCode, filtered, err := scanCounted(t, exact, o.opts)
+					ref, refStats, refFiltered, refErr := scanCounted(t, exact, byValue)
+					got, stats, filtered, err := scanCounted(t, exact, o.opts)
+					refCode, byCode := refStats.RowsByCode, stats.RowsByCode
 					if wantErr != nil || err != nil || refErr != nil {
 						if pgerr.Code(err) != pgerr.Code(wantErr) || pgerr.Code(refErr) != pgerr.Code(wantErr) {
 							t.Fatalf("%s: error %v (by value %v), the filter's %v", what, err, refErr, wantErr)
@@ -154,7 +160,12 @@ func TestExactConjunctsByDictionaryCode(t *testing.T) {
 					if !slices.Equal(got, want) || !slices.Equal(ref, want) {
 						t.Fatalf("%s: %d rows (by value %d)\n%q\nthe filter keeps %d\n%q", what, len(got), len(ref), head(got, 5), len(want), head(want, 5))
 					}
-					if filtered != refFiltered {
+					if o.opts.dictEveryCost && c.skipped {
+						// rows of skipped groups are neither read nor filtered
+						if filtered != 0 || stats.Rows != 0 {
+							t.Errorf("%s: %d rows read, %d filtered, want none", what, stats.Rows, filtered)
+						}
+					} else if filtered != refFiltered {
 						t.Errorf("%s: %d rows filtered, by value %d", what, filtered, refFiltered)
 					}
 					if refCode != 0 {
@@ -162,6 +173,11 @@ func TestExactConjunctsByDictionaryCode(t *testing.T) {
 					}
 					if o.opts.dictEveryCost && (byCode < c.lo || byCode > c.hi) {
 						t.Errorf("%s: %d rows judged by code, want %d to %d", what, byCode, c.lo, c.hi)
+					}
+					skipped := stats.RowGroupsSkipped == stats.RowGroups && stats.RowGroups > 0
+					if o.opts.dictEveryCost && skipped != c.skipped || refStats.RowGroupsSkipped != 0 {
+						t.Errorf("%s: %d of %d row groups skipped (by value %d), want all: %v", what,
+							stats.RowGroupsSkipped, stats.RowGroups, refStats.RowGroupsSkipped, c.skipped)
 					}
 				}
 			}

@@ -275,6 +275,20 @@ func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, 
 			}
 			c.startRowGroup(rg)
 		}
+		if r.opts.sel != nil && !r.ranged {
+			out, err := r.dictRulesOut()
+			if err != nil {
+				return nil, 0, 0, fmt.Errorf("read parquet file %s row group %d: %w", r.path, r.rg, err)
+			}
+			if out {
+				if c := r.opts.counters; c != nil {
+					c.skipped.Add(1)
+					c.rows.Add(-r.left)
+				}
+				r.pos += r.left
+				r.left = 0
+			}
+		}
 	}
 	k := int(min(int64(n), r.left))
 	out := make([]arrow.Array, len(r.fields))

@@ -163,6 +163,9 @@ func (r *flatReader[T]) loadPage() error {
 			}
 			r.dict, r.dictVals = dict, vals
 			r.bdict.ok = false
+			if r.cond != nil {
+				r.cond.dict = nil // a dictionary may be reused for another chunk
+			}
 		}
 		pv := p.Data()
 		idx := pv.Int32()
