@@ -321,9 +321,11 @@ func skipWords(dst []uint64, skip []bool) []uint64 {
 	dst = dst[:nw]
 	clear(dst)
 	for i, s := range skip {
+		var b uint64 // set without a branch: the flags are often random
 		if !s {
-			dst[i>>6] |= 1 << (uint(i) & 63)
+			b = 1
 		}
+		dst[i>>6] |= b << (uint(i) & 63)
 	}
 	return dst
 }

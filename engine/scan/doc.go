@@ -32,7 +32,12 @@
 //
 // ScanSpec.Exact are the conjuncts of a filter directly above the scan,
 // which the scan applies itself (exec.RowFilter, evaluated as the Filter
-// operator does) to each batch it decodes, before handing it on.
+// operator does) to each batch it decodes, before handing it on. A
+// conjunct on one text or binary column that cannot fail is judged by the
+// Parquet readers once per dictionary entry and row by row by code
+// (dictfilter.go): the rows it drops are not copied out of the
+// dictionary, the other conjuncts skip them, and a row group whose column
+// chunk is all dictionary pages with no entry passing is not decoded.
 //
 // ScanSpec.Filters let a Parquet reader skip work (Exact, or the filter
 // above the scan, still decides which rows match): row groups by their statistics

@@ -60,7 +60,7 @@ func (s *scanRun) loadEqualityDeletes(ctx context.Context, df *catalog.DataFile)
 			}
 			fields[i] = readField{field: f}
 		}
-		r, f, err := s.openFile(ctx, df, fields, fileShard{})
+		r, f, err := s.openFile(ctx, df, fields, fileShard{}, nil)
 		if err != nil {
 			return nil, err
 		}

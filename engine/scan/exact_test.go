@@ -182,6 +182,7 @@ func TestExactConjunctsMatchFilter(t *testing.T) {
 					{"batches of 3", Options{BatchSize: 3, Parallelism: 2}},
 					{"recycled", Options{RecycleBuffers: true}},
 					{"builders", Options{builders: true}},
+					{"every conjunct by code", Options{dictEveryCost: true}},
 				} {
 					what := fmt.Sprintf("%s %s (%s)", out.Field(j).Name, c.name, o.name)
 					mem := newChecked(t)

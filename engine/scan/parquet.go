@@ -153,7 +153,11 @@ func newParquetReader(path string, pf *parquet.File, f catalog.File, fields []re
 		}
 		if fc, ok := col.(*flatColumn); ok && opts.vals != nil {
 			if ar, ok := fc.leaf.(arrayReader); ok {
-				fc.direct = ar.setDirect(r.builders[len(r.builders)-1].Type())
+				dt := r.builders[len(r.builders)-1].Type()
+				fc.direct = ar.setDirect(dt)
+				if cr, ok := fc.leaf.(condReader); ok && fc.direct && opts.sel != nil {
+					cr.setCond(opts.sel.condOf(rf.field.ID), opts.sel, dt)
+				}
 			}
 		}
 		r.cols = append(r.cols, col)
@@ -271,6 +275,20 @@ func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, 
 			}
 			c.startRowGroup(rg)
 		}
+		if r.opts.sel != nil && !r.ranged {
+			out, err := r.dictRulesOut()
+			if err != nil {
+				return nil, 0, 0, fmt.Errorf("read parquet file %s row group %d: %w", r.path, r.rg, err)
+			}
+			if out {
+				if c := r.opts.counters; c != nil {
+					c.skipped.Add(1)
+					c.rows.Add(-r.left)
+				}
+				r.pos += r.left
+				r.left = 0
+			}
+		}
 	}
 	k := int(min(int64(n), r.left))
 	out := make([]arrow.Array, len(r.fields))
@@ -283,6 +301,9 @@ func (r *parquetReader) next(ctx context.Context, n int) ([]arrow.Array, int64, 
 	}
 	if r.whole != nil {
 		return r.nextWhole(k)
+	}
+	if r.opts.sel != nil {
+		r.opts.sel.begin(k)
 	}
 	for i, c := range r.cols {
 		if c == nil {

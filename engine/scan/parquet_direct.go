@@ -166,6 +166,7 @@ func (r *flatReader[T]) readArray(mem memory.Allocator, dt arrow.DataType, n int
 		}
 		k := min(n-at, c.n-c.i)
 		if len(c.defs) == 0 {
+			r.markRun(at, k, c.d, k, nil, c.maxDef)
 			if err := r.fill(dst[at:at+k], c.d); err != nil {
 				release()
 				return nil, err
@@ -174,6 +175,7 @@ func (r *flatReader[T]) readArray(mem memory.Allocator, dt arrow.DataType, n int
 		} else {
 			defs := c.defs[c.i : c.i+k]
 			nn := presentCount(defs, c.maxDef)
+			r.markRun(at, k, c.d, nn, defs, c.maxDef)
 			if nn == k {
 				if err := r.fill(dst[at:at+k], c.d); err != nil {
 					release()
@@ -195,6 +197,7 @@ func (r *flatReader[T]) readArray(mem memory.Allocator, dt arrow.DataType, n int
 		c.i += k
 		at += k
 	}
+	r.judged(n)
 	d := array.NewData(dt, n, []*memory.Buffer{v.buffer(), data}, nil, v.nulls, 0)
 	arr := array.MakeFromData(d)
 	d.Release()

@@ -92,6 +92,7 @@ func (r *flatReader[T]) readBinaryArray(mem memory.Allocator, dt arrow.DataType,
 			defs = c.defs[c.i : c.i+k]
 			nn = presentCount(defs, c.maxDef)
 		}
+		r.markRun(at, k, c.d, nn, defs, c.maxDef)
 		if nn == k {
 			if err := r.appendRun(&o, at, c.d, k); err != nil {
 				release()
@@ -139,6 +140,7 @@ func (r *flatReader[T]) readBinaryArray(mem memory.Allocator, dt arrow.DataType,
 		c.i += k
 		at += k
 	}
+	r.judged(n)
 	o.data.ResizeNoShrink(o.size)
 	d := array.NewData(dt, n, []*memory.Buffer{v.buffer(), offsets, o.data}, nil, v.nulls, 0)
 	arr := array.MakeFromData(d)
@@ -166,6 +168,9 @@ func (r *flatReader[T]) appendRun(o *binaryOut, at, d, k int) error {
 		bd, err := r.byteDictionary()
 		if err != nil {
 			return err
+		}
+		if sel := r.sel; sel != nil && sel.n >= at+k {
+			return appendDictRunSel(o, bd, at, r.idx[d:d+k], sel.drop[at:at+k])
 		}
 		return appendDictRun(o, bd, at, r.idx[d:d+k])
 	}

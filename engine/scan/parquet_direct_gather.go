@@ -185,3 +185,46 @@ func appendPlainDefs(o *binaryOut, data []byte, offs []uint32, at int, defs []by
 	}
 	return nil
 }
+
+// appendDictRunSel is appendDictRun but for the rows drop marks, which
+// stay empty: no conjunct of the scan keeps them.
+func appendDictRunSel(o *binaryOut, d *byteDict, at int, idx []int32, drop []bool) error {
+	if err := o.reserveRun(d, idx); err != nil {
+		return err
+	}
+	dst := o.data.Buf()
+	src, offs := d.data, d.offs
+	out := o.offs[at+1 : at+1+len(idx)]
+	drop = drop[:len(idx)]
+	size := o.size
+	if d.maxLen <= wordCopy {
+		// every value is copied, the size grows by the kept ones only: no
+		// branch on the selection, which is often close to random
+		for j, k := range idx {
+			start := offs[k]
+			copyWord(dst[size:], src[start:])
+			keep := 1
+			if drop[j] {
+				keep = 0
+			}
+			size += int(offs[k+1]-start) * keep
+			out[j] = int32(size)
+		}
+		o.size = size
+		return nil
+	}
+	for j, k := range idx {
+		if !drop[j] {
+			start, end := offs[k], offs[k+1]
+			if n := end - start; n <= wordCopy {
+				copyWord(dst[size:], src[start:])
+				size += int(n)
+			} else {
+				size += copy(dst[size:], src[start:end])
+			}
+		}
+		out[j] = int32(size)
+	}
+	o.size = size
+	return nil
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
@@ -111,6 +112,13 @@ type flatReader[T any] struct {
 	// bdict: the dictionary of a direct byte-array reader laid out for
 	// gathers (parquet_direct_gather.go), built when first used.
 	bdict byteDict
+
+	// cond, when set, are conjuncts on this column the direct reader
+	// judges by dictionary code into sel's batch (dictfilter.go); condType
+	// is the column's Arrow type.
+	cond     *colCond
+	sel      *rowSel
+	condType arrow.DataType
 }
 
 func (r *flatReader[T]) start(pages parquet.Pages) {
@@ -155,6 +163,9 @@ func (r *flatReader[T]) loadPage() error {
 			}
 			r.dict, r.dictVals = dict, vals
 			r.bdict.ok = false
+			if r.cond != nil {
+				r.cond.dict = nil // a dictionary may be reused for another chunk
+			}
 		}
 		pv := p.Data()
 		idx := pv.Int32()

@@ -34,7 +34,7 @@ type positionDeletes map[string][]int64
 // equal to the resolved data file path.
 func (s *scanRun) loadPositionDeletes(ctx context.Context, df *catalog.DataFile) (positionDeletes, error) {
 	v, err := s.cache.get(ctx, "pos:"+df.Path, func() (any, error) {
-		r, f, err := s.openFile(ctx, df, posDeleteFields, fileShard{})
+		r, f, err := s.openFile(ctx, df, posDeleteFields, fileShard{}, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -27,6 +27,10 @@ type ScanStats struct {
 	BloomSkipped                int
 	Pages, PagesSkipped         int
 	Rows                        int64
+	// RowsByCode counts the rows that exact conjuncts judged by their
+	// column's dictionary code rather than by value (dictfilter.go), once
+	// per column judged.
+	RowsByCode int64
 }
 
 // Stats returns what the scan has done so far; after the last batch it is
@@ -42,6 +46,7 @@ func (s *Scan) Stats() ScanStats {
 		Pages:            int(s.counters.pages.Load()),
 		PagesSkipped:     int(s.counters.pagesSkipped.Load()),
 		Rows:             s.counters.rows.Load(),
+		RowsByCode:       s.counters.byCode.Load(),
 	}
 }
 
@@ -49,6 +54,7 @@ func (s *Scan) Stats() ScanStats {
 type scanCounters struct {
 	groups, skipped, bloomSkipped atomic.Int64
 	pages, pagesSkipped, rows     atomic.Int64
+	byCode                        atomic.Int64
 }
 
 // groupFilter holds the scan's predicates that row-group statistics can

@@ -48,4 +48,7 @@ type readOptions struct {
 	// columns, when set, caches the decoded columns of small Parquet row
 	// groups (data files only; vals then never recycles buffers).
 	columns *ColumnCache
+	// sel, when set, are conjuncts the readers of a data file judge by
+	// dictionary code as they decode their columns (dictfilter.go).
+	sel *rowSel
 }

@@ -50,6 +50,12 @@ type Options struct {
 	// generalNested reads every nested column through the general
 	// level-assembly path (tests compare it with the struct fast path).
 	generalNested bool
+	// noDictFilter leaves every exact conjunct to the RowFilter (tests
+	// compare it with conjuncts judged by dictionary code).
+	noDictFilter bool
+	// dictEveryCost judges conjuncts by dictionary code whatever their
+	// cost (tests of the fixed-width readers).
+	dictEveryCost bool
 	// RecycleBuffers makes the scan allocate the value buffers of
 	// fixed-width columns from a free list that batches return to when
 	// they are released (Alloc then serves the other buffers), sparing
@@ -155,6 +161,41 @@ func exactPred(cs []expr.Expr) expr.Expr {
 	return &expr.Call{Fn: "and", Args: cs, T: expr.Bool}
 }
 
+// taskFilter is how one worker applies spec.Exact: the conjuncts judged
+// per column (by dictionary code where the files allow, dictfilter.go)
+// and a RowFilter of the others (zero without conjuncts).
+type taskFilter struct {
+	rf  *exec.RowFilter
+	sel *rowSel
+}
+
+func (s *Scan) taskFilter() (taskFilter, error) {
+	if len(s.spec.Exact) == 0 {
+		return taskFilter{}, nil
+	}
+	var cols []colConj
+	rest := s.spec.Exact
+	// _deleted keeps deleted rows flagged: the rows the conjuncts drop go
+	// through the RowFilter then.
+	if !s.opts.noDictFilter && !newMetaColumns(s.spec).markDeleted {
+		cols, rest = splitExact(s.spec.Exact, s.spec.FieldIDs, s.schema, s.spec.ExactOptions, s.opts.dictEveryCost)
+	}
+	if len(cols) == 0 {
+		rf, err := s.rowFilter()
+		return taskFilter{rf: rf}, err
+	}
+	rf, err := exec.NewRowFilterOf(s.schema, rest, s.spec.ExactOptions)
+	if err != nil {
+		return taskFilter{}, err
+	}
+	sel, err := newRowSel(cols, s.spec.ExactOptions)
+	if err != nil {
+		return taskFilter{}, err
+	}
+	sel.mem = s.opts.Alloc
+	return taskFilter{rf: rf, sel: sel}, nil
+}
+
 // WhereErr is the error compiling ScanSpec.Exact gave (Open returns it
 // too): the one a Filter operator over the scan would have given.
 func (s *Scan) WhereErr() error { return s.whereErr }
@@ -195,7 +236,7 @@ func (s *Scan) Open(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rf, err := s.rowFilter()
+			rf, err := s.taskFilter()
 			if err != nil {
 				s.fail(err)
 				return

@@ -14,7 +14,6 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
-	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -107,7 +106,7 @@ type fileShard struct {
 
 // openFile opens a data or delete file and its reader for fields; sh
 // applies to data files.
-func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []readField, sh fileShard) (fileReader, catalog.File, error) {
+func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []readField, sh fileShard, sel *rowSel) (fileReader, catalog.File, error) {
 	if s.spec.Table == nil || s.spec.Table.IO == nil {
 		return nil, nil, fmt.Errorf("scan: table has no FileIO")
 	}
@@ -116,6 +115,7 @@ func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []r
 		opts.filter, opts.counters = s.filter, s.counters
 		opts.shard, opts.shards = sh.shard, sh.shards
 		opts.columns = s.columns
+		opts.sel = sel
 	}
 	format := catalog.FileFormat(strings.ToUpper(string(df.Format)))
 	switch format {
@@ -162,7 +162,11 @@ func (s *scanRun) fileError(df *catalog.DataFile, err error) error {
 
 // runTask reads shard sh of one data file, applies its deletes and the
 // exact conjuncts (rf, nil without them) and emits its batches.
-func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fileShard, rf *exec.RowFilter, emit func(arrow.RecordBatch) error) error {
+func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fileShard, tf taskFilter, emit func(arrow.RecordBatch) error) error {
+	rf, sel := tf.rf, tf.sel
+	if sel != nil {
+		sel.counters = s.counters
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -207,7 +211,7 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fi
 		return err
 	}
 
-	r, f, err := s.openFile(ctx, df, fields, sh)
+	r, f, err := s.openFile(ctx, df, fields, sh, sel)
 	if err != nil {
 		return err
 	}
@@ -222,8 +226,11 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fi
 	}
 	var del []bool
 	var key []byte
-	var sel []arrow.Array
+	var eqSel []arrow.Array
 	for {
+		if sel != nil {
+			sel.reset(ctx)
+		}
 		cols, pos, n, err := r.next(ctx, s.batchSize)
 		if err != nil {
 			return s.fileError(df, err)
@@ -238,16 +245,22 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fi
 		clear(del)
 		deleted := positions.mark(pos, del)
 		for i, eq := range eqs {
-			sel = sel[:0]
+			eqSel = eqSel[:0]
 			for _, c := range eqCols[i] {
-				sel = append(sel, cols[c])
+				eqSel = append(eqSel, cols[c])
 			}
-			m, err := eq.mark(sel, del, &key)
+			m, err := eq.mark(eqSel, del, &key)
 			if err != nil {
 				releaseAll(cols)
 				return fmt.Errorf("data file %s: %w", df.Path, err)
 			}
 			deleted += m
+		}
+		if sel != nil {
+			if err := s.emitSelected(ctx, task, cols[:nOut], cols, pos, n, del, deleted, tf, index, emit); err != nil {
+				return err
+			}
+			continue
 		}
 		releaseAll(cols[nOut:])
 		cols = cols[:nOut]
@@ -303,6 +316,62 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fi
 			return err
 		}
 	}
+}
+
+// emitSelected applies the exact conjuncts of tf to a batch of n rows
+// read at file position pos (all its read columns, out the projected
+// ones), of which del marks the deleted: those judged per column first,
+// then the RowFilter over the rows they keep; the rows kept are emitted.
+// It releases the columns.
+func (s *scanRun) emitSelected(ctx context.Context, task *catalog.FileScanTask, out, all []arrow.Array, pos int64, n int, del []bool, deleted int, tf taskFilter, index map[int]int, emit func(arrow.RecordBatch) error) error {
+	df := task.File
+	sel := tf.sel
+	if _, err := sel.finish(all, index, n); err != nil {
+		releaseAll(all)
+		return err
+	}
+	releaseAll(all[len(out):])
+	skip := sel.drop
+	for i, d := range del {
+		skip[i] = skip[i] || d
+	}
+	live := n - deleted // rows the conjuncts are applied to
+	if countTrue(skip) == n {
+		releaseAll(out)
+		s.countFiltered(int64(live))
+		return nil
+	}
+	cols := make([]arrow.Array, len(s.spec.FieldIDs))
+	for i, id := range s.spec.FieldIDs {
+		if !IsMetadataField(id) {
+			cols[i] = all[index[id]]
+			cols[i].Retain()
+		}
+	}
+	releaseAll(out)
+	if err := s.inheritLineage(task, cols, pos, del, false); err != nil {
+		releaseAll(cols)
+		return fmt.Errorf("data file %s: %w", df.Path, err)
+	}
+	if err := s.meta.fill(s.mem, task, cols, pos, del, false); err != nil {
+		releaseAll(cols)
+		return fmt.Errorf("data file %s: %w", df.Path, err)
+	}
+	rec := array.NewRecordBatch(s.schema, cols, int64(n))
+	releaseAll(cols)
+	kept, err := tf.rf.ApplySkip(ctx, rec, skip)
+	if err != nil {
+		rec.Release()
+		return err
+	}
+	s.countFiltered(int64(live) - nrows(kept))
+	if kept != rec {
+		rec.Release()
+		if kept == nil {
+			return nil
+		}
+	}
+	return emit(kept)
 }
 
 // countFiltered counts n rows the exact conjuncts removed.

@@ -1,0 +1,41 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/icegate/icegate/engine/expr"
+)
+
+// NewRowFilterOf is NewRowFilter over the conjuncts parts, of which there
+// may be none (every row passes).
+func NewRowFilterOf(schema *arrow.Schema, parts []expr.Expr, opts ...expr.CompileOptions) (*RowFilter, error) {
+	switch len(parts) {
+	case 0:
+		f := filterOp{minSaved: compactMinRowsSaved, below: compactBelow, belowCostly: compactBelowCostly}
+		return &RowFilter{f: f, reads: make([]bool, schema.NumFields())}, nil
+	case 1:
+		return NewRowFilter(schema, parts[0], opts...)
+	}
+	return NewRowFilter(schema, &expr.Call{Fn: "and", Args: parts, T: expr.Bool}, opts...)
+}
+
+// ApplySkip is Apply over the rows of b whose skip flag is false: the
+// others are neither kept nor evaluated by a conjunct that can fail (those
+// that cannot may see them, and their results are ignored). It returns b
+// itself when every row is kept, nil when none is, else a new batch the
+// caller releases.
+func (r *RowFilter) ApplySkip(ctx context.Context, b arrow.RecordBatch, skip []bool) (arrow.RecordBatch, error) {
+	r.f.ctx = ctx
+	idx, all, err := r.f.keptRows(b, skip)
+	switch {
+	case err != nil:
+		return nil, err
+	case all:
+		return b, nil
+	case len(idx) == 0:
+		return nil, nil
+	}
+	return gatherBatch(ctx, expr.Allocator(ctx), b, idx, b.Schema(), nil)
+}
