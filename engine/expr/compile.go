@@ -110,6 +110,13 @@ type evalCtx struct {
 	// live is what the arguments of the kernels running now take.
 	budget MemoryBudget
 	live   int64
+	// A context over some rows of another (sub): row i is row sel[i] of
+	// parent, and the columns are taken from the parent's on first use,
+	// kept in cols until release.
+	parent *evalCtx
+	sel    []int32
+	selIdx arrow.Array // sel as an Int32 array, built on first use
+	cols   []arrow.Array
 }
 
 // node is one compiled expression node.
