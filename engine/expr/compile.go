@@ -3,6 +3,7 @@ package expr
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -23,6 +24,8 @@ type CompileOptions struct {
 type Program struct {
 	root node
 	t    arrow.DataType
+	// pools holds the *bufPool of the evaluations not running (pool.go).
+	pools *sync.Pool
 }
 
 // Type is the type of the arrays Eval returns.
@@ -56,7 +59,7 @@ func Compile(e Expr, in *arrow.Schema, opts ...CompileOptions) (Program, error) 
 	if err != nil {
 		return Program{}, err
 	}
-	return Program{root: n, t: e.Type()}, nil
+	return Program{root: n, t: e.Type(), pools: &sync.Pool{New: func() any { return newBufPool() }}}, nil
 }
 
 // Eval evaluates the program over batch. The caller releases the result,
@@ -65,7 +68,16 @@ func (p Program) Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Array
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ev := &evalCtx{ctx: ctx, mem: Allocator(ctx), batch: batch, n: int(batch.NumRows()), budget: budgetOf(ctx)}
+	mem := Allocator(ctx)
+	if _, isGo := mem.(*memory.GoAllocator); isGo && mem == memory.DefaultAllocator && p.pools != nil {
+		bp := p.pools.Get().(*bufPool)
+		defer func() {
+			bp.endEval()
+			p.pools.Put(bp)
+		}()
+		mem = bp
+	}
+	ev := &evalCtx{ctx: ctx, mem: mem, batch: batch, n: int(batch.NumRows()), budget: budgetOf(ctx)}
 	v, err := p.root.eval(ev)
 	if err != nil {
 		return nil, err
