@@ -38,8 +38,10 @@ type bufPool struct {
 	free  [poolClasses][][]byte
 	bytes int // the bytes free holds
 	// live is every buffer allocated by the Eval running now and not
-	// released yet, by address.
-	live map[*byte]struct{}
+	// released yet, by address, with its size class. The slices handed
+	// out have capacity = length, as Arrow's builders expect of an
+	// allocator.
+	live map[*byte]int
 }
 
 const (
@@ -47,7 +49,7 @@ const (
 	poolBytes   = 8 << 20 // the most a pool keeps free
 )
 
-func newBufPool() *bufPool { return &bufPool{live: map[*byte]struct{}{}} }
+func newBufPool() *bufPool { return &bufPool{live: map[*byte]int{}} }
 
 func poolClass(size int) int {
 	if size <= 64 {
@@ -74,14 +76,23 @@ func (p *bufPool) Allocate(size int) []byte {
 	} else {
 		b = memory.DefaultAllocator.Allocate(64 << k)
 	}
-	p.live[unsafe.SliceData(b)] = struct{}{}
+	p.live[unsafe.SliceData(b)] = k
 	p.mu.Unlock()
-	return b[:size]
+	return b[:size:size]
 }
 
 func (p *bufPool) Reallocate(size int, b []byte) []byte {
-	if cap(b) >= size {
-		return b[:size]
+	if size <= cap(b) {
+		return b[:size:size]
+	}
+	if cap(b) > 0 {
+		p.mu.Lock()
+		k, ok := p.live[unsafe.SliceData(b)]
+		p.mu.Unlock()
+		if ok && size <= 64<<k {
+			// Within the buffer's size class: grow in place.
+			return unsafe.Slice(unsafe.SliceData(b), size)
+		}
 	}
 	nb := p.Allocate(size)
 	copy(nb, b)
@@ -96,16 +107,16 @@ func (p *bufPool) Free(b []byte) {
 	addr := unsafe.SliceData(b)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if _, ok := p.live[addr]; !ok {
+	k, ok := p.live[addr]
+	if !ok {
 		return // not this Eval's: the garbage collector's
 	}
 	delete(p.live, addr)
-	if p.bytes+cap(b) > poolBytes {
+	if p.bytes+64<<k > poolBytes {
 		return
 	}
-	k := poolClass(cap(b))
-	p.free[k] = append(p.free[k], b[:cap(b)])
-	p.bytes += cap(b)
+	p.free[k] = append(p.free[k], unsafe.Slice(addr, 64<<k))
+	p.bytes += 64 << k
 }
 
 // endEval gives the buffers still referenced to their holders for good.

@@ -134,7 +134,17 @@ func TestPoolOwnership(t *testing.T) {
 func TestPoolSameResults(t *testing.T) {
 	schema := poolBatch(1, 0).Schema()
 	x, y, s := &Col{Idx: 0, Name: "x", T: Int8}, &Col{Idx: 1, Name: "y", T: Int8}, &Col{Idx: 2, Name: "s", T: Text}
-	e := call("||", call("||", cast(call("*", call("+", x, y), call("-", x, i8(3))), Text), txt(":")), call("upper", s))
+	for _, e := range []Expr{
+		call("||", call("||", cast(call("*", call("+", x, y), call("-", x, i8(3))), Text), txt(":")), call("upper", s)),
+		// Arrow's take builds text through the pool's Reallocate.
+		&Case{Whens: []When{{Cond: call(">", x, i8(500)), Then: call("||", s, s)}}, Else: call("upper", s), T: Text},
+		call("or", call("<", x, i8(100)), call("and", call(">", s, txt("v5")), call("<", call("||", s, s), txt("v7")))),
+	} {
+		t.Run(e.String(), func(t *testing.T) { poolSameResults(t, schema, e) })
+	}
+}
+
+func poolSameResults(t *testing.T, schema *arrow.Schema, e Expr) {
 	p, err := Compile(e, schema)
 	if err != nil {
 		t.Fatal(err)
