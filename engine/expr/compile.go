@@ -65,6 +65,19 @@ func Compile(e Expr, in *arrow.Schema, opts ...CompileOptions) (Program, error) 
 // Eval evaluates the program over batch. The caller releases the result,
 // which has batch.NumRows() rows.
 func (p Program) Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Array, error) {
+	return p.eval(ctx, batch, false)
+}
+
+// EvalTransient is Eval for a caller that is done with the result when it
+// releases it: it keeps no reference to the result's memory past its
+// release (no String.Value kept, no slice of it in another array), so the
+// result's buffers return to the program's pool for the next evaluations.
+// An aggregate's argument, consumed before the next batch, is one.
+func (p Program) EvalTransient(ctx context.Context, batch arrow.RecordBatch) (arrow.Array, error) {
+	return p.eval(ctx, batch, true)
+}
+
+func (p Program) eval(ctx context.Context, batch arrow.RecordBatch, transient bool) (arrow.Array, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -72,7 +85,9 @@ func (p Program) Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Array
 	if _, isGo := mem.(*memory.GoAllocator); isGo && mem == memory.DefaultAllocator && p.pools != nil {
 		bp := p.pools.Get().(*bufPool)
 		defer func() {
-			bp.endEval()
+			if !transient {
+				bp.endEval()
+			}
 			p.pools.Put(bp)
 		}()
 		mem = bp

@@ -26,7 +26,10 @@ package expr
 // good and is never handed out again, whenever the caller releases it. So
 // an operator may keep results (sort, materialize) and may read values
 // aliasing a result's memory (String.Value) as Arrow's reference counts
-// allow, as with any allocator. Kernels must not keep references into
+// allow, as with any allocator. A caller that is done with a result when
+// it releases it (an aggregate's argument) may say so with EvalTransient:
+// that result's buffers then return to the pool on release too. Kernels
+// must not keep references into
 // their arguments' buffers after they return (copies only, e.g. the
 // regular-expression and JSON path caches copy their pattern text).
 //

@@ -31,14 +31,21 @@ func BenchmarkDecimalChain(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ctx := b.Context()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		out, err := p.Eval(ctx, batch)
-		if err != nil {
-			b.Fatal(err)
-		}
-		out.Release()
+	for _, transient := range []bool{false, true} {
+		b.Run(map[bool]string{false: "eval", true: "transient"}[transient], func(b *testing.B) {
+			ctx := b.Context()
+			b.ReportAllocs()
+			for b.Loop() {
+				eval := p.Eval
+				if transient {
+					eval = p.EvalTransient
+				}
+				out, err := eval(ctx, batch)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out.Release()
+			}
+		})
 	}
 }

@@ -169,3 +169,47 @@ func poolSameResults(t *testing.T, schema *arrow.Schema, e Expr) {
 		batch.Release()
 	}
 }
+
+// TestPoolTransient checks EvalTransient: its results are right, and once
+// released their buffers serve the next evaluation (Eval's never do).
+func TestPoolTransient(t *testing.T) {
+	schema := poolBatch(1, 0).Schema()
+	x, y := &Col{Idx: 0, Name: "x", T: Int8}, &Col{Idx: 1, Name: "y", T: Int8}
+	p, err := Compile(call("*", call("+", x, y), call("-", x, y)), schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	valuesAt := func(a arrow.Array) *byte { return &a.Data().Buffers()[1].Bytes()[0] }
+	for _, transient := range []bool{true, false} {
+		seen := map[*byte]bool{} // the results' value buffers
+		for round := 0; round < 10; round++ {
+			batch := poolBatch(500, int64(round))
+			eval := p.Eval
+			if transient {
+				eval = p.EvalTransient
+			}
+			a, err := eval(context.Background(), batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := p.Eval(WithAllocator(context.Background(), mem), batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(renderAll(a), renderAll(b)) {
+				t.Fatalf("transient %v round %d: pooled and unpooled results differ", transient, round)
+			}
+			seen[valuesAt(a)] = true
+			a.Release()
+			b.Release()
+			batch.Release()
+		}
+		// Transient results cycle through the three buffers of one
+		// evaluation; Eval's are new every time.
+		if transient && len(seen) > 3 || !transient && len(seen) != 10 {
+			t.Fatalf("transient %v: %d distinct result buffers over 10 evaluations", transient, len(seen))
+		}
+	}
+}
