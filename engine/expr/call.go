@@ -22,6 +22,9 @@ func (c *compiler) compileCall(e *Call, args []node) (node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.Fn == "and" || e.Fn == "or" {
+		return c.compileLogic(e, args), nil
+	}
 	return &callNode{args: args, fn: k}, nil
 }
 

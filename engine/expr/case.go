@@ -45,36 +45,9 @@ func subset(ev *evalCtx, rows []int32, nd node) (vec, error) {
 	if rows == nil {
 		return nd.eval(ev)
 	}
-	sub, err := takeBatch(ev, rows)
-	if err != nil {
-		return vec{}, err
-	}
-	defer sub.Release()
-	return nd.eval(&evalCtx{ctx: ev.ctx, mem: ev.mem, batch: sub, n: len(rows)})
-}
-
-func takeBatch(ev *evalCtx, rows []int32) (arrow.RecordBatch, error) {
-	ib := array.NewInt32Builder(ev.mem)
-	defer ib.Release()
-	ib.AppendValues(rows, nil)
-	idx := ib.NewArray()
-	defer idx.Release()
-	cols := make([]arrow.Array, ev.batch.NumCols())
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
-	for j := range cols {
-		c, err := takeArray(ev.ctx, ev.mem, ev.batch.Column(j), idx)
-		if err != nil {
-			return nil, err
-		}
-		cols[j] = c
-	}
-	return array.NewRecordBatch(ev.batch.Schema(), cols, int64(len(rows))), nil
+	sub := subEval(ev, rows)
+	defer sub.release()
+	return nd.eval(sub)
 }
 
 func (cn *caseNode) eval(ev *evalCtx) (vec, error) {

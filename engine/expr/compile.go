@@ -3,6 +3,7 @@ package expr
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -23,6 +24,8 @@ type CompileOptions struct {
 type Program struct {
 	root node
 	t    arrow.DataType
+	// pools holds the *bufPool of the evaluations not running (pool.go).
+	pools *sync.Pool
 }
 
 // Type is the type of the arrays Eval returns.
@@ -56,16 +59,40 @@ func Compile(e Expr, in *arrow.Schema, opts ...CompileOptions) (Program, error) 
 	if err != nil {
 		return Program{}, err
 	}
-	return Program{root: n, t: e.Type()}, nil
+	return Program{root: n, t: e.Type(), pools: &sync.Pool{New: func() any { return newBufPool() }}}, nil
 }
 
 // Eval evaluates the program over batch. The caller releases the result,
 // which has batch.NumRows() rows.
 func (p Program) Eval(ctx context.Context, batch arrow.RecordBatch) (arrow.Array, error) {
+	return p.eval(ctx, batch, false)
+}
+
+// EvalTransient is Eval for a caller that is done with the result when it
+// releases it: it keeps no reference to the result's memory past its
+// release (no String.Value kept, no slice of it in another array), so the
+// result's buffers return to the program's pool for the next evaluations.
+// An aggregate's argument, consumed before the next batch, is one.
+func (p Program) EvalTransient(ctx context.Context, batch arrow.RecordBatch) (arrow.Array, error) {
+	return p.eval(ctx, batch, true)
+}
+
+func (p Program) eval(ctx context.Context, batch arrow.RecordBatch, transient bool) (arrow.Array, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ev := &evalCtx{ctx: ctx, mem: Allocator(ctx), batch: batch, n: int(batch.NumRows()), budget: budgetOf(ctx)}
+	mem := Allocator(ctx)
+	if _, isGo := mem.(*memory.GoAllocator); isGo && mem == memory.DefaultAllocator && p.pools != nil {
+		bp := p.pools.Get().(*bufPool)
+		defer func() {
+			if !transient {
+				bp.endEval()
+			}
+			p.pools.Put(bp)
+		}()
+		mem = bp
+	}
+	ev := &evalCtx{ctx: ctx, mem: mem, batch: batch, n: int(batch.NumRows()), budget: budgetOf(ctx)}
 	v, err := p.root.eval(ev)
 	if err != nil {
 		return nil, err
@@ -110,6 +137,13 @@ type evalCtx struct {
 	// live is what the arguments of the kernels running now take.
 	budget MemoryBudget
 	live   int64
+	// A context over some rows of another (sub): row i is row sel[i] of
+	// parent, and the columns are taken from the parent's on first use,
+	// kept in cols until release.
+	parent *evalCtx
+	sel    []int32
+	selIdx arrow.Array // sel as an Int32 array, built on first use
+	cols   []arrow.Array
 }
 
 // node is one compiled expression node.

@@ -12,6 +12,27 @@ package expr
 // read the raw value slices and validity bitmaps; NULL-free inputs skip
 // the bitmap work.
 //
+// AND and OR evaluate left to right on the rows still undecided, and CASE
+// arms on the rows that reach them, through a context over a selection of
+// the batch's rows (logic_lazy.go, sub.go): an operand never runs on a row
+// an earlier one decided, unless it cannot raise an error and most rows are
+// undecided.
+//
+// Buffer ownership (pool.go): Eval allocates through the program's pool
+// when the context's allocator is the default one. A buffer released before
+// the Eval that allocated it returns goes back to the pool for later
+// evaluations; a buffer still referenced when Eval returns - the result's,
+// and an intermediate's the result shares - belongs to the caller for
+// good and is never handed out again, whenever the caller releases it. So
+// an operator may keep results (sort, materialize) and may read values
+// aliasing a result's memory (String.Value) as Arrow's reference counts
+// allow, as with any allocator. A caller that is done with a result when
+// it releases it (an aggregate's argument) may say so with EvalTransient:
+// that result's buffers then return to the pool on release too. Kernels
+// must not keep references into
+// their arguments' buffers after they return (copies only, e.g. the
+// regular-expression and JSON path caches copy their pattern text).
+//
 // Numeric representation. PostgreSQL's numeric prints every value with its
 // own display scale. The engine uses two Arrow types for it:
 //

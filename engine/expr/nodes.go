@@ -22,20 +22,22 @@ type colNode struct {
 }
 
 func (n *colNode) eval(ev *evalCtx) (vec, error) {
-	a := ev.batch.Column(n.idx)
+	a, err := ev.column(n.idx)
+	if err != nil {
+		return vec{}, err
+	}
 	if n.decode {
 		d, ok := a.(*array.Dictionary)
 		if !ok {
-			a.Retain()
 			return vec{arr: a}, nil
 		}
+		defer a.Release()
 		out, err := compute.TakeArray(compute.WithAllocator(ev.ctx, ev.mem), d.Dictionary(), d.Indices())
 		if err != nil {
 			return vec{}, fmt.Errorf("decode dictionary column %d: %w", n.idx, err)
 		}
 		return vec{arr: out}, nil
 	}
-	a.Retain()
 	return vec{arr: a}, nil
 }
 
