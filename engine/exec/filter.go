@@ -226,6 +226,15 @@ func (o *filterOp) apply(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 // keeps, in order (a scratch slice, valid until the next call), or all
 // when that is every row of b.
 func (o *filterOp) keptRows(b arrow.RecordBatch, skip []bool) (kept []int32, all bool, err error) {
+	if skip != nil {
+		o.alive = skipWords(o.alive, skip)
+	}
+	return o.keptAlive(b, skip != nil)
+}
+
+// keptAlive is keptRows over the rows of b whose bit is set in o.alive
+// when masked, over every row of b otherwise.
+func (o *filterOp) keptAlive(b arrow.RecordBatch, masked bool) (kept []int32, all bool, err error) {
 	mem := expr.Allocator(o.ctx)
 	cur := b                    // the batch the conjuncts run on
 	var rows []int32            // rows of b that cur's rows are; nil: cur is b
@@ -235,13 +244,11 @@ func (o *filterOp) keptRows(b arrow.RecordBatch, skip []bool) (kept []int32, all
 			cur.Release()
 		}
 	}()
-	if skip != nil {
-		alive = skipWords(alive, skip)
-		o.alive = alive
+	if masked {
 		switch live := expr.CountWords(alive); live {
 		case 0:
 			return nil, false, nil
-		case len(skip):
+		case int(b.NumRows()):
 		default:
 			all = false
 		}

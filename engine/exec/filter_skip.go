@@ -39,3 +39,37 @@ func (r *RowFilter) ApplySkip(ctx context.Context, b arrow.RecordBatch, skip []b
 	}
 	return gatherBatch(ctx, expr.Allocator(ctx), b, idx, b.Schema(), nil)
 }
+
+// ApplyDropped is ApplySkip with the skip flags as bits: row i is skipped
+// when bit i%64 of drop[i/64] is set (bits past the batch's rows are
+// ignored).
+func (r *RowFilter) ApplyDropped(ctx context.Context, b arrow.RecordBatch, drop []uint64) (arrow.RecordBatch, error) {
+	r.f.ctx = ctx
+	r.f.alive = notWords(r.f.alive, drop, int(b.NumRows()))
+	idx, all, err := r.f.keptAlive(b, true)
+	switch {
+	case err != nil:
+		return nil, err
+	case all:
+		return b, nil
+	case len(idx) == 0:
+		return nil, nil
+	}
+	return gatherBatch(ctx, expr.Allocator(ctx), b, idx, b.Schema(), nil)
+}
+
+// notWords is the bit words of the n rows whose bit in drop is clear.
+func notWords(dst, drop []uint64, n int) []uint64 {
+	nw := (n + 63) / 64
+	if cap(dst) < nw {
+		dst = make([]uint64, nw)
+	}
+	dst = dst[:nw]
+	for i := range dst {
+		dst[i] = ^drop[i]
+	}
+	if r := n & 63; r != 0 {
+		dst[nw-1] &= 1<<uint(r) - 1
+	}
+	return dst
+}

@@ -168,9 +168,10 @@ type rowSel struct {
 	ctx   context.Context
 	mem   memory.Allocator
 	conds []*colCond
-	// drop marks the rows of the batch a conjunct does not keep; n is the
-	// batch's length (0 before a reader started it).
-	drop []bool
+	// drop marks the rows of the batch a conjunct does not keep, as bits
+	// (row i is bit i%64 of drop[i/64]); n is the batch's length (0
+	// before a reader started it).
+	drop []uint64
 	n    int
 	// byCode counts the rows judged by code since the last flush to
 	// counters.
@@ -197,10 +198,11 @@ func (s *rowSel) reset(ctx context.Context) {
 
 // begin starts a batch of n rows, none judged yet.
 func (s *rowSel) begin(n int) {
-	if cap(s.drop) < n {
-		s.drop = make([]bool, n)
+	nw := (n + 63) / 64
+	if cap(s.drop) < nw {
+		s.drop = make([]uint64, nw)
 	}
-	s.drop = s.drop[:n]
+	s.drop = s.drop[:nw]
 	clear(s.drop)
 	s.n = n
 	for _, c := range s.conds {
@@ -232,12 +234,12 @@ func (s *rowSel) finish(cols []arrow.Array, index map[int]int, n int) (int, erro
 			}
 		}
 	}
-	return countTrue(s.drop), nil
+	return expr.CountWords(s.drop), nil
 }
 
 // judge evaluates the conjuncts over rows [lo, hi) of col, marking in drop
-// those it does not keep.
-func (c *colCond) judge(ctx context.Context, col arrow.Array, lo, hi int, drop []bool) error {
+// (bits) those it does not keep.
+func (c *colCond) judge(ctx context.Context, col arrow.Array, lo, hi int, drop []uint64) error {
 	if hi <= lo {
 		return nil
 	}
@@ -249,7 +251,7 @@ func (c *colCond) judge(ctx context.Context, col arrow.Array, lo, hi int, drop [
 	}
 	for i, k := range keep {
 		if !k {
-			drop[lo+i] = true
+			drop[(lo+i)>>6] |= 1 << (uint(lo+i) & 63)
 		}
 	}
 	return nil
@@ -447,16 +449,17 @@ func (r *flatReader[T]) markRun(at, k, d, nn int, defs []byte, maxDef byte) {
 		return
 	}
 	sel.byCode += int64(k)
-	// bools as bytes (0 or 1), or-ed without a branch per row: which rows
+	// bits (fail is 0 or 1) or-ed without a branch per row: which rows
 	// pass is often close to random
-	drop := boolBytes(sel.drop[at : at+k])
+	drop := sel.drop
 	fail := c.fail
 	idx := r.idx[d : d+nn]
 	if defs == nil || nn == k {
 		for j, code := range idx {
 			// codes out of range are reported when the values are gathered
 			if x := uint(uint32(code)); x < uint(len(fail)) {
-				drop[j] |= fail[x]
+				row := uint(at + j)
+				drop[row>>6] |= uint64(fail[x]) << (row & 63)
 			}
 		}
 		return
@@ -467,20 +470,16 @@ func (r *flatReader[T]) markRun(at, k, d, nn int, defs []byte, maxDef byte) {
 	}
 	i := 0
 	for j, def := range defs {
+		row := uint(at + j)
 		if def == maxDef {
 			if x := uint(uint32(idx[i])); x < uint(len(fail)) {
-				drop[j] |= fail[x]
+				drop[row>>6] |= uint64(fail[x]) << (row & 63)
 			}
 			i++
 		} else {
-			drop[j] |= nullFail
+			drop[row>>6] |= uint64(nullFail) << (row & 63)
 		}
 	}
-}
-
-// boolBytes is b as its bytes, each 0 or 1.
-func boolBytes(b []bool) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b))
 }
 
 // judged records that the reader judged the n rows of the batch it read

@@ -170,7 +170,7 @@ func (r *flatReader[T]) appendRun(o *binaryOut, at, d, k int) error {
 			return err
 		}
 		if sel := r.sel; sel != nil && sel.n >= at+k {
-			return appendDictRunSel(o, bd, at, r.idx[d:d+k], sel.drop[at:at+k])
+			return appendDictRunSel(o, bd, at, r.idx[d:d+k], sel.drop)
 		}
 		return appendDictRun(o, bd, at, r.idx[d:d+k])
 	}

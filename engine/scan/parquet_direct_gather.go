@@ -186,16 +186,15 @@ func appendPlainDefs(o *binaryOut, data []byte, offs []uint32, at int, defs []by
 	return nil
 }
 
-// appendDictRunSel is appendDictRun but for the rows drop marks, which
-// stay empty: no conjunct of the scan keeps them.
-func appendDictRunSel(o *binaryOut, d *byteDict, at int, idx []int32, drop []bool) error {
+// appendDictRunSel is appendDictRun but for the rows drop marks (bits of
+// the batch's rows), which stay empty: no conjunct of the scan keeps them.
+func appendDictRunSel(o *binaryOut, d *byteDict, at int, idx []int32, drop []uint64) error {
 	if err := o.reserveRun(d, idx); err != nil {
 		return err
 	}
 	dst := o.data.Buf()
 	src, offs := d.data, d.offs
 	out := o.offs[at+1 : at+1+len(idx)]
-	drop = drop[:len(idx)]
 	size := o.size
 	if d.maxLen <= wordCopy {
 		// every value is copied, the size grows by the kept ones only: no
@@ -203,10 +202,8 @@ func appendDictRunSel(o *binaryOut, d *byteDict, at int, idx []int32, drop []boo
 		for j, k := range idx {
 			start := offs[k]
 			copyWord(dst[size:], src[start:])
-			keep := 1
-			if drop[j] {
-				keep = 0
-			}
+			row := uint(at + j)
+			keep := 1 ^ int(drop[row>>6]>>(row&63)&1)
 			size += int(offs[k+1]-start) * keep
 			out[j] = int32(size)
 		}
@@ -214,7 +211,7 @@ func appendDictRunSel(o *binaryOut, d *byteDict, at int, idx []int32, drop []boo
 		return nil
 	}
 	for j, k := range idx {
-		if !drop[j] {
+		if row := uint(at + j); drop[row>>6]>>(row&63)&1 == 0 {
 			start, end := offs[k], offs[k+1]
 			if n := end - start; n <= wordCopy {
 				copyWord(dst[size:], src[start:])

@@ -14,6 +14,7 @@ import (
 
 	"github.com/icegate/icegate/catalog"
 	"github.com/icegate/icegate/engine"
+	"github.com/icegate/icegate/engine/expr"
 	"github.com/icegate/icegate/internal/pgerr"
 )
 
@@ -332,11 +333,15 @@ func (s *scanRun) emitSelected(ctx context.Context, task *catalog.FileScanTask, 
 	}
 	releaseAll(all[len(out):])
 	skip := sel.drop
-	for i, d := range del {
-		skip[i] = skip[i] || d
+	if deleted > 0 {
+		for i, d := range del {
+			if d {
+				skip[i>>6] |= 1 << (uint(i) & 63)
+			}
+		}
 	}
 	live := n - deleted // rows the conjuncts are applied to
-	if countTrue(skip) == n {
+	if expr.CountWords(skip) == n {
 		releaseAll(out)
 		s.countFiltered(int64(live))
 		return nil
@@ -359,7 +364,7 @@ func (s *scanRun) emitSelected(ctx context.Context, task *catalog.FileScanTask, 
 	}
 	rec := array.NewRecordBatch(s.schema, cols, int64(n))
 	releaseAll(cols)
-	kept, err := tf.rf.ApplySkip(ctx, rec, skip)
+	kept, err := tf.rf.ApplyDropped(ctx, rec, skip)
 	if err != nil {
 		rec.Release()
 		return err
