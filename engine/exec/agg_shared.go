@@ -28,6 +28,9 @@ type argShare struct {
 	progs     []expr.Program  // provider i over the input and providers[:i]
 	schemas   []*arrow.Schema // the schema progs[i] reads
 	all       *arrow.Schema   // the input and every provider: what the others read
+	// transient: every aggregate is done with its argument after
+	// update, so nothing keeps a provider's values past the batch.
+	transient bool
 }
 
 // shareArgs finds the providers among args (nil: none) and rewrites the
@@ -57,7 +60,7 @@ func (o *hashAggOp) shareArgs(args []expr.Expr, in *arrow.Schema, opts []expr.Co
 	if len(providers) == 0 {
 		return nil
 	}
-	s := &argShare{providers: providers}
+	s := &argShare{providers: providers, transient: !slices.Contains(o.transient, false)}
 	fields := slices.Clone(in.Fields())
 	slot := map[int]int{} // provider -> its column
 	rewrite := func(e expr.Expr, upTo int) expr.Expr {
@@ -109,7 +112,7 @@ func (o *hashAggOp) evalShared(b arrow.RecordBatch, vals []arrow.Array) (ext arr
 	n := b.NumRows()
 	for i, p := range s.providers {
 		in := array.NewRecordBatch(s.schemas[i], cols, n)
-		v, err := s.progs[i].Eval(o.ctx, in)
+		v, err := o.evalArg(&s.progs[i], s.transient, in)
 		in.Release()
 		if err != nil {
 			return nil, err

@@ -19,19 +19,23 @@ import (
 // copied out once, when the group appears. Memory grows with the number
 // of groups (and of DISTINCT values), not with the input.
 type hashAggOp struct {
-	in       engine.Operator
-	groups   []expr.Program
-	aggs     []AggCall
-	args     []*expr.Program  // nil for count(*)
-	share    *argShare        // arguments computed once for the others (agg_shared.go)
-	filters  []*expr.Program  // nil without FILTER
-	extras   [][]expr.Program // arguments after the first (string_agg's delimiter)
-	direct   [][]expr.Program // direct arguments of ordered-set aggregates (constants)
-	sortKeys [][]expr.Program // ORDER BY inside the call / WITHIN GROUP
-	argTypes []arrow.DataType
-	resTypes []arrow.DataType
-	schema   *arrow.Schema
-	ctx      context.Context
+	in     engine.Operator
+	groups []expr.Program
+	aggs   []AggCall
+	args   []*expr.Program // nil for count(*)
+	// transient[a]: aggregate a's state keeps nothing of its argument
+	// past update (agg_transient.go), so the argument is evaluated with
+	// EvalTransient and its buffers serve the next batch.
+	transient []bool
+	share     *argShare        // arguments computed once for the others (agg_shared.go)
+	filters   []*expr.Program  // nil without FILTER
+	extras    [][]expr.Program // arguments after the first (string_agg's delimiter)
+	direct    [][]expr.Program // direct arguments of ordered-set aggregates (constants)
+	sortKeys  [][]expr.Program // ORDER BY inside the call / WITHIN GROUP
+	argTypes  []arrow.DataType
+	resTypes  []arrow.DataType
+	schema    *arrow.Schema
+	ctx       context.Context
 
 	table    groupTable // nil without groups
 	ngroups  int
@@ -184,6 +188,10 @@ func NewHashAggregate(in engine.Operator, groups []expr.Expr, aggs []AggCall, op
 		fields = append(fields, arrow.Field{Name: name, Type: rt, Nullable: true})
 	}
 	o.schema = arrow.NewSchema(fields, nil)
+	o.transient = make([]bool, len(aggs))
+	for a := range aggs {
+		o.transient[a] = o.argTransient(a)
+	}
 	if err := o.shareArgs(argExprs, in.Schema(), opts); err != nil {
 		return nil, err
 	}
@@ -397,7 +405,7 @@ func (o *hashAggOp) add(b arrow.RecordBatch) error {
 			arg = shared[a]
 			arg.Retain()
 		case o.args[a] != nil:
-			v, err := o.args[a].Eval(o.ctx, argsIn)
+			v, err := o.evalArg(o.args[a], o.transient[a], argsIn)
 			if err != nil {
 				return err
 			}
@@ -440,7 +448,8 @@ func (o *hashAggOp) assignGroups(b arrow.RecordBatch, gids []int32) error {
 		o.keys = keys[:0]
 	}()
 	for _, p := range o.groups {
-		k, err := p.Eval(o.ctx, b)
+		// The table copies the keys it keeps, and so does TakeArray.
+		k, err := p.EvalTransient(o.ctx, b)
 		if err != nil {
 			return err
 		}
@@ -541,7 +550,7 @@ func (o *hashAggOp) account() error {
 }
 
 func (o *hashAggOp) applyFilter(a int, b arrow.RecordBatch, rows []int32) error {
-	m, err := o.filters[a].Eval(o.ctx, b)
+	m, err := o.filters[a].EvalTransient(o.ctx, b) // read here only
 	if err != nil {
 		return err
 	}
