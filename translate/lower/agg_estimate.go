@@ -61,31 +61,13 @@ func columnDistinct(r plan.Rel, e expr.Expr) float64 {
 				return 0
 			}
 		case *plan.Project:
-			next := -1
-			for i, col := range x.Cols {
-				if col == id {
-					next = i
-					break
-				}
-			}
-			if next < 0 {
-				return 0
-			}
-			in, ok := x.Exprs[next].(*expr.Col)
+			in, ok := x.PassedOn(id)
 			if !ok {
 				return 0
 			}
-			id, r = plan.ColID(in.Idx), x.In
+			id, r = in, x.In
 		case *plan.Scan:
-			if x.Table == nil || x.Table.Metadata == nil || x.Snapshot == nil {
-				return 0
-			}
-			for i, col := range x.Cols {
-				if col == id && i < len(x.FieldIDs) {
-					return float64(x.Table.Metadata.ColumnNDVs(x.Snapshot.SnapshotID)[x.FieldIDs[i]])
-				}
-			}
-			return 0
+			return x.ColumnNDV(id)
 		default:
 			return 0
 		}

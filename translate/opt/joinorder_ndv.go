@@ -67,31 +67,14 @@ func columnNDV(r plan.Rel, e expr.Expr) float64 {
 			r = x.In
 			continue
 		case *plan.Project:
-			next := -1
-			for i, col := range x.Cols {
-				if col == id {
-					next = i
-					break
-				}
-			}
-			if next < 0 {
-				return 0
-			}
-			in, ok := x.Exprs[next].(*expr.Col)
+			in, ok := x.PassedOn(id)
 			if !ok {
 				return 0
 			}
-			id, r = plan.ColID(in.Idx), x.In
+			id, r = in, x.In
 			continue
 		case *plan.Scan:
-			if x.Table == nil || x.Table.Metadata == nil || x.Snapshot == nil {
-				return 0
-			}
-			for i, col := range x.Cols {
-				if col == id && i < len(x.FieldIDs) {
-					return float64(x.Table.Metadata.ColumnNDVs(x.Snapshot.SnapshotID)[x.FieldIDs[i]])
-				}
-			}
+			return x.ColumnNDV(id)
 		}
 		return 0
 	}

@@ -74,3 +74,31 @@ func OwnCols(r Rel) []ColID {
 	}
 	return nil
 }
+
+// PassedOn is the column of r.In that r's output column id passes on
+// unchanged; false when id is not r's or r computes it.
+func (r *Project) PassedOn(id ColID) (ColID, bool) {
+	i := IndexOf(r.Cols, id)
+	if i < 0 {
+		return 0, false
+	}
+	in, ok := r.Exprs[i].(*expr.Col)
+	if !ok {
+		return 0, false
+	}
+	return ColID(in.Idx), true
+}
+
+// ColumnNDV is the distinct count the statistics of r's table give its
+// column id at r's snapshot; 0 when id is not a table column of r or the
+// statistics do not count it.
+func (r *Scan) ColumnNDV(id ColID) float64 {
+	if r.Table == nil || r.Table.Metadata == nil || r.Snapshot == nil {
+		return 0
+	}
+	i := IndexOf(r.Cols, id)
+	if i < 0 || i >= len(r.FieldIDs) {
+		return 0
+	}
+	return float64(r.Table.Metadata.ColumnNDVs(r.Snapshot.SnapshotID)[r.FieldIDs[i]])
+}
