@@ -210,6 +210,13 @@ const (
 // do, nil when none does, else a new batch.
 func (o *filterOp) apply(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 	idx, all, err := o.keptRows(b, nil)
+	return o.keptBatch(b, idx, all, err)
+}
+
+// keptBatch is what the filter returns for b given keptRows' answer: b
+// itself when every row is kept, nil when none is, else a new batch of
+// the rows idx.
+func (o *filterOp) keptBatch(b arrow.RecordBatch, idx []int32, all bool, err error) (arrow.RecordBatch, error) {
 	switch {
 	case err != nil:
 		return nil, err

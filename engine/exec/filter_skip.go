@@ -29,15 +29,7 @@ func NewRowFilterOf(schema *arrow.Schema, parts []expr.Expr, opts ...expr.Compil
 func (r *RowFilter) ApplySkip(ctx context.Context, b arrow.RecordBatch, skip []bool) (arrow.RecordBatch, error) {
 	r.f.ctx = ctx
 	idx, all, err := r.f.keptRows(b, skip)
-	switch {
-	case err != nil:
-		return nil, err
-	case all:
-		return b, nil
-	case len(idx) == 0:
-		return nil, nil
-	}
-	return gatherBatch(ctx, expr.Allocator(ctx), b, idx, b.Schema(), nil)
+	return r.f.keptBatch(b, idx, all, err)
 }
 
 // ApplyDropped is ApplySkip with the skip flags as bits: row i is skipped
@@ -47,15 +39,7 @@ func (r *RowFilter) ApplyDropped(ctx context.Context, b arrow.RecordBatch, drop 
 	r.f.ctx = ctx
 	r.f.alive = notWords(r.f.alive, drop, int(b.NumRows()))
 	idx, all, err := r.f.keptAlive(b, true)
-	switch {
-	case err != nil:
-		return nil, err
-	case all:
-		return b, nil
-	case len(idx) == 0:
-		return nil, nil
-	}
-	return gatherBatch(ctx, expr.Allocator(ctx), b, idx, b.Schema(), nil)
+	return r.f.keptBatch(b, idx, all, err)
 }
 
 // notWords is the bit words of the n rows whose bit in drop is clear.
