@@ -19,63 +19,52 @@ import (
 // recycled buffers, with two shards, and with files split among three
 // workers (SplitFiles).
 func TestDirectArraysMatchBuilders(t *testing.T) {
-	facts := loadFacts(t)
-	names := make([]string, 0, len(facts))
-	for name := range facts {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		t.Run(name, func(t *testing.T) {
-			tbl, tasks := loadTable(t, name)
-			schema := tbl.Metadata.CurrentSchema()
-			spec := engine.ScanSpec{Table: tbl, Tasks: tasks, Schema: schema, FieldIDs: allFieldIDs(schema)}
-			built, err := scanAll(t, spec, Options{builders: true})
-			if err != nil {
-				t.Skipf("the scan fails (%v): covered by the fixture tests", err)
+	forEachFixture(t, func(t *testing.T, spec engine.ScanSpec) {
+		built, err := scanAll(t, spec, Options{builders: true})
+		if err != nil {
+			t.Skipf("the scan fails (%v): covered by the fixture tests", err)
+		}
+		want := renderRows(built)
+		releaseRecs(built)
+		check := func(what string, got []string) {
+			t.Helper()
+			sort.Strings(got)
+			if len(got) != len(want) {
+				t.Fatalf("%s: direct scan returns %d rows, builders %d", what, len(got), len(want))
 			}
-			want := renderRows(built)
-			releaseRecs(built)
-			check := func(what string, got []string) {
-				t.Helper()
-				sort.Strings(got)
-				if len(got) != len(want) {
-					t.Fatalf("%s: direct scan returns %d rows, builders %d", what, len(got), len(want))
-				}
-				for i := range want {
-					if got[i] != want[i] {
-						t.Fatalf("%s: row %d (sorted) is %s, builders read %s", what, i, got[i], want[i])
-					}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("%s: row %d (sorted) is %s, builders read %s", what, i, got[i], want[i])
 				}
 			}
-			mem := newChecked(t)
-			direct, err := scanAll(t, spec, Options{Alloc: mem})
-			if err != nil {
-				t.Fatalf("direct scan: %v", err)
-			}
-			check("direct", renderRows(direct))
-			releaseRecs(direct)
-			mem.AssertSize(t, 0)
-			for _, shards := range []int{1, 2} {
-				var got []string
-				for k := range shards {
-					recs, err := scanAll(t, spec, Options{Shard: k, Shards: shards, RecycleBuffers: true})
-					if err != nil {
-						t.Fatalf("direct scan, shard %d of %d: %v", k, shards, err)
-					}
-					got = append(got, renderRows(recs)...)
-					releaseRecs(recs)
+		}
+		mem := newChecked(t)
+		direct, err := scanAll(t, spec, Options{Alloc: mem})
+		if err != nil {
+			t.Fatalf("direct scan: %v", err)
+		}
+		check("direct", renderRows(direct))
+		releaseRecs(direct)
+		mem.AssertSize(t, 0)
+		for _, shards := range []int{1, 2} {
+			var got []string
+			for k := range shards {
+				recs, err := scanAll(t, spec, Options{Shard: k, Shards: shards, RecycleBuffers: true})
+				if err != nil {
+					t.Fatalf("direct scan, shard %d of %d: %v", k, shards, err)
 				}
-				check(fmt.Sprintf("recycled, %d shard(s)", shards), got)
+				got = append(got, renderRows(recs)...)
+				releaseRecs(recs)
 			}
-			split, err := scanAll(t, spec, Options{SplitFiles: true, Parallelism: 3})
-			if err != nil {
-				t.Fatalf("split scan: %v", err)
-			}
-			check("split files", renderRows(split))
-			releaseRecs(split)
-		})
-	}
+			check(fmt.Sprintf("recycled, %d shard(s)", shards), got)
+		}
+		split, err := scanAll(t, spec, Options{SplitFiles: true, Parallelism: 3})
+		if err != nil {
+			t.Fatalf("split scan: %v", err)
+		}
+		check("split files", renderRows(split))
+		releaseRecs(split)
+	})
 }
 
 // TestRecyclerReusesFreedBuffers checks the recycler's size classes: a
