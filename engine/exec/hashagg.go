@@ -466,7 +466,6 @@ func (o *hashAggOp) assignGroups(b arrow.RecordBatch, gids []int32) error {
 	if len(newRows) == 0 {
 		return nil
 	}
-	mem := expr.Allocator(o.ctx)
 	var idx arrow.Array // newRows as an array, for the generic take
 	defer func() {
 		if idx != nil {
@@ -475,20 +474,9 @@ func (o *hashAggOp) assignGroups(b arrow.RecordBatch, gids []int32) error {
 	}()
 	var keyBytes int64
 	for i, k := range keys {
-		// Numbers, dates and texts are gathered by a loop of their own;
-		// Arrow's take kernel costs a goroutine and its dispatch a call.
-		t := takeFixed(mem, k, newRows)
-		if t == nil {
-			t = takeBinary(mem, k, newRows)
-		}
-		if t == nil {
-			if idx == nil {
-				idx = int32Array(mem, newRows)
-			}
-			var err error
-			if t, err = expr.TakeArray(o.ctx, k, idx); err != nil {
-				return err
-			}
+		t, err := takeTyped(o.ctx, k, newRows, &idx)
+		if err != nil {
+			return err
 		}
 		keyBytes += arrayBytes(t)
 		o.keyParts[i] = append(o.keyParts[i], t)
