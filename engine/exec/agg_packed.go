@@ -42,13 +42,17 @@ type packedGroups struct {
 	ws     []keyWriter
 
 	// byteIDs numbers the keys of two texts of one byte each (q01's
-	// l_returnflag, l_linestatus) by those two bytes: entry b0 | b1<<8
+	// l_returnflag, l_linestatus) by those two bytes: the first byte's
+	// code (byteCode: the order in which first bytes came, +1; 0 = not
+	// yet) picks a row of 256 entries, the second byte the entry, which
 	// holds the group+1 of that key, 0 until it is met. A batch whose two
-	// key columns hold only such values (no NULL) takes one load a row
+	// key columns hold only such values (no NULL) takes two loads a row
 	// (assignBytes); a key met for the first time there is packed and
-	// numbered by ints as in any other batch, so both ways agree. nil
-	// until such a batch comes.
-	byteIDs []int32
+	// numbered by ints as in any other batch, so both ways agree. The
+	// table grows by a row of 1 KiB a first byte (three for q01).
+	byteIDs  []int32
+	byteCode [256]uint16
+	nbyte    int
 }
 
 // packField is one key column's place in the packed key: text values of
@@ -95,7 +99,7 @@ func newPackedGroups(types []arrow.DataType) *packedGroups {
 }
 
 func (g *packedGroups) size() int64 {
-	return g.ints.size() + g.rest.size() + int64(cap(g.intIDs)+cap(g.restIDs)+cap(g.local)+cap(g.spare)+cap(g.byteIDs))*4 +
+	return g.ints.size() + g.rest.size() + int64(cap(g.intIDs)+cap(g.restIDs)+cap(g.local)+cap(g.spare)+cap(g.byteIDs))*4 + 512 +
 		int64(cap(g.ks)+cap(g.hs)+cap(g.sub)+cap(g.vals))*8 + int64(cap(g.miss)+cap(g.buf))
 }
 
@@ -360,18 +364,23 @@ func oneByteTexts(a arrow.Array) ([]byte, bool) {
 // assignBytes numbers the rows of two one-byte text keys, d0[i] and
 // d1[i], through byteIDs.
 func (g *packedGroups) assignBytes(d0, d1 []byte, gids, newRows []int32) []int32 {
-	if g.byteIDs == nil {
-		g.byteIDs = make([]int32, 1<<16)
-	}
-	tab := g.byteIDs[:1<<16]
+	tab := g.byteIDs
 	d1 = d1[:len(d0)]
 	gids = gids[:len(d0)]
 	for i, b0 := range d0 {
-		c := uint16(b0) | uint16(d1[i])<<8
-		id := tab[c] - 1
+		c := int(g.byteCode[b0])
+		if c == 0 {
+			g.nbyte++
+			c = g.nbyte
+			g.byteCode[b0] = uint16(c)
+			g.byteIDs = append(g.byteIDs, make([]int32, 256)...)
+			tab = g.byteIDs
+		}
+		x := (c-1)<<8 | int(d1[i])
+		id := tab[x] - 1
 		if id < 0 {
 			id, newRows = g.packedGroup([2]byte{b0, d1[i]}, int32(i), newRows)
-			tab[c] = id + 1
+			tab[x] = id + 1
 		}
 		gids[i] = id
 	}
