@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math/bits"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -457,6 +458,11 @@ func (t *bytesGroups) find(h uint64, key []byte) (id int32, added bool) {
 		if sl.id == 0 {
 			id = int32(len(t.ends))
 			sl.hash, sl.id = h, id+1
+			if len(t.arena)+len(key) > cap(t.arena) {
+				// Double it: append's growth by a quarter past 256 bytes
+				// copies a growing arena over and over.
+				t.arena = slices.Grow(t.arena, max(cap(t.arena), len(key), 4096))
+			}
 			t.arena = append(t.arena, key...)
 			t.ends = append(t.ends, len(t.arena))
 			t.used++

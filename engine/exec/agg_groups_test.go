@@ -108,6 +108,20 @@ func flagColumn(mem memory.Allocator, r *rand.Rand, n int, letters string, long 
 	return b.NewArray()
 }
 
+// byteFlagColumn is n one-byte texts drawn from letters, no NULL: the
+// middle of a longer array, so its offsets do not start at 0.
+func byteFlagColumn(mem memory.Allocator, r *rand.Rand, n int, letters string) arrow.Array {
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	b.Append("xyz")
+	for range n + 1 {
+		b.Append(string(letters[r.Intn(len(letters))]))
+	}
+	a := b.NewArray()
+	defer a.Release()
+	return array.NewSlice(a, 1, int64(n+1))
+}
+
 var groupCases = []groupCase{
 	{"int64", "*exec.intGroups", nil, func(mem memory.Allocator, r *rand.Rand, n int) []arrow.Array {
 		return []arrow.Array{intColumn(mem, r, n, 5000)}
@@ -220,6 +234,21 @@ var groupCases = []groupCase{
 				domain = 300
 			}
 			return []arrow.Array{intColumn(mem, r, n, domain), flagColumn(mem, r, n, "xyz", 2)}
+		}
+	}()},
+	// Two one-byte flags numbered by their bytes, between batches that
+	// hold NULLs, empty or longer texts, so that both ways number keys.
+	{"one-byte flags, some batches not", "*exec.packedGroups", nil, func() func(memory.Allocator, *rand.Rand, int) []arrow.Array {
+		batch := 0
+		return func(mem memory.Allocator, r *rand.Rand, n int) []arrow.Array {
+			batch++
+			switch batch % 4 {
+			case 2:
+				return []arrow.Array{flagColumn(mem, r, n, "ANR", 2), flagColumn(mem, r, n, "FO", 1)}
+			case 3:
+				return []arrow.Array{byteFlagColumn(mem, r, n, "ANR"), flagColumn(mem, r, n, "FOX", 1)}
+			}
+			return []arrow.Array{byteFlagColumn(mem, r, n, "ANRB"), byteFlagColumn(mem, r, n, "FOP")}
 		}
 	}()},
 	{"long texts", "*exec.packedGroups", nil, func(mem memory.Allocator, r *rand.Rand, n int) []arrow.Array {

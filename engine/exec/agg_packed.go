@@ -40,6 +40,19 @@ type packedGroups struct {
 	vals   []uint64
 	buf    []byte
 	ws     []keyWriter
+
+	// byteIDs numbers the keys of two texts of one byte each (q01's
+	// l_returnflag, l_linestatus) by those two bytes: the first byte's
+	// code (byteCode: the order in which first bytes came, +1; 0 = not
+	// yet) picks a row of 256 entries, the second byte the entry, which
+	// holds the group+1 of that key, 0 until it is met. A batch whose two
+	// key columns hold only such values (no NULL) takes two loads a row
+	// (assignBytes); a key met for the first time there is packed and
+	// numbered by ints as in any other batch, so both ways agree. The
+	// table grows by a row of 1 KiB a first byte (three for q01).
+	byteIDs  []int32
+	byteCode [256]uint16
+	nbyte    int
 }
 
 // packField is one key column's place in the packed key: text values of
@@ -86,7 +99,7 @@ func newPackedGroups(types []arrow.DataType) *packedGroups {
 }
 
 func (g *packedGroups) size() int64 {
-	return g.ints.size() + g.rest.size() + int64(cap(g.intIDs)+cap(g.restIDs)+cap(g.local)+cap(g.spare))*4 +
+	return g.ints.size() + g.rest.size() + int64(cap(g.intIDs)+cap(g.restIDs)+cap(g.local)+cap(g.spare)+cap(g.byteIDs))*4 + 512 +
 		int64(cap(g.ks)+cap(g.hs)+cap(g.sub)+cap(g.vals))*8 + int64(cap(g.miss)+cap(g.buf))
 }
 
@@ -230,6 +243,13 @@ func (g *packedGroups) assign(keys []arrow.Array, gids []int32, newRows []int32)
 		// ids of rest are the groups.
 		return g.rest.assign(keys, gids, newRows)
 	}
+	if len(keys) == 2 && g.fields[0].text && g.fields[1].text {
+		if d0, ok := oneByteTexts(keys[0]); ok {
+			if d1, ok := oneByteTexts(keys[1]); ok {
+				return g.assignBytes(d0, d1, gids, newRows), nil
+			}
+		}
+	}
 	n := len(gids)
 	g.ks, g.hs, g.miss = growLen(g.ks, n), growLen(g.hs, n), growLen(g.miss, n)
 	ks, miss := g.ks[:n], g.miss[:n]
@@ -314,6 +334,76 @@ func (g *packedGroups) assign(keys []arrow.Array, gids []int32, newRows []int32)
 		gids[i] = g.restIDs[id]
 	}
 	return newRows, nil
+}
+
+// oneByteTexts returns the bytes of a text or bytea column whose every
+// value is one byte long (none NULL): value i is the i-th byte.
+func oneByteTexts(a arrow.Array) ([]byte, bool) {
+	if a.NullN() > 0 {
+		return nil, false
+	}
+	offs, data, ok := textOffsets(a)
+	n := a.Len()
+	if !ok || n == 0 {
+		return nil, false
+	}
+	offs = offs[:n+1]
+	if int(offs[n]) > len(data) || offs[n]-offs[0] != int32(n) {
+		return nil, false
+	}
+	var bad int32
+	for i := range n {
+		bad |= (offs[i+1] - offs[i]) ^ 1
+	}
+	if bad != 0 {
+		return nil, false
+	}
+	return data[offs[0]:offs[n]], true
+}
+
+// assignBytes numbers the rows of two one-byte text keys, d0[i] and
+// d1[i], through byteIDs.
+func (g *packedGroups) assignBytes(d0, d1 []byte, gids, newRows []int32) []int32 {
+	tab := g.byteIDs
+	d1 = d1[:len(d0)]
+	gids = gids[:len(d0)]
+	for i, b0 := range d0 {
+		c := int(g.byteCode[b0])
+		if c == 0 {
+			g.nbyte++
+			c = g.nbyte
+			g.byteCode[b0] = uint16(c)
+			g.byteIDs = append(g.byteIDs, make([]int32, 256)...)
+			tab = g.byteIDs
+		}
+		x := (c-1)<<8 | int(d1[i])
+		id := tab[x] - 1
+		if id < 0 {
+			id, newRows = g.packedGroup([2]byte{b0, d1[i]}, int32(i), newRows)
+			tab[x] = id + 1
+		}
+		gids[i] = id
+	}
+	return newRows
+}
+
+// packedGroup returns the group of the key of two one-byte texts v,
+// packed by the layout and numbered by ints (row is its row, added to
+// newRows when the group is new).
+func (g *packedGroups) packedGroup(v [2]byte, row int32, newRows []int32) (int32, []int32) {
+	var ks, hs [1]uint64
+	var local [1]int32
+	for j, f := range g.fields[:2] {
+		ks[0] |= (uint64(v[j])<<f.lenBits | 2) << f.shift // length 1, stored as 2
+	}
+	g.spare = g.ints.assignKeys(ks[:], hs[:], false, nil, 0, local[:], g.spare[:0])
+	id := local[0]
+	if int(id) == len(g.intIDs) {
+		g.intIDs = append(g.intIDs, g.ngroup)
+		g.ngroup++
+		newRows = append(newRows, row)
+	}
+	return g.intIDs[id], newRows
 }
 
 // pack ors the field of each row of a into ks and sets miss where the

@@ -83,9 +83,7 @@ func int32Array(mem memory.Allocator, idx []int32) arrow.Array {
 
 // takeBatch gathers rows idx of b.
 func takeBatch(ctx context.Context, b arrow.RecordBatch, idx []int32) (arrow.RecordBatch, error) {
-	mem := expr.Allocator(ctx)
-	ia := int32Array(mem, idx)
-	defer ia.Release()
+	var ia arrow.Array
 	cols := make([]arrow.Array, b.NumCols())
 	defer func() {
 		for _, c := range cols {
@@ -93,13 +91,35 @@ func takeBatch(ctx context.Context, b arrow.RecordBatch, idx []int32) (arrow.Rec
 				c.Release()
 			}
 		}
+		if ia != nil {
+			ia.Release()
+		}
 	}()
 	for j := range cols {
-		c, err := expr.TakeArray(ctx, b.Column(j), ia)
+		c, err := takeTyped(ctx, b.Column(j), idx, &ia)
 		if err != nil {
 			return nil, err
 		}
 		cols[j] = c
 	}
 	return array.NewRecordBatch(b.Schema(), cols, int64(len(idx))), nil
+}
+
+// takeTyped gathers rows idx (none negative) of a: numbers, dates and
+// texts by a loop of their own (takeFixed, takeBinary), other types by
+// Arrow's take kernel, which runs each call on a goroutine behind its
+// dispatch, over *ia: idx as an array, made on first need (the caller
+// releases it).
+func takeTyped(ctx context.Context, a arrow.Array, idx []int32, ia *arrow.Array) (arrow.Array, error) {
+	mem := expr.Allocator(ctx)
+	if t := takeFixed(mem, a, idx); t != nil {
+		return t, nil
+	}
+	if t := takeBinary(mem, a, idx); t != nil {
+		return t, nil
+	}
+	if *ia == nil {
+		*ia = int32Array(mem, idx)
+	}
+	return expr.TakeArray(ctx, a, *ia)
 }

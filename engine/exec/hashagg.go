@@ -466,11 +466,15 @@ func (o *hashAggOp) assignGroups(b arrow.RecordBatch, gids []int32) error {
 	if len(newRows) == 0 {
 		return nil
 	}
-	idx := int32Array(expr.Allocator(o.ctx), newRows)
-	defer idx.Release()
+	var idx arrow.Array // newRows as an array, for the generic take
+	defer func() {
+		if idx != nil {
+			idx.Release()
+		}
+	}()
 	var keyBytes int64
 	for i, k := range keys {
-		t, err := expr.TakeArray(o.ctx, k, idx)
+		t, err := takeTyped(o.ctx, k, newRows, &idx)
 		if err != nil {
 			return err
 		}

@@ -223,10 +223,14 @@ func (o *sortOp) sortBuffered(keep int64) error {
 		return err
 	}
 	sortedKeys := make([]arrow.Array, len(keys))
-	ia := int32Array(mem, idx)
-	defer ia.Release()
+	var ia arrow.Array
+	defer func() {
+		if ia != nil {
+			ia.Release()
+		}
+	}()
 	for k, a := range keys {
-		if sortedKeys[k], err = expr.TakeArray(o.ctx, a, ia); err != nil {
+		if sortedKeys[k], err = takeTyped(o.ctx, a, idx, &ia); err != nil {
 			releaseAll(sortedKeys)
 			sorted.Release()
 			return err
