@@ -175,6 +175,9 @@ const (
 // kindOfTag classifies a completed statement by its command tag.
 func kindOfTag(tag string) string {
 	word, _, _ := strings.Cut(tag, " ")
+	if word == "SELECT" { // most statements: no lower-case copy made
+		return kindSelect
+	}
 	return kindOfWord(strings.ToLower(word), "")
 }
 
