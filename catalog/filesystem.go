@@ -45,6 +45,8 @@ type Filesystem struct {
 	// hints remembers, per metadata directory, the version hint file last
 	// read and the metadata file it named (filesystem_hint.go).
 	hints map[string]hintEntry
+	// paths are the paths of the tables loaded, by table (tablePaths).
+	paths map[fsTableKey]fsTablePaths
 
 	hintMu sync.Mutex   // serializes version hint updates (filesystem_write.go)
 	sync   Syncer       // makes written files durable (atomic_file.go)
@@ -66,6 +68,7 @@ func NewFilesystem(name, root string, prefixes map[string]string) (*Filesystem, 
 		cache:    newFileCache(defaultCacheEntries),
 		ios:      make(map[string]FileIO),
 		hints:    make(map[string]hintEntry),
+		paths:    make(map[fsTableKey]fsTablePaths),
 		sync:     OSSyncer{},
 	}, nil
 }
@@ -153,32 +156,27 @@ func (c *Filesystem) LoadTable(ctx context.Context, id Identifier) (_ *Table, er
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	name := strings.Join(append(append([]string(nil), id.Namespace...), id.Name), ".")
-	nsDir, err := c.namespaceDir(id.Namespace)
+	paths, err := c.tablePaths(id)
 	if err != nil {
 		return nil, err
 	}
-	if !validName(id.Name) {
-		return nil, fmt.Errorf("load table %s: %w", name, ErrNotFound)
-	}
-	tableDir := filepath.Join(nsDir, id.Name)
-	metaDir := filepath.Join(tableDir, "metadata")
+	nsDir, tableDir, metaDir := paths.nsDir, paths.tableDir, paths.metaDir
 	// One stat of the version hint tells a table (isTableDir's common
 	// case) and whether the hint last read still holds.
-	hint, hintErr := os.Stat(filepath.Join(metaDir, "version-hint.text"))
+	hint, hintErr := os.Stat(paths.hint)
 	if (hintErr != nil || hint.IsDir()) && !isTableDir(tableDir) {
 		if _, err := os.Stat(nsDir); err != nil {
-			return nil, fmt.Errorf("load table %s: namespace %s: %w", name, strings.Join(id.Namespace, "."), ErrNotFound)
+			return nil, fmt.Errorf("load table %s: namespace %s: %w", qualified(id.Namespace, id.Name), strings.Join(id.Namespace, "."), ErrNotFound)
 		}
-		return nil, fmt.Errorf("load table %s: %w", name, ErrNotFound)
+		return nil, fmt.Errorf("load table %s: %w", qualified(id.Namespace, id.Name), ErrNotFound)
 	}
 	metaPath, err := c.currentMetadataStat(metaDir, hint, hintErr)
 	if err != nil {
-		return nil, c.metadataError(fmt.Errorf("load table %s: %w", name, err))
+		return nil, c.metadataError(fmt.Errorf("load table %s: %w", qualified(id.Namespace, id.Name), err))
 	}
 	meta, err := c.readMetadata(metaPath)
 	if err != nil {
-		return nil, c.metadataError(fmt.Errorf("load table %s: %w", name, err))
+		return nil, c.metadataError(fmt.Errorf("load table %s: %w", qualified(id.Namespace, id.Name), err))
 	}
 	c.sweepOnce(ctx, tableDir)
 	return &Table{
@@ -187,6 +185,50 @@ func (c *Filesystem) LoadTable(ctx context.Context, id Identifier) (_ *Table, er
 		Metadata:         meta,
 		IO:               c.tableIO(tableDir),
 	}, nil
+}
+
+// fsTablePaths are the directories and the version hint of a table of
+// the filesystem catalog.
+type fsTablePaths struct{ nsDir, tableDir, metaDir, hint string }
+
+// fsTableKey is a table of a one-level namespace, the common case, as a
+// map key that costs nothing to make.
+type fsTableKey struct{ ns, name string }
+
+// tablePaths returns id's paths (a pure function of the root and id),
+// kept for the tables of one-level namespaces so that loading one again
+// joins no path.
+func (c *Filesystem) tablePaths(id Identifier) (fsTablePaths, error) {
+	one := len(id.Namespace) == 1
+	var key fsTableKey
+	if one {
+		key = fsTableKey{id.Namespace[0], id.Name}
+		c.mu.Lock()
+		p, ok := c.paths[key]
+		c.mu.Unlock()
+		if ok {
+			return p, nil
+		}
+	}
+	nsDir, err := c.namespaceDir(id.Namespace)
+	if err != nil {
+		return fsTablePaths{}, err
+	}
+	if !validName(id.Name) {
+		return fsTablePaths{}, fmt.Errorf("load table %s: %w", qualified(id.Namespace, id.Name), ErrNotFound)
+	}
+	tableDir := filepath.Join(nsDir, id.Name)
+	metaDir := filepath.Join(tableDir, "metadata")
+	p := fsTablePaths{nsDir: nsDir, tableDir: tableDir, metaDir: metaDir, hint: filepath.Join(metaDir, "version-hint.text")}
+	if one {
+		c.mu.Lock()
+		if len(c.paths) >= maxResolvedDirs {
+			clear(c.paths)
+		}
+		c.paths[key] = p
+		c.mu.Unlock()
+	}
+	return p, nil
 }
 
 func (c *Filesystem) tableIO(tableDir string) FileIO {
@@ -376,24 +418,32 @@ func currentMetadataFile(metaDir string) (string, error) {
 // leaves the hint one version behind a commit that happened. Hadoop
 // tables of other engines are read the same way.
 func followCommitted(metaDir, p string) (string, error) {
-	base := filepath.Base(p)
-	num, ok := strings.CutPrefix(base, "v")
-	if !ok {
-		return p, nil
-	}
-	num, ok = strings.CutSuffix(num, ".metadata.json")
-	n, err := strconv.ParseInt(num, 10, 64)
-	if !ok || err != nil {
-		return p, nil
-	}
 	for {
-		next := filepath.Join(metaDir, "v"+strconv.FormatInt(n+1, 10)+".metadata.json")
+		next := nextVersionFile(metaDir, p)
+		if next == "" {
+			return p, nil
+		}
 		ok, err := committedFile(next)
 		if err != nil || !ok {
 			return p, err
 		}
-		p, n = next, n+1
+		p = next
 	}
+}
+
+// nextVersionFile is the metadata file in metaDir of the version after
+// p's, "" when p's name is not vN.metadata.json.
+func nextVersionFile(metaDir, p string) string {
+	num, ok := strings.CutPrefix(filepath.Base(p), "v")
+	if !ok {
+		return ""
+	}
+	num, ok = strings.CutSuffix(num, ".metadata.json")
+	n, err := strconv.ParseInt(num, 10, 64)
+	if !ok || err != nil {
+		return ""
+	}
+	return filepath.Join(metaDir, "v"+strconv.FormatInt(n+1, 10)+".metadata.json")
 }
 
 // committedFile reports whether the metadata file path exists. Anything

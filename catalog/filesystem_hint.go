@@ -12,6 +12,9 @@ import (
 type hintEntry struct {
 	st   fs.FileInfo
 	path string
+	// next is the name of the version after path's (followCommitted's
+	// first look), "" when path is not numbered.
+	next string
 }
 
 // currentMetadataStat is currentMetadataFile, sparing the reading of the
@@ -26,7 +29,6 @@ type hintEntry struct {
 // st and err are the stat of the hint file, taken just before by the
 // caller (LoadTable, which tells a table by it).
 func (c *Filesystem) currentMetadataStat(metaDir string, st fs.FileInfo, err error) (string, error) {
-	hintPath := filepath.Join(metaDir, "version-hint.text")
 	if err != nil || !st.Mode().IsRegular() {
 		return currentMetadataFile(metaDir)
 	}
@@ -34,11 +36,19 @@ func (c *Filesystem) currentMetadataStat(metaDir string, st fs.FileInfo, err err
 	h, ok := c.hints[metaDir]
 	c.mu.Unlock()
 	if ok && os.SameFile(h.st, st) && h.st.ModTime().Equal(st.ModTime()) && h.st.Size() == st.Size() {
-		return followCommitted(metaDir, h.path)
+		if h.next == "" {
+			return followCommitted(metaDir, h.path)
+		}
+		// followCommitted's first step, with the name made once.
+		found, err := committedFile(h.next)
+		if err != nil || !found {
+			return h.path, err
+		}
+		return followCommitted(metaDir, h.next)
 	}
 	// Read after the stat: the contents are at least as new as st, so a
 	// change in between only makes the next load read the hint again.
-	hint, err := os.ReadFile(hintPath)
+	hint, err := os.ReadFile(filepath.Join(metaDir, "version-hint.text"))
 	if err != nil {
 		return currentMetadataFile(metaDir)
 	}
@@ -50,7 +60,7 @@ func (c *Filesystem) currentMetadataStat(metaDir string, st fs.FileInfo, err err
 	if len(c.hints) >= maxResolvedDirs {
 		clear(c.hints)
 	}
-	c.hints[metaDir] = hintEntry{st: st, path: p}
+	c.hints[metaDir] = hintEntry{st: st, path: p, next: nextVersionFile(metaDir, p)}
 	c.mu.Unlock()
 	return followCommitted(metaDir, p)
 }

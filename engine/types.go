@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strconv"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -87,6 +88,25 @@ func ArrowField(f catalog.NestedField) arrow.Field {
 	}
 }
 
+// fieldIDMetadata is the metadata of a field of Iceberg ID id. The IDs
+// most tables use share one read-only Metadata each: a scan set up per
+// statement (a prepared point query's) builds its schema from them.
 func fieldIDMetadata(id int) arrow.Metadata {
+	if t := sharedFieldIDMetadata(); id >= 0 && id < len(t) {
+		return t[id]
+	}
+	return newFieldIDMetadata(id)
+}
+
+func newFieldIDMetadata(id int) arrow.Metadata {
 	return arrow.NewMetadata([]string{FieldIDKey}, []string{strconv.Itoa(id)})
 }
+
+// sharedFieldIDMetadata is built once and never changed.
+var sharedFieldIDMetadata = sync.OnceValue(func() []arrow.Metadata {
+	t := make([]arrow.Metadata, 512)
+	for id := range t {
+		t[id] = newFieldIDMetadata(id)
+	}
+	return t
+})

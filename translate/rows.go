@@ -3,7 +3,7 @@ package translate
 import (
 	"context"
 	"errors"
-	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -75,7 +75,9 @@ func (r *operatorRows) Next(ctx context.Context) (arrow.RecordBatch, error) {
 	}
 }
 
-func (r *operatorRows) Tag(rowsSent int64) string { return fmt.Sprintf("%s %d", r.tag, rowsSent) }
+func (r *operatorRows) Tag(rowsSent int64) string {
+	return r.tag + " " + strconv.FormatInt(rowsSent, 10)
+}
 
 func (r *operatorRows) Notices() []Notice { return r.notices }
 

@@ -90,6 +90,8 @@ type conn struct {
 
 	tzName string // TimeZone setting tzLoc was loaded for
 	tzLoc  *time.Location
+	// lastEnv is the encoders' settings last read (result.go).
+	lastEnv *encodeEnv
 }
 
 // errCancelRequest is the cause of a statement canceled by CancelRequest.

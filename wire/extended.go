@@ -16,6 +16,26 @@ import (
 type prepared struct {
 	stmt translate.Statement
 	sql  string
+	// desc is the RowDescription last sent for a portal of the
+	// statement, of the columns descCols in the formats descFormats: a
+	// client describing every portal of a statement it runs again and
+	// again gets the same message without it being built each time.
+	desc        *pgproto3.RowDescription
+	descCols    []pgtypes.Column
+	descFormats []int16
+}
+
+// portalDescription is rowDescription(cols, formats), reused while the
+// statement's columns (the same slice) and the formats are unchanged.
+// Backend.Send encodes a message when it is sent, so one may be sent
+// again.
+func (st *prepared) portalDescription(cols []pgtypes.Column, formats []int16) *pgproto3.RowDescription {
+	if st.desc != nil && len(cols) > 0 && len(cols) == len(st.descCols) && &cols[0] == &st.descCols[0] &&
+		slices.Equal(formats, st.descFormats) {
+		return st.desc
+	}
+	st.desc, st.descCols, st.descFormats = rowDescription(cols, formats), cols, slices.Clone(formats)
+	return st.desc
 }
 
 // portal is a statement bound to parameters and result formats by Bind.
@@ -227,7 +247,7 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 			c.be.Send(&pgproto3.NoData{})
 			return nil
 		}
-		c.be.Send(rowDescription(p.stmt.stmt.Columns(), p.formats))
+		c.be.Send(p.stmt.portalDescription(p.stmt.stmt.Columns(), p.formats))
 		return nil
 	}
 	return pgerr.New(pgerr.ProtocolViolation, "invalid DESCRIBE message subtype %d", m.ObjectType)

@@ -35,6 +35,7 @@ type frameReader struct {
 	r       *bufio.Reader
 	maxData int
 	reused  []byte
+	hdr     [5]byte // the header being read (a local would escape to the heap)
 }
 
 func newFrameReader(r io.Reader, maxData int) *frameReader {
@@ -64,7 +65,7 @@ func (f *frameReader) limit(typ byte) int {
 // returned as they are (io.EOF when the client left between messages);
 // malformed input is a FATAL *pgerr.Error.
 func (f *frameReader) next() (pgproto3.FrontendMessage, error) {
-	var hdr [5]byte
+	hdr := f.hdr[:]
 	if _, err := io.ReadFull(f.r, hdr[:1]); err != nil {
 		return nil, err
 	}

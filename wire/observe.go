@@ -79,7 +79,10 @@ type stmtObs struct {
 // log_statement, once per client message as PostgreSQL does.
 func (c *conn) stmtBegin(sql string, logIt bool) {
 	c.obs = stmtObs{active: true, start: time.Now(), sql: sql}
-	if logIt && c.session != nil && logStatementWants(c.session.Setting("log_statement"), kindOfText(sql)) {
+	if !logIt || c.session == nil {
+		return
+	}
+	if ls := c.session.Setting("log_statement"); ls != "" && ls != "none" && logStatementWants(ls, kindOfText(sql)) {
 		c.logger.Info("statement", c.stmtAttrs(sql)...)
 	}
 }
@@ -172,6 +175,9 @@ const (
 // kindOfTag classifies a completed statement by its command tag.
 func kindOfTag(tag string) string {
 	word, _, _ := strings.Cut(tag, " ")
+	if word == "SELECT" { // most statements: no lower-case copy made
+		return kindSelect
+	}
 	return kindOfWord(strings.ToLower(word), "")
 }
 

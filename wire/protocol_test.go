@@ -62,6 +62,21 @@ func TestProtocolScripts(t *testing.T) {
 			&pgproto3.Sync{}},
 			[]string{"ParseComplete", "ParameterDescription([23])", "RowDescription(echo:25:0)", "BindComplete",
 				"RowDescription(echo:25:1)", "DataRow(7)", "CommandComplete(SELECT 1)", "CloseComplete", "CloseComplete", "ReadyForQuery(I)"}},
+		// The description of a statement's portal is kept for the next
+		// portal in the same formats, built again for other formats.
+		{"describe portals of one statement in turn", []pgproto3.FrontendMessage{
+			&pgproto3.Parse{Name: "s2", Query: "echo int4"},
+			&pgproto3.Bind{PreparedStatement: "s2", Parameters: [][]byte{[]byte("1")}, ResultFormatCodes: []int16{1}},
+			&pgproto3.Describe{ObjectType: 'P'},
+			&pgproto3.Bind{PreparedStatement: "s2", Parameters: [][]byte{[]byte("2")}, ResultFormatCodes: []int16{1}},
+			&pgproto3.Describe{ObjectType: 'P'},
+			&pgproto3.Bind{PreparedStatement: "s2", Parameters: [][]byte{[]byte("3")}},
+			&pgproto3.Describe{ObjectType: 'P'},
+			&pgproto3.Bind{PreparedStatement: "s2", Parameters: [][]byte{[]byte("4")}, ResultFormatCodes: []int16{1}},
+			&pgproto3.Describe{ObjectType: 'P'},
+			&pgproto3.Sync{}},
+			[]string{"ParseComplete", "BindComplete", "RowDescription(echo:25:1)", "BindComplete", "RowDescription(echo:25:1)",
+				"BindComplete", "RowDescription(echo:25:0)", "BindComplete", "RowDescription(echo:25:1)", "ReadyForQuery(I)"}},
 		{"statement without rows", []pgproto3.FrontendMessage{
 			&pgproto3.Parse{Query: "begin"}, &pgproto3.Describe{ObjectType: 'S'}, &pgproto3.Bind{},
 			&pgproto3.Describe{ObjectType: 'P'}, &pgproto3.Execute{}, &pgproto3.Sync{},

@@ -203,16 +203,22 @@ func rowDescription(cols []pgtypes.Column, formats []int16) *pgproto3.RowDescrip
 	return &pgproto3.RowDescription{Fields: fields}
 }
 
-// env reads the session settings encoders depend on.
+// env reads the session settings encoders depend on. An encodeEnv is
+// never changed once made: the last one serves again while the settings
+// keep their values.
 func (c *conn) env() *encodeEnv {
-	env := &encodeEnv{loc: time.UTC, extraFloatDigits: 1}
+	loc, digits := time.UTC, 1
 	if tz := c.session.Setting("TimeZone"); tz != "" {
-		env.loc = c.location(tz)
+		loc = c.location(tz)
 	}
 	if efd := c.session.Setting("extra_float_digits"); efd != "" {
 		if v, err := strconv.Atoi(efd); err == nil {
-			env.extraFloatDigits = v
+			digits = v
 		}
 	}
-	return env
+	if e := c.lastEnv; e != nil && e.loc == loc && e.extraFloatDigits == digits {
+		return e
+	}
+	c.lastEnv = &encodeEnv{loc: loc, extraFloatDigits: digits}
+	return c.lastEnv
 }

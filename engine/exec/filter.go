@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -46,8 +47,25 @@ type filterConj struct {
 	safe bool // evaluating it cannot raise an error
 	// compacted is the schema of a batch compacted before this conjunct:
 	// the columns this and the later conjuncts read, the others Null.
-	compacted *arrow.Schema
+	// Built on first use: most filters never compact before most of
+	// their conjuncts, and one compiled per statement (a point query's)
+	// would pay for schemas it never uses.
+	compacted *nullSchemaOnce
 	keep      []bool // the columns of compacted that are not Null
+}
+
+// nullSchemaOnce is nullSchema(base, keep), built once when first asked
+// for (by any of the goroutines sharing the conjunct).
+type nullSchemaOnce struct {
+	once sync.Once
+	base *arrow.Schema
+	keep []bool
+	s    *arrow.Schema
+}
+
+func (n *nullSchemaOnce) get() *arrow.Schema {
+	n.once.Do(func() { n.s = nullSchema(n.base, n.keep) })
+	return n.s
 }
 
 // NewFilter returns WHERE pred over in: rows where pred is TRUE pass, FALSE
@@ -68,11 +86,14 @@ func compileConjuncts(schema *arrow.Schema, pred expr.Expr, opts ...expr.Compile
 		return nil, pgerr.New(pgerr.DatatypeMismatch, "argument of WHERE must be type boolean, not type %s", expr.PGTypeName(pred.Type()))
 	}
 	// Compile the whole predicate first: its errors (unknown operator...)
-	// are those of the statement, whatever the conjuncts.
-	if _, err := expr.Compile(pred, schema, opts...); err != nil {
-		return nil, err
-	}
+	// are those of the statement, whatever the conjuncts. A predicate of
+	// one conjunct is that conjunct, compiled below.
 	parts := expr.Conjuncts(expr.Fold(pred, opts...))
+	if len(parts) > 1 {
+		if _, err := expr.Compile(pred, schema, opts...); err != nil {
+			return nil, err
+		}
+	}
 	conj := make([]filterConj, len(parts))
 	refs := make([][]bool, len(parts))
 	for i, p := range parts {
@@ -96,7 +117,7 @@ func compileConjuncts(schema *arrow.Schema, pred expr.Expr, opts ...expr.Compile
 			need[j] = need[j] || r
 		}
 		sorted[i].keep = slices.Clone(need)
-		sorted[i].compacted = nullSchema(schema, need)
+		sorted[i].compacted = &nullSchemaOnce{base: schema, keep: sorted[i].keep}
 	}
 	return sorted, nil
 }
@@ -267,7 +288,7 @@ func (o *filterOp) keptAlive(b arrow.RecordBatch, masked bool) (kept []int32, al
 			live := expr.CountWords(alive)
 			if !c.safe || o.worthCompacting(k, live, n) {
 				o.idx = expr.AppendSetRows(o.idx[:0], alive)
-				next, err := compact(o.ctx, mem, cur, o.idx, c.compacted, c.keep)
+				next, err := compact(o.ctx, mem, cur, o.idx, c.compacted.get(), c.keep)
 				if err != nil {
 					return nil, false, err
 				}

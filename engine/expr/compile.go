@@ -82,7 +82,7 @@ func (p Program) eval(ctx context.Context, batch arrow.RecordBatch, transient bo
 		return nil, err
 	}
 	mem := Allocator(ctx)
-	if _, isGo := mem.(*memory.GoAllocator); isGo && mem == memory.DefaultAllocator && p.pools != nil {
+	if _, isGo := mem.(*memory.GoAllocator); isGo && mem == memory.DefaultAllocator && p.pools != nil && batch.NumRows() >= poolMinRows {
 		bp := p.pools.Get().(*bufPool)
 		defer func() {
 			if !transient {

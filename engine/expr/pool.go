@@ -47,6 +47,11 @@ type bufPool struct {
 const (
 	poolClasses = 24      // up to 64<<23 = 512 MiB a buffer
 	poolBytes   = 8 << 20 // the most a pool keeps free
+	// poolMinRows: a batch of fewer rows is evaluated without the pool.
+	// Its buffers are a few hundred bytes, while taking a pool costs a
+	// program evaluated once (a prepared point query's filter, compiled
+	// per Execute) the pool itself, its per-processor slots and its map.
+	poolMinRows = 256
 )
 
 func newBufPool() *bufPool { return &bufPool{live: map[*byte]int{}} }
