@@ -214,6 +214,12 @@ func (s *Scan) taskFilter() (taskFilter, error) {
 		return taskFilter{}, err
 	}
 	rf.SetUnread(s.schema, s.unread)
+	// a column nothing else reads need not be built where its conjuncts
+	// are judged by code
+	for i := range cols {
+		out := cols[i].out
+		cols[i].unread = out < len(s.unread) && s.unread[out] && !rf.Reads()[out]
+	}
 	sel, err := newRowSel(cols, s.spec.ExactOptions)
 	if err != nil {
 		return taskFilter{}, err
