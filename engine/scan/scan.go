@@ -236,6 +236,9 @@ func (s *Scan) WhereErr() error { return s.whereErr }
 // conjunct of ScanSpec.Exact rejected them, over all its runs.
 func (s *Scan) RowsFiltered() int64 { return s.filtered.Load() }
 
+// Spec is what the scan reads.
+func (s *Scan) Spec() engine.ScanSpec { return s.spec }
+
 // Schema implements engine.Operator.
 func (s *Scan) Schema() *arrow.Schema { return s.schema }
 
