@@ -33,4 +33,11 @@ type ScanSpec struct {
 	// session's compile options for them.
 	Exact        []expr.Expr
 	ExactOptions expr.CompileOptions
+	// FilterOnly, when set, has a flag per output column (as FieldIDs):
+	// a flagged column is read by Exact and by nothing above the scan.
+	// The layout stays the same, but the scan may return such a column
+	// as all NULL of its type, and need not decode or copy its values
+	// beyond what Exact needs. Metadata columns (_file, _pos...) are
+	// always built.
+	FilterOnly []bool
 }

@@ -17,6 +17,13 @@ type RowFilter struct {
 	f filterOp
 	// reads marks the columns the conjuncts read.
 	reads []bool
+	// unread marks the columns nothing reads after the filter
+	// (SetUnread); nil when none. gathered is the schema the kept rows
+	// are gathered into (those columns typed Null), standIns an all-NULL
+	// array of each such column, sliced for each batch.
+	unread   []bool
+	gathered *arrow.Schema
+	standIns []arrow.Array
 }
 
 // NewRowFilter compiles pred over batches of schema; opts are the
@@ -45,6 +52,10 @@ func (r *RowFilter) Reads() []bool { return r.reads }
 // caller's).
 func (r *RowFilter) Apply(ctx context.Context, b arrow.RecordBatch) (arrow.RecordBatch, error) {
 	r.f.ctx = ctx
+	if r.unread != nil {
+		idx, all, err := r.f.keptRows(b, nil)
+		return r.keptUnread(b, idx, all, err)
+	}
 	return r.f.apply(b)
 }
 

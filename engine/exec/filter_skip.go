@@ -2,8 +2,11 @@ package exec
 
 import (
 	"context"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/engine/expr"
 )
@@ -39,7 +42,77 @@ func (r *RowFilter) ApplyDropped(ctx context.Context, b arrow.RecordBatch, drop 
 	r.f.ctx = ctx
 	r.f.alive = notWords(r.f.alive, drop, int(b.NumRows()))
 	idx, all, err := r.f.keptAlive(b, true)
+	if r.unread != nil {
+		return r.keptUnread(b, idx, all, err)
+	}
 	return r.f.keptBatch(b, idx, all, err)
+}
+
+// SetUnread flags the columns of the batches that nothing reads after
+// the filter (a table scan's columns only its conjuncts read): the
+// batches Apply and ApplyDropped return hold all-NULL arrays of their
+// type there, and the values of the rows kept are not gathered. The
+// batches then are new ones even when every row is kept. nil, or no flag
+// set, gathers every column.
+func (r *RowFilter) SetUnread(schema *arrow.Schema, unread []bool) {
+	r.unread, r.gathered, r.standIns = nil, nil, nil
+	if !slices.Contains(unread, true) {
+		return
+	}
+	r.unread = slices.Clone(unread)
+	keep := make([]bool, len(unread))
+	for i, u := range unread {
+		keep[i] = !u
+	}
+	r.gathered = nullSchema(schema, keep)
+	r.standIns = make([]arrow.Array, len(unread))
+}
+
+// keptUnread is keptBatch for a filter with unread columns: the rows kept
+// of the others, and all-NULL arrays in those.
+func (r *RowFilter) keptUnread(b arrow.RecordBatch, idx []int32, all bool, err error) (arrow.RecordBatch, error) {
+	switch {
+	case err != nil:
+		return nil, err
+	case !all && len(idx) == 0:
+		return nil, nil
+	}
+	src := b
+	if !all {
+		keep := make([]bool, len(r.unread))
+		for i, u := range r.unread {
+			keep[i] = !u
+		}
+		g, err := gatherBatch(r.f.ctx, expr.Allocator(r.f.ctx), b, idx, r.gathered, keep)
+		if err != nil {
+			return nil, err
+		}
+		defer g.Release()
+		src = g
+	}
+	n := int(src.NumRows())
+	cols := make([]arrow.Array, src.NumCols())
+	for j := range cols {
+		if j >= len(r.unread) || !r.unread[j] {
+			cols[j] = src.Column(j)
+			cols[j].Retain()
+			continue
+		}
+		if c := r.standIns[j]; c == nil || c.Len() < n {
+			if c != nil {
+				c.Release()
+			}
+			// from the Go heap: stand-ins live as long as the filter, which
+			// has no end of its own
+			r.standIns[j] = nullArray(memory.DefaultAllocator, b.Schema().Field(j).Type, max(n, 8192))
+		}
+		cols[j] = array.NewSlice(r.standIns[j], 0, int64(n))
+	}
+	out := array.NewRecordBatch(b.Schema(), cols, int64(n))
+	for _, c := range cols {
+		c.Release()
+	}
+	return out, nil
 }
 
 // notWords is the bit words of the n rows whose bit in drop is clear.

@@ -41,6 +41,9 @@ type colConj struct {
 	field  int // its field id
 	pred   expr.Expr
 	schema *arrow.Schema
+	// unread: nothing but these conjuncts reads the column's values (a
+	// filter-only column no other conjunct reads).
+	unread bool
 }
 
 // splitExact divides the exact conjuncts of a scan producing fieldIDs as
@@ -161,6 +164,10 @@ type colCond struct {
 	// pending (values that were not dictionary codes).
 	handled bool
 	pending []rowSpan
+	// skip: the reader leaves the values of the rows it judges by code
+	// out of the array (empty or zero, valid): the column is unread and
+	// the current file's equality deletes do not compare it.
+	skip bool
 }
 
 // rowSel is the selection of one batch by the per-column conjuncts.
@@ -189,6 +196,15 @@ func newRowSel(cols []colConj, opts expr.CompileOptions) (*rowSel, error) {
 		s.conds = append(s.conds, &colCond{colConj: c, prog: prog})
 	}
 	return s, nil
+}
+
+// skipValues sets which conditions' readers leave out the values of the
+// rows judged by code, for a file whose equality deletes compare the
+// fields eqIDs.
+func (s *rowSel) skipValues(eqIDs func(id int) bool) {
+	for _, c := range s.conds {
+		c.skip = c.unread && !eqIDs(c.field)
+	}
 }
 
 // reset forgets the last batch.
@@ -434,11 +450,13 @@ func (r *flatReader[T]) setCond(c *colCond, sel *rowSel, dt arrow.DataType) {
 // markRun judges the k rows from row at of the batch, whose present
 // values start at the page's value d (nn of them; defs their definition
 // levels, nil when all are present): by their dictionary codes when the
-// page has them, else they are left for finish to judge by value.
-func (r *flatReader[T]) markRun(at, k, d, nn int, defs []byte, maxDef byte) {
+// page has them, else they are left for finish to judge by value. It
+// reports whether the values of those rows may be left out of the
+// batch's array (judged by code, colCond.skip).
+func (r *flatReader[T]) markRun(at, k, d, nn int, defs []byte, maxDef byte) bool {
 	c, sel := r.cond, r.sel
 	if c == nil || sel == nil || sel.n < at+k {
-		return
+		return false
 	}
 	if r.lazy != lazyDict || !tableFor(c, sel.ctx, sel.mem, r.condType, r.dict, r.dictVals) {
 		if n := len(c.pending); n > 0 && c.pending[n-1].hi == int64(at) {
@@ -446,7 +464,7 @@ func (r *flatReader[T]) markRun(at, k, d, nn int, defs []byte, maxDef byte) {
 		} else {
 			c.pending = append(c.pending, rowSpan{int64(at), int64(at + k)})
 		}
-		return
+		return false
 	}
 	sel.byCode += int64(k)
 	// bits (fail is 0 or 1) or-ed without a branch per row: which rows
@@ -462,7 +480,7 @@ func (r *flatReader[T]) markRun(at, k, d, nn int, defs []byte, maxDef byte) {
 				drop[row>>6] |= uint64(fail[x]) << (row & 63)
 			}
 		}
-		return
+		return c.skip
 	}
 	var nullFail byte
 	if !c.nullPass {
@@ -480,6 +498,7 @@ func (r *flatReader[T]) markRun(at, k, d, nn int, defs []byte, maxDef byte) {
 			drop[row>>6] |= uint64(nullFail) << (row & 63)
 		}
 	}
+	return c.skip
 }
 
 // judged records that the reader judged the n rows of the batch it read

@@ -166,8 +166,13 @@ func (r *flatReader[T]) readArray(mem memory.Allocator, dt arrow.DataType, n int
 		}
 		k := min(n-at, c.n-c.i)
 		if len(c.defs) == 0 {
-			r.markRun(at, k, c.d, k, nil, c.maxDef)
-			if err := r.fill(dst[at:at+k], c.d); err != nil {
+			if r.markRun(at, k, c.d, k, nil, c.maxDef) {
+				// values nothing reads: their codes checked, not gathered
+				if err := checkIndexes(r.idx[c.d:c.d+k], len(r.dictVals)); err != nil {
+					release()
+					return nil, err
+				}
+			} else if err := r.fill(dst[at:at+k], c.d); err != nil {
 				release()
 				return nil, err
 			}
@@ -175,8 +180,13 @@ func (r *flatReader[T]) readArray(mem memory.Allocator, dt arrow.DataType, n int
 		} else {
 			defs := c.defs[c.i : c.i+k]
 			nn := presentCount(defs, c.maxDef)
-			r.markRun(at, k, c.d, nn, defs, c.maxDef)
-			if nn == k {
+			if r.markRun(at, k, c.d, nn, defs, c.maxDef) {
+				if err := checkIndexes(r.idx[c.d:c.d+nn], len(r.dictVals)); err != nil {
+					release()
+					return nil, err
+				}
+				v.setRun(at, k)
+			} else if nn == k {
 				if err := r.fill(dst[at:at+k], c.d); err != nil {
 					release()
 					return nil, err

@@ -92,8 +92,15 @@ func (r *flatReader[T]) readBinaryArray(mem memory.Allocator, dt arrow.DataType,
 			defs = c.defs[c.i : c.i+k]
 			nn = presentCount(defs, c.maxDef)
 		}
-		r.markRun(at, k, c.d, nn, defs, c.maxDef)
-		if nn == k {
+		if r.markRun(at, k, c.d, nn, defs, c.maxDef) {
+			// values nothing reads (judged by code, their codes checked
+			// when the page was loaded): empty
+			out := o.offs[at+1 : at+1+k]
+			for j := range out {
+				out[j] = int32(o.size)
+			}
+			v.setRun(at, k)
+		} else if nn == k {
 			if err := r.appendRun(&o, at, c.d, k); err != nil {
 				release()
 				return nil, err

@@ -106,6 +106,9 @@ type Scan struct {
 	counters *scanCounters // what the workers read and skipped (Stats)
 	// filtered counts the rows spec.Exact removed, over every Open.
 	filtered atomic.Int64
+	// unread flags the output columns returned all NULL: those of
+	// spec.FilterOnly that are not metadata columns (nil when none).
+	unread []bool
 }
 
 var _ engine.Operator = (*Scan)(nil)
@@ -133,12 +136,31 @@ func New(spec engine.ScanSpec, opts Options) engine.Operator {
 		fields = append(fields, engine.ArrowField(*f))
 	}
 	s.schema = arrow.NewSchema(fields, nil)
+	if len(spec.Exact) > 0 {
+		s.unread = unreadColumns(spec)
+	}
 	if s.schemaErr == nil && len(spec.Exact) > 0 {
 		var rf *exec.RowFilter
 		rf, s.whereErr = s.rowFilter()
 		s.compiled.Store(rf)
 	}
 	return s
+}
+
+// unreadColumns is which output columns of spec come out all NULL
+// (ScanSpec.FilterOnly but metadata and lineage columns); nil when none.
+func unreadColumns(spec engine.ScanSpec) []bool {
+	var out []bool
+	for i, id := range spec.FieldIDs {
+		if i >= len(spec.FilterOnly) || !spec.FilterOnly[i] || IsMetadataField(id) || IsLineageField(id) {
+			continue
+		}
+		if out == nil {
+			out = make([]bool, len(spec.FieldIDs))
+		}
+		out[i] = true
+	}
+	return out
 }
 
 // rowFilter compiles spec.Exact over the scan's output (nil without
@@ -182,11 +204,21 @@ func (s *Scan) taskFilter() (taskFilter, error) {
 	}
 	if len(cols) == 0 {
 		rf, err := s.rowFilter()
+		if rf != nil {
+			rf.SetUnread(s.schema, s.unread)
+		}
 		return taskFilter{rf: rf}, err
 	}
 	rf, err := exec.NewRowFilterOf(s.schema, rest, s.spec.ExactOptions)
 	if err != nil {
 		return taskFilter{}, err
+	}
+	rf.SetUnread(s.schema, s.unread)
+	// a column nothing else reads need not be built where its conjuncts
+	// are judged by code
+	for i := range cols {
+		out := cols[i].out
+		cols[i].unread = out < len(s.unread) && s.unread[out] && !rf.Reads()[out]
 	}
 	sel, err := newRowSel(cols, s.spec.ExactOptions)
 	if err != nil {
@@ -203,6 +235,9 @@ func (s *Scan) WhereErr() error { return s.whereErr }
 // RowsFiltered is the rows the scan read and did not return because a
 // conjunct of ScanSpec.Exact rejected them, over all its runs.
 func (s *Scan) RowsFiltered() int64 { return s.filtered.Load() }
+
+// Spec is what the scan reads.
+func (s *Scan) Spec() engine.ScanSpec { return s.spec }
 
 // Schema implements engine.Operator.
 func (s *Scan) Schema() *arrow.Schema { return s.schema }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -212,6 +213,16 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fi
 		return err
 	}
 
+	if sel != nil {
+		sel.skipValues(func(id int) bool {
+			for _, eq := range eqs {
+				if slices.Contains(eq.ids, id) {
+					return true
+				}
+			}
+			return false
+		})
+	}
 	r, f, err := s.openFile(ctx, df, fields, sh, sel)
 	if err != nil {
 		return err

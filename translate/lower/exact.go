@@ -11,12 +11,35 @@ import (
 // Filter operator is left. Plain EXPLAIN still shows the plan's Filter;
 // EXPLAIN ANALYZE counts the rows the scan read, before the filter.
 
+// The columns the scan reads only for the predicate (those the filter's
+// parent does not need) are flagged engine.ScanSpec.FilterOnly: the scan
+// returns them all NULL rather than building them for the rows it keeps.
+// The parent's need is what every operator above reads (a join already
+// emits the columns outside it as NULL, JoinSpec.Unused).
+
 // exactFilter is a filter's predicate offered to the scan below it;
-// taken when the scan applies it.
+// taken when the scan applies it. need is what the filter's parent reads.
 type exactFilter struct {
 	scan  *plan.Scan
 	pred  expr.Expr
+	need  plan.ColSet
 	taken bool
+}
+
+// filterOnly flags the columns of a scan's layout that the filter's
+// parent does not need (nil when none): the predicate alone reads them.
+func (ex *exactFilter) filterOnly(layout []plan.ColID) []bool {
+	var out []bool
+	for i, id := range layout {
+		if ex.need.Has(id) {
+			continue
+		}
+		if out == nil {
+			out = make([]bool, len(layout))
+		}
+		out[i] = true
+	}
+	return out
 }
 
 // scanCanApply reports whether a scan may evaluate pred in its workers:

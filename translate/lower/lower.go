@@ -289,6 +289,7 @@ func (l *Lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []
 			return nil, nil, err
 		}
 		spec.Exact, spec.ExactOptions = expr.Conjuncts(pe), l.opts
+		spec.FilterOnly = ex.filterOnly(layout)
 		ex.taken = true
 	}
 	sc := scan.New(spec, opts)
@@ -362,7 +363,7 @@ func (l *Lowerer) lowerFilter(x *plan.Filter, need plan.ColSet) (engine.Operator
 	childNeed.AddRefs(pred)
 	var ex *exactFilter
 	if sc, ok := in.(*plan.Scan); ok && scanCanApply(pred) {
-		ex = &exactFilter{scan: sc, pred: pred}
+		ex = &exactFilter{scan: sc, pred: pred, need: need}
 	}
 	l.exact = ex
 	op, layout, err := l.lower(in, childNeed)
