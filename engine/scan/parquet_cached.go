@@ -38,7 +38,7 @@ func (r *parquetReader) startCachedGroup(rg parquet.RowGroup) error {
 		if a == nil {
 			c.startRowGroup(rg)
 			var err error
-			if a, err = r.readColumn(i, rows); err != nil {
+			if a, err = r.readCachedColumn(i, rows); err != nil {
 				releaseAll(whole)
 				return err
 			}
@@ -140,4 +140,16 @@ func (r *parquetReader) nextWhole(k int) ([]arrow.Array, int64, int, error) {
 func (r *parquetReader) releaseWhole() {
 	releaseAll(r.whole)
 	r.whole = nil
+}
+
+// readCachedColumn decodes the whole of column i of a group going into
+// the column cache, on readOptions.cacheVals when set.
+func (r *parquetReader) readCachedColumn(i, rows int) (arrow.Array, error) {
+	if r.opts.cacheVals == nil {
+		return r.readColumn(i, rows)
+	}
+	vals := r.opts.vals
+	r.opts.vals = r.opts.cacheVals
+	defer func() { r.opts.vals = vals }()
+	return r.readColumn(i, rows)
 }

@@ -34,6 +34,10 @@ type readOptions struct {
 	// build themselves (mem, or a recycler: Options.RecycleBuffers);
 	// nil: readers use builders over mem.
 	vals memory.Allocator
+	// cacheVals, when set, replaces vals for the columns decoded into the
+	// column cache: a private recycler's buffers (scanRun.private) must
+	// not go into arrays other scans are handed.
+	cacheVals memory.Allocator
 	// mapping is the table's name mapping (nil: none or not usable).
 	mapping []mappedField
 	// generalNested disables the struct fast path.
@@ -46,7 +50,8 @@ type readOptions struct {
 	// (shards <= 1: all).
 	shard, shards int
 	// columns, when set, caches the decoded columns of small Parquet row
-	// groups (data files only; vals then never recycles buffers).
+	// groups (data files only; never with Options.RecycleBuffers, and
+	// decoded on cacheVals when that is set).
 	columns *ColumnCache
 	// sel, when set, are conjuncts the readers of a data file judge by
 	// dictionary code as they decode their columns (dictfilter.go).

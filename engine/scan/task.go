@@ -24,7 +24,10 @@ type scanRun struct {
 	spec engine.ScanSpec
 	mem  memory.Allocator
 	// vals: see readOptions.vals.
-	vals      memory.Allocator
+	vals memory.Allocator
+	// private: vals is a recycler whose buffers must not leave the scan
+	// (privateRecycling).
+	private   bool
 	batchSize int
 	schema    *arrow.Schema
 	mapping   []mappedField
@@ -52,6 +55,8 @@ func newScanRun(spec engine.ScanSpec, opts Options) (*scanRun, error) {
 	case opts.builders:
 	case opts.RecycleBuffers:
 		r.vals = &recycler{}
+	case privateRecycling(spec):
+		r.vals, r.private = &recycler{}, true
 	default:
 		r.vals = opts.Alloc
 	}
@@ -113,6 +118,9 @@ func (s *scanRun) openFile(ctx context.Context, df *catalog.DataFile, fields []r
 		return nil, nil, fmt.Errorf("scan: table has no FileIO")
 	}
 	opts := readOptions{mem: s.mem, vals: s.vals, mapping: s.mapping, generalNested: s.generalNested}
+	if s.private {
+		opts.cacheVals = s.mem
+	}
 	if df.Content == catalog.ContentData { // row groups of data files may be skipped
 		opts.filter, opts.counters = s.filter, s.counters
 		opts.shard, opts.shards = sh.shard, sh.shards
@@ -322,6 +330,8 @@ func (s *scanRun) runTask(ctx context.Context, task *catalog.FileScanTask, sh fi
 					continue
 				}
 				rec = kept
+			} else if rec, err = s.ownBatch(rec); err != nil {
+				return err
 			}
 		}
 		if err := emit(rec); err != nil {
@@ -386,8 +396,41 @@ func (s *scanRun) emitSelected(ctx context.Context, task *catalog.FileScanTask, 
 		if kept == nil {
 			return nil
 		}
+	} else if kept, err = s.ownBatch(rec); err != nil {
+		return err
 	}
 	return emit(kept)
+}
+
+// privateRecycling reports whether a scan decodes into a recycler of its
+// own: when it applies exact conjuncts, the batches it decodes stay
+// inside it - the rows kept are copied out, and a batch whose every row
+// is kept is copied whole by ownBatch - so their buffers can serve the
+// next batches whatever the consumer does with what it is given. (With
+// Options.RecycleBuffers the consumer is known to stop reading a batch
+// when it releases it, and nothing is copied.)
+func privateRecycling(spec engine.ScanSpec) bool { return len(spec.Exact) > 0 }
+
+// ownBatch returns rec, or when its buffers may come from the scan's
+// private recycler, a copy of it on the scan's allocator (rec is then
+// released).
+func (s *scanRun) ownBatch(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	if !s.private {
+		return rec, nil
+	}
+	defer rec.Release()
+	cols := make([]arrow.Array, rec.NumCols())
+	for i, c := range rec.Columns() {
+		cp, err := array.Concatenate([]arrow.Array{c}, s.mem)
+		if err != nil {
+			releaseAll(cols)
+			return nil, fmt.Errorf("scan: copy a batch: %w", err)
+		}
+		cols[i] = cp
+	}
+	out := array.NewRecordBatch(rec.Schema(), cols, rec.NumRows())
+	releaseAll(cols)
+	return out, nil
 }
 
 // countFiltered counts n rows the exact conjuncts removed.
