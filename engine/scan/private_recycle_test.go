@@ -20,11 +20,17 @@ import (
 // the rows' values at the end. Conjuncts that keep every row of a batch
 // (the scan hands on the batch it decoded) and some of its rows (it
 // copies them out) are both read, with and without the column cache.
+// The scan reads the file as many times as makes it large enough to
+// recycle.
 func TestExactScanBuffersStayPrivate(t *testing.T) {
 	const n = 4000
 	tbl, df := writeLateTable(t, n)
 	schema := tbl.Metadata.CurrentSchema()
 	spec := engine.ScanSpec{Table: tbl, Tasks: []catalog.FileScanTask{{File: df}}, Schema: schema, FieldIDs: []int{1, 3}}
+	copies := maxCachedGroupRows/n + 1
+	for range copies - 1 {
+		spec.Tasks = append(spec.Tasks, catalog.FileScanTask{File: df})
+	}
 	out := New(spec, Options{}).Schema()
 	k := &expr.Col{Idx: 0, Name: out.Field(0).Name, T: out.Field(0).Type}
 	i8 := func(v int64) expr.Expr { return &expr.Lit{V: v, T: expr.Int8} }
@@ -49,7 +55,10 @@ func TestExactScanBuffersStayPrivate(t *testing.T) {
 			}
 			op := New(spec, opts)
 			if !privateRecycling(spec) {
-				t.Fatal("a scan with exact conjuncts does not recycle its buffers")
+				t.Fatal("a large scan with exact conjuncts does not recycle its buffers")
+			}
+			if small := (engine.ScanSpec{Tasks: spec.Tasks[:1], Exact: spec.Exact}); privateRecycling(small) {
+				t.Fatal("a scan of one small file recycles its buffers")
 			}
 			ctx := context.Background()
 			if err := op.Open(ctx); err != nil {
@@ -75,9 +84,11 @@ func TestExactScanBuffersStayPrivate(t *testing.T) {
 			}
 			op.Close()
 			var want []int64
-			for i := range int64(n) {
-				if c.keep(i) {
-					want = append(want, i)
+			for range copies {
+				for i := range int64(n) {
+					if c.keep(i) {
+						want = append(want, i)
+					}
 				}
 			}
 			if len(keys) != len(want) {

@@ -408,8 +408,22 @@ func (s *scanRun) emitSelected(ctx context.Context, task *catalog.FileScanTask, 
 // is kept is copied whole by ownBatch - so their buffers can serve the
 // next batches whatever the consumer does with what it is given. (With
 // Options.RecycleBuffers the consumer is known to stop reading a batch
-// when it releases it, and nothing is copied.)
-func privateRecycling(spec engine.ScanSpec) bool { return len(spec.Exact) > 0 }
+// when it releases it, and nothing is copied.) A scan of fewer rows than
+// one cached row group holds does not: it decodes few batches, and
+// setting up the recycler's pools would cost a prepared point query
+// more than it saves.
+func privateRecycling(spec engine.ScanSpec) bool {
+	if len(spec.Exact) == 0 {
+		return false
+	}
+	var rows int64
+	for _, t := range spec.Tasks {
+		if t.File != nil {
+			rows += t.File.RecordCount
+		}
+	}
+	return rows > maxCachedGroupRows
+}
 
 // ownBatch returns rec, or when its buffers may come from the scan's
 // private recycler, a copy of it on the scan's allocator (rec is then
