@@ -2,7 +2,6 @@ package scan
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -19,28 +18,13 @@ import (
 // q19's lineitem strings (judged by dictionary code) and q13's
 // o_comment NOT LIKE (judged by value, 99% of the rows kept).
 func BenchmarkScanFilterOnly(b *testing.B) {
-	dir := os.Getenv("ICEGATE_SCAN_BENCH_WAREHOUSE")
-	if dir == "" {
-		b.Skip("ICEGATE_SCAN_BENCH_WAREHOUSE is not set (a TPC-H warehouse, e.g. one bench/ keeps)")
-	}
 	ctx := context.Background()
-	cat, err := catalog.NewFilesystem("tpch", dir, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
 	type table struct {
 		tbl   *catalog.Table
 		tasks []catalog.FileScanTask
 	}
 	load := func(name string) table {
-		tbl, err := cat.LoadTable(ctx, catalog.Identifier{Namespace: []string{"public"}, Name: name})
-		if err != nil {
-			b.Fatal(err)
-		}
-		tasks, err := catalog.PlanFiles(ctx, tbl, tbl.Metadata.CurrentSnapshot())
-		if err != nil {
-			b.Fatal(err)
-		}
+		tbl, tasks := benchTPCHTable(b, name)
 		return table{tbl, tasks}
 	}
 	str := func(s string) expr.Expr { return &expr.Lit{V: s, T: arrow.BinaryTypes.String} }

@@ -17,23 +17,8 @@ import (
 // parallel aggregation reads them (ICEGATE_SCAN_BENCH_RECYCLE set: with
 // Options.RecycleBuffers; ICEGATE_SCAN_BENCH_BATCH: rows per batch).
 func BenchmarkScanTPCHLineitem(b *testing.B) {
-	dir := os.Getenv("ICEGATE_SCAN_BENCH_WAREHOUSE")
-	if dir == "" {
-		b.Skip("ICEGATE_SCAN_BENCH_WAREHOUSE is not set (a TPC-H warehouse, e.g. one bench/ keeps)")
-	}
 	ctx := context.Background()
-	cat, err := catalog.NewFilesystem("tpch", dir, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	tbl, err := cat.LoadTable(ctx, catalog.Identifier{Namespace: []string{"public"}, Name: "lineitem"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	tasks, err := catalog.PlanFiles(ctx, tbl, tbl.Metadata.CurrentSnapshot())
-	if err != nil {
-		b.Fatal(err)
-	}
+	tbl, tasks := benchTPCHTable(b, "lineitem")
 	schema := tbl.Metadata.CurrentSchema()
 	ids := func(names ...string) []int {
 		var out []int
@@ -94,4 +79,29 @@ func BenchmarkScanTPCHLineitem(b *testing.B) {
 			}
 		}
 	}
+}
+
+// benchTPCHTable loads table public.<name> of the TPC-H warehouse in
+// ICEGATE_SCAN_BENCH_WAREHOUSE and plans its files (the benchmark is
+// skipped when the variable is not set).
+func benchTPCHTable(b *testing.B, name string) (*catalog.Table, []catalog.FileScanTask) {
+	b.Helper()
+	dir := os.Getenv("ICEGATE_SCAN_BENCH_WAREHOUSE")
+	if dir == "" {
+		b.Skip("ICEGATE_SCAN_BENCH_WAREHOUSE is not set (a TPC-H warehouse, e.g. one bench/ keeps)")
+	}
+	ctx := context.Background()
+	cat, err := catalog.NewFilesystem("tpch", dir, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tbl, err := cat.LoadTable(ctx, catalog.Identifier{Namespace: []string{"public"}, Name: name})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tasks, err := catalog.PlanFiles(ctx, tbl, tbl.Metadata.CurrentSnapshot())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return tbl, tasks
 }
