@@ -133,6 +133,11 @@ type joinOp struct {
 
 	bl buildLeftState // BuildLeft only
 
+	// shared, when set, is the build side this join shares with the
+	// other parts of a parallel pipeline (join_shared.go); right is then
+	// its input, which the join neither opens nor closes.
+	shared *SharedBuild
+
 	// Spilling (join_spill.go): the compile options a partition's join
 	// is made with, how many spilled joins this one is under, the
 	// partitions, and the bytes written by earlier opens.
@@ -257,6 +262,12 @@ func decodedFields(s *arrow.Schema, nullable bool) []arrow.Field {
 func (o *joinOp) Open(ctx context.Context) error {
 	o.closeGrace()
 	o.ctx = ctx
+	if o.shared != nil {
+		if err := o.openShared(); err != nil {
+			return err
+		}
+		return o.openProbe()
+	}
 	o.build.mem.release()
 	o.build.mem = newMemAccount(ctx, "hash join build side")
 	if o.spec.BuildLeft {
@@ -276,6 +287,11 @@ func (o *joinOp) Open(ctx context.Context) error {
 		}
 		return o.spillProbe()
 	}
+	return o.openProbe()
+}
+
+// openProbe readies the probe of the built side and opens the left input.
+func (o *joinOp) openProbe() error {
 	switch o.spec.Type {
 	case JoinRight, JoinFull:
 		o.rightMatched = make([]bool, o.build.rows)
@@ -285,7 +301,7 @@ func (o *joinOp) Open(ctx context.Context) error {
 		// Nothing can match an empty right side: skip reading the left.
 		o.leftDone = o.build.rows == 0
 	}
-	return o.left.Open(ctx)
+	return o.left.Open(o.ctx)
 }
 
 func (o *joinOp) Close() error {
@@ -295,9 +311,14 @@ func (o *joinOp) Close() error {
 	releaseAll(o.standIns)
 	o.standIns = nil
 	o.probe.release()
-	o.build.release()
+	var errR error
+	if o.shared != nil {
+		errR = o.leaveShared()
+	} else {
+		o.build.release()
+		errR = o.right.Close()
+	}
 	errL := o.left.Close()
-	errR := o.right.Close()
 	if errL != nil {
 		return errL
 	}

@@ -95,7 +95,7 @@ func (o *joinOp) buildSide() error {
 			return err
 		}
 		var over error
-		spilling := o.canSpill(o.ctx)
+		spilling := o.spillable(o.ctx)
 		for j, c := range cols {
 			parts[j] = append(parts[j], c)
 			if over == nil {
@@ -105,7 +105,7 @@ func (o *joinOp) buildSide() error {
 		b.rows += int(rb.NumRows())
 		if over != nil {
 			if !o.canSpill(o.ctx) {
-				return over
+				return o.overBudget(over)
 			}
 			// Past statement_mem: a grace hash join.
 			return o.spillBuild(parts, true)
@@ -136,9 +136,9 @@ func (o *joinOp) buildSide() error {
 		b.keys = append(b.keys, k)
 	}
 	// The chains and the hash table: about 24 bytes a row.
-	if err := b.mem.growTo(24*int64(b.rows), o.canSpill(o.ctx)); err != nil {
+	if err := b.mem.growTo(24*int64(b.rows), o.spillable(o.ctx)); err != nil {
 		if !o.canSpill(o.ctx) {
-			return err
+			return o.overBudget(err)
 		}
 		// The rows fit but not their index: a grace hash join too.
 		return o.spillBuilt()

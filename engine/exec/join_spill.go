@@ -72,6 +72,15 @@ func (g *graceJoin) bytes() int64 {
 
 // canSpill reports whether the join may spill its build side in ctx.
 func (o *joinOp) canSpill(ctx context.Context) bool {
+	return o.shared == nil && o.spillable(ctx)
+}
+
+// spillable reports whether this join, were its build side its own,
+// could go on past statement_mem as a grace hash join. A shared build
+// side cannot (its partitions would have to meet every part's probe
+// rows): it fails with errSharedBuildTooLarge instead, and the plan runs
+// again serially (SerialFallback).
+func (o *joinOp) spillable(ctx context.Context) bool {
 	return len(o.buildKeys) > 0 && (!o.nullAware || o.residual == nil) && o.depth < joinMaxDepth &&
 		spill.FromContext(ctx) != nil
 }

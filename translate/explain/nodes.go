@@ -405,7 +405,12 @@ func (b *builder) parallel(x *plan.Agg, n *Node, k int, work float64) {
 		case *plan.Project:
 			r = y.In
 		case *plan.Join:
-			r = y.Left
+			// The probe side: the parts split it and share the build side.
+			if swap, _ := plan.JoinBuildSide(y); swap {
+				r = y.Right
+			} else {
+				r = y.Left
+			}
 		default:
 			if scan, ok := b.nodes[r]; ok {
 				scan.Parallel = true

@@ -41,14 +41,23 @@ func (l *Lowerer) lowerJoin(x *plan.Join, need plan.ColSet) (engine.Operator, []
 	if err != nil {
 		return nil, nil, err
 	}
-	rop, rlayout, err := l.lower(right, needR)
+	var rop engine.Operator
+	var rlayout []plan.ColID
+	var shared *exec.SharedBuild
+	if l.shared != nil && l.shared.joins[x] {
+		shared, rlayout, err = l.sharedBuild(x, right, needR)
+	} else {
+		rop, rlayout, err = l.lower(right, needR)
+	}
 	if err != nil {
 		lop.Close()
 		return nil, nil, err
 	}
 	fail := func(err error) (engine.Operator, []plan.ColID, error) {
 		lop.Close()
-		rop.Close()
+		if rop != nil {
+			rop.Close()
+		}
 		return nil, nil, err
 	}
 	// Without an equality key, IN's NULL semantics are approximated: a
@@ -78,9 +87,14 @@ func (l *Lowerer) lowerJoin(x *plan.Join, need plan.ColSet) (engine.Operator, []
 		}
 	}
 	var op engine.Operator
-	if len(leftKeys) > 0 {
+	switch {
+	case shared != nil:
+		// The parallel part's probe of the build side all parts share
+		// (its input stays open until the last part closes).
+		op, err = exec.NewHashJoinShared(lop, shared, spec, l.opts)
+	case len(leftKeys) > 0:
 		op, err = exec.NewHashJoin(lop, rop, spec, l.opts)
-	} else {
+	default:
 		op, err = exec.NewNestedLoopJoin(lop, rop, spec, l.opts)
 	}
 	if err != nil {

@@ -36,6 +36,9 @@ type Lowerer struct {
 	// split, while a parallel part is lowered, restricts one scan to some
 	// of its files.
 	split *scanSplit
+	// shared, while the parts of a parallel aggregation are lowered, are
+	// the build sides of joins they share (parallel.go).
+	shared *sharedBuilds
 	// ScanPreds are the pruning predicates of scans (prune.go);
 	// Planned caches each scan's planned files.
 	ScanPreds map[*plan.Scan][]catalog.Predicate

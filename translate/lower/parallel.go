@@ -59,12 +59,17 @@ func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, b
 		return nil, false, nil
 	}
 	var ops []engine.Operator
+	_, spine := pipelineSpine(x.In)
+	sh := &sharedBuilds{joins: spine, builds: map[*plan.Join]sharedBuild{}}
 	closeAll := func() {
 		for _, op := range ops {
 			op.Close()
 		}
+		sh.abandon()
 	}
-	defer func() { l.split = nil }()
+	prevSplit, prevShared := l.split, l.shared
+	l.shared = sh
+	defer func() { l.split, l.shared = prevSplit, prevShared }()
 	// Each part is sized for its share of the groups: exact when the
 	// parts read ranges of a clustered key, one doubling short when every
 	// part meets every group.
@@ -101,7 +106,20 @@ func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, b
 		return nil, true, err
 	}
 	expectGroups(op, total)
-	return op, true, nil
+	if len(sh.builds) == 0 {
+		return op, true, nil
+	}
+	// A shared build side cannot spill: past statement_mem the whole
+	// aggregation runs again serially, where its join can.
+	serial := func() (engine.Operator, error) {
+		in, layout, err := l.lower(x.In, need)
+		if err != nil {
+			return nil, err
+		}
+		op, _, err := l.aggOver(in, layout, x, exec.NewHashAggregate, total)
+		return op, err
+	}
+	return exec.NewSerialFallback(op, serial), true, nil
 }
 
 // parallelizable reports whether x's aggregates merge and its input is a
@@ -140,12 +158,25 @@ func ParallelParts(x *plan.Agg) int {
 	return parts
 }
 
-// pipelineScan returns the scan at the bottom of a chain of filters,
-// projections and semi joins (through their left input), or nil when r
-// is not such a chain. A semi join keeps left rows, so each part's share
-// of them meets the whole right input (built again by each part: the
-// semi joins of the key restrictions have small right inputs).
+// pipelineScan returns the scan at the bottom of a pipeline, or nil when
+// r is not one (see pipelineSpine).
 func pipelineScan(r plan.Rel) *plan.Scan {
+	sc, _ := pipelineSpine(r)
+	return sc
+}
+
+// pipelineSpine returns the scan at the bottom of a chain of filters,
+// projections and joins (through their probe side), and the joins whose
+// build side the parts share; sc is nil when r is not such a chain. Each
+// part reads its share of the scan's rows through the chain:
+//   - a hash join that only reads its build side while probing (inner,
+//     left, semi, anti, mark; not right or full, which remember matched
+//     build rows) is on the chain through its probe side, and its build
+//     side is built once for all parts (exec.SharedBuild);
+//   - any other semi join keeps left rows, so each part's share of them
+//     meets the whole right input, built again by each part (the semi
+//     joins of the key restrictions have small right inputs).
+func pipelineSpine(r plan.Rel) (sc *plan.Scan, shared map[*plan.Join]bool) {
 	for {
 		switch x := r.(type) {
 		case *plan.Filter:
@@ -153,16 +184,89 @@ func pipelineScan(r plan.Rel) *plan.Scan {
 		case *plan.Project:
 			r = x.In
 		case *plan.Join:
-			if x.Typ != plan.JoinSemi || x.Apply {
-				return nil
+			probe, share := joinProbeSide(x)
+			if probe == nil {
+				return nil, nil
 			}
-			r = x.Left
+			if share {
+				if shared == nil {
+					shared = map[*plan.Join]bool{}
+				}
+				shared[x] = true
+			}
+			r = probe
 		case *plan.Scan:
-			return x
+			return x, shared
 		default:
-			return nil
+			return nil, nil
 		}
 	}
+}
+
+// joinProbeSide is the input of x that parallel parts split, and whether
+// they share the build side of x; nil when x cannot be in a pipeline.
+func joinProbeSide(x *plan.Join) (probe plan.Rel, share bool) {
+	if x.Apply {
+		return nil, false
+	}
+	left, right, typ := x.Left, x.Right, x.Typ
+	swap, buildLeft := plan.JoinBuildSide(x)
+	if swap {
+		typ, _ = plan.SwapJoinType(typ)
+		left, right = right, left
+	}
+	if !buildLeft {
+		switch typ {
+		case plan.JoinInner, plan.JoinLeft, plan.JoinSemi, plan.JoinAnti, plan.JoinMark:
+			if keys, _, _, _ := plan.SplitJoinCond(x, left, right); len(keys) > 0 {
+				return left, true
+			}
+		}
+	}
+	if x.Typ == plan.JoinSemi {
+		return x.Left, false
+	}
+	return nil, false
+}
+
+// sharedBuilds are the build sides the parts of a parallel aggregation
+// share, while its parts are lowered: made by the first part's lowering
+// of each join, used by the others'.
+type sharedBuilds struct {
+	joins  map[*plan.Join]bool // the joins whose build side is shared
+	builds map[*plan.Join]sharedBuild
+}
+
+type sharedBuild struct {
+	b      *exec.SharedBuild
+	layout []plan.ColID
+}
+
+// abandon closes the inputs of the shared build sides no join took.
+func (s *sharedBuilds) abandon() {
+	for _, b := range s.builds {
+		b.b.Abandon()
+	}
+}
+
+// sharedBuild lowers the build side of join x for the parallel part being
+// lowered: the first part lowers it (with no split and no sharing: it is
+// one serial input), the others take that one.
+func (l *Lowerer) sharedBuild(x *plan.Join, build plan.Rel, need plan.ColSet) (*exec.SharedBuild, []plan.ColID, error) {
+	sh := l.shared
+	if b, ok := sh.builds[x]; ok {
+		return b.b, b.layout, nil
+	}
+	split := l.split
+	l.shared, l.split = nil, nil
+	op, layout, err := l.lower(build, need)
+	l.shared, l.split = sh, split
+	if err != nil {
+		return nil, nil, err
+	}
+	b := sharedBuild{exec.NewSharedBuild(op), layout}
+	sh.builds[x] = b
+	return b.b, b.layout, nil
 }
 
 // splitTasks deals files into at most n shares of about equal bytes.
