@@ -105,7 +105,7 @@ func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows,
 	} else {
 		start := time.Now()
 		in.Plan = opt.Statement(p, s.optConfig())
-		in.Parallel = parallelAggs(in.Plan)
+		in.Parallel, in.ParallelJoins = parallelParts(in.Plan, true)
 		res.Planning = ms(time.Since(start))
 	}
 	res.Root = explain.Build(in)
@@ -224,7 +224,8 @@ func (e *explainDMLStatement) Execute(ctx context.Context, params []*string) (Ro
 		alias = p.Target.Alias
 	}
 	res := explain.Plan{Opts: e.opts, Execution: -1}
-	in := explain.Input{Plan: sel, Opts: e.opts, Parallel: parallelAggs(sel), Loc: s.Location()}
+	aggs, _ := parallelParts(sel, false)
+	in := explain.Input{Plan: sel, Opts: e.opts, Parallel: aggs, Loc: s.Location()}
 	res.Root = explain.Modify(op, name, strings.Join(p.Table.Ident.Namespace, "."), alias, explain.Build(in), e.opts)
 	res.Planning = ms(time.Since(start))
 	return s.explainRows(res)
@@ -321,11 +322,14 @@ func (e *explainExecuteStatement) Execute(ctx context.Context, _ []*string) (Row
 	return e.inner.Execute(ctx, e.x.args)
 }
 
-// parallelAggs are the aggregations of p that lowering runs in parallel
+// parallelParts are the aggregations of p that lowering runs in parallel
 // parts, with their number (EXPLAIN ANALYZE runs every one serially, to
-// measure it).
-func parallelAggs(p *plan.Select) map[*plan.Agg]int {
+// measure it), and with joins (in queries, not in the statements that
+// change a table) the joins that run in parts of their own.
+func parallelParts(p *plan.Select, withJoins bool) (map[*plan.Agg]int, map[*plan.Join]int) {
 	out := map[*plan.Agg]int{}
+	joins := map[*plan.Join]int{}
+	covered := map[*plan.Join]bool{} // joins within another's parts
 	seen := map[*plan.CTE]bool{}
 	var walk func(r plan.Rel)
 	walk = func(r plan.Rel) {
@@ -334,6 +338,19 @@ func parallelAggs(p *plan.Select) map[*plan.Agg]int {
 			case *plan.Agg:
 				if k := lower.ParallelParts(x); k > 0 {
 					out[x] = k
+					for _, j := range lower.PipelineJoins(x.In) {
+						covered[j] = true
+					}
+				}
+			case *plan.Join:
+				if !withJoins || covered[x] {
+					break
+				}
+				if k, pipeline := lower.ParallelJoinParts(x); k > 0 {
+					joins[x] = k
+					for _, j := range pipeline {
+						covered[j] = true
+					}
 				}
 			case *plan.CTEScan:
 				if !seen[x.CTE] {
@@ -351,7 +368,7 @@ func parallelAggs(p *plan.Select) map[*plan.Agg]int {
 		})
 	}
 	walk(p.Root)
-	return out
+	return out, joins
 }
 
 // explainInsertStatement prints the plan of a plain INSERT: its VALUES or
@@ -395,7 +412,8 @@ func (e *explainInsertStatement) Execute(ctx context.Context, params []*string) 
 		src = explain.InsertValues(p.Values, e.opts)
 	} else {
 		sel := opt.Statement(p.Sel, s.optConfig())
-		src = explain.Build(explain.Input{Plan: sel, Opts: e.opts, Parallel: parallelAggs(sel), Loc: s.Location()})
+		aggs, joins := parallelParts(sel, true)
+		src = explain.Build(explain.Input{Plan: sel, Opts: e.opts, Parallel: aggs, ParallelJoins: joins, Loc: s.Location()})
 	}
 	res := explain.Plan{Opts: e.opts, Execution: -1}
 	res.Root = explain.Modify("Insert", name, strings.Join(p.Table.Ident.Namespace, "."), "", src, e.opts)

@@ -52,6 +52,10 @@ func TestParallelJoinAggregation(t *testing.T) {
 		{"semi", "SELECT count(*), sum(v) FROM f WHERE k IN (SELECT k FROM d WHERE grp = 2)"},
 		{"anti", "SELECT count(*), sum(v) FROM f WHERE NOT EXISTS (SELECT 1 FROM d WHERE d.k = f.k AND d.grp <> 2)"},
 		{"residual", "SELECT count(*), sum(f.v) FROM f JOIN d ON f.k = d.k AND d.grp + f.v > 50"},
+		// Joins with no aggregation above: the join itself runs in parts.
+		{"join rows", "SELECT f.id, d.grp, e.w FROM f JOIN d ON f.k = d.k LEFT JOIN e ON e.k = f.v WHERE f.v < 9"},
+		{"join rows in order", "SELECT f.id, d.pad FROM f LEFT JOIN d ON f.k = d.k AND d.grp = 1 WHERE f.v = 3 ORDER BY f.id LIMIT 500"},
+		{"parallel join as a build side", "SELECT e.w, count(*) FROM e JOIN (SELECT f.v, d.grp FROM f JOIN d ON f.k = d.k) j ON j.v = e.k GROUP BY e.w"},
 	}
 	answers := func(procs int, mem string) [][]string {
 		t.Helper()
@@ -81,13 +85,33 @@ func TestParallelJoinAggregation(t *testing.T) {
 	// fit in 2MB; alone, its join spills.
 	check(3, "2MB")
 
-	// The parts really share the joins: EXPLAIN shows the Gather over them.
+	// The parts really share the joins: EXPLAIN shows the Gather over the
+	// aggregations' parts, or over the join's; not over a join whose probe
+	// side has too few rows to be worth the parts.
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
 	run(t, s, "RESET statement_mem")
-	for _, q := range queries {
+	small := "SELECT e.k, d.pad FROM e JOIN d ON d.k = e.k"
+	for _, q := range append(queries, struct{ name, sql string }{"small", small}) {
 		plan := strings.Join(queryRows(t, s, "EXPLAIN (COSTS OFF) "+q.sql), "\n")
-		if !strings.Contains(plan, "Gather") || !strings.Contains(plan, "Parallel Seq Scan on f") {
-			t.Errorf("%s does not run in parallel over f:\n%s", q.name, plan)
+		parallel := strings.Contains(plan, "Gather") && strings.Contains(plan, "Parallel Seq Scan on f")
+		if parallel != (q.sql != small) {
+			t.Errorf("%s: parallel %v in\n%s", q.name, parallel, plan)
 		}
+	}
+	got := strings.Join(queryRows(t, s, "EXPLAIN (COSTS OFF) "+queries[7].sql), "\n")
+	want := `Gather
+  Workers Planned: 3
+  ->  Hash Left Join
+        Hash Cond: (f.v = e.k)
+        ->  Hash Join
+              Hash Cond: (f.k = d.k)
+              ->  Parallel Seq Scan on f
+                    Filter: (v < 9)
+              ->  Hash
+                    ->  Seq Scan on d
+        ->  Hash
+              ->  Seq Scan on e`
+	if got != want {
+		t.Errorf("EXPLAIN %s:\n%s\nwant\n%s", queries[7].sql, got, want)
 	}
 }

@@ -50,6 +50,7 @@ func lowerQueryWith(ctx context.Context, s *session, p *plan.Select, cfg opt.Con
 // lowerOptimized lowers a query already optimized.
 func lowerOptimized(ctx context.Context, s *session, p *plan.Select) (engine.Operator, error) {
 	l := lower.New(ctx, s, p.ColTable)
+	l.ParallelJoins = true
 	op, err := l.Plan(p)
 	if err != nil {
 		return nil, err

@@ -39,6 +39,9 @@ type Input struct {
 	// Parallel are the aggregations that run in parts (their number),
 	// each part over its share of a table scan's files.
 	Parallel map[*plan.Agg]int
+	// ParallelJoins are the joins that run in parts of their own (their
+	// number), gathered, each part over a share of the probe side's scan.
+	ParallelJoins map[*plan.Join]int
 	// Loc is the session's TimeZone: timestamptz constants print in it.
 	Loc *time.Location
 }

@@ -54,7 +54,11 @@ func (b *builder) build(r plan.Rel) *Node {
 	case *plan.Agg:
 		return b.agg(x, rows)
 	case *plan.Join:
-		return b.join(x, x.Typ, rows)
+		n := b.join(x, x.Typ, rows)
+		if k := b.in.ParallelJoins[x]; k > 0 {
+			return b.gatherJoin(x, n, k)
+		}
+		return n
 	case *plan.Sort:
 		in := b.rel(x.In)
 		n := b.over("Sort", x, in, rows)
@@ -397,7 +401,44 @@ func (b *builder) agg(x *plan.Agg, rows float64) *Node {
 // Scan), gathered, and a Finalize aggregation merging their states.
 func (b *builder) parallel(x *plan.Agg, n *Node, k int, work float64) {
 	in := n.Kids[0]
-	r := x.In
+	b.parallelScan(x.In)
+	parts := float64(k)
+	aggs := plan.SetOf(x.AggCols)
+	partial := &Node{Type: "Aggregate", Strategy: n.Strategy, PartialMode: "Partial", Relationship: "Outer", Kids: []*Node{in},
+		Rows: n.Rows, Width: n.Width, Startup: (in.Total + work) / parts,
+		shape: nodeShape{statRel: nil, out: n.shape.out, own: n.shape.own, partial: aggs}}
+	partial.Total = partial.Startup + n.Rows*cpuTuple
+	for _, p := range n.Props {
+		if p.Key == "Group Key" || p.Key == "Planned Partitions" {
+			partial.Props = append(partial.Props, p)
+		}
+	}
+	gather := &Node{Type: "Gather", Relationship: "Outer", Kids: []*Node{partial}, Rows: n.Rows * parts, Width: n.Width,
+		Startup: partial.Startup, Props: []Prop{numP("Workers Planned", fmt.Sprint(k), everywhere), boolP("Single Copy", false, structuredOnly)},
+		shape: nodeShape{out: n.shape.out, partial: aggs}}
+	gather.Total = partial.Total + gather.Rows*cpuTuple
+	n.PartialMode = "Finalize"
+	n.Kids = []*Node{gather}
+	n.Startup = gather.Total + gather.Rows*cpuOperator*float64(len(x.Aggs))
+	n.Total = n.Startup + n.Rows*cpuTuple
+}
+
+// gatherJoin makes join n run in k parts, as the engine runs it: each
+// part joins its share of the probe side's scan (a Parallel Seq Scan)
+// with the build sides all parts share, under a Gather.
+func (b *builder) gatherJoin(x *plan.Join, n *Node, k int) *Node {
+	b.parallelScan(x)
+	n.Relationship = "Outer"
+	g := &Node{Type: "Gather", Kids: []*Node{n}, Rows: n.Rows, Width: n.Width,
+		Startup: n.Startup / float64(k), Total: n.Total / float64(k), shape: n.shape,
+		Props: []Prop{numP("Workers Planned", fmt.Sprint(k), everywhere), boolP("Single Copy", false, structuredOnly)}}
+	g.Total += n.Rows * cpuTuple
+	return g
+}
+
+// parallelScan marks the scan at the bottom of pipeline r (through each
+// join's probe side) as the one parallel parts share out.
+func (b *builder) parallelScan(r plan.Rel) {
 	for r != nil {
 		switch y := r.(type) {
 		case *plan.Filter:
@@ -418,25 +459,6 @@ func (b *builder) parallel(x *plan.Agg, n *Node, k int, work float64) {
 			r = nil
 		}
 	}
-	parts := float64(k)
-	aggs := plan.SetOf(x.AggCols)
-	partial := &Node{Type: "Aggregate", Strategy: n.Strategy, PartialMode: "Partial", Relationship: "Outer", Kids: []*Node{in},
-		Rows: n.Rows, Width: n.Width, Startup: (in.Total + work) / parts,
-		shape: nodeShape{statRel: nil, out: n.shape.out, own: n.shape.own, partial: aggs}}
-	partial.Total = partial.Startup + n.Rows*cpuTuple
-	for _, p := range n.Props {
-		if p.Key == "Group Key" || p.Key == "Planned Partitions" {
-			partial.Props = append(partial.Props, p)
-		}
-	}
-	gather := &Node{Type: "Gather", Relationship: "Outer", Kids: []*Node{partial}, Rows: n.Rows * parts, Width: n.Width,
-		Startup: partial.Startup, Props: []Prop{numP("Workers Planned", fmt.Sprint(k), everywhere), boolP("Single Copy", false, structuredOnly)},
-		shape: nodeShape{out: n.shape.out, partial: aggs}}
-	gather.Total = partial.Total + gather.Rows*cpuTuple
-	n.PartialMode = "Finalize"
-	n.Kids = []*Node{gather}
-	n.Startup = gather.Total + gather.Rows*cpuOperator*float64(len(x.Aggs))
-	n.Total = n.Startup + n.Rows*cpuTuple
 }
 
 var joinTypeNames = map[plan.JoinType]string{

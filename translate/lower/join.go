@@ -14,6 +14,9 @@ func (l *Lowerer) lowerJoin(x *plan.Join, need plan.ColSet) (engine.Operator, []
 	if x.Apply {
 		return l.lowerApply(x, need)
 	}
+	if op, layout, ok, err := l.parallelJoin(x, need); ok || err != nil {
+		return op, layout, err
+	}
 	left, right, typ := x.Left, x.Right, x.Typ
 	swap, buildLeft := plan.JoinBuildSide(x)
 	if swap {

@@ -36,6 +36,10 @@ type Lowerer struct {
 	// split, while a parallel part is lowered, restricts one scan to some
 	// of its files.
 	split *scanSplit
+	// ParallelJoins lets a join over a large probe side run in parallel
+	// parts (parallel.go); queries set it, statements that change a
+	// table do not.
+	ParallelJoins bool
 	// shared, while the parts of a parallel aggregation are lowered, are
 	// the build sides of joins they share (parallel.go).
 	shared *sharedBuilds

@@ -44,18 +44,8 @@ func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, b
 	if err != nil {
 		return nil, true, err
 	}
-	var splits []*scanSplit
-	if shares := splitTasks(tasks, parts); len(shares) >= parts {
-		for _, share := range shares {
-			splits = append(splits, &scanSplit{scan: sr, tasks: share})
-		}
-	} else if len(tasks) > 0 {
-		// Fewer files than CPUs: each part reads every file's share of
-		// row groups.
-		for k := 0; k < parts; k++ {
-			splits = append(splits, &scanSplit{scan: sr, tasks: tasks, shard: k, shards: parts})
-		}
-	} else {
+	splits := scanSplits(sr, tasks, parts)
+	if splits == nil {
 		return nil, false, nil
 	}
 	var ops []engine.Operator
@@ -112,6 +102,7 @@ func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, b
 	// A shared build side cannot spill: past statement_mem the whole
 	// aggregation runs again serially, where its join can.
 	serial := func() (engine.Operator, error) {
+		defer l.serially()()
 		in, layout, err := l.lower(x.In, need)
 		if err != nil {
 			return nil, err
@@ -120,6 +111,142 @@ func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, b
 		return op, err
 	}
 	return exec.NewSerialFallback(op, serial), true, nil
+}
+
+// scanSplits deals the files of scan sr to parts: whole files when there
+// are enough, else every file's share of row groups; nil when it has none.
+func scanSplits(sr *plan.Scan, tasks []catalog.FileScanTask, parts int) []*scanSplit {
+	var splits []*scanSplit
+	if shares := splitTasks(tasks, parts); len(shares) >= parts {
+		for _, share := range shares {
+			splits = append(splits, &scanSplit{scan: sr, tasks: share})
+		}
+	} else if len(tasks) > 0 {
+		// Fewer files than CPUs: each part reads every file's share of
+		// row groups.
+		for k := 0; k < parts; k++ {
+			splits = append(splits, &scanSplit{scan: sr, tasks: tasks, shard: k, shards: parts})
+		}
+	}
+	return splits
+}
+
+// parallelJoinMinRows is the fewest rows a join's probe side reads for
+// the join to run in parallel parts: below it, starting the parts costs
+// more than they save.
+const parallelJoinMinRows = 1 << 17
+
+// parallelJoin lowers join x, whose rows nothing needs in order, as one
+// part per CPU over a share of its probe side's files, sharing the build
+// sides of x and of the joins on its probe side, gathered; ok is false
+// when it does not (then nothing was built). Only queries take it
+// (Lowerer.ParallelJoins): a statement that changes a table reads its
+// target's rows in file order. The joins below x are lowered within the
+// parts; a build side of one of them is lowered by the first part, not
+// split, and may itself run in parallel.
+func (l *Lowerer) parallelJoin(x *plan.Join, need plan.ColSet) (engine.Operator, []plan.ColID, bool, error) {
+	parts := runtime.GOMAXPROCS(0)
+	if parts < 2 || !l.ParallelJoins || l.Stats != nil || l.split != nil || l.shared != nil {
+		return nil, nil, false, nil
+	}
+	sr, spine := pipelineSpine(x)
+	if sr == nil || !spine[x] {
+		return nil, nil, false, nil
+	}
+	tasks, err := l.planFiles(sr)
+	if err != nil {
+		return nil, nil, true, err
+	}
+	var rows int64
+	for _, t := range tasks {
+		rows += t.File.RecordCount
+	}
+	splits := scanSplits(sr, tasks, parts)
+	if rows < parallelJoinMinRows || splits == nil {
+		return nil, nil, false, nil
+	}
+	sh := &sharedBuilds{joins: spine, builds: map[*plan.Join]sharedBuild{}}
+	var ops []engine.Operator
+	closeAll := func() {
+		for _, op := range ops {
+			op.Close()
+		}
+		sh.abandon()
+	}
+	l.shared = sh
+	defer func() { l.split, l.shared = nil, nil }()
+	var layout []plan.ColID
+	for _, split := range splits {
+		l.split = split
+		op, lay, err := l.lowerJoin(x, need)
+		if err != nil {
+			closeAll()
+			return nil, nil, true, err
+		}
+		ops, layout = append(ops, op), lay
+	}
+	g, err := exec.NewGather(ops)
+	if err != nil {
+		closeAll()
+		return nil, nil, true, err
+	}
+	// Every part opens (and builds) all the shared build sides before
+	// it emits a row, so an overflow comes before the first batch.
+	serial := func() (engine.Operator, error) {
+		defer l.serially()()
+		op, _, err := l.lowerJoin(x, need)
+		return op, err
+	}
+	return exec.NewSerialFallback(g, serial), layout, true, nil
+}
+
+// serially keeps joins from running in parallel parts until the function
+// it returns is called: a plan lowered again after a shared build side
+// overflowed runs serially.
+func (l *Lowerer) serially() func() {
+	prev := l.ParallelJoins
+	l.ParallelJoins = false
+	return func() { l.ParallelJoins = prev }
+}
+
+// ParallelJoinParts is how many parts join x runs in when a query is
+// lowered to run, if it is not within another parallel pipeline: the
+// CPUs when it can run in parallel and its probe side's table has enough
+// rows, 0 otherwise. covered are the joins of the pipeline it would run
+// (they do not run in parts of their own). EXPLAIN shows the parts as a
+// Gather over the join.
+func ParallelJoinParts(x *plan.Join) (parts int, covered []*plan.Join) {
+	parts = runtime.GOMAXPROCS(0)
+	if parts < 2 {
+		return 0, nil
+	}
+	sr, spine := pipelineSpine(x)
+	if sr == nil || !spine[x] || sr.Snapshot == nil {
+		return 0, nil
+	}
+	if n, ok := plan.SummaryInt(sr.Snapshot.Summary, "total-records"); !ok || n < parallelJoinMinRows {
+		return 0, nil
+	}
+	return parts, PipelineJoins(x)
+}
+
+// PipelineJoins are the joins lowered within the parts of a parallel
+// pipeline over r: those on it, and those under the build sides its
+// parts build again.
+func PipelineJoins(r plan.Rel) []*plan.Join {
+	_, spine := pipelineSpine(r)
+	var out []*plan.Join
+	for j, shared := range spine {
+		out = append(out, j)
+		if !shared {
+			plan.Visit(j.Right, func(n plan.Rel) {
+				if y, ok := n.(*plan.Join); ok {
+					out = append(out, y)
+				}
+			})
+		}
+	}
+	return out
 }
 
 // parallelizable reports whether x's aggregates merge and its input is a
@@ -166,8 +293,9 @@ func pipelineScan(r plan.Rel) *plan.Scan {
 }
 
 // pipelineSpine returns the scan at the bottom of a chain of filters,
-// projections and joins (through their probe side), and the joins whose
-// build side the parts share; sc is nil when r is not such a chain. Each
+// projections and joins (through their probe side), and the joins on it,
+// true for those whose build side the parts share; sc is nil when r is
+// not such a chain. Each
 // part reads its share of the scan's rows through the chain:
 //   - a hash join that only reads its build side while probing (inner,
 //     left, semi, anti, mark; not right or full, which remember matched
@@ -188,12 +316,10 @@ func pipelineSpine(r plan.Rel) (sc *plan.Scan, shared map[*plan.Join]bool) {
 			if probe == nil {
 				return nil, nil
 			}
-			if share {
-				if shared == nil {
-					shared = map[*plan.Join]bool{}
-				}
-				shared[x] = true
+			if shared == nil {
+				shared = map[*plan.Join]bool{}
 			}
+			shared[x] = share
 			r = probe
 		case *plan.Scan:
 			return x, shared
