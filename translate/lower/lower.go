@@ -283,10 +283,12 @@ func (l *Lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []
 		tasks, opts.Parallelism = l.split.tasks, 1
 		opts.Shard, opts.Shards = l.split.shard, l.split.shards
 		// A part of a parallel aggregation ends in a partial aggregation
-		// that copies what it keeps, through filters, projections and semi
+		// that copies what it keeps, through filters, projections and
 		// joins that hold a batch only while they hold a reference: its
-		// scan can reuse the buffers of the batches released.
-		opts.RecycleBuffers = true
+		// scan can reuse the buffers of the batches released. The parts
+		// of a parallel join hand their rows to any consumer, which may
+		// keep views of a batch's bytes past its release (a writer).
+		opts.RecycleBuffers = l.split.recycle
 	}
 	spec := engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.Schema, FieldIDs: ids, Filters: l.ScanPreds[x]}
 	iv := plan.IntervalPositions(x.Table, x.Schema, ids)

@@ -25,6 +25,9 @@ type scanSplit struct {
 	scan          *plan.Scan
 	tasks         []catalog.FileScanTask
 	shard, shards int
+	// recycle: the part ends in a partial aggregation, which stops
+	// reading a batch when it releases it (scan.Options.RecycleBuffers).
+	recycle bool
 }
 
 // mergeableAggs are the aggregates the two-phase aggregation supports.
@@ -47,6 +50,9 @@ func (l *Lowerer) parallelAgg(x *plan.Agg, need plan.ColSet) (engine.Operator, b
 	splits := scanSplits(sr, tasks, parts)
 	if splits == nil {
 		return nil, false, nil
+	}
+	for _, sp := range splits {
+		sp.recycle = true
 	}
 	var ops []engine.Operator
 	_, spine := pipelineSpine(x.In)
