@@ -27,9 +27,10 @@ type gatherOp struct {
 	wg      sync.WaitGroup
 	done    chan struct{} // closed when every part has finished
 
-	mu      sync.Mutex
-	err     error // the first error of a part
-	closing bool  // Close canceled the parts: their errors are moot
+	mu       sync.Mutex
+	err      error // the first error of a part
+	reported bool  // Next returned err
+	closing  bool  // Close canceled the parts: their errors are moot
 
 	out     arrow.RecordBatch
 	started bool
@@ -128,13 +129,24 @@ func (o *gatherOp) firstErr() error {
 	return o.err
 }
 
+// nextErr is firstErr for Next: an error Next returned is not returned
+// again by Close.
+func (o *gatherOp) nextErr() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.err != nil {
+		o.reported = true
+	}
+	return o.err
+}
+
 func (o *gatherOp) Next() (arrow.RecordBatch, error) {
 	if o.out != nil {
 		o.out.Release()
 		o.out = nil
 	}
 	for {
-		if err := o.firstErr(); err != nil {
+		if err := o.nextErr(); err != nil {
 			return nil, err
 		}
 		if err := o.ctx.Err(); err != nil {
@@ -152,12 +164,12 @@ func (o *gatherOp) Next() (arrow.RecordBatch, error) {
 				return b, nil
 			default:
 			}
-			if err := o.firstErr(); err != nil {
+			if err := o.nextErr(); err != nil {
 				return nil, err
 			}
 			return nil, o.ctx.Err()
 		case <-o.ctx.Done():
-			if err := o.firstErr(); err != nil {
+			if err := o.nextErr(); err != nil {
 				return nil, err
 			}
 			return nil, o.ctx.Err()
@@ -203,7 +215,12 @@ func (o *gatherOp) Close() error {
 		}
 		break
 	}
-	return o.firstErr()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.reported {
+		return nil
+	}
+	return o.err
 }
 
 func (o *gatherOp) Schema() *arrow.Schema { return o.schema }

@@ -137,6 +137,11 @@ type joinOp struct {
 	// other parts of a parallel pipeline (join_shared.go); right is then
 	// its input, which the join neither opens nor closes.
 	shared *SharedBuild
+	// partMem accounts what a part keeps per shared build row; tail is
+	// whether this part emits the build rows' tail (1), another part does
+	// (-1), or its probe has not ended (0).
+	partMem memAccount
+	tail    int8
 
 	// Spilling (join_spill.go): the compile options a partition's join
 	// is made with, how many spilled joins this one is under, the
@@ -263,8 +268,12 @@ func (o *joinOp) Open(ctx context.Context) error {
 	o.closeGrace()
 	o.ctx = ctx
 	if o.shared != nil {
+		o.tail = 0
 		if err := o.openShared(); err != nil {
 			return err
+		}
+		if o.spec.BuildLeft {
+			return o.openSharedBuildLeft()
 		}
 		return o.openProbe()
 	}
@@ -311,18 +320,22 @@ func (o *joinOp) Close() error {
 	releaseAll(o.standIns)
 	o.standIns = nil
 	o.probe.release()
-	var errR error
+	var errB error
 	if o.shared != nil {
-		errR = o.leaveShared()
+		// The shared input is closed by the last part (and replaced by
+		// a stand-in here).
+		errB = o.leaveShared()
 	} else {
 		o.build.release()
-		errR = o.right.Close()
 	}
 	errL := o.left.Close()
-	if errL != nil {
-		return errL
+	errR := o.right.Close()
+	for _, err := range []error{errB, errL, errR} {
+		if err != nil {
+			return err
+		}
 	}
-	return errR
+	return nil
 }
 
 func (o *joinOp) release() {

@@ -86,6 +86,11 @@ func (o *joinOp) produceBuildLeft() (arrow.RecordBatch, error) {
 		}
 		if s.rightDone {
 			p.release()
+			if o.shared != nil {
+				if last, err := o.endSharedProbe(); !last || err != nil {
+					return nil, err
+				}
+			}
 			return o.leftTail()
 		}
 		if p.batch == nil {
@@ -300,11 +305,14 @@ func (o *joinOp) fillBuildLeftChains() error {
 			// A left row whose partner is found is settled: it is
 			// unlinked from its chain as it is passed, so the right rows
 			// after this one walk only the rows still unsettled.
+			// The chains of a shared build side are only read: its
+			// parts settle rows apart.
+			unlink := o.shared == nil
 			prev := int32(-1)
 			for c >= 0 && n < joinChunkRows {
 				nx := next[c]
 				if s.hits[c] != 0 {
-					if prev >= 0 {
+					if prev >= 0 && unlink {
 						next[prev] = nx
 					}
 					c = nx

@@ -118,6 +118,11 @@ func (o *joinOp) produce() (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		if o.leftDone {
+			if o.shared != nil && o.rightMatched != nil {
+				if last, err := o.endSharedProbe(); !last || err != nil {
+					return nil, err
+				}
+			}
 			return o.rightTail()
 		}
 		if p.batch == nil {

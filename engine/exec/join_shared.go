@@ -10,6 +10,7 @@ import (
 
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/expr"
+	"github.com/icegate/icegate/internal/pgerr"
 )
 
 // SharedBuild is the build side of a hash join that the parallel parts
@@ -18,6 +19,13 @@ import (
 // SharedBuild: the first to open reads the build input and indexes it,
 // the others wait for it and then only read the table, and the last to
 // close releases it and closes the input.
+//
+// Joins that remember what each build row found (right and full joins,
+// which emit the unmatched build rows at the end, and the joins building
+// on their left, which emit the build rows with what they found) keep
+// that state per part. As a part's probe input ends it merges its state
+// here; the last part to end emits the build rows from the merged state,
+// the others emit nothing more.
 //
 // A shared build side does not spill. Past statement_mem it fails with
 // an error SerialFallback recognizes, which runs the plan again serially,
@@ -30,6 +38,12 @@ type SharedBuild struct {
 	done  bool // the build was attempted
 	err   error
 	build joinBuild
+
+	// The merged state of the parts whose probe has ended.
+	probing int     // parts whose probe has not ended
+	hits    []uint8 // BuildLeft: partners of each build row, up to 2
+	nullHit []bool  // BuildLeft, null-aware: a comparison was NULL
+	matched []bool  // Right and Full: build rows that found a partner
 }
 
 // NewSharedBuild makes a build side over in for joins to share. It takes
@@ -50,23 +64,18 @@ func (s *SharedBuild) Abandon() {
 	}
 }
 
-// NewHashJoinShared joins left with the shared build side b on equi
-// keys, as NewHashJoin joins left with b's input. Only the joins whose
-// build side is only read while probing take it: inner, left (not
-// BuildLeft), semi, anti and mark joins with at least one key.
-func NewHashJoinShared(left engine.Operator, b *SharedBuild, spec JoinSpec, opts ...expr.CompileOptions) (engine.Operator, error) {
+// NewHashJoinShared joins probe with the shared build side b on equi
+// keys, as NewHashJoin joins them: b's input is the right input, or with
+// spec.BuildLeft the left one.
+func NewHashJoinShared(probe engine.Operator, b *SharedBuild, spec JoinSpec, opts ...expr.CompileOptions) (engine.Operator, error) {
 	if len(spec.LeftKeys) == 0 {
 		return nil, fmt.Errorf("hash join: no equi keys")
 	}
+	left, right := probe, b.in
 	if spec.BuildLeft {
-		return nil, fmt.Errorf("hash join: a shared build side is the right input")
+		left, right = b.in, probe
 	}
-	switch spec.Type {
-	case JoinInner, JoinLeft, JoinSemi, JoinAnti, JoinMark:
-	default:
-		return nil, fmt.Errorf("hash join: a %s join cannot share its build side", spec.Type)
-	}
-	o, err := newJoin(left, b.in, spec, opts)
+	o, err := newJoin(left, right, spec, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +111,7 @@ func (o *joinOp) openShared() error {
 	if !s.done {
 		s.done = true
 		s.err = o.buildShared()
+		s.probing = s.users
 	}
 	if s.err != nil {
 		return s.err
@@ -131,8 +141,14 @@ func (o *joinOp) buildShared() error {
 func (o *joinOp) leaveShared() error {
 	s := o.shared
 	// A second Close finds nothing shared left to drop.
-	o.shared, o.right = nil, emptyClosed{o.right.Schema()}
+	o.shared = nil
+	if o.spec.BuildLeft {
+		o.left = emptyClosed{o.left.Schema()}
+	} else {
+		o.right = emptyClosed{o.right.Schema()}
+	}
 	o.build = joinBuild{} // s's, released below by the last user
+	o.partMem.release()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.users--
@@ -143,6 +159,79 @@ func (o *joinOp) leaveShared() error {
 	err := s.in.Close()
 	s.in = nil
 	return err
+}
+
+// openSharedBuildLeft readies a part's state of the left rows it shares
+// and opens its share of the right input.
+func (o *joinOp) openSharedBuildLeft() error {
+	n := o.build.rows
+	o.partMem.release()
+	o.partMem = newMemAccount(o.ctx, "hash join")
+	if err := o.partMem.grow(2 * int64(n)); err != nil {
+		return err
+	}
+	o.bl = buildLeftState{hits: make([]uint8, n), nullHit: make([]bool, n)}
+	// No left rows: nothing to emit, the right is not read.
+	o.bl.rightDone = n == 0
+	return o.right.Open(o.ctx)
+}
+
+// endSharedProbe merges what o's probe found into the shared state once
+// its probe input has ended. It reports whether o is the last part to end,
+// which then holds the merged state and emits the build rows' tail.
+func (o *joinOp) endSharedProbe() (bool, error) {
+	if o.tail != 0 {
+		return o.tail > 0, nil
+	}
+	s := o.shared
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := o.build.rows
+	if o.spec.BuildLeft {
+		if s.hits == nil {
+			s.hits, s.nullHit = make([]uint8, n), make([]bool, n)
+		}
+		for r, h := range o.bl.hits {
+			if h > 0 {
+				s.hits[r] = min(s.hits[r]+h, 2)
+			}
+		}
+		for r, null := range o.bl.nullHit {
+			if null {
+				s.nullHit[r] = true
+			}
+		}
+	} else if o.rightMatched != nil {
+		if s.matched == nil {
+			s.matched = make([]bool, n)
+		}
+		for r, m := range o.rightMatched {
+			if m {
+				s.matched[r] = true
+			}
+		}
+	}
+	s.probing--
+	if s.probing > 0 {
+		o.tail = -1
+		return false, nil
+	}
+	o.tail = 1
+	if o.spec.BuildLeft {
+		o.bl.hits, o.bl.nullHit, o.bl.matched = s.hits, s.nullHit, 0
+		for _, h := range s.hits {
+			if h > 0 {
+				o.bl.matched++
+			}
+			if h > 1 && o.spec.Single {
+				// Two parts each found one partner for the row.
+				return true, pgerr.New(pgerr.CardinalityViolation, "more than one row returned by a subquery used as an expression")
+			}
+		}
+	} else if o.rightMatched != nil {
+		o.rightMatched = s.matched
+	}
+	return true, nil
 }
 
 // NewSerialFallback runs primary, a parallel plan whose parts share build

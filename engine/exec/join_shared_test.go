@@ -24,43 +24,66 @@ func (c openCounter) Open(ctx context.Context) error { c.opens.Add(1); return c.
 func (c openCounter) Close() error                   { c.closes.Add(1); return c.Operator.Close() }
 
 // TestJoinShared: parts probing one shared build side, each with its
-// share of the left rows, gathered, give the rows of the one join over
-// all of them, for every join type that can share. The build input is
-// opened and closed once, and every buffer is released.
+// share of the probe rows, gathered, give the rows of the one join over
+// all of them, for every join type with keys, building on either side:
+// right and full joins and those building on their left emit the build
+// rows once, from what every part found. The build input is opened and
+// closed once, and every buffer is released.
 func TestJoinShared(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	ctx := expr.WithAllocator(context.Background(), mem)
 	ran := 0
 	for _, c := range joinCases() {
-		switch c.typ {
-		case JoinRight, JoinFull:
-			continue
-		}
 		if len(c.keys.cols) == 0 {
 			continue
 		}
-		name := fmt.Sprintf("%s/%s/keys=%s/res=%s/nullaware=%v/single=%v", c.data.name, c.typ, c.keys.name, c.res.name, c.nullAware, c.single)
-		want, wantErr := c.reference()
-		ls := joinSideSchema("l_", c.data.ldict)
-		rs := joinSideSchema("r_", c.data.rdict)
-		spec := c.spec(ls, rs)
-		var opens, closes atomic.Int32
-		b := NewSharedBuild(openCounter{joinSource(t, mem, rs, c.data.right, c.data.rsizes), &opens, &closes})
-		const parts = 3
-		var ops []engine.Operator
-		for k := range parts {
-			// Part k takes every third left row.
-			var share []jrow
-			for i := k; i < len(c.data.left); i += parts {
-				share = append(share, c.data.left[i])
+		for _, buildLeft := range []bool{false, true} {
+			ls := joinSideSchema("l_", c.data.ldict)
+			rs := joinSideSchema("r_", c.data.rdict)
+			spec := c.spec(ls, rs)
+			if buildLeft && !buildsLeft(spec) {
+				continue
 			}
-			op, err := NewHashJoinShared(joinSource(t, mem, ls, share, c.data.lsizes), b, spec)
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			ops = append(ops, op)
+			spec.BuildLeft = buildLeft
+			name := fmt.Sprintf("%s/%s/keys=%s/res=%s/nullaware=%v/single=%v/buildleft=%v", c.data.name, c.typ, c.keys.name, c.res.name, c.nullAware, c.single, buildLeft)
+			ran += runShared(t, ctx, mem, c, spec, name)
 		}
+	}
+	if ran < 300 {
+		t.Fatalf("only %d cases ran", ran)
+	}
+}
+
+// runShared runs case c with its probe side's rows dealt to three parts
+// over one shared build side, and checks the answer.
+func runShared(t *testing.T, ctx context.Context, mem memory.Allocator, c joinCase, spec JoinSpec, name string) int {
+	want, wantErr := c.reference()
+	ls := joinSideSchema("l_", c.data.ldict)
+	rs := joinSideSchema("r_", c.data.rdict)
+	build, probe, sizes, ps := c.data.right, c.data.left, c.data.lsizes, ls
+	bs, bsizes := rs, c.data.rsizes
+	if spec.BuildLeft {
+		build, probe, sizes, ps = c.data.left, c.data.right, c.data.rsizes, rs
+		bs, bsizes = ls, c.data.lsizes
+	}
+	var opens, closes atomic.Int32
+	b := NewSharedBuild(openCounter{joinSource(t, mem, bs, build, bsizes), &opens, &closes})
+	const parts = 3
+	var ops []engine.Operator
+	for k := range parts {
+		// Part k takes every third probe row.
+		var share []jrow
+		for i := k; i < len(probe); i += parts {
+			share = append(share, probe[i])
+		}
+		op, err := NewHashJoinShared(joinSource(t, mem, ps, share, sizes), b, spec)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		ops = append(ops, op)
+	}
+	{
 		g, err := NewGather(ops)
 		if err != nil {
 			t.Fatal(err)
@@ -69,47 +92,17 @@ func TestJoinShared(t *testing.T) {
 		if o, c := opens.Load(), closes.Load(); o != 1 || c != 1 {
 			t.Errorf("%s: build input opened %d times, closed %d times; want once each", name, o, c)
 		}
-		ran++
 		if wantErr != "" || err != nil {
 			if sqlstate(err) != wantErr {
 				t.Errorf("%s: error %v (SQLSTATE %q), want SQLSTATE %q", name, err, sqlstate(err), wantErr)
 			}
-			continue
+			return 1
 		}
 		if g, w := strings.Join(sortedCopy(got), "\n"), strings.Join(sortedCopy(want), "\n"); g != w {
 			t.Errorf("%s: got %d rows, want %d\n%s", name, len(got), len(want), diffRows(got, want))
 		}
 	}
-	if ran < 100 {
-		t.Fatalf("only %d cases ran", ran)
-	}
-}
-
-// TestJoinSharedRefusesStatefulTypes: right and full joins remember which
-// build rows matched, and a join building on its left holds its own
-// rows: none of them can share a build side.
-func TestJoinSharedRefusesStatefulTypes(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	ls, rs := joinSideSchema("l_", false), joinSideSchema("r_", false)
-	right := joinSource(t, mem, rs, nil, []int{1})
-	b := NewSharedBuild(right)
-	defer b.Abandon()
-	keys := JoinSpec{LeftKeys: []expr.Expr{sideCol(ls, jK, 0)}, RightKeys: []expr.Expr{sideCol(rs, jK, 0)}}
-	for _, spec := range []JoinSpec{
-		{Type: JoinRight}, {Type: JoinFull}, {Type: JoinSemi, BuildLeft: true}, {Type: JoinInner, LeftKeys: []expr.Expr{}},
-	} {
-		if spec.LeftKeys == nil {
-			spec.LeftKeys, spec.RightKeys = keys.LeftKeys, keys.RightKeys
-		}
-		left := joinSource(t, mem, ls, nil, []int{1})
-		if op, err := NewHashJoinShared(left, b, spec); err == nil {
-			op.Close()
-			t.Errorf("%s join (build left %v, %d keys) shared a build side", spec.Type, spec.BuildLeft, len(spec.LeftKeys))
-		} else {
-			left.Close()
-		}
-	}
+	return 1
 }
 
 // TestJoinSharedFallsBack: a shared build side past statement_mem, which

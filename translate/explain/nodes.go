@@ -447,7 +447,7 @@ func (b *builder) parallelScan(r plan.Rel) {
 			r = y.In
 		case *plan.Join:
 			// The probe side: the parts split it and share the build side.
-			if swap, _ := plan.JoinBuildSide(y); swap {
+			if swap, buildLeft := plan.JoinBuildSide(y); swap || buildLeft {
 				r = y.Right
 			} else {
 				r = y.Left

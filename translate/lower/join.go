@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"fmt"
+
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/exec"
 	"github.com/icegate/icegate/translate/plan"
@@ -40,28 +42,42 @@ func (l *Lowerer) lowerJoin(x *plan.Join, need plan.ColSet) (engine.Operator, []
 	if x.Cond != nil {
 		split(plan.RefsOf(x.Cond))
 	}
-	lop, llayout, err := l.lower(left, needL)
+	// In a part of a parallel pipeline, the build side may be the one all
+	// parts share (parallel.go): lop or rop is then nil.
+	var lop, rop engine.Operator
+	var llayout, rlayout []plan.ColID
+	var shared *exec.SharedBuild
+	var err error
+	key := l.sharedKey(x)
+	sharing := l.shared != nil && l.shared.joins[key]
+	if !sharing && l.splitUnder(x, buildLeft, swap) {
+		// A join that remembers what each build row found, over a share
+		// of the rows, would give only its share's answer.
+		return nil, nil, fmt.Errorf("lower: a %s join within a parallel part does not share its build side", x.Typ)
+	}
+	fail := func(err error) (engine.Operator, []plan.ColID, error) {
+		for _, op := range []engine.Operator{lop, rop} {
+			if op != nil {
+				op.Close()
+			}
+		}
+		return nil, nil, err
+	}
+	if sharing && buildLeft {
+		shared, llayout, err = l.sharedBuild(key, left, needL)
+	} else {
+		lop, llayout, err = l.lower(left, needL)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	var rop engine.Operator
-	var rlayout []plan.ColID
-	var shared *exec.SharedBuild
-	if l.shared != nil && l.shared.joins[x] {
-		shared, rlayout, err = l.sharedBuild(x, right, needR)
+	if sharing && !buildLeft {
+		shared, rlayout, err = l.sharedBuild(key, right, needR)
 	} else {
 		rop, rlayout, err = l.lower(right, needR)
 	}
 	if err != nil {
-		lop.Close()
-		return nil, nil, err
-	}
-	fail := func(err error) (engine.Operator, []plan.ColID, error) {
-		lop.Close()
-		if rop != nil {
-			rop.Close()
-		}
-		return nil, nil, err
+		return fail(err)
 	}
 	// Without an equality key, IN's NULL semantics are approximated: a
 	// comparison that is NULL counts as no match.
@@ -94,7 +110,11 @@ func (l *Lowerer) lowerJoin(x *plan.Join, need plan.ColSet) (engine.Operator, []
 	case shared != nil:
 		// The parallel part's probe of the build side all parts share
 		// (its input stays open until the last part closes).
-		op, err = exec.NewHashJoinShared(lop, shared, spec, l.opts)
+		probe := lop
+		if buildLeft {
+			probe = rop
+		}
+		op, err = exec.NewHashJoinShared(probe, shared, spec, l.opts)
 	case len(leftKeys) > 0:
 		op, err = exec.NewHashJoin(lop, rop, spec, l.opts)
 	default:

@@ -358,6 +358,7 @@ func (l *Lowerer) lowerFilter(x *plan.Filter, need plan.ColSet) (engine.Operator
 			if typ == plan.JoinSemi {
 				nj.NullAware = false
 			}
+			l.replaceJoin(j, &nj)
 			if len(rest) == 0 {
 				return l.lower(&nj, need)
 			}

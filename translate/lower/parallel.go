@@ -301,15 +301,14 @@ func pipelineScan(r plan.Rel) *plan.Scan {
 // pipelineSpine returns the scan at the bottom of a chain of filters,
 // projections and joins (through their probe side), and the joins on it,
 // true for those whose build side the parts share; sc is nil when r is
-// not such a chain. Each
-// part reads its share of the scan's rows through the chain:
-//   - a hash join that only reads its build side while probing (inner,
-//     left, semi, anti, mark; not right or full, which remember matched
-//     build rows) is on the chain through its probe side, and its build
-//     side is built once for all parts (exec.SharedBuild);
-//   - any other semi join keeps left rows, so each part's share of them
-//     meets the whole right input, built again by each part (the semi
-//     joins of the key restrictions have small right inputs).
+// not such a chain. Each part reads its share of the scan's rows through
+// the chain:
+//   - a hash join is on the chain through its probe side, and its build
+//     side is built once for all parts (exec.SharedBuild); the joins that
+//     remember what each build row found (right, full, and those building
+//     on their left) merge that as the parts end;
+//   - a semi join without keys keeps left rows, so each part's share of
+//     them meets the whole right input, built again by each part.
 func pipelineSpine(r plan.Rel) (sc *plan.Scan, shared map[*plan.Join]bool) {
 	for {
 		switch x := r.(type) {
@@ -341,24 +340,21 @@ func joinProbeSide(x *plan.Join) (probe plan.Rel, share bool) {
 	if x.Apply {
 		return nil, false
 	}
-	left, right, typ := x.Left, x.Right, x.Typ
+	left, right := x.Left, x.Right
 	swap, buildLeft := plan.JoinBuildSide(x)
 	if swap {
-		typ, _ = plan.SwapJoinType(typ)
 		left, right = right, left
 	}
-	if !buildLeft {
-		switch typ {
-		case plan.JoinInner, plan.JoinLeft, plan.JoinSemi, plan.JoinAnti, plan.JoinMark:
-			if keys, _, _, _ := plan.SplitJoinCond(x, left, right); len(keys) > 0 {
-				return left, true
-			}
+	if keys, _, _, _ := plan.SplitJoinCond(x, left, right); len(keys) == 0 {
+		if x.Typ == plan.JoinSemi {
+			return x.Left, false
 		}
+		return nil, false
 	}
-	if x.Typ == plan.JoinSemi {
-		return x.Left, false
+	if buildLeft {
+		return right, true
 	}
-	return nil, false
+	return left, true
 }
 
 // sharedBuilds are the build sides the parts of a parallel aggregation
@@ -367,6 +363,59 @@ func joinProbeSide(x *plan.Join) (probe plan.Rel, share bool) {
 type sharedBuilds struct {
 	joins  map[*plan.Join]bool // the joins whose build side is shared
 	builds map[*plan.Join]sharedBuild
+	// alias maps a join lowering made in place of one of joins (a mark
+	// join under a filter on its mark made a semi or anti join) to it.
+	alias map[*plan.Join]*plan.Join
+}
+
+// sharedKey is the join of the pipeline x stands for: x, or the one
+// lowering replaced by x.
+func (l *Lowerer) sharedKey(x *plan.Join) *plan.Join {
+	if l.shared != nil {
+		if j, ok := l.shared.alias[x]; ok {
+			return j
+		}
+	}
+	return x
+}
+
+// replaceJoin records that lowering lowers nj in place of j.
+func (l *Lowerer) replaceJoin(j, nj *plan.Join) {
+	if l.shared == nil || !l.shared.joins[j] {
+		return
+	}
+	if l.shared.alias == nil {
+		l.shared.alias = map[*plan.Join]*plan.Join{}
+	}
+	l.shared.alias[nj] = j
+}
+
+// splitUnder reports whether join x, lowered within a parallel part,
+// keeps state per build row (builds on its left, or is a right or full
+// join) while its probe side reads the part's share of a scan: a
+// pipeline the parts would answer wrongly without sharing that state.
+func (l *Lowerer) splitUnder(x *plan.Join, buildLeft, swap bool) bool {
+	if l.split == nil {
+		return false
+	}
+	typ := x.Typ
+	probe := x.Left
+	if swap {
+		typ, _ = plan.SwapJoinType(typ)
+		probe = x.Right
+	}
+	if buildLeft {
+		probe = x.Right
+	} else if typ != plan.JoinRight && typ != plan.JoinFull {
+		return false
+	}
+	found := false
+	plan.Visit(probe, func(n plan.Rel) {
+		if n == l.split.scan {
+			found = true
+		}
+	})
+	return found
 }
 
 type sharedBuild struct {
