@@ -98,13 +98,20 @@ func TestParallelJoinAggregation(t *testing.T) {
 
 	// A writer keeps the bytes of the rows it buffers past their batch's
 	// release: the rows a parallel join hands it stay as they were.
-	run(t, s, "CREATE TABLE w (id bigint, s text, grp int)")
-	run(t, s, "INSERT INTO w SELECT f.id, f.s, d.grp FROM f JOIN d ON f.k = d.k WHERE f.v <> 5")
-	digest := "SELECT count(*), md5(string_agg(id || s || grp, ',' ORDER BY id)) FROM "
-	written := queryRows(t, s, digest+"w")
-	direct := queryRows(t, s, digest+"(SELECT f.id, f.s, d.grp FROM f JOIN d ON f.k = d.k WHERE f.v <> 5) j")
-	if strings.Join(written, "") != strings.Join(direct, "") {
-		t.Errorf("rows written from a parallel join: %v; the join gives %v", written, direct)
+	// A mark join hands over its probe batches' own columns.
+	for _, q := range []string{
+		"SELECT f.id, f.s, d.grp FROM f JOIN d ON f.k = d.k WHERE f.v <> 5",
+		"SELECT f.id, f.s, (f.k IN (SELECT k FROM d WHERE grp = 3))::int AS grp FROM f",
+	} {
+		run(t, s, "DROP TABLE IF EXISTS w")
+		run(t, s, "CREATE TABLE w (id bigint, s text, grp int)")
+		run(t, s, "INSERT INTO w "+q)
+		digest := "SELECT count(*), md5(string_agg(id || s || grp, ',' ORDER BY id)) FROM "
+		written := queryRows(t, s, digest+"w")
+		direct := queryRows(t, s, digest+"("+q+") j")
+		if strings.Join(written, "") != strings.Join(direct, "") {
+			t.Errorf("rows written from %s: %v; the join gives %v", q, written, direct)
+		}
 	}
 
 	// The parts really share the joins: EXPLAIN shows the Gather over the

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/engine"
 )
@@ -34,6 +36,7 @@ type gatherOp struct {
 
 	out     arrow.RecordBatch
 	started bool
+	owned   bool // NewGatherOwned
 }
 
 // NewGather runs each part in its own goroutine and yields their batches as
@@ -60,6 +63,33 @@ func NewGather(parts []engine.Operator) (engine.Operator, error) {
 		}
 	}
 	return &gatherOp{parts: parts, schema: first}, nil
+}
+
+// NewGatherOwned is NewGather whose parts copy each batch before handing
+// it over: their scans may recycle the buffers of the batches they
+// release (scan.Options.RecycleBuffers), and the consumer may keep views
+// of a batch's values past its release.
+func NewGatherOwned(parts []engine.Operator) (engine.Operator, error) {
+	op, err := NewGather(parts)
+	if err != nil {
+		return nil, err
+	}
+	op.(*gatherOp).owned = true
+	return op, nil
+}
+
+// ownedCopy copies b's columns onto the heap.
+func ownedCopy(b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, b.NumCols())
+	defer releaseAll(cols)
+	for j, c := range b.Columns() {
+		cp, err := array.Concatenate([]arrow.Array{c}, memory.DefaultAllocator)
+		if err != nil {
+			return nil, fmt.Errorf("gather: copy a batch: %w", err)
+		}
+		cols[j] = cp
+	}
+	return array.NewRecordBatch(b.Schema(), cols, b.NumRows()), nil
 }
 
 func (o *gatherOp) Open(ctx context.Context) error {
@@ -102,7 +132,13 @@ func (o *gatherOp) drive(p engine.Operator) error {
 		if err != nil || b == nil {
 			return err
 		}
-		b.Retain()
+		if o.owned {
+			if b, err = ownedCopy(b); err != nil {
+				return err
+			}
+		} else {
+			b.Retain()
+		}
 		select {
 		case o.batches <- b:
 		case <-o.ctx.Done():

@@ -283,11 +283,12 @@ func (l *Lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []
 		tasks, opts.Parallelism = l.split.tasks, 1
 		opts.Shard, opts.Shards = l.split.shard, l.split.shards
 		// A part of a parallel aggregation ends in a partial aggregation
-		// that copies what it keeps, through filters, projections and
-		// joins that hold a batch only while they hold a reference: its
-		// scan can reuse the buffers of the batches released. The parts
-		// of a parallel join hand their rows to any consumer, which may
-		// keep views of a batch's bytes past its release (a writer).
+		// that copies what it keeps, and a part of a parallel join in a
+		// gather that copies what it hands over (its consumer may keep
+		// views of a batch's bytes past its release: a writer), through
+		// filters, projections and joins that hold a batch only while
+		// they hold a reference: its scan can reuse the buffers of the
+		// batches released.
 		opts.RecycleBuffers = l.split.recycle
 	}
 	spec := engine.ScanSpec{Table: t, Tasks: tasks, Schema: x.Schema, FieldIDs: ids, Filters: l.ScanPreds[x]}

@@ -25,8 +25,8 @@ type scanSplit struct {
 	scan          *plan.Scan
 	tasks         []catalog.FileScanTask
 	shard, shards int
-	// recycle: the part ends in a partial aggregation, which stops
-	// reading a batch when it releases it (scan.Options.RecycleBuffers).
+	// recycle: what the part hands over is copied or aggregated, its
+	// batches read only while referenced (scan.Options.RecycleBuffers).
 	recycle bool
 }
 
@@ -171,6 +171,10 @@ func (l *Lowerer) parallelJoin(x *plan.Join, need plan.ColSet) (engine.Operator,
 	if rows < parallelJoinMinRows || splits == nil {
 		return nil, nil, false, nil
 	}
+	for _, sp := range splits {
+		// The gather copies the rows the parts hand over.
+		sp.recycle = true
+	}
 	sh := &sharedBuilds{joins: spine, builds: map[*plan.Join]sharedBuild{}}
 	var ops []engine.Operator
 	closeAll := func() {
@@ -191,7 +195,7 @@ func (l *Lowerer) parallelJoin(x *plan.Join, need plan.ColSet) (engine.Operator,
 		}
 		ops, layout = append(ops, op), lay
 	}
-	g, err := exec.NewGather(ops)
+	g, err := exec.NewGatherOwned(ops)
 	if err != nil {
 		closeAll()
 		return nil, nil, true, err
