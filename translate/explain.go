@@ -106,6 +106,7 @@ func (e *explainStatement) Execute(ctx context.Context, params []*string) (Rows,
 		start := time.Now()
 		in.Plan = opt.Statement(p, s.optConfig())
 		in.Parallel, in.ParallelJoins = parallelParts(in.Plan, true)
+		in.PipelineScan = lower.PipelineScan
 		res.Planning = ms(time.Since(start))
 	}
 	res.Root = explain.Build(in)
@@ -225,7 +226,7 @@ func (e *explainDMLStatement) Execute(ctx context.Context, params []*string) (Ro
 	}
 	res := explain.Plan{Opts: e.opts, Execution: -1}
 	aggs, _ := parallelParts(sel, false)
-	in := explain.Input{Plan: sel, Opts: e.opts, Parallel: aggs, Loc: s.Location()}
+	in := explain.Input{Plan: sel, Opts: e.opts, Parallel: aggs, PipelineScan: lower.PipelineScan, Loc: s.Location()}
 	res.Root = explain.Modify(op, name, strings.Join(p.Table.Ident.Namespace, "."), alias, explain.Build(in), e.opts)
 	res.Planning = ms(time.Since(start))
 	return s.explainRows(res)
@@ -413,7 +414,7 @@ func (e *explainInsertStatement) Execute(ctx context.Context, params []*string) 
 	} else {
 		sel := opt.Statement(p.Sel, s.optConfig())
 		aggs, joins := parallelParts(sel, true)
-		src = explain.Build(explain.Input{Plan: sel, Opts: e.opts, Parallel: aggs, ParallelJoins: joins, Loc: s.Location()})
+		src = explain.Build(explain.Input{Plan: sel, Opts: e.opts, Parallel: aggs, ParallelJoins: joins, PipelineScan: lower.PipelineScan, Loc: s.Location()})
 	}
 	res := explain.Plan{Opts: e.opts, Execution: -1}
 	res.Root = explain.Modify("Insert", name, strings.Join(p.Table.Ident.Namespace, "."), "", src, e.opts)

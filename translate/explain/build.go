@@ -42,6 +42,9 @@ type Input struct {
 	// ParallelJoins are the joins that run in parts of their own (their
 	// number), gathered, each part over a share of the probe side's scan.
 	ParallelJoins map[*plan.Join]int
+	// PipelineScan finds the scan the parts of a parallel aggregation or
+	// join over r split (lower.PipelineScan).
+	PipelineScan func(r plan.Rel) *plan.Scan
 	// Loc is the session's TimeZone: timestamptz constants print in it.
 	Loc *time.Location
 }

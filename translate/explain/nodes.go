@@ -436,27 +436,15 @@ func (b *builder) gatherJoin(x *plan.Join, n *Node, k int) *Node {
 	return g
 }
 
-// parallelScan marks the scan at the bottom of pipeline r (through each
-// join's probe side) as the one parallel parts share out.
+// parallelScan marks the scan at the bottom of pipeline r, the one
+// parallel parts share out (Input.PipelineScan finds it).
 func (b *builder) parallelScan(r plan.Rel) {
-	for r != nil {
-		switch y := r.(type) {
-		case *plan.Filter:
-			r = y.In
-		case *plan.Project:
-			r = y.In
-		case *plan.Join:
-			// The probe side: the parts split it and share the build side.
-			if swap, buildLeft := plan.JoinBuildSide(y); swap || buildLeft {
-				r = y.Right
-			} else {
-				r = y.Left
-			}
-		default:
-			if scan, ok := b.nodes[r]; ok {
-				scan.Parallel = true
-			}
-			r = nil
+	if b.in.PipelineScan == nil {
+		return
+	}
+	if sc := b.in.PipelineScan(r); sc != nil {
+		if n, ok := b.nodes[sc]; ok {
+			n.Parallel = true
 		}
 	}
 }
