@@ -68,7 +68,7 @@ const objectCacheBytes = 4 << 30
 func BenchmarkTPCHObjectStore(b *testing.B) {
 	sf := scaleFactor(b)
 	ctx := context.Background()
-	queries, err := tpch.Queries()
+	queries, err := tpch.QueriesAt(sf)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func BenchmarkTPCH(b *testing.B) {
 	client := &tpchClient{dsn: dsn, timeout: queryTimeout(b)}
 	defer client.close(ctx)
 
-	queries, err := tpch.Queries()
+	queries, err := tpch.QueriesAt(sf)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -156,7 +156,7 @@ func BenchmarkTPCHInterleaved(b *testing.B) {
 		defer pg.Close(ctx)
 	}
 
-	queries, err := tpch.Queries()
+	queries, err := tpch.QueriesAt(sf)
 	if err != nil {
 		b.Fatal(err)
 	}
