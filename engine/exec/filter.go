@@ -38,6 +38,10 @@ type filterOp struct {
 	// dropped, at most 1/below alive (1/belowCostly before costly
 	// conjuncts).
 	minSaved, below, belowCostly int
+	// gatherMem, when set, holds the buffers of the batches of kept rows
+	// the filter returns (RowFilter.GatherInto); else they come from the
+	// context's allocator.
+	gatherMem memory.Allocator
 }
 
 // filterConj is one conjunct of the predicate.
@@ -246,7 +250,15 @@ func (o *filterOp) keptBatch(b arrow.RecordBatch, idx []int32, all bool, err err
 	case len(idx) == 0:
 		return nil, nil
 	}
-	return gatherBatch(o.ctx, expr.Allocator(o.ctx), b, idx, b.Schema(), nil)
+	return gatherBatch(o.ctx, o.gatherAllocator(), b, idx, b.Schema(), nil)
+}
+
+// gatherAllocator is the allocator of the batches of kept rows.
+func (o *filterOp) gatherAllocator() memory.Allocator {
+	if o.gatherMem != nil {
+		return o.gatherMem
+	}
+	return expr.Allocator(o.ctx)
 }
 
 // keptRows evaluates the conjuncts on the rows of b whose skip flag is
@@ -431,7 +443,7 @@ func gatherBatch(ctx context.Context, mem memory.Allocator, b arrow.RecordBatch,
 			continue
 		}
 		if ia == nil {
-			ia = int32Array(mem, idx)
+			ia = int32Array(expr.Allocator(ctx), idx)
 		}
 		t, err := expr.TakeArray(ctx, c, ia)
 		if err != nil {

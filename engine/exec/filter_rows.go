@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/engine/expr"
 )
@@ -41,6 +42,14 @@ func NewRowFilter(schema *arrow.Schema, pred expr.Expr, opts ...expr.CompileOpti
 	}
 	return r, nil
 }
+
+// GatherInto makes the batches of kept rows that Apply, ApplySkip and
+// ApplyDropped return take their buffers from mem, which need not clear
+// what it hands out: the gathers write every byte of the values, offsets
+// and validity they return. A scan whose consumer stops reading a batch
+// once it releases it gathers into its recycler, so the copies of the
+// rows kept do not ask the Go heap for fresh memory batch after batch.
+func (r *RowFilter) GatherInto(mem memory.Allocator) { r.f.gatherMem = mem }
 
 // Reads reports which columns of the schema the conjuncts read: a batch
 // given to Select may hold Null arrays (of a schema with those columns

@@ -83,7 +83,7 @@ func (r *RowFilter) keptUnread(b arrow.RecordBatch, idx []int32, all bool, err e
 		for i, u := range r.unread {
 			keep[i] = !u
 		}
-		g, err := gatherBatch(r.f.ctx, expr.Allocator(r.f.ctx), b, idx, r.gathered, keep)
+		g, err := gatherBatch(r.f.ctx, r.f.gatherAllocator(), b, idx, r.gathered, keep)
 		if err != nil {
 			return nil, err
 		}

@@ -207,6 +207,7 @@ func TestExactConjunctsOnPages(t *testing.T) {
 					{"batches of 37", Options{BatchSize: 37}},
 					{"default", Options{}},
 					{"recycled, 2 shards", Options{RecycleBuffers: true, Shards: 2}},
+					{"recycled, batches of 37 released as read", Options{RecycleBuffers: true, BatchSize: 37}},
 					{"builders", Options{builders: true}},
 				} {
 					what := fmt.Sprintf("%v deletes %v %s (%s)", ids, len(tasks[0].Deletes) > 0, name, o.name)
@@ -219,6 +220,15 @@ func TestExactConjunctsOnPages(t *testing.T) {
 						opts.Alloc = mem
 						exact := spec
 						exact.Exact = conj
+						if opts.RecycleBuffers && opts.BatchSize > 0 {
+							rows, err := scanRendered(t, exact, opts)
+							if err != nil {
+								gotErr = err
+							}
+							got = append(got, rows...)
+							mem.AssertSize(t, 0)
+							continue
+						}
 						recs, err := scanAll(t, exact, opts)
 						if err != nil {
 							gotErr = err

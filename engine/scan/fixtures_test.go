@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 
@@ -100,6 +101,30 @@ func scanAll(t testing.TB, spec engine.ScanSpec, opts Options) ([]arrow.RecordBa
 		}
 		rec.Retain()
 		out = append(out, rec)
+	}
+}
+
+// scanRendered is renderRows of what the scan returns, each batch
+// rendered and released before the next is asked for: with
+// Options.RecycleBuffers a batch's buffers then serve the later ones,
+// so anything a batch reads that its producer did not write shows up as
+// stale rows.
+func scanRendered(t testing.TB, spec engine.ScanSpec, opts Options) ([]string, error) {
+	t.Helper()
+	op := New(spec, opts)
+	defer op.Close()
+	if err := op.Open(context.Background()); err != nil {
+		return nil, err
+	}
+	var out []string
+	for {
+		rec, err := op.Next()
+		if err != nil || rec == nil {
+			slices.Sort(out)
+			return out, err
+		}
+		out = append(out, renderRows([]arrow.RecordBatch{rec})...)
+		rec.Release()
 	}
 }
 

@@ -276,6 +276,11 @@ func (s *Scan) Open(ctx context.Context) error {
 				s.fail(err)
 				return
 			}
+			if rec, ok := run.vals.(*recycler); ok && s.opts.RecycleBuffers && rf.rf != nil {
+				// the consumer is done with a batch when it releases it:
+				// the rows kept are copied into recycled buffers too
+				rf.rf.GatherInto(rec)
+			}
 			for u := range work {
 				if err := run.runTask(s.ctx, &s.spec.Tasks[u.task], u.part, rf, s.emit); err != nil {
 					s.fail(err)
