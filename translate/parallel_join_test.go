@@ -40,6 +40,10 @@ func TestParallelJoinAggregation(t *testing.T) {
 	}
 	run(t, s, "CREATE TABLE d (k bigint, grp int, pad text)")
 	run(t, s, "INSERT INTO d SELECT g, g % 7, md5(g::text) || md5((g + 1)::text) FROM generate_series(1, 60000) g")
+	// One insert: one file, split among the scan's workers where it is a
+	// hash join's build side.
+	run(t, s, "CREATE TABLE b (id bigint, v bigint, s text)")
+	run(t, s, "INSERT INTO b SELECT g, g % 89, md5(g::text) FROM generate_series(1, 140000) g")
 	run(t, s, "CREATE TABLE e (k bigint, w int)")
 	run(t, s, "INSERT INTO e SELECT g, g % 3 FROM generate_series(1, 300) g")
 
@@ -67,6 +71,10 @@ func TestParallelJoinAggregation(t *testing.T) {
 		{"join rows in order", "SELECT f.id, d.pad FROM f LEFT JOIN d ON f.k = d.k AND d.grp = 1 WHERE f.v = 3 ORDER BY f.id LIMIT 500"},
 		{"parallel join as a build side", "SELECT e.w, count(*) FROM e JOIN (SELECT f.v, d.grp FROM f JOIN d ON f.k = d.k) j ON j.v = e.k GROUP BY e.w"},
 		{"scalar subquery building on the left", "SELECT e.k, (SELECT f.s FROM f WHERE f.id = e.k * 600) FROM e"},
+		// A build side of one file read by every worker of its scan.
+		{"one-file build side", "SELECT f.v % 7, count(*), sum(b.v), max(b.s) FROM f JOIN b ON f.id = b.id + 30000 GROUP BY 1"},
+		{"one-file build side, join rows", "SELECT f.id, b.s FROM f JOIN b ON f.id = b.id * 2 WHERE b.v < 3"},
+		{"one-file build side, filtered", "SELECT count(*), sum(f.k) FROM f WHERE f.id IN (SELECT id FROM b WHERE s LIKE 'a%')"},
 	}
 	answers := func(procs int, mem string) [][]string {
 		t.Helper()

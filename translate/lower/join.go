@@ -63,6 +63,15 @@ func (l *Lowerer) lowerJoin(x *plan.Join, need plan.ColSet) (engine.Operator, []
 		}
 		return nil, nil, err
 	}
+	if len(leftKeys) > 0 {
+		// A hash table holds the build side's rows: their order only
+		// orders the matches of a probe row.
+		build := right
+		if buildLeft {
+			build = left
+		}
+		l.markOrderFree(build)
+	}
 	if sharing && buildLeft {
 		shared, llayout, err = l.sharedBuild(key, left, needL)
 	} else {

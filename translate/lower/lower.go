@@ -57,6 +57,10 @@ type Lowerer struct {
 	// exact, while the scan under a filter is lowered, is the filter's
 	// predicate for the scan to apply itself (exact.go).
 	exact *exactFilter
+	// orderFree are the scans whose rows go where their order does not
+	// matter (a hash join's build side): a large one split among its
+	// workers (splitFile).
+	orderFree map[*plan.Scan]bool
 }
 
 // scanRecord ties a scan operator to its plan node.
@@ -279,6 +283,7 @@ func (l *Lowerer) lowerScan(x *plan.Scan, need plan.ColSet) (engine.Operator, []
 	if fc, ok := l.env.(footerCacher); ok {
 		opts.Footers = fc.FooterCache()
 	}
+	opts.SplitFiles = l.splitFile(x, tasks)
 	if l.split != nil && l.split.scan == x {
 		tasks, opts.Parallelism = l.split.tasks, 1
 		opts.Shard, opts.Shards = l.split.shard, l.split.shards

@@ -210,6 +210,43 @@ func (l *Lowerer) parallelJoin(x *plan.Join, need plan.ColSet) (engine.Operator,
 	return exec.NewSerialFallback(g, serial), layout, true, nil
 }
 
+// markOrderFree notes that the rows of r go where their order does not
+// matter: the scan at the bottom of its pipeline may split its files
+// among its workers (splitFile).
+func (l *Lowerer) markOrderFree(r plan.Rel) {
+	sc := PipelineScan(r)
+	if sc == nil {
+		return
+	}
+	if l.orderFree == nil {
+		l.orderFree = map[*plan.Scan]bool{}
+	}
+	l.orderFree[sc] = true
+}
+
+// splitFile reports whether scan x, reading tasks, splits each of its
+// files among its workers (scan.Options.SplitFiles): a table of fewer
+// files than CPUs is otherwise read by fewer workers than CPUs, one for
+// a table of one file. Only in queries (a statement that changes a table
+// reads its rows in file order), only where their order does not matter
+// (markOrderFree), only for a table of parallelJoinMinRows rows or more,
+// and not for a scan a parallel part already reads a share of. The build
+// side of a join within parallel parts is built by one of them while the
+// others wait for it: its scan splitting keeps every CPU busy.
+func (l *Lowerer) splitFile(x *plan.Scan, tasks []catalog.FileScanTask) bool {
+	if !l.ParallelJoins || !l.orderFree[x] || l.split != nil && l.split.scan == x ||
+		len(tasks) >= runtime.GOMAXPROCS(0) {
+		return false
+	}
+	var rows int64
+	for _, t := range tasks {
+		if t.File != nil {
+			rows += t.File.RecordCount
+		}
+	}
+	return rows >= parallelJoinMinRows
+}
+
 // serially keeps joins from running in parallel parts until the function
 // it returns is called: a plan lowered again after a shared build side
 // overflowed runs serially.
