@@ -100,6 +100,34 @@ func TestParallelJoinAggregation(t *testing.T) {
 		emptyDir(t, dir, "the joins under statement_mem "+mem)
 	}
 	check(3, "1GB")
+
+	// A sort and an aggregation whose answer does not depend on its
+	// input's order read the one file of b with every worker of its
+	// scan; string_agg without ORDER BY reads it in file order.
+	unordered := []string{
+		"SELECT id, v FROM b WHERE v < 3 ORDER BY v DESC, id LIMIT 2000",
+		"SELECT v % 5, count(DISTINCT s), count(DISTINCT v), sum(id) FROM b GROUP BY 1",
+		"SELECT v % 2, md5(string_agg(s, ',')), md5(string_agg(s, ',' ORDER BY s)) FROM b GROUP BY 1",
+		"SELECT md5(array_agg(id)::text) FROM b WHERE v <> 7",
+	}
+	procs0 := runtime.GOMAXPROCS(0)
+	for _, q := range unordered {
+		var want string
+		for _, procs := range []int{1, 3} {
+			runtime.GOMAXPROCS(procs)
+			rows := queryRows(t, s, q)
+			if !strings.Contains(q, "ORDER BY v DESC") {
+				sort.Strings(rows) // groups come in no order
+			}
+			got := strings.Join(rows, "\n")
+			if procs == 1 {
+				want = got
+			} else if got != want {
+				t.Errorf("%s on %d CPUs:\n%s\nserially:\n%s", q, procs, got, want)
+			}
+		}
+	}
+	runtime.GOMAXPROCS(procs0)
 	// The shared build side of d (60,000 rows of 64-byte texts) does not
 	// fit in 2MB; alone, its join spills.
 	check(3, "2MB")

@@ -422,6 +422,9 @@ func (l *Lowerer) lowerAgg(x *plan.Agg) (engine.Operator, []plan.ColID, error) {
 	if op, ok, err := l.parallelAgg(x, childNeed); ok || err != nil {
 		return op, x.OutCols(), err
 	}
+	if aggsOrderFree(x) {
+		l.markOrderFree(x.In)
+	}
 	in, layout, err := l.lower(x.In, childNeed)
 	if err != nil {
 		return nil, nil, err
@@ -493,6 +496,9 @@ func (l *Lowerer) lowerSort(x *plan.Sort, need plan.ColSet, limit int64) (engine
 	for _, k := range x.Keys {
 		childNeed.AddRefs(k.E)
 	}
+	// The sort orders the rows (those its keys tie on in no defined
+	// order, as in PostgreSQL).
+	l.markOrderFree(x.In)
 	in, layout, err := l.lower(x.In, childNeed)
 	if err != nil {
 		return nil, nil, err

@@ -211,8 +211,9 @@ func (l *Lowerer) parallelJoin(x *plan.Join, need plan.ColSet) (engine.Operator,
 }
 
 // markOrderFree notes that the rows of r go where their order does not
-// matter: the scan at the bottom of its pipeline may split its files
-// among its workers (splitFile).
+// matter (a hash join's build side, a sort, an aggregation whose answer
+// does not depend on it): the scan at the bottom of its pipeline may
+// split its files among its workers (splitFile).
 func (l *Lowerer) markOrderFree(r plan.Rel) {
 	sc := PipelineScan(r)
 	if sc == nil {
@@ -222,6 +223,22 @@ func (l *Lowerer) markOrderFree(r plan.Rel) {
 		l.orderFree = map[*plan.Scan]bool{}
 	}
 	l.orderFree[sc] = true
+}
+
+// aggsOrderFree reports whether the answer of aggregation x does not
+// depend on the order of its input rows: every aggregate merges states
+// (count, sum, min...: the ones a parallel aggregation runs, DISTINCT
+// or not) or orders its input itself (string_agg(... ORDER BY ...),
+// ordered sets). string_agg, array_agg and the JSON aggregates without
+// ORDER BY keep their input's order, which users of a table read in one
+// piece often rely on.
+func aggsOrderFree(x *plan.Agg) bool {
+	for _, a := range x.Aggs {
+		if !mergeableAggs[a.Fn] && len(a.OrderBy) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // splitFile reports whether scan x, reading tasks, splits each of its
