@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/icegate/icegate/engine"
 	"github.com/icegate/icegate/engine/expr"
@@ -37,6 +38,13 @@ type sortOp struct {
 	rows    int64
 
 	mem memAccount
+
+	// bound, once a top-N's buffer was cut to its limit, is the sort keys
+	// of the last row kept (arrays of one row): a later row that does
+	// not sort before it cannot be among the first limit (ties go to the
+	// earlier row), so the top-N drops it as it reads (beforeBound).
+	bound    []arrow.Array
+	boundIdx []int32 // scratch: the rows of a batch before the bound
 
 	// After sorting: one batch in sorted order, emitted in slices.
 	emit slicer
@@ -87,6 +95,8 @@ func (o *sortOp) Open(ctx context.Context) error {
 	o.mem.release() // an operator opened again starts its account anew
 	o.mem = newMemAccount(ctx, "sort")
 	o.closeSpill()
+	releaseAll(o.bound)
+	o.bound = nil
 	o.tmp = nil
 	if o.limit < 0 { // TopN keeps at most about 2*limit rows: no need
 		o.tmp = spill.FromContext(ctx)
@@ -133,7 +143,17 @@ func (o *sortOp) consume() error {
 			}
 			keys[i] = k
 		}
-		b.Retain()
+		if o.bound != nil {
+			var err error
+			if b, keys, err = o.beforeBound(b, keys); err != nil {
+				return err
+			}
+			if b == nil {
+				continue
+			}
+		} else {
+			b.Retain()
+		}
 		o.batches = append(o.batches, b)
 		o.keyCols = append(o.keyCols, keys)
 		o.rows += b.NumRows()
@@ -241,7 +261,62 @@ func (o *sortOp) sortBuffered(keep int64) error {
 	o.keyCols = [][]arrow.Array{sortedKeys}
 	o.rows = sorted.NumRows()
 	o.mem.resize(o.batches, sortedKeys)
+	if keep > 0 && o.rows == keep {
+		releaseAll(o.bound)
+		o.bound = make([]arrow.Array, len(sortedKeys))
+		for k, a := range sortedKeys {
+			o.bound[k] = array.NewSlice(a, keep-1, keep)
+		}
+	}
 	return nil
+}
+
+// beforeBound keeps the rows of batch b (of the input, keys its sort
+// keys) that sort before o.bound: b itself (retained) when all do, a new
+// batch of them, or nil when none does. It takes over keys, returning
+// those of the rows kept.
+func (o *sortOp) beforeBound(b arrow.RecordBatch, keys []arrow.Array) (arrow.RecordBatch, []arrow.Array, error) {
+	cmp, err := rowOrder2(keys, o.bound, o.keys)
+	if err != nil {
+		releaseAll(keys)
+		return nil, nil, err
+	}
+	n := int(b.NumRows())
+	idx := o.boundIdx[:0]
+	for i := range n {
+		if cmp(i, 0) < 0 {
+			idx = append(idx, int32(i))
+		}
+	}
+	o.boundIdx = idx
+	switch len(idx) {
+	case n:
+		b.Retain()
+		return b, keys, nil
+	case 0:
+		releaseAll(keys)
+		return nil, nil, nil
+	}
+	defer releaseAll(keys)
+	kept, err := takeBatch(o.ctx, b, idx)
+	if err != nil {
+		return nil, nil, err
+	}
+	keptKeys := make([]arrow.Array, len(keys))
+	var ia arrow.Array
+	defer func() {
+		if ia != nil {
+			ia.Release()
+		}
+	}()
+	for k, a := range keys {
+		if keptKeys[k], err = takeTyped(o.ctx, a, idx, &ia); err != nil {
+			releaseAll(keptKeys)
+			kept.Release()
+			return nil, nil, err
+		}
+	}
+	return kept, keptKeys, nil
 }
 
 // rowOrder compares two rows by the sort keys.
@@ -328,6 +403,8 @@ func (o *sortOp) releaseBuffered() {
 func (o *sortOp) Close() error {
 	o.closeSpill()
 	o.releaseBuffered()
+	releaseAll(o.bound)
+	o.bound = nil
 	o.mem.release()
 	o.emit.release()
 	return o.in.Close()
