@@ -217,22 +217,14 @@ func (o *sortOp) sortBuffered(keep int64) error {
 		}
 	}
 	n := int(batch.NumRows())
-	idx := make([]int32, n)
-	for i := range idx {
-		idx[i] = int32(i)
-	}
-	cmp, err := rowOrder(keys, o.keys)
-	if err != nil {
-		return err
-	}
-	// Ties broken by input position: a stable order from the faster
-	// unstable sort.
-	if err := sortFuncCtx(o.ctx, idx, func(a, b int32) int {
-		if c := cmp(int(a), int(b)); c != 0 {
-			return c
+	var idx []int32
+	if len(keys) == 0 {
+		idx = make([]int32, n)
+		for i := range idx {
+			idx[i] = int32(i)
 		}
-		return int(a - b)
-	}); err != nil {
+	} else if idx, err = sortIndices(o.ctx, keys, o.keys); err != nil {
+		// Ties broken by input position: a stable order.
 		return err
 	}
 	if keep >= 0 && int64(n) > keep {

@@ -501,7 +501,7 @@ func (o *windowOp) sortRows(all arrow.RecordBatch) (arrow.RecordBatch, error) {
 		}
 		keys[i] = k
 	}
-	idx, err := winSortIndices(o.ctx, keys, spec)
+	idx, err := sortIndices(o.ctx, keys, spec)
 	if err != nil {
 		return nil, err
 	}

@@ -13,8 +13,11 @@ import (
 	"github.com/icegate/icegate/engine/expr"
 )
 
-// winSortIndices returns the row order of keys by spec, ties in input order.
-func winSortIndices(ctx context.Context, keys []arrow.Array, spec []SortKey) ([]int32, error) {
+// sortIndices returns the row order of keys by spec, ties in input order:
+// by a radix sort of packed words or a sort of plain words when every key
+// reads as int64 words (orderValues), through comparators otherwise. Sort,
+// top-N and window share it.
+func sortIndices(ctx context.Context, keys []arrow.Array, spec []SortKey) ([]int32, error) {
 	n := keys[0].Len()
 	idx := make([]int32, n)
 	for i := range idx {
@@ -47,13 +50,13 @@ type winIntSortKey struct {
 	null []byte // 0 sorts first; nil = no NULLs
 }
 
-// winSortIntKeys sorts idx by keys when every key is an integer or date
-// column, comparing plain words instead of calling comparators. ok is
+// winSortIntKeys sorts idx by keys when every key reads as int64 words
+// (orderValues), comparing plain words instead of calling comparators. ok is
 // false for other key types; err is ctx's when it ends while sorting.
 func winSortIntKeys(ctx context.Context, keys []arrow.Array, spec []SortKey, idx []int32) ([]int32, bool, error) {
 	ks := make([]winIntSortKey, len(keys))
 	for k, a := range keys {
-		get, ok := intValues(a)
+		get, ok := orderValues(a)
 		if !ok {
 			return nil, false, nil
 		}
@@ -119,7 +122,7 @@ func winSortPacked(keys []arrow.Array, spec []SortKey, idx []int32) ([]int32, bo
 	total := bits.Len64(uint64(max(n-1, 0)))
 	idxBits := total
 	for k, a := range keys {
-		get, ok := intValues(a)
+		get, ok := orderValues(a)
 		if !ok {
 			return nil, false
 		}
@@ -357,6 +360,31 @@ func newArrayFromBuffers(t arrow.DataType, n, nulls int, bufs ...*memory.Buffer)
 	}
 	defer d.Release()
 	return array.MakeFromData(d)
+}
+
+// orderValues reads a column whose values order as int64 words: the
+// integers and dates of intValues, timestamps and times (their counts of
+// units), and decimals whose unscaled values all fit 64 bits (one array
+// has one scale, so they order as their unscaled values). ok is false for
+// other columns.
+func orderValues(a arrow.Array) (get func(i int) int64, ok bool) {
+	switch a := a.(type) {
+	case *array.Timestamp:
+		v := a.TimestampValues()
+		return func(i int) int64 { return int64(v[i]) }, true
+	case *array.Time64:
+		v := a.Time64Values()
+		return func(i int) int64 { return int64(v[i]) }, true
+	case *array.Decimal128:
+		v := a.Values()
+		for _, x := range v {
+			if x.HighBits() != int64(x.LowBits())>>63 {
+				return nil, false
+			}
+		}
+		return func(i int) int64 { return int64(v[i].LowBits()) }, true
+	}
+	return intValues(a)
 }
 
 // intValues reads an integer or date column as int64 words (dates as

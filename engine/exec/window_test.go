@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/icegate/icegate/engine"
@@ -715,8 +716,9 @@ func TestWindowResultType(t *testing.T) {
 }
 
 // TestWindowSortPaths checks the packed radix sort and the integer word
-// sort against the comparator sort over random keys with NULLs, both
-// directions and both NULL placements.
+// sort against the comparator sort over random keys with NULLs (integers,
+// decimals within and past 64 bits, timestamps), both directions and both
+// NULL placements.
 func TestWindowSortPaths(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -732,12 +734,37 @@ func TestWindowSortPaths(t *testing.T) {
 			if r.Intn(4) == 0 {
 				spread = 1 << 62 // too wide to pack
 			}
-			b := array.NewInt64Builder(mem)
+			// int8, numeric(15,2), a numeric with values past 64 bits
+			// (the comparator's), timestamptz
+			kind := r.Intn(4)
+			var b array.Builder
+			switch kind {
+			case 0:
+				b = array.NewInt64Builder(mem)
+			case 1:
+				b = array.NewDecimal128Builder(mem, &arrow.Decimal128Type{Precision: 15, Scale: 2})
+			case 2:
+				b = array.NewDecimal128Builder(mem, &arrow.Decimal128Type{Precision: 38, Scale: 0})
+			default:
+				b = array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"})
+			}
 			for i := 0; i < n; i++ {
 				if r.Intn(7) == 0 {
 					b.AppendNull()
-				} else {
-					b.Append(r.Int63n(spread) - spread/2)
+					continue
+				}
+				v := r.Int63n(spread) - spread/2
+				switch b := b.(type) {
+				case *array.Int64Builder:
+					b.Append(v)
+				case *array.Decimal128Builder:
+					hi := v >> 63
+					if kind == 2 && r.Intn(3) == 0 {
+						hi = int64(r.Intn(5)) - 2 // past 64 bits
+					}
+					b.Append(decimal128.New(hi, uint64(v)))
+				case *array.TimestampBuilder:
+					b.Append(arrow.Timestamp(v))
 				}
 			}
 			keys[k] = b.NewArray()
@@ -768,7 +795,7 @@ func TestWindowSortPaths(t *testing.T) {
 		}
 		idx, _, _ := winSortIntKeys(context.Background(), keys, spec, ident())
 		check("words", idx)
-		all, err := winSortIndices(ctx, keys, spec)
+		all, err := sortIndices(ctx, keys, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
