@@ -1,9 +1,12 @@
 package exec
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -26,7 +29,7 @@ func sortIndices(ctx context.Context, keys []arrow.Array, spec []SortKey) ([]int
 	if packed, ok := winSortPacked(keys, spec, idx); ok {
 		return packed, ctx.Err()
 	}
-	if fast, ok, err := winSortIntKeys(ctx, keys, spec, idx); ok || err != nil {
+	if fast, ok, err := sortWordKeys(ctx, keys, spec, idx); ok || err != nil {
 		return fast, err
 	}
 	cmp, err := rowOrder(keys, spec)
@@ -42,31 +45,47 @@ func sortIndices(ctx context.Context, keys []arrow.Array, spec []SortKey) ([]int
 	return idx, err
 }
 
-// winIntSortKey is one integer sort key as unsigned words that order like
-// the key (descending keys complemented), with NULL ranks when it has
-// NULLs.
-type winIntSortKey struct {
-	v    []uint64
-	null []byte // 0 sorts first; nil = no NULLs
+// wordSortKey is one sort key as unsigned words that order like the key
+// (descending keys complemented), with NULL ranks when it has NULLs. For
+// a text or bytea key the words are the values' first 8 bytes, big-endian
+// and zero-padded: rows whose words tie compare their whole values (text
+// orders by its bytes, as the comparators do).
+type wordSortKey struct {
+	v        []uint64
+	null     []byte // 0 sorts first; nil = no NULLs
+	nullRank byte   // the rank of NULL in null
+	// bytes, for a text or bytea key, is value i; nil for exact words.
+	bytes func(i int) []byte
+	desc  bool
 }
 
-// winSortIntKeys sorts idx by keys when every key reads as int64 words
-// (orderValues), comparing plain words instead of calling comparators. ok is
-// false for other key types; err is ctx's when it ends while sorting.
-func winSortIntKeys(ctx context.Context, keys []arrow.Array, spec []SortKey, idx []int32) ([]int32, bool, error) {
-	ks := make([]winIntSortKey, len(keys))
+// sortWordKeys sorts idx by keys when every key reads as int64 words
+// (orderValues) or is text or bytea, comparing plain words instead of
+// calling comparators. ok is false for other key types; err is ctx's when
+// it ends while sorting.
+func sortWordKeys(ctx context.Context, keys []arrow.Array, spec []SortKey, idx []int32) ([]int32, bool, error) {
+	ks := make([]wordSortKey, len(keys))
 	for k, a := range keys {
-		get, ok := orderValues(a)
-		if !ok {
-			return nil, false, nil
-		}
 		v := make([]uint64, a.Len())
-		var flip uint64 = 1 << 63
-		if spec[k].Desc {
-			flip = ^flip
-		}
-		for i := range v {
-			v[i] = uint64(get(i)) ^ flip
+		if get, ok := orderValues(a); ok {
+			var flip uint64 = 1 << 63
+			if spec[k].Desc {
+				flip = ^flip
+			}
+			for i := range v {
+				v[i] = uint64(get(i)) ^ flip
+			}
+		} else if get := bytesValues(a); get != nil {
+			var flip uint64
+			if spec[k].Desc {
+				flip = ^flip
+			}
+			for i := range v {
+				v[i] = prefixWord(get(i)) ^ flip
+			}
+			ks[k].bytes, ks[k].desc = get, spec[k].Desc
+		} else {
+			return nil, false, nil
 		}
 		ks[k].v = v
 		if a.NullN() > 0 {
@@ -82,7 +101,7 @@ func winSortIntKeys(ctx context.Context, keys []arrow.Array, spec []SortKey, idx
 					null[i] = validRank
 				}
 			}
-			ks[k].null = null
+			ks[k].null, ks[k].nullRank = null, nullRank
 		}
 	}
 	err := sortFuncCtx(ctx, idx, func(a, b int32) int {
@@ -98,10 +117,49 @@ func winSortIntKeys(ctx context.Context, keys []arrow.Array, spec []SortKey, idx
 				}
 				return 1
 			}
+			// (rows that reach here are both NULL or both not)
+			if k.bytes != nil && (k.null == nil || k.null[a] != k.nullRank) {
+				if c := bytes.Compare(k.bytes(int(a)), k.bytes(int(b))); c != 0 {
+					if k.desc {
+						return -c
+					}
+					return c
+				}
+			}
 		}
 		return int(a - b)
 	})
 	return idx, true, err
+}
+
+// bytesValues reads value i of a text or bytea array (nil for others).
+func bytesValues(a arrow.Array) func(i int) []byte {
+	switch a := a.(type) {
+	case *array.String:
+		return func(i int) []byte {
+			v := a.Value(i)
+			return unsafe.Slice(unsafe.StringData(v), len(v))
+		}
+	case *array.Binary:
+		return a.Value
+	}
+	return nil
+}
+
+// prefixWord is the first 8 bytes of b as a big-endian word, zero-padded:
+// words order as the bytes they hold.
+func prefixWord(b []byte) uint64 {
+	if len(b) >= 8 {
+		return binary.BigEndian.Uint64(b)
+	}
+	var w uint64
+	for i := range 8 {
+		w <<= 8
+		if i < len(b) {
+			w |= uint64(b[i])
+		}
+	}
+	return w
 }
 
 // winSortPacked sorts rows by integer keys whose value ranges, NULL and

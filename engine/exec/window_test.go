@@ -715,9 +715,26 @@ func TestWindowResultType(t *testing.T) {
 	}
 }
 
+// randomKeyBytes is 0 to 13 characters drawn from alphabet, often behind a
+// shared 7- or 8-byte prefix, so that the first 8 bytes of two values
+// often tie.
+func randomKeyBytes(r *rand.Rand, alphabet string) string {
+	var sb strings.Builder
+	switch r.Intn(3) {
+	case 0:
+		sb.WriteString("prefix-")
+	case 1:
+		sb.WriteString("prefix-x")
+	}
+	for range r.Intn(6) {
+		sb.WriteByte(alphabet[r.Intn(len(alphabet))])
+	}
+	return sb.String()
+}
+
 // TestWindowSortPaths checks the packed radix sort and the integer word
 // sort against the comparator sort over random keys with NULLs (integers,
-// decimals within and past 64 bits, timestamps), both directions and both
+// decimals within and past 64 bits, timestamps, text and bytea), both directions and both
 // NULL placements.
 func TestWindowSortPaths(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -736,9 +753,13 @@ func TestWindowSortPaths(t *testing.T) {
 			}
 			// int8, numeric(15,2), a numeric with values past 64 bits
 			// (the comparator's), timestamptz
-			kind := r.Intn(4)
+			kind := r.Intn(6)
 			var b array.Builder
 			switch kind {
+			case 4:
+				b = array.NewStringBuilder(mem)
+			case 5:
+				b = array.NewBinaryBuilder(mem, arrow.BinaryTypes.Binary)
 			case 0:
 				b = array.NewInt64Builder(mem)
 			case 1:
@@ -765,6 +786,10 @@ func TestWindowSortPaths(t *testing.T) {
 					b.Append(decimal128.New(hi, uint64(v)))
 				case *array.TimestampBuilder:
 					b.Append(arrow.Timestamp(v))
+				case *array.StringBuilder:
+					b.Append(randomKeyBytes(r, "abéz"))
+				case *array.BinaryBuilder:
+					b.Append([]byte(randomKeyBytes(r, "a\x00\xff")))
 				}
 			}
 			keys[k] = b.NewArray()
@@ -793,7 +818,7 @@ func TestWindowSortPaths(t *testing.T) {
 		if idx, ok := winSortPacked(keys, spec, ident()); ok {
 			check("packed", idx)
 		}
-		idx, _, _ := winSortIntKeys(context.Background(), keys, spec, ident())
+		idx, _, _ := sortWordKeys(context.Background(), keys, spec, ident())
 		check("words", idx)
 		all, err := sortIndices(ctx, keys, spec)
 		if err != nil {
