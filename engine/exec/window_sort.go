@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"slices"
 	"unsafe"
@@ -422,7 +423,7 @@ func newArrayFromBuffers(t arrow.DataType, n, nulls int, bufs ...*memory.Buffer)
 
 // orderValues reads a column whose values order as int64 words: the
 // integers and dates of intValues, timestamps and times (their counts of
-// units), and decimals whose unscaled values all fit 64 bits (one array
+// units), floats (floatOrderWord), and decimals whose unscaled values all fit 64 bits (one array
 // has one scale, so they order as their unscaled values). ok is false for
 // other columns.
 func orderValues(a arrow.Array) (get func(i int) int64, ok bool) {
@@ -433,6 +434,12 @@ func orderValues(a arrow.Array) (get func(i int) int64, ok bool) {
 	case *array.Time64:
 		v := a.Time64Values()
 		return func(i int) int64 { return int64(v[i]) }, true
+	case *array.Float64:
+		v := a.Float64Values()
+		return func(i int) int64 { return floatOrderWord(v[i]) }, true
+	case *array.Float32:
+		v := a.Float32Values()
+		return func(i int) int64 { return floatOrderWord(float64(v[i])) }, true
 	case *array.Decimal128:
 		v := a.Values()
 		for _, x := range v {
@@ -443,6 +450,24 @@ func orderValues(a arrow.Array) (get func(i int) int64, ok bool) {
 		return func(i int) int64 { return int64(v[i].LowBits()) }, true
 	}
 	return intValues(a)
+}
+
+// floatOrderWord is an int64 that orders as PostgreSQL orders f: -0 equal
+// to 0, every NaN equal to the others and after +Infinity. A float's bits
+// read as int64 order the non-negative floats; complementing all but the
+// sign bit of the negative ones reverses their order below them.
+func floatOrderWord(f float64) int64 {
+	switch {
+	case f != f:
+		f = math.NaN()
+	case f == 0:
+		f = 0
+	}
+	b := int64(math.Float64bits(f))
+	if b < 0 {
+		b ^= math.MaxInt64
+	}
+	return b
 }
 
 // intValues reads an integer or date column as int64 words (dates as

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand"
 	"os"
 	"strings"
@@ -715,6 +716,23 @@ func TestWindowResultType(t *testing.T) {
 	}
 }
 
+// randomFloat is v scaled down, or often one of the values PostgreSQL
+// orders specially: NaN (after +Infinity, equal to itself), -0 (equal to
+// 0), the infinities.
+func randomFloat(r *rand.Rand, v int64) float64 {
+	switch r.Intn(10) {
+	case 0:
+		return math.NaN()
+	case 1:
+		return math.Copysign(0, -1)
+	case 2:
+		return 0
+	case 3:
+		return math.Inf(1 - 2*r.Intn(2))
+	}
+	return float64(v) / 7
+}
+
 // randomKeyBytes is 0 to 13 characters drawn from alphabet, often behind a
 // shared 7- or 8-byte prefix, so that the first 8 bytes of two values
 // often tie.
@@ -734,7 +752,8 @@ func randomKeyBytes(r *rand.Rand, alphabet string) string {
 
 // TestWindowSortPaths checks the packed radix sort and the integer word
 // sort against the comparator sort over random keys with NULLs (integers,
-// decimals within and past 64 bits, timestamps, text and bytea), both directions and both
+// decimals within and past 64 bits, timestamps, floats with NaN, -0 and
+// the infinities, text and bytea), both directions and both
 // NULL placements.
 func TestWindowSortPaths(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -753,9 +772,13 @@ func TestWindowSortPaths(t *testing.T) {
 			}
 			// int8, numeric(15,2), a numeric with values past 64 bits
 			// (the comparator's), timestamptz
-			kind := r.Intn(6)
+			kind := r.Intn(8)
 			var b array.Builder
 			switch kind {
+			case 6:
+				b = array.NewFloat64Builder(mem)
+			case 7:
+				b = array.NewFloat32Builder(mem)
 			case 4:
 				b = array.NewStringBuilder(mem)
 			case 5:
@@ -786,6 +809,10 @@ func TestWindowSortPaths(t *testing.T) {
 					b.Append(decimal128.New(hi, uint64(v)))
 				case *array.TimestampBuilder:
 					b.Append(arrow.Timestamp(v))
+				case *array.Float64Builder:
+					b.Append(randomFloat(r, v))
+				case *array.Float32Builder:
+					b.Append(float32(randomFloat(r, v)))
 				case *array.StringBuilder:
 					b.Append(randomKeyBytes(r, "abéz"))
 				case *array.BinaryBuilder:
