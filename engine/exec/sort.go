@@ -230,23 +230,9 @@ func (o *sortOp) sortBuffered(keep int64) error {
 	if keep >= 0 && int64(n) > keep {
 		idx = idx[:keep]
 	}
-	sorted, err := takeBatch(o.ctx, batch, idx)
+	sorted, sortedKeys, err := takeRows(o.ctx, batch, keys, idx)
 	if err != nil {
 		return err
-	}
-	sortedKeys := make([]arrow.Array, len(keys))
-	var ia arrow.Array
-	defer func() {
-		if ia != nil {
-			ia.Release()
-		}
-	}()
-	for k, a := range keys {
-		if sortedKeys[k], err = takeTyped(o.ctx, a, idx, &ia); err != nil {
-			releaseAll(sortedKeys)
-			sorted.Release()
-			return err
-		}
 	}
 	o.releaseBuffered()
 	o.batches = []arrow.RecordBatch{sorted}
@@ -290,11 +276,16 @@ func (o *sortOp) beforeBound(b arrow.RecordBatch, keys []arrow.Array) (arrow.Rec
 		return nil, nil, nil
 	}
 	defer releaseAll(keys)
-	kept, err := takeBatch(o.ctx, b, idx)
+	return takeRows(o.ctx, b, keys, idx)
+}
+
+// takeRows gathers rows idx of batch b and of its sort keys.
+func takeRows(ctx context.Context, b arrow.RecordBatch, keys []arrow.Array, idx []int32) (arrow.RecordBatch, []arrow.Array, error) {
+	rows, err := takeBatch(ctx, b, idx)
 	if err != nil {
 		return nil, nil, err
 	}
-	keptKeys := make([]arrow.Array, len(keys))
+	out := make([]arrow.Array, len(keys))
 	var ia arrow.Array
 	defer func() {
 		if ia != nil {
@@ -302,13 +293,13 @@ func (o *sortOp) beforeBound(b arrow.RecordBatch, keys []arrow.Array) (arrow.Rec
 		}
 	}()
 	for k, a := range keys {
-		if keptKeys[k], err = takeTyped(o.ctx, a, idx, &ia); err != nil {
-			releaseAll(keptKeys)
-			kept.Release()
+		if out[k], err = takeTyped(ctx, a, idx, &ia); err != nil {
+			releaseAll(out)
+			rows.Release()
 			return nil, nil, err
 		}
 	}
-	return kept, keptKeys, nil
+	return rows, out, nil
 }
 
 // rowOrder compares two rows by the sort keys.
