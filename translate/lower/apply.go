@@ -185,8 +185,11 @@ func (o *applyOp) joinRow(b arrow.RecordBatch, i int) (engine.Operator, error) {
 		return nil, err
 	}
 	o.l.origin = origin
+	// The marks of the row's copy of the plan end with it (markOrderFree).
+	marks := o.l.orderFree
+	o.l.orderFree = nil
 	rop, err := o.l.lowerExact(right, o.rightCols)
-	o.l.origin = nil
+	o.l.origin, o.l.orderFree = nil, marks
 	if err != nil {
 		row.Close()
 		return nil, err
