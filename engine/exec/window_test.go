@@ -842,7 +842,7 @@ func TestWindowSortPaths(t *testing.T) {
 			}
 			return idx
 		}
-		if idx, ok := winSortPacked(keys, spec, ident()); ok {
+		if idx, ok := sortPacked(keys, spec, ident()); ok {
 			check("packed", idx)
 		}
 		idx, _, _ := sortWordKeys(context.Background(), keys, spec, ident())
