@@ -58,8 +58,8 @@ type Lowerer struct {
 	// predicate for the scan to apply itself (exact.go).
 	exact *exactFilter
 	// orderFree are the scans whose rows go where their order does not
-	// matter (a hash join's build side): a large one split among its
-	// workers (splitFile).
+	// matter (markOrderFree): a large one is split among its workers
+	// (splitFile).
 	orderFree map[*plan.Scan]bool
 }
 

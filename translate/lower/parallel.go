@@ -163,12 +163,8 @@ func (l *Lowerer) parallelJoin(x *plan.Join, need plan.ColSet) (engine.Operator,
 	if err != nil {
 		return nil, nil, true, err
 	}
-	var rows int64
-	for _, t := range tasks {
-		rows += t.File.RecordCount
-	}
 	splits := scanSplits(sr, tasks, parts)
-	if rows < parallelJoinMinRows || splits == nil {
+	if taskRows(tasks) < parallelJoinMinRows || splits == nil {
 		return nil, nil, false, nil
 	}
 	for _, sp := range splits {
@@ -255,13 +251,18 @@ func (l *Lowerer) splitFile(x *plan.Scan, tasks []catalog.FileScanTask) bool {
 		len(tasks) >= runtime.GOMAXPROCS(0) {
 		return false
 	}
+	return taskRows(tasks) >= parallelJoinMinRows
+}
+
+// taskRows is the rows of the data files of tasks, before deletes.
+func taskRows(tasks []catalog.FileScanTask) int64 {
 	var rows int64
 	for _, t := range tasks {
 		if t.File != nil {
 			rows += t.File.RecordCount
 		}
 	}
-	return rows >= parallelJoinMinRows
+	return rows
 }
 
 // serially keeps joins from running in parallel parts until the function
